@@ -1,0 +1,29 @@
+# Two commands lead the README:  make reproduce   and   make test.
+# Both create .venv on first use from requirements.lock (exact pins), then install `companion` editable.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: reproduce reproduce-fast test bench clean-venv
+
+$(STAMP): pyproject.toml requirements.lock
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet -r requirements.lock
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
+	@touch $(STAMP)
+
+reproduce: $(STAMP)  ## execute every notebook in order with papermill (in place), regenerating figures/
+	MPLBACKEND=Agg $(PY) -m companion.reproduce
+
+reproduce-fast: $(STAMP)  ## the same with the notebooks' fast=True parameter (smoke run)
+	MPLBACKEND=Agg $(PY) -m companion.reproduce --fast
+
+test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run
+	MPLBACKEND=Agg $(PY) -m pytest
+
+bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
+	MPLBACKEND=Agg $(PY) -m benchmarks.run
+
+clean-venv:
+	rm -rf $(VENV)

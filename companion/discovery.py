@@ -1,0 +1,48 @@
+"""Find every scikit-learn estimator that ``companion`` defines.
+
+The contract test (``tests/test_estimator_contract.py``) feeds them all to scikit-learn's
+``parametrize_with_checks``, so a learner is held to the contract the moment it exists.
+
+An estimator class may declare ``_sklearn_check_exemptions = {"check_name": "reason"}``; each
+entry is passed to ``expected_failed_checks`` and must say why the check cannot hold.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+
+from sklearn.base import BaseEstimator
+
+__all__ = ["all_estimators", "check_exemptions"]
+
+
+def all_estimators() -> list[tuple[str, type]]:
+    """Return ``(name, class)`` for every public estimator class defined in ``companion``, sorted."""
+    import companion
+
+    found = {}
+    for module_info in pkgutil.walk_packages(companion.__path__, prefix="companion."):
+        leaf = module_info.name.rsplit(".", 1)[-1]
+        if leaf.startswith("_") or leaf in {"reproduce"}:
+            continue
+        module = importlib.import_module(module_info.name)
+        for name, cls in inspect.getmembers(module, inspect.isclass):
+            if (
+                issubclass(cls, BaseEstimator)
+                and cls.__module__.startswith("companion")
+                and not name.startswith("_")
+                and not inspect.isabstract(cls)
+            ):
+                found[name] = cls
+    return sorted(found.items())
+
+
+def check_exemptions(estimator) -> dict[str, str]:
+    """The ``{check: reason}`` exemptions that ``estimator``'s class declares (may be empty)."""
+    exemptions = dict(getattr(type(estimator), "_sklearn_check_exemptions", {}))
+    for check, reason in exemptions.items():
+        if not isinstance(reason, str) or len(reason.strip()) < 10:
+            raise ValueError(f"exemption of {check!r} in {type(estimator).__name__} needs a written reason")
+    return exemptions

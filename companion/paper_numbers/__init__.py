@@ -1,0 +1,48 @@
+"""The project's one table of the papers' published numbers.
+
+Each paper's numbers live in a CSV file beside this module (``<notebook>_<what>.csv``), typed once,
+with a ``status`` column saying whether the number is CONFIRMED (read in the paper), DERIVED or
+RECONSTRUCTED (see ``shared/specs``). Notebooks and tests read them through :func:`paper_table`;
+no paper number is typed into a notebook or a test.
+
+>>> sizes = paper_table("dataset_sizes")
+>>> int(sizes.set_index(["paper", "dataset"]).loc[("01", "haberman"), "examples"])
+294
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import pandas as pd
+
+__all__ = ["paper_table", "available_tables"]
+
+
+def available_tables() -> list[str]:
+    """Names of the stored paper tables (file stems), sorted."""
+    return sorted(
+        entry.name[: -len(".csv")]
+        for entry in resources.files(__name__).iterdir()
+        if entry.name.endswith(".csv")
+    )
+
+
+def paper_table(name: str) -> pd.DataFrame:
+    """Return the paper table ``name`` as a DataFrame.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`available_tables`.
+
+    Raises
+    ------
+    ValueError
+        If no table of that name exists; the message lists the available ones.
+    """
+    tables = available_tables()
+    if name not in tables:
+        raise ValueError(f"unknown paper table {name!r}; available: {', '.join(tables)}")
+    with resources.files(__name__).joinpath(f"{name}.csv").open("r", encoding="utf-8") as handle:
+        return pd.read_csv(handle, comment="#")
