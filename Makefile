@@ -14,16 +14,16 @@ $(STAMP): pyproject.toml requirements.lock
 	@touch $(STAMP)
 
 reproduce: $(STAMP)  ## execute every notebook in order with papermill (in place), regenerating figures/
-	MPLBACKEND=Agg $(PY) -m companion.reproduce
+	$(PY) -m companion.reproduce
 
 reproduce-fast: $(STAMP)  ## the same with the notebooks' fast=True parameter (smoke run)
-	MPLBACKEND=Agg $(PY) -m companion.reproduce --fast
+	$(PY) -m companion.reproduce --fast
 
 test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run
-	MPLBACKEND=Agg $(PY) -m pytest
+	env -u MPLBACKEND $(PY) -m pytest
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
-	MPLBACKEND=Agg $(PY) -m benchmarks.run
+	$(PY) -m benchmarks.run
 
 clean-venv:
 	rm -rf $(VENV)

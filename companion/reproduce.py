@@ -49,7 +49,7 @@ class NotebookResult:
         status = "ok" if self.ok else "FAILED"
         line = f"{self.notebook.name:<45} {status:<7} {self.seconds:7.1f} s"
         if not self.ok:
-            where = f"cell {self.failed_cell}" if self.failed_cell is not None else "before any cell"
+            where = f"cell {self.failed_cell} (0-based)" if self.failed_cell is not None else "before any cell"
             line += f"\n    {where}: {self.error}"
             if self.failed_copy is not None:
                 line += f"\n    partial run saved to {self.failed_copy}"
@@ -110,8 +110,9 @@ def run_notebook(
     handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=notebook.parent, prefix=".running-")
     os.close(handle)
     scratch = Path(scratch)
-    env_backend = os.environ.get("MPLBACKEND")
-    os.environ["MPLBACKEND"] = "Agg"  # headless figures in every run
+    # The kernel must use its inline backend so that figures are embedded in the notebook; an
+    # inherited MPLBACKEND=Agg would silently drop them.
+    inherited_backend = os.environ.pop("MPLBACKEND", None)
     try:
         papermill.execute_notebook(
             str(notebook),
@@ -138,24 +139,30 @@ def run_notebook(
         scratch.unlink(missing_ok=True)
         return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
     finally:
-        if env_backend is None:
-            os.environ.pop("MPLBACKEND", None)
-        else:
-            os.environ["MPLBACKEND"] = env_backend
+        if inherited_backend is not None:
+            os.environ["MPLBACKEND"] = inherited_backend
     _strip_volatile_metadata(scratch)
     shutil.move(scratch, notebook)
     return NotebookResult(notebook, True, time.perf_counter() - start)
 
 
 def _cell_index(executed: Path, exc) -> int | None:
-    """Index of the failing cell in the executed notebook (papermill marks it with an error)."""
+    """0-based index, in the notebook as committed, of the cell that raised.
+
+    Papermill's copy has extra cells (the injected parameters, its error banners); they are not
+    counted, so the number points into the notebook a reader opens.
+    """
     import nbformat
 
-    cells = nbformat.read(executed, as_version=4).cells
-    for index, cell in enumerate(cells):
+    index = 0
+    for cell in nbformat.read(executed, as_version=4).cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
+            continue
         outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
         if any(o.get("output_type") == "error" for o in outputs):
             return index
+        index += 1
     return getattr(exc, "cell_index", None)
 
 
@@ -174,13 +181,21 @@ def _strip_volatile_metadata(path: Path) -> None:
 
 
 def run_all(
-    notebooks: list[Path], *, fast: bool = False, kernel_name: str | None = None, stream=sys.stdout
+    notebooks: list[Path],
+    *,
+    fast: bool = False,
+    kernel_name: str | None = None,
+    failed_dir: Path | None = None,
+    stream=None,
 ) -> list[NotebookResult]:
     """Run ``notebooks`` in order, printing one progress line per notebook, and return results."""
+    stream = stream or sys.stdout
     results = []
     for position, notebook in enumerate(notebooks, start=1):
         print(f"[{position}/{len(notebooks)}] {notebook.name}", file=stream, flush=True)
-        results.append(run_notebook(notebook, fast=fast, kernel_name=kernel_name))
+        results.append(
+            run_notebook(notebook, fast=fast, kernel_name=kernel_name, failed_dir=failed_dir)
+        )
     return results
 
 
@@ -192,6 +207,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", metavar="NN", help="run notebook NN only")
     parser.add_argument("--fast", action="store_true", help="inject fast=True (small sizes)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
+    parser.add_argument("--failed-dir", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--kernel", default=None, help="Jupyter kernel name (default: notebook's)")
     args = parser.parse_args(argv)
     try:
@@ -201,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print(f"no numbered notebooks in {args.notebooks}", file=sys.stderr)
         return 2
-    results = run_all(notebooks, fast=args.fast, kernel_name=args.kernel)
+    results = run_all(notebooks, fast=args.fast, kernel_name=args.kernel, failed_dir=args.failed_dir)
     print("\nSummary")
     for result in results:
         print(result.summary_line())

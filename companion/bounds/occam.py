@@ -1,0 +1,198 @@
+"""Occam's razor bound for conjunctions of decision stumps (Paper 05, Section III, Theorems 1–2).
+
+Langford's (2005) Occam's razor bound (Theorem 1 of Paper 05): for any sub-prior ``P`` over a
+countable class and any ``δ ∈ (0, 1]``, with probability at least ``1 − δ`` every ``f`` satisfies
+``R(f) ≤ Bin‾(m R_S(f), m, P(f) δ)``.
+
+For stump conjunctions the class is made countable by coding each threshold with a dyadic message
+(spec ``01_05`` §2.3–2.6, reconstructed; the paper's display equations were lost):
+
+.. math::
+
+    P(\\mathbf{k}, \\mathbf{d}, \\sigma) = \\zeta(|\\mathbf{k}|)\\,\\binom{n}{|\\mathbf{k}|}^{-1}
+        2^{-|\\mathbf{k}|} \\prod_{i \\in \\mathbf{k}} \\zeta(l_i)\\, 2^{-l_i},
+    \\qquad \\zeta(a) = \\frac{6}{\\pi^2}(a+1)^{-2},
+
+where ``l_i`` is the length of the code of threshold ``i``: the smallest ``l`` for which the dyadic
+set ``Λ_l = {A + (B−A)(2j−1)/2^{l+1} : j = 1..2^l}`` has a point inside the interval of equally good
+thresholds (so at most ``⌊log₂((B−A)/(b−a))⌋`` bits, the paper's claim).
+
+>>> dyadic_code(0.30, 0.45, 0.0, 1.0)
+(2, 0.375)
+>>> round(float(occam_bound(5, 62, 2000, [3, 5])), 5)
+0.56443
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import gammaln
+
+from companion.bounds.binomial import _log_delta, binomial_tail_inversion
+
+__all__ = [
+    "zeta",
+    "log_zeta",
+    "log_choose",
+    "dyadic_code",
+    "dyadic_code_lengths",
+    "threshold_code_cost",
+    "occam_log_prior",
+    "occam_bound",
+]
+
+_MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code
+
+
+def log_zeta(a):
+    """``ln ζ(a) = ln(6/π²) − 2 ln(a+1)`` for integers ``a ≥ 0`` (the sub-prior of spec §2.3, §2.5)."""
+    a = np.asarray(a, dtype=float)
+    if np.any(a < 0):
+        raise ValueError(f"zeta is defined for a >= 0, got {a!r}")
+    return np.log(6.0 / np.pi**2) - 2.0 * np.log1p(a)
+
+
+def zeta(a):
+    """``ζ(a) = (6/π²)(a+1)^{-2}``; ``Σ_{a≥0} ζ(a) = 1``."""
+    return np.exp(log_zeta(a))
+
+
+def log_choose(n, k):
+    """``ln C(n, k)`` via log-gamma (exact enough for n in the tens of thousands)."""
+    n = np.asarray(n, dtype=float)
+    k = np.asarray(k, dtype=float)
+    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
+
+def dyadic_code_lengths(a, b, low, high, *, closed=True):
+    """Smallest ``l`` with a point of ``Λ_l`` in ``[a, b]`` (or ``[a, b)``), and that point.
+
+    Vectorised over arrays of intervals (spec §2.4): ``Λ_l`` holds the odd multiples of
+    ``h = (high − low)/2^{l+1}`` above ``low``; the test for a point in the interval is the closed
+    form ``j_min ≤ j_max`` on the index ``j`` of ``low + h(2j − 1)``.
+
+    Parameters
+    ----------
+    a, b : array-like
+        Interval ends, ``low <= a <= b <= high``.
+    low, high : array-like
+        The a-priori range ``[A, B]`` of the attribute (fixed before seeing labels).
+    closed : bool, default=True
+        Whether ``b`` belongs to the interval. The learner uses half-open intervals
+        ``[u_c, u_{c+1})``: a stump ``x > t`` classifies the training set identically for every
+        ``t`` in it, but not at ``t = u_{c+1}``.
+
+    Returns
+    -------
+    lengths : numpy.ndarray of int
+        Code lengths; ``-1`` where no ``Λ_l`` with ``l ≤ 60`` meets the interval (empty interval).
+    thresholds : numpy.ndarray of float
+        The coded threshold (smallest point of ``Λ_l`` in the interval); NaN where length is -1.
+    """
+    a, b, low, high = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, low, high)))
+    if np.any(high <= low):
+        raise ValueError("the attribute range must satisfy high > low")
+    if np.any(a < low) or np.any(b > high) or np.any(a > b):
+        raise ValueError("interval [a, b] must satisfy low <= a <= b <= high")
+    lengths = np.full(a.shape, -1, dtype=np.int64)
+    thresholds = np.full(a.shape, np.nan)
+    width = high - low
+    pending = np.ones(a.shape, dtype=bool)
+    for level in range(_MAX_CODE_LENGTH + 1):  # loop over code lengths, vectorised over intervals
+        if not pending.any():
+            break
+        h = width / 2.0 ** (level + 1)
+        # j_min: first odd multiple at or above a; j_max: last one at or below b (below b if open).
+        j_min = np.maximum(1.0, np.ceil(((a - low) / h + 1.0) / 2.0))
+        upper = ((b - low) / h + 1.0) / 2.0
+        j_max = np.floor(upper) if closed else np.ceil(upper) - 1.0
+        j_max = np.minimum(2.0**level, j_max)
+        point = low + h * (2.0 * j_min - 1.0)
+        # Guard the closed form against rounding: the point must really lie in the interval.
+        inside = (point >= a) & ((point <= b) if closed else (point < b))
+        hit = pending & (j_min <= j_max) & inside
+        lengths[hit] = level
+        thresholds[hit] = point[hit]
+        pending &= ~hit
+    return lengths, thresholds
+
+
+def dyadic_code(a, b, low, high, *, closed=True):
+    """Scalar version of :func:`dyadic_code_lengths`: ``(l, t)`` for one interval.
+
+    >>> dyadic_code(0.10, 0.12, 0.0, 1.0)
+    (5, 0.109375)
+    >>> dyadic_code(3.0, 3.9, 0.0, 16.0)
+    (3, 3.0)
+    """
+    lengths, thresholds = dyadic_code_lengths(a, b, low, high, closed=closed)
+    return int(lengths), float(thresholds)
+
+
+def threshold_code_cost(lengths):
+    """Nats the Occam prior charges for one threshold message: ``l ln 2 − ln ζ(l)`` (spec §2.5)."""
+    lengths = np.asarray(lengths, dtype=float)
+    return lengths * np.log(2.0) - log_zeta(lengths)
+
+
+def occam_log_prior(n_features, code_lengths):
+    """``ln P(k, d, σ)`` of Theorem 2 for a conjunction whose stumps have the given code lengths.
+
+    Parameters
+    ----------
+    n_features : int
+        ``n``, the number of attributes the conjunction could have used (all genes, even if a
+        label-dependent filter narrowed the search: the bound holds uniformly over the class).
+    code_lengths : sequence of int
+        ``l_i`` for each stump; its length is ``|k|``.
+
+    Returns
+    -------
+    float
+        ``ln ζ(|k|) − ln C(n, |k|) − |k| ln 2 + Σ_i (ln ζ(l_i) − l_i ln 2)``.
+    """
+    lengths = np.asarray(code_lengths, dtype=float).reshape(-1)
+    if np.any(lengths < 0) or np.any(lengths != np.round(lengths)):
+        raise ValueError(f"code_lengths must be non-negative integers, got {code_lengths!r}")
+    size = lengths.size
+    if not isinstance(n_features, (int, np.integer)) or n_features < max(size, 1):
+        raise ValueError(
+            f"n_features must be an integer >= the number of stumps ({size}), got {n_features!r}"
+        )
+    return float(
+        log_zeta(size) - log_choose(n_features, size) - size * np.log(2.0)
+        - threshold_code_cost(lengths).sum()
+    )
+
+
+def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05):
+    """Theorem 2 of Paper 05 (reconstructed, spec §2.6): ``Bin‾(m R_S, m, P(k,d,σ) δ)``.
+
+    Parameters
+    ----------
+    n_errors : int
+        Training errors of the conjunction with the *coded* thresholds.
+    m : int
+        Number of training examples.
+    n_features : int
+        Number of attributes ``n``.
+    code_lengths : sequence of int
+        Dyadic code length of each stump's threshold.
+    delta : float, default=0.05
+        Confidence parameter in ``(0, 1]``.
+
+    Returns
+    -------
+    float
+        Upper bound on the true risk, holding with probability ``≥ 1 − δ``.
+
+    Examples
+    --------
+    >>> round(float(occam_bound(0, 62, 2000, [0])), 6)
+    0.197889
+    >>> round(float(occam_bound(2, 72, 7129, [2])), 6)
+    0.289903
+    """
+    ld = _log_delta(delta, None)
+    log_prior = occam_log_prior(n_features, code_lengths)
+    return float(binomial_tail_inversion(n_errors, m, log_delta=float(ld) + log_prior))

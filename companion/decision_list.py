@@ -1,0 +1,726 @@
+"""The Decision List Machine and the Set Covering Machine with data-dependent balls (paper 01).
+
+Sokolova, Marchand, Japkowicz and Shawe-Taylor, *The Decision List Machine*, NIPS 15 (2002);
+Marchand and Shawe-Taylor, *The Set Covering Machine*, JMLR 3 (2002).
+
+A *decision list* (Section 2) is ``if h_1(x) then b_1 elif h_2(x) then b_2 ... else b_{r+1}``.
+Its features here are *data-dependent balls* (Section 3): a ball centred on a training example
+``x_c`` with radius given by the distance to a *border* example ``x_b``. Four types exist
+(spec §7.3), named by the class of the centre and by where the rule fires:
+
+====  ========  ======  ===========================  =================  ======
+type  centre    border  fires on ``x`` when           output ``b``       strict
+====  ========  ======  ===========================  =================  ======
+Pi    positive  neg.    ``d(x, x_c) <  d(x_b, x_c)``  1 (positive)       yes
+Po    negative  neg.    ``d(x, x_c) >  d(x_b, x_c)``  1 (positive)       --
+Ni    negative  pos.    ``d(x, x_c) <  d(x_b, x_c)``  0 (negative)       yes
+No    positive  pos.    ``d(x, x_c) >  d(x_b, x_c)``  0 (negative)       --
+====  ========  ======  ===========================  =================  ======
+
+(The paper's ``± ε`` becomes a strict inequality: "inside, radius ``d − ε``" is ``d(x,x_c) < d``,
+"outside a ball of radius ``d + ε``" is ``d(x,x_c) > d``.)
+
+:class:`DecisionListMachine` is BuildDLM of Figure 1 over these balls; the *simple* machine uses
+Pi/Ni only, the *complex* one all four. :class:`BallSetCoveringMachine` is the SCM with balls:
+a conjunction uses only the output-0 types (Ni/No, positive borders), a disjunction only the
+output-1 types (Pi/Po, negative borders); it is BuildDLM restricted to one output and stopping
+only when the class it covers is exhausted (spec §7.7).
+
+Implementation. The m×m distance matrix is computed and each row argsorted once per fit
+(:class:`SortedDistances`, reusable across fits on the same training set). Every greedy step
+scores all O(m²) (centre, border) candidates at once: for each remaining centre, cumulative
+counts of the remaining positives/negatives along its sorted row give, at every border position,
+how many remaining examples lie strictly inside / inside-or-on the ball. Because the list only
+grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
+property*): :meth:`DecisionListMachine.predict_path` returns the predictions of all of them.
+
+>>> import numpy as np
+>>> X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
+>>> y = np.array(["a", "a", "b", "b", "a", "a"])
+>>> dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=5, ball_type="simple").fit(X, y)
+>>> (dlm.predict(X) == y).all(), dlm.n_balls_
+(True, 1)
+>>> print(dlm.to_text())
+if d(x, x[3]) < 2 then 'b'        # Pi ball: centre #3, border #1
+else 'a'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from scipy.spatial.distance import cdist
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_scalar
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = [
+    "Ball",
+    "SortedDistances",
+    "DecisionListMachine",
+    "BallSetCoveringMachine",
+    "BALL_TYPES",
+    "resolve_metric",
+    "decision_list_path_predictions",
+]
+
+#: The four ball types of Section 3, in the tie-breaking order used by the greedy step.
+BALL_TYPES = ("Pi", "Po", "Ni", "No")
+_PI, _PO, _NI, _NO = range(4)
+_TYPE_INSIDE = np.array([True, False, True, False])
+_TYPE_OUTPUT = np.array([1, 1, 0, 0])
+
+_METRIC_ALIASES = {
+    "l2": "euclidean",
+    "euclidean": "euclidean",
+    "l1": "cityblock",
+    "manhattan": "cityblock",
+    "cityblock": "cityblock",
+    "linf": "chebyshev",
+    "chebyshev": "chebyshev",
+}
+# Relative tolerance under which two usefulness values count as tied (they are sums of
+# integers times the penalties, so genuine differences are much larger than this).
+_USEFULNESS_TOLERANCE = 1e-9
+
+
+def resolve_metric(metric) -> str:
+    """Map ``metric`` (``"l1"``, ``"l2"``, ``"linf"`` or a SciPy ``cdist`` name) to a ``cdist`` name.
+
+    Raises
+    ------
+    ValueError
+        If the metric is not a string naming one of the accepted metrics.
+    """
+    if not isinstance(metric, str):
+        raise TypeError(f"metric must be a string such as 'l2', 'l1' or 'linf', got {metric!r}")
+    key = metric.lower()
+    if key in _METRIC_ALIASES:
+        return _METRIC_ALIASES[key]
+    accepted = {"seuclidean", "sqeuclidean", "minkowski", "canberra", "braycurtis", "cosine", "correlation"}
+    if key in accepted:
+        return key
+    raise ValueError(
+        f"metric must be one of 'l1', 'l2', 'linf' (or a SciPy cdist metric such as 'canberra'), got {metric!r}"
+    )
+
+
+@dataclass(frozen=True)
+class Ball:
+    """One rule of a learnt decision list (one data-dependent ball, Section 3).
+
+    Attributes
+    ----------
+    kind : str
+        ``"Pi"``, ``"Po"``, ``"Ni"`` or ``"No"``.
+    centre_index, border_index : int
+        Row numbers, in the training set, of the ball's centre and border examples.
+    radius : float
+        ``d(x_centre, x_border)``.
+    inside : bool
+        True if the rule fires strictly inside the radius, False if strictly outside.
+    output
+        The class the rule outputs when it fires (a label of ``classes_``).
+    """
+
+    kind: str
+    centre_index: int
+    border_index: int
+    radius: float
+    inside: bool
+    output: object
+
+
+class SortedDistances:
+    """A training set's distance matrix with every row argsorted once (the per-fit floor).
+
+    Candidate radii of a ball centred on ``x_c`` are the distances in row ``c``; sorting the row
+    turns "how many remaining examples lie inside" into a cumulative count. Equal distances are
+    grouped so that a strict count (``< radius``) stops before the whole tie group and a
+    non-strict one (``<= radius``) includes it.
+
+    Build it once per training fold and pass it to ``fit(X, y, sorted_distances=...)`` of either
+    machine to share the sort across a grid of penalties and ball types.
+
+    Parameters
+    ----------
+    distances : ndarray of shape (m, m)
+        Symmetric matrix of pairwise distances with zero diagonal.
+    """
+
+    def __init__(self, distances):
+        distances = np.asarray(distances, dtype=float)
+        if distances.ndim != 2 or distances.shape[0] != distances.shape[1]:
+            raise ValueError(f"distances must be a square (m, m) matrix, got shape {distances.shape}")
+        if not np.isfinite(distances).all():
+            raise ValueError("distances must be finite")
+        m = distances.shape[0]
+        self.distances = distances
+        self.order = np.argsort(distances, axis=1, kind="stable").astype(np.intp)
+        sorted_rows = np.take_along_axis(distances, self.order, axis=1)
+        positions = np.arange(m)
+        starts = np.ones((m, m), dtype=bool)
+        starts[:, 1:] = sorted_rows[:, 1:] != sorted_rows[:, :-1]
+        self.has_ties = bool(m > 1 and not starts.all())
+        if self.has_ties:
+            # first/last position of the tie group of each sorted position
+            self.first = np.maximum.accumulate(np.where(starts, positions, 0), axis=1)
+            ends = np.ones((m, m), dtype=bool)
+            ends[:, :-1] = starts[:, 1:]
+            self.last = np.minimum.accumulate(np.where(ends, positions, m - 1)[:, ::-1], axis=1)[:, ::-1]
+        else:
+            self.first = self.last = None
+
+    @classmethod
+    def from_points(cls, X, metric: str = "euclidean") -> "SortedDistances":
+        """Compute the distances of the rows of ``X`` under ``metric`` and sort them."""
+        X = np.asarray(X, dtype=float)
+        return cls(cdist(X, X, metric=resolve_metric(metric)))
+
+    @property
+    def n_samples(self) -> int:
+        return self.distances.shape[0]
+
+
+def _penalised(gain, errors, penalty):
+    """``gain - penalty * errors`` with ``inf * 0 = 0`` (an infinite penalty forbids errors only)."""
+    if np.isinf(penalty):
+        return np.where(errors > 0, -np.inf, gain.astype(float))
+    return gain - penalty * errors
+
+
+def _strict_and_inclusive_counts(sd: SortedDistances, rows, flags_sorted):
+    """Counts of flagged examples strictly inside / inside-or-on each candidate radius.
+
+    ``flags_sorted[k, j]`` says whether the ``j``-th nearest example to centre ``rows[k]`` is
+    flagged. Returns two int arrays of the same shape: at position ``j`` the number of flagged
+    examples at distance ``< d_j`` and ``<= d_j`` from the centre (``d_j`` the ``j``-th distance).
+    """
+    inclusive = np.cumsum(flags_sorted, axis=1, dtype=np.int32)
+    exclusive = inclusive - flags_sorted
+    if not sd.has_ties:
+        return exclusive, inclusive
+    strict = np.take_along_axis(exclusive, sd.first[rows], axis=1)
+    inclusive = np.take_along_axis(inclusive, sd.last[rows], axis=1)
+    return strict, inclusive
+
+
+def greedy_ball_list(
+    sd: SortedDistances,
+    y01,
+    *,
+    p_p: float,
+    p_n: float,
+    types=BALL_TYPES,
+    max_balls: int | None,
+    stop_when: str = "either_empty",
+    compression_constraint: bool = False,
+):
+    """BuildDLM (Figure 1) over data-dependent balls, vectorised over all candidates.
+
+    Parameters
+    ----------
+    sd : SortedDistances
+        Sorted distances of the ``m`` training examples.
+    y01 : ndarray of shape (m,)
+        1 for positive, 0 for negative examples.
+    p_p, p_n : float
+        Penalty per error on a positive / negative example (``np.inf`` allowed).
+    types : collection of str
+        Allowed ball types among ``BALL_TYPES``.
+    max_balls : int or None
+        Stopping point ``s`` (None: no limit).
+    stop_when : {"either_empty", "negatives_empty", "positives_empty"}
+        BuildDLM stops when ``P'`` or ``N'`` is empty (step 5); the SCM conjunction only when
+        ``N'`` is, the disjunction only when ``P'`` is.
+    compression_constraint : bool
+        Discard any ball that would fire with the wrong output on a compression example still
+        remaining (spec §7.4, our enforcement of the paper's constraint).
+
+    Returns
+    -------
+    dict of ndarrays
+        ``kind`` (type codes), ``centre``, ``border``, ``radius``, in list order.
+
+    Notes
+    -----
+    Usefulness (Figure 1, step 1) per type, counts over the remaining examples ``S'``:
+    Pi ``|P_in| - p_n |N_in|``, Po ``|P_out| - p_n |N_out|``, Ni ``|N_in| - p_p |P_in|``,
+    No ``|N_out| - p_p |P_out|`` (inside strict, outside strict). Centres and borders are remaining
+    examples; a candidate must cover at least one example. Ties (within a relative 1e-9) are
+    broken by the larger covered set, then the smaller error set, then output 1 before output 0
+    (Figure 1, step 3 uses ``>=``), then the smaller centre index, then the nearer border (and the
+    smaller border index among equidistant ones). Whatever the output, the examples on which the
+    chosen rule fires leave ``S'`` (covered ones are right, the others are errors that later rules
+    cannot change).
+    """
+    D = sd.distances
+    m = D.shape[0]
+    y01 = np.asarray(y01).astype(bool)
+    allowed = np.zeros(4, dtype=bool)
+    for name in types:
+        allowed[BALL_TYPES.index(name)] = True
+    alive = np.ones(m, dtype=bool)
+    in_compression = np.zeros(m, dtype=bool)
+    kinds, centres, borders, radii = [], [], [], []
+    limit = np.inf if max_balls is None else max_balls
+    while len(kinds) < limit:
+        n_pos = int((alive & y01).sum())
+        n_neg = int((alive & ~y01).sum())
+        if stop_when == "either_empty" and (n_pos == 0 or n_neg == 0):
+            break
+        if stop_when == "negatives_empty" and n_neg == 0:
+            break
+        if stop_when == "positives_empty" and n_pos == 0:
+            break
+        rows = np.flatnonzero(alive)
+        order = sd.order[rows]
+        label_sorted = y01[order]
+        alive_sorted = alive[order]
+        pos_sorted = alive_sorted & label_sorted
+        neg_sorted = alive_sorted & ~label_sorted
+        pos_strict, pos_incl = _strict_and_inclusive_counts(sd, rows, pos_sorted)
+        neg_strict, neg_incl = _strict_and_inclusive_counts(sd, rows, neg_sorted)
+        centre_positive = y01[rows][:, None]
+        # One candidate per (centre, border): the pair of classes fixes the type (table above).
+        kind = np.where(
+            centre_positive,
+            np.where(label_sorted, _NO, _PI),
+            np.where(label_sorted, _NI, _PO),
+        )
+        inside = _TYPE_INSIDE[kind]
+        output_one = _TYPE_OUTPUT[kind] == 1
+        # counts of positives / negatives on which the rule fires
+        fire_pos = np.where(inside, pos_strict, n_pos - pos_incl)
+        fire_neg = np.where(inside, neg_strict, n_neg - neg_incl)
+        covered = np.where(output_one, fire_pos, fire_neg)
+        errors = np.where(output_one, fire_neg, fire_pos)
+        usefulness = np.where(
+            output_one, _penalised(fire_pos, fire_neg, p_n), _penalised(fire_neg, fire_pos, p_p)
+        )
+        valid = alive_sorted & allowed[kind] & (covered > 0)
+        if compression_constraint and in_compression.any():
+            comp_sorted = in_compression[order] & alive_sorted
+            cpos_strict, cpos_incl = _strict_and_inclusive_counts(sd, rows, comp_sorted & label_sorted)
+            cneg_strict, cneg_incl = _strict_and_inclusive_counts(sd, rows, comp_sorted & ~label_sorted)
+            n_cpos = int((in_compression & alive & y01).sum())
+            n_cneg = int((in_compression & alive & ~y01).sum())
+            wrong = np.where(
+                output_one,
+                np.where(inside, cneg_strict, n_cneg - cneg_incl),
+                np.where(inside, cpos_strict, n_cpos - cpos_incl),
+            )
+            valid &= wrong == 0
+        if not valid.any():
+            break
+        usefulness = np.where(valid, usefulness, -np.inf)
+        best = usefulness.max()
+        if not np.isfinite(best):
+            break
+        tol = _USEFULNESS_TOLERANCE * max(1.0, abs(best))
+        tied = np.flatnonzero(usefulness.ravel() >= best - tol)
+        # lexsort: last key is primary
+        pick = tied[
+            np.lexsort(
+                (
+                    tied,  # smaller centre row, then nearer border position
+                    ~output_one.ravel()[tied],
+                    errors.ravel()[tied],
+                    -covered.ravel()[tied],
+                )
+            )[0]
+        ]
+        row, position = divmod(int(pick), m)
+        centre = int(rows[row])
+        border = int(order[row, position])
+        code = int(kind[row, position])
+        radius = D[centre, border]
+        fired = D[centre] < radius if _TYPE_INSIDE[code] else D[centre] > radius
+        alive &= ~fired
+        in_compression[[centre, border]] = True
+        kinds.append(code)
+        centres.append(centre)
+        borders.append(border)
+        radii.append(radius)
+    return {
+        "kind": np.array(kinds, dtype=int),
+        "centre": np.array(centres, dtype=int),
+        "border": np.array(borders, dtype=int),
+        "radius": np.array(radii, dtype=float),
+    }
+
+
+def decision_list_path_predictions(fires, outputs, defaults):
+    """Outputs (0/1) of every prefix of a decision list.
+
+    Parameters
+    ----------
+    fires : ndarray of bool, shape (n_samples, r)
+        ``fires[i, j]``: rule ``j`` fires on example ``i``.
+    outputs : ndarray of shape (r,)
+        ``b_1 .. b_r`` in {0, 1}.
+    defaults : ndarray of shape (r,)
+        Default output of the list truncated to ``t + 1`` rules, for ``t = 0 .. r-1``.
+
+    Returns
+    -------
+    ndarray of shape (r, n_samples)
+        Row ``t``: outputs of the list truncated to its first ``t + 1`` rules.
+    """
+    fires = np.asarray(fires, dtype=bool)
+    n, r = fires.shape
+    if r == 0:
+        return np.zeros((0, n), dtype=int)
+    first = np.where(fires.any(axis=1), fires.argmax(axis=1), r)
+    first_output = np.asarray(outputs)[np.minimum(first, r - 1)]
+    lengths = np.arange(1, r + 1)[:, None]
+    return np.where(first[None, :] < lengths, first_output[None, :], np.asarray(defaults)[:, None]).astype(int)
+
+
+class _BallListBase(ClassifierMixin, BaseEstimator):
+    """Shared fit/predict machinery of the DLM and the SCM with balls."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # -- subclasses provide these ------------------------------------------------------------
+    def _validate_params(self):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _learn(self, sd, y01):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _prefix_defaults(self, outputs):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    # -- shared ------------------------------------------------------------------------------
+    def _check_s(self):
+        if self.s is not None:
+            if isinstance(self.s, bool) or not isinstance(self.s, Integral):
+                raise TypeError(f"s (the stopping point) must be a positive int or None, got {self.s!r}")
+            if self.s < 1:
+                raise ValueError(f"s (the stopping point) must be >= 1, got {self.s}")
+
+    @staticmethod
+    def _check_penalty(name, value):
+        if isinstance(value, bool) or not isinstance(value, Real):
+            raise TypeError(f"{name} must be a non-negative number (np.inf allowed), got {value!r}")
+        if not value >= 0:
+            raise ValueError(f"{name} must be a non-negative number (np.inf allowed), got {value!r}")
+
+    def fit(self, X, y, sorted_distances: SortedDistances | None = None):
+        """Learn the list of balls.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Numeric features (no scaling is done, as in the paper).
+        y : array-like of shape (n_samples,)
+            Two classes of any type; ``classes_[1]`` is the "positive" class.
+        sorted_distances : SortedDistances, optional
+            Precomputed for these ``X`` under this metric (shares the sort across a grid).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        self._metric = resolve_metric(self.metric)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, y_index = np.unique(y, return_inverse=True)
+        if len(self.classes_) > 2:
+            raise ValueError(
+                f"{type(self).__name__} is a binary classifier; y has {len(self.classes_)} classes "
+                f"({list(self.classes_)[:5]}...)"
+            )
+        y01 = y_index.astype(int)
+        m = X.shape[0]
+        if sorted_distances is None:
+            sorted_distances = SortedDistances.from_points(X, self._metric)
+        elif not isinstance(sorted_distances, SortedDistances) or sorted_distances.n_samples != m:
+            raise ValueError(
+                f"sorted_distances must be a SortedDistances of the {m} rows of X, got {sorted_distances!r}"
+            )
+        majority = int(np.bincount(y01, minlength=2).argmax()) if len(self.classes_) == 2 else 0
+        if len(self.classes_) == 1:
+            learnt = greedy_ball_list(sorted_distances, y01, p_p=1.0, p_n=1.0, max_balls=0)
+        else:
+            learnt = self._learn(sorted_distances, y01)
+        kinds, centres, borders, radii = learnt["kind"], learnt["centre"], learnt["border"], learnt["radius"]
+        outputs = _TYPE_OUTPUT[kinds] if len(kinds) else np.zeros(0, dtype=int)
+        inside = _TYPE_INSIDE[kinds] if len(kinds) else np.zeros(0, dtype=bool)
+        D = sorted_distances.distances
+        train_fires = np.where(inside, D[:, centres] < radii, D[:, centres] > radii)
+        defaults = self._prefix_defaults(outputs)
+        train_path = decision_list_path_predictions(train_fires, outputs, defaults)
+        path = _path_statistics(train_path, y01, centres, borders)
+        r = len(kinds)
+        if getattr(self, "compression_constraint", False) and r and not path["compression_correct"].iloc[-1]:
+            # The final default misclassifies a remaining compression example: keep the longest
+            # prefix that classifies its whole compression set correctly (spec §7.4).
+            ok = np.flatnonzero(path["compression_correct"].to_numpy())
+            r = int(ok[-1]) + 1 if len(ok) else 0
+        self._kinds, self._centres, self._borders, self._radii = kinds[:r], centres[:r], borders[:r], radii[:r]
+        self._outputs, self._inside = outputs[:r], inside[:r]
+        self._defaults = defaults[:r]
+        self._default01 = int(defaults[r - 1]) if r else majority
+        self.n_balls_ = r
+        self.centres_ = X[self._centres]
+        self.balls_ = [
+            Ball(BALL_TYPES[k], int(c), int(b), float(rad), bool(ins), self.classes_[o])
+            for k, c, b, rad, ins, o in zip(self._kinds, self._centres, self._borders, self._radii, inside, outputs)
+        ]
+        self.default_ = self.classes_[self._default01] if len(self.classes_) == 2 else self.classes_[0]
+        self.compression_set_ = np.unique(np.concatenate([self._centres, self._borders])).astype(int)
+        self.path_ = path.iloc[:r].reset_index(drop=True)
+        self.path_.insert(0, "n_balls", np.arange(1, r + 1))
+        self.n_positive_, self.n_negative_ = int(y01.sum()), int(m - y01.sum())
+        return self
+
+    def _fires(self, X):
+        distances = cdist(X, self.centres_, metric=self._metric) if self.n_balls_ else np.zeros((len(X), 0))
+        return np.where(self._inside, distances < self._radii, distances > self._radii)
+
+    def predict_path(self, X):
+        """Predictions of every prefix of the learnt list (the prefix property).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_balls_, n_samples)
+            Row ``t``: labels predicted by the machine truncated to its first ``t + 1`` balls
+            (what a fit with stopping point ``s = t + 1`` returns). Empty when ``n_balls_ == 0``.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
+        return self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
+
+    def predict(self, X):
+        """Class labels predicted by the learnt list (Section 2's definition of ``f``)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.n_balls_ == 0:
+            return np.full(X.shape[0], self.default_)
+        path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
+        return self.classes_[path01[-1]]
+
+    def to_text(self, *, decimals: int = 4) -> str:
+        """The learnt list as ``if … elif … else`` text, one ball per line.
+
+        ``d(x, x[c])`` is the distance (under ``metric``) to training example ``c``.
+        """
+        check_is_fitted(self)
+        lines = []
+        for t, ball in enumerate(self.balls_):
+            keyword = "if" if t == 0 else "else if"
+            sign = "<" if ball.inside else ">"
+            radius = f"{round(ball.radius, decimals):g}"
+            lines.append(
+                f"{keyword} d(x, x[{ball.centre_index}]) {sign} {radius} then {_plain(ball.output)!r}"
+                f"        # {ball.kind} ball: centre #{ball.centre_index}, border #{ball.border_index}"
+            )
+        default = _plain(self.default_)
+        lines.append(f"else {default!r}" if lines else f"always {default!r}")
+        return "\n".join(lines)
+
+    def __str__(self):
+        try:
+            return self.to_text()
+        except Exception:  # not fitted: fall back to the parameter repr
+            return super().__repr__()
+
+
+def _plain(value):
+    """A NumPy scalar as the equivalent Python scalar (for readable text)."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _path_statistics(train_path, y01, centres, borders) -> pd.DataFrame:
+    """Per prefix: training errors, compression-set sizes and whether it is classified right.
+
+    Column names follow Theorem 1: ``k_p``/``k_n`` errors on positives/negatives; ``c_p``/``c_n``
+    positive/negative centres; ``b_p``/``b_n`` positive/negative borders that are not centres;
+    ``compression_correct``: the prefix classifies every example of its compression set right.
+    """
+    rows = []
+    y01 = np.asarray(y01)
+    for t in range(len(centres)):  # loop over the (few) prefixes, not over examples
+        prediction = train_path[t]
+        wrong = prediction != y01
+        centre_set = np.unique(centres[: t + 1])
+        border_set = np.setdiff1d(np.unique(borders[: t + 1]), centre_set)
+        compression = np.union1d(centre_set, border_set)
+        rows.append(
+            {
+                "k_p": int((wrong & (y01 == 1)).sum()),
+                "k_n": int((wrong & (y01 == 0)).sum()),
+                "c_p": int(y01[centre_set].sum()),
+                "c_n": int(len(centre_set) - y01[centre_set].sum()),
+                "b_p": int(y01[border_set].sum()),
+                "b_n": int(len(border_set) - y01[border_set].sum()),
+                "compression_correct": bool(not wrong[compression].any()),
+            }
+        )
+    columns = ["k_p", "k_n", "c_p", "c_n", "b_p", "b_n", "compression_correct"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+class DecisionListMachine(_BallListBase):
+    """Decision List Machine with data-dependent balls (Sokolova et al. 2002, Figure 1).
+
+    Parameters
+    ----------
+    p_p : float, default=1.0
+        Penalty per error on a positive example (``classes_[1]``); ``np.inf`` forbids such errors.
+    p_n : float, default=1.0
+        Penalty per error on a negative example (``classes_[0]``).
+    s : int or None, default=10
+        Stopping point: the largest number of balls (None: stop only when a class is exhausted).
+    ball_type : {"simple", "complex"}, default="complex"
+        "simple": Pi and Ni balls only; "complex": all four types (Section 3).
+    metric : str, default="l2"
+        ``"l2"``, ``"l1"``, ``"linf"`` or a SciPy ``cdist`` metric name. No scaling is applied.
+    compression_constraint : bool, default=False
+        Enforce that the returned list classifies its compression set correctly (needed for
+        Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
+        are not considered and, if the final default misclassifies one, the list is cut to the
+        longest prefix that does not.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    balls_ : list of Ball
+        The rules in order: type, centre index, border index, radius, inside/outside, output.
+    default_ :
+        Output when no ball fires (``¬b_r``, Figure 1 step 6).
+    n_balls_ : int
+    centres_ : ndarray of shape (n_balls_, n_features)
+    compression_set_ : ndarray of int
+        Training indices of the centres and borders (Section 4).
+    path_ : pandas.DataFrame
+        One row per prefix length ``n_balls``: training errors ``k_p``, ``k_n``, compression
+        counts ``c_p``, ``c_n``, ``b_p``, ``b_n`` and ``compression_correct``.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_moons
+    >>> X, y = make_moons(200, noise=0.1, random_state=0)
+    >>> dlm = DecisionListMachine(p_p=2.0, p_n=2.0, s=6).fit(X, y)
+    >>> dlm.n_balls_ <= 6, dlm.predict_path(X).shape == (dlm.n_balls_, 200)
+    (True, True)
+    """
+
+    def __init__(self, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False):
+        self.p_p = p_p
+        self.p_n = p_n
+        self.s = s
+        self.ball_type = ball_type
+        self.metric = metric
+        self.compression_constraint = compression_constraint
+
+    def _validate_params(self):
+        self._check_penalty("p_p", self.p_p)
+        self._check_penalty("p_n", self.p_n)
+        self._check_s()
+        if self.ball_type not in ("simple", "complex"):
+            raise ValueError(f"ball_type must be 'simple' (Pi/Ni) or 'complex' (all four), got {self.ball_type!r}")
+        if not isinstance(self.compression_constraint, (bool, np.bool_)):
+            raise TypeError(f"compression_constraint must be a bool, got {self.compression_constraint!r}")
+
+    def _learn(self, sd, y01):
+        types = ("Pi", "Ni") if self.ball_type == "simple" else BALL_TYPES
+        return greedy_ball_list(
+            sd,
+            y01,
+            p_p=float(self.p_p),
+            p_n=float(self.p_n),
+            types=types,
+            max_balls=self.s,
+            stop_when="either_empty",
+            compression_constraint=bool(self.compression_constraint),
+        )
+
+    def _prefix_defaults(self, outputs):
+        # Figure 1, step 6: b_{r+1} = not b_r, for every prefix length r.
+        return 1 - np.asarray(outputs, dtype=int)
+
+
+class BallSetCoveringMachine(_BallListBase):
+    """Set Covering Machine with data-dependent balls (Marchand & Shawe-Taylor 2002; spec §7.7).
+
+    A conjunction outputs ``classes_[1]`` unless one of its balls fires (each ball is a rule
+    "fires → ``classes_[0]``": Ni and No balls, positive borders); a disjunction is the same with
+    the classes swapped (Pi and Po balls, negative borders). Greedy: usefulness
+    ``|Q| - p |R|`` (``Q`` covered examples of the class being covered, ``R`` errors on the other
+    class), remove ``Q`` and ``R`` from the remaining examples, stop after ``s`` balls or when the
+    covered class is exhausted.
+
+    Parameters
+    ----------
+    p : float, default=1.0
+        Penalty per error (``np.inf`` allowed).
+    s : int or None, default=10
+        Stopping point (largest number of balls).
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+    metric : str, default="l2"
+    compression_constraint : bool, default=False
+        As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
+
+    Attributes
+    ----------
+    Same as :class:`DecisionListMachine`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import make_blobs
+    >>> X, y = make_blobs(100, centers=[[0, 0], [4, 0]], random_state=0)
+    >>> scm = BallSetCoveringMachine(p=1.0, s=3).fit(X, y)
+    >>> bool((scm.predict(X) == y).mean() > 0.9)
+    True
+    """
+
+    def __init__(self, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False):
+        self.p = p
+        self.s = s
+        self.model_type = model_type
+        self.metric = metric
+        self.compression_constraint = compression_constraint
+
+    def _validate_params(self):
+        self._check_penalty("p", self.p)
+        self._check_s()
+        if self.model_type not in ("conjunction", "disjunction"):
+            raise ValueError(f"model_type must be 'conjunction' or 'disjunction', got {self.model_type!r}")
+        if not isinstance(self.compression_constraint, (bool, np.bool_)):
+            raise TypeError(f"compression_constraint must be a bool, got {self.compression_constraint!r}")
+
+    def _learn(self, sd, y01):
+        if self.model_type == "conjunction":
+            types, stop, p_p, p_n = ("Ni", "No"), "negatives_empty", float(self.p), 1.0
+        else:
+            types, stop, p_p, p_n = ("Pi", "Po"), "positives_empty", 1.0, float(self.p)
+        return greedy_ball_list(
+            sd,
+            y01,
+            p_p=p_p,
+            p_n=p_n,
+            types=types,
+            max_balls=self.s,
+            stop_when=stop,
+            compression_constraint=bool(self.compression_constraint),
+        )
+
+    def _prefix_defaults(self, outputs):
+        default = 1 if self.model_type == "conjunction" else 0
+        return np.full(len(outputs), default, dtype=int)

@@ -1,0 +1,308 @@
+"""Boolean kernels of Kowalczyk, Smola & Williamson (NIPS 2001), paper 03, §2–§3.
+
+A polynomial of degree at most ``d`` on Boolean inputs ``x ∈ {0,1}^n`` is
+``f(x) = Σ_{|I| ≤ d} w_I x^I`` (Eq. 1), where ``x^I = Π_{j: I_j = 1} x_j`` is a *monomial*.
+With the norm ``‖f‖² = Σ_I w_I² / c_{|I|}`` (Eq. 4) the polynomials form a reproducing kernel
+Hilbert space whose kernel is (Lemma 2, Eq. 5)
+
+    k(x, x') = Σ_{i=0}^{d} c_i · binom(⟨x, x'⟩, i),
+
+because exactly ``binom(⟨x,x'⟩, i)`` monomials of degree ``i`` are non-zero on both ``x`` and
+``x'``. For geometric weights ``c_i = β^i`` and ``d = n`` the binomial theorem gives the closed form
+``(1 + β)^⟨x, x'⟩`` (Eq. 6).
+
+The module also provides the explicit monomial feature map (used to check the kernel), the
+"Standing Assumption" helper that appends complemented bits (paper §2, condition (3)), and the
+polynomial form of decision trees and DNFs (the classes DT_{d,n} and DNF_{d,n}) with their RKHS
+norms.
+
+>>> import numpy as np
+>>> X = np.array([[1, 0, 1], [1, 1, 1]])
+>>> boolean_kernel(X, degree=3)          # c_i = 1, d = n: k = 2^<x,x'>
+array([[4., 4.],
+       [4., 8.]])
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+from numbers import Real
+
+import numpy as np
+from scipy.special import comb
+
+__all__ = [
+    "boolean_kernel",
+    "degree_weights",
+    "check_boolean",
+    "add_complemented_bits",
+    "all_monomials",
+    "literal_monomials",
+    "monomial_features",
+    "monomial_names",
+    "tree_polynomial",
+    "dnf_polynomial",
+    "polynomial_norm_sq",
+]
+
+
+def check_boolean(X, name: str = "X") -> np.ndarray:
+    """Return ``X`` as a 2-D float array after checking that every entry is 0 or 1.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, is empty, or holds a value other than 0 and 1; the message names
+        ``name`` and the offending value.
+    """
+    try:
+        array = np.asarray(X, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{name} must be a numeric 0/1 array; could not convert it: {exc}") from exc
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features), got {array.ndim} dimension(s)")
+    if array.size and not np.isin(array, (0.0, 1.0)).all():
+        bad = array[~np.isin(array, (0.0, 1.0))].flat[0]
+        raise ValueError(
+            f"the Boolean kernel needs {name} with entries in {{0, 1}} (Boolean inputs), got the value {bad!r}; "
+            "binarise the data first"
+        )
+    return array
+
+
+def degree_weights(degree: int, weights=None) -> np.ndarray:
+    """The complexity weights ``c_0, …, c_d`` of Eq. (4) as an array of length ``degree + 1``.
+
+    Parameters
+    ----------
+    degree : int
+        The maximal degree ``d ≥ 0``.
+    weights : None, float or array-like, default=None
+        ``None`` gives ``c_i = 1`` (the paper's experiment); a positive float ``β`` gives the
+        geometric weights ``c_i = β^i`` of Eq. (6); an array gives ``c`` directly (all > 0).
+
+    Raises
+    ------
+    ValueError
+        On a negative/non-integer degree, non-positive weights or a weight array of wrong length.
+    """
+    if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)) or degree < 0:
+        raise ValueError(f"degree must be a non-negative integer, got {degree!r}")
+    if weights is None:
+        return np.ones(degree + 1)
+    if isinstance(weights, Real) and not isinstance(weights, bool):
+        if not weights > 0:
+            raise ValueError(f"weights given as a float β must be > 0 (c_i = β^i), got {weights!r}")
+        return float(weights) ** np.arange(degree + 1)
+    c = np.asarray(weights, dtype=float)
+    if c.shape != (degree + 1,):
+        raise ValueError(f"weights must have length degree + 1 = {degree + 1} (c_0..c_d), got shape {c.shape}")
+    if not np.all(c > 0):
+        raise ValueError(f"weights (the complexity weights c_i of Eq. 4) must all be > 0, got {c.tolist()}")
+    return c
+
+
+def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
+    """Gram matrix of the Boolean polynomial kernel, Eq. (5): ``k(x,x') = Σ_{i≤d} c_i binom(⟨x,x'⟩, i)``.
+
+    Follows scikit-learn's pairwise-kernel signature, so it can be passed as a callable kernel
+    or used to build a ``kernel="precomputed"`` matrix.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples_X, n_features)
+        Boolean inputs (entries 0 or 1).
+    Y : array-like of shape (n_samples_Y, n_features), default=None
+        Second set of Boolean inputs; ``None`` means ``Y = X``.
+    degree : int
+        Maximal degree ``d`` of the monomials (degree 0, the constant, is always included).
+    weights : None, float or array-like, default=None
+        Complexity weights, see :func:`degree_weights`.
+
+    Returns
+    -------
+    ndarray of shape (n_samples_X, n_samples_Y)
+
+    Raises
+    ------
+    ValueError
+        If an input is not Boolean or the feature counts differ.
+
+    Notes
+    -----
+    ``⟨x, x'⟩`` is an integer in ``0..n``, so the kernel is a lookup in a table of ``n + 1``
+    values; no power or factorial is evaluated per pair.
+    """
+    X = check_boolean(X, "X")
+    Y = X if Y is None else check_boolean(Y, "Y")
+    if X.shape[1] != Y.shape[1]:
+        raise ValueError(f"X and Y must have the same number of features, got {X.shape[1]} and {Y.shape[1]}")
+    c = degree_weights(degree, weights)
+    n_features = X.shape[1]
+    common_ones = np.rint(X @ Y.T).astype(np.int64)
+    shared = np.arange(n_features + 1)
+    # table[s] = Σ_i c_i binom(s, i); comb(s, i) = 0 for i > s, as Lemma 2 requires.
+    table = comb(shared[:, None], np.arange(degree + 1)[None, :], exact=False) @ c
+    return table[common_ones]
+
+
+def add_complemented_bits(X) -> np.ndarray:
+    """Append the complemented bits ``1 - x`` to Boolean ``X`` (the Standing Assumption, paper §2).
+
+    With the complement every negated literal ``¬x_j`` is the ordinary variable ``x_{j+n}``, so
+    every conjunction of literals is a monomial.
+
+    >>> add_complemented_bits([[1, 0]])
+    array([[1., 0., 0., 1.]])
+    """
+    X = check_boolean(X, "X")
+    return np.hstack([X, 1.0 - X])
+
+
+def all_monomials(n_features: int, degree: int) -> list[tuple[int, ...]]:
+    """Every multi-index ``I`` with ``|I| ≤ degree`` as the sorted tuple of its positions (Eq. 1)."""
+    return [subset for size in range(min(degree, n_features) + 1) for subset in combinations(range(n_features), size)]
+
+
+def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
+    """Monomials on complemented inputs ``(b, 1 - b)`` that do not vanish identically.
+
+    These are the conjunctions of at most ``degree`` literals on distinct variables: variable
+    ``j`` appears as column ``j`` (``x_j``) or column ``j + n_variables`` (``¬x_j``), never both.
+    There are ``Σ_{i ≤ d} binom(n, i) 2^i`` of them (1, 15, 99, … 2187 for n = 7).
+
+    >>> len(literal_monomials(7, 2)), len(literal_monomials(7, 7))
+    (99, 2187)
+    """
+    monomials = []
+    for size in range(min(degree, n_variables) + 1):
+        for variables in combinations(range(n_variables), size):
+            for negated in product((0, 1), repeat=size):
+                monomials.append(tuple(sorted(v + n_variables * s for v, s in zip(variables, negated))))
+    return monomials
+
+
+def monomial_features(X, monomials, weights=None) -> np.ndarray:
+    """Explicit feature map ``Φ(x) = (√c_{|I|} x^I)_I`` for the given monomials (Eq. 4).
+
+    ``⟨Φ(x), Φ(x')⟩`` over all monomials of degree ≤ d equals :func:`boolean_kernel`.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Inputs (any real values: a monomial is a product of columns).
+    monomials : list of tuple of int
+        Positions of each monomial, e.g. from :func:`all_monomials`; ``()`` is the constant.
+    weights : None, float or array-like, default=None
+        Complexity weights ``c`` (see :func:`degree_weights`), indexed by monomial degree.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, len(monomials))
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
+    max_degree = max((len(m) for m in monomials), default=0)
+    c = degree_weights(max_degree, weights)
+    # Pad each monomial with the index of an appended column of ones, then multiply the gathered
+    # columns: one fancy-indexing product instead of a loop over monomials.
+    padded = np.full((len(monomials), max(max_degree, 1)), X.shape[1], dtype=np.intp)
+    for row, monomial in enumerate(monomials):
+        padded[row, : len(monomial)] = monomial
+    with_ones = np.hstack([X, np.ones((X.shape[0], 1))])
+    values = with_ones[:, padded].prod(axis=2)
+    degrees = np.array([len(m) for m in monomials], dtype=np.intp)
+    return values * np.sqrt(c[degrees])
+
+
+def monomial_names(monomials, n_variables: int | None = None, feature_names=None) -> list[str]:
+    """Readable names of monomials; with ``n_variables`` columns ``j + n_variables`` print as ``¬x_j``."""
+    def literal(col: int) -> str:
+        if n_variables is not None and col >= n_variables:
+            base = col - n_variables
+            return "¬" + (feature_names[base] if feature_names is not None else f"x{base + 1}")
+        return feature_names[col] if feature_names is not None else f"x{col + 1}"
+
+    return [" ".join(literal(col) for col in m) if m else "1" for m in monomials]
+
+
+def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Monomial form of a decision tree on Boolean inputs: the class DT_{d,n} (paper §2).
+
+    Each leaf becomes the conjunction of the literals on its root-to-leaf path, expressed on the
+    complemented inputs (``x_{j+n}`` for ``¬x_j``), with coefficient ``w_I = ±1`` (the leaf's class).
+
+    Parameters
+    ----------
+    tree : sklearn.tree._tree.Tree or object with ``leaves_`` attribute
+        A fitted scikit-learn ``tree_`` whose splits are on Boolean features (threshold 0.5).
+        Objects exposing ``leaf_monomials_`` and ``leaf_signs_`` (e.g.
+        :class:`companion.led.PrunedDecisionTree`) are returned as they are.
+    n_variables : int
+        Number of original Boolean variables ``n``.
+
+    Returns
+    -------
+    monomials : list of tuple of int
+    signs : ndarray of ±1
+        ``+1`` where the leaf predicts the positive class (``classes_[1]``).
+    """
+    if hasattr(tree, "leaf_monomials_"):
+        return list(tree.leaf_monomials_), np.asarray(tree.leaf_signs_, dtype=float)
+    left, right = tree.children_left, tree.children_right
+    monomials, signs = [], []
+    stack = [(0, ())]
+    while stack:
+        node, path = stack.pop()
+        if left[node] == -1:
+            counts = tree.value[node].ravel()
+            monomials.append(tuple(sorted(path)))
+            signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
+            continue
+        feature = int(tree.feature[node])
+        # sklearn sends x_j <= 0.5 (x_j = 0, i.e. ¬x_j true) to the left child.
+        stack.append((left[node], path + (feature + n_variables,)))
+        stack.append((right[node], path + (feature,)))
+    return monomials, np.array(signs)
+
+
+def dnf_polynomial(terms) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Polynomial form of a DNF, Eq. (2): ``f = -1 + 2 Σ_{I∈U} x^I``.
+
+    Parameters
+    ----------
+    terms : list of tuple of int
+        The non-empty terms (monomials on the complemented inputs).
+
+    Returns
+    -------
+    monomials, coefficients
+        The constant monomial ``()`` with coefficient ``-1`` followed by each term with ``+2``.
+    """
+    terms = [tuple(sorted(t)) for t in terms]
+    if any(len(t) == 0 for t in terms):
+        raise ValueError("DNF terms must be non-empty conjunctions (the constant is added by Eq. 2)")
+    return [()] + terms, np.array([-1.0] + [2.0] * len(terms))
+
+
+def polynomial_norm_sq(monomials, coefficients, weights=None) -> float:
+    """RKHS norm ``‖f‖² = Σ_I w_I² / c_{|I|}`` of Eq. (4).
+
+    Gives the number of leaves for a tree and ``1 + 4·#terms`` for a DNF when ``c ≡ 1``.
+    Repeated monomials are merged first (their coefficients add).
+    """
+    merged: dict[tuple[int, ...], float] = {}
+    for monomial, w in zip(monomials, np.asarray(coefficients, dtype=float)):
+        key = tuple(sorted(monomial))
+        merged[key] = merged.get(key, 0.0) + float(w)
+    max_degree = max((len(m) for m in merged), default=0)
+    if weights is None or isinstance(weights, Real):
+        c = degree_weights(max_degree, weights)
+    else:
+        c = np.asarray(weights, dtype=float)
+        if c.ndim != 1 or c.shape[0] <= max_degree or not np.all(c > 0):
+            raise ValueError(
+                f"weights must be positive c_0..c_d with d >= {max_degree} (the largest monomial degree), got {c.tolist()}"
+            )
+    return float(sum(w * w / c[len(m)] for m, w in merged.items()))

@@ -1,0 +1,565 @@
+"""Kernel perceptrons of paper 03 (Kowalczyk, Smola & Williamson, NIPS 2001), and the mask perceptron.
+
+* :class:`KernelPerceptron` — the regularised kernel perceptron ("λ-perceptron", Algorithm 1).
+* :class:`MaximalMarginPerceptron` — the greedy soft-margin maximal margin perceptron ("λ-MMP",
+  Algorithm 2); the row "Kernel SVM" of Table 1.
+* :class:`MaskPerceptron` — a greedy sparse polynomial classifier standing in for the mask
+  perceptron of Kowalczyk & Ferrà (1994), reconstructed as in the spec (§7).
+* :func:`regularised_risk` — the risk ``R[f, λ] = ‖f‖² + (1/λ) Σ (1 - y_i f(x_i))_+²`` (Eq. 7).
+
+Both kernel algorithms work in the extended feature space ``z_i = y_i (Φ(x_i), √λ e_i)``, whose
+Gram matrix is ``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`);
+their states give the lower bounds (9) and (11) on ``min_f R[f, λ]``.
+
+The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``; inputs must be
+0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
+callable ``k(X, Y) -> Gram``. The default ``"rbf"`` only makes the estimators usable on arbitrary
+real data; the paper's setting is ``kernel="boolean"`` on complemented bits with ``lam=4``.
+
+>>> import numpy as np
+>>> from companion.kernels import add_complemented_bits
+>>> X = add_complemented_bits(np.array([[0, 0], [0, 1], [1, 0], [1, 1]]))
+>>> y = np.array([0, 1, 1, 1])                       # x1 OR x2
+>>> clf = KernelPerceptron(kernel="boolean", degree=2, lam=0.0).fit(X, y)
+>>> clf.predict(X).tolist()
+[0, 1, 1, 1]
+"""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
+from sklearn.utils import check_scalar
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from companion.bounds.boolean_kernel import extended_gram
+from companion.kernels import (
+    all_monomials,
+    boolean_kernel,
+    degree_weights,
+    literal_monomials,
+    monomial_features,
+    monomial_names,
+)
+
+__all__ = ["regularised_risk", "KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"]
+
+
+def regularised_risk(decision_values, y, norm_sq, lam) -> float:
+    """Regularised risk ``R[f, λ] = ‖f‖² + (1/λ) Σ_i ξ_i²`` with ``ξ_i = (1 - y_i f(x_i))_+`` (Eq. 7).
+
+    For ``λ = 0`` it is ``‖f‖²`` when every margin ``y_i f(x_i) ≥ 1`` and ``+inf`` otherwise (hard
+    margin). For a decision tree (values ±1) it equals ``‖f‖² + (4/λ)·#errors`` (Eq. 8).
+
+    Parameters
+    ----------
+    decision_values : array-like of shape (m,)
+        ``f(x_i)`` on the training inputs.
+    y : array-like of shape (m,)
+        Labels in {-1, +1}.
+    norm_sq : float
+        RKHS norm ``‖f‖²`` (Eq. 4).
+    lam : float
+        Regularisation constant ``λ ≥ 0``.
+
+    Examples
+    --------
+    >>> regularised_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error
+    4.0
+    """
+    f = np.asarray(decision_values, dtype=float).ravel()
+    y = np.asarray(y, dtype=float).ravel()
+    if f.shape != y.shape:
+        raise ValueError(f"decision_values and y must have the same length, got {f.shape[0]} and {y.shape[0]}")
+    if not np.isin(y, (-1.0, 1.0)).all():
+        raise ValueError("y must hold labels in {-1, +1}")
+    check_scalar(lam, "lam", Real, min_val=0.0)
+    slack = np.maximum(0.0, 1.0 - y * f)
+    if lam == 0:
+        return float(norm_sq) if not np.any(slack > 0) else np.inf
+    return float(norm_sq + (slack @ slack) / lam)
+
+
+class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
+    """Shared plumbing: parameter checks, label coding and the kernel (not a public estimator)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.pairwise = getattr(self, "kernel", None) == "precomputed"
+        return tags
+
+    # -- parameters -------------------------------------------------------------------------------
+    def _check_kernel_params(self):
+        kernel = self.kernel
+        known = {"boolean", "precomputed"} | set(PAIRWISE_KERNEL_FUNCTIONS)
+        if not callable(kernel) and kernel not in known:
+            raise ValueError(f"kernel must be a callable or one of {sorted(known)}, got {kernel!r}")
+        if kernel == "boolean":
+            degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
+        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
+            raise TypeError(f"kernel_params must be a dict or None, got {type(self.kernel_params).__name__}")
+        check_scalar(self.lam, "lam", Real, min_val=0.0)
+
+    def _kernel(self, X, Y):
+        """Kernel matrix between rows of ``X`` and ``Y`` (for "precomputed", ``X`` already is it)."""
+        params = dict(self.kernel_params or {})
+        if self.kernel == "boolean":
+            return boolean_kernel(X, Y, degree=self.degree, weights=self.weights)
+        if callable(self.kernel):
+            return np.asarray(self.kernel(X, Y, **params), dtype=float)
+        if self.kernel == "poly":
+            params.setdefault("degree", self.degree)
+        return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
+
+    def _fit_labels(self, X, y):
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.shape[0] != 2:
+            raise ValueError(
+                f"{type(self).__name__} is a binary classifier and needs exactly 2 classes in y, "
+                f"got {self.classes_.shape[0]} class(es)"
+            )
+        if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
+            raise ValueError(f"with kernel='precomputed', X must be a square Gram matrix, got shape {X.shape}")
+        return X, np.where(y == self.classes_[1], 1.0, -1.0)
+
+    def _train_gram(self, X):
+        return X if self.kernel == "precomputed" else self._kernel(X, X)
+
+    def _store_expansion(self, X, K, y_signed, alpha, scale):
+        """Keep the support expansion ``f(x) = Σ_i dual_coef_i k(x_i, x)`` over ``α_i > 0``."""
+        self.alpha_ = alpha
+        self.support_ = np.flatnonzero(alpha > 0)
+        self.n_support_ = int(self.support_.size)
+        self.dual_coef_ = scale * alpha[self.support_] * y_signed[self.support_]
+        self.support_vectors_ = None if self.kernel == "precomputed" else X[self.support_]
+        train_values = K[:, self.support_] @ self.dual_coef_
+        # ‖f‖² of the RKHS part only: the λ-part of the extended vector is the slack (Eq. 7).
+        self.norm_sq_ = float(self.dual_coef_ @ K[np.ix_(self.support_, self.support_)] @ self.dual_coef_)
+        self.risk_ = regularised_risk(train_values, y_signed, self.norm_sq_, self.lam)
+        self.training_error_ = float(np.mean(train_values * y_signed <= 0))
+
+    def decision_function(self, X):
+        """``f(x) = Σ_i dual_coef_i k(x_i, x)``; positive values predict ``classes_[1]``.
+
+        For ``kernel="precomputed"``, ``X`` is the kernel between test and *training* inputs.
+        """
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.kernel == "precomputed":
+            K = X[:, self.support_]
+        else:
+            K = self._kernel(X, self.support_vectors_)
+        return K @ self.dual_coef_
+
+    def predict(self, X):
+        """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+class KernelPerceptron(_BinaryKernelClassifier):
+    """Regularised kernel perceptron, "λ-perceptron" (paper 03, Algorithm 1 and Theorem 3).
+
+    Rosenblatt's kernel perceptron run on the extended points ``z_i``: while some ``j`` has
+    ``(G α)_j = y_j Σ_i α_i y_i k(x_i, x_j) + λ α_j ≤ 0``, increase ``α_j`` by one (``t`` counts the
+    updates). Examples are visited in cyclic sweeps in index order (the paper does not say how
+    ``j`` is chosen). For ``λ > 0`` it always terminates; for ``λ = 0`` it is the ordinary kernel
+    perceptron and terminates on separable data.
+
+    The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (spec §4.2, reconstructed), which makes
+    the norm of the extended vector equal to the bound (9) ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]``.
+
+    Parameters
+    ----------
+    kernel : {"boolean", "precomputed"}, a pairwise_kernels name, or callable, default="rbf"
+        The kernel; ``"boolean"`` is Eq. (5) and needs 0/1 inputs.
+    degree : int, default=2
+        Degree ``d`` of the Boolean kernel (also of ``"poly"``).
+    weights : None, float or array-like, default=None
+        Complexity weights ``c_i`` of the Boolean kernel (``None``: all 1).
+    kernel_params : dict, default=None
+        Extra keyword arguments for a named or callable kernel.
+    lam : float, default=4.0
+        Regularisation constant ``λ ≥ 0`` added to the diagonal (the paper's experiment: 4).
+    max_updates : int, default=100_000
+        Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    alpha_ : ndarray of shape (n_samples,)
+        Integer update counts ``α_i`` (unscaled); ``Σ α_i = t``.
+    n_updates_ : int
+        ``t``, the number of updates to convergence.
+    extended_norm_sq_ : float
+        ``‖w̃^t‖² = αᵀ G α``.
+    lower_bound_ : float
+        Eq. (9): ``t² / ‖w̃^t‖²``, a lower bound on ``R[f, λ]`` for every polynomial ``f``.
+    support_, n_support_, dual_coef_, support_vectors_
+        The expansion ``f(x) = Σ dual_coef_i k(support_vectors_i, x)``; support = ``{i: α_i > 0}``.
+    norm_sq_ : float
+        ``‖f‖²`` of the scaled classifier (RKHS part).
+    risk_ : float
+        ``R[f, λ]`` of the scaled classifier on the training set (Table 1's "risk").
+    training_error_ : float
+    converged_ : bool
+    """
+
+    _sklearn_check_exemptions: dict[str, str] = {}
+
+    def __init__(self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000):
+        self.kernel = kernel
+        self.degree = degree
+        self.weights = weights
+        self.kernel_params = kernel_params
+        self.lam = lam
+        self.max_updates = max_updates
+
+    def fit(self, X, y):
+        """Run Algorithm 1 to convergence on ``(X, y)``; labels of any type, exactly two classes."""
+        self._check_kernel_params()
+        check_scalar(self.max_updates, "max_updates", Integral, min_val=1)
+        X, y_signed = self._fit_labels(X, y)
+        K = self._train_gram(X)
+        G = extended_gram(K, y_signed, self.lam)
+        alpha, n_updates, converged = _perceptron_updates(G, self.max_updates)
+        if not converged:
+            warnings.warn(
+                f"KernelPerceptron stopped after max_updates={self.max_updates} updates without converging "
+                "(the data are probably not separable with lam=0)",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self.n_updates_ = int(n_updates)
+        self.converged_ = bool(converged)
+        self.extended_norm_sq_ = float(alpha @ G @ alpha)
+        self.lower_bound_ = n_updates**2 / self.extended_norm_sq_
+        self._store_expansion(X, K, y_signed, alpha.astype(float), n_updates / self.extended_norm_sq_)
+        return self
+
+
+def _perceptron_updates(G, max_updates):
+    """Algorithm 1 in cyclic order: returns integer ``α``, the update count ``t`` and convergence.
+
+    The cyclic sweep is reproduced without a loop over examples: after an update at ``j`` the next
+    update is at the first violator ``(G α)_i ≤ 0`` with ``i > j``, wrapping around, because ``G α``
+    only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``.
+    """
+    m = G.shape[0]
+    alpha = np.zeros(m, dtype=np.int64)
+    g = np.zeros(m)
+    position = 0
+    for n_updates in range(max_updates):
+        violators = np.flatnonzero(g <= 0)
+        if violators.size == 0:
+            return alpha, n_updates, True
+        k = np.searchsorted(violators, position)
+        j = violators[k] if k < violators.size else violators[0]
+        alpha[j] += 1
+        g += G[:, j]
+        position = j + 1
+    return alpha, max_updates, not np.any(g <= 0)
+
+
+class MaximalMarginPerceptron(_BinaryKernelClassifier):
+    """Greedy soft-margin maximal margin perceptron, "λ-MMP" (paper 03, Algorithm 2, Theorem 4).
+
+    Minimises ``N(α) = αᵀ G α`` over the simplex (``w̃ = Σ α_i z_i`` is then the point of the
+    convex hull of the extended points closest to the origin) by Kowalczyk's two step types: a
+    step *toward* ``z_i`` and a step *away* from a support point ``z_i``; each iteration takes the
+    step, over all ``i`` and both types, with the largest decrease of ``N`` (step rules
+    reconstructed, spec §4.3). It stops when ``min_i (G α)_i ≥ (1 - tol) N`` (condition (10)).
+
+    At every iteration ``1 / N ≤ min_f R[f, λ]`` (Eq. 11); at the stop the rescaled output
+    ``f = w̃ / min_i (G α)_i`` has ``R[f, λ] ≤ N / min_i (Gα)_i² ≤ (1 - tol)^{-2} / N`` (Eq. 12).
+
+    Parameters
+    ----------
+    kernel, degree, weights, kernel_params, lam
+        As in :class:`KernelPerceptron`.
+    tol : float, default=1e-3
+        ``ε`` of the stopping rule (10), in (0, 1).
+    max_iter : int, default=200_000
+        Safety cap on the number of iterations (warns when reached).
+
+    Attributes
+    ----------
+    alpha_ : ndarray of shape (n_samples,)
+        Final point of the simplex.
+    n_iter_ : int
+    extended_norm_sq_ : float
+        ``N = ‖w̃‖²``.
+    lower_bound_ : float
+        Eq. (11): ``1 / N``.
+    risk_upper_bound_ : float
+        Eq. (12): ``N / (min_i (G α)_i)²``.
+    norm_history_ : ndarray
+        ``N`` after every iteration (non-increasing).
+    support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_
+        As in :class:`KernelPerceptron`.
+    """
+
+    _sklearn_check_exemptions: dict[str, str] = {}
+
+    def __init__(
+        self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=200_000
+    ):
+        self.kernel = kernel
+        self.degree = degree
+        self.weights = weights
+        self.kernel_params = kernel_params
+        self.lam = lam
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        """Run Algorithm 2 on ``(X, y)`` until the stopping rule (10) holds."""
+        self._check_kernel_params()
+        check_scalar(self.tol, "tol", Real, min_val=0.0, max_val=1.0, include_boundaries="neither")
+        check_scalar(self.max_iter, "max_iter", Integral, min_val=1)
+        X, y_signed = self._fit_labels(X, y)
+        K = self._train_gram(X)
+        G = extended_gram(K, y_signed, self.lam)
+        alpha, g, history, converged = _mmp_iterations(G, self.tol, self.max_iter)
+        if not converged:
+            warnings.warn(
+                f"MaximalMarginPerceptron reached max_iter={self.max_iter} before the stopping rule (10) held",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        norm = float(alpha @ g)
+        min_margin = float(g.min())
+        if min_margin <= 0:
+            raise ValueError(
+                "the extended training points are not separable (min margin <= 0); use lam > 0 or a richer kernel"
+            )
+        self.n_iter_ = int(history.size - 1)
+        self.converged_ = bool(converged)
+        self.norm_history_ = history
+        self.extended_norm_sq_ = norm
+        self.lower_bound_ = 1.0 / norm
+        self.risk_upper_bound_ = norm / min_margin**2
+        self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
+        return self
+
+
+def _mmp_iterations(G, tol, max_iter):
+    """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history."""
+    diag = np.diag(G).copy()
+    start = int(np.argmin(diag))
+    alpha = np.zeros(G.shape[0])
+    alpha[start] = 1.0
+    g = G[:, start].copy()
+    norm = float(diag[start])
+    history = [norm]
+    converged = False
+    for _ in range(max_iter):
+        if g.min() >= (1.0 - tol) * norm:
+            converged = True
+            break
+        gap = norm - 2.0 * g + diag  # ‖w̃ - z_i‖²
+        positive = gap > 0
+        safe_gap = np.where(positive, gap, 1.0)
+        # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, best γ in [0, 1].
+        gamma_a = np.where(positive, np.clip((norm - g) / safe_gap, 0.0, 1.0), 0.0)
+        norm_a = (1 - gamma_a) ** 2 * norm + 2 * gamma_a * (1 - gamma_a) * g + gamma_a**2 * diag
+        # (B) away from z_i: w̃ <- (1+γ) w̃ - γ z_i, γ ≤ α_i / (1 - α_i) keeps α_i ≥ 0.
+        cap = np.where(alpha < 1.0, alpha / np.where(alpha < 1.0, 1.0 - alpha, 1.0), 0.0)
+        gamma_b = np.where(positive, np.clip((g - norm) / safe_gap, 0.0, cap), 0.0)
+        norm_b = (1 + gamma_b) ** 2 * norm - 2 * gamma_b * (1 + gamma_b) * g + gamma_b**2 * diag
+        best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
+        if norm_a[best_a] <= norm_b[best_b]:
+            i, gamma = best_a, gamma_a[best_a]
+            alpha *= 1.0 - gamma
+            alpha[i] += gamma
+            g = (1.0 - gamma) * g + gamma * G[:, i]
+        else:
+            i, gamma = best_b, gamma_b[best_b]
+            alpha *= 1.0 + gamma
+            alpha[i] -= gamma
+            if gamma >= cap[i]:
+                alpha[i] = 0.0  # the point leaves the support exactly
+            g = (1.0 + gamma) * g - gamma * G[:, i]
+        norm = float(alpha @ g)
+        history.append(norm)
+    else:
+        converged = bool(g.min() >= (1.0 - tol) * norm)
+    return alpha, g, np.array(history), converged
+
+
+class MaskPerceptron(ClassifierMixin, BaseEstimator):
+    """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03 §5, spec §7).
+
+    Kowalczyk & Ferrà's original heuristics are not available; this is the reconstruction of the
+    spec. Starting from the constant monomial, it repeatedly scores every candidate monomial
+    ``x^I`` of degree ≤ ``degree`` by the size of the risk gradient ``|Σ_i ξ_i y_i x_i^I|``
+    (``ξ_i = (1 - y_i f(x_i))_+``), refits the ``n_candidates`` best-scoring ones, and adds the one
+    giving the lowest regularised risk ``R[f, λ] = Σ_I w_I²/c_|I| + (1/λ) Σ ξ_i²``; it stops after
+    ``n_terms`` non-constant terms or when the risk stops decreasing.
+
+    With ``complement=True`` the inputs are extended by ``1 - x`` (the Standing Assumption), so
+    the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
+    degree 2, 2187 for degree 7). Inputs need not be Boolean: a monomial is a product of columns.
+
+    Parameters
+    ----------
+    degree : int, default=2
+        Maximal degree of a term.
+    n_terms : int, default=10
+        Maximal number of non-constant terms (Table 1: 10 for column 1, 26 for column 2).
+    weights : None, float or array-like, default=None
+        Complexity weights ``c_i`` of the norm (Eq. 4).
+    lam : float, default=4.0
+        Regularisation constant ``λ > 0``.
+    complement : bool, default=True
+        Append the complemented inputs ``1 - x``.
+    n_candidates : int, default=10
+        How many top-scoring candidates are refitted at each step.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+    monomials_ : list of tuple of int
+        The selected monomials (``()`` is the constant) on the (complemented) columns.
+    coef_ : ndarray
+        Polynomial coefficients ``w_I`` of the selected monomials.
+    n_terms_ : int
+        Number of non-constant terms.
+    norm_sq_, risk_, training_error_ : float
+    risk_path_ : ndarray
+        ``R[f, λ]`` after each added term (first entry: constant only).
+    """
+
+    _sklearn_check_exemptions: dict[str, str] = {}
+
+    def __init__(self, degree=2, n_terms=10, *, weights=None, lam=4.0, complement=True, n_candidates=10):
+        self.degree = degree
+        self.n_terms = n_terms
+        self.weights = weights
+        self.lam = lam
+        self.complement = complement
+        self.n_candidates = n_candidates
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _expand(self, X):
+        return np.hstack([X, 1.0 - X]) if self.complement else X
+
+    def fit(self, X, y):
+        """Select up to ``n_terms`` monomials greedily and fit their coefficients."""
+        check_scalar(self.degree, "degree", Integral, min_val=0)
+        check_scalar(self.n_terms, "n_terms", Integral, min_val=0)
+        check_scalar(self.lam, "lam", Real, min_val=0.0, include_boundaries="neither")
+        check_scalar(self.n_candidates, "n_candidates", Integral, min_val=1)
+        if not isinstance(self.complement, (bool, np.bool_)):
+            raise TypeError(f"complement must be True or False, got {self.complement!r}")
+        c = degree_weights(self.degree, self.weights)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        if self.classes_.shape[0] != 2:
+            raise ValueError(
+                f"MaskPerceptron is a binary classifier and needs exactly 2 classes in y, "
+                f"got {self.classes_.shape[0]} class(es)"
+            )
+        y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        n_vars = X.shape[1]
+        candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
+        features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
+        selected = [0]  # the constant monomial comes first in both enumerations
+        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam)
+        path = [risk]
+        while len(selected) - 1 < self.n_terms:
+            slack = np.maximum(0.0, 1.0 - y_signed * (features[:, selected] @ v))
+            score = np.abs(features.T @ (slack * y_signed))  # ∝ |∂R/∂v_I| at v_I = 0
+            score[selected] = -np.inf
+            shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
+            shortlist = shortlist[score[shortlist] > 0]
+            if shortlist.size == 0:
+                break
+            # A handful of small refits (n_candidates), not a loop over all candidates.
+            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam) for k in shortlist]
+            best = int(np.argmin([r for _, r in fits]))
+            if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
+                break
+            selected.append(int(shortlist[best]))
+            v, risk = fits[best]
+            path.append(risk)
+        self.monomials_ = [candidates[k] for k in selected]
+        degrees = np.array([len(m) for m in self.monomials_])
+        self.coef_ = v * np.sqrt(c[degrees])
+        self.n_terms_ = len(selected) - 1
+        self.norm_sq_ = float(v @ v)
+        self.risk_ = float(risk)
+        self.risk_path_ = np.array(path)
+        self.training_error_ = float(np.mean(y_signed * (features[:, selected] @ v) <= 0))
+        return self
+
+    def decision_function(self, X):
+        """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return monomial_features(self._expand(X), self.monomials_) @ self.coef_
+
+    def predict(self, X):
+        """Class labels from the sign of :meth:`decision_function`."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+    def to_text(self, feature_names=None) -> str:
+        """The polynomial as text, one signed term per line (``¬x3`` is the complemented bit)."""
+        check_is_fitted(self)
+        names = monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, feature_names)
+        lines = [f"predict {self.classes_[1]!r} if f(x) > 0, else {self.classes_[0]!r}, where f(x) ="]
+        lines += [f"  {w:+.3f} {name}" for w, name in zip(self.coef_, names)]
+        return "\n".join(lines)
+
+    def __str__(self):
+        try:
+            return self.to_text()
+        except Exception:  # not fitted: fall back to the parameter repr
+            return super().__repr__()
+
+
+def _squared_hinge_fit(features, y_signed, lam, max_iter=100):
+    """Minimise ``‖v‖² + (1/λ) Σ (1 - y_i Φ_i v)_+²`` by Newton steps on the active set.
+
+    The objective is convex and piecewise quadratic; each Newton step solves
+    ``(I + Φ_Aᵀ Φ_A / λ) v = Φ_Aᵀ y_A / λ`` on the active set ``A = {i : y_i Φ_i v < 1}``, with
+    backtracking to guarantee descent. Returns ``(v, risk)``.
+    """
+
+    def objective(v):
+        slack = np.maximum(0.0, 1.0 - y_signed * (features @ v))
+        return float(v @ v + slack @ slack / lam)
+
+    dim = features.shape[1]
+    v = np.zeros(dim)
+    value = objective(v)
+    for _ in range(max_iter):
+        active = y_signed * (features @ v) < 1.0
+        phi = features[active]
+        target = np.linalg.solve(np.eye(dim) + phi.T @ phi / lam, phi.T @ y_signed[active] / lam)
+        step, direction = 1.0, target - v
+        new_value = objective(v + direction)
+        while new_value > value and step > 1e-10:
+            step *= 0.5
+            new_value = objective(v + step * direction)
+        if new_value > value:
+            break
+        v = v + step * direction
+        converged = value - new_value <= 1e-13 * max(1.0, value)
+        value = new_value
+        if converged:
+            break
+    return v, value

@@ -1,0 +1,643 @@
+"""PRISM: modular covering rules for nominal attributes (Cendrowska 1987), Weka-exact.
+
+PRISM is the *separate-and-conquer* rule learner of the covering-algorithm slides (after Witten
+& Frank, *Data Mining*, ch. 4.4; slides 15-16, "Pseudo-code for PRISM"). For each class C in
+turn, it grows rules on the set E of instances not yet covered by a rule for C: a rule starts
+with an empty left-hand side and is specialised one ``attribute = value`` test at a time, each
+time taking the test that maximises the accuracy :math:`p/t` of the rule (``t`` instances
+covered, ``p`` of them of class C), breaking ties by the larger ``p``; when the rule is perfect
+(``p = t``) or every attribute is used, the instances it covers are removed from E ("separated")
+and the next rule is grown on the rest ("conquered").
+
+:class:`Prism` follows ``weka.classifiers.rules.Prism`` (Weka 3.6) step for step, so that on any
+all-nominal data set it emits Weka's rule list: the same rules, in the same order, with their
+conditions in the order they were added:
+
+* classes in their declared order (the categories of a categorical ``y``; sorted otherwise);
+  for every class, E starts again from the **whole** training set;
+* candidates scanned attribute by attribute (column order), values in declared order (the
+  categories of a categorical column; sorted otherwise); a candidate replaces the best one when
+  ``p * t_best - p_best * t > 0`` (exact integer cross-multiplication) or the ratios are equal
+  and its ``p`` is larger; exact ties keep the earliest attribute, then the earliest value;
+* a rule grown on a set that holds class C only has no test at all: it is perfect as it is and
+  covers everything (Weka prints it as the bare class name).
+
+Counting is vectorised: the data are one-hot encoded once, with one column per
+``attribute = value`` test; the ``p`` and ``t`` of every test at once are column sums of that
+matrix over the rows still covered, kept up to date by adding or subtracting whichever of the
+kept and dropped rows is the smaller set. Nothing loops over instances.
+
+Missing values (Weka refuses them at training time) are handled in one of two documented ways:
+``missing="no_match"`` (a missing value satisfies no test, so it never helps a rule; the
+default) or ``missing="value"`` (missing is one more value of the attribute, declared after the
+others and printed ``?``; this is how Weka's 1506-rule model of ``supermarket`` is obtained).
+
+>>> from companion.datasets import load_contact_lenses
+>>> X, y = load_contact_lenses()
+>>> prism = Prism().fit(X, y)
+>>> len(prism.rules_)
+9
+>>> print(prism.rules_[3])
+If astigmatism = yes and tear-prod-rate = normal and spectacle-prescrip = myope then hard
+>>> prism.score(X, y)
+1.0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = ["Prism", "PrismRule", "NominalEncoding", "MISSING_VALUE_NAME"]
+
+#: How a missing value is printed when ``missing="value"`` makes it a value of its own. ``?`` is
+#: the ARFF missing marker, so it can never collide with a declared value.
+MISSING_VALUE_NAME = "?"
+
+_MISSING_POLICIES = ("no_match", "value")
+_UNCOVERED_POLICIES = ("default_class", "unclassified")
+
+
+# --------------------------------------------------------------------------------------------
+# Nominal encoding shared by the rule learners (Prism, OneR)
+# --------------------------------------------------------------------------------------------
+
+
+def _declared_categories(X) -> list[list | None] | None:
+    """Per-column declared value order of a DataFrame's categorical columns (None elsewhere)."""
+    if not isinstance(X, pd.DataFrame):
+        return None
+    return [
+        list(X[column].cat.categories) if isinstance(X[column].dtype, pd.CategoricalDtype) else None
+        for column in X.columns
+    ]
+
+
+def _declared_classes(y) -> list | None:
+    """Declared class order of a categorical ``y`` (pandas Series or Categorical), else None."""
+    dtype = getattr(y, "dtype", None)
+    if isinstance(dtype, pd.CategoricalDtype):
+        return list(dtype.categories)
+    return None
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (Real, np.number)) and not isinstance(value, (bool, np.bool_))
+
+
+def _sorted_values(values: np.ndarray) -> list:
+    """Distinct values in a deterministic order: natural order when comparable, else by text."""
+    distinct = pd.unique(pd.Series(values, dtype=object))
+    try:
+        return sorted(distinct)
+    except TypeError:  # mixed types (e.g. strings and numbers): order by type, then text
+        return sorted(distinct, key=lambda v: (type(v).__name__, str(v)))
+
+
+@dataclass
+class NominalEncoding:
+    """How the columns of a training matrix map to nominal value codes.
+
+    Built by :meth:`fit` from the training data; :meth:`transform` turns any matrix with the
+    same columns into integer codes ``0 .. len(values[j]) - 1``, and ``-1`` for "matches no
+    test" (a missing value under ``missing="no_match"``, or a value never seen in training).
+    Under ``missing="value"`` a missing cell gets the extra last code ``len(declared values)``.
+
+    Attributes
+    ----------
+    values : list of lists
+        ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
+        :data:`MISSING_VALUE_NAME`, under ``missing="value"``).
+    numeric_columns : list of int
+        Columns binned by the discretiser (empty when none was given).
+    discretizer : estimator or None
+        The fitted discretiser applied to ``numeric_columns``.
+    """
+
+    missing: str
+    values: list = field(default_factory=list)
+    numeric_columns: list = field(default_factory=list)
+    discretizer: object = None
+
+    @classmethod
+    def fit(cls, X: np.ndarray, *, declared, feature_names, missing: str, discretizer, owner: str):
+        """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
+        encoding = cls(missing=missing)
+        n_features = X.shape[1]
+        numeric = []
+        for j in range(n_features):
+            if declared is not None and declared[j] is not None:
+                continue
+            column = X[:, j]
+            present = column[~pd.isna(column)]
+            if present.size and all(_is_number(v) for v in present):
+                as_float = present.astype(float)
+                if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
+                    numeric.append(j)
+        if numeric and discretizer is None:
+            j = numeric[0]
+            name = feature_names[j]
+            column = X[:, j]
+            example = next(v for v in column[~pd.isna(column)] if float(v) != round(float(v)))
+            raise ValueError(
+                f"{owner} handles nominal attributes only, but column {name!r} holds numbers that "
+                f"are not integer codes (e.g. {example!r}); {len(numeric)} column(s) are numeric. "
+                f"Discretise them first, or pass discretizer=KBinsDiscretizer(n_bins=5, "
+                f"encode='ordinal', strategy='quantile') (any transformer returning bin codes) to "
+                f"{owner}(...) so that it bins numeric columns at fit time."
+            )
+        if numeric:
+            encoding.numeric_columns = numeric
+            block = X[:, numeric].astype(float)
+            if np.isnan(block).any():
+                raise ValueError(
+                    f"the discretizer of {owner} cannot bin missing values: numeric column(s) "
+                    f"{[feature_names[j] for j in numeric]} hold NaN; impute or drop them first"
+                )
+            encoding.discretizer = clone(discretizer).fit(block)
+            binned = np.asarray(encoding.discretizer.transform(block))
+        for j in range(n_features):
+            if j in numeric:
+                k = numeric.index(j)
+                edges = getattr(encoding.discretizer, "bin_edges_", None)
+                n_bins = len(edges[k]) - 1 if edges is not None else int(binned[:, k].max()) + 1
+                values = list(range(n_bins))
+            elif declared is not None and declared[j] is not None:
+                values = list(declared[j])
+            else:
+                column = X[:, j]
+                values = _sorted_values(column[~pd.isna(column)])
+            if missing == "value":
+                values = values + [MISSING_VALUE_NAME]
+            encoding.values.append(values)
+        return encoding
+
+    def transform(self, X: np.ndarray) -> np.ndarray:
+        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test."""
+        codes = np.full(X.shape, -1, dtype=np.int64)
+        if self.numeric_columns:
+            block = X[:, self.numeric_columns].astype(float)
+            nan_rows = np.isnan(block)
+            binned = np.asarray(self.discretizer.transform(np.where(nan_rows, 0.0, block)))
+            binned = np.where(nan_rows, -1, binned).astype(np.int64)
+        for j, values in enumerate(self.values):
+            column = X[:, j]
+            is_missing = np.asarray(pd.isna(column), dtype=bool)
+            if j in self.numeric_columns:
+                codes[:, j] = binned[:, self.numeric_columns.index(j)]
+            else:
+                declared = values[:-1] if self.missing == "value" else values
+                lookup = pd.Index(declared, dtype=object)
+                codes[:, j] = lookup.get_indexer(pd.Index(column, dtype=object))
+            codes[is_missing, j] = len(values) - 1 if self.missing == "value" else -1
+        return codes
+
+    def value_name(self, j: int, code: int):
+        """The printable value of code ``code`` of column ``j`` (a bin's interval when known)."""
+        value = self.values[j][code]
+        edges = getattr(self.discretizer, "bin_edges_", None)
+        if j in self.numeric_columns and edges is not None and value != MISSING_VALUE_NAME:
+            lo, hi = edges[self.numeric_columns.index(j)][code : code + 2]
+            return f"[{lo:.4g}, {hi:.4g})"
+        return value
+
+
+def _encode_for_fit(estimator, X, y, *, missing, discretizer):
+    """Validate ``X, y`` and return ``(codes, y, class_order, encoding)`` for a rule learner."""
+    declared = _declared_categories(X)
+    declared_classes = _declared_classes(y)
+    X_arr, y_arr = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False)
+    check_classification_targets(y_arr)
+    X_arr = np.asarray(X_arr)
+    if X_arr.dtype.kind == "c":  # pragma: no cover - check_array already refuses complex data
+        raise ValueError("complex data are not supported")
+    feature_names = (
+        [str(c) for c in estimator.feature_names_in_]
+        if hasattr(estimator, "feature_names_in_")
+        else [f"x{j}" for j in range(X_arr.shape[1])]
+    )
+    encoding = NominalEncoding.fit(
+        X_arr,
+        declared=declared,
+        feature_names=feature_names,
+        missing=missing,
+        discretizer=discretizer,
+        owner=type(estimator).__name__,
+    )
+    classes = np.unique(y_arr)
+    if declared_classes is not None:
+        present = set(classes.tolist())
+        class_order = [c for c in declared_classes if c in present]
+    else:
+        class_order = classes.tolist()
+    return encoding.transform(X_arr), y_arr, class_order, encoding, feature_names
+
+
+def _encode_for_predict(estimator, X) -> np.ndarray:
+    X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
+    return estimator.encoding_.transform(np.asarray(X_arr))
+
+
+def _one_hot(codes: np.ndarray, n_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One column per ``attribute = value`` test, attributes in column order, values in order.
+
+    Returns the (n_samples, n_tests) float matrix (0/1; float so that column sums use BLAS and
+    stay exact below 2**53), and for every test its attribute index and value code.
+    """
+    offsets = np.concatenate([[0], np.cumsum(n_values)])
+    test_attribute = np.repeat(np.arange(len(n_values)), n_values)
+    test_value = np.arange(offsets[-1]) - offsets[test_attribute]
+    one_hot = np.zeros((codes.shape[0], offsets[-1]), dtype=np.float64)
+    rows, cols = np.nonzero(codes >= 0)
+    one_hot[rows, offsets[cols] + codes[rows, cols]] = 1.0
+    return one_hot, test_attribute, test_value
+
+
+# --------------------------------------------------------------------------------------------
+# Rules
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PrismRule:
+    """One modular rule ``IF a1 = v1 AND a2 = v2 ... THEN label``.
+
+    Attributes
+    ----------
+    label : object
+        The class the rule predicts.
+    conditions : tuple of (str, object)
+        ``(attribute name, value)`` in the order the tests were added; empty for the rule that
+        covers everything (grown on a set holding its class only).
+    attributes, codes : tuple of int
+        The same tests as column indices and value codes (what prediction uses).
+    p, t : int
+        On the instances the rule was grown on (the set E when it was finished): ``t`` covered,
+        ``p`` of them of class ``label``. ``p == t`` unless the attributes ran out.
+    """
+
+    label: object
+    conditions: tuple
+    attributes: tuple
+    codes: tuple
+    p: int
+    t: int
+
+    @property
+    def perfect(self) -> bool:
+        """Whether the rule made no error on the instances it was grown on."""
+        return self.p == self.t
+
+    def to_text(self, *, weka_layout: bool = False) -> str:
+        """``If a = v and b = w then c``; ``weka_layout`` breaks lines as Weka prints them."""
+        if not self.conditions:
+            return str(self.label)
+        joiner = "\n   and " if weka_layout else " and "
+        tests = joiner.join(f"{name} = {value}" for name, value in self.conditions)
+        return f"If {tests} then {self.label}"
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+# --------------------------------------------------------------------------------------------
+# The estimator
+# --------------------------------------------------------------------------------------------
+
+
+class Prism(ClassifierMixin, BaseEstimator):
+    """PRISM covering rules (Cendrowska 1987), exactly as Weka's ``Prism`` learns them.
+
+    The algorithm of the covering-algorithm slides (slides 15-16, "Pseudo-code for PRISM";
+    spec ``02_prism.md`` §2-3): for each class, grow rules by adding the ``attribute = value``
+    test of largest accuracy :math:`p/t` (ties: larger ``p``, then earlier attribute, then
+    earlier value) until the rule is perfect, then remove the instances it covers and repeat
+    while instances of the class remain.
+
+    Parameters
+    ----------
+    missing : {"no_match", "value"}, default="no_match"
+        ``"no_match"``: a missing cell (None/NaN) satisfies no test, so it never helps a rule
+        (at prediction too). ``"value"``: missing is one more value of every attribute, declared
+        last and printed ``?`` (what Weka needs, since its Prism refuses missing values).
+    uncovered : {"default_class", "unclassified"}, default="default_class"
+        Prediction for an instance that no rule covers (PRISM has no default rule).
+        ``"default_class"``: the training set's most frequent class (the earliest in class
+        order on ties). ``"unclassified"``: ``None`` (as Weka reports it); predictions are then
+        an object array.
+    discretizer : transformer or None, default=None
+        PRISM is for nominal attributes. Columns of non-integer numbers are refused unless a
+        discretiser is given, e.g. ``KBinsDiscretizer(n_bins=5, encode="ordinal")``: it is
+        cloned, fitted on those columns at fit time, and its bin codes become the values
+        (printed as intervals when it has ``bin_edges_``).
+    keep_trace : bool, default=False
+        Record the ``p`` and ``t`` of every candidate test at every step in ``trace_``.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        Sorted class labels (scikit-learn's convention).
+    class_order_ : list
+        The order in which classes are learnt: the categories of a categorical ``y``, else
+        sorted. Rules appear in this order.
+    rules_ : list of PrismRule
+        The ordered rule list; prediction fires the first rule that covers an instance.
+    default_class_ : object
+        The most frequent training class (used by ``uncovered="default_class"``).
+    uncoverable_ : int
+        Training instances left uncovered because no test could separate them (only possible
+        under ``missing="no_match"``, when all their remaining attributes are missing).
+    encoding_ : NominalEncoding
+        Each column's values in declared order.
+    trace_ : pandas.DataFrame
+        Only with ``keep_trace=True``: columns ``rule`` (index in ``rules_``), ``class``,
+        ``step`` (1 = the first test), ``attribute``, ``value``, ``p``, ``t``, ``selected``.
+    n_features_in_, feature_names_in_
+        As in scikit-learn.
+
+    Notes
+    -----
+    Inputs: a pandas DataFrame (categorical columns keep their declared category order, which
+    is the tie-break order, as in Weka; other columns are sorted), or a 2-D array of strings
+    or integers treated as nominal codes. Non-integer numbers are refused (see
+    ``discretizer``). Values never seen in training match no test.
+
+    The one-hot counting makes a step cost ``O(k * n_tests)`` with ``k`` the smaller of the
+    rows kept and the rows dropped by the step's test; ``p/t`` are compared by exact integer
+    cross-multiplication.
+
+    References
+    ----------
+    .. [1] J. Cendrowska, "PRISM: an algorithm for inducing modular rules", Int. J. Man-Machine
+       Studies 27(4):349-370, 1987.
+    .. [2] I. H. Witten and E. Frank, *Data Mining*, ch. 4.4 "Covering algorithms".
+    """
+
+    def __init__(
+        self, *, missing="no_match", uncovered="default_class", discretizer=None, keep_trace=False
+    ):
+        self.missing = missing
+        self.uncovered = uncovered
+        self.discretizer = discretizer
+        self.keep_trace = keep_trace
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # Nominal attributes: scikit-learn's checks then feed integer codes (check_estimator
+        # rounds its float data); strings and missing cells are valid input.
+        tags.input_tags.categorical = True
+        tags.input_tags.string = True
+        tags.input_tags.allow_nan = True
+        return tags
+
+    # ----------------------------------------------------------------------------------------
+    def _validate_params(self):
+        if self.missing not in _MISSING_POLICIES:
+            raise ValueError(f"missing must be one of {_MISSING_POLICIES}, got {self.missing!r}")
+        if self.uncovered not in _UNCOVERED_POLICIES:
+            raise ValueError(
+                f"uncovered must be one of {_UNCOVERED_POLICIES}, got {self.uncovered!r}"
+            )
+        if self.discretizer is not None and not (
+            hasattr(self.discretizer, "fit") and hasattr(self.discretizer, "transform")
+        ):
+            raise TypeError(
+                "discretizer must be None or a transformer with fit/transform (e.g. "
+                f"KBinsDiscretizer(encode='ordinal')), got {type(self.discretizer).__name__}"
+            )
+        if not isinstance(self.keep_trace, (bool, np.bool_)):
+            raise TypeError(f"keep_trace must be a bool, got {self.keep_trace!r}")
+
+    def fit(self, X, y):
+        """Learn the ordered PRISM rule list.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Nominal attributes (see the class Notes).
+        y : array-like of shape (n_samples,)
+            Class labels; a categorical's category order is the order classes are learnt in.
+
+        Returns
+        -------
+        self : Prism
+        """
+        self._validate_params()
+        codes, y_arr, class_order, encoding, names = _encode_for_fit(
+            self, X, y, missing=self.missing, discretizer=self.discretizer
+        )
+        self.encoding_ = encoding
+        self.classes_ = np.unique(y_arr)
+        self.class_order_ = class_order
+        counts = pd.Series(y_arr).value_counts()
+        self.default_class_ = max(class_order, key=lambda c: (counts.get(c, 0), -class_order.index(c)))
+
+        n_values = np.array([len(v) for v in encoding.values], dtype=np.int64)
+        one_hot, test_attribute, test_value = _one_hot(codes, n_values)
+        rules, trace, uncoverable = [], [], 0
+        for label in class_order:
+            positive = y_arr == label
+            learnt, steps, left = _learn_class(
+                one_hot, positive, test_attribute, n_features=codes.shape[1], trace=self.keep_trace
+            )
+            uncoverable += left
+            for tests, p, t in learnt:
+                rules.append(
+                    PrismRule(
+                        label=label,
+                        conditions=tuple(
+                            (names[test_attribute[k]], encoding.value_name(test_attribute[k], test_value[k]))
+                            for k in tests
+                        ),
+                        attributes=tuple(int(test_attribute[k]) for k in tests),
+                        codes=tuple(int(test_value[k]) for k in tests),
+                        p=p,
+                        t=t,
+                    )
+                )
+            for rule_in_class, step, candidates, p, t, chosen in steps:
+                trace.append((len(rules) - len(learnt) + rule_in_class, label, step, candidates, p, t, chosen))
+        self.rules_ = rules
+        self.uncoverable_ = int(uncoverable)
+        if self.keep_trace:
+            self.trace_ = _trace_frame(trace, names, encoding, test_attribute, test_value)
+        return self
+
+    # ----------------------------------------------------------------------------------------
+    def firing_rule(self, X) -> np.ndarray:
+        """Index in ``rules_`` of the first rule covering each instance, ``-1`` if none does."""
+        check_is_fitted(self)
+        codes = _encode_for_predict(self, X)
+        fired = np.full(codes.shape[0], -1, dtype=np.int64)
+        # Later rules first, so that earlier ones overwrite: the first covering rule wins.
+        for index in range(len(self.rules_) - 1, -1, -1):
+            rule = self.rules_[index]
+            covered = np.all(codes[:, list(rule.attributes)] == np.array(rule.codes), axis=1)
+            fired[covered] = index
+        return fired
+
+    def coverage(self, X) -> float:
+        """Fraction of the instances of ``X`` that some rule covers."""
+        return float(np.mean(self.firing_rule(X) >= 0))
+
+    def predict(self, X):
+        """Class of the first rule covering each instance; ``uncovered`` decides the rest.
+
+        Returns
+        -------
+        y : ndarray of shape (n_samples,)
+            Labels; with ``uncovered="unclassified"`` an object array holding ``None`` for
+            the instances no rule covers.
+        """
+        fired = self.firing_rule(X)
+        labels = np.array([rule.label for rule in self.rules_] + [self.default_class_], dtype=object)
+        if self.uncovered == "unclassified":
+            labels[-1] = None
+            return labels[fired]  # -1 picks the last entry
+        return np.asarray(labels[fired].tolist(), dtype=self.classes_.dtype)
+
+    # ----------------------------------------------------------------------------------------
+    def to_text(self, *, weka_layout: bool = False) -> str:
+        """The rule list, one rule a line (``weka_layout``: exactly as Weka prints it)."""
+        check_is_fitted(self)
+        if weka_layout:
+            return "Prism rules\n----------\n" + "".join(
+                r.to_text(weka_layout=True) + "\n" for r in self.rules_
+            )
+        return "\n".join(rule.to_text() for rule in self.rules_)
+
+    def rules_frame(self) -> pd.DataFrame:
+        """The rules as a table: ``rule`` (text), ``class``, ``conditions``, ``p``, ``t``."""
+        check_is_fitted(self)
+        return pd.DataFrame(
+            {
+                "rule": [r.to_text() for r in self.rules_],
+                "class": [r.label for r in self.rules_],
+                "conditions": [len(r.conditions) for r in self.rules_],
+                "p": [r.p for r in self.rules_],
+                "t": [r.t for r in self.rules_],
+            }
+        )
+
+    def __str__(self) -> str:
+        try:
+            check_is_fitted(self)
+        except Exception:
+            return super().__repr__()
+        return self.to_text()
+
+
+# --------------------------------------------------------------------------------------------
+# The search (vectorised)
+# --------------------------------------------------------------------------------------------
+
+
+def _best_test(p: np.ndarray, t: np.ndarray, candidate: np.ndarray) -> int:
+    """Index of Weka's choice among the candidate tests, or -1 when no candidate has ``p > 0``.
+
+    Weka scans candidates in order and replaces the best when ``p*t_best - p_best*t > 0`` or
+    the difference is 0 and ``p > p_best``. When some candidate has ``p > 0`` that scan returns
+    the first candidate maximising ``(p/t, p)`` lexicographically; this computes it without
+    the scan: a float argmax proposes the best ratio, exact integer cross-multiplication
+    confirms it and finds all exact ties, and the first tie of largest ``p`` wins.
+    """
+    p_c = np.where(candidate, p, 0)
+    if not p_c.any():
+        return -1
+    t_safe = np.where(candidate & (t > 0), t, 1)
+    ratio = np.where(candidate & (t > 0), p_c / t_safe, -1.0)
+    proposal = int(np.argmax(ratio))
+    p_best, t_best = p[proposal], t[proposal]
+    diff = p_c * t_best - p_best * np.where(candidate, t, 0)  # exact: int64 cross-multiplication
+    if (diff > 0).any():  # pragma: no cover - float division cannot misorder p/t with t < 2**26
+        return _best_test_scan(p, t, candidate)
+    ties = candidate & (t > 0) & (diff == 0)
+    return int(np.argmax(np.where(ties, p, -1)))
+
+
+def _best_test_scan(p, t, candidate) -> int:
+    """Weka's sequential scan (fallback and documentation of :func:`_best_test`)."""
+    best, best_p, best_t = -1, 0, 0
+    for k in np.flatnonzero(candidate):
+        diff = int(p[k]) * best_t - best_p * int(t[k])
+        if best == -1 or diff > 0 or (diff == 0 and p[k] > best_p):
+            best, best_p, best_t = int(k), int(p[k]), int(t[k])
+    return best if best_p > 0 else -1
+
+
+def _learn_class(one_hot, positive, test_attribute, *, n_features, trace):
+    """Separate-and-conquer for one class (spec §3, "Weka's exact procedure").
+
+    Returns ``(rules, steps, uncoverable)``: each rule as ``(test indices, p, t)``; the trace
+    steps as ``(rule number within the class, step, candidate indices, p, t, chosen)``; and the
+    number of positives that no test could reach.
+    """
+    in_E = np.ones(one_hot.shape[0], dtype=bool)
+    E_t = one_hot.sum(axis=0)
+    E_p = one_hot[positive].sum(axis=0)
+    rules, steps = [], []
+    while (in_E & positive).any():
+        rule_rows = np.flatnonzero(in_E)
+        t, p = E_t.copy(), E_p.copy()
+        errors = int(np.count_nonzero(~positive[rule_rows]))
+        used = np.zeros(n_features, dtype=bool)
+        tests = []
+        while errors != 0:
+            candidate = ~used[test_attribute]
+            if not candidate.any():
+                break  # every attribute used: the rule stays imperfect, as in Weka
+            p_int, t_int = np.rint(p).astype(np.int64), np.rint(t).astype(np.int64)
+            best = _best_test(p_int, t_int, candidate)
+            if trace:
+                steps.append((len(rules), len(tests) + 1, np.flatnonzero(candidate),
+                              p_int[candidate], t_int[candidate], best))
+            if best < 0:
+                break  # no test reaches a positive (their remaining cells are all missing)
+            tests.append(best)
+            used[test_attribute[best]] = True
+            keep = one_hot[rule_rows, best] > 0
+            kept, dropped = rule_rows[keep], rule_rows[~keep]
+            # Update the counts from whichever side is smaller; sums of 0/1 floats are exact.
+            if kept.size <= dropped.size:
+                t = one_hot[kept].sum(axis=0)
+                p = one_hot[kept[positive[kept]]].sum(axis=0)
+            else:
+                t = t - one_hot[dropped].sum(axis=0)
+                p = p - one_hot[dropped[positive[dropped]]].sum(axis=0)
+            rule_rows = kept
+            errors = int(t_int[best] - p_int[best])
+        n_positive = int(np.count_nonzero(positive[rule_rows]))
+        if not tests and errors != 0:
+            # No test covers any remaining positive: stop (an empty rule would cover everything).
+            return rules, steps, int(np.count_nonzero(in_E & positive))
+        rules.append((tests, n_positive, int(rule_rows.size)))
+        in_E[rule_rows] = False
+        E_t = E_t - one_hot[rule_rows].sum(axis=0)
+        E_p = E_p - one_hot[rule_rows[positive[rule_rows]]].sum(axis=0)
+    return rules, steps, 0
+
+
+def _trace_frame(trace, names, encoding, test_attribute, test_value) -> pd.DataFrame:
+    """Flatten the recorded steps into one row per candidate test."""
+    columns = {k: [] for k in ("rule", "class", "step", "attribute", "value", "p", "t", "selected")}
+    for rule, label, step, candidates, p, t, chosen in trace:
+        n = len(candidates)
+        columns["rule"].append(np.full(n, rule))
+        columns["class"].append(np.full(n, label, dtype=object))
+        columns["step"].append(np.full(n, step))
+        columns["attribute"].append(np.array([names[test_attribute[k]] for k in candidates], dtype=object))
+        columns["value"].append(
+            np.array([encoding.value_name(test_attribute[k], test_value[k]) for k in candidates], dtype=object)
+        )
+        columns["p"].append(p)
+        columns["t"].append(t)
+        columns["selected"].append(candidates == chosen)
+    if not trace:
+        return pd.DataFrame({k: [] for k in columns})
+    return pd.DataFrame({k: np.concatenate(v) for k, v in columns.items()})

@@ -1,0 +1,176 @@
+"""Vendored data: manifest integrity, loader behaviour and the papers' example counts."""
+
+import hashlib
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from companion import datasets
+from companion.paper_numbers import paper_table
+from companion.paths import DATA
+
+MANIFEST = datasets.manifest()
+
+
+def test_manifest_lists_exactly_the_files_in_data():
+    """Any unlisted or missing file in data/ fails: the manifest is the inventory."""
+    on_disk = {
+        p.relative_to(DATA).as_posix()
+        for p in DATA.rglob("*")
+        if p.is_file() and p.name not in {"manifest.csv", "README.md"}
+    }
+    assert on_disk == set(MANIFEST["file"])
+
+
+@pytest.mark.parametrize("row", MANIFEST.to_dict("records"), ids=lambda r: r["file"])
+def test_manifest_checksum_and_shape(row):
+    """Every file matches its sha256 and its recorded rows x columns."""
+    path = DATA / row["file"]
+    assert hashlib.sha256(path.read_bytes()).hexdigest() == row["sha256"]
+    frame = pd.read_csv(path, low_memory=False)
+    assert frame.shape == (row["rows"], row["columns"])
+    for field in ("source", "citation", "licence"):
+        assert isinstance(row[field], str) and row[field].strip()
+
+
+def _sizes(paper):
+    table = paper_table("dataset_sizes")
+    return table[table["paper"] == paper].set_index("dataset")
+
+
+@pytest.mark.parametrize(
+    "dataset, loader",
+    [
+        ("breastw", lambda: datasets.load_breastw(drop_incomplete=True)),
+        ("pima", datasets.load_pima),
+        ("haberman", lambda: datasets.load_haberman(drop_contradictory=True)),
+        ("bupa", datasets.load_bupa),
+        ("glass", lambda: datasets.load_glass(positive_class=2)),
+        ("crx", lambda: datasets.load_crx(drop_incomplete=True)),
+    ],
+)
+def test_dlm_paper_counts_after_preprocessing(dataset, loader):
+    """The DLM paper's example and feature counts are met by the stated preprocessing."""
+    expected = _sizes(1).loc[dataset]
+    X, y = loader()
+    assert X.shape == (expected["examples"], expected["features"])
+    assert len(y) == len(X)
+
+
+def test_votes_count_is_the_documented_deviation():
+    """Votes: the paper's 52 cannot be rebuilt; dropping incomplete rows gives 232 (124/108)."""
+    X, y = datasets.load_votes(drop_incomplete=True)
+    assert _sizes(1).loc["votes", "examples"] == 52
+    assert len(X) == 232
+    assert y.value_counts().to_dict() == {"democrat": 124, "republican": 108}
+    assert "52" in datasets.load_votes.__doc__ and "232" in datasets.load_votes.__doc__
+
+
+def test_haberman_contradictions_removed_as_whole_groups():
+    """294 = 306 - 12: every row of the 6 contradictory feature vectors goes."""
+    X_raw, y_raw = datasets.load_haberman()
+    X, y = datasets.load_haberman(drop_contradictory=True)
+    assert len(X_raw) - len(X) == 12
+    assert X.assign(label=y.values).groupby(list(X.columns))["label"].nunique().max() == 1
+
+
+@pytest.mark.parametrize(
+    "dataset, loader",
+    [
+        ("colon", datasets.load_colon),
+        ("leukemia_golub", datasets.load_golub),
+        ("c_md", datasets.load_c_md),
+        ("breast_er", datasets.load_breast_er),
+    ],
+)
+def test_microarray_shapes_match_paper_table(dataset, loader):
+    """The microarray sets have the example and gene counts of the reference table."""
+    expected = _sizes(5).loc[dataset]
+    X, y = loader()
+    assert X.shape == (expected["examples"], expected["features"])
+    assert y.nunique() == 2
+
+
+def test_all_lineage_collapse():
+    """ALL: the BT subtypes collapse to B (95) / T (33)."""
+    X, y = datasets.load_all_bioc()
+    assert X.shape == (128, 12625)
+    assert y.value_counts().to_dict() == {"B": 95, "T": 33}
+    assert datasets.load_all_bioc(lineage=False)[1].nunique() == 10
+
+
+def test_contact_lenses_declared_orders():
+    """Categories follow the ARFF's declared order (PRISM's tie-break order)."""
+    X, y = datasets.load_contact_lenses()
+    assert list(y.cat.categories) == ["soft", "hard", "none"]
+    assert list(X["age"].cat.categories) == ["young", "pre-presbyopic", "presbyopic"]
+
+
+def test_binarise_gives_zero_one_and_rejects_unknown_class():
+    X, y = datasets.load_glass(positive_class=[1, 2, 3])
+    assert set(y.unique()) == {0, 1} and y.sum() == 70 + 76 + 17
+    with pytest.raises(ValueError, match="positive_class.*not among the labels"):
+        datasets.load_glass(positive_class=4)
+    with pytest.raises(ValueError, match="covers every label"):
+        datasets.load_bupa(positive_class=[1, 2])
+
+
+def test_monks_rejects_unknown_problem_and_split():
+    with pytest.raises(ValueError, match="problem must be 1, 2 or 3"):
+        datasets.load_monks(4)
+    with pytest.raises(ValueError, match="split must be"):
+        datasets.load_monks(1, "validation")
+    X, y = datasets.load_monks(2, "all")
+    assert len(X) == 169 + 432
+
+
+@pytest.fixture
+def data_copy(tmp_path):
+    """A private copy of data/ so that corrupting it cannot touch the real files."""
+    copy = tmp_path / "data"
+    shutil.copytree(DATA, copy)
+    datasets._expected_sha256.cache_clear()
+    yield copy
+    datasets._expected_sha256.cache_clear()
+
+
+def test_altered_file_raises_named_integrity_error(data_copy):
+    """One flipped byte is caught, and the message names the file."""
+    target = data_copy / "iris" / "iris.csv"
+    content = bytearray(target.read_bytes())
+    content[100] ^= 1
+    target.write_bytes(bytes(content))
+    with pytest.raises(datasets.DataIntegrityError, match=r"iris/iris\.csv.*altered"):
+        datasets.verified_bytes("iris/iris.csv", data_dir=data_copy)
+
+
+def test_missing_file_raises_named_error(data_copy):
+    (data_copy / "sonar" / "sonar.csv").unlink()
+    with pytest.raises(datasets.DataFileMissingError, match=r"sonar/sonar\.csv is missing"):
+        datasets.verified_bytes("sonar/sonar.csv", data_dir=data_copy)
+
+
+def test_unlisted_file_is_refused(data_copy):
+    (data_copy / "extra.csv").write_text("a,class\n1,0\n")
+    with pytest.raises(ValueError, match="not listed"):
+        datasets.verified_bytes("extra.csv", data_dir=data_copy)
+
+
+def test_loaders_do_not_write_into_data():
+    """Loading every data set leaves every file's modification time and bytes unchanged."""
+    before = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in DATA.rglob("*") if p.is_file()}
+    for name in datasets.__all__:
+        if name.startswith("load_"):
+            loader = getattr(datasets, name)
+            loader(1) if name == "load_monks" else loader()
+    after = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in DATA.rglob("*") if p.is_file()}
+    assert before == after
+
+
+def test_every_dataset_in_the_manifest_has_a_loader():
+    loaders = {n for n in datasets.__all__ if n.startswith("load_")}
+    special = {"leukemia_golub": "load_golub"}
+    for dataset in MANIFEST["dataset"].unique():
+        assert special.get(dataset, f"load_{dataset}") in loaders, dataset
