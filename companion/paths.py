@@ -11,13 +11,16 @@ True
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 __all__ = ["ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
-FIGURES = ROOT / "figures"
+# COMPANION_FIGURES redirects every figure and result table (the determinism test runs the
+# notebooks twice into scratch folders this way, leaving the committed figures/ untouched).
+FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 NOTEBOOKS = ROOT / "notebooks"
 
 # Stable PNG bytes across runs: no timestamp or software version in the metadata.
@@ -44,8 +47,9 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise ValueError(f"figure name must be a plain file name without folders, got {name!r}")
-    path = FIGURES / (name if name.endswith(".png") else f"{name}.png")
-    FIGURES.mkdir(parents=True, exist_ok=True)
+    folder = FIGURES
+    path = folder / (name if name.endswith(".png") else f"{name}.png")
+    folder.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=dpi, bbox_inches="tight", metadata=_PNG_METADATA)
     return path
 
@@ -58,5 +62,6 @@ def results_path(name: str) -> Path:
     """
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise ValueError(f"result name must be a plain file name without folders, got {name!r}")
-    FIGURES.mkdir(parents=True, exist_ok=True)
-    return FIGURES / name
+    folder = FIGURES
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / name
