@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fast", action="store_true", help="inject fast=True (small sizes)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
     parser.add_argument("--failed-dir", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--timings", type=Path, default=None, metavar="CSV",
+                        help="also write notebook, ok, seconds to this CSV (make bench uses it)")
     parser.add_argument("--kernel", default=None, help="Jupyter kernel name (default: notebook's)")
     args = parser.parse_args(argv)
     try:
@@ -223,6 +225,12 @@ def main(argv: list[str] | None = None) -> int:
         print(result.summary_line())
     failed = [r for r in results if not r.ok]
     print(f"{len(results) - len(failed)} ok, {len(failed)} failed")
+    if args.timings is not None:
+        args.timings.parent.mkdir(parents=True, exist_ok=True)
+        lines = ["notebook,ok,seconds"] + [
+            f"{r.notebook.name},{r.ok},{r.seconds:.2f}" for r in results
+        ]
+        args.timings.write_text("\n".join(lines) + "\n")
     return 1 if failed else 0
 
 

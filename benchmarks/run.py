@@ -1,0 +1,139 @@
+"""``make bench``: every benchmark side by side in one run, reported as ratios.
+
+Each ``benchmarks/<name>.py`` exposes ``run(quick=False)`` returning a list of result rows (dicts)
+with at least ``benchmark``, ``size`` and ``ratio`` (ours / reference time, so < 1 means we are
+faster) and, where a peer exists, ``identical`` (same model as the peer). This script calls them
+in one process, adds each notebook's wall time under the papermill runner, and writes
+
+* ``figures/benchmarks.csv`` and ``figures/benchmarks.md`` (the table the README quotes);
+* ``figures/benchmarks_scaling.png`` (log-log time against problem size).
+
+Usage: ``python -m benchmarks.run [--quick] [--only NAME ...] [--skip-notebooks]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+import pandas as pd
+
+from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
+
+BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "widc_literal_search", "boolean_kernel_scaling"]
+
+
+def _notebook_times(quick: bool) -> list[dict]:
+    """Wall time of each notebook under the runner, on a scratch copy (committed ones untouched)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        scratch = Path(scratch)
+        shutil.copytree(NOTEBOOKS, scratch / "notebooks")
+        env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
+        env["COMPANION_FIGURES"] = str(scratch / "figures")
+        timings = scratch / "timings.csv"
+        command = [sys.executable, "-m", "companion.reproduce", "--notebooks",
+                   str(scratch / "notebooks"), "--timings", str(timings),
+                   "--failed-dir", str(scratch / "failed")]
+        if quick:
+            command.append("--fast")
+        start = time.perf_counter()
+        subprocess.run(command, cwd=ROOT, env=env, check=False)
+        total = time.perf_counter() - start
+        rows = pd.read_csv(timings).to_dict("records") if timings.exists() else []
+    target = 600.0  # make reproduce <= 10 minutes on 2 cores (issue 8)
+    out = [
+        {"benchmark": "notebook wall time" + (" (fast)" if quick else ""), "size": r["notebook"],
+         "ours_s": r["seconds"], "reference": "-", "reference_s": None, "ratio": None,
+         "identical": r["ok"], "target": ""}
+        for r in rows
+    ]
+    out.append({"benchmark": "make reproduce total" + (" (fast)" if quick else ""), "size": "all",
+                "ours_s": round(total, 1), "reference": "10-minute target", "reference_s": target,
+                "ratio": round(total / target, 3), "identical": None, "target": "<= 1"})
+    return out
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.run", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes only (smoke test)")
+    parser.add_argument("--only", action="append", choices=BENCHMARKS, help="run only these")
+    parser.add_argument("--skip-notebooks", action="store_true", help="do not time the notebooks")
+    args = parser.parse_args(argv)
+
+    rows, failures = [], []
+    for name in args.only or BENCHMARKS:
+        try:
+            module = importlib.import_module(f"benchmarks.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"benchmarks.{name}":
+                print(f"[bench] {name}: not present, skipped")
+                continue
+            raise
+        print(f"[bench] {name} ...", flush=True)
+        try:
+            result = module.run(quick=args.quick)
+        except Exception:  # one broken benchmark must not hide the others' numbers
+            failures.append(name)
+            traceback.print_exc()
+            continue
+        rows.extend(result if isinstance(result, list) else [result])
+    if not args.skip_notebooks and not args.only:
+        print("[bench] notebooks ...", flush=True)
+        rows.extend(_notebook_times(args.quick))
+
+    table = pd.DataFrame(rows)
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    table.to_csv(FIGURES / "benchmarks.csv", index=False)
+    header = (f"Benchmarks, {time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, "
+              f"{os.cpu_count()} cores, Python {platform.python_version()}"
+              + (" (quick mode)" if args.quick else ""))
+    (FIGURES / "benchmarks.md").write_text(f"{header}\n\n{_markdown(table)}\n")
+    _scaling_figure(table)
+    print(table.to_string(index=False))
+    if failures:
+        print(f"[bench] failed: {', '.join(failures)}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    """A GitHub-flavoured Markdown table (pandas' to_markdown would need the tabulate package)."""
+    cells = table.astype(object).where(table.notna(), "")
+    lines = ["| " + " | ".join(map(str, table.columns)) + " |", "|" + "---|" * len(table.columns)]
+    lines += ["| " + " | ".join(map(str, row)) + " |" for row in cells.itertuples(index=False)]
+    return "\n".join(lines)
+
+
+def _scaling_figure(table: pd.DataFrame) -> None:
+    """Log-log time against numeric problem size, one line per benchmark with a numeric size."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    sized = table[pd.to_numeric(table.get("size"), errors="coerce").notna()] if "size" in table else table.iloc[0:0]
+    if sized.empty:
+        return
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for name, group in sized.groupby("benchmark"):
+        group = group.assign(size=pd.to_numeric(group["size"])).sort_values("size")
+        ax.loglog(group["size"], group["ours_s"], "o-", label=f"{name} (ours)")
+        if group["reference_s"].notna().any():
+            ax.loglog(group["size"], group["reference_s"], "x--", label=f"{name} (reference)")
+    ax.set_xlabel("problem size")
+    ax.set_ylabel("seconds")
+    ax.legend(fontsize=7)
+    save_figure(fig, "benchmarks_scaling")
+    plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
