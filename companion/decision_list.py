@@ -38,7 +38,7 @@ property*): :meth:`DecisionListMachine.predict_path` returns the predictions of 
 >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
 >>> y = np.array(["a", "a", "b", "b", "a", "a"])
 >>> dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=5, ball_type="simple").fit(X, y)
->>> (dlm.predict(X) == y).all(), dlm.n_balls_
+>>> bool((dlm.predict(X) == y).all()), dlm.n_balls_
 (True, 1)
 >>> print(dlm.to_text())
 if d(x, x[3]) < 2 then 'b'        # Pi ball: centre #3, border #1
@@ -139,9 +139,7 @@ class SortedDistances:
     """A training set's distance matrix with every row argsorted once (the per-fit floor).
 
     Candidate radii of a ball centred on ``x_c`` are the distances in row ``c``; sorting the row
-    turns "how many remaining examples lie inside" into a cumulative count. Equal distances are
-    grouped so that a strict count (``< radius``) stops before the whole tie group and a
-    non-strict one (``<= radius``) includes it.
+    turns "how many remaining examples lie inside" into a cumulative count.
 
     Build it once per training fold and pass it to ``fit(X, y, sorted_distances=...)`` of either
     machine to share the sort across a grid of penalties and ball types.
@@ -150,6 +148,16 @@ class SortedDistances:
     ----------
     distances : ndarray of shape (m, m)
         Symmetric matrix of pairwise distances with zero diagonal.
+
+    Attributes
+    ----------
+    distances : ndarray of shape (m, m)
+    order : ndarray of shape (m, m)
+        ``order[c]`` lists the examples by increasing distance to ``x_c`` (stable: equal
+        distances by increasing index).
+    tie_ids : ndarray of shape (m, m) or None
+        ``tie_ids[c, j]`` numbers the distinct distances along ``order[c]`` (equal ids, equal
+        distances); None when no row has two equal distances.
     """
 
     def __init__(self, distances):
@@ -158,22 +166,15 @@ class SortedDistances:
             raise ValueError(f"distances must be a square (m, m) matrix, got shape {distances.shape}")
         if not np.isfinite(distances).all():
             raise ValueError("distances must be finite")
-        m = distances.shape[0]
         self.distances = distances
-        self.order = np.argsort(distances, axis=1, kind="stable").astype(np.intp)
+        self.order = np.argsort(distances, axis=1, kind="stable").astype(np.int32)
         sorted_rows = np.take_along_axis(distances, self.order, axis=1)
-        positions = np.arange(m)
-        starts = np.ones((m, m), dtype=bool)
-        starts[:, 1:] = sorted_rows[:, 1:] != sorted_rows[:, :-1]
-        self.has_ties = bool(m > 1 and not starts.all())
-        if self.has_ties:
-            # first/last position of the tie group of each sorted position
-            self.first = np.maximum.accumulate(np.where(starts, positions, 0), axis=1)
-            ends = np.ones((m, m), dtype=bool)
-            ends[:, :-1] = starts[:, 1:]
-            self.last = np.minimum.accumulate(np.where(ends, positions, m - 1)[:, ::-1], axis=1)[:, ::-1]
+        changes = sorted_rows[:, 1:] != sorted_rows[:, :-1]
+        if changes.all():
+            self.tie_ids = None
         else:
-            self.first = self.last = None
+            self.tie_ids = np.zeros(distances.shape, dtype=np.int32)
+            np.cumsum(changes, axis=1, out=self.tie_ids[:, 1:])
 
     @classmethod
     def from_points(cls, X, metric: str = "euclidean") -> "SortedDistances":
@@ -185,28 +186,63 @@ class SortedDistances:
     def n_samples(self) -> int:
         return self.distances.shape[0]
 
+    # Scored greedy states are memoised: the fits of a grid of penalties on one training set
+    # share their first states (all of them share the first), which dominate the cost.
+    _CACHE_ELEMENTS = 12_000_000
 
-def _penalised(gain, errors, penalty):
-    """``gain - penalty * errors`` with ``inf * 0 = 0`` (an infinite penalty forbids errors only)."""
-    if np.isinf(penalty):
-        return np.where(errors > 0, -np.inf, gain.astype(float))
-    return gain - penalty * errors
+    def _scored_state(self, y01, alive, in_compression, allowed, parent):
+        key = (
+            y01.tobytes(),
+            allowed.tobytes(),
+            alive.tobytes(),
+            None if in_compression is None else in_compression.tobytes(),
+        )
+        cache = self.__dict__.setdefault("_cache", {})
+        if key in cache:
+            cache[key] = cache.pop(key)  # most recently used last
+            return cache[key]
+        state = _score(self, y01, alive, in_compression, allowed, parent)
+        cache[key] = state
+        size = sum(len(s.rows) ** 2 for s in cache.values())
+        while size > self._CACHE_ELEMENTS and len(cache) > 1:
+            oldest = next(iter(cache))
+            size -= len(cache.pop(oldest).rows) ** 2
+        return state
 
 
-def _strict_and_inclusive_counts(sd: SortedDistances, rows, flags_sorted):
-    """Counts of flagged examples strictly inside / inside-or-on each candidate radius.
+def _tie_groups(tie_ids, dtype):
+    """First and last position of the group of equal distances of every sorted position.
 
-    ``flags_sorted[k, j]`` says whether the ``j``-th nearest example to centre ``rows[k]`` is
-    flagged. Returns two int arrays of the same shape: at position ``j`` the number of flagged
-    examples at distance ``< d_j`` and ``<= d_j`` from the centre (``d_j`` the ``j``-th distance).
+    Returns ``None`` when no row has two equal distances (then both are the position itself).
     """
-    inclusive = np.cumsum(flags_sorted, axis=1, dtype=np.int32)
+    if tie_ids is None:
+        return None
+    a = tie_ids.shape[1]
+    starts = np.ones(tie_ids.shape, dtype=bool)
+    starts[:, 1:] = tie_ids[:, 1:] != tie_ids[:, :-1]
+    if starts.all():
+        return None
+    positions = np.arange(a, dtype=dtype)
+    first = np.maximum.accumulate(np.where(starts, positions, 0).astype(dtype, copy=False), axis=1)
+    ends = np.ones(tie_ids.shape, dtype=bool)
+    ends[:, :-1] = starts[:, 1:]
+    last = np.minimum.accumulate(np.where(ends, positions, a - 1).astype(dtype, copy=False)[:, ::-1], axis=1)[:, ::-1]
+    return first, last
+
+
+def _inside_counts(flags_sorted, groups):
+    """Flagged examples strictly inside (``< d_j``) and inside-or-on (``<= d_j``) each radius.
+
+    ``flags_sorted[k, j]``: the ``j``-th nearest remaining example to the ``k``-th centre is
+    flagged; ``groups`` from :func:`_tie_groups`. One cumulative sum per call.
+    """
+    dtype = np.int16 if flags_sorted.shape[1] < 32_000 else np.int32
+    inclusive = np.cumsum(flags_sorted, axis=1, dtype=dtype)
     exclusive = inclusive - flags_sorted
-    if not sd.has_ties:
+    if groups is None:
         return exclusive, inclusive
-    strict = np.take_along_axis(exclusive, sd.first[rows], axis=1)
-    inclusive = np.take_along_axis(inclusive, sd.last[rows], axis=1)
-    return strict, inclusive
+    first, last = groups
+    return np.take_along_axis(exclusive, first, axis=1), np.take_along_axis(inclusive, last, axis=1)
 
 
 def greedy_ball_list(
@@ -257,10 +293,18 @@ def greedy_ball_list(
     smaller border index among equidistant ones). Whatever the output, the examples on which the
     chosen rule fires leave ``S'`` (covered ones are right, the others are errors that later rules
     cannot change).
+
+    The sorted rows are kept restricted to the remaining examples (rows: remaining centres,
+    columns: remaining examples in distance order), so each step costs O(|S'|^2) and one
+    cumulative sum of the labels gives every count.
     """
+    if stop_when not in ("either_empty", "negatives_empty", "positives_empty"):
+        raise ValueError(f"stop_when must be 'either_empty', 'negatives_empty' or 'positives_empty', got {stop_when!r}")
     D = sd.distances
     m = D.shape[0]
     y01 = np.asarray(y01).astype(bool)
+    if y01.shape != (m,):
+        raise ValueError(f"y01 must have one label per row of the distances ({m}), got shape {y01.shape}")
     allowed = np.zeros(4, dtype=bool)
     for name in types:
         allowed[BALL_TYPES.index(name)] = True
@@ -268,79 +312,53 @@ def greedy_ball_list(
     in_compression = np.zeros(m, dtype=bool)
     kinds, centres, borders, radii = [], [], [], []
     limit = np.inf if max_balls is None else max_balls
+    state = None
     while len(kinds) < limit:
         n_pos = int((alive & y01).sum())
-        n_neg = int((alive & ~y01).sum())
+        n_neg = int(alive.sum()) - n_pos
         if stop_when == "either_empty" and (n_pos == 0 or n_neg == 0):
             break
         if stop_when == "negatives_empty" and n_neg == 0:
             break
         if stop_when == "positives_empty" and n_pos == 0:
             break
-        rows = np.flatnonzero(alive)
-        order = sd.order[rows]
-        label_sorted = y01[order]
-        alive_sorted = alive[order]
-        pos_sorted = alive_sorted & label_sorted
-        neg_sorted = alive_sorted & ~label_sorted
-        pos_strict, pos_incl = _strict_and_inclusive_counts(sd, rows, pos_sorted)
-        neg_strict, neg_incl = _strict_and_inclusive_counts(sd, rows, neg_sorted)
-        centre_positive = y01[rows][:, None]
-        # One candidate per (centre, border): the pair of classes fixes the type (table above).
-        kind = np.where(
-            centre_positive,
-            np.where(label_sorted, _NO, _PI),
-            np.where(label_sorted, _NI, _PO),
-        )
-        inside = _TYPE_INSIDE[kind]
-        output_one = _TYPE_OUTPUT[kind] == 1
-        # counts of positives / negatives on which the rule fires
-        fire_pos = np.where(inside, pos_strict, n_pos - pos_incl)
-        fire_neg = np.where(inside, neg_strict, n_neg - neg_incl)
-        covered = np.where(output_one, fire_pos, fire_neg)
-        errors = np.where(output_one, fire_neg, fire_pos)
-        usefulness = np.where(
-            output_one, _penalised(fire_pos, fire_neg, p_n), _penalised(fire_neg, fire_pos, p_p)
-        )
-        valid = alive_sorted & allowed[kind] & (covered > 0)
-        if compression_constraint and in_compression.any():
-            comp_sorted = in_compression[order] & alive_sorted
-            cpos_strict, cpos_incl = _strict_and_inclusive_counts(sd, rows, comp_sorted & label_sorted)
-            cneg_strict, cneg_incl = _strict_and_inclusive_counts(sd, rows, comp_sorted & ~label_sorted)
-            n_cpos = int((in_compression & alive & y01).sum())
-            n_cneg = int((in_compression & alive & ~y01).sum())
-            wrong = np.where(
-                output_one,
-                np.where(inside, cneg_strict, n_cneg - cneg_incl),
-                np.where(inside, cpos_strict, n_cpos - cpos_incl),
-            )
-            valid &= wrong == 0
-        if not valid.any():
+        state = sd._scored_state(y01, alive, in_compression if compression_constraint else None, allowed, state)
+        if state.covered is None:  # no admissible candidate
             break
-        usefulness = np.where(valid, usefulness, -np.inf)
-        best = usefulness.max()
+        if np.isinf(p_p) or np.isinf(p_n):
+            penalty = np.where(state.output_one, p_n, p_p)
+            usefulness = np.where(state.errors > 0, -np.inf, state.covered.astype(float))
+            finite = np.isfinite(penalty)
+            usefulness = np.where(finite, state.covered - np.where(finite, penalty, 0.0) * state.errors, usefulness)
+        else:
+            usefulness = state.covered - np.where(state.output_one, p_n, p_p) * state.errors
+        usefulness[~state.valid] = -np.inf
+        flat = usefulness.ravel()
+        best = flat.max()
         if not np.isfinite(best):
             break
         tol = _USEFULNESS_TOLERANCE * max(1.0, abs(best))
-        tied = np.flatnonzero(usefulness.ravel() >= best - tol)
-        # lexsort: last key is primary
-        pick = tied[
-            np.lexsort(
-                (
-                    tied,  # smaller centre row, then nearer border position
-                    ~output_one.ravel()[tied],
-                    errors.ravel()[tied],
-                    -covered.ravel()[tied],
+        tied = np.flatnonzero(flat >= best - tol)
+        if len(tied) > 1:
+            # lexsort: last key is primary
+            tied = tied[
+                np.lexsort(
+                    (
+                        tied,  # smaller centre index (rows are sorted), then nearer border position
+                        ~state.output_one.ravel()[tied],
+                        state.errors.ravel()[tied],
+                        -state.covered.ravel()[tied],
+                    )
                 )
-            )[0]
-        ]
-        row, position = divmod(int(pick), m)
-        centre = int(rows[row])
-        border = int(order[row, position])
-        code = int(kind[row, position])
+            ]
+        row, position = divmod(int(tied[0]), len(state.rows))
+        centre = int(state.rows[row])
+        border = int(state.order[row, position])
+        code = _kind_of(bool(y01[centre]), bool(y01[border]))
         radius = D[centre, border]
         fired = D[centre] < radius if _TYPE_INSIDE[code] else D[centre] > radius
-        alive &= ~fired
+        alive = alive & ~fired
+        in_compression = in_compression.copy()
         in_compression[[centre, border]] = True
         kinds.append(code)
         centres.append(centre)
@@ -352,6 +370,102 @@ def greedy_ball_list(
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
+
+
+@dataclass
+class _ScoredState:
+    """Every candidate ball of one greedy state ``S'`` with its covered and error counts.
+
+    Rows are the remaining centres (increasing index), columns the remaining examples in
+    increasing distance from each centre; ``covered``/``errors`` is None when no candidate is
+    admissible.
+    """
+
+    alive: np.ndarray
+    rows: np.ndarray
+    order: np.ndarray
+    tie_ids: np.ndarray | None
+    output_one: np.ndarray | None = None
+    covered: np.ndarray | None = None
+    errors: np.ndarray | None = None
+    valid: np.ndarray | None = None
+
+
+def _restrict(sd, alive, parent):
+    """Rows and columns of the sorted distances restricted to the remaining examples."""
+    if parent is None:
+        rows, order, tie_ids = np.arange(sd.n_samples), sd.order, sd.tie_ids
+    else:
+        rows, order, tie_ids = parent.rows, parent.order, parent.tie_ids
+    if len(rows) == int(alive.sum()):
+        return rows, order, tie_ids
+    keep_rows = alive[rows]
+    rows, order = rows[keep_rows], order[keep_rows]
+    # each row keeps exactly the remaining examples, in the same distance order
+    keep_columns = alive[order]
+    n_left = len(rows)
+    if tie_ids is not None:
+        tie_ids = tie_ids[keep_rows][keep_columns].reshape(n_left, n_left)
+    return rows, order[keep_columns].reshape(n_left, n_left), tie_ids
+
+
+def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
+    """Covered and error counts of every (remaining centre, remaining border) ball."""
+    rows, order, tie_ids = _restrict(sd, alive, parent)
+    state = _ScoredState(alive=alive, rows=rows, order=order, tie_ids=tie_ids)
+    n_alive = len(rows)
+    label_sorted = y01[order]
+    n_pos = int(y01[rows].sum())
+    count_dtype = np.int16 if n_alive < 32_000 else np.int32
+    groups = _tie_groups(tie_ids, count_dtype)
+    pos_strict, pos_incl = _inside_counts(label_sorted, groups)
+    if groups is None:
+        group_start = np.arange(n_alive, dtype=count_dtype)[None, :]
+        group_end = group_start
+    else:
+        group_start, group_end = groups
+    # The classes of centre and border fix the type (module table): the rule outputs 1 iff
+    # the border is negative (Pi, Po) and fires inside iff centre and border differ (Pi, Ni).
+    centre_positive = y01[rows][:, None]
+    inside = centre_positive != label_sorted
+    # examples (all / positive) on which the rule fires: strictly inside or strictly outside
+    fire_all = np.where(inside, group_start, (n_alive - 1) - group_end)
+    fire_pos = np.where(inside, pos_strict, n_pos - pos_incl)
+    covered = np.where(label_sorted, fire_all - fire_pos, fire_pos)
+    errors = fire_all - covered
+    valid = covered > 0
+    if not allowed.all():
+        pi, po, ni, no = allowed
+        type_allowed = np.where(
+            centre_positive,
+            np.where(label_sorted, no, pi),
+            np.where(label_sorted, ni, po),
+        )
+        valid &= type_allowed
+    if in_compression is not None and in_compression[rows].any():
+        # A rule must not fire on a remaining compression example of its border's class (the
+        # class it would get wrong). Per row, find the nearest and farthest such examples.
+        comp_sorted = in_compression[order]
+        bounds = []
+        for flags in (comp_sorted & ~label_sorted, comp_sorted & label_sorted):
+            present = flags.any(axis=1)
+            nearest = np.where(present, flags.argmax(axis=1), n_alive)
+            farthest = np.where(present, (n_alive - 1) - flags[:, ::-1].argmax(axis=1), -1)
+            bounds.append((nearest[:, None], farthest[:, None]))
+        (near_neg, far_neg), (near_pos, far_pos) = bounds
+        nearest_wrong = np.where(label_sorted, near_pos, near_neg)
+        farthest_wrong = np.where(label_sorted, far_pos, far_neg)
+        valid &= np.where(inside, group_start <= nearest_wrong, group_end >= farthest_wrong)
+    if valid.any():
+        state.output_one = ~label_sorted
+        state.covered, state.errors, state.valid = covered, errors, valid
+    return state
+
+
+def _kind_of(centre_positive: bool, border_positive: bool) -> int:
+    if centre_positive:
+        return _NO if border_positive else _PI
+    return _NI if border_positive else _PO
 
 
 def decision_list_path_predictions(fires, outputs, defaults):
@@ -437,8 +551,8 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) > 2:
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier; y has {len(self.classes_)} classes "
-                f"({list(self.classes_)[:5]}...)"
+                f"Only binary classification is supported by {type(self).__name__}; y has "
+                f"{len(self.classes_)} classes ({list(self.classes_)[:5]}...)"
             )
         y01 = y_index.astype(int)
         m = X.shape[0]
@@ -470,6 +584,13 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         self._kinds, self._centres, self._borders, self._radii = kinds[:r], centres[:r], borders[:r], radii[:r]
         self._outputs, self._inside = outputs[:r], inside[:r]
         self._defaults = defaults[:r]
+        # With the constraint, a fit stopped at s = t returns the longest prefix of length <= t
+        # that classifies its compression set right; predict_path reproduces that choice.
+        if getattr(self, "compression_constraint", False) and r:
+            correct = path["compression_correct"].to_numpy()[:r]
+            self._path_source = np.maximum.accumulate(np.where(correct, np.arange(r), 0))
+        else:
+            self._path_source = np.arange(r)
         self._default01 = int(defaults[r - 1]) if r else majority
         self.n_balls_ = r
         self.centres_ = X[self._centres]
@@ -479,8 +600,12 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         ]
         self.default_ = self.classes_[self._default01] if len(self.classes_) == 2 else self.classes_[0]
         self.compression_set_ = np.unique(np.concatenate([self._centres, self._borders])).astype(int)
+        self.compression_labels_ = self.classes_[y01[self.compression_set_]] if len(self.classes_) == 2 else (
+            np.full(len(self.compression_set_), self.classes_[0])
+        )
         self.path_ = path.iloc[:r].reset_index(drop=True)
         self.path_.insert(0, "n_balls", np.arange(1, r + 1))
+        self.path_["fitted_n_balls"] = self._path_source + 1
         self.n_positive_, self.n_negative_ = int(y01.sum()), int(m - y01.sum())
         return self
 
@@ -498,12 +623,14 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         Returns
         -------
         ndarray of shape (n_balls_, n_samples)
-            Row ``t``: labels predicted by the machine truncated to its first ``t + 1`` balls
-            (what a fit with stopping point ``s = t + 1`` returns). Empty when ``n_balls_ == 0``.
+            Row ``t``: labels predicted by the machine truncated to its first ``t + 1`` balls,
+            i.e. what a fit with stopping point ``s = t + 1`` returns (with
+            ``compression_constraint=True``: the longest such prefix that classifies its
+            compression set right). Empty when ``n_balls_ == 0``.
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
+        path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)[self._path_source]
         return self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
 
     def predict(self, X):
@@ -608,9 +735,13 @@ class DecisionListMachine(_BallListBase):
     centres_ : ndarray of shape (n_balls_, n_features)
     compression_set_ : ndarray of int
         Training indices of the centres and borders (Section 4).
+    compression_labels_ : ndarray
+        Their labels.
     path_ : pandas.DataFrame
         One row per prefix length ``n_balls``: training errors ``k_p``, ``k_n``, compression
-        counts ``c_p``, ``c_n``, ``b_p``, ``b_n`` and ``compression_correct``.
+        counts ``c_p``, ``c_n``, ``b_p``, ``b_n``, ``compression_correct``, and
+        ``fitted_n_balls``: the size of the machine a fit with ``s = n_balls`` returns (smaller
+        only under the compression constraint).
 
     Examples
     --------

@@ -102,6 +102,18 @@ def degree_weights(degree: int, weights=None) -> np.ndarray:
     return c
 
 
+def _weights_up_to(max_degree: int, weights) -> np.ndarray:
+    """Weights ``c_0..c_D`` covering degrees up to ``max_degree``; an array may be longer (unused tail)."""
+    if weights is None or isinstance(weights, Real):
+        return degree_weights(max_degree, weights)
+    c = np.asarray(weights, dtype=float)
+    if c.ndim != 1 or c.shape[0] <= max_degree or not np.all(c > 0):
+        raise ValueError(
+            f"weights must be positive c_0..c_d with d >= {max_degree} (the largest monomial degree), got {c.tolist()}"
+        )
+    return c
+
+
 def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
     """Gram matrix of the Boolean polynomial kernel, Eq. (5): ``k(x,x') = Σ_{i≤d} c_i binom(⟨x,x'⟩, i)``.
 
@@ -204,7 +216,7 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
     max_degree = max((len(m) for m in monomials), default=0)
-    c = degree_weights(max_degree, weights)
+    c = _weights_up_to(max_degree, weights)
     # Pad each monomial with the index of an appended column of ones, then multiply the gathered
     # columns: one fancy-indexing product instead of a loop over monomials.
     padded = np.full((len(monomials), max(max_degree, 1)), X.shape[1], dtype=np.intp)
@@ -296,13 +308,5 @@ def polynomial_norm_sq(monomials, coefficients, weights=None) -> float:
     for monomial, w in zip(monomials, np.asarray(coefficients, dtype=float)):
         key = tuple(sorted(monomial))
         merged[key] = merged.get(key, 0.0) + float(w)
-    max_degree = max((len(m) for m in merged), default=0)
-    if weights is None or isinstance(weights, Real):
-        c = degree_weights(max_degree, weights)
-    else:
-        c = np.asarray(weights, dtype=float)
-        if c.ndim != 1 or c.shape[0] <= max_degree or not np.all(c > 0):
-            raise ValueError(
-                f"weights must be positive c_0..c_d with d >= {max_degree} (the largest monomial degree), got {c.tolist()}"
-            )
+    c = _weights_up_to(max((len(m) for m in merged), default=0), weights)
     return float(sum(w * w / c[len(m)] for m, w in merged.items()))

@@ -17,6 +17,7 @@ Fraction(870491, 6250000)
 from __future__ import annotations
 
 from fractions import Fraction
+from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
@@ -36,6 +37,8 @@ __all__ = [
     "bayes_error",
     "bayes_error_10class",
     "PrunedDecisionTree",
+    "BooleanTree",
+    "optimal_boolean_tree",
 ]
 
 SEGMENT_NAMES = ("top", "upper-left", "upper-right", "middle", "lower-left", "lower-right", "bottom")
@@ -231,10 +234,9 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         tree = self.full_tree_.tree_
         n_nodes = tree.node_count
         # Class counts of the training examples reaching each node, from the decision path.
-        paths = self.full_tree_.decision_path(X).tocsc()
-        counts = np.zeros((n_nodes, self.classes_.size))
-        for k in range(self.classes_.size):
-            counts[:, k] = np.asarray(paths[y_index == k].sum(axis=0)).ravel()
+        paths = self.full_tree_.decision_path(X)
+        one_hot = np.eye(self.classes_.size)[y_index]
+        counts = np.asarray(paths.T @ one_hot)
         node_class = np.argmax(counts, axis=1)
         leaf_errors = counts.sum(axis=1) - counts.max(axis=1)
         left, right = tree.children_left, tree.children_right
@@ -253,20 +255,22 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         # Map every node of the full tree to the pruned leaf that contains it.
         pruned_leaf = np.arange(n_nodes)
         depth = np.zeros(n_nodes, dtype=int)
-        leaves, stack = [], [(0, 0, ())]
-        leaf_monomials = []
+        leaves, stack = [], [(0, 0, (), ())]
+        leaf_monomials, leaf_conditions = [], []
         while stack:
-            node, node_depth, path = stack.pop()
+            node, node_depth, path, conditions = stack.pop()
             depth[node] = node_depth
             if left[node] == -1 or not keep_split[node]:
                 leaves.append(node)
                 leaf_monomials.append(tuple(sorted(path)))
+                leaf_conditions.append(conditions)
                 for child in _descendants(node, left, right):
                     pruned_leaf[child] = node
                 continue
-            feature = int(tree.feature[node])
-            stack.append((left[node], node_depth + 1, path + (feature + X.shape[1],)))
-            stack.append((right[node], node_depth + 1, path + (feature,)))
+            feature, threshold = int(tree.feature[node]), float(tree.threshold[node])
+            # sklearn sends x_j <= threshold left; on 0/1 inputs that is the literal ¬x_j.
+            stack.append((left[node], node_depth + 1, path + (feature + X.shape[1],), conditions + ((feature, "<=", threshold),)))
+            stack.append((right[node], node_depth + 1, path + (feature,), conditions + ((feature, ">", threshold),)))
         self.pruned_leaf_ = pruned_leaf
         self.node_class_ = node_class
         self.n_leaves_ = len(leaves)
@@ -275,6 +279,7 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
         self.leaves_ = np.array(leaves)
         self.leaf_monomials_ = leaf_monomials
+        self.leaf_conditions_ = leaf_conditions
         self.leaf_signs_ = np.where(node_class[leaves] == 1, 1.0, -1.0)
         self.leaf_depths_ = depth[leaves]
         return self
@@ -287,20 +292,13 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         return self.classes_[self.node_class_[reached]]
 
     def to_text(self, feature_names=None) -> str:
-        """The pruned tree as rules, one leaf per line (``¬x3`` means feature 3 ≤ threshold)."""
+        """The pruned tree as rules, one leaf per line (``x3 <= 0.5`` is ``¬x3`` on 0/1 inputs)."""
         check_is_fitted(self)
-        tree = self.full_tree_.tree_
         names = feature_names or [f"x{j + 1}" for j in range(self.n_features_in_)]
         lines = []
-        for leaf, monomial in zip(self.leaves_, self.leaf_monomials_):
-            literals = [
-                (f"{names[col]} > {tree.threshold[0]:.3g}" if False else names[col])
-                if col < self.n_features_in_
-                else "¬" + names[col - self.n_features_in_]
-                for col in monomial
-            ]
-            condition = " AND ".join(literals) if literals else "always"
-            lines.append(f"if {condition}: predict {self.classes_[self.node_class_[leaf]]!r}")
+        for leaf, conditions in zip(self.leaves_, self.leaf_conditions_):
+            text = " AND ".join(f"{names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
+            lines.append(f"if {text}: predict {self.classes_[self.node_class_[leaf]]}")
         return "\n".join(lines)
 
     def __str__(self):
@@ -319,3 +317,113 @@ def _descendants(node, left, right):
         if left[current] != -1:
             stack.extend((left[current], right[current]))
     return found
+
+
+@dataclass(frozen=True)
+class BooleanTree:
+    """A decision tree on 0/1 inputs as a member of DT_{d,n}: leaves = conjunctions of literals.
+
+    ``leaf_monomials[k]`` lists columns of the complemented inputs (``j + n_variables`` is
+    ``¬x_j``); ``leaf_signs[k]`` is the leaf's label in {-1, +1}.
+    """
+
+    leaf_monomials: tuple
+    leaf_signs: np.ndarray
+    n_variables: int
+    n_errors: int
+    risk: float
+
+    @property
+    def n_leaves(self) -> int:
+        return len(self.leaf_monomials)
+
+    @property
+    def depth(self) -> int:
+        return max((len(m) for m in self.leaf_monomials), default=0)
+
+    def predict(self, X) -> np.ndarray:
+        """Labels in {-1, +1}: the sign of the one leaf whose conjunction holds."""
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != self.n_variables or not np.isin(X, (0, 1)).all():
+            raise ValueError(f"X must be an (n, {self.n_variables}) array of 0/1 values, got shape {X.shape}")
+        from companion.kernels import monomial_features
+
+        fires = monomial_features(np.hstack([X, 1 - X]), list(self.leaf_monomials))
+        return fires @ self.leaf_signs
+
+    def to_text(self) -> str:
+        """One rule per leaf, ``¬x3`` for a complemented literal."""
+        from companion.kernels import monomial_names
+
+        names = monomial_names(self.leaf_monomials, self.n_variables)
+        return "\n".join(
+            f"if {name if name != '1' else 'always'}: predict {int(sign):+d}"
+            for name, sign in zip(names, self.leaf_signs)
+        )
+
+
+def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
+    """The tree of depth ≤ ``max_depth`` minimising ``leaf_cost·#leaves + #errors`` exactly.
+
+    Exhaustive dynamic programme over partial assignments (conjunctions of literals on distinct
+    variables): ``best(C) = min(leaf_cost + errors(C), min_j best(C ∧ x_j) + best(C ∧ ¬x_j))``.
+    There are ``Σ_{i≤d} binom(n,i) 2^i`` conjunctions (2187 for n = d = 7), so this is cheap for
+    the LED data. It gives the smallest tree risk in DT_{d,n} (Eq. 8 with λ = 4, c ≡ 1), the number
+    a greedy tree (CART, C4.5) can only approach from above; ties prefer the leaf.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+        0/1 inputs (not complemented).
+    y : array-like of shape (m,)
+        Labels in {-1, +1}.
+    max_depth : int
+        ``d ≥ 0``.
+    leaf_cost : float, default=1.0
+    """
+    X = np.asarray(X)
+    y = np.asarray(y)
+    if X.ndim != 2 or not np.isin(X, (0, 1)).all():
+        raise ValueError(f"X must be a 2-D array of 0/1 values, got shape {X.shape}")
+    if y.shape != (X.shape[0],) or not np.isin(y, (-1, 1)).all():
+        raise ValueError("y must be a vector of labels in {-1, +1} with one entry per row of X")
+    check_scalar(max_depth, "max_depth", Integral, min_val=0)
+    check_scalar(leaf_cost, "leaf_cost", Real, min_val=0.0)
+    n_vars = X.shape[1]
+    bits = X.astype(bool)
+    positive = y == 1
+    memo: dict = {}
+
+    def solve(assignment: tuple, rows: np.ndarray):
+        if assignment in memo:
+            return memo[assignment]
+        n_pos = int(positive[rows].sum())
+        n_neg = int(rows.sum()) - n_pos
+        leaf = (leaf_cost + min(n_pos, n_neg), None)
+        best = leaf
+        if len(assignment) < max_depth and n_pos and n_neg:
+            used = {v for v, _ in assignment}
+            for j in range(n_vars):
+                if j in used:
+                    continue
+                one = solve(tuple(sorted(assignment + ((j, 1),))), rows & bits[:, j])
+                zero = solve(tuple(sorted(assignment + ((j, 0),))), rows & ~bits[:, j])
+                if one[0] + zero[0] < best[0] - 1e-12:
+                    best = (one[0] + zero[0], j)
+        memo[assignment] = (best[0], best[1], 1 if n_pos > n_neg else -1)
+        return memo[assignment]
+
+    all_rows = np.ones(X.shape[0], dtype=bool)
+    total = solve((), all_rows)[0]
+    monomials, signs, stack = [], [], [()]
+    while stack:
+        assignment = stack.pop()
+        _, split, sign = memo[assignment]
+        if split is None:
+            monomials.append(tuple(sorted(v if value else v + n_vars for v, value in assignment)))
+            signs.append(float(sign))
+            continue
+        stack.append(tuple(sorted(assignment + ((split, 0),))))
+        stack.append(tuple(sorted(assignment + ((split, 1),))))
+    errors = int(round(total - leaf_cost * len(monomials)))
+    return BooleanTree(tuple(monomials), np.array(signs), n_vars, errors, float(total))

@@ -124,7 +124,8 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier and needs exactly 2 classes in y, "
+                "Only binary classification is supported. "
+                f"{type(self).__name__} needs exactly 2 classes in y, "
                 f"got {self.classes_.shape[0]} class(es)"
             )
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
@@ -162,7 +163,8 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
 
 
 class KernelPerceptron(_BinaryKernelClassifier):
@@ -213,8 +215,6 @@ class KernelPerceptron(_BinaryKernelClassifier):
     converged_ : bool
     """
 
-    _sklearn_check_exemptions: dict[str, str] = {}
-
     def __init__(self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000):
         self.kernel = kernel
         self.degree = degree
@@ -241,8 +241,12 @@ class KernelPerceptron(_BinaryKernelClassifier):
         self.n_updates_ = int(n_updates)
         self.converged_ = bool(converged)
         self.extended_norm_sq_ = float(alpha @ G @ alpha)
-        self.lower_bound_ = n_updates**2 / self.extended_norm_sq_
-        self._store_expansion(X, K, y_signed, alpha.astype(float), n_updates / self.extended_norm_sq_)
+        if self.extended_norm_sq_ > 0:
+            self.lower_bound_ = n_updates**2 / self.extended_norm_sq_
+            scale = n_updates / self.extended_norm_sq_
+        else:  # w̃ = 0 after t > 0 updates: 0 is in the cone of the z_i, no separation (λ = 0)
+            self.lower_bound_, scale = np.inf, 0.0
+        self._store_expansion(X, K, y_signed, alpha.astype(float), scale)
         return self
 
 
@@ -264,7 +268,7 @@ def _perceptron_updates(G, max_updates):
         k = np.searchsorted(violators, position)
         j = violators[k] if k < violators.size else violators[0]
         alpha[j] += 1
-        g += G[:, j]
+        g += G[j]  # G is symmetric: add the contiguous row
         position = j + 1
     return alpha, max_updates, not np.any(g <= 0)
 
@@ -306,8 +310,6 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_
         As in :class:`KernelPerceptron`.
     """
-
-    _sklearn_check_exemptions: dict[str, str] = {}
 
     def __init__(
         self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=200_000
@@ -365,29 +367,31 @@ def _mmp_iterations(G, tol, max_iter):
         if g.min() >= (1.0 - tol) * norm:
             converged = True
             break
-        gap = norm - 2.0 * g + diag  # ‖w̃ - z_i‖²
-        positive = gap > 0
-        safe_gap = np.where(positive, gap, 1.0)
-        # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, best γ in [0, 1].
-        gamma_a = np.where(positive, np.clip((norm - g) / safe_gap, 0.0, 1.0), 0.0)
-        norm_a = (1 - gamma_a) ** 2 * norm + 2 * gamma_a * (1 - gamma_a) * g + gamma_a**2 * diag
-        # (B) away from z_i: w̃ <- (1+γ) w̃ - γ z_i, γ ≤ α_i / (1 - α_i) keeps α_i ≥ 0.
-        cap = np.where(alpha < 1.0, alpha / np.where(alpha < 1.0, 1.0 - alpha, 1.0), 0.0)
-        gamma_b = np.where(positive, np.clip((g - norm) / safe_gap, 0.0, cap), 0.0)
-        norm_b = (1 + gamma_b) ** 2 * norm - 2 * gamma_b * (1 + gamma_b) * g + gamma_b**2 * diag
+        # ‖w̃ - z_i‖²; it is 0 only when w̃ = z_i, where the numerators below vanish too.
+        gap = np.maximum(norm - 2.0 * g + diag, 1e-300)
+        slope = norm - g  # ⟨w̃, w̃ - z_i⟩
+        # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, γ in [0, 1]; N(γ) = N - 2γ·slope + γ²·gap.
+        gamma_a = np.clip(slope / gap, 0.0, 1.0)
+        norm_a = norm - gamma_a * (2.0 * slope - gamma_a * gap)
+        # (B) away from z_i: w̃ <- (1+γ) w̃ - γ z_i, 0 ≤ γ ≤ α_i/(1-α_i) keeps α_i ≥ 0.
+        cap = alpha / np.maximum(1.0 - alpha, 1e-300)
+        gamma_b = np.clip(-slope / gap, 0.0, cap)
+        norm_b = norm + gamma_b * (2.0 * slope + gamma_b * gap)
         best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
         if norm_a[best_a] <= norm_b[best_b]:
             i, gamma = best_a, gamma_a[best_a]
             alpha *= 1.0 - gamma
             alpha[i] += gamma
-            g = (1.0 - gamma) * g + gamma * G[:, i]
+            g *= 1.0 - gamma
+            g += gamma * G[i]  # G is symmetric: a contiguous row
         else:
             i, gamma = best_b, gamma_b[best_b]
             alpha *= 1.0 + gamma
             alpha[i] -= gamma
             if gamma >= cap[i]:
                 alpha[i] = 0.0  # the point leaves the support exactly
-            g = (1.0 + gamma) * g - gamma * G[:, i]
+            g *= 1.0 + gamma
+            g -= gamma * G[i]
         norm = float(alpha @ g)
         history.append(norm)
     else:
@@ -438,8 +442,6 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         ``R[f, λ]`` after each added term (first entry: constant only).
     """
 
-    _sklearn_check_exemptions: dict[str, str] = {}
-
     def __init__(self, degree=2, n_terms=10, *, weights=None, lam=4.0, complement=True, n_candidates=10):
         self.degree = degree
         self.n_terms = n_terms
@@ -470,7 +472,8 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
             raise ValueError(
-                f"MaskPerceptron is a binary classifier and needs exactly 2 classes in y, "
+                "Only binary classification is supported. "
+                f"MaskPerceptron needs exactly 2 classes in y, "
                 f"got {self.classes_.shape[0]} class(es)"
             )
         y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
@@ -514,7 +517,8 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class labels from the sign of :meth:`decision_function`."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(int)]
 
     def to_text(self, feature_names=None) -> str:
         """The polynomial as text, one signed term per line (``¬x3`` is the complemented bit)."""

@@ -22,10 +22,12 @@ conditions in the order they were added:
 * a rule grown on a set that holds class C only has no test at all: it is perfect as it is and
   covers everything (Weka prints it as the bare class name).
 
-Counting is vectorised: the data are one-hot encoded once, with one column per
-``attribute = value`` test; the ``p`` and ``t`` of every test at once are column sums of that
-matrix over the rows still covered, kept up to date by adding or subtracting whichever of the
-kept and dropped rows is the smaller set. Nothing loops over instances.
+Counting is vectorised: the ``p`` and ``t`` of every ``attribute = value`` test at once are
+the column sums of the data's one-hot matrix over the rows still covered (stored sparsely and
+summed with one ``bincount``), kept up to date from whichever of the kept and dropped rows is
+the smaller set; ratios are compared by exact integer cross-multiplication. Nothing loops over
+instances or candidate tests. On ``supermarket`` (4627 x 216) this learns Weka's 1506 rules,
+identical, in about 2 s against Weka's 39 s (``benchmarks/prism_supermarket.py``).
 
 Missing values (Weka refuses them at training time) are handled in one of two documented ways:
 ``missing="no_match"`` (a missing value satisfies no test, so it never helps a rule; the
@@ -244,19 +246,77 @@ def _encode_for_predict(estimator, X) -> np.ndarray:
     return estimator.encoding_.transform(np.asarray(X_arr))
 
 
-def _one_hot(codes: np.ndarray, n_values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One column per ``attribute = value`` test, attributes in column order, values in order.
+class _TestCounts:
+    """Counts ``p`` and ``t`` of every ``attribute = value`` test over any subset of rows.
 
-    Returns the (n_samples, n_tests) float matrix (0/1; float so that column sums use BLAS and
-    stay exact below 2**53), and for every test its attribute index and value code.
+    Conceptually the data are one-hot encoded once (one column per test: attributes in column
+    order, values in declared order) and ``t`` / ``p`` are the column sums of that matrix over
+    the rows of a subset / over its rows of the class. Stored compactly: every cell is a test
+    index (or its attribute's "no test" slot, for a cell that satisfies none), and only the
+    cells that differ from their attribute's most frequent slot are kept, row by row (CSR).
+    A subset's counts are one ``bincount`` of its kept cells; each attribute's most frequent
+    slot is then the subset's size minus the attribute's other counts. Integers throughout,
+    and the work per row is its number of non-default cells (a few dozen on ``supermarket``
+    instead of the 432 one-hot columns).
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_samples, n_features)
+        Value codes, ``-1`` for "satisfies no test".
+    n_values : ndarray of shape (n_features,)
+        Number of values of each attribute.
     """
-    offsets = np.concatenate([[0], np.cumsum(n_values)])
-    test_attribute = np.repeat(np.arange(len(n_values)), n_values)
-    test_value = np.arange(offsets[-1]) - offsets[test_attribute]
-    one_hot = np.zeros((codes.shape[0], offsets[-1]), dtype=np.float64)
-    rows, cols = np.nonzero(codes >= 0)
-    one_hot[rows, offsets[cols] + codes[rows, cols]] = 1.0
-    return one_hot, test_attribute, test_value
+
+    def __init__(self, codes: np.ndarray, n_values: np.ndarray):
+        n_samples, n_features = codes.shape
+        self.n_tests = int(n_values.sum())
+        # Slots: attribute a owns slots offsets[a] .. offsets[a] + n_values[a], the last one
+        # being its "no test" slot.
+        slots_per_attribute = n_values + 1
+        self.offsets = np.concatenate([[0], np.cumsum(slots_per_attribute)])
+        self.n_slots = int(self.offsets[-1])
+        slot_attribute = np.repeat(np.arange(n_features), slots_per_attribute)
+        slot_value = np.arange(self.n_slots) - self.offsets[slot_attribute]
+        self.is_test = slot_value < n_values[slot_attribute]
+        self.test_attribute = slot_attribute[self.is_test]
+        self.test_value = slot_value[self.is_test]
+        self.slot_of_test = np.flatnonzero(self.is_test)
+        dtype = np.int32 if 2 * self.n_slots < 2**31 else np.int64
+        slots = np.where(codes >= 0, codes, n_values).astype(dtype) + self.offsets[:-1].astype(dtype)
+        #: (n_features, n_samples) slot of every cell, attribute-major so that splitting the
+        #: rows of a rule by one attribute reads contiguous memory.
+        self.cell_slot = np.ascontiguousarray(slots.T)
+        frequency = np.bincount(slots.ravel(), minlength=self.n_slots)
+        # The most frequent slot of each attribute (first on ties) is left implicit.
+        self.default_slot = np.array(
+            [self.offsets[a] + np.argmax(frequency[self.offsets[a] : self.offsets[a + 1]])
+             for a in range(n_features)],
+            dtype=dtype,
+        )
+        explicit = slots != self.default_slot[None, :]
+        self.indptr = np.concatenate([[0], np.cumsum(explicit.sum(axis=1))]).astype(np.int64)
+        self.cells = slots[explicit]  # row-major: row by row, attributes in order
+        self.n_samples = n_samples
+
+    def test_slot(self, test: int) -> int:
+        return int(self.slot_of_test[test])
+
+    def count(self, rows: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(p, t)`` of every test over ``rows`` (int64 arrays of length ``n_tests``)."""
+        starts, ends = self.indptr[rows], self.indptr[rows + 1]
+        lengths = ends - starts
+        total = int(lengths.sum())
+        first = np.cumsum(lengths) - lengths
+        gather = np.arange(total, dtype=np.int64) + np.repeat(starts - first, lengths)
+        row_is_positive = positive[rows]
+        width = self.n_slots
+        shifted = self.cells[gather] + np.repeat(row_is_positive.astype(self.cells.dtype) * width, lengths)
+        both = np.bincount(shifted, minlength=2 * width).reshape(2, width)
+        n_rows = np.array([rows.size - np.count_nonzero(row_is_positive), np.count_nonzero(row_is_positive)])
+        explicit_per_attribute = np.add.reduceat(both, self.offsets[:-1], axis=1)
+        both[:, self.default_slot] = n_rows[:, None] - explicit_per_attribute
+        negatives, positives = both[0, self.is_test], both[1, self.is_test]
+        return positives, positives + negatives
 
 
 # --------------------------------------------------------------------------------------------
@@ -379,6 +439,19 @@ class Prism(ClassifierMixin, BaseEstimator):
     .. [2] I. H. Witten and E. Frank, *Data Mining*, ch. 4.4 "Covering algorithms".
     """
 
+    _sklearn_check_exemptions = {
+        "check_positive_only_tag_during_fit": (
+            "the check subtracts the mean from the integer codes it feeds a categorical "
+            "learner, making non-integer numbers, which Prism refuses by design (nominal "
+            "attributes only; the error points to the discretizer option)"
+        ),
+        "check_classifiers_train": (
+            "the check's rounded blobs clash (one cell, several classes); Weka-exact PRISM then "
+            "keeps imperfect rules and fires the first class's rule on every clashing cell, "
+            "which gives 0.75 training accuracy there (the check wants > 0.83)"
+        ),
+    }
+
     def __init__(
         self, *, missing="no_match", uncovered="default_class", discretizer=None, keep_trace=False
     ):
@@ -439,12 +512,13 @@ class Prism(ClassifierMixin, BaseEstimator):
         self.default_class_ = max(class_order, key=lambda c: (counts.get(c, 0), -class_order.index(c)))
 
         n_values = np.array([len(v) for v in encoding.values], dtype=np.int64)
-        one_hot, test_attribute, test_value = _one_hot(codes, n_values)
+        counts = _TestCounts(codes, n_values)
+        test_attribute, test_value = counts.test_attribute, counts.test_value
         rules, trace, uncoverable = [], [], 0
         for label in class_order:
             positive = y_arr == label
             learnt, steps, left = _learn_class(
-                one_hot, positive, test_attribute, n_features=codes.shape[1], trace=self.keep_trace
+                counts, positive, trace=self.keep_trace
             )
             uncoverable += left
             for tests, p, t in learnt:
@@ -547,17 +621,18 @@ def _best_test(p: np.ndarray, t: np.ndarray, candidate: np.ndarray) -> int:
     the scan: a float argmax proposes the best ratio, exact integer cross-multiplication
     confirms it and finds all exact ties, and the first tie of largest ``p`` wins.
     """
-    p_c = np.where(candidate, p, 0)
+    p_c = p * candidate
     if not p_c.any():
         return -1
-    t_safe = np.where(candidate & (t > 0), t, 1)
-    ratio = np.where(candidate & (t > 0), p_c / t_safe, -1.0)
+    t_c = t * candidate
+    # A candidate with t = 0 has p = 0 and cannot win once some p > 0 exists; non-candidates
+    # get ratio -1.
+    ratio = np.where(candidate, p_c / np.maximum(t_c, 1), -1.0)
     proposal = int(np.argmax(ratio))
-    p_best, t_best = p[proposal], t[proposal]
-    diff = p_c * t_best - p_best * np.where(candidate, t, 0)  # exact: int64 cross-multiplication
+    diff = p_c * t[proposal] - p[proposal] * t_c  # exact: int64 cross-multiplication
     if (diff > 0).any():  # pragma: no cover - float division cannot misorder p/t with t < 2**26
         return _best_test_scan(p, t, candidate)
-    ties = candidate & (t > 0) & (diff == 0)
+    ties = (diff == 0) & (t_c > 0)
     return int(np.argmax(np.where(ties, p, -1)))
 
 
@@ -571,20 +646,21 @@ def _best_test_scan(p, t, candidate) -> int:
     return best if best_p > 0 else -1
 
 
-def _learn_class(one_hot, positive, test_attribute, *, n_features, trace):
+def _learn_class(counts: _TestCounts, positive, *, trace):
     """Separate-and-conquer for one class (spec §3, "Weka's exact procedure").
 
     Returns ``(rules, steps, uncoverable)``: each rule as ``(test indices, p, t)``; the trace
     steps as ``(rule number within the class, step, candidate indices, p, t, chosen)``; and the
     number of positives that no test could reach.
     """
-    in_E = np.ones(one_hot.shape[0], dtype=bool)
-    E_t = one_hot.sum(axis=0)
-    E_p = one_hot[positive].sum(axis=0)
+    n_features, n_samples = counts.cell_slot.shape
+    test_attribute = counts.test_attribute
+    in_E = np.ones(n_samples, dtype=bool)
+    E_p, E_t = counts.count(np.arange(n_samples), positive)
     rules, steps = [], []
     while (in_E & positive).any():
         rule_rows = np.flatnonzero(in_E)
-        t, p = E_t.copy(), E_p.copy()
+        p, t = E_p, E_t
         errors = int(np.count_nonzero(~positive[rule_rows]))
         used = np.zeros(n_features, dtype=bool)
         tests = []
@@ -592,34 +668,32 @@ def _learn_class(one_hot, positive, test_attribute, *, n_features, trace):
             candidate = ~used[test_attribute]
             if not candidate.any():
                 break  # every attribute used: the rule stays imperfect, as in Weka
-            p_int, t_int = np.rint(p).astype(np.int64), np.rint(t).astype(np.int64)
-            best = _best_test(p_int, t_int, candidate)
+            best = _best_test(p, t, candidate)
             if trace:
                 steps.append((len(rules), len(tests) + 1, np.flatnonzero(candidate),
-                              p_int[candidate], t_int[candidate], best))
+                              p[candidate], t[candidate], best))
             if best < 0:
                 break  # no test reaches a positive (their remaining cells are all missing)
+            attribute = test_attribute[best]
             tests.append(best)
-            used[test_attribute[best]] = True
-            keep = one_hot[rule_rows, best] > 0
+            used[attribute] = True
+            keep = counts.cell_slot[attribute, rule_rows] == counts.test_slot(best)
             kept, dropped = rule_rows[keep], rule_rows[~keep]
-            # Update the counts from whichever side is smaller; sums of 0/1 floats are exact.
+            errors = int(t[best] - p[best])
+            # Count over whichever side is smaller: the kept rows, or the dropped ones subtracted.
             if kept.size <= dropped.size:
-                t = one_hot[kept].sum(axis=0)
-                p = one_hot[kept[positive[kept]]].sum(axis=0)
+                p, t = counts.count(kept, positive)
             else:
-                t = t - one_hot[dropped].sum(axis=0)
-                p = p - one_hot[dropped[positive[dropped]]].sum(axis=0)
+                p_dropped, t_dropped = counts.count(dropped, positive)
+                p, t = p - p_dropped, t - t_dropped
             rule_rows = kept
-            errors = int(t_int[best] - p_int[best])
-        n_positive = int(np.count_nonzero(positive[rule_rows]))
         if not tests and errors != 0:
             # No test covers any remaining positive: stop (an empty rule would cover everything).
             return rules, steps, int(np.count_nonzero(in_E & positive))
-        rules.append((tests, n_positive, int(rule_rows.size)))
+        rules.append((tests, int(np.count_nonzero(positive[rule_rows])), int(rule_rows.size)))
         in_E[rule_rows] = False
-        E_t = E_t - one_hot[rule_rows].sum(axis=0)
-        E_p = E_p - one_hot[rule_rows[positive[rule_rows]]].sum(axis=0)
+        p_covered, t_covered = counts.count(rule_rows, positive)
+        E_p, E_t = E_p - p_covered, E_t - t_covered
     return rules, steps, 0
 
 

@@ -202,19 +202,21 @@ def score_literals(literals, y, sample_weight, n_classes, base, inside):
     ).reshape(n_local, c)
     keys = local * c + y[inside]
     w_in = sample_weight[inside]
-    A = np.bincount(keys, weights=w_in, minlength=n_local * c).reshape(n_local, c)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    weighted = literals[inside][order] * w_in[order, None]
-    S = np.zeros((n_local * c, n_literals))
+    # A (all inside weight) is summed in the same order as S, so that A - S is exactly 0 when a
+    # literal keeps a whole (block, class) cell: sqrt would turn a 1e-18 residue into 1e-9.
+    weighted = np.hstack([literals[inside][order], np.ones((order.size, 1), dtype=bool)]) * w_in[order, None]
+    S = np.zeros((n_local * c, n_literals + 1))
     S[sorted_keys[starts]] = np.add.reduceat(weighted, starts, axis=0)
-    S = S.reshape(n_local, c, n_literals)
+    S = S.reshape(n_local, c, n_literals + 1)
+    A = S[:, :, -1]
     out = np.empty(n_literals)
     step = max(1, _CHUNK_CELLS // max(1, n_local * c))
     for lo in range(0, n_literals, step):  # chunks of literals bound the memory
-        S_chunk = np.moveaxis(S[:, :, lo : lo + step], 2, 0)
-        out[lo : lo + step] = z_blocks(S_chunk) + z_blocks(C0 + A - S_chunk)
+        S_chunk = np.moveaxis(S[:, :, lo : min(lo + step, n_literals)], 2, 0)
+        out[lo : lo + step] = z_blocks(S_chunk) + z_blocks(C0 + (A - S_chunk))
     return out + constant
 
 
@@ -260,7 +262,9 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
                 if len(monomial) == len(term) + 1 and monomial.issuperset(term):
                     (missing,) = monomial.difference(term)
                     scores[missing] = np.inf
-            best = int(np.argmin(scores))  # first index on ties: smallest literal id
+            # Ties (up to rounding, which depends on the order of the examples): smallest id.
+            lowest = scores.min()
+            best = int(np.flatnonzero(scores <= lowest + 1e-12 * max(1.0, abs(lowest)))[0])
             tolerance = 1e-12 * max(1.0, z_current)
             if not scores[best] < z_current - tolerance:
                 break  # no literal decreases Z
@@ -645,10 +649,11 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         The other columns are numeric and are discretised by MDL. NaN means missing.
     max_cuts : int, default=8
         Largest number of MDL cut points per numeric attribute.
-    optimistic_strength : float, default=0.25
+    optimistic_strength : float, default=0.1
         The constant ``c_KM`` of the reconstructed optimistic penalty. The paper's value was not
-        recovered; 0.25 was chosen once on a synthetic problem (see notebook 04), not on the
-        benchmark.
+        recovered; 0.1 is the largest constant within one point of the best error on synthetic
+        committee problems (``companion.experiments.paper04.choose_optimistic_strength``), chosen
+        once and never on the benchmark.
     optimistic_delta : float, default=0.05
         Confidence ``delta`` of the optimistic penalty.
     max_rules : int or None, default=None
@@ -687,20 +692,13 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     (True, True)
     """
 
-    _sklearn_check_exemptions = {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "WIDC uses the fixed uniform distribution over the learning sample; fit takes no "
-            "sample_weight"
-        ),
-    }
-
     def __init__(
         self,
         pruning="pessimistic",
         *,
         nominal_features=None,
         max_cuts=8,
-        optimistic_strength=0.25,
+        optimistic_strength=0.1,
         optimistic_delta=0.05,
         max_rules=None,
     ):
@@ -827,7 +825,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
 
-    def with_pruning(self, pruning, X, y):
+    def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).
 
         Growth does not depend on the pruning, so the benchmark grows once per fold and prunes
@@ -837,6 +835,8 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         ----------
         pruning : {"pessimistic", "optimistic", "none"}
         X, y : the training data.
+        **pruning_params
+            New values of ``optimistic_strength`` / ``optimistic_delta``.
 
         Returns
         -------
@@ -853,8 +853,14 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         codes = np.searchsorted(self.classes_, y)
         if np.any(codes >= len(self.classes_)) or np.any(self.classes_[np.minimum(codes, len(self.classes_) - 1)] != y):
             raise ValueError("y holds labels that fit did not see; pass the training data")
+        allowed = {"optimistic_strength", "optimistic_delta"}
+        if set(pruning_params) - allowed:
+            raise TypeError(
+                f"with_pruning accepts only {sorted(allowed)} as keyword parameters, "
+                f"got {sorted(set(pruning_params) - allowed)}"
+            )
         other = copy.deepcopy(self)
-        other.pruning = pruning
+        other.set_params(pruning=pruning, **pruning_params)
         other._check_params(X.shape[1])
         literals = _literal_matrix(X, self.variables_)
         satisfied = satisfaction(literals, self.grown_monomials_)
@@ -868,13 +874,21 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         return satisfaction(_literal_matrix(X, self.variables_), self.monomials_)
 
     def decision_function(self, X):
-        """Summed rule vectors ``S(o)`` (n_samples, n_classes); a DC's raw vote.
+        """Vote ``S(o) + D / 2``: the summed rule vectors plus half the default vector.
 
-        For two classes this is ``S[:, 1] - S[:, 0]``, as scikit-learn expects.
+        ``S`` is integer and ``D`` a distribution, so adding ``D / 2`` only orders the classes
+        tied in ``S``, exactly as the default-vector rule does: the argmax is the prediction.
+        For two classes the difference ``[:, 1] - [:, 0]`` is returned, as scikit-learn expects.
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
         """
         check_is_fitted(self)
-        scores = self._satisfied(X).astype(float) @ self.vectors_.reshape(-1, len(self.classes_)).astype(float)
-        if len(self.classes_) == 2:
+        c = len(self.classes_)
+        scores = self._satisfied(X).astype(float) @ self.vectors_.reshape(-1, c).astype(float)
+        scores = scores + self.default_[None, :] / 2.0
+        if c == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy.special import gammaln, logsumexp
+from scipy.special import bdtr, bdtrc, gammaln, logsumexp
 
 __all__ = ["log_binomial_tail", "binomial_tail", "binomial_tail_inversion", "test_set_bound"]
 
@@ -151,21 +151,46 @@ def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     """
     k_arr, m_arr = _check_counts(k, m)
     ld = _log_delta(delta, log_delta)
-    k_b, m_b, ld_b = np.broadcast_arrays(k_arr, m_arr, ld)
-    out = np.ones(k_b.shape, dtype=float)
-    for idx in np.ndindex(k_b.shape):  # one bisection per requested bound, vectorised inside
-        kk, mm, target = int(k_b[idx]), int(m_b[idx]), float(ld_b[idx])
-        if kk >= mm:
-            continue  # Bin(m, m, r) = 1 for every r
-        lo, hi = 0.0, 1.0
-        for _ in range(_BISECTION_STEPS):
-            mid = 0.5 * (lo + hi)
-            if _log_tail(kk, mm, np.asarray(mid)) >= target:
-                lo = mid
-            else:
-                hi = mid
-        out[idx] = hi
+    k_b, m_b, ld_b = (np.array(v, dtype=float).reshape(-1) for v in np.broadcast_arrays(k_arr, m_arr, ld))
+    shape = np.broadcast_shapes(k_arr.shape, m_arr.shape, np.shape(ld))
+    lo = np.zeros(k_b.shape)
+    hi = np.ones(k_b.shape)
+    for _ in range(_BISECTION_STEPS):  # all requested inversions bisected together
+        mid = 0.5 * (lo + hi)
+        ok = _tail_at_least(k_b, m_b, mid, ld_b)
+        lo = np.where(ok, mid, lo)
+        hi = np.where(ok, hi, mid)
+    # Bin(m, m, r) = 1 for every r; with delta = 1 only r = 0 reaches Bin >= 1 when k < m.
+    out = np.where(k_b >= m_b, 1.0, np.where(ld_b >= 0, 0.0, hi)).reshape(shape)
     return out[()] if out.ndim == 0 else out
+
+
+def _tail_at_least(k, m, r, log_delta):
+    """Predicate ``Bin(k, m, r) >= δ``, evaluated where it is accurate.
+
+    For ``δ > 1/2`` the complement ``1 − Bin = bdtrc`` is compared with ``1 − δ = −expm1(log δ)``:
+    a tail close to 1 carries only ~1e-16 absolute precision, its complement keeps full relative
+    precision (otherwise ``δ = 1 − 1e-16`` would be inverted with an error of ~1e-8).
+    """
+    upper = log_delta > np.log(0.5)
+    out = np.empty(k.shape, dtype=bool)
+    if upper.any():
+        ku, mu = k[upper].astype(np.int64), m[upper].astype(np.int64)
+        out[upper] = bdtrc(ku, mu, r[upper]) <= -np.expm1(log_delta[upper])
+    lower = ~upper
+    if lower.any():
+        out[lower] = _log_tail_many(k[lower], m[lower], r[lower]) >= log_delta[lower]
+    return out
+
+
+def _log_tail_many(k, m, r):
+    """Vectorised log Bin(k, m, r): scipy's ``bdtr`` where it is representable, log-sum-exp else."""
+    with np.errstate(divide="ignore"):
+        out = np.log(bdtr(k.astype(np.int64), m.astype(np.int64), r))
+    tiny = out < -600.0  # ``bdtr`` underflows near 1e-308: recompute those exactly in log space
+    for idx in np.flatnonzero(tiny):  # only for confidences below ~1e-260, a few bound values
+        out[idx] = _log_tail(int(k[idx]), int(m[idx]), np.asarray(r[idx]))
+    return out
 
 
 def test_set_bound(n_errors, m, delta=0.05):

@@ -96,24 +96,27 @@ def dyadic_code_lengths(a, b, low, high, *, closed=True):
         raise ValueError("interval [a, b] must satisfy low <= a <= b <= high")
     lengths = np.full(a.shape, -1, dtype=np.int64)
     thresholds = np.full(a.shape, np.nan)
-    width = high - low
-    pending = np.ones(a.shape, dtype=bool)
+    # Only non-empty intervals can be coded; work on the still-uncoded ones only.
+    pending = np.flatnonzero((b >= a) if closed else (b > a))
+    a_f, b_f, low_f, width_f = a.ravel(), b.ravel(), low.ravel(), (high - low).ravel()
+    len_f, thr_f = lengths.reshape(-1), thresholds.reshape(-1)
     for level in range(_MAX_CODE_LENGTH + 1):  # loop over code lengths, vectorised over intervals
-        if not pending.any():
+        if pending.size == 0:
             break
-        h = width / 2.0 ** (level + 1)
+        lo, aa, bb = low_f[pending], a_f[pending], b_f[pending]
+        h = width_f[pending] / 2.0 ** (level + 1)
         # j_min: first odd multiple at or above a; j_max: last one at or below b (below b if open).
-        j_min = np.maximum(1.0, np.ceil(((a - low) / h + 1.0) / 2.0))
-        upper = ((b - low) / h + 1.0) / 2.0
+        j_min = np.maximum(1.0, np.ceil(((aa - lo) / h + 1.0) / 2.0))
+        upper = ((bb - lo) / h + 1.0) / 2.0
         j_max = np.floor(upper) if closed else np.ceil(upper) - 1.0
         j_max = np.minimum(2.0**level, j_max)
-        point = low + h * (2.0 * j_min - 1.0)
+        point = lo + h * (2.0 * j_min - 1.0)
         # Guard the closed form against rounding: the point must really lie in the interval.
-        inside = (point >= a) & ((point <= b) if closed else (point < b))
-        hit = pending & (j_min <= j_max) & inside
-        lengths[hit] = level
-        thresholds[hit] = point[hit]
-        pending &= ~hit
+        inside = (point >= aa) & ((point <= bb) if closed else (point < bb))
+        hit = (j_min <= j_max) & inside
+        len_f[pending[hit]] = level
+        thr_f[pending[hit]] = point[hit]
+        pending = pending[~hit]
     return lengths, thresholds
 
 

@@ -32,7 +32,6 @@ The inversion ``kl^{-1}_+(q, ε) = sup{r ≥ q : kl(q‖r) ≤ ε}`` is a fixed 
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import rel_entr
 
 from companion.bounds.binomial import _log_delta
 from companion.bounds.occam import log_choose, log_zeta
@@ -52,10 +51,33 @@ _BISECTION_STEPS = 64
 
 
 def kl_bernoulli(q, r):
-    """``kl(q‖r) = q ln(q/r) + (1−q) ln((1−q)/(1−r))``, with ``0 ln 0 = 0`` (may be ``inf``)."""
-    q = np.asarray(q, dtype=float)
-    r = np.asarray(r, dtype=float)
-    return rel_entr(q, r) + rel_entr(1.0 - q, 1.0 - r)
+    """``kl(q‖r) = q ln(q/r) + (1−q) ln((1−q)/(1−r))``, with ``0 ln 0 = 0`` (may be ``inf``).
+
+    Written with ``log1p`` of the relative gap so that near ``r = q`` (where ``kl`` is of order
+    ``(r − q)²``) the value keeps its relative accuracy; the inversion relies on it for 1e-9.
+    """
+    q, r = np.broadcast_arrays(np.asarray(q, dtype=float), np.asarray(r, dtype=float))
+    gap = r - q
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        q_safe = np.where(q > 0, q, 1.0)
+        p_safe = np.where(q < 1, 1.0 - q, 1.0)
+        near_first = np.abs(gap) <= q_safe
+        near_second = np.abs(gap) <= p_safe
+        first = np.where(
+            near_first, -q * np.log1p(gap / q_safe), q * (np.log(q_safe) - np.log(np.where(r > 0, r, 1.0)))
+        )
+        second = np.where(
+            near_second,
+            -(1.0 - q) * np.log1p(-gap / p_safe),
+            (1.0 - q) * (np.log1p(-np.where(q < 1, q, 0.0)) - np.log1p(-np.where(r < 1, r, 0.0))),
+        )
+        first = np.where(q > 0, first, 0.0)
+        second = np.where(q < 1, second, 0.0)
+    out = first + second
+    # r = 0 with q > 0, or r = 1 with q < 1: infinite divergence.
+    out = np.where(((r <= 0) & (q > 0)) | ((r >= 1) & (q < 1)), np.inf, out)
+    out = np.maximum(out, 0.0)  # kl >= 0; clips rounding of order 1e-300
+    return out[()] if out.ndim == 0 else out
 
 
 def kl_inverse_upper(q, epsilon):
@@ -92,7 +114,6 @@ def kl_inverse_upper(q, epsilon):
         ok = kl_bernoulli(q, mid) <= epsilon
         lo = np.where(ok, mid, lo)
         hi = np.where(ok, hi, mid)
-    hi = np.where(kl_bernoulli(q, hi) <= epsilon, hi, hi)  # hi is the conservative end
     return hi[()] if hi.ndim == 0 else hi
 
 

@@ -1,0 +1,488 @@
+"""Table 1 of *The Decision List Machine* (Sokolova et al., NIPS 2002): protocol and table builders.
+
+The paper compares an RBF SVM, the SCM with balls and the DLM with balls (L2 metric, no scaling)
+on seven UCI data sets by the **total number of test errors over the ten folds** of one 10-fold
+cross-validation, the same folds for every machine, each machine's parameters being those "that
+gave the smallest 10-fold cross-validation error" (spec §8.1). This module computes, for every
+fold, the test errors of every grid point, and derives from them
+
+(a) the paper's protocol: the grid point with the smallest total test error (selection on the
+    test folds, optimistic by construction), over several fold seeds;
+(b) honest nested cross-validation: on each outer fold, the grid point chosen by an inner
+    stratified CV on the outer training set;
+(c) the bound-selected DLM: on each outer fold, the grid point (type, ``p_p``, ``p_n``, ``s``)
+    whose Theorem 1/2 bound on the training set is smallest.
+
+The DLM is fitted with the compression-set constraint (Section 4), so that the bounds of (c) apply
+to every machine of the grid; the paper reports no significant effect of the constraint.
+
+Cost: one distance matrix per data set; per fold one argsort shared by every DLM/SCM grid point
+(:class:`~companion.decision_list.SortedDistances`); one fit per (type, penalties) gives every
+stopping point ``s`` (prefix property); the SVM uses precomputed kernels from the same distances.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy.spatial.distance import cdist
+from sklearn.svm import SVC
+
+from companion import datasets
+from companion.bounds.decision_list import dlm_bound_path
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances
+from companion.evaluation import stratified_folds
+from companion.paper_numbers import paper_table
+
+__all__ = [
+    "DATASETS",
+    "Grid",
+    "encode_features",
+    "load_table1_dataset",
+    "GridResults",
+    "cross_validate_grid",
+    "paper_protocol",
+    "nested_protocol",
+    "bound_selected_dlm",
+    "paper_table1",
+    "comparison_frame",
+    "glass_binarisation_evidence",
+    "plot_dlm_balls",
+    "plot_errors_vs_s",
+    "plot_sparsity",
+]
+
+#: Loader, its preprocessing options and the class taken as positive, per data set of Table 1.
+DATASETS = {
+    "breastw": (datasets.load_breastw, dict(drop_incomplete=True), "malignant"),
+    "votes": (datasets.load_votes, dict(drop_incomplete=True), "republican"),
+    "pima": (datasets.load_pima, {}, "pos"),
+    "haberman": (datasets.load_haberman, dict(drop_contradictory=True), 2),
+    "bupa": (datasets.load_bupa, {}, 2),
+    "glass": (datasets.load_glass, dict(positive_class=2), 1),
+    "credit": (datasets.load_crx, dict(drop_incomplete=True), "+"),
+}
+#: Display names used by the paper.
+DISPLAY = {
+    "breastw": "BreastW",
+    "votes": "Votes",
+    "pima": "Pima",
+    "haberman": "Haberman",
+    "bupa": "Bupa",
+    "glass": "Glass",
+    "credit": "Credit",
+}
+
+
+def encode_features(frame: pd.DataFrame) -> np.ndarray:
+    """Numeric matrix for distance computations, with no scaling (the paper: "no preprocessing").
+
+    Numeric columns are kept as they are. A nominal column with two values becomes one 0/1
+    column (the value that sorts first is 0; Votes: ``n`` = 0, ``y`` = 1); a nominal column with
+    more values becomes one 0/1 column per value (one-hot), so that every pair of distinct values
+    is at the same distance. The paper does not say how it coded nominal attributes.
+    """
+    columns = []
+    for name in frame.columns:
+        column = frame[name]
+        if pd.api.types.is_numeric_dtype(column) and not isinstance(column.dtype, pd.CategoricalDtype):
+            columns.append(column.to_numpy(dtype=float)[:, None])
+            continue
+        values = sorted(pd.unique(column.dropna()), key=str)
+        if len(values) <= 2:
+            columns.append((column == values[-1]).to_numpy(dtype=float)[:, None])
+        else:
+            columns.append(np.column_stack([(column == v).to_numpy(dtype=float) for v in values]))
+    return np.hstack(columns)
+
+
+def load_table1_dataset(name: str, *, positive_class=None) -> tuple[np.ndarray, np.ndarray]:
+    """``(X, y)`` of one Table 1 data set: ``X`` encoded by :func:`encode_features`, ``y`` 0/1.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`DATASETS`.
+    positive_class : optional
+        Glass only: the original class(es) taken as positive (default: class 2, see
+        :func:`glass_binarisation_evidence`).
+    """
+    if name not in DATASETS:
+        raise ValueError(f"unknown Table 1 data set {name!r}; expected one of {sorted(DATASETS)}")
+    loader, options, positive = DATASETS[name]
+    options = dict(options)
+    if positive_class is not None:
+        if name != "glass":
+            raise ValueError("positive_class can only be chosen for 'glass' (the others are binary)")
+        options["positive_class"] = positive_class
+    X, y = loader(**options)
+    return encode_features(X), (y.to_numpy() == positive).astype(int)
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Parameter grids of the three machines (the paper's lists were not published).
+
+    SVM ``gamma`` values are multiples of ``1 / median(d²)`` over the data set's pairs (an
+    unsupervised scale, needed because the features are not scaled).
+    """
+
+    dlm_types: tuple = ("simple", "complex")
+    dlm_penalties: tuple = (0.5, 1.0, 2.0, 4.0)
+    dlm_s_max: int = 12
+    scm_types: tuple = ("conjunction", "disjunction")
+    scm_penalties: tuple = (0.5, 1.0, 1.5, 2.0, 3.0)
+    scm_s_max: int = 10
+    svm_gamma_factors: tuple = (0.1, 1.0, 10.0, 100.0)
+    svm_Cs: tuple = (0.1, 1.0, 10.0, 100.0)
+
+
+@dataclass
+class GridResults:
+    """Test errors (and sizes, bounds) of every grid point on every fold of one CV.
+
+    Arrays end with a fold axis. DLM arrays have shape (types, p_p, p_n, s, folds), SCM arrays
+    (types, p, s, folds), SVM arrays (gamma, C, folds). ``*_balls`` is the number of balls of the
+    machine fitted with that stopping point; ``dlm_bound`` its Theorem 1/2 bound on the training
+    fold (Theorem 1 for simple, 2 for complex).
+    """
+
+    grid: Grid
+    dlm_errors: np.ndarray
+    dlm_balls: np.ndarray
+    dlm_bound: np.ndarray
+    scm_errors: np.ndarray
+    scm_balls: np.ndarray
+    svm_errors: np.ndarray
+    svm_support: np.ndarray
+    svm_gammas: np.ndarray
+    n_test: np.ndarray = field(default=None)
+
+
+def _pad_path(values, length):
+    """Extend a per-stopping-point sequence to ``length`` by repeating its last entry."""
+    values = np.asarray(values)
+    if len(values) >= length:
+        return values[:length]
+    return np.concatenate([values, np.repeat(values[-1:], length - len(values), axis=0)], axis=0)
+
+
+def _fold_grid(D, X, y, train, test, grid: Grid, gammas, with_bounds: bool):
+    """Every grid point on one (train, test) split; see :class:`GridResults`."""
+    g = grid
+    sd = SortedDistances(D[np.ix_(train, train)])
+    X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
+    n_pen = len(g.dlm_penalties)
+    dlm_errors = np.zeros((len(g.dlm_types), n_pen, n_pen, g.dlm_s_max))
+    dlm_balls = np.zeros_like(dlm_errors)
+    dlm_bound = np.full_like(dlm_errors, np.nan)
+    for a, ball_type in enumerate(g.dlm_types):
+        for b, p_p in enumerate(g.dlm_penalties):
+            for c, p_n in enumerate(g.dlm_penalties):
+                dlm = DecisionListMachine(
+                    p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=True
+                ).fit(X_train, y_train, sorted_distances=sd)
+                if dlm.n_balls_ == 0:
+                    dlm_errors[a, b, c] = (y_test != dlm.default_).sum()
+                    continue
+                wrong = (dlm.predict_path(X_test) != y_test).sum(axis=1)
+                dlm_errors[a, b, c] = _pad_path(wrong, g.dlm_s_max)
+                used = dlm.path_["fitted_n_balls"].to_numpy()
+                dlm_balls[a, b, c] = _pad_path(used, g.dlm_s_max)
+                if with_bounds:
+                    bound = dlm_bound_path(dlm)[used - 1]
+                    dlm_bound[a, b, c] = _pad_path(bound, g.dlm_s_max)
+    scm_errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
+    scm_balls = np.zeros_like(scm_errors)
+    for a, model_type in enumerate(g.scm_types):
+        for b, p in enumerate(g.scm_penalties):
+            scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type).fit(
+                X_train, y_train, sorted_distances=sd
+            )
+            if scm.n_balls_ == 0:
+                scm_errors[a, b] = (y_test != scm.default_).sum()
+                continue
+            scm_errors[a, b] = _pad_path((scm.predict_path(X_test) != y_test).sum(axis=1), g.scm_s_max)
+            scm_balls[a, b] = _pad_path(np.arange(1, scm.n_balls_ + 1), g.scm_s_max)
+    svm_errors = np.zeros((len(gammas), len(g.svm_Cs)))
+    svm_support = np.zeros_like(svm_errors)
+    squared = D**2
+    for a, gamma in enumerate(gammas):
+        kernel = np.exp(-gamma * squared)
+        k_train, k_test = kernel[np.ix_(train, train)], kernel[np.ix_(test, train)]
+        for b, C in enumerate(g.svm_Cs):
+            svm = SVC(kernel="precomputed", C=C).fit(k_train, y_train)
+            svm_errors[a, b] = (svm.predict(k_test) != y_test).sum()
+            svm_support[a, b] = svm.support_.size
+    return dlm_errors, dlm_balls, dlm_bound, scm_errors, scm_balls, svm_errors, svm_support
+
+
+def svm_gammas(D, grid: Grid) -> np.ndarray:
+    """The SVM ``gamma`` grid: ``grid.svm_gamma_factors / median(d²)`` over distinct pairs."""
+    upper = D[np.triu_indices_from(D, k=1)]
+    scale = np.median(upper[upper > 0] ** 2)
+    return np.asarray(grid.svm_gamma_factors, dtype=float) / scale
+
+
+def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, with_bounds=True) -> GridResults:
+    """Test errors of every grid point of the three machines on each of ``folds``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n)
+    y : ndarray of shape (m,), values 0/1
+    folds : list of (train_index, test_index)
+    grid : Grid
+    D : ndarray of shape (m, m), optional
+        L2 distances of ``X`` (computed when omitted; pass it to share it across calls).
+    with_bounds : bool, default=True
+        Also compute the DLM bound of every grid point (for protocol (c)).
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if D is None:
+        D = cdist(X, X)
+    gammas = svm_gammas(D, grid)
+    per_fold = [_fold_grid(D, X, y, train, test, grid, gammas, with_bounds) for train, test in folds]
+    stacked = [np.stack(parts, axis=-1) for parts in zip(*per_fold)]
+    return GridResults(grid, *stacked, svm_gammas=gammas, n_test=np.array([len(t) for _, t in folds]))
+
+
+# --------------------------------------------------------------------------------------------
+# Selection rules
+# --------------------------------------------------------------------------------------------
+
+
+def _argmin_prefer_small(errors, sizes):
+    """Index of the smallest error; among ties the smallest size, then the first grid point."""
+    flat_errors = errors.ravel()
+    flat_sizes = sizes.ravel()
+    candidates = np.flatnonzero(flat_errors == flat_errors.min())
+    best = candidates[np.argmin(flat_sizes[candidates])]
+    return np.unravel_index(best, errors.shape)
+
+
+def _describe(machine, index, grid: Grid, gammas=None):
+    if machine == "dlm":
+        t, b, c, s = index
+        return {
+            "T": "s" if grid.dlm_types[t] == "simple" else "c",
+            "p_p": grid.dlm_penalties[b],
+            "p_n": grid.dlm_penalties[c],
+            "s": s + 1,
+        }
+    if machine == "scm":
+        t, b, s = index
+        return {"T": grid.scm_types[t][0], "p": grid.scm_penalties[b], "s": s + 1}
+    a, b = index
+    return {"gamma": float(gammas[a]), "C": grid.svm_Cs[b]}
+
+
+def paper_protocol(results: GridResults) -> dict:
+    """(a) Best grid point by total test errors over the folds (the paper's selection).
+
+    Returns
+    -------
+    dict
+        Per machine (``"svm"``, ``"scm"``, ``"dlm"``): ``errors`` (total over the folds),
+        ``size`` (mean number of support vectors / balls over the folds) and the parameters.
+    """
+    r = results
+    out = {}
+    for machine, errors, sizes in (
+        ("svm", r.svm_errors, r.svm_support),
+        ("scm", r.scm_errors, r.scm_balls),
+        ("dlm", r.dlm_errors, r.dlm_balls),
+    ):
+        total = errors.sum(axis=-1)
+        mean_size = sizes.mean(axis=-1)
+        index = _argmin_prefer_small(total, mean_size)
+        out[machine] = {
+            "errors": int(total[index]),
+            "size": float(mean_size[index]),
+            **_describe(machine, index, r.grid, r.svm_gammas),
+        }
+    return out
+
+
+def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=None, inner_splits=3, seed=0) -> dict:
+    """(b) Nested CV: on each outer fold an inner stratified CV of the outer training set picks the grid point.
+
+    The outer test errors of the chosen points are read from ``outer`` (the same fits as (a)).
+
+    Returns
+    -------
+    dict
+        Per machine: total outer test errors and mean size of the chosen machines.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if D is None:
+        D = cdist(X, X)
+    totals = {"svm": 0, "scm": 0, "dlm": 0}
+    sizes = {"svm": [], "scm": [], "dlm": []}
+    for f, (train, _test) in enumerate(folds):
+        inner_folds = stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f)
+        inner = cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], with_bounds=False)
+        for machine, inner_errors, inner_sizes, outer_errors, outer_sizes in (
+            ("svm", inner.svm_errors, inner.svm_support, outer.svm_errors, outer.svm_support),
+            ("scm", inner.scm_errors, inner.scm_balls, outer.scm_errors, outer.scm_balls),
+            ("dlm", inner.dlm_errors, inner.dlm_balls, outer.dlm_errors, outer.dlm_balls),
+        ):
+            index = _argmin_prefer_small(inner_errors.sum(axis=-1), inner_sizes.mean(axis=-1))
+            totals[machine] += int(outer_errors[index + (f,)])
+            sizes[machine].append(float(outer_sizes[index + (f,)]))
+    return {machine: {"errors": totals[machine], "size": float(np.mean(sizes[machine]))} for machine in totals}
+
+
+def bound_selected_dlm(results: GridResults) -> dict:
+    """(c) On each fold, the DLM grid point of smallest Theorem 1/2 bound on its training set."""
+    errors = sizes = 0.0
+    chosen = []
+    for f in range(results.dlm_errors.shape[-1]):
+        bound = results.dlm_bound[..., f]
+        filled = np.where(np.isfinite(bound), bound, np.inf)
+        index = _argmin_prefer_small(filled, results.dlm_balls[..., f])
+        errors += results.dlm_errors[index + (f,)]
+        sizes += results.dlm_balls[index + (f,)]
+        chosen.append({**_describe("dlm", index, results.grid), "bound": float(filled[index])})
+    n_folds = results.dlm_errors.shape[-1]
+    return {"errors": int(errors), "size": sizes / n_folds, "chosen": pd.DataFrame(chosen)}
+
+
+# --------------------------------------------------------------------------------------------
+# Paper numbers and comparison tables
+# --------------------------------------------------------------------------------------------
+
+
+def paper_table1() -> pd.DataFrame:
+    """Table 1 of the paper in wide form (one row per data set), from ``paper_numbers/01_table1.csv``."""
+    long = paper_table("01_table1")
+    wide = long.pivot(index="dataset", columns=["machine", "quantity"], values="value")
+    wide.columns = [f"{machine}_{quantity}" for machine, quantity in wide.columns]
+    wide = wide.reindex(list(DATASETS))
+    for column in wide.columns:
+        converted = pd.to_numeric(wide[column], errors="coerce")
+        if converted.notna().all():
+            wide[column] = converted
+    return wide
+
+
+def comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
+    """Paper vs ours for one quantity of each machine; ``ours[dataset][machine][what]``.
+
+    Rows: (data set, machine). Columns ``paper``, ``ours``, ``difference``.
+    """
+    from companion.evaluation import comparison_table
+
+    paper = paper_table1()
+    rows_paper, rows_ours = {}, {}
+    for dataset, machines in ours.items():
+        for machine, values in machines.items():
+            key = (DISPLAY[dataset], machine.upper())
+            rows_paper[key] = paper.loc[dataset, f"{machine}_{what}"]
+            rows_ours[key] = values[what]
+    table = comparison_table(pd.Series(rows_paper), pd.Series(rows_ours))
+    table.index = pd.MultiIndex.from_tuples(table.index, names=["dataset", "machine"])
+    return table
+
+
+def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0) -> pd.DataFrame:
+    """Paper-protocol errors of the three machines for each candidate Glass binarisation.
+
+    Parameters
+    ----------
+    candidates : dict
+        ``{label: positive_class}`` (a class or a tuple of classes of the original Glass data).
+    """
+    paper = paper_table1().loc["glass"]
+    rows = []
+    for label, positive in candidates.items():
+        X, y = load_table1_dataset("glass", positive_class=positive)
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        best = paper_protocol(cross_validate_grid(X, y, folds, grid, with_bounds=False))
+        row = {"split": label, "positives": int(y.sum())}
+        for machine in ("svm", "scm", "dlm"):
+            row[f"{machine}_errors"] = best[machine]["errors"]
+        row["distance_to_paper"] = sum(abs(row[f"{m}_errors"] - paper[f"{m}_errors"]) for m in ("svm", "scm", "dlm"))
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("split")
+
+
+# --------------------------------------------------------------------------------------------
+# Figures
+# --------------------------------------------------------------------------------------------
+
+_TYPE_COLOURS = {"Pi": "tab:red", "Po": "tab:orange", "Ni": "tab:blue", "No": "tab:cyan"}
+
+
+def plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
+    """Draw a fitted 2-D DLM: its decision regions, the data, and each ball (numbered in order)."""
+    import matplotlib.patches as mpatches
+
+    X = np.asarray(X, dtype=float)
+    span = X.max(axis=0) - X.min(axis=0)
+    lo, hi = X.min(axis=0) - 0.15 * span, X.max(axis=0) + 0.15 * span
+    xx, yy = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
+    grid_points = np.column_stack([xx.ravel(), yy.ravel()])
+    positive = dlm.classes_[-1]
+    zz = (dlm.predict(grid_points) == positive).reshape(xx.shape)
+    ax.contourf(xx, yy, zz, levels=[-0.5, 0.5, 1.5], colors=["#dde8f5", "#f7dcdc"], alpha=0.9)
+    is_positive = np.asarray(y) == positive
+    ax.scatter(*X[~is_positive].T, s=12, c="tab:blue", marker="o", label=f"class {dlm.classes_[0]}")
+    ax.scatter(*X[is_positive].T, s=14, c="tab:red", marker="^", label=f"class {positive}")
+    for number, ball in enumerate(dlm.balls_, start=1):
+        centre = X[ball.centre_index]
+        colour = _TYPE_COLOURS[ball.kind]
+        ax.add_patch(
+            mpatches.Circle(centre, ball.radius, fill=False, lw=2, ls="-" if ball.inside else "--", ec=colour)
+        )
+        ax.annotate(f"{number}:{ball.kind}", centre, fontsize=9, weight="bold", color=colour)
+        ax.scatter(*X[ball.border_index], s=80, facecolors="none", edgecolors="k")
+    ax.set_xlim(lo[0], hi[0])
+    ax.set_ylim(lo[1], hi[1])
+    ax.set_aspect("equal")
+    handles = [mpatches.Patch(color=c, label=k) for k, c in _TYPE_COLOURS.items()]
+    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right", fontsize=8)
+    return ax
+
+
+def plot_errors_vs_s(ax, results: GridResults, title=""):
+    """Total CV errors against the stopping point ``s`` (best penalties for each ``s``)."""
+    dlm_total = results.dlm_errors.sum(axis=-1)
+    scm_total = results.scm_errors.sum(axis=-1)
+    for t, ball_type in enumerate(results.grid.dlm_types):
+        curve = dlm_total[t].reshape(-1, dlm_total.shape[-1]).min(axis=0)
+        ax.plot(np.arange(1, len(curve) + 1), curve, marker="o", ms=3, label=f"DLM {ball_type}")
+    for t, model_type in enumerate(results.grid.scm_types):
+        curve = scm_total[t].min(axis=0)
+        ax.plot(np.arange(1, len(curve) + 1), curve, marker="s", ms=3, ls="--", label=f"SCM {model_type[:4]}.")
+    ax.axhline(results.svm_errors.sum(axis=-1).min(), color="k", lw=1, ls=":", label="SVM (best)")
+    ax.set_xlabel("stopping point s")
+    ax.set_ylabel("total test errors (10 folds)")
+    ax.set_title(title)
+    return ax
+
+
+def plot_sparsity(ax, table: pd.DataFrame):
+    """Number of balls (DLM, SCM) against number of support vectors, paper and ours, log-log.
+
+    ``table`` has columns ``svm_size``, ``scm_size``, ``dlm_size`` and a ``source`` column.
+    """
+    markers = {"paper": "o", "ours": "x"}
+    for source, part in table.groupby("source"):
+        for machine, colour in (("dlm", "tab:red"), ("scm", "tab:green")):
+            ax.scatter(
+                part["svm_size"], part[f"{machine}_size"], marker=markers.get(source, "."), c=colour,
+                label=f"{machine.upper()} ({source})",
+            )
+    lim = [1, max(table["svm_size"].max(), 10) * 1.5]
+    ax.plot(lim, lim, color="grey", lw=0.8, ls=":")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("SVM: mean number of support vectors")
+    ax.set_ylabel("number of balls")
+    ax.legend(fontsize=8)
+    return ax

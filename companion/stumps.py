@@ -1,0 +1,665 @@
+"""Conjunctions (and disjunctions) of decision stumps: the SC, Occam and PAC-Bayes learners of Paper 05.
+
+M. Shah, M. Marchand, J. Corbeil, *Feature Selection with Conjunctions of Decision Stumps and
+Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (spec ``01_05`` Part A).
+
+A decision stump on attribute ``k`` with threshold ``t`` and direction ``d`` outputs 1 when
+``x_k > t`` (``d = +1``) or ``x_k ≤ t`` (``d = −1``); a conjunction outputs 1 when all of its stumps
+do. (The paper writes ``I((x_k − t)d > 0)``, i.e. a strict ``x_k < t`` for ``d = −1``; the two differ
+only on the measure-zero set ``x_k = t``, and the non-strict form makes the SC variant's stumps
+exactly those of pyscm-ml and makes the disjunction's complementary stumps the same family.)
+
+All three variants share the set-covering greedy of Section VI: on the remaining examples, add the
+stump with the largest utility, then remove every remaining example it classifies 0, until no
+negative example remains or ``s`` stumps are used. They differ in what the threshold is and in
+what the utility pays for, so that *the greedy step and the model selection both minimise the
+bound of the variant* (the paper's Occam and PAC-Bayes utilities were lost; these are our
+reconstructions, spec §5.2–5.3):
+
+``"sc"`` (sample compression, Theorem 3 + Eq. 5)
+    ``U = |Q| − p|R|``; the threshold is the value of a remaining training example (the compression
+    example). ``bound_`` is :func:`companion.bounds.compression.compression_bound`.
+``"occam"`` (Theorem 2)
+    ``U = |Q| − p|R| − η (l ln 2 − ln ζ(l))``, where ``l`` is the dyadic code length of the interval of
+    thresholds that classify the remaining examples the same way, i.e. exactly the nats Theorem 2's
+    prior charges for that threshold. The threshold is the coded dyadic point.
+``"pac_bayes"`` (Theorem 4, "soft greedy")
+    Each stump gets a margin interval ``[a, b]`` (``a`` and ``b`` are training values ``g`` sorted
+    positions apart, ``g`` in ``margin_gaps``); every example keeps the probability ``w(x)`` that the
+    Gibbs conjunction built so far outputs 1, and
+    ``U = Q̃ − p R̃ − η ln((B − A)/(b − a))`` with ``Q̃, R̃`` the expected negative/positive weight the
+    stump removes. ``m R_S(G)`` changes by exactly ``R̃ − Q̃``, and the KL term by the
+    ``ln((B−A)/(b−a))`` charged, so ``p = 1`` and ``η = 1`` follow the bound's own trade-off.
+    ``predict`` is the Bayes vote ``I(Π σ > 1/2)``; ``bound_`` is ``min(1, 2 × Gibbs bound)``.
+
+Vectorised: every attribute is sorted once per fit; one greedy step scores every
+(attribute, threshold, direction) candidate with cumulative counts (weights) along the sorted
+order of the remaining examples — no Python loop over examples or attributes.
+
+>>> import numpy as np
+>>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
+>>> y = np.array([0, 0, 1, 1])
+>>> model = StumpConjunction(variant="sc").fit(X, y)
+>>> print(model.to_text())
+x0 > 2
+>>> model.predict(X).tolist()
+[0, 0, 1, 1]
+"""
+
+from __future__ import annotations
+
+import copy
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.model_selection import ParameterGrid
+from sklearn.utils import check_random_state
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from companion.bounds.compression import compression_bound
+from companion.bounds.occam import dyadic_code_lengths, occam_bound, threshold_code_cost
+from companion.bounds.pac_bayes import gibbs_output_probability, pac_bayes_bound
+
+__all__ = ["StumpConjunction", "fit_by_bound", "greedy_step_scores", "pac_bayes_step_scores"]
+
+_VARIANTS = ("sc", "occam", "pac_bayes")
+_MODEL_TYPES = ("conjunction", "disjunction")
+_TIE_BREAKING = ("pyscm", "index")
+_PYSCM_TOL = 1e-7  # pyscm-ml's double comparison tolerance (cpp_extensions/double_utils.h)
+
+
+def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0):
+    """Cover counts of every SC candidate of one greedy step, from presorted remaining examples.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_features, m_remaining)
+        Each row: one attribute's values over the remaining examples, sorted ascending.
+    labels : ndarray of shape (n_features, m_remaining)
+        The 0/1 labels in the same (per-row) order.
+    p : float
+        Penalty per misclassified positive.
+    tie_tolerance : float, default=0.0
+        Consecutive sorted values closer than this are one run (pyscm-ml uses 1e-7).
+
+    Returns
+    -------
+    q, r : ndarray of shape (n_features, m_remaining, 2)
+        Negatives covered and positives misclassified by the stump ``x > v_j`` (last axis 0, it
+        classifies 0 every remaining example with ``x ≤ v_j``) and ``x ≤ v_j`` (last axis 1).
+    utility : ndarray of shape (n_features, m_remaining, 2)
+        ``|Q| − p|R|``; ``-inf`` where ``v_j`` is not the last value of its run of equal values.
+    """
+    negatives = np.cumsum(1 - labels, axis=1)
+    positives = np.cumsum(labels, axis=1)
+    n_neg = negatives[:, -1:]
+    n_pos = positives[:, -1:]
+    q = np.stack([negatives, n_neg - negatives], axis=-1)
+    r = np.stack([positives, n_pos - positives], axis=-1)
+    run_end = np.ones(values.shape, dtype=bool)
+    run_end[:, :-1] = (values[:, 1:] - values[:, :-1]) > tie_tolerance
+    utility = q - p * r
+    utility = np.where(run_end[..., None], utility, -np.inf)
+    return q, r, utility
+
+
+def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps):
+    """Expected cover of every PAC-Bayes candidate ``(attribute, [a, b], direction)`` of one step.
+
+    Parameters
+    ----------
+    values : ndarray of shape (n_features, m)
+        Each attribute's training values, sorted ascending.
+    neg_weights, pos_weights : ndarray of shape (n_features, m)
+        ``w(x)`` of the negative (resp. positive) examples in that order, 0 for the other class.
+    spans : ndarray of shape (n_features,)
+        ``B − A`` per attribute.
+    p, eta : float
+        Utility parameters.
+    gaps : sequence of int
+        Candidate intervals are ``[v_j, v_{j+g}]`` for each ``g``.
+
+    Returns
+    -------
+    q, r : ndarray of shape (n_features, n_candidates, 2)
+        Expected negative / positive weight sent to 0 by ``x > t`` (last axis 0) and ``x ≤ t``
+        (last axis 1), ``t ~ U[a, b]``.
+    utility : ndarray of the same shape
+        ``q − p r − η ln((B − A)/(b − a))``; ``-inf`` for empty intervals.
+    starts : ndarray of int
+        Column where each gap's block of candidates begins (block ``i`` has ``m − gaps[i]``).
+    """
+    n, m = values.shape
+    zeros = np.zeros((n, 1))
+    # Exclusive prefix sums: C[:, j] = sum over the first j sorted entries.
+    cn = np.concatenate([zeros, np.cumsum(neg_weights, axis=1)], axis=1)
+    cnx = np.concatenate([zeros, np.cumsum(neg_weights * values, axis=1)], axis=1)
+    cp = np.concatenate([zeros, np.cumsum(pos_weights, axis=1)], axis=1)
+    cpx = np.concatenate([zeros, np.cumsum(pos_weights * values, axis=1)], axis=1)
+    blocks_q, blocks_r, blocks_u, starts = [], [], [], []
+    offset = 0
+    for g in gaps:  # a handful of interval widths; vectorised over attributes and positions
+        a = values[:, : m - g]
+        b = values[:, g:]
+        width = b - a
+        valid = width > 0
+        safe = np.where(valid, width, 1.0)
+        lo_idx = slice(1, m - g + 1)  # prefix up to and including position j
+        hi_idx = slice(g, m)  # prefix up to position j + g, exclusive
+        # x > t with t ~ U[a, b] sends to 0 every x <= a and (b - x)/(b - a) of those inside.
+        removed_neg = cn[:, lo_idx] + (b * (cn[:, hi_idx] - cn[:, lo_idx]) - (cnx[:, hi_idx] - cnx[:, lo_idx])) / safe
+        removed_pos = cp[:, lo_idx] + (b * (cp[:, hi_idx] - cp[:, lo_idx]) - (cpx[:, hi_idx] - cpx[:, lo_idx])) / safe
+        q = np.stack([removed_neg, cn[:, -1:] - removed_neg], axis=-1)
+        r = np.stack([removed_pos, cp[:, -1:] - removed_pos], axis=-1)
+        with np.errstate(divide="ignore"):
+            margin_cost = np.log(np.where(valid, spans[:, None] / safe, np.inf))
+        u = np.where(valid[..., None], q - p * r - eta * margin_cost[..., None], -np.inf)
+        blocks_q.append(q)
+        blocks_r.append(r)
+        blocks_u.append(u)
+        starts.append(offset)
+        offset += m - g
+    return (
+        np.concatenate(blocks_q, axis=1),
+        np.concatenate(blocks_r, axis=1),
+        np.concatenate(blocks_u, axis=1),
+        np.asarray(starts),
+    )
+
+
+def _pick(utility, q, r, tie_breaking):
+    """Flat index of the chosen candidate (C order = feature, position, kind, as pyscm-ml scans)."""
+    flat_u = utility.reshape(-1)
+    best = flat_u.max()
+    if not np.isfinite(best):
+        return None
+    if tie_breaking == "index":
+        return int(np.argmax(flat_u))
+    tied = flat_u >= best - _PYSCM_TOL
+    decrease = np.where(tied, (q - r).reshape(-1), -np.inf)
+    return int(np.argmax(decrease))
+
+
+class StumpConjunction(ClassifierMixin, BaseEstimator):
+    """Conjunction or disjunction of decision stumps learned by a set-covering greedy (Paper 05).
+
+    Parameters
+    ----------
+    variant : {"sc", "occam", "pac_bayes"}, default="sc"
+        Learning framework: sample compression, Occam's razor or PAC-Bayes (see the module text).
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+        A disjunction is learned as a conjunction with the labels swapped (Paper 05, Section II).
+    p : float, default=1.0
+        Penalty for each positive example a stump misclassifies, ``p >= 0``.
+    s : int, default=10
+        Maximum number of stumps (= genes), ``s >= 1``.
+    eta : float, default=1.0
+        Weight of the threshold-code (Occam) or margin (PAC-Bayes) cost in the utility, ``>= 0``;
+        ignored by ``"sc"``. ``eta=0`` makes the Occam greedy pick the same stumps as SC.
+    delta : float, default=0.05
+        Confidence of the bounds, in ``(0, 1]``.
+    tie_breaking : {"pyscm", "index"}, default="pyscm"
+        ``"pyscm"``: utilities within 1e-7 are equal, then the largest ``|Q| − |R|`` wins, then the
+        first in (attribute, threshold, ``>`` before ``≤``) order, exactly as pyscm-ml 1.1;
+        ``"index"``: the first exact maximum in that order.
+    reuse_features : bool, default=False
+        Whether an attribute may carry several stumps. The paper uses each attribute at most once
+        (its prior counts attribute *sets*); pyscm-ml allows reuse (set True to match it).
+    margin_gaps : tuple of int, default=(1, 2, 4, 8)
+        PAC-Bayes only: widths, in sorted positions, of the candidate margin intervals.
+    prior_n_features : int or None, default=None
+        ``n`` used by the bounds; ``None`` means the number of columns of ``X``. Set it to the full
+        gene count when ``X`` holds genes pre-selected with the labels: the bounds hold uniformly
+        over all conjunctions on the ``n`` genes, so the search may be narrowed but the prior may not.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        ``classes_[1]`` is the positive class (the one a conjunction outputs when all stumps fire).
+    features_ : ndarray of int
+        Selected attribute (gene) indices, in the order the greedy added them.
+    thresholds_ : ndarray of float
+        Thresholds (PAC-Bayes: the midpoints of the margin intervals).
+    directions_ : ndarray of int
+        ``+1`` for ``x > t``, ``-1`` for ``x ≤ t`` (for a disjunction: its own, complementary stumps).
+    intervals_ : ndarray of shape (n_stumps, 2)
+        Interval of equivalent thresholds (SC, Occam) or margin interval ``[a, b]`` (PAC-Bayes).
+    code_lengths_ : ndarray of int
+        Occam only: dyadic code length of each threshold (else empty).
+    compression_set_ : ndarray of int
+        SC only: index of the training example that carries each threshold.
+    bound_path_ : ndarray of shape (n_stumps + 1,)
+        The variant's risk bound for the first ``r`` stumps, ``r = 0..n_stumps``.
+    bound_ : float
+        Bound of the fitted model (``bound_path_[-1]``), with confidence ``1 − delta``.
+    gibbs_bound_path_, gibbs_risk_path_ : ndarray
+        PAC-Bayes only: the Gibbs risk bound and empirical Gibbs risk along the path.
+    training_errors_path_ : ndarray of int
+        Training errors of ``predict`` for each prefix.
+    feature_range_ : ndarray of shape (2, n_features)
+        ``[A_k, B_k]``: per-attribute min and max of the training inputs (no labels used).
+    """
+
+    _sklearn_check_exemptions: dict = {}
+
+    def __init__(
+        self,
+        variant="sc",
+        model_type="conjunction",
+        p=1.0,
+        s=10,
+        eta=1.0,
+        delta=0.05,
+        tie_breaking="pyscm",
+        reuse_features=False,
+        margin_gaps=(1, 2, 4, 8),
+        prior_n_features=None,
+    ):
+        self.variant = variant
+        self.model_type = model_type
+        self.p = p
+        self.s = s
+        self.eta = eta
+        self.delta = delta
+        self.tie_breaking = tie_breaking
+        self.reuse_features = reuse_features
+        self.margin_gaps = margin_gaps
+        self.prior_n_features = prior_n_features
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    # ----------------------------------------------------------------------------------------
+    # validation
+    # ----------------------------------------------------------------------------------------
+
+    def _validate_params(self, n_features):
+        for name, value, choices in (
+            ("variant", self.variant, _VARIANTS),
+            ("model_type", self.model_type, _MODEL_TYPES),
+            ("tie_breaking", self.tie_breaking, _TIE_BREAKING),
+        ):
+            if not isinstance(value, str) or value not in choices:
+                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+        for name, value in (("p", self.p), ("eta", self.eta)):
+            if isinstance(value, bool) or not isinstance(value, numbers.Real):
+                raise TypeError(f"{name} must be a real number >= 0, got {type(value).__name__}")
+            if not np.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        if isinstance(self.s, bool) or not isinstance(self.s, numbers.Integral):
+            raise TypeError(f"s (maximum number of stumps) must be an integer >= 1, got {self.s!r}")
+        if self.s < 1:
+            raise ValueError(f"s (maximum number of stumps) must be >= 1, got {self.s!r}")
+        if isinstance(self.delta, bool) or not isinstance(self.delta, numbers.Real):
+            raise TypeError(f"delta must be a real number in (0, 1], got {self.delta!r}")
+        if not (0 < self.delta <= 1):
+            raise ValueError(f"delta must lie in (0, 1], got {self.delta!r}")
+        if not isinstance(self.reuse_features, (bool, np.bool_)):
+            raise TypeError(f"reuse_features must be a bool, got {self.reuse_features!r}")
+        gaps = np.asarray(self.margin_gaps)
+        if gaps.ndim != 1 or gaps.size == 0 or not np.issubdtype(gaps.dtype, np.integer) or np.any(gaps < 1):
+            raise ValueError(f"margin_gaps must be a non-empty sequence of integers >= 1, got {self.margin_gaps!r}")
+        prior_n = self.prior_n_features
+        if prior_n is None:
+            prior_n = n_features
+        elif isinstance(prior_n, bool) or not isinstance(prior_n, numbers.Integral) or prior_n < n_features:
+            raise ValueError(
+                f"prior_n_features must be None or an integer >= the number of features "
+                f"({n_features}), got {self.prior_n_features!r}"
+            )
+        return int(prior_n)
+
+    # ----------------------------------------------------------------------------------------
+    # fit
+    # ----------------------------------------------------------------------------------------
+
+    def fit(self, X, y):
+        """Learn the stumps greedily and compute the bound along the path.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Real-valued inputs (e.g. expression levels).
+        y : array-like of shape (n_samples,)
+            Two classes, any label type.
+
+        Returns
+        -------
+        self : StumpConjunction
+        """
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        prior_n = self._validate_params(X.shape[1])
+        self.classes_ = np.unique(y)
+        if self.classes_.size != 2:
+            raise ValueError(
+                f"Only binary classification is supported: y must hold exactly 2 classes, "
+                f"got {self.classes_.size} class(es)"
+            )
+        positive = (y == self.classes_[1]).astype(np.int64)
+        # A disjunction is a conjunction learned on swapped labels (Paper 05, Section II).
+        internal = positive if self.model_type == "conjunction" else 1 - positive
+        self.feature_range_ = np.vstack([X.min(axis=0), X.max(axis=0)])
+        self.prior_n_features_ = prior_n
+
+        if self.variant == "pac_bayes":
+            stumps = self._greedy_pac_bayes(X, internal)
+        else:
+            stumps = self._greedy_cover(X, internal)
+        features, thresholds, directions, intervals, lengths = stumps
+        self.features_ = np.asarray(features, dtype=np.int64)
+        self.thresholds_ = np.asarray(thresholds, dtype=float)
+        internal_directions = np.asarray(directions, dtype=np.int64)
+        # A disjunction's stumps are the complements of the learned conjunction's: flip d.
+        sign = 1 if self.model_type == "conjunction" else -1
+        self.directions_ = sign * internal_directions
+        self.intervals_ = np.asarray(intervals, dtype=float).reshape(-1, 2)
+        self.code_lengths_ = np.asarray(lengths, dtype=np.int64)
+        self._compute_bound_path(X, internal)
+        return self
+
+    def _greedy_cover(self, X, labels):
+        """SC and Occam greedy: hard covering with cumulative counts on presorted attributes."""
+        m, n = X.shape
+        tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
+        values_t = np.ascontiguousarray(X.T)
+        order = np.argsort(values_t, axis=1, kind="stable")  # sorted once per fit
+        low, high = self.feature_range_
+        alive = np.ones(m, dtype=bool)
+        used = np.zeros(n, dtype=bool)
+        features, thresholds, directions, intervals, lengths = [], [], [], [], []
+        while len(features) < self.s and np.any(alive & (labels == 0)):
+            # Keep each attribute's sorted order restricted to the remaining examples.
+            order = order[alive[order]].reshape(n, -1)
+            vals = np.take_along_axis(values_t, order, axis=1)
+            q, r, utility = greedy_step_scores(vals, labels[order], self.p, tie_tolerance=tol)
+            if self.variant == "occam":
+                # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the
+                # last run's is [v_max, B). Its dyadic code length is what Theorem 2 pays.
+                high_safe = np.where(high > low, high, low + 1.0)  # constant attributes: masked below
+                upper = np.concatenate([vals[:, 1:], high_safe[:, None]], axis=1)
+                code, _ = dyadic_code_lengths(vals, upper, low[:, None], high_safe[:, None], closed=False)
+                code = np.where(high[:, None] > low[:, None], code, -1)
+                cost = np.where(code >= 0, threshold_code_cost(np.maximum(code, 0)), np.inf)
+                utility = utility - self.eta * cost[..., None] if self.eta > 0 else np.where(
+                    np.isfinite(cost)[..., None], utility, -np.inf
+                )
+            if not self.reuse_features:
+                utility[used] = -np.inf
+            choice = _pick(utility, q, r, self.tie_breaking)
+            if choice is None:
+                break
+            feature, position, kind = np.unravel_index(choice, utility.shape)
+            value = vals[feature, position]
+            upper_value = vals[feature, position + 1] if position + 1 < vals.shape[1] else high[feature]
+            direction = 1 if kind == 0 else -1
+            if self.variant == "occam":
+                length, coded = dyadic_code_lengths(value, upper_value, low[feature], high[feature], closed=False)
+                threshold = float(coded)
+                lengths.append(int(length))
+            else:
+                threshold = float(value)
+            features.append(int(feature))
+            thresholds.append(threshold)
+            directions.append(direction)
+            intervals.append((float(value), float(upper_value)))
+            used[feature] = True
+            column = X[:, feature]
+            alive &= (column > threshold) if direction == 1 else (column <= threshold)
+        return features, thresholds, directions, intervals, lengths
+
+    def _greedy_pac_bayes(self, X, labels):
+        """PAC-Bayes soft greedy (reconstructed, spec §5.3) with weighted cumulative sums."""
+        m, n = X.shape
+        values_t = np.ascontiguousarray(X.T)
+        order = np.argsort(values_t, axis=1, kind="stable")
+        vals = np.take_along_axis(values_t, order, axis=1)
+        low, high = self.feature_range_
+        gaps = sorted({int(g) for g in self.margin_gaps if g < m})
+        weight = np.ones(m)
+        used = np.zeros(n, dtype=bool)
+        negative = labels == 0
+        features, thresholds, directions, intervals = [], [], [], []
+        while len(features) < self.s and weight[negative].sum() > 1e-9 and gaps:
+            q_all, r_all, utility, starts = pac_bayes_step_scores(
+                vals, np.where(negative, weight, 0.0)[order], np.where(negative, 0.0, weight)[order],
+                high - low, self.p, self.eta, gaps,
+            )
+            if not self.reuse_features:
+                utility[used] = -np.inf
+            choice = _pick(utility, q_all, r_all, self.tie_breaking)
+            if choice is None:
+                break
+            feature, column_index, kind = np.unravel_index(choice, utility.shape)
+            block = int(np.searchsorted(starts, column_index, side="right")) - 1
+            position, gap = column_index - starts[block], gaps[block]
+            a = float(vals[feature, position])
+            b = float(vals[feature, position + gap])
+            direction = 1 if kind == 0 else -1
+            features.append(int(feature))
+            thresholds.append(0.5 * (a + b))
+            directions.append(direction)
+            intervals.append((a, b))
+            used[feature] = True
+            weight = weight * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
+        return features, thresholds, directions, intervals, []
+
+    # ----------------------------------------------------------------------------------------
+    # bounds
+    # ----------------------------------------------------------------------------------------
+
+    def _compute_bound_path(self, X, internal):
+        m = X.shape[0]
+        n = self.prior_n_features_
+        k_max = self.features_.size
+        internal_directions = self.directions_ * (1 if self.model_type == "conjunction" else -1)
+        fires = self._internal_stump_outputs(X, internal_directions)  # (m, k) bool
+        prefix_one = np.ones((m, k_max + 1), dtype=bool)
+        prefix_one[:, 1:] = np.logical_and.accumulate(fires, axis=1) if k_max else prefix_one[:, 1:]
+        errors = (prefix_one != (internal[:, None] == 1)).sum(axis=0)
+        bounds = np.empty(k_max + 1)
+        self.compression_set_ = np.empty(0, dtype=np.int64)
+        if self.variant == "sc":
+            compression = self._compression_examples(X, prefix_one[:, -1] != (internal == 1))
+            self.compression_set_ = compression
+            for size in range(k_max + 1):
+                wrong = prefix_one[:, size] != (internal == 1)
+                outside_errors = int(wrong.sum() - wrong[compression[:size]].sum())
+                bounds[size] = compression_bound(outside_errors, m, n, size, self.delta)
+        elif self.variant == "occam":
+            for size in range(k_max + 1):
+                bounds[size] = occam_bound(int(errors[size]), m, n, self.code_lengths_[:size], self.delta)
+        else:
+            low, high = self.feature_range_[:, self.features_]
+            ratios = (high - low) / (self.intervals_[:, 1] - self.intervals_[:, 0])
+            ratios = np.maximum(ratios, 1.0)
+            probs = np.ones((m, k_max + 1))
+            if k_max:
+                sig = self._internal_sigma(X, internal_directions)
+                probs[:, 1:] = np.cumprod(sig, axis=1)
+            gibbs = ((1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)).mean(axis=0)
+            gibbs_bounds = np.array(
+                [pac_bayes_bound(float(gibbs[size]), m, n, ratios[:size], self.delta) for size in range(k_max + 1)]
+            )
+            bayes_one = probs > 0.5
+            errors = (bayes_one != (internal[:, None] == 1)).sum(axis=0)
+            self.gibbs_risk_path_ = gibbs
+            self.gibbs_bound_path_ = gibbs_bounds
+            bounds = np.minimum(1.0, 2.0 * gibbs_bounds)
+        self.training_errors_path_ = np.asarray(errors, dtype=np.int64)
+        self.bound_path_ = bounds
+        self.bound_ = float(bounds[-1])
+
+    def _compression_examples(self, X, wrong_final):
+        """One distinct training example per SC stump whose attribute value is the threshold.
+
+        Any choice gives a valid bound (Theorem 3 holds for every compression set); we prefer an
+        example the final model misclassifies, which lowers the error count outside the set.
+        Loops over the (few) stumps only.
+        """
+        chosen = []
+        for feature, threshold in zip(self.features_, self.thresholds_):
+            candidates = np.flatnonzero(X[:, feature] == threshold)
+            candidates = candidates[~np.isin(candidates, chosen)]
+            if candidates.size == 0:  # cannot happen for SC thresholds; keep the bound honest
+                candidates = np.setdiff1d(np.arange(X.shape[0]), chosen)
+            preferred = candidates[wrong_final[candidates]]
+            chosen.append(int((preferred if preferred.size else candidates)[0]))
+        return np.asarray(chosen, dtype=np.int64)
+
+    # ----------------------------------------------------------------------------------------
+    # prediction
+    # ----------------------------------------------------------------------------------------
+
+    def _internal_stump_outputs(self, X, internal_directions):
+        columns = X[:, self.features_]
+        above = columns > self.thresholds_
+        return np.where(internal_directions > 0, above, ~above)
+
+    def _internal_sigma(self, X, internal_directions):
+        columns = X[:, self.features_]
+        a, b = self.intervals_[:, 0], self.intervals_[:, 1]
+        up = np.clip((columns - a) / (b - a), 0.0, 1.0)
+        return np.where(internal_directions > 0, up, 1.0 - up)
+
+    def _internal_directions(self):
+        return self.directions_ * (1 if self.model_type == "conjunction" else -1)
+
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def _staged_internal_one(self, X):
+        """(n_samples, n_stumps + 1) bool: the learned (internal) conjunction of each prefix says 1."""
+        k = self.features_.size
+        out = np.ones((X.shape[0], k + 1), dtype=bool)
+        if k == 0:
+            return out
+        if self.variant == "pac_bayes":
+            out[:, 1:] = np.cumprod(self._internal_sigma(X, self._internal_directions()), axis=1) > 0.5
+        else:
+            out[:, 1:] = np.logical_and.accumulate(self._internal_stump_outputs(X, self._internal_directions()), axis=1)
+        return out
+
+    def _to_labels(self, internal_one):
+        positive = internal_one if self.model_type == "conjunction" else ~internal_one
+        return self.classes_[positive.astype(np.int64)]
+
+    def predict(self, X):
+        """Predict classes (PAC-Bayes variant: the deterministic Bayes vote ``I(Π σ > 1/2)``)."""
+        X = self._check_X(X)
+        return self._to_labels(self._staged_internal_one(X)[:, -1])
+
+    def staged_predict(self, X):
+        """Predictions of every prefix of the stump sequence: array of shape (n_stumps + 1, n_samples).
+
+        Row ``r`` is what the model truncated to its first ``r`` stumps predicts (the greedy is
+        prefix-consistent, so this equals refitting with ``s = r``); used to select ``s`` by CV.
+        """
+        X = self._check_X(X)
+        return self._to_labels(self._staged_internal_one(X)).T
+
+    def gibbs_proba(self, X):
+        """PAC-Bayes only: probability that the stochastic Gibbs classifier predicts ``classes_[1]``."""
+        self._require_pac_bayes("gibbs_proba")
+        X = self._check_X(X)
+        if self.features_.size == 0:
+            one = np.ones(X.shape[0])
+        else:
+            one = np.prod(self._internal_sigma(X, self._internal_directions()), axis=1)
+        return one if self.model_type == "conjunction" else 1.0 - one
+
+    def predict_gibbs(self, X, random_state=None):
+        """PAC-Bayes only: one draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``)."""
+        proba = self.gibbs_proba(X)
+        rng = check_random_state(random_state)
+        return self.classes_[(rng.random_sample(proba.shape[0]) < proba).astype(np.int64)]
+
+    def predict_bayes(self, X):
+        """PAC-Bayes only: the Bayes vote of the posterior (same as ``predict`` for this variant)."""
+        self._require_pac_bayes("predict_bayes")
+        return self.predict(X)
+
+    def _require_pac_bayes(self, method):
+        check_is_fitted(self)
+        if self.variant != "pac_bayes":
+            raise ValueError(f"{method} needs variant='pac_bayes', this model has variant={self.variant!r}")
+
+    # ----------------------------------------------------------------------------------------
+    # inspection
+    # ----------------------------------------------------------------------------------------
+
+    def truncated(self, n_stumps):
+        """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound)."""
+        check_is_fitted(self)
+        k = self.features_.size
+        if isinstance(n_stumps, bool) or not isinstance(n_stumps, numbers.Integral) or not 0 <= n_stumps <= k:
+            raise ValueError(f"n_stumps must be an integer in [0, {k}], got {n_stumps!r}")
+        out = copy.deepcopy(self)
+        for name in ("features_", "thresholds_", "directions_", "intervals_"):
+            setattr(out, name, getattr(self, name)[:n_stumps])
+        out.code_lengths_ = self.code_lengths_[:n_stumps]
+        out.compression_set_ = self.compression_set_[:n_stumps]
+        for name in ("bound_path_", "training_errors_path_", "gibbs_bound_path_", "gibbs_risk_path_"):
+            if hasattr(self, name):
+                setattr(out, name, getattr(self, name)[: n_stumps + 1])
+        out.bound_ = float(out.bound_path_[-1])
+        return out
+
+    def _feature_name(self, index):
+        names = getattr(self, "feature_names_in_", None)
+        return str(names[index]) if names is not None else f"x{index}"
+
+    def to_text(self, precision=4):
+        """The model as one line of text, e.g. ``x12 > 0.5 AND x7 <= 3``."""
+        check_is_fitted(self)
+        if self.features_.size == 0:
+            constant = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+            return f"always {constant!s}"
+        parts = []
+        for feature, threshold, direction, (a, b) in zip(self.features_, self.thresholds_, self.directions_, self.intervals_):
+            op = ">" if direction > 0 else "<="
+            text = f"{self._feature_name(feature)} {op} {threshold:.{precision}g}"
+            if self.variant == "pac_bayes":
+                text += f" (t ~ U[{a:.{precision}g}, {b:.{precision}g}])"
+            parts.append(text)
+        return (" AND " if self.model_type == "conjunction" else " OR ").join(parts)
+
+    def __str__(self):
+        try:
+            return self.to_text()
+        except Exception:  # unfitted: fall back to the parameter repr
+            return super().__repr__()
+
+
+def fit_by_bound(estimator, X, y, param_grid):
+    """Model selection by the bound: fit every grid point, keep the prefix with the smallest bound.
+
+    Parameters
+    ----------
+    estimator : StumpConjunction
+        Template (cloned for each grid point).
+    X, y : array-like
+        Training data.
+    param_grid : dict or list of dicts
+        As for :class:`sklearn.model_selection.ParameterGrid` (e.g. ``p``, ``eta``,
+        ``model_type``); ``s`` is the longest path, every prefix ``r ≤ s`` is a candidate.
+
+    Returns
+    -------
+    StumpConjunction
+        The fitted (possibly truncated) model whose ``bound_`` is smallest; ties go to fewer stumps,
+        then to the first grid point.
+    """
+    best, best_key = None, None
+    for params in ParameterGrid(param_grid):
+        model = clone(estimator).set_params(**params).fit(X, y)
+        size = int(np.argmin(model.bound_path_))  # first minimum = fewest stumps
+        key = (float(model.bound_path_[size]), size)
+        if best_key is None or key < best_key:
+            best, best_key = model.truncated(size), key
+    return best

@@ -1,0 +1,175 @@
+"""Tests of the DLM bounds (Theorems 1 and 2), the reconstructed SCM bound and the
+reconstruction function of Section 4 (companion.bounds.decision_list, paper 01)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from companion.bounds.decision_list import (
+    compression_message,
+    dlm_bound_path,
+    reconstruct_decision_list,
+    scm_bound,
+    scm_bound_path,
+    theorem1_bound,
+    theorem2_bound,
+)
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
+
+COUNTS = ("c_p", "c_n", "b_p", "b_n", "k_p", "k_n")
+
+
+def _base(**changes):
+    counts = dict(c_p=1, c_n=1, b_p=1, b_n=1, k_p=5, k_n=5, r=2)
+    counts.update(changes)
+    return counts
+
+
+def test_reference_values_of_spec():
+    # spec §9.5: test vectors computed from the formulas (not numbers printed in the paper)
+    assert theorem1_bound(200, 415, **_base()) == pytest.approx(0.137559, abs=5e-7)
+    assert theorem2_bound(200, 415, **_base()) == pytest.approx(0.142519, abs=5e-7)
+    assert theorem1_bound(200, 415, **_base(k_p=0, k_n=0)) == pytest.approx(0.055466, abs=5e-7)
+
+
+def test_delta_lambda_weights_sum_to_delta():
+    # sum over (c_p, ..., k_n) in N^6 of (pi^2/6)^-6 prod (x+1)^-2 = 1 (checked in closed form
+    # along one axis, the others factor out)
+    i = np.arange(1, 2_000_001, dtype=float)
+    one_axis = np.sum(1.0 / i**2) / (np.pi**2 / 6)
+    assert one_axis**6 == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("name", COUNTS)
+@pytest.mark.parametrize("bound", [theorem1_bound, theorem2_bound])
+def test_bounds_non_decreasing_in_each_count(bound, name):
+    values = [bound(200, 415, **_base(**{name: v})) for v in range(0, 30)]
+    assert np.all(np.diff(values) >= -1e-12)
+    assert values[-1] > values[0]
+
+
+@pytest.mark.parametrize("bound", [theorem1_bound, theorem2_bound])
+def test_bounds_non_decreasing_in_number_of_balls(bound):
+    values = [bound(200, 415, **_base(c_p=3, c_n=3, r=r)) for r in range(1, 20)]
+    assert np.all(np.diff(values) > 0)
+
+
+def test_bound_decreases_with_more_data_and_stays_in_unit_interval():
+    small = theorem1_bound(50, 50, **_base())
+    large = theorem1_bound(500, 500, **_base())
+    assert 0 < large < small <= 1
+    assert theorem1_bound(5, 5, **_base(k_p=3, k_n=3)) == 1.0  # m - λ - k <= 0
+
+
+def test_theorem2_exceeds_theorem1_when_its_message_is_longer():
+    for c_p, c_n, r in itertools.product(range(1, 4), range(1, 4), range(1, 6)):
+        lam = c_p + c_n + 2
+        counts = _base(c_p=c_p, c_n=c_n, r=r)
+        if np.log(lam) + r * np.log(2 * (c_p + c_n)) >= np.sum(np.log(np.arange(1, r + 1))):
+            assert theorem2_bound(300, 300, **counts) >= theorem1_bound(300, 300, **counts)
+
+
+def test_scm_bound_is_monotone_and_below_one():
+    base = dict(c_p=1, c_n=2, b_p=2, k_p=3, k_n=4)
+    for name in base:
+        values = [scm_bound(200, 300, **{**base, name: v}) for v in range(0, 20)]
+        assert np.all(np.diff(values) >= -1e-12)
+        assert 0 < values[0] < 1
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(_base(c_p=-1)), "c_p"),
+        (dict(_base(k_n=1.5)), "k_n"),
+        (dict(_base(), delta=0.0), "delta"),
+        (dict(_base(), delta=2), "delta"),
+        (dict(_base(k_p=500)), "exceed"),
+    ],
+)
+def test_bad_counts_are_named(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        theorem1_bound(200, 415, **kwargs)
+
+
+# --------------------------------------------------------------------------------------------
+# From fitted machines; the reconstruction function
+# --------------------------------------------------------------------------------------------
+
+
+def _problem(rng, m=80, round_to=None):
+    X = rng.normal(size=(m, 2))
+    if round_to:
+        X = np.round(X / round_to) * round_to
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    flip = rng.random(m) < 0.1
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+@pytest.mark.parametrize("ball_type", ["simple", "complex"])
+def test_reconstruction_from_compression_set_returns_the_same_classifier(rng, ball_type):
+    for trial in range(8):
+        X, y = _problem(rng, m=int(rng.integers(30, 90)), round_to=0.25 if trial % 2 else None)
+        labels = np.where(y == 1, "pos", "neg")
+        p_p, p_n = (float(v) for v in rng.choice([0.5, 1.0, 2.0, np.inf], size=2))
+        dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=8, ball_type=ball_type, compression_constraint=True)
+        dlm.fit(X, labels)
+        message = compression_message(dlm, X)
+        assert len(message.X) == len(dlm.compression_set_)
+        if ball_type == "simple":
+            assert all(inside for _, inside in message.balls)
+        rebuilt = reconstruct_decision_list(message)
+        probe = np.vstack([X, rng.normal(size=(300, 2)) * 1.5])
+        rebuilt_labels = np.where(rebuilt.predict01(probe) == 1, "pos", "neg")
+        np.testing.assert_array_equal(rebuilt_labels, dlm.predict(probe))
+
+
+def test_reconstruction_needs_the_message_not_just_the_set(rng):
+    X, y = _problem(rng, m=80)
+    dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=6, ball_type="simple", compression_constraint=True).fit(X, y)
+    message = compression_message(dlm, X)
+    assert len(message.balls) >= 2
+    bad = type(message)(X=message.X, y=message.y, is_centre=~message.is_centre, balls=message.balls)
+    with pytest.raises(ValueError, match="centre"):
+        reconstruct_decision_list(bad)
+
+
+@pytest.mark.parametrize("ball_type", ["simple", "complex"])
+def test_bound_path_of_fitted_dlm(rng, ball_type):
+    X, y = _problem(rng, m=120)
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True).fit(X, y)
+    path = dlm_bound_path(dlm)
+    assert path.shape == (dlm.n_balls_,)
+    finite = path[np.isfinite(path)]
+    assert len(finite) >= 1 and np.all((finite > 0) & (finite <= 1))
+    np.testing.assert_array_equal(np.isnan(path), ~dlm.path_["compression_correct"].to_numpy())
+    row = dlm.path_.iloc[0]
+    bound = theorem1_bound if ball_type == "simple" else theorem2_bound
+    expected = bound(
+        dlm.n_positive_, dlm.n_negative_, **{k: int(row[k]) for k in COUNTS}, r=1
+    )
+    assert path[0] == pytest.approx(expected)
+
+
+def test_scm_bound_path_of_fitted_scm(rng):
+    X, y = _problem(rng, m=120)
+    for model_type in ("conjunction", "disjunction"):
+        scm = BallSetCoveringMachine(p=1.0, s=5, model_type=model_type, compression_constraint=True).fit(X, y)
+        path = scm_bound_path(scm)
+        assert path.shape == (scm.n_balls_,)
+        assert np.nanmax(path) <= 1
+
+
+def test_bound_path_rejects_wrong_or_unfitted_estimator(rng):
+    with pytest.raises(ValueError, match="not fitted"):
+        dlm_bound_path(DecisionListMachine())
+    with pytest.raises(TypeError, match="DecisionListMachine"):
+        dlm_bound_path(BallSetCoveringMachine())
+    X, y = _problem(rng, m=40)
+    dlm = DecisionListMachine(s=3).fit(X, y)
+    with pytest.raises(ValueError, match="theorem"):
+        dlm_bound_path(dlm, theorem=3)

@@ -1,0 +1,413 @@
+"""Tests of companion.prism (PRISM), companion.rule_baselines (OneR) and experiments.paper02.
+
+The naive references below are loop-by-loop transcriptions of Weka 3.6's
+``weka.classifiers.rules.Prism.buildClassifier`` and of Holte's OneR; the vectorised learners
+must agree with them on random nominal data.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import NotFittedError
+from sklearn.preprocessing import KBinsDiscretizer
+from sklearn.tree import DecisionTreeClassifier
+
+from companion.datasets import load_contact_lenses, load_iris
+from companion.experiments import paper02
+from companion.paper_numbers import paper_table
+from companion.prism import MISSING_VALUE_NAME, Prism, _best_test, _best_test_scan
+from companion.rule_baselines import OneR
+
+# --------------------------------------------------------------------------------------------
+# Naive references
+# --------------------------------------------------------------------------------------------
+
+
+def naive_prism(codes, y_codes, n_values, n_classes):
+    """Weka's Prism, instance by instance. ``codes[i][a] == -1`` matches no test.
+
+    Returns rules as ``(class, [(attribute, value), ...], p, t)``. Where Weka would pick a
+    test reaching no positive (possible only when cells match no test), the rule stops, and a
+    class whose remaining positives no test reaches gets no more rules (Prism's documented
+    behaviour).
+    """
+    n, d = len(codes), len(n_values)
+    rules = []
+    for cl in range(n_classes):
+        E = list(range(n))
+        while any(y_codes[i] == cl for i in E):
+            tests = []
+            rule_E = list(E)
+            errors = sum(1 for i in E if y_codes[i] != cl)
+            while errors != 0:
+                best = None
+                best_p = best_t = 0
+                for a in range(d):
+                    if any(a == ta for ta, _ in tests):
+                        continue
+                    covers = [0] * n_values[a]
+                    correct = [0] * n_values[a]
+                    for i in rule_E:
+                        v = codes[i][a]
+                        if v >= 0:
+                            covers[v] += 1
+                            correct[v] += y_codes[i] == cl
+                    for v in range(n_values[a]):
+                        diff = correct[v] * best_t - best_p * covers[v]
+                        if best is None or diff > 0 or (diff == 0 and correct[v] > best_p):
+                            best, best_p, best_t = (a, v), correct[v], covers[v]
+                if best is None or best_p == 0:
+                    break
+                tests.append(best)
+                rule_E = [i for i in rule_E if codes[i][best[0]] == best[1]]
+                errors = best_t - best_p
+            if not tests and errors != 0:
+                break
+            rules.append((cl, tests, sum(1 for i in rule_E if y_codes[i] == cl), len(rule_E)))
+            covered = set(rule_E)
+            E = [i for i in E if i not in covered]
+    return rules
+
+
+def naive_oner(codes, y_codes, n_values, n_classes):
+    """Holte's 1R: per attribute, value -> majority class; the attribute with most hits."""
+    best_attribute, best_correct, best_map = None, -1, None
+    for a in range(len(n_values)):
+        mapping, correct = {}, 0
+        for v in range(n_values[a]):
+            counts = [0] * n_classes
+            for i in range(len(codes)):
+                if codes[i][a] == v:
+                    counts[y_codes[i]] += 1
+            if sum(counts):
+                mapping[v] = counts.index(max(counts))
+                correct += max(counts)
+        if correct > best_correct:
+            best_attribute, best_correct, best_map = a, correct, mapping
+    return best_attribute, best_map, len(codes) - best_correct
+
+
+def random_nominal(rng, n=None, d=None, missing_rate=0.0):
+    """A random categorical DataFrame (declared orders shuffled) and categorical labels."""
+    n = int(rng.integers(3, 50)) if n is None else n
+    d = int(rng.integers(1, 6)) if d is None else d
+    n_classes = int(rng.integers(2, 4))
+    columns, n_values = {}, []
+    for a in range(d):
+        k = int(rng.integers(1, 5))
+        n_values.append(k)
+        names = [f"v{j}" for j in rng.permutation(k)]
+        cells = rng.integers(0, k, size=n).astype(object)
+        values = np.array([names[c] for c in cells], dtype=object)
+        values[rng.random(n) < missing_rate] = None
+        columns[f"a{a}"] = pd.Categorical(values, categories=names)
+    labels = [f"c{j}" for j in rng.permutation(n_classes)]
+    y = pd.Series(pd.Categorical([labels[c] for c in rng.integers(0, n_classes, size=n)], categories=labels))
+    return pd.DataFrame(columns), y
+
+
+def as_codes(X, y, missing):
+    codes = np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns])
+    n_values = [len(X[c].cat.categories) for c in X.columns]
+    if missing == "value":
+        for a, k in enumerate(n_values):
+            codes[codes[:, a] < 0, a] = k
+        n_values = [k + 1 for k in n_values]
+    return codes.tolist(), y.cat.codes.tolist(), n_values, len(y.cat.categories)
+
+
+def rules_as_tuples(model, X, y):
+    """Rules of a fitted Prism in the naive reference's format."""
+    class_code = {c: k for k, c in enumerate(y.cat.categories)}
+    return [
+        (class_code[r.label], list(zip(r.attributes, r.codes)), r.p, r.t) for r in model.rules_
+    ]
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's numbers: Weka's rules, the slides' trace, Weka's CV
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def lenses():
+    return load_contact_lenses()
+
+
+@pytest.fixture(scope="module")
+def fitted(lenses):
+    X, y = lenses
+    return Prism(keep_trace=True).fit(X, y)
+
+
+def test_the_nine_weka_rules(fitted):
+    expected = paper_table("02_prism_rules").sort_values("order")
+    assert [r.to_text() for r in fitted.rules_] == list(expected["rule"])
+    assert [r.label for r in fitted.rules_] == list(expected["class"])
+
+
+def test_weka_layout(fitted):
+    text = fitted.to_text(weka_layout=True)
+    assert text.startswith("Prism rules\n----------\nIf astigmatism = no\n   and tear-prod-rate = normal")
+    assert text.endswith("then none\n")
+
+
+def test_training_accuracy_matches_weka(fitted, lenses):
+    X, y = lenses
+    weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
+    assert int(round(fitted.score(X, y) * len(y))) == weka[("Prism", "training correct")]
+    assert fitted.coverage(X) == 1.0
+
+
+def test_slides_trace_of_first_hard_rule(fitted):
+    ours = paper02.first_rule_trace(fitted, "hard")
+    paper = paper_table("02_prism_first_rule_trace")
+    merged = paper.merge(ours, on=["step", "attribute", "value"], suffixes=("_paper", "_ours"))
+    assert len(merged) == len(paper)
+    for column in ("p", "t", "selected"):
+        assert (merged[f"{column}_paper"] == merged[f"{column}_ours"]).all(), column
+    comparison = paper02.trace_comparison(ours)
+    assert (comparison["difference"] == 0).all()
+
+
+def test_weka_cross_validation_counts(lenses):
+    X, y = lenses
+    folds = paper02.weka_cv_folds(y, n_folds=10, seed=1)
+    estimators = {k: v for k, v in paper02.learners(seed=0, ripper=False).items()}
+    cv = paper02.cross_validate(estimators, X, y, folds)
+    weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
+    for measure in ("correct", "incorrect", "unclassified"):
+        assert cv.loc["PRISM", measure] == weka[("Prism", f"cv {measure}")]
+    for name in ("ZeroR", "OneR"):
+        assert round(cv.loc[name, "accuracy %"], 1) == weka[(name, "cv accuracy")]
+
+
+def test_weka_folds_partition_and_stratify(lenses):
+    _, y = lenses
+    folds = paper02.weka_cv_folds(y, n_folds=10, seed=1)
+    tests = np.concatenate([test for _, test in folds])
+    assert sorted(tests.tolist()) == list(range(len(y)))
+    for train, test in folds:
+        assert np.intersect1d(train, test).size == 0 and len(train) + len(test) == len(y)
+    assert [len(test) for _, test in folds] == [3, 3, 3, 3, 2, 2, 2, 2, 2, 2]
+
+
+def test_java_random_matches_java():
+    # Printed by java.util.Random (OpenJDK 17): new Random(42).nextInt(10), and new Random(1)
+    # .nextInt(7 + 13 i) for i = 0..7 followed by nextInt(16).
+    assert paper02.JavaRandom(42).next_int(10) == 0
+    generator = paper02.JavaRandom(1)
+    drawn = [generator.next_int(7 + 13 * i) for i in range(8)] + [generator.next_int(16)]
+    assert drawn == [4, 8, 19, 35, 5, 40, 44, 50, 15]
+
+
+# --------------------------------------------------------------------------------------------
+# Agreement with the naive reference
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("missing", ["no_match", "value"])
+def test_matches_naive_reference(rng, missing):
+    for _ in range(60):
+        X, y = random_nominal(rng, missing_rate=0.15)
+        model = Prism(missing=missing).fit(X, y)
+        assert rules_as_tuples(model, X, y) == naive_prism(*as_codes(X, y, missing))
+
+
+def test_matches_naive_reference_on_larger_data(rng):
+    X, y = random_nominal(rng, n=400, d=8)
+    model = Prism().fit(X, y)
+    assert rules_as_tuples(model, X, y) == naive_prism(*as_codes(X, y, "no_match"))
+
+
+def test_best_test_equals_weka_scan(rng):
+    for _ in range(500):
+        k = int(rng.integers(1, 12))
+        t = rng.integers(0, 6, size=k)
+        p = np.minimum(rng.integers(0, 6, size=k), t)
+        candidate = rng.random(k) < 0.8
+        assert _best_test(p, t, candidate) == _best_test_scan(p, t, candidate)
+
+
+def test_oner_matches_naive_reference(rng):
+    for _ in range(40):
+        X, y = random_nominal(rng, missing_rate=0.1)
+        model = OneR().fit(X, y)
+        attribute, mapping, errors = naive_oner(*as_codes(X, y, "value"))
+        assert model.attribute_ == attribute
+        assert model.training_errors_ == errors
+        names = model.encoding_.values[attribute]
+        assert model.value_classes_ == {names[v]: y.cat.categories[c] for v, c in mapping.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# Properties (spec §5)
+# --------------------------------------------------------------------------------------------
+
+
+def consistent_nominal(rng, n=60, d=4):
+    """Random nominal data whose label is a function of the attributes (no clashes)."""
+    X, _ = random_nominal(rng, n=n, d=d)
+    keys = X.astype(str).agg("|".join, axis=1)
+    label_of_key = {key: f"c{rng.integers(0, 3)}" for key in keys.unique()}
+    y = pd.Series(pd.Categorical(keys.map(label_of_key)))
+    return X, y
+
+
+def test_consistent_data_perfect_rules_full_coverage_zero_error(rng):
+    for _ in range(20):
+        X, y = consistent_nominal(rng)
+        model = Prism().fit(X, y)
+        assert all(rule.perfect for rule in model.rules_)
+        fired = model.firing_rule(X)
+        assert (fired >= 0).all()
+        assert model.score(X, y) == 1.0
+        # Every instance of class C is covered by some rule for C.
+        for label in y.cat.categories:
+            rules_for = [k for k, r in enumerate(model.rules_) if r.label == label]
+            covered = np.zeros(len(y), dtype=bool)
+            for k in rules_for:
+                rule = model.rules_[k]
+                codes = model.encoding_.transform(X.to_numpy(dtype=object))
+                covered |= np.all(codes[:, list(rule.attributes)] == rule.codes, axis=1)
+            assert covered[(y == label).to_numpy()].all()
+
+
+def test_row_order_invariance(rng):
+    for _ in range(10):
+        X, y = random_nominal(rng, n=40, d=4)
+        order = rng.permutation(len(y))
+        a = Prism().fit(X, y).to_text()
+        b = Prism().fit(X.iloc[order].reset_index(drop=True), y.iloc[order].reset_index(drop=True)).to_text()
+        assert a == b
+
+
+def test_value_order_changes_tie_breaks_only(lenses):
+    X, y = lenses
+    reordered = X.copy()
+    for column in reordered.columns:
+        reordered[column] = reordered[column].cat.reorder_categories(
+            list(reversed(reordered[column].cat.categories))
+        )
+    model = Prism().fit(reordered, y)
+    assert model.to_text() != Prism().fit(X, y).to_text()  # tie-breaks moved
+    assert model.score(reordered, y) == 1.0  # contact lenses are consistent
+    assert all(rule.perfect for rule in model.rules_)
+
+
+def test_missing_value_satisfies_no_test(rng):
+    for _ in range(20):
+        X, y = random_nominal(rng, n=40, d=3, missing_rate=0.3)
+        model = Prism(missing="no_match").fit(X, y)
+        codes = model.encoding_.transform(X.to_numpy(dtype=object))
+        missing = X.isna().to_numpy()
+        for rule in model.rules_:
+            covered = np.all(codes[:, list(rule.attributes)] == rule.codes, axis=1)
+            for attribute in rule.attributes:  # no row missing a tested attribute is covered
+                assert not (covered & missing[:, attribute]).any()
+    # Treated as a value, the missing cell is a test of its own, declared last.
+    X = pd.DataFrame({"a": ["u", "u", None, "v"]})
+    y = pd.Series(["yes", "yes", "no", "no"])
+    as_value = Prism(missing="value").fit(X, y)
+    assert as_value.encoding_.values[0] == ["u", "v", MISSING_VALUE_NAME]
+    assert "If a = ? then no" in as_value.to_text()
+
+
+def test_uncoverable_positives_stop_the_class():
+    # The only "yes" with an all-missing row can be reached by no test.
+    X = pd.DataFrame({"a": ["u", None, "v"], "b": ["s", None, "r"]})
+    y = pd.Series(["no", "yes", "no"])
+    model = Prism().fit(X, y)
+    assert model.uncoverable_ == 1
+    assert all(r.label == "no" for r in model.rules_)
+
+
+def test_rule_without_tests_when_only_the_class_is_left():
+    # Weka: a rule grown on a set holding its class only has no test and covers everything.
+    model = Prism().fit(pd.DataFrame({"a": ["u", "v"]}), pd.Series(["k", "k"]))
+    assert [r.conditions for r in model.rules_] == [()]
+    assert model.rules_[0].to_text() == "k"
+    assert list(model.predict(pd.DataFrame({"a": ["w"]}))) == ["k"]
+
+
+def test_uncovered_policies():
+    X = pd.DataFrame({"a": pd.Categorical(["u", "u", "v", "v", "v"], categories=["u", "v", "w"])})
+    y = pd.Series(["p", "p", "q", "q", "q"])
+    new = pd.DataFrame({"a": pd.Categorical(["w", "u"], categories=["u", "v", "w"])})
+    assert list(Prism().fit(X, y).predict(new)) == ["q", "p"]
+    unclassified = Prism(uncovered="unclassified").fit(X, y)
+    assert list(unclassified.predict(new)) == [None, "p"]
+    assert unclassified.coverage(new) == 0.5
+
+
+def test_integer_codes_and_string_arrays(rng):
+    X = rng.integers(0, 3, size=(30, 3))
+    y = (X[:, 0] == 1).astype(int)
+    model = Prism().fit(X, y)
+    assert model.score(X, y) == 1.0
+    assert str(model.rules_[0]).startswith("If x")
+    strings = Prism().fit(X.astype(str), y.astype(str))
+    assert strings.score(X.astype(str), y.astype(str)) == 1.0
+
+
+def test_disjunction_gives_the_two_rules():
+    X, y = paper02.disjunction_data()
+    model = Prism().fit(X, y)
+    x_rules = [r.to_text() for r in model.rules_ if r.label == "x"]
+    assert x_rules == ["If a = true and b = true then x", "If c = true and d = true then x"]
+    codes = X.apply(lambda c: c.cat.codes)
+    tree = DecisionTreeClassifier(random_state=0).fit(codes, y.astype(str))
+    leaves = paper02.tree_leaf_rules(tree, list(X.columns))
+    assert sum(rule.endswith("then x") for rule in leaves) > 2  # the replicated subtree
+
+
+# --------------------------------------------------------------------------------------------
+# Numeric attributes and bad input
+# --------------------------------------------------------------------------------------------
+
+
+def test_numeric_columns_are_refused_with_a_pointer_to_the_discretizer():
+    X, y = load_iris()
+    with pytest.raises(ValueError, match=r"(?s)nominal attributes only.*discretizer=KBinsDiscretizer"):
+        Prism().fit(X, y)
+    with pytest.raises(ValueError, match="discretizer"):
+        OneR().fit(X, y)
+
+
+def test_discretizer_option():
+    X, y = load_iris()
+    discretizer = KBinsDiscretizer(
+        n_bins=3, encode="ordinal", strategy="quantile", quantile_method="averaged_inverted_cdf"
+    )
+    model = Prism(discretizer=discretizer).fit(X, y)
+    assert model.score(X, y) > 0.8  # ZeroR: 1/3; imperfect rules on clashing bins cost the rest
+    assert "[" in model.to_text()  # values printed as intervals
+    assert not hasattr(discretizer, "bin_edges_")  # the given discretiser is cloned
+
+
+@pytest.mark.parametrize(
+    "params, error, pattern",
+    [
+        ({"missing": "drop"}, ValueError, "missing must be one of"),
+        ({"uncovered": "majority"}, ValueError, "uncovered must be one of"),
+        ({"discretizer": 5}, TypeError, "discretizer must be None or a transformer"),
+        ({"keep_trace": "yes"}, TypeError, "keep_trace must be a bool"),
+    ],
+)
+def test_bad_parameters(lenses, params, error, pattern):
+    X, y = lenses
+    with pytest.raises(error, match=pattern):
+        Prism(**params).fit(X, y)
+
+
+def test_bad_input(lenses):
+    X, y = lenses
+    with pytest.raises(NotFittedError):
+        Prism().predict(X)
+    model = Prism().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X.iloc[:, :2].to_numpy())
+    with pytest.raises(ValueError, match="continuous|Unknown label type"):
+        Prism().fit(X, np.linspace(0, 1, len(y)))

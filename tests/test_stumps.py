@@ -1,0 +1,376 @@
+"""StumpConjunction: SC / Occam / PAC-Bayes greedy learners of Paper 05 (spec 01_05 §5, §11)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from companion.bounds.compression import compression_bound
+from companion.bounds.occam import dyadic_code, occam_bound, threshold_code_cost
+from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
+from companion.stumps import StumpConjunction, fit_by_bound, greedy_step_scores, pac_bayes_step_scores
+
+TOL = 1e-7
+
+
+# ------------------------------------------------------------------------------------------
+# naive references: explicit loops over attributes, thresholds and directions
+# ------------------------------------------------------------------------------------------
+
+
+def naive_cover_fit(X, y, p, s, variant="sc", eta=0.0, tie_breaking="pyscm", reuse=False):
+    """Loop version of the SC / Occam greedy (pyscm-ml's scan order and tie rule)."""
+    m, n = X.shape
+    low, high = X.min(axis=0), X.max(axis=0)
+    alive = np.ones(m, dtype=bool)
+    used = set()
+    stumps = []
+    while len(stumps) < s and np.any(alive & (y == 0)):
+        candidates = []  # (utility, q - r, feature, threshold, kind, code)
+        for f in range(n):
+            if f in used and not reuse:
+                continue
+            vals = np.sort(X[alive, f])
+            ends = [j for j in range(len(vals)) if j == len(vals) - 1 or vals[j + 1] - vals[j] > (TOL if tie_breaking == "pyscm" else 0)]
+            for j in ends:
+                t = vals[j]
+                upper = vals[j + 1] if j + 1 < len(vals) else high[f]
+                for kind in (0, 1):
+                    covered = alive & ((X[:, f] <= t) if kind == 0 else (X[:, f] > t))
+                    q = int(np.sum(covered & (y == 0)))
+                    r = int(np.sum(covered & (y == 1)))
+                    u = q - p * r
+                    code = None
+                    if variant == "occam":
+                        if high[f] <= low[f]:
+                            continue
+                        code, _ = dyadic_code(t, upper, low[f], high[f], closed=False)
+                        if code < 0:
+                            continue
+                        u -= eta * float(threshold_code_cost(code))
+                    candidates.append((u, q - r, f, t, kind, code, upper))
+        if not candidates:
+            break
+        best = max(c[0] for c in candidates)
+        if tie_breaking == "index":
+            chosen = next(c for c in candidates if c[0] == best)
+        else:
+            tied = [c for c in candidates if c[0] >= best - TOL]
+            top = max(c[1] for c in tied)
+            chosen = next(c for c in tied if c[1] == top)
+        u, _, f, t, kind, code, upper = chosen
+        if variant == "occam":
+            _, t = dyadic_code(t, upper, low[f], high[f], closed=False)
+        stumps.append((f, t, 1 if kind == 0 else -1))
+        used.add(f)
+        alive &= (X[:, f] > t) if kind == 0 else (X[:, f] <= t)
+    return stumps
+
+
+def naive_pac_bayes_first_step(X, y, p, eta, gaps):
+    """Utility of every PAC-Bayes candidate of the first step, computed with σ directly."""
+    m, n = X.shape
+    low, high = X.min(axis=0), X.max(axis=0)
+    best = (-np.inf, None)
+    for f in range(n):
+        vals = np.sort(X[:, f])
+        for g in gaps:
+            for j in range(m - g):
+                a, b = vals[j], vals[j + g]
+                if b <= a:
+                    continue
+                for d in (1, -1):
+                    removed = 1.0 - sigma(X[:, f], a, b, d)
+                    q = removed[y == 0].sum()
+                    r = removed[y == 1].sum()
+                    u = q - p * r - eta * np.log((high[f] - low[f]) / (b - a))
+                    if u > best[0] + 1e-9:
+                        best = (u, (f, a, b, d))
+    return best
+
+
+def random_data(rng, m=40, n=12, levels=6):
+    """Integer-valued features so that ties between values and between utilities are common."""
+    X = rng.integers(0, levels, size=(m, n)).astype(float)
+    y = ((X[:, 0] + X[:, 1] + rng.integers(0, 3, size=m)) > levels).astype(int)
+    if y.min() == y.max():
+        y[0] = 1 - y[0]
+    return X, y
+
+
+def stumps_of(model):
+    return list(zip(model.features_.tolist(), model.thresholds_.tolist(), model.directions_.tolist()))
+
+
+# ------------------------------------------------------------------------------------------
+# agreement with the naive references
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tie_breaking", ["pyscm", "index"])
+@pytest.mark.parametrize("p", [0.5, 1.0, 2.7])
+def test_sc_matches_naive_greedy(rng, tie_breaking, p):
+    for _ in range(6):
+        X, y = random_data(rng)
+        for reuse in (False, True):
+            model = StumpConjunction(variant="sc", p=p, s=6, tie_breaking=tie_breaking, reuse_features=reuse).fit(X, y)
+            assert stumps_of(model) == naive_cover_fit(X, y, p, 6, tie_breaking=tie_breaking, reuse=reuse)
+
+
+def test_sc_matches_naive_greedy_on_continuous_data(rng):
+    X = rng.normal(size=(50, 30))
+    y = (X[:, 3] - X[:, 7] + 0.5 * rng.normal(size=50) > 0).astype(int)
+    model = StumpConjunction(variant="sc", p=1.5, s=5).fit(X, y)
+    assert stumps_of(model) == naive_cover_fit(X, y, 1.5, 5)
+
+
+@pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])
+def test_occam_matches_naive_greedy(rng, eta):
+    for _ in range(4):
+        X, y = random_data(rng, m=30, n=8, levels=9)
+        X += rng.uniform(0, 0.01, size=X.shape)  # distinct values but close ones: varied code lengths
+        model = StumpConjunction(variant="occam", p=1.0, s=4, eta=eta).fit(X, y)
+        expected = naive_cover_fit(X, y, 1.0, 4, variant="occam", eta=eta)
+        assert [(f, d) for f, _, d in stumps_of(model)] == [(f, d) for f, _, d in expected]
+        np.testing.assert_allclose(model.thresholds_, [t for _, t, _ in expected])
+
+
+def test_occam_with_eta_zero_picks_the_sc_stumps(rng):
+    X = rng.normal(size=(40, 15))
+    y = (X[:, 2] > 0.2).astype(int)
+    sc = StumpConjunction(variant="sc", s=4).fit(X, y)
+    occam = StumpConjunction(variant="occam", s=4, eta=0.0).fit(X, y)
+    assert sc.features_.tolist() == occam.features_.tolist()
+    np.testing.assert_array_equal(sc.predict(X), occam.predict(X))
+
+
+def test_pac_bayes_first_step_matches_naive(rng):
+    for _ in range(3):
+        X = rng.normal(size=(25, 6))
+        y = (X[:, 1] + 0.5 * rng.normal(size=25) > 0).astype(int)
+        model = StumpConjunction(variant="pac_bayes", p=1.3, eta=0.7, s=1, margin_gaps=(1, 3), tie_breaking="index").fit(X, y)
+        _, (f, a, b, d) = naive_pac_bayes_first_step(X, y, 1.3, 0.7, (1, 3))
+        assert model.features_[0] == f and model.directions_[0] == d
+        np.testing.assert_allclose(model.intervals_[0], [a, b])
+
+
+def test_pac_bayes_step_scores_match_sigma_sums(rng):
+    """Every candidate's expected cover, with arbitrary weights, against explicit σ sums."""
+    m, n, gaps, p, eta = 18, 4, (1, 2, 5), 1.7, 0.4
+    X = np.round(rng.normal(size=(m, n)), 1)  # ties included
+    y = rng.integers(0, 2, size=m)
+    w = rng.uniform(0, 1, size=m)
+    order = np.argsort(X.T, axis=1, kind="stable")
+    vals = np.take_along_axis(X.T, order, axis=1)
+    spans = X.max(axis=0) - X.min(axis=0)
+    q, r, u, starts = pac_bayes_step_scores(vals, np.where(y == 0, w, 0)[order], np.where(y == 1, w, 0)[order], spans, p, eta, gaps)
+    for block, g in enumerate(gaps):
+        for f in range(n):
+            for j in range(m - g):
+                a, b = vals[f, j], vals[f, j + g]
+                col = starts[block] + j
+                if b <= a:
+                    assert np.all(u[f, col] == -np.inf)
+                    continue
+                for kind, d in ((0, 1), (1, -1)):
+                    removed = w * (1 - sigma(X[:, f], a, b, d))
+                    assert q[f, col, kind] == pytest.approx(removed[y == 0].sum(), abs=1e-10)
+                    assert r[f, col, kind] == pytest.approx(removed[y == 1].sum(), abs=1e-10)
+                    cost = eta * np.log(spans[f] / (b - a))
+                    assert u[f, col, kind] == pytest.approx(removed[y == 0].sum() - p * removed[y == 1].sum() - cost, abs=1e-10)
+
+
+def test_sc_step_scores_match_counts(rng):
+    X, y = random_data(rng, m=25, n=5)
+    order = np.argsort(X.T, axis=1, kind="stable")
+    vals = np.take_along_axis(X.T, order, axis=1)
+    q, r, u = greedy_step_scores(vals, y[order], 2.0)
+    for f in range(5):
+        for j in range(25):
+            run_end = j == 24 or vals[f, j + 1] > vals[f, j]
+            if not run_end:
+                assert np.all(u[f, j] == -np.inf)
+                continue
+            covered = X[:, f] <= vals[f, j]
+            assert q[f, j, 0] == np.sum(covered & (y == 0)) and r[f, j, 0] == np.sum(covered & (y == 1))
+            assert q[f, j, 1] == np.sum(~covered & (y == 0)) and r[f, j, 1] == np.sum(~covered & (y == 1))
+            np.testing.assert_array_equal(u[f, j], q[f, j] - 2.0 * r[f, j])
+
+
+# ------------------------------------------------------------------------------------------
+# bounds exposed by the fitted models
+# ------------------------------------------------------------------------------------------
+
+
+def test_sc_bound_and_compression_set(rng):
+    X, y = random_data(rng, m=60, n=20)
+    model = StumpConjunction(variant="sc", p=1.0, s=5).fit(X, y)
+    k = model.features_.size
+    assert model.compression_set_.size == k == np.unique(model.compression_set_).size
+    # Each threshold is the attribute value of its compression example.
+    np.testing.assert_array_equal(X[model.compression_set_, model.features_], model.thresholds_)
+    wrong = model.predict(X) != y
+    outside = int(wrong.sum() - wrong[model.compression_set_].sum())
+    assert model.bound_ == pytest.approx(compression_bound(outside, 60, 20, k))
+    assert model.bound_path_.shape == (k + 1,)
+
+
+def test_occam_bound_uses_code_lengths_and_prior_n(rng):
+    X, y = random_data(rng, m=60, n=20)
+    X += rng.uniform(0, 0.1, size=X.shape)
+    model = StumpConjunction(variant="occam", s=3, prior_n_features=7129).fit(X, y)
+    errors = int(np.sum(model.predict(X) != y))
+    assert model.bound_ == pytest.approx(occam_bound(errors, 60, 7129, model.code_lengths_))
+    for (a, b), t in zip(model.intervals_, model.thresholds_):
+        assert a <= t < b
+
+
+def test_pac_bayes_bound_gibbs_and_bayes(rng):
+    X = rng.normal(size=(60, 10))
+    y = (X[:, 0] > 0).astype(int)
+    model = StumpConjunction(variant="pac_bayes", s=3).fit(X, y)
+    low, high = model.feature_range_[:, model.features_]
+    ratios = (high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0])
+    internal = model.directions_
+    g = gibbs_risk(X, y, model.features_, model.intervals_[:, 0], model.intervals_[:, 1], internal)
+    assert model.gibbs_risk_path_[-1] == pytest.approx(g)
+    assert model.gibbs_bound_path_[-1] == pytest.approx(pac_bayes_bound(g, 60, 10, ratios))
+    assert model.bound_ == pytest.approx(min(1.0, 2 * model.gibbs_bound_path_[-1]))
+    # Bayes vote errs at most twice the Gibbs risk (pointwise argument of spec §4.6).
+    assert np.mean(model.predict_bayes(X) != y) <= 2 * g + 1e-12
+    proba = model.gibbs_proba(X)
+    assert np.all((proba >= 0) & (proba <= 1))
+    np.testing.assert_array_equal(model.predict(X), model.classes_[(proba > 0.5).astype(int)])
+    draws = np.array([model.predict_gibbs(X, random_state=i) for i in range(400)])
+    np.testing.assert_allclose((draws == 1).mean(axis=0), proba, atol=0.1)
+
+
+def test_gibbs_methods_need_pac_bayes(rng):
+    X, y = random_data(rng)
+    model = StumpConjunction(variant="sc").fit(X, y)
+    with pytest.raises(ValueError, match="pac_bayes"):
+        model.gibbs_proba(X)
+
+
+# ------------------------------------------------------------------------------------------
+# structure: disjunctions, prefixes, labels, text
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_disjunction_is_complement_of_conjunction_on_swapped_labels(rng, variant):
+    X = rng.normal(size=(50, 8))
+    y = (X[:, 0] + X[:, 1] > 0).astype(int)
+    disj = StumpConjunction(variant=variant, model_type="disjunction", s=3).fit(X, y)
+    conj = StumpConjunction(variant=variant, model_type="conjunction", s=3).fit(X, 1 - y)
+    np.testing.assert_array_equal(disj.predict(X), 1 - conj.predict(X))
+    np.testing.assert_array_equal(disj.directions_, -conj.directions_)
+    np.testing.assert_allclose(disj.bound_path_, conj.bound_path_)
+    assert " OR " in disj.to_text() or disj.features_.size == 1
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_prefixes_equal_refits(rng, variant):
+    X = rng.normal(size=(45, 10))
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    full = StumpConjunction(variant=variant, s=4).fit(X, y)
+    staged = full.staged_predict(X)
+    for r in range(1, full.features_.size + 1):
+        refit = StumpConjunction(variant=variant, s=r).fit(X, y)
+        np.testing.assert_array_equal(staged[r], refit.predict(X))
+        short = full.truncated(r)
+        assert short.bound_ == pytest.approx(refit.bound_)
+        np.testing.assert_array_equal(short.predict(X), refit.predict(X))
+
+
+def test_any_labels_and_feature_names(rng):
+    X = rng.normal(size=(40, 4))
+    y = np.where(X[:, 2] > 0, "tumour", "normal")
+    frame = pd.DataFrame(X, columns=["gA", "gB", "gC", "gD"])
+    model = StumpConjunction().fit(frame, y)
+    assert set(model.predict(frame)) <= {"tumour", "normal"}
+    assert "gC" in model.to_text()
+    assert model.score(frame, y) == 1.0
+
+
+def test_perfectly_separable_data_reaches_zero_training_error(rng):
+    X = rng.normal(size=(60, 5))
+    y = ((X[:, 0] > 0) & (X[:, 3] < 0.5)).astype(int)
+    model = StumpConjunction(p=10.0, s=5).fit(X, y)
+    assert model.training_errors_path_[-1] == 0
+    assert set(model.features_.tolist()) == {0, 3}
+
+
+def test_fit_by_bound_picks_smallest_bound(rng):
+    X = rng.normal(size=(60, 20))
+    y = (X[:, 4] > 0).astype(int)
+    grid = {"p": [0.5, 2.0], "model_type": ["conjunction", "disjunction"]}
+    best = fit_by_bound(StumpConjunction(variant="occam", s=4), X, y, grid)
+    for params in ({"p": 0.5}, {"p": 2.0}):
+        for mt in ("conjunction", "disjunction"):
+            other = StumpConjunction(variant="occam", s=4, model_type=mt, **params).fit(X, y)
+            assert best.bound_ <= other.bound_path_.min() + 1e-12
+
+
+# ------------------------------------------------------------------------------------------
+# bad input
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"delta": 0.0}, ValueError, "delta"),
+        ({"delta": 1.5}, ValueError, "delta"),
+        ({"delta": -0.1}, ValueError, "delta"),
+        ({"p": -1.0}, ValueError, "p must"),
+        ({"p": "a"}, TypeError, "p must"),
+        ({"s": 0}, ValueError, "s \\(maximum"),
+        ({"s": 2.5}, TypeError, "s \\(maximum"),
+        ({"eta": -0.5}, ValueError, "eta"),
+        ({"variant": "bayes"}, ValueError, "variant"),
+        ({"model_type": "xor"}, ValueError, "model_type"),
+        ({"tie_breaking": "random"}, ValueError, "tie_breaking"),
+        ({"margin_gaps": (0,)}, ValueError, "margin_gaps"),
+        ({"prior_n_features": 2}, ValueError, "prior_n_features"),
+        ({"reuse_features": "yes"}, TypeError, "reuse_features"),
+    ],
+)
+def test_bad_parameters(rng, params, error, match):
+    X, y = random_data(rng, m=20, n=5)
+    with pytest.raises(error, match=match):
+        StumpConjunction(**params).fit(X, y)
+
+
+def test_bad_data(rng):
+    X, y = random_data(rng, m=20, n=5)
+    with pytest.raises(ValueError, match="binary"):
+        StumpConjunction().fit(X, np.arange(20) % 3)
+    with pytest.raises(ValueError, match="2 classes"):
+        StumpConjunction().fit(X, np.zeros(20))
+    X_nan = X.copy()
+    X_nan[0, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        StumpConjunction().fit(X_nan, y)
+    model = StumpConjunction().fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X[:, :3])
+    with pytest.raises(ValueError, match="n_stumps"):
+        model.truncated(99)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    X=arrays(np.float64, (15, 3), elements=st.floats(-5, 5, allow_nan=False, width=32)),
+    labels=arrays(np.int64, 15, elements=st.integers(0, 1)),
+    variant=st.sampled_from(["sc", "occam", "pac_bayes"]),
+)
+def test_any_data_gives_a_valid_model(X, labels, variant):
+    if labels.min() == labels.max():
+        labels[0] = 1 - labels[0]
+    model = StumpConjunction(variant=variant, s=3).fit(X, labels)
+    assert 0.0 <= model.bound_ <= 1.0
+    assert np.all(np.isin(model.predict(X), [0, 1]))
+    assert model.training_errors_path_[-1] == np.sum(model.predict(X) != labels)

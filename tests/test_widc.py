@@ -1,0 +1,517 @@
+"""Tests of WIDC (companion.widc): spec 04 section 6, naive references, bad input."""
+
+import itertools
+
+import numpy as np
+import pytest
+from sklearn.tree import DecisionTreeClassifier
+
+from companion.widc import (
+    DecisionCommittee,
+    committee_predict,
+    grow_monomials,
+    mdl_cut_points,
+    pattern_codes,
+    prune_optimistic,
+    prune_pessimistic,
+    ranking_loss_z,
+    rule_vectors,
+    satisfaction,
+    score_literals,
+    z_partition,
+)
+
+# --------------------------------------------------------------------------------------------
+# helpers and naive references
+# --------------------------------------------------------------------------------------------
+
+
+def boolean_literals(X):
+    """Literal matrix [x0, ~x0, x1, ~x1, ...] of a 0/1 matrix."""
+    X = np.asarray(X, dtype=bool)
+    out = np.empty((X.shape[0], 2 * X.shape[1]), dtype=bool)
+    out[:, 0::2], out[:, 1::2] = X, ~X
+    return out
+
+
+def naive_z(blocks, y, w, c):
+    """Eq. (1) with explicit loops over blocks and classes."""
+    total = 0.0
+    for block in set(blocks.tolist()):
+        members = blocks == block
+        for label in range(c):
+            plus = w[members & (y == label)].sum()
+            minus = w[members & (y != label)].sum()
+            total += 2 * np.sqrt(plus * minus)
+    return total
+
+
+def naive_pattern_blocks(satisfied):
+    """Block = the tuple of satisfied monomials, labelled by a dict."""
+    labels = {}
+    return np.array([labels.setdefault(tuple(row), len(labels)) for row in satisfied])
+
+
+def naive_score(literals, y, w, c, monomials, term):
+    """Z of M + {term + [l]} for every literal l, recomputed from scratch."""
+    scores = np.empty(literals.shape[1])
+    for literal in range(literals.shape[1]):
+        sat = satisfaction(literals, monomials + [tuple(term) + (literal,)])
+        scores[literal] = naive_z(naive_pattern_blocks(sat), y, w, c)
+    return scores
+
+
+def brute_force_vector(W):
+    """Minimiser of Z_t over all 3^c vectors, with the same tie-break (fewest non-zeros, largest sum)."""
+    c = len(W)
+    candidates = np.array(list(itertools.product([-1, 0, 1], repeat=c)))
+    z = ranking_loss_z(np.broadcast_to(W, candidates.shape), candidates)
+    tied = z <= z.min() + 1e-12 * max(1.0, abs(z.min()))
+    best = min(candidates[tied].tolist(), key=lambda v: (sum(x != 0 for x in v), -sum(v)))
+    return z.min(), best
+
+
+def cube():
+    """The 8 examples of {0,1}^3."""
+    return np.array(list(itertools.product([0, 1], repeat=3)))
+
+
+# --------------------------------------------------------------------------------------------
+# Z over partitions (spec 6.1-6.7)
+# --------------------------------------------------------------------------------------------
+
+
+def test_z_of_one_block_is_sum_of_sqrt_impurities():
+    for counts in ([5, 5], [4, 3, 3], [2, 6]):
+        y = np.repeat(np.arange(len(counts)), counts)
+        w = np.full(len(y), 1 / len(y))
+        p = np.array(counts) / sum(counts)
+        assert z_partition(np.zeros(len(y)), y, w, len(counts)) == pytest.approx(2 * np.sqrt(p * (1 - p)).sum())
+
+
+def test_z_matches_loops_and_is_zero_iff_pure(rng):
+    y = rng.integers(0, 3, 200)
+    w = rng.random(200)
+    blocks = rng.integers(0, 7, 200)
+    assert z_partition(blocks, y, w, 3) == pytest.approx(naive_z(blocks, y, w, 3))
+    assert z_partition(blocks * 3 + y, y, w, 3) == pytest.approx(0.0, abs=1e-12)
+    assert z_partition(blocks, y, w, 3) > 0
+
+
+def test_binary_z_is_kearns_mansour_impurity(rng):
+    y = rng.integers(0, 2, 300)
+    w = rng.random(300)
+    w /= w.sum()
+    blocks = rng.integers(0, 5, 300)
+    expected = 0.0
+    for b in range(5):
+        weight = w[blocks == b].sum()
+        p = w[(blocks == b) & (y == 1)].sum() / weight
+        expected += 4 * weight * np.sqrt(p * (1 - p))
+    assert z_partition(blocks, y, w, 2) == pytest.approx(expected)
+
+
+def test_refinement_never_raises_z_and_scale_equivariance(rng):
+    y = rng.integers(0, 4, 500)
+    w = rng.random(500)
+    coarse = rng.integers(0, 4, 500)
+    fine = coarse * 10 + rng.integers(0, 10, 500)
+    assert z_partition(fine, y, w, 4) <= z_partition(coarse, y, w, 4) + 1e-12
+    assert z_partition(coarse, y, 3.5 * w, 4) == pytest.approx(3.5 * z_partition(coarse, y, w, 4))
+
+
+def tree_leaf_monomials(tree, n_variables):
+    """Each leaf of a tree on 0/1 features as the monomial of its path (literal ids 2v / 2v+1)."""
+    structure = tree.tree_
+    monomials = {}
+
+    def walk(node, path):
+        if structure.children_left[node] < 0:
+            monomials[node] = tuple(path)
+            return
+        v = structure.feature[node]
+        walk(structure.children_left[node], path + [2 * v + 1])  # x_v <= 0.5: literal NOT x_v
+        walk(structure.children_right[node], path + [2 * v])
+
+    walk(0, [])
+    return monomials
+
+
+def test_z_over_tree_leaves_equals_z_over_their_monomials(rng):
+    # Spec 6.4 / source text: the pattern partition of the leaf monomials is the leaf partition.
+    X = rng.integers(0, 2, (400, 8))
+    y = (X[:, 0] ^ X[:, 3]) | (rng.random(400) < 0.2).astype(int)
+    tree = DecisionTreeClassifier(max_leaf_nodes=9, random_state=0).fit(X, y)
+    monomials = tree_leaf_monomials(tree, 8)
+    literals = boolean_literals(X)
+    sat = satisfaction(literals, list(monomials.values()))
+    assert (sat.sum(axis=1) == 1).all()  # a tree's monomials are disjoint
+    w = np.full(400, 1 / 400)
+    assert z_partition(pattern_codes(sat), y, w, 2) == pytest.approx(z_partition(tree.apply(X), y, w, 2))
+    assert len(np.unique(pattern_codes(sat))) == len(monomials)
+
+
+def test_pattern_partition_refines_decision_list_partition(rng):
+    X = rng.integers(0, 2, (300, 6))
+    y = rng.integers(0, 3, 300)
+    monomials = [(0, 3), (5,), (2, 9, 10)]
+    sat = satisfaction(boolean_literals(X), monomials)
+    first_rule = np.where(sat.any(axis=1), sat.argmax(axis=1), len(monomials))
+    w = np.full(300, 1 / 300)
+    assert z_partition(pattern_codes(sat), y, w, 3) <= z_partition(first_rule, y, w, 3) + 1e-12
+    assert len(np.unique(pattern_codes(sat))) <= min(300, 2 ** len(monomials))
+    assert same_partition(pattern_codes(sat), naive_pattern_blocks(sat))
+
+
+def same_partition(a, b):
+    """Two labellings define the same partition iff pairing them creates no new block."""
+    pairs = len(set(zip(a.tolist(), b.tolist())))
+    return pairs == len(set(a.tolist())) == len(set(b.tolist()))
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 1: vectorised literal search against the naive reference (spec 6.9), growth (6.8, 6.10)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("c", [2, 3, 5])
+def test_score_literals_matches_naive_recomputation(rng, c):
+    n, n_variables = 120, 7
+    literals = boolean_literals(rng.integers(0, 2, (n, n_variables)))
+    missing = rng.random((n, n_variables)) < 0.1  # a missing value: both polarities false
+    literals[:, 0::2] &= ~missing
+    literals[:, 1::2] &= ~missing
+    y = rng.integers(0, c, n)
+    w = rng.random(n)
+    w /= w.sum()
+    monomials = [(0,), (3, 6), (9,)]
+    term = [4]
+    base = pattern_codes(satisfaction(literals, monomials))
+    inside = satisfaction(literals, [tuple(term)])[:, 0]
+    fast = score_literals(literals, y, w, c, base, inside)
+    np.testing.assert_allclose(fast, naive_score(literals, y, w, c, monomials, term), rtol=0, atol=1e-12)
+
+
+def test_score_literals_with_empty_term_and_no_monomial(rng):
+    literals = boolean_literals(rng.integers(0, 2, (60, 4)))
+    y = rng.integers(0, 2, 60)
+    w = np.full(60, 1 / 60)
+    fast = score_literals(literals, y, w, 2, np.zeros(60, dtype=np.int64), np.ones(60, dtype=bool))
+    np.testing.assert_allclose(fast, naive_score(literals, y, w, 2, [], []), atol=1e-12)
+
+
+def grow_on_cube(labels):
+    X = cube()
+    y = np.asarray(labels)
+    c = int(y.max()) + 1
+    w = np.full(8, 1 / 8)
+    monomials, trace = grow_monomials(boolean_literals(X), y, w, c)
+    return X, y, w, c, monomials, trace
+
+
+def test_and_gives_one_rule_and_exact_fit():
+    X, y, w, c, monomials, trace = grow_on_cube(cube()[:, 0] & cube()[:, 1])
+    assert monomials == [(0, 2)]  # x0 AND x1
+    expected = [z_partition(np.zeros(8), y, w, 2), z_partition(X[:, 0], y, w, 2), 0.0]
+    np.testing.assert_allclose(trace, expected, atol=1e-12)
+    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    assert dc.vectors_.tolist() == [[-1, 1]]
+    assert dc.default_.tolist() == [1.0, 0.0]
+    assert dc.score(X, y) == 1.0
+
+
+def test_or_gives_two_rules():
+    X, y, w, c, monomials, trace = grow_on_cube(cube()[:, 0] | cube()[:, 1])
+    assert monomials == [(0,), (2,)]
+    assert trace[-1] == pytest.approx(0.0, abs=1e-12)
+    assert len(trace) == 3
+
+
+def test_xor_gives_no_rule():
+    X, y, w, c, monomials, trace = grow_on_cube(cube()[:, 0] ^ cube()[:, 1])
+    assert monomials == []
+    assert trace == [pytest.approx(2.0)]
+    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    assert dc.n_rules_ == 0 and dc.n_literals_ == 0
+
+
+def test_three_class_toy_of_the_spec():
+    labels = np.where(cube()[:, 0] == 1, 2, cube()[:, 1])  # 00 -> 0, 01 -> 1, 1* -> 2
+    X, y, w, c, monomials, trace = grow_on_cube(labels)
+    assert monomials == [(0,), (2,)]
+    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    assert dc.vectors_.tolist() == [[-1, -1, 1], [-1, 1, 1]]
+    np.testing.assert_allclose(dc.default_, [0.5, 0.5, 0.0])
+    assert (dc.predict(X) == y).all()  # the default vector's tie-break makes 01* class 1
+
+
+def test_growth_trace_strictly_decreases_and_monomials_are_valid(rng):
+    X = rng.integers(0, 2, (300, 10))
+    y = (X[:, 0] & X[:, 1]) | (X[:, 2] & ~X[:, 3] & 1)
+    y = np.where(rng.random(300) < 0.15, 1 - y, y) + (X[:, 4] & X[:, 5])
+    literals = boolean_literals(X)
+    w = np.full(300, 1 / 300)
+    monomials, trace = grow_monomials(literals, y, w, 3)
+    assert len(monomials) > 2
+    assert all(b < a for a, b in zip(trace, trace[1:]))
+    assert len(set(frozenset(m) for m in monomials)) == len(monomials)
+    for monomial in monomials:
+        variables = [l // 2 for l in monomial]
+        assert len(set(variables)) == len(variables)
+    # The final Z is the Z of the final pattern partition.
+    final = z_partition(pattern_codes(satisfaction(literals, monomials)), y, w, 3)
+    assert trace[-1] == pytest.approx(final)
+
+
+def test_growth_is_invariant_to_permuting_examples(rng):
+    X = rng.integers(0, 2, (200, 6))
+    y = (X[:, 0] | X[:, 2]) ^ (rng.random(200) < 0.1)
+    w = np.full(200, 1 / 200)
+    order = rng.permutation(200)
+    first = grow_monomials(boolean_literals(X), y, w, 2)[0]
+    second = grow_monomials(boolean_literals(X[order]), y[order], w, 2)[0]
+    assert first == second
+
+
+# --------------------------------------------------------------------------------------------
+# Stage 2: vectors (spec 6.11-6.13)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("c", [2, 3, 4, 5])
+def test_vector_rule_matches_brute_force(rng, c):
+    W = rng.random((200, c)) * (rng.random((200, c)) < 0.8)
+    W[0] = 0.0
+    W[0, 0] = 1.0
+    fast = rule_vectors(W)
+    for weights, vector in zip(W, fast):
+        z_best, best = brute_force_vector(weights)
+        assert ranking_loss_z(weights, vector) == pytest.approx(z_best, rel=1e-12, abs=1e-15)
+        assert vector.tolist() == best
+
+
+def test_lemma2_thresholds():
+    # Ratios just inside each region of Lemma 2 (boundaries e^{1/2} and e^{3/2}).
+    ratios = np.exp([2.0, 1.0, 0.0, -1.0, -2.0])
+    W = np.stack([np.ones(5), ratios], axis=1)  # (W_-, W_+)
+    assert rule_vectors(W).tolist() == [[-1, 1], [0, 1], [0, 0], [1, 0], [1, -1]]
+    eps = 1e-6
+    near = np.exp([1.5 - eps, 1.5 + eps, 0.5 - eps, 0.5 + eps])
+    W = np.stack([np.ones(4), near], axis=1)
+    assert rule_vectors(W).tolist() == [[0, 1], [-1, 1], [0, 0], [0, 1]]
+
+
+def test_vectors_scale_and_permutation(rng):
+    W = rng.random((50, 4))
+    base = rule_vectors(W)
+    assert (rule_vectors(7.0 * W) == base).all()
+    perm = rng.permutation(4)
+    assert (rule_vectors(W[:, perm]) == base[:, perm]).all()
+    single = np.zeros((1, 4))
+    single[0, 2] = 0.3
+    assert rule_vectors(single).tolist() == [[-1, -1, 1, -1]]
+
+
+# --------------------------------------------------------------------------------------------
+# Classification (spec 6.14-6.17)
+# --------------------------------------------------------------------------------------------
+
+
+def test_tree_as_committee_predicts_like_the_tree(rng):
+    X = rng.integers(0, 2, (300, 6))
+    y = rng.integers(0, 3, 300)
+    tree = DecisionTreeClassifier(max_depth=4, random_state=0).fit(X, y)
+    monomials = tree_leaf_monomials(tree, 6)
+    sat = satisfaction(boolean_literals(X), list(monomials.values()))
+    leaf_class = np.array([tree.tree_.value[node][0].argmax() for node in monomials])
+    vectors = np.where(np.eye(3)[leaf_class] == 1, 1, -1)
+    assert (committee_predict(sat, vectors, np.array([0.2, 0.5, 0.3])) == tree.predict(X)).all()
+
+
+def test_decision_list_as_real_valued_committee(rng):
+    X = rng.integers(0, 2, (200, 5))
+    monomials = [(0, 2), (5,), (7, 8), (3,)]
+    classes = [1, 0, 2, 1]
+    default_class = 2
+    sat = satisfaction(boolean_literals(X), monomials)
+    expected = np.full(200, default_class)
+    for k in range(len(monomials) - 1, -1, -1):  # the first satisfied rule decides
+        expected[sat[:, k]] = classes[k]
+    r = len(monomials)
+    vectors = np.array([2.0 ** (r - i) * np.eye(3)[b] for i, b in enumerate(classes)])
+    assert (committee_predict(sat, vectors, np.eye(3)[default_class]) == expected).all()
+
+
+def test_adding_a_constant_to_a_vector_changes_nothing(rng):
+    sat = rng.random((100, 5)) < 0.4
+    vectors = rng.integers(-1, 2, (5, 3))
+    default = np.array([0.1, 0.6, 0.3])
+    shifted = vectors.copy()
+    shifted[2] += 1
+    assert (committee_predict(sat, vectors, default) == committee_predict(sat, shifted, default)).all()
+
+
+# --------------------------------------------------------------------------------------------
+# Pruning (spec 6.18-6.20) and the estimator
+# --------------------------------------------------------------------------------------------
+
+
+def noisy_problem(rng, n=400):
+    X = rng.integers(0, 2, (n, 10)).astype(float)
+    y = ((X[:, 0] * X[:, 1] + X[:, 2] * (1 - X[:, 3]) + X[:, 4]) >= 2).astype(int)
+    y = np.where(rng.random(n) < 0.2, rng.integers(0, 3, n), y)
+    return X, y
+
+
+def test_pessimistic_pruning_is_no_worse_on_training_data_and_smaller(rng):
+    X, y = noisy_problem(rng)
+    grown = DecisionCommittee("none", nominal_features=np.arange(10)).fit(X, y)
+    pruned = grown.with_pruning("pessimistic", X, y)
+    assert pruned.score(X, y) >= grown.score(X, y)
+    assert pruned.n_rules_ <= grown.n_rules_ and pruned.n_literals_ <= grown.n_literals_
+    assert not (pruned.vectors_ == pruned.vectors_[:, :1]).all(axis=1).any()  # no neutral rule
+    refit = DecisionCommittee("pessimistic", nominal_features=np.arange(10)).fit(X, y)
+    assert refit.monomials_ == pruned.monomials_
+    assert refit.n_literals_ == sum(len(m) for m in refit.monomials_)
+    assert refit.n_rules_ == len(refit.monomials_)
+
+
+def naive_pessimistic(sat, vectors, y, w, prior):
+    """Spec 2.3 pessimistic pruning with explicit loops over candidate DCs."""
+    from companion.widc import _default_and_predictions
+
+    def error(rules):
+        scores = sat[:, rules].astype(float) @ vectors[rules].astype(float) if rules else np.zeros((len(y), 3))
+        _, predictions = _default_and_predictions(scores[None], y, w, prior)
+        return ((predictions[0] != y) * w).sum()
+
+    current = [i for i in range(len(vectors)) if not (vectors[i] == vectors[i, 0]).all()]
+    best, best_error = list(current), error(current)
+    while current:
+        errors = [error([j for j in current if j != i]) for i in current]
+        current.pop(int(np.argmin(errors)))
+        if min(errors) <= best_error + 1e-12:
+            best, best_error = list(current), min(errors)
+    return sorted(best)
+
+
+def test_pessimistic_pruning_matches_naive_loops(rng):
+    for _ in range(5):
+        sat = rng.random((150, 8)) < 0.3
+        vectors = rng.integers(-1, 2, (8, 3))
+        y = rng.integers(0, 3, 150)
+        w = np.full(150, 1 / 150)
+        prior = np.bincount(y, weights=w, minlength=3)
+        assert prune_pessimistic(sat, vectors, y, w, prior).tolist() == naive_pessimistic(sat, vectors, y, w, prior)
+
+
+def test_optimistic_pruning_extremes(rng):
+    X, y = noisy_problem(rng)
+    grown = DecisionCommittee("none", nominal_features=np.arange(10)).fit(X, y)
+    everything = grown.with_pruning("optimistic", X, y, optimistic_strength=1e6)
+    assert everything.n_rules_ == 0
+    majority = np.bincount(y).argmax()
+    assert (everything.predict(X) == majority).all()
+    strict = grown.with_pruning("optimistic", X, y, optimistic_strength=0.0)
+    assert strict.n_rules_ <= grown.n_rules_
+
+
+def test_optimistic_zero_penalty_removes_exactly_rules_that_do_not_hurt_locally(rng):
+    from companion.widc import _default_and_predictions
+
+    sat = rng.random((200, 6)) < 0.35
+    vectors = rng.integers(-1, 2, (6, 2))
+    y = rng.integers(0, 2, 200)
+    w = np.full(200, 1 / 200)
+    prior = np.bincount(y, weights=w, minlength=2)
+    kept = prune_optimistic(sat, vectors, np.ones(6), y, w, prior, n_literals=10, strength=0.0, delta=0.05)
+    current = list(range(6))  # replay the single pass with loops
+    for i in range(6):
+        local = sat[:, i]
+        if not local.any():
+            current.remove(i)
+            continue
+        errs = []
+        for rules in (current, [j for j in current if j != i]):
+            scores = sat[:, rules].astype(float) @ vectors[rules].astype(float)
+            _, pred = _default_and_predictions(scores[None], y, w, prior)
+            errs.append(((pred[0] != y) * w)[local].sum())
+        if errs[1] <= errs[0] + 1e-15:
+            current.remove(i)
+    assert kept.tolist() == current
+
+
+def test_estimator_on_string_labels_and_missing_values(rng):
+    X = rng.normal(size=(300, 3))
+    y = np.where(X[:, 0] > 0.3, "high", np.where(X[:, 1] > 0, "mid", "low"))
+    X[rng.random((300, 3)) < 0.05] = np.nan
+    dc = DecisionCommittee().fit(X, y)
+    assert set(dc.predict(X)) <= {"high", "mid", "low"}
+    assert dc.score(X, y) > 0.8
+    text = dc.to_text(feature_names=["a", "b", "c"])
+    assert text.startswith("IF ") and "THEN (high: " in text and text.splitlines()[-1].startswith("DEFAULT (")
+    assert str(dc) == dc.to_text()
+
+
+def test_mdl_cut_points():
+    x = np.arange(20, dtype=float)
+    y = (x >= 10).astype(int)
+    assert mdl_cut_points(x, y, 2).tolist() == [9.5]
+    assert mdl_cut_points(np.ones(20), y, 2).size == 0  # no boundary point
+    noise = np.random.default_rng(0)
+    assert mdl_cut_points(noise.random(30), noise.integers(0, 2, 30), 2).size == 0
+    three = np.repeat([0, 1, 2, 3], 25).astype(float)
+    assert mdl_cut_points(three, np.repeat([0, 1, 0, 1], 25), 2, max_cuts=2).size == 2
+
+
+def test_nominal_encoding_reads_values():
+    X = np.array([[0, 2.0], [1, 0.0], [2, 1.0], [0, 2.0]] * 10)
+    y = np.array([1, 0, 0, 1] * 10)
+    dc = DecisionCommittee(nominal_features=[True, False]).fit(X, y)
+    assert [v[:2] for v in dc.variables_][:3] == [(0, "eq")] * 3
+    text = dc.to_text(category_names={0: ["red", "green", "blue"]})
+    assert "x0 = red" in text or "x0 != red" in text or "x1" in text
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "params, error, match",
+    [
+        ({"pruning": "sometimes"}, ValueError, "pruning must be one of"),
+        ({"max_cuts": 0}, ValueError, "max_cuts"),
+        ({"max_cuts": 2.5}, TypeError, "max_cuts"),
+        ({"optimistic_strength": -1.0}, ValueError, "optimistic_strength"),
+        ({"optimistic_delta": 1.5}, ValueError, "optimistic_delta"),
+        ({"max_rules": -2}, ValueError, "max_rules"),
+        ({"nominal_features": "all"}, TypeError, "nominal_features"),
+        ({"nominal_features": [0, 7]}, ValueError, "nominal_features"),
+        ({"nominal_features": [True]}, ValueError, "nominal_features"),
+        ({"nominal_features": [0.5]}, TypeError, "nominal_features"),
+    ],
+)
+def test_bad_parameters_are_named(params, error, match):
+    X = np.zeros((10, 2))
+    y = np.array([0, 1] * 5)
+    with pytest.raises(error, match=match):
+        DecisionCommittee(**params).fit(X, y)
+
+
+def test_bad_data_is_refused_clearly():
+    y = np.array([0, 1] * 5)
+    X = np.zeros((10, 2))
+    X[0, 0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        DecisionCommittee().fit(X, y)
+    with pytest.raises(ValueError):
+        DecisionCommittee().fit(np.zeros((10, 2)), y[:9])
+    fitted = DecisionCommittee().fit(np.arange(20.0).reshape(10, 2), y)
+    with pytest.raises(TypeError, match="with_pruning accepts only"):
+        fitted.with_pruning("optimistic", np.arange(20.0).reshape(10, 2), y, max_cuts=3)
+    with pytest.raises(ValueError, match="labels that fit did not see"):
+        fitted.with_pruning("optimistic", np.arange(20.0).reshape(10, 2), y + 5)
+    with pytest.raises(ValueError, match="pruning must be one of"):
+        fitted.with_pruning("never", np.arange(20.0).reshape(10, 2), y)
