@@ -83,9 +83,10 @@ _METRIC_ALIASES = {
     "linf": "chebyshev",
     "chebyshev": "chebyshev",
 }
-# Relative tolerance under which two usefulness values count as tied (they are sums of
-# integers times the penalties, so genuine differences are much larger than this).
-_USEFULNESS_TOLERANCE = 1e-9
+# Relative tolerance under which two usefulness values count as tied. They are computed in
+# float32 (rounding ~1e-7 relative) and are counts times penalties, so genuine differences are
+# far larger than this.
+_USEFULNESS_TOLERANCE = 1e-6
 
 
 def resolve_metric(metric) -> str:
@@ -155,9 +156,8 @@ class SortedDistances:
     order : ndarray of shape (m, m)
         ``order[c]`` lists the examples by increasing distance to ``x_c`` (stable: equal
         distances by increasing index).
-    tie_ids : ndarray of shape (m, m) or None
-        ``tie_ids[c, j]`` numbers the distinct distances along ``order[c]`` (equal ids, equal
-        distances); None when no row has two equal distances.
+    sorted_rows : ndarray of shape (m, m)
+        ``distances[c, order[c]]``.
     """
 
     def __init__(self, distances):
@@ -168,13 +168,8 @@ class SortedDistances:
             raise ValueError("distances must be finite")
         self.distances = distances
         self.order = np.argsort(distances, axis=1, kind="stable").astype(np.int32)
-        sorted_rows = np.take_along_axis(distances, self.order, axis=1)
-        changes = sorted_rows[:, 1:] != sorted_rows[:, :-1]
-        if changes.all():
-            self.tie_ids = None
-        else:
-            self.tie_ids = np.zeros(distances.shape, dtype=np.int32)
-            np.cumsum(changes, axis=1, out=self.tie_ids[:, 1:])
+        self.sorted_rows = np.take_along_axis(distances, self.order, axis=1)
+        self.has_ties = bool((self.sorted_rows[:, 1:] == self.sorted_rows[:, :-1]).any())
 
     @classmethod
     def from_points(cls, X, metric: str = "euclidean") -> "SortedDistances":
@@ -191,6 +186,11 @@ class SortedDistances:
     _CACHE_ELEMENTS = 12_000_000
 
     def _scored_state(self, y01, alive, in_compression, allowed, parent):
+        if in_compression is not None:
+            # only the remaining compression examples constrain the candidates
+            in_compression = in_compression & alive
+            if not in_compression.any():
+                in_compression = None
         key = (
             y01.tobytes(),
             allowed.tobytes(),
@@ -210,24 +210,24 @@ class SortedDistances:
         return state
 
 
-def _tie_groups(tie_ids, dtype):
+def _tie_groups(sorted_rows, dtype):
     """First and last position of the group of equal distances of every sorted position.
 
     Returns ``None`` when no row has two equal distances (then both are the position itself).
     """
-    if tie_ids is None:
-        return None
-    a = tie_ids.shape[1]
-    starts = np.ones(tie_ids.shape, dtype=bool)
-    starts[:, 1:] = tie_ids[:, 1:] != tie_ids[:, :-1]
+    a = sorted_rows.shape[1]
+    starts = np.ones(sorted_rows.shape, dtype=bool)
+    np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=starts[:, 1:])
     if starts.all():
         return None
     positions = np.arange(a, dtype=dtype)
-    first = np.maximum.accumulate(np.where(starts, positions, 0).astype(dtype, copy=False), axis=1)
-    ends = np.ones(tie_ids.shape, dtype=bool)
+    first = np.maximum.accumulate(starts * positions, axis=1)
+    ends = np.ones(sorted_rows.shape, dtype=bool)
     ends[:, :-1] = starts[:, 1:]
-    last = np.minimum.accumulate(np.where(ends, positions, a - 1).astype(dtype, copy=False)[:, ::-1], axis=1)[:, ::-1]
-    return first, last
+    # last position of the group: reversed running minimum of (position if group end else a - 1)
+    last_candidates = (a - 1) - ends * ((a - 1) - positions)
+    last = np.minimum.accumulate(last_candidates[:, ::-1], axis=1)[:, ::-1]
+    return first.astype(dtype, copy=False), last.astype(dtype, copy=False)
 
 
 def _inside_counts(flags_sorted, groups):
@@ -236,7 +236,7 @@ def _inside_counts(flags_sorted, groups):
     ``flags_sorted[k, j]``: the ``j``-th nearest remaining example to the ``k``-th centre is
     flagged; ``groups`` from :func:`_tie_groups`. One cumulative sum per call.
     """
-    dtype = np.int16 if flags_sorted.shape[1] < 32_000 else np.int32
+    dtype = np.int16 if flags_sorted.shape[1] < 16_000 else np.int32
     inclusive = np.cumsum(flags_sorted, axis=1, dtype=dtype)
     exclusive = inclusive - flags_sorted
     if groups is None:
@@ -323,34 +323,27 @@ def greedy_ball_list(
         if stop_when == "positives_empty" and n_pos == 0:
             break
         state = sd._scored_state(y01, alive, in_compression if compression_constraint else None, allowed, state)
-        if state.covered is None:  # no admissible candidate
+        if state.base is None:  # no admissible candidate
             break
-        if np.isinf(p_p) or np.isinf(p_n):
-            penalty = np.where(state.output_one, p_n, p_p)
-            usefulness = np.where(state.errors > 0, -np.inf, state.covered.astype(float))
-            finite = np.isfinite(penalty)
-            usefulness = np.where(finite, state.covered - np.where(finite, penalty, 0.0) * state.errors, usefulness)
-        else:
-            usefulness = state.covered - np.where(state.output_one, p_n, p_p) * state.errors
-        usefulness[~state.valid] = -np.inf
+        # usefulness = covered - p_p * (errors of output-0 rules) - p_n * (errors of output-1 rules)
+        usefulness = state.base.copy()
+        for penalty, errors in ((p_p, state.errors_p_p), (p_n, state.errors_p_n)):
+            if np.isinf(penalty):
+                usefulness[errors > 0] = -np.inf
+            elif penalty:
+                usefulness -= np.float32(penalty) * errors
         flat = usefulness.ravel()
-        best = flat.max()
+        best = float(flat.max())
         if not np.isfinite(best):
             break
         tol = _USEFULNESS_TOLERANCE * max(1.0, abs(best))
         tied = np.flatnonzero(flat >= best - tol)
         if len(tied) > 1:
+            output_one = ~state.label_sorted.ravel()[tied]
+            covered = state.base.ravel()[tied]
+            errors = state.errors_p_p.ravel()[tied] + state.errors_p_n.ravel()[tied]
             # lexsort: last key is primary
-            tied = tied[
-                np.lexsort(
-                    (
-                        tied,  # smaller centre index (rows are sorted), then nearer border position
-                        ~state.output_one.ravel()[tied],
-                        state.errors.ravel()[tied],
-                        -state.covered.ravel()[tied],
-                    )
-                )
-            ]
+            tied = tied[np.lexsort((tied, ~output_one, errors, -covered))]
         row, position = divmod(int(tied[0]), len(state.rows))
         centre = int(state.rows[row])
         border = int(state.order[row, position])
@@ -374,91 +367,117 @@ def greedy_ball_list(
 
 @dataclass
 class _ScoredState:
-    """Every candidate ball of one greedy state ``S'`` with its covered and error counts.
+    """Every candidate ball of one greedy state ``S'``, scored up to the penalties.
 
     Rows are the remaining centres (increasing index), columns the remaining examples in
-    increasing distance from each centre; ``covered``/``errors`` is None when no candidate is
-    admissible.
+    increasing distance from each centre. ``base`` is the covered count (``-inf`` where the
+    candidate is not admissible), ``errors_p_p``/``errors_p_n`` the errors that ``p_p``/``p_n``
+    penalise (the other one is 0), so that usefulness = ``base - p_p errors_p_p - p_n errors_p_n``.
+    ``base`` is None when no candidate is admissible.
     """
 
     alive: np.ndarray
     rows: np.ndarray
     order: np.ndarray
-    tie_ids: np.ndarray | None
-    output_one: np.ndarray | None = None
-    covered: np.ndarray | None = None
-    errors: np.ndarray | None = None
-    valid: np.ndarray | None = None
+    sorted_rows: np.ndarray
+    label_sorted: np.ndarray | None = None
+    base: np.ndarray | None = None
+    errors_p_p: np.ndarray | None = None
+    errors_p_n: np.ndarray | None = None
 
 
 def _restrict(sd, alive, parent):
     """Rows and columns of the sorted distances restricted to the remaining examples."""
     if parent is None:
-        rows, order, tie_ids = np.arange(sd.n_samples), sd.order, sd.tie_ids
+        rows, order, sorted_rows = np.arange(sd.n_samples), sd.order, sd.sorted_rows
     else:
-        rows, order, tie_ids = parent.rows, parent.order, parent.tie_ids
+        rows, order, sorted_rows = parent.rows, parent.order, parent.sorted_rows
     if len(rows) == int(alive.sum()):
-        return rows, order, tie_ids
-    keep_rows = alive[rows]
-    rows, order = rows[keep_rows], order[keep_rows]
-    # each row keeps exactly the remaining examples, in the same distance order
-    keep_columns = alive[order]
+        return rows, order, sorted_rows
+    keep_rows = np.flatnonzero(alive[rows])
+    rows, order, sorted_rows = rows[keep_rows], order[keep_rows], sorted_rows[keep_rows]
+    # each row keeps exactly the remaining examples, in the same distance order (flat indices
+    # and take: several times faster than boolean-mask indexing)
+    kept = np.flatnonzero(alive[order])
     n_left = len(rows)
-    if tie_ids is not None:
-        tie_ids = tie_ids[keep_rows][keep_columns].reshape(n_left, n_left)
-    return rows, order[keep_columns].reshape(n_left, n_left), tie_ids
+    order = order.ravel().take(kept).reshape(n_left, n_left)
+    return rows, order, sorted_rows.ravel().take(kept).reshape(n_left, n_left)
 
 
 def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
-    """Covered and error counts of every (remaining centre, remaining border) ball."""
-    rows, order, tie_ids = _restrict(sd, alive, parent)
-    state = _ScoredState(alive=alive, rows=rows, order=order, tie_ids=tie_ids)
+    """Covered and error counts of every (remaining centre, remaining border) ball.
+
+    Written with arithmetic on 0/1 arrays rather than ``np.where``: a data-dependent ``where``
+    over m² elements costs about ten times an addition.
+    """
+    rows, order, sorted_rows = _restrict(sd, alive, parent)
+    state = _ScoredState(alive=alive, rows=rows, order=order, sorted_rows=sorted_rows)
     n_alive = len(rows)
+    dtype = np.int16 if n_alive < 16_000 else np.int32  # 2 * counts must fit
     label_sorted = y01[order]
+    border_positive = label_sorted.view(np.int8)
     n_pos = int(y01[rows].sum())
-    count_dtype = np.int16 if n_alive < 32_000 else np.int32
-    groups = _tie_groups(tie_ids, count_dtype)
+    n_neg = n_alive - n_pos
+    groups = _tie_groups(sorted_rows, dtype) if sd.has_ties else None
     pos_strict, pos_incl = _inside_counts(label_sorted, groups)
     if groups is None:
-        group_start = np.arange(n_alive, dtype=count_dtype)[None, :]
+        group_start = np.arange(n_alive, dtype=dtype)[None, :]
         group_end = group_start
     else:
         group_start, group_end = groups
     # The classes of centre and border fix the type (module table): the rule outputs 1 iff
     # the border is negative (Pi, Po) and fires inside iff centre and border differ (Pi, Ni).
-    centre_positive = y01[rows][:, None]
-    inside = centre_positive != label_sorted
-    # examples (all / positive) on which the rule fires: strictly inside or strictly outside
-    fire_all = np.where(inside, group_start, (n_alive - 1) - group_end)
-    fire_pos = np.where(inside, pos_strict, n_pos - pos_incl)
-    covered = np.where(label_sorted, fire_all - fire_pos, fire_pos)
+    centre_positive = y01[rows].view(np.int8)[:, None]
+    inside = centre_positive ^ border_positive  # 0/1
+    # examples (all / positive) on which the rule fires: strictly inside (positions before the
+    # tie group) or strictly outside (positions after it)
+    outside_all = (n_alive - 1) - group_end
+    fire_all = outside_all + inside * (group_start - outside_all)
+    outside_pos = n_pos - pos_incl
+    fire_pos = outside_pos + inside * (pos_strict - outside_pos)
+    # covered: positives for output 1 (negative border), negatives for output 0
+    covered = fire_pos + border_positive * (fire_all - 2 * fire_pos)
     errors = fire_all - covered
     valid = covered > 0
     if not allowed.all():
-        pi, po, ni, no = allowed
-        type_allowed = np.where(
-            centre_positive,
-            np.where(label_sorted, no, pi),
-            np.where(label_sorted, ni, po),
-        )
+        pi, po, ni, no = (bool(v) for v in allowed)
+        is_inside = inside.view(bool)
+        type_allowed = np.zeros(label_sorted.shape, dtype=bool)
+        combinations = ((pi, True, False), (po, False, False), (ni, True, True), (no, False, True))
+        for ok, inside_wanted, border_wanted in combinations:
+            if ok:
+                type_allowed |= (is_inside if inside_wanted else ~is_inside) & (
+                    label_sorted if border_wanted else ~label_sorted
+                )
         valid &= type_allowed
-    if in_compression is not None and in_compression[rows].any():
-        # A rule must not fire on a remaining compression example of its border's class (the
-        # class it would get wrong). Per row, find the nearest and farthest such examples.
-        comp_sorted = in_compression[order]
-        bounds = []
-        for flags in (comp_sorted & ~label_sorted, comp_sorted & label_sorted):
-            present = flags.any(axis=1)
-            nearest = np.where(present, flags.argmax(axis=1), n_alive)
-            farthest = np.where(present, (n_alive - 1) - flags[:, ::-1].argmax(axis=1), -1)
-            bounds.append((nearest[:, None], farthest[:, None]))
-        (near_neg, far_neg), (near_pos, far_pos) = bounds
-        nearest_wrong = np.where(label_sorted, near_pos, near_neg)
-        farthest_wrong = np.where(label_sorted, far_pos, far_neg)
-        valid &= np.where(inside, group_start <= nearest_wrong, group_end >= farthest_wrong)
+    if in_compression is not None:
+        compression = np.flatnonzero(in_compression & alive)
+        if len(compression):
+            # A rule must not fire on a remaining compression example of its border's class
+            # (the class it would get wrong): an inside rule needs every such example at distance
+            # >= the border's, an outside rule at distance <= the border's.
+            to_compression = sd.distances[np.ix_(rows, compression)]
+            ok_inside = np.zeros(label_sorted.shape, dtype=bool)
+            ok_outside = np.zeros(label_sorted.shape, dtype=bool)
+            for wrong_positive, border_mask in ((True, label_sorted), (False, ~label_sorted)):
+                columns = y01[compression] == wrong_positive
+                if columns.any():
+                    nearest = to_compression[:, columns].min(axis=1)[:, None]
+                    farthest = to_compression[:, columns].max(axis=1)[:, None]
+                    ok_inside |= border_mask & (sorted_rows <= nearest)
+                    ok_outside |= border_mask & (sorted_rows >= farthest)
+                else:
+                    ok_inside |= border_mask
+                    ok_outside |= border_mask
+            is_inside = inside.view(bool)
+            valid &= (is_inside & ok_inside) | (~is_inside & ok_outside)
     if valid.any():
-        state.output_one = ~label_sorted
-        state.covered, state.errors, state.valid = covered, errors, valid
+        base = covered.astype(np.float32)
+        base[~valid] = -np.inf
+        errors = errors.astype(np.float32)
+        errors_p_p = errors * border_positive  # output-0 rules err on positives: penalised by p_p
+        state.label_sorted = label_sorted
+        state.base, state.errors_p_p, state.errors_p_n = base, errors_p_p, errors - errors_p_p
     return state
 
 
@@ -680,27 +699,35 @@ def _path_statistics(train_path, y01, centres, borders) -> pd.DataFrame:
     positive/negative centres; ``b_p``/``b_n`` positive/negative borders that are not centres;
     ``compression_correct``: the prefix classifies every example of its compression set right.
     """
-    rows = []
-    y01 = np.asarray(y01)
-    for t in range(len(centres)):  # loop over the (few) prefixes, not over examples
-        prediction = train_path[t]
-        wrong = prediction != y01
-        centre_set = np.unique(centres[: t + 1])
-        border_set = np.setdiff1d(np.unique(borders[: t + 1]), centre_set)
-        compression = np.union1d(centre_set, border_set)
-        rows.append(
-            {
-                "k_p": int((wrong & (y01 == 1)).sum()),
-                "k_n": int((wrong & (y01 == 0)).sum()),
-                "c_p": int(y01[centre_set].sum()),
-                "c_n": int(len(centre_set) - y01[centre_set].sum()),
-                "b_p": int(y01[border_set].sum()),
-                "b_n": int(len(border_set) - y01[border_set].sum()),
-                "compression_correct": bool(not wrong[compression].any()),
-            }
-        )
+    y01 = np.asarray(y01).astype(bool)
+    r = len(centres)
     columns = ["k_p", "k_n", "c_p", "c_n", "b_p", "b_n", "compression_correct"]
-    return pd.DataFrame(rows, columns=columns)
+    if r == 0:
+        return pd.DataFrame({c: np.zeros(0, dtype=bool if c == "compression_correct" else int) for c in columns})
+    wrong = train_path != y01[None, :]
+    prefixes = np.arange(r)
+    members = np.union1d(centres, borders)
+    # first prefix in which each member is a centre / a border (r if never)
+    first_centre = np.full(len(members), r)
+    first_border = np.full(len(members), r)
+    np.minimum.at(first_centre, np.searchsorted(members, centres), prefixes)
+    np.minimum.at(first_border, np.searchsorted(members, borders), prefixes)
+    is_centre = first_centre[:, None] <= prefixes[None, :]  # (members, prefixes)
+    is_border = (first_border[:, None] <= prefixes[None, :]) & ~is_centre
+    positive = y01[members][:, None]
+    in_compression = is_centre | is_border
+    return pd.DataFrame(
+        {
+            "k_p": (wrong & y01).sum(axis=1),
+            "k_n": (wrong & ~y01).sum(axis=1),
+            "c_p": (is_centre & positive).sum(axis=0),
+            "c_n": (is_centre & ~positive).sum(axis=0),
+            "b_p": (is_border & positive).sum(axis=0),
+            "b_n": (is_border & ~positive).sum(axis=0),
+            "compression_correct": ~(wrong[:, members] & in_compression.T).any(axis=1),
+        },
+        columns=columns,
+    )
 
 
 class DecisionListMachine(_BallListBase):

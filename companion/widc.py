@@ -27,7 +27,9 @@ Attributes are turned into Boolean variables on each training set (spec 04 secti
 choice where the paper's recipe was not recovered): a nominal attribute with ``k > 2`` values
 gives ``k`` variables ``[A = a]``, a two-valued one a single variable, and a numeric attribute
 gives variables ``[A <= theta]`` at supervised MDL cut points (Fayyad & Irani 1993), at most
-``max_cuts`` of them. A missing value makes every literal on that attribute false.
+``max_cuts`` of them (``numeric_literal="gt"`` makes ``A > theta`` the positive literal). A two-valued
+nominal attribute's variable is ``[A = larger value]``, so 0/1 data give the literals ``x = 1`` and
+``x = 0``. A missing value makes every literal on that attribute false.
 
 >>> import numpy as np
 >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
@@ -42,6 +44,7 @@ DEFAULT (0: 1, 1: 0)
 
 from __future__ import annotations
 
+import copy
 from collections import deque
 
 import numpy as np
@@ -592,10 +595,10 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
     return np.array(sorted(cuts), dtype=float)
 
 
-def _encode_variables(X, y, n_classes, nominal, max_cuts):
+def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
     """Boolean variables of a training set.
 
-    Returns a list of ``(feature, kind, value)`` with kind ``"eq"`` or ``"le"``, and, for each
+    Returns a list of ``(feature, kind, value)`` with kind ``"eq"``, ``"le"`` or ``"gt"``, and, for each
     two-valued nominal feature, its second value (the reading of the negated literal).
     """
     variables = []
@@ -610,7 +613,8 @@ def _encode_variables(X, y, n_classes, nominal, max_cuts):
             elif values.size > 2:
                 variables.extend((j, "eq", float(v)) for v in values)
         else:
-            variables.extend((j, "le", float(t)) for t in mdl_cut_points(column, y, n_classes, max_cuts))
+            cuts = mdl_cut_points(column, y, n_classes, max_cuts)
+            variables.extend((j, numeric_literal, float(t)) for t in cuts)
     return variables, binary_other
 
 
@@ -621,11 +625,15 @@ def _literal_matrix(X, variables):
         return out
     features = np.array([v[0] for v in variables])
     thresholds = np.array([v[2] for v in variables])
-    is_eq = np.array([v[1] == "eq" for v in variables])
+    kinds = np.array([v[1] for v in variables])
     columns = X[:, features]
     known = ~np.isnan(columns)  # missing value: both polarities false
     with np.errstate(invalid="ignore"):
-        positive = np.where(is_eq[None, :], columns == thresholds[None, :], columns <= thresholds[None, :])
+        positive = np.where(
+            kinds[None, :] == "eq",
+            columns == thresholds[None, :],
+            np.where(kinds[None, :] == "le", columns <= thresholds[None, :], columns > thresholds[None, :]),
+        )
     out[:, 0::2] = positive & known
     out[:, 1::2] = ~positive & known
     return out
@@ -649,11 +657,16 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         The other columns are numeric and are discretised by MDL. NaN means missing.
     max_cuts : int, default=8
         Largest number of MDL cut points per numeric attribute.
-    optimistic_strength : float, default=0.1
+    optimistic_strength : float, default=0.0
         The constant ``c_KM`` of the reconstructed optimistic penalty. The paper's value was not
-        recovered; 0.1 is the largest constant within one point of the best error on synthetic
-        committee problems (``companion.experiments.paper04.choose_optimistic_strength``), chosen
-        once and never on the benchmark.
+        recovered; 0.0 is what the one-standard-error rule selects on synthetic committee
+        problems (``companion.experiments.paper04.choose_optimistic_strength``), chosen once and
+        never on the benchmark. With 0 a rule goes as soon as its local error does not increase.
+    numeric_literal : {"le", "gt"}, default="le"
+        Which side of a numeric cut is the *positive* literal: ``A <= theta`` (the spec's
+        variables) or ``A > theta``. The first literal of a monomial and its negation always tie
+        on Z (they induce the same partition) and ties go to the positive literal, so this
+        convention can change the committee grown.
     optimistic_delta : float, default=0.05
         Confidence ``delta`` of the optimistic penalty.
     max_rules : int or None, default=None
@@ -663,7 +676,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     ----------
     classes_ : ndarray of shape (n_classes,)
     variables_ : list of tuple
-        Boolean variables ``(feature, "eq" | "le", value)`` built on the training set.
+        Boolean variables ``(feature, "eq" | "le" | "gt", value)`` built on the training set.
     binary_other_ : dict
         For each two-valued nominal feature, the value its negated literal stands for.
     grown_monomials_ : list of tuple of int
@@ -698,8 +711,9 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         *,
         nominal_features=None,
         max_cuts=8,
-        optimistic_strength=0.1,
+        optimistic_strength=0.0,
         optimistic_delta=0.05,
+        numeric_literal="le",
         max_rules=None,
     ):
         self.pruning = pruning
@@ -707,6 +721,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         self.max_cuts = max_cuts
         self.optimistic_strength = optimistic_strength
         self.optimistic_delta = optimistic_delta
+        self.numeric_literal = numeric_literal
         self.max_rules = max_rules
 
     def __sklearn_tags__(self):
@@ -720,6 +735,8 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
             raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
         check_scalar(self.max_cuts, "max_cuts", int, min_val=1)
+        if not isinstance(self.numeric_literal, str) or self.numeric_literal not in ("le", "gt"):
+            raise ValueError(f"numeric_literal must be 'le' or 'gt', got {self.numeric_literal!r}")
         check_scalar(self.optimistic_strength, "optimistic_strength", (int, float), min_val=0.0)
         check_scalar(
             self.optimistic_delta, "optimistic_delta", float, min_val=0.0, max_val=1.0, include_boundaries="neither"
@@ -783,7 +800,9 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         n = X.shape[0]
         weights = np.full(n, 1.0 / n)  # WIDC's fixed uniform distribution (spec 04 section 2)
         self.nominal_mask_ = nominal
-        self.variables_, self.binary_other_ = _encode_variables(X, y_codes, c, nominal, self.max_cuts)
+        self.variables_, self.binary_other_ = _encode_variables(
+            X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
+        )
         literals = _literal_matrix(X, self.variables_)
         self.prior_ = np.bincount(y_codes, weights=weights, minlength=c)
         if c > 1:
@@ -844,8 +863,6 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
             A fitted estimator whose ``pruning`` parameter is ``pruning``.
         """
         check_is_fitted(self)
-        import copy
-
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
         y = np.asarray(y)
         if y.shape[0] != X.shape[0]:
@@ -917,8 +934,9 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
                 return str(labels[int(v)])
             return f"{v:g}"
 
-        if kind == "le":
-            return f"{name} {'>' if negated else '<='} {value:g}"
+        if kind in ("le", "gt"):
+            upper = (kind == "le") != negated
+            return f"{name} {'<=' if upper else '>'} {value:g}"
         if negated and feature in self.binary_other_:  # two values: "not a" reads "= b"
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"

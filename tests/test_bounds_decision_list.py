@@ -147,12 +147,11 @@ def test_bound_path_of_fitted_dlm(rng, ball_type):
     finite = path[np.isfinite(path)]
     assert len(finite) >= 1 and np.all((finite > 0) & (finite <= 1))
     np.testing.assert_array_equal(np.isnan(path), ~dlm.path_["compression_correct"].to_numpy())
-    row = dlm.path_.iloc[0]
     bound = theorem1_bound if ball_type == "simple" else theorem2_bound
-    expected = bound(
-        dlm.n_positive_, dlm.n_negative_, **{k: int(row[k]) for k in COUNTS}, r=1
-    )
-    assert path[0] == pytest.approx(expected)
+    for t, row in dlm.path_.iterrows():  # the vectorised path agrees with the scalar theorem
+        if row["compression_correct"]:
+            expected = bound(dlm.n_positive_, dlm.n_negative_, **{k: int(row[k]) for k in COUNTS}, r=t + 1)
+            assert path[t] == pytest.approx(expected, rel=1e-12)
 
 
 def test_scm_bound_path_of_fitted_scm(rng):

@@ -23,7 +23,9 @@ from companion.decision_list import (
 # --------------------------------------------------------------------------------------------
 
 
-def naive_ball_list(X, y01, *, p_p, p_n, types, max_balls, stop_when="either_empty", constraint=False, metric="euclidean"):
+def naive_ball_list(
+    X, y01, *, p_p, p_n, types, max_balls, stop_when="either_empty", constraint=False, metric="euclidean"
+):
     """Loop over every remaining centre and border; same tie-breaking rule as the package."""
     D = cdist(X, X, metric=metric)
     m = len(y01)
@@ -75,7 +77,7 @@ def naive_ball_list(X, y01, *, p_p, p_n, types, max_balls, stop_when="either_emp
         if not candidates:
             break
         best = max(cand[0] for cand in candidates)
-        tolerance = 1e-9 * max(1.0, abs(best))
+        tolerance = 1e-6 * max(1.0, abs(best))
         tied = [cand for cand in candidates if cand[0] >= best - tolerance]
         tied.sort(key=lambda cand: (-cand[1], cand[2], -cand[3], cand[4], cand[5]))
         _, _, _, _, c, _, b, kind, fired = tied[0]

@@ -411,3 +411,15 @@ def test_bad_input(lenses):
         model.predict(X.iloc[:, :2].to_numpy())
     with pytest.raises(ValueError, match="continuous|Unknown label type"):
         Prism().fit(X, np.linspace(0, 1, len(y)))
+
+
+def test_trace_selects_the_rules_tests(rng):
+    for _ in range(10):
+        X, y = random_nominal(rng, n=40, d=4, missing_rate=0.1)
+        model = Prism(keep_trace=True).fit(X, y)
+        chosen = model.trace_[model.trace_["selected"]]
+        for index, rule in enumerate(model.rules_):
+            steps = chosen[chosen["rule"] == index].sort_values("step")
+            assert list(zip(steps["attribute"], steps["value"])) == list(rule.conditions)
+            if len(steps):  # the last chosen test's p/t are the finished rule's
+                assert (steps["p"].iloc[-1], steps["t"].iloc[-1]) == (rule.p, rule.t)

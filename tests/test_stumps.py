@@ -10,7 +10,14 @@ from hypothesis.extra.numpy import arrays
 from companion.bounds.compression import compression_bound
 from companion.bounds.occam import dyadic_code, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
-from companion.stumps import StumpConjunction, fit_by_bound, greedy_step_scores, pac_bayes_step_scores
+from companion.stumps import (
+    StumpConjunction,
+    _pick,
+    _sc_step_choice,
+    fit_by_bound,
+    greedy_step_scores,
+    pac_bayes_step_scores,
+)
 
 TOL = 1e-7
 
@@ -180,6 +187,30 @@ def test_pac_bayes_step_scores_match_sigma_sums(rng):
                     assert r[f, col, kind] == pytest.approx(removed[y == 1].sum(), abs=1e-10)
                     cost = eta * np.log(spans[f] / (b - a))
                     assert u[f, col, kind] == pytest.approx(removed[y == 0].sum() - p * removed[y == 1].sum() - cost, abs=1e-10)
+
+
+@pytest.mark.parametrize("tie_breaking", ["pyscm", "index"])
+def test_fast_sc_step_equals_full_scoring(rng, tie_breaking):
+    """The blocked float32 scan picks the candidate of the plain float64 scoring + rule."""
+    for trial in range(30):
+        m, n = int(rng.integers(2, 40)), int(rng.integers(1, 30))
+        X = rng.integers(0, int(rng.integers(2, 8)), size=(m, n)).astype(float)
+        y = rng.integers(0, 2, size=m)
+        p = float(rng.choice([0.0, 0.3, 1.0, 2.5, 7.0]))
+        excluded = rng.random(n) < 0.3 if trial % 2 else None
+        order = np.argsort(X.T, axis=1, kind="stable")
+        vals = np.take_along_axis(X.T, order, axis=1)
+        run_ids = np.zeros(vals.shape, dtype=np.int32)
+        np.cumsum(np.diff(vals, axis=1) > 0, axis=1, out=run_ids[:, 1:])
+        q, r, u = greedy_step_scores(vals, y[order], p)
+        if excluded is not None:
+            u[excluded] = -np.inf
+        expected = _pick(u, q, r, tie_breaking)
+        got = _sc_step_choice(y[order].astype(np.int8), run_ids, p, excluded, tie_breaking, block_size=int(rng.integers(1, 200)))
+        if expected is None:
+            assert got is None
+        else:
+            assert got == tuple(int(v) for v in np.unravel_index(expected, u.shape))
 
 
 def test_sc_step_scores_match_counts(rng):

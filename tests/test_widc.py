@@ -515,3 +515,66 @@ def test_bad_data_is_refused_clearly():
         fitted.with_pruning("optimistic", np.arange(20.0).reshape(10, 2), y + 5)
     with pytest.raises(ValueError, match="pruning must be one of"):
         fitted.with_pruning("never", np.arange(20.0).reshape(10, 2), y)
+
+
+def test_first_literal_ties_with_its_negation(rng):
+    # Without missing values {l} and {not l} induce the same partition: an exact tie on Z.
+    literals = boolean_literals(rng.integers(0, 2, (150, 6)))
+    y = rng.integers(0, 3, 150)
+    w = np.full(150, 1 / 150)
+    base = pattern_codes(satisfaction(literals, [(0, 3)]))
+    scores = score_literals(literals, y, w, 3, base, np.ones(150, dtype=bool))
+    np.testing.assert_allclose(scores[0::2], scores[1::2], atol=1e-12)
+
+
+def test_numeric_literal_polarity(rng):
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 0.2).astype(int)
+    le = DecisionCommittee(numeric_literal="le").fit(X, y)
+    gt = DecisionCommittee(numeric_literal="gt").fit(X, y)
+    assert [v[1] for v in le.variables_] == ["le"] * len(le.variables_)
+    assert [v[1] for v in gt.variables_] == ["gt"] * len(gt.variables_)
+    assert le.literal_text(0) == f"x0 <= {le.variables_[0][2]:g}" and le.literal_text(1).startswith("x0 > ")
+    assert gt.literal_text(0).startswith("x0 > ") and gt.literal_text(1).startswith("x0 <= ")
+    assert le.score(X, y) > 0.95 and gt.score(X, y) > 0.95
+    with pytest.raises(ValueError, match="numeric_literal"):
+        DecisionCommittee(numeric_literal="ge").fit(X, y)
+
+
+# --------------------------------------------------------------------------------------------
+# The notebook-04 protocol (companion.experiments.paper04), on small inputs
+# --------------------------------------------------------------------------------------------
+
+
+def test_benchmark_protocol_on_one_fold():
+    from companion.experiments import paper04
+
+    results = paper04.run_benchmark(["iris"], max_folds=1, others=("CART", "PRISM", "RIPPER"))
+    assert set(results["learner"]) == {"WIDC(p)", "WIDC(o)", "WIDC()", "CART", "PRISM", "RIPPER"}
+    assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
+    by_learner = results.set_index("learner")
+    assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
+    claims = paper04.claims_table(results)
+    assert list(claims.columns) == ["claim", "measure", "value", "holds"]
+    with pytest.raises(ValueError, match="others must be among"):
+        paper04.run_benchmark(["iris"], others=("C4.5",))
+    with pytest.raises(ValueError, match="unknown benchmark set"):
+        paper04.load_benchmark_set("echo")
+
+
+def test_encode_frame_and_tree_size():
+    import pandas as pd
+
+    from companion.experiments import paper04
+
+    frame = pd.DataFrame({"colour": ["red", None, "blue", "red"], "size": [1.0, 2.5, np.nan, 4.0]})
+    array, nominal, names = paper04.encode_frame(frame)
+    assert nominal.tolist() == [True, False]
+    assert names == {0: ["blue", "red"]}
+    assert np.isnan(array[1, 0]) and np.isnan(array[2, 1]) and array[0, 0] == 1.0
+    with pytest.raises(TypeError, match="DataFrame"):
+        paper04.encode_frame(array)
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    tree = DecisionTreeClassifier(random_state=0).fit(X, X[:, 0] & X[:, 1])
+    assert paper04.tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
+    assert paper04.pattern_cells(4) == (16, 4)

@@ -184,6 +184,36 @@ def _check_fitted(estimator, cls):
         raise ValueError(f"the {cls.__name__} is not fitted; call fit first")
 
 
+def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, r, delta):
+    """Theorem 1 or 2 on arrays of counts (already validated), as in the scalar functions."""
+    c_p, c_n, b_p, b_n, k_p, k_n, r = (np.asarray(v, dtype=float) for v in (c_p, c_n, b_p, b_n, k_p, k_n, r))
+    ln_b = (
+        _ln_binomial(m_p, c_p)
+        + _ln_binomial(m_p - c_p, b_p)
+        + _ln_binomial(m_n, c_n)
+        + _ln_binomial(m_n - c_n, b_n)
+        + _ln_binomial(m_p - c_p - b_p, k_p)
+        + _ln_binomial(m_n - c_n - b_n, k_n)
+    )
+    ln_inv_delta = (
+        6 * _LN_ZETA_NORMALISER
+        + 2 * np.log((c_p + 1) * (c_n + 1) * (b_p + 1) * (b_n + 1) * (k_p + 1) * (k_n + 1))
+        - np.log(delta)
+    )
+    size = c_p + c_n + b_p + b_n
+    if theorem == 1:
+        ordering = gammaln(r + 1)
+    else:
+        with np.errstate(divide="ignore"):
+            ordering = np.where(size > 0, np.log(np.maximum(size, 1)), 0.0) + np.where(
+                r > 0, r * np.log(np.maximum(2 * (c_p + c_n), 1)), 0.0
+            )
+    free = (m_p + m_n) - size - (k_p + k_n)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = -np.expm1(-(ln_b + ordering + ln_inv_delta) / free)
+    return np.where(free > 0, bound, 1.0)
+
+
 def dlm_bound_path(dlm: DecisionListMachine, *, delta=0.05, theorem: int | None = None) -> np.ndarray:
     """Theorem 1 or 2 for every prefix of a fitted DLM (row ``t``: its first ``t + 1`` balls).
 
@@ -202,31 +232,22 @@ def dlm_bound_path(dlm: DecisionListMachine, *, delta=0.05, theorem: int | None 
         (the theorems do not apply to it).
     """
     _check_fitted(dlm, DecisionListMachine)
+    _check_delta(delta)
     if theorem is None:
         theorem = 1 if dlm.ball_type == "simple" else 2
     if theorem not in (1, 2):
         raise ValueError(f"theorem must be 1 or 2, got {theorem!r}")
-    bound = theorem1_bound if theorem == 1 else theorem2_bound
-    values = []
-    for row in dlm.path_.itertuples(index=False):
-        if not row.compression_correct:
-            values.append(np.nan)
-            continue
-        values.append(
-            bound(
-                dlm.n_positive_,
-                dlm.n_negative_,
-                c_p=row.c_p,
-                c_n=row.c_n,
-                b_p=row.b_p,
-                b_n=row.b_n,
-                k_p=row.k_p,
-                k_n=row.k_n,
-                r=row.n_balls,
-                delta=delta,
-            )
-        )
-    return np.array(values, dtype=float)
+    path = dlm.path_
+    if len(path) == 0:
+        return np.zeros(0)
+    bound = _theorem_bounds_vectorised(
+        theorem,
+        dlm.n_positive_,
+        dlm.n_negative_,
+        *(path[c].to_numpy() for c in ("c_p", "c_n", "b_p", "b_n", "k_p", "k_n", "n_balls")),
+        delta,
+    )
+    return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
 
 
 def scm_bound_path(scm: BallSetCoveringMachine, *, delta=0.05) -> np.ndarray:
@@ -314,7 +335,10 @@ def compression_message(dlm: DecisionListMachine, X) -> CompressionMessage:
     centres = {ball.centre_index for ball in dlm.balls_}
     row_of = {int(index): row for row, index in enumerate(members)}
     positive = dlm.classes_[-1]
-    y_members = (dlm.compression_labels_ == positive).astype(int) if len(dlm.classes_) == 2 else np.zeros(len(members), int)
+    if len(dlm.classes_) == 2:
+        y_members = (dlm.compression_labels_ == positive).astype(int)
+    else:
+        y_members = np.zeros(len(members), dtype=int)
     balls = tuple((row_of[ball.centre_index], bool(ball.inside)) for ball in dlm.balls_)
     return CompressionMessage(
         X=X[members],

@@ -49,9 +49,19 @@ __all__ = [
     "paper_table1",
     "comparison_frame",
     "glass_binarisation_evidence",
+    "run_table1",
+    "errors_table",
+    "parameters_table",
+    "protocols_table",
+    "examples_table",
     "plot_dlm_balls",
     "plot_errors_vs_s",
     "plot_sparsity",
+    "sparsity_frame",
+    "figure_errors_vs_s",
+    "figure_sparsity",
+    "toy_dlm",
+    "figure_dlm_balls",
 ]
 
 #: Loader, its preprocessing options and the class taken as positive, per data set of Table 1.
@@ -61,7 +71,7 @@ DATASETS = {
     "pima": (datasets.load_pima, {}, "pos"),
     "haberman": (datasets.load_haberman, dict(drop_contradictory=True), 2),
     "bupa": (datasets.load_bupa, {}, 2),
-    "glass": (datasets.load_glass, dict(positive_class=2), 1),
+    "glass": (datasets.load_glass, dict(positive_class=(1, 3)), 1),
     "credit": (datasets.load_crx, dict(drop_incomplete=True), "+"),
 }
 #: Display names used by the paper.
@@ -106,8 +116,8 @@ def load_table1_dataset(name: str, *, positive_class=None) -> tuple[np.ndarray, 
     name : str
         A key of :data:`DATASETS`.
     positive_class : optional
-        Glass only: the original class(es) taken as positive (default: class 2, see
-        :func:`glass_binarisation_evidence`).
+        Glass only: the original class(es) taken as positive (default: classes 1 and 3, the
+        float-processed windows of UCI's ``glass.names``; see :func:`glass_binarisation_evidence`).
     """
     if name not in DATASETS:
         raise ValueError(f"unknown Table 1 data set {name!r}; expected one of {sorted(DATASETS)}")
@@ -133,7 +143,7 @@ class Grid:
     dlm_penalties: tuple = (0.5, 1.0, 2.0, 4.0)
     dlm_s_max: int = 12
     scm_types: tuple = ("conjunction", "disjunction")
-    scm_penalties: tuple = (0.5, 1.0, 1.5, 2.0, 3.0)
+    scm_penalties: tuple = (0.5, 1.0, 1.5, 3.0)
     scm_s_max: int = 10
     svm_gamma_factors: tuple = (0.1, 1.0, 10.0, 100.0)
     svm_Cs: tuple = (0.1, 1.0, 10.0, 100.0)
@@ -145,20 +155,23 @@ class GridResults:
 
     Arrays end with a fold axis. DLM arrays have shape (types, p_p, p_n, s, folds), SCM arrays
     (types, p, s, folds), SVM arrays (gamma, C, folds). ``*_balls`` is the number of balls of the
-    machine fitted with that stopping point; ``dlm_bound`` its Theorem 1/2 bound on the training
-    fold (Theorem 1 for simple, 2 for complex).
+    machine fitted with that stopping point. ``dlm_*`` is BuildDLM as in Figure 1;
+    ``dlmc_*`` (None unless requested) the DLM fitted with the compression-set constraint, and
+    ``dlmc_bound`` its Theorem 1/2 bound on the training fold (Theorem 1 for simple, 2 for complex).
     """
 
     grid: Grid
     dlm_errors: np.ndarray
     dlm_balls: np.ndarray
-    dlm_bound: np.ndarray
     scm_errors: np.ndarray
     scm_balls: np.ndarray
     svm_errors: np.ndarray
     svm_support: np.ndarray
+    dlmc_errors: np.ndarray | None
+    dlmc_balls: np.ndarray | None
+    dlmc_bound: np.ndarray | None
     svm_gammas: np.ndarray
-    n_test: np.ndarray = field(default=None)
+    n_test: np.ndarray
 
 
 def _pad_path(values, length):
@@ -169,31 +182,39 @@ def _pad_path(values, length):
     return np.concatenate([values, np.repeat(values[-1:], length - len(values), axis=0)], axis=0)
 
 
-def _fold_grid(D, X, y, train, test, grid: Grid, gammas, with_bounds: bool):
-    """Every grid point on one (train, test) split; see :class:`GridResults`."""
+def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool):
     g = grid
-    sd = SortedDistances(D[np.ix_(train, train)])
-    X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
     n_pen = len(g.dlm_penalties)
-    dlm_errors = np.zeros((len(g.dlm_types), n_pen, n_pen, g.dlm_s_max))
-    dlm_balls = np.zeros_like(dlm_errors)
-    dlm_bound = np.full_like(dlm_errors, np.nan)
+    errors = np.zeros((len(g.dlm_types), n_pen, n_pen, g.dlm_s_max))
+    balls = np.zeros_like(errors)
+    bounds = np.full_like(errors, np.nan)
     for a, ball_type in enumerate(g.dlm_types):
         for b, p_p in enumerate(g.dlm_penalties):
             for c, p_n in enumerate(g.dlm_penalties):
                 dlm = DecisionListMachine(
-                    p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=True
+                    p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint
                 ).fit(X_train, y_train, sorted_distances=sd)
                 if dlm.n_balls_ == 0:
-                    dlm_errors[a, b, c] = (y_test != dlm.default_).sum()
+                    errors[a, b, c] = (y_test != dlm.default_).sum()
                     continue
-                wrong = (dlm.predict_path(X_test) != y_test).sum(axis=1)
-                dlm_errors[a, b, c] = _pad_path(wrong, g.dlm_s_max)
+                errors[a, b, c] = _pad_path((dlm.predict_path(X_test) != y_test).sum(axis=1), g.dlm_s_max)
                 used = dlm.path_["fitted_n_balls"].to_numpy()
-                dlm_balls[a, b, c] = _pad_path(used, g.dlm_s_max)
-                if with_bounds:
-                    bound = dlm_bound_path(dlm)[used - 1]
-                    dlm_bound[a, b, c] = _pad_path(bound, g.dlm_s_max)
+                balls[a, b, c] = _pad_path(used, g.dlm_s_max)
+                if constraint:
+                    bounds[a, b, c] = _pad_path(dlm_bound_path(dlm)[used - 1], g.dlm_s_max)
+    return errors, balls, bounds
+
+
+def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
+    """Every grid point on one (train, test) split; see :class:`GridResults`."""
+    g = grid
+    sd = SortedDistances(D[np.ix_(train, train)])
+    X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
+    dlm_errors, dlm_balls, _ = _dlm_grid(sd, X_train, y_train, X_test, y_test, g, constraint=False)
+    if constrained:
+        dlmc = _dlm_grid(sd, X_train, y_train, X_test, y_test, g, constraint=True)
+    else:
+        dlmc = (None, None, None)
     scm_errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
     scm_balls = np.zeros_like(scm_errors)
     for a, model_type in enumerate(g.scm_types):
@@ -216,7 +237,7 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, with_bounds: bool):
             svm = SVC(kernel="precomputed", C=C).fit(k_train, y_train)
             svm_errors[a, b] = (svm.predict(k_test) != y_test).sum()
             svm_support[a, b] = svm.support_.size
-    return dlm_errors, dlm_balls, dlm_bound, scm_errors, scm_balls, svm_errors, svm_support
+    return (dlm_errors, dlm_balls, scm_errors, scm_balls, svm_errors, svm_support, *dlmc)
 
 
 def svm_gammas(D, grid: Grid) -> np.ndarray:
@@ -226,7 +247,7 @@ def svm_gammas(D, grid: Grid) -> np.ndarray:
     return np.asarray(grid.svm_gamma_factors, dtype=float) / scale
 
 
-def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, with_bounds=True) -> GridResults:
+def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained=True) -> GridResults:
     """Test errors of every grid point of the three machines on each of ``folds``.
 
     Parameters
@@ -237,16 +258,17 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, with_bounds
     grid : Grid
     D : ndarray of shape (m, m), optional
         L2 distances of ``X`` (computed when omitted; pass it to share it across calls).
-    with_bounds : bool, default=True
-        Also compute the DLM bound of every grid point (for protocol (c)).
+    constrained : bool, default=True
+        Also fit the DLM grid with the compression-set constraint and compute its bounds (for
+        protocol (c)).
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     if D is None:
         D = cdist(X, X)
     gammas = svm_gammas(D, grid)
-    per_fold = [_fold_grid(D, X, y, train, test, grid, gammas, with_bounds) for train, test in folds]
-    stacked = [np.stack(parts, axis=-1) for parts in zip(*per_fold)]
+    per_fold = [_fold_grid(D, X, y, train, test, grid, gammas, constrained) for train, test in folds]
+    stacked = [None if parts[0] is None else np.stack(parts, axis=-1) for parts in zip(*per_fold)]
     return GridResults(grid, *stacked, svm_gammas=gammas, n_test=np.array([len(t) for _, t in folds]))
 
 
@@ -265,17 +287,17 @@ def _argmin_prefer_small(errors, sizes):
 
 
 def _describe(machine, index, grid: Grid, gammas=None):
-    if machine == "dlm":
+    if machine in ("dlm", "dlmc"):
         t, b, c, s = index
         return {
             "T": "s" if grid.dlm_types[t] == "simple" else "c",
             "p_p": grid.dlm_penalties[b],
             "p_n": grid.dlm_penalties[c],
-            "s": s + 1,
+            "s": int(s + 1),
         }
     if machine == "scm":
         t, b, s = index
-        return {"T": grid.scm_types[t][0], "p": grid.scm_penalties[b], "s": s + 1}
+        return {"T": grid.scm_types[t][0], "p": grid.scm_penalties[b], "s": int(s + 1)}
     a, b = index
     return {"gamma": float(gammas[a]), "C": grid.svm_Cs[b]}
 
@@ -286,16 +308,20 @@ def paper_protocol(results: GridResults) -> dict:
     Returns
     -------
     dict
-        Per machine (``"svm"``, ``"scm"``, ``"dlm"``): ``errors`` (total over the folds),
-        ``size`` (mean number of support vectors / balls over the folds) and the parameters.
+        Per machine (``"svm"``, ``"scm"``, ``"dlm"`` and, when fitted, ``"dlmc"``: the DLM with
+        the compression-set constraint): ``errors`` (total over the folds), ``size`` (mean number
+        of support vectors / balls over the folds) and the parameters.
     """
     r = results
     out = {}
-    for machine, errors, sizes in (
+    machines = [
         ("svm", r.svm_errors, r.svm_support),
         ("scm", r.scm_errors, r.scm_balls),
         ("dlm", r.dlm_errors, r.dlm_balls),
-    ):
+    ]
+    if r.dlmc_errors is not None:
+        machines.append(("dlmc", r.dlmc_errors, r.dlmc_balls))
+    for machine, errors, sizes in machines:
         total = errors.sum(axis=-1)
         mean_size = sizes.mean(axis=-1)
         index = _argmin_prefer_small(total, mean_size)
@@ -325,7 +351,7 @@ def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=N
     sizes = {"svm": [], "scm": [], "dlm": []}
     for f, (train, _test) in enumerate(folds):
         inner_folds = stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f)
-        inner = cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], with_bounds=False)
+        inner = cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], constrained=False)
         for machine, inner_errors, inner_sizes, outer_errors, outer_sizes in (
             ("svm", inner.svm_errors, inner.svm_support, outer.svm_errors, outer.svm_support),
             ("scm", inner.scm_errors, inner.scm_balls, outer.scm_errors, outer.scm_balls),
@@ -338,17 +364,26 @@ def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=N
 
 
 def bound_selected_dlm(results: GridResults) -> dict:
-    """(c) On each fold, the DLM grid point of smallest Theorem 1/2 bound on its training set."""
+    """(c) On each fold, the constrained-DLM grid point of smallest Theorem 1/2 bound on its training set.
+
+    Returns
+    -------
+    dict
+        ``errors`` (total test errors of the chosen machines), ``size`` (mean number of balls) and
+        ``chosen`` (one row per fold: parameters and bound value).
+    """
+    if results.dlmc_bound is None:
+        raise ValueError("the grid was run without the constrained DLM (constrained=False); no bounds")
     errors = sizes = 0.0
     chosen = []
-    for f in range(results.dlm_errors.shape[-1]):
-        bound = results.dlm_bound[..., f]
+    for f in range(results.dlmc_errors.shape[-1]):
+        bound = results.dlmc_bound[..., f]
         filled = np.where(np.isfinite(bound), bound, np.inf)
-        index = _argmin_prefer_small(filled, results.dlm_balls[..., f])
-        errors += results.dlm_errors[index + (f,)]
-        sizes += results.dlm_balls[index + (f,)]
+        index = _argmin_prefer_small(filled, results.dlmc_balls[..., f])
+        errors += results.dlmc_errors[index + (f,)]
+        sizes += results.dlmc_balls[index + (f,)]
         chosen.append({**_describe("dlm", index, results.grid), "bound": float(filled[index])})
-    n_folds = results.dlm_errors.shape[-1]
+    n_folds = results.dlmc_errors.shape[-1]
     return {"errors": int(errors), "size": sizes / n_folds, "chosen": pd.DataFrame(chosen)}
 
 
@@ -402,13 +437,148 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0) -> pd.D
     for label, positive in candidates.items():
         X, y = load_table1_dataset("glass", positive_class=positive)
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        best = paper_protocol(cross_validate_grid(X, y, folds, grid, with_bounds=False))
+        best = paper_protocol(cross_validate_grid(X, y, folds, grid, constrained=False))
         row = {"split": label, "positives": int(y.sum())}
         for machine in ("svm", "scm", "dlm"):
             row[f"{machine}_errors"] = best[machine]["errors"]
         row["distance_to_paper"] = sum(abs(row[f"{m}_errors"] - paper[f"{m}_errors"]) for m in ("svm", "scm", "dlm"))
         rows.append(row)
     return pd.DataFrame(rows).set_index("split")
+
+
+# --------------------------------------------------------------------------------------------
+# The whole protocol
+# --------------------------------------------------------------------------------------------
+
+
+def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3) -> dict:
+    """Run protocols (a), (b) and (c) on the Table 1 data sets.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Data sets (default: all seven, in the paper's order).
+    seeds : sequence of int
+        Fold seeds of :func:`companion.evaluation.stratified_folds`. The first is the main run
+        (every protocol, constrained DLM and bounds); the others repeat protocol (a) to show how
+        much the paper's measure moves with the folds.
+    grid : Grid
+    nested : bool, default=True
+        Run protocol (b) (inner ``inner_splits``-fold CV on each outer training set).
+
+    Returns
+    -------
+    dict
+        ``examples`` {name: (m, n_features, n_positive)}, ``main`` {name: GridResults of the main
+        seed}, ``a`` {name: {seed: paper_protocol dict}}, ``b`` {name: nested dict},
+        ``c`` {name: bound_selected_dlm dict}, ``seeds``.
+    """
+    names = list(DATASETS) if names is None else list(names)
+    run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "seeds": list(seeds)}
+    for name in names:
+        X, y = load_table1_dataset(name)
+        D = cdist(X, X)
+        run["examples"][name] = (X.shape[0], X.shape[1], int(y.sum()))
+        run["a"][name] = {}
+        for k, seed in enumerate(seeds):
+            folds = stratified_folds(y, n_splits=10, seed=seed)
+            results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0))
+            run["a"][name][seed] = paper_protocol(results)
+            if k == 0:
+                run["main"][name] = results
+                run["c"][name] = bound_selected_dlm(results)
+                if nested:
+                    run["b"][name] = nested_protocol(
+                        X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed
+                    )
+    return run
+
+
+def errors_table(run) -> pd.DataFrame:
+    """Protocol (a): paper vs ours (main seed) total test errors, with the range over the seeds.
+
+    Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
+    ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
+    """
+    main_seed = run["seeds"][0]
+    ours = {name: {m: run["a"][name][main_seed][m] for m in ("svm", "scm", "dlm")} for name in run["a"]}
+    table = comparison_frame(ours, "errors")
+    spread = {
+        (DISPLAY[name], machine.upper()): [run["a"][name][seed][machine]["errors"] for seed in run["seeds"]]
+        for name in run["a"]
+        for machine in ("svm", "scm", "dlm")
+    }
+    table["seed_min"] = [min(spread[key]) for key in table.index]
+    table["seed_max"] = [max(spread[key]) for key in table.index]
+    table["paper_in_range"] = (table["paper"] >= table["seed_min"]) & (table["paper"] <= table["seed_max"])
+    return table
+
+
+def parameters_table(run) -> pd.DataFrame:
+    """Protocol (a), main seed: the chosen parameters and sizes beside the paper's.
+
+    One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
+    """
+    paper = paper_table1()
+    main_seed = run["seeds"][0]
+    rows = []
+    for name in run["a"]:
+        best = run["a"][name][main_seed]
+        p = paper.loc[name]
+        rows.append(
+            {
+                "dataset": DISPLAY[name],
+                "paper_svm_size": p["svm_size"],
+                "ours_svm_size": round(best["svm"]["size"], 1),
+                "paper_scm": f"{p['scm_T']} p={p['scm_p']:g} s={p['scm_s']:g}",
+                "ours_scm": f"{best['scm']['T']} p={best['scm']['p']:g} s={best['scm']['s']}",
+                "ours_scm_size": round(best["scm"]["size"], 1),
+                "paper_dlm": f"{p['dlm_T']} p_n={p['dlm_p_n']:g} p_p={p['dlm_p_p']:g} s={p['dlm_s']:g}",
+                "ours_dlm": (
+                    f"{best['dlm']['T']} p_n={best['dlm']['p_n']:g} p_p={best['dlm']['p_p']:g} s={best['dlm']['s']}"
+                ),
+                "ours_dlm_size": round(best["dlm"]["size"], 1),
+            }
+        )
+    return pd.DataFrame(rows).set_index("dataset")
+
+
+def protocols_table(run) -> pd.DataFrame:
+    """Total test errors of each machine under the three protocols (main seed).
+
+    Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
+    compression-set constraint, (b) nested SVM/SCM/DLM, (c) bound-selected constrained DLM and its
+    mean number of balls.
+    """
+    paper = paper_table1()
+    main_seed = run["seeds"][0]
+    rows = []
+    for name in run["a"]:
+        a = run["a"][name][main_seed]
+        row = {"dataset": DISPLAY[name], "paper_dlm": paper.loc[name, "dlm_errors"]}
+        for machine in ("svm", "scm", "dlm"):
+            row[f"a_{machine}"] = a[machine]["errors"]
+        row["a_dlm_constrained"] = a["dlmc"]["errors"] if "dlmc" in a else np.nan
+        if name in run["b"]:
+            for machine in ("svm", "scm", "dlm"):
+                row[f"b_{machine}"] = run["b"][name][machine]["errors"]
+        row["c_dlm_bound"] = run["c"][name]["errors"]
+        row["c_dlm_balls"] = round(run["c"][name]["size"], 1)
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("dataset")
+
+
+def examples_table(run) -> pd.DataFrame:
+    """Number of examples per data set: the paper's and ours."""
+    from companion.evaluation import comparison_table
+
+    paper = paper_table1()
+    ours = pd.Series({DISPLAY[n]: run["examples"][n][0] for n in run["examples"]})
+    theirs = pd.Series({DISPLAY[n]: paper.loc[n, "data_examples"] for n in run["examples"]})
+    table = comparison_table(theirs, ours)
+    table["features"] = [run["examples"][n][1] for n in run["examples"]]
+    table["positives"] = [run["examples"][n][2] for n in run["examples"]]
+    return table
 
 
 # --------------------------------------------------------------------------------------------
@@ -486,3 +656,96 @@ def plot_sparsity(ax, table: pd.DataFrame):
     ax.set_ylabel("number of balls")
     ax.legend(fontsize=8)
     return ax
+
+
+def sparsity_frame(run) -> pd.DataFrame:
+    """Sizes of the selected machines (protocol (a), main seed), paper and ours, long form.
+
+    Columns ``dataset``, ``source`` (paper/ours), ``svm_size`` (mean support vectors),
+    ``scm_size`` and ``dlm_size`` (balls).
+    """
+    paper = paper_table1()
+    main_seed = run["seeds"][0]
+    rows = []
+    for name in run["a"]:
+        best = run["a"][name][main_seed]
+        rows.append(
+            {
+                "dataset": DISPLAY[name],
+                "source": "paper",
+                "svm_size": float(paper.loc[name, "svm_size"]),
+                "scm_size": float(paper.loc[name, "scm_s"]),
+                "dlm_size": float(paper.loc[name, "dlm_s"]),
+            }
+        )
+        rows.append(
+            {
+                "dataset": DISPLAY[name],
+                "source": "ours",
+                "svm_size": best["svm"]["size"],
+                "scm_size": best["scm"]["size"],
+                "dlm_size": best["dlm"]["size"],
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def figure_errors_vs_s(run):
+    """One panel per data set: total test errors (main seed) against the stopping point ``s``."""
+    import matplotlib.pyplot as plt
+
+    names = list(run["main"])
+    n_cols = min(4, len(names))
+    n_rows = int(np.ceil(len(names) / n_cols))
+    fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.6 * n_cols, 3.0 * n_rows), squeeze=False)
+    for k, (ax, name) in enumerate(zip(axes.ravel(), names)):
+        plot_errors_vs_s(ax, run["main"][name], title=DISPLAY[name])
+        if k % n_cols:
+            ax.set_ylabel("")  # each panel keeps its own scale
+    for ax in axes.ravel()[len(names):]:
+        ax.set_visible(False)
+    axes.ravel()[0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def figure_sparsity(run):
+    """Number of balls against number of support vectors (paper and ours), log-log."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 4))
+    plot_sparsity(ax, sparsity_frame(run))
+    fig.tight_layout()
+    return fig
+
+
+def toy_dlm(seed=0, n_samples=150):
+    """A 2-D problem (two noisy moons) and a simple and a complex DLM (constrained) fitted on it.
+
+    Returns
+    -------
+    X, y, dict
+        The data and ``{"simple": dlm, "complex": dlm}`` (``p_p = p_n = 2``, ``s = 8``).
+    """
+    from sklearn.datasets import make_moons
+
+    X, y = make_moons(n_samples=n_samples, noise=0.25, random_state=seed)
+    machines = {
+        ball_type: DecisionListMachine(
+            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, compression_constraint=True
+        ).fit(X, y)
+        for ball_type in ("simple", "complex")
+    }
+    return X, y, machines
+
+
+def figure_dlm_balls(X, y, machines: dict):
+    """The learnt balls of 2-D DLMs, one panel each (see :func:`plot_dlm_balls`)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(machines), figsize=(6 * len(machines), 5), squeeze=False)
+    for ax, (label, dlm) in zip(axes.ravel(), machines.items()):
+        plot_dlm_balls(ax, dlm, X, y)
+        ax.set_title(f"{label} DLM: {dlm.n_balls_} balls (label = position:type)")
+    fig.tight_layout()
+    return fig

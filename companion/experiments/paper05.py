@@ -35,8 +35,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from companion import datasets
 from companion.bounds.compression import compression_bound, compression_log_message
-from companion.bounds.occam import log_choose, log_zeta, occam_bound, threshold_code_cost
-from companion.bounds.pac_bayes import pac_bayes_bound, pac_bayes_kl
+from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
+from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.evaluation import stratified_folds
 from companion.stumps import StumpConjunction, fit_by_bound
 
@@ -49,7 +49,9 @@ __all__ = [
     "run_dataset",
     "run_protocol",
     "summarise",
+    "wide_view",
     "framework_costs",
+    "worked_example",
     "golub_genes",
     "claims_table",
     "plot_bound_vs_error",
@@ -77,15 +79,15 @@ class ProtocolConfig:
     n_repeats: int = 1
     n_splits: int = 10
     inner_splits: int = 3
-    n_prefilter: int = 200
-    s_max: int = 6
-    p_grid: tuple = (0.5, 1.0, 2.0, 4.0)
+    n_prefilter: int = 100
+    s_max: int = 5
+    p_grid: tuple = (0.5, 1.0, 2.0)
     model_types: tuple = ("conjunction", "disjunction")
     eta: float = 1.0
     delta: float = 0.05
     rfe_genes: int = 16
-    adaboost_rounds: int = 50
-    margin_gaps: tuple = (1, 2, 4, 8)
+    adaboost_rounds: int = 25
+    margin_gaps: tuple = (1, 4)
     datasets: tuple = field(default_factory=lambda: tuple(DATASETS))
 
     def grid(self):
@@ -198,12 +200,19 @@ def run_dataset(name, config, seed=0):
                 by_cv = clone(template).set_params(**params).fit(X_tr[:, keep], y_tr)
                 by_cv = by_cv.truncated(min(size, by_cv.features_.size))
                 for selection, model in (("bound", by_bound), ("cv", by_cv)):
-                    rows.append({
+                    row = {
                         **base, "learner": variant, "selection": selection,
                         "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)),
                         "genes": int(np.unique(model.features_).size), "bound": model.bound_,
                         "model_type": model.model_type, "p": model.p,
-                    })
+                        "gibbs_errors": np.nan, "gibbs_bound": np.nan,
+                    }
+                    if variant == "pac_bayes":
+                        # Expected test errors of the stochastic Gibbs classifier, and its own bound.
+                        proba = model.gibbs_proba(X_te[:, keep])
+                        row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
+                        row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
+                    rows.append(row)
             for learner, model in _competitors(config, seed).items():
                 inputs = slice(None) if learner == "linear_svm" else keep
                 model.fit(X_tr[:, inputs], y_tr)
@@ -211,7 +220,7 @@ def run_dataset(name, config, seed=0):
                     **base, "learner": learner, "selection": "-",
                     "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
                     "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "bound": np.nan,
-                    "model_type": "", "p": np.nan,
+                    "model_type": "", "p": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan,
                 })
     return pd.DataFrame(rows)
 
@@ -230,13 +239,30 @@ def summarise(results):
             "cv_error_%": 100.0 * g["errors"].sum() / g["n_test"].sum(),
             "genes": g["genes"].mean(),
             "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
+            "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
+            if g["gibbs_errors"].notna().any() else np.nan,
+            "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
         }),
         include_groups=False,
     )
     return table.reset_index()
 
 
-def framework_costs(m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_risk=None, delta=0.05):
+def wide_view(summary):
+    """:func:`summarise` output as one learner x data set table per quantity (dict of DataFrames)."""
+    label = summary["learner"] + np.where(summary["selection"] == "-", "", " (" + summary["selection"] + ")")
+    view = summary.assign(learner=label)
+    order = list(dict.fromkeys(view["dataset"]))
+    learners = list(dict.fromkeys(view["learner"]))
+    return {
+        column: view.pivot(index="learner", columns="dataset", values=column).reindex(index=learners, columns=order)
+        for column in ("cv_error_%", "genes", "bound_%", "gibbs_error_%", "gibbs_bound_%")
+    }
+
+
+def framework_costs(
+    m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_risk=None, compression_errors=None, delta=0.05
+):
     """What each framework pays for one conjunction: the complexity terms (nats) and the bounds.
 
     Parameters
@@ -253,6 +279,8 @@ def framework_costs(m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_ri
         PAC-Bayes: ``(B − A)/(b − a)`` of each margin interval.
     gibbs_risk : float, optional
         PAC-Bayes empirical Gibbs risk (default: ``errors / m``).
+    compression_errors : int, optional
+        SC: errors outside the compression set (default: ``errors``).
 
     Returns
     -------
@@ -261,6 +289,7 @@ def framework_costs(m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_ri
     """
     k = int(n_stumps)
     gibbs = errors / m if gibbs_risk is None else gibbs_risk
+    sc_errors = errors if compression_errors is None else int(compression_errors)
     rows = [
         {
             "framework": "Occam (Thm 2)",
@@ -273,8 +302,8 @@ def framework_costs(m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_ri
             "framework": "Sample compression (Thm 3)",
             "attributes + directions": compression_log_message(n, k) - float(log_zeta(k)),
             "thresholds": float(log_choose(m, k)),
-            "sample": float(log_choose(m - k, errors) - log_zeta(errors)),
-            "bound": compression_bound(errors, m, n, k, delta),
+            "sample": float(log_choose(m - k, sc_errors) - log_zeta(sc_errors)),
+            "bound": compression_bound(sc_errors, m, n, k, delta),
         },
         {
             "framework": "PAC-Bayes (Thm 4, Gibbs)",
@@ -288,6 +317,39 @@ def framework_costs(m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_ri
     table.insert(3, "total nats", table[["attributes + directions", "thresholds", "sample"]].sum(axis=1))
     assert np.isclose(pac_bayes_kl(n, range_ratios), table.iloc[2, 0] + table.iloc[2, 1])
     return table
+
+
+def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
+    """One SC conjunction on the full Golub data, priced by the three frameworks.
+
+    The same classifier is a compression-set classifier (thresholds = training values), an Occam
+    classifier (each threshold coded by the dyadic point of its interval of equivalent thresholds;
+    same training errors) and the mean of a PAC-Bayes posterior (thresholds uniform on those
+    intervals; Gibbs risk computed exactly).
+
+    Returns
+    -------
+    model : StumpConjunction
+    table : pandas.DataFrame
+        :func:`framework_costs` of that classifier.
+    """
+    X, y, names = load_dataset("leukemia_golub")
+    keep = welch_t_ranking(X, y, n_prefilter)
+    frame = pd.DataFrame(X[:, keep], columns=names[keep])
+    model = StumpConjunction(variant="sc", s=s, p=p, delta=delta, prior_n_features=X.shape[1]).fit(frame, y)
+    m, k = len(y), model.features_.size
+    wrong = model.predict(frame) != y
+    low, high = model.feature_range_[:, model.features_]
+    a, b = model.intervals_[:, 0], model.intervals_[:, 1]
+    lengths, _ = dyadic_code_lengths(a, b, low, high, closed=False)
+    positive = (y == model.classes_[1]).astype(int)
+    gibbs = gibbs_risk(frame.to_numpy(), positive, model.features_, a, b, model.directions_)
+    outside = int(wrong.sum() - wrong[model.compression_set_].sum())
+    table = framework_costs(
+        m, X.shape[1], k, int(wrong.sum()), lengths, (high - low) / (b - a),
+        gibbs_risk=gibbs, compression_errors=outside, delta=delta,
+    )
+    return model, table
 
 
 def golub_genes(config=None, n_prefilter=500):
@@ -316,6 +378,7 @@ def golub_genes(config=None, n_prefilter=500):
                 "gene": model.feature_names_in_[feature], "rule": ">" if direction > 0 else "<=",
                 "threshold": threshold, "interval": f"[{a:.4g}, {b:.4g}]",
                 "training_errors": int(model.training_errors_path_[-1]), "bound": model.bound_,
+                "gibbs_bound": float(model.gibbs_bound_path_[-1]) if variant == "pac_bayes" else np.nan,
             })
     return pd.DataFrame(rows), models
 
