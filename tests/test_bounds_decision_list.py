@@ -10,6 +10,7 @@ import pytest
 
 from companion.bounds.decision_list import (
     compression_message,
+    corrected_bound,
     dlm_bound_path,
     reconstruct_decision_list,
     scm_bound,
@@ -172,3 +173,61 @@ def test_bound_path_rejects_wrong_or_unfitted_estimator(rng):
     dlm = DecisionListMachine(s=3).fit(X, y)
     with pytest.raises(ValueError, match="theorem"):
         dlm_bound_path(dlm, theorem=3)
+
+
+# --------------------------------------------------------------------------------------------
+# Our corrected bound (the published class-wise counting fails for lists that err on a class)
+# --------------------------------------------------------------------------------------------
+
+
+def test_published_theorem_can_fall_below_the_training_error():
+    # A list that misclassifies 211 of 241 positives (Pima-like): its risk is at least about the
+    # training error 213/691 = 0.31, yet Theorem 1 as published gives ~0.26. The corrected bound
+    # does not have this defect.
+    m_p, m_n = 241, 450
+    published = theorem1_bound(m_p, m_n, c_p=1, c_n=1, b_p=1, b_n=1, k_p=211, k_n=2, r=2)
+    corrected = corrected_bound(m_p + m_n, compression_size=4, n_centres=2, n_errors=213, r=2)
+    training_error = 213 / (m_p + m_n)
+    assert published < training_error < corrected
+
+
+@pytest.mark.parametrize("ball_type", ["simple", "complex"])
+def test_corrected_bound_exceeds_the_error_rate_outside_the_compression_set(ball_type):
+    for k in range(0, 400, 25):
+        bound = corrected_bound(700, compression_size=6, n_centres=3, n_errors=k, r=3, ball_type=ball_type)
+        assert bound >= k / (700 - 6) - 0.01
+        assert bound <= 1
+
+
+def test_corrected_bound_is_monotone_and_close_to_theorem1_when_balanced():
+    values = [corrected_bound(615, compression_size=4, n_centres=2, n_errors=k, r=2) for k in range(50)]
+    assert np.all(np.diff(values) > 0)
+    sizes = [corrected_bound(615, compression_size=lam, n_centres=2, n_errors=10, r=2) for lam in range(2, 30)]
+    assert np.all(np.diff(sizes) > 0)
+    assert corrected_bound(615, compression_size=4, n_centres=2, n_errors=10, r=2) == pytest.approx(
+        theorem1_bound(200, 415, **_base()), abs=0.01
+    )
+
+
+def test_corrected_bound_rejects_bad_counts():
+    with pytest.raises(ValueError, match="n_centres"):
+        corrected_bound(100, compression_size=2, n_centres=3, n_errors=0, r=1)
+    with pytest.raises(ValueError, match="ball_type"):
+        corrected_bound(100, compression_size=2, n_centres=1, n_errors=0, r=1, ball_type="round")
+
+
+@pytest.mark.parametrize("ball_type", ["simple", "complex"])
+def test_corrected_bound_path_matches_scalar(rng, ball_type):
+    X, y = _problem(rng, m=120)
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True).fit(X, y)
+    path = dlm_bound_path(dlm, variant="corrected")
+    for t, row in dlm.path_.iterrows():
+        if row["compression_correct"]:
+            size = int(row["c_p"] + row["c_n"] + row["b_p"] + row["b_n"])
+            expected = corrected_bound(
+                120, compression_size=size, n_centres=int(row["c_p"] + row["c_n"]),
+                n_errors=int(row["k_p"] + row["k_n"]), r=t + 1, ball_type=ball_type,
+            )
+            assert path[t] == pytest.approx(expected, rel=1e-12)
+    with pytest.raises(ValueError, match="variant"):
+        dlm_bound_path(dlm, variant="tight")

@@ -6,6 +6,9 @@ Sokolova, Marchand, Japkowicz and Shawe-Taylor, *The Decision List Machine*, NIP
 * :func:`theorem2_bound` — Theorem 2 (all four ball types: the "complex" DLM).
 * :func:`dlm_bound_path` — either theorem for every prefix of a fitted
   :class:`~companion.decision_list.DecisionListMachine` (for bound-based model selection).
+* :func:`corrected_bound` — **our correction** of Theorems 1/2: the published statements choose the
+  compression and error sets within each class, which fails for lists that err on almost a whole
+  class (the bound can fall below the training error); choosing them among all examples does not.
 * :func:`scm_bound`, :func:`scm_bound_path` — a bound for the SCM with balls, **our
   reconstruction** by the proof of Theorem 1 (the JMLR 2002 statement was not recovered; spec §7.7).
 * :func:`compression_message`, :func:`reconstruct_decision_list` — the reconstruction function of
@@ -42,6 +45,7 @@ __all__ = [
     "scm_bound",
     "dlm_bound_path",
     "scm_bound_path",
+    "corrected_bound",
     "CompressionMessage",
     "ReconstructedList",
     "compression_message",
@@ -177,6 +181,63 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     return _solve(float(ln_b) + float(ln_inv_delta), free)
 
 
+def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="simple", delta=0.05) -> float:
+    """A sample-compression bound for the DLM that does not split counts by class — OUR CORRECTION.
+
+    Theorems 1 and 2 choose the compression and error sets *within each class*
+    (``C(m_p, c_p) … C(m_n - c_n - b_n, k_n)``), i.e. conditionally on the class counts, and then use
+    the unconditional ``(1 - er)^(m - λ - k)``. Conditionally on the labels that step fails: a
+    list that errs on almost every positive has ``C(m_p - c_p - b_p, k_p) ≈ 1`` and gets a bound
+    near 0 although its risk is about the positive rate (this happens on Pima, see notebook 01).
+    Choosing the index sets among all ``m`` examples makes the standard argument go through: the
+    examples outside the compression and error sets are i.i.d. and independent of the rebuilt list, so
+
+    ``er <= 1 - exp(-(ln C(m, λ) + ln C(λ, c) + ln C(m - λ, k) + ln M + ln 1/δ') / (m - λ - k))``
+
+    with ``C(λ, c)`` saying which compression examples are centres (their classes are their labels),
+    ``ln M`` the ordering message (``ln r!`` for Pi/Ni balls, ``ln λ + r ln(2c)`` for all four types)
+    and ``δ' = (π²/6)^-3 ((λ+1)(c+1)(k+1))^-2 δ``.
+
+    Parameters
+    ----------
+    m : int
+        Training-set size.
+    compression_size : int
+        ``λ``.
+    n_centres : int
+        ``c`` (distinct centres).
+    n_errors : int
+        ``k`` (training errors; none in the compression set).
+    r : int
+        Number of balls.
+    ball_type : {"simple", "complex"}
+    delta : float, default=0.05
+    """
+    _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors, r=r)
+    _check_delta(delta)
+    if ball_type not in ("simple", "complex"):
+        raise ValueError(f"ball_type must be 'simple' or 'complex', got {ball_type!r}")
+    if n_centres > compression_size or compression_size + n_errors > m:
+        raise ValueError("need n_centres <= compression_size and compression_size + n_errors <= m")
+    return float(
+        _corrected_vectorised(ball_type, m, compression_size, n_centres, n_errors, r, delta)
+    )
+
+
+def _corrected_vectorised(ball_type, m, lam, c, k, r, delta):
+    lam, c, k, r = (np.asarray(v, dtype=float) for v in (lam, c, k, r))
+    ln_choices = _ln_binomial(m, lam) + _ln_binomial(lam, c) + _ln_binomial(m - lam, k)
+    if ball_type == "simple":
+        ordering = gammaln(r + 1)
+    else:
+        ordering = np.log(np.maximum(lam, 1)) + np.where(r > 0, r * np.log(np.maximum(2 * c, 1)), 0.0)
+    ln_inv_delta = 3 * _LN_ZETA_NORMALISER + 2 * np.log((lam + 1) * (c + 1) * (k + 1)) - np.log(delta)
+    free = m - lam - k
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = -np.expm1(-(ln_choices + ordering + ln_inv_delta) / free)
+    return np.where(free > 0, bound, 1.0)
+
+
 def _check_fitted(estimator, cls):
     if not isinstance(estimator, cls):
         raise TypeError(f"expected a fitted {cls.__name__}, got {type(estimator).__name__}")
@@ -214,7 +275,9 @@ def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, 
     return np.where(free > 0, bound, 1.0)
 
 
-def dlm_bound_path(dlm: DecisionListMachine, *, delta=0.05, theorem: int | None = None) -> np.ndarray:
+def dlm_bound_path(
+    dlm: DecisionListMachine, *, delta=0.05, theorem: int | None = None, variant: str = "published"
+) -> np.ndarray:
     """Theorem 1 or 2 for every prefix of a fitted DLM (row ``t``: its first ``t + 1`` balls).
 
     Parameters
@@ -224,6 +287,9 @@ def dlm_bound_path(dlm: DecisionListMachine, *, delta=0.05, theorem: int | None 
     delta : float, default=0.05
     theorem : {1, 2}, optional
         Default: 1 for ``ball_type="simple"``, 2 for ``"complex"``.
+    variant : {"published", "corrected"}, default="published"
+        "published": the paper's Theorem 1/2; "corrected": :func:`corrected_bound` (our
+        correction, same ordering message as the theorem).
 
     Returns
     -------
@@ -237,9 +303,25 @@ def dlm_bound_path(dlm: DecisionListMachine, *, delta=0.05, theorem: int | None 
         theorem = 1 if dlm.ball_type == "simple" else 2
     if theorem not in (1, 2):
         raise ValueError(f"theorem must be 1 or 2, got {theorem!r}")
+    if variant not in ("published", "corrected"):
+        raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
     path = dlm.path_
     if len(path) == 0:
         return np.zeros(0)
+    if variant == "corrected":
+        centres = path["c_p"].to_numpy() + path["c_n"].to_numpy()
+        size = centres + path["b_p"].to_numpy() + path["b_n"].to_numpy()
+        errors = path["k_p"].to_numpy() + path["k_n"].to_numpy()
+        bound = _corrected_vectorised(
+            "simple" if theorem == 1 else "complex",
+            dlm.n_positive_ + dlm.n_negative_,
+            size,
+            centres,
+            errors,
+            path["n_balls"].to_numpy(),
+            delta,
+        )
+        return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
     bound = _theorem_bounds_vectorised(
         theorem,
         dlm.n_positive_,

@@ -50,6 +50,7 @@ __all__ = [
     "comparison_frame",
     "glass_binarisation_evidence",
     "run_table1",
+    "bound_check_table",
     "errors_table",
     "parameters_table",
     "protocols_table",
@@ -156,8 +157,10 @@ class GridResults:
     Arrays end with a fold axis. DLM arrays have shape (types, p_p, p_n, s, folds), SCM arrays
     (types, p, s, folds), SVM arrays (gamma, C, folds). ``*_balls`` is the number of balls of the
     machine fitted with that stopping point. ``dlm_*`` is BuildDLM as in Figure 1;
-    ``dlmc_*`` (None unless requested) the DLM fitted with the compression-set constraint, and
-    ``dlmc_bound`` its Theorem 1/2 bound on the training fold (Theorem 1 for simple, 2 for complex).
+    ``dlmc_*`` (None unless requested) the DLM fitted with the compression-set constraint,
+    ``dlmc_bound`` its bounds on the training fold, shape (2, types, p_p, p_n, s, folds): index 0 the
+    published Theorem 1 (simple) / 2 (complex), index 1 our corrected bound
+    (:func:`companion.bounds.decision_list.corrected_bound`); ``dlmc_train_errors`` its training errors.
     """
 
     grid: Grid
@@ -170,6 +173,7 @@ class GridResults:
     dlmc_errors: np.ndarray | None
     dlmc_balls: np.ndarray | None
     dlmc_bound: np.ndarray | None
+    dlmc_train_errors: np.ndarray | None
     svm_gammas: np.ndarray
     n_test: np.ndarray
 
@@ -187,7 +191,8 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
     n_pen = len(g.dlm_penalties)
     errors = np.zeros((len(g.dlm_types), n_pen, n_pen, g.dlm_s_max))
     balls = np.zeros_like(errors)
-    bounds = np.full_like(errors, np.nan)
+    bounds = np.full((2,) + errors.shape, np.nan)  # published, corrected
+    train_errors = np.zeros_like(errors)
     for a, ball_type in enumerate(g.dlm_types):
         for b, p_p in enumerate(g.dlm_penalties):
             for c, p_n in enumerate(g.dlm_penalties):
@@ -200,9 +205,13 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
                 errors[a, b, c] = _pad_path((dlm.predict_path(X_test) != y_test).sum(axis=1), g.dlm_s_max)
                 used = dlm.path_["fitted_n_balls"].to_numpy()
                 balls[a, b, c] = _pad_path(used, g.dlm_s_max)
+                k = (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy()
+                train_errors[a, b, c] = _pad_path(k[used - 1], g.dlm_s_max)
                 if constraint:
-                    bounds[a, b, c] = _pad_path(dlm_bound_path(dlm)[used - 1], g.dlm_s_max)
-    return errors, balls, bounds
+                    for v, variant in enumerate(("published", "corrected")):
+                        bound = dlm_bound_path(dlm, variant=variant)[used - 1]
+                        bounds[v, a, b, c] = _pad_path(bound, g.dlm_s_max)
+    return errors, balls, bounds, train_errors
 
 
 def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
@@ -210,11 +219,11 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     g = grid
     sd = SortedDistances(D[np.ix_(train, train)])
     X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
-    dlm_errors, dlm_balls, _ = _dlm_grid(sd, X_train, y_train, X_test, y_test, g, constraint=False)
+    dlm_errors, dlm_balls, _, _ = _dlm_grid(sd, X_train, y_train, X_test, y_test, g, constraint=False)
     if constrained:
         dlmc = _dlm_grid(sd, X_train, y_train, X_test, y_test, g, constraint=True)
     else:
-        dlmc = (None, None, None)
+        dlmc = (None, None, None, None)
     scm_errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
     scm_balls = np.zeros_like(scm_errors)
     for a, model_type in enumerate(g.scm_types):
@@ -363,28 +372,72 @@ def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=N
     return {machine: {"errors": totals[machine], "size": float(np.mean(sizes[machine]))} for machine in totals}
 
 
-def bound_selected_dlm(results: GridResults) -> dict:
-    """(c) On each fold, the constrained-DLM grid point of smallest Theorem 1/2 bound on its training set.
+def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict:
+    """(c) On each fold, the constrained-DLM grid point of smallest bound on its training set.
+
+    Parameters
+    ----------
+    results : GridResults
+        Run with ``constrained=True``.
+    variant : {"published", "corrected"}
+        Theorem 1/2 as published, or our corrected bound.
 
     Returns
     -------
     dict
         ``errors`` (total test errors of the chosen machines), ``size`` (mean number of balls) and
-        ``chosen`` (one row per fold: parameters and bound value).
+        ``chosen`` (one row per fold: parameters, bound, training and test error rates).
     """
     if results.dlmc_bound is None:
         raise ValueError("the grid was run without the constrained DLM (constrained=False); no bounds")
+    if variant not in ("published", "corrected"):
+        raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
+    bounds = results.dlmc_bound[0 if variant == "published" else 1]
+    n_folds = results.dlmc_errors.shape[-1]
+    n_train = results.n_test.sum() - results.n_test
     errors = sizes = 0.0
     chosen = []
-    for f in range(results.dlmc_errors.shape[-1]):
-        bound = results.dlmc_bound[..., f]
-        filled = np.where(np.isfinite(bound), bound, np.inf)
+    for f in range(n_folds):
+        filled = np.where(np.isfinite(bounds[..., f]), bounds[..., f], np.inf)
         index = _argmin_prefer_small(filled, results.dlmc_balls[..., f])
         errors += results.dlmc_errors[index + (f,)]
         sizes += results.dlmc_balls[index + (f,)]
-        chosen.append({**_describe("dlm", index, results.grid), "bound": float(filled[index])})
-    n_folds = results.dlmc_errors.shape[-1]
+        chosen.append(
+            {
+                **_describe("dlm", index, results.grid),
+                "bound": float(filled[index]),
+                "train_error": float(results.dlmc_train_errors[index + (f,)] / n_train[f]),
+                "test_error": float(results.dlmc_errors[index + (f,)] / results.n_test[f]),
+            }
+        )
     return {"errors": int(errors), "size": sizes / n_folds, "chosen": pd.DataFrame(chosen)}
+
+
+def bound_check_table(run) -> pd.DataFrame:
+    """How the two bounds behave on the machines they select (main seed, all folds).
+
+    For each data set and bound variant: the mean bound, the mean training and test error rates of
+    the selected machines, and on how many folds the bound is below the selected machine's training
+    error rate (impossible for a valid bound to do often) or below its test error rate.
+    """
+    rows = []
+    for name in run["c"]:
+        for variant, selected in (("published", run["c"][name]), ("corrected", run["c_corrected"][name])):
+            chosen = selected["chosen"]
+            rows.append(
+                {
+                    "dataset": DISPLAY[name],
+                    "bound": variant,
+                    "mean_bound": chosen["bound"].mean(),
+                    "mean_train_error": chosen["train_error"].mean(),
+                    "mean_test_error": chosen["test_error"].mean(),
+                    "folds_bound_below_train": int((chosen["bound"] < chosen["train_error"]).sum()),
+                    "folds_bound_below_test": int((chosen["bound"] < chosen["test_error"]).sum()),
+                    "total_test_errors": selected["errors"],
+                    "mean_balls": selected["size"],
+                }
+            )
+    return pd.DataFrame(rows).set_index(["dataset", "bound"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -471,10 +524,11 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
     dict
         ``examples`` {name: (m, n_features, n_positive)}, ``main`` {name: GridResults of the main
         seed}, ``a`` {name: {seed: paper_protocol dict}}, ``b`` {name: nested dict},
-        ``c`` {name: bound_selected_dlm dict}, ``seeds``.
+        ``c`` / ``c_corrected`` {name: bound_selected_dlm dict with the published / corrected
+        bound}, ``seeds``.
     """
     names = list(DATASETS) if names is None else list(names)
-    run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "seeds": list(seeds)}
+    run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
     for name in names:
         X, y = load_table1_dataset(name)
         D = cdist(X, X)
@@ -486,7 +540,8 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
             run["a"][name][seed] = paper_protocol(results)
             if k == 0:
                 run["main"][name] = results
-                run["c"][name] = bound_selected_dlm(results)
+                run["c"][name] = bound_selected_dlm(results, "published")
+                run["c_corrected"][name] = bound_selected_dlm(results, "corrected")
                 if nested:
                     run["b"][name] = nested_protocol(
                         X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed
@@ -547,8 +602,8 @@ def protocols_table(run) -> pd.DataFrame:
     """Total test errors of each machine under the three protocols (main seed).
 
     Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
-    compression-set constraint, (b) nested SVM/SCM/DLM, (c) bound-selected constrained DLM and its
-    mean number of balls.
+    compression-set constraint, (b) nested SVM/SCM/DLM, (c) bound-selected constrained DLM (the
+    published Theorem 1/2, then our corrected bound) and their mean numbers of balls.
     """
     paper = paper_table1()
     main_seed = run["seeds"][0]
@@ -564,6 +619,8 @@ def protocols_table(run) -> pd.DataFrame:
                 row[f"b_{machine}"] = run["b"][name][machine]["errors"]
         row["c_dlm_bound"] = run["c"][name]["errors"]
         row["c_dlm_balls"] = round(run["c"][name]["size"], 1)
+        row["c_dlm_corrected"] = run["c_corrected"][name]["errors"]
+        row["c_corrected_balls"] = round(run["c_corrected"][name]["size"], 1)
         rows.append(row)
     return pd.DataFrame(rows).set_index("dataset")
 

@@ -6,7 +6,7 @@ RECONSTRUCTED (see ``shared/specs``). Notebooks and tests read them through :fun
 no paper number is typed into a notebook or a test.
 
 >>> sizes = paper_table("dataset_sizes")
->>> int(sizes.set_index(["paper", "dataset"]).loc[("01", "haberman"), "examples"])
+>>> int(sizes.set_index(["paper", "dataset"]).loc[(1, "haberman"), "examples"])
 294
 """
 
