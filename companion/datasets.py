@@ -521,3 +521,12 @@ load_balance_scale = _loader(
     "balance_scale/balance_scale.csv",
     """Balance scale: 625 rows, 4 integer attributes 1..5, class L / B / R.""",
 )
+
+
+# Loaders built by _loader get their public names, so that an error such as an unknown keyword
+# reads "load_votes() got an unexpected keyword argument ...".
+for _public_name in __all__:
+    _function = globals()[_public_name]
+    if _public_name.startswith("load_") and _function.__name__ == "load":
+        _function.__name__ = _function.__qualname__ = _public_name
+del _public_name, _function

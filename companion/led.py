@@ -225,6 +225,8 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         if self.max_depth is not None:
             check_scalar(self.max_depth, "max_depth", Integral, min_val=1)
         check_scalar(self.leaf_cost, "leaf_cost", Real, min_val=0.0)
+        if not isinstance(self.criterion, str) or self.criterion not in ("gini", "entropy", "log_loss"):
+            raise ValueError(f"criterion must be 'gini', 'entropy' or 'log_loss', got {self.criterion!r}")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)

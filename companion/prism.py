@@ -146,10 +146,13 @@ class NominalEncoding:
             j = numeric[0]
             name = feature_names[j]
             column = X[:, j]
-            example = next(v for v in column[~pd.isna(column)] if float(v) != round(float(v)))
+            # Non-finite first: round(inf) would raise a bare OverflowError.
+            example = next(
+                v for v in column[~pd.isna(column)] if not np.isfinite(float(v)) or float(v) != round(float(v))
+            )
             raise ValueError(
                 f"{owner} handles nominal attributes only, but column {name!r} holds numbers that "
-                f"are not integer codes (e.g. {example!r}); {len(numeric)} column(s) are numeric. "
+                f"are not finite integer codes (e.g. {example!r}); {len(numeric)} column(s) are numeric. "
                 f"Discretise them first, or pass discretizer=KBinsDiscretizer(n_bins=5, "
                 f"encode='ordinal', strategy='quantile') (any transformer returning bin codes) to "
                 f"{owner}(...) so that it bins numeric columns at fit time."

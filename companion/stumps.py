@@ -170,91 +170,162 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
     )
 
 
-def _sc_step_choice(sorted_labels, run_ids, p, excluded, tie_breaking, block_size=4_000_000):
+def _sc_step_choice(sorted_labels, run_ids, p, excluded, tie_breaking, block_size=None):
     """Best SC candidate ``(feature, position, kind)`` of one greedy step, or None.
 
-    Same result as :func:`greedy_step_scores` + :func:`_pick` (checked in the tests), organised for
-    speed on 500 x 20000: attributes in blocks (bounded memory), one cumulative sum (the
-    negatives among the first ``j + 1`` sorted examples are ``j + 1`` minus the positives), and
-    ``|Q| − p|R|`` of ``x ≤ v_j`` obtained as a row constant minus that of ``x > v_j``. The scan
-    is done in float32 and the few candidates within a safe margin of the maximum are then
-    re-scored exactly in float64, with pyscm-ml's arithmetic and tolerance.
+    Same result as :func:`greedy_step_scores` + :func:`_pick` (checked in the tests). A thin
+    adapter, for all examples in play, onto :func:`_sc_scan` (which the fit uses directly).
 
     Parameters
     ----------
-    sorted_labels : ndarray of int8, shape (n_features, m_remaining)
-        Labels of the remaining examples in each attribute's sorted order.
-    run_ids : ndarray of int32, same shape
+    sorted_labels : ndarray of int, shape (n_features, m_remaining)
+        0/1 labels of the remaining examples in each attribute's sorted order.
+    run_ids : ndarray of int, same shape
         Equal ids mark equal values (a threshold sits at the last example of each run).
     p : float
     excluded : ndarray of bool of shape (n_features,) or None
         Attributes that may not be chosen.
     tie_breaking : {"pyscm", "index"}
+    block_size : int or None
+        Approximate number of cells scanned per chunk (None: cache-sized).
     """
     n, m = sorted_labels.shape
-    counts = np.arange(1, m + 1, dtype=np.float32)
-    slope = np.float32(1.0 + p)
-    rows_per_block = max(1, block_size // max(m, 1))
-    tol = _PYSCM_TOL if tie_breaking == "pyscm" else 0.0
-    # float32 error of (j + 1) - (1 + p) pos is below 1e-6 relative to (1 + p) m; 1e-4 is safe.
-    margin = 1e-4 * (1.0 + p) * m + tol
-    penalty_size = 8.0 * (1.0 + p) * m + 8.0  # larger than any utility difference
-    pool = []  # (rows, cols, kind, positives) of candidates near each block's maximum
-    best_approx = -np.inf
-    for start in range(0, n, rows_per_block):  # blocks of attributes, never single ones
-        stop = min(n, start + rows_per_block)
-        positives = np.cumsum(sorted_labels[start:stop], axis=1, dtype=np.int32)
-        raw = counts - slope * positives  # |Q| - p|R| of x > v_j, float32
-        # Positions inside a run of equal values are not thresholds: push them out of reach with
-        # an additive penalty (plain arithmetic; masked numpy reductions are ~20x slower).
-        inside_run = run_ids[start:stop, 1:] == run_ids[start:stop, :-1]
-        penalty = inside_run * np.float32(penalty_size)
-        high = raw.copy()
-        high[:, :-1] -= penalty
-        low = raw
-        low[:, :-1] += penalty
-        if excluded is not None and excluded[start:stop].any():
-            high[excluded[start:stop]] = -np.inf
-            low[excluded[start:stop]] = np.inf
-        row_constant = (m - positives[:, -1:]) - np.float32(p) * positives[:, -1:]  # |N'| - p|P'|
-        best_gt = float(high.max())
-        lowest = low.min(axis=1)
-        block_best = max(best_gt, float((row_constant[:, 0] - lowest).max()))
-        if not np.isfinite(block_best) or block_best < best_approx - margin or block_best < -penalty_size / 2:
-            continue
-        best_approx = max(best_approx, block_best)
-        threshold = np.float32(block_best - margin)
-        if best_gt >= threshold:
-            rows, cols = np.nonzero(high >= threshold)
-            pool.append((rows + start, cols, 0, positives[rows, cols], positives[rows, -1]))
-        near = np.flatnonzero(row_constant[:, 0] - lowest >= threshold)  # rows holding a candidate
-        if near.size:
-            rows, cols = np.nonzero(row_constant[near] - low[near] >= threshold)
-            rows = near[rows]
-            pool.append((rows + start, cols, 1, positives[rows, cols], positives[rows, -1]))
+    negative = sorted_labels.T == 0
+    shift, dtype = _packing(m)
+    run_end = np.ones((m, n), dtype=bool)
+    run_end[:-1] = run_ids.T[1:] != run_ids.T[:-1]
+    state = _ScanState(
+        weights=np.where(negative, 1, 1 << shift).astype(dtype),
+        float_weights=np.where(negative, np.float32(1.0), -np.float32(p)),
+        offsets=np.where(run_end, np.float32(0.0), np.float32(np.nan)),
+        run_end=run_end,
+        shift=shift,
+    )
+    n_pos = int(np.count_nonzero(sorted_labels[0])) if n else 0
+    chunk_rows = None if block_size is None else max(1, int(block_size) // max(n, 1))
+    return _sc_scan(state, m - n_pos, n_pos, p, excluded, tie_breaking, chunk_rows=chunk_rows)
+
+
+def _packing(m):
+    """Bit shift and dtype packing (negatives + positives << shift) so that both counts fit."""
+    return (16, np.int32) if m < 2**15 else (32, np.int64)
+
+
+class _ScanState:
+    """Per-fit arrays of the SC scan, all of shape (m, n_features), column ``k`` in the sorted
+    order of attribute ``k`` (sorted once per fit; removed examples are zeroed, never deleted).
+
+    ``weights``: ``1`` for a negative in play, ``1 << shift`` for a positive in play, ``0`` once
+    removed (exact counts). ``float_weights``: ``1``, ``−p`` and ``0`` likewise (the float32 scan).
+    ``offsets``: ``0`` where a threshold may sit, NaN elsewhere: inside a run of equal values
+    (``run_end`` False) and before the first example in play of the column.
+    """
+
+    def __init__(self, weights, float_weights, offsets, run_end, shift):
+        self.weights = weights
+        self.float_weights = float_weights
+        self.offsets = offsets
+        self.run_end = run_end
+        self.shift = shift
+
+
+def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
+    """Best SC candidate of one greedy step over every attribute, or None.
+
+    Parameters
+    ----------
+    state : _ScanState
+    n_neg, n_pos : int
+        Negatives and positives still in play.
+    p : float
+    excluded : ndarray of bool of shape (n_features,) or None
+    tie_breaking : {"pyscm", "index"}
+    chunk_rows : int or None
+        Sorted positions per chunk (None: about 256 KiB of float32).
+
+    Returns
+    -------
+    (feature, position, kind) or None
+        ``position`` indexes the full sorted order; it is the end of a run that holds an example
+        in play. ``kind`` 0 is ``x > v``, 1 is ``x <= v``.
+
+    Notes
+    -----
+    A threshold is the value of an example in play, i.e. the end of a run holding one; the
+    cumulative weight there counts exactly the examples in play up to it. A run of removed
+    examples only repeats the counts of the run before it (same utility, same ``|Q| − |R|``, later
+    position, so never chosen), except before the first example in play: those are masked.
+
+    The scan runs in float32 over cache-sized chunks of sorted positions: the cumulative sum is
+    one vector addition per position (numpy's cumsum along an axis is ~10x slower), the NaN
+    offsets mask non-thresholds, and NaN-ignoring ``fmax``/``fmin`` keep per-attribute extremes.
+    The attributes within a safe margin of the best are then re-scored exactly in float64 from
+    the integer counts, with pyscm-ml's arithmetic and tolerance.
+    """
+    weights, run_end, shift = state.weights, state.run_end, state.shift
+    m, n = weights.shape
+    if chunk_rows is None:
+        chunk_rows = max(1, 2**16 // max(n, 1))
+    col_max = np.full(n, -np.inf, dtype=np.float32)  # best |Q| - p|R| of x > v per attribute
+    col_min = np.full(n, np.inf, dtype=np.float32)  # x <= v scores the row constant minus this
+    buffers = [np.empty((min(chunk_rows, m), n), dtype=np.float32) for _ in range(2)]
+    previous = np.zeros(n, dtype=np.float32)
+    for index, start in enumerate(range(0, m, chunk_rows)):
+        stop = min(m, start + chunk_rows)
+        cum = buffers[index % 2][: stop - start]  # alternate, so previous (a row of the other) survives
+        np.add(state.float_weights[start], previous, out=cum[0])
+        for j in range(1, stop - start):
+            np.add(state.float_weights[start + j], cum[j - 1], out=cum[j])
+        previous = cum[-1]
+        raw = cum + state.offsets[start:stop]
+        np.fmax(col_max, np.fmax.reduce(raw, axis=0), out=col_max)
+        np.fmin(col_min, np.fmin.reduce(raw, axis=0), out=col_min)
+    if excluded is not None:
+        col_max[excluded] = -np.inf
+        col_min[excluded] = np.inf
+    row_constant = n_neg - p * n_pos  # |N'| - p|P'|
+    col_best = np.maximum(col_max.astype(float), row_constant - col_min.astype(float))
+    best_approx = col_best.max() if n else -np.inf
     if not np.isfinite(best_approx):
         return None
-    rows = np.concatenate([r for r, _, _, _, _ in pool])
-    cols = np.concatenate([c for _, c, _, _, _ in pool])
-    kinds = np.concatenate([np.full(r.size, k) for r, _, k, _, _ in pool])
-    pos = np.concatenate([q for _, _, _, q, _ in pool]).astype(float)
-    n_pos = np.concatenate([t for _, _, _, _, t in pool]).astype(float)
-    neg = cols + 1.0 - pos
-    n_neg = m - n_pos
-    # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar.
-    q = np.where(kinds == 0, neg, n_neg - neg)
-    r = np.where(kinds == 0, pos, n_pos - pos)
-    utility = q - p * r
-    flat = (rows * m + cols) * 2 + kinds
-    best = utility.max()
-    if tie_breaking == "index":
-        chosen = flat[utility == best].min()
-    else:
+    tol = _PYSCM_TOL if tie_breaking == "pyscm" else 0.0
+    # float32: p's rounding and each of the m additions err by at most 2^-24 (1 + p) m.
+    margin = (1.0 + p) * m * (1e-4 + (m + 1) * 2.0**-22) + tol
+    columns = np.flatnonzero(col_best >= best_approx - margin)
+    per_chunk = max(1, 2**18 // max(m, 1))
+    chunks = [columns[i : i + per_chunk] for i in range(0, columns.size, per_chunk)]
+
+    def exact(cols):
+        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar.
+        cum = np.cumsum(weights[:, cols], axis=0, dtype=np.int64)
+        pos = cum >> shift
+        neg = cum - (pos << shift)
+        q = np.stack([neg, n_neg - neg], axis=-1).astype(float)
+        r = np.stack([pos, n_pos - pos], axis=-1).astype(float)
+        utility = np.where((run_end[:, cols] & (cum > 0))[..., None], q - p * r, -np.inf)
+        flat = (cols[None, :, None] * m + np.arange(m)[:, None, None]) * 2 + np.arange(2)
+        return q, r, utility, flat
+
+    scored = [exact(chunks[0])] if len(chunks) == 1 else None
+    best = max(float((scored[0] if scored else exact(cols))[2].max()) for cols in chunks)
+    chosen, top = None, -np.inf
+    for index, cols in enumerate(chunks):
+        q, r, utility, flat = scored[0] if scored else exact(cols)
+        if tie_breaking == "index":
+            hits = flat[utility == best]
+            if hits.size:
+                chosen = int(hits.min())
+                break
+            continue
         tied = utility >= best - tol
-        decrease = q - r
-        top = decrease[tied].max()
-        chosen = flat[tied & (decrease == top)].min()
-    feature, rest = divmod(int(chosen), 2 * m)
+        if not tied.any():
+            continue
+        decrease = np.where(tied, q - r, -np.inf)
+        local_top = decrease.max()
+        if local_top > top:  # chunks are in attribute order: an equal later top never wins
+            top = local_top
+            chosen = int(flat[decrease == local_top].min())
+    feature, rest = divmod(chosen, 2 * m)
     position, kind = divmod(rest, 2)
     return feature, position, kind
 
@@ -452,8 +523,78 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         self._compute_bound_path(X, internal)
         return self
 
+    def _greedy_sc(self, X, labels):
+        """SC greedy: attributes sorted once, removed examples zeroed through precomputed ranks.
+
+        Each step is one :func:`_sc_scan` over (m, n) arrays in sorted order; removing the examples
+        a stump sends to 0 zeroes their cells (``weights[rank[dead], k] = 0``), so the fit never
+        re-sorts or compacts and touches each (example, attribute) cell once for removal.
+        """
+        m, n = X.shape
+        tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
+        order = np.argsort(X, axis=0)  # column k: examples by increasing x_k (ties in any order)
+        vals = np.sort(X, axis=0)  # the same values, cheaper than gathering X through order
+        run_end = np.ones((m, n), dtype=bool)
+        np.greater(vals[1:] - vals[:-1], tol, out=run_end[:-1])
+        del vals
+        shift, dtype = _packing(m)
+        negative = labels == 0
+        state = _ScanState(
+            weights=np.where(negative, 1, 1 << shift).astype(dtype)[order],
+            float_weights=np.where(negative, np.float32(1.0), -np.float32(self.p))[order],
+            offsets=np.where(run_end, np.float32(0.0), np.float32(np.nan)),
+            run_end=run_end,
+            shift=shift,
+        )
+        rank = np.empty((m, n), dtype=np.int32)
+        columns = np.arange(n)
+        rank[order, columns] = np.arange(m, dtype=np.int32)[:, None]
+        first_in_play = np.zeros(n, dtype=np.int64)  # sorted position of each column's first
+        high = self.feature_range_[1]
+        alive = np.ones(m, dtype=bool)
+        used = np.zeros(n, dtype=bool)
+        n_neg, n_pos = int(np.sum(negative)), int(np.sum(~negative))
+        features, thresholds, directions, intervals = [], [], [], []
+        while len(features) < self.s and n_neg > 0:
+            choice = _sc_scan(state, n_neg, n_pos, self.p, None if self.reuse_features else used, self.tie_breaking)
+            if choice is None:
+                break
+            feature, position, kind = choice
+            # The threshold is the last example in play of the chosen run; the interval of
+            # equivalent thresholds reaches the next example in play (or the attribute's max).
+            in_play = np.flatnonzero(state.weights[:, feature])
+            k = int(np.searchsorted(in_play, position, side="right"))
+            value = X[order[in_play[k - 1], feature], feature]
+            upper_value = X[order[in_play[k], feature], feature] if k < in_play.size else high[feature]
+            direction = 1 if kind == 0 else -1
+            features.append(int(feature))
+            thresholds.append(float(value))
+            directions.append(direction)
+            intervals.append((float(value), float(upper_value)))
+            used[feature] = True
+            column = X[:, feature]
+            keep = (column > value) if direction == 1 else (column <= value)
+            dead = np.flatnonzero(alive & ~keep)
+            alive &= keep
+            state.weights[rank[dead], columns] = 0
+            state.float_weights[rank[dead], columns] = 0
+            n_neg, n_pos = int(np.sum(alive & negative)), int(np.sum(alive & ~negative))
+            if n_neg == 0:
+                break
+            # Positions before a column's first example in play hold no threshold: mask the
+            # newly leading ones (each position once per fit).
+            first = rank[alive].min(axis=0)
+            grown = np.flatnonzero(first > first_in_play)
+            lengths = first[grown] - first_in_play[grown]
+            starts = np.repeat(first_in_play[grown] - np.cumsum(lengths) + lengths, lengths)
+            state.offsets[np.arange(lengths.sum()) + starts, np.repeat(grown, lengths)] = np.nan
+            first_in_play = first
+        return features, thresholds, directions, intervals, []
+
     def _greedy_cover(self, X, labels):
-        """SC and Occam greedy: hard covering with cumulative counts on presorted attributes."""
+        """Occam greedy (SC: :meth:`_greedy_sc`): hard covering with cumulative counts on presorted attributes."""
+        if self.variant == "sc":
+            return self._greedy_sc(X, labels)
         m, n = X.shape
         tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
         values_t = np.ascontiguousarray(X.T)
@@ -464,8 +605,6 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         run_ids = np.zeros(vals.shape, dtype=np.int32)
         np.cumsum(np.diff(vals, axis=1) > tol, axis=1, out=run_ids[:, 1:])
         sorted_labels = labels.astype(np.int8)[order]
-        if self.variant == "sc":
-            del vals  # the SC scan needs labels and run ids only
         low, high = self.feature_range_
         alive = np.ones(m, dtype=bool)
         used = np.zeros(n, dtype=bool)
@@ -478,28 +617,7 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
                 order = order[keep].reshape(n, -1)
                 run_ids = run_ids[keep].reshape(n, -1)
                 sorted_labels = sorted_labels[keep].reshape(n, -1)
-                if self.variant != "sc":
-                    vals = vals[keep].reshape(n, -1)
-            if self.variant == "sc":
-                choice = _sc_step_choice(
-                    sorted_labels, run_ids, self.p, None if self.reuse_features else used, self.tie_breaking
-                )
-                if choice is None:
-                    break
-                feature, position, kind = choice
-                value = X[order[feature, position], feature]
-                upper_value = (
-                    X[order[feature, position + 1], feature] if position + 1 < order.shape[1] else high[feature]
-                )
-                direction = 1 if kind == 0 else -1
-                features.append(int(feature))
-                thresholds.append(float(value))
-                directions.append(direction)
-                intervals.append((float(value), float(upper_value)))
-                used[feature] = True
-                column = X[:, feature]
-                alive &= (column > value) if direction == 1 else (column <= value)
-                continue
+                vals = vals[keep].reshape(n, -1)
             q, r, utility = greedy_step_scores(vals, sorted_labels.astype(np.int64), self.p, tie_tolerance=tol)
             if self.variant == "occam":
                 # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the

@@ -163,6 +163,9 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     """
     if not isinstance(m, (int, np.integer)) or m < 1:
         raise ValueError(f"m must be a positive integer, got {m!r}")
+    risk = np.nan if isinstance(gibbs_empirical_risk, (bool, str)) else np.asarray(gibbs_empirical_risk, dtype=float)
+    if not np.all((risk >= 0) & (risk <= 1)):  # NaN fails both comparisons
+        raise ValueError(f"gibbs_empirical_risk must be a number in [0, 1], got {gibbs_empirical_risk!r}")
     ld = float(_log_delta(delta, None))
     epsilon = (pac_bayes_kl(n_features, range_ratios) + np.log(m + 1.0) - ld) / m
     return float(kl_inverse_upper(gibbs_empirical_risk, epsilon))

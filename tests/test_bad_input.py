@@ -1,0 +1,475 @@
+"""Bad-input matrix (issue 9): every public estimator, the Boolean kernel, the bounds and the loaders.
+
+Every rejected input must raise a ``ValueError`` or ``TypeError`` whose message names the parameter
+or input and says what was expected: never a bare numpy/pandas traceback (``IndexError``,
+``KeyError``, ``ZeroDivisionError``, ``AttributeError``, ``OverflowError`` ...). scikit-learn's own
+input-validation messages ("Input X contains NaN", "inconsistent numbers of samples", "0 sample(s)")
+are accepted: they name the input and the problem. Inputs that must *work* (string and pandas
+categorical labels, several classes for the multi-class learners) are checked to give predictions
+drawn from the training labels.
+
+The README's "what is rejected and why" table summarises this file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.exceptions import NotFittedError
+
+from companion import datasets
+from companion.bounds import binomial, compression, occam, pac_bayes
+from companion.bounds import boolean_kernel as kernel_bounds
+from companion.bounds import decision_list as dl_bounds
+from companion.discovery import all_estimators
+from companion.kernels import boolean_kernel
+from companion.decision_list import DecisionListMachine
+from companion.perceptrons import KernelPerceptron
+from companion.prism import Prism
+from companion.rule_baselines import OneR
+
+ESTIMATORS = dict(all_estimators())
+NAMES = sorted(ESTIMATORS)
+
+# Learners restricted to two classes (they say so with a ValueError) and the ones that take any number.
+BINARY_ONLY = {
+    "BallSetCoveringMachine",
+    "DecisionListMachine",
+    "KernelPerceptron",
+    "MaskPerceptron",
+    "MaximalMarginPerceptron",
+    "StumpConjunction",
+}
+MULTI_CLASS = set(NAMES) - BINARY_ONLY
+# What a learner does with a training set of a single class: predict it ("constant") or refuse.
+ONE_CLASS_REFUSED = {"KernelPerceptron", "MaskPerceptron", "MaximalMarginPerceptron", "StumpConjunction"}
+# Learners for which NaN is a legitimate value: a missing attribute (Prism, DecisionCommittee, OneR).
+NAN_IS_MISSING = {"DecisionCommittee", "OneR", "Prism"}
+
+CLASS_ERROR = r"(?i)(2 classes|binary)"
+# Exceptions that betray an unguarded numpy/pandas operation rather than input validation.
+BARE = (IndexError, KeyError, ZeroDivisionError, AttributeError, OverflowError, FloatingPointError)
+
+
+def _data(n=24, n_features=4, seed=0):
+    """Boolean features (valid for every learner, PRISM included) and balanced 0/1 labels."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, n_features)).astype(float)
+    y = np.arange(n) % 2
+    X[:, 0] = y  # a perfectly informative column keeps every learner's fit short
+    return X, y
+
+
+def _make(name, **params):
+    estimator = ESTIMATORS[name]()
+    if name in {"DecisionListMachine", "BallSetCoveringMachine", "StumpConjunction"}:
+        estimator.set_params(s=3)
+    return estimator.set_params(**params)
+
+
+def _raises(exc, match, thunk):
+    try:
+        with pytest.raises(exc, match=match):
+            thunk()
+    except BARE as error:  # a clearer failure than pytest's "DID NOT RAISE"
+        pytest.fail(f"bare {type(error).__name__} instead of {exc}: {error}")
+
+
+# ------------------------------------------------------------------------------------------------
+# Estimators: bad X / y
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(set(NAMES) - NAN_IS_MISSING))
+def test_nan_in_X_is_rejected(name):
+    X, y = _data()
+    X[3, 1] = np.nan
+    _raises(ValueError, r"Input X contains NaN", lambda: _make(name).fit(X, y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_inf_in_X_is_rejected(name):
+    X, y = _data()
+    X[3, 1] = np.inf
+    expected = r"X contains infinity|column 'x1' holds numbers that are not finite integer codes"
+    _raises(ValueError, expected, lambda: _make(name).fit(X, y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_empty_X_is_rejected(name):
+    X = np.zeros((0, 3))
+    y = np.zeros(0, dtype=int)
+    _raises(ValueError, r"0 sample\(s\)", lambda: _make(name).fit(X, y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_y_of_wrong_length_is_rejected(name):
+    X, y = _data()
+    _raises(ValueError, r"inconsistent numbers of samples", lambda: _make(name).fit(X, y[:-1]))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_dimensional_X_is_rejected(name):
+    X, y = _data()
+    _raises(ValueError, r"Expected 2D array, got 1D array", lambda: _make(name).fit(X[:, 0], y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_two_column_y_is_rejected(name):
+    X, y = _data()
+    _raises(ValueError, r"y should be a 1d array, got an array of shape \(24, 2\)",
+            lambda: _make(name).fit(X, np.c_[y, 1 - y]))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_continuous_y_is_rejected(name):
+    X, _ = _data()
+    y = np.linspace(0.0, 1.0, X.shape[0])
+    _raises(ValueError, r"Unknown label type", lambda: _make(name).fit(X, y))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_class_is_refused_or_predicted(name):
+    X, _ = _data()
+    y = np.full(X.shape[0], "only")
+    if name in ONE_CLASS_REFUSED:
+        _raises(ValueError, CLASS_ERROR, lambda: _make(name).fit(X, y))
+    else:
+        assert set(_make(name).fit(X, y).predict(X)) == {"only"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_one_sample_is_refused_or_predicted(name):
+    X, _ = _data()
+    if name in ONE_CLASS_REFUSED:
+        _raises(ValueError, CLASS_ERROR, lambda: _make(name).fit(X[:1], ["a"]))
+    else:
+        assert list(_make(name).fit(X[:1], ["a"]).predict(X[:2])) == ["a", "a"]
+
+
+@pytest.mark.parametrize("name", sorted(BINARY_ONLY))
+def test_three_classes_to_binary_learner_is_rejected(name):
+    X, _ = _data()
+    y = np.arange(X.shape[0]) % 3
+    _raises(ValueError, CLASS_ERROR, lambda: _make(name).fit(X, y))
+
+
+@pytest.mark.parametrize("name", sorted(MULTI_CLASS))
+def test_three_classes_work_for_multiclass_learner(name):
+    X, _ = _data()
+    y = np.array(["red", "green", "blue"])[np.arange(X.shape[0]) % 3]
+    X[:, 1] = np.arange(X.shape[0]) % 3 == 1  # makes "green" separable
+    predictions = _make(name).fit(X, y).predict(X)
+    assert set(predictions) <= {"red", "green", "blue"}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_string_labels_work(name):
+    X, y = _data()
+    labels = np.array(["spam", "ham"], dtype=object)[y]
+    model = _make(name).fit(X, labels)
+    assert list(model.classes_) == ["ham", "spam"]
+    predictions = model.predict(X)
+    assert set(predictions) <= {"ham", "spam"}
+    # Same model as with integer labels: "ham" < "spam" in sorted order, as 0 < 1 is.
+    as_integers = _make(name).fit(X, 1 - y).predict(X)
+    np.testing.assert_array_equal(predictions, np.array(["ham", "spam"], dtype=object)[as_integers])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_pandas_categorical_labels_work(name):
+    X, y = _data()
+    labels = pd.Series(pd.Categorical.from_codes(y, categories=["absent", "present"]))
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])])
+    model = _make(name).fit(frame, labels)
+    predictions = np.asarray(model.predict(frame), dtype=object)
+    assert set(predictions) <= {"absent", "present"}
+    as_integers = _make(name).fit(X, y).predict(X)
+    np.testing.assert_array_equal(predictions, np.array(["absent", "present"], dtype=object)[as_integers])
+
+
+NUMERIC_LEARNERS = sorted(set(NAMES) - {"OneR", "Prism"})
+
+
+@pytest.mark.parametrize("name", NUMERIC_LEARNERS)
+def test_string_column_to_numeric_learner_is_rejected(name):
+    # The message comes from validate_data (numpy's conversion): it names the offending value.
+    X, y = _data()
+    frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).astype({"f1": object})
+    frame.loc[2, "f1"] = "high"
+    _raises(ValueError, r"could not convert string to float: 'high'", lambda: _make(name).fit(frame, y))
+
+
+@pytest.mark.parametrize("name", sorted(set(NAMES) - NAN_IS_MISSING))
+def test_nan_at_predict_is_rejected(name):
+    X, y = _data()
+    model = _make(name).fit(X, y)
+    X[0, 1] = np.nan
+    _raises(ValueError, r"Input X contains NaN", lambda: model.predict(X))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_predict_before_fit_is_rejected(name):
+    X, _ = _data()
+    _raises(NotFittedError, r"is not fitted yet", lambda: _make(name).predict(X))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_X_wider_at_predict_than_at_fit_is_rejected(name):
+    X, y = _data()
+    model = _make(name).fit(X, y)
+    _raises(ValueError, rf"X has 8 features, but {name} is expecting 4 features", lambda: model.predict(np.hstack([X, X])))
+
+
+# ------------------------------------------------------------------------------------------------
+# PRISM / OneR: nominal attributes only
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("cls", [Prism, OneR], ids=["Prism", "OneR"])
+def test_numeric_column_to_nominal_learner_is_rejected(cls):
+    X, y = _data()
+    X[:, 2] = np.linspace(0.1, 3.3, X.shape[0])
+    expected = r"nominal attributes only, but column 'x2' holds numbers that are not finite integer codes"
+    _raises(ValueError, expected, lambda: cls().fit(X, y))
+
+
+@pytest.mark.parametrize("cls", [Prism, OneR], ids=["Prism", "OneR"])
+def test_string_and_categorical_columns_work_for_nominal_learner(cls):
+    X, y = _data()
+    frame = pd.DataFrame(
+        {
+            "outlook": np.array(["sunny", "rain"], dtype=object)[X[:, 0].astype(int)],
+            "windy": pd.Categorical.from_codes(X[:, 1].astype(int), categories=["no", "yes"]),
+        }
+    )
+    model = cls().fit(frame, y)
+    np.testing.assert_array_equal(model.predict(frame), y)  # "outlook" is the label
+
+
+@pytest.mark.parametrize("cls", [Prism, OneR], ids=["Prism", "OneR"])
+def test_discretizer_without_transform_is_rejected(cls):
+    X, y = _data()
+    _raises(TypeError, r"discretizer", lambda: cls(discretizer=object()).fit(X, y))
+
+
+# ------------------------------------------------------------------------------------------------
+# Estimator parameters
+# ------------------------------------------------------------------------------------------------
+PARAMETER_CASES = [
+    # negative penalties / regularisation constants
+    ("DecisionListMachine", {"p_p": -1.0}, ValueError, r"p_p must be a non-negative"),
+    ("DecisionListMachine", {"p_n": -0.5}, ValueError, r"p_n must be a non-negative"),
+    ("BallSetCoveringMachine", {"p": -1.0}, ValueError, r"p must be a non-negative"),
+    ("StumpConjunction", {"p": -1.0}, ValueError, r"p must be a finite number >= 0"),
+    ("StumpConjunction", {"eta": -1.0}, ValueError, r"eta must be a finite number >= 0"),
+    ("KernelPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
+    ("MaximalMarginPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
+    ("MaskPerceptron", {"lam": 0.0}, ValueError, r"lam == 0.0, must be > 0"),
+    ("PrunedDecisionTree", {"leaf_cost": -1.0}, ValueError, r"leaf_cost == -1.0, must be >= 0"),
+    ("DecisionCommittee", {"optimistic_strength": -1.0}, ValueError, r"optimistic_strength == -1.0"),
+    # s = 0 and non-integer stopping points
+    ("DecisionListMachine", {"s": 0}, ValueError, r"s \(the stopping point\) must be >= 1"),
+    ("BallSetCoveringMachine", {"s": 0}, ValueError, r"s \(the stopping point\) must be >= 1"),
+    ("StumpConjunction", {"s": 0}, ValueError, r"s \(maximum number of stumps\) must be >= 1"),
+    ("StumpConjunction", {"s": 2.5}, TypeError, r"s \(maximum number of stumps\) must be an integer"),
+    ("DecisionListMachine", {"s": "all"}, TypeError, r"s \(the stopping point\) must be a positive int"),
+    # δ outside (0, 1]
+    ("StumpConjunction", {"delta": 0.0}, ValueError, r"delta must lie in \(0, 1\]"),
+    ("StumpConjunction", {"delta": 1.5}, ValueError, r"delta must lie in \(0, 1\]"),
+    ("DecisionCommittee", {"optimistic_delta": 0.0}, ValueError, r"optimistic_delta == 0.0"),
+    ("DecisionCommittee", {"optimistic_delta": 2.0}, ValueError, r"optimistic_delta == 2.0"),
+    # degree < 0 and bad kernel weights
+    ("KernelPerceptron", {"kernel": "boolean", "degree": -1}, ValueError, r"degree must be a non-negative integer"),
+    ("MaximalMarginPerceptron", {"kernel": "boolean", "degree": -2}, ValueError, r"degree must be a non-negative"),
+    ("MaskPerceptron", {"degree": -1}, ValueError, r"degree == -1, must be >= 0"),
+    ("KernelPerceptron", {"kernel": "boolean", "weights": -1.0}, ValueError, r"weights given as a float"),
+    ("MaskPerceptron", {"weights": [1.0, 1.0]}, ValueError, r"weights must have length degree \+ 1"),
+    # unknown names
+    ("DecisionListMachine", {"metric": "manhattan-ish"}, ValueError, r"metric must be one of 'l1', 'l2', 'linf'"),
+    ("BallSetCoveringMachine", {"metric": "hamming2"}, ValueError, r"metric must be one of"),
+    ("DecisionListMachine", {"metric": 2}, TypeError, r"metric must be a string"),
+    ("DecisionListMachine", {"ball_type": "round"}, ValueError, r"ball_type must be 'simple'"),
+    ("BallSetCoveringMachine", {"model_type": "dnf"}, ValueError, r"model_type must be 'conjunction'"),
+    ("StumpConjunction", {"variant": "svm"}, ValueError, r"variant must be one of"),
+    ("StumpConjunction", {"model_type": "xor"}, ValueError, r"model_type must be one of"),
+    ("StumpConjunction", {"tie_breaking": "random"}, ValueError, r"tie_breaking must be one of"),
+    ("KernelPerceptron", {"kernel": "gaussian-ish"}, ValueError, r"kernel must be a callable or one of"),
+    ("MaximalMarginPerceptron", {"kernel_params": [1, 2]}, TypeError, r"kernel_params must be a dict"),
+    ("MaximalMarginPerceptron", {"tol": 0.0}, ValueError, r"tol == 0.0, must be > 0"),
+    ("Prism", {"missing": "drop"}, ValueError, r"missing must be one of"),
+    ("Prism", {"uncovered": "guess"}, ValueError, r"uncovered must be one of"),
+    ("DecisionCommittee", {"pruning": "harsh"}, ValueError, r"pruning must be one of"),
+    ("DecisionCommittee", {"numeric_literal": "ge"}, ValueError, r"numeric_literal must be 'le' or 'gt'"),
+    ("DecisionCommittee", {"max_cuts": 0}, ValueError, r"max_cuts == 0, must be >= 1"),
+    ("DecisionCommittee", {"nominal_features": [7]}, ValueError, r"nominal_features holds column indices outside \[0, 4\)"),
+    ("DecisionCommittee", {"nominal_features": "f0"}, TypeError, r"nominal_features must be None or a 1-d"),
+    ("PrunedDecisionTree", {"criterion": "purity"}, ValueError, r"criterion must be 'gini', 'entropy' or 'log_loss'"),
+    ("PrunedDecisionTree", {"max_depth": 0}, ValueError, r"max_depth == 0, must be >= 1"),
+    ("KernelPerceptron", {"max_updates": 0}, ValueError, r"max_updates == 0, must be >= 1"),
+    ("MaskPerceptron", {"n_candidates": 0}, ValueError, r"n_candidates == 0, must be >= 1"),
+    ("MaskPerceptron", {"complement": "yes"}, TypeError, r"complement must be True or False"),
+    ("StumpConjunction", {"margin_gaps": (0, 2)}, ValueError, r"margin_gaps must be a non-empty sequence"),
+    ("StumpConjunction", {"prior_n_features": 2}, ValueError, r"prior_n_features must be None or an integer >="),
+    ("DecisionListMachine", {"compression_constraint": "yes"}, TypeError, r"compression_constraint must be a bool"),
+]
+
+
+@pytest.mark.parametrize(
+    "name, params, exc, match",
+    PARAMETER_CASES,
+    ids=[f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params, _, _ in PARAMETER_CASES],
+)
+def test_bad_parameter_is_rejected(name, params, exc, match):
+    X, y = _data()
+    _raises(exc, match, lambda: _make(name, **params).fit(X, y))
+
+
+def test_precomputed_kernel_must_be_square():
+    X, y = _data()
+    _raises(ValueError, r"kernel='precomputed', X must be a square Gram matrix",
+            lambda: KernelPerceptron(kernel="precomputed").fit(X, y))
+
+
+# ------------------------------------------------------------------------------------------------
+# The Boolean kernel
+# ------------------------------------------------------------------------------------------------
+KERNEL_CASES = [
+    ("non-Boolean X", lambda X: boolean_kernel(X * 2.0, degree=2), ValueError, r"needs X with entries in \{0, 1\}"),
+    ("non-Boolean Y", lambda X: boolean_kernel(X, X + 0.5, degree=2), ValueError, r"needs Y with entries in \{0, 1\}"),
+    ("NaN in X", lambda X: boolean_kernel(np.where(X == 1, np.nan, X), degree=2), ValueError, r"X with entries in"),
+    ("string X", lambda X: boolean_kernel([["a", "b"]], degree=2), ValueError, r"X must be a numeric 0/1 array"),
+    ("1-D X", lambda X: boolean_kernel(X[0], degree=2), ValueError, r"X must be a 2-D array"),
+    ("feature mismatch", lambda X: boolean_kernel(X, X[:, :2], degree=2), ValueError, r"same number of features"),
+    ("degree < 0", lambda X: boolean_kernel(X, degree=-1), ValueError, r"degree must be a non-negative integer"),
+    ("degree float", lambda X: boolean_kernel(X, degree=1.5), ValueError, r"degree must be a non-negative integer"),
+    ("weights <= 0", lambda X: boolean_kernel(X, degree=2, weights=[1, 0, 1]), ValueError, r"weights .* must all be > 0"),
+    ("weights length", lambda X: boolean_kernel(X, degree=2, weights=[1, 1]), ValueError, r"weights must have length"),
+    ("missing degree", lambda X: boolean_kernel(X), TypeError, r"degree"),
+]
+
+
+@pytest.mark.parametrize("thunk, exc, match", [c[1:] for c in KERNEL_CASES], ids=[c[0] for c in KERNEL_CASES])
+def test_boolean_kernel_rejects(thunk, exc, match):
+    X, _ = _data()
+    _raises(exc, match, lambda: thunk(X))
+
+
+def test_boolean_kernel_learner_rejects_non_boolean_X():
+    X, y = _data()
+    X[0, 1] = 0.5
+    _raises(ValueError, r"needs X with entries in \{0, 1\}", lambda: KernelPerceptron(kernel="boolean").fit(X, y))
+
+
+# ------------------------------------------------------------------------------------------------
+# Bounds
+# ------------------------------------------------------------------------------------------------
+_DL_COUNTS = dict(c_p=1, c_n=1, b_p=1, b_n=0, k_p=0, k_n=0, r=2)
+BOUND_CASES = [
+    # binomial tail / test-set bound
+    ("binomial delta=0", lambda: binomial.binomial_tail_inversion(1, 10, 0.0), ValueError,
+     r"delta must lie in \(0, 1\]"),
+    ("binomial delta=1.5", lambda: binomial.binomial_tail_inversion(1, 10, 1.5), ValueError,
+     r"delta must lie in \(0, 1\]"),
+    ("binomial delta=nan", lambda: binomial.binomial_tail_inversion(1, 10, np.nan), ValueError, r"delta must lie"),
+    ("binomial delta str", lambda: binomial.binomial_tail_inversion(1, 10, "0.05"), TypeError, r"delta must be a real"),
+    ("binomial both deltas", lambda: binomial.binomial_tail_inversion(1, 10, 0.05, log_delta=-3.0), TypeError,
+     r"exactly one of delta"),
+    ("binomial log_delta>0", lambda: binomial.binomial_tail_inversion(1, 10, log_delta=1.0), ValueError,
+     r"log_delta must be <= 0"),
+    ("binomial k>m", lambda: binomial.binomial_tail_inversion(11, 10, 0.05), ValueError,
+     r"k \(errors\) cannot exceed m"),
+    ("binomial k<0", lambda: binomial.log_binomial_tail(-1, 10, 0.1), ValueError, r"k must be a non-negative whole"),
+    ("binomial m=0", lambda: binomial.binomial_tail(0, 0, 0.1), ValueError, r"m must be a positive whole number"),
+    ("binomial k=1.5", lambda: binomial.binomial_tail(1.5, 10, 0.1), ValueError, r"k must be a non-negative whole"),
+    ("test_set delta=0", lambda: binomial.test_set_bound(1, 10, delta=0), ValueError, r"delta must lie in \(0, 1\]"),
+    # compression (paper 05)
+    ("compression size>n", lambda: compression.compression_bound(0, 10, 2, 3), ValueError,
+     r"size \(stumps\) cannot exceed"),
+    ("compression n_errors<0", lambda: compression.compression_bound(-1, 10, 5, 1), ValueError,
+     r"n_errors must be an integer >= 0"),
+    ("compression m=0", lambda: compression.compression_bound(0, 0, 5, 0), ValueError, r"m must be an integer >= 1"),
+    ("compression size+err>m", lambda: compression.compression_bound(8, 10, 5, 3), ValueError,
+     r"size \+ n_errors .* cannot exceed m"),
+    ("compression delta=0", lambda: compression.compression_bound(0, 10, 5, 1, delta=0.0), ValueError,
+     r"delta must lie in \(0, 1\]"),
+    ("compression delta=2", lambda: compression.compression_bound_binomial(0, 10, 5, 1, delta=2.0), ValueError,
+     r"delta must lie in \(0, 1\]"),
+    # Occam (paper 05)
+    ("occam delta=0", lambda: occam.occam_bound(0, 10, 5, [1], delta=0.0), ValueError, r"delta must lie in \(0, 1\]"),
+    ("occam code_lengths<0", lambda: occam.occam_bound(0, 10, 5, [-1]), ValueError,
+     r"code_lengths must be non-negative"),
+    ("occam n_features<|k|", lambda: occam.occam_log_prior(1, [1, 2]), ValueError, r"n_features must be an integer >="),
+    ("occam zeta a<0", lambda: occam.log_zeta(-1), ValueError, r"zeta is defined for a >= 0"),
+    ("occam k>m", lambda: occam.occam_bound(11, 10, 5, [1]), ValueError, r"k \(errors\) cannot exceed m \(examples\)"),
+    # PAC-Bayes (paper 05)
+    ("pac_bayes delta=0", lambda: pac_bayes.pac_bayes_bound(0.1, 10, 5, [1.0], delta=0.0), ValueError,
+     r"delta must lie in \(0, 1\]"),
+    ("pac_bayes m=0", lambda: pac_bayes.pac_bayes_bound(0.1, 0, 5, [1.0]), ValueError, r"m must be a positive integer"),
+    ("pac_bayes ratio<1", lambda: pac_bayes.pac_bayes_bound(0.1, 10, 5, [0.5]), ValueError,
+     r"range_ratios .* must be finite and >= 1"),
+    ("pac_bayes risk>1", lambda: pac_bayes.pac_bayes_bound(1.5, 10, 5, [1.0]), ValueError,
+     r"gibbs_empirical_risk must be a number in \[0, 1\]"),
+    ("pac_bayes risk=nan", lambda: pac_bayes.pac_bayes_bound(np.nan, 10, 5, [1.0]), ValueError,
+     r"gibbs_empirical_risk must be a number in \[0, 1\]"),
+    ("kl_inverse q<0", lambda: pac_bayes.kl_inverse_upper(-0.1, 1.0), ValueError,
+     r"q \(an empirical risk\) must lie in \[0, 1\]"),
+    ("kl_inverse eps<0", lambda: pac_bayes.kl_inverse_upper(0.1, -1.0), ValueError, r"epsilon must be >= 0"),
+    # Boolean-kernel bounds (paper 03)
+    ("signed_labels 0/1", lambda: kernel_bounds.signed_labels([0, 1, 1]), ValueError,
+     r"y must be a non-empty vector of labels in \{-1, \+1\}"),
+    ("extended_gram lam<0", lambda: kernel_bounds.extended_gram(np.eye(2), [1, -1], -1.0), ValueError,
+     r"lam \(the regularisation constant λ\) must be a number >= 0"),
+    ("extended_gram y length", lambda: kernel_bounds.extended_gram(np.eye(3), [1, -1], 1.0), ValueError,
+     r"K must be a square \(2, 2\) matrix matching y, got shape \(3, 3\)"),
+    ("extended_gram K not square", lambda: kernel_bounds.extended_gram(np.ones((2, 3)), [1, -1], 1.0), ValueError,
+     r"K must be a square \(2, 2\) matrix matching y, got shape \(2, 3\)"),
+    ("tree_risk lam<0", lambda: kernel_bounds.tree_risk(1.0, 0, -4.0), ValueError,
+     r"lam \(the regularisation constant λ\) must be a number >= 0"),
+    ("mmp norm_sq=0", lambda: kernel_bounds.mmp_lower_bound(0.0), ValueError, r"norm_sq .* must be > 0"),
+    ("perceptron norm_sq<0", lambda: kernel_bounds.perceptron_lower_bound(3, -1.0), ValueError,
+     r"norm_sq .* must be > 0"),
+    # decision-list bounds (paper 01)
+    ("dl theorem1 delta=0", lambda: dl_bounds.theorem1_bound(10, 10, delta=0.0, **_DL_COUNTS), ValueError,
+     r"delta must be a number in \(0, 1\]"),
+    ("dl theorem2 delta=1.5", lambda: dl_bounds.theorem2_bound(10, 10, delta=1.5, **_DL_COUNTS), ValueError,
+     r"delta must be a number in \(0, 1\]"),
+    ("dl theorem1 c_p<0", lambda: dl_bounds.theorem1_bound(10, 10, **{**_DL_COUNTS, "c_p": -1}), ValueError,
+     r"c_p must be a non-negative integer"),
+    ("dl counts > class", lambda: dl_bounds.theorem1_bound(2, 10, **{**_DL_COUNTS, "k_p": 5}), ValueError,
+     r"exceed the class sizes"),
+    ("dl corrected ball_type", lambda: dl_bounds.corrected_bound(20, compression_size=2, n_centres=1, n_errors=0, r=1,
+                                                                 ball_type="round"), ValueError, r"ball_type must be 'simple' or 'complex'"),
+    ("dl corrected delta=0", lambda: dl_bounds.corrected_bound(20, compression_size=2, n_centres=1, n_errors=0, r=1,
+                                                               delta=0.0), ValueError, r"delta must be a number in \(0, 1\]"),
+    ("dl bound_path unfitted", lambda: dl_bounds.dlm_bound_path(DecisionListMachine()), ValueError,
+     r"the DecisionListMachine is not fitted"),
+]
+
+
+@pytest.mark.parametrize("thunk, exc, match", [c[1:] for c in BOUND_CASES], ids=[c[0] for c in BOUND_CASES])
+def test_bound_rejects(thunk, exc, match):
+    _raises(exc, match, thunk)
+
+
+# ------------------------------------------------------------------------------------------------
+# Loaders
+# ------------------------------------------------------------------------------------------------
+LOADER_CASES = [
+    ("monks problem=4", lambda: datasets.load_monks(4), ValueError, r"problem must be 1, 2 or 3"),
+    ("monks split", lambda: datasets.load_monks(1, split="validation"), ValueError,
+     r"split must be 'train', 'test' or 'all'"),
+    ("positive_class unknown", lambda: datasets.load_haberman(positive_class="nonexistent"), ValueError,
+     r"positive_class \['nonexistent'\] not among the labels"),
+    ("unlisted file", lambda: datasets.verified_bytes("no_such_file.csv"), ValueError,
+     r"'no_such_file.csv' is not listed"),
+    ("unknown keyword", lambda: datasets.load_votes(drop_missing=True), TypeError,
+     r"unexpected keyword argument 'drop_missing'"),
+]
+
+
+@pytest.mark.parametrize("thunk, exc, match", [c[1:] for c in LOADER_CASES], ids=[c[0] for c in LOADER_CASES])
+def test_loader_rejects(thunk, exc, match):
+    _raises(exc, match, thunk)
+
+
+def test_positive_class_covering_every_label_is_rejected():
+    _, y = datasets.load_haberman()
+    _raises(ValueError, r"covers every label", lambda: datasets.load_haberman(positive_class=sorted(set(y))))
