@@ -8,7 +8,8 @@ becomes a declared value, last, exactly as ``missing="value"`` does) and compare
 lists line by line and the build times (spec ``02_prism.md`` §3: Weka needs about 39 s for
 1506 rules; the target is at least 10 times faster with the identical list).
 
-Run ``python -m benchmarks.prism_supermarket`` (or call :func:`run`).
+:func:`measure` returns the full comparison as a dict; :func:`run` returns it as the result rows
+of ``benchmarks/run.py`` (``make bench``). Run ``python -m benchmarks.prism_supermarket``.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ import pandas as pd
 from companion.datasets import load_supermarket
 from companion.prism import MISSING_VALUE_NAME, Prism
 
-__all__ = ["run", "write_arff", "run_weka"]
+__all__ = ["run", "measure", "write_arff", "run_weka"]
+
+TARGET_RATIO = 0.1  # issue 8: PRISM at least 10x faster than Weka's, with the identical rule list
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 ARFF_MISSING = "missing"
@@ -85,7 +88,7 @@ def _split_weka_rules(body: str) -> list[str]:
     return [r for r in body.replace("\n   and ", " and ").strip("\n").split("\n") if r]
 
 
-def run(repeats: int = 3, weka: bool | None = None) -> dict:
+def measure(repeats: int = 3, weka: bool | None = None) -> dict:
     """Fit Prism on supermarket ``repeats`` times; compare with Weka when it is installed.
 
     Parameters
@@ -98,7 +101,7 @@ def run(repeats: int = 3, weka: bool | None = None) -> dict:
     Returns
     -------
     dict
-        ``n_rules``, ``fit_seconds`` (best of ``repeats``), ``training_accuracy``, and with Weka
+        ``n_samples``, ``n_rules``, ``fit_seconds`` (best of ``repeats``), ``training_accuracy``, and with Weka
         ``weka_n_rules``, ``weka_build_seconds``, ``weka_wall_seconds``, ``identical_rules``,
         ``first_difference`` and ``speedup`` (Weka's build time / ours).
     """
@@ -109,6 +112,7 @@ def run(repeats: int = 3, weka: bool | None = None) -> dict:
         model = Prism(missing="value").fit(X, y)
         times.append(time.perf_counter() - start)
     result = {
+        "n_samples": int(X.shape[0]),
         "n_rules": len(model.rules_),
         "fit_seconds": min(times),
         "training_accuracy": float(model.score(X, y)),
@@ -138,12 +142,51 @@ def run(repeats: int = 3, weka: bool | None = None) -> dict:
     return result
 
 
+def run(quick: bool = False, repeats: int = 3, weka: bool | None = None) -> list[dict]:
+    """:func:`measure` as one result row in the format of ``benchmarks/run.py``.
+
+    Parameters
+    ----------
+    quick : bool, default=False
+        One fit and no Weka run (smoke test).
+    repeats, weka
+        As for :func:`measure`.
+
+    Returns
+    -------
+    list of dict
+        One row: ``size`` = rows of supermarket, ``ours_s`` = our best fit time,
+        ``reference_s`` = Weka's build time (None without Weka), ``ratio`` = ours / Weka,
+        ``identical`` = identical rule lists, plus ``n_rules``, ``weka_n_rules``,
+        ``first_difference`` and ``training_accuracy``.
+    """
+    if quick:
+        repeats, weka = 1, False
+    result = measure(repeats, weka=weka)
+    has_weka = "weka_build_seconds" in result
+    reference_s = result.get("weka_build_seconds")
+    return [{
+        "benchmark": "PRISM supermarket vs Weka Prism",
+        "size": result["n_samples"],
+        "ours_s": round(result["fit_seconds"], 3),
+        "reference": "Weka 3 Prism (build time)" if has_weka else "Weka Prism (not run)",
+        "reference_s": round(reference_s, 3) if has_weka else None,
+        "ratio": round(result["fit_seconds"] / reference_s, 4) if has_weka else None,
+        "identical": result.get("identical_rules"),
+        "target": f"<= {TARGET_RATIO}",
+        "n_rules": result["n_rules"],
+        "weka_n_rules": result.get("weka_n_rules"),
+        "first_difference": result.get("first_difference"),
+        "training_accuracy": round(result["training_accuracy"], 4),
+    }]
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--no-weka", action="store_true", help="skip Weka even if installed")
     args = parser.parse_args(argv)
-    print(json.dumps(run(args.repeats, weka=False if args.no_weka else None), indent=2))
+    print(json.dumps(measure(args.repeats, weka=False if args.no_weka else None), indent=2))
 
 
 if __name__ == "__main__":

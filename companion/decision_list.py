@@ -34,6 +34,11 @@ how many remaining examples lie strictly inside / inside-or-on the ball. Because
 grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
 property*): :meth:`DecisionListMachine.predict_path` returns the predictions of all of them.
 
+Ties. The greedy breaks ties between equally useful balls by example index (see
+:func:`greedy_ball_list`); the estimators run it on the examples in :func:`canonical_order`
+(lexicographic on features, then label) and map the indices back, so the learnt list does not
+depend on the order of the training rows.
+
 >>> import numpy as np
 >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
 >>> y = np.array(["a", "a", "b", "b", "a", "a"])
@@ -65,6 +70,7 @@ __all__ = [
     "BallSetCoveringMachine",
     "BALL_TYPES",
     "resolve_metric",
+    "canonical_order",
     "decision_list_path_predictions",
 ]
 
@@ -108,6 +114,35 @@ def resolve_metric(metric) -> str:
     raise ValueError(
         f"metric must be one of 'l1', 'l2', 'linf' (or a SciPy cdist metric such as 'canberra'), got {metric!r}"
     )
+
+
+def canonical_order(X, y) -> np.ndarray:
+    """The canonical order of a training set: lexicographic on the features, then on the label.
+
+    The greedy step breaks ties between equally useful balls by example index (Figure 1 leaves
+    the choice open). Running it on the examples in this order makes the learnt list independent
+    of the order of the caller's rows: only examples with identical features *and* label keep
+    their relative order, and those are interchangeable (same distances, same class, hence the
+    same balls).
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n_features)
+    y : array-like of shape (m,)
+        Labels of any sortable type (compared through their rank in ``np.unique(y)``).
+
+    Returns
+    -------
+    ndarray of int, shape (m,)
+        ``order`` such that ``X[order], y[order]`` is the canonical order; position ``i`` of the
+        canonical order is the caller's row ``order[i]``.
+    """
+    X = np.asarray(X, dtype=float)
+    labels = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+    if X.ndim != 2 or X.shape[0] != labels.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label, got shapes {X.shape} and {labels.shape}")
+    # np.lexsort sorts by its last key first: feature 0, ..., feature n-1, then the label
+    return np.lexsort((labels,) + tuple(X.T[::-1])).astype(np.intp)
 
 
 @dataclass(frozen=True)
@@ -180,6 +215,25 @@ class SortedDistances:
     @property
     def n_samples(self) -> int:
         return self.distances.shape[0]
+
+    def permuted(self, order) -> "SortedDistances":
+        """The sorted distances of the examples taken in ``order`` (memoised per order).
+
+        The fits of a grid on one training set all ask for the same (canonical) order, so they
+        share one re-sort and one memo of scored states; an identity order returns ``self``.
+        """
+        order = np.asarray(order, dtype=np.intp)
+        if order.shape != (self.n_samples,):
+            raise ValueError(f"order must be a permutation of the {self.n_samples} examples, got shape {order.shape}")
+        if (order == np.arange(self.n_samples)).all():
+            return self
+        cache = self.__dict__.setdefault("_permuted", {})
+        key = order.tobytes()
+        if key not in cache:
+            while len(cache) >= 2:  # a training set rarely comes with more than one labelling
+                cache.pop(next(iter(cache)))
+            cache[key] = SortedDistances(self.distances[np.ix_(order, order)])
+        return cache[key]
 
     # Scored greedy states are memoised: the fits of a grid of penalties on one training set
     # share their first states (all of them share the first), which dominate the cost.
@@ -290,9 +344,10 @@ def greedy_ball_list(
     examples; a candidate must cover at least one example. Ties (within a relative 1e-9) are
     broken by the larger covered set, then the smaller error set, then output 1 before output 0
     (Figure 1, step 3 uses ``>=``), then the smaller centre index, then the nearer border (and the
-    smaller border index among equidistant ones). Whatever the output, the examples on which the
-    chosen rule fires leave ``S'`` (covered ones are right, the others are errors that later rules
-    cannot change).
+    smaller border index among equidistant ones). The estimators call this on the examples in
+    :func:`canonical_order`, which makes "smaller index" independent of the caller's row order.
+    Whatever the output, the examples on which the chosen rule fires leave ``S'`` (covered ones
+    are right, the others are errors that later rules cannot change).
 
     The sorted rows are kept restricted to the remaining examples (rows: remaining centres,
     columns: remaining examples in distance order), so each step costs O(|S'|^2) and one
@@ -575,22 +630,35 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
             )
         y01 = y_index.astype(int)
         m = X.shape[0]
-        if sorted_distances is None:
-            sorted_distances = SortedDistances.from_points(X, self._metric)
-        elif not isinstance(sorted_distances, SortedDistances) or sorted_distances.n_samples != m:
+        if sorted_distances is not None and (
+            not isinstance(sorted_distances, SortedDistances) or sorted_distances.n_samples != m
+        ):
             raise ValueError(
                 f"sorted_distances must be a SortedDistances of the {m} rows of X, got {sorted_distances!r}"
             )
+        # The greedy breaks ties by example index: run it in the canonical order of the examples
+        # so that the learnt list does not depend on the order of the caller's rows, and map every
+        # index back to the caller's rows below.
+        order = canonical_order(X, y01)
+        y01_canonical = y01[order]
+        if sorted_distances is None:
+            sorted_distances = SortedDistances.from_points(X[order], self._metric)
+        else:
+            sorted_distances = sorted_distances.permuted(order)
         majority = int(np.bincount(y01, minlength=2).argmax()) if len(self.classes_) == 2 else 0
         if len(self.classes_) == 1:
-            learnt = greedy_ball_list(sorted_distances, y01, p_p=1.0, p_n=1.0, max_balls=0)
+            learnt = greedy_ball_list(sorted_distances, y01_canonical, p_p=1.0, p_n=1.0, max_balls=0)
         else:
-            learnt = self._learn(sorted_distances, y01)
-        kinds, centres, borders, radii = learnt["kind"], learnt["centre"], learnt["border"], learnt["radius"]
+            learnt = self._learn(sorted_distances, y01_canonical)
+        kinds, radii = learnt["kind"], learnt["radius"]
+        centres, borders = order[learnt["centre"]], order[learnt["border"]]  # caller's rows
         outputs = _TYPE_OUTPUT[kinds] if len(kinds) else np.zeros(0, dtype=int)
         inside = _TYPE_INSIDE[kinds] if len(kinds) else np.zeros(0, dtype=bool)
-        D = sorted_distances.distances
-        train_fires = np.where(inside, D[:, centres] < radii, D[:, centres] > radii)
+        # D is in canonical order: select the canonical centre columns, then put the rows back
+        # into the caller's order
+        to_centres = sorted_distances.distances[:, learnt["centre"]]
+        train_fires = np.empty((m, len(kinds)), dtype=bool)
+        train_fires[order] = np.where(inside, to_centres < radii, to_centres > radii)
         defaults = self._prefix_defaults(outputs)
         train_path = decision_list_path_predictions(train_fires, outputs, defaults)
         path = _path_statistics(train_path, y01, centres, borders)
@@ -733,6 +801,10 @@ def _path_statistics(train_path, y01, centres, borders) -> pd.DataFrame:
 class DecisionListMachine(_BallListBase):
     """Decision List Machine with data-dependent balls (Sokolova et al. 2002, Figure 1).
 
+    Ties between equally useful balls are broken by a canonical order of the examples
+    (lexicographic on features, then label), so the learnt list does not depend on the row order;
+    the indices in ``balls_`` and ``compression_set_`` refer to the caller's rows.
+
     Parameters
     ----------
     p_p : float, default=1.0
@@ -823,6 +895,11 @@ class BallSetCoveringMachine(_BallListBase):
     ``|Q| - p |R|`` (``Q`` covered examples of the class being covered, ``R`` errors on the other
     class), remove ``Q`` and ``R`` from the remaining examples, stop after ``s`` balls or when the
     covered class is exhausted.
+
+    As for :class:`DecisionListMachine`, ties between equally useful balls are broken by a
+    canonical order of the examples (lexicographic on features, then label), so the learnt list
+    does not depend on the row order; the indices in ``balls_`` and ``compression_set_`` refer to
+    the caller's rows.
 
     Parameters
     ----------

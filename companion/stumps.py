@@ -34,7 +34,8 @@ reconstructions, spec §5.2–5.3):
 
 Vectorised: every attribute is sorted once per fit; one greedy step scores every
 (attribute, threshold, direction) candidate with cumulative counts (weights) along the sorted
-order of the remaining examples — no Python loop over examples or attributes.
+order of the remaining examples — no Python loop over examples or attributes. (SC: removed
+examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`.)
 
 >>> import numpy as np
 >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
@@ -309,7 +310,7 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     scored = [exact(chunks[0])] if len(chunks) == 1 else None
     best = max(float((scored[0] if scored else exact(cols))[2].max()) for cols in chunks)
     chosen, top = None, -np.inf
-    for index, cols in enumerate(chunks):
+    for cols in chunks:
         q, r, utility, flat = scored[0] if scored else exact(cols)
         if tie_breaking == "index":
             hits = flat[utility == best]
@@ -356,7 +357,8 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     ``order[:, k]`` lists the examples by increasing ``x_k`` (ties in any order: a threshold sits
     at the end of a run); ``run_end[j, k]`` says the value at sorted position ``j`` is more than
     ``tol`` below the next one (always true at the last position). ``low``/``high``: the smallest
-    and largest value of ``X``, if known.
+    and largest value of ``X``, if known. Also returns the columns holding distinct values less
+    than ``tol`` apart ("near ties"), whose runs depend on which examples remain.
 
     Integer-valued data spanning fewer than 2^16 values (e.g. expression counts) take a fast
     path: value and example index packed in one uint32, one (SIMD) ``sort`` gives both the order
@@ -367,29 +369,35 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     if X.size and (low is None or high is None):
         low, high = X.min(), X.max()
     if m <= 2**16 and X.size and high - low < 2**16:
-        shifted = X - low if low != 0 else X
+        shifted = X if 0 <= low and high < 2**16 else X - low  # memory traffic dominates: no copy
         keys = shifted.astype(np.uint32)
         if np.array_equal(keys, shifted):
             keys <<= 16
             keys |= np.arange(m, dtype=np.uint32)[:, None]
             keys.sort(axis=0)
             order = np.bitwise_and(keys, 0xFFFF, dtype=np.intp)
-            keys >>= 16
             run_end = np.ones((m, n), dtype=bool)
-            # Integer values: a gap exceeds tol iff it exceeds floor(tol).
-            np.greater(keys[1:] - keys[:-1], np.uint32(min(np.floor(tol), 2**16)), out=run_end[:-1])
-            return order, run_end
+            if tol < 1:  # integer values: a gap exceeds tol iff they differ, i.e. in the high 16 bits
+                np.greater_equal(keys[1:] ^ keys[:-1], np.uint32(2**16), out=run_end[:-1])
+                return order, run_end, np.empty(0, dtype=np.intp)
+            keys >>= 16  # ... iff it exceeds floor(tol)
+            gaps = keys[1:] - keys[:-1]
+            np.greater(gaps, np.uint32(min(np.floor(tol), 2**16)), out=run_end[:-1])
+            return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
     if m < 200:  # short columns: sorting the rows of the transpose is ~2x faster
         values_t = np.array(X.T, order="C", copy=True)  # a copy even when X.T is contiguous
         order_t = np.argsort(values_t, axis=1)
         values_t.sort(axis=1)  # our own copy: sorted in place
         run_end_t = np.ones((n, m), dtype=bool)
-        np.greater(np.diff(values_t, axis=1), tol, out=run_end_t[:, :-1])
-        return np.ascontiguousarray(order_t.T), np.ascontiguousarray(run_end_t.T)
+        gaps = np.diff(values_t, axis=1)
+        np.greater(gaps, tol, out=run_end_t[:, :-1])
+        near = np.flatnonzero(((gaps > 0) & ~run_end_t[:, :-1]).any(axis=1))
+        return np.ascontiguousarray(order_t.T), np.ascontiguousarray(run_end_t.T), near
     order = np.argsort(X, axis=0)
     run_end = np.ones((m, n), dtype=bool)
-    np.greater(np.diff(np.sort(X, axis=0), axis=0), tol, out=run_end[:-1])
-    return order, run_end
+    gaps = np.diff(np.sort(X, axis=0), axis=0)
+    np.greater(gaps, tol, out=run_end[:-1])
+    return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
 
 
 def _pick(utility, q, r, tie_breaking):
@@ -595,7 +603,7 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         """
         m, n = X.shape
         tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
-        order, run_end = _sorted_order_and_run_ends(
+        order, run_end, near_ties = _sorted_order_and_run_ends(
             X, tol, self.feature_range_[0].min(initial=np.inf), self.feature_range_[1].max(initial=-np.inf)
         )
         negative = labels == 0
@@ -618,6 +626,8 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         n_neg, n_pos = int(np.sum(negative)), int(np.sum(~negative))
         features, thresholds, directions, intervals = [], [], [], []
         while len(features) < self.s and n_neg > 0:
+            if near_ties.size and not alive.all():
+                self._update_near_tie_runs(X, state, near_ties, tol)
             choice = _sc_scan(state, n_neg, n_pos, self.p, None if self.reuse_features else used, self.tie_breaking)
             if choice is None:
                 break
@@ -638,6 +648,9 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             keep = (column > value) if direction == 1 else (column <= value)
             dead = np.flatnonzero(alive & ~keep)
             alive &= keep  # in place: state.alive is this array
+            n_neg, n_pos = int(np.sum(alive & negative)), int(np.sum(alive & ~negative))
+            if n_neg == 0 or len(features) == self.s:
+                break  # done: no need to update the scan arrays
             # Few removed: zero their cells through the ranks (built at the second such step, as
             # building costs about two gathers). Many removed: one gather (a scattered cell costs
             # ~4x a gathered one).
@@ -650,9 +663,6 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
                 state.float_weights *= in_play  # removed cells to 0, the others keep their weight
             else:
                 state.float_weights[rank[dead], columns] = 0
-            n_neg, n_pos = int(np.sum(alive & negative)), int(np.sum(alive & ~negative))
-            if n_neg == 0:
-                break
             # Positions before a column's first example in play hold no threshold: mask the
             # newly leading ones (each position once per fit).
             first = in_play.argmax(axis=0) if in_play is not None else rank[alive].min(axis=0)
@@ -662,6 +672,25 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             state.offsets[np.arange(lengths.sum()) + starts, np.repeat(grown, lengths)] = np.nan
             first_in_play = first
         return features, thresholds, directions, intervals, []
+
+    @staticmethod
+    def _update_near_tie_runs(X, state, columns, tol):
+        """Runs of the examples in play, for the columns with near ties (pyscm-ml's rule).
+
+        Where distinct values lie within ``tol``, which values form a run depends on which examples
+        remain (removing the middle of a chain can split it), as pyscm-ml compares consecutive
+        remaining values. For these (rare) columns, mark the last example in play of each run of
+        the remaining values, from the next remaining value (a reversed running minimum).
+        """
+        examples = state.order[:, columns]
+        values = X[examples, columns]
+        in_play = state.alive[examples]
+        remaining = np.where(in_play, values, np.inf)
+        following = np.full_like(remaining, np.inf)
+        following[:-1] = np.minimum.accumulate(remaining[::-1], axis=0)[::-1][1:]
+        marks = in_play & ((following - values > tol) | np.isinf(following))
+        state.run_end[:, columns] = marks
+        state.offsets[:, columns] = _nan_off(marks)
 
     def _greedy_cover(self, X, labels):
         """Occam greedy (SC: :meth:`_greedy_sc`): hard covering with cumulative counts on presorted attributes."""

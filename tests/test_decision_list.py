@@ -9,12 +9,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from scipy.spatial.distance import cdist
+from sklearn.base import clone
 
 from companion.decision_list import (
     BALL_TYPES,
     BallSetCoveringMachine,
     DecisionListMachine,
     SortedDistances,
+    canonical_order,
     greedy_ball_list,
 )
 
@@ -134,11 +136,22 @@ def test_scm_stopping_rule_matches_naive_loop(rng, stop_when, types):
     assert engine_list(X, y01, **kwargs) == naive_ball_list(X, y01, **kwargs)
 
 
-def test_estimator_reports_the_engines_list(rng):
-    X, y01 = random_problem(rng, m=40)
+def canonical_naive_list(X, y01, **kwargs):
+    """The naive list on the examples in canonical order, indices mapped back to the caller's rows.
+
+    The estimators run the greedy in the canonical order (features, then label) so that the list
+    does not depend on the row order; this is what they must report.
+    """
+    order = canonical_order(X, y01)
+    return [(kind, int(order[c]), int(order[b])) for kind, c, b in naive_ball_list(X[order], y01[order], **kwargs)]
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_estimator_reports_the_engines_list(rng, ties):
+    X, y01 = random_problem(rng, m=40, ties=ties)
     labels = np.where(y01 == 1, "yes", "no")
     dlm = DecisionListMachine(p_p=2.0, p_n=0.5, s=5).fit(X, labels)
-    expected = naive_ball_list(X, y01, p_p=2.0, p_n=0.5, types=BALL_TYPES, max_balls=5)
+    expected = canonical_naive_list(X, y01, p_p=2.0, p_n=0.5, types=BALL_TYPES, max_balls=5)
     assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
     for ball in dlm.balls_:
         assert ball.radius == pytest.approx(np.linalg.norm(X[ball.centre_index] - X[ball.border_index]))
@@ -159,7 +172,14 @@ def test_infinite_penalties_give_rivests_greedy_with_zero_training_error(rng, ba
     assert (dlm.predict(X) == y01).all()
     errors = dlm.path_[["k_p", "k_n"]].sum(axis=1).to_numpy()
     assert errors[-1] == 0
-    assert (np.diff(errors) <= 0).all()  # error-free rules never add a training error
+    # Every rule is error-free: each prefix errs only on examples that none of its rules reaches
+    # (its default ``not b_t`` may err on more examples than the previous prefix's default did,
+    # so the error count itself need not decrease).
+    reached = np.zeros(len(X), dtype=bool)
+    for ball, prefix_predictions in zip(dlm.balls_, dlm.predict_path(X)):
+        distance = np.linalg.norm(X - X[ball.centre_index], axis=1)
+        reached |= distance < ball.radius if ball.inside else distance > ball.radius
+        assert not (reached & (prefix_predictions != y01)).any()
 
 
 def test_finite_penalties_trade_accuracy_for_size(rng):
@@ -175,15 +195,16 @@ def test_restricted_dlm_equals_scm(rng, model_type):
     X, y01 = random_problem(rng, m=50, ties=True)
     p = 1.3
     scm = BallSetCoveringMachine(p=p, s=6, model_type=model_type).fit(X, y01)
-    sd = SortedDistances.from_points(X)
+    order = canonical_order(X, y01)  # the order the estimator runs the greedy in
+    sd = SortedDistances.from_points(X[order])
     if model_type == "conjunction":
-        restricted = greedy_ball_list(sd, y01, p_p=p, p_n=123.0, types=("Ni", "No"), max_balls=6)
+        restricted = greedy_ball_list(sd, y01[order], p_p=p, p_n=123.0, types=("Ni", "No"), max_balls=6)
     else:
-        restricted = greedy_ball_list(sd, y01, p_p=123.0, p_n=p, types=("Pi", "Po"), max_balls=6)
+        restricted = greedy_ball_list(sd, y01[order], p_p=123.0, p_n=p, types=("Pi", "Po"), max_balls=6)
     r = len(restricted["centre"])
     assert r >= 1
     scm_list = [(b.centre_index, b.border_index) for b in scm.balls_][:r]
-    assert scm_list == list(zip(restricted["centre"].tolist(), restricted["border"].tolist()))
+    assert scm_list == list(zip(order[restricted["centre"]].tolist(), order[restricted["border"]].tolist()))
     expected_default = 1 if model_type == "conjunction" else 0
     assert scm.default_ == expected_default
     assert {b.output for b in scm.balls_} == {1 - expected_default}
@@ -219,6 +240,67 @@ def test_sorted_distances_can_be_shared_across_fits(rng):
             shared = DecisionListMachine(p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01, sorted_distances=sd)
             alone = DecisionListMachine(p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01)
             assert shared.balls_ == alone.balls_
+
+
+def _ball_geometry(machine, X):
+    return [
+        (ball.kind, tuple(X[ball.centre_index]), tuple(X[ball.border_index]), ball.radius, ball.inside, ball.output)
+        for ball in machine.balls_
+    ]
+
+
+def _compression_examples(machine, X):
+    return sorted(zip(map(tuple, X[machine.compression_set_]), machine.compression_labels_))
+
+
+@pytest.mark.parametrize(
+    "machine",
+    [
+        DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex"),
+        DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type="simple", compression_constraint=True),
+        BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction"),
+        BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", compression_constraint=True),
+    ],
+    ids=["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-constrained"],
+)
+def test_permuting_the_rows_learns_the_same_list(rng, machine):
+    """Ties are broken in the canonical order of the examples, not in the caller's row order."""
+    Z = rng.normal(size=(100, 2))
+    for _ in range(4):
+        # coarse grid: many tied distances, duplicate points, even duplicates with both labels
+        X, y01 = random_problem(rng, m=50, ties=True)
+        labels = np.where(y01 == 1, "pos", "neg")
+        reference = clone(machine).fit(X, labels)
+        assert reference.n_balls_ >= 1
+        for _ in range(3):
+            perm = rng.permutation(len(X))
+            permuted = clone(machine).fit(X[perm], labels[perm])
+            assert _ball_geometry(permuted, X[perm]) == _ball_geometry(reference, X)
+            assert permuted.default_ == reference.default_
+            # indices refer to the caller's rows: the same examples up to identical (x, y) duplicates
+            assert _compression_examples(permuted, X[perm]) == _compression_examples(reference, X)
+            np.testing.assert_array_equal(permuted.compression_labels_, labels[perm][permuted.compression_set_])
+            np.testing.assert_array_equal(permuted.path_.to_numpy(), reference.path_.to_numpy())
+            np.testing.assert_array_equal(permuted.predict(X), reference.predict(X))
+            np.testing.assert_array_equal(permuted.predict_path(Z), reference.predict_path(Z))
+
+
+def test_permuting_the_rows_of_shared_sorted_distances_learns_the_same_list(rng):
+    X, y01 = random_problem(rng, m=50, ties=True)
+    perm = rng.permutation(len(X))
+    sd = SortedDistances.from_points(X[perm])
+    reference = DecisionListMachine(p_p=1.0, p_n=2.0, s=8).fit(X, y01)
+    for _ in range(2):  # the second fit reuses the memoised canonical re-sort
+        shared = DecisionListMachine(p_p=1.0, p_n=2.0, s=8).fit(X[perm], y01[perm], sorted_distances=sd)
+        assert _ball_geometry(shared, X[perm]) == _ball_geometry(reference, X)
+        np.testing.assert_array_equal(shared.predict(X), reference.predict(X))
+
+
+def test_canonical_order_sorts_by_features_then_label():
+    X = np.array([[1.0, 0.0], [0.0, 5.0], [1.0, 0.0], [0.0, 2.0], [1.0, 0.0]])
+    y = np.array(["b", "a", "a", "a", "b"])
+    # (0,2,a) (0,5,a) (1,0,a) (1,0,b) (1,0,b): identical (x, y) rows keep their relative order
+    np.testing.assert_array_equal(canonical_order(X, y), [3, 1, 2, 0, 4])
 
 
 def test_simple_machine_uses_only_inside_balls(rng):
