@@ -19,11 +19,14 @@ to every machine of the grid; the paper reports no significant effect of the con
 Cost: one distance matrix per data set; per fold one argsort shared by every DLM/SCM grid point
 (:class:`~companion.decision_list.SortedDistances`); one fit per (type, penalties) gives every
 stopping point ``s`` (prefix property); the SVM uses precomputed kernels from the same distances.
+The data sets of :func:`run_table1` and the folds of :func:`cross_validate_grid` are independent
+items of :func:`companion.evaluation.parallel_map` (their ``n_jobs``; default 1, serial).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -38,7 +41,7 @@ from companion.decision_list import (
     SortedDistances,
     canonical_order,
 )
-from companion.evaluation import stratified_folds
+from companion.evaluation import parallel_map, stratified_folds
 from companion.paper_numbers import paper_table
 
 __all__ = [
@@ -258,6 +261,11 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     return (dlm_errors, dlm_balls, scm_errors, scm_balls, svm_errors, svm_support, *dlmc)
 
 
+def _fold_grid_item(D, X, y, grid, gammas, constrained, fold):
+    train, test = fold
+    return _fold_grid(D, X, y, train, test, grid, gammas, constrained)
+
+
 def svm_gammas(D, grid: Grid) -> np.ndarray:
     """The SVM ``gamma`` grid: ``grid.svm_gamma_factors / median(d²)`` over distinct pairs."""
     upper = D[np.triu_indices_from(D, k=1)]
@@ -265,7 +273,7 @@ def svm_gammas(D, grid: Grid) -> np.ndarray:
     return np.asarray(grid.svm_gamma_factors, dtype=float) / scale
 
 
-def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained=True) -> GridResults:
+def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained=True, n_jobs=1) -> GridResults:
     """Test errors of every grid point of the three machines on each of ``folds``.
 
     Parameters
@@ -279,13 +287,19 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
     constrained : bool, default=True
         Also fit the DLM grid with the compression-set constraint and compute its bounds (for
         protocol (c)).
+    n_jobs : int, default=1
+        The folds are independent items of :func:`companion.evaluation.parallel_map` (1: serial;
+        -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the
+        result does not depend on it.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     if D is None:
         D = cdist(X, X)
     gammas = svm_gammas(D, grid)
-    per_fold = [_fold_grid(D, X, y, train, test, grid, gammas, constrained) for train, test in folds]
+    per_fold = parallel_map(
+        partial(_fold_grid_item, D, X, y, grid, gammas, constrained), list(folds), n_jobs=n_jobs
+    )
     stacked = [None if parts[0] is None else np.stack(parts, axis=-1) for parts in zip(*per_fold)]
     return GridResults(grid, *stacked, svm_gammas=gammas, n_test=np.array([len(t) for _, t in folds]))
 
@@ -513,7 +527,7 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0) -> pd.D
 # --------------------------------------------------------------------------------------------
 
 
-def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3) -> dict:
+def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3, n_jobs=1) -> dict:
     """Run protocols (a), (b) and (c) on the Table 1 data sets.
 
     Parameters
@@ -527,6 +541,10 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
     grid : Grid
     nested : bool, default=True
         Run protocol (b) (inner ``inner_splits``-fold CV on each outer training set).
+    n_jobs : int, default=1
+        The data sets are independent items of :func:`companion.evaluation.parallel_map` (1:
+        serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster).
+        Every split is seeded from ``seeds``, so the result does not depend on ``n_jobs``.
 
     Returns
     -------
@@ -538,24 +556,35 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
     """
     names = list(DATASETS) if names is None else list(names)
     run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
-    for name in names:
-        X, y = load_table1_dataset(name)
-        D = cdist(X, X)
-        run["examples"][name] = (X.shape[0], X.shape[1], int(y.sum()))
-        run["a"][name] = {}
-        for k, seed in enumerate(seeds):
-            folds = stratified_folds(y, n_splits=10, seed=seed)
-            results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0))
-            run["a"][name][seed] = paper_protocol(results)
-            if k == 0:
-                run["main"][name] = results
-                run["c"][name] = bound_selected_dlm(results, "published")
-                run["c_corrected"][name] = bound_selected_dlm(results, "corrected")
-                if nested:
-                    run["b"][name] = nested_protocol(
-                        X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed
-                    )
+    parts = parallel_map(
+        partial(_table1_dataset, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits),
+        names, n_jobs=n_jobs,
+    )
+    for name, part in zip(names, parts):
+        for key, value in part.items():
+            run[key][name] = value
     return run
+
+
+def _table1_dataset(name, *, seeds, grid, nested, inner_splits) -> dict:
+    """Every protocol of :func:`run_table1` on one data set: ``{key of run: value for name}``."""
+    part = {"a": {}}
+    X, y = load_table1_dataset(name)
+    D = cdist(X, X)
+    part["examples"] = (X.shape[0], X.shape[1], int(y.sum()))
+    for k, seed in enumerate(seeds):
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0))
+        part["a"][seed] = paper_protocol(results)
+        if k == 0:
+            part["main"] = results
+            part["c"] = bound_selected_dlm(results, "published")
+            part["c_corrected"] = bound_selected_dlm(results, "corrected")
+            if nested:
+                part["b"] = nested_protocol(
+                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed
+                )
+    return part
 
 
 def errors_table(run) -> pd.DataFrame:

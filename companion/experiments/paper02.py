@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -24,7 +25,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
-from companion.evaluation import comparison_table, stratified_folds
+from companion.evaluation import comparison_table, parallel_map, stratified_folds
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.rule_baselines import OneR
@@ -266,22 +267,31 @@ def cross_validate(estimators: dict, X, y, folds) -> pd.DataFrame:
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
-def repeated_cross_validation(estimators: dict, X, y, n_repeats: int, seed: int) -> pd.DataFrame:
+def repeated_cross_validation(
+    estimators: dict, X, y, n_repeats: int, seed: int, *, n_jobs: int = 1
+) -> pd.DataFrame:
     """Mean and standard deviation of the accuracy (%) over ``n_repeats`` seeded 10-fold CVs.
 
-    Every repeat uses one set of folds (``companion.evaluation.stratified_folds``) for all
-    learners.
+    Every repeat uses one set of folds (``companion.evaluation.stratified_folds``, seed
+    ``seed + repeat``) for all learners. The repeats are independent items of
+    :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1, serial; -1: all local
+    cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does not change the result.
     """
-    runs = []
+    fold_sets = []
     for repeat in range(n_repeats):
         with warnings.catch_warnings():
             # 4 `hard` instances for 10 folds: scikit-learn warns that some folds lack the class,
             # which is the nature of this data set (Weka's stratification does the same).
             warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)
-            folds = stratified_folds(y, n_splits=10, seed=seed + repeat)
-        runs.append(cross_validate(estimators, X, y, folds)["accuracy %"].astype(float))
+            fold_sets.append(stratified_folds(y, n_splits=10, seed=seed + repeat))
+    runs = parallel_map(partial(_repeat_accuracy, estimators, X, y), fold_sets, n_jobs=n_jobs)
     table = pd.concat(runs, axis=1)
     return pd.DataFrame({"mean accuracy %": table.mean(axis=1), "std %": table.std(axis=1, ddof=1)})
+
+
+def _repeat_accuracy(estimators, X, y, folds) -> pd.Series:
+    """Accuracy (%) of every learner over one set of folds (one repeat)."""
+    return cross_validate(estimators, X, y, folds)["accuracy %"].astype(float)
 
 
 _WEKA_NAMES = {

@@ -18,13 +18,14 @@ Results are kept in a long table, one row per (draw, degree, method), with colum
 
 from __future__ import annotations
 
+from functools import partial
 from numbers import Integral
 
 import numpy as np
 import pandas as pd
 
 from companion.bounds.boolean_kernel import tree_risk
-from companion.evaluation import comparison_table
+from companion.evaluation import comparison_table, parallel_map
 from companion.kernels import add_complemented_bits, boolean_kernel
 from companion.led import PrunedDecisionTree, bayes_predict, make_led_digits, optimal_boolean_tree
 from companion.paper_numbers import paper_table
@@ -147,16 +148,27 @@ def run_draw(
     return pd.DataFrame(rows)
 
 
-def run_protocol(n_draws, seed, **kwargs) -> pd.DataFrame:
+def run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
     """Run :func:`run_draw` on ``n_draws`` independent draws seeded from ``seed``.
+
+    Draw ``k`` uses the ``k``-th child of ``numpy.random.SeedSequence(seed)``, so the draws are
+    independent items of :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1,
+    serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does
+    not change the result. Other keyword arguments go to :func:`run_draw`.
 
     Returns the long table of :func:`run_draw` with an extra column ``draw``.
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
-    frames = [run_draw(np.random.default_rng(s), **kwargs).assign(draw=k) for k, s in enumerate(seeds)]
+    frames = parallel_map(partial(_run_seeded_draw, kwargs), list(enumerate(seeds)), n_jobs=n_jobs)
     return pd.concat(frames, ignore_index=True)
+
+
+def _run_seeded_draw(kwargs, item):
+    """:func:`run_draw` on draw ``k`` seeded by its own ``SeedSequence`` child ``(k, child)``."""
+    k, child = item
+    return run_draw(np.random.default_rng(child), **kwargs).assign(draw=k)
 
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:

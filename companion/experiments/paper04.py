@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -32,7 +33,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 from companion import datasets
-from companion.evaluation import stratified_folds
+from companion.evaluation import parallel_map, stratified_folds
 from companion.widc import PRUNINGS, DecisionCommittee, mdl_cut_points
 
 __all__ = [
@@ -301,6 +302,7 @@ def run_benchmark(
     others=("CART", "PRISM", "RIPPER"),
     optimistic_strength=None,
     max_folds=None,
+    n_jobs=1,
 ):
     """Stratified K-fold errors and sizes of WIDC (three prunings) and the other learners.
 
@@ -317,6 +319,11 @@ def run_benchmark(
         ``c_KM`` of WIDC(o); the estimator's default when None.
     max_folds : int, optional
         Run only the first ``max_folds`` folds (the fast mode of the notebook).
+    n_jobs : int, default=1
+        Every (data set, fold) is one independent item of
+        :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores; under
+        ``joblib.parallel_backend("dask")``: a Dask cluster). Each item carries its own split
+        and ``seed``, so the table is identical for every ``n_jobs``.
 
     Returns
     -------
@@ -328,33 +335,42 @@ def run_benchmark(
         raise ValueError(f"others must be among CART, PRISM, RIPPER; got {sorted(unknown)}")
     names = list(BENCHMARK_SETS) if names is None else list(names)
     params = {} if optimistic_strength is None else {"optimistic_strength": optimistic_strength}
-    rows = []
+    items = []
     for name in names:
         data = load_benchmark_set(name)
         folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
-        for fold, (train, test) in enumerate(folds):
-            Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
+        items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
+    parts = parallel_map(partial(_benchmark_fold, tuple(others), params, seed), items, n_jobs=n_jobs)
+    return pd.DataFrame([row for part in parts for row in part])
 
-            def record(learner, predictions, rules, literals):
-                rows.append(
-                    dict(dataset=name, fold=fold, learner=learner, error=float(np.mean(predictions != yte)),
-                         rules=int(rules), literals=int(literals))
-                )
 
-            grown = DecisionCommittee("none", nominal_features=data.nominal, **params).fit(Xtr, ytr)
-            for pruning in PRUNINGS:
-                model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr)
-                record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
-            if "CART" in others:
-                tree, encode = fit_pruned_cart(Xtr, ytr, data.nominal, seed)
-                record("CART", tree.predict(encode(Xte)), *tree_size(tree))
-            if "PRISM" in others or "RIPPER" in others:
-                nominal_train, nominal_test = mdl_codes(Xtr, ytr, Xte, data.nominal)
-                if "PRISM" in others:
-                    record("PRISM", *prism_fit_predict(nominal_train, ytr, nominal_test))
-                if "RIPPER" in others:
-                    record("RIPPER", *ripper_fit_predict(nominal_train, ytr, nominal_test, seed))
-    return pd.DataFrame(rows)
+def _benchmark_fold(others, params, seed, item):
+    """Rows of :func:`run_benchmark` for one ``(data set, fold, train, test)`` item."""
+    data, fold, train, test = item
+    name = data.name
+    rows = []
+    Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
+
+    def record(learner, predictions, rules, literals):
+        rows.append(
+            dict(dataset=name, fold=fold, learner=learner, error=float(np.mean(predictions != yte)),
+                 rules=int(rules), literals=int(literals))
+        )
+
+    grown = DecisionCommittee("none", nominal_features=data.nominal, **params).fit(Xtr, ytr)
+    for pruning in PRUNINGS:
+        model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr)
+        record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
+    if "CART" in others:
+        tree, encode = fit_pruned_cart(Xtr, ytr, data.nominal, seed)
+        record("CART", tree.predict(encode(Xte)), *tree_size(tree))
+    if "PRISM" in others or "RIPPER" in others:
+        nominal_train, nominal_test = mdl_codes(Xtr, ytr, Xte, data.nominal)
+        if "PRISM" in others:
+            record("PRISM", *prism_fit_predict(nominal_train, ytr, nominal_test))
+        if "RIPPER" in others:
+            record("RIPPER", *ripper_fit_predict(nominal_train, ytr, nominal_test, seed))
+    return rows
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -455,7 +471,9 @@ def synthetic_committee_data(n_samples, *, n_variables=12, n_rules=4, noise=0.1,
     return X, np.where(flip, 1 - y, y)
 
 
-def choose_optimistic_strength(strengths=(0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0), *, n_problems=20, seed=0):
+def choose_optimistic_strength(
+    strengths=(0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0), *, n_problems=20, seed=0, n_jobs=1
+):
     """Mean test error and size of WIDC(o) for each penalty constant on synthetic DC problems.
 
     Each problem is 300 training and 2000 test examples from :func:`synthetic_committee_data`
@@ -463,20 +481,26 @@ def choose_optimistic_strength(strengths=(0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0), 
     (1984) for pruning strengths: the largest constant whose mean error is within one standard
     error (over the problems) of the lowest mean error.
 
+    Parameters
+    ----------
+    strengths : sequence of float
+    n_problems : int, default=20
+    seed : int, default=0
+        Problem ``k`` is drawn with seed ``seed + k``.
+    n_jobs : int, default=1
+        Problems are independent items of :func:`companion.evaluation.parallel_map` (1: serial);
+        the result does not depend on it.
+
     Returns
     -------
     table : pandas.DataFrame
         Index ``strength``; columns ``error %``, ``se %``, ``rules``, ``literals``.
     recommended : float
     """
-    rows = []
-    for problem in range(n_problems):
-        X, y = synthetic_committee_data(2300, seed=seed + problem)
-        grown = DecisionCommittee("none", nominal_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
-        for strength in strengths:
-            model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
-            rows.append(dict(strength=strength, error=np.mean(model.predict(X[300:]) != y[300:]) * 100,
-                             rules=model.n_rules_, literals=model.n_literals_))
+    parts = parallel_map(
+        partial(_strength_problem, tuple(strengths)), [seed + problem for problem in range(n_problems)], n_jobs=n_jobs
+    )
+    rows = [row for part in parts for row in part]
     grouped = pd.DataFrame(rows).groupby("strength")
     table = grouped.mean().rename(columns={"error": "error %"})
     table.insert(1, "se %", grouped["error"].std(ddof=1) / np.sqrt(n_problems))
@@ -485,12 +509,41 @@ def choose_optimistic_strength(strengths=(0.0, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0), 
     return table, float(max(within))
 
 
-def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None):
+def _strength_problem(strengths, problem_seed):
+    """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
+    rows = []
+    X, y = synthetic_committee_data(2300, seed=problem_seed)
+    grown = DecisionCommittee("none", nominal_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
+    for strength in strengths:
+        model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
+        rows.append(dict(strength=strength, error=np.mean(model.predict(X[300:]) != y[300:]) * 100,
+                         rules=model.n_rules_, literals=model.n_literals_))
+    return rows
+
+
+def _polarity_fold(item):
+    """Rows of :func:`polarity_ablation` for one ``(data set, train, test)`` item."""
+    data, train, test = item
+    rows = []
+    for polarity in ("le", "gt"):
+        grown = DecisionCommittee("none", nominal_features=data.nominal, numeric_literal=polarity)
+        grown.fit(data.X[train], data.y[train])
+        pruned = grown.with_pruning("pessimistic", data.X[train], data.y[train])
+        for learner, model in (("WIDC()", grown), ("WIDC(p)", pruned)):
+            error = np.mean(model.predict(data.X[test]) != data.y[test]) * 100
+            rows.append(dict(dataset=data.name, learner=learner, polarity=polarity, error=error))
+    return rows
+
+
+def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs=1):
     """WIDC() and WIDC(p) errors with ``numeric_literal="le"`` (the spec's) and ``"gt"``.
 
     The first literal of a monomial and its negation always tie on Z, so the convention of which
     side of a numeric cut is the positive literal (ties go to it) can change the committee. Only
     data sets with a numeric attribute are run; same folds as :func:`run_benchmark`.
+
+    ``n_jobs`` (default 1, serial): every (data set, fold) is an independent item of
+    :func:`companion.evaluation.parallel_map`; the result does not depend on it.
 
     Returns
     -------
@@ -498,20 +551,14 @@ def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None):
         Index data set; columns ``(learner, polarity)`` of mean test error (%).
     """
     names = list(BENCHMARK_SETS) if names is None else list(names)
-    rows = []
+    items = []
     for name in names:
         data = load_benchmark_set(name)
         if data.nominal.all():
             continue
-        for train, test in stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]:
-            for polarity in ("le", "gt"):
-                grown = DecisionCommittee("none", nominal_features=data.nominal, numeric_literal=polarity)
-                grown.fit(data.X[train], data.y[train])
-                pruned = grown.with_pruning("pessimistic", data.X[train], data.y[train])
-                for learner, model in (("WIDC()", grown), ("WIDC(p)", pruned)):
-                    error = np.mean(model.predict(data.X[test]) != data.y[test]) * 100
-                    rows.append(dict(dataset=name, learner=learner, polarity=polarity, error=error))
-    frame = pd.DataFrame(rows)
+        folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
+        items += [(data, train, test) for train, test in folds]
+    frame = pd.DataFrame([row for part in parallel_map(_polarity_fold, items, n_jobs=n_jobs) for row in part])
     return frame.groupby(["dataset", "learner", "polarity"], sort=False)["error"].mean().unstack(["learner", "polarity"])
 
 

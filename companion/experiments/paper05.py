@@ -14,12 +14,16 @@ prescribes from the evidence (Ambroise & McLachlan 2002 on selection bias):
 * competitors (scikit-learn): linear SVM on all genes, SVM-RFE, L1-logistic regression and
   AdaBoost on decision stumps.
 
-Everything is seeded; ``n_jobs`` is 1 throughout.
+Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
+:func:`run_protocol` and :func:`run_dataset` can send them through
+:func:`companion.evaluation.parallel_map` (``n_jobs``; default 1, serial, what the notebook uses);
+the numbers do not depend on ``n_jobs``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -37,7 +41,7 @@ from companion import datasets
 from companion.bounds.compression import compression_bound, compression_log_message
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
-from companion.evaluation import stratified_folds
+from companion.evaluation import parallel_map, stratified_folds
 from companion.stumps import StumpConjunction, fit_by_bound
 
 __all__ = [
@@ -180,55 +184,108 @@ def _genes_used(name, model, n_input):
     raise ValueError(name)
 
 
-def run_dataset(name, config, seed=0):
-    """Run the outer CV on one data set; returns one row per (repeat, fold, learner)."""
-    X, y, _ = load_dataset(name)
+def _outer_folds(y, config, seed):
+    """``(repeat, fold, train, test)`` of every outer fold, in the protocol's order."""
+    return [
+        (repeat, fold, train, test)
+        for repeat in range(config.n_repeats)
+        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=config.n_splits, seed=seed + repeat))
+    ]
+
+
+def _fold_rows(X, y, name, config, seed, outer_fold):
+    """Rows of one outer fold: every stump variant (by bound and by inner CV) and every competitor.
+
+    Self-contained (its split and seeds come with ``outer_fold``), so folds may run in any order or
+    on any worker.
+    """
+    repeat, fold, train, test = outer_fold
     n_total = X.shape[1]
     rows = []
-    for repeat in range(config.n_repeats):
-        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=config.n_splits, seed=seed + repeat)):
-            X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
-            keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
-            base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
-            for variant in STUMP_VARIANTS:
-                template = _stump_template(variant, config, n_total)
-                by_bound = fit_by_bound(template, X_tr[:, keep], y_tr, config.grid())
-                params, size = select_by_inner_cv(
-                    template, X_tr, y_tr, config.grid(), config.n_prefilter, config.inner_splits,
-                    seed=seed + 1000 * repeat + fold,
-                )
-                by_cv = clone(template).set_params(**params).fit(X_tr[:, keep], y_tr)
-                by_cv = by_cv.truncated(min(size, by_cv.features_.size))
-                for selection, model in (("bound", by_bound), ("cv", by_cv)):
-                    row = {
-                        **base, "learner": variant, "selection": selection,
-                        "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)),
-                        "genes": int(np.unique(model.features_).size), "bound": model.bound_,
-                        "model_type": model.model_type, "p": model.p,
-                        "gibbs_errors": np.nan, "gibbs_bound": np.nan,
-                    }
-                    if variant == "pac_bayes":
-                        # Expected test errors of the stochastic Gibbs classifier, and its own bound.
-                        proba = model.gibbs_proba(X_te[:, keep])
-                        row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
-                        row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
-                    rows.append(row)
-            for learner, model in _competitors(config, seed).items():
-                inputs = slice(None) if learner == "linear_svm" else keep
-                model.fit(X_tr[:, inputs], y_tr)
-                rows.append({
-                    **base, "learner": learner, "selection": "-",
-                    "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
-                    "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "bound": np.nan,
-                    "model_type": "", "p": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan,
-                })
-    return pd.DataFrame(rows)
+    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
+    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
+    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
+    for variant in STUMP_VARIANTS:
+        template = _stump_template(variant, config, n_total)
+        by_bound = fit_by_bound(template, X_tr[:, keep], y_tr, config.grid())
+        params, size = select_by_inner_cv(
+            template, X_tr, y_tr, config.grid(), config.n_prefilter, config.inner_splits,
+            seed=seed + 1000 * repeat + fold,
+        )
+        by_cv = clone(template).set_params(**params).fit(X_tr[:, keep], y_tr)
+        by_cv = by_cv.truncated(min(size, by_cv.features_.size))
+        for selection, model in (("bound", by_bound), ("cv", by_cv)):
+            row = {
+                **base, "learner": variant, "selection": selection,
+                "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)),
+                "genes": int(np.unique(model.features_).size), "bound": model.bound_,
+                "model_type": model.model_type, "p": model.p,
+                "gibbs_errors": np.nan, "gibbs_bound": np.nan,
+            }
+            if variant == "pac_bayes":
+                # Expected test errors of the stochastic Gibbs classifier, and its own bound.
+                proba = model.gibbs_proba(X_te[:, keep])
+                row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
+                row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
+            rows.append(row)
+    for learner, model in _competitors(config, seed).items():
+        inputs = slice(None) if learner == "linear_svm" else keep
+        model.fit(X_tr[:, inputs], y_tr)
+        rows.append({
+            **base, "learner": learner, "selection": "-",
+            "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
+            "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "bound": np.nan,
+            "model_type": "", "p": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan,
+        })
+    return rows
 
 
-def run_protocol(config=None, seed=0):
-    """:func:`run_dataset` for every data set of ``config``; one long table."""
+def _run_loaded_fold(loaded, config, seed, item):
+    name, outer_fold = item
+    X, y, _ = loaded[name]
+    return _fold_rows(X, y, name, config, seed, outer_fold)
+
+
+def run_dataset(name, config, seed=0, n_jobs=1):
+    """Run the outer CV on one data set; returns one row per (repeat, fold, learner).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`DATASETS`.
+    config : ProtocolConfig
+    seed : int, default=0
+        Seed of the outer folds (``seed + repeat``), the inner folds and the competitors.
+    n_jobs : int, default=1
+        Outer folds run through :func:`companion.evaluation.parallel_map` (1: serial; -1: all
+        local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster). The table does
+        not depend on it.
+    """
+    return run_protocol(replace(config, datasets=(name,)), seed=seed, n_jobs=n_jobs)
+
+
+def run_protocol(config=None, seed=0, n_jobs=1):
+    """:func:`run_dataset` for every data set of ``config``; one long table.
+
+    Parameters
+    ----------
+    config : ProtocolConfig, optional
+        Default: :class:`ProtocolConfig` ``()`` (the notebook's full run).
+    seed : int, default=0
+    n_jobs : int, default=1
+        Every (data set, repeat, outer fold) is one independent item of
+        :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores; under
+        ``joblib.parallel_backend("dask")``: a Dask cluster). Each item carries its own split
+        and seeds, so the table is identical for every ``n_jobs``.
+    """
     config = config or ProtocolConfig()
-    return pd.concat([run_dataset(name, config, seed=seed) for name in config.datasets], ignore_index=True)
+    loaded = {name: load_dataset(name) for name in config.datasets}
+    folds = [_outer_folds(loaded[name][1], config, seed) for name in config.datasets]
+    items = [(name, outer) for name, outers in zip(config.datasets, folds) for outer in outers]
+    parts = iter(parallel_map(partial(_run_loaded_fold, loaded, config, seed), items, n_jobs=n_jobs))
+    # One table per data set, concatenated, exactly as the serial protocol built it.
+    tables = [pd.DataFrame([row for _ in outers for row in next(parts)]) for outers in folds]
+    return pd.concat(tables, ignore_index=True)
 
 
 def summarise(results):
