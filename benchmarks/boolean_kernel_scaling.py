@@ -12,13 +12,11 @@ their complements (the Standing Assumption, paper §2), digits 0–4 against 5�
   ``degree=2``, ``lam=4``: Gram matrix plus Algorithm 2), which has no reference implementation
   here; its row reports the number of iterations.
 
-Run ``python -m benchmarks.boolean_kernel_scaling`` or call :func:`run` (``make bench`` does).
+Run ``python -m benchmarks.run --only boolean_kernel_scaling [--quick]`` or call :func:`run` (``make bench`` does).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 
 import numpy as np
@@ -114,16 +112,3 @@ def run(quick: bool = False, sizes=SIZES, repeats: int = 3, seed: int = 0):
             "n_iter": model.n_iter_,
         })
     return rows
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    for row in run(quick=args.quick):
-        print(row)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

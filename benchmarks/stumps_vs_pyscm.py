@@ -16,12 +16,11 @@ ties between values occur, as in Affymetrix data) and for conjunctions and disju
   repetitions are interleaved (pyscm-ml once, ours once, and again), so that a load change on a
   shared machine hits both learners alike.
 
-Run ``python -m benchmarks.stumps_vs_pyscm`` or call :func:`run` (``make bench`` does).
+Run ``python -m benchmarks.run --only stumps_vs_pyscm [--quick]`` or call :func:`run` (``make bench`` does).
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -176,16 +175,3 @@ def run(quick: bool = False, sizes=SIZES, p: float = 1.0, max_rules: int = 10, r
                     f"pyscm  {their_rules[model_type]}"
                 )
     return rows
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    for row in run(quick=args.quick):
-        print(row)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -13,13 +13,11 @@ growth path (``grow_monomials``). For each step both searches run on the same st
 **the same literal** (with the path's exclusions and tie rule) and are timed: the row reports the
 median time per growth step of each and the ratio vectorised / naive.
 
-Run ``python -m benchmarks.widc_literal_search`` or call :func:`run` (``make bench`` does).
+Run ``python -m benchmarks.run --only widc_literal_search [--quick]`` or call :func:`run` (``make bench`` does).
 """
 
 from __future__ import annotations
 
-import argparse
-import sys
 import time
 
 import numpy as np
@@ -174,16 +172,3 @@ def run(quick: bool = False, datasets=("mushroom", "led24"), n_steps: int = 3, r
             "n_steps": len(fast_times),
         })
     return rows
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    for row in run(quick=args.quick):
-        print(row)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -374,6 +374,18 @@ class PrismRule:
 # --------------------------------------------------------------------------------------------
 
 
+def _nominal_input_tags(tags):
+    """Tags of a learner on nominal attributes (Prism, OneR).
+
+    scikit-learn's checks then feed integer codes (check_estimator rounds its float data);
+    strings and missing cells are valid input.
+    """
+    tags.input_tags.categorical = True
+    tags.input_tags.string = True
+    tags.input_tags.allow_nan = True
+    return tags
+
+
 class Prism(ClassifierMixin, BaseEstimator):
     """PRISM covering rules (Cendrowska 1987), exactly as Weka's ``Prism`` learns them.
 
@@ -464,13 +476,7 @@ class Prism(ClassifierMixin, BaseEstimator):
         self.keep_trace = keep_trace
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        # Nominal attributes: scikit-learn's checks then feed integer codes (check_estimator
-        # rounds its float data); strings and missing cells are valid input.
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return _nominal_input_tags(super().__sklearn_tags__())
 
     # ----------------------------------------------------------------------------------------
     def _validate_params(self):

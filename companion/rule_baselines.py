@@ -23,7 +23,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from companion.prism import _encode_for_fit, _encode_for_predict
+from companion.prism import _encode_for_fit, _encode_for_predict, _nominal_input_tags
 
 __all__ = ["OneR"]
 
@@ -76,11 +76,7 @@ class OneR(ClassifierMixin, BaseEstimator):
         self.discretizer = discretizer
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.categorical = True
-        tags.input_tags.string = True
-        tags.input_tags.allow_nan = True
-        return tags
+        return _nominal_input_tags(super().__sklearn_tags__())
 
     def fit(self, X, y):
         """Choose the attribute whose one-level rule makes the fewest training errors.

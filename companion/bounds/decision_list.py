@@ -72,15 +72,8 @@ def _check_delta(delta):
         raise ValueError(f"delta must be a number in (0, 1], got {delta!r}")
 
 
-def _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
-    """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorem 1, and ``m - λ - k``."""
-    _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, b_n=b_n, k_p=k_p, k_n=k_n)
-    _check_delta(delta)
-    if c_p + b_p + k_p > m_p or c_n + b_n + k_n > m_n:
-        raise ValueError(
-            "the compression and error counts exceed the class sizes: "
-            f"c_p + b_p + k_p = {c_p + b_p + k_p} vs m_p = {m_p}, c_n + b_n + k_n = {c_n + b_n + k_n} vs m_n = {m_n}"
-        )
+def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
+    """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorems 1-2, on scalars or arrays of counts."""
     ln_b = (
         _ln_binomial(m_p, c_p)
         + _ln_binomial(m_p - c_p, b_p)
@@ -94,6 +87,19 @@ def _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
         + 2 * np.log((c_p + 1) * (c_n + 1) * (b_p + 1) * (b_n + 1) * (k_p + 1) * (k_n + 1))
         - np.log(delta)
     )
+    return ln_b, ln_inv_delta
+
+
+def _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
+    """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorem 1, and ``m - λ - k``."""
+    _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, b_n=b_n, k_p=k_p, k_n=k_n)
+    _check_delta(delta)
+    if c_p + b_p + k_p > m_p or c_n + b_n + k_n > m_n:
+        raise ValueError(
+            "the compression and error counts exceed the class sizes: "
+            f"c_p + b_p + k_p = {c_p + b_p + k_p} vs m_p = {m_p}, c_n + b_n + k_n = {c_n + b_n + k_n} vs m_n = {m_n}"
+        )
+    ln_b, ln_inv_delta = _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta)
     free = (m_p + m_n) - (c_p + c_n + b_p + b_n) - (k_p + k_n)
     return float(ln_b), float(ln_inv_delta), free
 
@@ -248,19 +254,7 @@ def _check_fitted(estimator, cls):
 def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, r, delta):
     """Theorem 1 or 2 on arrays of counts (already validated), as in the scalar functions."""
     c_p, c_n, b_p, b_n, k_p, k_n, r = (np.asarray(v, dtype=float) for v in (c_p, c_n, b_p, b_n, k_p, k_n, r))
-    ln_b = (
-        _ln_binomial(m_p, c_p)
-        + _ln_binomial(m_p - c_p, b_p)
-        + _ln_binomial(m_n, c_n)
-        + _ln_binomial(m_n - c_n, b_n)
-        + _ln_binomial(m_p - c_p - b_p, k_p)
-        + _ln_binomial(m_n - c_n - b_n, k_n)
-    )
-    ln_inv_delta = (
-        6 * _LN_ZETA_NORMALISER
-        + 2 * np.log((c_p + 1) * (c_n + 1) * (b_p + 1) * (b_n + 1) * (k_p + 1) * (k_n + 1))
-        - np.log(delta)
-    )
+    ln_b, ln_inv_delta = _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta)
     size = c_p + c_n + b_p + b_n
     if theorem == 1:
         ordering = gammaln(r + 1)
