@@ -1,4 +1,4 @@
-"""DLM fit time against its floor (distance matrix + one argsort per row), m = 200 .. 2000.
+"""DLM fit time against its floor (distance matrix + one argsort per row), m = 200, 400, ..., 2000.
 
 Every fit of :class:`companion.decision_list.DecisionListMachine` must compute the m×m distance
 matrix and argsort its rows; that is the floor. The greedy steps add O(|S'|²) work each. This script
@@ -21,16 +21,22 @@ from companion.decision_list import DecisionListMachine
 __all__ = ["run"]
 
 
-def _best_time(function, repeats):
-    best = np.inf
+def _best_times(functions, repeats):
+    """Best wall time of each function, the timings interleaved (a, b, a, b, ...).
+
+    Interleaving exposes both sides to the same background load, so a burst of noise on a shared
+    machine cannot inflate one side of a ratio only.
+    """
+    best = [np.inf] * len(functions)
     for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        best = min(best, time.perf_counter() - start)
+        for i, function in enumerate(functions):
+            start = time.perf_counter()
+            function()
+            best[i] = min(best[i], time.perf_counter() - start)
     return best
 
 
-def run(sizes=(200, 400, 800, 1200, 2000), *, n_features=8, s=10, ball_type="complex", repeats=3, seed=0) -> dict:
+def run(sizes=tuple(range(200, 2001, 200)), *, n_features=8, s=10, ball_type="complex", repeats=None, seed=0) -> dict:
     """Time the DLM fit and its floor for each training-set size.
 
     Parameters
@@ -41,8 +47,9 @@ def run(sizes=(200, 400, 800, 1200, 2000), *, n_features=8, s=10, ball_type="com
     s : int
         Stopping point of the DLM (number of greedy steps at most).
     ball_type : {"simple", "complex"}
-    repeats : int
-        Best of this many timings is kept.
+    repeats : int, optional
+        Best of this many interleaved timings is kept; default: enough for about 0.5 s per side
+        and size (at least 3), since small sizes are the most exposed to timer noise.
     seed : int
 
     Returns
@@ -63,8 +70,10 @@ def run(sizes=(200, 400, 800, 1200, 2000), *, n_features=8, s=10, ball_type="com
             np.argsort(distances, axis=1, kind="stable")
 
         dlm = DecisionListMachine(p_p=1.5, p_n=1.5, s=s, ball_type=ball_type)
-        floors.append(_best_time(floor, repeats))
-        fits.append(_best_time(lambda: dlm.fit(X, y), repeats))
+        n_repeats = repeats or max(3, min(50, int(0.5 / (2e-8 * m**2 + 1e-3))))
+        floor_s, fit_s = _best_times([floor, lambda: dlm.fit(X, y)], n_repeats)
+        floors.append(floor_s)
+        fits.append(fit_s)
         balls.append(dlm.n_balls_)
     m = np.asarray(sizes, dtype=float)
     floors, fits = np.asarray(floors), np.asarray(fits)

@@ -68,8 +68,8 @@ def _call_with_quick(module, quick):
 
 def _dlm_rows(module, quick):
     """benchmarks.dlm_scaling returns one dict of per-size lists; turn it into rows."""
-    sizes = (200, 400) if quick else (200, 400, 800, 1200, 2000)
-    result = module.run(sizes=sizes)
+    sizes = (200, 400) if quick else tuple(range(200, 2001, 200))
+    result = module.run(sizes=sizes, repeats=3 if quick else None)
     exponent = f"fit exponent {result['exponent_fit']:.2f} (floor {result['exponent_floor']:.2f})"
     return [
         {"benchmark": "DLM fit vs distance+argsort floor", "size": m, "ours_s": fit,

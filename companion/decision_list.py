@@ -663,10 +663,10 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         train_path = decision_list_path_predictions(train_fires, outputs, defaults)
         path = _path_statistics(train_path, y01, centres, borders)
         r = len(kinds)
-        if getattr(self, "compression_constraint", False) and r and not path["compression_correct"].iloc[-1]:
+        if getattr(self, "compression_constraint", False) and r and not path["compression_correct"][-1]:
             # The final default misclassifies a remaining compression example: keep the longest
             # prefix that classifies its whole compression set correctly (spec §7.4).
-            ok = np.flatnonzero(path["compression_correct"].to_numpy())
+            ok = np.flatnonzero(path["compression_correct"])
             r = int(ok[-1]) + 1 if len(ok) else 0
         self._kinds, self._centres, self._borders, self._radii = kinds[:r], centres[:r], borders[:r], radii[:r]
         self._outputs, self._inside = outputs[:r], inside[:r]
@@ -674,7 +674,7 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         # With the constraint, a fit stopped at s = t returns the longest prefix of length <= t
         # that classifies its compression set right; predict_path reproduces that choice.
         if getattr(self, "compression_constraint", False) and r:
-            correct = path["compression_correct"].to_numpy()[:r]
+            correct = path["compression_correct"][:r]
             self._path_source = np.maximum.accumulate(np.where(correct, np.arange(r), 0))
         else:
             self._path_source = np.arange(r)
@@ -690,9 +690,10 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
         self.compression_labels_ = self.classes_[y01[self.compression_set_]] if len(self.classes_) == 2 else (
             np.full(len(self.compression_set_), self.classes_[0])
         )
-        self.path_ = path.iloc[:r].reset_index(drop=True)
-        self.path_.insert(0, "n_balls", np.arange(1, r + 1))
-        self.path_["fitted_n_balls"] = self._path_source + 1
+        self.path_ = pd.DataFrame(
+            {"n_balls": np.arange(1, r + 1), **{c: path[c][:r] for c in _PATH_COLUMNS},
+             "fitted_n_balls": self._path_source + 1}
+        )
         self.n_positive_, self.n_negative_ = int(y01.sum()), int(m - y01.sum())
         return self
 
@@ -755,23 +756,26 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
             return super().__repr__()
 
 
+_PATH_COLUMNS = ("k_p", "k_n", "c_p", "c_n", "b_p", "b_n", "compression_correct")
+
+
 def _plain(value):
     """A NumPy scalar as the equivalent Python scalar (for readable text)."""
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _path_statistics(train_path, y01, centres, borders) -> pd.DataFrame:
+def _path_statistics(train_path, y01, centres, borders) -> dict[str, np.ndarray]:
     """Per prefix: training errors, compression-set sizes and whether it is classified right.
 
     Column names follow Theorem 1: ``k_p``/``k_n`` errors on positives/negatives; ``c_p``/``c_n``
     positive/negative centres; ``b_p``/``b_n`` positive/negative borders that are not centres;
     ``compression_correct``: the prefix classifies every example of its compression set right.
+    Returned as one array per column (the estimator builds ``path_`` from them once).
     """
     y01 = np.asarray(y01).astype(bool)
     r = len(centres)
-    columns = ["k_p", "k_n", "c_p", "c_n", "b_p", "b_n", "compression_correct"]
     if r == 0:
-        return pd.DataFrame({c: np.zeros(0, dtype=bool if c == "compression_correct" else int) for c in columns})
+        return {c: np.zeros(0, dtype=bool if c == "compression_correct" else int) for c in _PATH_COLUMNS}
     wrong = train_path != y01[None, :]
     prefixes = np.arange(r)
     members = np.union1d(centres, borders)
@@ -784,18 +788,15 @@ def _path_statistics(train_path, y01, centres, borders) -> pd.DataFrame:
     is_border = (first_border[:, None] <= prefixes[None, :]) & ~is_centre
     positive = y01[members][:, None]
     in_compression = is_centre | is_border
-    return pd.DataFrame(
-        {
-            "k_p": (wrong & y01).sum(axis=1),
-            "k_n": (wrong & ~y01).sum(axis=1),
-            "c_p": (is_centre & positive).sum(axis=0),
-            "c_n": (is_centre & ~positive).sum(axis=0),
-            "b_p": (is_border & positive).sum(axis=0),
-            "b_n": (is_border & ~positive).sum(axis=0),
-            "compression_correct": ~(wrong[:, members] & in_compression.T).any(axis=1),
-        },
-        columns=columns,
-    )
+    return {
+        "k_p": (wrong & y01).sum(axis=1),
+        "k_n": (wrong & ~y01).sum(axis=1),
+        "c_p": (is_centre & positive).sum(axis=0),
+        "c_n": (is_centre & ~positive).sum(axis=0),
+        "b_p": (is_border & positive).sum(axis=0),
+        "b_n": (is_border & ~positive).sum(axis=0),
+        "compression_correct": ~(wrong[:, members] & in_compression.T).any(axis=1),
+    }
 
 
 class DecisionListMachine(_BallListBase):

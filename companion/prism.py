@@ -297,27 +297,43 @@ class _TestCounts:
             dtype=dtype,
         )
         explicit = slots != self.default_slot[None, :]
-        self.indptr = np.concatenate([[0], np.cumsum(explicit.sum(axis=1))]).astype(np.int64)
+        #: number of kept (non-default) cells of every row, and where each row's cells start
+        self.row_length = explicit.sum(axis=1).astype(np.int64)
+        self.indptr = np.concatenate([[0], np.cumsum(self.row_length)]).astype(np.int64)
         self.cells = slots[explicit]  # row-major: row by row, attributes in order
+        self.cell_row = np.repeat(np.arange(n_samples), self.row_length)
         self.n_samples = n_samples
+        self._positive = None
+
+    def set_class(self, positive: np.ndarray) -> None:
+        """Fix the positive rows (one class) that :meth:`count` counts ``p`` over.
+
+        Every kept cell of a positive row is stored shifted by ``n_slots``, so that one
+        ``bincount`` of a subset's cells gives its negative and positive counts side by side.
+        """
+        self._positive = np.asarray(positive, dtype=bool)
+        shift = (self._positive[self.cell_row] * self.n_slots).astype(self.cells.dtype)
+        self._class_cells = self.cells + shift
 
     def test_slot(self, test: int) -> int:
         return int(self.slot_of_test[test])
 
-    def count(self, rows: np.ndarray, positive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(p, t)`` of every test over ``rows`` (int64 arrays of length ``n_tests``)."""
-        starts, ends = self.indptr[rows], self.indptr[rows + 1]
-        lengths = ends - starts
-        total = int(lengths.sum())
-        first = np.cumsum(lengths) - lengths
-        gather = np.arange(total, dtype=np.int64) + np.repeat(starts - first, lengths)
-        row_is_positive = positive[rows]
+    def count(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(p, t)`` of every test over ``rows`` (int64 arrays of length ``n_tests``).
+
+        ``p`` counts the rows of the class fixed by :meth:`set_class`.
+        """
+        lengths = self.row_length[rows]
+        # Positions of the rows' kept cells: each row's run start .. start + length.
+        ends = np.cumsum(lengths)
+        gather = np.arange(int(ends[-1]) if ends.size else 0, dtype=np.int64)
+        gather += np.repeat(self.indptr[rows] - (ends - lengths), lengths)
         width = self.n_slots
-        shifted = self.cells[gather] + np.repeat(row_is_positive.astype(self.cells.dtype) * width, lengths)
-        both = np.bincount(shifted, minlength=2 * width).reshape(2, width)
-        n_rows = np.array([rows.size - np.count_nonzero(row_is_positive), np.count_nonzero(row_is_positive)])
-        explicit_per_attribute = np.add.reduceat(both, self.offsets[:-1], axis=1)
-        both[:, self.default_slot] = n_rows[:, None] - explicit_per_attribute
+        both = np.bincount(self._class_cells[gather], minlength=2 * width).reshape(2, width)
+        n_positive = int(np.count_nonzero(self._positive[rows]))
+        n_rows = np.array([[rows.size - n_positive], [n_positive]])
+        # The implicit (most frequent) slot of each attribute: the rest of the subset.
+        both[:, self.default_slot] = n_rows - np.add.reduceat(both, self.offsets[:-1], axis=1)
         negatives, positives = both[0, self.is_test], both[1, self.is_test]
         return positives, positives + negatives
 
@@ -665,7 +681,8 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
     n_features, n_samples = counts.cell_slot.shape
     test_attribute = counts.test_attribute
     in_E = np.ones(n_samples, dtype=bool)
-    E_p, E_t = counts.count(np.arange(n_samples), positive)
+    counts.set_class(positive)
+    E_p, E_t = counts.count(np.arange(n_samples))
     rules, steps = [], []
     while (in_E & positive).any():
         rule_rows = np.flatnonzero(in_E)
@@ -691,9 +708,9 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             errors = int(t[best] - p[best])
             # Count over whichever side is smaller: the kept rows, or the dropped ones subtracted.
             if kept.size <= dropped.size:
-                p, t = counts.count(kept, positive)
+                p, t = counts.count(kept)
             else:
-                p_dropped, t_dropped = counts.count(dropped, positive)
+                p_dropped, t_dropped = counts.count(dropped)
                 p, t = p - p_dropped, t - t_dropped
             rule_rows = kept
         if not tests and errors != 0:
@@ -701,8 +718,8 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             return rules, steps, int(np.count_nonzero(in_E & positive))
         rules.append((tests, int(np.count_nonzero(positive[rule_rows])), int(rule_rows.size)))
         in_E[rule_rows] = False
-        p_covered, t_covered = counts.count(rule_rows, positive)
-        E_p, E_t = E_p - p_covered, E_t - t_covered
+        # (p, t) are always the counts over rule_rows: no need to count the covered rows again.
+        E_p, E_t = E_p - p, E_t - t
     return rules, steps, 0
 
 
