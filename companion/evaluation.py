@@ -9,6 +9,8 @@ b    5.0   5.0         0.0
 
 from __future__ import annotations
 
+import warnings
+
 import joblib
 import numpy as np
 import pandas as pd
@@ -68,7 +70,13 @@ def parallel_map(function, items, *, n_jobs: int = 1) -> list:
     """
     if n_jobs == 1:
         return [function(item) for item in items]
-    return joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(function)(item) for item in items)
+    with warnings.catch_warnings():
+        # joblib's process workers restart themselves when their resident memory has grown by
+        # 300 MB since their first item (freed heap that the C allocator keeps counts as growth)
+        # and warn that "a worker stopped". Every item is still computed exactly once, so the
+        # results are unaffected; the warning would only make notebook outputs vary between runs.
+        warnings.filterwarnings("ignore", message="A worker stopped while some jobs", category=UserWarning)
+        return joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(function)(item) for item in items)
 
 
 def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:

@@ -16,12 +16,44 @@ import pandas as pd
 import pytest
 
 from companion.datasets import load_contact_lenses
-from companion.experiments import paper02, paper03, paper04, paper05
+import numpy as np
+
+from companion.experiments import paper01, paper02, paper03, paper04, paper05
 
 
 def _identical(serial: pd.DataFrame, parallel: pd.DataFrame) -> None:
     assert len(serial) > 0
     pd.testing.assert_frame_equal(serial, parallel, check_exact=True)
+
+
+def _same_run(serial, parallel) -> None:
+    """Nested dicts/lists of numbers, arrays, frames and GridResults, compared exactly."""
+    if isinstance(serial, dict):
+        assert serial.keys() == parallel.keys()
+        for key in serial:
+            _same_run(serial[key], parallel[key])
+    elif isinstance(serial, (list, tuple)):
+        assert len(serial) == len(parallel)
+        for a, b in zip(serial, parallel):
+            _same_run(a, b)
+    elif isinstance(serial, paper01.GridResults):
+        for name in vars(serial):
+            _same_run(getattr(serial, name), getattr(parallel, name))
+    elif isinstance(serial, np.ndarray):
+        np.testing.assert_array_equal(serial, parallel)
+    elif isinstance(serial, pd.DataFrame):
+        pd.testing.assert_frame_equal(serial, parallel, check_exact=True)
+    else:
+        assert serial == parallel
+
+
+def test_paper01_folds_do_not_depend_on_n_jobs():
+    grid = paper01.Grid(dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
+                        svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
+    kwargs = dict(seeds=(0, 1), grid=grid, inner_splits=2)
+    serial = paper01.run_table1(["haberman"], n_jobs=1, **kwargs)
+    assert serial["b"]["haberman"]["dlm"]["errors"] > 0  # the nested protocol ran
+    _same_run(serial, paper01.run_table1(["haberman"], n_jobs=2, **kwargs))
 
 
 def test_paper03_draws_do_not_depend_on_n_jobs():

@@ -19,8 +19,9 @@ to every machine of the grid; the paper reports no significant effect of the con
 Cost: one distance matrix per data set; per fold one argsort shared by every DLM/SCM grid point
 (:class:`~companion.decision_list.SortedDistances`); one fit per (type, penalties) gives every
 stopping point ``s`` (prefix property); the SVM uses precomputed kernels from the same distances.
-The data sets of :func:`run_table1` and the folds of :func:`cross_validate_grid` are independent
-items of :func:`companion.evaluation.parallel_map` (their ``n_jobs``; default 1, serial).
+The folds of :func:`cross_validate_grid` and the outer folds of :func:`nested_protocol` are
+independent items of :func:`companion.evaluation.parallel_map` (their ``n_jobs``; default 1,
+serial); :func:`run_table1` hands its ``n_jobs`` to both.
 """
 
 from __future__ import annotations
@@ -365,10 +366,14 @@ def paper_protocol(results: GridResults) -> dict:
     return out
 
 
-def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=None, inner_splits=3, seed=0) -> dict:
+def nested_protocol(
+    X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=None, inner_splits=3, seed=0, n_jobs=1
+) -> dict:
     """(b) Nested CV: on each outer fold an inner stratified CV of the outer training set picks the grid point.
 
     The outer test errors of the chosen points are read from ``outer`` (the same fits as (a)).
+    The outer folds are independent items of :func:`companion.evaluation.parallel_map`
+    (``n_jobs``; the inner splits are seeded per fold, so the result does not depend on it).
 
     Returns
     -------
@@ -379,11 +384,12 @@ def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=N
     y = np.asarray(y)
     if D is None:
         D = cdist(X, X)
+    inner_runs = parallel_map(
+        partial(_inner_grid, X, y, D, grid, inner_splits, seed), list(enumerate(folds)), n_jobs=n_jobs
+    )
     totals = {"svm": 0, "scm": 0, "dlm": 0}
     sizes = {"svm": [], "scm": [], "dlm": []}
-    for f, (train, _test) in enumerate(folds):
-        inner_folds = stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f)
-        inner = cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], constrained=False)
+    for f, inner in enumerate(inner_runs):
         for machine, inner_errors, inner_sizes, outer_errors, outer_sizes in (
             ("svm", inner.svm_errors, inner.svm_support, outer.svm_errors, outer.svm_support),
             ("scm", inner.scm_errors, inner.scm_balls, outer.scm_errors, outer.scm_balls),
@@ -393,6 +399,13 @@ def nested_protocol(X, y, folds, grid: Grid = Grid(), *, outer: GridResults, D=N
             totals[machine] += int(outer_errors[index + (f,)])
             sizes[machine].append(float(outer_sizes[index + (f,)]))
     return {machine: {"errors": totals[machine], "size": float(np.mean(sizes[machine]))} for machine in totals}
+
+
+def _inner_grid(X, y, D, grid, inner_splits, seed, numbered_fold) -> GridResults:
+    """The inner cross-validation of one outer fold (its training set), seeded by the fold number."""
+    f, (train, _test) = numbered_fold
+    inner_folds = stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f)
+    return cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], constrained=False)
 
 
 def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict:
@@ -500,20 +513,25 @@ def comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
     return table
 
 
-def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0) -> pd.DataFrame:
+def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=1) -> pd.DataFrame:
     """Paper-protocol errors of the three machines for each candidate Glass binarisation.
 
     Parameters
     ----------
     candidates : dict
         ``{label: positive_class}`` (a class or a tuple of classes of the original Glass data).
+    grid : Grid
+    seed : int
+        Fold seed.
+    n_jobs : int, default=1
+        Passed to :func:`cross_validate_grid` (the folds run in parallel; same result).
     """
     paper = paper_table1().loc["glass"]
     rows = []
     for label, positive in candidates.items():
         X, y = load_table1_dataset("glass", positive_class=positive)
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        best = paper_protocol(cross_validate_grid(X, y, folds, grid, constrained=False))
+        best = paper_protocol(cross_validate_grid(X, y, folds, grid, constrained=False, n_jobs=n_jobs))
         row = {"split": label, "positives": int(y.sum())}
         for machine in ("svm", "scm", "dlm"):
             row[f"{machine}_errors"] = best[machine]["errors"]
@@ -542,9 +560,11 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
     nested : bool, default=True
         Run protocol (b) (inner ``inner_splits``-fold CV on each outer training set).
     n_jobs : int, default=1
-        The data sets are independent items of :func:`companion.evaluation.parallel_map` (1:
-        serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster).
-        Every split is seeded from ``seeds``, so the result does not depend on ``n_jobs``.
+        The folds of every cross-validation (and the outer folds of the nested one) are
+        independent items of :func:`companion.evaluation.parallel_map` (1: serial; -1: all local
+        cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the data sets run one
+        after the other. Every split is seeded from ``seeds``, so the result does not depend on
+        ``n_jobs``.
 
     Returns
     -------
@@ -556,17 +576,16 @@ def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True,
     """
     names = list(DATASETS) if names is None else list(names)
     run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
-    parts = parallel_map(
-        partial(_table1_dataset, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits),
-        names, n_jobs=n_jobs,
-    )
-    for name, part in zip(names, parts):
+    for name in names:
+        part = _table1_dataset(
+            name, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits, n_jobs=n_jobs
+        )
         for key, value in part.items():
             run[key][name] = value
     return run
 
 
-def _table1_dataset(name, *, seeds, grid, nested, inner_splits) -> dict:
+def _table1_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dict:
     """Every protocol of :func:`run_table1` on one data set: ``{key of run: value for name}``."""
     part = {"a": {}}
     X, y = load_table1_dataset(name)
@@ -574,7 +593,7 @@ def _table1_dataset(name, *, seeds, grid, nested, inner_splits) -> dict:
     part["examples"] = (X.shape[0], X.shape[1], int(y.sum()))
     for k, seed in enumerate(seeds):
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0))
+        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0), n_jobs=n_jobs)
         part["a"][seed] = paper_protocol(results)
         if k == 0:
             part["main"] = results
@@ -582,7 +601,7 @@ def _table1_dataset(name, *, seeds, grid, nested, inner_splits) -> dict:
             part["c_corrected"] = bound_selected_dlm(results, "corrected")
             if nested:
                 part["b"] = nested_protocol(
-                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed
+                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs
                 )
     return part
 
