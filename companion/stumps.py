@@ -812,11 +812,14 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             for size in range(k_max + 1):
                 wrong = prefix_one[:, size] != (internal == 1)
                 outside_errors = int(wrong.sum() - wrong[compression[:size]].sum())
-                bounds[size] = compression_bound(outside_errors, m, n, size, self.delta)
+                bounds[size] = compression_bound(
+                    outside_errors, m, n, size, self.delta, reuse_features=bool(self.reuse_features)
+                )
         elif self.variant == "occam":
             # All prefixes in one vectorised inversion (same value as occam_bound prefix by prefix).
             log_conf = np.log(self.delta) + np.array(
-                [occam_log_prior(n, self.code_lengths_[:size]) for size in range(k_max + 1)]
+                [occam_log_prior(n, self.code_lengths_[:size], reuse_features=bool(self.reuse_features))
+                 for size in range(k_max + 1)]
             )
             bounds = np.atleast_1d(binomial_tail_inversion(errors, m, log_delta=log_conf)).astype(float)
         else:
@@ -829,7 +832,7 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
                 probs[:, 1:] = np.cumprod(sig, axis=1)
             gibbs = ((1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)).mean(axis=0)
             epsilon = np.array(
-                [pac_bayes_kl(n, ratios[:size]) for size in range(k_max + 1)]
+                [pac_bayes_kl(n, ratios[:size], reuse_features=bool(self.reuse_features)) for size in range(k_max + 1)]
             ) + np.log(m + 1.0) - np.log(self.delta)
             gibbs_bounds = np.atleast_1d(kl_inverse_upper(np.clip(gibbs, 0.0, 1.0), epsilon / m)).astype(float)
             bayes_one = probs > 0.5

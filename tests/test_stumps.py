@@ -405,3 +405,49 @@ def test_any_data_gives_a_valid_model(X, labels, variant):
     assert 0.0 <= model.bound_ <= 1.0
     assert np.all(np.isin(model.predict(X), [0, 1]))
     assert model.training_errors_path_[-1] == np.sum(model.predict(X) != labels)
+
+
+# --------------------------------------------------------------------------------------------
+# Attribute reuse (pyscm-ml's behaviour): the priors count attribute multisets
+# --------------------------------------------------------------------------------------------
+
+
+def test_attribute_multisets_are_counted_exactly():
+    from itertools import combinations, combinations_with_replacement
+
+    from companion.bounds.occam import log_attribute_choices
+
+    for n in range(1, 6):
+        for k in range(0, 7):
+            multisets = sum(1 for _ in combinations_with_replacement(range(n), k))
+            assert log_attribute_choices(n, k, reuse_features=True) == pytest.approx(np.log(multisets))
+            if k <= n:
+                sets = sum(1 for _ in combinations(range(n), k))
+                assert log_attribute_choices(n, k) == pytest.approx(np.log(sets))
+
+
+def test_reuse_makes_every_bound_larger():
+    from companion.bounds.occam import occam_bound
+    from companion.bounds.pac_bayes import pac_bayes_bound
+
+    # one stump: a multiset of one attribute is a set, the bounds agree
+    assert compression_bound(2, 60, 20, 1, reuse_features=True) == compression_bound(2, 60, 20, 1)
+    for size in (2, 3):
+        assert compression_bound(2, 60, 20, size, reuse_features=True) > compression_bound(2, 60, 20, size)
+        lengths = [2] * size
+        assert occam_bound(2, 60, 20, lengths, reuse_features=True) > occam_bound(2, 60, 20, lengths)
+        ratios = [4.0] * size
+        assert pac_bayes_bound(0.1, 60, 20, ratios, reuse_features=True) > pac_bayes_bound(0.1, 60, 20, ratios)
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_reused_attributes_get_a_valid_bound(variant):
+    # A box on two attributes needs two stumps per attribute: with reuse the conjunction has more
+    # stumps than there are attributes, which the set-based priors cannot even express.
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 2, size=(120, 2))
+    y = ((X > 0) & (X < 1)).all(axis=1).astype(int)
+    model = StumpConjunction(variant=variant, reuse_features=True, s=6, p=10.0).fit(X, y)
+    assert model.features_.size > X.shape[1]
+    assert 0.0 < model.bound_ <= 1.0
+    assert np.all((model.bound_path_ >= 0) & (model.bound_path_ <= 1))

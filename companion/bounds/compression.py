@@ -31,17 +31,19 @@ import numpy as np
 from scipy.special import gammaln
 
 from companion.bounds.binomial import _log_delta, binomial_tail_inversion
-from companion.bounds.occam import log_choose, log_zeta
+from companion.bounds.occam import log_attribute_choices, log_choose, log_zeta
 
 __all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial"]
 
 
-def _check(n_errors, m, n_features, size):
+def _check(n_errors, m, n_features, size, reuse_features=False):
     for name, value, minimum in (("n_errors", n_errors, 0), ("m", m, 1), ("n_features", n_features, 1), ("size", size, 0)):
         if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)) or value < minimum:
             raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if size > n_features:
-        raise ValueError(f"size (stumps) cannot exceed n_features: {size} > {n_features}")
+    if size > n_features and not reuse_features:
+        raise ValueError(
+            f"size (stumps) cannot exceed n_features: {size} > {n_features} (unless reuse_features=True)"
+        )
     if size + n_errors > m:
         raise ValueError(
             f"size + n_errors (compression set plus errors outside it) cannot exceed m: "
@@ -49,13 +51,18 @@ def _check(n_errors, m, n_features, size):
         )
 
 
-def compression_log_message(n_features, size, *, pairing=False):
-    """``ln 1/P_M(σ) = ln C(n,|k|) + |k| ln 2`` (Eq. 5), plus ``ln |k|!`` when ``pairing``."""
+def compression_log_message(n_features, size, *, pairing=False, reuse_features=False):
+    """``ln 1/P_M(σ) = ln C(n,|k|) + |k| ln 2`` (Eq. 5), plus ``ln |k|!`` when ``pairing``.
+
+    With ``reuse_features`` the attributes form a multiset: ``C(n + |k| − 1, |k|)`` replaces
+    ``C(n, |k|)`` (:func:`companion.bounds.occam.log_attribute_choices`).
+    """
     extra = gammaln(size + 1) if pairing else 0.0
-    return float(log_choose(n_features, size) + size * np.log(2.0) + extra)
+    choices = log_attribute_choices(n_features, size, reuse_features=reuse_features)
+    return float(choices + size * np.log(2.0) + extra)
 
 
-def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=False):
+def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
     """Theorem 3 + Eq. 5 of Paper 05 (reconstructed): the SC risk bound.
 
     Parameters
@@ -72,13 +79,16 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
         Confidence in ``(0, 1]``.
     pairing : bool, default=False
         Also pay ``ln |k|!`` for the example–attribute pairing (strictly valid form).
+    reuse_features : bool, default=False
+        Several stumps may share an attribute: the message codes an attribute multiset, and
+        ``size`` may exceed ``n_features``.
 
     Returns
     -------
     float
         Bound on the true risk; ``1`` when ``m − |k| − e = 0``.
     """
-    _check(n_errors, m, n_features, size)
+    _check(n_errors, m, n_features, size, reuse_features)
     ld = float(_log_delta(delta, None))
     free = m - size - n_errors
     if free <= 0:
@@ -86,20 +96,21 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
     cost = (
         log_choose(m, size)
         + log_choose(m - size, n_errors)
-        + compression_log_message(n_features, size, pairing=pairing)
+        + compression_log_message(n_features, size, pairing=pairing, reuse_features=reuse_features)
         - (log_zeta(size) + log_zeta(n_errors) + ld)
     )
     return float(-np.expm1(-cost / free))
 
 
-def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False):
+def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
     """Tighter variant (not in the paper, spec §3.2): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``."""
-    _check(n_errors, m, n_features, size)
+    _check(n_errors, m, n_features, size, reuse_features)
     ld = float(_log_delta(delta, None))
     if m - size <= 0:
         return 1.0
     log_conf = (
         ld + log_zeta(size) + log_zeta(n_errors)
-        - compression_log_message(n_features, size, pairing=pairing) - log_choose(m, size)
+        - compression_log_message(n_features, size, pairing=pairing, reuse_features=reuse_features)
+        - log_choose(m, size)
     )
     return float(binomial_tail_inversion(n_errors, m - size, log_delta=float(log_conf)))

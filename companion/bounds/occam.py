@@ -37,6 +37,7 @@ __all__ = [
     "dyadic_code",
     "dyadic_code_lengths",
     "threshold_code_cost",
+    "log_attribute_choices",
     "occam_log_prior",
     "occam_bound",
 ]
@@ -138,7 +139,29 @@ def threshold_code_cost(lengths):
     return lengths * np.log(2.0) - log_zeta(lengths)
 
 
-def occam_log_prior(n_features, code_lengths):
+def log_attribute_choices(n_features, size, *, reuse_features=False):
+    """``ln`` of the number of attribute choices a prior spreads its mass over uniformly.
+
+    The paper's priors (Theorems 2-4) use each attribute at most once: ``C(n, |k|)`` attribute
+    *sets*. A learner that may put several stumps on one attribute (``reuse_features=True``,
+    pyscm-ml's behaviour) chooses a *multiset*, and a prior fixed before seeing the data must cover
+    all ``C(n + |k| - 1, |k|)`` of them; with that count every bound below stays valid for it (and
+    ``|k|`` may exceed ``n``). Directions and thresholds are coded per stump as before.
+
+    >>> round(log_attribute_choices(3, 2), 6), round(log_attribute_choices(3, 2, reuse_features=True), 6)
+    (1.098612, 1.791759)
+    """
+    if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1:
+        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
+    if not reuse_features and n_features < size:
+        raise ValueError(
+            f"n_features must be an integer >= the number of stumps ({size}) when each attribute "
+            f"carries at most one stump, got {n_features!r} (pass reuse_features=True otherwise)"
+        )
+    return float(log_choose(n_features + size - 1, size) if reuse_features else log_choose(n_features, size))
+
+
+def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
     """``ln P(k, d, σ)`` of Theorem 2 for a conjunction whose stumps have the given code lengths.
 
     Parameters
@@ -148,6 +171,8 @@ def occam_log_prior(n_features, code_lengths):
         label-dependent filter narrowed the search: the bound holds uniformly over the class).
     code_lengths : sequence of int
         ``l_i`` for each stump; its length is ``|k|``.
+    reuse_features : bool, default=False
+        Count attribute multisets instead of sets (:func:`log_attribute_choices`).
 
     Returns
     -------
@@ -158,17 +183,13 @@ def occam_log_prior(n_features, code_lengths):
     if np.any(lengths < 0) or np.any(lengths != np.round(lengths)):
         raise ValueError(f"code_lengths must be non-negative integers, got {code_lengths!r}")
     size = lengths.size
-    if not isinstance(n_features, (int, np.integer)) or n_features < max(size, 1):
-        raise ValueError(
-            f"n_features must be an integer >= the number of stumps ({size}), got {n_features!r}"
-        )
     return float(
-        log_zeta(size) - log_choose(n_features, size) - size * np.log(2.0)
+        log_zeta(size) - log_attribute_choices(n_features, size, reuse_features=reuse_features) - size * np.log(2.0)
         - threshold_code_cost(lengths).sum()
     )
 
 
-def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05):
+def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05, *, reuse_features=False):
     """Theorem 2 of Paper 05 (reconstructed, spec §2.6): ``Bin‾(m R_S, m, P(k,d,σ) δ)``.
 
     Parameters
@@ -183,6 +204,8 @@ def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05):
         Dyadic code length of each stump's threshold.
     delta : float, default=0.05
         Confidence parameter in ``(0, 1]``.
+    reuse_features : bool, default=False
+        The conjunction may put several stumps on one attribute (:func:`log_attribute_choices`).
 
     Returns
     -------
@@ -197,5 +220,5 @@ def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05):
     0.289903
     """
     ld = _log_delta(delta, None)
-    log_prior = occam_log_prior(n_features, code_lengths)
+    log_prior = occam_log_prior(n_features, code_lengths, reuse_features=reuse_features)
     return float(binomial_tail_inversion(n_errors, m, log_delta=float(ld) + log_prior))

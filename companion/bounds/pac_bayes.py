@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.bounds.binomial import _log_delta
-from companion.bounds.occam import log_choose, log_zeta
+from companion.bounds.occam import log_attribute_choices, log_zeta
 
 __all__ = [
     "kl_bernoulli",
@@ -117,7 +117,7 @@ def kl_inverse_upper(q, epsilon):
     return hi[()] if hi.ndim == 0 else hi
 
 
-def pac_bayes_kl(n_features, range_ratios):
+def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
     """``KL(Q‖P)`` of spec §4.4 for a posterior on ``|k| = len(range_ratios)`` stumps.
 
     Parameters
@@ -126,17 +126,19 @@ def pac_bayes_kl(n_features, range_ratios):
         ``n``, number of attributes.
     range_ratios : sequence of float
         ``(B_k − A_k)/(b_k − a_k) ≥ 1`` for each stump.
+    reuse_features : bool, default=False
+        The prior spreads over attribute multisets, not sets
+        (:func:`companion.bounds.occam.log_attribute_choices`).
     """
     ratios = np.asarray(range_ratios, dtype=float).reshape(-1)
     if np.any(~(ratios >= 1.0)) or np.any(~np.isfinite(ratios)):
         raise ValueError(f"range_ratios (B-A)/(b-a) must be finite and >= 1, got {range_ratios!r}")
     size = ratios.size
-    if not isinstance(n_features, (int, np.integer)) or n_features < max(size, 1):
-        raise ValueError(f"n_features must be an integer >= the number of stumps ({size}), got {n_features!r}")
-    return float(log_choose(n_features, size) - log_zeta(size) + size * np.log(2.0) + np.log(ratios).sum())
+    choices = log_attribute_choices(n_features, size, reuse_features=reuse_features)
+    return float(choices - log_zeta(size) + size * np.log(2.0) + np.log(ratios).sum())
 
 
-def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.05):
+def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.05, *, reuse_features=False):
     """Theorem 4 of Paper 05: upper bound on the Gibbs risk ``R(G_Q)`` (spec §4.6).
 
     Parameters
@@ -150,6 +152,8 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     range_ratios : sequence of float
         ``(B_k − A_k)/(b_k − a_k)`` per stump.
     delta : float, default=0.05
+    reuse_features : bool, default=False
+        See :func:`pac_bayes_kl`.
 
     Returns
     -------
@@ -167,7 +171,7 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     if not np.all((risk >= 0) & (risk <= 1)):  # NaN fails both comparisons
         raise ValueError(f"gibbs_empirical_risk must be a number in [0, 1], got {gibbs_empirical_risk!r}")
     ld = float(_log_delta(delta, None))
-    epsilon = (pac_bayes_kl(n_features, range_ratios) + np.log(m + 1.0) - ld) / m
+    epsilon = (pac_bayes_kl(n_features, range_ratios, reuse_features=reuse_features) + np.log(m + 1.0) - ld) / m
     return float(kl_inverse_upper(gibbs_empirical_risk, epsilon))
 
 
