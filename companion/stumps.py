@@ -618,6 +618,7 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             positive=~negative,
         )
         rank = None  # rank[i, k]: sorted position of example i in column k (built when it pays)
+        countdown = np.arange(m, 0, -1, dtype=np.int16 if m < 2**15 else np.int64)[:, None]
         few_removed_steps = 0
         columns = np.arange(n)
         first_in_play = np.zeros(n, dtype=np.int64)  # sorted position of each column's first
@@ -665,7 +666,12 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
                 state.float_weights[rank[dead], columns] = 0
             # Positions before a column's first example in play hold no threshold: mask the
             # newly leading ones (each position once per fit).
-            first = in_play.argmax(axis=0) if in_play is not None else rank[alive].min(axis=0)
+            if in_play is not None:
+                # first in-play position of each column (every column holds every example, and
+                # some remain): a row-wise max, ~3x faster than argmax down the columns
+                first = m - (in_play * countdown).max(axis=0)
+            else:
+                first = rank[alive].min(axis=0)
             grown = np.flatnonzero(first > first_in_play)
             lengths = first[grown] - first_in_play[grown]
             starts = np.repeat(first_in_play[grown] - np.cumsum(lengths) + lengths, lengths)
