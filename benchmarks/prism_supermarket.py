@@ -25,6 +25,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchmarks._references import reference_module
 from companion.datasets import load_supermarket
 from companion.prism import MISSING_VALUE_NAME, Prism
 
@@ -155,18 +156,6 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
 NAIVE_ROWS = 2000  # the naive reference's pure-Python loops take about 40 s on these rows
 
 
-def _naive_reference():
-    """``tests/test_prism.py`` as a module: its loop-by-loop transcription of Weka's Prism."""
-    import importlib.util
-
-    from companion.paths import ROOT
-
-    spec = importlib.util.spec_from_file_location("_prism_reference", ROOT / "tests" / "test_prism.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def measure_naive(n_rows: int = NAIVE_ROWS, repeats: int = 3) -> dict:
     """Ours against the naive reference (``tests/test_prism.py``) on the first ``n_rows`` rows.
 
@@ -175,7 +164,7 @@ def measure_naive(n_rows: int = NAIVE_ROWS, repeats: int = 3) -> dict:
     measured. Returns ``n_samples``, ``n_rules``, ``fit_seconds`` (best of ``repeats``),
     ``naive_seconds`` (one run) and ``identical_rules``.
     """
-    reference = _naive_reference()
+    reference = reference_module("test_prism")
     X, y = load_supermarket()
     X, y = X.iloc[:n_rows], y.iloc[:n_rows]
     times = []

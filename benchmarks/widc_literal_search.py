@@ -4,7 +4,7 @@ One *growth step* of WIDC's partition boosting (Nock 2002, "Building a Large DC 
 Boosting", eq. (1)) scores every literal ``l`` by the ``Z`` of the partition obtained when ``l``
 is appended to the monomial being grown, and keeps the smallest. :func:`companion.widc.score_literals`
 does it for all literals at once (one segment sum over the examples inside the monomial); the naive
-reference below (a copy of the one in ``tests/test_widc.py``) rebuilds the partition and evaluates
+reference (``naive_score`` of ``tests/test_widc.py``, loaded from there) rebuilds the partition and evaluates
 eq. (1) with explicit loops, literal by literal.
 
 On mushroom (8124 x 22 nominal) and led24 (3200 x 24 binary), full data, the literals are those
@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from benchmarks._references import reference_module
 from companion.datasets import load_led24, load_mushroom
 from companion.experiments.paper04 import encode_frame
 from companion.widc import (
@@ -33,44 +34,9 @@ from companion.widc import (
     score_literals,
 )
 
-__all__ = ["run", "naive_score", "growth_states"]
+__all__ = ["run", "growth_states"]
 
 DATASETS = {"mushroom": load_mushroom, "led24": load_led24}
-
-
-# ------------------------------------------------------------------------------------------
-# naive reference (copy of tests/test_widc.py): explicit loops over literals, blocks, classes
-# ------------------------------------------------------------------------------------------
-
-
-def naive_z(blocks, y, w, c):
-    """Eq. (1) with explicit loops over blocks and classes."""
-    total = 0.0
-    for block in set(blocks.tolist()):
-        members = blocks == block
-        for label in range(c):
-            plus = w[members & (y == label)].sum()
-            minus = w[members & (y != label)].sum()
-            total += 2 * np.sqrt(plus * minus)
-    return total
-
-
-def naive_pattern_blocks(satisfied):
-    """Block = the tuple of satisfied monomials, labelled by a dict."""
-    labels = {}
-    return np.array([labels.setdefault(tuple(row), len(labels)) for row in satisfied])
-
-
-def naive_score(literals, y, w, c, monomials, term):
-    """Z of M + {term + [l]} for every literal l, recomputed from scratch."""
-    scores = np.empty(literals.shape[1])
-    for literal in range(literals.shape[1]):
-        sat = satisfaction(literals, monomials + [tuple(term) + (literal,)])
-        scores[literal] = naive_z(naive_pattern_blocks(sat), y, w, c)
-    return scores
-
-
-# ------------------------------------------------------------------------------------------
 
 
 def _choose(scores, literal_variable, term, existing):
@@ -132,6 +98,7 @@ def run(quick: bool = False, datasets=("mushroom", "led24"), n_steps: int = 3, r
     """
     if quick:
         n_steps, repeats = 1, 3
+    reference = reference_module("test_widc")  # the naive loops the unit tests use
     rows = []
     for name in datasets:
         literals, y, w, c = _problem(name)
@@ -150,7 +117,7 @@ def run(quick: bool = False, datasets=("mushroom", "led24"), n_steps: int = 3, r
                 times.append(time.perf_counter() - start)
             fast_times.append(float(np.median(times)))
             start = time.perf_counter()
-            naive = naive_score(literals, y, w, c, monomials, term)
+            naive = reference.naive_score(literals, y, w, c, monomials, term)
             naive_times.append(time.perf_counter() - start)
             ours_pick = _choose(fast, literal_variable, term, existing)
             naive_pick = _choose(naive, literal_variable, term, existing)
