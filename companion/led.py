@@ -193,7 +193,9 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
     criterion : {"gini", "entropy", "log_loss"}, default="gini"
         Split criterion used to grow the tree.
     random_state : int, RandomState or None, default=None
-        Tie-breaking between equally good splits.
+        Tie-breaking between equally good splits (scikit-learn's convention: ``None`` draws it
+        afresh at every fit, so two fits on the same data may differ where splits tie; pass an
+        int for repeatable trees, as the notebooks do).
 
     Attributes
     ----------

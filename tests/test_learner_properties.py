@@ -9,7 +9,7 @@
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from companion.discovery import all_estimators
@@ -18,6 +18,16 @@ LEARNERS = [cls for _, cls in all_estimators()]
 PROPERTY_SETTINGS = settings(
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
+
+
+def _seeded(learner):
+    """A learner with its own randomness fixed (``random_state=0``) when it has any.
+
+    With ``random_state=None`` a randomised learner (the CART tree inside ``PrunedDecisionTree``
+    breaks ties between equally good splits at random) differs from fit to fit on the very same
+    rows; the properties below concern the data, so both fits get the same randomness.
+    """
+    return learner(random_state=0) if "random_state" in learner().get_params() else learner()
 
 
 def _boolean_problem(seed, n_samples=40, n_features=6):
@@ -37,20 +47,21 @@ def _boolean_problem(seed, n_samples=40, n_features=6):
 @given(seed=st.integers(0, 2**31 - 1))
 def test_relabelling_classes_only_renames_predictions(learner, seed):
     X, y = _boolean_problem(seed)
-    reference = learner().fit(X, y).predict(X)
+    reference = _seeded(learner).fit(X, y).predict(X)
     names = np.array(["negative", "positive"])
-    as_strings = learner().fit(X, names[y]).predict(X)
+    as_strings = _seeded(learner).fit(X, names[y]).predict(X)
     assert (as_strings == names[reference]).all()
     # Same category order as the sorted names: PRISM, as Weka, takes the declared class order as
     # its search order, so a reordered categorical is a different problem for it.
     categorical = pd.Series(pd.Categorical(names[y], categories=["negative", "positive"]))
-    as_categorical = learner().fit(X, categorical).predict(X)
+    as_categorical = _seeded(learner).fit(X, categorical).predict(X)
     assert (np.asarray(as_categorical) == names[reference]).all()
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=lambda c: c.__name__)
 @PROPERTY_SETTINGS
 @given(seed=st.integers(0, 2**31 - 1))
+@example(seed=33145)  # found by CI: two unseeded CART fits broke a tie differently
 def test_row_order_does_not_change_predictions(learner, seed):
     reason = getattr(learner, "_row_order_dependence", None)
     if reason is not None:
@@ -58,6 +69,6 @@ def test_row_order_does_not_change_predictions(learner, seed):
         pytest.skip(f"{learner.__name__} is order-dependent by design: {reason}")
     X, y = _boolean_problem(seed)
     order = np.random.default_rng(seed + 1).permutation(len(y))
-    reference = learner().fit(X, y).predict(X)
-    permuted = learner().fit(X[order], y[order]).predict(X)
+    reference = _seeded(learner).fit(X, y).predict(X)
+    permuted = _seeded(learner).fit(X[order], y[order]).predict(X)
     assert (reference == permuted).all()
