@@ -48,7 +48,7 @@ If astigmatism = yes and tear-prod-rate = normal and spectacle-prescrip = myope 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import pandas as pd

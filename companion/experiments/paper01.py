@@ -26,7 +26,7 @@ serial); :func:`run_table1` hands its ``n_jobs`` to both.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
