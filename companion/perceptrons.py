@@ -39,6 +39,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.bounds.boolean_kernel import extended_gram
+from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
 from companion.kernels import (
     all_monomials,
     boolean_kernel,
@@ -83,7 +84,7 @@ def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     slack = np.maximum(0.0, 1.0 - y * f)
     if lam == 0:
         return float(norm_sq) if not np.any(slack > 0) else np.inf
-    return float(norm_sq + (slack @ slack) / lam)
+    return float(norm_sq + ordered_dot(slack, slack) / lam)
 
 
 class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
@@ -136,34 +137,66 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
         return X if self.kernel == "precomputed" else self._kernel(X, X)
 
     def _store_expansion(self, X, K, y_signed, alpha, scale):
-        """Keep the support expansion ``f(x) = Σ_i dual_coef_i k(x_i, x)`` over ``α_i > 0``."""
+        """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
+
+        The unscaled score ``Σ_i α_i y_i k(x_i, x)`` decides the class and the ties; the positive
+        ``scale`` only sizes ``f`` (it cannot change a sign). When the kernel values and the
+        coefficients ``α_i y_i`` are whole numbers (the λ-perceptron's update counts with the
+        Boolean kernel of integer weights), the unscaled score is an exact integer
+        (:func:`companion.numerics.exact_matvec`), so a score that is truly 0 is 0 on every machine;
+        otherwise it is summed in a fixed order (:func:`companion.numerics.ordered_matvec`).
+        """
         self.alpha_ = alpha
         self.support_ = np.flatnonzero(alpha > 0)
         self.n_support_ = int(self.support_.size)
-        self.dual_coef_ = scale * alpha[self.support_] * y_signed[self.support_]
+        self.unscaled_coef_ = alpha[self.support_] * y_signed[self.support_]
+        self.decision_scale_ = float(scale)
+        self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
         self.support_vectors_ = None if self.kernel == "precomputed" else X[self.support_]
-        train_values = K[:, self.support_] @ self.dual_coef_
+        K_support = K[:, self.support_]
+        train_scores = self._unscaled_scores(K_support)
+        train_values = self.decision_scale_ * train_scores
         # ‖f‖² of the RKHS part only: the λ-part of the extended vector is the slack (Eq. 7).
-        self.norm_sq_ = float(self.dual_coef_ @ K[np.ix_(self.support_, self.support_)] @ self.dual_coef_)
+        self.norm_sq_ = self.decision_scale_**2 * float(
+            ordered_dot(self.unscaled_coef_, self._unscaled_scores(K_support[self.support_]))
+        )
         self.risk_ = regularised_risk(train_values, y_signed, self.norm_sq_, self.lam)
-        self.training_error_ = float(np.mean(train_values * y_signed <= 0))
+        # err(f) of the paper counts y f(x) <= 0: a training point with f(x) = 0 is an error.
+        self.n_ties_ = int(np.count_nonzero(train_scores == 0))
+        self.training_error_ = float(np.mean(train_scores * y_signed <= 0))
+
+    def _unscaled_scores(self, K_support):
+        """``Σ_i α_i y_i k(x_i, x)`` for the rows of ``K_support`` (columns: the support)."""
+        if self._exact_scores_:
+            if is_integer_valued(K_support):
+                return exact_matvec(K_support, self.unscaled_coef_)
+        return ordered_matvec(K_support, self.unscaled_coef_)
+
+    def _kernel_to_support(self, X):
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        if self.kernel == "precomputed":
+            return X[:, self.support_]
+        return self._kernel(X, self.support_vectors_)
 
     def decision_function(self, X):
         """``f(x) = Σ_i dual_coef_i k(x_i, x)``; positive values predict ``classes_[1]``.
 
         For ``kernel="precomputed"``, ``X`` is the kernel between test and *training* inputs.
+        ``f(x) = 0`` (a tie) is exact when the kernel and the coefficients are whole numbers, as for
+        the λ-perceptron with the Boolean kernel (see ``n_ties_``).
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        if self.kernel == "precomputed":
-            K = X[:, self.support_]
-        else:
-            K = self._kernel(X, self.support_vectors_)
-        return K @ self.dual_coef_
+        return self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
 
     def predict(self, X):
-        """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``."""
-        positive = self.decision_function(X) > 0
+        """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
+
+        Tie rule: ``f(x) = 0`` predicts ``classes_[0]``. (Error rates in the paper's sense,
+        ``err(f) = #{y f(x) ≤ 0}``, count a tie as an error whatever the label; ``training_error_``
+        does, and :func:`companion.experiments.paper03.run_draw` does on test data.)
+        """
+        check_is_fitted(self)
+        positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
         return self.classes_[positive.astype(int)]
 
 
@@ -211,7 +244,18 @@ class KernelPerceptron(_BinaryKernelClassifier):
         ``‖f‖²`` of the scaled classifier (RKHS part).
     risk_ : float
         ``R[f, λ]`` of the scaled classifier on the training set (Table 1's "risk").
+    unscaled_coef_ : ndarray
+        ``α_i y_i`` over the support: whole numbers, so with an integer-valued kernel (the
+        Boolean kernel with integer weights) every score ``Σ α_i y_i k(x_i, x)`` is an exact
+        integer and its sign, including 0, is the same on every machine.
+    decision_scale_ : float
+        The positive scale ``t / ‖w̃^t‖²``: ``dual_coef_ = decision_scale_ * unscaled_coef_``.
     training_error_ : float
+        The paper's ``err(f)``: the fraction of training points with ``y f(x) ≤ 0``, so a tie
+        ``f(x) = 0`` counts as an error whatever the label.
+    n_ties_ : int
+        Number of training points with ``f(x) = 0`` exactly (frequent on LED digits: duplicated
+        inputs with both labels). :meth:`predict` sends ties to ``classes_[0]``.
     converged_ : bool
     """
 
@@ -248,14 +292,23 @@ class KernelPerceptron(_BinaryKernelClassifier):
             )
         self.n_updates_ = int(n_updates)
         self.converged_ = bool(converged)
-        self.extended_norm_sq_ = float(alpha @ G @ alpha)
+        self.extended_norm_sq_ = _extended_norm_sq(alpha, G)
         if self.extended_norm_sq_ > 0:
             self.lower_bound_ = n_updates**2 / self.extended_norm_sq_
             scale = n_updates / self.extended_norm_sq_
         else:  # w̃ = 0 after t > 0 updates: 0 is in the cone of the z_i, no separation (λ = 0)
             self.lower_bound_, scale = np.inf, 0.0
-        self._store_expansion(X, K, y_signed, alpha.astype(float), scale)
+        # Update counts are integers: with an integer-valued kernel every score is exact.
+        self._exact_scores_ = True
+        self._store_expansion(X, K, y_signed, alpha, scale)
         return self
+
+
+def _extended_norm_sq(alpha, G) -> float:
+    """``αᵀ G α``: exact when ``G`` is integer-valued (integer kernel and λ), else a fixed-order sum."""
+    if is_integer_valued(G):
+        return float(ordered_dot(alpha, exact_matvec(G, alpha)))
+    return ordered_dot(alpha, ordered_matvec(G, alpha))
 
 
 def _perceptron_updates(G, max_updates):
@@ -317,6 +370,10 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         ``N`` after every iteration (non-increasing).
     support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_
         As in :class:`KernelPerceptron`.
+    unscaled_coef_, decision_scale_, n_ties_
+        As in :class:`KernelPerceptron`; ``α`` is real here, so the scores are summed in a fixed
+        order (:func:`companion.numerics.ordered_matvec`) rather than exactly, and every inner
+        product of the iterations too: the iterates are the same bits on every machine.
     """
 
     def __init__(
@@ -345,7 +402,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
                 ConvergenceWarning,
                 stacklevel=2,
             )
-        norm = float(alpha @ g)
+        norm = ordered_dot(alpha, g)
         min_margin = float(g.min())
         if min_margin <= 0:
             raise ValueError(
@@ -357,6 +414,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.extended_norm_sq_ = norm
         self.lower_bound_ = 1.0 / norm
         self.risk_upper_bound_ = norm / min_margin**2
+        self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
         return self
 
@@ -400,7 +458,7 @@ def _mmp_iterations(G, tol, max_iter):
                 alpha[i] = 0.0  # the point leaves the support exactly
             g *= 1.0 + gamma
             g -= gamma * G[i]
-        norm = float(alpha @ g)
+        norm = ordered_dot(alpha, g)  # not BLAS: the same bits on every machine
         history.append(norm)
     else:
         converged = bool(g.min() >= (1.0 - tol) * norm)
@@ -416,6 +474,10 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
     (``ξ_i = (1 - y_i f(x_i))_+``), refits the ``n_candidates`` best-scoring ones, and adds the one
     giving the lowest regularised risk ``R[f, λ] = Σ_I w_I²/c_|I| + (1/λ) Σ ξ_i²``; it stops after
     ``n_terms`` non-constant terms or when the risk stops decreasing.
+
+    Ties: scores are summed in a fixed order (not BLAS), so candidates with identical training
+    columns score identically and the lower index is shortlisted first; refitted risks within a
+    relative ``1e-9`` are tied and the best-scored candidate among them is added.
 
     With ``complement=True`` the inputs are extended by ``1 - x`` (the Standing Assumption), so
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
@@ -446,6 +508,9 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
     n_terms_ : int
         Number of non-constant terms.
     norm_sq_, risk_, training_error_ : float
+        ``training_error_`` counts ``y f(x) ≤ 0`` (ties are errors, as the paper's ``err(f)``).
+    n_ties_ : int
+        Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
     """
@@ -492,8 +557,10 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam)
         path = [risk]
         while len(selected) - 1 < self.n_terms:
-            slack = np.maximum(0.0, 1.0 - y_signed * (features[:, selected] @ v))
-            score = np.abs(features.T @ (slack * y_signed))  # ∝ |∂R/∂v_I| at v_I = 0
+            slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
+            # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
+            # training columns are identical get identical scores and keep their index order.
+            score = np.abs(ordered_matvec(features.T, slack * y_signed))
             score[selected] = -np.inf
             shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
             shortlist = shortlist[score[shortlist] > 0]
@@ -501,7 +568,7 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
                 break
             # A handful of small refits (n_candidates), not a loop over all candidates.
             fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam) for k in shortlist]
-            best = int(np.argmin([r for _, r in fits]))
+            best = _first_minimum([r for _, r in fits])
             if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
                 break
             selected.append(int(shortlist[best]))
@@ -511,20 +578,22 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         degrees = np.array([len(m) for m in self.monomials_])
         self.coef_ = v * np.sqrt(c[degrees])
         self.n_terms_ = len(selected) - 1
-        self.norm_sq_ = float(v @ v)
+        self.norm_sq_ = ordered_dot(v, v)
         self.risk_ = float(risk)
         self.risk_path_ = np.array(path)
-        self.training_error_ = float(np.mean(y_signed * (features[:, selected] @ v) <= 0))
+        train_values = ordered_matvec(features[:, selected], v)
+        self.n_ties_ = int(np.count_nonzero(train_values == 0))
+        self.training_error_ = float(np.mean(y_signed * train_values <= 0))  # ties are errors
         return self
 
     def decision_function(self, X):
         """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return monomial_features(self._expand(X), self.monomials_) @ self.coef_
+        return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
 
     def predict(self, X):
-        """Class labels from the sign of :meth:`decision_function`."""
+        """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``."""
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
@@ -543,6 +612,19 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
             return super().__repr__()
 
 
+# Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
+# through LAPACK, whose last bits depend on the BLAS kernel, so exact equality cannot be relied on.
+_RISK_TIE_TOLERANCE = 1e-9
+
+
+def _first_minimum(risks) -> int:
+    """Index of the smallest risk; risks within ``_RISK_TIE_TOLERANCE`` (relative) of it are tied
+    and the first of them (the best-scored candidate of the shortlist) wins."""
+    risks = np.asarray(risks, dtype=float)
+    lowest = risks.min()
+    return int(np.flatnonzero(risks <= lowest + _RISK_TIE_TOLERANCE * max(1.0, abs(lowest)))[0])
+
+
 def _squared_hinge_fit(features, y_signed, lam, max_iter=100):
     """Minimise ``‖v‖² + (1/λ) Σ (1 - y_i Φ_i v)_+²`` by Newton steps on the active set.
 
@@ -552,14 +634,14 @@ def _squared_hinge_fit(features, y_signed, lam, max_iter=100):
     """
 
     def objective(v):
-        slack = np.maximum(0.0, 1.0 - y_signed * (features @ v))
-        return float(v @ v + slack @ slack / lam)
+        slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features, v))
+        return ordered_dot(v, v) + ordered_dot(slack, slack) / lam
 
     dim = features.shape[1]
     v = np.zeros(dim)
     value = objective(v)
     for _ in range(max_iter):
-        active = y_signed * (features @ v) < 1.0
+        active = y_signed * ordered_matvec(features, v) < 1.0
         phi = features[active]
         target = np.linalg.solve(np.eye(dim) + phi.T @ phi / lam, phi.T @ y_signed[active] / lam)
         step, direction = 1.0, target - v

@@ -176,3 +176,89 @@ def test_binary_only():
     for estimator in (KernelPerceptron(), MaximalMarginPerceptron(), MaskPerceptron()):
         with pytest.raises(ValueError, match="exactly 2 classes"):
             estimator.fit(X, [0, 1, 2])
+
+
+# ------------------------------------------------------------------------------------------------
+# Exact scores and ties (issue 13: no decision may depend on BLAS rounding)
+# ------------------------------------------------------------------------------------------------
+
+
+def led_problem(seed=3, m=300):
+    from companion.led import make_led_digits
+
+    X, y = make_led_digits(m, noise=0.1, random_state=np.random.default_rng(seed))
+    return add_complemented_bits(X), y
+
+
+def test_perceptron_scores_are_exact_integers_with_exact_ties():
+    """On LED digits (128 patterns, duplicates with both labels) the λ-perceptron's score is an
+    integer and often exactly 0. A reference in Python integers gives the same scores, the same
+    ties, the paper's err(f) counting every tie as an error, and predict's tie rule."""
+    Xc, y = led_problem()
+    K = boolean_kernel(Xc, degree=2)
+    clf = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    y_signed = np.where(y == clf.classes_[1], 1, -1)
+    counts = [int(a) * int(s) for a, s in zip(clf.alpha_, y_signed)]
+    K_int = [[int(v) for v in row] for row in K]
+    reference = np.array([sum(c * k for c, k in zip(counts, row)) for row in K_int])
+    values = clf.decision_function(K)
+    np.testing.assert_array_equal(values == 0, reference == 0)
+    np.testing.assert_array_equal(np.sign(values), np.sign(reference))
+    np.testing.assert_array_equal(values, clf.decision_scale_ * reference.astype(float))
+    assert clf.n_ties_ == int(np.sum(reference == 0)) > 0  # ties really occur on this sample
+    assert clf.training_error_ == np.mean(y_signed * reference <= 0)
+    predicted = clf.predict(K)
+    np.testing.assert_array_equal(predicted[reference == 0], clf.classes_[0])
+    np.testing.assert_array_equal(predicted[reference > 0], clf.classes_[1])
+
+
+def test_perceptron_training_error_counts_ties_as_errors_for_both_labels():
+    # Two identical inputs with opposite labels: whatever f, y f(x) <= 0 for one of them; with
+    # lam = 0 updates on both cancel exactly, so f(x) = 0 and both are errors (not one).
+    X = np.array([[1.0, 0.0], [1.0, 0.0]])
+    K = boolean_kernel(X, degree=1)
+    clf = KernelPerceptron("precomputed", lam=4.0).fit(K, [0, 1])
+    assert clf.n_ties_ == 2 and clf.training_error_ == 1.0
+    assert clf.predict(K).tolist() == [0, 0]
+
+
+def test_perceptron_exactness_does_not_depend_on_the_scale_or_on_blas():
+    """The unscaled integer scores decide; a float kernel (rbf) falls back to a fixed-order sum
+    that equals a math.fsum reference to rounding."""
+    import math
+
+    Xc, y = led_problem(seed=5, m=200)
+    K = boolean_kernel(Xc, degree=3)
+    clf = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    np.testing.assert_array_equal(clf.dual_coef_, clf.decision_scale_ * clf.unscaled_coef_)
+    rbf = KernelPerceptron("rbf", lam=LAM).fit(Xc, y)
+    K_rbf = rbf._kernel(Xc, rbf.support_vectors_)
+    reference = [math.fsum(float(c) * float(k) for c, k in zip(rbf.unscaled_coef_, row)) for row in K_rbf]
+    np.testing.assert_allclose(rbf.decision_function(Xc) / rbf.decision_scale_, reference, rtol=1e-12, atol=1e-12)
+
+
+def test_mmp_and_mask_perceptron_report_ties_and_count_them_as_errors():
+    Xc, y = led_problem(seed=7, m=200)
+    K = boolean_kernel(Xc, degree=2)
+    mmp = MaximalMarginPerceptron("precomputed", lam=LAM).fit(K, y)
+    f = mmp.decision_function(K)
+    y_signed = np.where(y == mmp.classes_[1], 1.0, -1.0)
+    assert mmp.n_ties_ == int(np.sum(f == 0))
+    assert mmp.training_error_ == np.mean(y_signed * f <= 0)
+    X = Xc[:, :7]
+    mask = MaskPerceptron(degree=2, n_terms=5, lam=LAM).fit(X, y)
+    g = mask.decision_function(X)
+    assert mask.n_ties_ == int(np.sum(g == 0))
+    assert mask.training_error_ == np.mean(y_signed * g <= 0)
+
+
+def test_mask_perceptron_identical_columns_keep_index_order():
+    """Two candidate monomials with identical training columns score identically (fixed-order
+    sums), so the lower-index one is chosen, and the fit equals one with the duplicate removed."""
+    rng = np.random.default_rng(0)
+    bits = rng.integers(0, 2, size=(120, 3)).astype(float)
+    X = np.hstack([bits, bits[:, :1]])  # column 3 duplicates column 0
+    y = np.where(bits[:, 0] + bits[:, 1] + rng.random(120) * 0.8 > 1.2, 1, 0)
+    mask = MaskPerceptron(degree=1, n_terms=2, lam=LAM, complement=False).fit(X, y)
+    chosen = {m for m in mask.monomials_ if m}
+    assert (0,) in chosen and (3,) not in chosen

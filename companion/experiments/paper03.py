@@ -34,6 +34,8 @@ from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMargi
 __all__ = [
     "METHODS",
     "QUANTITIES",
+    "TIE_COLUMNS",
+    "tie_summary",
     "run_draw",
     "run_protocol",
     "summarise",
@@ -59,10 +61,24 @@ METHODS = (
     "bayes",
 )
 QUANTITIES = ("risk", "size", "train_error", "test_error")
+#: Tie counts of the scored methods (points with f(x) = 0, counted as errors).
+TIE_COLUMNS = ("train_ties", "test_ties")
 
 
 def _error_percent(predicted, y) -> float:
     return 100.0 * float(np.mean(np.asarray(predicted) != np.asarray(y)))
+
+
+def _margin_error(classifier, X, y) -> tuple[float, int]:
+    """The paper's ``err(f) = #{y f(x) ≤ 0}`` in %, and the number of ties ``f(x) = 0``.
+
+    A tie is an error whatever the label (Eq. 7's ``err``), not a coin flip: counting it by the
+    predicted label would make the error depend on which class the tie rule names. The scores of
+    the λ-perceptron are exact integers up to a positive scale, so the ties are exact too.
+    """
+    values = classifier.decision_function(X)
+    signed = np.where(np.asarray(y) == classifier.classes_[1], 1.0, -1.0)
+    return 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
 
 
 def run_draw(
@@ -98,7 +114,10 @@ def run_draw(
     Returns
     -------
     DataFrame
-        Columns ``degree, method, risk, size, train_error, test_error`` (errors in %).
+        Columns ``degree, method, risk, size, train_error, test_error`` (errors in %) and
+        ``train_ties, test_ties``: for the kernel SVM, the kernel perceptron and the mask
+        perceptron, the number of points with ``f(x) = 0`` exactly (counted as errors, the
+        paper's ``err(f) = #{y f(x) ≤ 0}``); NaN for the trees, which output labels.
     """
     for name, value in (("n_train", n_train), ("n_test", n_test)):
         if isinstance(value, bool) or not isinstance(value, Integral) or value < 2:
@@ -109,8 +128,15 @@ def run_draw(
     Xc, Xc_test = add_complemented_bits(X), add_complemented_bits(X_test)
     rows = []
 
-    def record(degree, method, risk, size, train_error, test_error):
-        rows.append(dict(degree=degree, method=method, risk=risk, size=size, train_error=train_error, test_error=test_error))
+    def record(degree, method, risk, size, train_error, test_error, train_ties=np.nan, test_ties=np.nan):
+        rows.append(dict(degree=degree, method=method, risk=risk, size=size, train_error=train_error,
+                         test_error=test_error, train_ties=train_ties, test_ties=test_ties))
+
+    def record_scored(degree, method, classifier, risk, size, X_train, X_evaluate):
+        (train_error, train_ties), (test_error, test_ties) = (
+            _margin_error(classifier, X_train, y), _margin_error(classifier, X_evaluate, y_test)
+        )
+        record(degree, method, risk, size, train_error, test_error, train_ties, test_ties)
 
     bayes_train, bayes_test = _error_percent(bayes_predict(X, noise), y), _error_percent(bayes_predict(X_test, noise), y_test)
     for degree in degrees:
@@ -128,23 +154,14 @@ def run_draw(
         K = boolean_kernel(Xc, degree=degree)
         K_test = boolean_kernel(Xc_test, Xc, degree=degree)
         mmp = MaximalMarginPerceptron("precomputed", lam=lam, tol=tol).fit(K, y)
-        record(
-            degree, "kernel_svm", mmp.risk_, mmp.n_support_,
-            _error_percent(mmp.predict(K), y), _error_percent(mmp.predict(K_test), y_test),
-        )
+        record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
         perceptron = KernelPerceptron("precomputed", lam=lam).fit(K, y)
-        record(
-            degree, "kernel_perceptron", perceptron.risk_, perceptron.n_support_,
-            _error_percent(perceptron.predict(K), y), _error_percent(perceptron.predict(K_test), y_test),
-        )
+        record_scored(degree, "kernel_perceptron", perceptron, perceptron.risk_, perceptron.n_support_, K, K_test)
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
         mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(X, y)
-        record(
-            degree, "mask_perceptron", mask.risk_, mask.n_terms_,
-            _error_percent(mask.predict(X), y), _error_percent(mask.predict(X_test), y_test),
-        )
+        record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test)
     return pd.DataFrame(rows)
 
 
@@ -177,6 +194,18 @@ def summarise(results: pd.DataFrame) -> pd.DataFrame:
     summary = grouped.agg(["mean", "std"])
     summary.columns = [f"{q}_{stat}" for q, stat in summary.columns]
     return summary
+
+
+def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
+    """Ties ``f(x) = 0`` of the scored methods: mean per draw and the share of points, per degree.
+
+    On LED digits ties are common for the λ-perceptron: its score is an integer and duplicated
+    inputs carry both labels. Every tie counts as an error (the paper's ``err(f)``).
+    """
+    scored = results.dropna(subset=list(TIE_COLUMNS))
+    table = scored.groupby(["degree", "method"], sort=False)[list(TIE_COLUMNS)].agg(["mean", "max"])
+    table.columns = [f"{column}_{stat}" for column, stat in table.columns]
+    return table
 
 
 def paper_table1() -> pd.DataFrame:

@@ -42,6 +42,7 @@ from companion.bounds.compression import compression_bound, compression_log_mess
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.evaluation import parallel_map, stratified_folds
+from companion.numerics import ordered_matvec
 from companion.stumps import StumpConjunction, fit_by_bound
 
 __all__ = [
@@ -114,7 +115,10 @@ def welch_t_ranking(X, y, n_keep):
     var = a.var(axis=0, ddof=1) / max(len(a), 1) + b.var(axis=0, ddof=1) / max(len(b), 1)
     t = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(np.where(var > 0, var, np.inf))
     n_keep = min(n_keep, X.shape[1])
-    keep = np.argpartition(-t, n_keep - 1)[:n_keep]
+    # Tie rule: equal |t| (duplicated probes) keep the lower gene index. A stable sort, because
+    # argpartition's (and the default argsort's) order among equal keys depends on the CPU's
+    # SIMD sorting kernel (AVX2 / AVX-512 / none), so the kept gene would too.
+    keep = np.argsort(-t, kind="stable")[:n_keep]
     return np.sort(keep)
 
 
@@ -160,7 +164,8 @@ def _competitors(config, seed):
     return {
         "linear_svm": make_pipeline(StandardScaler(), clone(linear)),
         "svm_rfe": make_pipeline(
-            StandardScaler(), RFE(clone(linear), n_features_to_select=config.rfe_genes, step=0.5)
+            StandardScaler(),
+            RFE(clone(linear), n_features_to_select=config.rfe_genes, step=0.5, importance_getter=linear_svm_importance),
         ),
         "l1_logistic": make_pipeline(
             StandardScaler(), LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5, random_state=seed)
@@ -169,6 +174,19 @@ def _competitors(config, seed):
             DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds, random_state=seed
         ),
     }
+
+
+def linear_svm_importance(svm) -> np.ndarray:
+    """SVM-RFE's ranking criterion ``w_j²`` of a fitted linear ``SVC``, summed in a fixed order.
+
+    ``SVC.coef_`` is a BLAS product of the dual coefficients and the support vectors, whose last
+    bits depend on the BLAS kernel; two identical gene columns (duplicated probes) can then get
+    different ``w_j`` and RFE would drop one or the other depending on the machine. Summed by
+    numpy (:func:`companion.numerics.ordered_matvec`), identical columns get identical weights and
+    RFE's stable ranking drops the lower index first on every machine.
+    """
+    weights = ordered_matvec(np.asarray(svm.support_vectors_).T, np.asarray(svm.dual_coef_)[0])
+    return weights**2
 
 
 def _genes_used(name, model, n_input):

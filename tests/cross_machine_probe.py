@@ -1,0 +1,101 @@
+"""Run every notebook protocol's core computation at small sizes and write its results as text.
+
+``python tests/cross_machine_probe.py OUTDIR`` writes one file per protocol, ``<name>.txt``: one
+line per number, ``path<TAB>value`` with floats at 17 significant digits (every bit). The test
+``tests/test_cross_machine.py`` runs this script under several BLAS kernels and thread counts
+(``OPENBLAS_CORETYPE``, ``OPENBLAS_NUM_THREADS``: what differs between two users' machines) and
+asserts the files are identical. It is a script, not a test module, because the BLAS kernel is
+chosen when numpy is first imported: each configuration needs its own interpreter.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+def flatten(value, path="") -> list[str]:
+    """Every number in nested dicts/lists/dataclasses/arrays/frames as ``path<TAB>repr`` lines."""
+    from companion.experiments import paper01
+
+    if isinstance(value, dict):
+        return [line for key in value for line in flatten(value[key], f"{path}/{key}")]
+    if isinstance(value, (list, tuple)):
+        return [line for k, item in enumerate(value) for line in flatten(item, f"{path}[{k}]")]
+    if isinstance(value, paper01.GridResults):
+        return [line for name in sorted(vars(value)) for line in flatten(getattr(value, name), f"{path}.{name}")]
+    if isinstance(value, pd.DataFrame):
+        frame = value.reset_index()
+        return [
+            line for column in frame.columns
+            for k, item in enumerate(frame[column].tolist())
+            for line in flatten(item, f"{path}[{k}].{column}")
+        ]
+    if isinstance(value, pd.Series):
+        return flatten(value.to_frame(), path)
+    if isinstance(value, np.ndarray):
+        return [line for k, item in enumerate(value.ravel().tolist()) for line in flatten(item, f"{path}[{k}]")]
+    if isinstance(value, (float, np.floating)):
+        return [f"{path}\t{float(value):.17g}"]
+    return [f"{path}\t{value!r}"]
+
+
+def protocols() -> dict:
+    """name -> zero-argument callable running that protocol at a small size."""
+    from companion.datasets import load_contact_lenses
+    from companion.experiments import paper01, paper02, paper03, paper04, paper05
+
+    def p01():
+        grid = paper01.Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
+                            svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
+        return paper01.run_table1(["haberman"], seeds=(0,), grid=grid, inner_splits=2)
+
+    def p02():
+        X, y = load_contact_lenses()
+        return paper02.repeated_cross_validation(paper02.learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
+
+    def p03():
+        return paper03.run_protocol(2, 7, degrees=(2, 3), n_train=200, n_test=500)
+
+    def p04():
+        kwargs = dict(n_splits=5, seed=3, max_folds=2)
+        return {
+            "benchmark": paper04.run_benchmark(["monks1", "breastw"], others=("CART",), **kwargs),
+            "ablation": paper04.polarity_ablation(["iris"], **kwargs),
+            "strength": paper04.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
+        }
+
+    def p05():
+        config = paper05.ProtocolConfig(
+            n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
+            adaboost_rounds=5, rfe_genes=4, datasets=("leukemia_golub",),
+        )
+        return paper05.run_protocol(config, seed=1)
+
+    return {"paper01": p01, "paper02": p02, "paper03": p03, "paper04": p04, "paper05": p05}
+
+
+def main(argv: list[str]) -> int:
+    import warnings
+
+    warnings.simplefilter("ignore")
+    out = Path(argv[0])
+    out.mkdir(parents=True, exist_ok=True)
+    only = set(argv[1:])
+    # Canary: a BLAS product whose last bits depend on the kernel and thread count; the test
+    # checks that the configurations really differ (else comparing them would prove nothing).
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((64, 4096)), rng.standard_normal(4096)
+    (out / "canary.txt").write_text("".join(f"{v:.17g}\n" for v in a @ b))
+    for name, run in protocols().items():
+        if only and name not in only:
+            continue
+        (out / f"{name}.txt").write_text("\n".join(flatten(run())) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

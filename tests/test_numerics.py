@@ -1,0 +1,46 @@
+"""companion.numerics: exact integer products and fixed-order sums (issue 13)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
+
+
+def test_exact_matvec_equals_python_integers_on_both_paths(rng):
+    for high in (50, 2**40):  # both below 2**53 in every partial sum: the float path, exact
+        A = rng.integers(-high, high, size=(30, 20))
+        v = rng.integers(-50, 50, size=20)
+        reference = [sum(int(a) * int(b) for a, b in zip(row, v)) for row in A]
+        result = exact_matvec(A.astype(float), v.astype(float))
+        assert [int(x) for x in result] == reference
+
+
+def test_exact_matvec_big_values_take_the_int64_path():
+    A = np.array([[2.0**53, 1.0, -(2.0**53)]])
+    v = np.array([1.0, 1.0, 1.0])
+    assert float(A[0] @ v) == 0.0  # float64 loses the 1: 2**53 + 1 rounds to 2**53
+    assert exact_matvec(A, v).tolist() == [1.0]  # the int64 path keeps it
+    with pytest.raises(ValueError, match="integer-valued"):
+        exact_matvec(np.array([[0.5]]), np.array([1.0]))
+    with pytest.raises(ValueError, match="overflow"):
+        exact_matvec(np.array([[2.0**62]]), np.array([4.0]))
+
+
+def test_ordered_sums_match_fsum_and_are_order_fixed(rng):
+    A = rng.standard_normal((40, 333))
+    v = rng.standard_normal(333)
+    reference = np.array([math.fsum(a * b for a, b in zip(row, v)) for row in A])
+    np.testing.assert_allclose(ordered_matvec(A, v), reference, rtol=1e-12, atol=1e-12)
+    # Identical rows give identical bits (a BLAS kernel need not: edge rows take other code).
+    B = np.vstack([A[:1]] * 17)
+    assert np.unique(ordered_matvec(B, v)).size == 1
+    assert ordered_dot(A[0], v) == ordered_matvec(A[:1], v)[0]
+
+
+def test_is_integer_valued():
+    assert is_integer_valued(np.array([1, 2], dtype=np.int8))
+    assert is_integer_valued([[-3.0, 0.0]])
+    assert not is_integer_valued([1.0, np.nan])
+    assert not is_integer_valued(["1"])
