@@ -13,13 +13,16 @@ $(STAMP): pyproject.toml requirements.lock
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation -e .
 	@touch $(STAMP)
 
+# The only command that publishes (rewrites notebooks/ and figures/): a run with --fast, -p or
+# --output-dir writes under build/reproduce/ or the given folder instead.
 reproduce: $(STAMP)  ## execute every notebook in order with papermill (in place), regenerating figures/
 	$(PY) -m companion.reproduce
 
-reproduce-fast: $(STAMP)  ## the same with the notebooks' fast=True parameter (smoke run)
+reproduce-fast: $(STAMP)  ## the same with fast=True (smoke run), into build/reproduce/fast/: the tree stays clean
 	$(PY) -m companion.reproduce --fast
 
-test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run
+# the root conftest.py points COMPANION_FIGURES (inherited by the nbval kernels) at a temporary folder.
+test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run; leaves git status clean
 	env -u MPLBACKEND $(PY) -m pytest
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*

@@ -1,12 +1,14 @@
-"""Absolute locations of the project's folders, and the one way figures are saved.
+"""Absolute locations of the project's folders, and the one way figures and tables are saved.
 
 Every path is absolute and derived from this file's location, so notebooks, tests and scripts
 work whatever their current directory (the convention of showyourwork's ``paths`` module).
 
 >>> (ROOT / "companion" / "paths.py").is_file()
 True
->>> DATA.name, FIGURES.name
-('data', 'figures')
+>>> DATA.name
+'data'
+>>> FIGURES.is_absolute()  # ROOT / "figures", or wherever COMPANION_FIGURES points
+True
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path"]
+__all__ = ["ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path", "save_table"]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
-# COMPANION_FIGURES redirects every figure and result table (the determinism test runs the
-# notebooks twice into scratch folders this way, leaving the committed figures/ untouched).
+# COMPANION_FIGURES redirects every figure and result table: the test session points it at a
+# temporary folder (tests/conftest.py), and the runner at build/reproduce/<label>/figures for
+# any run other than the default one, so that only `make reproduce` rewrites figures/.
 FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -65,3 +68,57 @@ def results_path(name: str) -> Path:
     folder = FIGURES
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
+
+
+# Significant digits of the floats in result tables: enough for every number the notebooks
+# report, few enough that last-bit differences (another BLAS kernel, another summation order)
+# cannot change a byte of the file.
+TABLE_FLOAT_FORMAT = "%.10g"
+
+
+def save_table(df, name: str, *, index: bool = True) -> Path:
+    """Write ``df`` as the result table ``figures/<name>`` and return the path.
+
+    Same file as ``df.to_csv(results_path(name), index=index)`` except that floats are written
+    with 10 significant digits (``float_format="%.10g"``) and lines end in ``\\n`` on every
+    platform, so that two runs differing only in the last bits of a float write identical bytes
+    (unless a value sits on a rounding boundary of its 10th digit, or is noise around an exact
+    0 such as ``2e-17``: round such columns explicitly).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or pandas.Series
+        The table.
+    name : str
+        File name, conventionally prefixed by the notebook number (``"01_table1.csv"``); a
+        ``.csv`` suffix is added when missing.
+    index : bool, default=True
+        Write the row index as the first column (pandas' default, as ``df.to_csv``).
+
+    Returns
+    -------
+    pathlib.Path
+        Absolute path of the written file (under ``FIGURES``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"s": [1, 2], "error": [0.1 + 0.2, 1 / 3]}, index=["a", "b"])
+    >>> path = save_table(df, "00_doctest_save_table")
+    >>> path.name, path.parent == FIGURES
+    ('00_doctest_save_table.csv', True)
+    >>> print(path.read_text(), end="")
+    ,s,error
+    a,1,0.3
+    b,2,0.3333333333
+    >>> print(save_table(df, "00_doctest_save_table.csv", index=False).read_text(), end="")
+    s,error
+    1,0.3
+    2,0.3333333333
+    >>> path.unlink()
+    """
+    if isinstance(name, str) and name and not name.endswith(".csv"):
+        name = f"{name}.csv"
+    path = results_path(name)
+    df.to_csv(path, index=index, float_format=TABLE_FLOAT_FORMAT, lineterminator="\n")
+    return path

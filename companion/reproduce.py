@@ -1,17 +1,30 @@
 """Re-execute the numbered notebooks with papermill: ``python -m companion.reproduce``.
 
 What ``make reproduce`` calls. Notebooks ``notebooks/NN_*.ipynb`` run in order, each with the
-parameter ``fast`` injected (``--fast`` sets it to True). A notebook that succeeds replaces the
-committed one in place (outputs, figures and result CSVs regenerated); one that fails leaves the
-committed notebook untouched and its partial run is saved under ``build/failed/`` for
-inspection. A summary table names, for every failure, the notebook, the cell and the error; the
-exit status is non-zero when any notebook failed.
+parameter ``fast`` injected (``--fast`` sets it to True) and any ``-p NAME VALUE`` given.
+
+Only the *default* run (no ``--fast``, no ``-p``, no ``--output-dir``) publishes: a notebook that
+succeeds replaces the committed one in place, and its figures and result CSVs are rewritten in
+``figures/`` (or wherever ``COMPANION_FIGURES`` points). Any other run writes its executed
+notebooks under ``--output-dir DIR`` (default ``build/reproduce/<label>``, the label naming the
+parameters, e.g. ``fast`` or ``fast_seed-7``) and its figures and CSVs under ``DIR/figures``
+(``COMPANION_FIGURES`` is set for the kernel), never over the committed files.
+
+A notebook that fails is never published: its partial run is saved under ``build/failed/`` (or
+``DIR/failed``) for inspection. A summary table names, for every failure, the notebook, the cell
+and the error; the exit status is non-zero when any notebook failed.
+
+Executed notebooks are normalised so that a re-run gives the same bytes on any machine: no
+timestamps, durations, paths or tool and Python versions in the metadata, and the cell papermill
+injects gets the fixed id ``injected-parameters``.
 
 Examples
 --------
-``python -m companion.reproduce``            every notebook, full protocol
-``python -m companion.reproduce --only 03``  notebook 03 only (several ``--only`` allowed)
-``python -m companion.reproduce --fast``     small sizes, for a quick end-to-end check
+``python -m companion.reproduce``                   every notebook, full protocol, in place
+``python -m companion.reproduce --only 03``         notebook 03 only (several ``--only`` allowed)
+``python -m companion.reproduce --fast``            small sizes -> build/reproduce/fast/
+``python -m companion.reproduce -p seed 7 --fast``  another seed -> build/reproduce/fast_seed-7/
+``python -m companion.reproduce --output-dir DIR``  full protocol, written to DIR and DIR/figures
 """
 
 from __future__ import annotations
@@ -29,9 +42,25 @@ from pathlib import Path
 
 from companion.paths import NOTEBOOKS, ROOT
 
-__all__ = ["NotebookResult", "discover_notebooks", "run_notebook", "run_all", "main"]
+__all__ = [
+    "NotebookResult",
+    "DEFAULT_PARAMETERS",
+    "discover_notebooks",
+    "parse_parameter_value",
+    "default_output_dir",
+    "run_notebook",
+    "run_all",
+    "main",
+]
 
 _NUMBERED = re.compile(r"^(\d\d)_.*\.ipynb$")
+
+#: What the default (publishing) run injects into every notebook.
+DEFAULT_PARAMETERS = {"fast": False}
+
+#: Fixed id of the cell papermill injects (papermill gives it a random one on every run).
+INJECTED_CELL_ID = "injected-parameters"
+_CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
 
 
 @dataclass
@@ -75,6 +104,62 @@ def discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) 
     return notebooks
 
 
+def parse_parameter_value(text: str):
+    """Value of ``-p NAME VALUE`` read the way papermill's command line reads it.
+
+    ``True``, ``False`` and ``None`` become those constants, then an int is tried, then a float;
+    anything else stays a string.
+
+    >>> [parse_parameter_value(v) for v in ["7", "-3", "0.5", "1e-3", "True", "None", "abc"]]
+    [7, -3, 0.5, 0.001, True, None, 'abc']
+    >>> parse_parameter_value("false")  # case matters, as in papermill
+    'false'
+    """
+    if text == "True":
+        return True
+    if text == "False":
+        return False
+    if text == "None":
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _run_label(parameters: dict) -> str:
+    """Folder name naming a run's parameters: ``fast``, ``seed-7``, ``fast_seed-7``...
+
+    >>> _run_label({"fast": True, "seed": 7})
+    'fast_seed-7'
+    >>> _run_label({"fast": False, "name": "a b/c"})
+    'name-a_b_c'
+    >>> _run_label({"fast": False})
+    'default'
+    """
+    parts = ["fast"] if parameters.get("fast") is True else []
+    parts += [
+        f"{name}-{value}"
+        for name, value in parameters.items()
+        if not (name == "fast" and isinstance(value, bool))
+    ]
+    label = "_".join(re.sub(r"[^A-Za-z0-9.=-]+", "_", part) for part in parts) or "default"
+    return label[:100]
+
+
+def default_output_dir(parameters: dict, root: Path | None = None) -> Path:
+    """Where a non-publishing run writes when no ``--output-dir`` is given.
+
+    ``root`` defaults to the checkout (``companion.paths.ROOT``); ``build/`` is git-ignored.
+
+    >>> default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
+    '/repo/build/reproduce/fast_seed-7'
+    """
+    return Path(root or ROOT) / "build" / "reproduce" / _run_label(parameters)
+
+
 def _check_readable(notebook: Path) -> None:
     """Fail early, with the file's name, on a notebook that is not valid notebook JSON."""
     import nbformat
@@ -91,33 +176,78 @@ def run_notebook(
     notebook: Path,
     *,
     fast: bool = False,
+    parameters: dict | None = None,
+    output_dir: Path | None = None,
     kernel_name: str | None = None,
     progress_bar: bool = True,
     failed_dir: Path | None = None,
 ) -> NotebookResult:
-    """Execute ``notebook`` with papermill; replace it in place only when every cell succeeds."""
+    """Execute ``notebook`` with papermill; publish it only when every cell succeeds.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The notebook to execute; it is read, never written, unless the run publishes.
+    fast : bool, default=False
+        Value injected as ``fast`` (an entry ``"fast"`` in ``parameters`` wins).
+    parameters : dict, optional
+        Further parameters to inject (papermill's ``-p NAME VALUE``).
+    output_dir : pathlib.Path, optional
+        Write the executed notebook to ``output_dir/<name>`` and point ``COMPANION_FIGURES`` of
+        the kernel at ``output_dir/figures``. When None, a run with the default parameters
+        (``fast=False`` and nothing else) replaces ``notebook`` in place, its figures going to
+        ``companion.paths.FIGURES``; any other run goes to :func:`default_output_dir`.
+    kernel_name : str, optional
+        Jupyter kernel (default: the notebook's).
+    progress_bar : bool, default=True
+        Papermill's per-cell progress bar.
+    failed_dir : pathlib.Path, optional
+        Where the partial run of a failing notebook is saved (default ``build/failed`` when
+        publishing, ``output_dir/failed`` otherwise).
+
+    Returns
+    -------
+    NotebookResult
+    """
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
     notebook = Path(notebook).resolve()
-    failed_dir = Path(failed_dir or ROOT / "build" / "failed")
+    injected = {"fast": bool(fast), **(parameters or {})}
+    if output_dir is None and injected != DEFAULT_PARAMETERS:
+        output_dir = default_output_dir(injected)
+    if output_dir is None:
+        destination = notebook
+        environment = {}  # figures wherever companion.paths.FIGURES points (figures/ by default)
+        failed_dir = Path(failed_dir or ROOT / "build" / "failed")
+    else:
+        output_dir = Path(output_dir).resolve()
+        destination = output_dir / notebook.name
+        if destination == notebook:
+            raise ValueError(f"--output-dir {output_dir} is the notebooks' own folder")
+        environment = {"COMPANION_FIGURES": str(output_dir / "figures")}
+        failed_dir = Path(failed_dir or output_dir / "failed")
     start = time.perf_counter()
     try:
         _check_readable(notebook)
     except ValueError as exc:
         return NotebookResult(notebook, False, time.perf_counter() - start, None, str(exc))
 
-    handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=notebook.parent, prefix=".running-")
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=destination.parent, prefix=".running-")
     os.close(handle)
     scratch = Path(scratch)
-    # The kernel must use its inline backend so that figures are embedded in the notebook; an
-    # inherited MPLBACKEND=Agg would silently drop them.
-    inherited_backend = os.environ.pop("MPLBACKEND", None)
+    # The kernel inherits this process's environment. It must use its inline backend so that
+    # figures are embedded in the notebook (an inherited MPLBACKEND=Agg would silently drop them),
+    # and a non-publishing run sends its figures and CSVs to output_dir/figures.
+    saved = {name: os.environ.get(name) for name in ("MPLBACKEND", *environment)}
+    os.environ.pop("MPLBACKEND", None)
+    os.environ.update(environment)
     try:
         papermill.execute_notebook(
             str(notebook),
             str(scratch),
-            parameters={"fast": bool(fast)},
+            parameters=injected,
             kernel_name=kernel_name,
             cwd=str(notebook.parent),
             progress_bar=progress_bar,
@@ -139,11 +269,14 @@ def run_notebook(
         scratch.unlink(missing_ok=True)
         return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
     finally:
-        if inherited_backend is not None:
-            os.environ["MPLBACKEND"] = inherited_backend
-    _strip_volatile_metadata(scratch)
-    shutil.move(scratch, notebook)
-    return NotebookResult(notebook, True, time.perf_counter() - start)
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    _strip_volatile_metadata(scratch, source=notebook)
+    shutil.move(scratch, destination)
+    return NotebookResult(destination, True, time.perf_counter() - start)
 
 
 def _cell_index(executed: Path, exc) -> int | None:
@@ -166,17 +299,36 @@ def _cell_index(executed: Path, exc) -> int | None:
     return getattr(exc, "cell_index", None)
 
 
-def _strip_volatile_metadata(path: Path) -> None:
-    """Drop papermill's per-run timestamps and durations so reruns give the same file."""
+def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
+    """Make an executed notebook a function of its inputs only, so reruns give the same bytes.
+
+    Drops papermill's timestamps, durations, paths and version, nbclient's per-cell timings and
+    the kernel's Python version (``language_info.version``, which differs between machines), and
+    gives the cell papermill injects a fixed id instead of its random one. When ``source`` (the
+    notebook that was executed) predates cell ids (nbformat < 4.5), papermill's upgrade gave every
+    cell a random id; those become ``cell-<n>``.
+    """
     import nbformat
 
     nb = nbformat.read(path, as_version=4)
     papermill_meta = nb.metadata.get("papermill", {})
-    for key in ("start_time", "end_time", "duration", "input_path", "output_path"):
+    for key in ("start_time", "end_time", "duration", "input_path", "output_path", "version"):
         papermill_meta.pop(key, None)
+    nb.metadata.get("language_info", {}).pop("version", None)
     for cell in nb.cells:
         cell.metadata.pop("papermill", None)
         cell.metadata.pop("execution", None)
+    if source is not None and nbformat.read(source, as_version=4).get("nbformat_minor", 0) < 5:
+        for number, cell in enumerate(nb.cells):
+            cell["id"] = f"cell-{number}"
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    if injected and "id" in injected[0]:
+        taken = {c.get("id") for c in nb.cells if c is not injected[0]}
+        candidate, n = INJECTED_CELL_ID, 1
+        while candidate in taken:
+            candidate, n = f"{INJECTED_CELL_ID}-{n}", n + 1
+        assert _CELL_ID.match(candidate)
+        injected[0]["id"] = candidate
     nbformat.write(nb, path)
 
 
@@ -184,17 +336,30 @@ def run_all(
     notebooks: list[Path],
     *,
     fast: bool = False,
+    parameters: dict | None = None,
+    output_dir: Path | None = None,
     kernel_name: str | None = None,
     failed_dir: Path | None = None,
     stream=None,
 ) -> list[NotebookResult]:
-    """Run ``notebooks`` in order, printing one progress line per notebook, and return results."""
+    """Run ``notebooks`` in order, printing one progress line per notebook, and return results.
+
+    ``parameters`` and ``output_dir`` are handed to :func:`run_notebook` (see there for where
+    each run writes).
+    """
     stream = stream or sys.stdout
     results = []
     for position, notebook in enumerate(notebooks, start=1):
         print(f"[{position}/{len(notebooks)}] {notebook.name}", file=stream, flush=True)
         results.append(
-            run_notebook(notebook, fast=fast, kernel_name=kernel_name, failed_dir=failed_dir)
+            run_notebook(
+                notebook,
+                fast=fast,
+                parameters=parameters,
+                output_dir=output_dir,
+                kernel_name=kernel_name,
+                failed_dir=failed_dir,
+            )
         )
     return results
 
@@ -206,12 +371,33 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--only", action="append", metavar="NN", help="run notebook NN only")
     parser.add_argument("--fast", action="store_true", help="inject fast=True (small sizes)")
+    parser.add_argument(
+        "-p", "--parameter", dest="parameters", action="append", nargs=2, default=[],
+        metavar=("NAME", "VALUE"),
+        help="inject parameter NAME (repeatable); VALUE is read as papermill does: "
+             "True/False/None, int, float, else str",
+    )
+    parser.add_argument(
+        "--output-dir", type=Path, default=None, metavar="DIR",
+        help="write executed notebooks to DIR and figures/CSVs to DIR/figures (default for "
+             "--fast or -p runs: build/reproduce/<label>); only a run without --fast, -p and "
+             "--output-dir rewrites notebooks/ and figures/ in place",
+    )
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
     parser.add_argument("--failed-dir", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--timings", type=Path, default=None, metavar="CSV",
                         help="also write notebook, ok, seconds to this CSV (make bench uses it)")
     parser.add_argument("--kernel", default=None, help="Jupyter kernel name (default: notebook's)")
     args = parser.parse_args(argv)
+    parameters = {"fast": args.fast}
+    for name, value in args.parameters:
+        if not name.isidentifier():
+            parser.error(f"-p {name} {value}: {name!r} is not a Python variable name")
+        parameters[name] = parse_parameter_value(value)
+    publish = not (args.fast or args.parameters or args.output_dir is not None)
+    output_dir = None if publish else (args.output_dir or default_output_dir(parameters))
+    if output_dir is not None and output_dir.resolve() == args.notebooks.resolve():
+        parser.error(f"--output-dir {output_dir} would overwrite the notebooks it runs")
     try:
         notebooks = discover_notebooks(args.notebooks, args.only)
     except ValueError as exc:
@@ -219,7 +405,11 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print(f"no numbered notebooks in {args.notebooks}", file=sys.stderr)
         return 2
-    results = run_all(notebooks, fast=args.fast, kernel_name=args.kernel, failed_dir=args.failed_dir)
+    if output_dir is not None:
+        print(f"writing executed notebooks to {output_dir}, figures and CSVs to "
+              f"{output_dir / 'figures'} (only the default run publishes in place)", flush=True)
+    results = run_all(notebooks, parameters=parameters, output_dir=output_dir,
+                      kernel_name=args.kernel, failed_dir=args.failed_dir)
     print("\nSummary")
     for result in results:
         print(result.summary_line())

@@ -1,4 +1,7 @@
-"""Shared pytest configuration: headless matplotlib, and a seeded generator fixture."""
+"""Shared pytest configuration for tests/: headless matplotlib and a seeded generator.
+
+The scratch figures folder (COMPANION_FIGURES) is set up by the root ``conftest.py``.
+"""
 
 import matplotlib
 

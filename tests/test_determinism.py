@@ -1,28 +1,28 @@
-"""`python -m companion.reproduce --fast`, run twice, writes byte-identical result CSVs."""
+"""`python -m companion.reproduce --fast`, run twice, writes byte-identical result CSVs.
+
+A `--fast` run reads the committed notebooks and writes its executed copies, figures and CSVs
+under `--output-dir` only, so the runs go straight to scratch folders.
+"""
 
 import os
-import shutil
 import subprocess
 import sys
 
 import pytest
 
-from companion.paths import NOTEBOOKS, ROOT
+from companion.paths import ROOT
 
 
 def _run_fast(tmp_path, label):
-    notebooks = tmp_path / f"notebooks_{label}"
-    figures = tmp_path / f"figures_{label}"
-    shutil.copytree(NOTEBOOKS, notebooks)
+    """One `--fast` run of every notebook into its own output folder; its result CSVs' bytes."""
+    output = tmp_path / f"run_{label}"
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
-    env["COMPANION_FIGURES"] = str(figures)
     completed = subprocess.run(
-        [sys.executable, "-m", "companion.reproduce", "--fast", "--notebooks", str(notebooks),
-         "--failed-dir", str(tmp_path / f"failed_{label}")],
+        [sys.executable, "-m", "companion.reproduce", "--fast", "--output-dir", str(output)],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800,
     )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
-    return {p.name: p.read_bytes() for p in figures.glob("*.csv")}
+    return {p.name: p.read_bytes() for p in (output / "figures").glob("*.csv")}
 
 
 @pytest.mark.slow

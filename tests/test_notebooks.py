@@ -43,3 +43,19 @@ def test_notebook_leaks_no_machine_paths(path):
     text = path.read_text(encoding="utf-8")
     for pattern in (r"/work/", r"/root/", r"/tmp/", r"/home/\w+"):
         assert not re.search(pattern, text), f"{path.name} contains a machine path ({pattern})"
+
+
+@pytest.mark.parametrize("path", NOTEBOOK_FILES, ids=lambda p: p.name)
+def test_notebook_committed_without_run_specific_metadata(path):
+    """What `make reproduce` writes depends on the inputs only, so a re-run on another machine
+    leaves `git status` clean: no timestamps, paths or tool/Python versions, and a fixed id for
+    the cell papermill injects (it draws a random one on every run)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    papermill = nb["metadata"].get("papermill", {})
+    volatile = {"start_time", "end_time", "duration", "input_path", "output_path", "version"}
+    assert not volatile & papermill.keys(), "run python -m companion.reproduce (it strips them)"
+    assert "version" not in nb["metadata"].get("language_info", {})
+    for cell in nb["cells"]:
+        assert not {"papermill", "execution"} & cell.get("metadata", {}).keys()
+        if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
+            assert cell.get("id") == "injected-parameters"

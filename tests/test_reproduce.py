@@ -1,6 +1,9 @@
-"""The papermill runner: order, selection, fast parameter, and failure reporting."""
+"""The papermill runner: order, selection, parameters, where each run writes, failure reporting,
+and byte-identical re-runs."""
 
 import json
+import os
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -8,24 +11,56 @@ import pytest
 from companion import reproduce
 
 
-def _write_notebook(path, sources, tag_parameters=True):
+def _write_notebook(path, sources, tag_parameters=True, parameters="fast = False", minor=None):
     nb = nbformat.v4.new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    cells = [nbformat.v4.new_code_cell("fast = False")]
+    cells = [nbformat.v4.new_code_cell(parameters)]
     if tag_parameters:
         cells[0].metadata["tags"] = ["parameters"]
     cells += [nbformat.v4.new_code_cell(src) for src in sources]
     nb.cells = cells
+    if minor is not None:  # an older notebook, from before cell ids (nbformat 4.4)
+        nb.nbformat_minor = minor
+        for cell in nb.cells:
+            del cell["id"]
     nbformat.write(nb, path)
     return path
 
 
+def _printed(path):
+    nb = nbformat.read(path, as_version=4)
+    return [o["text"] for c in nb.cells if c.cell_type == "code" for o in c.outputs if "text" in o]
+
+
 @pytest.fixture
 def notebooks(tmp_path):
-    _write_notebook(tmp_path / "01_ok.ipynb", ["print('mode', 'fast' if fast else 'full')"])
-    _write_notebook(tmp_path / "02_fails.ipynb", ["x = 1", "raise RuntimeError('deliberate failure')"])
-    (tmp_path / "scratch.ipynb").write_text("{}")  # unnumbered: ignored
-    return tmp_path
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _write_notebook(folder / "01_ok.ipynb", ["print('mode', 'fast' if fast else 'full')"])
+    _write_notebook(folder / "02_fails.ipynb", ["x = 1", "raise RuntimeError('deliberate failure')"])
+    (folder / "scratch.ipynb").write_text("{}")  # unnumbered: ignored
+    return folder
+
+
+# A notebook with several parameters that saves a figure and a result table through
+# companion.paths, so that where they land can be checked.
+_PARAMETERS = "fast = False\nseed = 0\nrate = 0.1\nname = 'x'\nflag = False\nmissing = 1"
+_WRITES = [
+    "print({k: (type(v).__name__, v) for k, v in "
+    "dict(fast=fast, seed=seed, rate=rate, name=name, flag=flag, missing=missing).items()})",
+    "import pandas as pd\nfrom companion.paths import save_table, FIGURES\n"
+    "save_table(pd.DataFrame({'seed': [seed], 'third': [1 / 3]}), '09_table.csv', index=False)\n"
+    "print(FIGURES.name)",
+    "import matplotlib.pyplot as plt\nfrom companion.paths import save_figure\n"
+    "fig, ax = plt.subplots()\nax.plot([0, seed])\nsave_figure(fig, '09_line');",
+]
+
+
+@pytest.fixture
+def writer(tmp_path):
+    folder = tmp_path / "writer"
+    folder.mkdir()
+    return _write_notebook(folder / "09_writer.ipynb", _WRITES, parameters=_PARAMETERS)
 
 
 def test_discovery_is_ordered_and_selectable(notebooks):
@@ -36,30 +71,120 @@ def test_discovery_is_ordered_and_selectable(notebooks):
         reproduce.discover_notebooks(notebooks, ["07"])
 
 
-def test_failing_notebook_names_cell_keeps_original_and_exits_nonzero(notebooks, capsys):
-    original = (notebooks / "02_fails.ipynb").read_bytes()
-    failed_dir = notebooks / "failed"
-    status = reproduce.main(["--notebooks", str(notebooks), "--fast", "--failed-dir", str(failed_dir)])
-    out = capsys.readouterr().out
+@pytest.mark.parametrize(
+    "text, value",
+    [("7", 7), ("-3", -3), ("0.5", 0.5), ("1e-3", 0.001), ("True", True), ("False", False),
+     ("None", None), ("abc", "abc"), ("true", "true"), ("", "")],
+)
+def test_parameter_values_are_read_like_papermill(text, value):
+    parsed = reproduce.parse_parameter_value(text)
+    assert parsed == value and type(parsed) is type(value)
+
+
+def test_failing_notebook_names_cell_keeps_original_and_exits_nonzero(notebooks, tmp_path, capsys):
+    originals = {p.name: p.read_bytes() for p in notebooks.iterdir()}
+    out = tmp_path / "out"
+    status = reproduce.main(["--notebooks", str(notebooks), "--fast", "--output-dir", str(out)])
+    printed = capsys.readouterr().out
     assert status == 1
-    assert "01_ok.ipynb" in out and "02_fails.ipynb" in out and "FAILED" in out
-    assert "cell 2 (0-based): RuntimeError: deliberate failure" in out
-    assert (failed_dir / "02_fails.ipynb").is_file()  # partial run kept for inspection
-    assert "1 ok, 1 failed" in out
-    assert (notebooks / "02_fails.ipynb").read_bytes() == original  # committed copy untouched
-    executed = nbformat.read(notebooks / "01_ok.ipynb", as_version=4)
-    printed = [o["text"] for c in executed.cells if c.cell_type == "code" for o in c.outputs if "text" in o]
-    assert "mode fast\n" in printed  # --fast injected the parameter
-    assert "start_time" not in json.dumps(executed.metadata)  # volatile metadata stripped
+    assert "01_ok.ipynb" in printed and "02_fails.ipynb" in printed and "FAILED" in printed
+    assert "cell 2 (0-based): RuntimeError: deliberate failure" in printed
+    assert (out / "failed" / "02_fails.ipynb").is_file()  # partial run kept for inspection
+    assert not (out / "02_fails.ipynb").exists()
+    assert "1 ok, 1 failed" in printed
+    # A --fast run never touches the notebooks it runs.
+    assert {p.name: p.read_bytes() for p in notebooks.iterdir()} == originals
+    assert "mode fast\n" in _printed(out / "01_ok.ipynb")  # --fast injected the parameter
+    assert "start_time" not in json.dumps(nbformat.read(out / "01_ok.ipynb", as_version=4).metadata)
 
 
 def test_only_selects_and_success_exits_zero(notebooks, capsys):
     assert reproduce.main(["--notebooks", str(notebooks), "--only", "01"]) == 0
     out = capsys.readouterr().out
     assert "1 ok, 0 failed" in out and "02_fails" not in out.split("Summary")[1]
+    assert "mode full\n" in _printed(notebooks / "01_ok.ipynb")  # the default run: in place
 
 
 def test_corrupted_notebook_gets_a_clear_message(tmp_path, capsys):
     (tmp_path / "03_broken.ipynb").write_text('{"cells": [')
     assert reproduce.main(["--notebooks", str(tmp_path)]) == 1
     assert "03_broken.ipynb is not a valid notebook" in capsys.readouterr().out
+
+
+def test_parameters_run_writes_only_under_output_dir_with_typed_values(writer, tmp_path, monkeypatch):
+    committed_figures = tmp_path / "committed_figures"
+    monkeypatch.setenv("COMPANION_FIGURES", str(committed_figures))  # where a publishing run writes
+    source = writer.read_bytes()
+    out = tmp_path / "out"
+    argv = ["--notebooks", str(writer.parent), "-p", "seed", "7", "--fast", "-p", "rate", "0.5",
+            "-p", "name", "abc", "-p", "flag", "True", "-p", "missing", "None", "--output-dir", str(out)]
+    assert reproduce.main(argv) == 0
+    assert writer.read_bytes() == source  # the source notebook is byte-identical
+    assert sorted(p.name for p in writer.parent.iterdir()) == ["09_writer.ipynb"]
+    assert not committed_figures.exists()
+    assert os.environ["COMPANION_FIGURES"] == str(committed_figures)  # restored after the run
+    assert sorted(p.name for p in out.iterdir()) == ["09_writer.ipynb", "figures"]
+    assert sorted(p.name for p in (out / "figures").iterdir()) == ["09_line.png", "09_table.csv"]
+    assert (out / "figures" / "09_table.csv").read_text() == "seed,third\n7,0.3333333333\n"
+    printed = _printed(out / "09_writer.ipynb")
+    assert printed[0].strip() == repr({
+        "fast": ("bool", True), "seed": ("int", 7), "rate": ("float", 0.5), "name": ("str", "abc"),
+        "flag": ("bool", True), "missing": ("NoneType", None)})
+    executed = nbformat.read(out / "09_writer.ipynb", as_version=4)
+    assert executed.metadata.papermill.parameters == {
+        "fast": True, "seed": 7, "rate": 0.5, "name": "abc", "flag": True, "missing": None}
+
+
+def test_non_default_run_defaults_to_build_reproduce(writer, tmp_path, monkeypatch):
+    monkeypatch.setattr(reproduce, "ROOT", tmp_path / "checkout")
+    source = writer.read_bytes()
+    assert reproduce.main(["--notebooks", str(writer.parent), "-p", "seed", "7", "--fast"]) == 0
+    out = tmp_path / "checkout" / "build" / "reproduce" / "fast_seed-7"
+    assert (out / "09_writer.ipynb").is_file()
+    assert (out / "figures" / "09_table.csv").read_text().startswith("seed,third\n7,")
+    assert writer.read_bytes() == source
+
+
+def test_output_dir_may_not_be_the_notebooks_folder(writer):
+    with pytest.raises(SystemExit):
+        reproduce.main(["--notebooks", str(writer.parent), "--output-dir", str(writer.parent)])
+
+
+def _run_twice(argv, produced):
+    """Run the runner twice; return the bytes of the files ``produced`` lists after each run."""
+    snapshots = []
+    for _ in range(2):
+        assert reproduce.main(argv) == 0
+        snapshots.append({str(p): Path(p).read_bytes() for p in produced})
+    return snapshots
+
+
+def test_default_run_publishes_in_place_and_reruns_are_byte_identical(writer, tmp_path, monkeypatch):
+    figures = tmp_path / "figures"
+    monkeypatch.setenv("COMPANION_FIGURES", str(figures))
+    first, second = _run_twice(["--notebooks", str(writer.parent)],
+                               [writer, figures / "09_table.csv", figures / "09_line.png"])
+    assert first == second
+    assert (figures / "09_table.csv").read_text() == "seed,third\n0,0.3333333333\n"
+    nb = nbformat.read(writer, as_version=4)
+    injected = [c for c in nb.cells if "injected-parameters" in c.metadata.get("tags", [])]
+    assert len(injected) == 1 and injected[0].id == "injected-parameters"
+    assert nb.metadata.papermill == {"default_parameters": {}, "environment_variables": {},
+                                     "exception": None, "parameters": {"fast": False}}
+    assert "version" not in nb.metadata.language_info  # the machine's Python patch version
+    text = writer.read_text()
+    for volatile in ("start_time", "duration", str(tmp_path), '"execution":'):
+        assert volatile not in text
+
+
+def test_output_dir_reruns_are_byte_identical_even_without_cell_ids(tmp_path):
+    (tmp_path / "nb").mkdir()
+    source = _write_notebook(tmp_path / "nb" / "01_old.ipynb", ["print(seed)"],
+                             parameters="fast = False\nseed = 0", minor=4)
+    out = tmp_path / "out"
+    first, second = _run_twice(["--notebooks", str(source.parent), "-p", "seed", "3",
+                                "--output-dir", str(out)], [out / "01_old.ipynb"])
+    assert first == second
+    nb = nbformat.read(out / "01_old.ipynb", as_version=4)
+    assert [c.id for c in nb.cells] == ["cell-0", "injected-parameters", "cell-2"]
+    assert _printed(out / "01_old.ipynb") == ["3\n"]

@@ -1,0 +1,48 @@
+"""Root pytest configuration: a scratch figures folder for every pytest run in this checkout.
+
+At the repository root so that it applies to any run, `pytest notebooks/03_...ipynb` included.
+
+Nothing a test session writes may land in the tracked tree (`bash .ci/run` fails when `git status`
+is not clean after `make test`). Notebooks (under nbval) and tests save their figures and result
+CSVs through ``companion.paths``, which honours ``COMPANION_FIGURES``; it is pointed here, when
+this file is imported (before any test is collected and before nbval starts a kernel, which
+inherits this process's environment), at a temporary folder removed at the end of the session.
+A value already set is kept only when it lies outside the checkout or under its ignored
+``build/``.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+_ROOT = Path(__file__).resolve().parent
+
+
+def _redirect_figures():
+    """Point COMPANION_FIGURES out of the tracked tree; return the folder to remove afterwards."""
+    preset = os.environ.get("COMPANION_FIGURES")
+    if preset:
+        folder = Path(preset).resolve()
+        inside = _ROOT == folder or _ROOT in folder.parents
+        if not inside or _ROOT / "build" in (folder, *folder.parents):
+            folder.mkdir(parents=True, exist_ok=True)
+            return None
+    # Named `figures` like the real one: doctests show FIGURES.name.
+    folder = Path(tempfile.mkdtemp(prefix="companion-tests-")) / "figures"
+    folder.mkdir()
+    os.environ["COMPANION_FIGURES"] = str(folder)
+    paths = sys.modules.get("companion.paths")
+    if paths is not None:  # imported before this file (a plugin): follow the new value
+        paths.FIGURES = folder
+    return folder.parent
+
+
+_SCRATCH = _redirect_figures()
+
+
+def pytest_unconfigure(config):
+    """Remove the session's scratch figures folder (kernels have been shut down by now)."""
+    if _SCRATCH is not None:
+        shutil.rmtree(_SCRATCH, ignore_errors=True)
