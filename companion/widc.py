@@ -31,6 +31,13 @@ gives variables ``[A <= theta]`` at supervised MDL cut points (Fayyad & Irani 19
 nominal attribute's variable is ``[A = larger value]``, so 0/1 data give the literals ``x = 1`` and
 ``x = 0``. A missing value makes every literal on that attribute false.
 
+Exactness: WIDC's distribution is uniform, so class weights, default vectors and training
+errors are computed as integer counts and committee scores as integer sums of votes; every
+pruning decision and prediction is an exact integer comparison, whatever the CPU, BLAS or
+thread count. Only Z (square roots), the ranking loss (exponentials) and MDL entropies
+(logarithms) are compared with a documented relative tolerance of ``1e-12``, ties going to the
+lowest index (see ``_TIE_RTOL``).
+
 >>> import numpy as np
 >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
 >>> y = X[:, 0].astype(int) & X[:, 1].astype(int)
@@ -67,8 +74,74 @@ __all__ = [
 
 PRUNINGS = ("pessimistic", "optimistic", "none")
 
-# Budget (in float64 cells) of one chunk of the (literals x blocks x classes) score array.
+# Budget (in 8-byte cells) of one chunk of the (literals x blocks x classes) score array.
 _CHUNK_CELLS = 2_000_000
+
+# Exactness (the project's rule: a selection that can meet an exact tie is computed exactly, or
+# with a documented tolerance and tie rule). WIDC's distribution is uniform, w_i = 1/n (see
+# ``DecisionCommittee.fit``), so every weighted count is computed as an *integer* count (times
+# 1/n, applied once), never as a float sum of 1/n weights, whose value depends on the order of
+# summation (numpy's pairwise sum, the BLAS kernel, the thread count): errors, class counts and
+# default vectors are integers, committee scores are integer sums of {-1, 0, +1} votes, and the
+# pruning decisions compare integers. Quantities that are irrational functions of the counts
+# (Z of eq. (1): square roots; the ranking loss Z_t: exponentials, whose last bit depends on the
+# CPU's libm/SIMD kernel; MDL entropies: logarithms) are compared with the relative tolerance
+# below, and values within it of the minimum are tied: ties go to the lowest index. Non-uniform
+# weights (public functions only) use float sums and the same relative tolerance.
+_TIE_RTOL = 1e-12
+
+
+def _uniform_weight(sample_weight):
+    """The common value of ``sample_weight`` if all weights are equal, else ``None``.
+
+    With equal weights ``u`` every weighted count is ``u`` times an integer count, which is what
+    the functions below compute (exactly) instead of a float sum of weights.
+    """
+    w = np.asarray(sample_weight, dtype=float)
+    if w.size and bool(np.all(w == w.flat[0])):
+        return float(w.flat[0])
+    return None
+
+
+def _first_near_min(values, rtol=_TIE_RTOL):
+    """Lowest index ``i`` with ``values[i] <= min + rtol * max(1, |min|)`` (documented tie rule).
+
+    Used only where the compared values are irrational functions of integer counts (Z, Z_t,
+    entropies): mathematically equal values may differ in their last bits, depending on the
+    order of a float sum or on the CPU's exp/log kernel, and are treated as tied.
+
+    >>> _first_near_min(np.array([0.3, 0.1 + 0.2, 0.2]))
+    2
+    >>> _first_near_min(np.array([0.1 + 0.2, 0.3, 0.5]))
+    0
+    """
+    values = np.asarray(values, dtype=float)
+    lowest = values.min()
+    return int(np.flatnonzero(values <= lowest + rtol * max(1.0, abs(lowest)))[0])
+
+
+def _votes(vectors):
+    """Rule vectors as int64 when their entries are integers (WIDC's {-1, 0, +1}), else float64.
+
+    Sums of integer votes are exact in any order; real-valued vectors (allowed by
+    :func:`committee_predict`) are summed in float64.
+    """
+    vectors = np.asarray(vectors)
+    if np.issubdtype(vectors.dtype, np.integer) or np.issubdtype(vectors.dtype, np.bool_):
+        return vectors.astype(np.int64)
+    vectors = vectors.astype(float)
+    if np.all(np.isfinite(vectors)) and np.all(vectors == np.round(vectors)) and np.all(np.abs(vectors) < 2**31):
+        return vectors.astype(np.int64)
+    return vectors
+
+
+def _vote_sums(satisfied, vectors):
+    """``S = satisfied @ vectors``: exact integer sums for integer votes (no BLAS), else float."""
+    votes = _votes(vectors)
+    if votes.dtype == np.int64:
+        # Integer matmul: numpy's own loop, exact whatever the order; BLAS is never called.
+        return np.asarray(satisfied, dtype=np.int64) @ votes
+    return np.asarray(satisfied, dtype=float) @ votes
 
 
 # --------------------------------------------------------------------------------------------
@@ -112,6 +185,12 @@ def z_partition(block_ids, y, sample_weight, n_classes):
     -------
     float
 
+    Notes
+    -----
+    With equal weights ``u`` (WIDC's case) the class weights are ``u`` times integer counts and
+    ``Z = u * 2 sum sqrt(n+ n-)`` is computed from the integer counts, so it depends only on
+    the count table: two partitions with the same table give the same float.
+
     Examples
     --------
     >>> round(z_partition([0] * 8, [0] * 2 + [1] * 6, np.full(8, 1 / 8), 2), 6)
@@ -120,6 +199,12 @@ def z_partition(block_ids, y, sample_weight, n_classes):
     _, dense = np.unique(np.asarray(block_ids), return_inverse=True)
     y = np.asarray(y, dtype=np.intp)
     n_blocks = int(dense.max()) + 1 if dense.size else 0
+    unit = _uniform_weight(sample_weight)
+    if unit is not None:
+        # Equal weights: integer class counts per block, Z of the counts times the weight, so
+        # that Z is a function of the count table only (not of the order of the examples).
+        counts = np.bincount(dense * n_classes + y, minlength=n_blocks * n_classes)
+        return unit * float(z_blocks(counts.reshape(n_blocks, n_classes)))
     weights = np.bincount(
         dense * n_classes + y, weights=np.asarray(sample_weight, float), minlength=n_blocks * n_classes
     )
@@ -184,9 +269,24 @@ def score_literals(literals, y, sample_weight, n_classes, base, inside):
     -------
     ndarray of shape (n_literals,)
         ``Z`` of the partition obtained with each literal appended.
+
+    Notes
+    -----
+    With equal weights ``u`` (WIDC's uniform distribution) ``C0``, ``A`` and ``S_l`` are integer
+    counts and the result is ``u`` times Z of the counts: it depends on the count tables only,
+    not on the order of the examples, the CPU or BLAS (no matrix product is used). Z is a sum of
+    square roots, so equal Z values of different partitions may still differ in the last bit:
+    :func:`grow_monomials` compares them with a relative tolerance.
     """
     c = n_classes
     n_literals = literals.shape[1]
+    sample_weight = np.asarray(sample_weight, dtype=float)
+    # Equal weights u (WIDC): C0, A and S are integer counts and Z is u * Z(counts), a function
+    # of the count tables only. Otherwise they are float sums of the weights.
+    unit = _uniform_weight(sample_weight)
+    counting = unit is not None
+    scale = unit if counting else 1.0
+    cell_weight = np.ones_like(sample_weight) if counting else sample_weight
     inside_blocks, local = np.unique(base[inside], return_inverse=True)
     n_local = inside_blocks.size
     # Blocks with no example inside t are untouched by any literal: a constant term.
@@ -194,25 +294,29 @@ def score_literals(literals, y, sample_weight, n_classes, base, inside):
     untouched = ~np.isin(base, inside_blocks)
     constant = 0.0
     if untouched.any():
-        constant = z_partition(base[untouched], y[untouched], sample_weight[untouched], c)
+        constant = z_partition(base[untouched], y[untouched], cell_weight[untouched], c)
     touched_out = outside & ~untouched
     block_of = np.full(base.max() + 1, -1, dtype=np.int64)
     block_of[inside_blocks] = np.arange(n_local)
     C0 = np.bincount(
         block_of[base[touched_out]] * c + y[touched_out],
-        weights=sample_weight[touched_out],
+        weights=None if counting else sample_weight[touched_out],
         minlength=n_local * c,
     ).reshape(n_local, c)
     keys = local * c + y[inside]
-    w_in = sample_weight[inside]
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-    # A (all inside weight) is summed in the same order as S, so that A - S is exactly 0 when a
-    # literal keeps a whole (block, class) cell: sqrt would turn a 1e-18 residue into 1e-9.
-    weighted = np.hstack([literals[inside][order], np.ones((order.size, 1), dtype=bool)]) * w_in[order, None]
-    S = np.zeros((n_local * c, n_literals + 1))
-    S[sorted_keys[starts]] = np.add.reduceat(weighted, starts, axis=0)
+    columns = np.hstack([literals[inside][order], np.ones((order.size, 1), dtype=bool)])
+    if counting:
+        weighted = columns.astype(np.int64)  # integer counts: exact in any order
+    else:
+        # A (all inside weight) is summed in the same order as S, so that A - S is exactly 0 when
+        # a literal keeps a whole (block, class) cell: sqrt would turn a 1e-18 residue into 1e-9.
+        weighted = columns * sample_weight[inside][order, None]
+    S = np.zeros((n_local * c, n_literals + 1), dtype=weighted.dtype)
+    if starts.size and order.size:
+        S[sorted_keys[starts]] = np.add.reduceat(weighted, starts, axis=0)
     S = S.reshape(n_local, c, n_literals + 1)
     A = S[:, :, -1]
     out = np.empty(n_literals)
@@ -220,7 +324,7 @@ def score_literals(literals, y, sample_weight, n_classes, base, inside):
     for lo in range(0, n_literals, step):  # chunks of literals bound the memory
         S_chunk = np.moveaxis(S[:, :, lo : min(lo + step, n_literals)], 2, 0)
         out[lo : lo + step] = z_blocks(S_chunk) + z_blocks(C0 + (A - S_chunk))
-    return out + constant
+    return scale * (out + constant)
 
 
 def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=None, max_rules=None):
@@ -245,6 +349,15 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
         Literal ids of each monomial, in the order they were added.
     z_trace : list of float
         ``Z`` at the start and after every accepted literal (strictly decreasing).
+
+    Notes
+    -----
+    Tie rule: the literal of least ``Z`` is chosen, where ``Z`` values within a relative
+    ``1e-12`` (of ``max(1, min Z)``) of the minimum are tied and the smallest literal id wins; a
+    literal is accepted only if its ``Z`` is below the current ``Z`` by more than that tolerance.
+    ``Z`` is irrational in the class weights (square roots), so an exact comparison is not
+    available; with WIDC's uniform weights its inputs are exact integer counts
+    (:func:`score_literals`).
     """
     n_samples, n_literals = literals.shape
     if literal_variable is None:
@@ -265,10 +378,13 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
                 if len(monomial) == len(term) + 1 and monomial.issuperset(term):
                     (missing,) = monomial.difference(term)
                     scores[missing] = np.inf
-            # Ties (up to rounding, which depends on the order of the examples): smallest id.
-            lowest = scores.min()
-            best = int(np.flatnonzero(scores <= lowest + 1e-12 * max(1.0, abs(lowest)))[0])
-            tolerance = 1e-12 * max(1.0, z_current)
+            # Z is a sum of square roots: mathematically equal values can differ in the last bit
+            # (order of the float sum), so values within _TIE_RTOL of the minimum are tied, and
+            # ties go to the smallest literal id (documented tie rule).
+            best = _first_near_min(scores)
+            # "Decreases Z" must also beat rounding: a literal that leaves the partition as it is
+            # recomputes the same Z through another decomposition.
+            tolerance = _TIE_RTOL * max(1.0, z_current)
             if not scores[best] < z_current - tolerance:
                 break  # no literal decreases Z
             term.append(best)
@@ -337,6 +453,13 @@ def rule_vectors(class_weights):
     sum, (iii) the first candidate in enumeration order (RECONSTRUCTED, spec 04 section 2.2). For
     ``c = 2`` this is Lemma 2 of the paper.
 
+    Exactness: the sort of the classes is exact (stable, ties by class index). ``Z_t`` involves
+    ``exp(+-1/2)``, whose last bit depends on the CPU's exp kernel, and the structural ties (the
+    constant shifts of a vector) are equal only mathematically, so candidates within a relative
+    ``1e-12`` of the least ``Z_t`` are tied and resolved by the rule above. ``DecisionCommittee``
+    passes integer class counts divided by ``n`` (no BLAS product), so the inputs are the same
+    floats on every machine.
+
     Parameters
     ----------
     class_weights : ndarray of shape (n_rules, c)
@@ -361,7 +484,8 @@ def rule_vectors(class_weights):
     sorted_weights = np.take_along_axis(class_weights, order, axis=1)
     z = ranking_loss_z(sorted_weights[:, None, :], candidates[None, :, :])  # (n_rules, K)
     z_min = z.min(axis=1, keepdims=True)
-    tied = z <= z_min + 1e-12 * np.maximum(1.0, np.abs(z_min))
+    # Documented tolerance: Z_t is a sum of exponentials (irrational, CPU-dependent last bit).
+    tied = z <= z_min + _TIE_RTOL * np.maximum(1.0, np.abs(z_min))
     nonzero = (candidates != 0).sum(1)
     total = candidates.sum(1)
     # Lexicographic preference (fewest non-zeros, largest sum, first), as one integer rank.
@@ -385,7 +509,8 @@ def _default_and_predictions(scores, y, sample_weight, prior):
     Parameters
     ----------
     scores : ndarray of shape (k, n_samples, c)
-        Summed rule vectors of ``k`` candidate committees on the training examples.
+        Summed rule vectors of ``k`` candidate committees on the training examples (integers,
+        or floats holding small integers: the comparisons below are then exact).
     y, sample_weight : training labels (class indices) and weights.
     prior : ndarray of shape (c,)
         Class distribution of the learning sample (the default when nothing is ambiguous).
@@ -393,20 +518,34 @@ def _default_and_predictions(scores, y, sample_weight, prior):
     Returns
     -------
     default : ndarray of shape (k, c)
+        Class distribution of the ambiguous examples (``prior`` when there is none).
     predictions : ndarray of int, shape (k, n_samples)
+        The unique argmax of the scores; for an ambiguous example, the tied class with the
+        largest default component, then the smallest class index.
+
+    Notes
+    -----
+    With equal weights (WIDC) the default is computed from *integer* counts of the ambiguous
+    examples and the tie break compares those integers, so it is exact; the returned default is
+    ``counts / total`` (a common total per committee, so its order is the counts' order: a
+    correctly rounded division by the same positive number is monotone and keeps counts below
+    ``2**52`` distinct). With unequal weights the weights are summed in float.
     """
     k, n, c = scores.shape
     top = scores == scores.max(axis=-1, keepdims=True)
     ambiguous = top.sum(axis=-1) > 1
     member = np.broadcast_to(np.arange(k)[:, None], (k, n))
-    default = np.bincount(
+    unit = _uniform_weight(sample_weight)
+    counts = np.bincount(
         (member * c + y[None, :])[ambiguous],
-        weights=np.broadcast_to(sample_weight, (k, n))[ambiguous],
+        weights=None if unit is not None else np.broadcast_to(sample_weight, (k, n))[ambiguous],
         minlength=k * c,
     ).reshape(k, c)
-    mass = default.sum(axis=1, keepdims=True)
-    default = np.where(mass > 0, default / np.where(mass > 0, mass, 1.0), prior[None, :])
-    tie_break = np.where(top, default[:, None, :], -np.inf).argmax(axis=-1)
+    mass = counts.sum(axis=1, keepdims=True)
+    default = np.where(mass > 0, counts / np.where(mass > 0, mass, 1), prior[None, :])
+    # Only ambiguous examples use the tie break, and a committee with one has mass > 0, so the
+    # tie break can read the counts themselves (integers with equal weights: exact).
+    tie_break = np.where(top, counts[:, None, :], -1).argmax(axis=-1)
     predictions = np.where(ambiguous, tie_break, scores.argmax(axis=-1))
     return default, predictions
 
@@ -426,8 +565,16 @@ def committee_predict(satisfied, vectors, default):
     Returns
     -------
     ndarray of int, shape (n_samples,)
+
+    Notes
+    -----
+    Integer-valued vectors (WIDC's {-1, 0, +1}) are summed by an integer matrix product (no
+    BLAS), so ``S`` and the test for ties are exact. Real-valued vectors are summed in float64
+    (BLAS), exact only when every partial sum is representable (e.g. small dyadic values); two
+    classes are tied when their float sums are equal. The default components are compared as
+    given (``DecisionCommittee.default_`` holds counts over a common total: exact order).
     """
-    scores = satisfied.astype(float) @ np.asarray(vectors, dtype=float).reshape(-1, len(default))
+    scores = _vote_sums(satisfied, np.asarray(vectors).reshape(-1, len(default)))
     top = scores == scores.max(axis=1, keepdims=True)
     ambiguous = top.sum(axis=1) > 1
     tie_break = np.where(top, np.asarray(default)[None, :], -np.inf).argmax(axis=1)
@@ -440,15 +587,36 @@ def committee_predict(satisfied, vectors, default):
 
 
 def _chunked_errors(base_scores, removal, y, sample_weight, prior):
-    """Weighted training errors of ``base_scores - removal[i]`` for every candidate ``i``."""
+    """Training errors of ``base_scores - removal[i]`` for every candidate ``i``.
+
+    Integer error *counts* (int64) when the weights are equal, so that equal counts are equal
+    numbers; otherwise float sums of the weights of the misclassified examples.
+    """
     n, c = base_scores.shape
     per_chunk = max(1, _CHUNK_CELLS // max(1, n * c))
     errors = []
     for lo in range(0, len(removal), per_chunk):
         stack = base_scores[None] - removal[lo : lo + per_chunk]
         _, predictions = _default_and_predictions(stack, y, sample_weight, prior)
-        errors.append(((predictions != y[None, :]) * sample_weight[None, :]).sum(axis=1))
-    return np.concatenate(errors) if errors else np.zeros(0)
+        errors.append(_training_errors(predictions, y, sample_weight))
+    if errors:
+        return np.concatenate(errors)
+    return np.zeros(0, dtype=np.int64 if _uniform_weight(sample_weight) is not None else float)
+
+
+def _training_errors(predictions, y, sample_weight):
+    """Errors of each row of ``predictions``: int64 counts with equal weights, else weight sums."""
+    wrong = predictions != y[None, :]
+    if _uniform_weight(sample_weight) is not None:
+        return wrong.sum(axis=1)  # integer counts: exact in any order
+    return (wrong * sample_weight[None, :]).sum(axis=1)
+
+
+def _error_tolerance(sample_weight):
+    """Tolerance of error comparisons: 0 for integer counts, ``1e-12`` of the total weight else."""
+    if _uniform_weight(sample_weight) is not None:
+        return 0
+    return _TIE_RTOL * float(np.sum(sample_weight))
 
 
 def prune_pessimistic(satisfied, vectors, y, sample_weight, prior):
@@ -459,26 +627,42 @@ def prune_pessimistic(satisfied, vectors, y, sample_weight, prior):
     the lowest error in the sequence. Neutral rules (all components equal) never change a
     prediction and are dropped first.
 
+    Parameters
+    ----------
+    satisfied : ndarray of bool, shape (n_samples, n_rules)
+    vectors : ndarray of int, shape (n_rules, c)
+    y : ndarray of int, shape (n_samples,)
+    sample_weight : ndarray of shape (n_samples,)
+        WIDC's uniform ``1/n``. With equal weights the training error is an integer *count*:
+        the argmin and the comparison with the best error so far are exact integer operations
+        (ties: the lowest rule index; "not greater than" the best error: the smaller DC). With
+        unequal weights errors are float sums of weights and values within ``1e-12`` of the
+        total weight are tied, with the same rules.
+    prior : ndarray of shape (c,)
+
     Returns
     -------
     kept : ndarray of int
         Indices of the rules kept, in their original order.
     """
     neutral = (vectors == vectors[:, :1]).all(axis=1)
-    current = list(np.flatnonzero(~neutral))
-    contributions = satisfied[:, :, None] * vectors[None, :, :].astype(float)  # (n, r, c)
+    current = list(np.flatnonzero(~neutral))  # ascending: position order is rule-index order
+    # Integer votes: every score below is an exact integer sum.
+    contributions = satisfied[:, :, None] * _votes(vectors)[None, :, :]  # (n, r, c)
     scores = contributions[:, current, :].sum(axis=1)
+    tolerance = _error_tolerance(sample_weight)
     _, predictions = _default_and_predictions(scores[None], y, sample_weight, prior)
-    best_error = float(((predictions[0] != y) * sample_weight).sum())
+    best_error = _training_errors(predictions, y, sample_weight)[0]
     best = list(current)
     while current:
         removal = np.moveaxis(contributions[:, current, :], 1, 0)  # (k, n, c)
         errors = _chunked_errors(scores, removal, y, sample_weight, prior)
-        pick = int(np.argmin(errors))
+        # Least error, ties to the lowest rule index (exact: integer counts with equal weights).
+        pick = int(np.flatnonzero(errors <= errors.min() + tolerance)[0])
         scores = scores - removal[pick]
         del current[pick]
-        if errors[pick] <= best_error + 1e-12:  # "not greater than": ties favour the smaller DC
-            best_error = float(errors[pick])
+        if errors[pick] <= best_error + tolerance:  # "not greater than": ties favour the smaller DC
+            best_error = errors[pick]
             best = list(current)
     return np.array(sorted(best), dtype=np.int64)
 
@@ -486,17 +670,25 @@ def prune_pessimistic(satisfied, vectors, y, sample_weight, prior):
 def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_literals, strength, delta):
     """Optimistic pruning (paper, "Optimistic Pruning"; the penalty is RECONSTRUCTED).
 
-    One pass over the rules in creation order. Rule ``i`` is removed when, on the examples that
-    satisfy its monomial, the error of the DC without it is at most the error with it plus the
-    Kearns-Mansour style penalty
+    One pass over the rules in creation order. Rule ``i`` is removed when, on the ``m_t``
+    examples that satisfy its monomial, the error rate of the DC without it is at most the error
+    rate with it plus the Kearns-Mansour style penalty
     ``strength * sqrt(((|t_i| + 1) ln(n_literals) + ln(n_samples / delta)) / m_t)``.
+
+    With equal weights (WIDC) the local errors are integer counts and the test is
+    ``after - before <= penalty * m_t`` (an integer against a float, compared exactly by
+    Python): with ``strength = 0`` it is the exact integer test ``after <= before``, so a rule
+    whose removal keeps the local error count goes. With unequal weights the test is on float
+    sums of weights, ``after - before <= (penalty + 1e-12) * local weight`` (differences within
+    ``1e-12`` of the local weight count as ties, which remove the rule).
 
     Returns
     -------
     kept : ndarray of int
     """
     n = len(y)
-    contributions = satisfied[:, :, None] * vectors[None, :, :].astype(float)
+    counting = _uniform_weight(sample_weight) is not None
+    contributions = satisfied[:, :, None] * _votes(vectors)[None, :, :]  # exact integer votes
     kept = np.ones(len(vectors), dtype=bool)
     scores = contributions.sum(axis=1)
     log_literals = np.log(max(n_literals, 2))
@@ -508,11 +700,16 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
             continue
         stack = np.stack([scores, scores - contributions[:, i, :]])
         _, predictions = _default_and_predictions(stack, y, sample_weight, prior)
-        wrong = (predictions != y[None, :]) * sample_weight[None, :]
-        local_weight = sample_weight[local].sum()
-        before, after = wrong[:, local].sum(axis=1) / local_weight
-        penalty = strength * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t)
-        if after <= before + penalty:
+        wrong = predictions[:, local] != y[None, local]  # (2, m_t): with / without rule i
+        penalty = float(strength * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))
+        if counting:
+            before, after = (int(v) for v in wrong.sum(axis=1))
+            remove = after - before <= penalty * m_t  # exact: Python compares int and float exactly
+        else:
+            local_weight = sample_weight[local]
+            before, after = (wrong * local_weight[None, :]).sum(axis=1)
+            remove = after - before <= (penalty + _TIE_RTOL) * float(local_weight.sum())
+        if remove:
             kept[i] = False
             scores = scores - contributions[:, i, :]
     return np.flatnonzero(kept)
@@ -538,6 +735,10 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
     Each interval is split at the boundary point of least class entropy if the information gain
     passes the MDL test ``gain > (log2(N - 1) + Delta) / N``; intervals are processed
     breadth-first and at most ``max_cuts`` cuts are kept. Missing values (NaN) are ignored.
+
+    Ties: boundary points whose split entropies are within a relative ``1e-12`` of the least
+    are tied, and the leftmost wins. The MDL test is a strict float comparison of two sums of
+    logarithms (not exact; they could only be confused by rounding if mathematically equal).
 
     Parameters
     ----------
@@ -578,7 +779,10 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
         n_left = (positions - lo).astype(float)
         entropy_left, entropy_right = _entropy(left), _entropy(right)
         split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
-        best = int(np.argmin(split_entropy))
+        # Entropies are sums of logarithms (last bit depends on the order of the sum and on the
+        # CPU's log kernel): splits within a relative 1e-12 of the least are tied, and the
+        # leftmost boundary wins (documented tie rule).
+        best = _first_near_min(split_entropy)
         entropy_all = float(_entropy(total))
         gain = entropy_all - split_entropy[best]
         k_all = int((total > 0).sum())
@@ -690,7 +894,8 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     vectors_ : ndarray of shape (n_rules, n_classes)
         Their vectors, in {-1, 0, +1}.
     default_ : ndarray of shape (n_classes,)
-        Default vector: class distribution of the ambiguous training examples.
+        Default vector: class distribution of the ambiguous training examples (integer counts
+        over their total; the class distribution ``prior_`` when no example is ambiguous).
     n_rules_ : int
         Number of rules (the Kearns et al. size).
     n_literals_ : int
@@ -804,7 +1009,8 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
             X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
         )
         literals = _literal_matrix(X, self.variables_)
-        self.prior_ = np.bincount(y_codes, weights=weights, minlength=c)
+        # Class counts are integers, divided by n once: the same floats on every machine.
+        self.prior_ = np.bincount(y_codes, minlength=c) / n
         if c > 1:
             monomials, trace = grow_monomials(literals, y_codes, weights, c, max_rules=self.max_rules)
         else:
@@ -812,7 +1018,11 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         self.grown_monomials_ = monomials
         self.z_trace_ = trace
         satisfied = satisfaction(literals, monomials)
-        class_weights = satisfied.T.astype(float) @ (np.eye(c)[y_codes] * weights[:, None])
+        # W_l of each rule = (number of class-l examples satisfying it) / n: integer counts
+        # (boolean column sums), one division, no BLAS product of 1/n weights (whose float sum
+        # would depend on the BLAS kernel and thread count).
+        class_counts = np.stack([satisfied[y_codes == l].sum(axis=0) for l in range(c)], axis=1)
+        class_weights = class_counts.reshape(len(monomials), c) / n
         self.grown_vectors_ = rule_vectors(class_weights) if monomials else np.zeros((0, c), dtype=np.int64)
         self._prune(literals, satisfied, y_codes, weights)
         return self
@@ -838,7 +1048,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
             )
         self.monomials_ = [self.grown_monomials_[i] for i in kept]
         self.vectors_ = vectors[kept]
-        scores = satisfied[:, kept].astype(float) @ self.vectors_.astype(float)
+        scores = _vote_sums(satisfied[:, kept], self.vectors_)  # exact integer sums
         default, _ = _default_and_predictions(scores[None], y_codes, weights, self.prior_)
         self.default_ = default[0]
         self.n_rules_ = len(self.monomials_)
@@ -897,20 +1107,31 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         tied in ``S``, exactly as the default-vector rule does: the argmax is the prediction.
         For two classes the difference ``[:, 1] - [:, 0]`` is returned, as scikit-learn expects.
 
+        ``S`` is an exact integer matrix product (no BLAS). Classes with different ``S`` differ
+        by at least 1 while the ``D / 2`` components differ by at most 1/2, so their order is
+        kept; classes tied in ``S`` are ordered by ``D`` (counts over a common total, at least
+        ``1/n`` apart) because adding the same integer rounds monotonically and cannot merge
+        values that far apart (``|S| * n`` far below ``2**50``). Equal ``D`` components stay
+        equal, and ``argmax`` then takes the smallest class index, as :meth:`predict` does.
+
         Returns
         -------
         ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
         """
         check_is_fitted(self)
         c = len(self.classes_)
-        scores = self._satisfied(X).astype(float) @ self.vectors_.reshape(-1, c).astype(float)
+        scores = _vote_sums(self._satisfied(X), self.vectors_.reshape(-1, c)).astype(float)
         scores = scores + self.default_[None, :] / 2.0
         if c == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
 
     def predict(self, X):
-        """Class of the largest summed vector; ties go to the default vector ``D``."""
+        """Class of the largest summed vector; ties go to the default vector ``D``.
+
+        Exact: ``S`` is an integer sum of {-1, 0, +1} votes (:func:`committee_predict`); among
+        the classes tied in ``S`` the largest ``D`` component wins, then the smallest index.
+        """
         check_is_fitted(self)
         satisfied = self._satisfied(X)
         codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_)

@@ -376,12 +376,49 @@ def test_pessimistic_pruning_is_no_worse_on_training_data_and_smaller(rng):
     assert refit.n_rules_ == len(refit.monomials_)
 
 
-def naive_pessimistic(sat, vectors, y, w, prior):
-    """Spec 2.3 pessimistic pruning with explicit loops over candidate DCs."""
+def naive_committee_predictions(sat, vectors, y, rules):
+    """Training predictions of the DC made of ``rules``, in Python integers (spec 1.2 tie rule).
+
+    Sums of the satisfied rules' vectors; an ambiguous example (tied top classes) goes to the
+    tied class with the most ambiguous training examples, then the smallest class index.
+    """
+    c = vectors.shape[1]
+    sums = [[sum(int(vectors[j, l]) for j in rules if sat[i, j]) for l in range(c)] for i in range(len(y))]
+    tops = [[l for l in range(c) if s[l] == max(s)] for s in sums]
+    default = [0] * c
+    for top, label in zip(tops, y.tolist()):
+        if len(top) > 1:
+            default[label] += 1
+    return [top[0] if len(top) == 1 else max(top, key=lambda l: (default[l], -l)) for top in tops]
+
+
+def naive_committee_errors(sat, vectors, y, rules):
+    """Training error count (a Python int) of the DC made of ``rules``."""
+    return sum(p != t for p, t in zip(naive_committee_predictions(sat, vectors, y, rules), y.tolist()))
+
+
+def naive_pessimistic(sat, vectors, y):
+    """Spec 2.3 pessimistic pruning with explicit loops, errors counted in Python integers."""
+    current = [i for i in range(len(vectors)) if not (vectors[i] == vectors[i, 0]).all()]
+    best, best_error = list(current), naive_committee_errors(sat, vectors, y, current)
+    while current:
+        errors = [naive_committee_errors(sat, vectors, y, [j for j in current if j != i]) for i in current]
+        pick = errors.index(min(errors))  # ties: the lowest rule index
+        current.pop(pick)
+        if errors[pick] <= best_error:  # not greater: the smaller DC
+            best, best_error = list(current), errors[pick]
+    return sorted(best)
+
+
+def float_sum_pessimistic(sat, vectors, y, w, prior):
+    """The former arithmetic: errors as numpy float sums of the weights, argmin over floats."""
     from companion.widc import _default_and_predictions
 
     def error(rules):
-        scores = sat[:, rules].astype(float) @ vectors[rules].astype(float) if rules else np.zeros((len(y), 3))
+        if not rules:
+            scores = np.zeros((sat.shape[0], vectors.shape[1]))
+        else:
+            scores = sat[:, rules].astype(float) @ vectors[rules].astype(float)
         _, predictions = _default_and_predictions(scores[None], y, w, prior)
         return ((predictions[0] != y) * w).sum()
 
@@ -402,7 +439,138 @@ def test_pessimistic_pruning_matches_naive_loops(rng):
         y = rng.integers(0, 3, 150)
         w = np.full(150, 1 / 150)
         prior = np.bincount(y, weights=w, minlength=3)
-        assert prune_pessimistic(sat, vectors, y, w, prior).tolist() == naive_pessimistic(sat, vectors, y, w, prior)
+        assert prune_pessimistic(sat, vectors, y, w, prior).tolist() == naive_pessimistic(sat, vectors, y)
+
+
+def random_committee(seed):
+    """A random committee problem (the generator the float-sum counterexamples were found with)."""
+    rng = np.random.default_rng(seed)
+    n, r, c = int(rng.integers(20, 200)), int(rng.integers(3, 9)), int(rng.integers(2, 4))
+    sat = rng.random((n, r)) < 0.3
+    vectors = rng.integers(-1, 2, (r, c))
+    y = rng.integers(0, c, n)
+    return sat, vectors, y
+
+
+@pytest.mark.parametrize("seed", [61, 161, 181])
+def test_pessimistic_pruning_counts_errors_where_float_sums_choose_differently(seed):
+    # Equal error counts summed as floats of 1/n in different positions differ in the last bit
+    # (numpy's pairwise sum), so the former float argmin picked another rule on these problems.
+    sat, vectors, y = random_committee(seed)
+    n, c = len(y), vectors.shape[1]
+    w = np.full(n, 1 / n)
+    prior = np.bincount(y, minlength=c) / n
+    exact = naive_pessimistic(sat, vectors, y)
+    assert float_sum_pessimistic(sat, vectors, y, w, prior) != exact  # the case discriminates
+    assert prune_pessimistic(sat, vectors, y, w, prior).tolist() == exact
+    # Any equal weights give the same integer-count decisions.
+    assert prune_pessimistic(sat, vectors, y, np.full(n, 0.37), prior).tolist() == exact
+
+
+def test_pessimistic_pruning_on_tie_heavy_data_matches_integer_loops(rng):
+    ties = 0
+    for _ in range(40):
+        n, r, c = int(rng.integers(8, 40)), int(rng.integers(2, 7)), int(rng.integers(2, 5))
+        sat = rng.random((n, r)) < 0.5
+        vectors = rng.integers(-1, 2, (r, c))
+        y = rng.integers(0, c, n)
+        prior = np.bincount(y, minlength=c) / n
+        kept = prune_pessimistic(sat, vectors, y, np.full(n, 1 / n), prior)
+        assert kept.tolist() == naive_pessimistic(sat, vectors, y)
+        current = [i for i in range(r) if not (vectors[i] == vectors[i, 0]).all()]
+        if len(current) > 1:
+            errors = [naive_committee_errors(sat, vectors, y, [j for j in current if j != i]) for i in current]
+            ties += errors.count(min(errors)) > 1
+    assert ties >= 10  # the first removal alone is a tie in many of these problems
+
+
+def naive_optimistic(sat, vectors, lengths, y, n_literals, strength, delta):
+    """Optimistic pruning with loops; local errors are Python integers, the test is exact."""
+    import math
+
+    n = len(y)
+    current = list(range(len(vectors)))
+    for i in range(len(vectors)):
+        local = np.flatnonzero(sat[:, i]).tolist()
+        if not local:
+            current.remove(i)
+            continue
+        counts = []
+        for rules in (current, [j for j in current if j != i]):
+            predictions = naive_committee_predictions(sat, vectors, y, rules)
+            counts.append(sum(predictions[k] != y[k] for k in local))
+        before, after = counts
+        bound = (lengths[i] + 1) * math.log(max(n_literals, 2)) + math.log(n / delta)
+        penalty = strength * math.sqrt(bound / len(local))
+        if after - before <= penalty * len(local):
+            current.remove(i)
+    return current
+
+
+@pytest.mark.parametrize("strength", [0.0, 0.3])
+def test_optimistic_pruning_on_tie_heavy_data_matches_integer_loops(rng, strength):
+    for _ in range(25):
+        n, r, c = int(rng.integers(8, 40)), int(rng.integers(2, 7)), int(rng.integers(2, 4))
+        sat = rng.random((n, r)) < 0.5
+        vectors = rng.integers(-1, 2, (r, c))
+        y = rng.integers(0, c, n)
+        lengths = rng.integers(1, 4, r)
+        prior = np.bincount(y, minlength=c) / n
+        kept = prune_optimistic(
+            sat, vectors, lengths, y, np.full(n, 1 / n), prior, n_literals=12, strength=strength, delta=0.05
+        )
+        assert kept.tolist() == naive_optimistic(sat, vectors, lengths, y, 12, strength, 0.05)
+
+
+def test_optimistic_zero_strength_removes_a_rule_that_keeps_the_error_count():
+    # Rule 0 votes class 0 on L (37 of each class); without it L is ambiguous and the default
+    # (class 1: 37 + 14 against 37 + 5) errs on the other 37 examples of L: a different error
+    # set with the same count, so strength 0 removes it. Rule 1 votes class 0 on B (5 examples
+    # of class 0); without it B would be wrong: it stays.
+    k, extra, m_b = 37, 14, 5
+    y_local = np.random.default_rng(295).permutation(np.repeat([0, 1], k))
+    y = np.concatenate([y_local, np.ones(extra, dtype=int), np.zeros(m_b, dtype=int)])
+    n = len(y)
+    sat = np.zeros((n, 2), dtype=bool)
+    sat[: 2 * k, 0] = True
+    sat[2 * k + extra :, 1] = True
+    vectors = np.array([[1, -1], [1, -1]])
+    prior = np.bincount(y, minlength=2) / n
+    before = naive_committee_predictions(sat, vectors, y, [0, 1])
+    after = naive_committee_predictions(sat, vectors, y, [1])
+    wrong_before = {i for i in range(2 * k) if before[i] != y[i]}
+    wrong_after = {i for i in range(2 * k) if after[i] != y[i]}
+    assert len(wrong_before) == len(wrong_after) == k and wrong_before != wrong_after
+    for w in (np.full(n, 1 / n), np.ones(n)):
+        kept = prune_optimistic(sat, vectors, np.ones(2), y, w, prior, n_literals=4, strength=0.0, delta=0.05)
+        assert kept.tolist() == [1]
+
+
+def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
+    # Z, class weights and default vectors come from integer counts: the committee, its Z trace
+    # and its default vector are the same floats whatever the order of the rows.
+    X = rng.normal(size=(300, 4))
+    X[:, 3] = rng.integers(0, 3, 300)
+    y = ((X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5) + (rng.random(300) < 0.2)).astype(int)
+    for _ in range(3):
+        order = rng.permutation(300)
+        a = DecisionCommittee("pessimistic", nominal_features=[3]).fit(X, y)
+        b = DecisionCommittee("pessimistic", nominal_features=[3]).fit(X[order], y[order])
+        assert a.grown_monomials_ == b.grown_monomials_ and a.monomials_ == b.monomials_
+        assert a.z_trace_ == b.z_trace_  # bitwise, not approximately
+        assert a.default_.tobytes() == b.default_.tobytes() and a.prior_.tobytes() == b.prior_.tobytes()
+        assert (a.grown_vectors_ == b.grown_vectors_).all()
+
+
+def test_decision_function_orders_classes_like_predict(rng):
+    X = rng.integers(0, 2, (300, 6)).astype(float)
+    y = rng.integers(0, 3, 300)
+    dc = DecisionCommittee("none", nominal_features=np.arange(6)).fit(X, y)
+    scores = dc.decision_function(X)
+    assert (dc.classes_[scores.argmax(axis=1)] == dc.predict(X)).all()
+    y2 = (y > 0).astype(int)
+    dc2 = DecisionCommittee("none", nominal_features=np.arange(6)).fit(X, y2)
+    assert (np.where(dc2.decision_function(X) > 0, 1, 0) == dc2.predict(X)).all()
 
 
 def test_optimistic_pruning_extremes(rng):

@@ -22,8 +22,11 @@ count their rules and conditions.
 
 from __future__ import annotations
 
+import math
+import statistics
 import warnings
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import partial
 
 import numpy as np
@@ -206,6 +209,8 @@ def fit_pruned_cart(X_train, y_train, nominal, seed, max_alphas=8):
     """CART with cost-complexity pruning, ``ccp_alpha`` chosen by inner 5-fold CV.
 
     At most ``max_alphas`` values of the pruning path (its quantiles) are tried, to bound the cost.
+    The chosen ``alpha`` minimises the summed inner-fold error rates, computed exactly (integer
+    error counts over a common denominator); ties go to the smallest ``alpha``.
 
     Returns the fitted tree and a function that encodes new rows the same way.
     """
@@ -217,12 +222,19 @@ def fit_pruned_cart(X_train, y_train, nominal, seed, max_alphas=8):
     n_splits = int(min(5, np.bincount(np.unique(y_train, return_inverse=True)[1]).min()))
     if n_splits >= 2 and len(alphas) > 1:
         inner = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-        errors = np.zeros(len(alphas))
-        for train, test in inner.split(encoded, y_train):
+        splits = list(inner.split(encoded, y_train))
+        # The criterion is the sum over inner folds of the fold error rates count_f / n_f. It is
+        # accumulated exactly, in Python integers, as multiples of 1 / lcm(n_f): equal criteria
+        # are equal numbers (a float sum of rates can break such a tie in its last bit).
+        common = math.lcm(*(len(test) for _, test in splits))
+        errors = [0] * len(alphas)
+        for train, test in splits:
             for k, alpha in enumerate(alphas):
                 model = DecisionTreeClassifier(random_state=seed, ccp_alpha=alpha).fit(encoded[train], y_train[train])
-                errors[k] += np.mean(model.predict(encoded[test]) != y_train[test])
-        alpha = alphas[int(np.argmin(errors))]
+                wrong = int(np.count_nonzero(model.predict(encoded[test]) != y_train[test]))
+                errors[k] += wrong * (common // len(test))
+        # Ties: the first, i.e. the smallest alpha (the largest tree) of least inner-CV error.
+        alpha = alphas[errors.index(min(errors))]
     else:
         alpha = 0.0
     tree = DecisionTreeClassifier(random_state=seed, ccp_alpha=alpha).fit(encoded, y_train)
@@ -391,55 +403,104 @@ def _per_dataset(results, quantity):
     return results.groupby(["dataset", "learner"], sort=False)[quantity].mean().unstack("learner")
 
 
+#: Largest test fold for which a fold's float error ``count / n_test`` is read back exactly.
+_MAX_TEST_SIZE = 10**6
+
+
+def _exact_per_dataset(results, quantity):
+    """:func:`_per_dataset` in exact rational arithmetic (a frame of :class:`fractions.Fraction`).
+
+    A fold's ``error`` is the float nearest ``count / n_test``; two fractions with denominators
+    at most ``10**6`` differ by at least ``1e-12``, so ``limit_denominator(10**6)`` recovers
+    ``count / n_test`` exactly from it. ``rules`` and ``literals`` are integers. Means over folds
+    are then exact, so that equal mean errors compare equal (a float mean of rates with
+    different fold sizes may differ in its last bit).
+    """
+    if quantity == "error":
+        values = [Fraction(float(e)).limit_denominator(_MAX_TEST_SIZE) for e in results[quantity]]
+    else:
+        values = [Fraction(int(v)) for v in results[quantity]]
+    cells = {}
+    for key, value in zip(zip(results["dataset"], results["learner"]), values):
+        cells.setdefault(key, []).append(value)
+    series = pd.Series({key: sum(v, Fraction(0)) / len(v) for key, v in cells.items()}, dtype=object)
+    series.index = pd.MultiIndex.from_tuples(series.index, names=["dataset", "learner"])
+    return series.unstack("learner")
+
+
+def _mean(values):
+    """Exact mean of a sequence of fractions."""
+    values = list(values)
+    return sum(values, Fraction(0)) / len(values)
+
+
 def claims_table(results: pd.DataFrame) -> pd.DataFrame:
     """The paper's qualitative claims, each measured on ``results`` and judged.
+
+    Every judgement is exact: mean errors and sizes are computed as fractions
+    (:func:`_exact_per_dataset`), so equal means are equal. A learner is "(jointly) best" on a
+    data set when its mean error equals the least of the three WIDC variants (every tied
+    variant counts); "<=" comparisons of sizes count ties in favour of the claim. The printed
+    values are those fractions rounded for display.
 
     Returns
     -------
     pandas.DataFrame
         Columns ``claim``, ``measure``, ``value``, ``holds``.
     """
-    error = _per_dataset(results, "error")
-    literals = _per_dataset(results, "literals")
+    error = _exact_per_dataset(results, "error")
+    literals = _exact_per_dataset(results, "literals")
     n = len(error)
-    variants = error[list(WIDC_LEARNERS.values())]
-    best = variants.min(axis=1)
-    p_best = int((variants["WIDC(p)"] <= best + 1e-12).sum())
-    o_best = int((variants["WIDC(o)"] <= best + 1e-12).sum())
-    none_best = int((variants["WIDC()"] <= best + 1e-12).sum())
-    wilcoxon_none = _wilcoxon(variants["WIDC(p)"], variants["WIDC()"])
-    smaller_than_none = int((literals["WIDC(p)"] <= literals["WIDC()"]).sum())
-    o_smallest = int((literals["WIDC(o)"] <= literals[["WIDC(p)", "WIDC()"]].min(axis=1)).sum())
-    o_loss = float((error["WIDC(o)"] - error["WIDC(p)"]).mean() * 100)
+    names = list(WIDC_LEARNERS.values())
+    best = {name: min(error.loc[name, names]) for name in error.index}
+
+    def count_best(learner):
+        return sum(error.loc[name, learner] == best[name] for name in error.index)
+
+    p_best, o_best, none_best = (count_best(learner) for learner in ("WIDC(p)", "WIDC(o)", "WIDC()"))
+    p_minus_none = [a - b for a, b in zip(error["WIDC(p)"], error["WIDC()"])]
+    wilcoxon_none = _wilcoxon(p_minus_none)
+    smaller_than_none = sum(a <= b for a, b in zip(literals["WIDC(p)"], literals["WIDC()"]))
+    o_smallest = sum(
+        o <= min(p, none) for o, p, none in zip(literals["WIDC(o)"], literals["WIDC(p)"], literals["WIDC()"])
+    )
+    o_loss = _mean(a - b for a, b in zip(error["WIDC(o)"], error["WIDC(p)"])) * 100
     rows = [
         ("1. WIDC(p) has the least error of the three variants", "data sets where WIDC(p) is (jointly) best",
          f"{p_best}/{n} (WIDC(o) {o_best}, WIDC() {none_best})", p_best > n / 2 and p_best >= max(o_best, none_best)),
         ("1b. WIDC(p) beats WIDC() in error", "mean error difference p - none (points); Wilcoxon p",
-         f"{(variants['WIDC(p)'] - variants['WIDC()']).mean() * 100:+.2f}; p = {wilcoxon_none:.3f}",
-         bool((variants["WIDC(p)"] - variants["WIDC()"]).mean() < 0)),
+         f"{float(_mean(p_minus_none) * 100):+.2f}; p = {wilcoxon_none:.3f}",
+         bool(_mean(p_minus_none) < 0)),
         ("2. WIDC(p) is simpler than WIDC()", "data sets with literals(p) <= literals(none)",
          f"{smaller_than_none}/{n}", smaller_than_none == n),
         ("2b. WIDC(o) gives the smallest DCs, losing some accuracy", "data sets where WIDC(o) is smallest; mean error o - p (points)",
-         f"{o_smallest}/{n}; {o_loss:+.2f}", o_smallest > n / 2 and o_loss > 0),
+         f"{o_smallest}/{n}; {float(o_loss):+.2f}", o_smallest > n / 2 and o_loss > 0),
     ]
     for other in [c for c in ("CART", "PRISM", "RIPPER") if c in error.columns]:
-        difference = (error["WIDC(p)"] - error[other]) * 100
-        ratio = literals[other] / literals["WIDC(p)"].clip(lower=1)
-        wilcoxon = _wilcoxon(error["WIDC(p)"], error[other])
+        difference = [a - b for a, b in zip(error["WIDC(p)"], error[other])]
+        mean_points = _mean(difference) * 100
+        ratio = statistics.median(o / max(p, 1) for o, p in zip(literals[other], literals["WIDC(p)"]))
+        wilcoxon = _wilcoxon(difference)
         rows.append(
             (f"3. WIDC(p) vs {other}: similar error, far fewer literals",
              "mean error difference (points); Wilcoxon p; median literal ratio other / WIDC(p)",
-             f"{difference.mean():+.2f}; p = {wilcoxon:.3f}; x{ratio.median():.1f}",
-             bool(abs(difference.mean()) < 2.0 and ratio.median() > 2.0)),
+             f"{float(mean_points):+.2f}; p = {wilcoxon:.3f}; x{float(ratio):.1f}",
+             bool(abs(mean_points) < 2 and ratio > 2)),
         )
     return pd.DataFrame(rows, columns=["claim", "measure", "value", "holds"])
 
 
-def _wilcoxon(a, b) -> float:
-    difference = np.asarray(a) - np.asarray(b)
-    if np.all(np.abs(difference) < 1e-12):
+def _wilcoxon(differences) -> float:
+    """Wilcoxon signed-rank p-value of exact differences (fractions); 1.0 when all are zero.
+
+    The differences are exact, so a zero is exactly 0.0 and equal magnitudes are equal floats
+    (``float`` of a fraction is correctly rounded): the zero handling (``zsplit``) and the tied
+    ranks do not depend on rounding.
+    """
+    values = np.array([float(d) for d in differences])
+    if not np.any(values):
         return 1.0
-    return float(stats.wilcoxon(a, b, zero_method="zsplit").pvalue)
+    return float(stats.wilcoxon(values, zero_method="zsplit").pvalue)
 
 
 # --------------------------------------------------------------------------------------------
@@ -479,7 +540,8 @@ def choose_optimistic_strength(
     Each problem is 300 training and 2000 test examples from :func:`synthetic_committee_data`
     (10% noise). The recommended constant follows the one-standard-error rule of Breiman et al.
     (1984) for pruning strengths: the largest constant whose mean error is within one standard
-    error (over the problems) of the lowest mean error.
+    error (over the problems) of the lowest mean error. The lowest mean error is found on
+    integer error counts (ties: the smallest constant); "within" includes equality.
 
     Parameters
     ----------
@@ -502,9 +564,15 @@ def choose_optimistic_strength(
     )
     rows = [row for part in parts for row in part]
     grouped = pd.DataFrame(rows).groupby("strength")
-    table = grouped.mean().rename(columns={"error": "error %"})
+    table = grouped[["error", "rules", "literals"]].mean().rename(columns={"error": "error %"})
+    # Every problem has the same test size, so the mean error is the total error count over all
+    # test examples: one division of integers, the same float for the same count (exact ties).
+    wrong = grouped["wrong"].sum()
+    table["error %"] = 100 * wrong / grouped["n_test"].sum()
     table.insert(1, "se %", grouped["error"].std(ddof=1) / np.sqrt(n_problems))
-    best = table["error %"].idxmin()
+    best = wrong.idxmin()  # least integer error count; ties: the smallest strength
+    # One-SE threshold: a float (the standard error has a square root); error rates with equal
+    # counts are equal floats, so ties with the best are within.
     within = table.index[table["error %"] <= table.loc[best, "error %"] + table.loc[best, "se %"]]
     return table, float(max(within))
 
@@ -516,8 +584,9 @@ def _strength_problem(strengths, problem_seed):
     grown = DecisionCommittee("none", nominal_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     for strength in strengths:
         model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
-        rows.append(dict(strength=strength, error=np.mean(model.predict(X[300:]) != y[300:]) * 100,
-                         rules=model.n_rules_, literals=model.n_literals_))
+        wrong = int(np.count_nonzero(model.predict(X[300:]) != y[300:]))
+        rows.append(dict(strength=strength, error=100 * wrong / len(y[300:]), rules=model.n_rules_,
+                         literals=model.n_literals_, wrong=wrong, n_test=len(y[300:])))
     return rows
 
 
