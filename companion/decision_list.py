@@ -34,10 +34,14 @@ how many remaining examples lie strictly inside / inside-or-on the ball. Because
 grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
 property*): :meth:`DecisionListMachine.predict_path` returns the predictions of all of them.
 
-Ties. The greedy breaks ties between equally useful balls by example index (see
-:func:`greedy_ball_list`); the estimators run it on the examples in :func:`canonical_order`
-(lexicographic on features, then label) and map the indices back, so the learnt list does not
-depend on the order of the training rows.
+Ties. Usefulness is compared exactly (integer arithmetic, each penalty taken as the decimal
+number it prints as: ``2.1`` is 21/10), so two balls tie only when their usefulness is equal, and
+no rounding, BLAS kernel or thread count can change which ball is chosen. The greedy breaks ties
+by cover, errors, output and then example index (see :func:`greedy_ball_list`); the estimators
+run it on the examples in :func:`canonical_order` (lexicographic on features, then label) and map
+the indices back, so the learnt list does not depend on the order of the training rows.
+Distances come from SciPy's ``cdist`` (a direct per-pair sum, no matrix product), so a training
+point is at exactly the same distance from a centre in ``fit`` and in ``predict``.
 
 >>> import numpy as np
 >>> X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
@@ -53,6 +57,8 @@ else 'a'
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
+from math import lcm
 from numbers import Integral, Real
 
 import numpy as np
@@ -88,10 +94,9 @@ _METRIC_ALIASES = {
     "linf": "chebyshev",
     "chebyshev": "chebyshev",
 }
-# Relative tolerance under which two usefulness values count as tied. They are computed in
-# float32 (rounding ~1e-7 relative) and are counts times penalties, so genuine differences are
-# far larger than this.
-_USEFULNESS_TOLERANCE = 1e-6
+# Usefulness is compared exactly, in integers (see _most_useful), a block of candidate rows at a
+# time: about this many candidates per block keeps the temporaries small (a few MB, not m x m).
+_USEFULNESS_BLOCK = 2**17
 
 
 def resolve_metric(metric) -> str:
@@ -365,11 +370,19 @@ def greedy_ball_list(
     Usefulness (Figure 1, step 1) per type, counts over the remaining examples ``S'``:
     Pi ``|P_in| - p_n |N_in|``, Po ``|P_out| - p_n |N_out|``, Ni ``|N_in| - p_p |P_in|``,
     No ``|N_out| - p_p |P_out|`` (inside strict, outside strict). Centres and borders are remaining
-    examples; a candidate must cover at least one example. Ties (within a relative 1e-9) are
-    broken by the larger covered set, then the smaller error set, then output 1 before output 0
-    (Figure 1, step 3 uses ``>=``), then the smaller centre index, then the nearer border (and the
-    smaller border index among equidistant ones). The estimators call this on the examples in
-    :func:`canonical_order`, which makes "smaller index" independent of the caller's row order.
+    examples; a candidate must cover at least one example.
+
+    Usefulness is compared *exactly*: each finite penalty is read as the decimal number it prints
+    as (``repr``: ``2.1`` is 21/10, ``0.3`` is 3/10, not their binary approximations), so that
+    ``q · usefulness`` is an integer for ``q`` the common denominator of the two penalties, and is
+    computed in int32/int64 (Python integers if it could overflow int64: penalties with more than
+    about 12 significant digits), see :func:`_most_useful`. Two balls are tied exactly when their
+    usefulness is equal; no tolerance is involved and the choice does not depend on rounding.
+    Ties are broken by the larger covered set, then the smaller error set, then output 1 before
+    output 0 (Figure 1, step 3 uses ``>=``), then the smaller centre index, then the nearer border
+    (and the smaller border index among equidistant ones). The estimators call this on the
+    examples in :func:`canonical_order`, which makes "smaller index" independent of the caller's
+    row order.
     Whatever the output, the examples on which the chosen rule fires leave ``S'`` (covered ones
     are right, the others are errors that later rules cannot change).
 
@@ -402,19 +415,15 @@ def greedy_ball_list(
         if stop_when == "positives_empty" and n_pos == 0:
             break
         state = sd._scored_state(y01, alive, in_compression if compression_constraint else None, allowed, state)
-        if state.base is None:  # no admissible candidate
+        if state.covered is None:  # no admissible candidate
             break
-        usefulness = _usefulness(state, p_p, p_n)
-        flat = usefulness.ravel()
-        best = float(flat.max())
-        if not np.isfinite(best):
+        tied = _most_useful(state, p_p, p_n)
+        if not len(tied):  # an infinite penalty rules out every candidate
             break
-        tol = _USEFULNESS_TOLERANCE * max(1.0, abs(best))
-        tied = np.flatnonzero(flat >= best - tol)
         if len(tied) > 1:
             output_one = ~state.label_sorted.ravel()[tied]
-            covered = state.base.ravel()[tied]
-            errors = state.errors_p_p.ravel()[tied] + state.errors_p_n.ravel()[tied]
+            covered = state.covered.ravel()[tied].astype(np.int64)
+            errors = state.errors_p_p.ravel()[tied].astype(np.int64) + state.errors_p_n.ravel()[tied]
             # lexsort: last key is primary
             tied = tied[np.lexsort((tied, ~output_one, errors, -covered))]
         row, position = divmod(int(tied[0]), len(state.rows))
@@ -443,11 +452,12 @@ class _ScoredState:
     """Every candidate ball of one greedy state ``S'``, scored up to the penalties.
 
     Rows are the remaining centres (increasing index), columns the remaining examples in
-    increasing distance from each centre. ``base`` is the covered count (``-inf`` where the
-    candidate is not admissible), ``errors_p_p``/``errors_p_n`` the errors that ``p_p``/``p_n``
-    penalise (the other one is 0), so that usefulness = ``base - p_p errors_p_p - p_n errors_p_n``
-    (:func:`_usefulness`).
-    ``base`` is None when no candidate is admissible.
+    increasing distance from each centre. ``covered`` is the covered count (0 where the candidate
+    is not admissible: an admissible one covers at least one example), ``errors_p_p``/
+    ``errors_p_n`` the errors that ``p_p``/``p_n`` penalise (the other one is 0), so that
+    usefulness = ``covered - p_p errors_p_p - p_n errors_p_n`` (:func:`_most_useful`). All three
+    are integer counts (int16, or int32 from 16000 examples on).
+    ``covered`` is None when no candidate is admissible.
     """
 
     alive: np.ndarray
@@ -455,34 +465,74 @@ class _ScoredState:
     order: np.ndarray
     sorted_rows: np.ndarray
     label_sorted: np.ndarray | None = None
-    base: np.ndarray | None = None
+    covered: np.ndarray | None = None
     errors_p_p: np.ndarray | None = None
     errors_p_n: np.ndarray | None = None
 
     @property
     def nbytes(self) -> int:
         """Memory held by the state's arrays (arrays shared with the parent state included)."""
-        arrays = (self.alive, self.rows, self.order, self.sorted_rows, self.label_sorted, self.base,
+        arrays = (self.alive, self.rows, self.order, self.sorted_rows, self.label_sorted, self.covered,
                   self.errors_p_p, self.errors_p_n)
         return sum(a.nbytes for a in arrays if a is not None)
 
 
-def _usefulness(state: _ScoredState, p_p: float, p_n: float) -> np.ndarray:
-    """Usefulness of every candidate of a scored state (Figure 1, step 1), float32.
+def _decimal_penalty(penalty: float) -> Fraction:
+    """A finite penalty as the decimal number it prints as (``2.1`` -> 21/10), exactly."""
+    return Fraction(repr(float(penalty)))
 
-    ``covered - p_p * (errors of output-0 rules) - p_n * (errors of output-1 rules)``; an
-    infinite penalty makes every candidate with an error of its kind inadmissible (``-inf``).
-    The two error arrays are kept separately in the state (rather than one array and the
-    border's class) because a state is shared by many fits: two multiply-subtracts per fit are
-    cheaper than rebuilding a per-candidate penalty array.
+
+def _most_useful(state: _ScoredState, p_p: float, p_n: float) -> np.ndarray:
+    """Flat indices of the candidates of largest usefulness (Figure 1, step 1), exactly tied.
+
+    Usefulness ``covered - p_p * (errors of output-0 rules) - p_n * (errors of output-1 rules)``
+    is compared exactly: with each finite penalty read as a decimal ``a / q`` over the common
+    denominator ``q`` (:func:`_decimal_penalty`), ``q * usefulness = q covered - a_p e_p - a_n e_n``
+    is an integer of absolute value at most ``(q + max(a_p, a_n)) n`` (``n`` remaining examples).
+    It is computed in int32 when that fits, int64 otherwise and Python integers beyond int64, so
+    the maximum and its ties are exact. An infinite penalty makes every candidate with an error
+    of its kind inadmissible. Returns an empty array when no candidate is admissible.
+
+    The candidates are scored a block of centre rows at a time (about ``_USEFULNESS_BLOCK``
+    candidates): the temporaries stay a few MB instead of m x m arrays, and a state is shared
+    by many fits (one per penalty pair), so nothing penalty-specific is stored in it.
     """
-    usefulness = state.base.copy()
-    for penalty, errors in ((p_p, state.errors_p_p), (p_n, state.errors_p_n)):
-        if np.isinf(penalty):
-            usefulness[errors > 0] = -np.inf
-        elif penalty:
-            usefulness -= np.float32(penalty) * errors
-    return usefulness
+    finite = [_decimal_penalty(p) for p in (p_p, p_n) if not np.isinf(p)]
+    q = lcm(*(f.denominator for f in finite)) if finite else 1
+    a_p, a_n = (0 if np.isinf(p) else int(_decimal_penalty(p) * q) for p in (p_p, p_n))
+    covered, errors_p_p, errors_p_n = state.covered, state.errors_p_p, state.errors_p_n
+    n_rows, n_cols = covered.shape
+    bound = (q + max(a_p, a_n)) * n_cols  # |q * usefulness| <= bound
+    if bound < 2**31 - 1:
+        dtype = np.int32
+    elif bound < 2**63 - 1:
+        dtype = np.int64
+    else:  # exact but slow: only for penalties with many significant digits
+        dtype = object
+    floor = -(bound + 1)  # below every admissible candidate
+    best, tied = floor, []
+    step = max(1, _USEFULNESS_BLOCK // max(n_cols, 1))
+    for start in range(0, n_rows, step):
+        block = slice(start, start + step)
+        c = covered[block]
+        u = c.astype(dtype)
+        if q != 1:
+            u *= q
+        for a, penalty, errors in ((a_p, p_p, errors_p_p[block]), (a_n, p_n, errors_p_n[block])):
+            if np.isinf(penalty):
+                u[errors > 0] = floor
+            elif a:
+                u -= errors.astype(dtype) * a
+        u[c == 0] = floor  # inadmissible
+        block_best = u.max()
+        if block_best < best or block_best == floor:
+            continue
+        hits = np.flatnonzero(u == block_best) + start * n_cols
+        if block_best > best:
+            best, tied = block_best, [hits]
+        else:
+            tied.append(hits)
+    return np.concatenate(tied) if tied else np.zeros(0, dtype=np.intp)
 
 
 def _restrict(sd, alive, parent):
@@ -571,12 +621,10 @@ def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
             is_inside = inside.view(bool)
             valid &= (is_inside & ok_inside) | (~is_inside & ok_outside)
     if valid.any():
-        base = covered.astype(np.float32)
-        base[~valid] = -np.inf
-        errors = errors.astype(np.float32)
+        covered *= valid  # 0 marks an inadmissible candidate (an admissible one covers >= 1)
         errors_p_p = errors * border_positive  # output-0 rules err on positives: penalised by p_p
         state.label_sorted = label_sorted
-        state.base, state.errors_p_p, state.errors_p_n = base, errors_p_p, errors - errors_p_p
+        state.covered, state.errors_p_p, state.errors_p_n = covered, errors_p_p, errors - errors_p_p
     return state
 
 
@@ -607,7 +655,7 @@ def decision_list_path_predictions(fires, outputs, defaults):
     n, r = fires.shape
     if r == 0:
         return np.zeros((0, n), dtype=int)
-    first = np.where(fires.any(axis=1), fires.argmax(axis=1), r)
+    first = np.where(fires.any(axis=1), fires.argmax(axis=1), r)  # the first rule that fires
     first_output = np.asarray(outputs)[np.minimum(first, r - 1)]
     lengths = np.arange(1, r + 1)[:, None]
     return np.where(first[None, :] < lengths, first_output[None, :], np.asarray(defaults)[:, None]).astype(int)
@@ -689,6 +737,7 @@ class _BallListBase(ClassifierMixin, BaseEstimator):
             sorted_distances = SortedDistances.from_points(X[order], self._metric)
         else:
             sorted_distances = sorted_distances.permuted(order)
+        # integer counts; argmax takes classes_[0] on a tie
         majority = int(np.bincount(y01, minlength=2).argmax()) if len(self.classes_) == 2 else 0
         if len(self.classes_) == 1:
             learnt = greedy_ball_list(sorted_distances, y01_canonical, p_p=1.0, p_n=1.0, max_balls=0)
@@ -846,8 +895,10 @@ def _path_statistics(train_path, y01, centres, borders) -> dict[str, np.ndarray]
 class DecisionListMachine(_BallListBase):
     """Decision List Machine with data-dependent balls (Sokolova et al. 2002, Figure 1).
 
-    Ties between equally useful balls are broken by a canonical order of the examples
-    (lexicographic on features, then label), so the learnt list does not depend on the row order;
+    Usefulness is compared exactly, each penalty as the decimal number it prints as (``2.1`` is
+    21/10; see :func:`greedy_ball_list`). Ties between equally useful balls go to the larger cover,
+    then fewer errors, then output 1, then a canonical order of the examples (lexicographic on
+    features, then label), so the learnt list does not depend on the row order or on rounding;
     the indices in ``balls_`` and ``compression_set_`` refer to the caller's rows.
 
     Parameters
@@ -874,7 +925,8 @@ class DecisionListMachine(_BallListBase):
     balls_ : list of Ball
         The rules in order: type, centre index, border index, radius, inside/outside, output.
     default_ :
-        Output when no ball fires (``¬b_r``, Figure 1 step 6).
+        Output when no ball fires (``¬b_r``, Figure 1 step 6); with no ball at all, the majority
+        class of the training set (``classes_[0]`` if both classes are equally frequent).
     n_balls_ : int
     centres_ : ndarray of shape (n_balls_, n_features)
     compression_set_ : ndarray of int

@@ -231,3 +231,54 @@ def test_corrected_bound_path_matches_scalar(rng, ball_type):
             assert path[t] == pytest.approx(expected, rel=1e-12)
     with pytest.raises(ValueError, match="variant"):
         dlm_bound_path(dlm, variant="tight")
+
+
+# --------------------------------------------------------------------------------------------
+# Selection in paper 01's protocols: exact on counts, a documented tolerance on float bounds
+# --------------------------------------------------------------------------------------------
+
+
+def test_selection_on_counts_is_exact_and_prefers_small_then_first():
+    from companion.experiments.paper01 import _argmin_prefer_small
+
+    errors = np.array([[3.0, 3.0], [3.0, 4.0]])
+    assert _argmin_prefer_small(errors, np.array([[7.0, 6.0], [1.0, 0.0]])) == (1, 0)
+    assert _argmin_prefer_small(errors, np.array([[7.0, 2.0], [2.0, 0.0]])) == (0, 1)  # first in C order
+    # counts are counts: a fractional "error" or size (a mean, say) is refused, not compared
+    with pytest.raises(ValueError, match="integer counts"):
+        _argmin_prefer_small(errors, np.array([[7.0, 6.5], [1.0, 0.0]]))
+    with pytest.raises(ValueError, match="integer counts"):
+        _argmin_prefer_small(errors + 0.25, np.ones((2, 2)))
+
+
+def _bound_results(bounds, balls):
+    """GridResults of one constrained simple DLM (p_p = p_n = 1), len(bounds) stopping points, two equal folds."""
+    from companion.experiments.paper01 import Grid, GridResults
+
+    s_max = len(bounds)
+    grid = Grid(dlm_types=("simple",), dlm_penalties=(1.0,), dlm_s_max=s_max)
+    shape = (1, 1, 1, s_max, 2)
+    bound = np.repeat(np.array(bounds, dtype=float).reshape(shape[:-1] + (1,)), 2, axis=-1)
+    return GridResults(
+        grid, None, None, None, None, None, None,
+        dlmc_errors=np.ones(shape),
+        dlmc_balls=np.repeat(np.array(balls, dtype=float).reshape(shape[:-1] + (1,)), 2, axis=-1),
+        dlmc_bound=np.stack([bound, bound]),
+        dlmc_train_errors=np.zeros(shape),
+        svm_gammas=np.zeros(0),
+        n_test=np.array([10, 10]),
+    )
+
+
+def test_bound_selection_takes_last_bit_differences_for_ties():
+    from companion.experiments.paper01 import BOUND_TIE_RTOL, bound_selected_dlm
+
+    b = 0.3
+    # s = 2 is one ulp below s = 1 (as another CPU's log/exp may round it): a tie, fewer balls win
+    chosen = bound_selected_dlm(_bound_results([b, np.nextafter(b, 0)], balls=[1, 2]))["chosen"]
+    assert chosen["s"].tolist() == [1, 1]
+    # a genuine difference (far above the tolerance) still decides
+    smaller = b * (1 - 100 * BOUND_TIE_RTOL)
+    assert bound_selected_dlm(_bound_results([b, smaller], balls=[1, 2]))["chosen"]["s"].tolist() == [2, 2]
+    # NaN bounds (prefix misclassifying its compression set) are never chosen
+    assert bound_selected_dlm(_bound_results([np.nan, b, b], balls=[1, 2, 2]))["chosen"]["s"].tolist() == [2, 2]

@@ -1,10 +1,14 @@
 """Tests of the Decision List Machine and the SCM with balls (companion.decision_list, paper 01).
 
 The vectorised greedy is checked against a naive loop over every (centre, border) candidate that
-implements Figure 1 and Section 3 directly, on random data with and without tied distances.
+implements Figure 1 and Section 3 directly, on random data with and without tied distances. The
+naive loop computes usefulness in exact rational arithmetic (``fractions.Fraction``), so it is the
+ground truth for ties between equally useful balls.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -19,24 +23,39 @@ from companion.decision_list import (
     canonical_order,
     greedy_ball_list,
 )
+from companion.decision_list import _most_useful, _ScoredState
 
 # --------------------------------------------------------------------------------------------
 # Naive reference: BuildDLM (Figure 1) with one Python loop per candidate
 # --------------------------------------------------------------------------------------------
 
 
+def exact_penalty(penalty):
+    """A penalty as the decimal number it is written as (2.1 -> 21/10); None for infinity."""
+    return None if np.isinf(penalty) else Fraction(repr(float(penalty)))
+
+
 def naive_ball_list(
-    X, y01, *, p_p, p_n, types, max_balls, stop_when="either_empty", constraint=False, metric="euclidean"
+    X, y01, *, p_p, p_n, types, max_balls, stop_when="either_empty", constraint=False, metric="euclidean",
+    stats=None,
 ):
-    """Loop over every remaining centre and border; same tie-breaking rule as the package."""
+    """Loop over every remaining centre and border; same tie-breaking rule as the package.
+
+    Usefulness is an exact ``Fraction`` (penalties read as the decimals they are written as), so
+    two balls are tied exactly when their usefulness is equal: no tolerance, no rounding.
+    ``stats`` (a dict, optional) counts under ``"mixed_ties"`` the steps whose most useful balls
+    differ in cover and errors (the tie rule then decides by cover, not by usefulness).
+    """
     D = cdist(X, X, metric=metric)
+    y01 = np.asarray(y01)
     m = len(y01)
-    alive = [True] * m
+    exact_p_p, exact_p_n = exact_penalty(p_p), exact_penalty(p_n)
+    alive = np.ones(m, dtype=bool)
     compression = set()
     chosen = []
     while max_balls is None or len(chosen) < max_balls:
-        n_pos = sum(1 for i in range(m) if alive[i] and y01[i] == 1)
-        n_neg = sum(1 for i in range(m) if alive[i] and y01[i] == 0)
+        n_pos = int((alive & (y01 == 1)).sum())
+        n_neg = int((alive & (y01 == 0)).sum())
         if stop_when == "either_empty" and (n_pos == 0 or n_neg == 0):
             break
         if stop_when == "negatives_empty" and n_neg == 0:
@@ -60,31 +79,27 @@ def naive_ball_list(
                 radius = D[c, b]
                 inside = kind in ("Pi", "Ni")
                 output = 1 if kind in ("Pi", "Po") else 0
-                fired = [i for i in range(m) if alive[i] and (D[c, i] < radius if inside else D[c, i] > radius)]
+                fired = np.flatnonzero(alive & (D[c] < radius if inside else D[c] > radius)).tolist()
                 covered = sum(1 for i in fired if y01[i] == output)
                 errors = len(fired) - covered
                 if covered == 0:
                     continue
                 if constraint and any(i in compression and y01[i] != output for i in fired):
                     continue
-                penalty = p_n if output == 1 else p_p
-                if errors == 0:
-                    usefulness = float(covered)
-                elif np.isinf(penalty):
-                    usefulness = -np.inf
-                else:
-                    usefulness = covered - penalty * errors
+                penalty = exact_p_n if output == 1 else exact_p_p
+                if errors and penalty is None:  # an infinite penalty forbids the error
+                    continue
+                usefulness = Fraction(covered) - (penalty or 0) * errors
                 candidates.append((usefulness, covered, errors, output, c, position, b, kind, fired))
-        candidates = [cand for cand in candidates if np.isfinite(cand[0])]
         if not candidates:
             break
         best = max(cand[0] for cand in candidates)
-        tolerance = 1e-6 * max(1.0, abs(best))
-        tied = [cand for cand in candidates if cand[0] >= best - tolerance]
+        tied = [cand for cand in candidates if cand[0] == best]
+        if stats is not None and len({cand[1:3] for cand in tied}) > 1:
+            stats["mixed_ties"] = stats.get("mixed_ties", 0) + 1
         tied.sort(key=lambda cand: (-cand[1], cand[2], -cand[3], cand[4], cand[5]))
         _, _, _, _, c, _, b, kind, fired = tied[0]
-        for i in fired:
-            alive[i] = False
+        alive[fired] = False
         compression.update((c, b))
         chosen.append((kind, c, b))
     return chosen
@@ -156,6 +171,157 @@ def test_estimator_reports_the_engines_list(rng, ties):
     for ball in dlm.balls_:
         assert ball.radius == pytest.approx(np.linalg.norm(X[ball.centre_index] - X[ball.border_index]))
         assert ball.output == ("yes" if ball.kind in ("Pi", "Po") else "no")
+
+
+# --------------------------------------------------------------------------------------------
+# Exact usefulness: ties are decided by the tie rule, never by rounding
+# --------------------------------------------------------------------------------------------
+
+#: The paper's penalties that are not binary fractions (their float32/float64 values are inexact).
+DECIMAL_PENALTIES = [(2.1, 0.3), (0.3, 4.8), (4.8, 2.1), (2.1, np.inf), (np.inf, 0.3)]
+
+
+def integer_problem(rng, m):
+    """Integer-valued features on a small grid: many equal distances, duplicates, mixed labels."""
+    X = rng.integers(0, 5, size=(m, 2)).astype(float)
+    y01 = ((X[:, 0] + rng.integers(-2, 3, size=m)) >= 2).astype(int)
+    return X, y01
+
+
+@pytest.mark.parametrize("p_p,p_n", DECIMAL_PENALTIES)
+@pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES])
+def test_vectorised_greedy_matches_exact_reference_with_decimal_penalties(rng, p_p, p_n, types):
+    stats = {}
+    for k in range(6):
+        X, y01 = integer_problem(rng, m=int(rng.integers(30, 60)))
+        kwargs = dict(p_p=p_p, p_n=p_n, types=types, max_balls=8)
+        constraint = bool(k % 2)
+        expected = naive_ball_list(X, y01, constraint=constraint, stats=stats, **kwargs)
+        assert engine_list(X, y01, compression_constraint=constraint, **kwargs) == expected
+
+
+@pytest.mark.parametrize("p_p,p_n", DECIMAL_PENALTIES[:3])
+def test_estimators_match_exact_reference_with_decimal_penalties(rng, p_p, p_n):
+    X, y01 = integer_problem(rng, m=50)
+    dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=6).fit(X, y01)
+    expected = canonical_naive_list(X, y01, p_p=p_p, p_n=p_n, types=BALL_TYPES, max_balls=6)
+    assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
+    scm = BallSetCoveringMachine(p=p_p, s=6, model_type="conjunction").fit(X, y01)
+    expected = canonical_naive_list(
+        X, y01, p_p=p_p, p_n=1.0, types=("Ni", "No"), max_balls=6, stop_when="negatives_empty"
+    )
+    assert [(b.kind, b.centre_index, b.border_index) for b in scm.balls_] == expected
+
+
+# A 1-D data set (integer features 0..22, one character each: ord(ch) - 48) found by a random
+# search on which usefulness in float32 broke a true tie. At the second step, with p_p = 2.1 and
+# p_n = 4.8, Pi balls covering 35 positives with 7 negative errors and Pi balls covering 11
+# positives with 2 errors are both worth exactly 7/5 (35 - 4.8 * 7 = 11 - 4.8 * 2); float32 gave
+# them 1.3999977 and 1.3999996 (1.9e-6 apart, beyond its 1.4e-6 tolerance) and took a smaller
+# ball, (Pi, 1, 0), against the documented rule (larger cover first).
+_ROUNDING_CASE_X = (
+    ":;4B3A5ED5D>1B8A6=B=4B@=?C:<D:2>>:72E?A408@:EE95E>9561B:<6F>F@D<F@EB?D>1483A41?<==:C796BB0E68535;7D19D>:"
+    "=9F=;?321F6D=;1E4:33;1A633;D34EED46B:A=@=::3E9E@4>F:;D;146B2504A?C8<2A45:5:@7C0:2A7=D;67<<7D9;6:BD69=D>"
+    "86<;>909636D74379??E:84E0?B2?A?=77@1E8D@5654?=C43B5;;<>@"
+)
+_ROUNDING_CASE_Y = (
+    "01111101111011011111111111111111011111111011110111111111011101101011101111101111101111111111111111111101"
+    "10001101111011100011001111011111110111111011111110111011111011111011011111111111010111110111110111111101"
+    "1111111111101101110111111111111111111101011100111111011"
+)
+
+
+def test_true_tie_that_float32_rounding_broke_follows_the_tie_rule():
+    X = np.array([ord(ch) - 48 for ch in _ROUNDING_CASE_X], dtype=float)[:, None]
+    y01 = np.array([int(ch) for ch in _ROUNDING_CASE_Y])
+    kwargs = dict(p_p=2.1, p_n=4.8, types=BALL_TYPES, max_balls=2)
+    got = engine_list(X, y01, **kwargs)
+    assert got == naive_ball_list(X, y01, **kwargs)
+    assert got == [("Po", 0, 11), ("Pi", 26, 14)]  # float32 chose ("Pi", 1, 0) second
+    # the second ball is the larger of the equally useful ones: 35 positives, 7 negatives
+    alive = ~(np.abs(X[:, 0] - X[0, 0]) > abs(X[11, 0] - X[0, 0]))
+    fired = alive & (np.abs(X[:, 0] - X[26, 0]) < abs(X[14, 0] - X[26, 0]))
+    assert (fired & (y01 == 1)).sum() == 35 and (fired & (y01 == 0)).sum() == 7
+    small = alive & (np.abs(X[:, 0] - X[1, 0]) < abs(X[0, 0] - X[1, 0]))
+    assert (small & (y01 == 1)).sum() == 11 and (small & (y01 == 0)).sum() == 2
+
+
+def _synthetic_state(entries, n_examples):
+    """A scored state with one row of ``n_examples`` candidates, the first ones given as
+    ``(covered, errors_p_p, errors_p_n)``, the others inadmissible (covered 0)."""
+    dtype = np.int16 if n_examples < 16_000 else np.int32
+    counts = np.zeros((3, 1, n_examples), dtype=dtype)
+    for j, entry in enumerate(entries):
+        counts[:, 0, j] = entry
+    empty = np.zeros(0)
+    return _ScoredState(alive=empty, rows=empty, order=empty, sorted_rows=empty,
+                        covered=counts[0], errors_p_p=counts[1], errors_p_n=counts[2])
+
+
+@pytest.mark.parametrize(
+    "entries,p_p,p_n,expected",
+    [
+        # true ties that float32 broke by rounding (15000 examples: counts as large as the engine allows)
+        ([(2000, 0, 910), (2147, 0, 980)], 1.0, 2.1, [0, 1]),  # both 89
+        ([(1, 0, 0), (28, 0, 90)], 1.0, 0.3, [0, 1]),  # both 1
+        ([(49, 10, 0), (1, 0, 0), (241, 50, 0)], 4.8, 1.0, [0, 1, 2]),  # all 1
+        ([(35, 7, 0), (11, 2, 0), (12, 2, 0)], 4.8, 2.1, [2]),  # 1.4, 1.4 and 2.4
+        # genuine gaps that a relative tolerance of 1e-6 * |best| took for ties
+        ([(15002, 0, 1), (15000, 0, 0)], 1.0, 2.01, [1]),  # 14999.99 < 15000
+        ([(15000, 0, 0), (15005, 1, 0)], 5.001, 1.0, [0]),  # 15000 > 14999.999
+        # 16 significant digits (Python integers beyond int64), read as the decimal printed:
+        # 0.3333333333333333, not 1/3, so 4 - 9p = 1 + 3e-16 > 2 - 3p = 1 + 1e-16 > 1 (float64: 1, 1, 1)
+        ([(4, 0, 9), (1, 0, 0), (2, 0, 3)], 1.0, 1 / 3, [0]),
+        ([(1, 0, 0), (2, 0, 3), (2, 0, 3)], 1.0, 1 / 3, [1, 2]),
+        # inadmissible candidates never win, even against negative usefulness
+        ([(0, 0, 0), (1, 0, 5)], 1.0, 2.1, [1]),
+        ([(3, 0, 1), (2, 0, 0)], 1.0, np.inf, [1]),
+        ([(3, 0, 1)], 1.0, np.inf, []),
+    ],
+)
+def test_most_useful_candidates_are_exact(entries, p_p, p_n, expected):
+    state = _synthetic_state(entries, n_examples=15_000)
+    np.testing.assert_array_equal(_most_useful(state, p_p, p_n), expected)
+
+
+def test_most_useful_scans_every_block():
+    # one candidate row per block: the best and its ties may sit in any block
+    covered = np.zeros((300, 1000), dtype=np.int16)
+    covered[7, 3] = covered[250, 999] = covered[299, 0] = 5
+    covered[100, 100] = 4
+    zero = np.zeros_like(covered)
+    empty = np.zeros(0)
+    state = _ScoredState(alive=empty, rows=empty, order=empty, sorted_rows=empty,
+                         covered=covered, errors_p_p=zero, errors_p_n=zero)
+    np.testing.assert_array_equal(_most_useful(state, 2.1, 0.3), [7 * 1000 + 3, 250 * 1000 + 999, 299 * 1000])
+
+
+@pytest.mark.parametrize("metric", ["l2", "l1", "linf"])
+@pytest.mark.parametrize("data", ["integer", "decimal"])
+def test_predict_sees_the_distances_the_fit_saw(rng, metric, data):
+    """Borders lie exactly on their radius: predict (cdist to the centres) must not fire on them.
+
+    The fit counts training errors from the training distance matrix, predict recomputes the
+    distances to the centres; both are SciPy per-pair sums, so they agree to the last bit.
+    """
+    for _ in range(3):
+        if data == "integer":
+            X, y01 = integer_problem(rng, m=60)
+        else:  # several features with one decimal: sums of squares that are not exact in binary
+            X = np.round(rng.normal(size=(60, 7)), 1)
+            y01 = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
+        dlm = DecisionListMachine(p_p=2.1, p_n=0.3, s=8, metric=metric).fit(X, y01)
+        assert dlm.n_balls_ >= 1
+        wrong = (dlm.predict_path(X) != y01).sum(axis=1)
+        np.testing.assert_array_equal(wrong, (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy())
+        np.testing.assert_array_equal(dlm.predict(X), dlm.predict_path(X)[-1])
+
+
+def test_majority_default_takes_the_first_class_on_a_tie():
+    # duplicates with both labels and infinite penalties: no admissible ball, majority default
+    X = np.zeros((4, 1))
+    assert DecisionListMachine(p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "a"]).default_ == "a"
+    assert DecisionListMachine(p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "b"]).default_ == "b"
 
 
 # --------------------------------------------------------------------------------------------

@@ -268,7 +268,12 @@ def _fold_grid_item(D, X, y, grid, gammas, constrained, fold):
 
 
 def svm_gammas(D, grid: Grid) -> np.ndarray:
-    """The SVM ``gamma`` grid: ``grid.svm_gamma_factors / median(d²)`` over distinct pairs."""
+    """The SVM ``gamma`` grid: ``grid.svm_gamma_factors / median(d²)`` over distinct pairs.
+
+    ``D`` is SciPy's ``cdist`` (each distance a direct sum over the features, no matrix product
+    through BLAS), and the median an exact order statistic, so ``gamma`` is the same on every
+    machine, BLAS kernel and thread count.
+    """
     upper = D[np.triu_indices_from(D, k=1)]
     scale = np.median(upper[upper > 0] ** 2)
     return np.asarray(grid.svm_gamma_factors, dtype=float) / scale
@@ -310,13 +315,37 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
 # --------------------------------------------------------------------------------------------
 
 
-def _argmin_prefer_small(errors, sizes):
-    """Index of the smallest error; among ties the smallest size, then the first grid point."""
-    flat_errors = errors.ravel()
-    flat_sizes = sizes.ravel()
-    candidates = np.flatnonzero(flat_errors == flat_errors.min())
-    best = candidates[np.argmin(flat_sizes[candidates])]
-    return np.unravel_index(best, errors.shape)
+#: Bounds within this relative distance of the smallest count as tied in protocol (c).
+BOUND_TIE_RTOL = 1e-9
+
+
+def _counts(values) -> np.ndarray:
+    """Integer-valued float arrays (error counts, numbers of balls or support vectors) as int64."""
+    values = np.asarray(values)
+    counts = np.rint(values).astype(np.int64)
+    if not np.array_equal(counts, values):
+        raise ValueError("expected integer counts")
+    return counts
+
+
+def _argmin_prefer_small(errors, sizes, *, rtol=0.0):
+    """Index of the smallest error; among ties the smallest size, then the first grid point.
+
+    ``sizes`` are integer counts (numbers of balls or support vectors, summed over the folds,
+    not averaged) compared exactly. ``errors`` are integer counts compared exactly when
+    ``rtol == 0``; with ``rtol > 0`` (float bounds) every error ``<= min + rtol * |min|`` counts
+    as tied with the minimum. The first grid point is the first in C order of the grid's axes.
+    """
+    flat_sizes = _counts(sizes).ravel()
+    if rtol:
+        flat_errors = np.asarray(errors, dtype=float).ravel()
+        best = flat_errors.min()
+        candidates = np.flatnonzero(flat_errors <= best + rtol * abs(best))
+    else:
+        flat_errors = _counts(errors).ravel()
+        candidates = np.flatnonzero(flat_errors == flat_errors.min())
+    best = candidates[np.argmin(flat_sizes[candidates])]  # argmin: the first of equal sizes
+    return np.unravel_index(best, np.shape(errors))
 
 
 def _describe(machine, index, grid: Grid, gammas=None):
@@ -338,6 +367,9 @@ def _describe(machine, index, grid: Grid, gammas=None):
 def paper_protocol(results: GridResults) -> dict:
     """(a) Best grid point by total test errors over the folds (the paper's selection).
 
+    Ties (equal total errors) go to the smaller machine (total number of support vectors or balls
+    over the folds, an integer), then to the first grid point (:func:`_argmin_prefer_small`).
+
     Returns
     -------
     dict
@@ -356,11 +388,11 @@ def paper_protocol(results: GridResults) -> dict:
         machines.append(("dlmc", r.dlmc_errors, r.dlmc_balls))
     for machine, errors, sizes in machines:
         total = errors.sum(axis=-1)
-        mean_size = sizes.mean(axis=-1)
-        index = _argmin_prefer_small(total, mean_size)
+        total_size = sizes.sum(axis=-1)  # integer: ties in size are exact (the mean is reported)
+        index = _argmin_prefer_small(total, total_size)
         out[machine] = {
             "errors": int(total[index]),
-            "size": float(mean_size[index]),
+            "size": float(total_size[index] / sizes.shape[-1]),
             **_describe(machine, index, r.grid, r.svm_gammas),
         }
     return out
@@ -372,6 +404,7 @@ def nested_protocol(
     """(b) Nested CV: on each outer fold an inner stratified CV of the outer training set picks the grid point.
 
     The outer test errors of the chosen points are read from ``outer`` (the same fits as (a)).
+    The inner selection breaks ties as :func:`paper_protocol` does.
     The outer folds are independent items of :func:`companion.evaluation.parallel_map`
     (``n_jobs``; the inner splits are seeded per fold, so the result does not depend on it).
 
@@ -395,7 +428,7 @@ def nested_protocol(
             ("scm", inner.scm_errors, inner.scm_balls, outer.scm_errors, outer.scm_balls),
             ("dlm", inner.dlm_errors, inner.dlm_balls, outer.dlm_errors, outer.dlm_balls),
         ):
-            index = _argmin_prefer_small(inner_errors.sum(axis=-1), inner_sizes.mean(axis=-1))
+            index = _argmin_prefer_small(inner_errors.sum(axis=-1), inner_sizes.sum(axis=-1))
             totals[machine] += int(outer_errors[index + (f,)])
             sizes[machine].append(float(outer_sizes[index + (f,)]))
     return {machine: {"errors": totals[machine], "size": float(np.mean(sizes[machine]))} for machine in totals}
@@ -410,6 +443,14 @@ def _inner_grid(X, y, D, grid, inner_splits, seed, numbered_fold) -> GridResults
 
 def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict:
     """(c) On each fold, the constrained-DLM grid point of smallest bound on its training set.
+
+    The bounds are floats (sums of log-binomials through ``expm1``), whose last bits may differ
+    between machines (vectorised ``log``/``exp`` depend on the CPU's instructions and the libm):
+    bounds within a relative :data:`BOUND_TIE_RTOL` (1e-9) of the smallest count as tied, far
+    above that rounding (~1e-15) and far below the differences between bounds of different counts.
+    Ties go to the machine with fewer balls, then to the first grid point (type, ``p_p``,
+    ``p_n``, ``s`` in grid order). Grid points whose bound is NaN (a prefix that misclassifies
+    its compression set) are never chosen unless every bound is.
 
     Parameters
     ----------
@@ -435,7 +476,7 @@ def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict
     chosen = []
     for f in range(n_folds):
         filled = np.where(np.isfinite(bounds[..., f]), bounds[..., f], np.inf)
-        index = _argmin_prefer_small(filled, results.dlmc_balls[..., f])
+        index = _argmin_prefer_small(filled, results.dlmc_balls[..., f], rtol=BOUND_TIE_RTOL)
         errors += results.dlmc_errors[index + (f,)]
         sizes += results.dlmc_balls[index + (f,)]
         chosen.append(
