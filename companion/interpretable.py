@@ -1,0 +1,169 @@
+"""What every interpretable learner of the package shares: names, text, scores, input checks.
+
+* :class:`InterpretableMixin` — ``to_text(feature_names=None)`` with one convention for names
+  (the caller's, else ``feature_names_in_`` from a DataFrame, else ``x0, x1, ...`` counted from
+  0 as scikit-learn's ``get_feature_names_out`` does) and ``__str__`` falling back to the
+  parameter repr before ``fit``. A learner implements ``_render_text(feature_names)``.
+* :func:`pipeline_text` — the text of the last step of a fitted ``Pipeline``, named with the
+  feature names the earlier steps produce (``get_feature_names_out``).
+* :func:`laplace_proba` — Laplace-corrected class frequencies ``(n_c + 1) / (n + k)``, the
+  ``predict_proba`` of a rule, ball, leaf or cell from the training examples that reach it.
+* :func:`check_numeric_input` — names the string column a numeric learner cannot take and
+  suggests an encoder, instead of numpy's "could not convert string to float".
+* :func:`binary_only_error` — the two-class learners' error, pointing to ``OneVsRestClassifier``.
+
+>>> laplace_proba([[3, 0], [1, 1]]).tolist()
+[[0.8, 0.2], [0.5, 0.5]]
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator
+from sklearn.utils.validation import check_is_fitted
+
+__all__ = [
+    "InterpretableMixin",
+    "resolve_feature_names",
+    "pipeline_text",
+    "laplace_proba",
+    "check_numeric_input",
+    "binary_only_error",
+]
+
+
+def resolve_feature_names(estimator, feature_names=None) -> list[str]:
+    """Names of the ``n_features_in_`` input columns of a fitted ``estimator``.
+
+    Parameters
+    ----------
+    estimator : fitted estimator
+    feature_names : sequence of str, optional
+        Explicit names; must have one name per input column.
+
+    Returns
+    -------
+    list of str
+        ``feature_names`` if given, else ``feature_names_in_`` (fitted on a DataFrame), else
+        ``x0, x1, ...`` (columns counted from 0, as ``get_feature_names_out``).
+
+    Raises
+    ------
+    ValueError
+        If ``feature_names`` does not have ``n_features_in_`` entries.
+    """
+    n = int(estimator.n_features_in_)
+    if feature_names is None:
+        names = getattr(estimator, "feature_names_in_", None)
+        return [str(name) for name in names] if names is not None else [f"x{j}" for j in range(n)]
+    if isinstance(feature_names, str):
+        raise TypeError("feature_names must be a sequence of column names, not a single string")
+    names = [str(name) for name in feature_names]
+    if len(names) != n:
+        raise ValueError(f"feature_names has {len(names)} names but the model was fitted on {n} columns")
+    return names
+
+
+class InterpretableMixin:
+    """Text rendering shared by the interpretable learners (mix in left of ``BaseEstimator``).
+
+    Subclasses implement ``_render_text(self, feature_names: list[str]) -> str``; the names
+    arrive resolved by :func:`resolve_feature_names`.
+    """
+
+    def to_text(self, feature_names=None) -> str:
+        """The fitted model as text, naming columns by ``feature_names``.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            One name per input column; default ``feature_names_in_`` when fitted on a
+            DataFrame, else ``x0, x1, ...``.
+        """
+        check_is_fitted(self)
+        return self._render_text(resolve_feature_names(self, feature_names))
+
+    def __str__(self) -> str:
+        try:
+            check_is_fitted(self)
+        except Exception:  # NotFittedError, or a subclass' own check: show the parameters
+            return BaseEstimator.__repr__(self)
+        return self.to_text()
+
+
+def pipeline_text(pipeline, feature_names=None) -> str:
+    """Text of the fitted last step of ``pipeline``, in the names the earlier steps produce.
+
+    A learner inside a ``Pipeline`` sees a plain array (e.g. after a ``ColumnTransformer``), so
+    its own ``feature_names_in_`` is missing; ``pipeline[:-1].get_feature_names_out()`` knows
+    the names (``num__age``, ``cat__city_Paris``, ...).
+
+    Parameters
+    ----------
+    pipeline : fitted sklearn.pipeline.Pipeline whose last step has ``to_text``
+    feature_names : sequence of str, optional
+        Names of the pipeline's *input* columns, when it was fitted on an array.
+    """
+    model = pipeline[-1]
+    if len(pipeline) == 1:
+        return model.to_text(feature_names)
+    names = pipeline[:-1].get_feature_names_out(feature_names)
+    return model.to_text(list(names))
+
+
+def laplace_proba(counts) -> np.ndarray:
+    """Laplace-corrected class frequencies, row by row: ``(n_c + 1) / (n + k)``.
+
+    Parameters
+    ----------
+    counts : array-like of shape (n_cells, n_classes)
+        Training examples of each class reaching each cell (rule, ball, leaf).
+
+    Returns
+    -------
+    ndarray of shape (n_cells, n_classes)
+        Rows sum to 1; a cell no example reached gets the uniform ``1 / k``.
+    """
+    counts = np.asarray(counts, dtype=float)
+    if counts.ndim != 2 or np.any(counts < 0):
+        raise ValueError("counts must be a 2-D array of non-negative class counts")
+    return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
+
+
+def check_numeric_input(X, estimator_name: str) -> None:
+    """Raise a ``ValueError`` naming the first non-numeric column of a DataFrame ``X``.
+
+    A numeric learner (distances, thresholds, kernels) cannot take a string or categorical
+    column; numpy's own message (``could not convert string to float: 'nice'``) names neither
+    the column nor the fix. Arrays are left to ``validate_data``.
+
+    >>> import pandas as pd
+    >>> check_numeric_input(pd.DataFrame({"age": [30, 40], "city": ["Paris", "Nice"]}), "DecisionListMachine")
+    Traceback (most recent call last):
+    ...
+    ValueError: DecisionListMachine needs numeric columns, but column 'city' holds non-numeric values (e.g. 'Paris'). Encode it first, e.g. with sklearn.preprocessing.OneHotEncoder in a ColumnTransformer.
+    """
+    if not isinstance(X, pd.DataFrame):
+        return
+    for name in X.columns:
+        column = X[name]
+        if pd.api.types.is_bool_dtype(column) or (
+            pd.api.types.is_numeric_dtype(column) and not isinstance(column.dtype, pd.CategoricalDtype)
+        ):
+            continue
+        example = column.dropna().iloc[0] if column.notna().any() else None
+        raise ValueError(
+            f"{estimator_name} needs numeric columns, but column {name!r} holds non-numeric values"
+            f" (e.g. {example!r}). Encode it first, e.g. with sklearn.preprocessing.OneHotEncoder in a"
+            " ColumnTransformer."
+        )
+
+
+def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
+    """The error of a two-class learner given ``n_classes`` classes, naming the multi-class route."""
+    return ValueError(
+        f"Only binary classification is supported. {estimator_name} needs exactly 2 classes in y, "
+        f"got {n_classes} class(es). For more classes wrap it: "
+        f"sklearn.multiclass.OneVsRestClassifier({estimator_name}(...))."
+    )
