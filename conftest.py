@@ -40,6 +40,9 @@ def _redirect_figures():
 
 
 _SCRATCH = _redirect_figures()
+# Progress lines (companion.evaluation.parallel_map, COMPANION_PROGRESS) go to stderr, which nbval
+# compares: a test session never prints them, whatever the caller's environment says.
+os.environ.pop("COMPANION_PROGRESS", None)
 
 
 def pytest_unconfigure(config):

@@ -56,12 +56,17 @@ def test_save_table_fixed_precision_and_index(monkeypatch, tmp_path):
     monkeypatch.setattr(paths, "FIGURES", tmp_path)
     noisy = pd.DataFrame({"n": [1, 2], "x": [0.1 + 0.2, 2 / 3]}, index=pd.Index(["a", "b"], name="set"))
     clean = noisy.assign(x=[0.3, 0.6666666666666666 + 1e-16])
-    first = paths.save_table(noisy, "00_t.csv").read_bytes()
-    assert paths.save_table(clean, "00_t").read_bytes() == first  # last-bit noise is invisible
+    path = paths.results_path("00_t.csv")
+    assert paths.save_table(noisy, "00_t.csv") is None  # a notebook cell ending with it shows nothing
+    first = path.read_bytes()
+    paths.save_table(clean, "00_t")
+    assert path.read_bytes() == first  # last-bit noise is invisible
     assert first == b"set,n,x\na,1,0.3\nb,2,0.6666666667\n"
     # Same index behaviour as DataFrame.to_csv: kept by default, dropped with index=False.
-    assert paths.save_table(noisy, "00_t.csv", index=False).read_bytes() == b"n,x\n1,0.3\n2,0.6666666667\n"
-    assert paths.save_table(noisy["x"], "00_s.csv").read_text() == "set,x\na,0.3\nb,0.6666666667\n"
+    paths.save_table(noisy, "00_t.csv", index=False)
+    assert path.read_bytes() == b"n,x\n1,0.3\n2,0.6666666667\n"
+    paths.save_table(noisy["x"], "00_s.csv")
+    assert paths.results_path("00_s.csv").read_text() == "set,x\na,0.3\nb,0.6666666667\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00_s.csv", "00_t.csv"]
     with pytest.raises(ValueError, match="plain file name"):
         paths.save_table(noisy, "sub/00_t.csv")
