@@ -1,11 +1,13 @@
-# Two commands lead the README:  make reproduce   and   make test.
-# Both create .venv on first use from requirements.lock (exact pins), then install `companion` editable.
+# Two commands lead the README:  make reproduce   and   make test  (and  make lab  to read the notebooks).
+# All create .venv on first use from requirements.lock (exact pins of the core and of every extra:
+# notebooks, test, dask, baselines), then install `companion` editable. Using only the learners
+# needs far less: `pip install .` (the core; see README).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce reproduce-fast test bench clean-venv
+.PHONY: reproduce reproduce-fast test lab bench check-core-install clean-venv
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -21,12 +23,19 @@ reproduce: $(STAMP)  ## execute every notebook in order with papermill (in place
 reproduce-fast: $(STAMP)  ## the same with fast=True (smoke run), into build/reproduce/fast/: the tree stays clean
 	$(PY) -m companion.reproduce --fast
 
-# the root conftest.py points COMPANION_FIGURES (inherited by the nbval kernels) at a temporary folder.
+# the root conftest.py points COMPANION_FIGURES (inherited by the nbval kernels) at a temporary folder;
+# COMPANION_PROGRESS is unset so that no progress line reaches the outputs nbval compares.
 test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run; leaves git status clean
-	env -u MPLBACKEND $(PY) -m pytest
+	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest
+
+lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel
+	$(VENV)/bin/jupyter lab notebooks/
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
 	$(PY) -m benchmarks.run
+
+check-core-install:  ## `pip install .` into a fresh temporary venv: the core alone imports and fits every learner
+	bash .ci/check_core_install
 
 clean-venv:
 	rm -rf $(VENV)

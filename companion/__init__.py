@@ -1,7 +1,7 @@
 """companion: learners, kernels, bounds and data for five papers on sparse Boolean classifiers.
 
 The learners are scikit-learn classifiers; each lives in the module named after its paper's
-subject and is also reachable from the top level:
+subject and is also reachable from the top level (``from companion import Prism``):
 
 ======================================  ============================  ======================
 learner                                 module                        paper
@@ -9,11 +9,18 @@ learner                                 module                        paper
 ``DecisionListMachine``                 ``companion.decision_list``   01 Sokolova et al. 2002
 ``BallSetCoveringMachine``              ``companion.decision_list``   01
 ``Prism``                               ``companion.prism``           02 Cendrowska 1987
+``OneR``                                ``companion.rule_baselines``  02 (Holte 1993 baseline)
 ``KernelPerceptron``                    ``companion.perceptrons``     03 Kowalczyk et al. 2001
 ``MaximalMarginPerceptron``             ``companion.perceptrons``     03
+``MaskPerceptron``                      ``companion.perceptrons``     03
+``PrunedDecisionTree``                  ``companion.led``             03
 ``DecisionCommittee``                   ``companion.widc``            04 Nock 2002
 ``StumpConjunction``                    ``companion.stumps``          05 Shah et al. 2012
 ======================================  ============================  ======================
+
+``import companion`` needs only the core dependencies (numpy, scipy, pandas, scikit-learn,
+matplotlib); the notebook runner, the tests, Dask and the RIPPER baseline are extras
+(``pip install ".[notebooks]"``, ``".[all]"``), imported only where they are used.
 
 Bounds are in :mod:`companion.bounds`, data loaders in :mod:`companion.datasets`, the papers'
 published numbers in :mod:`companion.paper_numbers`.
@@ -27,8 +34,11 @@ _LEARNERS = {
     "DecisionListMachine": "companion.decision_list",
     "BallSetCoveringMachine": "companion.decision_list",
     "Prism": "companion.prism",
+    "OneR": "companion.rule_baselines",
     "KernelPerceptron": "companion.perceptrons",
     "MaximalMarginPerceptron": "companion.perceptrons",
+    "MaskPerceptron": "companion.perceptrons",
+    "PrunedDecisionTree": "companion.led",
     "DecisionCommittee": "companion.widc",
     "StumpConjunction": "companion.stumps",
 }

@@ -20,6 +20,9 @@ citation and licence. Each loader
       binarise: ``y`` becomes 1 where the original label is ``positive_class`` (or one of them,
       when a collection is given) and 0 elsewhere.
 
+  Options are checked like a learner's parameters: ``drop_incomplete="yes"`` is a
+  :class:`TypeError` naming the option (``True``/``False`` and numpy bools are accepted).
+
 Counts after preprocessing, against the papers' (``companion.paper_numbers``,
 table ``dataset_sizes``):
 
@@ -38,10 +41,12 @@ from __future__ import annotations
 
 import hashlib
 import io
+import numbers
 from collections.abc import Collection, Hashable
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from companion.paths import DATA
@@ -167,6 +172,43 @@ def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
+def _check_bool(value, name: str) -> bool:
+    """``value`` as a bool; numpy bools are accepted, anything else (``"yes"``, 1) is refused.
+
+    >>> _check_bool(np.True_, "drop_incomplete")
+    True
+    >>> _check_bool("yes please", "drop_incomplete")
+    Traceback (most recent call last):
+    ...
+    TypeError: drop_incomplete must be a bool (True or False), got 'yes please' (str)
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be a bool (True or False), got {value!r} ({type(value).__name__})")
+
+
+def _check_positive_class(positive_class):
+    """Refuse a ``positive_class`` that can be neither a label nor a collection of labels."""
+    if positive_class is None:
+        return
+    if isinstance(positive_class, Collection) and not isinstance(positive_class, (str, bytes)):
+        if isinstance(positive_class, dict):
+            raise TypeError("positive_class must be a label or a list of labels, not a dict")
+        if len(positive_class) == 0:
+            raise ValueError("positive_class is empty; give at least one label")
+        for label in positive_class:
+            if not isinstance(label, Hashable):
+                raise TypeError(
+                    f"positive_class must hold labels (hashable values), got {label!r} "
+                    f"({type(label).__name__})"
+                )
+    elif not isinstance(positive_class, Hashable):
+        raise TypeError(
+            f"positive_class must be a label or a list of labels, got {positive_class!r} "
+            f"({type(positive_class).__name__})"
+        )
+
+
 def _contradictory_mask(X: pd.DataFrame, y: pd.Series) -> pd.Series:
     """True for every row whose feature vector occurs with more than one label."""
     keys = X.astype("string").fillna("<NA>")
@@ -245,6 +287,14 @@ _PREPROCESSING_DOC = """
     X : pandas.DataFrame
     y : pandas.Series
         Original labels, or 0/1 when ``positive_class`` is given.
+
+    Raises
+    ------
+    TypeError
+        If ``drop_incomplete`` or ``drop_contradictory`` is not a bool (numpy bools are
+        accepted), or ``positive_class`` is neither a label nor a collection of labels.
+    ValueError
+        If ``positive_class`` names no label of the data, or every label.
 """
 
 
@@ -252,6 +302,10 @@ def _loader(relative_file: str, doc: str, *, drop_columns=(), read_kwargs=None, 
     """Build a ``load_<name>`` function for one CSV with the shared preprocessing options."""
 
     def load(*, drop_incomplete=False, drop_contradictory=False, positive_class=None):
+        # Checked like a learner's parameters, and before the (possibly large) file is read.
+        _check_bool(drop_incomplete, "drop_incomplete")
+        _check_bool(drop_contradictory, "drop_contradictory")
+        _check_positive_class(positive_class)
         frame = _read_csv(relative_file, **(read_kwargs or {}))
         if nominal is not None:
             features = [c for c in frame.columns if c not in (TARGET, *drop_columns)]
@@ -443,6 +497,7 @@ def load_all_bioc(*, lineage: bool = True):
         Expression values; the sample names are the index.
     y : pandas.Series
     """
+    lineage = _check_bool(lineage, "lineage")
     frame = _read_csv("all_bioc/ALL.csv.gz", dtype={"sample": str}).set_index("sample")
     y = frame.pop(TARGET)
     if lineage:
@@ -461,11 +516,26 @@ def load_monks(problem: int, split: str = "train"):
 
     Attributes a1..a6 are small integer codes, returned as categoricals; class 0/1.
 
+    Parameters
+    ----------
+    problem : int
+        1, 2 or 3 (numpy integers accepted).
+    split : {"train", "test", "all"}, default="train"
+
     Returns
     -------
     X : pandas.DataFrame
     y : pandas.Series
     """
+    if not isinstance(problem, numbers.Integral) or isinstance(problem, (bool, np.bool_)):
+        raise TypeError(
+            f"problem must be an int (1, 2 or 3), got {problem!r} ({type(problem).__name__})"
+        )
+    if not isinstance(split, str):
+        raise TypeError(
+            f"split must be a str ('train', 'test' or 'all'), got {split!r} ({type(split).__name__})"
+        )
+    problem = int(problem)
     if problem not in (1, 2, 3):
         raise ValueError(f"problem must be 1, 2 or 3, got {problem!r}")
     if split not in ("train", "test", "all"):

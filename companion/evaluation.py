@@ -1,4 +1,12 @@
-"""Shared evaluation pieces: seeded folds and the paper-vs-ours comparison table.
+"""Shared evaluation pieces: seeded folds, the paper-vs-ours comparison table, and the loop
+(:func:`parallel_map`) every protocol runs its folds and draws through.
+
+Progress over long loops is opt-in, so that notebook outputs never contain it: with the
+environment variable ``COMPANION_PROGRESS`` set, :func:`parallel_map` reports
+``label: done/total (elapsed)`` lines at most every few seconds. ``COMPANION_PROGRESS=1`` (or
+``stderr``) writes them to standard error; any other value is a file the lines are appended to
+(``python -m companion.reproduce`` uses one, forwarded to its terminal, so the executed notebooks
+stay byte-identical). Unset, empty or ``0``: no progress.
 
 >>> import pandas as pd
 >>> comparison_table(pd.Series({"a": 3.0, "b": 5.0}), pd.Series({"a": 4.0, "b": 5.0}))
@@ -9,7 +17,11 @@ b    5.0   5.0         0.0
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 import warnings
+from functools import partial
 
 import joblib
 import numpy as np
@@ -17,7 +29,12 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["stratified_folds", "comparison_table", "parallel_map", "fold_errors"]
+__all__ = ["stratified_folds", "comparison_table", "parallel_map", "fold_errors", "PROGRESS_ENV"]
+
+#: Environment variable that turns on :func:`parallel_map`'s progress lines (see module doc).
+PROGRESS_ENV = "COMPANION_PROGRESS"
+#: Seconds between two progress lines of one loop.
+_PROGRESS_INTERVAL = 5.0
 
 
 def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -56,7 +73,61 @@ def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
     return table
 
 
-def parallel_map(function, items, *, n_jobs: int = 1) -> list:
+def _progress_label(function) -> str:
+    """A readable name for the loop over ``function``: its (unwrapped) qualified name.
+
+    >>> def _one_fold(item): ...
+    >>> _progress_label(partial(_one_fold, 3))
+    'one_fold'
+    >>> _progress_label(lambda item: item)
+    'items'
+    """
+    while isinstance(function, partial):
+        function = function.func
+    name = getattr(function, "__qualname__", None) or type(function).__name__
+    name = name.replace(".<locals>", "")
+    return "items" if name.endswith("<lambda>") else name.lstrip("_")
+
+
+class _Progress:
+    """``label: done/total (elapsed)`` lines, at most one per interval, to stderr or a file.
+
+    Written for a person watching a long run; never raises (a progress line that cannot be
+    written is dropped), so it cannot change what a protocol computes.
+    """
+
+    def __init__(self, target: str, label: str, total: int, interval: float | None = None):
+        self.target, self.label, self.total = target, label, total
+        self.interval = _PROGRESS_INTERVAL if interval is None else interval
+        self.start = self.last = time.monotonic()
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        finished = done == self.total
+        # Short loops print nothing; a loop that printed ends with its final count.
+        if now - self.last >= self.interval or (finished and self.shown):
+            self.last, self.shown = now, True
+            self._write(f"{self.label}: {done}/{self.total} ({now - self.start:.0f} s)\n")
+
+    def _write(self, line: str) -> None:
+        try:
+            if self.target in ("1", "stderr"):
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            else:
+                with open(self.target, "a", encoding="utf-8") as handle:  # one short append
+                    handle.write(line)
+        except (OSError, ValueError):
+            pass
+
+
+def _progress_target() -> str | None:
+    target = os.environ.get(PROGRESS_ENV, "").strip()
+    return None if target in ("", "0") else target
+
+
+def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None) -> list:
     """``[function(item) for item in items]`` through joblib, in order.
 
     Every cross-validation and grid loop of the notebooks goes through here, so the same code runs
@@ -65,18 +136,56 @@ def parallel_map(function, items, *, n_jobs: int = 1) -> list:
     ``distributed.Client``) the items are shipped to the cluster's workers. Results are identical
     in all three cases because each item carries its own seed.
 
+    Parameters
+    ----------
+    function : callable
+    items : iterable
+    n_jobs : int, default=1
+    progress : str or bool, optional
+        Label of the progress lines (default: the function's name); ``False``: none. Lines are
+        written only when the environment variable ``COMPANION_PROGRESS`` is set (module doc);
+        they never change the results.
+
     >>> parallel_map(abs, [-2, 3, -5])
     [2, 3, 5]
     """
-    if n_jobs == 1:
-        return [function(item) for item in items]
+    if not (progress is None or isinstance(progress, (str, bool, np.bool_))):
+        raise TypeError(f"progress must be a label (str), True/False or None, got {progress!r}")
+    target = _progress_target() if progress is not False else None
+    if target is None:
+        if n_jobs == 1:
+            return [function(item) for item in items]
+        with warnings.catch_warnings():
+            _ignore_worker_restarts()
+            return joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(function)(item) for item in items)
+
+    items = list(items)
+    label = progress if isinstance(progress, str) else _progress_label(function)
+    tracker = _Progress(target, label, len(items))
+    results = []
+    if n_jobs == 1:  # exactly the serial loop above (no warnings context: same warnings shown)
+        for item in items:
+            results.append(function(item))
+            tracker.update(len(results))
+        return results
     with warnings.catch_warnings():
-        # joblib's process workers restart themselves when their resident memory has grown by
-        # 300 MB since their first item (freed heap that the C allocator keeps counts as growth)
-        # and warn that "a worker stopped". Every item is still computed exactly once, so the
-        # results are unaffected; the warning would only make notebook outputs vary between runs.
-        warnings.filterwarnings("ignore", message="A worker stopped while some jobs", category=UserWarning)
-        return joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(function)(item) for item in items)
+        _ignore_worker_restarts()
+        # A generator yields the results in order as they complete, so they can be counted.
+        outputs = joblib.Parallel(n_jobs=n_jobs, return_as="generator")(
+            joblib.delayed(function)(item) for item in items
+        )
+        for output in outputs:
+            results.append(output)
+            tracker.update(len(results))
+    return results
+
+
+def _ignore_worker_restarts() -> None:
+    # joblib's process workers restart themselves when their resident memory has grown by
+    # 300 MB since their first item (freed heap that the C allocator keeps counts as growth)
+    # and warn that "a worker stopped". Every item is still computed exactly once, so the
+    # results are unaffected; the warning would only make notebook outputs vary between runs.
+    warnings.filterwarnings("ignore", message="A worker stopped while some jobs", category=UserWarning)
 
 
 def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:

@@ -152,7 +152,10 @@ def check_numeric_input(X, estimator_name: str) -> None:
             pd.api.types.is_numeric_dtype(column) and not isinstance(column.dtype, pd.CategoricalDtype)
         ):
             continue
-        example = column.dropna().iloc[0] if column.notna().any() else None
+        present = column.dropna()
+        # Show a value that is really not a number (a mixed column may start with numbers).
+        offending = present[~present.map(lambda v: isinstance(v, (int, float, np.number, bool)))]
+        example = offending.iloc[0] if len(offending) else (present.iloc[0] if len(present) else None)
         raise ValueError(
             f"{estimator_name} needs numeric columns, but column {name!r} holds non-numeric values"
             f" (e.g. {example!r}). Encode it first, e.g. with sklearn.preprocessing.OneHotEncoder in a"

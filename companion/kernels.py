@@ -26,7 +26,7 @@ array([[4., 4.],
 from __future__ import annotations
 
 from itertools import combinations, product
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import comb
@@ -86,11 +86,11 @@ def degree_weights(degree: int, weights=None) -> np.ndarray:
     ValueError
         On a negative/non-integer degree, non-positive weights or a weight array of wrong length.
     """
-    if isinstance(degree, bool) or not isinstance(degree, (int, np.integer)) or degree < 0:
+    if isinstance(degree, (bool, np.bool_)) or not isinstance(degree, Integral) or degree < 0:
         raise ValueError(f"degree must be a non-negative integer, got {degree!r}")
     if weights is None:
         return np.ones(degree + 1)
-    if isinstance(weights, Real) and not isinstance(weights, bool):
+    if isinstance(weights, Real) and not isinstance(weights, (bool, np.bool_)):
         if not weights > 0:
             raise ValueError(f"weights given as a float β must be > 0 (c_i = β^i), got {weights!r}")
         return float(weights) ** np.arange(degree + 1)
@@ -232,7 +232,21 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
 
 
 def monomial_names(monomials, n_variables: int | None = None, feature_names=None) -> list[str]:
-    """Readable names of monomials; with ``n_variables`` columns ``j + n_variables`` print as ``¬x_j``."""
+    """Readable names of monomials; with ``n_variables`` columns ``j + n_variables`` print as ``¬x_j``.
+
+    Parameters
+    ----------
+    monomials : list of tuple of int
+        Column positions of each monomial (``()`` is the constant, written ``1``).
+    n_variables : int, optional
+        Number of original variables when the columns are complemented inputs ``(x, 1 - x)``.
+    feature_names : sequence of str, optional
+        Name of each (original) variable. Default: the paper's numbering ``x1, x2, ...`` counted
+        from 1 (the learners pass their own names, counted from 0 as scikit-learn does).
+
+    >>> monomial_names([(), (0, 3)], n_variables=2, feature_names=["age", "smoker"])
+    ['1', 'age ¬smoker']
+    """
     def literal(col: int) -> str:
         if n_variables is not None and col >= n_variables:
             base = col - n_variables

@@ -27,6 +27,8 @@ from sklearn.utils import check_random_state, check_scalar
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from companion.interpretable import InterpretableMixin, check_numeric_input, laplace_proba
+
 __all__ = [
     "LED_SEGMENTS",
     "SEGMENT_NAMES",
@@ -175,7 +177,7 @@ def bayes_error_10class(noise=0.1):
     return 1 - best / 10 if isinstance(noise, Fraction) else 1.0 - float(best) / 10.0
 
 
-class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
+class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """CART tree grown fully, then pruned to minimise ``leaf_cost·#leaves + #errors`` (paper 03 §5).
 
     With ``leaf_cost = 1`` the pruned tree minimises the tree's regularised risk
@@ -183,6 +185,15 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
     ``#errors + α·#leaves`` at ``α = 1``; by Breiman et al.'s theorem the minimiser over all pruned
     subtrees lies on the (misclassification-cost) cost-complexity path. It is found exactly by
     the bottom-up recursion ``best(node) = min(leaf_cost + errors(node), best(left) + best(right))``.
+
+    Scores: :meth:`predict_proba` is the Laplace-corrected class frequency ``(n_c + 1)/(n + k)`` of
+    the training examples in the pruned leaf an example reaches (``k`` classes; every pruned leaf
+    holds training examples), and :meth:`predict` is its argmax (the leaf's majority; a tie goes to
+    the first class of ``classes_``). :meth:`decision_function` is, for two classes,
+    ``P(classes_[1]) − P(classes_[0]) = (n_1 − n_0)/(n + 2)``, exact in sign and positive iff
+    ``predict`` says ``classes_[1]``; for more classes it is ``predict_proba`` itself.
+    Any number of classes; real-valued inputs (a string column of a DataFrame is rejected by name).
+    ``to_text()`` names the columns by ``feature_names_in_`` (else ``x0, x1, ...``).
 
     Parameters
     ----------
@@ -210,6 +221,9 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         Training errors of the pruned tree.
     risk_ : float
         ``leaf_cost·n_leaves_ + n_errors_`` (for ``leaf_cost = 1``: Table 1's tree risk).
+    node_counts_ : ndarray of shape (n_nodes, n_classes)
+        Training examples of each class (columns: ``classes_``) reaching each node of the full tree;
+        the rows of the pruned leaves (``leaves_``) give :meth:`predict_proba`.
     leaf_monomials_, leaf_signs_ : list, ndarray
         For binary 0/1 inputs: each pruned leaf as a conjunction of literals on the complemented
         inputs (column ``j + n`` is ``¬x_j``) with sign ``+1`` for ``classes_[1]`` — the tree as a
@@ -229,6 +243,7 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         check_scalar(self.leaf_cost, "leaf_cost", Real, min_val=0.0)
         if not isinstance(self.criterion, str) or self.criterion not in ("gini", "entropy", "log_loss"):
             raise ValueError(f"criterion must be 'gini', 'entropy' or 'log_loss', got {self.criterion!r}")
+        check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
@@ -277,6 +292,7 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
             stack.append((right[node], node_depth + 1, path + (feature,), conditions + ((feature, ">", threshold),)))
         self.pruned_leaf_ = pruned_leaf
         self.node_class_ = node_class
+        self.node_counts_ = np.rint(counts).astype(np.int64)  # sums of ones: whole numbers
         self.n_leaves_ = len(leaves)
         self.depth_ = int(depth[leaves].max())
         self.n_errors_ = int(round(leaf_errors[leaves].sum()))
@@ -288,28 +304,67 @@ class PrunedDecisionTree(ClassifierMixin, BaseEstimator):
         self.leaf_depths_ = depth[leaves]
         return self
 
-    def predict(self, X):
-        """Class of the pruned leaf reached by each row of ``X``."""
+    def _reached(self, X):
+        """Node id of the pruned leaf each row of ``X`` reaches."""
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        reached = self.pruned_leaf_[self.full_tree_.apply(X)]
+        return self.pruned_leaf_[self.full_tree_.apply(X)]
+
+    def predict(self, X):
+        """Class of the pruned leaf reached by each row of ``X`` (its training majority)."""
+        reached = self._reached(X)  # first: it raises NotFittedError before fit
         return self.classes_[self.node_class_[reached]]
 
-    def to_text(self, feature_names=None) -> str:
-        """The pruned tree as rules, one leaf per line (``x3 <= 0.5`` is ``¬x3`` on 0/1 inputs)."""
-        check_is_fitted(self)
-        names = feature_names or [f"x{j + 1}" for j in range(self.n_features_in_)]
-        lines = []
-        for leaf, conditions in zip(self.leaves_, self.leaf_conditions_):
-            text = " AND ".join(f"{names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
-            lines.append(f"if {text}: predict {self.classes_[self.node_class_[leaf]]}")
-        return "\n".join(lines)
+    def predict_proba(self, X):
+        """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the reached pruned leaf.
 
-    def __str__(self):
-        try:
-            return self.to_text()
-        except Exception:
-            return super().__repr__()
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``; :meth:`predict` is the argmax (ties: first class).
+        """
+        reached = self._reached(X)
+        return laplace_proba(self.node_counts_[reached])
+
+    def decision_function(self, X):
+        """Two classes: ``(n_1 − n_0)/(n + 2)`` of the reached leaf, positive iff ``classes_[1]`` is predicted.
+
+        It is ``predict_proba[:, 1] − predict_proba[:, 0]``, computed from the integer counts so
+        that equal counts give exactly 0 (predicted ``classes_[0]``, as :meth:`predict` does).
+        With more (or fewer) than two classes: :meth:`predict_proba`, whose argmax is ``predict``.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
+        reached = self._reached(X)
+        counts = self.node_counts_[reached]
+        if self.classes_.size != 2:
+            return laplace_proba(counts)
+        return (counts[:, 1] - counts[:, 0]) / (counts.sum(axis=1) + 2.0)
+
+    def _render_text(self, feature_names) -> str:
+        """The pruned tree as rules, one leaf per line, with the leaf's training counts.
+
+        ``age <= 54.5`` follows scikit-learn's split (left: ``<=``); on 0/1 inputs ``x3 <= 0.5``
+        is the literal ``¬x3``. Columns are named by ``feature_names`` (default
+        ``feature_names_in_``, else ``x0, x1, ...`` counted from 0).
+        """
+        lines = []
+        # Left to right: scikit-learn numbers the nodes depth first, left child first.
+        for index in np.argsort(self.leaves_, kind="stable"):
+            leaf, conditions = self.leaves_[index], self.leaf_conditions_[index]
+            text = " AND ".join(f"{feature_names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
+            counts = self.node_counts_[leaf]
+            label = self.node_class_[leaf]
+            lines.append(
+                f"if {text}: predict {self.classes_[label]!s} ({counts[label]} of {counts.sum()} training examples)"
+            )
+        return "\n".join(lines)
 
 
 def _descendants(node, left, right):
@@ -355,11 +410,24 @@ class BooleanTree:
         fires = monomial_features(np.hstack([X, 1 - X]), list(self.leaf_monomials))
         return fires @ self.leaf_signs
 
-    def to_text(self) -> str:
-        """One rule per leaf, ``¬x3`` for a complemented literal."""
+    def to_text(self, feature_names=None) -> str:
+        """One rule per leaf, ``¬x3`` for a complemented literal.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            One name per variable. Default: the paper's numbering ``x1 .. xn`` (counted from 1,
+            as the segment bits in paper 03 and its notebook; the estimators count from 0).
+        """
         from companion.kernels import monomial_names
 
-        names = monomial_names(self.leaf_monomials, self.n_variables)
+        if feature_names is not None:
+            feature_names = [str(name) for name in feature_names]
+            if len(feature_names) != self.n_variables:
+                raise ValueError(
+                    f"feature_names has {len(feature_names)} names but the tree has {self.n_variables} variables"
+                )
+        names = monomial_names(self.leaf_monomials, self.n_variables, feature_names)
         return "\n".join(
             f"if {name if name != '1' else 'always'}: predict {int(sign):+d}"
             for name, sign in zip(names, self.leaf_signs)

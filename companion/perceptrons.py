@@ -16,6 +16,15 @@ The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``
 callable ``k(X, Y) -> Gram``. The default ``"rbf"`` only makes the estimators usable on arbitrary
 real data; the paper's setting is ``kernel="boolean"`` on complemented bits with ``lam=4``.
 
+Scores: every learner here has a ``decision_function``, the polynomial or kernel expansion
+``f(x)`` (positive values predict ``classes_[1]``), so ``roc_auc`` scoring works as it is. None has a
+``predict_proba``: a perceptron estimates no class frequency, and a probability read off the
+margin would be an invented link. For probabilities (``neg_log_loss`` scoring), calibrate ``f``:
+``sklearn.calibration.CalibratedClassifierCV(KernelPerceptron(...))`` (Platt's sigmoid by default).
+All three are two-class learners; for more classes wrap them in
+``sklearn.multiclass.OneVsRestClassifier``. Real-valued inputs only: a string column of a
+DataFrame is rejected by name (encode it first, e.g. with ``OneHotEncoder``).
+
 >>> import numpy as np
 >>> from companion.kernels import add_complemented_bits
 >>> X = add_complemented_bits(np.array([[0, 0], [0, 1], [1, 0], [1, 1]]))
@@ -39,6 +48,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.bounds.boolean_kernel import extended_gram
+from companion.interpretable import (
+    InterpretableMixin,
+    binary_only_error,
+    check_numeric_input,
+    resolve_feature_names,
+)
 from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
 from companion.kernels import (
     all_monomials,
@@ -87,7 +102,12 @@ def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     return float(norm_sq + ordered_dot(slack, slack) / lam)
 
 
-class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
+def _label_text(label) -> str:
+    """A class label as Python writes it (``1``, ``'yes'``), not numpy's ``np.int64(1)``."""
+    return repr(label.item() if isinstance(label, np.generic) else label)
+
+
+class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """Shared plumbing: parameter checks, label coding and the kernel (not a public estimator)."""
 
     def __sklearn_tags__(self):
@@ -120,15 +140,13 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
     def _fit_labels(self, X, y):
+        if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
+            check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"{type(self).__name__} needs exactly 2 classes in y, "
-                f"got {self.classes_.shape[0]} class(es)"
-            )
+            raise binary_only_error(type(self).__name__, self.classes_.shape[0])
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"with kernel='precomputed', X must be a square Gram matrix, got shape {X.shape}")
         return X, np.where(y == self.classes_[1], 1.0, -1.0)
@@ -199,6 +217,48 @@ class _BinaryKernelClassifier(ClassifierMixin, BaseEstimator):
         positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
         return self.classes_[positive.astype(int)]
 
+    # -- text -------------------------------------------------------------------------------------
+    def to_text(self, feature_names=None, *, max_terms=5) -> str:
+        """The kernel expansion as text: its size and the ``max_terms`` largest terms.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            One name per input column (default ``feature_names_in_``, else ``x0, x1, ...``);
+            with ``kernel="precomputed"`` the support points are training rows, named by index.
+        max_terms : int, default=5
+            How many terms ``c_i k(s_i, x)`` to list, largest ``|c_i|`` first.
+        """
+        check_is_fitted(self)
+        check_scalar(max_terms, "max_terms", Integral, min_val=0)
+        return self._render_text(resolve_feature_names(self, feature_names), max_terms=max_terms)
+
+    def _render_text(self, feature_names, max_terms=5) -> str:
+        if callable(self.kernel):
+            kernel = getattr(self.kernel, "__name__", type(self.kernel).__name__)
+        elif self.kernel in ("boolean", "poly"):
+            kernel = f"{self.kernel!r}, degree={self.degree}"
+        else:
+            kernel = repr(self.kernel)
+        lines = [
+            f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, "
+            f"where f(x) = sum_i c_i k(s_i, x) over {self.n_support_} support points (kernel={kernel}, "
+            f"lam={self.lam})"
+        ]
+        # Largest |c_i| first; equal sizes keep the training order (stable sort).
+        order = np.argsort(-np.abs(self.dual_coef_), kind="stable")[:max_terms]
+        for k in order:
+            if self.support_vectors_ is None:
+                point = f"training row {int(self.support_[k])}"
+            else:
+                point = "[" + ", ".join(
+                    f"{name}={value:.4g}" for name, value in zip(feature_names, self.support_vectors_[k])
+                ) + "]"
+            lines.append(f"  {self.dual_coef_[k]:+.4g} k({point}, x)")
+        if self.n_support_ > len(order):
+            lines.append(f"  ... ({self.n_support_ - len(order)} more terms)")
+        return "\n".join(lines)
+
 
 class KernelPerceptron(_BinaryKernelClassifier):
     """Regularised kernel perceptron, "λ-perceptron" (paper 03, Algorithm 1 and Theorem 3).
@@ -211,6 +271,11 @@ class KernelPerceptron(_BinaryKernelClassifier):
 
     The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (spec §4.2, reconstructed), which makes
     the norm of the extended vector equal to the bound (9) ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]``.
+
+    Scores: :meth:`decision_function` is ``f(x)`` (positive: ``classes_[1]``; ``predict`` agrees,
+    ties ``f(x) = 0`` go to ``classes_[0]``). No ``predict_proba`` (no class frequency is
+    estimated): for ``neg_log_loss`` use ``CalibratedClassifierCV(KernelPerceptron(...))``. Two
+    classes only (``OneVsRestClassifier`` for more). ``to_text()`` lists the largest terms.
 
     Parameters
     ----------
@@ -346,19 +411,29 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     At every iteration ``1 / N ≤ min_f R[f, λ]`` (Eq. 11); at the stop the rescaled output
     ``f = w̃ / min_i (G α)_i`` has ``R[f, λ] ≤ N / min_i (Gα)_i² ≤ (1 - tol)^{-2} / N`` (Eq. 12).
 
+    Scores as :class:`KernelPerceptron`: :meth:`decision_function` is ``f(x)``; for probabilities
+    (``neg_log_loss``) calibrate it with ``CalibratedClassifierCV``.
+
     Parameters
     ----------
     kernel, degree, weights, kernel_params, lam
         As in :class:`KernelPerceptron`.
     tol : float, default=1e-3
         ``ε`` of the stopping rule (10), in (0, 1).
-    max_iter : int, default=200_000
-        Safety cap on the number of iterations (warns when reached).
+    max_iter : int or None, default=None
+        Cap on the number of iterations. ``None`` means ``max(200_000, 50 m)`` for ``m`` training
+        points: the iterations grow with ``m`` (about ``16 m`` on LED digits at ``tol=1e-3``:
+        32,596 at m = 2,000, 125,976 at m = 8,000), so a fixed cap fails on large samples; the
+        floor keeps the earlier fixed default for ``m ≤ 4,000``. Reaching the cap warns
+        (``ConvergenceWarning``) and keeps the current iterate if every extended point already
+        has a positive margin; otherwise the fit fails with an error naming ``max_iter``.
 
     Attributes
     ----------
     alpha_ : ndarray of shape (n_samples,)
         Final point of the simplex.
+    max_iter_ : int
+        The cap used (``max_iter``, or its default for this ``m``).
     n_iter_ : int
     extended_norm_sq_ : float
         ``N = ‖w̃‖²``.
@@ -376,8 +451,16 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         product of the iterations too: the iterates are the same bits on every machine.
     """
 
+    # Read by tests/test_learner_properties.py (see KernelPerceptron).
+    _row_order_dependence = (
+        "Algorithm 2 stops at a (1 - tol)-approximate optimum reached by greedy steps whose ties "
+        "(duplicated rows, frequent on Boolean data) go to the lowest index; permuted rows reach "
+        "another approximate optimum, and a point whose f(x) is within that approximation of 0 "
+        "can change sides (e.g. -1e-5 against +2e-4 on 40 random Boolean rows)."
+    )
+
     def __init__(
-        self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=200_000
+        self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None
     ):
         self.kernel = kernel
         self.degree = degree
@@ -391,23 +474,38 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         """Run Algorithm 2 on ``(X, y)`` until the stopping rule (10) holds."""
         self._check_kernel_params()
         check_scalar(self.tol, "tol", Real, min_val=0.0, max_val=1.0, include_boundaries="neither")
-        check_scalar(self.max_iter, "max_iter", Integral, min_val=1)
+        if self.max_iter is not None:
+            check_scalar(self.max_iter, "max_iter", Integral, min_val=1)
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
         G = extended_gram(K, y_signed, self.lam)
-        alpha, g, history, converged = _mmp_iterations(G, self.tol, self.max_iter)
-        if not converged:
-            warnings.warn(
-                f"MaximalMarginPerceptron reached max_iter={self.max_iter} before the stopping rule (10) held",
-                ConvergenceWarning,
-                stacklevel=2,
-            )
+        max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
+        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter)
         norm = ordered_dot(alpha, g)
         min_margin = float(g.min())
+        if min_margin <= 0 and not converged:
+            # Ran out of iterations while some extended point is still on the wrong side of w̃:
+            # w̃ / min_i (Gα)_i would flip signs, so there is no classifier to return.
+            hint = " (with lam=0 the data may also be inseparable: use lam > 0)" if self.lam == 0 else ""
+            raise ValueError(
+                f"MaximalMarginPerceptron ran out of iterations: max_iter={max_iter} iterations ended before "
+                f"every extended training point had a positive margin (min margin {min_margin:.3g} <= 0). "
+                f"Raise max_iter{hint}."
+            )
         if min_margin <= 0:
+            # Converged to N = 0: the origin is in the convex hull of the extended points.
             raise ValueError(
                 "the extended training points are not separable (min margin <= 0); use lam > 0 or a richer kernel"
             )
+        if not converged:
+            warnings.warn(
+                f"MaximalMarginPerceptron reached max_iter={max_iter} iterations before the stopping rule (10) "
+                f"held (tol={self.tol}); the result is the current iterate, with bound (12) not yet within "
+                "(1 - tol)^-2 of bound (11). Raise max_iter for the converged classifier.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        self.max_iter_ = max_iter
         self.n_iter_ = int(history.size - 1)
         self.converged_ = bool(converged)
         self.norm_history_ = history
@@ -417,6 +515,15 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
         return self
+
+
+def _default_max_iter(m: int) -> int:
+    """Iteration cap of Algorithm 2 for ``m`` training points when ``max_iter=None``.
+
+    ``50 m``: on LED digits Algorithm 2 needs about ``16 m`` iterations at ``tol = 1e-3``; at least
+    200_000, the earlier fixed cap, so that runs with ``m ≤ 4,000`` (paper 03's) are unchanged.
+    """
+    return max(200_000, 50 * int(m))
 
 
 def _mmp_iterations(G, tol, max_iter):
@@ -465,7 +572,7 @@ def _mmp_iterations(G, tol, max_iter):
     return alpha, g, np.array(history), converged
 
 
-class MaskPerceptron(ClassifierMixin, BaseEstimator):
+class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03 §5, spec §7).
 
     Kowalczyk & Ferrà's original heuristics are not available; this is the reconstruction of the
@@ -482,6 +589,10 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
     With ``complement=True`` the inputs are extended by ``1 - x`` (the Standing Assumption), so
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
     degree 2, 2187 for degree 7). Inputs need not be Boolean: a monomial is a product of columns.
+
+    Scores: :meth:`decision_function` is the polynomial ``f(x)`` (positive: ``classes_[1]``; ties
+    go to ``classes_[0]``); no ``predict_proba`` (calibrate with ``CalibratedClassifierCV`` for
+    ``neg_log_loss``). ``to_text()`` writes the polynomial in the input's column names.
 
     Parameters
     ----------
@@ -540,15 +651,12 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         if not isinstance(self.complement, (bool, np.bool_)):
             raise TypeError(f"complement must be True or False, got {self.complement!r}")
         c = degree_weights(self.degree, self.weights)
+        check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
-            raise ValueError(
-                "Only binary classification is supported. "
-                f"MaskPerceptron needs exactly 2 classes in y, "
-                f"got {self.classes_.shape[0]} class(es)"
-            )
+            raise binary_only_error(type(self).__name__, self.classes_.shape[0])
         y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
@@ -597,19 +705,19 @@ class MaskPerceptron(ClassifierMixin, BaseEstimator):
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
-    def to_text(self, feature_names=None) -> str:
-        """The polynomial as text, one signed term per line (``¬x3`` is the complemented bit)."""
-        check_is_fitted(self)
+    def _render_text(self, feature_names) -> str:
+        """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``.
+
+        Called by ``to_text(feature_names=None)`` (:class:`companion.interpretable.InterpretableMixin`):
+        columns are named by ``feature_names_in_`` or ``x0, x1, ...``; a product of columns is
+        written as their names separated by spaces, ``1`` is the constant.
+        """
         names = monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, feature_names)
-        lines = [f"predict {self.classes_[1]!r} if f(x) > 0, else {self.classes_[0]!r}, where f(x) ="]
+        lines = [
+            f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, where f(x) ="
+        ]
         lines += [f"  {w:+.3f} {name}" for w, name in zip(self.coef_, names)]
         return "\n".join(lines)
-
-    def __str__(self):
-        try:
-            return self.to_text()
-        except Exception:  # not fitted: fall back to the parameter repr
-            return super().__repr__()
 
 
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems

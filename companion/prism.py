@@ -34,6 +34,11 @@ Missing values (Weka refuses them at training time) are handled in one of two do
 default) or ``missing="value"`` (missing is one more value of the attribute, declared after the
 others and printed ``?``; this is how Weka's 1506-rule model of ``supermarket`` is obtained).
 
+Numeric columns are for a ``discretizer`` (every one of them is binned); which columns are
+nominal comes from a DataFrame's dtypes or from ``categorical_features``, never from numbers
+that happen to be whole. ``predict_proba`` gives the Laplace-corrected class frequencies of the
+training instances that the firing rule reaches first (see :class:`Prism`, "Scores").
+
 >>> from companion.datasets import load_contact_lenses
 >>> X, y = load_contact_lenses()
 >>> prism = Prism().fit(X, y)
@@ -43,12 +48,15 @@ others and printed ``?``; this is how Weka's 1506-rule model of ``supermarket`` 
 If astigmatism = yes and tear-prod-rate = normal and spectacle-prescrip = myope then hard
 >>> prism.score(X, y)
 1.0
+>>> prism.predict_proba(X.iloc[[0]]).round(3).tolist()  # classes_: hard, none, soft
+[[0.067, 0.867, 0.067]]
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
-from numbers import Real
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -56,7 +64,9 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-__all__ = ["Prism", "PrismRule", "NominalEncoding", "MISSING_VALUE_NAME"]
+from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+
+__all__ = ["Prism", "PrismRule", "NominalEncoding", "MISSING_VALUE_NAME", "MANY_VALUES"]
 
 #: How a missing value is printed when ``missing="value"`` makes it a value of its own. ``?`` is
 #: the ARFF missing marker, so it can never collide with a declared value.
@@ -69,6 +79,11 @@ _UNCOVERED_POLICIES = ("default_class", "unclassified")
 # --------------------------------------------------------------------------------------------
 # Nominal encoding shared by the rule learners (Prism, OneR)
 # --------------------------------------------------------------------------------------------
+
+#: A nominal column warns when it has more than this many distinct values *and* they are more
+#: than half of its present cells: each value is a test of its own, so such a column (a numeric
+#: column declared nominal, an identifier) yields one rule per row instead of a model.
+MANY_VALUES = 50
 
 
 def _declared_categories(X) -> list[list | None] | None:
@@ -89,8 +104,27 @@ def _declared_classes(y) -> list | None:
     return None
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (Real, np.number)) and not isinstance(value, (bool, np.bool_))
+def _holds_numbers(column: np.ndarray) -> bool:
+    """Whether an object column's present values are all numbers (bools are not), as pandas infers."""
+    kind = pd.api.types.infer_dtype(column, skipna=True)
+    return kind in {"integer", "floating", "mixed-integer-float", "decimal"}
+
+
+def _is_numeric_dtype(dtype) -> bool:
+    """Whether a pandas column dtype holds numbers (bool and categorical columns are nominal)."""
+    return (
+        pd.api.types.is_numeric_dtype(dtype)
+        and not pd.api.types.is_bool_dtype(dtype)
+        and not isinstance(dtype, pd.CategoricalDtype)
+    )
+
+
+def _as_float(block: np.ndarray) -> np.ndarray:
+    """A block of numbers (possibly an object array holding None / pd.NA) as float, NaN = missing."""
+    block = np.asarray(block)
+    if block.dtype.kind == "O":
+        block = np.where(pd.isna(block), np.nan, block)
+    return block.astype(float)
 
 
 def _sorted_values(values: np.ndarray) -> list:
@@ -102,100 +136,221 @@ def _sorted_values(values: np.ndarray) -> list:
         return sorted(distinct, key=lambda v: (type(v).__name__, str(v)))
 
 
+_CATEGORICAL_FEATURES_HELP = (
+    "categorical_features must be None (column kinds from the DataFrame's dtypes), 'all' (every "
+    "column nominal, e.g. integer codes), or a list of column names, a list of column indices or "
+    "a boolean mask of the columns"
+)
+
+
+def _column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer: bool, feature_names, owner):
+    """Which columns are nominal, and which of those must hold integer codes.
+
+    Returns ``(nominal, codes_only)``, boolean arrays of shape ``(n_features,)``. ``nominal``
+    is False for the numeric columns (binned by the discretiser). ``codes_only`` marks the
+    columns of a plain numeric array read as nominal codes under ``categorical_features=None``
+    without a discretiser: their numbers must be finite integers.
+    """
+    n_features = X_arr.shape[1]
+    codes_only = np.zeros(n_features, dtype=bool)
+    if categorical_features is None:
+        if isinstance(X, pd.DataFrame):
+            return np.array([not _is_numeric_dtype(dtype) for dtype in X.dtypes], dtype=bool), codes_only
+        # A plain array has no per-column dtype: a column is numeric when all its present values
+        # are numbers (what pandas would infer). With a discretiser every such column is binned;
+        # without one it can only be a column of integer codes (checked by the caller).
+        if X_arr.dtype.kind in "iuf":
+            numeric = np.ones(n_features, dtype=bool)
+        elif X_arr.dtype.kind == "O":
+            numeric = np.array([_holds_numbers(X_arr[:, j]) for j in range(n_features)], dtype=bool)
+        else:  # strings, bools
+            numeric = np.zeros(n_features, dtype=bool)
+        if has_discretizer:
+            return ~numeric, codes_only
+        return np.ones(n_features, dtype=bool), numeric
+    if isinstance(categorical_features, str):
+        if categorical_features == "all":
+            return np.ones(n_features, dtype=bool), codes_only
+        raise ValueError(
+            f"{_CATEGORICAL_FEATURES_HELP}; got the string {categorical_features!r} (to declare one "
+            f"column, pass a list: [{categorical_features!r}])"
+        )
+    try:
+        entries = list(categorical_features)
+    except TypeError:
+        raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got {categorical_features!r}") from None
+    nominal = np.zeros(n_features, dtype=bool)
+    if entries and all(isinstance(v, (bool, np.bool_)) for v in entries):
+        if len(entries) != n_features:
+            raise ValueError(
+                f"categorical_features as a boolean mask needs one entry per column ({n_features}), "
+                f"got {len(entries)}"
+            )
+        nominal[:] = entries
+    elif all(isinstance(v, Integral) and not isinstance(v, (bool, np.bool_)) for v in entries):
+        bad = [int(v) for v in entries if not 0 <= int(v) < n_features]
+        if bad:
+            raise ValueError(
+                f"categorical_features holds column indices outside [0, {n_features}): {bad}"
+            )
+        nominal[[int(v) for v in entries]] = True
+    elif all(isinstance(v, str) for v in entries):
+        known = {name: j for j, name in enumerate(feature_names)}
+        unknown = [v for v in entries if v not in known]
+        if unknown:
+            where = "the DataFrame's columns" if isinstance(X, pd.DataFrame) else (
+                "the columns x0, x1, ... (X has no column names: pass a DataFrame or indices)"
+            )
+            raise ValueError(f"categorical_features names unknown columns {unknown}; not among {where}")
+        nominal[[known[v] for v in entries]] = True
+    else:
+        raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got a mix of types: {entries!r}")
+    # An undeclared column is numeric: it must hold numbers.
+    for j in np.flatnonzero(~nominal):
+        if isinstance(X, pd.DataFrame):
+            ok = _is_numeric_dtype(X.iloc[:, j].dtype)
+        else:
+            ok = X_arr.dtype.kind in "iuf" or _holds_numbers(X_arr[:, j])
+        if not ok:
+            raise ValueError(
+                f"{owner}: column {feature_names[j]!r} holds non-numeric values but is not listed in "
+                "categorical_features, so it would be binned as a number; list it in "
+                "categorical_features (or leave categorical_features=None to read the kinds from a "
+                "DataFrame's dtypes)"
+            )
+    return nominal, codes_only
+
+
+def _numeric_refusal(owner, feature_names, numeric, X) -> ValueError:
+    """The error for numeric columns without a discretiser (DataFrame dtype or explicit kinds)."""
+    name = feature_names[numeric[0]]
+    dtype = f" (dtype {X.iloc[:, numeric[0]].dtype})" if isinstance(X, pd.DataFrame) else ""
+    return ValueError(
+        f"{owner} handles nominal attributes only, but column {name!r} is numeric{dtype}; "
+        f"{len(numeric)} column(s) are numeric: {[feature_names[j] for j in numeric][:10]}. Pass "
+        f"discretizer=KBinsDiscretizer(n_bins=5, encode='ordinal', strategy='quantile') (any "
+        f"transformer returning bin codes) to {owner}(...) so that it bins every numeric column at "
+        f"fit time, or declare nominal columns (e.g. integer codes) with categorical_features=[...] "
+        f"or a category dtype."
+    )
+
+
 @dataclass
 class NominalEncoding:
     """How the columns of a training matrix map to nominal value codes.
 
     Built by :meth:`fit` from the training data; :meth:`transform` turns any matrix with the
     same columns into integer codes ``0 .. len(values[j]) - 1``, and ``-1`` for "matches no
-    test" (a missing value under ``missing="no_match"``, or a value never seen in training).
-    Under ``missing="value"`` a missing cell gets the extra last code ``len(declared values)``.
+    test" (a missing value under ``missing="no_match"``, a value never seen in training, or a
+    number outside the bins). Under ``missing="value"`` a missing cell gets the extra last code
+    ``len(declared values)``.
 
     Attributes
     ----------
     values : list of lists
         ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
-        :data:`MISSING_VALUE_NAME`, under ``missing="value"``).
+        :data:`MISSING_VALUE_NAME`, under ``missing="value"``); a numeric column's values are
+        its bin codes ``0, 1, ...``.
     numeric_columns : list of int
         Columns binned by the discretiser (empty when none was given).
-    discretizer : estimator or None
-        The fitted discretiser applied to ``numeric_columns``.
+    discretizers : list of estimators
+        One fitted clone of the discretiser per numeric column, fitted on that column's present
+        values (so that a missing cell stays missing).
     """
 
     missing: str
     values: list = field(default_factory=list)
     numeric_columns: list = field(default_factory=list)
-    discretizer: object = None
+    discretizers: list = field(default_factory=list)
 
     @classmethod
-    def fit(cls, X: np.ndarray, *, declared, feature_names, missing: str, discretizer, owner: str):
+    def fit(cls, X_arr: np.ndarray, *, X, declared, feature_names, missing: str, discretizer,
+            categorical_features, owner: str):
         """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
         encoding = cls(missing=missing)
-        n_features = X.shape[1]
-        numeric = []
-        for j in range(n_features):
-            if declared is not None and declared[j] is not None:
-                continue
-            column = X[:, j]
-            present = column[~pd.isna(column)]
-            if present.size and all(_is_number(v) for v in present):
-                as_float = present.astype(float)
-                if not np.all(np.isfinite(as_float)) or np.any(as_float != np.round(as_float)):
-                    numeric.append(j)
+        n_features = X_arr.shape[1]
+        nominal, codes_only = _column_kinds(
+            X, X_arr, categorical_features, has_discretizer=discretizer is not None,
+            feature_names=feature_names, owner=owner,
+        )
+        numeric = np.flatnonzero(~nominal).tolist()
         if numeric and discretizer is None:
-            j = numeric[0]
-            name = feature_names[j]
-            column = X[:, j]
-            # Non-finite first: round(inf) would raise a bare OverflowError.
-            example = next(
-                v for v in column[~pd.isna(column)] if not np.isfinite(float(v)) or float(v) != round(float(v))
-            )
-            raise ValueError(
-                f"{owner} handles nominal attributes only, but column {name!r} holds numbers that "
-                f"are not finite integer codes (e.g. {example!r}); {len(numeric)} column(s) are numeric. "
-                f"Discretise them first, or pass discretizer=KBinsDiscretizer(n_bins=5, "
-                f"encode='ordinal', strategy='quantile') (any transformer returning bin codes) to "
-                f"{owner}(...) so that it bins numeric columns at fit time."
-            )
-        if numeric:
-            encoding.numeric_columns = numeric
-            block = X[:, numeric].astype(float)
-            if np.isnan(block).any():
+            raise _numeric_refusal(owner, feature_names, numeric, X)
+        for j in np.flatnonzero(codes_only):
+            column = _as_float(X_arr[:, j])
+            present = column[~np.isnan(column)]
+            bad = ~np.isfinite(present) | (present != np.round(present))
+            if bad.any():
                 raise ValueError(
-                    f"the discretizer of {owner} cannot bin missing values: numeric column(s) "
-                    f"{[feature_names[j] for j in numeric]} hold NaN; impute or drop them first"
+                    f"{owner} handles nominal attributes only, but column {feature_names[j]!r} holds "
+                    f"numbers that are not finite integer codes (e.g. {present[bad][0]!r}). A plain "
+                    f"array of numbers is read as integer codes; for numeric columns pass "
+                    f"discretizer=KBinsDiscretizer(n_bins=5, encode='ordinal', strategy='quantile') "
+                    f"(any transformer returning bin codes) to {owner}(...) so that it bins them at "
+                    f"fit time, or name the nominal ones in categorical_features=[...]."
                 )
-            encoding.discretizer = clone(discretizer).fit(block)
-            binned = np.asarray(encoding.discretizer.transform(block))
+        encoding.numeric_columns = numeric
+        numeric_values = {}
+        for j in numeric:
+            column = _as_float(X_arr[:, j])
+            present = column[~np.isnan(column)]
+            if not present.size:
+                raise ValueError(
+                    f"{owner}: numeric column {feature_names[j]!r} has no present value to bin"
+                )
+            fitted = clone(discretizer).fit(present.reshape(-1, 1))
+            binned = _bin_codes(fitted, present)
+            edges = getattr(fitted, "bin_edges_", None)
+            n_bins = len(edges[0]) - 1 if edges is not None else int(binned.max()) + 1
+            encoding.discretizers.append(fitted)
+            numeric_values[j] = list(range(n_bins))
         for j in range(n_features):
-            if j in numeric:
-                k = numeric.index(j)
-                edges = getattr(encoding.discretizer, "bin_edges_", None)
-                n_bins = len(edges[k]) - 1 if edges is not None else int(binned[:, k].max()) + 1
-                values = list(range(n_bins))
+            if j in numeric_values:
+                values = numeric_values[j]
             elif declared is not None and declared[j] is not None:
                 values = list(declared[j])
             else:
-                column = X[:, j]
-                values = _sorted_values(column[~pd.isna(column)])
+                column = X_arr[:, j]
+                values = _sorted_values(column[~np.asarray(pd.isna(column), dtype=bool)])
             if missing == "value":
                 values = values + [MISSING_VALUE_NAME]
             encoding.values.append(values)
-        return encoding
+        codes = encoding.transform(X_arr)
+        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
+        for j in np.flatnonzero(nominal):
+            n_distinct = np.unique(codes[~is_missing[:, j], j]).size
+            n_present = int(np.count_nonzero(~is_missing[:, j]))
+            if n_distinct > MANY_VALUES and 2 * n_distinct > n_present:
+                warnings.warn(
+                    f"{owner}: nominal column {feature_names[j]!r} has {n_distinct} distinct values in "
+                    f"{n_present} rows; every value is a test of its own, so rules on it fit single "
+                    f"rows. If it is numeric, bin it (discretizer=..., and leave it out of "
+                    f"categorical_features); if it is an identifier, drop it.",
+                    UserWarning,
+                    stacklevel=4,
+                )
+        return encoding, codes
 
     def transform(self, X: np.ndarray) -> np.ndarray:
         """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test."""
         codes = np.full(X.shape, -1, dtype=np.int64)
-        if self.numeric_columns:
-            block = X[:, self.numeric_columns].astype(float)
-            nan_rows = np.isnan(block)
-            binned = np.asarray(self.discretizer.transform(np.where(nan_rows, 0.0, block)))
-            binned = np.where(nan_rows, -1, binned).astype(np.int64)
         for j, values in enumerate(self.values):
             column = X[:, j]
             is_missing = np.asarray(pd.isna(column), dtype=bool)
             if j in self.numeric_columns:
-                codes[:, j] = binned[:, self.numeric_columns.index(j)]
+                try:
+                    numbers = _as_float(column)
+                except (TypeError, ValueError):
+                    raise ValueError(
+                        f"column {j} (counted from 0) was numeric at fit time but now holds non-numeric values"
+                    ) from None
+                present = ~np.isnan(numbers)
+                discretizer = self.discretizers[self.numeric_columns.index(j)]
+                if present.any():
+                    binned = _bin_codes(discretizer, numbers[present])
+                    n_bins = len(values) - (self.missing == "value")
+                    # A transformer may return codes it never produced at fit: they match no test.
+                    codes[present, j] = np.where(binned < n_bins, binned, -1).astype(np.int64)
             else:
                 declared = values[:-1] if self.missing == "value" else values
                 lookup = pd.Index(declared, dtype=object)
@@ -204,17 +359,45 @@ class NominalEncoding:
         return codes
 
     def value_name(self, j: int, code: int):
-        """The printable value of code ``code`` of column ``j`` (a bin's interval when known)."""
+        """The printable value of code ``code`` of column ``j`` (a bin's interval when known).
+
+        The first and last bins are open-ended, as ``KBinsDiscretizer.transform`` puts numbers
+        outside the training range there: ``(-inf, 3.2)``, ``[3.2, 5)``, ..., ``[7.1, inf)``.
+        """
         value = self.values[j][code]
-        edges = getattr(self.discretizer, "bin_edges_", None)
-        if j in self.numeric_columns and edges is not None and value != MISSING_VALUE_NAME:
-            lo, hi = edges[self.numeric_columns.index(j)][code : code + 2]
-            return f"[{lo:.4g}, {hi:.4g})"
+        if j in self.numeric_columns and value != MISSING_VALUE_NAME:
+            edges = getattr(self.discretizers[self.numeric_columns.index(j)], "bin_edges_", None)
+            if edges is not None:
+                edges = edges[0]
+                lo = f"[{edges[code]:.4g}" if code > 0 else "(-inf"
+                hi = f"{edges[code + 1]:.4g})" if code + 2 < len(edges) else "inf)"
+                return f"{lo}, {hi}"
         return value
 
 
-def _encode_for_fit(estimator, X, y, *, missing, discretizer):
-    """Validate ``X, y`` and return ``(codes, y, class_order, encoding)`` for a rule learner."""
+def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
+    """The bin code of every number of one column, from a fitted one-column discretiser."""
+    out = discretizer.transform(numbers.reshape(-1, 1))
+    if hasattr(out, "toarray"):  # a sparse one-hot matrix
+        out = out.toarray()
+    out = np.asarray(out, dtype=float)
+    if out.ndim != 2 or out.shape[1] != 1:
+        raise ValueError(
+            "discretizer must return one bin code per column, e.g. KBinsDiscretizer(n_bins=5, "
+            f"encode='ordinal'); {type(discretizer).__name__} returned an array of shape "
+            f"{out.shape} for one column (encode='onehot' is KBinsDiscretizer's default)"
+        )
+    codes = out[:, 0]
+    if not np.all((codes >= 0) & (codes == np.round(codes))):
+        raise ValueError(
+            f"discretizer must return non-negative integer bin codes; {type(discretizer).__name__} "
+            f"returned e.g. {codes[(codes < 0) | (codes != np.round(codes))][0]!r}"
+        )
+    return codes
+
+
+def _encode_for_fit(estimator, X, y, *, missing, discretizer, categorical_features):
+    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner."""
     declared = _declared_categories(X)
     declared_classes = _declared_classes(y)
     X_arr, y_arr = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False)
@@ -227,12 +410,14 @@ def _encode_for_fit(estimator, X, y, *, missing, discretizer):
         if hasattr(estimator, "feature_names_in_")
         else [f"x{j}" for j in range(X_arr.shape[1])]
     )
-    encoding = NominalEncoding.fit(
+    encoding, codes = NominalEncoding.fit(
         X_arr,
+        X=X,
         declared=declared,
         feature_names=feature_names,
         missing=missing,
         discretizer=discretizer,
+        categorical_features=categorical_features,
         owner=type(estimator).__name__,
     )
     classes = np.unique(y_arr)
@@ -241,12 +426,28 @@ def _encode_for_fit(estimator, X, y, *, missing, discretizer):
         class_order = [c for c in declared_classes if c in present]
     else:
         class_order = classes.tolist()
-    return encoding.transform(X_arr), y_arr, class_order, encoding, feature_names
+    return codes, y_arr, class_order, encoding, feature_names
 
 
 def _encode_for_predict(estimator, X) -> np.ndarray:
     X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
     return estimator.encoding_.transform(np.asarray(X_arr))
+
+
+def _check_rule_learner_params(estimator) -> None:
+    """Checks shared by Prism and OneR (``discretizer``, ``categorical_features``)."""
+    discretizer = estimator.discretizer
+    if discretizer is not None and not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
+        raise TypeError(
+            "discretizer must be None or a transformer with fit/transform (e.g. "
+            f"KBinsDiscretizer(encode='ordinal')), got {type(discretizer).__name__}"
+        )
+    categorical = estimator.categorical_features
+    if categorical is not None and not isinstance(categorical, str):
+        try:
+            iter(categorical)
+        except TypeError:
+            raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got {categorical!r}") from None
 
 
 class _TestCounts:
@@ -373,12 +574,24 @@ class PrismRule:
         """Whether the rule made no error on the instances it was grown on."""
         return self.p == self.t
 
-    def to_text(self, *, weka_layout: bool = False) -> str:
-        """``If a = v and b = w then c``; ``weka_layout`` breaks lines as Weka prints them."""
+    def to_text(self, feature_names=None, *, weka_layout: bool = False) -> str:
+        """``If a = v and b = w then c``; ``weka_layout`` breaks lines as Weka prints them.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Names of all input columns (indexed by ``attributes``); default: the names stored
+            in ``conditions`` at fit time.
+        weka_layout : bool, default=False
+        """
         if not self.conditions:
             return str(self.label)
+        if feature_names is None:
+            names = [name for name, _ in self.conditions]
+        else:
+            names = [feature_names[a] for a in self.attributes]
         joiner = "\n   and " if weka_layout else " and "
-        tests = joiner.join(f"{name} = {value}" for name, value in self.conditions)
+        tests = joiner.join(f"{name} = {value}" for name, (_, value) in zip(names, self.conditions))
         return f"If {tests} then {self.label}"
 
     def __str__(self) -> str:
@@ -402,7 +615,7 @@ def _nominal_input_tags(tags):
     return tags
 
 
-class Prism(ClassifierMixin, BaseEstimator):
+class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """PRISM covering rules (Cendrowska 1987), exactly as Weka's ``Prism`` learns them.
 
     The algorithm of the covering-algorithm slides (slides 15-16, "Pseudo-code for PRISM";
@@ -416,19 +629,34 @@ class Prism(ClassifierMixin, BaseEstimator):
     missing : {"no_match", "value"}, default="no_match"
         ``"no_match"``: a missing cell (None/NaN) satisfies no test, so it never helps a rule
         (at prediction too). ``"value"``: missing is one more value of every attribute, declared
-        last and printed ``?`` (what Weka needs, since its Prism refuses missing values).
+        last and printed ``?`` (what Weka needs, since its Prism refuses missing values). A
+        missing cell of a numeric column is missing too (the discretiser never sees it).
     uncovered : {"default_class", "unclassified"}, default="default_class"
         Prediction for an instance that no rule covers (PRISM has no default rule).
         ``"default_class"``: the training set's most frequent class (the earliest in class
         order on ties). ``"unclassified"``: ``None`` (as Weka reports it); predictions are then
         an object array.
     discretizer : transformer or None, default=None
-        PRISM is for nominal attributes. Columns of non-integer numbers are refused unless a
-        discretiser is given, e.g. ``KBinsDiscretizer(n_bins=5, encode="ordinal")``: it is
-        cloned, fitted on those columns at fit time, and its bin codes become the values
-        (printed as intervals when it has ``bin_edges_``).
+        PRISM is for nominal attributes. Numeric columns (see ``categorical_features``) are
+        refused unless a discretiser is given, e.g. ``KBinsDiscretizer(n_bins=5,
+        encode="ordinal", strategy="quantile")``: it is cloned and fitted on each numeric
+        column's present values at fit time, and its bin codes become the values (printed as
+        intervals when it has ``bin_edges_``). Every numeric column is binned, whole numbers
+        included.
     keep_trace : bool, default=False
         Record the ``p`` and ``t`` of every candidate test at every step in ``trace_``.
+    categorical_features : None, "all", list of str, list of int or boolean mask, default=None
+        Which columns are nominal; the others are numeric, and numeric columns are binned by
+        ``discretizer`` (every one of them; without a discretiser they are refused, with an
+        error naming the column). ``None``: from the types. For a DataFrame, from the dtypes
+        (``category``, ``object``, ``string`` and ``bool`` columns are nominal, numeric dtypes
+        numeric, even when the numbers happen to be whole: ``income`` in whole dollars is
+        numeric). A plain array has no per-column dtype: a column of numbers is numeric when a
+        discretiser is given, else it is read as integer codes (non-integers are refused);
+        columns of strings are nominal. ``"all"``: every column is nominal (e.g. an array of
+        integer codes; nothing is binned). A list of names (DataFrame columns) or
+        indices (counted from 0), or a boolean mask: those columns are nominal, all others
+        numeric.
 
     Attributes
     ----------
@@ -444,8 +672,14 @@ class Prism(ClassifierMixin, BaseEstimator):
     uncoverable_ : int
         Training instances left uncovered because no test could separate them (only possible
         under ``missing="no_match"``, when all their remaining attributes are missing).
+    rule_class_counts_ : ndarray of shape (n_rules, n_classes)
+        Training instances of each class (columns in ``classes_`` order) whose *first*
+        covering rule is each rule: what :meth:`predict_proba` reads.
+    class_counts_ : ndarray of shape (n_classes,)
+        Training instances of each class.
     encoding_ : NominalEncoding
-        Each column's values in declared order.
+        Each column's values in declared order; ``encoding_.numeric_columns`` are the binned
+        columns.
     trace_ : pandas.DataFrame
         Only with ``keep_trace=True``: columns ``rule`` (index in ``rules_``), ``class``,
         ``step`` (1 = the first test), ``attribute``, ``value``, ``p``, ``t``, ``selected``.
@@ -455,9 +689,22 @@ class Prism(ClassifierMixin, BaseEstimator):
     Notes
     -----
     Inputs: a pandas DataFrame (categorical columns keep their declared category order, which
-    is the tie-break order, as in Weka; other columns are sorted), or a 2-D array of strings
-    or integers treated as nominal codes. Non-integer numbers are refused (see
-    ``discretizer``). Values never seen in training match no test.
+    is the tie-break order, as in Weka; other nominal columns are sorted), or a 2-D array of
+    strings or integer codes. Values never seen in training match no test. A nominal column
+    with more than :data:`MANY_VALUES` (50) distinct values, more than half of its present
+    cells, warns (``UserWarning``): each value is a test, so the rules would fit single rows.
+
+    **Scores.** :meth:`predict_proba` is the Laplace-corrected class frequency
+    ``(n_c + 1) / (n + k)`` (:func:`companion.interpretable.laplace_proba`) of the training
+    instances whose first covering rule is the rule that fires (``rule_class_counts_``); a
+    rule that no training instance reaches first gives the uniform ``1 / k``. An instance no
+    rule covers gets the Laplace-corrected frequencies of the whole training set
+    (``class_counts_``), whose largest is the ``default_class`` prediction, under either
+    ``uncovered`` policy. :meth:`predict` is the firing rule's class, which is the argmax of
+    these frequencies when the rule's first-reached training instances are mostly of its class
+    (always for perfect rules that some training instance reaches first); an imperfect rule, a
+    rule reached by no training instance, or a tie may make them differ. PRISM has no margin,
+    so there is no ``decision_function``.
 
     The one-hot counting makes a step cost ``O(k * n_tests)`` with ``k`` the smaller of the
     rows kept and the rows dropped by the step's test; ``p/t`` are compared by exact integer
@@ -473,8 +720,16 @@ class Prism(ClassifierMixin, BaseEstimator):
     _sklearn_check_exemptions = {
         "check_positive_only_tag_during_fit": (
             "the check subtracts the mean from the integer codes it feeds a categorical "
-            "learner, making non-integer numbers, which Prism refuses by design (nominal "
-            "attributes only; the error points to the discretizer option)"
+            "learner, making non-integer numbers, which Prism refuses by design in a plain "
+            "array without a discretizer (nominal attributes only; the error points to the "
+            "discretizer option)"
+        ),
+        "check_classifier_data_not_an_array": (
+            "the check wraps its float64 integer codes in a DataFrame and expects the array's "
+            "predictions; a DataFrame's float64 columns are numeric by their dtype (issue 14: "
+            "column kinds come from dtypes, never from whole-looking floats), so Prism without a "
+            "discretizer refuses them, naming the column, while a plain array of numbers is read "
+            "as integer codes"
         ),
         "check_classifiers_train": (
             "the check's rounded blobs clash (one cell, several classes); Weka-exact PRISM then "
@@ -484,31 +739,32 @@ class Prism(ClassifierMixin, BaseEstimator):
     }
 
     def __init__(
-        self, *, missing="no_match", uncovered="default_class", discretizer=None, keep_trace=False
+        self,
+        *,
+        missing="no_match",
+        uncovered="default_class",
+        discretizer=None,
+        keep_trace=False,
+        categorical_features=None,
     ):
         self.missing = missing
         self.uncovered = uncovered
         self.discretizer = discretizer
         self.keep_trace = keep_trace
+        self.categorical_features = categorical_features
 
     def __sklearn_tags__(self):
         return _nominal_input_tags(super().__sklearn_tags__())
 
     # ----------------------------------------------------------------------------------------
     def _validate_params(self):
-        if self.missing not in _MISSING_POLICIES:
+        if not isinstance(self.missing, str) or self.missing not in _MISSING_POLICIES:
             raise ValueError(f"missing must be one of {_MISSING_POLICIES}, got {self.missing!r}")
-        if self.uncovered not in _UNCOVERED_POLICIES:
+        if not isinstance(self.uncovered, str) or self.uncovered not in _UNCOVERED_POLICIES:
             raise ValueError(
                 f"uncovered must be one of {_UNCOVERED_POLICIES}, got {self.uncovered!r}"
             )
-        if self.discretizer is not None and not (
-            hasattr(self.discretizer, "fit") and hasattr(self.discretizer, "transform")
-        ):
-            raise TypeError(
-                "discretizer must be None or a transformer with fit/transform (e.g. "
-                f"KBinsDiscretizer(encode='ordinal')), got {type(self.discretizer).__name__}"
-            )
+        _check_rule_learner_params(self)
         if not isinstance(self.keep_trace, (bool, np.bool_)):
             raise TypeError(f"keep_trace must be a bool, got {self.keep_trace!r}")
 
@@ -518,7 +774,8 @@ class Prism(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Nominal attributes (see the class Notes).
+            Nominal attributes, and numeric ones with a ``discretizer`` (see
+            ``categorical_features``).
         y : array-like of shape (n_samples,)
             Class labels; a categorical's category order is the order classes are learnt in.
 
@@ -528,7 +785,8 @@ class Prism(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         codes, y_arr, class_order, encoding, names = _encode_for_fit(
-            self, X, y, missing=self.missing, discretizer=self.discretizer
+            self, X, y, missing=str(self.missing), discretizer=self.discretizer,
+            categorical_features=self.categorical_features,
         )
         self.encoding_ = encoding
         self.classes_ = np.unique(y_arr)
@@ -543,7 +801,7 @@ class Prism(ClassifierMixin, BaseEstimator):
         for label in class_order:
             positive = y_arr == label
             learnt, steps, left = _learn_class(
-                counts, positive, trace=self.keep_trace
+                counts, positive, trace=bool(self.keep_trace)
             )
             uncoverable += left
             for tests, p, t in learnt:
@@ -564,6 +822,14 @@ class Prism(ClassifierMixin, BaseEstimator):
                 trace.append((len(rules) - len(learnt) + rule_in_class, label, step, candidates, p, t, chosen))
         self.rules_ = rules
         self.uncoverable_ = int(uncoverable)
+        # Class counts of the training rows per first covering rule (last slot: no rule).
+        class_index = np.searchsorted(self.classes_, y_arr)
+        k = len(self.classes_)
+        fired = _first_rule(rules, codes)
+        slot = np.where(fired >= 0, fired, len(rules))
+        reached = np.bincount(slot * k + class_index, minlength=(len(rules) + 1) * k).reshape(-1, k)
+        self.rule_class_counts_ = reached[:-1]
+        self.class_counts_ = np.bincount(class_index, minlength=k)
         if self.keep_trace:
             self.trace_ = _trace_frame(trace, names, encoding, test_attribute, test_value)
         return self
@@ -572,14 +838,7 @@ class Prism(ClassifierMixin, BaseEstimator):
     def firing_rule(self, X) -> np.ndarray:
         """Index in ``rules_`` of the first rule covering each instance, ``-1`` if none does."""
         check_is_fitted(self)
-        codes = _encode_for_predict(self, X)
-        fired = np.full(codes.shape[0], -1, dtype=np.int64)
-        # Later rules first, so that earlier ones overwrite: the first covering rule wins.
-        for index in range(len(self.rules_) - 1, -1, -1):
-            rule = self.rules_[index]
-            covered = np.all(codes[:, list(rule.attributes)] == np.array(rule.codes), axis=1)
-            fired[covered] = index
-        return fired
+        return _first_rule(self.rules_, _encode_for_predict(self, X))
 
     def coverage(self, X) -> float:
         """Fraction of the instances of ``X`` that some rule covers."""
@@ -601,15 +860,42 @@ class Prism(ClassifierMixin, BaseEstimator):
             return labels[fired]  # -1 picks the last entry
         return np.asarray(labels[fired].tolist(), dtype=self.classes_.dtype)
 
+    def predict_proba(self, X) -> np.ndarray:
+        """Laplace-corrected class frequencies of the training instances the firing rule reached.
+
+        See the class Notes ("Scores"): the rule's first-reached training instances,
+        ``(n_c + 1) / (n + k)``; the whole training set's frequencies where no rule covers.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; rows sum to 1.
+        """
+        fired = self.firing_rule(X)
+        table = laplace_proba(np.vstack([self.rule_class_counts_, self.class_counts_[None, :]]))
+        return table[fired]  # -1 picks the last row: the training set's frequencies
+
     # ----------------------------------------------------------------------------------------
-    def to_text(self, *, weka_layout: bool = False) -> str:
-        """The rule list, one rule a line (``weka_layout``: exactly as Weka prints it)."""
+    def to_text(self, feature_names=None, *, weka_layout: bool = False) -> str:
+        """The rule list, one rule a line (``weka_layout``: exactly as Weka prints it).
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            One name per input column; default ``feature_names_in_`` when fitted on a
+            DataFrame, else ``x0, x1, ...``.
+        weka_layout : bool, default=False
+            Weka's header and line breaks (``Prism rules``, one test a line).
+        """
         check_is_fitted(self)
+        return self._render_text(resolve_feature_names(self, feature_names), weka_layout=weka_layout)
+
+    def _render_text(self, feature_names, *, weka_layout: bool = False) -> str:
         if weka_layout:
             return "Prism rules\n----------\n" + "".join(
-                r.to_text(weka_layout=True) + "\n" for r in self.rules_
+                r.to_text(feature_names, weka_layout=True) + "\n" for r in self.rules_
             )
-        return "\n".join(rule.to_text() for rule in self.rules_)
+        return "\n".join(rule.to_text(feature_names) for rule in self.rules_)
 
     def rules_frame(self) -> pd.DataFrame:
         """The rules as a table: ``rule`` (text), ``class``, ``conditions``, ``p``, ``t``."""
@@ -624,12 +910,16 @@ class Prism(ClassifierMixin, BaseEstimator):
             }
         )
 
-    def __str__(self) -> str:
-        try:
-            check_is_fitted(self)
-        except Exception:
-            return super().__repr__()
-        return self.to_text()
+
+def _first_rule(rules, codes: np.ndarray) -> np.ndarray:
+    """Index of the first rule covering each row of ``codes``, ``-1`` where none does."""
+    fired = np.full(codes.shape[0], -1, dtype=np.int64)
+    # Later rules first, so that earlier ones overwrite: the first covering rule wins.
+    for index in range(len(rules) - 1, -1, -1):
+        rule = rules[index]
+        covered = np.all(codes[:, list(rule.attributes)] == np.array(rule.codes, dtype=np.int64), axis=1)
+        fired[covered] = index
+    return fired
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,6 +18,12 @@ Executed notebooks are normalised so that a re-run gives the same bytes on any m
 timestamps, durations, paths or tool and Python versions in the metadata, and the cell papermill
 injects gets the fixed id ``injected-parameters``.
 
+While a notebook runs, papermill's bar counts its cells and the long loops inside a cell (folds,
+draws: :func:`companion.evaluation.parallel_map`) print ``label: done/total (elapsed)`` lines on
+standard error; those lines never enter the executed notebook. The kernel's own start-up and
+shut-down chatter (its TCP warning, the interrupt jupyter_client sends at shutdown) is not shown;
+anything else the kernel process writes to its standard streams is.
+
 Examples
 --------
 ``python -m companion.reproduce``                   every notebook, full protocol, in place
@@ -36,6 +42,7 @@ import re
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,9 +65,20 @@ _NUMBERED = re.compile(r"^(\d\d)_.*\.ipynb$")
 #: What the default (publishing) run injects into every notebook.
 DEFAULT_PARAMETERS = {"fast": False}
 
+#: The variable that sends ``parallel_map``'s progress lines to a file (the same name as
+#: ``companion.evaluation.PROGRESS_ENV``; not imported from there so the runner starts light).
+PROGRESS_ENV = "COMPANION_PROGRESS"
+
 #: Fixed id of the cell papermill injects (papermill gives it a random one on every run).
 INJECTED_CELL_ID = "injected-parameters"
 _CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
+
+#: Lines of the kernel process's own output that say nothing about the run: ipykernel's warning
+#: that it listens on local TCP (every start), and its log of the interrupt that jupyter_client
+#: sends before every shutdown (when it lands while a message is handled).
+_KERNEL_NOISE = re.compile(
+    r"Kernel is running over TCP without encryption|KeyboardInterrupt caught in kernel"
+)
 
 
 @dataclass
@@ -70,9 +88,10 @@ class NotebookResult:
     notebook: Path
     ok: bool
     seconds: float
-    failed_cell: int | None = None  # 0-based index among the notebook's cells
+    failed_cell: int | None = None  # 0-based index among the cells of the notebook as committed
     error: str = ""
     failed_copy: Path | None = None
+    failed_source: str = ""  # first line of the failing cell's code
 
     def summary_line(self) -> str:
         status = "ok" if self.ok else "FAILED"
@@ -80,6 +99,8 @@ class NotebookResult:
         if not self.ok:
             where = f"cell {self.failed_cell} (0-based)" if self.failed_cell is not None else "before any cell"
             line += f"\n    {where}: {self.error}"
+            if self.failed_source:
+                line += f"\n    the cell begins: {self.failed_source}"
             if self.failed_copy is not None:
                 line += f"\n    partial run saved to {self.failed_copy}"
         return line
@@ -237,74 +258,196 @@ def run_notebook(
     handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=destination.parent, prefix=".running-")
     os.close(handle)
     scratch = Path(scratch)
-    # The kernel inherits this process's environment. It must use its inline backend so that
-    # figures are embedded in the notebook (an inherited MPLBACKEND=Agg would silently drop them),
-    # and a non-publishing run sends its figures and CSVs to output_dir/figures.
-    saved = {name: os.environ.get(name) for name in ("MPLBACKEND", *environment)}
-    os.environ.pop("MPLBACKEND", None)
-    os.environ.update(environment)
-    try:
-        papermill.execute_notebook(
-            str(notebook),
-            str(scratch),
-            parameters=injected,
-            kernel_name=kernel_name,
-            cwd=str(notebook.parent),
-            progress_bar=progress_bar,
-            log_output=False,
-        )
-    except PapermillExecutionError as exc:
-        failed_dir.mkdir(parents=True, exist_ok=True)
-        copy = failed_dir / notebook.name
-        shutil.move(scratch, copy)
-        return NotebookResult(
-            notebook,
-            False,
-            time.perf_counter() - start,
-            failed_cell=_cell_index(copy, exc),
-            error=f"{exc.ename}: {exc.evalue}",
-            failed_copy=copy,
-        )
-    except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
-        scratch.unlink(missing_ok=True)
-        return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    with _KernelOutput(progress_bar=progress_bar) as kernel_output:
+        # The kernel inherits this process's environment. It must use its inline backend so that
+        # figures are embedded in the notebook (an inherited MPLBACKEND=Agg would silently drop
+        # them); a non-publishing run sends its figures and CSVs to output_dir/figures; progress
+        # lines go to the kernel-output file, never into the notebook.
+        environment = {**environment, PROGRESS_ENV: str(kernel_output.path)}
+        saved = {name: os.environ.get(name) for name in ("MPLBACKEND", *environment)}
+        os.environ.pop("MPLBACKEND", None)
+        os.environ.update(environment)
+        try:
+            papermill.execute_notebook(
+                str(notebook),
+                str(scratch),
+                parameters=injected,
+                kernel_name=kernel_name,
+                cwd=str(notebook.parent),
+                progress_bar=progress_bar,
+                log_output=False,
+                kernel_manager_class=kernel_output.kernel_manager_class(),
+            )
+        except PapermillExecutionError as exc:
+            failed_dir.mkdir(parents=True, exist_ok=True)
+            copy = failed_dir / notebook.name
+            shutil.move(scratch, copy)
+            index, first_line = _failed_cell(copy, notebook, exc)
+            return NotebookResult(
+                notebook,
+                False,
+                time.perf_counter() - start,
+                failed_cell=index,
+                error=f"{exc.ename}: {exc.evalue}",
+                failed_copy=copy,
+                failed_source=first_line,
+            )
+        except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
+            scratch.unlink(missing_ok=True)
+            return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     _strip_volatile_metadata(scratch, source=notebook)
     shutil.move(scratch, destination)
     return NotebookResult(destination, True, time.perf_counter() - start)
 
 
-def _cell_index(executed: Path, exc) -> int | None:
-    """0-based index, in the notebook as committed, of the cell that raised.
+class _KernelOutput:
+    """Collects what the kernel process writes outside the notebook and shows it, minus noise.
 
-    Papermill's copy has extra cells (the injected parameters, its error banners); they are not
-    counted, so the number points into the notebook a reader opens.
+    The kernel's stdout and stderr (its logs, a crash's last words) and the progress lines of
+    :func:`companion.evaluation.parallel_map` (``COMPANION_PROGRESS`` points at the same file) are
+    appended to a temporary file; a thread forwards its complete lines to this process's stderr
+    as they arrive, dropping the lines :data:`_KERNEL_NOISE` matches. With papermill's bar on,
+    lines are written through ``tqdm.write`` so that the bar is redrawn below them.
+    """
+
+    def __init__(self, *, progress_bar: bool = True, poll_seconds: float = 0.5):
+        handle, path = tempfile.mkstemp(prefix="companion-kernel-", suffix=".log")
+        os.close(handle)
+        self.path = Path(path)
+        self.progress_bar = progress_bar
+        self.poll_seconds = poll_seconds
+        self._sink = None
+        self._offset = 0
+        self._partial = b""
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._follow, name="kernel-output", daemon=True)
+
+    def __enter__(self):
+        # Append mode (O_APPEND): the kernel's streams and the progress appends share the file.
+        self._sink = open(self.path, "ab")  # noqa: SIM115 - closed in __exit__
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info):
+        self._stop.set()
+        self._thread.join()
+        self._forward(final=True)
+        self._sink.close()
+        self.path.unlink(missing_ok=True)
+        return False
+
+    def kernel_manager_class(self):
+        """An ``AsyncKernelManager`` that starts the kernel with its streams sent to the file."""
+        from jupyter_client import AsyncKernelManager
+
+        sink = self._sink
+
+        class _KernelManager(AsyncKernelManager):
+            async def start_kernel(self, **kwargs):
+                kwargs.setdefault("stdout", sink)
+                kwargs.setdefault("stderr", sink)
+                return await super().start_kernel(**kwargs)
+
+        return _KernelManager
+
+    def _follow(self):
+        while not self._stop.wait(self.poll_seconds):
+            self._forward()
+
+    def _forward(self, final: bool = False):
+        with open(self.path, "rb") as handle:
+            handle.seek(self._offset)
+            chunk = handle.read()
+        self._offset += len(chunk)
+        lines = (self._partial + chunk).split(b"\n")
+        self._partial = b"" if final else lines.pop()
+        for raw in lines:
+            line = raw.decode("utf-8", errors="replace").rstrip("\r")
+            if line.strip() and not _KERNEL_NOISE.search(line):
+                self._show(line)
+
+    def _show(self, line: str):
+        if self.progress_bar:
+            from tqdm import tqdm  # papermill's bar: clear it, print, redraw it
+
+            tqdm.write(line, file=sys.stderr)
+        else:
+            print(line, file=sys.stderr, flush=True)
+
+
+def _failed_cell(executed: Path, source: Path, exc) -> tuple[int | None, str]:
+    """0-based index, in the notebook as committed (``source``), of the cell that raised, and the
+    first line of its code.
+
+    Papermill's copy differs from ``source``: error banners are added, and the parameters cell it
+    injects replaces the source's injected cell (a committed notebook has one) or is added (a
+    notebook never run by papermill has none). The failing cell is found in ``source`` by its id;
+    without usable ids (a notebook older than nbformat 4.5), the banners are not counted and the
+    injected cell only when ``source`` has one, as a reader of ``source`` counts.
     """
     import nbformat
 
+    cells = nbformat.read(executed, as_version=4).cells
+    original = nbformat.read(source, as_version=4)
+    source_has_injected = any(_is_injected(cell) for cell in original.cells)
     index = 0
-    for cell in nbformat.read(executed, as_version=4).cells:
-        tags = cell.get("metadata", {}).get("tags", [])
-        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
+    for cell in cells:
+        if "papermill-error-cell-tag" in cell.get("metadata", {}).get("tags", []):
+            continue
+        if _is_injected(cell) and not source_has_injected:
             continue
         outputs = cell.get("outputs", []) if cell.cell_type == "code" else []
         if any(o.get("output_type") == "error" for o in outputs):
-            return index
+            first_line = next((line for line in cell.source.splitlines() if line.strip()), "")
+            if original.get("nbformat_minor", 0) >= 5 and not _is_injected(cell):
+                ids = [c.get("id") for c in original.cells]
+                if cell.get("id") in ids:
+                    return ids.index(cell.get("id")), first_line
+            return index, first_line
         index += 1
-    return getattr(exc, "cell_index", None)
+    return getattr(exc, "cell_index", None), ""
+
+
+def _is_injected(cell) -> bool:
+    return "injected-parameters" in cell.get("metadata", {}).get("tags", [])
+
+
+def _coalesce_streams(outputs: list) -> list:
+    """Merge consecutive stream outputs of the same stream (stdout/stderr) into one.
+
+    Where the kernel cuts a cell's printed text into stream messages depends on when its output
+    buffer is flushed (timing, not content), so the same prints can be saved as one output or
+    two. nbval merges them before comparing; merging them here makes the saved bytes stable too.
+
+    >>> import nbformat
+    >>> parts = [nbformat.v4.new_output("stream", name="stdout", text=t) for t in ("a\\n", "b\\n")]
+    >>> [o["text"] for o in _coalesce_streams(parts)]
+    ['a\\nb\\n']
+    """
+    merged: list = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (output.get("output_type") == "stream" and previous is not None
+                and previous.get("output_type") == "stream" and previous.get("name") == output.get("name")):
+            previous["text"] = "".join(previous["text"]) + "".join(output["text"])
+        else:
+            merged.append(output)
+    return merged
 
 
 def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
     """Make an executed notebook a function of its inputs only, so reruns give the same bytes.
 
     Drops papermill's timestamps, durations, paths and version, nbclient's per-cell timings and
-    the kernel's Python version (``language_info.version``, which differs between machines), and
-    gives the cell papermill injects a fixed id instead of its random one. When ``source`` (the
+    the kernel's Python version (``language_info.version``, which differs between machines),
+    merges stream outputs split by flush timing, and gives the cell papermill injects a fixed
+    id instead of its random one. When ``source`` (the
     notebook that was executed) predates cell ids (nbformat < 4.5), papermill's upgrade gave every
     cell a random id; those become ``cell-<n>``.
     """
@@ -318,6 +461,8 @@ def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
     for cell in nb.cells:
         cell.metadata.pop("papermill", None)
         cell.metadata.pop("execution", None)
+        if cell.cell_type == "code":
+            cell.outputs = _coalesce_streams(cell.outputs)
     if source is not None and nbformat.read(source, as_version=4).get("nbformat_minor", 0) < 5:
         for number, cell in enumerate(nb.cells):
             cell["id"] = f"cell-{number}"
@@ -364,10 +509,47 @@ def run_all(
     return results
 
 
+def _plain(text: str) -> str:
+    """``text`` with its reStructuredText markup removed, for ``--help`` in a terminal.
+
+    >>> _plain("Run :func:`companion.evaluation.parallel_map` with ``--fast``.")
+    'Run companion.evaluation.parallel_map with --fast.'
+    """
+    text = re.sub(r":\w+:`~?([^`]+)`", r"\1", text)
+    return text.replace("``", "")
+
+
+def _help_texts() -> tuple[str, str]:
+    """``--help``'s description (the module doc without its examples) and epilog (the examples)."""
+    body, _, examples = __doc__.partition("\nExamples\n--------\n")
+    lines = _plain(examples.rstrip()).splitlines()
+    return _plain(body.strip()), "\n  ".join(["examples:", *lines])
+
+
+def _check_writable(path: Path) -> str | None:
+    """Why ``path`` cannot be written (None when it can), found without keeping a trace of it."""
+    try:
+        if path.is_dir():
+            return "it is a folder"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        with open(path, "a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the process exit status."""
+    description, epilog = _help_texts()
     parser = argparse.ArgumentParser(
-        prog="python -m companion.reproduce", description=__doc__.split("\n\n")[0]
+        prog="python -m companion.reproduce",
+        description=description,
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--only", action="append", metavar="NN", help="run notebook NN only")
     parser.add_argument("--fast", action="store_true", help="inject fast=True (small sizes)")
@@ -394,6 +576,10 @@ def main(argv: list[str] | None = None) -> int:
         if not name.isidentifier():
             parser.error(f"-p {name} {value}: {name!r} is not a Python variable name")
         parameters[name] = parse_parameter_value(value)
+    if args.timings is not None:  # fail now, not after hours of notebooks
+        problem = _check_writable(args.timings)
+        if problem is not None:
+            parser.error(f"--timings {args.timings} cannot be written: {problem}")
     publish = not (args.fast or args.parameters or args.output_dir is not None)
     output_dir = None if publish else (args.output_dir or default_output_dir(parameters))
     if output_dir is not None and output_dir.resolve() == args.notebooks.resolve():

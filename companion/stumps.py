@@ -63,6 +63,13 @@ from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
+from companion.interpretable import (
+    InterpretableMixin,
+    binary_only_error,
+    check_numeric_input,
+    laplace_proba,
+    resolve_feature_names,
+)
 
 __all__ = ["StumpConjunction", "fit_by_bound", "greedy_step_scores", "pac_bayes_step_scores"]
 
@@ -413,8 +420,32 @@ def _pick(utility, q, r, tie_breaking):
     return int(np.argmax(decrease))
 
 
-class StumpConjunction(ClassifierMixin, BaseEstimator):
+class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """Conjunction or disjunction of decision stumps learned by a set-covering greedy (Paper 05).
+
+    Scores (binary, ``classes_[1]`` positive):
+
+    * :meth:`decision_function` — SC and Occam: a count of stumps, ``h − k + 1/2`` for a
+      conjunction of ``k`` stumps of which ``h`` hold (positive iff all hold), and ``f − 1/2`` for a
+      disjunction of which ``f`` fire (positive iff one fires). Half-integers: exact, never 0, and
+      an example that fails fewer stumps of a conjunction ranks higher. PAC-Bayes: the Gibbs
+      output probability minus 1/2 (:meth:`gibbs_proba` ``− 1/2``), positive iff the Bayes vote
+      says ``classes_[1]``; at an exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]``
+      (its learned conjunction says 0 there) and its score is the smallest positive float.
+      ``predict`` always agrees with the sign.
+    * :meth:`predict_proba` — Laplace-corrected class frequencies ``(n_c + 1)/(n + 2)`` of the
+      training examples in the example's *cell*: the number ``j`` of leading stumps of the learned
+      conjunction that hold, i.e. "stump ``j`` is the first to fail" (for a disjunction: "stump
+      ``j`` is the first to fire") or "all hold" (``j = k``; a disjunction: "none fires"); for the
+      PAC-Bayes variant "the Bayes vote of the first ``j + 1`` stumps is the first to say 0". The
+      counts are ``cell_counts_``; a cell no training example reached gets ``(1/2, 1/2)``. These
+      are frequencies, not the rule: ``predict`` is the conjunction itself, and it equals the
+      argmax of ``predict_proba`` only where a cell's majority agrees with the rule (usually on
+      the training data, where each stump removes at least ``p`` times more negatives than
+      positives; not in general, e.g. on a cell with as many examples of each class). For the
+      PAC-Bayes variant the model's own probability is :meth:`gibbs_proba` (the posterior's
+      Gibbs classifier); it is exactly 0 or 1 for every example outside the margin intervals,
+      so it is not used as ``predict_proba`` (a log-loss would punish it without bound).
 
     Parameters
     ----------
@@ -471,8 +502,15 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         Training errors of ``predict`` for each prefix.
     feature_range_ : ndarray of shape (2, n_features)
         ``[A_k, B_k]``: per-attribute min and max of the training inputs (no labels used).
+    cell_counts_ : ndarray of shape (n_stumps + 1, 2)
+        Training examples of each class (columns: ``classes_``) per cell: row ``j`` counts those
+        whose first ``j`` stumps of the learned conjunction hold and the next fails (row
+        ``n_stumps``: all hold); :meth:`predict_proba` is their Laplace frequency.
     """
 
+    # No exemption: sklearn's check_decision_proba_consistency passes on its data (one stump), but
+    # decision_function (stumps of the rule) and predict_proba (frequencies of the cell) may rank
+    # examples differently in general; both are documented above.
     _sklearn_check_exemptions: dict = {}
 
     def __init__(
@@ -562,15 +600,13 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         -------
         self : StumpConjunction
         """
+        check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         prior_n = self._validate_params(X.shape[1])
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported: y must hold exactly 2 classes, "
-                f"got {self.classes_.size} class(es)"
-            )
+            raise binary_only_error(type(self).__name__, self.classes_.size)
         positive = (y == self.classes_[1]).astype(np.int64)
         # A disjunction is a conjunction learned on swapped labels (Paper 05, Section II).
         internal = positive if self.model_type == "conjunction" else 1 - positive
@@ -591,6 +627,9 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         self.intervals_ = np.asarray(intervals, dtype=float).reshape(-1, 2)
         self.code_lengths_ = np.asarray(lengths, dtype=np.int64)
         self._compute_bound_path(X, internal)
+        cells = self._cells(X)
+        n_cells = self.features_.size + 1
+        self.cell_counts_ = np.bincount(cells * 2 + positive, minlength=2 * n_cells).reshape(n_cells, 2)
         return self
 
     def _greedy_sc(self, X, labels):
@@ -901,6 +940,15 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             out[:, 1:] = np.logical_and.accumulate(self._internal_stump_outputs(X, self._internal_directions()), axis=1)
         return out
 
+    def _cells(self, X):
+        """Cell of each row: how many leading stumps of the learned conjunction hold (0..n_stumps).
+
+        The prefixes' votes only ever turn from 1 to 0 (a conjunction gains conditions; the
+        PAC-Bayes product of σ only shrinks), so counting the prefixes that say 1 gives the index
+        of the first stump that fails, or ``n_stumps`` if none does.
+        """
+        return self._staged_internal_one(X)[:, 1:].sum(axis=1)
+
     def _to_labels(self, internal_one):
         positive = internal_one if self.model_type == "conjunction" else ~internal_one
         return self.classes_[positive.astype(np.int64)]
@@ -909,6 +957,59 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
         """Predict classes (PAC-Bayes variant: the deterministic Bayes vote ``I(Π σ > 1/2)``)."""
         X = self._check_X(X)
         return self._to_labels(self._staged_internal_one(X)[:, -1])
+
+    def decision_function(self, X):
+        """Signed score of each row; positive iff :meth:`predict` says ``classes_[1]``.
+
+        SC and Occam: ``h − k + 1/2`` for a conjunction of ``k`` stumps of which ``h`` hold, and
+        ``f − 1/2`` for a disjunction of which ``f`` fire (exact half-integers, never 0).
+        PAC-Bayes: ``P_Gibbs(classes_[1] | x) − 1/2``, the Bayes vote's margin; a disjunction's tie
+        (``Π σ = 1/2`` exactly, which it predicts as ``classes_[1]``) scores the smallest positive
+        float so that the sign still agrees with :meth:`predict`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
+        X = self._check_X(X)
+        k = self.features_.size
+        if k == 0:
+            internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
+        elif self.variant == "pac_bayes":
+            # The same cumprod as predict (_staged_internal_one), so the same bits decide.
+            one = np.cumprod(self._internal_sigma(X, self._internal_directions()), axis=1)[:, -1]
+            internal = one - 0.5  # exact sign: a float difference is correctly rounded
+        else:
+            holds = self._internal_stump_outputs(X, self._internal_directions()).sum(axis=1)
+            internal = holds - k + 0.5
+        if self.model_type == "conjunction":
+            return internal
+        score = -internal
+        score[score == 0] = np.finfo(float).smallest_subnormal
+        return score
+
+    def predict_proba(self, X):
+        """Laplace-corrected class frequencies of the training examples in each row's cell.
+
+        The cell is the number of leading stumps of the learned conjunction that hold (see the
+        class docstring and ``cell_counts_``); a cell of ``n`` training examples, ``n_c`` of class
+        ``c``, gives ``(n_c + 1) / (n + 2)``, so an empty cell gives ``(1/2, 1/2)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``. Not the rule: :meth:`predict` need not be its argmax.
+        """
+        X = self._check_X(X)
+        return laplace_proba(self.cell_counts_)[self._cells(X)]
 
     def staged_predict(self, X):
         """Predictions of every prefix of the stump sequence: array of shape (n_stumps + 1, n_samples).
@@ -960,36 +1061,42 @@ class StumpConjunction(ClassifierMixin, BaseEstimator):
             setattr(out, name, getattr(self, name)[:n_stumps])
         out.code_lengths_ = self.code_lengths_[:n_stumps]
         out.compression_set_ = self.compression_set_[:n_stumps]
+        # Prefix of r stumps: an example's cell j becomes min(j, r), so cells r.. merge.
+        out.cell_counts_ = np.vstack(
+            [self.cell_counts_[:n_stumps], self.cell_counts_[n_stumps:].sum(axis=0, keepdims=True)]
+        )
         for name in ("bound_path_", "training_errors_path_", "gibbs_bound_path_", "gibbs_risk_path_"):
             if hasattr(self, name):
                 setattr(out, name, getattr(self, name)[: n_stumps + 1])
         out.bound_ = float(out.bound_path_[-1])
         return out
 
-    def _feature_name(self, index):
-        names = getattr(self, "feature_names_in_", None)
-        return str(names[index]) if names is not None else f"x{index}"
+    def to_text(self, feature_names=None, *, precision=4):
+        """The model as one line of text, e.g. ``age > 54.5 AND smoker <= 0``.
 
-    def to_text(self, precision=4):
-        """The model as one line of text, e.g. ``x12 > 0.5 AND x7 <= 3``."""
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            One name per input column; default ``feature_names_in_`` when fitted on a
+            DataFrame, else ``x0, x1, ...`` (columns counted from 0).
+        precision : int, default=4
+            Significant digits of the thresholds.
+        """
         check_is_fitted(self)
+        return self._render_text(resolve_feature_names(self, feature_names), precision=precision)
+
+    def _render_text(self, feature_names, precision=4):
         if self.features_.size == 0:
             constant = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
             return f"always {constant!s}"
         parts = []
         for feature, threshold, direction, (a, b) in zip(self.features_, self.thresholds_, self.directions_, self.intervals_):
             op = ">" if direction > 0 else "<="
-            text = f"{self._feature_name(feature)} {op} {threshold:.{precision}g}"
+            text = f"{feature_names[feature]} {op} {threshold:.{precision}g}"
             if self.variant == "pac_bayes":
                 text += f" (t ~ U[{a:.{precision}g}, {b:.{precision}g}])"
             parts.append(text)
         return (" AND " if self.model_type == "conjunction" else " OR ").join(parts)
-
-    def __str__(self):
-        try:
-            return self.to_text()
-        except Exception:  # unfitted: fall back to the parameter repr
-            return super().__repr__()
 
 
 def fit_by_bound(estimator, X, y, param_grid):

@@ -41,7 +41,7 @@ lowest index (see ``_TIE_RTOL``).
 >>> import numpy as np
 >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
 >>> y = X[:, 0].astype(int) & X[:, 1].astype(int)
->>> dc = DecisionCommittee(nominal_features=[0, 1, 2]).fit(X, y)
+>>> dc = DecisionCommittee(categorical_features=[0, 1, 2]).fit(X, y)
 >>> print(dc.to_text())
 IF x0 = 1 AND x1 = 1 THEN (0: -1, 1: +1)
 DEFAULT (0: 1, 1: 0)
@@ -52,13 +52,19 @@ DEFAULT (0: 1, 1: 0)
 from __future__ import annotations
 
 import copy
+import numbers
 from collections import deque
 
+import warnings
+
 import numpy as np
+import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_scalar
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
 
 __all__ = [
     "DecisionCommittee",
@@ -77,6 +83,11 @@ PRUNINGS = ("pessimistic", "optimistic", "none")
 # Budget (in 8-byte cells) of one chunk of the (literals x blocks x classes) score array.
 _CHUNK_CELLS = 2_000_000
 
+# A nominal column with more distinct values than this gives as many variables [A = a]: an
+# identifier, free text or a numeric column read as text; fit warns (the largest nominal
+# attribute of the notebook-04 benchmark has 12 values).
+_MANY_VALUES = 50
+
 # Exactness (the project's rule: a selection that can meet an exact tie is computed exactly, or
 # with a documented tolerance and tie rule). WIDC's distribution is uniform, w_i = 1/n (see
 # ``DecisionCommittee.fit``), so every weighted count is computed as an *integer* count (times
@@ -89,6 +100,12 @@ _CHUNK_CELLS = 2_000_000
 # below, and values within it of the minimum are tied: ties go to the lowest index. Non-uniform
 # weights (public functions only) use float sums and the same relative tolerance.
 _TIE_RTOL = 1e-12
+
+
+def _check_not_bool(value, name):
+    """Refuse ``True`` / ``False`` (also numpy's) where a number is meant: bool is an Integral."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be a number, not the bool {value!r}")
 
 
 def _uniform_weight(sample_weight):
@@ -843,22 +860,115 @@ def _literal_matrix(X, variables):
     return out
 
 
+def _is_nominal_dtype(dtype):
+    """Category, object, string and bool columns of a DataFrame are nominal (issue 14)."""
+    return (
+        isinstance(dtype, pd.CategoricalDtype)
+        or pd.api.types.is_bool_dtype(dtype)
+        or pd.api.types.is_object_dtype(dtype)
+        or pd.api.types.is_string_dtype(dtype)
+    )
+
+
+def _categories_of(column):
+    """Values of a nominal column, in the order of its codes: a categorical's own categories,
+    else the distinct non-missing values sorted (by their text when the types are mixed)."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return column.cat.categories.tolist()
+    values = pd.unique(column.dropna()).tolist()  # Python scalars (True, not np.True_)
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+# --------------------------------------------------------------------------------------------
+# Cells of a committee (predict_proba)
+# --------------------------------------------------------------------------------------------
+
+
+def _cells(rows, y, n_classes):
+    """Distinct rows of ``rows`` and the class counts of the examples having each one.
+
+    Rows are compared exactly (booleans or integers), so a cell is a set of examples the
+    committee cannot tell apart.
+
+    Returns
+    -------
+    cells : ndarray of shape (n_cells, n_columns)
+        The distinct rows, in lexicographic order.
+    counts : ndarray of int64, shape (n_cells, n_classes)
+    """
+    cells, inverse = np.unique(rows, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    counts = np.bincount(inverse * n_classes + y, minlength=len(cells) * n_classes)
+    return cells, counts.reshape(len(cells), n_classes).astype(np.int64)
+
+
+def _row_lookup(table, rows):
+    """Index in ``table`` of each row of ``rows`` (exact comparison), -1 where it is absent.
+
+    One ``np.unique`` over the stacked rows instead of a loop over the rows.
+
+    >>> _row_lookup(np.array([[0, 1], [1, 1]]), np.array([[1, 1], [0, 0], [0, 1]])).tolist()
+    [1, -1, 0]
+    """
+    m = table.shape[0]
+    if m == 0 or rows.shape[0] == 0:
+        return np.full(rows.shape[0], -1, dtype=np.intp)
+    _, inverse = np.unique(np.concatenate([table, rows.astype(table.dtype)]), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    position = np.full(int(inverse.max()) + 1, -1, dtype=np.intp)
+    position[inverse[:m]] = np.arange(m)
+    return position[inverse[m:]]
+
+
 # --------------------------------------------------------------------------------------------
 # The estimator
 # --------------------------------------------------------------------------------------------
 
 
-class DecisionCommittee(ClassifierMixin, BaseEstimator):
+class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """WIDC decision committee (Nock 2002): partition boosting, {-1,0,+1} vectors, pruning.
+
+    Works on any number of classes. Numeric columns are booleanised by MDL cut points on each
+    training set (no discretizer needed); nominal columns give one variable per value.
+
+    **Which columns are nominal** is said, never guessed from the values: a DataFrame's
+    category, object, string and bool columns are nominal (their values are coded in
+    ``frame_categories_``; a value ``fit`` did not see is treated as missing), and so are the
+    columns ``categorical_features`` names; every other column is numeric, whole-number floats
+    included. A nominal column with more than 50 distinct values warns (one variable per value).
+
+    **Scores.**
+
+    * ``decision_function``: the vote ``S(o) + D / 2``, the integer sum of the rule vectors the
+      observation satisfies plus half the default vector, one column per class (two classes: the
+      difference ``[:, 1] - [:, 0]``, positive for ``classes_[1]``). Its argmax is exactly
+      :meth:`predict`, ties included (equal ``S``: the largest default component, then the
+      smallest class index).
+    * ``predict_proba``: Laplace-corrected class frequencies ``(n_c + 1) / (n + k)`` of the
+      training examples in the observation's *cell*, its set of satisfied rules (satisfaction
+      pattern). A pattern no training example had falls back to the training examples with the
+      same vote vector ``S``, then to those the committee predicts the same class for, then to
+      the uniform ``1 / k``. :meth:`predict` is the vote, not the argmax of these frequencies
+      (they differ where the vote is wrong on most of a cell's training examples, or on a tie).
+
+    **Text.** ``to_text(feature_names=None, *, category_names=None)`` (also ``str``) lists the
+    rules ``IF monomial THEN vector`` and the default vector, naming columns by
+    ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``.
 
     Parameters
     ----------
     pruning : {"pessimistic", "optimistic", "none"}, default="pessimistic"
         Stage 3. ``"pessimistic"`` is the paper's WIDC(p), ``"optimistic"`` WIDC(o) (penalty
         RECONSTRUCTED, see ``optimistic_strength``), ``"none"`` WIDC().
-    nominal_features : array-like of int or bool, default=None
-        Columns holding nominal codes (any numbers); each value becomes a variable ``[A = a]``.
-        The other columns are numeric and are discretised by MDL. NaN means missing.
+    categorical_features : "all" or array-like of int, str or bool, default=None
+        Columns holding nominal codes (any numbers), as indices, a boolean mask, or column names
+        of a DataFrame, or ``"all"`` (the same parameter as :class:`companion.prism.Prism`'s);
+        each value becomes a variable ``[A = a]``. Added to the DataFrame's
+        nominal dtypes. The other columns are numeric and are discretised by MDL. NaN means
+        missing.
     max_cuts : int, default=8
         Largest number of MDL cut points per numeric attribute.
     optimistic_strength : float, default=0.0
@@ -900,6 +1010,19 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         Number of rules (the Kearns et al. size).
     n_literals_ : int
         Total number of literals, counted with repetition (the paper's other size).
+    nominal_mask_ : ndarray of bool, shape (n_features_in_,)
+        Which columns were read as nominal.
+    frame_categories_ : dict {column index: list}
+        Values of the DataFrame's nominal-dtype columns; code ``i`` stands for ``values[i]``.
+    cell_patterns_, cell_class_counts_ : ndarray
+        The distinct satisfaction patterns of the training examples and their class counts.
+    vote_cells_, vote_class_counts_ : ndarray
+        The distinct vote vectors ``S`` of the training examples and their class counts.
+    region_class_counts_ : ndarray of shape (n_classes, n_classes)
+        Row ``k``: class counts of the training examples the committee predicts ``k`` for.
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Defined when fitted on a DataFrame with string column names.
 
     Examples
     --------
@@ -908,13 +1031,15 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     >>> dc = DecisionCommittee().fit(X, y)
     >>> dc.n_rules_ <= len(dc.grown_monomials_), dc.score(X, y) > 0.9
     (True, True)
+    >>> dc.predict_proba(X).shape, bool((dc.classes_[dc.decision_function(X).argmax(1)] == dc.predict(X)).all())
+    ((150, 3), True)
     """
 
     def __init__(
         self,
         pruning="pessimistic",
         *,
-        nominal_features=None,
+        categorical_features=None,
         max_cuts=8,
         optimistic_strength=0.0,
         optimistic_delta=0.05,
@@ -922,7 +1047,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         max_rules=None,
     ):
         self.pruning = pruning
-        self.nominal_features = nominal_features
+        self.categorical_features = categorical_features
         self.max_cuts = max_cuts
         self.optimistic_strength = optimistic_strength
         self.optimistic_delta = optimistic_delta
@@ -939,44 +1064,123 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     def _check_params(self, n_features):
         if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
             raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
-        check_scalar(self.max_cuts, "max_cuts", int, min_val=1)
+        # numbers.Integral / numbers.Real accept numpy scalars (np.int64 from np.arange in a
+        # GridSearchCV grid, np.float32); a bool is an Integral but never a count or a constant.
+        _check_not_bool(self.max_cuts, "max_cuts")
+        check_scalar(self.max_cuts, "max_cuts", numbers.Integral, min_val=1)
         if not isinstance(self.numeric_literal, str) or self.numeric_literal not in ("le", "gt"):
             raise ValueError(f"numeric_literal must be 'le' or 'gt', got {self.numeric_literal!r}")
-        check_scalar(self.optimistic_strength, "optimistic_strength", (int, float), min_val=0.0)
+        _check_not_bool(self.optimistic_strength, "optimistic_strength")
+        check_scalar(self.optimistic_strength, "optimistic_strength", numbers.Real, min_val=0.0)
+        _check_not_bool(self.optimistic_delta, "optimistic_delta")
         check_scalar(
-            self.optimistic_delta, "optimistic_delta", float, min_val=0.0, max_val=1.0, include_boundaries="neither"
+            self.optimistic_delta,
+            "optimistic_delta",
+            numbers.Real,
+            min_val=0.0,
+            max_val=1.0,
+            include_boundaries="neither",
         )
         if self.max_rules is not None:
-            check_scalar(self.max_rules, "max_rules", int, min_val=0)
+            _check_not_bool(self.max_rules, "max_rules")
+            check_scalar(self.max_rules, "max_rules", numbers.Integral, min_val=0)
         return self._nominal_mask(n_features)
 
     def _nominal_mask(self, n_features):
-        spec = self.nominal_features
+        # Columns read as nominal from the DataFrame's dtypes, plus those categorical_features names.
+        mask = np.zeros(n_features, dtype=bool)
+        mask[list(getattr(self, "frame_categories_", {}))] = True
+        return mask | self._declared_nominal(n_features)
+
+    def _declared_nominal(self, n_features):
+        spec = self.categorical_features
         mask = np.zeros(n_features, dtype=bool)
         if spec is None:
             return mask
+        if isinstance(spec, str) and spec == "all":  # every column nominal (integer codes)
+            return np.ones(n_features, dtype=bool)
         if isinstance(spec, (str, bytes)) or np.ndim(spec) != 1:
             raise TypeError(
-                f"nominal_features must be None or a 1-d array-like of column indices or booleans, got {spec!r}"
+                f"categorical_features must be None, 'all' or a 1-d array-like of column indices, column names "
+                f"or booleans, got {spec!r}"
             )
         spec = np.asarray(spec)
+        if spec.size and (spec.dtype.kind in "USO") and all(isinstance(v, str) for v in spec.tolist()):
+            names = getattr(self, "feature_names_in_", None)
+            if names is None:
+                raise TypeError(
+                    "categorical_features holds column names, but X is not a DataFrame with named columns; "
+                    "pass column indices"
+                )
+            unknown = [v for v in spec.tolist() if v not in set(names.tolist())]
+            if unknown:
+                raise ValueError(f"categorical_features names columns that X does not have: {unknown}")
+            return np.isin(names, spec)
         if spec.dtype == bool:
             if spec.size != n_features:
                 raise ValueError(
-                    f"nominal_features as a boolean mask must have one entry per feature "
+                    f"categorical_features as a boolean mask must have one entry per feature "
                     f"({n_features}), got {spec.size}"
                 )
             return spec.copy()
         if spec.size == 0:
             return mask
         if not np.issubdtype(spec.dtype, np.integer):
-            raise TypeError(f"nominal_features must hold integer column indices or booleans, got dtype {spec.dtype}")
+            raise TypeError(f"categorical_features must hold integer column indices or booleans, got dtype {spec.dtype}")
         if spec.min() < -n_features or spec.max() >= n_features:
             raise ValueError(
-                f"nominal_features holds column indices outside [0, {n_features}): {spec.tolist()}"
+                f"categorical_features holds column indices outside [0, {n_features}): {spec.tolist()}"
             )
         mask[spec] = True
         return mask
+
+    # -- DataFrames: nominal columns from their dtypes --------------------------------------
+
+    def _frame_codes(self, X, *, reset):
+        """``X`` with its category / object / string / bool columns replaced by float codes.
+
+        At ``fit`` (``reset``) the nominal columns of a DataFrame are read from their dtypes and
+        their values recorded in ``frame_categories_`` (a categorical's categories, else the
+        sorted distinct values); their codes ``0, 1, ...`` index these lists and a value ``fit``
+        did not see becomes NaN (missing: every literal on it is false). Numeric columns, and
+        arrays, pass unchanged: whether a number is nominal is never guessed from its value.
+        """
+        if reset:
+            self.frame_categories_ = {}
+            if isinstance(X, pd.DataFrame):
+                for j in range(X.shape[1]):
+                    column = X.iloc[:, j]
+                    if _is_nominal_dtype(column.dtype):
+                        self.frame_categories_[j] = _categories_of(column)
+        categories = getattr(self, "frame_categories_", {})
+        if not categories or not isinstance(X, pd.DataFrame) or (not reset and X.shape[1] != self.n_features_in_):
+            return X  # arrays, numeric frames; validate_data names a column mismatch
+        columns = []
+        for j in range(X.shape[1]):
+            column = X.iloc[:, j]
+            if j in categories:
+                # Position in the fitted values; -1 (unseen or missing) becomes NaN.
+                codes = pd.Index(categories[j], dtype=object).get_indexer(column.astype(object)).astype(np.float64)
+                codes[codes < 0] = np.nan
+                column = pd.Series(codes, index=X.index)
+            columns.append(column)
+        encoded = pd.concat(columns, axis=1)
+        encoded.columns = X.columns
+        return encoded
+
+    def _warn_many_values(self):
+        """Warn about each nominal column with more than ``_MANY_VALUES`` distinct values."""
+        eq = np.array([feature for feature, kind, _ in self.variables_ if kind == "eq"], dtype=np.intp)
+        counts = np.bincount(eq, minlength=self.n_features_in_)
+        names = resolve_feature_names(self)
+        for j in np.flatnonzero(counts > _MANY_VALUES):
+            warnings.warn(
+                f"DecisionCommittee: nominal column {names[j]!r} has {counts[j]} distinct values, each a "
+                f"Boolean variable [{names[j]} = value]; an identifier or a numeric column read as text "
+                f"overfits and slows the growth. Drop it, or give it as a numeric column.",
+                UserWarning,
+                stacklevel=3,
+            )
 
     # -- fitting ------------------------------------------------------------------------------
 
@@ -985,9 +1189,9 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
-            Numbers; NaN marks a missing value. Nominal columns are named by
-            ``nominal_features``.
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Numbers; NaN marks a missing value. Nominal columns are a DataFrame's category,
+            object, string and bool columns and those named by ``categorical_features``.
         y : array-like of shape (n_samples,)
             Class labels of any type.
 
@@ -995,6 +1199,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():
             raise ValueError("X contains infinity; only finite numbers and NaN (missing) are accepted")
@@ -1008,6 +1213,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         self.variables_, self.binary_other_ = _encode_variables(
             X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
         )
+        self._warn_many_values()
         literals = _literal_matrix(X, self.variables_)
         # Class counts are integers, divided by n once: the same floats on every machine.
         self.prior_ = np.bincount(y_codes, minlength=c) / n
@@ -1049,10 +1255,16 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         self.monomials_ = [self.grown_monomials_[i] for i in kept]
         self.vectors_ = vectors[kept]
         scores = _vote_sums(satisfied[:, kept], self.vectors_)  # exact integer sums
-        default, _ = _default_and_predictions(scores[None], y_codes, weights, self.prior_)
+        default, predictions = _default_and_predictions(scores[None], y_codes, weights, self.prior_)
         self.default_ = default[0]
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
+        # The cells of predict_proba: training class counts per satisfaction pattern of the kept
+        # rules, per vote vector S, and per predicted class (the fallbacks, coarser and coarser).
+        c = len(self.classes_)
+        self.cell_patterns_, self.cell_class_counts_ = _cells(satisfied[:, kept], y_codes, c)
+        self.vote_cells_, self.vote_class_counts_ = _cells(scores, y_codes, c)
+        self.region_class_counts_ = np.bincount(predictions[0] * c + y_codes, minlength=c * c).reshape(c, c)
 
     def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).
@@ -1073,7 +1285,9 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
             A fitted estimator whose ``pruning`` parameter is ``pruning``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
+        X = validate_data(
+            self, self._frame_codes(X, reset=False), reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
+        )
         y = np.asarray(y)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"y has {y.shape[0]} labels for {X.shape[0]} rows of X")
@@ -1097,6 +1311,7 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
     # -- prediction ---------------------------------------------------------------------------
 
     def _satisfied(self, X):
+        X = self._frame_codes(X, reset=False)
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
         return satisfaction(_literal_matrix(X, self.variables_), self.monomials_)
 
@@ -1137,20 +1352,74 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
         codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_)
         return self.classes_[codes]
 
+    def predict_proba(self, X):
+        """Laplace-corrected class frequencies of the training examples in the same cell.
+
+        The cell of an observation is its *satisfaction pattern*, the set of kept rules it
+        satisfies: the committee cannot tell apart two observations with the same pattern. Its
+        probabilities are ``(n_c + 1) / (n + k)`` over the ``n`` training examples of that
+        pattern (:func:`companion.interpretable.laplace_proba`). A pattern no training example
+        had falls back to the training examples with the same vote vector ``S`` (the committee
+        sees nothing else), then to those the committee predicts the same class for (its
+        decision region); a region no training example reached gives the uniform ``1 / k``.
+
+        ``predict`` is the committee's vote, not the argmax of these frequencies: they agree
+        where the vote is right on most of the cell's training examples; otherwise (and on a
+        tie of frequencies) they may differ. All counts are integers.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns follow ``classes_``; rows sum to 1.
+        """
+        check_is_fitted(self)
+        c = len(self.classes_)
+        satisfied = self._satisfied(X)
+        counts = np.zeros((satisfied.shape[0], c), dtype=np.int64)
+        cell = _row_lookup(self.cell_patterns_, satisfied)
+        counts[cell >= 0] = self.cell_class_counts_[cell[cell >= 0]]
+        unseen = np.flatnonzero(cell < 0)
+        if unseen.size:
+            vectors = self.vectors_.reshape(-1, c)
+            votes = _vote_sums(satisfied[unseen], vectors)
+            vote_cell = _row_lookup(self.vote_cells_, votes)
+            counts[unseen[vote_cell >= 0]] = self.vote_class_counts_[vote_cell[vote_cell >= 0]]
+            rest = unseen[vote_cell < 0]
+            if rest.size:
+                region = committee_predict(satisfied[rest], vectors, self.default_)
+                counts[rest] = self.region_class_counts_[region]
+        return laplace_proba(counts)
+
     # -- reading ------------------------------------------------------------------------------
 
     def literal_text(self, literal, feature_names=None, category_names=None):
-        """Readable text of literal id ``literal`` (``2v``: variable v, ``2v+1``: its negation)."""
+        """Readable text of literal id ``literal`` (``2v``: variable v, ``2v+1``: its negation).
+
+        ``feature_names`` and ``category_names`` are read as in :meth:`to_text`.
+        """
         check_is_fitted(self)
+        names = resolve_feature_names(self, feature_names)
+        return self._literal_text(literal, names, self._category_names(category_names))
+
+    def _category_names(self, category_names):
+        """The values of the DataFrame's nominal columns, overridden by the caller's names."""
+        merged = {j: list(values) for j, values in getattr(self, "frame_categories_", {}).items()}
+        merged.update(category_names or {})
+        return merged
+
+    def _literal_text(self, literal, names, category_names):
         feature, kind, value = self.variables_[literal // 2]
         negated = literal % 2 == 1
-        names = feature_names
-        if names is None:
-            names = getattr(self, "feature_names_in_", None)
-        name = str(names[feature]) if names is not None else f"x{feature}"
+        name = names[feature]
 
         def value_text(v):
             labels = (category_names or {}).get(feature)
+            if labels is None:
+                labels = (category_names or {}).get(name)
             if labels is not None and float(v).is_integer() and 0 <= int(v) < len(labels):
                 return str(labels[int(v)])
             return f"{v:g}"
@@ -1162,26 +1431,28 @@ class DecisionCommittee(ClassifierMixin, BaseEstimator):
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"
 
-    def to_text(self, feature_names=None, category_names=None):
+    def to_text(self, feature_names=None, *, category_names=None):
         """The committee as ``IF monomial THEN vector`` lines plus the default vector.
 
         Parameters
         ----------
         feature_names : sequence of str, optional
-            Defaults to ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``.
-        category_names : dict {feature index: sequence}, optional
+            One name per input column; defaults to ``feature_names_in_`` when fitted on a
+            DataFrame, else ``x0, x1, ...`` (columns counted from 0).
+        category_names : dict {feature index or name: sequence}, optional
             Names of the nominal codes ``0, 1, ...`` of a feature.
         """
         check_is_fitted(self)
+        return self._render_text(resolve_feature_names(self, feature_names), category_names=category_names)
+
+    def _render_text(self, feature_names, category_names=None):
+        category_names = self._category_names(category_names)
         labels = [str(c) for c in self.classes_]
         lines = []
         for monomial, vector in zip(self.monomials_, self.vectors_):
-            condition = " AND ".join(self.literal_text(l, feature_names, category_names) for l in monomial)
+            condition = " AND ".join(self._literal_text(l, feature_names, category_names) for l in monomial)
             votes = ", ".join(f"{label}: {int(v):+d}" if v else f"{label}: 0" for label, v in zip(labels, vector))
             lines.append(f"IF {condition or 'TRUE'} THEN ({votes})")
         default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_))
         lines.append(f"DEFAULT ({default})")
         return "\n".join(lines)
-
-    def __str__(self):
-        return self.to_text() if hasattr(self, "monomials_") else self.__repr__()

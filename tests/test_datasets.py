@@ -4,6 +4,7 @@ import hashlib
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -174,3 +175,70 @@ def test_every_dataset_in_the_manifest_has_a_loader():
     special = {"leukemia_golub": "load_golub"}
     for dataset in MANIFEST["dataset"].unique():
         assert special.get(dataset, f"load_{dataset}") in loaders, dataset
+
+
+# --------------------------------------------------------------------------------------------
+# Options are type-checked like learner parameters (issue 14)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["drop_incomplete", "drop_contradictory"])
+@pytest.mark.parametrize("value", ["yes please", "False", 1, 0, None, 1.0])
+def test_boolean_options_refuse_non_bools_by_name(option, value):
+    with pytest.raises(TypeError, match=rf"^{option} must be a bool \(True or False\), got"):
+        datasets.load_haberman(**{option: value})
+
+
+def test_boolean_options_accept_numpy_bools():
+    X, y = datasets.load_breastw(drop_incomplete=np.True_)
+    assert len(X) == 683
+    X, y = datasets.load_haberman(drop_contradictory=np.bool_(True), drop_incomplete=np.False_)
+    assert len(X) == 294
+
+
+def test_options_are_checked_before_the_file_is_read(monkeypatch):
+    def fail(*args, **kwargs):
+        raise AssertionError("the file was read before the options were checked")
+
+    monkeypatch.setattr(datasets, "_read_csv", fail)
+    with pytest.raises(TypeError, match="drop_incomplete"):
+        datasets.load_prostate(drop_incomplete="yes")
+    with pytest.raises(TypeError, match="lineage"):
+        datasets.load_all_bioc(lineage="B/T")
+
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [
+        ({"a": 1}, TypeError, "not a dict"),
+        ([[1], [2]], TypeError, "must hold labels"),
+        ([], ValueError, "positive_class is empty"),
+        (np.array([]), ValueError, "positive_class is empty"),
+    ],
+)
+def test_positive_class_of_the_wrong_kind_is_refused(value, error, message):
+    with pytest.raises(error, match=message):
+        datasets.load_glass(positive_class=value)
+
+
+def test_positive_class_accepts_numpy_labels_and_arrays():
+    expected = datasets.load_glass(positive_class=[1, 3])[1]
+    assert datasets.load_glass(positive_class=np.array([1, 3]))[1].equals(expected)
+    assert datasets.load_glass(positive_class=np.int64(2))[1].sum() == 76
+
+
+def test_monks_options_are_type_checked():
+    with pytest.raises(TypeError, match=r"problem must be an int"):
+        datasets.load_monks("1")
+    with pytest.raises(TypeError, match=r"problem must be an int"):
+        datasets.load_monks(True)  # == 1, but not a problem number
+    with pytest.raises(TypeError, match=r"problem must be an int"):
+        datasets.load_monks(1.0)
+    with pytest.raises(TypeError, match=r"split must be a str"):
+        datasets.load_monks(1, split=None)
+    X, y = datasets.load_monks(np.int64(3), "test")
+    assert len(X) == 432
+
+
+def test_lineage_accepts_numpy_bools():
+    assert datasets.load_all_bioc(lineage=np.False_)[1].nunique() == 10

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import pandas as pd
 from scipy.spatial.distance import cdist
 from sklearn.base import clone
 
@@ -487,8 +488,16 @@ def test_text_rendering_lists_every_ball(rng):
     dlm = DecisionListMachine(s=3).fit(X, np.where(y01 == 1, "pos", "neg"))
     text = dlm.to_text()
     assert text.count("\n") == dlm.n_balls_
-    assert text.splitlines()[0].startswith("if d(x, x[")
-    assert text.splitlines()[-1] == f"else '{dlm.default_}'"
+    lines = text.splitlines()
+    for t, (line, ball) in enumerate(zip(lines, dlm.balls_)):
+        centre = X[ball.centre_index]
+        sign = "<" if ball.inside else ">"
+        expected = (
+            f"{'if' if t == 0 else 'else if'} ||x - (x0={round(centre[0], 4):g}, x1={round(centre[1], 4):g})||_2"
+            f" {sign} {round(ball.radius, 4):g} then '{ball.output}'"
+        )
+        assert line == expected
+    assert lines[-1] == f"else '{dlm.default_}'"
     assert str(dlm) == text
 
 
@@ -549,3 +558,236 @@ def test_mismatched_sorted_distances_are_rejected(rng):
         DecisionListMachine().fit(X, y01, sorted_distances=other)
     with pytest.raises(ValueError, match="square"):
         SortedDistances(np.zeros((3, 4)))
+
+
+# --------------------------------------------------------------------------------------------
+# Scores, readable models and your own data (issue 14)
+# --------------------------------------------------------------------------------------------
+
+SCORED_MACHINES = [
+    DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex"),
+    DecisionListMachine(p_p=0.5, p_n=2.0, s=6, ball_type="simple", compression_constraint=True),
+    BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction"),
+    BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", metric="l1"),
+]
+SCORED_IDS = ["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1"]
+
+
+def reference_decision(machine, X):
+    """The documented margin, one point and one ball at a time (loops, no vectorisation)."""
+    metric = {"l2": "euclidean", "l1": "cityblock"}[machine.metric]
+    scores = []
+    for x in X:
+        depths, fired = [], []
+        for ball, centre in zip(machine.balls_, machine.centres_):
+            d = cdist(x[None, :], centre[None, :], metric=metric)[0, 0]
+            r = ball.radius
+            rho = (d - r) / max(d, r) if max(d, r) > 0 else 0.0
+            depths.append(-rho if ball.inside else rho)
+            fired.append(d < r if ball.inside else d > r)
+        positive = machine.classes_[1]
+        if any(fired):
+            if isinstance(machine, BallSetCoveringMachine):  # the deepest firing ball
+                j = max((depth, -i) for i, (depth, f) in enumerate(zip(depths, fired)) if f)[1] * -1
+            else:  # the first firing ball
+                j = fired.index(True)
+            sign = 1.0 if machine.balls_[j].output == positive else -1.0
+            scores.append(sign * (1.0 + depths[j]))
+        else:
+            escape = min([-depth for depth in depths], default=1.0)
+            sign = 1.0 if machine.default_ == positive else -1.0
+            scores.append(sign * (1.0 + escape) / 2.0)
+    return np.array(scores)
+
+
+@pytest.mark.parametrize("machine", SCORED_MACHINES, ids=SCORED_IDS)
+@pytest.mark.parametrize("ties", [False, True])
+def test_decision_function_sign_is_predict_and_matches_its_definition(rng, machine, ties):
+    for _ in range(3):
+        X, y01 = random_problem(rng, m=60, ties=ties)
+        labels = np.where(y01 == 1, "yes", "no")
+        model = clone(machine).fit(X, labels)
+        assert model.n_balls_ >= 1
+        # training points (borders lie exactly on their radius) and fresh ones, some on the grid
+        Z = np.vstack([X, rng.normal(size=(80, 2)), np.round(rng.normal(size=(40, 2)) * 2) / 2])
+        scores = model.decision_function(Z)
+        assert scores.shape == (len(Z),)
+        np.testing.assert_array_equal(np.where(scores > 0, "yes", "no"), model.predict(Z))
+        np.testing.assert_allclose(scores, reference_decision(model, Z), rtol=1e-12, atol=0)
+        # a ball decides: |score| in (1, 2]; the default: [1/2, 1]
+        magnitude = np.abs(scores)
+        assert ((magnitude >= 0.5) & (magnitude <= 2)).all()
+        decided_by_ball = magnitude > 1
+        assert decided_by_ball.any() and (~decided_by_ball).any()
+
+
+def test_decision_function_by_hand():
+    # one Pi ball centred on 3 with radius 2 (border 1), output 'b'; default 'a'
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
+    y = np.array(["a", "a", "b", "b", "a", "a"])
+    dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=5, ball_type="simple").fit(X, y)
+    assert [(b.kind, b.radius) for b in dlm.balls_] == [("Pi", 2.0)]
+    Z = np.array([[3.0], [2.5], [4.9], [1.0], [5.0], [30.0]])
+    # inside: 1 + (r - d) / r; outside (default 'a', negative): (1 + (d - r) / d) / 2
+    expected = [2.0, 1.75, 1.05, -0.5, -0.5, -(1 + 25 / 27) / 2]
+    np.testing.assert_allclose(dlm.decision_function(Z), expected, rtol=1e-14)
+
+
+def test_predict_proba_is_laplace_frequencies_of_the_cells_by_hand():
+    X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [10.0], [11.0], [12.0]])
+    y = np.array(["a", "a", "b", "b", "a", "a", "a", "b"])
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, ball_type="simple").fit(X, y)
+    # the most useful ball: 'a' within 12 of 0 (border 12), 5 'a' covered, 2 'b' errors
+    assert [(b.kind, b.centre_index, b.border_index, b.radius, b.output) for b in dlm.balls_] == [
+        ("Ni", 0, 7, 12.0, "a")
+    ]
+    assert dlm.default_ == "b"
+    # ball 1 decides 0, 1, 2, 3, 4, 10, 11 ('a' x 5, 'b' x 2); the default decides 12 ('b')
+    np.testing.assert_array_equal(dlm.cell_counts_, [[5, 2], [0, 1]])
+    proba = dlm.predict_proba(np.array([[0.0], [11.9], [12.0], [-20.0]]))
+    # ball: ((5 + 1) / (7 + 2), (2 + 1) / 9); default: ((0 + 1) / (1 + 2), (1 + 1) / 3)
+    np.testing.assert_allclose(proba, [[2 / 3, 1 / 3], [2 / 3, 1 / 3], [1 / 3, 2 / 3], [1 / 3, 2 / 3]], rtol=1e-15)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-15)
+    assert list(dlm.predict(np.array([[0.0], [12.0]]))) == ["a", "b"]
+    frame = dlm.balls_frame()
+    assert (frame["n_covered"].tolist(), frame["n_errors"].tolist()) == ([5], [2])
+
+
+@pytest.mark.parametrize("machine", SCORED_MACHINES, ids=SCORED_IDS)
+def test_predict_proba_cells_partition_the_training_set(rng, machine):
+    X, y01 = random_problem(rng, m=70, ties=True)
+    model = clone(machine).fit(X, y01)
+    counts = model.cell_counts_
+    assert counts.shape == (model.n_balls_ + 1, 2)
+    assert counts.sum() == len(X)
+    np.testing.assert_array_equal(counts.sum(axis=0), np.bincount(y01))
+    proba = model.predict_proba(X)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0, rtol=1e-15)
+    # every training point gets its cell's Laplace frequency; the cells reproduce the counts
+    cells = np.unique(proba, axis=0, return_counts=True)
+    expected = (counts + 1) / (counts.sum(axis=1, keepdims=True) + 2)
+    for row, n in zip(*cells):
+        matches = np.flatnonzero(np.isclose(expected, row, rtol=0, atol=1e-15).all(axis=1))
+        assert counts[matches].sum() == n
+    # a ball or default whose cell holds mostly its own output agrees with predict
+    frame = model.balls_frame()
+    agree = frame["n_covered"] > frame["n_errors"]
+    assert agree.any()
+
+
+def _breast_cancer():
+    from sklearn.datasets import load_breast_cancer
+
+    return load_breast_cancer(return_X_y=True, as_frame=True)
+
+
+@pytest.mark.parametrize("machine", [DecisionListMachine(), BallSetCoveringMachine()], ids=["dlm", "scm"])
+def test_roc_auc_and_log_loss_scoring_on_breast_cancer(machine):
+    from sklearn.model_selection import cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = _breast_cancer()
+    model = make_pipeline(StandardScaler(), machine)
+    auc = cross_val_score(model, X, y, cv=3, scoring="roc_auc")
+    assert np.isfinite(auc).all() and auc.mean() > 0.85
+    log_loss = cross_val_score(model, X, y, cv=3, scoring="neg_log_loss")
+    assert np.isfinite(log_loss).all() and (log_loss < 0).all()
+
+
+def test_text_names_dataframe_columns_and_no_training_row(rng):
+    X, y01 = random_problem(rng, m=50, n_features=3)
+    frame = pd.DataFrame(X, columns=["age", "income", "height"])
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.5, s=4).fit(frame, y01)
+    text = dlm.to_text()
+    ball = dlm.balls_[0]
+    values = ", ".join(f"{name}={round(v, 4):g}" for name, v in zip(frame.columns, X[ball.centre_index]))
+    assert text.splitlines()[0].startswith(f"if ||x - ({values})||_2 ")
+    assert "x[" not in text and "#" not in text and "centre" not in text
+    assert dlm.to_text(feature_names=["a", "b", "c"]).splitlines()[0].startswith("if ||x - (a=")
+    with pytest.raises(ValueError, match="feature_names has 2 names"):
+        dlm.to_text(feature_names=["a", "b"])
+    # the table view: the centres by name, the border by row, the counts of each ball's cell
+    table = dlm.balls_frame()
+    assert list(table.columns[:8]) == [
+        "kind", "fires", "radius", "output", "n_covered", "n_errors", "centre_index", "border_index"
+    ]
+    np.testing.assert_array_equal(table[["age", "income", "height"]].to_numpy(), X[table["centre_index"]])
+    np.testing.assert_array_equal(table["radius"], [b.radius for b in dlm.balls_])
+    assert (table["n_covered"] + table["n_errors"]).sum() == dlm.cell_counts_[:-1].sum()
+
+
+def test_text_with_many_features_names_balls_and_tabulates_centres():
+    X, y = _breast_cancer()
+    dlm = DecisionListMachine(s=3).fit(X, y)
+    text = dlm.to_text(decimals=2)
+    lines = text.splitlines()
+    assert lines[0].startswith("if ||x - c1||_2 ")
+    assert lines[dlm.n_balls_] == f"else {int(dlm.default_)}"
+    # then the centres: one row per feature (named), one column per ball
+    header = lines[dlm.n_balls_ + 1].split()
+    assert header == [f"c{t + 1}" for t in range(dlm.n_balls_)]
+    table = lines[dlm.n_balls_ + 3:]  # after the header and the index-name line
+    rows = {line.rsplit(None, dlm.n_balls_)[0].strip(): line.split()[-dlm.n_balls_:] for line in table}
+    assert list(rows) == list(X.columns)
+    assert rows["mean area"][0] == f"{round(dlm.centres_[0, 3], 2):g}"
+    # more features inline when asked
+    assert dlm.to_text(max_inline=30).splitlines()[0].startswith("if ||x - (mean radius=")
+
+
+def test_pipeline_text_uses_the_pipeline_feature_names(rng):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder, StandardScaler
+
+    from companion.interpretable import pipeline_text
+
+    n = 80
+    frame = pd.DataFrame({
+        "age": rng.integers(20, 70, size=n), "income": rng.normal(3000, 800, size=n),
+        "city": rng.choice(["Paris", "Nice"], size=n),
+    })
+    y = np.where(frame["age"] + rng.normal(0, 5, size=n) > 45, "old", "young")
+    prep = ColumnTransformer([("num", StandardScaler(), ["age", "income"]), ("cat", OneHotEncoder(), ["city"])])
+    model = make_pipeline(prep, DecisionListMachine(s=3)).fit(frame, y)
+    text = pipeline_text(model)
+    assert "num__age=" in text and "cat__city_Paris=" in text
+
+
+def test_string_column_is_named():
+    frame = pd.DataFrame({"age": [30.0, 40.0, 50.0, 60.0], "city": ["Paris", "Nice", "Paris", "Lyon"]})
+    for machine in (DecisionListMachine(), BallSetCoveringMachine()):
+        name = type(machine).__name__
+        with pytest.raises(ValueError, match=rf"{name} needs numeric columns, but column 'city'.*OneHotEncoder"):
+            machine.fit(frame, [0, 1, 0, 1])
+
+
+def test_wine_through_one_vs_rest():
+    from sklearn.datasets import load_wine
+    from sklearn.multiclass import OneVsRestClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    X, y = load_wine(return_X_y=True)
+    with pytest.raises(ValueError, match=r"Only binary classification .*OneVsRestClassifier"):
+        DecisionListMachine().fit(X, y)
+    for machine in (DecisionListMachine(s=5), BallSetCoveringMachine(s=5)):
+        model = OneVsRestClassifier(make_pipeline(StandardScaler(), machine)).fit(X, y)
+        assert (model.predict(X) == y).mean() > 0.9
+        assert model.decision_function(X).shape == (len(y), 3)
+
+
+def test_numpy_scalar_parameters(rng):
+    X, y01 = random_problem(rng, m=50, ties=True)
+    plain = DecisionListMachine(p_p=2.1, p_n=0.3, s=5, ball_type="simple", compression_constraint=True).fit(X, y01)
+    numpy = DecisionListMachine(
+        p_p=np.float32(2.1), p_n=np.float64(0.3), s=np.int64(5), ball_type=np.str_("simple"),
+        compression_constraint=np.bool_(True), metric=np.str_("l2"),
+    ).fit(X, y01)
+    assert numpy.balls_ == plain.balls_
+    scm = BallSetCoveringMachine(p=np.float32(1.5), s=np.int32(4), model_type=np.str_("disjunction")).fit(X, y01)
+    assert scm.balls_ == BallSetCoveringMachine(p=1.5, s=4, model_type="disjunction").fit(X, y01).balls_
+    with pytest.raises(TypeError, match="s "):
+        DecisionListMachine(s=np.float64(3.0)).fit(X, y01)
+    with pytest.raises(TypeError, match="p_p"):
+        DecisionListMachine(p_p=np.bool_(True)).fit(X, y01)

@@ -1,11 +1,14 @@
 """Shared evaluation helpers, including the same results on a Dask cluster (issue 8)."""
 
+from functools import partial
+
 import joblib
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
+from companion import evaluation
 from companion.evaluation import comparison_table, fold_errors, parallel_map, stratified_folds
 
 
@@ -54,3 +57,60 @@ def test_dask_backend_gives_identical_results(rng):
         with joblib.parallel_backend("dask"):
             on_cluster = fold_errors(DecisionTreeClassifier(random_state=0), X, y, folds, n_jobs=2)
     assert serial.tolist() == on_cluster.tolist()
+
+
+# Progress lines (issue 14): opt-in through COMPANION_PROGRESS, so notebook outputs never hold them.
+
+
+def _square(x):
+    return x * x
+
+
+@pytest.fixture
+def every_item(monkeypatch):
+    """A progress line for every item (the real interval is a few seconds)."""
+    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)
+
+
+def test_no_progress_without_the_environment_variable(monkeypatch, capsys, every_item):
+    monkeypatch.delenv("COMPANION_PROGRESS", raising=False)
+    assert parallel_map(_square, range(4)) == [0, 1, 4, 9]
+    monkeypatch.setenv("COMPANION_PROGRESS", "0")
+    assert parallel_map(_square, range(4)) == [0, 1, 4, 9]
+    assert capsys.readouterr() == ("", "")
+
+
+def test_progress_lines_on_stderr_name_the_loop(monkeypatch, capsys, every_item):
+    monkeypatch.setenv("COMPANION_PROGRESS", "1")
+    assert parallel_map(partial(pow, 2), [1, 2, 3]) == [2, 4, 8]
+    assert parallel_map(_square, range(3), progress="folds") == [0, 1, 4]
+    out, err = capsys.readouterr()
+    assert out == ""
+    lines = [line.split(" (")[0] for line in err.splitlines()]
+    assert lines == ["pow: 1/3", "pow: 2/3", "pow: 3/3", "folds: 1/3", "folds: 2/3", "folds: 3/3"]
+    parallel_map(_square, range(3), progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_to_a_file_counts_parallel_items_in_order(monkeypatch, tmp_path, every_item):
+    log = tmp_path / "progress.log"
+    monkeypatch.setenv("COMPANION_PROGRESS", str(log))
+    assert parallel_map(partial(pow, 3), range(5), n_jobs=2) == [1, 3, 9, 27, 81]
+    lines = [line.split(" (")[0] for line in log.read_text().splitlines()]
+    assert lines == [f"pow: {k}/5" for k in range(1, 6)]
+
+
+def test_short_loops_print_nothing(monkeypatch, capsys):
+    monkeypatch.setenv("COMPANION_PROGRESS", "1")
+    assert parallel_map(_square, range(3)) == [0, 1, 4]
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_that_cannot_be_written_changes_nothing(monkeypatch, tmp_path, every_item):
+    monkeypatch.setenv("COMPANION_PROGRESS", str(tmp_path / "missing-folder" / "progress.log"))
+    assert parallel_map(_square, range(3)) == [0, 1, 4]
+
+
+def test_progress_label_is_checked():
+    with pytest.raises(TypeError, match="progress must be"):
+        parallel_map(_square, range(3), progress=3)

@@ -144,3 +144,24 @@ def test_dnf_polynomial(rng):
     assert polynomial_norm_sq(monomials, coefficients, c) == pytest.approx(expected)
     with pytest.raises(ValueError, match="non-empty"):
         dnf_polynomial([()])
+
+
+def test_numpy_scalars_are_accepted_and_numpy_bools_are_not(rng):
+    from companion.kernels import degree_weights
+
+    X = rng.integers(0, 2, size=(20, 5))
+    np.testing.assert_array_equal(
+        boolean_kernel(X, degree=np.int64(3), weights=np.float32(2.0)), boolean_kernel(X, degree=3, weights=2.0)
+    )
+    np.testing.assert_array_equal(degree_weights(np.uint8(2), np.float64(0.5)), [1.0, 0.5, 0.25])
+    for bad in (np.bool_(True), True, np.float64(2.0)):
+        with pytest.raises(ValueError, match="degree must be a non-negative integer"):
+            degree_weights(bad)
+
+
+def test_monomial_names_take_feature_names():
+    from companion.kernels import monomial_names
+
+    monomials = [(), (0,), (1, 2)]
+    assert monomial_names(monomials, n_variables=2, feature_names=["age", "smoker"]) == ["1", "age", "smoker ¬age"]
+    assert monomial_names(monomials, n_variables=2) == ["1", "x1", "x2 ¬x1"]  # the paper's numbering

@@ -14,11 +14,50 @@ def test_top_level_learner_is_the_module_class(name):
     assert learner.__name__ == name
 
 
-def test_every_paper_learner_is_reachable_from_the_top_level():
+def test_every_public_learner_is_reachable_from_the_top_level():
     discovered = {name for name, _ in all_estimators()}
-    assert set(companion.__all__) - {"__version__"} <= discovered
+    assert set(companion.__all__) - {"__version__"} == discovered
 
 
 def test_unknown_attribute_raises_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         companion.Nope
+
+
+# The extras (notebooks, test, dask, baselines) are imported only by the functions that need them:
+# importing every module of the package and fitting learners loads none of them (issue 14).
+_EXTRA_MODULES = ["papermill", "nbformat", "nbclient", "jupyter_client", "ipykernel", "IPython",
+                  "tqdm", "pytest", "nbval", "hypothesis", "yaml", "dask", "distributed",
+                  "wittgenstein"]
+
+
+def test_package_and_learners_load_no_extra():
+    import subprocess
+    import sys
+
+    from companion.paths import ROOT
+
+    script = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from companion.discovery import all_estimators\n"
+        "X = np.random.default_rng(0).integers(0, 2, size=(30, 4)).astype(float)\n"
+        "y = X[:, 0].astype(int)\n"
+        "for _, cls in all_estimators():\n"
+        "    cls().fit(X, y).predict(X)\n"
+        f"extras = {_EXTRA_MODULES!r}\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & set(extras)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          cwd=ROOT, check=True)
+    assert done.stdout.strip() == "[]", done.stdout
+
+
+def test_core_install_check_script_is_valid_bash():
+    import subprocess
+
+    from companion.paths import ROOT
+
+    script = ROOT / ".ci" / "check_core_install"
+    subprocess.run(["bash", "-n", str(script)], check=True)
+    assert "bash .ci/check_core_install" in (ROOT / ".ci" / "run").read_text()

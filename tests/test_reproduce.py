@@ -188,3 +188,128 @@ def test_output_dir_reruns_are_byte_identical_even_without_cell_ids(tmp_path):
     nb = nbformat.read(out / "01_old.ipynb", as_version=4)
     assert [c.id for c in nb.cells] == ["cell-0", "injected-parameters", "cell-2"]
     assert _printed(out / "01_old.ipynb") == ["3\n"]
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 14: the failing cell as a reader counts it, quiet kernels, progress, --timings, --help
+# --------------------------------------------------------------------------------------------
+
+
+def _committed_like(path, minor=None):
+    """A notebook as `make reproduce` commits it: title, parameters, the injected-parameters cell
+    of its last run, then code; cell 4 (0-based) raises."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    parameters = nbformat.v4.new_code_cell("fast = False")
+    parameters.metadata["tags"] = ["parameters"]
+    injected = nbformat.v4.new_code_cell("# Parameters\nfast = False\n")
+    injected.metadata["tags"] = ["injected-parameters"]
+    injected["id"] = "injected-parameters"
+    nb.cells = [nbformat.v4.new_markdown_cell("# 05 title"), parameters, injected,
+                nbformat.v4.new_code_cell("x = 1"),
+                nbformat.v4.new_code_cell("\n# the failing cell\nraise RuntimeError('in cell four')")]
+    if minor is not None:
+        nb.nbformat_minor = minor
+        for cell in nb.cells:
+            del cell["id"]
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize("minor", [None, 4], ids=["cell-ids", "nbformat-4.4"])
+def test_failing_cell_is_numbered_as_in_the_committed_notebook(tmp_path, capsys, minor):
+    """The committed notebook holds the injected-parameters cell: it is counted, as a reader
+    counts it (papermill replaces it, and adds error banners, which are not counted)."""
+    (tmp_path / "nb").mkdir()
+    _committed_like(tmp_path / "nb" / "05_fails.ipynb", minor=minor)
+    timings = tmp_path / "timings" / "t.csv"
+    argv = ["--notebooks", str(tmp_path / "nb"), "--fast", "--output-dir", str(tmp_path / "out"),
+            "--timings", str(timings)]
+    assert reproduce.main(argv) == 1
+    printed = capsys.readouterr().out
+    assert "cell 4 (0-based): RuntimeError: in cell four" in printed
+    assert "the cell begins: # the failing cell" in printed
+    failed = nbformat.read(tmp_path / "out" / "failed" / "05_fails.ipynb", as_version=4)
+    assert "the failing cell" in [c for c in failed.cells if c.get("outputs")][-1].source
+    assert timings.read_text().splitlines()[1].startswith("05_fails.ipynb,False,")
+
+
+def test_timings_to_an_unwritable_path_fails_before_running(notebooks, tmp_path, capsys, monkeypatch):
+    def never(*args, **kwargs):
+        raise AssertionError("a notebook ran although --timings cannot be written")
+
+    monkeypatch.setattr(reproduce, "run_all", never)
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    for target in (blocker / "timings.csv", tmp_path):  # under a file; a folder
+        with pytest.raises(SystemExit) as exit_info:
+            reproduce.main(["--notebooks", str(notebooks), "--timings", str(target)])
+        assert exit_info.value.code == 2
+        assert f"--timings {target} cannot be written" in capsys.readouterr().err
+
+
+def test_timings_check_leaves_no_file_behind(tmp_path):
+    target = tmp_path / "new" / "t.csv"
+    assert reproduce._check_writable(target) is None
+    assert not target.exists()
+
+
+def test_help_is_plain_text(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        reproduce.main(["--help"])
+    assert exit_info.value.code == 0
+    text = capsys.readouterr().out
+    assert "``" not in text and ":func:" not in text and ":class:" not in text
+    assert "\nexamples:\n  python -m companion.reproduce " in text
+    assert "\n  python -m companion.reproduce --fast " in text
+    assert "Only the *default* run" in text
+
+
+_PROGRESS_CELL = (
+    "import os, sys, time\n"
+    "from companion import evaluation\n"
+    "evaluation._PROGRESS_INTERVAL = 0.0\n"
+    "def _fold(i):\n"
+    "    return i\n"
+    "print(evaluation.parallel_map(_fold, range(3)))\n"
+    "# what the kernel process writes to its own stderr, outside the notebook\n"
+    "os.write(getattr(sys.stderr, '_original_stdstream_copy', 2), b'kernel says hello\\n')"
+)
+
+
+def test_runner_shows_progress_and_kernel_output_without_noise(tmp_path, capfd, monkeypatch):
+    monkeypatch.setenv(reproduce.PROGRESS_ENV, "1")  # the user's own setting: kept for them
+    (tmp_path / "nb").mkdir()
+    _write_notebook(tmp_path / "nb" / "01_progress.ipynb", [_PROGRESS_CELL])
+    out = tmp_path / "out"
+    assert reproduce.main(["--notebooks", str(tmp_path / "nb"), "--fast", "--output-dir", str(out)]) == 0
+    err = capfd.readouterr().err.replace("\r", "\n")
+    assert [line.split(" (")[0] for line in err.splitlines() if line.startswith("fold:")] == [
+        "fold: 1/3", "fold: 2/3", "fold: 3/3"]
+    assert "kernel says hello" in err
+    assert "without encryption" not in err and "KeyboardInterrupt" not in err
+    assert _printed(out / "01_progress.ipynb") == ["[0, 1, 2]\n"]  # no progress in the notebook
+    assert os.environ[reproduce.PROGRESS_ENV] == "1"  # restored after the run
+
+
+def test_kernel_output_drops_only_the_known_noise(capsys):
+    with reproduce._KernelOutput(progress_bar=False, poll_seconds=60) as output:
+        with open(output.path, "a") as handle:
+            handle.write(
+                "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. All...\n"
+                "[IPKernelApp] ERROR | KeyboardInterrupt caught in kernel.\n"
+                "KeyboardInterrupt caught in kernel\n"
+                "Fatal Python error: Segmentation fault\n"
+                "dlm_fold: 3/20 (12 s)\n"
+                "last line without newline"
+            )
+        path = output.path
+    assert capsys.readouterr().err.splitlines() == [
+        "Fatal Python error: Segmentation fault", "dlm_fold: 3/20 (12 s)", "last line without newline"]
+    assert not path.exists()
+
+
+def test_progress_variable_is_the_one_evaluation_reads():
+    from companion import evaluation
+
+    assert reproduce.PROGRESS_ENV == evaluation.PROGRESS_ENV

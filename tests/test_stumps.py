@@ -451,3 +451,138 @@ def test_reused_attributes_get_a_valid_bound(variant):
     assert model.features_.size > X.shape[1]
     assert 0.0 < model.bound_ <= 1.0
     assert np.all((model.bound_path_ >= 0) & (model.bound_path_ <= 1))
+
+
+# ------------------------------------------------------------------------------------------
+# issue 14: scores, text, input kinds and parameters on the user's own data
+# ------------------------------------------------------------------------------------------
+
+
+def tiny_example():
+    """Five rows; with s=2 the greedy picks x0 > 2 (removes rows 0, 1) then x1 > 1 (row 4)."""
+    X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0], [5.0, 1.0]])
+    y = np.array(["no", "no", "yes", "yes", "no"])
+    return X, y
+
+
+def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand():
+    from fractions import Fraction
+
+    X, y = tiny_example()
+    model = StumpConjunction(variant="sc", s=2).fit(X, y)
+    assert stumps_of(model) == [(0, 2.0, 1), (1, 1.0, 1)]
+    # cells: stump 0 fails (rows 0, 1: no, no), stump 1 fails (row 4: no), all hold (rows 2, 3: yes, yes)
+    assert model.cell_counts_.tolist() == [[2, 0], [1, 0], [0, 2]]
+    expected = [[Fraction(3, 4), Fraction(1, 4)], [Fraction(2, 3), Fraction(1, 3)], [Fraction(1, 4), Fraction(3, 4)]]
+    X_new = np.array([[0.0, 0.0], [9.0, 0.0], [3.5, 3.0]])  # one row per cell
+    np.testing.assert_array_equal(model.predict_proba(X_new), np.array(expected, dtype=float))
+    # s=1: the last two cells merge (x0 > 2 holds for rows 2, 3, 4: yes, yes, no) -> (2/5, 3/5)
+    one = StumpConjunction(variant="sc", s=1).fit(X, y)
+    assert one.cell_counts_.tolist() == [[2, 0], [1, 2]]
+    np.testing.assert_array_equal(one.predict_proba(X_new[1:]), [[0.4, 0.6], [0.4, 0.6]])
+    np.testing.assert_array_equal(model.truncated(1).cell_counts_, one.cell_counts_)
+    # decision_function: stumps that hold - stumps + 1/2
+    np.testing.assert_array_equal(model.decision_function(X_new), [-1.5, -0.5, 0.5])
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+@pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
+def test_decision_function_sign_agrees_with_predict_and_proba_rows_sum_to_one(rng, variant, model_type):
+    X, y = random_data(rng, m=60, n=8)
+    labels = np.array(["low", "high"])[y]
+    model = StumpConjunction(variant=variant, model_type=model_type, s=4, p=0.7).fit(X, labels)
+    X_test = X + rng.integers(-1, 2, size=X.shape)
+    for data in (X, X_test):
+        scores = model.decision_function(data)
+        assert scores.shape == (data.shape[0],)
+        np.testing.assert_array_equal(np.where(scores > 0, model.classes_[1], model.classes_[0]), model.predict(data))
+        proba = model.predict_proba(data)
+        assert proba.shape == (data.shape[0], 2) and np.all((proba > 0) & (proba < 1))
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    assert model.cell_counts_.sum() == X.shape[0]
+    assert model.cell_counts_.shape == (model.features_.size + 1, 2)
+    for r in range(model.features_.size + 1):  # prefixes keep their frequencies
+        refit = StumpConjunction(variant=variant, model_type=model_type, s=max(r, 1), p=0.7).fit(X, labels)
+        if r:
+            np.testing.assert_array_equal(model.truncated(r).cell_counts_, refit.cell_counts_)
+            np.testing.assert_array_equal(model.truncated(r).predict_proba(X_test), refit.predict_proba(X_test))
+    if variant != "pac_bayes":  # half-integer counts of stumps
+        holds = (model.decision_function(X) - 0.5) % 1
+        np.testing.assert_array_equal(holds, 0.0)
+    else:
+        gibbs = model.gibbs_proba(X)
+        scores = model.decision_function(X)
+        np.testing.assert_allclose(scores, gibbs - 0.5, atol=1e-15)
+
+
+def test_pac_bayes_disjunction_tie_scores_positive_like_predict():
+    # One stump with margin interval [a, b]: at x = (a + b)/2 exactly, sigma = 1/2 and the Bayes
+    # vote of the learned conjunction is 0, so the disjunction predicts classes_[1].
+    X = np.array([[0.0], [2.0], [4.0], [6.0], [8.0], [10.0]])
+    y = np.array([1, 1, 1, 0, 0, 0])
+    model = StumpConjunction(variant="pac_bayes", model_type="disjunction", s=1, margin_gaps=(2,)).fit(X, y)
+    a, b = model.intervals_[0]
+    middle = np.array([[(a + b) / 2]])
+    assert model.gibbs_proba(middle)[0] == 0.5
+    assert model.predict(middle)[0] == model.classes_[1]
+    assert model.decision_function(middle)[0] > 0
+
+
+def test_scores_on_breast_cancer_and_one_vs_rest_on_wine():
+    from sklearn.datasets import load_breast_cancer, load_wine
+    from sklearn.model_selection import cross_val_score
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = load_breast_cancer(return_X_y=True)
+    X_wine, y_wine = load_wine(return_X_y=True)
+    for variant in ("sc", "occam", "pac_bayes"):
+        auc = cross_val_score(StumpConjunction(variant=variant, s=3), X, y, cv=3, scoring="roc_auc")
+        assert np.all(np.isfinite(auc)) and auc.mean() > 0.85
+        loss = cross_val_score(StumpConjunction(variant=variant, s=3), X, y, cv=3, scoring="neg_log_loss")
+        assert np.all(np.isfinite(loss)) and loss.mean() > -0.5
+        ovr = OneVsRestClassifier(StumpConjunction(variant=variant, s=3)).fit(X_wine, y_wine)
+        assert set(ovr.predict(X_wine)) <= set(y_wine) and ovr.score(X_wine, y_wine) > 0.8
+    with pytest.raises(ValueError, match=r"Only binary classification is supported.*OneVsRestClassifier"):
+        StumpConjunction().fit(X_wine, y_wine)
+
+
+def test_text_names_columns_from_frames_lists_and_pipelines(rng):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    from companion.interpretable import pipeline_text
+
+    frame = pd.DataFrame({"age": np.arange(80.0) % 60 + 20, "income": rng.normal(size=80)})
+    y = np.where(frame["age"] > 54, "sick", "well")
+    model = StumpConjunction(s=1).fit(frame, y)
+    assert model.to_text() == str(model) == "age <= 54"
+    assert model.to_text(["AGE", "INCOME"]) == "AGE <= 54"
+    assert model.to_text(precision=1) == "age <= 5e+01"
+    plain = StumpConjunction(s=1).fit(frame.to_numpy(), y)
+    assert plain.to_text() == "x0 <= 54"  # columns counted from 0
+    with pytest.raises(ValueError, match="feature_names has 1 names"):
+        model.to_text(["AGE"])
+    assert "StumpConjunction(" in str(StumpConjunction())  # unfitted: the parameters
+    mixed = frame.assign(city=np.where(frame["age"] > 54, "Paris", "Nice"))
+    pipe = make_pipeline(
+        ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
+        StumpConjunction(s=1),
+    ).fit(mixed, y)
+    assert pipeline_text(pipe) in {"num__age <= 54", "cat__city_Nice > 0", "cat__city_Paris <= 0"}
+
+
+def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
+    frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
+    y = np.arange(30) % 2
+    with pytest.raises(ValueError, match=r"StumpConjunction needs numeric columns, but column 'city'.*OneHotEncoder"):
+        StumpConjunction().fit(frame, y)
+    X, y = random_data(rng)
+    for variant in ("sc", "occam", "pac_bayes"):
+        plain = StumpConjunction(variant=variant, s=3, p=0.5, eta=1.0, delta=0.05, margin_gaps=(1, 2), prior_n_features=20)
+        numpy = StumpConjunction(
+            variant=variant, s=np.int64(3), p=np.float32(0.5), eta=np.float64(1.0), delta=np.float64(0.05),
+            reuse_features=np.bool_(False), margin_gaps=np.array([1, 2]), prior_n_features=np.int32(20),
+        )
+        a, b = plain.fit(X, y), numpy.fit(X, y)
+        assert stumps_of(a) == stumps_of(b) and a.bound_ == b.bound_

@@ -214,7 +214,7 @@ def test_and_gives_one_rule_and_exact_fit():
     assert monomials == [(0, 2)]  # x0 AND x1
     expected = [z_partition(np.zeros(8), y, w, 2), z_partition(X[:, 0], y, w, 2), 0.0]
     np.testing.assert_allclose(trace, expected, atol=1e-12)
-    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, 1]]
     assert dc.default_.tolist() == [1.0, 0.0]
     assert dc.score(X, y) == 1.0
@@ -231,7 +231,7 @@ def test_xor_gives_no_rule():
     X, y, w, c, monomials, trace = grow_on_cube(cube()[:, 0] ^ cube()[:, 1])
     assert monomials == []
     assert trace == [pytest.approx(2.0)]
-    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.n_rules_ == 0 and dc.n_literals_ == 0
 
 
@@ -239,7 +239,7 @@ def test_three_class_toy_of_the_spec():
     labels = np.where(cube()[:, 0] == 1, 2, cube()[:, 1])  # 00 -> 0, 01 -> 1, 1* -> 2
     X, y, w, c, monomials, trace = grow_on_cube(labels)
     assert monomials == [(0,), (2,)]
-    dc = DecisionCommittee("none", nominal_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, -1, 1], [-1, 1, 1]]
     np.testing.assert_allclose(dc.default_, [0.5, 0.5, 0.0])
     assert (dc.predict(X) == y).all()  # the default vector's tie-break makes 01* class 1
@@ -365,12 +365,12 @@ def noisy_problem(rng, n=400):
 
 def test_pessimistic_pruning_is_no_worse_on_training_data_and_smaller(rng):
     X, y = noisy_problem(rng)
-    grown = DecisionCommittee("none", nominal_features=np.arange(10)).fit(X, y)
+    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
     pruned = grown.with_pruning("pessimistic", X, y)
     assert pruned.score(X, y) >= grown.score(X, y)
     assert pruned.n_rules_ <= grown.n_rules_ and pruned.n_literals_ <= grown.n_literals_
     assert not (pruned.vectors_ == pruned.vectors_[:, :1]).all(axis=1).any()  # no neutral rule
-    refit = DecisionCommittee("pessimistic", nominal_features=np.arange(10)).fit(X, y)
+    refit = DecisionCommittee("pessimistic", categorical_features=np.arange(10)).fit(X, y)
     assert refit.monomials_ == pruned.monomials_
     assert refit.n_literals_ == sum(len(m) for m in refit.monomials_)
     assert refit.n_rules_ == len(refit.monomials_)
@@ -554,8 +554,8 @@ def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
     y = ((X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5) + (rng.random(300) < 0.2)).astype(int)
     for _ in range(3):
         order = rng.permutation(300)
-        a = DecisionCommittee("pessimistic", nominal_features=[3]).fit(X, y)
-        b = DecisionCommittee("pessimistic", nominal_features=[3]).fit(X[order], y[order])
+        a = DecisionCommittee("pessimistic", categorical_features=[3]).fit(X, y)
+        b = DecisionCommittee("pessimistic", categorical_features=[3]).fit(X[order], y[order])
         assert a.grown_monomials_ == b.grown_monomials_ and a.monomials_ == b.monomials_
         assert a.z_trace_ == b.z_trace_  # bitwise, not approximately
         assert a.default_.tobytes() == b.default_.tobytes() and a.prior_.tobytes() == b.prior_.tobytes()
@@ -565,17 +565,17 @@ def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
 def test_decision_function_orders_classes_like_predict(rng):
     X = rng.integers(0, 2, (300, 6)).astype(float)
     y = rng.integers(0, 3, 300)
-    dc = DecisionCommittee("none", nominal_features=np.arange(6)).fit(X, y)
+    dc = DecisionCommittee("none", categorical_features=np.arange(6)).fit(X, y)
     scores = dc.decision_function(X)
     assert (dc.classes_[scores.argmax(axis=1)] == dc.predict(X)).all()
     y2 = (y > 0).astype(int)
-    dc2 = DecisionCommittee("none", nominal_features=np.arange(6)).fit(X, y2)
+    dc2 = DecisionCommittee("none", categorical_features=np.arange(6)).fit(X, y2)
     assert (np.where(dc2.decision_function(X) > 0, 1, 0) == dc2.predict(X)).all()
 
 
 def test_optimistic_pruning_extremes(rng):
     X, y = noisy_problem(rng)
-    grown = DecisionCommittee("none", nominal_features=np.arange(10)).fit(X, y)
+    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
     everything = grown.with_pruning("optimistic", X, y, optimistic_strength=1e6)
     assert everything.n_rules_ == 0
     majority = np.bincount(y).argmax()
@@ -635,7 +635,7 @@ def test_mdl_cut_points():
 def test_nominal_encoding_reads_values():
     X = np.array([[0, 2.0], [1, 0.0], [2, 1.0], [0, 2.0]] * 10)
     y = np.array([1, 0, 0, 1] * 10)
-    dc = DecisionCommittee(nominal_features=[True, False]).fit(X, y)
+    dc = DecisionCommittee(categorical_features=[True, False]).fit(X, y)
     assert [v[:2] for v in dc.variables_][:3] == [(0, "eq")] * 3
     text = dc.to_text(category_names={0: ["red", "green", "blue"]})
     assert "x0 = red" in text or "x0 != red" in text or "x1" in text
@@ -655,10 +655,10 @@ def test_nominal_encoding_reads_values():
         ({"optimistic_strength": -1.0}, ValueError, "optimistic_strength"),
         ({"optimistic_delta": 1.5}, ValueError, "optimistic_delta"),
         ({"max_rules": -2}, ValueError, "max_rules"),
-        ({"nominal_features": "all"}, TypeError, "nominal_features"),
-        ({"nominal_features": [0, 7]}, ValueError, "nominal_features"),
-        ({"nominal_features": [True]}, ValueError, "nominal_features"),
-        ({"nominal_features": [0.5]}, TypeError, "nominal_features"),
+        ({"categorical_features": "some"}, TypeError, "categorical_features"),
+        ({"categorical_features": [0, 7]}, ValueError, "categorical_features"),
+        ({"categorical_features": [True]}, ValueError, "categorical_features"),
+        ({"categorical_features": [0.5]}, TypeError, "categorical_features"),
     ],
 )
 def test_bad_parameters_are_named(params, error, match):
@@ -746,3 +746,177 @@ def test_encode_frame_and_tree_size():
     tree = DecisionTreeClassifier(random_state=0).fit(X, X[:, 0] & X[:, 1])
     assert paper04.tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
     assert paper04.pattern_cells(4) == (16, 4)
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 14: the learner on one's own data (scores, numpy parameters, DataFrames, text)
+# --------------------------------------------------------------------------------------------
+
+
+def naive_proba(dc, X_train, y_train, X):
+    """predict_proba by loops: same pattern, else same vote vector, else same predicted class."""
+    c = len(dc.classes_)
+    codes = np.searchsorted(dc.classes_, y_train)
+    sat_train, sat = dc._satisfied(X_train), dc._satisfied(X)
+    vectors = dc.vectors_.reshape(-1, c)
+    votes_train, votes = sat_train.astype(int) @ vectors, sat.astype(int) @ vectors
+    predicted_train = np.searchsorted(dc.classes_, dc.predict(X_train))
+    predicted = np.searchsorted(dc.classes_, dc.predict(X))
+    out = np.empty((len(sat), c))
+    for i in range(len(sat)):
+        for members in (
+            (sat_train == sat[i]).all(axis=1),
+            (votes_train == votes[i]).all(axis=1),
+            predicted_train == predicted[i],
+        ):
+            if members.any():
+                break
+        counts = np.array([np.sum(codes[members] == k) for k in range(c)])
+        out[i] = (counts + 1) / (counts.sum() + c)
+    return out
+
+
+@pytest.mark.parametrize("pruning", ["pessimistic", "optimistic", "none"])
+def test_predict_proba_is_laplace_frequency_of_the_cell(rng, pruning):
+    X, y = noisy_problem(rng)
+    y = np.array(["a", "b", "c"])[y]
+    dc = DecisionCommittee(pruning, categorical_features=np.arange(10)).fit(X[:200], y[:200])
+    proba = dc.predict_proba(X)
+    assert proba.shape == (400, 3)
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    np.testing.assert_array_equal(proba, naive_proba(dc, X[:200], y[:200], X))
+    # The training cells hold exactly the training examples: their counts add up to n.
+    assert dc.cell_class_counts_.sum() == dc.vote_class_counts_.sum() == dc.region_class_counts_.sum() == 200
+
+
+def test_predict_proba_fallbacks_for_unseen_patterns():
+    # Rules "x0 = 1" (+1 for class 1) and "x1 = 1" (+1 for class 0); no training row has both.
+    X = np.vstack([[[1, 0]] * 10, [[0, 1]] * 10, [[0, 0]] * 10]).astype(float)
+    y = np.r_[[1] * 10, [0] * 10, [0] * 7, [1] * 3]
+    dc = DecisionCommittee("none", categorical_features=[0, 1]).fit(X, y)
+    assert dc.n_rules_ == 2 and dc.cell_patterns_.shape == (3, 2)
+    # [1, 1]: unseen pattern, but its votes cancel (S = 0) as on the 10 rows [0, 0] (7 vs 3).
+    np.testing.assert_array_equal(dc.predict_proba([[1.0, 1.0], [0.0, 0.0]]), [[8 / 12, 4 / 12]] * 2)
+    # Four classes, one rule per x1..x3: [0, 0, 1, 1] has an unseen pattern *and* unseen votes
+    # (S = (-2, -2, 0, 0)); the committee predicts class 2 (tie of 2 and 3, equal defaults: the
+    # smaller index) and the 10 training rows predicted 2 are all of class 2.
+    X = np.vstack([np.eye(4)] * 10 + [np.zeros((10, 4))])
+    y = np.r_[np.tile([0, 1, 2, 3], 10), np.zeros(10, dtype=int)]
+    dc = DecisionCommittee("none", categorical_features=np.arange(4)).fit(X, y)
+    test = np.array([[0.0, 0, 1, 1], [1, 1, 1, 1], [0, 0, 1, 0]])
+    assert dc.predict(test[:1]).tolist() == [2]
+    np.testing.assert_array_equal(dc.predict_proba(test[:1]), [[1 / 14, 1 / 14, 11 / 14, 1 / 14]])
+    np.testing.assert_array_equal(dc.predict_proba(test), naive_proba(dc, X, y, test))
+
+
+def test_with_pruning_recomputes_the_cells(rng):
+    X, y = noisy_problem(rng)
+    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
+    pruned = grown.with_pruning("pessimistic", X, y)
+    direct = DecisionCommittee("pessimistic", categorical_features=np.arange(10)).fit(X, y)
+    np.testing.assert_array_equal(pruned.predict_proba(X), direct.predict_proba(X))
+    assert pruned.cell_patterns_.shape[1] == pruned.n_rules_
+
+
+def test_empty_committee_ties_go_to_the_first_class_in_every_score():
+    # No rule: every example is ambiguous, D is the (balanced) class distribution, so the tie
+    # rule picks the smallest class index; decision_function is exactly 0 (-> classes_[0]).
+    X = np.arange(20.0).reshape(10, 2)
+    y = np.array(["no", "yes"] * 5)
+    dc = DecisionCommittee(max_rules=0).fit(X, y)
+    assert dc.n_rules_ == 0 and (dc.predict(X) == "no").all()
+    assert (dc.decision_function(X) == 0.0).all()
+    np.testing.assert_array_equal(dc.predict_proba(X), np.full((10, 2), 0.5))
+
+
+def test_numpy_scalar_parameters_and_grid_search(rng):
+    from sklearn.model_selection import GridSearchCV
+
+    X = rng.normal(size=(90, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=90) > 0).astype(int)
+    grid = {"max_cuts": np.arange(2, 4), "optimistic_delta": np.array([0.05, 0.1])}
+    search = GridSearchCV(DecisionCommittee("optimistic"), grid, cv=3).fit(X, y)
+    assert isinstance(search.best_params_["max_cuts"], np.integer)
+    plain = DecisionCommittee(max_cuts=3, optimistic_strength=0.5, max_rules=4).fit(X, y)
+    numpy = DecisionCommittee(
+        max_cuts=np.int32(3), optimistic_strength=np.float32(0.5), max_rules=np.uint8(4)
+    ).fit(X, y)
+    assert plain.monomials_ == numpy.monomials_
+    for name in ("max_cuts", "max_rules", "optimistic_strength", "optimistic_delta"):
+        with pytest.raises(TypeError, match=f"{name} must be a number, not the bool"):
+            DecisionCommittee(**{name: np.True_}).fit(X, y)
+
+
+def test_to_text_follows_the_package_convention(rng):
+    import pandas as pd
+
+    X = rng.normal(size=(200, 2))
+    y = (X[:, 0] > 0.2).astype(int)
+    before = DecisionCommittee(max_cuts=3)
+    assert str(before) == "DecisionCommittee(max_cuts=3)"  # parameters before fit
+    on_array = DecisionCommittee().fit(X, y)
+    assert "x0 <= " in on_array.to_text() and str(on_array) == on_array.to_text()
+    on_frame = DecisionCommittee().fit(pd.DataFrame(X, columns=["dose", "weight"]), y)
+    assert "dose <= " in on_frame.to_text() and "x0" not in on_frame.to_text()
+    assert "mg <= " in on_frame.to_text(["mg", "kg"])
+    with pytest.raises(ValueError, match="feature_names has 1 names but the model was fitted on 2"):
+        on_frame.to_text(["mg"])
+    with pytest.raises(TypeError):
+        on_frame.to_text(None, {0: ["a"]})  # category_names is keyword-only
+
+
+def test_dataframe_dtypes_say_which_columns_are_nominal(rng):
+    import pandas as pd
+
+    n = 300
+    frame = pd.DataFrame(
+        {
+            "age": rng.integers(18, 80, n),
+            "income": rng.normal(50.0, 10.0, n),
+            "city": rng.choice(["Paris", "Nice", "Lyon"], n),
+            "smoker": rng.random(n) < 0.3,
+            "diet": pd.Categorical(rng.choice(["vegan", "omnivore"], n), categories=["vegan", "omnivore"]),
+        }
+    )
+    y = np.where(frame["smoker"] | (frame["city"] == "Nice"), "sick", "well")
+    dc = DecisionCommittee().fit(frame, y)
+    assert dc.nominal_mask_.tolist() == [False, False, True, True, True]
+    assert dc.frame_categories_ == {2: ["Lyon", "Nice", "Paris"], 3: [False, True], 4: ["vegan", "omnivore"]}
+    assert dc.score(frame, y) == 1.0
+    text = dc.to_text()
+    assert "smoker = " in text and "city = Nice" in text or "city != Nice" in text
+    # Whole-number floats stay numeric: the kind comes from the dtype, never from the values.
+    assert DecisionCommittee().fit(frame[["age"]].astype(float), y).nominal_mask_.tolist() == [False]
+    # An unseen city is a missing value: no literal on city holds, nothing fails.
+    unseen = frame.head(3).copy()
+    unseen["city"] = "Rome"
+    assert dc.predict(unseen).shape == (3,) and dc.predict_proba(unseen).shape == (3, 2)
+    # Declared nominal columns by name, and the errors of names that do not exist.
+    frame["children"] = rng.integers(0, 4, n)
+    named = DecisionCommittee(categorical_features=["children"]).fit(frame[["age", "children"]], y)
+    assert named.nominal_mask_.tolist() == [False, True]
+    with pytest.raises(ValueError, match=r"categorical_features names columns that X does not have: \['height'\]"):
+        DecisionCommittee(categorical_features=["height"]).fit(frame, y)
+    with pytest.raises(TypeError, match="categorical_features holds column names, but X is not a DataFrame"):
+        DecisionCommittee(categorical_features=["age"]).fit(frame[["age"]].to_numpy(), y)
+
+
+def test_nominal_column_with_very_many_values_warns(rng):
+    import pandas as pd
+
+    frame = pd.DataFrame({"id": [f"row{i}" for i in range(120)], "x": rng.normal(size=120)})
+    y = (frame["x"] > 0).astype(int)
+    with pytest.warns(UserWarning, match=r"nominal column 'id' has 120 distinct values"):
+        DecisionCommittee().fit(frame, y)
+
+
+def test_categorical_features_all_equals_every_index():
+    """``categorical_features="all"`` (the same spelling as Prism's) declares every column nominal."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 4, size=(120, 3)).astype(float)
+    y = (X[:, 0] == 2) | (X[:, 1] == 0)
+    every = DecisionCommittee(categorical_features="all").fit(X, y)
+    listed = DecisionCommittee(categorical_features=[0, 1, 2]).fit(X, y)
+    assert every.to_text() == listed.to_text()
+    np.testing.assert_array_equal(every.predict(X), listed.predict(X))
+    assert "= 2" in every.to_text()  # a value test, not a threshold: the codes are categories

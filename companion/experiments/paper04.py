@@ -369,7 +369,7 @@ def _benchmark_fold(others, params, seed, item):
                  rules=int(rules), literals=int(literals))
         )
 
-    grown = DecisionCommittee("none", nominal_features=data.nominal, **params).fit(Xtr, ytr)
+    grown = DecisionCommittee("none", categorical_features=data.nominal, **params).fit(Xtr, ytr)
     for pruning in PRUNINGS:
         model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr)
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
@@ -581,7 +581,7 @@ def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
     X, y = synthetic_committee_data(2300, seed=problem_seed)
-    grown = DecisionCommittee("none", nominal_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
+    grown = DecisionCommittee("none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     for strength in strengths:
         model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
         wrong = int(np.count_nonzero(model.predict(X[300:]) != y[300:]))
@@ -595,7 +595,7 @@ def _polarity_fold(item):
     data, train, test = item
     rows = []
     for polarity in ("le", "gt"):
-        grown = DecisionCommittee("none", nominal_features=data.nominal, numeric_literal=polarity)
+        grown = DecisionCommittee("none", categorical_features=data.nominal, numeric_literal=polarity)
         grown.fit(data.X[train], data.y[train])
         pruned = grown.with_pruning("pessimistic", data.X[train], data.y[train])
         for learner, model in (("WIDC()", grown), ("WIDC(p)", pruned)):
