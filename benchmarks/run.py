@@ -6,7 +6,8 @@ faster) and, where a peer exists, ``identical`` (same model as the peer). This s
 in one process, adds each notebook's wall time under the papermill runner, and writes
 
 * ``figures/benchmarks.csv`` and ``figures/benchmarks.md`` (the table the README quotes);
-* ``figures/benchmarks_scaling.png`` (log-log time against problem size).
+* ``figures/benchmarks_scaling.png`` (log-log time against problem size; the per-learner rows of
+  ``learner_scaling`` have their own time-and-memory figure, ``benchmarks_learner_scaling.png``).
 
 Each benchmark runs in a fresh interpreter (``--one NAME``, rows handed back as JSON): timings
 taken after another benchmark's large allocations were measurably slower (the DLM at m = 200 took
@@ -36,7 +37,8 @@ import pandas as pd
 
 from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
 
-BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "widc_literal_search", "boolean_kernel_scaling"]
+BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "widc_literal_search", "boolean_kernel_scaling",
+              "learner_scaling"]
 
 
 def _notebook_times(quick: bool) -> list[dict]:
@@ -175,6 +177,8 @@ def _scaling_figure(table: pd.DataFrame) -> None:
     import matplotlib.pyplot as plt
 
     sized = table[pd.to_numeric(table.get("size"), errors="coerce").notna()] if "size" in table else table.iloc[0:0]
+    # one line per learner would drown the other benchmarks; learner_scaling draws its own figure
+    sized = sized[~sized["benchmark"].astype(str).str.startswith("fit scaling: ")]
     if sized.empty:
         return
     fig, ax = plt.subplots(figsize=(6, 4))

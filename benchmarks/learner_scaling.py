@@ -1,0 +1,312 @@
+"""Benchmark: fit time and peak memory of every public learner against the number of rows (issue 18).
+
+Every estimator that :func:`companion.discovery.all_estimators` finds (so a new learner is
+measured the moment it exists) is fitted on synthetic data of ``m`` rows over a geometric range
+(``SIZES``), each fit in a **fresh interpreter** that reports
+
+* ``fit_s``: wall time of ``fit`` alone (data generation and imports excluded);
+* ``peak_mb``: the child's total peak resident set (``ru_maxrss``), imports and data included —
+  what a user's process needs; ``baseline_mb`` is the peak just before ``fit`` (interpreter,
+  NumPy/pandas/scikit-learn and the data), and ``fit_mb = peak_mb - baseline_mb`` is the part
+  that grows with the fit, from which the memory exponent is fitted.
+
+Data: 8 numeric features for the numeric learners; 8 categorical columns of 4 values each
+(``category`` dtype DataFrame) for the rule learners PRISM, OneR and WIDC; 8 Boolean (0/1)
+columns for the perceptrons (the Boolean-kernel family). Labels are a fixed rule of the inputs
+with 10% of them flipped, so no learner stops early on separable data.
+
+Guards: each fit has a time limit (``TIME_LIMIT_S``) and an address-space limit
+(``RLIMIT_AS`` = ``MEMORY_LIMIT_GB`` in the child, so an m x m matrix too large fails with a
+``MemoryError`` instead of swapping); a learner's series stops at its first failure or timeout,
+or when the power law fitted so far predicts the next size past either guard. Optional budgets,
+global (``total_budget_s``) or per learner (``learner_budget_s``), stop starting new fits once spent.
+
+From the sizes ``>= 1000`` the growth exponents of time and of ``fit_mb`` are fitted by log-log
+least squares, and each learner's **limit on a 2-core / 16 GB machine** is the largest m whose
+extrapolated peak (baseline + fit_mb) stays under 16 GB and whose extrapolated time stays under
+10 minutes (extrapolated from the largest measured size with the fitted exponents; the bound that
+binds is named, and no limit is claimed past 100 times the largest size measured).
+
+Run ``python -m benchmarks.run --only learner_scaling [--quick]`` or
+``python -m benchmarks.learner_scaling [--quick]``; writes ``benchmarks_learner_scaling.csv`` and
+``benchmarks_learner_scaling.png`` under ``COMPANION_FIGURES`` (default ``figures/``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+from companion.paths import ROOT, save_figure, save_table
+
+__all__ = ["run", "make_data", "fit_power_law", "machine_limit", "SIZES"]
+
+SIZES = (500, 1000, 2000, 5000, 10000, 20000)
+QUICK_SIZES = (100, 200)
+N_FEATURES = 8
+TIME_LIMIT_S = 120.0
+MEMORY_LIMIT_GB = 8.0
+MACHINE_MEMORY_GB = 16.0  # the "2-core / 16 GB machine" of issue 18
+MACHINE_TIME_S = 600.0
+NOMINAL = {"Prism", "OneR", "DecisionCommittee"}
+BOOLEAN = {"KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"}
+
+
+def make_data(name: str, m: int, seed: int = 0):
+    """Synthetic ``(X, y)`` of ``m`` rows suited to learner ``name`` (see the module docstring).
+
+    Parameters
+    ----------
+    name : str
+        Estimator class name; decides the column kind (nominal, Boolean or numeric).
+    m : int
+        Number of rows.
+    seed : int, default=0
+        Seed of the generator (the same data for every learner of a kind).
+
+    Returns
+    -------
+    X : numpy.ndarray or pandas.DataFrame of shape (m, 8)
+    y : numpy.ndarray of shape (m,), labels in {0, 1}
+    """
+    rng = np.random.default_rng(seed)
+    if name in NOMINAL:
+        codes = rng.integers(0, 4, size=(m, N_FEATURES))
+        y = ((codes[:, 0] == 0) | ((codes[:, 1] == 1) & (codes[:, 2] != 3))).astype(int)
+        X = pd.DataFrame({f"a{j}": pd.Categorical(codes[:, j], categories=range(4)) for j in range(N_FEATURES)})
+    elif name in BOOLEAN:
+        X = rng.integers(0, 2, size=(m, N_FEATURES)).astype(float)
+        y = ((X[:, 0] + X[:, 1] + X[:, 2] >= 2) ^ (X[:, 3] > 0)).astype(int)
+    else:
+        X = rng.normal(size=(m, N_FEATURES))
+        y = (np.linalg.norm(X[:, :3], axis=1) < 1.5).astype(int)
+    flip = rng.random(m) < 0.1  # label noise: no learner is done after one perfect rule
+    return X, np.where(flip, 1 - y, y)
+
+
+def _worker(name: str, m: int, memory_limit_gb: float) -> dict:
+    """Fit ``name`` on ``m`` rows in this (fresh) process; time and peak RSS in MB."""
+    limit = int(memory_limit_gb * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    from companion.discovery import all_estimators
+
+    cls = dict(all_estimators())[name]
+    X, y = make_data(name, m)
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
+    start = time.perf_counter()
+    cls().fit(X, y)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"fit_s": seconds, "peak_mb": peak, "baseline_mb": baseline}
+
+
+def _measure(name: str, m: int, time_limit: float, memory_limit_gb: float) -> dict:
+    """One fit in a fresh interpreter; ``status`` is ``ok``, ``timeout`` or the error's last line."""
+    command = [sys.executable, "-m", "benchmarks.learner_scaling", "--worker", name, str(m), str(memory_limit_gb)]
+    try:
+        done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        return {"status": f"timeout > {time_limit:.0f} s"}
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or [f"exit {done.returncode}"])[-1]
+        return {"status": last[:120]}
+    return {"status": "ok", **json.loads(done.stdout.strip().splitlines()[-1])}
+
+
+def fit_power_law(m, values) -> tuple[float, float]:
+    """Least-squares ``log value = a + b log m``; returns ``(b, a)`` (exponent, intercept).
+
+    >>> b, a = fit_power_law([1000, 2000, 4000], [1.0, 4.0, 16.0])
+    >>> round(b, 6)
+    2.0
+    """
+    b, a = np.polyfit(np.log(np.asarray(m, float)), np.log(np.asarray(values, float)), 1)
+    return float(b), float(a)
+
+
+def machine_limit(m_last, t_last, fit_mb_last, baseline_mb, b_time, b_mem,
+                  memory_mb=MACHINE_MEMORY_GB * 1024, seconds=MACHINE_TIME_S) -> tuple[int, str]:
+    """Largest m with extrapolated peak under ``memory_mb`` and time under ``seconds``, and the bound that binds.
+
+    Extrapolates from the largest measured size: ``t(m) = t_last (m / m_last)**b_time`` and
+    ``peak(m) = baseline_mb + fit_mb_last (m / m_last)**b_mem``. An exponent <= 0.05 is treated
+    as no growth (the limit is then not set by that resource); the answer is capped at
+    ``100 * m_last``.
+
+    >>> machine_limit(1000, 1.0, 100.0, 100.0, 2.0, 2.0, memory_mb=10100.0, seconds=100.0)
+    (10000, 'time')
+    >>> machine_limit(1000, 1.0, 100.0, 100.0, 1.0, 1.0)[1]
+    'extrapolation cap (100x largest m)'
+    """
+    by_time = m_last * (seconds / t_last) ** (1 / b_time) if b_time > 0.05 else math.inf
+    room = memory_mb - baseline_mb
+    by_mem = m_last * (room / fit_mb_last) ** (1 / b_mem) if b_mem > 0.05 and fit_mb_last > 0 else math.inf
+    if math.isinf(by_time) and math.isinf(by_mem):
+        return -1, "none"
+    # round down to 2 significant digits: the extrapolation is no more precise than that
+    best = min(by_time, by_mem, 100 * m_last)  # past 100x the largest measured size it is guesswork
+    if best == 100 * m_last:
+        return int(best), "extrapolation cap (100x largest m)"
+    scale = 10 ** max(int(math.floor(math.log10(best))) - 1, 0)
+    return int(best // scale * scale), ("time" if by_time <= by_mem else "memory")
+
+
+def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None = None,
+        memory_limit_gb: float = MEMORY_LIMIT_GB, total_budget_s: float | None = None,
+        learner_budget_s: float | None = None, log=print) -> list[dict]:
+    """Measure every learner over ``sizes``; write the CSV and the figure; return report rows.
+
+    Parameters
+    ----------
+    quick : bool, default=False
+        Tiny sizes (``QUICK_SIZES``), for the smoke test.
+    sizes : sequence of int, optional
+        Row counts (default ``SIZES``, or ``QUICK_SIZES`` when quick).
+    learners : sequence of str, optional
+        Class names (default: every public estimator of ``companion``).
+    time_limit : float, optional
+        Seconds per fit (default ``TIME_LIMIT_S``; 60 when quick).
+    memory_limit_gb : float, default=8.0
+        Address-space limit of each child.
+    total_budget_s : float, optional
+        Stop starting fits once this much wall time is spent (default: none).
+    learner_budget_s : float, optional
+        Stop one learner's series once its fits took this long (default: none), so that a
+        time-boxed run still reaches every learner.
+    log : callable, default=print
+        Progress lines.
+
+    Returns
+    -------
+    list of dict
+        One row per (learner, size) measured, in the report's columns (``benchmark``, ``size``,
+        ``ours_s``, ...) plus ``peak_mb``, ``fit_mb``, ``status``; and one summary row per learner
+        (``size`` = ``"limit 2c/16GB"``) with the exponents and the limit.
+    """
+    from companion.discovery import all_estimators
+
+    sizes = tuple(sizes or (QUICK_SIZES if quick else SIZES))
+    time_limit = time_limit or (60.0 if quick else TIME_LIMIT_S)
+    names = list(learners or [n for n, _ in all_estimators()])
+    start = time.perf_counter()
+    records = []
+    for name in names:
+        done = []
+        learner_start = time.perf_counter()
+        for m in sizes:
+            if learner_budget_s is not None and time.perf_counter() - learner_start > learner_budget_s:
+                records.append({"learner": name, "m": m, "status": "skipped: learner budget spent"})
+                break
+            if total_budget_s is not None and time.perf_counter() - start > total_budget_s:
+                records.append({"learner": name, "m": m, "status": "skipped: total budget spent"})
+                break
+            if len(done) >= 2:  # predict this size from the two last ones; skip what the guards would kill
+                (m0, t0, f0), (m1, t1, f1) = [(d["m"], d["fit_s"], max(d["fit_mb"], 1.0)) for d in done[-2:]]
+                t_next = t1 * (m / m1) ** max(math.log(t1 / t0) / math.log(m1 / m0), 0)
+                f_next = f1 * (m / m1) ** max(math.log(f1 / f0) / math.log(m1 / m0), 0)
+                if t_next > 2 * time_limit or done[-1]["baseline_mb"] + f_next > memory_limit_gb * 1024:
+                    records.append({"learner": name, "m": m, "status": f"skipped: predicted {t_next:.0f} s, "
+                                    f"{(done[-1]['baseline_mb'] + f_next) / 1024:.1f} GB"})
+                    break
+            result = _measure(name, m, time_limit, memory_limit_gb)
+            record = {"learner": name, "m": m, **result}
+            if result["status"] == "ok":
+                record["fit_mb"] = result["peak_mb"] - result["baseline_mb"]
+                done.append(record)
+            records.append(record)
+            log(f"[learner_scaling] {name:28s} m={m:6d} " + (
+                f"{record['fit_s']:8.2f} s {record['peak_mb']:8.0f} MB" if result["status"] == "ok" else result["status"]))
+            if result["status"] != "ok":
+                break
+    table = pd.DataFrame(records)
+    summary = _summaries(table, quick)
+    save_table(table, "benchmarks_learner_scaling.csv", index=False)
+    save_table(summary, "benchmarks_learner_scaling_summary.csv", index=False)
+    _figure(table)
+    return _report_rows(table, summary)
+
+
+def _summaries(table: pd.DataFrame, quick: bool) -> pd.DataFrame:
+    """Per learner: largest size reached, exponents (sizes >= 1000, all sizes when quick), limit."""
+    out = []
+    for name, group in table.groupby("learner", sort=False):
+        ok = group[group["status"] == "ok"]
+        row = {"learner": name, "max_m": int(ok["m"].max()) if len(ok) else 0,
+               "stopped": "; ".join(group.loc[group["status"] != "ok", "status"].astype(str)) or "",
+               "time_exponent": np.nan, "memory_exponent": np.nan, "limit_m": np.nan, "limit_by": ""}
+        fit = ok if quick else ok[ok["m"] >= 1000]
+        if len(fit) >= 2:
+            b_t, _ = fit_power_law(fit["m"], fit["fit_s"])
+            b_m, _ = fit_power_law(fit["m"], np.maximum(fit["fit_mb"], 1.0))  # < 1 MB is noise of ru_maxrss
+            last = fit.iloc[-1]
+            limit, by = machine_limit(last["m"], last["fit_s"], max(last["fit_mb"], 1.0), last["baseline_mb"], b_t, b_m)
+            row.update(time_exponent=round(b_t, 2), memory_exponent=round(b_m, 2),
+                       limit_m=limit if limit > 0 else np.nan, limit_by=by)
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def _report_rows(table: pd.DataFrame, summary: pd.DataFrame) -> list[dict]:
+    """Rows in the columns of ``benchmarks/run.py``'s report (no reference: ratio empty)."""
+    rows = []
+    for r in table.to_dict("records"):
+        ok = r["status"] == "ok"
+        rows.append({"benchmark": f"fit scaling: {r['learner']}", "size": r["m"],
+                     "ours_s": round(r["fit_s"], 4) if ok else None, "reference": "-", "reference_s": None,
+                     "ratio": None, "identical": None, "target": "",
+                     "note": f"peak {r['peak_mb']:.0f} MB (fit {r['fit_mb']:.0f} MB)" if ok else r["status"]})
+    for s in summary.to_dict("records"):
+        limit = "n/a" if pd.isna(s["limit_m"]) else f"m ~ {int(s['limit_m'])} ({s['limit_by']})"
+        rows.append({"benchmark": f"fit scaling: {s['learner']}", "size": "limit 2c/16GB", "ours_s": None,
+                     "reference": "-", "reference_s": None, "ratio": None, "identical": None, "target": "",
+                     "note": f"reached m={s['max_m']}; time ~ m^{s['time_exponent']}, "
+                             f"memory ~ m^{s['memory_exponent']}; limit {limit}"})
+    return rows
+
+
+def _figure(table: pd.DataFrame) -> None:
+    """Log-log time and peak memory against m, one line per learner."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    ok = table[table["status"] == "ok"] if "status" in table else table.iloc[0:0]
+    fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(11, 4.5))
+    for name, group in ok.groupby("learner"):
+        ax_t.loglog(group["m"], group["fit_s"], "o-", label=name)
+        ax_m.loglog(group["m"], group["peak_mb"], "o-", label=name)
+    ax_t.set(xlabel="rows m", ylabel="fit time (s)", title="fit time")
+    ax_m.set(xlabel="rows m", ylabel="peak RSS of the process (MB)", title="peak memory")
+    ax_m.axhline(MACHINE_MEMORY_GB * 1024, color="grey", ls=":", lw=1)
+    ax_t.legend(fontsize=7)
+    fig.tight_layout()
+    save_figure(fig, "benchmarks_learner_scaling")
+    plt.close(fig)
+
+
+def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["--worker"]:
+        print(json.dumps(_worker(argv[1], int(argv[2]), float(argv[3]))))
+        return 0
+    budgets = {}
+    for flag, key in (("--budget", "total_budget_s"), ("--learner-budget", "learner_budget_s")):
+        if flag in argv:
+            budgets[key] = float(argv[argv.index(flag) + 1])
+    rows = run(quick="--quick" in argv, **budgets)
+    print(pd.DataFrame(rows).to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("MPLBACKEND", "Agg")
+    sys.exit(main())

@@ -1,0 +1,53 @@
+"""``benchmarks/learner_scaling.py``: every public learner measured in fresh processes (issue 18).
+
+Timings are not asserted (speed claims come from ``make bench``); this checks that a quick run
+over two tiny sizes measures every learner that ``companion.discovery`` finds, writes its CSV and
+figure where ``COMPANION_FIGURES`` points, and that the exponent fit and the 16 GB limit do the
+arithmetic they claim.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from benchmarks.learner_scaling import QUICK_SIZES, fit_power_law, machine_limit, make_data
+from companion.discovery import all_estimators
+from companion.paths import ROOT
+
+
+def test_power_law_and_limit():
+    b, a = fit_power_law([1000, 2000, 4000, 8000], [0.5 * (m / 1000) ** 1.5 for m in (1000, 2000, 4000, 8000)])
+    assert b == pytest.approx(1.5) and math.exp(a) * 1000**1.5 == pytest.approx(0.5)
+    # memory binds: 100 MB of fit growing as m^2 from m=1000 reaches 16 GB - 100 MB baseline near m = 12,750
+    m, by = machine_limit(1000, 0.01, 100.0, 100.0, 1.0, 2.0)
+    assert by == "memory" and 12000 <= m <= 12750
+    assert machine_limit(1000, 0.01, 1.0, 100.0, 0.0, 0.0) == (-1, "none")
+
+
+@pytest.mark.parametrize("name", [n for n, _ in all_estimators()])
+def test_data_fits_every_learner(name):
+    X, y = make_data(name, 60)
+    assert len(X) == len(y) == 60 and set(y) == {0, 1}
+    dict(all_estimators())[name]().fit(X, y)
+
+
+def test_quick_run_covers_every_learner(tmp_path):
+    env = {**os.environ, "COMPANION_FIGURES": str(tmp_path)}
+    env.pop("MPLBACKEND", None)
+    completed = subprocess.run([sys.executable, "-m", "benchmarks.learner_scaling", "--quick"],
+                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    table = pd.read_csv(tmp_path / "benchmarks_learner_scaling.csv")
+    assert set(table["learner"]) == {n for n, _ in all_estimators()}
+    assert (table["status"] == "ok").all(), table[table["status"] != "ok"]
+    assert sorted(set(table["m"])) == list(QUICK_SIZES)
+    assert (table["fit_s"] > 0).all() and (table["peak_mb"] >= table["baseline_mb"]).all()
+    summary = pd.read_csv(tmp_path / "benchmarks_learner_scaling_summary.csv")
+    assert set(summary["learner"]) == set(table["learner"]) and summary["time_exponent"].notna().all()
+    assert (tmp_path / "benchmarks_learner_scaling.png").stat().st_size > 0
