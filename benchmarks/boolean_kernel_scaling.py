@@ -7,7 +7,8 @@ their complements (the Standing Assumption, paper §2), digits 0–4 against 5�
 * the Gram matrix of :func:`companion.kernels.boolean_kernel` (degree 2, ``c_i = 1``; Eq. (5): one
   integer matrix product and a table lookup) against the **explicit monomial feature map**
   (:func:`companion.kernels.monomial_features` over all monomials of degree ≤ 2, then ``Φ Φᵀ``),
-  and checks that the two Gram matrices agree (``identical``: equal to 1e-12 relative);
+  and checks that the two Gram matrices agree (``identical``: equal to 1e-12 relative, and the
+  compact float32 Gram the perceptrons keep equal to the float64 one exactly);
 * the fit of :class:`companion.perceptrons.MaximalMarginPerceptron` (``kernel="boolean"``,
   ``degree=2``, ``lam=4``: Gram matrix plus Algorithm 2), which has no reference implementation
   here; its row reports the number of iterations.
@@ -85,6 +86,8 @@ def run(quick: bool = False, sizes=SIZES, repeats: int = 3, seed: int = 0):
             t, gram_ref = _median_time(lambda: explicit_gram(Xc, DEGREE), 1)
             reference.append(t)
         identical = bool(np.allclose(gram, gram_ref, rtol=1e-12, atol=0.0))
+        # The perceptrons keep the compact (float32) Gram matrix: it must hold the same numbers.
+        identical &= bool(np.array_equal(boolean_kernel(Xc, degree=DEGREE, compact=True), gram))
         del gram_ref
         ours_s, ref_s = float(np.median(ours)), float(np.median(reference))
         rows.append({

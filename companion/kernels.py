@@ -114,7 +114,11 @@ def _weights_up_to(max_degree: int, weights) -> np.ndarray:
     return c
 
 
-def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
+# Size of one block of the kernel's integer indices (tests shrink it: blocks give the same matrix).
+_BLOCK_BYTES = 32 << 20
+
+
+def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndarray:
     """Gram matrix of the Boolean polynomial kernel, Eq. (5): ``k(x,x') = Σ_{i≤d} c_i binom(⟨x,x'⟩, i)``.
 
     Follows scikit-learn's pairwise-kernel signature, so it can be passed as a callable kernel
@@ -130,10 +134,14 @@ def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
         Maximal degree ``d`` of the monomials (degree 0, the constant, is always included).
     weights : None, float or array-like, default=None
         Complexity weights, see :func:`degree_weights`.
+    compact : bool, default=False
+        Return float32 when every kernel value is a whole number below ``2**24`` (integer weights:
+        then float32 holds the same numbers exactly, in half the memory); float64 otherwise.
 
     Returns
     -------
     ndarray of shape (n_samples_X, n_samples_Y)
+        float64, or float32 with ``compact=True`` where that is exact.
 
     Raises
     ------
@@ -143,7 +151,12 @@ def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
     Notes
     -----
     ``⟨x, x'⟩`` is an integer in ``0..n``, so the kernel is a lookup in a table of ``n + 1``
-    values; no power or factorial is evaluated per pair.
+    values; no power or factorial is evaluated per pair. The result is filled in blocks of rows,
+    so the temporaries (the product and its integer indices) stay small: the peak memory is the
+    result itself (3.2 GB in float64, 1.6 GB compact, for 20,000 × 20,000).
+
+    >>> boolean_kernel([[1, 0, 1], [1, 1, 1]], degree=3, compact=True).dtype
+    dtype('float32')
     """
     X = check_boolean(X, "X")
     Y = X if Y is None else check_boolean(Y, "Y")
@@ -154,11 +167,22 @@ def boolean_kernel(X, Y=None, *, degree, weights=None) -> np.ndarray:
     # ⟨x, x'⟩ counts shared ones: an integer below 2**24, exact in float32, whose matrix product
     # is faster than float64's and whose result converts to an index with no rounding.
     dtype = np.float32 if n_features < 2**24 else np.float64
-    common_ones = (X.astype(dtype, copy=False) @ Y.astype(dtype, copy=False).T).astype(np.intp)
+    X_cast, Y_cast_T = X.astype(dtype, copy=False), Y.astype(dtype, copy=False).T
     shared = np.arange(n_features + 1)
     # table[s] = Σ_i c_i binom(s, i); comb(s, i) = 0 for i > s, as Lemma 2 requires.
     table = comb(shared[:, None], np.arange(degree + 1)[None, :], exact=False) @ c
-    return table.take(common_ones)
+    exact_in_float32 = bool(np.array_equal(table, np.rint(table)) and np.abs(table).max() < 2**24)
+    if compact and exact_in_float32:
+        table = table.astype(np.float32)
+    gram = np.empty((X.shape[0], Y.shape[0]), dtype=table.dtype)
+    # Blocks of rows of about 32 MB of indices: the products are whole numbers, exact in any
+    # order, so the blocks give the same matrix as one product.
+    step = max(1, _BLOCK_BYTES // (8 * max(1, Y.shape[0])))
+    for start in range(0, X.shape[0], step):
+        block = slice(start, start + step)
+        # mode="clip": the indices are in 0..n already, and "raise" would buffer the output.
+        table.take((X_cast[block] @ Y_cast_T).astype(np.intp), out=gram[block], mode="clip")
+    return gram
 
 
 def add_complemented_bits(X) -> np.ndarray:

@@ -11,6 +11,12 @@ Both kernel algorithms work in the extended feature space ``z_i = y_i (Φ(x_i), 
 Gram matrix is ``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`);
 their states give the lower bounds (9) and (11) on ``min_f R[f, λ]``.
 
+Memory (issue 18): a fit holds one m × m matrix, the kernel ``K``; the rows of ``G`` are formed
+when a step needs them (same arithmetic, same bits as the whole ``G``). The Boolean kernel with
+integer weights is kept in float32, exact for its whole-number values, so ``m = 20,000`` takes
+1.6 GB (about 1.8 GB peak) instead of the 3.2 GB of ``K`` plus 3.2 GB of ``G`` in float64. With
+``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied.
+
 The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``; inputs must be
 0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
 callable ``k(X, Y) -> Gram``. The default ``"rbf"`` only makes the estimators usable on arbitrary
@@ -47,7 +53,6 @@ from sklearn.utils import check_scalar
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from companion.bounds.boolean_kernel import extended_gram
 from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
@@ -142,7 +147,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
     def _fit_labels(self, X, y):
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
             check_numeric_input(X, type(self).__name__)
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=self._input_dtypes())
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
@@ -151,8 +156,25 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             raise ValueError(f"with kernel='precomputed', X must be a square Gram matrix, got shape {X.shape}")
         return X, np.where(y == self.classes_[1], 1.0, -1.0)
 
+    def _input_dtypes(self):
+        """float64, or float32 kept as it is for a precomputed Gram matrix (no m × m copy).
+
+        Every use of a float32 Gram matrix converts its entries to float64 before any arithmetic
+        (exactly), so the results are those of the float64 copy, bit for bit.
+        """
+        return [np.float64, np.float32] if self.kernel == "precomputed" else np.float64
+
     def _train_gram(self, X):
-        return X if self.kernel == "precomputed" else self._kernel(X, X)
+        """The m × m training kernel, computed once and never copied (memory: issue 18).
+
+        The Boolean kernel is filled in row blocks into one preallocated array, in float32 when its
+        values are whole numbers below 2**24 (exact: the same numbers as float64, half the memory).
+        """
+        if self.kernel == "precomputed":
+            return X
+        if self.kernel == "boolean":
+            return boolean_kernel(X, degree=self.degree, weights=self.weights, compact=True)
+        return self._kernel(X, X)
 
     def _store_expansion(self, X, K, y_signed, alpha, scale):
         """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
@@ -171,17 +193,43 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         self.decision_scale_ = float(scale)
         self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
         self.support_vectors_ = None if self.kernel == "precomputed" else X[self.support_]
-        K_support = K[:, self.support_]
-        train_scores = self._unscaled_scores(K_support)
+        # K[:, support] is never formed whole (m × |support| floats): scores by row blocks.
+        train_scores = self._blocked_unscaled_scores(K, None)
         train_values = self.decision_scale_ * train_scores
         # ‖f‖² of the RKHS part only: the λ-part of the extended vector is the slack (Eq. 7).
         self.norm_sq_ = self.decision_scale_**2 * float(
-            ordered_dot(self.unscaled_coef_, self._unscaled_scores(K_support[self.support_]))
+            ordered_dot(self.unscaled_coef_, self._blocked_unscaled_scores(K, self.support_))
         )
         self.risk_ = regularised_risk(train_values, y_signed, self.norm_sq_, self.lam)
         # err(f) of the paper counts y f(x) <= 0: a training point with f(x) = 0 is an error.
         self.n_ties_ = int(np.count_nonzero(train_scores == 0))
         self.training_error_ = float(np.mean(train_scores * y_signed <= 0))
+
+    def _blocked_unscaled_scores(self, K, rows):
+        """:meth:`_unscaled_scores` of ``K[rows][:, support_]`` (``rows=None``: all), by row blocks.
+
+        The same numbers as on the whole submatrix: whether the exact product applies is decided
+        on the whole submatrix first; an exact product is exact blockwise too, and the fixed-order
+        sum adds each row on its own.
+        """
+        columns = self.support_
+        n_rows = K.shape[0] if rows is None else rows.size
+        if n_rows == 0 or columns.size == 0:
+            return self._unscaled_scores(K[:0][:, columns] if rows is None else K[rows][:, columns])
+        step = _block_rows(columns.size)
+        blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+
+        def block(b):
+            # The layouts of the whole submatrices as they were taken before (issue 18): K[:, S]
+            # is column-major, K[:, S][S] row-major, and ordered_matvec's row sums follow the
+            # layout (sequential over a column-major array, pairwise over a row-major one).
+            if rows is None:
+                return K[b][:, columns]
+            return np.ascontiguousarray(K[rows[b]][:, columns])
+
+        exact = self._exact_scores_ and all(is_integer_valued(block(b)) for b in blocks)
+        product = exact_matvec if exact else ordered_matvec
+        return np.concatenate([product(block(b), self.unscaled_coef_) for b in blocks])
 
     def _unscaled_scores(self, K_support):
         """``Σ_i α_i y_i k(x_i, x)`` for the rows of ``K_support`` (columns: the support)."""
@@ -191,7 +239,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return ordered_matvec(K_support, self.unscaled_coef_)
 
     def _kernel_to_support(self, X):
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, X, reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
             return X[:, self.support_]
         return self._kernel(X, self.support_vectors_)
@@ -346,7 +394,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         check_scalar(self.max_updates, "max_updates", Integral, min_val=1)
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
-        G = extended_gram(K, y_signed, self.lam)
+        G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         alpha, n_updates, converged = _perceptron_updates(G, self.max_updates)
         if not converged:
             warnings.warn(
@@ -370,10 +418,64 @@ class KernelPerceptron(_BinaryKernelClassifier):
 
 
 def _extended_norm_sq(alpha, G) -> float:
-    """``αᵀ G α``: exact when ``G`` is integer-valued (integer kernel and λ), else a fixed-order sum."""
-    if is_integer_valued(G):
-        return float(ordered_dot(alpha, exact_matvec(G, alpha)))
-    return ordered_dot(alpha, ordered_matvec(G, alpha))
+    """``αᵀ G α``: exact when ``G`` is integer-valued (integer kernel and λ), else a fixed-order sum.
+
+    ``G`` is an :class:`_ExtendedGram`; ``G α`` is formed by row blocks of ``G`` (each row is
+    summed on its own, and an exact product is exact blockwise), the same numbers as on all of ``G``.
+    """
+    blocks = G.row_blocks()
+    product = exact_matvec if all(is_integer_valued(G.rows(b)) for b in blocks) else ordered_matvec
+    return float(ordered_dot(alpha, np.concatenate([product(G.rows(b), alpha) for b in blocks])))
+
+
+# Size of one block of rows of a temporary float64 matrix (tests shrink it to check that the
+# blocked computations give the same bits as the whole matrix).
+_BLOCK_BYTES = 32 << 20
+
+
+def _block_rows(n_columns: int) -> int:
+    """Rows per block so that a float64 block of ``n_columns`` columns takes ``_BLOCK_BYTES``."""
+    return max(1, _BLOCK_BYTES // (8 * max(1, int(n_columns))))
+
+
+class _ExtendedGram:
+    """``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`) by rows.
+
+    Algorithms 1 and 2 read one row of ``G`` per step, so ``G`` is never stored: a row is
+    ``(y_j y) * K[j]`` with ``λ`` added at ``j``, the same floating-point operations as
+    ``extended_gram`` and so the same bits, from a kernel ``K`` that may be float32 (converted
+    exactly to float64 before any arithmetic). Memory: ``K`` only, instead of ``K`` and ``G``.
+    """
+
+    def __init__(self, K, y, lam):
+        self.K, self.y, self.lam = K, np.asarray(y, dtype=np.float64), float(lam)
+        self.shape = K.shape
+
+    def row(self, j):
+        """``G[j]`` as float64 (a new array)."""
+        values = (self.y[j] * self.y) * self.K[j]
+        values[j] += self.lam
+        return values
+
+    def column(self, j):
+        """``G[:, j]`` (equal to ``G[j]`` for a symmetric ``K``; taken as a column all the same)."""
+        values = (self.y * self.y[j]) * self.K[:, j]
+        values[j] += self.lam
+        return values
+
+    def diagonal(self):
+        return (self.y * self.y) * np.diagonal(self.K) + self.lam
+
+    def row_blocks(self):
+        m = self.shape[0]
+        step = _block_rows(m)
+        return [slice(start, min(start + step, m)) for start in range(0, m, step)]
+
+    def rows(self, block):
+        """``G[block]`` as float64 for a slice ``block`` of rows."""
+        values = (self.y[block, None] * self.y[None, :]) * self.K[block]
+        values[np.arange(values.shape[0]), np.arange(block.start, block.stop)] += self.lam
+        return values
 
 
 def _perceptron_updates(G, max_updates):
@@ -394,7 +496,7 @@ def _perceptron_updates(G, max_updates):
         k = np.searchsorted(violators, position)
         j = violators[k] if k < violators.size else violators[0]
         alpha[j] += 1
-        g += G[j]  # G is symmetric: add the contiguous row
+        g += G.row(j)  # G is symmetric: add the row
         position = j + 1
     return alpha, max_updates, not np.any(g <= 0)
 
@@ -478,7 +580,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
             check_scalar(self.max_iter, "max_iter", Integral, min_val=1)
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
-        G = extended_gram(K, y_signed, self.lam)
+        G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
         alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter)
         norm = ordered_dot(alpha, g)
@@ -528,11 +630,11 @@ def _default_max_iter(m: int) -> int:
 
 def _mmp_iterations(G, tol, max_iter):
     """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history."""
-    diag = np.diag(G).copy()
+    diag = G.diagonal()
     start = int(np.argmin(diag))
     alpha = np.zeros(G.shape[0])
     alpha[start] = 1.0
-    g = G[:, start].copy()
+    g = G.column(start)
     norm = float(diag[start])
     history = [norm]
     converged = False
@@ -556,7 +658,7 @@ def _mmp_iterations(G, tol, max_iter):
             alpha *= 1.0 - gamma
             alpha[i] += gamma
             g *= 1.0 - gamma
-            g += gamma * G[i]  # G is symmetric: a contiguous row
+            g += gamma * G.row(i)  # G is symmetric: a row
         else:
             i, gamma = best_b, gamma_b[best_b]
             alpha *= 1.0 + gamma
@@ -564,7 +666,7 @@ def _mmp_iterations(G, tol, max_iter):
             if gamma >= cap[i]:
                 alpha[i] = 0.0  # the point leaves the support exactly
             g *= 1.0 + gamma
-            g -= gamma * G[i]
+            g -= gamma * G.row(i)
         norm = ordered_dot(alpha, g)  # not BLAS: the same bits on every machine
         history.append(norm)
     else:

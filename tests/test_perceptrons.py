@@ -403,3 +403,146 @@ def test_mmp_default_iteration_cap_grows_with_m():
     # 200_000 failed from m ~ 13,000, the default leaves a margin of 3 at every size.
     for m, needed in ((2_000, 32_596), (8_000, 125_976), (13_000, 16 * 13_000), (100_000, 16 * 100_000)):
         assert _default_max_iter(m) >= 3 * needed
+
+
+# ------------------------------------------------------------------------------------------------
+# Memory (issue 18): G is never stored, K is filled by blocks (float32 when exact); same bits
+# ------------------------------------------------------------------------------------------------
+
+
+def _reference_fit(estimator, X, y):
+    """The fit as it was before issue 18, on the whole m × m matrices K and G = extended_gram(K):
+    returns alpha, dual_coef, risk, n_ties, norm_sq, extended_norm_sq, the training scores."""
+    from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
+    from companion.perceptrons import _default_max_iter, regularised_risk
+
+    classes = np.unique(y)
+    y_signed = np.where(y == classes[1], 1.0, -1.0)
+    if estimator.kernel == "precomputed":
+        K = np.asarray(X, dtype=np.float64)
+    elif estimator.kernel == "boolean":
+        from scipy.special import comb
+
+        from companion.kernels import degree_weights
+
+        common = (X.astype(np.float32) @ X.astype(np.float32).T).astype(np.intp)  # one whole product
+        shared = np.arange(X.shape[1] + 1)[:, None]
+        table = comb(shared, np.arange(estimator.degree + 1)[None, :], exact=False) @ degree_weights(
+            estimator.degree, estimator.weights
+        )
+        K = table.take(common)
+    else:
+        K = estimator._kernel(X, X)
+    G = extended_gram(K, y_signed, estimator.lam)
+    if isinstance(estimator, KernelPerceptron):
+        alpha = naive_perceptron(G).astype(np.int64)
+        t = int(alpha.sum())
+        Ga = exact_matvec(G, alpha) if is_integer_valued(G) else ordered_matvec(G, alpha)
+        extended = float(ordered_dot(alpha, Ga))
+        scale = t / extended
+        exact = True
+    else:
+        diag = np.diag(G).copy()
+        start = int(np.argmin(diag))
+        alpha = np.zeros(G.shape[0])
+        alpha[start] = 1.0
+        g = G[:, start].copy()
+        norm = float(diag[start])
+        for _ in range(_default_max_iter(G.shape[0])):
+            if g.min() >= (1.0 - estimator.tol) * norm:
+                break
+            gap = np.maximum(norm - 2.0 * g + diag, 1e-300)
+            slope = norm - g
+            gamma_a = np.clip(slope / gap, 0.0, 1.0)
+            norm_a = norm - gamma_a * (2.0 * slope - gamma_a * gap)
+            cap = alpha / np.maximum(1.0 - alpha, 1e-300)
+            gamma_b = np.clip(-slope / gap, 0.0, cap)
+            norm_b = norm + gamma_b * (2.0 * slope + gamma_b * gap)
+            best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
+            if norm_a[best_a] <= norm_b[best_b]:
+                i, gamma = best_a, gamma_a[best_a]
+                alpha *= 1.0 - gamma
+                alpha[i] += gamma
+                g *= 1.0 - gamma
+                g += gamma * G[i]
+            else:
+                i, gamma = best_b, gamma_b[best_b]
+                alpha *= 1.0 + gamma
+                alpha[i] -= gamma
+                if gamma >= cap[i]:
+                    alpha[i] = 0.0
+                g *= 1.0 + gamma
+                g -= gamma * G[i]
+            norm = ordered_dot(alpha, g)
+        extended, scale, exact = ordered_dot(alpha, g), 1.0 / float(g.min()), False
+    support = np.flatnonzero(alpha > 0)
+    coef = alpha[support] * y_signed[support]
+
+    def scores(K_support):
+        if exact and is_integer_valued(K_support):
+            return exact_matvec(K_support, coef)
+        return ordered_matvec(K_support, coef)
+
+    K_support = K[:, support]
+    train = scores(K_support)
+    norm_sq = scale**2 * float(ordered_dot(coef, scores(K_support[support])))
+    risk = regularised_risk(scale * train, y_signed, norm_sq, estimator.lam)
+    return alpha, scale * coef, risk, int(np.count_nonzero(train == 0)), norm_sq, extended, train
+
+
+@pytest.mark.parametrize("tiny_blocks", [False, True])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: KernelPerceptron("boolean", degree=2, lam=4),
+        lambda: KernelPerceptron("boolean", degree=3, weights=0.5, lam=1.5),
+        lambda: KernelPerceptron("rbf", lam=1.0),
+        lambda: KernelPerceptron("poly", degree=2, lam=0.5),
+        lambda: MaximalMarginPerceptron("boolean", degree=2, lam=4),
+        lambda: MaximalMarginPerceptron("boolean", degree=2, weights=[1.0, 0.5, 0.25], lam=0.3),
+        lambda: MaximalMarginPerceptron("rbf", lam=1.0),
+        lambda: MaximalMarginPerceptron("poly", degree=2, lam=2),
+    ],
+)
+def test_fit_without_extended_gram_is_bit_identical_to_the_full_matrices(make, tiny_blocks, monkeypatch):
+    """The rows of G on demand, K by row blocks (float32 when exact) and the support scores by row
+    blocks give exactly the numbers of the whole K and G, on data with duplicated rows."""
+    import companion.kernels as kernels_module
+    import companion.perceptrons as perceptrons_module
+
+    if tiny_blocks:  # many blocks, some of one row: the blocked paths are really exercised
+        monkeypatch.setattr(perceptrons_module, "_BLOCK_BYTES", 8 * 90 * 3)
+        monkeypatch.setattr(kernels_module, "_BLOCK_BYTES", 8 * 90 * 7)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        bits = rng.integers(0, 2, size=(90, 5))
+        bits[45:70] = bits[:25]  # duplicated inputs ...
+        y = rng.integers(0, 2, 90)
+        y[45:55] = 1 - y[:10]  # ... some with the other label
+        estimator = make()
+        X = add_complemented_bits(bits) if estimator.kernel == "boolean" else bits + 0.3 * rng.normal(size=bits.shape)
+        X[60:70] = X[:10]
+        fitted = estimator.fit(X, y)
+        alpha, dual, risk, ties, norm_sq, extended, train = _reference_fit(estimator, X, y)
+        np.testing.assert_array_equal(fitted.alpha_, alpha)
+        np.testing.assert_array_equal(fitted.dual_coef_, dual)
+        assert (fitted.risk_, fitted.n_ties_, fitted.norm_sq_, fitted.extended_norm_sq_) == (risk, ties, norm_sq, extended)
+        # Exact integer scores only: a real score's last bits follow how it is summed (the training
+        # scores over column-major K[:, support], decision_function over a fresh k(X, support)).
+        if estimator.kernel == "boolean" and isinstance(estimator, KernelPerceptron):
+            np.testing.assert_array_equal(fitted.decision_function(X), fitted.decision_scale_ * train)
+            np.testing.assert_array_equal(fitted.predict(X), fitted.classes_[(train > 0).astype(int)])
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, MaximalMarginPerceptron])
+def test_precomputed_float32_gram_is_not_copied_and_gives_the_float64_result(cls, rng):
+    bits, y = noisy_boolean(rng, m=70)
+    K = boolean_kernel(add_complemented_bits(bits), degree=2, compact=True)
+    assert K.dtype == np.float32
+    K32 = K + np.float32(0.25) * rng.random(K.shape, dtype=np.float32)
+    K32 = (K32 + K32.T) / np.float32(2)  # non-integer float32 values: converted exactly when used
+    fitted32 = cls("precomputed", lam=LAM).fit(K32, y)
+    fitted64 = cls("precomputed", lam=LAM).fit(K32.astype(np.float64), y)
+    for name in ("alpha_", "dual_coef_", "risk_", "n_ties_", "norm_sq_"):
+        np.testing.assert_array_equal(getattr(fitted32, name), getattr(fitted64, name))
+    np.testing.assert_array_equal(fitted32.decision_function(K32), fitted64.decision_function(K32.astype(np.float64)))
