@@ -50,17 +50,9 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         every numeric column, whole numbers included. (Weka's OneR has its own
         discretisation of numeric attributes, with a minimum bucket size; this one has not.)
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
-        Which columns are nominal; the others are numeric, and numeric columns are binned by
-        ``discretizer`` (every one of them; without a discretiser they are refused, with an
-        error naming the column). ``None``: from the types. For a DataFrame, from the dtypes
-        (``category``, ``object``, ``string`` and ``bool`` columns are nominal, numeric dtypes
-        numeric, even when the numbers happen to be whole: ``income`` in whole dollars is
-        numeric). A plain array has no per-column dtype: a column of numbers is numeric when a
-        discretiser is given, else it is read as integer codes (non-integers are refused);
-        columns of strings are nominal. ``"all"``: every column is nominal (e.g. an array of
-        integer codes; nothing is binned). A list of names (DataFrame columns) or
-        indices (counted from 0), or a boolean mask: those columns are nominal, all others
-        numeric.
+        Which columns are nominal, exactly as in :class:`companion.prism.Prism` (``None``: from
+        the DataFrame's dtypes; a plain array's numbers are numeric with a discretiser, integer
+        codes without one); the other columns are numeric and binned by ``discretizer``.
 
     Attributes
     ----------

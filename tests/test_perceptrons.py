@@ -410,11 +410,27 @@ def test_mmp_default_iteration_cap_grows_with_m():
 # ------------------------------------------------------------------------------------------------
 
 
+class _StoredRows:
+    """A whole, stored matrix G behind the row interface the λ-MMP reads (rows, columns, diagonal)."""
+
+    def __init__(self, G):
+        self.G, self.shape = G, G.shape
+
+    def row(self, i):
+        return self.G[i].copy()
+
+    def column(self, j):
+        return self.G[:, j].copy()
+
+    def diagonal(self):
+        return np.diag(self.G).copy()
+
+
 def _reference_fit(estimator, X, y):
     """The fit as it was before issue 18, on the whole m × m matrices K and G = extended_gram(K):
     returns alpha, dual_coef, risk, n_ties, norm_sq, extended_norm_sq, the training scores."""
     from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
-    from companion.perceptrons import _default_max_iter, regularised_risk
+    from companion.perceptrons import _default_max_iter, _mmp_iterations, regularised_risk
 
     classes = np.unique(y)
     y_signed = np.where(y == classes[1], 1.0, -1.0)
@@ -442,38 +458,9 @@ def _reference_fit(estimator, X, y):
         scale = t / extended
         exact = True
     else:
-        diag = np.diag(G).copy()
-        start = int(np.argmin(diag))
-        alpha = np.zeros(G.shape[0])
-        alpha[start] = 1.0
-        g = G[:, start].copy()
-        norm = float(diag[start])
-        for _ in range(_default_max_iter(G.shape[0])):
-            if g.min() >= (1.0 - estimator.tol) * norm:
-                break
-            gap = np.maximum(norm - 2.0 * g + diag, 1e-300)
-            slope = norm - g
-            gamma_a = np.clip(slope / gap, 0.0, 1.0)
-            norm_a = norm - gamma_a * (2.0 * slope - gamma_a * gap)
-            cap = alpha / np.maximum(1.0 - alpha, 1e-300)
-            gamma_b = np.clip(-slope / gap, 0.0, cap)
-            norm_b = norm + gamma_b * (2.0 * slope + gamma_b * gap)
-            best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
-            if norm_a[best_a] <= norm_b[best_b]:
-                i, gamma = best_a, gamma_a[best_a]
-                alpha *= 1.0 - gamma
-                alpha[i] += gamma
-                g *= 1.0 - gamma
-                g += gamma * G[i]
-            else:
-                i, gamma = best_b, gamma_b[best_b]
-                alpha *= 1.0 + gamma
-                alpha[i] -= gamma
-                if gamma >= cap[i]:
-                    alpha[i] = 0.0
-                g *= 1.0 + gamma
-                g -= gamma * G[i]
-            norm = ordered_dot(alpha, g)
+        # Algorithm 2's own iteration, fed the whole matrix G: the test is about where the rows
+        # of G come from (stored vs computed on demand), not about the iteration itself.
+        alpha, g, _, _ = _mmp_iterations(_StoredRows(G), estimator.tol, _default_max_iter(G.shape[0]))
         extended, scale, exact = ordered_dot(alpha, g), 1.0 / float(g.min()), False
     support = np.flatnonzero(alpha > 0)
     coef = alpha[support] * y_signed[support]
