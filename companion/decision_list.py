@@ -80,6 +80,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from companion.numerics import stable_argsort_rows
 from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
@@ -91,6 +92,7 @@ from companion.interpretable import (
 __all__ = [
     "Ball",
     "SortedDistances",
+    "BlockedSortedDistances",
     "DecisionListMachine",
     "BallSetCoveringMachine",
     "BALL_TYPES",
@@ -117,6 +119,17 @@ _METRIC_ALIASES = {
 # Usefulness is compared exactly, in integers (see _most_useful), a block of candidate rows at a
 # time: about this many candidates per block keeps the temporaries small (a few MB, not m x m).
 _USEFULNESS_BLOCK = 2**17
+# BlockedSortedDistances scores this many (centre, border) candidates per block (about 4 MB per
+# int32 temporary): small enough that the allocator reuses the blocks' memory from one block to
+# the next (fresh pages cost more than the arithmetic on them), large enough to amortise the calls.
+_BLOCKED_CANDIDATES = 2**20
+# Peak bytes per squared example of a fit on the full SortedDistances (float64 distances, their
+# sorted copy and intp order, 24 bytes, plus the scored state and its temporaries): measured
+# 5.5 GB at m = 10000 (issue 18), so 56 m^2 with a small margin.
+_FULL_BYTES_PER_PAIR = 56
+# Working memory of the blocked path beyond its order array: a block's temporaries plus a margin
+# for the interpreter and the data (measured peak at m = 20000: see benchmarks/README.md).
+_BLOCKED_OVERHEAD_BYTES = 400 * 2**20
 
 
 def resolve_metric(metric) -> str:
@@ -225,10 +238,12 @@ class SortedDistances:
             raise ValueError(f"distances must be a square (m, m) matrix, got shape {distances.shape}")
         if not np.isfinite(distances).all():
             raise ValueError("distances must be finite")
+        if (distances < 0).any():
+            raise ValueError("distances must be non-negative")
         self.distances = distances
         # intp, not int32: gathering through native-width indices is about 4x faster (numpy
         # would otherwise convert the index array on every restriction and label lookup)
-        self.order = np.argsort(distances, axis=1, kind="stable")
+        self.order = stable_argsort_rows(distances)  # = np.argsort(..., kind="stable"), faster
         self.sorted_rows = np.take_along_axis(distances, self.order, axis=1)
         self.has_ties = bool((self.sorted_rows[:, 1:] == self.sorted_rows[:, :-1]).any())
 
@@ -241,6 +256,44 @@ class SortedDistances:
     @property
     def n_samples(self) -> int:
         return self.distances.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the distances, their order and their sorted copy."""
+        return self.distances.nbytes + self.order.nbytes + self.sorted_rows.nbytes
+
+    def row(self, i: int) -> np.ndarray:
+        """Distances of example ``i`` to every example."""
+        return self.distances[i]
+
+    def columns(self, indices) -> np.ndarray:
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        return self.distances[:, indices]
+
+    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent):
+        """The most useful candidates of one greedy step (all exactly tied), or ``None``.
+
+        Returns ``(candidates, state)``: ``candidates`` a dict of equal-length arrays ``rank``
+        (orders the candidates by centre index, then by position along the centre's sorted
+        row), ``centre``, ``border``, ``border_positive``, ``covered`` and ``errors``; ``state``
+        the scored state, handed back as ``parent`` at the next step.
+        """
+        state = self._scored_state(y01, alive, in_compression, allowed, parent)
+        if state.covered is None:  # no admissible candidate
+            return None, state
+        tied = _most_useful(state, p_p, p_n)
+        if not len(tied):  # an infinite penalty rules out every candidate
+            return None, state
+        row, position = np.divmod(tied, len(state.rows))
+        candidates = {
+            "rank": tied,
+            "centre": state.rows[row],
+            "border": state.order[row, position],
+            "border_positive": state.label_sorted.ravel()[tied],
+            "covered": state.covered.ravel()[tied].astype(np.int64),
+            "errors": state.errors_p_p.ravel()[tied].astype(np.int64) + state.errors_p_n.ravel()[tied],
+        }
+        return candidates, state
 
     def permuted(self, order) -> "SortedDistances":
         """The sorted distances of the examples taken in ``order`` (memoised per order).
@@ -293,6 +346,282 @@ class SortedDistances:
             oldest = next(iter(cache))
             self._cache_bytes -= cache.pop(oldest).nbytes
         return state
+
+
+class BlockedSortedDistances:
+    """The sorted distances in O(m^2) *bytes*: the memory-bounded twin of :class:`SortedDistances`.
+
+    :class:`SortedDistances` holds the float64 distances, their sorted copy and the int64 order,
+    24 bytes per pair of examples, and a greedy step scores every candidate at once (about 56
+    bytes per pair at the peak, 22 GB at m = 20000). This class keeps only what the greedy needs
+    and cannot recompute cheaply:
+
+    * ``order`` -- for each centre the examples by increasing distance (stable), as ``uint16``
+      (``uint32`` past 65536 examples): 2 bytes per pair;
+    * ``tie_bits`` -- one bit per pair, set where a position of a sorted row starts a new group
+      of equal distances (distances are compared exactly, so tie groups must be exact).
+
+    Distances themselves are recomputed from ``X`` when needed (a ball's radius, the examples it
+    fires on, the compression constraint), with the same ``cdist`` call per pair, so they are
+    bit-identical to those of :class:`SortedDistances`. Each greedy step scores the candidates a
+    block of centres at a time (:data:`_BLOCKED_CANDIDATES` candidates per block) and keeps only
+    the most useful ones, so the working memory is a few tens of MB whatever ``m``. The balls
+    chosen are those :class:`SortedDistances` gives (same counts, same exact usefulness, same tie
+    order; ``tests/test_decision_list.py`` compares the two on data with duplicate points and
+    tied distances). Scored states are not memoised: a grid of fits on one training set costs
+    each fit its own steps.
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n_features)
+        The training examples (in the order the greedy will see them).
+    metric : str, default="euclidean"
+        As for :meth:`SortedDistances.from_points`.
+
+    Attributes
+    ----------
+    X : ndarray of shape (m, n_features)
+    metric : str
+    order : ndarray of shape (m, m), uint16 or uint32
+    tie_bits : ndarray of shape (m, ceil(m / 8)), uint8
+        ``np.packbits`` of the group-start flags of each sorted row.
+    has_ties : bool
+        Whether any row has two equal distances.
+    """
+
+    def __init__(self, X, metric: str = "euclidean"):
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D, got shape {X.shape}")
+        if not np.isfinite(X).all():
+            raise ValueError("X must be finite")
+        self.X = X
+        self.metric = resolve_metric(metric)
+        m = X.shape[0]
+        self.order = np.empty((m, m), dtype=np.uint16 if m <= 2**16 else np.uint32)
+        self.tie_bits = np.empty((m, (m + 7) // 8), dtype=np.uint8)
+        has_ties = False
+        for rows in _row_blocks(m, m):
+            distances = cdist(X[rows], X, metric=self.metric)
+            self.order[rows], starts = stable_argsort_rows(distances, self.order.dtype, return_group_starts=True)
+            has_ties = has_ties or not starts.all()
+            self.tie_bits[rows] = np.packbits(starts, axis=1)
+        self.has_ties = has_ties
+
+    def permuted(self, order) -> "BlockedSortedDistances":
+        """The sorted distances of the examples taken in ``order`` (rebuilt; identity: ``self``)."""
+        order = np.asarray(order, dtype=np.intp)
+        if order.shape != (self.n_samples,):
+            raise ValueError(f"order must be a permutation of the {self.n_samples} examples, got shape {order.shape}")
+        if (order == np.arange(self.n_samples)).all():
+            return self
+        return BlockedSortedDistances(self.X[order], self.metric)
+
+    @staticmethod
+    def estimated_bytes(m: int) -> int:
+        """Peak bytes of a fit on ``m`` examples: the order, the tie bits and the working memory."""
+        index_bytes = 2 if m <= 2**16 else 4
+        return index_bytes * m * m + m * ((m + 7) // 8) + _BLOCKED_OVERHEAD_BYTES
+
+    @property
+    def n_samples(self) -> int:
+        return self.X.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        """Memory held by the order and the tie bits (the examples are the caller's)."""
+        return self.order.nbytes + self.tie_bits.nbytes
+
+    def row(self, i: int) -> np.ndarray:
+        """Distances of example ``i`` to every example (recomputed)."""
+        return cdist(self.X[i : i + 1], self.X, metric=self.metric)[0]
+
+    def columns(self, indices) -> np.ndarray:
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        return cdist(self.X, self.X[np.asarray(indices, dtype=np.intp)], metric=self.metric)
+
+    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent=None):
+        """As :meth:`SortedDistances._best_balls`, scored a block of remaining centres at a time.
+
+        The counts are those of :func:`_score`, taken along the full sorted rows with the
+        removed examples masked out instead of dropped: a removed example contributes to no
+        count and is no border, and the tie groups of the full row, restricted to the remaining
+        examples, are the remaining examples' tie groups. ``rank`` is ``centre * m + position``,
+        which orders candidates as the restricted layout's flat index does.
+        """
+        m = self.n_samples
+        y01 = np.asarray(y01, dtype=bool)
+        centres = np.flatnonzero(alive)
+        n_alive = len(centres)
+        n_pos = int(y01[centres].sum())
+        compression = None
+        if in_compression is not None:
+            compression = np.flatnonzero(in_compression & alive)
+            if not len(compression):
+                compression = None
+        q, a_p, a_n, dtype, bound = _exact_penalties(p_p, p_n, n_alive)
+        floor = -(bound + 1)
+        best, found = floor, []
+        # one gather per block instead of two: bit 1 "remaining", bit 0 "positive"
+        codes = (np.asarray(alive, dtype=np.uint8) << 1) | y01
+        for block in _row_blocks(n_alive, m):
+            rows = centres[block]
+            order = self.order[rows]
+            codes_sorted = np.take(codes, order)
+            alive_sorted = codes_sorted >= 2
+            label_sorted = (codes_sorted & 1).view(bool)
+            positive_sorted = codes_sorted == 3
+            incl_all = np.cumsum(alive_sorted, axis=1, dtype=np.int32)
+            incl_pos = np.cumsum(positive_sorted, axis=1, dtype=np.int32)
+            excl_all = incl_all - alive_sorted
+            excl_pos = incl_pos - positive_sorted
+            if self.has_ties:
+                starts = np.unpackbits(self.tie_bits[rows], axis=1, count=m).view(bool)
+                ends = np.ones(starts.shape, dtype=bool)
+                ends[:, :-1] = starts[:, 1:]
+                excl_all = _value_at_group_start(excl_all, starts)
+                excl_pos = _value_at_group_start(excl_pos, starts)
+                incl_all = _value_at_group_end(incl_all, ends)
+                incl_pos = _value_at_group_end(incl_pos, ends)
+            border_positive = label_sorted.view(np.int8)
+            inside = y01[rows].view(np.int8)[:, None] ^ border_positive  # 0/1, as in _score
+            outside_all = n_alive - incl_all
+            fire_all = outside_all + inside * (excl_all - outside_all)
+            outside_pos = n_pos - incl_pos
+            fire_pos = outside_pos + inside * (excl_pos - outside_pos)
+            covered = fire_pos + border_positive * (fire_all - 2 * fire_pos)
+            errors = fire_all - covered
+            valid = alive_sorted & (covered > 0)
+            if not allowed.all():
+                valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
+            if compression is not None:
+                sorted_rows = np.take_along_axis(
+                    cdist(self.X[rows], self.X, metric=self.metric), order.astype(np.intp), axis=1
+                )
+                to_compression = cdist(self.X[rows], self.X[compression], metric=self.metric)
+                valid &= _compression_ok(
+                    sorted_rows, to_compression, y01[compression], label_sorted, inside.view(bool)
+                )
+            errors_p_p = errors * border_positive  # output-0 rules err on positives
+            usefulness = _exact_usefulness(
+                covered, errors_p_p, errors - errors_p_p, q, a_p, a_n, p_p, p_n, dtype, floor
+            )
+            usefulness[~valid] = floor
+            block_best = usefulness.max()
+            if block_best < best or block_best == floor:
+                continue
+            hits = np.flatnonzero(usefulness == block_best)
+            row, position = np.divmod(hits, m)
+            hit = {
+                "rank": rows[row].astype(np.int64) * m + position,
+                "centre": rows[row],
+                "border": order[row, position].astype(np.intp),
+                "border_positive": label_sorted[row, position],
+                "covered": covered[row, position].astype(np.int64),
+                "errors": errors[row, position].astype(np.int64),
+            }
+            if block_best > best:
+                best, found = block_best, [hit]
+            else:
+                found.append(hit)
+        if not found:
+            return None, None
+        return {key: np.concatenate([hit[key] for hit in found]) for key in found[0]}, None
+
+
+def _row_blocks(n_rows: int, width: int):
+    """Slices of ``n_rows`` rows, about :data:`_BLOCKED_CANDIDATES` / ``width`` rows each."""
+    step = max(1, _BLOCKED_CANDIDATES // max(width, 1))
+    return [slice(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
+
+
+def _sorted_distances_within(X, metric, max_memory_gb, learner):
+    """The fastest sorted-distance layout whose estimated peak fits ``max_memory_gb``.
+
+    :class:`SortedDistances` (memoised states, the fastest for grids) when ``56 m^2`` bytes fit
+    (always, for ``max_memory_gb=None``), else :class:`BlockedSortedDistances` (about ``2 m^2``
+    bytes); both learn the same list. Raises ``MemoryError`` naming the limit when neither fits.
+    """
+    m = X.shape[0]
+    if max_memory_gb is None or _FULL_BYTES_PER_PAIR * m * m <= max_memory_gb * 2**30:
+        return SortedDistances.from_points(X, metric)
+    needed = BlockedSortedDistances.estimated_bytes(m)
+    if needed > max_memory_gb * 2**30:
+        raise MemoryError(
+            f"{learner}: a fit on {m} examples needs about {needed / 2**30:.1f} GB (the sorted "
+            f"distances of every pair, 2 bytes each, plus working memory), more than "
+            f"max_memory_gb={max_memory_gb}. Raise max_memory_gb if the machine has the memory "
+            f"(max_memory_gb=None: no limit), or fit on a subsample."
+        )
+    return BlockedSortedDistances(X, metric)
+
+
+def _type_allowed(allowed, is_inside, label_sorted):
+    """Candidates whose type (inside/outside, border class) is among the ``allowed`` ones."""
+    pi, po, ni, no = (bool(v) for v in allowed)
+    type_allowed = np.zeros(label_sorted.shape, dtype=bool)
+    combinations = ((pi, True, False), (po, False, False), (ni, True, True), (no, False, True))
+    for ok, inside_wanted, border_wanted in combinations:
+        if ok:
+            type_allowed |= (is_inside if inside_wanted else ~is_inside) & (
+                label_sorted if border_wanted else ~label_sorted
+            )
+    return type_allowed
+
+
+def _compression_ok(sorted_rows, to_compression, compression_positive, label_sorted, is_inside):
+    """Candidates that fire on no remaining compression example of their border's class.
+
+    An inside rule needs every such example at distance >= the border's, an outside rule at
+    distance <= the border's (spec §7.4).
+    """
+    ok_inside = np.zeros(label_sorted.shape, dtype=bool)
+    ok_outside = np.zeros(label_sorted.shape, dtype=bool)
+    for wrong_positive, border_mask in ((True, label_sorted), (False, ~label_sorted)):
+        columns = compression_positive == wrong_positive
+        if columns.any():
+            nearest = to_compression[:, columns].min(axis=1)[:, None]
+            farthest = to_compression[:, columns].max(axis=1)[:, None]
+            ok_inside |= border_mask & (sorted_rows <= nearest)
+            ok_outside |= border_mask & (sorted_rows >= farthest)
+        else:
+            ok_inside |= border_mask
+            ok_outside |= border_mask
+    return (is_inside & ok_inside) | (~is_inside & ok_outside)
+
+
+def _exact_penalties(p_p, p_n, n_remaining):
+    """The penalties as integers over a common denominator, and an integer type that holds
+    ``q * usefulness`` exactly for ``n_remaining`` examples (see :func:`_most_useful`).
+
+    Returns ``(q, a_p, a_n, dtype, bound)`` with ``|q * usefulness| <= bound``.
+    """
+    finite = [_decimal_penalty(p) for p in (p_p, p_n) if not np.isinf(p)]
+    q = lcm(*(f.denominator for f in finite)) if finite else 1
+    a_p, a_n = (0 if np.isinf(p) else int(_decimal_penalty(p) * q) for p in (p_p, p_n))
+    bound = (q + max(a_p, a_n)) * n_remaining
+    if bound < 2**31 - 1:
+        dtype = np.int32
+    elif bound < 2**63 - 1:
+        dtype = np.int64
+    else:  # exact but slow: only for penalties with many significant digits
+        dtype = object
+    return q, a_p, a_n, dtype, bound
+
+
+def _exact_usefulness(covered, errors_p_p, errors_p_n, q, a_p, a_n, p_p, p_n, dtype, floor):
+    """``q * (covered - p_p errors_p_p - p_n errors_p_n)`` exactly, ``floor`` where an infinite
+    penalty meets an error of its kind or the candidate covers nothing (inadmissible)."""
+    u = covered.astype(dtype)
+    if q != 1:
+        u *= q
+    for a, penalty, errors in ((a_p, p_p, errors_p_p), (a_n, p_n, errors_p_n)):
+        if np.isinf(penalty):
+            u[errors > 0] = floor
+        elif a:
+            u -= errors.astype(dtype) * a
+    u[covered == 0] = floor
+    return u
 
 
 def _tie_groups(sorted_rows, dtype):
@@ -358,6 +687,8 @@ def greedy_ball_list(
     max_balls: int | None,
     stop_when: str = "either_empty",
     compression_constraint: bool = False,
+    tie_rule: str = "larger_cover",
+    removal: str = "fired",
 ):
     """BuildDLM (Figure 1) over data-dependent balls, vectorised over all candidates.
 
@@ -379,6 +710,19 @@ def greedy_ball_list(
     compression_constraint : bool
         Discard any ball that would fire with the wrong output on a compression example still
         remaining (spec §7.4, our enforcement of the paper's constraint).
+    tie_rule : {"larger_cover", "fewest_errors", "output_one_first"}
+        How balls of equal usefulness are ordered (Figure 1 leaves it open; see Notes).
+        ``"larger_cover"`` (the default, used by the estimators): larger covered set, then fewer
+        errors, then output 1. ``"fewest_errors"``: fewer errors, then larger covered set, then
+        output 1. ``"output_one_first"``: step 3's ``>=`` read literally (a tie between the two
+        uses of the same feature goes to output 1), then larger covered set, then fewer errors.
+        The remaining keys (centre index, border) are the same for all three. The variants exist
+        for notebook 01's experiments on how much the unspecified tie rule matters.
+    removal : {"fired", "covered"}
+        Which examples leave ``S'`` after a ball is added. ``"fired"`` (Figure 1, step 4; the
+        default): every example on which the rule fires. ``"covered"``: only those it classifies
+        correctly, so that its errors stay available to later balls (an experiment, not the
+        paper's algorithm).
 
     Returns
     -------
@@ -412,8 +756,13 @@ def greedy_ball_list(
     """
     if stop_when not in ("either_empty", "negatives_empty", "positives_empty"):
         raise ValueError(f"stop_when must be 'either_empty', 'negatives_empty' or 'positives_empty', got {stop_when!r}")
-    D = sd.distances
-    m = D.shape[0]
+    if tie_rule not in ("larger_cover", "fewest_errors", "output_one_first"):
+        raise ValueError(
+            f"tie_rule must be 'larger_cover', 'fewest_errors' or 'output_one_first', got {tie_rule!r}"
+        )
+    if removal not in ("fired", "covered"):
+        raise ValueError(f"removal must be 'fired' or 'covered', got {removal!r}")
+    m = sd.n_samples
     y01 = np.asarray(y01).astype(bool)
     if y01.shape != (m,):
         raise ValueError(f"y01 must have one label per row of the distances ({m}), got shape {y01.shape}")
@@ -434,24 +783,30 @@ def greedy_ball_list(
             break
         if stop_when == "positives_empty" and n_pos == 0:
             break
-        state = sd._scored_state(y01, alive, in_compression if compression_constraint else None, allowed, state)
-        if state.covered is None:  # no admissible candidate
+        found, state = sd._best_balls(
+            y01, alive, in_compression if compression_constraint else None, allowed, p_p, p_n, state
+        )
+        if found is None:
             break
-        tied = _most_useful(state, p_p, p_n)
-        if not len(tied):  # an infinite penalty rules out every candidate
-            break
-        if len(tied) > 1:
-            output_one = ~state.label_sorted.ravel()[tied]
-            covered = state.covered.ravel()[tied].astype(np.int64)
-            errors = state.errors_p_p.ravel()[tied].astype(np.int64) + state.errors_p_n.ravel()[tied]
+        pick = 0
+        if len(found["rank"]) > 1:
+            output_one = ~found["border_positive"]
+            covered, errors, rank = found["covered"], found["errors"], found["rank"]
             # lexsort: last key is primary
-            tied = tied[np.lexsort((tied, ~output_one, errors, -covered))]
-        row, position = divmod(int(tied[0]), len(state.rows))
-        centre = int(state.rows[row])
-        border = int(state.order[row, position])
+            if tie_rule == "larger_cover":
+                keys = (rank, ~output_one, errors, -covered)
+            elif tie_rule == "fewest_errors":
+                keys = (rank, ~output_one, -covered, errors)
+            else:
+                keys = (rank, errors, -covered, ~output_one)
+            pick = int(np.lexsort(keys)[0])
+        centre, border = int(found["centre"][pick]), int(found["border"][pick])
         code = _kind_of(bool(y01[centre]), bool(y01[border]))
-        radius = D[centre, border]
-        fired = D[centre] < radius if _TYPE_INSIDE[code] else D[centre] > radius
+        to_centre = sd.row(centre)
+        radius = to_centre[border]
+        fired = to_centre < radius if _TYPE_INSIDE[code] else to_centre > radius
+        if removal == "covered":
+            fired = fired & (y01 == bool(_TYPE_OUTPUT[code]))
         alive = alive & ~fired
         in_compression = in_compression.copy()
         in_compression[[centre, border]] = True
@@ -517,33 +872,17 @@ def _most_useful(state: _ScoredState, p_p: float, p_n: float) -> np.ndarray:
     candidates): the temporaries stay a few MB instead of m x m arrays, and a state is shared
     by many fits (one per penalty pair), so nothing penalty-specific is stored in it.
     """
-    finite = [_decimal_penalty(p) for p in (p_p, p_n) if not np.isinf(p)]
-    q = lcm(*(f.denominator for f in finite)) if finite else 1
-    a_p, a_n = (0 if np.isinf(p) else int(_decimal_penalty(p) * q) for p in (p_p, p_n))
     covered, errors_p_p, errors_p_n = state.covered, state.errors_p_p, state.errors_p_n
     n_rows, n_cols = covered.shape
-    bound = (q + max(a_p, a_n)) * n_cols  # |q * usefulness| <= bound
-    if bound < 2**31 - 1:
-        dtype = np.int32
-    elif bound < 2**63 - 1:
-        dtype = np.int64
-    else:  # exact but slow: only for penalties with many significant digits
-        dtype = object
+    q, a_p, a_n, dtype, bound = _exact_penalties(p_p, p_n, n_cols)
     floor = -(bound + 1)  # below every admissible candidate
     best, tied = floor, []
     step = max(1, _USEFULNESS_BLOCK // max(n_cols, 1))
     for start in range(0, n_rows, step):
         block = slice(start, start + step)
-        c = covered[block]
-        u = c.astype(dtype)
-        if q != 1:
-            u *= q
-        for a, penalty, errors in ((a_p, p_p, errors_p_p[block]), (a_n, p_n, errors_p_n[block])):
-            if np.isinf(penalty):
-                u[errors > 0] = floor
-            elif a:
-                u -= errors.astype(dtype) * a
-        u[c == 0] = floor  # inadmissible
+        u = _exact_usefulness(
+            covered[block], errors_p_p[block], errors_p_n[block], q, a_p, a_n, p_p, p_n, dtype, floor
+        )
         block_best = u.max()
         if block_best < best or block_best == floor:
             continue
@@ -609,37 +948,12 @@ def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
     errors = fire_all - covered
     valid = covered > 0
     if not allowed.all():
-        pi, po, ni, no = (bool(v) for v in allowed)
-        is_inside = inside.view(bool)
-        type_allowed = np.zeros(label_sorted.shape, dtype=bool)
-        combinations = ((pi, True, False), (po, False, False), (ni, True, True), (no, False, True))
-        for ok, inside_wanted, border_wanted in combinations:
-            if ok:
-                type_allowed |= (is_inside if inside_wanted else ~is_inside) & (
-                    label_sorted if border_wanted else ~label_sorted
-                )
-        valid &= type_allowed
+        valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
     if in_compression is not None:
         compression = np.flatnonzero(in_compression & alive)
         if len(compression):
-            # A rule must not fire on a remaining compression example of its border's class
-            # (the class it would get wrong): an inside rule needs every such example at distance
-            # >= the border's, an outside rule at distance <= the border's.
             to_compression = sd.distances[np.ix_(rows, compression)]
-            ok_inside = np.zeros(label_sorted.shape, dtype=bool)
-            ok_outside = np.zeros(label_sorted.shape, dtype=bool)
-            for wrong_positive, border_mask in ((True, label_sorted), (False, ~label_sorted)):
-                columns = y01[compression] == wrong_positive
-                if columns.any():
-                    nearest = to_compression[:, columns].min(axis=1)[:, None]
-                    farthest = to_compression[:, columns].max(axis=1)[:, None]
-                    ok_inside |= border_mask & (sorted_rows <= nearest)
-                    ok_outside |= border_mask & (sorted_rows >= farthest)
-                else:
-                    ok_inside |= border_mask
-                    ok_outside |= border_mask
-            is_inside = inside.view(bool)
-            valid &= (is_inside & ok_inside) | (~is_inside & ok_outside)
+            valid &= _compression_ok(sorted_rows, to_compression, y01[compression], label_sorted, inside.view(bool))
     if valid.any():
         covered *= valid  # 0 marks an inadmissible candidate (an admissible one covers >= 1)
         errors_p_p = errors * border_positive  # output-0 rules err on positives: penalised by p_p
@@ -717,6 +1031,15 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if not value >= 0:
             raise ValueError(f"{name} must be a non-negative number (np.inf allowed), got {value!r}")
 
+    def _check_max_memory(self):
+        value = self.max_memory_gb
+        if value is None:
+            return
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+            raise TypeError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
+        if not value > 0:
+            raise ValueError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
+
     @staticmethod
     def _check_bool(name, value):
         if not isinstance(value, (bool, np.bool_)):
@@ -751,7 +1074,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         y01 = y_index.astype(int)
         m = X.shape[0]
         if sorted_distances is not None and (
-            not isinstance(sorted_distances, SortedDistances) or sorted_distances.n_samples != m
+            not isinstance(sorted_distances, (SortedDistances, BlockedSortedDistances))
+            or sorted_distances.n_samples != m
         ):
             raise ValueError(
                 f"sorted_distances must be a SortedDistances of the {m} rows of X, got {sorted_distances!r}"
@@ -762,7 +1086,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         order = canonical_order(X, y01)
         y01_canonical = y01[order]
         if sorted_distances is None:
-            sorted_distances = SortedDistances.from_points(X[order], self._metric)
+            sorted_distances = _sorted_distances_within(X[order], self._metric, self.max_memory_gb, type(self).__name__)
         else:
             sorted_distances = sorted_distances.permuted(order)
         # integer counts; argmax takes classes_[0] on a tie
@@ -777,7 +1101,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         inside = _TYPE_INSIDE[kinds] if len(kinds) else np.zeros(0, dtype=bool)
         # D is in canonical order: select the canonical centre columns, then put the rows back
         # into the caller's order
-        to_centres = sorted_distances.distances[:, learnt["centre"]]
+        to_centres = sorted_distances.columns(learnt["centre"])
         train_fires = np.empty((m, len(kinds)), dtype=bool)
         train_fires[order] = np.where(inside, to_centres < radii, to_centres > radii)
         defaults = self._prefix_defaults(outputs)
@@ -1144,6 +1468,14 @@ class DecisionListMachine(_BallListBase):
         Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
         are not considered and, if the final default misclassifies one, the list is cut to the
         longest prefix that does not.
+    max_memory_gb : float or None, default=4.0
+        Peak memory the fit may use for its sorted distances, in GiB. Up to about
+        ``sqrt(max_memory_gb * 2**30 / 56)`` examples (8700 for 4 GB) the fit keeps every
+        distance and memoises its steps (:class:`SortedDistances`, fastest); beyond, it keeps
+        2 bytes per pair and scores the candidates in blocks (:class:`BlockedSortedDistances`:
+        about 0.8 GB and under a minute for 20000 examples, see the README's speed section);
+        the learnt list is the same either way. A fit that cannot stay within the limit raises
+        ``MemoryError`` before allocating. ``None``: no limit (always the fastest layout).
 
     Attributes
     ----------
@@ -1236,15 +1568,19 @@ class DecisionListMachine(_BallListBase):
     True
     """
 
-    def __init__(self, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False):
+    def __init__(
+        self, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False, max_memory_gb=4.0
+    ):
         self.p_p = p_p
         self.p_n = p_n
         self.s = s
         self.ball_type = ball_type
         self.metric = metric
         self.compression_constraint = compression_constraint
+        self.max_memory_gb = max_memory_gb
 
     def _validate_params(self):
+        self._check_max_memory()
         self._check_penalty("p_p", self.p_p)
         self._check_penalty("p_n", self.p_n)
         self._check_s()
@@ -1295,6 +1631,8 @@ class BallSetCoveringMachine(_BallListBase):
     metric : str, default="l2"
     compression_constraint : bool, default=False
         As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
+    max_memory_gb : float or None, default=4.0
+        As for :class:`DecisionListMachine`.
 
     Attributes
     ----------
@@ -1344,14 +1682,18 @@ class BallSetCoveringMachine(_BallListBase):
     True
     """
 
-    def __init__(self, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False):
+    def __init__(
+        self, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False, max_memory_gb=4.0
+    ):
         self.p = p
         self.s = s
         self.model_type = model_type
         self.metric = metric
         self.compression_constraint = compression_constraint
+        self.max_memory_gb = max_memory_gb
 
     def _validate_params(self):
+        self._check_max_memory()
         self._check_penalty("p", self.p)
         self._check_s()
         if not isinstance(self.model_type, str) or self.model_type not in ("conjunction", "disjunction"):

@@ -3,7 +3,8 @@
 The vectorised greedy is checked against a naive loop over every (centre, border) candidate that
 implements Figure 1 and Section 3 directly, on random data with and without tied distances. The
 naive loop computes usefulness in exact rational arithmetic (``fractions.Fraction``), so it is the
-ground truth for ties between equally useful balls.
+ground truth for ties between equally useful balls. Both layouts of the sorted distances (the full
+``SortedDistances`` and the memory-bounded ``BlockedSortedDistances``, issue 18) are held to it.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from sklearn.base import clone
 from companion.decision_list import (
     BALL_TYPES,
     BallSetCoveringMachine,
+    BlockedSortedDistances,
     DecisionListMachine,
     SortedDistances,
     canonical_order,
     greedy_ball_list,
 )
+import companion.decision_list as decision_list
 from companion.decision_list import _most_useful, _ScoredState
 
 # --------------------------------------------------------------------------------------------
@@ -38,12 +41,13 @@ def exact_penalty(penalty):
 
 def naive_ball_list(
     X, y01, *, p_p, p_n, types, max_balls, stop_when="either_empty", constraint=False, metric="euclidean",
-    stats=None,
+    stats=None, tie_rule="larger_cover", removal="fired",
 ):
-    """Loop over every remaining centre and border; same tie-breaking rule as the package.
+    """Loop over every remaining centre and border; same tie-breaking rules as the package.
 
     Usefulness is an exact ``Fraction`` (penalties read as the decimals they are written as), so
     two balls are tied exactly when their usefulness is equal: no tolerance, no rounding.
+    ``tie_rule`` and ``removal`` as in :func:`greedy_ball_list`, written out from their docstring.
     ``stats`` (a dict, optional) counts under ``"mixed_ties"`` the steps whose most useful balls
     differ in cover and errors (the tie rule then decides by cover, not by usefulness).
     """
@@ -98,16 +102,27 @@ def naive_ball_list(
         tied = [cand for cand in candidates if cand[0] == best]
         if stats is not None and len({cand[1:3] for cand in tied}) > 1:
             stats["mixed_ties"] = stats.get("mixed_ties", 0) + 1
-        tied.sort(key=lambda cand: (-cand[1], cand[2], -cand[3], cand[4], cand[5]))
-        _, _, _, _, c, _, b, kind, fired = tied[0]
+        rule_keys = {
+            "larger_cover": lambda cand: (-cand[1], cand[2], -cand[3]),
+            "fewest_errors": lambda cand: (cand[2], -cand[1], -cand[3]),
+            "output_one_first": lambda cand: (-cand[3], -cand[1], cand[2]),
+        }[tie_rule]
+        tied.sort(key=lambda cand: (*rule_keys(cand), cand[4], cand[5]))
+        _, _, _, output, c, _, b, kind, fired = tied[0]
+        if removal == "covered":  # only the examples the ball classifies right leave S'
+            fired = [i for i in fired if y01[i] == output]
         alive[fired] = False
         compression.update((c, b))
         chosen.append((kind, c, b))
     return chosen
 
 
-def engine_list(X, y01, **kwargs):
-    sd = SortedDistances.from_points(X, kwargs.pop("metric", "euclidean"))
+def engine_list(X, y01, layout="full", **kwargs):
+    metric = kwargs.pop("metric", "euclidean")
+    if layout == "full":
+        sd = SortedDistances.from_points(X, metric)
+    else:
+        sd = BlockedSortedDistances(X, metric)
     out = greedy_ball_list(sd, y01, **kwargs)
     return [(BALL_TYPES[k], int(c), int(b)) for k, c, b in zip(out["kind"], out["centre"], out["border"])]
 
@@ -125,31 +140,165 @@ def random_problem(rng, m=40, n_features=2, ties=False):
 # --------------------------------------------------------------------------------------------
 
 
+LAYOUTS = ["full", "blocked"]
+
+
+@pytest.fixture
+def small_blocks(monkeypatch):
+    """Blocks of a few dozen candidates, so that the blocked layout's merge across blocks runs."""
+    monkeypatch.setattr(decision_list, "_BLOCKED_CANDIDATES", 37)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("ties", [False, True])
 @pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES])
 @pytest.mark.parametrize("constraint", [False, True])
-def test_vectorised_greedy_matches_naive_loop(rng, ties, types, constraint):
+def test_vectorised_greedy_matches_naive_loop(rng, small_blocks, layout, ties, types, constraint):
     for _ in range(4):
         X, y01 = random_problem(rng, m=int(rng.integers(20, 45)), ties=ties)
         p_p, p_n = (float(v) for v in rng.choice([0.3, 0.5, 1.0, 1.5, 2.0, 3.0], size=2))
         kwargs = dict(p_p=p_p, p_n=p_n, types=types, max_balls=8)
         expected = naive_ball_list(X, y01, constraint=constraint, **kwargs)
-        got = engine_list(X, y01, compression_constraint=constraint, **kwargs)
+        got = engine_list(X, y01, layout, compression_constraint=constraint, **kwargs)
         assert got == expected
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("metric", ["cityblock", "chebyshev"])
-def test_other_metrics_match_naive_loop(rng, metric):
+def test_other_metrics_match_naive_loop(rng, small_blocks, layout, metric):
     X, y01 = random_problem(rng, m=35, n_features=3)
     kwargs = dict(p_p=1.0, p_n=2.0, types=BALL_TYPES, max_balls=6)
-    assert engine_list(X, y01, metric=metric, **kwargs) == naive_ball_list(X, y01, metric=metric, **kwargs)
+    assert engine_list(X, y01, layout, metric=metric, **kwargs) == naive_ball_list(X, y01, metric=metric, **kwargs)
 
 
+@pytest.mark.parametrize("layout", LAYOUTS)
 @pytest.mark.parametrize("stop_when,types", [("negatives_empty", ("Ni", "No")), ("positives_empty", ("Pi", "Po"))])
-def test_scm_stopping_rule_matches_naive_loop(rng, stop_when, types):
+def test_scm_stopping_rule_matches_naive_loop(rng, small_blocks, layout, stop_when, types):
     X, y01 = random_problem(rng, m=40, ties=True)
     kwargs = dict(p_p=1.5, p_n=1.5, types=types, max_balls=7, stop_when=stop_when)
-    assert engine_list(X, y01, **kwargs) == naive_ball_list(X, y01, **kwargs)
+    assert engine_list(X, y01, layout, **kwargs) == naive_ball_list(X, y01, **kwargs)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors", "output_one_first"])
+@pytest.mark.parametrize("removal", ["fired", "covered"])
+def test_tie_rule_and_removal_variants_match_naive_loop(rng, small_blocks, layout, tie_rule, removal):
+    mixed = 0
+    for _ in range(5):
+        X, y01 = integer_problem(rng, m=int(rng.integers(25, 45)))
+        kwargs = dict(p_p=1.0, p_n=1.0, types=BALL_TYPES, max_balls=6, tie_rule=tie_rule, removal=removal)
+        stats = {}
+        expected = naive_ball_list(X, y01, stats=stats, **kwargs)
+        mixed += stats.get("mixed_ties", 0)
+        assert engine_list(X, y01, layout, **kwargs) == expected
+    assert mixed > 0  # the tie rule was exercised: some steps had equally useful balls of different cover
+
+
+def test_tie_rules_and_removal_change_the_list_on_some_data(rng):
+    """The variants are not the default under another name: each changes some list."""
+    changed = {"fewest_errors": False, "output_one_first": False, "covered": False}
+    for k in range(40):
+        X, y01 = integer_problem(rng, m=40)
+        # "output 1 first" differs only where an output-0 ball ties with a larger cover: it
+        # takes unequal penalties or large ones to make that common
+        p_p, p_n = [(1.0, 1.0), (0.5, 2.0), (3.0, 3.0)][k % 3]
+        kwargs = dict(p_p=p_p, p_n=p_n, types=BALL_TYPES, max_balls=6)
+        default = engine_list(X, y01, **kwargs)
+        for rule in ("fewest_errors", "output_one_first"):
+            changed[rule] |= engine_list(X, y01, tie_rule=rule, **kwargs) != default
+        changed["covered"] |= engine_list(X, y01, removal="covered", **kwargs) != default
+    assert all(changed.values()), changed
+
+
+def test_bad_tie_rule_and_removal_are_named():
+    sd = SortedDistances.from_points(np.arange(6.0)[:, None])
+    with pytest.raises(ValueError, match="tie_rule"):
+        greedy_ball_list(sd, [0, 1] * 3, p_p=1, p_n=1, max_balls=2, tie_rule="random")
+    with pytest.raises(ValueError, match="removal"):
+        greedy_ball_list(sd, [0, 1] * 3, p_p=1, p_n=1, max_balls=2, removal="all")
+
+
+# --------------------------------------------------------------------------------------------
+# The memory-bounded layout (issue 18): same lists, bounded memory, clear errors
+# --------------------------------------------------------------------------------------------
+
+
+def _balls(machine):
+    return [(b.kind, b.centre_index, b.border_index, b.radius) for b in machine.balls_]
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize(
+    "machine",
+    [
+        DecisionListMachine(p_p=1.0, p_n=1.0, s=8),
+        DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True),
+        BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction"),
+        BallSetCoveringMachine(p=4.8, s=6, model_type="disjunction", metric="l1", compression_constraint=True),
+    ],
+    ids=["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"],
+)
+def test_memory_bounded_fit_learns_the_same_machine(rng, small_blocks, monkeypatch, ties, machine):
+    """A limit that rules out the full layout switches to the blocked one: nothing else changes."""
+    monkeypatch.setattr(decision_list, "_BLOCKED_OVERHEAD_BYTES", 0)  # a limit that small m can cross
+    built = []
+
+    class CountedBlocked(BlockedSortedDistances):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(decision_list, "BlockedSortedDistances", CountedBlocked)
+    for _ in range(3):
+        X, y01 = random_problem(rng, m=int(rng.integers(150, 250)), n_features=3, ties=ties)
+        if ties:
+            X[::7] = X[0]  # duplicate points as well as tied distances
+        full = clone(machine).set_params(max_memory_gb=None).fit(X, y01)
+        # 56 m^2 bytes (the full layout) > limit >= the blocked layout's estimate
+        limit = (BlockedSortedDistances.estimated_bytes(len(X)) + 1) / 2**30
+        assert 56 * len(X) ** 2 > limit * 2**30
+        n_built = len(built)
+        bounded = clone(machine).set_params(max_memory_gb=limit).fit(X, y01)
+        assert len(built) == n_built + 1  # the bounded fit did take the blocked layout
+        assert _balls(bounded) == _balls(full)
+        assert bounded.n_balls_ == full.n_balls_ and bounded.default_ == full.default_
+        pd.testing.assert_frame_equal(bounded.path_, full.path_)
+        np.testing.assert_array_equal(bounded.cell_counts_, full.cell_counts_)
+        np.testing.assert_array_equal(bounded.predict(X), full.predict(X))
+        np.testing.assert_array_equal(bounded.decision_function(X), full.decision_function(X))
+
+
+def test_blocked_layout_holds_two_bytes_per_pair_and_the_exact_tie_groups(rng):
+    X = np.round(rng.normal(size=(300, 2)), 1)
+    full = SortedDistances.from_points(X)
+    blocked = BlockedSortedDistances(X)
+    assert blocked.order.dtype == np.uint16 and blocked.order.nbytes == 2 * 300 * 300
+    assert blocked.nbytes < full.nbytes / 10
+    np.testing.assert_array_equal(blocked.order, full.order)
+    starts = np.unpackbits(blocked.tie_bits, axis=1, count=300).astype(bool)
+    expected = np.ones_like(starts)
+    expected[:, 1:] = full.sorted_rows[:, 1:] != full.sorted_rows[:, :-1]
+    np.testing.assert_array_equal(starts, expected)
+    assert blocked.has_ties == full.has_ties is True
+    # distances recomputed on demand are bit-identical to the stored ones
+    np.testing.assert_array_equal(blocked.row(17), full.distances[17])
+    np.testing.assert_array_equal(blocked.columns([3, 250]), full.distances[:, [3, 250]])
+
+
+def test_a_fit_past_the_memory_limit_raises_before_allocating(rng):
+    X, y01 = random_problem(rng, m=200)
+    with pytest.raises(MemoryError, match="max_memory_gb=1e-05"):
+        DecisionListMachine(max_memory_gb=1e-5).fit(X, y01)
+    with pytest.raises(MemoryError, match="max_memory_gb"):
+        BallSetCoveringMachine(max_memory_gb=1e-5).fit(X, y01)
+
+
+@pytest.mark.parametrize("value,error", [(0, ValueError), (-1.0, ValueError), ("4GB", TypeError), (True, TypeError)])
+def test_bad_memory_limit_is_named(value, error):
+    X = np.arange(20.0).reshape(10, 2)
+    for machine in (DecisionListMachine(max_memory_gb=value), BallSetCoveringMachine(max_memory_gb=value)):
+        with pytest.raises(error, match="max_memory_gb"):
+            machine.fit(X, [0, 1] * 5)
 
 
 def canonical_naive_list(X, y01, **kwargs):
@@ -558,6 +707,8 @@ def test_mismatched_sorted_distances_are_rejected(rng):
         DecisionListMachine().fit(X, y01, sorted_distances=other)
     with pytest.raises(ValueError, match="square"):
         SortedDistances(np.zeros((3, 4)))
+    with pytest.raises(ValueError, match="non-negative"):
+        SortedDistances(-np.ones((3, 3)))
 
 
 # --------------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
+import companion.numerics as numerics
+from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec, stable_argsort_rows
 
 
 def test_exact_matvec_equals_python_integers_on_both_paths(rng):
@@ -45,3 +46,39 @@ def test_is_integer_valued():
     assert is_integer_valued([[-3.0, 0.0]])
     assert not is_integer_valued([1.0, np.nan])
     assert not is_integer_valued(["1"])
+
+
+@pytest.mark.parametrize("block_elements", [7, 2**20])
+def test_stable_argsort_rows_is_numpys_stable_argsort(rng, monkeypatch, block_elements):
+    monkeypatch.setattr(numerics, "_ARGSORT_BLOCK_ELEMENTS", block_elements)
+    cases = [
+        rng.random((30, 50)),
+        np.round(rng.random((30, 50)), 1),  # many exact ties
+        # values that differ only in their last bits, in decreasing order: the truncated keys
+        # tie and the exact check must re-sort these rows
+        np.tile((1.0 + np.arange(40)[::-1] * 2.0**-52)[None, :], (5, 1)),
+        np.array([[0.0, -0.0, 0.0, 1e-300, -0.0]]),  # -0.0 counts as 0.0
+        rng.integers(0, 3, size=(20, 70)).astype(float),
+    ]
+    for values in cases:
+        expected = np.argsort(values + 0.0, axis=1, kind="stable")
+        for dtype in (np.intp, np.uint16):
+            order, starts = stable_argsort_rows(values, dtype, return_group_starts=True)
+            assert order.dtype == dtype
+            np.testing.assert_array_equal(order, expected)
+            sorted_values = np.take_along_axis(values, expected, axis=1)
+            expected_starts = np.ones(values.shape, dtype=bool)
+            expected_starts[:, 1:] = sorted_values[:, 1:] != sorted_values[:, :-1]
+            np.testing.assert_array_equal(starts, expected_starts)
+        np.testing.assert_array_equal(stable_argsort_rows(values), expected)
+
+
+def test_stable_argsort_rows_refuses_what_it_cannot_order():
+    with pytest.raises(ValueError, match="non-negative"):
+        stable_argsort_rows(np.array([[1.0, -2.0]]))
+    with pytest.raises(ValueError, match="non-negative"):
+        stable_argsort_rows(np.array([[1.0, np.nan]]))
+    with pytest.raises(ValueError, match="uint8"):
+        stable_argsort_rows(np.zeros((1, 300)), np.uint8)
+    with pytest.raises(ValueError, match="2-D"):
+        stable_argsort_rows(np.zeros(3))
