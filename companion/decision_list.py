@@ -127,6 +127,11 @@ _BLOCKED_CANDIDATES = 2**20
 # sorted copy and intp order, 24 bytes, plus the scored state and its temporaries): measured
 # 5.5 GB at m = 10000 (issue 18), so 56 m^2 with a small margin.
 _FULL_BYTES_PER_PAIR = 56
+# Largest training set a fit without given sorted distances puts in the full layout: beyond it the
+# blocked layout is faster for one fit (measured at m = 3000 on 2 cores: 3.0 s against 6.8 s; at
+# m = 1000 they are level), and far smaller. A grid that shares one SortedDistances across fits
+# (notebook 01) keeps the full layout's memoised states whatever m.
+_FULL_LAYOUT_MAX_M = 2000
 # Working memory of the blocked path beyond its order array: a block's temporaries plus a margin
 # for the interpreter and the data (measured peak at m = 20000: see benchmarks/README.md).
 _BLOCKED_OVERHEAD_BYTES = 400 * 2**20
@@ -536,22 +541,26 @@ def _row_blocks(n_rows: int, width: int):
 
 
 def _sorted_distances_within(X, metric, max_memory_gb, learner):
-    """The fastest sorted-distance layout whose estimated peak fits ``max_memory_gb``.
+    """The sorted-distance layout for one fit: the faster one that fits ``max_memory_gb``.
 
-    :class:`SortedDistances` (memoised states, the fastest for grids) when ``56 m^2`` bytes fit
-    (always, for ``max_memory_gb=None``), else :class:`BlockedSortedDistances` (about ``2 m^2``
-    bytes); both learn the same list. Raises ``MemoryError`` naming the limit when neither fits.
+    :class:`SortedDistances` up to :data:`_FULL_LAYOUT_MAX_M` examples when its ``56 m^2`` bytes
+    fit; :class:`BlockedSortedDistances` (about ``2 m^2`` bytes) otherwise. Beyond about 2000
+    examples the blocked layout is also the faster for a single fit (the full one spends its
+    time filling fresh m x m arrays); both learn the same list. Raises ``MemoryError`` naming the
+    limit, before allocating, when neither fits.
     """
     m = X.shape[0]
-    if max_memory_gb is None or _FULL_BYTES_PER_PAIR * m * m <= max_memory_gb * 2**30:
+    limit = np.inf if max_memory_gb is None else max_memory_gb * 2**30
+    if m <= _FULL_LAYOUT_MAX_M and _FULL_BYTES_PER_PAIR * m * m <= limit:
         return SortedDistances.from_points(X, metric)
     needed = BlockedSortedDistances.estimated_bytes(m)
-    if needed > max_memory_gb * 2**30:
+    if needed > limit:
         raise MemoryError(
             f"{learner}: a fit on {m} examples needs about {needed / 2**30:.1f} GB (the sorted "
             f"distances of every pair, 2 bytes each, plus working memory), more than "
-            f"max_memory_gb={max_memory_gb}. Raise max_memory_gb if the machine has the memory "
-            f"(max_memory_gb=None: no limit), or fit on a subsample."
+            f"max_memory_gb={max_memory_gb}. Set max_memory_gb to at least "
+            f"{np.ceil(needed / 2**30 * 10) / 10:.1f} if the machine has the memory (None: no limit), "
+            f"or fit on a subsample."
         )
     return BlockedSortedDistances(X, metric)
 
@@ -1469,13 +1478,13 @@ class DecisionListMachine(_BallListBase):
         are not considered and, if the final default misclassifies one, the list is cut to the
         longest prefix that does not.
     max_memory_gb : float or None, default=4.0
-        Peak memory the fit may use for its sorted distances, in GiB. Up to about
-        ``sqrt(max_memory_gb * 2**30 / 56)`` examples (8700 for 4 GB) the fit keeps every
-        distance and memoises its steps (:class:`SortedDistances`, fastest); beyond, it keeps
-        2 bytes per pair and scores the candidates in blocks (:class:`BlockedSortedDistances`:
-        about 0.8 GB and under a minute for 20000 examples, see the README's speed section);
-        the learnt list is the same either way. A fit that cannot stay within the limit raises
-        ``MemoryError`` before allocating. ``None``: no limit (always the fastest layout).
+        Peak memory the fit may use for its sorted distances, in GiB. Up to 2000 examples the
+        fit keeps every distance (:class:`SortedDistances`, 56 bytes per pair at the peak: 0.2 GB
+        at m = 2000); beyond, it keeps 2 bytes per pair and scores the candidates in blocks
+        (:class:`BlockedSortedDistances`: about 1 GB and under a minute for 20000 examples, see
+        the README's speed section). The learnt list is the same either way. A fit that cannot
+        stay within the limit raises ``MemoryError`` before allocating (the default allows about
+        40000 examples). ``None``: no limit.
 
     Attributes
     ----------
