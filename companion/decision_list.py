@@ -135,6 +135,10 @@ _FULL_LAYOUT_MAX_M = 2000
 # Working memory of the blocked path beyond its order array: a block's temporaries plus a margin
 # for the interpreter and the data (measured peak at m = 20000: see benchmarks/README.md).
 _BLOCKED_OVERHEAD_BYTES = 400 * 2**20
+# BlockedSortedDistances restricts its view to the remaining examples once at most this fraction
+# of the view's examples remain: the copy (at most 0.7^2 = 49% of the view) then pays for itself
+# within a step, and the peak stays below 1.5 times the order array (root + the first copy).
+_RESTRICT_FRACTION = 0.7
 
 
 def resolve_metric(metric) -> str:
@@ -370,7 +374,9 @@ class BlockedSortedDistances:
     fires on, the compression constraint), with the same ``cdist`` call per pair, so they are
     bit-identical to those of :class:`SortedDistances`. Each greedy step scores the candidates a
     block of centres at a time (:data:`_BLOCKED_CANDIDATES` candidates per block) and keeps only
-    the most useful ones, so the working memory is a few tens of MB whatever ``m``. The balls
+    the most useful ones, so the working memory is a few tens of MB whatever ``m``; once few
+    enough examples remain, a fit continues on a copy restricted to them (:class:`_BlockedView`).
+    The balls
     chosen are those :class:`SortedDistances` gives (same counts, same exact usefulness, same tie
     order; ``tests/test_decision_list.py`` compares the two on data with duplicate points and
     tied distances). Scored states are not memoised: a grid of fits on one training set costs
@@ -426,7 +432,9 @@ class BlockedSortedDistances:
     def estimated_bytes(m: int) -> int:
         """Peak bytes of a fit on ``m`` examples: the order, the tie bits and the working memory."""
         index_bytes = 2 if m <= 2**16 else 4
-        return index_bytes * m * m + m * ((m + 7) // 8) + _BLOCKED_OVERHEAD_BYTES
+        # the order, and a restricted copy of at most _RESTRICT_FRACTION^2 of it (issue 18)
+        per_pair = (index_bytes + 1 / 8) * (1 + _RESTRICT_FRACTION**2)
+        return int(per_pair * m * m) + _BLOCKED_OVERHEAD_BYTES
 
     @property
     def n_samples(self) -> int:
@@ -448,17 +456,25 @@ class BlockedSortedDistances:
     def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent=None):
         """As :meth:`SortedDistances._best_balls`, scored a block of remaining centres at a time.
 
-        The counts are those of :func:`_score`, taken along the full sorted rows with the
-        removed examples masked out instead of dropped: a removed example contributes to no
-        count and is no border, and the tie groups of the full row, restricted to the remaining
-        examples, are the remaining examples' tie groups. ``rank`` is ``centre * m + position``,
-        which orders candidates as the restricted layout's flat index does.
+        The counts are those of :func:`_score`, taken along the sorted rows of a *view*
+        (:class:`_BlockedView`) with the removed examples masked out: a removed example
+        contributes to no count and is no border, and the tie groups of a row, restricted to the
+        remaining examples, are the remaining examples' tie groups. When at most
+        :data:`_RESTRICT_FRACTION` of the view's examples remain, the view is first restricted to
+        them (a copy of ``order`` and ``tie_bits`` over the remaining rows and columns), so later
+        steps cost O(|S'|^2) as in the full layout. ``rank`` is ``centre * width + position``,
+        which orders candidates as the full layout's flat index does. ``parent`` is the view of
+        the previous step (``None``: the whole training set); the view is returned as the state.
         """
         m = self.n_samples
         y01 = np.asarray(y01, dtype=bool)
-        centres = np.flatnonzero(alive)
-        n_alive = len(centres)
-        n_pos = int(y01[centres].sum())
+        view = parent if parent is not None else _BlockedView(np.arange(m), self.order, self.tie_bits)
+        n_alive = int(np.count_nonzero(alive))
+        if n_alive <= _RESTRICT_FRACTION * view.width:
+            view = view.restricted(alive, self.has_ties)
+        width = view.width
+        local_centres = np.flatnonzero(alive[view.examples])
+        n_pos = int(y01[alive].sum())
         compression = None
         if in_compression is not None:
             compression = np.flatnonzero(in_compression & alive)
@@ -469,9 +485,10 @@ class BlockedSortedDistances:
         best, found = floor, []
         # one gather per block instead of two: bit 1 "remaining", bit 0 "positive"
         codes = (np.asarray(alive, dtype=np.uint8) << 1) | y01
-        for block in _row_blocks(n_alive, m):
-            rows = centres[block]
-            order = self.order[rows]
+        for block in _row_blocks(len(local_centres), width):
+            local_rows = local_centres[block]
+            rows = view.examples[local_rows]
+            order = view.order[local_rows]
             codes_sorted = np.take(codes, order)
             alive_sorted = codes_sorted >= 2
             label_sorted = (codes_sorted & 1).view(bool)
@@ -481,7 +498,7 @@ class BlockedSortedDistances:
             excl_all = incl_all - alive_sorted
             excl_pos = incl_pos - positive_sorted
             if self.has_ties:
-                starts = np.unpackbits(self.tie_bits[rows], axis=1, count=m).view(bool)
+                starts = np.unpackbits(view.tie_bits[local_rows], axis=1, count=width).view(bool)
                 ends = np.ones(starts.shape, dtype=bool)
                 ends[:, :-1] = starts[:, 1:]
                 excl_all = _value_at_group_start(excl_all, starts)
@@ -516,9 +533,9 @@ class BlockedSortedDistances:
             if block_best < best or block_best == floor:
                 continue
             hits = np.flatnonzero(usefulness == block_best)
-            row, position = np.divmod(hits, m)
+            row, position = np.divmod(hits, width)
             hit = {
-                "rank": rows[row].astype(np.int64) * m + position,
+                "rank": rows[row].astype(np.int64) * width + position,
                 "centre": rows[row],
                 "border": order[row, position].astype(np.intp),
                 "border_positive": label_sorted[row, position],
@@ -530,8 +547,51 @@ class BlockedSortedDistances:
             else:
                 found.append(hit)
         if not found:
-            return None, None
-        return {key: np.concatenate([hit[key] for hit in found]) for key in found[0]}, None
+            return None, view
+        return {key: np.concatenate([hit[key] for hit in found]) for key in found[0]}, view
+
+
+@dataclass
+class _BlockedView:
+    """The rows and columns of :class:`BlockedSortedDistances` that one greedy fit still uses.
+
+    ``examples`` (increasing) are the examples the view covers; row ``k`` of ``order`` lists them
+    by increasing distance from ``examples[k]`` (as global indices), ``tie_bits`` marks where
+    each of its tie groups starts.
+    """
+
+    examples: np.ndarray
+    order: np.ndarray
+    tie_bits: np.ndarray
+
+    @property
+    def width(self) -> int:
+        return len(self.examples)
+
+    def restricted(self, alive, has_ties: bool) -> "_BlockedView":
+        """The view over the remaining examples only (rows and columns), a block of rows at a time.
+
+        Every sorted row keeps the remaining examples in the same order; a kept position starts
+        a tie group when its group in the full row differs from that of the previous kept one.
+        """
+        keep_rows = np.flatnonzero(alive[self.examples])
+        width = len(keep_rows)
+        order = np.empty((width, width), dtype=self.order.dtype)
+        tie_bits = np.empty((width, (width + 7) // 8), dtype=np.uint8)
+        for block in _row_blocks(width, self.width):
+            rows = keep_rows[block]
+            full = self.order[rows]
+            kept = alive[full]
+            order[block] = full[kept].reshape(len(rows), width)
+            if has_ties:
+                starts = np.unpackbits(self.tie_bits[rows], axis=1, count=self.width).view(bool)
+                group = np.cumsum(starts, axis=1, dtype=np.int32)[kept].reshape(len(rows), width)
+                new_starts = np.ones((len(rows), width), dtype=bool)
+                np.not_equal(group[:, 1:], group[:, :-1], out=new_starts[:, 1:])
+                tie_bits[block] = np.packbits(new_starts, axis=1)
+            else:
+                tie_bits[block] = 255
+        return _BlockedView(self.examples[keep_rows], order, tie_bits)
 
 
 def _row_blocks(n_rows: int, width: int):
