@@ -9,6 +9,14 @@
 * :func:`cross_validate`: every learner on the *same* folds, counting unclassified instances.
 * :func:`disjunction_data` and :func:`tree_leaf_rules`: the replicated-subtree example of
   slides 2-3, ``(a and b) or (c and d)``.
+* :func:`rule_trace` and :func:`covered_subsets`: any rule's walk-through (the second ``hard``
+  rule included) and the subsets of E that the rule covers after each test (slides 10-14).
+* :func:`rule_coverage`, :func:`permuted_predictions` and :func:`order_invariance`: Cendrowska's
+  *modular* rules, each one read on its own over the whole training set and in any order.
+* :func:`attribute_space`, :func:`rule_conflicts`, :func:`conflict_counts`,
+  :func:`cv_conflicts` and :func:`space_conflicts`: where modularity ends, on instances the
+  rules were not grown on (none covers them, or rules of different classes do).
+* :func:`covering_2d_example`: slide 5's covering of a two-dimensional instance space.
 """
 
 from __future__ import annotations
@@ -46,6 +54,17 @@ __all__ = [
     "replicated_subtree_demo",
     "supermarket_scale",
     "supermarket_speed",
+    "rule_trace",
+    "covered_subsets",
+    "rule_coverage",
+    "permuted_predictions",
+    "order_invariance",
+    "attribute_space",
+    "rule_conflicts",
+    "conflict_counts",
+    "cv_conflicts",
+    "space_conflicts",
+    "covering_2d_example",
 ]
 
 
@@ -467,3 +486,374 @@ def supermarket_speed() -> pd.Series:
     report = pd.read_csv(ROOT / "figures" / "benchmarks.csv").set_index("benchmark")
     row = report.loc["PRISM supermarket vs Weka Prism"]
     return row[["ours_s", "reference_s", "ratio", "identical", "n_rules"]]
+
+
+# --------------------------------------------------------------------------------------------
+# Any rule's walk-through, and the subsets it covers step by step (slides 9-14)
+# --------------------------------------------------------------------------------------------
+
+
+def _rule_index(model: Prism, label, number: int) -> int:
+    """Position in ``model.rules_`` of the ``number``-th rule (from 1) for class ``label``."""
+    if not isinstance(number, (int, np.integer)) or isinstance(number, (bool, np.bool_)):
+        raise TypeError(f"number must be an int (1 = the class's first rule), got {number!r}")
+    positions = [j for j, rule in enumerate(model.rules_) if rule.label == label]
+    if not 1 <= int(number) <= len(positions):
+        raise ValueError(
+            f"class {label!r} has {len(positions)} rule(s); number must be in 1..{len(positions)}, got {number}"
+        )
+    return positions[int(number) - 1]
+
+
+def rule_trace(model: Prism, label, number: int = 1) -> pd.DataFrame:
+    """p/t of every candidate at every step of the ``number``-th rule for ``label``.
+
+    :func:`first_rule_trace` is ``number=1``; ``number=2`` for ``hard`` is the second rule of
+    the slides' result (slide 14), grown on the 21 instances the first one leaves in E.
+    ``model`` must have been fitted with ``keep_trace=True``. Columns as in
+    :func:`first_rule_trace`.
+    """
+    if not hasattr(model, "trace_"):
+        raise ValueError("model must be fitted with keep_trace=True")
+    index = _rule_index(model, label, number)
+    steps = model.trace_[model.trace_["rule"] == index].copy()
+    steps["p/t"] = steps["p"].astype(str) + "/" + steps["t"].astype(str)
+    return steps[["step", "attribute", "value", "p", "t", "p/t", "selected"]].reset_index(drop=True)
+
+
+def covered_subsets(model: Prism, X, y, label, number: int = 1) -> pd.DataFrame:
+    """The instances of E that the growing rule covers after each test (slides 10-14).
+
+    For the first ``hard`` rule: E is the whole training set (24), ``astigmatism = yes`` keeps
+    12 of them ("4 out of 12"), ``tear-prod-rate = normal`` 6, ``spectacle-prescrip = myope``
+    3. ``X, y`` must be the training set.
+
+    Returns
+    -------
+    DataFrame
+        One row per step (0 = the empty left-hand side): ``test added``, ``t`` (instances of E
+        covered), ``p`` (of them of class ``label``), ``p/t`` and ``instances`` (their row
+        positions in ``X``, comma-separated).
+    """
+    index = _rule_index(model, label, number)
+    rule = model.rules_[index]
+    in_E = model.grown_on(X)[:, index]
+    steps = model.step_covers(X, index) & in_E[:, None]
+    positive = np.asarray(y, dtype=object) == rule.label
+    rows = []
+    for step in range(steps.shape[1]):
+        covered = steps[:, step]
+        t, p = int(covered.sum()), int((covered & positive).sum())
+        rows.append(
+            {
+                "step": step,
+                "test added": "(none: E)" if step == 0 else "{} = {}".format(*rule.conditions[step - 1]),
+                "t": t,
+                "p": p,
+                "p/t": f"{p}/{t}",
+                "instances": ", ".join(str(i) for i in np.flatnonzero(covered)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# Modular rules: each rule on its own, in any order
+# --------------------------------------------------------------------------------------------
+
+
+def rule_coverage(model: Prism, X, y) -> pd.DataFrame:
+    """Every rule on the set E it was grown on and on the whole training set (Cendrowska 1987).
+
+    ``p/t on E`` is the rule's accuracy where PRISM measured it (the shrinking E, slide 16);
+    ``correct/covered (all)`` reads the same rule on its own over the whole training set
+    ``X, y``: a *modular* rule is correct wherever it fires, so its accuracy there is 100 %
+    whenever it was perfect on E and the data are consistent (the second ``soft`` rule shows
+    1/1 on E but covers 2/2 of the whole set).
+    """
+    covered = model.covers(X)
+    in_E = model.grown_on(X)
+    y_values = np.asarray(y, dtype=object)
+    rows = []
+    for j, rule in enumerate(model.rules_):
+        positive = y_values == rule.label
+        on_E = covered[:, j] & in_E[:, j]
+        n_all, p_all = int(covered[:, j].sum()), int((covered[:, j] & positive).sum())
+        rows.append(
+            {
+                "class": rule.label,
+                "rule": rule.to_text(),
+                "p/t on E": f"{int((on_E & positive).sum())}/{int(on_E.sum())}",
+                "correct/covered (all)": f"{p_all}/{n_all}",
+                "covered (all)": n_all,
+                "accuracy on all %": 100.0 * p_all / n_all if n_all else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows, index=pd.RangeIndex(1, len(rows) + 1, name="order"))
+
+
+def permuted_predictions(model: Prism, X, permutations) -> np.ndarray:
+    """First-match predictions of the rule list taken in each given order.
+
+    Parameters
+    ----------
+    model : Prism
+    X : DataFrame
+    permutations : array-like of int, shape (n_orders, n_rules)
+        Each row a permutation of ``range(len(model.rules_))``: the order the rules are tried.
+
+    Returns
+    -------
+    ndarray of object, shape (n_orders, n_samples)
+        The class of the first rule (in that order) covering each instance; ``None`` where
+        no rule covers it (PRISM's "unclassified").
+    """
+    permutations = np.asarray(permutations)
+    n_rules = len(model.rules_)
+    if permutations.ndim != 2 or permutations.shape[1] != n_rules:
+        raise ValueError(f"permutations must have shape (n_orders, {n_rules}), got {permutations.shape}")
+    if not np.array_equal(np.sort(permutations, axis=1), np.broadcast_to(np.arange(n_rules), permutations.shape)):
+        raise ValueError("every row of permutations must be a permutation of range(n_rules)")
+    covered = model.covers(X)
+    labels = np.array([rule.label for rule in model.rules_] + [None], dtype=object)
+    out = np.empty((len(permutations), covered.shape[0]), dtype=object)
+    for k, order in enumerate(permutations):
+        in_order = covered[:, order]
+        first = np.where(in_order.any(axis=1), order[np.argmax(in_order, axis=1)], -1)
+        out[k] = labels[first]
+    return out
+
+
+def order_invariance(model: Prism, X, n_permutations: int, seed: int) -> pd.Series:
+    """Do the predictions on ``X`` depend on the order of the rules? (``n_permutations`` orders)
+
+    Compares the learnt order with ``n_permutations`` random orders (``np.random``
+    generator seeded by ``seed``).
+
+    Returns
+    -------
+    Series
+        ``orders tried``, ``instances``, ``instances whose class depends on the order``,
+        ``orders changing some prediction``.
+    """
+    if not isinstance(n_permutations, (int, np.integer)) or n_permutations < 1:
+        raise ValueError(f"n_permutations must be a positive int, got {n_permutations!r}")
+    rng = np.random.default_rng(seed)
+    n_rules = len(model.rules_)
+    orders = np.vstack([np.arange(n_rules)] + [rng.permutation(n_rules) for _ in range(int(n_permutations))])
+    predicted = permuted_predictions(model, X, orders)
+    changed = predicted[1:] != predicted[0]
+    return pd.Series(
+        {
+            "orders tried": int(n_permutations),
+            "instances": predicted.shape[1],
+            "instances whose class depends on the order": int(changed.any(axis=0).sum()),
+            "orders changing some prediction": int(changed.any(axis=1).sum()),
+        }
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Rule conflicts on instances the rules were not grown on
+# --------------------------------------------------------------------------------------------
+
+_CONFLICT_STATUSES = ("no rule", "rules of one class", "rules of several classes")
+
+
+def attribute_space(X: pd.DataFrame) -> pd.DataFrame:
+    """Every combination of the declared values of ``X``'s categorical columns.
+
+    Contact lenses: 3 * 2 * 2 * 2 = 24 instances (the data set *is* its attribute space);
+    weather: 36; MONK's problems: 432. Columns keep their categories (the first column varies
+    slowest).
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame of categorical columns, got {type(X).__name__}")
+    not_categorical = [c for c in X.columns if not isinstance(X[c].dtype, pd.CategoricalDtype)]
+    if not_categorical:
+        raise TypeError(f"every column must be categorical; these are not: {not_categorical}")
+    categories = [list(X[c].cat.categories) for c in X.columns]
+    rows = list(itertools.product(*categories))
+    return pd.DataFrame(
+        {
+            c: pd.Categorical([row[j] for row in rows], categories=categories[j])
+            for j, c in enumerate(X.columns)
+        }
+    )
+
+
+def rule_conflicts(model: Prism, X) -> pd.DataFrame:
+    """For each instance: how many rules cover it, of which classes, and what first-match says.
+
+    ``status`` is ``no rule`` (PRISM leaves it unclassified), ``rules of one class`` (any
+    order gives that class) or ``rules of several classes`` (a conflict: the class depends on
+    the order the rules are read in, which Cendrowska's modular rules do not fix).
+    """
+    covered = model.covers(X)
+    labels = [rule.label for rule in model.rules_]
+    classes = [sorted({str(labels[j]) for j in np.flatnonzero(row)}) for row in covered]
+    status = np.array([_CONFLICT_STATUSES[min(len(c), 2)] for c in classes], dtype=object)
+    fired = model.firing_rule(X)
+    return pd.DataFrame(
+        {
+            "rules": covered.sum(axis=1),
+            "classes": [", ".join(c) for c in classes],
+            "status": status,
+            "first match": [labels[j] if j >= 0 else None for j in fired],
+        },
+        index=X.index if isinstance(X, pd.DataFrame) else None,
+    )
+
+
+def conflict_counts(model: Prism, X) -> pd.Series:
+    """Number of instances of ``X`` in each :func:`rule_conflicts` status (all three listed)."""
+    if len(X) == 0:  # e.g. the unseen part of an attribute space the data set fills
+        return pd.Series({s: 0 for s in _CONFLICT_STATUSES})
+    counts = rule_conflicts(model, X)["status"].value_counts()
+    return pd.Series({s: int(counts.get(s, 0)) for s in _CONFLICT_STATUSES})
+
+
+def cv_conflicts(X, y, folds) -> pd.DataFrame:
+    """Rule conflicts on the held-out instances of each fold (PRISM learnt on the rest).
+
+    Rows: folds (from 1) and ``total``; columns: ``held out``, the three statuses, and how many
+    of the ``rules of one class`` and ``rules of several classes`` instances the first matching
+    rule classifies correctly. The ``no rule`` total is the cross-validation's unclassified
+    count; the two ``correct`` totals add up to its correct count.
+    """
+    rows = {}
+    y_values = np.asarray(y, dtype=object)
+    for k, (train, test) in enumerate(folds, start=1):
+        model = Prism().fit(X.iloc[train], y.iloc[train])
+        table = rule_conflicts(model, X.iloc[test])
+        right = table["first match"].to_numpy(dtype=object) == y_values[test]
+        status = table["status"].to_numpy()
+        correct = pd.Series(
+            {
+                f"correct ({name.removeprefix('rules of ')})": int((right & (status == name)).sum())
+                for name in _CONFLICT_STATUSES[1:]
+            }
+        )
+        counts = conflict_counts(model, X.iloc[test])
+        rows[k] = pd.concat([pd.Series({"held out": len(test)}), counts, correct])
+    table = pd.DataFrame.from_dict(rows, orient="index").astype(int)
+    table.loc["total"] = table.sum()
+    table.index.name = "fold"
+    return table
+
+
+def space_conflicts(X: pd.DataFrame, y) -> pd.Series:
+    """PRISM learnt on ``X, y``, read over the attribute space's instances it has not seen.
+
+    Returns
+    -------
+    Series
+        ``training instances``, ``attribute space``, ``unseen`` (space minus the training
+        rows), then the three :func:`rule_conflicts` statuses counted over the unseen ones.
+    """
+    model = Prism().fit(X, y)
+    space = attribute_space(X)
+    seen = pd.MultiIndex.from_frame(X.astype(str))
+    unseen = space[~pd.MultiIndex.from_frame(space.astype(str)).isin(seen)].reset_index(drop=True)
+    head = pd.Series(
+        {"training instances": len(X), "attribute space": len(space), "unseen": len(unseen)}
+    )
+    return pd.concat([head, conflict_counts(model, unseen)]).astype(int)
+
+
+# --------------------------------------------------------------------------------------------
+# Slide 5: covering in two dimensions
+# --------------------------------------------------------------------------------------------
+
+
+def _in_box(points: pd.DataFrame, rule: pd.Series) -> np.ndarray:
+    """Points with x_low < x <= x_high and y_low < y <= y_high (NaN bounds: unbounded)."""
+    inside = np.ones(len(points), dtype=bool)
+    for axis in ("x", "y"):
+        low, high = rule[f"{axis}_low"], rule[f"{axis}_high"]
+        if pd.notna(low):
+            inside &= points[axis].to_numpy() > low
+        if pd.notna(high):
+            inside &= points[axis].to_numpy() <= high
+    return inside
+
+
+def covering_2d_example(seed: int = 0, n_points: int = 40) -> dict:
+    """Slide 5's example: points of classes a and b in the plane and the rectangles of the rules.
+
+    The rules and thresholds (x = 1.2, y = 2.6) are the slide's
+    (``paper_numbers/02_prism_covering_2d.csv``); the points are ours (the picture is lost):
+    ``n_points`` drawn uniformly on [0.05, 2.95] x [0.05, 3.95] with ``seed``, labelled ``a`` inside
+    x > 1.2, y > 2.6 and ``b`` elsewhere, plus one ``b`` inside a's rectangle, so that, as the
+    slide says, "more rules could be added for [a] perfect rule set".
+
+    Returns
+    -------
+    dict
+        ``points`` (x, y, class), ``rules`` (the slide's rules with p/t on the points; class a
+        test by test as the covering grows it), ``uncovered_b`` (b points no b rule covers)
+        and ``figure`` (left: the rule for a growing; right: the rule set for b).
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Rectangle
+
+    if not isinstance(n_points, (int, np.integer)) or n_points < 2:
+        raise ValueError(f"n_points must be an int >= 2, got {n_points!r}")
+    rng = np.random.default_rng(seed)
+    rules = paper_table("02_prism_covering_2d").reset_index(drop=True)
+    x = rng.uniform(0.05, 2.95, n_points)
+    y = rng.uniform(0.05, 3.95, n_points)
+    a_box = rules[(rules["class"] == "a")].iloc[-1]
+    x_a = float(a_box["x_low"])
+    y_a = float(a_box["y_low"])
+    # the extra b, inside a's rectangle
+    x = np.append(x, rng.uniform(x_a + 0.2, 2.8))
+    y = np.append(y, rng.uniform(y_a + 0.2, 3.8))
+    label = np.where((x > x_a) & (y > y_a), "a", "b")
+    label[-1] = "b"
+    points = pd.DataFrame({"x": x, "y": y, "class": label})
+
+    p, t = [], []
+    for _, rule in rules.iterrows():
+        inside = _in_box(points, rule)
+        t.append(int(inside.sum()))
+        p.append(int((inside & (points["class"] == rule["class"]).to_numpy()).sum()))
+    table = rules[["class", "step", "rule", "status"]].copy()
+    table["p"], table["t"] = p, t
+    table["p/t"] = [f"{pi}/{ti}" for pi, ti in zip(p, t)]
+    b_rules = rules[rules["class"] == "b"]
+    covered_b = np.zeros(len(points), dtype=bool)
+    for _, rule in b_rules.iterrows():
+        covered_b |= _in_box(points, rule)
+    uncovered_b = int(((points["class"] == "b").to_numpy() & ~covered_b).sum())
+
+    figure, axes = plt.subplots(1, 2, figsize=(11, 4.6), sharey=True)
+    limits = {"x": (0.0, 3.0), "y": (0.0, 4.0)}
+
+    def box(ax, rule, **style):
+        x0 = rule["x_low"] if pd.notna(rule["x_low"]) else limits["x"][0]
+        x1 = rule["x_high"] if pd.notna(rule["x_high"]) else limits["x"][1]
+        y0 = rule["y_low"] if pd.notna(rule["y_low"]) else limits["y"][0]
+        y1 = rule["y_high"] if pd.notna(rule["y_high"]) else limits["y"][1]
+        ax.add_patch(Rectangle((x0, y0), x1 - x0, y1 - y0, **style))
+
+    shades = ["#f6c28b", "#e8743b"]
+    for ax, cls, title in zip(axes, ("a", "b"), ("growing a rule for a", "a rule set for b")):
+        for k, (i, rule) in enumerate(rules[rules["class"] == cls].iterrows()):
+            box(ax, rule, facecolor=shades[k] if cls == "a" else ["#b8d8f0", "#7fb3de"][k],
+                alpha=0.55, edgecolor="k", linewidth=1.2, linestyle="--" if k == 0 else "-",
+                label=f"{rule['rule']}  ({table.loc[i, 'p/t']})")
+        for name, marker in (("a", "$a$"), ("b", "$b$")):
+            chosen = points[points["class"] == name]
+            ax.scatter(chosen["x"], chosen["y"], marker=marker, s=70,
+                       color="#b03000" if name == "a" else "#1f4e8c")
+        ax.axvline(x_a, color="grey", linewidth=0.6)
+        ax.axhline(y_a, color="grey", linewidth=0.6)
+        ax.set(xlim=limits["x"], ylim=limits["y"], xlabel="x", title=title)
+        ax.set_xticks([0, 1.2, 2, 3])
+        ax.set_yticks([0, 1, 2, 2.6, 4])
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=8, frameon=False)
+    axes[0].set_ylabel("y")
+    figure.tight_layout()
+    plt.close(figure)
+    return {"points": points, "rules": table, "uncovered_b": uncovered_b, "figure": figure}

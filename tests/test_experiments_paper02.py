@@ -1,0 +1,269 @@
+"""Tests of the modular-rules additions of notebook 02 (issue 16, item 9).
+
+``Prism.covers`` / ``step_covers`` / ``grown_on`` and ``experiments.paper02``'s rule coverage,
+rule-order permutations, rule conflicts and slide 5's two-dimensional example, each against a
+naive loop or against numbers worked out by hand from the 24 contact-lens instances.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from companion.datasets import load_contact_lenses, load_weather_nominal
+from companion.experiments import paper02
+from companion.paper_numbers import paper_table
+from companion.prism import Prism
+
+
+@pytest.fixture(scope="module")
+def lenses():
+    X, y = load_contact_lenses()
+    return X, y, Prism(keep_trace=True).fit(X, y)
+
+
+@pytest.fixture(scope="module")
+def weather():
+    X, y = load_weather_nominal()
+    return X, y, Prism().fit(X, y)
+
+
+def random_nominal(seed, n=60, d=4, k=3):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(
+        {f"f{j}": pd.Categorical(rng.choice(["u", "v", "w"], n), categories=["u", "v", "w"]) for j in range(d)}
+    )
+    y = pd.Series(pd.Categorical(rng.choice(list("ABC")[:k], n), categories=list("ABC")[:k]))
+    return X, y
+
+
+def naive_covers(model, X):
+    """Rule j covers row i when every (attribute, value) test holds, read from the DataFrame."""
+    out = np.zeros((len(X), len(model.rules_)), dtype=bool)
+    for i in range(len(X)):
+        row = X.iloc[i]
+        for j, rule in enumerate(model.rules_):
+            out[i, j] = all(str(row[name]) == str(value) for name, value in rule.conditions)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Prism.covers, step_covers, grown_on
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_covers_matches_naive_loop_and_firing_rule(seed):
+    X, y = random_nominal(seed)
+    model = Prism().fit(X, y)
+    covered = model.covers(X)
+    np.testing.assert_array_equal(covered, naive_covers(model, X))
+    first = np.where(covered.any(axis=1), covered.argmax(axis=1), -1)
+    np.testing.assert_array_equal(first, model.firing_rule(X))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_grown_on_reproduces_the_p_t_measured_at_fit(seed):
+    """p/t of every rule over the E that grown_on rebuilds is the p/t recorded during fit."""
+    X, y = random_nominal(seed)
+    model = Prism().fit(X, y)
+    covered, in_E = model.covers(X), model.grown_on(X)
+    y_values = np.asarray(y, dtype=object)
+    for j, rule in enumerate(model.rules_):
+        on_E = covered[:, j] & in_E[:, j]
+        assert (int(on_E.sum()), int((on_E & (y_values == rule.label)).sum())) == (rule.t, rule.p)
+
+
+def test_step_covers_grows_the_rule_test_by_test(lenses):
+    X, y, model = lenses
+    for index, rule in enumerate(model.rules_):
+        steps = model.step_covers(X, index)
+        assert steps.shape == (len(X), len(rule.conditions) + 1)
+        assert steps[:, 0].all()
+        assert not (steps[:, 1:] & ~steps[:, :-1]).any()  # every test only removes instances
+        np.testing.assert_array_equal(steps[:, -1], model.covers(X)[:, index])
+
+
+def test_step_covers_rejects_bad_rule_index(lenses):
+    X, _, model = lenses
+    with pytest.raises(ValueError, match="rule_index"):
+        model.step_covers(X, len(model.rules_))
+    with pytest.raises(TypeError, match="rule_index"):
+        model.step_covers(X, 1.0)
+
+
+# --------------------------------------------------------------------------------------------
+# The walk-throughs and covered subsets (slides 9-14)
+# --------------------------------------------------------------------------------------------
+
+
+def test_covered_subsets_are_the_slides_12_then_6_then_3(lenses):
+    X, y, model = lenses
+    first = paper02.covered_subsets(model, X, y, "hard", 1)
+    assert first["t"].tolist() == [24, 12, 6, 3]
+    assert first["p"].tolist() == [4, 4, 4, 3]
+    assert first["instances"].iloc[-1] == "3, 11, 19"
+    second = paper02.covered_subsets(model, X, y, "hard", 2)
+    assert second["t"].tolist() == [21, 7, 3, 1]  # E = 24 minus the 3 the first rule covers
+    assert second["p"].tolist() == [1, 1, 1, 1]
+    assert second["instances"].iloc[-1] == "7"
+
+
+def test_rule_trace_second_hard_rule(lenses):
+    _, _, model = lenses
+    pd.testing.assert_frame_equal(paper02.rule_trace(model, "hard", 1), paper02.first_rule_trace(model, "hard"))
+    second = paper02.rule_trace(model, "hard", 2)
+    chosen = second[second["selected"]]
+    assert list(zip(chosen["attribute"], chosen["value"], chosen["p/t"])) == [
+        ("age", "young", "1/7"),
+        ("astigmatism", "yes", "1/3"),  # ties with tear-prod-rate = normal (1/3): earlier attribute
+        ("tear-prod-rate", "normal", "1/1"),
+    ]
+    with pytest.raises(ValueError, match="number"):
+        paper02.rule_trace(model, "hard", 3)
+    with pytest.raises(TypeError, match="number"):
+        paper02.rule_trace(model, "hard", "2")
+    with pytest.raises(ValueError, match="keep_trace"):
+        paper02.rule_trace(Prism().fit(*load_contact_lenses()), "hard", 1)
+
+
+# --------------------------------------------------------------------------------------------
+# Modular rules
+# --------------------------------------------------------------------------------------------
+
+
+def test_rule_coverage_every_rule_correct_on_the_whole_training_set(lenses):
+    X, y, model = lenses
+    table = paper02.rule_coverage(model, X, y)
+    assert (table["accuracy on all %"] == 100.0).all()
+    assert table["p/t on E"].tolist() == [f"{r.p}/{r.t}" for r in model.rules_]
+    assert table.loc[2, "p/t on E"] == "1/1" and table.loc[2, "correct/covered (all)"] == "2/2"
+    assert table.loc[5, "p/t on E"] == "1/1" and table.loc[5, "correct/covered (all)"] == "2/2"
+    assert table["covered (all)"].tolist() == naive_covers(model, X).sum(axis=0).tolist()
+
+
+def test_rule_coverage_detects_an_imperfect_rule():
+    """Inconsistent data (two identical rows, different classes): a rule below 100 %."""
+    X = pd.DataFrame({"a": pd.Categorical(["p", "p", "q"], categories=["p", "q"])})
+    y = pd.Series(pd.Categorical(["A", "B", "B"], categories=["A", "B"]))
+    table = paper02.rule_coverage(Prism().fit(X, y), X, y)
+    assert (table["accuracy on all %"] < 100.0).any()
+
+
+def naive_permuted_predict(model, X, order):
+    """Reorder the fitted rule list itself and call predict (no default class)."""
+    reordered = copy.deepcopy(model)
+    reordered.rules_ = [model.rules_[j] for j in order]
+    reordered.uncovered = "unclassified"
+    return reordered.predict(X)
+
+
+def test_permuted_predictions_match_reordered_rule_lists(weather):
+    X, _, model = weather
+    space = paper02.attribute_space(X)
+    rng = np.random.default_rng(0)
+    orders = np.vstack([np.arange(len(model.rules_))] + [rng.permutation(len(model.rules_)) for _ in range(6)])
+    predicted = paper02.permuted_predictions(model, space, orders)
+    for k, order in enumerate(orders):
+        assert list(predicted[k]) == list(naive_permuted_predict(model, space, order))
+    with pytest.raises(ValueError, match="permutation"):
+        paper02.permuted_predictions(model, space, np.zeros((1, len(model.rules_)), dtype=int))
+    with pytest.raises(ValueError, match="shape"):
+        paper02.permuted_predictions(model, space, np.arange(3)[None, :])
+
+
+def test_order_invariance_on_training_set_but_not_on_unseen(lenses, weather):
+    X, _, model = lenses
+    result = paper02.order_invariance(model, X, n_permutations=200, seed=0)
+    assert result["instances whose class depends on the order"] == 0
+    assert result["orders changing some prediction"] == 0
+    Xw, _, model_w = weather
+    unseen = paper02.order_invariance(model_w, paper02.attribute_space(Xw), n_permutations=200, seed=0)
+    assert unseen["instances whose class depends on the order"] >= 1
+    assert unseen["orders changing some prediction"] >= 1
+    with pytest.raises(ValueError, match="n_permutations"):
+        paper02.order_invariance(model, X, n_permutations=0, seed=0)
+
+
+# --------------------------------------------------------------------------------------------
+# Rule conflicts
+# --------------------------------------------------------------------------------------------
+
+
+def test_attribute_space_of_contact_lenses_is_the_data_set(lenses):
+    X, _, _ = lenses
+    space = paper02.attribute_space(X)
+    assert len(space) == 3 * 2 * 2 * 2
+    as_rows = lambda frame: set(map(tuple, frame.astype(str).to_numpy()))  # noqa: E731
+    assert as_rows(space) == as_rows(X)
+    with pytest.raises(TypeError, match="categorical"):
+        paper02.attribute_space(X.astype(str))
+    with pytest.raises(TypeError, match="DataFrame"):
+        paper02.attribute_space(X.to_numpy())
+
+
+def test_rule_conflicts_match_naive_class_sets(weather):
+    X, _, model = weather
+    space = paper02.attribute_space(X)
+    table = paper02.rule_conflicts(model, space)
+    covered = naive_covers(model, space)
+    for i in range(len(space)):
+        classes = {str(model.rules_[j].label) for j in np.flatnonzero(covered[i])}
+        expected = ["no rule", "rules of one class", "rules of several classes"][min(len(classes), 2)]
+        assert table["status"].iloc[i] == expected
+        assert table["rules"].iloc[i] == covered[i].sum()
+    counts = paper02.conflict_counts(model, space)
+    assert counts.sum() == len(space)
+
+
+def test_cv_conflicts_no_rule_total_is_wekas_unclassified_count(lenses):
+    X, y, _ = lenses
+    table = paper02.cv_conflicts(X, y, paper02.weka_cv_folds(y))
+    weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
+    assert table.loc["total", "held out"] == len(y)
+    assert table.loc["total", "no rule"] == weka[("Prism", "cv unclassified")]
+    statuses = ["no rule", "rules of one class", "rules of several classes"]
+    assert (table[statuses].sum(axis=1) == table["held out"]).all()
+    correct = table.loc["total", "correct (one class)"] + table.loc["total", "correct (several classes)"]
+    assert correct == weka[("Prism", "cv correct")]
+    assert (table["correct (several classes)"] <= table["rules of several classes"]).all()
+
+
+def test_space_conflicts_counts(lenses):
+    X, y, _ = lenses
+    full = paper02.space_conflicts(X, y)
+    assert full["attribute space"] == 24 and full["unseen"] == 0
+    Xw, yw = load_weather_nominal()
+    weather = paper02.space_conflicts(Xw, yw)
+    assert weather["attribute space"] == 36 and weather["unseen"] == 36 - 14
+    assert weather[["no rule", "rules of one class", "rules of several classes"]].sum() == 22
+
+
+# --------------------------------------------------------------------------------------------
+# Slide 5
+# --------------------------------------------------------------------------------------------
+
+
+def test_covering_2d_example_counts_and_determinism():
+    first = paper02.covering_2d_example(seed=0, n_points=40)
+    again = paper02.covering_2d_example(seed=0, n_points=40)
+    pd.testing.assert_frame_equal(first["points"], again["points"])
+    points, rules = first["points"], first["rules"].set_index(["class", "step"])
+    x, y, cls = points["x"].to_numpy(), points["y"].to_numpy(), points["class"].to_numpy()
+    naive = {
+        ("b", 1): x <= 1.2,
+        ("b", 2): (x > 1.2) & (y <= 2.6),
+        ("a", 1): x > 1.2,
+        ("a", 2): (x > 1.2) & (y > 2.6),
+    }
+    for (label, step), inside in naive.items():
+        assert rules.loc[(label, step), "t"] == inside.sum()
+        assert rules.loc[(label, step), "p"] == (inside & (cls == label)).sum()
+    assert (rules.loc["b", "p"] == rules.loc["b", "t"]).all()  # b's rules are right where they fire
+    assert first["uncovered_b"] == 1  # ... but miss the b among the a's: "more rules could be added"
+    assert rules.loc[("a", 2), "t"] - rules.loc[("a", 2), "p"] == 1
+    with pytest.raises(ValueError, match="n_points"):
+        paper02.covering_2d_example(seed=0, n_points=1)
