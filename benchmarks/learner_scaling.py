@@ -28,8 +28,11 @@ extrapolated peak (baseline + fit_mb) stays under 16 GB and whose extrapolated t
 binds is named, and no limit is claimed past 100 times the largest size measured).
 
 Run ``python -m benchmarks.run --only learner_scaling [--quick]`` or
-``python -m benchmarks.learner_scaling [--quick]``; writes ``benchmarks_learner_scaling.csv`` and
-``benchmarks_learner_scaling.png`` under ``COMPANION_FIGURES`` (default ``figures/``).
+``python -m benchmarks.learner_scaling [--quick] [--learners NAME ...]``; writes
+``benchmarks_learner_scaling.csv``, ``benchmarks_learner_scaling_summary.csv`` and
+``benchmarks_learner_scaling.png`` under ``COMPANION_FIGURES`` (default ``figures/``). With
+``--learners`` only those are re-measured and the other learners' rows already in the CSV are
+kept, so one learner can be re-run after a change without re-running the rest.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from companion.paths import ROOT, save_figure, save_table
+from companion.paths import ROOT, results_path, save_figure, save_table
 
 __all__ = ["run", "make_data", "fit_power_law", "machine_limit", "SIZES"]
 
@@ -161,7 +164,7 @@ def machine_limit(m_last, t_last, fit_mb_last, baseline_mb, b_time, b_mem,
 
 def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None = None,
         memory_limit_gb: float = MEMORY_LIMIT_GB, total_budget_s: float | None = None,
-        learner_budget_s: float | None = None, log=print) -> list[dict]:
+        learner_budget_s: float | None = None, log=print, keep_others: bool = False) -> list[dict]:
     """Measure every learner over ``sizes``; write the CSV and the figure; return report rows.
 
     Parameters
@@ -183,6 +186,9 @@ def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None
         time-boxed run still reaches every learner.
     log : callable, default=print
         Progress lines.
+    keep_others : bool, default=False
+        Keep the rows of the learners not measured now from the CSV already written (re-measure
+        some learners only).
 
     Returns
     -------
@@ -227,6 +233,11 @@ def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None
             if result["status"] != "ok":
                 break
     table = pd.DataFrame(records)
+    previous = results_path("benchmarks_learner_scaling.csv")
+    if keep_others and previous.exists():
+        kept = pd.read_csv(previous)
+        kept = kept[~kept["learner"].isin(names)]
+        table = pd.concat([kept, table], ignore_index=True)
     summary = _summaries(table, quick)
     save_table(table, "benchmarks_learner_scaling.csv", index=False)
     save_table(summary, "benchmarks_learner_scaling_summary.csv", index=False)
@@ -302,7 +313,14 @@ def main(argv=None) -> int:
     for flag, key in (("--budget", "total_budget_s"), ("--learner-budget", "learner_budget_s")):
         if flag in argv:
             budgets[key] = float(argv[argv.index(flag) + 1])
-    rows = run(quick="--quick" in argv, **budgets)
+    learners = None
+    if "--learners" in argv:
+        learners = []
+        for a in argv[argv.index("--learners") + 1 :]:
+            if a.startswith("--"):
+                break
+            learners.append(a)
+    rows = run(quick="--quick" in argv, learners=learners, keep_others=learners is not None, **budgets)
     print(pd.DataFrame(rows).to_string(index=False))
     return 0
 

@@ -37,7 +37,7 @@ import pandas as pd
 
 from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
 
-BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "widc_literal_search", "boolean_kernel_scaling",
+BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
               "learner_scaling"]
 
 

@@ -35,3 +35,15 @@ def test_quick_run_writes_one_report(tmp_path):
     assert (tmp_path / "benchmarks.md").read_text().startswith("Benchmarks, ")
     assert (tmp_path / "benchmarks_scaling.png").stat().st_size > 0
     assert (ROOT / "figures" / "benchmarks.csv").read_bytes() == committed
+
+
+def test_ball_memory_quick_run_fits_and_compares_layouts():
+    """The issue-18 benchmark runs end to end; the blocked and full layouts learn the same balls."""
+    from benchmarks import ball_memory
+
+    rows = ball_memory.run(quick=True, log=lambda *_: None)
+    assert len(rows) == 3 * len(ball_memory.LEARNERS)
+    fits = [r for r in rows if r["benchmark"].endswith("(4 GB limit)")]
+    assert all(r["ours_s"] is not None and r["ours_s"] > 0 for r in fits), fits
+    same = [r for r in rows if "blocked layout vs full layout" in r["benchmark"]]
+    assert [r["identical"] for r in same] == [True, True], same

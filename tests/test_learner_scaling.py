@@ -51,3 +51,13 @@ def test_quick_run_covers_every_learner(tmp_path):
     summary = pd.read_csv(tmp_path / "benchmarks_learner_scaling_summary.csv")
     assert set(summary["learner"]) == set(table["learner"]) and summary["time_exponent"].notna().all()
     assert (tmp_path / "benchmarks_learner_scaling.png").stat().st_size > 0
+
+    # re-measuring one learner keeps the other learners' rows
+    completed = subprocess.run([sys.executable, "-m", "benchmarks.learner_scaling", "--quick", "--learners", "OneR"],
+                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    again = pd.read_csv(tmp_path / "benchmarks_learner_scaling.csv")
+    assert set(again["learner"]) == set(table["learner"]) and len(again) == len(table)
+    unchanged = again[again["learner"] != "OneR"].sort_values(["learner", "m"]).reset_index(drop=True)
+    expected = table[table["learner"] != "OneR"].sort_values(["learner", "m"]).reset_index(drop=True)
+    pd.testing.assert_frame_equal(unchanged, expected, check_dtype=False)
