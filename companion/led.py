@@ -41,9 +41,13 @@ __all__ = [
     "PrunedDecisionTree",
     "BooleanTree",
     "optimal_boolean_tree",
+    "monomial_as_trees",
+    "COMPLEMENTED_SEGMENT_NAMES",
 ]
 
 SEGMENT_NAMES = ("top", "upper-left", "upper-right", "middle", "lower-left", "lower-right", "bottom")
+#: Names of the 14 complemented inputs ``(b, 1 - b)`` of the kernel methods (``¬top`` is ``1 - top``).
+COMPLEMENTED_SEGMENT_NAMES = SEGMENT_NAMES + tuple(f"¬{name}" for name in SEGMENT_NAMES)
 
 #: Segment codes of the digits 0–9 (rows), in the order of :data:`SEGMENT_NAMES` — the UCI/CART
 #: generator's table (spec §6.1; it reproduces UCI's 74 % ten-class Bayes accuracy).
@@ -499,3 +503,48 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
         stack.append(tuple(sorted(assignment + ((split, 1),))))
     errors = int(round(total - leaf_cost * len(monomials)))
     return BooleanTree(tuple(monomials), np.array(signs), n_vars, errors, float(total))
+
+
+def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
+    """Two trees ``T₁, T₂ ∈ DT_{d,n}`` with ``x^I = (T₁ + T₂)/2``: trees span ``P_{d,n}`` (paper §4).
+
+    The paper shows that the polynomials of degree ≤ d are spanned by the decision trees of depth
+    ≤ d (so boosting trees can reach the maximal margin solution in ``P_{d,n}``), via the partition
+    of the identity. Construction (spec §5, derived): for ``x^I = ℓ₁⋯ℓ_k`` take the "caterpillar"
+    leaves ``L₀ = ℓ₁⋯ℓ_k`` and ``L_r = ℓ₁⋯ℓ_{r-1}¬ℓ_r`` (r = 1..k), which partition the inputs
+    (``Σ_r L_r = 1``). ``T₁`` labels every leaf +1 (``T₁ ≡ 1``), ``T₂`` labels ``L₀`` +1 and the
+    others -1 (``T₂ = 2x^I - 1``).
+
+    Parameters
+    ----------
+    monomial : tuple of int
+        Columns of the complemented inputs (``j + n_variables`` is ``¬x_j``), on distinct variables.
+    n_variables : int
+
+    Examples
+    --------
+    >>> t1, t2 = monomial_as_trees((0, 9), 7)     # x1 ¬x3 (counted from 1)
+    >>> print(t2.to_text())
+    if x1 ¬x3: predict +1
+    if ¬x1: predict -1
+    if x1 x3: predict -1
+    """
+    if isinstance(n_variables, bool) or not isinstance(n_variables, Integral) or n_variables < 1:
+        raise ValueError(f"n_variables must be a positive integer, got {n_variables!r}")
+    literals = [int(c) for c in monomial]
+    if any(c < 0 or c >= 2 * n_variables for c in literals):
+        raise ValueError(f"monomial columns must lie in [0, {2 * n_variables}), got {monomial!r}")
+    if len({c % n_variables for c in literals}) != len(literals):
+        raise ValueError(f"monomial must use distinct variables (no x and ¬x together), got {monomial!r}")
+
+    def negate(c):
+        return c + n_variables if c < n_variables else c - n_variables
+
+    leaves = [tuple(sorted(literals))]
+    leaves += [tuple(sorted(literals[:r] + [negate(literals[r])])) for r in range(len(literals))]
+    ones = np.ones(len(leaves))
+    signs = np.where(np.arange(len(leaves)) == 0, 1.0, -1.0)
+    return (
+        BooleanTree(tuple(leaves), ones, int(n_variables), 0, float("nan")),
+        BooleanTree(tuple(leaves), signs, int(n_variables), 0, float("nan")),
+    )

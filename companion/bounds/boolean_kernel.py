@@ -34,6 +34,8 @@ __all__ = [
     "minimal_risk",
     "error_lower_bound",
     "tree_risk",
+    "hinge_risk",
+    "theorem6_subset_size",
 ]
 
 
@@ -160,3 +162,78 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
     if lam <= 0:
         return float(norm_sq) if n_errors == 0 else np.inf
     return float(norm_sq) + 4.0 / lam * float(n_errors)
+
+
+def hinge_risk(decision_values, y, norm_sq, lam) -> float:
+    """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
+
+    The paper defines two risks, the squared-hinge ``R`` of regularisation networks
+    (:func:`companion.perceptrons.regularised_risk`) and this hinge risk of SVMs; the factor
+    ``2/λ`` is the spec's reconstruction (§3), chosen so that ``R = R₁`` on decision trees, whose
+    values ±1 give slacks ``ξ_i ∈ {0, 2}`` (Eq. 8: both equal ``‖f‖² + (4/λ)·#errors``).
+
+    Parameters
+    ----------
+    decision_values : array-like of shape (m,)
+        ``f(x_i)`` on the training inputs.
+    y : array-like of shape (m,)
+        Labels in {-1, +1}.
+    norm_sq : float
+        ``‖f‖²`` (Eq. 4; the number of leaves for a tree with ``c ≡ 1``).
+    lam : float
+        ``λ > 0``.
+
+    Examples
+    --------
+    >>> hinge_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error: 3 + 4/4
+    4.0
+    """
+    f = np.asarray(decision_values, dtype=float).ravel()
+    y = signed_labels(y)
+    if f.shape != y.shape:
+        raise ValueError(f"decision_values and y must have the same length, got {f.size} and {y.size}")
+    lam = _check_lam(lam)
+    if lam <= 0:
+        raise ValueError("hinge_risk needs lam > 0 (the loss is weighted by 2/lam)")
+    slack = np.maximum(0.0, 1.0 - y * f)
+    return float(norm_sq) + 2.0 / lam * float(np.sum(np.sort(slack)))
+
+
+def theorem6_subset_size(norm_sq, kernel_diagonal, n_train) -> dict:
+    """Size of Theorem 6's enumeration for trees/DNFs of norm ``‖f‖²`` (spec §5, reconstructed).
+
+    Theorem 6 (after Ben-David & Simon) finds, in time polynomial in ``n`` and ``m`` for fixed
+    ``μ``, an ``h ∈ P_{d,n}`` with no more training errors than any tree or DNF ``f`` with
+    ``‖f‖·max_i √k(x_i, x_i) ≤ 1/μ``, by trying the maximal margin hyperplane of every subset of
+    at most ``s`` training points. The exponent's expression is garbled in our copy; we take
+    ``s = ⌈2/μ²⌉`` (the spec's reading), with ``μ = 1/(‖f‖ √k(x, x))``.
+
+    Parameters
+    ----------
+    norm_sq : float
+        ``‖f‖²`` of the competitor (leaves for a tree, ``c ≡ 1``), > 0.
+    kernel_diagonal : float
+        ``k(x, x)`` (constant on complemented inputs: 29 for d = 2, 128 for d ≥ 7), > 0.
+    n_train : int
+        ``m``.
+
+    Returns
+    -------
+    dict with ``mu``, ``subset_size`` (``s``, capped at ``m``) and ``log10_subsets``
+    (``log₁₀ Σ_{j ≤ s} binom(m, j)``, the number of quadratic programmes to solve).
+
+    Examples
+    --------
+    >>> theorem6_subset_size(4, 29, 500)["subset_size"]     # 4 leaves at d = 2: s = 2·4·29
+    232
+    """
+    from math import ceil, comb, log10
+
+    if not norm_sq > 0 or not kernel_diagonal > 0:
+        raise ValueError(f"norm_sq and kernel_diagonal must be > 0, got {norm_sq!r} and {kernel_diagonal!r}")
+    if isinstance(n_train, bool) or not isinstance(n_train, (int, np.integer)) or n_train < 1:
+        raise ValueError(f"n_train must be a positive integer, got {n_train!r}")
+    mu = 1.0 / np.sqrt(float(norm_sq) * float(kernel_diagonal))
+    size = min(int(n_train), ceil(2.0 / mu**2 - 1e-9))
+    total = sum(comb(int(n_train), j) for j in range(size + 1))
+    return {"mu": float(mu), "subset_size": int(size), "log10_subsets": float(log10(total))}

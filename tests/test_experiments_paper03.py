@@ -1,0 +1,223 @@
+"""Issue 16 (items 5-8) additions to paper 03: conditioned draws, row-order spread, λ sweep, R₁, trees span P_{d,n}."""
+
+from itertools import product
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from companion.bounds.boolean_kernel import hinge_risk, theorem6_subset_size
+from companion.experiments import paper03
+from companion.kernels import literal_monomials, monomial_features
+from companion.led import (
+    COMPLEMENTED_SEGMENT_NAMES,
+    SEGMENT_NAMES,
+    bayes_predict,
+    monomial_as_trees,
+    optimal_boolean_tree,
+)
+from companion.perceptrons import regularised_risk
+
+SMALL = dict(n_train=80, n_test=120)
+
+
+def _naive_hinge(values, y, norm_sq, lam):
+    total = 0.0
+    for f, label in zip(values, y):
+        total += max(0.0, 1.0 - label * f)
+    return norm_sq + 2.0 / lam * total
+
+
+def test_hinge_risk_matches_loop_and_equals_squared_risk_on_trees():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(60, 5))
+    y = np.where(rng.random(60) < 0.5, -1, 1)
+    values = rng.normal(size=60)
+    assert hinge_risk(values, y, 3.5, 2.0) == pytest.approx(_naive_hinge(values, y, 3.5, 2.0), rel=1e-12)
+    tree = optimal_boolean_tree(X, y, max_depth=2)
+    f = tree.predict(X)
+    for lam in (1.0, 4.0, 9.0):
+        squared = regularised_risk(f, y, tree.n_leaves, lam)
+        assert hinge_risk(f, y, tree.n_leaves, lam) == pytest.approx(squared)
+        assert squared == pytest.approx(tree.n_leaves + 4.0 / lam * tree.n_errors)
+    # not equal for a real-valued f
+    assert hinge_risk(values, y, 1.0, 4.0) != pytest.approx(regularised_risk(values, y, 1.0, 4.0))
+
+
+@pytest.mark.parametrize("bad", [dict(lam=0.0), dict(lam=-1.0), dict(y=[1, 0, 1]), dict(values=[1.0, 2.0])])
+def test_hinge_risk_rejects_bad_input(bad):
+    args = dict(values=[1.0, -1.0, 0.5], y=[1, -1, 1], lam=4.0) | bad
+    with pytest.raises(ValueError):
+        hinge_risk(args["values"], args["y"], 1.0, args["lam"])
+
+
+def test_monomial_as_trees_span_every_monomial_and_partition():
+    n = 4
+    X = np.array(list(product((0, 1), repeat=n)))
+    Xc = np.hstack([X, 1 - X])
+    for monomial in literal_monomials(n, 3):
+        t1, t2 = monomial_as_trees(monomial, n)
+        leaves = monomial_features(Xc, list(t1.leaf_monomials))
+        np.testing.assert_array_equal(leaves.sum(axis=1), 1)  # exactly one leaf fires: a tree
+        assert t1.depth <= max(len(monomial), 0) and t2.depth == t1.depth
+        np.testing.assert_array_equal((t1.predict(X) + t2.predict(X)) / 2, monomial_features(Xc, [monomial])[:, 0])
+    table = paper03.trees_span_check(5, 3)
+    assert table["monomials"].sum() == len(literal_monomials(5, 3))
+    assert table["max |x^I - (T1+T2)/2|"].max() == 0.0
+
+
+@pytest.mark.parametrize("monomial", [(0, 4), (9,), (-1,)])
+def test_monomial_as_trees_rejects_bad_monomials(monomial):
+    with pytest.raises(ValueError):
+        monomial_as_trees(monomial, 4)  # (0, 4) is x0 ¬x0; 9 is out of range
+
+
+def test_segment_names():
+    assert len(COMPLEMENTED_SEGMENT_NAMES) == 14
+    assert COMPLEMENTED_SEGMENT_NAMES[7] == "¬" + SEGMENT_NAMES[0]
+
+
+def test_theorem6_subset_size():
+    out = theorem6_subset_size(4, 29, 500)
+    assert out["mu"] == pytest.approx(1 / np.sqrt(116))
+    assert out["subset_size"] == 232
+    assert out["log10_subsets"] > np.log10(2.0) * 400  # most of the 2^500 subsets
+    assert theorem6_subset_size(13, 128, 500)["subset_size"] == 500  # capped at m
+    for bad in [(0, 29, 500), (4, -1, 500), (4, 29, 0), (4, 29, 2.5)]:
+        with pytest.raises(ValueError):
+            theorem6_subset_size(*bad)
+
+
+def test_draw_conditioned_data_hits_the_target_and_is_seeded():
+    X, y, X_test, y_test, tries = paper03.draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
+    assert int(np.count_nonzero(bayes_predict(X) != y)) == 10
+    assert X_test.shape == (50, 7) and tries >= 1
+    again = paper03.draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
+    np.testing.assert_array_equal(again[0], X)
+    X, y, *_ = paper03.draw_conditioned_data(np.random.default_rng(4), n_train=100, n_test=5, target=10.0, tolerance=2.0)
+    assert 8 <= int(np.count_nonzero(bayes_predict(X) != y)) <= 12
+
+
+@pytest.mark.parametrize("bad", [dict(target=10.5), dict(target=101.0), dict(tolerance=-1.0), dict(target=0.0, max_tries=3)])
+def test_draw_conditioned_data_rejects_impossible_targets(bad):
+    with pytest.raises(ValueError):
+        paper03.draw_conditioned_data(np.random.default_rng(0), n_train=100, n_test=5, **bad)
+
+
+def test_conditioned_protocol_and_comparison():
+    results = paper03.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, **SMALL)
+    bayes = results[results["method"] == "bayes"]["train_error"]
+    np.testing.assert_allclose(bayes, 12.5)
+    assert (results.groupby("draw")["tries"].nunique() == 1).all()
+    table = paper03.conditioned_comparison(results, column=1, degree=2)
+    svm = results[(results["method"] == "kernel_svm") & (results["degree"] == 2)]["test_error"]
+    row = table.loc[("kernel_svm", "test_error")]
+    half = stats.t.ppf(0.975, 2) * svm.std() / np.sqrt(3)
+    assert row["ours"] == pytest.approx(svm.mean())
+    assert row["ci_low"] == pytest.approx(svm.mean() - half) and row["ci_high"] == pytest.approx(svm.mean() + half)
+    assert row["ours_sd"] == pytest.approx(svm.std())
+    assert n_jobs_independent(results)
+
+
+def n_jobs_independent(results):
+    again = paper03.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, n_jobs=2, **SMALL)
+    pd.testing.assert_frame_equal(results, again)
+    return True
+
+
+def test_row_order_spread_original_order_repeats_the_protocol():
+    plan = {"kernel_perceptron": (2,), "kernel_svm": (2,), "mask_perceptron": (2,)}
+    orders = paper03.row_order_spread(11, draw=1, plan=plan, n_orders=3, **SMALL)
+    protocol = paper03.run_protocol(2, 11, degrees=(2,), **SMALL)
+    first = protocol[protocol["draw"] == 1].set_index("method")
+    for method in plan:
+        row = orders[(orders["method"] == method) & (orders["order"] == 0)].iloc[0]
+        assert row["test_error"] == pytest.approx(first.loc[method, "test_error"])
+        assert row["risk"] == pytest.approx(first.loc[method, "risk"])
+    summary = paper03.row_order_summary(orders, protocol)
+    perceptron = orders[orders["method"] == "kernel_perceptron"]["test_error"]
+    assert summary.loc[(2, "kernel_perceptron"), "orders sd"] == pytest.approx(perceptron.std())
+    assert summary.loc[(2, "kernel_perceptron"), "orders max"] == perceptron.max()
+    assert summary.loc[(2, "kernel_svm"), "draws sd"] == pytest.approx(
+        protocol[protocol["method"] == "kernel_svm"]["test_error"].std()
+    )
+    with pytest.raises(ValueError):
+        paper03.row_order_spread(11, plan={"svm": (2,)}, n_orders=3, **SMALL)
+    with pytest.raises(ValueError):
+        paper03.row_order_spread(11, n_orders=1, **SMALL)
+
+
+def test_row_order_changes_the_perceptron():
+    orders = paper03.row_order_spread(2001, plan={"kernel_perceptron": (7,)}, n_orders=6, n_train=200, n_test=500)
+    assert orders["test_error"].nunique() > 1  # the λ-perceptron depends on the order of its sweeps
+
+
+def test_unpruned_trees_are_never_better_in_risk():
+    table = paper03.unpruned_trees(3, 5, degrees=(2, 7), **SMALL)
+    wide = table.pivot_table(index=["draw", "degree"], columns="tree", values=["risk", "leaves"])
+    assert (wide[("risk", "unpruned")] >= wide[("risk", "pruned")]).all()
+    assert (wide[("leaves", "unpruned")] >= wide[("leaves", "pruned")]).all()
+    protocol = paper03.run_protocol(3, 5, degrees=(2, 7), **SMALL)
+    pruned = table[table["tree"] == "pruned"].set_index(["draw", "degree"])["risk"].sort_index()
+    ours = protocol[protocol["method"] == "decision_tree"].set_index(["draw", "degree"])["risk"].sort_index()
+    np.testing.assert_allclose(pruned.to_numpy(), ours.to_numpy())
+
+
+def test_lambda_sweep_bound_chain_and_agreement_with_protocol():
+    sweep = paper03.lambda_sweep(1, 13, lams=(2.0, 4.0), degree=2, n_train=100, n_test=150)
+    tol = 1e-9
+    assert (sweep["perceptron_bound"] <= sweep["min_risk"] * (1 + 1e-6)).all()
+    assert (sweep["mmp_bound"] <= sweep["min_risk"] * (1 + 1e-6)).all()
+    assert (sweep["min_risk"] <= sweep["mmp_risk"] * (1 + 1e-6)).all()
+    assert (sweep["mmp_risk"] <= sweep["mmp_upper_bound"] + tol).all()
+    assert (sweep["mmp_upper_bound"] <= sweep["eps_upper_bound"] + tol).all()
+    assert (sweep["tree_risk"] >= sweep["min_risk"]).all()
+    np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_hinge_risk"])
+    np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_eq8"])
+    assert not np.allclose(sweep["mmp_risk"], sweep["mmp_hinge_risk"])
+    protocol = paper03.run_protocol(1, 13, degrees=(2,), n_train=100, n_test=150).set_index("method")
+    at4 = sweep[sweep["lam"] == 4.0].iloc[0]
+    assert at4["mmp_bound"] == pytest.approx(protocol.loc["mmp_bound", "risk"])
+    assert at4["perceptron_bound"] == pytest.approx(protocol.loc["perceptron_bound", "risk"])
+    assert at4["mmp_test_error"] == pytest.approx(protocol.loc["kernel_svm", "test_error"])
+    assert at4["tree_eq8"] == pytest.approx(protocol.loc["decision_tree", "risk"])
+    summary = paper03.lambda_sweep_summary(sweep)
+    assert list(summary.index) == [2.0, 4.0]
+    with pytest.raises(ValueError):
+        paper03.lambda_sweep(1, 13, lams=(0.0,), degree=2, n_train=50, n_test=50)
+
+
+def test_theorem6_table_uses_best_tree_leaves():
+    protocol = paper03.run_protocol(2, 5, degrees=(2,), **SMALL)
+    table = paper03.theorem6_table(protocol, n_train=SMALL["n_train"])
+    assert table.loc[2, "k(x, x)"] == 29
+    assert table.loc[2, "leaves"] == protocol[protocol["method"] == "best_tree"]["size"].median()
+
+
+def test_figures_mark_the_paper_and_say_log_scale():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = paper03.run_protocol(2, 5, degrees=(2, 3, 7), **SMALL)
+    fig = paper03.plot_risks_against_bounds(results)
+    assert len(fig.axes) == 3
+    assert "log scale" in fig.axes[0].get_ylabel()
+    paper = paper03.paper_table1()
+    column2 = paper[(paper["column"] == "2") & (paper["quantity"] == "risk")]["value"].astype(float)
+    hlines = {round(line.get_ydata()[0], 6) for line in fig.axes[2].get_lines() if len(set(line.get_ydata())) == 1}
+    assert {round(v, 6) for v in column2} <= hlines  # every risk and bound of column 2 drawn in the d = 7 panel
+    plt.close(fig)
+    sweep = paper03.lambda_sweep(1, 5, lams=(4.0, 16.0), degree=2, **SMALL)
+    fig = paper03.plot_lambda_sweep(sweep)
+    assert fig.axes[0].get_xscale() == "log" and "log scale" in fig.axes[0].get_xlabel()
+    plt.close(fig)
+
+
+def test_learnt_models_read_in_segment_names():
+    mask, tree = paper03.learnt_models(5, degree=3, n_train=120)
+    text = mask.to_text(feature_names=SEGMENT_NAMES) + tree.to_text(feature_names=SEGMENT_NAMES)
+    assert "x0" not in text and any(name in text for name in SEGMENT_NAMES)
+    assert mask.n_terms_ == 10
