@@ -475,6 +475,18 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``n`` used by the bounds; ``None`` means the number of columns of ``X``. Set it to the full
         gene count when ``X`` holds genes pre-selected with the labels: the bounds hold uniformly
         over all conjunctions on the ``n`` genes, so the search may be narrowed but the prior may not.
+    feature_range : array-like of shape (2,) or (2, n_features), or None, default=None
+        The a-priori range ``[A_k, B_k]`` of each attribute that the Occam prior (dyadic threshold
+        codes, Theorem 2) and the PAC-Bayes prior (uniform threshold density, Theorem 4) are built
+        on; Section II: "the a priori lower and upper bounds on values for ``x_i``", "obtained from
+        the definition of data". A pair ``(A, B)`` applies to every attribute. The bounds are valid
+        only if it is fixed before the training sample is seen: a platform's value range, or a range
+        declared for the whole data set (labels unused), e.g.
+        :func:`companion.experiments.paper05.declared_feature_range`. ``None`` (the default, kept
+        for compatibility) uses the min/max of the training inputs, which depends on the sample,
+        so the Occam and PAC-Bayes bounds are then only heuristic. Training inputs outside the
+        given range raise ``ValueError``. SC's bound does not use it (SC only bounds the
+        interval of equivalent thresholds reported in ``intervals_`` by ``B_k``).
 
     Attributes
     ----------
@@ -501,7 +513,8 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     training_errors_path_ : ndarray of int
         Training errors of ``predict`` for each prefix.
     feature_range_ : ndarray of shape (2, n_features)
-        ``[A_k, B_k]``: per-attribute min and max of the training inputs (no labels used).
+        ``[A_k, B_k]`` used by the priors: ``feature_range`` broadcast to every attribute, or (when
+        it is None) the per-attribute min and max of the training inputs (no labels used).
     cell_counts_ : ndarray of shape (n_stumps + 1, 2)
         Training examples of each class (columns: ``classes_``) per cell: row ``j`` counts those
         whose first ``j`` stumps of the learned conjunction hold and the next fails (row
@@ -525,6 +538,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         reuse_features=False,
         margin_gaps=(1, 2, 4, 8),
         prior_n_features=None,
+        feature_range=None,
     ):
         self.variant = variant
         self.model_type = model_type
@@ -536,6 +550,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.reuse_features = reuse_features
         self.margin_gaps = margin_gaps
         self.prior_n_features = prior_n_features
+        self.feature_range = feature_range
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -582,6 +597,32 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         return int(prior_n)
 
+    def _resolve_feature_range(self, X):
+        """``[A_k, B_k]`` as a (2, n_features) array (see the ``feature_range`` parameter)."""
+        if self.feature_range is None:
+            return np.vstack([X.min(axis=0), X.max(axis=0)])
+        try:
+            given = np.asarray(self.feature_range, dtype=float)
+        except (TypeError, ValueError):
+            raise TypeError(
+                f"feature_range must be None or an array of reals of shape (2,) or (2, n_features), "
+                f"got {self.feature_range!r}"
+            ) from None
+        n = X.shape[1]
+        if given.shape == (2,):
+            given = np.repeat(given[:, None], n, axis=1)
+        if given.shape != (2, n):
+            raise ValueError(f"feature_range must have shape (2,) or (2, {n}), got shape {given.shape}")
+        if not np.all(np.isfinite(given)) or np.any(given[0] > given[1]):
+            raise ValueError("feature_range must hold finite values with A_k <= B_k for every attribute")
+        if X.size and (np.any(X < given[0]) or np.any(X > given[1])):
+            outside = int(np.count_nonzero(((X < given[0]) | (X > given[1])).any(axis=0)))
+            raise ValueError(
+                f"training inputs fall outside feature_range on {outside} attribute(s): the a-priori "
+                f"range [A_k, B_k] must contain every value the attribute can take"
+            )
+        return given.copy()
+
     # ----------------------------------------------------------------------------------------
     # fit
     # ----------------------------------------------------------------------------------------
@@ -610,7 +651,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         positive = (y == self.classes_[1]).astype(np.int64)
         # A disjunction is a conjunction learned on swapped labels (Paper 05, Section II).
         internal = positive if self.model_type == "conjunction" else 1 - positive
-        self.feature_range_ = np.vstack([X.min(axis=0), X.max(axis=0)])
+        self.feature_range_ = self._resolve_feature_range(X)
         self.prior_n_features_ = prior_n
 
         if self.variant == "pac_bayes":
@@ -643,7 +684,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         m, n = X.shape
         tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
         order, run_end, near_ties = _sorted_order_and_run_ends(
-            X, tol, self.feature_range_[0].min(initial=np.inf), self.feature_range_[1].max(initial=-np.inf)
+            X, tol, X.min(initial=np.inf), X.max(initial=-np.inf)
         )
         negative = labels == 0
         example_weight = np.where(negative, np.float32(1.0), -np.float32(self.p))
@@ -1117,10 +1158,26 @@ def fit_by_bound(estimator, X, y, param_grid):
     StumpConjunction
         The fitted (possibly truncated) model whose bound is smallest (PAC-Bayes: the Gibbs bound);
         ties go to fewer stumps, then to the first grid point.
+
+    Notes
+    -----
+    Choosing ``p``, ``eta`` or the prefix length by the bound is free: each bound holds
+    simultaneously for every conjunction of its class (its prior already pays for ``|k|``), so it
+    holds for whichever the selection returns. Choosing between the class of conjunctions and the
+    class of disjunctions is not: it is a union bound over two classes, i.e. a prior of 1/2 on each,
+    which costs ``ln 2`` in the complexity term, i.e. ``δ → δ/2`` in every bound (the same
+    price the set covering machine pays for the same choice, Marchand & Shawe-Taylor 2002, JMLR 3,
+    Section 4; Paper 05 builds the disjunction by the same label swap, Section II). So when the grid
+    holds ``g`` distinct ``model_type`` values, every candidate is fitted with ``delta / g`` (the
+    returned model's ``delta`` shows it); its ``bound_`` then holds with confidence
+    ``1 − estimator.delta`` for the selected model.
     """
+    points = list(ParameterGrid(param_grid))
+    model_types = {point.get("model_type", estimator.get_params()["model_type"]) for point in points}
+    delta = estimator.get_params()["delta"] / max(len(model_types), 1)
     best, best_key = None, None
-    for params in ParameterGrid(param_grid):
-        model = clone(estimator).set_params(**params).fit(X, y)
+    for params in points:
+        model = clone(estimator).set_params(**params, delta=delta).fit(X, y)
         # PAC-Bayes: minimise the Gibbs bound itself (the Bayes bound 2x it saturates at 1).
         path = getattr(model, "gibbs_bound_path_", model.bound_path_)
         size = int(np.argmin(path))  # first minimum = fewest stumps

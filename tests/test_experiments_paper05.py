@@ -33,3 +33,95 @@ def test_linear_svm_importance_is_coef_squared_and_equal_for_identical_genes(rng
     importance = linear_svm_importance(svm)
     np.testing.assert_allclose(importance, svm.coef_[0] ** 2, rtol=1e-10, atol=1e-14)
     assert importance[0] == importance[6] and importance[1] == importance[7]
+
+
+# ------------------------------------------------------------------------------------------
+# issue 15: declared prior ranges, the all-genes protocol, paired intervals, gene counts
+# ------------------------------------------------------------------------------------------
+
+import pandas as pd
+import pytest
+from scipy import stats
+
+from companion.experiments import paper05
+
+
+def test_declared_feature_range_is_the_whole_sets_min_max_and_rejects_bad_input(rng):
+    X = rng.normal(size=(12, 5))
+    ranges = paper05.declared_feature_range(X)
+    np.testing.assert_array_equal(ranges, np.vstack([X.min(axis=0), X.max(axis=0)]))
+    # every training fold lies inside it, so the learners accept it on any fold
+    from companion.stumps import StumpConjunction
+
+    y = (X[:, 0] > 0).astype(int)
+    StumpConjunction(variant="occam", s=2, feature_range=ranges).fit(X[:7], y[:7])
+    with pytest.raises(ValueError, match="2-D"):
+        paper05.declared_feature_range(X[0])
+
+
+def test_protocol_prior_range_is_validated():
+    with pytest.raises(ValueError, match="prior_range"):
+        paper05._ranges(np.zeros((3, 2)), paper05.ProtocolConfig(prior_range="fold"))
+    assert paper05._ranges(np.zeros((3, 2)), paper05.ProtocolConfig(prior_range="training")) is None
+
+
+def test_corrected_paired_interval_matches_a_naive_computation(rng):
+    d = rng.normal(1.0, 3.0, size=20)
+    mean, low, high = paper05.corrected_paired_interval(d, n_train=54, n_test=6)
+    j = d.size
+    var = sum((x - d.mean()) ** 2 for x in d) / (j - 1)
+    half = stats.t.ppf(0.975, j - 1) * np.sqrt((1 / j + 6 / 54) * var)
+    assert mean == pytest.approx(d.mean())
+    assert (low, high) == pytest.approx((d.mean() - half, d.mean() + half))
+    # the correction widens the plain t interval
+    plain = stats.t.ppf(0.975, j - 1) * np.sqrt(var / j)
+    assert high - mean > plain
+    with pytest.raises(ValueError, match="two paired"):
+        paper05.corrected_paired_interval([1.0], 10, 2)
+
+
+def _fake_results(rng):
+    rows = []
+    for repeat in range(2):
+        for fold in range(5):
+            for learner in (*paper05.STUMP_VARIANTS, *paper05.COMPETITORS):
+                genes = "gA;gB" if (learner == "sc" and fold < 3) else ("gB" if learner in paper05.STUMP_VARIANTS else "")
+                rows.append({"dataset": "toy", "repeat": repeat, "fold": fold, "n_test": 10, "learner": learner,
+                             "errors": int(rng.integers(0, 4)) + (3 if learner == "occam" else 0),
+                             "gene_names": genes, "genes": genes.count(";") + bool(genes), "bound": np.nan,
+                             "gibbs_errors": np.nan, "gibbs_bound": np.nan})
+    return pd.DataFrame(rows)
+
+
+def test_paired_differences_are_per_fold_differences(rng):
+    results = _fake_results(rng)
+    table = paper05.paired_differences(results)
+    assert len(table) == len(paper05.STUMP_VARIANTS) * len(paper05.COMPETITORS)
+    row = table[(table["stump learner"] == "occam") & (table["competitor"] == "linear_svm")].iloc[0]
+    a = results[results["learner"] == "occam"].sort_values(["repeat", "fold"])["errors"].to_numpy()
+    b = results[results["learner"] == "linear_svm"].sort_values(["repeat", "fold"])["errors"].to_numpy()
+    mean, low, high = paper05.corrected_paired_interval(10.0 * (a - b), n_train=40, n_test=10)
+    assert (row["difference"], row["95% low"], row["95% high"]) == pytest.approx((mean, low, high))
+    assert row["competitive"] == (high <= 5.0) and row["worse"] == (low > 0)
+
+
+def test_gene_frequency_counts_folds(rng):
+    table = paper05.gene_frequency(_fake_results(rng))
+    sc = table[table["learner"] == "sc"].set_index("gene")["folds"]
+    assert sc.to_dict() == {"gB": 10, "gA": 6}
+    assert set(table["of folds"]) == {10}
+
+
+def test_all_genes_fold_uses_every_gene_and_names(rng):
+    X = rng.normal(size=(40, 30))
+    y = np.where(X[:, 17] > 0.1, "b", "a")
+    names = np.array([f"gene{j}" for j in range(30)])
+    config = paper05.ProtocolConfig(s_max=2, p_grid=(1.0,), n_prefilter=5, adaboost_rounds=3, rfe_genes=3)
+    train, test = np.arange(30), np.arange(30, 40)
+    rows = paper05._all_genes_fold_rows({"toy": (X, y, names)}, config, 0, ("toy", (0, 0, train, test)))
+    table = pd.DataFrame(rows).set_index("learner")
+    assert set(table.index) == {*paper05.STUMP_VARIANTS, "sc (5 genes)", *paper05.COMPETITORS}
+    # the informative gene is found, and the rule prints its name
+    assert "gene17" in table.loc["sc", "gene_names"].split(";")
+    assert "gene17" in table.loc["sc", "rule"]
+    assert table.loc["linear_svm", "genes"] == 30

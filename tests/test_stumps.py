@@ -339,10 +339,97 @@ def test_fit_by_bound_picks_smallest_bound(rng):
     y = (X[:, 4] > 0).astype(int)
     grid = {"p": [0.5, 2.0], "model_type": ["conjunction", "disjunction"]}
     best = fit_by_bound(StumpConjunction(variant="occam", s=4), X, y, grid)
+    # Choosing conjunction vs disjunction by the bound costs ln 2: every candidate uses delta / 2.
+    assert best.delta == pytest.approx(0.025)
     for params in ({"p": 0.5}, {"p": 2.0}):
         for mt in ("conjunction", "disjunction"):
-            other = StumpConjunction(variant="occam", s=4, model_type=mt, **params).fit(X, y)
+            other = StumpConjunction(variant="occam", s=4, model_type=mt, delta=0.025, **params).fit(X, y)
             assert best.bound_ <= other.bound_path_.min() + 1e-12
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_fit_by_bound_pays_ln2_only_for_the_model_type_choice(rng, variant):
+    X = rng.normal(size=(50, 8))
+    y = ((X[:, 1] > 0) | (X[:, 5] > 1)).astype(int)
+    template = StumpConjunction(variant=variant, s=3, delta=0.05, margin_gaps=(1, 4))
+    both = fit_by_bound(template, X, y, {"p": [1.0], "model_type": ["conjunction", "disjunction"]})
+    direct = StumpConjunction(variant=variant, s=3, delta=0.025, margin_gaps=(1, 4), model_type=both.model_type).fit(X, y)
+    path = getattr(direct, "gibbs_bound_path_", direct.bound_path_)
+    assert both.delta == 0.025
+    assert both.bound_ == pytest.approx(direct.bound_path_[int(np.argmin(path))])
+    # the price is real: at delta the same classifier's bound is strictly smaller
+    at_delta = StumpConjunction(variant=variant, s=3, delta=0.05, margin_gaps=(1, 4), model_type=both.model_type).fit(X, y)
+    assert at_delta.bound_path_[int(np.argmin(path))] < both.bound_ or both.bound_ == 1.0
+    # one model type (or several p): no price
+    one = fit_by_bound(template, X, y, {"p": [0.5, 1.0, 2.0], "model_type": ["conjunction"]})
+    assert one.delta == 0.05
+
+
+# ------------------------------------------------------------------------------------------
+# the priors' a-priori range [A_k, B_k] (feature_range)
+# ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_feature_range_equal_to_training_range_changes_nothing(rng, variant):
+    X = rng.normal(size=(40, 6))
+    y = (X[:, 2] > 0.2).astype(int)
+    plain = StumpConjunction(variant=variant, s=3).fit(X, y)
+    given = StumpConjunction(variant=variant, s=3, feature_range=np.vstack([X.min(0), X.max(0)])).fit(X, y)
+    np.testing.assert_array_equal(plain.features_, given.features_)
+    np.testing.assert_array_equal(plain.thresholds_, given.thresholds_)
+    np.testing.assert_array_equal(plain.bound_path_, given.bound_path_)
+
+
+def test_occam_codes_use_the_given_range_not_the_sample(rng):
+    """With a declared range the prior no longer moves with the sample's extremes."""
+    X = rng.uniform(2.0, 8.0, size=(60, 5))
+    y = (X[:, 3] > 5.0).astype(int)
+    model = StumpConjunction(variant="occam", s=2, feature_range=(0.0, 10.0)).fit(X, y)
+    np.testing.assert_array_equal(model.feature_range_, np.repeat([[0.0], [10.0]], 5, axis=1))
+    for (a, b), length, t in zip(model.intervals_, model.code_lengths_, model.thresholds_):
+        assert (length, t) == dyadic_code(a, b, 0.0, 10.0, closed=False)
+    errors = int(np.sum(model.predict(X) != y))
+    assert model.bound_ == pytest.approx(occam_bound(errors, 60, 5, model.code_lengths_))
+    # Dropping the sample's extreme examples changes the training range but not the given prior.
+    inner = (X.min(axis=1) > 2.2) & (X.max(axis=1) < 7.8)
+    sub = StumpConjunction(variant="occam", s=2, feature_range=(0.0, 10.0)).fit(X[inner], y[inner])
+    np.testing.assert_array_equal(sub.feature_range_, model.feature_range_)
+    legacy = StumpConjunction(variant="occam", s=2).fit(X[inner], y[inner])
+    assert not np.array_equal(legacy.feature_range_, model.feature_range_)
+
+
+def test_pac_bayes_kl_uses_the_given_range(rng):
+    X = rng.normal(size=(60, 7))
+    y = (X[:, 0] > 0).astype(int)
+    ranges = np.vstack([X.min(0) - 3.0, X.max(0) + 1.0])
+    model = StumpConjunction(variant="pac_bayes", s=3, feature_range=ranges).fit(X, y)
+    a, b = model.intervals_[:, 0], model.intervals_[:, 1]
+    ratios = (ranges[1, model.features_] - ranges[0, model.features_]) / (b - a)
+    g = gibbs_risk(X, y, model.features_, a, b, model.directions_)
+    assert model.gibbs_bound_path_[-1] == pytest.approx(pac_bayes_bound(g, 60, 7, ratios))
+    narrow = StumpConjunction(variant="pac_bayes", s=3).fit(X, y)
+    # a wider a-priori range costs more KL for the same margin intervals
+    if np.array_equal(narrow.features_, model.features_) and np.array_equal(narrow.intervals_, model.intervals_):
+        assert model.gibbs_bound_path_[-1] > narrow.gibbs_bound_path_[-1]
+
+
+@pytest.mark.parametrize(
+    "feature_range, error, match",
+    [
+        ((0.0, 1.0, 2.0), ValueError, "shape"),
+        (np.zeros((2, 3)), ValueError, "shape"),
+        ((1.0, -1.0), ValueError, "A_k <= B_k"),
+        ((0.0, np.inf), ValueError, "finite"),
+        ((-0.5, 0.5), ValueError, "outside feature_range"),
+        ("wide", TypeError, "feature_range"),
+    ],
+)
+def test_feature_range_bad_input(rng, feature_range, error, match):
+    X = rng.uniform(-1.0, 1.0, size=(20, 4))
+    y = (X[:, 0] > 0).astype(int)
+    with pytest.raises(error, match=match):
+        StumpConjunction(variant="occam", feature_range=feature_range).fit(X, y)
 
 
 # ------------------------------------------------------------------------------------------

@@ -60,6 +60,18 @@ __all__ = [
     "golub_genes",
     "claims_table",
     "plot_bound_vs_error",
+    "declared_feature_range",
+    "run_all_genes",
+    "corrected_paired_interval",
+    "paired_differences",
+    "all_genes_summary",
+    "gene_frequency",
+    "margin_sweep",
+    "plot_margin_sweep",
+    "plot_gibbs_bound_vs_error",
+    "occam_tradeoff",
+    "plot_occam_tradeoff",
+    "restated_claims",
 ]
 
 #: name -> (loader, keyword arguments, note). Labels are the loaders' own.
@@ -94,6 +106,10 @@ class ProtocolConfig:
     adaboost_rounds: int = 25
     margin_gaps: tuple = (1, 4)
     datasets: tuple = field(default_factory=lambda: tuple(DATASETS))
+    #: ``"dataset"``: the Occam/PAC-Bayes priors' ``[A_k, B_k]`` is :func:`declared_feature_range`
+    #: of the whole data set (fixed before any training fold is drawn); ``"training"``: the
+    #: training fold's min/max (sample-dependent: the protocol before issue 15).
+    prior_range: str = "dataset"
 
     def grid(self):
         return {"p": list(self.p_grid), "model_type": list(self.model_types)}
@@ -106,6 +122,26 @@ def load_dataset(name):
     loader, kwargs, _ = DATASETS[name]
     X, y = loader(**kwargs)
     return X.to_numpy(dtype=float), np.asarray(y.astype(str)), np.asarray(X.columns, dtype=str)
+
+
+def declared_feature_range(X):
+    """``[A_k, B_k]`` declared for a data set: each gene's min and max over *all* its examples.
+
+    Paper 05 (Section II) takes ``A_k, B_k`` as "the a priori lower and upper bounds on values for
+    ``x_k``", "obtained from the definition of data". The vendored files carry no platform range,
+    so we declare the range of the whole published data set (every example, labels unused) as the
+    data's definition; it is computed once, before any cross-validation split, so on every
+    training fold the priors are the same, whatever the fold holds. (The training fold's own
+    min/max, used before, changes with the sample and so is no valid prior.)
+
+    Returns
+    -------
+    ndarray of shape (2, n_genes)
+    """
+    X = np.asarray(X, dtype=float)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array, got shape {X.shape}")
+    return np.vstack([X.min(axis=0), X.max(axis=0)])
 
 
 def welch_t_ranking(X, y, n_keep):
@@ -129,11 +165,27 @@ def _stump_template(variant, config, n_total):
     )
 
 
-def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed):
+def _ranges(X, config):
+    """Prior ranges of every gene for ``config.prior_range`` (None: the training fold's min/max)."""
+    if config.prior_range == "dataset":
+        return declared_feature_range(X)
+    if config.prior_range == "training":
+        return None
+    raise ValueError(f"prior_range must be 'dataset' or 'training', got {config.prior_range!r}")
+
+
+def _columns(ranges, keep):
+    return None if ranges is None else ranges[:, keep]
+
+
+def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed, feature_range=None):
     """Choose grid point and number of stumps by inner stratified CV (prefilter redone per fold).
 
     Uses the prefix property of the greedy: one fit per (inner fold, grid point) gives the
     predictions of every ``s ≤ s_max`` through ``staged_predict``.
+
+    ``feature_range`` (shape (2, n_genes), optional): the priors' ranges of all genes, sliced to
+    the kept genes in every inner fold.
 
     Returns
     -------
@@ -147,7 +199,8 @@ def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed):
     for train, test in stratified_folds(y, n_splits=inner_splits, seed=seed):
         keep = welch_t_ranking(X[train], y[train], n_prefilter)
         for i, params in enumerate(points):
-            model = clone(template).set_params(**params).fit(X[train][:, keep], y[train])
+            model = clone(template).set_params(**params, feature_range=_columns(feature_range, keep))
+            model.fit(X[train][:, keep], y[train])
             staged = model.staged_predict(X[test][:, keep])
             wrong = (staged != y[test]).sum(axis=1)
             # Paths that stopped early (no negative left) keep their last model for larger s.
@@ -222,13 +275,14 @@ def _fold_rows(X, y, name, config, seed, outer_fold):
     rows = []
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
+    ranges = _ranges(X, config)  # the whole data set's, fixed before the split (labels unused)
     base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
     for variant in STUMP_VARIANTS:
-        template = _stump_template(variant, config, n_total)
+        template = _stump_template(variant, config, n_total).set_params(feature_range=_columns(ranges, keep))
         by_bound = fit_by_bound(template, X_tr[:, keep], y_tr, config.grid())
         params, size = select_by_inner_cv(
             template, X_tr, y_tr, config.grid(), config.n_prefilter, config.inner_splits,
-            seed=seed + 1000 * repeat + fold,
+            seed=seed + 1000 * repeat + fold, feature_range=ranges,
         )
         by_cv = clone(template).set_params(**params).fit(X_tr[:, keep], y_tr)
         by_cv = by_cv.truncated(min(size, by_cv.features_.size))
@@ -442,8 +496,10 @@ def golub_genes(config=None, n_prefilter=500):
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
     rows, models = [], {}
+    ranges = declared_feature_range(X)[:, keep]  # the full data set's: here the training set's too
     for variant in STUMP_VARIANTS:
-        model = fit_by_bound(_stump_template(variant, config, X.shape[1]), frame, y, config.grid())
+        template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
+        model = fit_by_bound(template, frame, y, config.grid())
         models[variant] = model
         for feature, threshold, direction, (a, b) in zip(
             model.features_, model.thresholds_, model.directions_, model.intervals_
@@ -513,3 +569,318 @@ def plot_bound_vs_error(summary):
     ax.legend(fontsize=7, ncol=2, title="filled: chosen by bound; open: by inner CV", title_fontsize=7)
     fig.tight_layout()
     return fig
+
+
+# --------------------------------------------------------------------------------------------
+# Issue 15: the paper's learners on every gene, repeated CV, trade-offs, learnt genes
+# --------------------------------------------------------------------------------------------
+
+#: Data sets of the all-genes protocol: the two the recovered text names (Golub carries probe names).
+ALL_GENES_DATASETS = ("colon", "leukemia_golub")
+
+
+def _all_genes_fold_rows(loaded, config, seed, item, costly_p=None):
+    """Rows of one outer fold of :func:`run_all_genes` (self-contained: split and seeds travel with it)."""
+    import time
+
+    name, (repeat, fold, train, test) = item
+    X, y, names = loaded[name]
+    ranges = declared_feature_range(X)
+    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
+    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
+    empty = {"bound": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan, "model_type": "", "p": np.nan,
+             "rule": "", "gene_names": ""}
+    rows = []
+    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
+    for variant, inputs in [(v, "all") for v in STUMP_VARIANTS] + [("sc", "prefilter")]:
+        columns = slice(None) if inputs == "all" else keep
+        template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges[:, columns])
+        grid = config.grid()
+        if variant != "sc" and costly_p is not None:
+            grid = {**grid, "p": list(costly_p)}
+        start = time.perf_counter()
+        model = fit_by_bound(template, X_tr[:, columns], y_tr, grid)
+        seconds = time.perf_counter() - start
+        used = np.asarray(names[columns])[model.features_]
+        row = {
+            **base, **empty, "learner": variant if inputs == "all" else f"{variant} ({config.n_prefilter} genes)",
+            "errors": int(np.sum(model.predict(X_te[:, columns]) != y_te)), "genes": int(used.size),
+            "bound": model.bound_, "model_type": model.model_type, "p": model.p,
+            "rule": model.to_text(feature_names=list(names[columns])), "gene_names": ";".join(used),
+            "fit_seconds": seconds,
+        }
+        if variant == "pac_bayes":
+            proba = model.gibbs_proba(X_te[:, columns])
+            row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
+            row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
+        rows.append(row)
+    for learner, model in _competitors(config, seed).items():
+        inputs = slice(None) if learner == "linear_svm" else keep
+        start = time.perf_counter()
+        model.fit(X_tr[:, inputs], y_tr)
+        seconds = time.perf_counter() - start
+        rows.append({
+            **base, **empty, "learner": learner,
+            "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
+            "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "fit_seconds": seconds,
+        })
+    return rows
+
+
+def run_all_genes(config=None, datasets=ALL_GENES_DATASETS, n_repeats=5, seed=0, n_jobs=1, costly_p=(1.0,)):
+    """The bound-selected learners as the paper runs them: on every gene, no prefilter, no inner CV.
+
+    Repeated stratified ``config.n_splits``-fold CV (``n_repeats`` repetitions, fold seeds
+    ``seed + repeat``). On each training fold, SC, Occam and PAC-Bayes choose ``p``, conjunction vs
+    disjunction (paying ``ln 2``, :func:`companion.stumps.fit_by_bound`) and the number of stumps by
+    their bound, on all genes, with the priors' ranges :func:`declared_feature_range` of the whole
+    data set. Beside them, on the same folds: SC on the ``config.n_prefilter`` Welch-filtered genes
+    (what the prefilter changes) and the competitors of :func:`run_protocol` (the Welch prefilter
+    is kept only for those that need it: SVM-RFE, L1-logistic, AdaBoost; the linear SVM takes all
+    genes).
+
+    ``costly_p``: the ``p`` grid of Occam and PAC-Bayes here (default ``(1.0,)``, the value at which
+    the PAC-Bayes utility follows its bound exactly; on 7129 genes each grid point costs a greedy
+    fit, so the full ``config.p_grid`` would triple their time); ``None``: ``config.p_grid``. SC
+    keeps ``config.p_grid`` (its fit takes about a tenth of a second).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, repeat, fold, learner): test errors, genes, bound, the rule with the
+        genes' names (``rule``; ``gene_names`` joined by ``;``), the Gibbs classifier's expected
+        test errors and bound (PAC-Bayes), and ``fit_seconds`` (wall time of the fit, selection
+        included: volatile, never compared). Identical for every ``n_jobs`` except ``fit_seconds``.
+    """
+    config = config or ProtocolConfig()
+    if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
+        raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}")
+    loaded = {name: load_dataset(name) for name in datasets}
+    cfg = replace(config, n_repeats=int(n_repeats))
+    items = [(name, outer) for name in datasets for outer in _outer_folds(loaded[name][1], cfg, seed)]
+    parts = parallel_map(partial(_all_genes_fold_rows, loaded, cfg, seed, costly_p=costly_p), items, n_jobs=n_jobs)
+    return pd.DataFrame([row for part in parts for row in part])
+
+
+def corrected_paired_interval(differences, n_train, n_test, level=0.95):
+    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
+
+    ``r × k``-fold CV reuses every example, so the fold differences are correlated and the plain
+    t interval is too narrow; Nadeau & Bengio's correction inflates the variance of the mean from
+    ``σ²/J`` to ``(1/J + n_test/n_train) σ²`` (``J`` folds in all), with ``J − 1`` degrees of freedom.
+
+    Returns
+    -------
+    mean, low, high : float
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"need at least two paired differences, got {d.size}")
+    if n_train <= 0 or n_test <= 0:
+        raise ValueError(f"n_train and n_test must be positive, got {n_train}, {n_test}")
+    mean = float(d.mean())
+    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
+    return mean, mean - half, mean + half
+
+
+def paired_differences(results, learners=STUMP_VARIANTS, margin=5.0):
+    """Each stump learner against each competitor on the same folds: difference of test error (points).
+
+    Per data set and pair, the per-fold differences of error rate (%, stump − competitor), their
+    mean over all ``repeats × folds`` and a 95 % corrected resampled-t interval
+    (:func:`corrected_paired_interval`). ``competitive`` says the interval's upper end is at most
+    ``margin`` points (the "within 5 points" of the claims, now with its uncertainty);
+    ``worse``/``better``: the interval excludes 0.
+    """
+    rows = []
+    for name, part in results.groupby("dataset", sort=False):
+        rate = part.assign(rate=100.0 * part["errors"] / part["n_test"]).pivot_table(
+            index=["repeat", "fold"], columns="learner", values="rate"
+        )
+        n_test = part.groupby(["repeat", "fold"])["n_test"].first()
+        n_total = int(n_test.groupby("repeat").sum().iloc[0])
+        mean_test = float(n_test.mean())
+        for learner in learners:
+            for other in COMPETITORS:
+                d = (rate[learner] - rate[other]).to_numpy()
+                mean, low, high = corrected_paired_interval(d, n_total - mean_test, mean_test)
+                rows.append({
+                    "dataset": name, "stump learner": learner, "competitor": other,
+                    "stump fold error %": float(rate[learner].mean()),
+                    "competitor fold error %": float(rate[other].mean()),
+                    "difference": mean, "95% low": low, "95% high": high,
+                    "competitive": bool(high <= margin), "worse": bool(low > 0), "better": bool(high < 0),
+                })
+    return pd.DataFrame(rows)
+
+
+def all_genes_summary(results):
+    """Per data set and learner: CV error (%) with its spread over repeats, genes, bounds (means)."""
+    rows = []
+    for (name, learner), g in results.groupby(["dataset", "learner"], sort=False):
+        per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
+        rows.append({
+            "dataset": name, "learner": learner, "cv_error_%": float(per_repeat.mean()),
+            "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
+            "genes": float(g["genes"].mean()),
+            "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
+            "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
+            if g["gibbs_errors"].notna().any() else np.nan,
+            "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+def gene_frequency(results, learners=STUMP_VARIANTS, top=10):
+    """How often each gene is chosen across the outer folds, per data set and learner (top ``top``)."""
+    rows = []
+    for (name, learner), g in results[results["learner"].isin(learners)].groupby(["dataset", "learner"], sort=False):
+        genes = pd.Series([gene for text in g["gene_names"] for gene in text.split(";") if gene])
+        counts = genes.value_counts(sort=False).rename_axis("gene").reset_index(name="folds")
+        # Ties: more folds first, then the gene's name (deterministic).
+        counts = counts.sort_values(["folds", "gene"], ascending=[False, True], kind="stable").head(top)
+        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "folds": int(r.folds),
+                     "of folds": len(g)} for r in counts.itertuples())
+    return pd.DataFrame(rows)
+
+
+def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, p=1.0, model_type="conjunction"):
+    """PAC-Bayes on the full data set (all genes), one margin width at a time: Gibbs bound along the path.
+
+    Every candidate margin interval is ``[v_j, v_{j+g}]`` (``g`` sorted positions wide); one fit per
+    ``g`` with ``margin_gaps=(g,)``, so the bound's margin–sparsity trade-off (Section V: a wider
+    margin costs less KL but lets more examples be misclassified stochastically) is read off along
+    two axes: the margin width and the number of stumps.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (gap, number of stumps): empirical Gibbs risk, Gibbs bound, mean
+        ``ln((B−A)/(b−a))`` of the stumps so far.
+    """
+    config = config or ProtocolConfig()
+    X, y, names = load_dataset(name)
+    rows = []
+    for gap in gaps:
+        model = StumpConjunction(
+            variant="pac_bayes", s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
+            margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
+        ).fit(X, y)
+        low, high = model.feature_range_[:, model.features_]
+        log_ratio = np.log((high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0]))
+        for size in range(model.features_.size + 1):
+            rows.append({
+                "gap": int(gap), "stumps": size, "gibbs_risk": float(model.gibbs_risk_path_[size]),
+                "gibbs_bound": float(model.gibbs_bound_path_[size]),
+                "mean_log_range_ratio": float(log_ratio[:size].mean()) if size else 0.0,
+            })
+    return pd.DataFrame(rows)
+
+
+def plot_margin_sweep(sweep):
+    """Gibbs bound against margin width (best prefix per width) and against the number of stumps."""
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    best = sweep.loc[sweep.groupby("gap")["gibbs_bound"].idxmin()]
+    left.plot(best["gap"], 100 * best["gibbs_bound"], "o-", label="Gibbs bound (best number of stumps)")
+    left.plot(best["gap"], 100 * best["gibbs_risk"], "s--", label="empirical Gibbs risk there")
+    left.set_xscale("log", base=2)
+    left.set_xlabel("margin width g (sorted training positions)")
+    left.set_ylabel("%")
+    left.legend(fontsize=8)
+    for gap, part in sweep.groupby("gap"):
+        right.plot(part["stumps"], 100 * part["gibbs_bound"], "o-", label=f"g = {gap}")
+    right.set_xlabel("number of stumps")
+    right.set_ylabel("Gibbs bound (%, δ = 0.05)")
+    right.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_gibbs_bound_vs_error(results):
+    """Per outer fold: the PAC-Bayes Gibbs bound on the training fold against the Gibbs test error."""
+    import matplotlib.pyplot as plt
+
+    data = results[results["learner"] == "pac_bayes"]
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    for (name, part), colour in zip(data.groupby("dataset", sort=False), plt.cm.tab10.colors):
+        ax.scatter(100 * part["gibbs_errors"] / part["n_test"], 100 * part["gibbs_bound"], s=14, alpha=0.6,
+                   color=colour, label=name)
+    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
+    top = float(100 * data["gibbs_bound"].max()) + 5
+    ax.set_xlim(-2, top)
+    ax.set_ylim(0, top)
+    ax.set_xlabel("Gibbs classifier's expected test error on the fold (%)")
+    ax.set_ylabel("Gibbs bound on the training fold (%, δ = 0.05)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), config=None, p=1.0,
+                   model_type="conjunction"):
+    """Occam on the full data set (all genes) for several code weights ``η``: stumps, code bits, bound.
+
+    ``η`` weighs the threshold's code length in the greedy's utility; small ``η`` buys stumps that
+    cover many examples with thresholds that need long codes, large ``η`` prefers short codes
+    (wide intervals of equivalent thresholds). Each row is the bound-minimising prefix.
+    """
+    config = config or ProtocolConfig()
+    X, y, _ = load_dataset(name)
+    rows = []
+    for eta in etas:
+        model = StumpConjunction(
+            variant="occam", s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
+            prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
+        ).fit(X, y)
+        for size in range(model.features_.size + 1):
+            codes = model.code_lengths_[:size]
+            rows.append({
+                "eta": float(eta), "stumps": size, "code bits": int(codes.sum()),
+                "bits per stump": float(codes.mean()) if size else 0.0,
+                "training errors": int(model.training_errors_path_[size]), "bound": float(model.bound_path_[size]),
+            })
+    return pd.DataFrame(rows)
+
+
+def plot_occam_tradeoff(tradeoff):
+    """Occam bound along the greedy path for each code weight ``η`` (labels: total code bits)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for eta, part in tradeoff.groupby("eta"):
+        ax.plot(part["stumps"], 100 * part["bound"], "o-", label=f"η = {eta:g}")
+        last = part.iloc[-1]
+        ax.annotate(f"{int(last['code bits'])} bits", (last["stumps"], 100 * last["bound"]), fontsize=7,
+                    xytext=(3, 3), textcoords="offset points")
+    ax.set_xlabel("number of stumps")
+    ax.set_ylabel("Occam bound (%, δ = 0.05)")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def restated_claims(paired, summary):
+    """The two claims from repeated CV: each bound-selected stump learner against the best competitor.
+
+    Per data set and stump learner: the competitor with the lowest mean fold error, the paired
+    difference (points) with its 95 % corrected interval, whether the interval's upper end is within
+    5 points, the genes of each, and the learner's mean training-fold bound minus its CV error.
+    """
+    best = paired.loc[paired.groupby(["dataset", "stump learner"], sort=False)["competitor fold error %"].idxmin()]
+    stats_ = summary.set_index(["dataset", "learner"])
+    rows = []
+    for _, r in best.iterrows():
+        mine, theirs = stats_.loc[(r["dataset"], r["stump learner"])], stats_.loc[(r["dataset"], r["competitor"])]
+        rows.append({
+            "dataset": r["dataset"], "stump learner": r["stump learner"], "best competitor": r["competitor"],
+            "difference": r["difference"], "95% low": r["95% low"], "95% high": r["95% high"],
+            "competitive (upper <= 5)": r["competitive"], "genes": mine["genes"],
+            "competitor genes": theirs["genes"], "bound %": mine["bound_%"],
+            "bound - CV error": mine["bound_%"] - mine["cv_error_%"],
+            "gibbs bound - gibbs error": mine["gibbs_bound_%"] - mine["gibbs_error_%"],
+        })
+    return pd.DataFrame(rows)
