@@ -282,3 +282,62 @@ def test_bound_selection_takes_last_bit_differences_for_ties():
     assert bound_selected_dlm(_bound_results([b, smaller], balls=[1, 2]))["chosen"]["s"].tolist() == [2, 2]
     # NaN bounds (prefix misclassifying its compression set) are never chosen
     assert bound_selected_dlm(_bound_results([np.nan, b, b], balls=[1, 2, 2]))["chosen"]["s"].tolist() == [2, 2]
+
+
+# --- issue 15: the corrected SCM bound and the relation to the general compression bound -------
+
+
+def test_corrected_bounds_equal_the_general_sample_compression_bound():
+    from companion.bounds.compression import sample_compression_bound
+    from companion.bounds.decision_list import corrected_log_message, scm_bound_corrected
+
+    for m, lam, c, k, r in itertools.product((50, 400), (2, 5), (1, 2), (0, 7, 30), (1, 3)):
+        for kind in ("simple", "complex"):
+            expected = corrected_bound(m, compression_size=lam, n_centres=c, n_errors=k, r=r, ball_type=kind)
+            general = sample_compression_bound(m, lam, k, corrected_log_message(lam, c, r, kind))
+            assert general == pytest.approx(expected, rel=1e-12, abs=1e-15)
+        expected = scm_bound_corrected(m, compression_size=lam, n_centres=c, n_errors=k)
+        assert sample_compression_bound(m, lam, k, corrected_log_message(lam, c, 0, "scm")) == pytest.approx(
+            expected, rel=1e-12, abs=1e-15
+        )
+    # the SCM needs no ordering message: at most the simple DLM's bound with one ball
+    assert scm_bound_corrected(300, compression_size=4, n_centres=2, n_errors=20) <= corrected_bound(
+        300, compression_size=4, n_centres=2, n_errors=20, r=1
+    )
+
+
+def test_per_class_scm_bound_falls_below_the_training_error_the_corrected_does_not():
+    from companion.bounds.decision_list import scm_bound_corrected
+
+    # a conjunction that errs on 95 of 100 positives and no negative, out of 300 examples
+    published = scm_bound(100, 200, c_p=0, c_n=1, b_p=1, k_p=95, k_n=0)
+    corrected = scm_bound_corrected(300, compression_size=2, n_centres=1, n_errors=95)
+    assert published < 95 / 300 < corrected
+
+
+def test_scm_bound_path_variants():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 2))
+    y = (X[:, 0] > 0).astype(int)
+    scm = BallSetCoveringMachine(p=1.0, s=4, compression_constraint=True).fit(X, y)
+    published, corrected = scm_bound_path(scm), scm_bound_path(scm, variant="corrected")
+    assert published.shape == corrected.shape == (scm.n_balls_,)
+    train = (scm.path_["k_p"] + scm.path_["k_n"]).to_numpy() / 80
+    ok = np.isfinite(corrected)
+    assert ok.any() and (corrected[ok] >= train[ok]).all()
+    with pytest.raises(ValueError, match="variant"):
+        scm_bound_path(scm, variant="loose")
+
+
+def test_sample_compression_bound_rejects_bad_input():
+    from companion.bounds.compression import sample_compression_bound
+    from companion.bounds.decision_list import corrected_log_message
+
+    with pytest.raises(ValueError, match="log_message"):
+        sample_compression_bound(100, 2, 3, -1.0)
+    with pytest.raises(ValueError, match="exceed"):
+        sample_compression_bound(10, 6, 5, 1.0)
+    with pytest.raises(ValueError, match="compression_size"):
+        sample_compression_bound(10, 1.5, 0, 1.0)
+    with pytest.raises(ValueError, match="ball_type"):
+        corrected_log_message(3, 1, 1, "round")

@@ -33,7 +33,7 @@ from scipy.special import gammaln
 from companion.bounds.binomial import _log_delta, binomial_tail_inversion
 from companion.bounds.occam import log_attribute_choices, log_choose, log_zeta
 
-__all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial"]
+__all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial", "sample_compression_bound"]
 
 
 def _check(n_errors, m, n_features, size, reuse_features=False):
@@ -114,3 +114,53 @@ def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pai
         - log_choose(m, size)
     )
     return float(binomial_tail_inversion(n_errors, m - size, log_delta=float(log_conf)))
+
+
+def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0.05):
+    """Theorem 3 of Paper 05 in its general form (Marchand & Sokolova 2005), any message.
+
+    ``R(f) <= 1 - exp(-[ln C(m, λ) + ln C(m - λ, e) + ln 1/P_M(σ) - ln(ζ(λ) ζ(e) δ)] / (m - λ - e))``
+    for a reconstruction function that rebuilds ``f`` from a compression set of ``λ`` training
+    examples and a message ``σ`` of prior probability ``P_M(σ)``, ``e`` the training errors outside
+    the compression set, ``ζ(a) = (6/π²)(a + 1)^-2``. :func:`compression_bound` is this bound with
+    the stump message of Eq. 5 (``log_message = compression_log_message(n, λ)``); paper 01's
+    corrected DLM bound (:func:`companion.bounds.decision_list.corrected_bound`) is it with the
+    ball-list message (which examples are centres, then the ordering).
+
+    Parameters
+    ----------
+    m : int
+        Number of training examples.
+    compression_size : int
+        ``λ``.
+    n_errors : int
+        ``e``, errors outside the compression set.
+    log_message : float or ndarray
+        ``ln 1/P_M(σ) >= 0``.
+    delta : float, default=0.05
+
+    Returns
+    -------
+    float or ndarray
+        The bound; 1 where ``m - λ - e <= 0``.
+
+    >>> round(float(sample_compression_bound(100, 0, 0, 0.0)), 7) == round(compression_bound(0, 100, 2000, 0), 7)
+    True
+    """
+    for name, value in (("m", m), ("compression_size", compression_size), ("n_errors", n_errors)):
+        values = np.asarray(value)
+        if values.dtype == bool or not np.issubdtype(values.dtype, np.integer) or np.any(values < 0):
+            raise ValueError(f"{name} must be a non-negative integer (or array of them), got {value!r}")
+    log_message = np.asarray(log_message, dtype=float)
+    if np.any(~(log_message >= 0)):
+        raise ValueError(f"log_message (ln 1/P_M) must be >= 0, got {log_message!r}")
+    if np.any(np.asarray(compression_size) + np.asarray(n_errors) > np.asarray(m)):
+        raise ValueError("compression_size + n_errors cannot exceed m")
+    ld = float(_log_delta(delta, None))
+    lam = np.asarray(compression_size, dtype=float)
+    e = np.asarray(n_errors, dtype=float)
+    free = np.asarray(m, dtype=float) - lam - e
+    cost = log_choose(m, lam) + log_choose(m - lam, e) + log_message - (log_zeta(lam) + log_zeta(e) + ld)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        bound = np.where(free > 0, -np.expm1(-cost / free), 1.0)
+    return float(bound) if bound.ndim == 0 else bound

@@ -11,6 +11,11 @@ Sokolova, Marchand, Japkowicz and Shawe-Taylor, *The Decision List Machine*, NIP
   class (the bound can fall below the training error); choosing them among all examples does not.
 * :func:`scm_bound`, :func:`scm_bound_path` — a bound for the SCM with balls, **our
   reconstruction** by the proof of Theorem 1 (the JMLR 2002 statement was not recovered; spec §7.7).
+  It chooses its sets within each class as Theorems 1-2 do and inherits their defect;
+  :func:`scm_bound_corrected` (``scm_bound_path(..., variant="corrected")``) repairs it the same way.
+* :func:`corrected_log_message` — the corrected bounds are the general sample-compression bound
+  (Marchand & Sokolova 2005; :func:`companion.bounds.compression.sample_compression_bound`) with
+  this message length.
 * :func:`compression_message`, :func:`reconstruct_decision_list` — the reconstruction function of
   Section 4: the learnt list is recovered from its compression set plus the ordering message.
 
@@ -46,6 +51,8 @@ __all__ = [
     "dlm_bound_path",
     "scm_bound_path",
     "corrected_bound",
+    "corrected_log_message",
+    "scm_bound_corrected",
     "CompressionMessage",
     "ReconstructedList",
     "compression_message",
@@ -166,6 +173,12 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     ``er <= 1 - exp(-(ln[C(m_p,c_p) C(m_p-c_p,b_p) C(m_n,c_n) C(m_p-c_p-b_p,k_p) C(m_n-c_n,k_n)]
     + ln 1/((π²/6)^-5 ((c_p+1)(c_n+1)(b_p+1)(k_p+1)(k_n+1))^-2 δ)) / (m - λ - k))``.
     For a disjunction pass the counts with the classes swapped.
+
+    **Flagged**: like Theorems 1-2 it chooses the compression and error sets within each class
+    and then uses the unconditional ``(1 - er)^(m - λ - k)``, so it inherits their defect (it can
+    fall below the training error of a conjunction that gives up on one class; notebook 01's
+    coverage experiment). Kept unchanged for reference; :func:`scm_bound_corrected` is the valid
+    form.
     """
     _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, k_p=k_p, k_n=k_n)
     _check_delta(delta)
@@ -230,11 +243,67 @@ def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="s
     )
 
 
+def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
+    """``ln 1/P_M(σ)`` of the corrected bounds read as a general sample-compression message.
+
+    The message says which ``c`` of the ``λ`` compression examples are centres (``ζ(c)`` for the
+    number ``c``, then uniform over the ``C(λ, c)`` choices), then the ordering: ``r!`` orders for
+    Pi/Ni balls (``"simple"``), ``λ (2c)^r`` for all four types (``"complex"``), nothing for a
+    ball SCM (``"scm"``: a conjunction or disjunction does not depend on the order of its balls):
+    ``ln 1/P_M = ln C(λ, c) - ln ζ(c) + ln M``. With it the general bound
+    (:func:`companion.bounds.compression.sample_compression_bound`, paper 05's Theorem 3) is
+    exactly :func:`corrected_bound` (and :func:`scm_bound_corrected`), since
+    ``δ' = ζ(λ) ζ(c) ζ(k) δ``.
+    """
+    if ball_type not in ("simple", "complex", "scm"):
+        raise ValueError(f"ball_type must be 'simple', 'complex' or 'scm', got {ball_type!r}")
+    lam, c, r = (np.asarray(v, dtype=float) for v in (compression_size, n_centres, r))
+    if ball_type == "simple":
+        ordering = gammaln(r + 1)
+    elif ball_type == "complex":
+        ordering = np.log(np.maximum(lam, 1)) + np.where(r > 0, r * np.log(np.maximum(2 * c, 1)), 0.0)
+    else:
+        ordering = np.zeros_like(lam)
+    log_zeta_c = np.log(6.0 / np.pi**2) - 2 * np.log1p(c)
+    out = _ln_binomial(lam, c) - log_zeta_c + ordering
+    return float(out) if out.ndim == 0 else out
+
+
+def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05) -> float:
+    """Risk bound of a ball SCM with the sets chosen among all ``m`` examples — OUR CORRECTION.
+
+    :func:`scm_bound` fixed as :func:`corrected_bound` fixes Theorems 1-2:
+    ``er <= 1 - exp(-(ln C(m, λ) + ln C(λ, c) + ln C(m - λ, k) + ln 1/δ') / (m - λ - k))``,
+    ``δ' = (π²/6)^-3 ((λ+1)(c+1)(k+1))^-2 δ``, no ordering message. The reconstruction is that of
+    :func:`scm_bound` (the centres are marked, the other compression examples are borders; each
+    ball's type follows from its centre's label). It is the general sample-compression bound with
+    :func:`corrected_log_message` ``(..., ball_type="scm")``.
+
+    Parameters
+    ----------
+    m : int
+    compression_size : int
+        ``λ`` (centres and borders).
+    n_centres : int
+        ``c``.
+    n_errors : int
+        ``k``, training errors (none in the compression set).
+    delta : float, default=0.05
+    """
+    _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors)
+    _check_delta(delta)
+    if n_centres > compression_size or compression_size + n_errors > m:
+        raise ValueError("need n_centres <= compression_size and compression_size + n_errors <= m")
+    return float(_corrected_vectorised("scm", m, compression_size, n_centres, n_errors, 0, delta))
+
+
 def _corrected_vectorised(ball_type, m, lam, c, k, r, delta):
     lam, c, k, r = (np.asarray(v, dtype=float) for v in (lam, c, k, r))
     ln_choices = _ln_binomial(m, lam) + _ln_binomial(lam, c) + _ln_binomial(m - lam, k)
     if ball_type == "simple":
         ordering = gammaln(r + 1)
+    elif ball_type == "scm":
+        ordering = np.zeros_like(lam)
     else:
         ordering = np.log(np.maximum(lam, 1)) + np.where(r > 0, r * np.log(np.maximum(2 * c, 1)), 0.0)
     ln_inv_delta = 3 * _LN_ZETA_NORMALISER + 2 * np.log((lam + 1) * (c + 1) * (k + 1)) - np.log(delta)
@@ -326,13 +395,33 @@ def dlm_bound_path(
     return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
 
 
-def scm_bound_path(scm: BallSetCoveringMachine, *, delta=0.05) -> np.ndarray:
-    """:func:`scm_bound` (our reconstruction) for every prefix of a fitted ball SCM."""
+def scm_bound_path(scm: BallSetCoveringMachine, *, delta=0.05, variant: str = "published") -> np.ndarray:
+    """:func:`scm_bound` (our reconstruction) for every prefix of a fitted ball SCM.
+
+    ``variant="corrected"``: :func:`scm_bound_corrected` instead (the default, "published", keeps
+    the per-class form of :func:`scm_bound`, flagged there, for comparison). NaN for a prefix that
+    misclassifies its compression set.
+    """
     _check_fitted(scm, BallSetCoveringMachine)
+    _check_delta(delta)
+    if variant not in ("published", "corrected"):
+        raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
     values = []
+    m = scm.n_positive_ + scm.n_negative_
     for row in scm.path_.itertuples(index=False):
         if not row.compression_correct:
             values.append(np.nan)
+            continue
+        if variant == "corrected":
+            values.append(
+                scm_bound_corrected(
+                    m,
+                    compression_size=int(row.c_p + row.c_n + row.b_p + row.b_n),
+                    n_centres=int(row.c_p + row.c_n),
+                    n_errors=int(row.k_p + row.k_n),
+                    delta=delta,
+                )
+            )
             continue
         if scm.model_type == "conjunction":
             counts = dict(c_p=row.c_p, c_n=row.c_n, b_p=row.b_p, k_p=row.k_p, k_n=row.k_n)
