@@ -602,3 +602,33 @@ for _public_name in __all__:
     if _public_name.startswith("load_") and _function.__name__ == "load":
         _function.__name__ = _function.__qualname__ = _public_name
 del _public_name, _function
+
+
+# --------------------------------------------------------------------------------------------
+# Results of other programs (not a data set of examples)
+# --------------------------------------------------------------------------------------------
+
+
+def load_widc_peers():
+    """Weka J48 / JRip and Orange3 CN2 results on notebook 04's folds (``data/widc_peers``).
+
+    Produced by ``peers/widc_peers.py`` in the peers' own environments (Java, Orange3); read here
+    without either. See ``data/widc_peers/provenance.csv`` for the commands and versions.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (dataset, fold, learner): ``n_test``, ``errors`` (test errors), ``rules``,
+        ``literals``.
+    folds : pandas.DataFrame
+        ``dataset, row, fold``: the test fold of every row, as the peers were run.
+    provenance : pandas.Series
+        ``key -> value`` (date, versions, commands, sha256 of every data set's fold vector).
+    """
+    results = _read_csv("widc_peers/results.csv")
+    folds = _read_csv("widc_peers/folds.csv")
+    provenance = _read_csv("widc_peers/provenance.csv").set_index("key")["value"]
+    return results, folds, provenance
+
+
+__all__.append("load_widc_peers")

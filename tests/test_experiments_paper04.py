@@ -1,0 +1,145 @@
+"""Notebook 04's additions (issue 16): the committed peers, c_KM sensitivity, partitions and cells."""
+
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from companion import datasets
+from companion.experiments import paper04
+from companion.widc import DecisionCommittee
+
+
+# ------------------------------------------------------------------------------ the peers' data
+
+
+def test_committed_peer_folds_are_run_benchmarks_folds():
+    results, folds, provenance = datasets.load_widc_peers()
+    for name in ["iris", "votes"]:
+        data = paper04.load_benchmark_set(name)
+        ours = paper04.fold_vector(data.y)
+        committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
+        assert np.array_equal(ours, committed)
+        assert provenance[f"fold_sha256: {name}"] == paper04.fold_hash(ours)
+        # The fold vector is the test folds of stratified_folds, as run_benchmark uses them.
+        test0 = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0][1]
+        assert np.array_equal(np.flatnonzero(ours == 0), np.sort(test0))
+    assert paper04.fold_hash([0, 1]) != paper04.fold_hash([1, 0])
+
+
+def test_peer_results_layout_and_errors():
+    peers = paper04.peer_results(["iris"])
+    assert set(peers["learner"]) <= set(paper04.PEER_LEARNERS)
+    assert peers.groupby("learner")["fold"].nunique().eq(10).all()
+    raw, _, _ = datasets.load_widc_peers()
+    raw = raw[raw["dataset"] == "iris"]
+    assert np.allclose(np.sort(peers["error"]), np.sort(raw["errors"] / raw["n_test"]))
+    assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["learner"].nunique()
+
+
+def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
+    with pytest.raises(ValueError, match="10 folds of seed 0"):
+        paper04.peer_results(["iris"], seed=1)
+    with pytest.raises(ValueError, match="no peer results"):
+        paper04.peer_results(["echo"])
+    results, folds, provenance = datasets.load_widc_peers()
+    tampered = folds.copy()
+    rows = tampered.index[tampered["dataset"] == "iris"][:2]
+    tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy() + 1
+    monkeypatch.setattr(datasets, "load_widc_peers", lambda: (results, tampered, provenance))
+    with pytest.raises(ValueError, match="folds of 'iris' differ"):
+        paper04.peer_results(["iris"])
+
+
+def _toy_results():
+    rows = []
+    for d, (p, o, j) in enumerate([(0.1, 0.2, 0.2), (0.3, 0.3, 0.4), (0.2, 0.1, 0.1), (0.0, 0.0, 0.5)]):
+        for fold in range(2):
+            for learner, error, literals in (("WIDC(p)", p, 4), ("WIDC(o)", o, 2), ("J48", j, 40)):
+                rows.append(dict(dataset=f"d{d}", fold=fold, learner=learner, error=error, rules=1, literals=literals))
+    return pd.DataFrame(rows)
+
+
+def test_peer_claims_table_counts_and_signs():
+    table = paper04.peer_claims_table(_toy_results(), others=("J48", "CN2")).set_index(["WIDC", "other"])
+    row = table.loc[("WIDC(p)", "J48")]
+    assert row["data sets"] == 4
+    assert row["wins/ties/losses"] == "3/0/1"
+    expected = float(Fraction(-1, 10) + Fraction(-1, 10) + Fraction(1, 10) + Fraction(-5, 10)) / 4 * 100
+    assert row["mean error difference (points)"] == pytest.approx(expected)
+    assert row["median literal ratio other/WIDC"] == 10
+    assert table.loc[("WIDC(o)", "J48"), "wins/ties/losses"] == "2/2/0"
+    assert ("WIDC(p)", "CN2") not in table.index  # absent learners are skipped
+
+
+def test_error_with_std_formats_fold_mean_and_sd():
+    results = _toy_results()
+    results.loc[(results["dataset"] == "d0") & (results["learner"] == "J48") & (results["fold"] == 1), "error"] = 0.4
+    table = paper04.error_with_std(results, ["J48", "WIDC(p)", "nobody"])
+    assert list(table.columns) == ["J48", "WIDC(p)"]
+    assert table.loc["d0", "J48"] == f"30.0 ± {np.std([20, 40], ddof=1):.1f}"
+    assert table.loc["d1", "WIDC(p)"] == "30.0 ± 0.0"
+
+
+# ------------------------------------------------------------------------------ c_KM sensitivity
+
+
+def test_sensitivity_at_zero_is_the_benchmarks_widc_o():
+    sensitivity = paper04.optimistic_sensitivity(["iris", "monks1"], strengths=(0.0, 0.1), max_folds=2)
+    bench = paper04.run_benchmark(["iris", "monks1"], others=(), max_folds=2, optimistic_strength=0.0)
+    bench = bench[bench["learner"] == "WIDC(o)"].set_index(["dataset", "fold"])
+    zero = sensitivity[sensitivity["strength"] == 0.0].set_index(["dataset", "fold"])
+    assert np.allclose(zero["errors"] / zero["n_test"], bench.loc[zero.index, "error"])
+    assert (zero["literals"] == bench.loc[zero.index, "literals"]).all()
+    # Cells: at most |LS| and 2^t, and pruning cannot create cells.
+    assert (sensitivity["grown_cells"] <= np.minimum(2.0 ** sensitivity["grown_rules"], sensitivity["n_train"])).all()
+    assert (sensitivity["cells"] <= sensitivity["grown_cells"]).all()
+    summary = paper04.sensitivity_summary(sensitivity)
+    assert list(summary.index) == [0.0, 0.1]
+    assert summary.loc[0.0, "data sets no worse than c_KM=0"] == 2
+    cells = paper04.cells_table(sensitivity)
+    assert (cells["cells (grown)"] <= cells["min(2^t, |LS|)"]).all()
+
+
+@pytest.mark.parametrize("strengths", [(), (-0.1, 0.0)])
+def test_sensitivity_rejects_bad_strengths(strengths):
+    with pytest.raises(ValueError, match="strengths"):
+        paper04.optimistic_sensitivity(["iris"], strengths=strengths, max_folds=1)
+
+
+# ------------------------------------------------------------------------------ partitions, cells
+
+
+def test_z_equivalences_on_votes():
+    table = paper04.z_equivalences("votes")
+    tree, patterns, dl, dc = table["Z"].to_numpy()
+    assert tree == pytest.approx(patterns, abs=1e-12)
+    assert table["blocks"].iloc[0] == table["blocks"].iloc[1]
+    assert dc <= dl + 1e-12
+    assert table["blocks"].iloc[3] >= table["blocks"].iloc[2]
+    with pytest.raises(ValueError, match="nominal"):
+        paper04.z_equivalences("iris")
+
+
+def test_committee_cells_add_up_to_the_training_errors():
+    votes = paper04.load_benchmark_set("votes")
+    model = DecisionCommittee("pessimistic", categorical_features=votes.nominal).fit(votes.X, votes.y)
+    cells = paper04.committee_cells(model, votes.X, votes.y)
+    assert cells["examples"].sum() == len(votes.y)
+    assert cells["errors"].sum() == int(np.count_nonzero(model.predict(votes.X) != votes.y))
+    assert len(cells) == len(model.cell_class_counts_)
+    # Every example of a cell gets the cell's class: errors are the minority of the cell.
+    counts = cells[[c for c in cells.columns if c.startswith("n ")]].to_numpy()
+    assert (cells["errors"].to_numpy() >= counts.sum(axis=1) - counts.max(axis=1)).all()
+
+
+def test_paper_comparison_uses_cn2_and_drops_the_domain_count():
+    results = _toy_results().replace({"J48": "CN2", "d0": "votes"})
+    table = paper04.paper_comparison(results)
+    assert "n_domains" not in table.index
+    assert table.loc["vote0_literal_ratio", "ours"] == pytest.approx(40 / 2)
+    with pytest.raises(ValueError, match="CN2"):
+        paper04.paper_comparison(results, stand_in="RIPPER")
+    context = paper04.paper_context(results)
+    assert list(context.columns) == ["paper", "ours"] and "31" in context.loc["domains", "paper"]
