@@ -1395,26 +1395,23 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
             for p_n in penalties:
                 dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type,
                                           compression_constraint=True).fit(X, y)
-                if dlm.n_balls_ == 0:
-                    continue
-                risk = (dlm.predict_path(X_test) != y_test).mean(axis=1)
-                bounds = {v: dlm_bound_path(dlm, variant=v) for v in ("published", "corrected")}
-                train = (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy() / m
-                for t in range(dlm.n_balls_):
-                    rows.append({"machine": "DLM", "risk": risk[t], "train_error": train[t],
-                                 **{f"bound_{v}": bounds[v][t] for v in bounds}})
+                rows += _coverage_rows("DLM", dlm, dlm_bound_path, X_test, y_test, m)
     for model_type in ("conjunction", "disjunction"):
         for p in penalties:
             scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True).fit(X, y)
-            if scm.n_balls_ == 0:
-                continue
-            risk = (scm.predict_path(X_test) != y_test).mean(axis=1)
-            bounds = {v: scm_bound_path(scm, variant=v) for v in ("published", "corrected")}
-            train = (scm.path_["k_p"] + scm.path_["k_n"]).to_numpy() / m
-            for t in range(scm.n_balls_):
-                rows.append({"machine": "SCM", "risk": risk[t], "train_error": train[t],
-                             **{f"bound_{v}": bounds[v][t] for v in bounds}})
+            rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
     return pd.DataFrame(rows)
+
+
+def _coverage_rows(machine, model, bound_path, X_test, y_test, m):
+    """One row per prefix of a fitted ball machine: true risk, training error, both bounds."""
+    if model.n_balls_ == 0:
+        return []
+    risk = (model.predict_path(X_test) != y_test).mean(axis=1)
+    bounds = {v: bound_path(model, variant=v) for v in ("published", "corrected")}
+    train = (model.path_["k_p"] + model.path_["k_n"]).to_numpy() / m
+    return [{"machine": machine, "risk": risk[t], "train_error": train[t],
+             **{f"bound_{v}": bounds[v][t] for v in bounds}} for t in range(model.n_balls_)]
 
 
 def _coverage_summary(frame) -> dict:

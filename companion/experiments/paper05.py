@@ -295,10 +295,7 @@ def _fold_rows(X, y, name, config, seed, outer_fold):
                 "gibbs_errors": np.nan, "gibbs_bound": np.nan,
             }
             if variant == "pac_bayes":
-                # Expected test errors of the stochastic Gibbs classifier, and its own bound.
-                proba = model.gibbs_proba(X_te[:, keep])
-                row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
-                row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
+                row.update(_gibbs_columns(model, X_te[:, keep], y_te))
             rows.append(row)
     for learner, model in _competitors(config, seed).items():
         inputs = slice(None) if learner == "linear_svm" else keep
@@ -610,9 +607,7 @@ def _all_genes_fold_rows(loaded, config, seed, item, costly_p=None):
             "fit_seconds": seconds,
         }
         if variant == "pac_bayes":
-            proba = model.gibbs_proba(X_te[:, columns])
-            row["gibbs_errors"] = float(np.sum(np.where(y_te == model.classes_[1], 1 - proba, proba)))
-            row["gibbs_bound"] = float(model.gibbs_bound_path_[-1])
+            row.update(_gibbs_columns(model, X_te[:, columns], y_te))
         rows.append(row)
     for learner, model in _competitors(config, seed).items():
         inputs = slice(None) if learner == "linear_svm" else keep
@@ -884,3 +879,12 @@ def restated_claims(paired, summary):
             "gibbs bound - gibbs error": mine["gibbs_bound_%"] - mine["gibbs_error_%"],
         })
     return pd.DataFrame(rows)
+
+
+def _gibbs_columns(model, X_test, y_test) -> dict:
+    """Expected test errors of a PAC-Bayes model's stochastic Gibbs classifier, and its own bound."""
+    proba = model.gibbs_proba(X_test)
+    return {
+        "gibbs_errors": float(np.sum(np.where(y_test == model.classes_[1], 1 - proba, proba))),
+        "gibbs_bound": float(model.gibbs_bound_path_[-1]),
+    }
