@@ -25,9 +25,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from benchmarks._references import reference_module
 from companion.datasets import load_supermarket
 from companion.prism import MISSING_VALUE_NAME, Prism
+from tests._naive import as_codes, naive_prism, rules_as_tuples
 
 __all__ = ["run", "measure", "write_arff", "run_weka"]
 
@@ -157,14 +157,13 @@ NAIVE_ROWS = 2000  # the naive reference's pure-Python loops take about 40 s on 
 
 
 def measure_naive(n_rows: int = NAIVE_ROWS, repeats: int = 3) -> dict:
-    """Ours against the naive reference (``tests/test_prism.py``) on the first ``n_rows`` rows.
+    """Ours against the naive reference (``tests/_naive.py``) on the first ``n_rows`` rows.
 
     The reference rescans every row and attribute for every candidate test, so the full data set
     would take hours; on a prefix both learn the same rule list (asserted) and the ratio is
     measured. Returns ``n_samples``, ``n_rules``, ``fit_seconds`` (best of ``repeats``),
     ``naive_seconds`` (one run) and ``identical_rules``.
     """
-    reference = reference_module("test_prism")
     X, y = load_supermarket()
     X, y = X.iloc[:n_rows], y.iloc[:n_rows]
     times = []
@@ -173,9 +172,9 @@ def measure_naive(n_rows: int = NAIVE_ROWS, repeats: int = 3) -> dict:
         model = Prism(missing="value").fit(X, y)
         times.append(time.perf_counter() - start)
     start = time.perf_counter()
-    theirs = reference.naive_prism(*reference.as_codes(X, y, "value"))
+    theirs = naive_prism(*as_codes(X, y, "value"))
     naive_seconds = time.perf_counter() - start
-    ours = reference.rules_as_tuples(model, X, y)
+    ours = rules_as_tuples(model, X, y)
     return {"n_samples": int(len(X)), "n_rules": len(ours), "fit_seconds": min(times),
             "naive_seconds": naive_seconds, "identical_rules": ours == theirs}
 

@@ -1,4 +1,4 @@
-"""Benchmark: the SC variant of :class:`companion.stumps.StumpConjunction` against pyscm-ml.
+"""Benchmark: :class:`companion.stumps.SetCoveringStumps` (the SC learner) against pyscm-ml.
 
 pyscm-ml (PyPI 1.1.2, A. Drouin, import name ``pyscm``; GPL-3) is the set-covering machine with
 decision stumps written by the authors' group (spec ``01_05`` §11). It needs ``numpy<2`` and builds
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from companion.paths import ROOT
-from companion.stumps import StumpConjunction
+from companion.stumps import SetCoveringStumps
 
 __all__ = ["run", "ensure_pyscm_venv", "synthetic_microarray"]
 
@@ -87,9 +87,7 @@ def synthetic_microarray(m: int, n: int, seed: int = 0):
 def _ours(X, y, model_type, p, max_rules, repeats):
     times, model = [], None
     for _ in range(repeats):
-        model = StumpConjunction(
-            variant="sc", model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True
-        )
+        model = SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True)
         start = time.perf_counter()
         model.fit(X, y)
         times.append(time.perf_counter() - start)

@@ -4,8 +4,8 @@ One *growth step* of WIDC's partition boosting (Nock 2002, "Building a Large DC 
 Boosting", eq. (1)) scores every literal ``l`` by the ``Z`` of the partition obtained when ``l``
 is appended to the monomial being grown, and keeps the smallest. :func:`companion.widc.score_literals`
 does it for all literals at once (one segment sum over the examples inside the monomial); the naive
-reference (``naive_score`` of ``tests/test_widc.py``, loaded from there) rebuilds the partition and evaluates
-eq. (1) with explicit loops, literal by literal.
+reference (``naive_score`` of ``tests/_naive.py``, the loop ``tests/test_widc.py`` checks) rebuilds
+the partition and evaluates eq. (1) with explicit loops, literal by literal.
 
 On mushroom (8124 x 22 nominal) and led24 (3200 x 24 binary), full data, the literals are those
 :class:`companion.widc.DecisionCommittee` builds; the growth steps are the first ones of the real
@@ -22,7 +22,6 @@ import time
 
 import numpy as np
 
-from benchmarks._references import reference_module
 from companion.datasets import load_led24, load_mushroom
 from companion.experiments.paper04 import encode_frame
 from companion.widc import (
@@ -33,6 +32,7 @@ from companion.widc import (
     satisfaction,
     score_literals,
 )
+from tests._naive import naive_score
 
 __all__ = ["run", "growth_states"]
 
@@ -98,7 +98,6 @@ def run(quick: bool = False, datasets=("mushroom", "led24"), n_steps: int = 3, r
     """
     if quick:
         n_steps, repeats = 1, 3
-    reference = reference_module("test_widc")  # the naive loops the unit tests use
     rows = []
     for name in datasets:
         literals, y, w, c = _problem(name)
@@ -117,7 +116,7 @@ def run(quick: bool = False, datasets=("mushroom", "led24"), n_steps: int = 3, r
                 times.append(time.perf_counter() - start)
             fast_times.append(float(np.median(times)))
             start = time.perf_counter()
-            naive = reference.naive_score(literals, y, w, c, monomials, term)
+            naive = naive_score(literals, y, w, c, monomials, term)
             naive_times.append(time.perf_counter() - start)
             ours_pick = _choose(fast, literal_variable, term, existing)
             naive_pick = _choose(naive, literal_variable, term, existing)

@@ -1,7 +1,8 @@
 """companion: learners, kernels, bounds and data for five papers on sparse Boolean classifiers.
 
-The learners are scikit-learn classifiers; each lives in the module named after its paper's
-subject and is also reachable from the top level (``from companion import Prism``):
+The learners are scikit-learn classifiers; each paper's own learner lives in the module named
+after its subject, the baselines the papers compare against in :mod:`companion.baselines`, and
+all are reachable from the top level (``from companion import Prism``):
 
 ======================================  ============================  ======================
 learner                                 module                        paper
@@ -9,13 +10,16 @@ learner                                 module                        paper
 ``DecisionListMachine``                 ``companion.decision_list``   01 Sokolova et al. 2002
 ``BallSetCoveringMachine``              ``companion.decision_list``   01
 ``Prism``                               ``companion.prism``           02 Cendrowska 1987
-``OneR``                                ``companion.rule_baselines``  02 (Holte 1993 baseline)
 ``KernelPerceptron``                    ``companion.perceptrons``     03 Kowalczyk et al. 2001
 ``MaximalMarginPerceptron``             ``companion.perceptrons``     03
 ``MaskPerceptron``                      ``companion.perceptrons``     03
-``PrunedDecisionTree``                  ``companion.led``             03
 ``DecisionCommittee``                   ``companion.widc``            04 Nock 2002
-``StumpConjunction``                    ``companion.stumps``          05 Shah et al. 2012
+``SetCoveringStumps``                   ``companion.stumps``          05 Shah et al. 2012 (SC)
+``OccamStumps``                         ``companion.stumps``          05 (Occam)
+``PacBayesStumps``                      ``companion.stumps``          05 (PAC-Bayes)
+``OneR``                                ``companion.baselines``       02 (Holte 1993 baseline)
+``OrderedRipper``                       ``companion.baselines``       02, 04 (Cohen 1995 baseline)
+``PrunedDecisionTree``                  ``companion.baselines``       03, 04 (CART baseline)
 ======================================  ============================  ======================
 
 ``import companion`` needs only the core dependencies (numpy, scipy, pandas, scikit-learn,
@@ -34,13 +38,16 @@ _LEARNERS = {
     "DecisionListMachine": "companion.decision_list",
     "BallSetCoveringMachine": "companion.decision_list",
     "Prism": "companion.prism",
-    "OneR": "companion.rule_baselines",
     "KernelPerceptron": "companion.perceptrons",
     "MaximalMarginPerceptron": "companion.perceptrons",
     "MaskPerceptron": "companion.perceptrons",
-    "PrunedDecisionTree": "companion.led",
     "DecisionCommittee": "companion.widc",
-    "StumpConjunction": "companion.stumps",
+    "SetCoveringStumps": "companion.stumps",
+    "OccamStumps": "companion.stumps",
+    "PacBayesStumps": "companion.stumps",
+    "OneR": "companion.baselines",
+    "OrderedRipper": "companion.baselines",
+    "PrunedDecisionTree": "companion.baselines",
 }
 
 __all__ = ["__version__", *_LEARNERS]

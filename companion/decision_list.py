@@ -32,7 +32,7 @@ scores all O(m²) (centre, border) candidates at once: for each remaining centre
 counts of the remaining positives/negatives along its sorted row give, at every border position,
 how many remaining examples lie strictly inside / inside-or-on the ball. Because the list only
 grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
-property*): :meth:`DecisionListMachine.predict_path` returns the predictions of all of them.
+property*): :meth:`DecisionListMachine.staged_predict` yields the predictions of all of them.
 
 Ties. Usefulness is compared exactly (integer arithmetic, each penalty taken as the decimal
 number it prints as: ``2.1`` is 21/10), so two balls tie only when their usefulness is equal, and
@@ -125,7 +125,7 @@ _USEFULNESS_BLOCK = 2**17
 _BLOCKED_CANDIDATES = 2**20
 # Peak bytes per squared example of a fit on the full SortedDistances (float64 distances, their
 # sorted copy and intp order, 24 bytes, plus the scored state and its temporaries): measured
-# 5.5 GB at m = 10000 (issue 18), so 56 m^2 with a small margin.
+# 5.5 GB at m = 10000, so 56 m^2 with a small margin.
 _FULL_BYTES_PER_PAIR = 56
 # Largest training set a fit without given sorted distances puts in the full layout: beyond it the
 # blocked layout is faster for one fit (measured at m = 3000 on 2 cores: 3.0 s against 6.8 s; at
@@ -432,7 +432,7 @@ class BlockedSortedDistances:
     def estimated_bytes(m: int) -> int:
         """Peak bytes of a fit on ``m`` examples: the order, the tie bits and the working memory."""
         index_bytes = 2 if m <= 2**16 else 4
-        # the order, and a restricted copy of at most _RESTRICT_FRACTION^2 of it (issue 18)
+        # the order, and a restricted copy of at most _RESTRICT_FRACTION^2 of it
         per_pair = (index_bytes + 1 / 8) * (1 + _RESTRICT_FRACTION**2)
         return int(per_pair * m * m) + _BLOCKED_OVERHEAD_BYTES
 
@@ -1186,7 +1186,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._outputs, self._inside = outputs[:r], inside[:r]
         self._defaults = defaults[:r]
         # With the constraint, a fit stopped at s = t returns the longest prefix of length <= t
-        # that classifies its compression set right; predict_path reproduces that choice.
+        # that classifies its compression set right; staged_predict reproduces that choice.
         if getattr(self, "compression_constraint", False) and r:
             correct = path["compression_correct"][:r]
             self._path_source = np.maximum.accumulate(np.where(correct, np.arange(r), 0))
@@ -1194,6 +1194,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             self._path_source = np.arange(r)
         self._default01 = int(defaults[r - 1]) if r else majority
         self.n_balls_ = r
+        self.complexity_ = r  # one literal (a ball test) per rule
         self.centres_ = X[self._centres]
         self.balls_ = [
             Ball(BALL_TYPES[k], int(c), int(b), float(rad), bool(ins), self.classes_[o])
@@ -1227,25 +1228,30 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _fires(self, X):
         return _fires_from(self._distances(X), self._inside, self._radii)
 
-    def predict_path(self, X):
-        """Predictions of every prefix of the learnt list (the prefix property).
+    def staged_predict(self, X):
+        """Predictions of every prefix of the learnt list (the prefix property), as a generator.
+
+        As scikit-learn's boosting estimators do, it yields one array per stage: the labels
+        predicted by the machine truncated to its first ``k`` balls, for ``k = 1 .. n_balls_``,
+        i.e. what a fit with stopping point ``s = k`` returns (with
+        ``compression_constraint=True``: the longest such prefix that classifies its compression
+        set right). The last item equals :meth:`predict`; nothing is yielded when
+        ``n_balls_ == 0``. All prefixes are computed at once (one pass over the balls), then
+        yielded.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
 
-        Returns
-        -------
-        ndarray of shape (n_balls_, n_samples)
-            Row ``t``: labels predicted by the machine truncated to its first ``t + 1`` balls,
-            i.e. what a fit with stopping point ``s = t + 1`` returns (with
-            ``compression_constraint=True``: the longest such prefix that classifies its
-            compression set right). Empty when ``n_balls_ == 0``.
+        Yields
+        ------
+        ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)[self._path_source]
-        return self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
+        labels = self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
+        yield from labels
 
     def predict(self, X):
         """Class labels predicted by the learnt list (Section 2's definition of ``f``)."""
@@ -1370,8 +1376,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         )
         return pd.concat([frame, centres], axis=1)
 
-    def to_text(self, feature_names=None, *, decimals: int = 4, max_inline: int = 4) -> str:
-        """The learnt list as ``if … else if … else`` text, one ball per line.
+    def _render_text(self, feature_names: list[str], *, decimals: int = 4, max_inline: int = 4) -> str:
+        """The learnt list as ``if … else if … else`` text, one ball per line (``to_text``).
 
         A ball reads ``||x - centre||_2 < radius`` (``_1``, ``_inf`` for the other norms; a
         SciPy metric by its name). With at most ``max_inline`` features the centre is written
@@ -1389,14 +1395,10 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         max_inline : int, default=4
             Largest number of features written inline in each line.
         """
-        check_is_fitted(self)
         for name, value in (("decimals", decimals), ("max_inline", max_inline)):
             if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 0:
                 raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        return self._render(resolve_feature_names(self, feature_names), int(decimals), int(max_inline))
-
-    def _render_text(self, feature_names: list[str]) -> str:
-        return self._render(feature_names, 4, 4)
+        return self._render(feature_names, int(decimals), int(max_inline))
 
     def _render(self, names, decimals, max_inline) -> str:
         inline = len(names) <= max_inline
@@ -1548,6 +1550,8 @@ class DecisionListMachine(_BallListBase):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: its literals, here one ball test per rule (``n_balls_``).
     classes_ : ndarray of shape (2,)
     balls_ : list of Ball
         The rules in order: type, centre index, border index, radius, inside/outside, output
@@ -1584,7 +1588,7 @@ class DecisionListMachine(_BallListBase):
                 "decisionlistmachine__metric": ["l2", "l1"]}
         GridSearchCV(model, grid, cv=5)
 
-    (one fit with ``s = 20`` gives every smaller ``s`` through :meth:`predict_path`, which is
+    (one fit with ``s = 20`` gives every smaller ``s`` through :meth:`staged_predict`, which is
     how ``companion.experiments.paper01`` searches it quickly). 10-fold CV error, the grid chosen
     by an inner 5-fold CV on each training fold (nested; a pruned CART for comparison):
 
@@ -1631,14 +1635,15 @@ class DecisionListMachine(_BallListBase):
     >>> from sklearn.datasets import make_moons
     >>> X, y = make_moons(200, noise=0.1, random_state=0)
     >>> dlm = DecisionListMachine(p_p=2.0, p_n=2.0, s=6).fit(X, y)
-    >>> dlm.n_balls_ <= 6, dlm.predict_path(X).shape == (dlm.n_balls_, 200)
+    >>> dlm.n_balls_ <= 6, len(list(dlm.staged_predict(X))) == dlm.n_balls_
     (True, True)
     >>> bool(((dlm.decision_function(X) > 0) == (dlm.predict(X) == 1)).all())
     True
     """
 
     def __init__(
-        self, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False, max_memory_gb=4.0
+        self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False,
+        max_memory_gb=4.0,
     ):
         self.p_p = p_p
         self.p_n = p_n
@@ -1705,6 +1710,8 @@ class BallSetCoveringMachine(_BallListBase):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: its literals, here one ball test each (``n_balls_``).
     Same as :class:`DecisionListMachine`.
 
     Notes
@@ -1752,7 +1759,7 @@ class BallSetCoveringMachine(_BallListBase):
     """
 
     def __init__(
-        self, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False, max_memory_gb=4.0
+        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False, max_memory_gb=4.0
     ):
         self.p = p
         self.s = s
@@ -1790,3 +1797,92 @@ class BallSetCoveringMachine(_BallListBase):
     def _prefix_defaults(self, outputs):
         default = 1 if self.model_type == "conjunction" else 0
         return np.full(len(outputs), default, dtype=int)
+
+
+# --------------------------------------------------------------------------------------------
+# The reconstruction function of Section 4 (learner code: the bounds in
+# companion.bounds.decision_list only count the message it reads)
+# --------------------------------------------------------------------------------------------
+
+__all__ += ["ReconstructedList", "reconstruct_decision_list"]
+
+
+@dataclass(frozen=True)
+class ReconstructedList:
+    """A decision list of balls rebuilt from a compression message (Section 4)."""
+
+    centres: np.ndarray
+    radii: np.ndarray
+    inside: np.ndarray
+    outputs: np.ndarray
+    default: int
+    metric: str
+
+    def predict01(self, X) -> np.ndarray:
+        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``."""
+        X = np.asarray(X, dtype=float)
+        if len(self.radii) == 0:
+            return np.full(len(X), self.default)
+        distances = cdist(X, self.centres, metric=self.metric)
+        fires = np.where(self.inside, distances < self.radii, distances > self.radii)
+        defaults = 1 - self.outputs
+        return decision_list_path_predictions(fires, self.outputs, defaults)[-1]
+
+
+def reconstruct_decision_list(message, metric="l2") -> ReconstructedList:
+    """Rebuild the decision list from its compression set (Section 4's reconstruction function).
+
+    Start with ``C'_p, C'_n, B'_p, B'_n`` = the compression set's centres and borders; for each
+    ball in order, centred on ``x_i``:
+
+    * inside (Pi if ``x_i`` positive, Ni if negative): radius ``min d(x_i, x_j)`` over the
+      remaining compression examples of the other class, rule fires on ``d < radius``;
+    * outside (No if ``x_i`` positive, Po if negative): radius ``max d(x_i, x_j)`` over the
+      remaining compression examples of its own class, rule fires on ``d > radius``;
+    * output 1 for Pi/Po, 0 for Ni/No; then every remaining compression example on which the rule
+      fires (the Pi/Ni centre among them) is removed from ``C'`` and ``B'``.
+
+    The paper removes only the centre and the covered ``B'`` examples; removing covered ``C'``
+    examples as well changes nothing with Pi/Ni balls (a covered example cannot be a later centre)
+    and is what keeps a Po/No centre that was later covered out of later radii (our reading of
+    "the same proof can be used" for Theorem 2). The default is ``not b_r``.
+
+    ``message`` is a :class:`companion.bounds.decision_list.CompressionMessage` (or any object with
+    its attributes ``X``, ``y``, ``is_centre``, ``balls``), e.g. from
+    :func:`companion.bounds.decision_list.compression_message`.
+    """
+    metric = resolve_metric(metric)
+    X = np.asarray(message.X, dtype=float)
+    y = np.asarray(message.y, dtype=int)
+    remaining = np.ones(len(X), dtype=bool)
+    centres, radii, inside, outputs = [], [], [], []
+    for row, covers_inside in message.balls:
+        if not message.is_centre[row]:
+            raise ValueError(f"ball centre {row} is not marked as a centre in the compression set")
+        distances = cdist(X[row : row + 1], X, metric=metric)[0]
+        centre_positive = y[row] == 1
+        if covers_inside:
+            reference = remaining & (y != y[row])
+            radius = distances[reference].min()
+            fires = distances < radius
+            output = 1 if centre_positive else 0
+        else:
+            reference = remaining & (y == y[row])
+            radius = distances[reference].max()
+            fires = distances > radius
+            output = 0 if centre_positive else 1
+        remaining &= ~fires
+        centres.append(X[row])
+        radii.append(radius)
+        inside.append(bool(covers_inside))
+        outputs.append(output)
+    n_features = X.shape[1] if X.ndim == 2 else 0
+    outputs = np.array(outputs, dtype=int)
+    return ReconstructedList(
+        centres=np.array(centres, dtype=float).reshape(len(radii), n_features),
+        radii=np.array(radii, dtype=float),
+        inside=np.array(inside, dtype=bool),
+        outputs=outputs,
+        default=int(1 - outputs[-1]) if len(outputs) else 0,
+        metric=metric,
+    )

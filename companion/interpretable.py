@@ -1,9 +1,10 @@
 """What every interpretable learner of the package shares: names, text, scores, input checks.
 
-* :class:`InterpretableMixin` — ``to_text(feature_names=None)`` with one convention for names
-  (the caller's, else ``feature_names_in_`` from a DataFrame, else ``x0, x1, ...`` counted from
-  0 as scikit-learn's ``get_feature_names_out`` does) and ``__str__`` falling back to the
-  parameter repr before ``fit``. A learner implements ``_render_text(feature_names)``.
+* :class:`InterpretableMixin` — the interface every interpretable learner shares:
+  ``to_text(feature_names=None, **options)`` with one convention for names (the caller's, else
+  ``feature_names_in_`` from a DataFrame, else ``x0, x1, ...`` counted from 0 as scikit-learn's
+  ``get_feature_names_out`` does), ``__str__``, the size measure ``complexity_`` and the
+  ``staged_predict`` generator convention. A learner implements ``_render_text``.
 * :func:`pipeline_text` — the text of the last step of a fitted ``Pipeline``, named with the
   feature names the earlier steps produce (``get_feature_names_out``).
 * :func:`laplace_proba` — Laplace-corrected class frequencies ``(n_c + 1) / (n + k)``, the
@@ -18,15 +19,19 @@
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
-from sklearn.utils.validation import check_is_fitted
+from sklearn.exceptions import NotFittedError
+from sklearn.utils.validation import _num_samples, check_is_fitted
 
 __all__ = [
     "InterpretableMixin",
     "resolve_feature_names",
     "pipeline_text",
+    "staged_predictions",
     "laplace_proba",
     "check_numeric_input",
     "binary_only_error",
@@ -66,13 +71,27 @@ def resolve_feature_names(estimator, feature_names=None) -> list[str]:
 
 
 class InterpretableMixin:
-    """Text rendering shared by the interpretable learners (mix in left of ``BaseEstimator``).
+    """What every interpretable learner shares (mix in left of ``ClassifierMixin``).
 
-    Subclasses implement ``_render_text(self, feature_names: list[str]) -> str``; the names
-    arrive resolved by :func:`resolve_feature_names`.
+    One interface for all of them:
+
+    * ``to_text(feature_names=None, **options)`` — the model as text. Names are resolved once,
+      here (:func:`resolve_feature_names`); the learner implements
+      ``_render_text(self, feature_names, *, <options>)`` whose keyword-only parameters are its
+      rendering options (e.g. ``decimals=`` for the ball machines, ``weka_layout=`` for PRISM),
+      documented in the class docstring. An option the learner does not have is a ``TypeError``
+      naming the options it has.
+    * ``__str__`` — ``to_text()`` once fitted, the parameter repr before.
+    * ``complexity_`` — one size measure, set by ``fit``: the number of literals (tests,
+      conditions, balls, stumps, monomial terms) of the model as ``to_text`` renders it; each
+      learner's docstring says what it counts. Protocols compare model sizes through it.
+    * A learner whose model is an ordered sequence (a decision list, a conjunction built one
+      element at a time) offers ``staged_predict(X)``, a generator in the manner of
+      scikit-learn's boosting: it yields the predictions of the first ``k`` elements for
+      ``k = 1 .. n``, so its last item equals ``predict(X)``.
     """
 
-    def to_text(self, feature_names=None) -> str:
+    def to_text(self, feature_names=None, **options) -> str:
         """The fitted model as text, naming columns by ``feature_names``.
 
         Parameters
@@ -80,16 +99,49 @@ class InterpretableMixin:
         feature_names : sequence of str, optional
             One name per input column; default ``feature_names_in_`` when fitted on a
             DataFrame, else ``x0, x1, ...``.
+        **options
+            The learner's rendering options (keyword-only parameters of its ``_render_text``,
+            listed in its docstring).
         """
         check_is_fitted(self)
-        return self._render_text(resolve_feature_names(self, feature_names))
+        accepted = [
+            name for name, parameter in inspect.signature(self._render_text).parameters.items()
+            if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+        ]
+        unknown = sorted(set(options) - set(accepted))
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}.to_text got unknown option(s) {unknown}; "
+                f"its options are {accepted or 'none'}"
+            )
+        return self._render_text(resolve_feature_names(self, feature_names), **options)
 
     def __str__(self) -> str:
         try:
             check_is_fitted(self)
-        except Exception:  # NotFittedError, or a subclass' own check: show the parameters
+        except NotFittedError:
             return BaseEstimator.__repr__(self)
         return self.to_text()
+
+
+def staged_predictions(model, X) -> np.ndarray:
+    """All of a fitted model's ``staged_predict(X)`` as one array, stage by stage.
+
+    Parameters
+    ----------
+    model : fitted estimator with ``staged_predict``
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray of shape (n_stages, n_samples)
+        Row ``k - 1``: the predictions of the first ``k`` elements; zero rows when the model
+        has none.
+    """
+    stages = list(model.staged_predict(X))
+    if not stages:
+        return np.empty((0, _num_samples(X)), dtype=np.asarray(model.classes_).dtype)
+    return np.stack(stages)
 
 
 def pipeline_text(pipeline, feature_names=None) -> str:

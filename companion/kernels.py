@@ -31,6 +31,8 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import comb
 
+from companion.baselines import leaf_monomial, tree_leaf_paths
+
 __all__ = [
     "boolean_kernel",
     "degree_weights",
@@ -291,7 +293,7 @@ def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.n
     tree : sklearn.tree._tree.Tree or object with ``leaves_`` attribute
         A fitted scikit-learn ``tree_`` whose splits are on Boolean features (threshold 0.5).
         Objects exposing ``leaf_monomials_`` and ``leaf_signs_`` (e.g.
-        :class:`companion.led.PrunedDecisionTree`) are returned as they are.
+        :class:`companion.baselines.PrunedDecisionTree`) are returned as they are.
     n_variables : int
         Number of original Boolean variables ``n``.
 
@@ -303,20 +305,12 @@ def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.n
     """
     if hasattr(tree, "leaf_monomials_"):
         return list(tree.leaf_monomials_), np.asarray(tree.leaf_signs_, dtype=float)
-    left, right = tree.children_left, tree.children_right
     monomials, signs = [], []
-    stack = [(0, ())]
-    while stack:
-        node, path = stack.pop()
-        if left[node] == -1:
-            counts = tree.value[node].ravel()
-            monomials.append(tuple(sorted(path)))
-            signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
-            continue
-        feature = int(tree.feature[node])
-        # sklearn sends x_j <= 0.5 (x_j = 0, i.e. ¬x_j true) to the left child.
-        stack.append((left[node], path + (feature + n_variables,)))
-        stack.append((right[node], path + (feature,)))
+    # Right to left, the order paper 03's polynomials have always been listed in.
+    for leaf in reversed(tree_leaf_paths(tree)):
+        counts = tree.value[leaf.node].ravel()
+        monomials.append(leaf_monomial(leaf.conditions, n_variables))
+        signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
     return monomials, np.array(signs)
 
 

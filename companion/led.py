@@ -5,9 +5,9 @@ with probability ``noise`` (0.1 in the paper). The task of paper 03 is digits 0�
 Because the distribution is known, the Bayes-optimal classifier and its error are computed
 exactly by enumerating the 128 bit patterns.
 
-Also here: :class:`PrunedDecisionTree`, the paper's decision tree: a CART tree grown fully
-(up to ``max_depth``) and pruned to the subtree minimising ``#leaves + #errors`` — the regularised
-risk of a tree for λ = 4 and ``c ≡ 1`` (Eq. 8) and CART's cost-complexity with one error per leaf.
+The paper's decision tree, a CART tree grown fully (up to ``max_depth``) and pruned to the subtree
+minimising ``#leaves + #errors`` (the regularised risk of a tree for λ = 4 and ``c ≡ 1``, Eq. 8),
+is :class:`companion.baselines.PrunedDecisionTree`, also importable from here.
 
 >>> from fractions import Fraction
 >>> bayes_error(Fraction(1, 10))
@@ -21,13 +21,9 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, check_scalar
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from companion.interpretable import InterpretableMixin, check_numeric_input, laplace_proba
+from companion.baselines import PrunedDecisionTree  # noqa: F401  (re-exported: paper 03's tree)
 
 __all__ = [
     "LED_SEGMENTS",
@@ -179,207 +175,6 @@ def bayes_error_10class(noise=0.1):
     likelihood = pattern_likelihoods(noise)
     best = sum(max(row) for row in likelihood)
     return 1 - best / 10 if isinstance(noise, Fraction) else 1.0 - float(best) / 10.0
-
-
-class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
-    """CART tree grown fully, then pruned to minimise ``leaf_cost·#leaves + #errors`` (paper 03 §5).
-
-    With ``leaf_cost = 1`` the pruned tree minimises the tree's regularised risk
-    ``R = #leaves + #errors`` (Eq. 8 with λ = 4, c ≡ 1), which is CART's cost-complexity
-    ``#errors + α·#leaves`` at ``α = 1``; by Breiman et al.'s theorem the minimiser over all pruned
-    subtrees lies on the (misclassification-cost) cost-complexity path. It is found exactly by
-    the bottom-up recursion ``best(node) = min(leaf_cost + errors(node), best(left) + best(right))``.
-
-    Scores: :meth:`predict_proba` is the Laplace-corrected class frequency ``(n_c + 1)/(n + k)`` of
-    the training examples in the pruned leaf an example reaches (``k`` classes; every pruned leaf
-    holds training examples), and :meth:`predict` is its argmax (the leaf's majority; a tie goes to
-    the first class of ``classes_``). :meth:`decision_function` is, for two classes,
-    ``P(classes_[1]) − P(classes_[0]) = (n_1 − n_0)/(n + 2)``, exact in sign and positive iff
-    ``predict`` says ``classes_[1]``; for more classes it is ``predict_proba`` itself.
-    Any number of classes; real-valued inputs (a string column of a DataFrame is rejected by name).
-    ``to_text()`` names the columns by ``feature_names_in_`` (else ``x0, x1, ...``).
-
-    Parameters
-    ----------
-    max_depth : int or None, default=None
-        Depth limit of the grown tree (``d`` of the class DT_{d,n}).
-    leaf_cost : float, default=1.0
-        Cost of a leaf in errors (``λ/4`` for weights ``c ≡ 1``); 0 keeps the full tree.
-    criterion : {"gini", "entropy", "log_loss"}, default="gini"
-        Split criterion used to grow the tree.
-    random_state : int, RandomState or None, default=None
-        Tie-breaking between equally good splits (scikit-learn's convention: ``None`` draws it
-        afresh at every fit, so two fits on the same data may differ where splits tie; pass an
-        int for repeatable trees, as the notebooks do).
-
-    Attributes
-    ----------
-    classes_ : ndarray
-    full_tree_ : DecisionTreeClassifier
-        The grown, unpruned tree.
-    n_leaves_ : int
-        Leaves of the pruned tree.
-    depth_ : int
-        Depth of the pruned tree.
-    n_errors_ : int
-        Training errors of the pruned tree.
-    risk_ : float
-        ``leaf_cost·n_leaves_ + n_errors_`` (for ``leaf_cost = 1``: Table 1's tree risk).
-    node_counts_ : ndarray of shape (n_nodes, n_classes)
-        Training examples of each class (columns: ``classes_``) reaching each node of the full tree;
-        the rows of the pruned leaves (``leaves_``) give :meth:`predict_proba`.
-    leaf_monomials_, leaf_signs_ : list, ndarray
-        For binary 0/1 inputs: each pruned leaf as a conjunction of literals on the complemented
-        inputs (column ``j + n`` is ``¬x_j``) with sign ``+1`` for ``classes_[1]`` — the tree as a
-        member of DT_{d,n} (paper §2).
-    """
-
-    def __init__(self, max_depth=None, *, leaf_cost=1.0, criterion="gini", random_state=None):
-        self.max_depth = max_depth
-        self.leaf_cost = leaf_cost
-        self.criterion = criterion
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        """Grow the CART tree on ``(X, y)`` and prune it to the risk-minimising subtree."""
-        if self.max_depth is not None:
-            check_scalar(self.max_depth, "max_depth", Integral, min_val=1)
-        check_scalar(self.leaf_cost, "leaf_cost", Real, min_val=0.0)
-        if not isinstance(self.criterion, str) or self.criterion not in ("gini", "entropy", "log_loss"):
-            raise ValueError(f"criterion must be 'gini', 'entropy' or 'log_loss', got {self.criterion!r}")
-        check_numeric_input(X, type(self).__name__)
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_classification_targets(y)
-        self.classes_, y_index = np.unique(y, return_inverse=True)
-        self.full_tree_ = DecisionTreeClassifier(
-            max_depth=self.max_depth, criterion=self.criterion, random_state=self.random_state
-        ).fit(X, y_index)
-        tree = self.full_tree_.tree_
-        n_nodes = tree.node_count
-        # Class counts of the training examples reaching each node, from the decision path.
-        paths = self.full_tree_.decision_path(X)
-        one_hot = np.eye(self.classes_.size)[y_index]
-        counts = np.asarray(paths.T @ one_hot)
-        node_class = np.argmax(counts, axis=1)
-        leaf_errors = counts.sum(axis=1) - counts.max(axis=1)
-        left, right = tree.children_left, tree.children_right
-        # Nodes are numbered in depth-first preorder, so children come after parents: a reverse
-        # sweep over nodes (at most 2^(depth+1)) sees both children before their parent.
-        best = np.zeros(n_nodes)
-        keep_split = np.zeros(n_nodes, dtype=bool)
-        for node in range(n_nodes - 1, -1, -1):
-            as_leaf = self.leaf_cost + leaf_errors[node]
-            if left[node] == -1:
-                best[node] = as_leaf
-            else:
-                split = best[left[node]] + best[right[node]]
-                keep_split[node] = split < as_leaf
-                best[node] = split if keep_split[node] else as_leaf
-        # Map every node of the full tree to the pruned leaf that contains it.
-        pruned_leaf = np.arange(n_nodes)
-        depth = np.zeros(n_nodes, dtype=int)
-        leaves, stack = [], [(0, 0, (), ())]
-        leaf_monomials, leaf_conditions = [], []
-        while stack:
-            node, node_depth, path, conditions = stack.pop()
-            depth[node] = node_depth
-            if left[node] == -1 or not keep_split[node]:
-                leaves.append(node)
-                leaf_monomials.append(tuple(sorted(path)))
-                leaf_conditions.append(conditions)
-                for child in _descendants(node, left, right):
-                    pruned_leaf[child] = node
-                continue
-            feature, threshold = int(tree.feature[node]), float(tree.threshold[node])
-            # sklearn sends x_j <= threshold left; on 0/1 inputs that is the literal ¬x_j.
-            stack.append((left[node], node_depth + 1, path + (feature + X.shape[1],), conditions + ((feature, "<=", threshold),)))
-            stack.append((right[node], node_depth + 1, path + (feature,), conditions + ((feature, ">", threshold),)))
-        self.pruned_leaf_ = pruned_leaf
-        self.node_class_ = node_class
-        self.node_counts_ = np.rint(counts).astype(np.int64)  # sums of ones: whole numbers
-        self.n_leaves_ = len(leaves)
-        self.depth_ = int(depth[leaves].max())
-        self.n_errors_ = int(round(leaf_errors[leaves].sum()))
-        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
-        self.leaves_ = np.array(leaves)
-        self.leaf_monomials_ = leaf_monomials
-        self.leaf_conditions_ = leaf_conditions
-        self.leaf_signs_ = np.where(node_class[leaves] == 1, 1.0, -1.0)
-        self.leaf_depths_ = depth[leaves]
-        return self
-
-    def _reached(self, X):
-        """Node id of the pruned leaf each row of ``X`` reaches."""
-        check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.pruned_leaf_[self.full_tree_.apply(X)]
-
-    def predict(self, X):
-        """Class of the pruned leaf reached by each row of ``X`` (its training majority)."""
-        reached = self._reached(X)  # first: it raises NotFittedError before fit
-        return self.classes_[self.node_class_[reached]]
-
-    def predict_proba(self, X):
-        """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the reached pruned leaf.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Columns follow ``classes_``; :meth:`predict` is the argmax (ties: first class).
-        """
-        reached = self._reached(X)
-        return laplace_proba(self.node_counts_[reached])
-
-    def decision_function(self, X):
-        """Two classes: ``(n_1 − n_0)/(n + 2)`` of the reached leaf, positive iff ``classes_[1]`` is predicted.
-
-        It is ``predict_proba[:, 1] − predict_proba[:, 0]``, computed from the integer counts so
-        that equal counts give exactly 0 (predicted ``classes_[0]``, as :meth:`predict` does).
-        With more (or fewer) than two classes: :meth:`predict_proba`, whose argmax is ``predict``.
-
-        Returns
-        -------
-        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
-        """
-        reached = self._reached(X)
-        counts = self.node_counts_[reached]
-        if self.classes_.size != 2:
-            return laplace_proba(counts)
-        return (counts[:, 1] - counts[:, 0]) / (counts.sum(axis=1) + 2.0)
-
-    def _render_text(self, feature_names) -> str:
-        """The pruned tree as rules, one leaf per line, with the leaf's training counts.
-
-        ``age <= 54.5`` follows scikit-learn's split (left: ``<=``); on 0/1 inputs ``x3 <= 0.5``
-        is the literal ``¬x3``. Columns are named by ``feature_names`` (default
-        ``feature_names_in_``, else ``x0, x1, ...`` counted from 0).
-        """
-        lines = []
-        # Left to right: scikit-learn numbers the nodes depth first, left child first.
-        for index in np.argsort(self.leaves_, kind="stable"):
-            leaf, conditions = self.leaves_[index], self.leaf_conditions_[index]
-            text = " AND ".join(f"{feature_names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
-            counts = self.node_counts_[leaf]
-            label = self.node_class_[leaf]
-            lines.append(
-                f"if {text}: predict {self.classes_[label]!s} ({counts[label]} of {counts.sum()} training examples)"
-            )
-        return "\n".join(lines)
-
-
-def _descendants(node, left, right):
-    """All nodes of the subtree rooted at ``node`` (including it)."""
-    found, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        if left[current] != -1:
-            stack.extend((left[current], right[current]))
-    return found
 
 
 @dataclass(frozen=True)

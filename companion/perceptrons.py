@@ -11,7 +11,7 @@ Both kernel algorithms work in the extended feature space ``z_i = y_i (Φ(x_i), 
 Gram matrix is ``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`);
 their states give the lower bounds (9) and (11) on ``min_f R[f, λ]``.
 
-Memory (issue 18): a fit holds one m × m matrix, the kernel ``K``; the rows of ``G`` are formed
+Memory: a fit holds one m × m matrix, the kernel ``K``; the rows of ``G`` are formed
 when a step needs them (same arithmetic, same bits as the whole ``G``). The Boolean kernel with
 integer weights is kept in float32, exact for its whole-number values, so ``m = 20,000`` takes
 1.6 GB (about 1.8 GB peak) instead of the 3.2 GB of ``K`` plus 3.2 GB of ``G`` in float64. With
@@ -59,6 +59,7 @@ from companion.interpretable import (
     check_numeric_input,
     resolve_feature_names,
 )
+from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
 from companion.kernels import (
     all_monomials,
@@ -70,41 +71,6 @@ from companion.kernels import (
 )
 
 __all__ = ["regularised_risk", "KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"]
-
-
-def regularised_risk(decision_values, y, norm_sq, lam) -> float:
-    """Regularised risk ``R[f, λ] = ‖f‖² + (1/λ) Σ_i ξ_i²`` with ``ξ_i = (1 - y_i f(x_i))_+`` (Eq. 7).
-
-    For ``λ = 0`` it is ``‖f‖²`` when every margin ``y_i f(x_i) ≥ 1`` and ``+inf`` otherwise (hard
-    margin). For a decision tree (values ±1) it equals ``‖f‖² + (4/λ)·#errors`` (Eq. 8).
-
-    Parameters
-    ----------
-    decision_values : array-like of shape (m,)
-        ``f(x_i)`` on the training inputs.
-    y : array-like of shape (m,)
-        Labels in {-1, +1}.
-    norm_sq : float
-        RKHS norm ``‖f‖²`` (Eq. 4).
-    lam : float
-        Regularisation constant ``λ ≥ 0``.
-
-    Examples
-    --------
-    >>> regularised_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error
-    4.0
-    """
-    f = np.asarray(decision_values, dtype=float).ravel()
-    y = np.asarray(y, dtype=float).ravel()
-    if f.shape != y.shape:
-        raise ValueError(f"decision_values and y must have the same length, got {f.shape[0]} and {y.shape[0]}")
-    if not np.isin(y, (-1.0, 1.0)).all():
-        raise ValueError("y must hold labels in {-1, +1}")
-    check_scalar(lam, "lam", Real, min_val=0.0)
-    slack = np.maximum(0.0, 1.0 - y * f)
-    if lam == 0:
-        return float(norm_sq) if not np.any(slack > 0) else np.inf
-    return float(norm_sq + ordered_dot(slack, slack) / lam)
 
 
 def _label_text(label) -> str:
@@ -165,7 +131,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return [np.float64, np.float32] if self.kernel == "precomputed" else np.float64
 
     def _train_gram(self, X):
-        """The m × m training kernel, computed once and never copied (memory: issue 18).
+        """The m × m training kernel, computed once and never copied (see Memory above).
 
         The Boolean kernel is filled in row blocks into one preallocated array, in float32 when its
         values are whole numbers below 2**24 (exact: the same numbers as float64, half the memory).
@@ -189,6 +155,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         self.alpha_ = alpha
         self.support_ = np.flatnonzero(alpha > 0)
         self.n_support_ = int(self.support_.size)
+        self.complexity_ = self.n_support_  # terms c_i k(s_i, x) of the rendered expansion
         self.unscaled_coef_ = alpha[self.support_] * y_signed[self.support_]
         self.decision_scale_ = float(scale)
         self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
@@ -220,9 +187,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
         def block(b):
-            # The layouts of the whole submatrices as they were taken before (issue 18): K[:, S]
-            # is column-major, K[:, S][S] row-major, and ordered_matvec's row sums follow the
-            # layout (sequential over a column-major array, pairwise over a row-major one).
+            # Each block keeps the layout of the whole submatrix (K[:, S] column-major, K[:, S][S]
+            # row-major): ordered_matvec's row sums follow the layout (sequential over a
+            # column-major array, pairwise over a row-major one), so blocking changes no bit.
             if rows is None:
                 return K[b][:, columns]
             return np.ascontiguousarray(K[rows[b]][:, columns])
@@ -266,8 +233,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return self.classes_[positive.astype(int)]
 
     # -- text -------------------------------------------------------------------------------------
-    def to_text(self, feature_names=None, *, max_terms=5) -> str:
-        """The kernel expansion as text: its size and the ``max_terms`` largest terms.
+    def _render_text(self, feature_names, *, max_terms=5) -> str:
+        """The kernel expansion as text (``to_text``): its size and the ``max_terms`` largest terms.
 
         Parameters
         ----------
@@ -277,11 +244,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         max_terms : int, default=5
             How many terms ``c_i k(s_i, x)`` to list, largest ``|c_i|`` first.
         """
-        check_is_fitted(self)
         check_scalar(max_terms, "max_terms", Integral, min_val=0)
-        return self._render_text(resolve_feature_names(self, feature_names), max_terms=max_terms)
-
-    def _render_text(self, feature_names, max_terms=5) -> str:
         if callable(self.kernel):
             kernel = getattr(self.kernel, "__name__", type(self.kernel).__name__)
         elif self.kernel in ("boolean", "poly"):
@@ -342,6 +305,8 @@ class KernelPerceptron(_BinaryKernelClassifier):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: the terms ``c_i k(s_i, x)`` of the expansion (``n_support_``).
     classes_ : ndarray of shape (2,)
     alpha_ : ndarray of shape (n_samples,)
         Integer update counts ``α_i`` (unscaled); ``Σ α_i = t``.
@@ -380,7 +345,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         "cyclic sweeps in index order."
     )
 
-    def __init__(self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000):
+    def __init__(self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000):
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
@@ -532,6 +497,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: the terms ``c_i k(s_i, x)`` of the expansion (``n_support_``).
     alpha_ : ndarray of shape (n_samples,)
         Final point of the simplex.
     max_iter_ : int
@@ -562,7 +529,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     )
 
     def __init__(
-        self, kernel="rbf", *, degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None
+        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None
     ):
         self.kernel = kernel
         self.degree = degree
@@ -713,6 +680,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: the literals of its monomials (the constant term has none).
     classes_ : ndarray of shape (2,)
     monomials_ : list of tuple of int
         The selected monomials (``()`` is the constant) on the (complemented) columns.
@@ -728,7 +697,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``R[f, λ]`` after each added term (first entry: constant only).
     """
 
-    def __init__(self, degree=2, n_terms=10, *, weights=None, lam=4.0, complement=True, n_candidates=10):
+    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10):
         self.degree = degree
         self.n_terms = n_terms
         self.weights = weights
@@ -788,6 +757,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         degrees = np.array([len(m) for m in self.monomials_])
         self.coef_ = v * np.sqrt(c[degrees])
         self.n_terms_ = len(selected) - 1
+        self.complexity_ = int(degrees.sum())  # literals of the monomials; the constant has none
         self.norm_sq_ = ordered_dot(v, v)
         self.risk_ = float(risk)
         self.risk_path_ = np.array(path)

@@ -55,400 +55,35 @@ If astigmatism = yes and tear-prod-rate = normal and spectacle-prescrip = myope 
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.preprocessing import (
+    MANY_VALUES,
+    MISSING_VALUE_NAME,
+    NominalEncoding,
+    check_encoding_params,
+    fit_nominal_encoding,
+    nominal_codes,
+    nominal_input_tags,
+)
 
 __all__ = ["Prism", "PrismRule", "NominalEncoding", "MISSING_VALUE_NAME", "MANY_VALUES"]
-
-#: How a missing value is printed when ``missing="value"`` makes it a value of its own. ``?`` is
-#: the ARFF missing marker, so it can never collide with a declared value.
-MISSING_VALUE_NAME = "?"
 
 _MISSING_POLICIES = ("no_match", "value")
 _UNCOVERED_POLICIES = ("default_class", "unclassified")
 
 
 # --------------------------------------------------------------------------------------------
-# Nominal encoding shared by the rule learners (Prism, OneR)
+# Counting (the encoding of the columns into value codes is companion.preprocessing's, shared
+# with OneR)
 # --------------------------------------------------------------------------------------------
-
-#: A nominal column warns when it has more than this many distinct values *and* they are more
-#: than half of its present cells: each value is a test of its own, so such a column (a numeric
-#: column declared nominal, an identifier) yields one rule per row instead of a model.
-MANY_VALUES = 50
-
-
-def _declared_categories(X) -> list[list | None] | None:
-    """Per-column declared value order of a DataFrame's categorical columns (None elsewhere)."""
-    if not isinstance(X, pd.DataFrame):
-        return None
-    return [
-        list(X[column].cat.categories) if isinstance(X[column].dtype, pd.CategoricalDtype) else None
-        for column in X.columns
-    ]
-
-
-def _declared_classes(y) -> list | None:
-    """Declared class order of a categorical ``y`` (pandas Series or Categorical), else None."""
-    dtype = getattr(y, "dtype", None)
-    if isinstance(dtype, pd.CategoricalDtype):
-        return list(dtype.categories)
-    return None
-
-
-def _holds_numbers(column: np.ndarray) -> bool:
-    """Whether an object column's present values are all numbers (bools are not), as pandas infers."""
-    kind = pd.api.types.infer_dtype(column, skipna=True)
-    return kind in {"integer", "floating", "mixed-integer-float", "decimal"}
-
-
-def _is_numeric_dtype(dtype) -> bool:
-    """Whether a pandas column dtype holds numbers (bool and categorical columns are nominal)."""
-    return (
-        pd.api.types.is_numeric_dtype(dtype)
-        and not pd.api.types.is_bool_dtype(dtype)
-        and not isinstance(dtype, pd.CategoricalDtype)
-    )
-
-
-def _as_float(block: np.ndarray) -> np.ndarray:
-    """A block of numbers (possibly an object array holding None / pd.NA) as float, NaN = missing."""
-    block = np.asarray(block)
-    if block.dtype.kind == "O":
-        block = np.where(pd.isna(block), np.nan, block)
-    return block.astype(float)
-
-
-def _sorted_values(values: np.ndarray) -> list:
-    """Distinct values in a deterministic order: natural order when comparable, else by text."""
-    distinct = pd.unique(pd.Series(values, dtype=object))
-    try:
-        return sorted(distinct)
-    except TypeError:  # mixed types (e.g. strings and numbers): order by type, then text
-        return sorted(distinct, key=lambda v: (type(v).__name__, str(v)))
-
-
-_CATEGORICAL_FEATURES_HELP = (
-    "categorical_features must be None (column kinds from the DataFrame's dtypes), 'all' (every "
-    "column nominal, e.g. integer codes), or a list of column names, a list of column indices or "
-    "a boolean mask of the columns"
-)
-
-
-def _column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer: bool, feature_names, owner):
-    """Which columns are nominal, and which of those must hold integer codes.
-
-    Returns ``(nominal, codes_only)``, boolean arrays of shape ``(n_features,)``. ``nominal``
-    is False for the numeric columns (binned by the discretiser). ``codes_only`` marks the
-    columns of a plain numeric array read as nominal codes under ``categorical_features=None``
-    without a discretiser: their numbers must be finite integers.
-    """
-    n_features = X_arr.shape[1]
-    codes_only = np.zeros(n_features, dtype=bool)
-    if categorical_features is None:
-        if isinstance(X, pd.DataFrame):
-            return np.array([not _is_numeric_dtype(dtype) for dtype in X.dtypes], dtype=bool), codes_only
-        # A plain array has no per-column dtype: a column is numeric when all its present values
-        # are numbers (what pandas would infer). With a discretiser every such column is binned;
-        # without one it can only be a column of integer codes (checked by the caller).
-        if X_arr.dtype.kind in "iuf":
-            numeric = np.ones(n_features, dtype=bool)
-        elif X_arr.dtype.kind == "O":
-            numeric = np.array([_holds_numbers(X_arr[:, j]) for j in range(n_features)], dtype=bool)
-        else:  # strings, bools
-            numeric = np.zeros(n_features, dtype=bool)
-        if has_discretizer:
-            return ~numeric, codes_only
-        return np.ones(n_features, dtype=bool), numeric
-    if isinstance(categorical_features, str):
-        if categorical_features == "all":
-            return np.ones(n_features, dtype=bool), codes_only
-        raise ValueError(
-            f"{_CATEGORICAL_FEATURES_HELP}; got the string {categorical_features!r} (to declare one "
-            f"column, pass a list: [{categorical_features!r}])"
-        )
-    try:
-        entries = list(categorical_features)
-    except TypeError:
-        raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got {categorical_features!r}") from None
-    nominal = np.zeros(n_features, dtype=bool)
-    if entries and all(isinstance(v, (bool, np.bool_)) for v in entries):
-        if len(entries) != n_features:
-            raise ValueError(
-                f"categorical_features as a boolean mask needs one entry per column ({n_features}), "
-                f"got {len(entries)}"
-            )
-        nominal[:] = entries
-    elif all(isinstance(v, Integral) and not isinstance(v, (bool, np.bool_)) for v in entries):
-        bad = [int(v) for v in entries if not 0 <= int(v) < n_features]
-        if bad:
-            raise ValueError(
-                f"categorical_features holds column indices outside [0, {n_features}): {bad}"
-            )
-        nominal[[int(v) for v in entries]] = True
-    elif all(isinstance(v, str) for v in entries):
-        known = {name: j for j, name in enumerate(feature_names)}
-        unknown = [v for v in entries if v not in known]
-        if unknown:
-            where = "the DataFrame's columns" if isinstance(X, pd.DataFrame) else (
-                "the columns x0, x1, ... (X has no column names: pass a DataFrame or indices)"
-            )
-            raise ValueError(f"categorical_features names unknown columns {unknown}; not among {where}")
-        nominal[[known[v] for v in entries]] = True
-    else:
-        raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got a mix of types: {entries!r}")
-    # An undeclared column is numeric: it must hold numbers.
-    for j in np.flatnonzero(~nominal):
-        if isinstance(X, pd.DataFrame):
-            ok = _is_numeric_dtype(X.iloc[:, j].dtype)
-        else:
-            ok = X_arr.dtype.kind in "iuf" or _holds_numbers(X_arr[:, j])
-        if not ok:
-            raise ValueError(
-                f"{owner}: column {feature_names[j]!r} holds non-numeric values but is not listed in "
-                "categorical_features, so it would be binned as a number; list it in "
-                "categorical_features (or leave categorical_features=None to read the kinds from a "
-                "DataFrame's dtypes)"
-            )
-    return nominal, codes_only
-
-
-def _numeric_refusal(owner, feature_names, numeric, X) -> ValueError:
-    """The error for numeric columns without a discretiser (DataFrame dtype or explicit kinds)."""
-    name = feature_names[numeric[0]]
-    dtype = f" (dtype {X.iloc[:, numeric[0]].dtype})" if isinstance(X, pd.DataFrame) else ""
-    return ValueError(
-        f"{owner} handles nominal attributes only, but column {name!r} is numeric{dtype}; "
-        f"{len(numeric)} column(s) are numeric: {[feature_names[j] for j in numeric][:10]}. Pass "
-        f"discretizer=KBinsDiscretizer(n_bins=5, encode='ordinal', strategy='quantile') (any "
-        f"transformer returning bin codes) to {owner}(...) so that it bins every numeric column at "
-        f"fit time, or declare nominal columns (e.g. integer codes) with categorical_features=[...] "
-        f"or a category dtype."
-    )
-
-
-@dataclass
-class NominalEncoding:
-    """How the columns of a training matrix map to nominal value codes.
-
-    Built by :meth:`fit` from the training data; :meth:`transform` turns any matrix with the
-    same columns into integer codes ``0 .. len(values[j]) - 1``, and ``-1`` for "matches no
-    test" (a missing value under ``missing="no_match"``, a value never seen in training, or a
-    number outside the bins). Under ``missing="value"`` a missing cell gets the extra last code
-    ``len(declared values)``.
-
-    Attributes
-    ----------
-    values : list of lists
-        ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
-        :data:`MISSING_VALUE_NAME`, under ``missing="value"``); a numeric column's values are
-        its bin codes ``0, 1, ...``.
-    numeric_columns : list of int
-        Columns binned by the discretiser (empty when none was given).
-    discretizers : list of estimators
-        One fitted clone of the discretiser per numeric column, fitted on that column's present
-        values (so that a missing cell stays missing).
-    """
-
-    missing: str
-    values: list = field(default_factory=list)
-    numeric_columns: list = field(default_factory=list)
-    discretizers: list = field(default_factory=list)
-
-    @classmethod
-    def fit(cls, X_arr: np.ndarray, *, X, declared, feature_names, missing: str, discretizer,
-            categorical_features, owner: str):
-        """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
-        encoding = cls(missing=missing)
-        n_features = X_arr.shape[1]
-        nominal, codes_only = _column_kinds(
-            X, X_arr, categorical_features, has_discretizer=discretizer is not None,
-            feature_names=feature_names, owner=owner,
-        )
-        numeric = np.flatnonzero(~nominal).tolist()
-        if numeric and discretizer is None:
-            raise _numeric_refusal(owner, feature_names, numeric, X)
-        for j in np.flatnonzero(codes_only):
-            column = _as_float(X_arr[:, j])
-            present = column[~np.isnan(column)]
-            bad = ~np.isfinite(present) | (present != np.round(present))
-            if bad.any():
-                raise ValueError(
-                    f"{owner} handles nominal attributes only, but column {feature_names[j]!r} holds "
-                    f"numbers that are not finite integer codes (e.g. {present[bad][0]!r}). A plain "
-                    f"array of numbers is read as integer codes; for numeric columns pass "
-                    f"discretizer=KBinsDiscretizer(n_bins=5, encode='ordinal', strategy='quantile') "
-                    f"(any transformer returning bin codes) to {owner}(...) so that it bins them at "
-                    f"fit time, or name the nominal ones in categorical_features=[...]."
-                )
-        encoding.numeric_columns = numeric
-        numeric_values = {}
-        for j in numeric:
-            column = _as_float(X_arr[:, j])
-            present = column[~np.isnan(column)]
-            if not present.size:
-                raise ValueError(
-                    f"{owner}: numeric column {feature_names[j]!r} has no present value to bin"
-                )
-            fitted = clone(discretizer).fit(present.reshape(-1, 1))
-            binned = _bin_codes(fitted, present)
-            edges = getattr(fitted, "bin_edges_", None)
-            n_bins = len(edges[0]) - 1 if edges is not None else int(binned.max()) + 1
-            encoding.discretizers.append(fitted)
-            numeric_values[j] = list(range(n_bins))
-        for j in range(n_features):
-            if j in numeric_values:
-                values = numeric_values[j]
-            elif declared is not None and declared[j] is not None:
-                values = list(declared[j])
-            else:
-                column = X_arr[:, j]
-                values = _sorted_values(column[~np.asarray(pd.isna(column), dtype=bool)])
-            if missing == "value":
-                values = values + [MISSING_VALUE_NAME]
-            encoding.values.append(values)
-        codes = encoding.transform(X_arr)
-        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
-        for j in np.flatnonzero(nominal):
-            n_distinct = np.unique(codes[~is_missing[:, j], j]).size
-            n_present = int(np.count_nonzero(~is_missing[:, j]))
-            if n_distinct > MANY_VALUES and 2 * n_distinct > n_present:
-                warnings.warn(
-                    f"{owner}: nominal column {feature_names[j]!r} has {n_distinct} distinct values in "
-                    f"{n_present} rows; every value is a test of its own, so rules on it fit single "
-                    f"rows. If it is numeric, bin it (discretizer=..., and leave it out of "
-                    f"categorical_features); if it is an identifier, drop it.",
-                    UserWarning,
-                    stacklevel=4,
-                )
-        return encoding, codes
-
-    def transform(self, X: np.ndarray) -> np.ndarray:
-        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test."""
-        codes = np.full(X.shape, -1, dtype=np.int64)
-        for j, values in enumerate(self.values):
-            column = X[:, j]
-            is_missing = np.asarray(pd.isna(column), dtype=bool)
-            if j in self.numeric_columns:
-                try:
-                    numbers = _as_float(column)
-                except (TypeError, ValueError):
-                    raise ValueError(
-                        f"column {j} (counted from 0) was numeric at fit time but now holds non-numeric values"
-                    ) from None
-                present = ~np.isnan(numbers)
-                discretizer = self.discretizers[self.numeric_columns.index(j)]
-                if present.any():
-                    binned = _bin_codes(discretizer, numbers[present])
-                    n_bins = len(values) - (self.missing == "value")
-                    # A transformer may return codes it never produced at fit: they match no test.
-                    codes[present, j] = np.where(binned < n_bins, binned, -1).astype(np.int64)
-            else:
-                declared = values[:-1] if self.missing == "value" else values
-                lookup = pd.Index(declared, dtype=object)
-                codes[:, j] = lookup.get_indexer(pd.Index(column, dtype=object))
-            codes[is_missing, j] = len(values) - 1 if self.missing == "value" else -1
-        return codes
-
-    def value_name(self, j: int, code: int):
-        """The printable value of code ``code`` of column ``j`` (a bin's interval when known).
-
-        The first and last bins are open-ended, as ``KBinsDiscretizer.transform`` puts numbers
-        outside the training range there: ``(-inf, 3.2)``, ``[3.2, 5)``, ..., ``[7.1, inf)``.
-        """
-        value = self.values[j][code]
-        if j in self.numeric_columns and value != MISSING_VALUE_NAME:
-            edges = getattr(self.discretizers[self.numeric_columns.index(j)], "bin_edges_", None)
-            if edges is not None:
-                edges = edges[0]
-                lo = f"[{edges[code]:.4g}" if code > 0 else "(-inf"
-                hi = f"{edges[code + 1]:.4g})" if code + 2 < len(edges) else "inf)"
-                return f"{lo}, {hi}"
-        return value
-
-
-def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
-    """The bin code of every number of one column, from a fitted one-column discretiser."""
-    out = discretizer.transform(numbers.reshape(-1, 1))
-    if hasattr(out, "toarray"):  # a sparse one-hot matrix
-        out = out.toarray()
-    out = np.asarray(out, dtype=float)
-    if out.ndim != 2 or out.shape[1] != 1:
-        raise ValueError(
-            "discretizer must return one bin code per column, e.g. KBinsDiscretizer(n_bins=5, "
-            f"encode='ordinal'); {type(discretizer).__name__} returned an array of shape "
-            f"{out.shape} for one column (encode='onehot' is KBinsDiscretizer's default)"
-        )
-    codes = out[:, 0]
-    if not np.all((codes >= 0) & (codes == np.round(codes))):
-        raise ValueError(
-            f"discretizer must return non-negative integer bin codes; {type(discretizer).__name__} "
-            f"returned e.g. {codes[(codes < 0) | (codes != np.round(codes))][0]!r}"
-        )
-    return codes
-
-
-def _encode_for_fit(estimator, X, y, *, missing, discretizer, categorical_features):
-    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner."""
-    declared = _declared_categories(X)
-    declared_classes = _declared_classes(y)
-    X_arr, y_arr = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False)
-    check_classification_targets(y_arr)
-    X_arr = np.asarray(X_arr)
-    if X_arr.dtype.kind == "c":  # pragma: no cover - check_array already refuses complex data
-        raise ValueError("complex data are not supported")
-    feature_names = (
-        [str(c) for c in estimator.feature_names_in_]
-        if hasattr(estimator, "feature_names_in_")
-        else [f"x{j}" for j in range(X_arr.shape[1])]
-    )
-    encoding, codes = NominalEncoding.fit(
-        X_arr,
-        X=X,
-        declared=declared,
-        feature_names=feature_names,
-        missing=missing,
-        discretizer=discretizer,
-        categorical_features=categorical_features,
-        owner=type(estimator).__name__,
-    )
-    classes = np.unique(y_arr)
-    if declared_classes is not None:
-        present = set(classes.tolist())
-        class_order = [c for c in declared_classes if c in present]
-    else:
-        class_order = classes.tolist()
-    return codes, y_arr, class_order, encoding, feature_names
-
-
-def _encode_for_predict(estimator, X) -> np.ndarray:
-    X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
-    return estimator.encoding_.transform(np.asarray(X_arr))
-
-
-def _check_rule_learner_params(estimator) -> None:
-    """Checks shared by Prism and OneR (``discretizer``, ``categorical_features``)."""
-    discretizer = estimator.discretizer
-    if discretizer is not None and not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
-        raise TypeError(
-            "discretizer must be None or a transformer with fit/transform (e.g. "
-            f"KBinsDiscretizer(encode='ordinal')), got {type(discretizer).__name__}"
-        )
-    categorical = estimator.categorical_features
-    if categorical is not None and not isinstance(categorical, str):
-        try:
-            iter(categorical)
-        except TypeError:
-            raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got {categorical!r}") from None
 
 
 class _TestCounts:
@@ -604,18 +239,6 @@ class PrismRule:
 # --------------------------------------------------------------------------------------------
 
 
-def _nominal_input_tags(tags):
-    """Tags of a learner on nominal attributes (Prism, OneR).
-
-    scikit-learn's checks then feed integer codes (check_estimator rounds its float data);
-    strings and missing cells are valid input.
-    """
-    tags.input_tags.categorical = True
-    tags.input_tags.string = True
-    tags.input_tags.allow_nan = True
-    return tags
-
-
 class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """PRISM covering rules (Cendrowska 1987), exactly as Weka's ``Prism`` learns them.
 
@@ -640,10 +263,12 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     discretizer : transformer or None, default=None
         PRISM is for nominal attributes. Numeric columns (see ``categorical_features``) are
         refused unless a discretiser is given, e.g. ``KBinsDiscretizer(n_bins=5,
-        encode="ordinal", strategy="quantile")``: it is cloned and fitted on each numeric
-        column's present values at fit time, and its bin codes become the values (printed as
-        intervals when it has ``bin_edges_``). Every numeric column is binned, whole numbers
-        included.
+        encode="ordinal", strategy="quantile")`` or the supervised
+        :class:`companion.preprocessing.MDLDiscretizer` (Fayyad & Irani's cut points): it is
+        cloned and fitted on each numeric column's present values and their class labels
+        (``fit(column, y)``; an unsupervised discretiser ignores ``y``) at fit time, and its bin
+        codes become the values (printed as intervals when it has ``bin_edges_``). Every
+        numeric column is binned, whole numbers included.
     keep_trace : bool, default=False
         Record the ``p`` and ``t`` of every candidate test at every step in ``trace_``.
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
@@ -661,6 +286,8 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: the attribute tests (conditions) of all rules.
     classes_ : ndarray
         Sorted class labels (scikit-learn's convention).
     class_order_ : list
@@ -755,7 +382,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.categorical_features = categorical_features
 
     def __sklearn_tags__(self):
-        return _nominal_input_tags(super().__sklearn_tags__())
+        return nominal_input_tags(super().__sklearn_tags__())
 
     # ----------------------------------------------------------------------------------------
     def _validate_params(self):
@@ -765,7 +392,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"uncovered must be one of {_UNCOVERED_POLICIES}, got {self.uncovered!r}"
             )
-        _check_rule_learner_params(self)
+        check_encoding_params(self)
         if not isinstance(self.keep_trace, (bool, np.bool_)):
             raise TypeError(f"keep_trace must be a bool, got {self.keep_trace!r}")
 
@@ -785,7 +412,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self : Prism
         """
         self._validate_params()
-        codes, y_arr, class_order, encoding, names = _encode_for_fit(
+        codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing=str(self.missing), discretizer=self.discretizer,
             categorical_features=self.categorical_features,
         )
@@ -822,6 +449,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             for rule_in_class, step, candidates, p, t, chosen in steps:
                 trace.append((len(rules) - len(learnt) + rule_in_class, label, step, candidates, p, t, chosen))
         self.rules_ = rules
+        self.complexity_ = int(sum(len(rule.conditions) for rule in rules))
         self.uncoverable_ = int(uncoverable)
         # Class counts of the training rows per first covering rule (last slot: no rule).
         class_index = np.searchsorted(self.classes_, y_arr)
@@ -839,7 +467,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def firing_rule(self, X) -> np.ndarray:
         """Index in ``rules_`` of the first rule covering each instance, ``-1`` if none does."""
         check_is_fitted(self)
-        return _first_rule(self.rules_, _encode_for_predict(self, X))
+        return _first_rule(self.rules_, nominal_codes(self, X))
 
     def coverage(self, X) -> float:
         """Fraction of the instances of ``X`` that some rule covers."""
@@ -858,7 +486,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``covered[i, j]``: instance ``i`` satisfies every test of ``rules_[j]``.
         """
         check_is_fitted(self)
-        return _covers(self.rules_, _encode_for_predict(self, X))
+        return _covers(self.rules_, nominal_codes(self, X))
 
     def step_covers(self, X, rule_index) -> np.ndarray:
         """Instances satisfying the first ``s`` tests of one rule, for ``s = 0 .. len(tests)``.
@@ -884,7 +512,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"rule_index must be in [0, {len(self.rules_)}), got {rule_index}"
             )
-        codes = _encode_for_predict(self, X)
+        codes = nominal_codes(self, X)
         rule = self.rules_[int(rule_index)]
         covered = np.ones((codes.shape[0], len(rule.attributes) + 1), dtype=bool)
         for step, (attribute, code) in enumerate(zip(rule.attributes, rule.codes), start=1):
@@ -943,21 +571,9 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return table[fired]  # -1 picks the last row: the training set's frequencies
 
     # ----------------------------------------------------------------------------------------
-    def to_text(self, feature_names=None, *, weka_layout: bool = False) -> str:
-        """The rule list, one rule a line (``weka_layout``: exactly as Weka prints it).
-
-        Parameters
-        ----------
-        feature_names : sequence of str, optional
-            One name per input column; default ``feature_names_in_`` when fitted on a
-            DataFrame, else ``x0, x1, ...``.
-        weka_layout : bool, default=False
-            Weka's header and line breaks (``Prism rules``, one test a line).
-        """
-        check_is_fitted(self)
-        return self._render_text(resolve_feature_names(self, feature_names), weka_layout=weka_layout)
-
     def _render_text(self, feature_names, *, weka_layout: bool = False) -> str:
+        """The rule list, one rule a line; ``to_text(weka_layout=True)``: exactly as Weka prints it
+        (its header and line breaks, one test a line)."""
         if weka_layout:
             return "Prism rules\n----------\n" + "".join(
                 r.to_text(feature_names, weka_layout=True) + "\n" for r in self.rules_

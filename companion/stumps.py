@@ -1,5 +1,9 @@
 """Conjunctions (and disjunctions) of decision stumps: the SC, Occam and PAC-Bayes learners of Paper 05.
 
+:class:`SetCoveringStumps`, :class:`OccamStumps` and :class:`PacBayesStumps` share
+:class:`_BaseStumpConjunction` (as scikit-learn's ``SVC`` and ``NuSVC`` share ``BaseLibSVM``);
+:func:`StumpConjunction` is the former one-class-with-a-``variant``-flag, kept as a factory.
+
 M. Shah, M. Marchand, J. Corbeil, *Feature Selection with Conjunctions of Decision Stumps and
 Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (spec ``01_05`` Part A).
 
@@ -9,21 +13,21 @@ do. (The paper writes ``I((x_k − t)d > 0)``, i.e. a strict ``x_k < t`` for ``d
 only on the measure-zero set ``x_k = t``, and the non-strict form makes the SC variant's stumps
 exactly those of pyscm-ml and makes the disjunction's complementary stumps the same family.)
 
-All three variants share the set-covering greedy of Section VI: on the remaining examples, add the
+All three learners share the set-covering greedy of Section VI: on the remaining examples, add the
 stump with the largest utility, then remove every remaining example it classifies 0, until no
 negative example remains or ``s`` stumps are used. They differ in what the threshold is and in
 what the utility pays for, so that *the greedy step and the model selection both minimise the
-bound of the variant* (the paper's Occam and PAC-Bayes utilities were lost; these are our
+learner's bound* (the paper's Occam and PAC-Bayes utilities were lost; these are our
 reconstructions, spec §5.2–5.3):
 
-``"sc"`` (sample compression, Theorem 3 + Eq. 5)
+:class:`SetCoveringStumps`, ``"sc"`` (sample compression, Theorem 3 + Eq. 5)
     ``U = |Q| − p|R|``; the threshold is the value of a remaining training example (the compression
     example). ``bound_`` is :func:`companion.bounds.compression.compression_bound`.
-``"occam"`` (Theorem 2)
+:class:`OccamStumps`, ``"occam"`` (Theorem 2)
     ``U = |Q| − p|R| − η (l ln 2 − ln ζ(l))``, where ``l`` is the dyadic code length of the interval of
     thresholds that classify the remaining examples the same way, i.e. exactly the nats Theorem 2's
     prior charges for that threshold. The threshold is the coded dyadic point.
-``"pac_bayes"`` (Theorem 4, "soft greedy")
+:class:`PacBayesStumps`, ``"pac_bayes"`` (Theorem 4, "soft greedy")
     Each stump gets a margin interval ``[a, b]`` (``a`` and ``b`` are training values ``g`` sorted
     positions apart, ``g`` in ``margin_gaps``); every example keeps the probability ``w(x)`` that the
     Gibbs conjunction built so far outputs 1, and
@@ -40,7 +44,7 @@ examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:
 >>> import numpy as np
 >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
 >>> y = np.array([0, 0, 1, 1])
->>> model = StumpConjunction(variant="sc").fit(X, y)
+>>> model = SetCoveringStumps().fit(X, y)
 >>> print(model.to_text())
 x0 > 2
 >>> model.predict(X).tolist()
@@ -68,12 +72,19 @@ from companion.interpretable import (
     binary_only_error,
     check_numeric_input,
     laplace_proba,
-    resolve_feature_names,
 )
 
-__all__ = ["StumpConjunction", "fit_by_bound", "greedy_step_scores", "pac_bayes_step_scores"]
+__all__ = [
+    "SetCoveringStumps",
+    "OccamStumps",
+    "PacBayesStumps",
+    "STUMP_LEARNERS",
+    "StumpConjunction",
+    "fit_by_bound",
+    "greedy_step_scores",
+    "pac_bayes_step_scores",
+]
 
-_VARIANTS = ("sc", "occam", "pac_bayes")
 _MODEL_TYPES = ("conjunction", "disjunction")
 _TIE_BREAKING = ("pyscm", "index")
 _PYSCM_TOL = 1e-7  # pyscm-ml's double comparison tolerance (cpp_extensions/double_utils.h)
@@ -420,46 +431,20 @@ def _pick(utility, q, r, tie_breaking):
     return int(np.argmax(decrease))
 
 
-class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
-    """Conjunction or disjunction of decision stumps learned by a set-covering greedy (Paper 05).
+def _check_nonnegative_real(name, value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number >= 0, got {type(value).__name__}")
+    if not np.isfinite(value) or value < 0:
+        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
 
-    Scores (binary, ``classes_[1]`` positive):
 
-    * :meth:`decision_function` — SC and Occam: a count of stumps, ``h − k + 1/2`` for a
-      conjunction of ``k`` stumps of which ``h`` hold (positive iff all hold), and ``f − 1/2`` for a
-      disjunction of which ``f`` fire (positive iff one fires). Half-integers: exact, never 0, and
-      an example that fails fewer stumps of a conjunction ranks higher. PAC-Bayes: the Gibbs
-      output probability minus 1/2 (:meth:`gibbs_proba` ``− 1/2``), positive iff the Bayes vote
-      says ``classes_[1]``; at an exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]``
-      (its learned conjunction says 0 there) and its score is the smallest positive float.
-      ``predict`` always agrees with the sign.
-    * :meth:`predict_proba` — Laplace-corrected class frequencies ``(n_c + 1)/(n + 2)`` of the
-      training examples in the example's *cell*: the number ``j`` of leading stumps of the learned
-      conjunction that hold, i.e. "stump ``j`` is the first to fail" (for a disjunction: "stump
-      ``j`` is the first to fire") or "all hold" (``j = k``; a disjunction: "none fires"); for the
-      PAC-Bayes variant "the Bayes vote of the first ``j + 1`` stumps is the first to say 0". The
-      counts are ``cell_counts_``; a cell no training example reached gets ``(1/2, 1/2)``. These
-      are frequencies, not the rule: ``predict`` is the conjunction itself, and it equals the
-      argmax of ``predict_proba`` only where a cell's majority agrees with the rule (usually on
-      the training data, where each stump removes at least ``p`` times more negatives than
-      positives; not in general, e.g. on a cell with as many examples of each class). For the
-      PAC-Bayes variant the model's own probability is :meth:`gibbs_proba` (the posterior's
-      Gibbs classifier); it is exactly 0 or 1 for every example outside the margin intervals,
-      so it is not used as ``predict_proba`` (a log-loss would punish it without bound).
-
-    Parameters
-    ----------
-    variant : {"sc", "occam", "pac_bayes"}, default="sc"
-        Learning framework: sample compression, Occam's razor or PAC-Bayes (see the module text).
+_SHARED_PARAMETERS = """\
     model_type : {"conjunction", "disjunction"}, default="conjunction"
         A disjunction is learned as a conjunction with the labels swapped (Paper 05, Section II).
     p : float, default=1.0
         Penalty for each positive example a stump misclassifies, ``p >= 0``.
     s : int, default=10
         Maximum number of stumps (= genes), ``s >= 1``.
-    eta : float, default=1.0
-        Weight of the threshold-code (Occam) or margin (PAC-Bayes) cost in the utility, ``>= 0``;
-        ignored by ``"sc"``. ``eta=0`` makes the Occam greedy pick the same stumps as SC.
     delta : float, default=0.05
         Confidence of the bounds, in ``(0, 1]``.
     tie_breaking : {"pyscm", "index"}, default="pyscm"
@@ -469,8 +454,6 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     reuse_features : bool, default=False
         Whether an attribute may carry several stumps. The paper uses each attribute at most once
         (its prior counts attribute *sets*); pyscm-ml allows reuse (set True to match it).
-    margin_gaps : tuple of int, default=(1, 2, 4, 8)
-        PAC-Bayes only: widths, in sorted positions, of the candidate margin intervals.
     prior_n_features : int or None, default=None
         ``n`` used by the bounds; ``None`` means the number of columns of ``X``. Set it to the full
         gene count when ``X`` holds genes pre-selected with the labels: the bounds hold uniformly
@@ -485,11 +468,11 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         :func:`companion.experiments.paper05.declared_feature_range`. ``None`` (the default, kept
         for compatibility) uses the min/max of the training inputs, which depends on the sample,
         so the Occam and PAC-Bayes bounds are then only heuristic. Training inputs outside the
-        given range raise ``ValueError``. SC's bound does not use it (SC only bounds the
+        given range raise ``ValueError``. The SC bound does not use it (SC only bounds the
         interval of equivalent thresholds reported in ``intervals_`` by ``B_k``).
+"""
 
-    Attributes
-    ----------
+_SHARED_ATTRIBUTES = """\
     classes_ : ndarray of shape (2,)
         ``classes_[1]`` is the positive class (the one a conjunction outputs when all stumps fire).
     features_ : ndarray of int
@@ -498,57 +481,107 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Thresholds (PAC-Bayes: the midpoints of the margin intervals).
     directions_ : ndarray of int
         ``+1`` for ``x > t``, ``-1`` for ``x ≤ t`` (for a disjunction: its own, complementary stumps).
-    intervals_ : ndarray of shape (n_stumps, 2)
-        Interval of equivalent thresholds (SC, Occam) or margin interval ``[a, b]`` (PAC-Bayes).
-    code_lengths_ : ndarray of int
-        Occam only: dyadic code length of each threshold (else empty).
-    compression_set_ : ndarray of int
-        SC only: index of the training example that carries each threshold.
+    complexity_ : int
+        The size measure shared by the package's learners: the number of stumps (literals of the
+        rendered conjunction or disjunction), ``features_.size``.
     bound_path_ : ndarray of shape (n_stumps + 1,)
-        The variant's risk bound for the first ``r`` stumps, ``r = 0..n_stumps``.
+        The class's risk bound along the greedy path: index ``k`` is the bound of the first ``k``
+        stumps, ``k = 0 .. n_stumps`` (``k = 0``: the empty conjunction, i.e. the default class).
     bound_ : float
         Bound of the fitted model (``bound_path_[-1]``), with confidence ``1 − delta``.
-    gibbs_bound_path_, gibbs_risk_path_ : ndarray
-        PAC-Bayes only: the Gibbs risk bound and empirical Gibbs risk along the path.
-    training_errors_path_ : ndarray of int
-        Training errors of ``predict`` for each prefix.
+    training_errors_path_ : ndarray of int of shape (n_stumps + 1,)
+        Training errors of ``predict`` for the first ``k`` stumps, indexed as ``bound_path_``.
     feature_range_ : ndarray of shape (2, n_features)
         ``[A_k, B_k]`` used by the priors: ``feature_range`` broadcast to every attribute, or (when
         it is None) the per-attribute min and max of the training inputs (no labels used).
+    prior_n_features_ : int
+        The ``n`` of the bounds (``prior_n_features``, else the number of columns).
     cell_counts_ : ndarray of shape (n_stumps + 1, 2)
         Training examples of each class (columns: ``classes_``) per cell: row ``j`` counts those
         whose first ``j`` stumps of the learned conjunction hold and the next fails (row
         ``n_stumps``: all hold); :meth:`predict_proba` is their Laplace frequency.
+"""
+
+
+def _shared_docs(cls):
+    """Put the shared parameter and attribute entries where a class docstring says ``[shared ...]``."""
+    cls.__doc__ = cls.__doc__.replace("    [shared parameters]\n", _SHARED_PARAMETERS).replace(
+        "    [shared attributes]\n", _SHARED_ATTRIBUTES
+    )
+    return cls
+
+
+class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
+    """What the three stump learners of Paper 05 share (as scikit-learn's ``BaseLibSVM``).
+
+    A conjunction (or disjunction) of decision stumps grown by the set-covering greedy of
+    Section VI; the subclasses differ in the greedy's utility and threshold and in the bound:
+    :class:`SetCoveringStumps` (sample compression), :class:`OccamStumps` (Occam's razor),
+    :class:`PacBayesStumps` (PAC-Bayes). Written once here: parameter checks, the a-priori
+    ``feature_range``, the disjunction as a conjunction on swapped labels (one sign,
+    :meth:`_disjunction_sign`, maps the learned conjunction's directions to the disjunction's and
+    back), the path of bounds and training errors (:meth:`_compute_bound_path`; a subclass
+    supplies :meth:`_greedy` and :meth:`_bounds_along_path`), the cells of ``predict_proba``,
+    ``staged_predict``, ``truncated`` and the text. The base's stumps are hard thresholds (SC,
+    Occam); :class:`PacBayesStumps` overrides the prefix votes and the margin with the Gibbs
+    product of its margin intervals.
+
+    The model is an ordered sequence of stumps, so the package's path convention applies:
+    ``staged_predict(X)`` yields the predictions of the first ``k`` stumps for ``k = 1 ..
+    n_stumps`` (its last item equals ``predict``), and the bounds along the path are the fitted
+    attribute ``bound_path_``, whose index ``k`` is the bound of the first ``k`` stumps
+    (``k = 0 .. n_stumps``; index 0 is the empty conjunction, which predicts the default class).
+
+    Scores (binary, ``classes_[1]`` positive):
+
+    * :meth:`decision_function` — hard stumps (SC, Occam): a count of stumps, ``h − k + 1/2`` for
+      a conjunction of ``k`` stumps of which ``h`` hold (positive iff all hold), and ``f − 1/2``
+      for a disjunction of which ``f`` fire (positive iff one fires). Half-integers: exact, never
+      0, and an example that fails fewer stumps of a conjunction ranks higher. PAC-Bayes: the Gibbs
+      output probability minus 1/2 (see :class:`PacBayesStumps`). ``predict`` always agrees with
+      the sign.
+    * :meth:`predict_proba` — Laplace-corrected class frequencies ``(n_c + 1)/(n + 2)`` of the
+      training examples in the example's *cell*: the number ``j`` of leading stumps of the learned
+      conjunction that hold, i.e. "stump ``j`` is the first to fail" (for a disjunction: "stump
+      ``j`` is the first to fire") or "all hold" (``j = k``; a disjunction: "none fires"); for
+      PAC-Bayes "the Bayes vote of the first ``j + 1`` stumps is the first to say 0". The counts
+      are ``cell_counts_``; a cell no training example reached gets ``(1/2, 1/2)``. These are
+      frequencies, not the rule: ``predict`` is the conjunction itself, and it equals the argmax
+      of ``predict_proba`` only where a cell's majority agrees with the rule (usually on the
+      training data, where each stump removes at least ``p`` times more negatives than positives;
+      not in general, e.g. on a cell with as many examples of each class).
+
+    Text: ``to_text(feature_names=None, *, precision=4)``, ``precision`` being the significant
+    digits of the thresholds, e.g. ``age > 54.5 AND smoker <= 0``.
     """
 
-    # No exemption: sklearn's check_decision_proba_consistency passes on its data (one stump), but
+    # sklearn's check_decision_proba_consistency passes on its data (one stump), but
     # decision_function (stumps of the rule) and predict_proba (frequencies of the cell) may rank
     # examples differently in general; both are documented above.
     _sklearn_check_exemptions: dict = {}
+    #: Fitted arrays with one entry per stump (cut by :meth:`truncated`).
+    _per_stump_attributes = ("features_", "thresholds_", "directions_", "intervals_")
+    #: Fitted arrays indexed by the prefix length ``k = 0 .. n_stumps`` (cut by :meth:`truncated`).
+    _path_attributes = ("bound_path_", "training_errors_path_")
 
     def __init__(
         self,
-        variant="sc",
+        *,
         model_type="conjunction",
         p=1.0,
         s=10,
-        eta=1.0,
         delta=0.05,
         tie_breaking="pyscm",
         reuse_features=False,
-        margin_gaps=(1, 2, 4, 8),
         prior_n_features=None,
         feature_range=None,
     ):
-        self.variant = variant
         self.model_type = model_type
         self.p = p
         self.s = s
-        self.eta = eta
         self.delta = delta
         self.tie_breaking = tie_breaking
         self.reuse_features = reuse_features
-        self.margin_gaps = margin_gaps
         self.prior_n_features = prior_n_features
         self.feature_range = feature_range
 
@@ -563,17 +596,12 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _validate_params(self, n_features):
         for name, value, choices in (
-            ("variant", self.variant, _VARIANTS),
             ("model_type", self.model_type, _MODEL_TYPES),
             ("tie_breaking", self.tie_breaking, _TIE_BREAKING),
         ):
             if not isinstance(value, str) or value not in choices:
                 raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-        for name, value in (("p", self.p), ("eta", self.eta)):
-            if isinstance(value, bool) or not isinstance(value, numbers.Real):
-                raise TypeError(f"{name} must be a real number >= 0, got {type(value).__name__}")
-            if not np.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
+        _check_nonnegative_real("p", self.p)
         if isinstance(self.s, bool) or not isinstance(self.s, numbers.Integral):
             raise TypeError(f"s (maximum number of stumps) must be an integer >= 1, got {self.s!r}")
         if self.s < 1:
@@ -584,9 +612,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(f"delta must lie in (0, 1], got {self.delta!r}")
         if not isinstance(self.reuse_features, (bool, np.bool_)):
             raise TypeError(f"reuse_features must be a bool, got {self.reuse_features!r}")
-        gaps = np.asarray(self.margin_gaps)
-        if gaps.ndim != 1 or gaps.size == 0 or not np.issubdtype(gaps.dtype, np.integer) or np.any(gaps < 1):
-            raise ValueError(f"margin_gaps must be a non-empty sequence of integers >= 1, got {self.margin_gaps!r}")
+        self._validate_own_params()
         prior_n = self.prior_n_features
         if prior_n is None:
             prior_n = n_features
@@ -596,6 +622,9 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 f"({n_features}), got {self.prior_n_features!r}"
             )
         return int(prior_n)
+
+    def _validate_own_params(self):
+        """Check the parameters only a subclass has (none by default)."""
 
     def _resolve_feature_range(self, X):
         """``[A_k, B_k]`` as a (2, n_features) array (see the ``feature_range`` parameter)."""
@@ -623,6 +652,9 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         return given.copy()
 
+    def _tie_tolerance(self):
+        return _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
+
     # ----------------------------------------------------------------------------------------
     # fit
     # ----------------------------------------------------------------------------------------
@@ -639,7 +671,8 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         Returns
         -------
-        self : StumpConjunction
+        self : object
+            The fitted learner.
         """
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -653,27 +686,252 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         internal = positive if self.model_type == "conjunction" else 1 - positive
         self.feature_range_ = self._resolve_feature_range(X)
         self.prior_n_features_ = prior_n
-
-        if self.variant == "pac_bayes":
-            stumps = self._greedy_pac_bayes(X, internal)
-        else:
-            stumps = self._greedy_cover(X, internal)
-        features, thresholds, directions, intervals, lengths = stumps
+        features, thresholds, directions, intervals = self._greedy(X, internal)
         self.features_ = np.asarray(features, dtype=np.int64)
         self.thresholds_ = np.asarray(thresholds, dtype=float)
-        internal_directions = np.asarray(directions, dtype=np.int64)
-        # A disjunction's stumps are the complements of the learned conjunction's: flip d.
-        sign = 1 if self.model_type == "conjunction" else -1
-        self.directions_ = sign * internal_directions
+        # The greedy returns the learned conjunction's directions; a disjunction's stumps are
+        # their complements, so the same sign that maps them back flips them here.
+        self.directions_ = self._disjunction_sign() * np.asarray(directions, dtype=np.int64)
         self.intervals_ = np.asarray(intervals, dtype=float).reshape(-1, 2)
-        self.code_lengths_ = np.asarray(lengths, dtype=np.int64)
+        self.complexity_ = int(self.features_.size)
         self._compute_bound_path(X, internal)
         cells = self._cells(X)
         n_cells = self.features_.size + 1
         self.cell_counts_ = np.bincount(cells * 2 + positive, minlength=2 * n_cells).reshape(n_cells, 2)
         return self
 
-    def _greedy_sc(self, X, labels):
+    def _greedy(self, X, labels):
+        """``(features, thresholds, directions, intervals)`` of the learned conjunction."""
+        raise NotImplementedError
+
+    def _used_mask(self, utility, used):
+        if not self.reuse_features:
+            utility[used] = -np.inf
+        return utility
+
+    # ----------------------------------------------------------------------------------------
+    # bounds along the path
+    # ----------------------------------------------------------------------------------------
+
+    def _compute_bound_path(self, X, internal):
+        """Training errors and bounds of every prefix ``k = 0 .. n_stumps`` (``*_path_[k]``)."""
+        one = self._staged_internal_one(X)
+        errors = (one != (internal[:, None] == 1)).sum(axis=0)
+        self.training_errors_path_ = np.asarray(errors, dtype=np.int64)
+        self.bound_path_ = self._bounds_along_path(X, internal, one, self.training_errors_path_)
+        self.bound_ = float(self.bound_path_[-1])
+
+    def _bounds_along_path(self, X, internal, one, errors):
+        """The class's bound for each prefix, from the prefixes' votes ``one`` (m, n_stumps + 1)."""
+        raise NotImplementedError
+
+    def _model_selection_path(self):
+        """The bounds :func:`fit_by_bound` minimises along the path."""
+        return self.bound_path_
+
+    # ----------------------------------------------------------------------------------------
+    # prediction
+    # ----------------------------------------------------------------------------------------
+
+    def _disjunction_sign(self):
+        return 1 if self.model_type == "conjunction" else -1
+
+    def _internal_directions(self):
+        """Directions of the learned conjunction's stumps (a disjunction's, flipped back)."""
+        return self._disjunction_sign() * self.directions_
+
+    def _internal_stump_outputs(self, X):
+        columns = X[:, self.features_]
+        above = columns > self.thresholds_
+        return np.where(self._internal_directions() > 0, above, ~above)
+
+    def _internal_prefix_votes(self, X):
+        """(n_samples, n_stumps) bool: the learned conjunction of the first ``k`` stumps says 1."""
+        return np.logical_and.accumulate(self._internal_stump_outputs(X), axis=1)
+
+    def _internal_margin(self, X):
+        """Score of the learned conjunction (at least one stump): ``h − k + 1/2``."""
+        return self._internal_stump_outputs(X).sum(axis=1) - self.features_.size + 0.5
+
+    def _check_X(self, X):
+        check_is_fitted(self)
+        return validate_data(self, X, reset=False, dtype=np.float64)
+
+    def _staged_internal_one(self, X):
+        """(n_samples, n_stumps + 1) bool: the learned (internal) conjunction of each prefix says 1."""
+        out = np.ones((X.shape[0], self.features_.size + 1), dtype=bool)
+        if self.features_.size:
+            out[:, 1:] = self._internal_prefix_votes(X)
+        return out
+
+    def _cells(self, X):
+        """Cell of each row: how many leading stumps of the learned conjunction hold (0..n_stumps).
+
+        The prefixes' votes only ever turn from 1 to 0 (a conjunction gains conditions; the
+        PAC-Bayes product of σ only shrinks), so counting the prefixes that say 1 gives the index
+        of the first stump that fails, or ``n_stumps`` if none does.
+        """
+        return self._staged_internal_one(X)[:, 1:].sum(axis=1)
+
+    def _to_labels(self, internal_one):
+        positive = internal_one if self.model_type == "conjunction" else ~internal_one
+        return self.classes_[positive.astype(np.int64)]
+
+    def predict(self, X):
+        """Predict classes (PAC-Bayes: the deterministic Bayes vote ``I(Π σ > 1/2)``)."""
+        X = self._check_X(X)
+        return self._to_labels(self._staged_internal_one(X)[:, -1])
+
+    def decision_function(self, X):
+        """Signed score of each row; positive iff :meth:`predict` says ``classes_[1]``.
+
+        Hard stumps: ``h − k + 1/2`` for a conjunction of ``k`` stumps of which ``h`` hold, and
+        ``f − 1/2`` for a disjunction of which ``f`` fire (exact half-integers, never 0).
+        PAC-Bayes: ``P_Gibbs(classes_[1] | x) − 1/2``, the Bayes vote's margin; a disjunction's tie
+        (``Π σ = 1/2`` exactly, which it predicts as ``classes_[1]``) scores the smallest positive
+        float so that the sign still agrees with :meth:`predict`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        score : ndarray of shape (n_samples,)
+            Positive iff :meth:`predict` says ``classes_[1]``; never 0.
+        """
+        X = self._check_X(X)
+        if self.features_.size == 0:
+            internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
+        else:
+            internal = self._internal_margin(X)
+        if self.model_type == "conjunction":
+            return internal
+        score = -internal
+        score[score == 0] = np.finfo(float).smallest_subnormal
+        return score
+
+    def predict_proba(self, X):
+        """Laplace-corrected class frequencies of the training examples in each row's cell.
+
+        The cell is the number of leading stumps of the learned conjunction that hold (see the
+        class docstring and ``cell_counts_``); a cell of ``n`` training examples, ``n_c`` of class
+        ``c``, gives ``(n_c + 1) / (n + 2)``, so an empty cell gives ``(1/2, 1/2)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, 2)
+            Columns follow ``classes_``. Not the rule: :meth:`predict` need not be its argmax.
+        """
+        X = self._check_X(X)
+        return laplace_proba(self.cell_counts_)[self._cells(X)]
+
+    def staged_predict(self, X):
+        """Yield the predictions of the first ``k`` stumps, ``k = 1 .. n_stumps``.
+
+        A generator, as scikit-learn's boosting: the last item equals :meth:`predict`; a model
+        with no stump yields nothing (the empty conjunction predicts the default class,
+        ``classes_[1]`` for a conjunction, ``classes_[0]`` for a disjunction). The greedy is
+        prefix-consistent, so item ``k`` equals the prediction of a refit with ``s = k``; used to
+        select ``s`` by CV.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+
+        Yields
+        ------
+        stage : ndarray of shape (n_samples,)
+            Predictions of the first ``k`` stumps, in ``classes_``.
+        """
+        X = self._check_X(X)
+        one = self._staged_internal_one(X)
+        for k in range(1, one.shape[1]):
+            yield self._to_labels(one[:, k])
+
+    # ----------------------------------------------------------------------------------------
+    # inspection
+    # ----------------------------------------------------------------------------------------
+
+    def truncated(self, n_stumps):
+        """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound)."""
+        check_is_fitted(self)
+        k = self.features_.size
+        if isinstance(n_stumps, bool) or not isinstance(n_stumps, numbers.Integral) or not 0 <= n_stumps <= k:
+            raise ValueError(f"n_stumps must be an integer in [0, {k}], got {n_stumps!r}")
+        out = copy.deepcopy(self)
+        for name in self._per_stump_attributes:
+            setattr(out, name, getattr(self, name)[:n_stumps])
+        for name in self._path_attributes:
+            setattr(out, name, getattr(self, name)[: n_stumps + 1])
+        # Prefix of r stumps: an example's cell j becomes min(j, r), so cells r.. merge.
+        out.cell_counts_ = np.vstack(
+            [self.cell_counts_[:n_stumps], self.cell_counts_[n_stumps:].sum(axis=0, keepdims=True)]
+        )
+        out.complexity_ = int(n_stumps)
+        out.bound_ = float(out.bound_path_[-1])
+        return out
+
+    def _render_text(self, feature_names, *, precision=4):
+        if self.features_.size == 0:
+            constant = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+            return f"always {constant!s}"
+        parts = []
+        for feature, threshold, direction, (a, b) in zip(self.features_, self.thresholds_, self.directions_, self.intervals_):
+            op = ">" if direction > 0 else "<="
+            parts.append(f"{feature_names[feature]} {op} {threshold:.{precision}g}" + self._threshold_note(a, b, precision))
+        return (" AND " if self.model_type == "conjunction" else " OR ").join(parts)
+
+    def _threshold_note(self, a, b, precision):
+        """Text after a stump (none for hard thresholds)."""
+        return ""
+
+
+@_shared_docs
+class SetCoveringStumps(_BaseStumpConjunction):
+    """The set covering machine with decision stumps, bounded by sample compression (Paper 05, SC).
+
+    Paper 05, Theorem 3 with Eq. 5, and the set-covering greedy of Section VI: each
+    step adds the stump of largest utility ``U = |Q| − p|R|`` (``Q``: remaining negatives it
+    sends to 0, ``R``: remaining positives it sends to 0) whose threshold is the value of a
+    remaining training example, the *compression example*, then removes every remaining example
+    the stump sends to 0. With ``tie_breaking="pyscm"`` and ``reuse_features=True`` it picks
+    exactly pyscm-ml 1.1's stumps. ``bound_path_`` is
+    :func:`companion.bounds.compression.compression_bound` of each prefix, charged with the
+    errors outside its compression set.
+
+    The scan is vectorised: every attribute is sorted once per fit and removed examples get weight
+    0 in place, so nothing is re-sorted or compacted (see :func:`_sc_scan`).
+
+    Parameters
+    ----------
+    [shared parameters]
+
+    Attributes
+    ----------
+    [shared attributes]
+    intervals_ : ndarray of shape (n_stumps, 2)
+        Interval of thresholds equivalent on the examples remaining at the stump's step.
+    compression_set_ : ndarray of int of shape (n_stumps,)
+        Index of the training example that carries each threshold.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
+    >>> model = SetCoveringStumps().fit(X, [0, 0, 1, 1])
+    >>> model.to_text(), model.complexity_
+    ('x0 > 2', 1)
+    """
+
+    _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "compression_set_")
+    # The parameters are exactly the shared ones: the base's __init__ is SC's.
+
+    def _greedy(self, X, labels):
         """SC greedy: attributes sorted once, removed examples zeroed in place.
 
         Each step is one :func:`_sc_scan` over (m, n) arrays in sorted order. Removing the
@@ -682,7 +940,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         gather through the sorted order. The fit never re-sorts or compacts.
         """
         m, n = X.shape
-        tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
+        tol = self._tie_tolerance()
         order, run_end, near_ties = _sorted_order_and_run_ends(
             X, tol, X.min(initial=np.inf), X.max(initial=-np.inf)
         )
@@ -757,7 +1015,7 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             starts = np.repeat(first_in_play[grown] - np.cumsum(lengths) + lengths, lengths)
             state.offsets[np.arange(lengths.sum()) + starts, np.repeat(grown, lengths)] = np.nan
             first_in_play = first
-        return features, thresholds, directions, intervals, []
+        return features, thresholds, directions, intervals
 
     @staticmethod
     def _update_near_tie_runs(X, state, columns, tol):
@@ -778,160 +1036,21 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         state.run_end[:, columns] = marks
         state.offsets[:, columns] = _nan_off(marks)
 
-    def _greedy_cover(self, X, labels):
-        """Occam greedy (SC: :meth:`_greedy_sc`): hard covering with cumulative counts on presorted attributes."""
-        if self.variant == "sc":
-            return self._greedy_sc(X, labels)
-        m, n = X.shape
-        tol = _PYSCM_TOL if self.tie_breaking == "pyscm" else 0.0
-        values_t = np.ascontiguousarray(X.T)
-        # Sorted once per fit; the order inside runs of equal values is irrelevant (a threshold
-        # sits at the end of a run), so the fast unstable sort is fine.
-        order = np.argsort(values_t, axis=1).astype(np.int32)
-        vals = np.take_along_axis(values_t, order, axis=1)
-        run_ids = np.zeros(vals.shape, dtype=np.int32)
-        np.cumsum(np.diff(vals, axis=1) > tol, axis=1, out=run_ids[:, 1:])
-        sorted_labels = labels.astype(np.int8)[order]
-        low, high = self.feature_range_
-        alive = np.ones(m, dtype=bool)
-        used = np.zeros(n, dtype=bool)
-        features, thresholds, directions, intervals, lengths = [], [], [], [], []
-        while len(features) < self.s and np.any(alive & (labels == 0)):
-            # Keep each attribute's sorted order restricted to the remaining examples (every row
-            # keeps the same number of entries, so the compressed arrays stay rectangular).
-            if order.shape[1] != alive.sum():
-                keep = alive[order]
-                order = order[keep].reshape(n, -1)
-                run_ids = run_ids[keep].reshape(n, -1)
-                sorted_labels = sorted_labels[keep].reshape(n, -1)
-                vals = vals[keep].reshape(n, -1)
-            q, r, utility = greedy_step_scores(vals, sorted_labels.astype(np.int64), self.p, tie_tolerance=tol)
-            if self.variant == "occam":
-                # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the
-                # last run's is [v_max, B). Its dyadic code length is what Theorem 2 pays.
-                high_safe = np.where(high > low, high, low + 1.0)  # constant attributes: masked below
-                upper = np.concatenate([vals[:, 1:], high_safe[:, None]], axis=1)
-                code, _ = dyadic_code_lengths(vals, upper, low[:, None], high_safe[:, None], closed=False)
-                code = np.where(high[:, None] > low[:, None], code, -1)
-                cost = np.where(code >= 0, threshold_code_cost(np.maximum(code, 0)), np.inf)
-                utility = utility - self.eta * cost[..., None] if self.eta > 0 else np.where(
-                    np.isfinite(cost)[..., None], utility, -np.inf
-                )
-            if not self.reuse_features:
-                utility[used] = -np.inf
-            choice = _pick(utility, q, r, self.tie_breaking)
-            if choice is None:
-                break
-            feature, position, kind = np.unravel_index(choice, utility.shape)
-            value = vals[feature, position]
-            upper_value = vals[feature, position + 1] if position + 1 < vals.shape[1] else high[feature]
-            direction = 1 if kind == 0 else -1
-            if self.variant == "occam":
-                length, coded = dyadic_code_lengths(value, upper_value, low[feature], high[feature], closed=False)
-                threshold = float(coded)
-                lengths.append(int(length))
-            else:
-                threshold = float(value)
-            features.append(int(feature))
-            thresholds.append(threshold)
-            directions.append(direction)
-            intervals.append((float(value), float(upper_value)))
-            used[feature] = True
-            column = X[:, feature]
-            alive &= (column > threshold) if direction == 1 else (column <= threshold)
-        return features, thresholds, directions, intervals, lengths
 
-    def _greedy_pac_bayes(self, X, labels):
-        """PAC-Bayes soft greedy (reconstructed, spec §5.3) with weighted cumulative sums."""
-        m, n = X.shape
-        values_t = np.ascontiguousarray(X.T)
-        order = np.argsort(values_t, axis=1, kind="stable")
-        vals = np.take_along_axis(values_t, order, axis=1)
-        low, high = self.feature_range_
-        gaps = sorted({int(g) for g in self.margin_gaps if g < m})
-        weight = np.ones(m)
-        used = np.zeros(n, dtype=bool)
-        negative = labels == 0
-        features, thresholds, directions, intervals = [], [], [], []
-        while len(features) < self.s and weight[negative].sum() > 1e-9 and gaps:
-            q_all, r_all, utility, starts = pac_bayes_step_scores(
-                vals, np.where(negative, weight, 0.0)[order], np.where(negative, 0.0, weight)[order],
-                high - low, self.p, self.eta, gaps,
-            )
-            if not self.reuse_features:
-                utility[used] = -np.inf
-            choice = _pick(utility, q_all, r_all, self.tie_breaking)
-            if choice is None:
-                break
-            feature, column_index, kind = np.unravel_index(choice, utility.shape)
-            block = int(np.searchsorted(starts, column_index, side="right")) - 1
-            position, gap = column_index - starts[block], gaps[block]
-            a = float(vals[feature, position])
-            b = float(vals[feature, position + gap])
-            direction = 1 if kind == 0 else -1
-            features.append(int(feature))
-            thresholds.append(0.5 * (a + b))
-            directions.append(direction)
-            intervals.append((a, b))
-            used[feature] = True
-            weight = weight * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
-        return features, thresholds, directions, intervals, []
-
-    # ----------------------------------------------------------------------------------------
-    # bounds
-    # ----------------------------------------------------------------------------------------
-
-    def _compute_bound_path(self, X, internal):
+    def _bounds_along_path(self, X, internal, one, errors):
         m = X.shape[0]
-        n = self.prior_n_features_
-        k_max = self.features_.size
-        internal_directions = self.directions_ * (1 if self.model_type == "conjunction" else -1)
-        fires = self._internal_stump_outputs(X, internal_directions)  # (m, k) bool
-        prefix_one = np.ones((m, k_max + 1), dtype=bool)
-        prefix_one[:, 1:] = np.logical_and.accumulate(fires, axis=1) if k_max else prefix_one[:, 1:]
-        errors = (prefix_one != (internal[:, None] == 1)).sum(axis=0)
-        bounds = np.empty(k_max + 1)
-        self.compression_set_ = np.empty(0, dtype=np.int64)
-        if self.variant == "sc":
-            compression = self._compression_examples(X, prefix_one[:, -1] != (internal == 1))
-            self.compression_set_ = compression
-            for size in range(k_max + 1):
-                wrong = prefix_one[:, size] != (internal == 1)
-                outside_errors = int(wrong.sum() - wrong[compression[:size]].sum())
-                bounds[size] = compression_bound(
-                    outside_errors, m, n, size, self.delta, reuse_features=bool(self.reuse_features)
-                )
-        elif self.variant == "occam":
-            # All prefixes in one vectorised inversion (same value as occam_bound prefix by prefix).
-            log_conf = np.log(self.delta) + np.array(
-                [occam_log_prior(n, self.code_lengths_[:size], reuse_features=bool(self.reuse_features))
-                 for size in range(k_max + 1)]
+        self.compression_set_ = self._compression_examples(X, one[:, -1] != (internal == 1))
+        bounds = np.empty(one.shape[1])
+        for size in range(one.shape[1]):
+            wrong = one[:, size] != (internal == 1)
+            outside_errors = int(wrong.sum() - wrong[self.compression_set_[:size]].sum())
+            bounds[size] = compression_bound(
+                outside_errors, m, self.prior_n_features_, size, self.delta, reuse_features=bool(self.reuse_features)
             )
-            bounds = np.atleast_1d(binomial_tail_inversion(errors, m, log_delta=log_conf)).astype(float)
-        else:
-            low, high = self.feature_range_[:, self.features_]
-            ratios = (high - low) / (self.intervals_[:, 1] - self.intervals_[:, 0])
-            ratios = np.maximum(ratios, 1.0)
-            probs = np.ones((m, k_max + 1))
-            if k_max:
-                sig = self._internal_sigma(X, internal_directions)
-                probs[:, 1:] = np.cumprod(sig, axis=1)
-            gibbs = ((1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)).mean(axis=0)
-            epsilon = np.array(
-                [pac_bayes_kl(n, ratios[:size], reuse_features=bool(self.reuse_features)) for size in range(k_max + 1)]
-            ) + np.log(m + 1.0) - np.log(self.delta)
-            gibbs_bounds = np.atleast_1d(kl_inverse_upper(np.clip(gibbs, 0.0, 1.0), epsilon / m)).astype(float)
-            bayes_one = probs > 0.5
-            errors = (bayes_one != (internal[:, None] == 1)).sum(axis=0)
-            self.gibbs_risk_path_ = gibbs
-            self.gibbs_bound_path_ = gibbs_bounds
-            bounds = np.minimum(1.0, 2.0 * gibbs_bounds)
-        self.training_errors_path_ = np.asarray(errors, dtype=np.int64)
-        self.bound_path_ = bounds
-        self.bound_ = float(bounds[-1])
+        return bounds
 
     def _compression_examples(self, X, wrong_final):
-        """One distinct training example per SC stump whose attribute value is the threshold.
+        """One distinct training example per stump whose attribute value is the threshold.
 
         Any choice gives a valid bound (Theorem 3 holds for every compression set); we prefer an
         example the final model misclassifies, which lowers the error count outside the set.
@@ -947,197 +1066,330 @@ class StumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             chosen.append(int((preferred if preferred.size else candidates)[0]))
         return np.asarray(chosen, dtype=np.int64)
 
-    # ----------------------------------------------------------------------------------------
-    # prediction
-    # ----------------------------------------------------------------------------------------
 
-    def _internal_stump_outputs(self, X, internal_directions):
-        columns = X[:, self.features_]
-        above = columns > self.thresholds_
-        return np.where(internal_directions > 0, above, ~above)
+@_shared_docs
+class OccamStumps(_BaseStumpConjunction):
+    """Conjunction of decision stumps bounded by Occam's razor with coded thresholds (Paper 05).
 
-    def _internal_sigma(self, X, internal_directions):
+    Paper 05, Theorem 2: the prior pays for the attribute set and, per stump, for a threshold
+    coded by a dyadic point of ``[A_k, B_k]`` (``l ln 2 − ln ζ(l)`` nats for a code of ``l``
+    bits). The greedy of Section VI with the utility ``U = |Q| − p|R| − η (l ln 2 − ln ζ(l))``,
+    ``l`` being the dyadic code length of the interval of thresholds that classify the remaining
+    examples the same way, so that the greedy step pays exactly the nats the prior charges (the
+    paper's utility was lost; this is our reconstruction, spec §5.2). The threshold is the coded
+    dyadic point. ``bound_path_`` inverts the binomial tail at ``δ`` times the prior of each
+    prefix (:func:`companion.bounds.occam.occam_bound`).
+
+    Parameters
+    ----------
+    [shared parameters]
+    eta : float, default=1.0
+        Weight of the threshold-code cost in the utility, ``>= 0``; ``eta=0`` picks the same
+        stumps as :class:`SetCoveringStumps` (with coded thresholds).
+
+    Attributes
+    ----------
+    [shared attributes]
+    intervals_ : ndarray of shape (n_stumps, 2)
+        Interval of thresholds equivalent on the examples remaining at the stump's step; the
+        threshold is its dyadic point.
+    code_lengths_ : ndarray of int of shape (n_stumps,)
+        Dyadic code length (bits) of each threshold.
+    """
+
+    _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "code_lengths_")
+    _sklearn_check_exemptions = {
+        "check_classifiers_train": (
+            "predict_proba is the Laplace frequency of the training examples in each cell, not the "
+            "rule (see the base class): on this check's data a cell of the coded-threshold "
+            "conjunction holds more examples of the other class, so argmax(predict_proba) differs "
+            "from predict on 2 of 200 examples"
+        ),
+    }
+
+    def __init__(self, *, model_type="conjunction", p=1.0, s=10, eta=1.0, delta=0.05, tie_breaking="pyscm",
+                 reuse_features=False, prior_n_features=None, feature_range=None):
+        super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
+                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range)
+        self.eta = eta
+
+    def _validate_own_params(self):
+        _check_nonnegative_real("eta", self.eta)
+
+    def _greedy(self, X, labels):
+        """Hard covering with cumulative counts on presorted attributes, compacted as examples leave.
+
+        Sets ``code_lengths_``.
+        """
+        m, n = X.shape
+        tol = self._tie_tolerance()
+        values_t = np.ascontiguousarray(X.T)
+        # Sorted once per fit; the order inside runs of equal values is irrelevant (a threshold
+        # sits at the end of a run), so the fast unstable sort is fine.
+        order = np.argsort(values_t, axis=1).astype(np.int32)
+        vals = np.take_along_axis(values_t, order, axis=1)
+        run_ids = np.zeros(vals.shape, dtype=np.int32)
+        np.cumsum(np.diff(vals, axis=1) > tol, axis=1, out=run_ids[:, 1:])
+        sorted_labels = labels.astype(np.int8)[order]
+        low, high = self.feature_range_
+        # Constant attributes: any finite upper end, as their candidates are masked below.
+        high_safe = np.where(high > low, high, low + 1.0)
+        alive = np.ones(m, dtype=bool)
+        used = np.zeros(n, dtype=bool)
+        features, thresholds, directions, intervals, lengths = [], [], [], [], []
+        while len(features) < self.s and np.any(alive & (labels == 0)):
+            # Keep each attribute's sorted order restricted to the remaining examples (every row
+            # keeps the same number of entries, so the compressed arrays stay rectangular).
+            if order.shape[1] != alive.sum():
+                keep = alive[order]
+                order = order[keep].reshape(n, -1)
+                run_ids = run_ids[keep].reshape(n, -1)
+                sorted_labels = sorted_labels[keep].reshape(n, -1)
+                vals = vals[keep].reshape(n, -1)
+            q, r, utility = greedy_step_scores(vals, sorted_labels.astype(np.int64), self.p, tie_tolerance=tol)
+            # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the
+            # last run's is [v_max, B). Its dyadic code length is what Theorem 2 pays.
+            upper = np.concatenate([vals[:, 1:], high_safe[:, None]], axis=1)
+            code, _ = dyadic_code_lengths(vals, upper, low[:, None], high_safe[:, None], closed=False)
+            code = np.where(high[:, None] > low[:, None], code, -1)
+            cost = np.where(code >= 0, threshold_code_cost(np.maximum(code, 0)), np.inf)
+            # eta = 0 must not turn an uncodable threshold's infinite cost into 0 * inf = NaN.
+            utility = utility - self.eta * cost[..., None] if self.eta > 0 else np.where(
+                np.isfinite(cost)[..., None], utility, -np.inf
+            )
+            choice = _pick(self._used_mask(utility, used), q, r, self.tie_breaking)
+            if choice is None:
+                break
+            feature, position, kind = np.unravel_index(choice, utility.shape)
+            value = vals[feature, position]
+            upper_value = vals[feature, position + 1] if position + 1 < vals.shape[1] else high[feature]
+            direction = 1 if kind == 0 else -1
+            length, coded = dyadic_code_lengths(value, upper_value, low[feature], high[feature], closed=False)
+            threshold = float(coded)
+            features.append(int(feature))
+            thresholds.append(threshold)
+            directions.append(direction)
+            intervals.append((float(value), float(upper_value)))
+            lengths.append(int(length))
+            used[feature] = True
+            column = X[:, feature]
+            alive &= (column > threshold) if direction == 1 else (column <= threshold)
+        self.code_lengths_ = np.asarray(lengths, dtype=np.int64)
+        return features, thresholds, directions, intervals
+
+    def _bounds_along_path(self, X, internal, one, errors):
+        # All prefixes in one vectorised inversion (same value as occam_bound prefix by prefix).
+        log_conf = np.log(self.delta) + np.array(
+            [occam_log_prior(self.prior_n_features_, self.code_lengths_[:size], reuse_features=bool(self.reuse_features))
+             for size in range(one.shape[1])]
+        )
+        return np.atleast_1d(binomial_tail_inversion(errors, X.shape[0], log_delta=log_conf)).astype(float)
+
+
+@_shared_docs
+class PacBayesStumps(_BaseStumpConjunction):
+    """Conjunction of stumps with margin intervals, bounded by PAC-Bayes (Paper 05, "soft greedy").
+
+    Paper 05, Section V, Theorem 4: the posterior draws each stump's threshold uniformly on a
+    margin interval ``[a, b]`` (``a`` and ``b`` training values ``g`` sorted positions apart,
+    ``g`` in ``margin_gaps``); the prior draws it uniformly on ``[A_k, B_k]``, so each stump costs
+    ``ln((B − A)/(b − a))`` nats of KL. The greedy of Section VI keeps for every example the
+    probability ``w(x)`` that the Gibbs conjunction built so far outputs 1 and adds the stump of
+    largest ``U = Q̃ − p R̃ − η ln((B − A)/(b − a))``, ``Q̃, R̃`` being the expected negative and
+    positive weight it removes (our reconstruction of the lost utility, spec §5.3). ``m R_S(G)``
+    changes by exactly ``R̃ − Q̃`` and the KL term by the ``ln((B−A)/(b−a))`` charged, so
+    ``p = 1`` and ``η = 1`` follow the bound's own trade-off.
+
+    ``predict`` is the Bayes vote ``I(Π σ > 1/2)``; :meth:`gibbs_proba` is the posterior's Gibbs
+    classifier. ``bound_path_`` is ``min(1, 2 × Gibbs bound)`` (the Bayes vote errs at most twice
+    the Gibbs classifier); model selection (:func:`fit_by_bound`) minimises the Gibbs bound
+    ``gibbs_bound_path_`` itself. ``decision_function`` is :meth:`gibbs_proba` ``− 1/2``; at an
+    exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]`` (its learned conjunction says
+    0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
+    1 for every example outside the margin intervals, so it is not ``predict_proba`` (a log-loss
+    would punish it without bound); ``predict_proba`` is the cell frequency of the base class.
+
+    Parameters
+    ----------
+    [shared parameters]
+    eta : float, default=1.0
+        Weight of the margin cost ``ln((B − A)/(b − a))`` in the utility, ``>= 0``.
+    margin_gaps : tuple of int, default=(1, 2, 4, 8)
+        Widths, in sorted positions, of the candidate margin intervals.
+
+    Attributes
+    ----------
+    [shared attributes]
+    intervals_ : ndarray of shape (n_stumps, 2)
+        Margin interval ``[a, b]`` of each threshold (``thresholds_`` holds their midpoints).
+    gibbs_risk_path_, gibbs_bound_path_ : ndarray of shape (n_stumps + 1,)
+        Empirical Gibbs risk and its PAC-Bayes bound (Theorem 4) for the first ``k`` stumps,
+        indexed as ``bound_path_``.
+    """
+
+    _path_attributes = (*_BaseStumpConjunction._path_attributes, "gibbs_bound_path_", "gibbs_risk_path_")
+
+    def __init__(self, *, model_type="conjunction", p=1.0, s=10, eta=1.0, delta=0.05, tie_breaking="pyscm",
+                 reuse_features=False, margin_gaps=(1, 2, 4, 8), prior_n_features=None, feature_range=None):
+        super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
+                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range)
+        self.eta = eta
+        self.margin_gaps = margin_gaps
+
+    def _validate_own_params(self):
+        _check_nonnegative_real("eta", self.eta)
+        gaps = np.asarray(self.margin_gaps)
+        if gaps.ndim != 1 or gaps.size == 0 or not np.issubdtype(gaps.dtype, np.integer) or np.any(gaps < 1):
+            raise ValueError(f"margin_gaps must be a non-empty sequence of integers >= 1, got {self.margin_gaps!r}")
+
+    def _greedy(self, X, labels):
+        """Soft greedy (reconstructed, spec §5.3) with weighted cumulative sums."""
+        m, n = X.shape
+        values_t = np.ascontiguousarray(X.T)
+        order = np.argsort(values_t, axis=1, kind="stable")
+        vals = np.take_along_axis(values_t, order, axis=1)
+        low, high = self.feature_range_
+        gaps = sorted({int(g) for g in self.margin_gaps if g < m})
+        weight = np.ones(m)
+        used = np.zeros(n, dtype=bool)
+        negative = labels == 0
+        features, thresholds, directions, intervals = [], [], [], []
+        while len(features) < self.s and weight[negative].sum() > 1e-9 and gaps:
+            q_all, r_all, utility, starts = pac_bayes_step_scores(
+                vals, np.where(negative, weight, 0.0)[order], np.where(negative, 0.0, weight)[order],
+                high - low, self.p, self.eta, gaps,
+            )
+            choice = _pick(self._used_mask(utility, used), q_all, r_all, self.tie_breaking)
+            if choice is None:
+                break
+            feature, column_index, kind = np.unravel_index(choice, utility.shape)
+            block = int(np.searchsorted(starts, column_index, side="right")) - 1
+            position, gap = column_index - starts[block], gaps[block]
+            a = float(vals[feature, position])
+            b = float(vals[feature, position + gap])
+            direction = 1 if kind == 0 else -1
+            features.append(int(feature))
+            thresholds.append(0.5 * (a + b))
+            directions.append(direction)
+            intervals.append((a, b))
+            used[feature] = True
+            weight = weight * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
+        return features, thresholds, directions, intervals
+
+    def _bounds_along_path(self, X, internal, one, errors):
+        m, k_max = X.shape[0], self.features_.size
+        low, high = self.feature_range_[:, self.features_]
+        ratios = np.maximum((high - low) / (self.intervals_[:, 1] - self.intervals_[:, 0]), 1.0)
+        probs = np.ones((m, k_max + 1))
+        if k_max:
+            probs[:, 1:] = np.cumprod(self._internal_sigma(X), axis=1)
+        gibbs = ((1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)).mean(axis=0)
+        epsilon = np.array(
+            [pac_bayes_kl(self.prior_n_features_, ratios[:size], reuse_features=bool(self.reuse_features))
+             for size in range(k_max + 1)]
+        ) + np.log(m + 1.0) - np.log(self.delta)
+        self.gibbs_risk_path_ = gibbs
+        self.gibbs_bound_path_ = np.atleast_1d(kl_inverse_upper(np.clip(gibbs, 0.0, 1.0), epsilon / m)).astype(float)
+        return np.minimum(1.0, 2.0 * self.gibbs_bound_path_)
+
+    def _model_selection_path(self):
+        # The Gibbs bound itself: the Bayes bound 2x it saturates at 1.
+        return self.gibbs_bound_path_
+
+    def _internal_sigma(self, X):
         columns = X[:, self.features_]
         a, b = self.intervals_[:, 0], self.intervals_[:, 1]
         up = np.clip((columns - a) / (b - a), 0.0, 1.0)
-        return np.where(internal_directions > 0, up, 1.0 - up)
+        return np.where(self._internal_directions() > 0, up, 1.0 - up)
 
-    def _internal_directions(self):
-        return self.directions_ * (1 if self.model_type == "conjunction" else -1)
+    def _internal_prefix_votes(self, X):
+        # The Bayes vote of each prefix of the posterior.
+        return np.cumprod(self._internal_sigma(X), axis=1) > 0.5
 
-    def _check_X(self, X):
-        check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+    def _internal_margin(self, X):
+        # The same cumprod as predict (_internal_prefix_votes), so the same bits decide; the
+        # difference with 1/2 is correctly rounded, so its sign is exact.
+        return np.cumprod(self._internal_sigma(X), axis=1)[:, -1] - 0.5
 
-    def _staged_internal_one(self, X):
-        """(n_samples, n_stumps + 1) bool: the learned (internal) conjunction of each prefix says 1."""
-        k = self.features_.size
-        out = np.ones((X.shape[0], k + 1), dtype=bool)
-        if k == 0:
-            return out
-        if self.variant == "pac_bayes":
-            out[:, 1:] = np.cumprod(self._internal_sigma(X, self._internal_directions()), axis=1) > 0.5
-        else:
-            out[:, 1:] = np.logical_and.accumulate(self._internal_stump_outputs(X, self._internal_directions()), axis=1)
-        return out
-
-    def _cells(self, X):
-        """Cell of each row: how many leading stumps of the learned conjunction hold (0..n_stumps).
-
-        The prefixes' votes only ever turn from 1 to 0 (a conjunction gains conditions; the
-        PAC-Bayes product of σ only shrinks), so counting the prefixes that say 1 gives the index
-        of the first stump that fails, or ``n_stumps`` if none does.
-        """
-        return self._staged_internal_one(X)[:, 1:].sum(axis=1)
-
-    def _to_labels(self, internal_one):
-        positive = internal_one if self.model_type == "conjunction" else ~internal_one
-        return self.classes_[positive.astype(np.int64)]
-
-    def predict(self, X):
-        """Predict classes (PAC-Bayes variant: the deterministic Bayes vote ``I(Π σ > 1/2)``)."""
-        X = self._check_X(X)
-        return self._to_labels(self._staged_internal_one(X)[:, -1])
-
-    def decision_function(self, X):
-        """Signed score of each row; positive iff :meth:`predict` says ``classes_[1]``.
-
-        SC and Occam: ``h − k + 1/2`` for a conjunction of ``k`` stumps of which ``h`` hold, and
-        ``f − 1/2`` for a disjunction of which ``f`` fire (exact half-integers, never 0).
-        PAC-Bayes: ``P_Gibbs(classes_[1] | x) − 1/2``, the Bayes vote's margin; a disjunction's tie
-        (``Π σ = 1/2`` exactly, which it predicts as ``classes_[1]``) scores the smallest positive
-        float so that the sign still agrees with :meth:`predict`.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-        """
-        X = self._check_X(X)
-        k = self.features_.size
-        if k == 0:
-            internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
-        elif self.variant == "pac_bayes":
-            # The same cumprod as predict (_staged_internal_one), so the same bits decide.
-            one = np.cumprod(self._internal_sigma(X, self._internal_directions()), axis=1)[:, -1]
-            internal = one - 0.5  # exact sign: a float difference is correctly rounded
-        else:
-            holds = self._internal_stump_outputs(X, self._internal_directions()).sum(axis=1)
-            internal = holds - k + 0.5
-        if self.model_type == "conjunction":
-            return internal
-        score = -internal
-        score[score == 0] = np.finfo(float).smallest_subnormal
-        return score
-
-    def predict_proba(self, X):
-        """Laplace-corrected class frequencies of the training examples in each row's cell.
-
-        The cell is the number of leading stumps of the learned conjunction that hold (see the
-        class docstring and ``cell_counts_``); a cell of ``n`` training examples, ``n_c`` of class
-        ``c``, gives ``(n_c + 1) / (n + 2)``, so an empty cell gives ``(1/2, 1/2)``.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, 2)
-            Columns follow ``classes_``. Not the rule: :meth:`predict` need not be its argmax.
-        """
-        X = self._check_X(X)
-        return laplace_proba(self.cell_counts_)[self._cells(X)]
-
-    def staged_predict(self, X):
-        """Predictions of every prefix of the stump sequence: array of shape (n_stumps + 1, n_samples).
-
-        Row ``r`` is what the model truncated to its first ``r`` stumps predicts (the greedy is
-        prefix-consistent, so this equals refitting with ``s = r``); used to select ``s`` by CV.
-        """
-        X = self._check_X(X)
-        return self._to_labels(self._staged_internal_one(X)).T
+    def _threshold_note(self, a, b, precision):
+        return f" (t ~ U[{a:.{precision}g}, {b:.{precision}g}])"
 
     def gibbs_proba(self, X):
-        """PAC-Bayes only: probability that the stochastic Gibbs classifier predicts ``classes_[1]``."""
-        self._require_pac_bayes("gibbs_proba")
+        """Probability that the stochastic Gibbs classifier predicts ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs, as for :meth:`predict`.
+
+        Returns
+        -------
+        proba : ndarray of shape (n_samples,)
+            ``Π σ`` over the stumps of the learned conjunction (a disjunction: ``1 − Π σ``).
+        """
         X = self._check_X(X)
-        if self.features_.size == 0:
-            one = np.ones(X.shape[0])
-        else:
-            one = np.prod(self._internal_sigma(X, self._internal_directions()), axis=1)
+        one = np.prod(self._internal_sigma(X), axis=1)  # the empty product (no stump) is 1
         return one if self.model_type == "conjunction" else 1.0 - one
 
     def predict_gibbs(self, X, random_state=None):
-        """PAC-Bayes only: one draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``)."""
+        """One draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``)."""
         proba = self.gibbs_proba(X)
         rng = check_random_state(random_state)
         return self.classes_[(rng.random_sample(proba.shape[0]) < proba).astype(np.int64)]
 
     def predict_bayes(self, X):
-        """PAC-Bayes only: the Bayes vote of the posterior (same as ``predict`` for this variant)."""
-        self._require_pac_bayes("predict_bayes")
+        """The Bayes vote of the posterior (the same as :meth:`predict`)."""
         return self.predict(X)
 
-    def _require_pac_bayes(self, method):
-        check_is_fitted(self)
-        if self.variant != "pac_bayes":
-            raise ValueError(f"{method} needs variant='pac_bayes', this model has variant={self.variant!r}")
 
-    # ----------------------------------------------------------------------------------------
-    # inspection
-    # ----------------------------------------------------------------------------------------
+#: The stump learner of each framework, by the name the protocols and the factory use.
+STUMP_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
 
-    def truncated(self, n_stumps):
-        """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound)."""
-        check_is_fitted(self)
-        k = self.features_.size
-        if isinstance(n_stumps, bool) or not isinstance(n_stumps, numbers.Integral) or not 0 <= n_stumps <= k:
-            raise ValueError(f"n_stumps must be an integer in [0, {k}], got {n_stumps!r}")
-        out = copy.deepcopy(self)
-        for name in ("features_", "thresholds_", "directions_", "intervals_"):
-            setattr(out, name, getattr(self, name)[:n_stumps])
-        out.code_lengths_ = self.code_lengths_[:n_stumps]
-        out.compression_set_ = self.compression_set_[:n_stumps]
-        # Prefix of r stumps: an example's cell j becomes min(j, r), so cells r.. merge.
-        out.cell_counts_ = np.vstack(
-            [self.cell_counts_[:n_stumps], self.cell_counts_[n_stumps:].sum(axis=0, keepdims=True)]
-        )
-        for name in ("bound_path_", "training_errors_path_", "gibbs_bound_path_", "gibbs_risk_path_"):
-            if hasattr(self, name):
-                setattr(out, name, getattr(self, name)[: n_stumps + 1])
-        out.bound_ = float(out.bound_path_[-1])
-        return out
 
-    def to_text(self, feature_names=None, *, precision=4):
-        """The model as one line of text, e.g. ``age > 54.5 AND smoker <= 0``.
+def StumpConjunction(variant="sc", **params):  # noqa: N802 -- keeps the former class's name
+    """Compatibility factory: the stump learner of ``variant``, a function (no longer a class).
 
-        Parameters
-        ----------
-        feature_names : sequence of str, optional
-            One name per input column; default ``feature_names_in_`` when fitted on a
-            DataFrame, else ``x0, x1, ...`` (columns counted from 0).
-        precision : int, default=4
-            Significant digits of the thresholds.
-        """
-        check_is_fitted(self)
-        return self._render_text(resolve_feature_names(self, feature_names), precision=precision)
+    ``StumpConjunction`` was one class with a ``variant`` flag; it is now three learners over a
+    shared base. This factory returns the learner of ``variant`` built with ``params``, so code
+    written for the flag gets the very same model (same stumps, bounds, predictions and text):
 
-    def _render_text(self, feature_names, precision=4):
-        if self.features_.size == 0:
-            constant = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
-            return f"always {constant!s}"
-        parts = []
-        for feature, threshold, direction, (a, b) in zip(self.features_, self.thresholds_, self.directions_, self.intervals_):
-            op = ">" if direction > 0 else "<="
-            text = f"{feature_names[feature]} {op} {threshold:.{precision}g}"
-            if self.variant == "pac_bayes":
-                text += f" (t ~ U[{a:.{precision}g}, {b:.{precision}g}])"
-            parts.append(text)
-        return (" AND " if self.model_type == "conjunction" else " OR ").join(parts)
+    ====================  ==============================
+    ``variant``           returns
+    ====================  ==============================
+    ``"sc"`` (default)    :class:`SetCoveringStumps`
+    ``"occam"``           :class:`OccamStumps`
+    ``"pac_bayes"``       :class:`PacBayesStumps`
+    ====================  ==============================
+
+    A parameter of another learner (``eta`` or ``margin_gaps`` given with ``variant="sc"``, say)
+    is dropped, as the flag ignored it; the learners themselves reject it. Being a function, it
+    is neither a type (``isinstance`` takes the classes above) nor run by the estimator contract
+    test on its own: the three classes it returns are, and ``tests/test_stumps.py`` checks that
+    it returns exactly them.
+
+    Parameters
+    ----------
+    variant : {"sc", "occam", "pac_bayes"}, default="sc"
+    **params
+        Parameters of the returned learner (see its class).
+
+    Returns
+    -------
+    SetCoveringStumps or OccamStumps or PacBayesStumps
+        Unfitted.
+
+    >>> StumpConjunction(variant="occam", s=3, margin_gaps=(1, 2))
+    OccamStumps(s=3)
+    """
+    if not isinstance(variant, str) or variant not in STUMP_LEARNERS:
+        raise ValueError(f"variant must be one of {tuple(STUMP_LEARNERS)}, got {variant!r}")
+    known = set().union(*(cls._get_param_names() for cls in STUMP_LEARNERS.values()))
+    unknown = sorted(set(params) - known)
+    if unknown:
+        raise TypeError(f"StumpConjunction got unknown parameter(s) {unknown}; the stump learners take {sorted(known)}")
+    cls = STUMP_LEARNERS[variant]
+    own = set(cls._get_param_names())
+    return cls(**{name: value for name, value in params.items() if name in own})
 
 
 def fit_by_bound(estimator, X, y, param_grid):
@@ -1145,7 +1397,7 @@ def fit_by_bound(estimator, X, y, param_grid):
 
     Parameters
     ----------
-    estimator : StumpConjunction
+    estimator : SetCoveringStumps, OccamStumps or PacBayesStumps
         Template (cloned for each grid point).
     X, y : array-like
         Training data.
@@ -1155,9 +1407,9 @@ def fit_by_bound(estimator, X, y, param_grid):
 
     Returns
     -------
-    StumpConjunction
-        The fitted (possibly truncated) model whose bound is smallest (PAC-Bayes: the Gibbs bound);
-        ties go to fewer stumps, then to the first grid point.
+    SetCoveringStumps, OccamStumps or PacBayesStumps
+        The fitted (possibly truncated) model whose bound is smallest (PAC-Bayes: the Gibbs bound
+        ``gibbs_bound_path_``); ties go to fewer stumps, then to the first grid point.
 
     Notes
     -----
@@ -1178,8 +1430,7 @@ def fit_by_bound(estimator, X, y, param_grid):
     best, best_key = None, None
     for params in points:
         model = clone(estimator).set_params(**params, delta=delta).fit(X, y)
-        # PAC-Bayes: minimise the Gibbs bound itself (the Bayes bound 2x it saturates at 1).
-        path = getattr(model, "gibbs_bound_path_", model.bound_path_)
+        path = model._model_selection_path()
         size = int(np.argmin(path))  # first minimum = fewest stumps
         key = (float(path[size]), size)
         if best_key is None or key < best_key:

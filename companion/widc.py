@@ -53,8 +53,6 @@ from __future__ import annotations
 
 import copy
 import numbers
-from collections import deque
-
 import warnings
 
 import numpy as np
@@ -65,6 +63,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.preprocessing import mdl_cut_points
 
 __all__ = [
     "DecisionCommittee",
@@ -737,85 +736,6 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
 # --------------------------------------------------------------------------------------------
 
 
-def _entropy(counts):
-    """Class entropy (bits) of each row of a count array."""
-    total = counts.sum(axis=-1, keepdims=True)
-    p = counts / np.where(total > 0, total, 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(p > 0, -p * np.log2(np.where(p > 0, p, 1)), 0.0)
-    return terms.sum(axis=-1)
-
-
-def mdl_cut_points(values, y, n_classes, max_cuts=8):
-    """Supervised MDL cut points of one numeric attribute (Fayyad & Irani 1993).
-
-    Each interval is split at the boundary point of least class entropy if the information gain
-    passes the MDL test ``gain > (log2(N - 1) + Delta) / N``; intervals are processed
-    breadth-first and at most ``max_cuts`` cuts are kept. Missing values (NaN) are ignored.
-
-    Ties: boundary points whose split entropies are within a relative ``1e-12`` of the least
-    are tied, and the leftmost wins. The MDL test is a strict float comparison of two sums of
-    logarithms (not exact; they could only be confused by rounding if mathematically equal).
-
-    Parameters
-    ----------
-    values : ndarray of shape (n_samples,)
-    y : ndarray of int, shape (n_samples,)
-    n_classes : int
-    max_cuts : int
-
-    Returns
-    -------
-    ndarray
-        Sorted thresholds (midpoints between consecutive distinct values).
-
-    Examples
-    --------
-    >>> mdl_cut_points(np.array([1., 2, 3, 4, 5, 6, 7, 8]), np.array([0, 0, 0, 0, 1, 1, 1, 1]), 2)
-    array([4.5])
-    """
-    known = ~np.isnan(values)
-    order = np.argsort(values[known], kind="stable")
-    xs = values[known][order]
-    ys = y[known][order]
-    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(np.eye(n_classes)[ys], axis=0)])
-    cuts = []
-    queue = deque([(0, xs.size)])
-    while queue and len(cuts) < max_cuts:
-        lo, hi = queue.popleft()
-        size = hi - lo
-        if size < 2:
-            continue
-        # Boundary candidates: positions p (left part = [lo, p)) between distinct values.
-        positions = lo + 1 + np.flatnonzero(xs[lo + 1 : hi] != xs[lo : hi - 1])
-        if positions.size == 0:
-            continue
-        total = cumulative[hi] - cumulative[lo]
-        left = cumulative[positions] - cumulative[lo]
-        right = total[None, :] - left
-        n_left = (positions - lo).astype(float)
-        entropy_left, entropy_right = _entropy(left), _entropy(right)
-        split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
-        # Entropies are sums of logarithms (last bit depends on the order of the sum and on the
-        # CPU's log kernel): splits within a relative 1e-12 of the least are tied, and the
-        # leftmost boundary wins (documented tie rule).
-        best = _first_near_min(split_entropy)
-        entropy_all = float(_entropy(total))
-        gain = entropy_all - split_entropy[best]
-        k_all = int((total > 0).sum())
-        k_left = int((left[best] > 0).sum())
-        k_right = int((right[best] > 0).sum())
-        delta = np.log2(3.0**k_all - 2) - (
-            k_all * entropy_all - k_left * entropy_left[best] - k_right * entropy_right[best]
-        )
-        if gain > (np.log2(size - 1) + delta) / size:
-            p = int(positions[best])
-            cuts.append((xs[p - 1] + xs[p]) / 2.0)
-            queue.append((lo, p))
-            queue.append((p, hi))
-    return np.array(sorted(cuts), dtype=float)
-
-
 def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
     """Boolean variables of a training set.
 
@@ -988,6 +908,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
+    complexity_ : int
+        Size of the model: the literals of its monomials (``n_literals_``; the default vector has none).
     classes_ : ndarray of shape (n_classes,)
     variables_ : list of tuple
         Boolean variables ``(feature, "eq" | "le" | "gt", value)`` built on the training set.
@@ -1037,8 +959,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(
         self,
-        pruning="pessimistic",
         *,
+        pruning="pessimistic",
         categorical_features=None,
         max_cuts=8,
         optimistic_strength=0.0,
@@ -1259,6 +1181,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.default_ = default[0]
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
+        self.complexity_ = self.n_literals_
         # The cells of predict_proba: training class counts per satisfaction pattern of the kept
         # rules, per vote vector S, and per predicted class (the fallbacks, coarser and coarser).
         c = len(self.classes_)
@@ -1431,8 +1354,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"
 
-    def to_text(self, feature_names=None, *, category_names=None):
-        """The committee as ``IF monomial THEN vector`` lines plus the default vector.
+    def _render_text(self, feature_names, *, category_names=None):
+        """The committee as ``IF monomial THEN vector`` lines plus the default vector (``to_text``).
 
         Parameters
         ----------
@@ -1442,10 +1365,6 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         category_names : dict {feature index or name: sequence}, optional
             Names of the nominal codes ``0, 1, ...`` of a feature.
         """
-        check_is_fitted(self)
-        return self._render_text(resolve_feature_names(self, feature_names), category_names=category_names)
-
-    def _render_text(self, feature_names, category_names=None):
         category_names = self._category_names(category_names)
         labels = [str(c) for c in self.classes_]
         lines = []

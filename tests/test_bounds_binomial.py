@@ -1,5 +1,9 @@
 """Binomial tail and its inversion (Paper 05, Section III; spec 01_05 §2.1, §9.1)."""
 
+import math
+from fractions import Fraction
+from math import comb
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -9,7 +13,10 @@ from scipy.stats import beta, binom
 from companion.bounds.binomial import (
     binomial_tail,
     binomial_tail_inversion,
+    check_delta,
     log_binomial_tail,
+    log_choose,
+    resolve_log_delta,
     test_set_bound,
 )
 
@@ -126,5 +133,54 @@ def test_bad_counts_and_risk():
         binomial_tail_inversion(1, 10, log_delta=0.5)
 
 
-def test_test_set_bound_is_the_inversion():
-    assert test_set_bound(3, 50) == binomial_tail_inversion(3, 50, 0.05)
+def exact_tail(k, m, r):
+    """``Bin(k, m, r)`` in exact rational arithmetic (``r`` taken as the exact value of its float)."""
+    r = Fraction(r)
+    return sum(comb(m, i) * r**i * (1 - r) ** (m - i) for i in range(k + 1))
+
+
+@pytest.mark.parametrize("k, m, delta", [(0, 1, 0.05), (3, 50, 0.05), (0, 100, 0.01), (12, 80, 0.2), (40, 200, 0.5),
+                                         (5, 62, 0.999)])
+def test_test_set_bound_brackets_the_exact_root(k, m, delta):
+    # Independent of the implementation's tail (scipy, log-sum-exp): with exact binomial sums,
+    # Bin(k, m, .) crosses delta within 1e-12 of the bound, from above to below.
+    r = test_set_bound(k, m, delta)
+    assert 0 < r < 1
+    assert exact_tail(k, m, r - 1e-12) > Fraction(delta) > exact_tail(k, m, r + 1e-12)
+
+
+def test_test_set_bound_edge_cases_from_the_definition():
+    # k = m: Bin = 1 >= delta for every r, so the supremum is 1; delta = 1 with k < m: only r = 0
+    # reaches Bin = 1.
+    assert test_set_bound(7, 7, 0.3) == 1.0
+    assert test_set_bound(3, 7, 1.0) == 0.0
+    assert exact_tail(3, 7, 1e-12) < 1
+
+
+def exact_log(value: int) -> float:
+    """Natural log of a (possibly huge) positive integer, without overflowing a float."""
+    shift = max(0, value.bit_length() - 1000)
+    return math.log(value >> shift) + shift * math.log(2.0)
+
+
+def test_log_choose_is_the_log_of_the_exact_binomial():
+    for n in (0, 1, 7, 62, 415, 7129):
+        for k in sorted({0, 1, n // 3, n // 2, n} - {1} if n == 0 else {0, 1, n // 3, n // 2, n}):
+            assert float(log_choose(n, k)) == pytest.approx(exact_log(comb(n, k)), rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("bad, error", [(0.0, ValueError), (1.5, ValueError), (float("nan"), ValueError),
+                                        (np.array([0.5, 0.0]), ValueError), ("0.05", TypeError), (True, TypeError)])
+def test_check_delta_is_the_one_confidence_check(bad, error):
+    with pytest.raises(error, match="delta"):
+        check_delta(bad)
+    with pytest.raises(error, match="delta"):
+        resolve_log_delta(bad)
+
+
+def test_resolve_log_delta_takes_exactly_one_form():
+    assert resolve_log_delta(0.05) == np.log(0.05)
+    assert resolve_log_delta(log_delta=-5000.0) == -5000.0
+    assert check_delta(1.0) == 1.0
+    with pytest.raises(TypeError, match="exactly one"):
+        resolve_log_delta(0.05, log_delta=-3.0)

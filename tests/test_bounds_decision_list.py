@@ -4,6 +4,8 @@ reconstruction function of Section 4 (companion.bounds.decision_list, paper 01).
 from __future__ import annotations
 
 import itertools
+import math
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -12,13 +14,13 @@ from companion.bounds.decision_list import (
     compression_message,
     corrected_bound,
     dlm_bound_path,
-    reconstruct_decision_list,
     scm_bound,
     scm_bound_path,
     theorem1_bound,
     theorem2_bound,
 )
-from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
+from companion.bounds.occam import zeta
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, reconstruct_decision_list
 
 COUNTS = ("c_p", "c_n", "b_p", "b_n", "k_p", "k_n")
 
@@ -36,12 +38,29 @@ def test_reference_values_of_spec():
     assert theorem1_bound(200, 415, **_base(k_p=0, k_n=0)) == pytest.approx(0.055466, abs=5e-7)
 
 
-def test_delta_lambda_weights_sum_to_delta():
-    # sum over (c_p, ..., k_n) in N^6 of (pi^2/6)^-6 prod (x+1)^-2 = 1 (checked in closed form
-    # along one axis, the others factor out)
-    i = np.arange(1, 2_000_001, dtype=float)
-    one_axis = np.sum(1.0 / i**2) / (np.pi**2 / 6)
-    assert one_axis**6 == pytest.approx(1.0, abs=1e-5)
+def test_the_zeta_prior_of_the_package_sums_to_one():
+    # Sum_{a>=0} zeta(a) = 1: the partial sum up to N leaves a tail (6/pi^2) Sum_{a>=N} (a+1)^-2,
+    # which lies between (6/pi^2)/(N+1) and (6/pi^2)/N (integral bounds). A prior without the
+    # 6/pi^2, or with a^-2, or shifted, falls outside.
+    n = 100_000
+    partial = math.fsum(zeta(np.arange(n)).tolist())
+    tail = 1.0 - partial
+    assert 6 / math.pi**2 / (n + 1) - 1e-12 <= tail <= 6 / math.pi**2 / n + 1e-12
+    assert zeta(0) == pytest.approx(6 / math.pi**2, rel=1e-15)
+
+
+@pytest.mark.parametrize("counts", [_base(), _base(k_p=0, k_n=0), _base(c_p=3, b_n=0, r=4), _base(k_p=20, b_p=7)])
+def test_theorem1_spends_delta_by_the_zeta_prior_of_each_count(counts):
+    # delta_Lambda = delta * Prod_x zeta(x) over the six counts: recompute Theorem 1 from exact
+    # binomials (math.comb) and the package's zeta, independently of the bound's own log terms.
+    m_p, m_n, delta = 200, 415, 0.05
+    c_p, c_n, b_p, b_n, k_p, k_n, r = (counts[k] for k in (*COUNTS, "r"))
+    ln_b = sum(math.log(math.comb(n, k)) for n, k in (
+        (m_p, c_p), (m_p - c_p, b_p), (m_n, c_n), (m_n - c_n, b_n), (m_p - c_p - b_p, k_p), (m_n - c_n - b_n, k_n)))
+    ln_inv_delta_lambda = -math.log(delta) - sum(math.log(zeta(counts[k])) for k in COUNTS)
+    free = m_p + m_n - (c_p + c_n + b_p + b_n) - (k_p + k_n)
+    expected = -math.expm1(-(ln_b + math.lgamma(r + 1) + ln_inv_delta_lambda) / free)
+    assert theorem1_bound(m_p, m_n, **counts) == pytest.approx(expected, rel=1e-12)
 
 
 @pytest.mark.parametrize("name", COUNTS)
@@ -127,6 +146,23 @@ def test_reconstruction_from_compression_set_returns_the_same_classifier(rng, ba
         probe = np.vstack([X, rng.normal(size=(300, 2)) * 1.5])
         rebuilt_labels = np.where(rebuilt.predict01(probe) == 1, "pos", "neg")
         np.testing.assert_array_equal(rebuilt_labels, dlm.predict(probe))
+
+
+def test_bound_paths_read_only_public_attributes(rng):
+    # Bounds never import learners: any object with the fitted model's public attributes works.
+    X, y = _problem(rng, m=80)
+    dlm = DecisionListMachine(s=6, ball_type="complex", compression_constraint=True).fit(X, y)
+    public = SimpleNamespace(ball_type="complex", path_=dlm.path_, n_positive_=dlm.n_positive_,
+                             n_negative_=dlm.n_negative_)
+    for theorem, variant in itertools.product((1, 2), ("published", "corrected")):
+        np.testing.assert_array_equal(dlm_bound_path(public, theorem=theorem, variant=variant),
+                                      dlm_bound_path(dlm, theorem=theorem, variant=variant))
+    scm = BallSetCoveringMachine(s=4, compression_constraint=True).fit(X, y)
+    public = SimpleNamespace(model_type=scm.model_type, path_=scm.path_, n_positive_=scm.n_positive_,
+                             n_negative_=scm.n_negative_)
+    np.testing.assert_array_equal(scm_bound_path(public), scm_bound_path(scm))
+    with pytest.raises(TypeError, match="BallSetCoveringMachine"):
+        scm_bound_path(SimpleNamespace(path_=scm.path_))
 
 
 def test_reconstruction_needs_the_message_not_just_the_set(rng):

@@ -8,10 +8,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta
 
+from companion.bounds.binomial import log_choose
 from companion.bounds.occam import (
     dyadic_code,
     dyadic_code_lengths,
-    log_choose,
     occam_bound,
     occam_log_prior,
     threshold_code_cost,

@@ -28,6 +28,7 @@ from companion.decision_list import (
 )
 import companion.decision_list as decision_list
 from companion.decision_list import _most_useful, _ScoredState
+from companion.interpretable import staged_predictions
 
 # --------------------------------------------------------------------------------------------
 # Naive reference: BuildDLM (Figure 1) with one Python loop per candidate
@@ -462,9 +463,9 @@ def test_predict_sees_the_distances_the_fit_saw(rng, metric, data):
             y01 = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
         dlm = DecisionListMachine(p_p=2.1, p_n=0.3, s=8, metric=metric).fit(X, y01)
         assert dlm.n_balls_ >= 1
-        wrong = (dlm.predict_path(X) != y01).sum(axis=1)
+        wrong = (staged_predictions(dlm, X) != y01).sum(axis=1)
         np.testing.assert_array_equal(wrong, (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy())
-        np.testing.assert_array_equal(dlm.predict(X), dlm.predict_path(X)[-1])
+        np.testing.assert_array_equal(dlm.predict(X), staged_predictions(dlm, X)[-1])
 
 
 def test_majority_default_takes_the_first_class_on_a_tie():
@@ -492,7 +493,7 @@ def test_infinite_penalties_give_rivests_greedy_with_zero_training_error(rng, ba
     # (its default ``not b_t`` may err on more examples than the previous prefix's default did,
     # so the error count itself need not decrease).
     reached = np.zeros(len(X), dtype=bool)
-    for ball, prefix_predictions in zip(dlm.balls_, dlm.predict_path(X)):
+    for ball, prefix_predictions in zip(dlm.balls_, staged_predictions(dlm, X)):
         distance = np.linalg.norm(X - X[ball.centre_index], axis=1)
         reached |= distance < ball.radius if ball.inside else distance > ball.radius
         assert not (reached & (prefix_predictions != y01)).any()
@@ -531,7 +532,7 @@ def test_prefix_property_one_fit_gives_every_stopping_point(rng):
     Z = rng.normal(size=(50, 2))
     for constraint in (False, True):
         full = DecisionListMachine(p_p=1.0, p_n=1.5, s=8, compression_constraint=constraint).fit(X, y01)
-        path = full.predict_path(Z)
+        path = staged_predictions(full, Z)
         assert path.shape == (full.n_balls_, len(Z))
         for t in range(1, full.n_balls_ + 1):
             short = DecisionListMachine(p_p=1.0, p_n=1.5, s=t, compression_constraint=constraint).fit(X, y01)
@@ -598,7 +599,7 @@ def test_permuting_the_rows_learns_the_same_list(rng, machine):
             np.testing.assert_array_equal(permuted.compression_labels_, labels[perm][permuted.compression_set_])
             np.testing.assert_array_equal(permuted.path_.to_numpy(), reference.path_.to_numpy())
             np.testing.assert_array_equal(permuted.predict(X), reference.predict(X))
-            np.testing.assert_array_equal(permuted.predict_path(Z), reference.predict_path(Z))
+            np.testing.assert_array_equal(staged_predictions(permuted, Z), staged_predictions(reference, Z))
 
 
 def test_permuting_the_rows_of_shared_sorted_distances_learns_the_same_list(rng):

@@ -9,6 +9,7 @@ import pytest
 from companion.decision_list import DecisionListMachine
 from companion.evaluation import stratified_folds
 from companion.experiments import paper01
+from companion.interpretable import staged_predictions
 
 
 def _random_problem(seed, m=60):
@@ -31,7 +32,7 @@ def test_fit_ball_list_defaults_learn_the_estimators_list(seed, ball_type):
     assert learnt["border_index"].tolist() == [b.border_index for b in dlm.balls_]
     probe = np.random.default_rng(seed).normal(size=(200, 3))
     if dlm.n_balls_:
-        np.testing.assert_array_equal(paper01.ball_list_path(learnt, probe), dlm.predict_path(probe))
+        np.testing.assert_array_equal(paper01.ball_list_path(learnt, probe), staged_predictions(dlm, probe))
 
 
 def test_fit_ball_list_rejects_bad_input():

@@ -124,7 +124,7 @@ def test_z_equivalences_on_votes():
 
 def test_committee_cells_add_up_to_the_training_errors():
     votes = paper04.load_benchmark_set("votes")
-    model = DecisionCommittee("pessimistic", categorical_features=votes.nominal).fit(votes.X, votes.y)
+    model = DecisionCommittee(pruning="pessimistic", categorical_features=votes.nominal).fit(votes.X, votes.y)
     cells = paper04.committee_cells(model, votes.X, votes.y)
     assert cells["examples"].sum() == len(votes.y)
     assert cells["errors"].sum() == int(np.count_nonzero(model.predict(votes.X) != votes.y))

@@ -51,10 +51,11 @@ def test_declared_feature_range_is_the_whole_sets_min_max_and_rejects_bad_input(
     ranges = paper05.declared_feature_range(X)
     np.testing.assert_array_equal(ranges, np.vstack([X.min(axis=0), X.max(axis=0)]))
     # every training fold lies inside it, so the learners accept it on any fold
-    from companion.stumps import StumpConjunction
+    from companion.stumps import OccamStumps, PacBayesStumps
 
     y = (X[:, 0] > 0).astype(int)
-    StumpConjunction(variant="occam", s=2, feature_range=ranges).fit(X[:7], y[:7])
+    for learner in (OccamStumps, PacBayesStumps):
+        learner(s=2, feature_range=ranges).fit(X[:7], y[:7])
     with pytest.raises(ValueError, match="2-D"):
         paper05.declared_feature_range(X[0])
 

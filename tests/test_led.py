@@ -1,7 +1,6 @@
-"""Noisy LED digits: generator, exact Bayes error, the pruned CART tree and the best tree."""
+"""Noisy LED digits: generator, exact Bayes error and the best tree (the pruned CART tree: test_baselines)."""
 
 from fractions import Fraction
-from itertools import product
 
 import numpy as np
 import pytest
@@ -34,9 +33,33 @@ def test_exact_bayes_error():
     assert float(bayes_error_10class(Fraction(1, 10))) == pytest.approx(
         paper_value("bayes_10class", "error", "population") / 100, abs=1e-7
     )
-    patterns = ((np.arange(128)[:, None] >> np.arange(6, -1, -1)) & 1)
-    assert np.sum(bayes_predict(patterns) == 1) == 56
     assert bayes_error(0.0) == 0.0
+
+
+#: The seven-segment display (top, upper-left, upper-right, middle, lower-left, lower-right,
+#: bottom) typed from the picture of the digits, independently of ``companion.led.LED_SEGMENTS``.
+DISPLAY = {
+    0: "1110111", 1: "0010010", 2: "1011101", 3: "1011011", 4: "0111010",
+    5: "1101011", 6: "1101111", 7: "1010010", 8: "1111111", 9: "1111011",
+}
+
+
+def test_bayes_rule_by_brute_force_over_the_128_patterns():
+    # Derived, not typed: each pattern x gets +1 (digit >= 5) iff its exact likelihood under the
+    # digits 5-9 exceeds that under 0-4, P(x | d) = p^h (1-p)^(7-h), h the Hamming distance to d's
+    # segments, p = 1/10. No pattern ties, and 56 of the 128 get +1.
+    p = Fraction(1, 10)
+    patterns = ((np.arange(128)[:, None] >> np.arange(6, -1, -1)) & 1)
+    expected = []
+    for x in patterns.tolist():
+        distance = {d: sum(int(s) != b for s, b in zip(segments, x)) for d, segments in DISPLAY.items()}
+        likelihood = {d: p**h * (1 - p) ** (7 - h) for d, h in distance.items()}
+        high, low = sum(likelihood[d] for d in range(5, 10)), sum(likelihood[d] for d in range(5))
+        assert high != low
+        expected.append(1 if high > low else -1)
+    np.testing.assert_array_equal(bayes_predict(patterns), expected)
+    assert expected.count(1) == 56  # the number the former test typed without derivation
+    np.testing.assert_array_equal(LED_SEGMENTS, [[int(s) for s in DISPLAY[d]] for d in range(10)])
 
 
 def test_bayes_error_by_enumeration_equals_monte_carlo():
@@ -95,39 +118,6 @@ def test_bayes_predict_bad_input():
         bayes_predict(np.zeros((3, 6)))
 
 
-def naive_best_pruning(tree, counts, leaf_cost):
-    """Enumerate every pruned subtree of a small tree; return the smallest leaf_cost·leaves + errors."""
-
-    def options(node):
-        as_leaf = [(1, counts[node].sum() - counts[node].max())]
-        if tree.children_left[node] == -1:
-            return as_leaf
-        left, right = options(tree.children_left[node]), options(tree.children_right[node])
-        return as_leaf + [(a + c, b + d) for (a, b), (c, d) in product(left, right)]
-
-    return min(leaf_cost * leaves + errors for leaves, errors in options(0))
-
-
-@pytest.mark.parametrize("depth", [2, 3, 4])
-def test_pruned_tree_minimises_leaves_plus_errors(rng, depth):
-    X = rng.integers(0, 2, size=(150, 5))
-    y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "a", "b")
-    y = np.where(rng.random(150) < 0.2, np.where(y == "a", "b", "a"), y)
-    for leaf_cost in (0.0, 1.0, 3.0):
-        pruned = PrunedDecisionTree(max_depth=depth, leaf_cost=leaf_cost, random_state=0).fit(X, y)
-        errors = int(np.sum(pruned.predict(X) != y))
-        assert errors == pruned.n_errors_
-        assert pruned.risk_ == pytest.approx(leaf_cost * pruned.n_leaves_ + errors)
-        full = pruned.full_tree_
-        one_hot = np.eye(2)[np.searchsorted(pruned.classes_, y)]
-        counts = np.asarray(full.decision_path(X).T @ one_hot)
-        assert pruned.risk_ == pytest.approx(naive_best_pruning(full.tree_, counts, leaf_cost))
-        assert pruned.depth_ <= depth and len(pruned.leaf_monomials_) == pruned.n_leaves_
-        if leaf_cost == 0.0:
-            assert errors == np.sum(full.predict(X) != np.searchsorted(pruned.classes_, y))
-    assert "predict" in pruned.to_text()
-
-
 def brute_force_depth2(X, y):
     """Best depth-≤2 tree risk (leaves + errors) by enumerating roots and children."""
     def leaf(mask):
@@ -161,101 +151,6 @@ def test_optimal_tree_is_optimal(rng):
         optimal_boolean_tree(np.full((3, 2), 0.5), np.array([1, -1, 1]), 2)
     with pytest.raises(ValueError, match="-1, \\+1"):
         optimal_boolean_tree(np.zeros((3, 2)), np.array([1, 0, 1]), 2)
-
-
-# ------------------------------------------------------------------------------------------------
-# Issue 14: the pruned tree on the user's own data
-# ------------------------------------------------------------------------------------------------
-
-
-def test_pruned_tree_proba_is_laplace_leaf_frequency_by_hand():
-    from fractions import Fraction
-
-    # x = 0: a, a, b; x = 1: b, b, b, a. leaf_cost = 0 keeps the split: two leaves.
-    X = np.array([[0], [0], [0], [1], [1], [1], [1]])
-    y = np.array(["a", "a", "b", "b", "b", "b", "a"])
-    tree = PrunedDecisionTree(leaf_cost=0.0, random_state=0).fit(X, y)
-    assert tree.n_leaves_ == 2
-    proba = tree.predict_proba(np.array([[0], [1]]))
-    expected = [[Fraction(3, 5), Fraction(2, 5)], [Fraction(2, 6), Fraction(4, 6)]]
-    np.testing.assert_array_equal(proba, np.array(expected, dtype=float))
-    np.testing.assert_array_equal(tree.decision_function(np.array([[0], [1]])), [-1 / 5, 2 / 6])
-    # leaf_cost = 2 prunes to the root: one leaf, 3 a and 4 b -> (4/9, 5/9), decision (4 - 3)/9
-    root = PrunedDecisionTree(leaf_cost=2.0, random_state=0).fit(X, y)
-    assert root.n_leaves_ == 1
-    np.testing.assert_array_equal(root.predict_proba(X), np.tile([4 / 9, 5 / 9], (7, 1)))
-    np.testing.assert_array_equal(root.decision_function(X[:1]), [1 / 9])
-    assert root.to_text() == "if always: predict b (4 of 7 training examples)"
-
-
-def test_pruned_tree_scores_agree_with_predict(rng):
-    from sklearn.datasets import load_wine
-
-    X = rng.integers(0, 2, size=(200, 6))
-    y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "yes", "no")
-    y = np.where(rng.random(200) < 0.25, np.where(y == "yes", "no", "yes"), y)
-    y[:4] = ["yes", "no", "yes", "no"]
-    tree = PrunedDecisionTree(max_depth=4, leaf_cost=0.0, random_state=0).fit(X, y)
-    scores = tree.decision_function(X)
-    assert scores.shape == (200,)
-    np.testing.assert_array_equal(np.where(scores > 0, "yes", "no"), tree.predict(X))
-    proba = tree.predict_proba(X)
-    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
-    np.testing.assert_array_equal(tree.classes_[proba.argmax(axis=1)], tree.predict(X))
-    X_wine, y_wine = load_wine(return_X_y=True)
-    multi = PrunedDecisionTree(max_depth=3, random_state=0).fit(X_wine, y_wine)
-    proba = multi.predict_proba(X_wine)
-    assert proba.shape == (len(y_wine), 3)
-    np.testing.assert_array_equal(multi.classes_[proba.argmax(axis=1)], multi.predict(X_wine))
-    np.testing.assert_array_equal(multi.decision_function(X_wine), proba)
-
-
-def test_pruned_tree_on_breast_cancer_roc_auc_and_log_loss():
-    from sklearn.datasets import load_breast_cancer
-    from sklearn.model_selection import cross_val_score
-
-    X, y = load_breast_cancer(return_X_y=True)
-    tree = PrunedDecisionTree(max_depth=4, random_state=0)
-    auc = cross_val_score(tree, X, y, cv=3, scoring="roc_auc")
-    assert np.all(np.isfinite(auc)) and auc.mean() > 0.9
-    loss = cross_val_score(tree, X, y, cv=3, scoring="neg_log_loss")
-    assert np.all(np.isfinite(loss)) and loss.mean() > -0.5
-
-
-def test_pruned_tree_text_counts_columns_from_zero_and_uses_frame_names():
-    import pandas as pd
-    from sklearn.compose import ColumnTransformer
-    from sklearn.pipeline import make_pipeline
-    from sklearn.preprocessing import OneHotEncoder
-
-    from companion.interpretable import pipeline_text
-
-    age = np.arange(100.0) % 50 + 30
-    frame = pd.DataFrame({"age": age, "income": np.arange(100.0) % 7})
-    y = np.where(age > 54, "sick", "well")
-    tree = PrunedDecisionTree(random_state=0).fit(frame, y)
-    assert tree.to_text() == str(tree) == (
-        "if age <= 54.5: predict well (50 of 50 training examples)\n"
-        "if age > 54.5: predict sick (50 of 50 training examples)"
-    )
-    plain = PrunedDecisionTree(random_state=0).fit(frame.to_numpy(), y)
-    assert plain.to_text().splitlines()[0].startswith("if x0 <= 54.5")  # column 0, not "x1"
-    assert tree.to_text(["AGE", "INCOME"]).startswith("if AGE <= 54.5")
-    mixed = frame.assign(city=np.where(age > 54, "Paris", "Nice"))
-    pipe = make_pipeline(
-        ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
-        PrunedDecisionTree(random_state=0),
-    ).fit(mixed, y)
-    assert any(name in pipeline_text(pipe) for name in ("num__age", "cat__city_Nice", "cat__city_Paris"))
-    with pytest.raises(ValueError, match=r"PrunedDecisionTree needs numeric columns, but column 'city'"):
-        PrunedDecisionTree().fit(mixed, y)
-
-
-def test_pruned_tree_accepts_numpy_scalars():
-    X, y = make_led_digits(300, random_state=2)
-    plain = PrunedDecisionTree(max_depth=3, leaf_cost=1.0, random_state=0).fit(X, y)
-    numpy = PrunedDecisionTree(max_depth=np.int64(3), leaf_cost=np.float32(1.0), random_state=np.int64(0)).fit(X, y)
-    assert plain.to_text() == numpy.to_text() and plain.risk_ == numpy.risk_
 
 
 def test_boolean_tree_text_takes_names():

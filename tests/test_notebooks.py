@@ -10,9 +10,28 @@ from companion.paths import NOTEBOOKS
 NOTEBOOK_FILES = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
-def test_every_paper_has_its_notebook():
-    numbers = {p.name[:2] for p in NOTEBOOK_FILES}
-    assert "00" in numbers
+#: Each paper's notebook number, a word of its file name, and what its title cell must cite: the
+#: first author's surname and the year (typed here once more on purpose, to check the notebook).
+PAPERS = {
+    "01": ("decision_list", ("Sokolova", "2002")),
+    "02": ("prism", ("Cendrowska", "1987")),
+    "03": ("boolean_kernels", ("Kowalczyk", "2001")),
+    "04": ("widc", ("Nock", "2002")),
+    "05": ("stump", ("Shah", "2012")),
+}
+
+
+def test_every_paper_has_its_notebook_and_its_title_cell_cites_the_paper():
+    by_number = {p.name[:2]: p for p in NOTEBOOK_FILES}
+    assert "00" in by_number, "the overview notebook 00 is missing"
+    for number, (topic, citation) in PAPERS.items():
+        assert number in by_number, f"paper {number} has no notebook"
+        path = by_number[number]
+        assert topic in path.name, f"notebook {path.name} is not about paper {number} ({topic})"
+        title = "".join(json.loads(path.read_text(encoding="utf-8"))["cells"][0]["source"])
+        # the citation opens the notebook: the title cell, before the first section
+        assert all(word in title for word in citation), f"{path.name}'s title cell does not cite {citation}"
+    assert set(by_number) == {"00", *PAPERS}, "a notebook without a paper (or a paper missing here)"
 
 
 @pytest.mark.parametrize("path", NOTEBOOK_FILES, ids=lambda p: p.name)

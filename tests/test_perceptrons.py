@@ -41,7 +41,7 @@ def test_vectorised_perceptron_equals_naive_sweeps(rng):
     for degree in (1, 2, 4):
         bits, y = noisy_boolean(rng)
         K = boolean_kernel(add_complemented_bits(bits), degree=degree)
-        fitted = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+        fitted = KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
         np.testing.assert_array_equal(fitted.alpha_, naive_perceptron(extended_gram(K, y, LAM)))
 
 
@@ -49,7 +49,7 @@ def test_perceptron_converges_on_separable_data(rng):
     bits = rng.integers(0, 2, size=(120, 6))
     y = np.where((bits[:, 0] & bits[:, 1]) | (bits[:, 2] & bits[:, 4]), "yes", "no")  # a DNF: separable, d = 2
     X = add_complemented_bits(bits)
-    clf = KernelPerceptron("boolean", degree=2, lam=0.0).fit(X, y)
+    clf = KernelPerceptron(kernel="boolean", degree=2, lam=0.0).fit(X, y)
     assert clf.converged_
     assert clf.training_error_ == 0
     np.testing.assert_array_equal(clf.predict(X), y)
@@ -59,13 +59,13 @@ def test_perceptron_converges_on_separable_data(rng):
 def test_perceptron_warns_when_not_separable():
     X = np.array([[1.0, 0.0], [1.0, 0.0]])
     with pytest.warns(ConvergenceWarning, match="max_updates"):
-        KernelPerceptron("linear", lam=0.0, max_updates=50).fit(X, [0, 1])
+        KernelPerceptron(kernel="linear", lam=0.0, max_updates=50).fit(X, [0, 1])
 
 
 def test_perceptron_scaling_makes_extended_norm_equal_bound(rng):
     bits, y = noisy_boolean(rng)
     K = boolean_kernel(add_complemented_bits(bits), degree=2)
-    clf = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    clf = KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     scale = clf.n_updates_ / clf.extended_norm_sq_
     extended = scale**2 * clf.alpha_ @ extended_gram(K, y, LAM) @ clf.alpha_
     assert extended == pytest.approx(clf.lower_bound_)
@@ -79,14 +79,14 @@ def test_mmp_invariants_and_convergence(rng):
     G = extended_gram(K, y, LAM)
     risk, b = minimal_risk(K, y, LAM)
     tol = 1e-3
-    mmp = MaximalMarginPerceptron("precomputed", lam=LAM, tol=tol).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, tol=tol).fit(K, y)
     assert np.all(np.diff(mmp.norm_history_) <= 1e-12 * mmp.norm_history_[0])  # N never increases
     assert np.all(mmp.alpha_ >= 0) and mmp.alpha_.sum() == pytest.approx(1.0)
     g = G @ mmp.alpha_
     N = mmp.alpha_ @ g
     assert g.min() >= (1 - tol) * N  # stopping rule (10)
     assert 1 / N <= risk * (1 + 1e-10) <= N / g.min() ** 2 <= (1 - tol) ** -2 / N * (1 + 1e-10)  # Eqs. (11), (12)
-    precise = MaximalMarginPerceptron("precomputed", lam=LAM, tol=1e-6, max_iter=200_000).fit(K, y)
+    precise = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, tol=1e-6, max_iter=200_000).fit(K, y)
     assert precise.converged_
     assert 1 / precise.extended_norm_sq_ == pytest.approx(risk, rel=1e-6)
     assert precise.risk_ == pytest.approx(risk, rel=1e-5)
@@ -96,7 +96,7 @@ def test_mmp_invariants_and_convergence(rng):
 def test_hard_margin_mmp_on_separable_data(rng):
     bits = rng.integers(0, 2, size=(60, 5))
     y = np.where(bits[:, 0] | bits[:, 3], 1, -1)
-    mmp = MaximalMarginPerceptron("boolean", degree=1, lam=0.0, tol=1e-4).fit(add_complemented_bits(bits), y)
+    mmp = MaximalMarginPerceptron(kernel="boolean", degree=1, lam=0.0, tol=1e-4).fit(add_complemented_bits(bits), y)
     assert mmp.training_error_ == 0 and np.isfinite(mmp.risk_)
 
 
@@ -104,9 +104,9 @@ def test_kernel_options_agree(rng):
     bits, y = noisy_boolean(rng)
     X = add_complemented_bits(bits)
     labels = np.where(y > 0, "five-nine", "zero-four")
-    by_name = MaximalMarginPerceptron("boolean", degree=2).fit(X, labels)
-    by_gram = MaximalMarginPerceptron("precomputed").fit(boolean_kernel(X, degree=2), labels)
-    by_callable = MaximalMarginPerceptron(lambda A, B: boolean_kernel(A, B, degree=2)).fit(X, labels)
+    by_name = MaximalMarginPerceptron(kernel="boolean", degree=2).fit(X, labels)
+    by_gram = MaximalMarginPerceptron(kernel="precomputed").fit(boolean_kernel(X, degree=2), labels)
+    by_callable = MaximalMarginPerceptron(kernel=lambda A, B: boolean_kernel(A, B, degree=2)).fit(X, labels)
     np.testing.assert_array_equal(by_name.predict(X), by_gram.predict(boolean_kernel(X, degree=2)))
     np.testing.assert_array_equal(by_name.predict(X), by_callable.predict(X))
     assert set(by_name.predict(X)) <= {"five-nine", "zero-four"}
@@ -147,21 +147,35 @@ def test_mask_perceptron(rng):
     assert clf.norm_sq_ == pytest.approx(np.sum(clf.coef_**2))  # c ≡ 1: ‖f‖² = Σ w_I²
     risk, _ = minimal_risk(boolean_kernel(add_complemented_bits(bits), degree=2), y, LAM)
     assert clf.risk_ >= risk - 1e-9  # a sparse polynomial cannot beat the optimum over P_{2,n}
-    text = clf.to_text()
-    assert "¬" in text or "x" in text
     assert len(clf.monomials_) == clf.n_terms_ + 1 and clf.monomials_[0] == ()
+    assert clf.to_text().count("\n") == clf.n_terms_ + 1  # a header, the constant, one line per term
+
+
+def test_mask_perceptron_text_of_a_hand_built_model():
+    model = MaskPerceptron(degree=2, n_terms=3)
+    model.classes_ = np.array(["no", "yes"])
+    model.n_features_in_ = 2
+    model.monomials_ = [(), (0, 1), (2,), (1, 2)]  # with complement=True, column 2 is 1 - x0
+    model.coef_ = np.array([-0.4, 0.778, -1.5, 2.0])
+    model.n_terms_ = 3
+    header = "predict 'yes' if f(x) > 0, else 'no', where f(x) =\n"
+    assert model.to_text() == header + "  -0.400 1\n  +0.778 x0 x1\n  -1.500 ¬x0\n  +2.000 x1 ¬x0"
+    assert model.to_text(feature_names=["age", "smoker"]) == (
+        header + "  -0.400 1\n  +0.778 age smoker\n  -1.500 ¬age\n  +2.000 smoker ¬age"
+    )
+    assert str(model) == model.to_text()
 
 
 @pytest.mark.parametrize(
     "estimator, X, message",
     [
-        (KernelPerceptron("boolean"), [[0.5, 1.0], [1.0, 0.0]], "Boolean"),
-        (MaximalMarginPerceptron("boolean"), [[3.0, 1.0], [1.0, 0.0]], "Boolean"),
-        (KernelPerceptron("no-such-kernel"), [[0.0, 1.0], [1.0, 0.0]], "kernel must be"),
-        (KernelPerceptron("boolean", degree=-2), [[0.0, 1.0], [1.0, 0.0]], "degree"),
+        (KernelPerceptron(kernel="boolean"), [[0.5, 1.0], [1.0, 0.0]], "Boolean"),
+        (MaximalMarginPerceptron(kernel="boolean"), [[3.0, 1.0], [1.0, 0.0]], "Boolean"),
+        (KernelPerceptron(kernel="no-such-kernel"), [[0.0, 1.0], [1.0, 0.0]], "kernel must be"),
+        (KernelPerceptron(kernel="boolean", degree=-2), [[0.0, 1.0], [1.0, 0.0]], "degree"),
         (KernelPerceptron(lam=-1.0), [[0.0, 1.0], [1.0, 0.0]], "lam"),
         (MaximalMarginPerceptron(tol=1.5), [[0.0, 1.0], [1.0, 0.0]], "tol"),
-        (KernelPerceptron("precomputed"), [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]], "square"),
+        (KernelPerceptron(kernel="precomputed"), [[0.0, 1.0, 1.0], [1.0, 0.0, 1.0]], "square"),
         (MaskPerceptron(lam=0.0), [[0.0, 1.0], [1.0, 0.0]], "lam"),
         (MaskPerceptron(n_terms=-1), [[0.0, 1.0], [1.0, 0.0]], "n_terms"),
     ],
@@ -196,7 +210,7 @@ def test_perceptron_scores_are_exact_integers_with_exact_ties():
     ties, the paper's err(f) counting every tie as an error, and predict's tie rule."""
     Xc, y = led_problem()
     K = boolean_kernel(Xc, degree=2)
-    clf = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    clf = KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     y_signed = np.where(y == clf.classes_[1], 1, -1)
     counts = [int(a) * int(s) for a, s in zip(clf.alpha_, y_signed)]
     K_int = [[int(v) for v in row] for row in K]
@@ -217,7 +231,7 @@ def test_perceptron_training_error_counts_ties_as_errors_for_both_labels():
     # lam = 0 updates on both cancel exactly, so f(x) = 0 and both are errors (not one).
     X = np.array([[1.0, 0.0], [1.0, 0.0]])
     K = boolean_kernel(X, degree=1)
-    clf = KernelPerceptron("precomputed", lam=4.0).fit(K, [0, 1])
+    clf = KernelPerceptron(kernel="precomputed", lam=4.0).fit(K, [0, 1])
     assert clf.n_ties_ == 2 and clf.training_error_ == 1.0
     assert clf.predict(K).tolist() == [0, 0]
 
@@ -229,9 +243,9 @@ def test_perceptron_exactness_does_not_depend_on_the_scale_or_on_blas():
 
     Xc, y = led_problem(seed=5, m=200)
     K = boolean_kernel(Xc, degree=3)
-    clf = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    clf = KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     np.testing.assert_array_equal(clf.dual_coef_, clf.decision_scale_ * clf.unscaled_coef_)
-    rbf = KernelPerceptron("rbf", lam=LAM).fit(Xc, y)
+    rbf = KernelPerceptron(kernel="rbf", lam=LAM).fit(Xc, y)
     K_rbf = rbf._kernel(Xc, rbf.support_vectors_)
     reference = [math.fsum(float(c) * float(k) for c, k in zip(rbf.unscaled_coef_, row)) for row in K_rbf]
     np.testing.assert_allclose(rbf.decision_function(Xc) / rbf.decision_scale_, reference, rtol=1e-12, atol=1e-12)
@@ -240,7 +254,7 @@ def test_perceptron_exactness_does_not_depend_on_the_scale_or_on_blas():
 def test_mmp_and_mask_perceptron_report_ties_and_count_them_as_errors():
     Xc, y = led_problem(seed=7, m=200)
     K = boolean_kernel(Xc, degree=2)
-    mmp = MaximalMarginPerceptron("precomputed", lam=LAM).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     f = mmp.decision_function(K)
     y_signed = np.where(y == mmp.classes_[1], 1.0, -1.0)
     assert mmp.n_ties_ == int(np.sum(f == 0))
@@ -274,8 +288,8 @@ def _rbf_learners():
     from sklearn.preprocessing import StandardScaler
 
     return {
-        "KernelPerceptron": make_pipeline(StandardScaler(), KernelPerceptron("rbf")),
-        "MaximalMarginPerceptron": make_pipeline(StandardScaler(), MaximalMarginPerceptron("rbf")),
+        "KernelPerceptron": make_pipeline(StandardScaler(), KernelPerceptron(kernel="rbf")),
+        "MaximalMarginPerceptron": make_pipeline(StandardScaler(), MaximalMarginPerceptron(kernel="rbf")),
         "MaskPerceptron": make_pipeline(StandardScaler(), MaskPerceptron(degree=2, n_terms=5)),
     }
 
@@ -315,7 +329,7 @@ def test_decision_function_sign_agrees_with_predict(rng):
     bits, y = noisy_boolean(rng)
     labels = np.where(y > 0, "pos", "neg")
     X = add_complemented_bits(bits)
-    for model in (KernelPerceptron("boolean", degree=2), MaximalMarginPerceptron("boolean", degree=2),
+    for model in (KernelPerceptron(kernel="boolean", degree=2), MaximalMarginPerceptron(kernel="boolean", degree=2),
                   MaskPerceptron(degree=2, n_terms=4)):
         model.fit(X, labels)
         scores = model.decision_function(X)
@@ -342,12 +356,12 @@ def test_texts_name_frame_columns_and_print_plain_labels(rng):
     assert "smoker" not in renamed
     words = MaskPerceptron(degree=1, n_terms=2).fit(frame, np.where(y > 0, "yes", "no")).to_text()
     assert words.startswith("predict 'yes' if f(x) > 0, else 'no'")
-    kernel = KernelPerceptron("boolean", degree=2).fit(frame, y)
+    kernel = KernelPerceptron(kernel="boolean", degree=2).fit(frame, y)
     text = kernel.to_text(max_terms=2)
     assert text == kernel.to_text(max_terms=2) and "np." not in text
     assert "smoker=" in text and f"over {kernel.n_support_} support points" in text
     assert len(text.splitlines()) == 4  # header, two terms, "... more terms"
-    gram = KernelPerceptron("precomputed").fit(boolean_kernel(bits, degree=1), y)
+    gram = KernelPerceptron(kernel="precomputed").fit(boolean_kernel(bits, degree=1), y)
     assert "training row" in gram.to_text()
     assert str(KernelPerceptron()) == "KernelPerceptron()"  # unfitted: the parameters
 
@@ -363,10 +377,10 @@ def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
     bits, y = noisy_boolean(rng)
     X = add_complemented_bits(bits)
     pairs = [
-        (KernelPerceptron("boolean", degree=2, lam=4.0, max_updates=10_000),
-         KernelPerceptron("boolean", degree=np.int64(2), lam=np.float32(4.0), max_updates=np.int64(10_000))),
-        (MaximalMarginPerceptron("boolean", degree=2, weights=2.0, tol=1e-3, max_iter=50_000),
-         MaximalMarginPerceptron("boolean", degree=np.int32(2), weights=np.float64(2.0), tol=np.float64(1e-3),
+        (KernelPerceptron(kernel="boolean", degree=2, lam=4.0, max_updates=10_000),
+         KernelPerceptron(kernel="boolean", degree=np.int64(2), lam=np.float32(4.0), max_updates=np.int64(10_000))),
+        (MaximalMarginPerceptron(kernel="boolean", degree=2, weights=2.0, tol=1e-3, max_iter=50_000),
+         MaximalMarginPerceptron(kernel="boolean", degree=np.int32(2), weights=np.float64(2.0), tol=np.float64(1e-3),
                                  max_iter=np.int64(50_000))),
         (MaskPerceptron(degree=2, n_terms=3, lam=4.0, complement=True, n_candidates=5),
          MaskPerceptron(degree=np.int64(2), n_terms=np.int64(3), lam=np.float64(4.0), complement=np.bool_(True),
@@ -383,14 +397,14 @@ def test_mmp_that_runs_out_of_iterations_says_so():
     K = boolean_kernel(Xc, degree=2)
     # Too few iterations for any positive margin: an error naming max_iter, not "not separable".
     with pytest.raises(ValueError, match=r"ran out of iterations: max_iter=3 .*Raise max_iter") as error:
-        MaximalMarginPerceptron("precomputed", lam=LAM, max_iter=3).fit(K, y)
+        MaximalMarginPerceptron(kernel="precomputed", lam=LAM, max_iter=3).fit(K, y)
     assert "not separable" not in str(error.value)
     # Enough for positive margins but not for the stopping rule: a warning and a usable model.
     with pytest.warns(ConvergenceWarning, match=r"max_iter=400 iterations before the stopping rule"):
-        early = MaximalMarginPerceptron("precomputed", lam=LAM, max_iter=400).fit(K, y)
+        early = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, max_iter=400).fit(K, y)
     assert not early.converged_ and early.n_iter_ == 400 and np.isfinite(early.risk_)
     # The default scales with m and keeps the fixed 200_000 of the published runs for m <= 4000.
-    default = MaximalMarginPerceptron("precomputed", lam=LAM).fit(K, y)
+    default = MaximalMarginPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     assert default.converged_ and default.max_iter_ == 200_000
     assert MaximalMarginPerceptron().max_iter is None
 
@@ -481,14 +495,14 @@ def _reference_fit(estimator, X, y):
 @pytest.mark.parametrize(
     "make",
     [
-        lambda: KernelPerceptron("boolean", degree=2, lam=4),
-        lambda: KernelPerceptron("boolean", degree=3, weights=0.5, lam=1.5),
-        lambda: KernelPerceptron("rbf", lam=1.0),
-        lambda: KernelPerceptron("poly", degree=2, lam=0.5),
-        lambda: MaximalMarginPerceptron("boolean", degree=2, lam=4),
-        lambda: MaximalMarginPerceptron("boolean", degree=2, weights=[1.0, 0.5, 0.25], lam=0.3),
-        lambda: MaximalMarginPerceptron("rbf", lam=1.0),
-        lambda: MaximalMarginPerceptron("poly", degree=2, lam=2),
+        lambda: KernelPerceptron(kernel="boolean", degree=2, lam=4),
+        lambda: KernelPerceptron(kernel="boolean", degree=3, weights=0.5, lam=1.5),
+        lambda: KernelPerceptron(kernel="rbf", lam=1.0),
+        lambda: KernelPerceptron(kernel="poly", degree=2, lam=0.5),
+        lambda: MaximalMarginPerceptron(kernel="boolean", degree=2, lam=4),
+        lambda: MaximalMarginPerceptron(kernel="boolean", degree=2, weights=[1.0, 0.5, 0.25], lam=0.3),
+        lambda: MaximalMarginPerceptron(kernel="rbf", lam=1.0),
+        lambda: MaximalMarginPerceptron(kernel="poly", degree=2, lam=2),
     ],
 )
 def test_fit_without_extended_gram_is_bit_identical_to_the_full_matrices(make, tiny_blocks, monkeypatch):
@@ -528,8 +542,8 @@ def test_precomputed_float32_gram_is_not_copied_and_gives_the_float64_result(cls
     assert K.dtype == np.float32
     K32 = K + np.float32(0.25) * rng.random(K.shape, dtype=np.float32)
     K32 = (K32 + K32.T) / np.float32(2)  # non-integer float32 values: converted exactly when used
-    fitted32 = cls("precomputed", lam=LAM).fit(K32, y)
-    fitted64 = cls("precomputed", lam=LAM).fit(K32.astype(np.float64), y)
+    fitted32 = cls(kernel="precomputed", lam=LAM).fit(K32, y)
+    fitted64 = cls(kernel="precomputed", lam=LAM).fit(K32.astype(np.float64), y)
     for name in ("alpha_", "dual_coef_", "risk_", "n_ties_", "norm_sq_"):
         np.testing.assert_array_equal(getattr(fitted32, name), getattr(fitted64, name))
     np.testing.assert_array_equal(fitted32.decision_function(K32), fitted64.decision_function(K32.astype(np.float64)))

@@ -1,4 +1,5 @@
-"""StumpConjunction: SC / Occam / PAC-Bayes greedy learners of Paper 05 (spec 01_05 §5, §11)."""
+"""SetCoveringStumps / OccamStumps / PacBayesStumps: the greedy stump learners of Paper 05 (spec 01_05 §5, §11),
+and the StumpConjunction factory that stands for the former one-class-with-a-variant-flag."""
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,10 @@ from companion.bounds.compression import compression_bound
 from companion.bounds.occam import dyadic_code, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
 from companion.stumps import (
+    STUMP_LEARNERS,
+    OccamStumps,
+    PacBayesStumps,
+    SetCoveringStumps,
     StumpConjunction,
     _pick,
     _sc_step_choice,
@@ -122,14 +127,14 @@ def test_sc_matches_naive_greedy(rng, tie_breaking, p):
     for _ in range(6):
         X, y = random_data(rng)
         for reuse in (False, True):
-            model = StumpConjunction(variant="sc", p=p, s=6, tie_breaking=tie_breaking, reuse_features=reuse).fit(X, y)
+            model = SetCoveringStumps(p=p, s=6, tie_breaking=tie_breaking, reuse_features=reuse).fit(X, y)
             assert stumps_of(model) == naive_cover_fit(X, y, p, 6, tie_breaking=tie_breaking, reuse=reuse)
 
 
 def test_sc_matches_naive_greedy_on_continuous_data(rng):
     X = rng.normal(size=(50, 30))
     y = (X[:, 3] - X[:, 7] + 0.5 * rng.normal(size=50) > 0).astype(int)
-    model = StumpConjunction(variant="sc", p=1.5, s=5).fit(X, y)
+    model = SetCoveringStumps(p=1.5, s=5).fit(X, y)
     assert stumps_of(model) == naive_cover_fit(X, y, 1.5, 5)
 
 
@@ -138,7 +143,7 @@ def test_occam_matches_naive_greedy(rng, eta):
     for _ in range(4):
         X, y = random_data(rng, m=30, n=8, levels=9)
         X += rng.uniform(0, 0.01, size=X.shape)  # distinct values but close ones: varied code lengths
-        model = StumpConjunction(variant="occam", p=1.0, s=4, eta=eta).fit(X, y)
+        model = OccamStumps(p=1.0, s=4, eta=eta).fit(X, y)
         expected = naive_cover_fit(X, y, 1.0, 4, variant="occam", eta=eta)
         assert [(f, d) for f, _, d in stumps_of(model)] == [(f, d) for f, _, d in expected]
         np.testing.assert_allclose(model.thresholds_, [t for _, t, _ in expected])
@@ -147,8 +152,8 @@ def test_occam_matches_naive_greedy(rng, eta):
 def test_occam_with_eta_zero_picks_the_sc_stumps(rng):
     X = rng.normal(size=(40, 15))
     y = (X[:, 2] > 0.2).astype(int)
-    sc = StumpConjunction(variant="sc", s=4).fit(X, y)
-    occam = StumpConjunction(variant="occam", s=4, eta=0.0).fit(X, y)
+    sc = SetCoveringStumps(s=4).fit(X, y)
+    occam = OccamStumps(s=4, eta=0.0).fit(X, y)
     assert sc.features_.tolist() == occam.features_.tolist()
     np.testing.assert_array_equal(sc.predict(X), occam.predict(X))
 
@@ -157,7 +162,7 @@ def test_pac_bayes_first_step_matches_naive(rng):
     for _ in range(3):
         X = rng.normal(size=(25, 6))
         y = (X[:, 1] + 0.5 * rng.normal(size=25) > 0).astype(int)
-        model = StumpConjunction(variant="pac_bayes", p=1.3, eta=0.7, s=1, margin_gaps=(1, 3), tie_breaking="index").fit(X, y)
+        model = PacBayesStumps(p=1.3, eta=0.7, s=1, margin_gaps=(1, 3), tie_breaking="index").fit(X, y)
         _, (f, a, b, d) = naive_pac_bayes_first_step(X, y, 1.3, 0.7, (1, 3))
         assert model.features_[0] == f and model.directions_[0] == d
         np.testing.assert_allclose(model.intervals_[0], [a, b])
@@ -237,7 +242,7 @@ def test_sc_step_scores_match_counts(rng):
 
 def test_sc_bound_and_compression_set(rng):
     X, y = random_data(rng, m=60, n=20)
-    model = StumpConjunction(variant="sc", p=1.0, s=5).fit(X, y)
+    model = SetCoveringStumps(p=1.0, s=5).fit(X, y)
     k = model.features_.size
     assert model.compression_set_.size == k == np.unique(model.compression_set_).size
     # Each threshold is the attribute value of its compression example.
@@ -251,7 +256,7 @@ def test_sc_bound_and_compression_set(rng):
 def test_occam_bound_uses_code_lengths_and_prior_n(rng):
     X, y = random_data(rng, m=60, n=20)
     X += rng.uniform(0, 0.1, size=X.shape)
-    model = StumpConjunction(variant="occam", s=3, prior_n_features=7129).fit(X, y)
+    model = OccamStumps(s=3, prior_n_features=7129).fit(X, y)
     errors = int(np.sum(model.predict(X) != y))
     assert model.bound_ == pytest.approx(occam_bound(errors, 60, 7129, model.code_lengths_))
     for (a, b), t in zip(model.intervals_, model.thresholds_):
@@ -261,7 +266,7 @@ def test_occam_bound_uses_code_lengths_and_prior_n(rng):
 def test_pac_bayes_bound_gibbs_and_bayes(rng):
     X = rng.normal(size=(60, 10))
     y = (X[:, 0] > 0).astype(int)
-    model = StumpConjunction(variant="pac_bayes", s=3).fit(X, y)
+    model = PacBayesStumps(s=3).fit(X, y)
     low, high = model.feature_range_[:, model.features_]
     ratios = (high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0])
     internal = model.directions_
@@ -278,11 +283,15 @@ def test_pac_bayes_bound_gibbs_and_bayes(rng):
     np.testing.assert_allclose((draws == 1).mean(axis=0), proba, atol=0.1)
 
 
-def test_gibbs_methods_need_pac_bayes(rng):
+def test_gibbs_methods_exist_only_on_pac_bayes(rng):
     X, y = random_data(rng)
-    model = StumpConjunction(variant="sc").fit(X, y)
-    with pytest.raises(ValueError, match="pac_bayes"):
-        model.gibbs_proba(X)
+    for cls in (SetCoveringStumps, OccamStumps):
+        model = cls().fit(X, y)
+        for method in ("gibbs_proba", "predict_gibbs", "predict_bayes"):
+            assert not hasattr(model, method)
+        with pytest.raises(AttributeError, match="gibbs_proba"):
+            model.gibbs_proba(X)
+    assert PacBayesStumps(s=2).fit(X, y).gibbs_proba(X).shape == (X.shape[0],)
 
 
 # ------------------------------------------------------------------------------------------
@@ -294,8 +303,8 @@ def test_gibbs_methods_need_pac_bayes(rng):
 def test_disjunction_is_complement_of_conjunction_on_swapped_labels(rng, variant):
     X = rng.normal(size=(50, 8))
     y = (X[:, 0] + X[:, 1] > 0).astype(int)
-    disj = StumpConjunction(variant=variant, model_type="disjunction", s=3).fit(X, y)
-    conj = StumpConjunction(variant=variant, model_type="conjunction", s=3).fit(X, 1 - y)
+    disj = STUMP_LEARNERS[variant](model_type="disjunction", s=3).fit(X, y)
+    conj = STUMP_LEARNERS[variant](model_type="conjunction", s=3).fit(X, 1 - y)
     np.testing.assert_array_equal(disj.predict(X), 1 - conj.predict(X))
     np.testing.assert_array_equal(disj.directions_, -conj.directions_)
     np.testing.assert_allclose(disj.bound_path_, conj.bound_path_)
@@ -306,11 +315,12 @@ def test_disjunction_is_complement_of_conjunction_on_swapped_labels(rng, variant
 def test_prefixes_equal_refits(rng, variant):
     X = rng.normal(size=(45, 10))
     y = (X[:, 0] * X[:, 1] > 0).astype(int)
-    full = StumpConjunction(variant=variant, s=4).fit(X, y)
-    staged = full.staged_predict(X)
+    full = STUMP_LEARNERS[variant](s=4).fit(X, y)
+    staged = list(full.staged_predict(X))  # item k - 1: the first k stumps
+    assert len(staged) == full.features_.size >= 2
     for r in range(1, full.features_.size + 1):
-        refit = StumpConjunction(variant=variant, s=r).fit(X, y)
-        np.testing.assert_array_equal(staged[r], refit.predict(X))
+        refit = STUMP_LEARNERS[variant](s=r).fit(X, y)
+        np.testing.assert_array_equal(staged[r - 1], refit.predict(X))
         short = full.truncated(r)
         assert short.bound_ == pytest.approx(refit.bound_)
         np.testing.assert_array_equal(short.predict(X), refit.predict(X))
@@ -320,7 +330,7 @@ def test_any_labels_and_feature_names(rng):
     X = rng.normal(size=(40, 4))
     y = np.where(X[:, 2] > 0, "tumour", "normal")
     frame = pd.DataFrame(X, columns=["gA", "gB", "gC", "gD"])
-    model = StumpConjunction().fit(frame, y)
+    model = SetCoveringStumps().fit(frame, y)
     assert set(model.predict(frame)) <= {"tumour", "normal"}
     assert "gC" in model.to_text()
     assert model.score(frame, y) == 1.0
@@ -329,7 +339,7 @@ def test_any_labels_and_feature_names(rng):
 def test_perfectly_separable_data_reaches_zero_training_error(rng):
     X = rng.normal(size=(60, 5))
     y = ((X[:, 0] > 0) & (X[:, 3] < 0.5)).astype(int)
-    model = StumpConjunction(p=10.0, s=5).fit(X, y)
+    model = SetCoveringStumps(p=10.0, s=5).fit(X, y)
     assert model.training_errors_path_[-1] == 0
     assert set(model.features_.tolist()) == {0, 3}
 
@@ -338,12 +348,12 @@ def test_fit_by_bound_picks_smallest_bound(rng):
     X = rng.normal(size=(60, 20))
     y = (X[:, 4] > 0).astype(int)
     grid = {"p": [0.5, 2.0], "model_type": ["conjunction", "disjunction"]}
-    best = fit_by_bound(StumpConjunction(variant="occam", s=4), X, y, grid)
+    best = fit_by_bound(OccamStumps(s=4), X, y, grid)
     # Choosing conjunction vs disjunction by the bound costs ln 2: every candidate uses delta / 2.
     assert best.delta == pytest.approx(0.025)
     for params in ({"p": 0.5}, {"p": 2.0}):
         for mt in ("conjunction", "disjunction"):
-            other = StumpConjunction(variant="occam", s=4, model_type=mt, delta=0.025, **params).fit(X, y)
+            other = OccamStumps(s=4, model_type=mt, delta=0.025, **params).fit(X, y)
             assert best.bound_ <= other.bound_path_.min() + 1e-12
 
 
@@ -351,14 +361,15 @@ def test_fit_by_bound_picks_smallest_bound(rng):
 def test_fit_by_bound_pays_ln2_only_for_the_model_type_choice(rng, variant):
     X = rng.normal(size=(50, 8))
     y = ((X[:, 1] > 0) | (X[:, 5] > 1)).astype(int)
-    template = StumpConjunction(variant=variant, s=3, delta=0.05, margin_gaps=(1, 4))
+    gaps = {"margin_gaps": (1, 4)} if variant == "pac_bayes" else {}
+    template = STUMP_LEARNERS[variant](s=3, delta=0.05, **gaps)
     both = fit_by_bound(template, X, y, {"p": [1.0], "model_type": ["conjunction", "disjunction"]})
-    direct = StumpConjunction(variant=variant, s=3, delta=0.025, margin_gaps=(1, 4), model_type=both.model_type).fit(X, y)
+    direct = STUMP_LEARNERS[variant](s=3, delta=0.025, model_type=both.model_type, **gaps).fit(X, y)
     path = getattr(direct, "gibbs_bound_path_", direct.bound_path_)
     assert both.delta == 0.025
     assert both.bound_ == pytest.approx(direct.bound_path_[int(np.argmin(path))])
     # the price is real: at delta the same classifier's bound is strictly smaller
-    at_delta = StumpConjunction(variant=variant, s=3, delta=0.05, margin_gaps=(1, 4), model_type=both.model_type).fit(X, y)
+    at_delta = STUMP_LEARNERS[variant](s=3, delta=0.05, model_type=both.model_type, **gaps).fit(X, y)
     assert at_delta.bound_path_[int(np.argmin(path))] < both.bound_ or both.bound_ == 1.0
     # one model type (or several p): no price
     one = fit_by_bound(template, X, y, {"p": [0.5, 1.0, 2.0], "model_type": ["conjunction"]})
@@ -374,8 +385,8 @@ def test_fit_by_bound_pays_ln2_only_for_the_model_type_choice(rng, variant):
 def test_feature_range_equal_to_training_range_changes_nothing(rng, variant):
     X = rng.normal(size=(40, 6))
     y = (X[:, 2] > 0.2).astype(int)
-    plain = StumpConjunction(variant=variant, s=3).fit(X, y)
-    given = StumpConjunction(variant=variant, s=3, feature_range=np.vstack([X.min(0), X.max(0)])).fit(X, y)
+    plain = STUMP_LEARNERS[variant](s=3).fit(X, y)
+    given = STUMP_LEARNERS[variant](s=3, feature_range=np.vstack([X.min(0), X.max(0)])).fit(X, y)
     np.testing.assert_array_equal(plain.features_, given.features_)
     np.testing.assert_array_equal(plain.thresholds_, given.thresholds_)
     np.testing.assert_array_equal(plain.bound_path_, given.bound_path_)
@@ -385,7 +396,7 @@ def test_occam_codes_use_the_given_range_not_the_sample(rng):
     """With a declared range the prior no longer moves with the sample's extremes."""
     X = rng.uniform(2.0, 8.0, size=(60, 5))
     y = (X[:, 3] > 5.0).astype(int)
-    model = StumpConjunction(variant="occam", s=2, feature_range=(0.0, 10.0)).fit(X, y)
+    model = OccamStumps(s=2, feature_range=(0.0, 10.0)).fit(X, y)
     np.testing.assert_array_equal(model.feature_range_, np.repeat([[0.0], [10.0]], 5, axis=1))
     for (a, b), length, t in zip(model.intervals_, model.code_lengths_, model.thresholds_):
         assert (length, t) == dyadic_code(a, b, 0.0, 10.0, closed=False)
@@ -393,9 +404,9 @@ def test_occam_codes_use_the_given_range_not_the_sample(rng):
     assert model.bound_ == pytest.approx(occam_bound(errors, 60, 5, model.code_lengths_))
     # Dropping the sample's extreme examples changes the training range but not the given prior.
     inner = (X.min(axis=1) > 2.2) & (X.max(axis=1) < 7.8)
-    sub = StumpConjunction(variant="occam", s=2, feature_range=(0.0, 10.0)).fit(X[inner], y[inner])
+    sub = OccamStumps(s=2, feature_range=(0.0, 10.0)).fit(X[inner], y[inner])
     np.testing.assert_array_equal(sub.feature_range_, model.feature_range_)
-    legacy = StumpConjunction(variant="occam", s=2).fit(X[inner], y[inner])
+    legacy = OccamStumps(s=2).fit(X[inner], y[inner])
     assert not np.array_equal(legacy.feature_range_, model.feature_range_)
 
 
@@ -403,12 +414,12 @@ def test_pac_bayes_kl_uses_the_given_range(rng):
     X = rng.normal(size=(60, 7))
     y = (X[:, 0] > 0).astype(int)
     ranges = np.vstack([X.min(0) - 3.0, X.max(0) + 1.0])
-    model = StumpConjunction(variant="pac_bayes", s=3, feature_range=ranges).fit(X, y)
+    model = PacBayesStumps(s=3, feature_range=ranges).fit(X, y)
     a, b = model.intervals_[:, 0], model.intervals_[:, 1]
     ratios = (ranges[1, model.features_] - ranges[0, model.features_]) / (b - a)
     g = gibbs_risk(X, y, model.features_, a, b, model.directions_)
     assert model.gibbs_bound_path_[-1] == pytest.approx(pac_bayes_bound(g, 60, 7, ratios))
-    narrow = StumpConjunction(variant="pac_bayes", s=3).fit(X, y)
+    narrow = PacBayesStumps(s=3).fit(X, y)
     # a wider a-priori range costs more KL for the same margin intervals
     if np.array_equal(narrow.features_, model.features_) and np.array_equal(narrow.intervals_, model.intervals_):
         assert model.gibbs_bound_path_[-1] > narrow.gibbs_bound_path_[-1]
@@ -429,7 +440,7 @@ def test_feature_range_bad_input(rng, feature_range, error, match):
     X = rng.uniform(-1.0, 1.0, size=(20, 4))
     y = (X[:, 0] > 0).astype(int)
     with pytest.raises(error, match=match):
-        StumpConjunction(variant="occam", feature_range=feature_range).fit(X, y)
+        OccamStumps(feature_range=feature_range).fit(X, y)
 
 
 # ------------------------------------------------------------------------------------------
@@ -437,42 +448,58 @@ def test_feature_range_bad_input(rng, feature_range, error, match):
 # ------------------------------------------------------------------------------------------
 
 
+SHARED_BAD = [
+    ({"delta": 0.0}, ValueError, "delta"),
+    ({"delta": 1.5}, ValueError, "delta"),
+    ({"delta": -0.1}, ValueError, "delta"),
+    ({"p": -1.0}, ValueError, "p must"),
+    ({"p": "a"}, TypeError, "p must"),
+    ({"s": 0}, ValueError, "s \\(maximum"),
+    ({"s": 2.5}, TypeError, "s \\(maximum"),
+    ({"model_type": "xor"}, ValueError, "model_type"),
+    ({"tie_breaking": "random"}, ValueError, "tie_breaking"),
+    ({"prior_n_features": 2}, ValueError, "prior_n_features"),
+    ({"reuse_features": "yes"}, TypeError, "reuse_features"),
+]
+OWN_BAD = [
+    (OccamStumps, {"eta": -0.5}, ValueError, "eta"),
+    (PacBayesStumps, {"eta": -0.5}, ValueError, "eta"),
+    (PacBayesStumps, {"margin_gaps": (0,)}, ValueError, "margin_gaps"),
+]
+
+
 @pytest.mark.parametrize(
-    "params, error, match",
-    [
-        ({"delta": 0.0}, ValueError, "delta"),
-        ({"delta": 1.5}, ValueError, "delta"),
-        ({"delta": -0.1}, ValueError, "delta"),
-        ({"p": -1.0}, ValueError, "p must"),
-        ({"p": "a"}, TypeError, "p must"),
-        ({"s": 0}, ValueError, "s \\(maximum"),
-        ({"s": 2.5}, TypeError, "s \\(maximum"),
-        ({"eta": -0.5}, ValueError, "eta"),
-        ({"variant": "bayes"}, ValueError, "variant"),
-        ({"model_type": "xor"}, ValueError, "model_type"),
-        ({"tie_breaking": "random"}, ValueError, "tie_breaking"),
-        ({"margin_gaps": (0,)}, ValueError, "margin_gaps"),
-        ({"prior_n_features": 2}, ValueError, "prior_n_features"),
-        ({"reuse_features": "yes"}, TypeError, "reuse_features"),
-    ],
+    "cls, params, error, match",
+    [(cls, *case) for cls in (SetCoveringStumps, OccamStumps, PacBayesStumps) for case in SHARED_BAD] + OWN_BAD,
 )
-def test_bad_parameters(rng, params, error, match):
+def test_bad_parameters(rng, cls, params, error, match):
     X, y = random_data(rng, m=20, n=5)
     with pytest.raises(error, match=match):
-        StumpConjunction(**params).fit(X, y)
+        cls(**params).fit(X, y)
+    # the compatibility factory builds the same learner, which fails the same way
+    variant = next(name for name, learner in STUMP_LEARNERS.items() if learner is cls)
+    with pytest.raises(error, match=match):
+        StumpConjunction(variant=variant, **params).fit(X, y)
+
+
+def test_factory_rejects_an_unknown_variant_or_parameter():
+    with pytest.raises(ValueError, match="variant must be one of"):
+        StumpConjunction(variant="bayes")
+    with pytest.raises(TypeError, match=r"unknown parameter\(s\) \['gamma'\]"):
+        StumpConjunction(variant="sc", gamma=1.0)
 
 
 def test_bad_data(rng):
     X, y = random_data(rng, m=20, n=5)
     with pytest.raises(ValueError, match="binary"):
-        StumpConjunction().fit(X, np.arange(20) % 3)
+        SetCoveringStumps().fit(X, np.arange(20) % 3)
     with pytest.raises(ValueError, match="2 classes"):
-        StumpConjunction().fit(X, np.zeros(20))
+        SetCoveringStumps().fit(X, np.zeros(20))
     X_nan = X.copy()
     X_nan[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        StumpConjunction().fit(X_nan, y)
-    model = StumpConjunction().fit(X, y)
+        SetCoveringStumps().fit(X_nan, y)
+    model = SetCoveringStumps().fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X[:, :3])
     with pytest.raises(ValueError, match="n_stumps"):
@@ -488,7 +515,7 @@ def test_bad_data(rng):
 def test_any_data_gives_a_valid_model(X, labels, variant):
     if labels.min() == labels.max():
         labels[0] = 1 - labels[0]
-    model = StumpConjunction(variant=variant, s=3).fit(X, labels)
+    model = STUMP_LEARNERS[variant](s=3).fit(X, labels)
     assert 0.0 <= model.bound_ <= 1.0
     assert np.all(np.isin(model.predict(X), [0, 1]))
     assert model.training_errors_path_[-1] == np.sum(model.predict(X) != labels)
@@ -534,7 +561,7 @@ def test_reused_attributes_get_a_valid_bound(variant):
     rng = np.random.default_rng(3)
     X = rng.uniform(-1, 2, size=(120, 2))
     y = ((X > 0) & (X < 1)).all(axis=1).astype(int)
-    model = StumpConjunction(variant=variant, reuse_features=True, s=6, p=10.0).fit(X, y)
+    model = STUMP_LEARNERS[variant](reuse_features=True, s=6, p=10.0).fit(X, y)
     assert model.features_.size > X.shape[1]
     assert 0.0 < model.bound_ <= 1.0
     assert np.all((model.bound_path_ >= 0) & (model.bound_path_ <= 1))
@@ -556,7 +583,7 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
     from fractions import Fraction
 
     X, y = tiny_example()
-    model = StumpConjunction(variant="sc", s=2).fit(X, y)
+    model = SetCoveringStumps(s=2).fit(X, y)
     assert stumps_of(model) == [(0, 2.0, 1), (1, 1.0, 1)]
     # cells: stump 0 fails (rows 0, 1: no, no), stump 1 fails (row 4: no), all hold (rows 2, 3: yes, yes)
     assert model.cell_counts_.tolist() == [[2, 0], [1, 0], [0, 2]]
@@ -564,7 +591,7 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
     X_new = np.array([[0.0, 0.0], [9.0, 0.0], [3.5, 3.0]])  # one row per cell
     np.testing.assert_array_equal(model.predict_proba(X_new), np.array(expected, dtype=float))
     # s=1: the last two cells merge (x0 > 2 holds for rows 2, 3, 4: yes, yes, no) -> (2/5, 3/5)
-    one = StumpConjunction(variant="sc", s=1).fit(X, y)
+    one = SetCoveringStumps(s=1).fit(X, y)
     assert one.cell_counts_.tolist() == [[2, 0], [1, 2]]
     np.testing.assert_array_equal(one.predict_proba(X_new[1:]), [[0.4, 0.6], [0.4, 0.6]])
     np.testing.assert_array_equal(model.truncated(1).cell_counts_, one.cell_counts_)
@@ -577,7 +604,7 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
 def test_decision_function_sign_agrees_with_predict_and_proba_rows_sum_to_one(rng, variant, model_type):
     X, y = random_data(rng, m=60, n=8)
     labels = np.array(["low", "high"])[y]
-    model = StumpConjunction(variant=variant, model_type=model_type, s=4, p=0.7).fit(X, labels)
+    model = STUMP_LEARNERS[variant](model_type=model_type, s=4, p=0.7).fit(X, labels)
     X_test = X + rng.integers(-1, 2, size=X.shape)
     for data in (X, X_test):
         scores = model.decision_function(data)
@@ -589,7 +616,7 @@ def test_decision_function_sign_agrees_with_predict_and_proba_rows_sum_to_one(rn
     assert model.cell_counts_.sum() == X.shape[0]
     assert model.cell_counts_.shape == (model.features_.size + 1, 2)
     for r in range(model.features_.size + 1):  # prefixes keep their frequencies
-        refit = StumpConjunction(variant=variant, model_type=model_type, s=max(r, 1), p=0.7).fit(X, labels)
+        refit = STUMP_LEARNERS[variant](model_type=model_type, s=max(r, 1), p=0.7).fit(X, labels)
         if r:
             np.testing.assert_array_equal(model.truncated(r).cell_counts_, refit.cell_counts_)
             np.testing.assert_array_equal(model.truncated(r).predict_proba(X_test), refit.predict_proba(X_test))
@@ -607,7 +634,7 @@ def test_pac_bayes_disjunction_tie_scores_positive_like_predict():
     # vote of the learned conjunction is 0, so the disjunction predicts classes_[1].
     X = np.array([[0.0], [2.0], [4.0], [6.0], [8.0], [10.0]])
     y = np.array([1, 1, 1, 0, 0, 0])
-    model = StumpConjunction(variant="pac_bayes", model_type="disjunction", s=1, margin_gaps=(2,)).fit(X, y)
+    model = PacBayesStumps(model_type="disjunction", s=1, margin_gaps=(2,)).fit(X, y)
     a, b = model.intervals_[0]
     middle = np.array([[(a + b) / 2]])
     assert model.gibbs_proba(middle)[0] == 0.5
@@ -623,14 +650,14 @@ def test_scores_on_breast_cancer_and_one_vs_rest_on_wine():
     X, y = load_breast_cancer(return_X_y=True)
     X_wine, y_wine = load_wine(return_X_y=True)
     for variant in ("sc", "occam", "pac_bayes"):
-        auc = cross_val_score(StumpConjunction(variant=variant, s=3), X, y, cv=3, scoring="roc_auc")
+        auc = cross_val_score(STUMP_LEARNERS[variant](s=3), X, y, cv=3, scoring="roc_auc")
         assert np.all(np.isfinite(auc)) and auc.mean() > 0.85
-        loss = cross_val_score(StumpConjunction(variant=variant, s=3), X, y, cv=3, scoring="neg_log_loss")
+        loss = cross_val_score(STUMP_LEARNERS[variant](s=3), X, y, cv=3, scoring="neg_log_loss")
         assert np.all(np.isfinite(loss)) and loss.mean() > -0.5
-        ovr = OneVsRestClassifier(StumpConjunction(variant=variant, s=3)).fit(X_wine, y_wine)
+        ovr = OneVsRestClassifier(STUMP_LEARNERS[variant](s=3)).fit(X_wine, y_wine)
         assert set(ovr.predict(X_wine)) <= set(y_wine) and ovr.score(X_wine, y_wine) > 0.8
     with pytest.raises(ValueError, match=r"Only binary classification is supported.*OneVsRestClassifier"):
-        StumpConjunction().fit(X_wine, y_wine)
+        SetCoveringStumps().fit(X_wine, y_wine)
 
 
 def test_text_names_columns_from_frames_lists_and_pipelines(rng):
@@ -642,19 +669,19 @@ def test_text_names_columns_from_frames_lists_and_pipelines(rng):
 
     frame = pd.DataFrame({"age": np.arange(80.0) % 60 + 20, "income": rng.normal(size=80)})
     y = np.where(frame["age"] > 54, "sick", "well")
-    model = StumpConjunction(s=1).fit(frame, y)
+    model = SetCoveringStumps(s=1).fit(frame, y)
     assert model.to_text() == str(model) == "age <= 54"
     assert model.to_text(["AGE", "INCOME"]) == "AGE <= 54"
     assert model.to_text(precision=1) == "age <= 5e+01"
-    plain = StumpConjunction(s=1).fit(frame.to_numpy(), y)
+    plain = SetCoveringStumps(s=1).fit(frame.to_numpy(), y)
     assert plain.to_text() == "x0 <= 54"  # columns counted from 0
     with pytest.raises(ValueError, match="feature_names has 1 names"):
         model.to_text(["AGE"])
-    assert "StumpConjunction(" in str(StumpConjunction())  # unfitted: the parameters
+    assert str(SetCoveringStumps(s=3)) == "SetCoveringStumps(s=3)"  # unfitted: the parameters
     mixed = frame.assign(city=np.where(frame["age"] > 54, "Paris", "Nice"))
     pipe = make_pipeline(
         ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
-        StumpConjunction(s=1),
+        SetCoveringStumps(s=1),
     ).fit(mixed, y)
     assert pipeline_text(pipe) in {"num__age <= 54", "cat__city_Nice > 0", "cat__city_Paris <= 0"}
 
@@ -662,14 +689,151 @@ def test_text_names_columns_from_frames_lists_and_pipelines(rng):
 def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
     frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
     y = np.arange(30) % 2
-    with pytest.raises(ValueError, match=r"StumpConjunction needs numeric columns, but column 'city'.*OneHotEncoder"):
-        StumpConjunction().fit(frame, y)
+    for cls in STUMP_LEARNERS.values():
+        with pytest.raises(ValueError, match=rf"{cls.__name__} needs numeric columns, but column 'city'.*OneHotEncoder"):
+            cls().fit(frame, y)
     X, y = random_data(rng)
-    for variant in ("sc", "occam", "pac_bayes"):
-        plain = StumpConjunction(variant=variant, s=3, p=0.5, eta=1.0, delta=0.05, margin_gaps=(1, 2), prior_n_features=20)
-        numpy = StumpConjunction(
-            variant=variant, s=np.int64(3), p=np.float32(0.5), eta=np.float64(1.0), delta=np.float64(0.05),
-            reuse_features=np.bool_(False), margin_gaps=np.array([1, 2]), prior_n_features=np.int32(20),
+    own = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 2)}}
+    own_numpy = {"sc": {}, "occam": {"eta": np.float64(1.0)},
+                 "pac_bayes": {"eta": np.float64(1.0), "margin_gaps": np.array([1, 2])}}
+    for variant, cls in STUMP_LEARNERS.items():
+        plain = cls(s=3, p=0.5, delta=0.05, prior_n_features=20, **own[variant])
+        numpy = cls(
+            s=np.int64(3), p=np.float32(0.5), delta=np.float64(0.05), reuse_features=np.bool_(False),
+            prior_n_features=np.int32(20), **own_numpy[variant],
         )
         a, b = plain.fit(X, y), numpy.fit(X, y)
         assert stumps_of(a) == stumps_of(b) and a.bound_ == b.bound_
+
+
+# ------------------------------------------------------------------------------------------
+# issue 17: three learners over one base, and the StumpConjunction factory
+# ------------------------------------------------------------------------------------------
+
+# Recorded with the former one-class StumpConjunction (variant flag) before the split, on
+# split_data(): (features_, thresholds_, directions_, bound_path_, training_errors_path_, own
+# attributes). The split learners must give exactly these numbers.
+FORMER = {
+    ("sc", "conjunction"): ([2, 5, 1], [-0.3, 0.7, -3.1], [1, -1, 1], [0.838413058285717, 0.6051037994137651, 0.5505564361637639, 0.5583938740437872], [18, 5, 2, 1], {'compression_set_': [16, 14, 21]}),
+    ("sc", "disjunction"): ([2, 0], [-0.3, -1.4], [1, -1], [0.838413058285717, 0.6051037994137651, 0.6445166650913056], [18, 5, 4], {'compression_set_': [16, 13]}),
+    ("occam", "conjunction"): ([2, 1, 4], [0.0, -1.9000000000000001, -2.0999999999999996], [1, 1, 1], [0.6643405859879417, 0.4829821662965889, 0.5553148826922039, 0.5933394574273819], [18, 7, 6, 5], {'code_lengths_': [0, 1, 1]}),
+    ("occam", "disjunction"): ([2, 4, 0], [0.0, -2.0999999999999996, 1.6249999999999996], [1, -1, 1], [0.6643405859879417, 0.4829821662965889, 0.5229303424479506, 0.6237344881084911], [18, 7, 5, 6], {'code_lengths_': [0, 1, 1]}),
+    ("pac_bayes", "conjunction"): ([2, 1, 5], [-0.25, -2.1, 0.8], [1, 1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 4, 1], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.587095128553347, 0.5428444332147468]}),
+    ("pac_bayes", "disjunction"): ([2, 1, 4], [-0.25, -2.1, -2.5], [1, -1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 5, 5], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.6249412087387114, 0.6608464938159655]}),
+}
+OWN_PARAMS = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 3)}}
+FITTED_ARRAYS = ("features_", "thresholds_", "directions_", "intervals_", "bound_path_", "training_errors_path_",
+                 "cell_counts_", "feature_range_", "classes_")
+
+
+def split_data():
+    rng = np.random.default_rng(2012)
+    X = np.round(rng.normal(size=(36, 7)), 1)
+    y = ((X[:, 2] > -0.3) & (X[:, 5] < 0.8)).astype(int) ^ (rng.random(36) < 0.1)
+    return X, y
+
+
+@pytest.mark.parametrize("variant, model_type", sorted(FORMER))
+def test_split_learners_reproduce_the_former_class_exactly(variant, model_type):
+    X, y = split_data()
+    model = STUMP_LEARNERS[variant](model_type=model_type, s=3, p=1.5, **OWN_PARAMS[variant]).fit(X, y)
+    features, thresholds, directions, bounds, errors, own = FORMER[(variant, model_type)]
+    assert model.features_.tolist() == features
+    assert model.thresholds_.tolist() == thresholds
+    assert model.directions_.tolist() == directions
+    assert model.bound_path_.tolist() == bounds and model.bound_ == bounds[-1]
+    assert model.training_errors_path_.tolist() == errors
+    for name, value in own.items():
+        assert getattr(model, name).tolist() == value
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+@pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
+def test_factory_gives_byte_identical_models_to_the_classes(rng, variant, model_type):
+    cls = STUMP_LEARNERS[variant]
+    for trial in range(4):
+        X, y = random_data(rng, m=45, n=9)
+        if trial % 2:
+            X += rng.uniform(0, 0.01, size=X.shape)
+        X_new = X + rng.integers(-1, 2, size=X.shape)
+        # the former call, with every learner's parameters (another learner's are dropped)
+        compat = StumpConjunction(variant=variant, model_type=model_type, s=4, p=0.8, eta=0.5, margin_gaps=(1, 3),
+                                  delta=0.1).fit(X, y)
+        own = {"sc": {}, "occam": {"eta": 0.5}, "pac_bayes": {"eta": 0.5, "margin_gaps": (1, 3)}}[variant]
+        model = cls(model_type=model_type, s=4, p=0.8, delta=0.1, **own).fit(X, y)
+        assert type(compat) is cls and compat.get_params() == model.get_params()
+        for name in FITTED_ARRAYS:
+            assert getattr(compat, name).tobytes() == getattr(model, name).tobytes(), name
+        for method in ("predict", "decision_function", "predict_proba"):
+            assert getattr(compat, method)(X_new).tobytes() == getattr(model, method)(X_new).tobytes(), method
+        assert compat.bound_ == model.bound_ and compat.to_text(precision=5) == model.to_text(precision=5)
+
+
+def test_factory_returns_exactly_the_discovered_classes():
+    import inspect
+
+    from companion.discovery import all_estimators
+
+    assert inspect.isfunction(StumpConjunction) and "factory" in StumpConjunction.__doc__
+    discovered = {cls for name, cls in all_estimators() if cls.__module__ == "companion.stumps"}
+    assert discovered == set(STUMP_LEARNERS.values())
+    assert {variant: type(StumpConjunction(variant=variant)) for variant in STUMP_LEARNERS} == STUMP_LEARNERS
+    assert type(StumpConjunction()) is SetCoveringStumps  # the former default variant
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+@pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
+def test_staged_predict_is_a_generator_of_the_first_k_stumps(rng, variant, model_type):
+    import inspect
+
+    X, y = random_data(rng, m=60, n=8)
+    labels = np.array(["a", "b"])[y]
+    model = STUMP_LEARNERS[variant](model_type=model_type, s=4, p=0.7).fit(X, labels)
+    X_new = X + rng.integers(-1, 2, size=X.shape)
+    stages = model.staged_predict(X_new)
+    assert inspect.isgenerator(stages)
+    stages = list(stages)
+    assert len(stages) == model.features_.size == model.complexity_ >= 2
+    np.testing.assert_array_equal(stages[-1], model.predict(X_new))
+    for k, stage in enumerate(stages, start=1):
+        np.testing.assert_array_equal(stage, model.truncated(k).predict(X_new))
+    assert list(model.truncated(0).staged_predict(X_new)) == []
+    # bound_path_[k] is the bound of the first k stumps, k = 0 .. n_stumps
+    assert model.bound_path_.shape == (len(stages) + 1,)
+    for k in range(len(stages) + 1):
+        assert model.truncated(k).bound_ == model.bound_path_[k]
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_complexity_is_the_number_of_rendered_stumps(rng, variant):
+    X, y = random_data(rng, m=60, n=8)
+    for model_type, joint in (("conjunction", " AND "), ("disjunction", " OR ")):
+        model = STUMP_LEARNERS[variant](model_type=model_type, s=4, p=0.5).fit(X, y)
+        assert model.complexity_ == model.features_.size == len(model.to_text().split(joint)) >= 2
+        for r in range(model.features_.size + 1):
+            assert model.truncated(r).complexity_ == r
+
+
+def test_each_learner_takes_only_its_own_parameters_and_attributes(rng):
+    shared = {"model_type", "p", "s", "delta", "tie_breaking", "reuse_features", "prior_n_features", "feature_range"}
+    assert set(SetCoveringStumps().get_params()) == shared
+    assert set(OccamStumps().get_params()) == shared | {"eta"}
+    assert set(PacBayesStumps().get_params()) == shared | {"eta", "margin_gaps"}
+    for cls, foreign in ((SetCoveringStumps, {"eta": 1.0}), (SetCoveringStumps, {"margin_gaps": (1,)}),
+                         (OccamStumps, {"margin_gaps": (1,)}), (PacBayesStumps, {"variant": "sc"})):
+        with pytest.raises(TypeError, match=next(iter(foreign))):
+            cls(**foreign)
+        with pytest.raises(ValueError, match="Invalid parameter"):
+            cls().set_params(**foreign)
+    with pytest.raises(TypeError):
+        SetCoveringStumps("disjunction")  # keyword-only
+    X, y = random_data(rng)
+    own = {
+        SetCoveringStumps: {"compression_set_"},
+        OccamStumps: {"code_lengths_"},
+        PacBayesStumps: {"gibbs_bound_path_", "gibbs_risk_path_"},
+    }
+    every = set().union(*own.values())
+    for cls, attributes in own.items():
+        model = cls(s=3).fit(X, y)
+        assert {name for name in every if hasattr(model, name)} == attributes

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
+from companion.baselines import tree_leaf_paths
 from companion.widc import (
     DecisionCommittee,
     committee_predict,
@@ -21,6 +22,8 @@ from companion.widc import (
     z_partition,
 )
 
+from tests._naive import naive_pattern_blocks, naive_score, naive_z
+
 # --------------------------------------------------------------------------------------------
 # helpers and naive references
 # --------------------------------------------------------------------------------------------
@@ -32,33 +35,6 @@ def boolean_literals(X):
     out = np.empty((X.shape[0], 2 * X.shape[1]), dtype=bool)
     out[:, 0::2], out[:, 1::2] = X, ~X
     return out
-
-
-def naive_z(blocks, y, w, c):
-    """Eq. (1) with explicit loops over blocks and classes."""
-    total = 0.0
-    for block in set(blocks.tolist()):
-        members = blocks == block
-        for label in range(c):
-            plus = w[members & (y == label)].sum()
-            minus = w[members & (y != label)].sum()
-            total += 2 * np.sqrt(plus * minus)
-    return total
-
-
-def naive_pattern_blocks(satisfied):
-    """Block = the tuple of satisfied monomials, labelled by a dict."""
-    labels = {}
-    return np.array([labels.setdefault(tuple(row), len(labels)) for row in satisfied])
-
-
-def naive_score(literals, y, w, c, monomials, term):
-    """Z of M + {term + [l]} for every literal l, recomputed from scratch."""
-    scores = np.empty(literals.shape[1])
-    for literal in range(literals.shape[1]):
-        sat = satisfaction(literals, monomials + [tuple(term) + (literal,)])
-        scores[literal] = naive_z(naive_pattern_blocks(sat), y, w, c)
-    return scores
 
 
 def brute_force_vector(W):
@@ -122,19 +98,10 @@ def test_refinement_never_raises_z_and_scale_equivariance(rng):
 
 def tree_leaf_monomials(tree, n_variables):
     """Each leaf of a tree on 0/1 features as the monomial of its path (literal ids 2v / 2v+1)."""
-    structure = tree.tree_
-    monomials = {}
-
-    def walk(node, path):
-        if structure.children_left[node] < 0:
-            monomials[node] = tuple(path)
-            return
-        v = structure.feature[node]
-        walk(structure.children_left[node], path + [2 * v + 1])  # x_v <= 0.5: literal NOT x_v
-        walk(structure.children_right[node], path + [2 * v])
-
-    walk(0, [])
-    return monomials
+    # x_v <= 0.5 (the left branch) is the literal NOT x_v, id 2v + 1.
+    return {
+        leaf.node: tuple(2 * v + (op == "<=") for v, op, _ in leaf.conditions) for leaf in tree_leaf_paths(tree)
+    }
 
 
 def test_z_over_tree_leaves_equals_z_over_their_monomials(rng):
@@ -214,7 +181,7 @@ def test_and_gives_one_rule_and_exact_fit():
     assert monomials == [(0, 2)]  # x0 AND x1
     expected = [z_partition(np.zeros(8), y, w, 2), z_partition(X[:, 0], y, w, 2), 0.0]
     np.testing.assert_allclose(trace, expected, atol=1e-12)
-    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, 1]]
     assert dc.default_.tolist() == [1.0, 0.0]
     assert dc.score(X, y) == 1.0
@@ -231,7 +198,7 @@ def test_xor_gives_no_rule():
     X, y, w, c, monomials, trace = grow_on_cube(cube()[:, 0] ^ cube()[:, 1])
     assert monomials == []
     assert trace == [pytest.approx(2.0)]
-    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.n_rules_ == 0 and dc.n_literals_ == 0
 
 
@@ -239,7 +206,7 @@ def test_three_class_toy_of_the_spec():
     labels = np.where(cube()[:, 0] == 1, 2, cube()[:, 1])  # 00 -> 0, 01 -> 1, 1* -> 2
     X, y, w, c, monomials, trace = grow_on_cube(labels)
     assert monomials == [(0,), (2,)]
-    dc = DecisionCommittee("none", categorical_features=[0, 1, 2]).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, -1, 1], [-1, 1, 1]]
     np.testing.assert_allclose(dc.default_, [0.5, 0.5, 0.0])
     assert (dc.predict(X) == y).all()  # the default vector's tie-break makes 01* class 1
@@ -365,12 +332,12 @@ def noisy_problem(rng, n=400):
 
 def test_pessimistic_pruning_is_no_worse_on_training_data_and_smaller(rng):
     X, y = noisy_problem(rng)
-    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
+    grown = DecisionCommittee(pruning="none", categorical_features=np.arange(10)).fit(X, y)
     pruned = grown.with_pruning("pessimistic", X, y)
     assert pruned.score(X, y) >= grown.score(X, y)
     assert pruned.n_rules_ <= grown.n_rules_ and pruned.n_literals_ <= grown.n_literals_
     assert not (pruned.vectors_ == pruned.vectors_[:, :1]).all(axis=1).any()  # no neutral rule
-    refit = DecisionCommittee("pessimistic", categorical_features=np.arange(10)).fit(X, y)
+    refit = DecisionCommittee(pruning="pessimistic", categorical_features=np.arange(10)).fit(X, y)
     assert refit.monomials_ == pruned.monomials_
     assert refit.n_literals_ == sum(len(m) for m in refit.monomials_)
     assert refit.n_rules_ == len(refit.monomials_)
@@ -411,16 +378,15 @@ def naive_pessimistic(sat, vectors, y):
 
 
 def float_sum_pessimistic(sat, vectors, y, w, prior):
-    """The former arithmetic: errors as numpy float sums of the weights, argmin over floats."""
-    from companion.widc import _default_and_predictions
+    """The former arithmetic: errors as numpy float sums of the weights, argmin over floats.
+
+    The predictions (and their tie rule) are the naive ones above, so only the error arithmetic
+    differs from :func:`naive_pessimistic`; ``prior`` is unused (it only matters without ties).
+    """
 
     def error(rules):
-        if not rules:
-            scores = np.zeros((sat.shape[0], vectors.shape[1]))
-        else:
-            scores = sat[:, rules].astype(float) @ vectors[rules].astype(float)
-        _, predictions = _default_and_predictions(scores[None], y, w, prior)
-        return ((predictions[0] != y) * w).sum()
+        predictions = np.array(naive_committee_predictions(sat, vectors, y, rules))
+        return ((predictions != y) * w).sum()
 
     current = [i for i in range(len(vectors)) if not (vectors[i] == vectors[i, 0]).all()]
     best, best_error = list(current), error(current)
@@ -554,8 +520,8 @@ def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
     y = ((X[:, 0] > 0).astype(int) + (X[:, 1] > 0.5) + (rng.random(300) < 0.2)).astype(int)
     for _ in range(3):
         order = rng.permutation(300)
-        a = DecisionCommittee("pessimistic", categorical_features=[3]).fit(X, y)
-        b = DecisionCommittee("pessimistic", categorical_features=[3]).fit(X[order], y[order])
+        a = DecisionCommittee(pruning="pessimistic", categorical_features=[3]).fit(X, y)
+        b = DecisionCommittee(pruning="pessimistic", categorical_features=[3]).fit(X[order], y[order])
         assert a.grown_monomials_ == b.grown_monomials_ and a.monomials_ == b.monomials_
         assert a.z_trace_ == b.z_trace_  # bitwise, not approximately
         assert a.default_.tobytes() == b.default_.tobytes() and a.prior_.tobytes() == b.prior_.tobytes()
@@ -565,17 +531,17 @@ def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
 def test_decision_function_orders_classes_like_predict(rng):
     X = rng.integers(0, 2, (300, 6)).astype(float)
     y = rng.integers(0, 3, 300)
-    dc = DecisionCommittee("none", categorical_features=np.arange(6)).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=np.arange(6)).fit(X, y)
     scores = dc.decision_function(X)
     assert (dc.classes_[scores.argmax(axis=1)] == dc.predict(X)).all()
     y2 = (y > 0).astype(int)
-    dc2 = DecisionCommittee("none", categorical_features=np.arange(6)).fit(X, y2)
+    dc2 = DecisionCommittee(pruning="none", categorical_features=np.arange(6)).fit(X, y2)
     assert (np.where(dc2.decision_function(X) > 0, 1, 0) == dc2.predict(X)).all()
 
 
 def test_optimistic_pruning_extremes(rng):
     X, y = noisy_problem(rng)
-    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
+    grown = DecisionCommittee(pruning="none", categorical_features=np.arange(10)).fit(X, y)
     everything = grown.with_pruning("optimistic", X, y, optimistic_strength=1e6)
     assert everything.n_rules_ == 0
     majority = np.bincount(y).argmax()
@@ -585,8 +551,6 @@ def test_optimistic_pruning_extremes(rng):
 
 
 def test_optimistic_zero_penalty_removes_exactly_rules_that_do_not_hurt_locally(rng):
-    from companion.widc import _default_and_predictions
-
     sat = rng.random((200, 6)) < 0.35
     vectors = rng.integers(-1, 2, (6, 2))
     y = rng.integers(0, 2, 200)
@@ -599,12 +563,11 @@ def test_optimistic_zero_penalty_removes_exactly_rules_that_do_not_hurt_locally(
         if not local.any():
             current.remove(i)
             continue
-        errs = []
+        errs = []  # local error counts (Python integers; equal weights), naive tie rule
         for rules in (current, [j for j in current if j != i]):
-            scores = sat[:, rules].astype(float) @ vectors[rules].astype(float)
-            _, pred = _default_and_predictions(scores[None], y, w, prior)
-            errs.append(((pred[0] != y) * w)[local].sum())
-        if errs[1] <= errs[0] + 1e-15:
+            pred = np.array(naive_committee_predictions(sat, vectors, y, rules))
+            errs.append(int(((pred != y) & local).sum()))
+        if errs[1] <= errs[0]:
             current.remove(i)
     assert kept.tolist() == current
 
@@ -637,8 +600,10 @@ def test_nominal_encoding_reads_values():
     y = np.array([1, 0, 0, 1] * 10)
     dc = DecisionCommittee(categorical_features=[True, False]).fit(X, y)
     assert [v[:2] for v in dc.variables_][:3] == [(0, "eq")] * 3
-    text = dc.to_text(category_names={0: ["red", "green", "blue"]})
-    assert "x0 = red" in text or "x0 != red" in text or "x1" in text
+    # y = 1 exactly when x0 is its first value: one rule on that value, nothing on x1.
+    named = dc.to_text(category_names={0: ["red", "green", "blue"]})
+    assert named == "IF x0 = red THEN (0: -1, 1: +1)\nDEFAULT (0: 1, 1: 0)"
+    assert dc.to_text() == "IF x0 = 0 THEN (0: -1, 1: +1)\nDEFAULT (0: 1, 1: 0)"  # codes without names
 
 
 # --------------------------------------------------------------------------------------------
@@ -780,7 +745,7 @@ def naive_proba(dc, X_train, y_train, X):
 def test_predict_proba_is_laplace_frequency_of_the_cell(rng, pruning):
     X, y = noisy_problem(rng)
     y = np.array(["a", "b", "c"])[y]
-    dc = DecisionCommittee(pruning, categorical_features=np.arange(10)).fit(X[:200], y[:200])
+    dc = DecisionCommittee(pruning=pruning, categorical_features=np.arange(10)).fit(X[:200], y[:200])
     proba = dc.predict_proba(X)
     assert proba.shape == (400, 3)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
@@ -793,7 +758,7 @@ def test_predict_proba_fallbacks_for_unseen_patterns():
     # Rules "x0 = 1" (+1 for class 1) and "x1 = 1" (+1 for class 0); no training row has both.
     X = np.vstack([[[1, 0]] * 10, [[0, 1]] * 10, [[0, 0]] * 10]).astype(float)
     y = np.r_[[1] * 10, [0] * 10, [0] * 7, [1] * 3]
-    dc = DecisionCommittee("none", categorical_features=[0, 1]).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=[0, 1]).fit(X, y)
     assert dc.n_rules_ == 2 and dc.cell_patterns_.shape == (3, 2)
     # [1, 1]: unseen pattern, but its votes cancel (S = 0) as on the 10 rows [0, 0] (7 vs 3).
     np.testing.assert_array_equal(dc.predict_proba([[1.0, 1.0], [0.0, 0.0]]), [[8 / 12, 4 / 12]] * 2)
@@ -802,7 +767,7 @@ def test_predict_proba_fallbacks_for_unseen_patterns():
     # smaller index) and the 10 training rows predicted 2 are all of class 2.
     X = np.vstack([np.eye(4)] * 10 + [np.zeros((10, 4))])
     y = np.r_[np.tile([0, 1, 2, 3], 10), np.zeros(10, dtype=int)]
-    dc = DecisionCommittee("none", categorical_features=np.arange(4)).fit(X, y)
+    dc = DecisionCommittee(pruning="none", categorical_features=np.arange(4)).fit(X, y)
     test = np.array([[0.0, 0, 1, 1], [1, 1, 1, 1], [0, 0, 1, 0]])
     assert dc.predict(test[:1]).tolist() == [2]
     np.testing.assert_array_equal(dc.predict_proba(test[:1]), [[1 / 14, 1 / 14, 11 / 14, 1 / 14]])
@@ -811,9 +776,9 @@ def test_predict_proba_fallbacks_for_unseen_patterns():
 
 def test_with_pruning_recomputes_the_cells(rng):
     X, y = noisy_problem(rng)
-    grown = DecisionCommittee("none", categorical_features=np.arange(10)).fit(X, y)
+    grown = DecisionCommittee(pruning="none", categorical_features=np.arange(10)).fit(X, y)
     pruned = grown.with_pruning("pessimistic", X, y)
-    direct = DecisionCommittee("pessimistic", categorical_features=np.arange(10)).fit(X, y)
+    direct = DecisionCommittee(pruning="pessimistic", categorical_features=np.arange(10)).fit(X, y)
     np.testing.assert_array_equal(pruned.predict_proba(X), direct.predict_proba(X))
     assert pruned.cell_patterns_.shape[1] == pruned.n_rules_
 
@@ -835,7 +800,7 @@ def test_numpy_scalar_parameters_and_grid_search(rng):
     X = rng.normal(size=(90, 3))
     y = (X[:, 0] + 0.3 * rng.normal(size=90) > 0).astype(int)
     grid = {"max_cuts": np.arange(2, 4), "optimistic_delta": np.array([0.05, 0.1])}
-    search = GridSearchCV(DecisionCommittee("optimistic"), grid, cv=3).fit(X, y)
+    search = GridSearchCV(DecisionCommittee(pruning="optimistic"), grid, cv=3).fit(X, y)
     assert isinstance(search.best_params_["max_cuts"], np.integer)
     plain = DecisionCommittee(max_cuts=3, optimistic_strength=0.5, max_rules=4).fit(X, y)
     numpy = DecisionCommittee(
@@ -883,8 +848,10 @@ def test_dataframe_dtypes_say_which_columns_are_nominal(rng):
     assert dc.nominal_mask_.tolist() == [False, False, True, True, True]
     assert dc.frame_categories_ == {2: ["Lyon", "Nice", "Paris"], 3: [False, True], 4: ["vegan", "omnivore"]}
     assert dc.score(frame, y) == 1.0
-    text = dc.to_text()
-    assert "smoker = " in text and "city = Nice" in text or "city != Nice" in text
+    # y is the disjunction smoker OR city = Nice: one rule per literal (a vote, so in any order).
+    *rules, default = dc.to_text().splitlines()
+    assert sorted(rules) == ["IF city = Nice THEN (sick: +1, well: -1)", "IF smoker = True THEN (sick: +1, well: -1)"]
+    assert default == "DEFAULT (sick: 0, well: 1)"
     # Whole-number floats stay numeric: the kind comes from the dtype, never from the values.
     assert DecisionCommittee().fit(frame[["age"]].astype(float), y).nominal_mask_.tolist() == [False]
     # An unseen city is a missing value: no literal on city holds, nothing fails.

@@ -33,7 +33,15 @@ import numbers
 import numpy as np
 from scipy.special import bdtr, bdtrc, gammaln, logsumexp
 
-__all__ = ["log_binomial_tail", "binomial_tail", "binomial_tail_inversion", "test_set_bound"]
+__all__ = [
+    "log_choose",
+    "check_delta",
+    "resolve_log_delta",
+    "log_binomial_tail",
+    "binomial_tail",
+    "binomial_tail_inversion",
+    "test_set_bound",
+]
 
 _BISECTION_STEPS = 64
 
@@ -50,17 +58,52 @@ def _check_counts(k, m, *, k_name="k", m_name="m"):
     return k_arr.astype(np.int64), m_arr.astype(np.int64)
 
 
-def _log_delta(delta, log_delta):
-    """Return log δ from exactly one of ``delta`` ∈ (0, 1] or ``log_delta`` ≤ 0."""
+def log_choose(n, k):
+    """``ln C(n, k)`` via log-gamma, on scalars or arrays (exact enough for n in the tens of thousands).
+
+    The one log-binomial of :mod:`companion.bounds`: every bound counts its choices with it.
+
+    >>> round(float(log_choose(10, 3)), 12) == round(float(np.log(120)), 12)
+    True
+    """
+    n = np.asarray(n, dtype=float)
+    k = np.asarray(k, dtype=float)
+    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
+
+
+def check_delta(delta):
+    """Validate a confidence parameter ``δ ∈ (0, 1]`` (a number or an array of them).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``delta`` as floats (0-d for a number).
+
+    Raises
+    ------
+    TypeError
+        If ``delta`` is not a real number (a bool or a string, say).
+    ValueError
+        If ``delta`` is NaN or outside ``(0, 1]``.
+    """
+    if isinstance(delta, bool) or not isinstance(delta, (numbers.Real, np.ndarray)):
+        raise TypeError(f"delta must be a real number in (0, 1], got {type(delta).__name__}")
+    d = np.asarray(delta, dtype=float)
+    if np.any(~(d > 0)) or np.any(d > 1):
+        raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
+    return d
+
+
+def resolve_log_delta(delta=None, log_delta=None):
+    """Return ``log δ`` from exactly one of ``delta`` ∈ (0, 1] or ``log_delta`` ≤ 0.
+
+    Bounds whose confidence is split over a prior (``δ·P(f)``, far below the smallest double) take
+    it in log space; this is their one check of either form.
+    """
     if (delta is None) == (log_delta is None):
         raise TypeError("give exactly one of delta (in (0, 1]) or log_delta (<= 0)")
     if delta is not None:
-        if isinstance(delta, bool) or not isinstance(delta, (numbers.Real, np.ndarray)):
-            raise TypeError(f"delta must be a real number in (0, 1], got {type(delta).__name__}")
-        d = np.asarray(delta, dtype=float)
-        if np.any(~(d > 0)) or np.any(d > 1):
-            raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
-        return np.log(d)
+        return np.log(check_delta(delta))
     ld = np.asarray(log_delta, dtype=float)
     if np.any(np.isnan(ld)) or np.any(ld > 0) or np.any(ld == np.inf):
         raise ValueError(f"log_delta must be <= 0 (and not NaN), got {log_delta!r}")
@@ -73,13 +116,13 @@ def _log_tail(k: int, m: int, r: np.ndarray) -> np.ndarray:
     if k >= m:
         return np.zeros_like(r)
     i = np.arange(k + 1, dtype=float)
-    log_choose = gammaln(m + 1) - gammaln(i + 1) - gammaln(m - i + 1)
+    log_comb = log_choose(m, i)
     with np.errstate(divide="ignore", invalid="ignore"):
         log_r = np.log(r)[..., None]
         log_1mr = np.log1p(-r)[..., None]
-        terms = log_choose + i * log_r + (m - i) * log_1mr
+        terms = log_comb + i * log_r + (m - i) * log_1mr
     # 0 * log 0 = 0 (the i = 0 term at r = 0 and the i = m term at r = 1).
-    terms = np.where((i == 0) & (r[..., None] == 0), log_choose + (m - i) * log_1mr, terms)
+    terms = np.where((i == 0) & (r[..., None] == 0), log_comb + (m - i) * log_1mr, terms)
     out = logsumexp(terms, axis=-1)
     return np.where(r <= 0, 0.0, np.where(r >= 1, -np.inf, out))
 
@@ -150,7 +193,7 @@ def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     1.0
     """
     k_arr, m_arr = _check_counts(k, m)
-    ld = _log_delta(delta, log_delta)
+    ld = resolve_log_delta(delta, log_delta)
     k_b, m_b, ld_b = (np.array(v, dtype=float).reshape(-1) for v in np.broadcast_arrays(k_arr, m_arr, ld))
     shape = np.broadcast_shapes(k_arr.shape, m_arr.shape, np.shape(ld))
     lo = np.zeros(k_b.shape)

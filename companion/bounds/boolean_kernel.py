@@ -25,6 +25,8 @@ import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 from scipy.optimize import nnls
 
+from companion.numerics import ordered_dot
+
 __all__ = [
     "signed_labels",
     "extended_gram",
@@ -34,6 +36,7 @@ __all__ = [
     "minimal_risk",
     "error_lower_bound",
     "tree_risk",
+    "regularised_risk",
     "hinge_risk",
     "theorem6_subset_size",
 ]
@@ -164,13 +167,22 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
     return float(norm_sq) + 4.0 / lam * float(n_errors)
 
 
-def hinge_risk(decision_values, y, norm_sq, lam) -> float:
-    """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
+def _slacks(decision_values, y) -> np.ndarray:
+    """``ξ_i = (1 - y_i f(x_i))_+`` after checking ``f`` and ``y`` (shared by both risks of Eq. 7)."""
+    f = np.asarray(decision_values, dtype=float).ravel()
+    y = signed_labels(y)
+    if f.shape != y.shape:
+        raise ValueError(f"decision_values and y must have the same length, got {f.size} and {y.size}")
+    return np.maximum(0.0, 1.0 - y * f)
 
-    The paper defines two risks, the squared-hinge ``R`` of regularisation networks
-    (:func:`companion.perceptrons.regularised_risk`) and this hinge risk of SVMs; the factor
-    ``2/λ`` is the spec's reconstruction (§3), chosen so that ``R = R₁`` on decision trees, whose
-    values ±1 give slacks ``ξ_i ∈ {0, 2}`` (Eq. 8: both equal ``‖f‖² + (4/λ)·#errors``).
+
+def regularised_risk(decision_values, y, norm_sq, lam) -> float:
+    """Regularised risk ``R[f, λ] = ‖f‖² + (1/λ) Σ_i ξ_i²`` with ``ξ_i = (1 - y_i f(x_i))_+`` (Eq. 7).
+
+    The risk the λ-perceptron and λ-MMP (:mod:`companion.perceptrons`) minimise and whose minimum
+    the bounds of this module bound from below. For ``λ = 0`` it is ``‖f‖²`` when every margin
+    ``y_i f(x_i) ≥ 1`` and ``+inf`` otherwise (hard margin). For a decision tree (values ±1) it
+    equals ``‖f‖² + (4/λ)·#errors`` (Eq. 8).
 
     Parameters
     ----------
@@ -179,23 +191,40 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     y : array-like of shape (m,)
         Labels in {-1, +1}.
     norm_sq : float
-        ``‖f‖²`` (Eq. 4; the number of leaves for a tree with ``c ≡ 1``).
+        RKHS norm ``‖f‖²`` (Eq. 4; the number of leaves for a tree with ``c ≡ 1``).
     lam : float
-        ``λ > 0``.
+        Regularisation constant ``λ ≥ 0``.
+
+    Examples
+    --------
+    >>> regularised_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error
+    4.0
+    """
+    slack = _slacks(decision_values, y)
+    lam = _check_lam(lam)
+    if lam == 0:
+        return float(norm_sq) if not np.any(slack > 0) else np.inf
+    return float(norm_sq + ordered_dot(slack, slack) / lam)
+
+
+def hinge_risk(decision_values, y, norm_sq, lam) -> float:
+    """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
+
+    The paper defines two risks, the squared-hinge :func:`regularised_risk` of regularisation
+    networks and this hinge risk of SVMs; the factor ``2/λ`` is the spec's reconstruction (§3),
+    chosen so that ``R = R₁`` on decision trees, whose values ±1 give slacks ``ξ_i ∈ {0, 2}``
+    (Eq. 8: both equal ``‖f‖² + (4/λ)·#errors``). Parameters as :func:`regularised_risk`, with
+    ``λ > 0``.
 
     Examples
     --------
     >>> hinge_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error: 3 + 4/4
     4.0
     """
-    f = np.asarray(decision_values, dtype=float).ravel()
-    y = signed_labels(y)
-    if f.shape != y.shape:
-        raise ValueError(f"decision_values and y must have the same length, got {f.size} and {y.size}")
+    slack = _slacks(decision_values, y)
     lam = _check_lam(lam)
     if lam <= 0:
         raise ValueError("hinge_risk needs lam > 0 (the loss is weighted by 2/lam)")
-    slack = np.maximum(0.0, 1.0 - y * f)
     return float(norm_sq) + 2.0 / lam * float(np.sum(np.sort(slack)))
 
 

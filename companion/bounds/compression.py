@@ -30,8 +30,8 @@ import numbers
 import numpy as np
 from scipy.special import gammaln
 
-from companion.bounds.binomial import _log_delta, binomial_tail_inversion
-from companion.bounds.occam import log_attribute_choices, log_choose, log_zeta
+from companion.bounds.binomial import binomial_tail_inversion, log_choose, resolve_log_delta
+from companion.bounds.occam import log_attribute_choices, log_zeta
 
 __all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial", "sample_compression_bound"]
 
@@ -89,7 +89,7 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
         Bound on the true risk; ``1`` when ``m − |k| − e = 0``.
     """
     _check(n_errors, m, n_features, size, reuse_features)
-    ld = float(_log_delta(delta, None))
+    ld = float(resolve_log_delta(delta))
     free = m - size - n_errors
     if free <= 0:
         return 1.0
@@ -105,7 +105,7 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
 def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
     """Tighter variant (not in the paper, spec §3.2): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``."""
     _check(n_errors, m, n_features, size, reuse_features)
-    ld = float(_log_delta(delta, None))
+    ld = float(resolve_log_delta(delta))
     if m - size <= 0:
         return 1.0
     log_conf = (
@@ -156,7 +156,7 @@ def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0
         raise ValueError(f"log_message (ln 1/P_M) must be >= 0, got {log_message!r}")
     if np.any(np.asarray(compression_size) + np.asarray(n_errors) > np.asarray(m)):
         raise ValueError("compression_size + n_errors cannot exceed m")
-    ld = float(_log_delta(delta, None))
+    ld = float(resolve_log_delta(delta))
     lam = np.asarray(compression_size, dtype=float)
     e = np.asarray(n_errors, dtype=float)
     free = np.asarray(m, dtype=float) - lam - e

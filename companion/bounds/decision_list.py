@@ -16,8 +16,12 @@ Sokolova, Marchand, Japkowicz and Shawe-Taylor, *The Decision List Machine*, NIP
 * :func:`corrected_log_message` — the corrected bounds are the general sample-compression bound
   (Marchand & Sokolova 2005; :func:`companion.bounds.compression.sample_compression_bound`) with
   this message length.
-* :func:`compression_message`, :func:`reconstruct_decision_list` — the reconstruction function of
-  Section 4: the learnt list is recovered from its compression set plus the ordering message.
+* :func:`compression_message` — what Section 4 transmits: the compression set plus the ordering
+  message that the bounds count. The reconstruction function that rebuilds the list from it is
+  learner code, :func:`companion.decision_list.reconstruct_decision_list`.
+
+Bounds take counts or a fitted model's public attributes (``path_``, ``n_positive_``, …) and never
+import a learner.
 
 All bounds hold with probability ``1 - delta`` and need a learner that classifies its compression
 set correctly (``compression_constraint=True``); they are 1 when ``m - λ - k <= 0``.
@@ -31,18 +35,13 @@ set correctly (``compression_constraint=True``); they are 1 when ``m - λ - k <=
 from __future__ import annotations
 
 from dataclasses import dataclass
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
-from scipy.spatial.distance import cdist
 from scipy.special import gammaln
 
-from companion.decision_list import (
-    BallSetCoveringMachine,
-    DecisionListMachine,
-    decision_list_path_predictions,
-    resolve_metric,
-)
+from companion.bounds.binomial import check_delta, log_choose
+from companion.bounds.occam import log_zeta
 
 __all__ = [
     "theorem1_bound",
@@ -54,18 +53,10 @@ __all__ = [
     "corrected_log_message",
     "scm_bound_corrected",
     "CompressionMessage",
-    "ReconstructedList",
     "compression_message",
-    "reconstruct_decision_list",
 ]
 
 _LN_ZETA_NORMALISER = np.log(np.pi**2 / 6.0)  # sum_{i>=1} 1/i^2 = pi^2/6
-
-
-def _ln_binomial(n, k):
-    n = np.asarray(n, dtype=float)
-    k = np.asarray(k, dtype=float)
-    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
 
 
 def _check_counts(**counts):
@@ -74,20 +65,15 @@ def _check_counts(**counts):
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
 
 
-def _check_delta(delta):
-    if isinstance(delta, bool) or not isinstance(delta, Real) or not 0 < delta <= 1:
-        raise ValueError(f"delta must be a number in (0, 1], got {delta!r}")
-
-
 def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
     """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorems 1-2, on scalars or arrays of counts."""
     ln_b = (
-        _ln_binomial(m_p, c_p)
-        + _ln_binomial(m_p - c_p, b_p)
-        + _ln_binomial(m_n, c_n)
-        + _ln_binomial(m_n - c_n, b_n)
-        + _ln_binomial(m_p - c_p - b_p, k_p)
-        + _ln_binomial(m_n - c_n - b_n, k_n)
+        log_choose(m_p, c_p)
+        + log_choose(m_p - c_p, b_p)
+        + log_choose(m_n, c_n)
+        + log_choose(m_n - c_n, b_n)
+        + log_choose(m_p - c_p - b_p, k_p)
+        + log_choose(m_n - c_n - b_n, k_n)
     )
     ln_inv_delta = (
         6 * _LN_ZETA_NORMALISER
@@ -100,7 +86,7 @@ def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
 def _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
     """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorem 1, and ``m - λ - k``."""
     _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, b_n=b_n, k_p=k_p, k_n=k_n)
-    _check_delta(delta)
+    check_delta(delta)
     if c_p + b_p + k_p > m_p or c_n + b_n + k_n > m_n:
         raise ValueError(
             "the compression and error counts exceed the class sizes: "
@@ -181,15 +167,15 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     form.
     """
     _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, k_p=k_p, k_n=k_n)
-    _check_delta(delta)
+    check_delta(delta)
     if c_p + b_p + k_p > m_p or c_n + k_n > m_n:
         raise ValueError("the compression and error counts exceed the class sizes")
     ln_b = (
-        _ln_binomial(m_p, c_p)
-        + _ln_binomial(m_p - c_p, b_p)
-        + _ln_binomial(m_n, c_n)
-        + _ln_binomial(m_p - c_p - b_p, k_p)
-        + _ln_binomial(m_n - c_n, k_n)
+        log_choose(m_p, c_p)
+        + log_choose(m_p - c_p, b_p)
+        + log_choose(m_n, c_n)
+        + log_choose(m_p - c_p - b_p, k_p)
+        + log_choose(m_n - c_n, k_n)
     )
     ln_inv_delta = (
         5 * _LN_ZETA_NORMALISER
@@ -233,7 +219,7 @@ def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="s
     delta : float, default=0.05
     """
     _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors, r=r)
-    _check_delta(delta)
+    check_delta(delta)
     if ball_type not in ("simple", "complex"):
         raise ValueError(f"ball_type must be 'simple' or 'complex', got {ball_type!r}")
     if n_centres > compression_size or compression_size + n_errors > m:
@@ -264,8 +250,7 @@ def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
         ordering = np.log(np.maximum(lam, 1)) + np.where(r > 0, r * np.log(np.maximum(2 * c, 1)), 0.0)
     else:
         ordering = np.zeros_like(lam)
-    log_zeta_c = np.log(6.0 / np.pi**2) - 2 * np.log1p(c)
-    out = _ln_binomial(lam, c) - log_zeta_c + ordering
+    out = log_choose(lam, c) - log_zeta(c) + ordering
     return float(out) if out.ndim == 0 else out
 
 
@@ -291,7 +276,7 @@ def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05)
     delta : float, default=0.05
     """
     _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors)
-    _check_delta(delta)
+    check_delta(delta)
     if n_centres > compression_size or compression_size + n_errors > m:
         raise ValueError("need n_centres <= compression_size and compression_size + n_errors <= m")
     return float(_corrected_vectorised("scm", m, compression_size, n_centres, n_errors, 0, delta))
@@ -299,7 +284,7 @@ def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05)
 
 def _corrected_vectorised(ball_type, m, lam, c, k, r, delta):
     lam, c, k, r = (np.asarray(v, dtype=float) for v in (lam, c, k, r))
-    ln_choices = _ln_binomial(m, lam) + _ln_binomial(lam, c) + _ln_binomial(m - lam, k)
+    ln_choices = log_choose(m, lam) + log_choose(lam, c) + log_choose(m - lam, k)
     if ball_type == "simple":
         ordering = gammaln(r + 1)
     elif ball_type == "scm":
@@ -313,11 +298,17 @@ def _corrected_vectorised(ball_type, m, lam, c, k, r, delta):
     return np.where(free > 0, bound, 1.0)
 
 
-def _check_fitted(estimator, cls):
-    if not isinstance(estimator, cls):
-        raise TypeError(f"expected a fitted {cls.__name__}, got {type(estimator).__name__}")
-    if not hasattr(estimator, "path_"):
-        raise ValueError(f"the {cls.__name__} is not fitted; call fit first")
+def _check_fitted(model, kind, parameter):
+    """Duck-typed check of a fitted ball list: bounds read public attributes, never import learners.
+
+    ``parameter`` is the hyper-parameter that tells the two learners apart (``ball_type`` for a
+    :class:`~companion.decision_list.DecisionListMachine`, ``model_type`` for a
+    :class:`~companion.decision_list.BallSetCoveringMachine`).
+    """
+    if not hasattr(model, parameter):
+        raise TypeError(f"expected a fitted {kind} (a model with a {parameter!r}), got {type(model).__name__}")
+    if not hasattr(model, "path_"):
+        raise ValueError(f"the {kind} is not fitted; call fit first")
 
 
 def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, r, delta):
@@ -339,7 +330,7 @@ def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, 
 
 
 def dlm_bound_path(
-    dlm: DecisionListMachine, *, delta=0.05, theorem: int | None = None, variant: str = "published"
+    dlm, *, delta=0.05, theorem: int | None = None, variant: str = "published"
 ) -> np.ndarray:
     """Theorem 1 or 2 for every prefix of a fitted DLM (row ``t``: its first ``t + 1`` balls).
 
@@ -360,8 +351,8 @@ def dlm_bound_path(
         The bound, NaN for a prefix that misclassifies an example of its own compression set
         (the theorems do not apply to it).
     """
-    _check_fitted(dlm, DecisionListMachine)
-    _check_delta(delta)
+    _check_fitted(dlm, "DecisionListMachine", "ball_type")
+    check_delta(delta)
     if theorem is None:
         theorem = 1 if dlm.ball_type == "simple" else 2
     if theorem not in (1, 2):
@@ -395,15 +386,15 @@ def dlm_bound_path(
     return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
 
 
-def scm_bound_path(scm: BallSetCoveringMachine, *, delta=0.05, variant: str = "published") -> np.ndarray:
+def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray:
     """:func:`scm_bound` (our reconstruction) for every prefix of a fitted ball SCM.
 
     ``variant="corrected"``: :func:`scm_bound_corrected` instead (the default, "published", keeps
     the per-class form of :func:`scm_bound`, flagged there, for comparison). NaN for a prefix that
     misclassifies its compression set.
     """
-    _check_fitted(scm, BallSetCoveringMachine)
-    _check_delta(delta)
+    _check_fitted(scm, "BallSetCoveringMachine", "model_type")
+    check_delta(delta)
     if variant not in ("published", "corrected"):
         raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
     values = []
@@ -434,7 +425,7 @@ def scm_bound_path(scm: BallSetCoveringMachine, *, delta=0.05, variant: str = "p
 
 
 # --------------------------------------------------------------------------------------------
-# The reconstruction function of Section 4
+# The compression message of Section 4
 # --------------------------------------------------------------------------------------------
 
 
@@ -462,29 +453,7 @@ class CompressionMessage:
     balls: tuple
 
 
-@dataclass(frozen=True)
-class ReconstructedList:
-    """A decision list of balls rebuilt from a :class:`CompressionMessage`."""
-
-    centres: np.ndarray
-    radii: np.ndarray
-    inside: np.ndarray
-    outputs: np.ndarray
-    default: int
-    metric: str
-
-    def predict01(self, X) -> np.ndarray:
-        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``."""
-        X = np.asarray(X, dtype=float)
-        if len(self.radii) == 0:
-            return np.full(len(X), self.default)
-        distances = cdist(X, self.centres, metric=self.metric)
-        fires = np.where(self.inside, distances < self.radii, distances > self.radii)
-        defaults = 1 - self.outputs
-        return decision_list_path_predictions(fires, self.outputs, defaults)[-1]
-
-
-def compression_message(dlm: DecisionListMachine, X) -> CompressionMessage:
+def compression_message(dlm, X) -> CompressionMessage:
     """The compression set and ordering message of a fitted DLM (what Section 4 transmits).
 
     Parameters
@@ -494,7 +463,7 @@ def compression_message(dlm: DecisionListMachine, X) -> CompressionMessage:
     X : array-like of shape (n_samples, n_features)
         The training inputs (the compression set indexes into them).
     """
-    _check_fitted(dlm, DecisionListMachine)
+    _check_fitted(dlm, "DecisionListMachine", "ball_type")
     X = np.asarray(X, dtype=float)
     members = dlm.compression_set_
     centres = {ball.centre_index for ball in dlm.balls_}
@@ -513,56 +482,7 @@ def compression_message(dlm: DecisionListMachine, X) -> CompressionMessage:
     )
 
 
-def reconstruct_decision_list(message: CompressionMessage, metric="l2") -> ReconstructedList:
-    """Rebuild the decision list from its compression set (Section 4's reconstruction function).
-
-    Start with ``C'_p, C'_n, B'_p, B'_n`` = the compression set's centres and borders; for each
-    ball in order, centred on ``x_i``:
-
-    * inside (Pi if ``x_i`` positive, Ni if negative): radius ``min d(x_i, x_j)`` over the
-      remaining compression examples of the other class, rule fires on ``d < radius``;
-    * outside (No if ``x_i`` positive, Po if negative): radius ``max d(x_i, x_j)`` over the
-      remaining compression examples of its own class, rule fires on ``d > radius``;
-    * output 1 for Pi/Po, 0 for Ni/No; then every remaining compression example on which the rule
-      fires (the Pi/Ni centre among them) is removed from ``C'`` and ``B'``.
-
-    The paper removes only the centre and the covered ``B'`` examples; removing covered ``C'``
-    examples as well changes nothing with Pi/Ni balls (a covered example cannot be a later centre)
-    and is what keeps a Po/No centre that was later covered out of later radii (our reading of
-    "the same proof can be used" for Theorem 2). The default is ``not b_r``.
-    """
-    metric = resolve_metric(metric)
-    X = np.asarray(message.X, dtype=float)
-    y = np.asarray(message.y, dtype=int)
-    remaining = np.ones(len(X), dtype=bool)
-    centres, radii, inside, outputs = [], [], [], []
-    for row, covers_inside in message.balls:
-        if not message.is_centre[row]:
-            raise ValueError(f"ball centre {row} is not marked as a centre in the compression set")
-        distances = cdist(X[row : row + 1], X, metric=metric)[0]
-        centre_positive = y[row] == 1
-        if covers_inside:
-            reference = remaining & (y != y[row])
-            radius = distances[reference].min()
-            fires = distances < radius
-            output = 1 if centre_positive else 0
-        else:
-            reference = remaining & (y == y[row])
-            radius = distances[reference].max()
-            fires = distances > radius
-            output = 0 if centre_positive else 1
-        remaining &= ~fires
-        centres.append(X[row])
-        radii.append(radius)
-        inside.append(bool(covers_inside))
-        outputs.append(output)
-    n_features = X.shape[1] if X.ndim == 2 else 0
-    outputs = np.array(outputs, dtype=int)
-    return ReconstructedList(
-        centres=np.array(centres, dtype=float).reshape(len(radii), n_features),
-        radii=np.array(radii, dtype=float),
-        inside=np.array(inside, dtype=bool),
-        outputs=outputs,
-        default=int(1 - outputs[-1]) if len(outputs) else 0,
-        metric=metric,
-    )
+# TRANSITIONAL, the one learner import of companion.bounds (allow-listed in
+# tests/test_architecture.py): notebook 01 still imports the reconstruction function from here.
+# Remove this line once that cell imports it from companion.decision_list.
+from companion.decision_list import ReconstructedList, reconstruct_decision_list  # noqa: E402, F401

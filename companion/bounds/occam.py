@@ -26,14 +26,14 @@ thresholds (so at most ``⌊log₂((B−A)/(b−a))⌋`` bits, the paper's claim
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import gammaln
 
-from companion.bounds.binomial import _log_delta, binomial_tail_inversion
+from companion.bounds.binomial import binomial_tail_inversion, log_choose, resolve_log_delta
+
+_MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code
 
 __all__ = [
     "zeta",
     "log_zeta",
-    "log_choose",
     "dyadic_code",
     "dyadic_code_lengths",
     "threshold_code_cost",
@@ -41,8 +41,6 @@ __all__ = [
     "occam_log_prior",
     "occam_bound",
 ]
-
-_MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code
 
 
 def log_zeta(a):
@@ -56,13 +54,6 @@ def log_zeta(a):
 def zeta(a):
     """``ζ(a) = (6/π²)(a+1)^{-2}``; ``Σ_{a≥0} ζ(a) = 1``."""
     return np.exp(log_zeta(a))
-
-
-def log_choose(n, k):
-    """``ln C(n, k)`` via log-gamma (exact enough for n in the tens of thousands)."""
-    n = np.asarray(n, dtype=float)
-    k = np.asarray(k, dtype=float)
-    return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
 
 
 def dyadic_code_lengths(a, b, low, high, *, closed=True):
@@ -219,6 +210,6 @@ def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05, *, reuse_feat
     >>> round(float(occam_bound(2, 72, 7129, [2])), 6)
     0.289903
     """
-    ld = _log_delta(delta, None)
+    ld = resolve_log_delta(delta)
     log_prior = occam_log_prior(n_features, code_lengths, reuse_features=reuse_features)
     return float(binomial_tail_inversion(n_errors, m, log_delta=float(ld) + log_prior))

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.bounds.binomial import _log_delta
+from companion.bounds.binomial import resolve_log_delta
 from companion.bounds.occam import log_attribute_choices, log_zeta
 
 __all__ = [
@@ -170,7 +170,7 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     risk = np.nan if isinstance(gibbs_empirical_risk, (bool, str)) else np.asarray(gibbs_empirical_risk, dtype=float)
     if not np.all((risk >= 0) & (risk <= 1)):  # NaN fails both comparisons
         raise ValueError(f"gibbs_empirical_risk must be a number in [0, 1], got {gibbs_empirical_risk!r}")
-    ld = float(_log_delta(delta, None))
+    ld = float(resolve_log_delta(delta))
     epsilon = (pac_bayes_kl(n_features, range_ratios, reuse_features=reuse_features) + np.log(m + 1.0) - ld) / m
     return float(kl_inverse_upper(gibbs_empirical_risk, epsilon))
 

@@ -53,7 +53,9 @@ from companion.decision_list import (
     greedy_ball_list,
 )
 from companion.evaluation import parallel_map, stratified_folds
+from companion.interpretable import staged_predictions
 from companion.paper_numbers import paper_table
+from companion.preprocessing import FrameEncoder
 
 __all__ = [
     "DATASETS",
@@ -153,25 +155,10 @@ def encoded_feature_names(frame: pd.DataFrame, nominal: str = "onehot") -> list[
 def _encode(frame, nominal):
     if nominal not in ("onehot", "ordinal"):
         raise ValueError(f"nominal must be 'onehot' or 'ordinal', got {nominal!r}")
-    columns, names = [], []
-    for name in frame.columns:
-        column = frame[name]
-        if pd.api.types.is_numeric_dtype(column) and not isinstance(column.dtype, pd.CategoricalDtype):
-            columns.append(column.to_numpy(dtype=float)[:, None])
-            names.append(str(name))
-            continue
-        values = sorted(pd.unique(column.dropna()), key=str)
-        if len(values) <= 2:
-            columns.append((column == values[-1]).to_numpy(dtype=float)[:, None])
-            names.append(f"{name}={values[-1]}")
-        elif nominal == "ordinal":
-            codes = {v: float(i) for i, v in enumerate(values)}
-            columns.append(column.map(codes).to_numpy(dtype=float)[:, None])
-            names.append(str(name))
-        else:
-            columns.append(np.column_stack([(column == v).to_numpy(dtype=float) for v in values]))
-            names.extend(f"{name}={v}" for v in values)
-    return np.hstack(columns), names
+    encoder = FrameEncoder(
+        encoding=nominal, categories="present", order="text", binary="indicator", missing_indicator="zero"
+    ).fit(frame)
+    return encoder.transform(frame), encoder.get_feature_names_out().tolist()
 
 
 def load_table1_dataset(name: str, *, positive_class=None, nominal: str = "onehot", return_names: bool = False):
@@ -274,7 +261,7 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
                 if dlm.n_balls_ == 0:
                     errors[a, b, c] = (y_test != dlm.default_).sum()
                     continue
-                errors[a, b, c] = _pad_path((dlm.predict_path(X_test) != y_test).sum(axis=1), g.dlm_s_max)
+                errors[a, b, c] = _pad_path((staged_predictions(dlm, X_test) != y_test).sum(axis=1), g.dlm_s_max)
                 used = dlm.path_["fitted_n_balls"].to_numpy()
                 balls[a, b, c] = _pad_path(used, g.dlm_s_max)
                 k = (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy()
@@ -310,7 +297,7 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
             if scm.n_balls_ == 0:
                 scm_errors[a, b] = (y_test != scm.default_).sum()
                 continue
-            scm_errors[a, b] = _pad_path((scm.predict_path(X_test) != y_test).sum(axis=1), g.scm_s_max)
+            scm_errors[a, b] = _pad_path((staged_predictions(scm, X_test) != y_test).sum(axis=1), g.scm_s_max)
             scm_balls[a, b] = _pad_path(np.arange(1, scm.n_balls_ + 1), g.scm_s_max)
     svm_errors = np.zeros((len(gammas), len(g.svm_Cs)))
     svm_support = np.zeros_like(svm_errors)
@@ -1407,7 +1394,7 @@ def _coverage_rows(machine, model, bound_path, X_test, y_test, m):
     """One row per prefix of a fitted ball machine: true risk, training error, both bounds."""
     if model.n_balls_ == 0:
         return []
-    risk = (model.predict_path(X_test) != y_test).mean(axis=1)
+    risk = (staged_predictions(model, X_test) != y_test).mean(axis=1)
     bounds = {v: bound_path(model, variant=v) for v in ("published", "corrected")}
     train = (model.path_["k_p"] + model.path_["k_n"]).to_numpy() / m
     return [{"machine": machine, "risk": risk[t], "train_error": train[t],

@@ -27,7 +27,7 @@ from functools import partial
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.dummy import DummyClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
@@ -35,8 +35,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from companion.evaluation import comparison_table, parallel_map, stratified_folds
 from companion.paper_numbers import paper_table
+from companion.baselines import OneR, OrderedRipper, tree_leaf_paths
 from companion.prism import Prism
-from companion.rule_baselines import OneR
 
 __all__ = [
     "contact_lens_table",
@@ -202,47 +202,6 @@ def weka_cv_folds(y, n_folds: int = 10, seed: int = 1) -> list[tuple[np.ndarray,
 # --------------------------------------------------------------------------------------------
 
 
-class _OrderedRipper(ClassifierMixin, BaseEstimator):
-    """Multi-class RIPPER from the binary ``wittgenstein.RIPPER``, in JRip's class order.
-
-    Classes are taken from the least to the most frequent: rules for each class are learnt
-    against the classes not yet handled (its instances are then set aside), and the most
-    frequent class is the default. Prediction: the first class whose rule set fires.
-    """
-
-    def __init__(self, random_state=0):
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        import wittgenstein
-
-        X = pd.DataFrame(X).astype(str).reset_index(drop=True)
-        y = pd.Series(np.asarray(y, dtype=object))
-        counts = y.value_counts(sort=False)
-        order = sorted(counts.index, key=lambda c: (counts[c], str(c)))
-        self.classes_ = np.unique(y)
-        self.default_ = order[-1]
-        self.models_ = []
-        remaining = np.ones(len(y), dtype=bool)
-        for label in order[:-1]:
-            model = wittgenstein.RIPPER(random_state=self.random_state)
-            target = (y[remaining] == label).astype(int).to_numpy()
-            model.fit(X[remaining].reset_index(drop=True), target, pos_class=1)
-            self.models_.append((label, model))
-            remaining &= (y != label).to_numpy()
-        return self
-
-    def predict(self, X):
-        X = pd.DataFrame(X).astype(str).reset_index(drop=True)
-        predicted = np.full(len(X), self.default_, dtype=object)
-        decided = np.zeros(len(X), dtype=bool)
-        for label, model in self.models_:
-            fires = np.asarray(model.predict(X), dtype=bool) & ~decided
-            predicted[fires] = label
-            decided |= fires
-        return predicted
-
-
 def learners(seed: int = 0, ripper: bool = True) -> dict:
     """The learners of the notebook's comparison, unfitted, by display name."""
     found = {
@@ -255,7 +214,7 @@ def learners(seed: int = 0, ripper: bool = True) -> dict:
         ),
     }
     if ripper:
-        found["RIPPER (wittgenstein, one-vs-rest)"] = _OrderedRipper(random_state=seed)
+        found["RIPPER (wittgenstein, one-vs-rest)"] = OrderedRipper(random_state=seed)
     return found
 
 
@@ -373,27 +332,17 @@ def disjunction_data(n_copies: int = 1) -> tuple[pd.DataFrame, pd.Series]:
 
 
 def tree_leaf_rules(tree: DecisionTreeClassifier, feature_names, class_names=None) -> list[str]:
-    """One rule per leaf of a fitted tree on 0/1 features (slide 2: "one rule for each leaf").
+    """One rule per leaf of a fitted tree on 0/1 features, left to right (slide 2: "one rule for each leaf").
 
     A split ``feature <= 0.5`` reads as ``feature = false`` on its left branch and
     ``feature = true`` on its right one.
     """
-    structure = tree.tree_
     classes = tree.classes_ if class_names is None else class_names
     rules = []
-
-    def walk(node, conditions):
-        left, right = structure.children_left[node], structure.children_right[node]
-        if left == right:  # a leaf
-            label = classes[int(np.argmax(structure.value[node][0]))]
-            body = " and ".join(conditions) if conditions else "true"
-            rules.append(f"If {body} then {label}")
-            return
-        name = feature_names[structure.feature[node]]
-        walk(left, conditions + [f"{name} = false"])
-        walk(right, conditions + [f"{name} = true"])
-
-    walk(0, [])
+    for leaf in tree_leaf_paths(tree):
+        label = classes[int(np.argmax(tree.tree_.value[leaf.node][0]))]
+        tests = [f"{feature_names[f]} = {'false' if op == '<=' else 'true'}" for f, op, _ in leaf.conditions]
+        rules.append(f"If {' and '.join(tests) if tests else 'true'} then {label}")
     return rules
 
 

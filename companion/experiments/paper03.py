@@ -15,7 +15,7 @@ Protocol (paper §5, spec §6): independent draws of 500 training and 5000 test 
 Results are kept in a long table, one row per (draw, degree, method), with columns ``risk``,
 ``size`` (leaves / support vectors / terms), ``train_error`` and ``test_error`` (in %).
 
-Also (issue 16): draws rejection-sampled to the paper's Bayes training error
+Also: draws rejection-sampled to the paper's Bayes training error
 (:func:`run_conditioned_protocol`), the row-order spread of the order-sensitive learners
 (:func:`row_order_spread`), un-pruned trees (:func:`unpruned_trees`), a λ sweep with the chain of
 bounds (9) ≤ (11) ≤ min R ≤ R(λ-MMP) ≤ (12) and the hinge risk R₁ (:func:`lambda_sweep`),
@@ -183,10 +183,10 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
         )
         K = boolean_kernel(Xc, degree=degree)
         K_test = boolean_kernel(Xc_test, Xc, degree=degree)
-        mmp = MaximalMarginPerceptron("precomputed", lam=lam, tol=tol).fit(K, y)
+        mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, y)
         record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
-        perceptron = KernelPerceptron("precomputed", lam=lam).fit(K, y)
+        perceptron = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y)
         record_scored(degree, "kernel_perceptron", perceptron, perceptron.risk_, perceptron.n_support_, K, K_test)
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
@@ -486,7 +486,7 @@ def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFr
 
 
 # --------------------------------------------------------------------------------------------
-# Draws conditioned on the paper's easy training sample (issue 16, item 5)
+# Draws conditioned on the paper's easy training sample
 # --------------------------------------------------------------------------------------------
 
 
@@ -654,9 +654,9 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
         K = boolean_kernel(Xc, degree=degree)
         K_test = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
         if method == "kernel_svm":
-            model = MaximalMarginPerceptron("precomputed", lam=lam, tol=tol).fit(K, yo)
+            model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, yo)
         else:
-            model = KernelPerceptron("precomputed", lam=lam).fit(K, yo)
+            model = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, yo)
         train = _margin_error(model, K, yo)[0]
         test = 100.0 * float(np.mean(np.where(y_test == model.classes_[1], 1.0, -1.0) * model.decision_function(K_test) <= 0))
     return dict(degree=degree, method=method, order=k, risk=model.risk_, train_error=train, test_error=test)
@@ -735,8 +735,8 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
     Xc = add_complemented_bits(X)
     K = boolean_kernel(Xc, degree=degree)
     K_test = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
-    mmp = MaximalMarginPerceptron("precomputed", lam=lam, tol=tol).fit(K, y)
-    perceptron = KernelPerceptron("precomputed", lam=lam).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, y)
+    perceptron = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y)
     tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
     tree_values = tree.predict(X).astype(float)  # ±1: the tree as a polynomial of DT_{d,n}
     exact, _ = minimal_risk(K, y, lam)

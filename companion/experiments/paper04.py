@@ -8,9 +8,11 @@ protocol on the UCI sets we vendor and tests the paper's *qualitative* statement
 * on each training fold WIDC grows and vectorises **once** and is pruned three ways
   (:meth:`companion.widc.DecisionCommittee.with_pruning`), because growth does not depend on the
   pruning;
-* the "Others" are a cost-complexity-pruned CART tree (scikit-learn; ``ccp_alpha`` by inner
-  5-fold CV on the training fold), PRISM (:class:`companion.prism.Prism`) and RIPPER
-  (``wittgenstein``), run here; and the paper's own peers, C4.5 (Weka's J48), Weka's JRip and
+* the "Others" are a cost-complexity-pruned CART tree
+  (:class:`companion.baselines.PrunedDecisionTree` with ``pruning="cost_complexity_cv"``:
+  ``ccp_alpha`` by inner 5-fold CV on the training fold; nominal attributes one-hot), PRISM
+  (:class:`companion.prism.Prism`) and RIPPER (:class:`companion.baselines.OrderedRipper`), run
+  here; and the paper's own peers, C4.5 (Weka's J48), Weka's JRip and
   CN2 (Orange3's ordered and unordered learners), run on the same folds by
   ``peers/widc_peers.py`` in their own environments and read from ``data/widc_peers``
   (:func:`peer_results`, which checks the folds);
@@ -25,9 +27,7 @@ count their rules and conditions.
 
 from __future__ import annotations
 
-import math
 import statistics
-import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
@@ -35,12 +35,15 @@ from functools import partial
 import numpy as np
 import pandas as pd
 from scipy import stats
-from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 
 from companion import datasets
+from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.evaluation import parallel_map, stratified_folds
-from companion.widc import PRUNINGS, DecisionCommittee, mdl_cut_points
+from companion.preprocessing import MDLDiscretizer, encode_frame
+from companion.preprocessing import one_hot_nominal as _one_hot_nominal
+from companion.prism import Prism
+from companion.widc import PRUNINGS, DecisionCommittee
 
 __all__ = [
     "BENCHMARK_SETS",
@@ -48,9 +51,7 @@ __all__ = [
     "load_benchmark_set",
     "encode_frame",
     "mdl_codes",
-    "fit_pruned_cart",
     "tree_size",
-    "ripper_fit_predict",
     "prism_fit_predict",
     "run_benchmark",
     "summary_table",
@@ -127,36 +128,6 @@ class BenchmarkSet:
         return len(np.unique(self.y))
 
 
-def encode_frame(X: pd.DataFrame):
-    """Numeric array, nominal mask and category names of a data frame.
-
-    Categorical and string columns become nominal codes in their category (or sorted) order;
-    other columns stay numeric. Missing cells become NaN.
-
-    Returns
-    -------
-    array : ndarray of float, shape (n_samples, n_features)
-    nominal : ndarray of bool, shape (n_features,)
-    category_names : dict {column index: list of values}
-    """
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
-    columns, nominal, names = [], [], {}
-    for j, column in enumerate(X.columns):
-        series = X[column]
-        if isinstance(series.dtype, pd.CategoricalDtype) or not pd.api.types.is_numeric_dtype(series):
-            categorical = series.astype("category") if not isinstance(series.dtype, pd.CategoricalDtype) else series
-            codes = categorical.cat.codes.to_numpy().astype(float)
-            codes[codes < 0] = np.nan
-            columns.append(codes)
-            nominal.append(True)
-            names[j] = [str(v) for v in categorical.cat.categories]
-        else:
-            columns.append(series.to_numpy(dtype=float, na_value=np.nan))
-            nominal.append(False)
-    return np.column_stack(columns), np.array(nominal), names
-
-
 def load_benchmark_set(name: str) -> BenchmarkSet:
     """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`)."""
     if name not in BENCHMARK_SETS:
@@ -170,17 +141,16 @@ def load_benchmark_set(name: str) -> BenchmarkSet:
 def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
     """Nominal version of a fold for PRISM and RIPPER: numeric columns cut at WIDC's MDL points.
 
-    Returns two integer-coded DataFrames of categoricals (training, test); NaN stays missing.
+    The cut points are :class:`companion.preprocessing.MDLDiscretizer`'s, fitted on the training
+    fold. Returns two integer-coded DataFrames of categoricals (training, test), each column's
+    categories being the codes present in either; NaN stays missing.
     """
-    _, y_codes = np.unique(y_train, return_inverse=True)
-    c = int(y_codes.max()) + 1
+    discretizer = MDLDiscretizer(max_cuts=max_cuts, categorical_features=np.asarray(nominal, dtype=bool))
+    coded_train = discretizer.fit(X_train, y_train).transform(X_train)
+    coded_test = discretizer.transform(X_test)
     train, test = {}, {}
     for j in range(X_train.shape[1]):
-        a, b = X_train[:, j], X_test[:, j]
-        if not nominal[j]:
-            cuts = mdl_cut_points(a, y_codes, c, max_cuts)
-            a = np.where(np.isnan(a), np.nan, np.searchsorted(cuts, a, side="left"))
-            b = np.where(np.isnan(b), np.nan, np.searchsorted(cuts, b, side="left"))
+        a, b = coded_train[:, j], coded_test[:, j]
         values = np.unique(np.concatenate([a[~np.isnan(a)], b[~np.isnan(b)]]))
         train[f"a{j}"] = pd.Categorical(a, categories=values)
         test[f"a{j}"] = pd.Categorical(b, categories=values)
@@ -192,113 +162,10 @@ def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
 # --------------------------------------------------------------------------------------------
 
 
-def _one_hot_nominal(X, nominal, reference):
-    """Numeric columns as they are, nominal columns one-hot over ``reference``'s values.
-
-    A missing nominal value is NaN in every indicator, so that the tree's missing-value support
-    decides where it goes.
-    """
-    blocks = []
-    for j in range(X.shape[1]):
-        if nominal[j]:
-            values = np.unique(reference[:, j][~np.isnan(reference[:, j])])
-            block = (X[:, j][:, None] == values[None, :]).astype(float)
-            block[np.isnan(X[:, j])] = np.nan
-            blocks.append(block)
-        else:
-            blocks.append(X[:, j][:, None])
-    return np.hstack(blocks)
-
-
 def tree_size(tree) -> tuple[int, int]:
     """``(leaves, sum of leaf depths)`` of a fitted scikit-learn tree, i.e. its leaf rules' size."""
-    structure = tree.tree_
-    depth = np.zeros(structure.node_count, dtype=np.int64)
-    # Children have larger ids than their parent, so one forward pass sets every depth.
-    for node in range(structure.node_count):
-        for child in (structure.children_left[node], structure.children_right[node]):
-            if child >= 0:
-                depth[child] = depth[node] + 1
-    leaves = structure.children_left < 0
-    return int(leaves.sum()), int(depth[leaves].sum())
-
-
-def fit_pruned_cart(X_train, y_train, nominal, seed, max_alphas=8):
-    """CART with cost-complexity pruning, ``ccp_alpha`` chosen by inner 5-fold CV.
-
-    At most ``max_alphas`` values of the pruning path (its quantiles) are tried, to bound the cost.
-    The chosen ``alpha`` minimises the summed inner-fold error rates, computed exactly (integer
-    error counts over a common denominator); ties go to the smallest ``alpha``.
-
-    Returns the fitted tree and a function that encodes new rows the same way.
-    """
-    encoded = _one_hot_nominal(X_train, nominal, X_train)
-    path = DecisionTreeClassifier(random_state=seed).cost_complexity_pruning_path(encoded, y_train)
-    alphas = np.unique(path.ccp_alphas[:-1]) if len(path.ccp_alphas) > 1 else np.array([0.0])
-    if len(alphas) > max_alphas:
-        alphas = np.unique(np.quantile(alphas, np.linspace(0, 1, max_alphas)))
-    n_splits = int(min(5, np.bincount(np.unique(y_train, return_inverse=True)[1]).min()))
-    if n_splits >= 2 and len(alphas) > 1:
-        inner = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=seed)
-        splits = list(inner.split(encoded, y_train))
-        # The criterion is the sum over inner folds of the fold error rates count_f / n_f. It is
-        # accumulated exactly, in Python integers, as multiples of 1 / lcm(n_f): equal criteria
-        # are equal numbers (a float sum of rates can break such a tie in its last bit).
-        common = math.lcm(*(len(test) for _, test in splits))
-        errors = [0] * len(alphas)
-        for train, test in splits:
-            for k, alpha in enumerate(alphas):
-                model = DecisionTreeClassifier(random_state=seed, ccp_alpha=alpha).fit(encoded[train], y_train[train])
-                wrong = int(np.count_nonzero(model.predict(encoded[test]) != y_train[test]))
-                errors[k] += wrong * (common // len(test))
-        # Ties: the first, i.e. the smallest alpha (the largest tree) of least inner-CV error.
-        alpha = alphas[errors.index(min(errors))]
-    else:
-        alpha = 0.0
-    tree = DecisionTreeClassifier(random_state=seed, ccp_alpha=alpha).fit(encoded, y_train)
-    return tree, lambda X: _one_hot_nominal(X, nominal, X_train)
-
-
-def _ripper_rules(model) -> tuple[int, int]:
-    rules = model.ruleset_.rules
-    return len(rules), int(sum(len(rule.conds) for rule in rules))
-
-
-def ripper_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame, seed: int = 0):
-    """RIPPER (wittgenstein) made multi-class as an ordered list of one-vs-rest rule sets.
-
-    As in Cohen's RIPPER and Weka's JRip, classes are taken from the least to the most frequent:
-    a rule set separates each class from the classes after it, the examples of that class are
-    then removed, and the most frequent class is the default. A test row gets the class of the
-    first rule set that fires on it.
-
-    Returns
-    -------
-    predictions : ndarray
-    n_rules, n_literals : int
-    """
-    import wittgenstein
-
-    y_train = np.asarray(y_train)
-    labels, counts = np.unique(y_train, return_counts=True)
-    order = [labels[i] for i in np.lexsort((np.arange(len(labels)), counts))]
-    remaining = np.ones(len(y_train), dtype=bool)
-    predictions = np.full(len(test), order[-1], dtype=object)
-    undecided = np.ones(len(test), dtype=bool)
-    n_rules = n_literals = 0
-    for label in order[:-1]:
-        model = wittgenstein.RIPPER(random_state=seed, verbosity=0)
-        target = (y_train[remaining] == label).astype(int)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model.fit(train[remaining].reset_index(drop=True), pd.Series(target, name="target"), pos_class=1)
-            fires = np.asarray(model.predict(test), dtype=bool)
-        rules, literals = _ripper_rules(model)
-        n_rules, n_literals = n_rules + rules, n_literals + literals
-        predictions[undecided & fires] = label
-        undecided &= ~fires
-        remaining &= y_train != label
-    return predictions.astype(y_train.dtype), n_rules, n_literals
+    leaves = tree_leaf_paths(tree)
+    return len(leaves), sum(leaf.depth for leaf in leaves)
 
 
 def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
@@ -309,14 +176,8 @@ def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     predictions : ndarray
     n_rules, n_literals : int
     """
-    from companion.prism import Prism
-
     model = Prism().fit(train, y_train)
-    return (
-        np.asarray(model.predict(test)),
-        len(model.rules_),
-        int(sum(len(rule.conditions) for rule in model.rules_)),
-    )
+    return np.asarray(model.predict(test)), len(model.rules_), model.complexity_
 
 
 # --------------------------------------------------------------------------------------------
@@ -387,19 +248,21 @@ def _benchmark_fold(others, params, seed, item):
                  rules=int(rules), literals=int(literals))
         )
 
-    grown = DecisionCommittee("none", categorical_features=data.nominal, **params).fit(Xtr, ytr)
+    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal, **params).fit(Xtr, ytr)
     for pruning in PRUNINGS:
         model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr)
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
     if "CART" in others:
-        tree, encode = fit_pruned_cart(Xtr, ytr, data.nominal, seed)
-        record("CART", tree.predict(encode(Xte)), *tree_size(tree))
+        tree = PrunedDecisionTree(pruning="cost_complexity_cv", random_state=seed)
+        tree.fit(_one_hot_nominal(Xtr, data.nominal, Xtr), ytr)
+        record("CART", tree.predict(_one_hot_nominal(Xte, data.nominal, Xtr)), tree.n_leaves_, tree.n_literals_)
     if "PRISM" in others or "RIPPER" in others:
         nominal_train, nominal_test = mdl_codes(Xtr, ytr, Xte, data.nominal)
         if "PRISM" in others:
             record("PRISM", *prism_fit_predict(nominal_train, ytr, nominal_test))
         if "RIPPER" in others:
-            record("RIPPER", *ripper_fit_predict(nominal_train, ytr, nominal_test, seed))
+            ripper = OrderedRipper(random_state=seed).fit(nominal_train, ytr)
+            record("RIPPER", ripper.predict(nominal_test), ripper.n_rules_, ripper.n_literals_)
     return rows
 
 
@@ -599,7 +462,7 @@ def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
     X, y = synthetic_committee_data(2300, seed=problem_seed)
-    grown = DecisionCommittee("none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
+    grown = DecisionCommittee(pruning="none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     for strength in strengths:
         model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
         wrong = int(np.count_nonzero(model.predict(X[300:]) != y[300:]))
@@ -613,7 +476,7 @@ def _polarity_fold(item):
     data, train, test = item
     rows = []
     for polarity in ("le", "gt"):
-        grown = DecisionCommittee("none", categorical_features=data.nominal, numeric_literal=polarity)
+        grown = DecisionCommittee(pruning="none", categorical_features=data.nominal, numeric_literal=polarity)
         grown.fit(data.X[train], data.y[train])
         pruned = grown.with_pruning("pessimistic", data.X[train], data.y[train])
         for learner, model in (("WIDC()", grown), ("WIDC(p)", pruned)):
@@ -939,7 +802,7 @@ def _sensitivity_fold(strengths, item):
 
     data, fold, train, test = item
     Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
-    grown = DecisionCommittee("none", categorical_features=data.nominal).fit(Xtr, ytr)
+    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(Xtr, ytr)
     sat = satisfaction(_literal_matrix(Xtr, grown.variables_), grown.grown_monomials_)
     base = dict(dataset=data.name, fold=fold, n_train=len(train), grown_rules=len(grown.grown_monomials_),
                 grown_cells=int(len(np.unique(pattern_codes(sat)))) if sat.shape[1] else 1)
@@ -1075,22 +938,15 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     _, y = np.unique(data.y, return_inverse=True)
     c = int(y.max()) + 1
     tree = DecisionTreeClassifier(max_leaf_nodes=max_leaf_nodes, random_state=seed).fit(B, y)
-    structure, monomials = tree.tree_, []
-
-    def walk(node, path):
-        if structure.children_left[node] < 0:
-            monomials.append(tuple(path))
-            return
-        v = structure.feature[node]
-        walk(structure.children_left[node], path + [2 * v + 1])  # indicator 0: negative literal
-        walk(structure.children_right[node], path + [2 * v])
-
-    walk(0, [])
+    # Literal 2v is [indicator v = 1], 2v + 1 its negation (the left branch, indicator 0).
+    monomials = [
+        tuple(2 * v + (op == "<=") for v, op, _ in leaf.conditions) for leaf in tree_leaf_paths(tree)
+    ]
     literals = np.empty((len(y), 2 * B.shape[1]), dtype=bool)
     literals[:, 0::2], literals[:, 1::2] = B == 1, B == 0
     sat = satisfaction(literals, monomials)
     weights = np.full(len(y), 1.0 / len(y))
-    grown = DecisionCommittee("none", categorical_features=data.nominal).fit(data.X, data.y)
+    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(data.X, data.y)
     sat_dc = satisfaction(_literal_matrix(data.X, grown.variables_), grown.grown_monomials_)
     first = np.where(sat_dc.any(axis=1), sat_dc.argmax(axis=1), sat_dc.shape[1])
     t = sat_dc.shape[1]

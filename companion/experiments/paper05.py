@@ -43,7 +43,7 @@ from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, oc
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.evaluation import parallel_map, stratified_folds
 from companion.numerics import ordered_matvec
-from companion.stumps import StumpConjunction, fit_by_bound
+from companion.stumps import STUMP_LEARNERS, OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
 
 __all__ = [
     "DATASETS",
@@ -159,10 +159,9 @@ def welch_t_ranking(X, y, n_keep):
 
 
 def _stump_template(variant, config, n_total):
-    return StumpConjunction(
-        variant=variant, s=config.s_max, eta=config.eta, delta=config.delta,
-        margin_gaps=config.margin_gaps, prior_n_features=int(n_total),
-    )
+    """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
+    own = {"sc": {}, "occam": {"eta": config.eta}, "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps}}
+    return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), **own[variant])
 
 
 def _ranges(X, config):
@@ -182,7 +181,8 @@ def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed, fe
     """Choose grid point and number of stumps by inner stratified CV (prefilter redone per fold).
 
     Uses the prefix property of the greedy: one fit per (inner fold, grid point) gives the
-    predictions of every ``s ≤ s_max`` through ``staged_predict``.
+    predictions of every ``1 ≤ s ≤ s_max`` through ``staged_predict`` (and ``truncated(0)`` those
+    of the empty conjunction, ``s = 0``).
 
     ``feature_range`` (shape (2, n_genes), optional): the priors' ranges of all genes, sliced to
     the kept genes in every inner fold.
@@ -201,8 +201,9 @@ def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed, fe
         for i, params in enumerate(points):
             model = clone(template).set_params(**params, feature_range=_columns(feature_range, keep))
             model.fit(X[train][:, keep], y[train])
-            staged = model.staged_predict(X[test][:, keep])
-            wrong = (staged != y[test]).sum(axis=1)
+            X_test = X[test][:, keep]
+            stages = [model.truncated(0).predict(X_test), *model.staged_predict(X_test)]
+            wrong = np.array([np.sum(stage != y[test]) for stage in stages])
             # Paths that stopped early (no negative left) keep their last model for larger s.
             errors[i, : wrong.size] += wrong
             errors[i, wrong.size :] += wrong[-1]
@@ -455,14 +456,14 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
 
     Returns
     -------
-    model : StumpConjunction
+    model : SetCoveringStumps
     table : pandas.DataFrame
         :func:`framework_costs` of that classifier.
     """
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
-    model = StumpConjunction(variant="sc", s=s, p=p, delta=delta, prior_n_features=X.shape[1]).fit(frame, y)
+    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1]).fit(frame, y)
     m, k = len(y), model.features_.size
     wrong = model.predict(frame) != y
     low, high = model.feature_range_[:, model.features_]
@@ -759,8 +760,8 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
     X, y, names = load_dataset(name)
     rows = []
     for gap in gaps:
-        model = StumpConjunction(
-            variant="pac_bayes", s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
+        model = PacBayesStumps(
+            s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
             margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
         ).fit(X, y)
         low, high = model.feature_range_[:, model.features_]
@@ -827,8 +828,8 @@ def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), 
     X, y, _ = load_dataset(name)
     rows = []
     for eta in etas:
-        model = StumpConjunction(
-            variant="occam", s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
+        model = OccamStumps(
+            s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
             prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
         ).fit(X, y)
         for size in range(model.features_.size + 1):

@@ -11,6 +11,7 @@ from companion.bounds.boolean_kernel import (
     minimal_risk,
     mmp_lower_bound,
     perceptron_lower_bound,
+    regularised_risk,
     tree_risk,
 )
 from companion.kernels import (
@@ -22,7 +23,7 @@ from companion.kernels import (
     polynomial_norm_sq,
 )
 from companion.led import PrunedDecisionTree, optimal_boolean_tree
-from companion.perceptrons import KernelPerceptron, MaximalMarginPerceptron, regularised_risk
+from companion.perceptrons import KernelPerceptron, MaximalMarginPerceptron
 
 LAM = 4.0
 
@@ -54,7 +55,7 @@ def test_minimal_risk_three_ways(rng, degree):
     assert risk == pytest.approx(b @ extended_gram(K, y, LAM) @ b, rel=1e-8)
     features = monomial_features(Xc, literal_monomials(5, degree))
     assert primal_minimal_risk(features, y, LAM) == pytest.approx(risk, rel=1e-6)
-    mmp = MaximalMarginPerceptron("precomputed", lam=LAM, tol=1e-7, max_iter=1_000_000).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, tol=1e-7, max_iter=1_000_000).fit(K, y)
     assert 1 / mmp.extended_norm_sq_ == pytest.approx(risk, rel=1e-5)
     # Optimality conditions (spec §4.1): 1 - y f*(x_i) = λ b_i on the support, y f* >= 1 elsewhere.
     margins = y * (K @ (b * y))
@@ -80,13 +81,13 @@ def test_perceptron_and_mmp_states_bound_the_risk(rng):
     K = boolean_kernel(add_complemented_bits(bits), degree=3)
     G = extended_gram(K, y, LAM)
     risk, _ = minimal_risk(K, y, LAM)
-    perceptron = KernelPerceptron("precomputed", lam=LAM).fit(K, y)
+    perceptron = KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y)
     assert perceptron_lower_bound(perceptron.n_updates_, perceptron.extended_norm_sq_) <= risk
     assert perceptron.lower_bound_ == pytest.approx(alpha_lower_bound(perceptron.alpha_, G))
     assert perceptron.risk_ >= risk - 1e-9
     # Novikoff in extended space: t <= (max K_ii + λ) · min R.
     assert perceptron.n_updates_ <= (K.diagonal().max() + LAM) * risk
-    mmp = MaximalMarginPerceptron("precomputed", lam=LAM, tol=1e-3).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, tol=1e-3).fit(K, y)
     # Every MMP state is in the simplex, so every 1/N on the way is a lower bound (Eq. 11).
     assert np.all(1 / mmp.norm_history_ <= risk * (1 + 1e-10))
     assert mmp_lower_bound(mmp.extended_norm_sq_) <= risk * (1 + 1e-10) <= mmp.risk_upper_bound_
@@ -103,8 +104,8 @@ def test_every_bound_below_every_tree_and_dnf(rng, degree):
         risk, _ = minimal_risk(K, y, LAM)
         bounds = [
             risk,
-            KernelPerceptron("precomputed", lam=LAM).fit(K, y).lower_bound_,
-            MaximalMarginPerceptron("precomputed", lam=LAM).fit(K, y).lower_bound_,
+            KernelPerceptron(kernel="precomputed", lam=LAM).fit(K, y).lower_bound_,
+            MaximalMarginPerceptron(kernel="precomputed", lam=LAM).fit(K, y).lower_bound_,
         ]
         risks = []
         for tree in (PrunedDecisionTree(max_depth=degree, random_state=0).fit(bits, y), optimal_boolean_tree(bits, y, degree)):

@@ -1,0 +1,147 @@
+"""Naive reference implementations: the loops the tests and the benchmarks compare the learners against.
+
+One copy serves both: a unit test asserts that a vectorised learner agrees with the loop here on
+random data, and a benchmark (``make bench``) times the very same loop, imported as
+``from tests._naive import naive_score`` (``tests/`` is a package; the benchmarks run from the
+repository root, so no path manipulation is needed).
+
+A reference here is written from the paper or spec, not from the implementation: it may use the
+package only for input plumbing that is itself tested elsewhere (e.g. ``companion.widc.satisfaction``,
+a plain boolean AND over literal columns), never for a decision rule (a tie break, a pruning
+criterion) it is meant to check. Add new references at the end of this file.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.widc import satisfaction
+
+__all__ = [
+    "naive_z",
+    "naive_pattern_blocks",
+    "naive_score",
+    "naive_prism",
+    "naive_oner",
+    "as_codes",
+    "rules_as_tuples",
+]
+
+# --------------------------------------------------------------------------------------------
+# WIDC (paper 04): the Z criterion and the literal search, from scratch
+# --------------------------------------------------------------------------------------------
+
+
+def naive_z(blocks, y, w, c):
+    """Eq. (1) with explicit loops over blocks and classes."""
+    total = 0.0
+    for block in set(blocks.tolist()):
+        members = blocks == block
+        for label in range(c):
+            plus = w[members & (y == label)].sum()
+            minus = w[members & (y != label)].sum()
+            total += 2 * np.sqrt(plus * minus)
+    return total
+
+
+def naive_pattern_blocks(satisfied):
+    """Block = the tuple of satisfied monomials, labelled by a dict."""
+    labels = {}
+    return np.array([labels.setdefault(tuple(row), len(labels)) for row in satisfied])
+
+
+def naive_score(literals, y, w, c, monomials, term):
+    """Z of M + {term + [l]} for every literal l, recomputed from scratch."""
+    scores = np.empty(literals.shape[1])
+    for literal in range(literals.shape[1]):
+        sat = satisfaction(literals, monomials + [tuple(term) + (literal,)])
+        scores[literal] = naive_z(naive_pattern_blocks(sat), y, w, c)
+    return scores
+
+
+# --------------------------------------------------------------------------------------------
+# PRISM and OneR (paper 02): Weka's loops, instance by instance
+# --------------------------------------------------------------------------------------------
+
+
+def naive_prism(codes, y_codes, n_values, n_classes):
+    """Weka's Prism, instance by instance. ``codes[i][a] == -1`` matches no test.
+
+    Returns rules as ``(class, [(attribute, value), ...], p, t)``. Where Weka would pick a
+    test reaching no positive (possible only when cells match no test), the rule stops, and a
+    class whose remaining positives no test reaches gets no more rules (Prism's documented
+    behaviour).
+    """
+    n, d = len(codes), len(n_values)
+    rules = []
+    for cl in range(n_classes):
+        E = list(range(n))
+        while any(y_codes[i] == cl for i in E):
+            tests = []
+            rule_E = list(E)
+            errors = sum(1 for i in E if y_codes[i] != cl)
+            while errors != 0:
+                best = None
+                best_p = best_t = 0
+                for a in range(d):
+                    if any(a == ta for ta, _ in tests):
+                        continue
+                    covers = [0] * n_values[a]
+                    correct = [0] * n_values[a]
+                    for i in rule_E:
+                        v = codes[i][a]
+                        if v >= 0:
+                            covers[v] += 1
+                            correct[v] += y_codes[i] == cl
+                    for v in range(n_values[a]):
+                        diff = correct[v] * best_t - best_p * covers[v]
+                        if best is None or diff > 0 or (diff == 0 and correct[v] > best_p):
+                            best, best_p, best_t = (a, v), correct[v], covers[v]
+                if best is None or best_p == 0:
+                    break
+                tests.append(best)
+                rule_E = [i for i in rule_E if codes[i][best[0]] == best[1]]
+                errors = best_t - best_p
+            if not tests and errors != 0:
+                break
+            rules.append((cl, tests, sum(1 for i in rule_E if y_codes[i] == cl), len(rule_E)))
+            covered = set(rule_E)
+            E = [i for i in E if i not in covered]
+    return rules
+
+
+def naive_oner(codes, y_codes, n_values, n_classes):
+    """Holte's 1R: per attribute, value -> majority class; the attribute with most hits."""
+    best_attribute, best_correct, best_map = None, -1, None
+    for a in range(len(n_values)):
+        mapping, correct = {}, 0
+        for v in range(n_values[a]):
+            counts = [0] * n_classes
+            for i in range(len(codes)):
+                if codes[i][a] == v:
+                    counts[y_codes[i]] += 1
+            if sum(counts):
+                mapping[v] = counts.index(max(counts))
+                correct += max(counts)
+        if correct > best_correct:
+            best_attribute, best_correct, best_map = a, correct, mapping
+    return best_attribute, best_map, len(codes) - best_correct
+
+
+def as_codes(X, y, missing):
+    """Integer codes of a categorical frame in the references' format (``missing="value"``: own code)."""
+    codes = np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns])
+    n_values = [len(X[c].cat.categories) for c in X.columns]
+    if missing == "value":
+        for a, k in enumerate(n_values):
+            codes[codes[:, a] < 0, a] = k
+        n_values = [k + 1 for k in n_values]
+    return codes.tolist(), y.cat.codes.tolist(), n_values, len(y.cat.categories)
+
+
+def rules_as_tuples(model, X, y):
+    """Rules of a fitted Prism in the naive reference's format."""
+    class_code = {c: k for k, c in enumerate(y.cat.categories)}
+    return [
+        (class_code[r.label], list(zip(r.attributes, r.codes)), r.p, r.t) for r in model.rules_
+    ]

@@ -1,0 +1,143 @@
+"""The interface every interpretable learner shares (companion/interpretable.py).
+
+One ``to_text(feature_names=None, **options)`` defined once, keyword-only ``__init__``, the size
+measure ``complexity_`` and the ``staged_predict`` generator convention, checked on every
+estimator the package defines (found by ``companion.discovery``), so a new learner is held to
+them the moment it exists.
+"""
+
+import inspect
+import types
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
+from companion.discovery import all_estimators
+from companion.interpretable import InterpretableMixin, staged_predictions
+from companion.perceptrons import KernelPerceptron, MaskPerceptron
+from companion.prism import Prism
+from companion.widc import DecisionCommittee
+
+ESTIMATORS = all_estimators()
+INTERPRETABLE = [(name, cls) for name, cls in ESTIMATORS if issubclass(cls, InterpretableMixin)]
+
+
+def _binary_data(seed=0, n=60):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(n, 5)).astype(float)
+    y = np.where((X[:, 0] == 1) & (X[:, 1] == 0) | (X[:, 2] == 1) & (rng.random(n) < 0.8), "yes", "no")
+    return pd.DataFrame(X, columns=["a", "b", "c", "d", "e"]), y
+
+
+@pytest.mark.parametrize("name, cls", ESTIMATORS, ids=[name for name, _ in ESTIMATORS])
+def test_init_parameters_are_keyword_only(name, cls):
+    parameters = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+    positional = [p.name for p in parameters if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    assert positional == [], f"{name}.__init__ takes {positional} positionally"
+
+
+@pytest.mark.parametrize("name, cls", INTERPRETABLE, ids=[name for name, _ in INTERPRETABLE])
+def test_one_to_text_signature(name, cls):
+    # to_text is the mixin's, never overridden: one signature for every learner
+    assert cls.to_text is InterpretableMixin.to_text, f"{name} overrides to_text"
+    options = [
+        p for p in inspect.signature(cls._render_text).parameters.values() if p.name not in ("self", "feature_names")
+    ]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in options), f"{name}._render_text options"
+
+
+@pytest.mark.parametrize("name, cls", INTERPRETABLE, ids=[name for name, _ in INTERPRETABLE])
+def test_complexity_is_set_by_fit(name, cls):
+    estimator = cls()
+    assert not hasattr(estimator, "complexity_")
+    X, y = _binary_data()
+    if "categorical_features" in estimator.get_params():  # PRISM, OneR: nominal attributes only
+        estimator.set_params(categorical_features=list(range(X.shape[1])))
+    try:
+        estimator.fit(X, y)
+    except ImportError as exc:  # an optional dependency (e.g. wittgenstein) is missing
+        pytest.skip(str(exc))
+    assert isinstance(estimator.complexity_, (int, np.integer)) and estimator.complexity_ >= 0
+    doc = inspect.getdoc(cls) or ""
+    assert "complexity_" in doc, f"{name} does not document what complexity_ counts"
+
+
+@pytest.mark.parametrize(
+    "model, expected",
+    [
+        # DLM/SCM: one ball test per rule; PRISM: one test per condition;
+        # DecisionCommittee: the literals of its monomials; MaskPerceptron: the monomials' literals
+        (DecisionListMachine(s=3), lambda m: m.n_balls_),
+        (BallSetCoveringMachine(s=3), lambda m: m.n_balls_),
+        (Prism(categorical_features=[0, 1, 2, 3, 4]), lambda m: sum(len(rule.conditions) for rule in m.rules_)),
+        (DecisionCommittee(pruning="none"), lambda m: sum(len(monomial) for monomial in m.monomials_)),
+        (MaskPerceptron(degree=2, n_terms=3), lambda m: sum(len(monomial) for monomial in m.monomials_)),
+        (KernelPerceptron(kernel="boolean", degree=2), lambda m: len(m.support_)),
+    ],
+    ids=["DLM", "SCM", "Prism", "DecisionCommittee", "MaskPerceptron", "KernelPerceptron"],
+)
+def test_complexity_counts_what_the_docstring_says(model, expected):
+    X, y = _binary_data(seed=3)
+    model = clone(model).fit(X, y)
+    assert model.complexity_ == expected(model)
+    assert model.complexity_ > 0  # the data have signal: an empty model would be a bug here
+
+
+def test_to_text_options_reach_the_renderer_and_unknown_ones_are_named():
+    X, y = _binary_data()
+    prism = Prism(categorical_features=[0, 1, 2, 3, 4]).fit(X, y)
+    assert prism.to_text(weka_layout=True).startswith("Prism rules\n----------\n")
+    assert not prism.to_text().startswith("Prism rules")
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['decimals'\].*\['weka_layout'\]"):
+        prism.to_text(decimals=2)
+    dlm = DecisionListMachine(s=2).fit(X, y)
+    with pytest.raises(ValueError, match="decimals must be a non-negative integer"):
+        dlm.to_text(decimals=-1)
+
+
+def test_str_before_fit_is_the_parameter_repr_and_after_fit_the_text():
+    model = DecisionListMachine(s=2)
+    assert str(model) == "DecisionListMachine(s=2)"
+    X, y = _binary_data()
+    model.fit(X, y)
+    assert str(model) == model.to_text()
+
+
+def test_str_does_not_hide_errors_other_than_not_fitted():
+    class Broken(DecisionListMachine):
+        def _render_text(self, feature_names):
+            raise RuntimeError("renderer bug")
+
+    X, y = _binary_data()
+    model = Broken(s=2).fit(X, y)
+    with pytest.raises(RuntimeError, match="renderer bug"):
+        str(model)
+
+
+STAGED = [(name, cls) for name, cls in ESTIMATORS if hasattr(cls, "staged_predict")]
+
+
+@pytest.mark.parametrize("name, cls", STAGED, ids=[name for name, _ in STAGED])
+def test_staged_predict_is_a_generator_ending_at_predict(name, cls):
+    X, y = _binary_data(seed=5)
+    model = cls().fit(X, y)
+    stages = model.staged_predict(X)
+    assert isinstance(stages, types.GeneratorType)
+    stages = list(stages)
+    assert len(stages) >= 1
+    np.testing.assert_array_equal(stages[-1], model.predict(X))
+    assert all(stage.shape == (len(X),) for stage in stages)
+
+
+def test_staged_predictions_stacks_and_handles_an_empty_model():
+    X, y = _binary_data(seed=5)
+    model = DecisionListMachine(s=4).fit(X, y)
+    matrix = staged_predictions(model, X)
+    assert matrix.shape == (model.n_balls_, len(X))
+    np.testing.assert_array_equal(matrix[-1], model.predict(X))
+    # a model with no element yields nothing: zero rows, one column per sample
+    empty = types.SimpleNamespace(staged_predict=lambda X: iter(()), classes_=np.array(["no", "yes"]))
+    assert staged_predictions(empty, X).shape == (0, len(X))
