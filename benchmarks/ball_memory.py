@@ -42,7 +42,7 @@ def _worker(name: str, m: int, params: dict) -> dict:
     from benchmarks.learner_scaling import make_data
     from companion.discovery import all_estimators
 
-    cls = dict(all_estimators())[name]
+    cls = dict(all_estimators("classifier"))[name]
     X, y = make_data(name, m)
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     start = time.perf_counter()
@@ -62,7 +62,7 @@ def _identical_worker(name: str, m: int) -> dict:
     from companion.decision_list import SortedDistances
     from companion.discovery import all_estimators
 
-    cls = dict(all_estimators())[name]
+    cls = dict(all_estimators("classifier"))[name]
     X, y = make_data(name, m)
     blocked = cls().fit(X, y)
     full = cls(max_memory_gb=None).fit(X, y, sorted_distances=SortedDistances.from_points(X))

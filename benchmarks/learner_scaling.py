@@ -101,7 +101,7 @@ def _worker(name: str, m: int, memory_limit_gb: float) -> dict:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     from companion.discovery import all_estimators
 
-    cls = dict(all_estimators())[name]
+    cls = dict(all_estimators("classifier"))[name]
     X, y = make_data(name, m)
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
     start = time.perf_counter()
@@ -201,7 +201,7 @@ def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None
 
     sizes = tuple(sizes or (QUICK_SIZES if quick else SIZES))
     time_limit = time_limit or (60.0 if quick else TIME_LIMIT_S)
-    names = list(learners or [n for n, _ in all_estimators()])
+    names = list(learners or [n for n, _ in all_estimators("classifier")])
     start = time.perf_counter()
     records = []
     for name in names:

@@ -26,8 +26,8 @@ from companion.datasets import load_led24, load_mushroom
 from companion.experiments.paper04 import encode_frame
 from companion.widc import (
     _encode_variables,
-    _literal_matrix,
     grow_monomials,
+    literal_matrix,
     pattern_codes,
     satisfaction,
     score_literals,
@@ -58,7 +58,7 @@ def _problem(name):
     _, y_codes = np.unique(np.asarray(y).astype(str), return_inverse=True)
     c = int(y_codes.max()) + 1
     variables, _ = _encode_variables(array, y_codes, c, nominal, max_cuts=8)
-    literals = _literal_matrix(array, variables)
+    literals = literal_matrix(array, variables)
     return literals, y_codes, np.full(len(y_codes), 1.0 / len(y_codes)), c
 
 

@@ -1,8 +1,9 @@
 """companion: learners, kernels, bounds and data for five papers on sparse Boolean classifiers.
 
 The learners are scikit-learn classifiers; each paper's own learner lives in the module named
-after its subject, the baselines the papers compare against in :mod:`companion.baselines`, and
-all are reachable from the top level (``from companion import Prism``):
+after its subject, the baselines the papers compare against in :mod:`companion.baselines`, the
+transformers several papers share in :mod:`companion.preprocessing`, and all are reachable from
+the top level (``from companion import Prism``):
 
 ======================================  ============================  ======================
 learner                                 module                        paper
@@ -20,6 +21,8 @@ learner                                 module                        paper
 ``OneR``                                ``companion.baselines``       02 (Holte 1993 baseline)
 ``OrderedRipper``                       ``companion.baselines``       02, 04 (Cohen 1995 baseline)
 ``PrunedDecisionTree``                  ``companion.baselines``       03, 04 (CART baseline)
+``FrameEncoder``                        ``companion.preprocessing``   01, 02, 04 (transformer)
+``MDLDiscretizer``                      ``companion.preprocessing``   02, 04 (transformer)
 ======================================  ============================  ======================
 
 ``import companion`` needs only the core dependencies (numpy, scipy, pandas, scikit-learn,
@@ -48,6 +51,8 @@ _LEARNERS = {
     "OneR": "companion.baselines",
     "OrderedRipper": "companion.baselines",
     "PrunedDecisionTree": "companion.baselines",
+    "FrameEncoder": "companion.preprocessing",
+    "MDLDiscretizer": "companion.preprocessing",
 }
 
 __all__ = ["__version__", *_LEARNERS]

@@ -1320,11 +1320,13 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            In the units the balls were learnt in (scaled as the training inputs); NaN is refused.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
-            Columns follow ``classes_``; rows sum to 1.
+            One row per point, one column per entry of ``classes_``; a ball's cell of ``n``
+            training examples, none of some class, still gives that class ``1 / (n + k)``.
         """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)

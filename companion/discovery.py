@@ -18,9 +18,22 @@ from sklearn.base import BaseEstimator
 __all__ = ["all_estimators", "check_exemptions"]
 
 
-def all_estimators() -> list[tuple[str, type]]:
-    """Return ``(name, class)`` for every public estimator class defined in ``companion``, sorted."""
+def all_estimators(type_filter=None) -> list[tuple[str, type]]:
+    """Return ``(name, class)`` for every public estimator class defined in ``companion``, sorted.
+
+    ``type_filter``: None (all, for the contract test), ``"classifier"`` (the learners) or
+    ``"transformer"`` (``companion.preprocessing``'s), as in ``sklearn.utils.all_estimators``.
+    """
     import companion
+    from sklearn.base import ClassifierMixin, TransformerMixin
+
+    keep = {
+        None: lambda cls: True,
+        "classifier": lambda cls: issubclass(cls, ClassifierMixin),
+        "transformer": lambda cls: issubclass(cls, TransformerMixin),
+    }
+    if type_filter not in keep:
+        raise ValueError(f"type_filter must be None, 'classifier' or 'transformer', got {type_filter!r}")
 
     found = {}
     for module_info in pkgutil.walk_packages(companion.__path__, prefix="companion."):
@@ -34,6 +47,7 @@ def all_estimators() -> list[tuple[str, type]]:
                 and cls.__module__.startswith("companion")
                 and not name.startswith("_")
                 and not inspect.isabstract(cls)
+                and keep[type_filter](cls)
             ):
                 found[name] = cls
     return sorted(found.items())

@@ -38,6 +38,8 @@ from sklearn.utils import check_scalar
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from companion.numerics import first_near_min
+
 __all__ = [
     "mdl_cut_points",
     "MDLDiscretizer",
@@ -126,8 +128,7 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
         n_left = (positions - lo).astype(float)
         entropy_left, entropy_right = _entropy(left), _entropy(right)
         split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
-        lowest = split_entropy.min()
-        best = int(np.flatnonzero(split_entropy <= lowest + ENTROPY_TIE_RTOL * max(1.0, abs(lowest)))[0])
+        best = first_near_min(split_entropy, ENTROPY_TIE_RTOL)
         entropy_all = float(_entropy(total))
         gain = entropy_all - split_entropy[best]
         k_all = int((total > 0).sum())

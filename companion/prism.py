@@ -63,7 +63,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, laplace_proba
 from companion.preprocessing import (
     MANY_VALUES,
     MISSING_VALUE_NAME,

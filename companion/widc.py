@@ -63,6 +63,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.numerics import first_near_min
 from companion.preprocessing import mdl_cut_points
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "rule_vectors",
     "committee_predict",
     "mdl_cut_points",
+    "literal_matrix",
     "PRUNINGS",
 ]
 
@@ -117,23 +119,6 @@ def _uniform_weight(sample_weight):
     if w.size and bool(np.all(w == w.flat[0])):
         return float(w.flat[0])
     return None
-
-
-def _first_near_min(values, rtol=_TIE_RTOL):
-    """Lowest index ``i`` with ``values[i] <= min + rtol * max(1, |min|)`` (documented tie rule).
-
-    Used only where the compared values are irrational functions of integer counts (Z, Z_t,
-    entropies): mathematically equal values may differ in their last bits, depending on the
-    order of a float sum or on the CPU's exp/log kernel, and are treated as tied.
-
-    >>> _first_near_min(np.array([0.3, 0.1 + 0.2, 0.2]))
-    2
-    >>> _first_near_min(np.array([0.1 + 0.2, 0.3, 0.5]))
-    0
-    """
-    values = np.asarray(values, dtype=float)
-    lowest = values.min()
-    return int(np.flatnonzero(values <= lowest + rtol * max(1.0, abs(lowest)))[0])
 
 
 def _votes(vectors):
@@ -397,7 +382,7 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
             # Z is a sum of square roots: mathematically equal values can differ in the last bit
             # (order of the float sum), so values within _TIE_RTOL of the minimum are tied, and
             # ties go to the smallest literal id (documented tie rule).
-            best = _first_near_min(scores)
+            best = first_near_min(scores, _TIE_RTOL)
             # "Decreases Z" must also beat rounding: a literal that leaves the partition as it is
             # recomputes the same Z through another decomposition.
             tolerance = _TIE_RTOL * max(1.0, z_current)
@@ -759,8 +744,23 @@ def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
     return variables, binary_other
 
 
-def _literal_matrix(X, variables):
-    """Truth of every literal (columns 2v = positive, 2v+1 = negated) on every row of ``X``."""
+def literal_matrix(X, variables):
+    """Truth of every literal on every row of ``X``: the Boolean description WIDC learns on.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numeric codes as :meth:`DecisionCommittee.fit` stores them (NaN = missing).
+    variables : list of (feature, kind, value)
+        ``kind`` is ``"eq"`` (nominal value), ``"le"`` or ``"gt"`` (MDL cut), as in the fitted
+        ``variables_``.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_samples, 2 * len(variables))
+        Column ``2v`` is variable ``v``, column ``2v + 1`` its negation; a missing value makes both
+        false (Nock 2002, Section 5: a missing attribute satisfies no literal on it).
+    """
     out = np.zeros((X.shape[0], 2 * len(variables)), dtype=bool)
     if not variables:
         return out
@@ -1136,7 +1136,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
         )
         self._warn_many_values()
-        literals = _literal_matrix(X, self.variables_)
+        literals = literal_matrix(X, self.variables_)
         # Class counts are integers, divided by n once: the same floats on every machine.
         self.prior_ = np.bincount(y_codes, minlength=c) / n
         if c > 1:
@@ -1226,7 +1226,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         other = copy.deepcopy(self)
         other.set_params(pruning=pruning, **pruning_params)
         other._check_params(X.shape[1])
-        literals = _literal_matrix(X, self.variables_)
+        literals = literal_matrix(X, self.variables_)
         satisfied = satisfaction(literals, self.grown_monomials_)
         other._prune(literals, satisfied, codes, np.full(len(codes), 1.0 / len(codes)))
         return other
@@ -1236,7 +1236,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _satisfied(self, X):
         X = self._frame_codes(X, reset=False)
         X = validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan")
-        return satisfaction(_literal_matrix(X, self.variables_), self.monomials_)
+        return satisfaction(literal_matrix(X, self.variables_), self.monomials_)
 
     def decision_function(self, X):
         """Vote ``S(o) + D / 2``: the summed rule vectors plus half the default vector.
@@ -1292,12 +1292,14 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         Parameters
         ----------
-        X : array-like of shape (n_samples, n_features)
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Columns as in :meth:`fit`; NaN is a missing value, which satisfies no literal on
+            its attribute.
 
         Returns
         -------
         ndarray of shape (n_samples, n_classes)
-            Columns follow ``classes_``; rows sum to 1.
+            One row per observation, one column per entry of ``classes_``, each row summing to 1.
         """
         check_is_fitted(self)
         c = len(self.classes_)

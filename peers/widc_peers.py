@@ -231,17 +231,6 @@ def run(names=None, learners=("J48", "JRip", "CN2", "CN2-unordered"), jobs=1):
     """Run the peers (``jobs`` data sets at a time), then collect every part into ``results.csv``."""
     import pandas as pd
 
-    rows = []
-    versions = {"python": platform.python_version()}
-    if {"J48", "JRip"} & set(learners):
-        listing = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
-        versions["weka (Debian package)"] = listing.stdout.strip()
-        versions["weka.jar"] = str(WEKA_JAR.resolve())
-        versions["java"] = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-    if {"CN2", "CN2-unordered"} & set(learners):
-        import Orange
-
-        versions["orange3"] = Orange.__version__
     files = sorted(INPUT.glob("*.npz"))
     if not files:
         raise SystemExit(f"no input in {INPUT}: run the export stage first")
@@ -258,6 +247,19 @@ def run(names=None, learners=("J48", "JRip", "CN2", "CN2-unordered"), jobs=1):
     parts = [PARTS / f"{path.stem}__{learner}.csv" for path in files
              for learner in ("J48", "JRip", "CN2", "CN2-unordered")]
     rows = [pd.read_csv(part) for part in parts if part.exists()]
+    # The versions of every program whose results are collected (a collect-only run, or a run of
+    # some learners, still writes the versions of the parts made earlier).
+    present = {part.stem.split("__")[1] for part in parts if part.exists()}
+    versions = {"python": platform.python_version()}
+    if {"J48", "JRip"} & present:
+        listing = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
+        versions["weka (Debian package)"] = listing.stdout.strip()
+        versions["weka.jar"] = str(WEKA_JAR.resolve())
+        versions["java"] = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    if {"CN2", "CN2-unordered"} & present:
+        import Orange
+
+        versions["orange3"] = Orange.__version__
     not_run = [part.stem.replace("__", ": ") for part in parts if not part.exists()]
     OUT.mkdir(parents=True, exist_ok=True)
     target = OUT / "results.csv"
@@ -266,7 +268,9 @@ def run(names=None, learners=("J48", "JRip", "CN2", "CN2-unordered"), jobs=1):
     frame.to_csv(target, index=False)
     all_hashes = {path.stem: fold_hash(np.load(path)["folds"]) for path in files}
     provenance = {
-        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        # when the newest collected result was made (a collect-only run changes no result)
+        "date": datetime.datetime.fromtimestamp(max(part.stat().st_mtime for part in parts if part.exists()),
+                                                datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         **{f"version: {k}": v for k, v in versions.items()},
         "folds": f"companion.evaluation.stratified_folds(y, n_splits={N_SPLITS}, seed={SEED}) on "
                  "companion.experiments.paper04.load_benchmark_set(name), as run_benchmark does",

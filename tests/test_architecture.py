@@ -34,17 +34,9 @@ PROTOCOL_PACKAGES = ("companion.experiments", "companion.reproduce")
 BOUNDS_MAY_IMPORT = ("companion.numerics",)
 
 #: (importing file, imported module): rule (b) exceptions, each with the change that removes it.
-BOUNDS_IMPORT_ALLOWED = {
-    # Transitional re-export of the reconstruction function (learner code, now in
-    # companion/decision_list.py): notebook 01 still imports it from companion.bounds.decision_list.
-    # Owner: the lead (edit that notebook cell, then delete the re-export at the end of the file).
-    ("companion/bounds/decision_list.py", "companion.decision_list"),
-}
+BOUNDS_IMPORT_ALLOWED: set = set()
 #: (importing file, imported module, private name): rule (c) exceptions, owner of the fix noted.
-PRIVATE_IMPORT_ALLOWED = {
-    # Owner: companion/widc.py (make the literal matrix public) and companion/experiments/paper04.py.
-    ("companion/experiments/paper04.py", "companion.widc", "_literal_matrix"),
-}
+PRIVATE_IMPORT_ALLOWED: set = set()
 
 
 def module_name(path: Path, root: Path) -> str:

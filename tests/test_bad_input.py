@@ -27,9 +27,9 @@ from companion.kernels import boolean_kernel
 from companion.decision_list import DecisionListMachine
 from companion.perceptrons import KernelPerceptron
 from companion.prism import Prism
-from companion.rule_baselines import OneR
+from companion.baselines import OneR
 
-ESTIMATORS = dict(all_estimators())
+ESTIMATORS = dict(all_estimators("classifier"))
 NAMES = sorted(ESTIMATORS)
 
 # Learners restricted to two classes (they say so with a ValueError) and the ones that take any number.
@@ -39,13 +39,16 @@ BINARY_ONLY = {
     "KernelPerceptron",
     "MaskPerceptron",
     "MaximalMarginPerceptron",
-    "StumpConjunction",
+    "SetCoveringStumps",
+    "OccamStumps",
+    "PacBayesStumps",
 }
 MULTI_CLASS = set(NAMES) - BINARY_ONLY
 # What a learner does with a training set of a single class: predict it ("constant") or refuse.
-ONE_CLASS_REFUSED = {"KernelPerceptron", "MaskPerceptron", "MaximalMarginPerceptron", "StumpConjunction"}
+STUMPS = {"SetCoveringStumps", "OccamStumps", "PacBayesStumps"}
+ONE_CLASS_REFUSED = {"KernelPerceptron", "MaskPerceptron", "MaximalMarginPerceptron", *STUMPS}
 # Learners for which NaN is a legitimate value: a missing attribute (Prism, DecisionCommittee, OneR).
-NAN_IS_MISSING = {"DecisionCommittee", "OneR", "Prism"}
+NAN_IS_MISSING = {"DecisionCommittee", "OneR", "OrderedRipper", "Prism"}
 
 CLASS_ERROR = r"(?i)(2 classes|binary)"
 # Exceptions that betray an unguarded numpy/pandas operation rather than input validation.
@@ -63,7 +66,7 @@ def _data(n=24, n_features=4, seed=0):
 
 def _make(name, **params):
     estimator = ESTIMATORS[name]()
-    if name in {"DecisionListMachine", "BallSetCoveringMachine", "StumpConjunction"}:
+    if name in {"DecisionListMachine", "BallSetCoveringMachine", *STUMPS}:
         estimator.set_params(s=3)
     return estimator.set_params(**params)
 
@@ -190,7 +193,7 @@ def test_pandas_categorical_labels_work(name):
 
 
 # DecisionCommittee reads string / category / bool columns as nominal (issue 14): tests/test_widc.py.
-NUMERIC_LEARNERS = sorted(set(NAMES) - {"OneR", "Prism", "DecisionCommittee"})
+NUMERIC_LEARNERS = sorted(set(NAMES) - {"OneR", "OrderedRipper", "Prism", "DecisionCommittee"})
 
 
 @pytest.mark.parametrize("name", NUMERIC_LEARNERS)
@@ -263,8 +266,9 @@ PARAMETER_CASES = [
     ("DecisionListMachine", {"p_p": -1.0}, ValueError, r"p_p must be a non-negative"),
     ("DecisionListMachine", {"p_n": -0.5}, ValueError, r"p_n must be a non-negative"),
     ("BallSetCoveringMachine", {"p": -1.0}, ValueError, r"p must be a non-negative"),
-    ("StumpConjunction", {"p": -1.0}, ValueError, r"p must be a finite number >= 0"),
-    ("StumpConjunction", {"eta": -1.0}, ValueError, r"eta must be a finite number >= 0"),
+    ("SetCoveringStumps", {"p": -1.0}, ValueError, r"p must be a finite number >= 0"),
+    ("OccamStumps", {"eta": -1.0}, ValueError, r"eta must be a finite number >= 0"),
+    ("PacBayesStumps", {"eta": -1.0}, ValueError, r"eta must be a finite number >= 0"),
     ("KernelPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
     ("MaximalMarginPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
     ("MaskPerceptron", {"lam": 0.0}, ValueError, r"lam == 0.0, must be > 0"),
@@ -273,12 +277,12 @@ PARAMETER_CASES = [
     # s = 0 and non-integer stopping points
     ("DecisionListMachine", {"s": 0}, ValueError, r"s \(the stopping point\) must be >= 1"),
     ("BallSetCoveringMachine", {"s": 0}, ValueError, r"s \(the stopping point\) must be >= 1"),
-    ("StumpConjunction", {"s": 0}, ValueError, r"s \(maximum number of stumps\) must be >= 1"),
-    ("StumpConjunction", {"s": 2.5}, TypeError, r"s \(maximum number of stumps\) must be an integer"),
+    ("SetCoveringStumps", {"s": 0}, ValueError, r"s \(maximum number of stumps\) must be >= 1"),
+    ("OccamStumps", {"s": 2.5}, TypeError, r"s \(maximum number of stumps\) must be an integer"),
     ("DecisionListMachine", {"s": "all"}, TypeError, r"s \(the stopping point\) must be a positive int"),
     # δ outside (0, 1]
-    ("StumpConjunction", {"delta": 0.0}, ValueError, r"delta must lie in \(0, 1\]"),
-    ("StumpConjunction", {"delta": 1.5}, ValueError, r"delta must lie in \(0, 1\]"),
+    ("PacBayesStumps", {"delta": 0.0}, ValueError, r"delta must lie in \(0, 1\]"),
+    ("SetCoveringStumps", {"delta": 1.5}, ValueError, r"delta must lie in \(0, 1\]"),
     ("DecisionCommittee", {"optimistic_delta": 0.0}, ValueError, r"optimistic_delta == 0.0"),
     ("DecisionCommittee", {"optimistic_delta": 2.0}, ValueError, r"optimistic_delta == 2.0"),
     # degree < 0 and bad kernel weights
@@ -293,9 +297,8 @@ PARAMETER_CASES = [
     ("DecisionListMachine", {"metric": 2}, TypeError, r"metric must be a string"),
     ("DecisionListMachine", {"ball_type": "round"}, ValueError, r"ball_type must be 'simple'"),
     ("BallSetCoveringMachine", {"model_type": "dnf"}, ValueError, r"model_type must be 'conjunction'"),
-    ("StumpConjunction", {"variant": "svm"}, ValueError, r"variant must be one of"),
-    ("StumpConjunction", {"model_type": "xor"}, ValueError, r"model_type must be one of"),
-    ("StumpConjunction", {"tie_breaking": "random"}, ValueError, r"tie_breaking must be one of"),
+    ("OccamStumps", {"model_type": "xor"}, ValueError, r"model_type must be one of"),
+    ("SetCoveringStumps", {"tie_breaking": "random"}, ValueError, r"tie_breaking must be one of"),
     ("KernelPerceptron", {"kernel": "gaussian-ish"}, ValueError, r"kernel must be a callable or one of"),
     ("MaximalMarginPerceptron", {"kernel_params": [1, 2]}, TypeError, r"kernel_params must be a dict"),
     ("MaximalMarginPerceptron", {"tol": 0.0}, ValueError, r"tol == 0.0, must be > 0"),
@@ -311,8 +314,8 @@ PARAMETER_CASES = [
     ("KernelPerceptron", {"max_updates": 0}, ValueError, r"max_updates == 0, must be >= 1"),
     ("MaskPerceptron", {"n_candidates": 0}, ValueError, r"n_candidates == 0, must be >= 1"),
     ("MaskPerceptron", {"complement": "yes"}, TypeError, r"complement must be True or False"),
-    ("StumpConjunction", {"margin_gaps": (0, 2)}, ValueError, r"margin_gaps must be a non-empty sequence"),
-    ("StumpConjunction", {"prior_n_features": 2}, ValueError, r"prior_n_features must be None or an integer >="),
+    ("PacBayesStumps", {"margin_gaps": (0, 2)}, ValueError, r"margin_gaps must be a non-empty sequence"),
+    ("OccamStumps", {"prior_n_features": 2}, ValueError, r"prior_n_features must be None or an integer >="),
     ("DecisionListMachine", {"compression_constraint": "yes"}, TypeError, r"compression_constraint must be a bool"),
 ]
 
@@ -433,9 +436,9 @@ BOUND_CASES = [
      r"norm_sq .* must be > 0"),
     # decision-list bounds (paper 01)
     ("dl theorem1 delta=0", lambda: dl_bounds.theorem1_bound(10, 10, delta=0.0, **_DL_COUNTS), ValueError,
-     r"delta must be a number in \(0, 1\]"),
+     r"delta must lie in \(0, 1\]"),
     ("dl theorem2 delta=1.5", lambda: dl_bounds.theorem2_bound(10, 10, delta=1.5, **_DL_COUNTS), ValueError,
-     r"delta must be a number in \(0, 1\]"),
+     r"delta must lie in \(0, 1\]"),
     ("dl theorem1 c_p<0", lambda: dl_bounds.theorem1_bound(10, 10, **{**_DL_COUNTS, "c_p": -1}), ValueError,
      r"c_p must be a non-negative integer"),
     ("dl counts > class", lambda: dl_bounds.theorem1_bound(2, 10, **{**_DL_COUNTS, "k_p": 5}), ValueError,
@@ -443,7 +446,7 @@ BOUND_CASES = [
     ("dl corrected ball_type", lambda: dl_bounds.corrected_bound(20, compression_size=2, n_centres=1, n_errors=0, r=1,
                                                                  ball_type="round"), ValueError, r"ball_type must be 'simple' or 'complex'"),
     ("dl corrected delta=0", lambda: dl_bounds.corrected_bound(20, compression_size=2, n_centres=1, n_errors=0, r=1,
-                                                               delta=0.0), ValueError, r"delta must be a number in \(0, 1\]"),
+                                                               delta=0.0), ValueError, r"delta must lie in \(0, 1\]"),
     ("dl bound_path unfitted", lambda: dl_bounds.dlm_bound_path(DecisionListMachine()), ValueError,
      r"the DecisionListMachine is not fitted"),
 ]

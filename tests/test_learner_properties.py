@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion.discovery import all_estimators
 
-LEARNERS = [cls for _, cls in all_estimators()]
+LEARNERS = [cls for _, cls in all_estimators("classifier")]
 PROPERTY_SETTINGS = settings(
     max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )

@@ -30,11 +30,11 @@ def test_power_law_and_limit():
     assert machine_limit(1000, 0.01, 1.0, 100.0, 0.0, 0.0) == (-1, "none")
 
 
-@pytest.mark.parametrize("name", [n for n, _ in all_estimators()])
+@pytest.mark.parametrize("name", [n for n, _ in all_estimators("classifier")])
 def test_data_fits_every_learner(name):
     X, y = make_data(name, 60)
     assert len(X) == len(y) == 60 and set(y) == {0, 1}
-    dict(all_estimators())[name]().fit(X, y)
+    dict(all_estimators("classifier"))[name]().fit(X, y)
 
 
 def test_quick_run_covers_every_learner(tmp_path):
@@ -44,7 +44,7 @@ def test_quick_run_covers_every_learner(tmp_path):
                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-2000:]
     table = pd.read_csv(tmp_path / "benchmarks_learner_scaling.csv")
-    assert set(table["learner"]) == {n for n, _ in all_estimators()}
+    assert set(table["learner"]) == {n for n, _ in all_estimators("classifier")}
     assert (table["status"] == "ok").all(), table[table["status"] != "ok"]
     assert sorted(set(table["m"])) == list(QUICK_SIZES)
     assert (table["fit_s"] > 0).all() and (table["peak_mb"] >= table["baseline_mb"]).all()

@@ -1,6 +1,6 @@
-"""Tests of companion.prism (PRISM), companion.rule_baselines (OneR) and experiments.paper02.
+"""Tests of companion.prism (PRISM), companion.baselines.OneR and experiments.paper02.
 
-The naive references below are loop-by-loop transcriptions of Weka 3.6's
+The naive references (tests/_naive.py) are loop-by-loop transcriptions of Weka 3.6's
 ``weka.classifiers.rules.Prism.buildClassifier`` and of Holte's OneR; the vectorised learners
 must agree with them on random nominal data.
 """
@@ -17,76 +17,13 @@ from sklearn.tree import DecisionTreeClassifier
 from companion.datasets import load_contact_lenses, load_iris
 from companion.experiments import paper02
 from companion.paper_numbers import paper_table
+from companion.baselines import OneR
 from companion.prism import MISSING_VALUE_NAME, Prism, _best_test, _best_test_scan
-from companion.rule_baselines import OneR
+from tests._naive import as_codes, naive_oner, naive_prism, rules_as_tuples
 
 # --------------------------------------------------------------------------------------------
-# Naive references
+# Naive references: tests/_naive.py (naive_prism, naive_oner, as_codes, rules_as_tuples)
 # --------------------------------------------------------------------------------------------
-
-
-def naive_prism(codes, y_codes, n_values, n_classes):
-    """Weka's Prism, instance by instance. ``codes[i][a] == -1`` matches no test.
-
-    Returns rules as ``(class, [(attribute, value), ...], p, t)``. Where Weka would pick a
-    test reaching no positive (possible only when cells match no test), the rule stops, and a
-    class whose remaining positives no test reaches gets no more rules (Prism's documented
-    behaviour).
-    """
-    n, d = len(codes), len(n_values)
-    rules = []
-    for cl in range(n_classes):
-        E = list(range(n))
-        while any(y_codes[i] == cl for i in E):
-            tests = []
-            rule_E = list(E)
-            errors = sum(1 for i in E if y_codes[i] != cl)
-            while errors != 0:
-                best = None
-                best_p = best_t = 0
-                for a in range(d):
-                    if any(a == ta for ta, _ in tests):
-                        continue
-                    covers = [0] * n_values[a]
-                    correct = [0] * n_values[a]
-                    for i in rule_E:
-                        v = codes[i][a]
-                        if v >= 0:
-                            covers[v] += 1
-                            correct[v] += y_codes[i] == cl
-                    for v in range(n_values[a]):
-                        diff = correct[v] * best_t - best_p * covers[v]
-                        if best is None or diff > 0 or (diff == 0 and correct[v] > best_p):
-                            best, best_p, best_t = (a, v), correct[v], covers[v]
-                if best is None or best_p == 0:
-                    break
-                tests.append(best)
-                rule_E = [i for i in rule_E if codes[i][best[0]] == best[1]]
-                errors = best_t - best_p
-            if not tests and errors != 0:
-                break
-            rules.append((cl, tests, sum(1 for i in rule_E if y_codes[i] == cl), len(rule_E)))
-            covered = set(rule_E)
-            E = [i for i in E if i not in covered]
-    return rules
-
-
-def naive_oner(codes, y_codes, n_values, n_classes):
-    """Holte's 1R: per attribute, value -> majority class; the attribute with most hits."""
-    best_attribute, best_correct, best_map = None, -1, None
-    for a in range(len(n_values)):
-        mapping, correct = {}, 0
-        for v in range(n_values[a]):
-            counts = [0] * n_classes
-            for i in range(len(codes)):
-                if codes[i][a] == v:
-                    counts[y_codes[i]] += 1
-            if sum(counts):
-                mapping[v] = counts.index(max(counts))
-                correct += max(counts)
-        if correct > best_correct:
-            best_attribute, best_correct, best_map = a, correct, mapping
-    return best_attribute, best_map, len(codes) - best_correct
 
 
 def random_nominal(rng, n=None, d=None, missing_rate=0.0):
@@ -106,24 +43,6 @@ def random_nominal(rng, n=None, d=None, missing_rate=0.0):
     labels = [f"c{j}" for j in rng.permutation(n_classes)]
     y = pd.Series(pd.Categorical([labels[c] for c in rng.integers(0, n_classes, size=n)], categories=labels))
     return pd.DataFrame(columns), y
-
-
-def as_codes(X, y, missing):
-    codes = np.column_stack([X[c].cat.codes.to_numpy() for c in X.columns])
-    n_values = [len(X[c].cat.categories) for c in X.columns]
-    if missing == "value":
-        for a, k in enumerate(n_values):
-            codes[codes[:, a] < 0, a] = k
-        n_values = [k + 1 for k in n_values]
-    return codes.tolist(), y.cat.codes.tolist(), n_values, len(y.cat.categories)
-
-
-def rules_as_tuples(model, X, y):
-    """Rules of a fitted Prism in the naive reference's format."""
-    class_code = {c: k for k, c in enumerate(y.cat.categories)}
-    return [
-        (class_code[r.label], list(zip(r.attributes, r.codes)), r.p, r.t) for r in model.rules_
-    ]
 
 
 # --------------------------------------------------------------------------------------------

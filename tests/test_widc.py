@@ -584,15 +584,12 @@ def test_estimator_on_string_labels_and_missing_values(rng):
     assert str(dc) == dc.to_text()
 
 
-def test_mdl_cut_points():
-    x = np.arange(20, dtype=float)
-    y = (x >= 10).astype(int)
-    assert mdl_cut_points(x, y, 2).tolist() == [9.5]
-    assert mdl_cut_points(np.ones(20), y, 2).size == 0  # no boundary point
-    noise = np.random.default_rng(0)
-    assert mdl_cut_points(noise.random(30), noise.integers(0, 2, 30), 2).size == 0
-    three = np.repeat([0, 1, 2, 3], 25).astype(float)
-    assert mdl_cut_points(three, np.repeat([0, 1, 0, 1], 25), 2, max_cuts=2).size == 2
+def test_widc_cuts_numeric_columns_with_the_shared_mdl_discretiser():
+    # The cut points themselves are tested in tests/test_preprocessing.py; WIDC must use them.
+    x = np.repeat([0, 1, 2, 3], 25).astype(float)
+    y = np.repeat([0, 1, 0, 1], 25)
+    dc = DecisionCommittee(max_cuts=2).fit(x[:, None], y)
+    assert sorted({v[2] for v in dc.variables_}) == mdl_cut_points(x, y, 2, max_cuts=2).tolist() == [0.5, 1.5]
 
 
 def test_nominal_encoding_reads_values():

@@ -481,8 +481,3 @@ def compression_message(dlm, X) -> CompressionMessage:
         balls=balls,
     )
 
-
-# TRANSITIONAL, the one learner import of companion.bounds (allow-listed in
-# tests/test_architecture.py): notebook 01 still imports the reconstruction function from here.
-# Remove this line once that cell imports it from companion.decision_list.
-from companion.decision_list import ReconstructedList, reconstruct_decision_list  # noqa: E402, F401

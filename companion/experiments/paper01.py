@@ -1015,7 +1015,7 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
 
     For each data set and fold seed, every (type, ``p_p``, ``p_n``) of ``penalties`` x
     ``penalties`` x {simple, complex} is fitted once per fold with stopping point ``s_max`` (every
-    smaller ``s`` through the prefix property, :meth:`DecisionListMachine.predict_path`), on one
+    smaller ``s`` through the prefix property, :meth:`DecisionListMachine.staged_predict`), on one
     :class:`~companion.decision_list.SortedDistances` per fold; the grid point of smallest total
     test errors over the 10 folds is kept, ties to the smaller machine as in
     :func:`paper_protocol`. The paper selected its Table 1 parameters this way ("the smallest

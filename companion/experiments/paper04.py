@@ -798,12 +798,12 @@ SENSITIVITY_STRENGTHS = (0.0, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 def _sensitivity_fold(strengths, item):
     """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item."""
-    from companion.widc import _literal_matrix, pattern_codes, satisfaction
+    from companion.widc import literal_matrix, pattern_codes, satisfaction
 
     data, fold, train, test = item
     Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
     grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(Xtr, ytr)
-    sat = satisfaction(_literal_matrix(Xtr, grown.variables_), grown.grown_monomials_)
+    sat = satisfaction(literal_matrix(Xtr, grown.variables_), grown.grown_monomials_)
     base = dict(dataset=data.name, fold=fold, n_train=len(train), grown_rules=len(grown.grown_monomials_),
                 grown_cells=int(len(np.unique(pattern_codes(sat)))) if sat.shape[1] else 1)
     rows = []
@@ -929,7 +929,7 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     pandas.DataFrame
         Rows: partition; columns ``blocks`` and ``Z``.
     """
-    from companion.widc import _literal_matrix, pattern_codes, satisfaction, z_partition
+    from companion.widc import literal_matrix, pattern_codes, satisfaction, z_partition
 
     data = load_benchmark_set(name)
     if not data.nominal.all():
@@ -947,7 +947,7 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     sat = satisfaction(literals, monomials)
     weights = np.full(len(y), 1.0 / len(y))
     grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(data.X, data.y)
-    sat_dc = satisfaction(_literal_matrix(data.X, grown.variables_), grown.grown_monomials_)
+    sat_dc = satisfaction(literal_matrix(data.X, grown.variables_), grown.grown_monomials_)
     first = np.where(sat_dc.any(axis=1), sat_dc.argmax(axis=1), sat_dc.shape[1])
     t = sat_dc.shape[1]
     rows = {
@@ -968,11 +968,11 @@ def committee_cells(model: DecisionCommittee, X, y) -> pd.DataFrame:
     rules fired (1-based, in ``to_text`` order), the examples and their classes, ``S``, the
     predicted class and the errors.
     """
-    from companion.widc import _literal_matrix, satisfaction
+    from companion.widc import literal_matrix, satisfaction
 
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
-    sat = satisfaction(_literal_matrix(X, model.variables_), model.monomials_)
+    sat = satisfaction(literal_matrix(X, model.variables_), model.monomials_)
     predictions = model.predict(X)
     keys = [tuple(np.flatnonzero(row) + 1) for row in sat]
     rows = []
