@@ -42,7 +42,8 @@ from __future__ import annotations
 import hashlib
 import io
 import numbers
-from collections.abc import Collection, Hashable
+from collections.abc import Callable, Collection, Hashable, Mapping
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -52,6 +53,7 @@ import pandas as pd
 from companion.paths import DATA
 
 __all__ = [
+    "RegisteredDataset",
     "DataFileMissingError",
     "DataIntegrityError",
     "manifest",
@@ -87,6 +89,40 @@ __all__ = [
     "load_mushroom",
     "load_balance_scale",
 ]
+
+
+@dataclass(frozen=True)
+class RegisteredDataset:
+    """One entry of a paper's data registry (``{name: RegisteredDataset}``, the one format).
+
+    Parameters
+    ----------
+    loader : callable
+        One of this module's loaders.
+    options : mapping, default={}
+        Keyword arguments of ``loader``: the paper's preprocessing (``drop_incomplete=True``, the
+        MONK's split, ...).
+    note : str, default=""
+        What the reader should know about this set in this paper (shown in the notebooks' tables).
+    positive : object, default=None
+        The class taken as positive where the paper is two-class (paper 01), else ``None``.
+
+    Examples
+    --------
+    >>> entry = RegisteredDataset(load_monks, {"problem": 1, "split": "test"}, "whole domain")
+    >>> X, y = entry.load()
+    >>> X.shape
+    (432, 6)
+    """
+
+    loader: Callable
+    options: Mapping = field(default_factory=dict)
+    note: str = ""
+    positive: object = None
+
+    def load(self, **overrides):
+        """Call ``loader`` with ``options`` (``overrides`` replace or add options)."""
+        return self.loader(**{**self.options, **overrides})
 
 TARGET = "class"
 MANIFEST_FILE = "manifest.csv"

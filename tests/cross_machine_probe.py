@@ -51,7 +51,7 @@ def protocols() -> dict:
     def p01():
         grid = paper01.Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
                             svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
-        return paper01.run_table1(["haberman"], seeds=(0,), grid=grid, inner_splits=2)
+        return paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=grid, inner_splits=2))
 
     def p02():
         X, y = load_contact_lenses()

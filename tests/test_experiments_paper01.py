@@ -79,8 +79,13 @@ def test_fine_grid_table_statistics():
         {"dataset": ["Pima"] * 3, "seed": [0, 1, 2], "errors": [186, 190, 188], "T": "c", "p_p": 1.0,
          "p_n": 2.0, "s": 4, "size": 4.0}
     )
-    run = {"a": {"pima": {0: {"dlm": {"errors": 198}}, 1: {"dlm": {"errors": 190}}}}}
-    row = paper01.fine_grid_table({"best": best}, run).loc["Pima"]
+    # protocol (a) of the coarse grid: seed 0 totals 198, seed 1 totals 190, seed 2 not run; the
+    # rows of another method and another data set must not count
+    coarse = pd.DataFrame(
+        {"dataset": ["pima"] * 4 + ["bupa"], "method": ["DLM (a)", "DLM (a)", "DLM (a)", "SCM (a)", "DLM (a)"],
+         "seed": [0, 0, 1, 0, 2], "fold": [0, 1, 0, 0, 0], "errors": [100, 98, 190, 7, 5]}
+    )
+    row = paper01.fine_grid_table({"best": best}, coarse).loc["Pima"]
     assert row["paper"] == 189 and row["fine_mean"] == 188 and row["fine_sd"] == pytest.approx(2.0)
     assert (row["fine_min"], row["fine_max"], row["coarse_mean"], row["coarse_max"]) == (186, 190, 194, 198)
     assert row["paper_in_fine_range"] and row["difference"] == -1
@@ -185,12 +190,18 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
 
     X, y = paper01.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
-    results = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
+    grid = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
+    results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
     fig, ax = plt.subplots()
-    paper01.plot_errors_vs_s(ax, results, paper=paper01.paper_table1().loc["haberman"])
+    paper01.plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
     lines = {line.get_label(): line for line in ax.get_lines()}
     for t, ball_type in enumerate(TINY.dlm_types):
-        assert len(lines[f"DLM {ball_type}"].get_xdata()) == int(results.dlm_balls[t].max())
+        end = int(grid.dlm_balls[t].max())
+        assert len(lines[f"DLM {ball_type}"].get_xdata()) == end
+        # for each s, the smallest total over the penalties
+        best = grid.dlm_errors[t].sum(axis=-1).reshape(-1, TINY.dlm_s_max).min(axis=0)
+        np.testing.assert_array_equal(lines[f"DLM {ball_type}"].get_ydata(), best[:end])
+    assert lines["SVM (best)"].get_ydata()[0] == grid.svm_errors.sum(axis=-1).min()
     star = lines["paper DLM (s, errors)"]
     assert (star.get_xdata()[0], star.get_ydata()[0]) == (7, 65)
     plt.close(fig)
@@ -198,3 +209,85 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     fig = paper01.figure_penalty_heatmap(fine, "haberman")
     assert len(fig.axes) == 3  # two panels and the colour bar
     plt.close(fig)
+
+
+SMALL = paper01.Config(names=("haberman", "glass"), seeds=(0, 1), grid=TINY, inner_splits=2)
+
+
+@pytest.fixture(scope="module")
+def small_run():
+    return paper01.run(SMALL), paper01.run_table1(list(SMALL.names), seeds=SMALL.seeds, grid=TINY, inner_splits=2)
+
+
+def test_run_is_one_row_per_fold_of_each_protocol(small_run):
+    results, _ = small_run
+    keys = ["dataset", "method", "seed", "fold"]
+    assert not results.duplicated(keys).any()
+    per_method = results.groupby(["dataset", "method", "seed"]).size()
+    assert (per_method == 10).all()
+    main = results[results["seed"] == 0]
+    assert set(main.loc[main["protocol"] != "s", "method"]) == {
+        "SVM (a)", "SCM (a)", "DLM (a)", "DLM constrained (a)", "SVM (b)", "SCM (b)", "DLM (b)",
+        "DLM (c) published", "DLM (c) corrected",
+    }
+    # the other seed repeats protocol (a) of the unconstrained machines only
+    other = results[(results["seed"] == 1) & (results["protocol"] != "s")]
+    assert set(other["method"]) == {"SVM (a)", "SCM (a)", "DLM (a)"}
+    # every fold's test set: the ten folds partition each data set
+    for name, m in (("haberman", 294), ("glass", 214)):
+        rows = results[(results["dataset"] == name) & (results["method"] == "DLM (a)") & (results["seed"] == 0)]
+        assert rows["n_test"].sum() == m
+    assert results["s"].dtype == "Int64" and (results["errors"] >= 0).all()
+
+
+def test_builders_over_the_tidy_frame_give_the_nested_dict_numbers(small_run):
+    results, old = small_run
+    totals = paper01.total_errors(results)
+    for name in SMALL.names:
+        for seed in SMALL.seeds:
+            for machine in ("svm", "scm", "dlm"):
+                method = f"{paper01.MACHINE_NAMES[machine]} (a)"
+                assert totals[(name, method, seed)] == old["a"][name][seed][machine]["errors"]
+    errors = paper01.errors_table(results)
+    assert errors.loc[("Haberman", "DLM"), "ours"] == old["a"]["haberman"][0]["dlm"]["errors"]
+    assert errors.loc[("Glass", "SVM"), "seed_max"] == max(old["a"]["glass"][s]["svm"]["errors"] for s in (0, 1))
+    protocols = paper01.protocols_table(results)
+    for name, display in (("haberman", "Haberman"), ("glass", "Glass")):
+        row = protocols.loc[display]
+        assert row["a_dlm_constrained"] == old["a"][name][0]["dlmc"]["errors"]
+        assert [row[f"b_{m}"] for m in ("svm", "scm", "dlm")] == [old["b"][name][m]["errors"] for m in
+                                                                    ("svm", "scm", "dlm")]
+        assert (row["c_dlm_bound"], row["c_dlm_corrected"]) == (old["c"][name]["errors"],
+                                                                 old["c_corrected"][name]["errors"])
+        assert row["c_corrected_balls"] == round(old["c_corrected"][name]["size"], 1)
+        check = paper01.bound_check_table(results).loc[(display, "published")]
+        chosen = old["c"][name]["chosen"]
+        assert check["mean_bound"] == chosen["bound"].mean()
+        assert check["mean_test_error"] == chosen["test_error"].mean()
+        assert check["folds_bound_below_train"] == int((chosen["bound"] < chosen["train_error"]).sum())
+        best = old["a"][name][0]["dlm"]
+        assert paper01.parameters_table(results).loc[display, "ours_dlm"] == (
+            f"{best['T']} p_n={best['p_n']:g} p_p={best['p_p']:g} s={best['s']}"
+        )
+        sizes = paper01.sparsity_frame(results).set_index(["dataset", "source"]).loc[(display, "ours")]
+        assert sizes["svm_size"] == old["a"][name][0]["svm"]["size"]
+        assert sizes["scm_size"] == old["a"][name][0]["scm"]["size"]
+
+
+def test_metric_table_reads_l2_from_the_run(small_run):
+    results, _ = small_run
+    refitted = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",))
+    read = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",), results=results)
+    pd.testing.assert_frame_equal(refitted, read)
+    # seed 1 of the run: a different fold split, read from its rows
+    other = paper01.metric_table(["haberman"], seed=1, grid=TINY, metrics=("l2",), results=results)
+    pd.testing.assert_frame_equal(other, paper01.metric_table(["haberman"], seed=1, grid=TINY, metrics=("l2",)))
+
+
+def test_datasets_registry_loads_the_positive_class():
+    entry = paper01.DATASETS["haberman"]
+    assert entry.options == {"drop_contradictory": True} and entry.positive == 2
+    X, y = paper01.load_table1_dataset("haberman")
+    _, labels = entry.load()
+    np.testing.assert_array_equal(y, (labels.to_numpy() == 2).astype(int))
+    assert 0 < y.sum() < len(y)

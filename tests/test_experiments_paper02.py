@@ -267,3 +267,62 @@ def test_covering_2d_example_counts_and_determinism():
     assert rules.loc[("a", 2), "t"] - rules.loc[("a", 2), "p"] == 1
     with pytest.raises(ValueError, match="n_points"):
         paper02.covering_2d_example(seed=0, n_points=1)
+
+
+# --------------------------------------------------------------------------------------------
+# The tidy protocol (issue 17, item 5): run(config), weka_folds_table, repeated_table
+# --------------------------------------------------------------------------------------------
+
+SMALL_CONFIG = paper02.Config(n_folds=3, n_repeats=2, seed=1)
+
+
+@pytest.fixture(scope="module")
+def tidy():
+    return paper02.run(SMALL_CONFIG)
+
+
+def test_run_rows_are_per_fold_counts(tidy):
+    names = list(paper02.learners(seed=1))
+    assert list(tidy["method"].unique()) == names
+    # Weka's seed 1 and the repeats' seed 1 are different splits: distinct keys
+    assert list(tidy["seed"].unique()) == ["weka:1", "numpy:1", "numpy:2"]
+    assert len(tidy) == len(names) * 3 * 3
+    counts = tidy[["correct", "incorrect", "unclassified"]].sum(axis=1)
+    assert (counts == tidy["n_test"]).all()
+    # every split tests each of the 24 instances once
+    assert (tidy.groupby(["method", "seed"])["n_test"].sum() == 24).all()
+    weka_sizes = [len(test) for _, test in paper02.weka_cv_folds(load_contact_lenses()[1], 3, seed=1)]
+    assert list(tidy[(tidy["seed"] == "weka:1") & (tidy["method"] == "PRISM")]["n_test"]) == weka_sizes
+    # only PRISM without a default class leaves instances unclassified
+    assert (tidy.loc[tidy["method"] != "PRISM", "unclassified"] == 0).all()
+
+
+def test_builders_give_the_old_tables(tidy):
+    X, y = load_contact_lenses()
+    estimators = paper02.learners(seed=1)
+    old_weka = paper02.cross_validate(estimators, X, y, paper02.weka_cv_folds(y, 3, seed=1))
+    pd.testing.assert_frame_equal(paper02.weka_folds_table(tidy), old_weka, check_exact=True)
+    old_repeated = paper02.repeated_cross_validation(estimators, X, y, n_repeats=2, seed=1, n_folds=3)
+    pd.testing.assert_frame_equal(paper02.repeated_table(tidy), old_repeated, check_exact=True)
+
+
+def test_repeated_table_against_hand_computed_accuracies():
+    rows = pd.DataFrame(
+        {
+            "dataset": "contact-lenses",
+            "method": ["A", "A", "A", "A", "B", "B", "B", "B"],
+            "seed": ["numpy:0", "numpy:0", "numpy:1", "numpy:1"] * 2,
+            "fold": [0, 1] * 4,
+            "correct": [6, 6, 3, 3, 12, 12, 6, 6],
+            "incorrect": [6, 4, 9, 9, 0, 0, 6, 6],
+            "unclassified": [0, 2, 0, 0, 0, 0, 0, 0],
+            "n_test": 12,
+        }
+    )
+    table = paper02.repeated_table(rows)
+    # A: 12/24 = 50 % then 6/24 = 25 %; B: 100 % then 50 %
+    assert list(table.index) == ["A", "B"]
+    np.testing.assert_allclose(table["mean accuracy %"], [37.5, 75.0])
+    np.testing.assert_allclose(table["std %"], [np.sqrt(2 * 12.5**2), np.sqrt(2 * 25.0**2)])
+    with pytest.raises(ValueError, match="weka:"):
+        paper02.weka_folds_table(rows)

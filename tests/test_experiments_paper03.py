@@ -221,3 +221,51 @@ def test_learnt_models_read_in_segment_names():
     text = mask.to_text(feature_names=SEGMENT_NAMES) + tree.to_text(feature_names=SEGMENT_NAMES)
     assert "x0" not in text and any(name in text for name in SEGMENT_NAMES)
     assert mask.n_terms_ == 10
+
+
+# --------------------------------------------------------------------------------------------
+# The tidy protocol (issue 17, item 5): run(config) and draws_table
+# --------------------------------------------------------------------------------------------
+
+TINY_CONFIG = paper03.Config(seed=3, n_draws=2, n_train=60, n_test=80, degrees=(2, 3))
+
+
+@pytest.fixture(scope="module")
+def tidy():
+    return paper03.run(TINY_CONFIG)
+
+
+def test_run_keys_name_method_and_degree(tidy):
+    assert set(tidy["dataset"]) == {paper03.DATASET} and set(tidy["fold"]) == {0}
+    assert sorted(set(tidy["seed"])) == [0, 1]
+    # 8 methods x 2 degrees x 2 draws, each (method, degree, draw) once
+    assert len(tidy) == len(paper03.METHODS) * 2 * 2
+    assert set(tidy["method"]) == {f"{m} d={d}" for m in paper03.METHODS for d in (2, 3)}
+    assert (tidy.groupby("method")["degree"].nunique() == 1).all()
+
+
+def test_draws_table_restores_run_protocol(tidy):
+    """The builder gives back the old entry point's long table (03_draws.csv), exactly."""
+    old = paper03.run_protocol(2, 3, degrees=(2, 3), n_train=60, n_test=80)
+    draws = paper03.draws_table(tidy)
+    pd.testing.assert_frame_equal(draws, old, check_exact=True)
+    assert draws.to_csv(index=False) == old.to_csv(index=False)
+    assert paper03.draws_table(old) is old
+
+
+def test_builders_read_the_tidy_frame_as_the_draws_table(tidy):
+    old = paper03.draws_table(tidy)
+    pd.testing.assert_frame_equal(paper03.tie_summary(tidy), paper03.tie_summary(old))
+    pd.testing.assert_frame_equal(paper03.summarise(tidy), paper03.summarise(old))
+    pd.testing.assert_frame_equal(
+        paper03.table1_comparison(tidy, column=1, degree=2), paper03.table1_comparison(old, column=1, degree=2)
+    )
+    pd.testing.assert_frame_equal(paper03.tree_error_bounds(tidy, degree=3), paper03.tree_error_bounds(old, degree=3))
+    svm = old[(old["method"] == "kernel_svm") & (old["degree"] == 2)]["test_error"]
+    table = paper03.table1_comparison(tidy, column=1, degree=2)
+    assert table.loc[("kernel_svm", "test_error"), "ours"] == pytest.approx(svm.mean())
+
+
+def test_draws_table_rejects_keys_without_their_degree(tidy):
+    with pytest.raises(ValueError, match="end with their degree"):
+        paper03.draws_table(tidy.assign(method="bayes"))

@@ -8,6 +8,8 @@ import pytest
 
 from companion import datasets
 from companion.experiments import paper04
+from companion.experiments.protocol import check_tidy
+from companion.paths import ROOT
 from companion.widc import DecisionCommittee
 
 
@@ -30,12 +32,15 @@ def test_committed_peer_folds_are_run_benchmarks_folds():
 
 def test_peer_results_layout_and_errors():
     peers = paper04.peer_results(["iris"])
-    assert set(peers["learner"]) <= set(paper04.PEER_LEARNERS)
-    assert peers.groupby("learner")["fold"].nunique().eq(10).all()
+    # run's tidy layout, so that the two concatenate into one frame
+    assert list(peers.columns) == ["dataset", "method", "seed", "fold", "error", "rules", "literals"]
+    assert (peers["seed"] == 0).all()
+    assert set(peers["method"]) <= set(paper04.PEER_LEARNERS)
+    assert peers.groupby("method")["fold"].nunique().eq(10).all()
     raw, _, _ = datasets.load_widc_peers()
     raw = raw[raw["dataset"] == "iris"]
     assert np.allclose(np.sort(peers["error"]), np.sort(raw["errors"] / raw["n_test"]))
-    assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["learner"].nunique()
+    assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
 
 
 def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
@@ -57,7 +62,8 @@ def _toy_results():
     for d, (p, o, j) in enumerate([(0.1, 0.2, 0.2), (0.3, 0.3, 0.4), (0.2, 0.1, 0.1), (0.0, 0.0, 0.5)]):
         for fold in range(2):
             for learner, error, literals in (("WIDC(p)", p, 4), ("WIDC(o)", o, 2), ("J48", j, 40)):
-                rows.append(dict(dataset=f"d{d}", fold=fold, learner=learner, error=error, rules=1, literals=literals))
+                rows.append(dict(dataset=f"d{d}", method=learner, seed=0, fold=fold, error=error, rules=1,
+                                 literals=literals))
     return pd.DataFrame(rows)
 
 
@@ -75,7 +81,7 @@ def test_peer_claims_table_counts_and_signs():
 
 def test_error_with_std_formats_fold_mean_and_sd():
     results = _toy_results()
-    results.loc[(results["dataset"] == "d0") & (results["learner"] == "J48") & (results["fold"] == 1), "error"] = 0.4
+    results.loc[(results["dataset"] == "d0") & (results["method"] == "J48") & (results["fold"] == 1), "error"] = 0.4
     table = paper04.error_with_std(results, ["J48", "WIDC(p)", "nobody"])
     assert list(table.columns) == ["J48", "WIDC(p)"]
     assert table.loc["d0", "J48"] == f"30.0 ± {np.std([20, 40], ddof=1):.1f}"
@@ -87,8 +93,8 @@ def test_error_with_std_formats_fold_mean_and_sd():
 
 def test_sensitivity_at_zero_is_the_benchmarks_widc_o():
     sensitivity = paper04.optimistic_sensitivity(["iris", "monks1"], strengths=(0.0, 0.1), max_folds=2)
-    bench = paper04.run_benchmark(["iris", "monks1"], others=(), max_folds=2, optimistic_strength=0.0)
-    bench = bench[bench["learner"] == "WIDC(o)"].set_index(["dataset", "fold"])
+    bench = paper04.run(paper04.Config(datasets=("iris", "monks1"), others=(), max_folds=2, optimistic_strength=0.0))
+    bench = bench[bench["method"] == "WIDC(o)"].set_index(["dataset", "fold"])
     zero = sensitivity[sensitivity["strength"] == 0.0].set_index(["dataset", "fold"])
     assert np.allclose(zero["errors"] / zero["n_test"], bench.loc[zero.index, "error"])
     assert (zero["literals"] == bench.loc[zero.index, "literals"]).all()
@@ -143,3 +149,56 @@ def test_paper_comparison_uses_cn2_and_drops_the_domain_count():
         paper04.paper_comparison(results, stand_in="RIPPER")
     context = paper04.paper_context(results)
     assert list(context.columns) == ["paper", "ours"] and "31" in context.loc["domains", "paper"]
+
+
+# ------------------------------------------------------------------------------ the protocol's shape
+
+
+def _committed(name):
+    return (ROOT / "figures" / name).read_text().splitlines()
+
+
+def test_run_on_iris_gives_the_committed_folds_and_summary_rows():
+    """The notebook's full run is Config() (c_KM recommended = the default 0): iris's 10 folds of it
+    are the committed 04_benchmark_folds.csv rows and 04_benchmark.csv line of iris, byte for byte."""
+    results = paper04.run(paper04.Config(datasets=("iris",)))
+    check_tidy(results)
+    assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"] and (results["seed"] == 0).all()
+    folds = paper04.folds_table(results).to_csv(index=False, float_format="%.10g").splitlines()
+    committed = _committed("04_benchmark_folds.csv")
+    assert folds[0] == committed[0] == ",".join(paper04.FOLDS_COLUMNS)
+    assert folds[1:] == [line for line in committed[1:] if line.startswith("iris,")]
+    summary = paper04.summary_table(results).round(2).to_csv(float_format="%.10g").splitlines()
+    committed = _committed("04_benchmark.csv")
+    assert summary[:3] == committed[:3]  # the two header lines and the index name
+    assert summary[3:] == [line for line in committed if line.startswith("iris,")]
+
+
+def test_builders_read_the_tidy_frame_as_the_former_layout():
+    results = pd.concat([paper04.run(paper04.Config(datasets=("iris",), max_folds=2, others=("CART",))),
+                         paper04.peer_results(["iris"], max_folds=2)], ignore_index=True)
+    check_tidy(results)  # run's and the peers' frames concatenate into one tidy frame
+    former = paper04.folds_table(results)
+    assert list(former.columns) == paper04.FOLDS_COLUMNS and "method" not in former.columns
+    pd.testing.assert_frame_equal(paper04.summary_table(results), paper04.summary_table(former))
+    pd.testing.assert_frame_equal(paper04.claims_table(results), paper04.claims_table(former))
+    pd.testing.assert_frame_equal(paper04.error_with_std(results), paper04.error_with_std(former))
+    pd.testing.assert_frame_equal(paper04.peer_claims_table(results), paper04.peer_claims_table(former))
+    assert set(paper04.summary_table(results).columns.get_level_values("learner")) == set(results["method"])
+
+
+def test_run_benchmark_is_run_in_the_former_layout():
+    old = paper04.run_benchmark(["monks1"], max_folds=1, others=("PRISM",), seed=3)
+    new = paper04.run(paper04.Config(datasets=("monks1",), max_folds=1, others=("PRISM",), seed=3))
+    assert (new["seed"] == 3).all()
+    pd.testing.assert_frame_equal(old, paper04.folds_table(new))
+    with pytest.raises(ValueError, match="others must be among"):
+        paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
+
+
+def test_registry_entries_load_the_papers_sets():
+    entry = paper04.BENCHMARK_SETS["monks2"]
+    assert entry.options == {"problem": 2, "split": "test"} and entry.note == "whole 432-example domain"
+    X, y = entry.load()
+    assert X.shape == (432, 6)
+    assert paper04.load_benchmark_set("glass").note == paper04.BENCHMARK_SETS["glass"].note == "6 classes"

@@ -39,11 +39,15 @@ def test_linear_svm_importance_is_coef_squared_and_equal_for_identical_genes(rng
 # issue 15: declared prior ranges, the all-genes protocol, paired intervals, gene counts
 # ------------------------------------------------------------------------------------------
 
+from dataclasses import FrozenInstanceError, replace
+
 import pandas as pd
 import pytest
 from scipy import stats
 
+from companion.evaluation import stratified_folds
 from companion.experiments import paper05
+from companion.experiments.protocol import check_tidy
 
 
 def test_declared_feature_range_is_the_whole_sets_min_max_and_rejects_bad_input(rng):
@@ -62,8 +66,8 @@ def test_declared_feature_range_is_the_whole_sets_min_max_and_rejects_bad_input(
 
 def test_protocol_prior_range_is_validated():
     with pytest.raises(ValueError, match="prior_range"):
-        paper05._ranges(np.zeros((3, 2)), paper05.ProtocolConfig(prior_range="fold"))
-    assert paper05._ranges(np.zeros((3, 2)), paper05.ProtocolConfig(prior_range="training")) is None
+        paper05._ranges(np.zeros((3, 2)), paper05.Config(prior_range="fold"))
+    assert paper05._ranges(np.zeros((3, 2)), paper05.Config(prior_range="training")) is None
 
 
 def test_corrected_paired_interval_matches_a_naive_computation(rng):
@@ -117,7 +121,7 @@ def test_all_genes_fold_uses_every_gene_and_names(rng):
     X = rng.normal(size=(40, 30))
     y = np.where(X[:, 17] > 0.1, "b", "a")
     names = np.array([f"gene{j}" for j in range(30)])
-    config = paper05.ProtocolConfig(s_max=2, p_grid=(1.0,), n_prefilter=5, adaboost_rounds=3, rfe_genes=3)
+    config = paper05.Config(s_max=2, p_grid=(1.0,), n_prefilter=5, adaboost_rounds=3, rfe_genes=3)
     train, test = np.arange(30), np.arange(30, 40)
     rows = paper05._all_genes_fold_rows({"toy": (X, y, names)}, config, 0, ("toy", (0, 0, train, test)))
     table = pd.DataFrame(rows).set_index("learner")
@@ -126,3 +130,55 @@ def test_all_genes_fold_uses_every_gene_and_names(rng):
     assert "gene17" in table.loc["sc", "gene_names"].split(";")
     assert "gene17" in table.loc["sc", "rule"]
     assert table.loc["linear_svm", "genes"] == 30
+
+
+# ------------------------------------------------------------------------------ the protocol's shape
+
+
+def _small_config(**changes):
+    return replace(paper05.Config.fast(), datasets=("colon",), s_max=2, n_prefilter=20, **changes)
+
+
+def test_run_is_tidy_and_its_folds_are_the_fold_rows():
+    """run's frame: method = learner/selection, seed = the repeat's fold-split seed; its folds table
+    is the rows of every outer fold (_fold_rows on stratified_folds(y, seed + repeat)) in order."""
+    config = _small_config(seed=3, n_repeats=2)
+    results = paper05.run(config)
+    check_tidy(results)
+    assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"]
+    assert set(results["method"]) == {f"{v}/{s}" for v in paper05.STUMP_VARIANTS for s in ("bound", "cv")} | set(
+        paper05.COMPETITORS)
+    assert (results["seed"] == 3 + results["repeat"]).all()
+    X, y, _ = paper05.load_dataset("colon")
+    rows = []
+    for repeat in range(2):
+        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=config.n_splits, seed=3 + repeat)):
+            rows += paper05._fold_rows(X, y, "colon", config, 3, (repeat, fold, train, test))
+    expected = pd.DataFrame(rows)
+    assert list(expected.columns) == paper05.FOLDS_COLUMNS
+    pd.testing.assert_frame_equal(paper05.folds_table(results), expected)
+    # the deprecated entry point is that table, its seed argument replacing config.seed
+    pd.testing.assert_frame_equal(paper05.run_protocol(replace(config, seed=0), seed=3), expected)
+
+
+def test_summaries_of_the_tidy_frame_are_those_of_the_folds_table():
+    results = paper05.run(_small_config())
+    summary = paper05.summarise(results)
+    pd.testing.assert_frame_equal(summary, paper05.summarise(paper05.folds_table(results)))
+    # one summary row per method of the tidy frame, in its order
+    methods = summary["learner"].where(summary["selection"] == "-", summary["learner"] + "/" + summary["selection"])
+    assert list(methods) == list(dict.fromkeys(results["method"]))
+    first = results[results["method"] == "sc/bound"]
+    row = summary[(summary["learner"] == "sc") & (summary["selection"] == "bound")].iloc[0]
+    assert row["cv_error_%"] == 100.0 * first["errors"].sum() / first["n_test"].sum()
+    assert set(paper05.wide_view(summary)["cv_error_%"].index) >= {"sc (bound)", "linear_svm"}
+
+
+def test_config_is_frozen_and_the_registry_loads():
+    with pytest.raises(FrozenInstanceError):
+        paper05.Config().seed = 1
+    assert paper05.ProtocolConfig is paper05.Config
+    entry = paper05.DATASETS["all_bioc"]
+    assert entry.options == {"lineage": True} and entry.note.startswith("Chiaretti")
+    X, y, names = paper05.load_dataset("colon")
+    assert X.shape == (62, 2000) and names.shape == (2000,) and set(y) == {"n", "t"}

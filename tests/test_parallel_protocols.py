@@ -50,10 +50,10 @@ def _same_run(serial, parallel) -> None:
 def test_paper01_folds_do_not_depend_on_n_jobs():
     grid = paper01.Grid(dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
                         svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
-    kwargs = dict(seeds=(0, 1), grid=grid, inner_splits=2)
-    serial = paper01.run_table1(["haberman"], n_jobs=1, **kwargs)
-    assert serial["b"]["haberman"]["dlm"]["errors"] > 0  # the nested protocol ran
-    _same_run(serial, paper01.run_table1(["haberman"], n_jobs=2, **kwargs))
+    config = paper01.Config(names=("haberman",), seeds=(0, 1), grid=grid, inner_splits=2)
+    serial = paper01.run(config, n_jobs=1)
+    assert serial.loc[serial["method"] == "DLM (b)", "errors"].sum() > 0  # the nested protocol ran
+    _identical(serial, paper01.run(config, n_jobs=2))
 
 
 def test_paper03_draws_do_not_depend_on_n_jobs():

@@ -28,7 +28,15 @@ Cost: one distance matrix per data set; per fold one argsort shared by every DLM
 stopping point ``s`` (prefix property); the SVM uses precomputed kernels from the same distances.
 The folds of :func:`cross_validate_grid` and the outer folds of :func:`nested_protocol` are
 independent items of :func:`companion.evaluation.parallel_map` (their ``n_jobs``; default 1,
-serial); :func:`run_table1` hands its ``n_jobs`` to both.
+serial); :func:`run` hands its ``n_jobs`` to both.
+
+The protocol has the shape of :mod:`companion.experiments.protocol`: :class:`Config` (``Config()``
+the notebook's full run, ``Config.fast()`` its smoke run), ``run(config, n_jobs=1)`` returning the
+tidy frame (one row per data set x method x fold seed x fold), and builders over that frame
+(:func:`errors_table`, :func:`parameters_table`, :func:`protocols_table`,
+:func:`bound_check_table`, :func:`sparsity_frame`, :func:`figure_errors_vs_s`,
+:func:`figure_sparsity`, :func:`fine_grid_table`, :func:`metric_table`). ``run_table1`` and its
+nested dictionary are deprecated.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from sklearn.svm import SVC
 
 from companion import datasets
 from companion.bounds.decision_list import dlm_bound_path
+from companion.datasets import RegisteredDataset
 from companion.decision_list import (
     BALL_TYPES,
     BallSetCoveringMachine,
@@ -53,6 +62,7 @@ from companion.decision_list import (
     greedy_ball_list,
 )
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.interpretable import staged_predictions
 from companion.paper_numbers import paper_table
 from companion.preprocessing import FrameEncoder
@@ -70,7 +80,11 @@ __all__ = [
     "paper_table1",
     "comparison_frame",
     "glass_binarisation_evidence",
-    "run_table1",
+    "Config",
+    "FAST_GRID",
+    "MACHINE_NAMES",
+    "run",
+    "total_errors",
     "bound_check_table",
     "errors_table",
     "parameters_table",
@@ -112,15 +126,19 @@ __all__ = [
     "figure_penalty_heatmap",
 ]
 
-#: Loader, its preprocessing options and the class taken as positive, per data set of Table 1.
+#: The data sets of Table 1: loader, preprocessing options, note and the class taken as positive.
 DATASETS = {
-    "breastw": (datasets.load_breastw, dict(drop_incomplete=True), "malignant"),
-    "votes": (datasets.load_votes, dict(drop_incomplete=True), "republican"),
-    "pima": (datasets.load_pima, {}, "pos"),
-    "haberman": (datasets.load_haberman, dict(drop_contradictory=True), 2),
-    "bupa": (datasets.load_bupa, {}, 2),
-    "glass": (datasets.load_glass, dict(positive_class=(1, 3)), 1),
-    "credit": (datasets.load_crx, dict(drop_incomplete=True), "+"),
+    "breastw": RegisteredDataset(datasets.load_breastw, dict(drop_incomplete=True),
+                                 "incomplete examples removed", "malignant"),
+    "votes": RegisteredDataset(datasets.load_votes, dict(drop_incomplete=True),
+                               "incomplete examples removed: 232 examples, the paper has 52", "republican"),
+    "pima": RegisteredDataset(datasets.load_pima, {}, "", "pos"),
+    "haberman": RegisteredDataset(datasets.load_haberman, dict(drop_contradictory=True),
+                                  "contradictory examples removed", 2),
+    "bupa": RegisteredDataset(datasets.load_bupa, {}, "", 2),
+    "glass": RegisteredDataset(datasets.load_glass, dict(positive_class=(1, 3)),
+                               "classes 1 and 3 (float-processed windows) against the rest", 1),
+    "credit": RegisteredDataset(datasets.load_crx, dict(drop_incomplete=True), "incomplete examples removed", "+"),
 }
 #: Display names used by the paper.
 DISPLAY = {
@@ -178,15 +196,15 @@ def load_table1_dataset(name: str, *, positive_class=None, nominal: str = "oneho
     """
     if name not in DATASETS:
         raise ValueError(f"unknown Table 1 data set {name!r}; expected one of {sorted(DATASETS)}")
-    loader, options, positive = DATASETS[name]
-    options = dict(options)
+    entry = DATASETS[name]
+    overrides = {}
     if positive_class is not None:
         if name != "glass":
             raise ValueError("positive_class can only be chosen for 'glass' (the others are binary)")
-        options["positive_class"] = positive_class
-    X, y = loader(**options)
+        overrides["positive_class"] = positive_class
+    X, y = entry.load(**overrides)
     encoded, names = _encode(X, nominal)
-    y01 = (y.to_numpy() == positive).astype(int)
+    y01 = (y.to_numpy() == entry.positive).astype(int)
     return (encoded, y01, names) if return_names else (encoded, y01)
 
 
@@ -425,27 +443,32 @@ def paper_protocol(results: GridResults) -> dict:
     dict
         Per machine (``"svm"``, ``"scm"``, ``"dlm"`` and, when fitted, ``"dlmc"``: the DLM with
         the compression-set constraint): ``errors`` (total over the folds), ``size`` (mean number
-        of support vectors / balls over the folds) and the parameters.
+        of support vectors / balls over the folds), the parameters and ``index`` (the grid point).
     """
-    r = results
     out = {}
-    machines = [
-        ("svm", r.svm_errors, r.svm_support),
-        ("scm", r.scm_errors, r.scm_balls),
-        ("dlm", r.dlm_errors, r.dlm_balls),
-    ]
-    if r.dlmc_errors is not None:
-        machines.append(("dlmc", r.dlmc_errors, r.dlmc_balls))
-    for machine, errors, sizes in machines:
+    for machine, errors, sizes in _machines(results):
         total = errors.sum(axis=-1)
         total_size = sizes.sum(axis=-1)  # integer: ties in size are exact (the mean is reported)
         index = _argmin_prefer_small(total, total_size)
         out[machine] = {
             "errors": int(total[index]),
             "size": float(total_size[index] / sizes.shape[-1]),
-            **_describe(machine, index, r.grid, r.svm_gammas),
+            **_describe(machine, index, results.grid, results.svm_gammas),
+            "index": index,
         }
     return out
+
+
+def _machines(results: GridResults, constrained=True):
+    """``(machine, errors, sizes)`` of each machine of a grid run (``"dlmc"`` when fitted and asked)."""
+    machines = [
+        ("svm", results.svm_errors, results.svm_support),
+        ("scm", results.scm_errors, results.scm_balls),
+        ("dlm", results.dlm_errors, results.dlm_balls),
+    ]
+    if constrained and results.dlmc_errors is not None:
+        machines.append(("dlmc", results.dlmc_errors, results.dlmc_balls))
+    return machines
 
 
 def nested_protocol(
@@ -463,25 +486,34 @@ def nested_protocol(
     dict
         Per machine: total outer test errors and mean size of the chosen machines.
     """
+    indices = _nested_indices(_inner_runs(X, y, folds, grid, D=D, inner_splits=inner_splits, seed=seed,
+                                          n_jobs=n_jobs))
+    out = {}
+    for machine, errors, sizes in _machines(outer, constrained=False):
+        chosen = [index + (f,) for f, index in enumerate(indices[machine])]
+        out[machine] = {
+            "errors": sum(int(errors[index]) for index in chosen),
+            "size": float(np.mean([float(sizes[index]) for index in chosen])),
+        }
+    return out
+
+
+def _inner_runs(X, y, folds, grid, *, D=None, inner_splits=3, seed=0, n_jobs=1) -> list:
+    """The inner cross-validation (a :class:`GridResults`) of each outer fold's training set."""
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
     if D is None:
         D = cdist(X, X)
-    inner_runs = parallel_map(
-        partial(_inner_grid, X, y, D, grid, inner_splits, seed), list(enumerate(folds)), n_jobs=n_jobs
-    )
-    totals = {"svm": 0, "scm": 0, "dlm": 0}
-    sizes = {"svm": [], "scm": [], "dlm": []}
-    for f, inner in enumerate(inner_runs):
-        for machine, inner_errors, inner_sizes, outer_errors, outer_sizes in (
-            ("svm", inner.svm_errors, inner.svm_support, outer.svm_errors, outer.svm_support),
-            ("scm", inner.scm_errors, inner.scm_balls, outer.scm_errors, outer.scm_balls),
-            ("dlm", inner.dlm_errors, inner.dlm_balls, outer.dlm_errors, outer.dlm_balls),
-        ):
-            index = _argmin_prefer_small(inner_errors.sum(axis=-1), inner_sizes.sum(axis=-1))
-            totals[machine] += int(outer_errors[index + (f,)])
-            sizes[machine].append(float(outer_sizes[index + (f,)]))
-    return {machine: {"errors": totals[machine], "size": float(np.mean(sizes[machine]))} for machine in totals}
+    return parallel_map(partial(_inner_grid, X, y, D, grid, inner_splits, seed), list(enumerate(folds)), n_jobs=n_jobs)
+
+
+def _nested_indices(inner_runs) -> dict:
+    """Per machine, the grid point each outer fold's inner CV selects (ties as in (a))."""
+    chosen = {"svm": [], "scm": [], "dlm": []}
+    for inner in inner_runs:
+        for machine, errors, sizes in _machines(inner, constrained=False):
+            chosen[machine].append(_argmin_prefer_small(errors.sum(axis=-1), sizes.sum(axis=-1)))
+    return chosen
 
 
 def _inner_grid(X, y, D, grid, inner_splits, seed, numbered_fold) -> GridResults:
@@ -515,56 +547,34 @@ def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict
         ``errors`` (total test errors of the chosen machines), ``size`` (mean number of balls) and
         ``chosen`` (one row per fold: parameters, bound, training and test error rates).
     """
+    chosen = _bound_selection(results, variant)
+    errors = sum(float(results.dlmc_errors[index]) for index in chosen["index"])
+    sizes = sum(float(results.dlmc_balls[index]) for index in chosen["index"])
+    return {"errors": int(errors), "size": sizes / len(chosen), "chosen": chosen.drop(columns="index")}
+
+
+def _bound_selection(results: GridResults, variant: str) -> pd.DataFrame:
+    """One row per fold: the machine :func:`bound_selected_dlm` selects (``index``: its grid point)."""
     if results.dlmc_bound is None:
         raise ValueError("the grid was run without the constrained DLM (constrained=False); no bounds")
     if variant not in ("published", "corrected"):
         raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
     bounds = results.dlmc_bound[0 if variant == "published" else 1]
-    n_folds = results.dlmc_errors.shape[-1]
     n_train = results.n_test.sum() - results.n_test
-    errors = sizes = 0.0
     chosen = []
-    for f in range(n_folds):
+    for f in range(results.dlmc_errors.shape[-1]):
         filled = np.where(np.isfinite(bounds[..., f]), bounds[..., f], np.inf)
         index = _argmin_prefer_small(filled, results.dlmc_balls[..., f], rtol=BOUND_TIE_RTOL)
-        errors += results.dlmc_errors[index + (f,)]
-        sizes += results.dlmc_balls[index + (f,)]
         chosen.append(
             {
                 **_describe("dlm", index, results.grid),
                 "bound": float(filled[index]),
                 "train_error": float(results.dlmc_train_errors[index + (f,)] / n_train[f]),
                 "test_error": float(results.dlmc_errors[index + (f,)] / results.n_test[f]),
+                "index": index + (f,),
             }
         )
-    return {"errors": int(errors), "size": sizes / n_folds, "chosen": pd.DataFrame(chosen)}
-
-
-def bound_check_table(run) -> pd.DataFrame:
-    """How the two bounds behave on the machines they select (main seed, all folds).
-
-    For each data set and bound variant: the mean bound, the mean training and test error rates of
-    the selected machines, and on how many folds the bound is below the selected machine's training
-    error rate (impossible for a valid bound to do often) or below its test error rate.
-    """
-    rows = []
-    for name in run["c"]:
-        for variant, selected in (("published", run["c"][name]), ("corrected", run["c_corrected"][name])):
-            chosen = selected["chosen"]
-            rows.append(
-                {
-                    "dataset": DISPLAY[name],
-                    "bound": variant,
-                    "mean_bound": chosen["bound"].mean(),
-                    "mean_train_error": chosen["train_error"].mean(),
-                    "mean_test_error": chosen["test_error"].mean(),
-                    "folds_bound_below_train": int((chosen["bound"] < chosen["train_error"]).sum()),
-                    "folds_bound_below_test": int((chosen["bound"] < chosen["test_error"]).sum()),
-                    "total_test_errors": selected["errors"],
-                    "mean_balls": selected["size"],
-                }
-            )
-    return pd.DataFrame(rows).set_index(["dataset", "bound"])
+    return pd.DataFrame(chosen)
 
 
 # --------------------------------------------------------------------------------------------
@@ -632,48 +642,230 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
 
 
 # --------------------------------------------------------------------------------------------
-# The whole protocol
+# The whole protocol: Config, run and the tidy result
 # --------------------------------------------------------------------------------------------
 
+#: The smoke run's grid (notebook 01 with ``fast=True``).
+FAST_GRID = Grid(
+    dlm_penalties=(0.5, 2.0), dlm_s_max=6, scm_penalties=(1.0, 2.0), scm_s_max=5,
+    svm_gamma_factors=(1.0, 10.0), svm_Cs=(1.0, 10.0),
+)
 
-def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3, n_jobs=1) -> dict:
-    """Run protocols (a), (b) and (c) on the Table 1 data sets.
+#: Display name of each machine in the ``method`` column of :func:`run`.
+MACHINE_NAMES = {"svm": "SVM", "scm": "SCM", "dlm": "DLM", "dlmc": "DLM constrained"}
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything notebook 01's Table 1 numbers depend on.
 
     Parameters
     ----------
-    names : list of str, optional
-        Data sets (default: all seven, in the paper's order).
-    seeds : sequence of int
-        Fold seeds of :func:`companion.evaluation.stratified_folds`. The first is the main run
-        (every protocol, constrained DLM and bounds); the others repeat protocol (a) to show how
-        much the paper's measure moves with the folds.
+    names : tuple of str
+        Keys of :data:`DATASETS` (default: all seven, in the paper's order).
+    seeds : tuple of int
+        Fold seeds of :func:`companion.evaluation.stratified_folds`. The first is the *main*
+        seed (protocols (b) and (c), the constrained DLM and its bounds); the others repeat
+        protocol (a) to show how much the paper's measure moves with the folds.
     grid : Grid
     nested : bool, default=True
-        Run protocol (b) (inner ``inner_splits``-fold CV on each outer training set).
+        Run protocol (b).
+    inner_splits : int, default=3
+        Inner folds of protocol (b).
+    """
+
+    names: tuple = tuple(DATASETS)
+    seeds: tuple = (0, 1, 2)
+    grid: Grid = Grid()
+    nested: bool = True
+    inner_splits: int = 3
+
+    @classmethod
+    def fast(cls, seed: int = 0) -> "Config":
+        """The smoke run: Votes, Haberman and Glass, fold seeds ``seed`` and ``seed + 1``, :data:`FAST_GRID`."""
+        return cls(names=("votes", "haberman", "glass"), seeds=(seed, seed + 1), grid=FAST_GRID, inner_splits=2)
+
+
+def run(config: Config, n_jobs=1) -> pd.DataFrame:
+    """Protocols (a), (b) and (c) of Table 1, one row per data set x method x fold seed x fold.
+
+    Parameters
+    ----------
+    config : Config
     n_jobs : int, default=1
         The folds of every cross-validation (and the outer folds of the nested one) are
         independent items of :func:`companion.evaluation.parallel_map` (1: serial; -1: all local
-        cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the data sets run one
-        after the other. Every split is seeded from ``seeds``, so the result does not depend on
-        ``n_jobs``.
+        cores); the data sets run one after the other. Every split is seeded from
+        ``config.seeds``, so the result does not depend on ``n_jobs``.
 
     Returns
     -------
-    dict
-        ``examples`` {name: (m, n_features, n_positive)}, ``main`` {name: GridResults of the main
-        seed}, ``a`` {name: {seed: paper_protocol dict}}, ``b`` {name: nested dict},
-        ``c`` / ``c_corrected`` {name: bound_selected_dlm dict with the published / corrected
-        bound}, ``seeds``.
+    pandas.DataFrame
+        Keys: ``dataset`` (a key of :data:`DATASETS`), ``method`` (below), ``seed`` (the fold
+        seed of the 10-fold split) and ``fold`` (0-9, the outer fold of that split). Methods, with
+        their ``protocol`` and ``machine`` (``svm``, ``scm``, ``dlm``, ``dlmc``: the DLM with the
+        compression-set constraint) columns:
+
+        * ``"SVM (a)"``, ``"SCM (a)"``, ``"DLM (a)"`` for every seed, ``"DLM constrained (a)"``
+          for the main seed: the grid point of smallest total test errors over the 10 folds
+          (:func:`paper_protocol`), one row per fold;
+        * ``"SVM (b)"``, ``"SCM (b)"``, ``"DLM (b)"`` (main seed, with ``config.nested``): the
+          grid point chosen by the inner CV of each fold (:func:`nested_protocol`);
+        * ``"DLM (c) published"`` and ``"DLM (c) corrected"`` (main seed): the constrained DLM of
+          smallest bound on each training fold (:func:`bound_selected_dlm`);
+        * ``"DLM simple s=3"``, ``"SCM conjunction s=2"``, ... (protocol ``"s"``, every seed): for
+          each machine type and stopping point ``s``, the penalties of smallest total test errors
+          at that ``s``, the data of the errors-against-``s`` curves.
+
+        Columns: ``errors`` (test errors on the fold), ``n_test`` (its size), ``size`` (support
+        vectors or balls of the fold's machine), the grid point (``T``, ``p_p``, ``p_n``, ``p``,
+        ``s``, ``gamma``, ``C``; missing where the machine has no such parameter), ``bound`` and
+        ``train_error`` (protocol (c): the selected machine's bound and training error rate) and
+        ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
+    """
+    frames = [_dataset_rows(name, config, n_jobs) for name in config.names]
+    results = pd.concat(frames, ignore_index=True).reindex(columns=RESULT_COLUMNS)
+    # integers with gaps (rows of machines without a stopping point) stay integers
+    results = results.astype({"s": "Int64", "longest": "Int64"})
+    return check_tidy(results)
+
+
+#: The columns of :func:`run`'s frame, keys first.
+RESULT_COLUMNS = [
+    *TIDY_KEYS, "protocol", "machine", "errors", "n_test", "size", "T", "p_p", "p_n", "p", "s", "gamma", "C",
+    "bound", "train_error", "longest",
+]
+
+
+def _dataset_rows(name, config: Config, n_jobs) -> pd.DataFrame:
+    """The rows of :func:`run` for one data set."""
+    X, y = load_table1_dataset(name)
+    D = cdist(X, X)
+    rows = []
+    for k, seed in enumerate(config.seeds):
+        main = k == 0
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        results = cross_validate_grid(X, y, folds, config.grid, D=D, constrained=main, n_jobs=n_jobs)
+        n_folds = len(folds)
+        part = []
+        for machine, best in paper_protocol(results).items():
+            part += _fold_rows(results, machine, "a", [best["index"] + (f,) for f in range(n_folds)])
+        if main and config.nested:
+            inner = _inner_runs(X, y, folds, config.grid, D=D, inner_splits=config.inner_splits, seed=seed,
+                                n_jobs=n_jobs)
+            for machine, indices in _nested_indices(inner).items():
+                part += _fold_rows(results, machine, "b", [index + (f,) for f, index in enumerate(indices)])
+        if main:
+            for variant in ("published", "corrected"):
+                chosen = _bound_selection(results, variant)
+                part += _fold_rows(results, "dlmc", "c", list(chosen["index"]), method=f"DLM (c) {variant}",
+                                   bound=chosen["bound"].tolist(), train_error=chosen["train_error"].tolist())
+        part += _stopping_rows(results)
+        rows += [{"dataset": name, "seed": seed, **row} for row in part]
+    return pd.DataFrame(rows)
+
+
+def _fold_rows(results: GridResults, machine, protocol, indices, method=None, **per_fold) -> list:
+    """One row per fold of the grid points ``indices`` (each ending with its fold) of ``machine``."""
+    errors, sizes = {m: (e, s) for m, e, s in _machines(results)}[machine]
+    rows = []
+    for f, index in enumerate(indices):
+        rows.append(
+            {
+                "method": method or f"{MACHINE_NAMES[machine]} ({protocol})",
+                "fold": f,
+                "protocol": protocol,
+                "machine": machine,
+                "errors": int(_counts(errors[index])),
+                "n_test": int(results.n_test[f]),
+                "size": float(sizes[index]),
+                **_describe(machine, index[:-1], results.grid, results.svm_gammas),
+                **{key: values[f] for key, values in per_fold.items()},
+            }
+        )
+    return rows
+
+
+def _stopping_rows(results: GridResults) -> list:
+    """Protocol "s": per machine type and stopping point, the best penalties' errors on each fold."""
+    rows = []
+    grid = results.grid
+    for machine, types, errors, balls in (
+        ("dlm", grid.dlm_types, results.dlm_errors, results.dlm_balls),
+        ("scm", grid.scm_types, results.scm_errors, results.scm_balls),
+    ):
+        for t, kind in enumerate(types):
+            # the penalty axes flattened, then the stopping point and the fold
+            per_type = errors[t].reshape(-1, *errors.shape[-2:])
+            per_type_balls = balls[t].reshape(per_type.shape)
+            for s in range(per_type.shape[1]):
+                total = per_type[:, s].sum(axis=-1)
+                (penalties,) = _argmin_prefer_small(total, per_type_balls[:, s].sum(axis=-1))
+                index = (t, *np.unravel_index(penalties, errors.shape[1:-2]), s)
+                longest = per_type_balls[:, s].max(axis=0)
+                rows += _fold_rows(
+                    results, machine, "s", [index + (f,) for f in range(per_type.shape[-1])],
+                    method=f"{MACHINE_NAMES[machine]} {kind} s={s + 1}", longest=[int(v) for v in longest],
+                )
+    return rows
+
+
+def total_errors(results: pd.DataFrame) -> pd.Series:
+    """Total test errors over the folds, indexed by (``dataset``, ``method``, ``seed``) in row order."""
+    return results.groupby(["dataset", "method", "seed"], sort=False)["errors"].sum()
+
+
+def _main_seed(results: pd.DataFrame):
+    """The main fold seed of a :func:`run` result: the one of protocol (c) (else the first row's)."""
+    seeds = results.loc[results["protocol"] == "c", "seed"]
+    return (seeds if len(seeds) else results["seed"]).iloc[0]
+
+
+def _datasets(results: pd.DataFrame) -> list:
+    return list(dict.fromkeys(results["dataset"]))
+
+
+def _selected(results: pd.DataFrame, name, method, seed) -> dict:
+    """Total errors, mean size and the grid point (of the first fold) of one method's rows."""
+    part = results[(results["dataset"] == name) & (results["method"] == method) & (results["seed"] == seed)]
+    if part.empty:
+        return {}
+    first = part.iloc[0]
+    out = {"errors": int(part["errors"].sum()), "size": float(part["size"].mean())}
+    for key in ("T", "p", "p_p", "p_n", "gamma", "C"):
+        if pd.notna(first[key]):
+            out[key] = first[key]
+    if pd.notna(first["s"]):
+        out["s"] = int(first["s"])
+    return out
+
+
+def _protocol_a(results: pd.DataFrame, seed=None) -> dict:
+    """``{dataset: {machine: _selected(...)}}`` of protocol (a) (main seed by default)."""
+    seed = _main_seed(results) if seed is None else seed
+    return {
+        name: {m: _selected(results, name, f"{MACHINE_NAMES[m]} (a)", seed) for m in ("svm", "scm", "dlm", "dlmc")}
+        for name in _datasets(results)
+    }
+
+
+def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3, n_jobs=1) -> dict:
+    """Deprecated: use ``run(Config(...))``, whose tidy frame the table builders take.
+
+    Returns the nested dict of the old protocol: ``examples`` {name: (m, n_features,
+    n_positive)}, ``main`` {name: GridResults of the main seed}, ``a`` {name: {seed:
+    paper_protocol dict}}, ``b`` {name: nested dict}, ``c`` / ``c_corrected`` {name:
+    bound_selected_dlm dict}, ``seeds``.
     """
     names = list(DATASETS) if names is None else list(names)
-    run = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
+    out = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
     for name in names:
         part = _table1_dataset(
             name, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits, n_jobs=n_jobs
         )
         for key, value in part.items():
-            run[key][name] = value
-    return run
+            out[key][name] = value
+    return out
 
 
 def _table1_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dict:
@@ -697,19 +889,27 @@ def _table1_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dic
     return part
 
 
-def errors_table(run) -> pd.DataFrame:
+def errors_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a): paper vs ours (main seed) total test errors, with the range over the seeds.
 
     Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
     ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
     """
-    main_seed = run["seeds"][0]
-    ours = {name: {m: run["a"][name][main_seed][m] for m in ("svm", "scm", "dlm")} for name in run["a"]}
+    totals = total_errors(results)
+    main_seed = _main_seed(results)
+    seeds = list(dict.fromkeys(results["seed"]))
+    machines = ("svm", "scm", "dlm")
+    names = _datasets(results)
+    ours = {name: {m: {"errors": totals[(name, f"{MACHINE_NAMES[m]} (a)", main_seed)]} for m in machines}
+            for name in names}
     table = comparison_frame(ours, "errors")
     spread = {
-        (DISPLAY[name], machine.upper()): [run["a"][name][seed][machine]["errors"] for seed in run["seeds"]]
-        for name in run["a"]
-        for machine in ("svm", "scm", "dlm")
+        (DISPLAY[name], machine.upper()): [
+            totals[(name, f"{MACHINE_NAMES[machine]} (a)", seed)] for seed in seeds
+            if (name, f"{MACHINE_NAMES[machine]} (a)", seed) in totals.index
+        ]
+        for name in names
+        for machine in machines
     }
     table["seed_min"] = [min(spread[key]) for key in table.index]
     table["seed_max"] = [max(spread[key]) for key in table.index]
@@ -717,16 +917,14 @@ def errors_table(run) -> pd.DataFrame:
     return table
 
 
-def parameters_table(run) -> pd.DataFrame:
+def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a), main seed: the chosen parameters and sizes beside the paper's.
 
     One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
     """
     paper = paper_table1()
-    main_seed = run["seeds"][0]
     rows = []
-    for name in run["a"]:
-        best = run["a"][name][main_seed]
+    for name, best in _protocol_a(results).items():
         p = paper.loc[name]
         rows.append(
             {
@@ -746,35 +944,66 @@ def parameters_table(run) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("dataset")
 
 
-def protocols_table(run) -> pd.DataFrame:
+def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
     """Total test errors of each machine under the three protocols (main seed).
 
     Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
-    compression-set constraint, (b) nested SVM/SCM/DLM, (c) bound-selected constrained DLM (the
-    published Theorem 1/2, then our corrected bound) and their mean numbers of balls.
+    compression-set constraint, (b) nested SVM/SCM/DLM (when run), (c) bound-selected constrained
+    DLM (the published Theorem 1/2, then our corrected bound) and their mean numbers of balls.
     """
     paper = paper_table1()
-    main_seed = run["seeds"][0]
+    main_seed = _main_seed(results)
     rows = []
-    for name in run["a"]:
-        a = run["a"][name][main_seed]
+    for name, a in _protocol_a(results, main_seed).items():
         row = {"dataset": DISPLAY[name], "paper_dlm": paper.loc[name, "dlm_errors"]}
         for machine in ("svm", "scm", "dlm"):
             row[f"a_{machine}"] = a[machine]["errors"]
-        row["a_dlm_constrained"] = a["dlmc"]["errors"] if "dlmc" in a else np.nan
-        if name in run["b"]:
-            for machine in ("svm", "scm", "dlm"):
-                row[f"b_{machine}"] = run["b"][name][machine]["errors"]
-        row["c_dlm_bound"] = run["c"][name]["errors"]
-        row["c_dlm_balls"] = round(run["c"][name]["size"], 1)
-        row["c_dlm_corrected"] = run["c_corrected"][name]["errors"]
-        row["c_corrected_balls"] = round(run["c_corrected"][name]["size"], 1)
+        row["a_dlm_constrained"] = a["dlmc"]["errors"] if a["dlmc"] else np.nan
+        for machine in ("svm", "scm", "dlm"):
+            nested = _selected(results, name, f"{MACHINE_NAMES[machine]} (b)", main_seed)
+            if nested:
+                row[f"b_{machine}"] = nested["errors"]
+        for variant, column, balls in (("published", "c_dlm_bound", "c_dlm_balls"),
+                                       ("corrected", "c_dlm_corrected", "c_corrected_balls")):
+            selected = _selected(results, name, f"DLM (c) {variant}", main_seed)
+            row[column] = selected["errors"]
+            row[balls] = round(selected["size"], 1)
         rows.append(row)
     return pd.DataFrame(rows).set_index("dataset")
 
 
+def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
+    """How the two bounds behave on the machines they select (main seed, all folds).
+
+    For each data set and bound variant: the mean bound, the mean training and test error rates of
+    the selected machines, and on how many folds the bound is below the selected machine's training
+    error rate (impossible for a valid bound to do often) or below its test error rate.
+    """
+    main_seed = _main_seed(results)
+    rows = []
+    for name in _datasets(results):
+        for variant in ("published", "corrected"):
+            chosen = results[(results["dataset"] == name) & (results["method"] == f"DLM (c) {variant}")
+                             & (results["seed"] == main_seed)]
+            test_error = chosen["errors"] / chosen["n_test"]
+            rows.append(
+                {
+                    "dataset": DISPLAY[name],
+                    "bound": variant,
+                    "mean_bound": chosen["bound"].mean(),
+                    "mean_train_error": chosen["train_error"].mean(),
+                    "mean_test_error": test_error.mean(),
+                    "folds_bound_below_train": int((chosen["bound"] < chosen["train_error"]).sum()),
+                    "folds_bound_below_test": int((chosen["bound"] < test_error).sum()),
+                    "total_test_errors": int(chosen["errors"].sum()),
+                    "mean_balls": chosen["size"].mean(),
+                }
+            )
+    return pd.DataFrame(rows).set_index(["dataset", "bound"])
+
+
 def dataset_counts(names=None) -> dict:
-    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets (``run["examples"]``)."""
+    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets."""
     names = list(DATASETS) if names is None else list(names)
     counts = {}
     for name in names:
@@ -783,16 +1012,16 @@ def dataset_counts(names=None) -> dict:
     return counts
 
 
-def examples_table(run) -> pd.DataFrame:
-    """Number of examples per data set: the paper's and ours."""
+def examples_table(counts: dict) -> pd.DataFrame:
+    """Number of examples per data set, the paper's and ours; ``counts`` from :func:`dataset_counts`."""
     from companion.evaluation import comparison_table
 
     paper = paper_table1()
-    ours = pd.Series({DISPLAY[n]: run["examples"][n][0] for n in run["examples"]})
-    theirs = pd.Series({DISPLAY[n]: paper.loc[n, "data_examples"] for n in run["examples"]})
+    ours = pd.Series({DISPLAY[n]: counts[n][0] for n in counts})
+    theirs = pd.Series({DISPLAY[n]: paper.loc[n, "data_examples"] for n in counts})
     table = comparison_table(theirs, ours)
-    table["features"] = [run["examples"][n][1] for n in run["examples"]]
-    table["positives"] = [run["examples"][n][2] for n in run["examples"]]
+    table["features"] = [counts[n][1] for n in counts]
+    table["positives"] = [counts[n][2] for n in counts]
     return table
 
 
@@ -834,25 +1063,26 @@ def plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
     return ax
 
 
-def plot_errors_vs_s(ax, results: GridResults, title="", paper=None):
-    """Total CV errors against the stopping point ``s`` (best penalties for each ``s``).
+def plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, seed=None):
+    """Total test errors against the stopping point ``s`` (best penalties for each ``s``) on one data set.
 
-    A fit with stopping point ``s`` returns a shorter list when a class runs out first, so beyond
-    the longest list of a machine type (over its penalties and folds) the curve would only repeat
-    itself: each curve stops there. ``paper`` (a row of :func:`paper_table1`) adds the paper's
-    (``s``, errors) points of the DLM (star) and the SCM (diamond).
+    ``results`` is :func:`run`'s frame (its protocol ``"s"`` rows; ``seed``: the main seed by
+    default). A fit with stopping point ``s`` returns a shorter list when a class runs out first,
+    so beyond the longest list of a machine type (over its penalties and folds) the curve would
+    only repeat itself: each curve stops there. ``paper`` (a row of :func:`paper_table1`) adds the
+    paper's (``s``, errors) points of the DLM (star) and the SCM (diamond).
     """
-    dlm_total = results.dlm_errors.sum(axis=-1)
-    scm_total = results.scm_errors.sum(axis=-1)
-    for t, ball_type in enumerate(results.grid.dlm_types):
-        curve = dlm_total[t].reshape(-1, dlm_total.shape[-1]).min(axis=0)
-        end = max(int(results.dlm_balls[t].max()), 1)
-        ax.plot(np.arange(1, end + 1), curve[:end], marker="o", ms=3, label=f"DLM {ball_type}")
-    for t, model_type in enumerate(results.grid.scm_types):
-        curve = scm_total[t].min(axis=0)
-        end = max(int(results.scm_balls[t].max()), 1)
-        ax.plot(np.arange(1, end + 1), curve[:end], marker="s", ms=3, ls="--", label=f"SCM {model_type[:4]}.")
-    ax.axhline(results.svm_errors.sum(axis=-1).min(), color="k", lw=1, ls=":", label="SVM (best)")
+    seed = _main_seed(results) if seed is None else seed
+    part = results[(results["dataset"] == name) & (results["seed"] == seed)]
+    curves = part[part["protocol"] == "s"].assign(kind=lambda f: f["method"].str.rsplit(" s=", n=1).str[0])
+    for (kind, machine), curve in curves.groupby(["kind", "machine"], sort=False):
+        by_s = curve.groupby("s")
+        totals, end = by_s["errors"].sum(), max(int(curve["longest"].max()), 1)
+        label = kind if machine == "dlm" else f"SCM {kind.split()[1][:4]}."
+        style = dict(marker="o", ms=3) if machine == "dlm" else dict(marker="s", ms=3, ls="--")
+        ax.plot(np.arange(1, end + 1), totals.to_numpy()[:end], label=label, **style)
+    svm = part.loc[part["method"] == "SVM (a)", "errors"].sum()
+    ax.axhline(svm, color="k", lw=1, ls=":", label="SVM (best)")
     if paper is not None:
         ax.plot([paper["dlm_s"]], [paper["dlm_errors"]], marker="*", ms=12, color="tab:red", ls="",
                 label="paper DLM (s, errors)")
@@ -886,17 +1116,15 @@ def plot_sparsity(ax, table: pd.DataFrame):
     return ax
 
 
-def sparsity_frame(run) -> pd.DataFrame:
+def sparsity_frame(results: pd.DataFrame) -> pd.DataFrame:
     """Sizes of the selected machines (protocol (a), main seed), paper and ours, long form.
 
     Columns ``dataset``, ``source`` (paper/ours), ``svm_size`` (mean support vectors),
     ``scm_size`` and ``dlm_size`` (balls).
     """
     paper = paper_table1()
-    main_seed = run["seeds"][0]
     rows = []
-    for name in run["a"]:
-        best = run["a"][name][main_seed]
+    for name, best in _protocol_a(results).items():
         rows.append(
             {
                 "dataset": DISPLAY[name],
@@ -918,19 +1146,19 @@ def sparsity_frame(run) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def figure_errors_vs_s(run):
+def figure_errors_vs_s(results: pd.DataFrame):
     """One panel per data set: total test errors (main seed) against the stopping point ``s``.
 
     Curves stop at the longest list of each machine type; stars/diamonds are the paper's points.
     """
     import matplotlib.pyplot as plt
 
-    names = list(run["main"])
+    names = _datasets(results)
     n_cols = min(4, len(names))
     n_rows = int(np.ceil(len(names) / n_cols))
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.6 * n_cols, 3.0 * n_rows), squeeze=False)
     for k, (ax, name) in enumerate(zip(axes.ravel(), names)):
-        plot_errors_vs_s(ax, run["main"][name], title=DISPLAY[name], paper=paper_table1().loc[name])
+        plot_errors_vs_s(ax, results, name, title=DISPLAY[name], paper=paper_table1().loc[name])
         if k % n_cols:
             ax.set_ylabel("")  # each panel keeps its own scale
     for ax in axes.ravel()[len(names):]:
@@ -940,12 +1168,12 @@ def figure_errors_vs_s(run):
     return fig
 
 
-def figure_sparsity(run):
+def figure_sparsity(results: pd.DataFrame):
     """Number of balls against number of support vectors (paper and ours), log-log."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 4))
-    plot_sparsity(ax, sparsity_frame(run))
+    plot_sparsity(ax, sparsity_frame(results))
     fig.tight_layout()
     return fig
 
@@ -1053,11 +1281,11 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
     return {"best": pd.DataFrame(rows), "totals": totals, "grid": grid, "seeds": list(seeds)}
 
 
-def fine_grid_table(fine: dict, run: dict) -> pd.DataFrame:
+def fine_grid_table(fine: dict, results: pd.DataFrame) -> pd.DataFrame:
     """Paper vs coarse grid vs fine grid, DLM total test errors, with the spread over fold seeds.
 
     One row per data set of ``fine``: ``paper``; ``coarse_mean``/``coarse_min``/``coarse_max`` over
-    the fold seeds of ``fine`` that ``run`` (:func:`run_table1`) also has; ``fine_mean``,
+    the fold seeds of ``fine`` that ``results`` (:func:`run`, protocol (a)) also has; ``fine_mean``,
     ``fine_sd`` (sample standard deviation, NaN for one seed), ``fine_min``, ``fine_max``;
     ``difference`` = ``fine_mean - paper``; ``paper_in_fine_range``; ``fine_first_seed``: the
     selected machine of the first seed.
@@ -1066,10 +1294,11 @@ def fine_grid_table(fine: dict, run: dict) -> pd.DataFrame:
     best = fine["best"]
     rows = []
     inverse = {v: k for k, v in DISPLAY.items()}
+    coarse_totals = total_errors(results)
     for display, part in best.groupby("dataset", sort=False):
         name = inverse[display]
-        seeds = [sd for sd in part["seed"] if name in run["a"] and sd in run["a"][name]]
-        coarse = [run["a"][name][sd]["dlm"]["errors"] for sd in seeds]
+        coarse = [int(coarse_totals[(name, "DLM (a)", sd)]) for sd in part["seed"]
+                  if (name, "DLM (a)", sd) in coarse_totals.index]
         values = part["errors"].to_numpy(dtype=float)
         first = part.iloc[0]
         rows.append(
@@ -1571,14 +1800,14 @@ def _metric_fold(D, X, y, grid, metric, fold):
     return errors, balls
 
 
-def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2", "l1", "linf"), run=None,
+def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2", "l1", "linf"), results=None,
                  n_jobs=1):
     """Protocol (a) of the DLM (coarse grid, one fold seed) with L2, L1 and L∞ balls.
 
     The paper mentions L1 and L∞ balls and reports L2 only. Rows: data sets; columns: the paper's
     (L2) errors, then our best total test errors per metric (the grid point in ``*_machine``).
-    With ``run`` (:func:`run_table1` on the same ``seed`` and ``grid``) the L2 column is read
-    from its protocol (a) instead of being refitted (the same numbers, tested).
+    With ``results`` (:func:`run` with the same ``grid`` and ``seed`` among its seeds) the L2
+    column is read from its protocol (a) instead of being refitted (the same numbers, tested).
     """
     from companion.decision_list import resolve_metric
 
@@ -1589,8 +1818,8 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
         folds = stratified_folds(y, n_splits=10, seed=seed)
         row = {"dataset": DISPLAY[name], "paper_l2": int(paper.loc[name, "dlm_errors"])}
         for metric in metrics:
-            if metric == "l2" and run is not None:
-                best = run["a"][name][seed]["dlm"]
+            if metric == "l2" and results is not None:
+                best = _selected(results, name, "DLM (a)", seed)
                 row["l2"] = best["errors"]
                 row["l2_machine"] = f"{best['T']} p_n={best['p_n']:g} p_p={best['p_p']:g} s={best['s']}"
                 continue

@@ -7,6 +7,9 @@
   rebuilt from Weka's own procedure (``java.util.Random``, ``Instances.randomize``,
   ``stratify``, ``testCV``), so that the comparison with Weka's numbers uses Weka's folds.
 * :func:`cross_validate`: every learner on the *same* folds, counting unclassified instances.
+* :class:`Config` and :func:`run`: the notebook's cross-validation as a tidy frame (one row per
+  learner, fold split and fold, see :mod:`companion.experiments.protocol`), read by
+  :func:`weka_folds_table` and :func:`repeated_table`.
 * :func:`disjunction_data` and :func:`tree_leaf_rules`: the replicated-subtree example of
   slides 2-3, ``(a and b) or (c and d)``.
 * :func:`rule_trace` and :func:`covered_subsets`: any rule's walk-through (the second ``hard``
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import itertools
 import warnings
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -33,7 +37,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
+from companion.datasets import RegisteredDataset, load_contact_lenses
 from companion.evaluation import comparison_table, parallel_map, stratified_folds
+from companion.experiments.protocol import check_tidy
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR, OrderedRipper, tree_leaf_paths
 from companion.prism import Prism
@@ -48,6 +54,11 @@ __all__ = [
     "learners",
     "cross_validate",
     "repeated_cross_validation",
+    "DATASETS",
+    "Config",
+    "run",
+    "weka_folds_table",
+    "repeated_table",
     "weka_comparison",
     "disjunction_data",
     "tree_leaf_rules",
@@ -222,55 +233,166 @@ def cross_validate(estimators: dict, X, y, folds) -> pd.DataFrame:
     """Fit every learner on every training fold; count correct / incorrect / unclassified.
 
     A prediction of ``None`` (PRISM with ``uncovered="unclassified"``) counts as unclassified,
-    as in Weka. Accuracy = correct / all instances (Weka's "Correctly Classified").
+    as in Weka. Accuracy = correct / all instances (Weka's "Correctly Classified"). The table
+    :func:`weka_folds_table` builds from :func:`run`'s rows of one split.
     """
-    y_values = np.asarray(y, dtype=object)
-    rows = {}
-    for name, estimator in estimators.items():
-        correct = incorrect = unclassified = 0
-        for train, test in folds:
-            model = clone(estimator).fit(X.iloc[train], y.iloc[train])
-            predicted = np.asarray(model.predict(X.iloc[test]), dtype=object)
-            none = np.array([p is None for p in predicted], dtype=bool)
-            hits = (predicted == y_values[test]) & ~none
-            correct += int(hits.sum())
-            unclassified += int(none.sum())
-            incorrect += int((~hits & ~none).sum())
-        total = correct + incorrect + unclassified
-        rows[name] = {
-            "correct": correct,
-            "incorrect": incorrect,
-            "unclassified": unclassified,
-            "accuracy %": 100.0 * correct / total,
-        }
-    return pd.DataFrame.from_dict(rows, orient="index")
+    return _counts_table(_fold_rows(estimators, X, y, ("", folds)))
 
 
 def repeated_cross_validation(
-    estimators: dict, X, y, n_repeats: int, seed: int, *, n_jobs: int = 1
+    estimators: dict, X, y, n_repeats: int, seed: int, *, n_jobs: int = 1, n_folds: int = 10
 ) -> pd.DataFrame:
-    """Mean and standard deviation of the accuracy (%) over ``n_repeats`` seeded 10-fold CVs.
+    """Mean and standard deviation of the accuracy (%) over ``n_repeats`` seeded ``n_folds``-fold CVs.
 
     Every repeat uses one set of folds (``companion.evaluation.stratified_folds``, seed
     ``seed + repeat``) for all learners. The repeats are independent items of
     :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1, serial; -1: all local
     cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does not change the result.
+    The table :func:`repeated_table` builds from :func:`run`'s rows.
     """
-    fold_sets = []
-    for repeat in range(n_repeats):
-        with warnings.catch_warnings():
-            # 4 `hard` instances for 10 folds: scikit-learn warns that some folds lack the class,
-            # which is the nature of this data set (Weka's stratification does the same).
-            warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)
-            fold_sets.append(stratified_folds(y, n_splits=10, seed=seed + repeat))
-    runs = parallel_map(partial(_repeat_accuracy, estimators, X, y), fold_sets, n_jobs=n_jobs)
-    table = pd.concat(runs, axis=1)
+    splits = [(seed + repeat, _stratified_folds(y, n_folds, seed + repeat)) for repeat in range(n_repeats)]
+    runs = parallel_map(partial(_fold_rows, estimators, X, y), splits, n_jobs=n_jobs)
+    return _repeated_summary(pd.concat(runs, ignore_index=True))
+
+
+def _stratified_folds(y, n_folds: int, seed: int):
+    """:func:`companion.evaluation.stratified_folds`, quiet about the classes too small to stratify."""
+    with warnings.catch_warnings():
+        # 4 `hard` instances for 10 folds: scikit-learn warns that some folds lack the class,
+        # which is the nature of this data set (Weka's stratification does the same).
+        warnings.filterwarnings("ignore", message="The least populated class", category=UserWarning)
+        return stratified_folds(y, n_splits=n_folds, seed=seed)
+
+
+_COUNTS = ["correct", "incorrect", "unclassified"]
+
+
+def _fold_rows(estimators: dict, X, y, split) -> pd.DataFrame:
+    """Counts of every learner on every fold of one split ``(seed, folds)``, learner by learner."""
+    seed, folds = split
+    y_values = np.asarray(y, dtype=object)
+    rows = []
+    for name, estimator in estimators.items():
+        for fold, (train, test) in enumerate(folds):
+            model = clone(estimator).fit(X.iloc[train], y.iloc[train])
+            predicted = np.asarray(model.predict(X.iloc[test]), dtype=object)
+            none = np.array([p is None for p in predicted], dtype=bool)
+            hits = (predicted == y_values[test]) & ~none
+            rows.append(
+                {
+                    "method": name,
+                    "seed": seed,
+                    "fold": fold,
+                    "correct": int(hits.sum()),
+                    "incorrect": int((~hits & ~none).sum()),
+                    "unclassified": int(none.sum()),
+                    "n_test": len(test),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def _counts_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """Counts summed over the folds of one split and the accuracy (%), one row per learner."""
+    table = rows.groupby("method", sort=False)[_COUNTS].sum().astype(np.int64)
+    table.index.name = None
+    table["accuracy %"] = 100.0 * table["correct"] / table[_COUNTS].sum(axis=1)
+    return table
+
+
+def _repeated_summary(rows: pd.DataFrame) -> pd.DataFrame:
+    """Mean and sample standard deviation over the splits of each split's accuracy (%)."""
+    accuracy = {seed: _counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}
+    table = pd.concat(accuracy.values(), axis=1)
     return pd.DataFrame({"mean accuracy %": table.mean(axis=1), "std %": table.std(axis=1, ddof=1)})
 
 
-def _repeat_accuracy(estimators, X, y, folds) -> pd.Series:
-    """Accuracy (%) of every learner over one set of folds (one repeat)."""
-    return cross_validate(estimators, X, y, folds)["accuracy %"].astype(float)
+# --------------------------------------------------------------------------------------------
+# The protocol: one row per learner x fold split x fold
+# --------------------------------------------------------------------------------------------
+
+#: The data set of the protocol: Cendrowska's contact lenses, as Weka's ARFF declares them.
+DATASETS = {"contact-lenses": RegisteredDataset(load_contact_lenses, note="Cendrowska's 24 instances")}
+
+#: ``seed`` key prefix of the two fold generators (a split is named by generator and seed).
+WEKA_SPLIT, NUMPY_SPLIT = "weka:", "numpy:"
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything the cross-validation of notebook 02 depends on.
+
+    Parameters
+    ----------
+    seed : int, default=0
+        The learners' ``random_state`` and the seed of the first repeated split (repeat ``r`` is
+        split with ``seed + r``).
+    weka_seed : int, default=1
+        Seed of Weka's stratified cross-validation (``-s 1``), rebuilt by :func:`weka_cv_folds`.
+    n_folds : int, default=10
+    n_repeats : int, default=10
+        Seeded stratified cross-validations (the notebook's ``n_cv_repeats``).
+    """
+
+    seed: int = 0
+    weka_seed: int = 1
+    n_folds: int = 10
+    n_repeats: int = 10
+
+    @classmethod
+    def fast(cls) -> "Config":
+        """The notebook's ``fast=True`` run: two repeats."""
+        return cls(n_repeats=2)
+
+
+def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
+    """Every learner of :func:`learners` on Weka's folds and on ``n_repeats`` seeded splits.
+
+    The splits are the items of :func:`companion.evaluation.parallel_map`: ``n_jobs``
+    (default 1, serial; -1: every core) does not change the result, since each split is fixed
+    by its seed before any learner runs.
+
+    Returns
+    -------
+    DataFrame
+        Tidy (:func:`companion.experiments.protocol.check_tidy`), one row per learner, split and
+        fold, learner by learner within a split and Weka's split first. Keys: ``dataset``
+        (``"contact-lenses"``), ``method`` (the learner's display name in :func:`learners`),
+        ``seed`` (the fold split, as ``"weka:<seed>"`` for :func:`weka_cv_folds` and
+        ``"numpy:<seed>"`` for :func:`companion.evaluation.stratified_folds`: the generator is
+        part of the name because Weka's seed 1 and the repeats' seed 1 are different splits),
+        ``fold`` (from 0, in the split's order). Columns ``correct``, ``incorrect``,
+        ``unclassified`` (PRISM's uncovered instances) and ``n_test``.
+        :func:`weka_folds_table` and :func:`repeated_table` are the notebook's tables.
+    """
+    (dataset, entry), = DATASETS.items()
+    X, y = entry.load()
+    splits = [(f"{WEKA_SPLIT}{config.weka_seed}", weka_cv_folds(y, config.n_folds, seed=config.weka_seed))]
+    splits += [
+        (f"{NUMPY_SPLIT}{seed}", _stratified_folds(y, config.n_folds, seed))
+        for seed in range(config.seed, config.seed + config.n_repeats)
+    ]
+    frames = parallel_map(partial(_fold_rows, learners(seed=config.seed), X, y), splits, n_jobs=n_jobs)
+    results = pd.concat(frames, ignore_index=True)
+    results.insert(0, "dataset", dataset)
+    return check_tidy(results)
+
+
+def weka_folds_table(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`cross_validate`'s table on Weka's folds, from :func:`run`'s rows (``02_cv_weka_folds.csv``)."""
+    return _counts_table(_split_rows(results, WEKA_SPLIT))
+
+
+def repeated_table(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`repeated_cross_validation`'s table, from :func:`run`'s rows (``02_cv_repeated.csv``)."""
+    return _repeated_summary(_split_rows(results, NUMPY_SPLIT))
+
+
+def _split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
+    chosen = results[results["seed"].str.startswith(prefix)]
+    if chosen.empty:
+        raise ValueError(f"results hold no split whose seed starts with {prefix!r}")
+    return chosen
 
 
 _WEKA_NAMES = {

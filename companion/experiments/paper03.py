@@ -14,6 +14,9 @@ Protocol (paper §5, spec §6): independent draws of 500 training and 5000 test 
 
 Results are kept in a long table, one row per (draw, degree, method), with columns ``risk``,
 ``size`` (leaves / support vectors / terms), ``train_error`` and ``test_error`` (in %).
+:func:`run` (with a :class:`Config`) returns it in the tidy shape of
+:mod:`companion.experiments.protocol` (the degree is part of the ``method`` key, the draw is the
+``seed``); :func:`draws_table` gives back :func:`run_protocol`'s layout, and the builders take either.
 
 Also: draws rejection-sampled to the paper's Bayes training error
 (:func:`run_conditioned_protocol`), the row-order spread of the order-sensitive learners
@@ -25,6 +28,7 @@ Theorem 6's enumeration size (:func:`theorem6_table`) and the trees spanning ``P
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from numbers import Integral
 
@@ -33,6 +37,7 @@ import pandas as pd
 
 from companion.bounds.boolean_kernel import tree_risk
 from companion.evaluation import comparison_table, parallel_map
+from companion.experiments.protocol import check_tidy
 from companion.kernels import add_complemented_bits, boolean_kernel
 from companion.led import PrunedDecisionTree, bayes_predict, make_led_digits, optimal_boolean_tree
 from companion.paper_numbers import paper_table
@@ -43,6 +48,11 @@ __all__ = [
     "QUANTITIES",
     "TIE_COLUMNS",
     "tie_summary",
+    "DATASET",
+    "Config",
+    "run",
+    "method_key",
+    "draws_table",
     "run_draw",
     "run_protocol",
     "summarise",
@@ -218,8 +228,107 @@ def _run_seeded_draw(kwargs, item):
     return run_draw(np.random.default_rng(child), **kwargs).assign(draw=k)
 
 
+# --------------------------------------------------------------------------------------------
+# The protocol's tidy result
+# --------------------------------------------------------------------------------------------
+
+#: The ``dataset`` key: LED digits drawn by :func:`companion.led.make_led_digits`, 0-4 against 5-9.
+DATASET = "led7 0-4 vs 5-9"
+
+#: Columns of :func:`run_protocol`'s long table (``03_draws.csv``), in its order.
+_DRAWS_COLUMNS = ["degree", "method", *QUANTITIES, *TIE_COLUMNS, "draw"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """Everything Table 1's protocol depends on (the notebook's parameters cell).
+
+    Parameters
+    ----------
+    seed : int, default=2001
+        Root of ``numpy.random.SeedSequence``; draw ``k`` uses its ``k``-th child.
+    n_draws : int, default=20
+    n_train, n_test : int, default=500, 5000
+    degrees : tuple of int, default=(2, 3, 7)
+    lam : float, default=4.0
+    tol : float, default=1e-3
+    noise : float, default=0.1
+    """
+
+    seed: int = 2001
+    n_draws: int = 20
+    n_train: int = 500
+    n_test: int = 5000
+    degrees: tuple = (2, 3, 7)
+    lam: float = 4.0
+    tol: float = 1e-3
+    noise: float = 0.1
+
+    @classmethod
+    def fast(cls) -> "Config":
+        """The notebook's ``fast=True`` run: 3 draws, 1000 test examples."""
+        return cls(n_draws=3, n_test=1000)
+
+
+def method_key(method: str, degree: int) -> str:
+    """The ``method`` key of :func:`run`'s rows: the method and its maximal degree, ``"kernel_svm d=7"``."""
+    return f"{method} d={degree}"
+
+
+def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
+    """Table 1's protocol (:func:`run_protocol`) as a tidy frame.
+
+    Parameters
+    ----------
+    config : Config
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`, one item per draw; the result
+        does not depend on it.
+
+    Returns
+    -------
+    DataFrame
+        One row per draw, degree and method, in :func:`run_protocol`'s order. Keys: ``dataset``
+        (:data:`DATASET`), ``method`` (:func:`method_key`: one of :data:`METHODS` and the
+        degree, ``"kernel_perceptron d=2"``; the Bayes rule does not depend on ``d`` and is
+        repeated under each degree), ``seed`` (the draw ``k``: its data come from the ``k``-th
+        child of ``SeedSequence(config.seed)``), ``fold`` (0: one training/test pair per draw).
+        Columns ``degree``, then :data:`QUANTITIES` and :data:`TIE_COLUMNS` as in
+        :func:`run_draw`. :func:`draws_table` gives back :func:`run_protocol`'s layout; every
+        builder below takes either.
+    """
+    draws = run_protocol(
+        config.n_draws, config.seed, n_jobs=n_jobs, degrees=tuple(config.degrees), n_train=config.n_train,
+        n_test=config.n_test, lam=config.lam, tol=config.tol, noise=config.noise,
+    )
+    results = draws.drop(columns="draw")
+    results["method"] = [method_key(m, d) for m, d in zip(draws["method"], draws["degree"])]
+    results.insert(0, "dataset", DATASET)
+    results.insert(2, "seed", draws["draw"])
+    results.insert(3, "fold", 0)
+    return check_tidy(results)
+
+
+def draws_table(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`run_protocol`'s long table (``03_draws.csv``) from :func:`run`'s tidy frame.
+
+    A frame already in that layout (it has a ``draw`` column, as :func:`run_protocol`'s and
+    :func:`run_conditioned_protocol`'s) is returned as it is.
+    """
+    if "draw" in results.columns:
+        return results
+    suffixes = [f" d={d}" for d in results["degree"]]
+    if not all(m.endswith(s) for m, s in zip(results["method"], suffixes)):
+        raise ValueError("results' method keys must end with their degree (see method_key)")
+    draws = results.assign(
+        method=[m[: -len(s)] for m, s in zip(results["method"], suffixes)], draw=results["seed"]
+    )
+    return draws[_DRAWS_COLUMNS].reset_index(drop=True)
+
+
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
     """Mean and standard deviation over draws of every quantity, per degree and method."""
+    results = draws_table(results)
     grouped = results.groupby(["degree", "method"], sort=False)[list(QUANTITIES)]
     summary = grouped.agg(["mean", "std"])
     summary.columns = [f"{q}_{stat}" for q, stat in summary.columns]
@@ -232,7 +341,7 @@ def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
     On LED digits ties are common for the λ-perceptron: its score is an integer and duplicated
     inputs carry both labels. Every tie counts as an error (the paper's ``err(f)``).
     """
-    scored = results.dropna(subset=list(TIE_COLUMNS))
+    scored = draws_table(results).dropna(subset=list(TIE_COLUMNS))
     table = scored.groupby(["degree", "method"], sort=False)[list(TIE_COLUMNS)].agg(["mean", "max"])
     table.columns = [f"{column}_{stat}" for column, stat in table.columns]
     return table
@@ -254,7 +363,8 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int) -> pd.Dat
     paper = paper_table1()
     paper = paper[paper["column"].astype(str).isin([str(column), "both"])]
     paper = paper.set_index(["method", "quantity"])["value"]
-    ours = results[results["degree"] == degree]
+    ours = draws_table(results)
+    ours = ours[ours["degree"] == degree]
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
     table = comparison_table(paper, stats["mean"])
@@ -267,6 +377,7 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int) -> pd.Dat
 
 
 def _per_draw(results: pd.DataFrame, degree: int, method: str, quantity: str) -> pd.Series:
+    results = draws_table(results)
     rows = results[(results["degree"] == degree) & (results["method"] == method)]
     return rows.set_index("draw")[quantity]
 
@@ -675,7 +786,7 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     table.columns = [f"orders {c}" for c in ("mean", "sd", "min", "max")]
     original = order_results[order_results["order"] == 0].set_index(["degree", "method"])[quantity]
     table.insert(0, "original", original.reindex(table.index))
-    draws = draw_results.groupby(["degree", "method"])[quantity].std()
+    draws = draws_table(draw_results).groupby(["degree", "method"])[quantity].std()
     table["draws sd"] = draws.reindex(table.index)
     table["orders sd / draws sd"] = table["orders sd"] / table["draws sd"]
     return table

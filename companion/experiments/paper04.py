@@ -39,7 +39,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from companion import datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
+from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments.protocol import check_tidy
 from companion.preprocessing import MDLDiscretizer, encode_frame
 from companion.preprocessing import one_hot_nominal as _one_hot_nominal
 from companion.prism import Prism
@@ -47,6 +49,10 @@ from companion.widc import PRUNINGS, DecisionCommittee
 
 __all__ = [
     "BENCHMARK_SETS",
+    "Config",
+    "run",
+    "folds_table",
+    "OTHERS",
     "BenchmarkSet",
     "load_benchmark_set",
     "encode_frame",
@@ -84,26 +90,29 @@ __all__ = [
 
 WIDC_LEARNERS = {"pessimistic": "WIDC(p)", "optimistic": "WIDC(o)", "none": "WIDC()"}
 
-#: name -> (loader, note). MONK's problems use the 432-example "test" file, which is the whole
-#: domain (the training files are samples of it, with 5% label noise for MONK-3).
+#: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). MONK's problems use
+#: the 432-example "test" file, which is the whole domain (the training files are samples of it,
+#: with 5% label noise for MONK-3).
 BENCHMARK_SETS = {
-    "monks1": (lambda: datasets.load_monks(1, "test"), "whole 432-example domain"),
-    "monks2": (lambda: datasets.load_monks(2, "test"), "whole 432-example domain"),
-    "monks3": (lambda: datasets.load_monks(3, "test"), "whole 432-example domain"),
-    "votes": (datasets.load_votes, "Vote0: all 16 votes, missing kept"),
-    "breastw": (datasets.load_breastw, "missing kept"),
-    "pima": (datasets.load_pima, ""),
-    "hepatitis": (datasets.load_hepatitis, "missing kept"),
-    "heart": (datasets.load_heart_statlog, "Statlog version"),
-    "iris": (datasets.load_iris, ""),
-    "ionosphere": (datasets.load_ionosphere, ""),
-    "sonar": (datasets.load_sonar, ""),
-    "glass": (datasets.load_glass, "6 classes"),
-    "led7": (datasets.load_led7, "10 classes, 10% noise"),
-    "xd6": (datasets.load_xd6, ""),
-    "tic-tac-toe": (datasets.load_tic_tac_toe, ""),
-    "mushroom": (datasets.load_mushroom, "missing kept"),
-    "balance-scale": (datasets.load_balance_scale, "3 classes"),
+    **{
+        f"monks{problem}": RegisteredDataset(datasets.load_monks, {"problem": problem, "split": "test"},
+                                             "whole 432-example domain")
+        for problem in (1, 2, 3)
+    },
+    "votes": RegisteredDataset(datasets.load_votes, note="Vote0: all 16 votes, missing kept"),
+    "breastw": RegisteredDataset(datasets.load_breastw, note="missing kept"),
+    "pima": RegisteredDataset(datasets.load_pima),
+    "hepatitis": RegisteredDataset(datasets.load_hepatitis, note="missing kept"),
+    "heart": RegisteredDataset(datasets.load_heart_statlog, note="Statlog version"),
+    "iris": RegisteredDataset(datasets.load_iris),
+    "ionosphere": RegisteredDataset(datasets.load_ionosphere),
+    "sonar": RegisteredDataset(datasets.load_sonar),
+    "glass": RegisteredDataset(datasets.load_glass, note="6 classes"),
+    "led7": RegisteredDataset(datasets.load_led7, note="10 classes, 10% noise"),
+    "xd6": RegisteredDataset(datasets.load_xd6),
+    "tic-tac-toe": RegisteredDataset(datasets.load_tic_tac_toe),
+    "mushroom": RegisteredDataset(datasets.load_mushroom, note="missing kept"),
+    "balance-scale": RegisteredDataset(datasets.load_balance_scale, note="3 classes"),
 }
 
 
@@ -132,10 +141,11 @@ def load_benchmark_set(name: str) -> BenchmarkSet:
     """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`)."""
     if name not in BENCHMARK_SETS:
         raise ValueError(f"unknown benchmark set {name!r}; choose from {sorted(BENCHMARK_SETS)}")
-    loader, note = BENCHMARK_SETS[name]
-    X, y = loader()
+    entry = BENCHMARK_SETS[name]
+    X, y = entry.load()
     array, nominal, names = encode_frame(X)
-    return BenchmarkSet(name, array, np.asarray(y).astype(str), nominal, [str(c) for c in X.columns], names, note)
+    return BenchmarkSet(name, array, np.asarray(y).astype(str), nominal, [str(c) for c in X.columns], names,
+                        entry.note)
 
 
 def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
@@ -185,58 +195,107 @@ def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
 # --------------------------------------------------------------------------------------------
 
 
-def run_benchmark(
-    names=None,
-    *,
-    n_splits=10,
-    seed=0,
-    others=("CART", "PRISM", "RIPPER"),
-    optimistic_strength=None,
-    max_folds=None,
-    n_jobs=1,
-):
+#: The learners besides WIDC that :func:`run` can run here (the paper's peers are read, not run).
+OTHERS = ("CART", "PRISM", "RIPPER")
+#: The columns of ``figures/04_benchmark_folds.csv`` (:func:`folds_table`), in order.
+FOLDS_COLUMNS = ["dataset", "fold", "learner", "error", "rules", "literals"]
+
+
+@dataclass(frozen=True)
+class Config:
+    """Notebook 04's benchmark: which data sets, folds and learners :func:`run` runs.
+
+    ``Config()`` is the notebook's full run (17 data sets, 10 folds); :meth:`fast` its smoke run.
+
+    Parameters
+    ----------
+    datasets : tuple of str
+        Keys of :data:`BENCHMARK_SETS`.
+    n_splits : int, default=10
+        Stratified folds (:func:`companion.evaluation.stratified_folds`).
+    seed : int, default=0
+        Seeds the folds, CART's inner CV and RIPPER.
+    max_folds : int, optional
+        Run only the first ``max_folds`` folds (the fast mode).
+    optimistic_strength : float, optional
+        ``c_KM`` of WIDC(o); the estimator's default when None. The notebook sets the constant
+        :func:`choose_optimistic_strength` recommends (0.0 at the full run: the default).
+    others : tuple of str, default=:data:`OTHERS`
+        Any of ``"CART"``, ``"PRISM"``, ``"RIPPER"``.
+    """
+
+    datasets: tuple = tuple(BENCHMARK_SETS)
+    n_splits: int = 10
+    seed: int = 0
+    max_folds: int | None = None
+    optimistic_strength: float | None = None
+    others: tuple = OTHERS
+
+    @classmethod
+    def fast(cls):
+        """The notebook's ``fast=True`` run: 4 data sets, the first 2 of the 10 folds."""
+        return cls(datasets=("monks1", "votes", "iris", "breastw"), max_folds=2)
+
+
+def run(config: Config, n_jobs=1) -> pd.DataFrame:
     """Stratified K-fold errors and sizes of WIDC (three prunings) and the other learners.
 
     Parameters
     ----------
-    names : list of str, optional
-        Keys of :data:`BENCHMARK_SETS` (default: all).
-    n_splits : int, default=10
-    seed : int, default=0
-        Seeds the folds, CART's inner CV and RIPPER.
-    others : tuple of str
-        Any of ``"CART"``, ``"PRISM"``, ``"RIPPER"``.
-    optimistic_strength : float, optional
-        ``c_KM`` of WIDC(o); the estimator's default when None.
-    max_folds : int, optional
-        Run only the first ``max_folds`` folds (the fast mode of the notebook).
+    config : Config
     n_jobs : int, default=1
-        Every (data set, fold) is one independent item of
-        :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores; under
-        ``joblib.parallel_backend("dask")``: a Dask cluster). Each item carries its own split
-        and ``seed``, so the table is identical for every ``n_jobs``.
+        Workers of :func:`companion.evaluation.parallel_map`, whose items are the (data set,
+        fold) pairs, each with its split and seed: the frame does not depend on it.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (dataset, fold, learner): ``error`` (fraction), ``rules``, ``literals``.
+        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
+        of :data:`BENCHMARK_SETS`), ``method`` (the learner: ``WIDC(p)``, ``WIDC(o)``, ``WIDC()``,
+        then ``config.others``), ``seed`` (``config.seed``, the seed of the fold split) and
+        ``fold`` (0-based test fold); columns ``error`` (fraction of the test fold), ``rules``,
+        ``literals``. :func:`folds_table` gives the layout of ``04_benchmark_folds.csv``.
     """
-    unknown = set(others) - {"CART", "PRISM", "RIPPER"}
+    unknown = set(config.others) - set(OTHERS)
     if unknown:
         raise ValueError(f"others must be among CART, PRISM, RIPPER; got {sorted(unknown)}")
-    names = list(BENCHMARK_SETS) if names is None else list(names)
-    params = {} if optimistic_strength is None else {"optimistic_strength": optimistic_strength}
+    params = {} if config.optimistic_strength is None else {"optimistic_strength": config.optimistic_strength}
     items = []
-    for name in names:
+    for name in config.datasets:
         data = load_benchmark_set(name)
-        folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
+        folds = stratified_folds(data.y, n_splits=config.n_splits, seed=config.seed)[: config.max_folds]
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
-    parts = parallel_map(partial(_benchmark_fold, tuple(others), params, seed), items, n_jobs=n_jobs)
-    return pd.DataFrame([row for part in parts for row in part])
+    parts = parallel_map(partial(_benchmark_fold, tuple(config.others), params, config.seed), items, n_jobs=n_jobs)
+    return check_tidy(pd.DataFrame([row for part in parts for row in part]))
+
+
+def folds_table(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`run`'s frame in the layout of ``figures/04_benchmark_folds.csv``: :data:`FOLDS_COLUMNS`."""
+    return _learner_view(results)[FOLDS_COLUMNS].reset_index(drop=True)
+
+
+def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
+    """``results`` with the tidy ``method`` column named ``learner``, as the tables name it.
+
+    The builders accept :func:`run`'s tidy frame (and :func:`peer_results`', concatenated) as
+    well as the former per-fold layout (:func:`run_benchmark`), which has ``learner`` already.
+    """
+    return results.rename(columns={"method": "learner"}) if "method" in results.columns else results
+
+
+def run_benchmark(names=None, *, n_splits=10, seed=0, others=OTHERS, optimistic_strength=None, max_folds=None,
+                  n_jobs=1):
+    """Deprecated: :func:`folds_table` of :func:`run` (the layout of ``04_benchmark_folds.csv``).
+
+    The arguments are :class:`Config`'s fields (``names``: ``datasets``, default all).
+    """
+    config = Config(datasets=tuple(BENCHMARK_SETS if names is None else names), n_splits=n_splits, seed=seed,
+                    max_folds=max_folds, optimistic_strength=optimistic_strength, others=tuple(others))
+    return folds_table(run(config, n_jobs=n_jobs))
 
 
 def _benchmark_fold(others, params, seed, item):
-    """Rows of :func:`run_benchmark` for one ``(data set, fold, train, test)`` item."""
+    """Rows of :func:`run` for one ``(data set, fold, train, test)`` item."""
     data, fold, train, test = item
     name = data.name
     rows = []
@@ -244,7 +303,7 @@ def _benchmark_fold(others, params, seed, item):
 
     def record(learner, predictions, rules, literals):
         rows.append(
-            dict(dataset=name, fold=fold, learner=learner, error=float(np.mean(predictions != yte)),
+            dict(dataset=name, method=learner, seed=seed, fold=fold, error=float(np.mean(predictions != yte)),
                  rules=int(rules), literals=int(literals))
         )
 
@@ -268,7 +327,7 @@ def _benchmark_fold(others, params, seed, item):
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
     """Table 1 layout: per data set and learner, mean error (%), its std over folds, rules, literals."""
-    grouped = results.groupby(["dataset", "learner"], sort=False)
+    grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)
     table = pd.DataFrame(
         {
             "error %": grouped["error"].mean() * 100,
@@ -281,7 +340,7 @@ def summary_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _per_dataset(results, quantity):
-    return results.groupby(["dataset", "learner"], sort=False)[quantity].mean().unstack("learner")
+    return _learner_view(results).groupby(["dataset", "learner"], sort=False)[quantity].mean().unstack("learner")
 
 
 #: Largest test fold for which a fold's float error ``count / n_test`` is read back exactly.
@@ -302,7 +361,8 @@ def _exact_per_dataset(results, quantity):
     else:
         values = [Fraction(int(v)) for v in results[quantity]]
     cells = {}
-    for key, value in zip(zip(results["dataset"], results["learner"]), values):
+    learners = _learner_view(results)["learner"]
+    for key, value in zip(zip(results["dataset"], learners), values):
         cells.setdefault(key, []).append(value)
     series = pd.Series({key: sum(v, Fraction(0)) / len(v) for key, v in cells.items()}, dtype=object)
     series.index = pd.MultiIndex.from_tuples(series.index, names=["dataset", "learner"])
@@ -490,7 +550,7 @@ def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs
 
     The first literal of a monomial and its negation always tie on Z, so the convention of which
     side of a numeric cut is the positive literal (ties go to it) can change the committee. Only
-    data sets with a numeric attribute are run; same folds as :func:`run_benchmark`.
+    data sets with a numeric attribute are run; same folds as :func:`run`.
 
     ``n_jobs`` (default 1, serial): every (data set, fold) is an independent item of
     :func:`companion.evaluation.parallel_map`; the result does not depend on it.
@@ -546,7 +606,7 @@ def paper_context(results: pd.DataFrame) -> pd.DataFrame:
     from companion.paper_numbers import paper_table
 
     claims = paper_table("04_claims").set_index("key")
-    learners = sorted(set(results["learner"]) - set(WIDC_LEARNERS.values()))
+    learners = sorted(set(_learner_view(results)["learner"]) - set(WIDC_LEARNERS.values()))
     return pd.DataFrame(
         {"paper": [f"{int(claims.loc['n_domains', 'value'])} domains (mostly UCI; the list is in the lost Table 1)",
                    "C4.5, CN2-POE (and other DT/DL/DC learners in Table 1)"],
@@ -652,7 +712,7 @@ PEER_LEARNERS = ("J48", "JRip", "CN2", "CN2-unordered")
 
 
 def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
-    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run_benchmark`)."""
+    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run`)."""
     folds = np.full(len(y), -1, dtype=np.int64)
     for k, (_, test) in enumerate(stratified_folds(y, n_splits=n_splits, seed=seed)):
         folds[test] = k
@@ -667,9 +727,9 @@ def fold_hash(folds) -> str:
 
 
 def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataFrame:
-    """The committed peers' fold results in :func:`run_benchmark`'s layout, after checking the folds.
+    """The committed peers' fold results in :func:`run`'s tidy layout, after checking the folds.
 
-    For every data set the fold of every row is recomputed exactly as :func:`run_benchmark` does
+    For every data set the fold of every row is recomputed exactly as :func:`run` does
     and compared with the committed ``folds.csv`` and with the fold hash in ``provenance.csv``
     (a ``ValueError`` names the first data set that differs): the peers' errors are paired with
     WIDC's fold by fold.
@@ -686,7 +746,9 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataF
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset, fold, learner, error, rules, literals`` (``error`` = errors / n_test).
+        Tidy, as :func:`run`'s frame (the two concatenate into one frame): columns ``dataset,
+        method, seed, fold, error, rules, literals`` (``method``: the peer; ``seed``: that of
+        the fold split; ``error`` = errors / n_test).
     """
     if (n_splits, seed) != (10, 0):
         raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
@@ -700,12 +762,13 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataF
         ours = fold_vector(load_benchmark_set(name).y, n_splits=n_splits, seed=seed)
         committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
         if not np.array_equal(ours, committed) or provenance.get(f"fold_sha256: {name}") != fold_hash(ours):
-            raise ValueError(f"the peers' folds of {name!r} differ from run_benchmark's; rerun peers/widc_peers.py")
+            raise ValueError(f"the peers' folds of {name!r} differ from run's; rerun peers/widc_peers.py")
     frame = results[results["dataset"].isin(names)].copy()
     if max_folds is not None:
         frame = frame[frame["fold"] < max_folds]
     frame["error"] = frame["errors"] / frame["n_test"]
-    return frame[["dataset", "fold", "learner", "error", "rules", "literals"]].reset_index(drop=True)
+    frame = frame.rename(columns={"learner": "method"}).assign(seed=seed)
+    return check_tidy(frame[["dataset", "method", "seed", "fold", "error", "rules", "literals"]].reset_index(drop=True))
 
 
 def peer_claims_table(results: pd.DataFrame, others=PEER_LEARNERS) -> pd.DataFrame:
@@ -745,7 +808,7 @@ def error_with_std(results: pd.DataFrame, learners=None) -> pd.DataFrame:
 
     The standard deviation is over the folds (``ddof=1``), as :func:`summary_table`'s ``std %``.
     """
-    grouped = results.groupby(["dataset", "learner"], sort=False)["error"]
+    grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)["error"]
     mean = (grouped.mean() * 100).unstack("learner")
     std = (grouped.std(ddof=1) * 100).unstack("learner")
     learners = list(mean.columns) if learners is None else [l for l in learners if l in mean.columns]
@@ -817,7 +880,7 @@ def _sensitivity_fold(strengths, item):
 
 def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_splits=10, seed=0, max_folds=None,
                            n_jobs=1):
-    """WIDC(o)'s test errors and sizes for each ``c_KM`` on :func:`run_benchmark`'s folds.
+    """WIDC(o)'s test errors and sizes for each ``c_KM`` on :func:`run`'s folds.
 
     The committee is grown once per fold and pruned optimistically with each constant (the
     reconstructed Kearns-Mansour penalty, :func:`companion.widc.prune_optimistic`). Each row also

@@ -15,9 +15,9 @@ prescribes from the evidence (Ambroise & McLachlan 2002 on selection bias):
   AdaBoost on decision stumps.
 
 Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
-:func:`run_protocol` and :func:`run_dataset` can send them through
-:func:`companion.evaluation.parallel_map` (``n_jobs``; default 1, serial, what the notebook uses);
-the numbers do not depend on ``n_jobs``.
+:func:`run` (``Config`` in, the tidy frame of :mod:`companion.experiments.protocol` out) sends
+them through :func:`companion.evaluation.parallel_map` (``n_jobs``; default 1, serial); the numbers
+do not depend on ``n_jobs``.
 """
 
 from __future__ import annotations
@@ -41,12 +41,17 @@ from companion import datasets
 from companion.bounds.compression import compression_bound, compression_log_message
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
+from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments.protocol import check_tidy
 from companion.numerics import ordered_matvec
 from companion.stumps import STUMP_LEARNERS, OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
 
 __all__ = [
     "DATASETS",
+    "Config",
+    "run",
+    "folds_table",
     "ProtocolConfig",
     "load_dataset",
     "welch_t_ranking",
@@ -74,25 +79,33 @@ __all__ = [
     "restated_claims",
 ]
 
-#: name -> (loader, keyword arguments, note). Labels are the loaders' own.
+#: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). Labels are the
+#: loaders' own.
 DATASETS = {
-    "colon": (datasets.load_colon, {}, "Alon et al. 1999, tumour vs normal"),
-    "leukemia_golub": (datasets.load_golub, {}, "Golub et al. 1999, ALL vs AML"),
-    "c_md": (datasets.load_c_md, {}, "Pomeroy et al. 2002 set C, outcome"),
-    "breast_er": (datasets.load_breast_er, {}, "West et al. 2001, ER status"),
-    "prostate": (datasets.load_prostate, {}, "Singh et al. 2002 (not confirmed in Paper 05)"),
-    "lung_gordon": (datasets.load_lung_gordon, {}, "Gordon et al. 2002: a STAND-IN for the paper's Lung set"),
-    "all_bioc": (datasets.load_all_bioc, {"lineage": True}, "Chiaretti et al. 2004, B vs T lineage"),
+    "colon": RegisteredDataset(datasets.load_colon, note="Alon et al. 1999, tumour vs normal"),
+    "leukemia_golub": RegisteredDataset(datasets.load_golub, note="Golub et al. 1999, ALL vs AML"),
+    "c_md": RegisteredDataset(datasets.load_c_md, note="Pomeroy et al. 2002 set C, outcome"),
+    "breast_er": RegisteredDataset(datasets.load_breast_er, note="West et al. 2001, ER status"),
+    "prostate": RegisteredDataset(datasets.load_prostate, note="Singh et al. 2002 (not confirmed in Paper 05)"),
+    "lung_gordon": RegisteredDataset(datasets.load_lung_gordon,
+                                     note="Gordon et al. 2002: a STAND-IN for the paper's Lung set"),
+    "all_bioc": RegisteredDataset(datasets.load_all_bioc, {"lineage": True}, "Chiaretti et al. 2004, B vs T lineage"),
 }
 
 STUMP_VARIANTS = ("sc", "occam", "pac_bayes")
 COMPETITORS = ("linear_svm", "svm_rfe", "l1_logistic", "adaboost_stumps")
 
 
-@dataclass
-class ProtocolConfig:
-    """Sizes of the protocol (the defaults are the notebook's full run, sized for ~4 min on one core)."""
+@dataclass(frozen=True)
+class Config:
+    """Everything :func:`run`'s numbers depend on; ``Config()`` is the notebook's full run.
 
+    The defaults are sized for ~4 min on one core; :meth:`fast` is the notebook's smoke run.
+    ``seed`` seeds the outer folds (``seed + repeat``), the inner folds
+    (``seed + 1000 * repeat + fold``) and the competitors.
+    """
+
+    seed: int = 0
     n_repeats: int = 1
     n_splits: int = 10
     inner_splits: int = 3
@@ -114,13 +127,23 @@ class ProtocolConfig:
     def grid(self):
         return {"p": list(self.p_grid), "model_type": list(self.model_types)}
 
+    @classmethod
+    def fast(cls):
+        """The notebook's ``fast=True`` run: two data sets, 3 outer folds, one ``p``."""
+        return cls(n_splits=3, inner_splits=2, n_prefilter=40, s_max=3, p_grid=(1.0,), adaboost_rounds=10,
+                   datasets=("colon", "leukemia_golub"))
+
+
+#: The former name of :class:`Config` (``tests/test_parallel_protocols.py`` and
+#: ``tests/cross_machine_probe.py`` use it).
+ProtocolConfig = Config
+
 
 def load_dataset(name):
     """``(X, y, gene_names)`` as numpy arrays for one of :data:`DATASETS`."""
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; expected one of {sorted(DATASETS)}")
-    loader, kwargs, _ = DATASETS[name]
-    X, y = loader(**kwargs)
+    X, y = DATASETS[name].load()
     return X.to_numpy(dtype=float), np.asarray(y.astype(str)), np.asarray(X.columns, dtype=str)
 
 
@@ -316,50 +339,71 @@ def _run_loaded_fold(loaded, config, seed, item):
     return _fold_rows(X, y, name, config, seed, outer_fold)
 
 
-def run_dataset(name, config, seed=0, n_jobs=1):
-    """Run the outer CV on one data set; returns one row per (repeat, fold, learner).
+#: The columns of ``figures/05_protocol_folds.csv`` (:func:`folds_table`), in order.
+FOLDS_COLUMNS = ["dataset", "repeat", "fold", "n_test", "learner", "selection", "errors", "genes", "bound",
+                 "model_type", "p", "gibbs_errors", "gibbs_bound"]
+
+
+def run(config: Config, n_jobs=1) -> pd.DataFrame:
+    """The outer CV of every data set of ``config``: stump learners (by bound, by inner CV), competitors.
 
     Parameters
     ----------
-    name : str
-        One of :data:`DATASETS`.
-    config : ProtocolConfig
-    seed : int, default=0
-        Seed of the outer folds (``seed + repeat``), the inner folds and the competitors.
-    n_jobs : int, default=1
-        Outer folds run through :func:`companion.evaluation.parallel_map` (1: serial; -1: all
-        local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster). The table does
-        not depend on it.
-    """
-    return run_protocol(replace(config, datasets=(name,)), seed=seed, n_jobs=n_jobs)
-
-
-def run_protocol(config=None, seed=0, n_jobs=1):
-    """:func:`run_dataset` for every data set of ``config``; one long table.
-
-    Parameters
-    ----------
-    config : ProtocolConfig, optional
-        Default: :class:`ProtocolConfig` ``()`` (the notebook's full run).
-    seed : int, default=0
+    config : Config
     n_jobs : int, default=1
         Every (data set, repeat, outer fold) is one independent item of
         :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores; under
-        ``joblib.parallel_backend("dask")``: a Dask cluster). Each item carries its own split
-        and seeds, so the table is identical for every ``n_jobs``.
+        ``joblib.parallel_backend("dask")``: a Dask cluster), carrying its own split and seeds:
+        the frame does not depend on ``n_jobs``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
+        of :data:`DATASETS`), ``method`` (``"<learner>/<selection>"`` for a stump learner, e.g.
+        ``"sc/bound"``, ``"occam/cv"``; the competitor's name, e.g. ``"linear_svm"``), ``seed``
+        (the seed of the repeat's outer fold split: ``config.seed + repeat``) and ``fold``
+        (0-based outer fold). Other columns: ``repeat``, ``n_test``, ``learner``, ``selection``
+        (``"bound"``, ``"cv"``, or ``"-"`` for a competitor), test ``errors``, ``genes`` used,
+        the training-fold ``bound``, the chosen ``model_type`` and ``p``, and the PAC-Bayes Gibbs
+        classifier's expected test errors ``gibbs_errors`` and its bound ``gibbs_bound``.
+        :func:`folds_table` gives the layout of ``05_protocol_folds.csv``.
     """
-    config = config or ProtocolConfig()
+    seed = config.seed
     loaded = {name: load_dataset(name) for name in config.datasets}
     folds = [_outer_folds(loaded[name][1], config, seed) for name in config.datasets]
     items = [(name, outer) for name, outers in zip(config.datasets, folds) for outer in outers]
     parts = iter(parallel_map(partial(_run_loaded_fold, loaded, config, seed), items, n_jobs=n_jobs))
-    # One table per data set, concatenated, exactly as the serial protocol built it.
+    # One table per data set, concatenated, exactly as the serial protocol built it (the dtypes
+    # of the folds CSV follow from it).
     tables = [pd.DataFrame([row for _ in outers for row in next(parts)]) for outers in folds]
-    return pd.concat(tables, ignore_index=True)
+    frame = pd.concat(tables, ignore_index=True)
+    frame["method"] = frame["learner"].where(frame["selection"] == "-", frame["learner"] + "/" + frame["selection"])
+    frame["seed"] = seed + frame["repeat"]
+    keys = ["dataset", "method", "seed", "fold"]
+    return check_tidy(frame[keys + [c for c in frame.columns if c not in keys]])
+
+
+def folds_table(results: pd.DataFrame) -> pd.DataFrame:
+    """:func:`run`'s frame in the layout of ``figures/05_protocol_folds.csv``: :data:`FOLDS_COLUMNS`."""
+    return results[FOLDS_COLUMNS].reset_index(drop=True)
+
+
+def run_protocol(config=None, seed=None, n_jobs=1):
+    """Deprecated: :func:`folds_table` of :func:`run` (``seed``, when given, replaces ``config.seed``)."""
+    config = config or Config()
+    config = config if seed is None else replace(config, seed=seed)
+    return folds_table(run(config, n_jobs=n_jobs))
+
+
+def run_dataset(name, config, seed=None, n_jobs=1):
+    """Deprecated: :func:`run_protocol` on the one data set ``name`` (a key of :data:`DATASETS`)."""
+    return run_protocol(replace(config, datasets=(name,)), seed=seed, n_jobs=n_jobs)
 
 
 def summarise(results):
-    """Per data set and learner: CV error (%), mean genes, mean training-fold bound (%)."""
+    """Per data set, learner and selection of :func:`run`'s frame: CV error (%), mean genes, mean
+    training-fold bound (%), and the PAC-Bayes Gibbs classifier's CV error and mean bound (%)."""
     grouped = results.groupby(["dataset", "learner", "selection"], sort=False)
     table = grouped.apply(
         lambda g: pd.Series({
@@ -489,7 +533,7 @@ def golub_genes(config=None, n_prefilter=500):
     models : dict
         The fitted models.
     """
-    config = config or ProtocolConfig()
+    config = config or Config()
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
@@ -623,15 +667,15 @@ def _all_genes_fold_rows(loaded, config, seed, item, costly_p=None):
     return rows
 
 
-def run_all_genes(config=None, datasets=ALL_GENES_DATASETS, n_repeats=5, seed=0, n_jobs=1, costly_p=(1.0,)):
+def run_all_genes(config=None, datasets=ALL_GENES_DATASETS, n_repeats=5, seed=None, n_jobs=1, costly_p=(1.0,)):
     """The bound-selected learners as the paper runs them: on every gene, no prefilter, no inner CV.
 
     Repeated stratified ``config.n_splits``-fold CV (``n_repeats`` repetitions, fold seeds
-    ``seed + repeat``). On each training fold, SC, Occam and PAC-Bayes choose ``p``, conjunction vs
-    disjunction (paying ``ln 2``, :func:`companion.stumps.fit_by_bound`) and the number of stumps by
+    ``seed + repeat``; ``seed`` defaults to ``config.seed``). On each training fold, SC, Occam and
+    PAC-Bayes choose ``p``, conjunction vs disjunction (paying ``ln 2``, :func:`companion.stumps.fit_by_bound`) and the number of stumps by
     their bound, on all genes, with the priors' ranges :func:`declared_feature_range` of the whole
     data set. Beside them, on the same folds: SC on the ``config.n_prefilter`` Welch-filtered genes
-    (what the prefilter changes) and the competitors of :func:`run_protocol` (the Welch prefilter
+    (what the prefilter changes) and the competitors of :func:`run` (the Welch prefilter
     is kept only for those that need it: SVM-RFE, L1-logistic, AdaBoost; the linear SVM takes all
     genes).
 
@@ -648,7 +692,8 @@ def run_all_genes(config=None, datasets=ALL_GENES_DATASETS, n_repeats=5, seed=0,
         test errors and bound (PAC-Bayes), and ``fit_seconds`` (wall time of the fit, selection
         included: volatile, never compared). Identical for every ``n_jobs`` except ``fit_seconds``.
     """
-    config = config or ProtocolConfig()
+    config = config or Config()
+    seed = config.seed if seed is None else seed
     if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
         raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}")
     loaded = {name: load_dataset(name) for name in datasets}
@@ -756,7 +801,7 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
         One row per (gap, number of stumps): empirical Gibbs risk, Gibbs bound, mean
         ``ln((B−A)/(b−a))`` of the stumps so far.
     """
-    config = config or ProtocolConfig()
+    config = config or Config()
     X, y, names = load_dataset(name)
     rows = []
     for gap in gaps:
@@ -824,7 +869,7 @@ def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), 
     cover many examples with thresholds that need long codes, large ``η`` prefers short codes
     (wide intervals of equivalent thresholds). Each row is the bound-minimising prefix.
     """
-    config = config or ProtocolConfig()
+    config = config or Config()
     X, y, _ = load_dataset(name)
     rows = []
     for eta in etas:
