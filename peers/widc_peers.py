@@ -3,7 +3,7 @@
 Two stages, each in its own environment (neither Java nor Orange is a dependency of ``companion``):
 
 ``export`` (run with the project's ``.venv/bin/python``)
-    Loads the 17 benchmark sets exactly as ``companion.experiments.paper04.run_benchmark`` does
+    Loads the 17 benchmark sets exactly as ``companion.experiments.paper04.run`` does
     (``load_benchmark_set``; folds from ``companion.evaluation.stratified_folds(y, 10, seed=0)``),
     writes every set as ``build/widc_peers/input/<name>.npz`` (numeric array with NaN for missing
     cells, nominal mask, category and class names) and the fold of every row as

@@ -58,22 +58,22 @@ def protocols() -> dict:
         return paper02.repeated_cross_validation(paper02.learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
 
     def p03():
-        return paper03.run_protocol(2, 7, degrees=(2, 3), n_train=200, n_test=500)
+        return paper03.run(paper03.Config(seed=7, n_draws=2, degrees=(2, 3), n_train=200, n_test=500))
 
     def p04():
         kwargs = dict(n_splits=5, seed=3, max_folds=2)
         return {
-            "benchmark": paper04.run_benchmark(["monks1", "breastw"], others=("CART",), **kwargs),
+            "benchmark": paper04.run(paper04.Config(datasets=("monks1", "breastw"), others=("CART",), **kwargs)),
             "ablation": paper04.polarity_ablation(["iris"], **kwargs),
             "strength": paper04.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
         }
 
     def p05():
-        config = paper05.ProtocolConfig(
-            n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
+        config = paper05.Config(
+            seed=1, n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
             adaboost_rounds=5, rfe_genes=4, datasets=("leukemia_golub",),
         )
-        return paper05.run_protocol(config, seed=1)
+        return paper05.run(config)
 
     return {"paper01": p01, "paper02": p02, "paper03": p03, "paper04": p04, "paper05": p05}
 

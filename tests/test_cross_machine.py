@@ -92,8 +92,8 @@ def _run_probe(folder: Path, settings: dict[str, str | None]) -> dict[str, list[
 
 
 def _mask_rows(lines: list[str]) -> set[int]:
-    """Row numbers of the mask perceptron in paper03's long table."""
-    pattern = re.compile(r"^\[(\d+)\]\.method\t'mask_perceptron'$")
+    """Row numbers of the mask perceptron in paper03's tidy table (method ``mask_perceptron d=<degree>``)."""
+    pattern = re.compile(r"^\[(\d+)\]\.method\t'mask_perceptron d=\d+'$")
     return {int(m.group(1)) for line in lines if (m := pattern.match(line))}
 
 

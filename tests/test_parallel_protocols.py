@@ -15,36 +15,12 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from companion.datasets import load_contact_lenses
-import numpy as np
-
 from companion.experiments import paper01, paper02, paper03, paper04, paper05
 
 
 def _identical(serial: pd.DataFrame, parallel: pd.DataFrame) -> None:
     assert len(serial) > 0
     pd.testing.assert_frame_equal(serial, parallel, check_exact=True)
-
-
-def _same_run(serial, parallel) -> None:
-    """Nested dicts/lists of numbers, arrays, frames and GridResults, compared exactly."""
-    if isinstance(serial, dict):
-        assert serial.keys() == parallel.keys()
-        for key in serial:
-            _same_run(serial[key], parallel[key])
-    elif isinstance(serial, (list, tuple)):
-        assert len(serial) == len(parallel)
-        for a, b in zip(serial, parallel):
-            _same_run(a, b)
-    elif isinstance(serial, paper01.GridResults):
-        for name in vars(serial):
-            _same_run(getattr(serial, name), getattr(parallel, name))
-    elif isinstance(serial, np.ndarray):
-        np.testing.assert_array_equal(serial, parallel)
-    elif isinstance(serial, pd.DataFrame):
-        pd.testing.assert_frame_equal(serial, parallel, check_exact=True)
-    else:
-        assert serial == parallel
 
 
 def test_paper01_folds_do_not_depend_on_n_jobs():
@@ -57,19 +33,20 @@ def test_paper01_folds_do_not_depend_on_n_jobs():
 
 
 def test_paper03_draws_do_not_depend_on_n_jobs():
-    kwargs = dict(degrees=(2,), n_train=60, n_test=100)
-    serial = paper03.run_protocol(3, 7, n_jobs=1, **kwargs)
-    _identical(serial, paper03.run_protocol(3, 7, n_jobs=2, **kwargs))
+    config = paper03.Config(seed=7, n_draws=3, degrees=(2,), n_train=60, n_test=100)
+    serial = paper03.run(config, n_jobs=1)
+    _identical(serial, paper03.run(config, n_jobs=2))
     # The draws differ from one another: a protocol that reused one seed would pass the
     # equality above trivially, so check that the per-draw seeds are really distinct.
-    per_draw = serial.drop(columns="draw").groupby(serial["draw"]).apply(lambda g: g.to_numpy().tobytes())
+    per_draw = serial.drop(columns="seed").groupby(serial["seed"]).apply(lambda g: g.to_numpy().tobytes())
     assert per_draw.nunique() > 1
 
 
 def test_paper04_benchmark_and_ablation_do_not_depend_on_n_jobs():
     kwargs = dict(n_splits=5, seed=3, max_folds=2)
-    serial = paper04.run_benchmark(["monks1", "iris"], others=("CART",), n_jobs=1, **kwargs)
-    _identical(serial, paper04.run_benchmark(["monks1", "iris"], others=("CART",), n_jobs=2, **kwargs))
+    config = paper04.Config(datasets=("monks1", "iris"), others=("CART",), **kwargs)
+    serial = paper04.run(config, n_jobs=1)
+    _identical(serial, paper04.run(config, n_jobs=2))
     # Rows keep the serial order: data sets as given, then folds.
     assert list(dict.fromkeys(serial["dataset"])) == ["monks1", "iris"]
     _identical(
@@ -84,18 +61,16 @@ def test_paper04_benchmark_and_ablation_do_not_depend_on_n_jobs():
 
 
 def test_paper05_outer_folds_do_not_depend_on_n_jobs():
-    config = paper05.ProtocolConfig(
-        n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
+    config = paper05.Config(
+        seed=1, n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
         adaboost_rounds=5, rfe_genes=4, datasets=("leukemia_golub",),
     )
-    serial = paper05.run_protocol(config, seed=1, n_jobs=1)
-    _identical(serial, paper05.run_protocol(config, seed=1, n_jobs=2))
-    # run_dataset is the one-data-set case of the same computation.
-    _identical(serial, paper05.run_dataset("leukemia_golub", config, seed=1))
+    serial = paper05.run(config, n_jobs=1)
+    _identical(serial, paper05.run(config, n_jobs=2))
 
 
 def test_paper05_all_genes_run_does_not_depend_on_n_jobs():
-    config = paper05.ProtocolConfig(
+    config = paper05.Config(
         n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
         adaboost_rounds=5, rfe_genes=4, datasets=("leukemia_golub",),
     )
@@ -109,7 +84,6 @@ def test_paper05_all_genes_run_does_not_depend_on_n_jobs():
 
 @pytest.mark.filterwarnings("ignore:The least populated class")
 def test_paper02_repeats_do_not_depend_on_n_jobs():
-    X, y = load_contact_lenses()
-    estimators = paper02.learners(seed=0, ripper=False)
-    serial = paper02.repeated_cross_validation(estimators, X, y, n_repeats=3, seed=5, n_jobs=1)
-    _identical(serial, paper02.repeated_cross_validation(estimators, X, y, n_repeats=3, seed=5, n_jobs=2))
+    config = paper02.Config(seed=5, n_repeats=3)
+    serial = paper02.run(config, n_jobs=1)
+    _identical(serial, paper02.run(config, n_jobs=2))

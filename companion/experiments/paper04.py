@@ -59,7 +59,6 @@ __all__ = [
     "mdl_codes",
     "tree_size",
     "prism_fit_predict",
-    "run_benchmark",
     "summary_table",
     "claims_table",
     "synthetic_committee_data",

@@ -52,12 +52,9 @@ __all__ = [
     "Config",
     "run",
     "folds_table",
-    "ProtocolConfig",
     "load_dataset",
     "welch_t_ranking",
     "select_by_inner_cv",
-    "run_dataset",
-    "run_protocol",
     "summarise",
     "wide_view",
     "framework_costs",
@@ -134,8 +131,7 @@ class Config:
                    datasets=("colon", "leukemia_golub"))
 
 
-#: The former name of :class:`Config` (``tests/test_parallel_protocols.py`` and
-#: ``tests/cross_machine_probe.py`` use it).
+#: Deprecated: the former name of :class:`Config`.
 ProtocolConfig = Config
 
 
