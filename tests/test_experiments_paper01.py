@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from scipy.spatial.distance import cdist
 
 from companion.decision_list import DecisionListMachine
 from companion.evaluation import stratified_folds
@@ -211,12 +212,51 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     plt.close(fig)
 
 
+def former_run_table1(names, *, seeds, grid, nested=True, inner_splits=3, n_jobs=1) -> dict:
+    """The protocol as it was before ``run`` (the reference of the builders' test), composed of
+    paper01's public protocol functions. Returns the nested dict of the old protocol: ``examples`` {name: (m, n_features,
+    n_positive)}, ``main`` {name: GridResults of the main seed}, ``a`` {name: {seed:
+    paper_protocol dict}}, ``b`` {name: nested dict}, ``c`` / ``c_corrected`` {name:
+    bound_selected_dlm dict}, ``seeds``.
+    """
+    names = list(names)
+    out = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
+    for name in names:
+        part = _former_dataset(
+            name, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits, n_jobs=n_jobs
+        )
+        for key, value in part.items():
+            out[key][name] = value
+    return out
+
+
+def _former_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dict:
+    """Every protocol of :func:`former_run_table1` on one data set: ``{key of run: value for name}``."""
+    part = {"a": {}}
+    X, y = paper01.load_table1_dataset(name)
+    D = cdist(X, X)
+    part["examples"] = (X.shape[0], X.shape[1], int(y.sum()))
+    for k, seed in enumerate(seeds):
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        results = paper01.cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0), n_jobs=n_jobs)
+        part["a"][seed] = paper01.paper_protocol(results)
+        if k == 0:
+            part["main"] = results
+            part["c"] = paper01.bound_selected_dlm(results, "published")
+            part["c_corrected"] = paper01.bound_selected_dlm(results, "corrected")
+            if nested:
+                part["b"] = paper01.nested_protocol(
+                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs
+                )
+    return part
+
+
 SMALL = paper01.Config(names=("haberman", "glass"), seeds=(0, 1), grid=TINY, inner_splits=2)
 
 
 @pytest.fixture(scope="module")
 def small_run():
-    return paper01.run(SMALL), paper01.run_table1(list(SMALL.names), seeds=SMALL.seeds, grid=TINY, inner_splits=2)
+    return paper01.run(SMALL), former_run_table1(list(SMALL.names), seeds=SMALL.seeds, grid=TINY, inner_splits=2)
 
 
 def test_run_is_one_row_per_fold_of_each_protocol(small_run):

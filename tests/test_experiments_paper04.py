@@ -16,7 +16,7 @@ from companion.widc import DecisionCommittee
 # ------------------------------------------------------------------------------ the peers' data
 
 
-def test_committed_peer_folds_are_run_benchmarks_folds():
+def test_committed_peer_folds_are_the_protocols_folds():
     results, folds, provenance = datasets.load_widc_peers()
     for name in ["iris", "votes"]:
         data = paper04.load_benchmark_set(name)
@@ -24,7 +24,7 @@ def test_committed_peer_folds_are_run_benchmarks_folds():
         committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
         assert np.array_equal(ours, committed)
         assert provenance[f"fold_sha256: {name}"] == paper04.fold_hash(ours)
-        # The fold vector is the test folds of stratified_folds, as run_benchmark uses them.
+        # The fold vector is the test folds of stratified_folds, as paper04.run uses them.
         test0 = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0][1]
         assert np.array_equal(np.flatnonzero(ours == 0), np.sort(test0))
     assert paper04.fold_hash([0, 1]) != paper04.fold_hash([1, 0])
@@ -187,11 +187,13 @@ def test_builders_read_the_tidy_frame_as_the_former_layout():
     assert set(paper04.summary_table(results).columns.get_level_values("learner")) == set(results["method"])
 
 
-def test_run_benchmark_is_run_in_the_former_layout():
-    old = paper04.run_benchmark(["monks1"], max_folds=1, others=("PRISM",), seed=3)
+def test_folds_table_is_the_former_layout():
     new = paper04.run(paper04.Config(datasets=("monks1",), max_folds=1, others=("PRISM",), seed=3))
     assert (new["seed"] == 3).all()
-    pd.testing.assert_frame_equal(old, paper04.folds_table(new))
+    old = paper04.folds_table(new)
+    assert list(old.columns) == paper04.FOLDS_COLUMNS
+    pd.testing.assert_frame_equal(old.drop(columns="learner"), new[[c for c in paper04.FOLDS_COLUMNS if c != "learner"]])
+    assert list(old["learner"]) == list(new["method"])
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
 

@@ -157,8 +157,6 @@ def test_run_is_tidy_and_its_folds_are_the_fold_rows():
     expected = pd.DataFrame(rows)
     assert list(expected.columns) == paper05.FOLDS_COLUMNS
     pd.testing.assert_frame_equal(paper05.folds_table(results), expected)
-    # the deprecated entry point is that table, its seed argument replacing config.seed
-    pd.testing.assert_frame_equal(paper05.run_protocol(replace(config, seed=0), seed=3), expected)
 
 
 def test_summaries_of_the_tidy_frame_are_those_of_the_folds_table():
@@ -177,7 +175,6 @@ def test_summaries_of_the_tidy_frame_are_those_of_the_folds_table():
 def test_config_is_frozen_and_the_registry_loads():
     with pytest.raises(FrozenInstanceError):
         paper05.Config().seed = 1
-    assert paper05.ProtocolConfig is paper05.Config
     entry = paper05.DATASETS["all_bioc"]
     assert entry.options == {"lineage": True} and entry.note.startswith("Chiaretti")
     X, y, names = paper05.load_dataset("colon")

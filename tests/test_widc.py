@@ -679,7 +679,8 @@ def test_numeric_literal_polarity(rng):
 def test_benchmark_protocol_on_one_fold():
     from companion.experiments import paper04
 
-    results = paper04.run_benchmark(["iris"], max_folds=1, others=("CART", "PRISM", "RIPPER"))
+    results = paper04.folds_table(
+        paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=("CART", "PRISM", "RIPPER"))))
     assert set(results["learner"]) == {"WIDC(p)", "WIDC(o)", "WIDC()", "CART", "PRISM", "RIPPER"}
     assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
     by_learner = results.set_index("learner")
@@ -687,7 +688,7 @@ def test_benchmark_protocol_on_one_fold():
     claims = paper04.claims_table(results)
     assert list(claims.columns) == ["claim", "measure", "value", "holds"]
     with pytest.raises(ValueError, match="others must be among"):
-        paper04.run_benchmark(["iris"], others=("C4.5",))
+        paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
     with pytest.raises(ValueError, match="unknown benchmark set"):
         paper04.load_benchmark_set("echo")
 

@@ -1,5 +1,7 @@
-"""Per-paper experiment protocols and table builders that the notebooks call.
+"""Per-paper experiment protocols and the table and figure builders the notebooks call.
 
-One module per notebook (``paper01`` … ``paper05``); generic pieces live in
-:mod:`companion.evaluation`.
+One module per notebook (``paper01`` … ``paper05``), each with the shape fixed in
+:mod:`companion.experiments.protocol`: a frozen ``Config``, ``run(config, n_jobs=1)`` returning a
+tidy frame (one row per data set x method x seed x fold), and builders over that frame. Generic
+pieces (folds, the paper-vs-ours table, the parallel loop) live in :mod:`companion.evaluation`.
 """

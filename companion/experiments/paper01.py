@@ -35,8 +35,7 @@ the notebook's full run, ``Config.fast()`` its smoke run), ``run(config, n_jobs=
 tidy frame (one row per data set x method x fold seed x fold), and builders over that frame
 (:func:`errors_table`, :func:`parameters_table`, :func:`protocols_table`,
 :func:`bound_check_table`, :func:`sparsity_frame`, :func:`figure_errors_vs_s`,
-:func:`figure_sparsity`, :func:`fine_grid_table`, :func:`metric_table`). ``run_table1`` and its
-nested dictionary are deprecated.
+:func:`figure_sparsity`, :func:`fine_grid_table`, :func:`metric_table`).
 """
 
 from __future__ import annotations
@@ -847,46 +846,6 @@ def _protocol_a(results: pd.DataFrame, seed=None) -> dict:
         name: {m: _selected(results, name, f"{MACHINE_NAMES[m]} (a)", seed) for m in ("svm", "scm", "dlm", "dlmc")}
         for name in _datasets(results)
     }
-
-
-def run_table1(names=None, *, seeds=(0, 1, 2), grid: Grid = Grid(), nested=True, inner_splits=3, n_jobs=1) -> dict:
-    """Deprecated: use ``run(Config(...))``, whose tidy frame the table builders take.
-
-    Returns the nested dict of the old protocol: ``examples`` {name: (m, n_features,
-    n_positive)}, ``main`` {name: GridResults of the main seed}, ``a`` {name: {seed:
-    paper_protocol dict}}, ``b`` {name: nested dict}, ``c`` / ``c_corrected`` {name:
-    bound_selected_dlm dict}, ``seeds``.
-    """
-    names = list(DATASETS) if names is None else list(names)
-    out = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
-    for name in names:
-        part = _table1_dataset(
-            name, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits, n_jobs=n_jobs
-        )
-        for key, value in part.items():
-            out[key][name] = value
-    return out
-
-
-def _table1_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dict:
-    """Every protocol of :func:`run_table1` on one data set: ``{key of run: value for name}``."""
-    part = {"a": {}}
-    X, y = load_table1_dataset(name)
-    D = cdist(X, X)
-    part["examples"] = (X.shape[0], X.shape[1], int(y.sum()))
-    for k, seed in enumerate(seeds):
-        folds = stratified_folds(y, n_splits=10, seed=seed)
-        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0), n_jobs=n_jobs)
-        part["a"][seed] = paper_protocol(results)
-        if k == 0:
-            part["main"] = results
-            part["c"] = bound_selected_dlm(results, "published")
-            part["c_corrected"] = bound_selected_dlm(results, "corrected")
-            if nested:
-                part["b"] = nested_protocol(
-                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs
-                )
-    return part
 
 
 def errors_table(results: pd.DataFrame) -> pd.DataFrame:

@@ -277,20 +277,9 @@ def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
     """``results`` with the tidy ``method`` column named ``learner``, as the tables name it.
 
     The builders accept :func:`run`'s tidy frame (and :func:`peer_results`', concatenated) as
-    well as the former per-fold layout (:func:`run_benchmark`), which has ``learner`` already.
+    well as the former per-fold layout (:func:`folds_table`), which has ``learner`` already.
     """
     return results.rename(columns={"method": "learner"}) if "method" in results.columns else results
-
-
-def run_benchmark(names=None, *, n_splits=10, seed=0, others=OTHERS, optimistic_strength=None, max_folds=None,
-                  n_jobs=1):
-    """Deprecated: :func:`folds_table` of :func:`run` (the layout of ``04_benchmark_folds.csv``).
-
-    The arguments are :class:`Config`'s fields (``names``: ``datasets``, default all).
-    """
-    config = Config(datasets=tuple(BENCHMARK_SETS if names is None else names), n_splits=n_splits, seed=seed,
-                    max_folds=max_folds, optimistic_strength=optimistic_strength, others=tuple(others))
-    return folds_table(run(config, n_jobs=n_jobs))
 
 
 def _benchmark_fold(others, params, seed, item):

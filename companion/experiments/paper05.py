@@ -131,10 +131,6 @@ class Config:
                    datasets=("colon", "leukemia_golub"))
 
 
-#: Deprecated: the former name of :class:`Config`.
-ProtocolConfig = Config
-
-
 def load_dataset(name):
     """``(X, y, gene_names)`` as numpy arrays for one of :data:`DATASETS`."""
     if name not in DATASETS:
@@ -383,18 +379,6 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
 def folds_table(results: pd.DataFrame) -> pd.DataFrame:
     """:func:`run`'s frame in the layout of ``figures/05_protocol_folds.csv``: :data:`FOLDS_COLUMNS`."""
     return results[FOLDS_COLUMNS].reset_index(drop=True)
-
-
-def run_protocol(config=None, seed=None, n_jobs=1):
-    """Deprecated: :func:`folds_table` of :func:`run` (``seed``, when given, replaces ``config.seed``)."""
-    config = config or Config()
-    config = config if seed is None else replace(config, seed=seed)
-    return folds_table(run(config, n_jobs=n_jobs))
-
-
-def run_dataset(name, config, seed=None, n_jobs=1):
-    """Deprecated: :func:`run_protocol` on the one data set ``name`` (a key of :data:`DATASETS`)."""
-    return run_protocol(replace(config, datasets=(name,)), seed=seed, n_jobs=n_jobs)
 
 
 def summarise(results):
