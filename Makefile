@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce reproduce-fast test lab bench check-core-install clean-venv
+.PHONY: reproduce reproduce-fast test test-fast lab bench check-core-install clean-venv
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -28,8 +28,20 @@ reproduce-fast: $(STAMP)  ## the same with fast=True (smoke run), into build/rep
 test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run; leaves git status clean
 	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest
 
-lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel
-	$(VENV)/bin/jupyter lab notebooks/
+# The quick loop while editing: unit tests and doctests without the notebooks (nbval) and without
+# the tests marked `slow` (fresh interpreters, whole protocols, benchmark runs). Not a substitute
+# for `make test`, which CI runs.
+test-fast: $(STAMP)  ## unit tests + doctests, no nbval, no `slow` tests (a few minutes)
+	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest -m "not slow" tests companion
+
+# JupyterLab refuses to start as root unless told. Saving a notebook writes the running kernel's
+# Python version and display name into it; the pre-save hook normalises them as the runner does,
+# so a notebook opened and saved without running anything is written back as committed.
+LAB_ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
+
+lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel; saving leaves git status clean
+	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) \
+	  --ContentsManager.pre_save_hook=companion._notebook_metadata.pre_save_hook notebooks/
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
 	$(PY) -m benchmarks.run

@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from companion._notebook_metadata import normalise_metadata
 from companion.paths import NOTEBOOKS, ROOT
 
 __all__ = [
@@ -445,22 +446,17 @@ def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
     """Make an executed notebook a function of its inputs only, so reruns give the same bytes.
 
     Drops papermill's timestamps, durations, paths and version, nbclient's per-cell timings and
-    the kernel's Python version (``language_info.version``, which differs between machines),
-    merges stream outputs split by flush timing, and gives the cell papermill injects a fixed
+    the kernel's Python version, and fixes the kernel spec's display name
+    (:func:`companion._notebook_metadata.normalise_metadata`, the rule ``make lab``'s git filter
+    applies too), merges stream outputs split by flush timing, and gives the cell papermill injects a fixed
     id instead of its random one. When ``source`` (the
     notebook that was executed) predates cell ids (nbformat < 4.5), papermill's upgrade gave every
     cell a random id; those become ``cell-<n>``.
     """
     import nbformat
 
-    nb = nbformat.read(path, as_version=4)
-    papermill_meta = nb.metadata.get("papermill", {})
-    for key in ("start_time", "end_time", "duration", "input_path", "output_path", "version"):
-        papermill_meta.pop(key, None)
-    nb.metadata.get("language_info", {}).pop("version", None)
+    nb = normalise_metadata(nbformat.read(path, as_version=4))
     for cell in nb.cells:
-        cell.metadata.pop("papermill", None)
-        cell.metadata.pop("execution", None)
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)
     if source is not None and nbformat.read(source, as_version=4).get("nbformat_minor", 0) < 5:

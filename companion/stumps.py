@@ -73,6 +73,7 @@ from companion.interpretable import (
     check_numeric_input,
     laplace_proba,
 )
+from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = [
     "SetCoveringStumps",
@@ -1409,7 +1410,9 @@ def fit_by_bound(estimator, X, y, param_grid):
     -------
     SetCoveringStumps, OccamStumps or PacBayesStumps
         The fitted (possibly truncated) model whose bound is smallest (PAC-Bayes: the Gibbs bound
-        ``gibbs_bound_path_``); ties go to fewer stumps, then to the first grid point.
+        ``gibbs_bound_path_``). Bounds within ``companion.numerics.TIE_RTOL`` of the smallest are tied
+        (their last bits follow the CPU's log/exp loops); ties go to fewer stumps, then to the
+        first grid point.
 
     Notes
     -----
@@ -1427,12 +1430,31 @@ def fit_by_bound(estimator, X, y, param_grid):
     points = list(ParameterGrid(param_grid))
     model_types = {point.get("model_type", estimator.get_params()["model_type"]) for point in points}
     delta = estimator.get_params()["delta"] / max(len(model_types), 1)
-    best, best_key = None, None
+    models, sizes, bounds = [], [], []
     for params in points:
         model = clone(estimator).set_params(**params, delta=delta).fit(X, y)
-        path = model._model_selection_path()
-        size = int(np.argmin(path))  # first minimum = fewest stumps
-        key = (float(path[size]), size)
-        if best_key is None or key < best_key:
-            best, best_key = model.truncated(size), key
-    return best
+        path = np.asarray(model._model_selection_path(), dtype=float)
+        size = first_near_min(path)  # fewest stumps among the (near-)minimal bounds
+        models.append(model)
+        sizes.append(size)
+        bounds.append(path[size])
+    chosen = _fewest_among_near_minimal(bounds, sizes)
+    return models[chosen].truncated(sizes[chosen])
+
+
+def _fewest_among_near_minimal(bounds, sizes) -> int:
+    """Index of the grid point whose bound is minimal within ``TIE_RTOL``, fewest stumps first.
+
+    The bounds pass through log/exp, whose last bits follow the CPU's SIMD loops, so two
+    mathematically equal bounds are tied by :func:`companion.numerics.first_near_min`'s rule
+    rather than by their bits; among the tied points the shortest prefix wins, then the first
+    point of the grid.
+
+    >>> _fewest_among_near_minimal([0.5, 0.3, 0.3 + 1e-17, 0.3], [2, 3, 1, 1])
+    2
+    """
+    bounds = np.asarray(bounds, dtype=float)
+    lowest = bounds.min()
+    tied = np.flatnonzero(bounds <= lowest + TIE_RTOL * max(1.0, abs(lowest)))
+    sizes = np.asarray(sizes)[tied]
+    return int(tied[np.flatnonzero(sizes == sizes.min())[0]])

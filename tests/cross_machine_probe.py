@@ -2,9 +2,10 @@
 
 ``python tests/cross_machine_probe.py OUTDIR`` writes one file per protocol, ``<name>.txt``: one
 line per number, ``path<TAB>value`` with floats at 17 significant digits (every bit). The test
-``tests/test_cross_machine.py`` runs this script under several BLAS kernels and thread counts
-(``OPENBLAS_CORETYPE``, ``OPENBLAS_NUM_THREADS``: what differs between two users' machines) and
-asserts the files are identical. It is a script, not a test module, because the BLAS kernel is
+``tests/test_cross_machine.py`` runs this script under several BLAS kernels, thread counts and numpy
+SIMD levels (``OPENBLAS_CORETYPE``, ``OPENBLAS_NUM_THREADS``, ``NPY_DISABLE_CPU_FEATURES``: what
+differs between two users' machines) and asserts that every decision is identical and every real
+value agrees to a few ulp. It is a script, not a test module, because the BLAS kernel is
 chosen when numpy is first imported: each configuration needs its own interpreter.
 """
 

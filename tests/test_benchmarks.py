@@ -13,10 +13,12 @@ import sys
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from companion.paths import ROOT
 
 
+@pytest.mark.slow
 def test_quick_run_writes_one_report(tmp_path):
     committed = (ROOT / "figures" / "benchmarks.csv").read_bytes()
     env = {**os.environ, "COMPANION_FIGURES": str(tmp_path)}
@@ -37,6 +39,7 @@ def test_quick_run_writes_one_report(tmp_path):
     assert (ROOT / "figures" / "benchmarks.csv").read_bytes() == committed
 
 
+@pytest.mark.slow
 def test_ball_memory_quick_run_fits_and_compares_layouts():
     """The issue-18 benchmark runs end to end; the blocked and full layouts learn the same balls."""
     from benchmarks import ball_memory

@@ -41,6 +41,7 @@ def test_run_signature(paper):
     assert parameters["n_jobs"].default == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", PAPERS)
 def test_fast_run_is_tidy(paper):
     results = module(paper).run(module(paper).Config.fast())

@@ -37,6 +37,7 @@ def test_data_fits_every_learner(name):
     dict(all_estimators("classifier"))[name]().fit(X, y)
 
 
+@pytest.mark.slow
 def test_quick_run_covers_every_learner(tmp_path):
     env = {**os.environ, "COMPANION_FIGURES": str(tmp_path)}
     env.pop("MPLBACKEND", None)

@@ -17,6 +17,9 @@ import pytest
 
 from companion.experiments import paper01, paper02, paper03, paper04, paper05
 
+# Worker processes and whole (tiny) protocols: seconds each, so `make test-fast` leaves them out.
+pytestmark = pytest.mark.slow
+
 
 def _identical(serial: pd.DataFrame, parallel: pd.DataFrame) -> None:
     assert len(serial) > 0
