@@ -36,6 +36,7 @@ def _data(rng):
     return X, y
 
 
+@pytest.mark.slow
 def test_parallel_map_matches_serial_with_processes(rng):
     X, y = _data(rng)
     folds = stratified_folds(y, 5, seed=0)
@@ -45,6 +46,7 @@ def test_parallel_map_matches_serial_with_processes(rng):
     assert parallel_map(str, [1, 2], n_jobs=2) == ["1", "2"]
 
 
+@pytest.mark.slow
 def test_dask_backend_gives_identical_results(rng):
     """The same CV run through joblib's dask backend on an in-process LocalCluster."""
     distributed = pytest.importorskip("distributed")

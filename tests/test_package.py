@@ -64,6 +64,7 @@ _EXTRA_MODULES = ["papermill", "nbformat", "nbclient", "jupyter_client", "ipyker
 _EXTRA_WRAPPERS = {"OrderedRipper": "wittgenstein"}
 
 
+@pytest.mark.slow
 def test_package_and_learners_load_no_extra():
     import subprocess
     import sys
@@ -90,6 +91,7 @@ def test_package_and_learners_load_no_extra():
     assert done.stdout.strip() == "[]", done.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name, extra", sorted(_EXTRA_WRAPPERS.items()))
 def test_extra_wrapper_loads_its_extra_on_fit_not_on_construction(name, extra):
     import subprocess

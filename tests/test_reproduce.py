@@ -81,6 +81,7 @@ def test_parameter_values_are_read_like_papermill(text, value):
     assert parsed == value and type(parsed) is type(value)
 
 
+@pytest.mark.slow
 def test_failing_notebook_names_cell_keeps_original_and_exits_nonzero(notebooks, tmp_path, capsys):
     originals = {p.name: p.read_bytes() for p in notebooks.iterdir()}
     out = tmp_path / "out"
@@ -98,6 +99,7 @@ def test_failing_notebook_names_cell_keeps_original_and_exits_nonzero(notebooks,
     assert "start_time" not in json.dumps(nbformat.read(out / "01_ok.ipynb", as_version=4).metadata)
 
 
+@pytest.mark.slow
 def test_only_selects_and_success_exits_zero(notebooks, capsys):
     assert reproduce.main(["--notebooks", str(notebooks), "--only", "01"]) == 0
     out = capsys.readouterr().out
@@ -111,6 +113,7 @@ def test_corrupted_notebook_gets_a_clear_message(tmp_path, capsys):
     assert "03_broken.ipynb is not a valid notebook" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_parameters_run_writes_only_under_output_dir_with_typed_values(writer, tmp_path, monkeypatch):
     committed_figures = tmp_path / "committed_figures"
     monkeypatch.setenv("COMPANION_FIGURES", str(committed_figures))  # where a publishing run writes
@@ -135,6 +138,7 @@ def test_parameters_run_writes_only_under_output_dir_with_typed_values(writer, t
         "fast": True, "seed": 7, "rate": 0.5, "name": "abc", "flag": True, "missing": None}
 
 
+@pytest.mark.slow
 def test_non_default_run_defaults_to_build_reproduce(writer, tmp_path, monkeypatch):
     monkeypatch.setattr(reproduce, "ROOT", tmp_path / "checkout")
     source = writer.read_bytes()
@@ -159,6 +163,7 @@ def _run_twice(argv, produced):
     return snapshots
 
 
+@pytest.mark.slow
 def test_default_run_publishes_in_place_and_reruns_are_byte_identical(writer, tmp_path, monkeypatch):
     figures = tmp_path / "figures"
     monkeypatch.setenv("COMPANION_FIGURES", str(figures))
@@ -177,6 +182,7 @@ def test_default_run_publishes_in_place_and_reruns_are_byte_identical(writer, tm
         assert volatile not in text
 
 
+@pytest.mark.slow
 def test_output_dir_reruns_are_byte_identical_even_without_cell_ids(tmp_path):
     (tmp_path / "nb").mkdir()
     source = _write_notebook(tmp_path / "nb" / "01_old.ipynb", ["print(seed)"],
@@ -216,6 +222,7 @@ def _committed_like(path, minor=None):
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("minor", [None, 4], ids=["cell-ids", "nbformat-4.4"])
 def test_failing_cell_is_numbered_as_in_the_committed_notebook(tmp_path, capsys, minor):
     """The committed notebook holds the injected-parameters cell: it is counted, as a reader
@@ -277,6 +284,7 @@ _PROGRESS_CELL = (
 )
 
 
+@pytest.mark.slow
 def test_runner_shows_progress_and_kernel_output_without_noise(tmp_path, capfd, monkeypatch):
     monkeypatch.setenv(reproduce.PROGRESS_ENV, "1")  # the user's own setting: kept for them
     (tmp_path / "nb").mkdir()
