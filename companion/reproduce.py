@@ -55,6 +55,7 @@ __all__ = [
     "DEFAULT_PARAMETERS",
     "discover_notebooks",
     "parse_parameter_value",
+    "declared_parameters",
     "default_output_dir",
     "run_notebook",
     "run_all",
@@ -149,6 +150,53 @@ def parse_parameter_value(text: str):
         except ValueError:
             pass
     return text
+
+
+def declared_parameters(notebook: Path) -> set[str]:
+    """Names the notebook's ``parameters`` cell assigns (the parameters it declares).
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        An ``.ipynb`` file.
+
+    Returns
+    -------
+    set of str
+        Every name bound at the top level of the cell tagged ``parameters`` (empty when it has
+        none).
+    """
+    import ast
+
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    names: set[str] = set()
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            tree = ast.parse("".join(cell.get("source", "")))
+            for node in tree.body:
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def _declared_or_none(notebook: Path) -> set[str]:
+    """:func:`declared_parameters`, or no name for a notebook that cannot be read (its run reports why)."""
+    try:
+        return declared_parameters(notebook)
+    except (ValueError, SyntaxError, OSError):
+        return set()
+
+
+def _undeclared_parameter_error(name: str, declared: set[str]) -> str | None:
+    """The refusal for ``-p name`` when no selected notebook declares it, naming the closest name."""
+    import difflib
+
+    if name in declared:
+        return None
+    close = difflib.get_close_matches(name, sorted(declared), n=1, cutoff=0.5)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return (f"-p {name}: no selected notebook declares a parameter {name!r}{hint} "
+            f"(declared: {', '.join(sorted(declared))})")
 
 
 def _run_label(parameters: dict) -> str:
@@ -587,6 +635,12 @@ def main(argv: list[str] | None = None) -> int:
     if not notebooks:
         print(f"no numbered notebooks in {args.notebooks}", file=sys.stderr)
         return 2
+    # A misspelt name (-p sed 3) would otherwise run the default silently: papermill only warns.
+    declared = set().union(*(_declared_or_none(notebook) for notebook in notebooks)) if args.parameters else set()
+    for name, _ in args.parameters:
+        problem = _undeclared_parameter_error(name, declared)
+        if problem is not None:
+            parser.error(problem)
     if output_dir is not None:
         print(f"writing executed notebooks to {output_dir}, figures and CSVs to "
               f"{output_dir / 'figures'} (only the default run publishes in place)", flush=True)

@@ -261,6 +261,20 @@ def test_timings_check_leaves_no_file_behind(tmp_path):
     assert not target.exists()
 
 
+def test_a_parameter_no_notebook_declares_is_refused_with_the_closest_name(capsys):
+    """``-p sed 3`` (a typo of ``seed``) must not run the default seed and exit 0."""
+    declared = reproduce.declared_parameters(reproduce.NOTEBOOKS / "02_prism_contact_lenses.ipynb")
+    assert {"fast", "seed", "n_cv_repeats"} <= declared
+    with pytest.raises(SystemExit) as stop:
+        reproduce.main(["--only", "02", "-p", "sed", "3"])
+    assert stop.value.code == 2
+    error = capsys.readouterr().err
+    assert "-p sed: no selected notebook declares a parameter 'sed'; did you mean 'seed'?" in error
+    with pytest.raises(SystemExit):
+        reproduce.main(["--only", "02", "-p", "n_jobs", "2"])  # 01, 03, 04 declare it; 02 does not
+    assert "'n_jobs'" in capsys.readouterr().err
+
+
 def test_help_is_plain_text(capsys):
     with pytest.raises(SystemExit) as exit_info:
         reproduce.main(["--help"])
