@@ -832,10 +832,10 @@ def _signed(value, digits) -> str:
 
 def _format_value(row, value) -> str:
     digits = int(row["digits"])
+    if row["kind"] == "ratio":
+        return "×∞" if value == math.inf else "×0" if value == 0 else f"×{value:.{digits}f}"
     if not np.isfinite(value):
         return "−∞" if value < 0 else "+∞"
-    if row["kind"] == "ratio":
-        return f"×{value:.{digits}f}"
     if row["kind"] == "proportion":
         return f"{value:.{digits}f}"
     return _signed(value, digits)
@@ -851,8 +851,10 @@ def sentence(row) -> str:
     """The Markdown verdict sentence of one row of a claims table (a :class:`ClaimsReport` table
     or the same table read back from its CSV).
 
-    ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60,
-    95 % CI [+0.40, +2.90], Holm p = 0.030; robust to encoding)"``.
+    ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
+    95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31; robust to encoding)"``. A ``holds``
+    shows the corrected p of the test of "claim false", a ``fails`` that of "claim true"
+    (``Holm p (claim true)``), an ``undecided`` both (``Holm p = 0.300 (for holds), 0.040 (for fails)``).
     """
     verdict = row["verdict"]
     statement = row["statement"]
@@ -875,9 +877,13 @@ def sentence(row) -> str:
     interval = f"{level} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}]"
     test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "binomial": "binomial"}[row["test"]]
     n = int(row["n"]) if np.isfinite(row["n"]) else 0
-    p = row["p_holm"] if verdict != "fails" else row["p_fail_holm"]
-    p_name = "Holm p" if verdict != "fails" else "Holm p (claim true)"
-    inside = f"estimate {estimate}, {interval}, {p_name} {_format_p(p)}, {test}, n = {n}"
+    if verdict == "holds":
+        p_text = f"Holm p {_format_p(row['p_holm'])}"
+    elif verdict == "fails":
+        p_text = f"Holm p (claim true) {_format_p(row['p_fail_holm'])}"
+    else:
+        p_text = f"Holm p {_format_p(row['p_holm'])} (for holds), {_format_p(row['p_fail_holm'])[2:]} (for fails)"
+    inside = f"estimate {estimate}, {interval}, {p_text}, {test}, n = {n}"
     if sensitivity:
         inside += f"; {sensitivity}"
     return f"{statement}, {row['criterion']}: **{verdict}** ({inside})."
