@@ -25,6 +25,9 @@ __all__ = [
     "naive_oner",
     "as_codes",
     "rules_as_tuples",
+    "naive_holm",
+    "naive_signed_rank_p",
+    "naive_hodges_lehmann",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -145,3 +148,64 @@ def rules_as_tuples(model, X, y):
     return [
         (class_code[r.label], list(zip(r.attributes, r.codes)), r.p, r.t) for r in model.rules_
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# companion.claims: Holm's procedure and the signed-rank statistics, by enumeration
+# --------------------------------------------------------------------------------------------
+
+
+def naive_holm(p_values):
+    """Holm (1979) as a step-down loop: reject H_(1), H_(2), ... while p_(k) <= alpha / (m - k + 1).
+
+    Returns the adjusted p-values: the smallest alpha at which each hypothesis is rejected, found
+    by trying every candidate alpha = p_(j) (m - j + 1) (and 1) in increasing order.
+    """
+    p = [float(v) for v in p_values]
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    candidates = sorted({min(1.0, p[order[j]] * (m - j)) for j in range(m)} | {1.0})
+    adjusted = [1.0] * m
+    for i in range(m):
+        for alpha in candidates:
+            rejected = set()
+            for k, index in enumerate(order):
+                if p[index] <= alpha / (m - k) * (1 + 1e-15):
+                    rejected.add(index)
+                else:
+                    break
+            if i in rejected:
+                adjusted[i] = alpha
+                break
+    return adjusted
+
+
+def naive_signed_rank_p(x, alternative):
+    """Exact one-sided signed-rank p by enumerating all 2**n sign vectors (Pratt: zeros ranked, unsigned).
+
+    Midranks for tied magnitudes; "less" is P(T+ <= observed), "greater" P(T+ >= observed).
+    """
+    import itertools
+
+    x = list(x)
+    magnitudes = [abs(v) for v in x]
+    ranks = []
+    for v in magnitudes:
+        below = sum(m < v for m in magnitudes)
+        equal = sum(m == v for m in magnitudes)
+        ranks.append(below + (equal + 1) / 2)
+    observed = sum(r for r, v in zip(ranks, x) if v > 0)
+    nonzero = [r for r, v in zip(ranks, x) if v != 0]
+    count = 0
+    for signs in itertools.product((0, 1), repeat=len(nonzero)):
+        t = sum(r for r, s in zip(nonzero, signs) if s)
+        if (t <= observed + 1e-9) if alternative == "less" else (t >= observed - 1e-9):
+            count += 1
+    return count / 2 ** len(nonzero)
+
+
+def naive_hodges_lehmann(x):
+    """Median of the Walsh averages (x_i + x_j)/2, i <= j, by a double loop."""
+    walsh = sorted((x[i] + x[j]) / 2 for i in range(len(x)) for j in range(i, len(x)))
+    m = len(walsh)
+    return (walsh[(m - 1) // 2] + walsh[m // 2]) / 2

@@ -326,3 +326,59 @@ def test_repeated_table_against_hand_computed_accuracies():
     np.testing.assert_allclose(table["std %"], [np.sqrt(2 * 12.5**2), np.sqrt(2 * 25.0**2)])
     with pytest.raises(ValueError, match="weka:"):
         paper02.weka_folds_table(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# The paper-vs-ours table without stand-ins, the committed fold list, the claims family
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def protocol():
+    return paper02.run(paper02.Config(n_repeats=2))
+
+
+def test_weka_comparison_holds_no_stand_ins_and_takes_weka_peers(protocol):
+    cv = paper02.weka_folds_table(protocol)
+    table = paper02.weka_comparison(cv, 24)
+    assert not any("CART" in r or "wittgenstein" in r for r in table.index)
+    assert np.isnan(table.loc["J48 (Weka) cv accuracy %", "ours"])
+    # Weka's runs in the peers' per-fold format fill the J48 and JRip rows
+    peers = pd.DataFrame({"method": ["J48", "J48", "JRip"], "seed": ["weka:1", "weka:1", "weka:1"],
+                          "correct": [10, 10, 6], "incorrect": [2, 2, 6], "unclassified": [0, 0, 0]})
+    filled = paper02.weka_comparison(cv, 24, peers=peers)
+    assert filled.loc["J48 (Weka) cv accuracy %", "ours"] == pytest.approx(100 * 20 / 24)
+    assert filled.loc["JRip (Weka) cv accuracy %", "ours"] == pytest.approx(50.0)
+    stand = paper02.stand_in_table(cv)
+    assert list(stand["stands in for"]) == ["J48", "JRip"]
+
+
+def test_fold_list_comparison(lenses, tmp_path):
+    _, y, _ = lenses
+    config = paper02.Config(n_repeats=2)
+    rows = []
+    for seed, folds in (("weka:1", paper02.weka_cv_folds(y, 10, 1)), ("numpy:0", paper02._stratified_folds(y, 10, 0))):
+        rows += [{"seed": seed, "row": r, "fold": f} for r, f in enumerate(paper02.fold_vector(folds))]
+    committed = pd.DataFrame(rows)
+    table = paper02.fold_list_comparison(y, config, committed)
+    assert table["identical"].all() and (table["rows in the same fold"] == 24).all()
+    swapped = committed.copy()
+    swapped.loc[0, "fold"], swapped.loc[23, "fold"] = committed.loc[23, "fold"], committed.loc[0, "fold"]
+    if committed.loc[0, "fold"] != committed.loc[23, "fold"]:
+        assert not paper02.fold_list_comparison(y, config, swapped).loc["weka:1", "identical"]
+    assert paper02.fold_list_comparison(y, config, "no/such/folds.csv").empty
+    with pytest.raises(ValueError, match="unknown split 'r:1'"):
+        paper02.fold_list_comparison(y, config, committed.assign(seed="r:1"))
+
+
+def test_claims_report(protocol):
+    ok = (True, "")
+    checks = {name: ok for name in ("trace", "rules", "training", "weka-cv", "baselines", "modular",
+                                    "conflicts-unseen", "replicated-subtree", "supermarket")}
+    report = paper02.claims_report(protocol, checks)
+    table = report.table.set_index("id")
+    assert table.loc["folds", "verdict"] == "n/a"  # no committed fold list given
+    assert table.loc["default-never-worse", "verdict"] == "guaranteed"
+    assert table.loc["default-class", "n"] == 2
+    accuracy = paper02.repeated_accuracy(protocol)
+    assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement

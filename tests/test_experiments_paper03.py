@@ -269,3 +269,62 @@ def test_builders_read_the_tidy_frame_as_the_draws_table(tidy):
 def test_draws_table_rejects_keys_without_their_degree(tidy):
     with pytest.raises(ValueError, match="end with their degree"):
         paper03.draws_table(tidy.assign(method="bayes"))
+
+
+# --------------------------------------------------------------------------------------------
+# Row-order quantiles, the tree rows of Table 1, the claims family
+# --------------------------------------------------------------------------------------------
+
+
+def test_row_orders_are_a_prefix_and_max_orders_caps_a_method():
+    plan = {"kernel_perceptron": (2,), "mask_perceptron": (2,)}
+    many = paper03.row_order_spread(11, draw=1, plan=plan, n_orders=12, max_orders={"mask_perceptron": 3}, **SMALL)
+    few = paper03.row_order_spread(11, draw=1, plan={"kernel_perceptron": (2,)}, n_orders=4, **SMALL)
+    counts = many.groupby("method")["order"].nunique()
+    assert counts["kernel_perceptron"] == 12 and counts["mask_perceptron"] == 3
+    first = many[(many["method"] == "kernel_perceptron") & (many["order"] < 4)].reset_index(drop=True)
+    pd.testing.assert_frame_equal(first, few)  # the same permutations, computed in blocks or not
+    with pytest.raises(ValueError, match="max_orders must map"):
+        paper03.row_order_spread(11, plan=plan, n_orders=4, max_orders={"svm": 3}, **SMALL)
+
+
+def test_row_order_summary_quantiles():
+    orders = pd.DataFrame({"degree": 7, "method": "kernel_perceptron", "order": range(101),
+                           "test_error": np.r_[np.arange(100.0), 1000.0], "risk": 0.0, "train_error": 0.0})
+    draws = pd.DataFrame({"degree": 7, "method": "kernel_perceptron", "draw": [0, 1], "test_error": [1.0, 3.0],
+                          **{q: 0.0 for q in ("risk", "size", "train_error")}})
+    row = paper03.row_order_summary(orders, draws).loc[(7, "kernel_perceptron")]
+    assert row["orders"] == 101 and row["q50"] == 50.0 and row["q95"] == pytest.approx(95.0)
+    assert row["orders max"] == 1000.0 and row["original"] == 0.0  # a heavy tail: max far beyond q95
+
+
+def test_table1_comparison_has_no_stand_in_rows(tidy):
+    table = paper03.table1_comparison(tidy, column=2, degree=2)
+    methods = set(table.index.get_level_values("method"))
+    assert not methods & set(paper03.TREE_STAND_INS) and paper03.PAPER_TREE in methods
+    assert table.loc[(paper03.PAPER_TREE, "risk"), "paper"] == 80 and np.isnan(table.loc[(paper03.PAPER_TREE, "risk"), "ours"])
+    stand = paper03.tree_stand_ins(tidy, column=2, degree=2)
+    assert stand.loc[("pruned CART (stand-in)", "risk"), "paper (C4.5)"] == 80
+    cart = paper03.draws_table(tidy).query("method == 'decision_tree' and degree == 2")["risk"]
+    assert stand.loc[("pruned CART (stand-in)", "risk"), "ours"] == pytest.approx(cart.mean())
+
+
+def test_bayes_sample_shift():
+    shift = paper03.bayes_sample_shift(500)
+    assert shift["paper's errors"] == 56
+    assert shift["z"] == pytest.approx((56 - shift["expected errors"]) / shift["binomial sd (errors)"])
+    assert shift["binomial sd (points)"] == pytest.approx(shift["binomial sd (errors)"] / 5)
+
+
+def test_claims_report_judges_every_claim(tidy):
+    report = paper03.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3)
+    table = report.table.set_index("id")
+    ids = [c.id for c in paper03.claims_family()]
+    assert list(table.index) == ids
+    assert table.loc["bounds-below-risks", "verdict"] == "holds"  # Theorems 3-4 on every draw
+    assert table.loc["mmp-on-bound", "verdict"] == "guaranteed"
+    assert table.loc["orders-invariant", "verdict"] == "n/a"  # no row orders given
+    tested = table[table["kind"].isin(["difference", "ratio"])]
+    assert len(tested) == 12 and tested["verdict"].isin(["holds", "fails", "undecided"]).all()
+    with pytest.raises(ValueError, match="column_degrees must map columns 1 and 2"):
+        paper03.claims_data(tidy, {1: 2})

@@ -60,6 +60,17 @@ __all__ = [
     "weka_folds_table",
     "repeated_table",
     "weka_comparison",
+    "WEKA_PEERS",
+    "STAND_INS",
+    "stand_in_table",
+    "COMMITTED_FOLDS",
+    "fold_vector",
+    "fold_list_comparison",
+    "DEFAULT_CLASS_MARGIN",
+    "repeated_accuracy",
+    "exact_checks",
+    "claims_family",
+    "claims_report",
     "disjunction_data",
     "tree_leaf_rules",
     "replicated_subtree_demo",
@@ -395,19 +406,23 @@ def _split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
     return chosen
 
 
-_WEKA_NAMES = {
-    "ZeroR": "ZeroR",
-    "OneR": "OneR",
-    "RIPPER (wittgenstein, one-vs-rest)": "JRip",
-    "decision tree (CART, one-hot)": "J48",
-}
+#: Our learners that run Weka's algorithm (the same name in Weka).
+_WEKA_SAME = ("ZeroR", "OneR")
+#: Weka learners of the recorded numbers whose rows need the peers' runs of Weka itself.
+WEKA_PEERS = ("J48", "JRip")
+#: Our learners that are *not* Weka's, beside the Weka learner they stand in for.
+STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
 
 
-def weka_comparison(cv: pd.DataFrame, training_correct: int) -> pd.DataFrame:
-    """Paper (Weka) vs ours on contact lenses: PRISM's counts and the baselines' accuracies.
+def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Paper (Weka's recorded output) vs ours on contact lenses: PRISM's counts, the baselines' accuracies.
 
-    ``cv`` is :func:`cross_validate`'s table on Weka's folds. The tree and RIPPER are other
-    implementations than J48 and JRip; their rows are labelled with both names.
+    ``cv`` is :func:`cross_validate`'s table on Weka's folds. ZeroR and OneR are the same
+    algorithms as Weka's. J48 and JRip are compared only with Weka's own runs on the same folds:
+    ``peers`` is the peers' per-fold table (columns ``method``, ``seed``, ``correct``,
+    ``incorrect``, ``unclassified``; rows of Weka's split ``weka:<seed>``); without it their
+    ``ours`` is empty. Our stand-ins (CART, wittgenstein's RIPPER) are not in this table: see
+    :func:`stand_in_table`.
     """
     weka = paper_table("02_prism_weka_results")
     weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
@@ -417,12 +432,217 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int) -> pd.DataFrame:
     for measure in ("correct", "incorrect", "unclassified"):
         paper[f"PRISM cv {measure}"] = weka[("Prism", f"cv {measure}")]
         ours[f"PRISM cv {measure}"] = cv.loc["PRISM", measure]
-    for name, weka_name in _WEKA_NAMES.items():
+    for name in _WEKA_SAME:
         if name in cv.index:
-            label = name if name == weka_name else f"{name} vs Weka {weka_name}"
-            paper[f"{label} cv accuracy %"] = weka[(weka_name, "cv accuracy")]
-            ours[f"{label} cv accuracy %"] = cv.loc[name, "accuracy %"]
-    return comparison_table(pd.Series(paper), pd.Series(ours))
+            paper[f"{name} cv accuracy %"] = weka[(name, "cv accuracy")]
+            ours[f"{name} cv accuracy %"] = cv.loc[name, "accuracy %"]
+    peer_accuracy = _peer_accuracy(peers) if peers is not None else {}
+    for name in WEKA_PEERS:
+        paper[f"{name} (Weka) cv accuracy %"] = weka[(name, "cv accuracy")]
+        ours[f"{name} (Weka) cv accuracy %"] = peer_accuracy.get(name, np.nan)
+    return comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))
+
+
+def _peer_accuracy(peers: pd.DataFrame) -> dict:
+    weka_rows = peers[peers["seed"].astype(str).str.startswith(WEKA_SPLIT)]
+    table = _counts_table(weka_rows[["method", *_COUNTS]])
+    return table["accuracy %"].to_dict()
+
+
+def stand_in_table(cv: pd.DataFrame) -> pd.DataFrame:
+    """Our stand-ins on Weka's folds beside the recorded accuracy of the Weka learner they replace.
+
+    Not a reproduction: CART is not C4.5/J48 and wittgenstein's RIPPER is not JRip (other pruning
+    and optimisation). Columns ``stands in for``, ``Weka's accuracy %``, ``stand-in accuracy %``.
+    """
+    weka = paper_table("02_prism_weka_results")
+    weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
+    rows = {name: {"stands in for": other, "Weka's accuracy %": float(weka[(other, "cv accuracy")]),
+                   "stand-in accuracy %": float(cv.loc[name, "accuracy %"])}
+            for name, other in STAND_INS.items() if name in cv.index}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+#: Where the peers' runner commits the fold lists Weka used (columns ``seed``, ``row``, ``fold``).
+COMMITTED_FOLDS = "prism_peers/folds.csv"
+
+
+def fold_vector(folds) -> np.ndarray:
+    """Test fold (from 0) of every row, from a list of ``(train, test)`` index pairs."""
+    n = sum(len(test) for _, test in folds)
+    vector = np.full(n, -1, dtype=np.int64)
+    for k, (_, test) in enumerate(folds):
+        vector[test] = k
+    if (vector < 0).any():
+        raise ValueError("the folds' test sets do not cover every row exactly once")
+    return vector
+
+
+def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFrame | str | None = None) -> pd.DataFrame:
+    """Our fold splits against a committed fold list, row by row.
+
+    Parameters
+    ----------
+    y : Series
+        The labels (the splits are rebuilt from them, as :func:`run` does).
+    config : Config, optional
+    committed : DataFrame or path, optional
+        Columns ``seed`` (``weka:<s>`` or ``numpy:<s>``, as :func:`run`'s keys), ``row``,
+        ``fold`` (from 0); default ``data/`` + :data:`COMMITTED_FOLDS`.
+
+    Returns
+    -------
+    DataFrame
+        One row per committed split: ``rows``, ``rows in the same fold``, ``identical``; an empty
+        frame when no fold list is committed.
+    """
+    from companion.paths import DATA
+
+    config = config or Config()
+    if committed is None or isinstance(committed, str):
+        path = DATA / (committed or COMMITTED_FOLDS)
+        if not path.is_file():
+            return pd.DataFrame(columns=["rows", "rows in the same fold", "identical"])
+        committed = pd.read_csv(path)
+    missing = {"seed", "row", "fold"} - set(committed.columns)
+    if missing:
+        raise ValueError(f"fold_list_comparison: committed folds lack columns {sorted(missing)}")
+    rows = {}
+    for seed, part in committed.groupby("seed", sort=False):
+        generator, _, number = str(seed).partition(":")
+        if f"{generator}:" == WEKA_SPLIT:
+            ours = fold_vector(weka_cv_folds(y, config.n_folds, seed=int(number)))
+        elif f"{generator}:" == NUMPY_SPLIT:
+            ours = fold_vector(_stratified_folds(y, config.n_folds, int(number)))
+        else:
+            raise ValueError(f"fold_list_comparison: unknown split {seed!r}; expected 'weka:<s>' or 'numpy:<s>'")
+        part = part.sort_values("row")
+        theirs = part["fold"].to_numpy()
+        same = int(np.sum(ours[part["row"].to_numpy()] == theirs)) if len(theirs) == len(ours) else 0
+        rows[seed] = {"rows": len(theirs), "rows in the same fold": same,
+                      "identical": bool(len(theirs) == len(ours) and same == len(ours))}
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "split"
+    return table
+
+
+# --------------------------------------------------------------------------------------------
+# The claims, judged by companion.claims
+# --------------------------------------------------------------------------------------------
+
+#: "Worth a few points" (the default class for uncovered instances) read as at least this many
+#: points of accuracy, over the repeated cross-validations.
+DEFAULT_CLASS_MARGIN = 2.0
+
+
+def repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy (%) of every learner on every repeated split (rows: split seed, columns: learner)."""
+    rows = _split_rows(results, NUMPY_SPLIT)
+    return pd.DataFrame({seed: _counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}).T
+
+
+def _accuracy_difference(data, a, b):
+    table = repeated_accuracy(data["results"])
+    return (table[a] - table[b]).to_numpy()
+
+
+def _check(name):
+    def check(data):
+        return data["checks"].get(name)
+    return check
+
+
+def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
+                 demo, supermarket_rules, weka_supermarket_rules) -> dict:
+    """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
+
+    ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated).
+    """
+    def equal_rows(table, labels):
+        # the recorded accuracies have one decimal (70.8 for 17/24): equal at that precision
+        chosen = table.loc[labels]
+        same = (chosen["ours"].round(1) == chosen["paper"]).all()
+        return bool(same), f"{len(chosen)} numbers, equal at the recorded precision"
+
+    prism_rows = [r for r in versus_weka.index if r.startswith("PRISM cv")]
+    baseline_rows = [f"{n} cv accuracy %" for n in _WEKA_SAME if f"{n} cv accuracy %" in versus_weka.index]
+    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
+    checks = {
+        "trace": (bool((trace["difference"] == 0).all()), f"{len(trace)} p and t values of the slides"),
+        "rules": (bool(rules["equal"].all()), f"{int(rules['equal'].sum())} of {len(rules)} rules equal, in order"),
+        "training": (training_correct == n_train, f"{training_correct}/{n_train} correct"),
+        "weka-cv": equal_rows(versus_weka, prism_rows),
+        "baselines": equal_rows(versus_weka, baseline_rows),
+        "modular": (int(order_training["orders changing some prediction"]) == 0,
+                    f"{int(order_training['orders tried'])} random rule orders, "
+                    f"{int(order_training['orders changing some prediction'])} change a training prediction"),
+        "conflicts-unseen": (bool((conflicts_space["rules of several classes"] > 0).any()),
+                             f"unseen instances covered by rules of several classes on "
+                             f"{int((conflicts_space['rules of several classes'] > 0).sum())} of "
+                             f"{len(conflicts_space)} data sets"),
+        "replicated-subtree": (len(demo["x_rules"]) == 2 and len(x_leaves) > len(demo["x_rules"]),
+                               f"PRISM: {len(demo['x_rules'])} rules for x; the tree: {len(x_leaves)} leaves for x"),
+        "supermarket": (supermarket_rules == weka_supermarket_rules,
+                        f"{supermarket_rules} rules, Weka {weka_supermarket_rules}"),
+    }
+    if len(folds):
+        checks["folds"] = (bool(folds["identical"].all()),
+                           f"{int(folds['identical'].sum())} of {len(folds)} committed splits identical, row by row")
+    return checks
+
+
+def claims_family():
+    """The claims of the slides, of Cendrowska's modular reading and of the notebook, as a claims family.
+
+    Exact checks (no p): the slides' walk-through, Weka's rule list, training accuracy, Weka's CV
+    counts on Weka's folds and the folds themselves, ZeroR and OneR, modularity on the training
+    set and its end on unseen instances, the replicated subtree, the rule count on
+    ``supermarket``. Tested over the repeated cross-validations (paired by split; Wilcoxon):
+    the default class is worth at least :data:`DEFAULT_CLASS_MARGIN` points, and a tree (CART,
+    a stand-in for J48) is more accurate than PRISM with the default class. One guaranteed
+    statement: a default class never lowers the accuracy (it only labels what PRISM leaves
+    unclassified).
+    """
+    from companion import claims as C
+
+    return [
+        C.exact("trace", "Slides 9-13: the p/t of the first `hard` rule's candidates", _check("trace")),
+        C.exact("rules", "PRISM's rule list on contact lenses is Weka's", _check("rules")),
+        C.exact("training", "The rules classify every training instance correctly", _check("training")),
+        C.exact("weka-cv", "PRISM on Weka's folds gives Weka's correct / incorrect / unclassified counts",
+                _check("weka-cv")),
+        C.exact("folds", "Our rebuilt folds are the folds Weka used", _check("folds")),
+        C.exact("baselines", "ZeroR and OneR on Weka's folds give Weka's accuracies", _check("baselines")),
+        C.exact("modular", "Modular rules: no rule order changes a prediction on the training set", _check("modular")),
+        C.guaranteed("default-never-worse", "A default class never lowers PRISM's accuracy",
+                     "it only labels instances PRISM leaves unclassified, which count as wrong either way"),
+        C.exact("conflicts-unseen", "Off the training set, rules of several classes can cover one instance",
+                _check("conflicts-unseen")),
+        C.exact("replicated-subtree", "Slides 2-3: the rules need two rules, a tree replicates a subtree",
+                _check("replicated-subtree")),
+        C.exact("supermarket", "PRISM on supermarket learns Weka's number of rules", _check("supermarket")),
+        C.difference("default-class", "The default class for uncovered instances is worth a few points",
+                     partial(_accuracy_difference, a="PRISM + default class", b="PRISM"), direction=">=",
+                     margin=DEFAULT_CLASS_MARGIN, quantity="acc(PRISM + default) − acc(PRISM)", unit="points",
+                     digits=1),
+        C.difference("tree-vs-prism", "A tree (CART, stand-in for J48) generalises better than PRISM",
+                     partial(_accuracy_difference, a="decision tree (CART, one-hot)", b="PRISM + default class"),
+                     direction=">", margin=0.0, quantity="acc(CART) − acc(PRISM + default)", unit="points",
+                     digits=1),
+    ]
+
+
+def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = None):
+    """Evaluate :func:`claims_family` on ``results`` (:func:`run`) and the exact ``checks``
+    (:func:`exact_checks`); ``variants`` maps a name to another :func:`run` table (other
+    split seeds), on which the tested claims are recomputed (the exact checks are then "not
+    evaluated": they do not depend on the splits)."""
+    from companion import claims as C
+
+    data = {"main": {"results": results, "checks": checks}}
+    for name, other in (variants or {}).items():
+        data[name] = {"results": other, "checks": {}}  # the exact checks do not read the splits
+    return C.evaluate(claims_family(), data)
 
 
 # --------------------------------------------------------------------------------------------

@@ -29,6 +29,7 @@ Theorem 6's enumeration size (:func:`theorem6_table`) and the trees spanning ``P
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import partial
 from numbers import Integral
 
@@ -57,6 +58,14 @@ __all__ = [
     "run_protocol",
     "summarise",
     "table1_comparison",
+    "PAPER_TREE",
+    "TREE_STAND_INS",
+    "tree_stand_ins",
+    "bayes_sample_shift",
+    "ORDER_QUANTILES",
+    "claims_family",
+    "claims_data",
+    "claims_report",
     "paper_table1",
     "degree_evidence",
     "conditional_on_bayes_train_error",
@@ -352,28 +361,82 @@ def paper_table1() -> pd.DataFrame:
     return paper_table("03_table1")
 
 
+#: Our method beside the paper's C4.5 rows of Table 1: Weka's J48 (C4.5 release 8) on our draws,
+#: once its runs are in the results under this key; until then those rows have no ``ours``.
+PAPER_TREE = "j48_tree"
+#: Our trees that are not the paper's C4.5: shown by :func:`tree_stand_ins`, never in Table 1's comparison.
+TREE_STAND_INS = ("decision_tree", "best_tree")
+
+
+def _paper_rows(column, *, conditioned=False):
+    paper = paper_table1()
+    columns = [str(column)] if conditioned else [str(column), "both"]
+    paper = paper[paper["column"].astype(str).isin(columns)].copy()
+    paper["method"] = paper["method"].replace({"decision_tree": PAPER_TREE})
+    return paper.set_index(["method", "quantity"])["value"]
+
+
+def _sorted_rows(table):
+    order = {m: k for k, m in enumerate((PAPER_TREE, *METHODS))}
+    qorder = {q: k for k, q in enumerate(QUANTITIES)}
+    return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
+
+
 def table1_comparison(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
     """Paper's Table 1 column ``column`` beside our means over draws at maximal degree ``degree``.
 
     Returns the :func:`companion.evaluation.comparison_table` (columns ``paper``, ``ours``,
     ``difference``) indexed by ``(method, quantity)``, plus our standard deviation ``ours_sd``
     and ``z = difference / ours_sd`` (how many draw-to-draw deviations apart; the paper used one
-    draw, so |z| ≲ 2 is agreement).
+    draw, so |z| ≲ 2 is agreement). The paper's tree rows (C4.5) are compared with
+    :data:`PAPER_TREE` (Weka J48) only; our CART and best trees are stand-ins, in
+    :func:`tree_stand_ins`.
     """
-    paper = paper_table1()
-    paper = paper[paper["column"].astype(str).isin([str(column), "both"])]
-    paper = paper.set_index(["method", "quantity"])["value"]
     ours = draws_table(results)
-    ours = ours[ours["degree"] == degree]
+    ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
-    table = comparison_table(paper, stats["mean"])
+    table = comparison_table(_paper_rows(column), stats["mean"])
     table["ours_sd"] = stats["std"].reindex(table.index)
     table["z"] = table["difference"] / table["ours_sd"]
-    order = {m: k for k, m in enumerate(METHODS)}
-    qorder = {q: k for k, q in enumerate(QUANTITIES)}
-    keys = sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))
-    return table.loc[keys]
+    return _sorted_rows(table)
+
+
+def tree_stand_ins(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
+    """The paper's C4.5 tree (Table 1, column ``column``) beside our two stand-in trees at ``degree``.
+
+    Stand-ins, not reproductions: the pruned CART tree (grown to depth ``d``, pruned to the
+    subtree minimising leaves + errors) and the exhaustive best tree of depth ≤ d. Index
+    ``(tree, quantity)``; columns ``paper (C4.5)``, ``ours``, ``ours_sd``, ``z``.
+    """
+    paper = _paper_rows(column).loc[PAPER_TREE]
+    draws = draws_table(results)
+    rows = {}
+    for method, label in (("decision_tree", "pruned CART (stand-in)"), ("best_tree", "best tree (stand-in)")):
+        part = draws[(draws["degree"] == degree) & (draws["method"] == method)]
+        for quantity in QUANTITIES:
+            mean, sd = float(part[quantity].mean()), float(part[quantity].std())
+            rows[(label, quantity)] = {"paper (C4.5)": float(paper[quantity]), "ours": mean, "ours_sd": sd,
+                                       "z": (mean - float(paper[quantity])) / sd if sd > 0 else np.nan}
+    table = pd.DataFrame(rows).T
+    table.index.names = ["tree", "quantity"]
+    return table
+
+
+def bayes_sample_shift(n_train=500, noise=Fraction(1, 10)) -> pd.Series:
+    """How easy the paper's training sample was for the Bayes rule, in binomial standard deviations.
+
+    The exact Bayes error ``q`` (:func:`companion.led.bayes_error`) gives ``n q`` expected training
+    errors with sd ``sqrt(n q (1 − q))``; the paper's 11.2 % of 500 is 56 errors. ``z`` is the
+    same whether counted in errors or in points of %.
+    """
+    from companion.led import bayes_error
+
+    q = float(bayes_error(noise))
+    paper_errors = round(_paper_bayes_train_error() * n_train / 100)
+    expected, sd = n_train * q, float(np.sqrt(n_train * q * (1 - q)))
+    return pd.Series({"expected errors": expected, "paper's errors": paper_errors, "binomial sd (errors)": sd,
+                      "binomial sd (points)": 100 * sd / n_train, "z": (paper_errors - expected) / sd})
 
 
 def _per_draw(results: pd.DataFrame, degree: int, method: str, quantity: str) -> pd.Series:
@@ -687,9 +750,8 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
     """
     from scipy import stats as st
 
-    paper = paper_table1()
-    paper = paper[paper["column"].astype(str) == str(column)].set_index(["method", "quantity"])["value"]
-    ours = results[results["degree"] == degree]
+    paper = _paper_rows(column, conditioned=True)
+    ours = results[(results["degree"] == degree) & ~results["method"].isin(TREE_STAND_INS)]
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std", "count"])
     table = comparison_table(paper, stats["mean"]).dropna(subset=["paper"])
@@ -698,9 +760,7 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
     table["ours_sd"] = stats["std"]
     table["ci_low"], table["ci_high"] = table["ours"] - half, table["ours"] + half
     table["z"] = table["difference"] / table["ours_sd"]
-    order = {m: k for k, m in enumerate(METHODS)}
-    qorder = {q: k for k, q in enumerate(QUANTITIES)}
-    return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
+    return _sorted_rows(table)
 
 
 # --------------------------------------------------------------------------------------------
@@ -715,16 +775,19 @@ def _protocol_draw(seed, draw, n_train, n_test, noise=0.1):
 
 
 _ORDER_PLAN = {"kernel_perceptron": (2, 3, 7), "kernel_svm": (7,), "mask_perceptron": (7,)}
+#: Orders per work item of :func:`row_order_spread`: the kernel is computed once per item.
+_ORDERS_PER_ITEM = 10
 
 
-def row_order_spread(seed, *, draw=0, plan=None, n_orders=20, n_train=500, n_test=5000, lam=4.0, tol=1e-3,
-                     mask_terms=None, n_jobs=1) -> pd.DataFrame:
+def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, n_train=500, n_test=5000, lam=4.0,
+                     tol=1e-3, mask_terms=None, n_jobs=1) -> pd.DataFrame:
     """Refit the order-sensitive methods on ``n_orders`` random row orders of one draw's training set.
 
     The λ-perceptron sweeps the examples cyclically and the λ-MMP breaks ties between duplicated
     rows by index, so the learnt function depends on the order of the rows; the mask perceptron's
     greedy choice should not (up to last-bit ties). Order 0 is the original order (the value in
-    the main table); orders 1.. are permutations from ``SeedSequence([seed, draw])``.
+    the main table); orders 1.. are permutations from ``SeedSequence([seed, draw])``, the same
+    whatever ``n_orders``, so a run with fewer orders is a prefix of a run with more.
 
     Parameters
     ----------
@@ -733,6 +796,15 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=20, n_train=500, n_tes
     plan : dict {method: degrees}, optional
         Methods among ``kernel_perceptron``, ``kernel_svm``, ``mask_perceptron`` and their degrees;
         default: the perceptron at d = 2, 3, 7, the λ-MMP and the mask perceptron at d = 7.
+    n_orders : int, default=100
+        Row orders (including the original one).
+    max_orders : dict {method: int}, optional
+        Fewer orders for some methods (their first ones), e.g. ``{"kernel_svm": 20}``: the
+        λ-MMP costs about 10 perceptron fits.
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; items are blocks of orders of one
+        (method, degree), each computing the Boolean kernel once and permuting it (the kernel is
+        integer-valued, so the permuted matrix is the kernel of the permuted rows, bit for bit).
 
     Returns
     -------
@@ -744,48 +816,74 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=20, n_train=500, n_tes
         raise ValueError(f"plan names unknown methods {sorted(unknown)}; expected some of {sorted(_ORDER_PLAN)}")
     if isinstance(n_orders, bool) or not isinstance(n_orders, Integral) or n_orders < 2:
         raise ValueError(f"n_orders must be an integer >= 2, got {n_orders!r}")
+    max_orders = dict(max_orders or {})
+    for method, count in max_orders.items():
+        if method not in _ORDER_PLAN or isinstance(count, bool) or not isinstance(count, Integral) or count < 2:
+            raise ValueError(f"max_orders must map methods of {sorted(_ORDER_PLAN)} to integers >= 2, "
+                             f"got {method!r}: {count!r}")
     X, y, X_test, y_test = _protocol_draw(seed, draw, n_train, n_test)
     order_rng = np.random.default_rng(np.random.SeedSequence([seed, draw]))
     orders = [np.arange(n_train)] + [order_rng.permutation(n_train) for _ in range(n_orders - 1)]
-    items = [(method, degree, k) for method, degrees in plan.items() for degree in degrees for k in range(n_orders)]
+    items = []
+    for method, degrees in plan.items():
+        count = min(n_orders, max_orders.get(method, n_orders))
+        for degree in degrees:
+            for start in range(0, count, _ORDERS_PER_ITEM):
+                items.append((method, degree, tuple(range(start, min(count, start + _ORDERS_PER_ITEM)))))
     fit = partial(_fit_in_order, X, y, X_test, y_test, orders, lam, tol, mask_terms)
-    return pd.DataFrame(parallel_map(fit, items, n_jobs=n_jobs))
+    rows = [row for block in parallel_map(fit, items, n_jobs=n_jobs) for row in block]
+    return pd.DataFrame(rows)
 
 
 def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
-    method, degree, k = item
-    rows = orders[k]
-    Xo, yo = X[rows], y[rows]
-    if method == "mask_perceptron":
-        terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
-        model = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(Xo, yo)
-        train, test = _margin_error(model, Xo, yo)[0], _margin_error(model, X_test, y_test)[0]
-    else:
-        Xc = add_complemented_bits(Xo)
-        K = boolean_kernel(Xc, degree=degree)
-        K_test = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
-        if method == "kernel_svm":
-            model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, yo)
+    method, degree, block = item
+    results = []
+    if method != "mask_perceptron":
+        Xc = add_complemented_bits(X)
+        K_all = boolean_kernel(Xc, degree=degree)
+        K_test_all = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
+    for k in block:
+        rows = orders[k]
+        Xo, yo = X[rows], y[rows]
+        if method == "mask_perceptron":
+            terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
+            model = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(Xo, yo)
+            train, test = _margin_error(model, Xo, yo)[0], _margin_error(model, X_test, y_test)[0]
         else:
-            model = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, yo)
-        train = _margin_error(model, K, yo)[0]
-        test = 100.0 * float(np.mean(np.where(y_test == model.classes_[1], 1.0, -1.0) * model.decision_function(K_test) <= 0))
-    return dict(degree=degree, method=method, order=k, risk=model.risk_, train_error=train, test_error=test)
+            K, K_test = K_all[np.ix_(rows, rows)], K_test_all[:, rows]
+            if method == "kernel_svm":
+                model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, yo)
+            else:
+                model = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, yo)
+            train = _margin_error(model, K, yo)[0]
+            signed = np.where(y_test == model.classes_[1], 1.0, -1.0)
+            test = 100.0 * float(np.mean(signed * model.decision_function(K_test) <= 0))
+        results.append(dict(degree=degree, method=method, order=k, risk=model.risk_, train_error=train, test_error=test))
+    return results
+
+
+#: Quantiles of the row-order spread reported by :func:`row_order_summary`.
+ORDER_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, quantity="test_error") -> pd.DataFrame:
     """Row-order spread on one draw beside the draw-to-draw spread, per (degree, method).
 
-    Columns: ``original`` (the original row order, as in the main table), ``orders mean/sd/min/max``
-    over the row orders, and ``draws sd`` (sd over the draws of :func:`run_protocol`).
+    Columns: ``orders`` (how many), ``original`` (the original row order, as in the main table),
+    ``orders mean/sd/min``, the quantiles :data:`ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
+    default linear interpolation), ``orders max``, ``draws sd`` (sd over the draws of
+    :func:`run_protocol`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {QUANTITIES}, got {quantity!r}")
     grouped = order_results.groupby(["degree", "method"], sort=True)[quantity]
-    table = grouped.agg(["mean", "std", "min", "max"])
-    table.columns = [f"orders {c}" for c in ("mean", "sd", "min", "max")]
+    table = grouped.agg(["count", "mean", "std", "min"])
+    table.columns = ["orders", "orders mean", "orders sd", "orders min"]
+    for q in ORDER_QUANTILES:
+        table[f"q{round(q * 100):02d}"] = grouped.quantile(q)
+    table["orders max"] = grouped.max()
     original = order_results[order_results["order"] == 0].set_index(["degree", "method"])[quantity]
-    table.insert(0, "original", original.reindex(table.index))
+    table.insert(1, "original", original.reindex(table.index))
     draws = draws_table(draw_results).groupby(["degree", "method"])[quantity].std()
     table["draws sd"] = draws.reindex(table.index)
     table["orders sd / draws sd"] = table["orders sd"] / table["draws sd"]
@@ -973,3 +1071,139 @@ def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=No
     mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(X, y)
     tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
     return mask, tree
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's claims, judged by companion.claims
+# --------------------------------------------------------------------------------------------
+
+#: "Reasonably close" to bound (11) read as a risk at most this many times the bound, and "far
+#: above" as at least this many times (section 5 and Table 1; the paper's own ratios are 1.20–1.35
+#: for the perceptrons and 2.0–2.5 for the trees). Fixed from the paper's wording, before our runs.
+BOUND_RATIO_MARGIN = 1.5
+#: Relative slack of the exact check "every risk lies above both bounds" (float risks and bounds).
+BOUND_CHECK_RTOL = 1e-9
+_RISK_METHODS = ("decision_tree", "best_tree", "kernel_svm", "kernel_perceptron", "mask_perceptron")
+
+
+def claims_data(results, column_degrees=None, orders=None) -> dict:
+    """What :func:`claims_family`'s claims read: the per-draw table, the degree of each column, row orders.
+
+    ``column_degrees`` maps Table 1's columns to maximal degrees (default ``{1: 3, 2: 7}``);
+    ``orders`` is :func:`row_order_spread`'s table (or ``None``: the row-order claim is then not
+    evaluated).
+    """
+    degrees = {1: 3, 2: 7} if column_degrees is None else dict(column_degrees)
+    if set(degrees) != {1, 2}:
+        raise ValueError(f"column_degrees must map columns 1 and 2 to degrees, got {column_degrees!r}")
+    return {"draws": draws_table(results), "degrees": degrees, "orders": orders}
+
+
+def _column(data, column, method, quantity) -> pd.Series:
+    draws = data["draws"]
+    rows = draws[(draws["degree"] == data["degrees"][column]) & (draws["method"] == method)]
+    return rows.set_index("draw")[quantity].sort_index()
+
+
+def _paired(data, column, a, b, quantity):
+    left, right = _column(data, column, a, quantity), _column(data, column, b, quantity)
+    left, right = left.align(right, join="inner")
+    return left.to_numpy(), right.to_numpy()
+
+
+def _bounds_below_risks(data):
+    draws = data["draws"]
+    keys = ["draw", "degree"]
+    bounds = draws[draws["method"].isin(["mmp_bound", "perceptron_bound"])].groupby(keys)["risk"].max()
+    risks = draws[draws["method"].isin(_RISK_METHODS)].groupby(keys)["risk"].min()
+    risks, bounds = risks.align(bounds, join="inner")
+    ok = bool(np.all(bounds <= risks * (1 + BOUND_CHECK_RTOL)))
+    return ok, (f"on {len(risks)} (draw, degree) pairs, the larger bound is at most the smallest risk of "
+                f"{len(_RISK_METHODS)} methods; least ratio risk / bound {float((risks / bounds).min()):.3f}")
+
+
+def _order_invariant(data):
+    orders = data["orders"]
+    if orders is None:
+        return None
+    fixed = orders[orders["method"].isin(["kernel_svm", "mask_perceptron"])]
+    spread = fixed.groupby(["degree", "method"])["test_error"].agg(["nunique", "count"])
+    ok = bool((spread["nunique"] == 1).all())
+    return ok, f"one test error per method over {int(spread['count'].min())} row orders of draw 0" if ok else \
+        f"test errors vary over the row orders: {spread['nunique'].to_dict()}"
+
+
+def claims_family():
+    """The paper's claims on Table 1 (section 5), each with its criterion, as a :mod:`companion.claims` family.
+
+    Per column of Table 1 (``c`` = 1, 2; the degrees come from :func:`claims_data`), over draws:
+
+    * ``svm-vs-{mask,perceptron,tree}-c``: "the SVM's error rates are the closest to the
+      Bayes-optimal classifier's": its test error minus that of the mask perceptron, the kernel
+      perceptron and the best tree of depth ≤ d (the least-risk tree, whatever the tree learner)
+      is ``< 0`` points (Wilcoxon over draws);
+    * ``{perceptron,mask}-near-bound-c``: their risks are "reasonably close" to bound (11):
+      risk / bound ≤ :data:`BOUND_RATIO_MARGIN`;
+    * ``trees-far-c``: the trees lie far above it: the best tree's risk / bound ≥ the same margin
+      (the best tree is the least-risk tree of its depth, so every tree is above it);
+
+    and, not tested: ``bounds-below-risks`` (Theorems 3-4, an exact check on every draw),
+    ``mmp-on-bound`` (guaranteed by Eq. 12) and ``orders-invariant`` (exact check on the row orders).
+    """
+    from companion import claims as C
+
+    family = []
+    for c in (1, 2):
+        for other, name in (("mask_perceptron", "mask perceptron"), ("kernel_perceptron", "kernel perceptron"),
+                            ("best_tree", "best tree")):
+            short = {"mask_perceptron": "mask", "kernel_perceptron": "perceptron", "best_tree": "tree"}[other]
+            family.append(C.difference(
+                f"svm-vs-{short}-{c}", f"Column {c}: the SVM's test error is below the {name}'s",
+                partial(_paired_difference, column=c, a="kernel_svm", b=other, quantity="test_error"),
+                direction="<", margin=0.0, quantity=f"err(SVM) − err({name})", unit="points"))
+        for method, name in (("kernel_perceptron", "kernel perceptron"), ("mask_perceptron", "mask perceptron")):
+            short = "perceptron" if method == "kernel_perceptron" else "mask"
+            family.append(C.ratio(
+                f"{short}-near-bound-{c}", f"Column {c}: the {name}'s risk is reasonably close to bound (11)",
+                partial(_paired, column=c, a=method, b="mmp_bound", quantity="risk"),
+                direction="<=", margin=BOUND_RATIO_MARGIN, quantity=f"R({name}) / bound (11)"))
+        family.append(C.ratio(
+            f"trees-far-{c}", f"Column {c}: trees lie far above bound (11)",
+            partial(_paired, column=c, a="best_tree", b="mmp_bound", quantity="risk"),
+            direction=">=", margin=BOUND_RATIO_MARGIN, quantity="R(best tree) / bound (11)"))
+    family.append(C.exact("bounds-below-risks", "Bounds (9) and (11) lie below the risk of every fitted model",
+                          _bounds_below_risks))
+    family.append(C.guaranteed(
+        "mmp-on-bound", "The SVM's risk sits just above bound (11)",
+        "Eq. (12): 1/N ≤ R(λ-MMP) ≤ (1 − ε)⁻²/N, and the stopping rule (10) with ε = 10⁻³ puts it within 0.2 %"))
+    family.append(C.exact("orders-invariant", "The λ-MMP's and the mask perceptron's test errors do not depend on "
+                          "the row order", _order_invariant))
+    return family
+
+
+def _paired_difference(data, *, column, a, b, quantity):
+    left, right = _paired(data, column, a, b, quantity)
+    return left - right
+
+
+def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, other_degree=2, column2_degree=7):
+    """Evaluate :func:`claims_family` on the main draws and its protocol variants.
+
+    Variants: ``main`` (column 1 at d = ``column1_degree``, column 2 at d = ``column2_degree``), ``column 1 at
+    d=<other_degree>`` (which d is column 1 is undecided), and, when ``conditioned`` (the
+    :func:`run_conditioned_protocol` table) is given, ``conditioned draws``: the draws
+    rejection-sampled to the paper's Bayes training error.
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+    """
+    from companion import claims as C
+
+    variants = {
+        "main": claims_data(results, {1: column1_degree, 2: column2_degree}, orders),
+        f"column 1 at d={other_degree}": claims_data(results, {1: other_degree, 2: column2_degree}, orders),
+    }
+    if conditioned is not None:
+        variants["conditioned draws"] = claims_data(conditioned, {1: column1_degree, 2: column2_degree}, None)
+    return C.evaluate(claims_family(), variants)

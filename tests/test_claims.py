@@ -1,0 +1,369 @@
+"""Tests of companion.claims: statistics against enumeration, verdict logic, sensitivity, output."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from companion import claims as C
+from companion.paths import results_path
+from tests._naive import naive_hodges_lehmann, naive_holm, naive_signed_rank_p
+
+# --------------------------------------------------------------------------------------------
+# Holm
+# --------------------------------------------------------------------------------------------
+
+
+def test_holm_matches_the_step_down_loop(rng):
+    for m in (1, 2, 3, 5, 9):
+        for _ in range(40):
+            p = rng.uniform(0, 0.2, size=m)
+            if m > 2:
+                p[1] = p[0]  # a tie
+            np.testing.assert_allclose(C.holm(p), naive_holm(p), rtol=1e-12, atol=0)
+
+
+def test_holm_ignores_untested_claims():
+    adjusted = C.holm([0.01, np.nan, 0.02])
+    assert np.isnan(adjusted[1])
+    np.testing.assert_allclose(adjusted[[0, 2]], naive_holm([0.01, 0.02]))
+
+
+# --------------------------------------------------------------------------------------------
+# Wilcoxon, Hodges-Lehmann, binomial
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alternative", ["less", "greater"])
+def test_signed_rank_p_matches_enumeration_with_ties_and_zeros(rng, alternative):
+    for n in (1, 4, 7, 10):
+        for _ in range(10):
+            x = rng.integers(-3, 4, size=n).astype(float)  # ties and zeros on purpose
+            p, _ = C.wilcoxon_test(x, alternative=alternative)
+            assert p == pytest.approx(naive_signed_rank_p(x, alternative), rel=1e-12, abs=0)
+
+
+def test_signed_rank_p_is_exact_dyadic_and_agrees_with_scipy_without_ties(rng):
+    from scipy import stats
+
+    x = rng.normal(0.3, 1.0, size=20)
+    p, _ = C.wilcoxon_test(x, alternative="greater")
+    assert (p * 2**20) == int(p * 2**20)  # an exact count over 2**20 sign vectors
+    assert p == pytest.approx(stats.wilcoxon(x, alternative="greater", method="exact").pvalue, rel=1e-12)
+
+
+def test_zero_methods():
+    x = np.array([0.0, 0.0, 1.0, 2.0, 3.0, -0.5])
+    pratt, _ = C.wilcoxon_test(x, alternative="greater", zero_method="pratt")
+    zsplit, _ = C.wilcoxon_test(x, alternative="greater", zero_method="zsplit")
+    wilcox, _ = C.wilcoxon_test(x, alternative="greater", zero_method="wilcox")
+    assert pratt == zsplit == pytest.approx(naive_signed_rank_p(x, "greater"))
+    assert wilcox == pytest.approx(naive_signed_rank_p(x[x != 0], "greater"))
+    assert C.wilcoxon_test(np.zeros(5), alternative="less")[0] == 1.0
+
+
+def test_fractions_are_ranked_exactly():
+    # 1/3 - 1/3 is exactly zero and 0.1 + 0.2 vs 0.3 exactly tied as fractions
+    d = [Fraction(1, 3) - Fraction(1, 3), Fraction(1, 10) + Fraction(2, 10), Fraction(3, 10), Fraction(-1, 7)]
+    p, statistic = C.wilcoxon_test(d, alternative="greater")
+    assert statistic == 3.5 + 3.5  # ranks 3.5 and 3.5 for the tied pair (zero has rank 1)
+    assert p == pytest.approx(naive_signed_rank_p([0, 0.3, 0.3, -1 / 7], "greater"))
+
+
+def test_float_noise_is_tied_within_tie_rtol():
+    d = np.array([0.1 + 0.2, 0.3, 1.0, -0.7])
+    assert C.wilcoxon_test(d, alternative="less") == C.wilcoxon_test(np.array([0.3, 0.3, 1.0, -0.7]),
+                                                                      alternative="less")
+
+
+def test_hodges_lehmann_estimate_matches_the_double_loop(rng):
+    for n in (1, 2, 5, 12, 31):
+        x = rng.normal(size=n)
+        assert C.hodges_lehmann(x)[0] == pytest.approx(naive_hodges_lehmann(list(x)), rel=1e-12, abs=1e-15)
+
+
+def test_hodges_lehmann_interval_is_the_inversion_of_the_exact_test(rng):
+    tail = 0.025
+    for _ in range(6):
+        x = rng.normal(size=9)
+        _, low, high = C.hodges_lehmann(x, confidence=0.95)
+        eps = 1e-7
+        # just inside: neither one-sided test rejects; just outside: one does
+        for theta in (low + eps, high - eps):
+            assert naive_signed_rank_p(x - theta, "greater") > tail
+            assert naive_signed_rank_p(x - theta, "less") > tail
+        assert naive_signed_rank_p(x - (low - eps), "greater") <= tail
+        assert naive_signed_rank_p(x - (high + eps), "less") <= tail
+
+
+def test_hodges_lehmann_interval_is_infinite_for_tiny_samples():
+    assert C.hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0])[1:] == (-math.inf, math.inf)
+    assert np.isfinite(C.hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])[1])
+
+
+def test_interval_coverage_on_simulated_data():
+    rng = np.random.default_rng(12345)
+    truth = 0.7
+    n_sim = 400
+    covered = {"wilcoxon": 0, "t": 0, "sign": 0}
+    for _ in range(n_sim):
+        x = truth + rng.standard_t(3, size=15)  # symmetric about `truth`, heavy tails
+        family = [C.difference(test, "location", x, direction="<=", margin=0.0, test=test) for test in covered]
+        for _, row in C.evaluate(family, None).table.iterrows():
+            covered[row["test"]] += row["ci_low"] <= truth <= row["ci_high"]
+    for test, count in covered.items():
+        # exact intervals: >= 95 % (sign test's is conservative); t under t3 errors is close to it
+        assert 0.93 <= count / n_sim <= 0.995, (test, count / n_sim)
+    hits = 0
+    for _ in range(n_sim):
+        k = int(rng.binomial(25, 0.3))
+        low, high = C.clopper_pearson(k, 25, 0.95)
+        hits += low <= 0.3 <= high
+    assert hits / n_sim >= 0.94
+
+
+def test_binomial_tail_is_exact():
+    assert C.binomial_tail(7, 10, 0.5, upper=True) == 176 / 1024
+    assert C.binomial_tail(3, 10, 0.5, upper=False) == 176 / 1024
+    assert C.binomial_tail(0, 4, 0.25, upper=True) == 1.0
+
+
+# --------------------------------------------------------------------------------------------
+# Verdicts
+# --------------------------------------------------------------------------------------------
+
+
+def _one(claim, data=None):
+    return C.evaluate([claim], data).table.iloc[0]
+
+
+def test_clear_holds_clear_fails_and_straddling():
+    rng = np.random.default_rng(1)
+    low = rng.normal(0.0, 0.5, size=20)
+    holds = _one(C.difference("a", "A at most 2 worse", low, direction="<=", margin=2.0))
+    assert holds["verdict"] == "holds" and holds["ci_high"] < 2.0 and holds["p_holm"] <= C.ALPHA
+    fails = _one(C.difference("a", "A at most 2 worse", low + 4.0, direction="<=", margin=2.0))
+    assert fails["verdict"] == "fails" and fails["ci_low"] > 2.0 and fails["p_fail_holm"] <= C.ALPHA
+    straddle = _one(C.difference("a", "A at most 2 worse", low + 2.0, direction="<=", margin=2.0))
+    assert straddle["verdict"] == "undecided" and straddle["ci_low"] < 2.0 < straddle["ci_high"]
+
+
+def test_one_sided_direction():
+    d = np.linspace(1.0, 3.0, 15)  # clearly positive
+    assert _one(C.difference("a", "A larger", d, direction=">=", margin=0.0))["verdict"] == "holds"
+    assert _one(C.difference("a", "A smaller", d, direction="<", margin=0.0))["verdict"] == "fails"
+    # a one-sided claim is not decided by the opposite side's evidence
+    row = _one(C.difference("a", "A at most 5 larger", d, direction="<=", margin=5.0))
+    assert row["verdict"] == "holds" and row["p_raw"] < C.ALPHA
+
+
+def test_absence_of_evidence_is_not_holds():
+    d = np.zeros(30)  # exactly on the margin: no evidence either way
+    row = _one(C.difference("a", "no worse", d, direction="<=", margin=0.0))
+    assert row["verdict"] == "undecided"
+    few = _one(C.difference("a", "better", [-1.0, -2.0, -3.0], direction="<", margin=0.0))
+    assert few["verdict"] == "undecided"  # 3 pairs cannot reach 2.5 %
+
+
+def test_within_is_an_equivalence_test():
+    rng = np.random.default_rng(3)
+    tight = rng.normal(0.0, 0.3, size=30)
+    assert _one(C.difference("a", "same", tight, direction="within", margin=1.0))["verdict"] == "holds"
+    assert _one(C.difference("a", "same", tight + 3.0, direction="within", margin=1.0))["verdict"] == "fails"
+    assert _one(C.difference("a", "same", tight * 10, direction="within", margin=1.0))["verdict"] == "undecided"
+
+
+def test_ratio_claims_work_on_log_ratios():
+    rng = np.random.default_rng(4)
+    small = rng.integers(3, 8, size=20)
+    large = small * np.exp(rng.normal(math.log(4), 0.2, size=20))
+    row = _one(C.ratio("r", "B at least twice A", (large, small), direction=">=", margin=2.0))
+    assert row["verdict"] == "holds" and 3.0 < row["estimate"] < 5.5 and row["ci_low"] > 2.0
+    row = _one(C.ratio("r", "B at least 5x A", (large, small), direction=">=", margin=5.0))
+    assert row["verdict"] == "fails"
+    with pytest.raises(ValueError, match="claim 'r'.*positive.*offset"):
+        _one(C.ratio("r", "x", (np.array([0.0, 1.0]), np.array([1.0, 1.0])), direction=">=", margin=2.0))
+    ok = _one(C.ratio("r", "x", (np.array([0.0, 1.0]), np.array([1.0, 1.0])), direction=">=", margin=2.0, offset=1))
+    assert np.isfinite(ok["estimate"])
+
+
+def test_proportion_claims():
+    assert _one(C.proportion("p", "majority", (18, 20)))["verdict"] == "holds"
+    assert _one(C.proportion("p", "majority", (2, 20)))["verdict"] == "fails"
+    row = _one(C.proportion("p", "majority", (12, 20)))
+    assert row["verdict"] == "undecided"
+    assert row["p_raw"] == pytest.approx(C.binomial_tail(12, 20, 0.5, upper=True))
+    assert (row["ci_low"], row["ci_high"]) == C.clopper_pearson(12, 20)
+
+
+def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
+    d = -np.linspace(0.5, 1.5, 12)
+    tested = C.difference("t", "better", d, direction="<", margin=0.0)
+    alone = C.evaluate([tested], None).table.iloc[0]
+    family = [tested, C.guaranteed("g", "fewer genes", "capped at 5 against 16"),
+              C.exact("e", "same rules", lambda data: (data["equal"], "9/9 rules")),
+              C.exact("f", "wrong", False)]
+    report = C.evaluate(family, {"main": {"equal": True}})
+    table = report.table.set_index("id")
+    assert table.loc["t", "p_holm"] == alone["p_holm"]  # m = 1: only the tested claim counts
+    assert table.loc["g", "verdict"] == "guaranteed" and np.isnan(table.loc["g", "p_holm"])
+    assert table.loc["e", "verdict"] == "holds" and table.loc["e", "detail"] == "9/9 rules"
+    assert table.loc["f", "verdict"] == "fails" and np.isnan(table.loc["f", "p_raw"])
+    assert "**guaranteed** by construction (capped at 5 against 16)" in str(report.sentence("g"))
+    assert "exact check: 9/9 rules" in str(report.sentence("e"))
+
+
+def test_holm_correction_changes_a_verdict():
+    # raw p just below alpha for one claim; nine other claims make it undecided after Holm
+    x = -np.arange(1, 8, dtype=float)  # n = 7: exact p = 1/128 < 0.025
+    single = C.evaluate([C.difference("a", "neg", x, direction="<", margin=0.0)], None).table.iloc[0]
+    assert single["p_raw"] == 1 / 128 and single["verdict"] == "holds"
+    family = [C.difference(str(k), "neg", x, direction="<", margin=0.0) for k in range(4)]
+    table = C.evaluate(family, None).table
+    assert (table["p_holm"] == 4 / 128).all() and (table["verdict"] == "undecided").all()
+
+
+def test_p_tie_rule_is_deterministic():
+    assert C.rejects(C.ALPHA) and C.rejects(C.ALPHA * (1 + 1e-13)) and not C.rejects(C.ALPHA * (1 + 1e-9))
+    assert not C.rejects(np.nan)
+
+
+# --------------------------------------------------------------------------------------------
+# Sensitivity
+# --------------------------------------------------------------------------------------------
+
+
+def test_sensitivity_robust_flag_and_flips():
+    rng = np.random.default_rng(5)
+    base = rng.normal(-1.0, 0.4, size=20)
+    data = {"main": base, "polarity=other": base + 1.0, "encoding=one-hot": base - 0.1}
+    family = [
+        C.difference("1", "A better than B", lambda d: d, direction="<", margin=0.0),
+        C.difference("2", "A at most 3 worse", lambda d: d, direction="<=", margin=3.0),
+        C.difference("3", "only on main", lambda d: d if d is base else None, direction="<", margin=0.0),
+    ]
+    report = C.evaluate(family, data)
+    table = report.table.set_index("id")
+    assert not table.loc["1", "robust"] and table.loc["1", "flips"] == "polarity=other (undecided)"
+    assert table.loc["1", "sensitivity"] == "robust to encoding=one-hot; flips under polarity=other (undecided)"
+    assert table.loc["2", "robust"] and table.loc["2", "sensitivity"] == "robust to polarity=other, encoding=one-hot"
+    assert "not evaluated under polarity=other, encoding=one-hot" in table.loc["3", "sensitivity"]
+    long = report.sensitivity
+    assert len(long) == 9 and set(long["variant"]) == set(data)
+    # Holm within each variant's own family: claim 3 is n/a there, so m = 2 for the variants
+    other = long[long["variant"] == "encoding=one-hot"].set_index("id")
+    assert other.loc["3", "verdict"] == "n/a"
+    np.testing.assert_allclose(other.loc[["1", "2"], "p_holm"], naive_holm(other.loc[["1", "2"], "p_raw"]))
+    sentence = str(report.sentence("1"))
+    assert sentence.endswith("robust to encoding=one-hot; flips under polarity=other (undecided)).")
+
+
+# --------------------------------------------------------------------------------------------
+# Output: sentences, CSV, README sections
+# --------------------------------------------------------------------------------------------
+
+
+def _report():
+    rng = np.random.default_rng(6)
+    d = rng.normal(1.0, 0.8, size=25)
+    family = [
+        C.difference("1", "WIDC(p) vs J48", lambda v: v, direction="<=", margin=2.0,
+                     quantity="error(WIDC(p)) − error(J48)", unit="points", digits=1),
+        C.proportion("2", "WIDC(p) best on a majority of sets", (20, 25)),
+        C.guaranteed("3", "fewer genes", "capped at 5"),
+    ]
+    return C.evaluate(family, {"main": d, "polarity=other": d + 1.0})
+
+
+def test_sentence_format():
+    report = _report()
+    text = str(report.sentence("1"))
+    row = report.table.iloc[0]
+    expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds** (estimate "
+                f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], "
+                f"Holm p < 0.001, Wilcoxon, n = 25; flips under polarity=other (undecided)).")
+    assert text == expected
+    markdown = report.sentences()
+    assert markdown._repr_markdown_() == repr(markdown) == markdown.data
+    assert markdown.data.count("\n") == 2 and markdown.data.startswith("* **1.** WIDC(p) vs J48")
+
+
+def test_saved_csv_gives_the_same_sentences():
+    report = _report()
+    report.save("00_test_claims")
+    path = results_path("00_test_claims.csv")
+    try:
+        assert C.verdict_markdown(path) == report.sentences()
+        back = pd.read_csv(path)
+        assert list(back.columns) == C.TABLE_COLUMNS
+        assert results_path("00_test_claims_sensitivity.csv").is_file()
+    finally:
+        path.unlink()
+        results_path("00_test_claims_sensitivity.csv").unlink()
+
+
+def test_readme_sections(tmp_path):
+    report = _report()
+    csv = tmp_path / "04_claims.csv"
+    report.table.to_csv(csv, index=False, float_format="%.10g")
+    readme = tmp_path / "README.md"
+    readme.write_text("# Title\n\n## Results\n\n<!-- claims:04 -->\nold text\n<!-- /claims:04 -->\n\nTail.\n",
+                      encoding="utf-8")
+    assert C.stale_readme_sections(readme, {"04": csv, "03": csv}) == ["04", "03"]
+    assert C.update_readme(readme, {"04": csv, "03": csv}) is True
+    text = readme.read_text(encoding="utf-8")
+    assert "old text" not in text and text.index("<!-- /claims:04 -->") < text.index("Tail.")
+    assert text.rstrip().endswith("<!-- /claims:03 -->")
+    assert C.stale_readme_sections(readme, {"04": csv, "03": csv}) == []
+    assert C.update_readme(readme, {"04": csv}) is False
+    # a changed table makes the section stale again
+    changed = report.table.copy()
+    changed.loc[0, "verdict"] = "fails"
+    assert C.stale_readme_sections(readme, {"04": changed}) == ["04"]
+    readme.write_text(text.replace("<!-- /claims:04 -->", ""), encoding="utf-8")
+    with pytest.raises(ValueError, match="markers of claims section '04'"):
+        C.stale_readme_sections(readme, {"04": csv})
+
+
+# --------------------------------------------------------------------------------------------
+# Bad input
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "build, message",
+    [
+        (lambda: C.difference("a", "s", [1.0], direction="=<"), r"difference: direction must be one of .* got '=<'"),
+        (lambda: C.difference("a", "s", [1.0], direction="<=", margin=np.nan), r"difference: margin must be a finite"),
+        (lambda: C.difference("a", "s", [1.0], direction="<=", test="ttest"), r"difference: test must be one of .*'ttest'"),
+        (lambda: C.difference("a", "s", [1.0], direction="<=", zero_method="drop"), r"zero_method must be one of .*'drop'"),
+        (lambda: C.difference("", "s", [1.0], direction="<="), r"difference: id must be a non-empty string, got ''"),
+        (lambda: C.difference("a", "s", [1.0], direction="within", margin=0.0), r"within' needs margin > 0, got 0.0"),
+        (lambda: C.difference("a", "s", [1.0], direction="<=", digits=9), r"digits must be an integer in 0..6, got 9"),
+        (lambda: C.ratio("a", "s", ([1.0], [1.0]), direction=">=", margin=-2), r"ratio: a ratio's margin must be > 0, got -2"),
+        (lambda: C.proportion("a", "s", (1, 2), margin=1.5), r"proportion: a proportion's margin must lie in \(0, 1\), got 1.5"),
+        (lambda: C.guaranteed("a", "s", ""), r"guaranteed: reason must be a non-empty string"),
+        (lambda: C.holm([0.5, 1.2]), r"holm: p_values must lie in \[0, 1\]"),
+        (lambda: C.wilcoxon_test([1.0], alternative="two-sided"), r"wilcoxon_test: alternative must be 'less' or 'greater', got 'two-sided'"),
+        (lambda: C.hodges_lehmann([1.0, 2.0], confidence=95), r"hodges_lehmann: confidence must lie in \(0, 1\), got 95"),
+        (lambda: C.clopper_pearson(5, 3), r"clopper_pearson: need 0 <= k <= n and n >= 1, got k=5, n=3"),
+        (lambda: C.evaluate([], None), r"evaluate: claims must be a non-empty sequence"),
+        (lambda: C.evaluate([C.guaranteed("a", "s", "r")] * 2, None), r"evaluate: claim ids must be unique.*\['a'\]"),
+        (lambda: C.evaluate([C.guaranteed("a", "s", "r")], {"other": 1}), r"evaluate: data has no 'main' variant"),
+        (lambda: C.evaluate([C.guaranteed("a", "s", "r")], None, alpha=0.7), r"evaluate: alpha must lie in \(0, 0.5\), got 0.7"),
+        (lambda: C.evaluate([C.difference("a", "s", [1.0, np.inf], direction="<=")], None), r"claim 'a': values must be finite"),
+        (lambda: C.evaluate([C.difference("a", "s", [], direction="<=")], None), r"claim 'a': no values to test"),
+        (lambda: C.evaluate([C.exact("a", "s", "yes")], None), r"claim 'a': an exact check must return a bool"),
+        (lambda: C.evaluate([C.proportion("a", "s", (3,))], None), r"claim 'a': a proportion needs \(k, n\)"),
+        (lambda: C.verdict_markdown(pd.DataFrame({"id": ["a"]})), r"verdict_markdown: not a claims table"),
+        (lambda: _report().sentence("9"), r"no claim with id '9'"),
+        (lambda: C.render_readme_section(_report().table, "bad key"), r"render_readme_section: key must match"),
+    ],
+)
+def test_bad_input_raises_clear_errors(build, message):
+    with pytest.raises((ValueError, TypeError, KeyError), match=message):
+        build()
