@@ -204,3 +204,38 @@ def test_registry_entries_load_the_papers_sets():
     X, y = entry.load()
     assert X.shape == (432, 6)
     assert paper04.load_benchmark_set("glass").note == paper04.BENCHMARK_SETS["glass"].note == "6 classes"
+
+
+# ------------------------------------------------------------------------------ attribute typing
+
+
+def test_documented_boolean_attributes_are_nominal_and_numeric_typing_is_kept():
+    xd6 = paper04.load_benchmark_set("xd6")
+    assert xd6.typing == "documented" and xd6.nominal.all()
+    assert xd6.category_names[0] == ["0", "1"]
+    numeric = paper04.load_benchmark_set("xd6", typing="numeric")
+    assert not numeric.nominal.any()
+    # Same cells: the codes of {0, 1} are 0 and 1.
+    assert np.array_equal(xd6.X, numeric.X) and np.array_equal(xd6.y, numeric.y)
+    assert paper04.load_benchmark_set("led7").nominal.all()
+    hepatitis = paper04.load_benchmark_set("hepatitis")
+    names = dict(zip(hepatitis.feature_names, hepatitis.nominal))
+    assert names["sex"] and names["histology"] and not names["age"] and not names["bilirubin"]
+    assert np.isnan(hepatitis.X).sum() == np.isnan(paper04.load_benchmark_set("hepatitis", typing="numeric").X).sum()
+    ionosphere = paper04.load_benchmark_set("ionosphere")
+    assert ionosphere.nominal.tolist() == [True] + [False] * 33
+    # Elsewhere the two typings agree.
+    for name in set(paper04.BENCHMARK_SETS) - set(paper04.DOCUMENTED_NOMINAL):
+        assert not paper04.DOCUMENTED_NOMINAL.get(name)
+    iris = paper04.load_benchmark_set("iris"), paper04.load_benchmark_set("iris", typing="numeric")
+    assert np.array_equal(iris[0].nominal, iris[1].nominal)
+    with pytest.raises(ValueError, match="typing"):
+        paper04.load_benchmark_set("xd6", typing="boolean")
+
+
+def test_widc_on_xd6_with_boolean_attributes_is_the_three_monomial_concept():
+    data = paper04.load_benchmark_set("xd6")
+    train, test = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0]
+    model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal).fit(data.X[train], data.y[train])
+    assert model.n_literals_ == 9 and model.n_rules_ == 3
+    assert np.mean(model.predict(data.X[test]) != data.y[test]) == 0.0

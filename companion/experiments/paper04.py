@@ -55,6 +55,8 @@ __all__ = [
     "OTHERS",
     "BenchmarkSet",
     "load_benchmark_set",
+    "DOCUMENTED_NOMINAL",
+    "TYPINGS",
     "encode_frame",
     "mdl_codes",
     "tree_size",
@@ -115,6 +117,24 @@ BENCHMARK_SETS = {
 }
 
 
+#: The attributes whose documentation (``data/README.md``) says they are Boolean or nominal but
+#: whose CSV cells are numbers, so that :func:`companion.datasets` reads them as numeric; ``None``:
+#: every attribute. With ``typing="documented"`` :func:`load_benchmark_set` types them nominal
+#: (their values as categories, sorted), so that WIDC writes ``[A = 1]`` for a Boolean
+#: attribute instead of a cut ``[A <= 0.5]`` (and C4.5, RIPPER and CN2 split on values).
+DOCUMENTED_NOMINAL = {
+    "xd6": None,  # "binary 0/1 attributes" (PMLB copy; Buntine & Niblett's Boolean concept)
+    "led7": None,  # "binary 0/1 attributes": the seven LED segments
+    # "Binary attributes coded 1 = no, 2 = yes (sex 1 male, 2 female)" (UCI hepatitis.names)
+    "hepatitis": ("sex", "steroid", "antivirals", "fatigue", "malaise", "anorexia", "liver_big", "liver_firm",
+                  "spleen_palpable", "spiders", "ascites", "varices", "histology"),
+    "ionosphere": ("a01",),  # "a01 binary, a02 constant 0"
+}
+
+#: The typings :func:`load_benchmark_set` offers.
+TYPINGS = ("documented", "numeric")
+
+
 @dataclass
 class BenchmarkSet:
     """One data set encoded for the benchmark.
@@ -130,21 +150,44 @@ class BenchmarkSet:
     feature_names: list[str]
     category_names: dict[int, list] = field(default_factory=dict)
     note: str = ""
+    typing: str = "documented"
 
     @property
     def n_classes(self) -> int:
         return len(np.unique(self.y))
 
 
-def load_benchmark_set(name: str) -> BenchmarkSet:
-    """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`)."""
+def load_benchmark_set(name: str, *, typing: str = "documented") -> BenchmarkSet:
+    """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`).
+
+    Parameters
+    ----------
+    name : str
+    typing : {"documented", "numeric"}, default="documented"
+        ``"documented"``: the attributes of :data:`DOCUMENTED_NOMINAL` (Boolean or nominal by
+        their documentation, numbers in the file) are nominal, their values the categories;
+        ``"numeric"``: every attribute the CSV holds as numbers stays numeric (the typing of
+        :func:`companion.preprocessing.encode_frame` alone). The two differ only on the data
+        sets of :data:`DOCUMENTED_NOMINAL`.
+
+    Returns
+    -------
+    BenchmarkSet
+    """
     if name not in BENCHMARK_SETS:
         raise ValueError(f"unknown benchmark set {name!r}; choose from {sorted(BENCHMARK_SETS)}")
+    if typing not in TYPINGS:
+        raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
     entry = BENCHMARK_SETS[name]
     X, y = entry.load()
+    if typing == "documented" and name in DOCUMENTED_NOMINAL:
+        columns = DOCUMENTED_NOMINAL[name]
+        X = X.copy()
+        for column in X.columns if columns is None else columns:
+            X[column] = pd.Categorical(X[column], categories=sorted(X[column].dropna().unique()))
     array, nominal, names = encode_frame(X)
     return BenchmarkSet(name, array, np.asarray(y).astype(str), nominal, [str(c) for c in X.columns], names,
-                        entry.note)
+                        entry.note, typing)
 
 
 def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
@@ -221,6 +264,8 @@ class Config:
         :func:`choose_optimistic_strength` recommends (0.0 at the full run: the default).
     others : tuple of str, default=:data:`OTHERS`
         Any of ``"CART"``, ``"PRISM"``, ``"RIPPER"``.
+    typing : {"documented", "numeric"}, default="documented"
+        The attribute typing of :func:`load_benchmark_set`.
     """
 
     datasets: tuple = tuple(BENCHMARK_SETS)
@@ -229,6 +274,7 @@ class Config:
     max_folds: int | None = None
     optimistic_strength: float | None = None
     others: tuple = OTHERS
+    typing: str = "documented"
 
     @classmethod
     def fast(cls):
@@ -261,7 +307,7 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     params = {} if config.optimistic_strength is None else {"optimistic_strength": config.optimistic_strength}
     items = []
     for name in config.datasets:
-        data = load_benchmark_set(name)
+        data = load_benchmark_set(name, typing=config.typing)
         folds = stratified_folds(data.y, n_splits=config.n_splits, seed=config.seed)[: config.max_folds]
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
     parts = parallel_map(partial(_benchmark_fold, tuple(config.others), params, config.seed), items, n_jobs=n_jobs)
