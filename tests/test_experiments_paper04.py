@@ -57,6 +57,37 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
         paper04.peer_results(["iris"])
 
 
+def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypatch):
+    raw, folds, provenance = datasets.load_widc_peers()
+    assert set(raw["learner"]) == set(paper04.PEER_LEARNERS)
+    assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(paper04.DOCUMENTED_NOMINAL)
+    documented = paper04.peer_results(["xd6", "iris"])
+    numeric = paper04.peer_results(["xd6", "iris"], typing="numeric")
+    iris = [frame[frame["dataset"] == "iris"].reset_index(drop=True) for frame in (documented, numeric)]
+    pd.testing.assert_frame_equal(*iris)  # one run where the typings agree
+    xd6 = raw[(raw["dataset"] == "xd6") & (raw["typing"] == "numeric")]
+    ours = numeric[numeric["dataset"] == "xd6"]
+    assert np.isclose(ours["error"].sum(), (xd6["errors"] / xd6["n_test"]).sum())
+    tampered = provenance.copy()
+    tampered["nominal columns: xd6 (documented)"] = "none"
+    monkeypatch.setattr(datasets, "load_widc_peers", lambda: (raw, folds, tampered))
+    with pytest.raises(ValueError, match="nominal attributes of 'xd6'"):
+        paper04.peer_results(["xd6"])
+    with pytest.raises(ValueError, match="typing"):
+        paper04.peer_results(["xd6"], typing="boolean")
+
+
+def test_majority_results_predict_the_training_majority():
+    majority = paper04.majority_results(["iris", "xd6"], max_folds=3)
+    check_tidy(majority)
+    assert (majority["method"] == "majority class").all() and len(majority) == 6
+    y = paper04.load_benchmark_set("xd6").y
+    train, test = paper04.stratified_folds(y, n_splits=10, seed=0)[0]
+    labels, counts = np.unique(y[train], return_counts=True)
+    expected = np.mean(y[test] != labels[np.argmax(counts)])
+    assert majority.query("dataset == 'xd6' and fold == 0")["error"].item() == expected
+
+
 def _toy_results():
     rows = []
     for d, (p, o, j) in enumerate([(0.1, 0.2, 0.2), (0.3, 0.3, 0.4), (0.2, 0.1, 0.1), (0.0, 0.0, 0.5)]):
