@@ -5,26 +5,33 @@ Two stages, each in its own environment (neither Java nor Orange is a dependency
 ``export`` (run with the project's ``.venv/bin/python``)
     Loads the 17 benchmark sets exactly as ``companion.experiments.paper04.run`` does
     (``load_benchmark_set``; folds from ``companion.evaluation.stratified_folds(y, 10, seed=0)``),
-    writes every set as ``build/widc_peers/input/<name>.npz`` (numeric array with NaN for missing
-    cells, nominal mask, category and class names) and the fold of every row as
-    ``data/widc_peers/folds.csv`` (``dataset,row,fold``).
+    writes every set as ``build/widc_peers/input/<name>__documented.npz`` (numeric array with NaN
+    for missing cells, nominal mask, category and class names), and, for the sets of
+    ``paper04.DOCUMENTED_NOMINAL``, also under the former typing as ``<name>__numeric.npz``; the
+    fold of every row goes to ``data/widc_peers/folds.csv`` (``dataset,row,fold``).
 
 ``run`` (run with the peers' Python, e.g. ``/work/peers-venv/bin/python``, which has ``orange3``;
 the Weka part needs only ``java`` and ``/usr/share/java/weka.jar``)
-    For every data set and fold trains on the other nine folds and tests on the fold:
+    For every data set, typing and fold trains on the other nine folds and tests on the fold;
+    nominal attributes are ARFF nominal / Orange ``DiscreteVariable``, numeric ones numeric:
 
     * ``J48``: ``java -cp weka.jar weka.classifiers.trees.J48 -C 0.25 -M 2 -t train.arff -T test.arff -v``
       (C4.5 revision 8, Weka's defaults); size = leaves, literals = sum of the leaves' depths
       (a leaf's monomial is its path, as for CART in the notebook);
     * ``JRip``: ``weka.classifiers.rules.JRip`` with its defaults (``-F 3 -N 2.0 -O 2 -S 1``);
       size = rules other than the default rule, literals = their conditions;
-    * ``CN2``: ``Orange.classification.rules.CN2Learner()`` (ordered, defaults);
-    * ``CN2-unordered``: ``Orange.classification.rules.CN2UnorderedLearner()`` (defaults);
+    * ``CN2``: ``Orange.classification.rules.CN2Learner()`` (ordered) with CN2's significance
+      test on (``default_alpha = 0.05``); ``CN2 (alpha=1)``: the same with Orange's defaults
+      (test off);
+    * ``CN2-unordered``: ``Orange.classification.rules.CN2UnorderedLearner()`` with
+      ``default_alpha = 0.05``, every rule's class distribution recounted on the whole training
+      set before classifying (:func:`recount_on_training_set`, Clark & Boswell 1991);
       size = rules with at least one selector, literals = selectors (the default rule(s) of an
       empty condition are not counted, as WIDC's default vector is not).
 
-    Writes ``data/widc_peers/results.csv`` (``dataset, fold, learner, n_test, errors, rules,
-    literals``), ``data/widc_peers/provenance.csv`` (``key,value``: commands, versions, date, fold hashes).
+    Writes ``data/widc_peers/results.csv`` (``dataset, typing, fold, learner, n_test, errors,
+    rules, literals``), ``data/widc_peers/provenance.csv`` (``key,value``: commands, versions,
+    date, fold hashes, nominal columns).
 
 Run ``python peers/widc_peers.py --help``; see ``peers/README.md``.
 """
