@@ -654,12 +654,15 @@ def load_widc_peers():
     Returns
     -------
     results : pandas.DataFrame
-        One row per (dataset, fold, learner): ``n_test``, ``errors`` (test errors), ``rules``,
-        ``literals``.
+        One row per (dataset, typing, fold, learner): ``n_test``, ``errors`` (test errors),
+        ``rules``, ``literals``. ``typing`` is that of
+        ``companion.experiments.paper04.load_benchmark_set`` the peers received
+        (``"documented"``; ``"numeric"`` only for the data sets where the two typings differ).
     folds : pandas.DataFrame
         ``dataset, row, fold``: the test fold of every row, as the peers were run.
     provenance : pandas.Series
-        ``key -> value`` (date, versions, commands, sha256 of every data set's fold vector).
+        ``key -> value`` (date, versions, commands, sha256 of every data set's fold vector, the
+        nominal columns of every data set and typing).
     """
     results = _read_csv("widc_peers/results.csv")
     folds = _read_csv("widc_peers/folds.csv")
@@ -667,4 +670,44 @@ def load_widc_peers():
     return results, folds, provenance
 
 
-__all__.append("load_widc_peers")
+def load_prism_peers():
+    """Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds (``data/prism_peers``).
+
+    Produced by ``peers/prism_peers.py`` (Java only); read here without it.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per (method, seed, fold), :func:`companion.experiments.paper02.run`'s keys:
+        ``n_test``, ``correct``, ``incorrect``, ``unclassified``, ``rules``, ``literals``.
+    folds : pandas.DataFrame
+        ``seed, row, fold``: the test fold of every row in every split (``weka:1``: Weka's own
+        folds of ``-x 10 -s 1``, read from Weka's filters; ``numpy:<s>``: the seeded splits).
+    provenance : pandas.Series
+        ``key -> value`` (date, versions, commands, fold hashes, Weka's own cross-validation counts).
+    """
+    results = _read_csv("prism_peers/results.csv")
+    folds = _read_csv("prism_peers/folds.csv")
+    provenance = _read_csv("prism_peers/provenance.csv").set_index("key")["value"]
+    return results, folds, provenance
+
+
+def load_led_peers():
+    """Weka J48 on notebook 03's LED draws (``data/led_peers``).
+
+    Produced by ``peers/led_peers.py`` (Java only); read here without it.
+
+    Returns
+    -------
+    results : pandas.DataFrame
+        One row per draw: ``draw``, ``n_train``, ``n_test``, ``train_errors``, ``test_errors``,
+        ``leaves``, ``size`` (J48's "Size of the tree": all nodes).
+    provenance : pandas.Series
+        ``key -> value`` (date, versions, command, the protocol's parameters, sha256 of every draw).
+    """
+    results = _read_csv("led_peers/results.csv")
+    provenance = _read_csv("led_peers/provenance.csv").set_index("key")["value"]
+    return results, provenance
+
+
+__all__ += ["load_widc_peers", "load_prism_peers", "load_led_peers"]

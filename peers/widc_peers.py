@@ -5,26 +5,33 @@ Two stages, each in its own environment (neither Java nor Orange is a dependency
 ``export`` (run with the project's ``.venv/bin/python``)
     Loads the 17 benchmark sets exactly as ``companion.experiments.paper04.run`` does
     (``load_benchmark_set``; folds from ``companion.evaluation.stratified_folds(y, 10, seed=0)``),
-    writes every set as ``build/widc_peers/input/<name>.npz`` (numeric array with NaN for missing
-    cells, nominal mask, category and class names) and the fold of every row as
-    ``data/widc_peers/folds.csv`` (``dataset,row,fold``).
+    writes every set as ``build/widc_peers/input/<name>__documented.npz`` (numeric array with NaN
+    for missing cells, nominal mask, category and class names), and, for the sets of
+    ``paper04.DOCUMENTED_NOMINAL``, also under the former typing as ``<name>__numeric.npz``; the
+    fold of every row goes to ``data/widc_peers/folds.csv`` (``dataset,row,fold``).
 
 ``run`` (run with the peers' Python, e.g. ``/work/peers-venv/bin/python``, which has ``orange3``;
 the Weka part needs only ``java`` and ``/usr/share/java/weka.jar``)
-    For every data set and fold trains on the other nine folds and tests on the fold:
+    For every data set, typing and fold trains on the other nine folds and tests on the fold;
+    nominal attributes are ARFF nominal / Orange ``DiscreteVariable``, numeric ones numeric:
 
     * ``J48``: ``java -cp weka.jar weka.classifiers.trees.J48 -C 0.25 -M 2 -t train.arff -T test.arff -v``
       (C4.5 revision 8, Weka's defaults); size = leaves, literals = sum of the leaves' depths
       (a leaf's monomial is its path, as for CART in the notebook);
     * ``JRip``: ``weka.classifiers.rules.JRip`` with its defaults (``-F 3 -N 2.0 -O 2 -S 1``);
       size = rules other than the default rule, literals = their conditions;
-    * ``CN2``: ``Orange.classification.rules.CN2Learner()`` (ordered, defaults);
-    * ``CN2-unordered``: ``Orange.classification.rules.CN2UnorderedLearner()`` (defaults);
+    * ``CN2``: ``Orange.classification.rules.CN2Learner()`` (ordered) with CN2's significance
+      test on (``default_alpha = 0.05``); ``CN2 (alpha=1)``: the same with Orange's defaults
+      (test off);
+    * ``CN2-unordered``: ``Orange.classification.rules.CN2UnorderedLearner()`` with
+      ``default_alpha = 0.05``, every rule's class distribution recounted on the whole training
+      set before classifying (:func:`recount_on_training_set`, Clark & Boswell 1991);
       size = rules with at least one selector, literals = selectors (the default rule(s) of an
       empty condition are not counted, as WIDC's default vector is not).
 
-    Writes ``data/widc_peers/results.csv`` (``dataset, fold, learner, n_test, errors, rules,
-    literals``), ``data/widc_peers/provenance.csv`` (``key,value``: commands, versions, date, fold hashes).
+    Writes ``data/widc_peers/results.csv`` (``dataset, typing, fold, learner, n_test, errors,
+    rules, literals``), ``data/widc_peers/provenance.csv`` (``key,value``: commands, versions,
+    date, fold hashes, nominal columns).
 
 Run ``python peers/widc_peers.py --help``; see ``peers/README.md``.
 """
@@ -55,6 +62,17 @@ N_SPLITS = 10
 SEED = 0
 J48_OPTIONS = ["-C", "0.25", "-M", "2"]
 JRIP_OPTIONS = ["-F", "3", "-N", "2.0", "-O", "2", "-S", "1"]
+#: CN2's significance level (Clark & Niblett 1989: a rule is kept only if its likelihood-ratio
+#: statistic against the class distribution of the training set is significant). Orange's
+#: ``default_alpha`` is that test; its ``parent_alpha`` (a specialisation tested against its
+#: parent) is Orange's addition and stays off (1.0).
+CN2_ALPHA = 0.05
+#: The learners, in the order of results.csv. ``CN2 (alpha=1)`` is Orange's default (the test
+#: off: lists grown unpruned), kept as a labelled variant.
+LEARNERS = ("J48", "JRip", "CN2", "CN2 (alpha=1)", "CN2-unordered")
+#: The typings exported: ``documented`` for every data set, ``numeric`` (the former typing) only
+#: for the data sets where the two differ (elsewhere the documented run is the numeric run).
+TYPINGS = ("documented", "numeric")
 
 
 def fold_hash(folds) -> str:
@@ -76,16 +94,21 @@ def export():
     OUT.mkdir(parents=True, exist_ok=True)
     rows = []
     for name in paper04.BENCHMARK_SETS:
-        data = paper04.load_benchmark_set(name)
-        fold_of = np.full(len(data.y), -1)
-        for k, (_, test) in enumerate(stratified_folds(data.y, n_splits=N_SPLITS, seed=SEED)):
-            fold_of[test] = k
-        assert (fold_of >= 0).all()
-        np.savez(INPUT / f"{name}.npz", X=data.X, y=data.y.astype(str), nominal=data.nominal,
-                 folds=fold_of, meta=json.dumps({"feature_names": data.feature_names,
-                                                  "categories": {str(j): v for j, v in data.category_names.items()}}))
-        rows.append(pd.DataFrame({"dataset": name, "row": np.arange(len(fold_of)), "fold": fold_of}))
-        print(f"{name}: {len(fold_of)} rows, fold hash {fold_hash(fold_of)[:12]}")
+        for typing in TYPINGS:
+            if typing != "documented" and name not in paper04.DOCUMENTED_NOMINAL:
+                continue
+            data = paper04.load_benchmark_set(name, typing=typing)
+            fold_of = np.full(len(data.y), -1)
+            for k, (_, test) in enumerate(stratified_folds(data.y, n_splits=N_SPLITS, seed=SEED)):
+                fold_of[test] = k
+            assert (fold_of >= 0).all()
+            np.savez(INPUT / f"{name}__{typing}.npz", X=data.X, y=data.y.astype(str), nominal=data.nominal,
+                     folds=fold_of, meta=json.dumps({"feature_names": data.feature_names, "typing": typing,
+                                                      "categories": {str(j): v for j, v in data.category_names.items()}}))
+            if typing == "documented":  # the folds depend on y only
+                rows.append(pd.DataFrame({"dataset": name, "row": np.arange(len(fold_of)), "fold": fold_of}))
+            print(f"{name} ({typing}): {len(fold_of)} rows, {int(data.nominal.sum())} nominal attributes, "
+                  f"fold hash {fold_hash(fold_of)[:12]}")
     pd.concat(rows).to_csv(OUT / "folds.csv", index=False)
 
 
@@ -174,23 +197,60 @@ def _orange_table(X, y, nominal, categories, classes, rows):
     return Table.from_numpy(domain, X[rows].astype(float), codes)
 
 
-def _cn2(learner, train, test):
-    model = learner(train)
+def cn2_learner(learner: str):
+    """The Orange learner of ``learner`` (``CN2``, ``CN2 (alpha=1)`` or ``CN2-unordered``)."""
+    from Orange.classification.rules import CN2Learner, CN2UnorderedLearner
+
+    model = CN2UnorderedLearner() if learner == "CN2-unordered" else CN2Learner()
+    validator = model.rule_finder.significance_validator
+    validator.default_alpha = 1.0 if learner == "CN2 (alpha=1)" else CN2_ALPHA
+    validator.parent_alpha = 1.0
+    return model
+
+
+def recount_on_training_set(learner, model, train):
+    """Clark & Boswell's unordered CN2: every rule's class distribution counted on the whole training set.
+
+    Orange's ``CN2UnorderedLearner`` keeps, for each rule, the distribution of the examples it
+    covers *among those left* when it was found (the covered examples of its class are removed
+    after each rule), and its classifier sums these distributions. A late rule of class ``c``
+    then carries mostly other classes, and votes for them. Clark & Boswell (1991) sum the
+    distributions of the covered training examples; this recounts every rule (and the default
+    rule) on the whole, preprocessed, training set, then recomputes its Laplace probabilities.
+    """
+    data = learner.preprocess(train)  # the data fit_storage saw (Orange's imputation etc.)
+    X, Y = data.X, data.Y.astype(int)
+    W = data.W if data.has_weights() else None
+    assert model.domain == data.domain
+    for rule in model.rule_list:
+        rule.filter_and_store(X, Y, W, rule.target_class)
+        rule.create_model()
+    return model
+
+
+def _cn2(learner: str, train, test):
+    orange_learner = cn2_learner(learner)
+    model = orange_learner(train)
+    if learner == "CN2-unordered":
+        recount_on_training_set(orange_learner, model, train)
     predicted = np.asarray(model(test), dtype=float)
     errors = int(np.count_nonzero(predicted != test.Y))
     rules = [r for r in model.rule_list if len(r.selectors) > 0]
     return errors, len(rules), int(sum(len(r.selectors) for r in rules))
 
 
+def _part(stem: str, learner: str) -> Path:
+    return PARTS / f"{stem}__{learner.replace(' ', '_').replace('=', '')}.csv"
+
+
 def _run_dataset(task):
-    """All folds of one ``(data set, learner)``; writes ``build/widc_peers/parts/<name>__<learner>.csv``."""
-    name, learner = task
+    """All folds of one ``(data set__typing, learner)``; writes a part in ``build/widc_peers/parts/``."""
+    stem, learner = task
+    name, typing = stem.split("__")
     learners = (learner,)
     import pandas as pd
 
-    if {"CN2", "CN2-unordered"} & set(learners):
-        from Orange.classification.rules import CN2Learner, CN2UnorderedLearner
-    z = np.load(INPUT / f"{name}.npz", allow_pickle=False)
+    z = np.load(INPUT / f"{stem}.npz", allow_pickle=False)
     X, y, nominal, folds = z["X"], z["y"].astype(str), z["nominal"], z["folds"]
     meta = json.loads(str(z["meta"]))
     categories, classes = meta["categories"], np.unique(y)
@@ -199,8 +259,8 @@ def _run_dataset(task):
         train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
 
         def record(learner, errors, rules, literals):
-            rows.append(dict(dataset=name, fold=fold, learner=learner, n_test=len(test), errors=errors,
-                             rules=rules, literals=literals))
+            rows.append(dict(dataset=name, typing=typing, fold=fold, learner=learner, n_test=len(test),
+                             errors=errors, rules=rules, literals=literals))
 
         with tempfile.TemporaryDirectory() as folder:
             train_arff, test_arff = Path(folder) / "train.arff", Path(folder) / "test.arff"
@@ -215,74 +275,91 @@ def _run_dataset(task):
                 out, errors, total = _weka("weka.classifiers.rules.JRip", JRIP_OPTIONS, train_arff, test_arff)
                 assert total == len(test)
                 record("JRip", errors, *jrip_size(out))
-        if {"CN2", "CN2-unordered"} & set(learners):
+        if learner.startswith("CN2"):
             tr = _orange_table(X, y, nominal, categories, classes, train)
             te = _orange_table(X, y, nominal, categories, classes, test)
-            if "CN2" in learners:
-                record("CN2", *_cn2(CN2Learner(), tr, te))
-            if "CN2-unordered" in learners:
-                record("CN2-unordered", *_cn2(CN2UnorderedLearner(), tr, te))
-        print(name, fold, [(r["learner"], r["errors"], r["literals"]) for r in rows[-len(learners):]], flush=True)
-    pd.DataFrame(rows).to_csv(PARTS / f"{name}__{learner}.csv", index=False)
+            record(learner, *_cn2(learner, tr, te))
+        print(stem, fold, [(r["learner"], r["errors"], r["literals"]) for r in rows[-len(learners):]], flush=True)
+    pd.DataFrame(rows).to_csv(_part(stem, learner), index=False)
     return task
 
 
-def run(names=None, learners=("J48", "JRip", "CN2", "CN2-unordered"), jobs=1):
-    """Run the peers (``jobs`` data sets at a time), then collect every part into ``results.csv``."""
+def run(names=None, learners=LEARNERS, jobs=1):
+    """Run the peers (``jobs`` tasks at a time), then collect every part into ``results.csv``.
+
+    ``names``: data sets (``iris``) or data set and typing (``xd6__numeric``); default all.
+    """
     import pandas as pd
 
-    files = sorted(INPUT.glob("*.npz"))
+    files = sorted(INPUT.glob("*__*.npz"))
     if not files:
         raise SystemExit(f"no input in {INPUT}: run the export stage first")
-    todo = [path.stem for path in files if not names or path.stem in names]
-    todo.sort(key=lambda name: np.load(INPUT / f"{name}.npz")["X"].size)  # smallest first
-    tasks = [(name, learner) for learner in learners for name in todo]
+    todo = [path.stem for path in files if not names or path.stem in names or path.stem.split("__")[0] in names]
+    todo.sort(key=lambda stem: np.load(INPUT / f"{stem}.npz")["X"].size)  # smallest first
+    tasks = [(stem, learner) for learner in learners for stem in todo]
     PARTS.mkdir(parents=True, exist_ok=True)
     if jobs > 0:
         with multiprocessing.Pool(jobs) as pool:
             for task in pool.imap_unordered(_run_dataset, tasks):
                 print("done", *task, flush=True)
-    # Collect every part present (jobs=0: collect only). A (data set, learner) without a part is
-    # absent from results.csv, and provenance.csv lists it.
-    parts = [PARTS / f"{path.stem}__{learner}.csv" for path in files
-             for learner in ("J48", "JRip", "CN2", "CN2-unordered")]
-    rows = [pd.read_csv(part) for part in parts if part.exists()]
+    # Collect every part present (jobs=0: collect only). A (data set, typing, learner) without a
+    # part is absent from results.csv, and provenance.csv lists it.
+    expected = [(path.stem, learner) for path in files for learner in LEARNERS]
+    present = [(stem, learner) for stem, learner in expected if _part(stem, learner).exists()]
+    rows = [pd.read_csv(_part(stem, learner)) for stem, learner in present]
     # The versions of every program whose results are collected (a collect-only run, or a run of
     # some learners, still writes the versions of the parts made earlier).
-    present = {part.stem.split("__")[1] for part in parts if part.exists()}
+    programs = {learner for _, learner in present}
     versions = {"python": platform.python_version()}
-    if {"J48", "JRip"} & present:
+    if {"J48", "JRip"} & programs:
         listing = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
         versions["weka (Debian package)"] = listing.stdout.strip()
         versions["weka.jar"] = str(WEKA_JAR.resolve())
         versions["java"] = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-    if {"CN2", "CN2-unordered"} & present:
+    if any(learner.startswith("CN2") for learner in programs):
         import Orange
 
         versions["orange3"] = Orange.__version__
-    not_run = [part.stem.replace("__", ": ") for part in parts if not part.exists()]
+    not_run = [f"{stem.replace('__', ' (')}): {learner}" for stem, learner in expected if (stem, learner) not in present]
     OUT.mkdir(parents=True, exist_ok=True)
-    target = OUT / "results.csv"
     frame = pd.concat(rows)
-    frame = frame.sort_values(["dataset", "fold", "learner"]).reset_index(drop=True)
-    frame.to_csv(target, index=False)
-    all_hashes = {path.stem: fold_hash(np.load(path)["folds"]) for path in files}
+    frame["typing"] = pd.Categorical(frame["typing"], categories=list(TYPINGS))
+    frame["learner"] = pd.Categorical(frame["learner"], categories=list(LEARNERS))
+    frame = frame.sort_values(["dataset", "typing", "fold", "learner"]).reset_index(drop=True)
+    frame.to_csv(OUT / "results.csv", index=False)
+    inputs = {path.stem: np.load(path) for path in files}
+    documented = {stem.split("__")[0]: z for stem, z in inputs.items() if stem.endswith("__documented")}
+    alpha = f"default_alpha = {CN2_ALPHA}, parent_alpha = 1.0"
     provenance = {
         # when the newest collected result was made (a collect-only run changes no result)
-        "date": datetime.datetime.fromtimestamp(max(part.stat().st_mtime for part in parts if part.exists()),
+        "date": datetime.datetime.fromtimestamp(max(_part(*task).stat().st_mtime for task in present),
                                                 datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         **{f"version: {k}": v for k, v in versions.items()},
         "folds": f"companion.evaluation.stratified_folds(y, n_splits={N_SPLITS}, seed={SEED}) on "
-                 "companion.experiments.paper04.load_benchmark_set(name), as run_benchmark does",
-        **{f"fold_sha256: {k}": v for k, v in all_hashes.items()},
+                 "companion.experiments.paper04.load_benchmark_set(name), as paper04.run does",
+        **{f"fold_sha256: {k}": fold_hash(z["folds"]) for k, z in documented.items()},
+        "typing": "documented: paper04.load_benchmark_set(name) (the attributes of paper04.DOCUMENTED_NOMINAL "
+                  "nominal); numeric: load_benchmark_set(name, typing='numeric'), run only where the two differ; "
+                  "nominal attributes are ARFF nominal / Orange DiscreteVariable, numeric ones numeric / "
+                  "ContinuousVariable",
+        **{f"nominal columns: {stem.replace('__', ' (')})": " ".join(str(j) for j in np.flatnonzero(z["nominal"]))
+           or "none" for stem, z in inputs.items()},
         "command: J48": f"java -Xmx2g -cp {WEKA_JAR} weka.classifiers.trees.J48 {' '.join(J48_OPTIONS)} "
                         "-t train.arff -T test.arff -v",
         "command: JRip": f"java -Xmx2g -cp {WEKA_JAR} weka.classifiers.rules.JRip {' '.join(JRIP_OPTIONS)} "
                          "-t train.arff -T test.arff -v",
-        "command: CN2": "Orange.classification.rules.CN2Learner()(train)(test)",
-        "command: CN2-unordered": "Orange.classification.rules.CN2UnorderedLearner()(train)(test)",
+        "command: CN2": f"Orange.classification.rules.CN2Learner() with rule_finder.significance_validator "
+                        f"{alpha} (CN2's significance test on, Clark & Niblett 1989), then model(test)",
+        "command: CN2 (alpha=1)": "Orange.classification.rules.CN2Learner() with Orange's defaults "
+                                  "default_alpha = parent_alpha = 1.0 (significance test off; a variant, "
+                                  "not CN2 as published)",
+        "command: CN2-unordered": f"Orange.classification.rules.CN2UnorderedLearner() with {alpha}; after "
+                                  "fitting, every rule's class distribution recounted on the whole "
+                                  "(preprocessed) training set and its Laplace probabilities recomputed "
+                                  "(peers/widc_peers.py recount_on_training_set), as Clark & Boswell (1991) "
+                                  "classify; Orange counts each rule on the examples left when it was found",
         "command: regenerate": ".venv/bin/python peers/widc_peers.py export && "
-                               "/work/peers-venv/bin/python peers/widc_peers.py run --jobs 3",
+                               "/work/peers-venv/bin/python peers/widc_peers.py run --jobs 2",
         "sizes": "J48: rules = leaves, literals = sum of leaf depths; JRip: rules without the default rule, "
                  "literals = their conditions; CN2: rules with >= 1 selector, literals = selectors",
     }
@@ -293,8 +370,8 @@ def run(names=None, learners=("J48", "JRip", "CN2", "CN2-unordered"), jobs=1):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("stage", choices=["export", "run"])
-    parser.add_argument("--only", nargs="*", help="data sets (run stage; default: all)")
-    parser.add_argument("--learners", nargs="*", default=["J48", "JRip", "CN2", "CN2-unordered"])
+    parser.add_argument("--only", nargs="*", help="data sets, or name__typing (run stage; default: all)")
+    parser.add_argument("--learners", nargs="*", default=list(LEARNERS), choices=list(LEARNERS))
     parser.add_argument("--jobs", type=int, default=1,
                         help="(data set, learner) tasks run at the same time; 0: only collect the parts")
     args = parser.parse_args(argv)

@@ -382,3 +382,47 @@ def test_claims_report(protocol):
     assert table.loc["default-class", "n"] == 2
     accuracy = paper02.repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
+
+
+# ------------------------------------------------------------------------------ Weka's own peers
+
+
+def test_weka_peers_folds_are_wekas_and_the_protocols():
+    """The committed Weka folds (read from Weka's StratifiedRemoveFolds) are weka_cv_folds'."""
+    from companion import datasets
+
+    results, folds, provenance = datasets.load_prism_peers()
+    _, y = load_contact_lenses()
+    weka = folds.loc[folds["seed"] == "weka:1"].sort_values("row")["fold"].to_numpy()
+    assert np.array_equal(weka, paper02.fold_vector(paper02.weka_cv_folds(y, 10, seed=1)))
+    peers = paper02.weka_peer_results()
+    assert set(peers["method"]) == set(paper02.WEKA_PEERS)
+    assert peers.groupby(["method", "seed"])["fold"].nunique().eq(10).all()
+    assert (peers[["correct", "incorrect", "unclassified"]].sum(axis=1) == peers["n_test"]).all()
+    # Weka's own -x 10 -s 1 counts equal the sums over the committed folds.
+    on_weka = peers[peers["seed"] == "weka:1"].groupby("method")[["correct", "incorrect", "unclassified"]].sum()
+    for learner in paper02.WEKA_PEERS:
+        assert provenance[f"weka -x 10 -s 1: {learner}"] == "correct {} incorrect {} unclassified {}".format(
+            *on_weka.loc[learner].tolist())
+    # Prism's are the paper's (Weka's) published counts.
+    weka_numbers = paper_table("02_prism_weka_results")
+    weka_numbers = weka_numbers[weka_numbers["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
+    for measure in ("correct", "incorrect", "unclassified"):
+        assert on_weka.loc["Prism", measure] == weka_numbers[("Prism", f"cv {measure}")]
+    assert len(paper02.weka_peer_results(paper02.Config.fast())) == 3 * 10 * 3
+
+
+def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
+    from companion import datasets
+
+    with pytest.raises(ValueError, match="not run on the splits"):
+        paper02.weka_peer_results(paper02.Config(weka_seed=2))
+    results, folds, provenance = datasets.load_prism_peers()
+    tampered = folds.copy()
+    rows = tampered.index[tampered["seed"] == "numpy:0"][:2]
+    tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy()
+    if np.array_equal(tampered["fold"], folds["fold"]):
+        tampered.loc[rows[0], "fold"] = (tampered.loc[rows[0], "fold"] + 1) % 10
+    monkeypatch.setattr(datasets, "load_prism_peers", lambda: (results, tampered, provenance))
+    with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
+        paper02.weka_peer_results()

@@ -328,3 +328,30 @@ def test_claims_report_judges_every_claim(tidy):
     assert len(tested) == 12 and tested["verdict"].isin(["holds", "fails", "undecided"]).all()
     with pytest.raises(ValueError, match="column_degrees must map columns 1 and 2"):
         paper03.claims_data(tidy, {1: 2})
+
+
+# ------------------------------------------------------------------------------ Weka's J48 on the draws
+
+
+def test_j48_results_are_on_the_protocols_draws(monkeypatch):
+    from companion import datasets
+    from companion.led import make_led_digits
+
+    fast = paper03.Config(n_draws=2)
+    j48 = paper03.j48_results(fast)
+    assert list(j48["seed"]) == [0, 1] and (j48["method"] == "J48").all()
+    assert ((j48["depth"] >= 1) & (j48["depth"] <= 7)).all()
+    assert (j48["test_error"].between(0, 100)).all() and (j48["leaves"] >= 1).all()
+    # The draw's data are run()'s: same generator, same bits.
+    X, y, X_test, y_test = paper03.draw_data(fast, 1)
+    rng = np.random.default_rng(np.random.SeedSequence(fast.seed).spawn(2)[1])
+    X2, y2 = make_led_digits(fast.n_train, noise=fast.noise, random_state=rng)
+    assert np.array_equal(X, X2) and np.array_equal(y, y2) and len(y_test) == fast.n_test
+    with pytest.raises(ValueError, match="n_test"):
+        paper03.j48_results(paper03.Config.fast())
+    results, provenance = datasets.load_led_peers()
+    tampered = provenance.copy()
+    tampered["draw_sha256: 1"] = "0" * 64
+    monkeypatch.setattr(datasets, "load_led_peers", lambda: (results, tampered))
+    with pytest.raises(ValueError, match="draw 1 differs"):
+        paper03.j48_results(fast)

@@ -57,6 +57,37 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
         paper04.peer_results(["iris"])
 
 
+def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypatch):
+    raw, folds, provenance = datasets.load_widc_peers()
+    assert set(raw["learner"]) == set(paper04.PEER_LEARNERS)
+    assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(paper04.DOCUMENTED_NOMINAL)
+    documented = paper04.peer_results(["xd6", "iris"])
+    numeric = paper04.peer_results(["xd6", "iris"], typing="numeric")
+    iris = [frame[frame["dataset"] == "iris"].reset_index(drop=True) for frame in (documented, numeric)]
+    pd.testing.assert_frame_equal(*iris)  # one run where the typings agree
+    xd6 = raw[(raw["dataset"] == "xd6") & (raw["typing"] == "numeric")]
+    ours = numeric[numeric["dataset"] == "xd6"]
+    assert np.isclose(ours["error"].sum(), (xd6["errors"] / xd6["n_test"]).sum())
+    tampered = provenance.copy()
+    tampered["nominal columns: xd6 (documented)"] = "none"
+    monkeypatch.setattr(datasets, "load_widc_peers", lambda: (raw, folds, tampered))
+    with pytest.raises(ValueError, match="nominal attributes of 'xd6'"):
+        paper04.peer_results(["xd6"])
+    with pytest.raises(ValueError, match="typing"):
+        paper04.peer_results(["xd6"], typing="boolean")
+
+
+def test_majority_results_predict_the_training_majority():
+    majority = paper04.majority_results(["iris", "xd6"], max_folds=3)
+    check_tidy(majority)
+    assert (majority["method"] == "majority class").all() and len(majority) == 6
+    y = paper04.load_benchmark_set("xd6").y
+    train, test = paper04.stratified_folds(y, n_splits=10, seed=0)[0]
+    labels, counts = np.unique(y[train], return_counts=True)
+    expected = np.mean(y[test] != labels[np.argmax(counts)])
+    assert majority.query("dataset == 'xd6' and fold == 0")["error"].item() == expected
+
+
 def _toy_results():
     rows = []
     for d, (p, o, j) in enumerate([(0.1, 0.2, 0.2), (0.3, 0.3, 0.4), (0.2, 0.1, 0.1), (0.0, 0.0, 0.5)]):
@@ -204,3 +235,38 @@ def test_registry_entries_load_the_papers_sets():
     X, y = entry.load()
     assert X.shape == (432, 6)
     assert paper04.load_benchmark_set("glass").note == paper04.BENCHMARK_SETS["glass"].note == "6 classes"
+
+
+# ------------------------------------------------------------------------------ attribute typing
+
+
+def test_documented_boolean_attributes_are_nominal_and_numeric_typing_is_kept():
+    xd6 = paper04.load_benchmark_set("xd6")
+    assert xd6.typing == "documented" and xd6.nominal.all()
+    assert xd6.category_names[0] == ["0", "1"]
+    numeric = paper04.load_benchmark_set("xd6", typing="numeric")
+    assert not numeric.nominal.any()
+    # Same cells: the codes of {0, 1} are 0 and 1.
+    assert np.array_equal(xd6.X, numeric.X) and np.array_equal(xd6.y, numeric.y)
+    assert paper04.load_benchmark_set("led7").nominal.all()
+    hepatitis = paper04.load_benchmark_set("hepatitis")
+    names = dict(zip(hepatitis.feature_names, hepatitis.nominal))
+    assert names["sex"] and names["histology"] and not names["age"] and not names["bilirubin"]
+    assert np.isnan(hepatitis.X).sum() == np.isnan(paper04.load_benchmark_set("hepatitis", typing="numeric").X).sum()
+    ionosphere = paper04.load_benchmark_set("ionosphere")
+    assert ionosphere.nominal.tolist() == [True] + [False] * 33
+    # Elsewhere the two typings agree.
+    for name in set(paper04.BENCHMARK_SETS) - set(paper04.DOCUMENTED_NOMINAL):
+        assert not paper04.DOCUMENTED_NOMINAL.get(name)
+    iris = paper04.load_benchmark_set("iris"), paper04.load_benchmark_set("iris", typing="numeric")
+    assert np.array_equal(iris[0].nominal, iris[1].nominal)
+    with pytest.raises(ValueError, match="typing"):
+        paper04.load_benchmark_set("xd6", typing="boolean")
+
+
+def test_widc_on_xd6_with_boolean_attributes_is_the_three_monomial_concept():
+    data = paper04.load_benchmark_set("xd6")
+    train, test = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0]
+    model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal).fit(data.X[train], data.y[train])
+    assert model.n_literals_ == 9 and model.n_rules_ == 3
+    assert np.mean(model.predict(data.X[test]) != data.y[test]) == 0.0

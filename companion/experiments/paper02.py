@@ -61,6 +61,7 @@ __all__ = [
     "repeated_table",
     "weka_comparison",
     "WEKA_PEERS",
+    "WEKA_ONLY",
     "STAND_INS",
     "stand_in_table",
     "COMMITTED_FOLDS",
@@ -71,6 +72,8 @@ __all__ = [
     "exact_checks",
     "claims_family",
     "claims_report",
+    "fold_hash",
+    "weka_peer_results",
     "disjunction_data",
     "tree_leaf_rules",
     "replicated_subtree_demo",
@@ -389,6 +392,66 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     return check_tidy(results)
 
 
+#: The Weka learners ``peers/prism_peers.py`` runs (committed in ``data/prism_peers``).
+WEKA_PEERS = ("Prism", "J48", "JRip")
+
+
+def fold_hash(folds) -> str:
+    """sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/prism_peers.py`` records)."""
+    import hashlib
+
+    return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
+
+
+def weka_peer_results(config: Config | None = None) -> pd.DataFrame:
+    """Weka's own Prism, J48 and JRip on :func:`run`'s splits, after checking every split's folds.
+
+    The rows come from ``data/prism_peers`` (``peers/prism_peers.py``: Weka 3.6.14 on every
+    training / test fold). For each split of ``config`` the folds are recomputed as :func:`run`
+    makes them (:func:`weka_cv_folds` for ``weka:<seed>``, the seeded stratified splits for
+    ``numpy:<seed>``) and compared with the committed fold list and its hash in the provenance;
+    Weka's split there was read from Weka itself (its ``StratifiedRemoveFolds`` filter), so the
+    check also tests :func:`weka_cv_folds` against Weka.
+
+    Parameters
+    ----------
+    config : Config, optional
+        :func:`run`'s configuration (default ``Config()``); its splits must be among those the
+        peers were run on (Weka's seed 1 and the seeded splits 0-9 of 10 folds).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy, :func:`run`'s keys and columns (``dataset, method, seed, fold, correct, incorrect,
+        unclassified, n_test``) plus ``rules`` and ``literals``; ``method`` is Weka's name.
+
+    Raises
+    ------
+    ValueError
+        If a split of ``config`` was not run, or its folds differ from the committed ones.
+    """
+    from companion import datasets
+
+    config = Config() if config is None else config
+    results, folds, provenance = datasets.load_prism_peers()
+    (dataset, entry), = DATASETS.items()
+    _, y = entry.load()
+    splits = {f"{WEKA_SPLIT}{config.weka_seed}": weka_cv_folds(y, config.n_folds, seed=config.weka_seed)}
+    for seed in range(config.seed, config.seed + config.n_repeats):
+        splits[f"{NUMPY_SPLIT}{seed}"] = _stratified_folds(y, config.n_folds, seed)
+    missing = [split for split in splits if split not in set(folds["seed"])]
+    if missing:
+        raise ValueError(f"the Weka peers were not run on the splits {missing}; rerun peers/prism_peers.py")
+    for split, split_folds in splits.items():
+        ours = fold_vector(split_folds)
+        committed = folds.loc[folds["seed"] == split].sort_values("row")["fold"].to_numpy()
+        if not np.array_equal(ours, committed) or provenance.get(f"fold_sha256: {split}") != fold_hash(ours):
+            raise ValueError(f"the Weka peers' folds of split {split!r} differ from run's; rerun peers/prism_peers.py")
+    frame = results[results["seed"].isin(list(splits))].reset_index(drop=True)
+    return check_tidy(frame[["dataset", "method", "seed", "fold", "correct", "incorrect", "unclassified", "n_test",
+                             "rules", "literals"]])
+
+
 def weka_folds_table(results: pd.DataFrame) -> pd.DataFrame:
     """:func:`cross_validate`'s table on Weka's folds, from :func:`run`'s rows (``02_cv_weka_folds.csv``)."""
     return _counts_table(_split_rows(results, WEKA_SPLIT))
@@ -408,8 +471,8 @@ def _split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
 
 #: Our learners that run Weka's algorithm (the same name in Weka).
 _WEKA_SAME = ("ZeroR", "OneR")
-#: Weka learners of the recorded numbers whose rows need the peers' runs of Weka itself.
-WEKA_PEERS = ("J48", "JRip")
+#: Weka learners of the recorded numbers that we do not implement: their rows are Weka's own runs.
+WEKA_ONLY = ("J48", "JRip")
 #: Our learners that are *not* Weka's, beside the Weka learner they stand in for.
 STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
 
@@ -437,7 +500,7 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
             paper[f"{name} cv accuracy %"] = weka[(name, "cv accuracy")]
             ours[f"{name} cv accuracy %"] = cv.loc[name, "accuracy %"]
     peer_accuracy = _peer_accuracy(peers) if peers is not None else {}
-    for name in WEKA_PEERS:
+    for name in WEKA_ONLY:
         paper[f"{name} (Weka) cv accuracy %"] = weka[(name, "cv accuracy")]
         ours[f"{name} (Weka) cv accuracy %"] = peer_accuracy.get(name, np.nan)
     return comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))

@@ -55,6 +55,9 @@ __all__ = [
     "method_key",
     "draws_table",
     "run_draw",
+    "draw_data",
+    "draw_hash",
+    "j48_results",
     "run_protocol",
     "summarise",
     "table1_comparison",
@@ -772,6 +775,72 @@ def _protocol_draw(seed, draw, n_train, n_test, noise=0.1):
     """The data of draw ``draw`` of :func:`run_protocol` with this ``seed`` (same bits)."""
     child = np.random.SeedSequence(seed).spawn(draw + 1)[draw]
     return _draw_data(np.random.default_rng(child), n_train, n_test, noise)
+
+
+def draw_data(config: Config, draw: int):
+    """The data ``(X, y, X_test, y_test)`` of draw ``draw`` of :func:`run` with ``config``, bit for bit."""
+    return _protocol_draw(config.seed, draw, config.n_train, config.n_test, config.noise)
+
+
+def draw_hash(X, y, X_test, y_test) -> str:
+    """sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
+
+    The hash ``peers/led_peers.py`` records for every draw it ran J48 on.
+    """
+    import hashlib
+
+    lines = ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X, y)]
+    lines.append("#")
+    lines += ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X_test, y_test)]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+def j48_results(config: Config | None = None) -> pd.DataFrame:
+    """Weka's J48 (C4.5, defaults) on the draws of :func:`run`, after checking every draw's hash.
+
+    The rows come from ``data/led_peers`` (``peers/led_peers.py``: Weka 3.6.14 J48 ``-C 0.25
+    -M 2``, segments as nominal ``{0,1}`` attributes). Every draw of ``config`` is regenerated
+    (:func:`draw_data`) and its :func:`draw_hash` compared with the committed one. J48 has no
+    depth limit; on seven two-valued nominal attributes its trees have depth at most 7, so it
+    stands beside the ``d=7`` trees.
+
+    Parameters
+    ----------
+    config : Config, optional
+        :func:`run`'s configuration (default ``Config()``). Its seed, sizes and noise must be
+        those the peer was run with; ``n_draws`` may be smaller (the first draws).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (``dataset`` :data:`DATASET`, ``method`` ``"J48"``, ``seed`` the draw, ``fold`` 0), with
+        ``train_error`` and ``test_error`` (%), ``leaves``, ``size`` (all nodes) and ``depth``.
+
+    Raises
+    ------
+    ValueError
+        If ``config`` asks for other draws than those run, or a draw's hash differs.
+    """
+    from companion import datasets
+
+    config = Config() if config is None else config
+    results, provenance = datasets.load_led_peers()
+    for name in ("seed", "n_train", "n_test", "noise"):
+        if str(getattr(config, name)) != provenance[f"config: {name}"]:
+            raise ValueError(f"J48 was run with {name}={provenance[f'config: {name}']}, not {getattr(config, name)}")
+    if config.n_draws > len(results):
+        raise ValueError(f"J48 was run on {len(results)} draws, not {config.n_draws}")
+    for draw in range(config.n_draws):
+        if draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {draw}"]:
+            raise ValueError(f"draw {draw} differs from the one J48 was run on; rerun peers/led_peers.py")
+    frame = results[results["draw"] < config.n_draws]
+    tidy = pd.DataFrame({
+        "dataset": DATASET, "method": "J48", "seed": frame["draw"].to_numpy(), "fold": 0,
+        "train_error": 100.0 * frame["train_errors"].to_numpy() / frame["n_train"].to_numpy(),
+        "test_error": 100.0 * frame["test_errors"].to_numpy() / frame["n_test"].to_numpy(),
+        "leaves": frame["leaves"].to_numpy(), "size": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
+    })
+    return check_tidy(tidy)
 
 
 _ORDER_PLAN = {"kernel_perceptron": (2, 3, 7), "kernel_svm": (7,), "mask_perceptron": (7,)}

@@ -55,6 +55,8 @@ __all__ = [
     "OTHERS",
     "BenchmarkSet",
     "load_benchmark_set",
+    "DOCUMENTED_NOMINAL",
+    "TYPINGS",
     "encode_frame",
     "mdl_codes",
     "tree_size",
@@ -74,6 +76,7 @@ __all__ = [
     "fold_vector",
     "fold_hash",
     "peer_results",
+    "majority_results",
     "peer_claims_table",
     "error_with_std",
     "plot_paired_scatter",
@@ -115,6 +118,24 @@ BENCHMARK_SETS = {
 }
 
 
+#: The attributes whose documentation (``data/README.md``) says they are Boolean or nominal but
+#: whose CSV cells are numbers, so that :func:`companion.datasets` reads them as numeric; ``None``:
+#: every attribute. With ``typing="documented"`` :func:`load_benchmark_set` types them nominal
+#: (their values as categories, sorted), so that WIDC writes ``[A = 1]`` for a Boolean
+#: attribute instead of a cut ``[A <= 0.5]`` (and C4.5, RIPPER and CN2 split on values).
+DOCUMENTED_NOMINAL = {
+    "xd6": None,  # "binary 0/1 attributes" (PMLB copy; Buntine & Niblett's Boolean concept)
+    "led7": None,  # "binary 0/1 attributes": the seven LED segments
+    # "Binary attributes coded 1 = no, 2 = yes (sex 1 male, 2 female)" (UCI hepatitis.names)
+    "hepatitis": ("sex", "steroid", "antivirals", "fatigue", "malaise", "anorexia", "liver_big", "liver_firm",
+                  "spleen_palpable", "spiders", "ascites", "varices", "histology"),
+    "ionosphere": ("a01",),  # "a01 binary, a02 constant 0"
+}
+
+#: The typings :func:`load_benchmark_set` offers.
+TYPINGS = ("documented", "numeric")
+
+
 @dataclass
 class BenchmarkSet:
     """One data set encoded for the benchmark.
@@ -130,21 +151,44 @@ class BenchmarkSet:
     feature_names: list[str]
     category_names: dict[int, list] = field(default_factory=dict)
     note: str = ""
+    typing: str = "documented"
 
     @property
     def n_classes(self) -> int:
         return len(np.unique(self.y))
 
 
-def load_benchmark_set(name: str) -> BenchmarkSet:
-    """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`)."""
+def load_benchmark_set(name: str, *, typing: str = "documented") -> BenchmarkSet:
+    """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`).
+
+    Parameters
+    ----------
+    name : str
+    typing : {"documented", "numeric"}, default="documented"
+        ``"documented"``: the attributes of :data:`DOCUMENTED_NOMINAL` (Boolean or nominal by
+        their documentation, numbers in the file) are nominal, their values the categories;
+        ``"numeric"``: every attribute the CSV holds as numbers stays numeric (the typing of
+        :func:`companion.preprocessing.encode_frame` alone). The two differ only on the data
+        sets of :data:`DOCUMENTED_NOMINAL`.
+
+    Returns
+    -------
+    BenchmarkSet
+    """
     if name not in BENCHMARK_SETS:
         raise ValueError(f"unknown benchmark set {name!r}; choose from {sorted(BENCHMARK_SETS)}")
+    if typing not in TYPINGS:
+        raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
     entry = BENCHMARK_SETS[name]
     X, y = entry.load()
+    if typing == "documented" and name in DOCUMENTED_NOMINAL:
+        columns = DOCUMENTED_NOMINAL[name]
+        X = X.copy()
+        for column in X.columns if columns is None else columns:
+            X[column] = pd.Categorical(X[column], categories=sorted(X[column].dropna().unique()))
     array, nominal, names = encode_frame(X)
     return BenchmarkSet(name, array, np.asarray(y).astype(str), nominal, [str(c) for c in X.columns], names,
-                        entry.note)
+                        entry.note, typing)
 
 
 def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
@@ -221,6 +265,8 @@ class Config:
         :func:`choose_optimistic_strength` recommends (0.0 at the full run: the default).
     others : tuple of str, default=:data:`OTHERS`
         Any of ``"CART"``, ``"PRISM"``, ``"RIPPER"``.
+    typing : {"documented", "numeric"}, default="documented"
+        The attribute typing of :func:`load_benchmark_set`.
     """
 
     datasets: tuple = tuple(BENCHMARK_SETS)
@@ -229,6 +275,7 @@ class Config:
     max_folds: int | None = None
     optimistic_strength: float | None = None
     others: tuple = OTHERS
+    typing: str = "documented"
 
     @classmethod
     def fast(cls):
@@ -261,7 +308,7 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     params = {} if config.optimistic_strength is None else {"optimistic_strength": config.optimistic_strength}
     items = []
     for name in config.datasets:
-        data = load_benchmark_set(name)
+        data = load_benchmark_set(name, typing=config.typing)
         folds = stratified_folds(data.y, n_splits=config.n_splits, seed=config.seed)[: config.max_folds]
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
     parts = parallel_map(partial(_benchmark_fold, tuple(config.others), params, config.seed), items, n_jobs=n_jobs)
@@ -695,8 +742,12 @@ def plot_size_vs_error(results: pd.DataFrame):
 # The paper's own peers: C4.5 (Weka J48), RIPPER (Weka JRip), CN2 (Orange3), run on our folds
 # --------------------------------------------------------------------------------------------
 
-#: The peers run by ``peers/widc_peers.py`` (committed as data in ``data/widc_peers``).
-PEER_LEARNERS = ("J48", "JRip", "CN2", "CN2-unordered")
+#: The peers run by ``peers/widc_peers.py`` (committed as data in ``data/widc_peers``): C4.5,
+#: RIPPER, CN2 with its significance test (Orange's ``default_alpha = 0.05``), the same CN2 with
+#: the test off (Orange's default ``alpha = 1``: a variant, not CN2 as published) and unordered
+#: CN2 (significance test on, rules' class distributions counted on the whole training set, as
+#: Clark & Boswell 1991 classify).
+PEER_LEARNERS = ("J48", "JRip", "CN2", "CN2 (alpha=1)", "CN2-unordered")
 
 
 def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
@@ -714,13 +765,14 @@ def fold_hash(folds) -> str:
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
 
 
-def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataFrame:
+def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="documented") -> pd.DataFrame:
     """The committed peers' fold results in :func:`run`'s tidy layout, after checking the folds.
 
     For every data set the fold of every row is recomputed exactly as :func:`run` does
     and compared with the committed ``folds.csv`` and with the fold hash in ``provenance.csv``
     (a ``ValueError`` names the first data set that differs): the peers' errors are paired with
-    WIDC's fold by fold.
+    WIDC's fold by fold. The nominal attributes the peers received are compared with those of
+    :func:`load_benchmark_set` under ``typing``, so that peers and WIDC see the same attributes.
 
     Parameters
     ----------
@@ -730,6 +782,10 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataF
         Must be those the peers were run with (10, 0); others raise ``ValueError``.
     max_folds : int, optional
         Keep only the first ``max_folds`` folds (the notebook's fast mode).
+    typing : {"documented", "numeric"}, default="documented"
+        The typing of :func:`load_benchmark_set` (and :class:`Config`) to pair with. The peers
+        were run under ``"numeric"`` only where it differs from ``"documented"``; elsewhere
+        the documented run is returned for both.
 
     Returns
     -------
@@ -740,23 +796,57 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataF
     """
     if (n_splits, seed) != (10, 0):
         raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
+    if typing not in TYPINGS:
+        raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
     results, folds, provenance = datasets.load_widc_peers()
     available = list(dict.fromkeys(results["dataset"]))
     names = [n for n in BENCHMARK_SETS if n in available] if names is None else list(names)
     missing = [n for n in names if n not in available]
     if missing:
         raise ValueError(f"no peer results for {missing}; run peers/widc_peers.py")
+    chosen = []
     for name in names:
-        ours = fold_vector(load_benchmark_set(name).y, n_splits=n_splits, seed=seed)
+        data = load_benchmark_set(name, typing=typing)
+        ours = fold_vector(data.y, n_splits=n_splits, seed=seed)
         committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
         if not np.array_equal(ours, committed) or provenance.get(f"fold_sha256: {name}") != fold_hash(ours):
             raise ValueError(f"the peers' folds of {name!r} differ from run's; rerun peers/widc_peers.py")
-    frame = results[results["dataset"].isin(names)].copy()
+        run_typing = typing if ((results["dataset"] == name) & (results["typing"] == typing)).any() else "documented"
+        nominal = " ".join(str(j) for j in np.flatnonzero(data.nominal)) or "none"
+        if provenance.get(f"nominal columns: {name} ({run_typing})") != nominal:
+            raise ValueError(f"the peers' nominal attributes of {name!r} differ from load_benchmark_set(typing="
+                             f"{typing!r})'s; rerun peers/widc_peers.py")
+        chosen.append(results[(results["dataset"] == name) & (results["typing"] == run_typing)])
+    frame = pd.concat(chosen).copy()
     if max_folds is not None:
         frame = frame[frame["fold"] < max_folds]
     frame["error"] = frame["errors"] / frame["n_test"]
     frame = frame.rename(columns={"learner": "method"}).assign(seed=seed)
     return check_tidy(frame[["dataset", "method", "seed", "fold", "error", "rules", "literals"]].reset_index(drop=True))
+
+
+def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataFrame:
+    """The majority-class predictor on :func:`run`'s folds, in the same tidy layout.
+
+    On each fold the class most frequent in the training folds (the first in sorted order on a
+    tie) is predicted for every test row; ``rules`` and ``literals`` are 0. The baseline every
+    learner of :func:`run` and :func:`peer_results` should beat.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset, method ("majority class"), seed, fold, error, rules, literals``.
+    """
+    names = list(BENCHMARK_SETS) if names is None else list(names)
+    rows = []
+    for name in names:
+        y = load_benchmark_set(name).y
+        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=n_splits, seed=seed)[:max_folds]):
+            labels, counts = np.unique(y[train], return_counts=True)
+            majority = labels[int(np.argmax(counts))]
+            rows.append(dict(dataset=name, method="majority class", seed=seed, fold=fold,
+                             error=float(np.mean(y[test] != majority)), rules=0, literals=0))
+    return check_tidy(pd.DataFrame(rows))
 
 
 def peer_claims_table(results: pd.DataFrame, others=PEER_LEARNERS) -> pd.DataFrame:

@@ -1,0 +1,222 @@
+"""Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds, and Weka's own folds.
+
+Two stages, as ``peers/widc_peers.py`` (whose ARFF and size helpers this script reuses):
+
+``export`` (run with the project's ``.venv/bin/python``)
+    Writes ``build/prism_peers/contact-lenses.arff`` from
+    ``companion.datasets.load_contact_lenses`` (rows in the loader's order, values declared in
+    Weka's order) and the test fold of every row of the seeded splits of
+    ``companion.experiments.paper02.run`` (``numpy:<seed>``, ``Config().n_repeats`` of them),
+    ``build/prism_peers/numpy_folds.json``.
+
+``run`` (run with the peers' Python, e.g. ``/work/peers-venv/bin/python``; needs numpy, pandas,
+``java`` and ``/usr/share/java/weka.jar``)
+    1. Weka's folds of its stratified cross-validation ``-x 10 -s 1``, from Weka itself: the
+       ARFF gets a row number (``weka.filters.unsupervised.attribute.AddID``) and
+       ``weka.filters.supervised.instance.StratifiedRemoveFolds -S 1 -N 10 -F k`` keeps fold
+       ``k``, which is what ``Evaluation.crossValidateModel`` tests on (both randomise with
+       ``new Random(1)``, stratify and take ``testCV(10, k - 1)``).
+    2. On every fold of Weka's split and of the seeded splits: ``weka.classifiers.rules.Prism``,
+       ``weka.classifiers.trees.J48 -C 0.25 -M 2`` and ``weka.classifiers.rules.JRip -F 3 -N 2.0
+       -O 2 -S 1`` (Weka's defaults) trained on the other folds (``-t train.arff -T test.arff``).
+    3. Weka's own ``-x 10 -s 1`` run of each learner on the whole ARFF, whose counts are recorded
+       beside the sums of step 2 on Weka's folds.
+
+    Writes ``data/prism_peers/folds.csv`` (``seed,row,fold``: ``weka:1`` from Weka, ``numpy:<s>``
+    from the export), ``data/prism_peers/results.csv`` (``dataset, method, seed, fold, n_test,
+    correct, incorrect, unclassified, rules, literals``) and ``data/prism_peers/provenance.csv``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from widc_peers import J48_OPTIONS, JRIP_OPTIONS, WEKA_JAR, fold_hash, j48_size, jrip_size  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "data" / "prism_peers"
+BUILD = ROOT / "build" / "prism_peers"
+ARFF = BUILD / "contact-lenses.arff"
+DATASET = "contact-lenses"
+N_FOLDS = 10
+WEKA_SEED = 1
+LEARNERS = {
+    "Prism": ("weka.classifiers.rules.Prism", []),
+    "J48": ("weka.classifiers.trees.J48", J48_OPTIONS),
+    "JRip": ("weka.classifiers.rules.JRip", JRIP_OPTIONS),
+}
+
+
+# ----------------------------------------------------------------------------------- export
+
+
+def export():
+    sys.path.insert(0, str(ROOT))
+    from companion.datasets import load_contact_lenses
+    from companion.experiments import paper02
+
+    BUILD.mkdir(parents=True, exist_ok=True)
+    X, y = load_contact_lenses()
+    lines = ["@relation contact-lenses", ""]
+    for column in X.columns:
+        lines.append(f"@attribute {column} {{{','.join(map(str, X[column].cat.categories))}}}")
+    lines += [f"@attribute contact-lenses {{{','.join(map(str, y.cat.categories))}}}", "", "@data"]
+    lines += [",".join([*map(str, row), str(label)]) for row, label in zip(X.itertuples(index=False), y)]
+    ARFF.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    config = paper02.Config()
+    splits = {}
+    for seed in range(config.seed, config.seed + config.n_repeats):
+        fold_of = np.full(len(y), -1)
+        for k, (_, test) in enumerate(paper02._stratified_folds(y, config.n_folds, seed)):
+            fold_of[test] = k
+        splits[f"{paper02.NUMPY_SPLIT}{seed}"] = fold_of.tolist()
+    (BUILD / "numpy_folds.json").write_text(json.dumps(splits), encoding="utf-8")
+    print(f"{ARFF}: {len(y)} rows; splits {list(splits)}")
+
+
+# ----------------------------------------------------------------------------------- run
+
+
+def _java(*arguments) -> str:
+    command = [shutil.which("java"), "-Xmx1g", "-cp", str(WEKA_JAR), *map(str, arguments)]
+    return subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
+
+
+def weka_folds(arff: Path, n_folds=N_FOLDS, seed=WEKA_SEED) -> np.ndarray:
+    """Test fold (0-based) of every row under Weka's ``-x n_folds -s seed``, from Weka's filters."""
+    n_rows = len(_data_lines(arff))
+    fold_of = np.full(n_rows, -1)
+    with tempfile.TemporaryDirectory() as folder:
+        with_id = Path(folder) / "with_id.arff"
+        _java("weka.filters.unsupervised.attribute.AddID", "-i", arff, "-o", with_id)
+        for k in range(1, n_folds + 1):
+            out = _java("weka.filters.supervised.instance.StratifiedRemoveFolds", "-S", seed, "-N", n_folds,
+                        "-F", k, "-c", "last", "-i", with_id)
+            for line in _data_lines(text=out):
+                fold_of[int(line.split(",")[0]) - 1] = k - 1
+    assert (fold_of >= 0).all()
+    return fold_of
+
+
+def _data_lines(path=None, *, text=None):
+    text = Path(path).read_text(encoding="utf-8") if text is None else text
+    body = re.split(r"(?im)^@data\s*$", text, maxsplit=1)[1]
+    return [line for line in body.splitlines() if line.strip() and not line.startswith("%")]
+
+
+def _header(arff: Path) -> str:
+    return re.split(r"(?im)^@data\s*$", arff.read_text(encoding="utf-8"), maxsplit=1)[0] + "@data\n"
+
+
+def counts(out: str, section="=== Error on test data ===") -> tuple[int, int, int]:
+    """(correct, incorrect, unclassified) of one Weka evaluation section."""
+    part = out.split(section, 1)[1]
+    found = [re.search(rf"{label}\s+(\d+)", part) for label in
+             ("Correctly Classified Instances", "Incorrectly Classified Instances", "UnClassified Instances")]
+    return tuple(int(match.group(1)) if match else 0 for match in found)
+
+
+def prism_size(out: str) -> tuple[int, int]:
+    """(rules, conditions) of Weka's printed Prism rule set."""
+    body = out.split("Prism rules", 1)[1].split("=== Error on", 1)[0]
+    lines = [line.strip() for line in body.splitlines()]
+    rules = sum(line.startswith("If ") for line in lines)
+    conditions = sum(line.startswith(("If ", "and ")) for line in lines)
+    return rules, conditions
+
+
+def _size(learner: str, out: str) -> tuple[int, int]:
+    return {"Prism": prism_size, "J48": j48_size, "JRip": jrip_size}[learner](out)
+
+
+def run():
+    import pandas as pd
+
+    if not ARFF.exists():
+        raise SystemExit(f"no {ARFF}: run the export stage first")
+    header, rows = _header(ARFF), _data_lines(ARFF)
+    splits = {f"weka:{WEKA_SEED}": weka_folds(ARFF)}
+    splits.update({k: np.asarray(v) for k, v in json.loads((BUILD / "numpy_folds.json").read_text()).items()})
+    results = []
+    for split, fold_of in splits.items():
+        for fold in range(N_FOLDS):
+            with tempfile.TemporaryDirectory() as folder:
+                train, test = Path(folder) / "train.arff", Path(folder) / "test.arff"
+                train.write_text(header + "\n".join(r for r, f in zip(rows, fold_of) if f != fold) + "\n")
+                test.write_text(header + "\n".join(r for r, f in zip(rows, fold_of) if f == fold) + "\n")
+                for learner, (classifier, options) in LEARNERS.items():
+                    out = _java(classifier, *options, "-t", train, "-T", test, "-v")
+                    correct, incorrect, unclassified = counts(out)
+                    assert correct + incorrect + unclassified == int((fold_of == fold).sum())
+                    results.append(dict(dataset=DATASET, method=learner, seed=split, fold=fold,
+                                        n_test=int((fold_of == fold).sum()), correct=correct, incorrect=incorrect,
+                                        unclassified=unclassified, **dict(zip(("rules", "literals"),
+                                                                             _size(learner, out)))))
+        print(split, "done", flush=True)
+    frame = pd.DataFrame(results)
+    # Weka's own cross-validation, for the record and as a check of the folds.
+    own = {}
+    for learner, (classifier, options) in LEARNERS.items():
+        out = _java(classifier, *options, "-t", ARFF, "-x", N_FOLDS, "-s", WEKA_SEED, "-v")
+        own[learner] = counts(out, "=== Stratified cross-validation ===")
+    ours = frame[frame["seed"] == f"weka:{WEKA_SEED}"].groupby("method")[["correct", "incorrect", "unclassified"]].sum()
+    OUT.mkdir(parents=True, exist_ok=True)
+    folds = pd.concat([pd.DataFrame({"seed": split, "row": np.arange(len(f)), "fold": f}) for split, f in splits.items()])
+    folds.to_csv(OUT / "folds.csv", index=False)
+    frame.to_csv(OUT / "results.csv", index=False)
+    java_version = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    weka_version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
+    provenance = {
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "version: python": platform.python_version(),
+        "version: weka (Debian package)": weka_version.stdout.strip(),
+        "version: weka.jar": str(WEKA_JAR.resolve()),
+        "version: java": java_version,
+        "data": "build/prism_peers/contact-lenses.arff, written by peers/prism_peers.py export from "
+                "companion.datasets.load_contact_lenses (rows in the loader's order)",
+        "data_sha256": hashlib.sha256("\n".join(rows).encode()).hexdigest(),
+        "folds: weka:1": f"Weka's own: weka.filters.unsupervised.attribute.AddID, then "
+                         f"weka.filters.supervised.instance.StratifiedRemoveFolds -S {WEKA_SEED} -N {N_FOLDS} "
+                         f"-F k -c last (k = 1..{N_FOLDS}; fold k-1 here)",
+        "folds: numpy": "companion.experiments.paper02 seeded splits (companion.evaluation.stratified_folds, "
+                        "seeds Config().seed .. + n_repeats - 1), as paper02.run makes them",
+        **{f"fold_sha256: {split}": fold_hash(f) for split, f in splits.items()},
+        **{f"command: {learner}": f"java -cp {WEKA_JAR} {classifier} {' '.join(options)} -t train.arff "
+                                  "-T test.arff -v".replace("  ", " ")
+           for learner, (classifier, options) in LEARNERS.items()},
+        **{f"weka -x {N_FOLDS} -s {WEKA_SEED}: {learner}": "correct {} incorrect {} unclassified {}".format(*own[learner])
+           for learner in LEARNERS},
+        **{f"sum over weka:{WEKA_SEED} folds: {learner}": "correct {} incorrect {} unclassified {}".format(
+            *ours.loc[learner].tolist()) for learner in LEARNERS},
+        "sizes": "Prism: rules and their conditions; J48: rules = leaves, literals = sum of leaf depths; "
+                 "JRip: rules without the default rule, literals = their conditions",
+        "command: regenerate": ".venv/bin/python peers/prism_peers.py export && "
+                               "/work/peers-venv/bin/python peers/prism_peers.py run",
+    }
+    pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(OUT / "provenance.csv", index=False)
+    for learner in LEARNERS:
+        print(learner, "weka -x:", own[learner], "our folds:", tuple(ours.loc[learner]))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("stage", choices=["export", "run"])
+    args = parser.parse_args(argv)
+    export() if args.stage == "export" else run()
+
+
+if __name__ == "__main__":
+    main()
