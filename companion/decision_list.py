@@ -26,12 +26,15 @@ a conjunction uses only the output-0 types (Ni/No, positive borders), a disjunct
 output-1 types (Pi/Po, negative borders); it is BuildDLM restricted to one output and stopping
 only when the class it covers is exhausted (spec §7.7).
 
-Implementation. The m×m distance matrix is computed and each row argsorted once per fit
-(:class:`SortedDistances`, reusable across fits on the same training set). Every greedy step
-scores all O(m²) (centre, border) candidates at once: for each remaining centre, cumulative
-counts of the remaining positives/negatives along its sorted row give, at every border position,
-how many remaining examples lie strictly inside / inside-or-on the ball. Because the list only
-grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
+Implementation (the search itself lives in :mod:`companion._ball_search`). Every greedy step
+scores the O(m²) (centre, border) candidates: for each remaining centre, cumulative counts of the
+remaining positives/negatives along its sorted distance row give, at every border position, how
+many remaining examples lie strictly inside / inside-or-on the ball. Up to 2000 examples the
+m×m distances are computed and each row argsorted once per fit (:class:`SortedDistances`,
+reusable across fits on the same training set); beyond, no m×m array is kept
+(:class:`BlockedSortedDistances`): exact per-centre bounds from distance histograms pick the few
+centres that can hold the best ball, and only their rows are streamed and sorted, so that
+100,000 examples fit in under 1 GB. Both learn the same list. Because the list only grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
 property*): :meth:`DecisionListMachine.staged_predict` yields the predictions of all of them.
 
 Ties. Usefulness is compared exactly (integer arithmetic, each penalty taken as the decimal
@@ -670,13 +673,13 @@ class DecisionListMachine(_BallListBase):
         are not considered and, if the final default misclassifies one, the list is cut to the
         longest prefix that does not.
     max_memory_gb : float or None, default=4.0
-        Peak memory the fit may use for its sorted distances, in GiB. Up to 2000 examples the
-        fit keeps every distance (:class:`SortedDistances`, 56 bytes per pair at the peak: 0.2 GB
-        at m = 2000); beyond, it keeps 2 bytes per pair and scores the candidates in blocks
-        (:class:`BlockedSortedDistances`: about 1 GB and under a minute for 20000 examples, see
-        the README's speed section). The learnt list is the same either way. A fit that cannot
-        stay within the limit raises ``MemoryError`` before allocating (the default allows about
-        40000 examples). ``None``: no limit.
+        Bounds the working memory of the fit, in GiB, not whether it runs. Up to 2000 examples,
+        when it allows them, the fit keeps every distance (:class:`SortedDistances`, 56 bytes per
+        pair at the peak: 0.2 GB at m = 2000); beyond, it keeps O(m) memory
+        (:class:`BlockedSortedDistances`: distance histograms per centre, sized to a quarter of
+        the limit, and blocks of streamed distance rows sized to the rest; about 0.8 GB for
+        100,000 examples, see the README's speed section). The learnt list is the same either
+        way. ``None``: no limit.
 
     Attributes
     ----------

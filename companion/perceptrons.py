@@ -224,8 +224,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             # row-major): ordered_matvec's row sums follow the layout (sequential over a
             # column-major array, pairwise over a row-major one), so blocking changes no bit.
             if rows is None:
-                return K.rows(b)[:, columns]
-            return np.ascontiguousarray(K.rows(rows[b])[:, columns])
+                return K.submatrix(b, columns)
+            return np.ascontiguousarray(K.submatrix(rows[b], columns))
 
         exact = self._exact_scores_ and all(is_integer_valued(block(b)) for b in blocks)
         product = exact_matvec if exact else ordered_matvec
@@ -470,6 +470,10 @@ class _GivenKernel:
         """``K[index]`` (a view for a slice); C-contiguous, as the blocks of the computed kernel."""
         return self.K[index]
 
+    def submatrix(self, rows, columns):
+        """``K[rows][:, columns]``, laid out as numpy lays it out (column-major)."""
+        return self.K[rows][:, columns]
+
 
 class _KernelRows:
     """The training kernel ``K`` (m × m) of a fit, read by rows and never stored whole.
@@ -553,6 +557,11 @@ class _KernelRows:
     def rows(self, index):
         """``K[index]`` for a slice or an index array (a new C-contiguous array)."""
         return self._unique_rows(self.inverse[index]).take(self.inverse, axis=1)
+
+    def submatrix(self, rows, columns):
+        """``K[rows][:, columns]`` with the layout :meth:`_GivenKernel.submatrix` gives (column-major),
+        gathered from the distinct rows without forming ``K[rows]``."""
+        return self._unique_rows(self.inverse[rows])[:, self.inverse[columns]]
 
     def _over_unique_rows(self, take):
         """``take(block_rows, block)`` of every block of rows of ``K_U``, concatenated."""
