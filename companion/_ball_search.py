@@ -755,8 +755,8 @@ def greedy_ball_list(
 
     Parameters
     ----------
-    sd : SortedDistances
-        Sorted distances of the ``m`` training examples.
+    sd : SortedDistances or BlockedSortedDistances
+        Sorted distances of the ``m`` training examples (both layouts learn the same list).
     y01 : ndarray of shape (m,)
         1 for positive, 0 for negative examples.
     p_p, p_n : float
