@@ -11,10 +11,19 @@ Both kernel algorithms work in the extended feature space ``z_i = y_i (Φ(x_i), 
 Gram matrix is ``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`);
 their states give the lower bounds (9) and (11) on ``min_f R[f, λ]``.
 
-Memory: a fit holds one m × m matrix, the kernel ``K``; the rows of ``G`` are formed
-when a step needs them (same arithmetic, same bits as the whole ``G``). The Boolean kernel with
-integer weights is kept in float32, exact for its whole-number values, so ``m = 20,000`` takes
-1.6 GB (about 1.8 GB peak) instead of the 3.2 GB of ``K`` plus 3.2 GB of ``G`` in float64. With
+Memory: ``G`` is never stored. Algorithms 1 and 2 read one row of ``G`` per step, formed from a
+row of the kernel ``K`` when the step needs it (same arithmetic, same bits as the whole ``G``).
+``K`` itself is stored whole only when it fits within ``max_memory_gb`` (the Boolean kernel with
+integer weights in float32, exact for its whole-number values: 1.6 GB at ``m = 20,000``);
+beyond, its rows are those of the distinct inputs (:class:`_KernelRows`: at most 256 for 8
+Boolean inputs, whatever ``m``), each computed by a kernel call of its own and cached within the
+limit, so a fit on 50,000 rows needs no 20 GB matrix. Both give the same numbers whenever the
+kernel's values do not depend on how its matrix is blocked: always for the Boolean kernel, and
+for any kernel on Boolean inputs (integer inner products, exact in any order). A kernel computed
+through a BLAS product on real-valued inputs can differ in its last bits between one whole-matrix
+call and one call per row; the λ-perceptron's integer updates are then the same in practice, but
+the λ-MMP may stop at another point of its ``(1 - tol)`` approximation (coefficients within about
+``1e-5``, measured), so a point with ``|f(x)|`` of that order may change sides. With
 ``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied.
 
 The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``; inputs must be
@@ -98,6 +107,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
             raise TypeError(f"kernel_params must be a dict or None, got {type(self.kernel_params).__name__}")
         check_scalar(self.lam, "lam", Real, min_val=0.0)
+        self._check_max_memory()
 
     def _kernel(self, X, Y):
         """Kernel matrix between rows of ``X`` and ``Y`` (for "precomputed", ``X`` already is it)."""
@@ -131,16 +141,39 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return [np.float64, np.float32] if self.kernel == "precomputed" else np.float64
 
     def _train_gram(self, X):
-        """The m × m training kernel, computed once and never copied (see Memory above).
+        """The m × m training kernel, read by rows (see Memory above); never copied.
 
-        The Boolean kernel is filled in row blocks into one preallocated array, in float32 when its
-        values are whole numbers below 2**24 (exact: the same numbers as float64, half the memory).
+        ``kernel="precomputed"``: the given matrix. Otherwise, when the whole kernel fits within
+        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process), it is computed
+        once, in one call as always (the Boolean kernel in row blocks, in float32 when its values
+        are whole numbers below 2**24: exact, half the memory); beyond, it is read by rows
+        (:class:`_KernelRows`), each distinct input's row computed on its own and cached within
+        the limit.
         """
         if self.kernel == "precomputed":
-            return X
+            return _GivenKernel(X)
+        limit = np.inf if self.max_memory_gb is None else float(self.max_memory_gb) * 2**30
+        budget = max(0.0, limit - _BASE_BYTES)
+        m = X.shape[0]
         if self.kernel == "boolean":
-            return boolean_kernel(X, degree=self.degree, weights=self.weights, compact=True)
-        return self._kernel(X, X)
+            def compute(A, B):
+                return boolean_kernel(A, B, degree=self.degree, weights=self.weights, compact=True)
+
+            itemsize = compute(X[:1], X[:1]).itemsize  # 4 when the values are exact in float32
+            if itemsize * m * m <= budget:
+                return _GivenKernel(compute(X, X))
+            return _KernelRows(compute, X, budget, exact_in_blocks=True)
+        if 8 * m * m <= budget:
+            return _GivenKernel(self._kernel(X, X))
+        return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
+
+    def _check_max_memory(self):
+        value = self.max_memory_gb
+        if value is not None:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
+                raise TypeError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
+            if not value > 0:
+                raise ValueError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
 
     def _store_expansion(self, X, K, y_signed, alpha, scale):
         """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
@@ -182,7 +215,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         columns = self.support_
         n_rows = K.shape[0] if rows is None else rows.size
         if n_rows == 0 or columns.size == 0:
-            return self._unscaled_scores(K[:0][:, columns] if rows is None else K[rows][:, columns])
+            return self._unscaled_scores(K.rows(slice(0, 0) if rows is None else rows)[:, columns])
         step = _block_rows(columns.size)
         blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
@@ -191,8 +224,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             # row-major): ordered_matvec's row sums follow the layout (sequential over a
             # column-major array, pairwise over a row-major one), so blocking changes no bit.
             if rows is None:
-                return K[b][:, columns]
-            return np.ascontiguousarray(K[rows[b]][:, columns])
+                return K.submatrix(b, columns)
+            return np.ascontiguousarray(K.submatrix(rows[b], columns))
 
         exact = self._exact_scores_ and all(is_integer_valued(block(b)) for b in blocks)
         product = exact_matvec if exact else ordered_matvec
@@ -302,6 +335,12 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Regularisation constant ``λ ≥ 0`` added to the diagonal (the paper's experiment: 4).
     max_updates : int, default=100_000
         Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
+    max_memory_gb : float or None, default=4.0
+        Bounds the memory of the fit, not whether it runs: the training kernel is stored whole
+        only if it fits within this limit (less 1 GB for the rest of the process; m = 50,000
+        would take 20 GB in float64); otherwise its rows, one per distinct input, are cached
+        within the limit and recomputed beyond it (see Memory in the module docstring for when
+        the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
 
     Attributes
     ----------
@@ -345,13 +384,17 @@ class KernelPerceptron(_BinaryKernelClassifier):
         "cyclic sweeps in index order."
     )
 
-    def __init__(self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000):
+    def __init__(
+        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000,
+        max_memory_gb=4.0,
+    ):
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
         self.kernel_params = kernel_params
         self.lam = lam
         self.max_updates = max_updates
+        self.max_memory_gb = max_memory_gb
 
     def fit(self, X, y):
         """Run Algorithm 1 to convergence on ``(X, y)``; labels of any type, exactly two classes."""
@@ -403,6 +446,142 @@ def _block_rows(n_columns: int) -> int:
     return max(1, _BLOCK_BYTES // (8 * max(1, int(n_columns))))
 
 
+# Memory of the process beside the kernel rows a fit caches: interpreter, imports, the data and the
+# O(m) vectors of the iterations, and one block of rows (_BLOCK_BYTES) in flight.
+_BASE_BYTES = 1 << 30
+
+
+class _GivenKernel:
+    """A precomputed training kernel (``kernel="precomputed"``), read as :class:`_KernelRows` is."""
+
+    def __init__(self, K):
+        self.K, self.shape = K, K.shape
+
+    def row(self, j):
+        return self.K[j]
+
+    def column(self, j):
+        return self.K[:, j]
+
+    def diagonal(self):
+        return np.diagonal(self.K)
+
+    def rows(self, index):
+        """``K[index]`` (a view for a slice); C-contiguous, as the blocks of the computed kernel."""
+        return self.K[index]
+
+    def submatrix(self, rows, columns):
+        """``K[rows][:, columns]``, laid out as numpy lays it out (column-major)."""
+        return self.K[rows][:, columns]
+
+
+class _KernelRows:
+    """The training kernel ``K`` (m × m) of a fit, read by rows and never stored whole.
+
+    Equal inputs have equal rows, so only the rows of the distinct inputs ``U`` are computed:
+    ``K[i, j] = K_U[a_i, a_j]`` with ``a_i`` the index of ``x_i`` in ``U`` (Boolean data have few:
+    at most 256 for 8 bits, whatever ``m``). Each row of ``K_U`` is computed by a kernel call
+    of its own, ``k(U[a], U)``, so its bits do not depend on which other rows are asked for at
+    the same time or on the cache (a BLAS product's last bits depend on the shape of the block it
+    computes); with ``exact_in_blocks`` (the Boolean kernel: integer arithmetic, exact in any
+    order) rows are computed in blocks. Rows are kept in a cache of at most ``budget_bytes``,
+    least recently used evicted first; a budget that holds ``K_U`` computes each row once.
+
+    Reads: :meth:`row`, :meth:`rows` (C-contiguous blocks), :meth:`column`, :meth:`diagonal`,
+    the entries of the same matrix ``K`` whatever the order of the reads.
+    """
+
+    def __init__(self, compute, X, budget_bytes, *, exact_in_blocks):
+        self.unique, inverse = np.unique(X, axis=0, return_inverse=True)
+        self.inverse = inverse.reshape(-1).astype(np.intp)
+        self.shape = (X.shape[0], X.shape[0])
+        self._compute, self._exact_in_blocks, self._budget = compute, exact_in_blocks, float(budget_bytes)
+        n_unique = len(self.unique)
+        self._slot_of = np.full(n_unique, -1, dtype=np.intp)  # cache slot of each distinct row
+        self._slots = None  # (capacity, n_unique) cached rows, allocated with the first rows
+        self._row_in = self._last_used = None
+        self._clock = 0
+
+    def _compute_rows(self, wanted):
+        """Rows ``wanted`` of ``K_U``, computed (one call per row, or by blocks when exact)."""
+        if self._exact_in_blocks:
+            step = _block_rows(len(self.unique))
+            return np.concatenate([self._compute(self.unique[wanted[s : s + step]], self.unique)
+                                   for s in range(0, len(wanted), step)])
+        return np.concatenate([self._compute(self.unique[a : a + 1], self.unique) for a in wanted])
+
+    def _unique_rows(self, wanted):
+        """``K_U[wanted]`` (a new array), from the cache where it has them."""
+        wanted = np.asarray(wanted, dtype=np.intp)
+        slot = self._slot_of[wanted]
+        missing = np.unique(wanted[slot < 0])
+        if self._slots is None and not len(missing):  # nothing asked for yet: learn the dtype
+            missing = np.zeros(1, dtype=np.intp)
+        fresh = self._compute_rows(missing) if len(missing) else None
+        if self._slots is None and fresh is not None:
+            n_unique = len(self.unique)
+            capacity = int(min(n_unique, self._budget // (n_unique * fresh.dtype.itemsize)))
+            self._slots = np.empty((capacity, n_unique), dtype=fresh.dtype)
+            self._row_in = np.full(capacity, -1, dtype=np.intp)
+            self._last_used = np.full(capacity, -1, dtype=np.int64)  # free slots are used first
+        dtype = self._slots.dtype
+        out = np.empty((len(wanted), len(self.unique)), dtype=dtype)
+        hit = slot >= 0
+        out[hit] = self._slots[slot[hit]]
+        if fresh is not None:
+            out[~hit] = fresh[np.searchsorted(missing, wanted[~hit])]
+            self._store(missing, fresh)
+        self._clock += 1
+        used = self._slot_of[wanted]
+        self._last_used[used[used >= 0]] = self._clock
+        return out
+
+    def _store(self, rows, values):
+        """Cache the computed ``rows``, evicting the least recently used ones (the latest kept)."""
+        capacity = len(self._row_in)
+        keep = min(capacity, len(rows))
+        if keep == 0:
+            return
+        rows, values = rows[-keep:], values[-keep:]
+        slots = np.argpartition(self._last_used, keep - 1)[:keep] if keep < capacity else np.arange(capacity)
+        evicted = self._row_in[slots]
+        self._slot_of[evicted[evicted >= 0]] = -1
+        self._row_in[slots] = rows
+        self._slot_of[rows] = slots
+        self._slots[slots] = values
+
+    def row(self, j):
+        """``K[j]`` (a new array)."""
+        return self._unique_rows(self.inverse[j : j + 1])[0].take(self.inverse)
+
+    def rows(self, index):
+        """``K[index]`` for a slice or an index array (a new C-contiguous array)."""
+        return self._unique_rows(self.inverse[index]).take(self.inverse, axis=1)
+
+    def submatrix(self, rows, columns):
+        """``K[rows][:, columns]`` with the layout :meth:`_GivenKernel.submatrix` gives (column-major),
+        gathered from the distinct rows without forming ``K[rows]``."""
+        return self._unique_rows(self.inverse[rows])[:, self.inverse[columns]]
+
+    def _over_unique_rows(self, take):
+        """``take(block_rows, block)`` of every block of rows of ``K_U``, concatenated."""
+        n_unique = len(self.unique)
+        step = _block_rows(n_unique)
+        blocks = [np.arange(s, min(s + step, n_unique)) for s in range(0, n_unique, step)]
+        return np.concatenate([take(self._unique_rows(block), block) for block in blocks])
+
+    def column(self, j):
+        """``K[:, j]``, taken from the rows (a computed kernel need not be exactly symmetric)."""
+        a = self.inverse[j]
+        return self._over_unique_rows(lambda values, block: values[:, a]).take(self.inverse)
+
+    def diagonal(self):
+        """``K[j, j]`` for every ``j``, from the rows."""
+        return self._over_unique_rows(
+            lambda values, block: values[np.arange(len(block)), block]
+        ).take(self.inverse)
+
+
 class _ExtendedGram:
     """``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`) by rows.
 
@@ -418,18 +597,18 @@ class _ExtendedGram:
 
     def row(self, j):
         """``G[j]`` as float64 (a new array)."""
-        values = (self.y[j] * self.y) * self.K[j]
+        values = (self.y[j] * self.y) * self.K.row(j)
         values[j] += self.lam
         return values
 
     def column(self, j):
         """``G[:, j]`` (equal to ``G[j]`` for a symmetric ``K``; taken as a column all the same)."""
-        values = (self.y * self.y[j]) * self.K[:, j]
+        values = (self.y * self.y[j]) * self.K.column(j)
         values[j] += self.lam
         return values
 
     def diagonal(self):
-        return (self.y * self.y) * np.diagonal(self.K) + self.lam
+        return (self.y * self.y) * self.K.diagonal() + self.lam
 
     def row_blocks(self):
         m = self.shape[0]
@@ -438,7 +617,7 @@ class _ExtendedGram:
 
     def rows(self, block):
         """``G[block]`` as float64 for a slice ``block`` of rows."""
-        values = (self.y[block, None] * self.y[None, :]) * self.K[block]
+        values = (self.y[block, None] * self.y[None, :]) * self.K.rows(block)
         values[np.arange(values.shape[0]), np.arange(block.start, block.stop)] += self.lam
         return values
 
@@ -494,6 +673,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         floor keeps the earlier fixed default for ``m ≤ 4,000``. Reaching the cap warns
         (``ConvergenceWarning``) and keeps the current iterate if every extended point already
         has a positive margin; otherwise the fit fails with an error naming ``max_iter``.
+    max_memory_gb : float or None, default=4.0
+        As in :class:`KernelPerceptron`.
 
     Attributes
     ----------
@@ -529,7 +710,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     )
 
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None
+        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None,
+        max_memory_gb=4.0,
     ):
         self.kernel = kernel
         self.degree = degree
@@ -538,6 +720,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.lam = lam
         self.tol = tol
         self.max_iter = max_iter
+        self.max_memory_gb = max_memory_gb
 
     def fit(self, X, y):
         """Run Algorithm 2 on ``(X, y)`` until the stopping rule (10) holds."""

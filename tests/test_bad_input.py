@@ -271,6 +271,8 @@ PARAMETER_CASES = [
     ("PacBayesStumps", {"eta": -1.0}, ValueError, r"eta must be a finite number >= 0"),
     ("KernelPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
     ("MaximalMarginPerceptron", {"lam": -1.0}, ValueError, r"lam == -1.0, must be >= 0"),
+    ("KernelPerceptron", {"max_memory_gb": 0}, ValueError, r"max_memory_gb must be a positive number"),
+    ("MaximalMarginPerceptron", {"max_memory_gb": "4GB"}, TypeError, r"max_memory_gb must be a positive number"),
     ("MaskPerceptron", {"lam": 0.0}, ValueError, r"lam == 0.0, must be > 0"),
     ("PrunedDecisionTree", {"leaf_cost": -1.0}, ValueError, r"leaf_cost == -1.0, must be >= 0"),
     ("DecisionCommittee", {"optimistic_strength": -1.0}, ValueError, r"optimistic_strength == -1.0"),

@@ -4,7 +4,9 @@ The vectorised greedy is checked against a naive loop over every (centre, border
 implements Figure 1 and Section 3 directly, on random data with and without tied distances. The
 naive loop computes usefulness in exact rational arithmetic (``fractions.Fraction``), so it is the
 ground truth for ties between equally useful balls. Both layouts of the sorted distances (the full
-``SortedDistances`` and the memory-bounded ``BlockedSortedDistances``, issue 18) are held to it.
+``SortedDistances`` and the streamed ``BlockedSortedDistances``, issue 18 and "past the memory
+wall") are held to it; the streamed one also with coarse histograms (loose bounds: most centres
+streamed) and a single bucket (no pruning at all).
 """
 
 from __future__ import annotations
@@ -26,8 +28,17 @@ from companion.decision_list import (
     canonical_order,
     greedy_ball_list,
 )
-import companion.decision_list as decision_list
-from companion.decision_list import _most_useful, _ScoredState
+import companion._ball_search as ball_search
+from companion._ball_search import (
+    _BucketCounts,
+    _bucket_bounds,
+    _exact_penalties,
+    _exact_usefulness,
+    _histograms,
+    _most_useful,
+    _score,
+    _ScoredState,
+)
 from companion.interpretable import staged_predictions
 
 # --------------------------------------------------------------------------------------------
@@ -123,7 +134,7 @@ def engine_list(X, y01, layout="full", **kwargs):
     if layout == "full":
         sd = SortedDistances.from_points(X, metric)
     else:
-        sd = BlockedSortedDistances(X, metric)
+        sd = BlockedSortedDistances(X, metric, n_buckets=LAYOUT_BUCKETS[layout])
     out = greedy_ball_list(sd, y01, **kwargs)
     return [(BALL_TYPES[k], int(c), int(b)) for k, c, b in zip(out["kind"], out["centre"], out["border"])]
 
@@ -141,13 +152,14 @@ def random_problem(rng, m=40, n_features=2, ties=False):
 # --------------------------------------------------------------------------------------------
 
 
-LAYOUTS = ["full", "blocked"]
+LAYOUT_BUCKETS = {"blocked": None, "blocked-coarse": 3, "blocked-one-bucket": 1}
+LAYOUTS = ["full", *LAYOUT_BUCKETS]
 
 
 @pytest.fixture
 def small_blocks(monkeypatch):
     """Blocks of a few dozen candidates, so that the blocked layout's merge across blocks runs."""
-    monkeypatch.setattr(decision_list, "_BLOCKED_CANDIDATES", 37)
+    monkeypatch.setattr(ball_search, "_BLOCKED_CANDIDATES", 37)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)
@@ -240,27 +252,29 @@ def _balls(machine):
     ids=["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"],
 )
 def test_memory_bounded_fit_learns_the_same_machine(rng, small_blocks, monkeypatch, ties, machine):
-    """A limit that rules out the full layout switches to the blocked one: nothing else changes."""
-    monkeypatch.setattr(decision_list, "_BLOCKED_OVERHEAD_BYTES", 0)  # a limit that small m can cross
+    """A limit that rules out the full layout streams the distances: nothing else changes.
+
+    The limit (half the full layout's 56 m^2 bytes, about 1 MB) is far below the blocked layout's
+    own default sizes too: it streams one centre per block, with fewer buckets, and still fits.
+    """
     built = []
 
     class CountedBlocked(BlockedSortedDistances):
         def __init__(self, *args, **kwargs):
-            built.append(1)
+            built.append(self)
             super().__init__(*args, **kwargs)
 
-    monkeypatch.setattr(decision_list, "BlockedSortedDistances", CountedBlocked)
+    monkeypatch.setattr(ball_search, "BlockedSortedDistances", CountedBlocked)
     for _ in range(3):
         X, y01 = random_problem(rng, m=int(rng.integers(150, 250)), n_features=3, ties=ties)
         if ties:
             X[::7] = X[0]  # duplicate points as well as tied distances
         full = clone(machine).set_params(max_memory_gb=None).fit(X, y01)
-        # 56 m^2 bytes (the full layout) > limit >= the blocked layout's estimate
-        limit = (BlockedSortedDistances.estimated_bytes(len(X)) + 1) / 2**30
-        assert 56 * len(X) ** 2 > limit * 2**30
+        limit = 56 * len(X) ** 2 / 2 / 2**30
         n_built = len(built)
         bounded = clone(machine).set_params(max_memory_gb=limit).fit(X, y01)
         assert len(built) == n_built + 1  # the bounded fit did take the blocked layout
+        assert built[-1].block_pairs == len(X) and built[-1].n_buckets < 512  # one row per block
         assert _balls(bounded) == _balls(full)
         assert bounded.n_balls_ == full.n_balls_ and bounded.default_ == full.default_
         pd.testing.assert_frame_equal(bounded.path_, full.path_)
@@ -269,29 +283,63 @@ def test_memory_bounded_fit_learns_the_same_machine(rng, small_blocks, monkeypat
         np.testing.assert_array_equal(bounded.decision_function(X), full.decision_function(X))
 
 
-def test_blocked_layout_holds_two_bytes_per_pair_and_the_exact_tie_groups(rng):
+def test_blocked_layout_keeps_no_pair_array_and_recomputes_the_same_distances(rng):
     X = np.round(rng.normal(size=(300, 2)), 1)
     full = SortedDistances.from_points(X)
     blocked = BlockedSortedDistances(X)
-    assert blocked.order.dtype == np.uint16 and blocked.order.nbytes == 2 * 300 * 300
-    assert blocked.nbytes < full.nbytes / 10
-    np.testing.assert_array_equal(blocked.order, full.order)
-    starts = np.unpackbits(blocked.tie_bits, axis=1, count=300).astype(bool)
-    expected = np.ones_like(starts)
-    expected[:, 1:] = full.sorted_rows[:, 1:] != full.sorted_rows[:, :-1]
-    np.testing.assert_array_equal(starts, expected)
-    assert blocked.has_ties == full.has_ties is True
+    assert blocked.nbytes == 0
     # distances recomputed on demand are bit-identical to the stored ones
     np.testing.assert_array_equal(blocked.row(17), full.distances[17])
     np.testing.assert_array_equal(blocked.columns([3, 250]), full.distances[:, [3, 250]])
+    # the estimate grows as m, not m^2, and stays within the default 4 GB at 100000 rows
+    sizes = [BlockedSortedDistances.estimated_bytes(m) for m in (10_000, 100_000)]
+    assert sizes[1] < 4 * 2**30 and sizes[1] - sizes[0] < 11 * (sizes[0] - 400 * 2**20)
 
 
-def test_a_fit_past_the_memory_limit_raises_before_allocating(rng):
+@pytest.mark.parametrize("ties", [False, True])
+def test_bucket_bounds_bound_every_ball_and_follow_the_removals(rng, ties):
+    """The histogram bound of each centre is >= the exact usefulness of each of its balls (the full
+    layout's scored state), and histograms updated after removals equal histograms rebuilt."""
+    X, y01 = random_problem(rng, m=120, ties=ties)
+    if ties:
+        X[::5] = X[1]
+    y01 = y01.astype(bool)
+    full = SortedDistances.from_points(X)
+    for n_buckets in (1, 4, 64):
+        sd = BlockedSortedDistances(X, n_buckets=n_buckets)
+        alive = np.ones(len(X), dtype=bool)
+        counts = _BucketCounts.current(None, sd, y01, alive)
+        for step in range(4):
+            allowed = np.ones(4, dtype=bool)
+            for p_p, p_n in ((1.0, 1.0), (0.3, 2.1), (np.inf, 1.0), (0.0, np.inf)):
+                q, a_p, a_n, dtype, bound = _exact_penalties(p_p, p_n, int(alive.sum()))
+                floor = -(bound + 1)
+                bounds = _bucket_bounds(counts, y01[counts.rows], allowed, (q, a_p, a_n, p_p, p_n, dtype), floor)
+                state = _score(full, y01, alive, None, allowed, None)
+                if state.covered is None:
+                    continue
+                u = _exact_usefulness(state.covered, state.errors_p_p, state.errors_p_n, q, a_p, a_n, p_p, p_n,
+                                      np.int64, floor)
+                np.testing.assert_array_equal(state.rows, counts.rows)
+                assert (u.max(axis=1) <= bounds).all()
+            drop = np.flatnonzero(alive)[rng.random(int(alive.sum())) < 0.2]
+            alive = alive.copy()
+            alive[drop] = False
+            counts = _BucketCounts.current(counts, sd, y01, alive)
+            rebuilt = _BucketCounts.current(None, sd, y01, alive)
+            np.testing.assert_array_equal(counts.rows, rebuilt.rows)
+            assert counts.counts.sum() == rebuilt.counts.sum() == alive.sum() ** 2
+            # same scale, same buckets: an update equals a rebuild with the original scales
+            rows = counts.rows
+            same_scale = _histograms(cdist(X[rows], X[rows]), counts.scale, y01[rows].astype(np.intp), n_buckets)
+            np.testing.assert_array_equal(counts.counts, same_scale)
+
+
+@pytest.mark.parametrize("machine", [DecisionListMachine(), BallSetCoveringMachine()], ids=["dlm", "scm"])
+def test_a_tiny_memory_limit_bounds_the_block_not_the_fit(rng, machine):
     X, y01 = random_problem(rng, m=200)
-    with pytest.raises(MemoryError, match="max_memory_gb=1e-05"):
-        DecisionListMachine(max_memory_gb=1e-5).fit(X, y01)
-    with pytest.raises(MemoryError, match="max_memory_gb"):
-        BallSetCoveringMachine(max_memory_gb=1e-5).fit(X, y01)
+    tiny = clone(machine).set_params(max_memory_gb=1e-5).fit(X, y01)
+    assert _balls(tiny) == _balls(clone(machine).fit(X, y01))
 
 
 @pytest.mark.parametrize("value,error", [(0, ValueError), (-1.0, ValueError), ("4GB", TypeError), (True, TypeError)])
