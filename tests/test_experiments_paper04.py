@@ -212,7 +212,8 @@ def test_builders_read_the_tidy_frame_as_the_former_layout():
     former = paper04.folds_table(results)
     assert list(former.columns) == paper04.FOLDS_COLUMNS and "method" not in former.columns
     pd.testing.assert_frame_equal(paper04.summary_table(results), paper04.summary_table(former))
-    pd.testing.assert_frame_equal(paper04.claims_table(results), paper04.claims_table(former))
+    for quantity in ("error", "literals"):
+        pd.testing.assert_frame_equal(paper04.claims_data(results)[quantity], paper04.claims_data(former)[quantity])
     pd.testing.assert_frame_equal(paper04.error_with_std(results), paper04.error_with_std(former))
     pd.testing.assert_frame_equal(paper04.peer_claims_table(results), paper04.peer_claims_table(former))
     assert set(paper04.summary_table(results).columns.get_level_values("learner")) == set(results["method"])
@@ -270,3 +271,145 @@ def test_widc_on_xd6_with_boolean_attributes_is_the_three_monomial_concept():
     model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal).fit(data.X[train], data.y[train])
     assert model.n_literals_ == 9 and model.n_rules_ == 3
     assert np.mean(model.predict(data.X[test]) != data.y[test]) == 0.0
+
+
+# ------------------------------------------------------------------------------ the claims family
+
+
+def _claims_toy(names=tuple(f"d{k}" for k in range(11)) + ("votes",)):
+    """12 data sets, 2 folds: WIDC(p) 10 points below WIDC(), WIDC(o) between; J48 far worse (equal to the
+    majority class on d0); CN2 (alpha 0.05) 5 points better than WIDC(p), CN2 (alpha=1) 20 points worse."""
+    spec = {"WIDC(p)": (0.10, 4), "WIDC(o)": (0.15, 2), "WIDC()": (0.20, 10), "J48": (0.30, 40), "CN2": (0.05, 20),
+            "CN2 (alpha=1)": (0.30, 60), paper04.MAJORITY: (0.50, 0)}
+    rows = []
+    for name in names:
+        for fold in range(2):
+            for learner, (error, literals) in spec.items():
+                if learner == "J48" and name == "d0":
+                    error = 0.50
+                rows.append(dict(dataset=name, method=learner, seed=0, fold=fold, error=error, rules=1,
+                                 literals=literals))
+    return pd.DataFrame(rows)
+
+
+def test_claims_family_criteria_on_a_toy_benchmark():
+    report = paper04.claims_report(paper04.claims_variants(_claims_toy()))
+    verdicts = report.verdicts()
+    assert {k: verdicts[k] for k in ("1", "1b", "2b", "2c", "3-J48", "3s-J48", "3s-CN2")} == dict.fromkeys(
+        ("1", "1b", "2b", "2c", "3-J48", "3s-J48", "3s-CN2"), "holds")
+    assert verdicts["2"] == "guaranteed"
+    assert verdicts["3-CN2"] == "fails"  # 5 points worse than CN2: beyond the 2-point margin
+    assert verdicts["4"] == "fails" and verdicts["4-share"] == "fails"
+    assert verdicts["base-WIDC(p)"] == verdicts["base-CN2"] == "holds"
+    assert verdicts["base-J48"] == "fails" and verdicts["base-JRip"] == "n/a"  # JRip is absent
+    table = report.table.set_index("id")
+    assert table.loc["base-J48", "detail"] == ("below the majority class on 11/12 data sets; not on d0 "
+                                               "(equal: 50.0 vs 50.0 %)")
+    assert table.loc["4", "detail"].startswith("0/11 data sets")  # Vote0 is excepted
+    assert table.loc["1", "n"] == 12 and table.loc["1", "estimate"] == 1.0
+    assert table.loc["1b", "estimate"] == pytest.approx(-10.0, rel=1e-12)  # float of exact fractions
+    assert table.loc["3s-J48", "estimate"] == pytest.approx(5 / 41, rel=1e-12)
+    assert table.loc["3-J48", "criterion"] == "error(WIDC(p)) − error(J48) ≤ +2.00 points"
+    # Holm across the tested claims: the n/a claims (absent peers) are not in the family.
+    tested = table[table["p_raw"].notna()]
+    assert len(tested) == 9 and (tested["p_holm"] >= tested["p_raw"]).all()
+    # The CN2 alpha=1 variant plays CN2 with its unpruned lists: claim 3-CN2 flips to holds.
+    assert list(report.sensitivity["variant"].unique()) == ["main", "CN2 alpha=1"]
+    assert table.loc["3-CN2", "flips"] == "CN2 alpha=1 (holds)"
+    pivot = paper04.sensitivity_pivot(report)
+    assert list(pivot.columns) == ["main", "CN2 alpha=1"] and pivot.loc["3-CN2", "CN2 alpha=1"] == "holds"
+
+
+def test_claims_data_is_exact_and_names_the_chosen_cn2():
+    data = paper04.claims_data(_claims_toy(), cn2="CN2 (alpha=1)")
+    assert "CN2 (alpha=1)" not in data["error"].columns
+    assert data["error"].loc["d1", "CN2"] == Fraction(30) and data["literals"].loc["d1", "CN2"] == 60
+    assert data["error"].loc["d0", "J48"] == data["error"].loc["d0", paper04.MAJORITY] == Fraction(50)
+    with pytest.raises(ValueError, match="no learner"):
+        paper04.with_cn2(_claims_toy(), "CN2 (alpha=2)")
+
+
+def test_substitute_and_variants_replace_only_what_they_rerun():
+    main = _claims_toy()
+    rerun = main[(main["method"] == "WIDC(p)") & (main["dataset"] == "d3")].assign(error=0.9, literals=7)
+    variants = paper04.claims_variants(main, polarity_gt=rerun, numeric=rerun.iloc[0:0])
+    assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1"]  # an empty re-run is no variant
+    gt = variants["polarity=gt"]
+    assert len(gt) == len(main)
+    changed = gt[(gt["learner"] == "WIDC(p)") & (gt["dataset"] == "d3")]
+    assert (changed["error"] == 0.9).all() and (changed["literals"] == 7).all() and len(changed) == 2
+    pd.testing.assert_frame_equal(gt[gt["dataset"] != "d3"].reset_index(drop=True),
+                                  variants["main"][variants["main"]["dataset"] != "d3"].reset_index(drop=True))
+    assert (variants["CN2 alpha=1"].query("learner == 'CN2'")["error"] == 0.30).all()
+
+
+def test_peer_tables_stack_the_variants_with_the_majority_row():
+    main = _claims_toy()
+    table = paper04.peer_tables(paper04.claims_variants(main), others=("J48", "CN2", paper04.MAJORITY))
+    assert list(table.columns[:2]) == ["variant", "other"]
+    assert list(table["other"]) == ["J48", "CN2", paper04.MAJORITY] * 2
+    assert "Wilcoxon p" not in table.columns  # the tests are the claims family's, Holm-corrected
+    row = table.set_index(["variant", "other"]).loc[("CN2 alpha=1", "CN2")]
+    assert row["wins/ties/losses"] == "12/0/0"
+    assert table.set_index(["variant", "other"]).loc[("main", "CN2"), "wins/ties/losses"] == "0/0/12"
+
+
+def test_polarity_table_and_the_data_sets_each_variant_reruns():
+    main = _claims_toy()
+    gt = main[main["method"].isin(["WIDC(p)", "WIDC()"]) & main["dataset"].isin(["d1", "d2"])].assign(error=0.0)
+    table = paper04.polarity_table(main, gt)
+    assert list(table.index) == ["d1", "d2"]
+    assert list(table.columns) == [("WIDC()", "le"), ("WIDC()", "gt"), ("WIDC(p)", "le"), ("WIDC(p)", "gt")]
+    assert table.loc["d1", ("WIDC()", "le")] == pytest.approx(20.0) and table.loc["d1", ("WIDC(p)", "gt")] == 0
+    assert paper04.numeric_typing_sets(["iris", "xd6", "votes", "led7"]) == ["xd6", "led7"]
+    assert paper04.numeric_attribute_sets(["iris", "votes", "monks1", "hepatitis"]) == ["iris", "hepatitis"]
+
+
+def test_run_reads_the_polarity_of_the_config():
+    le = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=()))
+    gt = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=(), numeric_literal="gt"))
+    assert set(gt["method"]) == set(paper04.WIDC_LEARNERS.values())
+    data = paper04.load_benchmark_set("iris")
+    train, test = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0]
+    model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal, numeric_literal="gt")
+    model.fit(data.X[train], data.y[train])
+    row = gt[gt["method"] == "WIDC(p)"].iloc[0]
+    assert row["literals"] == model.n_literals_
+    assert row["error"] == np.mean(model.predict(data.X[test]) != data.y[test])
+    assert len(le) == len(gt)
+
+
+def test_size_vs_error_figure_labels_data_sets_and_peers():
+    import matplotlib.pyplot as plt
+
+    fig = paper04.plot_size_vs_error(_claims_toy(), ["WIDC(p)", "J48", "CN2", paper04.MAJORITY])
+    ax = fig.axes[0]
+    assert {t.get_text() for t in ax.texts} == {f"d{k}" for k in range(11)} | {"votes"}
+    labels = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert labels[:3] == ["WIDC(p)", "J48", "CN2"] and labels[3].startswith(paper04.MAJORITY)
+    plt.close(fig)
+
+
+# ------------------------------------------------------------------------------ committed claims and README
+
+
+def test_committed_claims_are_what_the_committed_folds_give():
+    """figures/04_claims.csv (main variant) is the claims family evaluated on the committed fold results
+    (04_benchmark_folds.csv), the committed peers and the majority class."""
+    folds = pd.read_csv(ROOT / "figures" / "04_benchmark_folds.csv").rename(columns={"learner": "method"})
+    everything = pd.concat([folds.assign(seed=0), paper04.peer_results(), paper04.majority_results()],
+                           ignore_index=True)
+    report = paper04.claims_report({"main": paper04.claims_variants(everything)["main"]})
+    committed = pd.read_csv(ROOT / "figures" / "04_claims.csv", dtype={"id": str})
+    assert list(committed["id"]) == list(report.table["id"])
+    assert list(committed["verdict"]) == list(report.table["verdict"])
+    assert list(committed["detail"].fillna("")) == list(report.table["detail"])
+    for column in ("n", "estimate", "ci_low", "ci_high", "p_raw", "p_holm", "p_fail_holm"):
+        # the CSV holds 10 significant digits; interval ends of a ratio pass through exp/log
+        np.testing.assert_allclose(committed[column], report.table[column].astype(float), rtol=1e-9)
+
+
+def test_readme_claims_section_04_is_current():
+    from companion.claims import stale_readme_sections
+
+    assert stale_readme_sections(ROOT / "README.md", {"04": ROOT / "figures" / "04_claims.csv"}) == []

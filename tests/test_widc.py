@@ -685,8 +685,9 @@ def test_benchmark_protocol_on_one_fold():
     assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
     by_learner = results.set_index("learner")
     assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
-    claims = paper04.claims_table(results)
-    assert list(claims.columns) == ["claim", "measure", "value", "holds"]
+    claims = paper04.claims_data(results)
+    assert set(claims) == {"error", "literals"} and list(claims["error"].index) == ["iris"]
+    assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
     with pytest.raises(ValueError, match="unknown benchmark set"):
