@@ -410,3 +410,18 @@ def test_claims_judge_j48_in_column_2(at_degree_7):
     # column 2 below d = 7: J48 is no tree of that depth, the claims are not evaluated
     below = paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=j48)
     assert family["svm-vs-j48-2"].values(below) is None and family["j48-far-2"].values(below) is None
+
+
+def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
+    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    family = {c.id: c for c in paper03.claims_family()}
+    ok, detail = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48))
+    assert ok and "J48 at d = 7" in detail
+    # a J48 risk below the bound is caught
+    low = j48.assign(risk=0.5)
+    ok, _ = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=low))
+    assert not ok
+    # below d = 7 J48 is not read
+    ok, detail = family["bounds-below-risks"].values(
+        paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=low))
+    assert ok and "J48" not in detail
