@@ -378,10 +378,62 @@ def test_claims_report(protocol):
     report = paper02.claims_report(protocol, checks)
     table = report.table.set_index("id")
     assert table.loc["folds", "verdict"] == "n/a"  # no committed fold list given
+    assert table.loc["weka-prism", "verdict"] == "n/a"  # no Prism-against-Prism table given
+    assert table.loc["tree-vs-prism", "verdict"] == "n/a"  # no Weka peers given: no J48
     assert table.loc["default-never-worse", "verdict"] == "guaranteed"
     assert table.loc["default-class", "n"] == 2
     accuracy = paper02.repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
+
+
+def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
+    peers = paper02.weka_peer_results()  # Weka's split and numpy:0..9
+    checks = {"weka-prism": (True, "")}
+    other = paper02.run(paper02.Config(seed=2, n_repeats=2))  # numpy:2, 3: run by the peers too
+    far = paper02.run(paper02.Config(seed=10, n_repeats=2))  # numpy:10, 11: never run by the peers
+    report = paper02.claims_report(protocol, checks, {"run peers": other, "no peers": far}, peers=peers)
+    table = report.table.set_index("id")
+    assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "holds"
+    assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
+    ours = paper02.repeated_accuracy(protocol)["PRISM + default class"]
+    expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
+    from companion.claims import hodges_lehmann
+
+    # a real value (a mean of accuracies): compared at rtol 1e-12, its last bits follow the summation order
+    assert table.loc["tree-vs-prism", "estimate"] == pytest.approx(hodges_lehmann(expected.to_numpy())[0], rel=1e-12)
+    sensitivity = report.sensitivity.set_index(["variant", "id"])
+    # the peers hold numpy:0..9 only: seeds 2, 3 are among them (not those of `protocol`), 10, 11 are not
+    assert sensitivity.loc[("no peers", "tree-vs-prism"), "verdict"] == "n/a"
+    assert sensitivity.loc[("run peers", "tree-vs-prism"), "n"] == 2
+
+
+def test_prism_peer_comparison_is_fold_by_fold(protocol):
+    peers = paper02.weka_peer_results(paper02.Config(n_repeats=2))
+    table = paper02.prism_peer_comparison(protocol, peers)
+    assert list(table.index) == ["weka:1", "numpy:0", "numpy:1"]
+    assert table["identical"].all() and (table["folds equal"] == 10).all()
+    ours = protocol[protocol["method"] == "PRISM"].groupby("seed", sort=False)[["correct", "unclassified"]].sum()
+    assert (table["ours correct"] == ours.loc[table.index, "correct"]).all()
+    assert (table["Weka unclassified"] == table["ours unclassified"]).all()
+    # one fold's counts moved between correct and incorrect, the sums kept elsewhere: the fold is caught
+    tampered = peers.copy()
+    row = tampered.index[(tampered["method"] == "Prism") & (tampered["seed"] == "numpy:1") & (tampered["correct"] > 0)][0]
+    tampered.loc[row, ["correct", "incorrect"]] = tampered.loc[row, ["correct", "incorrect"]].to_numpy() + [-1, 1]
+    broken = paper02.prism_peer_comparison(protocol, tampered)
+    assert not broken.loc["numpy:1", "identical"] and broken.loc["numpy:1", "folds equal"] == 9
+    assert broken.loc[["weka:1", "numpy:0"], "identical"].all()
+    with pytest.raises(ValueError, match="share no"):
+        paper02.prism_peer_comparison(protocol, peers[peers["seed"] == "numpy:0"].assign(seed="numpy:99"))
+
+
+def test_peer_repeated_accuracy_counts_every_instance():
+    peers = paper02.weka_peer_results()
+    table = paper02.peer_repeated_accuracy(peers)
+    assert list(table.index) == [f"numpy:{s}" for s in range(10)] and set(table.columns) == set(paper02.WEKA_PEERS)
+    j48 = peers[(peers["method"] == "J48") & (peers["seed"] == "numpy:3")]
+    assert table.loc["numpy:3", "J48"] == pytest.approx(100 * j48["correct"].sum() / j48["n_test"].sum())
+    with pytest.raises(ValueError, match="no split"):
+        paper02.peer_repeated_accuracy(peers[peers["seed"] == "weka:1"])
 
 
 # ------------------------------------------------------------------------------ Weka's own peers

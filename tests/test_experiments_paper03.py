@@ -325,7 +325,9 @@ def test_claims_report_judges_every_claim(tidy):
     assert table.loc["mmp-on-bound", "verdict"] == "guaranteed"
     assert table.loc["orders-invariant", "verdict"] == "n/a"  # no row orders given
     tested = table[table["kind"].isin(["difference", "ratio"])]
-    assert len(tested) == 12 and tested["verdict"].isin(["holds", "fails", "undecided"]).all()
+    j48_ids = ["svm-vs-j48-2", "j48-far-2"]
+    assert len(tested) == 14 and (tested.loc[j48_ids, "verdict"] == "n/a").all()  # no J48 runs given
+    assert tested.drop(index=j48_ids)["verdict"].isin(["holds", "fails", "undecided"]).all()
     with pytest.raises(ValueError, match="column_degrees must map columns 1 and 2"):
         paper03.claims_data(tidy, {1: 2})
 
@@ -355,3 +357,71 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     monkeypatch.setattr(datasets, "load_led_peers", lambda: (results, tampered))
     with pytest.raises(ValueError, match="draw 1 differs"):
         paper03.j48_results(fast)
+
+
+def test_j48_risk_is_leaves_plus_errors_at_lambda_4():
+    j48 = paper03.j48_results(paper03.Config(n_draws=3))
+    # the count behind the percentage, and Eq. (8) with λ = 4: leaves + errors, integers here
+    assert (j48["train_errors"] == np.round(j48["train_error"] * 500 / 100)).all()
+    assert (j48["risk"] == j48["leaves"] + j48["train_errors"]).all()
+    ok, _ = paper03.j48_results_if_run(paper03.Config(n_draws=3))
+    assert ok is not None
+    none, why = paper03.j48_results_if_run(paper03.Config.fast())
+    assert none is None and "not available" in why and "n_test" in why
+
+
+@pytest.fixture(scope="module")
+def at_degree_7(tidy):
+    """The small draws with their d = 3 rows relabelled d = 7: enough to read J48 beside column 2."""
+    return paper03.draws_table(tidy).query("degree == 3").assign(degree=7).reset_index(drop=True)
+
+
+def test_table1_comparison_sets_j48_beside_c45_at_d7_only(tidy, at_degree_7):
+    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    table = paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=j48)
+    row = table.loc[paper03.PAPER_TREE]
+    assert row.loc["risk", "paper"] == 80 and row.loc["size", "paper"] == 17
+    assert row.loc["risk", "ours"] == pytest.approx(j48["risk"].mean(), rel=1e-12)  # a mean of integers
+    assert row.loc["size", "ours"] == pytest.approx(j48["leaves"].mean(), rel=1e-12)
+    assert row.loc["test_error", "ours"] == pytest.approx(j48["test_error"].mean(), rel=1e-12)
+    kernel = paper03.table1_comparison(at_degree_7, column=2, degree=7)
+    pd.testing.assert_frame_equal(table.drop(index=paper03.PAPER_TREE, level="method"),
+                                  kernel.drop(index=paper03.PAPER_TREE, level="method"))
+    # below d = 7 J48 has no counterpart: its rows stay empty
+    low = paper03.table1_comparison(tidy, column=1, degree=2, j48=j48)
+    assert low.loc[paper03.PAPER_TREE, "ours"].isna().all()
+    with pytest.raises(ValueError, match="j48 holds draws"):
+        paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=paper03.j48_results(paper03.Config(n_draws=3)))
+
+
+def test_claims_judge_j48_in_column_2(at_degree_7):
+    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    report = paper03.claims_report(at_degree_7, column1_degree=7, other_degree=7, column2_degree=7, j48=j48)
+    table = report.table.set_index("id")
+    assert table.loc["svm-vs-j48-2", "n"] == 2 and table.loc["j48-far-2", "n"] == 2
+    draws = at_degree_7.set_index("draw")
+    svm = draws[draws["method"] == "kernel_svm"]["test_error"].sort_index().to_numpy()
+    bound = draws[draws["method"] == "mmp_bound"]["risk"].sort_index().to_numpy()
+    data = paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48)
+    family = {c.id: c for c in paper03.claims_family()}
+    assert np.array_equal(family["svm-vs-j48-2"].values(data), svm - j48["test_error"].to_numpy())
+    numerators, denominators = family["j48-far-2"].values(data)
+    assert np.array_equal(numerators, j48["risk"].to_numpy()) and np.array_equal(denominators, bound)
+    # column 2 below d = 7: J48 is no tree of that depth, the claims are not evaluated
+    below = paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=j48)
+    assert family["svm-vs-j48-2"].values(below) is None and family["j48-far-2"].values(below) is None
+
+
+def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
+    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    family = {c.id: c for c in paper03.claims_family()}
+    ok, detail = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48))
+    assert ok and "J48 at d = 7" in detail
+    # a J48 risk below the bound is caught
+    low = j48.assign(risk=0.5)
+    ok, _ = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=low))
+    assert not ok
+    # below d = 7 J48 is not read
+    ok, detail = family["bounds-below-risks"].values(
+        paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=low))
+    assert ok and "J48" not in detail

@@ -63,3 +63,11 @@ def test_speed_section_keeps_its_table_and_links_the_profiling_notes():
     assert "benchmarks/README.md" in speed and (ROOT / "benchmarks" / "README.md").is_file()
     assert "was profiled" not in speed
     assert "was profiled" in (ROOT / "benchmarks" / "README.md").read_text(encoding="utf-8")
+
+
+def test_claims_sections_of_02_and_03_are_the_committed_verdicts():
+    """The README's 02 and 03 verdicts are generated from the committed claims tables, not typed."""
+    from companion.claims import stale_readme_sections
+
+    sections = {key: ROOT / "figures" / f"{key}_claims.csv" for key in ("02", "03")}
+    assert stale_readme_sections(ROOT / "README.md", sections) == []

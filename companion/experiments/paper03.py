@@ -58,10 +58,13 @@ __all__ = [
     "draw_data",
     "draw_hash",
     "j48_results",
+    "j48_results_if_run",
     "run_protocol",
     "summarise",
     "table1_comparison",
     "PAPER_TREE",
+    "J48_DEGREE",
+    "j48_rows",
     "TREE_STAND_INS",
     "tree_stand_ins",
     "bayes_sample_shift",
@@ -364,9 +367,12 @@ def paper_table1() -> pd.DataFrame:
     return paper_table("03_table1")
 
 
-#: Our method beside the paper's C4.5 rows of Table 1: Weka's J48 (C4.5 release 8) on our draws,
-#: once its runs are in the results under this key; until then those rows have no ``ours``.
+#: Our method beside the paper's C4.5 rows of Table 1: Weka's J48 (C4.5 release 8) on our draws
+#: (:func:`j48_results`), in the columns whose degree it matches; elsewhere those rows have no ``ours``.
 PAPER_TREE = "j48_tree"
+#: The least maximal degree J48's trees belong to: it has no depth limit, and on the 7 two-valued
+#: segments its depth is at most 7, so it is a tree of depth ≤ d for d ≥ 7 only (column 2).
+J48_DEGREE = 7
 #: Our trees that are not the paper's C4.5: shown by :func:`tree_stand_ins`, never in Table 1's comparison.
 TREE_STAND_INS = ("decision_tree", "best_tree")
 
@@ -385,18 +391,31 @@ def _sorted_rows(table):
     return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
 
 
-def table1_comparison(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
+def j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
+    """:func:`j48_results` in :func:`draws_table`'s quantities: ``risk``, ``size`` (= leaves,
+    Table 1's size of a tree), ``train_error``, ``test_error``, one row per draw (``draw``)."""
+    return pd.DataFrame({"method": PAPER_TREE, "draw": j48["seed"].to_numpy(), "risk": j48["risk"].to_numpy(),
+                         "size": j48["leaves"].to_numpy(), "train_error": j48["train_error"].to_numpy(),
+                         "test_error": j48["test_error"].to_numpy()})
+
+
+def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.DataFrame | None = None) -> pd.DataFrame:
     """Paper's Table 1 column ``column`` beside our means over draws at maximal degree ``degree``.
 
     Returns the :func:`companion.evaluation.comparison_table` (columns ``paper``, ``ours``,
     ``difference``) indexed by ``(method, quantity)``, plus our standard deviation ``ours_sd``
     and ``z = difference / ours_sd`` (how many draw-to-draw deviations apart; the paper used one
     draw, so |z| ≲ 2 is agreement). The paper's tree rows (C4.5) are compared with
-    :data:`PAPER_TREE` (Weka J48) only; our CART and best trees are stand-ins, in
-    :func:`tree_stand_ins`.
+    :data:`PAPER_TREE` (Weka J48, ``j48`` = :func:`j48_results`, on the same draws) only, and
+    only where ``degree`` ≥ :data:`J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
+    is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`.
     """
     ours = draws_table(results)
     ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
+    if j48 is not None and degree >= J48_DEGREE:
+        if set(j48["seed"]) != set(ours["draw"]):
+            raise ValueError(f"j48 holds draws {sorted(set(j48['seed']))}, results {sorted(set(ours['draw']))}")
+        ours = pd.concat([ours, j48_rows(j48)], ignore_index=True)
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
     table = comparison_table(_paper_rows(column), stats["mean"])
@@ -814,7 +833,9 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Tidy (``dataset`` :data:`DATASET`, ``method`` ``"J48"``, ``seed`` the draw, ``fold`` 0), with
-        ``train_error`` and ``test_error`` (%), ``leaves``, ``size`` (all nodes) and ``depth``.
+        ``train_error`` and ``test_error`` (%), ``leaves``, ``size`` (all nodes), ``depth``,
+        ``train_errors`` (a count) and ``risk`` (Eq. 8 at ``config.lam``, as the other trees':
+        :func:`companion.bounds.boolean_kernel.tree_risk` of the leaves and the training errors).
 
     Raises
     ------
@@ -839,8 +860,20 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
         "train_error": 100.0 * frame["train_errors"].to_numpy() / frame["n_train"].to_numpy(),
         "test_error": 100.0 * frame["test_errors"].to_numpy() / frame["n_test"].to_numpy(),
         "leaves": frame["leaves"].to_numpy(), "size": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
+        "train_errors": frame["train_errors"].to_numpy(),
+        "risk": [tree_risk(leaves, errors, config.lam) for leaves, errors in zip(frame["leaves"], frame["train_errors"])],
     })
     return check_tidy(tidy)
+
+
+def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
+    """:func:`j48_results` for ``config``, or ``None`` with the reason when J48 was not run on its
+    draws (``Config.fast()``, another seed or size): ``(frame or None, text)``."""
+    try:
+        frame = j48_results(config)
+    except ValueError as exc:
+        return None, f"J48 (Weka) not available for these draws: {exc}"
+    return frame, f"J48 (Weka) on all {len(frame)} draws, hashes verified"
 
 
 _ORDER_PLAN = {"kernel_perceptron": (2, 3, 7), "kernel_svm": (7,), "mask_perceptron": (7,)}
@@ -1155,17 +1188,41 @@ BOUND_CHECK_RTOL = 1e-9
 _RISK_METHODS = ("decision_tree", "best_tree", "kernel_svm", "kernel_perceptron", "mask_perceptron")
 
 
-def claims_data(results, column_degrees=None, orders=None) -> dict:
+def claims_data(results, column_degrees=None, orders=None, j48=None) -> dict:
     """What :func:`claims_family`'s claims read: the per-draw table, the degree of each column, row orders.
 
     ``column_degrees`` maps Table 1's columns to maximal degrees (default ``{1: 3, 2: 7}``);
     ``orders`` is :func:`row_order_spread`'s table (or ``None``: the row-order claim is then not
-    evaluated).
+    evaluated); ``j48`` is :func:`j48_results` on the same draws (or ``None``: the J48 claims are
+    then not evaluated).
     """
     degrees = {1: 3, 2: 7} if column_degrees is None else dict(column_degrees)
     if set(degrees) != {1, 2}:
         raise ValueError(f"column_degrees must map columns 1 and 2 to degrees, got {column_degrees!r}")
-    return {"draws": draws_table(results), "degrees": degrees, "orders": orders}
+    return {"draws": draws_table(results), "degrees": degrees, "orders": orders,
+            "j48": None if j48 is None else j48_rows(j48)}
+
+
+def _paired_j48(data, column, b, quantity):
+    """J48's ``quantity`` and method ``b``'s at column ``column``'s degree, paired by draw
+    (``None`` when J48 was not run on these draws or the column's degree is below :data:`J48_DEGREE`)."""
+    j48 = data.get("j48")
+    if j48 is None or data["degrees"][column] < J48_DEGREE:
+        return None
+    left = j48.set_index("draw")[quantity].sort_index()
+    right = _column(data, column, b, quantity)
+    left, right = left.align(right, join="inner")
+    if len(left) == 0:
+        return None
+    return left.to_numpy(), right.to_numpy()
+
+
+def _paired_j48_difference(data, *, column, b, quantity, reverse=False):
+    pair = _paired_j48(data, column, b, quantity)
+    if pair is None:
+        return None
+    j48, other = pair
+    return other - j48 if reverse else j48 - other
 
 
 def _column(data, column, method, quantity) -> pd.Series:
@@ -1184,11 +1241,18 @@ def _bounds_below_risks(data):
     draws = data["draws"]
     keys = ["draw", "degree"]
     bounds = draws[draws["method"].isin(["mmp_bound", "perceptron_bound"])].groupby(keys)["risk"].max()
-    risks = draws[draws["method"].isin(_RISK_METHODS)].groupby(keys)["risk"].min()
+    fitted = draws[draws["method"].isin(_RISK_METHODS)][[*keys, "risk"]]
+    j48, with_j48 = data.get("j48"), ""
+    if j48 is not None:  # J48's trees are polynomials of degree ≤ d for d ≥ J48_DEGREE only
+        high = sorted(d for d in draws["degree"].unique() if d >= J48_DEGREE)
+        if high:
+            fitted = pd.concat([fitted] + [j48[["draw", "risk"]].assign(degree=d) for d in high], ignore_index=True)
+            with_j48 = f" (and Weka's J48 at d = {', '.join(str(d) for d in high)})"
+    risks = fitted.groupby(keys)["risk"].min()
     risks, bounds = risks.align(bounds, join="inner")
     ok = bool(np.all(bounds <= risks * (1 + BOUND_CHECK_RTOL)))
     return ok, (f"on {len(risks)} (draw, degree) pairs, the larger bound is at most the smallest risk of "
-                f"{len(_RISK_METHODS)} methods; least ratio risk / bound {float((risks / bounds).min()):.3f}")
+                f"{len(_RISK_METHODS)} methods{with_j48}; least ratio risk / bound {float((risks / bounds).min()):.3f}")
 
 
 def _order_invariant(data):
@@ -1215,8 +1279,12 @@ def claims_family():
       risk / bound ≤ :data:`BOUND_RATIO_MARGIN`;
     * ``trees-far-c``: the trees lie far above it: the best tree's risk / bound ≥ the same margin
       (the best tree is the least-risk tree of its depth, so every tree is above it);
+    * for column 2 (d ≥ :data:`J48_DEGREE`), the paper's own tree learner, C4.5, as Weka's J48 on
+      the same draws: ``svm-vs-j48-2`` (err(SVM) − err(J48) < 0) and ``j48-far-2`` (R(J48) /
+      bound (11) ≥ the margin); not evaluated without :func:`j48_results` or where column 2's
+      degree is below 7;
 
-    and, not tested: ``bounds-below-risks`` (Theorems 3-4, an exact check on every draw),
+    and, not tested: ``bounds-below-risks`` (Theorems 3-4, an exact check on every draw, J48 included at d ≥ 7),
     ``mmp-on-bound`` (guaranteed by Eq. 12) and ``orders-invariant`` (exact check on the row orders).
     """
     from companion import claims as C
@@ -1240,6 +1308,15 @@ def claims_family():
             f"trees-far-{c}", f"Column {c}: trees lie far above bound (11)",
             partial(_paired, column=c, a="best_tree", b="mmp_bound", quantity="risk"),
             direction=">=", margin=BOUND_RATIO_MARGIN, quantity="R(best tree) / bound (11)"))
+        if c == 2:  # the paper's own tree learner, where its depth matches (d ≥ 7)
+            family.append(C.difference(
+                "svm-vs-j48-2", "Column 2: the SVM's test error is below C4.5's (Weka's J48)",
+                partial(_paired_j48_difference, column=2, b="kernel_svm", quantity="test_error", reverse=True),
+                direction="<", margin=0.0, quantity="err(SVM) − err(J48)", unit="points"))
+            family.append(C.ratio(
+                "j48-far-2", "Column 2: C4.5's tree (Weka's J48) lies far above bound (11)",
+                partial(_paired_j48, column=2, b="mmp_bound", quantity="risk"),
+                direction=">=", margin=BOUND_RATIO_MARGIN, quantity="R(J48) / bound (11)"))
     family.append(C.exact("bounds-below-risks", "Bounds (9) and (11) lie below the risk of every fitted model",
                           _bounds_below_risks))
     family.append(C.guaranteed(
@@ -1255,13 +1332,16 @@ def _paired_difference(data, *, column, a, b, quantity):
     return left - right
 
 
-def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, other_degree=2, column2_degree=7):
+def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, other_degree=2, column2_degree=7,
+                  j48=None):
     """Evaluate :func:`claims_family` on the main draws and its protocol variants.
 
     Variants: ``main`` (column 1 at d = ``column1_degree``, column 2 at d = ``column2_degree``), ``column 1 at
     d=<other_degree>`` (which d is column 1 is undecided), and, when ``conditioned`` (the
     :func:`run_conditioned_protocol` table) is given, ``conditioned draws``: the draws
-    rejection-sampled to the paper's Bayes training error.
+    rejection-sampled to the paper's Bayes training error. ``j48`` (:func:`j48_results` on the
+    draws of ``results``) is read by the J48 claims of the main draws and of the d=2 variant (its
+    column 2 is the same); the conditioned draws have no J48 runs.
 
     Returns
     -------
@@ -1270,8 +1350,8 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, o
     from companion import claims as C
 
     variants = {
-        "main": claims_data(results, {1: column1_degree, 2: column2_degree}, orders),
-        f"column 1 at d={other_degree}": claims_data(results, {1: other_degree, 2: column2_degree}, orders),
+        "main": claims_data(results, {1: column1_degree, 2: column2_degree}, orders, j48),
+        f"column 1 at d={other_degree}": claims_data(results, {1: other_degree, 2: column2_degree}, orders, j48),
     }
     if conditioned is not None:
         variants["conditioned draws"] = claims_data(conditioned, {1: column1_degree, 2: column2_degree}, None)
