@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from widc_peers import J48_OPTIONS, WEKA_JAR  # noqa: E402
+from widc_peers import J48_OPTIONS, WEKA_JAR, weka_versions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "led_peers"
@@ -123,14 +123,10 @@ def run():
         print(rows[-1], flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(OUT / "results.csv", index=False)
-    java_version = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-    weka_version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
     provenance = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "version: python": platform.python_version(),
-        "version: weka (Debian package)": weka_version.stdout.strip(),
-        "version: weka.jar": str(WEKA_JAR.resolve()),
-        "version: java": java_version,
+        **{f"version: {name}": value for name, value in weka_versions().items()},
         **{f"config: {name}": str(value) for name, value in parameters.items()},
         "draws": "companion.experiments.paper03.draw_data(Config(), k): draw k of paper03.run(Config()), "
                  "from the k-th child of numpy.random.SeedSequence(Config().seed)",

@@ -44,7 +44,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from widc_peers import J48_OPTIONS, JRIP_OPTIONS, WEKA_JAR, fold_hash, j48_size, jrip_size  # noqa: E402
+from widc_peers import J48_OPTIONS, JRIP_OPTIONS, WEKA_JAR, fold_hash, j48_size, jrip_size, weka_versions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "prism_peers"
@@ -177,14 +177,10 @@ def run():
     folds = pd.concat([pd.DataFrame({"seed": split, "row": np.arange(len(f)), "fold": f}) for split, f in splits.items()])
     folds.to_csv(OUT / "folds.csv", index=False)
     frame.to_csv(OUT / "results.csv", index=False)
-    java_version = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
-    weka_version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
     provenance = {
         "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "version: python": platform.python_version(),
-        "version: weka (Debian package)": weka_version.stdout.strip(),
-        "version: weka.jar": str(WEKA_JAR.resolve()),
-        "version: java": java_version,
+        **{f"version: {name}": value for name, value in weka_versions().items()},
         "data": "build/prism_peers/contact-lenses.arff, written by peers/prism_peers.py export from "
                 "companion.datasets.load_contact_lenses (rows in the loader's order)",
         "data_sha256": hashlib.sha256("\n".join(rows).encode()).hexdigest(),

@@ -75,6 +75,16 @@ LEARNERS = ("J48", "JRip", "CN2", "CN2 (alpha=1)", "CN2-unordered")
 TYPINGS = ("documented", "numeric")
 
 
+def weka_versions() -> dict:
+    """The versions every Weka peer's provenance records: Debian's weka package, its jar and java."""
+    listing = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
+    return {
+        "weka (Debian package)": listing.stdout.strip(),
+        "weka.jar": str(WEKA_JAR.resolve()),
+        "java": subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0],
+    }
+
+
 def fold_hash(folds) -> str:
     """sha256 of the fold numbers of the rows, in row order (``companion`` recomputes it)."""
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
@@ -312,10 +322,7 @@ def run(names=None, learners=LEARNERS, jobs=1):
     programs = {learner for _, learner in present}
     versions = {"python": platform.python_version()}
     if {"J48", "JRip"} & programs:
-        listing = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "weka"], capture_output=True, text=True)
-        versions["weka (Debian package)"] = listing.stdout.strip()
-        versions["weka.jar"] = str(WEKA_JAR.resolve())
-        versions["java"] = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+        versions.update(weka_versions())
     if any(learner.startswith("CN2") for learner in programs):
         import Orange
 
