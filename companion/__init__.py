@@ -29,6 +29,9 @@ learner                                 module                        paper
 matplotlib); the notebook runner, the tests, Dask and the RIPPER baseline are extras
 (``pip install ".[notebooks]"``, ``".[all]"``), imported only where they are used.
 
+Every interpretable learner exports its fitted model as JSON-able data, ``model.to_dict()``, and
+``companion.from_dict(data)`` rebuilds it (:mod:`companion.interpretable` documents the schema).
+
 Bounds are in :mod:`companion.bounds`, data loaders in :mod:`companion.datasets`, the papers'
 published numbers in :mod:`companion.paper_numbers`.
 """
@@ -55,13 +58,15 @@ _LEARNERS = {
     "MDLDiscretizer": "companion.preprocessing",
 }
 
-__all__ = ["__version__", *_LEARNERS]
+__all__ = ["__version__", "from_dict", *_LEARNERS]
 
 
 def __getattr__(name):
     # Lazy: `import companion` stays cheap; the learner's module loads on first use.
     if name in _LEARNERS:
         return getattr(import_module(_LEARNERS[name]), name)
+    if name == "from_dict":
+        return import_module("companion.interpretable").from_dict
     raise AttributeError(f"module 'companion' has no attribute {name!r}")
 
 

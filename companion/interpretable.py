@@ -5,6 +5,11 @@
   ``feature_names_in_`` from a DataFrame, else ``x0, x1, ...`` counted from 0 as scikit-learn's
   ``get_feature_names_out`` does), ``__str__``, the size measure ``complexity_`` and the
   ``staged_predict`` generator convention. A learner implements ``_render_text``.
+* :meth:`InterpretableMixin.to_dict` / :func:`from_dict` — the fitted model as a JSON-able
+  ``dict`` (schema below) and back; the round trip predicts identically.
+* :meth:`InterpretableMixin.rules_frame` — one row per rule, ball, stump or monomial of a
+  rule-like model, with how many of the given rows it decides and how many of those it gets
+  wrong.
 * :func:`pipeline_text` — the text of the last step of a fitted ``Pipeline``, named with the
   feature names the earlier steps produce (``get_feature_names_out``).
 * :func:`laplace_proba` — Laplace-corrected class frequencies ``(n_c + 1) / (n + k)``, the
@@ -15,11 +20,33 @@
 
 >>> laplace_proba([[3, 0], [1, 1]]).tolist()
 [[0.8, 0.2], [0.5, 0.5]]
+
+Exported models
+---------------
+``to_dict()`` returns, for every interpretable learner, the same envelope (``json.dumps`` takes it
+as it is; non-finite floats are written as the strings ``"Infinity"``, ``"-Infinity"`` and
+``"NaN"``, which ``float()`` reads back)::
+
+    {
+      "format": "companion.model",   # MODEL_FORMAT
+      "version": 1,                  # MODEL_FORMAT_VERSION
+      "learner": "OccamStumps",      # a class of companion.__all__
+      "params": {...},               # get_params(deep=False)
+      "n_features_in": 30,
+      "feature_names_in": [...],     # or null when fitted on an array
+      "classes": [...],              # classes_ as JSON values
+      "model": {...}                 # the learner's own part, documented in its docstring
+    }
+
+``from_dict(data)`` rebuilds the fitted learner from it.
 """
 
 from __future__ import annotations
 
 import inspect
+import math
+from importlib import import_module
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
@@ -29,6 +56,10 @@ from sklearn.utils.validation import _num_samples, check_is_fitted
 
 __all__ = [
     "InterpretableMixin",
+    "MODEL_FORMAT",
+    "MODEL_FORMAT_VERSION",
+    "from_dict",
+    "jsonable",
     "resolve_feature_names",
     "pipeline_text",
     "staged_predictions",
@@ -70,6 +101,102 @@ def resolve_feature_names(estimator, feature_names=None) -> list[str]:
     return names
 
 
+#: The ``"format"`` entry of every exported model (:meth:`InterpretableMixin.to_dict`).
+MODEL_FORMAT = "companion.model"
+#: The ``"version"`` entry; raised when the envelope changes incompatibly.
+MODEL_FORMAT_VERSION = 1
+
+
+def jsonable(value, *, where="value"):
+    """``value`` with numpy types replaced by the Python values ``json.dumps`` accepts.
+
+    Parameters
+    ----------
+    value : object
+        Nested dicts, lists, tuples, numpy arrays and scalars, str, bool, int, float or None.
+    where : str, default="value"
+        What ``value`` is, for the error message (e.g. ``"parameter 'random_state'"``).
+
+    Returns
+    -------
+    object
+        Dicts (with str keys), lists, str, bool, int, float and None only; a non-finite float
+        becomes ``"Infinity"``, ``"-Infinity"`` or ``"NaN"`` (strict JSON has no such numbers,
+        and ``float()`` reads these strings back).
+
+    Raises
+    ------
+    TypeError
+        If ``value`` holds anything else (an estimator, a generator, ...), naming ``where``.
+
+    Examples
+    --------
+    >>> jsonable({"t": np.float64(0.5), "k": np.arange(2), "edge": -np.inf})
+    {'t': 0.5, 'k': [0, 1], 'edge': '-Infinity'}
+    """
+    if value is None or isinstance(value, (str, bool)):
+        return value
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real):
+        value = float(value)
+        if math.isfinite(value):
+            return value
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, np.ndarray):
+        return [jsonable(item, where=where) for item in value.tolist()]
+    if isinstance(value, (list, tuple)):
+        return [jsonable(item, where=where) for item in value]
+    if isinstance(value, dict):
+        return {str(key): jsonable(item, where=f"{where}[{key!r}]") for key, item in value.items()}
+    raise TypeError(f"{where} is a {type(value).__name__} ({value!r}), which an exported model cannot hold")
+
+
+def from_dict(data):
+    """Rebuild a fitted learner from :meth:`InterpretableMixin.to_dict`'s output.
+
+    Parameters
+    ----------
+    data : dict
+        An exported model (or ``json.loads`` of one): the envelope of the module docstring.
+
+    Returns
+    -------
+    estimator
+        A fitted instance of ``data["learner"]`` with ``data["params"]``; it predicts as the
+        exported model did.
+
+    Raises
+    ------
+    ValueError
+        If ``data`` is not a ``companion.model`` of a version this package reads, or names a
+        learner the package does not have.
+    """
+    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+        raise ValueError(f"from_dict needs a dict with format {MODEL_FORMAT!r} (the output of to_dict())")
+    if data.get("version") != MODEL_FORMAT_VERSION:
+        raise ValueError(
+            f"from_dict reads {MODEL_FORMAT} version {MODEL_FORMAT_VERSION}, got version {data.get('version')!r}"
+        )
+    import companion
+
+    name = data.get("learner")
+    if name not in companion._LEARNERS:
+        raise ValueError(f"from_dict: unknown learner {name!r}; the package's learners are {sorted(companion._LEARNERS)}")
+    cls = getattr(import_module(companion._LEARNERS[name]), name)
+    if not hasattr(cls, "_model_from_dict"):
+        raise ValueError(f"from_dict: {name} does not export its model")
+    estimator = cls(**data["params"])
+    estimator.n_features_in_ = int(data["n_features_in"])
+    if data.get("feature_names_in") is not None:
+        estimator.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+    estimator.classes_ = np.asarray(data["classes"])
+    estimator._model_from_dict(data["model"])
+    return estimator
+
+
 class InterpretableMixin:
     """What every interpretable learner shares (mix in left of ``ClassifierMixin``).
 
@@ -89,7 +216,79 @@ class InterpretableMixin:
       element at a time) offers ``staged_predict(X)``, a generator in the manner of
       scikit-learn's boosting: it yields the predictions of the first ``k`` elements for
       ``k = 1 .. n``, so its last item equals ``predict(X)``.
+    * ``to_dict()`` — the model as a JSON-able dict (module docstring); the learner implements
+      ``_model_to_dict(self) -> dict`` and ``_model_from_dict(self, model)`` (which sets the
+      fitted attributes ``predict`` needs), and :func:`from_dict` reads it back.
+    * ``rules_frame(X, y)`` — for a rule-like learner, which implements
+      ``_rule_records(self, feature_names) -> list[dict]`` (one dict per rule with at least
+      ``"condition"`` and ``"prediction"``) and ``_rule_decisions(self, X) -> bool array`` of
+      shape ``(n_samples, n_rules)``: which rule decides which row (its docstring says what
+      "decides" means for it).
     """
+
+    def to_dict(self) -> dict:
+        """The fitted model as a JSON-serialisable ``dict``.
+
+        Returns
+        -------
+        dict
+            The envelope of :mod:`companion.interpretable` (format, version, learner, params,
+            input columns, classes) around the learner's own ``"model"`` part, which its class
+            docstring documents. ``json.dumps`` takes it as it is; :func:`from_dict` reads it back.
+        """
+        check_is_fitted(self)
+        names = getattr(self, "feature_names_in_", None)
+        return {
+            "format": MODEL_FORMAT,
+            "version": MODEL_FORMAT_VERSION,
+            "learner": type(self).__name__,
+            "params": {
+                key: jsonable(value, where=f"{type(self).__name__} parameter {key!r}")
+                for key, value in self.get_params(deep=False).items()
+            },
+            "n_features_in": int(self.n_features_in_),
+            "feature_names_in": None if names is None else [str(name) for name in names],
+            "classes": jsonable(np.asarray(self.classes_), where="classes_"),
+            "model": jsonable(self._model_to_dict(), where=f"{type(self).__name__} model"),
+        }
+
+    def rules_frame(self, X, y, feature_names=None) -> pd.DataFrame:
+        """One row per rule (ball, stump, monomial) with what it decides on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Rows to count on (pass the training data for training counts).
+        y : array-like of shape (n_samples,)
+            Their labels.
+        feature_names : sequence of str, optional
+            Names for the conditions, as in ``to_text``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``position`` (0, 1, ... in the model's order), ``condition`` (text),
+            ``prediction`` (the label the rule gives), any columns the learner adds, then
+            ``covered`` (rows of ``X`` the rule decides) and ``errors`` (those of them whose label
+            is not ``prediction``).
+        """
+        check_is_fitted(self)
+        records = self._rule_records(resolve_feature_names(self, feature_names))
+        decisions = np.asarray(self._rule_decisions(X), dtype=bool)
+        y = np.asarray(y)
+        if decisions.shape != (len(y), len(records)):
+            raise ValueError(
+                f"{type(self).__name__}.rules_frame: X has {decisions.shape[0]} rows but y has {len(y)}"
+            )
+        frame = pd.DataFrame.from_records(records)
+        if frame.empty:
+            frame = pd.DataFrame(columns=["condition", "prediction"])
+        frame.insert(0, "position", np.arange(len(records)))
+        predictions = np.asarray(frame["prediction"].to_numpy(), dtype=object)
+        wrong = y.astype(object)[:, None] != predictions[None, :]
+        frame["covered"] = decisions.sum(axis=0).astype(int)
+        frame["errors"] = (decisions & wrong).sum(axis=0).astype(int)
+        return frame
 
     def to_text(self, feature_names=None, **options) -> str:
         """The fitted model as text, naming columns by ``feature_names``.
