@@ -20,6 +20,7 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
+    "companion.experiments.paper05",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
