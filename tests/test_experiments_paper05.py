@@ -106,7 +106,8 @@ def _toy(rng, m=40, n=30):
 
 @pytest.mark.parametrize("variant", paper05.STUMP_VARIANTS)
 def test_choose_is_fit_by_bound_and_k_gives_k_stumps(rng, variant):
-    X, y, _ = _toy(rng)
+    X, y, _ = _toy(rng, m=80)
+    y = np.where(rng.random(80) < 0.25, np.where(y == "a", "b", "a"), y)  # label noise: long greedy paths
     config = paper05.Config(s_max=4)
     template = paper05._stump_template(variant, config, 1000).set_params(feature_range=np.array([-10.0, 10.0]))
     grid = config.grid(variant)
@@ -115,10 +116,14 @@ def test_choose_is_fit_by_bound_and_k_gives_k_stumps(rng, variant):
     assert chosen.features_.tolist() == reference.features_.tolist()
     assert chosen.model_type == reference.model_type and chosen.bound_ == pytest.approx(reference.bound_)
     assert np.array_equal(chosen.predict(X), reference.predict(X))
+    shortest = min(m.features_.size for m in models)
+    assert shortest >= 3  # the toy's paths are long enough for every k below (full greedy paths)
     for k in (1, 2, 3):
         model = paper05._choose(models, k)
-        longest = max(m.features_.size for m in models)
-        assert model.features_.size == min(k, longest) or model.features_.size < k <= longest
+        assert model.features_.size == k
+        # the k-stump model is the grid point whose k-prefix bound is smallest
+        bounds = [m._model_selection_path()[k] for m in models]
+        assert model._model_selection_path()[-1] == pytest.approx(min(bounds))
 
 
 def test_matched_competitors_use_k_genes_and_one_boosting_round_is_one_stump(rng):
