@@ -87,7 +87,8 @@ def synthetic_microarray(m: int, n: int, seed: int = 0):
 def _ours(X, y, model_type, p, max_rules, repeats):
     times, model = [], None
     for _ in range(repeats):
-        model = SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True)
+        model = SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True,
+                                  length="greedy", stop_idle=False)  # pyscm-ml's greedy: every stump, up to s
         start = time.perf_counter()
         model.fit(X, y)
         times.append(time.perf_counter() - start)
