@@ -135,7 +135,7 @@ def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0, sample_weight=No
     return q, r, utility
 
 
-def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps):
+def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps, *, gap_unit="example"):
     """Expected cover of every PAC-Bayes candidate ``(attribute, [a, b], direction)`` of one step.
 
     Parameters
@@ -150,6 +150,11 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
         Utility parameters.
     gaps : sequence of int
         Candidate intervals are ``[v_j, v_{j+g}]`` for each ``g``.
+    gap_unit : {"example", "value"}, default="example"
+        ``"example"``: ``g`` sorted positions (examples) apart, block ``i`` holding ``m − g``
+        candidates; ``"value"``: ``a`` is the last example of a run of equal values and ``b``
+        the value ``g`` distinct values further, block ``i`` holding ``m`` candidates (the
+        others ``-inf``), so that a repeated example moves no interval.
 
     Returns
     -------
@@ -170,17 +175,45 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
     cpx = np.concatenate([zeros, np.cumsum(pos_weights * values, axis=1)], axis=1)
     blocks_q, blocks_r, blocks_u, starts = [], [], [], []
     offset = 0
+    if gap_unit == "value":
+        new_run = values[:, 1:] != values[:, :-1]
+        run_end = np.ones((n, m), dtype=bool)
+        run_end[:, :-1] = new_run
+        run_id = np.zeros((n, m), dtype=np.int64)
+        np.cumsum(new_run, axis=1, out=run_id[:, 1:])
+        # first_position[k, r]: sorted position where run r of attribute k starts (m: none)
+        first_position = np.full((n, m + 1), m, dtype=np.int64)
+        starts_run = np.ones((n, m), dtype=bool)
+        starts_run[:, 1:] = new_run
+        rows, cols = np.nonzero(starts_run)
+        first_position[rows, run_id[rows, cols]] = cols
     for g in gaps:  # a handful of interval widths; vectorised over attributes and positions
-        a = values[:, : m - g]
-        b = values[:, g:]
-        width = b - a
+        if gap_unit == "value":
+            hi = np.take_along_axis(first_position, np.minimum(run_id + g, m), axis=1)
+            usable = run_end & (hi < m)
+            hi = np.where(usable, hi, m - 1)
+            a = values
+            b = np.take_along_axis(values, hi, axis=1)
+            lo = np.arange(1, m + 1)[None, :].repeat(n, axis=0)
+            width = np.where(usable, b - a, 0.0)
+
+            def prefix(c, index):
+                return np.take_along_axis(c, index, axis=1)
+        else:
+            a = values[:, : m - g]
+            b = values[:, g:]
+            width = b - a
+            lo = slice(1, m - g + 1)  # prefix up to and including position j
+            hi = slice(g, m)  # prefix up to position j + g, exclusive
+
+            def prefix(c, index):
+                return c[:, index]
         valid = width > 0
         safe = np.where(valid, width, 1.0)
-        lo_idx = slice(1, m - g + 1)  # prefix up to and including position j
-        hi_idx = slice(g, m)  # prefix up to position j + g, exclusive
         # x > t with t ~ U[a, b] sends to 0 every x <= a and (b - x)/(b - a) of those inside.
-        removed_neg = cn[:, lo_idx] + (b * (cn[:, hi_idx] - cn[:, lo_idx]) - (cnx[:, hi_idx] - cnx[:, lo_idx])) / safe
-        removed_pos = cp[:, lo_idx] + (b * (cp[:, hi_idx] - cp[:, lo_idx]) - (cpx[:, hi_idx] - cpx[:, lo_idx])) / safe
+        cn_lo, cn_hi, cp_lo, cp_hi = prefix(cn, lo), prefix(cn, hi), prefix(cp, lo), prefix(cp, hi)
+        removed_neg = cn_lo + (b * (cn_hi - cn_lo) - (prefix(cnx, hi) - prefix(cnx, lo))) / safe
+        removed_pos = cp_lo + (b * (cp_hi - cp_lo) - (prefix(cpx, hi) - prefix(cpx, lo))) / safe
         q = np.stack([removed_neg, cn[:, -1:] - removed_neg], axis=-1)
         r = np.stack([removed_pos, cp[:, -1:] - removed_pos], axis=-1)
         with np.errstate(divide="ignore"):
@@ -190,7 +223,7 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
         blocks_r.append(r)
         blocks_u.append(u)
         starts.append(offset)
-        offset += m - g
+        offset += b.shape[1]
     return (
         np.concatenate(blocks_q, axis=1),
         np.concatenate(blocks_r, axis=1),
@@ -606,8 +639,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     * :meth:`decision_function` — hard stumps (SC, Occam): a count of stumps plus a graded
       margin, ``h − k + 1/2 + τ`` for a conjunction of ``k`` stumps of which ``h`` hold, with
-      ``τ = tanh(μ)/4`` and ``μ`` the mean over the stumps of ``d (x − t)/(B − A)`` (how far
-      each input lies on the stump's side, in units of the attribute's range); a disjunction
+      ``τ = tanh(μ)/4`` and ``μ`` the mean over the stumps of ``d (x − c)/(B − A)``, ``c`` the
+      middle of the stump's interval ``intervals_`` (how far each input lies on the stump's
+      side, in units of the attribute's range); a disjunction
       scores the negation on its learned conjunction. The count decides the sign (``|τ| ≤
       1/4``), so ``predict`` always agrees with it and it is never 0; ``τ`` ranks examples with
       the same count, which a one-vs-rest wrapper needs to break its ties. PAC-Bayes: the Gibbs
@@ -768,10 +802,10 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if self.class_weight is not None:
             weight = weight * compute_sample_weight(self.class_weight, y)
-        kept = weight > 0
-        if not kept.any():
-            raise ValueError(f"{name} needs at least one example of positive weight; every sample_weight is 0.")
+        kept = weight > 0  # _check_sample_weight refuses all-zero weights
+        rows = None
         if not kept.all():  # a zero weight drops the row
+            rows = np.flatnonzero(kept)
             X, y, weight = X[kept], y[kept], weight[kept]
         positive = (y == self.classes_[1]).astype(np.int64)
         # A disjunction is a conjunction learned on swapped labels (Paper 05, Section II).
@@ -791,6 +825,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if self.length == "bound":
             n_stumps = first_near_min(self._model_selection_path())
         self._cut(n_stumps)
+        if rows is not None and hasattr(self, "compression_set_"):
+            self.compression_set_ = rows[self.compression_set_]  # indices of the rows given to fit
         cells = self._cells(X)
         n_cells = self.features_.size + 1
         counts = np.bincount(cells * 2 + positive, weights=weight, minlength=2 * n_cells).reshape(n_cells, 2)
@@ -847,10 +883,16 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return np.logical_and.accumulate(self._internal_stump_outputs(X), axis=1)
 
     def _mean_margin(self, X):
-        """``μ``: mean over the stumps of ``d (x − t) / (B − A)`` of the learned conjunction."""
+        """``μ``: mean over the stumps of ``d (x − c) / (B − A)`` of the learned conjunction.
+
+        ``c`` is the middle of the stump's interval ``intervals_`` (the thresholds equivalent on
+        the training data; PAC-Bayes: the margin interval), so that an input on a training value
+        next to the threshold still gets a non-zero margin.
+        """
         low, high = self.feature_range_[:, self.features_]
         span = np.where(high > low, high - low, 1.0)
-        signed = (X[:, self.features_] - self.thresholds_) * self._internal_directions() / span
+        centre = 0.5 * (self.intervals_[:, 0] + self.intervals_[:, 1])
+        signed = (X[:, self.features_] - centre) * self._internal_directions() / span
         return signed.mean(axis=1)
 
     def _internal_margin(self, X):
@@ -1242,10 +1284,10 @@ class SetCoveringStumps(_BaseStumpConjunction):
 
 
     def _bounds_along_path(self, X, internal, one, errors, weight):
-        self.compression_set_ = self._compression_examples(X, one[:, -1] != (internal == 1))
+        self.compression_set_ = self._compression_examples(X, one[:, -1] != (internal == 1), weight)
         wrong = one != (internal[:, None] == 1)
-        # Weights are frequencies: a compression example of weight w is one copy in the set and
-        # w - 1 copies outside it, so min(w, 1) of its error leaves the count.
+        # Weights are frequencies: each use of an example of weight w puts one of its copies in
+        # the set (min(w, 1) of it when w < 1), so that much of its error leaves the count.
         inside = np.minimum(weight[self.compression_set_], 1.0)
         outside = weight @ wrong
         for size in range(1, one.shape[1]):
@@ -1260,19 +1302,24 @@ class SetCoveringStumps(_BaseStumpConjunction):
                 )
         return bounds
 
-    def _compression_examples(self, X, wrong_final):
-        """One distinct training example per stump whose attribute value is the threshold.
+    def _compression_examples(self, X, wrong_final, weight):
+        """One training example per stump whose attribute value is the threshold.
+
+        An example of weight ``w`` may carry up to ``max(1, floor(w))`` thresholds, as its ``w``
+        copies could (integer weights: the compression sets of the duplicated sample).
 
         Any choice gives a valid bound (Theorem 3 holds for every compression set); we prefer an
         example the final model misclassifies, which lowers the error count outside the set.
         Loops over the (few) stumps only.
         """
         chosen = []
+        copies = np.maximum(np.floor(weight), 1)  # a weight-w example stands for w copies of it
         for feature, threshold in zip(self.features_, self.thresholds_):
             candidates = np.flatnonzero(X[:, feature] == threshold)
-            candidates = candidates[~np.isin(candidates, chosen)]
+            uses = np.bincount(np.asarray(chosen, dtype=np.int64), minlength=X.shape[0])
+            candidates = candidates[uses[candidates] < copies[candidates]]
             if candidates.size == 0:  # cannot happen for SC thresholds; keep the bound honest
-                candidates = np.setdiff1d(np.arange(X.shape[0]), chosen)
+                candidates = np.flatnonzero(uses < copies)
             preferred = candidates[wrong_final[candidates]]
             chosen.append(int((preferred if preferred.size else candidates)[0]))
         return np.asarray(chosen, dtype=np.int64)
@@ -1414,21 +1461,25 @@ class PacBayesStumps(_BaseStumpConjunction):
     """Conjunction of stumps with margin intervals, bounded by PAC-Bayes (Paper 05, "soft greedy").
 
     Paper 05, Section V, Theorem 4: the posterior draws each stump's threshold uniformly on a
-    margin interval ``[a, b]`` (``a`` and ``b`` training values ``g`` sorted positions apart,
-    ``g`` in ``margin_gaps``); the prior draws it uniformly on ``[A_k, B_k]``, so each stump costs
+    margin interval ``[a, b]`` (``a`` and ``b`` training values ``g`` distinct values apart,
+    ``g`` in ``margin_gaps``; see ``gap_unit``); the prior draws it uniformly on ``[A_k, B_k]``,
+    so each stump costs
     ``ln((B − A)/(b − a))`` nats of KL. The greedy of Section VI keeps for every example the
     probability ``w(x)`` that the Gibbs conjunction built so far outputs 1 and adds the stump of
     largest ``U = Q̃ − p R̃ − η ln((B − A)/(b − a))``, ``Q̃, R̃`` being the expected negative and
-    positive weight it removes (our reconstruction of the lost utility, spec §5.3). ``m R_S(G)``
+    positive weight it removes (our reconstruction: Section VI states the utility only for SC,
+    ``U = |Q| − p|R|``; this is its expectation under the posterior, with the KL price of the
+    interval). ``m R_S(G)``
     changes by exactly ``R̃ − Q̃`` and the KL term by the ``ln((B−A)/(b−a))`` charged, so
     ``p = 1`` and ``η = 1`` follow the bound's own trade-off.
 
     ``predict`` is the Bayes vote ``I(Π σ > 1/2)``; :meth:`gibbs_proba` is the posterior's Gibbs
     classifier. ``bound_path_`` is ``min(1, 2 × Gibbs bound)`` (the Bayes vote errs at most twice
     the Gibbs classifier); model selection (:func:`fit_by_bound`) minimises the Gibbs bound
-    ``gibbs_bound_path_`` itself. ``decision_function`` is :meth:`gibbs_proba` ``− 1/2``; at an
-    exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]`` (its learned conjunction says
-    0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
+    ``gibbs_bound_path_`` itself, and so does ``length="bound"``. ``decision_function`` is
+    :meth:`gibbs_proba` ``− 1/2``, graded by the mean margin (see :meth:`decision_function`); at
+    an exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]`` (its learned conjunction
+    says 0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
     1 for every example outside the margin intervals, so it is not ``predict_proba`` (a log-loss
     would punish it without bound); ``predict_proba`` is the cell frequency of the base class.
 
@@ -1438,7 +1489,13 @@ class PacBayesStumps(_BaseStumpConjunction):
     eta : float, default=1.0
         Weight of the margin cost ``ln((B − A)/(b − a))`` in the utility, ``>= 0``.
     margin_gaps : tuple of int, default=(1, 2, 4, 8)
-        Widths, in sorted positions, of the candidate margin intervals.
+        Widths of the candidate margin intervals, in units of ``gap_unit``.
+    gap_unit : {"value", "example"}, default="value"
+        ``"value"``: ``[a, b]`` runs from a training value to the one ``g`` *distinct* values
+        further, so a repeated example (or an integer weight) moves no interval and integer
+        weights give the model of the duplicated rows. ``"example"``: ``b`` is ``g`` sorted
+        examples after ``a`` (ties count as positions), the reconstruction notebook 05 uses;
+        equal to ``"value"`` when no two training values of an attribute are equal.
 
     Attributes
     ----------
@@ -1456,16 +1513,18 @@ class PacBayesStumps(_BaseStumpConjunction):
         **_BaseStumpConjunction._parameter_constraints,
         "eta": [Interval(Real, 0, None, closed="left")],
         "margin_gaps": ["array-like"],
+        "gap_unit": [StrOptions({"value", "example"})],
     }
 
     def __init__(self, *, model_type="conjunction", p=1.0, s=10, eta=1.0, delta=0.05, tie_breaking="pyscm",
-                 reuse_features=False, margin_gaps=(1, 2, 4, 8), prior_n_features=None, feature_range=None,
-                 length="bound", stop_idle=True, class_weight=None):
+                 reuse_features=False, margin_gaps=(1, 2, 4, 8), gap_unit="value", prior_n_features=None,
+                 feature_range=None, length="bound", stop_idle=True, class_weight=None):
         super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
                          reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range,
                          length=length, stop_idle=stop_idle, class_weight=class_weight)
         self.eta = eta
         self.margin_gaps = margin_gaps
+        self.gap_unit = gap_unit
 
     def _check_own_params(self):
         gaps = np.asarray(self.margin_gaps)
@@ -1482,7 +1541,12 @@ class PacBayesStumps(_BaseStumpConjunction):
         order = np.argsort(values_t, axis=1, kind="stable")
         vals = np.take_along_axis(values_t, order, axis=1)
         low, high = self.feature_range_
-        gaps = sorted({int(g) for g in self.margin_gaps if g < m})
+        by_value = self.gap_unit == "value"
+        if by_value:  # a gap must fit within some attribute's distinct values
+            n_values = 1 + (np.diff(vals, axis=1) != 0).sum(axis=1) if m else np.zeros(n, dtype=np.int64)
+            gaps = sorted({int(g) for g in self.margin_gaps if g < n_values.max(initial=0)})
+        else:
+            gaps = sorted({int(g) for g in self.margin_gaps if g < m})
         weight = sample_weight.astype(float)  # sample weight times the Gibbs output probability
         gibbs = np.ones(m)  # the Gibbs output probability of the conjunction so far
         used = np.zeros(n, dtype=bool)
@@ -1492,7 +1556,7 @@ class PacBayesStumps(_BaseStumpConjunction):
         while len(features) < self.s and weight[negative].sum() > floor and gaps:
             q_all, r_all, utility, starts = pac_bayes_step_scores(
                 vals, np.where(negative, weight, 0.0)[order], np.where(negative, 0.0, weight)[order],
-                high - low, self.p, self.eta, gaps,
+                high - low, self.p, self.eta, gaps, gap_unit=self.gap_unit,
             )
             choice = _pick(self._used_mask(utility, used), q_all, r_all, self.tie_breaking)
             if choice is None:
@@ -1501,7 +1565,11 @@ class PacBayesStumps(_BaseStumpConjunction):
             block = int(np.searchsorted(starts, column_index, side="right")) - 1
             position, gap = column_index - starts[block], gaps[block]
             a = float(vals[feature, position])
-            b = float(vals[feature, position + gap])
+            if by_value:
+                distinct = np.unique(vals[feature])
+                b = float(distinct[np.searchsorted(distinct, a) + gap])
+            else:
+                b = float(vals[feature, position + gap])
             direction = 1 if kind == 0 else -1
             new_gibbs = gibbs * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
             if self.stop_idle and np.array_equal(new_gibbs > 0.5, gibbs > 0.5):

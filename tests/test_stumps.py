@@ -627,8 +627,11 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
     np.testing.assert_array_equal(one.predict_proba(X_new[1:]), [[0.4, 0.6], [0.4, 0.6]])
     np.testing.assert_array_equal(model.truncated(1).cell_counts_, one.cell_counts_)
     # decision_function: stumps that hold - stumps + 1/2, plus tanh(mean margin)/4, the margins
-    # d (x - t) / (B - A) in units of the training range (x0: [1, 5] -> 4, x1: [1, 5] -> 4, by hand)
-    margins = [((0 - 2) / 4 + (0 - 1) / 4) / 2, ((9 - 2) / 4 + (0 - 1) / 4) / 2, ((3.5 - 2) / 4 + (3 - 1) / 4) / 2]
+    # d (x - c) / (B - A) in units of the training range (x0, x1: [1, 5] -> 4), c the middle of
+    # the interval of equivalent thresholds (x0 > 2: [2, 3]; x1 > 1 on rows 2-4: [1, 2]), by hand
+    assert model.intervals_.tolist() == [[2.0, 3.0], [1.0, 2.0]]
+    margins = [((0 - 2.5) / 4 + (0 - 1.5) / 4) / 2, ((9 - 2.5) / 4 + (0 - 1.5) / 4) / 2,
+               ((3.5 - 2.5) / 4 + (3 - 1.5) / 4) / 2]
     expected = np.array([-1.5, -0.5, 0.5]) + np.tanh(margins) / 4
     np.testing.assert_allclose(model.decision_function(X_new), expected, rtol=1e-15)
 
@@ -761,7 +764,7 @@ FORMER = {
     ("pac_bayes", "conjunction"): ([2, 1, 5], [-0.25, -2.1, 0.8], [1, 1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 4, 1], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.587095128553347, 0.5428444332147468]}),
     ("pac_bayes", "disjunction"): ([2, 1, 4], [-0.25, -2.1, -2.5], [1, -1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 5, 5], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.6249412087387114, 0.6608464938159655]}),
 }
-OWN_PARAMS = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 3)}}
+OWN_PARAMS = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 3), "gap_unit": "example"}}
 #: Own attributes that are real functions of counts (log/exp inside), compared at BOUND_RTOL.
 REAL_VALUED_OWN = {"gibbs_bound_path_"}
 #: Relative tolerance of a recorded bound: a few ulp of float64 (see the test below).
@@ -845,7 +848,7 @@ def test_each_learner_takes_only_its_own_parameters_and_attributes(rng):
               "length", "stop_idle", "class_weight"}
     assert set(SetCoveringStumps(**GREEDY).get_params()) == shared
     assert set(OccamStumps(**GREEDY).get_params()) == shared | {"eta"}
-    assert set(PacBayesStumps(**GREEDY).get_params()) == shared | {"eta", "margin_gaps"}
+    assert set(PacBayesStumps(**GREEDY).get_params()) == shared | {"eta", "margin_gaps", "gap_unit"}
     for cls, foreign in ((SetCoveringStumps, {"eta": 1.0}), (SetCoveringStumps, {"margin_gaps": (1,)}),
                          (OccamStumps, {"margin_gaps": (1,)}), (PacBayesStumps, {"variant": "sc"})):
         with pytest.raises(TypeError, match=next(iter(foreign))):
@@ -864,3 +867,205 @@ def test_each_learner_takes_only_its_own_parameters_and_attributes(rng):
     for cls, attributes in own.items():
         model = cls(**GREEDY, s=3).fit(X, y)
         assert {name for name in every if hasattr(model, name)} == attributes
+
+
+# ------------------------------------------------------------------------------------------
+# issue 27: safe defaults, sample weights, exported models and rule frames
+# ------------------------------------------------------------------------------------------
+
+
+def _idle_stumps(model, X):
+    """Stumps after which no training prediction changes (computed from the rendered stumps)."""
+    one = np.ones(X.shape[0], dtype=bool)
+    idle = []
+    for j, (k, t, d) in enumerate(stumps_of(model)):
+        if isinstance(model, PacBayesStumps):
+            break  # soft stumps: checked through staged_predict below
+        holds = (X[:, k] > t) if d > 0 else (X[:, k] <= t)
+        if model.model_type == "disjunction":
+            holds = ~holds  # a disjunction's stump fires where the learned conjunction's fails
+        new = one & holds
+        if np.array_equal(new, one):
+            idle.append(j)
+        one = new
+    return idle
+
+
+def _mixed_table(seed=0, n=400):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({
+        "age": rng.normal(45, 12, n).round(), "income": rng.lognormal(10, 0.5, n).round(-2),
+        "city": rng.choice(["Paris", "Lille", "Lyon", "Nice"], n), "plan": rng.choice(["basic", "plus", "pro"], n),
+    })
+    score = 0.05 * (frame["age"] - 45) + 0.8 * (frame["city"] == "Lille") + 1.2 * (frame["plan"] == "pro")
+    y = np.where(score + rng.normal(0, 1, n) > np.quantile(score, 0.6), "churn", "stay")
+    return frame, y
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_defaults_beat_the_majority_class_with_no_idle_stump(variant):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    cls = STUMP_LEARNERS[variant]
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    X, y = load_breast_cancer(return_X_y=True)
+    frame, labels = _mixed_table()
+    encoder = ColumnTransformer([("num", "passthrough", ["age", "income"]),
+                                 ("cat", OneHotEncoder(sparse_output=False), ["city", "plan"])])
+    for data, target, model in ((X, y, cls()), (frame, labels, make_pipeline(encoder, cls()))):
+        majority = max(np.mean(target == c) for c in np.unique(target))
+        assert cross_val_score(model, data, target, cv=cv).mean() > majority + 0.05
+    # the paper's greedy pads breast_cancer with stumps that change nothing; the default does not
+    padded = cls(length="greedy", stop_idle=False).fit(X, y)
+    default = cls().fit(X, y)
+    stops = cls(length="greedy").fit(X, y)
+    assert default.complexity_ < padded.complexity_ and stops.complexity_ <= padded.complexity_
+    if variant != "pac_bayes":
+        assert _idle_stumps(padded, X) and not _idle_stumps(default, X) and not _idle_stumps(stops, X)
+    for model in (default, stops):
+        stages = [np.full(len(y), model.default_class_)] + list(model.staged_predict(X))
+        assert all(np.any(a != b) for a, b in zip(stages, stages[1:]))  # each stump changes a prediction
+    # length="bound" is the minimum of the full path (Paper 05, Section VI)
+    greedy_bound = cls(length="greedy").fit(X, y)
+    chosen = int(np.argmin(greedy_bound._model_selection_path()))
+    assert default.complexity_ == chosen and default.bound_ == pytest.approx(greedy_bound.bound_path_[chosen])
+
+
+def test_no_always_true_stump_on_a_one_hot_table():
+    from sklearn.compose import ColumnTransformer
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    from companion.interpretable import pipeline_text
+
+    frame, labels = _mixed_table()
+    encoder = ColumnTransformer([("num", "passthrough", ["age", "income"]),
+                                 ("cat", OneHotEncoder(sparse_output=False), ["city", "plan"])])
+    for cls in STUMP_LEARNERS.values():
+        for params in ({}, {"length": "greedy"}):
+            pipe = make_pipeline(encoder, cls(**params)).fit(frame, labels)
+            text = pipeline_text(pipe)
+            assert "<= 1 " not in text + " " and "> 0 (t" not in text, text
+            assert not _idle_stumps(pipe[-1], pipe[:-1].transform(frame))
+
+
+def _fitted_arrays(model):
+    return {name: getattr(model, name) for name in ("features_", "thresholds_", "directions_", "intervals_")}
+
+
+def _assert_same_model(a, b, X_new):
+    for name, value in _fitted_arrays(a).items():
+        np.testing.assert_array_equal(value, getattr(b, name), err_msg=name)
+    np.testing.assert_allclose(a.bound_path_, b.bound_path_, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(a.training_errors_path_, b.training_errors_path_)
+    np.testing.assert_array_equal(a.predict(X_new), b.predict(X_new))
+    np.testing.assert_allclose(a.cell_counts_, b.cell_counts_)
+    np.testing.assert_allclose(a.predict_proba(X_new), b.predict_proba(X_new), rtol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+@pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
+@pytest.mark.parametrize("length", ["bound", "greedy"])
+def test_integer_weights_equal_duplicated_rows_and_zero_weights_dropped_rows(rng, variant, model_type, length):
+    for trial in range(3):
+        X, y = random_data(rng, m=50, n=8)
+        if trial:
+            X = X + rng.normal(0, 0.3, size=X.shape)  # real values as well as ties
+        X_new = X + rng.integers(-1, 2, size=X.shape)
+        weights = rng.integers(0, 4, size=len(y))
+        weights[:2] = [1, 2]  # both classes keep weight
+        if np.unique(y[weights > 0]).size < 2:
+            continue
+        params = {"model_type": model_type, "s": 5, "p": 0.8, "length": length}
+        cls = STUMP_LEARNERS[variant]
+        weighted = cls(**params).fit(X, y, sample_weight=weights)
+        repeated = cls(**params).fit(np.repeat(X, weights, axis=0), np.repeat(y, weights))
+        _assert_same_model(weighted, repeated, X_new)
+        zero_one = (weights > 0).astype(float)
+        dropped = cls(**params).fit(X[weights > 0], y[weights > 0])
+        _assert_same_model(cls(**params).fit(X, y, sample_weight=zero_one), dropped, X_new)
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_class_weight_multiplies_into_sample_weight_and_weights_count(rng, variant):
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    X, y = random_data(rng, m=60, n=8)
+    cls = STUMP_LEARNERS[variant]
+    weights = rng.uniform(0.5, 2.0, size=len(y))
+    balanced = cls(class_weight="balanced").fit(X, y, sample_weight=weights)
+    explicit = cls().fit(X, y, sample_weight=weights * compute_sample_weight("balanced", y))
+    _assert_same_model(balanced, explicit, X)
+    # weighted counts: the cells hold the training weight of each class
+    np.testing.assert_allclose(explicit.cell_counts_.sum(axis=0),
+                               [np.sum((weights * compute_sample_weight("balanced", y))[y == c]) for c in (0, 1)])
+    assert 0.0 < explicit.bound_ <= 1.0
+    with pytest.raises(ValueError, match="non-zero"):
+        cls().fit(X, y, sample_weight=np.zeros(len(y)))
+    with pytest.raises(ValueError, match="Negative values"):
+        cls().fit(X, y, sample_weight=-np.ones(len(y)))
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+@pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
+def test_rules_frame_lists_the_stumps_and_the_rows_they_decide(rng, variant, model_type):
+    X, y = random_data(rng, m=60, n=8)
+    labels = np.array(["no", "yes"])[y]
+    model = STUMP_LEARNERS[variant](**GREEDY, model_type=model_type, s=3).fit(X, labels)
+    frame = model.rules_frame(X, labels)
+    k = model.complexity_
+    assert len(frame) == k + 1 and frame["covered"].sum() == len(labels)  # every row decided once
+    text = model.to_text()
+    assert all(condition in text for condition in frame["condition"][:k])
+    assert frame["condition"].iloc[-1] == "" and frame["prediction"].iloc[-1] == model.default_class_
+    # by hand for hard stumps: row j decides the rows whose first failing stump of the learned
+    # conjunction (a disjunction: first firing stump) is j; they get the other class
+    if variant != "pac_bayes":
+        first = np.full(len(labels), k)
+        for j, (f, t, d) in reversed(list(enumerate(stumps_of(model)))):
+            holds = (X[:, f] > t) if d > 0 else (X[:, f] <= t)
+            first[~holds if model_type == "conjunction" else holds] = j
+        np.testing.assert_array_equal(frame["covered"], np.bincount(first, minlength=k + 1))
+        predicted = model.predict(X)
+        np.testing.assert_array_equal(frame["errors"], np.bincount(first, weights=predicted != labels, minlength=k + 1))
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_exported_model_round_trip_keeps_paths_and_own_attributes(rng, variant):
+    import json
+
+    from companion.interpretable import from_dict
+
+    X, y = random_data(rng, m=60, n=8)
+    model = STUMP_LEARNERS[variant](model_type="disjunction", s=4).fit(X, np.array(["a", "b"])[y])
+    data = json.loads(json.dumps(model.to_dict(), allow_nan=False))
+    assert [stump["feature"] for stump in data["model"]["stumps"]] == model.features_.tolist()
+    rebuilt = from_dict(data)
+    for name in (*model._per_stump_attributes, *model._path_attributes, "cell_counts_", "feature_range_"):
+        np.testing.assert_array_equal(getattr(rebuilt, name), getattr(model, name), err_msg=name)
+    assert rebuilt.to_text(decimals=2) == model.to_text(decimals=2)
+    np.testing.assert_array_equal(rebuilt.decision_function(X), model.decision_function(X))
+    assert rebuilt.default_class_ == model.default_class_ == "a"
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_decision_function_breaks_one_vs_rest_ties(variant):
+    from sklearn.datasets import load_digits
+    from sklearn.multiclass import OneVsRestClassifier
+
+    X, y = load_digits(return_X_y=True)
+    X, y = X[:600], y[:600]
+    ovr = OneVsRestClassifier(STUMP_LEARNERS[variant]()).fit(X[:400], y[:400])
+    scores = ovr.decision_function(X[400:])
+    # the coarse part of the score: the stump count (|tanh|/4 < 1/2), PAC-Bayes: the vote
+    coarse = np.sign(scores) if variant == "pac_bayes" else np.floor(scores + 0.5)
+
+    def tied(values):
+        return np.mean((values == values.max(axis=1, keepdims=True)).sum(axis=1) > 1)
+
+    assert tied(coarse) > 0.4  # most rows tie on the coarse score ...
+    assert tied(scores) < tied(coarse) / 1.5  # ... the graded score breaks most of those ties
