@@ -175,7 +175,8 @@ def welch_t_ranking(X, y, n_keep):
 
 def _stump_template(variant, config, n_total):
     """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
-    own = {"sc": {}, "occam": {"eta": config.eta}, "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps}}
+    own = {"sc": {}, "occam": {"eta": config.eta},
+           "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps, "gap_unit": "example"}}
     return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), length="greedy",
                                    stop_idle=False, **own[variant])
 
@@ -789,7 +790,7 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
         model = PacBayesStumps(
             s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
             margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
-            length="greedy", stop_idle=False,
+            length="greedy", stop_idle=False, gap_unit="example",
         ).fit(X, y)
         low, high = model.feature_range_[:, model.features_]
         log_ratio = np.log((high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0]))
