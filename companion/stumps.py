@@ -1,11 +1,10 @@
 """Conjunctions (and disjunctions) of decision stumps: the SC, Occam and PAC-Bayes learners of Paper 05.
 
 :class:`SetCoveringStumps`, :class:`OccamStumps` and :class:`PacBayesStumps` share
-:class:`_BaseStumpConjunction` (as scikit-learn's ``SVC`` and ``NuSVC`` share ``BaseLibSVM``);
-:func:`StumpConjunction` is the former one-class-with-a-``variant``-flag, kept as a factory.
+:class:`_BaseStumpConjunction` (as scikit-learn's ``SVC`` and ``NuSVC`` share ``BaseLibSVM``).
 
 M. Shah, M. Marchand, J. Corbeil, *Feature Selection with Conjunctions of Decision Stumps and
-Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (spec ``01_05`` Part A).
+Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (Paper 05).
 
 A decision stump on attribute ``k`` with threshold ``t`` and direction ``d`` outputs 1 when
 ``x_k > t`` (``d = +1``) or ``x_k ≤ t`` (``d = −1``); a conjunction outputs 1 when all of its stumps
@@ -17,8 +16,14 @@ All three learners share the set-covering greedy of Section VI: on the remaining
 stump with the largest utility, then remove every remaining example it classifies 0, until no
 negative example remains or ``s`` stumps are used. They differ in what the threshold is and in
 what the utility pays for, so that *the greedy step and the model selection both minimise the
-learner's bound* (the paper's Occam and PAC-Bayes utilities were lost; these are our
-reconstructions, spec §5.2–5.3):
+learner's bound* (Section VI states the utility ``U = |Q| − p|R|`` for SC only; the Occam and
+PAC-Bayes utilities below are our reconstructions, each paying what its bound charges).
+
+Defaults (``length="bound"``, ``stop_idle=True``): the greedy stops before a stump that would
+change no training prediction, and the model keeps the prefix of smallest bound (Section VI: "a
+conjunction of decision stumps that minimizes the respective risk bounds for each approach");
+``length="greedy", stop_idle=False`` is the paper's greedy as such (notebook 05 uses it and
+selects the length itself). Sample weights are frequencies (each class docstring).
 
 :class:`SetCoveringStumps`, ``"sc"`` (sample compression, Theorem 3 + Eq. 5)
     ``U = |Q| − p|R|``; the threshold is the value of a remaining training example (the compression
@@ -1349,8 +1354,8 @@ class OccamStumps(_BaseStumpConjunction):
     coded by a dyadic point of ``[A_k, B_k]`` (``l ln 2 − ln ζ(l)`` nats for a code of ``l``
     bits). The greedy of Section VI with the utility ``U = |Q| − p|R| − η (l ln 2 − ln ζ(l))``,
     ``l`` being the dyadic code length of the interval of thresholds that classify the remaining
-    examples the same way, so that the greedy step pays exactly the nats the prior charges (the
-    paper's utility was lost; this is our reconstruction, spec §5.2). The threshold is the coded
+    examples the same way, so that the greedy step pays exactly the nats the prior charges (our
+    reconstruction: Section VI states the utility for SC only). The threshold is the coded
     dyadic point. ``bound_path_`` inverts the binomial tail at ``δ`` times the prior of each
     prefix (:func:`companion.bounds.occam.occam_bound`).
 
@@ -1652,13 +1657,37 @@ class PacBayesStumps(_BaseStumpConjunction):
         return one if self.model_type == "conjunction" else 1.0 - one
 
     def predict_gibbs(self, X, random_state=None):
-        """One draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``)."""
+        """One draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draws.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels in ``classes_``.
+        """
         proba = self.gibbs_proba(X)
         rng = check_random_state(random_state)
         return self.classes_[(rng.random_sample(proba.shape[0]) < proba).astype(np.int64)]
 
     def predict_bayes(self, X):
-        """The Bayes vote of the posterior (the same as :meth:`predict`)."""
+        """The Bayes vote of the posterior (the same as :meth:`predict`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels in ``classes_``.
+        """
         return self.predict(X)
 
 

@@ -20,6 +20,11 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
+    "companion.stumps",
+    "companion.bounds.binomial",
+    "companion.bounds.compression",
+    "companion.bounds.occam",
+    "companion.bounds.pac_bayes",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

@@ -279,7 +279,7 @@ def test_pac_bayes_bound_gibbs_and_bayes(rng):
     assert model.gibbs_risk_path_[-1] == pytest.approx(g)
     assert model.gibbs_bound_path_[-1] == pytest.approx(pac_bayes_bound(g, 60, 10, ratios))
     assert model.bound_ == pytest.approx(min(1.0, 2 * model.gibbs_bound_path_[-1]))
-    # Bayes vote errs at most twice the Gibbs risk (pointwise argument of spec §4.6).
+    # Bayes vote errs at most twice the Gibbs risk (pointwise: where the Bayes vote errs, the Gibbs classifier errs with probability >= 1/2).
     assert np.mean(model.predict_bayes(X) != y) <= 2 * g + 1e-12
     proba = model.gibbs_proba(X)
     assert np.all((proba >= 0) & (proba <= 1))
