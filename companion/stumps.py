@@ -584,8 +584,26 @@ _SAMPLE_WEIGHT_DOC = """\
     number of examples ``m`` and the weighted errors as the error count: for whole-number
     weights this is exactly the bound of the duplicated sample; otherwise the SC and Occam bounds
     take ``m`` rounded down and the errors rounded up (a looser, still conservative count), and
-    the PAC-Bayes bound takes the weighted Gibbs risk and ``m`` as they are.
+    the PAC-Bayes bound takes the weighted Gibbs risk and ``m`` as they are (and, with
+    ``gap_unit="value"``, its margin intervals do not depend on repeated rows).
+
 """
+
+
+_EXPORT_DOC = """\
+    Exported model: ``to_dict()["model"]`` holds ``model_type``, ``default_class`` (the label of
+    the empty model), ``stumps`` (in order, each ``{"feature": column index, "direction": +1 for
+    x > t / -1 for x <= t, "threshold": t, "interval": [a, b]}``), ``feature_range`` (the
+    ``[A_k, B_k]`` rows), ``prior_n_features``, ``cell_counts`` (rows: cells, columns:
+    ``classes``), ``bound_path`` and ``training_errors_path`` (index = number of stumps), and
+    the learner's own arrays ({own}); :func:`companion.from_dict` reads it back.
+"""
+
+_OWN_EXPORTED = {
+    "SetCoveringStumps": "``compression_set``: the row carrying each threshold",
+    "OccamStumps": "``code_lengths``: bits of each threshold's code",
+    "PacBayesStumps": "``gibbs_bound_path``, ``gibbs_risk_path``",
+}
 
 
 def _shared_docs(cls):
@@ -594,6 +612,7 @@ def _shared_docs(cls):
         cls.__doc__.replace("    [shared parameters]\n", _SHARED_PARAMETERS)
         .replace("    [shared attributes]\n", _SHARED_ATTRIBUTES)
         .replace("    [sample weights]\n", _SAMPLE_WEIGHT_DOC)
+        .replace("    [exported model]\n", _EXPORT_DOC.replace("{own}", _OWN_EXPORTED.get(cls.__name__, "none")))
     )
     return cls
 
@@ -1170,6 +1189,9 @@ class SetCoveringStumps(_BaseStumpConjunction):
     The scan is vectorised: every attribute is sorted once per fit and removed examples get weight
     0 in place, so nothing is re-sorted or compacted (see :func:`_sc_scan`).
 
+    [sample weights]
+    [exported model]
+
     Parameters
     ----------
     [shared parameters]
@@ -1359,6 +1381,9 @@ class OccamStumps(_BaseStumpConjunction):
     dyadic point. ``bound_path_`` inverts the binomial tail at ``δ`` times the prior of each
     prefix (:func:`companion.bounds.occam.occam_bound`).
 
+    [sample weights]
+    [exported model]
+
     Parameters
     ----------
     [shared parameters]
@@ -1496,6 +1521,9 @@ class PacBayesStumps(_BaseStumpConjunction):
     says 0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
     1 for every example outside the margin intervals, so it is not ``predict_proba`` (a log-loss
     would punish it without bound); ``predict_proba`` is the cell frequency of the base class.
+
+    [sample weights]
+    [exported model]
 
     Parameters
     ----------
