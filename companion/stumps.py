@@ -1227,9 +1227,11 @@ class SetCoveringStumps(_BaseStumpConjunction):
         """
         m, n = X.shape
         tol = self._tie_tolerance()
-        order, run_end, near_ties = _sorted_order_and_run_ends(
-            X, tol, X.min(initial=np.inf), X.max(initial=-np.inf)
-        )
+        if self.feature_range is None and X.size:  # feature_range_ holds the columns' min and max
+            low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
+        else:
+            low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
+        order, run_end, near_ties = _sorted_order_and_run_ends(X, tol, low, high)
         negative = labels == 0
         example_weight = np.where(negative, weight, -self.p * weight).astype(np.float32)
         alive = np.ones(m, dtype=bool)
