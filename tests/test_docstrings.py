@@ -21,6 +21,11 @@ PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
     "companion.experiments.paper05",
+    "companion.stumps",
+    "companion.bounds.binomial",
+    "companion.bounds.compression",
+    "companion.bounds.occam",
+    "companion.bounds.pac_bayes",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

@@ -352,8 +352,11 @@ def linear_svm_importance(svm) -> np.ndarray:
 
 def _stump_template(variant, config, n_total):
     """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
-    own = {"sc": {}, "occam": {"eta": config.eta}, "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps}}
-    return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), **own[variant])
+    own = {"sc": {}, "occam": {"eta": config.eta},
+           "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps, "gap_unit": "example"}}
+    # The paper's greedy paths in full (the k-stump models are their prefixes; selection by bound is ours).
+    return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), length="greedy",
+                                   stop_idle=False, **own[variant])
 
 
 def _fit_grid(template, X, y, grid):
@@ -1067,7 +1070,7 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
-    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1]).fit(frame, y)
+    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1], length="greedy", stop_idle=False).fit(frame, y)
     m, k = len(y), model.features_.size
     wrong = model.predict(frame) != y
     # the priors' range is the declared one (the SC model itself does not use it)
@@ -1160,6 +1163,7 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
         model = PacBayesStumps(
             s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
             margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X),
+            length="greedy", stop_idle=False, gap_unit="example",
         ).fit(X, y)
         low, high = model.feature_range_[:, model.features_]
         log_ratio = np.log((high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0]))
@@ -1236,7 +1240,7 @@ def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), 
     for eta in etas:
         model = OccamStumps(
             s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
-            prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X),
+            prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X), length="greedy", stop_idle=False,
         ).fit(X, y)
         for size in range(model.features_.size + 1):
             codes = model.code_lengths_[:size]
