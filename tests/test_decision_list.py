@@ -991,3 +991,185 @@ def test_numpy_scalar_parameters(rng):
         DecisionListMachine(s=np.float64(3.0)).fit(X, y01)
     with pytest.raises(TypeError, match="p_p"):
         DecisionListMachine(p_p=np.bool_(True)).fit(X, y01)
+
+
+# --------------------------------------------------------------------------------------------
+# Sample weights, class weights, the safe stop, exported models
+# --------------------------------------------------------------------------------------------
+
+WEIGHTED_MACHINES = [
+    DecisionListMachine(p_p=1.0, p_n=1.0, s=8),
+    DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True),
+    BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction"),
+    BallSetCoveringMachine(p=0.7, s=6, model_type="disjunction", metric="l1", compression_constraint=True),
+]
+WEIGHTED_IDS = ["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"]
+
+
+def _same_decisions(a, b, X):
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+    np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
+    np.testing.assert_array_equal(staged_predictions(a, X), staged_predictions(b, X))
+    assert a.to_text() == b.to_text()
+    np.testing.assert_array_equal(a.cell_counts_, b.cell_counts_)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("machine", WEIGHTED_MACHINES, ids=WEIGHTED_IDS)
+def test_integer_weights_are_duplicated_rows_and_zero_weights_dropped_rows(rng, machine, ties):
+    for _ in range(3):
+        X, y01 = random_problem(rng, m=int(rng.integers(30, 60)), ties=ties)
+        weights = rng.integers(0, 4, size=len(X))
+        weights[:2] = [0, 3]
+        weighted = clone(machine).fit(X, y01, sample_weight=weights)
+        repeated = clone(machine).fit(np.repeat(X, weights, axis=0), np.repeat(y01, weights))
+        dropped = clone(machine).fit(X[weights > 0], y01[weights > 0], sample_weight=weights[weights > 0])
+        X_new = rng.normal(size=(200, 2))
+        for reference in (repeated, dropped):
+            _same_decisions(weighted, reference, np.vstack([X, X_new]))
+        assert weighted.path_[["k_p", "k_n"]].equals(repeated.path_[["k_p", "k_n"]])
+        # the indices name the caller's rows: never a row of weight 0
+        assert (weights[weighted.compression_set_] > 0).all()
+
+
+@pytest.mark.parametrize("machine", WEIGHTED_MACHINES, ids=WEIGHTED_IDS)
+def test_half_integer_weights_take_the_real_path_and_learn_the_exact_model(rng, machine):
+    """Weights k/2 are summed in float64 (tied within TIE_RTOL): exact here, so the model is that
+    of the integer weights k (usefulness scales by 1/2)."""
+    X, y01 = random_problem(rng, m=50, ties=True)
+    k = rng.integers(1, 5, size=len(X))
+    halves = clone(machine).fit(X, y01, sample_weight=k / 2)
+    whole = clone(machine).fit(X, y01, sample_weight=k)
+    assert _balls(halves) == _balls(whole)
+    np.testing.assert_array_equal(halves.predict(X), whole.predict(X))
+    np.testing.assert_allclose(halves.cell_counts_, whole.cell_counts_ / 2)
+
+
+def test_unit_weights_and_class_weight(rng):
+    X, y01 = random_problem(rng, m=60, ties=True)
+    y01[:40] = 0  # imbalanced
+    from sklearn.utils.class_weight import compute_sample_weight
+
+    for machine in (DecisionListMachine(s=6), BallSetCoveringMachine(s=6, model_type="disjunction")):
+        plain = clone(machine).fit(X, y01)
+        ones = clone(machine).fit(X, y01, sample_weight=np.ones(len(X)))
+        assert _balls(ones) == _balls(plain)
+        balanced = clone(machine).set_params(class_weight="balanced").fit(X, y01)
+        explicit = clone(machine).fit(X, y01, sample_weight=compute_sample_weight("balanced", y01))
+        assert _balls(balanced) == _balls(explicit)
+        by_dict = clone(machine).set_params(class_weight={0: 1, 1: 3}).fit(X, y01)
+        assert _balls(by_dict) == _balls(clone(machine).fit(X, y01, sample_weight=np.where(y01 == 1, 3, 1)))
+
+
+def test_bad_weights_are_named(rng):
+    X, y01 = random_problem(rng, m=20)
+    with pytest.raises(ValueError, match="Negative values .*sample_weight"):
+        DecisionListMachine().fit(X, y01, sample_weight=-np.ones(20))
+    with pytest.raises(ValueError, match="at least one non-zero"):
+        DecisionListMachine().fit(X, y01, sample_weight=np.zeros(20))
+    with pytest.raises(ValueError, match="class_weight"):
+        DecisionListMachine(class_weight="even").fit(X, y01)
+    # a weighted fit keeps every distance: refused, by name, beyond the memory limit
+    with pytest.raises(ValueError, match="sample_weight .* max_memory_gb"):
+        DecisionListMachine(max_memory_gb=1e-6).fit(X, y01, sample_weight=np.arange(1, 21))
+
+
+@pytest.mark.parametrize("machine", WEIGHTED_MACHINES, ids=WEIGHTED_IDS)
+def test_the_default_stop_keeps_only_balls_that_change_a_training_prediction(rng, machine):
+    for _ in range(5):
+        X, y01 = random_problem(rng, m=40, ties=True)
+        X[rng.random(len(X)) < 0.3] = X[0]  # duplicated points with both labels
+        safe = clone(machine).set_params(stop_if_unchanged=True, s=None).fit(X, y01)
+        paper = clone(machine).set_params(stop_if_unchanged=False, s=None).fit(X, y01)
+        # a prefix of the paper's list
+        assert _balls(safe) == _balls(paper)[: safe.n_balls_]
+        majority = np.full(len(X), np.bincount(y01).argmax())
+        stages = np.vstack([majority, staged_predictions(paper, X)])
+        changes = (stages[1:] != stages[:-1]).any(axis=1)
+        # it stops exactly before the first ball that changes nothing
+        expected = int(np.argmin(changes)) if not changes.all() else len(changes)
+        if machine.compression_constraint:
+            assert safe.n_balls_ <= expected
+        else:
+            assert safe.n_balls_ == expected
+
+
+def test_the_stop_drops_a_ball_that_changes_nothing():
+    # Pi ball around 0 covers the 'b's at 0 and 1; then the remaining examples (the 'a's) are
+    # all fired on by a ball whose output is the old default: it changes no prediction.
+    X = np.array([[0.0], [1.0], [5.0], [6.0], [7.0]])
+    y = np.array(["b", "b", "a", "a", "a"])
+    paper = DecisionListMachine(p_p=1.0, p_n=1.0, s=None, stop_if_unchanged=False).fit(X, y)
+    safe = DecisionListMachine(p_p=1.0, p_n=1.0, s=None).fit(X, y)
+    assert (safe.predict(X) == y).all() and (paper.predict(X) == y).all()
+    assert safe.n_balls_ <= paper.n_balls_
+
+
+def _mixed_table(seed=0, n=400):
+    """Numeric columns in different units and one nominal column, 60/40 classes."""
+    rng = np.random.default_rng(seed)
+    age = rng.normal(45, 12, n).round()
+    income = rng.lognormal(8, 0.5, n).round()
+    city = rng.choice(["Paris", "Lille", "Nice", "Lyon"], n)
+    score = 0.04 * (age - 45) + 0.8 * (income > 3500) + 0.7 * (city == "Paris") + rng.normal(0, 0.8, n)
+    y = np.where(score > np.quantile(score, 0.6), "yes", "no")
+    return pd.DataFrame({"age": age, "income": income, "city": city}), y
+
+
+@pytest.mark.parametrize("cls", [DecisionListMachine, BallSetCoveringMachine])
+def test_defaults_beat_the_majority_class(cls):
+    from sklearn.compose import ColumnTransformer
+    from sklearn.datasets import load_breast_cancer
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import OneHotEncoder
+
+    cv = StratifiedKFold(5, shuffle=True, random_state=0)
+    X, y = load_breast_cancer(return_X_y=True)
+    assert cross_val_score(cls(), X, y, cv=cv).mean() > max(np.mean(y), 1 - np.mean(y)) + 0.2  # measured 0.90
+    X, y = _mixed_table()
+    encode = ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])])
+    assert cross_val_score(make_pipeline(encode, cls()), X, y, cv=cv).mean() > 0.6 + 0.02  # measured 0.67, 0.64
+
+
+def test_export_names_centres_radius_metric_and_class():
+    import json
+
+    from companion import from_dict
+
+    X, y = _mixed_table(n=120)
+    X = X.assign(paris=(X["city"] == "Paris").astype(float)).drop(columns="city")
+    dlm = DecisionListMachine(s=4, metric="l1").fit(X, y)
+    data = json.loads(json.dumps(dlm.to_dict(), allow_nan=False))
+    model = data["model"]
+    assert model["metric"] == "cityblock" and model["columns"] == ["age", "income", "paris"]
+    assert len(model["balls"]) == dlm.n_balls_ > 0
+    for ball, row in zip(model["balls"], dlm.balls_):
+        # the centre by its column names and values: usable without the training set
+        assert ball["centre"] == dict(zip(X.columns, X.iloc[row.centre_index].tolist()))
+        assert ball["radius"] == row.radius and ball["output"] in ("yes", "no")
+        assert ball["fires"] == ("inside" if row.inside else "outside")
+    assert model["default_class"] == dlm.default_class_
+    rebuilt = from_dict(data)
+    np.testing.assert_array_equal(staged_predictions(rebuilt, X), staged_predictions(dlm, X))
+    # a ball's test recomputed from the export alone
+    first = model["balls"][0]
+    distance = np.abs(X[model["columns"]].to_numpy() - [first["centre"][c] for c in model["columns"]]).sum(axis=1)
+    fires = distance < first["radius"] if first["fires"] == "inside" else distance > first["radius"]
+    assert (dlm.predict(X)[fires] == first["output"]).all()
+
+
+@pytest.mark.parametrize("machine", WEIGHTED_MACHINES, ids=WEIGHTED_IDS)
+def test_rules_frame_counts_the_cells(rng, machine):
+    X, y01 = random_problem(rng, m=60, ties=True)
+    fitted = clone(machine).fit(X, y01)
+    frame = fitted.rules_frame(X, y01)
+    assert len(frame) == fitted.n_balls_ + 1 and frame["kind"].iloc[-1] == "default"
+    # a row is decided by its first firing ball, else by the default: every row exactly once
+    assert frame["covered"].sum() == len(X)
+    # the cells of the fit, counted again from the frame's predictions
+    np.testing.assert_array_equal(frame["covered"], fitted.cell_counts_.sum(axis=1))
+    lines = fitted.to_text().splitlines()
+    for t, condition in enumerate(frame["condition"][:-1]):
+        assert condition in lines[t]
