@@ -5,7 +5,7 @@ import pytest
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 
-from companion.bounds.boolean_kernel import extended_gram, minimal_risk
+from companion.bounds.boolean_kernel import extended_gram, minimal_risk, regularised_risk
 from companion.kernels import add_complemented_bits, boolean_kernel, literal_monomials, monomial_features
 from companion.perceptrons import (
     KernelPerceptron,
@@ -14,7 +14,6 @@ from companion.perceptrons import (
     _GivenKernel,
     _KernelRows,
     _squared_hinge_fit,
-    regularised_risk,
 )
 
 LAM = 4.0
@@ -173,7 +172,7 @@ def test_mask_perceptron_text_of_a_hand_built_model():
     [
         (KernelPerceptron(kernel="boolean"), [[0.5, 1.0], [1.0, 0.0]], "Boolean"),
         (MaximalMarginPerceptron(kernel="boolean"), [[3.0, 1.0], [1.0, 0.0]], "Boolean"),
-        (KernelPerceptron(kernel="no-such-kernel"), [[0.0, 1.0], [1.0, 0.0]], "kernel must be"),
+        (KernelPerceptron(kernel="no-such-kernel"), [[0.0, 1.0], [1.0, 0.0]], "'kernel' parameter of KernelPerceptron"),
         (KernelPerceptron(kernel="boolean", degree=-2), [[0.0, 1.0], [1.0, 0.0]], "degree"),
         (KernelPerceptron(lam=-1.0), [[0.0, 1.0], [1.0, 0.0]], "lam"),
         (MaximalMarginPerceptron(tol=1.5), [[0.0, 1.0], [1.0, 0.0]], "tol"),
@@ -450,7 +449,7 @@ def _reference_fit(estimator, X, y, *, one_call=False):
     ``one_call=True``: ``k(X, X)`` in one call, as the code before "past the memory wall" did
     (the same numbers for integer-valued kernels, last bits apart otherwise)."""
     from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
-    from companion.perceptrons import _default_max_iter, _mmp_iterations, regularised_risk
+    from companion.perceptrons import _default_max_iter, _mmp_iterations
 
     classes = np.unique(y)
     y_signed = np.where(y == classes[1], 1.0, -1.0)
