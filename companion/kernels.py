@@ -13,8 +13,7 @@ because exactly ``binom(⟨x,x'⟩, i)`` monomials of degree ``i`` are non-zero 
 
 The module also provides the explicit monomial feature map (used to check the kernel), the
 "Standing Assumption" helper that appends complemented bits (paper §2, condition (3)), and the
-polynomial form of decision trees and DNFs (the classes DT_{d,n} and DNF_{d,n}) with their RKHS
-norms.
+polynomial form of DNFs (the class DNF_{d,n}, Eq. 2) with the RKHS norm of a polynomial.
 
 >>> import numpy as np
 >>> X = np.array([[1, 0, 1], [1, 1, 1]])
@@ -31,8 +30,6 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import comb
 
-from companion.baselines import leaf_monomial, tree_leaf_paths
-
 __all__ = [
     "boolean_kernel",
     "degree_weights",
@@ -42,7 +39,6 @@ __all__ = [
     "literal_monomials",
     "monomial_features",
     "monomial_names",
-    "tree_polynomial",
     "dnf_polynomial",
     "polynomial_norm_sq",
 ]
@@ -280,38 +276,6 @@ def monomial_names(monomials, n_variables: int | None = None, feature_names=None
         return feature_names[col] if feature_names is not None else f"x{col + 1}"
 
     return [" ".join(literal(col) for col in m) if m else "1" for m in monomials]
-
-
-def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """Monomial form of a decision tree on Boolean inputs: the class DT_{d,n} (paper §2).
-
-    Each leaf becomes the conjunction of the literals on its root-to-leaf path, expressed on the
-    complemented inputs (``x_{j+n}`` for ``¬x_j``), with coefficient ``w_I = ±1`` (the leaf's class).
-
-    Parameters
-    ----------
-    tree : sklearn.tree._tree.Tree or object with ``leaves_`` attribute
-        A fitted scikit-learn ``tree_`` whose splits are on Boolean features (threshold 0.5).
-        Objects exposing ``leaf_monomials_`` and ``leaf_signs_`` (e.g.
-        :class:`companion.baselines.PrunedDecisionTree`) are returned as they are.
-    n_variables : int
-        Number of original Boolean variables ``n``.
-
-    Returns
-    -------
-    monomials : list of tuple of int
-    signs : ndarray of ±1
-        ``+1`` where the leaf predicts the positive class (``classes_[1]``).
-    """
-    if hasattr(tree, "leaf_monomials_"):
-        return list(tree.leaf_monomials_), np.asarray(tree.leaf_signs_, dtype=float)
-    monomials, signs = [], []
-    # Right to left, the order paper 03's polynomials have always been listed in.
-    for leaf in reversed(tree_leaf_paths(tree)):
-        counts = tree.value[leaf.node].ravel()
-        monomials.append(leaf_monomial(leaf.conditions, n_variables))
-        signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
-    return monomials, np.array(signs)
 
 
 def dnf_polynomial(terms) -> tuple[list[tuple[int, ...]], np.ndarray]:
