@@ -95,6 +95,17 @@ METRIC_NAMES = tuple(_METRIC_ALIASES) + _OTHER_METRICS
 def resolve_metric(metric) -> str:
     """Map ``metric`` (``"l1"``, ``"l2"``, ``"linf"`` or a SciPy ``cdist`` name) to a ``cdist`` name.
 
+
+    Parameters
+    ----------
+    metric : str
+        ``"l1"``, ``"l2"``, ``"linf"``, an alias (``"manhattan"``, ``"euclidean"``, ...) or one of
+        :data:`METRIC_NAMES`.
+
+    Returns
+    -------
+    str
+        The SciPy ``cdist`` metric name.
     Raises
     ------
     ValueError
@@ -167,11 +178,33 @@ class SortedDistances:
         return self.distances.nbytes + self.order.nbytes + self.sorted_rows.nbytes
 
     def row(self, i: int) -> np.ndarray:
-        """Distances of example ``i`` to every example."""
+        """Distances of example ``i`` to every example.
+
+        Parameters
+        ----------
+        i : int
+            Example index.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``d(x_i, x_j)`` for every example ``j``.
+        """
         return self.distances[i]
 
     def columns(self, indices) -> np.ndarray:
-        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``.
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Example indices (the centres).
+
+        Returns
+        -------
+        ndarray of shape (m, len(indices))
+            ``d(x_i, x_indices[j])``.
+        """
         return self.distances[:, indices]
 
     def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent, weights=None):
@@ -207,6 +240,16 @@ class SortedDistances:
         share one re-sort and one memo of scored states; an identity order returns ``self``.
         ``order`` may also select fewer examples than there are (the rows of positive weight
         of a weighted fit), each at most once.
+
+        Parameters
+        ----------
+        order : array-like of int
+            Distinct example indices, in the order wanted.
+
+        Returns
+        -------
+        SortedDistances
+            The distances of the examples ``order`` (``self`` for the identity).
         """
         order = np.asarray(order, dtype=np.intp)
         if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
@@ -315,13 +358,37 @@ class BlockedSortedDistances:
 
     @staticmethod
     def estimated_bytes(m: int, max_memory_gb=4.0) -> int:
-        """Peak bytes of a fit on ``m`` examples, interpreter and data included: O(m), not O(m^2)."""
+        """Peak bytes of a fit on ``m`` examples, interpreter and data included: O(m), not O(m^2).
+
+        Parameters
+        ----------
+        m : int
+            Number of examples.
+        max_memory_gb : float or None, default=4.0
+            As for the constructor.
+
+        Returns
+        -------
+        int
+            Estimated peak bytes.
+        """
         n_buckets, block_pairs = _blocked_sizes(m, max_memory_gb)
         # the histograms twice (an update copies the rows it keeps) and one block's temporaries
         return int(_BASE_BYTES + 2 * 8 * max(int(m), 1) * n_buckets + _BYTES_PER_STREAMED_PAIR * block_pairs)
 
     def permuted(self, order) -> "BlockedSortedDistances":
-        """The same for the examples taken in ``order`` (identity: ``self``; a selection allowed)."""
+        """The same for the examples taken in ``order`` (identity: ``self``; a selection allowed).
+
+        Parameters
+        ----------
+        order : array-like of int
+            Distinct example indices, in the order wanted.
+
+        Returns
+        -------
+        BlockedSortedDistances
+            The distances of the examples ``order`` (``self`` for the identity).
+        """
         order = np.asarray(order, dtype=np.intp)
         if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
             raise ValueError(f"order must list distinct examples among the {self.n_samples}, got shape {order.shape}")
@@ -341,11 +408,33 @@ class BlockedSortedDistances:
         return 0
 
     def row(self, i: int) -> np.ndarray:
-        """Distances of example ``i`` to every example (recomputed)."""
+        """Distances of example ``i`` to every example (recomputed).
+
+        Parameters
+        ----------
+        i : int
+            Example index.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``d(x_i, x_j)`` for every example ``j``.
+        """
         return cdist(self.X[i : i + 1], self.X, metric=self.metric)[0]
 
     def columns(self, indices) -> np.ndarray:
-        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``.
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Example indices (the centres).
+
+        Returns
+        -------
+        ndarray of shape (m, len(indices))
+            ``d(x_i, x_indices[j])``.
+        """
         return cdist(self.X, self.X[np.asarray(indices, dtype=np.intp)], metric=self.metric)
 
     def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent=None, weights=None):
@@ -652,7 +741,8 @@ def _compression_ok(sorted_rows, to_compression, compression_positive, label_sor
     """Candidates that fire on no remaining compression example of their border's class.
 
     An inside rule needs every such example at distance >= the border's, an outside rule at
-    distance <= the border's (spec §7.4).
+    distance <= the border's (paper 01, Section 4: the list must classify its compression set
+    correctly; the paper states the condition, this candidate filter is our enforcement of it).
     """
     ok_inside = np.zeros(label_sorted.shape, dtype=bool)
     ok_outside = np.zeros(label_sorted.shape, dtype=bool)
@@ -793,7 +883,7 @@ def greedy_ball_list(
         ``N'`` is, the disjunction only when ``P'`` is.
     compression_constraint : bool
         Discard any ball that would fire with the wrong output on a compression example still
-        remaining (spec §7.4, our enforcement of the paper's constraint).
+        remaining (paper 01, Section 4; our enforcement of the paper's constraint).
     tie_rule : {"larger_cover", "fewest_errors", "output_one_first"}
         How balls of equal usefulness are ordered (Figure 1 leaves it open; see Notes).
         ``"larger_cover"`` (the default, used by the estimators): larger covered set, then fewer

@@ -6,7 +6,7 @@ Marchand and Shawe-Taylor, *The Set Covering Machine*, JMLR 3 (2002).
 A *decision list* (Section 2) is ``if h_1(x) then b_1 elif h_2(x) then b_2 ... else b_{r+1}``.
 Its features here are *data-dependent balls* (Section 3): a ball centred on a training example
 ``x_c`` with radius given by the distance to a *border* example ``x_b``. Four types exist
-(spec §7.3), named by the class of the centre and by where the rule fires:
+(paper 01, Section 3), named by the class of the centre and by where the rule fires:
 
 ====  ========  ======  ===========================  =================  ======
 type  centre    border  fires on ``x`` when           output ``b``       strict
@@ -24,7 +24,8 @@ No    positive  pos.    ``d(x, x_c) >  d(x_b, x_c)``  0 (negative)       --
 Pi/Ni only, the *complex* one all four. :class:`BallSetCoveringMachine` is the SCM with balls:
 a conjunction uses only the output-0 types (Ni/No, positive borders), a disjunction only the
 output-1 types (Pi/Po, negative borders); it is BuildDLM restricted to one output and stopping
-only when the class it covers is exhausted (spec §7.7).
+only when the class it covers is exhausted (the SCM's greedy of Marchand and Shawe-Taylor 2002,
+Section 3, over the balls of paper 01).
 
 Implementation (the search itself lives in :mod:`companion._ball_search`). Every greedy step
 scores the O(m²) (centre, border) candidates: for each remaining centre, cumulative counts of the
@@ -149,17 +150,19 @@ def canonical_order(X, y) -> np.ndarray:
 class Ball:
     """One rule of a learnt decision list (one data-dependent ball, Section 3).
 
-    Attributes
+    Parameters
     ----------
     kind : str
         ``"Pi"``, ``"Po"``, ``"Ni"`` or ``"No"``.
-    centre_index, border_index : int
-        Row numbers, in the training set, of the ball's centre and border examples.
+    centre_index : int
+        Row number, in the training set, of the ball's centre example.
+    border_index : int
+        Row number, in the training set, of its border example.
     radius : float
         ``d(x_centre, x_border)``.
     inside : bool
         True if the rule fires strictly inside the radius, False if strictly outside.
-    output
+    output : label
         The class the rule outputs when it fires (a label of ``classes_``).
     """
 
@@ -777,6 +780,15 @@ class DecisionListMachine(_BallListBase):
         Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
         are not considered and, if the final default misclassifies one, the list is cut to the
         longest prefix that does not.
+    stop_if_unchanged : bool, default=True
+        Stop before the first ball that would change no training prediction (of a row of
+        positive weight; the machine with no ball predicts the majority class), so that no
+        padded ball is kept. ``False`` is the paper's BuildDLM, which only stops at ``s`` or
+        when a class is exhausted (Figure 1, step 5); the paper-01 protocols pass it.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (see :meth:`fit`); "balanced"
+        weighs each class by ``n_samples / (2 * its count)``. Like ``p_p``/``p_n`` it trades the
+        errors on one class against the other, but it also weighs what a ball covers.
     max_memory_gb : float or None, default=4.0
         Bounds the working memory of the fit, in GiB, not whether it runs. Up to 2000 examples,
         when it allows them, the fit keeps every distance (:class:`SortedDistances`, 56 bytes per
@@ -794,7 +806,7 @@ class DecisionListMachine(_BallListBase):
     balls_ : list of Ball
         The rules in order: type, centre index, border index, radius, inside/outside, output
         (:meth:`balls_frame` tabulates them with their centres' feature values).
-    default_ :
+    default_class_ : label
         Output when no ball fires (``¬b_r``, Figure 1 step 6); with no ball at all, the majority
         class of the training set (``classes_[0]`` if both classes are equally frequent).
     n_balls_ : int
@@ -865,8 +877,22 @@ class DecisionListMachine(_BallListBase):
     **Reading the model.** ``to_text()`` prints each ball by its centre's feature values,
     ``if ||x - (age=54, income=3100)||_2 < 5.4 then 'benign'``; with more than ``max_inline``
     features the balls are named ``c1, c2, ...`` and a table of the centres follows.
-    :meth:`balls_frame` gives the same as a DataFrame. In a pipeline, the names (and units)
-    are those of the step before: :func:`companion.interpretable.pipeline_text`.
+    :meth:`balls_frame` gives the same as a DataFrame, and ``rules_frame(X, y)`` one row per
+    ball plus the default (a ball *decides* the rows on which it is the first to fire) with
+    the rows it decides and its errors. In a pipeline, the names (and units) are those of the
+    step before: :func:`companion.interpretable.pipeline_text`.
+
+    **Sample weights.** A weight is a number of copies: the greedy's covered and erred
+    counts are sums of weights, an integer weight gives exactly the machine that duplicated
+    rows give and a weight 0 the machine without the row (see :meth:`fit`).
+
+    **Exported model.** ``to_dict()["model"]`` holds ``metric`` (the SciPy ``cdist`` name),
+    ``columns`` (the input columns' names), ``balls`` (in list order, each with ``kind``,
+    ``centre`` — a ``{column: value}`` mapping, in the input's units —, ``radius``, ``fires``
+    — ``"inside"``: ``d(x, centre) < radius``, ``"outside"``: ``>`` —, ``output`` — the class
+    label given where it decides —, and the training rows ``centre_index``/``border_index``),
+    ``default_class``, ``fitted_n_balls`` (per prefix, for ``staged_predict``) and
+    ``cell_counts``. The balls and the default alone reproduce ``predict`` in another tool.
 
     Examples
     --------
@@ -920,7 +946,7 @@ class DecisionListMachine(_BallListBase):
 
 
 class BallSetCoveringMachine(_BallListBase):
-    """Set Covering Machine with data-dependent balls (Marchand & Shawe-Taylor 2002; spec §7.7).
+    """Set Covering Machine with data-dependent balls (Marchand & Shawe-Taylor 2002, over paper 01's balls).
 
     A conjunction outputs ``classes_[1]`` unless one of its balls fires (each ball is a rule
     "fires → ``classes_[0]``": Ni and No balls, positive borders); a disjunction is the same with
@@ -944,6 +970,11 @@ class BallSetCoveringMachine(_BallListBase):
     metric : str, default="l2"
     compression_constraint : bool, default=False
         As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
+    stop_if_unchanged : bool, default=True
+        As for :class:`DecisionListMachine` (``False``: the SCM's own stopping rule, ``s`` balls
+        or the covered class exhausted).
+    class_weight : dict, "balanced" or None, default=None
+        As for :class:`DecisionListMachine`.
     max_memory_gb : float or None, default=4.0
         As for :class:`DecisionListMachine`.
 
@@ -984,7 +1015,10 @@ class BallSetCoveringMachine(_BallListBase):
 
     **Reading the model.** ``to_text()`` writes the machine as the equivalent decision list
     (``if ball 1 fires then classes_[0] else if ... else classes_[1]`` for a conjunction), each
-    ball by its centre's feature values; :meth:`balls_frame` tabulates the balls.
+    ball by its centre's feature values; :meth:`balls_frame` tabulates the balls and
+    ``rules_frame(X, y)`` counts, per ball, the rows on which it is the first to fire.
+
+    **Sample weights** and the **exported model** are as for :class:`DecisionListMachine`.
 
     Examples
     --------
@@ -1050,7 +1084,23 @@ __all__ += ["ReconstructedList", "reconstruct_decision_list"]
 
 @dataclass(frozen=True)
 class ReconstructedList:
-    """A decision list of balls rebuilt from a compression message (Section 4)."""
+    """A decision list of balls rebuilt from a compression message (Section 4).
+
+    Parameters
+    ----------
+    centres : ndarray of shape (r, n_features)
+        The balls' centres, in list order.
+    radii : ndarray of shape (r,)
+        Their radii.
+    inside : ndarray of bool, shape (r,)
+        True where the ball fires strictly inside its radius, False strictly outside.
+    outputs : ndarray of int, shape (r,)
+        The output (1 positive, 0 negative) of each ball.
+    default : int
+        The output when no ball fires.
+    metric : str
+        The ``cdist`` metric of the distances.
+    """
 
     centres: np.ndarray
     radii: np.ndarray
@@ -1060,7 +1110,18 @@ class ReconstructedList:
     metric: str
 
     def predict01(self, X) -> np.ndarray:
-        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``."""
+        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points in the units of the compression set.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            The output of the first ball that fires, else the default.
+        """
         X = np.asarray(X, dtype=float)
         if len(self.radii) == 0:
             return np.full(len(X), self.default)
@@ -1088,9 +1149,19 @@ def reconstruct_decision_list(message, metric="l2") -> ReconstructedList:
     and is what keeps a Po/No centre that was later covered out of later radii (our reading of
     "the same proof can be used" for Theorem 2). The default is ``not b_r``.
 
-    ``message`` is a :class:`companion.bounds.decision_list.CompressionMessage` (or any object with
-    its attributes ``X``, ``y``, ``is_centre``, ``balls``), e.g. from
-    :func:`companion.bounds.decision_list.compression_message`.
+    Parameters
+    ----------
+    message : CompressionMessage
+        A :class:`companion.bounds.decision_list.CompressionMessage` (or any object with its
+        attributes ``X``, ``y``, ``is_centre``, ``balls``), e.g. from
+        :func:`companion.bounds.decision_list.compression_message`.
+    metric : str, default="l2"
+        The metric of the distances (as for :class:`DecisionListMachine`).
+
+    Returns
+    -------
+    ReconstructedList
+        The rebuilt list.
     """
     metric = resolve_metric(metric)
     X = np.asarray(message.X, dtype=float)

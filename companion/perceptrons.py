@@ -4,7 +4,8 @@
 * :class:`MaximalMarginPerceptron` — the greedy soft-margin maximal margin perceptron ("λ-MMP",
   Algorithm 2); the row "Kernel SVM" of Table 1.
 * :class:`MaskPerceptron` — a greedy sparse polynomial classifier standing in for the mask
-  perceptron of Kowalczyk & Ferrà (1994), reconstructed as in the spec (§7).
+  perceptron of Kowalczyk & Ferrà (1994), paper 03 Section 5: our reconstruction (the 1994
+  heuristics are not available; the class docstring states it).
 * The risk ``R[f, λ] = ‖f‖² + (1/λ) Σ (1 - y_i f(x_i))_+²`` (Eq. 7) is
   :func:`companion.bounds.boolean_kernel.regularised_risk`, with the bounds on it.
 
@@ -376,7 +377,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
     ``j`` is chosen). For ``λ > 0`` it always terminates; for ``λ = 0`` it is the ordinary kernel
     perceptron and terminates on separable data.
 
-    The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (spec §4.2, reconstructed), which makes
+    The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (our reconstruction: the paper gives bound (9), not the scaling of the output), which makes
     the norm of the extended vector equal to the bound (9) ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]``.
 
     Scores: :meth:`decision_function` is ``f(x)`` (positive: ``classes_[1]``; ``predict`` agrees,
@@ -392,6 +393,11 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Degree ``d`` of the Boolean kernel (also of ``"poly"``).
     weights : None, float or array-like, default=None
         Complexity weights ``c_i`` of the Boolean kernel (``None``: all 1).
+    gamma : "scale", float or None, default="scale"
+        ``gamma`` of the kernels that take one (rbf, laplacian, sigmoid, poly, chi2) when
+        ``kernel_params`` gives none: "scale" is ``1 / (n_features * X.var())``, as scikit-learn's
+        ``SVC`` (so raw columns in large units do not flatten an rbf kernel); ``None`` leaves
+        ``pairwise_kernels``' default ``1 / n_features``. The value used is ``gamma_``.
     kernel_params : dict, default=None
         Extra keyword arguments for a named or callable kernel.
     lam : float, default=4.0
@@ -437,13 +443,28 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Number of training points with ``f(x) = 0`` exactly (frequent on LED digits: duplicated
         inputs with both labels). :meth:`predict` sends ties to ``classes_[0]``.
     converged_ : bool
+    gamma_ : float or None
+        The kernel's ``gamma`` from the ``gamma`` parameter (None when the kernel takes none, or
+        ``kernel_params`` gives it).
+
+    Notes
+    -----
+    **Sample weights** are refused (a ``TypeError`` saying why): each row has its own slack
+    coordinate ``√λ e_i`` in the extended space (Section 4), so a row of weight 2 is not two
+    copies of it. :class:`MaskPerceptron` takes weights.
+
+    **Exported model.** ``to_dict()["model"]`` holds ``kernel``, ``gamma`` (the value used),
+    ``support`` (training rows), ``support_vectors`` (each a ``{column: value}`` mapping; None for
+    a precomputed kernel), ``unscaled_coef`` (``α_i y_i``), ``decision_scale`` and ``alpha``:
+    ``f(x) = decision_scale · Σ unscaled_coef_i k(support_vector_i, x)``, with the kernel and
+    the parameters of the envelope.
     """
 
     # Read by tests/test_learner_properties.py: a learner whose model depends on the order of the
     # training rows must say why, instead of silently failing the permutation property.
     _row_order_dependence = (
         "Algorithm 1 is an online perceptron: which violated example is updated first changes the "
-        "final alpha; the paper does not fix the order and the spec's simulations (and ours) use "
+        "final alpha; the paper does not fix the order and our simulations use "
         "cyclic sweeps in index order."
     )
 
@@ -738,7 +759,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     convex hull of the extended points closest to the origin) by Kowalczyk's two step types: a
     step *toward* ``z_i`` and a step *away* from a support point ``z_i``; each iteration takes the
     step, over all ``i`` and both types, with the largest decrease of ``N`` (step rules
-    reconstructed, spec §4.3). It stops when ``min_i (G α)_i ≥ (1 - tol) N`` (condition (10)).
+    reconstructed from paper 03, Section 4: Algorithm 2 names the two step types, not their
+    step sizes). It stops when ``min_i (G α)_i ≥ (1 - tol) N`` (condition (10)).
 
     At every iteration ``1 / N ≤ min_f R[f, λ]`` (Eq. 11); at the stop the rescaled output
     ``f = w̃ / min_i (G α)_i`` has ``R[f, λ] ≤ N / min_i (Gα)_i² ≤ (1 - tol)^{-2} / N`` (Eq. 12).
@@ -748,7 +770,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     Parameters
     ----------
-    kernel, degree, weights, kernel_params, lam
+    kernel, degree, weights, gamma, kernel_params, lam
         As in :class:`KernelPerceptron`.
     tol : float, default=1e-3
         ``ε`` of the stopping rule (10), in (0, 1).
@@ -933,10 +955,10 @@ def _mmp_iterations(G, tol, max_iter):
 
 
 class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
-    """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03 §5, spec §7).
+    """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03, Section 5).
 
-    Kowalczyk & Ferrà's original heuristics are not available; this is the reconstruction of the
-    spec. Starting from the constant monomial, it repeatedly scores every candidate monomial
+    Kowalczyk & Ferrà's original heuristics are not available; this is our reconstruction of
+    them from paper 03's description (Section 5). Starting from the constant monomial, it repeatedly scores every candidate monomial
     ``x^I`` of degree ≤ ``degree`` by the size of the risk gradient ``|Σ_i ξ_i y_i x_i^I|``
     (``ξ_i = (1 - y_i f(x_i))_+``), refits the ``n_candidates`` best-scoring ones, and adds the one
     giving the lowest regularised risk ``R[f, λ] = Σ_I w_I²/c_|I| + (1/λ) Σ ξ_i²``; it stops after
@@ -986,6 +1008,17 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
+
+    Notes
+    -----
+    **Sample weights** weigh each row's squared slack in the risk (see :meth:`fit`); an
+    integer weight is that many copies of the row.
+
+    **Exported model.** ``to_dict()["model"]`` holds ``terms``, each with ``monomial`` (column
+    positions on the complemented inputs), ``literals`` (``{"column": name, "negated": bool}``,
+    ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``; and the
+    fit's ``norm_sq`` and ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
+    rows where its monomial is non-zero, and its ``prediction`` is the class its sign favours.
     """
 
     _parameter_constraints: dict = {
@@ -1086,13 +1119,35 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def decision_function(self, X):
-        """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``."""
+        """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``f(x)``.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
 
     def predict(self, X):
-        """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``."""
+        """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels of ``classes_``.
+        """
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 

@@ -524,7 +524,7 @@ def test_majority_default_takes_the_first_class_on_a_tie():
 
 
 # --------------------------------------------------------------------------------------------
-# Paper properties (spec §9.5)
+# Paper properties (paper 01, Sections 2-4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -556,7 +556,7 @@ def test_finite_penalties_trade_accuracy_for_size(rng):
 
 @pytest.mark.parametrize("model_type", ["conjunction", "disjunction"])
 def test_restricted_dlm_equals_scm(rng, model_type):
-    """BuildDLM with only (¬h, 0) moves (Ni/No) and p_p = p is the SCM conjunction (spec §7.7)."""
+    """BuildDLM with only (¬h, 0) moves (Ni/No) and p_p = p is the SCM conjunction (Marchand & Shawe-Taylor 2002)."""
     X, y01 = random_problem(rng, m=50, ties=True)
     p = 1.3
     scm = BallSetCoveringMachine(p=p, s=6, model_type=model_type).fit(X, y01)

@@ -20,6 +20,11 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
+    "companion.decision_list",
+    "companion.perceptrons",
+    "companion.kernels",
+    "companion.bounds.decision_list",
+    "companion.bounds.boolean_kernel",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
