@@ -760,3 +760,16 @@ def test_mask_perceptron_export_names_literals_and_rules_frame_counts_active_ter
     assert frame["covered"].iloc[0] == len(X)  # the constant term is active everywhere
     active = monomial_features(np.hstack([bits, 1 - bits]), model.monomials_) != 0
     np.testing.assert_array_equal(frame["covered"], active.sum(axis=0))
+
+
+def test_to_text_decimals(rng):
+    X, y = _boolean_problem(rng)
+    mask = MaskPerceptron(degree=1, n_terms=2).fit(X, y)
+    terms = mask.to_text(decimals=1).splitlines()[1:]
+    assert terms and all(line.split()[0].split(".")[1].__len__() == 1 for line in terms)
+    assert mask.to_text() == mask.to_text(decimals=3)  # the default is the notebooks' 3 places
+    kp = KernelPerceptron(kernel="boolean", degree=1).fit(X, y)
+    line = kp.to_text(decimals=2, max_terms=1).splitlines()[1]
+    coefficient = line.split()[0]
+    assert coefficient[0] in "+-" and len(coefficient.split(".")[1]) == 2
+    assert kp.to_text() == kp.to_text(decimals=None)
