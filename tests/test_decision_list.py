@@ -1173,3 +1173,15 @@ def test_rules_frame_counts_the_cells(rng, machine):
     lines = fitted.to_text().splitlines()
     for t, condition in enumerate(frame["condition"][:-1]):
         assert condition in lines[t]
+
+
+def test_weights_with_shared_sorted_distances(rng):
+    """A SortedDistances of all the rows serves a weighted fit too (rows of weight 0 left out)."""
+    X, y01 = random_problem(rng, m=50, ties=True)
+    weights = rng.integers(0, 3, size=len(X))
+    for machine in WEIGHTED_MACHINES:
+        sd = SortedDistances.from_points(X, machine.metric)  # computed under the machine's metric
+        shared = clone(machine).fit(X, y01, sample_weight=weights, sorted_distances=sd)
+        alone = clone(machine).fit(X, y01, sample_weight=weights)
+        assert _balls(shared) == _balls(alone)
+        np.testing.assert_array_equal(shared.cell_counts_, alone.cell_counts_)
