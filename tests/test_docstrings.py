@@ -26,6 +26,11 @@ PUBLIC_MODULES = [
     "companion.bounds.compression",
     "companion.bounds.occam",
     "companion.bounds.pac_bayes",
+    "companion.decision_list",
+    "companion.perceptrons",
+    "companion.kernels",
+    "companion.bounds.decision_list",
+    "companion.bounds.boolean_kernel",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
