@@ -16,7 +16,7 @@ Results are kept in a long table, one row per (draw, degree, method), with colum
 ``size`` (leaves / support vectors / terms), ``train_error`` and ``test_error`` (in %).
 :func:`run` (with a :class:`Config`) returns it in the tidy shape of
 :mod:`companion.experiments.protocol` (the degree is part of the ``method`` key, the draw is the
-``seed``); :func:`draws_table` gives back :func:`run_protocol`'s layout, and the builders take either.
+``seed``); every builder takes that frame, and :func:`draws_table` gives the layout of ``03_draws.csv``.
 
 Also: draws rejection-sampled to the paper's Bayes training error
 (:func:`run_conditioned_protocol`), the row-order spread of the order-sensitive learners
@@ -59,7 +59,6 @@ __all__ = [
     "draw_hash",
     "j48_results",
     "j48_results_if_run",
-    "run_protocol",
     "summarise",
     "table1_comparison",
     "PAPER_TREE",
@@ -84,6 +83,7 @@ __all__ = [
     "conditioned_comparison",
     "row_order_spread",
     "row_order_summary",
+    "plot_row_orders",
     "unpruned_trees",
     "lambda_sweep",
     "lambda_sweep_summary",
@@ -220,15 +220,14 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
     return pd.DataFrame(rows)
 
 
-def run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
+def _run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
     """Run :func:`run_draw` on ``n_draws`` independent draws seeded from ``seed``.
 
     Draw ``k`` uses the ``k``-th child of ``numpy.random.SeedSequence(seed)``, so the draws are
     independent items of :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1,
     serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does
-    not change the result. Other keyword arguments go to :func:`run_draw`.
-
-    Returns the long table of :func:`run_draw` with an extra column ``draw``.
+    not change the result. Other keyword arguments go to :func:`run_draw`. Returns the long
+    table of :func:`run_draw` with an extra column ``draw`` (:func:`_tidy` makes it :func:`run`'s).
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
@@ -250,7 +249,7 @@ def _run_seeded_draw(kwargs, item):
 #: The ``dataset`` key: LED digits drawn by :func:`companion.led.make_led_digits`, 0-4 against 5-9.
 DATASET = "led7 0-4 vs 5-9"
 
-#: Columns of :func:`run_protocol`'s long table (``03_draws.csv``), in its order.
+#: Columns of :func:`draws_table` (``03_draws.csv``), in its order.
 _DRAWS_COLUMNS = ["degree", "method", *QUANTITIES, *TIE_COLUMNS, "draw"]
 
 
@@ -291,7 +290,7 @@ def method_key(method: str, degree: int) -> str:
 
 
 def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
-    """Table 1's protocol (:func:`run_protocol`) as a tidy frame.
+    """Table 1's protocol: :func:`run_draw` on independent draws, as a tidy frame.
 
     Parameters
     ----------
@@ -303,19 +302,24 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per draw, degree and method, in :func:`run_protocol`'s order. Keys: ``dataset``
+        One row per draw, degree and method, draw by draw. Keys: ``dataset``
         (:data:`DATASET`), ``method`` (:func:`method_key`: one of :data:`METHODS` and the
         degree, ``"kernel_perceptron d=2"``; the Bayes rule does not depend on ``d`` and is
         repeated under each degree), ``seed`` (the draw ``k``: its data come from the ``k``-th
         child of ``SeedSequence(config.seed)``), ``fold`` (0: one training/test pair per draw).
         Columns ``degree``, then :data:`QUANTITIES` and :data:`TIE_COLUMNS` as in
-        :func:`run_draw`. :func:`draws_table` gives back :func:`run_protocol`'s layout; every
-        builder below takes either.
+        :func:`run_draw`. Every builder below takes this frame; :func:`draws_table` gives the
+        layout of ``03_draws.csv``.
     """
-    draws = run_protocol(
+    draws = _run_protocol(
         config.n_draws, config.seed, n_jobs=n_jobs, degrees=tuple(config.degrees), n_train=config.n_train,
         n_test=config.n_test, lam=config.lam, tol=config.tol, noise=config.noise,
     )
+    return _tidy(draws)
+
+
+def _tidy(draws: pd.DataFrame) -> pd.DataFrame:
+    """:func:`run`'s tidy frame from the long per-draw table of :func:`_run_protocol` (column ``draw``)."""
     results = draws.drop(columns="draw")
     results["method"] = [method_key(m, d) for m, d in zip(draws["method"], draws["degree"])]
     results.insert(0, "dataset", DATASET)
@@ -325,13 +329,25 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
 
 
 def draws_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`run_protocol`'s long table (``03_draws.csv``) from :func:`run`'s tidy frame.
+    """:func:`run`'s tidy frame in the layout of ``figures/03_draws.csv``: one row per draw, degree, method.
 
-    A frame already in that layout (it has a ``draw`` column, as :func:`run_protocol`'s and
-    :func:`run_conditioned_protocol`'s) is returned as it is.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s (or :func:`run_conditioned_protocol`'s) tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``degree``, ``method`` (one of :data:`METHODS`, without the degree),
+        :data:`QUANTITIES`, :data:`TIE_COLUMNS` and ``draw`` (the tidy ``seed``).
+
+    Raises
+    ------
+    ValueError
+        If a ``method`` key does not end with its degree (see :func:`method_key`).
     """
-    if "draw" in results.columns:
-        return results
+    check_tidy(results)
     suffixes = [f" d={d}" for d in results["degree"]]
     if not all(m.endswith(s) for m, s in zip(results["method"], suffixes)):
         raise ValueError("results' method keys must end with their degree (see method_key)")
@@ -748,19 +764,41 @@ def _run_conditioned_draw(kwargs, item):
 
 
 def run_conditioned_protocol(n_draws, seed, *, n_jobs=1, target=None, tolerance=0.0, **kwargs) -> pd.DataFrame:
-    """:func:`run_protocol` on draws whose training set is as easy as the paper's (rejection-sampled).
+    """:func:`run`'s protocol on draws whose training set is as easy as the paper's (rejection-sampled).
 
     Draw ``k`` uses the ``k``-th child of ``SeedSequence(seed)``; the training set is drawn by
     :func:`draw_conditioned_data` (Bayes training error = ``target`` ± ``tolerance`` points), the
-    test set unconditioned. Other keyword arguments go to :func:`run_draw`. The long table has
-    the extra columns ``draw`` and ``tries`` (training sets drawn until one was accepted).
+    test set unconditioned.
+
+    Parameters
+    ----------
+    n_draws : int
+        Number of accepted draws.
+    seed : int
+        Seed of the draws' ``SeedSequence``.
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`, one item per draw; the result
+        does not depend on it.
+    target : float, optional
+        Target Bayes training error in % (default: the paper's 11.2 %).
+    tolerance : float, default=0.0
+        Half-width of the accepted band, in percentage points.
+    **kwargs
+        Passed to :func:`run_draw` (``degrees``, ``n_train``, ``n_test``, ...) and to
+        :func:`draw_conditioned_data` (``max_tries``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`run`'s tidy frame (``seed`` is the draw), with the extra column ``tries``
+        (training sets drawn until one was accepted).
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
     options = dict(kwargs, target=target, tolerance=tolerance)
     frames = parallel_map(partial(_run_conditioned_draw, options), list(enumerate(seeds)), n_jobs=n_jobs)
-    return pd.concat(frames, ignore_index=True)
+    return _tidy(pd.concat(frames, ignore_index=True))
 
 
 def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, confidence=0.95) -> pd.DataFrame:
@@ -773,7 +811,8 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
     from scipy import stats as st
 
     paper = _paper_rows(column, conditioned=True)
-    ours = results[(results["degree"] == degree) & ~results["method"].isin(TREE_STAND_INS)]
+    ours = draws_table(results)
+    ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std", "count"])
     table = comparison_table(paper, stats["mean"]).dropna(subset=["paper"])
@@ -791,7 +830,7 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
 
 
 def _protocol_draw(seed, draw, n_train, n_test, noise=0.1):
-    """The data of draw ``draw`` of :func:`run_protocol` with this ``seed`` (same bits)."""
+    """The data of draw ``draw`` of :func:`run` with this ``seed`` (same bits)."""
     child = np.random.SeedSequence(seed).spawn(draw + 1)[draw]
     return _draw_data(np.random.default_rng(child), n_train, n_test, noise)
 
@@ -894,7 +933,7 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     Parameters
     ----------
     seed : int
-        The protocol's seed (draw ``draw`` of :func:`run_protocol` is regenerated bit for bit).
+        The protocol's seed (draw ``draw`` of :func:`run` is regenerated bit for bit).
     plan : dict {method: degrees}, optional
         Methods among ``kernel_perceptron``, ``kernel_svm``, ``mask_perceptron`` and their degrees;
         default: the perceptron at d = 2, 3, 7, the λ-MMP and the mask perceptron at d = 7.
@@ -974,7 +1013,7 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     Columns: ``orders`` (how many), ``original`` (the original row order, as in the main table),
     ``orders mean/sd/min``, the quantiles :data:`ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
     default linear interpolation), ``orders max``, ``draws sd`` (sd over the draws of
-    :func:`run_protocol`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
+    :func:`run`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {QUANTITIES}, got {quantity!r}")
@@ -992,13 +1031,43 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     return table
 
 
+def plot_row_orders(order_results: pd.DataFrame, *, draw=0, method="kernel_perceptron", quantity="test_error"):
+    """Figure: the spread of one method's ``quantity`` over the row orders, one box per degree.
+
+    Parameters
+    ----------
+    order_results : pandas.DataFrame
+        :func:`row_order_spread`'s table.
+    draw : int, default=0
+        The draw ``order_results`` was computed on (its ``draw`` argument), for the title.
+    method : str, default="kernel_perceptron"
+        The method shown (one of :data:`METHODS`).
+    quantity : str, default="test_error"
+        The quantity shown (one of :data:`QUANTITIES`, in %).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Boxes with whiskers at the 5 % and 95 % quantiles of the orders.
+    """
+    titles = {"kernel_perceptron": "λ-perceptron", "kernel_svm": "λ-MMP", "mask_perceptron": "mask perceptron"}
+    ax = order_results[order_results["method"] == method].boxplot(
+        column=quantity, by="degree", whis=(5, 95), figsize=(6, 3.6)
+    )
+    label = quantity.replace("_", " ")
+    ax.set_title(f"{titles.get(method, method)}, draw {draw}: {label} over row orders (whiskers 5-95 %)")
+    ax.figure.suptitle("")
+    ax.set_ylabel(f"{label} (%)")
+    return ax.figure
+
+
 # --------------------------------------------------------------------------------------------
 # Un-pruned trees, the λ sweep with bounds (11), (12), (15) and R₁ (issue 16, item 6)
 # --------------------------------------------------------------------------------------------
 
 
 def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000, lam=4.0) -> pd.DataFrame:
-    """Pruned against un-pruned CART trees on the draws of :func:`run_protocol` (paper §5 remark).
+    """Pruned against un-pruned CART trees on the draws of :func:`run` (paper §5 remark).
 
     The paper notes that "for the 'un-pruned' decision trees risks were only slightly worse".
     The un-pruned tree is CART grown to depth ``d`` (:class:`~companion.led.PrunedDecisionTree`
@@ -1021,7 +1090,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
 
 def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train=500, n_test=5000, tol=1e-3,
                  n_jobs=1) -> pd.DataFrame:
-    """λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run_protocol`.
+    """λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run`.
 
     Per (draw, λ) it records the test errors, and the chain of risk bounds at this λ:
     the perceptron bound (9), the MMP bound (11), the exact ``min_f R[f, λ]`` (Eq. 15 with the
@@ -1160,7 +1229,7 @@ def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
 def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=None):
     """The mask perceptron and the pruned CART tree of degree ``degree`` on one draw, for reading.
 
-    Fitted on draw ``draw`` of :func:`run_protocol` (same data and settings as the main table).
+    Fitted on draw ``draw`` of :func:`run` (same data and settings as the main table).
     Print them with ``to_text(feature_names=SEGMENT_NAMES)`` to read them in segment names.
 
     Returns

@@ -342,10 +342,11 @@ def folds_table(results: pd.DataFrame) -> pd.DataFrame:
 def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
     """``results`` with the tidy ``method`` column named ``learner``, as the tables name it.
 
-    The builders accept :func:`run`'s tidy frame (and :func:`peer_results`', concatenated) as
-    well as the former per-fold layout (:func:`folds_table`), which has ``learner`` already.
+    Every builder takes :func:`run`'s tidy frame (or it with :func:`peer_results`' and
+    :func:`majority_results`', concatenated), and only that: :func:`check_tidy` refuses any
+    other layout (such as :func:`folds_table`'s).
     """
-    return results.rename(columns={"method": "learner"}) if "method" in results.columns else results
+    return check_tidy(results).rename(columns={"method": "learner"})
 
 
 def _benchmark_fold(others, params, seed, item):
@@ -1119,22 +1120,22 @@ def substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame
     How a protocol variant is built: re-run only what the variant changes (WIDC with the other
     polarity; the data sets whose typing differs) and substitute it into the main frame.
     """
-    results, replacement = _learner_view(results), _learner_view(replacement)
-    keys = set(zip(replacement["dataset"], replacement["learner"]))
-    kept = results[[key not in keys for key in zip(results["dataset"], results["learner"])]]
-    return pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True)
+    check_tidy(results), check_tidy(replacement)
+    keys = set(zip(replacement["dataset"], replacement["method"]))
+    kept = results[[key not in keys for key in zip(results["dataset"], results["method"])]]
+    return check_tidy(pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True))
 
 
 def with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
     """``results`` with the learner ``cn2`` (e.g. ``"CN2 (alpha=1)"``) named ``"CN2"``, the former ``"CN2"`` dropped."""
-    results = _learner_view(results)
+    check_tidy(results)
     if cn2 == "CN2":
         return results
-    if cn2 not in set(results["learner"]):
+    if cn2 not in set(results["method"]):
         raise ValueError(f"no learner {cn2!r} in the results")
-    kept = results[results["learner"] != "CN2"].copy()
-    kept["learner"] = kept["learner"].replace({cn2: "CN2"})
-    return kept.reset_index(drop=True)
+    kept = results[results["method"] != "CN2"].copy()
+    kept["method"] = kept["method"].replace({cn2: "CN2"})
+    return check_tidy(kept.reset_index(drop=True))
 
 
 def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
@@ -1296,12 +1297,12 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`with_cn2`; None or
         absent from ``everything``: no such variant).
     """
-    variants = {"main": _learner_view(everything)}
+    variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
         variants["typing=numeric"] = substitute(everything, numeric)
     if polarity_gt is not None and len(polarity_gt):
         variants["polarity=gt"] = substitute(everything, polarity_gt)
-    if cn2_variant is not None and cn2_variant in set(_learner_view(everything)["learner"]):
+    if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = with_cn2(everything, cn2_variant)
     return variants
 
