@@ -338,11 +338,13 @@ def test_substitute_and_variants_replace_only_what_they_rerun():
     assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1"]  # an empty re-run is no variant
     gt = variants["polarity=gt"]
     assert len(gt) == len(main)
-    changed = gt[(gt["learner"] == "WIDC(p)") & (gt["dataset"] == "d3")]
+    changed = gt[(gt["method"] == "WIDC(p)") & (gt["dataset"] == "d3")]
     assert (changed["error"] == 0.9).all() and (changed["literals"] == 7).all() and len(changed) == 2
     pd.testing.assert_frame_equal(gt[gt["dataset"] != "d3"].reset_index(drop=True),
                                   variants["main"][variants["main"]["dataset"] != "d3"].reset_index(drop=True))
-    assert (variants["CN2 alpha=1"].query("learner == 'CN2'")["error"] == 0.30).all()
+    assert (variants["CN2 alpha=1"].query("method == 'CN2'")["error"] == 0.30).all()
+    for frame in variants.values():
+        check_tidy(frame)  # the variants are tidy frames, as every builder takes
 
 
 def test_peer_tables_stack_the_variants_with_the_majority_row():
