@@ -46,6 +46,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -645,69 +646,69 @@ del _public_name, _function
 # --------------------------------------------------------------------------------------------
 
 
-def load_widc_peers():
-    """Weka J48 / JRip and Orange3 CN2 results on notebook 04's folds (``data/widc_peers``).
-
-    Produced by ``peers/widc_peers.py`` in the peers' own environments (Java, Orange3); read here
-    without either. See ``data/widc_peers/provenance.csv`` for the commands and versions.
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per (dataset, typing, fold, learner): ``n_test``, ``errors`` (test errors),
-        ``rules``, ``literals``. ``typing`` is that of
-        ``companion.experiments.paper04.load_benchmark_set`` the peers received
-        (``"documented"``; ``"numeric"`` only for the data sets where the two typings differ).
-    folds : pandas.DataFrame
-        ``dataset, row, fold``: the test fold of every row, as the peers were run.
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, commands, sha256 of every data set's fold vector, the
-        nominal columns of every data set and typing).
-    """
-    results = _read_csv("widc_peers/results.csv")
-    folds = _read_csv("widc_peers/folds.csv")
-    provenance = _read_csv("widc_peers/provenance.csv").set_index("key")["value"]
-    return results, folds, provenance
+#: The folders of peer results under ``data/``, by the notebook they serve.
+PEER_FOLDERS = {
+    "prism": "Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds (``peers/prism_peers.py``)",
+    "led": "Weka J48 on notebook 03's LED draws (``peers/led_peers.py``)",
+    "widc": "Weka J48 / JRip and Orange3 CN2 on notebook 04's folds (``peers/widc_peers.py``)",
+}
 
 
-def load_prism_peers():
-    """Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds (``data/prism_peers``).
+class PeerResults(NamedTuple):
+    """The three files of a peer-results folder ``data/<name>_peers``."""
 
-    Produced by ``peers/prism_peers.py`` (Java only); read here without it.
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per (method, seed, fold), :func:`companion.experiments.paper02.run`'s keys:
-        ``n_test``, ``correct``, ``incorrect``, ``unclassified``, ``rules``, ``literals``.
-    folds : pandas.DataFrame
-        ``seed, row, fold``: the test fold of every row in every split (``weka:1``: Weka's own
-        folds of ``-x 10 -s 1``, read from Weka's filters; ``numpy:<s>``: the seeded splits).
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, commands, fold hashes, Weka's own cross-validation counts).
-    """
-    results = _read_csv("prism_peers/results.csv")
-    folds = _read_csv("prism_peers/folds.csv")
-    provenance = _read_csv("prism_peers/provenance.csv").set_index("key")["value"]
-    return results, folds, provenance
+    #: One row per run of a peer (columns: below).
+    results: pd.DataFrame
+    #: The test fold of every row, as the peers were run; ``None`` where the folder has none.
+    folds: pd.DataFrame | None
+    #: ``key -> value``: date, versions, commands, hashes of the folds or draws the peers saw.
+    provenance: pd.Series
 
 
-def load_led_peers():
-    """Weka J48 on notebook 03's LED draws (``data/led_peers``).
+def load_peers(name: str) -> PeerResults:
+    """The results of the papers' peers on a notebook's exact folds or draws (``data/<name>_peers``).
 
-    Produced by ``peers/led_peers.py`` (Java only); read here without it.
+    Produced by ``peers/<name>_peers.py`` in the peers' own environments (Java, Orange3); read
+    here without either.
+
+    Parameters
+    ----------
+    name : {"prism", "led", "widc"}
+        The folder (:data:`PEER_FOLDERS`):
+
+        * ``"prism"``: Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds.
+          ``results``: one row per (method, seed, fold), with
+          :func:`companion.experiments.paper02.run`'s keys and ``n_test``, ``correct``,
+          ``incorrect``, ``unclassified``, ``rules``, ``literals``; ``folds``: ``seed, row, fold``
+          (``weka:1``: Weka's own folds of ``-x 10 -s 1``; ``numpy:<s>``: the seeded splits).
+        * ``"led"``: Weka J48 on notebook 03's LED draws. ``results``: one row per draw, with
+          ``draw``, ``n_train``, ``n_test``, ``train_errors``, ``test_errors``, ``leaves``,
+          ``size`` (J48's "Size of the tree": all nodes), ``depth``; no ``folds`` (the draws are
+          regenerated from their seeds; ``provenance`` holds the sha256 of every draw).
+        * ``"widc"``: Weka J48 / JRip and Orange3 CN2 on notebook 04's folds. ``results``: one
+          row per (dataset, typing, fold, learner), with ``n_test``, ``errors`` (test errors),
+          ``rules``, ``literals``; ``typing`` is that of
+          ``companion.experiments.paper04.load_benchmark_set`` the peers received;
+          ``folds``: ``dataset, row, fold``.
 
     Returns
     -------
-    results : pandas.DataFrame
-        One row per draw: ``draw``, ``n_train``, ``n_test``, ``train_errors``, ``test_errors``,
-        ``leaves``, ``size`` (J48's "Size of the tree": all nodes).
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, command, the protocol's parameters, sha256 of every draw).
+    PeerResults
+        The named tuple ``(results, folds, provenance)``; ``folds`` is ``None`` for ``"led"``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`PEER_FOLDERS`.
     """
-    results = _read_csv("led_peers/results.csv")
-    provenance = _read_csv("led_peers/provenance.csv").set_index("key")["value"]
-    return results, provenance
+    if name not in PEER_FOLDERS:
+        raise ValueError(f"name must be one of {sorted(PEER_FOLDERS)}, got {name!r}")
+    folder = f"{name}_peers"
+    results = _read_csv(f"{folder}/results.csv")
+    listed = f"{folder}/folds.csv" in _expected_sha256(Path(DATA))  # the manifest says which folders have folds
+    folds = _read_csv(f"{folder}/folds.csv") if listed else None
+    provenance = _read_csv(f"{folder}/provenance.csv").set_index("key")["value"]
+    return PeerResults(results, folds, provenance)
 
 
-__all__ += ["load_widc_peers", "load_prism_peers", "load_led_peers"]
+__all__ += ["PEER_FOLDERS", "PeerResults", "load_peers"]

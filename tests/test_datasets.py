@@ -242,3 +242,15 @@ def test_monks_options_are_type_checked():
 
 def test_lineage_accepts_numpy_bools():
     assert datasets.load_all_bioc(lineage=np.False_)[1].nunique() == 10
+
+
+def test_load_peers_reads_each_folder_and_refuses_others():
+    for name in datasets.PEER_FOLDERS:
+        peers = datasets.load_peers(name)
+        assert isinstance(peers, datasets.PeerResults) and len(peers.results) > 0 and len(peers.provenance) > 0
+        assert (peers.folds is None) == (name == "led")  # LED draws are regenerated from their seeds
+    widc = datasets.load_peers("widc")
+    assert {"errors", "rules", "literals"} <= set(widc.results.columns)
+    assert set(widc.folds["dataset"]) == set(widc.results["dataset"])
+    with pytest.raises(ValueError, match="name must be one of"):
+        datasets.load_peers("weka")

@@ -383,10 +383,11 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     assert np.array_equal(X, X2) and np.array_equal(y, y2) and len(y_test) == fast.n_test
     with pytest.raises(ValueError, match="n_test"):
         paper03.j48_results(paper03.Config.fast())
-    results, provenance = datasets.load_led_peers()
+    results, folds, provenance = datasets.load_peers("led")
+    assert folds is None  # the draws are regenerated from their seeds, their hashes in the provenance
     tampered = provenance.copy()
     tampered["draw_sha256: 1"] = "0" * 64
-    monkeypatch.setattr(datasets, "load_led_peers", lambda: (results, tampered))
+    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, None, tampered))
     with pytest.raises(ValueError, match="draw 1 differs"):
         paper03.j48_results(fast)
 

@@ -17,7 +17,7 @@ from companion.widc import DecisionCommittee
 
 
 def test_committed_peer_folds_are_the_protocols_folds():
-    results, folds, provenance = datasets.load_widc_peers()
+    results, folds, provenance = datasets.load_peers("widc")
     for name in ["iris", "votes"]:
         data = paper04.load_benchmark_set(name)
         ours = paper04.fold_vector(data.y)
@@ -37,7 +37,7 @@ def test_peer_results_layout_and_errors():
     assert (peers["seed"] == 0).all()
     assert set(peers["method"]) <= set(paper04.PEER_LEARNERS)
     assert peers.groupby("method")["fold"].nunique().eq(10).all()
-    raw, _, _ = datasets.load_widc_peers()
+    raw, _, _ = datasets.load_peers("widc")
     raw = raw[raw["dataset"] == "iris"]
     assert np.allclose(np.sort(peers["error"]), np.sort(raw["errors"] / raw["n_test"]))
     assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
@@ -48,17 +48,17 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
         paper04.peer_results(["iris"], seed=1)
     with pytest.raises(ValueError, match="no peer results"):
         paper04.peer_results(["echo"])
-    results, folds, provenance = datasets.load_widc_peers()
+    results, folds, provenance = datasets.load_peers("widc")
     tampered = folds.copy()
     rows = tampered.index[tampered["dataset"] == "iris"][:2]
     tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy() + 1
-    monkeypatch.setattr(datasets, "load_widc_peers", lambda: (results, tampered, provenance))
+    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
     with pytest.raises(ValueError, match="folds of 'iris' differ"):
         paper04.peer_results(["iris"])
 
 
 def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypatch):
-    raw, folds, provenance = datasets.load_widc_peers()
+    raw, folds, provenance = datasets.load_peers("widc")
     assert set(raw["learner"]) == set(paper04.PEER_LEARNERS)
     assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(paper04.DOCUMENTED_NOMINAL)
     documented = paper04.peer_results(["xd6", "iris"])
@@ -70,7 +70,7 @@ def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypat
     assert np.isclose(ours["error"].sum(), (xd6["errors"] / xd6["n_test"]).sum())
     tampered = provenance.copy()
     tampered["nominal columns: xd6 (documented)"] = "none"
-    monkeypatch.setattr(datasets, "load_widc_peers", lambda: (raw, folds, tampered))
+    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(raw, folds, tampered))
     with pytest.raises(ValueError, match="nominal attributes of 'xd6'"):
         paper04.peer_results(["xd6"])
     with pytest.raises(ValueError, match="typing"):

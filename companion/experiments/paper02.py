@@ -435,7 +435,7 @@ def weka_peer_results(config: Config | None = None) -> pd.DataFrame:
     from companion import datasets
 
     config = Config() if config is None else config
-    results, folds, provenance = datasets.load_prism_peers()
+    results, folds, provenance = datasets.load_peers("prism")
     (dataset, entry), = DATASETS.items()
     _, y = entry.load()
     splits = {f"{WEKA_SPLIT}{config.weka_seed}": weka_cv_folds(y, config.n_folds, seed=config.weka_seed)}

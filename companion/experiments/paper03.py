@@ -884,7 +884,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     from companion import datasets
 
     config = Config() if config is None else config
-    results, provenance = datasets.load_led_peers()
+    results, _, provenance = datasets.load_peers("led")
     for name in ("seed", "n_train", "n_test", "noise"):
         if str(getattr(config, name)) != provenance[f"config: {name}"]:
             raise ValueError(f"J48 was run with {name}={provenance[f'config: {name}']}, not {getattr(config, name)}")

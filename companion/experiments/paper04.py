@@ -764,7 +764,7 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
         raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
     if typing not in TYPINGS:
         raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
-    results, folds, provenance = datasets.load_widc_peers()
+    results, folds, provenance = datasets.load_peers("widc")
     available = list(dict.fromkeys(results["dataset"]))
     names = [n for n in BENCHMARK_SETS if n in available] if names is None else list(names)
     missing = [n for n in names if n not in available]
