@@ -102,8 +102,6 @@ from companion.numerics import TIE_RTOL
 
 __all__ = [
     "ALPHA",
-    "EXACT_MAX",
-    "VERDICTS",
     "Claim",
     "ClaimsReport",
     "Markdown",
@@ -129,9 +127,9 @@ __all__ = [
 #: One-sided level of every test; the intervals are two-sided at ``1 − 2·ALPHA`` (95 %).
 ALPHA = 0.025
 #: Largest number of non-zero differences whose Wilcoxon p is counted exactly (normal beyond).
-EXACT_MAX = 400
+_EXACT_MAX = 400
 #: Verdict states: tested claims get the first three, ``exact`` claims the first two.
-VERDICTS = ("holds", "fails", "undecided", "guaranteed", "n/a")
+_VERDICTS = ("holds", "fails", "undecided", "guaranteed", "n/a")
 
 _DIRECTIONS = ("<=", "<", ">=", ">", "within")
 _TESTS = {"difference": ("wilcoxon", "t", "sign"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
@@ -281,7 +279,7 @@ def wilcoxon_test(x, *, alternative: str, zero_method: str = "pratt") -> tuple[f
     -------
     p : float
         The exact conditional p-value (permutation distribution of the signs given the tied
-        ranks) for at most :data:`EXACT_MAX` non-zero values, else the normal approximation with
+        ranks) for at most :data:`_EXACT_MAX` non-zero values, else the normal approximation with
         the conditional variance ``Σ r_i² / 4`` and a continuity correction of half a rank.
     statistic : float
         The sum of the (mid)ranks of the positive values.
@@ -300,7 +298,7 @@ def wilcoxon_test(x, *, alternative: str, zero_method: str = "pratt") -> tuple[f
     t_obs = int(doubled[signs > 0].sum())  # doubled rank sum of the positives
     if len(weights) == 0:
         return 1.0, 0.0
-    if len(weights) <= EXACT_MAX:
+    if len(weights) <= _EXACT_MAX:
         pmf = _sum_distribution(weights)
         tail = pmf[: t_obs + 1] if alternative == "less" else pmf[t_obs:]
         p = min(1.0, math.fsum(tail.tolist()))
@@ -324,10 +322,10 @@ def _walsh_averages(x) -> np.ndarray:
 def _wilcoxon_critical(n: int, confidence: float) -> int:
     """``c`` such that ``c − 1`` is the largest ``t`` with ``P(T⁺ ≤ t) ≤ (1 − confidence)/2`` (0 if none).
 
-    ``T⁺`` is the signed-rank statistic with ranks 1..n (no ties), exact up to :data:`EXACT_MAX`.
+    ``T⁺`` is the signed-rank statistic with ranks 1..n (no ties), exact up to :data:`_EXACT_MAX`.
     """
     tail = (1.0 - confidence) / 2.0
-    if n <= EXACT_MAX:
+    if n <= _EXACT_MAX:
         cdf = np.cumsum(_sum_distribution(np.arange(1, n + 1)))
         return int(np.searchsorted(cdf, tail * (1.0 + TIE_RTOL), side="right"))
     mean, sd = n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)

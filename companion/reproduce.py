@@ -51,12 +51,9 @@ from companion._notebook_metadata import normalise_metadata
 from companion.paths import NOTEBOOKS, ROOT
 
 __all__ = [
-    "NotebookResult",
-    "DEFAULT_PARAMETERS",
     "discover_notebooks",
     "parse_parameter_value",
     "declared_parameters",
-    "default_output_dir",
     "run_notebook",
     "run_all",
     "main",
@@ -65,7 +62,7 @@ __all__ = [
 _NUMBERED = re.compile(r"^(\d\d)_.*\.ipynb$")
 
 #: What the default (publishing) run injects into every notebook.
-DEFAULT_PARAMETERS = {"fast": False}
+_DEFAULT_PARAMETERS = {"fast": False}
 
 #: The variable that sends ``parallel_map``'s progress lines to a file (the same name as
 #: ``companion.evaluation.PROGRESS_ENV``; not imported from there so the runner starts light).
@@ -84,7 +81,7 @@ _KERNEL_NOISE = re.compile(
 
 
 @dataclass
-class NotebookResult:
+class _NotebookResult:
     """Outcome of executing one notebook."""
 
     notebook: Path
@@ -219,12 +216,12 @@ def _run_label(parameters: dict) -> str:
     return label[:100]
 
 
-def default_output_dir(parameters: dict, root: Path | None = None) -> Path:
+def _default_output_dir(parameters: dict, root: Path | None = None) -> Path:
     """Where a non-publishing run writes when no ``--output-dir`` is given.
 
     ``root`` defaults to the checkout (``companion.paths.ROOT``); ``build/`` is git-ignored.
 
-    >>> default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
+    >>> _default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
     '/repo/build/reproduce/fast_seed-7'
     """
     return Path(root or ROOT) / "build" / "reproduce" / _run_label(parameters)
@@ -251,7 +248,7 @@ def run_notebook(
     kernel_name: str | None = None,
     progress_bar: bool = True,
     failed_dir: Path | None = None,
-) -> NotebookResult:
+) -> _NotebookResult:
     """Execute ``notebook`` with papermill; publish it only when every cell succeeds.
 
     Parameters
@@ -266,7 +263,7 @@ def run_notebook(
         Write the executed notebook to ``output_dir/<name>`` and point ``COMPANION_FIGURES`` of
         the kernel at ``output_dir/figures``. When None, a run with the default parameters
         (``fast=False`` and nothing else) replaces ``notebook`` in place, its figures going to
-        ``companion.paths.FIGURES``; any other run goes to :func:`default_output_dir`.
+        ``companion.paths.FIGURES``; any other run goes to :func:`_default_output_dir`.
     kernel_name : str, optional
         Jupyter kernel (default: the notebook's).
     progress_bar : bool, default=True
@@ -277,15 +274,15 @@ def run_notebook(
 
     Returns
     -------
-    NotebookResult
+    _NotebookResult
     """
     import papermill
     from papermill.exceptions import PapermillExecutionError
 
     notebook = Path(notebook).resolve()
     injected = {"fast": bool(fast), **(parameters or {})}
-    if output_dir is None and injected != DEFAULT_PARAMETERS:
-        output_dir = default_output_dir(injected)
+    if output_dir is None and injected != _DEFAULT_PARAMETERS:
+        output_dir = _default_output_dir(injected)
     if output_dir is None:
         destination = notebook
         environment = {}  # figures wherever companion.paths.FIGURES points (figures/ by default)
@@ -301,7 +298,7 @@ def run_notebook(
     try:
         _check_readable(notebook)
     except ValueError as exc:
-        return NotebookResult(notebook, False, time.perf_counter() - start, None, str(exc))
+        return _NotebookResult(notebook, False, time.perf_counter() - start, None, str(exc))
 
     destination.parent.mkdir(parents=True, exist_ok=True)
     handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=destination.parent, prefix=".running-")
@@ -332,7 +329,7 @@ def run_notebook(
             copy = failed_dir / notebook.name
             shutil.move(scratch, copy)
             index, first_line = _failed_cell(copy, notebook, exc)
-            return NotebookResult(
+            return _NotebookResult(
                 notebook,
                 False,
                 time.perf_counter() - start,
@@ -343,7 +340,7 @@ def run_notebook(
             )
         except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
             scratch.unlink(missing_ok=True)
-            return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
+            return _NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
         finally:
             for name, value in saved.items():
                 if value is None:
@@ -352,7 +349,7 @@ def run_notebook(
                     os.environ[name] = value
     _strip_volatile_metadata(scratch, source=notebook)
     shutil.move(scratch, destination)
-    return NotebookResult(destination, True, time.perf_counter() - start)
+    return _NotebookResult(destination, True, time.perf_counter() - start)
 
 
 class _KernelOutput:
@@ -530,7 +527,7 @@ def run_all(
     kernel_name: str | None = None,
     failed_dir: Path | None = None,
     stream=None,
-) -> list[NotebookResult]:
+) -> list[_NotebookResult]:
     """Run ``notebooks`` in order, printing one progress line per notebook, and return results.
 
     ``parameters`` and ``output_dir`` are handed to :func:`run_notebook` (see there for where
@@ -625,7 +622,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem is not None:
             parser.error(f"--timings {args.timings} cannot be written: {problem}")
     publish = not (args.fast or args.parameters or args.output_dir is not None)
-    output_dir = None if publish else (args.output_dir or default_output_dir(parameters))
+    output_dir = None if publish else (args.output_dir or _default_output_dir(parameters))
     if output_dir is not None and output_dir.resolve() == args.notebooks.resolve():
         parser.error(f"--output-dir {output_dir} would overwrite the notebooks it runs")
     try:

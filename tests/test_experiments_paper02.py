@@ -382,7 +382,7 @@ def test_claims_report(protocol):
     assert table.loc["tree-vs-prism", "verdict"] == "n/a"  # no Weka peers given: no J48
     assert table.loc["default-never-worse", "verdict"] == "guaranteed"
     assert table.loc["default-class", "n"] == 2
-    accuracy = paper02.repeated_accuracy(protocol)
+    accuracy = paper02._repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
 
 
@@ -395,7 +395,7 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     table = report.table.set_index("id")
     assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "holds"
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
-    ours = paper02.repeated_accuracy(protocol)["PRISM + default class"]
+    ours = paper02._repeated_accuracy(protocol)["PRISM + default class"]
     expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
     from companion.claims import hodges_lehmann
 

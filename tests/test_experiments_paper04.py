@@ -328,7 +328,7 @@ def test_claims_data_is_exact_and_names_the_chosen_cn2():
     assert data["error"].loc["d1", "CN2"] == Fraction(30) and data["literals"].loc["d1", "CN2"] == 60
     assert data["error"].loc["d0", "J48"] == data["error"].loc["d0", paper04.MAJORITY] == Fraction(50)
     with pytest.raises(ValueError, match="no learner"):
-        paper04.with_cn2(_claims_toy(), "CN2 (alpha=2)")
+        paper04._with_cn2(_claims_toy(), "CN2 (alpha=2)")
 
 
 def test_substitute_and_variants_replace_only_what_they_rerun():

@@ -61,14 +61,10 @@ __all__ = [
     "repeated_table",
     "weka_comparison",
     "WEKA_PEERS",
-    "WEKA_ONLY",
-    "STAND_INS",
     "stand_in_table",
-    "COMMITTED_FOLDS",
     "fold_vector",
     "fold_list_comparison",
     "DEFAULT_CLASS_MARGIN",
-    "repeated_accuracy",
     "exact_checks",
     "claims_family",
     "claims_report",
@@ -494,7 +490,7 @@ def prism_peer_comparison(results: pd.DataFrame, peers: pd.DataFrame) -> pd.Data
 def peer_repeated_accuracy(peers: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every Weka peer on every seeded split (rows: split, columns: Weka's learner).
 
-    :func:`repeated_accuracy`'s layout for :func:`weka_peer_results`' rows (Weka's own split
+    :func:`_repeated_accuracy`'s layout for :func:`weka_peer_results`' rows (Weka's own split
     ``weka:<seed>`` left out, as :func:`repeated_table` leaves it out).
     """
     rows = peers[peers["seed"].astype(str).str.startswith(NUMPY_SPLIT)]
@@ -524,9 +520,9 @@ def _split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
 #: Our learners that run Weka's algorithm (the same name in Weka).
 _WEKA_SAME = ("ZeroR", "OneR")
 #: Weka learners of the recorded numbers that we do not implement: their rows are Weka's own runs.
-WEKA_ONLY = ("J48", "JRip")
+_WEKA_ONLY = ("J48", "JRip")
 #: Our learners that are *not* Weka's, beside the Weka learner they stand in for.
-STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
+_STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
 
 
 def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -552,7 +548,7 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
             paper[f"{name} cv accuracy %"] = weka[(name, "cv accuracy")]
             ours[f"{name} cv accuracy %"] = cv.loc[name, "accuracy %"]
     peer_accuracy = _peer_accuracy(peers) if peers is not None else {}
-    for name in WEKA_ONLY:
+    for name in _WEKA_ONLY:
         paper[f"{name} (Weka) cv accuracy %"] = weka[(name, "cv accuracy")]
         ours[f"{name} (Weka) cv accuracy %"] = peer_accuracy.get(name, np.nan)
     return comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))
@@ -574,12 +570,12 @@ def stand_in_table(cv: pd.DataFrame) -> pd.DataFrame:
     weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
     rows = {name: {"stands in for": other, "Weka's accuracy %": float(weka[(other, "cv accuracy")]),
                    "stand-in accuracy %": float(cv.loc[name, "accuracy %"])}
-            for name, other in STAND_INS.items() if name in cv.index}
+            for name, other in _STAND_INS.items() if name in cv.index}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
 #: Where the peers' runner commits the fold lists Weka used (columns ``seed``, ``row``, ``fold``).
-COMMITTED_FOLDS = "prism_peers/folds.csv"
+_COMMITTED_FOLDS = "prism_peers/folds.csv"
 
 
 def fold_vector(folds) -> np.ndarray:
@@ -603,7 +599,7 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
     config : Config, optional
     committed : DataFrame or path, optional
         Columns ``seed`` (``weka:<s>`` or ``numpy:<s>``, as :func:`run`'s keys), ``row``,
-        ``fold`` (from 0); default ``data/`` + :data:`COMMITTED_FOLDS`.
+        ``fold`` (from 0); default ``data/`` + :data:`_COMMITTED_FOLDS`.
 
     Returns
     -------
@@ -615,7 +611,7 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
 
     config = config or Config()
     if committed is None or isinstance(committed, str):
-        path = DATA / (committed or COMMITTED_FOLDS)
+        path = DATA / (committed or _COMMITTED_FOLDS)
         if not path.is_file():
             return pd.DataFrame(columns=["rows", "rows in the same fold", "identical"])
         committed = pd.read_csv(path)
@@ -650,14 +646,14 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
 DEFAULT_CLASS_MARGIN = 2.0
 
 
-def repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
+def _repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every learner on every repeated split (rows: split seed, columns: learner)."""
     rows = _split_rows(results, NUMPY_SPLIT)
     return pd.DataFrame({seed: _counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}).T
 
 
 def _accuracy_difference(data, a, b):
-    table = repeated_accuracy(data["results"])
+    table = _repeated_accuracy(data["results"])
     return (table[a] - table[b]).to_numpy()
 
 
@@ -667,7 +663,7 @@ def _peer_difference(data, peer, b):
     peers = data.get("peers")
     if peers is None:
         return None
-    ours = repeated_accuracy(data["results"])
+    ours = _repeated_accuracy(data["results"])
     shared = [seed for seed in ours.index if seed in set(peers["seed"])]
     if not shared:
         return None

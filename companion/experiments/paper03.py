@@ -56,26 +56,20 @@ __all__ = [
     "draws_table",
     "run_draw",
     "draw_data",
-    "draw_hash",
     "j48_results",
     "j48_results_if_run",
     "summarise",
     "table1_comparison",
     "PAPER_TREE",
-    "J48_DEGREE",
-    "j48_rows",
     "TREE_STAND_INS",
     "tree_stand_ins",
     "bayes_sample_shift",
-    "ORDER_QUANTILES",
     "claims_family",
     "claims_data",
     "claims_report",
     "paper_table1",
     "degree_evidence",
-    "conditional_on_bayes_train_error",
     "plot_risks_against_bounds",
-    "table1_conditional",
     "tree_error_bounds",
     "kernel_identity_checks",
     "draw_conditioned_data",
@@ -388,7 +382,7 @@ def paper_table1() -> pd.DataFrame:
 PAPER_TREE = "j48_tree"
 #: The least maximal degree J48's trees belong to: it has no depth limit, and on the 7 two-valued
 #: segments its depth is at most 7, so it is a tree of depth ≤ d for d ≥ 7 only (column 2).
-J48_DEGREE = 7
+_J48_DEGREE = 7
 #: Our trees that are not the paper's C4.5: shown by :func:`tree_stand_ins`, never in Table 1's comparison.
 TREE_STAND_INS = ("decision_tree", "best_tree")
 
@@ -407,7 +401,7 @@ def _sorted_rows(table):
     return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
 
 
-def j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
+def _j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
     """:func:`j48_results` in :func:`draws_table`'s quantities: ``risk``, ``size`` (= leaves,
     Table 1's size of a tree), ``train_error``, ``test_error``, one row per draw (``draw``)."""
     return pd.DataFrame({"method": PAPER_TREE, "draw": j48["seed"].to_numpy(), "risk": j48["risk"].to_numpy(),
@@ -423,15 +417,15 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
     and ``z = difference / ours_sd`` (how many draw-to-draw deviations apart; the paper used one
     draw, so |z| ≲ 2 is agreement). The paper's tree rows (C4.5) are compared with
     :data:`PAPER_TREE` (Weka J48, ``j48`` = :func:`j48_results`, on the same draws) only, and
-    only where ``degree`` ≥ :data:`J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
+    only where ``degree`` ≥ :data:`_J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
     is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`.
     """
     ours = draws_table(results)
     ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
-    if j48 is not None and degree >= J48_DEGREE:
+    if j48 is not None and degree >= _J48_DEGREE:
         if set(j48["seed"]) != set(ours["draw"]):
             raise ValueError(f"j48 holds draws {sorted(set(j48['seed']))}, results {sorted(set(ours['draw']))}")
-        ours = pd.concat([ours, j48_rows(j48)], ignore_index=True)
+        ours = pd.concat([ours, _j48_rows(j48)], ignore_index=True)
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
     table = comparison_table(_paper_rows(column), stats["mean"])
@@ -536,7 +530,7 @@ def degree_evidence(results: pd.DataFrame, candidates=(2, 3), reference=7) -> pd
     return pd.DataFrame(table).T
 
 
-def conditional_on_bayes_train_error(results: pd.DataFrame, degree: int, target=None) -> pd.DataFrame:
+def _conditional_on_bayes_train_error(results: pd.DataFrame, degree: int, target=None) -> pd.DataFrame:
     """Our means adjusted to a training sample as "easy" as the paper's (linear fit over draws).
 
     Superseded in the notebook by :func:`run_conditioned_protocol` (draws rejection-sampled to the
@@ -628,15 +622,15 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     return fig
 
 
-def table1_conditional(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
+def _table1_conditional(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
     """Paper's column beside our values adjusted to the paper's easy training sample.
 
-    Uses :func:`conditional_on_bayes_train_error`; training risks and training errors move with
+    Uses :func:`_conditional_on_bayes_train_error`; training risks and training errors move with
     the sample's difficulty, test errors hardly do.
     """
     paper = paper_table1()
     paper = paper[paper["column"].astype(str) == str(column)].set_index(["method", "quantity"])["value"]
-    adjusted = conditional_on_bayes_train_error(results, degree)["at_target"]
+    adjusted = _conditional_on_bayes_train_error(results, degree)["at_target"]
     table = comparison_table(paper, adjusted).dropna(subset=["paper"])
     order = {m: k for k, m in enumerate(METHODS)}
     qorder = {q: k for k, q in enumerate(QUANTITIES)}
@@ -840,7 +834,7 @@ def draw_data(config: Config, draw: int):
     return _protocol_draw(config.seed, draw, config.n_train, config.n_test, config.noise)
 
 
-def draw_hash(X, y, X_test, y_test) -> str:
+def _draw_hash(X, y, X_test, y_test) -> str:
     """sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
 
     The hash ``peers/led_peers.py`` records for every draw it ran J48 on.
@@ -858,7 +852,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
 
     The rows come from ``data/led_peers`` (``peers/led_peers.py``: Weka 3.6.14 J48 ``-C 0.25
     -M 2``, segments as nominal ``{0,1}`` attributes). Every draw of ``config`` is regenerated
-    (:func:`draw_data`) and its :func:`draw_hash` compared with the committed one. J48 has no
+    (:func:`draw_data`) and its :func:`_draw_hash` compared with the committed one. J48 has no
     depth limit; on seven two-valued nominal attributes its trees have depth at most 7, so it
     stands beside the ``d=7`` trees.
 
@@ -891,7 +885,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     if config.n_draws > len(results):
         raise ValueError(f"J48 was run on {len(results)} draws, not {config.n_draws}")
     for draw in range(config.n_draws):
-        if draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {draw}"]:
+        if _draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {draw}"]:
             raise ValueError(f"draw {draw} differs from the one J48 was run on; rerun peers/led_peers.py")
     frame = results[results["draw"] < config.n_draws]
     tidy = pd.DataFrame({
@@ -1004,14 +998,14 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
 
 
 #: Quantiles of the row-order spread reported by :func:`row_order_summary`.
-ORDER_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+_ORDER_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, quantity="test_error") -> pd.DataFrame:
     """Row-order spread on one draw beside the draw-to-draw spread, per (degree, method).
 
     Columns: ``orders`` (how many), ``original`` (the original row order, as in the main table),
-    ``orders mean/sd/min``, the quantiles :data:`ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
+    ``orders mean/sd/min``, the quantiles :data:`_ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
     default linear interpolation), ``orders max``, ``draws sd`` (sd over the draws of
     :func:`run`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
     """
@@ -1020,7 +1014,7 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     grouped = order_results.groupby(["degree", "method"], sort=True)[quantity]
     table = grouped.agg(["count", "mean", "std", "min"])
     table.columns = ["orders", "orders mean", "orders sd", "orders min"]
-    for q in ORDER_QUANTILES:
+    for q in _ORDER_QUANTILES:
         table[f"q{round(q * 100):02d}"] = grouped.quantile(q)
     table["orders max"] = grouped.max()
     original = order_results[order_results["order"] == 0].set_index(["degree", "method"])[quantity]
@@ -1269,14 +1263,14 @@ def claims_data(results, column_degrees=None, orders=None, j48=None) -> dict:
     if set(degrees) != {1, 2}:
         raise ValueError(f"column_degrees must map columns 1 and 2 to degrees, got {column_degrees!r}")
     return {"draws": draws_table(results), "degrees": degrees, "orders": orders,
-            "j48": None if j48 is None else j48_rows(j48)}
+            "j48": None if j48 is None else _j48_rows(j48)}
 
 
 def _paired_j48(data, column, b, quantity):
     """J48's ``quantity`` and method ``b``'s at column ``column``'s degree, paired by draw
-    (``None`` when J48 was not run on these draws or the column's degree is below :data:`J48_DEGREE`)."""
+    (``None`` when J48 was not run on these draws or the column's degree is below :data:`_J48_DEGREE`)."""
     j48 = data.get("j48")
-    if j48 is None or data["degrees"][column] < J48_DEGREE:
+    if j48 is None or data["degrees"][column] < _J48_DEGREE:
         return None
     left = j48.set_index("draw")[quantity].sort_index()
     right = _column(data, column, b, quantity)
@@ -1312,8 +1306,8 @@ def _bounds_below_risks(data):
     bounds = draws[draws["method"].isin(["mmp_bound", "perceptron_bound"])].groupby(keys)["risk"].max()
     fitted = draws[draws["method"].isin(_RISK_METHODS)][[*keys, "risk"]]
     j48, with_j48 = data.get("j48"), ""
-    if j48 is not None:  # J48's trees are polynomials of degree ≤ d for d ≥ J48_DEGREE only
-        high = sorted(d for d in draws["degree"].unique() if d >= J48_DEGREE)
+    if j48 is not None:  # J48's trees are polynomials of degree ≤ d for d ≥ _J48_DEGREE only
+        high = sorted(d for d in draws["degree"].unique() if d >= _J48_DEGREE)
         if high:
             fitted = pd.concat([fitted] + [j48[["draw", "risk"]].assign(degree=d) for d in high], ignore_index=True)
             with_j48 = f" (and Weka's J48 at d = {', '.join(str(d) for d in high)})"
@@ -1348,7 +1342,7 @@ def claims_family():
       risk / bound ≤ :data:`BOUND_RATIO_MARGIN`;
     * ``trees-far-c``: the trees lie far above it: the best tree's risk / bound ≥ the same margin
       (the best tree is the least-risk tree of its depth, so every tree is above it);
-    * for column 2 (d ≥ :data:`J48_DEGREE`), the paper's own tree learner, C4.5, as Weka's J48 on
+    * for column 2 (d ≥ :data:`_J48_DEGREE`), the paper's own tree learner, C4.5, as Weka's J48 on
       the same draws: ``svm-vs-j48-2`` (err(SVM) − err(J48) < 0) and ``j48-far-2`` (R(J48) /
       bound (11) ≥ the margin); not evaluated without :func:`j48_results` or where column 2's
       degree is below 7;

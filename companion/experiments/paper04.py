@@ -56,7 +56,6 @@ __all__ = [
     "load_benchmark_set",
     "DOCUMENTED_NOMINAL",
     "TYPINGS",
-    "encode_frame",
     "mdl_codes",
     "tree_size",
     "prism_fit_predict",
@@ -65,8 +64,6 @@ __all__ = [
     "claims_family",
     "claims_report",
     "claims_variants",
-    "substitute",
-    "with_cn2",
     "polarity_table",
     "peer_tables",
     "CLAIM_PEERS",
@@ -76,7 +73,6 @@ __all__ = [
     "sensitivity_pivot",
     "numeric_typing_sets",
     "numeric_attribute_sets",
-    "synthetic_committee_data",
     "choose_optimistic_strength",
     "WIDC_LEARNERS",
     "paper_comparison",
@@ -435,7 +431,7 @@ def _mean(values):
 # --------------------------------------------------------------------------------------------
 
 
-def synthetic_committee_data(n_samples, *, n_variables=12, n_rules=4, noise=0.1, seed=0):
+def _synthetic_committee_data(n_samples, *, n_variables=12, n_rules=4, noise=0.1, seed=0):
     """Boolean data labelled by a random 2-class decision committee, with label noise.
 
     Each rule is a random monomial of 2-3 literals with vector (+1 for a random class, -1 for
@@ -464,7 +460,7 @@ def choose_optimistic_strength(
 ):
     """Mean test error and size of WIDC(o) for each penalty constant on synthetic DC problems.
 
-    Each problem is 300 training and 2000 test examples from :func:`synthetic_committee_data`
+    Each problem is 300 training and 2000 test examples from :func:`_synthetic_committee_data`
     (10% noise). The recommended constant follows the one-standard-error rule of Breiman et al.
     (1984) for pruning strengths: the largest constant whose mean error is within one standard
     error (over the problems) of the lowest mean error. The lowest mean error is found on
@@ -507,7 +503,7 @@ def choose_optimistic_strength(
 def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
-    X, y = synthetic_committee_data(2300, seed=problem_seed)
+    X, y = _synthetic_committee_data(2300, seed=problem_seed)
     grown = DecisionCommittee(pruning="none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     for strength in strengths:
         model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
@@ -1114,7 +1110,7 @@ MAJORITY = "majority class"
 CN2POE_EXCEPTION = "votes"
 
 
-def substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame:
+def _substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame:
     """``results`` with the rows of every (data set, method) pair of ``replacement`` replaced by its rows.
 
     How a protocol variant is built: re-run only what the variant changes (WIDC with the other
@@ -1126,7 +1122,7 @@ def substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame
     return check_tidy(pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True))
 
 
-def with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
+def _with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
     """``results`` with the learner ``cn2`` (e.g. ``"CN2 (alpha=1)"``) named ``"CN2"``, the former ``"CN2"`` dropped."""
     check_tidy(results)
     if cn2 == "CN2":
@@ -1142,10 +1138,10 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
     """What :func:`claims_family` reads: exact per-data-set mean errors (points) and literals.
 
     ``results``: :func:`run`'s frame with :func:`peer_results`' and :func:`majority_results`'
-    (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`with_cn2`). Means are
+    (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`_with_cn2`). Means are
     :class:`fractions.Fraction` (:func:`_exact_per_dataset`), so equal errors compare equal.
     """
-    results = with_cn2(results, cn2)
+    results = _with_cn2(results, cn2)
     error = _exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
     return {"error": error, "literals": _exact_per_dataset(results, "literals")}
 
@@ -1290,20 +1286,20 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         the majority class, concatenated.
     numeric : pandas.DataFrame, optional
         Every learner re-run with ``typing="numeric"`` on the data sets whose typing differs;
-        substituted (:func:`substitute`) as the variant ``typing=numeric``.
+        substituted (:func:`_substitute`) as the variant ``typing=numeric``.
     polarity_gt : pandas.DataFrame, optional
         WIDC re-run with ``numeric_literal="gt"``; substituted as the variant ``polarity=gt``.
     cn2_variant : str, optional
-        The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`with_cn2`; None or
+        The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`_with_cn2`; None or
         absent from ``everything``: no such variant).
     """
     variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
-        variants["typing=numeric"] = substitute(everything, numeric)
+        variants["typing=numeric"] = _substitute(everything, numeric)
     if polarity_gt is not None and len(polarity_gt):
-        variants["polarity=gt"] = substitute(everything, polarity_gt)
+        variants["polarity=gt"] = _substitute(everything, polarity_gt)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
-        variants["CN2 alpha=1"] = with_cn2(everything, cn2_variant)
+        variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
     return variants
 
 
