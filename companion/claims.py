@@ -164,6 +164,8 @@ def holm(p_values) -> np.ndarray:
     numpy.ndarray
         Adjusted p-values, in the input order.
 
+    Examples
+    --------
     >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
     [0.03, 0.06, 0.06]
     """
@@ -200,6 +202,8 @@ def rejects(p: float, alpha: float = ALPHA) -> bool:
     -------
     bool
 
+    Examples
+    --------
     >>> rejects(0.025), rejects(0.025 * (1 + 1e-14)), rejects(0.0251)
     (True, True, False)
     """
@@ -375,6 +379,8 @@ def hodges_lehmann(x, confidence: float = 1 - 2 * ALPHA) -> tuple[float, float, 
     estimate, low, high : float
         The estimate and the interval's ends.
 
+    Examples
+    --------
     >>> est, low, high = hodges_lehmann([1.0, 2.0, 3.0, 4.0, 10.0, 6.0, 7.0])
     >>> float(est), float(low), float(high)
     (4.5, 2.0, 8.0)
@@ -413,6 +419,8 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
     -------
     float
 
+    Examples
+    --------
     >>> binomial_tail(7, 10, 0.5, upper=True)
     0.171875
     """
@@ -437,6 +445,8 @@ def clopper_pearson(k: int, n: int, confidence: float = 1 - 2 * ALPHA) -> tuple[
     -------
     low, high : float
 
+    Examples
+    --------
     >>> [round(v, 4) for v in clopper_pearson(7, 10)]
     [0.3475, 0.9333]
     """

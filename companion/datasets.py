@@ -122,7 +122,18 @@ class RegisteredDataset:
     positive: object = None
 
     def load(self, **overrides):
-        """Call ``loader`` with ``options`` (``overrides`` replace or add options)."""
+        """Call ``loader`` with ``options`` (``overrides`` replace or add options).
+
+        Parameters
+        ----------
+        **overrides
+            Keyword arguments of ``loader`` that replace or add to ``options``.
+
+        Returns
+        -------
+        object
+            What ``loader`` returns (``X, y`` for the loaders of this module).
+        """
         return self.loader(**{**self.options, **overrides})
 
 TARGET = "class"
@@ -147,6 +158,15 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
 
     Columns: ``file`` (path relative to ``data/``), ``dataset``, ``sha256``, ``rows``, ``columns``
     (counting every column of the CSV), ``source``, ``citation``, ``licence``.
+
+    Parameters
+    ----------
+    data_dir : path-like, optional
+        The data folder (default: the repository's ``data/``).
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     path = Path(data_dir or DATA) / MANIFEST_FILE
     if not path.is_file():
@@ -162,6 +182,17 @@ def _expected_sha256(data_dir: Path) -> dict[str, str]:
 
 def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
     """Read ``data/<relative_file>`` read-only and return its bytes once its sha256 is checked.
+
+    Parameters
+    ----------
+    relative_file : str
+        Path relative to the data folder, as the manifest lists it.
+    data_dir : path-like, optional
+        The data folder (default: the repository's ``data/``).
+
+    Returns
+    -------
+    bytes
 
     Raises
     ------
@@ -499,13 +530,15 @@ load_golub = _loader(
 )
 load_c_md = _loader(
     "c_md/c_md.csv.gz",
-    """Medulloblastoma outcome C_MD (Pomeroy et al. 2002, data set C): 60 x 7129, class 1
-    (treatment failure, 21) / 2 (survivor, 39).""",
+    """Medulloblastoma outcome C_MD (Pomeroy et al. 2002, data set C): 60 x 7129, two classes.
+
+    Class 1 (treatment failure, 21) / 2 (survivor, 39).""",
 )
 load_breast_er = _loader(
     "breast_er/breast_er.csv.gz",
-    """Breast cancer ER status (West et al. 2001): 49 x 7129, the source's standardised matrix,
-    negative (25) / positive (24).""",
+    """Breast cancer ER status (West et al. 2001): 49 x 7129, negative (25) / positive (24).
+
+    The source's standardised matrix.""",
 )
 load_prostate = _loader(
     "prostate/prostate.csv.gz",
@@ -591,7 +624,8 @@ load_hepatitis = _loader(
 )
 load_heart_cleveland = _loader(
     "heart_cleveland/heart_cleveland.csv",
-    """Heart disease, Cleveland: 303 rows, 13 attributes, class num 0..4 (0 = no disease);
+    """Heart disease, Cleveland: 303 rows, 13 attributes, class num 0..4 (0 = no disease).
+
     ``positive_class=[1, 2, 3, 4]`` gives the usual disease-vs-none split.""",
 )
 load_heart_statlog = _loader(
@@ -614,7 +648,7 @@ load_led24 = _loader(
 )
 load_xd6 = _loader(
     "xd6/xd6.csv",
-    """xd6 (Buntine & Niblett 1992; PMLB sample): 973 rows, 9 binary features, class 0/1.""",
+    """The xd6 problem (Buntine & Niblett 1992; PMLB sample): 973 rows, 9 binary features, class 0/1.""",
 )
 load_tic_tac_toe = _loader(
     "tic_tac_toe/tic_tac_toe.csv",
@@ -655,13 +689,20 @@ PEER_FOLDERS = {
 
 
 class PeerResults(NamedTuple):
-    """The three files of a peer-results folder ``data/<name>_peers``."""
+    """The three files of a peer-results folder ``data/<name>_peers`` (:func:`load_peers`).
 
-    #: One row per run of a peer (columns: below).
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per run of a peer (columns: :func:`load_peers`).
+    folds : pandas.DataFrame or None
+        The test fold of every row, as the peers were run; ``None`` where the folder has none.
+    provenance : pandas.Series
+        ``key -> value``: date, versions, commands, hashes of the folds or draws the peers saw.
+    """
+
     results: pd.DataFrame
-    #: The test fold of every row, as the peers were run; ``None`` where the folder has none.
     folds: pd.DataFrame | None
-    #: ``key -> value``: date, versions, commands, hashes of the folds or draws the peers saw.
     provenance: pd.Series
 
 

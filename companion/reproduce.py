@@ -51,6 +51,7 @@ from companion._notebook_metadata import normalise_metadata
 from companion.paths import NOTEBOOKS, ROOT
 
 __all__ = [
+    "NotebookResult",
     "discover_notebooks",
     "parse_parameter_value",
     "declared_parameters",
@@ -81,8 +82,26 @@ _KERNEL_NOISE = re.compile(
 
 
 @dataclass
-class _NotebookResult:
-    """Outcome of executing one notebook."""
+class NotebookResult:
+    """Outcome of executing one notebook.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The notebook run.
+    ok : bool
+        Whether every cell succeeded.
+    seconds : float
+        Wall time of the run.
+    failed_cell : int, optional
+        0-based index of the failing cell among the notebook's cells as committed.
+    error : str, default=""
+        The error's message.
+    failed_copy : pathlib.Path, optional
+        Where the partial run was saved.
+    failed_source : str, default=""
+        First line of the failing cell's code.
+    """
 
     notebook: Path
     ok: bool
@@ -93,6 +112,12 @@ class _NotebookResult:
     failed_source: str = ""  # first line of the failing cell's code
 
     def summary_line(self) -> str:
+        """One line (more when the run failed: where, why, the partial copy) for the progress log.
+
+        Returns
+        -------
+        str
+        """
         status = "ok" if self.ok else "FAILED"
         line = f"{self.notebook.name:<45} {status:<7} {self.seconds:7.1f} s"
         if not self.ok:
@@ -107,6 +132,17 @@ class _NotebookResult:
 
 def discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) -> list[Path]:
     """Numbered notebooks in ``folder``, sorted; ``only`` keeps those whose number is listed.
+
+    Parameters
+    ----------
+    folder : pathlib.Path, default=:data:`companion.paths.NOTEBOOKS`
+        Where the notebooks are.
+    only : list of str, optional
+        Notebook numbers (``"3"`` or ``"03"``) to keep.
+
+    Returns
+    -------
+    list of pathlib.Path
 
     Raises
     ------
@@ -130,6 +166,17 @@ def parse_parameter_value(text: str):
     ``True``, ``False`` and ``None`` become those constants, then an int is tried, then a float;
     anything else stays a string.
 
+    Parameters
+    ----------
+    text : str
+        The ``VALUE`` as typed.
+
+    Returns
+    -------
+    bool, None, int, float or str
+
+    Examples
+    --------
     >>> [parse_parameter_value(v) for v in ["7", "-3", "0.5", "1e-3", "True", "None", "abc"]]
     [7, -3, 0.5, 0.001, True, None, 'abc']
     >>> parse_parameter_value("false")  # case matters, as in papermill
@@ -248,7 +295,7 @@ def run_notebook(
     kernel_name: str | None = None,
     progress_bar: bool = True,
     failed_dir: Path | None = None,
-) -> _NotebookResult:
+) -> NotebookResult:
     """Execute ``notebook`` with papermill; publish it only when every cell succeeds.
 
     Parameters
@@ -274,7 +321,7 @@ def run_notebook(
 
     Returns
     -------
-    _NotebookResult
+    NotebookResult
     """
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -298,7 +345,7 @@ def run_notebook(
     try:
         _check_readable(notebook)
     except ValueError as exc:
-        return _NotebookResult(notebook, False, time.perf_counter() - start, None, str(exc))
+        return NotebookResult(notebook, False, time.perf_counter() - start, None, str(exc))
 
     destination.parent.mkdir(parents=True, exist_ok=True)
     handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=destination.parent, prefix=".running-")
@@ -329,7 +376,7 @@ def run_notebook(
             copy = failed_dir / notebook.name
             shutil.move(scratch, copy)
             index, first_line = _failed_cell(copy, notebook, exc)
-            return _NotebookResult(
+            return NotebookResult(
                 notebook,
                 False,
                 time.perf_counter() - start,
@@ -340,7 +387,7 @@ def run_notebook(
             )
         except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
             scratch.unlink(missing_ok=True)
-            return _NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
+            return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
         finally:
             for name, value in saved.items():
                 if value is None:
@@ -349,7 +396,7 @@ def run_notebook(
                     os.environ[name] = value
     _strip_volatile_metadata(scratch, source=notebook)
     shutil.move(scratch, destination)
-    return _NotebookResult(destination, True, time.perf_counter() - start)
+    return NotebookResult(destination, True, time.perf_counter() - start)
 
 
 class _KernelOutput:
@@ -527,11 +574,32 @@ def run_all(
     kernel_name: str | None = None,
     failed_dir: Path | None = None,
     stream=None,
-) -> list[_NotebookResult]:
+) -> list[NotebookResult]:
     """Run ``notebooks`` in order, printing one progress line per notebook, and return results.
 
     ``parameters`` and ``output_dir`` are handed to :func:`run_notebook` (see there for where
     each run writes).
+
+    Parameters
+    ----------
+    notebooks : list of pathlib.Path
+        The notebooks, in the order they run.
+    fast : bool, default=False
+        Inject ``fast=True``.
+    parameters : dict, optional
+        Further parameters to inject.
+    output_dir : pathlib.Path, optional
+        Where the executed notebooks go (:func:`run_notebook`).
+    kernel_name : str, optional
+        Jupyter kernel (default: each notebook's).
+    failed_dir : pathlib.Path, optional
+        Where partial runs of failing notebooks are saved.
+    stream : file-like, optional
+        Where progress lines go (default: standard output).
+
+    Returns
+    -------
+    list of NotebookResult
     """
     stream = stream or sys.stdout
     results = []
@@ -584,7 +652,18 @@ def _check_writable(path: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the process exit status."""
+    """Command-line entry point; returns the process exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 when every notebook succeeded, 1 when one failed, 2 on a usage error.
+    """
     description, epilog = _help_texts()
     parser = argparse.ArgumentParser(
         prog="python -m companion.reproduce",

@@ -19,7 +19,16 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 #: Modules whose ``__all__`` is public API.
 PUBLIC_MODULES = [
     "companion",
+    "companion.claims",
+    "companion.datasets",
+    "companion.discovery",
+    "companion.evaluation",
+    "companion.experiments.protocol",
     "companion.interpretable",
+    "companion.numerics",
+    "companion.paper_numbers",
+    "companion.paths",
+    "companion.reproduce",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
