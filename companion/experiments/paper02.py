@@ -2,7 +2,8 @@
 
 * :func:`first_rule_trace` and :func:`trace_comparison`: the slides' walk-through of the first
   ``hard`` rule (slides 8-14), regenerated from :class:`companion.prism.Prism`'s trace.
-* :func:`rule_comparison`: our rule list against Weka's (spec §3).
+* :func:`rule_comparison`: our rule list against the one Weka's ``weka.classifiers.rules.Prism``
+  3.6.14 prints (the slides give the first two rules only; ``paper_numbers/02_prism_rules.csv``).
 * :func:`weka_cv_folds`: the folds of Weka's stratified cross-validation (``-x 10 -s 1``),
   rebuilt from Weka's own procedure (``java.util.Random``, ``Instances.randomize``,
   ``stratify``, ``testCV``), so that the comparison with Weka's numbers uses Weka's folds.
@@ -129,7 +130,7 @@ def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> p
 
 
 def rule_comparison(model: Prism, paper: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Weka's rules (spec §3) beside ours, in order, with an ``equal`` column."""
+    """Weka's rules (``paper_numbers/02_prism_rules.csv``) beside ours, in order, with an ``equal`` column."""
     paper = paper_table("02_prism_rules") if paper is None else paper
     ours = [rule.to_text() for rule in model.rules_]
     n = max(len(ours), len(paper))

@@ -1,8 +1,10 @@
 """Table 1 of paper 03 (Kowalczyk, Smola & Williamson, NIPS 2001): noisy LED digits 0–4 vs 5–9.
 
-Protocol (paper §5, spec §6): independent draws of 500 training and 5000 test examples; the
+Protocol (paper §5): independent draws of 500 training and 5000 test examples; the
 7 segment bits are complemented to 14 (Standing Assumption); Boolean kernel (Eq. 5) with
-``c_i = 1`` and ``λ = 4`` (inferred, spec §3), for several maximal degrees ``d``. On each draw:
+``c_i = 1`` and ``λ = 4`` (not stated in the paper; inferred: with ``c ≡ 1`` it makes the
+risk (8) ``#leaves + #errors``, the CART pruning criterion of §3), for several maximal degrees
+``d``. On each draw:
 
 * decision trees — CART grown to depth ``d`` and pruned to minimise #leaves + #errors
   (:class:`companion.led.PrunedDecisionTree`), and the exact best tree of depth ≤ d
@@ -279,7 +281,19 @@ class Config:
 
 
 def method_key(method: str, degree: int) -> str:
-    """The ``method`` key of :func:`run`'s rows: the method and its maximal degree, ``"kernel_svm d=7"``."""
+    """The ``method`` key of :func:`run`'s rows: the method and its maximal degree, ``"kernel_svm d=7"``.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`METHODS`.
+    degree : int
+        The maximal degree.
+
+    Returns
+    -------
+    str
+    """
     return f"{method} d={degree}"
 
 
@@ -352,7 +366,19 @@ def draws_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard deviation over draws of every quantity, per degree and method."""
+    """Mean and standard deviation over draws of every quantity, per degree and method.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``; columns ``<quantity>_mean`` and ``<quantity>_std`` for each of
+        :data:`QUANTITIES`.
+    """
     results = draws_table(results)
     grouped = results.groupby(["degree", "method"], sort=False)[list(QUANTITIES)]
     summary = grouped.agg(["mean", "std"])
@@ -365,6 +391,17 @@ def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
 
     On LED digits ties are common for the λ-perceptron: its score is an integer and duplicated
     inputs carry both labels. Every tie counts as an error (the paper's ``err(f)``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``; columns ``train_ties_mean``, ``train_ties_max``,
+        ``test_ties_mean``, ``test_ties_max``.
     """
     scored = draws_table(results).dropna(subset=list(TIE_COLUMNS))
     table = scored.groupby(["degree", "method"], sort=False)[list(TIE_COLUMNS)].agg(["mean", "max"])
@@ -373,7 +410,13 @@ def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_table1() -> pd.DataFrame:
-    """Table 1 of the paper (and the bounds and Bayes errors), from ``paper_numbers/03_table1.csv``."""
+    """Table 1 of the paper (and the bounds and Bayes errors), from ``paper_numbers/03_table1.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``column``, ``method``, ``quantity``, ``value``.
+    """
     return paper_table("03_table1")
 
 
@@ -419,6 +462,22 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
     :data:`PAPER_TREE` (Weka J48, ``j48`` = :func:`j48_results`, on the same draws) only, and
     only where ``degree`` ≥ :data:`_J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
     is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the same draws.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(method, quantity)``; columns ``paper``, ``ours``, ``difference``, ``ours_sd``, ``z``.
     """
     ours = draws_table(results)
     ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
@@ -440,6 +499,19 @@ def tree_stand_ins(results: pd.DataFrame, column: int, degree: int) -> pd.DataFr
     Stand-ins, not reproductions: the pruned CART tree (grown to depth ``d``, pruned to the
     subtree minimising leaves + errors) and the exhaustive best tree of depth ≤ d. Index
     ``(tree, quantity)``; columns ``paper (C4.5)``, ``ours``, ``ours_sd``, ``z``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     paper = _paper_rows(column).loc[PAPER_TREE]
     draws = draws_table(results)
@@ -461,6 +533,18 @@ def bayes_sample_shift(n_train=500, noise=Fraction(1, 10)) -> pd.Series:
     The exact Bayes error ``q`` (:func:`companion.led.bayes_error`) gives ``n q`` expected training
     errors with sd ``sqrt(n q (1 − q))``; the paper's 11.2 % of 500 is 56 errors. ``z`` is the
     same whether counted in errors or in points of %.
+
+    Parameters
+    ----------
+    n_train : int, default=500
+        Training examples per draw.
+    noise : Fraction, default=Fraction(1, 10)
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    pandas.Series
+        ``expected errors``, ``paper's errors``, ``binomial sd (errors)``, ``binomial sd (points)``, ``z``.
     """
     from companion.led import bayes_error
 
@@ -483,6 +567,15 @@ def degree_evidence(results: pd.DataFrame, candidates=(2, 3), reference=7) -> pd
     Compares, with the paper's values, the within-sample ratios of the bounds of column 1 to
     column 2 (``d = reference``), which cancel most of the sample-to-sample variation, and the
     tree sizes and kernel-method numbers of column 1.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    candidates : tuple of int, default=(2, 3)
+        The degrees column 1 may be.
+    reference : int, default=7
+        Column 2's degree.
 
     Returns
     -------
@@ -571,6 +664,19 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     risk axis is logarithmic (said in its label). The paper's values of the column a degree is
     compared with (``paper_columns``, default ``{2: 1, 3: 1, 7: 2}``: column 1 is d = 2 or 3,
     undecided) are drawn as horizontal dotted lines in the method's colour (black: the bounds).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    degrees : tuple of int, default=(2, 3, 7)
+        One panel per degree.
+    paper_columns : dict, optional
+        ``{degree: Table 1 column}`` whose values are drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -642,6 +748,19 @@ def tree_error_bounds(results: pd.DataFrame, degree: int, lam=4.0) -> pd.DataFra
 
     Returns one row per draw with the best tree's leaves and errors and the error lower bounds
     from (14) (λ-MMP) and (13) (λ-perceptron) for a tree with that many leaves (``c ≡ 1``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    degree : int
+        The maximal degree ``d`` compared.
+    lam : float, default=4.0
+        The risk's λ.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.bounds.boolean_kernel import error_lower_bound
 
@@ -667,6 +786,8 @@ def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFr
     ----------
     X_complemented : array of shape (m, 2·n0)
         Complemented Boolean inputs ``(b, 1 - b)``.
+    degrees : tuple of int, default=(0, 1, 2, 3, 7)
+        The kernel's maximal degrees.
 
     Returns
     -------
@@ -801,6 +922,22 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
     Columns: ``paper``, ``ours`` (mean), ``difference``, ``ours_sd`` (draw-to-draw sd: the
     spread a single draw such as the paper's has), ``ci_low``/``ci_high`` (Student-t interval
     for the mean at ``confidence``), ``z = difference / ours_sd``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run_conditioned_protocol`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+    confidence : float, default=0.95
+        Level of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(method, quantity)``.
     """
     from scipy import stats as st
 
@@ -830,7 +967,19 @@ def _protocol_draw(seed, draw, n_train, n_test, noise=0.1):
 
 
 def draw_data(config: Config, draw: int):
-    """The data ``(X, y, X_test, y_test)`` of draw ``draw`` of :func:`run` with ``config``, bit for bit."""
+    """The data ``(X, y, X_test, y_test)`` of draw ``draw`` of :func:`run` with ``config``, bit for bit.
+
+    Parameters
+    ----------
+    config : Config
+        The protocol's configuration.
+    draw : int
+        The draw (the tidy ``seed``).
+
+    Returns
+    -------
+    X, y, X_test, y_test : numpy.ndarray
+    """
     return _protocol_draw(config.seed, draw, config.n_train, config.n_test, config.noise)
 
 
@@ -900,8 +1049,22 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
 
 
 def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
-    """:func:`j48_results` for ``config``, or ``None`` with the reason when J48 was not run on its
-    draws (``Config.fast()``, another seed or size): ``(frame or None, text)``."""
+    """:func:`j48_results` for ``config``, or ``None`` with the reason when J48 was not run on its draws.
+
+    J48 was run on the full protocol only (not on ``Config.fast()``, another seed or size).
+
+    Parameters
+    ----------
+    config : Config
+        The protocol's configuration.
+
+    Returns
+    -------
+    frame : pandas.DataFrame or None
+        :func:`j48_results`, or ``None``.
+    text : str
+        What was read, or why nothing was.
+    """
     try:
         frame = j48_results(config)
     except ValueError as exc:
@@ -928,6 +1091,8 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     ----------
     seed : int
         The protocol's seed (draw ``draw`` of :func:`run` is regenerated bit for bit).
+    draw : int, default=0
+        The draw.
     plan : dict {method: degrees}, optional
         Methods among ``kernel_perceptron``, ``kernel_svm``, ``mask_perceptron`` and their degrees;
         default: the perceptron at d = 2, 3, 7, the λ-MMP and the mask perceptron at d = 7.
@@ -936,6 +1101,14 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     max_orders : dict {method: int}, optional
         Fewer orders for some methods (their first ones), e.g. ``{"kernel_svm": 20}``: the
         λ-MMP costs about 10 perceptron fits.
+    n_train, n_test : int, default=500, 5000
+        Sizes of the draw.
+    lam : float, default=4.0
+        The risk's λ.
+    tol : float, default=1e-3
+        The λ-MMP's ε.
+    mask_terms : dict {degree: int}, optional
+        Terms of the mask perceptron (default: 10 below degree 5, else 26).
     n_jobs : int, default=1
         Workers of :func:`companion.evaluation.parallel_map`; items are blocks of orders of one
         (method, degree), each computing the Boolean kernel once and permuting it (the kernel is
@@ -1008,6 +1181,20 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     ``orders mean/sd/min``, the quantiles :data:`_ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
     default linear interpolation), ``orders max``, ``draws sd`` (sd over the draws of
     :func:`run`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
+
+    Parameters
+    ----------
+    order_results : pandas.DataFrame
+        :func:`row_order_spread`'s table.
+    draw_results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    quantity : str, default="test_error"
+        One of :data:`QUANTITIES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``.
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {QUANTITIES}, got {quantity!r}")
@@ -1068,6 +1255,23 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
     with ``leaf_cost = 0``). Risks are Eq. (8), ``#leaves + (4/λ)#errors``.
 
     Returns one row per (draw, degree, tree) with ``leaves, risk, train_error, test_error``.
+
+    Parameters
+    ----------
+    n_draws : int
+        Draws of :func:`run`.
+    seed : int
+        The protocol's seed.
+    degrees : tuple of int, default=(2, 3, 7)
+        Maximal depths.
+    n_train, n_test : int, default=500, 5000
+        Sizes of each draw.
+    lam : float, default=4.0
+        The risk's λ.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     rows = []
     for draw in range(n_draws):
@@ -1084,7 +1288,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
 
 def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train=500, n_test=5000, tol=1e-3,
                  n_jobs=1) -> pd.DataFrame:
-    """λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run`.
+    """The λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run`.
 
     Per (draw, λ) it records the test errors, and the chain of risk bounds at this λ:
     the perceptron bound (9), the MMP bound (11), the exact ``min_f R[f, λ]`` (Eq. 15 with the
@@ -1092,6 +1296,28 @@ def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train
     the λ-MMP's risk, its certificate (12) ``N/min_i(Gα)_i²`` and ``(1-ε)^{-2}/N``; and, for the
     tree, the squared-hinge risk ``R`` and the hinge risk ``R₁`` of Eq. (7) (equal on trees), and
     for the λ-MMP output both risks (not equal). At λ = 4 the rows repeat the main protocol.
+
+    Parameters
+    ----------
+    n_draws : int
+        The first draws of :func:`run`.
+    seed : int
+        The protocol's seed.
+    lams : tuple of float, default=(2.0, 4.0, 8.0, 16.0)
+        The values of λ.
+    degree : int, default=7
+        Maximal degree.
+    n_train, n_test : int, default=500, 5000
+        Sizes of each draw.
+    tol : float, default=1e-3
+        The λ-MMP's ε (stopping rule (10)).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (draw, λ).
     """
     if not all(isinstance(l, (int, float)) and l > 0 for l in lams):
         raise ValueError(f"lams must be positive numbers, got {lams!r}")
@@ -1133,12 +1359,34 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
 
 
 def lambda_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
-    """Mean over draws of every column of :func:`lambda_sweep`, one row per λ."""
+    """Mean over draws of every column of :func:`lambda_sweep`, one row per λ.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        :func:`lambda_sweep`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     return sweep.drop(columns=["draw", "degree"]).groupby("lam").mean()
 
 
 def plot_lambda_sweep(sweep: pd.DataFrame, column=2):
-    """Figure: the bound (11) against λ with the paper's value, and the test errors against λ."""
+    """Figure: the bound (11) against λ with the paper's value, and the test errors against λ.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        :func:`lambda_sweep`'s table.
+    column : int, default=2
+        Table 1's column whose bound (11) is drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     summary = lambda_sweep_summary(sweep)
@@ -1178,6 +1426,17 @@ def trees_span_check(n_variables=7, degree=3) -> pd.DataFrame:
 
     Returns one row per monomial degree: number of monomials, the largest tree depth and
     ``max |x^I - (T₁ + T₂)/2|`` over monomials and inputs (0 when the construction holds).
+
+    Parameters
+    ----------
+    n_variables : int, default=7
+        Boolean variables.
+    degree : int, default=3
+        Largest monomial degree.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.kernels import literal_monomials, monomial_features
     from companion.led import monomial_as_trees
@@ -1205,6 +1464,18 @@ def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
     ``k(x, x) = Σ_{i ≤ d} binom(7, i)`` on complemented inputs, reports ``μ``, the subset size
     ``s = ⌈2/μ²⌉`` and ``log₁₀`` of the number of subsets of at most ``s`` of the ``m`` points
     (:func:`companion.bounds.boolean_kernel.theorem6_subset_size`).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    n_train : int, default=500
+        The sample size ``m``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the degree ``d``.
     """
     from math import comb
 
@@ -1225,6 +1496,21 @@ def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=No
 
     Fitted on draw ``draw`` of :func:`run` (same data and settings as the main table).
     Print them with ``to_text(feature_names=SEGMENT_NAMES)`` to read them in segment names.
+
+    Parameters
+    ----------
+    seed : int
+        The protocol's seed.
+    draw : int, default=0
+        The draw.
+    degree : int, default=7
+        Maximal degree of the mask and depth of the tree.
+    n_train : int, default=500
+        Training examples.
+    lam : float, default=4.0
+        The risk's λ.
+    mask_terms : dict {degree: int}, optional
+        Terms of the mask perceptron (default: 10 below degree 5, else 26).
 
     Returns
     -------
@@ -1258,6 +1544,22 @@ def claims_data(results, column_degrees=None, orders=None, j48=None) -> dict:
     ``orders`` is :func:`row_order_spread`'s table (or ``None``: the row-order claim is then not
     evaluated); ``j48`` is :func:`j48_results` on the same draws (or ``None``: the J48 claims are
     then not evaluated).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column_degrees : dict, optional
+        ``{1: d1, 2: d2}``.
+    orders : pandas.DataFrame, optional
+        :func:`row_order_spread`'s table.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the same draws.
+
+    Returns
+    -------
+    dict
+        ``draws`` (:func:`draws_table`), ``degrees``, ``orders``, ``j48``.
     """
     degrees = {1: 3, 2: 7} if column_degrees is None else dict(column_degrees)
     if set(degrees) != {1, 2}:
@@ -1349,6 +1651,10 @@ def claims_family():
 
     and, not tested: ``bounds-below-risks`` (Theorems 3-4, an exact check on every draw, J48 included at d ≥ 7),
     ``mmp-on-bound`` (guaranteed by Eq. 12) and ``orders-invariant`` (exact check on the row orders).
+
+    Returns
+    -------
+    list of companion.claims.Claim
     """
     from companion import claims as C
 
@@ -1405,6 +1711,19 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, o
     rejection-sampled to the paper's Bayes training error. ``j48`` (:func:`j48_results` on the
     draws of ``results``) is read by the J48 claims of the main draws and of the d=2 variant (its
     column 2 is the same); the conditioned draws have no J48 runs.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    orders : pandas.DataFrame, optional
+        :func:`row_order_spread`'s table.
+    conditioned : pandas.DataFrame, optional
+        :func:`run_conditioned_protocol`'s tidy frame.
+    column1_degree, other_degree, column2_degree : int, default=3, 2, 7
+        The degrees of the variants.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the draws of ``results``.
 
     Returns
     -------

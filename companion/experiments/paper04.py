@@ -528,7 +528,7 @@ def _polarity_fold(item):
 
 
 def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs=1):
-    """WIDC() and WIDC(p) errors with ``numeric_literal="le"`` (the spec's) and ``"gt"``.
+    """WIDC() and WIDC(p) errors with ``numeric_literal="le"`` (our default) and ``"gt"``.
 
     The first literal of a monomial and its negation always tie on Z, so the convention of which
     side of a numeric cut is the positive literal (ties go to it) can change the committee. Only
