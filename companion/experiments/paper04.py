@@ -151,6 +151,25 @@ class BenchmarkSet:
 
     ``X`` holds numbers: numeric attributes as they are, nominal ones as codes ``0..k-1``
     (``category_names[j]`` names them); NaN is a missing value.
+
+    Parameters
+    ----------
+    name : str
+        Key of :data:`BENCHMARK_SETS`.
+    X : numpy.ndarray of shape (n_samples, n_features)
+        The encoded attributes.
+    y : numpy.ndarray of shape (n_samples,)
+        The labels.
+    nominal : numpy.ndarray of bool of shape (n_features,)
+        Which columns are nominal.
+    feature_names : list of str
+        The attributes' names.
+    category_names : dict, default={}
+        ``{column: values}`` of each nominal column, code ``k`` naming ``values[k]``.
+    note : str, default=""
+        What differs from the paper's version of the set.
+    typing : {"documented", "numeric"}, default="documented"
+        How the columns were typed (:data:`TYPINGS`).
     """
 
     name: str
@@ -206,6 +225,23 @@ def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
     The cut points are :class:`companion.preprocessing.MDLDiscretizer`'s, fitted on the training
     fold. Returns two integer-coded DataFrames of categoricals (training, test), each column's
     categories being the codes present in either; NaN stays missing.
+
+    Parameters
+    ----------
+    X_train : numpy.ndarray
+        The training fold (:class:`BenchmarkSet` coding).
+    y_train : numpy.ndarray
+        Its labels.
+    X_test : numpy.ndarray
+        The test fold.
+    nominal : numpy.ndarray of bool
+        Which columns are nominal.
+    max_cuts : int, default=8
+        Most cut points per numeric column.
+
+    Returns
+    -------
+    train, test : pandas.DataFrame
     """
     discretizer = MDLDiscretizer(max_cuts=max_cuts, categorical_features=np.asarray(nominal, dtype=bool))
     coded_train = discretizer.fit(X_train, y_train).transform(X_train)
@@ -225,13 +261,32 @@ def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
 
 
 def tree_size(tree) -> tuple[int, int]:
-    """``(leaves, sum of leaf depths)`` of a fitted scikit-learn tree, i.e. its leaf rules' size."""
+    """``(leaves, sum of leaf depths)`` of a fitted scikit-learn tree, i.e. its leaf rules' size.
+
+    Parameters
+    ----------
+    tree : sklearn.tree.DecisionTreeClassifier
+        A fitted tree (or an estimator with ``tree_``).
+
+    Returns
+    -------
+    leaves, literals : int
+    """
     leaves = tree_leaf_paths(tree)
     return len(leaves), sum(leaf.depth for leaf in leaves)
 
 
 def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     """PRISM (:class:`companion.prism.Prism`) on MDL-coded data; uncovered rows get the majority class.
+
+    Parameters
+    ----------
+    train : pandas.DataFrame
+        MDL-coded training fold (:func:`mdl_codes`).
+    y_train : array-like
+        Its labels.
+    test : pandas.DataFrame
+        MDL-coded test fold.
 
     Returns
     -------
@@ -331,7 +386,18 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
 
 
 def folds_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`run`'s frame in the layout of ``figures/04_benchmark_folds.csv``: :data:`FOLDS_COLUMNS`."""
+    """:func:`run`'s frame in the layout of ``figures/04_benchmark_folds.csv``: :data:`FOLDS_COLUMNS`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`FOLDS_COLUMNS` (``method`` named ``learner``).
+    """
     return _learner_view(results)[FOLDS_COLUMNS].reset_index(drop=True)
 
 
@@ -377,7 +443,18 @@ def _benchmark_fold(others, params, seed, item):
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 layout: per data set and learner, mean error (%), its std over folds, rules, literals."""
+    """Table 1 layout: per data set and learner, mean error (%), its std over folds, rules, literals.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: data set; columns ``(learner, quantity)``.
+    """
     grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)
     table = pd.DataFrame(
         {
@@ -537,6 +614,19 @@ def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs
     ``n_jobs`` (default 1, serial): every (data set, fold) is an independent item of
     :func:`companion.evaluation.parallel_map`; the result does not depend on it.
 
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
     Returns
     -------
     pandas.DataFrame
@@ -567,6 +657,18 @@ def paper_comparison(results: pd.DataFrame, stand_in: str = "CN2") -> pd.DataFra
     learner of the paper's family; CN2-POE itself is not available). Echo is not among our data
     sets, so its rows stay NaN. The number of domains is not a comparison (the paper's 31 vs the
     17 we have): it is in :func:`paper_context`, not here.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    stand_in : str, default="CN2"
+        The CN2 run standing in for CN2-POE.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`companion.evaluation.comparison_table`'s columns.
     """
     from companion.evaluation import comparison_table
     from companion.paper_numbers import paper_table
@@ -584,7 +686,17 @@ def paper_comparison(results: pd.DataFrame, stand_in: str = "CN2") -> pd.DataFra
 
 
 def paper_context(results: pd.DataFrame) -> pd.DataFrame:
-    """What the paper ran and what we ran, side by side as text (not a paper/ours/difference row)."""
+    """What the paper ran and what we ran, side by side as text (not a paper/ours/difference row).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     from companion.paper_numbers import paper_table
 
     claims = paper_table("04_claims").set_index("key")
@@ -602,6 +714,15 @@ def pattern_cells(n_monomials: int) -> tuple[int, int]:
 
     Returns ``(cells of the committee, cells of the tree)``: ``2^t`` satisfaction patterns against
     ``t`` leaves (paper, "Partition Boosting": O(2^t) subsets with t monomials, t with a tree).
+
+    Parameters
+    ----------
+    n_monomials : int
+        ``t``.
+
+    Returns
+    -------
+    committee, tree : int
     """
     from companion.widc import pattern_codes
 
@@ -613,7 +734,12 @@ def pattern_cells(n_monomials: int) -> tuple[int, int]:
 
 
 def plot_partitions():
-    """Figure: a 3-leaf tree's partition beside the cells of 3 overlapping monomials (boxes)."""
+    """Figure: a 3-leaf tree's partition beside the cells of 3 overlapping monomials (boxes).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
@@ -644,7 +770,19 @@ def plot_partitions():
 
 
 def plot_z_trace(model, title=""):
-    """Figure: Z (paper eq. (1)) after every accepted literal, monomial boundaries dotted."""
+    """Figure: Z (paper eq. (1)) after every accepted literal, monomial boundaries dotted.
+
+    Parameters
+    ----------
+    model : DecisionCommittee
+        Fitted; its ``z_trace_`` is drawn.
+    title : str, default=""
+        The axes' title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
@@ -666,6 +804,19 @@ def plot_size_vs_error(results: pd.DataFrame, learners=None, *, joined=("J48", "
     majority class, of size 0, is drawn as a dashed tick at its error on each data set's WIDC(p)
     size). Every WIDC(p) point is labelled with its data set, and grey segments join it to the
     learners of ``joined`` on the same data set.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    learners : sequence of str, optional
+        The learners drawn.
+    joined : tuple of str, default=("J48", "CN2")
+        Learners joined to WIDC(p) by segments.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
@@ -713,7 +864,21 @@ PEER_LEARNERS = ("J48", "JRip", "CN2", "CN2 (alpha=1)", "CN2-unordered")
 
 
 def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
-    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run`)."""
+    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run`).
+
+    Parameters
+    ----------
+    y : array-like
+        Labels.
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+
+    Returns
+    -------
+    numpy.ndarray of int
+    """
     folds = np.full(len(y), -1, dtype=np.int64)
     for k, (_, test) in enumerate(stratified_folds(y, n_splits=n_splits, seed=seed)):
         folds[test] = k
@@ -721,7 +886,18 @@ def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
 
 
 def fold_hash(folds) -> str:
-    """sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/widc_peers.py`` records)."""
+    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/widc_peers.py`` records).
+
+    Parameters
+    ----------
+    folds : array-like of int
+        A fold vector (:func:`fold_vector`).
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
+    """
     import hashlib
 
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
@@ -794,6 +970,17 @@ def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.D
     tie) is predicted for every test row; ``rules`` and ``literals`` are 0. The baseline every
     learner of :func:`run` and :func:`peer_results` should beat.
 
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+
     Returns
     -------
     pandas.DataFrame
@@ -818,6 +1005,13 @@ def peer_claims_table(results: pd.DataFrame, others=PEER_LEARNERS) -> pd.DataFra
     error difference (points, exact fractions), win/tie/loss counts of the per-data-set mean
     errors and the median literal ratio other / WIDC. Only data sets where both learners ran are
     paired. A description, not a test: the tests are :func:`claims_family`'s (Holm-corrected).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    others : tuple of str
+        The peers.
 
     Returns
     -------
@@ -846,6 +1040,17 @@ def error_with_std(results: pd.DataFrame, learners=None) -> pd.DataFrame:
     """Per data set and learner, ``"mean ± std"`` of the fold test errors (%, one decimal).
 
     The standard deviation is over the folds (``ddof=1``), as :func:`summary_table`'s ``std %``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    learners : sequence of str, optional
+        Columns, in this order (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)["error"]
     mean = (grouped.mean() * 100).unstack("learner")
@@ -862,6 +1067,19 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
 
     Top row: mean test error (%), x = the peer, y = ``widc``; bottom row: literals (log scales).
     Points below the diagonal favour WIDC. Data sets are labelled.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    widc : str, default="WIDC(p)"
+        The WIDC variant.
+    others : tuple of str
+        One column of panels per peer.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
@@ -927,6 +1145,21 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
     the training fold, beside ``|LS|`` (paper, "Partition Boosting": at most ``|LS|``, up to
     ``2^t``), and the cells of the pruned committee.
 
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    strengths : tuple of float, default=:data:`SENSITIVITY_STRENGTHS`
+        The constants ``c_KM``.
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
     Returns
     -------
     pandas.DataFrame
@@ -947,9 +1180,21 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:
-    """Per ``c_KM``: mean over data sets of the mean test error (%), rules, literals, and the
-    number of data sets whose mean error is at most that of ``c_KM = 0`` (exact integer counts;
-    every data set has the same folds for every constant)."""
+    """Per ``c_KM``: mean over data sets of the mean test error (%), rules and literals.
+
+    Also the number of data sets whose mean error is at most that of ``c_KM = 0`` (exact integer
+    counts; every data set has the same folds for every constant).
+
+    Parameters
+    ----------
+    sensitivity : pandas.DataFrame
+        :func:`optimistic_sensitivity`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ``c_KM``.
+    """
     per = sensitivity.groupby(["strength", "dataset"]).agg(errors=("errors", "sum"), n_test=("n_test", "sum"),
                                                            rules=("rules", "mean"), literals=("literals", "mean"))
     per["error %"] = 100 * per["errors"] / per["n_test"]
@@ -962,8 +1207,20 @@ def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:
 
 
 def cells_table(sensitivity: pd.DataFrame) -> pd.DataFrame:
-    """Per data set: |LS| (mean training fold), grown rules t, cells realised by the grown committee,
-    ``min(2^t, |LS|)``, and the cells of WIDC(o) at ``c_KM = 0`` (means over folds)."""
+    """Per data set: |LS|, grown rules t, the grown committee's cells, ``min(2^t, |LS|)``, WIDC(o)'s cells.
+
+    |LS| is the mean training fold; WIDC(o) at ``c_KM = 0``; means over folds.
+
+    Parameters
+    ----------
+    sensitivity : pandas.DataFrame
+        :func:`optimistic_sensitivity`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set.
+    """
     first = sensitivity[sensitivity["strength"] == sensitivity["strength"].min()]
     table = first.groupby("dataset", sort=False).agg(**{
         "|LS|": ("n_train", "mean"), "grown rules t": ("grown_rules", "mean"),
@@ -976,7 +1233,19 @@ def cells_table(sensitivity: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_sensitivity(summary: pd.DataFrame, synthetic: pd.DataFrame | None = None):
-    """Figure: error and literals against ``c_KM`` (benchmark mean; synthetic problems if given)."""
+    """Figure: error and literals against ``c_KM`` (benchmark mean; synthetic problems if given).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`sensitivity_summary`.
+    synthetic : pandas.DataFrame, optional
+        :func:`choose_optimistic_strength`'s table.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
@@ -1026,6 +1295,15 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     The tree is scikit-learn's CART on the 0/1 indicators ``[A = a]`` of the (nominal) data set;
     the monomials of item 2 are those WIDC() grows on the whole data set, in creation order.
 
+    Parameters
+    ----------
+    name : str, default="votes"
+        Key of :data:`BENCHMARK_SETS` (nominal).
+    max_leaf_nodes : int, default=8
+        Size of the tree.
+    seed : int, default=0
+        The tree's ``random_state``.
+
     Returns
     -------
     pandas.DataFrame
@@ -1069,6 +1347,19 @@ def committee_cells(model: DecisionCommittee, X, y) -> pd.DataFrame:
     gets the same summed vector ``S`` and so the same class. One row per non-empty cell: the
     rules fired (1-based, in ``to_text`` order), the examples and their classes, ``S``, the
     predicted class and the errors.
+
+    Parameters
+    ----------
+    model : DecisionCommittee
+        Fitted.
+    X : array-like
+        Examples.
+    y : array-like
+        Their labels.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.widc import literal_matrix, satisfaction
 
@@ -1140,6 +1431,18 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
     ``results``: :func:`run`'s frame with :func:`peer_results`' and :func:`majority_results`'
     (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`_with_cn2`). Means are
     :class:`fractions.Fraction` (:func:`_exact_per_dataset`), so equal errors compare equal.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    cn2 : str, default="CN2"
+        The CN2 run that plays ``"CN2"``.
+
+    Returns
+    -------
+    dict
+        ``error`` and ``literals``: frames indexed by data set, one column per learner.
     """
     results = _with_cn2(results, cn2)
     error = _exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
@@ -1239,6 +1542,17 @@ def claims_family(peers=CLAIM_PEERS, checked=BASELINE_CHECKED):
       ``4-share`` the same count as a proportion (> 0.5);
     * ``base-L`` for each learner of ``checked``: exact check that its error is below the
       majority class's on every data set.
+
+    Parameters
+    ----------
+    peers : tuple of str, default=:data:`CLAIM_PEERS`
+        The learners of claims ``3-P`` and ``3s-P``.
+    checked : tuple of str, default=:data:`BASELINE_CHECKED`
+        The learners of claims ``base-L``.
+
+    Returns
+    -------
+    list of companion.claims.Claim
     """
     from companion import claims as C
 
@@ -1292,6 +1606,11 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
     cn2_variant : str, optional
         The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`_with_cn2`; None or
         absent from ``everything``: no such variant).
+
+    Returns
+    -------
+    dict
+        ``{name: tidy frame}``: ``main``, then the variants given.
     """
     variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
@@ -1306,6 +1625,11 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
 def claims_report(variants: dict):
     """Evaluate :func:`claims_family` on :func:`claims_variants`' frames (Holm within each variant).
 
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+
     Returns
     -------
     companion.claims.ClaimsReport
@@ -1316,7 +1640,17 @@ def claims_report(variants: dict):
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:
-    """Verdict of every claim (rows) under every protocol variant (columns), from ``report.sensitivity``."""
+    """Verdict of every claim (rows) under every protocol variant (columns), from ``report.sensitivity``.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     long = report.sensitivity
     table = long.pivot(index="id", columns="variant", values="verdict")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
@@ -1327,6 +1661,17 @@ def polarity_table(results: pd.DataFrame, polarity_gt: pd.DataFrame) -> pd.DataF
 
     One row per data set of ``polarity_gt`` (the data sets with a numeric attribute); columns
     ``(learner, polarity)``, the layout of :func:`polarity_ablation`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (``numeric_literal="le"``).
+    polarity_gt : pandas.DataFrame
+        :func:`run`'s tidy frame with ``numeric_literal="gt"``.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     columns = {}
     for learner in ("WIDC()", "WIDC(p)"):
@@ -1340,7 +1685,19 @@ def polarity_table(results: pd.DataFrame, polarity_gt: pd.DataFrame) -> pd.DataF
 
 
 def peer_tables(variants: dict, others=CLAIM_PEERS + (MAJORITY,)) -> pd.DataFrame:
-    """:func:`peer_claims_table` of WIDC(p) under each protocol variant ``{name: frame}``, stacked with a ``variant`` column."""
+    """:func:`peer_claims_table` of WIDC(p) under each protocol variant ``{name: frame}``, stacked with a ``variant`` column.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+    others : tuple of str, default=:data:`CLAIM_PEERS` + (:data:`MAJORITY`,)
+        The peers.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     parts = []
     for name, frame in variants.items():
         table = peer_claims_table(frame, others=others)
@@ -1350,10 +1707,30 @@ def peer_tables(variants: dict, others=CLAIM_PEERS + (MAJORITY,)) -> pd.DataFram
 
 
 def numeric_typing_sets(names) -> list:
-    """The data sets of ``names`` whose ``typing="numeric"`` differs from the documented typing."""
+    """The data sets of ``names`` whose ``typing="numeric"`` differs from the documented typing.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`BENCHMARK_SETS`.
+
+    Returns
+    -------
+    list of str
+    """
     return [n for n in names if n in DOCUMENTED_NOMINAL]
 
 
 def numeric_attribute_sets(names) -> list:
-    """The data sets of ``names`` with a numeric attribute (documented typing): those the polarity can change."""
+    """The data sets of ``names`` with a numeric attribute (documented typing): those the polarity can change.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`BENCHMARK_SETS`.
+
+    Returns
+    -------
+    list of str
+    """
     return [n for n in names if not load_benchmark_set(n).nominal.all()]
