@@ -375,6 +375,7 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     j48 = paper03.j48_results(fast)
     assert list(j48["seed"]) == [0, 1] and (j48["method"] == "J48").all()
     assert ((j48["depth"] >= 1) & (j48["depth"] <= 7)).all()
+    assert (j48["nodes"] == 2 * j48["leaves"] - 1).all()  # binary splits on two-valued segments
     assert (j48["test_error"].between(0, 100)).all() and (j48["leaves"] >= 1).all()
     # The draw's data are run()'s: same generator, same bits.
     X, y, X_test, y_test = paper03.draw_data(fast, 1)

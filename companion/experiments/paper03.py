@@ -1015,7 +1015,8 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Tidy (``dataset`` :data:`DATASET`, ``method`` ``"J48"``, ``seed`` the draw, ``fold`` 0), with
-        ``train_error`` and ``test_error`` (%), ``leaves``, ``size`` (all nodes), ``depth``,
+        ``train_error`` and ``test_error`` (%), ``leaves`` (Table 1's size of a tree), ``nodes``
+        (all nodes: J48's "Size of the tree", ``size`` in ``data/led_peers``), ``depth``,
         ``train_errors`` (a count) and ``risk`` (Eq. 8 at ``config.lam``, as the other trees':
         :func:`companion.bounds.boolean_kernel.tree_risk` of the leaves and the training errors).
 
@@ -1041,7 +1042,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
         "dataset": DATASET, "method": "J48", "seed": frame["draw"].to_numpy(), "fold": 0,
         "train_error": 100.0 * frame["train_errors"].to_numpy() / frame["n_train"].to_numpy(),
         "test_error": 100.0 * frame["test_errors"].to_numpy() / frame["n_test"].to_numpy(),
-        "leaves": frame["leaves"].to_numpy(), "size": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
+        "leaves": frame["leaves"].to_numpy(), "nodes": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
         "train_errors": frame["train_errors"].to_numpy(),
         "risk": [tree_risk(leaves, errors, config.lam) for leaves, errors in zip(frame["leaves"], frame["train_errors"])],
     })
