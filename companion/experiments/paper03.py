@@ -58,6 +58,7 @@ __all__ = [
     "draws_table",
     "run_draw",
     "draw_data",
+    "draw_hash",
     "j48_results",
     "j48_results_if_run",
     "summarise",
@@ -983,10 +984,22 @@ def draw_data(config: Config, draw: int):
     return _protocol_draw(config.seed, draw, config.n_train, config.n_test, config.noise)
 
 
-def _draw_hash(X, y, X_test, y_test) -> str:
-    """sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
+def draw_hash(X, y, X_test, y_test) -> str:
+    """The sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
 
     The hash ``peers/led_peers.py`` records for every draw it ran J48 on.
+
+    Parameters
+    ----------
+    X, y : numpy.ndarray
+        The training draw (7 segment bits, labels).
+    X_test, y_test : numpy.ndarray
+        The test draw.
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
     """
     import hashlib
 
@@ -1001,7 +1014,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
 
     The rows come from ``data/led_peers`` (``peers/led_peers.py``: Weka 3.6.14 J48 ``-C 0.25
     -M 2``, segments as nominal ``{0,1}`` attributes). Every draw of ``config`` is regenerated
-    (:func:`draw_data`) and its :func:`_draw_hash` compared with the committed one. J48 has no
+    (:func:`draw_data`) and its :func:`draw_hash` compared with the committed one. J48 has no
     depth limit; on seven two-valued nominal attributes its trees have depth at most 7, so it
     stands beside the ``d=7`` trees.
 
@@ -1035,7 +1048,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     if config.n_draws > len(results):
         raise ValueError(f"J48 was run on {len(results)} draws, not {config.n_draws}")
     for draw in range(config.n_draws):
-        if _draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {draw}"]:
+        if draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {draw}"]:
             raise ValueError(f"draw {draw} differs from the one J48 was run on; rerun peers/led_peers.py")
     frame = results[results["draw"] < config.n_draws]
     tidy = pd.DataFrame({
