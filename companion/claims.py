@@ -102,8 +102,6 @@ from companion.numerics import TIE_RTOL
 
 __all__ = [
     "ALPHA",
-    "EXACT_MAX",
-    "VERDICTS",
     "Claim",
     "ClaimsReport",
     "Markdown",
@@ -129,9 +127,9 @@ __all__ = [
 #: One-sided level of every test; the intervals are two-sided at ``1 − 2·ALPHA`` (95 %).
 ALPHA = 0.025
 #: Largest number of non-zero differences whose Wilcoxon p is counted exactly (normal beyond).
-EXACT_MAX = 400
+_EXACT_MAX = 400
 #: Verdict states: tested claims get the first three, ``exact`` claims the first two.
-VERDICTS = ("holds", "fails", "undecided", "guaranteed", "n/a")
+_VERDICTS = ("holds", "fails", "undecided", "guaranteed", "n/a")
 
 _DIRECTIONS = ("<=", "<", ">=", ">", "within")
 _TESTS = {"difference": ("wilcoxon", "t", "sign"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
@@ -156,6 +154,18 @@ def holm(p_values) -> np.ndarray:
     ``p_adj[(i)] = max_{j ≤ i} min(1, (m − j + 1) p[(j)])`` over the ascending order; NaN entries
     (claims not tested) are left NaN and do not count in ``m``.
 
+    Parameters
+    ----------
+    p_values : array-like of float
+        Raw p-values, NaN for claims not tested.
+
+    Returns
+    -------
+    numpy.ndarray
+        Adjusted p-values, in the input order.
+
+    Examples
+    --------
     >>> holm([0.01, 0.04, 0.03]).round(3).tolist()
     [0.03, 0.06, 0.06]
     """
@@ -181,6 +191,19 @@ def holm(p_values) -> np.ndarray:
 def rejects(p: float, alpha: float = ALPHA) -> bool:
     """``p ≤ α``, with a p within relative ``TIE_RTOL`` of α counted as equal (and rejecting).
 
+    Parameters
+    ----------
+    p : float
+        A p-value.
+    alpha : float, default=0.025
+        The one-sided level.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> rejects(0.025), rejects(0.025 * (1 + 1e-14)), rejects(0.0251)
     (True, True, False)
     """
@@ -281,7 +304,7 @@ def wilcoxon_test(x, *, alternative: str, zero_method: str = "pratt") -> tuple[f
     -------
     p : float
         The exact conditional p-value (permutation distribution of the signs given the tied
-        ranks) for at most :data:`EXACT_MAX` non-zero values, else the normal approximation with
+        ranks) for at most :data:`_EXACT_MAX` non-zero values, else the normal approximation with
         the conditional variance ``Σ r_i² / 4`` and a continuity correction of half a rank.
     statistic : float
         The sum of the (mid)ranks of the positive values.
@@ -300,7 +323,7 @@ def wilcoxon_test(x, *, alternative: str, zero_method: str = "pratt") -> tuple[f
     t_obs = int(doubled[signs > 0].sum())  # doubled rank sum of the positives
     if len(weights) == 0:
         return 1.0, 0.0
-    if len(weights) <= EXACT_MAX:
+    if len(weights) <= _EXACT_MAX:
         pmf = _sum_distribution(weights)
         tail = pmf[: t_obs + 1] if alternative == "less" else pmf[t_obs:]
         p = min(1.0, math.fsum(tail.tolist()))
@@ -324,10 +347,10 @@ def _walsh_averages(x) -> np.ndarray:
 def _wilcoxon_critical(n: int, confidence: float) -> int:
     """``c`` such that ``c − 1`` is the largest ``t`` with ``P(T⁺ ≤ t) ≤ (1 − confidence)/2`` (0 if none).
 
-    ``T⁺`` is the signed-rank statistic with ranks 1..n (no ties), exact up to :data:`EXACT_MAX`.
+    ``T⁺`` is the signed-rank statistic with ranks 1..n (no ties), exact up to :data:`_EXACT_MAX`.
     """
     tail = (1.0 - confidence) / 2.0
-    if n <= EXACT_MAX:
+    if n <= _EXACT_MAX:
         cdf = np.cumsum(_sum_distribution(np.arange(1, n + 1)))
         return int(np.searchsorted(cdf, tail * (1.0 + TIE_RTOL), side="right"))
     mean, sd = n * (n + 1) / 4.0, math.sqrt(n * (n + 1) * (2 * n + 1) / 24.0)
@@ -344,6 +367,20 @@ def hodges_lehmann(x, confidence: float = 1 - 2 * ALPHA) -> tuple[float, float, 
     with ``P(T⁺ ≤ t) ≤ (1 − confidence)/2`` for ranks 1..n. Infinite ends when ``n`` is too
     small for the level (``n ≤ 5`` at 95 %).
 
+    Parameters
+    ----------
+    x : array-like of float
+        Paired differences.
+    confidence : float, default=0.95
+        Two-sided level of the interval.
+
+    Returns
+    -------
+    estimate, low, high : float
+        The estimate and the interval's ends.
+
+    Examples
+    --------
     >>> est, low, high = hodges_lehmann([1.0, 2.0, 3.0, 4.0, 10.0, 6.0, 7.0])
     >>> float(est), float(low), float(high)
     (4.5, 2.0, 8.0)
@@ -367,6 +404,23 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
 
     ``p0`` is taken as the exact rational value of its float (0.5 is exactly 1/2).
 
+    Parameters
+    ----------
+    k : int
+        The observed count.
+    n : int
+        Trials.
+    p0 : float
+        Success probability under the null.
+    upper : bool
+        ``True`` for ``P(K ≥ k)``, ``False`` for ``P(K ≤ k)``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
     >>> binomial_tail(7, 10, 0.5, upper=True)
     0.171875
     """
@@ -378,6 +432,21 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
 def clopper_pearson(k: int, n: int, confidence: float = 1 - 2 * ALPHA) -> tuple[float, float]:
     """Clopper–Pearson (exact) interval for a binomial probability from ``k`` successes in ``n``.
 
+    Parameters
+    ----------
+    k : int
+        Successes.
+    n : int
+        Trials.
+    confidence : float, default=0.95
+        Two-sided level.
+
+    Returns
+    -------
+    low, high : float
+
+    Examples
+    --------
     >>> [round(v, 4) for v in clopper_pearson(7, 10)]
     [0.3475, 0.9333]
     """
@@ -456,7 +525,7 @@ class Claim:
     Build claims with :func:`difference`, :func:`ratio`, :func:`proportion`, :func:`guaranteed`
     and :func:`exact`; evaluate a family with :func:`evaluate`.
 
-    Attributes
+    Parameters
     ----------
     id : str
         Short key, unique in the family (``"1"``, ``"3-J48"``).
@@ -475,6 +544,8 @@ class Claim:
         The test (``wilcoxon``, ``t``, ``sign``; ``binomial`` for proportions) and Wilcoxon's zeros.
     reason : str
         Why a ``guaranteed`` claim holds by construction.
+    offset : float
+        Added to both terms of a ``ratio`` claim before the ratio is taken.
     """
 
     id: str
@@ -492,7 +563,13 @@ class Claim:
     offset: float = 0.0
 
     def criterion(self) -> str:
-        """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``."""
+        """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``.
+
+        Returns
+        -------
+        str
+            The criterion, as :func:`sentence` prints it.
+        """
         if self.kind == "guaranteed":
             return "by construction"
         if self.kind == "exact":
@@ -563,6 +640,10 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
         Wilcoxon's treatment of differences equal to the margin (:func:`wilcoxon_test`).
     digits : int, default=2
         Decimals printed in the sentence.
+
+    Returns
+    -------
+    Claim
     """
     _check_common("difference", id, statement)
     _check_criterion("difference", "difference", direction, margin, test, zero_method, digits)
@@ -577,6 +658,31 @@ def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcox
     ``values(data)`` returns ``(a, b)``, two arrays of positive numbers (``offset`` is added to
     both first, e.g. 1 for sizes that may be 0). ``margin`` is a ratio (2 for "twice"); the
     estimate and the interval are ratios (the exponential of the log-scale ones).
+
+    Parameters
+    ----------
+    id, statement : str
+        Key and wording of the claim.
+    values : callable or tuple of array-like
+        ``values(data) -> (a, b)``, or the pair itself.
+    direction : {"<=", "<", ">=", ">", "within"}
+        What the claim says of the ratio's location against ``margin``.
+    margin : float
+        A ratio, fixed before the results.
+    quantity : str, default=""
+        Name of the ratio in the criterion and the sentence.
+    test : {"wilcoxon", "t", "sign"}, default="wilcoxon"
+        The test on ``log(a / b)`` (as in :func:`difference`).
+    zero_method : {"pratt", "zsplit", "wilcox"}, default="pratt"
+        Wilcoxon's treatment of ratios equal to the margin.
+    digits : int, default=2
+        Decimals printed in the sentence.
+    offset : float, default=0.0
+        Added to ``a`` and ``b`` before the ratio.
+
+    Returns
+    -------
+    Claim
     """
     _check_common("ratio", id, statement)
     _check_criterion("ratio", "ratio", direction, margin, test, zero_method, digits)
@@ -591,6 +697,25 @@ def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="sh
 
     ``values(data)`` returns ``(k, n)``; the exact binomial test and the Clopper–Pearson interval
     decide it.
+
+    Parameters
+    ----------
+    id, statement : str
+        Key and wording of the claim.
+    values : callable or tuple of int
+        ``values(data) -> (k, n)``, or the pair itself.
+    direction : {">", ">=", "<", "<="}, default=">"
+        What the claim says of the probability against ``margin``.
+    margin : float, default=0.5
+        The probability it is compared with.
+    quantity : str, default="share"
+        Name of the probability in the criterion and the sentence.
+    digits : int, default=2
+        Decimals printed in the sentence.
+
+    Returns
+    -------
+    Claim
     """
     _check_common("proportion", id, statement)
     _check_criterion("proportion", "proportion", direction, margin, "binomial", "pratt", digits)
@@ -598,7 +723,19 @@ def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="sh
 
 
 def guaranteed(id, statement, reason) -> Claim:
-    """A statement the setup makes true whatever the data: shown with ``reason``, never tested."""
+    """A statement the setup makes true whatever the data: shown with ``reason``, never tested.
+
+    Parameters
+    ----------
+    id, statement : str
+        Key and wording of the claim.
+    reason : str
+        Why the setup makes it true (a theorem, an equation, a construction).
+
+    Returns
+    -------
+    Claim
+    """
     _check_common("guaranteed", id, statement)
     if not isinstance(reason, str) or not reason:
         raise ValueError(f"guaranteed: reason must be a non-empty string, got {reason!r}")
@@ -610,6 +747,17 @@ def exact(id, statement, check) -> Claim:
 
     The verdict is ``holds`` or ``fails``, with no p, outside the Holm family (a non-callable
     ``check`` is the same for every variant).
+
+    Parameters
+    ----------
+    id, statement : str
+        Key and wording of the claim.
+    check : callable or bool or tuple
+        ``check(data) -> bool`` or ``(bool, detail)`` (``None``: not applicable), or its value.
+
+    Returns
+    -------
+    Claim
     """
     _check_common("exact", id, statement)
     return Claim(id, statement, "exact", check)
@@ -799,6 +947,11 @@ class Markdown:
     """Markdown text that a notebook shows rendered (``_repr_markdown_``) and nbval compares as text.
 
     Compatible with :class:`IPython.display.Markdown` (``.data``) without importing IPython.
+
+    Parameters
+    ----------
+    text : str
+        The Markdown source.
     """
 
     def __init__(self, text: str):
@@ -848,13 +1001,21 @@ def _format_p(p) -> str:
 
 
 def sentence(row) -> str:
-    """The Markdown verdict sentence of one row of a claims table (a :class:`ClaimsReport` table
-    or the same table read back from its CSV).
+    """The Markdown verdict sentence of one row of a claims table (or of its CSV read back).
 
     ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
     95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31; robust to encoding)"``. A ``holds``
     shows the corrected p of the test of "claim false", a ``fails`` that of "claim true"
     (``Holm p (claim true)``), an ``undecided`` both (``Holm p = 0.300 (for holds), 0.040 (for fails)``).
+
+    Parameters
+    ----------
+    row : mapping or pandas.Series
+        One row of a claims table.
+
+    Returns
+    -------
+    str
     """
     verdict = row["verdict"]
     statement = row["statement"]
@@ -890,7 +1051,19 @@ def sentence(row) -> str:
 
 
 def verdict_markdown(table: pd.DataFrame, ids=None) -> Markdown:
-    """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order)."""
+    """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A claims table.
+    ids : list of str, optional
+        The claims shown, in this order (default: all rows).
+
+    Returns
+    -------
+    Markdown
+    """
     table = _as_table(table, "verdict_markdown")
     if ids is None:
         rows = [row for _, row in table.iterrows()]
@@ -923,7 +1096,7 @@ def _as_table(table, where) -> pd.DataFrame:
 class ClaimsReport:
     """What :func:`evaluate` returns.
 
-    Attributes
+    Parameters
     ----------
     table : pandas.DataFrame
         One row per claim (main variant): ``id, statement, kind, test, quantity, criterion,
@@ -943,20 +1116,53 @@ class ClaimsReport:
     alpha: float = ALPHA
 
     def sentence(self, id) -> Markdown:
-        """The verdict sentence of claim ``id``, as Markdown."""
+        """The verdict sentence of claim ``id``, as Markdown.
+
+        Parameters
+        ----------
+        id : str
+            The claim's key.
+
+        Returns
+        -------
+        Markdown
+        """
         return Markdown(sentence(self._row(id)))
 
     def sentences(self, ids=None) -> Markdown:
-        """The verdict sentences of every claim (or of ``ids``), a Markdown list."""
+        """The verdict sentences of every claim (or of ``ids``), a Markdown list.
+
+        Parameters
+        ----------
+        ids : list of str, optional
+            The claims shown, in this order (default: all).
+
+        Returns
+        -------
+        Markdown
+        """
         return verdict_markdown(self.table, ids)
 
     def verdicts(self) -> dict:
-        """``{id: verdict}`` of the main variant."""
+        """``{id: verdict}`` of the main variant.
+
+        Returns
+        -------
+        dict
+            ``{id: verdict}``.
+        """
         return dict(zip(self.table["id"], self.table["verdict"]))
 
     def save(self, name: str) -> None:
-        """Write ``figures/<name>.csv`` (the table) and ``figures/<name>_sensitivity.csv`` via
-        :func:`companion.paths.save_table` (10 significant digits)."""
+        """Write ``figures/<name>.csv`` (the table) and ``figures/<name>_sensitivity.csv``.
+
+        Via :func:`companion.paths.save_table` (10 significant digits).
+
+        Parameters
+        ----------
+        name : str
+            File stem, without ``.csv``.
+        """
         from companion.paths import save_table
 
         if not isinstance(name, str) or not name or name.endswith(".csv"):
@@ -978,6 +1184,17 @@ def render_readme_section(table, key: str) -> str:
     """The README block of claims table ``table`` (DataFrame or CSV path), between its markers.
 
     ``<!-- claims:KEY -->``, a line saying where it comes from, the verdict list, ``<!-- /claims:KEY -->``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or path-like
+        A claims table or its CSV.
+    key : str
+        The section's marker key.
+
+    Returns
+    -------
+    str
     """
     if not isinstance(key, str) or not _MARKER.match(key):
         raise ValueError(f"render_readme_section: key must match {_MARKER.pattern}, got {key!r}")
@@ -1002,6 +1219,18 @@ def update_readme(path, sections: dict) -> bool:
 
     A section replaces the text between its markers; a section without markers is appended at the
     end. Returns whether the file changed.
+
+    Parameters
+    ----------
+    path : path-like
+        The README.
+    sections : dict
+        ``{key: table or CSV path}``.
+
+    Returns
+    -------
+    bool
+        Whether the file changed.
     """
     path = Path(path)
     text = path.read_text(encoding="utf-8")
@@ -1022,6 +1251,17 @@ def stale_readme_sections(path, sections: dict) -> list[str]:
     """Keys of ``sections`` whose README block is missing or differs from the committed table.
 
     A test asserts ``stale_readme_sections(README, {...}) == []``.
+
+    Parameters
+    ----------
+    path : path-like
+        The README.
+    sections : dict
+        ``{key: table or CSV path}``.
+
+    Returns
+    -------
+    list of str
     """
     text = Path(path).read_text(encoding="utf-8")
     stale = []

@@ -46,6 +46,7 @@ from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -121,7 +122,18 @@ class RegisteredDataset:
     positive: object = None
 
     def load(self, **overrides):
-        """Call ``loader`` with ``options`` (``overrides`` replace or add options)."""
+        """Call ``loader`` with ``options`` (``overrides`` replace or add options).
+
+        Parameters
+        ----------
+        **overrides
+            Keyword arguments of ``loader`` that replace or add to ``options``.
+
+        Returns
+        -------
+        object
+            What ``loader`` returns (``X, y`` for the loaders of this module).
+        """
         return self.loader(**{**self.options, **overrides})
 
 TARGET = "class"
@@ -146,6 +158,15 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
 
     Columns: ``file`` (path relative to ``data/``), ``dataset``, ``sha256``, ``rows``, ``columns``
     (counting every column of the CSV), ``source``, ``citation``, ``licence``.
+
+    Parameters
+    ----------
+    data_dir : path-like, optional
+        The data folder (default: the repository's ``data/``).
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     path = Path(data_dir or DATA) / MANIFEST_FILE
     if not path.is_file():
@@ -161,6 +182,17 @@ def _expected_sha256(data_dir: Path) -> dict[str, str]:
 
 def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
     """Read ``data/<relative_file>`` read-only and return its bytes once its sha256 is checked.
+
+    Parameters
+    ----------
+    relative_file : str
+        Path relative to the data folder, as the manifest lists it.
+    data_dir : path-like, optional
+        The data folder (default: the repository's ``data/``).
+
+    Returns
+    -------
+    bytes
 
     Raises
     ------
@@ -498,13 +530,15 @@ load_golub = _loader(
 )
 load_c_md = _loader(
     "c_md/c_md.csv.gz",
-    """Medulloblastoma outcome C_MD (Pomeroy et al. 2002, data set C): 60 x 7129, class 1
-    (treatment failure, 21) / 2 (survivor, 39).""",
+    """Medulloblastoma outcome C_MD (Pomeroy et al. 2002, data set C): 60 x 7129, two classes.
+
+    Class 1 (treatment failure, 21) / 2 (survivor, 39).""",
 )
 load_breast_er = _loader(
     "breast_er/breast_er.csv.gz",
-    """Breast cancer ER status (West et al. 2001): 49 x 7129, the source's standardised matrix,
-    negative (25) / positive (24).""",
+    """Breast cancer ER status (West et al. 2001): 49 x 7129, negative (25) / positive (24).
+
+    The source's standardised matrix.""",
 )
 load_prostate = _loader(
     "prostate/prostate.csv.gz",
@@ -590,7 +624,8 @@ load_hepatitis = _loader(
 )
 load_heart_cleveland = _loader(
     "heart_cleveland/heart_cleveland.csv",
-    """Heart disease, Cleveland: 303 rows, 13 attributes, class num 0..4 (0 = no disease);
+    """Heart disease, Cleveland: 303 rows, 13 attributes, class num 0..4 (0 = no disease).
+
     ``positive_class=[1, 2, 3, 4]`` gives the usual disease-vs-none split.""",
 )
 load_heart_statlog = _loader(
@@ -613,7 +648,7 @@ load_led24 = _loader(
 )
 load_xd6 = _loader(
     "xd6/xd6.csv",
-    """xd6 (Buntine & Niblett 1992; PMLB sample): 973 rows, 9 binary features, class 0/1.""",
+    """The xd6 problem (Buntine & Niblett 1992; PMLB sample): 973 rows, 9 binary features, class 0/1.""",
 )
 load_tic_tac_toe = _loader(
     "tic_tac_toe/tic_tac_toe.csv",
@@ -645,69 +680,76 @@ del _public_name, _function
 # --------------------------------------------------------------------------------------------
 
 
-def load_widc_peers():
-    """Weka J48 / JRip and Orange3 CN2 results on notebook 04's folds (``data/widc_peers``).
+#: The folders of peer results under ``data/``, by the notebook they serve.
+PEER_FOLDERS = {
+    "prism": "Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds (``peers/prism_peers.py``)",
+    "led": "Weka J48 on notebook 03's LED draws (``peers/led_peers.py``)",
+    "widc": "Weka J48 / JRip and Orange3 CN2 on notebook 04's folds (``peers/widc_peers.py``)",
+}
 
-    Produced by ``peers/widc_peers.py`` in the peers' own environments (Java, Orange3); read here
-    without either. See ``data/widc_peers/provenance.csv`` for the commands and versions.
+
+class PeerResults(NamedTuple):
+    """The three files of a peer-results folder ``data/<name>_peers`` (:func:`load_peers`).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        One row per run of a peer (columns: :func:`load_peers`).
+    folds : pandas.DataFrame or None
+        The test fold of every row, as the peers were run; ``None`` where the folder has none.
+    provenance : pandas.Series
+        ``key -> value``: date, versions, commands, hashes of the folds or draws the peers saw.
+    """
+
+    results: pd.DataFrame
+    folds: pd.DataFrame | None
+    provenance: pd.Series
+
+
+def load_peers(name: str) -> PeerResults:
+    """The results of the papers' peers on a notebook's exact folds or draws (``data/<name>_peers``).
+
+    Produced by ``peers/<name>_peers.py`` in the peers' own environments (Java, Orange3); read
+    here without either.
+
+    Parameters
+    ----------
+    name : {"prism", "led", "widc"}
+        The folder (:data:`PEER_FOLDERS`):
+
+        * ``"prism"``: Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds.
+          ``results``: one row per (method, seed, fold), with
+          :func:`companion.experiments.paper02.run`'s keys and ``n_test``, ``correct``,
+          ``incorrect``, ``unclassified``, ``rules``, ``literals``; ``folds``: ``seed, row, fold``
+          (``weka:1``: Weka's own folds of ``-x 10 -s 1``; ``numpy:<s>``: the seeded splits).
+        * ``"led"``: Weka J48 on notebook 03's LED draws. ``results``: one row per draw, with
+          ``draw``, ``n_train``, ``n_test``, ``train_errors``, ``test_errors``, ``leaves``,
+          ``size`` (J48's "Size of the tree": all nodes), ``depth``; no ``folds`` (the draws are
+          regenerated from their seeds; ``provenance`` holds the sha256 of every draw).
+        * ``"widc"``: Weka J48 / JRip and Orange3 CN2 on notebook 04's folds. ``results``: one
+          row per (dataset, typing, fold, learner), with ``n_test``, ``errors`` (test errors),
+          ``rules``, ``literals``; ``typing`` is that of
+          ``companion.experiments.paper04.load_benchmark_set`` the peers received;
+          ``folds``: ``dataset, row, fold``.
 
     Returns
     -------
-    results : pandas.DataFrame
-        One row per (dataset, typing, fold, learner): ``n_test``, ``errors`` (test errors),
-        ``rules``, ``literals``. ``typing`` is that of
-        ``companion.experiments.paper04.load_benchmark_set`` the peers received
-        (``"documented"``; ``"numeric"`` only for the data sets where the two typings differ).
-    folds : pandas.DataFrame
-        ``dataset, row, fold``: the test fold of every row, as the peers were run.
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, commands, sha256 of every data set's fold vector, the
-        nominal columns of every data set and typing).
+    PeerResults
+        The named tuple ``(results, folds, provenance)``; ``folds`` is ``None`` for ``"led"``.
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a key of :data:`PEER_FOLDERS`.
     """
-    results = _read_csv("widc_peers/results.csv")
-    folds = _read_csv("widc_peers/folds.csv")
-    provenance = _read_csv("widc_peers/provenance.csv").set_index("key")["value"]
-    return results, folds, provenance
+    if name not in PEER_FOLDERS:
+        raise ValueError(f"name must be one of {sorted(PEER_FOLDERS)}, got {name!r}")
+    folder = f"{name}_peers"
+    results = _read_csv(f"{folder}/results.csv")
+    listed = f"{folder}/folds.csv" in _expected_sha256(Path(DATA))  # the manifest says which folders have folds
+    folds = _read_csv(f"{folder}/folds.csv") if listed else None
+    provenance = _read_csv(f"{folder}/provenance.csv").set_index("key")["value"]
+    return PeerResults(results, folds, provenance)
 
 
-def load_prism_peers():
-    """Weka's Prism, J48 and JRip on contact lenses, on notebook 02's folds (``data/prism_peers``).
-
-    Produced by ``peers/prism_peers.py`` (Java only); read here without it.
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per (method, seed, fold), :func:`companion.experiments.paper02.run`'s keys:
-        ``n_test``, ``correct``, ``incorrect``, ``unclassified``, ``rules``, ``literals``.
-    folds : pandas.DataFrame
-        ``seed, row, fold``: the test fold of every row in every split (``weka:1``: Weka's own
-        folds of ``-x 10 -s 1``, read from Weka's filters; ``numpy:<s>``: the seeded splits).
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, commands, fold hashes, Weka's own cross-validation counts).
-    """
-    results = _read_csv("prism_peers/results.csv")
-    folds = _read_csv("prism_peers/folds.csv")
-    provenance = _read_csv("prism_peers/provenance.csv").set_index("key")["value"]
-    return results, folds, provenance
-
-
-def load_led_peers():
-    """Weka J48 on notebook 03's LED draws (``data/led_peers``).
-
-    Produced by ``peers/led_peers.py`` (Java only); read here without it.
-
-    Returns
-    -------
-    results : pandas.DataFrame
-        One row per draw: ``draw``, ``n_train``, ``n_test``, ``train_errors``, ``test_errors``,
-        ``leaves``, ``size`` (J48's "Size of the tree": all nodes).
-    provenance : pandas.Series
-        ``key -> value`` (date, versions, command, the protocol's parameters, sha256 of every draw).
-    """
-    results = _read_csv("led_peers/results.csv")
-    provenance = _read_csv("led_peers/provenance.csv").set_index("key")["value"]
-    return results, provenance
-
-
-__all__ += ["load_widc_peers", "load_prism_peers", "load_led_peers"]
+__all__ += ["PEER_FOLDERS", "PeerResults", "load_peers"]

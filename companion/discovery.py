@@ -23,6 +23,15 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
 
     ``type_filter``: None (all, for the contract test), ``"classifier"`` (the learners) or
     ``"transformer"`` (``companion.preprocessing``'s), as in ``sklearn.utils.all_estimators``.
+
+    Parameters
+    ----------
+    type_filter : {None, "classifier", "transformer"}, default=None
+        Which estimators.
+
+    Returns
+    -------
+    list of (str, type)
     """
     import companion
     from sklearn.base import ClassifierMixin, TransformerMixin
@@ -54,7 +63,18 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
 
 
 def check_exemptions(estimator) -> dict[str, str]:
-    """The ``{check: reason}`` exemptions that ``estimator``'s class declares (may be empty)."""
+    """The ``{check: reason}`` exemptions that ``estimator``'s class declares (may be empty).
+
+    Parameters
+    ----------
+    estimator : estimator instance or class
+        A companion estimator.
+
+    Returns
+    -------
+    dict
+        ``{check name: reason}``.
+    """
     exemptions = dict(getattr(type(estimator), "_sklearn_check_exemptions", {}))
     for check, reason in exemptions.items():
         if not isinstance(reason, str) or len(reason.strip()) < 10:

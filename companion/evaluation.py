@@ -48,8 +48,14 @@ def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndar
     y : array-like of shape (n_samples,)
         Labels (any values).
     n_splits : int, default=10
+        Number of folds.
     seed : int, default=0
         Seed of the shuffle.
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        The ``(train_index, test_index)`` pair of each fold, fold 0 first.
 
     Examples
     --------
@@ -67,6 +73,18 @@ def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
 
     Rows are the union of both indexes; a number missing on one side gives NaN, so a paper
     number we could not reproduce stays visible.
+
+    Parameters
+    ----------
+    paper : pandas.Series
+        The paper's numbers.
+    ours : pandas.Series
+        Ours, indexed as ``paper``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper``, ``ours``, ``difference``.
     """
     table = pd.concat({"paper": pd.Series(paper, dtype=float), "ours": pd.Series(ours, dtype=float)}, axis=1)
     table["difference"] = table["ours"] - table["paper"]
@@ -139,13 +157,23 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
     Parameters
     ----------
     function : callable
+        Called on each item; it must be picklable for ``n_jobs != 1``.
     items : iterable
+        The work items.
     n_jobs : int, default=1
+        Workers (``-1``: every core).
     progress : str or bool, optional
         Label of the progress lines (default: the function's name); ``False``: none. Lines are
         written only when the environment variable ``COMPANION_PROGRESS`` is set (module doc);
         they never change the results.
 
+    Returns
+    -------
+    list
+        ``function(item)`` for each item, in the items' order.
+
+    Examples
+    --------
     >>> parallel_map(abs, [-2, 3, -5])
     [2, 3, 5]
     """
@@ -193,6 +221,26 @@ def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:
 
     The paper's measure in Table 1 of the DLM paper is the sum of this array.
 
+    Parameters
+    ----------
+    estimator : estimator
+        Cloned and fitted on each training fold.
+    X : array-like of shape (n_samples, n_features)
+        The examples.
+    y : array-like of shape (n_samples,)
+        Their labels.
+    folds : list of (array, array)
+        ``(train_index, test_index)`` pairs (:func:`stratified_folds`).
+    n_jobs : int, default=1
+        Workers of :func:`parallel_map`; the result does not depend on it.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Test errors of each fold.
+
+    Examples
+    --------
     >>> from sklearn.tree import DecisionTreeClassifier
     >>> X = np.r_[0:10, 100:110].reshape(-1, 1); y = (X[:, 0] >= 100).astype(int)
     >>> fold_errors(DecisionTreeClassifier(), X, y, stratified_folds(y, 5, seed=0)).tolist()

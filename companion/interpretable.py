@@ -301,6 +301,10 @@ class InterpretableMixin:
         **options
             The learner's rendering options (keyword-only parameters of its ``_render_text``,
             listed in its docstring).
+
+        Returns
+        -------
+        str
         """
         check_is_fitted(self)
         accepted = [
@@ -355,6 +359,10 @@ def pipeline_text(pipeline, feature_names=None) -> str:
     pipeline : fitted sklearn.pipeline.Pipeline whose last step has ``to_text``
     feature_names : sequence of str, optional
         Names of the pipeline's *input* columns, when it was fitted on an array.
+
+    Returns
+    -------
+    str
     """
     model = pipeline[-1]
     if len(pipeline) == 1:
@@ -389,6 +397,15 @@ def check_numeric_input(X, estimator_name: str) -> None:
     column; numpy's own message (``could not convert string to float: 'nice'``) names neither
     the column nor the fix. Arrays are left to ``validate_data``.
 
+    Parameters
+    ----------
+    X : array-like or pandas.DataFrame
+        The input of ``fit`` or ``predict``.
+    estimator_name : str
+        The learner's class name, for the message.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> check_numeric_input(pd.DataFrame({"age": [30, 40], "city": ["Paris", "Nice"]}), "DecisionListMachine")
     Traceback (most recent call last):
@@ -415,7 +432,20 @@ def check_numeric_input(X, estimator_name: str) -> None:
 
 
 def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
-    """The error of a two-class learner given ``n_classes`` classes, naming the multi-class route."""
+    """The error of a two-class learner given ``n_classes`` classes, naming the multi-class route.
+
+    Parameters
+    ----------
+    estimator_name : str
+        The learner's class name, for the message.
+    n_classes : int
+        The number of classes seen.
+
+    Returns
+    -------
+    ValueError
+        The error to raise.
+    """
     return ValueError(
         f"Only binary classification is supported. {estimator_name} needs exactly 2 classes in y, "
         f"got {n_classes} class(es). For more classes wrap it: "

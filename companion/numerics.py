@@ -54,6 +54,20 @@ def first_near_min(values, rtol=TIE_RTOL) -> int:
     kernel, so values within ``rtol`` (relative, at least absolute for values below 1) of the
     minimum are tied and the leftmost wins.
 
+    Parameters
+    ----------
+    values : array-like of float
+        The candidates' values, in the order whose leftmost tie wins.
+    rtol : float, default=:data:`TIE_RTOL`
+        Relative tolerance of a tie.
+
+    Returns
+    -------
+    int
+        The chosen index.
+
+    Examples
+    --------
     >>> first_near_min(np.array([0.3, 0.1 + 0.2, 0.2]))
     2
     >>> first_near_min(np.array([0.1 + 0.2, 0.3, 0.5]))
@@ -67,6 +81,17 @@ def first_near_min(values, rtol=TIE_RTOL) -> int:
 def is_integer_valued(values) -> bool:
     """True when every entry of ``values`` is a finite whole number (as a float or an integer).
 
+    Parameters
+    ----------
+    values : array-like
+        Numbers of any shape.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> is_integer_valued([1.0, -3.0, 0.0]), is_integer_valued([0.5]), is_integer_valued([np.inf])
     (True, False, False)
     """
@@ -120,6 +145,19 @@ def ordered_matvec(matrix, vector) -> np.ndarray:
     Each row's products are added by numpy's pairwise summation, whose order depends only on
     the row length: the result is the same on every CPU and with any number of threads.
 
+    Parameters
+    ----------
+    matrix : array-like of shape (n_rows, n_columns)
+        The matrix.
+    vector : array-like of shape (n_columns,)
+        The vector.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_rows,)
+
+    Examples
+    --------
     >>> ordered_matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 0.5]).tolist()
     [2.0, 5.0]
     """
@@ -129,7 +167,17 @@ def ordered_matvec(matrix, vector) -> np.ndarray:
 
 
 def ordered_dot(a, b) -> float:
-    """``a · b`` summed by numpy in a fixed order, not by BLAS (rule 2 above)."""
+    """``a · b`` summed by numpy in a fixed order, not by BLAS (rule 2 above).
+
+    Parameters
+    ----------
+    a, b : array-like of shape (n,)
+        The two vectors.
+
+    Returns
+    -------
+    float
+    """
     return float(np.multiply(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)).sum())
 
 
@@ -166,6 +214,8 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
         Only with ``return_group_starts``: ``values[i, order[i, j]] != values[i, order[i, j - 1]]``
         (True at ``j = 0``), found exactly without gathering the sorted values.
 
+    Examples
+    --------
     >>> stable_argsort_rows(np.array([[0.5, 0.0, 0.5, 0.25]])).tolist()
     [[1, 3, 0, 2]]
     """

@@ -60,6 +60,17 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
 def results_path(name: str) -> Path:
     """Absolute path ``figures/<name>`` for a result table (CSV) that a notebook writes.
 
+    Parameters
+    ----------
+    name : str
+        File name under ``figures/``.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
     >>> results_path("01_table1.csv").parent == FIGURES
     True
     """

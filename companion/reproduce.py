@@ -52,11 +52,9 @@ from companion.paths import NOTEBOOKS, ROOT
 
 __all__ = [
     "NotebookResult",
-    "DEFAULT_PARAMETERS",
     "discover_notebooks",
     "parse_parameter_value",
     "declared_parameters",
-    "default_output_dir",
     "run_notebook",
     "run_all",
     "main",
@@ -65,7 +63,7 @@ __all__ = [
 _NUMBERED = re.compile(r"^(\d\d)_.*\.ipynb$")
 
 #: What the default (publishing) run injects into every notebook.
-DEFAULT_PARAMETERS = {"fast": False}
+_DEFAULT_PARAMETERS = {"fast": False}
 
 #: The variable that sends ``parallel_map``'s progress lines to a file (the same name as
 #: ``companion.evaluation.PROGRESS_ENV``; not imported from there so the runner starts light).
@@ -85,7 +83,25 @@ _KERNEL_NOISE = re.compile(
 
 @dataclass
 class NotebookResult:
-    """Outcome of executing one notebook."""
+    """Outcome of executing one notebook.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        The notebook run.
+    ok : bool
+        Whether every cell succeeded.
+    seconds : float
+        Wall time of the run.
+    failed_cell : int, optional
+        0-based index of the failing cell among the notebook's cells as committed.
+    error : str, default=""
+        The error's message.
+    failed_copy : pathlib.Path, optional
+        Where the partial run was saved.
+    failed_source : str, default=""
+        First line of the failing cell's code.
+    """
 
     notebook: Path
     ok: bool
@@ -96,6 +112,12 @@ class NotebookResult:
     failed_source: str = ""  # first line of the failing cell's code
 
     def summary_line(self) -> str:
+        """One line (more when the run failed: where, why, the partial copy) for the progress log.
+
+        Returns
+        -------
+        str
+        """
         status = "ok" if self.ok else "FAILED"
         line = f"{self.notebook.name:<45} {status:<7} {self.seconds:7.1f} s"
         if not self.ok:
@@ -110,6 +132,17 @@ class NotebookResult:
 
 def discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) -> list[Path]:
     """Numbered notebooks in ``folder``, sorted; ``only`` keeps those whose number is listed.
+
+    Parameters
+    ----------
+    folder : pathlib.Path, default=:data:`companion.paths.NOTEBOOKS`
+        Where the notebooks are.
+    only : list of str, optional
+        Notebook numbers (``"3"`` or ``"03"``) to keep.
+
+    Returns
+    -------
+    list of pathlib.Path
 
     Raises
     ------
@@ -133,6 +166,17 @@ def parse_parameter_value(text: str):
     ``True``, ``False`` and ``None`` become those constants, then an int is tried, then a float;
     anything else stays a string.
 
+    Parameters
+    ----------
+    text : str
+        The ``VALUE`` as typed.
+
+    Returns
+    -------
+    bool, None, int, float or str
+
+    Examples
+    --------
     >>> [parse_parameter_value(v) for v in ["7", "-3", "0.5", "1e-3", "True", "None", "abc"]]
     [7, -3, 0.5, 0.001, True, None, 'abc']
     >>> parse_parameter_value("false")  # case matters, as in papermill
@@ -219,12 +263,12 @@ def _run_label(parameters: dict) -> str:
     return label[:100]
 
 
-def default_output_dir(parameters: dict, root: Path | None = None) -> Path:
+def _default_output_dir(parameters: dict, root: Path | None = None) -> Path:
     """Where a non-publishing run writes when no ``--output-dir`` is given.
 
     ``root`` defaults to the checkout (``companion.paths.ROOT``); ``build/`` is git-ignored.
 
-    >>> default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
+    >>> _default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
     '/repo/build/reproduce/fast_seed-7'
     """
     return Path(root or ROOT) / "build" / "reproduce" / _run_label(parameters)
@@ -266,7 +310,7 @@ def run_notebook(
         Write the executed notebook to ``output_dir/<name>`` and point ``COMPANION_FIGURES`` of
         the kernel at ``output_dir/figures``. When None, a run with the default parameters
         (``fast=False`` and nothing else) replaces ``notebook`` in place, its figures going to
-        ``companion.paths.FIGURES``; any other run goes to :func:`default_output_dir`.
+        ``companion.paths.FIGURES``; any other run goes to :func:`_default_output_dir`.
     kernel_name : str, optional
         Jupyter kernel (default: the notebook's).
     progress_bar : bool, default=True
@@ -284,8 +328,8 @@ def run_notebook(
 
     notebook = Path(notebook).resolve()
     injected = {"fast": bool(fast), **(parameters or {})}
-    if output_dir is None and injected != DEFAULT_PARAMETERS:
-        output_dir = default_output_dir(injected)
+    if output_dir is None and injected != _DEFAULT_PARAMETERS:
+        output_dir = _default_output_dir(injected)
     if output_dir is None:
         destination = notebook
         environment = {}  # figures wherever companion.paths.FIGURES points (figures/ by default)
@@ -535,6 +579,27 @@ def run_all(
 
     ``parameters`` and ``output_dir`` are handed to :func:`run_notebook` (see there for where
     each run writes).
+
+    Parameters
+    ----------
+    notebooks : list of pathlib.Path
+        The notebooks, in the order they run.
+    fast : bool, default=False
+        Inject ``fast=True``.
+    parameters : dict, optional
+        Further parameters to inject.
+    output_dir : pathlib.Path, optional
+        Where the executed notebooks go (:func:`run_notebook`).
+    kernel_name : str, optional
+        Jupyter kernel (default: each notebook's).
+    failed_dir : pathlib.Path, optional
+        Where partial runs of failing notebooks are saved.
+    stream : file-like, optional
+        Where progress lines go (default: standard output).
+
+    Returns
+    -------
+    list of NotebookResult
     """
     stream = stream or sys.stdout
     results = []
@@ -587,7 +652,18 @@ def _check_writable(path: Path) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point; returns the process exit status."""
+    """Command-line entry point; returns the process exit status.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        0 when every notebook succeeded, 1 when one failed, 2 on a usage error.
+    """
     description, epilog = _help_texts()
     parser = argparse.ArgumentParser(
         prog="python -m companion.reproduce",
@@ -625,7 +701,7 @@ def main(argv: list[str] | None = None) -> int:
         if problem is not None:
             parser.error(f"--timings {args.timings} cannot be written: {problem}")
     publish = not (args.fast or args.parameters or args.output_dir is not None)
-    output_dir = None if publish else (args.output_dir or default_output_dir(parameters))
+    output_dir = None if publish else (args.output_dir or _default_output_dir(parameters))
     if output_dir is not None and output_dir.resolve() == args.notebooks.resolve():
         parser.error(f"--output-dir {output_dir} would overwrite the notebooks it runs")
     try:

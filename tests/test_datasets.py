@@ -165,7 +165,11 @@ def test_loaders_do_not_write_into_data():
     for name in datasets.__all__:
         if name.startswith("load_"):
             loader = getattr(datasets, name)
-            loader(1) if name == "load_monks" else loader()
+            if name == "load_peers":
+                for folder in datasets.PEER_FOLDERS:
+                    loader(folder)
+            else:
+                loader(1) if name == "load_monks" else loader()
     after = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in DATA.rglob("*") if p.is_file()}
     assert before == after
 
@@ -174,6 +178,9 @@ def test_every_dataset_in_the_manifest_has_a_loader():
     loaders = {n for n in datasets.__all__ if n.startswith("load_")}
     special = {"leukemia_golub": "load_golub"}
     for dataset in MANIFEST["dataset"].unique():
+        if dataset.endswith("_peers"):  # results of other programs, one loader for every folder
+            assert dataset.removesuffix("_peers") in datasets.PEER_FOLDERS, dataset
+            continue
         assert special.get(dataset, f"load_{dataset}") in loaders, dataset
 
 
@@ -242,3 +249,15 @@ def test_monks_options_are_type_checked():
 
 def test_lineage_accepts_numpy_bools():
     assert datasets.load_all_bioc(lineage=np.False_)[1].nunique() == 10
+
+
+def test_load_peers_reads_each_folder_and_refuses_others():
+    for name in datasets.PEER_FOLDERS:
+        peers = datasets.load_peers(name)
+        assert isinstance(peers, datasets.PeerResults) and len(peers.results) > 0 and len(peers.provenance) > 0
+        assert (peers.folds is None) == (name == "led")  # LED draws are regenerated from their seeds
+    widc = datasets.load_peers("widc")
+    assert {"errors", "rules", "literals"} <= set(widc.results.columns)
+    assert set(widc.folds["dataset"]) == set(widc.results["dataset"])
+    with pytest.raises(ValueError, match="name must be one of"):
+        datasets.load_peers("weka")

@@ -19,6 +19,14 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 #: Modules whose ``__all__`` is public API.
 PUBLIC_MODULES = [
     "companion",
+    "companion.claims",
+    "companion.datasets",
+    "companion.discovery",
+    "companion.evaluation",
+    "companion.experiments.paper02",
+    "companion.experiments.paper03",
+    "companion.experiments.paper04",
+    "companion.experiments.protocol",
     "companion.interpretable",
     "companion.experiments.paper05",
     "companion.stumps",
@@ -31,6 +39,10 @@ PUBLIC_MODULES = [
     "companion.kernels",
     "companion.bounds.decision_list",
     "companion.bounds.boolean_kernel",
+    "companion.numerics",
+    "companion.paper_numbers",
+    "companion.paths",
+    "companion.reproduce",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

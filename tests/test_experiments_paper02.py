@@ -382,7 +382,7 @@ def test_claims_report(protocol):
     assert table.loc["tree-vs-prism", "verdict"] == "n/a"  # no Weka peers given: no J48
     assert table.loc["default-never-worse", "verdict"] == "guaranteed"
     assert table.loc["default-class", "n"] == 2
-    accuracy = paper02.repeated_accuracy(protocol)
+    accuracy = paper02._repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
 
 
@@ -395,7 +395,7 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     table = report.table.set_index("id")
     assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "holds"
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
-    ours = paper02.repeated_accuracy(protocol)["PRISM + default class"]
+    ours = paper02._repeated_accuracy(protocol)["PRISM + default class"]
     expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
     from companion.claims import hodges_lehmann
 
@@ -443,7 +443,7 @@ def test_weka_peers_folds_are_wekas_and_the_protocols():
     """The committed Weka folds (read from Weka's StratifiedRemoveFolds) are weka_cv_folds'."""
     from companion import datasets
 
-    results, folds, provenance = datasets.load_prism_peers()
+    results, folds, provenance = datasets.load_peers("prism")
     _, y = load_contact_lenses()
     weka = folds.loc[folds["seed"] == "weka:1"].sort_values("row")["fold"].to_numpy()
     assert np.array_equal(weka, paper02.fold_vector(paper02.weka_cv_folds(y, 10, seed=1)))
@@ -469,12 +469,12 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
 
     with pytest.raises(ValueError, match="not run on the splits"):
         paper02.weka_peer_results(paper02.Config(weka_seed=2))
-    results, folds, provenance = datasets.load_prism_peers()
+    results, folds, provenance = datasets.load_peers("prism")
     tampered = folds.copy()
     rows = tampered.index[tampered["seed"] == "numpy:0"][:2]
     tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy()
     if np.array_equal(tampered["fold"], folds["fold"]):
         tampered.loc[rows[0], "fold"] = (tampered.loc[rows[0], "fold"] + 1) % 10
-    monkeypatch.setattr(datasets, "load_prism_peers", lambda: (results, tampered, provenance))
+    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
     with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
         paper02.weka_peer_results()

@@ -22,6 +22,20 @@ from companion.bounds.boolean_kernel import regularised_risk
 SMALL = dict(n_train=80, n_test=120)
 
 
+def _run(n_draws, seed, degrees, n_train=SMALL["n_train"], n_test=SMALL["n_test"]):
+    """:func:`paper03.run`'s tidy frame on small draws."""
+    config = paper03.Config(seed=seed, n_draws=n_draws, degrees=degrees, n_train=n_train, n_test=n_test)
+    return paper03.run(config)
+
+
+def _at_degree(results, old, new):
+    """The tidy rows of degree ``old`` relabelled as degree ``new`` (method keys included)."""
+    rows = results[results["degree"] == old]
+    return rows.assign(degree=new, method=[m.replace(f" d={old}", f" d={new}") for m in rows["method"]]).reset_index(
+        drop=True
+    )
+
+
 def _naive_hinge(values, y, norm_sq, lam):
     total = 0.0
     for f, label in zip(values, y):
@@ -107,11 +121,12 @@ def test_draw_conditioned_data_rejects_impossible_targets(bad):
 
 def test_conditioned_protocol_and_comparison():
     results = paper03.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, **SMALL)
-    bayes = results[results["method"] == "bayes"]["train_error"]
+    bayes = results[results["method"] == "bayes d=2"]["train_error"]
     np.testing.assert_allclose(bayes, 12.5)
-    assert (results.groupby("draw")["tries"].nunique() == 1).all()
+    assert sorted(set(results["seed"])) == [0, 1, 2] and (results["tries"] >= 1).all()
+    assert (results.groupby("seed")["tries"].nunique() == 1).all()
     table = paper03.conditioned_comparison(results, column=1, degree=2)
-    svm = results[(results["method"] == "kernel_svm") & (results["degree"] == 2)]["test_error"]
+    svm = results[results["method"] == "kernel_svm d=2"]["test_error"]
     row = table.loc[("kernel_svm", "test_error")]
     half = stats.t.ppf(0.975, 2) * svm.std() / np.sqrt(3)
     assert row["ours"] == pytest.approx(svm.mean())
@@ -129,8 +144,9 @@ def n_jobs_independent(results):
 def test_row_order_spread_original_order_repeats_the_protocol():
     plan = {"kernel_perceptron": (2,), "kernel_svm": (2,), "mask_perceptron": (2,)}
     orders = paper03.row_order_spread(11, draw=1, plan=plan, n_orders=3, **SMALL)
-    protocol = paper03.run_protocol(2, 11, degrees=(2,), **SMALL)
-    first = protocol[protocol["draw"] == 1].set_index("method")
+    protocol = _run(2, 11, (2,))
+    draws = paper03.draws_table(protocol)
+    first = draws[draws["draw"] == 1].set_index("method")
     for method in plan:
         row = orders[(orders["method"] == method) & (orders["order"] == 0)].iloc[0]
         assert row["test_error"] == pytest.approx(first.loc[method, "test_error"])
@@ -140,7 +156,7 @@ def test_row_order_spread_original_order_repeats_the_protocol():
     assert summary.loc[(2, "kernel_perceptron"), "orders sd"] == pytest.approx(perceptron.std())
     assert summary.loc[(2, "kernel_perceptron"), "orders max"] == perceptron.max()
     assert summary.loc[(2, "kernel_svm"), "draws sd"] == pytest.approx(
-        protocol[protocol["method"] == "kernel_svm"]["test_error"].std()
+        protocol[protocol["method"] == "kernel_svm d=2"]["test_error"].std()
     )
     with pytest.raises(ValueError):
         paper03.row_order_spread(11, plan={"svm": (2,)}, n_orders=3, **SMALL)
@@ -158,7 +174,7 @@ def test_unpruned_trees_are_never_better_in_risk():
     wide = table.pivot_table(index=["draw", "degree"], columns="tree", values=["risk", "leaves"])
     assert (wide[("risk", "unpruned")] >= wide[("risk", "pruned")]).all()
     assert (wide[("leaves", "unpruned")] >= wide[("leaves", "pruned")]).all()
-    protocol = paper03.run_protocol(3, 5, degrees=(2, 7), **SMALL)
+    protocol = paper03.draws_table(_run(3, 5, (2, 7)))
     pruned = table[table["tree"] == "pruned"].set_index(["draw", "degree"])["risk"].sort_index()
     ours = protocol[protocol["method"] == "decision_tree"].set_index(["draw", "degree"])["risk"].sort_index()
     np.testing.assert_allclose(pruned.to_numpy(), ours.to_numpy())
@@ -176,7 +192,7 @@ def test_lambda_sweep_bound_chain_and_agreement_with_protocol():
     np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_hinge_risk"])
     np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_eq8"])
     assert not np.allclose(sweep["mmp_risk"], sweep["mmp_hinge_risk"])
-    protocol = paper03.run_protocol(1, 13, degrees=(2,), n_train=100, n_test=150).set_index("method")
+    protocol = paper03.draws_table(_run(1, 13, (2,), n_train=100, n_test=150)).set_index("method")
     at4 = sweep[sweep["lam"] == 4.0].iloc[0]
     assert at4["mmp_bound"] == pytest.approx(protocol.loc["mmp_bound", "risk"])
     assert at4["perceptron_bound"] == pytest.approx(protocol.loc["perceptron_bound", "risk"])
@@ -189,10 +205,10 @@ def test_lambda_sweep_bound_chain_and_agreement_with_protocol():
 
 
 def test_theorem6_table_uses_best_tree_leaves():
-    protocol = paper03.run_protocol(2, 5, degrees=(2,), **SMALL)
+    protocol = _run(2, 5, (2,))
     table = paper03.theorem6_table(protocol, n_train=SMALL["n_train"])
     assert table.loc[2, "k(x, x)"] == 29
-    assert table.loc[2, "leaves"] == protocol[protocol["method"] == "best_tree"]["size"].median()
+    assert table.loc[2, "leaves"] == protocol[protocol["method"] == "best_tree d=2"]["size"].median()
 
 
 def test_figures_mark_the_paper_and_say_log_scale():
@@ -201,7 +217,7 @@ def test_figures_mark_the_paper_and_say_log_scale():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    results = paper03.run_protocol(2, 5, degrees=(2, 3, 7), **SMALL)
+    results = _run(2, 5, (2, 3, 7))
     fig = paper03.plot_risks_against_bounds(results)
     assert len(fig.axes) == 3
     assert "log scale" in fig.axes[0].get_ylabel()
@@ -224,7 +240,7 @@ def test_learnt_models_read_in_segment_names():
 
 
 # --------------------------------------------------------------------------------------------
-# The tidy protocol (issue 17, item 5): run(config) and draws_table
+# The tidy protocol: run(config), the frame every builder takes, and draws_table
 # --------------------------------------------------------------------------------------------
 
 TINY_CONFIG = paper03.Config(seed=3, n_draws=2, n_train=60, n_test=80, degrees=(2, 3))
@@ -244,31 +260,27 @@ def test_run_keys_name_method_and_degree(tidy):
     assert (tidy.groupby("method")["degree"].nunique() == 1).all()
 
 
-def test_draws_table_restores_run_protocol(tidy):
-    """The builder gives back the old entry point's long table (03_draws.csv), exactly."""
-    old = paper03.run_protocol(2, 3, degrees=(2, 3), n_train=60, n_test=80)
+def test_draws_table_is_the_layout_of_03_draws_csv(tidy):
     draws = paper03.draws_table(tidy)
-    pd.testing.assert_frame_equal(draws, old, check_exact=True)
-    assert draws.to_csv(index=False) == old.to_csv(index=False)
-    assert paper03.draws_table(old) is old
+    assert list(draws.columns) == ["degree", "method", *paper03.QUANTITIES, *paper03.TIE_COLUMNS, "draw"]
+    assert set(draws["method"]) == set(paper03.METHODS) and sorted(set(draws["draw"])) == [0, 1]
+    # the same numbers as the tidy frame, row for row
+    np.testing.assert_array_equal(draws["test_error"].to_numpy(), tidy["test_error"].to_numpy())
+    # the builders take run()'s frame only: a frame without the tidy keys is refused
+    with pytest.raises(ValueError, match="key columns"):
+        paper03.summarise(draws)
 
 
-def test_builders_read_the_tidy_frame_as_the_draws_table(tidy):
-    old = paper03.draws_table(tidy)
-    pd.testing.assert_frame_equal(paper03.tie_summary(tidy), paper03.tie_summary(old))
-    pd.testing.assert_frame_equal(paper03.summarise(tidy), paper03.summarise(old))
-    pd.testing.assert_frame_equal(
-        paper03.table1_comparison(tidy, column=1, degree=2), paper03.table1_comparison(old, column=1, degree=2)
-    )
-    pd.testing.assert_frame_equal(paper03.tree_error_bounds(tidy, degree=3), paper03.tree_error_bounds(old, degree=3))
-    svm = old[(old["method"] == "kernel_svm") & (old["degree"] == 2)]["test_error"]
+def test_table1_comparison_reads_the_tidy_frame(tidy):
+    svm = tidy[tidy["method"] == "kernel_svm d=2"]["test_error"]
     table = paper03.table1_comparison(tidy, column=1, degree=2)
     assert table.loc[("kernel_svm", "test_error"), "ours"] == pytest.approx(svm.mean())
+    assert table.loc[("kernel_svm", "test_error"), "ours_sd"] == pytest.approx(svm.std())
 
 
 def test_draws_table_rejects_keys_without_their_degree(tidy):
     with pytest.raises(ValueError, match="end with their degree"):
-        paper03.draws_table(tidy.assign(method="bayes"))
+        paper03.draws_table(tidy.assign(method=[f"method {k}" for k in range(len(tidy))]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -291,11 +303,31 @@ def test_row_orders_are_a_prefix_and_max_orders_caps_a_method():
 def test_row_order_summary_quantiles():
     orders = pd.DataFrame({"degree": 7, "method": "kernel_perceptron", "order": range(101),
                            "test_error": np.r_[np.arange(100.0), 1000.0], "risk": 0.0, "train_error": 0.0})
-    draws = pd.DataFrame({"degree": 7, "method": "kernel_perceptron", "draw": [0, 1], "test_error": [1.0, 3.0],
-                          **{q: 0.0 for q in ("risk", "size", "train_error")}})
+    draws = pd.DataFrame({"dataset": paper03.DATASET, "method": "kernel_perceptron d=7", "seed": [0, 1], "fold": 0,
+                          "degree": 7, "test_error": [1.0, 3.0], **{q: 0.0 for q in ("risk", "size", "train_error")},
+                          **{t: np.nan for t in paper03.TIE_COLUMNS}})
     row = paper03.row_order_summary(orders, draws).loc[(7, "kernel_perceptron")]
     assert row["orders"] == 101 and row["q50"] == 50.0 and row["q95"] == pytest.approx(95.0)
     assert row["orders max"] == 1000.0 and row["original"] == 0.0  # a heavy tail: max far beyond q95
+
+
+def test_plot_row_orders_draws_one_box_per_degree():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    orders = pd.DataFrame({"degree": np.repeat([2, 7], 20), "method": "kernel_perceptron", "order": np.tile(range(20), 2),
+                           "test_error": np.r_[np.arange(20.0), 100 + np.arange(20.0)], "risk": 0.0, "train_error": 0.0})
+    other = orders.assign(method="kernel_svm", test_error=-1.0)
+    fig = paper03.plot_row_orders(pd.concat([orders, other]), draw=3)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "7"]
+    assert ax.get_title() == "λ-perceptron, draw 3: test error over row orders (whiskers 5-95 %)"
+    assert ax.get_ylabel() == "test error (%)" and fig._suptitle.get_text() == ""
+    drawn = np.concatenate([np.asarray(line.get_ydata(), dtype=float) for line in ax.get_lines()])
+    assert drawn.min() >= 0.0 and drawn.max() == 119.0  # the λ-MMP's rows (-1) are not drawn
+    plt.close(fig)
 
 
 def test_table1_comparison_has_no_stand_in_rows(tidy):
@@ -343,6 +375,7 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     j48 = paper03.j48_results(fast)
     assert list(j48["seed"]) == [0, 1] and (j48["method"] == "J48").all()
     assert ((j48["depth"] >= 1) & (j48["depth"] <= 7)).all()
+    assert (j48["nodes"] == 2 * j48["leaves"] - 1).all()  # binary splits on two-valued segments
     assert (j48["test_error"].between(0, 100)).all() and (j48["leaves"] >= 1).all()
     # The draw's data are run()'s: same generator, same bits.
     X, y, X_test, y_test = paper03.draw_data(fast, 1)
@@ -351,10 +384,11 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     assert np.array_equal(X, X2) and np.array_equal(y, y2) and len(y_test) == fast.n_test
     with pytest.raises(ValueError, match="n_test"):
         paper03.j48_results(paper03.Config.fast())
-    results, provenance = datasets.load_led_peers()
+    results, folds, provenance = datasets.load_peers("led")
+    assert folds is None  # the draws are regenerated from their seeds, their hashes in the provenance
     tampered = provenance.copy()
     tampered["draw_sha256: 1"] = "0" * 64
-    monkeypatch.setattr(datasets, "load_led_peers", lambda: (results, tampered))
+    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, None, tampered))
     with pytest.raises(ValueError, match="draw 1 differs"):
         paper03.j48_results(fast)
 
@@ -373,7 +407,7 @@ def test_j48_risk_is_leaves_plus_errors_at_lambda_4():
 @pytest.fixture(scope="module")
 def at_degree_7(tidy):
     """The small draws with their d = 3 rows relabelled d = 7: enough to read J48 beside column 2."""
-    return paper03.draws_table(tidy).query("degree == 3").assign(degree=7).reset_index(drop=True)
+    return _at_degree(tidy, 3, 7)
 
 
 def test_table1_comparison_sets_j48_beside_c45_at_d7_only(tidy, at_degree_7):
@@ -399,7 +433,7 @@ def test_claims_judge_j48_in_column_2(at_degree_7):
     report = paper03.claims_report(at_degree_7, column1_degree=7, other_degree=7, column2_degree=7, j48=j48)
     table = report.table.set_index("id")
     assert table.loc["svm-vs-j48-2", "n"] == 2 and table.loc["j48-far-2", "n"] == 2
-    draws = at_degree_7.set_index("draw")
+    draws = paper03.draws_table(at_degree_7).set_index("draw")
     svm = draws[draws["method"] == "kernel_svm"]["test_error"].sort_index().to_numpy()
     bound = draws[draws["method"] == "mmp_bound"]["risk"].sort_index().to_numpy()
     data = paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48)
@@ -408,7 +442,7 @@ def test_claims_judge_j48_in_column_2(at_degree_7):
     numerators, denominators = family["j48-far-2"].values(data)
     assert np.array_equal(numerators, j48["risk"].to_numpy()) and np.array_equal(denominators, bound)
     # column 2 below d = 7: J48 is no tree of that depth, the claims are not evaluated
-    below = paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=j48)
+    below = paper03.claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=j48)
     assert family["svm-vs-j48-2"].values(below) is None and family["j48-far-2"].values(below) is None
 
 
@@ -423,5 +457,5 @@ def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
     assert not ok
     # below d = 7 J48 is not read
     ok, detail = family["bounds-below-risks"].values(
-        paper03.claims_data(at_degree_7.assign(degree=3), {1: 3, 2: 3}, j48=low))
+        paper03.claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=low))
     assert ok and "J48" not in detail

@@ -679,13 +679,13 @@ def test_numeric_literal_polarity(rng):
 def test_benchmark_protocol_on_one_fold():
     from companion.experiments import paper04
 
-    results = paper04.folds_table(
-        paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=("CART", "PRISM", "RIPPER"))))
+    tidy = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=("CART", "PRISM", "RIPPER")))
+    results = paper04.folds_table(tidy)
     assert set(results["learner"]) == {"WIDC(p)", "WIDC(o)", "WIDC()", "CART", "PRISM", "RIPPER"}
     assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
     by_learner = results.set_index("learner")
     assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
-    claims = paper04.claims_data(results)
+    claims = paper04.claims_data(tidy)
     assert set(claims) == {"error", "literals"} and list(claims["error"].index) == ["iris"]
     assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
     with pytest.raises(ValueError, match="others must be among"):

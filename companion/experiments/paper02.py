@@ -2,7 +2,8 @@
 
 * :func:`first_rule_trace` and :func:`trace_comparison`: the slides' walk-through of the first
   ``hard`` rule (slides 8-14), regenerated from :class:`companion.prism.Prism`'s trace.
-* :func:`rule_comparison`: our rule list against Weka's (spec §3).
+* :func:`rule_comparison`: our rule list against the one Weka's ``weka.classifiers.rules.Prism``
+  3.6.14 prints (the slides give the first two rules only; ``paper_numbers/02_prism_rules.csv``).
 * :func:`weka_cv_folds`: the folds of Weka's stratified cross-validation (``-x 10 -s 1``),
   rebuilt from Weka's own procedure (``java.util.Random``, ``Instances.randomize``,
   ``stratify``, ``testCV``), so that the comparison with Weka's numbers uses Weka's folds.
@@ -61,14 +62,10 @@ __all__ = [
     "repeated_table",
     "weka_comparison",
     "WEKA_PEERS",
-    "WEKA_ONLY",
-    "STAND_INS",
     "stand_in_table",
-    "COMMITTED_FOLDS",
     "fold_vector",
     "fold_list_comparison",
     "DEFAULT_CLASS_MARGIN",
-    "repeated_accuracy",
     "exact_checks",
     "claims_family",
     "claims_report",
@@ -96,7 +93,19 @@ __all__ = [
 
 
 def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:
-    """The 24-row contact-lens table of slide 8 (attributes, then the recommendation)."""
+    """The 24-row contact-lens table of slide 8 (attributes, then the recommendation).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        The attributes (:func:`companion.datasets.load_contact_lenses`).
+    y : pandas.Series
+        The recommendation.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     return pd.concat([X, y.rename("recommendation")], axis=1)
 
 
@@ -106,10 +115,21 @@ def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:
 
 
 def first_rule_trace(model: Prism, label) -> pd.DataFrame:
-    """p/t of every candidate at every step of the first rule for ``label``.
+    """The p/t of every candidate at every step of the first rule for ``label``.
 
     ``model`` must have been fitted with ``keep_trace=True``. Columns: ``step``, ``attribute``,
     ``value``, ``p``, ``t``, ``p/t`` (as text, e.g. ``4/12``), ``selected``.
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted with ``keep_trace=True``.
+    label : object
+        The class whose first rule is traced.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     trace = model.trace_
     first_rule = trace.loc[trace["class"] == label, "rule"].min()
@@ -119,7 +139,20 @@ def first_rule_trace(model: Prism, label) -> pd.DataFrame:
 
 
 def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Paper-vs-ours table of the slides' p/t numbers (rows: step, test, p or t)."""
+    """Paper-vs-ours table of the slides' p/t numbers (rows: step, test, p or t).
+
+    Parameters
+    ----------
+    ours : pandas.DataFrame
+        :func:`first_rule_trace` (or :func:`rule_trace`) of our model.
+    paper : pandas.DataFrame, optional
+        The slides' numbers (default: ``paper_numbers/02_prism_first_rule_trace.csv``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`companion.evaluation.comparison_table`'s columns.
+    """
     paper = paper_table("02_prism_first_rule_trace") if paper is None else paper
     key = ["step", "attribute", "value"]
 
@@ -133,7 +166,20 @@ def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> p
 
 
 def rule_comparison(model: Prism, paper: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Weka's rules (spec §3) beside ours, in order, with an ``equal`` column."""
+    """Weka's rules (``paper_numbers/02_prism_rules.csv``) beside ours, in order, with an ``equal`` column.
+
+    Parameters
+    ----------
+    model : Prism
+        A fitted :class:`companion.prism.Prism`.
+    paper : pandas.DataFrame, optional
+        Weka's rules (default: ``paper_numbers/02_prism_rules.csv``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``paper (Weka)``, ``ours``, ``equal``; index ``order`` (from 1).
+    """
     paper = paper_table("02_prism_rules") if paper is None else paper
     ours = [rule.to_text() for rule in model.rules_]
     n = max(len(ours), len(paper))
@@ -156,6 +202,13 @@ def rule_comparison(model: Prism, paper: pd.DataFrame | None = None) -> pd.DataF
 class JavaRandom:
     """``java.util.Random`` (48-bit linear congruential generator), enough for Weka's folds.
 
+    Parameters
+    ----------
+    seed : int
+        The seed of ``new Random(seed)``.
+
+    Examples
+    --------
     >>> JavaRandom(42).next_int(10)
     0
     """
@@ -172,7 +225,17 @@ class JavaRandom:
         return value - (1 << 32) if value >= 1 << 31 else value  # Java's signed int
 
     def next_int(self, bound: int) -> int:
-        """Uniform integer in ``[0, bound)``, exactly as ``Random.nextInt(int)``."""
+        """Uniform integer in ``[0, bound)``, exactly as ``Random.nextInt(int)``.
+
+        Parameters
+        ----------
+        bound : int
+            Exclusive upper bound (positive).
+
+        Returns
+        -------
+        int
+        """
         if bound <= 0:
             raise ValueError(f"bound must be positive, got {bound}")
         if bound & -bound == bound:  # a power of two
@@ -197,6 +260,20 @@ def weka_cv_folds(y, n_folds: int = 10, seed: int = 1) -> list[tuple[np.ndarray,
 
     This is a replication of a reference procedure on small data sets, written as Weka's
     loops are (the O(n^2) class gathering included) to make the correspondence checkable.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+        Class labels.
+    n_folds : int, default=10
+        Folds (``-x``).
+    seed : int, default=1
+        Weka's seed (``-s``).
+
+    Returns
+    -------
+    list of (numpy.ndarray, numpy.ndarray)
+        ``(train_index, test_index)`` of each fold, in the original row numbering.
     """
     codes = pd.factorize(np.asarray(y, dtype=object))[0]
     order = list(range(len(codes)))
@@ -230,7 +307,20 @@ def weka_cv_folds(y, n_folds: int = 10, seed: int = 1) -> list[tuple[np.ndarray,
 
 
 def learners(seed: int = 0, ripper: bool = True) -> dict:
-    """The learners of the notebook's comparison, unfitted, by display name."""
+    """The learners of the notebook's comparison, unfitted, by display name.
+
+    Parameters
+    ----------
+    seed : int, default=0
+        ``random_state`` of the randomised learners.
+    ripper : bool, default=True
+        Include wittgenstein's RIPPER (an optional dependency).
+
+    Returns
+    -------
+    dict
+        ``{display name: estimator}``.
+    """
     found = {
         "PRISM": Prism(uncovered="unclassified"),
         "PRISM + default class": Prism(uncovered="default_class"),
@@ -251,6 +341,22 @@ def cross_validate(estimators: dict, X, y, folds) -> pd.DataFrame:
     A prediction of ``None`` (PRISM with ``uncovered="unclassified"``) counts as unclassified,
     as in Weka. Accuracy = correct / all instances (Weka's "Correctly Classified"). The table
     :func:`weka_folds_table` builds from :func:`run`'s rows of one split.
+
+    Parameters
+    ----------
+    estimators : dict
+        ``{name: estimator}`` (:func:`learners`).
+    X : pandas.DataFrame
+        The attributes.
+    y : pandas.Series
+        The labels.
+    folds : list of (array, array)
+        ``(train_index, test_index)`` pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per learner: ``correct``, ``incorrect``, ``unclassified``, ``accuracy %``.
     """
     return _counts_table(_fold_rows(estimators, X, y, ("", folds)))
 
@@ -265,6 +371,28 @@ def repeated_cross_validation(
     :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1, serial; -1: all local
     cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does not change the result.
     The table :func:`repeated_table` builds from :func:`run`'s rows.
+
+    Parameters
+    ----------
+    estimators : dict
+        ``{name: estimator}`` (:func:`learners`).
+    X : pandas.DataFrame
+        The attributes.
+    y : pandas.Series
+        The labels.
+    n_repeats : int
+        Seeded cross-validations.
+    seed : int
+        Seed of the first.
+    n_jobs : int, default=1
+        Workers; the result does not depend on it.
+    n_folds : int, default=10
+        Folds per cross-validation.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per learner: mean and standard deviation of the accuracy (%).
     """
     splits = [(seed + repeat, _stratified_folds(y, n_folds, seed + repeat)) for repeat in range(n_repeats)]
     runs = parallel_map(partial(_fold_rows, estimators, X, y), splits, n_jobs=n_jobs)
@@ -368,6 +496,13 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     (default 1, serial; -1: every core) does not change the result, since each split is fixed
     by its seed before any learner runs.
 
+    Parameters
+    ----------
+    config : Config
+        The protocol's configuration.
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
     Returns
     -------
     DataFrame
@@ -399,7 +534,18 @@ WEKA_PEERS = ("Prism", "J48", "JRip")
 
 
 def fold_hash(folds) -> str:
-    """sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/prism_peers.py`` records)."""
+    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/prism_peers.py`` records).
+
+    Parameters
+    ----------
+    folds : array-like of int
+        A fold vector (:func:`fold_vector`).
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
+    """
     import hashlib
 
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
@@ -435,7 +581,7 @@ def weka_peer_results(config: Config | None = None) -> pd.DataFrame:
     from companion import datasets
 
     config = Config() if config is None else config
-    results, folds, provenance = datasets.load_prism_peers()
+    results, folds, provenance = datasets.load_peers("prism")
     (dataset, entry), = DATASETS.items()
     _, y = entry.load()
     splits = {f"{WEKA_SPLIT}{config.weka_seed}": weka_cv_folds(y, config.n_folds, seed=config.weka_seed)}
@@ -460,6 +606,13 @@ def prism_peer_comparison(results: pd.DataFrame, peers: pd.DataFrame) -> pd.Data
     ``results`` is :func:`run`'s frame, ``peers`` :func:`weka_peer_results`'. A fold agrees when
     its correct, incorrect and unclassified counts are all equal (our PRISM leaves uncovered
     instances unclassified, as Weka's does).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    peers : pandas.DataFrame
+        :func:`weka_peer_results`.
 
     Returns
     -------
@@ -494,8 +647,17 @@ def prism_peer_comparison(results: pd.DataFrame, peers: pd.DataFrame) -> pd.Data
 def peer_repeated_accuracy(peers: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every Weka peer on every seeded split (rows: split, columns: Weka's learner).
 
-    :func:`repeated_accuracy`'s layout for :func:`weka_peer_results`' rows (Weka's own split
+    :func:`_repeated_accuracy`'s layout for :func:`weka_peer_results`' rows (Weka's own split
     ``weka:<seed>`` left out, as :func:`repeated_table` leaves it out).
+
+    Parameters
+    ----------
+    peers : pandas.DataFrame
+        :func:`weka_peer_results`.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     rows = peers[peers["seed"].astype(str).str.startswith(NUMPY_SPLIT)]
     if rows.empty:
@@ -505,12 +667,32 @@ def peer_repeated_accuracy(peers: pd.DataFrame) -> pd.DataFrame:
 
 
 def weka_folds_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`cross_validate`'s table on Weka's folds, from :func:`run`'s rows (``02_cv_weka_folds.csv``)."""
+    """:func:`cross_validate`'s table on Weka's folds, from :func:`run`'s rows (``02_cv_weka_folds.csv``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     return _counts_table(_split_rows(results, WEKA_SPLIT))
 
 
 def repeated_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`repeated_cross_validation`'s table, from :func:`run`'s rows (``02_cv_repeated.csv``)."""
+    """:func:`repeated_cross_validation`'s table, from :func:`run`'s rows (``02_cv_repeated.csv``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     return _repeated_summary(_split_rows(results, NUMPY_SPLIT))
 
 
@@ -524,9 +706,9 @@ def _split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
 #: Our learners that run Weka's algorithm (the same name in Weka).
 _WEKA_SAME = ("ZeroR", "OneR")
 #: Weka learners of the recorded numbers that we do not implement: their rows are Weka's own runs.
-WEKA_ONLY = ("J48", "JRip")
+_WEKA_ONLY = ("J48", "JRip")
 #: Our learners that are *not* Weka's, beside the Weka learner they stand in for.
-STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
+_STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one-vs-rest)": "JRip"}
 
 
 def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -538,6 +720,20 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
     ``incorrect``, ``unclassified``; rows of Weka's split ``weka:<seed>``); without it their
     ``ours`` is empty. Our stand-ins (CART, wittgenstein's RIPPER) are not in this table: see
     :func:`stand_in_table`.
+
+    Parameters
+    ----------
+    cv : pandas.DataFrame
+        :func:`cross_validate`'s table on Weka's folds.
+    training_correct : int
+        PRISM's correct training predictions.
+    peers : pandas.DataFrame, optional
+        The Weka peers' per-fold table (:func:`weka_peer_results`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`companion.evaluation.comparison_table`'s columns.
     """
     weka = paper_table("02_prism_weka_results")
     weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
@@ -552,7 +748,7 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
             paper[f"{name} cv accuracy %"] = weka[(name, "cv accuracy")]
             ours[f"{name} cv accuracy %"] = cv.loc[name, "accuracy %"]
     peer_accuracy = _peer_accuracy(peers) if peers is not None else {}
-    for name in WEKA_ONLY:
+    for name in _WEKA_ONLY:
         paper[f"{name} (Weka) cv accuracy %"] = weka[(name, "cv accuracy")]
         ours[f"{name} (Weka) cv accuracy %"] = peer_accuracy.get(name, np.nan)
     return comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))
@@ -569,21 +765,40 @@ def stand_in_table(cv: pd.DataFrame) -> pd.DataFrame:
 
     Not a reproduction: CART is not C4.5/J48 and wittgenstein's RIPPER is not JRip (other pruning
     and optimisation). Columns ``stands in for``, ``Weka's accuracy %``, ``stand-in accuracy %``.
+
+    Parameters
+    ----------
+    cv : pandas.DataFrame
+        :func:`cross_validate`'s table on Weka's folds.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     weka = paper_table("02_prism_weka_results")
     weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
     rows = {name: {"stands in for": other, "Weka's accuracy %": float(weka[(other, "cv accuracy")]),
                    "stand-in accuracy %": float(cv.loc[name, "accuracy %"])}
-            for name, other in STAND_INS.items() if name in cv.index}
+            for name, other in _STAND_INS.items() if name in cv.index}
     return pd.DataFrame.from_dict(rows, orient="index")
 
 
 #: Where the peers' runner commits the fold lists Weka used (columns ``seed``, ``row``, ``fold``).
-COMMITTED_FOLDS = "prism_peers/folds.csv"
+_COMMITTED_FOLDS = "prism_peers/folds.csv"
 
 
 def fold_vector(folds) -> np.ndarray:
-    """Test fold (from 0) of every row, from a list of ``(train, test)`` index pairs."""
+    """Test fold (from 0) of every row, from a list of ``(train, test)`` index pairs.
+
+    Parameters
+    ----------
+    folds : list of (array, array)
+        ``(train_index, test_index)`` pairs.
+
+    Returns
+    -------
+    numpy.ndarray of int
+    """
     n = sum(len(test) for _, test in folds)
     vector = np.full(n, -1, dtype=np.int64)
     for k, (_, test) in enumerate(folds):
@@ -603,7 +818,7 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
     config : Config, optional
     committed : DataFrame or path, optional
         Columns ``seed`` (``weka:<s>`` or ``numpy:<s>``, as :func:`run`'s keys), ``row``,
-        ``fold`` (from 0); default ``data/`` + :data:`COMMITTED_FOLDS`.
+        ``fold`` (from 0); default ``data/`` + :data:`_COMMITTED_FOLDS`.
 
     Returns
     -------
@@ -615,7 +830,7 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
 
     config = config or Config()
     if committed is None or isinstance(committed, str):
-        path = DATA / (committed or COMMITTED_FOLDS)
+        path = DATA / (committed or _COMMITTED_FOLDS)
         if not path.is_file():
             return pd.DataFrame(columns=["rows", "rows in the same fold", "identical"])
         committed = pd.read_csv(path)
@@ -650,14 +865,14 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
 DEFAULT_CLASS_MARGIN = 2.0
 
 
-def repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
+def _repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every learner on every repeated split (rows: split seed, columns: learner)."""
     rows = _split_rows(results, NUMPY_SPLIT)
     return pd.DataFrame({seed: _counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}).T
 
 
 def _accuracy_difference(data, a, b):
-    table = repeated_accuracy(data["results"])
+    table = _repeated_accuracy(data["results"])
     return (table[a] - table[b]).to_numpy()
 
 
@@ -667,7 +882,7 @@ def _peer_difference(data, peer, b):
     peers = data.get("peers")
     if peers is None:
         return None
-    ours = repeated_accuracy(data["results"])
+    ours = _repeated_accuracy(data["results"])
     shared = [seed for seed in ours.index if seed in set(peers["seed"])]
     if not shared:
         return None
@@ -688,6 +903,38 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
     ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated);
     ``prism_peers`` is :func:`prism_peer_comparison`'s table (``None``: ``weka-prism`` is not
     evaluated).
+
+    Parameters
+    ----------
+    rules : pandas.DataFrame
+        :func:`rule_comparison`.
+    trace : pandas.DataFrame
+        :func:`trace_comparison`.
+    training_correct : int
+        PRISM's correct training predictions.
+    n_train : int
+        Training instances.
+    versus_weka : pandas.DataFrame
+        :func:`weka_comparison`.
+    folds : pandas.DataFrame
+        :func:`fold_list_comparison`.
+    order_training : pandas.Series
+        :func:`order_invariance` on the training set.
+    conflicts_space : pandas.DataFrame
+        :func:`space_conflicts` per data set (one row each).
+    demo : dict
+        :func:`replicated_subtree_demo`.
+    supermarket_rules : int
+        Our rule count on ``supermarket``.
+    weka_supermarket_rules : int
+        Weka's recorded rule count.
+    prism_peers : pandas.DataFrame, optional
+        :func:`prism_peer_comparison`.
+
+    Returns
+    -------
+    dict
+        ``{name: (ok, detail)}``.
     """
     def equal_rows(table, labels):
         # the recorded accuracies have one decimal (70.8 for 17/24): equal at that precision
@@ -739,6 +986,10 @@ def claims_family():
     class. One guaranteed
     statement: a default class never lowers the accuracy (it only labels what PRISM leaves
     unclassified).
+
+    Returns
+    -------
+    list of companion.claims.Claim
     """
     from companion import claims as C
 
@@ -773,12 +1024,29 @@ def claims_family():
 
 def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = None,
                   peers: pd.DataFrame | None = None):
-    """Evaluate :func:`claims_family` on ``results`` (:func:`run`) and the exact ``checks``
-    (:func:`exact_checks`); ``variants`` maps a name to another :func:`run` table (other
+    """Evaluate :func:`claims_family` on ``results`` (:func:`run`) and the exact ``checks``.
+
+    ``checks`` come from :func:`exact_checks`; ``variants`` maps a name to another :func:`run` table (other
     split seeds), on which the tested claims are recomputed (the exact checks are then "not
     evaluated": they do not depend on the splits). ``peers`` (:func:`weka_peer_results`) gives
     ``tree-vs-prism`` Weka's J48; on a variant whose splits the peers were not run on, and
-    without ``peers``, that claim is not evaluated."""
+    without ``peers``, that claim is not evaluated.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    checks : dict
+        :func:`exact_checks`.
+    variants : dict, optional
+        ``{name: run() frame}`` of other split seeds.
+    peers : pandas.DataFrame, optional
+        :func:`weka_peer_results`.
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+    """
     from companion import claims as C
 
     data = {"main": {"results": results, "checks": checks, "peers": peers}}
@@ -799,6 +1067,16 @@ def disjunction_data(n_copies: int = 1) -> tuple[pd.DataFrame, pd.Series]:
     the disjunction holds, else ``"not x"`` (categories in that order, so PRISM learns the
     rules for ``x`` first). ``n_copies`` repeats the table (no noise, so the target concept is
     the same).
+
+    Parameters
+    ----------
+    n_copies : int, default=1
+        Copies of the 16 rows.
+
+    Returns
+    -------
+    X : pandas.DataFrame
+    y : pandas.Series
     """
     if not isinstance(n_copies, (int, np.integer)) or n_copies < 1:
         raise ValueError(f"n_copies must be a positive integer, got {n_copies!r}")
@@ -820,6 +1098,19 @@ def tree_leaf_rules(tree: DecisionTreeClassifier, feature_names, class_names=Non
 
     A split ``feature <= 0.5`` reads as ``feature = false`` on its left branch and
     ``feature = true`` on its right one.
+
+    Parameters
+    ----------
+    tree : sklearn.tree.DecisionTreeClassifier
+        Fitted on 0/1 features.
+    feature_names : sequence of str
+        One name per feature.
+    class_names : sequence of str, optional
+        Names of ``tree.classes_`` (default: the classes themselves).
+
+    Returns
+    -------
+    list of str
     """
     classes = tree.classes_ if class_names is None else class_names
     rules = []
@@ -832,6 +1123,11 @@ def tree_leaf_rules(tree: DecisionTreeClassifier, feature_names, class_names=Non
 
 def replicated_subtree_demo(seed: int = 0):
     """Tree and PRISM rules on :func:`disjunction_data`, drawn side by side (slides 2-3).
+
+    Parameters
+    ----------
+    seed : int, default=0
+        The tree's ``random_state``.
 
     Returns
     -------
@@ -880,6 +1176,15 @@ def supermarket_scale(repeats: int = 1) -> dict:
     Returns ``n_rules``, ``training_accuracy``, ``max_conditions`` and ``fit_seconds`` (best of
     ``repeats``; wall clock, so volatile). The comparison with Weka's own run lives in
     ``benchmarks/prism_supermarket.py``.
+
+    Parameters
+    ----------
+    repeats : int, default=1
+        Fits timed; the best is reported.
+
+    Returns
+    -------
+    dict
     """
     import time
 
@@ -939,12 +1244,25 @@ def _rule_index(model: Prism, label, number: int) -> int:
 
 
 def rule_trace(model: Prism, label, number: int = 1) -> pd.DataFrame:
-    """p/t of every candidate at every step of the ``number``-th rule for ``label``.
+    """The p/t of every candidate at every step of the ``number``-th rule for ``label``.
 
     :func:`first_rule_trace` is ``number=1``; ``number=2`` for ``hard`` is the second rule of
     the slides' result (slide 14), grown on the 21 instances the first one leaves in E.
     ``model`` must have been fitted with ``keep_trace=True``. Columns as in
     :func:`first_rule_trace`.
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted with ``keep_trace=True``.
+    label : object
+        The class.
+    number : int, default=1
+        Which of its rules (from 1).
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     if not hasattr(model, "trace_"):
         raise ValueError("model must be fitted with keep_trace=True")
@@ -960,6 +1278,19 @@ def covered_subsets(model: Prism, X, y, label, number: int = 1) -> pd.DataFrame:
     For the first ``hard`` rule: E is the whole training set (24), ``astigmatism = yes`` keeps
     12 of them ("4 out of 12"), ``tear-prod-rate = normal`` 6, ``spectacle-prescrip = myope``
     3. ``X, y`` must be the training set.
+
+    Parameters
+    ----------
+    model : Prism
+        A fitted :class:`companion.prism.Prism`.
+    X : pandas.DataFrame
+        The training attributes.
+    y : pandas.Series
+        The training labels.
+    label : object
+        The class.
+    number : int, default=1
+        Which of its rules (from 1).
 
     Returns
     -------
@@ -1003,6 +1334,20 @@ def rule_coverage(model: Prism, X, y) -> pd.DataFrame:
     ``X, y``: a *modular* rule is correct wherever it fires, so its accuracy there is 100 %
     whenever it was perfect on E and the data are consistent (the second ``soft`` rule shows
     1/1 on E but covers 2/2 of the whole set).
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted with ``keep_trace=True``.
+    X : pandas.DataFrame
+        The training attributes.
+    y : pandas.Series
+        The training labels.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per rule.
     """
     covered = model.covers(X)
     in_E = model.grown_on(X)
@@ -1063,6 +1408,17 @@ def order_invariance(model: Prism, X, n_permutations: int, seed: int) -> pd.Seri
     Compares the learnt order with ``n_permutations`` random orders (``np.random``
     generator seeded by ``seed``).
 
+    Parameters
+    ----------
+    model : Prism
+        A fitted :class:`companion.prism.Prism`.
+    X : pandas.DataFrame
+        The instances predicted.
+    n_permutations : int
+        Random rule orders tried.
+    seed : int
+        Seed of the orders.
+
     Returns
     -------
     Series
@@ -1099,6 +1455,15 @@ def attribute_space(X: pd.DataFrame) -> pd.DataFrame:
     Contact lenses: 3 * 2 * 2 * 2 = 24 instances (the data set *is* its attribute space);
     weather: 36; MONK's problems: 432. Columns keep their categories (the first column varies
     slowest).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Categorical attributes.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     if not isinstance(X, pd.DataFrame):
         raise TypeError(f"X must be a pandas DataFrame of categorical columns, got {type(X).__name__}")
@@ -1121,6 +1486,18 @@ def rule_conflicts(model: Prism, X) -> pd.DataFrame:
     ``status`` is ``no rule`` (PRISM leaves it unclassified), ``rules of one class`` (any
     order gives that class) or ``rules of several classes`` (a conflict: the class depends on
     the order the rules are read in, which Cendrowska's modular rules do not fix).
+
+    Parameters
+    ----------
+    model : Prism
+        A fitted :class:`companion.prism.Prism`.
+    X : pandas.DataFrame
+        The instances.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per instance.
     """
     covered = model.covers(X)
     labels = [rule.label for rule in model.rules_]
@@ -1139,7 +1516,19 @@ def rule_conflicts(model: Prism, X) -> pd.DataFrame:
 
 
 def conflict_counts(model: Prism, X) -> pd.Series:
-    """Number of instances of ``X`` in each :func:`rule_conflicts` status (all three listed)."""
+    """Number of instances of ``X`` in each :func:`rule_conflicts` status (all three listed).
+
+    Parameters
+    ----------
+    model : Prism
+        A fitted :class:`companion.prism.Prism`.
+    X : pandas.DataFrame
+        The instances.
+
+    Returns
+    -------
+    pandas.Series
+    """
     if len(X) == 0:  # e.g. the unseen part of an attribute space the data set fills
         return pd.Series({s: 0 for s in _CONFLICT_STATUSES})
     counts = rule_conflicts(model, X)["status"].value_counts()
@@ -1153,6 +1542,19 @@ def cv_conflicts(X, y, folds) -> pd.DataFrame:
     of the ``rules of one class`` and ``rules of several classes`` instances the first matching
     rule classifies correctly. The ``no rule`` total is the cross-validation's unclassified
     count; the two ``correct`` totals add up to its correct count.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Categorical attributes.
+    y : pandas.Series
+        The labels.
+    folds : list of (array, array)
+        ``(train_index, test_index)`` pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     rows = {}
     y_values = np.asarray(y, dtype=object)
@@ -1177,6 +1579,13 @@ def cv_conflicts(X, y, folds) -> pd.DataFrame:
 
 def space_conflicts(X: pd.DataFrame, y) -> pd.Series:
     """PRISM learnt on ``X, y``, read over the attribute space's instances it has not seen.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Categorical attributes.
+    y : pandas.Series
+        The labels.
 
     Returns
     -------
@@ -1219,6 +1628,13 @@ def covering_2d_example(seed: int = 0, n_points: int = 40) -> dict:
     ``n_points`` drawn uniformly on [0.05, 2.95] x [0.05, 3.95] with ``seed``, labelled ``a`` inside
     x > 1.2, y > 2.6 and ``b`` elsewhere, plus one ``b`` inside a's rectangle, so that, as the
     slide says, "more rules could be added for [a] perfect rule set".
+
+    Parameters
+    ----------
+    seed : int, default=0
+        Seed of the points.
+    n_points : int, default=40
+        Points drawn.
 
     Returns
     -------

@@ -1,8 +1,10 @@
 """Table 1 of paper 03 (Kowalczyk, Smola & Williamson, NIPS 2001): noisy LED digits 0–4 vs 5–9.
 
-Protocol (paper §5, spec §6): independent draws of 500 training and 5000 test examples; the
+Protocol (paper §5): independent draws of 500 training and 5000 test examples; the
 7 segment bits are complemented to 14 (Standing Assumption); Boolean kernel (Eq. 5) with
-``c_i = 1`` and ``λ = 4`` (inferred, spec §3), for several maximal degrees ``d``. On each draw:
+``c_i = 1`` and ``λ = 4`` (not stated in the paper; inferred: with ``c ≡ 1`` it makes the
+risk (8) ``#leaves + #errors``, the CART pruning criterion of §3), for several maximal degrees
+``d``. On each draw:
 
 * decision trees — CART grown to depth ``d`` and pruned to minimise #leaves + #errors
   (:class:`companion.led.PrunedDecisionTree`), and the exact best tree of depth ≤ d
@@ -16,7 +18,7 @@ Results are kept in a long table, one row per (draw, degree, method), with colum
 ``size`` (leaves / support vectors / terms), ``train_error`` and ``test_error`` (in %).
 :func:`run` (with a :class:`Config`) returns it in the tidy shape of
 :mod:`companion.experiments.protocol` (the degree is part of the ``method`` key, the draw is the
-``seed``); :func:`draws_table` gives back :func:`run_protocol`'s layout, and the builders take either.
+``seed``); every builder takes that frame, and :func:`draws_table` gives the layout of ``03_draws.csv``.
 
 Also: draws rejection-sampled to the paper's Bayes training error
 (:func:`run_conditioned_protocol`), the row-order spread of the order-sensitive learners
@@ -59,24 +61,18 @@ __all__ = [
     "draw_hash",
     "j48_results",
     "j48_results_if_run",
-    "run_protocol",
     "summarise",
     "table1_comparison",
     "PAPER_TREE",
-    "J48_DEGREE",
-    "j48_rows",
     "TREE_STAND_INS",
     "tree_stand_ins",
     "bayes_sample_shift",
-    "ORDER_QUANTILES",
     "claims_family",
     "claims_data",
     "claims_report",
     "paper_table1",
     "degree_evidence",
-    "conditional_on_bayes_train_error",
     "plot_risks_against_bounds",
-    "table1_conditional",
     "tree_error_bounds",
     "kernel_identity_checks",
     "draw_conditioned_data",
@@ -84,6 +80,7 @@ __all__ = [
     "conditioned_comparison",
     "row_order_spread",
     "row_order_summary",
+    "plot_row_orders",
     "unpruned_trees",
     "lambda_sweep",
     "lambda_sweep_summary",
@@ -220,15 +217,14 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
     return pd.DataFrame(rows)
 
 
-def run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
+def _run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
     """Run :func:`run_draw` on ``n_draws`` independent draws seeded from ``seed``.
 
     Draw ``k`` uses the ``k``-th child of ``numpy.random.SeedSequence(seed)``, so the draws are
     independent items of :func:`companion.evaluation.parallel_map`: ``n_jobs`` (default 1,
     serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does
-    not change the result. Other keyword arguments go to :func:`run_draw`.
-
-    Returns the long table of :func:`run_draw` with an extra column ``draw``.
+    not change the result. Other keyword arguments go to :func:`run_draw`. Returns the long
+    table of :func:`run_draw` with an extra column ``draw`` (:func:`_tidy` makes it :func:`run`'s).
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
@@ -250,7 +246,7 @@ def _run_seeded_draw(kwargs, item):
 #: The ``dataset`` key: LED digits drawn by :func:`companion.led.make_led_digits`, 0-4 against 5-9.
 DATASET = "led7 0-4 vs 5-9"
 
-#: Columns of :func:`run_protocol`'s long table (``03_draws.csv``), in its order.
+#: Columns of :func:`draws_table` (``03_draws.csv``), in its order.
 _DRAWS_COLUMNS = ["degree", "method", *QUANTITIES, *TIE_COLUMNS, "draw"]
 
 
@@ -286,12 +282,24 @@ class Config:
 
 
 def method_key(method: str, degree: int) -> str:
-    """The ``method`` key of :func:`run`'s rows: the method and its maximal degree, ``"kernel_svm d=7"``."""
+    """The ``method`` key of :func:`run`'s rows: the method and its maximal degree, ``"kernel_svm d=7"``.
+
+    Parameters
+    ----------
+    method : str
+        One of :data:`METHODS`.
+    degree : int
+        The maximal degree.
+
+    Returns
+    -------
+    str
+    """
     return f"{method} d={degree}"
 
 
 def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
-    """Table 1's protocol (:func:`run_protocol`) as a tidy frame.
+    """Table 1's protocol: :func:`run_draw` on independent draws, as a tidy frame.
 
     Parameters
     ----------
@@ -303,19 +311,24 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per draw, degree and method, in :func:`run_protocol`'s order. Keys: ``dataset``
+        One row per draw, degree and method, draw by draw. Keys: ``dataset``
         (:data:`DATASET`), ``method`` (:func:`method_key`: one of :data:`METHODS` and the
         degree, ``"kernel_perceptron d=2"``; the Bayes rule does not depend on ``d`` and is
         repeated under each degree), ``seed`` (the draw ``k``: its data come from the ``k``-th
         child of ``SeedSequence(config.seed)``), ``fold`` (0: one training/test pair per draw).
         Columns ``degree``, then :data:`QUANTITIES` and :data:`TIE_COLUMNS` as in
-        :func:`run_draw`. :func:`draws_table` gives back :func:`run_protocol`'s layout; every
-        builder below takes either.
+        :func:`run_draw`. Every builder below takes this frame; :func:`draws_table` gives the
+        layout of ``03_draws.csv``.
     """
-    draws = run_protocol(
+    draws = _run_protocol(
         config.n_draws, config.seed, n_jobs=n_jobs, degrees=tuple(config.degrees), n_train=config.n_train,
         n_test=config.n_test, lam=config.lam, tol=config.tol, noise=config.noise,
     )
+    return _tidy(draws)
+
+
+def _tidy(draws: pd.DataFrame) -> pd.DataFrame:
+    """:func:`run`'s tidy frame from the long per-draw table of :func:`_run_protocol` (column ``draw``)."""
     results = draws.drop(columns="draw")
     results["method"] = [method_key(m, d) for m, d in zip(draws["method"], draws["degree"])]
     results.insert(0, "dataset", DATASET)
@@ -325,13 +338,25 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
 
 
 def draws_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`run_protocol`'s long table (``03_draws.csv``) from :func:`run`'s tidy frame.
+    """:func:`run`'s tidy frame in the layout of ``figures/03_draws.csv``: one row per draw, degree, method.
 
-    A frame already in that layout (it has a ``draw`` column, as :func:`run_protocol`'s and
-    :func:`run_conditioned_protocol`'s) is returned as it is.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s (or :func:`run_conditioned_protocol`'s) tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``degree``, ``method`` (one of :data:`METHODS`, without the degree),
+        :data:`QUANTITIES`, :data:`TIE_COLUMNS` and ``draw`` (the tidy ``seed``).
+
+    Raises
+    ------
+    ValueError
+        If a ``method`` key does not end with its degree (see :func:`method_key`).
     """
-    if "draw" in results.columns:
-        return results
+    check_tidy(results)
     suffixes = [f" d={d}" for d in results["degree"]]
     if not all(m.endswith(s) for m, s in zip(results["method"], suffixes)):
         raise ValueError("results' method keys must end with their degree (see method_key)")
@@ -342,7 +367,19 @@ def draws_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
-    """Mean and standard deviation over draws of every quantity, per degree and method."""
+    """Mean and standard deviation over draws of every quantity, per degree and method.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``; columns ``<quantity>_mean`` and ``<quantity>_std`` for each of
+        :data:`QUANTITIES`.
+    """
     results = draws_table(results)
     grouped = results.groupby(["degree", "method"], sort=False)[list(QUANTITIES)]
     summary = grouped.agg(["mean", "std"])
@@ -355,6 +392,17 @@ def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
 
     On LED digits ties are common for the λ-perceptron: its score is an integer and duplicated
     inputs carry both labels. Every tie counts as an error (the paper's ``err(f)``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``; columns ``train_ties_mean``, ``train_ties_max``,
+        ``test_ties_mean``, ``test_ties_max``.
     """
     scored = draws_table(results).dropna(subset=list(TIE_COLUMNS))
     table = scored.groupby(["degree", "method"], sort=False)[list(TIE_COLUMNS)].agg(["mean", "max"])
@@ -363,7 +411,13 @@ def tie_summary(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def paper_table1() -> pd.DataFrame:
-    """Table 1 of the paper (and the bounds and Bayes errors), from ``paper_numbers/03_table1.csv``."""
+    """Table 1 of the paper (and the bounds and Bayes errors), from ``paper_numbers/03_table1.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``column``, ``method``, ``quantity``, ``value``.
+    """
     return paper_table("03_table1")
 
 
@@ -372,7 +426,7 @@ def paper_table1() -> pd.DataFrame:
 PAPER_TREE = "j48_tree"
 #: The least maximal degree J48's trees belong to: it has no depth limit, and on the 7 two-valued
 #: segments its depth is at most 7, so it is a tree of depth ≤ d for d ≥ 7 only (column 2).
-J48_DEGREE = 7
+_J48_DEGREE = 7
 #: Our trees that are not the paper's C4.5: shown by :func:`tree_stand_ins`, never in Table 1's comparison.
 TREE_STAND_INS = ("decision_tree", "best_tree")
 
@@ -391,7 +445,7 @@ def _sorted_rows(table):
     return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
 
 
-def j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
+def _j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
     """:func:`j48_results` in :func:`draws_table`'s quantities: ``risk``, ``size`` (= leaves,
     Table 1's size of a tree), ``train_error``, ``test_error``, one row per draw (``draw``)."""
     return pd.DataFrame({"method": PAPER_TREE, "draw": j48["seed"].to_numpy(), "risk": j48["risk"].to_numpy(),
@@ -407,15 +461,31 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
     and ``z = difference / ours_sd`` (how many draw-to-draw deviations apart; the paper used one
     draw, so |z| ≲ 2 is agreement). The paper's tree rows (C4.5) are compared with
     :data:`PAPER_TREE` (Weka J48, ``j48`` = :func:`j48_results`, on the same draws) only, and
-    only where ``degree`` ≥ :data:`J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
+    only where ``degree`` ≥ :data:`_J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
     is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the same draws.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(method, quantity)``; columns ``paper``, ``ours``, ``difference``, ``ours_sd``, ``z``.
     """
     ours = draws_table(results)
     ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
-    if j48 is not None and degree >= J48_DEGREE:
+    if j48 is not None and degree >= _J48_DEGREE:
         if set(j48["seed"]) != set(ours["draw"]):
             raise ValueError(f"j48 holds draws {sorted(set(j48['seed']))}, results {sorted(set(ours['draw']))}")
-        ours = pd.concat([ours, j48_rows(j48)], ignore_index=True)
+        ours = pd.concat([ours, _j48_rows(j48)], ignore_index=True)
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
     table = comparison_table(_paper_rows(column), stats["mean"])
@@ -430,6 +500,19 @@ def tree_stand_ins(results: pd.DataFrame, column: int, degree: int) -> pd.DataFr
     Stand-ins, not reproductions: the pruned CART tree (grown to depth ``d``, pruned to the
     subtree minimising leaves + errors) and the exhaustive best tree of depth ≤ d. Index
     ``(tree, quantity)``; columns ``paper (C4.5)``, ``ours``, ``ours_sd``, ``z``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     paper = _paper_rows(column).loc[PAPER_TREE]
     draws = draws_table(results)
@@ -451,6 +534,18 @@ def bayes_sample_shift(n_train=500, noise=Fraction(1, 10)) -> pd.Series:
     The exact Bayes error ``q`` (:func:`companion.led.bayes_error`) gives ``n q`` expected training
     errors with sd ``sqrt(n q (1 − q))``; the paper's 11.2 % of 500 is 56 errors. ``z`` is the
     same whether counted in errors or in points of %.
+
+    Parameters
+    ----------
+    n_train : int, default=500
+        Training examples per draw.
+    noise : Fraction, default=Fraction(1, 10)
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    pandas.Series
+        ``expected errors``, ``paper's errors``, ``binomial sd (errors)``, ``binomial sd (points)``, ``z``.
     """
     from companion.led import bayes_error
 
@@ -473,6 +568,15 @@ def degree_evidence(results: pd.DataFrame, candidates=(2, 3), reference=7) -> pd
     Compares, with the paper's values, the within-sample ratios of the bounds of column 1 to
     column 2 (``d = reference``), which cancel most of the sample-to-sample variation, and the
     tree sizes and kernel-method numbers of column 1.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    candidates : tuple of int, default=(2, 3)
+        The degrees column 1 may be.
+    reference : int, default=7
+        Column 2's degree.
 
     Returns
     -------
@@ -520,7 +624,7 @@ def degree_evidence(results: pd.DataFrame, candidates=(2, 3), reference=7) -> pd
     return pd.DataFrame(table).T
 
 
-def conditional_on_bayes_train_error(results: pd.DataFrame, degree: int, target=None) -> pd.DataFrame:
+def _conditional_on_bayes_train_error(results: pd.DataFrame, degree: int, target=None) -> pd.DataFrame:
     """Our means adjusted to a training sample as "easy" as the paper's (linear fit over draws).
 
     Superseded in the notebook by :func:`run_conditioned_protocol` (draws rejection-sampled to the
@@ -561,6 +665,19 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     risk axis is logarithmic (said in its label). The paper's values of the column a degree is
     compared with (``paper_columns``, default ``{2: 1, 3: 1, 7: 2}``: column 1 is d = 2 or 3,
     undecided) are drawn as horizontal dotted lines in the method's colour (black: the bounds).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    degrees : tuple of int, default=(2, 3, 7)
+        One panel per degree.
+    paper_columns : dict, optional
+        ``{degree: Table 1 column}`` whose values are drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
     from matplotlib.lines import Line2D
@@ -612,15 +729,15 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     return fig
 
 
-def table1_conditional(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
+def _table1_conditional(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
     """Paper's column beside our values adjusted to the paper's easy training sample.
 
-    Uses :func:`conditional_on_bayes_train_error`; training risks and training errors move with
+    Uses :func:`_conditional_on_bayes_train_error`; training risks and training errors move with
     the sample's difficulty, test errors hardly do.
     """
     paper = paper_table1()
     paper = paper[paper["column"].astype(str) == str(column)].set_index(["method", "quantity"])["value"]
-    adjusted = conditional_on_bayes_train_error(results, degree)["at_target"]
+    adjusted = _conditional_on_bayes_train_error(results, degree)["at_target"]
     table = comparison_table(paper, adjusted).dropna(subset=["paper"])
     order = {m: k for k, m in enumerate(METHODS)}
     qorder = {q: k for k, q in enumerate(QUANTITIES)}
@@ -632,6 +749,19 @@ def tree_error_bounds(results: pd.DataFrame, degree: int, lam=4.0) -> pd.DataFra
 
     Returns one row per draw with the best tree's leaves and errors and the error lower bounds
     from (14) (λ-MMP) and (13) (λ-perceptron) for a tree with that many leaves (``c ≡ 1``).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    degree : int
+        The maximal degree ``d`` compared.
+    lam : float, default=4.0
+        The risk's λ.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.bounds.boolean_kernel import error_lower_bound
 
@@ -657,6 +787,8 @@ def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFr
     ----------
     X_complemented : array of shape (m, 2·n0)
         Complemented Boolean inputs ``(b, 1 - b)``.
+    degrees : tuple of int, default=(0, 1, 2, 3, 7)
+        The kernel's maximal degrees.
 
     Returns
     -------
@@ -748,19 +880,41 @@ def _run_conditioned_draw(kwargs, item):
 
 
 def run_conditioned_protocol(n_draws, seed, *, n_jobs=1, target=None, tolerance=0.0, **kwargs) -> pd.DataFrame:
-    """:func:`run_protocol` on draws whose training set is as easy as the paper's (rejection-sampled).
+    """:func:`run`'s protocol on draws whose training set is as easy as the paper's (rejection-sampled).
 
     Draw ``k`` uses the ``k``-th child of ``SeedSequence(seed)``; the training set is drawn by
     :func:`draw_conditioned_data` (Bayes training error = ``target`` ± ``tolerance`` points), the
-    test set unconditioned. Other keyword arguments go to :func:`run_draw`. The long table has
-    the extra columns ``draw`` and ``tries`` (training sets drawn until one was accepted).
+    test set unconditioned.
+
+    Parameters
+    ----------
+    n_draws : int
+        Number of accepted draws.
+    seed : int
+        Seed of the draws' ``SeedSequence``.
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`, one item per draw; the result
+        does not depend on it.
+    target : float, optional
+        Target Bayes training error in % (default: the paper's 11.2 %).
+    tolerance : float, default=0.0
+        Half-width of the accepted band, in percentage points.
+    **kwargs
+        Passed to :func:`run_draw` (``degrees``, ``n_train``, ``n_test``, ...) and to
+        :func:`draw_conditioned_data` (``max_tries``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`run`'s tidy frame (``seed`` is the draw), with the extra column ``tries``
+        (training sets drawn until one was accepted).
     """
     if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
         raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
     options = dict(kwargs, target=target, tolerance=tolerance)
     frames = parallel_map(partial(_run_conditioned_draw, options), list(enumerate(seeds)), n_jobs=n_jobs)
-    return pd.concat(frames, ignore_index=True)
+    return _tidy(pd.concat(frames, ignore_index=True))
 
 
 def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, confidence=0.95) -> pd.DataFrame:
@@ -769,11 +923,28 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
     Columns: ``paper``, ``ours`` (mean), ``difference``, ``ours_sd`` (draw-to-draw sd: the
     spread a single draw such as the paper's has), ``ci_low``/``ci_high`` (Student-t interval
     for the mean at ``confidence``), ``z = difference / ours_sd``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run_conditioned_protocol`'s tidy frame.
+    column : int
+        Table 1's column (1 or 2).
+    degree : int
+        The maximal degree ``d`` compared.
+    confidence : float, default=0.95
+        Level of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(method, quantity)``.
     """
     from scipy import stats as st
 
     paper = _paper_rows(column, conditioned=True)
-    ours = results[(results["degree"] == degree) & ~results["method"].isin(TREE_STAND_INS)]
+    ours = draws_table(results)
+    ours = ours[(ours["degree"] == degree) & ~ours["method"].isin(TREE_STAND_INS)]
     long = ours.melt(id_vars=["method"], value_vars=list(QUANTITIES), var_name="quantity").dropna()
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std", "count"])
     table = comparison_table(paper, stats["mean"]).dropna(subset=["paper"])
@@ -791,20 +962,44 @@ def conditioned_comparison(results: pd.DataFrame, column: int, degree: int, conf
 
 
 def _protocol_draw(seed, draw, n_train, n_test, noise=0.1):
-    """The data of draw ``draw`` of :func:`run_protocol` with this ``seed`` (same bits)."""
+    """The data of draw ``draw`` of :func:`run` with this ``seed`` (same bits)."""
     child = np.random.SeedSequence(seed).spawn(draw + 1)[draw]
     return _draw_data(np.random.default_rng(child), n_train, n_test, noise)
 
 
 def draw_data(config: Config, draw: int):
-    """The data ``(X, y, X_test, y_test)`` of draw ``draw`` of :func:`run` with ``config``, bit for bit."""
+    """The data ``(X, y, X_test, y_test)`` of draw ``draw`` of :func:`run` with ``config``, bit for bit.
+
+    Parameters
+    ----------
+    config : Config
+        The protocol's configuration.
+    draw : int
+        The draw (the tidy ``seed``).
+
+    Returns
+    -------
+    X, y, X_test, y_test : numpy.ndarray
+    """
     return _protocol_draw(config.seed, draw, config.n_train, config.n_test, config.noise)
 
 
 def draw_hash(X, y, X_test, y_test) -> str:
-    """sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
+    """The sha256 of a draw written as text: one ``bits,label`` line per row, training rows first.
 
     The hash ``peers/led_peers.py`` records for every draw it ran J48 on.
+
+    Parameters
+    ----------
+    X, y : numpy.ndarray
+        The training draw (7 segment bits, labels).
+    X_test, y_test : numpy.ndarray
+        The test draw.
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
     """
     import hashlib
 
@@ -833,7 +1028,8 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Tidy (``dataset`` :data:`DATASET`, ``method`` ``"J48"``, ``seed`` the draw, ``fold`` 0), with
-        ``train_error`` and ``test_error`` (%), ``leaves``, ``size`` (all nodes), ``depth``,
+        ``train_error`` and ``test_error`` (%), ``leaves`` (Table 1's size of a tree), ``nodes``
+        (all nodes: J48's "Size of the tree", ``size`` in ``data/led_peers``), ``depth``,
         ``train_errors`` (a count) and ``risk`` (Eq. 8 at ``config.lam``, as the other trees':
         :func:`companion.bounds.boolean_kernel.tree_risk` of the leaves and the training errors).
 
@@ -845,7 +1041,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     from companion import datasets
 
     config = Config() if config is None else config
-    results, provenance = datasets.load_led_peers()
+    results, _, provenance = datasets.load_peers("led")
     for name in ("seed", "n_train", "n_test", "noise"):
         if str(getattr(config, name)) != provenance[f"config: {name}"]:
             raise ValueError(f"J48 was run with {name}={provenance[f'config: {name}']}, not {getattr(config, name)}")
@@ -859,7 +1055,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
         "dataset": DATASET, "method": "J48", "seed": frame["draw"].to_numpy(), "fold": 0,
         "train_error": 100.0 * frame["train_errors"].to_numpy() / frame["n_train"].to_numpy(),
         "test_error": 100.0 * frame["test_errors"].to_numpy() / frame["n_test"].to_numpy(),
-        "leaves": frame["leaves"].to_numpy(), "size": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
+        "leaves": frame["leaves"].to_numpy(), "nodes": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
         "train_errors": frame["train_errors"].to_numpy(),
         "risk": [tree_risk(leaves, errors, config.lam) for leaves, errors in zip(frame["leaves"], frame["train_errors"])],
     })
@@ -867,8 +1063,22 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
 
 
 def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
-    """:func:`j48_results` for ``config``, or ``None`` with the reason when J48 was not run on its
-    draws (``Config.fast()``, another seed or size): ``(frame or None, text)``."""
+    """:func:`j48_results` for ``config``, or ``None`` with the reason when J48 was not run on its draws.
+
+    J48 was run on the full protocol only (not on ``Config.fast()``, another seed or size).
+
+    Parameters
+    ----------
+    config : Config
+        The protocol's configuration.
+
+    Returns
+    -------
+    frame : pandas.DataFrame or None
+        :func:`j48_results`, or ``None``.
+    text : str
+        What was read, or why nothing was.
+    """
     try:
         frame = j48_results(config)
     except ValueError as exc:
@@ -894,7 +1104,9 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     Parameters
     ----------
     seed : int
-        The protocol's seed (draw ``draw`` of :func:`run_protocol` is regenerated bit for bit).
+        The protocol's seed (draw ``draw`` of :func:`run` is regenerated bit for bit).
+    draw : int, default=0
+        The draw.
     plan : dict {method: degrees}, optional
         Methods among ``kernel_perceptron``, ``kernel_svm``, ``mask_perceptron`` and their degrees;
         default: the perceptron at d = 2, 3, 7, the λ-MMP and the mask perceptron at d = 7.
@@ -903,6 +1115,14 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     max_orders : dict {method: int}, optional
         Fewer orders for some methods (their first ones), e.g. ``{"kernel_svm": 20}``: the
         λ-MMP costs about 10 perceptron fits.
+    n_train, n_test : int, default=500, 5000
+        Sizes of the draw.
+    lam : float, default=4.0
+        The risk's λ.
+    tol : float, default=1e-3
+        The λ-MMP's ε.
+    mask_terms : dict {degree: int}, optional
+        Terms of the mask perceptron (default: 10 below degree 5, else 26).
     n_jobs : int, default=1
         Workers of :func:`companion.evaluation.parallel_map`; items are blocks of orders of one
         (method, degree), each computing the Boolean kernel once and permuting it (the kernel is
@@ -965,23 +1185,37 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
 
 
 #: Quantiles of the row-order spread reported by :func:`row_order_summary`.
-ORDER_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+_ORDER_QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
 
 def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, quantity="test_error") -> pd.DataFrame:
     """Row-order spread on one draw beside the draw-to-draw spread, per (degree, method).
 
     Columns: ``orders`` (how many), ``original`` (the original row order, as in the main table),
-    ``orders mean/sd/min``, the quantiles :data:`ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
+    ``orders mean/sd/min``, the quantiles :data:`_ORDER_QUANTILES` (``q05`` ... ``q95``, numpy's
     default linear interpolation), ``orders max``, ``draws sd`` (sd over the draws of
-    :func:`run_protocol`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
+    :func:`run`) and their ratio. A heavy tail shows as ``max`` far beyond ``q95``.
+
+    Parameters
+    ----------
+    order_results : pandas.DataFrame
+        :func:`row_order_spread`'s table.
+    draw_results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    quantity : str, default="test_error"
+        One of :data:`QUANTITIES`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index ``(degree, method)``.
     """
     if quantity not in QUANTITIES:
         raise ValueError(f"quantity must be one of {QUANTITIES}, got {quantity!r}")
     grouped = order_results.groupby(["degree", "method"], sort=True)[quantity]
     table = grouped.agg(["count", "mean", "std", "min"])
     table.columns = ["orders", "orders mean", "orders sd", "orders min"]
-    for q in ORDER_QUANTILES:
+    for q in _ORDER_QUANTILES:
         table[f"q{round(q * 100):02d}"] = grouped.quantile(q)
     table["orders max"] = grouped.max()
     original = order_results[order_results["order"] == 0].set_index(["degree", "method"])[quantity]
@@ -992,19 +1226,66 @@ def row_order_summary(order_results: pd.DataFrame, draw_results: pd.DataFrame, q
     return table
 
 
+def plot_row_orders(order_results: pd.DataFrame, *, draw=0, method="kernel_perceptron", quantity="test_error"):
+    """Figure: the spread of one method's ``quantity`` over the row orders, one box per degree.
+
+    Parameters
+    ----------
+    order_results : pandas.DataFrame
+        :func:`row_order_spread`'s table.
+    draw : int, default=0
+        The draw ``order_results`` was computed on (its ``draw`` argument), for the title.
+    method : str, default="kernel_perceptron"
+        The method shown (one of :data:`METHODS`).
+    quantity : str, default="test_error"
+        The quantity shown (one of :data:`QUANTITIES`, in %).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Boxes with whiskers at the 5 % and 95 % quantiles of the orders.
+    """
+    titles = {"kernel_perceptron": "λ-perceptron", "kernel_svm": "λ-MMP", "mask_perceptron": "mask perceptron"}
+    ax = order_results[order_results["method"] == method].boxplot(
+        column=quantity, by="degree", whis=(5, 95), figsize=(6, 3.6)
+    )
+    label = quantity.replace("_", " ")
+    ax.set_title(f"{titles.get(method, method)}, draw {draw}: {label} over row orders (whiskers 5-95 %)")
+    ax.figure.suptitle("")
+    ax.set_ylabel(f"{label} (%)")
+    return ax.figure
+
+
 # --------------------------------------------------------------------------------------------
 # Un-pruned trees, the λ sweep with bounds (11), (12), (15) and R₁ (issue 16, item 6)
 # --------------------------------------------------------------------------------------------
 
 
 def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000, lam=4.0) -> pd.DataFrame:
-    """Pruned against un-pruned CART trees on the draws of :func:`run_protocol` (paper §5 remark).
+    """Pruned against un-pruned CART trees on the draws of :func:`run` (paper §5 remark).
 
     The paper notes that "for the 'un-pruned' decision trees risks were only slightly worse".
     The un-pruned tree is CART grown to depth ``d`` (:class:`~companion.led.PrunedDecisionTree`
     with ``leaf_cost = 0``). Risks are Eq. (8), ``#leaves + (4/λ)#errors``.
 
     Returns one row per (draw, degree, tree) with ``leaves, risk, train_error, test_error``.
+
+    Parameters
+    ----------
+    n_draws : int
+        Draws of :func:`run`.
+    seed : int
+        The protocol's seed.
+    degrees : tuple of int, default=(2, 3, 7)
+        Maximal depths.
+    n_train, n_test : int, default=500, 5000
+        Sizes of each draw.
+    lam : float, default=4.0
+        The risk's λ.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     rows = []
     for draw in range(n_draws):
@@ -1021,7 +1302,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
 
 def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train=500, n_test=5000, tol=1e-3,
                  n_jobs=1) -> pd.DataFrame:
-    """λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run_protocol`.
+    """The λ-MMP, λ-perceptron and pruned tree for several λ on the first draws of :func:`run`.
 
     Per (draw, λ) it records the test errors, and the chain of risk bounds at this λ:
     the perceptron bound (9), the MMP bound (11), the exact ``min_f R[f, λ]`` (Eq. 15 with the
@@ -1029,6 +1310,28 @@ def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train
     the λ-MMP's risk, its certificate (12) ``N/min_i(Gα)_i²`` and ``(1-ε)^{-2}/N``; and, for the
     tree, the squared-hinge risk ``R`` and the hinge risk ``R₁`` of Eq. (7) (equal on trees), and
     for the λ-MMP output both risks (not equal). At λ = 4 the rows repeat the main protocol.
+
+    Parameters
+    ----------
+    n_draws : int
+        The first draws of :func:`run`.
+    seed : int
+        The protocol's seed.
+    lams : tuple of float, default=(2.0, 4.0, 8.0, 16.0)
+        The values of λ.
+    degree : int, default=7
+        Maximal degree.
+    n_train, n_test : int, default=500, 5000
+        Sizes of each draw.
+    tol : float, default=1e-3
+        The λ-MMP's ε (stopping rule (10)).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (draw, λ).
     """
     if not all(isinstance(l, (int, float)) and l > 0 for l in lams):
         raise ValueError(f"lams must be positive numbers, got {lams!r}")
@@ -1069,12 +1372,34 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
 
 
 def lambda_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
-    """Mean over draws of every column of :func:`lambda_sweep`, one row per λ."""
+    """Mean over draws of every column of :func:`lambda_sweep`, one row per λ.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        :func:`lambda_sweep`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     return sweep.drop(columns=["draw", "degree"]).groupby("lam").mean()
 
 
 def plot_lambda_sweep(sweep: pd.DataFrame, column=2):
-    """Figure: the bound (11) against λ with the paper's value, and the test errors against λ."""
+    """Figure: the bound (11) against λ with the paper's value, and the test errors against λ.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        :func:`lambda_sweep`'s table.
+    column : int, default=2
+        Table 1's column whose bound (11) is drawn.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     summary = lambda_sweep_summary(sweep)
@@ -1114,6 +1439,17 @@ def trees_span_check(n_variables=7, degree=3) -> pd.DataFrame:
 
     Returns one row per monomial degree: number of monomials, the largest tree depth and
     ``max |x^I - (T₁ + T₂)/2|`` over monomials and inputs (0 when the construction holds).
+
+    Parameters
+    ----------
+    n_variables : int, default=7
+        Boolean variables.
+    degree : int, default=3
+        Largest monomial degree.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.kernels import literal_monomials, monomial_features
     from companion.led import monomial_as_trees
@@ -1141,6 +1477,18 @@ def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
     ``k(x, x) = Σ_{i ≤ d} binom(7, i)`` on complemented inputs, reports ``μ``, the subset size
     ``s = ⌈2/μ²⌉`` and ``log₁₀`` of the number of subsets of at most ``s`` of the ``m`` points
     (:func:`companion.bounds.boolean_kernel.theorem6_subset_size`).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    n_train : int, default=500
+        The sample size ``m``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the degree ``d``.
     """
     from math import comb
 
@@ -1159,8 +1507,23 @@ def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
 def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=None):
     """The mask perceptron and the pruned CART tree of degree ``degree`` on one draw, for reading.
 
-    Fitted on draw ``draw`` of :func:`run_protocol` (same data and settings as the main table).
+    Fitted on draw ``draw`` of :func:`run` (same data and settings as the main table).
     Print them with ``to_text(feature_names=SEGMENT_NAMES)`` to read them in segment names.
+
+    Parameters
+    ----------
+    seed : int
+        The protocol's seed.
+    draw : int, default=0
+        The draw.
+    degree : int, default=7
+        Maximal degree of the mask and depth of the tree.
+    n_train : int, default=500
+        Training examples.
+    lam : float, default=4.0
+        The risk's λ.
+    mask_terms : dict {degree: int}, optional
+        Terms of the mask perceptron (default: 10 below degree 5, else 26).
 
     Returns
     -------
@@ -1194,19 +1557,35 @@ def claims_data(results, column_degrees=None, orders=None, j48=None) -> dict:
     ``orders`` is :func:`row_order_spread`'s table (or ``None``: the row-order claim is then not
     evaluated); ``j48`` is :func:`j48_results` on the same draws (or ``None``: the J48 claims are
     then not evaluated).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    column_degrees : dict, optional
+        ``{1: d1, 2: d2}``.
+    orders : pandas.DataFrame, optional
+        :func:`row_order_spread`'s table.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the same draws.
+
+    Returns
+    -------
+    dict
+        ``draws`` (:func:`draws_table`), ``degrees``, ``orders``, ``j48``.
     """
     degrees = {1: 3, 2: 7} if column_degrees is None else dict(column_degrees)
     if set(degrees) != {1, 2}:
         raise ValueError(f"column_degrees must map columns 1 and 2 to degrees, got {column_degrees!r}")
     return {"draws": draws_table(results), "degrees": degrees, "orders": orders,
-            "j48": None if j48 is None else j48_rows(j48)}
+            "j48": None if j48 is None else _j48_rows(j48)}
 
 
 def _paired_j48(data, column, b, quantity):
     """J48's ``quantity`` and method ``b``'s at column ``column``'s degree, paired by draw
-    (``None`` when J48 was not run on these draws or the column's degree is below :data:`J48_DEGREE`)."""
+    (``None`` when J48 was not run on these draws or the column's degree is below :data:`_J48_DEGREE`)."""
     j48 = data.get("j48")
-    if j48 is None or data["degrees"][column] < J48_DEGREE:
+    if j48 is None or data["degrees"][column] < _J48_DEGREE:
         return None
     left = j48.set_index("draw")[quantity].sort_index()
     right = _column(data, column, b, quantity)
@@ -1242,8 +1621,8 @@ def _bounds_below_risks(data):
     bounds = draws[draws["method"].isin(["mmp_bound", "perceptron_bound"])].groupby(keys)["risk"].max()
     fitted = draws[draws["method"].isin(_RISK_METHODS)][[*keys, "risk"]]
     j48, with_j48 = data.get("j48"), ""
-    if j48 is not None:  # J48's trees are polynomials of degree ≤ d for d ≥ J48_DEGREE only
-        high = sorted(d for d in draws["degree"].unique() if d >= J48_DEGREE)
+    if j48 is not None:  # J48's trees are polynomials of degree ≤ d for d ≥ _J48_DEGREE only
+        high = sorted(d for d in draws["degree"].unique() if d >= _J48_DEGREE)
         if high:
             fitted = pd.concat([fitted] + [j48[["draw", "risk"]].assign(degree=d) for d in high], ignore_index=True)
             with_j48 = f" (and Weka's J48 at d = {', '.join(str(d) for d in high)})"
@@ -1278,13 +1657,17 @@ def claims_family():
       risk / bound ≤ :data:`BOUND_RATIO_MARGIN`;
     * ``trees-far-c``: the trees lie far above it: the best tree's risk / bound ≥ the same margin
       (the best tree is the least-risk tree of its depth, so every tree is above it);
-    * for column 2 (d ≥ :data:`J48_DEGREE`), the paper's own tree learner, C4.5, as Weka's J48 on
+    * for column 2 (d ≥ :data:`_J48_DEGREE`), the paper's own tree learner, C4.5, as Weka's J48 on
       the same draws: ``svm-vs-j48-2`` (err(SVM) − err(J48) < 0) and ``j48-far-2`` (R(J48) /
       bound (11) ≥ the margin); not evaluated without :func:`j48_results` or where column 2's
       degree is below 7;
 
     and, not tested: ``bounds-below-risks`` (Theorems 3-4, an exact check on every draw, J48 included at d ≥ 7),
     ``mmp-on-bound`` (guaranteed by Eq. 12) and ``orders-invariant`` (exact check on the row orders).
+
+    Returns
+    -------
+    list of companion.claims.Claim
     """
     from companion import claims as C
 
@@ -1341,6 +1724,19 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, o
     rejection-sampled to the paper's Bayes training error. ``j48`` (:func:`j48_results` on the
     draws of ``results``) is read by the J48 claims of the main draws and of the d=2 variant (its
     column 2 is the same); the conditioned draws have no J48 runs.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    orders : pandas.DataFrame, optional
+        :func:`row_order_spread`'s table.
+    conditioned : pandas.DataFrame, optional
+        :func:`run_conditioned_protocol`'s tidy frame.
+    column1_degree, other_degree, column2_degree : int, default=3, 2, 7
+        The degrees of the variants.
+    j48 : pandas.DataFrame, optional
+        :func:`j48_results` on the draws of ``results``.
 
     Returns
     -------

@@ -56,7 +56,6 @@ __all__ = [
     "load_benchmark_set",
     "DOCUMENTED_NOMINAL",
     "TYPINGS",
-    "encode_frame",
     "mdl_codes",
     "tree_size",
     "prism_fit_predict",
@@ -65,8 +64,6 @@ __all__ = [
     "claims_family",
     "claims_report",
     "claims_variants",
-    "substitute",
-    "with_cn2",
     "polarity_table",
     "peer_tables",
     "CLAIM_PEERS",
@@ -76,7 +73,6 @@ __all__ = [
     "sensitivity_pivot",
     "numeric_typing_sets",
     "numeric_attribute_sets",
-    "synthetic_committee_data",
     "choose_optimistic_strength",
     "WIDC_LEARNERS",
     "paper_comparison",
@@ -155,6 +151,25 @@ class BenchmarkSet:
 
     ``X`` holds numbers: numeric attributes as they are, nominal ones as codes ``0..k-1``
     (``category_names[j]`` names them); NaN is a missing value.
+
+    Parameters
+    ----------
+    name : str
+        Key of :data:`BENCHMARK_SETS`.
+    X : numpy.ndarray of shape (n_samples, n_features)
+        The encoded attributes.
+    y : numpy.ndarray of shape (n_samples,)
+        The labels.
+    nominal : numpy.ndarray of bool of shape (n_features,)
+        Which columns are nominal.
+    feature_names : list of str
+        The attributes' names.
+    category_names : dict, default={}
+        ``{column: values}`` of each nominal column, code ``k`` naming ``values[k]``.
+    note : str, default=""
+        What differs from the paper's version of the set.
+    typing : {"documented", "numeric"}, default="documented"
+        How the columns were typed (:data:`TYPINGS`).
     """
 
     name: str
@@ -210,6 +225,23 @@ def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
     The cut points are :class:`companion.preprocessing.MDLDiscretizer`'s, fitted on the training
     fold. Returns two integer-coded DataFrames of categoricals (training, test), each column's
     categories being the codes present in either; NaN stays missing.
+
+    Parameters
+    ----------
+    X_train : numpy.ndarray
+        The training fold (:class:`BenchmarkSet` coding).
+    y_train : numpy.ndarray
+        Its labels.
+    X_test : numpy.ndarray
+        The test fold.
+    nominal : numpy.ndarray of bool
+        Which columns are nominal.
+    max_cuts : int, default=8
+        Most cut points per numeric column.
+
+    Returns
+    -------
+    train, test : pandas.DataFrame
     """
     discretizer = MDLDiscretizer(max_cuts=max_cuts, categorical_features=np.asarray(nominal, dtype=bool))
     coded_train = discretizer.fit(X_train, y_train).transform(X_train)
@@ -229,13 +261,32 @@ def mdl_codes(X_train, y_train, X_test, nominal, max_cuts=8):
 
 
 def tree_size(tree) -> tuple[int, int]:
-    """``(leaves, sum of leaf depths)`` of a fitted scikit-learn tree, i.e. its leaf rules' size."""
+    """``(leaves, sum of leaf depths)`` of a fitted scikit-learn tree, i.e. its leaf rules' size.
+
+    Parameters
+    ----------
+    tree : sklearn.tree.DecisionTreeClassifier
+        A fitted tree (or an estimator with ``tree_``).
+
+    Returns
+    -------
+    leaves, literals : int
+    """
     leaves = tree_leaf_paths(tree)
     return len(leaves), sum(leaf.depth for leaf in leaves)
 
 
 def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     """PRISM (:class:`companion.prism.Prism`) on MDL-coded data; uncovered rows get the majority class.
+
+    Parameters
+    ----------
+    train : pandas.DataFrame
+        MDL-coded training fold (:func:`mdl_codes`).
+    y_train : array-like
+        Its labels.
+    test : pandas.DataFrame
+        MDL-coded test fold.
 
     Returns
     -------
@@ -335,17 +386,29 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
 
 
 def folds_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`run`'s frame in the layout of ``figures/04_benchmark_folds.csv``: :data:`FOLDS_COLUMNS`."""
+    """:func:`run`'s frame in the layout of ``figures/04_benchmark_folds.csv``: :data:`FOLDS_COLUMNS`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`FOLDS_COLUMNS` (``method`` named ``learner``).
+    """
     return _learner_view(results)[FOLDS_COLUMNS].reset_index(drop=True)
 
 
 def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
     """``results`` with the tidy ``method`` column named ``learner``, as the tables name it.
 
-    The builders accept :func:`run`'s tidy frame (and :func:`peer_results`', concatenated) as
-    well as the former per-fold layout (:func:`folds_table`), which has ``learner`` already.
+    Every builder takes :func:`run`'s tidy frame (or it with :func:`peer_results`' and
+    :func:`majority_results`', concatenated), and only that: :func:`check_tidy` refuses any
+    other layout (such as :func:`folds_table`'s).
     """
-    return results.rename(columns={"method": "learner"}) if "method" in results.columns else results
+    return check_tidy(results).rename(columns={"method": "learner"})
 
 
 def _benchmark_fold(others, params, seed, item):
@@ -380,7 +443,18 @@ def _benchmark_fold(others, params, seed, item):
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
-    """Table 1 layout: per data set and learner, mean error (%), its std over folds, rules, literals."""
+    """Table 1 layout: per data set and learner, mean error (%), its std over folds, rules, literals.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: data set; columns ``(learner, quantity)``.
+    """
     grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)
     table = pd.DataFrame(
         {
@@ -434,7 +508,7 @@ def _mean(values):
 # --------------------------------------------------------------------------------------------
 
 
-def synthetic_committee_data(n_samples, *, n_variables=12, n_rules=4, noise=0.1, seed=0):
+def _synthetic_committee_data(n_samples, *, n_variables=12, n_rules=4, noise=0.1, seed=0):
     """Boolean data labelled by a random 2-class decision committee, with label noise.
 
     Each rule is a random monomial of 2-3 literals with vector (+1 for a random class, -1 for
@@ -463,7 +537,7 @@ def choose_optimistic_strength(
 ):
     """Mean test error and size of WIDC(o) for each penalty constant on synthetic DC problems.
 
-    Each problem is 300 training and 2000 test examples from :func:`synthetic_committee_data`
+    Each problem is 300 training and 2000 test examples from :func:`_synthetic_committee_data`
     (10% noise). The recommended constant follows the one-standard-error rule of Breiman et al.
     (1984) for pruning strengths: the largest constant whose mean error is within one standard
     error (over the problems) of the lowest mean error. The lowest mean error is found on
@@ -506,7 +580,7 @@ def choose_optimistic_strength(
 def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
-    X, y = synthetic_committee_data(2300, seed=problem_seed)
+    X, y = _synthetic_committee_data(2300, seed=problem_seed)
     grown = DecisionCommittee(pruning="none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     for strength in strengths:
         model = grown.with_pruning("optimistic", X[:300], y[:300], optimistic_strength=strength)
@@ -531,7 +605,7 @@ def _polarity_fold(item):
 
 
 def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs=1):
-    """WIDC() and WIDC(p) errors with ``numeric_literal="le"`` (the spec's) and ``"gt"``.
+    """WIDC() and WIDC(p) errors with ``numeric_literal="le"`` (our default) and ``"gt"``.
 
     The first literal of a monomial and its negation always tie on Z, so the convention of which
     side of a numeric cut is the positive literal (ties go to it) can change the committee. Only
@@ -539,6 +613,19 @@ def polarity_ablation(names=None, *, n_splits=10, seed=0, max_folds=None, n_jobs
 
     ``n_jobs`` (default 1, serial): every (data set, fold) is an independent item of
     :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
 
     Returns
     -------
@@ -570,6 +657,18 @@ def paper_comparison(results: pd.DataFrame, stand_in: str = "CN2") -> pd.DataFra
     learner of the paper's family; CN2-POE itself is not available). Echo is not among our data
     sets, so its rows stay NaN. The number of domains is not a comparison (the paper's 31 vs the
     17 we have): it is in :func:`paper_context`, not here.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    stand_in : str, default="CN2"
+        The CN2 run standing in for CN2-POE.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`companion.evaluation.comparison_table`'s columns.
     """
     from companion.evaluation import comparison_table
     from companion.paper_numbers import paper_table
@@ -587,7 +686,17 @@ def paper_comparison(results: pd.DataFrame, stand_in: str = "CN2") -> pd.DataFra
 
 
 def paper_context(results: pd.DataFrame) -> pd.DataFrame:
-    """What the paper ran and what we ran, side by side as text (not a paper/ours/difference row)."""
+    """What the paper ran and what we ran, side by side as text (not a paper/ours/difference row).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     from companion.paper_numbers import paper_table
 
     claims = paper_table("04_claims").set_index("key")
@@ -605,6 +714,15 @@ def pattern_cells(n_monomials: int) -> tuple[int, int]:
 
     Returns ``(cells of the committee, cells of the tree)``: ``2^t`` satisfaction patterns against
     ``t`` leaves (paper, "Partition Boosting": O(2^t) subsets with t monomials, t with a tree).
+
+    Parameters
+    ----------
+    n_monomials : int
+        ``t``.
+
+    Returns
+    -------
+    committee, tree : int
     """
     from companion.widc import pattern_codes
 
@@ -616,7 +734,12 @@ def pattern_cells(n_monomials: int) -> tuple[int, int]:
 
 
 def plot_partitions():
-    """Figure: a 3-leaf tree's partition beside the cells of 3 overlapping monomials (boxes)."""
+    """Figure: a 3-leaf tree's partition beside the cells of 3 overlapping monomials (boxes).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
@@ -647,7 +770,19 @@ def plot_partitions():
 
 
 def plot_z_trace(model, title=""):
-    """Figure: Z (paper eq. (1)) after every accepted literal, monomial boundaries dotted."""
+    """Figure: Z (paper eq. (1)) after every accepted literal, monomial boundaries dotted.
+
+    Parameters
+    ----------
+    model : DecisionCommittee
+        Fitted; its ``z_trace_`` is drawn.
+    title : str, default=""
+        The axes' title.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
@@ -669,6 +804,19 @@ def plot_size_vs_error(results: pd.DataFrame, learners=None, *, joined=("J48", "
     majority class, of size 0, is drawn as a dashed tick at its error on each data set's WIDC(p)
     size). Every WIDC(p) point is labelled with its data set, and grey segments join it to the
     learners of ``joined`` on the same data set.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    learners : sequence of str, optional
+        The learners drawn.
+    joined : tuple of str, default=("J48", "CN2")
+        Learners joined to WIDC(p) by segments.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
@@ -716,7 +864,21 @@ PEER_LEARNERS = ("J48", "JRip", "CN2", "CN2 (alpha=1)", "CN2-unordered")
 
 
 def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
-    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run`)."""
+    """Test fold of every row under :func:`companion.evaluation.stratified_folds` (as :func:`run`).
+
+    Parameters
+    ----------
+    y : array-like
+        Labels.
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+
+    Returns
+    -------
+    numpy.ndarray of int
+    """
     folds = np.full(len(y), -1, dtype=np.int64)
     for k, (_, test) in enumerate(stratified_folds(y, n_splits=n_splits, seed=seed)):
         folds[test] = k
@@ -724,7 +886,18 @@ def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
 
 
 def fold_hash(folds) -> str:
-    """sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/widc_peers.py`` records)."""
+    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/widc_peers.py`` records).
+
+    Parameters
+    ----------
+    folds : array-like of int
+        A fold vector (:func:`fold_vector`).
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
+    """
     import hashlib
 
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
@@ -763,7 +936,7 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
         raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
     if typing not in TYPINGS:
         raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
-    results, folds, provenance = datasets.load_widc_peers()
+    results, folds, provenance = datasets.load_peers("widc")
     available = list(dict.fromkeys(results["dataset"]))
     names = [n for n in BENCHMARK_SETS if n in available] if names is None else list(names)
     missing = [n for n in names if n not in available]
@@ -797,6 +970,17 @@ def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.D
     tie) is predicted for every test row; ``rules`` and ``literals`` are 0. The baseline every
     learner of :func:`run` and :func:`peer_results` should beat.
 
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+
     Returns
     -------
     pandas.DataFrame
@@ -821,6 +1005,13 @@ def peer_claims_table(results: pd.DataFrame, others=PEER_LEARNERS) -> pd.DataFra
     error difference (points, exact fractions), win/tie/loss counts of the per-data-set mean
     errors and the median literal ratio other / WIDC. Only data sets where both learners ran are
     paired. A description, not a test: the tests are :func:`claims_family`'s (Holm-corrected).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    others : tuple of str
+        The peers.
 
     Returns
     -------
@@ -849,6 +1040,17 @@ def error_with_std(results: pd.DataFrame, learners=None) -> pd.DataFrame:
     """Per data set and learner, ``"mean ± std"`` of the fold test errors (%, one decimal).
 
     The standard deviation is over the folds (``ddof=1``), as :func:`summary_table`'s ``std %``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    learners : sequence of str, optional
+        Columns, in this order (default: all).
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     grouped = _learner_view(results).groupby(["dataset", "learner"], sort=False)["error"]
     mean = (grouped.mean() * 100).unstack("learner")
@@ -865,6 +1067,19 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
 
     Top row: mean test error (%), x = the peer, y = ``widc``; bottom row: literals (log scales).
     Points below the diagonal favour WIDC. Data sets are labelled.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    widc : str, default="WIDC(p)"
+        The WIDC variant.
+    others : tuple of str
+        One column of panels per peer.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
@@ -930,6 +1145,21 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
     the training fold, beside ``|LS|`` (paper, "Partition Boosting": at most ``|LS|``, up to
     ``2^t``), and the cells of the pruned committee.
 
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    strengths : tuple of float, default=:data:`SENSITIVITY_STRENGTHS`
+        The constants ``c_KM``.
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split (and of the learners).
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+
     Returns
     -------
     pandas.DataFrame
@@ -950,9 +1180,21 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:
-    """Per ``c_KM``: mean over data sets of the mean test error (%), rules, literals, and the
-    number of data sets whose mean error is at most that of ``c_KM = 0`` (exact integer counts;
-    every data set has the same folds for every constant)."""
+    """Per ``c_KM``: mean over data sets of the mean test error (%), rules and literals.
+
+    Also the number of data sets whose mean error is at most that of ``c_KM = 0`` (exact integer
+    counts; every data set has the same folds for every constant).
+
+    Parameters
+    ----------
+    sensitivity : pandas.DataFrame
+        :func:`optimistic_sensitivity`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ``c_KM``.
+    """
     per = sensitivity.groupby(["strength", "dataset"]).agg(errors=("errors", "sum"), n_test=("n_test", "sum"),
                                                            rules=("rules", "mean"), literals=("literals", "mean"))
     per["error %"] = 100 * per["errors"] / per["n_test"]
@@ -965,8 +1207,20 @@ def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:
 
 
 def cells_table(sensitivity: pd.DataFrame) -> pd.DataFrame:
-    """Per data set: |LS| (mean training fold), grown rules t, cells realised by the grown committee,
-    ``min(2^t, |LS|)``, and the cells of WIDC(o) at ``c_KM = 0`` (means over folds)."""
+    """Per data set: |LS|, grown rules t, the grown committee's cells, ``min(2^t, |LS|)``, WIDC(o)'s cells.
+
+    |LS| is the mean training fold; WIDC(o) at ``c_KM = 0``; means over folds.
+
+    Parameters
+    ----------
+    sensitivity : pandas.DataFrame
+        :func:`optimistic_sensitivity`'s table.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set.
+    """
     first = sensitivity[sensitivity["strength"] == sensitivity["strength"].min()]
     table = first.groupby("dataset", sort=False).agg(**{
         "|LS|": ("n_train", "mean"), "grown rules t": ("grown_rules", "mean"),
@@ -979,7 +1233,19 @@ def cells_table(sensitivity: pd.DataFrame) -> pd.DataFrame:
 
 
 def plot_sensitivity(summary: pd.DataFrame, synthetic: pd.DataFrame | None = None):
-    """Figure: error and literals against ``c_KM`` (benchmark mean; synthetic problems if given)."""
+    """Figure: error and literals against ``c_KM`` (benchmark mean; synthetic problems if given).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`sensitivity_summary`.
+    synthetic : pandas.DataFrame, optional
+        :func:`choose_optimistic_strength`'s table.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4))
@@ -1029,6 +1295,15 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     The tree is scikit-learn's CART on the 0/1 indicators ``[A = a]`` of the (nominal) data set;
     the monomials of item 2 are those WIDC() grows on the whole data set, in creation order.
 
+    Parameters
+    ----------
+    name : str, default="votes"
+        Key of :data:`BENCHMARK_SETS` (nominal).
+    max_leaf_nodes : int, default=8
+        Size of the tree.
+    seed : int, default=0
+        The tree's ``random_state``.
+
     Returns
     -------
     pandas.DataFrame
@@ -1072,6 +1347,19 @@ def committee_cells(model: DecisionCommittee, X, y) -> pd.DataFrame:
     gets the same summed vector ``S`` and so the same class. One row per non-empty cell: the
     rules fired (1-based, in ``to_text`` order), the examples and their classes, ``S``, the
     predicted class and the errors.
+
+    Parameters
+    ----------
+    model : DecisionCommittee
+        Fitted.
+    X : array-like
+        Examples.
+    y : array-like
+        Their labels.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     from companion.widc import literal_matrix, satisfaction
 
@@ -1113,38 +1401,50 @@ MAJORITY = "majority class"
 CN2POE_EXCEPTION = "votes"
 
 
-def substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame:
+def _substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFrame:
     """``results`` with the rows of every (data set, method) pair of ``replacement`` replaced by its rows.
 
     How a protocol variant is built: re-run only what the variant changes (WIDC with the other
     polarity; the data sets whose typing differs) and substitute it into the main frame.
     """
-    results, replacement = _learner_view(results), _learner_view(replacement)
-    keys = set(zip(replacement["dataset"], replacement["learner"]))
-    kept = results[[key not in keys for key in zip(results["dataset"], results["learner"])]]
-    return pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True)
+    check_tidy(results), check_tidy(replacement)
+    keys = set(zip(replacement["dataset"], replacement["method"]))
+    kept = results[[key not in keys for key in zip(results["dataset"], results["method"])]]
+    return check_tidy(pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True))
 
 
-def with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
+def _with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
     """``results`` with the learner ``cn2`` (e.g. ``"CN2 (alpha=1)"``) named ``"CN2"``, the former ``"CN2"`` dropped."""
-    results = _learner_view(results)
+    check_tidy(results)
     if cn2 == "CN2":
         return results
-    if cn2 not in set(results["learner"]):
+    if cn2 not in set(results["method"]):
         raise ValueError(f"no learner {cn2!r} in the results")
-    kept = results[results["learner"] != "CN2"].copy()
-    kept["learner"] = kept["learner"].replace({cn2: "CN2"})
-    return kept.reset_index(drop=True)
+    kept = results[results["method"] != "CN2"].copy()
+    kept["method"] = kept["method"].replace({cn2: "CN2"})
+    return check_tidy(kept.reset_index(drop=True))
 
 
 def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
     """What :func:`claims_family` reads: exact per-data-set mean errors (points) and literals.
 
     ``results``: :func:`run`'s frame with :func:`peer_results`' and :func:`majority_results`'
-    (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`with_cn2`). Means are
+    (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`_with_cn2`). Means are
     :class:`fractions.Fraction` (:func:`_exact_per_dataset`), so equal errors compare equal.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (with :func:`peer_results`' and :func:`majority_results`', concatenated).
+    cn2 : str, default="CN2"
+        The CN2 run that plays ``"CN2"``.
+
+    Returns
+    -------
+    dict
+        ``error`` and ``literals``: frames indexed by data set, one column per learner.
     """
-    results = with_cn2(results, cn2)
+    results = _with_cn2(results, cn2)
     error = _exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
     return {"error": error, "literals": _exact_per_dataset(results, "literals")}
 
@@ -1242,6 +1542,17 @@ def claims_family(peers=CLAIM_PEERS, checked=BASELINE_CHECKED):
       ``4-share`` the same count as a proportion (> 0.5);
     * ``base-L`` for each learner of ``checked``: exact check that its error is below the
       majority class's on every data set.
+
+    Parameters
+    ----------
+    peers : tuple of str, default=:data:`CLAIM_PEERS`
+        The learners of claims ``3-P`` and ``3s-P``.
+    checked : tuple of str, default=:data:`BASELINE_CHECKED`
+        The learners of claims ``base-L``.
+
+    Returns
+    -------
+    list of companion.claims.Claim
     """
     from companion import claims as C
 
@@ -1289,25 +1600,35 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         the majority class, concatenated.
     numeric : pandas.DataFrame, optional
         Every learner re-run with ``typing="numeric"`` on the data sets whose typing differs;
-        substituted (:func:`substitute`) as the variant ``typing=numeric``.
+        substituted (:func:`_substitute`) as the variant ``typing=numeric``.
     polarity_gt : pandas.DataFrame, optional
         WIDC re-run with ``numeric_literal="gt"``; substituted as the variant ``polarity=gt``.
     cn2_variant : str, optional
-        The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`with_cn2`; None or
+        The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`_with_cn2`; None or
         absent from ``everything``: no such variant).
+
+    Returns
+    -------
+    dict
+        ``{name: tidy frame}``: ``main``, then the variants given.
     """
-    variants = {"main": _learner_view(everything)}
+    variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
-        variants["typing=numeric"] = substitute(everything, numeric)
+        variants["typing=numeric"] = _substitute(everything, numeric)
     if polarity_gt is not None and len(polarity_gt):
-        variants["polarity=gt"] = substitute(everything, polarity_gt)
-    if cn2_variant is not None and cn2_variant in set(_learner_view(everything)["learner"]):
-        variants["CN2 alpha=1"] = with_cn2(everything, cn2_variant)
+        variants["polarity=gt"] = _substitute(everything, polarity_gt)
+    if cn2_variant is not None and cn2_variant in set(everything["method"]):
+        variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
     return variants
 
 
 def claims_report(variants: dict):
     """Evaluate :func:`claims_family` on :func:`claims_variants`' frames (Holm within each variant).
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
 
     Returns
     -------
@@ -1319,7 +1640,17 @@ def claims_report(variants: dict):
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:
-    """Verdict of every claim (rows) under every protocol variant (columns), from ``report.sensitivity``."""
+    """Verdict of every claim (rows) under every protocol variant (columns), from ``report.sensitivity``.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     long = report.sensitivity
     table = long.pivot(index="id", columns="variant", values="verdict")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
@@ -1330,6 +1661,17 @@ def polarity_table(results: pd.DataFrame, polarity_gt: pd.DataFrame) -> pd.DataF
 
     One row per data set of ``polarity_gt`` (the data sets with a numeric attribute); columns
     ``(learner, polarity)``, the layout of :func:`polarity_ablation`.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame (``numeric_literal="le"``).
+    polarity_gt : pandas.DataFrame
+        :func:`run`'s tidy frame with ``numeric_literal="gt"``.
+
+    Returns
+    -------
+    pandas.DataFrame
     """
     columns = {}
     for learner in ("WIDC()", "WIDC(p)"):
@@ -1343,7 +1685,19 @@ def polarity_table(results: pd.DataFrame, polarity_gt: pd.DataFrame) -> pd.DataF
 
 
 def peer_tables(variants: dict, others=CLAIM_PEERS + (MAJORITY,)) -> pd.DataFrame:
-    """:func:`peer_claims_table` of WIDC(p) under each protocol variant ``{name: frame}``, stacked with a ``variant`` column."""
+    """:func:`peer_claims_table` of WIDC(p) under each protocol variant ``{name: frame}``, stacked with a ``variant`` column.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+    others : tuple of str, default=:data:`CLAIM_PEERS` + (:data:`MAJORITY`,)
+        The peers.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
     parts = []
     for name, frame in variants.items():
         table = peer_claims_table(frame, others=others)
@@ -1353,10 +1707,30 @@ def peer_tables(variants: dict, others=CLAIM_PEERS + (MAJORITY,)) -> pd.DataFram
 
 
 def numeric_typing_sets(names) -> list:
-    """The data sets of ``names`` whose ``typing="numeric"`` differs from the documented typing."""
+    """The data sets of ``names`` whose ``typing="numeric"`` differs from the documented typing.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`BENCHMARK_SETS`.
+
+    Returns
+    -------
+    list of str
+    """
     return [n for n in names if n in DOCUMENTED_NOMINAL]
 
 
 def numeric_attribute_sets(names) -> list:
-    """The data sets of ``names`` with a numeric attribute (documented typing): those the polarity can change."""
+    """The data sets of ``names`` with a numeric attribute (documented typing): those the polarity can change.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`BENCHMARK_SETS`.
+
+    Returns
+    -------
+    list of str
+    """
     return [n for n in names if not load_benchmark_set(n).nominal.all()]

@@ -20,7 +20,12 @@ __all__ = ["paper_table", "available_tables"]
 
 
 def available_tables() -> list[str]:
-    """Names of the stored paper tables (file stems), sorted."""
+    """Names of the stored paper tables (file stems), sorted.
+
+    Returns
+    -------
+    list of str
+    """
     return sorted(
         entry.name[: -len(".csv")]
         for entry in resources.files(__name__).iterdir()
@@ -35,6 +40,10 @@ def paper_table(name: str) -> pd.DataFrame:
     ----------
     name : str
         One of :func:`available_tables`.
+
+    Returns
+    -------
+    pandas.DataFrame
 
     Raises
     ------
