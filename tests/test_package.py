@@ -10,7 +10,17 @@ import companion
 from companion.discovery import all_estimators
 
 
-@pytest.mark.parametrize("name", [n for n in companion.__all__ if n != "__version__"])
+#: What the top level exports besides the learners: the version and the reader of exported models.
+NOT_LEARNERS = {"__version__", "from_dict"}
+
+
+def test_top_level_from_dict_is_the_reader_of_exported_models():
+    from companion.interpretable import from_dict
+
+    assert companion.from_dict is from_dict
+
+
+@pytest.mark.parametrize("name", [n for n in companion.__all__ if n not in NOT_LEARNERS])
 def test_top_level_learner_is_the_module_class(name):
     learner = getattr(companion, name)
     assert issubclass(learner, (ClassifierMixin, TransformerMixin))
@@ -27,7 +37,7 @@ LEARNER_TABLE = _learner_table()
 
 def test_the_docstring_table_lists_exactly_the_top_level_learners():
     assert len(LEARNER_TABLE) >= 15  # the table parsed: the 13 learners and 2 transformers of today
-    assert set(LEARNER_TABLE) == set(companion.__all__) - {"__version__"}
+    assert set(LEARNER_TABLE) == set(companion.__all__) - NOT_LEARNERS
 
 
 @pytest.mark.parametrize("name, module", sorted(LEARNER_TABLE.items()))
