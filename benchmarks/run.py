@@ -5,7 +5,7 @@ with at least ``benchmark``, ``size`` and ``ratio`` (ours / reference time, so <
 faster) and, where a peer exists, ``identical`` (same model as the peer). This script calls them
 in one process, adds each notebook's wall time under the papermill runner, and writes
 
-* ``figures/benchmarks.csv`` and ``figures/benchmarks.md`` (the table the README quotes);
+* ``figures/benchmarks.csv`` and ``figures/benchmarks.md`` (the table benchmarks/README.md describes);
 * ``figures/benchmarks_scaling.png`` (log-log time against problem size; the per-learner rows of
   ``learner_scaling`` have their own time-and-memory figure, ``benchmarks_learner_scaling.png``).
 

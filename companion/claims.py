@@ -122,6 +122,9 @@ __all__ = [
     "render_readme_section",
     "update_readme",
     "stale_readme_sections",
+    "render_glance",
+    "publish",
+    "headline_claims",
 ]
 
 #: One-sided level of every test; the intervals are two-sided at ``1 − 2·ALPHA`` (95 %).
@@ -1214,29 +1217,32 @@ def _section_span(text: str, key: str, path) -> tuple[int, int] | None:
     return start, end + len(end_marker)
 
 
-def update_readme(path, sections: dict) -> bool:
-    """Write each claims section ``{key: table or CSV path}`` into the README at ``path``.
-
-    A section replaces the text between its markers; a section without markers is appended at the
-    end. Returns whether the file changed.
+def update_readme(path, sections: dict, *, glance=None) -> bool:
+    """Write each claims section ``{key: table or CSV path}`` into the Markdown file at ``path``.
 
     Parameters
     ----------
-    path : path-like
-        The README.
+    path : str or pathlib.Path
+        The Markdown file (the README, ``docs/results.md``).
     sections : dict
-        ``{key: table or CSV path}``.
+        ``{key: claims table or the path of its CSV}``, e.g. ``{"02": "figures/02_claims.csv"}``.
+    glance : dict, optional
+        ``{key: [headline claim ids]}``: write instead the one ``<!-- claims:glance -->`` block
+        of :func:`render_glance` (verdict counts of every section and the headline sentences).
 
     Returns
     -------
     bool
-        Whether the file changed.
+        Whether the file changed. A block replaces the text between its markers; a block without
+        markers is appended at the end.
     """
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     new = text
-    for key, table in sections.items():
-        block = render_readme_section(table, key)
+    blocks = {"glance": render_glance(sections, glance)} if glance is not None else {
+        key: render_readme_section(table, key) for key, table in sections.items()
+    }
+    for key, block in blocks.items():
         span = _section_span(new, key, path)
         if span is None:
             new = new.rstrip("\n") + "\n\n" + block + "\n"
@@ -1247,26 +1253,125 @@ def update_readme(path, sections: dict) -> bool:
     return new != text
 
 
-def stale_readme_sections(path, sections: dict) -> list[str]:
-    """Keys of ``sections`` whose README block is missing or differs from the committed table.
-
-    A test asserts ``stale_readme_sections(README, {...}) == []``.
+def stale_readme_sections(path, sections: dict, *, glance=None) -> list[str]:
+    """Keys of the blocks of ``path`` that are missing or differ from the committed tables.
 
     Parameters
     ----------
-    path : path-like
-        The README.
+    path : str or pathlib.Path
+        The Markdown file.
     sections : dict
-        ``{key: table or CSV path}``.
+        ``{key: claims table or CSV path}``, as for :func:`update_readme`.
+    glance : dict, optional
+        ``{key: [headline claim ids]}``: check the ``glance`` block instead.
 
     Returns
     -------
     list of str
+        The stale keys (``["glance"]`` for a stale glance block); a test asserts it is empty.
     """
     text = Path(path).read_text(encoding="utf-8")
     stale = []
-    for key, table in sections.items():
+    blocks = {"glance": render_glance(sections, glance)} if glance is not None else {
+        key: render_readme_section(table, key) for key, table in sections.items()
+    }
+    for key, block in blocks.items():
         span = _section_span(text, key, path)
-        if span is None or text[span[0]: span[1]] != render_readme_section(table, key):
+        if span is None or text[span[0]: span[1]] != block:
             stale.append(key)
     return stale
+
+
+def render_glance(sections: dict, headlines: dict | None = None) -> str:
+    """The README's results-at-a-glance block: verdict counts per claims table, headline sentences.
+
+    Parameters
+    ----------
+    sections : dict
+        ``{key: claims table or the path of its CSV}``, one per notebook, in display order.
+    headlines : dict, optional
+        ``{key: [claim ids]}``: the claims of each table whose full verdict sentence is shown.
+
+    Returns
+    -------
+    str
+        ``<!-- claims:glance -->``, a Markdown table (one row per key: claims tested, and how many
+        hold, fail, stay undecided; statements the setup guarantees are counted apart, as no
+        claim), the headline sentences, ``<!-- /claims:glance -->``.
+    """
+    headlines = headlines or {}
+    lines = [
+        "<!-- claims:glance -->",
+        "<!-- generated from figures/NN_claims.csv by companion.claims.update_readme; do not edit -->",
+        "| notebook | claims | holds | fails | undecided | guaranteed by the setup (no claim) |",
+        "|---|---|---|---|---|---|",
+    ]
+    bullets = []
+    for key, source in sections.items():
+        table = _as_table(source, "render_glance")
+        counts = table["verdict"].value_counts()
+        guaranteed = int((table["kind"] == "guaranteed").sum())
+        lines.append(
+            f"| {key} | {len(table) - guaranteed} | {int(counts.get('holds', 0))} | {int(counts.get('fails', 0))} "
+            f"| {int(counts.get('undecided', 0)) + int(counts.get('n/a', 0))} | {guaranteed} |"
+        )
+        for row in verdict_markdown(table, headlines.get(key, [])).data.splitlines() if headlines.get(key) else []:
+            bullets.append(row.replace("* **", f"* **{key} ", 1))
+    body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
+    return body + "\n<!-- /claims:glance -->"
+
+
+def publish(root=None, *, headlines: dict | None = None) -> list[str]:
+    """Write every notebook's claims into ``docs/results.md`` (full) and the README (glance).
+
+    Parameters
+    ----------
+    root : str or pathlib.Path, optional
+        The checkout (default :data:`companion.paths.ROOT`); the tables are
+        ``root/figures/NN_claims.csv``.
+    headlines : dict, optional
+        ``{key: [claim ids]}`` for the README; default each experiments module's
+        ``HEADLINE_CLAIMS``.
+
+    Returns
+    -------
+    list of str
+        The files that changed. The default ``make reproduce`` run calls it after the notebooks.
+    """
+    from companion.paths import ROOT
+
+    root = Path(root) if root is not None else ROOT
+    sections = {path.name[:2]: path for path in sorted((root / "figures").glob("[0-9][0-9]_claims.csv"))}
+    if headlines is None:
+        headlines = headline_claims(sections)
+    changed = []
+    for target, glance in ((root / "docs" / "results.md", None), (root / "README.md", headlines)):
+        if update_readme(target, sections, glance=glance):
+            changed.append(str(target.relative_to(root)))
+    return changed
+
+
+def headline_claims(keys) -> dict:
+    """``{key: HEADLINE_CLAIMS of companion.experiments.paperNN}`` for each key that declares them.
+
+    Parameters
+    ----------
+    keys : iterable of str
+        Notebook numbers (``"02"``).
+
+    Returns
+    -------
+    dict
+        The headline claim ids of each notebook whose protocol module declares them.
+    """
+    from importlib import import_module
+
+    found = {}
+    for key in keys:
+        try:
+            module = import_module(f"companion.experiments.paper{key}")
+        except ImportError:
+            continue
+        if getattr(module, "HEADLINE_CLAIMS", None):
+            found[key] = list(module.HEADLINE_CLAIMS)
+    return found

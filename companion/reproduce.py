@@ -727,6 +727,11 @@ def main(argv: list[str] | None = None) -> int:
         print(result.summary_line())
     failed = [r for r in results if not r.ok]
     print(f"{len(results) - len(failed)} ok, {len(failed)} failed")
+    if publish and not failed and args.notebooks.resolve() == NOTEBOOKS.resolve():
+        from companion.claims import publish as publish_claims
+
+        for changed in publish_claims():  # the verdicts of README.md and docs/results.md, from figures/
+            print(f"updated {changed} from the claims tables")
     if args.timings is not None:
         args.timings.parent.mkdir(parents=True, exist_ok=True)
         lines = ["notebook,ok,seconds"] + [

@@ -8,7 +8,7 @@ are accepted: they name the input and the problem. Inputs that must *work* (stri
 categorical labels, several classes for the multi-class learners) are checked to give predictions
 drawn from the training labels.
 
-The README's "what is rejected and why" table summarises this file.
+The "what is rejected and why" table of docs/using.md summarises this file.
 """
 
 from __future__ import annotations

@@ -329,6 +329,37 @@ def test_readme_sections(tmp_path):
         C.stale_readme_sections(readme, {"04": csv})
 
 
+def test_glance_counts_verdicts_and_quotes_the_headlines(tmp_path):
+    report = _report()
+    table = report.table
+    readme = tmp_path / "README.md"
+    readme.write_text("# Title\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n", encoding="utf-8")
+    first = table["id"].iloc[0]
+    assert C.stale_readme_sections(readme, {"04": table}, glance={"04": [first]}) == ["glance"]
+    assert C.update_readme(readme, {"04": table}, glance={"04": [first]}) is True
+    text = readme.read_text(encoding="utf-8")
+    guaranteed = int((table["kind"] == "guaranteed").sum())
+    counts = table["verdict"].value_counts()
+    row = (f"| 04 | {len(table) - guaranteed} | {counts.get('holds', 0)} | {counts.get('fails', 0)} "
+           f"| {counts.get('undecided', 0) + counts.get('n/a', 0)} | {guaranteed} |")
+    assert row in text
+    assert f"* **04 {first}.** {C.sentence(table.iloc[0])}" in text
+    assert C.stale_readme_sections(readme, {"04": table}, glance={"04": [first]}) == []
+    # the full sections are a different block: the glance file has none of them
+    assert C.stale_readme_sections(readme, {"04": table}) == ["04"]
+
+
+def test_publish_writes_results_and_the_readme_glance(tmp_path):
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "docs").mkdir()
+    _report().table.to_csv(tmp_path / "figures" / "04_claims.csv", index=False, float_format="%.10g")
+    (tmp_path / "docs" / "results.md").write_text("# Results\n\n<!-- claims:04 -->\n<!-- /claims:04 -->\n")
+    (tmp_path / "README.md").write_text("# R\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n")
+    assert C.publish(tmp_path, headlines={}) == ["docs/results.md", "README.md"]
+    assert C.publish(tmp_path, headlines={}) == []
+    assert "| 04 |" in (tmp_path / "README.md").read_text()
+
+
 # --------------------------------------------------------------------------------------------
 # Bad input
 # --------------------------------------------------------------------------------------------

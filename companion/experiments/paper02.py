@@ -91,6 +91,10 @@ __all__ = [
     "covering_2d_example",
 ]
 
+#: The claims whose verdict sentence the README's results-at-a-glance quotes
+#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
+HEADLINE_CLAIMS = ["tree-vs-prism"]
+
 
 def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:
     """The 24-row contact-lens table of slide 8 (attributes, then the recommendation).

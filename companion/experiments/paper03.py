@@ -90,6 +90,10 @@ __all__ = [
     "learnt_models",
 ]
 
+#: The claims whose verdict sentence the README's results-at-a-glance quotes
+#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
+HEADLINE_CLAIMS = ["svm-vs-j48-2", "svm-vs-tree-2"]
+
 #: Row labels of the long results table, in Table 1's order (bounds and Bayes last).
 METHODS = (
     "decision_tree",

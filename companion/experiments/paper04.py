@@ -99,6 +99,10 @@ __all__ = [
     "paper_context",
 ]
 
+#: The claims whose verdict sentence the README's results-at-a-glance quotes
+#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
+HEADLINE_CLAIMS = ["3-J48", "3s-J48"]
+
 WIDC_LEARNERS = {"pessimistic": "WIDC(p)", "optimistic": "WIDC(o)", "none": "WIDC()"}
 
 #: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). MONK's problems use

@@ -87,6 +87,10 @@ __all__ = [
     "plot_gibbs_bound_vs_error",
 ]
 
+#: The claims whose verdict sentence the README's results-at-a-glance quotes
+#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
+HEADLINE_CLAIMS = ["acc-leukemia_golub", "occam-tightest"]
+
 #: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). Labels are the
 #: loaders' own.
 DATASETS = {
