@@ -7,7 +7,7 @@ exactly by enumerating the 128 bit patterns.
 
 The paper's decision tree, a CART tree grown fully (up to ``max_depth``) and pruned to the subtree
 minimising ``#leaves + #errors`` (the regularised risk of a tree for λ = 4 and ``c ≡ 1``, Eq. 8),
-is :class:`companion.baselines.PrunedDecisionTree`, also importable from here.
+is :class:`companion.baselines.PrunedDecisionTree`.
 
 >>> from fractions import Fraction
 >>> bayes_error(Fraction(1, 10))
@@ -23,7 +23,6 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils import check_random_state, check_scalar
 
-from companion.baselines import PrunedDecisionTree  # noqa: F401  (re-exported: paper 03's tree)
 
 __all__ = [
     "LED_SEGMENTS",
@@ -34,7 +33,6 @@ __all__ = [
     "bayes_predict",
     "bayes_error",
     "bayes_error_10class",
-    "PrunedDecisionTree",
     "BooleanTree",
     "optimal_boolean_tree",
     "monomial_as_trees",

@@ -38,7 +38,15 @@ from sklearn.utils import check_scalar
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from companion.numerics import first_near_min
+from companion._nominal import (
+    MANY_VALUES,
+    declared_categories as _declared_categories,
+    holds_numbers as _holds_numbers,
+    is_nominal_dtype as _is_nominal_dtype,
+    nominal_columns as _nominal_columns,
+    value_list as _value_list,
+)
+from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = [
     "mdl_cut_points",
@@ -54,18 +62,11 @@ __all__ = [
     "FrameEncoder",
     "encode_frame",
     "one_hot_nominal",
-    "ENTROPY_TIE_RTOL",
 ]
 
 # --------------------------------------------------------------------------------------------
 # Supervised MDL discretisation (Fayyad & Irani 1993)
 # --------------------------------------------------------------------------------------------
-
-#: Split entropies are sums of logarithms, whose last bit depends on the order of the sum and on
-#: the CPU's log kernel: splits within this relative distance of the least are tied (the same
-#: tolerance as WIDC's other irrational scores, ``companion.widc``).
-ENTROPY_TIE_RTOL = 1e-12
-
 
 def _entropy(counts):
     """Class entropy (bits) of each row of a count array."""
@@ -83,8 +84,9 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
     passes the MDL test ``gain > (log2(N - 1) + Delta) / N``; intervals are processed
     breadth-first and at most ``max_cuts`` cuts are kept. Missing values (NaN) are ignored.
 
-    Ties: boundary points whose split entropies are within a relative ``1e-12``
-    (:data:`ENTROPY_TIE_RTOL`) of the least are tied, and the leftmost wins. The MDL test is a
+    Ties: split entropies are sums of logarithms, whose last bit depends on the order of the sum
+    and on the CPU's log kernel, so boundary points whose split entropies are within a relative
+    :data:`companion.numerics.TIE_RTOL` (``1e-12``) of the least are tied, and the leftmost wins. The MDL test is a
     strict float comparison of two sums of logarithms (not exact; they could only be confused
     by rounding if mathematically equal).
 
@@ -128,7 +130,7 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
         n_left = (positions - lo).astype(float)
         entropy_left, entropy_right = _entropy(left), _entropy(right)
         split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
-        best = first_near_min(split_entropy, ENTROPY_TIE_RTOL)
+        best = first_near_min(split_entropy, TIE_RTOL)
         entropy_all = float(_entropy(total))
         gain = entropy_all - split_entropy[best]
         k_all = int((total > 0).sum())
@@ -164,8 +166,9 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     max_cuts : int, default=8
         Largest number of cut points per column (``0``: no cut, every value in bin 0).
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
-        Columns passed through unchanged. ``None``: a DataFrame's category, object and string
-        columns (a bool column is the numbers 0/1); every column of a plain array is numeric. Otherwise as in
+        Columns passed through unchanged. ``None``: a DataFrame's category, bool, object and
+        string columns, an array's columns of non-numbers (the package's one rule: integer and
+        float columns are numeric, even when whole). Otherwise as in
         :class:`companion.prism.Prism` (column names, indices or a mask); the columns not listed
         must hold numbers.
 
@@ -280,22 +283,6 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 #: the ARFF missing marker, so it can never collide with a declared value.
 MISSING_VALUE_NAME = "?"
 
-#: A nominal column warns when it has more than this many distinct values *and* they are more
-#: than half of its present cells: each value is a test of its own, so such a column (a numeric
-#: column declared nominal, an identifier) yields one rule per row instead of a model.
-MANY_VALUES = 50
-
-
-def _declared_categories(X) -> list[list | None] | None:
-    """Per-column declared value order of a DataFrame's categorical columns (None elsewhere)."""
-    if not isinstance(X, pd.DataFrame):
-        return None
-    return [
-        list(X[column].cat.categories) if isinstance(X[column].dtype, pd.CategoricalDtype) else None
-        for column in X.columns
-    ]
-
-
 def _declared_classes(y) -> list | None:
     """Declared class order of a categorical ``y`` (pandas Series or Categorical), else None."""
     dtype = getattr(y, "dtype", None)
@@ -304,51 +291,12 @@ def _declared_classes(y) -> list | None:
     return None
 
 
-def _holds_numbers(column: np.ndarray) -> bool:
-    """Whether an object column's present values are all numbers (bools are not), as pandas infers."""
-    kind = pd.api.types.infer_dtype(column, skipna=True)
-    return kind in {"integer", "floating", "mixed-integer-float", "decimal"}
-
-
-def _is_numeric_dtype(dtype) -> bool:
-    """Whether a pandas column dtype holds numbers (bool and categorical columns are nominal)."""
-    return (
-        pd.api.types.is_numeric_dtype(dtype)
-        and not pd.api.types.is_bool_dtype(dtype)
-        and not isinstance(dtype, pd.CategoricalDtype)
-    )
-
-
 def _as_float(block: np.ndarray) -> np.ndarray:
     """A block of numbers (possibly an object array holding None / pd.NA) as float, NaN = missing."""
     block = np.asarray(block)
     if block.dtype.kind == "O":
         block = np.where(pd.isna(block), np.nan, block)
     return block.astype(float)
-
-
-def _sorted_values(values: np.ndarray) -> list:
-    """Distinct values in a deterministic order: natural order when comparable, else by text."""
-    distinct = pd.unique(pd.Series(values, dtype=object))
-    try:
-        return sorted(distinct)
-    except TypeError:  # mixed types (e.g. strings and numbers): order by type, then text
-        return sorted(distinct, key=lambda v: (type(v).__name__, str(v)))
-
-
-def _value_list(column: np.ndarray, declared=None, *, categories="declared", order="natural") -> list:
-    """The values of one nominal column, in code order.
-
-    ``declared`` (a categorical's categories) is used as it is under ``categories="declared"``;
-    otherwise the column's distinct present values, sorted naturally (:func:`_sorted_values`)
-    or by their text (``order="text"``, equal texts in order of first appearance).
-    """
-    if declared is not None and categories == "declared":
-        return list(declared)
-    present = column[~np.asarray(pd.isna(column), dtype=bool)]
-    if order == "text":
-        return sorted(pd.unique(pd.Series(present, dtype=object)), key=str)
-    return _sorted_values(present)
 
 
 _CATEGORICAL_FEATURES_HELP = (
@@ -369,20 +317,13 @@ def column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer:
     n_features = X_arr.shape[1]
     codes_only = np.zeros(n_features, dtype=bool)
     if categorical_features is None:
-        if isinstance(X, pd.DataFrame):
-            return np.array([not _is_numeric_dtype(dtype) for dtype in X.dtypes], dtype=bool), codes_only
-        # A plain array has no per-column dtype: a column is numeric when all its present values
-        # are numbers (what pandas would infer). With a discretiser every such column is binned;
-        # without one it can only be a column of integer codes (checked by the caller).
-        if X_arr.dtype.kind in "iuf":
-            numeric = np.ones(n_features, dtype=bool)
-        elif X_arr.dtype.kind == "O":
-            numeric = np.array([_holds_numbers(X_arr[:, j]) for j in range(n_features)], dtype=bool)
-        else:  # strings, bools
-            numeric = np.zeros(n_features, dtype=bool)
-        if has_discretizer:
-            return ~numeric, codes_only
-        return np.ones(n_features, dtype=bool), numeric
+        nominal = _nominal_columns(X, X_arr)
+        # A plain array's numeric columns are binned by a discretiser; without one they can only
+        # be columns of integer codes (checked by the caller). A DataFrame's numeric columns are
+        # numbers, always.
+        if isinstance(X, pd.DataFrame) or has_discretizer:
+            return nominal, codes_only
+        return np.ones(n_features, dtype=bool), ~nominal
     if isinstance(categorical_features, str):
         if categorical_features == "all":
             return np.ones(n_features, dtype=bool), codes_only
@@ -423,7 +364,7 @@ def column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer:
     # An undeclared column is numeric: it must hold numbers.
     for j in np.flatnonzero(~nominal):
         if isinstance(X, pd.DataFrame):
-            ok = _is_numeric_dtype(X.iloc[:, j].dtype)
+            ok = not _is_nominal_dtype(X.iloc[:, j].dtype)
         else:
             ok = X_arr.dtype.kind in "iuf" or _holds_numbers(X_arr[:, j])
         if not ok:
@@ -688,16 +629,11 @@ def nominal_input_tags(tags):
 def _frame_kinds(X, X_arr, categorical_features, *, feature_names, owner) -> np.ndarray:
     """Nominal mask of the numeric-output transformers (:class:`FrameEncoder`, :class:`MDLDiscretizer`).
 
-    ``None``: a DataFrame's category and non-numeric columns are nominal (a bool column is the
-    numbers 0/1), every column of a plain array is numeric; otherwise :func:`column_kinds`.
+    ``None``: :func:`_nominal_columns` (a DataFrame's dtypes; an array's non-numeric columns);
+    otherwise :func:`column_kinds`.
     """
     if categorical_features is None:
-        if isinstance(X, pd.DataFrame):
-            return np.array(
-                [isinstance(t, pd.CategoricalDtype) or not pd.api.types.is_numeric_dtype(t) for t in X.dtypes],
-                dtype=bool,
-            )
-        return np.zeros(X_arr.shape[1], dtype=bool)
+        return _nominal_columns(X, X_arr)
     nominal, _ = column_kinds(
         X, X_arr, categorical_features, has_discretizer=True, feature_names=feature_names, owner=owner,
     )
@@ -735,8 +671,9 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
-        Nominal columns. ``None``: a DataFrame's category, object and string columns (a bool
-        column is the numbers 0/1); every column of a plain array is numeric. Otherwise as in
+        Nominal columns. ``None``: a DataFrame's category, bool, object and string columns, an
+        array's columns of non-numbers (strings, bools); integer and float columns are numeric,
+        even when whole. Otherwise as in
         :class:`companion.prism.Prism`; the other columns must hold numbers.
     encoding : {"ordinal", "onehot"}, default="ordinal"
     categories : {"declared", "present"}, default="declared"
@@ -907,7 +844,8 @@ def encode_frame(X: pd.DataFrame):
 
     :class:`FrameEncoder` with its defaults: categorical and other non-numeric columns become
     nominal codes in their category order (a non-categorical column's distinct values sorted);
-    numeric columns (bool included) stay numbers. Missing cells become NaN.
+    bool columns are nominal too (codes 0 = False, 1 = True); numeric columns stay numbers.
+    Missing cells become NaN.
 
     Returns
     -------

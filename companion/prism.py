@@ -65,16 +65,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from companion.interpretable import InterpretableMixin, laplace_proba
 from companion.preprocessing import (
-    MANY_VALUES,
-    MISSING_VALUE_NAME,
-    NominalEncoding,
     check_encoding_params,
     fit_nominal_encoding,
     nominal_codes,
     nominal_input_tags,
 )
 
-__all__ = ["Prism", "PrismRule", "NominalEncoding", "MISSING_VALUE_NAME", "MANY_VALUES"]
+__all__ = ["Prism", "PrismRule"]
 
 _MISSING_POLICIES = ("no_match", "value")
 _UNCOVERED_POLICIES = ("default_class", "unclassified")
@@ -305,7 +302,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         covering rule is each rule: what :meth:`predict_proba` reads.
     class_counts_ : ndarray of shape (n_classes,)
         Training instances of each class.
-    encoding_ : NominalEncoding
+    encoding_ : companion.preprocessing.NominalEncoding
         Each column's values in declared order; ``encoding_.numeric_columns`` are the binned
         columns.
     trace_ : pandas.DataFrame
@@ -319,7 +316,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     Inputs: a pandas DataFrame (categorical columns keep their declared category order, which
     is the tie-break order, as in Weka; other nominal columns are sorted), or a 2-D array of
     strings or integer codes. Values never seen in training match no test. A nominal column
-    with more than :data:`MANY_VALUES` (50) distinct values, more than half of its present
+    with more than :data:`companion.preprocessing.MANY_VALUES` (50) distinct values, more than half of its present
     cells, warns (``UserWarning``): each value is a test, so the rules would fit single rows.
 
     **Scores.** :meth:`predict_proba` is the Laplace-corrected class frequency

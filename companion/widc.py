@@ -36,7 +36,7 @@ errors are computed as integer counts and committee scores as integer sums of vo
 pruning decision and prediction is an exact integer comparison, whatever the CPU, BLAS or
 thread count. Only Z (square roots), the ranking loss (exponentials) and MDL entropies
 (logarithms) are compared with a documented relative tolerance of ``1e-12``, ties going to the
-lowest index (see ``_TIE_RTOL``).
+lowest index (see ``TIE_RTOL``).
 
 >>> import numpy as np
 >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
@@ -63,7 +63,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
-from companion.numerics import first_near_min
+from companion.numerics import TIE_RTOL, first_near_min
+from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 from companion.preprocessing import mdl_cut_points
 
 __all__ = [
@@ -84,11 +85,6 @@ PRUNINGS = ("pessimistic", "optimistic", "none")
 # Budget (in 8-byte cells) of one chunk of the (literals x blocks x classes) score array.
 _CHUNK_CELLS = 2_000_000
 
-# A nominal column with more distinct values than this gives as many variables [A = a]: an
-# identifier, free text or a numeric column read as text; fit warns (the largest nominal
-# attribute of the notebook-04 benchmark has 12 values).
-_MANY_VALUES = 50
-
 # Exactness (the project's rule: a selection that can meet an exact tie is computed exactly, or
 # with a documented tolerance and tie rule). WIDC's distribution is uniform, w_i = 1/n (see
 # ``DecisionCommittee.fit``), so every weighted count is computed as an *integer* count (times
@@ -99,8 +95,8 @@ _MANY_VALUES = 50
 # (Z of eq. (1): square roots; the ranking loss Z_t: exponentials, whose last bit depends on the
 # CPU's libm/SIMD kernel; MDL entropies: logarithms) are compared with the relative tolerance
 # below, and values within it of the minimum are tied: ties go to the lowest index. Non-uniform
-# weights (public functions only) use float sums and the same relative tolerance.
-_TIE_RTOL = 1e-12
+# weights (public functions only) use float sums and the same relative tolerance
+# (``companion.numerics.TIE_RTOL``).
 
 
 def _check_not_bool(value, name):
@@ -380,12 +376,12 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
                     (missing,) = monomial.difference(term)
                     scores[missing] = np.inf
             # Z is a sum of square roots: mathematically equal values can differ in the last bit
-            # (order of the float sum), so values within _TIE_RTOL of the minimum are tied, and
+            # (order of the float sum), so values within TIE_RTOL of the minimum are tied, and
             # ties go to the smallest literal id (documented tie rule).
-            best = first_near_min(scores, _TIE_RTOL)
+            best = first_near_min(scores, TIE_RTOL)
             # "Decreases Z" must also beat rounding: a literal that leaves the partition as it is
             # recomputes the same Z through another decomposition.
-            tolerance = _TIE_RTOL * max(1.0, z_current)
+            tolerance = TIE_RTOL * max(1.0, z_current)
             if not scores[best] < z_current - tolerance:
                 break  # no literal decreases Z
             term.append(best)
@@ -486,7 +482,7 @@ def rule_vectors(class_weights):
     z = ranking_loss_z(sorted_weights[:, None, :], candidates[None, :, :])  # (n_rules, K)
     z_min = z.min(axis=1, keepdims=True)
     # Documented tolerance: Z_t is a sum of exponentials (irrational, CPU-dependent last bit).
-    tied = z <= z_min + _TIE_RTOL * np.maximum(1.0, np.abs(z_min))
+    tied = z <= z_min + TIE_RTOL * np.maximum(1.0, np.abs(z_min))
     nonzero = (candidates != 0).sum(1)
     total = candidates.sum(1)
     # Lexicographic preference (fewest non-zeros, largest sum, first), as one integer rank.
@@ -617,7 +613,7 @@ def _error_tolerance(sample_weight):
     """Tolerance of error comparisons: 0 for integer counts, ``1e-12`` of the total weight else."""
     if _uniform_weight(sample_weight) is not None:
         return 0
-    return _TIE_RTOL * float(np.sum(sample_weight))
+    return TIE_RTOL * float(np.sum(sample_weight))
 
 
 def prune_pessimistic(satisfied, vectors, y, sample_weight, prior):
@@ -709,7 +705,7 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
         else:
             local_weight = sample_weight[local]
             before, after = (wrong * local_weight[None, :]).sum(axis=1)
-            remove = after - before <= (penalty + _TIE_RTOL) * float(local_weight.sum())
+            remove = after - before <= (penalty + TIE_RTOL) * float(local_weight.sum())
         if remove:
             kept[i] = False
             scores = scores - contributions[:, i, :]
@@ -778,28 +774,6 @@ def literal_matrix(X, variables):
     out[:, 0::2] = positive & known
     out[:, 1::2] = ~positive & known
     return out
-
-
-def _is_nominal_dtype(dtype):
-    """Category, object, string and bool columns of a DataFrame are nominal (issue 14)."""
-    return (
-        isinstance(dtype, pd.CategoricalDtype)
-        or pd.api.types.is_bool_dtype(dtype)
-        or pd.api.types.is_object_dtype(dtype)
-        or pd.api.types.is_string_dtype(dtype)
-    )
-
-
-def _categories_of(column):
-    """Values of a nominal column, in the order of its codes: a categorical's own categories,
-    else the distinct non-missing values sorted (by their text when the types are mixed)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.categories.tolist()
-    values = pd.unique(column.dropna()).tolist()  # Python scalars (True, not np.True_)
-    try:
-        return sorted(values)
-    except TypeError:
-        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
 
 
 # --------------------------------------------------------------------------------------------
@@ -1059,43 +1033,54 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # -- DataFrames: nominal columns from their dtypes --------------------------------------
 
     def _frame_codes(self, X, *, reset):
-        """``X`` with its category / object / string / bool columns replaced by float codes.
+        """``X`` with its nominal columns (read by the package's one rule) replaced by float codes.
 
-        At ``fit`` (``reset``) the nominal columns of a DataFrame are read from their dtypes and
-        their values recorded in ``frame_categories_`` (a categorical's categories, else the
-        sorted distinct values); their codes ``0, 1, ...`` index these lists and a value ``fit``
-        did not see becomes NaN (missing: every literal on it is false). Numeric columns, and
-        arrays, pass unchanged: whether a number is nominal is never guessed from its value.
+        At ``fit`` (``reset``) the nominal columns are found by
+        :func:`companion._nominal.nominal_columns` (a DataFrame's category, bool, object
+        and string columns; an array's columns of non-numbers) and their values recorded in
+        ``frame_categories_`` (a categorical's categories, else the sorted distinct values);
+        their codes ``0, 1, ...`` index these lists and a value ``fit`` did not see becomes NaN
+        (missing: every literal on it is false). Numeric columns pass unchanged: whether a number
+        is nominal is never guessed from its value.
         """
+        is_frame = isinstance(X, pd.DataFrame)
+        if not is_frame and not hasattr(X, "__array__") and not isinstance(X, (list, tuple)):
+            return X  # let validate_data refuse it
+        raw = X if is_frame else np.asarray(X)
+        if not is_frame and (raw.ndim != 2 or raw.dtype.kind in "iufc"):
+            if reset:
+                self.frame_categories_ = {}
+            return X  # numbers (or a shape validate_data refuses)
         if reset:
-            self.frame_categories_ = {}
-            if isinstance(X, pd.DataFrame):
-                for j in range(X.shape[1]):
-                    column = X.iloc[:, j]
-                    if _is_nominal_dtype(column.dtype):
-                        self.frame_categories_[j] = _categories_of(column)
+            values = raw.to_numpy(dtype=object) if is_frame else raw
+            declared = declared_categories(X)
+            self.frame_categories_ = {
+                j: value_list(values[:, j], None if declared is None else declared[j])
+                for j in np.flatnonzero(nominal_columns(X, values))
+            }
         categories = getattr(self, "frame_categories_", {})
-        if not categories or not isinstance(X, pd.DataFrame) or (not reset and X.shape[1] != self.n_features_in_):
-            return X  # arrays, numeric frames; validate_data names a column mismatch
+        if not categories or (not reset and raw.shape[1] != self.n_features_in_):
+            return X  # numeric frames; validate_data names a column mismatch
         columns = []
-        for j in range(X.shape[1]):
-            column = X.iloc[:, j]
+        for j in range(raw.shape[1]):
+            column = raw.iloc[:, j] if is_frame else pd.Series(raw[:, j], dtype=object)
             if j in categories:
                 # Position in the fitted values; -1 (unseen or missing) becomes NaN.
-                codes = pd.Index(categories[j], dtype=object).get_indexer(column.astype(object)).astype(np.float64)
-                codes[codes < 0] = np.nan
-                column = pd.Series(codes, index=X.index)
-            columns.append(column)
+                codes = pd.Index(categories[j], dtype=object).get_indexer(pd.Index(column, dtype=object))
+                column = pd.Series(np.where(codes >= 0, codes, np.nan), index=column.index)
+            columns.append(column if is_frame else np.asarray(column, dtype=object))
+        if not is_frame:
+            return np.column_stack(columns)
         encoded = pd.concat(columns, axis=1)
         encoded.columns = X.columns
         return encoded
 
     def _warn_many_values(self):
-        """Warn about each nominal column with more than ``_MANY_VALUES`` distinct values."""
+        """Warn about each nominal column with more than ``MANY_VALUES`` distinct values."""
         eq = np.array([feature for feature, kind, _ in self.variables_ if kind == "eq"], dtype=np.intp)
         counts = np.bincount(eq, minlength=self.n_features_in_)
         names = resolve_feature_names(self)
-        for j in np.flatnonzero(counts > _MANY_VALUES):
+        for j in np.flatnonzero(counts > MANY_VALUES):
             warnings.warn(
                 f"DecisionCommittee: nominal column {names[j]!r} has {counts[j]} distinct values, each a "
                 f"Boolean variable [{names[j]} = value]; an identifier or a numeric column read as text "

@@ -26,7 +26,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from companion.baselines import OneR, OrderedRipper, PrunedDecisionTree, leaf_monomial, tree_leaf_paths
 from companion.interpretable import pipeline_text
 from companion.led import make_led_digits
-from companion.prism import MANY_VALUES, MISSING_VALUE_NAME, Prism
+from companion.preprocessing import MANY_VALUES, MISSING_VALUE_NAME
+from companion.prism import Prism
 
 
 # --------------------------------------------------------------------------------------------
@@ -78,15 +79,6 @@ def test_leaf_monomial_on_complemented_inputs():
 # --------------------------------------------------------------------------------------------
 # PrunedDecisionTree
 # --------------------------------------------------------------------------------------------
-
-
-def test_compatibility_paths():
-    import companion
-    from companion import led, rule_baselines
-
-    assert led.PrunedDecisionTree is PrunedDecisionTree
-    assert rule_baselines.OneR is OneR
-    assert companion.OrderedRipper is OrderedRipper and companion.PrunedDecisionTree is PrunedDecisionTree
 
 
 def naive_cost_complexity_cart(X_train, y_train, seed, max_alphas=8):

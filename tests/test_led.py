@@ -5,9 +5,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from companion.baselines import PrunedDecisionTree
 from companion.led import (
     LED_SEGMENTS,
-    PrunedDecisionTree,
     bayes_error,
     bayes_error_10class,
     bayes_predict,

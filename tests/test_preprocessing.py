@@ -218,13 +218,41 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
         (dict(categorical_features=[5]), np.zeros((4, 2)), ValueError, "outside"),
         (dict(categorical_features="some"), np.zeros((4, 2)), ValueError, "categorical_features"),
         (dict(categorical_features=3), np.zeros((4, 2)), TypeError, "categorical_features"),
-        # A plain array's columns are all numeric unless declared.
-        (dict(), np.array([[1.0, "u"], [2.0, "v"], [3.0, "u"], [4.0, "v"]], dtype=object), ValueError, "could not convert"),
     ],
 )
 def test_bad_parameters_and_input_name_the_problem(params, X, error, pattern):
     with pytest.raises(error, match=pattern):
         MDLDiscretizer(**params).fit(X, [0, 0, 1, 1])
+
+
+def test_one_nominal_reader_for_every_learner_and_encoder():
+    """bool, category, object and string columns are nominal and whole floats numeric, for all readers."""
+    from companion.widc import DecisionCommittee
+
+    rng = np.random.default_rng(0)
+    n = 60
+    y = np.array(["a", "b"] * (n // 2))
+    frame = pd.DataFrame({
+        "flag": rng.random(n) < 0.5,
+        "cat": pd.Categorical(rng.choice(["p", "q"], n)),
+        "text": rng.choice(["u", "v", "w"], n).astype(object),
+        "whole": rng.integers(0, 5, n).astype(float),
+        "count": rng.integers(0, 5, n),
+    })
+    expected = [True, True, True, False, False]
+    assert FrameEncoder().fit(frame).nominal_.tolist() == expected
+    assert MDLDiscretizer().fit(frame, y).nominal_.tolist() == expected
+    committee = DecisionCommittee(pruning="none").fit(frame, y)
+    assert committee.nominal_mask_.tolist() == expected
+    assert committee.frame_categories_[0] == [False, True]
+    assert FrameEncoder().fit(frame).categories_[0] == [False, True]
+    prism = Prism(discretizer=MDLDiscretizer()).fit(frame, y)
+    assert prism.encoding_.numeric_columns == [3, 4]
+    assert OneR(discretizer=MDLDiscretizer()).fit(frame, y).encoding_.numeric_columns == [3, 4]
+    # A plain array: strings and bools are nominal, numbers numeric (the same rule).
+    array = np.array([[1.0, "u", True], [2.0, "v", False], [3.0, "u", True], [4.0, "v", False]], dtype=object)
+    assert FrameEncoder().fit(array).nominal_.tolist() == [False, True, True]
+    assert DecisionCommittee(pruning="none").fit(array, [0, 0, 1, 1]).nominal_mask_.tolist() == [False, True, True]
 
 
 def test_undeclared_text_column_is_refused():
@@ -254,8 +282,8 @@ def test_encode_frame_round_trips_codes_to_category_names():
         }
     )
     array, nominal, names = encode_frame(frame)
-    assert nominal.tolist() == [True, True, False, False]
-    assert names == {0: ["red", "green", "blue"], 1: ["round", "square"]}
+    assert nominal.tolist() == [True, True, False, True]  # a bool column is nominal (codes 0/1)
+    assert names == {0: ["red", "green", "blue"], 1: ["round", "square"], 3: ["False", "True"]}
     for j in (0, 1):
         decoded = [None if np.isnan(code) else names[j][int(code)] for code in array[:, j]]
         assert decoded == [None if pd.isna(v) else str(v) for v in frame.iloc[:, j]]
@@ -349,5 +377,8 @@ def test_frame_encoder_bad_parameters(mixed_frame, params, error, pattern):
 
 
 def test_frame_encoder_refuses_text_in_a_numeric_array_column():
-    with pytest.raises(ValueError, match="could not convert"):
-        FrameEncoder().fit(np.array([["a", 1.0]], dtype=object))
+    # Column 0 holds text but is declared numeric (only column 1 is nominal).
+    with pytest.raises(ValueError, match="holds non-numeric values"):
+        FrameEncoder(categorical_features=[1]).fit(np.array([["a", 1.0], ["b", 2.0]], dtype=object))
+    # Undeclared, the text column is nominal (the one rule: an array's non-numbers are nominal).
+    assert FrameEncoder().fit(np.array([["a", 1.0], ["b", 2.0]], dtype=object)).nominal_.tolist() == [True, False]

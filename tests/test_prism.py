@@ -18,7 +18,8 @@ from companion.datasets import load_contact_lenses, load_iris
 from companion.experiments import paper02
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR
-from companion.prism import MISSING_VALUE_NAME, Prism, _best_test, _best_test_scan
+from companion.preprocessing import MISSING_VALUE_NAME
+from companion.prism import Prism, _best_test, _best_test_scan
 from tests._naive import as_codes, naive_oner, naive_prism, rules_as_tuples
 
 # --------------------------------------------------------------------------------------------
