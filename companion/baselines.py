@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, check_scalar
@@ -41,7 +41,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, check_numeric_input, laplace_proba
-from companion.preprocessing import check_encoding_params, fit_nominal_encoding, nominal_codes, nominal_input_tags
+from companion.preprocessing import (
+    ENCODING_PARAMETER_CONSTRAINTS,
+    fit_nominal_encoding,
+    nominal_codes,
+    nominal_input_tags,
+)
 
 __all__ = ["LeafPath", "tree_leaf_paths", "PrunedDecisionTree", "OrderedRipper", "OneR"]
 
@@ -576,12 +581,13 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    discretizer : transformer or None, default=None
-        As in :class:`companion.prism.Prism`: numeric columns (see ``categorical_features``)
-        are refused unless a discretiser such as ``KBinsDiscretizer(n_bins=5,
-        encode="ordinal", strategy="quantile")`` is given; it is then cloned and fitted on
-        every numeric column, whole numbers included. (Weka's OneR has its own
-        discretisation of numeric attributes, with a minimum bucket size; this one has not.)
+    discretizer : "mdl", transformer or None, default="mdl"
+        As in :class:`companion.prism.Prism`: every numeric column (see
+        ``categorical_features``) is binned, whole numbers included; ``"mdl"``:
+        :class:`companion.preprocessing.MDLDiscretizer`; a transformer such as
+        ``KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")`` is cloned and
+        fitted on every numeric column; ``None`` refuses numeric columns. (Weka's OneR has its
+        own discretisation of numeric attributes, with a minimum bucket size; this one has not.)
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
         Which columns are nominal, exactly as in :class:`companion.prism.Prism` (``None``: from
         the DataFrame's dtypes; a plain array's numbers are numeric with a discretiser, integer
@@ -648,13 +654,16 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ),
     }
 
-    def __init__(self, *, discretizer=None, categorical_features=None):
+    _parameter_constraints = dict(ENCODING_PARAMETER_CONSTRAINTS)
+
+    def __init__(self, *, discretizer="mdl", categorical_features=None):
         self.discretizer = discretizer
         self.categorical_features = categorical_features
 
     def __sklearn_tags__(self):
         return nominal_input_tags(super().__sklearn_tags__())
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Choose the attribute whose one-level rule makes the fewest training errors.
 
@@ -669,7 +678,6 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : OneR
         """
-        check_encoding_params(self)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing="value", discretizer=self.discretizer,
             categorical_features=self.categorical_features,

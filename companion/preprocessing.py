@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, clone
 from sklearn.utils import check_scalar
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -57,7 +58,7 @@ __all__ = [
     "NominalEncoding",
     "fit_nominal_encoding",
     "nominal_codes",
-    "check_encoding_params",
+    "ENCODING_PARAMETER_CONSTRAINTS",
     "nominal_input_tags",
     "FrameEncoder",
     "encode_frame",
@@ -398,15 +399,21 @@ class NominalEncoding:
     Built by :meth:`fit` from the training data; :meth:`transform` turns any matrix with the
     same columns into integer codes ``0 .. len(values[j]) - 1``, and ``-1`` for "matches no
     test" (a missing value under ``missing="no_match"``, a value never seen in training, or a
-    number outside the bins). Under ``missing="value"`` a missing cell gets the extra last code
-    ``len(declared values)``.
+    number outside the bins). Under ``missing="value"`` a missing cell of a column that has a
+    missing cell at fit time gets the extra last code ``len(declared values)``; a column without
+    one gets no such value (a test no training row could satisfy), and a missing cell there
+    matches no test.
 
     Attributes
     ----------
     values : list of lists
         ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
-        :data:`MISSING_VALUE_NAME`, under ``missing="value"``); a numeric column's values are
-        its bin codes ``0, 1, ...``.
+        :data:`MISSING_VALUE_NAME`, under ``missing="value"`` when the column has a missing
+        cell); a numeric column's values are its bin codes ``0, 1, ...`` (none at all when the
+        discretiser made a single bin and ``drop_single_bin`` was set: a test ``x = (-inf,
+        inf)`` would be true of every present value).
+    missing_codes : list of int
+        The code of a missing cell in each column (``-1``: matches no test).
     numeric_columns : list of int
         Columns binned by the discretiser (empty when none was given).
     discretizers : list of estimators
@@ -416,12 +423,13 @@ class NominalEncoding:
 
     missing: str
     values: list = field(default_factory=list)
+    missing_codes: list = field(default_factory=list)
     numeric_columns: list = field(default_factory=list)
     discretizers: list = field(default_factory=list)
 
     @classmethod
     def fit(cls, X_arr: np.ndarray, *, X, declared, feature_names, missing: str, discretizer,
-            categorical_features, owner: str, y=None):
+            categorical_features, owner: str, y=None, drop_single_bin: bool = False):
         """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
         encoding = cls(missing=missing)
         n_features = X_arr.shape[1]
@@ -464,17 +472,20 @@ class NominalEncoding:
             edges = getattr(fitted, "bin_edges_", None)
             n_bins = len(edges[0]) - 1 if edges is not None else int(binned.max()) + 1
             encoding.discretizers.append(fitted)
-            numeric_values[j] = list(range(n_bins))
+            numeric_values[j] = [] if drop_single_bin and n_bins == 1 else list(range(n_bins))
+        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
         for j in range(n_features):
             if j in numeric_values:
                 values = numeric_values[j]
             else:
                 values = _value_list(X_arr[:, j], None if declared is None else declared[j])
-            if missing == "value":
+            if missing == "value" and is_missing[:, j].any():
+                encoding.missing_codes.append(len(values))
                 values = values + [MISSING_VALUE_NAME]
+            else:
+                encoding.missing_codes.append(-1)
             encoding.values.append(values)
         codes = encoding.transform(X_arr)
-        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
         for j in np.flatnonzero(nominal):
             n_distinct = np.unique(codes[~is_missing[:, j], j]).size
             n_present = int(np.count_nonzero(~is_missing[:, j]))
@@ -504,16 +515,16 @@ class NominalEncoding:
                     ) from None
                 present = ~np.isnan(numbers)
                 discretizer = self.discretizers[self.numeric_columns.index(j)]
-                if present.any():
+                n_bins = len(values) - (self.missing_codes[j] >= 0)
+                if present.any() and n_bins:
                     binned = _bin_codes(discretizer, numbers[present])
-                    n_bins = len(values) - (self.missing == "value")
                     # A transformer may return codes it never produced at fit: they match no test.
                     codes[present, j] = np.where(binned < n_bins, binned, -1).astype(np.int64)
             else:
-                declared = values[:-1] if self.missing == "value" else values
+                declared = values[:-1] if self.missing_codes[j] >= 0 else values
                 lookup = pd.Index(declared, dtype=object)
                 codes[:, j] = lookup.get_indexer(pd.Index(column, dtype=object))
-            codes[is_missing, j] = len(values) - 1 if self.missing == "value" else -1
+            codes[is_missing, j] = self.missing_codes[j]
         return codes
 
     def value_name(self, j: int, code: int):
@@ -557,8 +568,29 @@ def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
     return codes
 
 
-def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_features):
-    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner."""
+def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_features, drop_single_bin=False):
+    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner.
+
+    Parameters
+    ----------
+    estimator : Prism or OneR
+        The learner being fitted (``validate_data`` records its input names and width).
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    missing : {"no_match", "value"}
+    discretizer : transformer, "mdl" or None
+        ``"mdl"``: :class:`MDLDiscretizer` with its defaults.
+    categorical_features : see :func:`column_kinds`
+    drop_single_bin : bool, default=False
+        Give a numeric column the discretiser cut into one bin no value (no test).
+
+    Returns
+    -------
+    tuple
+        ``(codes, y, class_order, encoding, feature_names)``.
+    """
+    if isinstance(discretizer, str) and discretizer == "mdl":
+        discretizer = MDLDiscretizer()
     declared = _declared_categories(X)
     declared_classes = _declared_classes(y)
     X_arr, y_arr = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False)
@@ -581,6 +613,7 @@ def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_f
         categorical_features=categorical_features,
         owner=type(estimator).__name__,
         y=y_arr,
+        drop_single_bin=drop_single_bin,
     )
     classes = np.unique(y_arr)
     if declared_classes is not None:
@@ -597,16 +630,12 @@ def nominal_codes(estimator, X) -> np.ndarray:
     return estimator.encoding_.transform(np.asarray(X_arr))
 
 
-def check_encoding_params(estimator) -> None:
-    """Checks shared by Prism and OneR (``discretizer``, ``categorical_features``)."""
-    discretizer = estimator.discretizer
-    if discretizer is not None and not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
-        raise TypeError(
-            "discretizer must be None or a transformer with fit/transform (e.g. "
-            f"KBinsDiscretizer(encode='ordinal')), got {type(discretizer).__name__}"
-        )
-    _check_categorical_features(estimator.categorical_features)
-
+#: The ``_parameter_constraints`` shared by the rule learners on nominal attributes (Prism,
+#: OneR): ``discretizer`` and ``categorical_features``.
+ENCODING_PARAMETER_CONSTRAINTS = {
+    "discretizer": [None, StrOptions({"mdl"}), HasMethods(["fit", "transform"])],
+    "categorical_features": [None, StrOptions({"all"}), "array-like"],
+}
 
 
 def nominal_input_tags(tags):

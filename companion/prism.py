@@ -31,11 +31,12 @@ identical, more than ten times faster than Weka's own build on the same machine 
 ``make bench`` measured are in ``figures/benchmarks.csv``; ``benchmarks/prism_supermarket.py``).
 
 Missing values (Weka refuses them at training time) are handled in one of two documented ways:
-``missing="no_match"`` (a missing value satisfies no test, so it never helps a rule; the
-default) or ``missing="value"`` (missing is one more value of the attribute, declared after the
-others and printed ``?``; this is how Weka's 1506-rule model of ``supermarket`` is obtained).
+``missing="value"`` (missing is one more value of the attribute, declared after the others and
+printed ``?``; the default, and how Weka's 1506-rule model of ``supermarket`` is obtained) or
+``missing="no_match"`` (a missing value satisfies no test, so it never helps a rule).
 
-Numeric columns are for a ``discretizer`` (every one of them is binned); which columns are
+Numeric columns are binned by a ``discretizer`` (by default the supervised MDL cut points of
+:class:`companion.preprocessing.MDLDiscretizer`; every numeric column is binned); which columns are
 nominal comes from a DataFrame's dtypes or from ``categorical_features``, never from numbers
 that happen to be whole. ``predict_proba`` gives the Laplace-corrected class frequencies of the
 training instances that the firing rule reaches first (see :class:`Prism`, "Scores").
@@ -60,12 +61,13 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from companion.interpretable import InterpretableMixin, laplace_proba
 from companion.preprocessing import (
-    check_encoding_params,
+    ENCODING_PARAMETER_CONSTRAINTS,
     fit_nominal_encoding,
     nominal_codes,
     nominal_input_tags,
@@ -240,46 +242,51 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """PRISM covering rules (Cendrowska 1987), exactly as Weka's ``Prism`` learns them.
 
     The algorithm of the covering-algorithm slides (slides 15-16, "Pseudo-code for PRISM";
-    spec ``02_prism.md`` §2-3): for each class, grow rules by adding the ``attribute = value``
+    Witten & Frank, ch. 4.4): for each class, grow rules by adding the ``attribute = value``
     test of largest accuracy :math:`p/t` (ties: larger ``p``, then earlier attribute, then
     earlier value) until the rule is perfect, then remove the instances it covers and repeat
     while instances of the class remain.
 
     Parameters
     ----------
-    missing : {"no_match", "value"}, default="no_match"
-        ``"no_match"``: a missing cell (None/NaN) satisfies no test, so it never helps a rule
-        (at prediction too). ``"value"``: missing is one more value of every attribute, declared
-        last and printed ``?`` (what Weka needs, since its Prism refuses missing values). A
-        missing cell of a numeric column is missing too (the discretiser never sees it).
+    missing : {"value", "no_match"}, default="value"
+        ``"value"``: missing is one more value of every attribute that has a missing cell at
+        fit time, declared last and printed ``?``; a rule may test it (``income = ?``), which
+        is what Weka's 1506-rule model of ``supermarket`` needs (Weka's Prism refuses missing
+        values, so its input writes them as a value). ``"no_match"``: a missing cell satisfies
+        no test, so it never helps a rule (at prediction too). On tables with missing cells
+        ``"value"`` measured better in stratified 5-fold CV (seed 0, default discretiser):
+        UCI hepatitis 0.794 against 0.723, votes 0.943 against 0.910, breast-w 0.944 against
+        0.927, a 400-row mixed table with 8 % missing cells in three columns 0.682 against
+        0.657, mushroom 1.000 both; hence the default. On a table without missing cells the two give the same rules. A missing cell
+        of a numeric column is missing too (the discretiser never sees it).
     uncovered : {"default_class", "unclassified"}, default="default_class"
         Prediction for an instance that no rule covers (PRISM has no default rule).
         ``"default_class"``: the training set's most frequent class (the earliest in class
         order on ties). ``"unclassified"``: ``None`` (as Weka reports it); predictions are then
         an object array.
-    discretizer : transformer or None, default=None
-        PRISM is for nominal attributes. Numeric columns (see ``categorical_features``) are
-        refused unless a discretiser is given, e.g. ``KBinsDiscretizer(n_bins=5,
-        encode="ordinal", strategy="quantile")`` or the supervised
-        :class:`companion.preprocessing.MDLDiscretizer` (Fayyad & Irani's cut points): it is
-        cloned and fitted on each numeric column's present values and their class labels
-        (``fit(column, y)``; an unsupervised discretiser ignores ``y``) at fit time, and its bin
-        codes become the values (printed as intervals when it has ``bin_edges_``). Every
-        numeric column is binned, whole numbers included.
+    discretizer : "mdl", transformer or None, default="mdl"
+        PRISM is for nominal attributes; numeric columns (see ``categorical_features``) are
+        binned, every one of them (whole numbers included), and the bins become the values
+        (printed as intervals). ``"mdl"``: :class:`companion.preprocessing.MDLDiscretizer`
+        (Fayyad & Irani's supervised cut points). A transformer, e.g.
+        ``KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")``, is cloned and
+        fitted on each numeric column's present values and their class labels (``fit(column,
+        y)``; an unsupervised discretiser ignores ``y``) at fit time. A column cut into a single
+        bin gets no test (``income = (-inf, inf)`` would be true of every present value).
+        ``None``: numeric columns are refused, with an error naming the column (Weka's Prism).
     keep_trace : bool, default=False
         Record the ``p`` and ``t`` of every candidate test at every step in ``trace_``.
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
         Which columns are nominal; the others are numeric, and numeric columns are binned by
-        ``discretizer`` (every one of them; without a discretiser they are refused, with an
-        error naming the column). ``None``: from the types. For a DataFrame, from the dtypes
+        ``discretizer``. ``None``: from the types. For a DataFrame, from the dtypes
         (``category``, ``object``, ``string`` and ``bool`` columns are nominal, numeric dtypes
         numeric, even when the numbers happen to be whole: ``income`` in whole dollars is
-        numeric). A plain array has no per-column dtype: a column of numbers is numeric when a
-        discretiser is given, else it is read as integer codes (non-integers are refused);
-        columns of strings are nominal. ``"all"``: every column is nominal (e.g. an array of
-        integer codes; nothing is binned). A list of names (DataFrame columns) or
-        indices (counted from 0), or a boolean mask: those columns are nominal, all others
-        numeric.
+        numeric). A plain array has no per-column dtype: a column of numbers is numeric (with
+        ``discretizer=None`` it is read as integer codes, and non-integers are refused); columns
+        of strings or bools are nominal. ``"all"``: every column is nominal (e.g. an array of
+        integer codes; nothing is binned). A list of names (DataFrame columns) or indices
+        (counted from 0), or a boolean mask: those columns are nominal, all others numeric.
 
     Attributes
     ----------
@@ -363,12 +370,19 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ),
     }
 
+    _parameter_constraints = {
+        "missing": [StrOptions(set(_MISSING_POLICIES))],
+        "uncovered": [StrOptions(set(_UNCOVERED_POLICIES))],
+        "keep_trace": ["boolean"],
+        **ENCODING_PARAMETER_CONSTRAINTS,
+    }
+
     def __init__(
         self,
         *,
-        missing="no_match",
+        missing="value",
         uncovered="default_class",
-        discretizer=None,
+        discretizer="mdl",
         keep_trace=False,
         categorical_features=None,
     ):
@@ -382,17 +396,8 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return nominal_input_tags(super().__sklearn_tags__())
 
     # ----------------------------------------------------------------------------------------
-    def _validate_params(self):
-        if not isinstance(self.missing, str) or self.missing not in _MISSING_POLICIES:
-            raise ValueError(f"missing must be one of {_MISSING_POLICIES}, got {self.missing!r}")
-        if not isinstance(self.uncovered, str) or self.uncovered not in _UNCOVERED_POLICIES:
-            raise ValueError(
-                f"uncovered must be one of {_UNCOVERED_POLICIES}, got {self.uncovered!r}"
-            )
-        check_encoding_params(self)
-        if not isinstance(self.keep_trace, (bool, np.bool_)):
-            raise TypeError(f"keep_trace must be a bool, got {self.keep_trace!r}")
-
+    # ----------------------------------------------------------------------------------------
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y):
         """Learn the ordered PRISM rule list.
 
@@ -408,10 +413,9 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : Prism
         """
-        self._validate_params()
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing=str(self.missing), discretizer=self.discretizer,
-            categorical_features=self.categorical_features,
+            categorical_features=self.categorical_features, drop_single_bin=True,
         )
         self.encoding_ = encoding
         self.classes_ = np.unique(y_arr)

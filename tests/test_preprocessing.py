@@ -202,7 +202,8 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
     train, test = np.arange(0, 155, 2), np.arange(1, 155, 2)
     coded_train, coded_test = paper04.mdl_codes(data.X[train], data.y[train], data.X[test], data.nominal)
     predictions, n_rules, n_literals = paper04.prism_fit_predict(coded_train, data.y[train], coded_test)
-    model = Prism(discretizer=MDLDiscretizer(), categorical_features=data.nominal).fit(data.X[train], data.y[train])
+    model = Prism(missing="no_match", discretizer=MDLDiscretizer(), categorical_features=data.nominal)
+    model.fit(data.X[train], data.y[train])
     assert model.predict(data.X[test]).tolist() == predictions.tolist()
     assert len(model.rules_) == n_rules
     assert sum(len(rule.conditions) for rule in model.rules_) == n_literals

@@ -242,7 +242,7 @@ def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     predictions : ndarray
     n_rules, n_literals : int
     """
-    model = Prism().fit(train, y_train)
+    model = Prism(missing="no_match", discretizer=None).fit(train, y_train)  # the codes as they are
     return np.asarray(model.predict(test)), len(model.rules_), model.complexity_
 
 
