@@ -38,11 +38,14 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, check_scalar
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
-from companion.interpretable import InterpretableMixin, check_numeric_input, laplace_proba
+from companion.interpretable import InterpretableMixin, laplace_proba
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
+    FrameEncoder,
     fit_nominal_encoding,
     nominal_codes,
     nominal_input_tags,
@@ -126,6 +129,36 @@ def leaf_monomial(conditions, n_variables: int) -> tuple[int, ...]:
     return tuple(sorted(f + n_variables if op == "<=" else f for f, op, _ in conditions))
 
 
+def _missing_routes(tree, leaves) -> list[tuple[bool, ...]]:
+    """Per leaf, per condition on its path (root first): whether a missing value satisfies it.
+
+    scikit-learn's tree sends a missing value left at a node when ``missing_go_to_left`` says
+    so (learnt at fit; to the larger child where no missing value was seen).
+    """
+    left, right = tree.children_left, tree.children_right
+    parent = np.full(tree.node_count, -1, dtype=np.intp)
+    is_left = np.zeros(tree.node_count, dtype=bool)
+    inner = np.flatnonzero(left != -1)
+    parent[left[inner]] = inner
+    parent[right[inner]] = inner
+    is_left[left[inner]] = True
+    go_left = np.asarray(getattr(tree, "missing_go_to_left", np.zeros(tree.node_count)), dtype=bool)
+    routes = []
+    for leaf in leaves:
+        route, node = [], int(leaf)
+        while parent[node] >= 0:
+            route.append(bool(go_left[parent[node]]) == bool(is_left[node]))
+            node = int(parent[node])
+        routes.append(tuple(route[::-1]))
+    return routes
+
+
+def _whole(value):
+    """``value`` as an int when it is a whole number (unit or integer weights), else as a float."""
+    value = float(value)
+    return int(round(value)) if value == round(value) else value
+
+
 def _descendants(node, left, right):
     """All nodes of the subtree rooted at ``node`` (including it)."""
     found, stack = [], [node]
@@ -142,10 +175,10 @@ def _descendants(node, left, right):
 # --------------------------------------------------------------------------------------------
 
 
-def _cost_complexity_alpha(X, y, *, max_depth, criterion, random_state, max_alphas):
+def _cost_complexity_alpha(X, y, sample_weight, *, max_depth, criterion, random_state, max_alphas):
     """``ccp_alpha`` of least inner-CV error among at most ``max_alphas`` values of the path."""
     grower = DecisionTreeClassifier(max_depth=max_depth, criterion=criterion, random_state=random_state)
-    path = grower.cost_complexity_pruning_path(X, y)
+    path = grower.cost_complexity_pruning_path(X, y, sample_weight=sample_weight)
     alphas = np.unique(path.ccp_alphas[:-1]) if len(path.ccp_alphas) > 1 else np.array([0.0])
     if len(alphas) > max_alphas:
         alphas = np.unique(np.quantile(alphas, np.linspace(0, 1, max_alphas)))
@@ -153,18 +186,25 @@ def _cost_complexity_alpha(X, y, *, max_depth, criterion, random_state, max_alph
     if n_splits < 2 or len(alphas) == 1:
         return 0.0
     splits = list(StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state).split(X, y))
-    # The criterion is the sum over inner folds of the fold error rates count_f / n_f, accumulated
-    # exactly in Python integers as multiples of 1 / lcm(n_f): equal criteria are equal numbers
-    # (a float sum of rates can break such a tie in its last bit).
-    common = math.lcm(*(len(test) for _, test in splits))
+    # The criterion is the sum over inner folds of the fold error rates (weighted errors over the
+    # fold's weight). With integer weights (unit weights included) it is accumulated exactly in
+    # Python integers as multiples of 1 / lcm(n_f): equal criteria are equal numbers (a float sum
+    # of rates can break such a tie in its last bit).
+    integer = bool(np.all(sample_weight == np.round(sample_weight)))
+    totals = [float(sample_weight[test].sum()) for _, test in splits]
+    exact = integer and all(t > 0 for t in totals)
+    common = math.lcm(*(int(t) for t in totals)) if exact else 1
     errors = [0] * len(alphas)
-    for train, test in splits:
+    for (train, test), total in zip(splits, totals):
         for k, alpha in enumerate(alphas):
             model = DecisionTreeClassifier(
                 max_depth=max_depth, criterion=criterion, random_state=random_state, ccp_alpha=alpha
-            ).fit(X[train], y[train])
-            wrong = int(np.count_nonzero(model.predict(X[test]) != y[test]))
-            errors[k] += wrong * (common // len(test))
+            ).fit(X[train], y[train], sample_weight=sample_weight[train])
+            wrong = float(sample_weight[test][model.predict(X[test]) != y[test]].sum())
+            if exact:
+                errors[k] += int(wrong) * (common // int(total))
+            elif total > 0:
+                errors[k] += wrong / total
     # Ties: the first, i.e. the smallest alpha (the largest tree) of least inner-CV error.
     return float(alphas[errors.index(min(errors))])
 
@@ -186,7 +226,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     ``max_alphas`` values of the pruning path (its quantiles when longer). The criterion, the
     sum of the inner-fold error rates, is compared exactly (integer error counts over a common
     denominator); ties go to the smallest ``alpha``. ``leaf_cost`` is not used. Missing values
-    (NaN) are allowed in this mode and routed by scikit-learn's tree.
+    (NaN) are routed by scikit-learn's tree.
 
     Scores: :meth:`predict_proba` is the Laplace-corrected class frequency ``(n_c + 1)/(n + k)`` of
     the training examples in the pruned leaf an example reaches (``k`` classes; every pruned leaf
@@ -194,8 +234,26 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     the first class of ``classes_``). :meth:`decision_function` is, for two classes,
     ``P(classes_[1]) − P(classes_[0]) = (n_1 − n_0)/(n + 2)``, exact in sign and positive iff
     ``predict`` says ``classes_[1]``; for more classes it is ``predict_proba`` itself.
-    Any number of classes; real-valued inputs (a string column of a DataFrame is rejected by name).
-    ``to_text()`` names the columns by ``feature_names_in_`` (else ``x0, x1, ...``).
+    Any number of classes. Numbers, with NaN for a missing value (routed by scikit-learn's tree,
+    in both pruning modes); nominal columns (read by the package's one rule: a DataFrame's
+    category, bool, object and string columns) are one-hot encoded first, a missing nominal
+    cell being NaN in every indicator. ``to_text(decimals=None)`` names the columns by
+    ``feature_names_in_`` (else ``x0, x1, ...``).
+
+    **Weights.** ``sample_weight`` are frequencies: an example of weight ``w`` counts as ``w``
+    examples in the split criterion, in the errors the pruning counts and in ``cell_counts_``,
+    so integer weights give the tree that duplicating the rows gives and zero weights the tree
+    that dropping them gives (``pruning="errors"``; the inner folds of
+    ``"cost_complexity_cv"`` split rows, not weights). ``class_weight`` (``"balanced"`` or a
+    dict) multiplies them, as the pruning minimises a count of errors.
+
+    **Exported model** (``to_dict()["model"]``): ``leaves`` (one per pruned leaf, right to left:
+    ``conditions`` as ``[column, "<=" or ">", threshold]`` on the encoded columns,
+    ``missing_satisfies`` per condition, ``class`` (index in ``classes``), ``counts``),
+    ``n_encoded_features``, ``ccp_alpha``, ``n_errors``, and ``encoder`` (``nominal`` mask and
+    ``categories`` of the one-hot encoder, or null). The rebuilt model predicts from the leaves'
+    conditions (it has no ``full_tree_``; ``leaves_`` becomes ``0 .. n_leaves - 1``).
+    ``rules_frame`` has one row per pruned leaf; a leaf decides the rows that reach it.
 
     Parameters
     ----------
@@ -210,6 +268,9 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         The pruning rule (see above).
     max_alphas : int, default=8
         ``pruning="cost_complexity_cv"``: most values of ``ccp_alpha`` tried, to bound the cost.
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (``"balanced"``:
+        ``n_samples / (n_classes * count of the class)``).
     random_state : int, RandomState or None, default=None
         Tie-breaking between equally good splits, and the inner folds' shuffle (scikit-learn's
         convention: ``None`` draws it afresh at every fit; pass an int for repeatable trees, as
@@ -234,9 +295,18 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Training errors of the pruned tree.
     risk_ : float
         ``leaf_cost·n_leaves_ + n_errors_`` (for ``leaf_cost = 1``: paper 03's Table 1 tree risk).
-    node_counts_ : ndarray of shape (n_nodes, n_classes)
-        Training examples of each class (columns: ``classes_``) reaching each node of
-        ``full_tree_``; the rows of the pruned leaves (``leaves_``) give :meth:`predict_proba`.
+    cell_counts_ : ndarray of shape (n_leaves, n_classes)
+        Weighted training examples of each class (columns: ``classes_``) in each pruned leaf
+        (rows in ``leaves_`` order): what :meth:`predict_proba` reads. Integers under integer
+        weights.
+    leaf_class_ : ndarray of int
+        Index in ``classes_`` of each pruned leaf's prediction (its weighted majority).
+    leaf_missing_ : list of tuple of bool
+        Per pruned leaf, per condition of ``leaf_conditions_``: whether a missing value
+        satisfies it (the way scikit-learn's tree routes it).
+    encoder_ : FrameEncoder or None
+        The one-hot encoder of the nominal input columns (None when every column is numeric);
+        the conditions test its output columns (``n_encoded_features_`` of them).
     leaves_ : ndarray
         Node ids of the pruned leaves, from right to left (the order of ``leaf_monomials_``,
         ``leaf_signs_``, ``leaf_depths_`` and ``leaf_conditions_``; paper 03's numbers were
@@ -248,50 +318,82 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(
-        self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8, random_state=None
+        self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8,
+        class_weight=None, random_state=None,
     ):
         self.max_depth = max_depth
         self.leaf_cost = leaf_cost
         self.criterion = criterion
         self.pruning = pruning
         self.max_alphas = max_alphas
+        self.class_weight = class_weight
         self.random_state = random_state
 
-    def _allows_nan(self) -> bool:
-        return self.pruning == "cost_complexity_cv"
+    _parameter_constraints = {
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "leaf_cost": [Interval(Real, 0, None, closed="left")],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss"})],
+        "pruning": [StrOptions(set(PRUNINGS))],
+        "max_alphas": [Interval(Integral, 1, None, closed="left")],
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+        "random_state": ["random_state"],
+    }
 
-    def fit(self, X, y):
-        """Grow the CART tree on ``(X, y)`` and prune it by ``pruning``."""
-        if self.max_depth is not None:
-            check_scalar(self.max_depth, "max_depth", Integral, min_val=1)
-        check_scalar(self.leaf_cost, "leaf_cost", Real, min_val=0.0)
-        check_scalar(self.max_alphas, "max_alphas", Integral, min_val=1)
-        if not isinstance(self.criterion, str) or self.criterion not in ("gini", "entropy", "log_loss"):
-            raise ValueError(f"criterion must be 'gini', 'entropy' or 'log_loss', got {self.criterion!r}")
-        if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
-        check_numeric_input(X, type(self).__name__)
-        X, y = validate_data(
-            self, X, y, dtype=np.float64, ensure_all_finite="allow-nan" if self._allows_nan() else True
-        )
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = tags.input_tags.categorical = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the CART tree on ``(X, y)`` and prune it by ``pruning``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numbers (NaN = missing, routed by scikit-learn's tree); the nominal columns (a
+            DataFrame's category, bool, object and string columns, an array's columns of
+            non-numbers) are one-hot encoded first (:class:`companion.preprocessing.FrameEncoder`).
+        y : array-like of shape (n_samples,)
+            Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: an example of weight ``w`` counts as ``w`` examples in the split
+            criterion, the leaf counts, the errors the pruning counts and ``cell_counts_``.
+
+        Returns
+        -------
+        self : PrunedDecisionTree
+        """
+        validate_data(self, X, skip_check_array=True)
+        encoder = FrameEncoder(encoding="onehot").fit(X)
+        self.encoder_ = encoder if encoder.nominal_.any() else None
+        if self.encoder_ is not None:
+            X = self.encoder_.transform(X)
+        X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if self.class_weight is not None:
+            sample_weight = sample_weight * compute_sample_weight(self.class_weight, y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         self.ccp_alpha_ = 0.0
         if self.pruning == "cost_complexity_cv":
             self.ccp_alpha_ = _cost_complexity_alpha(
-                X, y_index, max_depth=self.max_depth, criterion=self.criterion,
+                X, y_index, sample_weight, max_depth=self.max_depth, criterion=self.criterion,
                 random_state=self.random_state, max_alphas=int(self.max_alphas),
             )
         self.full_tree_ = DecisionTreeClassifier(
             max_depth=self.max_depth, criterion=self.criterion, random_state=self.random_state,
             ccp_alpha=self.ccp_alpha_,
-        ).fit(X, y_index)
+        ).fit(X, y_index, sample_weight=sample_weight)
         tree = self.full_tree_.tree_
         n_nodes = tree.node_count
-        # Class counts of the training examples reaching each node, from the decision path.
+        # Weighted class counts of the training examples reaching each node, from the decision path.
         paths = self.full_tree_.decision_path(X)
-        one_hot = np.eye(self.classes_.size)[y_index]
+        one_hot = np.eye(self.classes_.size)[y_index] * sample_weight[:, None]
         counts = np.asarray(paths.T @ one_hot)
+        if np.all(sample_weight == np.round(sample_weight)):
+            counts = np.rint(counts).astype(np.int64)  # sums of whole weights: whole numbers
         node_class = np.argmax(counts, axis=1)
         leaf_errors = counts.sum(axis=1) - counts.max(axis=1)
         left, right = tree.children_left, tree.children_right
@@ -309,47 +411,78 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
                     keep_split[node] = split < as_leaf
                     best[node] = split if keep_split[node] else as_leaf
         leaves = tree_leaf_paths(tree, cut=~keep_split)[::-1]
-        # Map every node of the full tree to the pruned leaf that contains it.
-        pruned_leaf = np.arange(n_nodes)
-        for leaf in leaves:
-            pruned_leaf[_descendants(leaf.node, left, right)] = leaf.node
         self.leaves_ = np.array([leaf.node for leaf in leaves])
         self.leaf_conditions_ = [leaf.conditions for leaf in leaves]
+        self.leaf_missing_ = _missing_routes(tree, self.leaves_)
         self.leaf_monomials_ = [leaf_monomial(leaf.conditions, X.shape[1]) for leaf in leaves]
         self.leaf_depths_ = np.array([leaf.depth for leaf in leaves])
-        self.pruned_leaf_ = pruned_leaf
-        self.node_class_ = node_class
-        self.node_counts_ = np.rint(counts).astype(np.int64)  # sums of ones: whole numbers
-        self.n_leaves_ = len(leaves)
+        self.leaf_class_ = node_class[self.leaves_]
+        self.n_encoded_features_ = X.shape[1]
+        self.cell_counts_ = counts[self.leaves_]
+        self._set_sizes()
+        self.n_errors_ = _whole(leaf_errors[self.leaves_].sum())
+        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        return self
+
+    def _set_sizes(self):
+        """The size attributes, from the leaves."""
+        self.n_leaves_ = len(self.leaves_)
         self.n_literals_ = int(self.leaf_depths_.sum())
         self.complexity_ = self.n_literals_
         self.depth_ = int(self.leaf_depths_.max())
-        self.n_errors_ = int(round(leaf_errors[self.leaves_].sum()))
-        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
-        self.leaf_signs_ = np.where(node_class[self.leaves_] == 1, 1.0, -1.0)
-        return self
+        self.leaf_signs_ = np.where(self.leaf_class_ == 1, 1.0, -1.0)
 
     def _reached(self, X):
-        """Node id of the pruned leaf each row of ``X`` reaches."""
+        """Position in ``leaves_`` of the pruned leaf each row of ``X`` reaches."""
         check_is_fitted(self)
-        X = validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan" if self._allows_nan() else True
-        )
-        return self.pruned_leaf_[self.full_tree_.apply(X)]
+        validate_data(self, X, skip_check_array=True, reset=False)
+        if self.encoder_ is not None:
+            X = self.encoder_.transform(X)
+        X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return self._leaf_decisions(X).argmax(axis=1)
+
+    def _leaf_decisions(self, X):
+        """``decided[i, k]``: encoded row ``i`` satisfies every condition of leaf ``k`` (exactly one ``k``).
+
+        A missing value goes the way scikit-learn's tree sent it (``leaf_missing_``).
+        """
+        decided = np.ones((X.shape[0], len(self.leaf_conditions_)), dtype=bool)
+        for k, (conditions, missing) in enumerate(zip(self.leaf_conditions_, self.leaf_missing_)):
+            for (feature, op, threshold), nan_goes in zip(conditions, missing):
+                column = X[:, feature]
+                with np.errstate(invalid="ignore"):
+                    holds = column <= threshold if op == "<=" else column > threshold
+                decided[:, k] &= np.where(np.isnan(column), nan_goes, holds)
+        return decided
 
     def predict(self, X):
-        """Class of the pruned leaf reached by each row of ``X`` (its training majority)."""
+        """Class of the pruned leaf reached by each row of ``X`` (its training majority).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         reached = self._reached(X)  # first: it raises NotFittedError before fit
-        return self.classes_[self.node_class_[reached]]
+        return self.classes_[self.leaf_class_[reached]]
 
     def predict_proba(self, X):
         """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the reached pruned leaf.
 
-        One row per row of ``X``, one column per class of ``classes_``; :meth:`predict` is the
-        argmax (ties: the first class).
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; :meth:`predict` is the argmax (ties: the first class).
         """
         reached = self._reached(X)
-        return laplace_proba(self.node_counts_[reached])
+        return laplace_proba(self.cell_counts_[reached])
 
     def decision_function(self, X):
         """Two classes: ``(n_1 − n_0)/(n + 2)`` of the reached leaf, positive iff ``classes_[1]`` is predicted.
@@ -363,28 +496,111 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
         """
         reached = self._reached(X)
-        counts = self.node_counts_[reached]
+        counts = self.cell_counts_[reached]
         if self.classes_.size != 2:
             return laplace_proba(counts)
         return (counts[:, 1] - counts[:, 0]) / (counts.sum(axis=1) + 2.0)
 
-    def _render_text(self, feature_names) -> str:
+    def _names(self, feature_names):
+        """Names of the encoded columns the conditions test (one-hot: ``city=Paris``)."""
+        if self.encoder_ is None:
+            return list(feature_names)
+        return [str(name) for name in self.encoder_.get_feature_names_out(list(feature_names))]
+
+    def _condition_text(self, index, names, decimals=None) -> str:
+        """The conditions of leaf ``leaves_[index]`` (``names``: encoded columns), joined by AND."""
+        def number(t):
+            return f"{t:.3g}" if decimals is None else f"{round(t, decimals):g}"
+        return " AND ".join(f"{names[f]} {op} {number(t)}" for f, op, t in self.leaf_conditions_[index])
+
+    def _render_text(self, feature_names, *, decimals=None) -> str:
         """The pruned tree as rules, one leaf per line (left to right), with the leaf's training counts.
 
         ``age <= 54.5`` follows scikit-learn's split (left: ``<=``); on 0/1 inputs ``x3 <= 0.5``
-        is the literal ``¬x3``. Columns are named by ``feature_names`` (default
-        ``feature_names_in_``, else ``x0, x1, ...`` counted from 0).
+        is the literal ``¬x3``; a one-hot column of a nominal input is ``city=Paris``. Columns
+        are named by ``feature_names`` (default ``feature_names_in_``, else ``x0, x1, ...``
+        counted from 0). ``decimals``: thresholds rounded to that many decimals (default: 3
+        significant digits).
         """
+        names = self._names(feature_names)
         lines = []
         for index in range(self.n_leaves_ - 1, -1, -1):  # leaves_ runs right to left
-            leaf, conditions = self.leaves_[index], self.leaf_conditions_[index]
-            text = " AND ".join(f"{feature_names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
-            counts = self.node_counts_[leaf]
-            label = self.node_class_[leaf]
+            text = self._condition_text(index, names, decimals) or "always"
+            counts = self.cell_counts_[index]
+            label = self.leaf_class_[index]
             lines.append(
-                f"if {text}: predict {self.classes_[label]!s} ({counts[label]} of {counts.sum()} training examples)"
+                f"if {text}: predict {self.classes_[label]!s} ({_whole(counts[label])} of {_whole(counts.sum())} "
+                "training examples)"
             )
         return "\n".join(lines)
+
+    def _rule_records(self, feature_names):
+        """One record per pruned leaf, in ``to_text`` order (left to right)."""
+        names = self._names(feature_names)
+        return [
+            {"condition": self._condition_text(index, names), "prediction": self.classes_[self.leaf_class_[index]]}
+            for index in range(self.n_leaves_ - 1, -1, -1)
+        ]
+
+    def _rule_decisions(self, X):
+        """Leaf ``k`` decides the rows that reach it (one leaf per row)."""
+        positions = self._reached(X)
+        order = np.arange(self.n_leaves_ - 1, -1, -1)
+        return positions[:, None] == order[None, :]
+
+    def _model_to_dict(self):
+        model = {
+            "leaves": [
+                {
+                    "conditions": [[int(f), op, float(t)] for f, op, t in conditions],
+                    "missing_satisfies": list(missing),
+                    "class": int(label),
+                    "counts": counts.tolist(),
+                }
+                for conditions, missing, label, counts in zip(
+                    self.leaf_conditions_, self.leaf_missing_, self.leaf_class_, self.cell_counts_
+                )
+            ],
+            "n_encoded_features": int(self.n_encoded_features_),
+            "ccp_alpha": float(self.ccp_alpha_),
+            "n_errors": self.n_errors_,
+            "encoder": None,
+        }
+        if self.encoder_ is not None:
+            model["encoder"] = {
+                "nominal": self.encoder_.nominal_.tolist(),
+                "categories": [None if v is None else list(v) for v in self.encoder_.categories_],
+            }
+        return model
+
+    def _model_from_dict(self, model):
+        leaves = model["leaves"]
+        self.leaf_conditions_ = [tuple((int(f), op, float(t)) for f, op, t in leaf["conditions"]) for leaf in leaves]
+        self.leaf_missing_ = [tuple(bool(v) for v in leaf["missing_satisfies"]) for leaf in leaves]
+        self.leaf_class_ = np.array([leaf["class"] for leaf in leaves], dtype=np.intp)
+        counts = np.array([leaf["counts"] for leaf in leaves], dtype=float)
+        self.cell_counts_ = counts.astype(np.int64) if np.all(counts == np.round(counts)) else counts
+        self.n_encoded_features_ = int(model["n_encoded_features"])
+        self.leaf_depths_ = np.array([len(c) for c in self.leaf_conditions_])
+        self.leaf_monomials_ = [leaf_monomial(c, self.n_encoded_features_) for c in self.leaf_conditions_]
+        self.leaves_ = np.arange(len(leaves))
+        self.ccp_alpha_ = float(model["ccp_alpha"])
+        self.n_errors_ = model["n_errors"]
+        self._set_sizes()
+        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        self.encoder_ = None
+        if model.get("encoder") is not None:
+            encoder = FrameEncoder(encoding="onehot")
+            encoder.nominal_ = np.array(model["encoder"]["nominal"], dtype=bool)
+            encoder.categories_ = model["encoder"]["categories"]
+            encoder.n_features_in_ = self.n_features_in_
+            names = getattr(self, "feature_names_in_", None)
+            if names is not None:
+                encoder.feature_names_in_ = np.asarray(names, dtype=object)
+            encoder.columns_ = [str(c) for c in names] if names is not None else [
+                f"x{j}" for j in range(self.n_features_in_)
+            ]
+            self.encoder_ = encoder
 
 
 # --------------------------------------------------------------------------------------------

@@ -129,16 +129,25 @@ def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
 
 def test_pruning_parameters_are_checked():
     X, y = make_led_digits(60, random_state=0)
-    with pytest.raises(ValueError, match="pruning must be one of"):
+    with pytest.raises(ValueError, match="The 'pruning' parameter of PrunedDecisionTree must be a str among"):
         PrunedDecisionTree(pruning="pessimistic").fit(X, y)
-    with pytest.raises(ValueError, match="max_alphas == 0, must be >= 1"):
+    with pytest.raises(ValueError, match=r"The 'max_alphas' parameter of PrunedDecisionTree must be an int in the range \[1, inf\). Got 0"):
         PrunedDecisionTree(pruning="cost_complexity_cv", max_alphas=0).fit(X, y)
-    # Missing values are the CV mode's (paper 04's one-hot data); the exact pruning refuses them.
+    # Missing values are routed by scikit-learn's tree in both modes; the leaves' conditions
+    # send them where the tree does.
     X_nan = X.astype(float)
-    X_nan[0, 0] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
-        PrunedDecisionTree().fit(X_nan, y)
-    assert PrunedDecisionTree(pruning="cost_complexity_cv", random_state=0).fit(X_nan, y).predict(X_nan).shape == (60,)
+    X_nan[np.random.default_rng(0).random(X.shape) < 0.2] = np.nan
+    for pruning in ("errors", "cost_complexity_cv"):
+        model = PrunedDecisionTree(pruning=pruning, random_state=0).fit(X_nan, y)
+        np.testing.assert_array_equal(model.leaves_[model._reached(X_nan)], _pruned_leaf_by_path(model, X_nan))
+
+
+def _pruned_leaf_by_path(model, X):
+    """The pruned leaf on each row's decision path through the full tree (independent of the conditions)."""
+    path = model.full_tree_.decision_path(X).toarray().astype(bool)
+    on_path = path[:, model.leaves_]
+    assert (on_path.sum(axis=1) == 1).all()
+    return model.leaves_[on_path.argmax(axis=1)]
 
 
 def test_pruned_tree_leaf_order_and_size():
@@ -150,8 +159,8 @@ def test_pruned_tree_leaf_order_and_size():
     assert [conditions for _, conditions in walked] == tree.leaf_conditions_[::-1]
     assert tree.n_literals_ == tree.complexity_ == sum(len(c) for _, c in walked)
     assert tree.depth_ == max(len(c) for _, c in walked)
-    # Every example reaches, through pruned_leaf_, a pruned leaf on its decision path.
-    reached = tree.pruned_leaf_[tree.full_tree_.apply(X)]
+    # Every example reaches, through the leaves' conditions, a pruned leaf on its decision path.
+    reached = tree.leaves_[tree._reached(X)]
     path = tree.full_tree_.decision_path(X).toarray().astype(bool)
     assert np.isin(reached, tree.leaves_).all() and path[np.arange(len(X)), reached].all()
     assert len(tree.to_text().splitlines()) == tree.n_leaves_
@@ -365,8 +374,12 @@ def test_pruned_tree_text_counts_columns_from_zero_and_uses_frame_names():
         PrunedDecisionTree(random_state=0),
     ).fit(mixed, y)
     assert any(name in pipeline_text(pipe) for name in ("num__age", "cat__city_Nice", "cat__city_Paris"))
-    with pytest.raises(ValueError, match=r"PrunedDecisionTree needs numeric columns, but column 'city'"):
-        PrunedDecisionTree().fit(mixed, y)
+    # A nominal column is one-hot encoded by the tree itself, and named value by value.
+    direct = PrunedDecisionTree(random_state=0).fit(mixed, y)
+    assert "city=" in direct.to_text() or "age" in direct.to_text()
+    assert direct.score(mixed, y) == 1.0
+    assert PrunedDecisionTree(random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
+    assert tree.to_text(decimals=0).startswith("if age <= 54")  # 54.5 rounded half to even
 
 
 def test_pruned_tree_accepts_numpy_scalars():
