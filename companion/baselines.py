@@ -42,14 +42,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
-from companion.interpretable import InterpretableMixin, laplace_proba
+from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
+    NominalEncoding,
     fit_nominal_encoding,
     nominal_codes,
     nominal_input_tags,
+    positive_weight_rows,
 )
+from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = ["LeafPath", "tree_leaf_paths", "PrunedDecisionTree", "OrderedRipper", "OneR"]
 
@@ -654,7 +657,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Conditions over all rules.
     complexity_ : int
         ``n_literals_``: the conditions :meth:`to_text` shows.
-    decider_class_counts_ : ndarray of shape (n_rulesets + 1, n_classes)
+    cell_counts_ : ndarray of shape (n_rulesets + 1, n_classes)
         Training examples of each class (columns: ``classes_``) decided by each rule set (rows
         in ``rulesets_`` order; the last row: the default), what :meth:`predict_proba` reads.
         :meth:`predict` is the deciding rule set's class, usually but not necessarily the
@@ -670,6 +673,19 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "seed the split is of row positions, so reordering the rows changes the split and the rules"
     )
 
+    _parameter_constraints = {"random_state": ["random_state"]}
+
+    _sklearn_check_exemptions = dict.fromkeys(
+        (
+            "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+            "check_sample_weights_list", "check_sample_weights_shape", "check_sample_weights_not_overwritten",
+            "check_sample_weights_invariance", "check_sample_weight_equivalence_on_dense_data",
+            "check_sample_weight_equivalence_on_sparse_data", "check_class_weight_classifiers",
+        ),
+        "wittgenstein's RIPPER grows and prunes rules on unweighted rows, so OrderedRipper takes "
+        "no sample_weight (it refuses one with a TypeError naming OrderedRipper)",
+    )
+
     def __init__(self, *, random_state=None):
         self.random_state = random_state
 
@@ -683,18 +699,33 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             return raw.reset_index(drop=True)
         return pd.DataFrame(X)
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Learn one rule set per class but the most frequent, rarest class first.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : None
+            Not supported: wittgenstein's RIPPER has no weights. Anything but None raises.
 
         Returns
         -------
         self : OrderedRipper
+
+        Raises
+        ------
+        TypeError
+            If ``sample_weight`` is given.
         """
+        if sample_weight is not None:
+            raise TypeError(
+                "OrderedRipper does not take sample_weight: the binary RIPPER it orders "
+                "(wittgenstein.RIPPER) grows and prunes its rules on unweighted rows. Repeat rows "
+                "to give them integer weights, or use Prism, OneR, PrunedDecisionTree or "
+                "DecisionCommittee, which take weights."
+            )
         wittgenstein = _import_wittgenstein()
         if self.random_state is None or isinstance(self.random_state, Integral):
             seed = self.random_state
@@ -728,7 +759,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.complexity_ = self.n_literals_
         counts = np.zeros((len(self.rulesets_) + 1, self.classes_.size), dtype=np.int64)
         np.add.at(counts, (self._decider(frame), y_index), 1)
-        self.decider_class_counts_ = counts
+        self.cell_counts_ = counts
         return self
 
     def _decider(self, frame) -> np.ndarray:
@@ -757,7 +788,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the deciding rule set.
 
         The training examples counted are those the same rule set decides (the first that fires
-        on them), or that none decides for the default; ``decider_class_counts_`` holds them.
+        on them), or that none decides for the default; ``cell_counts_`` holds them.
 
         Returns
         -------
@@ -765,7 +796,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Columns in ``classes_`` order.
         """
         decider = self._validated_decider(X)  # first: it raises NotFittedError before fit
-        return laplace_proba(self.decider_class_counts_[decider])
+        return laplace_proba(self.cell_counts_[decider])
 
     def _render_text(self, feature_names) -> str:
         """One line per rule, ``if a = v AND ...: predict c``, in the order they are tried."""
@@ -820,7 +851,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     attribute_name_ : str
     value_classes_ : dict
         Value of the chosen attribute (``?`` for missing) -> predicted class.
-    value_class_counts_ : ndarray of shape (n_values, n_classes)
+    cell_counts_ : ndarray of shape (n_values, n_classes)
         Training instances of each class (columns in ``classes_`` order) per value code of the
         chosen attribute (the last code is missing): what :meth:`predict_proba` reads.
     class_counts_ : ndarray of shape (n_classes,)
@@ -870,9 +901,13 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ),
     }
 
-    _parameter_constraints = dict(ENCODING_PARAMETER_CONSTRAINTS)
+    _parameter_constraints = {
+        **ENCODING_PARAMETER_CONSTRAINTS,
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+    }
 
-    def __init__(self, *, discretizer="mdl", categorical_features=None):
+    def __init__(self, *, discretizer="mdl", categorical_features=None, class_weight=None):
+        self.class_weight = class_weight
         self.discretizer = discretizer
         self.categorical_features = categorical_features
 
@@ -880,23 +915,29 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return nominal_input_tags(super().__sklearn_tags__())
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Choose the attribute whose one-level rule makes the fewest training errors.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Nominal attributes (strings, integer codes or categoricals), and numeric ones with a
-            ``discretizer`` (see ``categorical_features``).
+            Nominal attributes (strings, integer codes or categoricals), and numeric ones binned
+            by the ``discretizer`` (see ``categorical_features``).
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: the errors counted are sums of weights (class Notes).
 
         Returns
         -------
         self : OneR
         """
+        if self.class_weight is not None:
+            balance = compute_sample_weight(self.class_weight, np.asarray(y))
+            sample_weight = balance if sample_weight is None else balance * _check_sample_weight(sample_weight, X)
+        X, y, weight = positive_weight_rows(X, y, sample_weight)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing="value", discretizer=self.discretizer,
-            categorical_features=self.categorical_features,
+            categorical_features=self.categorical_features, sample_weight=weight,
         )
         self.encoding_ = encoding
         self.classes_ = np.unique(y_arr)
@@ -909,20 +950,25 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         offsets = np.concatenate([[0], np.cumsum(n_values)])
         # Joint (attribute, value, class) counts in one bincount: cell index = test * k + class.
         test = offsets[:-1] + codes  # codes >= 0 everywhere: missing is a value here
+        unit = np.ones(len(y_arr)) if weight is None else weight
         joint = np.bincount(
-            (test * n_classes + class_code[:, None]).ravel(), minlength=offsets[-1] * n_classes
+            (test * n_classes + class_code[:, None]).ravel(),
+            weights=np.repeat(unit, codes.shape[1]), minlength=offsets[-1] * n_classes,
         ).reshape(offsets[-1], n_classes)
+        if weight is None or np.all(weight == np.round(weight)):
+            joint = np.rint(joint).astype(np.int64)  # sums of whole weights
         declared = joint[:, np.argsort(rank)]  # columns in declared class order
         majority = np.argmax(declared, axis=1)  # first maximum = earliest class in declared order
         correct_per_test = joint.max(axis=1)
         correct = np.add.reduceat(correct_per_test, offsets[:-1])
-        best = int(np.argmax(correct))  # earliest attribute on ties
+        # Earliest attribute on ties (exact for whole weights; within TIE_RTOL for others).
+        best = first_near_min(-correct.astype(float), 0.0 if joint.dtype.kind == "i" else TIE_RTOL)
         self.attribute_ = best
         self.attribute_name_ = names[best]
         block = slice(offsets[best], offsets[best + 1])
         self.value_codes_ = np.array([class_order[k] for k in majority[block]], dtype=object)
-        self.value_class_counts_ = joint[block]
-        self.class_counts_ = np.bincount(class_code, minlength=n_classes)
+        self.cell_counts_ = joint[block]
+        self.class_counts_ = joint[offsets[best] : offsets[best + 1]].sum(axis=0)
         # A value absent from the training set predicts the majority class.
         absent = joint[block].sum(axis=1) == 0
         totals = self.class_counts_[np.argsort(rank)]
@@ -932,8 +978,58 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
             encoding.value_name(best, v): c for v, c in enumerate(self.value_codes_) if not absent[v]
         }
         self.complexity_ = len(self.value_classes_)
-        self.training_errors_ = int(len(y_arr) - correct[best])
+        self.training_errors_ = _whole(unit.sum() - correct[best])
         return self
+
+    def _rule_records(self, feature_names):
+        """One record per ``value -> class`` line of :meth:`to_text`."""
+        name = feature_names[self.attribute_]
+        return [
+            {"condition": f"{name} = {value}", "prediction": label} for value, label in self.value_classes_.items()
+        ]
+
+    def _rule_decisions(self, X):
+        """The line of value ``v`` decides the rows holding ``v`` in the chosen attribute."""
+        codes = self._value_codes(X)
+        seen = np.flatnonzero(self.cell_counts_.sum(axis=1) > 0)
+        return codes[:, None] == seen[None, :]
+
+    def _model_to_dict(self):
+        return {
+            "columns": self.encoding_.to_dict(),
+            "attribute": int(self.attribute_),
+            "value_classes": [None if c is None else c for c in self.value_codes_.tolist()],
+            "class_order": list(self.class_order_),
+            "default_class": self.default_class_,
+            "cell_counts": self.cell_counts_.tolist(),
+            "class_counts": self.class_counts_.tolist(),
+            "training_errors": self.training_errors_,
+        }
+
+    def _model_from_dict(self, model):
+        def label(value):
+            return self.classes_[np.flatnonzero(self.classes_ == np.asarray(value, dtype=self.classes_.dtype))[0]]
+
+        def counts(rows):
+            array = np.asarray(rows, dtype=float)
+            return array.astype(np.int64) if np.all(array == np.round(array)) else array
+
+        self.encoding_ = NominalEncoding.from_dict("value", model["columns"])
+        self.attribute_ = int(model["attribute"])
+        names = resolve_feature_names(self)
+        self.attribute_name_ = names[self.attribute_]
+        self.value_codes_ = np.array([label(c) for c in model["value_classes"]], dtype=object)
+        self.class_order_ = [label(c) for c in model["class_order"]]
+        self.default_class_ = label(model["default_class"])
+        self.cell_counts_ = counts(model["cell_counts"]).reshape(-1, len(self.classes_))
+        self.class_counts_ = counts(model["class_counts"])
+        self.training_errors_ = model["training_errors"]
+        absent = self.cell_counts_.sum(axis=1) == 0
+        self.value_classes_ = {
+            self.encoding_.value_name(self.attribute_, v): c
+            for v, c in enumerate(self.value_codes_) if not absent[v]
+        }
+        self.complexity_ = len(self.value_classes_)
 
     def _value_codes(self, X) -> np.ndarray:
         """Code of each instance's value of the chosen attribute; ``-1`` for an unseen value."""
@@ -958,14 +1054,13 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Columns in ``classes_`` order; rows sum to 1.
         """
         codes = self._value_codes(X)
-        counts = self.value_class_counts_.copy()
+        counts = self.cell_counts_.copy()
         # A value no training instance holds falls back on the training set, as predict does.
         counts[counts.sum(axis=1) == 0] = self.class_counts_
         table = laplace_proba(np.vstack([counts, self.class_counts_[None, :]]))
         return table[np.where(codes >= 0, codes, len(table) - 1)]
 
     def _render_text(self, feature_names) -> str:
-        """The rule, Weka-style: the attribute, then ``value -> class`` per line."""
-        lines = [f"{feature_names[self.attribute_]}:"]
-        lines += [f"    {value} -> {label}" for value, label in self.value_classes_.items()]
-        return "\n".join(lines)
+        """The rule, one ``attribute = value -> class`` line per value seen in training."""
+        name = feature_names[self.attribute_]
+        return "\n".join(f"{name} = {value} -> {label}" for value, label in self.value_classes_.items())

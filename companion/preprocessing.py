@@ -33,11 +33,11 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context, clone
 from sklearn.utils import check_scalar
-from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._nominal import (
     MANY_VALUES,
@@ -59,6 +59,7 @@ __all__ = [
     "fit_nominal_encoding",
     "nominal_codes",
     "ENCODING_PARAMETER_CONSTRAINTS",
+    "positive_weight_rows",
     "nominal_input_tags",
     "FrameEncoder",
     "encode_frame",
@@ -78,7 +79,7 @@ def _entropy(counts):
     return terms.sum(axis=-1)
 
 
-def mdl_cut_points(values, y, n_classes, max_cuts=8):
+def mdl_cut_points(values, y, n_classes, max_cuts=8, sample_weight=None):
     """Supervised MDL cut points of one numeric attribute (Fayyad & Irani 1993).
 
     Each interval is split at the boundary point of least class entropy if the information gain
@@ -98,6 +99,11 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
         Class codes ``0 .. n_classes - 1``.
     n_classes : int
     max_cuts : int
+    sample_weight : ndarray of shape (n_samples,), optional
+        Frequency weights: the class counts, the interval sizes ``N`` of the MDL test and the
+        entropies are weighted counts, so integer weights give the cut points that duplicating
+        the rows gives, and zero weights those that dropping them gives (a zero-weight value is
+        no boundary).
 
     Returns
     -------
@@ -110,25 +116,30 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
     array([4.5])
     """
     known = ~np.isnan(values)
+    if sample_weight is not None:
+        known &= np.asarray(sample_weight) > 0
     order = np.argsort(values[known], kind="stable")
     xs = values[known][order]
     ys = y[known][order]
-    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(np.eye(n_classes)[ys], axis=0)])
+    one_hot = np.eye(n_classes)[ys]
+    if sample_weight is not None:
+        one_hot = one_hot * np.asarray(sample_weight, dtype=float)[known][order][:, None]
+    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(one_hot, axis=0)])
     cuts = []
     queue = deque([(0, xs.size)])
     while queue and len(cuts) < max_cuts:
         lo, hi = queue.popleft()
-        size = hi - lo
-        if size < 2:
+        total = cumulative[hi] - cumulative[lo]
+        size = float(total.sum())
+        if hi - lo < 2 or size <= 1:
             continue
         # Boundary candidates: positions p (left part = [lo, p)) between distinct values.
         positions = lo + 1 + np.flatnonzero(xs[lo + 1 : hi] != xs[lo : hi - 1])
         if positions.size == 0:
             continue
-        total = cumulative[hi] - cumulative[lo]
         left = cumulative[positions] - cumulative[lo]
         right = total[None, :] - left
-        n_left = (positions - lo).astype(float)
+        n_left = left.sum(axis=1)
         entropy_left, entropy_right = _entropy(left), _entropy(right)
         split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
         best = first_near_min(split_entropy, TIE_RTOL)
@@ -197,6 +208,11 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     #: Bins are closed on the right (read by :meth:`NominalEncoding.value_name` to print them).
     closed = "right"
 
+    _parameter_constraints = {
+        "max_cuts": [Interval(Integral, 0, None, closed="left")],
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+    }
+
     def __init__(self, *, max_cuts=8, categorical_features=None):
         self.max_cuts = max_cuts
         self.categorical_features = categorical_features
@@ -207,7 +223,8 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Find the cut points of every numeric column.
 
         Parameters
@@ -215,17 +232,18 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Class labels (any values).
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights of the rows (:func:`mdl_cut_points`): integer weights give the cut
+            points that duplicating the rows gives, zero weights those that dropping them gives.
 
         Returns
         -------
         self : MDLDiscretizer
         """
-        if isinstance(self.max_cuts, (bool, np.bool_)):
-            raise TypeError(f"max_cuts must be an int, not the bool {self.max_cuts!r}")
-        check_scalar(self.max_cuts, "max_cuts", Integral, min_val=0)
-        _check_categorical_features(self.categorical_features)
         X_arr, y_arr = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y_arr)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X_arr, dtype=np.float64)
         X_arr = np.asarray(X_arr)
         feature_names = (
             [str(c) for c in self.feature_names_in_]
@@ -244,7 +262,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 self.cut_points_.append(np.empty(0))
                 edges.append(None)
                 continue
-            cuts = mdl_cut_points(_as_float(X_arr[:, j]), y_codes, n_classes, int(self.max_cuts))
+            cuts = mdl_cut_points(_as_float(X_arr[:, j]), y_codes, n_classes, int(self.max_cuts), sample_weight)
             self.cut_points_.append(cuts)
             edges.append(np.concatenate([[-np.inf], cuts, [np.inf]]))
         self.bin_edges_ = np.empty(len(edges), dtype=object)
@@ -429,7 +447,8 @@ class NominalEncoding:
 
     @classmethod
     def fit(cls, X_arr: np.ndarray, *, X, declared, feature_names, missing: str, discretizer,
-            categorical_features, owner: str, y=None, drop_single_bin: bool = False):
+            categorical_features, owner: str, y=None, drop_single_bin: bool = False,
+            sample_weight=None):
         """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
         encoding = cls(missing=missing)
         n_features = X_arr.shape[1]
@@ -464,10 +483,13 @@ class NominalEncoding:
                 )
             # A supervised discretiser (MDLDiscretizer) needs the labels of the same rows; an
             # unsupervised one ignores y, as scikit-learn's fit(X, y=None) convention allows.
+            # Frequency weights reach a discretiser that takes them (MDLDiscretizer does).
+            keep = ~np.isnan(column)
+            extra = {} if sample_weight is None else {"sample_weight": sample_weight[keep]}
             if y is None:
-                fitted = clone(discretizer).fit(present.reshape(-1, 1))
+                fitted = clone(discretizer).fit(present.reshape(-1, 1), **extra)
             else:
-                fitted = clone(discretizer).fit(present.reshape(-1, 1), y[~np.isnan(column)])
+                fitted = clone(discretizer).fit(present.reshape(-1, 1), y[keep], **extra)
             binned = _bin_codes(fitted, present)
             edges = getattr(fitted, "bin_edges_", None)
             n_bins = len(edges[0]) - 1 if edges is not None else int(binned.max()) + 1
@@ -527,6 +549,60 @@ class NominalEncoding:
             codes[is_missing, j] = self.missing_codes[j]
         return codes
 
+    def to_dict(self) -> list:
+        """The encoding as JSON-able column records (an exported model's ``columns``).
+
+        Returns
+        -------
+        list of dict
+            Per column: ``values`` in code order, ``missing_code`` (-1: none), and for a binned
+            column ``edges`` (``[-inf, c1, ..., inf]``) and ``closed`` (``"right"``: bins
+            ``(c, d]``, MDL's; ``"left"``: ``[c, d)``, ``KBinsDiscretizer``'s).
+
+        Raises
+        ------
+        TypeError
+            If a discretiser has no ``bin_edges_`` (its bins cannot be written down).
+        """
+        columns = []
+        for j, values in enumerate(self.values):
+            column = {"values": list(values), "missing_code": int(self.missing_codes[j])}
+            if j in self.numeric_columns:
+                fitted = self.discretizers[self.numeric_columns.index(j)]
+                edges = getattr(fitted, "bin_edges_", None)
+                if edges is None:
+                    raise TypeError(
+                        f"the discretizer {type(fitted).__name__} has no bin_edges_, so its bins cannot be "
+                        "exported; use discretizer='mdl' or KBinsDiscretizer"
+                    )
+                column["edges"] = [float(v) for v in np.asarray(edges[0], dtype=float)]
+                column["closed"] = getattr(fitted, "closed", "left")
+            columns.append(column)
+        return columns
+
+    @classmethod
+    def from_dict(cls, missing: str, columns: list) -> "NominalEncoding":
+        """The encoding :meth:`to_dict` wrote (binned columns cut at the stored edges).
+
+        Parameters
+        ----------
+        missing : {"no_match", "value"}
+        columns : list of dict
+            :meth:`to_dict`'s output (after a JSON round trip).
+
+        Returns
+        -------
+        NominalEncoding
+        """
+        encoding = cls(missing=missing)
+        for j, column in enumerate(columns):
+            encoding.values.append(list(column["values"]))
+            encoding.missing_codes.append(int(column["missing_code"]))
+            if "edges" in column:
+                encoding.numeric_columns.append(j)
+                encoding.discretizers.append(_EdgeBins([float(v) for v in column["edges"]], column["closed"]))
+        return encoding
+
     def value_name(self, j: int, code: int):
         """The printable value of code ``code`` of column ``j`` (a bin's interval when known).
 
@@ -545,6 +621,20 @@ class NominalEncoding:
                 hi = (f"{edges[code + 1]:.4g}" + ("]" if right else ")")) if code + 2 < len(edges) else "inf)"
                 return f"{lo}, {hi}"
         return value
+
+
+class _EdgeBins:
+    """A fitted one-column discretiser rebuilt from its bin edges (an exported model's)."""
+
+    def __init__(self, edges, closed):
+        self.bin_edges_ = np.empty(1, dtype=object)
+        self.bin_edges_[0] = np.asarray(edges, dtype=float)
+        self.closed = closed
+
+    def transform(self, X):
+        inner = self.bin_edges_[0][1:-1]
+        side = "left" if self.closed == "right" else "right"
+        return np.searchsorted(inner, np.asarray(X, dtype=float)[:, 0], side=side).astype(float)[:, None]
 
 
 def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
@@ -568,7 +658,9 @@ def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
     return codes
 
 
-def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_features, drop_single_bin=False):
+def fit_nominal_encoding(
+    estimator, X, y, *, missing, discretizer, categorical_features, drop_single_bin=False, sample_weight=None
+):
     """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner.
 
     Parameters
@@ -583,6 +675,8 @@ def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_f
     categorical_features : see :func:`column_kinds`
     drop_single_bin : bool, default=False
         Give a numeric column the discretiser cut into one bin no value (no test).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Passed to the discretiser's ``fit`` (rows of zero weight must be dropped by the caller).
 
     Returns
     -------
@@ -614,6 +708,7 @@ def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_f
         owner=type(estimator).__name__,
         y=y_arr,
         drop_single_bin=drop_single_bin,
+        sample_weight=sample_weight,
     )
     classes = np.unique(y_arr)
     if declared_classes is not None:
@@ -628,6 +723,37 @@ def nominal_codes(estimator, X) -> np.ndarray:
     """Codes of ``X`` under the fitted ``estimator.encoding_`` (validated against the fit)."""
     X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
     return estimator.encoding_.transform(np.asarray(X_arr))
+
+
+def positive_weight_rows(X, y, sample_weight):
+    """``X``, ``y`` without their zero-weight rows, and the weights of the rest.
+
+    The rule learners treat weights as frequencies: a zero weight is a row that is not there, so
+    it is dropped before anything (value lists, discretiser cut points) sees it.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,) or None
+        Non-negative weights.
+
+    Returns
+    -------
+    X, y : the rows of positive weight (a DataFrame or Series stays one)
+    weight : ndarray of float or None
+        Their weights; ``None`` when every weight is 1 (no weights: integer counts).
+    """
+    if sample_weight is None:
+        return X, y, None
+    weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    keep = weight > 0
+    if not keep.all():
+        X = X.iloc[keep] if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=None)[keep] if not (
+            hasattr(X, "tocsr")) else X[keep]
+        y = y.iloc[keep] if isinstance(y, pd.Series) else np.asarray(y)[keep]
+        weight = weight[keep]
+    return X, y, (None if np.all(weight == 1.0) else weight)
 
 
 #: The ``_parameter_constraints`` shared by the rule learners on nominal attributes (Prism,
@@ -738,6 +864,11 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     ['a=n', 'a=y', 'b']
     """
 
+    _parameter_constraints = {
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+        **{name: [StrOptions(set(allowed))] for name, allowed in _FRAME_ENCODER_OPTIONS.items()},
+    }
+
     def __init__(
         self,
         *,
@@ -761,6 +892,7 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = tags.input_tags.categorical = tags.input_tags.string = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn which columns are nominal and their values.
 
@@ -773,11 +905,6 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
         -------
         self : FrameEncoder
         """
-        for name, allowed in _FRAME_ENCODER_OPTIONS.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        _check_categorical_features(self.categorical_features)
         declared = _declared_categories(X)
         X_arr = np.asarray(validate_data(self, X, dtype=None, ensure_all_finite="allow-nan"))
         self.columns_ = [str(c) for c in X.columns] if isinstance(X, pd.DataFrame) else (

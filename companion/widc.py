@@ -57,10 +57,11 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_scalar
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
 from companion.numerics import TIE_RTOL, first_near_min
@@ -97,12 +98,6 @@ _CHUNK_CELLS = 2_000_000
 # below, and values within it of the minimum are tied: ties go to the lowest index. Non-uniform
 # weights (public functions only) use float sums and the same relative tolerance
 # (``companion.numerics.TIE_RTOL``).
-
-
-def _check_not_bool(value, name):
-    """Refuse ``True`` / ``False`` (also numpy's) where a number is meant: bool is an Integral."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a number, not the bool {value!r}")
 
 
 def _uniform_weight(sample_weight):
@@ -569,7 +564,7 @@ def committee_predict(satisfied, vectors, default):
     BLAS), so ``S`` and the test for ties are exact. Real-valued vectors are summed in float64
     (BLAS), exact only when every partial sum is representable (e.g. small dyadic values); two
     classes are tied when their float sums are equal. The default components are compared as
-    given (``DecisionCommittee.default_`` holds counts over a common total: exact order).
+    given (``DecisionCommittee.default_votes_`` holds counts over a common total: exact order).
     """
     scores = _vote_sums(satisfied, np.asarray(vectors).reshape(-1, len(default)))
     top = scores == scores.max(axis=1, keepdims=True)
@@ -717,7 +712,7 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
 # --------------------------------------------------------------------------------------------
 
 
-def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
+def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le", sample_weight=None):
     """Boolean variables of a training set.
 
     Returns a list of ``(feature, kind, value)`` with kind ``"eq"``, ``"le"`` or ``"gt"``, and, for each
@@ -735,7 +730,7 @@ def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
             elif values.size > 2:
                 variables.extend((j, "eq", float(v)) for v in values)
         else:
-            cuts = mdl_cut_points(column, y, n_classes, max_cuts)
+            cuts = mdl_cut_points(column, y, n_classes, max_cuts, sample_weight)
             variables.extend((j, numeric_literal, float(t)) for t in cuts)
     return variables, binary_other
 
@@ -781,7 +776,7 @@ def literal_matrix(X, variables):
 # --------------------------------------------------------------------------------------------
 
 
-def _cells(rows, y, n_classes):
+def _cells(rows, y, n_classes, weight=None):
     """Distinct rows of ``rows`` and the class counts of the examples having each one.
 
     Rows are compared exactly (booleans or integers), so a cell is a set of examples the
@@ -795,8 +790,14 @@ def _cells(rows, y, n_classes):
     """
     cells, inverse = np.unique(rows, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    counts = np.bincount(inverse * n_classes + y, minlength=len(cells) * n_classes)
-    return cells, counts.reshape(len(cells), n_classes).astype(np.int64)
+    counts = np.bincount(inverse * n_classes + y, weights=weight, minlength=len(cells) * n_classes)
+    return cells, _count_array(counts.reshape(len(cells), n_classes))
+
+
+def _count_array(counts):
+    """Counts as int64 when whole (unit or integer weights), else float."""
+    counts = np.asarray(counts)
+    return counts.astype(np.int64) if np.all(counts == np.round(counts)) else counts.astype(np.float64)
 
 
 def _row_lookup(table, rows):
@@ -899,9 +900,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Monomials of the rules kept after pruning.
     vectors_ : ndarray of shape (n_rules, n_classes)
         Their vectors, in {-1, 0, +1}.
-    default_ : ndarray of shape (n_classes,)
+    default_votes_ : ndarray of shape (n_classes,)
         Default vector: class distribution of the ambiguous training examples (integer counts
         over their total; the class distribution ``prior_`` when no example is ambiguous).
+    default_class_ : object
+        The class the default vector favours (its first largest component).
     n_rules_ : int
         Number of rules (the Kearns et al. size).
     n_literals_ : int
@@ -910,8 +913,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Which columns were read as nominal.
     frame_categories_ : dict {column index: list}
         Values of the DataFrame's nominal-dtype columns; code ``i`` stands for ``values[i]``.
-    cell_patterns_, cell_class_counts_ : ndarray
-        The distinct satisfaction patterns of the training examples and their class counts.
+    cell_patterns_, cell_counts_ : ndarray
+        The distinct satisfaction patterns of the training examples and their (weighted) class
+        counts: the cells behind :meth:`predict_proba`.
     vote_cells_, vote_class_counts_ : ndarray
         The distinct vote vectors ``S`` of the training examples and their class counts.
     region_class_counts_ : ndarray of shape (n_classes, n_classes)
@@ -931,6 +935,17 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     ((150, 3), True)
     """
 
+    _parameter_constraints = {
+        "pruning": [StrOptions(set(PRUNINGS))],
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+        "max_cuts": [Interval(numbers.Integral, 1, None, closed="left")],
+        "optimistic_strength": [Interval(numbers.Real, 0, None, closed="left")],
+        "optimistic_delta": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "numeric_literal": [StrOptions({"le", "gt"})],
+        "max_rules": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+    }
+
     def __init__(
         self,
         *,
@@ -941,6 +956,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         optimistic_delta=0.05,
         numeric_literal="le",
         max_rules=None,
+        class_weight=None,
     ):
         self.pruning = pruning
         self.categorical_features = categorical_features
@@ -949,6 +965,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.optimistic_delta = optimistic_delta
         self.numeric_literal = numeric_literal
         self.max_rules = max_rules
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -956,31 +973,6 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     # -- validation ---------------------------------------------------------------------------
-
-    def _check_params(self, n_features):
-        if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
-        # numbers.Integral / numbers.Real accept numpy scalars (np.int64 from np.arange in a
-        # GridSearchCV grid, np.float32); a bool is an Integral but never a count or a constant.
-        _check_not_bool(self.max_cuts, "max_cuts")
-        check_scalar(self.max_cuts, "max_cuts", numbers.Integral, min_val=1)
-        if not isinstance(self.numeric_literal, str) or self.numeric_literal not in ("le", "gt"):
-            raise ValueError(f"numeric_literal must be 'le' or 'gt', got {self.numeric_literal!r}")
-        _check_not_bool(self.optimistic_strength, "optimistic_strength")
-        check_scalar(self.optimistic_strength, "optimistic_strength", numbers.Real, min_val=0.0)
-        _check_not_bool(self.optimistic_delta, "optimistic_delta")
-        check_scalar(
-            self.optimistic_delta,
-            "optimistic_delta",
-            numbers.Real,
-            min_val=0.0,
-            max_val=1.0,
-            include_boundaries="neither",
-        )
-        if self.max_rules is not None:
-            _check_not_bool(self.max_rules, "max_rules")
-            check_scalar(self.max_rules, "max_rules", numbers.Integral, min_val=0)
-        return self._nominal_mask(n_features)
 
     def _nominal_mask(self, n_features):
         # Columns read as nominal from the DataFrame's dtypes, plus those categorical_features names.
@@ -1091,16 +1083,20 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     # -- fitting ------------------------------------------------------------------------------
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Grow, vectorise and prune a decision committee on ``(X, y)``.
 
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
             Numbers; NaN marks a missing value. Nominal columns are a DataFrame's category,
-            object, string and bool columns and those named by ``categorical_features``.
+            object, string and bool columns (an array's columns of non-numbers) and those named
+            by ``categorical_features``.
         y : array-like of shape (n_samples,)
             Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights (class docstring, "Weights"); None is WIDC's uniform distribution.
 
         Returns
         -------
@@ -1109,21 +1105,36 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():
-            raise ValueError("X contains infinity; only finite numbers and NaN (missing) are accepted")
-        nominal = self._check_params(X.shape[1])
+            raise ValueError("DecisionCommittee: X contains infinity; only finite numbers and NaN (missing) are accepted")
+        nominal = self._nominal_mask(X.shape[1])
         check_classification_targets(y)
+        if sample_weight is not None or self.class_weight is not None:
+            raw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            if self.class_weight is not None:
+                raw = raw * compute_sample_weight(self.class_weight, y)
+            if not raw.any():
+                raise ValueError("DecisionCommittee: sample_weight sums to 0")
+            keep = raw > 0  # a zero weight is a row that is not there
+            X, y, raw = X[keep], y[keep], raw[keep]
+        else:
+            raw = None
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         c = len(self.classes_)
         n = X.shape[0]
-        weights = np.full(n, 1.0 / n)  # WIDC's fixed uniform distribution (spec 04 section 2)
+        unit = raw is None or bool(np.all(raw == raw[0]))
+        # WIDC's fixed uniform distribution (Nock 2002, Section 2), or the normalised weights.
+        weights = np.full(n, 1.0 / n) if unit else raw / raw.sum()
         self.nominal_mask_ = nominal
         self.variables_, self.binary_other_ = _encode_variables(
-            X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
+            X, y_codes, c, nominal, self.max_cuts, self.numeric_literal, None if unit else raw
         )
         self._warn_many_values()
         literals = literal_matrix(X, self.variables_)
-        # Class counts are integers, divided by n once: the same floats on every machine.
-        self.prior_ = np.bincount(y_codes, minlength=c) / n
+        if unit:
+            # Class counts are integers, divided by n once: the same floats on every machine.
+            self.prior_ = np.bincount(y_codes, minlength=c) / n
+        else:
+            self.prior_ = np.bincount(y_codes, weights=weights, minlength=c)
         if c > 1:
             monomials, trace = grow_monomials(literals, y_codes, weights, c, max_rules=self.max_rules)
         else:
@@ -1131,16 +1142,21 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.grown_monomials_ = monomials
         self.z_trace_ = trace
         satisfied = satisfaction(literals, monomials)
-        # W_l of each rule = (number of class-l examples satisfying it) / n: integer counts
-        # (boolean column sums), one division, no BLAS product of 1/n weights (whose float sum
-        # would depend on the BLAS kernel and thread count).
-        class_counts = np.stack([satisfied[y_codes == l].sum(axis=0) for l in range(c)], axis=1)
-        class_weights = class_counts.reshape(len(monomials), c) / n
+        if unit:
+            # W_l of each rule = (number of class-l examples satisfying it) / n: integer counts
+            # (boolean column sums), one division, no BLAS product of 1/n weights (whose float
+            # sum would depend on the BLAS kernel and thread count).
+            class_counts = np.stack([satisfied[y_codes == l].sum(axis=0) for l in range(c)], axis=1)
+            class_weights = class_counts.reshape(len(monomials), c) / n
+        else:
+            class_weights = np.stack(
+                [(satisfied[y_codes == l] * weights[y_codes == l, None]).sum(axis=0) for l in range(c)], axis=1
+            ).reshape(len(monomials), c)
         self.grown_vectors_ = rule_vectors(class_weights) if monomials else np.zeros((0, c), dtype=np.int64)
-        self._prune(literals, satisfied, y_codes, weights)
+        self._prune(literals, satisfied, y_codes, weights, raw)
         return self
 
-    def _prune(self, literals, satisfied, y_codes, weights):
+    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None):
         vectors = self.grown_vectors_
         if self.pruning == "none" or len(vectors) == 0:
             kept = np.arange(len(vectors))
@@ -1163,16 +1179,20 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.vectors_ = vectors[kept]
         scores = _vote_sums(satisfied[:, kept], self.vectors_)  # exact integer sums
         default, predictions = _default_and_predictions(scores[None], y_codes, weights, self.prior_)
-        self.default_ = default[0]
+        self.default_votes_ = default[0]
+        self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
         self.complexity_ = self.n_literals_
         # The cells of predict_proba: training class counts per satisfaction pattern of the kept
         # rules, per vote vector S, and per predicted class (the fallbacks, coarser and coarser).
         c = len(self.classes_)
-        self.cell_patterns_, self.cell_class_counts_ = _cells(satisfied[:, kept], y_codes, c)
-        self.vote_cells_, self.vote_class_counts_ = _cells(scores, y_codes, c)
-        self.region_class_counts_ = np.bincount(predictions[0] * c + y_codes, minlength=c * c).reshape(c, c)
+        weight = cell_weight
+        self.cell_patterns_, self.cell_counts_ = _cells(satisfied[:, kept], y_codes, c, weight)
+        self.vote_cells_, self.vote_class_counts_ = _cells(scores, y_codes, c, weight)
+        self.region_class_counts_ = _count_array(
+            np.bincount(predictions[0] * c + y_codes, weights=weight, minlength=c * c).reshape(c, c)
+        )
 
     def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).
@@ -1210,7 +1230,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         other = copy.deepcopy(self)
         other.set_params(pruning=pruning, **pruning_params)
-        other._check_params(X.shape[1])
+        other._validate_params()
         literals = literal_matrix(X, self.variables_)
         satisfied = satisfaction(literals, self.grown_monomials_)
         other._prune(literals, satisfied, codes, np.full(len(codes), 1.0 / len(codes)))
@@ -1244,7 +1264,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         c = len(self.classes_)
         scores = _vote_sums(self._satisfied(X), self.vectors_.reshape(-1, c)).astype(float)
-        scores = scores + self.default_[None, :] / 2.0
+        scores = scores + self.default_votes_[None, :] / 2.0
         if c == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
@@ -1257,7 +1277,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         satisfied = self._satisfied(X)
-        codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_)
+        codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_votes_)
         return self.classes_[codes]
 
     def predict_proba(self, X):
@@ -1291,7 +1311,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         satisfied = self._satisfied(X)
         counts = np.zeros((satisfied.shape[0], c), dtype=np.int64)
         cell = _row_lookup(self.cell_patterns_, satisfied)
-        counts[cell >= 0] = self.cell_class_counts_[cell[cell >= 0]]
+        counts[cell >= 0] = self.cell_counts_[cell[cell >= 0]]
         unseen = np.flatnonzero(cell < 0)
         if unseen.size:
             vectors = self.vectors_.reshape(-1, c)
@@ -1300,7 +1320,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             counts[unseen[vote_cell >= 0]] = self.vote_class_counts_[vote_cell[vote_cell >= 0]]
             rest = unseen[vote_cell < 0]
             if rest.size:
-                region = committee_predict(satisfied[rest], vectors, self.default_)
+                region = committee_predict(satisfied[rest], vectors, self.default_votes_)
                 counts[rest] = self.region_class_counts_[region]
         return laplace_proba(counts)
 
@@ -1359,6 +1379,6 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             condition = " AND ".join(self._literal_text(l, feature_names, category_names) for l in monomial)
             votes = ", ".join(f"{label}: {int(v):+d}" if v else f"{label}: 0" for label, v in zip(labels, vector))
             lines.append(f"IF {condition or 'TRUE'} THEN ({votes})")
-        default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_))
+        default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_votes_))
         lines.append(f"DEFAULT ({default})")
         return "\n".join(lines)

@@ -258,7 +258,7 @@ def test_ordered_ripper_first_firing_rule_set_decides():
     # predict_proba: Laplace-corrected class frequencies of the training rows the same rule set decides.
     for k in range(len(model.rulesets_) + 1):
         counts = np.array([np.sum((decider == k) & (y == c)) for c in model.classes_])
-        np.testing.assert_array_equal(model.decider_class_counts_[k], counts)
+        np.testing.assert_array_equal(model.cell_counts_[k], counts)
         if counts.sum():
             proba = model.predict_proba(X[decider == k])
             np.testing.assert_allclose(proba, np.tile((counts + 1) / (counts.sum() + 3), (len(proba), 1)))
@@ -562,7 +562,7 @@ def test_prism_predict_proba_by_hand():
     # p first: "a = u" is the best test (2/3) and the attributes run out; then for q, "a = v"
     # (2/2), then "a = u" (1/3) for the q left in u, which "a = u -> p" reaches first.
     assert model.to_text() == "If a = u then p\nIf a = v then q\nIf a = u then q"
-    np.testing.assert_array_equal(model.rule_class_counts_, [[2, 1], [0, 2], [0, 0]])
+    np.testing.assert_array_equal(model.cell_counts_, [[2, 1], [0, 2], [0, 0]])
     new = pd.DataFrame({"a": pd.Categorical(list("uvw"), categories=list("uvw"))})
     expected = [[3 / 5, 2 / 5], [1 / 4, 3 / 4], [3 / 7, 4 / 7]]  # w: no rule, the training set's
     np.testing.assert_allclose(model.predict_proba(new), expected)

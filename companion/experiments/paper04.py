@@ -916,7 +916,7 @@ def _sensitivity_fold(strengths, item):
         model = grown.with_pruning("optimistic", Xtr, ytr, optimistic_strength=strength)
         rows.append(dict(base, strength=strength, errors=int(np.count_nonzero(model.predict(Xte) != yte)),
                          n_test=len(test), rules=model.n_rules_, literals=model.n_literals_,
-                         cells=len(model.cell_class_counts_)))
+                         cells=len(model.cell_counts_)))
     return rows
 
 
