@@ -122,8 +122,20 @@ def nominal_columns(X, X_arr) -> np.ndarray:
     if X_arr.dtype.kind in "iuf":
         return np.zeros(n_features, dtype=bool)
     if X_arr.dtype.kind == "O":
-        return np.array([not holds_numbers(X_arr[:, j]) for j in range(n_features)], dtype=bool)
+        return np.array([_holds_values(X_arr[:, j]) for j in range(n_features)], dtype=bool)
     return np.ones(n_features, dtype=bool)  # bools, strings, bytes
+
+
+def _holds_values(column) -> bool:
+    """Whether an object column is nominal: not all numbers, and every present cell a scalar.
+
+    A cell that is no value (a dict, a list) leaves the column to the numeric reader, whose
+    error names the offending type.
+    """
+    if holds_numbers(column):
+        return False
+    present = column[~np.asarray(pd.isna(column), dtype=bool)]
+    return all(isinstance(v, (str, bytes, bool, np.bool_, int, float, np.number)) for v in present)
 
 
 def sorted_values(values) -> list:

@@ -368,6 +368,8 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : PrunedDecisionTree
         """
+        if not isinstance(X, pd.DataFrame):
+            X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True)
         encoder = FrameEncoder(encoding="onehot").fit(X)
         self.encoder_ = encoder if encoder.nominal_.any() else None
@@ -438,6 +440,8 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _reached(self, X):
         """Position in ``leaves_`` of the pruned leaf each row of ``X`` reaches."""
         check_is_fitted(self)
+        if not isinstance(X, pd.DataFrame):
+            X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True, reset=False)
         if self.encoder_ is not None:
             X = self.encoder_.transform(X)
@@ -679,8 +683,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         (
             "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
             "check_sample_weights_list", "check_sample_weights_shape", "check_sample_weights_not_overwritten",
-            "check_sample_weights_invariance", "check_sample_weight_equivalence_on_dense_data",
-            "check_sample_weight_equivalence_on_sparse_data", "check_class_weight_classifiers",
+            "check_sample_weight_equivalence_on_dense_data", "check_all_zero_sample_weights_error",
+            "check_classifiers_one_label_sample_weights",
         ),
         "wittgenstein's RIPPER grows and prunes rules on unweighted rows, so OrderedRipper takes "
         "no sample_weight (it refuses one with a TypeError naming OrderedRipper)",
@@ -882,19 +886,6 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """
 
     _sklearn_check_exemptions = {
-        "check_positive_only_tag_during_fit": (
-            "the check subtracts the mean from the integer codes it feeds a categorical "
-            "learner, making non-integer numbers, which OneR refuses by design in a plain array "
-            "without a discretizer (nominal attributes only; the error points to the "
-            "discretizer option)"
-        ),
-        "check_classifier_data_not_an_array": (
-            "the check wraps its float64 integer codes in a DataFrame and expects the array's "
-            "predictions; a DataFrame's float64 columns are numeric by their dtype (issue 14: "
-            "column kinds come from dtypes, never from whole-looking floats), so OneR without a "
-            "discretizer refuses them, naming the column, while a plain array of numbers is read "
-            "as integer codes"
-        ),
         "check_classifiers_train": (
             "one attribute of the check's two cannot separate its three blobs: OneR reaches "
             "about 0.71 training accuracy there (the check wants > 0.83)"

@@ -382,19 +382,6 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """
 
     _sklearn_check_exemptions = {
-        "check_positive_only_tag_during_fit": (
-            "the check subtracts the mean from the integer codes it feeds a categorical "
-            "learner, making non-integer numbers, which Prism refuses by design in a plain "
-            "array without a discretizer (nominal attributes only; the error points to the "
-            "discretizer option)"
-        ),
-        "check_classifier_data_not_an_array": (
-            "the check wraps its float64 integer codes in a DataFrame and expects the array's "
-            "predictions; a DataFrame's float64 columns are numeric by their dtype (issue 14: "
-            "column kinds come from dtypes, never from whole-looking floats), so Prism without a "
-            "discretizer refuses them, naming the column, while a plain array of numbers is read "
-            "as integer codes"
-        ),
         "check_classifiers_train": (
             "the check's rounded blobs clash (one cell, several classes); Weka-exact PRISM then "
             "keeps imperfect rules and fires the first class's rule on every clashing cell, "

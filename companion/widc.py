@@ -1341,7 +1341,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         merged.update(category_names or {})
         return merged
 
-    def _literal_text(self, literal, names, category_names):
+    def _literal_text(self, literal, names, category_names, decimals=None):
         feature, kind, value = self.variables_[literal // 2]
         negated = literal % 2 == 1
         name = names[feature]
@@ -1356,12 +1356,13 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         if kind in ("le", "gt"):
             upper = (kind == "le") != negated
-            return f"{name} {'<=' if upper else '>'} {value:g}"
+            shown = value if decimals is None else round(value, decimals)
+            return f"{name} {'<=' if upper else '>'} {shown:g}"
         if negated and feature in self.binary_other_:  # two values: "not a" reads "= b"
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"
 
-    def _render_text(self, feature_names, *, category_names=None):
+    def _render_text(self, feature_names, *, category_names=None, decimals=None):
         """The committee as ``IF monomial THEN vector`` lines plus the default vector (``to_text``).
 
         Parameters
@@ -1371,14 +1372,76 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             DataFrame, else ``x0, x1, ...`` (columns counted from 0).
         category_names : dict {feature index or name: sequence}, optional
             Names of the nominal codes ``0, 1, ...`` of a feature.
+        decimals : int, optional
+            Round thresholds and the default vector to this many decimals (default: ``%g``
+            thresholds, 3 significant digits for the default vector).
         """
         category_names = self._category_names(category_names)
         labels = [str(c) for c in self.classes_]
         lines = []
         for monomial, vector in zip(self.monomials_, self.vectors_):
-            condition = " AND ".join(self._literal_text(l, feature_names, category_names) for l in monomial)
+            condition = self._monomial_text(monomial, feature_names, category_names, decimals)
             votes = ", ".join(f"{label}: {int(v):+d}" if v else f"{label}: 0" for label, v in zip(labels, vector))
             lines.append(f"IF {condition or 'TRUE'} THEN ({votes})")
-        default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_votes_))
+        if decimals is None:
+            default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_votes_))
+        else:
+            default = ", ".join(f"{label}: {round(float(d), decimals):g}" for label, d in zip(labels, self.default_votes_))
         lines.append(f"DEFAULT ({default})")
         return "\n".join(lines)
+
+    def _monomial_text(self, monomial, names, category_names, decimals=None):
+        return " AND ".join(self._literal_text(l, names, category_names, decimals) for l in monomial)
+
+    def _rule_records(self, feature_names):
+        """One record per kept monomial; ``prediction``: the class its vote vector favours."""
+        category_names = self._category_names(None)
+        return [
+            {
+                "condition": self._monomial_text(monomial, feature_names, category_names),
+                "prediction": self.classes_[int(np.argmax(vector))],
+            }
+            for monomial, vector in zip(self.monomials_, self.vectors_)
+        ]
+
+    def _rule_decisions(self, X):
+        """A monomial decides the rows that satisfy it (several may decide a row, or none)."""
+        check_is_fitted(self)
+        return self._satisfied(X)
+
+    def _model_to_dict(self):
+        return {
+            "variables": [[int(f), kind, float(v)] for f, kind, v in self.variables_],
+            "binary_other": [[int(j), float(v)] for j, v in self.binary_other_.items()],
+            "frame_categories": [[int(j), list(values)] for j, values in self.frame_categories_.items()],
+            "nominal_mask": self.nominal_mask_.tolist(),
+            "monomials": [[int(l) for l in m] for m in self.monomials_],
+            "vectors": np.asarray(self.vectors_).tolist(),
+            "default_votes": self.default_votes_.tolist(),
+            "prior": self.prior_.tolist(),
+            "cell_patterns": self.cell_patterns_.astype(int).tolist(),
+            "cell_counts": self.cell_counts_.tolist(),
+            "vote_cells": np.asarray(self.vote_cells_).tolist(),
+            "vote_class_counts": self.vote_class_counts_.tolist(),
+            "region_class_counts": self.region_class_counts_.tolist(),
+        }
+
+    def _model_from_dict(self, model):
+        c = len(self.classes_)
+        self.variables_ = [(int(f), kind, float(v)) for f, kind, v in model["variables"]]
+        self.binary_other_ = {int(j): float(v) for j, v in model["binary_other"]}
+        self.frame_categories_ = {int(j): list(values) for j, values in model["frame_categories"]}
+        self.nominal_mask_ = np.array(model["nominal_mask"], dtype=bool)
+        self.monomials_ = [tuple(int(l) for l in m) for m in model["monomials"]]
+        self.vectors_ = _votes(np.array(model["vectors"], dtype=float).reshape(-1, c))
+        self.default_votes_ = np.array(model["default_votes"], dtype=float)
+        self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
+        self.prior_ = np.array(model["prior"], dtype=float)
+        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(-1, len(self.monomials_))
+        self.cell_counts_ = _count_array(np.array(model["cell_counts"], dtype=float).reshape(-1, c))
+        self.vote_cells_ = _votes(np.array(model["vote_cells"], dtype=float).reshape(-1, c))
+        self.vote_class_counts_ = _count_array(np.array(model["vote_class_counts"], dtype=float).reshape(-1, c))
+        self.region_class_counts_ = _count_array(np.array(model["region_class_counts"], dtype=float).reshape(c, c))
+        self.n_rules_ = len(self.monomials_)
+        self.n_literals_ = int(sum(len(m) for m in self.monomials_))
+        self.complexity_ = self.n_literals_

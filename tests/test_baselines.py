@@ -657,3 +657,104 @@ def test_numpy_scalars_in_parameters():
     assert len(model.trace_) > 0 and model.encoding_.numeric_columns == [0, 1]
     mask = np.array([False, False, True, True])
     assert OneR(discretizer=quantile_bins(), categorical_features=mask).fit(X, y).encoding_.numeric_columns == [0, 1]
+
+
+# --------------------------------------------------------------------------------------------
+# Frequency weights and safe defaults (issue 27, items 1 and 2), for every rule learner
+# --------------------------------------------------------------------------------------------
+
+import functools  # noqa: E402
+
+from companion.preprocessing import MDLDiscretizer  # noqa: E402
+from companion.widc import DecisionCommittee  # noqa: E402
+from tests._tables import mixed_table  # noqa: E402
+
+WEIGHTED = [Prism, OneR, PrunedDecisionTree, DecisionCommittee]
+
+
+def _weighted_problem(seed, n=90):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({
+        "u": rng.normal(size=n).round(1),
+        "k": rng.choice(["a", "b", "c"], n).astype(object),
+        "v": rng.integers(0, 4, n).astype(float),
+    })
+    y = np.where((frame["u"] > 0) ^ (frame["k"] == "b") ^ (rng.random(n) < 0.15), "p", "q")
+    weight = rng.integers(0, 4, n)
+    return frame, y, weight
+
+
+@pytest.mark.parametrize("cls", WEIGHTED, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("seed", range(3))
+def test_integer_weights_are_duplicated_rows_and_zero_weights_dropped_rows(cls, seed):
+    if cls is PrunedDecisionTree:  # a seeded tree: the same tie-breaks between equal splits
+        cls = functools.partial(PrunedDecisionTree, random_state=0)
+    X, y, weight = _weighted_problem(seed)
+    X_new, _, _ = _weighted_problem(seed + 100, n=200)
+    weighted = cls().fit(X, y, sample_weight=weight)
+    repeated = cls().fit(X.loc[X.index.repeat(weight)].reset_index(drop=True), np.repeat(y, weight))
+    np.testing.assert_array_equal(weighted.predict(X_new), repeated.predict(X_new))
+    np.testing.assert_array_equal(weighted.predict_proba(X_new), repeated.predict_proba(X_new))
+    assert weighted.to_text() == repeated.to_text()
+    np.testing.assert_array_equal(weighted.cell_counts_, repeated.cell_counts_)
+    # Zero weights are rows that are not there; unit weights are no weights.
+    kept = weight > 0
+    dropped = cls().fit(X[kept].reset_index(drop=True), y[kept])
+    zero_one = cls().fit(X, y, sample_weight=kept.astype(float))
+    np.testing.assert_array_equal(zero_one.predict(X_new), dropped.predict(X_new))
+    assert zero_one.to_text() == dropped.to_text()
+    assert cls().fit(X, y, sample_weight=np.ones(len(y))).to_text() == cls().fit(X, y).to_text()
+
+
+def test_mdl_cut_points_take_frequency_weights():
+    X, y, weight = _weighted_problem(7)
+    numbers = X[["u", "v"]]
+    weighted = MDLDiscretizer().fit(numbers, y, sample_weight=weight)
+    repeated = MDLDiscretizer().fit(numbers.loc[numbers.index.repeat(weight)], np.repeat(y, weight))
+    for a, b in zip(weighted.cut_points_, repeated.cut_points_):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_ordered_ripper_refuses_weights_by_name():
+    X, y, weight = _weighted_problem(0)
+    with pytest.raises(TypeError, match="OrderedRipper does not take sample_weight"):
+        OrderedRipper(random_state=0).fit(X, y, sample_weight=weight)
+
+
+@pytest.mark.parametrize("cls", [OneR, PrunedDecisionTree, DecisionCommittee], ids=lambda c: c.__name__)
+def test_balanced_class_weight_raises_the_rare_class_recall(cls):
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({"u": rng.normal(size=n), "k": rng.choice(["a", "b"], n).astype(object)})
+    y = np.where(X["u"] + 0.8 * rng.normal(size=n) > 1.3, "rare", "common")
+    plain = cls().fit(X, y)
+    balanced = cls(class_weight="balanced").fit(X, y)
+    rare = y == "rare"
+    assert (balanced.predict(X)[rare] == "rare").mean() > (plain.predict(X)[rare] == "rare").mean()
+
+
+def _always_true_conditions(model, X):
+    """Conditions of rules_frame true of every training row (a padded or vacuous test)."""
+    frame = model.rules_frame(X, np.zeros(len(X)))
+    text = model.to_text()
+    return [c for c in frame["condition"] if c and ("(-inf, inf)" in c or "-inf, inf" in text)]
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine", "iris", "mixed"])
+def test_defaults_beat_the_majority_class_in_cv(name):
+    from sklearn import datasets
+
+    if name == "mixed":
+        X, y = mixed_table()
+    else:
+        data = getattr(datasets, f"load_{name}")(as_frame=True)
+        X, y = data.data, data.target.to_numpy()
+    majority = pd.Series(y).value_counts(normalize=True).max()
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    for cls in (Prism, OneR, PrunedDecisionTree, DecisionCommittee):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            score = cross_val_score(cls(), X, y, cv=folds).mean()
+        assert score > majority + 0.05, (cls.__name__, score, majority)
+        model = cls().fit(X, y)
+        assert "(-inf, inf)" not in model.to_text()  # no always-true test
