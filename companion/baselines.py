@@ -72,6 +72,13 @@ class LeafPath(NamedTuple):
 
     ``conditions`` holds ``(feature, op, threshold)`` triples from the root down, ``op`` being
     ``"<="`` (the left branch, as scikit-learn splits) or ``">"``; ``depth`` is their number.
+
+    Parameters
+    ----------
+    node : int
+        The leaf's node id in the tree.
+    conditions : tuple of (int, str, float)
+        The tests on the path, root first.
     """
 
     node: int
@@ -498,6 +505,11 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         that equal counts give exactly 0 (predicted ``classes_[0]``, as :meth:`predict` does).
         With more (or fewer) than two classes: :meth:`predict_proba`, whose argmax is ``predict``.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
         Returns
         -------
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
@@ -783,7 +795,17 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self._decider(self._frame(X, raw))
 
     def predict(self, X):
-        """The class of the first rule set that fires, else the default class."""
+        """The class of the first rule set that fires, else the default class.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         decider = self._validated_decider(X)
         labels = np.array([label for label, _ in self.rulesets_] + [self.default_class_], dtype=object)
         return labels[decider].astype(self.classes_.dtype)
@@ -793,6 +815,11 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         The training examples counted are those the same rule set decides (the first that fires
         on them), or that none decides for the default; ``cell_counts_`` holds them.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------
@@ -843,6 +870,9 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Which columns are nominal, exactly as in :class:`companion.prism.Prism` (``None``: from
         the DataFrame's dtypes; a plain array's numbers are numeric with a discretiser, integer
         codes without one); the other columns are numeric and binned by ``discretizer``.
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight``: OneR minimises a count of
+        errors, which then counts each class's errors at its weight.
 
     Attributes
     ----------
@@ -1028,7 +1058,17 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return nominal_codes(self, X)[:, self.attribute_]
 
     def predict(self, X):
-        """Class of each instance's value of the chosen attribute."""
+        """Class of each instance's value of the chosen attribute.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         codes = self._value_codes(X)
         labels = np.append(self.value_codes_, self.default_class_)
         predicted = labels[np.where(codes >= 0, codes, len(labels) - 1)]
@@ -1038,6 +1078,11 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Laplace-corrected class frequencies of the training instances sharing the value.
 
         See the class Notes ("Scores").
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------

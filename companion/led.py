@@ -44,7 +44,7 @@ SEGMENT_NAMES = ("top", "upper-left", "upper-right", "middle", "lower-left", "lo
 COMPLEMENTED_SEGMENT_NAMES = SEGMENT_NAMES + tuple(f"¬{name}" for name in SEGMENT_NAMES)
 
 #: Segment codes of the digits 0–9 (rows), in the order of :data:`SEGMENT_NAMES` — the UCI/CART
-#: generator's table (spec §6.1; it reproduces UCI's 74 % ten-class Bayes accuracy).
+#: generator's table (Breiman et al., *Classification and Regression Trees*, 1984, §2.6; it reproduces UCI's 74 % ten-class Bayes accuracy).
 LED_SEGMENTS = np.array(
     [
         [1, 1, 1, 0, 1, 1, 1],
@@ -69,7 +69,18 @@ def _check_noise(noise):
 
 
 def digit_group(digits) -> np.ndarray:
-    """Labels of the paper's task: ``+1`` for digits 5–9, ``-1`` for digits 0–4."""
+    """Labels of the paper's task: ``+1`` for digits 5–9, ``-1`` for digits 0–4.
+
+    Parameters
+    ----------
+    digits : array-like of int
+        Digits 0–9.
+
+    Returns
+    -------
+    ndarray of int
+        ``+1`` or ``-1`` per digit.
+    """
     digits = np.asarray(digits)
     return np.where(digits >= 5, 1, -1)
 
@@ -128,6 +139,15 @@ def pattern_likelihoods(noise=0.1) -> np.ndarray:
     """``P(b | digit)`` for the 128 patterns ``b`` (rows, in the order of the binary number) and 10 digits.
 
     With a :class:`fractions.Fraction` ``noise`` the entries are exact Fractions (object array).
+
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    ndarray of shape (128, 10)
     """
     noise = _check_noise(noise)
     hamming = (_all_patterns()[:, None, :] != LED_SEGMENTS[None, :, :]).sum(axis=2)
@@ -150,6 +170,17 @@ def bayes_predict(X, noise=0.1) -> np.ndarray:
     """Bayes-optimal labels (``+1`` = 5–9) for segment bits ``X`` of shape (n, 7).
 
     Predicts 5–9 iff ``Σ_{D=5..9} P(b|D) > Σ_{D=0..4} P(b|D)`` (uniform digit prior).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, 7)
+        0/1 segment bits.
+    noise : float, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
     """
     likelihood = pattern_likelihoods(float(noise))
     rule = np.where(likelihood[:, 5:].sum(axis=1) > likelihood[:, :5].sum(axis=1), 1, -1)
@@ -159,8 +190,15 @@ def bayes_predict(X, noise=0.1) -> np.ndarray:
 def bayes_error(noise=0.1):
     """Exact error of the Bayes-optimal rule for 0–4 vs 5–9: ``Σ_b min(P(b, 0–4), P(b, 5–9))``.
 
-    Returns a :class:`fractions.Fraction` when ``noise`` is one (``870491/6250000`` for 1/10),
-    else a float.
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        A Fraction when ``noise`` is one (``870491/6250000`` for 1/10), else a float.
     """
     likelihood = pattern_likelihoods(noise)
     low, high = likelihood[:, :5].sum(axis=1), likelihood[:, 5:].sum(axis=1)
@@ -169,7 +207,17 @@ def bayes_error(noise=0.1):
 
 
 def bayes_error_10class(noise=0.1):
-    """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding."""
+    """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding.
+
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    fractions.Fraction or float
+    """
     likelihood = pattern_likelihoods(noise)
     best = sum(max(row) for row in likelihood)
     return 1 - best / 10 if isinstance(noise, Fraction) else 1.0 - float(best) / 10.0
@@ -179,8 +227,19 @@ def bayes_error_10class(noise=0.1):
 class BooleanTree:
     """A decision tree on 0/1 inputs as a member of DT_{d,n}: leaves = conjunctions of literals.
 
-    ``leaf_monomials[k]`` lists columns of the complemented inputs (``j + n_variables`` is
-    ``¬x_j``); ``leaf_signs[k]`` is the leaf's label in {-1, +1}.
+    Parameters
+    ----------
+    leaf_monomials : tuple
+        ``leaf_monomials[k]`` lists columns of the complemented inputs (``j + n_variables`` is
+        ``¬x_j``).
+    leaf_signs : ndarray
+        ``leaf_signs[k]`` is the leaf's label in {-1, +1}.
+    n_variables : int
+        Number of input variables.
+    n_errors : int
+        Training errors.
+    risk : float
+        ``leaf_cost·#leaves + #errors``.
     """
 
     leaf_monomials: tuple
@@ -198,7 +257,17 @@ class BooleanTree:
         return max((len(m) for m in self.leaf_monomials), default=0)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1}: the sign of the one leaf whose conjunction holds."""
+        """Labels in {-1, +1}: the sign of the one leaf whose conjunction holds.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_variables)
+            0/1 inputs.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         X = np.asarray(X)
         if X.ndim != 2 or X.shape[1] != self.n_variables or not np.isin(X, (0, 1)).all():
             raise ValueError(f"X must be an (n, {self.n_variables}) array of 0/1 values, got shape {X.shape}")
@@ -215,6 +284,10 @@ class BooleanTree:
         feature_names : sequence of str, optional
             One name per variable. Default: the paper's numbering ``x1 .. xn`` (counted from 1,
             as the segment bits in paper 03 and its notebook; the estimators count from 0).
+
+        Returns
+        -------
+        str
         """
         from companion.kernels import monomial_names
 
@@ -249,6 +322,11 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     max_depth : int
         ``d ≥ 0``.
     leaf_cost : float, default=1.0
+        Cost of a leaf in errors.
+
+    Returns
+    -------
+    BooleanTree
     """
     X = np.asarray(X)
     y = np.asarray(y)
@@ -303,7 +381,7 @@ def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
 
     The paper shows that the polynomials of degree ≤ d are spanned by the decision trees of depth
     ≤ d (so boosting trees can reach the maximal margin solution in ``P_{d,n}``), via the partition
-    of the identity. Construction (spec §5, derived): for ``x^I = ℓ₁⋯ℓ_k`` take the "caterpillar"
+    of the identity. Construction (our derivation of the paper's claim): for ``x^I = ℓ₁⋯ℓ_k`` take the "caterpillar"
     leaves ``L₀ = ℓ₁⋯ℓ_k`` and ``L_r = ℓ₁⋯ℓ_{r-1}¬ℓ_r`` (r = 1..k), which partition the inputs
     (``Σ_r L_r = 1``). ``T₁`` labels every leaf +1 (``T₁ ≡ 1``), ``T₂`` labels ``L₀`` +1 and the
     others -1 (``T₂ = 2x^I - 1``).
@@ -313,6 +391,12 @@ def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     monomial : tuple of int
         Columns of the complemented inputs (``j + n_variables`` is ``¬x_j``), on distinct variables.
     n_variables : int
+        Number of (uncomplemented) input variables.
+
+    Returns
+    -------
+    tuple of BooleanTree
+        ``(T₁, T₂)``.
 
     Examples
     --------

@@ -328,10 +328,28 @@ _CATEGORICAL_FEATURES_HELP = (
 def column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer: bool, feature_names, owner):
     """Which columns are nominal, and which of those must hold integer codes.
 
-    Returns ``(nominal, codes_only)``, boolean arrays of shape ``(n_features,)``. ``nominal``
-    is False for the numeric columns (binned by the discretiser). ``codes_only`` marks the
-    columns of a plain numeric array read as nominal codes under ``categorical_features=None``
-    without a discretiser: their numbers must be finite integers.
+    Parameters
+    ----------
+    X : DataFrame or array-like
+        The table as given (a DataFrame's dtypes decide under ``categorical_features=None``).
+    X_arr : ndarray of shape (n_samples, n_features)
+        The same table as an array.
+    categorical_features : None, "all", list of str, list of int or boolean mask
+        As in :class:`companion.prism.Prism`.
+    has_discretizer : bool
+        Whether numeric columns can be binned.
+    feature_names : list of str
+        Column names, for the messages.
+    owner : str
+        The learner's name, for the messages.
+
+    Returns
+    -------
+    nominal, codes_only : ndarray of bool, shape (n_features,)
+        ``nominal`` is False for the numeric columns (binned by the discretiser).
+        ``codes_only`` marks the columns of a plain numeric array read as nominal codes under
+        ``categorical_features=None`` without a discretiser: their numbers must be finite
+        integers.
     """
     n_features = X_arr.shape[1]
     codes_only = np.zeros(n_features, dtype=bool)
@@ -422,8 +440,10 @@ class NominalEncoding:
     one gets no such value (a test no training row could satisfy), and a missing cell there
     matches no test.
 
-    Attributes
+    Parameters
     ----------
+    missing : {"no_match", "value"}
+        How a missing cell is coded (see above).
     values : list of lists
         ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
         :data:`MISSING_VALUE_NAME`, under ``missing="value"`` when the column has a missing
@@ -523,7 +543,17 @@ class NominalEncoding:
         return encoding, codes
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test."""
+        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The validated input matrix (object or numbers).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples, n_features)
+        """
         codes = np.full(X.shape, -1, dtype=np.int64)
         for j, values in enumerate(self.values):
             column = X[:, j]
@@ -608,6 +638,18 @@ class NominalEncoding:
 
         The first and last bins are open-ended, as ``KBinsDiscretizer.transform`` puts numbers
         outside the training range there: ``(-inf, 3.2)``, ``[3.2, 5)``, ..., ``[7.1, inf)``.
+
+        Parameters
+        ----------
+        j : int
+            Column index.
+        code : int
+            Value code in that column.
+
+        Returns
+        -------
+        object
+            The value, or the bin's interval as text.
         """
         value = self.values[j][code]
         if j in self.numeric_columns and value != MISSING_VALUE_NAME:
@@ -720,7 +762,17 @@ def fit_nominal_encoding(
 
 
 def nominal_codes(estimator, X) -> np.ndarray:
-    """Codes of ``X`` under the fitted ``estimator.encoding_`` (validated against the fit)."""
+    """Codes of ``X`` under the fitted ``estimator.encoding_`` (validated against the fit).
+
+    Parameters
+    ----------
+    estimator : fitted Prism or OneR
+    X : DataFrame or array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples, n_features)
+    """
     X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
     return estimator.encoding_.transform(np.asarray(X_arr))
 
@@ -769,6 +821,16 @@ def nominal_input_tags(tags):
 
     scikit-learn's checks then feed integer codes (check_estimator rounds its float data);
     strings and missing cells are valid input.
+
+    Parameters
+    ----------
+    tags : sklearn.utils.Tags
+        The learner's tags.
+
+    Returns
+    -------
+    sklearn.utils.Tags
+        The same tags, with categorical, string and NaN input allowed.
     """
     tags.input_tags.categorical = True
     tags.input_tags.string = True
@@ -1003,6 +1065,11 @@ def encode_frame(X: pd.DataFrame):
     bool columns are nominal too (codes 0 = False, 1 = True); numeric columns stay numbers.
     Missing cells become NaN.
 
+    Parameters
+    ----------
+    X : DataFrame
+        The table.
+
     Returns
     -------
     array : ndarray of float, shape (n_samples, n_features)
@@ -1033,6 +1100,21 @@ def one_hot_nominal(X, nominal, reference):
     ``categories="present"``). A missing nominal value is NaN in every indicator, so that a
     tree's missing-value support decides where it goes.
 
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Rows to encode.
+    nominal : array-like of bool, shape (n_features,)
+        The nominal columns.
+    reference : ndarray of shape (n_reference, n_features)
+        The rows whose values make the indicator columns (the training set).
+
+    Returns
+    -------
+    ndarray of float
+
+    Examples
+    --------
     >>> X = np.array([[0.0, 1.5], [2.0, 2.5], [np.nan, 0.5]])
     >>> one_hot_nominal(X, np.array([True, False]), X).tolist()
     [[1.0, 0.0, 1.5], [0.0, 1.0, 2.5], [nan, nan, 0.5]]

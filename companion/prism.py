@@ -197,7 +197,7 @@ class _TestCounts:
 class PrismRule:
     """One modular rule ``IF a1 = v1 AND a2 = v2 ... THEN label``.
 
-    Attributes
+    Parameters
     ----------
     label : object
         The class the rule predicts.
@@ -232,6 +232,11 @@ class PrismRule:
             Names of all input columns (indexed by ``attributes``); default: the names stored
             in ``conditions`` at fit time.
         weka_layout : bool, default=False
+            Break the line before each ``and``, as Weka prints.
+
+        Returns
+        -------
+        str
         """
         if not self.conditions:
             return str(self.label)
@@ -490,12 +495,32 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------------------------------
     def firing_rule(self, X) -> np.ndarray:
-        """Index in ``rules_`` of the first rule covering each instance, ``-1`` if none does."""
+        """Index in ``rules_`` of the first rule covering each instance, ``-1`` if none does.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+        """
         check_is_fitted(self)
         return _first_rule(self.rules_, nominal_codes(self, X))
 
     def coverage(self, X) -> float:
-        """Fraction of the instances of ``X`` that some rule covers."""
+        """Fraction of the instances of ``X`` that some rule covers.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        float
+        """
         return float(np.mean(self.firing_rule(X) >= 0))
 
     def covers(self, X) -> np.ndarray:
@@ -504,6 +529,11 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Cendrowska's rules are *modular*: each one is a statement about the whole instance
         space, not a branch of an ordered list. This is the matrix that reading needs; the
         first ``True`` of a row is :meth:`firing_rule`.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------
@@ -550,6 +580,11 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Separate and conquer (slide 16): the ``k``-th rule for class C is grown on the
         instances that no earlier rule for C covers (each class starts from the whole set).
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            The training set.
+
         Returns
         -------
         in_E : ndarray of bool, shape (n_samples, n_rules)
@@ -566,6 +601,11 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Class of the first rule covering each instance; ``uncovered`` decides the rest.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------
@@ -585,6 +625,11 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         See the class Notes ("Scores"): the rule's first-reached training instances,
         ``(n_c + 1) / (n + k)``; the whole training set's frequencies where no rule covers.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------

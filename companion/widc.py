@@ -5,7 +5,7 @@ monomial (a conjunction of Boolean literals) and ``v_i`` a vector with one compo
 plus a default vector ``D``. An observation sums the vectors of the rules it satisfies and takes
 the class of the largest component; ties ("ambiguous" observations, including those that satisfy
 no rule) go to the class of largest ``D`` among the tied ones (paper, section "Decision
-Committees"; the tie rule is reconstructed, spec 04 section 1.2).
+Committees"; the tie rule is our reconstruction: the paper does not state one).
 
 WIDC (Weak Induction of Decision Committees) has three stages (paper, "Overview of WIDC"):
 
@@ -23,8 +23,8 @@ WIDC (Weak Induction of Decision Committees) has three stages (paper, "Overview 
    Pruning": local error plus a Kearns-Mansour style penalty; the penalty formula was not
    recovered, so ours is **RECONSTRUCTED**) or ``"none"``.
 
-Attributes are turned into Boolean variables on each training set (spec 04 section 1.4, our
-choice where the paper's recipe was not recovered): a nominal attribute with ``k > 2`` values
+Attributes are turned into Boolean variables on each training set (our choice, Nock 2002
+Section 5 does not give the recipe): a nominal attribute with ``k > 2`` values
 gives ``k`` variables ``[A = a]``, a two-valued one a single variable, and a numeric attribute
 gives variables ``[A <= theta]`` at supervised MDL cut points (Fayyad & Irani 1993), at most
 ``max_cuts`` of them (``numeric_literal="gt"`` makes ``A > theta`` the positive literal). A two-valued
@@ -231,7 +231,7 @@ def _relabel(keys):
 
 
 # --------------------------------------------------------------------------------------------
-# Stage 1: partition boosting with a vectorised literal search (spec section 5)
+# Stage 1: partition boosting with a vectorised literal search (Nock 2002, Section 3)
 # --------------------------------------------------------------------------------------------
 
 
@@ -415,7 +415,7 @@ def _sorted_candidates(n_classes):
 
 
 def ranking_loss_z(class_weights, vectors):
-    """Ranking-loss ``Z_t(v)`` of rule vectors (spec 04 section 2.2; the paper's eqs. (2)-(3)).
+    """Ranking-loss ``Z_t(v)`` of rule vectors (the paper's eqs. (2)-(3)).
 
     ``Z_t(v) = 1/(c-1) * sum_j W_j sum_{k != j} exp((v[k] - v[j]) / 2)``.
 
@@ -442,7 +442,7 @@ def rule_vectors(class_weights):
     Classes are sorted by decreasing weight; some optimal vector is non-increasing in that
     order (rearrangement inequality), so ``(c+1)(c+2)/2`` candidates suffice. Ties (e.g. every
     constant shift of a vector ties) go to (i) the fewest non-zero components, (ii) the largest
-    sum, (iii) the first candidate in enumeration order (RECONSTRUCTED, spec 04 section 2.2). For
+    sum, (iii) the first candidate in enumeration order (our reconstruction: the paper leaves ties open). For
     ``c = 2`` this is Lemma 2 of the paper.
 
     Exactness: the sort of the classes is exact (stable, ties by class index). ``Z_t`` involves
@@ -491,7 +491,7 @@ def rule_vectors(class_weights):
 
 
 # --------------------------------------------------------------------------------------------
-# Classification with the default vector (spec 04 section 1.2, RECONSTRUCTED tie rule)
+# Classification with the default vector (section "Decision Committees"; our tie rule)
 # --------------------------------------------------------------------------------------------
 
 
@@ -543,7 +543,7 @@ def _default_and_predictions(scores, y, sample_weight, prior):
 
 
 def committee_predict(satisfied, vectors, default):
-    """Class indices predicted by a DC (spec 04 section 1.2).
+    """Class indices predicted by a DC (Nock 2002, section "Decision Committees").
 
     ``S(o)`` = sum of the vectors of the satisfied rules; the unique argmax of ``S(o)`` wins;
     otherwise the tied class with the largest default component (then the smallest index).
@@ -708,7 +708,7 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
 
 
 # --------------------------------------------------------------------------------------------
-# Booleanisation (spec 04 section 1.4)
+# Booleanisation (our reconstruction of Nock 2002, Section 5)
 # --------------------------------------------------------------------------------------------
 
 
@@ -849,9 +849,24 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
       the uniform ``1 / k``. :meth:`predict` is the vote, not the argmax of these frequencies
       (they differ where the vote is wrong on most of a cell's training examples, or on a tie).
 
-    **Text.** ``to_text(feature_names=None, *, category_names=None)`` (also ``str``) lists the
+    **Text.** ``to_text(feature_names=None, *, category_names=None, decimals=None)`` (also ``str``) lists the
     rules ``IF monomial THEN vector`` and the default vector, naming columns by
     ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``.
+
+    **Weights.** ``sample_weight`` are frequencies. WIDC's uniform distribution ``w_i = 1/n``
+    becomes ``w_i / sum(w)`` (Nock 2002, Section 2: the growth and pruning are stated for any
+    distribution), the MDL cut points are weighted and ``cell_counts_`` are sums of weights;
+    zero-weight rows are dropped first. Integer weights give the committee that duplicating
+    the rows gives (tested; the scores then come from float sums of weights, compared within
+    the documented tolerance).
+
+    **Exported model** (``to_dict()["model"]``): ``variables``
+    (``[column, "eq"|"le"|"gt", value]``), ``binary_other``, ``frame_categories``,
+    ``nominal_mask``, ``monomials`` (literal ids ``2v``/``2v+1``), ``vectors``,
+    ``default_votes``, ``prior`` and the cells of :meth:`predict_proba` (``cell_patterns``,
+    ``cell_counts``, ``vote_cells``, ``vote_class_counts``, ``region_class_counts``).
+    ``rules_frame`` has one row per monomial: it decides the rows that satisfy it, and its
+    ``prediction`` is the class its vote vector favours.
 
     Parameters
     ----------
@@ -872,14 +887,17 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         problems (``companion.experiments.paper04.choose_optimistic_strength``), chosen once and
         never on the benchmark. With 0 a rule goes as soon as its local error does not increase.
     numeric_literal : {"le", "gt"}, default="le"
-        Which side of a numeric cut is the *positive* literal: ``A <= theta`` (the spec's
-        variables) or ``A > theta``. The first literal of a monomial and its negation always tie
+        Which side of a numeric cut is the *positive* literal: ``A <= theta`` (our
+        reading of the paper's variables) or ``A > theta``. The first literal of a monomial and its negation always tie
         on Z (they induce the same partition) and ties go to the positive literal, so this
         convention can change the committee grown.
     optimistic_delta : float, default=0.05
         Confidence ``delta`` of the optimistic penalty.
     max_rules : int or None, default=None
         Cap on the number of monomials grown (None: the paper's rule, no cap).
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (the pruning counts errors).
+
 
     Attributes
     ----------
@@ -1257,6 +1275,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         values that far apart (``|S| * n`` far below ``2**50``). Equal ``D`` components stay
         equal, and ``argmax`` then takes the smallest class index, as :meth:`predict` does.
 
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Columns as in :meth:`fit`.
+
         Returns
         -------
         ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
@@ -1274,6 +1297,15 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         Exact: ``S`` is an integer sum of {-1, 0, +1} votes (:func:`committee_predict`); among
         the classes tied in ``S`` the largest ``D`` component wins, then the smallest index.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
         satisfied = self._satisfied(X)
@@ -1329,7 +1361,18 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def literal_text(self, literal, feature_names=None, category_names=None):
         """Readable text of literal id ``literal`` (``2v``: variable v, ``2v+1``: its negation).
 
-        ``feature_names`` and ``category_names`` are read as in :meth:`to_text`.
+        Parameters
+        ----------
+        literal : int
+            A literal id.
+        feature_names : sequence of str, optional
+            As in :meth:`to_text`.
+        category_names : dict, optional
+            As in :meth:`to_text`.
+
+        Returns
+        -------
+        str
         """
         check_is_fitted(self)
         names = resolve_feature_names(self, feature_names)

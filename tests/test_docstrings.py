@@ -20,6 +20,12 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
+    "companion.prism",
+    "companion.baselines",
+    "companion.widc",
+    "companion.preprocessing",
+    "companion.led",
+    "companion._nominal",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
