@@ -653,6 +653,17 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     DataFrame with columns ``0, 1, ...``. Missing cells (NaN) reach ``wittgenstein`` as they are;
     on a nominal column a condition ``a = v`` never holds for them.
 
+    **Weights.** None: ``fit`` refuses ``sample_weight`` with a ``TypeError`` naming
+    OrderedRipper, since ``wittgenstein.RIPPER`` grows and prunes on unweighted rows.
+
+    **Exported model** (``to_dict()["model"]``): ``columns`` (the frame's columns), ``rulesets``
+    (per class but the default, in order: ``label``, ``rules`` as lists of ``[column, value]``
+    conditions, and what ``wittgenstein`` needs to predict with them without refitting: its
+    numeric ``bins`` (the range names it bins numbers into), ``binner`` settings,
+    ``selected_features``, ``trainset_features``, ``class_feat``), ``class_order``,
+    ``default_class``, ``cell_counts``, ``n_rules``, ``n_literals``. ``rules_frame`` has one row
+    per rule; a rule decides the rows it is the first listed rule to cover.
+
     Parameters
     ----------
     random_state : int, RandomState or None, default=None
@@ -839,6 +850,88 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 lines.append(f"if {text or 'always'}: predict {label!s}")
         lines.append(f"otherwise: predict {self.default_class_!s}")
         return "\n".join(lines)
+
+    def _rule_records(self, feature_names):
+        """One record per rule, in the order :meth:`to_text` lists them (the default excluded)."""
+        position = {column: j for j, column in enumerate(self.columns_)}
+        return [
+            {
+                "condition": " AND ".join(f"{feature_names[position[c.feature]]} = {c.val}" for c in rule.conds),
+                "prediction": label,
+            }
+            for label, model in self.rulesets_
+            for rule in model.ruleset_.rules
+        ]
+
+    def _rule_decisions(self, X):
+        """A rule decides the rows it is the first rule (in the listed order) to cover."""
+        check_is_fitted(self)
+        raw = X
+        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite="allow-nan")
+        frame = self._frame(X, raw)
+        columns = []
+        for _, model in self.rulesets_:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _, reasons = model.predict(frame, give_reasons=True)
+            for rule in model.ruleset_.rules:
+                columns.append(np.array([any(r is rule or r == rule for r in why) for why in reasons], dtype=bool))
+        covered = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=bool)
+        first = np.cumsum(covered, axis=1) == 1
+        return covered & first
+
+    def _model_to_dict(self):
+        rulesets = []
+        for label, model in self.rulesets_:
+            binner = model.bin_transformer_
+            rulesets.append({
+                "label": label,
+                "rules": [[[c.feature, c.val] for c in rule.conds] for rule in model.ruleset_.rules],
+                "bins": [[feature, list(bins)] for feature, bins in (binner.bins_ or {}).items()],
+                "binner": {key: getattr(binner, key) for key in ("n_discretize_bins", "names_precision", "engine")},
+                "selected_features": list(model.selected_features_),
+                "trainset_features": list(model.trainset_features_),
+                "class_feat": model.class_feat,
+            })
+        return {
+            "columns": list(self.columns_),
+            "rulesets": rulesets,
+            "class_order": list(self.class_order_),
+            "default_class": self.default_class_,
+            "cell_counts": self.cell_counts_.tolist(),
+            "n_rules": self.n_rules_,
+            "n_literals": self.n_literals_,
+        }
+
+    def _model_from_dict(self, model):
+        wittgenstein = _import_wittgenstein()
+        from wittgenstein.base import Cond, Rule, Ruleset
+        from wittgenstein.discretize import BinTransformer
+
+        def label(value):
+            return self.classes_[np.flatnonzero(self.classes_ == np.asarray(value, dtype=self.classes_.dtype))[0]]
+
+        self.columns_ = list(model["columns"])
+        self.rulesets_ = []
+        for entry in model["rulesets"]:
+            ripper = wittgenstein.RIPPER(random_state=None, verbosity=0)
+            ripper.ruleset_ = Ruleset([Rule([Cond(f, v) for f, v in conds]) for conds in entry["rules"]])
+            binner = BinTransformer(**entry["binner"], verbosity=0)
+            binner.bins_ = {feature: list(bins) for feature, bins in entry["bins"]}
+            binner.thresholds_ = {}
+            ripper.bin_transformer_ = binner
+            ripper.selected_features_ = list(entry["selected_features"])
+            ripper.trainset_features_ = list(entry["trainset_features"])
+            ripper.class_feat = entry["class_feat"]
+            ripper.pos_class = 1
+            ripper.classes_ = np.array([0, 1])
+            self.rulesets_.append((label(entry["label"]), ripper))
+        self.class_order_ = [label(c) for c in model["class_order"]]
+        self.default_class_ = label(model["default_class"])
+        self.cell_counts_ = np.asarray(model["cell_counts"], dtype=np.int64)
+        self.n_rules_ = int(model["n_rules"])
+        self.n_literals_ = int(model["n_literals"])
+        self.complexity_ = self.n_literals_
 
 
 # --------------------------------------------------------------------------------------------
