@@ -813,16 +813,19 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
     n_features, n_samples = counts.cell_slot.shape
     test_attribute = counts.test_attribute
     in_E = np.ones(n_samples, dtype=bool)
-    weight = np.ones(n_samples) if counts.weight is None else counts.weight
+    weight = counts.weight
     # Errors are exact under whole weights; a float sum of other weights is 0 within TIE_RTOL.
-    tolerance = 0.0 if _whole_valued(weight) else TIE_RTOL * float(weight.sum())
+    tolerance = 0 if weight is None or _whole_valued(weight) else TIE_RTOL * float(weight.sum())
     counts.set_class(positive)
     E_p, E_t = counts.count(np.arange(n_samples))
     rules, steps = [], []
     while (in_E & positive).any():
         rule_rows = np.flatnonzero(in_E)
         p, t = E_p, E_t
-        errors = float(weight[rule_rows][~positive[rule_rows]].sum())
+        if counts.weight is None:
+            errors = int(np.count_nonzero(~positive[rule_rows]))
+        else:
+            errors = float(weight[rule_rows][~positive[rule_rows]].sum())
         used = np.zeros(n_features, dtype=bool)
         tests = []
         while errors > tolerance:
@@ -840,7 +843,7 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             used[attribute] = True
             keep = counts.cell_slot[attribute, rule_rows] == counts.test_slot(best)
             kept, dropped = rule_rows[keep], rule_rows[~keep]
-            errors = float(t[best] - p[best])
+            errors = t[best] - p[best]
             # Count over whichever side is smaller: the kept rows, or the dropped ones subtracted.
             if kept.size <= dropped.size:
                 p, t = counts.count(kept)
@@ -850,8 +853,12 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             rule_rows = kept
         if not tests and errors > tolerance:
             # No test covers any remaining positive: stop (an empty rule would cover everything).
-            return rules, steps, _count(weight[in_E & positive].sum())
-        rules.append((tests, _count(weight[rule_rows][positive[rule_rows]].sum()), _count(weight[rule_rows].sum())))
+            left = in_E & positive
+            return rules, steps, int(np.count_nonzero(left)) if weight is None else _count(weight[left].sum())
+        if counts.weight is None:
+            rules.append((tests, int(np.count_nonzero(positive[rule_rows])), int(rule_rows.size)))
+        else:
+            rules.append((tests, _count(weight[rule_rows][positive[rule_rows]].sum()), _count(weight[rule_rows].sum())))
         in_E[rule_rows] = False
         # (p, t) are always the counts over rule_rows: no need to count the covered rows again.
         E_p, E_t = E_p - p, E_t - t
