@@ -1,7 +1,7 @@
 """Benchmark: :class:`companion.stumps.SetCoveringStumps` (the SC learner) against pyscm-ml.
 
 pyscm-ml (PyPI 1.1.2, A. Drouin, import name ``pyscm``; GPL-3) is the set-covering machine with
-decision stumps written by the authors' group (spec ``01_05`` §11). It needs ``numpy<2`` and builds
+decision stumps written by the authors' group (Paper 05's SC learner, Section VI). It needs ``numpy<2`` and builds
 a C++ extension, so it cannot share the project's environment: this script builds a separate
 virtual environment ``build/pyscm-venv`` (``python3 -m venv`` + ``pip install 'numpy<2' pyscm-ml``;
 pyscm-ml never enters ``.venv``) and runs pyscm-ml there in a subprocess, on the very same
@@ -87,7 +87,8 @@ def synthetic_microarray(m: int, n: int, seed: int = 0):
 def _ours(X, y, model_type, p, max_rules, repeats):
     times, model = [], None
     for _ in range(repeats):
-        model = SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True)
+        model = SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True,
+                                  length="greedy", stop_idle=False)  # pyscm-ml's greedy: every stump, up to s
         start = time.perf_counter()
         model.fit(X, y)
         times.append(time.perf_counter() - start)

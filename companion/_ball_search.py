@@ -28,12 +28,13 @@ from math import lcm
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from companion.numerics import stable_argsort_rows
+from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
     "BALL_TYPES",
     "TYPE_INSIDE",
     "TYPE_OUTPUT",
+    "METRIC_NAMES",
     "SortedDistances",
     "BlockedSortedDistances",
     "greedy_ball_list",
@@ -86,9 +87,25 @@ _FULL_LAYOUT_MAX_M = 2000
 _BASE_BYTES = 400 * 2**20
 
 
+_OTHER_METRICS = ("seuclidean", "sqeuclidean", "minkowski", "canberra", "braycurtis", "cosine", "correlation")
+#: Every ``metric`` the ball machines accept.
+METRIC_NAMES = tuple(_METRIC_ALIASES) + _OTHER_METRICS
+
+
 def resolve_metric(metric) -> str:
     """Map ``metric`` (``"l1"``, ``"l2"``, ``"linf"`` or a SciPy ``cdist`` name) to a ``cdist`` name.
 
+
+    Parameters
+    ----------
+    metric : str
+        ``"l1"``, ``"l2"``, ``"linf"``, an alias (``"manhattan"``, ``"euclidean"``, ...) or one of
+        :data:`METRIC_NAMES`.
+
+    Returns
+    -------
+    str
+        The SciPy ``cdist`` metric name.
     Raises
     ------
     ValueError
@@ -99,8 +116,7 @@ def resolve_metric(metric) -> str:
     key = metric.lower()
     if key in _METRIC_ALIASES:
         return _METRIC_ALIASES[key]
-    accepted = {"seuclidean", "sqeuclidean", "minkowski", "canberra", "braycurtis", "cosine", "correlation"}
-    if key in accepted:
+    if key in _OTHER_METRICS:
         return key
     raise ValueError(
         f"metric must be one of 'l1', 'l2', 'linf' (or a SciPy cdist metric such as 'canberra'), got {metric!r}"
@@ -162,22 +178,45 @@ class SortedDistances:
         return self.distances.nbytes + self.order.nbytes + self.sorted_rows.nbytes
 
     def row(self, i: int) -> np.ndarray:
-        """Distances of example ``i`` to every example."""
+        """Distances of example ``i`` to every example.
+
+        Parameters
+        ----------
+        i : int
+            Example index.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``d(x_i, x_j)`` for every example ``j``.
+        """
         return self.distances[i]
 
     def columns(self, indices) -> np.ndarray:
-        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``.
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Example indices (the centres).
+
+        Returns
+        -------
+        ndarray of shape (m, len(indices))
+            ``d(x_i, x_indices[j])``.
+        """
         return self.distances[:, indices]
 
-    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent):
+    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent, weights=None):
         """The most useful candidates of one greedy step (all exactly tied), or ``None``.
 
-        Returns ``(candidates, state)``: ``candidates`` a dict of equal-length arrays ``rank``
+        ``weights``: per-example weights (int64 or float64, all positive), or ``None`` (unit
+        weights, the paper's counts). Returns ``(candidates, state)``: ``candidates`` a dict of equal-length arrays ``rank``
         (orders the candidates by centre index, then by position along the centre's sorted
         row), ``centre``, ``border``, ``border_positive``, ``covered`` and ``errors``; ``state``
         the scored state, handed back as ``parent`` at the next step.
         """
-        state = self._scored_state(y01, alive, in_compression, allowed, parent)
+        state = self._scored_state(y01, alive, in_compression, allowed, parent, weights)
         if state.covered is None:  # no admissible candidate
             return None, state
         tied = _most_useful(state, p_p, p_n)
@@ -189,8 +228,8 @@ class SortedDistances:
             "centre": state.rows[row],
             "border": state.order[row, position],
             "border_positive": state.label_sorted.ravel()[tied],
-            "covered": state.covered.ravel()[tied].astype(np.int64),
-            "errors": state.errors_p_p.ravel()[tied].astype(np.int64) + state.errors_p_n.ravel()[tied],
+            "covered": _wide(state.covered.ravel()[tied]),
+            "errors": _wide(state.errors_p_p.ravel()[tied]) + state.errors_p_n.ravel()[tied],
         }
         return candidates, state
 
@@ -199,11 +238,23 @@ class SortedDistances:
 
         The fits of a grid on one training set all ask for the same (canonical) order, so they
         share one re-sort and one memo of scored states; an identity order returns ``self``.
+        ``order`` may also select fewer examples than there are (the rows of positive weight
+        of a weighted fit), each at most once.
+
+        Parameters
+        ----------
+        order : array-like of int
+            Distinct example indices, in the order wanted.
+
+        Returns
+        -------
+        SortedDistances
+            The distances of the examples ``order`` (``self`` for the identity).
         """
         order = np.asarray(order, dtype=np.intp)
-        if order.shape != (self.n_samples,):
-            raise ValueError(f"order must be a permutation of the {self.n_samples} examples, got shape {order.shape}")
-        if (order == np.arange(self.n_samples)).all():
+        if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
+            raise ValueError(f"order must list distinct examples among the {self.n_samples}, got shape {order.shape}")
+        if len(order) == self.n_samples and (order == np.arange(self.n_samples)).all():
             return self
         cache = self.__dict__.setdefault("_permuted", {})
         key = order.tobytes()
@@ -221,7 +272,7 @@ class SortedDistances:
     # process workers take for a memory leak (they restart, with a warning).
     _CACHE_BYTES = 64 * 2**20
 
-    def _scored_state(self, y01, alive, in_compression, allowed, parent):
+    def _scored_state(self, y01, alive, in_compression, allowed, parent, weights=None):
         if in_compression is not None:
             # only the remaining compression examples constrain the candidates
             in_compression = in_compression & alive
@@ -232,12 +283,13 @@ class SortedDistances:
             allowed.tobytes(),
             alive.tobytes(),
             None if in_compression is None else in_compression.tobytes(),
+            None if weights is None else (weights.dtype.str, weights.tobytes()),
         )
         cache = self.__dict__.setdefault("_cache", {})
         if key in cache:
             cache[key] = cache.pop(key)  # most recently used last
             return cache[key]
-        state = _score(self, y01, alive, in_compression, allowed, parent)
+        state = _score(self, y01, alive, in_compression, allowed, parent, weights)
         cache[key] = state
         # bytes held, kept up to date rather than summed over the cache at every insertion
         self._cache_bytes = self.__dict__.get("_cache_bytes", 0) + state.nbytes
@@ -306,17 +358,41 @@ class BlockedSortedDistances:
 
     @staticmethod
     def estimated_bytes(m: int, max_memory_gb=4.0) -> int:
-        """Peak bytes of a fit on ``m`` examples, interpreter and data included: O(m), not O(m^2)."""
+        """Peak bytes of a fit on ``m`` examples, interpreter and data included: O(m), not O(m^2).
+
+        Parameters
+        ----------
+        m : int
+            Number of examples.
+        max_memory_gb : float or None, default=4.0
+            As for the constructor.
+
+        Returns
+        -------
+        int
+            Estimated peak bytes.
+        """
         n_buckets, block_pairs = _blocked_sizes(m, max_memory_gb)
         # the histograms twice (an update copies the rows it keeps) and one block's temporaries
         return int(_BASE_BYTES + 2 * 8 * max(int(m), 1) * n_buckets + _BYTES_PER_STREAMED_PAIR * block_pairs)
 
     def permuted(self, order) -> "BlockedSortedDistances":
-        """The same for the examples taken in ``order`` (identity: ``self``)."""
+        """The same for the examples taken in ``order`` (identity: ``self``; a selection allowed).
+
+        Parameters
+        ----------
+        order : array-like of int
+            Distinct example indices, in the order wanted.
+
+        Returns
+        -------
+        BlockedSortedDistances
+            The distances of the examples ``order`` (``self`` for the identity).
+        """
         order = np.asarray(order, dtype=np.intp)
-        if order.shape != (self.n_samples,):
-            raise ValueError(f"order must be a permutation of the {self.n_samples} examples, got shape {order.shape}")
-        if (order == np.arange(self.n_samples)).all():
+        if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
+            raise ValueError(f"order must list distinct examples among the {self.n_samples}, got shape {order.shape}")
+        if len(order) == self.n_samples and (order == np.arange(self.n_samples)).all():
             return self
         return BlockedSortedDistances(
             self.X[order], self.metric, max_memory_gb=self.max_memory_gb, n_buckets=self.n_buckets
@@ -332,21 +408,48 @@ class BlockedSortedDistances:
         return 0
 
     def row(self, i: int) -> np.ndarray:
-        """Distances of example ``i`` to every example (recomputed)."""
+        """Distances of example ``i`` to every example (recomputed).
+
+        Parameters
+        ----------
+        i : int
+            Example index.
+
+        Returns
+        -------
+        ndarray of shape (m,)
+            ``d(x_i, x_j)`` for every example ``j``.
+        """
         return cdist(self.X[i : i + 1], self.X, metric=self.metric)[0]
 
     def columns(self, indices) -> np.ndarray:
-        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``."""
+        """Distances of every example to the examples ``indices``, shape ``(m, len(indices))``.
+
+        Parameters
+        ----------
+        indices : array-like of int
+            Example indices (the centres).
+
+        Returns
+        -------
+        ndarray of shape (m, len(indices))
+            ``d(x_i, x_indices[j])``.
+        """
         return cdist(self.X, self.X[np.asarray(indices, dtype=np.intp)], metric=self.metric)
 
-    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent=None):
+    def _best_balls(self, y01, alive, in_compression, allowed, p_p, p_n, parent=None, weights=None):
         """As :meth:`SortedDistances._best_balls`: the most useful candidates, all exactly tied.
+
+        Unit weights only (``weights`` must be ``None``): :func:`sorted_distances_within` gives a
+        weighted fit the full layout.
 
         ``parent`` is the previous step's :class:`_BucketCounts` (``None``: none yet), brought
         up to date with ``alive`` and returned as the state. ``rank`` is ``centre * m +
         position`` (position along the centre's sorted row of remaining examples), which orders
         candidates as the full layout's flat index does.
         """
+        if weights is not None:
+            raise ValueError("BlockedSortedDistances counts unit weights only; weighted fits use SortedDistances")
         m = self.n_samples
         y01 = np.asarray(y01, dtype=bool)
         alive = np.asarray(alive, dtype=bool)
@@ -442,12 +545,7 @@ def _score_rows(sd, examples, rows, label, n_pos, allowed, compression, penaltie
     # The classes of centre and border fix the type (module table of companion.decision_list):
     # the rule outputs 1 iff the border is negative and fires inside iff the classes differ.
     inside = label[rows].view(np.int8)[:, None] ^ border_positive
-    outside_all = width - incl_all
-    fire_all = outside_all + inside * (excl_all - outside_all)
-    outside_pos = n_pos - incl_pos
-    fire_pos = outside_pos + inside * (excl_pos - outside_pos)
-    covered = fire_pos + border_positive * (fire_all - 2 * fire_pos)
-    errors = fire_all - covered
+    covered, errors = _fire_counts(inside, border_positive, (excl_all, incl_all, width), (excl_pos, incl_pos, n_pos))
     valid = covered > 0
     if not allowed.all():
         valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
@@ -467,8 +565,8 @@ def _score_rows(sd, examples, rows, label, n_pos, allowed, compression, penaltie
         "position": column.astype(np.int64),
         "border": examples[order[row, column]],
         "border_positive": label_sorted[row, column],
-        "covered": covered[row, column].astype(np.int64),
-        "errors": errors[row, column].astype(np.int64),
+        "covered": _wide(covered[row, column]),
+        "errors": _wide(errors[row, column]),
     }
 
 
@@ -603,15 +701,24 @@ def _row_blocks(n_rows: int, width: int, pairs: int):
     return [slice(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
 
 
-def sorted_distances_within(X, metric, max_memory_gb):
+def sorted_distances_within(X, metric, max_memory_gb, weighted=False):
     """The sorted-distance layout for one fit on ``X``: the faster one within ``max_memory_gb``.
 
     :class:`SortedDistances` up to :data:`_FULL_LAYOUT_MAX_M` examples when its ``56 m^2`` bytes
     fit; :class:`BlockedSortedDistances` otherwise, whose memory grows as ``m`` and which
-    ``max_memory_gb`` only sizes (it never refuses a fit). Both learn the same list.
+    ``max_memory_gb`` only sizes (it never refuses a fit). Both learn the same list. A
+    ``weighted`` fit always takes the full layout (the histograms count unit weights only),
+    and is refused when its ``56 m^2`` bytes exceed ``max_memory_gb``.
     """
     m = X.shape[0]
     limit = np.inf if max_memory_gb is None else max_memory_gb * 2**30
+    if weighted:
+        if _FULL_BYTES_PER_PAIR * m * m > limit:
+            raise ValueError(
+                f"a fit with sample_weight keeps every distance: {m} rows with positive weight need about "
+                f"{_FULL_BYTES_PER_PAIR * m * m / 2**30:.1f} GiB, above max_memory_gb={max_memory_gb}"
+            )
+        return SortedDistances.from_points(X, metric)
     if m <= _FULL_LAYOUT_MAX_M and _FULL_BYTES_PER_PAIR * m * m <= limit:
         return SortedDistances.from_points(X, metric)
     return BlockedSortedDistances(X, metric, max_memory_gb=max_memory_gb)
@@ -634,7 +741,8 @@ def _compression_ok(sorted_rows, to_compression, compression_positive, label_sor
     """Candidates that fire on no remaining compression example of their border's class.
 
     An inside rule needs every such example at distance >= the border's, an outside rule at
-    distance <= the border's (spec §7.4).
+    distance <= the border's (paper 01, Section 4: the list must classify its compression set
+    correctly; the paper states the condition, this candidate filter is our enforcement of it).
     """
     ok_inside = np.zeros(label_sorted.shape, dtype=bool)
     ok_outside = np.zeros(label_sorted.shape, dtype=bool)
@@ -712,12 +820,16 @@ def _value_at_group_start(values, starts):
     return np.maximum.accumulate(values * starts, axis=1)
 
 
-def _value_at_group_end(values, ends):
+def _value_at_group_end(values, ends, upper=None):
     """``values`` (non-decreasing along each row, in ``[0, n]``) taken at the end of each group.
 
     A reversed running minimum of the values kept at group ends (``n + 1`` elsewhere; ``2n + 1``
-    fits the int16 counts used for ``n < 16000``).
+    fits the int16 counts used for ``n < 16000``). ``upper``: a value above every entry, for
+    values not bounded by the row length (weight sums; ``np.inf`` for floats).
     """
+    if upper is not None:
+        masked = np.where(ends, values, values.dtype.type(upper))
+        return np.minimum.accumulate(masked[:, ::-1], axis=1)[:, ::-1]
     n = values.shape[-1]
     masked = values + (~ends) * values.dtype.type(n + 1)
     return np.minimum.accumulate(masked[:, ::-1], axis=1)[:, ::-1]
@@ -750,6 +862,7 @@ def greedy_ball_list(
     compression_constraint: bool = False,
     tie_rule: str = "larger_cover",
     removal: str = "fired",
+    sample_weight=None,
 ):
     """BuildDLM (Figure 1) over data-dependent balls, vectorised over all candidates.
 
@@ -770,7 +883,7 @@ def greedy_ball_list(
         ``N'`` is, the disjunction only when ``P'`` is.
     compression_constraint : bool
         Discard any ball that would fire with the wrong output on a compression example still
-        remaining (spec §7.4, our enforcement of the paper's constraint).
+        remaining (paper 01, Section 4; our enforcement of the paper's constraint).
     tie_rule : {"larger_cover", "fewest_errors", "output_one_first"}
         How balls of equal usefulness are ordered (Figure 1 leaves it open; see Notes).
         ``"larger_cover"`` (the default, used by the estimators): larger covered set, then fewer
@@ -784,6 +897,13 @@ def greedy_ball_list(
         default): every example on which the rule fires. ``"covered"``: only those it classifies
         correctly, so that its errors stay available to later balls (an experiment, not the
         paper's algorithm).
+    sample_weight : ndarray of shape (m,), optional
+        Positive weights (drop the rows of weight 0 first): every count of covered examples and
+        of errors becomes the sum of their weights, so an integer weight acts as that many
+        copies of the row. Integer weights are summed exactly (int64) and the usefulness is then
+        compared exactly as for unit weights; real weights are summed in float64 and two balls
+        are tied when their usefulness agrees within :data:`companion.numerics.TIE_RTOL`. Needs
+        the full layout (:class:`SortedDistances`).
 
     Returns
     -------
@@ -827,6 +947,9 @@ def greedy_ball_list(
     y01 = np.asarray(y01).astype(bool)
     if y01.shape != (m,):
         raise ValueError(f"y01 must have one label per row of the distances ({m}), got shape {y01.shape}")
+    weights = _engine_weights(sample_weight, m)
+    if weights is not None and not isinstance(sd, SortedDistances):
+        raise ValueError("a weighted fit needs the full SortedDistances layout (see sorted_distances_within)")
     allowed = np.zeros(4, dtype=bool)
     for name in types:
         allowed[BALL_TYPES.index(name)] = True
@@ -845,7 +968,7 @@ def greedy_ball_list(
         if stop_when == "positives_empty" and n_pos == 0:
             break
         found, state = sd._best_balls(
-            y01, alive, in_compression if compression_constraint else None, allowed, p_p, p_n, state
+            y01, alive, in_compression if compression_constraint else None, allowed, p_p, p_n, state, weights
         )
         if found is None:
             break
@@ -881,6 +1004,18 @@ def greedy_ball_list(
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
+
+
+def _engine_weights(sample_weight, m):
+    """``sample_weight`` as the engine counts it: None, int64 (whole numbers) or float64, all > 0."""
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.shape != (m,) or not np.isfinite(weights).all() or not (weights > 0).all():
+        raise ValueError(f"sample_weight must hold {m} positive finite weights (drop the rows of weight 0 first)")
+    if (weights == np.round(weights)).all() and weights.sum() < 2**52:
+        return weights.astype(np.int64)
+    return weights
 
 
 @dataclass
@@ -935,7 +1070,12 @@ def _most_useful(state: _ScoredState, p_p: float, p_n: float) -> np.ndarray:
     """
     covered, errors_p_p, errors_p_n = state.covered, state.errors_p_p, state.errors_p_n
     n_rows, n_cols = covered.shape
-    q, a_p, a_n, dtype, bound = _exact_penalties(p_p, p_n, n_cols)
+    if covered.dtype.kind == "f":
+        return _near_most_useful(covered, errors_p_p, errors_p_n, p_p, p_n)
+    # the counts never exceed the total weight of the remaining examples (their number if unweighted)
+    total = n_cols if covered.dtype.itemsize < 8 else int(covered.max(initial=0)) + int(
+        (errors_p_p + errors_p_n).max(initial=0))
+    q, a_p, a_n, dtype, bound = _exact_penalties(p_p, p_n, max(total, n_cols))
     floor = -(bound + 1)  # below every admissible candidate
     best, tied = floor, []
     step = max(1, _USEFULNESS_BLOCK // max(n_cols, 1))
@@ -953,6 +1093,28 @@ def _most_useful(state: _ScoredState, p_p: float, p_n: float) -> np.ndarray:
         else:
             tied.append(hits)
     return np.concatenate(tied) if tied else np.zeros(0, dtype=np.intp)
+
+
+def _near_most_useful(covered, errors_p_p, errors_p_n, p_p, p_n) -> np.ndarray:
+    """:func:`_most_useful` for real-valued weights: the candidates within ``TIE_RTOL`` of the best.
+
+    Sums of non-integer weights are not exact, so two balls are tied when their usefulness
+    ``covered - p_p errors_p_p - p_n errors_p_n`` differs by at most
+    :data:`companion.numerics.TIE_RTOL` times the largest magnitude involved.
+    """
+    u = covered.astype(np.float64)
+    scale = float(covered.max(initial=0.0))
+    for penalty, errors in ((p_p, errors_p_p), (p_n, errors_p_n)):
+        if np.isinf(penalty):
+            u[errors > 0] = -np.inf
+        elif penalty:
+            u -= penalty * errors
+            scale += penalty * float(errors.max(initial=0.0))
+    u[covered <= 0] = -np.inf
+    best = u.max(initial=-np.inf)
+    if not np.isfinite(best):
+        return np.zeros(0, dtype=np.intp)
+    return np.flatnonzero(u >= best - TIE_RTOL * max(scale, 1e-300))
 
 
 def _restrict(sd, alive, parent):
@@ -973,11 +1135,12 @@ def _restrict(sd, alive, parent):
     return rows, order, sorted_rows.ravel().take(kept).reshape(n_left, n_left)
 
 
-def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
+def _score(sd, y01, alive, in_compression, allowed, parent, weights=None) -> _ScoredState:
     """Covered and error counts of every (remaining centre, remaining border) ball.
 
     Written with arithmetic on 0/1 arrays rather than ``np.where``: a data-dependent ``where``
-    over m² elements costs about ten times an addition.
+    over m² elements costs about ten times an addition. With ``weights`` (positive, int64 or
+    float64, one per example) the counts are sums of the weights of the examples counted.
     """
     rows, order, sorted_rows = _restrict(sd, alive, parent)
     state = _ScoredState(alive=alive, rows=rows, order=order, sorted_rows=sorted_rows)
@@ -988,25 +1151,24 @@ def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
     n_pos = int(y01[rows].sum())
     n_neg = n_alive - n_pos
     groups = _tie_groups(sorted_rows, dtype) if sd.has_ties else None
-    pos_strict, pos_incl = _inside_counts(label_sorted, groups)
-    if groups is None:
-        group_start = np.arange(n_alive, dtype=dtype)[None, :]
-        group_end = group_start
+    if weights is None:
+        pos_strict, pos_incl = _inside_counts(label_sorted, groups)
+        if groups is None:
+            group_start = np.arange(n_alive, dtype=dtype)[None, :]
+            group_end = group_start
+        else:
+            group_start, group_end = groups[2:]
+        all_counts = (group_start, group_end + 1, n_alive)
+        pos_counts = (pos_strict, pos_incl, n_pos)
     else:
-        group_start, group_end = groups[2:]
+        w_sorted = weights[order]
+        all_counts = _weighted_inside_counts(w_sorted, groups)
+        pos_counts = _weighted_inside_counts(w_sorted * label_sorted, groups)
     # The classes of centre and border fix the type (module table): the rule outputs 1 iff
     # the border is negative (Pi, Po) and fires inside iff centre and border differ (Pi, Ni).
     centre_positive = y01[rows].view(np.int8)[:, None]
     inside = centre_positive ^ border_positive  # 0/1
-    # examples (all / positive) on which the rule fires: strictly inside (positions before the
-    # tie group) or strictly outside (positions after it)
-    outside_all = (n_alive - 1) - group_end
-    fire_all = outside_all + inside * (group_start - outside_all)
-    outside_pos = n_pos - pos_incl
-    fire_pos = outside_pos + inside * (pos_strict - outside_pos)
-    # covered: positives for output 1 (negative border), negatives for output 0
-    covered = fire_pos + border_positive * (fire_all - 2 * fire_pos)
-    errors = fire_all - covered
+    covered, errors = _fire_counts(inside, border_positive, all_counts, pos_counts)
     valid = covered > 0
     if not allowed.all():
         valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
@@ -1021,6 +1183,50 @@ def _score(sd, y01, alive, in_compression, allowed, parent) -> _ScoredState:
         state.label_sorted = label_sorted
         state.covered, state.errors_p_p, state.errors_p_n = covered, errors_p_p, errors - errors_p_p
     return state
+
+
+def _fire_counts(inside, border_positive, all_counts, pos_counts):
+    """Covered and erred counts of every candidate ball, from inside counts along sorted rows.
+
+    ``all_counts`` and ``pos_counts`` are ``(strict, inclusive, total)`` for all examples and for
+    the positive ones: ``strict[k, j]`` (``inclusive[k, j]``) counts those strictly inside
+    (inside or on) the ball of centre ``k`` whose border is at position ``j``, ``total`` all of
+    them (a number or a column). ``inside`` (0/1) is 1 for a Pi/Ni candidate, ``border_positive``
+    (0/1) 1 for an output-0 one (Ni/No). The rule fires strictly inside or strictly outside; it
+    covers the positives it fires on when its output is 1 (negative border), the negatives when
+    it is 0, and errs on the rest of what it fires on. Counts of examples, or sums of weights.
+    """
+    strict_all, incl_all, total_all = all_counts
+    strict_pos, incl_pos, total_pos = pos_counts
+    outside_all = total_all - incl_all
+    fire_all = outside_all + inside * (strict_all - outside_all)
+    outside_pos = total_pos - incl_pos
+    fire_pos = outside_pos + inside * (strict_pos - outside_pos)
+    covered = fire_pos + border_positive * (fire_all - 2 * fire_pos)
+    return covered, fire_all - covered
+
+
+def _weighted_inside_counts(weights_sorted, groups):
+    """``(strict, inclusive, total)`` weight sums along sorted rows, for :func:`_fire_counts`.
+
+    ``weights_sorted[k, j]``: the weight of the ``j``-th nearest remaining example to centre
+    ``k`` (0 for an example not counted). ``total`` is each row's own sum (a column), so that
+    ``total - inclusive`` is exactly 0 at the end of a row, in floating point too.
+    """
+    inclusive = np.cumsum(weights_sorted, axis=1)
+    strict = inclusive - weights_sorted
+    total = inclusive[:, -1:].copy() if inclusive.shape[1] else np.zeros((inclusive.shape[0], 1), inclusive.dtype)
+    if groups is not None:
+        starts, ends = groups[:2]
+        strict = _value_at_group_start(strict, starts)
+        upper = np.inf if inclusive.dtype.kind == "f" else (int(total.max(initial=0)) + 1)
+        inclusive = _value_at_group_end(inclusive, ends, upper=upper)
+    return strict, inclusive, total
+
+
+def _wide(counts):
+    """Integer counts as int64 (float weight sums as float64), for the tie-breaking keys."""
+    return counts.astype(np.float64 if counts.dtype.kind == "f" else np.int64)
 
 
 def _kind_of(centre_positive: bool, border_positive: bool) -> int:

@@ -6,7 +6,7 @@ Marchand and Shawe-Taylor, *The Set Covering Machine*, JMLR 3 (2002).
 A *decision list* (Section 2) is ``if h_1(x) then b_1 elif h_2(x) then b_2 ... else b_{r+1}``.
 Its features here are *data-dependent balls* (Section 3): a ball centred on a training example
 ``x_c`` with radius given by the distance to a *border* example ``x_b``. Four types exist
-(spec §7.3), named by the class of the centre and by where the rule fires:
+(paper 01, Section 3), named by the class of the centre and by where the rule fires:
 
 ====  ========  ======  ===========================  =================  ======
 type  centre    border  fires on ``x`` when           output ``b``       strict
@@ -24,7 +24,8 @@ No    positive  pos.    ``d(x, x_c) >  d(x_b, x_c)``  0 (negative)       --
 Pi/Ni only, the *complex* one all four. :class:`BallSetCoveringMachine` is the SCM with balls:
 a conjunction uses only the output-0 types (Ni/No, positive borders), a disjunction only the
 output-1 types (Pi/Po, negative borders); it is BuildDLM restricted to one output and stopping
-only when the class it covers is exhausted (spec §7.7).
+only when the class it covers is exhausted (the SCM's greedy of Marchand and Shawe-Taylor 2002,
+Section 3, over the balls of paper 01).
 
 Implementation (the search itself lives in :mod:`companion._ball_search`). Every greedy step
 scores the O(m²) (centre, border) candidates: for each remaining centre, cumulative counts of the
@@ -77,12 +78,15 @@ from numbers import Integral, Real
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._ball_search import (
     BALL_TYPES,
+    METRIC_NAMES,
     TYPE_INSIDE,
     TYPE_OUTPUT,
     BlockedSortedDistances,
@@ -146,17 +150,19 @@ def canonical_order(X, y) -> np.ndarray:
 class Ball:
     """One rule of a learnt decision list (one data-dependent ball, Section 3).
 
-    Attributes
+    Parameters
     ----------
     kind : str
         ``"Pi"``, ``"Po"``, ``"Ni"`` or ``"No"``.
-    centre_index, border_index : int
-        Row numbers, in the training set, of the ball's centre and border examples.
+    centre_index : int
+        Row number, in the training set, of the ball's centre example.
+    border_index : int
+        Row number, in the training set, of its border example.
     radius : float
         ``d(x_centre, x_border)``.
     inside : bool
         True if the rule fires strictly inside the radius, False if strictly outside.
-    output
+    output : label
         The class the rule outputs when it fires (a label of ``classes_``).
     """
 
@@ -206,46 +212,25 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
-    # -- subclasses provide these ------------------------------------------------------------
-    def _validate_params(self):  # pragma: no cover - abstract
-        raise NotImplementedError
+    _parameter_constraints: dict = {
+        "s": [Interval(Integral, 1, None, closed="left"), None],
+        "metric": [StrOptions(set(METRIC_NAMES))],
+        "compression_constraint": ["boolean"],
+        "stop_if_unchanged": ["boolean"],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+    }
 
-    def _learn(self, sd, y01):  # pragma: no cover - abstract
+    # -- subclasses provide these ------------------------------------------------------------
+    def _learn(self, sd, y01, weights):  # pragma: no cover - abstract
         raise NotImplementedError
 
     def _prefix_defaults(self, outputs):  # pragma: no cover - abstract
         raise NotImplementedError
 
     # -- shared ------------------------------------------------------------------------------
-    def _check_s(self):
-        if self.s is not None:
-            if isinstance(self.s, (bool, np.bool_)) or not isinstance(self.s, Integral):
-                raise TypeError(f"s (the stopping point) must be a positive int or None, got {self.s!r}")
-            if self.s < 1:
-                raise ValueError(f"s (the stopping point) must be >= 1, got {self.s}")
-
-    @staticmethod
-    def _check_penalty(name, value):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-            raise TypeError(f"{name} must be a non-negative number (np.inf allowed), got {value!r}")
-        if not value >= 0:
-            raise ValueError(f"{name} must be a non-negative number (np.inf allowed), got {value!r}")
-
-    def _check_max_memory(self):
-        value = self.max_memory_gb
-        if value is None:
-            return
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-            raise TypeError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
-        if not value > 0:
-            raise ValueError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
-
-    @staticmethod
-    def _check_bool(name, value):
-        if not isinstance(value, (bool, np.bool_)):
-            raise TypeError(f"{name} must be a bool, got {value!r}")
-
-    def fit(self, X, y, sorted_distances: SortedDistances | None = None):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None, sorted_distances: SortedDistances | None = None):
         """Learn the list of balls.
 
         Parameters
@@ -256,14 +241,22 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             comparable). A non-numeric DataFrame column is refused with its name.
         y : array-like of shape (n_samples,)
             Two classes of any type; ``classes_[1]`` is the "positive" class.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights, multiplied by those of ``class_weight``. A weight is how many
+            times the row counts: the covered and erred counts of the greedy step, the training
+            errors of ``path_`` and ``cell_counts_`` are sums of weights, so an integer weight
+            gives the model that many copies of the row give, and a row of weight 0 is dropped
+            (it is no centre or border). Integer weights keep every comparison exact; real
+            weights tie within :data:`companion.numerics.TIE_RTOL`. A weighted fit keeps every
+            distance of the rows of positive weight (refused beyond ``max_memory_gb``).
         sorted_distances : SortedDistances, optional
             Precomputed for these ``X`` under this metric (shares the sort across a grid).
 
         Returns
         -------
         self
+            The fitted machine.
         """
-        self._validate_params()
         self._metric = resolve_metric(self.metric)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -271,7 +264,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) > 2:
             raise binary_only_error(type(self).__name__, len(self.classes_))
-        y01 = y_index.astype(int)
+        y01 = y_index.astype(int).reshape(-1)
         m = X.shape[0]
         if sorted_distances is not None and (
             not isinstance(sorted_distances, (SortedDistances, BlockedSortedDistances))
@@ -280,58 +273,73 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"sorted_distances must be a SortedDistances of the {m} rows of X, got {sorted_distances!r}"
             )
+        weighted = sample_weight is not None or self.class_weight is not None
+        weights = _fit_weights(self, X, y, sample_weight)  # None: unit weights (the paper's counts)
+        kept = np.arange(m) if weights is None else np.flatnonzero(weights > 0)
         # The greedy breaks ties by example index: run it in the canonical order of the examples
         # so that the learnt list does not depend on the order of the caller's rows, and map every
         # index back to the caller's rows below.
-        order = canonical_order(X, y01)
+        order = kept[canonical_order(X[kept], y01[kept])]
         y01_canonical = y01[order]
+        engine_weights = None if weights is None or (weights[order] == 1).all() else weights[order]
         if sorted_distances is None:
-            sorted_distances = sorted_distances_within(X[order], self._metric, self.max_memory_gb)
+            sorted_distances = sorted_distances_within(
+                X[order], self._metric, self.max_memory_gb, weighted=engine_weights is not None
+            )
         else:
             sorted_distances = sorted_distances.permuted(order)
-        # integer counts; argmax takes classes_[0] on a tie
-        majority = int(np.bincount(y01, minlength=2).argmax()) if len(self.classes_) == 2 else 0
+            if engine_weights is not None and not isinstance(sorted_distances, SortedDistances):
+                sorted_distances = sorted_distances_within(X[order], self._metric, self.max_memory_gb, weighted=True)
+        counts = np.ones(m, dtype=np.int64) if weights is None else weights
+        # the majority class by (weighted) count; argmax takes classes_[0] on a tie
+        majority = int(np.bincount(y01, weights=counts, minlength=2).argmax()) if len(self.classes_) == 2 else 0
         if len(self.classes_) == 1:
             learnt = greedy_ball_list(sorted_distances, y01_canonical, p_p=1.0, p_n=1.0, max_balls=0)
         else:
-            learnt = self._learn(sorted_distances, y01_canonical)
+            learnt = self._learn(sorted_distances, y01_canonical, engine_weights)
         kinds, radii = learnt["kind"], learnt["radius"]
         centres, borders = order[learnt["centre"]], order[learnt["border"]]  # caller's rows
         outputs = TYPE_OUTPUT[kinds] if len(kinds) else np.zeros(0, dtype=int)
         inside = TYPE_INSIDE[kinds] if len(kinds) else np.zeros(0, dtype=bool)
-        # D is in canonical order: select the canonical centre columns, then put the rows back
-        # into the caller's order
-        to_centres = sorted_distances.columns(learnt["centre"])
-        train_fires = np.empty((m, len(kinds)), dtype=bool)
-        train_fires[order] = np.where(inside, to_centres < radii, to_centres > radii)
+        if weighted:
+            # every training row, those of weight 0 included (cdist: the same bits as the search's)
+            to_centres = cdist(X, X[centres], metric=self._metric) if len(kinds) else np.zeros((m, 0))
+            train_fires = np.where(inside, to_centres < radii, to_centres > radii)
+        else:
+            # D is in canonical order: select the canonical centre columns, then put the rows back
+            # into the caller's order
+            to_centres = sorted_distances.columns(learnt["centre"])
+            train_fires = np.empty((m, len(kinds)), dtype=bool)
+            train_fires[order] = np.where(inside, to_centres < radii, to_centres > radii)
         defaults = self._prefix_defaults(outputs)
         train_path = decision_list_path_predictions(train_fires, outputs, defaults)
-        path = _path_statistics(train_path, y01, centres, borders)
+        path = _path_statistics(train_path, y01, centres, borders, counts)
         r = len(kinds)
-        if getattr(self, "compression_constraint", False) and r and not path["compression_correct"][-1]:
+        if self.stop_if_unchanged and r:
+            # Stop before the first ball that changes no prediction on a row of positive weight
+            # (the machine with no ball predicts the majority class).
+            previous = np.vstack([np.full((1, m), majority), train_path[:-1]])
+            changes = (train_path[:, kept] != previous[:, kept]).any(axis=1)
+            if not changes.all():
+                r = int(np.argmin(changes))
+        if self.compression_constraint and r and not path["compression_correct"][r - 1]:
             # The final default misclassifies a remaining compression example: keep the longest
-            # prefix that classifies its whole compression set correctly (spec §7.4).
-            ok = np.flatnonzero(path["compression_correct"])
+            # prefix that classifies its whole compression set correctly (paper 01, Section 4:
+            # Theorems 1 and 2 need a list consistent with its compression set).
+            ok = np.flatnonzero(path["compression_correct"][:r])
             r = int(ok[-1]) + 1 if len(ok) else 0
         self._kinds, self._centres, self._borders, self._radii = kinds[:r], centres[:r], borders[:r], radii[:r]
         self._outputs, self._inside = outputs[:r], inside[:r]
         self._defaults = defaults[:r]
         # With the constraint, a fit stopped at s = t returns the longest prefix of length <= t
         # that classifies its compression set right; staged_predict reproduces that choice.
-        if getattr(self, "compression_constraint", False) and r:
+        if self.compression_constraint and r:
             correct = path["compression_correct"][:r]
             self._path_source = np.maximum.accumulate(np.where(correct, np.arange(r), 0))
         else:
             self._path_source = np.arange(r)
         self._default01 = int(defaults[r - 1]) if r else majority
-        self.n_balls_ = r
-        self.complexity_ = r  # one literal (a ball test) per rule
         self.centres_ = X[self._centres]
-        self.balls_ = [
-            Ball(BALL_TYPES[k], int(c), int(b), float(rad), bool(ins), self.classes_[o])
-            for k, c, b, rad, ins, o in zip(self._kinds, self._centres, self._borders, self._radii, inside, outputs)
-        ]
-        self.default_ = self.classes_[self._default01] if len(self.classes_) == 2 else self.classes_[0]
         self.compression_set_ = np.unique(np.concatenate([self._centres, self._borders])).astype(int)
         self.compression_labels_ = self.classes_[y01[self.compression_set_]] if len(self.classes_) == 2 else (
             np.full(len(self.compression_set_), self.classes_[0])
@@ -341,15 +349,30 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
              "fitted_n_balls": self._path_source + 1}
         )
         self.n_positive_, self.n_negative_ = int(y01.sum()), int(m - y01.sum())
-        # predict_proba: class counts of the training examples in each cell (ball that decides,
-        # then the default), integers, Laplace-corrected once here
+        # predict_proba: class counts (sums of weights) of the training examples in each cell
+        # (ball that decides, then the default), Laplace-corrected once here
         n_classes = len(self.classes_)
         cells = _first_firing(train_fires[:, :r])
-        self.cell_counts_ = np.bincount(cells * n_classes + y01, minlength=(r + 1) * n_classes).reshape(
-            r + 1, n_classes
-        )
-        self._cell_proba = laplace_proba(self.cell_counts_)
+        cell_counts = np.bincount(cells * n_classes + y01, weights=counts, minlength=(r + 1) * n_classes)
+        if counts.dtype.kind != "f":
+            cell_counts = np.rint(cell_counts).astype(np.int64)
+        self._set_model(cell_counts.reshape(r + 1, n_classes))
         return self
+
+    def _set_model(self, cell_counts):
+        """The fitted attributes derived from the balls' arrays (shared by ``fit`` and ``from_dict``)."""
+        r = len(self._kinds)
+        self.n_balls_ = r
+        self.complexity_ = r  # one literal (a ball test) per rule
+        self.balls_ = [
+            Ball(BALL_TYPES[k], int(c), int(b), float(rad), bool(ins), self.classes_[o])
+            for k, c, b, rad, ins, o in zip(
+                self._kinds, self._centres, self._borders, self._radii, self._inside, self._outputs
+            )
+        ]
+        self.default_class_ = self.classes_[self._default01] if len(self.classes_) == 2 else self.classes_[0]
+        self.cell_counts_ = cell_counts
+        self._cell_proba = laplace_proba(self.cell_counts_)
 
     def _distances(self, X):
         if self.n_balls_ == 0:
@@ -389,7 +412,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         if self.n_balls_ == 0:
-            return np.full(X.shape[0], self.default_)
+            return np.full(X.shape[0], self.default_class_)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
         return self.classes_[path01[-1]]
 
@@ -462,6 +485,69 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return self._cell_proba[_first_firing(self._fires(X))]
+
+    # -- exported model ----------------------------------------------------------------------
+    def _model_to_dict(self) -> dict:
+        names = resolve_feature_names(self)
+        return {
+            "metric": self._metric,
+            "columns": names,
+            "balls": [
+                {
+                    "kind": ball.kind,
+                    "centre": {name: float(v) for name, v in zip(names, self.centres_[t])},
+                    "radius": ball.radius,
+                    "fires": "inside" if ball.inside else "outside",
+                    "output": ball.output,
+                    "centre_index": ball.centre_index,
+                    "border_index": ball.border_index,
+                }
+                for t, ball in enumerate(self.balls_)
+            ],
+            "default_class": self.default_class_,
+            "fitted_n_balls": (self._path_source + 1).tolist(),
+            "cell_counts": self.cell_counts_,
+        }
+
+    def _model_from_dict(self, model):
+        self._metric = resolve_metric(model["metric"])
+        balls = model["balls"]
+        columns = model["columns"]
+        self._kinds = np.array([BALL_TYPES.index(b["kind"]) for b in balls], dtype=int)
+        self._centres = np.array([b["centre_index"] for b in balls], dtype=int)
+        self._borders = np.array([b["border_index"] for b in balls], dtype=int)
+        self._radii = np.array([float(b["radius"]) for b in balls], dtype=float)
+        self._outputs = TYPE_OUTPUT[self._kinds] if len(balls) else np.zeros(0, dtype=int)
+        self._inside = TYPE_INSIDE[self._kinds] if len(balls) else np.zeros(0, dtype=bool)
+        self._defaults = self._prefix_defaults(self._outputs)
+        self._path_source = np.asarray(model["fitted_n_balls"], dtype=int).reshape(-1) - 1
+        self.centres_ = np.array(
+            [[float(b["centre"][name]) for name in columns] for b in balls], dtype=float
+        ).reshape(len(balls), len(columns))
+        labels = list(self.classes_.tolist())
+        self._default01 = labels.index(model["default_class"]) if len(labels) == 2 else 0
+        counts = np.array(model["cell_counts"], dtype=float).reshape(len(balls) + 1, len(labels))
+        if (counts == np.round(counts)).all():
+            counts = counts.astype(np.int64)
+        self._set_model(counts)
+
+    def _rule_records(self, feature_names):
+        records = [
+            {"condition": _ball_condition(self, t, feature_names, 4, 4), "prediction": ball.output,
+             "kind": ball.kind, "radius": ball.radius}
+            for t, ball in enumerate(self.balls_)
+        ]
+        records.append({"condition": "else" if self.balls_ else "always", "prediction": self.default_class_,
+                         "kind": "default", "radius": np.nan})
+        return records
+
+    def _rule_decisions(self, X):
+        """Which cell decides each row: ball ``j`` where it is the first ball to fire, the default
+        (last column) where none fires."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        cells = _first_firing(self._fires(X))
+        return cells[:, None] == np.arange(self.n_balls_ + 1)[None, :]
 
     # -- readable model ----------------------------------------------------------------------
     def balls_frame(self, feature_names=None) -> pd.DataFrame:
@@ -538,18 +624,10 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         lines = []
         for t, ball in enumerate(self.balls_):
             keyword = "if" if t == 0 else "else if"
-            sign = "<" if ball.inside else ">"
-            if inline:
-                centre = "(" + ", ".join(
-                    f"{name}={_number(v, decimals)}" for name, v in zip(names, self.centres_[t])
-                ) + ")"
-            else:
-                centre = f"c{t + 1}"
             lines.append(
-                f"{keyword} {_distance_text(self._metric, centre)} {sign} {_number(ball.radius, decimals)}"
-                f" then {_plain(ball.output)!r}"
+                f"{keyword} {_ball_condition(self, t, names, decimals, max_inline)} then {_plain(ball.output)!r}"
             )
-        default = _plain(self.default_)
+        default = _plain(self.default_class_)
         lines.append(f"else {default!r}" if lines else f"always {default!r}")
         if lines[:-1] and not inline:
             table = pd.DataFrame(
@@ -559,6 +637,16 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
             lines.append(table.to_string())
         return "\n".join(lines)
+
+
+def _ball_condition(model, t, names, decimals, max_inline) -> str:
+    """The test of ball ``t`` as ``to_text`` prints it, ``||x - (age=54)||_2 < 5.4``."""
+    if len(names) <= max_inline:
+        centre = "(" + ", ".join(f"{name}={_number(v, decimals)}" for name, v in zip(names, model.centres_[t])) + ")"
+    else:
+        centre = f"c{t + 1}"
+    sign = "<" if model._inside[t] else ">"
+    return f"{_distance_text(model._metric, centre)} {sign} {_number(model._radii[t], decimals)}"
 
 
 def _fires_from(distances, inside, radii):
@@ -611,10 +699,29 @@ def _plain(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _path_statistics(train_path, y01, centres, borders) -> dict[str, np.ndarray]:
+def _fit_weights(estimator, X, y, sample_weight):
+    """The row weights of a fit: ``sample_weight`` times ``class_weight``'s, or None (unit weights).
+
+    Integer-valued weights are returned as int64 (so that every count stays an exact integer),
+    others as float64. A fit whose weights are all 0 is refused, naming the estimator.
+    """
+    if sample_weight is None and estimator.class_weight is None:
+        return None
+    weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    if estimator.class_weight is not None:
+        weights = weights * compute_sample_weight(estimator.class_weight, y)
+    if not weights.sum() > 0:
+        raise ValueError(f"{type(estimator).__name__}: sample_weight (times class_weight) is 0 on every row")
+    if (weights == np.round(weights)).all() and weights.sum() < 2**52:
+        return weights.astype(np.int64)
+    return weights
+
+
+def _path_statistics(train_path, y01, centres, borders, weights=None) -> dict[str, np.ndarray]:
     """Per prefix: training errors, compression-set sizes and whether it is classified right.
 
-    Column names follow Theorem 1: ``k_p``/``k_n`` errors on positives/negatives; ``c_p``/``c_n``
+    Column names follow Theorem 1: ``k_p``/``k_n`` errors on positives/negatives (sums of
+    ``weights`` when given); ``c_p``/``c_n``
     positive/negative centres; ``b_p``/``b_n`` positive/negative borders that are not centres;
     ``compression_correct``: the prefix classifies every example of its compression set right.
     Returned as one array per column (the estimator builds ``path_`` from them once).
@@ -624,6 +731,7 @@ def _path_statistics(train_path, y01, centres, borders) -> dict[str, np.ndarray]
     if r == 0:
         return {c: np.zeros(0, dtype=bool if c == "compression_correct" else int) for c in _PATH_COLUMNS}
     wrong = train_path != y01[None, :]
+    w = np.ones(len(y01), dtype=np.int64) if weights is None else np.asarray(weights)
     prefixes = np.arange(r)
     members = np.union1d(centres, borders)
     # first prefix in which each member is a centre / a border (r if never)
@@ -636,8 +744,8 @@ def _path_statistics(train_path, y01, centres, borders) -> dict[str, np.ndarray]
     positive = y01[members][:, None]
     in_compression = is_centre | is_border
     return {
-        "k_p": (wrong & y01).sum(axis=1),
-        "k_n": (wrong & ~y01).sum(axis=1),
+        "k_p": ((wrong & y01) * w).sum(axis=1),
+        "k_n": ((wrong & ~y01) * w).sum(axis=1),
         "c_p": (is_centre & positive).sum(axis=0),
         "c_n": (is_centre & ~positive).sum(axis=0),
         "b_p": (is_border & positive).sum(axis=0),
@@ -672,6 +780,15 @@ class DecisionListMachine(_BallListBase):
         Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
         are not considered and, if the final default misclassifies one, the list is cut to the
         longest prefix that does not.
+    stop_if_unchanged : bool, default=True
+        Stop before the first ball that would change no training prediction (of a row of
+        positive weight; the machine with no ball predicts the majority class), so that no
+        padded ball is kept. ``False`` is the paper's BuildDLM, which only stops at ``s`` or
+        when a class is exhausted (Figure 1, step 5); the paper-01 protocols pass it.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (see :meth:`fit`); "balanced"
+        weighs each class by ``n_samples / (2 * its count)``. Like ``p_p``/``p_n`` it trades the
+        errors on one class against the other, but it also weighs what a ball covers.
     max_memory_gb : float or None, default=4.0
         Bounds the working memory of the fit, in GiB, not whether it runs. Up to 2000 examples,
         when it allows them, the fit keeps every distance (:class:`SortedDistances`, 56 bytes per
@@ -689,7 +806,7 @@ class DecisionListMachine(_BallListBase):
     balls_ : list of Ball
         The rules in order: type, centre index, border index, radius, inside/outside, output
         (:meth:`balls_frame` tabulates them with their centres' feature values).
-    default_ :
+    default_class_ : label
         Output when no ball fires (``¬b_r``, Figure 1 step 6); with no ball at all, the majority
         class of the training set (``classes_[0]`` if both classes are equally frequent).
     n_balls_ : int
@@ -760,8 +877,22 @@ class DecisionListMachine(_BallListBase):
     **Reading the model.** ``to_text()`` prints each ball by its centre's feature values,
     ``if ||x - (age=54, income=3100)||_2 < 5.4 then 'benign'``; with more than ``max_inline``
     features the balls are named ``c1, c2, ...`` and a table of the centres follows.
-    :meth:`balls_frame` gives the same as a DataFrame. In a pipeline, the names (and units)
-    are those of the step before: :func:`companion.interpretable.pipeline_text`.
+    :meth:`balls_frame` gives the same as a DataFrame, and ``rules_frame(X, y)`` one row per
+    ball plus the default (a ball *decides* the rows on which it is the first to fire) with
+    the rows it decides and its errors. In a pipeline, the names (and units) are those of the
+    step before: :func:`companion.interpretable.pipeline_text`.
+
+    **Sample weights.** A weight is a number of copies: the greedy's covered and erred
+    counts are sums of weights, an integer weight gives exactly the machine that duplicated
+    rows give and a weight 0 the machine without the row (see :meth:`fit`).
+
+    **Exported model.** ``to_dict()["model"]`` holds ``metric`` (the SciPy ``cdist`` name),
+    ``columns`` (the input columns' names), ``balls`` (in list order, each with ``kind``,
+    ``centre`` — a ``{column: value}`` mapping, in the input's units —, ``radius``, ``fires``
+    — ``"inside"``: ``d(x, centre) < radius``, ``"outside"``: ``>`` —, ``output`` — the class
+    label given where it decides —, and the training rows ``centre_index``/``border_index``),
+    ``default_class``, ``fitted_n_balls`` (per prefix, for ``staged_predict``) and
+    ``cell_counts``. The balls and the default alone reproduce ``predict`` in another tool.
 
     Examples
     --------
@@ -774,9 +905,16 @@ class DecisionListMachine(_BallListBase):
     True
     """
 
+    _parameter_constraints: dict = {
+        **_BallListBase._parameter_constraints,
+        "p_p": [Interval(Real, 0, None, closed="both")],
+        "p_n": [Interval(Real, 0, None, closed="both")],
+        "ball_type": [StrOptions({"simple", "complex"})],
+    }
+
     def __init__(
         self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False,
-        max_memory_gb=4.0,
+        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0,
     ):
         self.p_p = p_p
         self.p_n = p_n
@@ -784,18 +922,11 @@ class DecisionListMachine(_BallListBase):
         self.ball_type = ball_type
         self.metric = metric
         self.compression_constraint = compression_constraint
+        self.stop_if_unchanged = stop_if_unchanged
+        self.class_weight = class_weight
         self.max_memory_gb = max_memory_gb
 
-    def _validate_params(self):
-        self._check_max_memory()
-        self._check_penalty("p_p", self.p_p)
-        self._check_penalty("p_n", self.p_n)
-        self._check_s()
-        if not isinstance(self.ball_type, str) or self.ball_type not in ("simple", "complex"):
-            raise ValueError(f"ball_type must be 'simple' (Pi/Ni) or 'complex' (all four), got {self.ball_type!r}")
-        self._check_bool("compression_constraint", self.compression_constraint)
-
-    def _learn(self, sd, y01):
+    def _learn(self, sd, y01, weights):
         types = ("Pi", "Ni") if self.ball_type == "simple" else BALL_TYPES
         return greedy_ball_list(
             sd,
@@ -806,6 +937,7 @@ class DecisionListMachine(_BallListBase):
             max_balls=self.s,
             stop_when="either_empty",
             compression_constraint=bool(self.compression_constraint),
+            sample_weight=weights,
         )
 
     def _prefix_defaults(self, outputs):
@@ -814,7 +946,7 @@ class DecisionListMachine(_BallListBase):
 
 
 class BallSetCoveringMachine(_BallListBase):
-    """Set Covering Machine with data-dependent balls (Marchand & Shawe-Taylor 2002; spec §7.7).
+    """Set Covering Machine with data-dependent balls (Marchand & Shawe-Taylor 2002, over paper 01's balls).
 
     A conjunction outputs ``classes_[1]`` unless one of its balls fires (each ball is a rule
     "fires → ``classes_[0]``": Ni and No balls, positive borders); a disjunction is the same with
@@ -838,6 +970,11 @@ class BallSetCoveringMachine(_BallListBase):
     metric : str, default="l2"
     compression_constraint : bool, default=False
         As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
+    stop_if_unchanged : bool, default=True
+        As for :class:`DecisionListMachine` (``False``: the SCM's own stopping rule, ``s`` balls
+        or the covered class exhausted).
+    class_weight : dict, "balanced" or None, default=None
+        As for :class:`DecisionListMachine`.
     max_memory_gb : float or None, default=4.0
         As for :class:`DecisionListMachine`.
 
@@ -878,7 +1015,10 @@ class BallSetCoveringMachine(_BallListBase):
 
     **Reading the model.** ``to_text()`` writes the machine as the equivalent decision list
     (``if ball 1 fires then classes_[0] else if ... else classes_[1]`` for a conjunction), each
-    ball by its centre's feature values; :meth:`balls_frame` tabulates the balls.
+    ball by its centre's feature values; :meth:`balls_frame` tabulates the balls and
+    ``rules_frame(X, y)`` counts, per ball, the rows on which it is the first to fire.
+
+    **Sample weights** and the **exported model** are as for :class:`DecisionListMachine`.
 
     Examples
     --------
@@ -891,25 +1031,26 @@ class BallSetCoveringMachine(_BallListBase):
     True
     """
 
+    _parameter_constraints: dict = {
+        **_BallListBase._parameter_constraints,
+        "p": [Interval(Real, 0, None, closed="both")],
+        "model_type": [StrOptions({"conjunction", "disjunction"})],
+    }
+
     def __init__(
-        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False, max_memory_gb=4.0
+        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False,
+        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0,
     ):
         self.p = p
         self.s = s
         self.model_type = model_type
         self.metric = metric
         self.compression_constraint = compression_constraint
+        self.stop_if_unchanged = stop_if_unchanged
+        self.class_weight = class_weight
         self.max_memory_gb = max_memory_gb
 
-    def _validate_params(self):
-        self._check_max_memory()
-        self._check_penalty("p", self.p)
-        self._check_s()
-        if not isinstance(self.model_type, str) or self.model_type not in ("conjunction", "disjunction"):
-            raise ValueError(f"model_type must be 'conjunction' or 'disjunction', got {self.model_type!r}")
-        self._check_bool("compression_constraint", self.compression_constraint)
-
-    def _learn(self, sd, y01):
+    def _learn(self, sd, y01, weights):
         if self.model_type == "conjunction":
             types, stop, p_p, p_n = ("Ni", "No"), "negatives_empty", _penalty(self.p), 1.0
         else:
@@ -923,6 +1064,7 @@ class BallSetCoveringMachine(_BallListBase):
             max_balls=self.s,
             stop_when=stop,
             compression_constraint=bool(self.compression_constraint),
+            sample_weight=weights,
         )
 
     _any_ball_decides = True
@@ -942,7 +1084,23 @@ __all__ += ["ReconstructedList", "reconstruct_decision_list"]
 
 @dataclass(frozen=True)
 class ReconstructedList:
-    """A decision list of balls rebuilt from a compression message (Section 4)."""
+    """A decision list of balls rebuilt from a compression message (Section 4).
+
+    Parameters
+    ----------
+    centres : ndarray of shape (r, n_features)
+        The balls' centres, in list order.
+    radii : ndarray of shape (r,)
+        Their radii.
+    inside : ndarray of bool, shape (r,)
+        True where the ball fires strictly inside its radius, False strictly outside.
+    outputs : ndarray of int, shape (r,)
+        The output (1 positive, 0 negative) of each ball.
+    default : int
+        The output when no ball fires.
+    metric : str
+        The ``cdist`` metric of the distances.
+    """
 
     centres: np.ndarray
     radii: np.ndarray
@@ -952,7 +1110,18 @@ class ReconstructedList:
     metric: str
 
     def predict01(self, X) -> np.ndarray:
-        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``."""
+        """Outputs (1 = positive) of the rebuilt list on the rows of ``X``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Points in the units of the compression set.
+
+        Returns
+        -------
+        ndarray of int, shape (n_samples,)
+            The output of the first ball that fires, else the default.
+        """
         X = np.asarray(X, dtype=float)
         if len(self.radii) == 0:
             return np.full(len(X), self.default)
@@ -980,9 +1149,19 @@ def reconstruct_decision_list(message, metric="l2") -> ReconstructedList:
     and is what keeps a Po/No centre that was later covered out of later radii (our reading of
     "the same proof can be used" for Theorem 2). The default is ``not b_r``.
 
-    ``message`` is a :class:`companion.bounds.decision_list.CompressionMessage` (or any object with
-    its attributes ``X``, ``y``, ``is_centre``, ``balls``), e.g. from
-    :func:`companion.bounds.decision_list.compression_message`.
+    Parameters
+    ----------
+    message : CompressionMessage
+        A :class:`companion.bounds.decision_list.CompressionMessage` (or any object with its
+        attributes ``X``, ``y``, ``is_centre``, ``balls``), e.g. from
+        :func:`companion.bounds.decision_list.compression_message`.
+    metric : str, default="l2"
+        The metric of the distances (as for :class:`DecisionListMachine`).
+
+    Returns
+    -------
+    ReconstructedList
+        The rebuilt list.
     """
     metric = resolve_metric(metric)
     X = np.asarray(message.X, dtype=float)

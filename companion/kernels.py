@@ -13,8 +13,7 @@ because exactly ``binom(⟨x,x'⟩, i)`` monomials of degree ``i`` are non-zero 
 
 The module also provides the explicit monomial feature map (used to check the kernel), the
 "Standing Assumption" helper that appends complemented bits (paper §2, condition (3)), and the
-polynomial form of decision trees and DNFs (the classes DT_{d,n} and DNF_{d,n}) with their RKHS
-norms.
+polynomial form of DNFs (the class DNF_{d,n}, Eq. 2) with the RKHS norm of a polynomial.
 
 >>> import numpy as np
 >>> X = np.array([[1, 0, 1], [1, 1, 1]])
@@ -31,8 +30,6 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import comb
 
-from companion.baselines import leaf_monomial, tree_leaf_paths
-
 __all__ = [
     "boolean_kernel",
     "degree_weights",
@@ -42,7 +39,6 @@ __all__ = [
     "literal_monomials",
     "monomial_features",
     "monomial_names",
-    "tree_polynomial",
     "dnf_polynomial",
     "polynomial_norm_sq",
 ]
@@ -51,6 +47,18 @@ __all__ = [
 def check_boolean(X, name: str = "X") -> np.ndarray:
     """Return ``X`` as a 2-D float array after checking that every entry is 0 or 1.
 
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+        The array to check.
+    name : str, default="X"
+        Its name in the error message.
+
+    Returns
+    -------
+    ndarray of float, shape (m, n)
+        ``X`` as floats.
     Raises
     ------
     ValueError
@@ -83,6 +91,11 @@ def degree_weights(degree: int, weights=None) -> np.ndarray:
         ``None`` gives ``c_i = 1`` (the paper's experiment); a positive float ``β`` gives the
         geometric weights ``c_i = β^i`` of Eq. (6); an array gives ``c`` directly (all > 0).
 
+
+    Returns
+    -------
+    ndarray of shape (degree + 1,)
+        ``c_0, …, c_d``.
     Raises
     ------
     ValueError
@@ -193,6 +206,18 @@ def add_complemented_bits(X) -> np.ndarray:
     With the complement every negated literal ``¬x_j`` is the ordinary variable ``x_{j+n}``, so
     every conjunction of literals is a monomial.
 
+
+    Parameters
+    ----------
+    X : array-like of shape (m, n)
+        0/1 inputs.
+
+    Returns
+    -------
+    ndarray of shape (m, 2n)
+        ``[X, 1 - X]`` as floats.
+    Examples
+    --------
     >>> add_complemented_bits([[1, 0]])
     array([[1., 0., 0., 1.]])
     """
@@ -201,7 +226,20 @@ def add_complemented_bits(X) -> np.ndarray:
 
 
 def all_monomials(n_features: int, degree: int) -> list[tuple[int, ...]]:
-    """Every multi-index ``I`` with ``|I| ≤ degree`` as the sorted tuple of its positions (Eq. 1)."""
+    """Every multi-index ``I`` with ``|I| ≤ degree`` as the sorted tuple of its positions (Eq. 1).
+
+    Parameters
+    ----------
+    n_features : int
+        Number of input columns.
+    degree : int
+        Largest degree.
+
+    Returns
+    -------
+    list of tuple of int
+        The constant ``()`` first, then by increasing degree, each in lexicographic order.
+    """
     return [subset for size in range(min(degree, n_features) + 1) for subset in combinations(range(n_features), size)]
 
 
@@ -212,6 +250,20 @@ def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
     ``j`` appears as column ``j`` (``x_j``) or column ``j + n_variables`` (``¬x_j``), never both.
     There are ``Σ_{i ≤ d} binom(n, i) 2^i`` of them (1, 15, 99, … 2187 for n = 7).
 
+
+    Parameters
+    ----------
+    n_variables : int
+        Number of original variables ``n`` (the inputs have ``2n`` columns).
+    degree : int
+        Largest number of literals.
+
+    Returns
+    -------
+    list of tuple of int
+        The monomials, the constant ``()`` first.
+    Examples
+    --------
     >>> len(literal_monomials(7, 2)), len(literal_monomials(7, 7))
     (99, 2187)
     """
@@ -270,6 +322,13 @@ def monomial_names(monomials, n_variables: int | None = None, feature_names=None
         Name of each (original) variable. Default: the paper's numbering ``x1, x2, ...`` counted
         from 1 (the learners pass their own names, counted from 0 as scikit-learn does).
 
+
+    Returns
+    -------
+    list of str
+        One name per monomial: its literals separated by spaces, ``1`` for the constant.
+    Examples
+    --------
     >>> monomial_names([(), (0, 3)], n_variables=2, feature_names=["age", "smoker"])
     ['1', 'age ¬smoker']
     """
@@ -280,38 +339,6 @@ def monomial_names(monomials, n_variables: int | None = None, feature_names=None
         return feature_names[col] if feature_names is not None else f"x{col + 1}"
 
     return [" ".join(literal(col) for col in m) if m else "1" for m in monomials]
-
-
-def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
-    """Monomial form of a decision tree on Boolean inputs: the class DT_{d,n} (paper §2).
-
-    Each leaf becomes the conjunction of the literals on its root-to-leaf path, expressed on the
-    complemented inputs (``x_{j+n}`` for ``¬x_j``), with coefficient ``w_I = ±1`` (the leaf's class).
-
-    Parameters
-    ----------
-    tree : sklearn.tree._tree.Tree or object with ``leaves_`` attribute
-        A fitted scikit-learn ``tree_`` whose splits are on Boolean features (threshold 0.5).
-        Objects exposing ``leaf_monomials_`` and ``leaf_signs_`` (e.g.
-        :class:`companion.baselines.PrunedDecisionTree`) are returned as they are.
-    n_variables : int
-        Number of original Boolean variables ``n``.
-
-    Returns
-    -------
-    monomials : list of tuple of int
-    signs : ndarray of ±1
-        ``+1`` where the leaf predicts the positive class (``classes_[1]``).
-    """
-    if hasattr(tree, "leaf_monomials_"):
-        return list(tree.leaf_monomials_), np.asarray(tree.leaf_signs_, dtype=float)
-    monomials, signs = [], []
-    # Right to left, the order paper 03's polynomials have always been listed in.
-    for leaf in reversed(tree_leaf_paths(tree)):
-        counts = tree.value[leaf.node].ravel()
-        monomials.append(leaf_monomial(leaf.conditions, n_variables))
-        signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
-    return monomials, np.array(signs)
 
 
 def dnf_polynomial(terms) -> tuple[list[tuple[int, ...]], np.ndarray]:
@@ -338,6 +365,20 @@ def polynomial_norm_sq(monomials, coefficients, weights=None) -> float:
 
     Gives the number of leaves for a tree and ``1 + 4·#terms`` for a DNF when ``c ≡ 1``.
     Repeated monomials are merged first (their coefficients add).
+
+    Parameters
+    ----------
+    monomials : list of tuple of int
+        The monomials ``I``.
+    coefficients : array-like of shape (len(monomials),)
+        Their coefficients ``w_I``.
+    weights : None, float or array-like, default=None
+        Complexity weights ``c_i``, as in :func:`degree_weights`.
+
+    Returns
+    -------
+    float
+        ``‖f‖²``.
     """
     merged: dict[tuple[int, ...], float] = {}
     for monomial, w in zip(monomials, np.asarray(coefficients, dtype=float)):

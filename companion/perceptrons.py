@@ -4,8 +4,10 @@
 * :class:`MaximalMarginPerceptron` — the greedy soft-margin maximal margin perceptron ("λ-MMP",
   Algorithm 2); the row "Kernel SVM" of Table 1.
 * :class:`MaskPerceptron` — a greedy sparse polynomial classifier standing in for the mask
-  perceptron of Kowalczyk & Ferrà (1994), reconstructed as in the spec (§7).
-* :func:`regularised_risk` — the risk ``R[f, λ] = ‖f‖² + (1/λ) Σ (1 - y_i f(x_i))_+²`` (Eq. 7).
+  perceptron of Kowalczyk & Ferrà (1994), paper 03 Section 5: our reconstruction (the 1994
+  heuristics are not available; the class docstring states it).
+* The risk ``R[f, λ] = ‖f‖² + (1/λ) Σ (1 - y_i f(x_i))_+²`` (Eq. 7) is
+  :func:`companion.bounds.boolean_kernel.regularised_risk`, with the bounds on it.
 
 Both kernel algorithms work in the extended feature space ``z_i = y_i (Φ(x_i), √λ e_i)``, whose
 Gram matrix is ``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`);
@@ -55,12 +57,13 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils import check_scalar
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion.interpretable import (
     InterpretableMixin,
@@ -69,7 +72,7 @@ from companion.interpretable import (
     resolve_feature_names,
 )
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
-from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec
+from companion.numerics import exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
 from companion.kernels import (
     all_monomials,
     boolean_kernel,
@@ -79,7 +82,10 @@ from companion.kernels import (
     monomial_names,
 )
 
-__all__ = ["regularised_risk", "KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"]
+__all__ = ["KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"]
+
+#: Kernels of :func:`sklearn.metrics.pairwise.pairwise_kernels` that take a ``gamma``.
+_GAMMA_KERNELS = frozenset({"rbf", "laplacian", "sigmoid", "poly", "polynomial", "chi2"})
 
 
 def _label_text(label) -> str:
@@ -96,18 +102,27 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         tags.input_tags.pairwise = getattr(self, "kernel", None) == "precomputed"
         return tags
 
-    # -- parameters -------------------------------------------------------------------------------
-    def _check_kernel_params(self):
-        kernel = self.kernel
-        known = {"boolean", "precomputed"} | set(PAIRWISE_KERNEL_FUNCTIONS)
-        if not callable(kernel) and kernel not in known:
-            raise ValueError(f"kernel must be a callable or one of {sorted(known)}, got {kernel!r}")
-        if kernel == "boolean":
-            degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
-        if self.kernel_params is not None and not isinstance(self.kernel_params, dict):
-            raise TypeError(f"kernel_params must be a dict or None, got {type(self.kernel_params).__name__}")
-        check_scalar(self.lam, "lam", Real, min_val=0.0)
-        self._check_max_memory()
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"boolean", "precomputed"} | set(PAIRWISE_KERNEL_FUNCTIONS)), callable],
+        "degree": [Interval(Integral, 0, None, closed="left")],
+        "weights": [Interval(Real, 0, None, closed="neither"), "array-like", None],
+        "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither"), None],
+        "kernel_params": [dict, None],
+        "lam": [Interval(Real, 0, None, closed="left")],
+        "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+    }
+
+    def _refuse_fit_params(self, fit_params):
+        """A weight cannot be honoured: say so, naming the class and the reason."""
+        if "sample_weight" in fit_params:
+            raise TypeError(
+                f"{type(self).__name__} does not take sample_weight: each training row has its own "
+                "coordinate sqrt(lam) e_i in the extended space of paper 03 (Section 4), so a row of "
+                "weight 2 is not two copies of it, and the algorithm's stopping point depends on the "
+                "copies; use MaskPerceptron (a weighted loss) or duplicate the rows."
+            )
+        if fit_params:
+            raise TypeError(f"{type(self).__name__}.fit got unexpected argument(s) {sorted(fit_params)}")
 
     def _kernel(self, X, Y):
         """Kernel matrix between rows of ``X`` and ``Y`` (for "precomputed", ``X`` already is it)."""
@@ -118,12 +133,25 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             return np.asarray(self.kernel(X, Y, **params), dtype=float)
         if self.kernel == "poly":
             params.setdefault("degree", self.degree)
+        if getattr(self, "gamma_", None) is not None:
+            params.setdefault("gamma", self.gamma_)
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
     def _fit_labels(self, X, y):
+        if self.kernel == "boolean":
+            degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
             check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=self._input_dtypes())
+        # gamma="scale": 1 / (n_features * Var(X)), as scikit-learn's SVC, for the kernels that
+        # take a gamma and were given none in kernel_params
+        self.gamma_ = None
+        if not callable(self.kernel) and self.kernel in _GAMMA_KERNELS and "gamma" not in (self.kernel_params or {}):
+            if self.gamma == "scale":
+                variance = float(X.var())
+                self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+            elif self.gamma is not None:
+                self.gamma_ = float(self.gamma)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
@@ -166,14 +194,6 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         if 8 * m * m <= budget:
             return _GivenKernel(self._kernel(X, X))
         return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
-
-    def _check_max_memory(self):
-        value = self.max_memory_gb
-        if value is not None:
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Real):
-                raise TypeError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
-            if not value > 0:
-                raise ValueError(f"max_memory_gb must be a positive number of gigabytes or None, got {value!r}")
 
     def _store_expansion(self, X, K, y_signed, alpha, scale):
         """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
@@ -266,7 +286,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return self.classes_[positive.astype(int)]
 
     # -- text -------------------------------------------------------------------------------------
-    def _render_text(self, feature_names, *, max_terms=5) -> str:
+    def _render_text(self, feature_names, *, max_terms=5, decimals=None) -> str:
         """The kernel expansion as text (``to_text``): its size and the ``max_terms`` largest terms.
 
         Parameters
@@ -276,8 +296,13 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             with ``kernel="precomputed"`` the support points are training rows, named by index.
         max_terms : int, default=5
             How many terms ``c_i k(s_i, x)`` to list, largest ``|c_i|`` first.
+        decimals : int or None, default=None
+            Decimal places of the coefficients and coordinates; ``None``: 4 significant digits.
         """
         check_scalar(max_terms, "max_terms", Integral, min_val=0)
+        if decimals is not None:
+            check_scalar(decimals, "decimals", Integral, min_val=0)
+        number = "{:.4g}" if decimals is None else "{:.%df}" % decimals
         if callable(self.kernel):
             kernel = getattr(self.kernel, "__name__", type(self.kernel).__name__)
         elif self.kernel in ("boolean", "poly"):
@@ -296,12 +321,51 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
                 point = f"training row {int(self.support_[k])}"
             else:
                 point = "[" + ", ".join(
-                    f"{name}={value:.4g}" for name, value in zip(feature_names, self.support_vectors_[k])
+                    f"{name}={number.format(value)}" for name, value in zip(feature_names, self.support_vectors_[k])
                 ) + "]"
-            lines.append(f"  {self.dual_coef_[k]:+.4g} k({point}, x)")
+            coefficient = number.format(self.dual_coef_[k])
+            lines.append(f"  {'' if coefficient.startswith('-') else '+'}{coefficient} k({point}, x)")
         if self.n_support_ > len(order):
             lines.append(f"  ... ({self.n_support_ - len(order)} more terms)")
         return "\n".join(lines)
+
+    # -- exported model ---------------------------------------------------------------------------
+    def _model_to_dict(self) -> dict:
+        """The expansion: support rows, their points (by column name) and coefficients."""
+        names = resolve_feature_names(self) if self.kernel != "precomputed" else None
+        return {
+            "kernel": self.kernel if isinstance(self.kernel, str) else None,
+            "gamma": self.gamma_,
+            "n_training_rows": int(self.alpha_.shape[0]),
+            "support": self.support_,
+            "support_vectors": None if self.support_vectors_ is None else [
+                dict(zip(names, map(float, row))) for row in self.support_vectors_
+            ],
+            "unscaled_coef": self.unscaled_coef_,
+            "decision_scale": self.decision_scale_,
+            "exact_scores": bool(self._exact_scores_),
+            "alpha": self.alpha_,
+        }
+
+    def _model_from_dict(self, model):
+        if callable(self.kernel):
+            raise ValueError(f"{type(self).__name__}: a model with a callable kernel cannot be rebuilt from a dict")
+        self.gamma_ = None if model["gamma"] is None else float(model["gamma"])
+        self.alpha_ = np.asarray([float(a) for a in model["alpha"]], dtype=float)
+        self.support_ = np.asarray(model["support"], dtype=np.intp).reshape(-1)
+        self.n_support_ = int(self.support_.size)
+        self.complexity_ = self.n_support_
+        self.unscaled_coef_ = np.asarray([float(c) for c in model["unscaled_coef"]], dtype=float)
+        self.decision_scale_ = float(model["decision_scale"])
+        self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
+        self._exact_scores_ = bool(model["exact_scores"])
+        if model["support_vectors"] is None:
+            self.support_vectors_ = None
+        else:
+            names = resolve_feature_names(self)
+            self.support_vectors_ = np.array(
+                [[float(point[name]) for name in names] for point in model["support_vectors"]], dtype=float
+            ).reshape(self.n_support_, len(names))
 
 
 class KernelPerceptron(_BinaryKernelClassifier):
@@ -313,7 +377,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
     ``j`` is chosen). For ``λ > 0`` it always terminates; for ``λ = 0`` it is the ordinary kernel
     perceptron and terminates on separable data.
 
-    The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (spec §4.2, reconstructed), which makes
+    The coefficients are finally scaled by ``t / ‖w̃^t‖²`` (our reconstruction: the paper gives bound (9), not the scaling of the output), which makes
     the norm of the extended vector equal to the bound (9) ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]``.
 
     Scores: :meth:`decision_function` is ``f(x)`` (positive: ``classes_[1]``; ``predict`` agrees,
@@ -329,6 +393,11 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Degree ``d`` of the Boolean kernel (also of ``"poly"``).
     weights : None, float or array-like, default=None
         Complexity weights ``c_i`` of the Boolean kernel (``None``: all 1).
+    gamma : "scale", float or None, default="scale"
+        ``gamma`` of the kernels that take one (rbf, laplacian, sigmoid, poly, chi2) when
+        ``kernel_params`` gives none: "scale" is ``1 / (n_features * X.var())``, as scikit-learn's
+        ``SVC`` (so raw columns in large units do not flatten an rbf kernel); ``None`` leaves
+        ``pairwise_kernels``' default ``1 / n_features``. The value used is ``gamma_``.
     kernel_params : dict, default=None
         Extra keyword arguments for a named or callable kernel.
     lam : float, default=4.0
@@ -374,32 +443,70 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Number of training points with ``f(x) = 0`` exactly (frequent on LED digits: duplicated
         inputs with both labels). :meth:`predict` sends ties to ``classes_[0]``.
     converged_ : bool
+    gamma_ : float or None
+        The kernel's ``gamma`` from the ``gamma`` parameter (None when the kernel takes none, or
+        ``kernel_params`` gives it).
+
+    Notes
+    -----
+    **Sample weights** are refused (a ``TypeError`` saying why): each row has its own slack
+    coordinate ``√λ e_i`` in the extended space (Section 4), so a row of weight 2 is not two
+    copies of it. :class:`MaskPerceptron` takes weights.
+
+    **Exported model.** ``to_dict()["model"]`` holds ``kernel``, ``gamma`` (the value used),
+    ``support`` (training rows), ``support_vectors`` (each a ``{column: value}`` mapping; None for
+    a precomputed kernel), ``unscaled_coef`` (``α_i y_i``), ``decision_scale`` and ``alpha``:
+    ``f(x) = decision_scale · Σ unscaled_coef_i k(support_vector_i, x)``, with the kernel and
+    the parameters of the envelope.
     """
 
     # Read by tests/test_learner_properties.py: a learner whose model depends on the order of the
     # training rows must say why, instead of silently failing the permutation property.
     _row_order_dependence = (
         "Algorithm 1 is an online perceptron: which violated example is updated first changes the "
-        "final alpha; the paper does not fix the order and the spec's simulations (and ours) use "
+        "final alpha; the paper does not fix the order and our simulations use "
         "cyclic sweeps in index order."
     )
 
+    _parameter_constraints: dict = {
+        **_BinaryKernelClassifier._parameter_constraints,
+        "max_updates": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, max_updates=100_000,
-        max_memory_gb=4.0,
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0,
+        max_updates=100_000, max_memory_gb=4.0,
     ):
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
+        self.gamma = gamma
         self.kernel_params = kernel_params
         self.lam = lam
         self.max_updates = max_updates
         self.max_memory_gb = max_memory_gb
 
-    def fit(self, X, y):
-        """Run Algorithm 1 to convergence on ``(X, y)``; labels of any type, exactly two classes."""
-        self._check_kernel_params()
-        check_scalar(self.max_updates, "max_updates", Integral, min_val=1)
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, **fit_params):
+        """Run Algorithm 1 to convergence on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs (0/1 for ``kernel="boolean"``; the training Gram matrix for
+            ``kernel="precomputed"``).
+        y : array-like of shape (n_samples,)
+            Labels of any type, exactly two classes.
+        **fit_params : dict
+            None accepted: ``sample_weight`` is refused with the reason (a weight is not a
+            number of copies of a row for Algorithm 1).
+
+        Returns
+        -------
+        self
+            The fitted perceptron.
+        """
+        self._refuse_fit_params(fit_params)
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
@@ -652,7 +759,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     convex hull of the extended points closest to the origin) by Kowalczyk's two step types: a
     step *toward* ``z_i`` and a step *away* from a support point ``z_i``; each iteration takes the
     step, over all ``i`` and both types, with the largest decrease of ``N`` (step rules
-    reconstructed, spec §4.3). It stops when ``min_i (G α)_i ≥ (1 - tol) N`` (condition (10)).
+    reconstructed from paper 03, Section 4: Algorithm 2 names the two step types, not their
+    step sizes). It stops when ``min_i (G α)_i ≥ (1 - tol) N`` (condition (10)).
 
     At every iteration ``1 / N ≤ min_f R[f, λ]`` (Eq. 11); at the stop the rescaled output
     ``f = w̃ / min_i (G α)_i`` has ``R[f, λ] ≤ N / min_i (Gα)_i² ≤ (1 - tol)^{-2} / N`` (Eq. 12).
@@ -662,7 +770,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     Parameters
     ----------
-    kernel, degree, weights, kernel_params, lam
+    kernel, degree, weights, gamma, kernel_params, lam
         As in :class:`KernelPerceptron`.
     tol : float, default=1e-3
         ``ε`` of the stopping rule (10), in (0, 1).
@@ -709,25 +817,47 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         "can change sides (e.g. -1e-5 against +2e-4 on 40 random Boolean rows)."
     )
 
+    _parameter_constraints: dict = {
+        **_BinaryKernelClassifier._parameter_constraints,
+        "tol": [Interval(Real, 0, 1, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, kernel_params=None, lam=4.0, tol=1e-3, max_iter=None,
-        max_memory_gb=4.0,
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0, tol=1e-3,
+        max_iter=None, max_memory_gb=4.0,
     ):
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
+        self.gamma = gamma
         self.kernel_params = kernel_params
         self.lam = lam
         self.tol = tol
         self.max_iter = max_iter
         self.max_memory_gb = max_memory_gb
 
-    def fit(self, X, y):
-        """Run Algorithm 2 on ``(X, y)`` until the stopping rule (10) holds."""
-        self._check_kernel_params()
-        check_scalar(self.tol, "tol", Real, min_val=0.0, max_val=1.0, include_boundaries="neither")
-        if self.max_iter is not None:
-            check_scalar(self.max_iter, "max_iter", Integral, min_val=1)
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, **fit_params):
+        """Run Algorithm 2 on ``(X, y)`` until the stopping rule (10) holds.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Training inputs (0/1 for ``kernel="boolean"``; the training Gram matrix for
+            ``kernel="precomputed"``).
+        y : array-like of shape (n_samples,)
+            Labels of any type, exactly two classes.
+        **fit_params : dict
+            None accepted: ``sample_weight`` is refused with the reason (Algorithm 2 stops at a
+            ``(1 - tol)``-approximate optimum, which duplicated rows do not reach exactly).
+
+        Returns
+        -------
+        self
+            The fitted perceptron.
+        """
+        self._refuse_fit_params(fit_params)
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
@@ -825,10 +955,10 @@ def _mmp_iterations(G, tol, max_iter):
 
 
 class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
-    """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03 §5, spec §7).
+    """Greedy sparse polynomial classifier in the spirit of the mask perceptron (paper 03, Section 5).
 
-    Kowalczyk & Ferrà's original heuristics are not available; this is the reconstruction of the
-    spec. Starting from the constant monomial, it repeatedly scores every candidate monomial
+    Kowalczyk & Ferrà's original heuristics are not available; this is our reconstruction of
+    them from paper 03's description (Section 5). Starting from the constant monomial, it repeatedly scores every candidate monomial
     ``x^I`` of degree ≤ ``degree`` by the size of the risk gradient ``|Σ_i ξ_i y_i x_i^I|``
     (``ξ_i = (1 - y_i f(x_i))_+``), refits the ``n_candidates`` best-scoring ones, and adds the one
     giving the lowest regularised risk ``R[f, λ] = Σ_I w_I²/c_|I| + (1/λ) Σ ξ_i²``; it stops after
@@ -878,7 +1008,27 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
+
+    Notes
+    -----
+    **Sample weights** weigh each row's squared slack in the risk (see :meth:`fit`); an
+    integer weight is that many copies of the row.
+
+    **Exported model.** ``to_dict()["model"]`` holds ``terms``, each with ``monomial`` (column
+    positions on the complemented inputs), ``literals`` (``{"column": name, "negated": bool}``,
+    ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``; and the
+    fit's ``norm_sq`` and ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
+    rows where its monomial is non-zero, and its ``prediction`` is the class its sign favours.
     """
+
+    _parameter_constraints: dict = {
+        "degree": [Interval(Integral, 0, None, closed="left")],
+        "n_terms": [Interval(Integral, 0, None, closed="left")],
+        "weights": [Interval(Real, 0, None, closed="neither"), "array-like", None],
+        "lam": [Interval(Real, 0, None, closed="neither")],
+        "complement": ["boolean"],
+        "n_candidates": [Interval(Integral, 1, None, closed="left")],
+    }
 
     def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10):
         self.degree = degree
@@ -896,14 +1046,26 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _expand(self, X):
         return np.hstack([X, 1.0 - X]) if self.complement else X
 
-    def fit(self, X, y):
-        """Select up to ``n_terms`` monomials greedily and fit their coefficients."""
-        check_scalar(self.degree, "degree", Integral, min_val=0)
-        check_scalar(self.n_terms, "n_terms", Integral, min_val=0)
-        check_scalar(self.lam, "lam", Real, min_val=0.0, include_boundaries="neither")
-        check_scalar(self.n_candidates, "n_candidates", Integral, min_val=1)
-        if not isinstance(self.complement, (bool, np.bool_)):
-            raise TypeError(f"complement must be True or False, got {self.complement!r}")
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Select up to ``n_terms`` monomials greedily and fit their coefficients.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Real inputs (0/1 in the paper's setting); a monomial is a product of columns.
+        y : array-like of shape (n_samples,)
+            Labels of any type, exactly two classes.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative weights of the rows in the loss: ``R = Σ_I w_I²/c_|I| + (1/λ) Σ_i s_i ξ_i²``
+            (and in the gradient scores). An integer weight acts as that many copies of the row,
+            a weight 0 drops it (up to the rounding of the refits, within ``1e-9`` of the risk).
+
+        Returns
+        -------
+        self
+            The fitted classifier.
+        """
         c = degree_weights(self.degree, self.weights)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -912,25 +1074,31 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] != 2:
             raise binary_only_error(type(self).__name__, self.classes_.shape[0])
         y_signed = np.where(y == self.classes_[1], 1.0, -1.0)
+        sw = None if sample_weight is None else _check_sample_weight(
+            sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if sw is not None:
+            keep = sw > 0  # a row of weight 0 is a dropped row, bit for bit
+            X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
         features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
         selected = [0]  # the constant monomial comes first in both enumerations
-        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam)
+        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
         path = [risk]
+        w_signed = y_signed if sw is None else sw * y_signed
         while len(selected) - 1 < self.n_terms:
             slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
             # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
             # training columns are identical get identical scores and keep their index order.
-            score = np.abs(ordered_matvec(features.T, slack * y_signed))
+            score = np.abs(ordered_matvec(features.T, slack * w_signed))
             score[selected] = -np.inf
             shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
             shortlist = shortlist[score[shortlist] > 0]
             if shortlist.size == 0:
                 break
             # A handful of small refits (n_candidates), not a loop over all candidates.
-            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam) for k in shortlist]
-            best = _first_minimum([r for _, r in fits])
+            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
+            best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
             if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
                 break
             selected.append(int(shortlist[best]))
@@ -946,33 +1114,101 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.risk_path_ = np.array(path)
         train_values = ordered_matvec(features[:, selected], v)
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
-        self.training_error_ = float(np.mean(y_signed * train_values <= 0))  # ties are errors
+        wrong = y_signed * train_values <= 0  # ties are errors
+        self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
         return self
 
     def decision_function(self, X):
-        """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``."""
+        """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``f(x)``.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, reset=False, dtype=np.float64)
         return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
 
     def predict(self, X):
-        """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``."""
+        """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels of ``classes_``.
+        """
         positive = self.decision_function(X) > 0
         return self.classes_[positive.astype(int)]
 
-    def _render_text(self, feature_names) -> str:
+    def _render_text(self, feature_names, *, decimals=3) -> str:
         """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``.
 
         Called by ``to_text(feature_names=None)`` (:class:`companion.interpretable.InterpretableMixin`):
         columns are named by ``feature_names_in_`` or ``x0, x1, ...``; a product of columns is
         written as their names separated by spaces, ``1`` is the constant.
+
+        Parameters
+        ----------
+        feature_names : sequence of str
+            One name per input column.
+        decimals : int, default=3
+            Decimal places of the coefficients.
         """
-        names = monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, feature_names)
+        check_scalar(decimals, "decimals", Integral, min_val=0)
+        names = self._term_names(feature_names)
         lines = [
             f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, where f(x) ="
         ]
-        lines += [f"  {w:+.3f} {name}" for w, name in zip(self.coef_, names)]
+        lines += [f"  {w:+.{decimals}f} {name}" for w, name in zip(self.coef_, names)]
         return "\n".join(lines)
+
+    def _term_names(self, feature_names):
+        return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, feature_names)
+
+    # -- exported model and rules -----------------------------------------------------------------
+    def _model_to_dict(self) -> dict:
+        """The polynomial: each term's literals (column names, ``¬`` for ``1 - x``) and coefficient."""
+        names = resolve_feature_names(self)
+        n = self.n_features_in_
+        terms = []
+        for monomial, w in zip(self.monomials_, self.coef_):
+            literals = [
+                {"column": names[j % n] if self.complement else names[j], "negated": bool(self.complement and j >= n)}
+                for j in monomial
+            ]
+            terms.append({"monomial": list(monomial), "literals": literals, "coef": float(w)})
+        return {"terms": terms, "norm_sq": self.norm_sq_, "risk": self.risk_}
+
+    def _model_from_dict(self, model):
+        self.monomials_ = [tuple(int(j) for j in term["monomial"]) for term in model["terms"]]
+        self.coef_ = np.array([float(term["coef"]) for term in model["terms"]], dtype=float)
+        self.n_terms_ = sum(1 for m in self.monomials_ if m)
+        self.complexity_ = int(sum(len(m) for m in self.monomials_))
+        self.norm_sq_, self.risk_ = float(model["norm_sq"]), float(model["risk"])
+
+    def _rule_records(self, feature_names):
+        """One record per term: its monomial as ``to_text`` names it, the class its sign favours."""
+        return [
+            {"condition": name, "prediction": self.classes_[int(w > 0)], "coef": float(w)}
+            for name, w in zip(self._term_names(feature_names), self.coef_)
+        ]
+
+    def _rule_decisions(self, X):
+        """A term *decides* the rows where it is non-zero (its monomial holds on 0/1 inputs)."""
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return monomial_features(self._expand(X), self.monomials_) != 0
 
 
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
@@ -980,25 +1216,19 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 _RISK_TIE_TOLERANCE = 1e-9
 
 
-def _first_minimum(risks) -> int:
-    """Index of the smallest risk; risks within ``_RISK_TIE_TOLERANCE`` (relative) of it are tied
-    and the first of them (the best-scored candidate of the shortlist) wins."""
-    risks = np.asarray(risks, dtype=float)
-    lowest = risks.min()
-    return int(np.flatnonzero(risks <= lowest + _RISK_TIE_TOLERANCE * max(1.0, abs(lowest)))[0])
-
-
-def _squared_hinge_fit(features, y_signed, lam, max_iter=100):
-    """Minimise ``‖v‖² + (1/λ) Σ (1 - y_i Φ_i v)_+²`` by Newton steps on the active set.
+def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100):
+    """Minimise ``‖v‖² + (1/λ) Σ s_i (1 - y_i Φ_i v)_+²`` by Newton steps on the active set.
 
     The objective is convex and piecewise quadratic; each Newton step solves
-    ``(I + Φ_Aᵀ Φ_A / λ) v = Φ_Aᵀ y_A / λ`` on the active set ``A = {i : y_i Φ_i v < 1}``, with
-    backtracking to guarantee descent. Returns ``(v, risk)``.
+    ``(I + Φ_Aᵀ S_A Φ_A / λ) v = Φ_Aᵀ S_A y_A / λ`` on the active set ``A = {i : y_i Φ_i v < 1}``
+    (``S`` the diagonal of the weights ``s_i``, all 1 by default), with backtracking to guarantee
+    descent. Returns ``(v, risk)``.
     """
+    s = np.ones(len(y_signed)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
 
     def objective(v):
         slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features, v))
-        return ordered_dot(v, v) + ordered_dot(slack, slack) / lam
+        return ordered_dot(v, v) + ordered_dot(s * slack, slack) / lam
 
     dim = features.shape[1]
     v = np.zeros(dim)
@@ -1006,7 +1236,8 @@ def _squared_hinge_fit(features, y_signed, lam, max_iter=100):
     for _ in range(max_iter):
         active = y_signed * ordered_matvec(features, v) < 1.0
         phi = features[active]
-        target = np.linalg.solve(np.eye(dim) + phi.T @ phi / lam, phi.T @ y_signed[active] / lam)
+        weighted = phi * s[active, None] if sample_weight is not None else phi
+        target = np.linalg.solve(np.eye(dim) + weighted.T @ phi / lam, weighted.T @ y_signed[active] / lam)
         step, direction = 1.0, target - v
         new_value = objective(v + direction)
         while new_value > value and step > 1e-10:

@@ -1,11 +1,10 @@
 """Conjunctions (and disjunctions) of decision stumps: the SC, Occam and PAC-Bayes learners of Paper 05.
 
 :class:`SetCoveringStumps`, :class:`OccamStumps` and :class:`PacBayesStumps` share
-:class:`_BaseStumpConjunction` (as scikit-learn's ``SVC`` and ``NuSVC`` share ``BaseLibSVM``);
-:func:`StumpConjunction` is the former one-class-with-a-``variant``-flag, kept as a factory.
+:class:`_BaseStumpConjunction` (as scikit-learn's ``SVC`` and ``NuSVC`` share ``BaseLibSVM``).
 
 M. Shah, M. Marchand, J. Corbeil, *Feature Selection with Conjunctions of Decision Stumps and
-Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (spec ``01_05`` Part A).
+Learning from Microarray Data*, IEEE TPAMI 34(1), 2012 (Paper 05).
 
 A decision stump on attribute ``k`` with threshold ``t`` and direction ``d`` outputs 1 when
 ``x_k > t`` (``d = +1``) or ``x_k ≤ t`` (``d = −1``); a conjunction outputs 1 when all of its stumps
@@ -17,8 +16,14 @@ All three learners share the set-covering greedy of Section VI: on the remaining
 stump with the largest utility, then remove every remaining example it classifies 0, until no
 negative example remains or ``s`` stumps are used. They differ in what the threshold is and in
 what the utility pays for, so that *the greedy step and the model selection both minimise the
-learner's bound* (the paper's Occam and PAC-Bayes utilities were lost; these are our
-reconstructions, spec §5.2–5.3):
+learner's bound* (Section VI states the utility ``U = |Q| − p|R|`` for SC only; the Occam and
+PAC-Bayes utilities below are our reconstructions, each paying what its bound charges).
+
+Defaults (``length="bound"``, ``stop_idle=True``): the greedy stops before a stump that would
+change no training prediction, and the model keeps the prefix of smallest bound (Section VI: "a
+conjunction of decision stumps that minimizes the respective risk bounds for each approach");
+``length="greedy", stop_idle=False`` is the paper's greedy as such (notebook 05 uses it and
+selects the length itself). Sample weights are frequencies (each class docstring).
 
 :class:`SetCoveringStumps`, ``"sc"`` (sample compression, Theorem 3 + Eq. 5)
     ``U = |Q| − p|R|``; the threshold is the value of a remaining training example (the compression
@@ -54,14 +59,17 @@ x0 > 2
 from __future__ import annotations
 
 import copy
-import numbers
+import inspect
+from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils import check_random_state
+from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
@@ -71,16 +79,16 @@ from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
+    jsonable,
     laplace_proba,
 )
-from companion.numerics import TIE_RTOL, first_near_min
+from companion.numerics import TIE_RTOL, first_near_min, is_integer_valued
 
 __all__ = [
     "SetCoveringStumps",
     "OccamStumps",
     "PacBayesStumps",
     "STUMP_LEARNERS",
-    "StumpConjunction",
     "fit_by_bound",
     "greedy_step_scores",
     "pac_bayes_step_scores",
@@ -91,7 +99,7 @@ _TIE_BREAKING = ("pyscm", "index")
 _PYSCM_TOL = 1e-7  # pyscm-ml's double comparison tolerance (cpp_extensions/double_utils.h)
 
 
-def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0):
+def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0, sample_weight=None):
     """Cover counts of every SC candidate of one greedy step, from presorted remaining examples.
 
     Parameters
@@ -104,6 +112,9 @@ def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0):
         Penalty per misclassified positive.
     tie_tolerance : float, default=0.0
         Consecutive sorted values closer than this are one run (pyscm-ml uses 1e-7).
+    sample_weight : ndarray of shape (n_features, m_remaining), optional
+        Weight of each example in the same (per-row) order; ``q`` and ``r`` are then weighted
+        counts (default: every weight 1).
 
     Returns
     -------
@@ -113,8 +124,12 @@ def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0):
     utility : ndarray of shape (n_features, m_remaining, 2)
         ``|Q| − p|R|``; ``-inf`` where ``v_j`` is not the last value of its run of equal values.
     """
-    negatives = np.cumsum(1 - labels, axis=1)
-    positives = np.cumsum(labels, axis=1)
+    if sample_weight is None:
+        negatives = np.cumsum(1 - labels, axis=1)
+        positives = np.cumsum(labels, axis=1)
+    else:
+        negatives = np.cumsum(np.where(labels == 0, sample_weight, 0.0), axis=1)
+        positives = np.cumsum(np.where(labels == 0, 0.0, sample_weight), axis=1)
     n_neg = negatives[:, -1:]
     n_pos = positives[:, -1:]
     q = np.stack([negatives, n_neg - negatives], axis=-1)
@@ -126,7 +141,7 @@ def greedy_step_scores(values, labels, p, *, tie_tolerance=0.0):
     return q, r, utility
 
 
-def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps):
+def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps, *, gap_unit="example"):
     """Expected cover of every PAC-Bayes candidate ``(attribute, [a, b], direction)`` of one step.
 
     Parameters
@@ -141,6 +156,11 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
         Utility parameters.
     gaps : sequence of int
         Candidate intervals are ``[v_j, v_{j+g}]`` for each ``g``.
+    gap_unit : {"example", "value"}, default="example"
+        ``"example"``: ``g`` sorted positions (examples) apart, block ``i`` holding ``m − g``
+        candidates; ``"value"``: ``a`` is the last example of a run of equal values and ``b``
+        the value ``g`` distinct values further, block ``i`` holding ``m`` candidates (the
+        others ``-inf``), so that a repeated example moves no interval.
 
     Returns
     -------
@@ -161,17 +181,45 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
     cpx = np.concatenate([zeros, np.cumsum(pos_weights * values, axis=1)], axis=1)
     blocks_q, blocks_r, blocks_u, starts = [], [], [], []
     offset = 0
+    if gap_unit == "value":
+        new_run = values[:, 1:] != values[:, :-1]
+        run_end = np.ones((n, m), dtype=bool)
+        run_end[:, :-1] = new_run
+        run_id = np.zeros((n, m), dtype=np.int64)
+        np.cumsum(new_run, axis=1, out=run_id[:, 1:])
+        # first_position[k, r]: sorted position where run r of attribute k starts (m: none)
+        first_position = np.full((n, m + 1), m, dtype=np.int64)
+        starts_run = np.ones((n, m), dtype=bool)
+        starts_run[:, 1:] = new_run
+        rows, cols = np.nonzero(starts_run)
+        first_position[rows, run_id[rows, cols]] = cols
     for g in gaps:  # a handful of interval widths; vectorised over attributes and positions
-        a = values[:, : m - g]
-        b = values[:, g:]
-        width = b - a
+        if gap_unit == "value":
+            hi = np.take_along_axis(first_position, np.minimum(run_id + g, m), axis=1)
+            usable = run_end & (hi < m)
+            hi = np.where(usable, hi, m - 1)
+            a = values
+            b = np.take_along_axis(values, hi, axis=1)
+            lo = np.arange(1, m + 1)[None, :].repeat(n, axis=0)
+            width = np.where(usable, b - a, 0.0)
+
+            def prefix(c, index):
+                return np.take_along_axis(c, index, axis=1)
+        else:
+            a = values[:, : m - g]
+            b = values[:, g:]
+            width = b - a
+            lo = slice(1, m - g + 1)  # prefix up to and including position j
+            hi = slice(g, m)  # prefix up to position j + g, exclusive
+
+            def prefix(c, index):
+                return c[:, index]
         valid = width > 0
         safe = np.where(valid, width, 1.0)
-        lo_idx = slice(1, m - g + 1)  # prefix up to and including position j
-        hi_idx = slice(g, m)  # prefix up to position j + g, exclusive
         # x > t with t ~ U[a, b] sends to 0 every x <= a and (b - x)/(b - a) of those inside.
-        removed_neg = cn[:, lo_idx] + (b * (cn[:, hi_idx] - cn[:, lo_idx]) - (cnx[:, hi_idx] - cnx[:, lo_idx])) / safe
-        removed_pos = cp[:, lo_idx] + (b * (cp[:, hi_idx] - cp[:, lo_idx]) - (cpx[:, hi_idx] - cpx[:, lo_idx])) / safe
+        cn_lo, cn_hi, cp_lo, cp_hi = prefix(cn, lo), prefix(cn, hi), prefix(cp, lo), prefix(cp, hi)
+        removed_neg = cn_lo + (b * (cn_hi - cn_lo) - (prefix(cnx, hi) - prefix(cnx, lo))) / safe
+        removed_pos = cp_lo + (b * (cp_hi - cp_lo) - (prefix(cpx, hi) - prefix(cpx, lo))) / safe
         q = np.stack([removed_neg, cn[:, -1:] - removed_neg], axis=-1)
         r = np.stack([removed_pos, cp[:, -1:] - removed_pos], axis=-1)
         with np.errstate(divide="ignore"):
@@ -181,7 +229,7 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps)
         blocks_r.append(r)
         blocks_u.append(u)
         starts.append(offset)
-        offset += m - g
+        offset += b.shape[1]
     return (
         np.concatenate(blocks_q, axis=1),
         np.concatenate(blocks_r, axis=1),
@@ -221,6 +269,7 @@ def _sc_step_choice(sorted_labels, run_ids, p, excluded, tie_breaking, block_siz
         order=np.arange(m * n).reshape(m, n),
         alive=np.ones(m * n, dtype=bool),
         positive=positive.ravel(),
+        weight=np.ones(m * n),
     )
     n_pos = int(np.count_nonzero(sorted_labels[0])) if n else 0
     chunk_rows = None if block_size is None else max(1, int(block_size) // max(n, 1))
@@ -234,10 +283,12 @@ class _ScanState:
     ``float_weights``: ``1`` for a negative in play, ``−p`` for a positive in play, ``0`` once
     removed. ``offsets``: ``0`` where a threshold may sit, NaN elsewhere: inside a run of equal
     values (``run_end`` False) and before the first example in play of the column. ``order``:
-    the example at each cell; ``alive`` and ``positive`` (per example) give the exact counts.
+    the example at each cell; ``alive``, ``positive`` and ``weight`` (per example, float64) give
+    the exact (weighted) counts.
     """
 
-    def __init__(self, float_weights, offsets, run_end, order, alive, positive):
+    def __init__(self, float_weights, offsets, run_end, order, alive, positive, weight):
+        self.weight = weight
         self.float_weights = float_weights
         self.offsets = offsets
         self.run_end = run_end
@@ -252,8 +303,8 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     Parameters
     ----------
     state : _ScanState
-    n_neg, n_pos : int
-        Negatives and positives still in play.
+    n_neg, n_pos : float
+        Weight of the negatives and positives still in play.
     p : float
     excluded : ndarray of bool of shape (n_features,) or None
     tie_breaking : {"pyscm", "index"}
@@ -307,7 +358,8 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
         return None
     tol = _PYSCM_TOL if tie_breaking == "pyscm" else 0.0
     # float32: p's rounding and each of the m additions err by at most 2^-24 (1 + p) m.
-    margin = (1.0 + p) * m * (1e-4 + (m + 1) * 2.0**-22) + tol
+    # With weights, every partial sum is bounded by the total weight in play instead of m.
+    margin = (1.0 + p) * max(n_neg + n_pos, m) * (1e-4 + (m + 1) * 2.0**-22) + tol
     columns = np.flatnonzero(col_best >= best_approx - margin)
     per_chunk = max(1, 2**18 // max(m, 1))
     chunks = [columns[i : i + per_chunk] for i in range(0, columns.size, per_chunk)]
@@ -317,11 +369,12 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
         examples = state.order[:, cols]
         in_play = state.alive[examples]
         is_positive = state.positive[examples]
-        pos = np.cumsum(in_play & is_positive, axis=0)
-        neg = np.cumsum(in_play & ~is_positive, axis=0)
-        q = np.stack([neg, n_neg - neg], axis=-1).astype(float)
-        r = np.stack([pos, n_pos - pos], axis=-1).astype(float)
-        threshold_here = run_end[:, cols] & (pos + neg > 0)
+        weight = np.where(in_play, state.weight[examples], 0.0)
+        pos = np.cumsum(np.where(is_positive, weight, 0.0), axis=0)
+        neg = np.cumsum(np.where(is_positive, 0.0, weight), axis=0)
+        q = np.stack([neg, n_neg - neg], axis=-1)
+        r = np.stack([pos, n_pos - pos], axis=-1)
+        threshold_here = run_end[:, cols] & (np.cumsum(in_play, axis=0) > 0)
         utility = np.where(threshold_here[..., None], q - p * r, -np.inf)
         flat = (cols[None, :, None] * m + np.arange(m)[:, None, None]) * 2 + np.arange(2)
         return q, r, utility, flat
@@ -432,13 +485,6 @@ def _pick(utility, q, r, tie_breaking):
     return int(np.argmax(decrease))
 
 
-def _check_nonnegative_real(name, value):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number >= 0, got {type(value).__name__}")
-    if not np.isfinite(value) or value < 0:
-        raise ValueError(f"{name} must be a finite number >= 0, got {value!r}")
-
-
 _SHARED_PARAMETERS = """\
     model_type : {"conjunction", "disjunction"}, default="conjunction"
         A disjunction is learned as a conjunction with the labels swapped (Paper 05, Section II).
@@ -466,11 +512,31 @@ _SHARED_PARAMETERS = """\
         the definition of data". A pair ``(A, B)`` applies to every attribute. The bounds are valid
         only if it is fixed before the training sample is seen: a platform's value range, or a range
         declared for the whole data set (labels unused), e.g.
-        :func:`companion.experiments.paper05.declared_feature_range`. ``None`` (the default, kept
-        for compatibility) uses the min/max of the training inputs, which depends on the sample,
-        so the Occam and PAC-Bayes bounds are then only heuristic. Training inputs outside the
-        given range raise ``ValueError``. The SC bound does not use it (SC only bounds the
-        interval of equivalent thresholds reported in ``intervals_`` by ``B_k``).
+        :func:`companion.experiments.paper05.declared_feature_range`. ``None`` (the default) uses
+        the min/max of the training inputs of positive weight, which depends on the sample, so the
+        Occam and PAC-Bayes bounds are then only heuristic. Training inputs outside the given range
+        raise ``ValueError``. The SC bound does not use it (SC only bounds the interval of
+        equivalent thresholds reported in ``intervals_`` by ``B_k``).
+    length : {"bound", "greedy"}, default="bound"
+        How many of the greedy's stumps the model keeps. ``"bound"``: the prefix whose bound
+        (``bound_path_``; PAC-Bayes: the Gibbs bound ``gibbs_bound_path_``) is smallest, bounds
+        within ``companion.numerics.TIE_RTOL`` of the minimum tied and the fewest stumps winning
+        (:func:`companion.numerics.first_near_min`) — the model selection by the bound that
+        Paper 05, Section VI, aims at ("a conjunction of decision stumps that minimizes the
+        respective risk bounds for each approach"); free, as each bound holds for every prefix at
+        once. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
+        such; use it to select the length yourself (``staged_predict``, :meth:`truncated`,
+        :func:`fit_by_bound`).
+    stop_idle : bool, default=True
+        Stop the greedy before an *idle* stump, one that would change no training prediction
+        (it sends no remaining example of positive weight to 0; PAC-Bayes: it flips the Bayes
+        vote of no training example), e.g. an always-true ``x <= max`` that the utility ``0``
+        prefers when every other stump costs more positives than it gains negatives. ``False``:
+        the paper's greedy, which runs until no negative example remains or ``s`` stumps are used.
+    class_weight : dict, "balanced" or None, default=None
+        Weights of the classes, multiplied into ``sample_weight``
+        (:func:`sklearn.utils.class_weight.compute_sample_weight`); ``"balanced"`` weighs each
+        class inversely to its frequency.
 """
 
 _SHARED_ATTRIBUTES = """\
@@ -490,26 +556,94 @@ _SHARED_ATTRIBUTES = """\
         stumps, ``k = 0 .. n_stumps`` (``k = 0``: the empty conjunction, i.e. the default class).
     bound_ : float
         Bound of the fitted model (``bound_path_[-1]``), with confidence ``1 − delta``.
-    training_errors_path_ : ndarray of int of shape (n_stumps + 1,)
-        Training errors of ``predict`` for the first ``k`` stumps, indexed as ``bound_path_``.
+    training_errors_path_ : ndarray of shape (n_stumps + 1,)
+        Training errors of ``predict`` for the first ``k`` stumps, indexed as ``bound_path_``;
+        weighted (the sum of the weights of the misclassified examples), int when every weight
+        is a whole number.
     feature_range_ : ndarray of shape (2, n_features)
         ``[A_k, B_k]`` used by the priors: ``feature_range`` broadcast to every attribute, or (when
         it is None) the per-attribute min and max of the training inputs (no labels used).
     prior_n_features_ : int
         The ``n`` of the bounds (``prior_n_features``, else the number of columns).
     cell_counts_ : ndarray of shape (n_stumps + 1, 2)
-        Training examples of each class (columns: ``classes_``) per cell: row ``j`` counts those
-        whose first ``j`` stumps of the learned conjunction hold and the next fails (row
+        Training weight of each class (columns: ``classes_``) per cell: row ``j`` counts the
+        examples whose first ``j`` stumps of the learned conjunction hold and the next fails (row
         ``n_stumps``: all hold); :meth:`predict_proba` is their Laplace frequency.
+    default_class_ : object
+        The label of the empty model (no stump): ``classes_[1]`` for a conjunction (the empty
+        conjunction holds), ``classes_[0]`` for a disjunction.
 """
+
+_SAMPLE_WEIGHT_DOC = """\
+    Weights are frequencies: an example of weight ``w`` counts as ``w`` copies of it, so integer
+    weights give the model that duplicating rows gives and a zero weight the model that
+    dropping the row gives (rows of weight 0 are removed before anything else, also from the
+    training range that ``feature_range=None`` reads). The greedy's utility counts weights
+    (``|Q|``, ``|R|``: the weight of the negatives and positives a stump sends to 0), as do
+    ``training_errors_path_`` and ``cell_counts_``. The bounds read the total weight as the
+    number of examples ``m`` and the weighted errors as the error count: for whole-number
+    weights this is exactly the bound of the duplicated sample; otherwise the SC and Occam bounds
+    take ``m`` rounded down and the errors rounded up (a looser, still conservative count), and
+    the PAC-Bayes bound takes the weighted Gibbs risk and ``m`` as they are (and, with
+    ``gap_unit="value"``, its margin intervals do not depend on repeated rows).
+
+"""
+
+
+_EXPORT_DOC = """\
+    Exported model: ``to_dict()["model"]`` holds ``model_type``, ``default_class`` (the label of
+    the empty model), ``stumps`` (in order, each ``{"feature": column index, "direction": +1 for
+    x > t / -1 for x <= t, "threshold": t, "interval": [a, b]}``), ``feature_range`` (the
+    ``[A_k, B_k]`` rows), ``prior_n_features``, ``cell_counts`` (rows: cells, columns:
+    ``classes``), ``bound_path`` and ``training_errors_path`` (index = number of stumps), and
+    the learner's own arrays ({own}); :func:`companion.from_dict` reads it back.
+"""
+
+_OWN_EXPORTED = {
+    "SetCoveringStumps": "``compression_set``: the row carrying each threshold",
+    "OccamStumps": "``code_lengths``: bits of each threshold's code",
+    "PacBayesStumps": "``gibbs_bound_path``, ``gibbs_risk_path``",
+}
 
 
 def _shared_docs(cls):
     """Put the shared parameter and attribute entries where a class docstring says ``[shared ...]``."""
-    cls.__doc__ = cls.__doc__.replace("    [shared parameters]\n", _SHARED_PARAMETERS).replace(
-        "    [shared attributes]\n", _SHARED_ATTRIBUTES
+    cls.__doc__ = (
+        cls.__doc__.replace("    [shared parameters]\n", _SHARED_PARAMETERS)
+        .replace("    [shared attributes]\n", _SHARED_ATTRIBUTES)
+        .replace("    [sample weights]\n", _SAMPLE_WEIGHT_DOC)
+        .replace("    [exported model]\n", _EXPORT_DOC.replace("{own}", _OWN_EXPORTED.get(cls.__name__, "none")))
     )
     return cls
+
+
+def _number(value, decimals):
+    """``value`` as text: ``decimals`` places, positional, trailing zeros dropped (None: 4 significant digits)."""
+    if decimals is None:
+        return f"{value:.4g}"
+    return np.format_float_positional(round(float(value), int(decimals)) + 0.0, trim="-")
+
+
+def _whole(values):
+    """``values`` as int64 when every entry is a whole number, else as float."""
+    values = np.asarray(values, dtype=float)
+    return values.astype(np.int64) if is_integer_valued(values) else values
+
+
+def _bound_counts(errors, m):
+    """Whole counts ``(errors, m)`` for the SC and Occam bounds: errors up, ``m`` down (weights)."""
+    m_whole = int(np.floor(m + 1e-9 * max(1.0, m)))
+    errors = np.ceil(np.asarray(errors, dtype=float) - 1e-9 * max(1.0, m)).astype(np.int64)
+    return np.clip(errors, 0, m_whole), max(m_whole, 1)
+
+
+_CLASS_WEIGHT_CHECK_REASON = (
+    "the weights are honoured exactly: with class_weight {0: 1000, 1: 1e-4} the greedy removes every "
+    "training example of class 0 (training errors: positives of weight 1e-4 only), and 92% of the training "
+    "predictions are class 0; but the one stump's threshold sits on the extreme training value of class 0 "
+    "(hard threshold, no margin), so on this check's very noisy blobs 86% of the test predictions are "
+    "class 0, below the check's 87%"
+)
 
 
 class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
@@ -518,42 +652,45 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     A conjunction (or disjunction) of decision stumps grown by the set-covering greedy of
     Section VI; the subclasses differ in the greedy's utility and threshold and in the bound:
     :class:`SetCoveringStumps` (sample compression), :class:`OccamStumps` (Occam's razor),
-    :class:`PacBayesStumps` (PAC-Bayes). Written once here: parameter checks, the a-priori
-    ``feature_range``, the disjunction as a conjunction on swapped labels (one sign,
-    :meth:`_disjunction_sign`, maps the learned conjunction's directions to the disjunction's and
-    back), the path of bounds and training errors (:meth:`_compute_bound_path`; a subclass
-    supplies :meth:`_greedy` and :meth:`_bounds_along_path`), the cells of ``predict_proba``,
-    ``staged_predict``, ``truncated`` and the text. The base's stumps are hard thresholds (SC,
-    Occam); :class:`PacBayesStumps` overrides the prefix votes and the margin with the Gibbs
-    product of its margin intervals.
+    :class:`PacBayesStumps` (PAC-Bayes). Written once here: the parameter constraints, the
+    a-priori ``feature_range``, sample weights, the disjunction as a conjunction on swapped labels
+    (one sign, :meth:`_disjunction_sign`, maps the learned conjunction's directions to the
+    disjunction's and back), the path of bounds and training errors (:meth:`_compute_bound_path`;
+    a subclass supplies :meth:`_greedy` and :meth:`_bounds_along_path`), the length chosen by the
+    bound, the cells of ``predict_proba``, ``staged_predict``, ``truncated``, the text, the
+    exported model and the rules frame. The base's stumps are hard thresholds (SC, Occam);
+    :class:`PacBayesStumps` overrides the prefix votes and the margin with the Gibbs product of
+    its margin intervals.
 
     The model is an ordered sequence of stumps, so the package's path convention applies:
     ``staged_predict(X)`` yields the predictions of the first ``k`` stumps for ``k = 1 ..
     n_stumps`` (its last item equals ``predict``), and the bounds along the path are the fitted
     attribute ``bound_path_``, whose index ``k`` is the bound of the first ``k`` stumps
     (``k = 0 .. n_stumps``; index 0 is the empty conjunction, which predicts the default class).
+    With ``length="bound"`` (the default) the path ends at the chosen prefix.
 
     Scores (binary, ``classes_[1]`` positive):
 
-    * :meth:`decision_function` — hard stumps (SC, Occam): a count of stumps, ``h − k + 1/2`` for
-      a conjunction of ``k`` stumps of which ``h`` hold (positive iff all hold), and ``f − 1/2``
-      for a disjunction of which ``f`` fire (positive iff one fires). Half-integers: exact, never
-      0, and an example that fails fewer stumps of a conjunction ranks higher. PAC-Bayes: the Gibbs
-      output probability minus 1/2 (see :class:`PacBayesStumps`). ``predict`` always agrees with
-      the sign.
+    * :meth:`decision_function` — hard stumps (SC, Occam): a count of stumps plus a graded
+      margin, ``h − k + 1/2 + τ`` for a conjunction of ``k`` stumps of which ``h`` hold, with
+      ``τ = tanh(μ)/4`` and ``μ`` the mean over the stumps of ``d (x − c)/(B − A)``, ``c`` the
+      middle of the stump's interval ``intervals_`` (how far each input lies on the stump's
+      side, in units of the attribute's range); a disjunction
+      scores the negation on its learned conjunction. The count decides the sign (``|τ| ≤
+      1/4``), so ``predict`` always agrees with it and it is never 0; ``τ`` ranks examples with
+      the same count, which a one-vs-rest wrapper needs to break its ties. PAC-Bayes: the Gibbs
+      output probability minus 1/2, graded in the same way (see :class:`PacBayesStumps`).
     * :meth:`predict_proba` — Laplace-corrected class frequencies ``(n_c + 1)/(n + 2)`` of the
       training examples in the example's *cell*: the number ``j`` of leading stumps of the learned
       conjunction that hold, i.e. "stump ``j`` is the first to fail" (for a disjunction: "stump
       ``j`` is the first to fire") or "all hold" (``j = k``; a disjunction: "none fires"); for
       PAC-Bayes "the Bayes vote of the first ``j + 1`` stumps is the first to say 0". The counts
-      are ``cell_counts_``; a cell no training example reached gets ``(1/2, 1/2)``. These are
-      frequencies, not the rule: ``predict`` is the conjunction itself, and it equals the argmax
-      of ``predict_proba`` only where a cell's majority agrees with the rule (usually on the
-      training data, where each stump removes at least ``p`` times more negatives than positives;
-      not in general, e.g. on a cell with as many examples of each class).
+      are ``cell_counts_`` (weighted); a cell no training example reached gets ``(1/2, 1/2)``.
+      These are frequencies, not the rule: ``predict`` is the conjunction itself, and it equals
+      the argmax of ``predict_proba`` only where a cell's majority agrees with the rule.
 
-    Text: ``to_text(feature_names=None, *, precision=4)``, ``precision`` being the significant
-    digits of the thresholds, e.g. ``age > 54.5 AND smoker <= 0``.
+    Text: ``to_text(feature_names=None, *, decimals=None)``: thresholds with ``decimals`` places
+    (None: four significant digits), e.g. ``age > 54.5 AND smoker <= 0``.
     """
 
     # sklearn's check_decision_proba_consistency passes on its data (one stump), but
@@ -564,6 +701,20 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     _per_stump_attributes = ("features_", "thresholds_", "directions_", "intervals_")
     #: Fitted arrays indexed by the prefix length ``k = 0 .. n_stumps`` (cut by :meth:`truncated`).
     _path_attributes = ("bound_path_", "training_errors_path_")
+
+    _parameter_constraints: dict = {
+        "model_type": [StrOptions(set(_MODEL_TYPES))],
+        "p": [Interval(Real, 0, None, closed="left")],
+        "s": [Interval(Integral, 1, None, closed="left")],
+        "delta": [Interval(Real, 0, 1, closed="right")],
+        "tie_breaking": [StrOptions(set(_TIE_BREAKING))],
+        "reuse_features": ["boolean"],
+        "prior_n_features": [Interval(Integral, 1, None, closed="left"), None],
+        "feature_range": ["array-like", None],
+        "length": [StrOptions({"bound", "greedy"})],
+        "stop_idle": ["boolean"],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+    }
 
     def __init__(
         self,
@@ -576,6 +727,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         reuse_features=False,
         prior_n_features=None,
         feature_range=None,
+        length="bound",
+        stop_idle=True,
+        class_weight=None,
     ):
         self.model_type = model_type
         self.p = p
@@ -585,6 +739,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.reuse_features = reuse_features
         self.prior_n_features = prior_n_features
         self.feature_range = feature_range
+        self.length = length
+        self.stop_idle = stop_idle
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -592,64 +749,53 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     # ----------------------------------------------------------------------------------------
-    # validation
+    # validation (beyond _parameter_constraints)
     # ----------------------------------------------------------------------------------------
 
-    def _validate_params(self, n_features):
-        for name, value, choices in (
-            ("model_type", self.model_type, _MODEL_TYPES),
-            ("tie_breaking", self.tie_breaking, _TIE_BREAKING),
-        ):
-            if not isinstance(value, str) or value not in choices:
-                raise ValueError(f"{name} must be one of {choices}, got {value!r}")
-        _check_nonnegative_real("p", self.p)
-        if isinstance(self.s, bool) or not isinstance(self.s, numbers.Integral):
-            raise TypeError(f"s (maximum number of stumps) must be an integer >= 1, got {self.s!r}")
-        if self.s < 1:
-            raise ValueError(f"s (maximum number of stumps) must be >= 1, got {self.s!r}")
-        if isinstance(self.delta, bool) or not isinstance(self.delta, numbers.Real):
-            raise TypeError(f"delta must be a real number in (0, 1], got {self.delta!r}")
-        if not (0 < self.delta <= 1):
-            raise ValueError(f"delta must lie in (0, 1], got {self.delta!r}")
-        if not isinstance(self.reuse_features, (bool, np.bool_)):
-            raise TypeError(f"reuse_features must be a bool, got {self.reuse_features!r}")
-        self._validate_own_params()
-        prior_n = self.prior_n_features
-        if prior_n is None:
-            prior_n = n_features
-        elif isinstance(prior_n, bool) or not isinstance(prior_n, numbers.Integral) or prior_n < n_features:
+    def _prior_n(self, n_features):
+        """``prior_n_features`` resolved and checked against the number of columns."""
+        if self.prior_n_features is None:
+            return int(n_features)
+        if self.prior_n_features < n_features:
             raise ValueError(
-                f"prior_n_features must be None or an integer >= the number of features "
-                f"({n_features}), got {self.prior_n_features!r}"
+                f"The 'prior_n_features' parameter of {type(self).__name__} must be None or at least "
+                f"the number of features ({n_features}). Got {self.prior_n_features!r} instead."
             )
-        return int(prior_n)
+        return int(self.prior_n_features)
 
-    def _validate_own_params(self):
-        """Check the parameters only a subclass has (none by default)."""
+    def _check_own_params(self):
+        """Check what the constraints of a subclass's own parameters cannot express (nothing here)."""
 
     def _resolve_feature_range(self, X):
         """``[A_k, B_k]`` as a (2, n_features) array (see the ``feature_range`` parameter)."""
+        name = type(self).__name__
         if self.feature_range is None:
             return np.vstack([X.min(axis=0), X.max(axis=0)])
         try:
             given = np.asarray(self.feature_range, dtype=float)
         except (TypeError, ValueError):
-            raise TypeError(
-                f"feature_range must be None or an array of reals of shape (2,) or (2, n_features), "
-                f"got {self.feature_range!r}"
+            raise ValueError(
+                f"The 'feature_range' parameter of {name} must be None or an array of reals of shape (2,) "
+                f"or (2, n_features). Got {self.feature_range!r} instead."
             ) from None
         n = X.shape[1]
         if given.shape == (2,):
             given = np.repeat(given[:, None], n, axis=1)
         if given.shape != (2, n):
-            raise ValueError(f"feature_range must have shape (2,) or (2, {n}), got shape {given.shape}")
+            raise ValueError(
+                f"The 'feature_range' parameter of {name} must have shape (2,) or (2, {n}). "
+                f"Got shape {given.shape} instead."
+            )
         if not np.all(np.isfinite(given)) or np.any(given[0] > given[1]):
-            raise ValueError("feature_range must hold finite values with A_k <= B_k for every attribute")
+            raise ValueError(
+                f"The 'feature_range' parameter of {name} must hold finite values with A_k <= B_k for "
+                "every attribute."
+            )
         if X.size and (np.any(X < given[0]) or np.any(X > given[1])):
             outside = int(np.count_nonzero(((X < given[0]) | (X > given[1])).any(axis=0)))
             raise ValueError(
-                f"training inputs fall outside feature_range on {outside} attribute(s): the a-priori "
-                f"range [A_k, B_k] must contain every value the attribute can take"
+                f"training inputs fall outside the 'feature_range' of {name} on {outside} attribute(s): "
+                "the a-priori range [A_k, B_k] must contain every value the attribute can take"
             )
         return given.copy()
 
@@ -660,8 +806,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # fit
     # ----------------------------------------------------------------------------------------
 
-    def fit(self, X, y):
-        """Learn the stumps greedily and compute the bound along the path.
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Learn the stumps greedily, compute the bound along the path and choose the length.
 
         Parameters
         ----------
@@ -669,39 +816,58 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Real-valued inputs (e.g. expression levels).
         y : array-like of shape (n_samples,)
             Two classes, any label type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Non-negative weights, read as frequencies (see the class docstring); None: all 1.
 
         Returns
         -------
         self : object
             The fitted learner.
         """
-        check_numeric_input(X, type(self).__name__)
+        name = type(self).__name__
+        check_numeric_input(X, name)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
-        prior_n = self._validate_params(X.shape[1])
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
-            raise binary_only_error(type(self).__name__, self.classes_.size)
+            raise binary_only_error(name, self.classes_.size)
+        prior_n = self._prior_n(X.shape[1])
+        self._check_own_params()
+        weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        if self.class_weight is not None:
+            weight = weight * compute_sample_weight(self.class_weight, y)
+        kept = weight > 0  # _check_sample_weight refuses all-zero weights
+        rows = None
+        if not kept.all():  # a zero weight drops the row
+            rows = np.flatnonzero(kept)
+            X, y, weight = X[kept], y[kept], weight[kept]
         positive = (y == self.classes_[1]).astype(np.int64)
         # A disjunction is a conjunction learned on swapped labels (Paper 05, Section II).
         internal = positive if self.model_type == "conjunction" else 1 - positive
         self.feature_range_ = self._resolve_feature_range(X)
         self.prior_n_features_ = prior_n
-        features, thresholds, directions, intervals = self._greedy(X, internal)
+        self.default_class_ = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+        features, thresholds, directions, intervals = self._greedy(X, internal, weight)
         self.features_ = np.asarray(features, dtype=np.int64)
         self.thresholds_ = np.asarray(thresholds, dtype=float)
         # The greedy returns the learned conjunction's directions; a disjunction's stumps are
         # their complements, so the same sign that maps them back flips them here.
         self.directions_ = self._disjunction_sign() * np.asarray(directions, dtype=np.int64)
         self.intervals_ = np.asarray(intervals, dtype=float).reshape(-1, 2)
-        self.complexity_ = int(self.features_.size)
-        self._compute_bound_path(X, internal)
+        self._compute_bound_path(X, internal, weight)
+        n_stumps = self.features_.size
+        if self.length == "bound":
+            n_stumps = first_near_min(self._model_selection_path())
+        self._cut(n_stumps)
+        if rows is not None and hasattr(self, "compression_set_"):
+            self.compression_set_ = rows[self.compression_set_]  # indices of the rows given to fit
         cells = self._cells(X)
         n_cells = self.features_.size + 1
-        self.cell_counts_ = np.bincount(cells * 2 + positive, minlength=2 * n_cells).reshape(n_cells, 2)
+        counts = np.bincount(cells * 2 + positive, weights=weight, minlength=2 * n_cells).reshape(n_cells, 2)
+        self.cell_counts_ = _whole(counts)
         return self
 
-    def _greedy(self, X, labels):
+    def _greedy(self, X, labels, weight):
         """``(features, thresholds, directions, intervals)`` of the learned conjunction."""
         raise NotImplementedError
 
@@ -714,20 +880,20 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # bounds along the path
     # ----------------------------------------------------------------------------------------
 
-    def _compute_bound_path(self, X, internal):
+    def _compute_bound_path(self, X, internal, weight):
         """Training errors and bounds of every prefix ``k = 0 .. n_stumps`` (``*_path_[k]``)."""
         one = self._staged_internal_one(X)
-        errors = (one != (internal[:, None] == 1)).sum(axis=0)
-        self.training_errors_path_ = np.asarray(errors, dtype=np.int64)
-        self.bound_path_ = self._bounds_along_path(X, internal, one, self.training_errors_path_)
+        wrong = one != (internal[:, None] == 1)
+        self.training_errors_path_ = _whole(weight @ wrong)
+        self.bound_path_ = self._bounds_along_path(X, internal, one, self.training_errors_path_, weight)
         self.bound_ = float(self.bound_path_[-1])
 
-    def _bounds_along_path(self, X, internal, one, errors):
+    def _bounds_along_path(self, X, internal, one, errors, weight):
         """The class's bound for each prefix, from the prefixes' votes ``one`` (m, n_stumps + 1)."""
         raise NotImplementedError
 
     def _model_selection_path(self):
-        """The bounds :func:`fit_by_bound` minimises along the path."""
+        """The bounds the length selection (``length="bound"``, :func:`fit_by_bound`) minimises."""
         return self.bound_path_
 
     # ----------------------------------------------------------------------------------------
@@ -750,9 +916,23 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """(n_samples, n_stumps) bool: the learned conjunction of the first ``k`` stumps says 1."""
         return np.logical_and.accumulate(self._internal_stump_outputs(X), axis=1)
 
+    def _mean_margin(self, X):
+        """``μ``: mean over the stumps of ``d (x − c) / (B − A)`` of the learned conjunction.
+
+        ``c`` is the middle of the stump's interval ``intervals_`` (the thresholds equivalent on
+        the training data; PAC-Bayes: the margin interval), so that an input on a training value
+        next to the threshold still gets a non-zero margin.
+        """
+        low, high = self.feature_range_[:, self.features_]
+        span = np.where(high > low, high - low, 1.0)
+        centre = 0.5 * (self.intervals_[:, 0] + self.intervals_[:, 1])
+        signed = (X[:, self.features_] - centre) * self._internal_directions() / span
+        return signed.mean(axis=1)
+
     def _internal_margin(self, X):
-        """Score of the learned conjunction (at least one stump): ``h − k + 1/2``."""
-        return self._internal_stump_outputs(X).sum(axis=1) - self.features_.size + 0.5
+        """Score of the learned conjunction (at least one stump): ``h − k + 1/2 + tanh(μ)/4``."""
+        count = self._internal_stump_outputs(X).sum(axis=1) - self.features_.size + 0.5
+        return count + 0.25 * np.tanh(self._mean_margin(X))
 
     def _check_X(self, X):
         check_is_fitted(self)
@@ -779,22 +959,36 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[positive.astype(np.int64)]
 
     def predict(self, X):
-        """Predict classes (PAC-Bayes: the deterministic Bayes vote ``I(Π σ > 1/2)``)."""
-        X = self._check_X(X)
-        return self._to_labels(self._staged_internal_one(X)[:, -1])
-
-    def decision_function(self, X):
-        """Signed score of each row; positive iff :meth:`predict` says ``classes_[1]``.
-
-        Hard stumps: ``h − k + 1/2`` for a conjunction of ``k`` stumps of which ``h`` hold, and
-        ``f − 1/2`` for a disjunction of which ``f`` fire (exact half-integers, never 0).
-        PAC-Bayes: ``P_Gibbs(classes_[1] | x) − 1/2``, the Bayes vote's margin; a disjunction's tie
-        (``Π σ = 1/2`` exactly, which it predicts as ``classes_[1]``) scores the smallest positive
-        float so that the sign still agrees with :meth:`predict`.
+        """Predict classes (PAC-Bayes: the deterministic Bayes vote ``I(Π σ > 1/2)``).
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels in ``classes_``.
+        """
+        X = self._check_X(X)
+        return self._to_labels(self._staged_internal_one(X)[:, -1])
+
+    def decision_function(self, X):
+        """Signed, graded score of each row; positive iff :meth:`predict` says ``classes_[1]``.
+
+        Hard stumps: ``h − k + 1/2 + tanh(μ)/4`` for a conjunction of ``k`` stumps of which ``h``
+        hold, ``μ`` the mean signed margin of the stumps in units of the attributes' ranges (the
+        class docstring); a disjunction scores the negation on its learned conjunction. PAC-Bayes:
+        ``(P − 1/2)(1 + sign(P − 1/2) tanh(μ)/2)``, ``P`` the Gibbs probability of
+        ``classes_[1]``; a disjunction's tie (``Π σ = 1/2`` exactly, which it predicts as
+        ``classes_[1]``) scores the smallest positive float so that the sign still agrees with
+        :meth:`predict`.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
 
         Returns
         -------
@@ -807,6 +1001,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         else:
             internal = self._internal_margin(X)
         if self.model_type == "conjunction":
+            internal[internal == 0] = -np.finfo(float).smallest_subnormal  # a PAC-Bayes tie predicts 0
             return internal
         score = -internal
         score[score == 0] = np.finfo(float).smallest_subnormal
@@ -816,12 +1011,13 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Laplace-corrected class frequencies of the training examples in each row's cell.
 
         The cell is the number of leading stumps of the learned conjunction that hold (see the
-        class docstring and ``cell_counts_``); a cell of ``n`` training examples, ``n_c`` of class
+        class docstring and ``cell_counts_``); a cell of training weight ``n``, ``n_c`` of class
         ``c``, gives ``(n_c + 1) / (n + 2)``, so an empty cell gives ``(1/2, 1/2)``.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
 
         Returns
         -------
@@ -835,14 +1031,14 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Yield the predictions of the first ``k`` stumps, ``k = 1 .. n_stumps``.
 
         A generator, as scikit-learn's boosting: the last item equals :meth:`predict`; a model
-        with no stump yields nothing (the empty conjunction predicts the default class,
-        ``classes_[1]`` for a conjunction, ``classes_[0]`` for a disjunction). The greedy is
-        prefix-consistent, so item ``k`` equals the prediction of a refit with ``s = k``; used to
-        select ``s`` by CV.
+        with no stump yields nothing (the empty conjunction predicts ``default_class_``). The
+        greedy is prefix-consistent, so item ``k`` equals the prediction of a refit with ``s = k``
+        and ``length="greedy"``; used to select ``s`` by CV.
 
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
 
         Yields
         ------
@@ -858,38 +1054,123 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # inspection
     # ----------------------------------------------------------------------------------------
 
-    def truncated(self, n_stumps):
-        """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound)."""
-        check_is_fitted(self)
-        k = self.features_.size
-        if isinstance(n_stumps, bool) or not isinstance(n_stumps, numbers.Integral) or not 0 <= n_stumps <= k:
-            raise ValueError(f"n_stumps must be an integer in [0, {k}], got {n_stumps!r}")
-        out = copy.deepcopy(self)
+    def _cut(self, n_stumps):
+        """Keep the first ``n_stumps`` stumps of this fitted model (in place; not the cells)."""
         for name in self._per_stump_attributes:
-            setattr(out, name, getattr(self, name)[:n_stumps])
+            setattr(self, name, getattr(self, name)[:n_stumps])
         for name in self._path_attributes:
-            setattr(out, name, getattr(self, name)[: n_stumps + 1])
+            setattr(self, name, getattr(self, name)[: n_stumps + 1])
+        self.complexity_ = int(n_stumps)
+        self.bound_ = float(self.bound_path_[-1])
+
+    def truncated(self, n_stumps):
+        """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound).
+
+        Parameters
+        ----------
+        n_stumps : int
+            How many leading stumps to keep, ``0 <= n_stumps <= complexity_``.
+
+        Returns
+        -------
+        estimator
+            A fitted copy; its cells merge the cells ``n_stumps ..`` of this model.
+        """
+        check_is_fitted(self)
+        check_scalar(n_stumps, "n_stumps", Integral, min_val=0, max_val=int(self.features_.size))
+        out = copy.deepcopy(self)
+        out._cut(int(n_stumps))
         # Prefix of r stumps: an example's cell j becomes min(j, r), so cells r.. merge.
         out.cell_counts_ = np.vstack(
             [self.cell_counts_[:n_stumps], self.cell_counts_[n_stumps:].sum(axis=0, keepdims=True)]
         )
-        out.complexity_ = int(n_stumps)
-        out.bound_ = float(out.bound_path_[-1])
         return out
 
-    def _render_text(self, feature_names, *, precision=4):
-        if self.features_.size == 0:
-            constant = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
-            return f"always {constant!s}"
-        parts = []
+    def _stump_texts(self, feature_names, decimals):
+        texts = []
         for feature, threshold, direction, (a, b) in zip(self.features_, self.thresholds_, self.directions_, self.intervals_):
             op = ">" if direction > 0 else "<="
-            parts.append(f"{feature_names[feature]} {op} {threshold:.{precision}g}" + self._threshold_note(a, b, precision))
-        return (" AND " if self.model_type == "conjunction" else " OR ").join(parts)
+            texts.append(f"{feature_names[feature]} {op} {_number(threshold, decimals)}" + self._threshold_note(a, b, decimals))
+        return texts
 
-    def _threshold_note(self, a, b, precision):
+    def _render_text(self, feature_names, *, decimals=None):
+        if decimals is not None:
+            check_scalar(decimals, "decimals", Integral, min_val=0)
+        if self.features_.size == 0:
+            return f"always {self.default_class_!s}"
+        return (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
+
+    def _threshold_note(self, a, b, decimals):
         """Text after a stump (none for hard thresholds)."""
         return ""
+
+    # ----------------------------------------------------------------------------------------
+    # exported model and rules frame
+    # ----------------------------------------------------------------------------------------
+
+    def _model_to_dict(self):
+        model = {
+            "model_type": self.model_type,
+            "default_class": jsonable(self.default_class_),
+            "stumps": [
+                {"feature": int(k), "direction": int(d), "threshold": float(t), "interval": [float(a), float(b)]}
+                for k, d, t, (a, b) in zip(self.features_, self.directions_, self.thresholds_, self.intervals_)
+            ],
+            "feature_range": self.feature_range_,
+            "prior_n_features": int(self.prior_n_features_),
+            "cell_counts": self.cell_counts_,
+        }
+        for name in self._path_attributes:
+            model[name.rstrip("_")] = getattr(self, name)
+        for name in self._per_stump_attributes:
+            if name not in _BaseStumpConjunction._per_stump_attributes:
+                model[name.rstrip("_")] = getattr(self, name)
+        return model
+
+    def _model_from_dict(self, model):
+        # JSON has no tuples: a tuple parameter (margin_gaps) comes back as a list
+        defaults = {name: parameter.default for name, parameter in inspect.signature(type(self).__init__).parameters.items()}
+        for name, value in self.get_params(deep=False).items():
+            if isinstance(defaults.get(name), tuple) and isinstance(value, list):
+                setattr(self, name, tuple(value))
+        stumps = model["stumps"]
+        self.features_ = np.asarray([stump["feature"] for stump in stumps], dtype=np.int64)
+        self.directions_ = np.asarray([stump["direction"] for stump in stumps], dtype=np.int64)
+        self.thresholds_ = np.asarray([float(stump["threshold"]) for stump in stumps], dtype=float)
+        self.intervals_ = np.asarray([[float(v) for v in stump["interval"]] for stump in stumps], dtype=float).reshape(-1, 2)
+        self.feature_range_ = np.asarray(model["feature_range"], dtype=float).reshape(2, -1)
+        self.prior_n_features_ = int(model["prior_n_features"])
+        self.cell_counts_ = _whole(np.asarray(model["cell_counts"], dtype=float).reshape(-1, 2))
+        for name in self._path_attributes:
+            values = np.asarray([float(v) for v in model[name.rstrip("_")]], dtype=float)
+            setattr(self, name, _whole(values) if name == "training_errors_path_" else values)
+        for name in self._per_stump_attributes:
+            if name not in _BaseStumpConjunction._per_stump_attributes:
+                setattr(self, name, np.asarray(model[name.rstrip("_")], dtype=np.int64))
+        self.default_class_ = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+        self.complexity_ = int(self.features_.size)
+        self.bound_ = float(self.bound_path_[-1])
+
+    def _rule_records(self, feature_names):
+        conjunction = self.model_type == "conjunction"
+        stump_label = self.classes_[0] if conjunction else self.classes_[1]
+        records = [
+            {"condition": text, "prediction": stump_label,
+             "decides": "first stump that fails" if conjunction else "first stump that holds",
+             "feature": feature_names[feature], "threshold": float(threshold)}
+            for text, feature, threshold in zip(self._stump_texts(feature_names, None), self.features_, self.thresholds_)
+        ]
+        records.append({"condition": "", "prediction": self.default_class_,
+                        "decides": "every stump holds" if conjunction else "no stump holds",
+                        "feature": None, "threshold": np.nan})
+        return records
+
+    def _rule_decisions(self, X):
+        """Row ``j < n_stumps``: the rows stump ``j`` is the first to exclude (for a disjunction:
+        the first to fire); last row: the rows no stump excludes (the default class)."""
+        X = self._check_X(X)
+        cells = self._cells(X)
+        return cells[:, None] == np.arange(self.features_.size + 1)[None, :]
 
 
 @_shared_docs
@@ -907,6 +1188,9 @@ class SetCoveringStumps(_BaseStumpConjunction):
 
     The scan is vectorised: every attribute is sorted once per fit and removed examples get weight
     0 in place, so nothing is re-sorted or compacted (see :func:`_sc_scan`).
+
+    [sample weights]
+    [exported model]
 
     Parameters
     ----------
@@ -930,9 +1214,10 @@ class SetCoveringStumps(_BaseStumpConjunction):
     """
 
     _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "compression_set_")
+    _sklearn_check_exemptions = {"check_class_weight_classifiers": _CLASS_WEIGHT_CHECK_REASON}
     # The parameters are exactly the shared ones: the base's __init__ is SC's.
 
-    def _greedy(self, X, labels):
+    def _greedy(self, X, labels, weight):
         """SC greedy: attributes sorted once, removed examples zeroed in place.
 
         Each step is one :func:`_sc_scan` over (m, n) arrays in sorted order. Removing the
@@ -942,11 +1227,13 @@ class SetCoveringStumps(_BaseStumpConjunction):
         """
         m, n = X.shape
         tol = self._tie_tolerance()
-        order, run_end, near_ties = _sorted_order_and_run_ends(
-            X, tol, X.min(initial=np.inf), X.max(initial=-np.inf)
-        )
+        if self.feature_range is None and X.size:  # feature_range_ holds the columns' min and max
+            low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
+        else:
+            low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
+        order, run_end, near_ties = _sorted_order_and_run_ends(X, tol, low, high)
         negative = labels == 0
-        example_weight = np.where(negative, np.float32(1.0), -np.float32(self.p))
+        example_weight = np.where(negative, weight, -self.p * weight).astype(np.float32)
         alive = np.ones(m, dtype=bool)
         state = _ScanState(
             float_weights=example_weight[order],
@@ -955,6 +1242,7 @@ class SetCoveringStumps(_BaseStumpConjunction):
             order=order,
             alive=alive,
             positive=~negative,
+            weight=weight,
         )
         rank = None  # rank[i, k]: sorted position of example i in column k (built when it pays)
         countdown = np.arange(m, 0, -1, dtype=np.int16 if m < 2**15 else np.int64)[:, None]
@@ -963,7 +1251,7 @@ class SetCoveringStumps(_BaseStumpConjunction):
         first_in_play = np.zeros(n, dtype=np.int64)  # sorted position of each column's first
         high = self.feature_range_[1]
         used = np.zeros(n, dtype=bool)
-        n_neg, n_pos = int(np.sum(negative)), int(np.sum(~negative))
+        n_neg, n_pos = float(weight[negative].sum()), float(weight[~negative].sum())
         features, thresholds, directions, intervals = [], [], [], []
         while len(features) < self.s and n_neg > 0:
             if near_ties.size and not alive.all():
@@ -979,16 +1267,18 @@ class SetCoveringStumps(_BaseStumpConjunction):
             value = X[order[in_play[k - 1], feature], feature]
             upper_value = X[order[in_play[k], feature], feature] if k < in_play.size else high[feature]
             direction = 1 if kind == 0 else -1
+            column = X[:, feature]
+            keep = (column > value) if direction == 1 else (column <= value)
+            dead = np.flatnonzero(alive & ~keep)
+            if dead.size == 0 and self.stop_idle:
+                break  # an idle stump: it would change no training prediction
             features.append(int(feature))
             thresholds.append(float(value))
             directions.append(direction)
             intervals.append((float(value), float(upper_value)))
             used[feature] = True
-            column = X[:, feature]
-            keep = (column > value) if direction == 1 else (column <= value)
-            dead = np.flatnonzero(alive & ~keep)
             alive &= keep  # in place: state.alive is this array
-            n_neg, n_pos = int(np.sum(alive & negative)), int(np.sum(alive & ~negative))
+            n_neg, n_pos = float(weight[alive & negative].sum()), float(weight[alive & ~negative].sum())
             if n_neg == 0 or len(features) == self.s:
                 break  # done: no need to update the scan arrays
             # Few removed: zero their cells through the ranks (built at the second such step, as
@@ -1038,31 +1328,43 @@ class SetCoveringStumps(_BaseStumpConjunction):
         state.offsets[:, columns] = _nan_off(marks)
 
 
-    def _bounds_along_path(self, X, internal, one, errors):
-        m = X.shape[0]
-        self.compression_set_ = self._compression_examples(X, one[:, -1] != (internal == 1))
-        bounds = np.empty(one.shape[1])
+    def _bounds_along_path(self, X, internal, one, errors, weight):
+        self.compression_set_ = self._compression_examples(X, one[:, -1] != (internal == 1), weight)
+        wrong = one != (internal[:, None] == 1)
+        # Weights are frequencies: each use of an example of weight w puts one of its copies in
+        # the set (min(w, 1) of it when w < 1), so that much of its error leaves the count.
+        inside = np.minimum(weight[self.compression_set_], 1.0)
+        outside = weight @ wrong
+        for size in range(1, one.shape[1]):
+            outside[size] -= inside[:size] @ wrong[self.compression_set_[:size], size]
+        outside_errors, m = _bound_counts(outside, weight.sum())
+        bounds = np.ones(one.shape[1])
         for size in range(one.shape[1]):
-            wrong = one[:, size] != (internal == 1)
-            outside_errors = int(wrong.sum() - wrong[self.compression_set_[:size]].sum())
-            bounds[size] = compression_bound(
-                outside_errors, m, self.prior_n_features_, size, self.delta, reuse_features=bool(self.reuse_features)
-            )
+            if size + outside_errors[size] <= m:
+                bounds[size] = compression_bound(
+                    int(outside_errors[size]), m, self.prior_n_features_, size, self.delta,
+                    reuse_features=bool(self.reuse_features),
+                )
         return bounds
 
-    def _compression_examples(self, X, wrong_final):
-        """One distinct training example per stump whose attribute value is the threshold.
+    def _compression_examples(self, X, wrong_final, weight):
+        """One training example per stump whose attribute value is the threshold.
+
+        An example of weight ``w`` may carry up to ``max(1, floor(w))`` thresholds, as its ``w``
+        copies could (integer weights: the compression sets of the duplicated sample).
 
         Any choice gives a valid bound (Theorem 3 holds for every compression set); we prefer an
         example the final model misclassifies, which lowers the error count outside the set.
         Loops over the (few) stumps only.
         """
         chosen = []
+        copies = np.maximum(np.floor(weight), 1)  # a weight-w example stands for w copies of it
         for feature, threshold in zip(self.features_, self.thresholds_):
             candidates = np.flatnonzero(X[:, feature] == threshold)
-            candidates = candidates[~np.isin(candidates, chosen)]
+            uses = np.bincount(np.asarray(chosen, dtype=np.int64), minlength=X.shape[0])
+            candidates = candidates[uses[candidates] < copies[candidates]]
             if candidates.size == 0:  # cannot happen for SC thresholds; keep the bound honest
-                candidates = np.setdiff1d(np.arange(X.shape[0]), chosen)
+                candidates = np.flatnonzero(uses < copies)
             preferred = candidates[wrong_final[candidates]]
             chosen.append(int((preferred if preferred.size else candidates)[0]))
         return np.asarray(chosen, dtype=np.int64)
@@ -1076,10 +1378,13 @@ class OccamStumps(_BaseStumpConjunction):
     coded by a dyadic point of ``[A_k, B_k]`` (``l ln 2 − ln ζ(l)`` nats for a code of ``l``
     bits). The greedy of Section VI with the utility ``U = |Q| − p|R| − η (l ln 2 − ln ζ(l))``,
     ``l`` being the dyadic code length of the interval of thresholds that classify the remaining
-    examples the same way, so that the greedy step pays exactly the nats the prior charges (the
-    paper's utility was lost; this is our reconstruction, spec §5.2). The threshold is the coded
+    examples the same way, so that the greedy step pays exactly the nats the prior charges (our
+    reconstruction: Section VI states the utility for SC only). The threshold is the coded
     dyadic point. ``bound_path_`` inverts the binomial tail at ``δ`` times the prior of each
     prefix (:func:`companion.bounds.occam.occam_bound`).
+
+    [sample weights]
+    [exported model]
 
     Parameters
     ----------
@@ -1099,25 +1404,22 @@ class OccamStumps(_BaseStumpConjunction):
     """
 
     _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "code_lengths_")
-    _sklearn_check_exemptions = {
-        "check_classifiers_train": (
-            "predict_proba is the Laplace frequency of the training examples in each cell, not the "
-            "rule (see the base class): on this check's data a cell of the coded-threshold "
-            "conjunction holds more examples of the other class, so argmax(predict_proba) differs "
-            "from predict on 2 of 200 examples"
-        ),
+    _sklearn_check_exemptions = {"check_class_weight_classifiers": _CLASS_WEIGHT_CHECK_REASON}
+
+    _parameter_constraints: dict = {
+        **_BaseStumpConjunction._parameter_constraints,
+        "eta": [Interval(Real, 0, None, closed="left")],
     }
 
     def __init__(self, *, model_type="conjunction", p=1.0, s=10, eta=1.0, delta=0.05, tie_breaking="pyscm",
-                 reuse_features=False, prior_n_features=None, feature_range=None):
+                 reuse_features=False, prior_n_features=None, feature_range=None, length="bound", stop_idle=True,
+                 class_weight=None):
         super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
-                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range)
+                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range,
+                         length=length, stop_idle=stop_idle, class_weight=class_weight)
         self.eta = eta
 
-    def _validate_own_params(self):
-        _check_nonnegative_real("eta", self.eta)
-
-    def _greedy(self, X, labels):
+    def _greedy(self, X, labels, weight):
         """Hard covering with cumulative counts on presorted attributes, compacted as examples leave.
 
         Sets ``code_lengths_``.
@@ -1132,6 +1434,7 @@ class OccamStumps(_BaseStumpConjunction):
         run_ids = np.zeros(vals.shape, dtype=np.int32)
         np.cumsum(np.diff(vals, axis=1) > tol, axis=1, out=run_ids[:, 1:])
         sorted_labels = labels.astype(np.int8)[order]
+        sorted_weights = weight[order]
         low, high = self.feature_range_
         # Constant attributes: any finite upper end, as their candidates are masked below.
         high_safe = np.where(high > low, high, low + 1.0)
@@ -1146,8 +1449,11 @@ class OccamStumps(_BaseStumpConjunction):
                 order = order[keep].reshape(n, -1)
                 run_ids = run_ids[keep].reshape(n, -1)
                 sorted_labels = sorted_labels[keep].reshape(n, -1)
+                sorted_weights = sorted_weights[keep].reshape(n, -1)
                 vals = vals[keep].reshape(n, -1)
-            q, r, utility = greedy_step_scores(vals, sorted_labels.astype(np.int64), self.p, tie_tolerance=tol)
+            q, r, utility = greedy_step_scores(
+                vals, sorted_labels.astype(np.int64), self.p, tie_tolerance=tol, sample_weight=sorted_weights
+            )
             # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the
             # last run's is [v_max, B). Its dyadic code length is what Theorem 2 pays.
             upper = np.concatenate([vals[:, 1:], high_safe[:, None]], axis=1)
@@ -1167,24 +1473,28 @@ class OccamStumps(_BaseStumpConjunction):
             direction = 1 if kind == 0 else -1
             length, coded = dyadic_code_lengths(value, upper_value, low[feature], high[feature], closed=False)
             threshold = float(coded)
+            column = X[:, feature]
+            keep_rows = (column > threshold) if direction == 1 else (column <= threshold)
+            if self.stop_idle and not np.any(alive & ~keep_rows):
+                break  # an idle stump: it would change no training prediction
             features.append(int(feature))
             thresholds.append(threshold)
             directions.append(direction)
             intervals.append((float(value), float(upper_value)))
             lengths.append(int(length))
             used[feature] = True
-            column = X[:, feature]
-            alive &= (column > threshold) if direction == 1 else (column <= threshold)
+            alive &= keep_rows
         self.code_lengths_ = np.asarray(lengths, dtype=np.int64)
         return features, thresholds, directions, intervals
 
-    def _bounds_along_path(self, X, internal, one, errors):
+    def _bounds_along_path(self, X, internal, one, errors, weight):
         # All prefixes in one vectorised inversion (same value as occam_bound prefix by prefix).
+        errors, m = _bound_counts(errors, weight.sum())
         log_conf = np.log(self.delta) + np.array(
             [occam_log_prior(self.prior_n_features_, self.code_lengths_[:size], reuse_features=bool(self.reuse_features))
              for size in range(one.shape[1])]
         )
-        return np.atleast_1d(binomial_tail_inversion(errors, X.shape[0], log_delta=log_conf)).astype(float)
+        return np.atleast_1d(binomial_tail_inversion(errors, m, log_delta=log_conf)).astype(float)
 
 
 @_shared_docs
@@ -1192,23 +1502,30 @@ class PacBayesStumps(_BaseStumpConjunction):
     """Conjunction of stumps with margin intervals, bounded by PAC-Bayes (Paper 05, "soft greedy").
 
     Paper 05, Section V, Theorem 4: the posterior draws each stump's threshold uniformly on a
-    margin interval ``[a, b]`` (``a`` and ``b`` training values ``g`` sorted positions apart,
-    ``g`` in ``margin_gaps``); the prior draws it uniformly on ``[A_k, B_k]``, so each stump costs
+    margin interval ``[a, b]`` (``a`` and ``b`` training values ``g`` distinct values apart,
+    ``g`` in ``margin_gaps``; see ``gap_unit``); the prior draws it uniformly on ``[A_k, B_k]``,
+    so each stump costs
     ``ln((B − A)/(b − a))`` nats of KL. The greedy of Section VI keeps for every example the
     probability ``w(x)`` that the Gibbs conjunction built so far outputs 1 and adds the stump of
     largest ``U = Q̃ − p R̃ − η ln((B − A)/(b − a))``, ``Q̃, R̃`` being the expected negative and
-    positive weight it removes (our reconstruction of the lost utility, spec §5.3). ``m R_S(G)``
+    positive weight it removes (our reconstruction: Section VI states the utility only for SC,
+    ``U = |Q| − p|R|``; this is its expectation under the posterior, with the KL price of the
+    interval). ``m R_S(G)``
     changes by exactly ``R̃ − Q̃`` and the KL term by the ``ln((B−A)/(b−a))`` charged, so
     ``p = 1`` and ``η = 1`` follow the bound's own trade-off.
 
     ``predict`` is the Bayes vote ``I(Π σ > 1/2)``; :meth:`gibbs_proba` is the posterior's Gibbs
     classifier. ``bound_path_`` is ``min(1, 2 × Gibbs bound)`` (the Bayes vote errs at most twice
     the Gibbs classifier); model selection (:func:`fit_by_bound`) minimises the Gibbs bound
-    ``gibbs_bound_path_`` itself. ``decision_function`` is :meth:`gibbs_proba` ``− 1/2``; at an
-    exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]`` (its learned conjunction says
-    0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
+    ``gibbs_bound_path_`` itself, and so does ``length="bound"``. ``decision_function`` is
+    :meth:`gibbs_proba` ``− 1/2``, graded by the mean margin (see :meth:`decision_function`); at
+    an exact tie ``Π σ = 1/2`` a disjunction predicts ``classes_[1]`` (its learned conjunction
+    says 0 there) and its score is the smallest positive float. The Gibbs probability is exactly 0 or
     1 for every example outside the margin intervals, so it is not ``predict_proba`` (a log-loss
     would punish it without bound); ``predict_proba`` is the cell frequency of the base class.
+
+    [sample weights]
+    [exported model]
 
     Parameters
     ----------
@@ -1216,7 +1533,13 @@ class PacBayesStumps(_BaseStumpConjunction):
     eta : float, default=1.0
         Weight of the margin cost ``ln((B − A)/(b − a))`` in the utility, ``>= 0``.
     margin_gaps : tuple of int, default=(1, 2, 4, 8)
-        Widths, in sorted positions, of the candidate margin intervals.
+        Widths of the candidate margin intervals, in units of ``gap_unit``.
+    gap_unit : {"value", "example"}, default="value"
+        ``"value"``: ``[a, b]`` runs from a training value to the one ``g`` *distinct* values
+        further, so a repeated example (or an integer weight) moves no interval and integer
+        weights give the model of the duplicated rows. ``"example"``: ``b`` is ``g`` sorted
+        examples after ``a`` (ties count as positions), the reconstruction notebook 05 uses;
+        equal to ``"value"`` when no two training values of an attribute are equal.
 
     Attributes
     ----------
@@ -1230,35 +1553,54 @@ class PacBayesStumps(_BaseStumpConjunction):
 
     _path_attributes = (*_BaseStumpConjunction._path_attributes, "gibbs_bound_path_", "gibbs_risk_path_")
 
+    _parameter_constraints: dict = {
+        **_BaseStumpConjunction._parameter_constraints,
+        "eta": [Interval(Real, 0, None, closed="left")],
+        "margin_gaps": ["array-like"],
+        "gap_unit": [StrOptions({"value", "example"})],
+    }
+
     def __init__(self, *, model_type="conjunction", p=1.0, s=10, eta=1.0, delta=0.05, tie_breaking="pyscm",
-                 reuse_features=False, margin_gaps=(1, 2, 4, 8), prior_n_features=None, feature_range=None):
+                 reuse_features=False, margin_gaps=(1, 2, 4, 8), gap_unit="value", prior_n_features=None,
+                 feature_range=None, length="bound", stop_idle=True, class_weight=None):
         super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
-                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range)
+                         reuse_features=reuse_features, prior_n_features=prior_n_features, feature_range=feature_range,
+                         length=length, stop_idle=stop_idle, class_weight=class_weight)
         self.eta = eta
         self.margin_gaps = margin_gaps
+        self.gap_unit = gap_unit
 
-    def _validate_own_params(self):
-        _check_nonnegative_real("eta", self.eta)
+    def _check_own_params(self):
         gaps = np.asarray(self.margin_gaps)
         if gaps.ndim != 1 or gaps.size == 0 or not np.issubdtype(gaps.dtype, np.integer) or np.any(gaps < 1):
-            raise ValueError(f"margin_gaps must be a non-empty sequence of integers >= 1, got {self.margin_gaps!r}")
+            raise ValueError(
+                f"The 'margin_gaps' parameter of {type(self).__name__} must be a non-empty sequence of "
+                f"integers >= 1. Got {self.margin_gaps!r} instead."
+            )
 
-    def _greedy(self, X, labels):
-        """Soft greedy (reconstructed, spec §5.3) with weighted cumulative sums."""
+    def _greedy(self, X, labels, sample_weight):
+        """Soft greedy (our reconstruction of Paper 05, Section VI) with weighted cumulative sums."""
         m, n = X.shape
         values_t = np.ascontiguousarray(X.T)
         order = np.argsort(values_t, axis=1, kind="stable")
         vals = np.take_along_axis(values_t, order, axis=1)
         low, high = self.feature_range_
-        gaps = sorted({int(g) for g in self.margin_gaps if g < m})
-        weight = np.ones(m)
+        by_value = self.gap_unit == "value"
+        if by_value:  # a gap must fit within some attribute's distinct values
+            n_values = 1 + (np.diff(vals, axis=1) != 0).sum(axis=1) if m else np.zeros(n, dtype=np.int64)
+            gaps = sorted({int(g) for g in self.margin_gaps if g < n_values.max(initial=0)})
+        else:
+            gaps = sorted({int(g) for g in self.margin_gaps if g < m})
+        weight = sample_weight.astype(float)  # sample weight times the Gibbs output probability
+        gibbs = np.ones(m)  # the Gibbs output probability of the conjunction so far
         used = np.zeros(n, dtype=bool)
         negative = labels == 0
+        floor = 1e-9 * float(sample_weight.max(initial=1.0))
         features, thresholds, directions, intervals = [], [], [], []
-        while len(features) < self.s and weight[negative].sum() > 1e-9 and gaps:
+        while len(features) < self.s and weight[negative].sum() > floor and gaps:
             q_all, r_all, utility, starts = pac_bayes_step_scores(
                 vals, np.where(negative, weight, 0.0)[order], np.where(negative, 0.0, weight)[order],
-                high - low, self.p, self.eta, gaps,
+                high - low, self.p, self.eta, gaps, gap_unit=self.gap_unit,
             )
             choice = _pick(self._used_mask(utility, used), q_all, r_all, self.tie_breaking)
             if choice is None:
@@ -1267,24 +1609,34 @@ class PacBayesStumps(_BaseStumpConjunction):
             block = int(np.searchsorted(starts, column_index, side="right")) - 1
             position, gap = column_index - starts[block], gaps[block]
             a = float(vals[feature, position])
-            b = float(vals[feature, position + gap])
+            if by_value:
+                distinct = np.unique(vals[feature])
+                b = float(distinct[np.searchsorted(distinct, a) + gap])
+            else:
+                b = float(vals[feature, position + gap])
             direction = 1 if kind == 0 else -1
+            new_gibbs = gibbs * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
+            if self.stop_idle and np.array_equal(new_gibbs > 0.5, gibbs > 0.5):
+                break  # an idle stump: the Bayes vote of no training example changes
             features.append(int(feature))
             thresholds.append(0.5 * (a + b))
             directions.append(direction)
             intervals.append((a, b))
             used[feature] = True
-            weight = weight * gibbs_output_probability(X[:, [feature]], [0], [a], [b], [direction])
+            gibbs = new_gibbs
+            weight = sample_weight * gibbs
         return features, thresholds, directions, intervals
 
-    def _bounds_along_path(self, X, internal, one, errors):
-        m, k_max = X.shape[0], self.features_.size
+    def _bounds_along_path(self, X, internal, one, errors, weight):
+        m, k_max = float(weight.sum()), self.features_.size
         low, high = self.feature_range_[:, self.features_]
         ratios = np.maximum((high - low) / (self.intervals_[:, 1] - self.intervals_[:, 0]), 1.0)
-        probs = np.ones((m, k_max + 1))
+        probs = np.ones((X.shape[0], k_max + 1))
         if k_max:
             probs[:, 1:] = np.cumprod(self._internal_sigma(X), axis=1)
-        gibbs = ((1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)).mean(axis=0)
+        risk = (1 - internal)[:, None] * probs + internal[:, None] * (1 - probs)
+        # Unit weights: the plain mean (the same bits as without weights).
+        gibbs = risk.mean(axis=0) if np.all(weight == 1.0) else weight @ risk / m
         epsilon = np.array(
             [pac_bayes_kl(self.prior_n_features_, ratios[:size], reuse_features=bool(self.reuse_features))
              for size in range(k_max + 1)]
@@ -1309,11 +1661,13 @@ class PacBayesStumps(_BaseStumpConjunction):
 
     def _internal_margin(self, X):
         # The same cumprod as predict (_internal_prefix_votes), so the same bits decide; the
-        # difference with 1/2 is correctly rounded, so its sign is exact.
-        return np.cumprod(self._internal_sigma(X), axis=1)[:, -1] - 0.5
+        # difference with 1/2 is correctly rounded, so its sign is exact, and the graded factor
+        # 1 + sign(d) tanh(mu)/2 lies in (1/2, 3/2), so it keeps the sign.
+        difference = np.cumprod(self._internal_sigma(X), axis=1)[:, -1] - 0.5
+        return difference + 0.5 * np.abs(difference) * np.tanh(self._mean_margin(X))
 
-    def _threshold_note(self, a, b, precision):
-        return f" (t ~ U[{a:.{precision}g}, {b:.{precision}g}])"
+    def _threshold_note(self, a, b, decimals):
+        return f" (t ~ U[{_number(a, decimals)}, {_number(b, decimals)}])"
 
     def gibbs_proba(self, X):
         """Probability that the stochastic Gibbs classifier predicts ``classes_[1]``.
@@ -1333,64 +1687,42 @@ class PacBayesStumps(_BaseStumpConjunction):
         return one if self.model_type == "conjunction" else 1.0 - one
 
     def predict_gibbs(self, X, random_state=None):
-        """One draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``)."""
+        """One draw of the Gibbs classifier per example (thresholds ``t ~ U[a, b]``).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+        random_state : int, RandomState instance or None, default=None
+            Seed of the draws.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels in ``classes_``.
+        """
         proba = self.gibbs_proba(X)
         rng = check_random_state(random_state)
         return self.classes_[(rng.random_sample(proba.shape[0]) < proba).astype(np.int64)]
 
     def predict_bayes(self, X):
-        """The Bayes vote of the posterior (the same as :meth:`predict`)."""
+        """The Bayes vote of the posterior (the same as :meth:`predict`).
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+            Inputs with the training columns.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            Labels in ``classes_``.
+        """
         return self.predict(X)
 
 
-#: The stump learner of each framework, by the name the protocols and the factory use.
+#: The stump learner of each framework, by the name the protocols use.
 STUMP_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
-
-
-def StumpConjunction(variant="sc", **params):  # noqa: N802 -- keeps the former class's name
-    """Compatibility factory: the stump learner of ``variant``, a function (no longer a class).
-
-    ``StumpConjunction`` was one class with a ``variant`` flag; it is now three learners over a
-    shared base. This factory returns the learner of ``variant`` built with ``params``, so code
-    written for the flag gets the very same model (same stumps, bounds, predictions and text):
-
-    ====================  ==============================
-    ``variant``           returns
-    ====================  ==============================
-    ``"sc"`` (default)    :class:`SetCoveringStumps`
-    ``"occam"``           :class:`OccamStumps`
-    ``"pac_bayes"``       :class:`PacBayesStumps`
-    ====================  ==============================
-
-    A parameter of another learner (``eta`` or ``margin_gaps`` given with ``variant="sc"``, say)
-    is dropped, as the flag ignored it; the learners themselves reject it. Being a function, it
-    is neither a type (``isinstance`` takes the classes above) nor run by the estimator contract
-    test on its own: the three classes it returns are, and ``tests/test_stumps.py`` checks that
-    it returns exactly them.
-
-    Parameters
-    ----------
-    variant : {"sc", "occam", "pac_bayes"}, default="sc"
-    **params
-        Parameters of the returned learner (see its class).
-
-    Returns
-    -------
-    SetCoveringStumps or OccamStumps or PacBayesStumps
-        Unfitted.
-
-    >>> StumpConjunction(variant="occam", s=3, margin_gaps=(1, 2))
-    OccamStumps(s=3)
-    """
-    if not isinstance(variant, str) or variant not in STUMP_LEARNERS:
-        raise ValueError(f"variant must be one of {tuple(STUMP_LEARNERS)}, got {variant!r}")
-    known = set().union(*(cls._get_param_names() for cls in STUMP_LEARNERS.values()))
-    unknown = sorted(set(params) - known)
-    if unknown:
-        raise TypeError(f"StumpConjunction got unknown parameter(s) {unknown}; the stump learners take {sorted(known)}")
-    cls = STUMP_LEARNERS[variant]
-    own = set(cls._get_param_names())
-    return cls(**{name: value for name, value in params.items() if name in own})
 
 
 def fit_by_bound(estimator, X, y, param_grid):

@@ -71,7 +71,7 @@ def protocols() -> dict:
 
     def p05():
         config = paper05.Config(
-            seed=1, n_splits=3, inner_splits=2, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
+            seed=1, n_repeats=1, n_splits=3, n_prefilter=20, s_max=2, p_grid=(1.0,), model_types=("conjunction",),
             adaboost_rounds=5, rfe_genes=4, datasets=("leukemia_golub",),
         )
         return paper05.run(config)

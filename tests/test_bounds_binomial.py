@@ -1,4 +1,4 @@
-"""Binomial tail and its inversion (Paper 05, Section III; spec 01_05 §2.1, §9.1)."""
+"""Binomial tail and its inversion (Paper 05, Section III; Langford 2005)."""
 
 import math
 from fractions import Fraction
@@ -41,11 +41,11 @@ def naive_inversion(k, m, delta, steps=200):
     "k, m, expected",
     [(0, 100, 0.0295130496), (0, 62, 0.0471695114), (5, 62, 0.1621130168), (10, 72, 0.2241926773)],
 )
-def test_spec_reference_values(k, m, expected):
+def test_reference_values(k, m, expected):
     assert binomial_tail_inversion(k, m, 0.05) == pytest.approx(expected, abs=1e-10)
 
 
-def test_spec_values_in_delta():
+def test_reference_values_in_delta():
     got = [binomial_tail_inversion(3, 50, d) for d in (0.01, 0.05, 0.1, 0.5)]
     np.testing.assert_allclose(got, [0.1872, 0.1478, 0.1288, 0.0729], atol=5e-5)
 

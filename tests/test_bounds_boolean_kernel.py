@@ -58,7 +58,7 @@ def test_minimal_risk_three_ways(rng, degree):
     assert primal_minimal_risk(features, y, LAM) == pytest.approx(risk, rel=1e-6)
     mmp = MaximalMarginPerceptron(kernel="precomputed", lam=LAM, tol=1e-7, max_iter=1_000_000).fit(K, y)
     assert 1 / mmp.extended_norm_sq_ == pytest.approx(risk, rel=1e-5)
-    # Optimality conditions (spec §4.1): 1 - y f*(x_i) = λ b_i on the support, y f* >= 1 elsewhere.
+    # Optimality conditions of the minimal risk (paper 03, Section 4): 1 - y f*(x_i) = λ b_i on the support, y f* >= 1 elsewhere.
     margins = y * (K @ (b * y))
     support = b > 1e-10
     np.testing.assert_allclose(1 - margins[support], LAM * b[support], atol=1e-6)

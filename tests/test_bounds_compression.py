@@ -1,4 +1,4 @@
-"""Sample-compression bound (Theorem 3 + Eq. 5 of Paper 05, reconstructed; spec 01_05 §3, §9.3)."""
+"""Sample-compression bound (Theorem 3 + Eq. 5 of Paper 05, restated from Marchand & Sokolova 2005)."""
 
 import math
 
@@ -10,7 +10,7 @@ from companion.bounds.compression import compression_bound, compression_bound_bi
 from companion.bounds.occam import zeta
 
 
-def test_spec_reference_values():
+def test_reference_values():
     assert compression_bound(0, 100, 2000, 0) == pytest.approx(0.0391254, abs=1e-7)
     assert compression_bound(5, 62, 2000, 2) == pytest.approx(0.587657, abs=1e-6)
     assert compression_bound(5, 62, 2000, 2, pairing=True) == pytest.approx(0.592821, abs=1e-6)

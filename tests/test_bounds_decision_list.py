@@ -31,8 +31,8 @@ def _base(**changes):
     return counts
 
 
-def test_reference_values_of_spec():
-    # spec §9.5: test vectors computed from the formulas (not numbers printed in the paper)
+def test_reference_values_of_the_bounds():
+    # test vectors computed by hand from the formulas of Theorems 1-2 (not numbers printed in the paper)
     assert theorem1_bound(200, 415, **_base()) == pytest.approx(0.137559, abs=5e-7)
     assert theorem2_bound(200, 415, **_base()) == pytest.approx(0.142519, abs=5e-7)
     assert theorem1_bound(200, 415, **_base(k_p=0, k_n=0)) == pytest.approx(0.055466, abs=5e-7)

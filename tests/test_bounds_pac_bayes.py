@@ -1,4 +1,4 @@
-"""PAC-Bayes bound, kl inversion, σ functions and Gibbs risk (Paper 05, Section V; spec 01_05 §4, §9.4)."""
+"""PAC-Bayes bound, kl inversion, σ functions and Gibbs risk (Paper 05, Section V, Theorem 4)."""
 
 import math
 
@@ -19,7 +19,7 @@ from companion.bounds.pac_bayes import (
 )
 
 
-def test_spec_reference_values():
+def test_reference_values():
     assert pac_bayes_kl(2000, []) == pytest.approx(math.log(math.pi**2 / 6), abs=1e-6)
     assert pac_bayes_kl(2000, [4.0, 10.0]) == pytest.approx(22.27826, abs=1e-5)
     assert pac_bayes_bound(0.1, 62, 2000, [4.0, 10.0]) == pytest.approx(0.561437, abs=1e-6)

@@ -17,7 +17,7 @@ from companion.led import (
     monomial_as_trees,
     optimal_boolean_tree,
 )
-from companion.perceptrons import regularised_risk
+from companion.bounds.boolean_kernel import regularised_risk
 
 SMALL = dict(n_train=80, n_test=120)
 

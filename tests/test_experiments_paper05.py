@@ -1,4 +1,4 @@
-"""Paper 05's protocol pieces whose outcome could depend on the machine (issue 13)."""
+"""Paper 05's protocol: machine-independent pieces, sample-independent priors, matched sparsity, claims."""
 
 import numpy as np
 from sklearn.svm import SVC
@@ -36,38 +36,123 @@ def test_linear_svm_importance_is_coef_squared_and_equal_for_identical_genes(rng
 
 
 # ------------------------------------------------------------------------------------------
-# issue 15: declared prior ranges, the all-genes protocol, paired intervals, gene counts
+# priors independent of the training sample
 # ------------------------------------------------------------------------------------------
 
 from dataclasses import FrozenInstanceError, replace
+from pathlib import Path
 
 import pandas as pd
 import pytest
 from scipy import stats
+from sklearn.tree import DecisionTreeClassifier
 
+from companion import claims as C
 from companion.evaluation import stratified_folds
 from companion.experiments import paper05
 from companion.experiments.protocol import check_tidy
+from companion.stumps import fit_by_bound
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_declared_feature_range_is_the_whole_sets_min_max_and_rejects_bad_input(rng):
+def test_declared_range_is_the_same_whatever_training_fold_is_given():
+    X, y, _ = paper05.load_dataset("colon")
+    ranges = {tuple(paper05.declared_feature_range("colon", X[train]))
+              for train, _ in stratified_folds(y, n_splits=5, seed=1)}
+    assert len(ranges) == 1
+    # a fold whose values were different (halved) gets the same range: it is not read from them
+    assert tuple(paper05.declared_feature_range("colon", X[:10] / 2)) in ranges
+    full = paper05.prior_feature_range("colon", X[:10], "declared")
+    assert full.shape == (2, X.shape[1]) and np.all(full == np.asarray(next(iter(ranges)))[:, None])
+
+
+@pytest.mark.parametrize("name", list(paper05.DATASETS))
+def test_every_published_value_lies_in_its_declared_range(name):
+    X, _, _ = paper05.load_dataset(name)
+    low, high = paper05.declared_feature_range(name)
+    assert low <= X.min() and X.max() <= high
+
+
+def test_declared_range_rejects_values_outside_it_and_unknown_sets():
+    with pytest.raises(ValueError, match="outside its declared range"):
+        paper05.declared_feature_range("all_bioc", np.array([[1.0, 17.0]]))
+    with pytest.raises(ValueError, match="no declared range"):
+        paper05.declared_feature_range("b_md")
+
+
+def test_sample_dependent_prior_variants(rng):
     X = rng.normal(size=(12, 5))
-    ranges = paper05.declared_feature_range(X)
-    np.testing.assert_array_equal(ranges, np.vstack([X.min(axis=0), X.max(axis=0)]))
-    # every training fold lies inside it, so the learners accept it on any fold
-    from companion.stumps import OccamStumps, PacBayesStumps
-
-    y = (X[:, 0] > 0).astype(int)
-    for learner in (OccamStumps, PacBayesStumps):
-        learner(s=2, feature_range=ranges).fit(X[:7], y[:7])
+    np.testing.assert_array_equal(paper05.prior_feature_range("breast_er", X, "per_gene"),
+                                  np.vstack([X.min(axis=0), X.max(axis=0)]))
+    glob = paper05.prior_feature_range("breast_er", X, "global")
+    assert np.all(glob[0] == X.min()) and np.all(glob[1] == X.max())
+    with pytest.raises(ValueError, match="prior must be one of"):
+        paper05.prior_feature_range("breast_er", X, "training")
     with pytest.raises(ValueError, match="2-D"):
-        paper05.declared_feature_range(X[0])
+        paper05.prior_feature_range("breast_er", X[0])
 
 
-def test_protocol_prior_range_is_validated():
-    with pytest.raises(ValueError, match="prior_range"):
-        paper05._ranges(np.zeros((3, 2)), paper05.Config(prior_range="fold"))
-    assert paper05._ranges(np.zeros((3, 2)), paper05.Config(prior_range="training")) is None
+# ------------------------------------------------------------------------------------------
+# selection by the bound, at any length and at k stumps
+# ------------------------------------------------------------------------------------------
+
+
+def _toy(rng, m=40, n=30):
+    X = rng.normal(size=(m, n))
+    y = np.where(X[:, 17] + 0.8 * X[:, 4] + 0.3 * rng.normal(size=m) > 0.1, "b", "a")
+    return X, y, np.array([f"gene{j}" for j in range(n)])
+
+
+@pytest.mark.parametrize("variant", paper05.STUMP_VARIANTS)
+def test_choose_is_fit_by_bound_and_k_gives_k_stumps(rng, variant):
+    X, y, _ = _toy(rng, m=80)
+    y = np.where(rng.random(80) < 0.25, np.where(y == "a", "b", "a"), y)  # label noise: long greedy paths
+    config = paper05.Config(s_max=4)
+    template = paper05._stump_template(variant, config, 1000).set_params(feature_range=np.array([-10.0, 10.0]))
+    grid = config.grid(variant)
+    models = paper05._fit_grid(template, X, y, grid)
+    chosen, reference = paper05._choose(models), fit_by_bound(template, X, y, grid)
+    assert chosen.features_.tolist() == reference.features_.tolist()
+    assert chosen.model_type == reference.model_type and chosen.bound_ == pytest.approx(reference.bound_)
+    assert np.array_equal(chosen.predict(X), reference.predict(X))
+    shortest = min(m.features_.size for m in models)
+    assert shortest >= 3  # the toy's paths are long enough for every k below (full greedy paths)
+    for k in (1, 2, 3):
+        model = paper05._choose(models, k)
+        assert model.features_.size == k
+        # the k-stump model is the grid point whose k-prefix bound is smallest
+        bounds = [m._model_selection_path()[k] for m in models]
+        assert model._model_selection_path()[-1] == pytest.approx(min(bounds))
+
+
+def test_matched_competitors_use_k_genes_and_one_boosting_round_is_one_stump(rng):
+    X, y, _ = _toy(rng, m=60, n=40)
+    config = paper05.Config(n_prefilter=20, adaboost_rounds=5, rfe_genes=6)
+    train, test = np.arange(45), np.arange(45, 60)
+    keep = paper05.welch_t_ranking(X[train], y[train], config.n_prefilter)
+    rows = pd.DataFrame(paper05._competitor_rows(X[train], y[train], X[test], y[test], keep, config, 0))
+    table = rows.set_index(["learner", "k"])
+    for k in config.matched_k:
+        assert table.loc[("l1_logistic", k), "genes"] == k
+        assert table.loc[("svm_rfe", k), "genes"] == k
+        assert 1 <= table.loc[("adaboost_stumps", k), "genes"] <= k
+    assert table.loc[("linear_svm", 0), "genes"] == X.shape[1] and table.loc[("svm_rfe", 0), "genes"] == 6
+    stump = DecisionTreeClassifier(max_depth=1).fit(X[train][:, keep], y[train])
+    assert table.loc[("adaboost_stumps", 1), "errors"] == int(np.sum(stump.predict(X[test][:, keep]) != y[test]))
+
+
+def test_l1_path_order_returns_distinct_genes_entering_first(rng):
+    X, y, _ = _toy(rng, m=80, n=30)
+    Z = (X - X.mean(axis=0)) / X.std(axis=0)
+    order = paper05._l1_path_order(Z, y, 3, seed=0)
+    assert len(order) == len(set(order)) == 3
+    assert order[0] == 17  # the strongest gene enters the path first
+
+
+# ------------------------------------------------------------------------------------------
+# corrected intervals and the claims
+# ------------------------------------------------------------------------------------------
 
 
 def test_corrected_paired_interval_matches_a_naive_computation(rng):
@@ -78,98 +163,75 @@ def test_corrected_paired_interval_matches_a_naive_computation(rng):
     half = stats.t.ppf(0.975, j - 1) * np.sqrt((1 / j + 6 / 54) * var)
     assert mean == pytest.approx(d.mean())
     assert (low, high) == pytest.approx((d.mean() - half, d.mean() + half))
-    # the correction widens the plain t interval
     plain = stats.t.ppf(0.975, j - 1) * np.sqrt(var / j)
     assert high - mean > plain
     with pytest.raises(ValueError, match="two paired"):
         paper05.corrected_paired_interval([1.0], 10, 2)
 
 
-def _fake_results(rng):
-    rows = []
-    for repeat in range(2):
-        for fold in range(5):
-            for learner in (*paper05.STUMP_VARIANTS, *paper05.COMPETITORS):
-                genes = "gA;gB" if (learner == "sc" and fold < 3) else ("gB" if learner in paper05.STUMP_VARIANTS else "")
-                rows.append({"dataset": "toy", "repeat": repeat, "fold": fold, "n_test": 10, "learner": learner,
-                             "errors": int(rng.integers(0, 4)) + (3 if learner == "occam" else 0),
-                             "gene_names": genes, "genes": genes.count(";") + bool(genes), "bound": np.nan,
-                             "gibbs_errors": np.nan, "gibbs_bound": np.nan})
-    return pd.DataFrame(rows)
+def test_engine_t_on_spread_values_is_the_corrected_t(rng):
+    d = rng.normal(2.0, 4.0, size=50)
+    values = paper05._nadeau_bengio_values(d, n_train=56, n_test=6)
+    report = C.evaluate([C.difference("x", "x", values, direction="<=", margin=5.0, test="t")], {"main": None})
+    row = report.table.iloc[0]
+    mean, low, high = paper05.corrected_paired_interval(d, n_train=56, n_test=6)
+    assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx((mean, low, high))
+    se = np.sqrt((1 / 50 + 6 / 56) * d.var(ddof=1))
+    assert row["p_raw"] == pytest.approx(stats.t.cdf((d.mean() - 5.0) / se, 49))
 
 
-def test_paired_differences_are_per_fold_differences(rng):
-    results = _fake_results(rng)
-    table = paper05.paired_differences(results)
-    assert len(table) == len(paper05.STUMP_VARIANTS) * len(paper05.COMPETITORS)
-    row = table[(table["stump learner"] == "occam") & (table["competitor"] == "linear_svm")].iloc[0]
-    a = results[results["learner"] == "occam"].sort_values(["repeat", "fold"])["errors"].to_numpy()
-    b = results[results["learner"] == "linear_svm"].sort_values(["repeat", "fold"])["errors"].to_numpy()
-    mean, low, high = paper05.corrected_paired_interval(10.0 * (a - b), n_train=40, n_test=10)
-    assert (row["difference"], row["95% low"], row["95% high"]) == pytest.approx((mean, low, high))
-    assert row["competitive"] == (high <= 5.0) and row["worse"] == (low > 0)
+@pytest.fixture(scope="module")
+def small_run():
+    config = replace(paper05.Config.fast(), datasets=("leukemia_golub",), n_prefilter=20, s_max=2, n_repeats=2)
+    return config, paper05.run(config)
 
 
-def test_gene_frequency_counts_folds(rng):
-    table = paper05.gene_frequency(_fake_results(rng))
-    sc = table[table["learner"] == "sc"].set_index("gene")["folds"]
-    assert sc.to_dict() == {"gB": 10, "gA": 6}
-    assert set(table["of folds"]) == {10}
-
-
-def test_all_genes_fold_uses_every_gene_and_names(rng):
-    X = rng.normal(size=(40, 30))
-    y = np.where(X[:, 17] > 0.1, "b", "a")
-    names = np.array([f"gene{j}" for j in range(30)])
-    config = paper05.Config(s_max=2, p_grid=(1.0,), n_prefilter=5, adaboost_rounds=3, rfe_genes=3)
-    train, test = np.arange(30), np.arange(30, 40)
-    rows = paper05._all_genes_fold_rows({"toy": (X, y, names)}, config, 0, ("toy", (0, 0, train, test)))
-    table = pd.DataFrame(rows).set_index("learner")
-    assert set(table.index) == {*paper05.STUMP_VARIANTS, "sc (5 genes)", *paper05.COMPETITORS}
-    # the informative gene is found, and the rule prints its name
-    assert "gene17" in table.loc["sc", "gene_names"].split(";")
-    assert "gene17" in table.loc["sc", "rule"]
-    assert table.loc["linear_svm", "genes"] == 30
-
-
-# ------------------------------------------------------------------------------ the protocol's shape
-
-
-def _small_config(**changes):
-    return replace(paper05.Config.fast(), datasets=("colon",), s_max=2, n_prefilter=20, **changes)
-
-
-def test_run_is_tidy_and_its_folds_are_the_fold_rows():
-    """run's frame: method = learner/selection, seed = the repeat's fold-split seed; its folds table
-    is the rows of every outer fold (_fold_rows on stratified_folds(y, seed + repeat)) in order."""
-    config = _small_config(seed=3, n_repeats=2)
-    results = paper05.run(config)
+def test_run_is_tidy_with_every_method_on_every_fold(small_run):
+    config, results = small_run
     check_tidy(results)
     assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"]
-    assert set(results["method"]) == {f"{v}/{s}" for v in paper05.STUMP_VARIANTS for s in ("bound", "cv")} | set(
-        paper05.COMPETITORS)
-    assert (results["seed"] == 3 + results["repeat"]).all()
-    X, y, _ = paper05.load_dataset("colon")
-    rows = []
-    for repeat in range(2):
-        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=config.n_splits, seed=3 + repeat)):
-            rows += paper05._fold_rows(X, y, "colon", config, 3, (repeat, fold, train, test))
-    expected = pd.DataFrame(rows)
-    assert list(expected.columns) == paper05.FOLDS_COLUMNS
-    pd.testing.assert_frame_equal(paper05.folds_table(results), expected)
+    assert list(results.columns[4:]) == paper05.RESULT_COLUMNS
+    assert (results["seed"] == config.seed + results["repeat"]).all()
+    per_method = results.groupby("method").size()
+    assert (per_method == config.n_repeats * config.n_splits).all()
+    expected = {f"{v}{f' k={k}' if k else ''}" for v in paper05.STUMP_VARIANTS for k in (0, *config.matched_k)}
+    expected |= {f"{v}{f' k={k}' if k else ''} [{p}]" for v in ("occam", "pac_bayes") for k in (0, *config.matched_k)
+                 for p in paper05.PRIORS[1:]}
+    expected |= set(paper05.COMPETITORS) | {f"{c} k={k}" for c in paper05.MATCHED_COMPETITORS for k in config.matched_k}
+    assert set(per_method.index) == expected
+    stumps = results[results["learner"].isin(paper05.STUMP_VARIANTS) & (results["k"] > 0)]
+    assert (stumps["genes"] <= stumps["k"]).all()
 
 
-def test_summaries_of_the_tidy_frame_are_those_of_the_folds_table():
-    results = paper05.run(_small_config())
-    summary = paper05.summarise(results)
-    pd.testing.assert_frame_equal(summary, paper05.summarise(paper05.folds_table(results)))
-    # one summary row per method of the tidy frame, in its order
-    methods = summary["learner"].where(summary["selection"] == "-", summary["learner"] + "/" + summary["selection"])
-    assert list(methods) == list(dict.fromkeys(results["method"]))
-    first = results[results["method"] == "sc/bound"]
-    row = summary[(summary["learner"] == "sc") & (summary["selection"] == "bound")].iloc[0]
-    assert row["cv_error_%"] == 100.0 * first["errors"].sum() / first["n_test"].sum()
-    assert set(paper05.wide_view(summary)["cv_error_%"].index) >= {"sc (bound)", "linear_svm"}
+def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
+    _, results = small_run
+    report = paper05.claims_report(results)
+    ids = list(report.table["id"])
+    assert {"acc-leukemia_golub", "k1-leukemia_golub", "k3-leukemia_golub", "occam-tightest", "fewer-genes"} <= set(ids)
+    matched = paper05.matched_table(results).set_index(["dataset", "k"])
+    row = report.table.set_index("id").loc["k1-leukemia_golub"]
+    assert row["estimate"] == pytest.approx(matched.loc[("leukemia_golub", 1), "difference"])
+    # the per-gene variant reads the per-gene Occam rows: its Occam-gene count is theirs
+    per_gene = results[(results["method"] == "occam [per_gene]")]
+    hits = sum(paper05.OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
+    detail = report.sensitivity.set_index(["variant", "id"]).loc[(paper05.VARIANT_NAMES["per_gene"], "occam-gene"),
+                                                                   "detail"]
+    assert detail.startswith(f"{paper05.OCCAM_GENE} in {hits}/{len(per_gene)}")
+    assert set(report.sensitivity["variant"]) == {paper05.VARIANT_NAMES[p] for p in paper05.PRIORS}
+
+
+def test_gene_frequency_counts_folds(small_run):
+    _, results = small_run
+    table = paper05.gene_frequency(results)
+    occam = results[results["method"] == "occam"]
+    counts = pd.Series([g for text in occam["gene_names"] for g in text.split(";") if g]).value_counts()
+    got = table[table["learner"] == "occam"].set_index("gene")["folds"]
+    assert got.to_dict() == counts.head(len(got)).to_dict()
+    assert set(table["of folds"]) == {len(occam)}
+
+
+def test_readme_section_05_is_the_committed_claims_table():
+    assert C.stale_readme_sections(ROOT / "README.md", {"05": ROOT / "figures" / "05_claims.csv"}) == []
 
 
 def test_config_is_frozen_and_the_registry_loads():

@@ -15,8 +15,8 @@ from companion.kernels import (
     literal_monomials,
     monomial_features,
     polynomial_norm_sq,
-    tree_polynomial,
 )
+from companion.baselines import leaf_monomial, tree_leaf_paths
 
 
 def naive_kernel(x, xp, degree, c):
@@ -108,6 +108,34 @@ def test_bad_input_is_rejected(kwargs, message):
 def test_feature_count_mismatch():
     with pytest.raises(ValueError, match="same number of features"):
         boolean_kernel([[0, 1]], [[0, 1, 1]], degree=1)
+
+
+def tree_polynomial(tree, n_variables: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
+    """Monomial form of a decision tree on Boolean inputs: the class DT_{d,n} (paper §2).
+
+    Each leaf becomes the conjunction of the literals on its root-to-leaf path, expressed on the
+    complemented inputs (``x_{j+n}`` for ``¬x_j``), with coefficient ``w_I = ±1`` (the leaf's class).
+
+    Parameters
+    ----------
+    tree : sklearn.tree._tree.Tree
+        A fitted scikit-learn ``tree_`` whose splits are on Boolean features (threshold 0.5).
+    n_variables : int
+        Number of original Boolean variables ``n``.
+
+    Returns
+    -------
+    monomials : list of tuple of int
+    signs : ndarray of ±1
+        ``+1`` where the leaf predicts the positive class (``classes_[1]``).
+    """
+    monomials, signs = [], []
+    # Right to left, the order paper 03's polynomials have always been listed in.
+    for leaf in reversed(tree_leaf_paths(tree)):
+        counts = tree.value[leaf.node].ravel()
+        monomials.append(leaf_monomial(leaf.conditions, n_variables))
+        signs.append(1.0 if counts.shape[0] > 1 and counts[1] > counts[0] else -1.0)
+    return monomials, np.array(signs)
 
 
 def test_tree_polynomial_is_a_member_of_DT(rng):

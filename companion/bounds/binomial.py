@@ -3,8 +3,7 @@
 Paper 05 (Shah, Marchand & Corbeil, TPAMI 2012), Section III: "``Bin(κ, m, r)`` is the probability
 that this classifier makes at most κ errors on a set of m examples", and the *binomial tail
 inversion* ``Bin‾(κ, m, δ)`` "gives the largest risk value that a classifier can have while still
-having a probability of at least δ of observing at most κ errors out of m examples" (spec
-``01_05`` §2.1):
+having a probability of at least δ of observing at most κ errors out of m examples":
 
 .. math::
 
@@ -63,6 +62,18 @@ def log_choose(n, k):
 
     The one log-binomial of :mod:`companion.bounds`: every bound counts its choices with it.
 
+    Parameters
+    ----------
+    n, k : float or array-like
+        ``0 <= k <= n`` (whole numbers for a binomial coefficient; reals give the Γ extension).
+
+    Returns
+    -------
+    numpy.ndarray or float
+        ``ln Γ(n + 1) − ln Γ(k + 1) − ln Γ(n − k + 1)``.
+
+    Examples
+    --------
     >>> round(float(log_choose(10, 3)), 12) == round(float(np.log(120)), 12)
     True
     """
@@ -73,6 +84,11 @@ def log_choose(n, k):
 
 def check_delta(delta):
     """Validate a confidence parameter ``δ ∈ (0, 1]`` (a number or an array of them).
+
+    Parameters
+    ----------
+    delta : float or numpy.ndarray
+        The confidence.
 
     Returns
     -------
@@ -99,6 +115,18 @@ def resolve_log_delta(delta=None, log_delta=None):
 
     Bounds whose confidence is split over a prior (``δ·P(f)``, far below the smallest double) take
     it in log space; this is their one check of either form.
+
+    Parameters
+    ----------
+    delta : float or array-like, optional
+        Confidence in ``(0, 1]``.
+    log_delta : float or array-like, optional
+        ``log δ <= 0``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``log δ``.
     """
     if (delta is None) == (log_delta is None):
         raise TypeError("give exactly one of delta (in (0, 1]) or log_delta (<= 0)")
@@ -156,7 +184,22 @@ def log_binomial_tail(k, m, r):
 
 
 def binomial_tail(k, m, r):
-    """``Bin(k, m, r) = Σ_{i≤k} C(m,i) r^i (1−r)^{m−i}`` (Paper 05, Section III; spec §2.1)."""
+    """``Bin(k, m, r) = Σ_{i≤k} C(m,i) r^i (1−r)^{m−i}`` (Paper 05, Section III).
+
+    Parameters
+    ----------
+    k : int or array-like of int
+        Number of errors, ``0 <= k <= m``.
+    m : int or array-like of int
+        Number of examples.
+    r : float or array-like
+        True risk in ``[0, 1]``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The probability of at most ``k`` errors among ``m``.
+    """
     return np.exp(log_binomial_tail(k, m, r))
 
 
@@ -237,7 +280,22 @@ def _log_tail_many(k, m, r):
 
 
 def test_set_bound(n_errors, m, delta=0.05):
-    """Test-set bound ``Bin‾(m R_S(f), m, δ)`` on the risk of a classifier fixed before the test set."""
+    """Test-set bound ``Bin‾(m R_S(f), m, δ)`` on the risk of a classifier fixed before the test set.
+
+    Parameters
+    ----------
+    n_errors : int
+        Errors on the test set.
+    m : int
+        Test-set size.
+    delta : float, default=0.05
+        Confidence in ``(0, 1]``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        The bound (:func:`binomial_tail_inversion`).
+    """
     return binomial_tail_inversion(n_errors, m, delta)
 
 

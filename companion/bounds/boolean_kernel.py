@@ -43,7 +43,18 @@ __all__ = [
 
 
 def signed_labels(y) -> np.ndarray:
-    """Check that ``y`` holds only -1 and +1 and return it as floats."""
+    """Check that ``y`` holds only -1 and +1 and return it as floats.
+
+    Parameters
+    ----------
+    y : array-like of shape (m,)
+        Labels, which must be -1 or +1.
+
+    Returns
+    -------
+    ndarray of float, shape (m,)
+        ``y`` as floats.
+    """
     y = np.asarray(y, dtype=float).ravel()
     if y.size == 0 or not np.isin(y, (-1.0, 1.0)).all():
         raise ValueError(f"y must be a non-empty vector of labels in {{-1, +1}}, got values {np.unique(y)[:5].tolist()}")
@@ -67,6 +78,11 @@ def extended_gram(K, y, lam) -> np.ndarray:
         Labels in {-1, +1}.
     lam : float
         Regularisation constant λ ≥ 0.
+
+    Returns
+    -------
+    ndarray of shape (m, m)
+        ``diag(y) K diag(y) + λ I``.
     """
     K = np.asarray(K, dtype=float)
     y = signed_labels(y)
@@ -88,6 +104,11 @@ def alpha_lower_bound(alpha, G) -> float:
     G : array-like of shape (m, m)
         Extended Gram matrix from :func:`extended_gram`.
 
+
+    Returns
+    -------
+    float
+        ``(Σ α_i)² / αᵀ G α``, a lower bound on ``min_f R[f, λ]``.
     Raises
     ------
     ValueError
@@ -106,14 +127,38 @@ def alpha_lower_bound(alpha, G) -> float:
 
 
 def perceptron_lower_bound(n_updates, norm_sq) -> float:
-    """Eq. (9): ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]`` after ``t`` updates of the λ-perceptron."""
+    """Eq. (9): ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]`` after ``t`` updates of the λ-perceptron.
+
+    Parameters
+    ----------
+    n_updates : int
+        ``t``, the number of updates.
+    norm_sq : float
+        ``‖w̃^t‖² = αᵀ G α``.
+
+    Returns
+    -------
+    float
+        ``t² / ‖w̃^t‖²``.
+    """
     if norm_sq <= 0:
         raise ValueError(f"norm_sq (‖w̃‖²) must be > 0, got {norm_sq!r}")
     return float(n_updates) ** 2 / float(norm_sq)
 
 
 def mmp_lower_bound(norm_sq) -> float:
-    """Eq. (11): ``1 / ‖w̃^t‖² ≤ min_f R[f, λ]`` for any ``α`` in the simplex (λ-MMP state)."""
+    """Eq. (11): ``1 / ‖w̃^t‖² ≤ min_f R[f, λ]`` for any ``α`` in the simplex (λ-MMP state).
+
+    Parameters
+    ----------
+    norm_sq : float
+        ``‖w̃‖² = αᵀ G α`` of the current state.
+
+    Returns
+    -------
+    float
+        ``1 / norm_sq``.
+    """
     if norm_sq <= 0:
         raise ValueError(f"norm_sq (‖w̃‖²) must be > 0, got {norm_sq!r}")
     return 1.0 / float(norm_sq)
@@ -154,13 +199,42 @@ def error_lower_bound(risk_lower_bound, norm_sq, lam) -> float:
     ``risk_lower_bound`` is any of the bounds (9), (11) or the general ``(Σα)²/αᵀGα``; ``norm_sq``
     is the tree's ``‖f‖² = Σ_leaves 1/c_depth`` (#leaves when ``c ≡ 1``). The result is clipped
     at 0; the number of errors is at least its ceiling.
+
+    Parameters
+    ----------
+    risk_lower_bound : float
+        A lower bound on ``min_f R[f, λ]`` (Eq. 9, Eq. 11 or :func:`alpha_lower_bound`).
+    norm_sq : float
+        The tree's ``‖f‖²``.
+    lam : float
+        Regularisation constant ``λ > 0``.
+
+    Returns
+    -------
+    float
+        ``max(0, (λ/4)(risk_lower_bound - norm_sq))``.
     """
     lam = _check_lam(lam)
     return max(0.0, lam / 4.0 * (float(risk_lower_bound) - float(norm_sq)))
 
 
 def tree_risk(norm_sq, n_errors, lam) -> float:
-    """Eq. (8): risk of a decision tree, ``R = ‖f‖² + (4/λ)·#errors`` (= leaves + errors for λ=4, c≡1)."""
+    """Eq. (8): risk of a decision tree, ``R = ‖f‖² + (4/λ)·#errors`` (= leaves + errors for λ=4, c≡1).
+
+    Parameters
+    ----------
+    norm_sq : float
+        The tree's ``‖f‖²`` (its number of leaves when ``c ≡ 1``).
+    n_errors : int
+        Its training errors.
+    lam : float
+        Regularisation constant ``λ > 0``.
+
+    Returns
+    -------
+    float
+        ``‖f‖² + (4/λ)·n_errors``.
+    """
     lam = _check_lam(lam)
     if lam <= 0:
         return float(norm_sq) if n_errors == 0 else np.inf
@@ -195,6 +269,11 @@ def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     lam : float
         Regularisation constant ``λ ≥ 0``.
 
+
+    Returns
+    -------
+    float
+        ``R[f, λ]`` (``inf`` for ``λ = 0`` with a margin below 1).
     Examples
     --------
     >>> regularised_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error
@@ -211,11 +290,27 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
 
     The paper defines two risks, the squared-hinge :func:`regularised_risk` of regularisation
-    networks and this hinge risk of SVMs; the factor ``2/λ`` is the spec's reconstruction (§3),
+    networks and this hinge risk of SVMs; the factor ``2/λ`` is our reconstruction (the paper's constant is garbled in our copy),
     chosen so that ``R = R₁`` on decision trees, whose values ±1 give slacks ``ξ_i ∈ {0, 2}``
     (Eq. 8: both equal ``‖f‖² + (4/λ)·#errors``). Parameters as :func:`regularised_risk`, with
     ``λ > 0``.
 
+
+    Parameters
+    ----------
+    decision_values : array-like of shape (m,)
+        ``f(x_i)`` on the training inputs.
+    y : array-like of shape (m,)
+        Labels in {-1, +1}.
+    norm_sq : float
+        RKHS norm ``‖f‖²`` (Eq. 4).
+    lam : float
+        Regularisation constant ``λ > 0``.
+
+    Returns
+    -------
+    float
+        ``R₁[f, λ]``.
     Examples
     --------
     >>> hinge_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error: 3 + 4/4
@@ -229,13 +324,13 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
 
 
 def theorem6_subset_size(norm_sq, kernel_diagonal, n_train) -> dict:
-    """Size of Theorem 6's enumeration for trees/DNFs of norm ``‖f‖²`` (spec §5, reconstructed).
+    """Size of Theorem 6's enumeration for trees/DNFs of norm ``‖f‖²`` (paper 03, Theorem 6, reconstructed).
 
     Theorem 6 (after Ben-David & Simon) finds, in time polynomial in ``n`` and ``m`` for fixed
     ``μ``, an ``h ∈ P_{d,n}`` with no more training errors than any tree or DNF ``f`` with
     ``‖f‖·max_i √k(x_i, x_i) ≤ 1/μ``, by trying the maximal margin hyperplane of every subset of
     at most ``s`` training points. The exponent's expression is garbled in our copy; we take
-    ``s = ⌈2/μ²⌉`` (the spec's reading), with ``μ = 1/(‖f‖ √k(x, x))``.
+    ``s = ⌈2/μ²⌉`` (our reading), with ``μ = 1/(‖f‖ √k(x, x))``.
 
     Parameters
     ----------

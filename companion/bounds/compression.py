@@ -2,7 +2,8 @@
 
 Theorem 3 of Paper 05 is the generic sample-compression bound of Marchand & Sokolova (2005); with
 the message distribution of its Eq. 5 (uniform over attribute sets of a given size and over
-directions) it reads (spec ``01_05`` §3.2–3.3, reconstructed; the displays were lost):
+directions) it reads (our copy of the paper lost the displays; restated from Marchand &
+Sokolova 2005 with the message of Eq. 5):
 
 .. math::
 
@@ -13,7 +14,7 @@ directions) it reads (spec ``01_05`` §3.2–3.3, reconstructed; the displays we
 where the compression set holds one training example per stump (its value of the stump's
 attribute is the threshold) and ``e`` counts the training errors *outside* the compression set.
 
-Implementers' caveat (spec §3.3): the pairing of each compression example with its attribute is
+Implementers' caveat (ours): the pairing of each compression example with its attribute is
 not determined by the sorted index vectors; ``pairing=True`` adds the ``ln |k|!`` that sending it
 costs. The paper's form (``pairing=False``) is the default.
 
@@ -56,6 +57,22 @@ def compression_log_message(n_features, size, *, pairing=False, reuse_features=F
 
     With ``reuse_features`` the attributes form a multiset: ``C(n + |k| − 1, |k|)`` replaces
     ``C(n, |k|)`` (:func:`companion.bounds.occam.log_attribute_choices`).
+
+    Parameters
+    ----------
+    n_features : int
+        ``n``, the number of attributes.
+    size : int
+        ``|k|``, the number of stumps.
+    pairing : bool, default=False
+        Add ``ln |k|!`` for the example–attribute pairing.
+    reuse_features : bool, default=False
+        Code an attribute multiset.
+
+    Returns
+    -------
+    float
+        ``ln 1/P_M(σ)`` in nats.
     """
     extra = gammaln(size + 1) if pairing else 0.0
     choices = log_attribute_choices(n_features, size, reuse_features=reuse_features)
@@ -103,7 +120,33 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
 
 
 def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
-    """Tighter variant (not in the paper, spec §3.2): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``."""
+    """Tighter variant (not in the paper): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``.
+
+    The binomial tail inversion replaces the exponential form of Theorem 3 (the same union over
+    compression sets and messages).
+
+    Parameters
+    ----------
+    n_errors : int
+        ``e``, errors outside the compression set.
+    m : int
+        Number of training examples.
+    n_features : int
+        ``n``, number of attributes.
+    size : int
+        ``|k|``, number of stumps.
+    delta : float, default=0.05
+        Confidence in ``(0, 1]``.
+    pairing : bool, default=False
+        Also pay ``ln |k|!`` for the example–attribute pairing.
+    reuse_features : bool, default=False
+        Several stumps may share an attribute.
+
+    Returns
+    -------
+    float
+        Bound on the true risk; ``1`` when ``m = |k|``.
+    """
     _check(n_errors, m, n_features, size, reuse_features)
     ld = float(resolve_log_delta(delta))
     if m - size <= 0:

@@ -10,7 +10,7 @@ Sokolova, Marchand, Japkowicz and Shawe-Taylor, *The Decision List Machine*, NIP
   compression and error sets within each class, which fails for lists that err on almost a whole
   class (the bound can fall below the training error); choosing them among all examples does not.
 * :func:`scm_bound`, :func:`scm_bound_path` — a bound for the SCM with balls, **our
-  reconstruction** by the proof of Theorem 1 (the JMLR 2002 statement was not recovered; spec §7.7).
+  reconstruction** by the proof of Theorem 1 (the JMLR 2002 statement was not recovered).
   It chooses its sets within each class as Theorems 1-2 do and inherits their defect;
   :func:`scm_bound_corrected` (``scm_bound_path(..., variant="corrected")``) repairs it the same way.
 * :func:`corrected_log_message` — the corrected bounds are the general sample-compression bound
@@ -141,6 +141,26 @@ def theorem2_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> 
     As :func:`theorem1_bound` with ``ln r!`` replaced by ``ln λ + r ln(2c)`` (``λ`` the
     compression-set size, ``c = c_p + c_n``): ``log₂ λ`` bits send ``r``, then each ball sends which
     centre it uses and whether it covers inside or outside.
+
+    Parameters
+    ----------
+    m_p, m_n : int
+        Numbers of positive and negative training examples.
+    c_p, c_n : int
+        Positive / negative ball centres.
+    b_p, b_n : int
+        Positive / negative borders that are not centres.
+    k_p, k_n : int
+        Training errors on positives / negatives.
+    r : int
+        Number of balls.
+    delta : float, default=0.05
+        Confidence parameter.
+
+    Returns
+    -------
+    float
+        Upper bound on the true risk, in ``[0, 1]``.
     """
     _check_counts(r=r)
     ln_b, ln_inv_delta, free = _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta)
@@ -153,7 +173,7 @@ def theorem2_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> 
 def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     """Risk bound of a ball SCM conjunction — OUR RECONSTRUCTION, not the JMLR 2002 formula.
 
-    By the proof of Theorem 1 (spec §7.7): a conjunction of balls is fixed by its centres
+    By the proof of Theorem 1 of paper 01, our reconstruction: a conjunction of balls is fixed by its centres
     ``c_p``/``c_n`` and its positive borders ``b_p`` (radii are min/max distances to the positive
     compression examples; no ordering message):
     ``er <= 1 - exp(-(ln[C(m_p,c_p) C(m_p-c_p,b_p) C(m_n,c_n) C(m_p-c_p-b_p,k_p) C(m_n-c_n,k_n)]
@@ -165,6 +185,24 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     fall below the training error of a conjunction that gives up on one class; notebook 01's
     coverage experiment). Kept unchanged for reference; :func:`scm_bound_corrected` is the valid
     form.
+
+    Parameters
+    ----------
+    m_p, m_n : int
+        Numbers of positive and negative training examples.
+    c_p, c_n : int
+        Positive / negative ball centres.
+    b_p : int
+        Positive borders that are not centres.
+    k_p, k_n : int
+        Training errors on positives / negatives.
+    delta : float, default=0.05
+        Confidence parameter.
+
+    Returns
+    -------
+    float
+        Upper bound on the true risk, in ``[0, 1]``.
     """
     _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, k_p=k_p, k_n=k_n)
     check_delta(delta)
@@ -217,6 +255,11 @@ def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="s
         Number of balls.
     ball_type : {"simple", "complex"}
     delta : float, default=0.05
+
+    Returns
+    -------
+    float
+        Upper bound on the true risk, in ``[0, 1]``.
     """
     _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors, r=r)
     check_delta(delta)
@@ -240,6 +283,22 @@ def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
     (:func:`companion.bounds.compression.sample_compression_bound`, paper 05's Theorem 3) is
     exactly :func:`corrected_bound` (and :func:`scm_bound_corrected`), since
     ``δ' = ζ(λ) ζ(c) ζ(k) δ``.
+
+    Parameters
+    ----------
+    compression_size : int
+        ``λ``, the compression examples (centres and borders).
+    n_centres : int
+        ``c``, the distinct centres.
+    r : int
+        Number of balls.
+    ball_type : {"simple", "complex", "scm"}, default="simple"
+        Which ordering message (see above).
+
+    Returns
+    -------
+    float
+        ``ln 1/P_M(σ)`` in nats.
     """
     if ball_type not in ("simple", "complex", "scm"):
         raise ValueError(f"ball_type must be 'simple', 'complex' or 'scm', got {ball_type!r}")
@@ -274,6 +333,11 @@ def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05)
     n_errors : int
         ``k``, training errors (none in the compression set).
     delta : float, default=0.05
+
+    Returns
+    -------
+    float
+        Upper bound on the true risk, in ``[0, 1]``.
     """
     _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors)
     check_delta(delta)
@@ -392,6 +456,20 @@ def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray
     ``variant="corrected"``: :func:`scm_bound_corrected` instead (the default, "published", keeps
     the per-class form of :func:`scm_bound`, flagged there, for comparison). NaN for a prefix that
     misclassifies its compression set.
+
+    Parameters
+    ----------
+    scm : BallSetCoveringMachine
+        Fitted with ``compression_constraint=True``.
+    delta : float, default=0.05
+        Confidence parameter.
+    variant : {"published", "corrected"}, default="published"
+        Which bound (see above).
+
+    Returns
+    -------
+    ndarray of shape (n_balls_,)
+        The bound of the machine truncated to its first ``k`` balls, ``k = 1 .. n_balls_``.
     """
     _check_fitted(scm, "BallSetCoveringMachine", "model_type")
     check_delta(delta)
@@ -433,7 +511,7 @@ def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray
 class CompressionMessage:
     """What the reconstruction function receives (Section 4).
 
-    Attributes
+    Parameters
     ----------
     X : ndarray of shape (λ, n_features)
         The compression set, in any order.
@@ -462,6 +540,11 @@ def compression_message(dlm, X) -> CompressionMessage:
         Fitted on ``X``.
     X : array-like of shape (n_samples, n_features)
         The training inputs (the compression set indexes into them).
+
+    Returns
+    -------
+    CompressionMessage
+        The compression set (centres and borders), their labels and the ordering message.
     """
     _check_fitted(dlm, "DecisionListMachine", "ball_type")
     X = np.asarray(X, dtype=float)

@@ -5,7 +5,9 @@ countable class and any ``δ ∈ (0, 1]``, with probability at least ``1 − δ`
 ``R(f) ≤ Bin‾(m R_S(f), m, P(f) δ)``.
 
 For stump conjunctions the class is made countable by coding each threshold with a dyadic message
-(spec ``01_05`` §2.3–2.6, reconstructed; the paper's display equations were lost):
+(Paper 05, Section III: the prior of Eq. 1 with the dyadic threshold code and the distribution
+``ζ`` of its string lengths; our copy of the paper lost the display equations, so the formula
+below is reconstructed from the text around them):
 
 .. math::
 
@@ -44,7 +46,20 @@ __all__ = [
 
 
 def log_zeta(a):
-    """``ln ζ(a) = ln(6/π²) − 2 ln(a+1)`` for integers ``a ≥ 0`` (the sub-prior of spec §2.3, §2.5)."""
+    """``ln ζ(a) = ln(6/π²) − 2 ln(a+1)`` for integers ``a ≥ 0`` (Paper 05, Section III).
+
+    The distribution ``ζ`` the prior puts on the number of stumps and on each code length.
+
+    Parameters
+    ----------
+    a : int or array-like of int
+        Counts, ``a >= 0``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        ``ln ζ(a)``, elementwise.
+    """
     a = np.asarray(a, dtype=float)
     if np.any(a < 0):
         raise ValueError(f"zeta is defined for a >= 0, got {a!r}")
@@ -52,14 +67,26 @@ def log_zeta(a):
 
 
 def zeta(a):
-    """``ζ(a) = (6/π²)(a+1)^{-2}``; ``Σ_{a≥0} ζ(a) = 1``."""
+    """``ζ(a) = (6/π²)(a+1)^{-2}``; ``Σ_{a≥0} ζ(a) = 1`` (Paper 05, Section III).
+
+    Parameters
+    ----------
+    a : int or array-like of int
+        Counts, ``a >= 0``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        ``ζ(a)``, elementwise.
+    """
     return np.exp(log_zeta(a))
 
 
 def dyadic_code_lengths(a, b, low, high, *, closed=True):
     """Smallest ``l`` with a point of ``Λ_l`` in ``[a, b]`` (or ``[a, b)``), and that point.
 
-    Vectorised over arrays of intervals (spec §2.4): ``Λ_l`` holds the odd multiples of
+    Vectorised over arrays of intervals (the coding scheme of Paper 05, Section III): ``Λ_l``
+    holds the odd multiples of
     ``h = (high − low)/2^{l+1}`` above ``low``; the test for a point in the interval is the closed
     form ``j_min ≤ j_max`` on the index ``j`` of ``low + h(2j − 1)``.
 
@@ -115,6 +142,24 @@ def dyadic_code_lengths(a, b, low, high, *, closed=True):
 def dyadic_code(a, b, low, high, *, closed=True):
     """Scalar version of :func:`dyadic_code_lengths`: ``(l, t)`` for one interval.
 
+    Parameters
+    ----------
+    a, b : float
+        Interval ends, ``low <= a <= b <= high``.
+    low, high : float
+        The a-priori range ``[A, B]`` of the attribute.
+    closed : bool, default=True
+        Whether ``b`` belongs to the interval.
+
+    Returns
+    -------
+    length : int
+        Code length ``l`` (``-1``: the interval is empty).
+    threshold : float
+        The coded threshold (NaN when ``length`` is -1).
+
+    Examples
+    --------
     >>> dyadic_code(0.10, 0.12, 0.0, 1.0)
     (5, 0.109375)
     >>> dyadic_code(3.0, 3.9, 0.0, 16.0)
@@ -125,7 +170,18 @@ def dyadic_code(a, b, low, high, *, closed=True):
 
 
 def threshold_code_cost(lengths):
-    """Nats the Occam prior charges for one threshold message: ``l ln 2 − ln ζ(l)`` (spec §2.5)."""
+    """Nats the Occam prior charges for one threshold message: ``l ln 2 − ln ζ(l)`` (Paper 05, Section III).
+
+    Parameters
+    ----------
+    lengths : int or array-like of int
+        Code lengths ``l >= 0``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        ``l ln 2 − ln ζ(l)``, elementwise.
+    """
     lengths = np.asarray(lengths, dtype=float)
     return lengths * np.log(2.0) - log_zeta(lengths)
 
@@ -139,6 +195,22 @@ def log_attribute_choices(n_features, size, *, reuse_features=False):
     all ``C(n + |k| - 1, |k|)`` of them; with that count every bound below stays valid for it (and
     ``|k|`` may exceed ``n``). Directions and thresholds are coded per stump as before.
 
+    Parameters
+    ----------
+    n_features : int
+        ``n``, the number of attributes, ``>= 1``.
+    size : int
+        ``|k|``, the number of stumps.
+    reuse_features : bool, default=False
+        Count multisets ``C(n + |k| − 1, |k|)`` instead of sets ``C(n, |k|)``.
+
+    Returns
+    -------
+    float
+        The log of the count.
+
+    Examples
+    --------
     >>> round(log_attribute_choices(3, 2), 6), round(log_attribute_choices(3, 2, reuse_features=True), 6)
     (1.098612, 1.791759)
     """
@@ -181,7 +253,7 @@ def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
 
 
 def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05, *, reuse_features=False):
-    """Theorem 2 of Paper 05 (reconstructed, spec §2.6): ``Bin‾(m R_S, m, P(k,d,σ) δ)``.
+    """Theorem 2 of Paper 05: ``Bin‾(m R_S, m, P(k,d,σ) δ)`` (display reconstructed, module docstring).
 
     Parameters
     ----------

@@ -1,7 +1,8 @@
 """PAC-Bayes bound for stochastic conjunctions of decision stumps (Paper 05, Section V).
 
-Theorem 4 of Paper 05 (McAllester 2003; Langford 2005; Seeger 2002), reconstructed in spec
-``01_05`` §4.2: with probability ``≥ 1 − δ``, for every posterior ``Q``,
+Theorem 4 of Paper 05 (McAllester 2003; Langford 2005; Seeger 2002; our copy of the paper lost
+the display, so it is restated from those sources): with probability ``≥ 1 − δ``, for every
+posterior ``Q``,
 
 .. math::
 
@@ -9,14 +10,14 @@ Theorem 4 of Paper 05 (McAllester 2003; Langford 2005; Seeger 2002), reconstruct
 
 ``Q`` keeps the attribute set ``k`` and directions ``d`` fixed and draws each threshold ``t_k``
 uniformly in a margin interval ``[a_k, b_k]``; the prior draws it uniformly in ``[A_k, B_k]``, so
-(spec §4.4)
+(Paper 05, Section V; the discrete part as the Occam prior of Section III)
 
 .. math::
 
     \\mathrm{KL}(Q\\|P) = \\ln\\binom{n}{|k|} - \\ln\\zeta(|k|) + |k|\\ln 2
         + \\sum_{k} \\ln\\frac{B_k - A_k}{b_k - a_k}.
 
-The Gibbs risk uses the piecewise-linear ``σ`` (spec §4.5): ``σ^{+1}_{a,b}(x)`` is 0 below ``a``,
+The Gibbs risk uses the piecewise-linear ``σ`` (Paper 05, Section V): ``σ^{+1}_{a,b}(x)`` is 0 below ``a``,
 ``(x−a)/(b−a)`` inside and 1 above ``b``; ``σ^{−1} = 1 − σ^{+1}``. The Bayes classifier outputs 1
 when ``Π_k σ_k(x_k) > 1/2``, and ``R(B_Q) ≤ 2 R(G_Q)``.
 
@@ -55,6 +56,16 @@ def kl_bernoulli(q, r):
 
     Written with ``log1p`` of the relative gap so that near ``r = q`` (where ``kl`` is of order
     ``(r − q)²``) the value keeps its relative accuracy; the inversion relies on it for 1e-9.
+
+    Parameters
+    ----------
+    q, r : float or array-like
+        Bernoulli parameters in ``[0, 1]``.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        ``kl(q‖r) >= 0``, elementwise.
     """
     q, r = np.broadcast_arrays(np.asarray(q, dtype=float), np.asarray(r, dtype=float))
     gap = r - q
@@ -118,7 +129,7 @@ def kl_inverse_upper(q, epsilon):
 
 
 def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
-    """``KL(Q‖P)`` of spec §4.4 for a posterior on ``|k| = len(range_ratios)`` stumps.
+    """``KL(Q‖P)`` of Theorem 4 (module docstring) for a posterior on ``|k| = len(range_ratios)`` stumps.
 
     Parameters
     ----------
@@ -129,6 +140,11 @@ def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
     reuse_features : bool, default=False
         The prior spreads over attribute multisets, not sets
         (:func:`companion.bounds.occam.log_attribute_choices`).
+
+    Returns
+    -------
+    float
+        ``ln C(n, |k|) − ln ζ(|k|) + |k| ln 2 + Σ ln((B − A)/(b − a))``.
     """
     ratios = np.asarray(range_ratios, dtype=float).reshape(-1)
     if np.any(~(ratios >= 1.0)) or np.any(~np.isfinite(ratios)):
@@ -139,7 +155,7 @@ def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
 
 
 def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.05, *, reuse_features=False):
-    """Theorem 4 of Paper 05: upper bound on the Gibbs risk ``R(G_Q)`` (spec §4.6).
+    """Theorem 4 of Paper 05: upper bound on the Gibbs risk ``R(G_Q)`` (Section V).
 
     Parameters
     ----------
@@ -152,6 +168,7 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     range_ratios : sequence of float
         ``(B_k − A_k)/(b_k − a_k)`` per stump.
     delta : float, default=0.05
+        Confidence in ``(0, 1]``.
     reuse_features : bool, default=False
         See :func:`pac_bayes_kl`.
 
@@ -176,8 +193,24 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
 
 
 def sigma(x, a, b, direction):
-    """Probability ``Pr_{t~U[a,b]}((x − t) d > 0)``: the piecewise-linear ``σ^d_{a,b}(x)`` (spec §4.5).
+    """Probability ``Pr_{t~U[a,b]}((x − t) d > 0)``: the piecewise-linear ``σ^d_{a,b}(x)`` (Section V).
 
+    Parameters
+    ----------
+    x : float or array-like
+        Attribute values.
+    a, b : float or array-like
+        Margin interval, ``b > a``.
+    direction : int or array-like
+        ``+1`` (``x > t``) or ``-1`` (``x ≤ t``).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``σ^d_{a,b}(x)`` in ``[0, 1]``.
+
+    Examples
+    --------
     >>> float(sigma(0.25, 0.0, 1.0, +1))
     0.25
     """
@@ -191,7 +224,24 @@ def sigma(x, a, b, direction):
 
 
 def gibbs_output_probability(X, features, lows, highs, directions):
-    """``Π_k σ^{d_k}_{a_k,b_k}(x_k)`` for each row of ``X``: probability the Gibbs conjunction says 1."""
+    """``Π_k σ^{d_k}_{a_k,b_k}(x_k)`` for each row of ``X``: probability the Gibbs conjunction says 1.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    features : sequence of int
+        Attribute of each stump.
+    lows, highs : sequence of float
+        Margin interval ``[a_k, b_k]`` of each stump.
+    directions : sequence of int
+        ``+1`` or ``-1`` per stump.
+
+    Returns
+    -------
+    numpy.ndarray of shape (n_samples,)
+        The product (1 for no stump).
+    """
     X = np.asarray(X, dtype=float)
     features = np.asarray(features, dtype=np.int64)
     if features.size == 0:
@@ -200,12 +250,48 @@ def gibbs_output_probability(X, features, lows, highs, directions):
 
 
 def gibbs_risk(X, y, features, lows, highs, directions):
-    """Empirical Gibbs risk ``R_S(G) = (1/m) Σ [(1−y) Π σ + y (1 − Π σ)]`` for 0/1 labels ``y``."""
+    """Empirical Gibbs risk ``R_S(G) = (1/m) Σ [(1−y) Π σ + y (1 − Π σ)]`` for 0/1 labels ``y``.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    y : array-like of shape (n_samples,)
+        0/1 labels.
+    features : sequence of int
+        Attribute of each stump.
+    lows, highs : sequence of float
+        Margin interval ``[a_k, b_k]`` of each stump.
+    directions : sequence of int
+        ``+1`` or ``-1`` per stump.
+
+    Returns
+    -------
+    float
+        The empirical Gibbs risk.
+    """
     y = np.asarray(y, dtype=float)
     prob_one = gibbs_output_probability(X, features, lows, highs, directions)
     return float(np.mean((1.0 - y) * prob_one + y * (1.0 - prob_one)))
 
 
 def bayes_predict(X, features, lows, highs, directions):
-    """Deterministic Bayes vote ``I(Π σ > 1/2)`` (0/1) of the stochastic conjunction."""
+    """Deterministic Bayes vote ``I(Π σ > 1/2)`` (0/1) of the stochastic conjunction.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Inputs.
+    features : sequence of int
+        Attribute of each stump.
+    lows, highs : sequence of float
+        Margin interval ``[a_k, b_k]`` of each stump.
+    directions : sequence of int
+        ``+1`` or ``-1`` per stump.
+
+    Returns
+    -------
+    numpy.ndarray of int of shape (n_samples,)
+        The vote, 0 or 1.
+    """
     return (gibbs_output_probability(X, features, lows, highs, directions) > 0.5).astype(np.int64)

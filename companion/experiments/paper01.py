@@ -273,10 +273,10 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
             for c, p_n in enumerate(g.dlm_penalties):
                 dlm = DecisionListMachine(
                     p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-                    metric=metric,
+                    metric=metric, stop_if_unchanged=False,
                 ).fit(X_train, y_train, sorted_distances=sd)
                 if dlm.n_balls_ == 0:
-                    errors[a, b, c] = (y_test != dlm.default_).sum()
+                    errors[a, b, c] = (y_test != dlm.default_class_).sum()
                     continue
                 errors[a, b, c] = _pad_path((staged_predictions(dlm, X_test) != y_test).sum(axis=1), g.dlm_s_max)
                 used = dlm.path_["fitted_n_balls"].to_numpy()
@@ -308,11 +308,11 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     scm_balls = np.zeros_like(scm_errors)
     for a, model_type in enumerate(g.scm_types):
         for b, p in enumerate(g.scm_penalties):
-            scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type).fit(
+            scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, stop_if_unchanged=False).fit(
                 X_ball, y_ball, sorted_distances=sd
             )
             if scm.n_balls_ == 0:
-                scm_errors[a, b] = (y_test != scm.default_).sum()
+                scm_errors[a, b] = (y_test != scm.default_class_).sum()
                 continue
             scm_errors[a, b] = _pad_path((staged_predictions(scm, X_test) != y_test).sum(axis=1), g.scm_s_max)
             scm_balls[a, b] = _pad_path(np.arange(1, scm.n_balls_ + 1), g.scm_s_max)
@@ -1150,7 +1150,7 @@ def toy_dlm(seed=0, n_samples=150):
     X, y = make_moons(n_samples=n_samples, noise=0.25, random_state=seed)
     machines = {
         ball_type: DecisionListMachine(
-            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, compression_constraint=True
+            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, compression_constraint=True, stop_if_unchanged=False
         ).fit(X, y)
         for ball_type in ("simple", "complex")
     }
@@ -1569,11 +1569,12 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
         for p_p in penalties:
             for p_n in penalties:
                 dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type,
-                                          compression_constraint=True).fit(X, y)
+                                          compression_constraint=True, stop_if_unchanged=False).fit(X, y)
                 rows += _coverage_rows("DLM", dlm, dlm_bound_path, X_test, y_test, m)
     for model_type in ("conjunction", "disjunction"):
         for p in penalties:
-            scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True).fit(X, y)
+            scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True,
+                                         stop_if_unchanged=False).fit(X, y)
             rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
     return pd.DataFrame(rows)
 
@@ -1745,7 +1746,7 @@ def readable_dlm(name="breastw", *, decimals=2):
     X, y, names = load_table1_dataset(name, return_names=True)
     dlm = DecisionListMachine(
         p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), s=int(p["dlm_s"]),
-        ball_type="simple" if p["dlm_T"] == "s" else "complex",
+        ball_type="simple" if p["dlm_T"] == "s" else "complex", stop_if_unchanged=False,
     ).fit(X, y)
     return dlm, names
 

@@ -1039,8 +1039,7 @@ def lambda_sweep(n_draws, seed, *, lams=(2.0, 4.0, 8.0, 16.0), degree=7, n_train
 
 
 def _sweep_item(seed, degree, n_train, n_test, tol, item):
-    from companion.bounds.boolean_kernel import hinge_risk, minimal_risk
-    from companion.perceptrons import regularised_risk
+    from companion.bounds.boolean_kernel import hinge_risk, minimal_risk, regularised_risk
 
     draw, lam = item
     X, y, X_test, y_test = _protocol_draw(seed, draw, n_train, n_test)

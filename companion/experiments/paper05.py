@@ -1,28 +1,37 @@
-"""Protocol of notebook 05: stump conjunctions (SC, Occam, PAC-Bayes) on microarrays vs. four competitors.
+"""Protocol of notebook 05: stump conjunctions (SC, Occam, PAC-Bayes) on microarrays vs. their competitors.
 
-Shah, Marchand & Corbeil, TPAMI 2012 (Paper 05). The paper's experimental protocol, grids and tables
-were not recovered (spec ``01_05`` §5.4, §6), so this module implements the protocol the spec
-prescribes from the evidence (Ambroise & McLachlan 2002 on selection bias):
+Shah, Marchand & Corbeil, TPAMI 2012 (Paper 05). The paper's experimental section (its protocol,
+grids and tables) is lost, so this module runs a protocol built from what the paper claims
+(Section I and the abstract: "much smaller number of genes", "competitive classification
+accuracy", "tight risk guarantees") and from Ambroise & McLachlan (2002) on selection bias:
 
-* repeated stratified 10-fold CV; on each training fold, and only there,
-  - genes are pre-filtered (the ``n_prefilter`` largest |Welch t| statistics), for speed;
-  - the stump learners' parameters (``p``, conjunction/disjunction, number of stumps ``s``) are
-    chosen either by the variant's **bound** on the training fold or by an **inner CV**
-    (pre-filtering redone inside every inner fold);
-* the bounds use the full gene count ``n`` (valid: they hold uniformly over all conjunctions on
-  the ``n`` genes, so a label-dependent narrowing of the search costs nothing);
-* competitors (scikit-learn): linear SVM on all genes, SVM-RFE, L1-logistic regression and
-  AdaBoost on decision stumps.
+* repeated stratified 10-fold CV (:attr:`Config.n_repeats` × :attr:`Config.n_splits`) on all
+  seven data sets; on each training fold, and only there, the search is narrowed to the
+  ``n_prefilter`` genes of largest |Welch t|; the bounds charge all ``n`` genes (they hold
+  uniformly over every conjunction on the ``n`` genes, so a label-driven narrowing costs nothing);
+* SC, Occam and PAC-Bayes choose ``p``, conjunction/disjunction (at ``ln 2``) and the number of
+  stumps by their bound (Sections III–V); beside them each learner's best model with exactly
+  ``k`` stumps (``k`` in :attr:`Config.matched_k`), chosen by the same bound;
+* competitors (scikit-learn): a linear SVM on all genes, SVM-RFE to 16 genes, L1-logistic
+  regression and AdaBoost on decision stumps, and the same three restricted to ``k`` genes
+  (the first ``k`` genes of the L1-logistic path, SVM-RFE to ``k`` genes, AdaBoost with ``k``
+  stumps): the comparison at matched sparsity;
+* the priors' range ``[A_k, B_k]`` (Sections II–V, "obtained from the definition of the data") is
+  :func:`declared_feature_range`, a constant per data set that no fold can move; the ranges taken
+  from the whole data set (per gene, or one for all genes) are protocol variants
+  (:func:`prior_feature_range`), run on the same folds.
+
+:func:`claims_family` states the paper's claims with criteria fixed before the results; the
+engine :mod:`companion.claims` decides them (:func:`claims_report`).
 
 Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
-:func:`run` (``Config`` in, the tidy frame of :mod:`companion.experiments.protocol` out) sends
-them through :func:`companion.evaluation.parallel_map` (``n_jobs``; default 1, serial); the numbers
+:func:`run` sends them through :func:`companion.evaluation.parallel_map` (``n_jobs``); the numbers
 do not depend on ``n_jobs``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -34,7 +43,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import ParameterGrid
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.svm import SVC
+from sklearn.svm import SVC, l1_min_c
 from sklearn.tree import DecisionTreeClassifier
 
 from companion import datasets
@@ -44,36 +53,38 @@ from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy
-from companion.numerics import ordered_matvec
+from companion.numerics import TIE_RTOL, first_near_min, ordered_matvec
 from companion.stumps import STUMP_LEARNERS, OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
 
 __all__ = [
     "DATASETS",
+    "DECLARED_RANGES",
+    "PRIORS",
+    "STUMP_VARIANTS",
+    "COMPETITORS",
     "Config",
-    "run",
-    "folds_table",
     "load_dataset",
+    "declared_feature_range",
+    "prior_feature_range",
     "welch_t_ranking",
-    "select_by_inner_cv",
-    "summarise",
-    "wide_view",
+    "linear_svm_importance",
+    "run",
+    "summary_table",
+    "matched_table",
+    "corrected_paired_interval",
+    "gene_frequency",
+    "claims_family",
+    "claims_report",
     "framework_costs",
     "worked_example",
     "golub_genes",
-    "claims_table",
-    "plot_bound_vs_error",
-    "declared_feature_range",
-    "run_all_genes",
-    "corrected_paired_interval",
-    "paired_differences",
-    "all_genes_summary",
-    "gene_frequency",
     "margin_sweep",
     "plot_margin_sweep",
-    "plot_gibbs_bound_vs_error",
     "occam_tradeoff",
     "plot_occam_tradeoff",
-    "restated_claims",
+    "plot_bound_vs_error",
+    "plot_matched_sparsity",
+    "plot_gibbs_bound_vs_error",
 ]
 
 #: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). Labels are the
@@ -91,63 +102,182 @@ DATASETS = {
 
 STUMP_VARIANTS = ("sc", "occam", "pac_bayes")
 COMPETITORS = ("linear_svm", "svm_rfe", "l1_logistic", "adaboost_stumps")
+#: The competitors that can be restricted to ``k`` genes (L1 path, RFE to k, k boosting rounds).
+MATCHED_COMPETITORS = ("l1_logistic", "svm_rfe", "adaboost_stumps")
+
+#: Raw Affymetrix values as published (MAS average differences and intensities): the scanner's
+#: 16-bit scale, times a global scaling factor of up to 4, signed (average differences are
+#: differences of probe intensities). One envelope for all five raw sets.
+_RAW_AFFYMETRIX = (-(2.0**18), 2.0**18)
+
+#: ``[A, B]`` of every gene of each data set, declared from the published data's definition
+#: (data/README.md describes each file), never from its values. ``breast_er``: every sample is
+#: standardised over its 7129 genes, and a standardised value of ``n`` numbers lies within
+#: ``±√(n − 1)`` (Samuelson's inequality); ``all_bioc``: RMA values are log2 of 16-bit intensities.
+DECLARED_RANGES = {
+    "colon": _RAW_AFFYMETRIX,
+    "leukemia_golub": _RAW_AFFYMETRIX,
+    "c_md": _RAW_AFFYMETRIX,
+    "breast_er": (-float(np.sqrt(7128.0)), float(np.sqrt(7128.0))),
+    "prostate": _RAW_AFFYMETRIX,
+    "lung_gordon": _RAW_AFFYMETRIX,
+    "all_bioc": (0.0, 16.0),
+}
+
+#: The priors' ranges the protocol runs: the declared one (main) and two taken from the whole data
+#: set (every example, training folds included), the sensitivity variants of the claims.
+PRIORS = ("declared", "per_gene", "global")
 
 
 @dataclass(frozen=True)
 class Config:
     """Everything :func:`run`'s numbers depend on; ``Config()`` is the notebook's full run.
 
-    The defaults are sized for ~4 min on one core; :meth:`fast` is the notebook's smoke run.
-    ``seed`` seeds the outer folds (``seed + repeat``), the inner folds
-    (``seed + 1000 * repeat + fold``) and the competitors.
+    Parameters
+    ----------
+    seed : int, default=0
+        Seeds the outer folds (``seed + repeat``) and the competitors.
+    n_repeats, n_splits : int, default=5, 10
+        Repetitions of stratified ``n_splits``-fold CV.
+    n_prefilter : int, default=100
+        Genes of largest in-fold |Welch t| the search sees (the bounds charge every gene).
+    s_max : int, default=5
+        Longest conjunction tried.
+    p_grid : tuple of float, default=(0.5, 1.0, 2.0)
+        SC's ``p`` grid.
+    costly_p : tuple of float, default=(1.0,)
+        Occam's and PAC-Bayes' ``p`` grid (``p = 1``: the PAC-Bayes utility follows its bound).
+    model_types : tuple of str, default=("conjunction", "disjunction")
+        Chosen by the bound at ``ln 2`` (:func:`companion.stumps.fit_by_bound`).
+    eta : float, default=1.0
+        Code weight of the Occam and PAC-Bayes utilities.
+    delta : float, default=0.05
+        Confidence of every bound.
+    rfe_genes : int, default=16
+        Genes SVM-RFE keeps (unrestricted competitor).
+    adaboost_rounds : int, default=25
+        Boosting rounds (unrestricted competitor).
+    margin_gaps : tuple of int, default=(1, 4)
+        PAC-Bayes margin widths (sorted training positions).
+    matched_k : tuple of int, default=(1, 2, 3)
+        Numbers of genes of the matched comparison.
+    priors : tuple of str, default=PRIORS
+        Prior ranges run for Occam and PAC-Bayes (:data:`PRIORS`; the first is the main one).
+    datasets : tuple of str, default=every key of DATASETS
+        Data sets run.
     """
 
     seed: int = 0
-    n_repeats: int = 1
+    n_repeats: int = 5
     n_splits: int = 10
-    inner_splits: int = 3
     n_prefilter: int = 100
     s_max: int = 5
     p_grid: tuple = (0.5, 1.0, 2.0)
+    costly_p: tuple = (1.0,)
     model_types: tuple = ("conjunction", "disjunction")
     eta: float = 1.0
     delta: float = 0.05
     rfe_genes: int = 16
     adaboost_rounds: int = 25
     margin_gaps: tuple = (1, 4)
+    matched_k: tuple = (1, 2, 3)
+    priors: tuple = PRIORS
     datasets: tuple = field(default_factory=lambda: tuple(DATASETS))
-    #: ``"dataset"``: the Occam/PAC-Bayes priors' ``[A_k, B_k]`` is :func:`declared_feature_range`
-    #: of the whole data set (fixed before any training fold is drawn); ``"training"``: the
-    #: training fold's min/max (sample-dependent: the protocol before issue 15).
-    prior_range: str = "dataset"
 
-    def grid(self):
-        return {"p": list(self.p_grid), "model_type": list(self.model_types)}
+    def grid(self, variant="sc"):
+        """The selection grid of stump learner ``variant``: ``p`` and conjunction/disjunction.
+
+        Parameters
+        ----------
+        variant : str, default="sc"
+            ``"sc"`` gets ``p_grid``, Occam and PAC-Bayes ``costly_p``.
+
+        Returns
+        -------
+        dict
+            A :class:`sklearn.model_selection.ParameterGrid` specification.
+        """
+        p = self.p_grid if variant == "sc" else self.costly_p
+        return {"p": list(p), "model_type": list(self.model_types)}
 
     @classmethod
     def fast(cls):
-        """The notebook's ``fast=True`` run: two data sets, 3 outer folds, one ``p``."""
-        return cls(n_splits=3, inner_splits=2, n_prefilter=40, s_max=3, p_grid=(1.0,), adaboost_rounds=10,
+        """The notebook's ``fast=True`` run: two data sets, one repetition of 3 folds.
+
+        Returns
+        -------
+        Config
+        """
+        return cls(n_repeats=1, n_splits=3, n_prefilter=40, s_max=3, p_grid=(1.0,), adaboost_rounds=10,
                    datasets=("colon", "leukemia_golub"))
 
 
 def load_dataset(name):
-    """``(X, y, gene_names)`` as numpy arrays for one of :data:`DATASETS`."""
+    """One of :data:`DATASETS` as numpy arrays.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`DATASETS`.
+
+    Returns
+    -------
+    X : ndarray of shape (n_examples, n_genes)
+    y : ndarray of str
+    gene_names : ndarray of str
+    """
     if name not in DATASETS:
         raise ValueError(f"unknown data set {name!r}; expected one of {sorted(DATASETS)}")
     X, y = DATASETS[name].load()
     return X.to_numpy(dtype=float), np.asarray(y.astype(str)), np.asarray(X.columns, dtype=str)
 
 
-def declared_feature_range(X):
-    """``[A_k, B_k]`` declared for a data set: each gene's min and max over *all* its examples.
+def declared_feature_range(name, X=None):
+    """``[A, B]`` declared for every gene of data set ``name``: a constant of :data:`DECLARED_RANGES`.
 
-    Paper 05 (Section II) takes ``A_k, B_k`` as "the a priori lower and upper bounds on values for
-    ``x_k``", "obtained from the definition of data". The vendored files carry no platform range,
-    so we declare the range of the whole published data set (every example, labels unused) as the
-    data's definition; it is computed once, before any cross-validation split, so on every
-    training fold the priors are the same, whatever the fold holds. (The training fold's own
-    min/max, used before, changes with the sample and so is no valid prior.)
+    Paper 05 (Sections II–III) takes ``A_k, B_k`` as "the a priori lower and upper bounds on values
+    for ``x_k``", "obtained from the definition of data". A prior must not depend on the training
+    sample, its inputs included, so the range is fixed by the published data's definition (the
+    measurement scale of each file), not computed from any example: it is the same on every
+    training fold, whatever the fold holds.
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`DECLARED_RANGES`.
+    X : array-like of shape (n_examples, n_genes), optional
+        Values to check against the declared range (never used to compute it): a value outside
+        it means the declaration is wrong, and raises.
+
+    Returns
+    -------
+    ndarray of shape (2,)
+        ``[A, B]``, the same for every gene (the learners broadcast it).
+    """
+    if name not in DECLARED_RANGES:
+        raise ValueError(f"no declared range for data set {name!r}; expected one of {sorted(DECLARED_RANGES)}")
+    ranges = np.asarray(DECLARED_RANGES[name], dtype=float)
+    if X is not None:
+        X = np.asarray(X, dtype=float)
+        outside = int(np.sum((X < ranges[0]) | (X > ranges[1])))
+        if outside:
+            raise ValueError(f"{outside} value(s) of {name!r} fall outside its declared range {ranges.tolist()}")
+    return ranges
+
+
+def prior_feature_range(name, X, prior="declared"):
+    """The priors' ``[A_k, B_k]`` of every gene under protocol choice ``prior`` (one of :data:`PRIORS`).
+
+    Parameters
+    ----------
+    name : str
+        The data set (for the declared range).
+    X : array-like of shape (n_examples, n_genes)
+        The **whole** data set; read only by the two sample-dependent variants.
+    prior : {"declared", "per_gene", "global"}, default="declared"
+        ``declared``: :func:`declared_feature_range` (independent of every sample);
+        ``per_gene``: each gene's min and max over every example (training folds included);
+        ``global``: the data set's min and max, one range for all genes (training folds included).
 
     Returns
     -------
@@ -156,93 +286,41 @@ def declared_feature_range(X):
     X = np.asarray(X, dtype=float)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"X must be a non-empty 2-D array, got shape {X.shape}")
-    return np.vstack([X.min(axis=0), X.max(axis=0)])
+    if prior == "declared":
+        low, high = declared_feature_range(name, X)
+        return np.vstack([np.full(X.shape[1], low), np.full(X.shape[1], high)])
+    if prior == "per_gene":
+        return np.vstack([X.min(axis=0), X.max(axis=0)])
+    if prior == "global":
+        return np.vstack([np.full(X.shape[1], X.min()), np.full(X.shape[1], X.max())])
+    raise ValueError(f"prior must be one of {PRIORS}, got {prior!r}")
 
 
 def welch_t_ranking(X, y, n_keep):
-    """Indices of the ``n_keep`` genes with the largest |Welch t| between the two classes (sorted)."""
+    """Indices of the ``n_keep`` genes with the largest |Welch t| between the two classes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_examples, n_genes)
+    y : ndarray of shape (n_examples,)
+        Two classes.
+    n_keep : int
+        Genes kept (at most every gene).
+
+    Returns
+    -------
+    ndarray of int
+        Sorted indices; equal |t| (duplicated probes) keep the lower index.
+    """
     classes = np.unique(y)
     a, b = X[y == classes[0]], X[y == classes[1]]
     var = a.var(axis=0, ddof=1) / max(len(a), 1) + b.var(axis=0, ddof=1) / max(len(b), 1)
     t = np.abs(a.mean(axis=0) - b.mean(axis=0)) / np.sqrt(np.where(var > 0, var, np.inf))
     n_keep = min(n_keep, X.shape[1])
-    # Tie rule: equal |t| (duplicated probes) keep the lower gene index. A stable sort, because
-    # argpartition's (and the default argsort's) order among equal keys depends on the CPU's
-    # SIMD sorting kernel (AVX2 / AVX-512 / none), so the kept gene would too.
+    # A stable sort: argpartition's (and the default argsort's) order among equal keys depends on
+    # the CPU's SIMD sorting kernel, so the kept gene at the cut would too.
     keep = np.argsort(-t, kind="stable")[:n_keep]
     return np.sort(keep)
-
-
-def _stump_template(variant, config, n_total):
-    """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
-    own = {"sc": {}, "occam": {"eta": config.eta}, "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps}}
-    return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), **own[variant])
-
-
-def _ranges(X, config):
-    """Prior ranges of every gene for ``config.prior_range`` (None: the training fold's min/max)."""
-    if config.prior_range == "dataset":
-        return declared_feature_range(X)
-    if config.prior_range == "training":
-        return None
-    raise ValueError(f"prior_range must be 'dataset' or 'training', got {config.prior_range!r}")
-
-
-def _columns(ranges, keep):
-    return None if ranges is None else ranges[:, keep]
-
-
-def select_by_inner_cv(template, X, y, grid, n_prefilter, inner_splits, seed, feature_range=None):
-    """Choose grid point and number of stumps by inner stratified CV (prefilter redone per fold).
-
-    Uses the prefix property of the greedy: one fit per (inner fold, grid point) gives the
-    predictions of every ``1 ≤ s ≤ s_max`` through ``staged_predict`` (and ``truncated(0)`` those
-    of the empty conjunction, ``s = 0``).
-
-    ``feature_range`` (shape (2, n_genes), optional): the priors' ranges of all genes, sliced to
-    the kept genes in every inner fold.
-
-    Returns
-    -------
-    params : dict
-        Chosen grid point.
-    n_stumps : int
-        Chosen number of stumps (ties: fewer stumps, then the first grid point).
-    """
-    points = list(ParameterGrid(grid))
-    errors = np.zeros((len(points), template.s + 1))
-    for train, test in stratified_folds(y, n_splits=inner_splits, seed=seed):
-        keep = welch_t_ranking(X[train], y[train], n_prefilter)
-        for i, params in enumerate(points):
-            model = clone(template).set_params(**params, feature_range=_columns(feature_range, keep))
-            model.fit(X[train][:, keep], y[train])
-            X_test = X[test][:, keep]
-            stages = [model.truncated(0).predict(X_test), *model.staged_predict(X_test)]
-            wrong = np.array([np.sum(stage != y[test]) for stage in stages])
-            # Paths that stopped early (no negative left) keep their last model for larger s.
-            errors[i, : wrong.size] += wrong
-            errors[i, wrong.size :] += wrong[-1]
-    best = np.flatnonzero(errors.ravel() == errors.min())
-    # Flat order is (grid point, s); prefer fewer stumps, then the first grid point.
-    point, size = min((np.unravel_index(b, errors.shape) for b in best), key=lambda ps: (ps[1], ps[0]))
-    return points[int(point)], int(size)
-
-
-def _competitors(config, seed):
-    linear = SVC(kernel="linear", C=1.0)
-    return {
-        "linear_svm": make_pipeline(StandardScaler(), clone(linear)),
-        "svm_rfe": make_pipeline(
-            StandardScaler(),
-            RFE(clone(linear), n_features_to_select=config.rfe_genes, step=0.5, importance_getter=linear_svm_importance),
-        ),
-        "l1_logistic": make_pipeline(
-            StandardScaler(), LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5, random_state=seed)
-        ),
-        "adaboost_stumps": AdaBoostClassifier(
-            DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds, random_state=seed
-        ),
-    }
 
 
 def linear_svm_importance(svm) -> np.ndarray:
@@ -253,162 +331,653 @@ def linear_svm_importance(svm) -> np.ndarray:
     different ``w_j`` and RFE would drop one or the other depending on the machine. Summed by
     numpy (:func:`companion.numerics.ordered_matvec`), identical columns get identical weights and
     RFE's stable ranking drops the lower index first on every machine.
+
+    Parameters
+    ----------
+    svm : sklearn.svm.SVC
+        Fitted, ``kernel="linear"``.
+
+    Returns
+    -------
+    ndarray of shape (n_features,)
     """
     weights = ordered_matvec(np.asarray(svm.support_vectors_).T, np.asarray(svm.dual_coef_)[0])
     return weights**2
 
 
-def _genes_used(name, model, n_input):
-    if name == "linear_svm":
-        return n_input
-    if name == "svm_rfe":
-        return int(model[-1].support_.sum())
-    if name == "l1_logistic":
-        return int(np.count_nonzero(model[-1].coef_))
-    if name == "adaboost_stumps":
-        used = {int(tree.tree_.feature[0]) for tree in model.estimators_ if tree.tree_.feature[0] >= 0}
-        return len(used)
-    raise ValueError(name)
+# --------------------------------------------------------------------------------------------
+# One outer fold
+# --------------------------------------------------------------------------------------------
 
 
-def _outer_folds(y, config, seed):
-    """``(repeat, fold, train, test)`` of every outer fold, in the protocol's order."""
-    return [
-        (repeat, fold, train, test)
-        for repeat in range(config.n_repeats)
-        for fold, (train, test) in enumerate(stratified_folds(y, n_splits=config.n_splits, seed=seed + repeat))
-    ]
+def _stump_template(variant, config, n_total):
+    """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
+    own = {"sc": {}, "occam": {"eta": config.eta},
+           "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps, "gap_unit": "example"}}
+    # The paper's greedy paths in full (the k-stump models are their prefixes; selection by bound is ours).
+    return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), length="greedy",
+                                   stop_idle=False, **own[variant])
 
 
-def _fold_rows(X, y, name, config, seed, outer_fold):
-    """Rows of one outer fold: every stump variant (by bound and by inner CV) and every competitor.
+def _fit_grid(template, X, y, grid):
+    """Every grid point fitted once, at ``delta / g`` for ``g`` model types (as :func:`fit_by_bound`)."""
+    points = list(ParameterGrid(grid))
+    types = {point.get("model_type", template.get_params()["model_type"]) for point in points}
+    delta = template.get_params()["delta"] / max(len(types), 1)
+    return [clone(template).set_params(**point, delta=delta).fit(X, y) for point in points]
 
-    Self-contained (its split and seeds come with ``outer_fold``), so folds may run in any order or
-    on any worker.
+
+def _choose(models, k=None):
+    """The prefix with the smallest bound: of any length (``k=None``) or of ``min(k, path)`` stumps.
+
+    Bounds within :data:`companion.numerics.TIE_RTOL` of the smallest are tied; ties go to fewer
+    stumps, then to the first grid point (the rule of :func:`companion.stumps.fit_by_bound`).
     """
-    repeat, fold, train, test = outer_fold
-    n_total = X.shape[1]
+    paths = [np.asarray(model._model_selection_path(), dtype=float) for model in models]
+    sizes = [first_near_min(path) if k is None else min(int(k), path.size - 1) for path in paths]
+    bounds = np.array([path[size] for path, size in zip(paths, sizes)])
+    lowest = bounds.min()
+    tied = np.flatnonzero(bounds <= lowest + TIE_RTOL * max(1.0, abs(lowest)))
+    chosen = min(tied, key=lambda i: (sizes[i], i))
+    return models[chosen].truncated(sizes[chosen])
+
+
+def _l1_path_order(Z, y, n_genes, seed):
+    """The first ``n_genes`` genes to enter the L1-logistic path (liblinear, C from ``l1_min_c`` up).
+
+    Genes entering at the same C are ordered by |coefficient| there, then by index.
+    """
+    start = l1_min_c(Z, y, loss="log")
+    order = []
+    for c in start * np.logspace(0, 4, 41)[1:]:
+        coef = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=c, random_state=seed).fit(Z, y).coef_[0]
+        new = [j for j in np.flatnonzero(coef) if j not in order]
+        order += sorted(new, key=lambda j: (-abs(coef[j]), j))
+        if len(order) >= n_genes:
+            break
+    return order[:n_genes]
+
+
+def _linear_svm_predict(X_train, y_train, X_test):
+    """Linear SVM (C = 1, standardised inputs) on every gene, through its Gram matrix (same model, faster)."""
+    scaler = StandardScaler().fit(X_train)
+    Z_train, Z_test = scaler.transform(X_train), scaler.transform(X_test)
+    svm = SVC(kernel="precomputed", C=1.0).fit(Z_train @ Z_train.T, y_train)
+    return svm.predict(Z_test @ Z_train.T)
+
+
+def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed):
+    """Rows (without the fold keys) of every competitor, all genes and matched to ``k`` genes."""
+    linear = SVC(kernel="linear", C=1.0)
     rows = []
-    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
-    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
-    ranges = _ranges(X, config)  # the whole data set's, fixed before the split (labels unused)
-    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
-    for variant in STUMP_VARIANTS:
-        template = _stump_template(variant, config, n_total).set_params(feature_range=_columns(ranges, keep))
-        by_bound = fit_by_bound(template, X_tr[:, keep], y_tr, config.grid())
-        params, size = select_by_inner_cv(
-            template, X_tr, y_tr, config.grid(), config.n_prefilter, config.inner_splits,
-            seed=seed + 1000 * repeat + fold, feature_range=ranges,
-        )
-        by_cv = clone(template).set_params(**params).fit(X_tr[:, keep], y_tr)
-        by_cv = by_cv.truncated(min(size, by_cv.features_.size))
-        for selection, model in (("bound", by_bound), ("cv", by_cv)):
-            row = {
-                **base, "learner": variant, "selection": selection,
-                "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)),
-                "genes": int(np.unique(model.features_).size), "bound": model.bound_,
-                "model_type": model.model_type, "p": model.p,
-                "gibbs_errors": np.nan, "gibbs_bound": np.nan,
-            }
-            if variant == "pac_bayes":
-                row.update(_gibbs_columns(model, X_te[:, keep], y_te))
-            rows.append(row)
-    for learner, model in _competitors(config, seed).items():
-        inputs = slice(None) if learner == "linear_svm" else keep
-        model.fit(X_tr[:, inputs], y_tr)
-        rows.append({
-            **base, "learner": learner, "selection": "-",
-            "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
-            "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "bound": np.nan,
-            "model_type": "", "p": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan,
-        })
+
+    def row(learner, k, predicted, genes):
+        rows.append({"learner": learner, "k": k, "prior": "-", "errors": int(np.sum(predicted != y_te)),
+                     "genes": int(genes)})
+
+    row("linear_svm", 0, _linear_svm_predict(X_tr, y_tr, X_te), X_tr.shape[1])
+    F_tr, F_te = X_tr[:, keep], X_te[:, keep]
+    rfe = make_pipeline(StandardScaler(), RFE(clone(linear), n_features_to_select=config.rfe_genes, step=0.5,
+                                              importance_getter=linear_svm_importance)).fit(F_tr, y_tr)
+    row("svm_rfe", 0, rfe.predict(F_te), rfe[-1].support_.sum())
+    l1 = make_pipeline(StandardScaler(), LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5,
+                                                            random_state=seed)).fit(F_tr, y_tr)
+    row("l1_logistic", 0, l1.predict(F_te), np.count_nonzero(l1[-1].coef_))
+    boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds,
+                               random_state=seed).fit(F_tr, y_tr)
+    row("adaboost_stumps", 0, boost.predict(F_te), len(_boosted_genes(boost, len(boost.estimators_))))
+    # matched sparsity: k genes
+    scaler = StandardScaler().fit(F_tr)
+    Z_tr, Z_te = scaler.transform(F_tr), scaler.transform(F_te)
+    order = _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed)
+    staged = list(boost.staged_predict(F_te))
+    for k in config.matched_k:
+        genes = order[:k]
+        refit = LogisticRegression(C=1.0).fit(Z_tr[:, genes], y_tr)
+        row("l1_logistic", k, refit.predict(Z_te[:, genes]), len(genes))
+        rfe_k = RFE(clone(linear), n_features_to_select=k, step=0.5, importance_getter=linear_svm_importance)
+        rfe_k.fit(Z_tr, y_tr)
+        row("svm_rfe", k, rfe_k.predict(Z_te), rfe_k.support_.sum())
+        rounds = min(k, len(staged))
+        row("adaboost_stumps", k, staged[rounds - 1], len(_boosted_genes(boost, rounds)))
     return rows
 
 
-def _run_loaded_fold(loaded, config, seed, item):
-    name, outer_fold = item
-    X, y, _ = loaded[name]
-    return _fold_rows(X, y, name, config, seed, outer_fold)
+def _boosted_genes(boost, rounds):
+    """The genes of the first ``rounds`` stumps of a fitted AdaBoost (leaves without a split skipped)."""
+    return {int(tree.tree_.feature[0]) for tree in boost.estimators_[:rounds] if tree.tree_.feature[0] >= 0}
 
 
-#: The columns of ``figures/05_protocol_folds.csv`` (:func:`folds_table`), in order.
-FOLDS_COLUMNS = ["dataset", "repeat", "fold", "n_test", "learner", "selection", "errors", "genes", "bound",
-                 "model_type", "p", "gibbs_errors", "gibbs_bound"]
+def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config):
+    """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range."""
+    rows = []
+    for variant in STUMP_VARIANTS:
+        for prior in (config.priors[:1] if variant == "sc" else config.priors):
+            ranges = prior_feature_range(name, X, prior)[:, keep]
+            template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
+            models = _fit_grid(template, X_tr[:, keep], y_tr, config.grid(variant))
+            for k in (0, *config.matched_k):
+                model = _choose(models, k or None)
+                used = names[keep][model.features_]
+                row = {"learner": variant, "k": k, "prior": prior,
+                       "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)), "genes": int(used.size),
+                       "bound": float(model.bound_), "model_type": model.model_type, "p": float(model.p),
+                       "gene_names": ";".join(used),
+                       "rule": model.to_text(feature_names=list(names[keep])) if k == 0 else ""}
+                if variant == "pac_bayes":
+                    row.update(_gibbs_columns(model, X_te[:, keep], y_te))
+                rows.append(row)
+    return rows
+
+
+def _fold_rows(loaded, config, seed, item):
+    """Rows of one outer fold ``(name, (repeat, fold, train, test))``: self-contained, any order, any worker."""
+    name, (repeat, fold, train, test) = item
+    X, y, names = loaded[name]
+    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
+    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
+    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_train": len(train), "n_test": len(test)}
+    rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config)
+    rows += _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed)
+    return [{**base, **row} for row in rows]
+
+
+#: The value columns of :func:`run`'s frame, after the keys, in order.
+RESULT_COLUMNS = ["repeat", "n_train", "n_test", "learner", "k", "prior", "errors", "genes", "bound", "gibbs_errors",
+                  "gibbs_bound", "model_type", "p", "gene_names", "rule"]
+
+
+def _method(learner, k, prior):
+    """``"occam"``, ``"occam k=2"``, ``"occam [per_gene]"``, ``"svm_rfe k=1"``: the tidy frame's method key."""
+    return learner + (f" k={k}" if k else "") + (f" [{prior}]" if prior not in ("-", PRIORS[0]) else "")
 
 
 def run(config: Config, n_jobs=1) -> pd.DataFrame:
-    """The outer CV of every data set of ``config``: stump learners (by bound, by inner CV), competitors.
+    """The repeated outer CV of every data set of ``config``: stump learners and competitors, same folds.
 
     Parameters
     ----------
     config : Config
+        The protocol.
     n_jobs : int, default=1
         Every (data set, repeat, outer fold) is one independent item of
-        :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores; under
-        ``joblib.parallel_backend("dask")``: a Dask cluster), carrying its own split and seeds:
-        the frame does not depend on ``n_jobs``.
+        :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores), carrying its
+        own split and seeds: the frame does not depend on ``n_jobs``.
 
     Returns
     -------
     pandas.DataFrame
-        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
-        of :data:`DATASETS`), ``method`` (``"<learner>/<selection>"`` for a stump learner, e.g.
-        ``"sc/bound"``, ``"occam/cv"``; the competitor's name, e.g. ``"linear_svm"``), ``seed``
-        (the seed of the repeat's outer fold split: ``config.seed + repeat``) and ``fold``
-        (0-based outer fold). Other columns: ``repeat``, ``n_test``, ``learner``, ``selection``
-        (``"bound"``, ``"cv"``, or ``"-"`` for a competitor), test ``errors``, ``genes`` used,
-        the training-fold ``bound``, the chosen ``model_type`` and ``p``, and the PAC-Bayes Gibbs
-        classifier's expected test errors ``gibbs_errors`` and its bound ``gibbs_bound``.
-        :func:`folds_table` gives the layout of ``05_protocol_folds.csv``.
+        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset``,
+        ``method`` (:func:`_method`: learner, ``k=…`` when restricted to ``k`` stumps or genes,
+        ``[prior]`` for a sample-dependent prior range), ``seed`` (the repeat's fold seed,
+        ``config.seed + repeat``) and 0-based ``fold``. Values (:data:`RESULT_COLUMNS`):
+        ``learner``, ``k`` (0: unrestricted), ``prior`` (``"-"`` for competitors), test
+        ``errors``, ``genes`` used, the training-fold ``bound`` (PAC-Bayes: the Bayes vote's,
+        ``min(1, 2 × Gibbs)``), the Gibbs classifier's expected test errors and bound, the chosen
+        ``model_type`` and ``p``, the genes' names and the rule (unrestricted stump models).
     """
     seed = config.seed
     loaded = {name: load_dataset(name) for name in config.datasets}
-    folds = [_outer_folds(loaded[name][1], config, seed) for name in config.datasets]
-    items = [(name, outer) for name, outers in zip(config.datasets, folds) for outer in outers]
-    parts = iter(parallel_map(partial(_run_loaded_fold, loaded, config, seed), items, n_jobs=n_jobs))
-    # One table per data set, concatenated, exactly as the serial protocol built it (the dtypes
-    # of the folds CSV follow from it).
-    tables = [pd.DataFrame([row for _ in outers for row in next(parts)]) for outers in folds]
-    frame = pd.concat(tables, ignore_index=True)
-    frame["method"] = frame["learner"].where(frame["selection"] == "-", frame["learner"] + "/" + frame["selection"])
+    items = [
+        (name, (repeat, fold, train, test))
+        for name in config.datasets
+        for repeat in range(config.n_repeats)
+        for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=config.n_splits,
+                                                              seed=seed + repeat))
+    ]
+    parts = parallel_map(partial(_fold_rows, loaded, config, seed), items, n_jobs=n_jobs)
+    frame = pd.DataFrame([row for part in parts for row in part])
+    for column, fill in (("bound", np.nan), ("gibbs_errors", np.nan), ("gibbs_bound", np.nan), ("model_type", ""),
+                         ("p", np.nan), ("gene_names", ""), ("rule", "")):
+        frame[column] = frame[column].fillna(fill) if column in frame else fill
+    frame["method"] = [_method(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
     frame["seed"] = seed + frame["repeat"]
-    keys = ["dataset", "method", "seed", "fold"]
-    return check_tidy(frame[keys + [c for c in frame.columns if c not in keys]])
+    return check_tidy(frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]])
 
 
-def folds_table(results: pd.DataFrame) -> pd.DataFrame:
-    """:func:`run`'s frame in the layout of ``figures/05_protocol_folds.csv``: :data:`FOLDS_COLUMNS`."""
-    return results[FOLDS_COLUMNS].reset_index(drop=True)
+# --------------------------------------------------------------------------------------------
+# Summaries of run's frame
+# --------------------------------------------------------------------------------------------
 
 
-def summarise(results):
-    """Per data set, learner and selection of :func:`run`'s frame: CV error (%), mean genes, mean
-    training-fold bound (%), and the PAC-Bayes Gibbs classifier's CV error and mean bound (%)."""
-    grouped = results.groupby(["dataset", "learner", "selection"], sort=False)
-    table = grouped.apply(
-        lambda g: pd.Series({
-            "cv_error_%": 100.0 * g["errors"].sum() / g["n_test"].sum(),
-            "genes": g["genes"].mean(),
+def summary_table(results):
+    """Per data set and method of :func:`run`'s frame: CV error with its spread, genes, bounds.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, method), in the frame's order: ``learner``, ``k``, ``prior``,
+        ``cv_error_%`` (pooled over every fold and repeat), ``sd over repeats`` (of the
+        repeats' CV errors), mean ``genes``, mean training-fold ``bound_%``, and the Gibbs
+        classifier's pooled ``gibbs_error_%`` and mean ``gibbs_bound_%`` (PAC-Bayes).
+    """
+    rows = []
+    for (name, method), g in results.groupby(["dataset", "method"], sort=False):
+        per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
+        first = g.iloc[0]
+        rows.append({
+            "dataset": name, "method": method, "learner": first["learner"], "k": int(first["k"]),
+            "prior": first["prior"], "cv_error_%": 100.0 * g["errors"].sum() / g["n_test"].sum(),
+            "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
+            "genes": float(g["genes"].mean()),
             "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
             "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
             if g["gibbs_errors"].notna().any() else np.nan,
             "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
-        }),
-        include_groups=False,
-    )
-    return table.reset_index()
+        })
+    return pd.DataFrame(rows)
 
 
-def wide_view(summary):
-    """:func:`summarise` output as one learner x data set table per quantity (dict of DataFrames)."""
-    label = summary["learner"] + np.where(summary["selection"] == "-", "", " (" + summary["selection"] + ")")
-    view = summary.assign(learner=label)
-    order = list(dict.fromkeys(view["dataset"]))
-    learners = list(dict.fromkeys(view["learner"]))
+def _rates(results, name, prior=PRIORS[0]):
+    """Per-fold test error (%) of data set ``name``: index (repeat, fold), one column per method.
+
+    Under ``prior``, Occam's and PAC-Bayes' columns are those of that prior range (named without
+    the ``[prior]`` suffix), so every claim reads the same column names in every variant.
+    """
+    part = results[(results["dataset"] == name) & results["prior"].isin(["-", PRIORS[0], prior])]
+    part = part[(part["prior"] == prior) | (part["learner"] == "sc") | (part["prior"] == "-")]
+    part = part.assign(method=[_method(lr, k, "-") for lr, k in zip(part["learner"], part["k"])],
+                       rate=100.0 * part["errors"] / part["n_test"])
+    return part.pivot(index=["repeat", "fold"], columns="method", values="rate")
+
+
+def _best(rates, methods):
+    """The method of ``methods`` with the lowest mean fold error (ties: the first of ``methods``)."""
+    means = rates[list(methods)].mean()
+    return methods[first_near_min(means.to_numpy())]
+
+
+def _candidates(k):
+    stumps = [_method(v, k, "-") for v in STUMP_VARIANTS]
+    others = [_method(c, k, "-") for c in (COMPETITORS if k == 0 else MATCHED_COMPETITORS)]
+    return stumps, others
+
+
+def matched_table(results, prior=PRIORS[0]):
+    """Per data set and ``k`` (0: unrestricted): the best stump learner and the best competitor.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    prior : str, default="declared"
+        The prior range of Occam's and PAC-Bayes' rows (:data:`PRIORS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, k): ``best stump learner`` and ``best competitor`` (lowest mean
+        fold error among the stump learners, resp. the competitors, restricted to ``k`` genes or
+        not), their CV errors (%) and mean genes, and the difference (points, stump − competitor).
+    """
+    rows = []
+    for name in dict.fromkeys(results["dataset"]):
+        rates = _rates(results, name, prior)
+        genes = results[results["dataset"] == name].groupby("method")["genes"].mean()
+        for k in sorted(set(results["k"])):
+            stumps, others = _candidates(k)
+            a, b = _best(rates, stumps), _best(rates, others)
+            suffix = lambda m: m if m.split(" ")[0] not in ("occam", "pac_bayes") or prior == PRIORS[0] else f"{m} [{prior}]"
+            rows.append({"dataset": name, "k": k, "best stump learner": a, "stump error %": rates[a].mean(),
+                         "stump genes": genes[suffix(a)], "best competitor": b, "competitor error %": rates[b].mean(),
+                         "competitor genes": genes[b], "difference": rates[a].mean() - rates[b].mean()})
+    return pd.DataFrame(rows)
+
+
+def corrected_paired_interval(differences, n_train, n_test, level=0.95):
+    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
+
+    ``r × k``-fold CV reuses every example, so the fold differences are correlated and the plain
+    t interval is too narrow; Nadeau & Bengio's correction inflates the variance of the mean from
+    ``σ²/J`` to ``(1/J + n_test/n_train) σ²`` (``J`` folds in all), with ``J − 1`` degrees of freedom.
+
+    Parameters
+    ----------
+    differences : array-like of shape (J,)
+        One paired difference per fold.
+    n_train, n_test : float
+        Training and test fold sizes (means over the folds).
+    level : float, default=0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    mean, low, high : float
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"need at least two paired differences, got {d.size}")
+    if n_train <= 0 or n_test <= 0:
+        raise ValueError(f"n_train and n_test must be positive, got {n_train}, {n_test}")
+    mean = float(d.mean())
+    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
+    return mean, mean - half, mean + half
+
+
+def _nadeau_bengio_values(d, n_train, n_test):
+    """``d`` spread about its mean by ``√(1 + J n_test/n_train)``: their paired t is the corrected t.
+
+    The engine's paired t (``test="t"``) uses ``σ²/J``; on these values its mean is unchanged and
+    its variance of the mean is ``(1/J + n_test/n_train) σ²``, :func:`corrected_paired_interval`'s.
+    """
+    d = np.asarray(d, dtype=float)
+    return d.mean() + (d - d.mean()) * np.sqrt(1.0 + d.size * n_test / n_train)
+
+
+def gene_frequency(results, top=10):
+    """How often each gene is chosen across the outer folds, per data set and stump learner.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame; its unrestricted stump rows of the declared prior are counted.
+    top : int, default=10
+        Genes listed per (data set, learner).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, learner, gene, folds, of folds``; more folds first, then the gene's name.
+    """
+    rows = []
+    chosen = results[results["learner"].isin(STUMP_VARIANTS) & (results["k"] == 0)
+                     & (results["prior"] == PRIORS[0])]
+    for (name, learner), g in chosen.groupby(["dataset", "learner"], sort=False):
+        genes = pd.Series([gene for text in g["gene_names"] for gene in text.split(";") if gene], dtype=str)
+        counts = genes.value_counts(sort=False).rename_axis("gene").reset_index(name="folds")
+        counts = counts.sort_values(["folds", "gene"], ascending=[False, True], kind="stable").head(top)
+        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "folds": int(r.folds),
+                     "of folds": len(g)} for r in counts.itertuples())
+    return pd.DataFrame(rows, columns=["dataset", "learner", "gene", "folds", "of folds"])
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's claims as a companion.claims family
+# --------------------------------------------------------------------------------------------
+
+#: "Competitive classification accuracy" (abstract): the points of CV error a stump learner may lose
+#: to the best competitor and still be competitive, fixed before the results.
+COMPETITIVE_POINTS = 5.0
+#: "Non-trivial" bound: below this risk (%) on every data set.
+NONTRIVIAL_BOUND = 50.0
+#: The Leukaemia probe Occam chose on the full data set with the per-gene ranges, and the share of
+#: training folds claimed for it ("a stable choice").
+OCCAM_GENE, OCCAM_GENE_SHARE = "X95735_at", 0.9
+
+
+def _claims_data(results, prior):
+    """What :func:`claims_family` reads under prior range ``prior``: rates, sizes and summaries per data set."""
+    names = list(dict.fromkeys(results["dataset"]))
+    summary = summary_table(results)
+    summary = summary[summary["prior"].isin(["-", prior]) | (summary["learner"] == "sc")]
     return {
-        column: view.pivot(index="learner", columns="dataset", values=column).reindex(index=learners, columns=order)
-        for column in ("cv_error_%", "genes", "bound_%", "gibbs_error_%", "gibbs_bound_%")
+        "rates": {name: _rates(results, name, prior) for name in names},
+        "sizes": {name: results[results["dataset"] == name][["n_train", "n_test"]].mean() for name in names},
+        "summary": summary[summary["k"] == 0].set_index(["dataset", "learner"]),
+        "genes": results[(results["learner"] == "occam") & (results["k"] == 0) & (results["prior"] == prior)],
     }
+
+
+def _difference(data, name, k):
+    """Corrected-t-ready paired fold differences: best stump learner − best competitor at ``k``."""
+    if name not in data["rates"]:
+        return None
+    rates, size = data["rates"][name], data["sizes"][name]
+    stumps, others = _candidates(k)
+    if not set(stumps + others) <= set(rates.columns):
+        return None
+    d = (rates[_best(rates, stumps)] - rates[_best(rates, others)]).to_numpy()
+    return _nadeau_bengio_values(d, size["n_train"], size["n_test"])
+
+
+def _occam_tightest(data):
+    table = data["summary"]["bound_%"].unstack("learner")[list(STUMP_VARIANTS)]
+    best = table.idxmin(axis=1)
+    losers = [f"{name} ({best[name]} {table.loc[name, best[name]]:.1f} vs Occam {table.loc[name, 'occam']:.1f} %)"
+              for name in table.index if best[name] != "occam"]
+    return (not losers, f"Occam's bound is the smallest on {len(table) - len(losers)}/{len(table)} data sets"
+            + (f"; not on {', '.join(losers)}" if losers else ""))
+
+
+def _bounds_above(data):
+    summary = data["summary"]
+    table = summary[summary.index.get_level_values("learner").isin(STUMP_VARIANTS)]
+    bound = table["bound_%"].where(table.index.get_level_values("learner") != "pac_bayes", table["gibbs_bound_%"])
+    error = table["cv_error_%"].where(table.index.get_level_values("learner") != "pac_bayes", table["gibbs_error_%"])
+    gap = bound - error
+    below = [f"{n} {lr}" for (n, lr), v in gap.items() if not v >= 0]
+    return (not below, f"bound − CV error from {gap.min():.1f} to {gap.max():.1f} points"
+            + (f"; below on {', '.join(below)}" if below else ""))
+
+
+def _nontrivial(data, learner):
+    table = data["summary"].xs(learner, level="learner")["bound_%"]
+    bad = [f"{n} ({v:.1f} %)" for n, v in table.items() if not v < NONTRIVIAL_BOUND]
+    return (not bad, f"mean training-fold bound below {NONTRIVIAL_BOUND:.0f} % on {len(table) - len(bad)}/"
+            f"{len(table)} data sets" + (f"; not on {', '.join(bad)}" if bad else ""))
+
+
+def _occam_gene(data):
+    folds = data["genes"][data["genes"]["dataset"] == "leukemia_golub"]
+    if folds.empty:
+        return None
+    hits = int(sum(OCCAM_GENE in text.split(";") for text in folds["gene_names"]))
+    return (hits >= OCCAM_GENE_SHARE * len(folds), f"{OCCAM_GENE} in {hits}/{len(folds)} training folds")
+
+
+def _occam_stable(data):
+    folds = data["genes"][data["genes"]["dataset"] == "leukemia_golub"]
+    if folds.empty:
+        return None
+    counts = pd.Series([g for text in folds["gene_names"] for g in text.split(";") if g], dtype=str).value_counts()
+    if counts.empty:
+        return (False, f"no gene in {len(folds)} training folds")
+    top = counts.index[counts.to_numpy() == counts.max()].min()
+    return (bool(counts.max() >= OCCAM_GENE_SHARE * len(folds)), f"{top} in {counts.max()}/{len(folds)} training folds")
+
+
+def claims_family(names=tuple(DATASETS), matched_k=(1, 2, 3)):
+    """The paper's claims (abstract, Section I) as a :mod:`companion.claims` family, criteria fixed here.
+
+    Parameters
+    ----------
+    names : sequence of str, default=all of :data:`DATASETS`
+        Data sets with a claim of their own.
+    matched_k : sequence of int, default=(1, 2, 3)
+        Numbers of genes of the matched-sparsity claims.
+
+    Returns
+    -------
+    list of companion.claims.Claim
+        Per data set ``acc-<set>``: the best bound-selected stump learner's CV error minus the
+        best competitor's (all genes) is at most :data:`COMPETITIVE_POINTS`; ``k<k>-<set>``: the
+        same at ``k`` genes (the best stump learner with ``k`` stumps against the best of
+        L1-path, SVM-RFE and AdaBoost with ``k`` genes). Both sides pick their best on the test
+        folds, so the selection optimism is shared. Each is a paired t on the ``repeats × folds``
+        differences, Nadeau & Bengio-corrected (:func:`corrected_paired_interval`). Exact checks:
+        ``occam-tightest``, ``bounds-above``, ``nontrivial-<learner>``, ``occam-gene`` and
+        ``occam-stable``;
+        guaranteed: ``fewer-genes`` and ``bayes-gibbs`` (Section V: ``R(B_Q) ≤ 2 R(G_Q)``).
+    """
+    from companion import claims as C
+
+    family = [C.guaranteed(
+        "fewer-genes", "The stump learners use far fewer genes than the competitors",
+        "the stump learners are capped at s ≤ 5 stumps, SVM-RFE is fixed at 16 genes and the SVM uses every "
+        "gene; the claims k1–k3 compare accuracy at matched sparsity instead")]
+    for k in (0, *matched_k):
+        for name in names:
+            cid, genes = (f"acc-{name}", "") if k == 0 else (f"k{k}-{name}", f" with {k} gene{'s' * (k > 1)}")
+            family.append(C.difference(
+                cid, f"On {name}, the stump learners{genes} are as accurate as the competitors{genes} (within "
+                f"{COMPETITIVE_POINTS:g} points)", partial(_difference, name=name, k=k), direction="<=",
+                margin=COMPETITIVE_POINTS, test="t", unit="points",
+                quantity=f"error(best stump learner{genes}) − error(best competitor{genes})"))
+    family += [
+        C.exact("occam-tightest", "The Occam bound is the tightest of the three on every data set", _occam_tightest),
+        C.exact("bounds-above", "Every bound lies above the CV error it guarantees, on every data set "
+                "(PAC-Bayes: Gibbs bound vs Gibbs error)", _bounds_above),
+        *[C.exact(f"nontrivial-{learner}", f"The {learner} bound is non-trivial (< {NONTRIVIAL_BOUND:g} %) on every "
+                  "data set" + (" (the Bayes vote's, twice the Gibbs bound)" if learner == "pac_bayes" else ""),
+                  partial(_nontrivial, learner=learner)) for learner in STUMP_VARIANTS],
+        C.exact("occam-gene", f"Occam chooses {OCCAM_GENE} on Leukaemia in at least {OCCAM_GENE_SHARE:.0%} of the "
+                "training folds", _occam_gene),
+        C.exact("occam-stable", f"Occam's choice on Leukaemia is stable: one gene in at least {OCCAM_GENE_SHARE:.0%} of "
+                "the training folds", _occam_stable),
+        C.guaranteed("bayes-gibbs", "R(B_Q) ≤ 2 R(G_Q): the Bayes vote errs at most twice as often as the Gibbs "
+                     "classifier", "where B_Q errs, at least half of Q's classifiers err (Section V), so the "
+                     "inequality holds on every sample, test folds included"),
+    ]
+    return family
+
+
+#: Names of the claims variants: the main range first, then the two sample-dependent ones.
+VARIANT_NAMES = {"declared": "main", "per_gene": "range=per gene (whole data)", "global": "range=global (whole data)"}
+
+
+def claims_report(results, names=None):
+    """Evaluate :func:`claims_family` on :func:`run`'s frame, one variant per prior range (Holm within each).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    names : sequence of str, optional
+        Data sets with claims (default: those of ``results``).
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+        Main variant: the declared range; variants ``range=per gene (whole data)`` and
+        ``range=global (whole data)`` where run.
+    """
+    from companion import claims as C
+
+    names = tuple(dict.fromkeys(results["dataset"])) if names is None else tuple(names)
+    matched = tuple(k for k in sorted(set(results["k"])) if k)
+    priors = [p for p in PRIORS if p in set(results["prior"])]
+    data = {VARIANT_NAMES[p]: _claims_data(results, p) for p in priors}
+    return C.evaluate(claims_family(names, matched), data)
+
+
+# --------------------------------------------------------------------------------------------
+# Figures of run's frame
+# --------------------------------------------------------------------------------------------
+
+
+def plot_bound_vs_error(summary):
+    """Mean training-fold bound against CV error, per stump learner, data set and prior range.
+
+    PAC-Bayes is shown by its Gibbs bound against the Gibbs classifier's error (the Bayes vote's
+    bound, twice it, saturates at 100 % on the small sets and would say nothing).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        :func:`summary_table`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    data = summary[summary["learner"].isin(STUMP_VARIANTS) & (summary["k"] == 0)]
+    fig, ax = plt.subplots(figsize=(6.5, 5))
+    markers = {"sc": "o", "occam": "s", "pac_bayes": "^"}
+    fills = {"declared": "full", "per_gene": "none", "global": "none"}
+    colours = dict(zip(dict.fromkeys(data["dataset"]), plt.cm.tab10.colors))
+    for _, row in data.iterrows():
+        gibbs = row["learner"] == "pac_bayes"
+        x, y = (row["gibbs_error_%"], row["gibbs_bound_%"]) if gibbs else (row["cv_error_%"], row["bound_%"])
+        ax.scatter(x, y, marker=markers[row["learner"]], s=45 if row["prior"] != "global" else 20,
+                   facecolors=colours[row["dataset"]] if fills[row["prior"]] == "full" else "none",
+                   edgecolors=colours[row["dataset"]])
+    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
+    top = float(np.nanmax(np.r_[data["bound_%"].where(data["learner"] != "pac_bayes"), data["gibbs_bound_%"]])) + 5
+    ax.set_xlim(0, 45)
+    ax.set_ylim(0, min(100, top))
+    ax.set_xlabel("CV test error (%; PAC-Bayes: Gibbs classifier)")
+    ax.set_ylabel("risk bound on the training folds (%, δ = 0.05; PAC-Bayes: Gibbs)")
+    for learner, marker in markers.items():
+        ax.scatter([], [], marker=marker, color="k", label=learner)
+    for name, colour in colours.items():
+        ax.scatter([], [], marker="o", color=colour, label=name)
+    ax.legend(fontsize=7, ncol=2, title="filled: declared range; open: per-gene; small open: global",
+              title_fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+def plot_matched_sparsity(table):
+    """CV error of the best stump learner and the best competitor against the number of genes ``k``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`matched_table`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    names = list(dict.fromkeys(table["dataset"]))
+    fig, axes = plt.subplots(1, len(names), figsize=(2.1 * len(names), 3), sharey=False, squeeze=False)
+    for ax, name in zip(axes[0], names):
+        part = table[(table["dataset"] == name) & (table["k"] > 0)]
+        ax.plot(part["k"], part["stump error %"], "o-", label="best stump learner")
+        ax.plot(part["k"], part["competitor error %"], "s--", label="best competitor")
+        ax.set_title(name, fontsize=8)
+        ax.set_xticks(list(part["k"]))
+        ax.set_xlabel("genes k", fontsize=8)
+    axes[0][0].set_ylabel("CV error (%)")
+    axes[0][0].legend(fontsize=6)
+    fig.tight_layout()
+    return fig
+
+
+def plot_gibbs_bound_vs_error(results):
+    """Per outer fold: the PAC-Bayes Gibbs bound on the training fold against the Gibbs test error.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame (its unrestricted PAC-Bayes rows of the declared range).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    import matplotlib.pyplot as plt
+
+    data = results[(results["learner"] == "pac_bayes") & (results["k"] == 0) & (results["prior"] == PRIORS[0])]
+    fig, ax = plt.subplots(figsize=(5.5, 4.5))
+    for (name, part), colour in zip(data.groupby("dataset", sort=False), plt.cm.tab10.colors):
+        ax.scatter(100 * part["gibbs_errors"] / part["n_test"], 100 * part["gibbs_bound"], s=10, alpha=0.5,
+                   color=colour, label=name)
+    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
+    top = float(100 * data["gibbs_bound"].max()) + 5
+    ax.set_xlim(-2, top)
+    ax.set_ylim(0, top)
+    ax.set_xlabel("Gibbs classifier's expected test error on the fold (%)")
+    ax.set_ylabel("Gibbs bound on the training fold (%, δ = 0.05)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig
+
+
+# --------------------------------------------------------------------------------------------
+# The bounds on the full data set: worked example, genes, trade-offs
+# --------------------------------------------------------------------------------------------
 
 
 def framework_costs(
@@ -432,6 +1001,8 @@ def framework_costs(
         PAC-Bayes empirical Gibbs risk (default: ``errors / m``).
     compression_errors : int, optional
         SC: errors outside the compression set (default: ``errors``).
+    delta : float, default=0.05
+        Confidence of every bound.
 
     Returns
     -------
@@ -476,7 +1047,19 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     The same classifier is a compression-set classifier (thresholds = training values), an Occam
     classifier (each threshold coded by the dyadic point of its interval of equivalent thresholds;
     same training errors) and the mean of a PAC-Bayes posterior (thresholds uniform on those
-    intervals; Gibbs risk computed exactly).
+    intervals; Gibbs risk computed exactly). The priors' range is the declared one
+    (:func:`declared_feature_range`).
+
+    Parameters
+    ----------
+    n_prefilter : int, default=500
+        Genes of largest |Welch t| the greedy searches (the bounds charge all 7129).
+    s : int, default=2
+        Stumps.
+    p : float, default=1.0
+        SC's utility weight.
+    delta : float, default=0.05
+        Confidence of every bound.
 
     Returns
     -------
@@ -487,10 +1070,11 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
-    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1]).fit(frame, y)
+    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1], length="greedy", stop_idle=False).fit(frame, y)
     m, k = len(y), model.features_.size
     wrong = model.predict(frame) != y
-    low, high = model.feature_range_[:, model.features_]
+    # the priors' range is the declared one (the SC model itself does not use it)
+    low, high = (np.full(k, v) for v in declared_feature_range("leukemia_golub"))
     a, b = model.intervals_[:, 0], model.intervals_[:, 1]
     lengths, _ = dyadic_code_lengths(a, b, low, high, closed=False)
     positive = (y == model.classes_[1]).astype(int)
@@ -506,6 +1090,15 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
 def golub_genes(config=None, n_prefilter=500):
     """Fit each variant on the full Golub data (selection by bound) and list its genes.
 
+    The priors' range is the declared one (:func:`declared_feature_range`).
+
+    Parameters
+    ----------
+    config : Config, optional
+        Learners' settings and grid (default ``Config()``).
+    n_prefilter : int, default=500
+        Genes of largest |Welch t| the greedy searches (the bounds charge all 7129).
+
     Returns
     -------
     table : pandas.DataFrame
@@ -518,7 +1111,7 @@ def golub_genes(config=None, n_prefilter=500):
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
     rows, models = [], {}
-    ranges = declared_feature_range(X)[:, keep]  # the full data set's: here the training set's too
+    ranges = prior_feature_range("leukemia_golub", X)[:, keep]
     for variant in STUMP_VARIANTS:
         template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
         model = fit_by_bound(template, frame, y, config.grid())
@@ -536,244 +1129,26 @@ def golub_genes(config=None, n_prefilter=500):
     return pd.DataFrame(rows), models
 
 
-def claims_table(summary):
-    """Test the paper's two claims per data set from :func:`summarise` output.
-
-    * "far fewer genes at competitive accuracy": the best stump learner's genes and CV error vs.
-      the best competitor's (competitive = within 5 percentage points).
-    * "tight risk guarantees": bound minus CV error of the bound-selected stump learners.
-    """
-    rows = []
-    for name, part in summary.groupby("dataset", sort=False):
-        stumps = part[part["learner"].isin(STUMP_VARIANTS)]
-        others = part[part["learner"].isin(COMPETITORS)]
-        best_stump = stumps.loc[stumps["cv_error_%"].idxmin()]
-        best_other = others.loc[others["cv_error_%"].idxmin()]
-        bound_sel = stumps[stumps["selection"] == "bound"]
-        tightest = bound_sel.loc[bound_sel["bound_%"].idxmin()]
-        rows.append({
-            "dataset": name,
-            "best stump learner": f"{best_stump['learner']} ({best_stump['selection']})",
-            "its error %": best_stump["cv_error_%"], "its genes": best_stump["genes"],
-            "best competitor": best_other["learner"],
-            "competitor error %": best_other["cv_error_%"], "competitor genes": best_other["genes"],
-            "competitive (<= 5 points)": bool(best_stump["cv_error_%"] <= best_other["cv_error_%"] + 5.0),
-            "fewer genes": bool(best_stump["genes"] < best_other["genes"]),
-            "tightest bound %": tightest["bound_%"], "its CV error %": tightest["cv_error_%"],
-            "bound - error (points)": tightest["bound_%"] - tightest["cv_error_%"],
-        })
-    return pd.DataFrame(rows).set_index("dataset")
-
-
-def plot_bound_vs_error(summary):
-    """Scatter of mean training-fold bound vs. CV error, per stump learner and data set."""
-    import matplotlib.pyplot as plt
-
-    data = summary[summary["bound_%"].notna()]
-    fig, ax = plt.subplots(figsize=(6.5, 5))
-    markers = {"sc": "o", "occam": "s", "pac_bayes": "^"}
-    colours = dict(zip(data["dataset"].unique(), plt.cm.tab10.colors))
-    for _, row in data.iterrows():
-        ax.scatter(
-            row["cv_error_%"], row["bound_%"], marker=markers[row["learner"]],
-            facecolors=colours[row["dataset"]] if row["selection"] == "bound" else "none",
-            edgecolors=colours[row["dataset"]], s=45,
-        )
-    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
-    ax.set_xlim(0, max(45, data["cv_error_%"].max() + 5))
-    ax.set_ylim(0, 102)
-    ax.set_xlabel("CV test error (%)")
-    ax.set_ylabel("risk bound on the training folds (%, δ = 0.05)")
-    for learner, marker in markers.items():
-        ax.scatter([], [], marker=marker, color="k", label=learner)
-    for name, colour in colours.items():
-        ax.scatter([], [], marker="o", color=colour, label=name)
-    ax.legend(fontsize=7, ncol=2, title="filled: chosen by bound; open: by inner CV", title_fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-# --------------------------------------------------------------------------------------------
-# Issue 15: the paper's learners on every gene, repeated CV, trade-offs, learnt genes
-# --------------------------------------------------------------------------------------------
-
-#: Data sets of the all-genes protocol: the two the recovered text names (Golub carries probe names).
-ALL_GENES_DATASETS = ("colon", "leukemia_golub")
-
-
-def _all_genes_fold_rows(loaded, config, seed, item, costly_p=None):
-    """Rows of one outer fold of :func:`run_all_genes` (self-contained: split and seeds travel with it)."""
-    import time
-
-    name, (repeat, fold, train, test) = item
-    X, y, names = loaded[name]
-    ranges = declared_feature_range(X)
-    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
-    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_test": len(test)}
-    empty = {"bound": np.nan, "gibbs_errors": np.nan, "gibbs_bound": np.nan, "model_type": "", "p": np.nan,
-             "rule": "", "gene_names": ""}
-    rows = []
-    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
-    for variant, inputs in [(v, "all") for v in STUMP_VARIANTS] + [("sc", "prefilter")]:
-        columns = slice(None) if inputs == "all" else keep
-        template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges[:, columns])
-        grid = config.grid()
-        if variant != "sc" and costly_p is not None:
-            grid = {**grid, "p": list(costly_p)}
-        start = time.perf_counter()
-        model = fit_by_bound(template, X_tr[:, columns], y_tr, grid)
-        seconds = time.perf_counter() - start
-        used = np.asarray(names[columns])[model.features_]
-        row = {
-            **base, **empty, "learner": variant if inputs == "all" else f"{variant} ({config.n_prefilter} genes)",
-            "errors": int(np.sum(model.predict(X_te[:, columns]) != y_te)), "genes": int(used.size),
-            "bound": model.bound_, "model_type": model.model_type, "p": model.p,
-            "rule": model.to_text(feature_names=list(names[columns])), "gene_names": ";".join(used),
-            "fit_seconds": seconds,
-        }
-        if variant == "pac_bayes":
-            row.update(_gibbs_columns(model, X_te[:, columns], y_te))
-        rows.append(row)
-    for learner, model in _competitors(config, seed).items():
-        inputs = slice(None) if learner == "linear_svm" else keep
-        start = time.perf_counter()
-        model.fit(X_tr[:, inputs], y_tr)
-        seconds = time.perf_counter() - start
-        rows.append({
-            **base, **empty, "learner": learner,
-            "errors": int(np.sum(model.predict(X_te[:, inputs]) != y_te)),
-            "genes": _genes_used(learner, model, X_tr[:, inputs].shape[1]), "fit_seconds": seconds,
-        })
-    return rows
-
-
-def run_all_genes(config=None, datasets=ALL_GENES_DATASETS, n_repeats=5, seed=None, n_jobs=1, costly_p=(1.0,)):
-    """The bound-selected learners as the paper runs them: on every gene, no prefilter, no inner CV.
-
-    Repeated stratified ``config.n_splits``-fold CV (``n_repeats`` repetitions, fold seeds
-    ``seed + repeat``; ``seed`` defaults to ``config.seed``). On each training fold, SC, Occam and
-    PAC-Bayes choose ``p``, conjunction vs disjunction (paying ``ln 2``, :func:`companion.stumps.fit_by_bound`) and the number of stumps by
-    their bound, on all genes, with the priors' ranges :func:`declared_feature_range` of the whole
-    data set. Beside them, on the same folds: SC on the ``config.n_prefilter`` Welch-filtered genes
-    (what the prefilter changes) and the competitors of :func:`run` (the Welch prefilter
-    is kept only for those that need it: SVM-RFE, L1-logistic, AdaBoost; the linear SVM takes all
-    genes).
-
-    ``costly_p``: the ``p`` grid of Occam and PAC-Bayes here (default ``(1.0,)``, the value at which
-    the PAC-Bayes utility follows its bound exactly; on 7129 genes each grid point costs a greedy
-    fit, so the full ``config.p_grid`` would triple their time); ``None``: ``config.p_grid``. SC
-    keeps ``config.p_grid`` (its fit takes about a tenth of a second).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (data set, repeat, fold, learner): test errors, genes, bound, the rule with the
-        genes' names (``rule``; ``gene_names`` joined by ``;``), the Gibbs classifier's expected
-        test errors and bound (PAC-Bayes), and ``fit_seconds`` (wall time of the fit, selection
-        included: volatile, never compared). Identical for every ``n_jobs`` except ``fit_seconds``.
-    """
-    config = config or Config()
-    seed = config.seed if seed is None else seed
-    if isinstance(n_repeats, bool) or not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
-        raise ValueError(f"n_repeats must be an integer >= 1, got {n_repeats!r}")
-    loaded = {name: load_dataset(name) for name in datasets}
-    cfg = replace(config, n_repeats=int(n_repeats))
-    items = [(name, outer) for name in datasets for outer in _outer_folds(loaded[name][1], cfg, seed)]
-    parts = parallel_map(partial(_all_genes_fold_rows, loaded, cfg, seed, costly_p=costly_p), items, n_jobs=n_jobs)
-    return pd.DataFrame([row for part in parts for row in part])
-
-
-def corrected_paired_interval(differences, n_train, n_test, level=0.95):
-    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
-
-    ``r × k``-fold CV reuses every example, so the fold differences are correlated and the plain
-    t interval is too narrow; Nadeau & Bengio's correction inflates the variance of the mean from
-    ``σ²/J`` to ``(1/J + n_test/n_train) σ²`` (``J`` folds in all), with ``J − 1`` degrees of freedom.
-
-    Returns
-    -------
-    mean, low, high : float
-    """
-    from scipy import stats
-
-    d = np.asarray(differences, dtype=float)
-    if d.ndim != 1 or d.size < 2:
-        raise ValueError(f"need at least two paired differences, got {d.size}")
-    if n_train <= 0 or n_test <= 0:
-        raise ValueError(f"n_train and n_test must be positive, got {n_train}, {n_test}")
-    mean = float(d.mean())
-    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
-    return mean, mean - half, mean + half
-
-
-def paired_differences(results, learners=STUMP_VARIANTS, margin=5.0):
-    """Each stump learner against each competitor on the same folds: difference of test error (points).
-
-    Per data set and pair, the per-fold differences of error rate (%, stump − competitor), their
-    mean over all ``repeats × folds`` and a 95 % corrected resampled-t interval
-    (:func:`corrected_paired_interval`). ``competitive`` says the interval's upper end is at most
-    ``margin`` points (the "within 5 points" of the claims, now with its uncertainty);
-    ``worse``/``better``: the interval excludes 0.
-    """
-    rows = []
-    for name, part in results.groupby("dataset", sort=False):
-        rate = part.assign(rate=100.0 * part["errors"] / part["n_test"]).pivot_table(
-            index=["repeat", "fold"], columns="learner", values="rate"
-        )
-        n_test = part.groupby(["repeat", "fold"])["n_test"].first()
-        n_total = int(n_test.groupby("repeat").sum().iloc[0])
-        mean_test = float(n_test.mean())
-        for learner in learners:
-            for other in COMPETITORS:
-                d = (rate[learner] - rate[other]).to_numpy()
-                mean, low, high = corrected_paired_interval(d, n_total - mean_test, mean_test)
-                rows.append({
-                    "dataset": name, "stump learner": learner, "competitor": other,
-                    "stump fold error %": float(rate[learner].mean()),
-                    "competitor fold error %": float(rate[other].mean()),
-                    "difference": mean, "95% low": low, "95% high": high,
-                    "competitive": bool(high <= margin), "worse": bool(low > 0), "better": bool(high < 0),
-                })
-    return pd.DataFrame(rows)
-
-
-def all_genes_summary(results):
-    """Per data set and learner: CV error (%) with its spread over repeats, genes, bounds (means)."""
-    rows = []
-    for (name, learner), g in results.groupby(["dataset", "learner"], sort=False):
-        per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
-        rows.append({
-            "dataset": name, "learner": learner, "cv_error_%": float(per_repeat.mean()),
-            "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
-            "genes": float(g["genes"].mean()),
-            "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
-            "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
-            if g["gibbs_errors"].notna().any() else np.nan,
-            "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
-        })
-    return pd.DataFrame(rows)
-
-
-def gene_frequency(results, learners=STUMP_VARIANTS, top=10):
-    """How often each gene is chosen across the outer folds, per data set and learner (top ``top``)."""
-    rows = []
-    for (name, learner), g in results[results["learner"].isin(learners)].groupby(["dataset", "learner"], sort=False):
-        genes = pd.Series([gene for text in g["gene_names"] for gene in text.split(";") if gene])
-        counts = genes.value_counts(sort=False).rename_axis("gene").reset_index(name="folds")
-        # Ties: more folds first, then the gene's name (deterministic).
-        counts = counts.sort_values(["folds", "gene"], ascending=[False, True], kind="stable").head(top)
-        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "folds": int(r.folds),
-                     "of folds": len(g)} for r in counts.itertuples())
-    return pd.DataFrame(rows)
-
-
 def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, p=1.0, model_type="conjunction"):
     """PAC-Bayes on the full data set (all genes), one margin width at a time: Gibbs bound along the path.
 
     Every candidate margin interval is ``[v_j, v_{j+g}]`` (``g`` sorted positions wide); one fit per
     ``g`` with ``margin_gaps=(g,)``, so the bound's margin–sparsity trade-off (Section V: a wider
     margin costs less KL but lets more examples be misclassified stochastically) is read off along
-    two axes: the margin width and the number of stumps.
+    two axes: the margin width and the number of stumps. Priors: :func:`declared_feature_range`.
+
+    Parameters
+    ----------
+    name : str, default="leukemia_golub"
+        Data set.
+    gaps : sequence of int, default=(1, 2, 4, 8, 16, 32)
+        Margin widths ``g``.
+    config : Config, optional
+        ``s_max``, ``eta``, ``delta`` (default ``Config()``).
+    p : float, default=1.0
+        Utility weight.
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+        The model class.
 
     Returns
     -------
@@ -787,7 +1162,8 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
     for gap in gaps:
         model = PacBayesStumps(
             s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
-            margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
+            margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X),
+            length="greedy", stop_idle=False, gap_unit="example",
         ).fit(X, y)
         low, high = model.feature_range_[:, model.features_]
         log_ratio = np.log((high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0]))
@@ -801,7 +1177,17 @@ def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, 
 
 
 def plot_margin_sweep(sweep):
-    """Gibbs bound against margin width (best prefix per width) and against the number of stumps."""
+    """Gibbs bound against margin width (best prefix per width) and against the number of stumps.
+
+    Parameters
+    ----------
+    sweep : pandas.DataFrame
+        :func:`margin_sweep`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
@@ -821,33 +1207,32 @@ def plot_margin_sweep(sweep):
     return fig
 
 
-def plot_gibbs_bound_vs_error(results):
-    """Per outer fold: the PAC-Bayes Gibbs bound on the training fold against the Gibbs test error."""
-    import matplotlib.pyplot as plt
-
-    data = results[results["learner"] == "pac_bayes"]
-    fig, ax = plt.subplots(figsize=(5.5, 4.5))
-    for (name, part), colour in zip(data.groupby("dataset", sort=False), plt.cm.tab10.colors):
-        ax.scatter(100 * part["gibbs_errors"] / part["n_test"], 100 * part["gibbs_bound"], s=14, alpha=0.6,
-                   color=colour, label=name)
-    ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
-    top = float(100 * data["gibbs_bound"].max()) + 5
-    ax.set_xlim(-2, top)
-    ax.set_ylim(0, top)
-    ax.set_xlabel("Gibbs classifier's expected test error on the fold (%)")
-    ax.set_ylabel("Gibbs bound on the training fold (%, δ = 0.05)")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    return fig
-
-
 def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), config=None, p=1.0,
                    model_type="conjunction"):
     """Occam on the full data set (all genes) for several code weights ``η``: stumps, code bits, bound.
 
     ``η`` weighs the threshold's code length in the greedy's utility; small ``η`` buys stumps that
     cover many examples with thresholds that need long codes, large ``η`` prefers short codes
-    (wide intervals of equivalent thresholds). Each row is the bound-minimising prefix.
+    (wide intervals of equivalent thresholds). Priors: :func:`declared_feature_range`.
+
+    Parameters
+    ----------
+    name : str, default="leukemia_golub"
+        Data set.
+    etas : sequence of float, default=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+        Code weights.
+    config : Config, optional
+        ``s_max``, ``delta`` (default ``Config()``).
+    p : float, default=1.0
+        Utility weight.
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+        The model class.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (η, prefix of the greedy path): stumps, code bits, bits per stump, training
+        errors, bound.
     """
     config = config or Config()
     X, y, _ = load_dataset(name)
@@ -855,7 +1240,7 @@ def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), 
     for eta in etas:
         model = OccamStumps(
             s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
-            prior_n_features=X.shape[1], feature_range=declared_feature_range(X),
+            prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X), length="greedy", stop_idle=False,
         ).fit(X, y)
         for size in range(model.features_.size + 1):
             codes = model.code_lengths_[:size]
@@ -868,7 +1253,17 @@ def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), 
 
 
 def plot_occam_tradeoff(tradeoff):
-    """Occam bound along the greedy path for each code weight ``η`` (labels: total code bits)."""
+    """Occam bound along the greedy path for each code weight ``η`` (labels: total code bits).
+
+    Parameters
+    ----------
+    tradeoff : pandas.DataFrame
+        :func:`occam_tradeoff`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -883,28 +1278,6 @@ def plot_occam_tradeoff(tradeoff):
     fig.tight_layout()
     return fig
 
-
-def restated_claims(paired, summary):
-    """The two claims from repeated CV: each bound-selected stump learner against the best competitor.
-
-    Per data set and stump learner: the competitor with the lowest mean fold error, the paired
-    difference (points) with its 95 % corrected interval, whether the interval's upper end is within
-    5 points, the genes of each, and the learner's mean training-fold bound minus its CV error.
-    """
-    best = paired.loc[paired.groupby(["dataset", "stump learner"], sort=False)["competitor fold error %"].idxmin()]
-    stats_ = summary.set_index(["dataset", "learner"])
-    rows = []
-    for _, r in best.iterrows():
-        mine, theirs = stats_.loc[(r["dataset"], r["stump learner"])], stats_.loc[(r["dataset"], r["competitor"])]
-        rows.append({
-            "dataset": r["dataset"], "stump learner": r["stump learner"], "best competitor": r["competitor"],
-            "difference": r["difference"], "95% low": r["95% low"], "95% high": r["95% high"],
-            "competitive (upper <= 5)": r["competitive"], "genes": mine["genes"],
-            "competitor genes": theirs["genes"], "bound %": mine["bound_%"],
-            "bound - CV error": mine["bound_%"] - mine["cv_error_%"],
-            "gibbs bound - gibbs error": mine["gibbs_bound_%"] - mine["gibbs_error_%"],
-        })
-    return pd.DataFrame(rows)
 
 
 def _gibbs_columns(model, X_test, y_test) -> dict:
