@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, validate_params
 
 
 __all__ = [
@@ -62,9 +63,14 @@ LED_SEGMENTS = np.array(
 )
 
 
-def _check_noise(noise):
-    if isinstance(noise, bool) or not isinstance(noise, (Real, Fraction)) or not 0 <= noise <= 0.5:
-        raise ValueError(f"noise (the flip probability of each segment) must be a number in [0, 0.5], got {noise!r}")
+#: The flip probability of each segment: a number (a ``Fraction`` for exact results) in [0, 0.5].
+_NOISE = [Fraction, Interval(Real, 0, 0.5, closed="both")]
+
+
+def _check_fraction(noise):
+    """The range of an exact ``Fraction`` noise (scikit-learn's ``Interval`` takes floats only)."""
+    if isinstance(noise, Fraction) and not 0 <= noise <= Fraction(1, 2):
+        raise ValueError(f"noise (the flip probability of each segment) must lie in [0, 1/2], got {noise}")
     return noise
 
 
@@ -85,6 +91,7 @@ def digit_group(digits) -> np.ndarray:
     return np.where(digits >= 5, 1, -1)
 
 
+@validate_params({"n": [Interval(Integral, 0, None, closed="left")], "noise": _NOISE, "random_state": ["random_state", np.random.Generator], "return_digits": ["boolean"]}, prefer_skip_nested_validation=True)
 def make_led_digits(n, noise=0.1, random_state=None, *, return_digits=False):
     """Draw ``n`` noisy LED digits for the task 0–4 (``y = -1``) against 5–9 (``y = +1``).
 
@@ -116,9 +123,7 @@ def make_led_digits(n, noise=0.1, random_state=None, *, return_digits=False):
     >>> X.shape, sorted(set(y.tolist()) | {-1, 1})
     ((4, 7), [-1, 1])
     """
-    if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
-        raise ValueError(f"n (number of examples) must be a non-negative integer, got {n!r}")
-    noise = float(_check_noise(noise))
+    noise = float(noise)
     if isinstance(random_state, np.random.Generator):
         generator = random_state
     else:
@@ -135,6 +140,7 @@ def _all_patterns() -> np.ndarray:
     return ((np.arange(128)[:, None] >> np.arange(6, -1, -1)[None, :]) & 1).astype(np.int8)
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def pattern_likelihoods(noise=0.1) -> np.ndarray:
     """``P(b | digit)`` for the 128 patterns ``b`` (rows, in the order of the binary number) and 10 digits.
 
@@ -149,7 +155,7 @@ def pattern_likelihoods(noise=0.1) -> np.ndarray:
     -------
     ndarray of shape (128, 10)
     """
-    noise = _check_noise(noise)
+    _check_fraction(noise)
     hamming = (_all_patterns()[:, None, :] != LED_SEGMENTS[None, :, :]).sum(axis=2)
     if isinstance(noise, Fraction):
         powers_flip = [noise**h for h in range(8)]
@@ -166,6 +172,7 @@ def _pattern_index(X) -> np.ndarray:
     return X.astype(np.int64) @ (1 << np.arange(6, -1, -1))
 
 
+@validate_params({"X": ["array-like"], "noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_predict(X, noise=0.1) -> np.ndarray:
     """Bayes-optimal labels (``+1`` = 5–9) for segment bits ``X`` of shape (n, 7).
 
@@ -187,6 +194,7 @@ def bayes_predict(X, noise=0.1) -> np.ndarray:
     return rule[_pattern_index(X)]
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_error(noise=0.1):
     """Exact error of the Bayes-optimal rule for 0–4 vs 5–9: ``Σ_b min(P(b, 0–4), P(b, 5–9))``.
 
@@ -206,6 +214,7 @@ def bayes_error(noise=0.1):
     return total / 10 if isinstance(noise, Fraction) else float(total) / 10.0
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_error_10class(noise=0.1):
     """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding.
 
@@ -304,6 +313,7 @@ class BooleanTree:
         )
 
 
+@validate_params({"X": ["array-like"], "y": ["array-like"], "max_depth": [Interval(Integral, 0, None, closed="left")], "leaf_cost": [Interval(Real, 0, None, closed="left")]}, prefer_skip_nested_validation=True)
 def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     """The tree of depth ≤ ``max_depth`` minimising ``leaf_cost·#leaves + #errors`` exactly.
 
@@ -334,8 +344,6 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
         raise ValueError(f"X must be a 2-D array of 0/1 values, got shape {X.shape}")
     if y.shape != (X.shape[0],) or not np.isin(y, (-1, 1)).all():
         raise ValueError("y must be a vector of labels in {-1, +1} with one entry per row of X")
-    check_scalar(max_depth, "max_depth", Integral, min_val=0)
-    check_scalar(leaf_cost, "leaf_cost", Real, min_val=0.0)
     n_vars = X.shape[1]
     bits = X.astype(bool)
     positive = y == 1
@@ -376,6 +384,7 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     return BooleanTree(tuple(monomials), np.array(signs), n_vars, errors, float(total))
 
 
+@validate_params({"monomial": ["array-like"], "n_variables": [Interval(Integral, 1, None, closed="left")]}, prefer_skip_nested_validation=True)
 def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     """Two trees ``T₁, T₂ ∈ DT_{d,n}`` with ``x^I = (T₁ + T₂)/2``: trees span ``P_{d,n}`` (paper §4).
 
@@ -406,8 +415,6 @@ def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     if ¬x1: predict -1
     if x1 x3: predict -1
     """
-    if isinstance(n_variables, bool) or not isinstance(n_variables, Integral) or n_variables < 1:
-        raise ValueError(f"n_variables must be a positive integer, got {n_variables!r}")
     literals = [int(c) for c in monomial]
     if any(c < 0 or c >= 2 * n_variables for c in literals):
         raise ValueError(f"monomial columns must lie in [0, {2 * n_variables}), got {monomial!r}")
