@@ -346,3 +346,27 @@ def test_trace_selects_the_rules_tests(rng):
             assert list(zip(steps["attribute"], steps["value"])) == list(rule.conditions)
             if len(steps):  # the last chosen test's p/t are the finished rule's
                 assert (steps["p"].iloc[-1], steps["t"].iloc[-1]) == (rule.p, rule.t)
+
+
+def test_a_numeric_column_cut_into_one_bin_gets_no_test():
+    # income carries no class information: MDL finds no cut, so "income = (-inf, inf)" (true of
+    # every present value) must not be a test; its missing cells stay a value of their own.
+    rng = np.random.default_rng(0)
+    n = 120
+    X = pd.DataFrame({"income": rng.normal(size=n), "k": rng.choice(["a", "b"], n).astype(object)})
+    y = np.where(X["k"] == "a", "p", "q")
+    X.loc[:9, "income"] = np.nan
+    y[:5] = "p"
+    model = Prism().fit(X, y)
+    assert model.encoding_.values[0] == [MISSING_VALUE_NAME]
+    assert "(-inf, inf)" not in model.to_text()
+    assert model.score(X, y) > 0.9
+
+
+def test_missing_value_default_is_a_value_and_weka_is_a_parameter_away():
+    X = pd.DataFrame({"a": ["u", "u", None, "v", None], "b": ["s", "r", "s", "r", "r"]})
+    y = pd.Series(["yes", "yes", "no", "no", "no"])
+    assert Prism().missing == "value" and Prism().fit(X, y).encoding_.values[0][-1] == MISSING_VALUE_NAME
+    assert MISSING_VALUE_NAME not in Prism(missing="no_match").fit(X, y).encoding_.values[0]
+    # A column without missing cells gets no "?" value.
+    assert MISSING_VALUE_NAME not in Prism().fit(X, y).encoding_.values[1]
