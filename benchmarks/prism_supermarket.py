@@ -26,7 +26,8 @@ from pathlib import Path
 import pandas as pd
 
 from companion.datasets import load_supermarket
-from companion.prism import MISSING_VALUE_NAME, Prism
+from companion.preprocessing import MISSING_VALUE_NAME
+from companion.prism import Prism
 from tests._naive import as_codes, naive_prism, rules_as_tuples
 
 __all__ = ["run", "measure", "write_arff", "run_weka"]

@@ -33,15 +33,26 @@ from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state, check_scalar
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
+from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
-from companion.interpretable import InterpretableMixin, check_numeric_input, laplace_proba
-from companion.preprocessing import check_encoding_params, fit_nominal_encoding, nominal_codes, nominal_input_tags
+from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.preprocessing import (
+    ENCODING_PARAMETER_CONSTRAINTS,
+    FrameEncoder,
+    NominalEncoding,
+    fit_nominal_encoding,
+    nominal_codes,
+    nominal_input_tags,
+    positive_weight_rows,
+)
+from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = ["LeafPath", "tree_leaf_paths", "PrunedDecisionTree", "OrderedRipper", "OneR"]
 
@@ -61,6 +72,13 @@ class LeafPath(NamedTuple):
 
     ``conditions`` holds ``(feature, op, threshold)`` triples from the root down, ``op`` being
     ``"<="`` (the left branch, as scikit-learn splits) or ``">"``; ``depth`` is their number.
+
+    Parameters
+    ----------
+    node : int
+        The leaf's node id in the tree.
+    conditions : tuple of (int, str, float)
+        The tests on the path, root first.
     """
 
     node: int
@@ -121,6 +139,36 @@ def leaf_monomial(conditions, n_variables: int) -> tuple[int, ...]:
     return tuple(sorted(f + n_variables if op == "<=" else f for f, op, _ in conditions))
 
 
+def _missing_routes(tree, leaves) -> list[tuple[bool, ...]]:
+    """Per leaf, per condition on its path (root first): whether a missing value satisfies it.
+
+    scikit-learn's tree sends a missing value left at a node when ``missing_go_to_left`` says
+    so (learnt at fit; to the larger child where no missing value was seen).
+    """
+    left, right = tree.children_left, tree.children_right
+    parent = np.full(tree.node_count, -1, dtype=np.intp)
+    is_left = np.zeros(tree.node_count, dtype=bool)
+    inner = np.flatnonzero(left != -1)
+    parent[left[inner]] = inner
+    parent[right[inner]] = inner
+    is_left[left[inner]] = True
+    go_left = np.asarray(getattr(tree, "missing_go_to_left", np.zeros(tree.node_count)), dtype=bool)
+    routes = []
+    for leaf in leaves:
+        route, node = [], int(leaf)
+        while parent[node] >= 0:
+            route.append(bool(go_left[parent[node]]) == bool(is_left[node]))
+            node = int(parent[node])
+        routes.append(tuple(route[::-1]))
+    return routes
+
+
+def _whole(value):
+    """``value`` as an int when it is a whole number (unit or integer weights), else as a float."""
+    value = float(value)
+    return int(round(value)) if value == round(value) else value
+
+
 def _descendants(node, left, right):
     """All nodes of the subtree rooted at ``node`` (including it)."""
     found, stack = [], [node]
@@ -137,10 +185,10 @@ def _descendants(node, left, right):
 # --------------------------------------------------------------------------------------------
 
 
-def _cost_complexity_alpha(X, y, *, max_depth, criterion, random_state, max_alphas):
+def _cost_complexity_alpha(X, y, sample_weight, *, max_depth, criterion, random_state, max_alphas):
     """``ccp_alpha`` of least inner-CV error among at most ``max_alphas`` values of the path."""
     grower = DecisionTreeClassifier(max_depth=max_depth, criterion=criterion, random_state=random_state)
-    path = grower.cost_complexity_pruning_path(X, y)
+    path = grower.cost_complexity_pruning_path(X, y, sample_weight=sample_weight)
     alphas = np.unique(path.ccp_alphas[:-1]) if len(path.ccp_alphas) > 1 else np.array([0.0])
     if len(alphas) > max_alphas:
         alphas = np.unique(np.quantile(alphas, np.linspace(0, 1, max_alphas)))
@@ -148,18 +196,25 @@ def _cost_complexity_alpha(X, y, *, max_depth, criterion, random_state, max_alph
     if n_splits < 2 or len(alphas) == 1:
         return 0.0
     splits = list(StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state).split(X, y))
-    # The criterion is the sum over inner folds of the fold error rates count_f / n_f, accumulated
-    # exactly in Python integers as multiples of 1 / lcm(n_f): equal criteria are equal numbers
-    # (a float sum of rates can break such a tie in its last bit).
-    common = math.lcm(*(len(test) for _, test in splits))
+    # The criterion is the sum over inner folds of the fold error rates (weighted errors over the
+    # fold's weight). With integer weights (unit weights included) it is accumulated exactly in
+    # Python integers as multiples of 1 / lcm(n_f): equal criteria are equal numbers (a float sum
+    # of rates can break such a tie in its last bit).
+    integer = bool(np.all(sample_weight == np.round(sample_weight)))
+    totals = [float(sample_weight[test].sum()) for _, test in splits]
+    exact = integer and all(t > 0 for t in totals)
+    common = math.lcm(*(int(t) for t in totals)) if exact else 1
     errors = [0] * len(alphas)
-    for train, test in splits:
+    for (train, test), total in zip(splits, totals):
         for k, alpha in enumerate(alphas):
             model = DecisionTreeClassifier(
                 max_depth=max_depth, criterion=criterion, random_state=random_state, ccp_alpha=alpha
-            ).fit(X[train], y[train])
-            wrong = int(np.count_nonzero(model.predict(X[test]) != y[test]))
-            errors[k] += wrong * (common // len(test))
+            ).fit(X[train], y[train], sample_weight=sample_weight[train])
+            wrong = float(sample_weight[test][model.predict(X[test]) != y[test]].sum())
+            if exact:
+                errors[k] += int(wrong) * (common // int(total))
+            elif total > 0:
+                errors[k] += wrong / total
     # Ties: the first, i.e. the smallest alpha (the largest tree) of least inner-CV error.
     return float(alphas[errors.index(min(errors))])
 
@@ -181,7 +236,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     ``max_alphas`` values of the pruning path (its quantiles when longer). The criterion, the
     sum of the inner-fold error rates, is compared exactly (integer error counts over a common
     denominator); ties go to the smallest ``alpha``. ``leaf_cost`` is not used. Missing values
-    (NaN) are allowed in this mode and routed by scikit-learn's tree.
+    (NaN) are routed by scikit-learn's tree.
 
     Scores: :meth:`predict_proba` is the Laplace-corrected class frequency ``(n_c + 1)/(n + k)`` of
     the training examples in the pruned leaf an example reaches (``k`` classes; every pruned leaf
@@ -189,8 +244,26 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     the first class of ``classes_``). :meth:`decision_function` is, for two classes,
     ``P(classes_[1]) − P(classes_[0]) = (n_1 − n_0)/(n + 2)``, exact in sign and positive iff
     ``predict`` says ``classes_[1]``; for more classes it is ``predict_proba`` itself.
-    Any number of classes; real-valued inputs (a string column of a DataFrame is rejected by name).
-    ``to_text()`` names the columns by ``feature_names_in_`` (else ``x0, x1, ...``).
+    Any number of classes. Numbers, with NaN for a missing value (routed by scikit-learn's tree,
+    in both pruning modes); nominal columns (read by the package's one rule: a DataFrame's
+    category, bool, object and string columns) are one-hot encoded first, a missing nominal
+    cell being NaN in every indicator. ``to_text(decimals=None)`` names the columns by
+    ``feature_names_in_`` (else ``x0, x1, ...``).
+
+    **Weights.** ``sample_weight`` are frequencies: an example of weight ``w`` counts as ``w``
+    examples in the split criterion, in the errors the pruning counts and in ``cell_counts_``,
+    so integer weights give the tree that duplicating the rows gives and zero weights the tree
+    that dropping them gives (``pruning="errors"``; the inner folds of
+    ``"cost_complexity_cv"`` split rows, not weights). ``class_weight`` (``"balanced"`` or a
+    dict) multiplies them, as the pruning minimises a count of errors.
+
+    **Exported model** (``to_dict()["model"]``): ``leaves`` (one per pruned leaf, right to left:
+    ``conditions`` as ``[column, "<=" or ">", threshold]`` on the encoded columns,
+    ``missing_satisfies`` per condition, ``class`` (index in ``classes``), ``counts``),
+    ``n_encoded_features``, ``ccp_alpha``, ``n_errors``, and ``encoder`` (``nominal`` mask and
+    ``categories`` of the one-hot encoder, or null). The rebuilt model predicts from the leaves'
+    conditions (it has no ``full_tree_``; ``leaves_`` becomes ``0 .. n_leaves - 1``).
+    ``rules_frame`` has one row per pruned leaf; a leaf decides the rows that reach it.
 
     Parameters
     ----------
@@ -205,6 +278,9 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         The pruning rule (see above).
     max_alphas : int, default=8
         ``pruning="cost_complexity_cv"``: most values of ``ccp_alpha`` tried, to bound the cost.
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (``"balanced"``:
+        ``n_samples / (n_classes * count of the class)``).
     random_state : int, RandomState or None, default=None
         Tie-breaking between equally good splits, and the inner folds' shuffle (scikit-learn's
         convention: ``None`` draws it afresh at every fit; pass an int for repeatable trees, as
@@ -229,9 +305,18 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Training errors of the pruned tree.
     risk_ : float
         ``leaf_cost·n_leaves_ + n_errors_`` (for ``leaf_cost = 1``: paper 03's Table 1 tree risk).
-    node_counts_ : ndarray of shape (n_nodes, n_classes)
-        Training examples of each class (columns: ``classes_``) reaching each node of
-        ``full_tree_``; the rows of the pruned leaves (``leaves_``) give :meth:`predict_proba`.
+    cell_counts_ : ndarray of shape (n_leaves, n_classes)
+        Weighted training examples of each class (columns: ``classes_``) in each pruned leaf
+        (rows in ``leaves_`` order): what :meth:`predict_proba` reads. Integers under integer
+        weights.
+    leaf_class_ : ndarray of int
+        Index in ``classes_`` of each pruned leaf's prediction (its weighted majority).
+    leaf_missing_ : list of tuple of bool
+        Per pruned leaf, per condition of ``leaf_conditions_``: whether a missing value
+        satisfies it (the way scikit-learn's tree routes it).
+    encoder_ : FrameEncoder or None
+        The one-hot encoder of the nominal input columns (None when every column is numeric);
+        the conditions test its output columns (``n_encoded_features_`` of them).
     leaves_ : ndarray
         Node ids of the pruned leaves, from right to left (the order of ``leaf_monomials_``,
         ``leaf_signs_``, ``leaf_depths_`` and ``leaf_conditions_``; paper 03's numbers were
@@ -243,50 +328,84 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """
 
     def __init__(
-        self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8, random_state=None
+        self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8,
+        class_weight=None, random_state=None,
     ):
         self.max_depth = max_depth
         self.leaf_cost = leaf_cost
         self.criterion = criterion
         self.pruning = pruning
         self.max_alphas = max_alphas
+        self.class_weight = class_weight
         self.random_state = random_state
 
-    def _allows_nan(self) -> bool:
-        return self.pruning == "cost_complexity_cv"
+    _parameter_constraints = {
+        "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+        "leaf_cost": [Interval(Real, 0, None, closed="left")],
+        "criterion": [StrOptions({"gini", "entropy", "log_loss"})],
+        "pruning": [StrOptions(set(PRUNINGS))],
+        "max_alphas": [Interval(Integral, 1, None, closed="left")],
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+        "random_state": ["random_state"],
+    }
 
-    def fit(self, X, y):
-        """Grow the CART tree on ``(X, y)`` and prune it by ``pruning``."""
-        if self.max_depth is not None:
-            check_scalar(self.max_depth, "max_depth", Integral, min_val=1)
-        check_scalar(self.leaf_cost, "leaf_cost", Real, min_val=0.0)
-        check_scalar(self.max_alphas, "max_alphas", Integral, min_val=1)
-        if not isinstance(self.criterion, str) or self.criterion not in ("gini", "entropy", "log_loss"):
-            raise ValueError(f"criterion must be 'gini', 'entropy' or 'log_loss', got {self.criterion!r}")
-        if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
-        check_numeric_input(X, type(self).__name__)
-        X, y = validate_data(
-            self, X, y, dtype=np.float64, ensure_all_finite="allow-nan" if self._allows_nan() else True
-        )
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = tags.input_tags.categorical = True
+        return tags
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Grow the CART tree on ``(X, y)`` and prune it by ``pruning``.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Numbers (NaN = missing, routed by scikit-learn's tree); the nominal columns (a
+            DataFrame's category, bool, object and string columns, an array's columns of
+            non-numbers) are one-hot encoded first (:class:`companion.preprocessing.FrameEncoder`).
+        y : array-like of shape (n_samples,)
+            Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: an example of weight ``w`` counts as ``w`` examples in the split
+            criterion, the leaf counts, the errors the pruning counts and ``cell_counts_``.
+
+        Returns
+        -------
+        self : PrunedDecisionTree
+        """
+        if not isinstance(X, pd.DataFrame):
+            X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
+        validate_data(self, X, skip_check_array=True)
+        encoder = FrameEncoder(encoding="onehot").fit(X)
+        self.encoder_ = encoder if encoder.nominal_.any() else None
+        if self.encoder_ is not None:
+            X = self.encoder_.transform(X)
+        X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        if self.class_weight is not None:
+            sample_weight = sample_weight * compute_sample_weight(self.class_weight, y)
         self.classes_, y_index = np.unique(y, return_inverse=True)
         self.ccp_alpha_ = 0.0
         if self.pruning == "cost_complexity_cv":
             self.ccp_alpha_ = _cost_complexity_alpha(
-                X, y_index, max_depth=self.max_depth, criterion=self.criterion,
+                X, y_index, sample_weight, max_depth=self.max_depth, criterion=self.criterion,
                 random_state=self.random_state, max_alphas=int(self.max_alphas),
             )
         self.full_tree_ = DecisionTreeClassifier(
             max_depth=self.max_depth, criterion=self.criterion, random_state=self.random_state,
             ccp_alpha=self.ccp_alpha_,
-        ).fit(X, y_index)
+        ).fit(X, y_index, sample_weight=sample_weight)
         tree = self.full_tree_.tree_
         n_nodes = tree.node_count
-        # Class counts of the training examples reaching each node, from the decision path.
+        # Weighted class counts of the training examples reaching each node, from the decision path.
         paths = self.full_tree_.decision_path(X)
-        one_hot = np.eye(self.classes_.size)[y_index]
+        one_hot = np.eye(self.classes_.size)[y_index] * sample_weight[:, None]
         counts = np.asarray(paths.T @ one_hot)
+        if np.all(sample_weight == np.round(sample_weight)):
+            counts = np.rint(counts).astype(np.int64)  # sums of whole weights: whole numbers
         node_class = np.argmax(counts, axis=1)
         leaf_errors = counts.sum(axis=1) - counts.max(axis=1)
         left, right = tree.children_left, tree.children_right
@@ -304,47 +423,80 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
                     keep_split[node] = split < as_leaf
                     best[node] = split if keep_split[node] else as_leaf
         leaves = tree_leaf_paths(tree, cut=~keep_split)[::-1]
-        # Map every node of the full tree to the pruned leaf that contains it.
-        pruned_leaf = np.arange(n_nodes)
-        for leaf in leaves:
-            pruned_leaf[_descendants(leaf.node, left, right)] = leaf.node
         self.leaves_ = np.array([leaf.node for leaf in leaves])
         self.leaf_conditions_ = [leaf.conditions for leaf in leaves]
+        self.leaf_missing_ = _missing_routes(tree, self.leaves_)
         self.leaf_monomials_ = [leaf_monomial(leaf.conditions, X.shape[1]) for leaf in leaves]
         self.leaf_depths_ = np.array([leaf.depth for leaf in leaves])
-        self.pruned_leaf_ = pruned_leaf
-        self.node_class_ = node_class
-        self.node_counts_ = np.rint(counts).astype(np.int64)  # sums of ones: whole numbers
-        self.n_leaves_ = len(leaves)
+        self.leaf_class_ = node_class[self.leaves_]
+        self.n_encoded_features_ = X.shape[1]
+        self.cell_counts_ = counts[self.leaves_]
+        self._set_sizes()
+        self.n_errors_ = _whole(leaf_errors[self.leaves_].sum())
+        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        return self
+
+    def _set_sizes(self):
+        """The size attributes, from the leaves."""
+        self.n_leaves_ = len(self.leaves_)
         self.n_literals_ = int(self.leaf_depths_.sum())
         self.complexity_ = self.n_literals_
         self.depth_ = int(self.leaf_depths_.max())
-        self.n_errors_ = int(round(leaf_errors[self.leaves_].sum()))
-        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
-        self.leaf_signs_ = np.where(node_class[self.leaves_] == 1, 1.0, -1.0)
-        return self
+        self.leaf_signs_ = np.where(self.leaf_class_ == 1, 1.0, -1.0)
 
     def _reached(self, X):
-        """Node id of the pruned leaf each row of ``X`` reaches."""
+        """Position in ``leaves_`` of the pruned leaf each row of ``X`` reaches."""
         check_is_fitted(self)
-        X = validate_data(
-            self, X, reset=False, dtype=np.float64, ensure_all_finite="allow-nan" if self._allows_nan() else True
-        )
-        return self.pruned_leaf_[self.full_tree_.apply(X)]
+        if not isinstance(X, pd.DataFrame):
+            X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
+        validate_data(self, X, skip_check_array=True, reset=False)
+        if self.encoder_ is not None:
+            X = self.encoder_.transform(X)
+        X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        return self._leaf_decisions(X).argmax(axis=1)
+
+    def _leaf_decisions(self, X):
+        """``decided[i, k]``: encoded row ``i`` satisfies every condition of leaf ``k`` (exactly one ``k``).
+
+        A missing value goes the way scikit-learn's tree sent it (``leaf_missing_``).
+        """
+        decided = np.ones((X.shape[0], len(self.leaf_conditions_)), dtype=bool)
+        for k, (conditions, missing) in enumerate(zip(self.leaf_conditions_, self.leaf_missing_)):
+            for (feature, op, threshold), nan_goes in zip(conditions, missing):
+                column = X[:, feature]
+                with np.errstate(invalid="ignore"):
+                    holds = column <= threshold if op == "<=" else column > threshold
+                decided[:, k] &= np.where(np.isnan(column), nan_goes, holds)
+        return decided
 
     def predict(self, X):
-        """Class of the pruned leaf reached by each row of ``X`` (its training majority)."""
+        """Class of the pruned leaf reached by each row of ``X`` (its training majority).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         reached = self._reached(X)  # first: it raises NotFittedError before fit
-        return self.classes_[self.node_class_[reached]]
+        return self.classes_[self.leaf_class_[reached]]
 
     def predict_proba(self, X):
         """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the reached pruned leaf.
 
-        One row per row of ``X``, one column per class of ``classes_``; :meth:`predict` is the
-        argmax (ties: the first class).
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in ``classes_`` order; :meth:`predict` is the argmax (ties: the first class).
         """
         reached = self._reached(X)
-        return laplace_proba(self.node_counts_[reached])
+        return laplace_proba(self.cell_counts_[reached])
 
     def decision_function(self, X):
         """Two classes: ``(n_1 − n_0)/(n + 2)`` of the reached leaf, positive iff ``classes_[1]`` is predicted.
@@ -353,33 +505,121 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         that equal counts give exactly 0 (predicted ``classes_[0]``, as :meth:`predict` does).
         With more (or fewer) than two classes: :meth:`predict_proba`, whose argmax is ``predict``.
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
         Returns
         -------
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
         """
         reached = self._reached(X)
-        counts = self.node_counts_[reached]
+        counts = self.cell_counts_[reached]
         if self.classes_.size != 2:
             return laplace_proba(counts)
         return (counts[:, 1] - counts[:, 0]) / (counts.sum(axis=1) + 2.0)
 
-    def _render_text(self, feature_names) -> str:
+    def _names(self, feature_names):
+        """Names of the encoded columns the conditions test (one-hot: ``city=Paris``)."""
+        if self.encoder_ is None:
+            return list(feature_names)
+        return [str(name) for name in self.encoder_.get_feature_names_out(list(feature_names))]
+
+    def _condition_text(self, index, names, decimals=None) -> str:
+        """The conditions of leaf ``leaves_[index]`` (``names``: encoded columns), joined by AND."""
+        def number(t):
+            return f"{t:.3g}" if decimals is None else f"{round(t, decimals):g}"
+        return " AND ".join(f"{names[f]} {op} {number(t)}" for f, op, t in self.leaf_conditions_[index])
+
+    def _render_text(self, feature_names, *, decimals=None) -> str:
         """The pruned tree as rules, one leaf per line (left to right), with the leaf's training counts.
 
         ``age <= 54.5`` follows scikit-learn's split (left: ``<=``); on 0/1 inputs ``x3 <= 0.5``
-        is the literal ``¬x3``. Columns are named by ``feature_names`` (default
-        ``feature_names_in_``, else ``x0, x1, ...`` counted from 0).
+        is the literal ``¬x3``; a one-hot column of a nominal input is ``city=Paris``. Columns
+        are named by ``feature_names`` (default ``feature_names_in_``, else ``x0, x1, ...``
+        counted from 0). ``decimals``: thresholds rounded to that many decimals (default: 3
+        significant digits).
         """
+        names = self._names(feature_names)
         lines = []
         for index in range(self.n_leaves_ - 1, -1, -1):  # leaves_ runs right to left
-            leaf, conditions = self.leaves_[index], self.leaf_conditions_[index]
-            text = " AND ".join(f"{feature_names[f]} {op} {t:.3g}" for f, op, t in conditions) or "always"
-            counts = self.node_counts_[leaf]
-            label = self.node_class_[leaf]
+            text = self._condition_text(index, names, decimals) or "always"
+            counts = self.cell_counts_[index]
+            label = self.leaf_class_[index]
             lines.append(
-                f"if {text}: predict {self.classes_[label]!s} ({counts[label]} of {counts.sum()} training examples)"
+                f"if {text}: predict {self.classes_[label]!s} ({_whole(counts[label])} of {_whole(counts.sum())} "
+                "training examples)"
             )
         return "\n".join(lines)
+
+    def _rule_records(self, feature_names):
+        """One record per pruned leaf, in ``to_text`` order (left to right)."""
+        names = self._names(feature_names)
+        return [
+            {"condition": self._condition_text(index, names), "prediction": self.classes_[self.leaf_class_[index]]}
+            for index in range(self.n_leaves_ - 1, -1, -1)
+        ]
+
+    def _rule_decisions(self, X):
+        """Leaf ``k`` decides the rows that reach it (one leaf per row)."""
+        positions = self._reached(X)
+        order = np.arange(self.n_leaves_ - 1, -1, -1)
+        return positions[:, None] == order[None, :]
+
+    def _model_to_dict(self):
+        model = {
+            "leaves": [
+                {
+                    "conditions": [[int(f), op, float(t)] for f, op, t in conditions],
+                    "missing_satisfies": list(missing),
+                    "class": int(label),
+                    "counts": counts.tolist(),
+                }
+                for conditions, missing, label, counts in zip(
+                    self.leaf_conditions_, self.leaf_missing_, self.leaf_class_, self.cell_counts_
+                )
+            ],
+            "n_encoded_features": int(self.n_encoded_features_),
+            "ccp_alpha": float(self.ccp_alpha_),
+            "n_errors": self.n_errors_,
+            "encoder": None,
+        }
+        if self.encoder_ is not None:
+            model["encoder"] = {
+                "nominal": self.encoder_.nominal_.tolist(),
+                "categories": [None if v is None else list(v) for v in self.encoder_.categories_],
+            }
+        return model
+
+    def _model_from_dict(self, model):
+        leaves = model["leaves"]
+        self.leaf_conditions_ = [tuple((int(f), op, float(t)) for f, op, t in leaf["conditions"]) for leaf in leaves]
+        self.leaf_missing_ = [tuple(bool(v) for v in leaf["missing_satisfies"]) for leaf in leaves]
+        self.leaf_class_ = np.array([leaf["class"] for leaf in leaves], dtype=np.intp)
+        counts = np.array([leaf["counts"] for leaf in leaves], dtype=float)
+        self.cell_counts_ = counts.astype(np.int64) if np.all(counts == np.round(counts)) else counts
+        self.n_encoded_features_ = int(model["n_encoded_features"])
+        self.leaf_depths_ = np.array([len(c) for c in self.leaf_conditions_])
+        self.leaf_monomials_ = [leaf_monomial(c, self.n_encoded_features_) for c in self.leaf_conditions_]
+        self.leaves_ = np.arange(len(leaves))
+        self.ccp_alpha_ = float(model["ccp_alpha"])
+        self.n_errors_ = model["n_errors"]
+        self._set_sizes()
+        self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        self.encoder_ = None
+        if model.get("encoder") is not None:
+            encoder = FrameEncoder(encoding="onehot")
+            encoder.nominal_ = np.array(model["encoder"]["nominal"], dtype=bool)
+            encoder.categories_ = model["encoder"]["categories"]
+            encoder.n_features_in_ = self.n_features_in_
+            names = getattr(self, "feature_names_in_", None)
+            if names is not None:
+                encoder.feature_names_in_ = np.asarray(names, dtype=object)
+            encoder.columns_ = [str(c) for c in names] if names is not None else [
+                f"x{j}" for j in range(self.n_features_in_)
+            ]
+            self.encoder_ = encoder
 
 
 # --------------------------------------------------------------------------------------------
@@ -413,6 +653,17 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     DataFrame with columns ``0, 1, ...``. Missing cells (NaN) reach ``wittgenstein`` as they are;
     on a nominal column a condition ``a = v`` never holds for them.
 
+    **Weights.** None: ``fit`` refuses ``sample_weight`` with a ``TypeError`` naming
+    OrderedRipper, since ``wittgenstein.RIPPER`` grows and prunes on unweighted rows.
+
+    **Exported model** (``to_dict()["model"]``): ``columns`` (the frame's columns), ``rulesets``
+    (per class but the default, in order: ``label``, ``rules`` as lists of ``[column, value]``
+    conditions, and what ``wittgenstein`` needs to predict with them without refitting: its
+    numeric ``bins`` (the range names it bins numbers into), ``binner`` settings,
+    ``selected_features``, ``trainset_features``, ``class_feat``), ``class_order``,
+    ``default_class``, ``cell_counts``, ``n_rules``, ``n_literals``. ``rules_frame`` has one row
+    per rule; a rule decides the rows it is the first listed rule to cover.
+
     Parameters
     ----------
     random_state : int, RandomState or None, default=None
@@ -433,7 +684,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Conditions over all rules.
     complexity_ : int
         ``n_literals_``: the conditions :meth:`to_text` shows.
-    decider_class_counts_ : ndarray of shape (n_rulesets + 1, n_classes)
+    cell_counts_ : ndarray of shape (n_rulesets + 1, n_classes)
         Training examples of each class (columns: ``classes_``) decided by each rule set (rows
         in ``rulesets_`` order; the last row: the default), what :meth:`predict_proba` reads.
         :meth:`predict` is the deciding rule set's class, usually but not necessarily the
@@ -449,6 +700,19 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "seed the split is of row positions, so reordering the rows changes the split and the rules"
     )
 
+    _parameter_constraints = {"random_state": ["random_state"]}
+
+    _sklearn_check_exemptions = dict.fromkeys(
+        (
+            "check_sample_weights_pandas_series", "check_sample_weights_not_an_array",
+            "check_sample_weights_list", "check_sample_weights_shape", "check_sample_weights_not_overwritten",
+            "check_sample_weight_equivalence_on_dense_data", "check_all_zero_sample_weights_error",
+            "check_classifiers_one_label_sample_weights",
+        ),
+        "wittgenstein's RIPPER grows and prunes rules on unweighted rows, so OrderedRipper takes "
+        "no sample_weight (it refuses one with a TypeError naming OrderedRipper)",
+    )
+
     def __init__(self, *, random_state=None):
         self.random_state = random_state
 
@@ -462,18 +726,33 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             return raw.reset_index(drop=True)
         return pd.DataFrame(X)
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Learn one rule set per class but the most frequent, rarest class first.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : None
+            Not supported: wittgenstein's RIPPER has no weights. Anything but None raises.
 
         Returns
         -------
         self : OrderedRipper
+
+        Raises
+        ------
+        TypeError
+            If ``sample_weight`` is given.
         """
+        if sample_weight is not None:
+            raise TypeError(
+                "OrderedRipper does not take sample_weight: the binary RIPPER it orders "
+                "(wittgenstein.RIPPER) grows and prunes its rules on unweighted rows. Repeat rows "
+                "to give them integer weights, or use Prism, OneR, PrunedDecisionTree or "
+                "DecisionCommittee, which take weights."
+            )
         wittgenstein = _import_wittgenstein()
         if self.random_state is None or isinstance(self.random_state, Integral):
             seed = self.random_state
@@ -507,7 +786,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.complexity_ = self.n_literals_
         counts = np.zeros((len(self.rulesets_) + 1, self.classes_.size), dtype=np.int64)
         np.add.at(counts, (self._decider(frame), y_index), 1)
-        self.decider_class_counts_ = counts
+        self.cell_counts_ = counts
         return self
 
     def _decider(self, frame) -> np.ndarray:
@@ -527,7 +806,17 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self._decider(self._frame(X, raw))
 
     def predict(self, X):
-        """The class of the first rule set that fires, else the default class."""
+        """The class of the first rule set that fires, else the default class.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         decider = self._validated_decider(X)
         labels = np.array([label for label, _ in self.rulesets_] + [self.default_class_], dtype=object)
         return labels[decider].astype(self.classes_.dtype)
@@ -536,7 +825,12 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Laplace-corrected class frequencies ``(n_c + 1)/(n + k)`` of the deciding rule set.
 
         The training examples counted are those the same rule set decides (the first that fires
-        on them), or that none decides for the default; ``decider_class_counts_`` holds them.
+        on them), or that none decides for the default; ``cell_counts_`` holds them.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
 
         Returns
         -------
@@ -544,7 +838,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Columns in ``classes_`` order.
         """
         decider = self._validated_decider(X)  # first: it raises NotFittedError before fit
-        return laplace_proba(self.decider_class_counts_[decider])
+        return laplace_proba(self.cell_counts_[decider])
 
     def _render_text(self, feature_names) -> str:
         """One line per rule, ``if a = v AND ...: predict c``, in the order they are tried."""
@@ -556,6 +850,88 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 lines.append(f"if {text or 'always'}: predict {label!s}")
         lines.append(f"otherwise: predict {self.default_class_!s}")
         return "\n".join(lines)
+
+    def _rule_records(self, feature_names):
+        """One record per rule, in the order :meth:`to_text` lists them (the default excluded)."""
+        position = {column: j for j, column in enumerate(self.columns_)}
+        return [
+            {
+                "condition": " AND ".join(f"{feature_names[position[c.feature]]} = {c.val}" for c in rule.conds),
+                "prediction": label,
+            }
+            for label, model in self.rulesets_
+            for rule in model.ruleset_.rules
+        ]
+
+    def _rule_decisions(self, X):
+        """A rule decides the rows it is the first rule (in the listed order) to cover."""
+        check_is_fitted(self)
+        raw = X
+        X = validate_data(self, X, reset=False, dtype=None, ensure_all_finite="allow-nan")
+        frame = self._frame(X, raw)
+        columns = []
+        for _, model in self.rulesets_:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                _, reasons = model.predict(frame, give_reasons=True)
+            for rule in model.ruleset_.rules:
+                columns.append(np.array([any(r is rule or r == rule for r in why) for why in reasons], dtype=bool))
+        covered = np.column_stack(columns) if columns else np.zeros((len(frame), 0), dtype=bool)
+        first = np.cumsum(covered, axis=1) == 1
+        return covered & first
+
+    def _model_to_dict(self):
+        rulesets = []
+        for label, model in self.rulesets_:
+            binner = model.bin_transformer_
+            rulesets.append({
+                "label": label,
+                "rules": [[[c.feature, c.val] for c in rule.conds] for rule in model.ruleset_.rules],
+                "bins": [[feature, list(bins)] for feature, bins in (binner.bins_ or {}).items()],
+                "binner": {key: getattr(binner, key) for key in ("n_discretize_bins", "names_precision", "engine")},
+                "selected_features": list(model.selected_features_),
+                "trainset_features": list(model.trainset_features_),
+                "class_feat": model.class_feat,
+            })
+        return {
+            "columns": list(self.columns_),
+            "rulesets": rulesets,
+            "class_order": list(self.class_order_),
+            "default_class": self.default_class_,
+            "cell_counts": self.cell_counts_.tolist(),
+            "n_rules": self.n_rules_,
+            "n_literals": self.n_literals_,
+        }
+
+    def _model_from_dict(self, model):
+        wittgenstein = _import_wittgenstein()
+        from wittgenstein.base import Cond, Rule, Ruleset
+        from wittgenstein.discretize import BinTransformer
+
+        def label(value):
+            return self.classes_[np.flatnonzero(self.classes_ == np.asarray(value, dtype=self.classes_.dtype))[0]]
+
+        self.columns_ = list(model["columns"])
+        self.rulesets_ = []
+        for entry in model["rulesets"]:
+            ripper = wittgenstein.RIPPER(random_state=None, verbosity=0)
+            ripper.ruleset_ = Ruleset([Rule([Cond(f, v) for f, v in conds]) for conds in entry["rules"]])
+            binner = BinTransformer(**entry["binner"], verbosity=0)
+            binner.bins_ = {feature: list(bins) for feature, bins in entry["bins"]}
+            binner.thresholds_ = {}
+            ripper.bin_transformer_ = binner
+            ripper.selected_features_ = list(entry["selected_features"])
+            ripper.trainset_features_ = list(entry["trainset_features"])
+            ripper.class_feat = entry["class_feat"]
+            ripper.pos_class = 1
+            ripper.classes_ = np.array([0, 1])
+            self.rulesets_.append((label(entry["label"]), ripper))
+        self.class_order_ = [label(c) for c in model["class_order"]]
+        self.default_class_ = label(model["default_class"])
+        self.cell_counts_ = np.asarray(model["cell_counts"], dtype=np.int64)
+        self.n_rules_ = int(model["n_rules"])
+        self.n_literals_ = int(model["n_literals"])
+        self.complexity_ = self.n_literals_
 
 
 # --------------------------------------------------------------------------------------------
@@ -576,16 +952,20 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    discretizer : transformer or None, default=None
-        As in :class:`companion.prism.Prism`: numeric columns (see ``categorical_features``)
-        are refused unless a discretiser such as ``KBinsDiscretizer(n_bins=5,
-        encode="ordinal", strategy="quantile")`` is given; it is then cloned and fitted on
-        every numeric column, whole numbers included. (Weka's OneR has its own
-        discretisation of numeric attributes, with a minimum bucket size; this one has not.)
+    discretizer : "mdl", transformer or None, default="mdl"
+        As in :class:`companion.prism.Prism`: every numeric column (see
+        ``categorical_features``) is binned, whole numbers included; ``"mdl"``:
+        :class:`companion.preprocessing.MDLDiscretizer`; a transformer such as
+        ``KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")`` is cloned and
+        fitted on every numeric column; ``None`` refuses numeric columns. (Weka's OneR has its
+        own discretisation of numeric attributes, with a minimum bucket size; this one has not.)
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
         Which columns are nominal, exactly as in :class:`companion.prism.Prism` (``None``: from
         the DataFrame's dtypes; a plain array's numbers are numeric with a discretiser, integer
         codes without one); the other columns are numeric and binned by ``discretizer``.
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight``: OneR minimises a count of
+        errors, which then counts each class's errors at its weight.
 
     Attributes
     ----------
@@ -598,7 +978,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     attribute_name_ : str
     value_classes_ : dict
         Value of the chosen attribute (``?`` for missing) -> predicted class.
-    value_class_counts_ : ndarray of shape (n_values, n_classes)
+    cell_counts_ : ndarray of shape (n_values, n_classes)
         Training instances of each class (columns in ``classes_`` order) per value code of the
         chosen attribute (the last code is missing): what :meth:`predict_proba` reads.
     class_counts_ : ndarray of shape (n_classes,)
@@ -629,50 +1009,49 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     """
 
     _sklearn_check_exemptions = {
-        "check_positive_only_tag_during_fit": (
-            "the check subtracts the mean from the integer codes it feeds a categorical "
-            "learner, making non-integer numbers, which OneR refuses by design in a plain array "
-            "without a discretizer (nominal attributes only; the error points to the "
-            "discretizer option)"
-        ),
-        "check_classifier_data_not_an_array": (
-            "the check wraps its float64 integer codes in a DataFrame and expects the array's "
-            "predictions; a DataFrame's float64 columns are numeric by their dtype (issue 14: "
-            "column kinds come from dtypes, never from whole-looking floats), so OneR without a "
-            "discretizer refuses them, naming the column, while a plain array of numbers is read "
-            "as integer codes"
-        ),
         "check_classifiers_train": (
             "one attribute of the check's two cannot separate its three blobs: OneR reaches "
             "about 0.71 training accuracy there (the check wants > 0.83)"
         ),
     }
 
-    def __init__(self, *, discretizer=None, categorical_features=None):
+    _parameter_constraints = {
+        **ENCODING_PARAMETER_CONSTRAINTS,
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+    }
+
+    def __init__(self, *, discretizer="mdl", categorical_features=None, class_weight=None):
+        self.class_weight = class_weight
         self.discretizer = discretizer
         self.categorical_features = categorical_features
 
     def __sklearn_tags__(self):
         return nominal_input_tags(super().__sklearn_tags__())
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Choose the attribute whose one-level rule makes the fewest training errors.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
-            Nominal attributes (strings, integer codes or categoricals), and numeric ones with a
-            ``discretizer`` (see ``categorical_features``).
+            Nominal attributes (strings, integer codes or categoricals), and numeric ones binned
+            by the ``discretizer`` (see ``categorical_features``).
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights: the errors counted are sums of weights (class Notes).
 
         Returns
         -------
         self : OneR
         """
-        check_encoding_params(self)
+        if self.class_weight is not None:
+            balance = compute_sample_weight(self.class_weight, np.asarray(y))
+            sample_weight = balance if sample_weight is None else balance * _check_sample_weight(sample_weight, X)
+        X, y, weight = positive_weight_rows(X, y, sample_weight)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing="value", discretizer=self.discretizer,
-            categorical_features=self.categorical_features,
+            categorical_features=self.categorical_features, sample_weight=weight,
         )
         self.encoding_ = encoding
         self.classes_ = np.unique(y_arr)
@@ -685,20 +1064,25 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         offsets = np.concatenate([[0], np.cumsum(n_values)])
         # Joint (attribute, value, class) counts in one bincount: cell index = test * k + class.
         test = offsets[:-1] + codes  # codes >= 0 everywhere: missing is a value here
+        unit = np.ones(len(y_arr)) if weight is None else weight
         joint = np.bincount(
-            (test * n_classes + class_code[:, None]).ravel(), minlength=offsets[-1] * n_classes
+            (test * n_classes + class_code[:, None]).ravel(),
+            weights=np.repeat(unit, codes.shape[1]), minlength=offsets[-1] * n_classes,
         ).reshape(offsets[-1], n_classes)
+        if weight is None or np.all(weight == np.round(weight)):
+            joint = np.rint(joint).astype(np.int64)  # sums of whole weights
         declared = joint[:, np.argsort(rank)]  # columns in declared class order
         majority = np.argmax(declared, axis=1)  # first maximum = earliest class in declared order
         correct_per_test = joint.max(axis=1)
         correct = np.add.reduceat(correct_per_test, offsets[:-1])
-        best = int(np.argmax(correct))  # earliest attribute on ties
+        # Earliest attribute on ties (exact for whole weights; within TIE_RTOL for others).
+        best = first_near_min(-correct.astype(float), 0.0 if joint.dtype.kind == "i" else TIE_RTOL)
         self.attribute_ = best
         self.attribute_name_ = names[best]
         block = slice(offsets[best], offsets[best + 1])
         self.value_codes_ = np.array([class_order[k] for k in majority[block]], dtype=object)
-        self.value_class_counts_ = joint[block]
-        self.class_counts_ = np.bincount(class_code, minlength=n_classes)
+        self.cell_counts_ = joint[block]
+        self.class_counts_ = joint[offsets[best] : offsets[best + 1]].sum(axis=0)
         # A value absent from the training set predicts the majority class.
         absent = joint[block].sum(axis=1) == 0
         totals = self.class_counts_[np.argsort(rank)]
@@ -708,8 +1092,58 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
             encoding.value_name(best, v): c for v, c in enumerate(self.value_codes_) if not absent[v]
         }
         self.complexity_ = len(self.value_classes_)
-        self.training_errors_ = int(len(y_arr) - correct[best])
+        self.training_errors_ = _whole(unit.sum() - correct[best])
         return self
+
+    def _rule_records(self, feature_names):
+        """One record per ``value -> class`` line of :meth:`to_text`."""
+        name = feature_names[self.attribute_]
+        return [
+            {"condition": f"{name} = {value}", "prediction": label} for value, label in self.value_classes_.items()
+        ]
+
+    def _rule_decisions(self, X):
+        """The line of value ``v`` decides the rows holding ``v`` in the chosen attribute."""
+        codes = self._value_codes(X)
+        seen = np.flatnonzero(self.cell_counts_.sum(axis=1) > 0)
+        return codes[:, None] == seen[None, :]
+
+    def _model_to_dict(self):
+        return {
+            "columns": self.encoding_.to_dict(),
+            "attribute": int(self.attribute_),
+            "value_classes": [None if c is None else c for c in self.value_codes_.tolist()],
+            "class_order": list(self.class_order_),
+            "default_class": self.default_class_,
+            "cell_counts": self.cell_counts_.tolist(),
+            "class_counts": self.class_counts_.tolist(),
+            "training_errors": self.training_errors_,
+        }
+
+    def _model_from_dict(self, model):
+        def label(value):
+            return self.classes_[np.flatnonzero(self.classes_ == np.asarray(value, dtype=self.classes_.dtype))[0]]
+
+        def counts(rows):
+            array = np.asarray(rows, dtype=float)
+            return array.astype(np.int64) if np.all(array == np.round(array)) else array
+
+        self.encoding_ = NominalEncoding.from_dict("value", model["columns"])
+        self.attribute_ = int(model["attribute"])
+        names = resolve_feature_names(self)
+        self.attribute_name_ = names[self.attribute_]
+        self.value_codes_ = np.array([label(c) for c in model["value_classes"]], dtype=object)
+        self.class_order_ = [label(c) for c in model["class_order"]]
+        self.default_class_ = label(model["default_class"])
+        self.cell_counts_ = counts(model["cell_counts"]).reshape(-1, len(self.classes_))
+        self.class_counts_ = counts(model["class_counts"])
+        self.training_errors_ = model["training_errors"]
+        absent = self.cell_counts_.sum(axis=1) == 0
+        self.value_classes_ = {
+            self.encoding_.value_name(self.attribute_, v): c
+            for v, c in enumerate(self.value_codes_) if not absent[v]
+        }
+        self.complexity_ = len(self.value_classes_)
 
     def _value_codes(self, X) -> np.ndarray:
         """Code of each instance's value of the chosen attribute; ``-1`` for an unseen value."""
@@ -717,7 +1151,17 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return nominal_codes(self, X)[:, self.attribute_]
 
     def predict(self, X):
-        """Class of each instance's value of the chosen attribute."""
+        """Class of each instance's value of the chosen attribute.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+        """
         codes = self._value_codes(X)
         labels = np.append(self.value_codes_, self.default_class_)
         predicted = labels[np.where(codes >= 0, codes, len(labels) - 1)]
@@ -728,20 +1172,24 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         See the class Notes ("Scores").
 
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Columns as at fit time.
+
         Returns
         -------
         proba : ndarray of shape (n_samples, n_classes)
             Columns in ``classes_`` order; rows sum to 1.
         """
         codes = self._value_codes(X)
-        counts = self.value_class_counts_.copy()
+        counts = self.cell_counts_.copy()
         # A value no training instance holds falls back on the training set, as predict does.
         counts[counts.sum(axis=1) == 0] = self.class_counts_
         table = laplace_proba(np.vstack([counts, self.class_counts_[None, :]]))
         return table[np.where(codes >= 0, codes, len(table) - 1)]
 
     def _render_text(self, feature_names) -> str:
-        """The rule, Weka-style: the attribute, then ``value -> class`` per line."""
-        lines = [f"{feature_names[self.attribute_]}:"]
-        lines += [f"    {value} -> {label}" for value, label in self.value_classes_.items()]
-        return "\n".join(lines)
+        """The rule, one ``attribute = value -> class`` line per value seen in training."""
+        name = feature_names[self.attribute_]
+        return "\n".join(f"{name} = {value} -> {label}" for value, label in self.value_classes_.items())

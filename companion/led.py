@@ -7,7 +7,7 @@ exactly by enumerating the 128 bit patterns.
 
 The paper's decision tree, a CART tree grown fully (up to ``max_depth``) and pruned to the subtree
 minimising ``#leaves + #errors`` (the regularised risk of a tree for λ = 4 and ``c ≡ 1``, Eq. 8),
-is :class:`companion.baselines.PrunedDecisionTree`, also importable from here.
+is :class:`companion.baselines.PrunedDecisionTree`.
 
 >>> from fractions import Fraction
 >>> bayes_error(Fraction(1, 10))
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, validate_params
 
-from companion.baselines import PrunedDecisionTree  # noqa: F401  (re-exported: paper 03's tree)
 
 __all__ = [
     "LED_SEGMENTS",
@@ -34,7 +34,6 @@ __all__ = [
     "bayes_predict",
     "bayes_error",
     "bayes_error_10class",
-    "PrunedDecisionTree",
     "BooleanTree",
     "optimal_boolean_tree",
     "monomial_as_trees",
@@ -46,7 +45,7 @@ SEGMENT_NAMES = ("top", "upper-left", "upper-right", "middle", "lower-left", "lo
 COMPLEMENTED_SEGMENT_NAMES = SEGMENT_NAMES + tuple(f"¬{name}" for name in SEGMENT_NAMES)
 
 #: Segment codes of the digits 0–9 (rows), in the order of :data:`SEGMENT_NAMES` — the UCI/CART
-#: generator's table (spec §6.1; it reproduces UCI's 74 % ten-class Bayes accuracy).
+#: generator's table (Breiman et al., *Classification and Regression Trees*, 1984, §2.6; it reproduces UCI's 74 % ten-class Bayes accuracy).
 LED_SEGMENTS = np.array(
     [
         [1, 1, 1, 0, 1, 1, 1],
@@ -64,18 +63,35 @@ LED_SEGMENTS = np.array(
 )
 
 
-def _check_noise(noise):
-    if isinstance(noise, bool) or not isinstance(noise, (Real, Fraction)) or not 0 <= noise <= 0.5:
-        raise ValueError(f"noise (the flip probability of each segment) must be a number in [0, 0.5], got {noise!r}")
+#: The flip probability of each segment: a number (a ``Fraction`` for exact results) in [0, 0.5].
+_NOISE = [Fraction, Interval(Real, 0, 0.5, closed="both")]
+
+
+def _check_fraction(noise):
+    """The range of an exact ``Fraction`` noise (scikit-learn's ``Interval`` takes floats only)."""
+    if isinstance(noise, Fraction) and not 0 <= noise <= Fraction(1, 2):
+        raise ValueError(f"noise (the flip probability of each segment) must lie in [0, 1/2], got {noise}")
     return noise
 
 
 def digit_group(digits) -> np.ndarray:
-    """Labels of the paper's task: ``+1`` for digits 5–9, ``-1`` for digits 0–4."""
+    """Labels of the paper's task: ``+1`` for digits 5–9, ``-1`` for digits 0–4.
+
+    Parameters
+    ----------
+    digits : array-like of int
+        Digits 0–9.
+
+    Returns
+    -------
+    ndarray of int
+        ``+1`` or ``-1`` per digit.
+    """
     digits = np.asarray(digits)
     return np.where(digits >= 5, 1, -1)
 
 
+@validate_params({"n": [Interval(Integral, 0, None, closed="left")], "noise": _NOISE, "random_state": ["random_state", np.random.Generator], "return_digits": ["boolean"]}, prefer_skip_nested_validation=True)
 def make_led_digits(n, noise=0.1, random_state=None, *, return_digits=False):
     """Draw ``n`` noisy LED digits for the task 0–4 (``y = -1``) against 5–9 (``y = +1``).
 
@@ -107,9 +123,7 @@ def make_led_digits(n, noise=0.1, random_state=None, *, return_digits=False):
     >>> X.shape, sorted(set(y.tolist()) | {-1, 1})
     ((4, 7), [-1, 1])
     """
-    if isinstance(n, bool) or not isinstance(n, Integral) or n < 0:
-        raise ValueError(f"n (number of examples) must be a non-negative integer, got {n!r}")
-    noise = float(_check_noise(noise))
+    noise = float(noise)
     if isinstance(random_state, np.random.Generator):
         generator = random_state
     else:
@@ -126,12 +140,22 @@ def _all_patterns() -> np.ndarray:
     return ((np.arange(128)[:, None] >> np.arange(6, -1, -1)[None, :]) & 1).astype(np.int8)
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def pattern_likelihoods(noise=0.1) -> np.ndarray:
     """``P(b | digit)`` for the 128 patterns ``b`` (rows, in the order of the binary number) and 10 digits.
 
     With a :class:`fractions.Fraction` ``noise`` the entries are exact Fractions (object array).
+
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    ndarray of shape (128, 10)
     """
-    noise = _check_noise(noise)
+    _check_fraction(noise)
     hamming = (_all_patterns()[:, None, :] != LED_SEGMENTS[None, :, :]).sum(axis=2)
     if isinstance(noise, Fraction):
         powers_flip = [noise**h for h in range(8)]
@@ -148,21 +172,41 @@ def _pattern_index(X) -> np.ndarray:
     return X.astype(np.int64) @ (1 << np.arange(6, -1, -1))
 
 
+@validate_params({"X": ["array-like"], "noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_predict(X, noise=0.1) -> np.ndarray:
     """Bayes-optimal labels (``+1`` = 5–9) for segment bits ``X`` of shape (n, 7).
 
     Predicts 5–9 iff ``Σ_{D=5..9} P(b|D) > Σ_{D=0..4} P(b|D)`` (uniform digit prior).
+
+    Parameters
+    ----------
+    X : array-like of shape (n, 7)
+        0/1 segment bits.
+    noise : float, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    ndarray of int, shape (n,)
     """
     likelihood = pattern_likelihoods(float(noise))
     rule = np.where(likelihood[:, 5:].sum(axis=1) > likelihood[:, :5].sum(axis=1), 1, -1)
     return rule[_pattern_index(X)]
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_error(noise=0.1):
     """Exact error of the Bayes-optimal rule for 0–4 vs 5–9: ``Σ_b min(P(b, 0–4), P(b, 5–9))``.
 
-    Returns a :class:`fractions.Fraction` when ``noise`` is one (``870491/6250000`` for 1/10),
-    else a float.
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    fractions.Fraction or float
+        A Fraction when ``noise`` is one (``870491/6250000`` for 1/10), else a float.
     """
     likelihood = pattern_likelihoods(noise)
     low, high = likelihood[:, :5].sum(axis=1), likelihood[:, 5:].sum(axis=1)
@@ -170,8 +214,19 @@ def bayes_error(noise=0.1):
     return total / 10 if isinstance(noise, Fraction) else float(total) / 10.0
 
 
+@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
 def bayes_error_10class(noise=0.1):
-    """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding."""
+    """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding.
+
+    Parameters
+    ----------
+    noise : float or fractions.Fraction, default=0.1
+        Probability that a segment is flipped.
+
+    Returns
+    -------
+    fractions.Fraction or float
+    """
     likelihood = pattern_likelihoods(noise)
     best = sum(max(row) for row in likelihood)
     return 1 - best / 10 if isinstance(noise, Fraction) else 1.0 - float(best) / 10.0
@@ -181,8 +236,19 @@ def bayes_error_10class(noise=0.1):
 class BooleanTree:
     """A decision tree on 0/1 inputs as a member of DT_{d,n}: leaves = conjunctions of literals.
 
-    ``leaf_monomials[k]`` lists columns of the complemented inputs (``j + n_variables`` is
-    ``¬x_j``); ``leaf_signs[k]`` is the leaf's label in {-1, +1}.
+    Parameters
+    ----------
+    leaf_monomials : tuple
+        ``leaf_monomials[k]`` lists columns of the complemented inputs (``j + n_variables`` is
+        ``¬x_j``).
+    leaf_signs : ndarray
+        ``leaf_signs[k]`` is the leaf's label in {-1, +1}.
+    n_variables : int
+        Number of input variables.
+    n_errors : int
+        Training errors.
+    risk : float
+        ``leaf_cost·#leaves + #errors``.
     """
 
     leaf_monomials: tuple
@@ -200,7 +266,17 @@ class BooleanTree:
         return max((len(m) for m in self.leaf_monomials), default=0)
 
     def predict(self, X) -> np.ndarray:
-        """Labels in {-1, +1}: the sign of the one leaf whose conjunction holds."""
+        """Labels in {-1, +1}: the sign of the one leaf whose conjunction holds.
+
+        Parameters
+        ----------
+        X : array-like of shape (n, n_variables)
+            0/1 inputs.
+
+        Returns
+        -------
+        ndarray of shape (n,)
+        """
         X = np.asarray(X)
         if X.ndim != 2 or X.shape[1] != self.n_variables or not np.isin(X, (0, 1)).all():
             raise ValueError(f"X must be an (n, {self.n_variables}) array of 0/1 values, got shape {X.shape}")
@@ -217,6 +293,10 @@ class BooleanTree:
         feature_names : sequence of str, optional
             One name per variable. Default: the paper's numbering ``x1 .. xn`` (counted from 1,
             as the segment bits in paper 03 and its notebook; the estimators count from 0).
+
+        Returns
+        -------
+        str
         """
         from companion.kernels import monomial_names
 
@@ -233,6 +313,7 @@ class BooleanTree:
         )
 
 
+@validate_params({"X": ["array-like"], "y": ["array-like"], "max_depth": [Interval(Integral, 0, None, closed="left")], "leaf_cost": [Interval(Real, 0, None, closed="left")]}, prefer_skip_nested_validation=True)
 def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     """The tree of depth ≤ ``max_depth`` minimising ``leaf_cost·#leaves + #errors`` exactly.
 
@@ -251,6 +332,11 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     max_depth : int
         ``d ≥ 0``.
     leaf_cost : float, default=1.0
+        Cost of a leaf in errors.
+
+    Returns
+    -------
+    BooleanTree
     """
     X = np.asarray(X)
     y = np.asarray(y)
@@ -258,8 +344,6 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
         raise ValueError(f"X must be a 2-D array of 0/1 values, got shape {X.shape}")
     if y.shape != (X.shape[0],) or not np.isin(y, (-1, 1)).all():
         raise ValueError("y must be a vector of labels in {-1, +1} with one entry per row of X")
-    check_scalar(max_depth, "max_depth", Integral, min_val=0)
-    check_scalar(leaf_cost, "leaf_cost", Real, min_val=0.0)
     n_vars = X.shape[1]
     bits = X.astype(bool)
     positive = y == 1
@@ -300,12 +384,13 @@ def optimal_boolean_tree(X, y, max_depth, leaf_cost=1.0) -> BooleanTree:
     return BooleanTree(tuple(monomials), np.array(signs), n_vars, errors, float(total))
 
 
+@validate_params({"monomial": ["array-like"], "n_variables": [Interval(Integral, 1, None, closed="left")]}, prefer_skip_nested_validation=True)
 def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     """Two trees ``T₁, T₂ ∈ DT_{d,n}`` with ``x^I = (T₁ + T₂)/2``: trees span ``P_{d,n}`` (paper §4).
 
     The paper shows that the polynomials of degree ≤ d are spanned by the decision trees of depth
     ≤ d (so boosting trees can reach the maximal margin solution in ``P_{d,n}``), via the partition
-    of the identity. Construction (spec §5, derived): for ``x^I = ℓ₁⋯ℓ_k`` take the "caterpillar"
+    of the identity. Construction (our derivation of the paper's claim): for ``x^I = ℓ₁⋯ℓ_k`` take the "caterpillar"
     leaves ``L₀ = ℓ₁⋯ℓ_k`` and ``L_r = ℓ₁⋯ℓ_{r-1}¬ℓ_r`` (r = 1..k), which partition the inputs
     (``Σ_r L_r = 1``). ``T₁`` labels every leaf +1 (``T₁ ≡ 1``), ``T₂`` labels ``L₀`` +1 and the
     others -1 (``T₂ = 2x^I - 1``).
@@ -315,6 +400,12 @@ def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     monomial : tuple of int
         Columns of the complemented inputs (``j + n_variables`` is ``¬x_j``), on distinct variables.
     n_variables : int
+        Number of (uncomplemented) input variables.
+
+    Returns
+    -------
+    tuple of BooleanTree
+        ``(T₁, T₂)``.
 
     Examples
     --------
@@ -324,8 +415,6 @@ def monomial_as_trees(monomial, n_variables) -> tuple[BooleanTree, BooleanTree]:
     if ¬x1: predict -1
     if x1 x3: predict -1
     """
-    if isinstance(n_variables, bool) or not isinstance(n_variables, Integral) or n_variables < 1:
-        raise ValueError(f"n_variables must be a positive integer, got {n_variables!r}")
     literals = [int(c) for c in monomial]
     if any(c < 0 or c >= 2 * n_variables for c in literals):
         raise ValueError(f"monomial columns must lie in [0, {2 * n_variables}), got {monomial!r}")

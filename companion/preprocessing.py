@@ -33,12 +33,21 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, clone
+from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context, clone
 from sklearn.utils import check_scalar
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from companion.numerics import first_near_min
+from companion._nominal import (
+    MANY_VALUES,
+    declared_categories as _declared_categories,
+    holds_numbers as _holds_numbers,
+    is_nominal_dtype as _is_nominal_dtype,
+    nominal_columns as _nominal_columns,
+    value_list as _value_list,
+)
+from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = [
     "mdl_cut_points",
@@ -49,23 +58,17 @@ __all__ = [
     "NominalEncoding",
     "fit_nominal_encoding",
     "nominal_codes",
-    "check_encoding_params",
+    "ENCODING_PARAMETER_CONSTRAINTS",
+    "positive_weight_rows",
     "nominal_input_tags",
     "FrameEncoder",
     "encode_frame",
     "one_hot_nominal",
-    "ENTROPY_TIE_RTOL",
 ]
 
 # --------------------------------------------------------------------------------------------
 # Supervised MDL discretisation (Fayyad & Irani 1993)
 # --------------------------------------------------------------------------------------------
-
-#: Split entropies are sums of logarithms, whose last bit depends on the order of the sum and on
-#: the CPU's log kernel: splits within this relative distance of the least are tied (the same
-#: tolerance as WIDC's other irrational scores, ``companion.widc``).
-ENTROPY_TIE_RTOL = 1e-12
-
 
 def _entropy(counts):
     """Class entropy (bits) of each row of a count array."""
@@ -76,15 +79,16 @@ def _entropy(counts):
     return terms.sum(axis=-1)
 
 
-def mdl_cut_points(values, y, n_classes, max_cuts=8):
+def mdl_cut_points(values, y, n_classes, max_cuts=8, sample_weight=None):
     """Supervised MDL cut points of one numeric attribute (Fayyad & Irani 1993).
 
     Each interval is split at the boundary point of least class entropy if the information gain
     passes the MDL test ``gain > (log2(N - 1) + Delta) / N``; intervals are processed
     breadth-first and at most ``max_cuts`` cuts are kept. Missing values (NaN) are ignored.
 
-    Ties: boundary points whose split entropies are within a relative ``1e-12``
-    (:data:`ENTROPY_TIE_RTOL`) of the least are tied, and the leftmost wins. The MDL test is a
+    Ties: split entropies are sums of logarithms, whose last bit depends on the order of the sum
+    and on the CPU's log kernel, so boundary points whose split entropies are within a relative
+    :data:`companion.numerics.TIE_RTOL` (``1e-12``) of the least are tied, and the leftmost wins. The MDL test is a
     strict float comparison of two sums of logarithms (not exact; they could only be confused
     by rounding if mathematically equal).
 
@@ -95,6 +99,11 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
         Class codes ``0 .. n_classes - 1``.
     n_classes : int
     max_cuts : int
+    sample_weight : ndarray of shape (n_samples,), optional
+        Frequency weights: the class counts, the interval sizes ``N`` of the MDL test and the
+        entropies are weighted counts, so integer weights give the cut points that duplicating
+        the rows gives, and zero weights those that dropping them gives (a zero-weight value is
+        no boundary).
 
     Returns
     -------
@@ -107,28 +116,33 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8):
     array([4.5])
     """
     known = ~np.isnan(values)
+    if sample_weight is not None:
+        known &= np.asarray(sample_weight) > 0
     order = np.argsort(values[known], kind="stable")
     xs = values[known][order]
     ys = y[known][order]
-    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(np.eye(n_classes)[ys], axis=0)])
+    one_hot = np.eye(n_classes)[ys]
+    if sample_weight is not None:
+        one_hot = one_hot * np.asarray(sample_weight, dtype=float)[known][order][:, None]
+    cumulative = np.vstack([np.zeros((1, n_classes)), np.cumsum(one_hot, axis=0)])
     cuts = []
     queue = deque([(0, xs.size)])
     while queue and len(cuts) < max_cuts:
         lo, hi = queue.popleft()
-        size = hi - lo
-        if size < 2:
+        total = cumulative[hi] - cumulative[lo]
+        size = float(total.sum())
+        if hi - lo < 2 or size <= 1:
             continue
         # Boundary candidates: positions p (left part = [lo, p)) between distinct values.
         positions = lo + 1 + np.flatnonzero(xs[lo + 1 : hi] != xs[lo : hi - 1])
         if positions.size == 0:
             continue
-        total = cumulative[hi] - cumulative[lo]
         left = cumulative[positions] - cumulative[lo]
         right = total[None, :] - left
-        n_left = (positions - lo).astype(float)
+        n_left = left.sum(axis=1)
         entropy_left, entropy_right = _entropy(left), _entropy(right)
         split_entropy = (n_left * entropy_left + (size - n_left) * entropy_right) / size
-        best = first_near_min(split_entropy, ENTROPY_TIE_RTOL)
+        best = first_near_min(split_entropy, TIE_RTOL)
         entropy_all = float(_entropy(total))
         gain = entropy_all - split_entropy[best]
         k_all = int((total > 0).sum())
@@ -164,8 +178,9 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     max_cuts : int, default=8
         Largest number of cut points per column (``0``: no cut, every value in bin 0).
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
-        Columns passed through unchanged. ``None``: a DataFrame's category, object and string
-        columns (a bool column is the numbers 0/1); every column of a plain array is numeric. Otherwise as in
+        Columns passed through unchanged. ``None``: a DataFrame's category, bool, object and
+        string columns, an array's columns of non-numbers (the package's one rule: integer and
+        float columns are numeric, even when whole). Otherwise as in
         :class:`companion.prism.Prism` (column names, indices or a mask); the columns not listed
         must hold numbers.
 
@@ -193,6 +208,11 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
     #: Bins are closed on the right (read by :meth:`NominalEncoding.value_name` to print them).
     closed = "right"
 
+    _parameter_constraints = {
+        "max_cuts": [Interval(Integral, 0, None, closed="left")],
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+    }
+
     def __init__(self, *, max_cuts=8, categorical_features=None):
         self.max_cuts = max_cuts
         self.categorical_features = categorical_features
@@ -203,7 +223,8 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = True
         return tags
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Find the cut points of every numeric column.
 
         Parameters
@@ -211,17 +232,18 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         X : DataFrame or array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Class labels (any values).
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights of the rows (:func:`mdl_cut_points`): integer weights give the cut
+            points that duplicating the rows gives, zero weights those that dropping them gives.
 
         Returns
         -------
         self : MDLDiscretizer
         """
-        if isinstance(self.max_cuts, (bool, np.bool_)):
-            raise TypeError(f"max_cuts must be an int, not the bool {self.max_cuts!r}")
-        check_scalar(self.max_cuts, "max_cuts", Integral, min_val=0)
-        _check_categorical_features(self.categorical_features)
         X_arr, y_arr = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y_arr)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X_arr, dtype=np.float64)
         X_arr = np.asarray(X_arr)
         feature_names = (
             [str(c) for c in self.feature_names_in_]
@@ -240,7 +262,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
                 self.cut_points_.append(np.empty(0))
                 edges.append(None)
                 continue
-            cuts = mdl_cut_points(_as_float(X_arr[:, j]), y_codes, n_classes, int(self.max_cuts))
+            cuts = mdl_cut_points(_as_float(X_arr[:, j]), y_codes, n_classes, int(self.max_cuts), sample_weight)
             self.cut_points_.append(cuts)
             edges.append(np.concatenate([[-np.inf], cuts, [np.inf]]))
         self.bin_edges_ = np.empty(len(edges), dtype=object)
@@ -280,22 +302,6 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
 #: the ARFF missing marker, so it can never collide with a declared value.
 MISSING_VALUE_NAME = "?"
 
-#: A nominal column warns when it has more than this many distinct values *and* they are more
-#: than half of its present cells: each value is a test of its own, so such a column (a numeric
-#: column declared nominal, an identifier) yields one rule per row instead of a model.
-MANY_VALUES = 50
-
-
-def _declared_categories(X) -> list[list | None] | None:
-    """Per-column declared value order of a DataFrame's categorical columns (None elsewhere)."""
-    if not isinstance(X, pd.DataFrame):
-        return None
-    return [
-        list(X[column].cat.categories) if isinstance(X[column].dtype, pd.CategoricalDtype) else None
-        for column in X.columns
-    ]
-
-
 def _declared_classes(y) -> list | None:
     """Declared class order of a categorical ``y`` (pandas Series or Categorical), else None."""
     dtype = getattr(y, "dtype", None)
@@ -304,51 +310,12 @@ def _declared_classes(y) -> list | None:
     return None
 
 
-def _holds_numbers(column: np.ndarray) -> bool:
-    """Whether an object column's present values are all numbers (bools are not), as pandas infers."""
-    kind = pd.api.types.infer_dtype(column, skipna=True)
-    return kind in {"integer", "floating", "mixed-integer-float", "decimal"}
-
-
-def _is_numeric_dtype(dtype) -> bool:
-    """Whether a pandas column dtype holds numbers (bool and categorical columns are nominal)."""
-    return (
-        pd.api.types.is_numeric_dtype(dtype)
-        and not pd.api.types.is_bool_dtype(dtype)
-        and not isinstance(dtype, pd.CategoricalDtype)
-    )
-
-
 def _as_float(block: np.ndarray) -> np.ndarray:
     """A block of numbers (possibly an object array holding None / pd.NA) as float, NaN = missing."""
     block = np.asarray(block)
     if block.dtype.kind == "O":
         block = np.where(pd.isna(block), np.nan, block)
     return block.astype(float)
-
-
-def _sorted_values(values: np.ndarray) -> list:
-    """Distinct values in a deterministic order: natural order when comparable, else by text."""
-    distinct = pd.unique(pd.Series(values, dtype=object))
-    try:
-        return sorted(distinct)
-    except TypeError:  # mixed types (e.g. strings and numbers): order by type, then text
-        return sorted(distinct, key=lambda v: (type(v).__name__, str(v)))
-
-
-def _value_list(column: np.ndarray, declared=None, *, categories="declared", order="natural") -> list:
-    """The values of one nominal column, in code order.
-
-    ``declared`` (a categorical's categories) is used as it is under ``categories="declared"``;
-    otherwise the column's distinct present values, sorted naturally (:func:`_sorted_values`)
-    or by their text (``order="text"``, equal texts in order of first appearance).
-    """
-    if declared is not None and categories == "declared":
-        return list(declared)
-    present = column[~np.asarray(pd.isna(column), dtype=bool)]
-    if order == "text":
-        return sorted(pd.unique(pd.Series(present, dtype=object)), key=str)
-    return _sorted_values(present)
 
 
 _CATEGORICAL_FEATURES_HELP = (
@@ -361,28 +328,39 @@ _CATEGORICAL_FEATURES_HELP = (
 def column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer: bool, feature_names, owner):
     """Which columns are nominal, and which of those must hold integer codes.
 
-    Returns ``(nominal, codes_only)``, boolean arrays of shape ``(n_features,)``. ``nominal``
-    is False for the numeric columns (binned by the discretiser). ``codes_only`` marks the
-    columns of a plain numeric array read as nominal codes under ``categorical_features=None``
-    without a discretiser: their numbers must be finite integers.
+    Parameters
+    ----------
+    X : DataFrame or array-like
+        The table as given (a DataFrame's dtypes decide under ``categorical_features=None``).
+    X_arr : ndarray of shape (n_samples, n_features)
+        The same table as an array.
+    categorical_features : None, "all", list of str, list of int or boolean mask
+        As in :class:`companion.prism.Prism`.
+    has_discretizer : bool
+        Whether numeric columns can be binned.
+    feature_names : list of str
+        Column names, for the messages.
+    owner : str
+        The learner's name, for the messages.
+
+    Returns
+    -------
+    nominal, codes_only : ndarray of bool, shape (n_features,)
+        ``nominal`` is False for the numeric columns (binned by the discretiser).
+        ``codes_only`` marks the columns of a plain numeric array read as nominal codes under
+        ``categorical_features=None`` without a discretiser: their numbers must be finite
+        integers.
     """
     n_features = X_arr.shape[1]
     codes_only = np.zeros(n_features, dtype=bool)
     if categorical_features is None:
-        if isinstance(X, pd.DataFrame):
-            return np.array([not _is_numeric_dtype(dtype) for dtype in X.dtypes], dtype=bool), codes_only
-        # A plain array has no per-column dtype: a column is numeric when all its present values
-        # are numbers (what pandas would infer). With a discretiser every such column is binned;
-        # without one it can only be a column of integer codes (checked by the caller).
-        if X_arr.dtype.kind in "iuf":
-            numeric = np.ones(n_features, dtype=bool)
-        elif X_arr.dtype.kind == "O":
-            numeric = np.array([_holds_numbers(X_arr[:, j]) for j in range(n_features)], dtype=bool)
-        else:  # strings, bools
-            numeric = np.zeros(n_features, dtype=bool)
-        if has_discretizer:
-            return ~numeric, codes_only
-        return np.ones(n_features, dtype=bool), numeric
+        nominal = _nominal_columns(X, X_arr)
+        # A plain array's numeric columns are binned by a discretiser; without one they can only
+        # be columns of integer codes (checked by the caller). A DataFrame's numeric columns are
+        # numbers, always.
+        if isinstance(X, pd.DataFrame) or has_discretizer:
+            return nominal, codes_only
+        return np.ones(n_features, dtype=bool), ~nominal
     if isinstance(categorical_features, str):
         if categorical_features == "all":
             return np.ones(n_features, dtype=bool), codes_only
@@ -423,7 +401,7 @@ def column_kinds(X, X_arr: np.ndarray, categorical_features, *, has_discretizer:
     # An undeclared column is numeric: it must hold numbers.
     for j in np.flatnonzero(~nominal):
         if isinstance(X, pd.DataFrame):
-            ok = _is_numeric_dtype(X.iloc[:, j].dtype)
+            ok = not _is_nominal_dtype(X.iloc[:, j].dtype)
         else:
             ok = X_arr.dtype.kind in "iuf" or _holds_numbers(X_arr[:, j])
         if not ok:
@@ -457,15 +435,23 @@ class NominalEncoding:
     Built by :meth:`fit` from the training data; :meth:`transform` turns any matrix with the
     same columns into integer codes ``0 .. len(values[j]) - 1``, and ``-1`` for "matches no
     test" (a missing value under ``missing="no_match"``, a value never seen in training, or a
-    number outside the bins). Under ``missing="value"`` a missing cell gets the extra last code
-    ``len(declared values)``.
+    number outside the bins). Under ``missing="value"`` a missing cell of a column that has a
+    missing cell at fit time gets the extra last code ``len(declared values)``; a column without
+    one gets no such value (a test no training row could satisfy), and a missing cell there
+    matches no test.
 
-    Attributes
+    Parameters
     ----------
+    missing : {"no_match", "value"}
+        How a missing cell is coded (see above).
     values : list of lists
         ``values[j]`` are column ``j``'s values in declared order (the missing value last, as
-        :data:`MISSING_VALUE_NAME`, under ``missing="value"``); a numeric column's values are
-        its bin codes ``0, 1, ...``.
+        :data:`MISSING_VALUE_NAME`, under ``missing="value"`` when the column has a missing
+        cell); a numeric column's values are its bin codes ``0, 1, ...`` (none at all when the
+        discretiser made a single bin and ``drop_single_bin`` was set: a test ``x = (-inf,
+        inf)`` would be true of every present value).
+    missing_codes : list of int
+        The code of a missing cell in each column (``-1``: matches no test).
     numeric_columns : list of int
         Columns binned by the discretiser (empty when none was given).
     discretizers : list of estimators
@@ -475,12 +461,14 @@ class NominalEncoding:
 
     missing: str
     values: list = field(default_factory=list)
+    missing_codes: list = field(default_factory=list)
     numeric_columns: list = field(default_factory=list)
     discretizers: list = field(default_factory=list)
 
     @classmethod
     def fit(cls, X_arr: np.ndarray, *, X, declared, feature_names, missing: str, discretizer,
-            categorical_features, owner: str, y=None):
+            categorical_features, owner: str, y=None, drop_single_bin: bool = False,
+            sample_weight=None):
         """Learn each column's value list; numeric columns go to ``discretizer`` or are refused."""
         encoding = cls(missing=missing)
         n_features = X_arr.shape[1]
@@ -515,25 +503,31 @@ class NominalEncoding:
                 )
             # A supervised discretiser (MDLDiscretizer) needs the labels of the same rows; an
             # unsupervised one ignores y, as scikit-learn's fit(X, y=None) convention allows.
+            # Frequency weights reach a discretiser that takes them (MDLDiscretizer does).
+            keep = ~np.isnan(column)
+            extra = {} if sample_weight is None else {"sample_weight": sample_weight[keep]}
             if y is None:
-                fitted = clone(discretizer).fit(present.reshape(-1, 1))
+                fitted = clone(discretizer).fit(present.reshape(-1, 1), **extra)
             else:
-                fitted = clone(discretizer).fit(present.reshape(-1, 1), y[~np.isnan(column)])
+                fitted = clone(discretizer).fit(present.reshape(-1, 1), y[keep], **extra)
             binned = _bin_codes(fitted, present)
             edges = getattr(fitted, "bin_edges_", None)
             n_bins = len(edges[0]) - 1 if edges is not None else int(binned.max()) + 1
             encoding.discretizers.append(fitted)
-            numeric_values[j] = list(range(n_bins))
+            numeric_values[j] = [] if drop_single_bin and n_bins == 1 else list(range(n_bins))
+        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
         for j in range(n_features):
             if j in numeric_values:
                 values = numeric_values[j]
             else:
                 values = _value_list(X_arr[:, j], None if declared is None else declared[j])
-            if missing == "value":
+            if missing == "value" and is_missing[:, j].any():
+                encoding.missing_codes.append(len(values))
                 values = values + [MISSING_VALUE_NAME]
+            else:
+                encoding.missing_codes.append(-1)
             encoding.values.append(values)
         codes = encoding.transform(X_arr)
-        is_missing = np.asarray(pd.isna(X_arr), dtype=bool)
         for j in np.flatnonzero(nominal):
             n_distinct = np.unique(codes[~is_missing[:, j], j]).size
             n_present = int(np.count_nonzero(~is_missing[:, j]))
@@ -549,7 +543,17 @@ class NominalEncoding:
         return encoding, codes
 
     def transform(self, X: np.ndarray) -> np.ndarray:
-        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test."""
+        """Integer codes of shape ``X.shape``; ``-1`` where a cell matches no test.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+            The validated input matrix (object or numbers).
+
+        Returns
+        -------
+        ndarray of int64, shape (n_samples, n_features)
+        """
         codes = np.full(X.shape, -1, dtype=np.int64)
         for j, values in enumerate(self.values):
             column = X[:, j]
@@ -563,23 +567,89 @@ class NominalEncoding:
                     ) from None
                 present = ~np.isnan(numbers)
                 discretizer = self.discretizers[self.numeric_columns.index(j)]
-                if present.any():
+                n_bins = len(values) - (self.missing_codes[j] >= 0)
+                if present.any() and n_bins:
                     binned = _bin_codes(discretizer, numbers[present])
-                    n_bins = len(values) - (self.missing == "value")
                     # A transformer may return codes it never produced at fit: they match no test.
                     codes[present, j] = np.where(binned < n_bins, binned, -1).astype(np.int64)
             else:
-                declared = values[:-1] if self.missing == "value" else values
+                declared = values[:-1] if self.missing_codes[j] >= 0 else values
                 lookup = pd.Index(declared, dtype=object)
                 codes[:, j] = lookup.get_indexer(pd.Index(column, dtype=object))
-            codes[is_missing, j] = len(values) - 1 if self.missing == "value" else -1
+            codes[is_missing, j] = self.missing_codes[j]
         return codes
+
+    def to_dict(self) -> list:
+        """The encoding as JSON-able column records (an exported model's ``columns``).
+
+        Returns
+        -------
+        list of dict
+            Per column: ``values`` in code order, ``missing_code`` (-1: none), and for a binned
+            column ``edges`` (``[-inf, c1, ..., inf]``) and ``closed`` (``"right"``: bins
+            ``(c, d]``, MDL's; ``"left"``: ``[c, d)``, ``KBinsDiscretizer``'s).
+
+        Raises
+        ------
+        TypeError
+            If a discretiser has no ``bin_edges_`` (its bins cannot be written down).
+        """
+        columns = []
+        for j, values in enumerate(self.values):
+            column = {"values": list(values), "missing_code": int(self.missing_codes[j])}
+            if j in self.numeric_columns:
+                fitted = self.discretizers[self.numeric_columns.index(j)]
+                edges = getattr(fitted, "bin_edges_", None)
+                if edges is None:
+                    raise TypeError(
+                        f"the discretizer {type(fitted).__name__} has no bin_edges_, so its bins cannot be "
+                        "exported; use discretizer='mdl' or KBinsDiscretizer"
+                    )
+                column["edges"] = [float(v) for v in np.asarray(edges[0], dtype=float)]
+                column["closed"] = getattr(fitted, "closed", "left")
+            columns.append(column)
+        return columns
+
+    @classmethod
+    def from_dict(cls, missing: str, columns: list) -> "NominalEncoding":
+        """The encoding :meth:`to_dict` wrote (binned columns cut at the stored edges).
+
+        Parameters
+        ----------
+        missing : {"no_match", "value"}
+        columns : list of dict
+            :meth:`to_dict`'s output (after a JSON round trip).
+
+        Returns
+        -------
+        NominalEncoding
+        """
+        encoding = cls(missing=missing)
+        for j, column in enumerate(columns):
+            encoding.values.append(list(column["values"]))
+            encoding.missing_codes.append(int(column["missing_code"]))
+            if "edges" in column:
+                encoding.numeric_columns.append(j)
+                encoding.discretizers.append(_EdgeBins([float(v) for v in column["edges"]], column["closed"]))
+        return encoding
 
     def value_name(self, j: int, code: int):
         """The printable value of code ``code`` of column ``j`` (a bin's interval when known).
 
         The first and last bins are open-ended, as ``KBinsDiscretizer.transform`` puts numbers
         outside the training range there: ``(-inf, 3.2)``, ``[3.2, 5)``, ..., ``[7.1, inf)``.
+
+        Parameters
+        ----------
+        j : int
+            Column index.
+        code : int
+            Value code in that column.
+
+        Returns
+        -------
+        object
+            The value, or the bin's interval as text.
         """
         value = self.values[j][code]
         if j in self.numeric_columns and value != MISSING_VALUE_NAME:
@@ -593,6 +663,20 @@ class NominalEncoding:
                 hi = (f"{edges[code + 1]:.4g}" + ("]" if right else ")")) if code + 2 < len(edges) else "inf)"
                 return f"{lo}, {hi}"
         return value
+
+
+class _EdgeBins:
+    """A fitted one-column discretiser rebuilt from its bin edges (an exported model's)."""
+
+    def __init__(self, edges, closed):
+        self.bin_edges_ = np.empty(1, dtype=object)
+        self.bin_edges_[0] = np.asarray(edges, dtype=float)
+        self.closed = closed
+
+    def transform(self, X):
+        inner = self.bin_edges_[0][1:-1]
+        side = "left" if self.closed == "right" else "right"
+        return np.searchsorted(inner, np.asarray(X, dtype=float)[:, 0], side=side).astype(float)[:, None]
 
 
 def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
@@ -616,8 +700,33 @@ def _bin_codes(discretizer, numbers: np.ndarray) -> np.ndarray:
     return codes
 
 
-def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_features):
-    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner."""
+def fit_nominal_encoding(
+    estimator, X, y, *, missing, discretizer, categorical_features, drop_single_bin=False, sample_weight=None
+):
+    """Validate ``X, y``; return ``(codes, y, class_order, encoding, feature_names)`` for a rule learner.
+
+    Parameters
+    ----------
+    estimator : Prism or OneR
+        The learner being fitted (``validate_data`` records its input names and width).
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    missing : {"no_match", "value"}
+    discretizer : transformer, "mdl" or None
+        ``"mdl"``: :class:`MDLDiscretizer` with its defaults.
+    categorical_features : see :func:`column_kinds`
+    drop_single_bin : bool, default=False
+        Give a numeric column the discretiser cut into one bin no value (no test).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Passed to the discretiser's ``fit`` (rows of zero weight must be dropped by the caller).
+
+    Returns
+    -------
+    tuple
+        ``(codes, y, class_order, encoding, feature_names)``.
+    """
+    if isinstance(discretizer, str) and discretizer == "mdl":
+        discretizer = MDLDiscretizer()
     declared = _declared_categories(X)
     declared_classes = _declared_classes(y)
     X_arr, y_arr = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False)
@@ -640,6 +749,8 @@ def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_f
         categorical_features=categorical_features,
         owner=type(estimator).__name__,
         y=y_arr,
+        drop_single_bin=drop_single_bin,
+        sample_weight=sample_weight,
     )
     classes = np.unique(y_arr)
     if declared_classes is not None:
@@ -651,21 +762,58 @@ def fit_nominal_encoding(estimator, X, y, *, missing, discretizer, categorical_f
 
 
 def nominal_codes(estimator, X) -> np.ndarray:
-    """Codes of ``X`` under the fitted ``estimator.encoding_`` (validated against the fit)."""
+    """Codes of ``X`` under the fitted ``estimator.encoding_`` (validated against the fit).
+
+    Parameters
+    ----------
+    estimator : fitted Prism or OneR
+    X : DataFrame or array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray of int64, shape (n_samples, n_features)
+    """
     X_arr = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
     return estimator.encoding_.transform(np.asarray(X_arr))
 
 
-def check_encoding_params(estimator) -> None:
-    """Checks shared by Prism and OneR (``discretizer``, ``categorical_features``)."""
-    discretizer = estimator.discretizer
-    if discretizer is not None and not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
-        raise TypeError(
-            "discretizer must be None or a transformer with fit/transform (e.g. "
-            f"KBinsDiscretizer(encode='ordinal')), got {type(discretizer).__name__}"
-        )
-    _check_categorical_features(estimator.categorical_features)
+def positive_weight_rows(X, y, sample_weight):
+    """``X``, ``y`` without their zero-weight rows, and the weights of the rest.
 
+    The rule learners treat weights as frequencies: a zero weight is a row that is not there, so
+    it is dropped before anything (value lists, discretiser cut points) sees it.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,) or None
+        Non-negative weights.
+
+    Returns
+    -------
+    X, y : the rows of positive weight (a DataFrame or Series stays one)
+    weight : ndarray of float or None
+        Their weights; ``None`` when every weight is 1 (no weights: integer counts).
+    """
+    if sample_weight is None:
+        return X, y, None
+    weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+    keep = weight > 0
+    if not keep.all():
+        X = X.iloc[keep] if isinstance(X, pd.DataFrame) else np.asarray(X, dtype=None)[keep] if not (
+            hasattr(X, "tocsr")) else X[keep]
+        y = y.iloc[keep] if isinstance(y, pd.Series) else np.asarray(y)[keep]
+        weight = weight[keep]
+    return X, y, (None if np.all(weight == 1.0) else weight)
+
+
+#: The ``_parameter_constraints`` shared by the rule learners on nominal attributes (Prism,
+#: OneR): ``discretizer`` and ``categorical_features``.
+ENCODING_PARAMETER_CONSTRAINTS = {
+    "discretizer": [None, StrOptions({"mdl"}), HasMethods(["fit", "transform"])],
+    "categorical_features": [None, StrOptions({"all"}), "array-like"],
+}
 
 
 def nominal_input_tags(tags):
@@ -673,6 +821,16 @@ def nominal_input_tags(tags):
 
     scikit-learn's checks then feed integer codes (check_estimator rounds its float data);
     strings and missing cells are valid input.
+
+    Parameters
+    ----------
+    tags : sklearn.utils.Tags
+        The learner's tags.
+
+    Returns
+    -------
+    sklearn.utils.Tags
+        The same tags, with categorical, string and NaN input allowed.
     """
     tags.input_tags.categorical = True
     tags.input_tags.string = True
@@ -688,16 +846,11 @@ def nominal_input_tags(tags):
 def _frame_kinds(X, X_arr, categorical_features, *, feature_names, owner) -> np.ndarray:
     """Nominal mask of the numeric-output transformers (:class:`FrameEncoder`, :class:`MDLDiscretizer`).
 
-    ``None``: a DataFrame's category and non-numeric columns are nominal (a bool column is the
-    numbers 0/1), every column of a plain array is numeric; otherwise :func:`column_kinds`.
+    ``None``: :func:`_nominal_columns` (a DataFrame's dtypes; an array's non-numeric columns);
+    otherwise :func:`column_kinds`.
     """
     if categorical_features is None:
-        if isinstance(X, pd.DataFrame):
-            return np.array(
-                [isinstance(t, pd.CategoricalDtype) or not pd.api.types.is_numeric_dtype(t) for t in X.dtypes],
-                dtype=bool,
-            )
-        return np.zeros(X_arr.shape[1], dtype=bool)
+        return _nominal_columns(X, X_arr)
     nominal, _ = column_kinds(
         X, X_arr, categorical_features, has_discretizer=True, feature_names=feature_names, owner=owner,
     )
@@ -735,8 +888,9 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     Parameters
     ----------
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
-        Nominal columns. ``None``: a DataFrame's category, object and string columns (a bool
-        column is the numbers 0/1); every column of a plain array is numeric. Otherwise as in
+        Nominal columns. ``None``: a DataFrame's category, bool, object and string columns, an
+        array's columns of non-numbers (strings, bools); integer and float columns are numeric,
+        even when whole. Otherwise as in
         :class:`companion.prism.Prism`; the other columns must hold numbers.
     encoding : {"ordinal", "onehot"}, default="ordinal"
     categories : {"declared", "present"}, default="declared"
@@ -772,6 +926,11 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     ['a=n', 'a=y', 'b']
     """
 
+    _parameter_constraints = {
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+        **{name: [StrOptions(set(allowed))] for name, allowed in _FRAME_ENCODER_OPTIONS.items()},
+    }
+
     def __init__(
         self,
         *,
@@ -795,6 +954,7 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
         tags.input_tags.allow_nan = tags.input_tags.categorical = tags.input_tags.string = True
         return tags
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn which columns are nominal and their values.
 
@@ -807,11 +967,6 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
         -------
         self : FrameEncoder
         """
-        for name, allowed in _FRAME_ENCODER_OPTIONS.items():
-            value = getattr(self, name)
-            if not isinstance(value, str) or value not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        _check_categorical_features(self.categorical_features)
         declared = _declared_categories(X)
         X_arr = np.asarray(validate_data(self, X, dtype=None, ensure_all_finite="allow-nan"))
         self.columns_ = [str(c) for c in X.columns] if isinstance(X, pd.DataFrame) else (
@@ -907,7 +1062,13 @@ def encode_frame(X: pd.DataFrame):
 
     :class:`FrameEncoder` with its defaults: categorical and other non-numeric columns become
     nominal codes in their category order (a non-categorical column's distinct values sorted);
-    numeric columns (bool included) stay numbers. Missing cells become NaN.
+    bool columns are nominal too (codes 0 = False, 1 = True); numeric columns stay numbers.
+    Missing cells become NaN.
+
+    Parameters
+    ----------
+    X : DataFrame
+        The table.
 
     Returns
     -------
@@ -939,6 +1100,21 @@ def one_hot_nominal(X, nominal, reference):
     ``categories="present"``). A missing nominal value is NaN in every indicator, so that a
     tree's missing-value support decides where it goes.
 
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Rows to encode.
+    nominal : array-like of bool, shape (n_features,)
+        The nominal columns.
+    reference : ndarray of shape (n_reference, n_features)
+        The rows whose values make the indicator columns (the training set).
+
+    Returns
+    -------
+    ndarray of float
+
+    Examples
+    --------
     >>> X = np.array([[0.0, 1.5], [2.0, 2.5], [np.nan, 0.5]])
     >>> one_hot_nominal(X, np.array([True, False]), X).tolist()
     [[1.0, 0.0, 1.5], [0.0, 1.0, 2.5], [nan, nan, 0.5]]

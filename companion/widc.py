@@ -5,7 +5,7 @@ monomial (a conjunction of Boolean literals) and ``v_i`` a vector with one compo
 plus a default vector ``D``. An observation sums the vectors of the rules it satisfies and takes
 the class of the largest component; ties ("ambiguous" observations, including those that satisfy
 no rule) go to the class of largest ``D`` among the tied ones (paper, section "Decision
-Committees"; the tie rule is reconstructed, spec 04 section 1.2).
+Committees"; the tie rule is our reconstruction: the paper does not state one).
 
 WIDC (Weak Induction of Decision Committees) has three stages (paper, "Overview of WIDC"):
 
@@ -23,8 +23,8 @@ WIDC (Weak Induction of Decision Committees) has three stages (paper, "Overview 
    Pruning": local error plus a Kearns-Mansour style penalty; the penalty formula was not
    recovered, so ours is **RECONSTRUCTED**) or ``"none"``.
 
-Attributes are turned into Boolean variables on each training set (spec 04 section 1.4, our
-choice where the paper's recipe was not recovered): a nominal attribute with ``k > 2`` values
+Attributes are turned into Boolean variables on each training set (our choice, Nock 2002
+Section 5 does not give the recipe): a nominal attribute with ``k > 2`` values
 gives ``k`` variables ``[A = a]``, a two-valued one a single variable, and a numeric attribute
 gives variables ``[A <= theta]`` at supervised MDL cut points (Fayyad & Irani 1993), at most
 ``max_cuts`` of them (``numeric_literal="gt"`` makes ``A > theta`` the positive literal). A two-valued
@@ -36,7 +36,7 @@ errors are computed as integer counts and committee scores as integer sums of vo
 pruning decision and prediction is an exact integer comparison, whatever the CPU, BLAS or
 thread count. Only Z (square roots), the ranking loss (exponentials) and MDL entropies
 (logarithms) are compared with a documented relative tolerance of ``1e-12``, ties going to the
-lowest index (see ``_TIE_RTOL``).
+lowest index (see ``TIE_RTOL``).
 
 >>> import numpy as np
 >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=float)
@@ -57,13 +57,15 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils import check_scalar
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
-from companion.numerics import first_near_min
+from companion.numerics import TIE_RTOL, first_near_min
+from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 from companion.preprocessing import mdl_cut_points
 
 __all__ = [
@@ -84,11 +86,6 @@ PRUNINGS = ("pessimistic", "optimistic", "none")
 # Budget (in 8-byte cells) of one chunk of the (literals x blocks x classes) score array.
 _CHUNK_CELLS = 2_000_000
 
-# A nominal column with more distinct values than this gives as many variables [A = a]: an
-# identifier, free text or a numeric column read as text; fit warns (the largest nominal
-# attribute of the notebook-04 benchmark has 12 values).
-_MANY_VALUES = 50
-
 # Exactness (the project's rule: a selection that can meet an exact tie is computed exactly, or
 # with a documented tolerance and tie rule). WIDC's distribution is uniform, w_i = 1/n (see
 # ``DecisionCommittee.fit``), so every weighted count is computed as an *integer* count (times
@@ -99,14 +96,8 @@ _MANY_VALUES = 50
 # (Z of eq. (1): square roots; the ranking loss Z_t: exponentials, whose last bit depends on the
 # CPU's libm/SIMD kernel; MDL entropies: logarithms) are compared with the relative tolerance
 # below, and values within it of the minimum are tied: ties go to the lowest index. Non-uniform
-# weights (public functions only) use float sums and the same relative tolerance.
-_TIE_RTOL = 1e-12
-
-
-def _check_not_bool(value, name):
-    """Refuse ``True`` / ``False`` (also numpy's) where a number is meant: bool is an Integral."""
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be a number, not the bool {value!r}")
+# weights (public functions only) use float sums and the same relative tolerance
+# (``companion.numerics.TIE_RTOL``).
 
 
 def _uniform_weight(sample_weight):
@@ -240,7 +231,7 @@ def _relabel(keys):
 
 
 # --------------------------------------------------------------------------------------------
-# Stage 1: partition boosting with a vectorised literal search (spec section 5)
+# Stage 1: partition boosting with a vectorised literal search (Nock 2002, Section 3)
 # --------------------------------------------------------------------------------------------
 
 
@@ -380,12 +371,12 @@ def grow_monomials(literals, y, sample_weight, n_classes, *, literal_variable=No
                     (missing,) = monomial.difference(term)
                     scores[missing] = np.inf
             # Z is a sum of square roots: mathematically equal values can differ in the last bit
-            # (order of the float sum), so values within _TIE_RTOL of the minimum are tied, and
+            # (order of the float sum), so values within TIE_RTOL of the minimum are tied, and
             # ties go to the smallest literal id (documented tie rule).
-            best = first_near_min(scores, _TIE_RTOL)
+            best = first_near_min(scores, TIE_RTOL)
             # "Decreases Z" must also beat rounding: a literal that leaves the partition as it is
             # recomputes the same Z through another decomposition.
-            tolerance = _TIE_RTOL * max(1.0, z_current)
+            tolerance = TIE_RTOL * max(1.0, z_current)
             if not scores[best] < z_current - tolerance:
                 break  # no literal decreases Z
             term.append(best)
@@ -424,7 +415,7 @@ def _sorted_candidates(n_classes):
 
 
 def ranking_loss_z(class_weights, vectors):
-    """Ranking-loss ``Z_t(v)`` of rule vectors (spec 04 section 2.2; the paper's eqs. (2)-(3)).
+    """Ranking-loss ``Z_t(v)`` of rule vectors (the paper's eqs. (2)-(3)).
 
     ``Z_t(v) = 1/(c-1) * sum_j W_j sum_{k != j} exp((v[k] - v[j]) / 2)``.
 
@@ -451,7 +442,7 @@ def rule_vectors(class_weights):
     Classes are sorted by decreasing weight; some optimal vector is non-increasing in that
     order (rearrangement inequality), so ``(c+1)(c+2)/2`` candidates suffice. Ties (e.g. every
     constant shift of a vector ties) go to (i) the fewest non-zero components, (ii) the largest
-    sum, (iii) the first candidate in enumeration order (RECONSTRUCTED, spec 04 section 2.2). For
+    sum, (iii) the first candidate in enumeration order (our reconstruction: the paper leaves ties open). For
     ``c = 2`` this is Lemma 2 of the paper.
 
     Exactness: the sort of the classes is exact (stable, ties by class index). ``Z_t`` involves
@@ -486,7 +477,7 @@ def rule_vectors(class_weights):
     z = ranking_loss_z(sorted_weights[:, None, :], candidates[None, :, :])  # (n_rules, K)
     z_min = z.min(axis=1, keepdims=True)
     # Documented tolerance: Z_t is a sum of exponentials (irrational, CPU-dependent last bit).
-    tied = z <= z_min + _TIE_RTOL * np.maximum(1.0, np.abs(z_min))
+    tied = z <= z_min + TIE_RTOL * np.maximum(1.0, np.abs(z_min))
     nonzero = (candidates != 0).sum(1)
     total = candidates.sum(1)
     # Lexicographic preference (fewest non-zeros, largest sum, first), as one integer rank.
@@ -500,7 +491,7 @@ def rule_vectors(class_weights):
 
 
 # --------------------------------------------------------------------------------------------
-# Classification with the default vector (spec 04 section 1.2, RECONSTRUCTED tie rule)
+# Classification with the default vector (section "Decision Committees"; our tie rule)
 # --------------------------------------------------------------------------------------------
 
 
@@ -552,7 +543,7 @@ def _default_and_predictions(scores, y, sample_weight, prior):
 
 
 def committee_predict(satisfied, vectors, default):
-    """Class indices predicted by a DC (spec 04 section 1.2).
+    """Class indices predicted by a DC (Nock 2002, section "Decision Committees").
 
     ``S(o)`` = sum of the vectors of the satisfied rules; the unique argmax of ``S(o)`` wins;
     otherwise the tied class with the largest default component (then the smallest index).
@@ -573,7 +564,7 @@ def committee_predict(satisfied, vectors, default):
     BLAS), so ``S`` and the test for ties are exact. Real-valued vectors are summed in float64
     (BLAS), exact only when every partial sum is representable (e.g. small dyadic values); two
     classes are tied when their float sums are equal. The default components are compared as
-    given (``DecisionCommittee.default_`` holds counts over a common total: exact order).
+    given (``DecisionCommittee.default_votes_`` holds counts over a common total: exact order).
     """
     scores = _vote_sums(satisfied, np.asarray(vectors).reshape(-1, len(default)))
     top = scores == scores.max(axis=1, keepdims=True)
@@ -617,7 +608,7 @@ def _error_tolerance(sample_weight):
     """Tolerance of error comparisons: 0 for integer counts, ``1e-12`` of the total weight else."""
     if _uniform_weight(sample_weight) is not None:
         return 0
-    return _TIE_RTOL * float(np.sum(sample_weight))
+    return TIE_RTOL * float(np.sum(sample_weight))
 
 
 def prune_pessimistic(satisfied, vectors, y, sample_weight, prior):
@@ -709,7 +700,7 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
         else:
             local_weight = sample_weight[local]
             before, after = (wrong * local_weight[None, :]).sum(axis=1)
-            remove = after - before <= (penalty + _TIE_RTOL) * float(local_weight.sum())
+            remove = after - before <= (penalty + TIE_RTOL) * float(local_weight.sum())
         if remove:
             kept[i] = False
             scores = scores - contributions[:, i, :]
@@ -717,11 +708,11 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
 
 
 # --------------------------------------------------------------------------------------------
-# Booleanisation (spec 04 section 1.4)
+# Booleanisation (our reconstruction of Nock 2002, Section 5)
 # --------------------------------------------------------------------------------------------
 
 
-def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
+def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le", sample_weight=None):
     """Boolean variables of a training set.
 
     Returns a list of ``(feature, kind, value)`` with kind ``"eq"``, ``"le"`` or ``"gt"``, and, for each
@@ -739,7 +730,7 @@ def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le"):
             elif values.size > 2:
                 variables.extend((j, "eq", float(v)) for v in values)
         else:
-            cuts = mdl_cut_points(column, y, n_classes, max_cuts)
+            cuts = mdl_cut_points(column, y, n_classes, max_cuts, sample_weight)
             variables.extend((j, numeric_literal, float(t)) for t in cuts)
     return variables, binary_other
 
@@ -780,34 +771,12 @@ def literal_matrix(X, variables):
     return out
 
 
-def _is_nominal_dtype(dtype):
-    """Category, object, string and bool columns of a DataFrame are nominal (issue 14)."""
-    return (
-        isinstance(dtype, pd.CategoricalDtype)
-        or pd.api.types.is_bool_dtype(dtype)
-        or pd.api.types.is_object_dtype(dtype)
-        or pd.api.types.is_string_dtype(dtype)
-    )
-
-
-def _categories_of(column):
-    """Values of a nominal column, in the order of its codes: a categorical's own categories,
-    else the distinct non-missing values sorted (by their text when the types are mixed)."""
-    if isinstance(column.dtype, pd.CategoricalDtype):
-        return column.cat.categories.tolist()
-    values = pd.unique(column.dropna()).tolist()  # Python scalars (True, not np.True_)
-    try:
-        return sorted(values)
-    except TypeError:
-        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
-
-
 # --------------------------------------------------------------------------------------------
 # Cells of a committee (predict_proba)
 # --------------------------------------------------------------------------------------------
 
 
-def _cells(rows, y, n_classes):
+def _cells(rows, y, n_classes, weight=None):
     """Distinct rows of ``rows`` and the class counts of the examples having each one.
 
     Rows are compared exactly (booleans or integers), so a cell is a set of examples the
@@ -821,8 +790,14 @@ def _cells(rows, y, n_classes):
     """
     cells, inverse = np.unique(rows, axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    counts = np.bincount(inverse * n_classes + y, minlength=len(cells) * n_classes)
-    return cells, counts.reshape(len(cells), n_classes).astype(np.int64)
+    counts = np.bincount(inverse * n_classes + y, weights=weight, minlength=len(cells) * n_classes)
+    return cells, _count_array(counts.reshape(len(cells), n_classes))
+
+
+def _count_array(counts):
+    """Counts as int64 when whole (unit or integer weights), else float."""
+    counts = np.asarray(counts)
+    return counts.astype(np.int64) if np.all(counts == np.round(counts)) else counts.astype(np.float64)
 
 
 def _row_lookup(table, rows):
@@ -874,9 +849,24 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
       the uniform ``1 / k``. :meth:`predict` is the vote, not the argmax of these frequencies
       (they differ where the vote is wrong on most of a cell's training examples, or on a tie).
 
-    **Text.** ``to_text(feature_names=None, *, category_names=None)`` (also ``str``) lists the
+    **Text.** ``to_text(feature_names=None, *, category_names=None, decimals=None)`` (also ``str``) lists the
     rules ``IF monomial THEN vector`` and the default vector, naming columns by
     ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``.
+
+    **Weights.** ``sample_weight`` are frequencies. WIDC's uniform distribution ``w_i = 1/n``
+    becomes ``w_i / sum(w)`` (Nock 2002, Section 2: the growth and pruning are stated for any
+    distribution), the MDL cut points are weighted and ``cell_counts_`` are sums of weights;
+    zero-weight rows are dropped first. Integer weights give the committee that duplicating
+    the rows gives (tested; the scores then come from float sums of weights, compared within
+    the documented tolerance).
+
+    **Exported model** (``to_dict()["model"]``): ``variables``
+    (``[column, "eq"|"le"|"gt", value]``), ``binary_other``, ``frame_categories``,
+    ``nominal_mask``, ``monomials`` (literal ids ``2v``/``2v+1``), ``vectors``,
+    ``default_votes``, ``prior`` and the cells of :meth:`predict_proba` (``cell_patterns``,
+    ``cell_counts``, ``vote_cells``, ``vote_class_counts``, ``region_class_counts``).
+    ``rules_frame`` has one row per monomial: it decides the rows that satisfy it, and its
+    ``prediction`` is the class its vote vector favours.
 
     Parameters
     ----------
@@ -897,14 +887,17 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         problems (``companion.experiments.paper04.choose_optimistic_strength``), chosen once and
         never on the benchmark. With 0 a rule goes as soon as its local error does not increase.
     numeric_literal : {"le", "gt"}, default="le"
-        Which side of a numeric cut is the *positive* literal: ``A <= theta`` (the spec's
-        variables) or ``A > theta``. The first literal of a monomial and its negation always tie
+        Which side of a numeric cut is the *positive* literal: ``A <= theta`` (our
+        reading of the paper's variables) or ``A > theta``. The first literal of a monomial and its negation always tie
         on Z (they induce the same partition) and ties go to the positive literal, so this
         convention can change the committee grown.
     optimistic_delta : float, default=0.05
         Confidence ``delta`` of the optimistic penalty.
     max_rules : int or None, default=None
         Cap on the number of monomials grown (None: the paper's rule, no cap).
+    class_weight : None, "balanced" or dict, default=None
+        Weights of the classes, multiplied into ``sample_weight`` (the pruning counts errors).
+
 
     Attributes
     ----------
@@ -925,9 +918,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Monomials of the rules kept after pruning.
     vectors_ : ndarray of shape (n_rules, n_classes)
         Their vectors, in {-1, 0, +1}.
-    default_ : ndarray of shape (n_classes,)
+    default_votes_ : ndarray of shape (n_classes,)
         Default vector: class distribution of the ambiguous training examples (integer counts
         over their total; the class distribution ``prior_`` when no example is ambiguous).
+    default_class_ : object
+        The class the default vector favours (its first largest component).
     n_rules_ : int
         Number of rules (the Kearns et al. size).
     n_literals_ : int
@@ -936,8 +931,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Which columns were read as nominal.
     frame_categories_ : dict {column index: list}
         Values of the DataFrame's nominal-dtype columns; code ``i`` stands for ``values[i]``.
-    cell_patterns_, cell_class_counts_ : ndarray
-        The distinct satisfaction patterns of the training examples and their class counts.
+    cell_patterns_, cell_counts_ : ndarray
+        The distinct satisfaction patterns of the training examples and their (weighted) class
+        counts: the cells behind :meth:`predict_proba`.
     vote_cells_, vote_class_counts_ : ndarray
         The distinct vote vectors ``S`` of the training examples and their class counts.
     region_class_counts_ : ndarray of shape (n_classes, n_classes)
@@ -957,6 +953,17 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     ((150, 3), True)
     """
 
+    _parameter_constraints = {
+        "pruning": [StrOptions(set(PRUNINGS))],
+        "categorical_features": [None, StrOptions({"all"}), "array-like"],
+        "max_cuts": [Interval(numbers.Integral, 1, None, closed="left")],
+        "optimistic_strength": [Interval(numbers.Real, 0, None, closed="left")],
+        "optimistic_delta": [Interval(numbers.Real, 0, 1, closed="neither")],
+        "numeric_literal": [StrOptions({"le", "gt"})],
+        "max_rules": [Interval(numbers.Integral, 0, None, closed="left"), None],
+        "class_weight": [None, StrOptions({"balanced"}), dict],
+    }
+
     def __init__(
         self,
         *,
@@ -967,6 +974,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         optimistic_delta=0.05,
         numeric_literal="le",
         max_rules=None,
+        class_weight=None,
     ):
         self.pruning = pruning
         self.categorical_features = categorical_features
@@ -975,6 +983,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.optimistic_delta = optimistic_delta
         self.numeric_literal = numeric_literal
         self.max_rules = max_rules
+        self.class_weight = class_weight
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -982,31 +991,6 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return tags
 
     # -- validation ---------------------------------------------------------------------------
-
-    def _check_params(self, n_features):
-        if not isinstance(self.pruning, str) or self.pruning not in PRUNINGS:
-            raise ValueError(f"pruning must be one of {PRUNINGS}, got {self.pruning!r}")
-        # numbers.Integral / numbers.Real accept numpy scalars (np.int64 from np.arange in a
-        # GridSearchCV grid, np.float32); a bool is an Integral but never a count or a constant.
-        _check_not_bool(self.max_cuts, "max_cuts")
-        check_scalar(self.max_cuts, "max_cuts", numbers.Integral, min_val=1)
-        if not isinstance(self.numeric_literal, str) or self.numeric_literal not in ("le", "gt"):
-            raise ValueError(f"numeric_literal must be 'le' or 'gt', got {self.numeric_literal!r}")
-        _check_not_bool(self.optimistic_strength, "optimistic_strength")
-        check_scalar(self.optimistic_strength, "optimistic_strength", numbers.Real, min_val=0.0)
-        _check_not_bool(self.optimistic_delta, "optimistic_delta")
-        check_scalar(
-            self.optimistic_delta,
-            "optimistic_delta",
-            numbers.Real,
-            min_val=0.0,
-            max_val=1.0,
-            include_boundaries="neither",
-        )
-        if self.max_rules is not None:
-            _check_not_bool(self.max_rules, "max_rules")
-            check_scalar(self.max_rules, "max_rules", numbers.Integral, min_val=0)
-        return self._nominal_mask(n_features)
 
     def _nominal_mask(self, n_features):
         # Columns read as nominal from the DataFrame's dtypes, plus those categorical_features names.
@@ -1059,43 +1043,54 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # -- DataFrames: nominal columns from their dtypes --------------------------------------
 
     def _frame_codes(self, X, *, reset):
-        """``X`` with its category / object / string / bool columns replaced by float codes.
+        """``X`` with its nominal columns (read by the package's one rule) replaced by float codes.
 
-        At ``fit`` (``reset``) the nominal columns of a DataFrame are read from their dtypes and
-        their values recorded in ``frame_categories_`` (a categorical's categories, else the
-        sorted distinct values); their codes ``0, 1, ...`` index these lists and a value ``fit``
-        did not see becomes NaN (missing: every literal on it is false). Numeric columns, and
-        arrays, pass unchanged: whether a number is nominal is never guessed from its value.
+        At ``fit`` (``reset``) the nominal columns are found by
+        :func:`companion._nominal.nominal_columns` (a DataFrame's category, bool, object
+        and string columns; an array's columns of non-numbers) and their values recorded in
+        ``frame_categories_`` (a categorical's categories, else the sorted distinct values);
+        their codes ``0, 1, ...`` index these lists and a value ``fit`` did not see becomes NaN
+        (missing: every literal on it is false). Numeric columns pass unchanged: whether a number
+        is nominal is never guessed from its value.
         """
+        is_frame = isinstance(X, pd.DataFrame)
+        if not is_frame and not hasattr(X, "__array__") and not isinstance(X, (list, tuple)):
+            return X  # let validate_data refuse it
+        raw = X if is_frame else np.asarray(X)
+        if not is_frame and (raw.ndim != 2 or raw.dtype.kind in "iufc"):
+            if reset:
+                self.frame_categories_ = {}
+            return X  # numbers (or a shape validate_data refuses)
         if reset:
-            self.frame_categories_ = {}
-            if isinstance(X, pd.DataFrame):
-                for j in range(X.shape[1]):
-                    column = X.iloc[:, j]
-                    if _is_nominal_dtype(column.dtype):
-                        self.frame_categories_[j] = _categories_of(column)
+            values = raw.to_numpy(dtype=object) if is_frame else raw
+            declared = declared_categories(X)
+            self.frame_categories_ = {
+                j: value_list(values[:, j], None if declared is None else declared[j])
+                for j in np.flatnonzero(nominal_columns(X, values))
+            }
         categories = getattr(self, "frame_categories_", {})
-        if not categories or not isinstance(X, pd.DataFrame) or (not reset and X.shape[1] != self.n_features_in_):
-            return X  # arrays, numeric frames; validate_data names a column mismatch
+        if not categories or (not reset and raw.shape[1] != self.n_features_in_):
+            return X  # numeric frames; validate_data names a column mismatch
         columns = []
-        for j in range(X.shape[1]):
-            column = X.iloc[:, j]
+        for j in range(raw.shape[1]):
+            column = raw.iloc[:, j] if is_frame else pd.Series(raw[:, j], dtype=object)
             if j in categories:
                 # Position in the fitted values; -1 (unseen or missing) becomes NaN.
-                codes = pd.Index(categories[j], dtype=object).get_indexer(column.astype(object)).astype(np.float64)
-                codes[codes < 0] = np.nan
-                column = pd.Series(codes, index=X.index)
-            columns.append(column)
+                codes = pd.Index(categories[j], dtype=object).get_indexer(pd.Index(column, dtype=object))
+                column = pd.Series(np.where(codes >= 0, codes, np.nan), index=column.index)
+            columns.append(column if is_frame else np.asarray(column, dtype=object))
+        if not is_frame:
+            return np.column_stack(columns)
         encoded = pd.concat(columns, axis=1)
         encoded.columns = X.columns
         return encoded
 
     def _warn_many_values(self):
-        """Warn about each nominal column with more than ``_MANY_VALUES`` distinct values."""
+        """Warn about each nominal column with more than ``MANY_VALUES`` distinct values."""
         eq = np.array([feature for feature, kind, _ in self.variables_ if kind == "eq"], dtype=np.intp)
         counts = np.bincount(eq, minlength=self.n_features_in_)
         names = resolve_feature_names(self)
-        for j in np.flatnonzero(counts > _MANY_VALUES):
+        for j in np.flatnonzero(counts > MANY_VALUES):
             warnings.warn(
                 f"DecisionCommittee: nominal column {names[j]!r} has {counts[j]} distinct values, each a "
                 f"Boolean variable [{names[j]} = value]; an identifier or a numeric column read as text "
@@ -1106,16 +1101,20 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     # -- fitting ------------------------------------------------------------------------------
 
-    def fit(self, X, y):
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
         """Grow, vectorise and prune a decision committee on ``(X, y)``.
 
         Parameters
         ----------
         X : array-like or DataFrame of shape (n_samples, n_features)
             Numbers; NaN marks a missing value. Nominal columns are a DataFrame's category,
-            object, string and bool columns and those named by ``categorical_features``.
+            object, string and bool columns (an array's columns of non-numbers) and those named
+            by ``categorical_features``.
         y : array-like of shape (n_samples,)
             Class labels of any type.
+        sample_weight : array-like of shape (n_samples,), optional
+            Frequency weights (class docstring, "Weights"); None is WIDC's uniform distribution.
 
         Returns
         -------
@@ -1124,21 +1123,36 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():
-            raise ValueError("X contains infinity; only finite numbers and NaN (missing) are accepted")
-        nominal = self._check_params(X.shape[1])
+            raise ValueError("DecisionCommittee: X contains infinity; only finite numbers and NaN (missing) are accepted")
+        nominal = self._nominal_mask(X.shape[1])
         check_classification_targets(y)
+        if sample_weight is not None or self.class_weight is not None:
+            raw = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+            if self.class_weight is not None:
+                raw = raw * compute_sample_weight(self.class_weight, y)
+            if not raw.any():
+                raise ValueError("DecisionCommittee: sample_weight sums to 0")
+            keep = raw > 0  # a zero weight is a row that is not there
+            X, y, raw = X[keep], y[keep], raw[keep]
+        else:
+            raw = None
         self.classes_, y_codes = np.unique(y, return_inverse=True)
         c = len(self.classes_)
         n = X.shape[0]
-        weights = np.full(n, 1.0 / n)  # WIDC's fixed uniform distribution (spec 04 section 2)
+        unit = raw is None or bool(np.all(raw == raw[0]))
+        # WIDC's fixed uniform distribution (Nock 2002, Section 2), or the normalised weights.
+        weights = np.full(n, 1.0 / n) if unit else raw / raw.sum()
         self.nominal_mask_ = nominal
         self.variables_, self.binary_other_ = _encode_variables(
-            X, y_codes, c, nominal, self.max_cuts, self.numeric_literal
+            X, y_codes, c, nominal, self.max_cuts, self.numeric_literal, None if unit else raw
         )
         self._warn_many_values()
         literals = literal_matrix(X, self.variables_)
-        # Class counts are integers, divided by n once: the same floats on every machine.
-        self.prior_ = np.bincount(y_codes, minlength=c) / n
+        if unit:
+            # Class counts are integers, divided by n once: the same floats on every machine.
+            self.prior_ = np.bincount(y_codes, minlength=c) / n
+        else:
+            self.prior_ = np.bincount(y_codes, weights=weights, minlength=c)
         if c > 1:
             monomials, trace = grow_monomials(literals, y_codes, weights, c, max_rules=self.max_rules)
         else:
@@ -1146,16 +1160,21 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.grown_monomials_ = monomials
         self.z_trace_ = trace
         satisfied = satisfaction(literals, monomials)
-        # W_l of each rule = (number of class-l examples satisfying it) / n: integer counts
-        # (boolean column sums), one division, no BLAS product of 1/n weights (whose float sum
-        # would depend on the BLAS kernel and thread count).
-        class_counts = np.stack([satisfied[y_codes == l].sum(axis=0) for l in range(c)], axis=1)
-        class_weights = class_counts.reshape(len(monomials), c) / n
+        if unit:
+            # W_l of each rule = (number of class-l examples satisfying it) / n: integer counts
+            # (boolean column sums), one division, no BLAS product of 1/n weights (whose float
+            # sum would depend on the BLAS kernel and thread count).
+            class_counts = np.stack([satisfied[y_codes == l].sum(axis=0) for l in range(c)], axis=1)
+            class_weights = class_counts.reshape(len(monomials), c) / n
+        else:
+            class_weights = np.stack(
+                [(satisfied[y_codes == l] * weights[y_codes == l, None]).sum(axis=0) for l in range(c)], axis=1
+            ).reshape(len(monomials), c)
         self.grown_vectors_ = rule_vectors(class_weights) if monomials else np.zeros((0, c), dtype=np.int64)
-        self._prune(literals, satisfied, y_codes, weights)
+        self._prune(literals, satisfied, y_codes, weights, raw)
         return self
 
-    def _prune(self, literals, satisfied, y_codes, weights):
+    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None):
         vectors = self.grown_vectors_
         if self.pruning == "none" or len(vectors) == 0:
             kept = np.arange(len(vectors))
@@ -1178,16 +1197,20 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.vectors_ = vectors[kept]
         scores = _vote_sums(satisfied[:, kept], self.vectors_)  # exact integer sums
         default, predictions = _default_and_predictions(scores[None], y_codes, weights, self.prior_)
-        self.default_ = default[0]
+        self.default_votes_ = default[0]
+        self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
         self.complexity_ = self.n_literals_
         # The cells of predict_proba: training class counts per satisfaction pattern of the kept
         # rules, per vote vector S, and per predicted class (the fallbacks, coarser and coarser).
         c = len(self.classes_)
-        self.cell_patterns_, self.cell_class_counts_ = _cells(satisfied[:, kept], y_codes, c)
-        self.vote_cells_, self.vote_class_counts_ = _cells(scores, y_codes, c)
-        self.region_class_counts_ = np.bincount(predictions[0] * c + y_codes, minlength=c * c).reshape(c, c)
+        weight = cell_weight
+        self.cell_patterns_, self.cell_counts_ = _cells(satisfied[:, kept], y_codes, c, weight)
+        self.vote_cells_, self.vote_class_counts_ = _cells(scores, y_codes, c, weight)
+        self.region_class_counts_ = _count_array(
+            np.bincount(predictions[0] * c + y_codes, weights=weight, minlength=c * c).reshape(c, c)
+        )
 
     def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).
@@ -1225,7 +1248,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         other = copy.deepcopy(self)
         other.set_params(pruning=pruning, **pruning_params)
-        other._check_params(X.shape[1])
+        other._validate_params()
         literals = literal_matrix(X, self.variables_)
         satisfied = satisfaction(literals, self.grown_monomials_)
         other._prune(literals, satisfied, codes, np.full(len(codes), 1.0 / len(codes)))
@@ -1252,6 +1275,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         values that far apart (``|S| * n`` far below ``2**50``). Equal ``D`` components stay
         equal, and ``argmax`` then takes the smallest class index, as :meth:`predict` does.
 
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Columns as in :meth:`fit`.
+
         Returns
         -------
         ndarray of shape (n_samples, n_classes), or (n_samples,) for two classes
@@ -1259,7 +1287,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         c = len(self.classes_)
         scores = _vote_sums(self._satisfied(X), self.vectors_.reshape(-1, c)).astype(float)
-        scores = scores + self.default_[None, :] / 2.0
+        scores = scores + self.default_votes_[None, :] / 2.0
         if c == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
@@ -1269,10 +1297,19 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         Exact: ``S`` is an integer sum of {-1, 0, +1} votes (:func:`committee_predict`); among
         the classes tied in ``S`` the largest ``D`` component wins, then the smallest index.
+
+        Parameters
+        ----------
+        X : array-like or DataFrame of shape (n_samples, n_features)
+            Columns as in :meth:`fit`.
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
         satisfied = self._satisfied(X)
-        codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_)
+        codes = committee_predict(satisfied, self.vectors_.reshape(-1, len(self.classes_)), self.default_votes_)
         return self.classes_[codes]
 
     def predict_proba(self, X):
@@ -1306,7 +1343,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         satisfied = self._satisfied(X)
         counts = np.zeros((satisfied.shape[0], c), dtype=np.int64)
         cell = _row_lookup(self.cell_patterns_, satisfied)
-        counts[cell >= 0] = self.cell_class_counts_[cell[cell >= 0]]
+        counts[cell >= 0] = self.cell_counts_[cell[cell >= 0]]
         unseen = np.flatnonzero(cell < 0)
         if unseen.size:
             vectors = self.vectors_.reshape(-1, c)
@@ -1315,7 +1352,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             counts[unseen[vote_cell >= 0]] = self.vote_class_counts_[vote_cell[vote_cell >= 0]]
             rest = unseen[vote_cell < 0]
             if rest.size:
-                region = committee_predict(satisfied[rest], vectors, self.default_)
+                region = committee_predict(satisfied[rest], vectors, self.default_votes_)
                 counts[rest] = self.region_class_counts_[region]
         return laplace_proba(counts)
 
@@ -1324,7 +1361,18 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def literal_text(self, literal, feature_names=None, category_names=None):
         """Readable text of literal id ``literal`` (``2v``: variable v, ``2v+1``: its negation).
 
-        ``feature_names`` and ``category_names`` are read as in :meth:`to_text`.
+        Parameters
+        ----------
+        literal : int
+            A literal id.
+        feature_names : sequence of str, optional
+            As in :meth:`to_text`.
+        category_names : dict, optional
+            As in :meth:`to_text`.
+
+        Returns
+        -------
+        str
         """
         check_is_fitted(self)
         names = resolve_feature_names(self, feature_names)
@@ -1336,7 +1384,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         merged.update(category_names or {})
         return merged
 
-    def _literal_text(self, literal, names, category_names):
+    def _literal_text(self, literal, names, category_names, decimals=None):
         feature, kind, value = self.variables_[literal // 2]
         negated = literal % 2 == 1
         name = names[feature]
@@ -1351,12 +1399,13 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         if kind in ("le", "gt"):
             upper = (kind == "le") != negated
-            return f"{name} {'<=' if upper else '>'} {value:g}"
+            shown = value if decimals is None else round(value, decimals)
+            return f"{name} {'<=' if upper else '>'} {shown:g}"
         if negated and feature in self.binary_other_:  # two values: "not a" reads "= b"
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"
 
-    def _render_text(self, feature_names, *, category_names=None):
+    def _render_text(self, feature_names, *, category_names=None, decimals=None):
         """The committee as ``IF monomial THEN vector`` lines plus the default vector (``to_text``).
 
         Parameters
@@ -1366,14 +1415,76 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             DataFrame, else ``x0, x1, ...`` (columns counted from 0).
         category_names : dict {feature index or name: sequence}, optional
             Names of the nominal codes ``0, 1, ...`` of a feature.
+        decimals : int, optional
+            Round thresholds and the default vector to this many decimals (default: ``%g``
+            thresholds, 3 significant digits for the default vector).
         """
         category_names = self._category_names(category_names)
         labels = [str(c) for c in self.classes_]
         lines = []
         for monomial, vector in zip(self.monomials_, self.vectors_):
-            condition = " AND ".join(self._literal_text(l, feature_names, category_names) for l in monomial)
+            condition = self._monomial_text(monomial, feature_names, category_names, decimals)
             votes = ", ".join(f"{label}: {int(v):+d}" if v else f"{label}: 0" for label, v in zip(labels, vector))
             lines.append(f"IF {condition or 'TRUE'} THEN ({votes})")
-        default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_))
+        if decimals is None:
+            default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_votes_))
+        else:
+            default = ", ".join(f"{label}: {round(float(d), decimals):g}" for label, d in zip(labels, self.default_votes_))
         lines.append(f"DEFAULT ({default})")
         return "\n".join(lines)
+
+    def _monomial_text(self, monomial, names, category_names, decimals=None):
+        return " AND ".join(self._literal_text(l, names, category_names, decimals) for l in monomial)
+
+    def _rule_records(self, feature_names):
+        """One record per kept monomial; ``prediction``: the class its vote vector favours."""
+        category_names = self._category_names(None)
+        return [
+            {
+                "condition": self._monomial_text(monomial, feature_names, category_names),
+                "prediction": self.classes_[int(np.argmax(vector))],
+            }
+            for monomial, vector in zip(self.monomials_, self.vectors_)
+        ]
+
+    def _rule_decisions(self, X):
+        """A monomial decides the rows that satisfy it (several may decide a row, or none)."""
+        check_is_fitted(self)
+        return self._satisfied(X)
+
+    def _model_to_dict(self):
+        return {
+            "variables": [[int(f), kind, float(v)] for f, kind, v in self.variables_],
+            "binary_other": [[int(j), float(v)] for j, v in self.binary_other_.items()],
+            "frame_categories": [[int(j), list(values)] for j, values in self.frame_categories_.items()],
+            "nominal_mask": self.nominal_mask_.tolist(),
+            "monomials": [[int(l) for l in m] for m in self.monomials_],
+            "vectors": np.asarray(self.vectors_).tolist(),
+            "default_votes": self.default_votes_.tolist(),
+            "prior": self.prior_.tolist(),
+            "cell_patterns": self.cell_patterns_.astype(int).tolist(),
+            "cell_counts": self.cell_counts_.tolist(),
+            "vote_cells": np.asarray(self.vote_cells_).tolist(),
+            "vote_class_counts": self.vote_class_counts_.tolist(),
+            "region_class_counts": self.region_class_counts_.tolist(),
+        }
+
+    def _model_from_dict(self, model):
+        c = len(self.classes_)
+        self.variables_ = [(int(f), kind, float(v)) for f, kind, v in model["variables"]]
+        self.binary_other_ = {int(j): float(v) for j, v in model["binary_other"]}
+        self.frame_categories_ = {int(j): list(values) for j, values in model["frame_categories"]}
+        self.nominal_mask_ = np.array(model["nominal_mask"], dtype=bool)
+        self.monomials_ = [tuple(int(l) for l in m) for m in model["monomials"]]
+        self.vectors_ = _votes(np.array(model["vectors"], dtype=float).reshape(-1, c))
+        self.default_votes_ = np.array(model["default_votes"], dtype=float)
+        self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
+        self.prior_ = np.array(model["prior"], dtype=float)
+        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(-1, len(self.monomials_))
+        self.cell_counts_ = _count_array(np.array(model["cell_counts"], dtype=float).reshape(-1, c))
+        self.vote_cells_ = _votes(np.array(model["vote_cells"], dtype=float).reshape(-1, c))
+        self.vote_class_counts_ = _count_array(np.array(model["vote_class_counts"], dtype=float).reshape(-1, c))
+        self.region_class_counts_ = _count_array(np.array(model["region_class_counts"], dtype=float).reshape(c, c))
+        self.n_rules_ = len(self.monomials_)
+        self.n_literals_ = int(sum(len(m) for m in self.monomials_))
+        self.complexity_ = self.n_literals_

@@ -26,7 +26,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from companion.baselines import OneR, OrderedRipper, PrunedDecisionTree, leaf_monomial, tree_leaf_paths
 from companion.interpretable import pipeline_text
 from companion.led import make_led_digits
-from companion.prism import MANY_VALUES, MISSING_VALUE_NAME, Prism
+from companion.preprocessing import MANY_VALUES, MISSING_VALUE_NAME
+from companion.prism import Prism
 
 
 # --------------------------------------------------------------------------------------------
@@ -80,15 +81,6 @@ def test_leaf_monomial_on_complemented_inputs():
 # --------------------------------------------------------------------------------------------
 
 
-def test_compatibility_paths():
-    import companion
-    from companion import led, rule_baselines
-
-    assert led.PrunedDecisionTree is PrunedDecisionTree
-    assert rule_baselines.OneR is OneR
-    assert companion.OrderedRipper is OrderedRipper and companion.PrunedDecisionTree is PrunedDecisionTree
-
-
 def naive_cost_complexity_cart(X_train, y_train, seed, max_alphas=8):
     """Paper 04's former ``fit_pruned_cart`` (without its encoding): the reference of the CV mode."""
     path = DecisionTreeClassifier(random_state=seed).cost_complexity_pruning_path(X_train, y_train)
@@ -137,16 +129,25 @@ def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
 
 def test_pruning_parameters_are_checked():
     X, y = make_led_digits(60, random_state=0)
-    with pytest.raises(ValueError, match="pruning must be one of"):
+    with pytest.raises(ValueError, match="The 'pruning' parameter of PrunedDecisionTree must be a str among"):
         PrunedDecisionTree(pruning="pessimistic").fit(X, y)
-    with pytest.raises(ValueError, match="max_alphas == 0, must be >= 1"):
+    with pytest.raises(ValueError, match=r"The 'max_alphas' parameter of PrunedDecisionTree must be an int in the range \[1, inf\). Got 0"):
         PrunedDecisionTree(pruning="cost_complexity_cv", max_alphas=0).fit(X, y)
-    # Missing values are the CV mode's (paper 04's one-hot data); the exact pruning refuses them.
+    # Missing values are routed by scikit-learn's tree in both modes; the leaves' conditions
+    # send them where the tree does.
     X_nan = X.astype(float)
-    X_nan[0, 0] = np.nan
-    with pytest.raises(ValueError, match="NaN"):
-        PrunedDecisionTree().fit(X_nan, y)
-    assert PrunedDecisionTree(pruning="cost_complexity_cv", random_state=0).fit(X_nan, y).predict(X_nan).shape == (60,)
+    X_nan[np.random.default_rng(0).random(X.shape) < 0.2] = np.nan
+    for pruning in ("errors", "cost_complexity_cv"):
+        model = PrunedDecisionTree(pruning=pruning, random_state=0).fit(X_nan, y)
+        np.testing.assert_array_equal(model.leaves_[model._reached(X_nan)], _pruned_leaf_by_path(model, X_nan))
+
+
+def _pruned_leaf_by_path(model, X):
+    """The pruned leaf on each row's decision path through the full tree (independent of the conditions)."""
+    path = model.full_tree_.decision_path(X).toarray().astype(bool)
+    on_path = path[:, model.leaves_]
+    assert (on_path.sum(axis=1) == 1).all()
+    return model.leaves_[on_path.argmax(axis=1)]
 
 
 def test_pruned_tree_leaf_order_and_size():
@@ -158,8 +159,8 @@ def test_pruned_tree_leaf_order_and_size():
     assert [conditions for _, conditions in walked] == tree.leaf_conditions_[::-1]
     assert tree.n_literals_ == tree.complexity_ == sum(len(c) for _, c in walked)
     assert tree.depth_ == max(len(c) for _, c in walked)
-    # Every example reaches, through pruned_leaf_, a pruned leaf on its decision path.
-    reached = tree.pruned_leaf_[tree.full_tree_.apply(X)]
+    # Every example reaches, through the leaves' conditions, a pruned leaf on its decision path.
+    reached = tree.leaves_[tree._reached(X)]
     path = tree.full_tree_.decision_path(X).toarray().astype(bool)
     assert np.isin(reached, tree.leaves_).all() and path[np.arange(len(X)), reached].all()
     assert len(tree.to_text().splitlines()) == tree.n_leaves_
@@ -257,7 +258,7 @@ def test_ordered_ripper_first_firing_rule_set_decides():
     # predict_proba: Laplace-corrected class frequencies of the training rows the same rule set decides.
     for k in range(len(model.rulesets_) + 1):
         counts = np.array([np.sum((decider == k) & (y == c)) for c in model.classes_])
-        np.testing.assert_array_equal(model.decider_class_counts_[k], counts)
+        np.testing.assert_array_equal(model.cell_counts_[k], counts)
         if counts.sum():
             proba = model.predict_proba(X[decider == k])
             np.testing.assert_allclose(proba, np.tile((counts + 1) / (counts.sum() + 3), (len(proba), 1)))
@@ -373,8 +374,12 @@ def test_pruned_tree_text_counts_columns_from_zero_and_uses_frame_names():
         PrunedDecisionTree(random_state=0),
     ).fit(mixed, y)
     assert any(name in pipeline_text(pipe) for name in ("num__age", "cat__city_Nice", "cat__city_Paris"))
-    with pytest.raises(ValueError, match=r"PrunedDecisionTree needs numeric columns, but column 'city'"):
-        PrunedDecisionTree().fit(mixed, y)
+    # A nominal column is one-hot encoded by the tree itself, and named value by value.
+    direct = PrunedDecisionTree(random_state=0).fit(mixed, y)
+    assert "city=" in direct.to_text() or "age" in direct.to_text()
+    assert direct.score(mixed, y) == 1.0
+    assert PrunedDecisionTree(random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
+    assert tree.to_text(decimals=0).startswith("if age <= 54")  # 54.5 rounded half to even
 
 
 def test_pruned_tree_accepts_numpy_scalars():
@@ -459,7 +464,7 @@ def test_whole_dollar_income_is_binned_never_a_category(cls):
         assert model.attribute_name_ == "smoker"  # not income, with one value per row
     # Without a discretiser a numeric column is refused, named, with both ways out.
     with pytest.raises(ValueError, match=r"column 'age' is numeric \(dtype int64\).*discretizer=KBinsDiscretizer.*categorical_features"):
-        cls().fit(X, y)
+        cls(discretizer=None).fit(X, y)
     # Explicit kinds: the same model from names, indices (numpy integers) or a mask.
     for kinds in (["city", "smoker"], np.array([2, 3], dtype=np.int64), [np.False_, False, True, True]):
         again = cls(discretizer=quantile_bins(), categorical_features=kinds).fit(X, y)
@@ -471,7 +476,7 @@ def test_float_codes_in_a_dataframe_are_numeric_by_dtype(cls):
     codes = pd.DataFrame({"a": [0.0, 1.0, 2.0, 0.0, 1.0, 2.0], "b": list("xyzxyz")})
     y = ["p", "q", "q", "p", "q", "q"]
     with pytest.raises(ValueError, match=r"column 'a' is numeric \(dtype float64\)"):
-        cls().fit(codes, y)
+        cls(discretizer=None).fit(codes, y)
     declared = cls(categorical_features=["a", "b"]).fit(codes, y)
     assert declared.encoding_.values[0][:3] == [0.0, 1.0, 2.0]
     assert cls(categorical_features="all").fit(codes, y).to_text() == declared.to_text()
@@ -481,11 +486,11 @@ def test_float_codes_in_a_dataframe_are_numeric_by_dtype(cls):
 def test_plain_arrays_of_codes_without_a_discretizer():
     X = np.array([[0, 1], [1, 1], [2, 0], [0, 0]])
     y = np.array([0, 1, 1, 0])
-    model = Prism().fit(X, y)  # no dtype per column: numbers are read as integer codes
+    model = Prism(discretizer=None).fit(X, y)  # no dtype per column: numbers are read as integer codes
     assert model.encoding_.numeric_columns == []
     assert model.score(X, y) == 1.0
     with pytest.raises(ValueError, match=r"column 'x1' holds numbers that are not finite integer codes.*discretizer="):
-        Prism().fit(X + np.array([0, 0.5]), y)
+        Prism(discretizer=None).fit(X + np.array([0, 0.5]), y)
     # ... unless declared nominal, which takes each number as a value.
     assert Prism(categorical_features=np.str_("all")).fit(X + np.array([0, 0.5]), y).score(X + [0, 0.5], y) == 1.0
     # With a discretiser every column of numbers is binned.
@@ -527,8 +532,8 @@ def test_missing_numbers_stay_missing(missing):
 @pytest.mark.parametrize(
     "params, error, pattern",
     [
-        ({"categorical_features": "city"}, ValueError, r"got the string 'city' \(to declare one column, pass a list: \['city'\]\)"),
-        ({"categorical_features": 3}, TypeError, r"categorical_features must be None.*got 3"),
+        ({"categorical_features": "city"}, ValueError, r"The 'categorical_features' parameter of \w+ must be None, a str among \{'all'\} or an array-like. Got 'city' instead"),
+        ({"categorical_features": 3}, TypeError, r"The 'categorical_features' parameter of \w+ must be .*Got 3 instead"),
         ({"categorical_features": [7]}, ValueError, r"column indices outside \[0, 4\): \[7\]"),
         ({"categorical_features": ["zip"]}, ValueError, r"unknown columns \['zip'\]"),
         ({"categorical_features": [True, False]}, ValueError, r"boolean mask needs one entry per column \(4\), got 2"),
@@ -557,7 +562,7 @@ def test_prism_predict_proba_by_hand():
     # p first: "a = u" is the best test (2/3) and the attributes run out; then for q, "a = v"
     # (2/2), then "a = u" (1/3) for the q left in u, which "a = u -> p" reaches first.
     assert model.to_text() == "If a = u then p\nIf a = v then q\nIf a = u then q"
-    np.testing.assert_array_equal(model.rule_class_counts_, [[2, 1], [0, 2], [0, 0]])
+    np.testing.assert_array_equal(model.cell_counts_, [[2, 1], [0, 2], [0, 0]])
     new = pd.DataFrame({"a": pd.Categorical(list("uvw"), categories=list("uvw"))})
     expected = [[3 / 5, 2 / 5], [1 / 4, 3 / 4], [3 / 7, 4 / 7]]  # w: no rule, the training set's
     np.testing.assert_allclose(model.predict_proba(new), expected)
@@ -652,3 +657,104 @@ def test_numpy_scalars_in_parameters():
     assert len(model.trace_) > 0 and model.encoding_.numeric_columns == [0, 1]
     mask = np.array([False, False, True, True])
     assert OneR(discretizer=quantile_bins(), categorical_features=mask).fit(X, y).encoding_.numeric_columns == [0, 1]
+
+
+# --------------------------------------------------------------------------------------------
+# Frequency weights and safe defaults (issue 27, items 1 and 2), for every rule learner
+# --------------------------------------------------------------------------------------------
+
+import functools  # noqa: E402
+
+from companion.preprocessing import MDLDiscretizer  # noqa: E402
+from companion.widc import DecisionCommittee  # noqa: E402
+from tests._tables import mixed_table  # noqa: E402
+
+WEIGHTED = [Prism, OneR, PrunedDecisionTree, DecisionCommittee]
+
+
+def _weighted_problem(seed, n=90):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({
+        "u": rng.normal(size=n).round(1),
+        "k": rng.choice(["a", "b", "c"], n).astype(object),
+        "v": rng.integers(0, 4, n).astype(float),
+    })
+    y = np.where((frame["u"] > 0) ^ (frame["k"] == "b") ^ (rng.random(n) < 0.15), "p", "q")
+    weight = rng.integers(0, 4, n)
+    return frame, y, weight
+
+
+@pytest.mark.parametrize("cls", WEIGHTED, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("seed", range(3))
+def test_integer_weights_are_duplicated_rows_and_zero_weights_dropped_rows(cls, seed):
+    if cls is PrunedDecisionTree:  # a seeded tree: the same tie-breaks between equal splits
+        cls = functools.partial(PrunedDecisionTree, random_state=0)
+    X, y, weight = _weighted_problem(seed)
+    X_new, _, _ = _weighted_problem(seed + 100, n=200)
+    weighted = cls().fit(X, y, sample_weight=weight)
+    repeated = cls().fit(X.loc[X.index.repeat(weight)].reset_index(drop=True), np.repeat(y, weight))
+    np.testing.assert_array_equal(weighted.predict(X_new), repeated.predict(X_new))
+    np.testing.assert_array_equal(weighted.predict_proba(X_new), repeated.predict_proba(X_new))
+    assert weighted.to_text() == repeated.to_text()
+    np.testing.assert_array_equal(weighted.cell_counts_, repeated.cell_counts_)
+    # Zero weights are rows that are not there; unit weights are no weights.
+    kept = weight > 0
+    dropped = cls().fit(X[kept].reset_index(drop=True), y[kept])
+    zero_one = cls().fit(X, y, sample_weight=kept.astype(float))
+    np.testing.assert_array_equal(zero_one.predict(X_new), dropped.predict(X_new))
+    assert zero_one.to_text() == dropped.to_text()
+    assert cls().fit(X, y, sample_weight=np.ones(len(y))).to_text() == cls().fit(X, y).to_text()
+
+
+def test_mdl_cut_points_take_frequency_weights():
+    X, y, weight = _weighted_problem(7)
+    numbers = X[["u", "v"]]
+    weighted = MDLDiscretizer().fit(numbers, y, sample_weight=weight)
+    repeated = MDLDiscretizer().fit(numbers.loc[numbers.index.repeat(weight)], np.repeat(y, weight))
+    for a, b in zip(weighted.cut_points_, repeated.cut_points_):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_ordered_ripper_refuses_weights_by_name():
+    X, y, weight = _weighted_problem(0)
+    with pytest.raises(TypeError, match="OrderedRipper does not take sample_weight"):
+        OrderedRipper(random_state=0).fit(X, y, sample_weight=weight)
+
+
+@pytest.mark.parametrize("cls", [OneR, PrunedDecisionTree, DecisionCommittee], ids=lambda c: c.__name__)
+def test_balanced_class_weight_raises_the_rare_class_recall(cls):
+    rng = np.random.default_rng(3)
+    n = 300
+    X = pd.DataFrame({"u": rng.normal(size=n), "k": rng.choice(["a", "b"], n).astype(object)})
+    y = np.where(X["u"] + 0.8 * rng.normal(size=n) > 1.3, "rare", "common")
+    plain = cls().fit(X, y)
+    balanced = cls(class_weight="balanced").fit(X, y)
+    rare = y == "rare"
+    assert (balanced.predict(X)[rare] == "rare").mean() > (plain.predict(X)[rare] == "rare").mean()
+
+
+def _always_true_conditions(model, X):
+    """Conditions of rules_frame true of every training row (a padded or vacuous test)."""
+    frame = model.rules_frame(X, np.zeros(len(X)))
+    text = model.to_text()
+    return [c for c in frame["condition"] if c and ("(-inf, inf)" in c or "-inf, inf" in text)]
+
+
+@pytest.mark.parametrize("name", ["breast_cancer", "wine", "iris", "mixed"])
+def test_defaults_beat_the_majority_class_in_cv(name):
+    from sklearn import datasets
+
+    if name == "mixed":
+        X, y = mixed_table()
+    else:
+        data = getattr(datasets, f"load_{name}")(as_frame=True)
+        X, y = data.data, data.target.to_numpy()
+    majority = pd.Series(y).value_counts(normalize=True).max()
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    for cls in (Prism, OneR, PrunedDecisionTree, DecisionCommittee):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            score = cross_val_score(cls(), X, y, cv=folds).mean()
+        assert score > majority + 0.05, (cls.__name__, score, majority)
+        model = cls().fit(X, y)
+        assert "(-inf, inf)" not in model.to_text()  # no always-true test

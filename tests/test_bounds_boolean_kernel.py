@@ -22,7 +22,8 @@ from companion.kernels import (
     monomial_features,
     polynomial_norm_sq,
 )
-from companion.led import PrunedDecisionTree, optimal_boolean_tree
+from companion.baselines import PrunedDecisionTree
+from companion.led import optimal_boolean_tree
 from companion.perceptrons import KernelPerceptron, MaximalMarginPerceptron
 
 LAM = 4.0

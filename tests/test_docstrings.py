@@ -43,6 +43,12 @@ PUBLIC_MODULES = [
     "companion.paper_numbers",
     "companion.paths",
     "companion.reproduce",
+    "companion.prism",
+    "companion.baselines",
+    "companion.widc",
+    "companion.preprocessing",
+    "companion.led",
+    "companion._nominal",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

@@ -165,7 +165,7 @@ def test_committee_cells_add_up_to_the_training_errors():
     cells = paper04.committee_cells(model, votes.X, votes.y)
     assert cells["examples"].sum() == len(votes.y)
     assert cells["errors"].sum() == int(np.count_nonzero(model.predict(votes.X) != votes.y))
-    assert len(cells) == len(model.cell_class_counts_)
+    assert len(cells) == len(model.cell_counts_)
     # Every example of a cell gets the cell's class: errors are the minority of the cell.
     counts = cells[[c for c in cells.columns if c.startswith("n ")]].to_numpy()
     assert (cells["errors"].to_numpy() >= counts.sum(axis=1) - counts.max(axis=1)).all()

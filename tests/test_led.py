@@ -5,9 +5,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from companion.baselines import PrunedDecisionTree
 from companion.led import (
     LED_SEGMENTS,
-    PrunedDecisionTree,
     bayes_error,
     bayes_error_10class,
     bayes_predict,
@@ -105,8 +105,10 @@ def test_generator():
 
 @pytest.mark.parametrize(
     "kwargs, message",
-    [(dict(n=-1), "non-negative integer"), (dict(n=2.5), "non-negative integer"), (dict(n=5, noise=0.7), "noise"),
-     (dict(n=5, noise="a"), "noise")],
+    [(dict(n=-1), r"The 'n' parameter of make_led_digits must be an int in the range \[0, inf\). Got -1"),
+     (dict(n=2.5), "The 'n' parameter of make_led_digits must be an int"),
+     (dict(n=5, noise=0.7), r"The 'noise' parameter of make_led_digits must be .*a float in the range \[0.0, 0.5\]. Got 0.7"),
+     (dict(n=5, noise="a"), "The 'noise' parameter of make_led_digits")],
 )
 def test_generator_bad_input(kwargs, message):
     with pytest.raises(ValueError, match=message):

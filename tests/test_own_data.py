@@ -43,7 +43,9 @@ NOMINAL_ONLY = {"OneR", "Prism"}
 # Booleanise numeric columns themselves (WIDC: MDL cuts; RIPPER: wittgenstein's bins) and read
 # string/category/bool columns as nominal.
 SELF_BOOLEANISING = {"DecisionCommittee", "OrderedRipper"}
-NUMERIC = sorted(set(NAMES) - NOMINAL_ONLY - SELF_BOOLEANISING)
+# One-hot encode string/category/bool columns themselves (the one nominal reader): tests/test_baselines.py.
+SELF_ENCODING = {"PrunedDecisionTree"}
+NUMERIC = sorted(set(NAMES) - NOMINAL_ONLY - SELF_BOOLEANISING - SELF_ENCODING)
 BINARY_ONLY = sorted(name for name in NAMES if not ESTIMATORS[name]().__sklearn_tags__().classifier_tags.multi_class)
 # The "natural frequency" learners: a rule, ball, leaf or cell that training examples reach.
 FREQUENCY_LEARNERS = {

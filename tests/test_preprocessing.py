@@ -202,7 +202,8 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
     train, test = np.arange(0, 155, 2), np.arange(1, 155, 2)
     coded_train, coded_test = paper04.mdl_codes(data.X[train], data.y[train], data.X[test], data.nominal)
     predictions, n_rules, n_literals = paper04.prism_fit_predict(coded_train, data.y[train], coded_test)
-    model = Prism(discretizer=MDLDiscretizer(), categorical_features=data.nominal).fit(data.X[train], data.y[train])
+    model = Prism(missing="no_match", discretizer=MDLDiscretizer(), categorical_features=data.nominal)
+    model.fit(data.X[train], data.y[train])
     assert model.predict(data.X[test]).tolist() == predictions.tolist()
     assert len(model.rules_) == n_rules
     assert sum(len(rule.conditions) for rule in model.rules_) == n_literals
@@ -212,19 +213,46 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
     "params, X, error, pattern",
     [
         (dict(max_cuts=-1), np.zeros((4, 1)), ValueError, "max_cuts"),
-        (dict(max_cuts=True), np.zeros((4, 1)), TypeError, "max_cuts"),
-        (dict(max_cuts=1.5), np.zeros((4, 1)), TypeError, "max_cuts"),
+        (dict(max_cuts=1.5), np.zeros((4, 1)), TypeError, "The 'max_cuts' parameter of MDLDiscretizer must be an int in the range \\[0, inf\\). Got 1.5 instead"),
         (dict(categorical_features=["nope"]), pd.DataFrame({"a": [1.0, 2, 3, 4]}), ValueError, "unknown columns"),
         (dict(categorical_features=[5]), np.zeros((4, 2)), ValueError, "outside"),
         (dict(categorical_features="some"), np.zeros((4, 2)), ValueError, "categorical_features"),
         (dict(categorical_features=3), np.zeros((4, 2)), TypeError, "categorical_features"),
-        # A plain array's columns are all numeric unless declared.
-        (dict(), np.array([[1.0, "u"], [2.0, "v"], [3.0, "u"], [4.0, "v"]], dtype=object), ValueError, "could not convert"),
     ],
 )
 def test_bad_parameters_and_input_name_the_problem(params, X, error, pattern):
     with pytest.raises(error, match=pattern):
         MDLDiscretizer(**params).fit(X, [0, 0, 1, 1])
+
+
+def test_one_nominal_reader_for_every_learner_and_encoder():
+    """bool, category, object and string columns are nominal and whole floats numeric, for all readers."""
+    from companion.widc import DecisionCommittee
+
+    rng = np.random.default_rng(0)
+    n = 60
+    y = np.array(["a", "b"] * (n // 2))
+    frame = pd.DataFrame({
+        "flag": rng.random(n) < 0.5,
+        "cat": pd.Categorical(rng.choice(["p", "q"], n)),
+        "text": rng.choice(["u", "v", "w"], n).astype(object),
+        "whole": rng.integers(0, 5, n).astype(float),
+        "count": rng.integers(0, 5, n),
+    })
+    expected = [True, True, True, False, False]
+    assert FrameEncoder().fit(frame).nominal_.tolist() == expected
+    assert MDLDiscretizer().fit(frame, y).nominal_.tolist() == expected
+    committee = DecisionCommittee(pruning="none").fit(frame, y)
+    assert committee.nominal_mask_.tolist() == expected
+    assert committee.frame_categories_[0] == [False, True]
+    assert FrameEncoder().fit(frame).categories_[0] == [False, True]
+    prism = Prism(discretizer=MDLDiscretizer()).fit(frame, y)
+    assert prism.encoding_.numeric_columns == [3, 4]
+    assert OneR(discretizer=MDLDiscretizer()).fit(frame, y).encoding_.numeric_columns == [3, 4]
+    # A plain array: strings and bools are nominal, numbers numeric (the same rule).
+    array = np.array([[1.0, "u", True], [2.0, "v", False], [3.0, "u", True], [4.0, "v", False]], dtype=object)
+    assert FrameEncoder().fit(array).nominal_.tolist() == [False, True, True]
+    assert DecisionCommittee(pruning="none").fit(array, [0, 0, 1, 1]).nominal_mask_.tolist() == [False, True, True]
 
 
 def test_undeclared_text_column_is_refused():
@@ -254,8 +282,8 @@ def test_encode_frame_round_trips_codes_to_category_names():
         }
     )
     array, nominal, names = encode_frame(frame)
-    assert nominal.tolist() == [True, True, False, False]
-    assert names == {0: ["red", "green", "blue"], 1: ["round", "square"]}
+    assert nominal.tolist() == [True, True, False, True]  # a bool column is nominal (codes 0/1)
+    assert names == {0: ["red", "green", "blue"], 1: ["round", "square"], 3: ["False", "True"]}
     for j in (0, 1):
         decoded = [None if np.isnan(code) else names[j][int(code)] for code in array[:, j]]
         assert decoded == [None if pd.isna(v) else str(v) for v in frame.iloc[:, j]]
@@ -334,11 +362,11 @@ def test_frame_encoder_unseen_values(mixed_frame):
 @pytest.mark.parametrize(
     "params, error, pattern",
     [
-        (dict(encoding="dummy"), ValueError, "encoding must be one of"),
-        (dict(categories=None), ValueError, "categories must be one of"),
-        (dict(order="random"), ValueError, "order must be one of"),
-        (dict(binary=True), ValueError, "binary must be one of"),
-        (dict(missing_indicator=0), ValueError, "missing_indicator must be one of"),
+        (dict(encoding="dummy"), ValueError, "The 'encoding' parameter of FrameEncoder must be a str among"),
+        (dict(categories=None), ValueError, "The 'categories' parameter of FrameEncoder must be a str among"),
+        (dict(order="random"), ValueError, "The 'order' parameter of FrameEncoder must be a str among"),
+        (dict(binary=True), ValueError, "The 'binary' parameter of FrameEncoder must be a str among"),
+        (dict(missing_indicator=0), ValueError, "The 'missing_indicator' parameter of FrameEncoder must be a str among"),
         (dict(categorical_features=["colour"]), ValueError, "unknown columns \\['colour'\\]"),
         (dict(categorical_features=["size"]), ValueError, "'grade' holds non-numeric values"),
     ],
@@ -349,5 +377,8 @@ def test_frame_encoder_bad_parameters(mixed_frame, params, error, pattern):
 
 
 def test_frame_encoder_refuses_text_in_a_numeric_array_column():
-    with pytest.raises(ValueError, match="could not convert"):
-        FrameEncoder().fit(np.array([["a", 1.0]], dtype=object))
+    # Column 0 holds text but is declared numeric (only column 1 is nominal).
+    with pytest.raises(ValueError, match="holds non-numeric values"):
+        FrameEncoder(categorical_features=[1]).fit(np.array([["a", 1.0], ["b", 2.0]], dtype=object))
+    # Undeclared, the text column is nominal (the one rule: an array's non-numbers are nominal).
+    assert FrameEncoder().fit(np.array([["a", 1.0], ["b", 2.0]], dtype=object)).nominal_.tolist() == [True, False]

@@ -18,7 +18,8 @@ from companion.datasets import load_contact_lenses, load_iris
 from companion.experiments import paper02
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR
-from companion.prism import MISSING_VALUE_NAME, Prism, _best_test, _best_test_scan
+from companion.preprocessing import MISSING_VALUE_NAME
+from companion.prism import Prism, _best_test, _best_test_scan
 from tests._naive import as_codes, naive_oner, naive_prism, rules_as_tuples
 
 # --------------------------------------------------------------------------------------------
@@ -238,7 +239,7 @@ def test_uncoverable_positives_stop_the_class():
     # The only "yes" with an all-missing row can be reached by no test.
     X = pd.DataFrame({"a": ["u", None, "v"], "b": ["s", None, "r"]})
     y = pd.Series(["no", "yes", "no"])
-    model = Prism().fit(X, y)
+    model = Prism(missing="no_match").fit(X, y)
     assert model.uncoverable_ == 1
     assert all(r.label == "no" for r in model.rules_)
 
@@ -264,9 +265,10 @@ def test_uncovered_policies():
 def test_integer_codes_and_string_arrays(rng):
     X = rng.integers(0, 3, size=(30, 3))
     y = (X[:, 0] == 1).astype(int)
-    model = Prism().fit(X, y)
+    model = Prism(categorical_features="all").fit(X, y)  # integer codes, declared nominal
     assert model.score(X, y) == 1.0
-    assert str(model.rules_[0]).startswith("If x")
+    assert str(model.rules_[0]).startswith("If x0 = ")
+    assert Prism(discretizer=None).fit(X, y).to_text() == model.to_text()  # codes without a discretiser
     strings = Prism().fit(X.astype(str), y.astype(str))
     assert strings.score(X.astype(str), y.astype(str)) == 1.0
 
@@ -290,9 +292,11 @@ def test_disjunction_gives_the_two_rules():
 def test_numeric_columns_are_refused_with_a_pointer_to_the_discretizer():
     X, y = load_iris()
     with pytest.raises(ValueError, match=r"(?s)nominal attributes only.*discretizer=KBinsDiscretizer"):
-        Prism().fit(X, y)
+        Prism(discretizer=None).fit(X, y)
     with pytest.raises(ValueError, match="discretizer"):
-        OneR().fit(X, y)
+        OneR(discretizer=None).fit(X, y)
+    # By default both bin numbers at the MDL cut points.
+    assert Prism().fit(X, y).score(X, y) > 0.9 and OneR().fit(X, y).score(X, y) > 0.9
 
 
 def test_discretizer_option():
@@ -309,10 +313,10 @@ def test_discretizer_option():
 @pytest.mark.parametrize(
     "params, error, pattern",
     [
-        ({"missing": "drop"}, ValueError, "missing must be one of"),
-        ({"uncovered": "majority"}, ValueError, "uncovered must be one of"),
-        ({"discretizer": 5}, TypeError, "discretizer must be None or a transformer"),
-        ({"keep_trace": "yes"}, TypeError, "keep_trace must be a bool"),
+        ({"missing": "drop"}, ValueError, "The 'missing' parameter of Prism must be a str among .*Got 'drop'"),
+        ({"uncovered": "majority"}, ValueError, "The 'uncovered' parameter of Prism must be"),
+        ({"discretizer": 5}, TypeError, "The 'discretizer' parameter of Prism must be None, a str among"),
+        ({"keep_trace": "yes"}, TypeError, "The 'keep_trace' parameter of Prism must be an instance of 'bool'"),
     ],
 )
 def test_bad_parameters(lenses, params, error, pattern):
@@ -342,3 +346,27 @@ def test_trace_selects_the_rules_tests(rng):
             assert list(zip(steps["attribute"], steps["value"])) == list(rule.conditions)
             if len(steps):  # the last chosen test's p/t are the finished rule's
                 assert (steps["p"].iloc[-1], steps["t"].iloc[-1]) == (rule.p, rule.t)
+
+
+def test_a_numeric_column_cut_into_one_bin_gets_no_test():
+    # income carries no class information: MDL finds no cut, so "income = (-inf, inf)" (true of
+    # every present value) must not be a test; its missing cells stay a value of their own.
+    rng = np.random.default_rng(0)
+    n = 120
+    X = pd.DataFrame({"income": rng.normal(size=n), "k": rng.choice(["a", "b"], n).astype(object)})
+    y = np.where(X["k"] == "a", "p", "q")
+    X.loc[:9, "income"] = np.nan
+    y[:5] = "p"
+    model = Prism().fit(X, y)
+    assert model.encoding_.values[0] == [MISSING_VALUE_NAME]
+    assert "(-inf, inf)" not in model.to_text()
+    assert model.score(X, y) > 0.9
+
+
+def test_missing_value_default_is_a_value_and_weka_is_a_parameter_away():
+    X = pd.DataFrame({"a": ["u", "u", None, "v", None], "b": ["s", "r", "s", "r", "r"]})
+    y = pd.Series(["yes", "yes", "no", "no", "no"])
+    assert Prism().missing == "value" and Prism().fit(X, y).encoding_.values[0][-1] == MISSING_VALUE_NAME
+    assert MISSING_VALUE_NAME not in Prism(missing="no_match").fit(X, y).encoding_.values[0]
+    # A column without missing cells gets no "?" value.
+    assert MISSING_VALUE_NAME not in Prism().fit(X, y).encoding_.values[1]

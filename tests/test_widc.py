@@ -183,7 +183,7 @@ def test_and_gives_one_rule_and_exact_fit():
     np.testing.assert_allclose(trace, expected, atol=1e-12)
     dc = DecisionCommittee(pruning="none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, 1]]
-    assert dc.default_.tolist() == [1.0, 0.0]
+    assert dc.default_votes_.tolist() == [1.0, 0.0]
     assert dc.score(X, y) == 1.0
 
 
@@ -208,7 +208,7 @@ def test_three_class_toy_of_the_spec():
     assert monomials == [(0,), (2,)]
     dc = DecisionCommittee(pruning="none", categorical_features=[0, 1, 2]).fit(X, y)
     assert dc.vectors_.tolist() == [[-1, -1, 1], [-1, 1, 1]]
-    np.testing.assert_allclose(dc.default_, [0.5, 0.5, 0.0])
+    np.testing.assert_allclose(dc.default_votes_, [0.5, 0.5, 0.0])
     assert (dc.predict(X) == y).all()  # the default vector's tie-break makes 01* class 1
 
 
@@ -524,7 +524,7 @@ def test_fit_is_bitwise_invariant_to_the_order_of_the_examples(rng):
         b = DecisionCommittee(pruning="pessimistic", categorical_features=[3]).fit(X[order], y[order])
         assert a.grown_monomials_ == b.grown_monomials_ and a.monomials_ == b.monomials_
         assert a.z_trace_ == b.z_trace_  # bitwise, not approximately
-        assert a.default_.tobytes() == b.default_.tobytes() and a.prior_.tobytes() == b.prior_.tobytes()
+        assert a.default_votes_.tobytes() == b.default_votes_.tobytes() and a.prior_.tobytes() == b.prior_.tobytes()
         assert (a.grown_vectors_ == b.grown_vectors_).all()
 
 
@@ -611,7 +611,7 @@ def test_nominal_encoding_reads_values():
 @pytest.mark.parametrize(
     "params, error, match",
     [
-        ({"pruning": "sometimes"}, ValueError, "pruning must be one of"),
+        ({"pruning": "sometimes"}, ValueError, "The 'pruning' parameter of DecisionCommittee must be a str among .*Got 'sometimes'"),
         ({"max_cuts": 0}, ValueError, "max_cuts"),
         ({"max_cuts": 2.5}, TypeError, "max_cuts"),
         ({"optimistic_strength": -1.0}, ValueError, "optimistic_strength"),
@@ -643,7 +643,7 @@ def test_bad_data_is_refused_clearly():
         fitted.with_pruning("optimistic", np.arange(20.0).reshape(10, 2), y, max_cuts=3)
     with pytest.raises(ValueError, match="labels that fit did not see"):
         fitted.with_pruning("optimistic", np.arange(20.0).reshape(10, 2), y + 5)
-    with pytest.raises(ValueError, match="pruning must be one of"):
+    with pytest.raises(ValueError, match="The 'pruning' parameter of DecisionCommittee must be a str among"):
         fitted.with_pruning("never", np.arange(20.0).reshape(10, 2), y)
 
 
@@ -750,7 +750,7 @@ def test_predict_proba_is_laplace_frequency_of_the_cell(rng, pruning):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(proba, naive_proba(dc, X[:200], y[:200], X))
     # The training cells hold exactly the training examples: their counts add up to n.
-    assert dc.cell_class_counts_.sum() == dc.vote_class_counts_.sum() == dc.region_class_counts_.sum() == 200
+    assert dc.cell_counts_.sum() == dc.vote_class_counts_.sum() == dc.region_class_counts_.sum() == 200
 
 
 def test_predict_proba_fallbacks_for_unseen_patterns():
@@ -807,7 +807,7 @@ def test_numpy_scalar_parameters_and_grid_search(rng):
     ).fit(X, y)
     assert plain.monomials_ == numpy.monomials_
     for name in ("max_cuts", "max_rules", "optimistic_strength", "optimistic_delta"):
-        with pytest.raises(TypeError, match=f"{name} must be a number, not the bool"):
+        with pytest.raises(TypeError, match=f"The '{name}' parameter of DecisionCommittee must be .*Got np.True_ instead"):
             DecisionCommittee(**{name: np.True_}).fit(X, y)
 
 

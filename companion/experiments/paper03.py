@@ -7,7 +7,7 @@ risk (8) ``#leaves + #errors``, the CART pruning criterion of §3), for several 
 ``d``. On each draw:
 
 * decision trees — CART grown to depth ``d`` and pruned to minimise #leaves + #errors
-  (:class:`companion.led.PrunedDecisionTree`), and the exact best tree of depth ≤ d
+  (:class:`companion.baselines.PrunedDecisionTree`), and the exact best tree of depth ≤ d
   (:func:`companion.led.optimal_boolean_tree`), a stand-in for the paper's C4.5;
 * kernel SVM — the λ-MMP (:class:`~companion.perceptrons.MaximalMarginPerceptron`), giving bound (11);
 * kernel perceptron — the λ-perceptron (:class:`~companion.perceptrons.KernelPerceptron`), bound (9);
@@ -42,7 +42,8 @@ from companion.bounds.boolean_kernel import tree_risk
 from companion.evaluation import comparison_table, parallel_map
 from companion.experiments.protocol import check_tidy
 from companion.kernels import add_complemented_bits, boolean_kernel
-from companion.led import PrunedDecisionTree, bayes_predict, make_led_digits, optimal_boolean_tree
+from companion.baselines import PrunedDecisionTree
+from companion.led import bayes_predict, make_led_digits, optimal_boolean_tree
 from companion.paper_numbers import paper_table
 from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMarginPerceptron
 
@@ -1269,7 +1270,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
     """Pruned against un-pruned CART trees on the draws of :func:`run` (paper §5 remark).
 
     The paper notes that "for the 'un-pruned' decision trees risks were only slightly worse".
-    The un-pruned tree is CART grown to depth ``d`` (:class:`~companion.led.PrunedDecisionTree`
+    The un-pruned tree is CART grown to depth ``d`` (:class:`~companion.baselines.PrunedDecisionTree`
     with ``leaf_cost = 0``). Risks are Eq. (8), ``#leaves + (4/λ)#errors``.
 
     Returns one row per (draw, degree, tree) with ``leaves, risk, train_error, test_error``.

@@ -297,7 +297,7 @@ def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     predictions : ndarray
     n_rules, n_literals : int
     """
-    model = Prism().fit(train, y_train)
+    model = Prism(missing="no_match", discretizer=None).fit(train, y_train)  # the codes as they are
     return np.asarray(model.predict(test)), len(model.rules_), model.complexity_
 
 
@@ -1135,7 +1135,7 @@ def _sensitivity_fold(strengths, item):
         model = grown.with_pruning("optimistic", Xtr, ytr, optimistic_strength=strength)
         rows.append(dict(base, strength=strength, errors=int(np.count_nonzero(model.predict(Xte) != yte)),
                          n_test=len(test), rules=model.n_rules_, literals=model.n_literals_,
-                         cells=len(model.cell_class_counts_)))
+                         cells=len(model.cell_counts_)))
     return rows
 
 
