@@ -48,7 +48,6 @@ PUBLIC_MODULES = [
     "companion.widc",
     "companion.preprocessing",
     "companion.led",
-    "companion._nominal",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
