@@ -17,9 +17,8 @@ ZeroR, the other Weka baseline, is scikit-learn's ``DummyClassifier(strategy="mo
 >>> from companion.datasets import load_contact_lenses
 >>> X, y = load_contact_lenses()
 >>> print(OneR().fit(X, y).to_text())
-tear-prod-rate:
-    reduced -> none
-    normal -> soft
+tear-prod-rate = reduced -> none
+tear-prod-rate = normal -> soft
 >>> OneR().fit(X, y).predict_proba(X.iloc[[0]]).round(3).tolist()  # reduced: 12 none of 12
 [[0.067, 0.867, 0.067]]
 """

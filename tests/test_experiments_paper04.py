@@ -411,9 +411,3 @@ def test_committed_claims_are_what_the_committed_folds_give():
     for column in ("n", "estimate", "ci_low", "ci_high", "p_raw", "p_holm", "p_fail_holm"):
         # the CSV holds 10 significant digits; interval ends of a ratio pass through exp/log
         np.testing.assert_allclose(committed[column], report.table[column].astype(float), rtol=1e-9)
-
-
-def test_readme_claims_section_04_is_current():
-    from companion.claims import stale_readme_sections
-
-    assert stale_readme_sections(ROOT / "README.md", {"04": ROOT / "figures" / "04_claims.csv"}) == []

@@ -230,10 +230,6 @@ def test_gene_frequency_counts_folds(small_run):
     assert set(table["of folds"]) == {len(occam)}
 
 
-def test_readme_section_05_is_the_committed_claims_table():
-    assert C.stale_readme_sections(ROOT / "README.md", {"05": ROOT / "figures" / "05_claims.csv"}) == []
-
-
 def test_config_is_frozen_and_the_registry_loads():
     with pytest.raises(FrozenInstanceError):
         paper05.Config().seed = 1
