@@ -32,24 +32,16 @@ from companion.baselines import OneR
 ESTIMATORS = dict(all_estimators("classifier"))
 NAMES = sorted(ESTIMATORS)
 
-# Learners restricted to two classes (they say so with a ValueError) and the ones that take any number.
-BINARY_ONLY = {
-    "BallSetCoveringMachine",
-    "DecisionListMachine",
-    "KernelPerceptron",
-    "MaskPerceptron",
-    "MaximalMarginPerceptron",
-    "SetCoveringStumps",
-    "OccamStumps",
-    "PacBayesStumps",
-}
+# The learners' traits come from their scikit-learn tags, not from a list kept here: the two-class
+# learners (they say so with a ValueError) and those for which NaN is a legitimate value.
+TAGS = {name: ESTIMATORS[name]().__sklearn_tags__() for name in NAMES}
+BINARY_ONLY = {name for name in NAMES if not TAGS[name].classifier_tags.multi_class}
 MULTI_CLASS = set(NAMES) - BINARY_ONLY
 # What a learner does with a training set of a single class: predict it ("constant") or refuse.
 STUMPS = {"SetCoveringStumps", "OccamStumps", "PacBayesStumps"}
 ONE_CLASS_REFUSED = {"KernelPerceptron", "MaskPerceptron", "MaximalMarginPerceptron", *STUMPS}
-# Learners for which NaN is a legitimate value: a missing attribute (Prism, DecisionCommittee, OneR,
-# and the pruned tree, whose scikit-learn tree routes missing values).
-NAN_IS_MISSING = {"DecisionCommittee", "OneR", "OrderedRipper", "Prism", "PrunedDecisionTree"}
+# NaN is a missing attribute value (Prism, OneR, WIDC, RIPPER; the pruned tree routes it).
+NAN_IS_MISSING = {name for name in NAMES if TAGS[name].input_tags.allow_nan}
 
 CLASS_ERROR = r"(?i)(2 classes|binary)"
 # Exceptions that betray an unguarded numpy/pandas operation rather than input validation.
