@@ -451,7 +451,9 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         validate_data(self, X, skip_check_array=True, reset=False)
         if self.encoder_ is not None:
             X = self.encoder_.transform(X)
-        X = check_array(X, dtype=np.float64, ensure_all_finite="allow-nan")
+        # scikit-learn's tree compares float32 inputs with float64 thresholds: the same rounding here,
+        # or a value between a float32 and its float64 would take the other branch.
+        X = check_array(X, dtype=np.float32, ensure_all_finite="allow-nan").astype(np.float64)
         return self._leaf_decisions(X).argmax(axis=1)
 
     def _leaf_decisions(self, X):

@@ -150,6 +150,22 @@ def _pruned_leaf_by_path(model, X):
     return model.leaves_[on_path.argmax(axis=1)]
 
 
+def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
+    """scikit-learn's tree compares float32 inputs with float64 thresholds; a float64 value between
+    a float32 and a threshold must take the branch the tree takes."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(200, 3))
+    y = (X[:, 0] + 0.3 * rng.normal(size=200) > 0).astype(int)
+    model = PrunedDecisionTree(max_depth=4, random_state=0).fit(X, y)
+    thresholds = [t for conditions in model.leaf_conditions_ for _, _, t in conditions]
+    features = [f for conditions in model.leaf_conditions_ for f, _, _ in conditions]
+    # Rows on every threshold, one float64 ulp on either side: float32 rounding decides them.
+    probe = np.repeat(X[:1], 3 * len(thresholds), axis=0)
+    for i, (f, t) in enumerate(zip(features, thresholds)):
+        probe[3 * i : 3 * i + 3, f] = [np.nextafter(t, -np.inf), t, np.nextafter(t, np.inf)]
+    np.testing.assert_array_equal(model.leaves_[model._reached(probe)], _pruned_leaf_by_path(model, probe))
+
+
 def test_pruned_tree_leaf_order_and_size():
     X, y = make_led_digits(400, random_state=3)
     tree = PrunedDecisionTree(max_depth=4, random_state=0).fit(X, y)
