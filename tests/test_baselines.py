@@ -154,15 +154,22 @@ def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
     """scikit-learn's tree compares float32 inputs with float64 thresholds; a float64 value between
     a float32 and a threshold must take the branch the tree takes."""
     rng = np.random.default_rng(5)
-    X = rng.normal(size=(200, 3))
-    y = (X[:, 0] + 0.3 * rng.normal(size=200) > 0).astype(int)
-    model = PrunedDecisionTree(max_depth=4, random_state=0).fit(X, y)
+    X = rng.normal(size=(300, 3))
+    y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5) | (X[:, 2] > 1)).astype(int)
+    model = PrunedDecisionTree(max_depth=5, random_state=0).fit(X, y)
     thresholds = [t for conditions in model.leaf_conditions_ for _, _, t in conditions]
     features = [f for conditions in model.leaf_conditions_ for f, _, _ in conditions]
-    # Rows on every threshold, one float64 ulp on either side: float32 rounding decides them.
-    probe = np.repeat(X[:1], 3 * len(thresholds), axis=0)
-    for i, (f, t) in enumerate(zip(features, thresholds)):
-        probe[3 * i : 3 * i + 3, f] = [np.nextafter(t, -np.inf), t, np.nextafter(t, np.inf)]
+    # The case that matters is there: a threshold whose float32 rounding lies above it.
+    assert any(float(np.float32(t)) > t for t in thresholds)
+    # Every training row with one column set to a threshold (a float32 midpoint, which float32
+    # rounding sends to either neighbour) or one float64 ulp beside it.
+    blocks = []
+    for f, t in zip(features, thresholds):
+        for value in (np.nextafter(t, -np.inf), t, np.nextafter(t, np.inf)):
+            block = X.copy()
+            block[:, f] = value
+            blocks.append(block)
+    probe = np.vstack(blocks)
     np.testing.assert_array_equal(model.leaves_[model._reached(probe)], _pruned_leaf_by_path(model, probe))
 
 
