@@ -1,4 +1,4 @@
-"""Tests of WIDC (companion.widc): spec 04 section 6, naive references, bad input."""
+"""Tests of WIDC (companion.widc): the algorithm of Nock (2002) against naive references, bad input."""
 
 import itertools
 
@@ -53,7 +53,7 @@ def cube():
 
 
 # --------------------------------------------------------------------------------------------
-# Z over partitions (spec 6.1-6.7)
+# Z over partitions
 # --------------------------------------------------------------------------------------------
 
 
@@ -137,7 +137,7 @@ def same_partition(a, b):
 
 
 # --------------------------------------------------------------------------------------------
-# Stage 1: vectorised literal search against the naive reference (spec 6.9), growth (6.8, 6.10)
+# Stage 1: vectorised literal search against the naive reference, growth (6.8, 6.10)
 # --------------------------------------------------------------------------------------------
 
 
@@ -202,7 +202,7 @@ def test_xor_gives_no_rule():
     assert dc.n_rules_ == 0 and dc.n_literals_ == 0
 
 
-def test_three_class_toy_of_the_spec():
+def test_three_class_toy():
     labels = np.where(cube()[:, 0] == 1, 2, cube()[:, 1])  # 00 -> 0, 01 -> 1, 1* -> 2
     X, y, w, c, monomials, trace = grow_on_cube(labels)
     assert monomials == [(0,), (2,)]
@@ -241,7 +241,7 @@ def test_growth_is_invariant_to_permuting_examples(rng):
 
 
 # --------------------------------------------------------------------------------------------
-# Stage 2: vectors (spec 6.11-6.13)
+# Stage 2: vectors
 # --------------------------------------------------------------------------------------------
 
 
@@ -280,7 +280,7 @@ def test_vectors_scale_and_permutation(rng):
 
 
 # --------------------------------------------------------------------------------------------
-# Classification (spec 6.14-6.17)
+# Classification
 # --------------------------------------------------------------------------------------------
 
 
@@ -319,7 +319,7 @@ def test_adding_a_constant_to_a_vector_changes_nothing(rng):
 
 
 # --------------------------------------------------------------------------------------------
-# Pruning (spec 6.18-6.20) and the estimator
+# Pruning and the estimator
 # --------------------------------------------------------------------------------------------
 
 
@@ -344,7 +344,7 @@ def test_pessimistic_pruning_is_no_worse_on_training_data_and_smaller(rng):
 
 
 def naive_committee_predictions(sat, vectors, y, rules):
-    """Training predictions of the DC made of ``rules``, in Python integers (spec 1.2 tie rule).
+    """Training predictions of the DC made of ``rules``, in Python integers (the package's tie rule).
 
     Sums of the satisfied rules' vectors; an ambiguous example (tied top classes) goes to the
     tied class with the most ambiguous training examples, then the smallest class index.

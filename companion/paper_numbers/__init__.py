@@ -2,7 +2,7 @@
 
 Each paper's numbers live in a CSV file beside this module (``<notebook>_<what>.csv``), typed once,
 with a ``status`` column saying whether the number is CONFIRMED (read in the paper), DERIVED or
-RECONSTRUCTED (see ``shared/specs``). Notebooks and tests read them through :func:`paper_table`;
+RECONSTRUCTED (rebuilt by the project where extraction lost it; the CSV's header says how). Notebooks and tests read them through :func:`paper_table`;
 no paper number is typed into a notebook or a test.
 
 >>> sizes = paper_table("dataset_sizes")
