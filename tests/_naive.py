@@ -5,7 +5,7 @@ random data, and a benchmark (``make bench``) times the very same loop, imported
 ``from tests._naive import naive_score`` (``tests/`` is a package; the benchmarks run from the
 repository root, so no path manipulation is needed).
 
-A reference here is written from the paper or spec, not from the implementation: it may use the
+A reference here is written from the paper, not from the implementation: it may use the
 package only for input plumbing that is itself tested elsewhere (e.g. ``companion.widc.satisfaction``,
 a plain boolean AND over literal columns), never for a decision rule (a tie break, a pruning
 criterion) it is meant to check. Add new references at the end of this file.

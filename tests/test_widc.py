@@ -105,7 +105,7 @@ def tree_leaf_monomials(tree, n_variables):
 
 
 def test_z_over_tree_leaves_equals_z_over_their_monomials(rng):
-    # Spec 6.4 / source text: the pattern partition of the leaf monomials is the leaf partition.
+    # The paper's text: the pattern partition of the leaf monomials is the leaf partition.
     X = rng.integers(0, 2, (400, 8))
     y = (X[:, 0] ^ X[:, 3]) | (rng.random(400) < 0.2).astype(int)
     tree = DecisionTreeClassifier(max_leaf_nodes=9, random_state=0).fit(X, y)
@@ -137,7 +137,7 @@ def same_partition(a, b):
 
 
 # --------------------------------------------------------------------------------------------
-# Stage 1: vectorised literal search against the naive reference, growth (6.8, 6.10)
+# Stage 1: vectorised literal search against the naive reference, and growth
 # --------------------------------------------------------------------------------------------
 
 
@@ -365,7 +365,7 @@ def naive_committee_errors(sat, vectors, y, rules):
 
 
 def naive_pessimistic(sat, vectors, y):
-    """Spec 2.3 pessimistic pruning with explicit loops, errors counted in Python integers."""
+    """Pessimistic pruning (Nock 2002) with explicit loops, errors counted in Python integers."""
     current = [i for i in range(len(vectors)) if not (vectors[i] == vectors[i, 0]).all()]
     best, best_error = list(current), naive_committee_errors(sat, vectors, y, current)
     while current:
