@@ -76,7 +76,6 @@ __all__ = [
     "grow_monomials",
     "rule_vectors",
     "committee_predict",
-    "mdl_cut_points",
     "literal_matrix",
     "PRUNINGS",
 ]

@@ -698,14 +698,15 @@ def test_encode_frame_and_tree_size():
     import pandas as pd
 
     from companion.experiments import paper04
+    from companion.preprocessing import encode_frame
 
     frame = pd.DataFrame({"colour": ["red", None, "blue", "red"], "size": [1.0, 2.5, np.nan, 4.0]})
-    array, nominal, names = paper04.encode_frame(frame)
+    array, nominal, names = encode_frame(frame)
     assert nominal.tolist() == [True, False]
     assert names == {0: ["blue", "red"]}
     assert np.isnan(array[1, 0]) and np.isnan(array[2, 1]) and array[0, 0] == 1.0
     with pytest.raises(TypeError, match="DataFrame"):
-        paper04.encode_frame(array)
+        encode_frame(array)
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
     tree = DecisionTreeClassifier(random_state=0).fit(X, X[:, 0] & X[:, 1])
     assert paper04.tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
