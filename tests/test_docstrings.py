@@ -20,6 +20,8 @@ numpydoc_validate = pytest.importorskip("numpydoc.validate")
 PUBLIC_MODULES = [
     "companion",
     "companion.interpretable",
+    "companion.experiments.paper01",
+    "companion.experiments.paper01_followups",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

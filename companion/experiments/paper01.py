@@ -125,6 +125,18 @@ def encode_features(frame: pd.DataFrame, nominal: str = "onehot") -> np.ndarray:
     pair of distinct values is at the same distance, or one column of integer codes 0, 1, ... in
     the values' sorted order (``nominal="ordinal"``, an experiment of notebook 01). The paper does
     not say how it coded nominal attributes.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The attributes of a Table 1 data set.
+    nominal : {"onehot", "ordinal"}, default="onehot"
+        Coding of many-valued nominal attributes.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_encoded)
+        The encoded matrix.
     """
     return _encode(frame, nominal)[0]
 
@@ -152,6 +164,14 @@ def load_table1_dataset(name: str, *, positive_class=None, nominal: str = "oneho
         Coding of many-valued nominal attributes (Credit's A4-A7, A13), see :func:`encode_features`.
     return_names : bool, default=False
         Also return the encoded columns' names (``(X, y, names)``).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_encoded)
+    y : ndarray of shape (n_samples,)
+        1 for the positive class of :data:`DATASETS`, else 0.
+    names : list of str
+        Only with ``return_names``.
     """
     if name not in DATASETS:
         raise ValueError(f"unknown Table 1 data set {name!r}; expected one of {sorted(DATASETS)}")
@@ -173,6 +193,25 @@ class Grid:
 
     SVM ``gamma`` values are multiples of ``1 / median(d²)`` over the data set's pairs (an
     unsupervised scale, needed because the features are not scaled).
+
+    Parameters
+    ----------
+    dlm_types : tuple of str
+        DLM ball types (``"simple"``: Pi/Ni, ``"complex"``: all four).
+    dlm_penalties : tuple of float
+        Values of ``p_p`` and of ``p_n``.
+    dlm_s_max : int
+        Largest DLM stopping point (every smaller one through the prefixes).
+    scm_types : tuple of str
+        SCM types (conjunction, disjunction).
+    scm_penalties : tuple of float
+        Values of the SCM's ``p``.
+    scm_s_max : int
+        Largest SCM stopping point.
+    svm_gamma_factors : tuple of float
+        Kernel widths in units of ``1 / median(d²)``.
+    svm_Cs : tuple of float
+        Soft-margin constants.
     """
 
     dlm_types: tuple = ("simple", "complex")
@@ -190,12 +229,31 @@ class GridResults:
     """Test errors (and sizes, bounds) of every grid point on every fold of one CV.
 
     Arrays end with a fold axis. DLM arrays have shape (types, p_p, p_n, s, folds), SCM arrays
-    (types, p, s, folds), SVM arrays (gamma, C, folds). ``*_balls`` is the number of balls of the
-    machine fitted with that stopping point. ``dlm_*`` is BuildDLM as in Figure 1;
-    ``dlmc_*`` (None unless requested) the DLM fitted with the compression-set constraint,
-    ``dlmc_bound`` its bounds on the training fold, shape (2, types, p_p, p_n, s, folds): index 0 the
-    published Theorem 1 (simple) / 2 (complex), index 1 the corrected bound
-    (:func:`companion.bounds.decision_list.corrected_bound`); ``dlmc_train_errors`` its training errors.
+    (types, p, s, folds), SVM arrays (gamma, C, folds).
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid run.
+    dlm_errors, dlm_balls : ndarray
+        Test errors and numbers of balls of BuildDLM as in Figure 1 (``*_balls``: the machine fitted
+        with that stopping point).
+    scm_errors, scm_balls : ndarray
+        The same for the SCM.
+    svm_errors, svm_support : ndarray
+        Test errors and numbers of support vectors of the SVM.
+    dlmc_errors, dlmc_balls : ndarray or None
+        The DLM fitted with the compression-set constraint (None unless requested).
+    dlmc_bound : ndarray or None
+        Its bounds on the training fold, shape (2, types, p_p, p_n, s, folds): index 0 the
+        published Theorem 1 (simple) / 2 (complex), index 1 the corrected bound
+        (:func:`companion.bounds.decision_list.corrected_bound`).
+    dlmc_train_errors : ndarray or None
+        Its training errors.
+    svm_gammas : ndarray
+        The absolute ``gamma`` values of the grid.
+    n_test : ndarray
+        Size of each test fold.
     """
 
     grid: Grid
@@ -332,9 +390,13 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
     Parameters
     ----------
     X : ndarray of shape (m, n)
-    y : ndarray of shape (m,), values 0/1
+        Encoded features.
+    y : ndarray of shape (m,)
+        Labels 0/1.
     folds : list of (train_index, test_index)
+        The folds.
     grid : Grid
+        The parameter grids.
     D : ndarray of shape (m, m), optional
         L2 distances of ``X`` (computed when omitted; pass it to share it across calls).
     constrained : bool, default=True
@@ -344,6 +406,11 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
         The folds are independent items of :func:`companion.evaluation.parallel_map` (1: serial;
         -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the
         result does not depend on it.
+
+    Returns
+    -------
+    GridResults
+        Every grid point's test errors and sizes on every fold.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
@@ -415,7 +482,12 @@ def paper_protocol(results: GridResults) -> dict:
     """(a) Best grid point by total test errors over the folds (the paper's selection).
 
     Ties (equal total errors) go to the smaller machine (total number of support vectors or balls
-    over the folds, an integer), then to the first grid point (:func:`_argmin_prefer_small`).
+    over the folds, an integer), then to the first grid point.
+
+    Parameters
+    ----------
+    results : GridResults
+        :func:`cross_validate_grid`'s result.
 
     Returns
     -------
@@ -456,9 +528,29 @@ def nested_protocol(
     """(b) Nested CV: on each outer fold an inner stratified CV of the outer training set picks the grid point.
 
     The outer test errors of the chosen points are read from ``outer`` (the same fits as (a)).
-    The inner selection breaks ties as :func:`paper_protocol` does.
-    The outer folds are independent items of :func:`companion.evaluation.parallel_map`
-    (``n_jobs``; the inner splits are seeded per fold, so the result does not depend on it).
+    The inner selection breaks ties as :func:`paper_protocol` does. The inner splits are seeded per
+    fold (``seed + 1000 + fold``), so the result does not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n)
+        Encoded features.
+    y : ndarray of shape (m,)
+        Labels 0/1.
+    folds : list of (train_index, test_index)
+        The outer folds.
+    grid : Grid
+        The grid searched by the inner CV.
+    outer : GridResults
+        :func:`cross_validate_grid` on ``folds``.
+    D : ndarray of shape (m, m), optional
+        L2 distances of ``X``.
+    inner_splits : int, default=3
+        Inner folds.
+    seed : int, default=0
+        Base seed of the inner splits.
+    n_jobs : int, default=1
+        The outer folds are items of :func:`companion.evaluation.parallel_map`.
 
     Returns
     -------
@@ -562,7 +654,14 @@ def _bound_selection(results: GridResults, variant: str) -> pd.DataFrame:
 
 
 def paper_table1() -> pd.DataFrame:
-    """Table 1 of the paper in wide form (one row per data set), from ``paper_numbers/01_table1.csv``."""
+    """Table 1 of the paper in wide form (one row per data set), from ``paper_numbers/01_table1.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``<machine>_<quantity>`` (``svm_errors``, ``dlm_p_p``, ...), rows the keys of
+        :data:`DATASETS`.
+    """
     long = paper_table("01_table1")
     wide = long.pivot(index="dataset", columns=["machine", "quantity"], values="value")
     wide.columns = [f"{machine}_{quantity}" for machine, quantity in wide.columns]
@@ -601,10 +700,17 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
     candidates : dict
         ``{label: positive_class}`` (a class or a tuple of classes of the original Glass data).
     grid : Grid
+        The parameter grids.
     seed : int
         Fold seed.
     n_jobs : int, default=1
         Passed to :func:`cross_validate_grid` (the folds run in parallel; same result).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per candidate: ``positives``, each machine's errors and ``distance_to_paper`` (the
+        summed absolute differences to Table 1's Glass row).
     """
     paper = paper_table1().loc["glass"]
     rows = []
@@ -790,7 +896,17 @@ def _stopping_rows(results: GridResults) -> list:
 
 
 def total_errors(results: pd.DataFrame) -> pd.Series:
-    """Total test errors over the folds, indexed by (``dataset``, ``method``, ``seed``) in row order."""
+    """Total test errors over the folds, indexed by (``dataset``, ``method``, ``seed``) in row order.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.Series
+    """
     return results.groupby(["dataset", "method", "seed"], sort=False)["errors"].sum()
 
 
@@ -831,8 +947,16 @@ def _protocol_a(results: pd.DataFrame, seed=None) -> dict:
 def errors_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a): paper vs ours (main seed) total test errors, with the range over the seeds.
 
-    Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
-    ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
+        ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
     """
     totals = total_errors(results)
     main_seed = _main_seed(results)
@@ -859,7 +983,15 @@ def errors_table(results: pd.DataFrame) -> pd.DataFrame:
 def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a), main seed: the chosen parameters and sizes beside the paper's.
 
-    One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
     """
     paper = paper_table1()
     rows = []
@@ -886,9 +1018,18 @@ def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
 def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
     """Total test errors of each machine under the three protocols (main seed).
 
-    Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
-    compression-set constraint, (b) nested SVM/SCM/DLM (when run), (c) bound-selected constrained
-    DLM (the published Theorem 1/2, then the corrected bound) and their mean numbers of balls.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
+        compression-set constraint, (b) nested SVM/SCM/DLM (when run), (c) bound-selected
+        constrained DLM (the published Theorem 1/2, then the corrected bound) and their mean numbers
+        of balls (:data:`PROTOCOL_COLUMNS`).
     """
     paper = paper_table1()
     main_seed = _main_seed(results)
@@ -914,9 +1055,17 @@ def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
 def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
     """How the two bounds behave on the machines they select (main seed, all folds).
 
-    For each data set and bound variant: the mean bound, the mean training and test error rates of
-    the selected machines, and on how many folds the bound is below the selected machine's training
-    error rate (impossible for a valid bound to do often) or below its test error rate.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        For each data set and bound variant: the mean bound, the mean training and test error rates
+        of the selected machines, and on how many folds the bound is below the selected machine's
+        training error rate (impossible for a valid bound to do often) or below its test error rate.
     """
     main_seed = _main_seed(results)
     rows = []
@@ -942,7 +1091,17 @@ def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def dataset_counts(names=None) -> dict:
-    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets."""
+    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Keys of :data:`DATASETS` (default: all).
+
+    Returns
+    -------
+    dict
+    """
     names = list(DATASETS) if names is None else list(names)
     counts = {}
     for name in names:
@@ -952,7 +1111,18 @@ def dataset_counts(names=None) -> dict:
 
 
 def examples_table(counts: dict) -> pd.DataFrame:
-    """Number of examples per data set, the paper's and ours; ``counts`` from :func:`dataset_counts`."""
+    """Number of examples per data set, the paper's and ours.
+
+    Parameters
+    ----------
+    counts : dict
+        :func:`dataset_counts`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``paper``, ``ours``, ``difference``, ``features`` and ``positives`` per data set.
+    """
     from companion.evaluation import comparison_table
 
     paper = paper_table1()
@@ -1058,8 +1228,16 @@ def _plot_sparsity(ax, table: pd.DataFrame):
 def sparsity_frame(results: pd.DataFrame) -> pd.DataFrame:
     """Sizes of the selected machines (protocol (a), main seed), paper and ours, long form.
 
-    Columns ``dataset``, ``source`` (paper/ours), ``svm_size`` (mean support vectors),
-    ``scm_size`` and ``dlm_size`` (balls).
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``dataset``, ``source`` (paper/ours), ``svm_size`` (mean support vectors),
+        ``scm_size`` and ``dlm_size`` (balls).
     """
     paper = paper_table1()
     rows = []
@@ -1089,6 +1267,15 @@ def figure_errors_vs_s(results: pd.DataFrame):
     """One panel per data set: total test errors (main seed) against the stopping point ``s``.
 
     Curves stop at the longest list of each machine type; stars/diamonds are the paper's points.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
@@ -1108,7 +1295,17 @@ def figure_errors_vs_s(results: pd.DataFrame):
 
 
 def figure_sparsity(results: pd.DataFrame):
-    """Number of balls against number of support vectors (paper and ours), log-log."""
+    """Number of balls against number of support vectors (paper and ours), log-log.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 4))
@@ -1119,6 +1316,13 @@ def figure_sparsity(results: pd.DataFrame):
 
 def toy_dlm(seed=0, n_samples=150):
     """A 2-D problem (two noisy moons) and a simple and a complex DLM (constrained) fitted on it.
+
+    Parameters
+    ----------
+    seed : int, default=0
+        Seed of ``make_moons``.
+    n_samples : int, default=150
+        Number of examples.
 
     Returns
     -------
@@ -1138,7 +1342,21 @@ def toy_dlm(seed=0, n_samples=150):
 
 
 def figure_dlm_balls(X, y, machines: dict):
-    """The learnt balls of 2-D DLMs, one panel each (see :func:`_plot_dlm_balls`)."""
+    """The learnt balls of 2-D DLMs, one panel each (the regions, the data, each ball numbered).
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, 2)
+        The data the machines were fitted on.
+    y : ndarray of shape (m,)
+        Its labels.
+    machines : dict
+        ``{label: fitted DecisionListMachine}``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(machines), figsize=(6 * len(machines), 5), squeeze=False)
@@ -1167,12 +1385,23 @@ PROTOCOL_COLUMNS = {
 
 
 def protocol_legend() -> pd.DataFrame:
-    """The legend of :func:`protocols_table`'s columns (:data:`PROTOCOL_COLUMNS`)."""
+    """The legend of :func:`protocols_table`'s columns (:data:`PROTOCOL_COLUMNS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column, its ``meaning``.
+    """
     return pd.DataFrame({"meaning": PROTOCOL_COLUMNS}).rename_axis("column")
 
 
-def readable_dlm(name="breastw", *, decimals=2):
+def readable_dlm(name="breastw"):
     """The DLM with the paper's Table 1 parameters fitted on a whole data set, with column names.
+
+    Parameters
+    ----------
+    name : str, default="breastw"
+        A key of :data:`DATASETS`.
 
     Returns
     -------

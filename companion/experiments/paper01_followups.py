@@ -94,13 +94,13 @@ __all__ = [
 
 #: The fine DLM penalty grid: 15 values in [0.1, 10], among them the paper's 0.3, 2.1 and 4.8.
 FINE_PENALTIES = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 2.1, 2.5, 3.0, 4.0, 4.8, 6.0, 10.0)
-#: The fine SCM penalty grid: 15 values in [0.5, 4], among them every ``p`` of the paper's SCM
-#: column (0.9, 1, 1.1, 1.2, 1.4, 1.8, 2.8) and our coarse grid's (0.5, 1, 1.5, 3).
-FINE_SCM_PENALTIES = (0.5, 0.7, 0.8, 0.9, 1.0, 1.1, 1.2, 1.4, 1.5, 1.8, 2.0, 2.5, 2.8, 3.0, 4.0)
+#: The fine SCM penalty grid: every ``p`` of the paper's SCM column (0.9, 1, 1.1, 1.2, 1.4, 1.8,
+#: 2.8) and of our coarse grid (0.5, 1, 1.5, 3).
+FINE_SCM_PENALTIES = (0.5, 0.9, 1.0, 1.1, 1.2, 1.4, 1.5, 1.8, 2.8, 3.0)
 
 
 def fine_grid(penalties=FINE_PENALTIES, s_max: int = 15, scm_penalties=FINE_SCM_PENALTIES,
-              scm_s_max: int = 15) -> Grid:
+              scm_s_max: int = 12) -> Grid:
     """The DLM and SCM parts of :class:`~companion.experiments.paper01.Grid` with fine penalty lists.
 
     Parameters
@@ -134,7 +134,7 @@ def _fine_fold(D, X, y, grid, fold):
 
 
 def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENALTIES, s_max=15,
-                       scm_penalties=FINE_SCM_PENALTIES, scm_s_max=15, n_jobs=1) -> dict:
+                       scm_penalties=FINE_SCM_PENALTIES, scm_s_max=12, n_jobs=1) -> dict:
     """Protocol (a) for the DLM and the SCM with fine penalty grids: the best grid point on the test folds.
 
     For each data set and fold seed, every (type, ``p_p``, ``p_n``) of ``penalties`` x
@@ -681,7 +681,24 @@ COVERAGE_DISTRIBUTION = {"positive_rate": 0.35, "shift": 1.0}
 
 
 def sample_coverage_distribution(n, rng, *, positive_rate=0.35, shift=1.0):
-    """``n`` draws ``(X, y)`` of the two-Gaussian distribution of :data:`COVERAGE_DISTRIBUTION`."""
+    """``n`` draws ``(X, y)`` of the two-Gaussian distribution of :data:`COVERAGE_DISTRIBUTION`.
+
+    Parameters
+    ----------
+    n : int
+        Number of draws.
+    rng : numpy.random.Generator
+        Source of randomness.
+    positive_rate : float, default=0.35
+        ``P(y = 1)``.
+    shift : float, default=1.0
+        Mean of the first coordinate given ``y = 1`` (0 given ``y = 0``).
+
+    Returns
+    -------
+    X : ndarray of shape (n, 2)
+    y : ndarray of shape (n,)
+    """
     y = (rng.random(n) < positive_rate).astype(int)
     X = rng.standard_normal((n, 2))
     X[:, 0] += shift * y
@@ -689,7 +706,19 @@ def sample_coverage_distribution(n, rng, *, positive_rate=0.35, shift=1.0):
 
 
 def coverage_bayes_risk(*, positive_rate=0.35, shift=1.0) -> float:
-    """Exact Bayes risk of the two-Gaussian distribution (threshold on the first coordinate)."""
+    """Exact Bayes risk of the two-Gaussian distribution (threshold on the first coordinate).
+
+    Parameters
+    ----------
+    positive_rate : float, default=0.35
+        ``P(y = 1)``.
+    shift : float, default=1.0
+        Distance between the class means.
+
+    Returns
+    -------
+    float
+    """
     from scipy.stats import norm
 
     pi1, pi0 = positive_rate, 1 - positive_rate
@@ -817,8 +846,16 @@ def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVER
 def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
     """Summary of :func:`bound_coverage`: per (machine, bound) the runs, the violations, the means.
 
-    Columns ``runs``, ``any_violated`` and ``selected_violated`` (counts of runs),
-    ``mean_selected_bound``, ``mean_selected_risk``, ``mean_min_gap``.
+    Parameters
+    ----------
+    coverage : pandas.DataFrame
+        :func:`bound_coverage`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``runs``, ``any_violated`` and ``selected_violated`` (counts of runs),
+        ``mean_selected_bound``, ``mean_selected_risk``, ``mean_min_gap``.
     """
     grouped = coverage.groupby(["machine", "bound"], sort=False)
     table = pd.DataFrame(
@@ -838,11 +875,20 @@ def compression_relation_table(cases=((200, 4, 2, 10, 2, "simple"), (200, 6, 3, 
                                       (600, 10, 5, 150, 5, "complex"), (300, 5, 3, 20, 0, "scm"))) -> pd.DataFrame:
     """The corrected bounds next to the general sample-compression bound (paper 05's Theorem 3).
 
-    For each ``(m, λ, c, k, r, type)``: ``corrected`` (:func:`corrected_bound`, or
-    :func:`scm_bound_corrected` for ``"scm"``), ``log_message`` (``ln 1/P_M`` of
-    :func:`corrected_log_message`) and ``theorem3``
-    (:func:`companion.bounds.compression.sample_compression_bound` with that message); the two
-    bounds agree to rounding.
+    Parameters
+    ----------
+    cases : tuple of tuple
+        ``(m, λ, c, k, r, type)`` per row: sample size, compression-set size, centres, errors,
+        balls and ``"simple"``, ``"complex"`` or ``"scm"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Per case: ``corrected`` (:func:`~companion.bounds.decision_list.corrected_bound`, or
+        :func:`~companion.bounds.decision_list.scm_bound_corrected` for ``"scm"``),
+        ``log_message`` (``ln 1/P_M``) and ``theorem3``
+        (:func:`companion.bounds.compression.sample_compression_bound` with that message); the two
+        bounds agree to rounding.
     """
     from companion.bounds.compression import sample_compression_bound
     from companion.bounds.decision_list import corrected_bound, corrected_log_message, scm_bound_corrected
@@ -931,6 +977,19 @@ def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
 
     The paper's (``p_p``, ``p_n``) is circled when its type is the panel's; the cell of the
     smallest total is marked with a cross.
+
+    Parameters
+    ----------
+    fine : dict
+        :func:`fine_grid_protocol`'s result.
+    name : str, default="pima"
+        A data set of ``fine``.
+    seed : int, optional
+        A fold seed of ``fine`` (default: its first).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
     """
     import matplotlib.pyplot as plt
 
