@@ -1043,7 +1043,7 @@ def _claims_rows(results: pd.DataFrame) -> dict:
     return rows
 
 
-def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, seed=None,
+def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, coverage=None, seed=None,
                 pairing: str = "datasets") -> dict:
     """What :func:`claims_family` reads, from the paper's protocol (a) of :func:`~companion.experiments.paper01.run`.
 
@@ -1053,6 +1053,9 @@ def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, s
         :func:`~companion.experiments.paper01.run`'s frame (the comparable data sets are used).
     lengths : pandas.DataFrame, optional
         :func:`list_length_table` (its ``"Figure 1"`` rows), for the list-length claim.
+    coverage : pandas.DataFrame, optional
+        :func:`coverage_table` (indexed by (machine, bound), or by (distribution, machine, bound):
+        the first distribution is used), for the bound claims.
     seed : int, optional
         The fold seed of the tested claims (default: the main seed of ``results``).
     pairing : {"datasets", "folds"}, default="datasets"
@@ -1063,12 +1066,12 @@ def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, s
     -------
     dict
         ``rows`` (``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}``, protocol
-        (a)), ``seed``, ``pairing``, ``lengths``.
+        (a)), ``seed``, ``pairing``, ``lengths``, ``coverage``.
     """
     if pairing not in ("datasets", "folds"):
         raise ValueError(f"pairing must be 'datasets' or 'folds', got {pairing!r}")
     return {"rows": _claims_rows(results), "seed": _main_seed(results) if seed is None else seed,
-            "pairing": pairing, "lengths": lengths}
+            "pairing": pairing, "lengths": lengths, "coverage": coverage}
 
 
 def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
@@ -1089,7 +1092,8 @@ def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
     return {**data, "rows": rows}
 
 
-def claims_variants(results: pd.DataFrame, *, lengths=None, fine: dict | None = None, tie=None, svm=None) -> dict:
+def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, tie=None,
+                    svm=None) -> dict:
     """The protocol variants of the claims, ``{name: data}``, the main protocol first.
 
     Parameters
@@ -1100,6 +1104,8 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, fine: dict | None = 
         ``seed=k`` (its other fold seeds) and ``pairs=folds``.
     lengths : pandas.DataFrame, optional
         :func:`list_length_table`.
+    coverage : pandas.DataFrame, optional
+        :func:`coverage_table` (the same in every variant).
     fine : dict, optional
         :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM columns).
     tie : pandas.DataFrame, optional
@@ -1112,7 +1118,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, fine: dict | None = 
     dict
         ``{variant: claims_data(...)}``.
     """
-    main = claims_data(results, lengths=lengths)
+    main = claims_data(results, lengths=lengths, coverage=coverage)
     variants = {"main": main}
     for seed in dict.fromkeys(results["seed"]):
         if seed != main["seed"]:
@@ -1198,6 +1204,17 @@ def _lengths_reach(data):
             + (f"; not on {', '.join(short)}" if short else ""))
 
 
+def _coverage_share(data, bound):
+    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution."""
+    coverage = data.get("coverage")
+    if coverage is None:
+        return None
+    if coverage.index.nlevels == 3:
+        coverage = coverage.xs(coverage.index.get_level_values(0)[0], level=0)
+    row = coverage.loc[("DLM", bound)]
+    return int(row["any_violated"]), int(row["runs"])
+
+
 def claims_family():
     """The claims of Section 5 and Table 1 as a :mod:`companion.claims` family, criteria fixed here.
 
@@ -1217,6 +1234,13 @@ def claims_family():
       the fold seeds on every data set (the reproduction);
     * ``L``: at the paper's own parameters (type, ``p_p``, ``p_n``, ``s``) our lists reach the
       paper's ``s`` on every fold of every data set.
+
+    Tested on the Monte-Carlo coverage runs (:func:`bound_coverage`, first distribution; exact
+    binomial, Clopper–Pearson):
+
+    * ``B``: Theorems 1–2 as published are bounds at ``δ = 0.05``: the share of training samples
+      on which some DLM's bound lies below its true risk is at most 0.05; ``B-corrected``: the
+      same for the corrected bound.
 
     Returns
     -------
@@ -1245,6 +1269,12 @@ def claims_family():
         C.exact("R-SVM", "Table 1's SVM errors lie within our range over fold seeds",
                 partial(_paper_in_range, machine="svm")),
         C.exact("L", "At the paper's parameters our lists reach the paper's s", _lengths_reach),
+        C.proportion("B", "Theorems 1-2 as published hold with probability 0.95",
+                     partial(_coverage_share, bound="published"), direction="<=", margin=0.05,
+                     quantity="share of samples where some DLM's published bound < its risk"),
+        C.proportion("B-corrected", "The corrected bound holds with probability 0.95",
+                     partial(_coverage_share, bound="corrected"), direction="<=", margin=0.05,
+                     quantity="share of samples where some DLM's corrected bound < its risk"),
     ]
 
 
