@@ -1334,7 +1334,7 @@ def toy_dlm(seed=0, n_samples=150):
     X, y = make_moons(n_samples=n_samples, noise=0.25, random_state=seed)
     machines = {
         ball_type: DecisionListMachine(
-            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, compression_constraint=True
+            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, metric="l2", compression_constraint=True
         ).fit(X, y)
         for ball_type in ("simple", "complex")
     }
@@ -1413,7 +1413,7 @@ def readable_dlm(name="breastw"):
     X, y, names = load_table1_dataset(name, return_names=True)
     dlm = DecisionListMachine(
         p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), s=int(p["dlm_s"]),
-        ball_type="simple" if p["dlm_T"] == "s" else "complex",
+        ball_type="simple" if p["dlm_T"] == "s" else "complex", metric="l2", compression_constraint=False,
     ).fit(X, y)
     return dlm, names
 

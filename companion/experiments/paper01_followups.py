@@ -435,7 +435,8 @@ def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type=
     """
     X, y = load_table1_dataset(name)
     sd = SortedDistances(cdist(X, X))
-    lists = {rule: _BuildDLMVariant(p_p=p_p, p_n=p_n, ball_type=ball_type, s=s, tie_rule=rule).fit(
+    lists = {rule: _BuildDLMVariant(p_p=p_p, p_n=p_n, ball_type=ball_type, s=s, metric="l2",
+                                              compression_constraint=False, tie_rule=rule).fit(
         X, y, sorted_distances=sd).balls_ for rule in rules}
     a, b = (lists[r] for r in rules)
     key = [lambda ball: (ball.kind, ball.centre_index, ball.border_index)] * 2
@@ -503,7 +504,7 @@ def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal=
     for train, test in splits:
         dlm = _BuildDLMVariant(
             p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), ball_type="simple" if p["dlm_T"] == "s" else "complex",
-            s=int(p["dlm_s"]), removal=removal,
+            s=int(p["dlm_s"]), metric="l2", compression_constraint=False, removal=removal,
         ).fit(X[train], y[train])
         lengths.append(dlm.n_balls_)
         errors += int((dlm.predict(X[test]) != y[test]).sum())
@@ -745,7 +746,7 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
     for ball_type in ("simple", "complex"):
         for p_p in penalties:
             for p_n in penalties:
-                dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type,
+                dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type, metric="l2",
                                           compression_constraint=True).fit(X, y, sorted_distances=sd)
                 rows += _coverage_rows("DLM", dlm, dlm_bound_path, X_test, y_test, m)
     for model_type in ("conjunction", "disjunction"):
