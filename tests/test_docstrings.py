@@ -48,6 +48,8 @@ PUBLIC_MODULES = [
     "companion.widc",
     "companion.preprocessing",
     "companion.led",
+    "companion.experiments.paper01",
+    "companion.experiments.paper01_followups",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

@@ -1,16 +1,22 @@
-"""Tests of the issue-15 experiments of notebook 01 (companion.experiments.paper01)."""
+"""Tests of notebook 01's protocol (companion.experiments.paper01) and follow-ups (paper01_followups).
+
+The protocol is checked against brute force: every grid point refitted directly with the
+estimators (no shared sorted distances, no staged predictions, scikit-learn's own RBF kernel),
+not against paper01's own functions.
+"""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.spatial.distance import cdist
+from sklearn.svm import SVC
 
-from companion.decision_list import DecisionListMachine
+from companion.bounds.decision_list import dlm_bound_path
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
 from companion.evaluation import stratified_folds
 from companion.experiments import paper01
-from companion.interpretable import staged_predictions
+from companion.experiments import paper01_followups as followups
 
 
 def _random_problem(seed, m=60):
@@ -22,245 +28,109 @@ def _random_problem(seed, m=60):
 
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("ball_type", ["simple", "complex"])
-def test_fit_ball_list_defaults_learn_the_estimators_list(seed, ball_type):
+def test_tie_rule_variant_with_defaults_learns_the_estimators_list(seed, ball_type):
     X, y = _random_problem(seed)
-    perm = np.random.default_rng(seed + 10).permutation(len(y))
-    X, y = X[perm], y[perm]
     dlm = DecisionListMachine(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type).fit(X, y)
-    learnt = paper01.fit_ball_list(X, y, p_p=1.5, p_n=2.0, ball_type=ball_type, s=6)
-    assert learnt["kinds"] == [b.kind for b in dlm.balls_]
-    assert learnt["centre_index"].tolist() == [b.centre_index for b in dlm.balls_]
-    assert learnt["border_index"].tolist() == [b.border_index for b in dlm.balls_]
-    probe = np.random.default_rng(seed).normal(size=(200, 3))
-    if dlm.n_balls_:
-        np.testing.assert_array_equal(paper01.ball_list_path(learnt, probe), staged_predictions(dlm, probe))
+    variant = followups._BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type).fit(X, y)
+    assert variant.balls_ == dlm.balls_
+    other = followups._BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, removal="covered").fit(X, y)
+    # removing only the correctly classified examples leaves the errors in S': never a longer list
+    # of fewer candidates; at least the first ball is the same
+    assert other.n_balls_ == 0 or other.balls_[0] == dlm.balls_[0]
 
 
-def test_fit_ball_list_rejects_bad_input():
-    X, y = _random_problem(0)
-    with pytest.raises(ValueError, match="ball_type"):
-        paper01.fit_ball_list(X, y, p_p=1, p_n=1, ball_type="round")
-    with pytest.raises(ValueError, match="0/1"):
-        paper01.fit_ball_list(X, y + 1, p_p=1, p_n=1)
-    with pytest.raises(ValueError, match="tie_rule"):
-        paper01.fit_ball_list(X, y, p_p=1, p_n=1, tie_rule="random")
+def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="nominal"):
         paper01.load_table1_dataset("credit", nominal="binary")
     with pytest.raises(ValueError, match="folds"):
-        paper01.list_lengths("glass", folds="loo")
+        followups.list_lengths("glass", folds="loo")
     with pytest.raises(ValueError, match="n_runs"):
-        paper01.bound_coverage(0)
+        followups.bound_coverage(0)
+    with pytest.raises(ValueError, match="tie rules"):
+        followups.tie_rule_protocol(("haberman",), rules=("random",))
+    with pytest.raises(ValueError, match="pairing"):
+        followups.claims_data(pd.DataFrame(), pairing="draws")
 
 
 TINY = paper01.Grid(
     dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=2, svm_gamma_factors=(1.0,), svm_Cs=(1.0,)
 )
-
-
-def test_fine_grid_and_variant_protocols_agree_with_the_paper_protocol():
-    # the fine-grid protocol with the coarse grid's penalties, and the variant protocol with
-    # the default rules, must select what protocol (a) selects
-    X, y = paper01.load_table1_dataset("haberman")
-    folds = stratified_folds(y, n_splits=10, seed=0)
-    expected = paper01.paper_protocol(paper01.cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
-    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
-    row = fine["best"].iloc[0]
-    assert (row["errors"], row["T"], row["p_p"], row["p_n"], row["s"]) == (
-        expected["errors"], expected["T"], expected["p_p"], expected["p_n"], expected["s"]
-    )
-    variant = paper01.variant_protocol("haberman", seeds=(0,), grid=TINY).iloc[0]
-    assert (variant["errors"], variant["T"], variant["p_p"], variant["p_n"], variant["s"]) == (
-        expected["errors"], expected["T"], expected["p_p"], expected["p_n"], expected["s"]
-    )
-    assert fine["totals"][("haberman", 0)].shape == (2, 2, 2, 3)
-
-
-def test_fine_grid_table_statistics():
-    best = pd.DataFrame(
-        {"dataset": ["Pima"] * 3, "seed": [0, 1, 2], "errors": [186, 190, 188], "T": "c", "p_p": 1.0,
-         "p_n": 2.0, "s": 4, "size": 4.0}
-    )
-    # protocol (a) of the coarse grid: seed 0 totals 198, seed 1 totals 190, seed 2 not run; the
-    # rows of another method and another data set must not count
-    coarse = pd.DataFrame(
-        {"dataset": ["pima"] * 4 + ["bupa"], "method": ["DLM (a)", "DLM (a)", "DLM (a)", "SCM (a)", "DLM (a)"],
-         "seed": [0, 0, 1, 0, 2], "fold": [0, 1, 0, 0, 0], "errors": [100, 98, 190, 7, 5]}
-    )
-    row = paper01.fine_grid_table({"best": best}, coarse).loc["Pima"]
-    assert row["paper"] == 189 and row["fine_mean"] == 188 and row["fine_sd"] == pytest.approx(2.0)
-    assert (row["fine_min"], row["fine_max"], row["coarse_mean"], row["coarse_max"]) == (186, 190, 194, 198)
-    assert row["paper_in_fine_range"] and row["difference"] == -1
-
-
-def test_tie_rules_part_at_breastw_step_8():
-    # step 3's ">=" read literally (output 1 first) vs our larger-cover rule (issue 15)
-    out = paper01.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
-    assert out["step"] == 8
-    assert out["output_one_first"]["output"] == 1 and out["larger_cover"]["output"] == 0
-
-
-def test_ordinal_coding_and_names():
-    X1, _, names1 = paper01.load_table1_dataset("credit", return_names=True)
-    X2, _, names2 = paper01.load_table1_dataset("credit", nominal="ordinal", return_names=True)
-    assert X1.shape[1] == len(names1) == 42 and X2.shape[1] == len(names2) == 15
-    assert "A6" in names2 and "A6=c" in names1
-    # each one-hot block has exactly one 1 per row; the ordinal column holds its position
-    block = [i for i, n in enumerate(names1) if n.startswith("A6=")]
-    np.testing.assert_array_equal(X1[:, block].argmax(axis=1), X2[:, names2.index("A6")])
-
-
-def test_list_lengths_at_most_s():
-    out = paper01.list_lengths("glass", removal="covered")
-    assert len(out["lengths"]) == 10 and max(out["lengths"]) <= out["s"] == 12
-
-
-def test_coverage_summary_on_a_tiny_case():
-    frame = pd.DataFrame(
-        {
-            "machine": ["DLM"] * 3,
-            "risk": [0.30, 0.20, 0.25],
-            "train_error": [0.3, 0.1, 0.2],
-            "bound_published": [0.10, 0.50, np.nan],  # smallest bound 0.10 < risk 0.30
-            "bound_corrected": [0.60, 0.40, 0.22],  # smallest bound 0.22 < risk 0.25
-        }
-    )
-    out = paper01._coverage_summary(frame)
-    assert out[("DLM", "published")]["selected_violated"] and out[("DLM", "published")]["any_violated"]
-    assert out[("DLM", "published")]["selected_risk"] == 0.30
-    assert out[("DLM", "corrected")]["selected_bound"] == 0.22
-    assert out[("DLM", "corrected")]["min_gap"] == pytest.approx(-0.03)
-    frame["bound_corrected"] = [0.60, 0.40, 0.30]
-    out = paper01._coverage_summary(frame)
-    assert not out[("DLM", "corrected")]["any_violated"]
-
-
-def test_bound_coverage_machinery_and_counts():
-    noise = {"positive_rate": 0.3, "shift": 0.0}
-    kwargs = dict(m=60, n_test=2000, s_max=3, penalties=(1.0,), distribution=noise, seed=3)
-    coverage = paper01.bound_coverage(3, **kwargs)
-    assert len(coverage) == 3 * 4 and set(coverage["bound"]) == {"published", "corrected"}
-    pd.testing.assert_frame_equal(coverage, paper01.bound_coverage(3, n_jobs=2, **kwargs))
-    table = paper01.coverage_table(coverage)
-    assert (table["runs"] == 3).all()
-    assert table.loc[("DLM", "corrected"), "any_violated"] == 0
-    # per machine, a valid bound lies above its training error; the corrected ones always do
-    frame = paper01._coverage_run(60, 2000, 3, (1.0,), noise, 5)
-    finite = frame.dropna()
-    assert (finite["bound_corrected"] >= finite["train_error"]).all()
-
-
-def test_coverage_bayes_risk_matches_monte_carlo():
-    rng = np.random.default_rng(0)
-    X, y = paper01.sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
-    t = 0.5 + np.log(0.65 / 0.35)
-    empirical = ((X[:, 0] > t).astype(int) != y).mean()
-    assert paper01.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
-    assert paper01.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
-
-
-def test_corrected_bounds_are_the_general_compression_bound():
-    table = paper01.compression_relation_table()
-    np.testing.assert_allclose(table["corrected"], table["theorem3"], rtol=1e-12)
-    assert (table["log_message"] > 0).all()
-
-
-def test_protocol_legend_covers_the_protocol_columns():
-    columns = ["paper_dlm", "a_svm", "a_scm", "a_dlm", "a_dlm_constrained", "b_svm", "b_scm", "b_dlm",
-               "c_dlm_bound", "c_dlm_balls", "c_dlm_corrected", "c_corrected_balls"]
-    legend = " ".join(paper01.protocol_legend().index)
-    assert all(c in legend for c in columns)
-
-
-def test_metric_table_l2_column_is_protocol_a():
-    X, y = paper01.load_table1_dataset("haberman")
-    folds = stratified_folds(y, n_splits=10, seed=0)
-    expected = paper01.paper_protocol(paper01.cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
-    table = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
-    assert table.loc["Haberman", "l2"] == expected["errors"]
-    # a total of test errors over the folds: a whole number, at most the number of examples, and
-    # better than always predicting the minority class
-    linf = table.loc["Haberman", "linf"]
-    assert float(linf).is_integer() and 0 <= linf < max(np.bincount(np.asarray(y, dtype=int)))
-
-
-def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    X, y = paper01.load_table1_dataset("haberman")
-    folds = stratified_folds(y, n_splits=10, seed=0)
-    grid = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
-    results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
-    fig, ax = plt.subplots()
-    paper01.plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
-    lines = {line.get_label(): line for line in ax.get_lines()}
-    for t, ball_type in enumerate(TINY.dlm_types):
-        end = int(grid.dlm_balls[t].max())
-        assert len(lines[f"DLM {ball_type}"].get_xdata()) == end
-        # for each s, the smallest total over the penalties
-        best = grid.dlm_errors[t].sum(axis=-1).reshape(-1, TINY.dlm_s_max).min(axis=0)
-        np.testing.assert_array_equal(lines[f"DLM {ball_type}"].get_ydata(), best[:end])
-    assert lines["SVM (best)"].get_ydata()[0] == grid.svm_errors.sum(axis=-1).min()
-    star = lines["paper DLM (s, errors)"]
-    assert (star.get_xdata()[0], star.get_ydata()[0]) == (7, 65)
-    plt.close(fig)
-    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
-    fig = paper01.figure_penalty_heatmap(fine, "haberman")
-    assert len(fig.axes) == 3  # two panels and the colour bar
-    plt.close(fig)
-
-
-def former_run_table1(names, *, seeds, grid, nested=True, inner_splits=3, n_jobs=1) -> dict:
-    """The protocol as it was before ``run`` (the reference of the builders' test), composed of
-    paper01's public protocol functions. Returns the nested dict of the old protocol: ``examples`` {name: (m, n_features,
-    n_positive)}, ``main`` {name: GridResults of the main seed}, ``a`` {name: {seed:
-    paper_protocol dict}}, ``b`` {name: nested dict}, ``c`` / ``c_corrected`` {name:
-    bound_selected_dlm dict}, ``seeds``.
-    """
-    names = list(names)
-    out = {"examples": {}, "main": {}, "a": {}, "b": {}, "c": {}, "c_corrected": {}, "seeds": list(seeds)}
-    for name in names:
-        part = _former_dataset(
-            name, seeds=tuple(seeds), grid=grid, nested=nested, inner_splits=inner_splits, n_jobs=n_jobs
-        )
-        for key, value in part.items():
-            out[key][name] = value
-    return out
-
-
-def _former_dataset(name, *, seeds, grid, nested, inner_splits, n_jobs=1) -> dict:
-    """Every protocol of :func:`former_run_table1` on one data set: ``{key of run: value for name}``."""
-    part = {"a": {}}
-    X, y = paper01.load_table1_dataset(name)
-    D = cdist(X, X)
-    part["examples"] = (X.shape[0], X.shape[1], int(y.sum()))
-    for k, seed in enumerate(seeds):
-        folds = stratified_folds(y, n_splits=10, seed=seed)
-        results = paper01.cross_validate_grid(X, y, folds, grid, D=D, constrained=(k == 0), n_jobs=n_jobs)
-        part["a"][seed] = paper01.paper_protocol(results)
-        if k == 0:
-            part["main"] = results
-            part["c"] = paper01.bound_selected_dlm(results, "published")
-            part["c_corrected"] = paper01.bound_selected_dlm(results, "corrected")
-            if nested:
-                part["b"] = paper01.nested_protocol(
-                    X, y, folds, grid, outer=results, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs
-                )
-    return part
-
-
 SMALL = paper01.Config(names=("haberman", "glass"), seeds=(0, 1), grid=TINY, inner_splits=2)
 
 
 @pytest.fixture(scope="module")
 def small_run():
-    return paper01.run(SMALL), former_run_table1(list(SMALL.names), seeds=SMALL.seeds, grid=TINY, inner_splits=2)
+    return paper01.run(SMALL)
+
+
+def _brute_force_totals(X, y, folds, grid, gammas=None, constrained=False):
+    """Total test errors of every grid point, each machine fitted directly for each ``s``."""
+    dlm, scm, svm = {}, {}, {}
+    for train, test in folds:
+        for ball_type in grid.dlm_types:
+            for p_p in grid.dlm_penalties:
+                for p_n in grid.dlm_penalties:
+                    for s in range(1, grid.dlm_s_max + 1):
+                        model = DecisionListMachine(p_p=p_p, p_n=p_n, s=s, ball_type=ball_type,
+                                                    compression_constraint=constrained).fit(X[train], y[train])
+                        key = (ball_type[0], p_p, p_n, s)
+                        dlm[key] = dlm.get(key, 0) + int((model.predict(X[test]) != y[test]).sum())
+        for model_type in grid.scm_types:
+            for p in grid.scm_penalties:
+                for s in range(1, grid.scm_s_max + 1):
+                    model = BallSetCoveringMachine(p=p, s=s, model_type=model_type).fit(X[train], y[train])
+                    key = (model_type[0], p, s)
+                    scm[key] = scm.get(key, 0) + int((model.predict(X[test]) != y[test]).sum())
+        for gamma in gammas if gammas is not None else ():
+            for C in grid.svm_Cs:
+                model = SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train])
+                svm[(gamma, C)] = svm.get((gamma, C), 0) + int((model.predict(X[test]) != y[test]).sum())
+    return dlm, scm, svm
+
+
+def test_protocol_a_is_the_brute_force_minimum(small_run):
+    results = small_run
+    for name in SMALL.names:
+        X, y = paper01.load_table1_dataset(name)
+        folds = stratified_folds(y, n_splits=10, seed=0)
+        gamma = float(results.loc[(results["dataset"] == name) & (results["method"] == "SVM (a)"), "gamma"].iloc[0])
+        dlm, scm, svm = _brute_force_totals(X, y, folds, TINY, gammas=[gamma])
+        part = results[(results["dataset"] == name) & (results["seed"] == 0)]
+        for method, totals in (("DLM (a)", dlm), ("SCM (a)", scm), ("SVM (a)", svm)):
+            rows = part[part["method"] == method]
+            assert rows["errors"].sum() == min(totals.values()), (name, method)
+        first = part[part["method"] == "DLM (a)"].iloc[0]
+        assert dlm[(first["T"], first["p_p"], first["p_n"], int(first["s"]))] == min(dlm.values())
+        # the median-scaled gamma: factor 1 over the median squared distance of distinct pairs
+        d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=-1)[np.triu_indices(len(X), 1)]
+        assert gamma == pytest.approx(1.0 / np.median(d2[d2 > 0]), rel=1e-12)
+
+
+def test_bound_selection_takes_the_smallest_bound_of_the_training_fold(small_run):
+    results = small_run
+    X, y = paper01.load_table1_dataset("haberman")
+    train, test = stratified_folds(y, n_splits=10, seed=0)[3]
+    bounds = {}
+    for ball_type in TINY.dlm_types:
+        for p_p in TINY.dlm_penalties:
+            for p_n in TINY.dlm_penalties:
+                model = DecisionListMachine(p_p=p_p, p_n=p_n, s=TINY.dlm_s_max, ball_type=ball_type,
+                                            compression_constraint=True).fit(X[train], y[train])
+                path = dlm_bound_path(model, variant="corrected")
+                for t, bound in enumerate(path):
+                    if np.isfinite(bound):
+                        bounds[(ball_type[0], p_p, p_n, t + 1)] = bound
+    row = results[(results["dataset"] == "haberman") & (results["method"] == "DLM (c) corrected")
+                  & (results["seed"] == 0) & (results["fold"] == 3)].iloc[0]
+    assert row["bound"] == pytest.approx(min(bounds.values()), rel=1e-9)
+    chosen = DecisionListMachine(p_p=row["p_p"], p_n=row["p_n"], s=int(row["s"]),
+                                 ball_type="simple" if row["T"] == "s" else "complex",
+                                 compression_constraint=True).fit(X[train], y[train])
+    assert row["errors"] == int((chosen.predict(X[test]) != y[test]).sum())
 
 
 def test_run_is_one_row_per_fold_of_each_protocol(small_run):
-    results, _ = small_run
+    results = small_run
     keys = ["dataset", "method", "seed", "fold"]
     assert not results.duplicated(keys).any()
     per_method = results.groupby(["dataset", "method", "seed"]).size()
@@ -280,48 +150,213 @@ def test_run_is_one_row_per_fold_of_each_protocol(small_run):
     assert results["s"].dtype == "Int64" and (results["errors"] >= 0).all()
 
 
-def test_builders_over_the_tidy_frame_give_the_nested_dict_numbers(small_run):
-    results, old = small_run
-    totals = paper01.total_errors(results)
-    for name in SMALL.names:
-        for seed in SMALL.seeds:
-            for machine in ("svm", "scm", "dlm"):
-                method = f"{paper01.MACHINE_NAMES[machine]} (a)"
-                assert totals[(name, method, seed)] == old["a"][name][seed][machine]["errors"]
+def test_builders_read_the_tidy_frame(small_run):
+    results = small_run
+    part = results[(results["dataset"] == "glass") & (results["seed"] == 0)]
+    protocols = paper01.protocols_table(results).loc["Glass"]
+    for column, method in (("a_dlm", "DLM (a)"), ("b_scm", "SCM (b)"), ("c_dlm_corrected", "DLM (c) corrected")):
+        assert protocols[column] == part.loc[part["method"] == method, "errors"].sum()
     errors = paper01.errors_table(results)
-    assert errors.loc[("Haberman", "DLM"), "ours"] == old["a"]["haberman"][0]["dlm"]["errors"]
-    assert errors.loc[("Glass", "SVM"), "seed_max"] == max(old["a"]["glass"][s]["svm"]["errors"] for s in (0, 1))
-    protocols = paper01.protocols_table(results)
-    for name, display in (("haberman", "Haberman"), ("glass", "Glass")):
-        row = protocols.loc[display]
-        assert row["a_dlm_constrained"] == old["a"][name][0]["dlmc"]["errors"]
-        assert [row[f"b_{m}"] for m in ("svm", "scm", "dlm")] == [old["b"][name][m]["errors"] for m in
-                                                                    ("svm", "scm", "dlm")]
-        assert (row["c_dlm_bound"], row["c_dlm_corrected"]) == (old["c"][name]["errors"],
-                                                                 old["c_corrected"][name]["errors"])
-        assert row["c_corrected_balls"] == round(old["c_corrected"][name]["size"], 1)
-        check = paper01.bound_check_table(results).loc[(display, "published")]
-        chosen = old["c"][name]["chosen"]
-        assert check["mean_bound"] == chosen["bound"].mean()
-        assert check["mean_test_error"] == chosen["test_error"].mean()
-        assert check["folds_bound_below_train"] == int((chosen["bound"] < chosen["train_error"]).sum())
-        best = old["a"][name][0]["dlm"]
-        assert paper01.parameters_table(results).loc[display, "ours_dlm"] == (
-            f"{best['T']} p_n={best['p_n']:g} p_p={best['p_p']:g} s={best['s']}"
-        )
-        sizes = paper01.sparsity_frame(results).set_index(["dataset", "source"]).loc[(display, "ours")]
-        assert sizes["svm_size"] == old["a"][name][0]["svm"]["size"]
-        assert sizes["scm_size"] == old["a"][name][0]["scm"]["size"]
+    seeds = [results[(results["dataset"] == "glass") & (results["method"] == "SVM (a)") & (results["seed"] == s)]
+             ["errors"].sum() for s in (0, 1)]
+    assert errors.loc[("Glass", "SVM"), "seed_max"] == max(seeds) and errors.loc[("Glass", "SVM"), "paper"] == 34
+    check = paper01.bound_check_table(results).loc[("Glass", "published")]
+    chosen = part[part["method"] == "DLM (c) published"]
+    assert check["folds_bound_below_train"] == int((chosen["bound"] < chosen["train_error"]).sum())
+
+
+def test_fine_and_tie_rule_protocols_select_the_brute_force_minimum(small_run):
+    X, y = paper01.load_table1_dataset("haberman")
+    folds = stratified_folds(y, n_splits=10, seed=0)
+    dlm, scm, _ = _brute_force_totals(X, y, folds, TINY)
+    fine = followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3,
+                                        scm_penalties=(1.0,), scm_s_max=2)
+    assert fine["best"].iloc[0]["errors"] == min(dlm.values())
+    assert fine["scm_best"].iloc[0]["errors"] == min(scm.values())
+    assert sum(fine["best"].iloc[0]["fold_errors"]) == min(dlm.values())
+    assert fine["totals"][("haberman", 0)].shape == (2, 2, 2, 3)
+    tie = followups.tie_rule_protocol(["haberman"], seeds=(0,), grid=TINY, rules=("larger_cover", "fewest_errors"))
+    assert tie.set_index("rule").loc["larger_cover", "errors"] == min(dlm.values())
+    # read from the run instead of refitted: the same numbers
+    table = followups.tie_rule_table(tie, small_run)
+    assert table.loc[("Haberman", "larger_cover"), "seed 0"] == min(dlm.values())
+    assert table.loc[("Haberman", "fewest_errors"), "seed 0"] == tie.set_index("rule").loc["fewest_errors", "errors"]
+
+
+def test_svm_gamma_protocol_is_the_brute_force_minimum():
+    X, y = paper01.load_table1_dataset("glass")
+    folds = stratified_folds(y, n_splits=10, seed=0)
+    gammas, Cs = (1e-2, 1.0), (1.0, 10.0)
+    totals = {}
+    for train, test in folds:
+        for gamma in gammas:
+            for C in Cs:
+                model = SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train])
+                totals[(gamma, C)] = totals.get((gamma, C), 0) + int((model.predict(X[test]) != y[test]).sum())
+    row = followups.svm_gamma_protocol(["glass"], gammas=gammas, Cs=Cs).iloc[0]
+    assert row["errors"] == min(totals.values()) and totals[(row["gamma"], row["C"])] == row["errors"]
+    assert totals[(row["near_gamma"], row["near_C"])] == row["near_errors"]
+
+
+def test_claims_report_on_a_small_run(small_run):
+    lengths = followups.list_length_table(("haberman", "glass"), variants=followups.LENGTH_VARIANTS[:1])
+    variants = followups.claims_variants(small_run, lengths=lengths)
+    assert list(variants) == ["main", "seed=1", "pairs=folds"]
+    report = followups.claims_report(variants)
+    table = report.table.set_index("id")
+    # two data sets cannot decide a Wilcoxon claim; the exact checks read the run
+    assert table.loc["1", "verdict"] == "undecided"
+    dlm = {s: small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == s)].groupby("dataset")["errors"].sum()
+           for s in (0, 1)}
+    in_range = all(min(dlm[0][n], dlm[1][n]) <= t <= max(dlm[0][n], dlm[1][n]) for n, t in (("haberman", 65), ("glass", 28)))
+    assert table.loc["R-DLM", "verdict"] == ("holds" if in_range else "fails")
+    assert table.loc["L", "verdict"] == ("holds" if (lengths["min_length"] >= lengths["paper_s"]).all() else "fails")
+    # fold pairing: one difference per test fold of each data set
+    assert len(followups._rate_differences(variants["pairs=folds"], "dlm", "scm")) == 20
+    assert followups.sensitivity_pivot(report).shape == (len(table), 3)
+
+
+def test_fine_grid_table_statistics():
+    best = pd.DataFrame(
+        {"dataset": ["Pima"] * 3, "seed": [0, 1, 2], "errors": [186, 190, 188], "T": "c", "p_p": 1.0,
+         "p_n": 2.0, "s": 4, "size": 4.0}
+    )
+    # protocol (a) of the coarse grid: seed 0 totals 198, seed 1 totals 190, seed 2 not run; the
+    # rows of another method and another data set must not count
+    coarse = pd.DataFrame(
+        {"dataset": ["pima"] * 4 + ["bupa"], "method": ["DLM (a)", "DLM (a)", "DLM (a)", "SCM (a)", "DLM (a)"],
+         "seed": [0, 0, 1, 0, 2], "fold": [0, 1, 0, 0, 0], "errors": [100, 98, 190, 7, 5]}
+    )
+    row = followups.fine_grid_table({"best": best}, coarse).loc["Pima"]
+    assert row["paper"] == 189 and row["fine_mean"] == 188 and row["fine_sd"] == pytest.approx(2.0)
+    assert (row["fine_min"], row["fine_max"], row["coarse_mean"], row["coarse_max"]) == (186, 190, 194, 198)
+    assert row["paper_in_fine_range"] and row["difference"] == -1
+
+
+def test_tie_rules_part_at_breastw_step_8():
+    # step 3's ">=" read literally (output 1 first) vs our larger-cover rule
+    out = followups.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
+    assert out["step"] == 8
+    assert out["output_one_first"]["output"] == 1 and out["larger_cover"]["output"] == 0
+
+
+def test_ordinal_coding_and_names():
+    X1, _, names1 = paper01.load_table1_dataset("credit", return_names=True)
+    X2, _, names2 = paper01.load_table1_dataset("credit", nominal="ordinal", return_names=True)
+    assert X1.shape[1] == len(names1) == 42 and X2.shape[1] == len(names2) == 15
+    assert "A6" in names2 and "A6=c" in names1
+    # each one-hot block has exactly one 1 per row; the ordinal column holds its position
+    block = [i for i, n in enumerate(names1) if n.startswith("A6=")]
+    np.testing.assert_array_equal(X1[:, block].argmax(axis=1), X2[:, names2.index("A6")])
+
+
+def test_list_lengths_at_most_s():
+    out = followups.list_lengths("glass", removal="covered")
+    assert len(out["lengths"]) == 10 and max(out["lengths"]) <= out["s"] == 12
+
+
+def test_coverage_summary_on_a_tiny_case():
+    frame = pd.DataFrame(
+        {
+            "machine": ["DLM"] * 3,
+            "risk": [0.30, 0.20, 0.25],
+            "train_error": [0.3, 0.1, 0.2],
+            "bound_published": [0.10, 0.50, np.nan],  # smallest bound 0.10 < risk 0.30
+            "bound_corrected": [0.60, 0.40, 0.22],  # smallest bound 0.22 < risk 0.25
+        }
+    )
+    out = followups._coverage_summary(frame)
+    assert out[("DLM", "published")]["selected_violated"] and out[("DLM", "published")]["any_violated"]
+    assert out[("DLM", "published")]["selected_risk"] == 0.30
+    assert out[("DLM", "corrected")]["selected_bound"] == 0.22
+    assert out[("DLM", "corrected")]["min_gap"] == pytest.approx(-0.03)
+    frame["bound_corrected"] = [0.60, 0.40, 0.30]
+    out = followups._coverage_summary(frame)
+    assert not out[("DLM", "corrected")]["any_violated"]
+
+
+def test_bound_coverage_machinery_and_counts():
+    noise = {"positive_rate": 0.3, "shift": 0.0}
+    kwargs = dict(m=60, n_test=2000, s_max=3, penalties=(1.0,), distribution=noise, seed=3)
+    coverage = followups.bound_coverage(3, **kwargs)
+    assert len(coverage) == 3 * 4 and set(coverage["bound"]) == {"published", "corrected"}
+    pd.testing.assert_frame_equal(coverage, followups.bound_coverage(3, n_jobs=2, **kwargs))
+    table = followups.coverage_table(coverage)
+    assert (table["runs"] == 3).all()
+    assert table.loc[("DLM", "corrected"), "any_violated"] == 0
+    # per machine, a valid bound lies above its training error; the corrected ones always do
+    frame = followups._coverage_run(60, 2000, 3, (1.0,), noise, 5)
+    finite = frame.dropna()
+    assert (finite["bound_corrected"] >= finite["train_error"]).all()
+
+
+def test_coverage_bayes_risk_matches_monte_carlo():
+    rng = np.random.default_rng(0)
+    X, y = followups.sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
+    t = 0.5 + np.log(0.65 / 0.35)
+    empirical = ((X[:, 0] > t).astype(int) != y).mean()
+    assert followups.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
+    assert followups.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
+
+
+def test_corrected_bounds_are_the_general_compression_bound():
+    table = followups.compression_relation_table()
+    np.testing.assert_allclose(table["corrected"], table["theorem3"], rtol=1e-12)
+    assert (table["log_message"] > 0).all()
+
+
+def test_protocol_legend_covers_the_protocol_columns():
+    columns = ["paper_dlm", "a_svm", "a_scm", "a_dlm", "a_dlm_constrained", "b_svm", "b_scm", "b_dlm",
+               "c_dlm_bound", "c_dlm_balls", "c_dlm_corrected", "c_corrected_balls"]
+    legend = " ".join(paper01.protocol_legend().index)
+    assert all(c in legend for c in columns)
+
+
+def test_metric_table_l2_column_is_protocol_a():
+    X, y = paper01.load_table1_dataset("haberman")
+    folds = stratified_folds(y, n_splits=10, seed=0)
+    expected = paper01.paper_protocol(paper01.cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
+    table = followups.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
+    assert table.loc["Haberman", "l2"] == expected["errors"]
+    # a total of test errors over the folds: a whole number, at most the number of examples, and
+    # better than always predicting the minority class
+    linf = table.loc["Haberman", "linf"]
+    assert float(linf).is_integer() and 0 <= linf < max(np.bincount(np.asarray(y, dtype=int)))
+
+
+def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    X, y = paper01.load_table1_dataset("haberman")
+    folds = stratified_folds(y, n_splits=10, seed=0)
+    grid = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
+    results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
+    fig, ax = plt.subplots()
+    paper01._plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    for t, ball_type in enumerate(TINY.dlm_types):
+        end = int(grid.dlm_balls[t].max())
+        assert len(lines[f"DLM {ball_type}"].get_xdata()) == end
+        # for each s, the smallest total over the penalties
+        best = grid.dlm_errors[t].sum(axis=-1).reshape(-1, TINY.dlm_s_max).min(axis=0)
+        np.testing.assert_array_equal(lines[f"DLM {ball_type}"].get_ydata(), best[:end])
+    assert lines["SVM (best)"].get_ydata()[0] == grid.svm_errors.sum(axis=-1).min()
+    star = lines["paper DLM (s, errors)"]
+    assert (star.get_xdata()[0], star.get_ydata()[0]) == (7, 65)
+    plt.close(fig)
+    fine = followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
+    fig = followups.figure_penalty_heatmap(fine, "haberman")
+    assert len(fig.axes) == 3  # two panels and the colour bar
+    plt.close(fig)
 
 
 def test_metric_table_reads_l2_from_the_run(small_run):
-    results, _ = small_run
-    refitted = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",))
-    read = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",), results=results)
+    refitted = followups.metric_table(["haberman"], grid=TINY, metrics=("l2",))
+    read = followups.metric_table(["haberman"], grid=TINY, metrics=("l2",), results=small_run)
     pd.testing.assert_frame_equal(refitted, read)
-    # seed 1 of the run: a different fold split, read from its rows
-    other = paper01.metric_table(["haberman"], seed=1, grid=TINY, metrics=("l2",), results=results)
-    pd.testing.assert_frame_equal(other, paper01.metric_table(["haberman"], seed=1, grid=TINY, metrics=("l2",)))
 
 
 def test_datasets_registry_loads_the_positive_class():
@@ -331,3 +366,11 @@ def test_datasets_registry_loads_the_positive_class():
     _, labels = entry.load()
     np.testing.assert_array_equal(y, (labels.to_numpy() == 2).astype(int))
     assert 0 < y.sum() < len(y)
+
+
+def test_readme_01_section_is_the_committed_verdicts():
+    """The README's 01 verdicts are generated from the committed claims table, not typed."""
+    from companion.claims import stale_readme_sections
+    from companion.paths import ROOT
+
+    assert stale_readme_sections(ROOT / "README.md", {"01": ROOT / "figures" / "01_claims.csv"}) == []

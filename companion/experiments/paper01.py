@@ -1,10 +1,10 @@
 """Table 1 of *The Decision List Machine* (Sokolova et al., NIPS 2002): protocol and table builders.
 
-The paper compares an RBF SVM, the SCM with balls and the DLM with balls (L2 metric, no scaling)
-on seven UCI data sets by the **total number of test errors over the ten folds** of one 10-fold
-cross-validation, the same folds for every machine, each machine's parameters being those "that
-gave the smallest 10-fold cross-validation error" (spec §8.1). This module computes, for every
-fold, the test errors of every grid point, and derives from them
+The paper (Section 5, Table 1) compares an RBF SVM, the SCM with balls and the DLM with balls (L2
+metric, no scaling) on seven UCI data sets by the **total number of test errors over the ten
+folds** of one 10-fold cross-validation, the same folds for every machine, each machine's
+parameters being those "that gave the smallest 10-fold cross-validation error". This module
+computes, for every fold, the test errors of every grid point, and derives from them
 
 (a) the paper's protocol: the grid point with the smallest total test error (selection on the
     test folds, optimistic by construction), over several fold seeds;
@@ -13,15 +13,11 @@ fold, the test errors of every grid point, and derives from them
 (c) the bound-selected DLM: on each outer fold, the grid point (type, ``p_p``, ``p_n``, ``s``)
     whose Theorem 1/2 bound on the training set is smallest.
 
-Issue 15's experiments: (a') protocol (a) for the DLM on a fine penalty grid
-(:func:`fine_grid_protocol`); the unspecified tie rule of Figure 1 (:func:`tie_rule_table`,
-:func:`first_tie_rule_divergence`, through :func:`fit_ball_list`); realised list lengths at the
-paper's parameters and their variants (:func:`list_length_table`); Monte-Carlo coverage of the
-published and corrected bounds (:func:`bound_coverage`) and their relation to the general
-sample-compression bound (:func:`compression_relation_table`); L1/L∞ balls (:func:`metric_table`).
-
-The DLM is fitted with the compression-set constraint (Section 4), so that the bounds of (c) apply
-to every machine of the grid; the paper reports no significant effect of the constraint.
+The DLM of (c) is fitted with the compression-set constraint (Section 4), so that the bounds apply
+to every machine of the grid; the paper reports no significant effect of the constraint. The
+follow-up experiments of notebook 01 (fine grids, tie rules, list lengths, the SVM's kernel
+width, coverage of the bounds, other metrics, the claims) are in
+:mod:`companion.experiments.paper01_followups`.
 
 Cost: one distance matrix per data set; per fold one argsort shared by every DLM/SCM grid point
 (:class:`~companion.decision_list.SortedDistances`); one fit per (type, penalties) gives every
@@ -35,7 +31,7 @@ the notebook's full run, ``Config.fast()`` its smoke run), ``run(config, n_jobs=
 tidy frame (one row per data set x method x fold seed x fold), and builders over that frame
 (:func:`errors_table`, :func:`parameters_table`, :func:`protocols_table`,
 :func:`bound_check_table`, :func:`sparsity_frame`, :func:`figure_errors_vs_s`,
-:func:`figure_sparsity`, :func:`fine_grid_table`, :func:`metric_table`).
+:func:`figure_sparsity`).
 """
 
 from __future__ import annotations
@@ -51,15 +47,7 @@ from sklearn.svm import SVC
 from companion import datasets
 from companion.bounds.decision_list import dlm_bound_path
 from companion.datasets import RegisteredDataset
-from companion.decision_list import (
-    BALL_TYPES,
-    BallSetCoveringMachine,
-    DecisionListMachine,
-    SortedDistances,
-    canonical_order,
-    decision_list_path_predictions,
-    greedy_ball_list,
-)
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances, canonical_order
 from companion.evaluation import parallel_map, stratified_folds
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.interpretable import staged_predictions
@@ -77,7 +65,6 @@ __all__ = [
     "nested_protocol",
     "bound_selected_dlm",
     "paper_table1",
-    "comparison_frame",
     "glass_binarisation_evidence",
     "Config",
     "FAST_GRID",
@@ -90,39 +77,15 @@ __all__ = [
     "protocols_table",
     "examples_table",
     "dataset_counts",
-    "plot_dlm_balls",
-    "plot_errors_vs_s",
-    "plot_sparsity",
     "sparsity_frame",
     "figure_errors_vs_s",
     "figure_sparsity",
     "toy_dlm",
     "figure_dlm_balls",
-    "encoded_feature_names",
-    "FINE_PENALTIES",
     "COMPARABLE",
-    "fine_grid",
-    "fine_grid_protocol",
-    "fine_grid_table",
-    "fit_ball_list",
-    "ball_list_path",
-    "variant_protocol",
-    "tie_rule_table",
-    "first_tie_rule_divergence",
-    "LENGTH_VARIANTS",
-    "list_lengths",
-    "list_length_table",
-    "COVERAGE_DISTRIBUTION",
-    "sample_coverage_distribution",
-    "coverage_bayes_risk",
-    "bound_coverage",
-    "coverage_table",
-    "compression_relation_table",
     "PROTOCOL_COLUMNS",
     "protocol_legend",
     "readable_dlm",
-    "metric_table",
-    "figure_penalty_heatmap",
 ]
 
 #: The data sets of Table 1: loader, preprocessing options, note and the class taken as positive.
@@ -139,6 +102,8 @@ DATASETS = {
                                "classes 1 and 3 (float-processed windows) against the rest", 1),
     "credit": RegisteredDataset(datasets.load_crx, dict(drop_incomplete=True), "incomplete examples removed", "+"),
 }
+#: The data sets of Table 1 whose rows are comparable (Votes has 232 examples, not 52).
+COMPARABLE = ("breastw", "pima", "haberman", "bupa", "glass", "credit")
 #: Display names used by the paper.
 DISPLAY = {
     "breastw": "BreastW",
@@ -160,13 +125,20 @@ def encode_features(frame: pd.DataFrame, nominal: str = "onehot") -> np.ndarray:
     pair of distinct values is at the same distance, or one column of integer codes 0, 1, ... in
     the values' sorted order (``nominal="ordinal"``, an experiment of notebook 01). The paper does
     not say how it coded nominal attributes.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        The attributes of a Table 1 data set.
+    nominal : {"onehot", "ordinal"}, default="onehot"
+        Coding of many-valued nominal attributes.
+
+    Returns
+    -------
+    ndarray of shape (n_samples, n_encoded)
+        The encoded matrix.
     """
     return _encode(frame, nominal)[0]
-
-
-def encoded_feature_names(frame: pd.DataFrame, nominal: str = "onehot") -> list[str]:
-    """Names of the columns of :func:`encode_features` (``A4=u`` for a one-hot column)."""
-    return _encode(frame, nominal)[1]
 
 
 def _encode(frame, nominal):
@@ -192,6 +164,14 @@ def load_table1_dataset(name: str, *, positive_class=None, nominal: str = "oneho
         Coding of many-valued nominal attributes (Credit's A4-A7, A13), see :func:`encode_features`.
     return_names : bool, default=False
         Also return the encoded columns' names (``(X, y, names)``).
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_encoded)
+    y : ndarray of shape (n_samples,)
+        1 for the positive class of :data:`DATASETS`, else 0.
+    names : list of str
+        Only with ``return_names``.
     """
     if name not in DATASETS:
         raise ValueError(f"unknown Table 1 data set {name!r}; expected one of {sorted(DATASETS)}")
@@ -213,6 +193,25 @@ class Grid:
 
     SVM ``gamma`` values are multiples of ``1 / median(d²)`` over the data set's pairs (an
     unsupervised scale, needed because the features are not scaled).
+
+    Parameters
+    ----------
+    dlm_types : tuple of str
+        DLM ball types (``"simple"``: Pi/Ni, ``"complex"``: all four).
+    dlm_penalties : tuple of float
+        Values of ``p_p`` and of ``p_n``.
+    dlm_s_max : int
+        Largest DLM stopping point (every smaller one through the prefixes).
+    scm_types : tuple of str
+        SCM types (conjunction, disjunction).
+    scm_penalties : tuple of float
+        Values of the SCM's ``p``.
+    scm_s_max : int
+        Largest SCM stopping point.
+    svm_gamma_factors : tuple of float
+        Kernel widths in units of ``1 / median(d²)``.
+    svm_Cs : tuple of float
+        Soft-margin constants.
     """
 
     dlm_types: tuple = ("simple", "complex")
@@ -230,12 +229,31 @@ class GridResults:
     """Test errors (and sizes, bounds) of every grid point on every fold of one CV.
 
     Arrays end with a fold axis. DLM arrays have shape (types, p_p, p_n, s, folds), SCM arrays
-    (types, p, s, folds), SVM arrays (gamma, C, folds). ``*_balls`` is the number of balls of the
-    machine fitted with that stopping point. ``dlm_*`` is BuildDLM as in Figure 1;
-    ``dlmc_*`` (None unless requested) the DLM fitted with the compression-set constraint,
-    ``dlmc_bound`` its bounds on the training fold, shape (2, types, p_p, p_n, s, folds): index 0 the
-    published Theorem 1 (simple) / 2 (complex), index 1 our corrected bound
-    (:func:`companion.bounds.decision_list.corrected_bound`); ``dlmc_train_errors`` its training errors.
+    (types, p, s, folds), SVM arrays (gamma, C, folds).
+
+    Parameters
+    ----------
+    grid : Grid
+        The grid run.
+    dlm_errors, dlm_balls : ndarray
+        Test errors and numbers of balls of BuildDLM as in Figure 1 (``*_balls``: the machine fitted
+        with that stopping point).
+    scm_errors, scm_balls : ndarray
+        The same for the SCM.
+    svm_errors, svm_support : ndarray
+        Test errors and numbers of support vectors of the SVM.
+    dlmc_errors, dlmc_balls : ndarray or None
+        The DLM fitted with the compression-set constraint (None unless requested).
+    dlmc_bound : ndarray or None
+        Its bounds on the training fold, shape (2, types, p_p, p_n, s, folds): index 0 the
+        published Theorem 1 (simple) / 2 (complex), index 1 the corrected bound
+        (:func:`companion.bounds.decision_list.corrected_bound`).
+    dlmc_train_errors : ndarray or None
+        Its training errors.
+    svm_gammas : ndarray
+        The absolute ``gamma`` values of the grid.
+    n_test : ndarray
+        Size of each test fold.
     """
 
     grid: Grid
@@ -261,7 +279,14 @@ def _pad_path(values, length):
     return np.concatenate([values, np.repeat(values[-1:], length - len(values), axis=0)], axis=0)
 
 
-def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2"):
+def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2",
+              learner=DecisionListMachine, **options):
+    """Test errors, sizes, bounds and training errors of every DLM grid point on one fold.
+
+    ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) is fitted
+    once per (type, ``p_p``, ``p_n``) with ``s = grid.dlm_s_max``; every smaller ``s`` is read
+    from its prefixes (:func:`~companion.interpretable.staged_predictions`).
+    """
     g = grid
     n_pen = len(g.dlm_penalties)
     errors = np.zeros((len(g.dlm_types), n_pen, n_pen, g.dlm_s_max))
@@ -271,12 +296,12 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
     for a, ball_type in enumerate(g.dlm_types):
         for b, p_p in enumerate(g.dlm_penalties):
             for c, p_n in enumerate(g.dlm_penalties):
-                dlm = DecisionListMachine(
+                dlm = learner(
                     p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-                    metric=metric, stop_if_unchanged=False,
+                    metric=metric, stop_if_unchanged=False, **options,
                 ).fit(X_train, y_train, sorted_distances=sd)
-                if dlm.n_balls_ == 0:
-                    errors[a, b, c] = (y_test != dlm.default_class_).sum()
+                if dlm.n_balls_ == 0:  # the empty list predicts its default everywhere
+                    errors[a, b, c] = (dlm.predict(X_test) != y_test).sum()
                     continue
                 errors[a, b, c] = _pad_path((staged_predictions(dlm, X_test) != y_test).sum(axis=1), g.dlm_s_max)
                 used = dlm.path_["fitted_n_balls"].to_numpy()
@@ -290,32 +315,46 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
     return errors, balls, bounds, train_errors
 
 
+def _scm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid):
+    """Test errors and sizes of every SCM grid point on one fold (one fit per type and ``p``)."""
+    g = grid
+    errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
+    balls = np.zeros_like(errors)
+    for a, model_type in enumerate(g.scm_types):
+        for b, p in enumerate(g.scm_penalties):
+            scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, compression_constraint=False,
+                                         stop_if_unchanged=False).fit(
+                X_train, y_train, sorted_distances=sd
+            )
+            if scm.n_balls_ == 0:
+                errors[a, b] = (scm.predict(X_test) != y_test).sum()
+                continue
+            errors[a, b] = _pad_path((staged_predictions(scm, X_test) != y_test).sum(axis=1), g.scm_s_max)
+            balls[a, b] = _pad_path(np.arange(1, scm.n_balls_ + 1), g.scm_s_max)
+    return errors, balls
+
+
+def _fold_sorted(D, X, y, train):
+    """The training fold in the ball machines' canonical order: ``(X, y, SortedDistances)``.
+
+    The ball machines learn in the canonical order of their examples (row-order invariance);
+    handing them the fold already in that order spares every fit a re-sort of the distances.
+    """
+    canonical = train[canonical_order(X[train], y[train])]
+    return X[canonical], y[canonical], SortedDistances(D[np.ix_(canonical, canonical)])
+
+
 def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     """Every grid point on one (train, test) split; see :class:`GridResults`."""
     g = grid
-    X_train, y_train, X_test, y_test = X[train], y[train], X[test], y[test]
-    # The ball machines learn in the canonical order of their examples (row-order invariance);
-    # handing them the fold already in that order spares every fit a re-sort of the distances.
-    canonical = train[canonical_order(X_train, y_train)]
-    sd = SortedDistances(D[np.ix_(canonical, canonical)])
-    X_ball, y_ball = X[canonical], y[canonical]
+    y_train, X_test, y_test = y[train], X[test], y[test]
+    X_ball, y_ball, sd = _fold_sorted(D, X, y, train)
     dlm_errors, dlm_balls, _, _ = _dlm_grid(sd, X_ball, y_ball, X_test, y_test, g, constraint=False)
     if constrained:
         dlmc = _dlm_grid(sd, X_ball, y_ball, X_test, y_test, g, constraint=True)
     else:
         dlmc = (None, None, None, None)
-    scm_errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
-    scm_balls = np.zeros_like(scm_errors)
-    for a, model_type in enumerate(g.scm_types):
-        for b, p in enumerate(g.scm_penalties):
-            scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, stop_if_unchanged=False).fit(
-                X_ball, y_ball, sorted_distances=sd
-            )
-            if scm.n_balls_ == 0:
-                scm_errors[a, b] = (y_test != scm.default_class_).sum()
-                continue
-            scm_errors[a, b] = _pad_path((staged_predictions(scm, X_test) != y_test).sum(axis=1), g.scm_s_max)
-            scm_balls[a, b] = _pad_path(np.arange(1, scm.n_balls_ + 1), g.scm_s_max)
+    scm_errors, scm_balls = _scm_grid(sd, X_ball, y_ball, X_test, y_test, g)
     svm_errors = np.zeros((len(gammas), len(g.svm_Cs)))
     svm_support = np.zeros_like(svm_errors)
     squared = D**2
@@ -352,9 +391,13 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
     Parameters
     ----------
     X : ndarray of shape (m, n)
-    y : ndarray of shape (m,), values 0/1
+        Encoded features.
+    y : ndarray of shape (m,)
+        Labels 0/1.
     folds : list of (train_index, test_index)
+        The folds.
     grid : Grid
+        The parameter grids.
     D : ndarray of shape (m, m), optional
         L2 distances of ``X`` (computed when omitted; pass it to share it across calls).
     constrained : bool, default=True
@@ -364,6 +407,11 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
         The folds are independent items of :func:`companion.evaluation.parallel_map` (1: serial;
         -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the
         result does not depend on it.
+
+    Returns
+    -------
+    GridResults
+        Every grid point's test errors and sizes on every fold.
     """
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)
@@ -435,7 +483,12 @@ def paper_protocol(results: GridResults) -> dict:
     """(a) Best grid point by total test errors over the folds (the paper's selection).
 
     Ties (equal total errors) go to the smaller machine (total number of support vectors or balls
-    over the folds, an integer), then to the first grid point (:func:`_argmin_prefer_small`).
+    over the folds, an integer), then to the first grid point.
+
+    Parameters
+    ----------
+    results : GridResults
+        :func:`cross_validate_grid`'s result.
 
     Returns
     -------
@@ -476,9 +529,29 @@ def nested_protocol(
     """(b) Nested CV: on each outer fold an inner stratified CV of the outer training set picks the grid point.
 
     The outer test errors of the chosen points are read from ``outer`` (the same fits as (a)).
-    The inner selection breaks ties as :func:`paper_protocol` does.
-    The outer folds are independent items of :func:`companion.evaluation.parallel_map`
-    (``n_jobs``; the inner splits are seeded per fold, so the result does not depend on it).
+    The inner selection breaks ties as :func:`paper_protocol` does. The inner splits are seeded per
+    fold (``seed + 1000 + fold``), so the result does not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n)
+        Encoded features.
+    y : ndarray of shape (m,)
+        Labels 0/1.
+    folds : list of (train_index, test_index)
+        The outer folds.
+    grid : Grid
+        The grid searched by the inner CV.
+    outer : GridResults
+        :func:`cross_validate_grid` on ``folds``.
+    D : ndarray of shape (m, m), optional
+        L2 distances of ``X``.
+    inner_splits : int, default=3
+        Inner folds.
+    seed : int, default=0
+        Base seed of the inner splits.
+    n_jobs : int, default=1
+        The outer folds are items of :func:`companion.evaluation.parallel_map`.
 
     Returns
     -------
@@ -538,7 +611,7 @@ def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict
     results : GridResults
         Run with ``constrained=True``.
     variant : {"published", "corrected"}
-        Theorem 1/2 as published, or our corrected bound.
+        Theorem 1/2 as published, or the corrected bound.
 
     Returns
     -------
@@ -582,7 +655,14 @@ def _bound_selection(results: GridResults, variant: str) -> pd.DataFrame:
 
 
 def paper_table1() -> pd.DataFrame:
-    """Table 1 of the paper in wide form (one row per data set), from ``paper_numbers/01_table1.csv``."""
+    """Table 1 of the paper in wide form (one row per data set), from ``paper_numbers/01_table1.csv``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``<machine>_<quantity>`` (``svm_errors``, ``dlm_p_p``, ...), rows the keys of
+        :data:`DATASETS`.
+    """
     long = paper_table("01_table1")
     wide = long.pivot(index="dataset", columns=["machine", "quantity"], values="value")
     wide.columns = [f"{machine}_{quantity}" for machine, quantity in wide.columns]
@@ -594,7 +674,7 @@ def paper_table1() -> pd.DataFrame:
     return wide
 
 
-def comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
+def _comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
     """Paper vs ours for one quantity of each machine; ``ours[dataset][machine][what]``.
 
     Rows: (data set, machine). Columns ``paper``, ``ours``, ``difference``.
@@ -621,10 +701,17 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
     candidates : dict
         ``{label: positive_class}`` (a class or a tuple of classes of the original Glass data).
     grid : Grid
+        The parameter grids.
     seed : int
         Fold seed.
     n_jobs : int, default=1
         Passed to :func:`cross_validate_grid` (the folds run in parallel; same result).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per candidate: ``positives``, each machine's errors and ``distance_to_paper`` (the
+        summed absolute differences to Table 1's Glass row).
     """
     paper = paper_table1().loc["glass"]
     rows = []
@@ -810,7 +897,17 @@ def _stopping_rows(results: GridResults) -> list:
 
 
 def total_errors(results: pd.DataFrame) -> pd.Series:
-    """Total test errors over the folds, indexed by (``dataset``, ``method``, ``seed``) in row order."""
+    """Total test errors over the folds, indexed by (``dataset``, ``method``, ``seed``) in row order.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.Series
+    """
     return results.groupby(["dataset", "method", "seed"], sort=False)["errors"].sum()
 
 
@@ -851,8 +948,16 @@ def _protocol_a(results: pd.DataFrame, seed=None) -> dict:
 def errors_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a): paper vs ours (main seed) total test errors, with the range over the seeds.
 
-    Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
-    ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows (data set, machine); columns ``paper``, ``ours``, ``difference``, ``seed_min``,
+        ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
     """
     totals = total_errors(results)
     main_seed = _main_seed(results)
@@ -861,7 +966,7 @@ def errors_table(results: pd.DataFrame) -> pd.DataFrame:
     names = _datasets(results)
     ours = {name: {m: {"errors": totals[(name, f"{MACHINE_NAMES[m]} (a)", main_seed)]} for m in machines}
             for name in names}
-    table = comparison_frame(ours, "errors")
+    table = _comparison_frame(ours, "errors")
     spread = {
         (DISPLAY[name], machine.upper()): [
             totals[(name, f"{MACHINE_NAMES[machine]} (a)", seed)] for seed in seeds
@@ -879,7 +984,15 @@ def errors_table(results: pd.DataFrame) -> pd.DataFrame:
 def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
     """Protocol (a), main seed: the chosen parameters and sizes beside the paper's.
 
-    One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per data set; ``paper_*`` columns from Table 1, ``ours_*`` columns from our grid.
     """
     paper = paper_table1()
     rows = []
@@ -906,9 +1019,18 @@ def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
 def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
     """Total test errors of each machine under the three protocols (main seed).
 
-    Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
-    compression-set constraint, (b) nested SVM/SCM/DLM (when run), (c) bound-selected constrained
-    DLM (the published Theorem 1/2, then our corrected bound) and their mean numbers of balls.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: the paper's DLM errors, then ours: (a) SVM/SCM/DLM, (a) DLM with the
+        compression-set constraint, (b) nested SVM/SCM/DLM (when run), (c) bound-selected
+        constrained DLM (the published Theorem 1/2, then the corrected bound) and their mean numbers
+        of balls (:data:`PROTOCOL_COLUMNS`).
     """
     paper = paper_table1()
     main_seed = _main_seed(results)
@@ -934,9 +1056,17 @@ def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
 def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
     """How the two bounds behave on the machines they select (main seed, all folds).
 
-    For each data set and bound variant: the mean bound, the mean training and test error rates of
-    the selected machines, and on how many folds the bound is below the selected machine's training
-    error rate (impossible for a valid bound to do often) or below its test error rate.
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        For each data set and bound variant: the mean bound, the mean training and test error rates
+        of the selected machines, and on how many folds the bound is below the selected machine's
+        training error rate (impossible for a valid bound to do often) or below its test error rate.
     """
     main_seed = _main_seed(results)
     rows = []
@@ -962,7 +1092,17 @@ def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def dataset_counts(names=None) -> dict:
-    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets."""
+    """``{name: (m, n_features, n_positive)}`` of the Table 1 data sets.
+
+    Parameters
+    ----------
+    names : list of str, optional
+        Keys of :data:`DATASETS` (default: all).
+
+    Returns
+    -------
+    dict
+    """
     names = list(DATASETS) if names is None else list(names)
     counts = {}
     for name in names:
@@ -972,7 +1112,18 @@ def dataset_counts(names=None) -> dict:
 
 
 def examples_table(counts: dict) -> pd.DataFrame:
-    """Number of examples per data set, the paper's and ours; ``counts`` from :func:`dataset_counts`."""
+    """Number of examples per data set, the paper's and ours.
+
+    Parameters
+    ----------
+    counts : dict
+        :func:`dataset_counts`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``paper``, ``ours``, ``difference``, ``features`` and ``positives`` per data set.
+    """
     from companion.evaluation import comparison_table
 
     paper = paper_table1()
@@ -985,734 +1136,7 @@ def examples_table(counts: dict) -> pd.DataFrame:
 
 
 # --------------------------------------------------------------------------------------------
-# Figures
-# --------------------------------------------------------------------------------------------
-
-_TYPE_COLOURS = {"Pi": "tab:red", "Po": "tab:orange", "Ni": "tab:blue", "No": "tab:cyan"}
-
-
-def plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
-    """Draw a fitted 2-D DLM: its decision regions, the data, and each ball (numbered in order)."""
-    import matplotlib.patches as mpatches
-
-    X = np.asarray(X, dtype=float)
-    span = X.max(axis=0) - X.min(axis=0)
-    lo, hi = X.min(axis=0) - 0.15 * span, X.max(axis=0) + 0.15 * span
-    xx, yy = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
-    grid_points = np.column_stack([xx.ravel(), yy.ravel()])
-    positive = dlm.classes_[-1]
-    zz = (dlm.predict(grid_points) == positive).reshape(xx.shape)
-    ax.contourf(xx, yy, zz, levels=[-0.5, 0.5, 1.5], colors=["#dde8f5", "#f7dcdc"], alpha=0.9)
-    is_positive = np.asarray(y) == positive
-    ax.scatter(*X[~is_positive].T, s=12, c="tab:blue", marker="o", label=f"class {dlm.classes_[0]}")
-    ax.scatter(*X[is_positive].T, s=14, c="tab:red", marker="^", label=f"class {positive}")
-    for number, ball in enumerate(dlm.balls_, start=1):
-        centre = X[ball.centre_index]
-        colour = _TYPE_COLOURS[ball.kind]
-        ax.add_patch(
-            mpatches.Circle(centre, ball.radius, fill=False, lw=2, ls="-" if ball.inside else "--", ec=colour)
-        )
-        ax.annotate(f"{number}:{ball.kind}", centre, fontsize=9, weight="bold", color=colour)
-        ax.scatter(*X[ball.border_index], s=80, facecolors="none", edgecolors="k")
-    ax.set_xlim(lo[0], hi[0])
-    ax.set_ylim(lo[1], hi[1])
-    ax.set_aspect("equal")
-    handles = [mpatches.Patch(color=c, label=k) for k, c in _TYPE_COLOURS.items()]
-    ax.legend(handles=handles + ax.get_legend_handles_labels()[0], loc="lower right", fontsize=8)
-    return ax
-
-
-def plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, seed=None):
-    """Total test errors against the stopping point ``s`` (best penalties for each ``s``) on one data set.
-
-    ``results`` is :func:`run`'s frame (its protocol ``"s"`` rows; ``seed``: the main seed by
-    default). A fit with stopping point ``s`` returns a shorter list when a class runs out first,
-    so beyond the longest list of a machine type (over its penalties and folds) the curve would
-    only repeat itself: each curve stops there. ``paper`` (a row of :func:`paper_table1`) adds the
-    paper's (``s``, errors) points of the DLM (star) and the SCM (diamond).
-    """
-    seed = _main_seed(results) if seed is None else seed
-    part = results[(results["dataset"] == name) & (results["seed"] == seed)]
-    curves = part[part["protocol"] == "s"].assign(kind=lambda f: f["method"].str.rsplit(" s=", n=1).str[0])
-    for (kind, machine), curve in curves.groupby(["kind", "machine"], sort=False):
-        by_s = curve.groupby("s")
-        totals, end = by_s["errors"].sum(), max(int(curve["longest"].max()), 1)
-        label = kind if machine == "dlm" else f"SCM {kind.split()[1][:4]}."
-        style = dict(marker="o", ms=3) if machine == "dlm" else dict(marker="s", ms=3, ls="--")
-        ax.plot(np.arange(1, end + 1), totals.to_numpy()[:end], label=label, **style)
-    svm = part.loc[part["method"] == "SVM (a)", "errors"].sum()
-    ax.axhline(svm, color="k", lw=1, ls=":", label="SVM (best)")
-    if paper is not None:
-        ax.plot([paper["dlm_s"]], [paper["dlm_errors"]], marker="*", ms=12, color="tab:red", ls="",
-                label="paper DLM (s, errors)")
-        ax.plot([paper["scm_s"]], [paper["scm_errors"]], marker="D", ms=7, mfc="none", color="tab:green", ls="",
-                label="paper SCM (s, errors)")
-    ax.set_xlabel("stopping point s")
-    ax.set_ylabel("total test errors (10 folds)")
-    ax.set_title(title)
-    return ax
-
-
-def plot_sparsity(ax, table: pd.DataFrame):
-    """Number of balls (DLM, SCM) against number of support vectors, paper and ours, log-log.
-
-    ``table`` has columns ``svm_size``, ``scm_size``, ``dlm_size`` and a ``source`` column.
-    """
-    markers = {"paper": "o", "ours": "x"}
-    for source, part in table.groupby("source"):
-        for machine, colour in (("dlm", "tab:red"), ("scm", "tab:green")):
-            ax.scatter(
-                part["svm_size"], part[f"{machine}_size"], marker=markers.get(source, "."), c=colour,
-                label=f"{machine.upper()} ({source})",
-            )
-    lim = [1, max(table["svm_size"].max(), 10) * 1.5]
-    ax.plot(lim, lim, color="grey", lw=0.8, ls=":")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("SVM: mean number of support vectors")
-    ax.set_ylabel("number of balls")
-    ax.legend(fontsize=8)
-    return ax
-
-
-def sparsity_frame(results: pd.DataFrame) -> pd.DataFrame:
-    """Sizes of the selected machines (protocol (a), main seed), paper and ours, long form.
-
-    Columns ``dataset``, ``source`` (paper/ours), ``svm_size`` (mean support vectors),
-    ``scm_size`` and ``dlm_size`` (balls).
-    """
-    paper = paper_table1()
-    rows = []
-    for name, best in _protocol_a(results).items():
-        rows.append(
-            {
-                "dataset": DISPLAY[name],
-                "source": "paper",
-                "svm_size": float(paper.loc[name, "svm_size"]),
-                "scm_size": float(paper.loc[name, "scm_s"]),
-                "dlm_size": float(paper.loc[name, "dlm_s"]),
-            }
-        )
-        rows.append(
-            {
-                "dataset": DISPLAY[name],
-                "source": "ours",
-                "svm_size": best["svm"]["size"],
-                "scm_size": best["scm"]["size"],
-                "dlm_size": best["dlm"]["size"],
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def figure_errors_vs_s(results: pd.DataFrame):
-    """One panel per data set: total test errors (main seed) against the stopping point ``s``.
-
-    Curves stop at the longest list of each machine type; stars/diamonds are the paper's points.
-    """
-    import matplotlib.pyplot as plt
-
-    names = _datasets(results)
-    n_cols = min(4, len(names))
-    n_rows = int(np.ceil(len(names) / n_cols))
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.6 * n_cols, 3.0 * n_rows), squeeze=False)
-    for k, (ax, name) in enumerate(zip(axes.ravel(), names)):
-        plot_errors_vs_s(ax, results, name, title=DISPLAY[name], paper=paper_table1().loc[name])
-        if k % n_cols:
-            ax.set_ylabel("")  # each panel keeps its own scale
-    for ax in axes.ravel()[len(names):]:
-        ax.set_visible(False)
-    axes.ravel()[0].legend(fontsize=7)
-    fig.tight_layout()
-    return fig
-
-
-def figure_sparsity(results: pd.DataFrame):
-    """Number of balls against number of support vectors (paper and ours), log-log."""
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5, 4))
-    plot_sparsity(ax, sparsity_frame(results))
-    fig.tight_layout()
-    return fig
-
-
-def toy_dlm(seed=0, n_samples=150):
-    """A 2-D problem (two noisy moons) and a simple and a complex DLM (constrained) fitted on it.
-
-    Returns
-    -------
-    X, y, dict
-        The data and ``{"simple": dlm, "complex": dlm}`` (``p_p = p_n = 2``, ``s = 8``).
-    """
-    from sklearn.datasets import make_moons
-
-    X, y = make_moons(n_samples=n_samples, noise=0.25, random_state=seed)
-    machines = {
-        ball_type: DecisionListMachine(
-            p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, compression_constraint=True, stop_if_unchanged=False
-        ).fit(X, y)
-        for ball_type in ("simple", "complex")
-    }
-    return X, y, machines
-
-
-def figure_dlm_balls(X, y, machines: dict):
-    """The learnt balls of 2-D DLMs, one panel each (see :func:`plot_dlm_balls`)."""
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, len(machines), figsize=(6 * len(machines), 5), squeeze=False)
-    for ax, (label, dlm) in zip(axes.ravel(), machines.items()):
-        plot_dlm_balls(ax, dlm, X, y)
-        ax.set_title(f"{label} DLM: {dlm.n_balls_} balls (label = position:type)")
-    fig.tight_layout()
-    return fig
-
-
-# --------------------------------------------------------------------------------------------
-# Issue 15, item 1: the fine-grid protocol and the tie rule
-# --------------------------------------------------------------------------------------------
-
-#: The fine penalty grid: 15 values in [0.1, 10], among them the paper's 0.3, 2.1 and 4.8.
-FINE_PENALTIES = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 2.1, 2.5, 3.0, 4.0, 4.8, 6.0, 10.0)
-
-#: The data sets of Table 1 whose rows are comparable (Votes has 232 examples, not 52).
-COMPARABLE = ("breastw", "pima", "haberman", "bupa", "glass", "credit")
-
-_KIND_INSIDE = {"Pi": True, "Po": False, "Ni": True, "No": False}
-_KIND_OUTPUT = {"Pi": 1, "Po": 1, "Ni": 0, "No": 0}
-
-
-def fine_grid(penalties=FINE_PENALTIES, s_max: int = 15) -> Grid:
-    """The DLM part of :class:`Grid` with the fine penalty list (the SCM and SVM parts unused)."""
-    return Grid(dlm_penalties=tuple(penalties), dlm_s_max=int(s_max))
-
-
-def _fine_fold(D, X, y, grid, fold):
-    """DLM test errors and sizes of every fine-grid point on one fold (one SortedDistances)."""
-    train, test = fold
-    canonical = train[canonical_order(X[train], y[train])]
-    sd = SortedDistances(D[np.ix_(canonical, canonical)])
-    errors, balls, _, _ = _dlm_grid(sd, X[canonical], y[canonical], X[test], y[test], grid, constraint=False)
-    return errors, balls
-
-
-def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENALTIES, s_max=15, n_jobs=1) -> dict:
-    """Protocol (a) for the DLM with a fine penalty grid: the best grid point on the test folds.
-
-    For each data set and fold seed, every (type, ``p_p``, ``p_n``) of ``penalties`` x
-    ``penalties`` x {simple, complex} is fitted once per fold with stopping point ``s_max`` (every
-    smaller ``s`` through the prefix property, :meth:`DecisionListMachine.staged_predict`), on one
-    :class:`~companion.decision_list.SortedDistances` per fold; the grid point of smallest total
-    test errors over the 10 folds is kept, ties to the smaller machine as in
-    :func:`paper_protocol`. The paper selected its Table 1 parameters this way ("the smallest
-    10-fold cross-validation error", spec §8.1) over a grid it did not publish.
-
-    Returns
-    -------
-    dict
-        ``best``: DataFrame (one row per data set and seed: ``errors``, ``T``, ``p_p``, ``p_n``,
-        ``s``, ``size``); ``totals`` {(name, seed): total test errors, shape (types, p_p, p_n, s)};
-        ``grid``, ``seeds``.
-    """
-    grid = fine_grid(penalties, s_max)
-    rows, totals = [], {}
-    for name in names:
-        X, y = load_table1_dataset(name)
-        D = cdist(X, X)
-        for seed in seeds:
-            folds = stratified_folds(y, n_splits=10, seed=seed)
-            per_fold = parallel_map(partial(_fine_fold, D, X, y, grid), folds, n_jobs=n_jobs)
-            errors = np.stack([e for e, _ in per_fold], axis=-1)
-            balls = np.stack([b for _, b in per_fold], axis=-1)
-            total, total_size = errors.sum(axis=-1), balls.sum(axis=-1)
-            index = _argmin_prefer_small(total, total_size)
-            totals[(name, seed)] = _counts(total)
-            rows.append(
-                {
-                    "dataset": DISPLAY[name],
-                    "seed": seed,
-                    "errors": int(total[index]),
-                    **_describe("dlm", index, grid),
-                    "size": float(total_size[index] / errors.shape[-1]),
-                }
-            )
-    return {"best": pd.DataFrame(rows), "totals": totals, "grid": grid, "seeds": list(seeds)}
-
-
-def fine_grid_table(fine: dict, results: pd.DataFrame) -> pd.DataFrame:
-    """Paper vs coarse grid vs fine grid, DLM total test errors, with the spread over fold seeds.
-
-    One row per data set of ``fine``: ``paper``; ``coarse_mean``/``coarse_min``/``coarse_max`` over
-    the fold seeds of ``fine`` that ``results`` (:func:`run`, protocol (a)) also has; ``fine_mean``,
-    ``fine_sd`` (sample standard deviation, NaN for one seed), ``fine_min``, ``fine_max``;
-    ``difference`` = ``fine_mean - paper``; ``paper_in_fine_range``; ``fine_first_seed``: the
-    selected machine of the first seed.
-    """
-    paper = paper_table1()
-    best = fine["best"]
-    rows = []
-    inverse = {v: k for k, v in DISPLAY.items()}
-    coarse_totals = total_errors(results)
-    for display, part in best.groupby("dataset", sort=False):
-        name = inverse[display]
-        coarse = [int(coarse_totals[(name, "DLM (a)", sd)]) for sd in part["seed"]
-                  if (name, "DLM (a)", sd) in coarse_totals.index]
-        values = part["errors"].to_numpy(dtype=float)
-        first = part.iloc[0]
-        rows.append(
-            {
-                "dataset": display,
-                "paper": int(paper.loc[name, "dlm_errors"]),
-                "coarse_mean": float(np.mean(coarse)) if coarse else np.nan,
-                "coarse_min": min(coarse) if coarse else np.nan,
-                "coarse_max": max(coarse) if coarse else np.nan,
-                "fine_mean": float(values.mean()),
-                "fine_sd": float(values.std(ddof=1)) if len(values) > 1 else np.nan,
-                "fine_min": int(values.min()),
-                "fine_max": int(values.max()),
-                "difference": float(values.mean() - paper.loc[name, "dlm_errors"]),
-                "paper_in_fine_range": bool(values.min() <= paper.loc[name, "dlm_errors"] <= values.max()),
-                "fine_first_seed": f"{first['T']} p_n={first['p_n']:g} p_p={first['p_p']:g} s={first['s']}",
-            }
-        )
-    return pd.DataFrame(rows).set_index("dataset")
-
-
-def fit_ball_list(X, y, *, p_p, p_n, ball_type="complex", s=None, tie_rule="larger_cover", removal="fired",
-                  sorted_distances=None) -> dict:
-    """BuildDLM (Figure 1) with a chosen tie rule and removal rule, on the canonical order.
-
-    :func:`companion.decision_list.greedy_ball_list` run as
-    :class:`~companion.decision_list.DecisionListMachine` runs it (the examples in
-    :func:`~companion.decision_list.canonical_order`, L2 distances, no compression constraint);
-    with the defaults it learns the same list (tested). ``tie_rule`` and ``removal`` are the
-    variants of notebook 01's experiments (see ``greedy_ball_list``).
-
-    Parameters
-    ----------
-    X : ndarray of shape (m, n)
-    y : ndarray of shape (m,), values 0/1
-    p_p, p_n : float
-    ball_type : {"simple", "complex"}
-    s : int or None
-        Stopping point.
-    tie_rule : {"larger_cover", "fewest_errors", "output_one_first"}
-    removal : {"fired", "covered"}
-    sorted_distances : SortedDistances, optional
-        Of the rows of ``X`` in the given order (shared across a grid).
-
-    Returns
-    -------
-    dict
-        ``kinds`` (names), ``centres`` (rows of ``X``), ``centre_index``, ``border_index`` (rows of
-        ``X``), ``radii``, ``inside``, ``outputs`` (0/1), in list order.
-    """
-    if ball_type not in ("simple", "complex"):
-        raise ValueError(f"ball_type must be 'simple' or 'complex', got {ball_type!r}")
-    X = np.asarray(X, dtype=float)
-    y01 = np.asarray(y).astype(int)
-    if X.ndim != 2 or y01.shape != (X.shape[0],) or not np.isin(y01, (0, 1)).all():
-        raise ValueError("X must be 2-D and y a 0/1 vector with one label per row")
-    order = canonical_order(X, y01)
-    if sorted_distances is None:
-        sd = SortedDistances(cdist(X[order], X[order]))
-    else:
-        sd = sorted_distances.permuted(order)
-    types = ("Pi", "Ni") if ball_type == "simple" else BALL_TYPES
-    learnt = greedy_ball_list(
-        sd, y01[order], p_p=float(p_p), p_n=float(p_n), types=types, max_balls=s,
-        stop_when="either_empty", tie_rule=tie_rule, removal=removal,
-    )
-    kinds = [BALL_TYPES[k] for k in learnt["kind"]]
-    centre_index = order[learnt["centre"]]
-    return {
-        "kinds": kinds,
-        "centres": X[centre_index],
-        "centre_index": centre_index,
-        "border_index": order[learnt["border"]],
-        "radii": np.asarray(learnt["radius"], dtype=float),
-        "inside": np.array([_KIND_INSIDE[k] for k in kinds], dtype=bool),
-        "outputs": np.array([_KIND_OUTPUT[k] for k in kinds], dtype=int),
-    }
-
-
-def ball_list_path(learnt: dict, X) -> np.ndarray:
-    """0/1 predictions of every prefix of a list from :func:`fit_ball_list`, shape (r, n).
-
-    The default of the prefix of ``t`` balls is ``not b_t`` (Figure 1, step 6).
-    """
-    X = np.asarray(X, dtype=float)
-    r = len(learnt["radii"])
-    if r == 0:
-        return np.zeros((0, len(X)), dtype=int)
-    distances = cdist(X, learnt["centres"])
-    fires = np.where(learnt["inside"], distances < learnt["radii"], distances > learnt["radii"])
-    return decision_list_path_predictions(fires, learnt["outputs"], 1 - learnt["outputs"])
-
-
-def _variant_fold(D, X, y, grid, tie_rule, removal, fold):
-    """Test errors and sizes of the DLM grid on one fold under a tie/removal variant."""
-    train, test = fold
-    canonical = train[canonical_order(X[train], y[train])]
-    sd = SortedDistances(D[np.ix_(canonical, canonical)])
-    n_pen = len(grid.dlm_penalties)
-    errors = np.zeros((len(grid.dlm_types), n_pen, n_pen, grid.dlm_s_max))
-    balls = np.zeros_like(errors)
-    majority = int(np.bincount(y[train], minlength=2).argmax())
-    for a, ball_type in enumerate(grid.dlm_types):
-        for b, p_p in enumerate(grid.dlm_penalties):
-            for c, p_n in enumerate(grid.dlm_penalties):
-                learnt = fit_ball_list(
-                    X[canonical], y[canonical], p_p=p_p, p_n=p_n, ball_type=ball_type, s=grid.dlm_s_max,
-                    tie_rule=tie_rule, removal=removal, sorted_distances=sd,
-                )
-                r = len(learnt["radii"])
-                if r == 0:
-                    errors[a, b, c] = (y[test] != majority).sum()
-                    continue
-                path = ball_list_path(learnt, X[test])
-                errors[a, b, c] = _pad_path((path != y[test]).sum(axis=1), grid.dlm_s_max)
-                balls[a, b, c] = _pad_path(np.arange(1, r + 1), grid.dlm_s_max)
-    return errors, balls
-
-
-def variant_protocol(name, *, seeds=(0, 1, 2), grid: Grid = Grid(), tie_rule="larger_cover", removal="fired",
-                     n_jobs=1) -> pd.DataFrame:
-    """Protocol (a) of the DLM (best grid point on the test folds) under a BuildDLM variant.
-
-    One row per fold seed: ``errors`` (best total), ``T``, ``p_p``, ``p_n``, ``s``. With the
-    default options this is the DLM column of :func:`paper_protocol` (tested).
-    """
-    X, y = load_table1_dataset(name)
-    D = cdist(X, X)
-    rows = []
-    for seed in seeds:
-        folds = stratified_folds(y, n_splits=10, seed=seed)
-        per_fold = parallel_map(partial(_variant_fold, D, X, y, grid, tie_rule, removal), folds, n_jobs=n_jobs)
-        total = np.stack([e for e, _ in per_fold], axis=-1).sum(axis=-1)
-        size = np.stack([b for _, b in per_fold], axis=-1).sum(axis=-1)
-        index = _argmin_prefer_small(total, size)
-        rows.append({"seed": seed, "errors": int(total[index]), **_describe("dlm", index, grid)})
-    return pd.DataFrame(rows)
-
-
-def tie_rule_table(name="pima", *, seeds=(0, 1, 2), grid: Grid = Grid(),
-                   rules=("larger_cover", "fewest_errors", "output_one_first"), n_jobs=1) -> pd.DataFrame:
-    """Best coarse-grid DLM total test errors per fold seed under each tie rule (rows: rules)."""
-    columns = {}
-    for rule in rules:
-        frame = variant_protocol(name, seeds=seeds, grid=grid, tie_rule=rule, n_jobs=n_jobs)
-        columns[rule] = frame.set_index("seed")["errors"]
-    table = pd.DataFrame(columns).T
-    table.columns = [f"seed {sd}" for sd in table.columns]
-    table.index.name = "tie_rule"
-    table["mean"] = table.mean(axis=1)
-    return table
-
-
-def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type="complex", s=None,
-                              rules=("larger_cover", "output_one_first")) -> dict:
-    """The first step at which two tie rules learn different lists on a whole data set.
-
-    Returns
-    -------
-    dict
-        ``step`` (1-based, None if the lists agree), and per rule the ball added at that step
-        (``kind``, ``output``) and the list's length.
-    """
-    X, y = load_table1_dataset(name)
-    sd = SortedDistances(cdist(X, X))
-    lists = {rule: fit_ball_list(X, y, p_p=p_p, p_n=p_n, ball_type=ball_type, s=s, tie_rule=rule,
-                                 sorted_distances=sd) for rule in rules}
-    a, b = (lists[r] for r in rules)
-    step = None
-    for t in range(min(len(a["kinds"]), len(b["kinds"]))):
-        if (a["kinds"][t], a["centre_index"][t], a["border_index"][t]) != (
-            b["kinds"][t], b["centre_index"][t], b["border_index"][t]
-        ):
-            step = t
-            break
-    if step is None and len(a["kinds"]) != len(b["kinds"]):
-        step = min(len(a["kinds"]), len(b["kinds"]))
-    out = {"step": None if step is None else step + 1}
-    for rule, learnt in lists.items():
-        out[rule] = {
-            "kind": learnt["kinds"][step] if step is not None and step < len(learnt["kinds"]) else None,
-            "output": int(learnt["outputs"][step]) if step is not None and step < len(learnt["kinds"]) else None,
-            "length": len(learnt["kinds"]),
-        }
-    return out
-
-
-# --------------------------------------------------------------------------------------------
-# Issue 15, item 2: realised list lengths at the paper's parameters
-# --------------------------------------------------------------------------------------------
-
-#: The variants of :func:`list_length_table`: (label, nominal coding, folds, removal).
-LENGTH_VARIANTS = (
-    ("Figure 1 (ours)", "onehot", "stratified", "fired"),
-    ("remove covered only", "onehot", "stratified", "covered"),
-    ("ordinal nominal coding", "ordinal", "stratified", "fired"),
-    ("unstratified folds", "onehot", "unstratified", "fired"),
-)
-
-
-def _plain_folds(m, n_splits=10, seed=0):
-    from sklearn.model_selection import KFold
-
-    return list(KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(np.zeros((m, 1))))
-
-
-def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal="fired") -> dict:
-    """Realised lengths of the DLM at the paper's parameters (Table 1) on the 10 folds.
-
-    The DLM of type ``T`` with the paper's ``p_p``, ``p_n`` and ``s`` is fitted on each training
-    fold; a list stops before ``s`` balls when ``P'`` or ``N'`` runs out (Figure 1, step 5).
-
-    Returns
-    -------
-    dict
-        ``lengths`` (one per fold), ``errors`` (total test errors), ``s`` (the paper's).
-    """
-    if folds not in ("stratified", "unstratified"):
-        raise ValueError(f"folds must be 'stratified' or 'unstratified', got {folds!r}")
-    p = paper_table1().loc[name]
-    X, y = load_table1_dataset(name, nominal=nominal)
-    splits = stratified_folds(y, n_splits=10, seed=seed) if folds == "stratified" else _plain_folds(len(y), 10, seed)
-    lengths, errors = [], 0
-    for train, test in splits:
-        learnt = fit_ball_list(
-            X[train], y[train], p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]),
-            ball_type="simple" if p["dlm_T"] == "s" else "complex", s=int(p["dlm_s"]), removal=removal,
-        )
-        r = len(learnt["radii"])
-        lengths.append(r)
-        if r:
-            errors += int((ball_list_path(learnt, X[test])[-1] != y[test]).sum())
-        else:
-            errors += int((y[test] != int(np.bincount(y[train], minlength=2).argmax())).sum())
-    return {"lengths": lengths, "errors": errors, "s": int(p["dlm_s"])}
-
-
-def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS) -> pd.DataFrame:
-    """Mean (min-max) realised DLM lengths at the paper's parameters, per data set and variant.
-
-    Rows (data set, variant); columns ``paper_s``, ``mean_length``, ``min_length``,
-    ``max_length``, ``errors`` (total test errors at that length) and ``paper_errors``. The
-    ordinal-coding variant only differs from the first on data sets with many-valued nominal
-    attributes (Credit); it is listed for Credit only.
-    """
-    paper = paper_table1()
-    rows = []
-    for name in names:
-        for label, nominal, folds, removal in variants:
-            if nominal == "ordinal" and name != "credit":
-                continue
-            out = list_lengths(name, seed=seed, nominal=nominal, folds=folds, removal=removal)
-            rows.append(
-                {
-                    "dataset": DISPLAY[name],
-                    "variant": label,
-                    "paper_s": out["s"],
-                    "mean_length": float(np.mean(out["lengths"])),
-                    "min_length": int(min(out["lengths"])),
-                    "max_length": int(max(out["lengths"])),
-                    "errors": out["errors"],
-                    "paper_errors": int(paper.loc[name, "dlm_errors"]),
-                }
-            )
-    return pd.DataFrame(rows).set_index(["dataset", "variant"])
-
-
-# --------------------------------------------------------------------------------------------
-# Issue 15, item 3: Monte-Carlo coverage of the bounds
-# --------------------------------------------------------------------------------------------
-
-#: The known distribution of :func:`bound_coverage`: P(y = 1) = 0.35; x | y ~ N(mu_y, I_2),
-#: mu_0 = (0, 0), mu_1 = (1, 0) (overlapping classes with a minority class, as on Pima).
-COVERAGE_DISTRIBUTION = {"positive_rate": 0.35, "shift": 1.0}
-
-
-def sample_coverage_distribution(n, rng, *, positive_rate=0.35, shift=1.0):
-    """``n`` draws ``(X, y)`` of the two-Gaussian distribution of :data:`COVERAGE_DISTRIBUTION`."""
-    y = (rng.random(n) < positive_rate).astype(int)
-    X = rng.standard_normal((n, 2))
-    X[:, 0] += shift * y
-    return X, y
-
-
-def coverage_bayes_risk(*, positive_rate=0.35, shift=1.0) -> float:
-    """Exact Bayes risk of the two-Gaussian distribution (threshold on the first coordinate)."""
-    from scipy.stats import norm
-
-    pi1, pi0 = positive_rate, 1 - positive_rate
-    if shift == 0:
-        return float(min(pi0, pi1))
-    t = shift / 2 + np.log(pi0 / pi1) / shift  # posterior odds = 1 at x_0 = t
-    return float(pi1 * norm.cdf(t - shift) + pi0 * norm.sf(t))
-
-
-#: The machines of each coverage run: constrained DLMs and SCMs, every prefix up to ``s``.
-COVERAGE_PENALTIES = (0.5, 1.0, 2.0)
-
-
-def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
-    """One training sample: every grid machine's bounds and its risk on a large test sample."""
-    from companion.bounds.decision_list import dlm_bound_path, scm_bound_path
-
-    rng = np.random.default_rng(seed)
-    X, y = sample_coverage_distribution(m, rng, **distribution)
-    X_test, y_test = sample_coverage_distribution(n_test, rng, **distribution)
-    rows = []
-    for ball_type in ("simple", "complex"):
-        for p_p in penalties:
-            for p_n in penalties:
-                dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type,
-                                          compression_constraint=True, stop_if_unchanged=False).fit(X, y)
-                rows += _coverage_rows("DLM", dlm, dlm_bound_path, X_test, y_test, m)
-    for model_type in ("conjunction", "disjunction"):
-        for p in penalties:
-            scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True,
-                                         stop_if_unchanged=False).fit(X, y)
-            rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
-    return pd.DataFrame(rows)
-
-
-def _coverage_rows(machine, model, bound_path, X_test, y_test, m):
-    """One row per prefix of a fitted ball machine: true risk, training error, both bounds."""
-    if model.n_balls_ == 0:
-        return []
-    risk = (staged_predictions(model, X_test) != y_test).mean(axis=1)
-    bounds = {v: bound_path(model, variant=v) for v in ("published", "corrected")}
-    train = (model.path_["k_p"] + model.path_["k_n"]).to_numpy() / m
-    return [{"machine": machine, "risk": risk[t], "train_error": train[t],
-             **{f"bound_{v}": bounds[v][t] for v in bounds}} for t in range(model.n_balls_)]
-
-
-def _coverage_summary(frame) -> dict:
-    """Per (machine, bound): violated by the bound-selected machine / by any machine of the run."""
-    out = {}
-    for machine, part in frame.groupby("machine"):
-        for variant in ("published", "corrected"):
-            bound = part[f"bound_{variant}"].to_numpy()
-            ok = np.isfinite(bound)
-            if not ok.any():
-                continue
-            risk, bound = part["risk"].to_numpy()[ok], bound[ok]
-            chosen = int(np.argmin(bound))  # the first of equal bounds
-            out[(machine, variant)] = {
-                "selected_bound": float(bound[chosen]),
-                "selected_risk": float(risk[chosen]),
-                "selected_violated": bool(bound[chosen] < risk[chosen]),
-                "any_violated": bool((bound < risk).any()),
-                "min_gap": float((bound - risk).min()),
-            }
-    return out
-
-
-def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVERAGE_PENALTIES,
-                   distribution=COVERAGE_DISTRIBUTION, delta=0.05, seed=0, n_jobs=1) -> pd.DataFrame:
-    """Monte-Carlo coverage of the DLM and SCM bounds, published and corrected, at ``delta``.
-
-    Each run draws a training sample of ``m`` examples and a test sample of ``n_test`` from the
-    known distribution (:data:`COVERAGE_DISTRIBUTION`), fits every constrained DLM (simple and
-    complex, ``p_p``, ``p_n`` in ``penalties``) and SCM (conjunction and disjunction, ``p`` in
-    ``penalties``) with stopping point ``s_max``, and computes for every prefix the bounds
-    (Theorems 1-2 as published and :func:`~companion.bounds.decision_list.corrected_bound` for
-    the DLM; :func:`~companion.bounds.decision_list.scm_bound` and
-    :func:`~companion.bounds.decision_list.scm_bound_corrected` for the SCM) and the test error,
-    an estimate of the true risk to about ``0.5 / sqrt(n_test)``. A bound valid with probability
-    ``1 - delta`` holds *for every machine at once* outside an event of probability ``delta``,
-    so ``any_violated`` (some machine's bound below its risk) may be true in at most about
-    ``delta * n_runs`` runs; ``selected_violated`` checks the machine the bound itself selects.
-
-    Parameters
-    ----------
-    n_runs : int
-    m : int
-        Training-set size.
-    n_test : int
-    s_max : int
-    penalties : tuple of float
-    distribution : dict
-        Keywords of :func:`sample_coverage_distribution`.
-    delta : float
-        Only 0.05 (the bounds' default) is supported.
-    seed : int
-        Run ``i`` is seeded by the ``i``-th child of ``SeedSequence(seed)``.
-    n_jobs : int
-        The runs are independent items of :func:`companion.evaluation.parallel_map`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (run, machine, bound): ``selected_bound``, ``selected_risk``,
-        ``selected_violated``, ``any_violated``, ``min_gap`` (smallest bound minus risk).
-    """
-    for name, value in (("n_runs", n_runs), ("m", m), ("n_test", n_test), ("s_max", s_max)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    if delta != 0.05:
-        raise ValueError("bound_coverage evaluates the bounds at their default delta = 0.05")
-    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_runs)]
-    frames = parallel_map(
-        partial(_coverage_run, m, n_test, s_max, tuple(penalties), dict(distribution)), seeds, n_jobs=n_jobs
-    )
-    rows = []
-    for run_index, frame in enumerate(frames):
-        for (machine, variant), values in _coverage_summary(frame).items():
-            rows.append({"run": run_index, "machine": machine, "bound": variant, **values})
-    return pd.DataFrame(rows)
-
-
-def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
-    """Summary of :func:`bound_coverage`: per (machine, bound) the runs, the violations, the means.
-
-    Columns ``runs``, ``any_violated`` and ``selected_violated`` (counts of runs),
-    ``mean_selected_bound``, ``mean_selected_risk``, ``mean_min_gap``.
-    """
-    grouped = coverage.groupby(["machine", "bound"], sort=False)
-    table = pd.DataFrame(
-        {
-            "runs": grouped.size(),
-            "any_violated": grouped["any_violated"].sum().astype(int),
-            "selected_violated": grouped["selected_violated"].sum().astype(int),
-            "mean_selected_bound": grouped["selected_bound"].mean(),
-            "mean_selected_risk": grouped["selected_risk"].mean(),
-            "mean_min_gap": grouped["min_gap"].mean(),
-        }
-    )
-    return table
-
-
-def compression_relation_table(cases=((200, 4, 2, 10, 2, "simple"), (200, 6, 3, 40, 3, "complex"),
-                                      (600, 10, 5, 150, 5, "complex"), (300, 5, 3, 20, 0, "scm"))) -> pd.DataFrame:
-    """The corrected bounds next to the general sample-compression bound (paper 05's Theorem 3).
-
-    For each ``(m, λ, c, k, r, type)``: ``corrected`` (:func:`corrected_bound`, or
-    :func:`scm_bound_corrected` for ``"scm"``), ``log_message`` (``ln 1/P_M`` of
-    :func:`corrected_log_message`) and ``theorem3``
-    (:func:`companion.bounds.compression.sample_compression_bound` with that message); the two
-    bounds agree to rounding.
-    """
-    from companion.bounds.compression import sample_compression_bound
-    from companion.bounds.decision_list import corrected_bound, corrected_log_message, scm_bound_corrected
-
-    rows = []
-    for m, lam, c, k, r, kind in cases:
-        if kind == "scm":
-            corrected = scm_bound_corrected(m, compression_size=lam, n_centres=c, n_errors=k)
-        else:
-            corrected = corrected_bound(m, compression_size=lam, n_centres=c, n_errors=k, r=r, ball_type=kind)
-        message = corrected_log_message(lam, c, r, kind)
-        rows.append({"m": m, "lambda": lam, "c": c, "k": k, "r": r, "type": kind, "log_message": message,
-                     "corrected": corrected, "theorem3": sample_compression_bound(m, lam, k, message)})
-    return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------------------------
-# Issue 15, item 4: legends, a real DLM as text, other metrics, the penalty heat-map
+# Legends and a real DLM as text
 # --------------------------------------------------------------------------------------------
 
 #: Meaning of the columns of :func:`protocols_table`.
@@ -1723,18 +1147,29 @@ PROTOCOL_COLUMNS = {
     "b_svm / b_scm / b_dlm": "protocol (b): nested CV, grid point chosen by an inner 3-fold CV on each training fold",
     "c_dlm_bound": "protocol (c): constrained DLM of smallest published Theorem 1/2 bound on each training fold",
     "c_dlm_balls": "mean number of balls of the (c) machines chosen by the published bound",
-    "c_dlm_corrected": "protocol (c) with our corrected bound (corrected_bound) instead",
+    "c_dlm_corrected": "protocol (c) with the corrected bound (corrected_bound) instead",
     "c_corrected_balls": "mean number of balls of the (c) machines chosen by the corrected bound",
 }
 
 
 def protocol_legend() -> pd.DataFrame:
-    """The legend of :func:`protocols_table`'s columns (:data:`PROTOCOL_COLUMNS`)."""
+    """The legend of :func:`protocols_table`'s columns (:data:`PROTOCOL_COLUMNS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per column, its ``meaning``.
+    """
     return pd.DataFrame({"meaning": PROTOCOL_COLUMNS}).rename_axis("column")
 
 
-def readable_dlm(name="breastw", *, decimals=2):
+def readable_dlm(name="breastw"):
     """The DLM with the paper's Table 1 parameters fitted on a whole data set, with column names.
+
+    Parameters
+    ----------
+    name : str, default="breastw"
+        A key of :data:`DATASETS`.
 
     Returns
     -------
@@ -1746,81 +1181,18 @@ def readable_dlm(name="breastw", *, decimals=2):
     X, y, names = load_table1_dataset(name, return_names=True)
     dlm = DecisionListMachine(
         p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), s=int(p["dlm_s"]),
-        ball_type="simple" if p["dlm_T"] == "s" else "complex", stop_if_unchanged=False,
+        ball_type="simple" if p["dlm_T"] == "s" else "complex", metric="l2", compression_constraint=False,
+        stop_if_unchanged=False,
     ).fit(X, y)
     return dlm, names
 
 
-def _metric_fold(D, X, y, grid, metric, fold):
-    train, test = fold
-    canonical = train[canonical_order(X[train], y[train])]
-    sd = SortedDistances(D[np.ix_(canonical, canonical)])
-    errors, balls, _, _ = _dlm_grid(sd, X[canonical], y[canonical], X[test], y[test], grid, constraint=False,
-                                    metric=metric)
-    return errors, balls
-
-
-def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2", "l1", "linf"), results=None,
-                 n_jobs=1):
-    """Protocol (a) of the DLM (coarse grid, one fold seed) with L2, L1 and L∞ balls.
-
-    The paper mentions L1 and L∞ balls and reports L2 only. Rows: data sets; columns: the paper's
-    (L2) errors, then our best total test errors per metric (the grid point in ``*_machine``).
-    With ``results`` (:func:`run` with the same ``grid`` and ``seed`` among its seeds) the L2
-    column is read from its protocol (a) instead of being refitted (the same numbers, tested).
-    """
-    from companion.decision_list import resolve_metric
-
-    paper = paper_table1()
-    rows = []
-    for name in names:
-        X, y = load_table1_dataset(name)
-        folds = stratified_folds(y, n_splits=10, seed=seed)
-        row = {"dataset": DISPLAY[name], "paper_l2": int(paper.loc[name, "dlm_errors"])}
-        for metric in metrics:
-            if metric == "l2" and results is not None:
-                best = _selected(results, name, "DLM (a)", seed)
-                row["l2"] = best["errors"]
-                row["l2_machine"] = f"{best['T']} p_n={best['p_n']:g} p_p={best['p_p']:g} s={best['s']}"
-                continue
-            D = cdist(X, X, metric=resolve_metric(metric))
-            per_fold = parallel_map(partial(_metric_fold, D, X, y, grid, metric), folds, n_jobs=n_jobs)
-            total = np.stack([e for e, _ in per_fold], axis=-1).sum(axis=-1)
-            size = np.stack([b for _, b in per_fold], axis=-1).sum(axis=-1)
-            index = _argmin_prefer_small(total, size)
-            d = _describe("dlm", index, grid)
-            row[metric] = int(total[index])
-            row[f"{metric}_machine"] = f"{d['T']} p_n={d['p_n']:g} p_p={d['p_p']:g} s={d['s']}"
-        rows.append(row)
-    return pd.DataFrame(rows).set_index("dataset")
-
-
-def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
-    """Total test errors over (``p_p``, ``p_n``) of the fine grid (best ``s``), one panel per type.
-
-    The paper's (``p_p``, ``p_n``) is circled when its type is the panel's; the cell of the
-    smallest total is marked with a cross.
-    """
-    import matplotlib.pyplot as plt
-
-    seed = fine["seeds"][0] if seed is None else seed
-    totals = fine["totals"][(name, seed)].min(axis=-1)  # (types, p_p, p_n)
-    grid = fine["grid"]
-    pens = list(grid.dlm_penalties)
-    paper = paper_table1().loc[name]
-    fig, axes = plt.subplots(1, len(grid.dlm_types), figsize=(5.2 * len(grid.dlm_types), 4.4), squeeze=False)
-    lo, hi = totals.min(), totals.max()
-    for t, (ax, ball_type) in enumerate(zip(axes.ravel(), grid.dlm_types)):
-        image = ax.imshow(totals[t].T, origin="lower", cmap="viridis", vmin=lo, vmax=hi)
-        ax.set_xticks(range(len(pens)), [f"{v:g}" for v in pens], rotation=90, fontsize=7)
-        ax.set_yticks(range(len(pens)), [f"{v:g}" for v in pens], fontsize=7)
-        ax.set_xlabel("p_p")
-        ax.set_ylabel("p_n")
-        b, c = np.unravel_index(np.argmin(totals[t]), totals[t].shape)
-        ax.plot([b], [c], marker="x", color="w", ms=10, mew=2)
-        if (paper["dlm_T"] == ball_type[0]) and paper["dlm_p_p"] in pens and paper["dlm_p_n"] in pens:
-            ax.plot([pens.index(paper["dlm_p_p"])], [pens.index(paper["dlm_p_n"])], marker="o", mfc="none",
-                    mec="r", ms=14, mew=2)
-        ax.set_title(f"{DISPLAY[name]}, {ball_type} DLM (min {int(totals[t].min())})")
-    fig.colorbar(image, ax=axes.ravel().tolist(), label="total test errors, best s")
-    return fig
+# The figures live in a module of their own; imported last, as they use the builders above.
+from companion.experiments._paper01_figures import (  # noqa: E402
+    _plot_errors_vs_s,
+    figure_dlm_balls,
+    figure_errors_vs_s,
+    figure_sparsity,
+    sparsity_frame,
+    toy_dlm,
+)
