@@ -366,11 +366,3 @@ def test_datasets_registry_loads_the_positive_class():
     _, labels = entry.load()
     np.testing.assert_array_equal(y, (labels.to_numpy() == 2).astype(int))
     assert 0 < y.sum() < len(y)
-
-
-def test_readme_01_section_is_the_committed_verdicts():
-    """The README's 01 verdicts are generated from the committed claims table, not typed."""
-    from companion.claims import stale_readme_sections
-    from companion.paths import ROOT
-
-    assert stale_readme_sections(ROOT / "README.md", {"01": ROOT / "figures" / "01_claims.csv"}) == []
