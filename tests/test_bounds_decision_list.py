@@ -275,16 +275,16 @@ def test_corrected_bound_path_matches_scalar(rng, ball_type):
 
 
 def test_selection_on_counts_is_exact_and_prefers_small_then_first():
-    from companion.experiments.paper01 import _argmin_prefer_small
+    from companion.experiments.paper01 import argmin_prefer_small
 
     errors = np.array([[3.0, 3.0], [3.0, 4.0]])
-    assert _argmin_prefer_small(errors, np.array([[7.0, 6.0], [1.0, 0.0]])) == (1, 0)
-    assert _argmin_prefer_small(errors, np.array([[7.0, 2.0], [2.0, 0.0]])) == (0, 1)  # first in C order
+    assert argmin_prefer_small(errors, np.array([[7.0, 6.0], [1.0, 0.0]])) == (1, 0)
+    assert argmin_prefer_small(errors, np.array([[7.0, 2.0], [2.0, 0.0]])) == (0, 1)  # first in C order
     # counts are counts: a fractional "error" or size (a mean, say) is refused, not compared
     with pytest.raises(ValueError, match="integer counts"):
-        _argmin_prefer_small(errors, np.array([[7.0, 6.5], [1.0, 0.0]]))
+        argmin_prefer_small(errors, np.array([[7.0, 6.5], [1.0, 0.0]]))
     with pytest.raises(ValueError, match="integer counts"):
-        _argmin_prefer_small(errors + 0.25, np.ones((2, 2)))
+        argmin_prefer_small(errors + 0.25, np.ones((2, 2)))
 
 
 def _bound_results(bounds, balls):

@@ -335,7 +335,7 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     grid = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
     results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
     fig, ax = plt.subplots()
-    paper01._plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
+    paper01.plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
     lines = {line.get_label(): line for line in ax.get_lines()}
     for t, ball_type in enumerate(TINY.dlm_types):
         end = int(grid.dlm_balls[t].max())

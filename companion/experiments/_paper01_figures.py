@@ -6,12 +6,12 @@ import numpy as np
 import pandas as pd
 
 from companion.decision_list import DecisionListMachine
-from companion.experiments.paper01 import DISPLAY, _datasets, _main_seed, _protocol_a, paper_table1
+from companion.experiments.paper01 import DISPLAY, main_fold_seed, result_datasets, protocol_a_table, paper_table1
 
 _TYPE_COLOURS = {"Pi": "tab:red", "Po": "tab:orange", "Ni": "tab:blue", "No": "tab:cyan"}
 
 
-def _plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
+def plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
     """Draw a fitted 2-D DLM: its decision regions, the data, and each ball (numbered in order)."""
     import matplotlib.patches as mpatches
 
@@ -42,7 +42,7 @@ def _plot_dlm_balls(ax, dlm: DecisionListMachine, X, y, *, resolution=300):
     return ax
 
 
-def _plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, seed=None):
+def plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, seed=None):
     """Total test errors against the stopping point ``s`` (best penalties for each ``s``) on one data set.
 
     ``results`` is :func:`run`'s frame (its protocol ``"s"`` rows; ``seed``: the main seed by
@@ -51,7 +51,7 @@ def _plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, see
     only repeat itself: each curve stops there. ``paper`` (a row of :func:`paper_table1`) adds the
     paper's (``s``, errors) points of the DLM (star) and the SCM (diamond).
     """
-    seed = _main_seed(results) if seed is None else seed
+    seed = main_fold_seed(results) if seed is None else seed
     part = results[(results["dataset"] == name) & (results["seed"] == seed)]
     curves = part[part["protocol"] == "s"].assign(kind=lambda f: f["method"].str.rsplit(" s=", n=1).str[0])
     for (kind, machine), curve in curves.groupby(["kind", "machine"], sort=False):
@@ -73,7 +73,7 @@ def _plot_errors_vs_s(ax, results: pd.DataFrame, name, title="", paper=None, see
     return ax
 
 
-def _plot_sparsity(ax, table: pd.DataFrame):
+def plot_sparsity(ax, table: pd.DataFrame):
     """Number of balls (DLM, SCM) against number of support vectors, paper and ours, log-log.
 
     ``table`` has columns ``svm_size``, ``scm_size``, ``dlm_size`` and a ``source`` column.
@@ -111,7 +111,7 @@ def sparsity_frame(results: pd.DataFrame) -> pd.DataFrame:
     """
     paper = paper_table1()
     rows = []
-    for name, best in _protocol_a(results).items():
+    for name, best in protocol_a_table(results).items():
         rows.append(
             {
                 "dataset": DISPLAY[name],
@@ -149,12 +149,12 @@ def figure_errors_vs_s(results: pd.DataFrame):
     """
     import matplotlib.pyplot as plt
 
-    names = _datasets(results)
+    names = result_datasets(results)
     n_cols = min(4, len(names))
     n_rows = int(np.ceil(len(names) / n_cols))
     fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.6 * n_cols, 3.0 * n_rows), squeeze=False)
     for k, (ax, name) in enumerate(zip(axes.ravel(), names)):
-        _plot_errors_vs_s(ax, results, name, title=DISPLAY[name], paper=paper_table1().loc[name])
+        plot_errors_vs_s(ax, results, name, title=DISPLAY[name], paper=paper_table1().loc[name])
         if k % n_cols:
             ax.set_ylabel("")  # each panel keeps its own scale
     for ax in axes.ravel()[len(names):]:
@@ -179,7 +179,7 @@ def figure_sparsity(results: pd.DataFrame):
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 4))
-    _plot_sparsity(ax, sparsity_frame(results))
+    plot_sparsity(ax, sparsity_frame(results))
     fig.tight_layout()
     return fig
 
@@ -232,7 +232,7 @@ def figure_dlm_balls(X, y, machines: dict):
 
     fig, axes = plt.subplots(1, len(machines), figsize=(6 * len(machines), 5), squeeze=False)
     for ax, (label, dlm) in zip(axes.ravel(), machines.items()):
-        _plot_dlm_balls(ax, dlm, X, y)
+        plot_dlm_balls(ax, dlm, X, y)
         ax.set_title(f"{label} DLM: {dlm.n_balls_} balls (label = position:type)")
     fig.tight_layout()
     return fig

@@ -283,7 +283,7 @@ def _pad_path(values, length):
     return np.concatenate([values, np.repeat(values[-1:], length - len(values), axis=0)], axis=0)
 
 
-def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2",
+def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2",
               learner=DecisionListMachine, **options):
     """Test errors, sizes, bounds and training errors of every DLM grid point on one fold.
 
@@ -319,7 +319,7 @@ def _dlm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool
     return errors, balls, bounds, train_errors
 
 
-def _scm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid):
+def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
     """Test errors and sizes of every SCM grid point on one fold (one fit per type and ``p``)."""
     g = grid
     errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
@@ -338,7 +338,7 @@ def _scm_grid(sd, X_train, y_train, X_test, y_test, grid: Grid):
     return errors, balls
 
 
-def _fold_sorted(D, X, y, train):
+def fold_sorted(D, X, y, train):
     """The training fold in the ball machines' canonical order: ``(X, y, SortedDistances)``.
 
     The ball machines learn in the canonical order of their examples (row-order invariance);
@@ -352,13 +352,13 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     """Every grid point on one (train, test) split; see :class:`GridResults`."""
     g = grid
     y_train, X_test, y_test = y[train], X[test], y[test]
-    X_ball, y_ball, sd = _fold_sorted(D, X, y, train)
-    dlm_errors, dlm_balls, _, _ = _dlm_grid(sd, X_ball, y_ball, X_test, y_test, g, constraint=False)
+    X_ball, y_ball, sd = fold_sorted(D, X, y, train)
+    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, constraint=False)
     if constrained:
-        dlmc = _dlm_grid(sd, X_ball, y_ball, X_test, y_test, g, constraint=True)
+        dlmc = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, constraint=True)
     else:
         dlmc = (None, None, None, None)
-    scm_errors, scm_balls = _scm_grid(sd, X_ball, y_ball, X_test, y_test, g)
+    scm_errors, scm_balls = scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g)
     svm_errors = np.zeros((len(gammas), len(g.svm_Cs)))
     svm_support = np.zeros_like(svm_errors)
     squared = D**2
@@ -438,7 +438,7 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
 BOUND_TIE_RTOL = 1e-9
 
 
-def _counts(values) -> np.ndarray:
+def as_counts(values) -> np.ndarray:
     """Integer-valued float arrays (error counts, numbers of balls or support vectors) as int64."""
     values = np.asarray(values)
     counts = np.rint(values).astype(np.int64)
@@ -447,7 +447,7 @@ def _counts(values) -> np.ndarray:
     return counts
 
 
-def _argmin_prefer_small(errors, sizes, *, rtol=0.0):
+def argmin_prefer_small(errors, sizes, *, rtol=0.0):
     """Index of the smallest error; among ties the smallest size, then the first grid point.
 
     ``sizes`` are integer counts (numbers of balls or support vectors, summed over the folds,
@@ -455,19 +455,19 @@ def _argmin_prefer_small(errors, sizes, *, rtol=0.0):
     ``rtol == 0``; with ``rtol > 0`` (float bounds) every error ``<= min + rtol * |min|`` counts
     as tied with the minimum. The first grid point is the first in C order of the grid's axes.
     """
-    flat_sizes = _counts(sizes).ravel()
+    flat_sizes = as_counts(sizes).ravel()
     if rtol:
         flat_errors = np.asarray(errors, dtype=float).ravel()
         best = flat_errors.min()
         candidates = np.flatnonzero(flat_errors <= best + rtol * abs(best))
     else:
-        flat_errors = _counts(errors).ravel()
+        flat_errors = as_counts(errors).ravel()
         candidates = np.flatnonzero(flat_errors == flat_errors.min())
     best = candidates[np.argmin(flat_sizes[candidates])]  # argmin: the first of equal sizes
     return np.unravel_index(best, np.shape(errors))
 
 
-def _describe(machine, index, grid: Grid, gammas=None):
+def describe_grid_point(machine, index, grid: Grid, gammas=None):
     if machine in ("dlm", "dlmc"):
         t, b, c, s = index
         return {
@@ -505,11 +505,11 @@ def paper_protocol(results: GridResults) -> dict:
     for machine, errors, sizes in _machines(results):
         total = errors.sum(axis=-1)
         total_size = sizes.sum(axis=-1)  # integer: ties in size are exact (the mean is reported)
-        index = _argmin_prefer_small(total, total_size)
+        index = argmin_prefer_small(total, total_size)
         out[machine] = {
             "errors": int(total[index]),
             "size": float(total_size[index] / sizes.shape[-1]),
-            **_describe(machine, index, results.grid, results.svm_gammas),
+            **describe_grid_point(machine, index, results.grid, results.svm_gammas),
             "index": index,
         }
     return out
@@ -588,7 +588,7 @@ def _nested_indices(inner_runs) -> dict:
     chosen = {"svm": [], "scm": [], "dlm": []}
     for inner in inner_runs:
         for machine, errors, sizes in _machines(inner, constrained=False):
-            chosen[machine].append(_argmin_prefer_small(errors.sum(axis=-1), sizes.sum(axis=-1)))
+            chosen[machine].append(argmin_prefer_small(errors.sum(axis=-1), sizes.sum(axis=-1)))
     return chosen
 
 
@@ -640,10 +640,10 @@ def _bound_selection(results: GridResults, variant: str) -> pd.DataFrame:
     chosen = []
     for f in range(results.dlmc_errors.shape[-1]):
         filled = np.where(np.isfinite(bounds[..., f]), bounds[..., f], np.inf)
-        index = _argmin_prefer_small(filled, results.dlmc_balls[..., f], rtol=BOUND_TIE_RTOL)
+        index = argmin_prefer_small(filled, results.dlmc_balls[..., f], rtol=BOUND_TIE_RTOL)
         chosen.append(
             {
-                **_describe("dlm", index, results.grid),
+                **describe_grid_point("dlm", index, results.grid),
                 "bound": float(filled[index]),
                 "train_error": float(results.dlmc_train_errors[index + (f,)] / n_train[f]),
                 "test_error": float(results.dlmc_errors[index + (f,)] / results.n_test[f]),
@@ -866,10 +866,10 @@ def _fold_rows(results: GridResults, machine, protocol, indices, method=None, **
                 "fold": f,
                 "protocol": protocol,
                 "machine": machine,
-                "errors": int(_counts(errors[index])),
+                "errors": int(as_counts(errors[index])),
                 "n_test": int(results.n_test[f]),
                 "size": float(sizes[index]),
-                **_describe(machine, index[:-1], results.grid, results.svm_gammas),
+                **describe_grid_point(machine, index[:-1], results.grid, results.svm_gammas),
                 **{key: values[f] for key, values in per_fold.items()},
             }
         )
@@ -890,7 +890,7 @@ def _stopping_rows(results: GridResults) -> list:
             per_type_balls = balls[t].reshape(per_type.shape)
             for s in range(per_type.shape[1]):
                 total = per_type[:, s].sum(axis=-1)
-                (penalties,) = _argmin_prefer_small(total, per_type_balls[:, s].sum(axis=-1))
+                (penalties,) = argmin_prefer_small(total, per_type_balls[:, s].sum(axis=-1))
                 index = (t, *np.unravel_index(penalties, errors.shape[1:-2]), s)
                 longest = per_type_balls[:, s].max(axis=0)
                 rows += _fold_rows(
@@ -915,17 +915,17 @@ def total_errors(results: pd.DataFrame) -> pd.Series:
     return results.groupby(["dataset", "method", "seed"], sort=False)["errors"].sum()
 
 
-def _main_seed(results: pd.DataFrame):
+def main_fold_seed(results: pd.DataFrame):
     """The main fold seed of a :func:`run` result: the one of protocol (c) (else the first row's)."""
     seeds = results.loc[results["protocol"] == "c", "seed"]
     return (seeds if len(seeds) else results["seed"]).iloc[0]
 
 
-def _datasets(results: pd.DataFrame) -> list:
+def result_datasets(results: pd.DataFrame) -> list:
     return list(dict.fromkeys(results["dataset"]))
 
 
-def _selected(results: pd.DataFrame, name, method, seed) -> dict:
+def selected_method(results: pd.DataFrame, name, method, seed) -> dict:
     """Total errors, mean size and the grid point (of the first fold) of one method's rows."""
     part = results[(results["dataset"] == name) & (results["method"] == method) & (results["seed"] == seed)]
     if part.empty:
@@ -940,12 +940,12 @@ def _selected(results: pd.DataFrame, name, method, seed) -> dict:
     return out
 
 
-def _protocol_a(results: pd.DataFrame, seed=None) -> dict:
-    """``{dataset: {machine: _selected(...)}}`` of protocol (a) (main seed by default)."""
-    seed = _main_seed(results) if seed is None else seed
+def protocol_a_table(results: pd.DataFrame, seed=None) -> dict:
+    """``{dataset: {machine: selected_method(...)}}`` of protocol (a) (main seed by default)."""
+    seed = main_fold_seed(results) if seed is None else seed
     return {
-        name: {m: _selected(results, name, f"{MACHINE_NAMES[m]} (a)", seed) for m in ("svm", "scm", "dlm", "dlmc")}
-        for name in _datasets(results)
+        name: {m: selected_method(results, name, f"{MACHINE_NAMES[m]} (a)", seed) for m in ("svm", "scm", "dlm", "dlmc")}
+        for name in result_datasets(results)
     }
 
 
@@ -964,10 +964,10 @@ def errors_table(results: pd.DataFrame) -> pd.DataFrame:
         ``seed_max`` and ``paper_in_range`` (the paper's number lies within our range over the seeds).
     """
     totals = total_errors(results)
-    main_seed = _main_seed(results)
+    main_seed = main_fold_seed(results)
     seeds = list(dict.fromkeys(results["seed"]))
     machines = ("svm", "scm", "dlm")
-    names = _datasets(results)
+    names = result_datasets(results)
     ours = {name: {m: {"errors": totals[(name, f"{MACHINE_NAMES[m]} (a)", main_seed)]} for m in machines}
             for name in names}
     table = _comparison_frame(ours, "errors")
@@ -1000,7 +1000,7 @@ def parameters_table(results: pd.DataFrame) -> pd.DataFrame:
     """
     paper = paper_table1()
     rows = []
-    for name, best in _protocol_a(results).items():
+    for name, best in protocol_a_table(results).items():
         p = paper.loc[name]
         rows.append(
             {
@@ -1037,20 +1037,20 @@ def protocols_table(results: pd.DataFrame) -> pd.DataFrame:
         of balls (:data:`PROTOCOL_COLUMNS`).
     """
     paper = paper_table1()
-    main_seed = _main_seed(results)
+    main_seed = main_fold_seed(results)
     rows = []
-    for name, a in _protocol_a(results, main_seed).items():
+    for name, a in protocol_a_table(results, main_seed).items():
         row = {"dataset": DISPLAY[name], "paper_dlm": paper.loc[name, "dlm_errors"]}
         for machine in ("svm", "scm", "dlm"):
             row[f"a_{machine}"] = a[machine]["errors"]
         row["a_dlm_constrained"] = a["dlmc"]["errors"] if a["dlmc"] else np.nan
         for machine in ("svm", "scm", "dlm"):
-            nested = _selected(results, name, f"{MACHINE_NAMES[machine]} (b)", main_seed)
+            nested = selected_method(results, name, f"{MACHINE_NAMES[machine]} (b)", main_seed)
             if nested:
                 row[f"b_{machine}"] = nested["errors"]
         for variant, column, balls in (("published", "c_dlm_bound", "c_dlm_balls"),
                                        ("corrected", "c_dlm_corrected", "c_corrected_balls")):
-            selected = _selected(results, name, f"DLM (c) {variant}", main_seed)
+            selected = selected_method(results, name, f"DLM (c) {variant}", main_seed)
             row[column] = selected["errors"]
             row[balls] = round(selected["size"], 1)
         rows.append(row)
@@ -1072,9 +1072,9 @@ def bound_check_table(results: pd.DataFrame) -> pd.DataFrame:
         of the selected machines, and on how many folds the bound is below the selected machine's
         training error rate (impossible for a valid bound to do often) or below its test error rate.
     """
-    main_seed = _main_seed(results)
+    main_seed = main_fold_seed(results)
     rows = []
-    for name in _datasets(results):
+    for name in result_datasets(results):
         for variant in ("published", "corrected"):
             chosen = results[(results["dataset"] == name) & (results["method"] == f"DLM (c) {variant}")
                              & (results["seed"] == main_seed)]
@@ -1193,7 +1193,7 @@ def readable_dlm(name="breastw"):
 
 # The figures live in a module of their own; imported last, as they use the builders above.
 from companion.experiments._paper01_figures import (  # noqa: E402
-    _plot_errors_vs_s,
+    plot_errors_vs_s,
     figure_dlm_balls,
     figure_errors_vs_s,
     figure_sparsity,

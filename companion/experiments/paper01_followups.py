@@ -42,14 +42,14 @@ from companion.experiments.paper01 import (
     DISPLAY,
     MACHINE_NAMES,
     Grid,
-    _argmin_prefer_small,
-    _counts,
-    _describe,
-    _dlm_grid,
-    _fold_sorted,
-    _main_seed,
-    _scm_grid,
-    _selected,
+    argmin_prefer_small,
+    as_counts,
+    describe_grid_point,
+    dlm_grid_errors,
+    fold_sorted,
+    main_fold_seed,
+    scm_grid_errors,
+    selected_method,
     load_table1_dataset,
     paper_table1,
     total_errors,
@@ -126,11 +126,11 @@ def fine_grid(penalties=FINE_PENALTIES, s_max: int = 15, scm_penalties=FINE_SCM_
 def _fine_fold(D, X, y, grid, fold):
     """DLM and SCM test errors and sizes of every fine-grid point on one fold (one SortedDistances)."""
     train, test = fold
-    X_ball, y_ball, sd = _fold_sorted(D, X, y, train)
-    dlm_errors, dlm_balls, _, _ = _dlm_grid(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False)
+    X_ball, y_ball, sd = fold_sorted(D, X, y, train)
+    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False)
     if not grid.scm_penalties:
         return dlm_errors, dlm_balls, None, None
-    return (dlm_errors, dlm_balls, *_scm_grid(sd, X_ball, y_ball, X[test], y[test], grid))
+    return (dlm_errors, dlm_balls, *scm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid))
 
 
 def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENALTIES, s_max=15,
@@ -185,13 +185,13 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
                     continue
                 fold_errors = np.stack([part[errors] for part in per_fold], axis=-1)
                 total, total_size = fold_errors.sum(axis=-1), np.stack([p[balls] for p in per_fold], -1).sum(-1)
-                index = _argmin_prefer_small(total, total_size)
+                index = argmin_prefer_small(total, total_size)
                 if machine == "dlm":
-                    totals[(name, seed)] = _counts(total)
+                    totals[(name, seed)] = as_counts(total)
                 (rows if machine == "dlm" else scm_rows).append(
                     {"dataset": DISPLAY[name], "seed": seed, "errors": int(total[index]),
-                     **_describe(machine, index, grid), "size": float(total_size[index] / len(folds)),
-                     "fold_errors": _counts(fold_errors[index]).tolist()}
+                     **describe_grid_point(machine, index, grid), "size": float(total_size[index] / len(folds)),
+                     "fold_errors": as_counts(fold_errors[index]).tolist()}
                 )
     return {"best": pd.DataFrame(rows), "scm_best": pd.DataFrame(scm_rows) if scm_rows else None,
             "totals": totals, "grid": grid, "seeds": list(seeds)}
@@ -322,10 +322,10 @@ class _BuildDLMVariant(DecisionListMachine):
 def _tie_fold(D, X, y, grid, rules, fold):
     """DLM test errors and sizes of the grid on one fold under each tie rule, one SortedDistances."""
     train, test = fold
-    X_ball, y_ball, sd = _fold_sorted(D, X, y, train)
+    X_ball, y_ball, sd = fold_sorted(D, X, y, train)
     out = []
     for rule in rules:
-        errors, balls, _, _ = _dlm_grid(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False,
+        errors, balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False,
                                         learner=_BuildDLMVariant, tie_rule=rule)
         out.append((errors, balls))
     return out
@@ -369,10 +369,10 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
                 errors = np.stack([part[r][0] for part in per_fold], axis=-1)
                 balls = np.stack([part[r][1] for part in per_fold], axis=-1)
                 total, size = errors.sum(axis=-1), balls.sum(axis=-1)
-                index = _argmin_prefer_small(total, size)
+                index = argmin_prefer_small(total, size)
                 rows.append({"dataset": name, "rule": rule, "seed": seed, "errors": int(total[index]),
-                             "size": float(size[index] / len(folds)), **_describe("dlm", index, grid),
-                             "fold_errors": _counts(errors[index]).tolist()})
+                             "size": float(size[index] / len(folds)), **describe_grid_point("dlm", index, grid),
+                             "fold_errors": as_counts(errors[index]).tolist()})
     return pd.DataFrame(rows)
 
 
@@ -621,14 +621,14 @@ def svm_gamma_protocol(names=COMPARABLE, *, seeds=(0,), gammas=ABSOLUTE_GAMMAS, 
             per_fold = parallel_map(partial(_svm_fold, squared, y, tuple(gammas), tuple(Cs)), folds, n_jobs=n_jobs)
             errors = np.stack([e for e, _ in per_fold], axis=-1)
             support = np.stack([s for _, s in per_fold], axis=-1)
-            total, total_support = _counts(errors.sum(axis=-1)), _counts(support.sum(axis=-1))
-            a, b = _argmin_prefer_small(total, total_support)
+            total, total_support = as_counts(errors.sum(axis=-1)), as_counts(support.sum(axis=-1))
+            a, b = argmin_prefer_small(total, total_support)
             # nearest the paper's mean count, compared exactly on totals: |total - 10 * paper|
             distance = np.abs(total_support - len(folds) * int(paper.loc[name, "svm_size"]))
             near = np.unravel_index(np.lexsort((total.ravel(), distance.ravel()))[0], total.shape)
             rows.append({
                 "dataset": name, "seed": seed, "errors": int(total[a, b]), "gamma": float(gammas[a]), "C": Cs[b],
-                "size": float(total_support[a, b] / len(folds)), "fold_errors": _counts(errors[a, b]).tolist(),
+                "size": float(total_support[a, b] / len(folds)), "fold_errors": as_counts(errors[a, b]).tolist(),
                 "near_errors": int(total[near]), "near_gamma": float(gammas[near[0]]), "near_C": Cs[near[1]],
                 "near_size": float(total_support[near] / len(folds)),
             })
@@ -655,11 +655,11 @@ def svm_gamma_table(svm: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
         ``near_gamma``, ``near_size``.
     """
     paper = paper_table1()
-    main_seed = _main_seed(results)
+    main_seed = main_fold_seed(results)
     rows = []
     for name, part in svm.groupby("dataset", sort=False):
         first = part.iloc[0]
-        ours = _selected(results, name, "SVM (a)", main_seed)
+        ours = selected_method(results, name, "SVM (a)", main_seed)
         rows.append({
             "dataset": DISPLAY[name], "paper": int(paper.loc[name, "svm_errors"]),
             "paper_size": float(paper.loc[name, "svm_size"]),
@@ -915,8 +915,8 @@ def compression_relation_table(cases=((200, 4, 2, 10, 2, "simple"), (200, 6, 3, 
 
 def _metric_fold(D, X, y, grid, metric, fold):
     train, test = fold
-    X_ball, y_ball, sd = _fold_sorted(D, X, y, train)
-    errors, balls, _, _ = _dlm_grid(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False, metric=metric)
+    X_ball, y_ball, sd = fold_sorted(D, X, y, train)
+    errors, balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False, metric=metric)
     return errors, balls
 
 
@@ -959,7 +959,7 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
         row = {"dataset": DISPLAY[name], "paper_l2": int(paper.loc[name, "dlm_errors"])}
         for metric in metrics:
             if metric == "l2" and results is not None:
-                best = _selected(results, name, "DLM (a)", seed)
+                best = selected_method(results, name, "DLM (a)", seed)
                 row["l2"] = best["errors"]
                 row["l2_machine"] = f"{best['T']} p_n={best['p_n']:g} p_p={best['p_p']:g} s={best['s']}"
                 continue
@@ -967,8 +967,8 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
             per_fold = parallel_map(partial(_metric_fold, D, X, y, grid, metric), folds, n_jobs=n_jobs)
             total = np.stack([e for e, _ in per_fold], axis=-1).sum(axis=-1)
             size = np.stack([b for _, b in per_fold], axis=-1).sum(axis=-1)
-            index = _argmin_prefer_small(total, size)
-            d = _describe("dlm", index, grid)
+            index = argmin_prefer_small(total, size)
+            d = describe_grid_point("dlm", index, grid)
             row[metric] = int(total[index])
             row[f"{metric}_machine"] = f"{d['T']} p_n={d['p_n']:g} p_p={d['p_p']:g} s={d['s']}"
         rows.append(row)
@@ -1073,7 +1073,7 @@ def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, c
     """
     if pairing not in ("datasets", "folds"):
         raise ValueError(f"pairing must be 'datasets' or 'folds', got {pairing!r}")
-    return {"rows": _claims_rows(results), "seed": _main_seed(results) if seed is None else seed,
+    return {"rows": _claims_rows(results), "seed": main_fold_seed(results) if seed is None else seed,
             "pairing": pairing, "lengths": lengths, "coverage": coverage}
 
 
