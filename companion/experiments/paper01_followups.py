@@ -305,8 +305,10 @@ class _BuildDLMVariant(DecisionListMachine):
     estimator's list (tested). An experiment's device, not a learner: it is not exported.
     """
 
-    def __init__(self, *, tie_rule="larger_cover", removal="fired", **params):
-        super().__init__(**params)
+    def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, **params):
+        # Figure 1's BuildDLM keeps a ball that changes no training prediction (the estimator's
+        # safe default stops before it).
+        super().__init__(stop_if_unchanged=stop_if_unchanged, **params)
         self.tie_rule = tie_rule
         self.removal = removal
 
