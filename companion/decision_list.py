@@ -795,7 +795,7 @@ class DecisionListMachine(_BallListBase):
         pair at the peak: 0.2 GB at m = 2000); beyond, it keeps O(m) memory
         (:class:`BlockedSortedDistances`: distance histograms per centre, sized to a quarter of
         the limit, and blocks of streamed distance rows sized to the rest; about 0.8 GB for
-        100,000 examples, see the README's speed section). The learnt list is the same either
+        100,000 examples, see benchmarks/README.md). The learnt list is the same either
         way. ``None``: no limit.
 
     Attributes
