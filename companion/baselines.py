@@ -168,17 +168,6 @@ def _whole(value):
     return int(round(value)) if value == round(value) else value
 
 
-def _descendants(node, left, right):
-    """All nodes of the subtree rooted at ``node`` (including it)."""
-    found, stack = [], [node]
-    while stack:
-        current = stack.pop()
-        found.append(current)
-        if left[current] != -1:
-            stack.extend((left[current], right[current]))
-    return found
-
-
 # --------------------------------------------------------------------------------------------
 # One pruned CART tree
 # --------------------------------------------------------------------------------------------

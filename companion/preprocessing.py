@@ -857,14 +857,6 @@ def _frame_kinds(X, X_arr, categorical_features, *, feature_names, owner) -> np.
     return nominal
 
 
-def _check_categorical_features(categorical_features) -> None:
-    if categorical_features is not None and not isinstance(categorical_features, str):
-        try:
-            iter(categorical_features)
-        except TypeError:
-            raise TypeError(f"{_CATEGORICAL_FEATURES_HELP}; got {categorical_features!r}") from None
-
-
 _FRAME_ENCODER_OPTIONS = {
     "encoding": ("ordinal", "onehot"),
     "categories": ("declared", "present"),

@@ -734,21 +734,6 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     return fig
 
 
-def _table1_conditional(results: pd.DataFrame, column: int, degree: int) -> pd.DataFrame:
-    """Paper's column beside our values adjusted to the paper's easy training sample.
-
-    Uses :func:`_conditional_on_bayes_train_error`; training risks and training errors move with
-    the sample's difficulty, test errors hardly do.
-    """
-    paper = paper_table1()
-    paper = paper[paper["column"].astype(str) == str(column)].set_index(["method", "quantity"])["value"]
-    adjusted = _conditional_on_bayes_train_error(results, degree)["at_target"]
-    table = comparison_table(paper, adjusted).dropna(subset=["paper"])
-    order = {m: k for k, m in enumerate(METHODS)}
-    qorder = {q: k for k, q in enumerate(QUANTITIES)}
-    return table.loc[sorted(table.index, key=lambda mq: (order.get(mq[0], 99), qorder.get(mq[1], 99)))]
-
-
 def tree_error_bounds(results: pd.DataFrame, degree: int, lam=4.0) -> pd.DataFrame:
     """Theorem 5 per draw: errors of the best tree against ``(λ/4)(LB - ‖f‖²)`` for its leaf count.
 
