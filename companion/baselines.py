@@ -26,6 +26,7 @@ tear-prod-rate = normal -> soft
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from numbers import Integral, Real
 from typing import NamedTuple
@@ -41,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
-from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
@@ -519,7 +520,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _condition_text(self, index, names, decimals=None) -> str:
         """The conditions of leaf ``leaves_[index]`` (``names``: encoded columns), joined by AND."""
         def number(t):
-            return f"{t:.3g}" if decimals is None else f"{round(t, decimals):g}"
+            return f"{t:.3g}" if decimals is None else format_number(t, decimals)
         return " AND ".join(f"{names[f]} {op} {number(t)}" for f, op, t in self.leaf_conditions_[index])
 
     def _render_text(self, feature_names, *, decimals=None) -> str:
@@ -626,6 +627,24 @@ def _import_wittgenstein():
             "orders): pip install wittgenstein, or pip install 'companion[baselines]'"
         ) from error
     return wittgenstein
+
+
+_NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
+#: ``wittgenstein``'s names of its numeric bins: ``<b``, ``>a`` and ``a - b``.
+_BIN_NAME = re.compile(rf"^(?:<(?P<below>{_NUMBER})|>(?P<above>{_NUMBER})|(?P<low>{_NUMBER}) - (?P<high>{_NUMBER}))$")
+
+
+def _bin_name(value, decimals):
+    """A RIPPER condition's value; a bin name's numbers to ``decimals`` places (None: as named)."""
+    match = _BIN_NAME.match(value) if decimals is not None and isinstance(value, str) else None
+    if match is None:
+        return value
+    number = {key: format_number(float(text), decimals) for key, text in match.groupdict().items() if text}
+    if "below" in number:
+        return f"<{number['below']}"
+    if "above" in number:
+        return f">{number['above']}"
+    return f"{number['low']} - {number['high']}"
 
 
 class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
@@ -830,13 +849,20 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         decider = self._validated_decider(X)  # first: it raises NotFittedError before fit
         return laplace_proba(self.cell_counts_[decider])
 
-    def _render_text(self, feature_names) -> str:
-        """One line per rule, ``if a = v AND ...: predict c``, in the order they are tried."""
+    def _render_text(self, feature_names, *, decimals=None) -> str:
+        """One line per rule, ``if a = v AND ...: predict c``, in the order they are tried.
+
+        ``decimals``: decimal places of the numbers in ``wittgenstein``'s bin names (``<0.25``,
+        ``0.25 - 0.49``, ``>4.46``; it writes them to 2 decimals, so only fewer change them);
+        None: as ``wittgenstein`` names them.
+        """
         position = {column: j for j, column in enumerate(self.columns_)}
         lines = []
         for label, model in self.rulesets_:
             for rule in model.ruleset_.rules:
-                text = " AND ".join(f"{feature_names[position[c.feature]]} = {c.val}" for c in rule.conds)
+                text = " AND ".join(
+                    f"{feature_names[position[c.feature]]} = {_bin_name(c.val, decimals)}" for c in rule.conds
+                )
                 lines.append(f"if {text or 'always'}: predict {label!s}")
         lines.append(f"otherwise: predict {self.default_class_!s}")
         return "\n".join(lines)
@@ -938,7 +964,8 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     missing value is a value of its own; ties between classes go to the earlier class in declared
     order, ties between attributes to the earlier attribute. A value never seen in training gets
     the majority class. Numeric columns are binned by a ``discretizer``, with the column kinds of
-    :class:`companion.prism.Prism` (DataFrame dtypes or ``categorical_features``).
+    :class:`companion.prism.Prism` (DataFrame dtypes or ``categorical_features``);
+    ``to_text(decimals=2)`` prints the bins' edges to 2 decimal places.
 
     Parameters
     ----------
@@ -1179,7 +1206,13 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         table = laplace_proba(np.vstack([counts, self.class_counts_[None, :]]))
         return table[np.where(codes >= 0, codes, len(table) - 1)]
 
-    def _render_text(self, feature_names) -> str:
-        """The rule, one ``attribute = value -> class`` line per value seen in training."""
+    def _render_text(self, feature_names, *, decimals=None) -> str:
+        """The rule, one ``attribute = value -> class`` line per value seen in training;
+        ``decimals``: decimal places of a binned attribute's interval edges (None: 4 significant
+        digits)."""
         name = feature_names[self.attribute_]
-        return "\n".join(f"{name} = {value} -> {label}" for value, label in self.value_classes_.items())
+        seen = np.flatnonzero(self.cell_counts_.sum(axis=1) > 0)  # the values of value_classes_
+        return "\n".join(
+            f"{name} = {self.encoding_.value_name(self.attribute_, v, decimals)} -> {self.value_codes_[v]}"
+            for v in seen
+        )

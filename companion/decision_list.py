@@ -99,6 +99,7 @@ from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
+    format_number,
     laplace_proba,
     resolve_feature_names,
 )
@@ -220,6 +221,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
+    #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
+    _text_option_constraints = {"max_inline": [Interval(Integral, 0, None, closed="left")]}
 
     # -- subclasses provide these ------------------------------------------------------------
     def _learn(self, sd, y01, weights):  # pragma: no cover - abstract
@@ -609,15 +612,12 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ----------
         feature_names : sequence of str, optional
             One name per input column; default ``feature_names_in_``, else ``x0, x1, ...``.
-        decimals : int, default=4
-            Rounding of radii and centre coordinates.
+        decimals : int or None, default=4
+            Decimal places of radii and centre coordinates (None: 4 significant digits).
         max_inline : int, default=4
             Largest number of features written inline in each line.
         """
-        for name, value in (("decimals", decimals), ("max_inline", max_inline)):
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < 0:
-                raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-        return self._render(feature_names, int(decimals), int(max_inline))
+        return self._render(feature_names, decimals, int(max_inline))
 
     def _render(self, names, decimals, max_inline) -> str:
         inline = len(names) <= max_inline
@@ -673,10 +673,7 @@ def _distance_text(metric: str, centre: str) -> str:
     return f"{metric}(x, {centre})"
 
 
-def _number(value, decimals: int) -> str:
-    """``value`` rounded to ``decimals`` places, positional, trailing zeros dropped."""
-    text = np.format_float_positional(round(float(value), decimals) + 0.0, trim="-")
-    return "0" if text == "-0" else text
+_number = format_number  # ``value`` to ``decimals`` places, the package's one number format
 
 
 _PATH_COLUMNS = ("k_p", "k_n", "c_p", "c_n", "b_p", "b_n", "compression_correct")

@@ -12,6 +12,8 @@
   wrong.
 * :func:`pipeline_text` — the text of the last step of a fitted ``Pipeline``, named with the
   feature names the earlier steps produce (``get_feature_names_out``).
+* :func:`format_number` — a printed threshold or weight: ``decimals`` places (every
+  ``to_text``'s ``decimals`` option), else 4 significant digits.
 * :func:`laplace_proba` — Laplace-corrected class frequencies ``(n_c + 1) / (n + k)``, the
   ``predict_proba`` of a rule, ball, leaf or cell from the training examples that reach it.
 * :func:`check_numeric_input` — names the string column a numeric learner cannot take and
@@ -52,10 +54,12 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import Interval, validate_parameter_constraints
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
 __all__ = [
     "InterpretableMixin",
+    "format_number",
     "MODEL_FORMAT",
     "MODEL_FORMAT_VERSION",
     "from_dict",
@@ -197,6 +201,37 @@ def from_dict(data):
     return estimator
 
 
+#: Constraints of the ``to_text`` options every learner shares (a learner adds its own in
+#: ``_text_option_constraints``), checked by :meth:`InterpretableMixin.to_text`.
+TEXT_OPTION_CONSTRAINTS = {"decimals": [Interval(Integral, 0, None, closed="left"), None]}
+
+
+def format_number(value, decimals=None) -> str:
+    """A printed threshold, weight or bin edge: the meaning of every ``to_text``'s ``decimals``.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    decimals : int or None, default=None
+        Decimal places, positional, trailing zeros dropped (``2.50`` prints ``2.5``); None:
+        4 significant digits (``%.4g``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> format_number(2.34567), format_number(2.34567, 2), format_number(-0.001, 2)
+    ('2.346', '2.35', '0')
+    """
+    if decimals is None:
+        return f"{value:.4g}"
+    text = np.format_float_positional(round(float(value), int(decimals)) + 0.0, trim="-")
+    return "0" if text == "-0" else text
+
+
 class InterpretableMixin:
     """What every interpretable learner shares (mix in left of ``ClassifierMixin``).
 
@@ -205,8 +240,10 @@ class InterpretableMixin:
     * ``to_text(feature_names=None, **options)`` — the model as text. Names are resolved once,
       here (:func:`resolve_feature_names`); the learner implements
       ``_render_text(self, feature_names, *, <options>)`` whose keyword-only parameters are its
-      rendering options (e.g. ``decimals=`` for the ball machines, ``weka_layout=`` for PRISM),
-      documented in the class docstring. An option the learner does not have is a ``TypeError``
+      rendering options, documented in the class docstring: ``decimals=`` on every learner
+      (decimal places of printed thresholds, weights and bin edges, :func:`format_number`;
+      checked here against ``TEXT_OPTION_CONSTRAINTS``), others of its own (``weka_layout=``
+      for PRISM; their constraints in the class's ``_text_option_constraints``). An option the learner does not have is a ``TypeError``
       naming the options it has.
     * ``__str__`` — ``to_text()`` once fitted, the parameter repr before.
     * ``complexity_`` — one size measure, set by ``fit``: the number of literals (tests,
@@ -300,7 +337,9 @@ class InterpretableMixin:
             DataFrame, else ``x0, x1, ...``.
         **options
             The learner's rendering options (keyword-only parameters of its ``_render_text``,
-            listed in its docstring).
+            listed in its docstring). Every learner has ``decimals`` (int >= 0 or None): the
+            decimal places of the printed thresholds, weights and bin edges
+            (:func:`format_number`).
 
         Returns
         -------
@@ -317,6 +356,14 @@ class InterpretableMixin:
                 f"{type(self).__name__}.to_text got unknown option(s) {unknown}; "
                 f"its options are {accepted or 'none'}"
             )
+        # One validation for every learner's options: scikit-learn's, naming the learner's
+        # to_text, the option, the allowed range and the value given.
+        constraints = {**TEXT_OPTION_CONSTRAINTS, **getattr(self, "_text_option_constraints", {})}
+        validate_parameter_constraints(
+            {key: constraints[key] for key in options if key in constraints},
+            options,
+            caller_name=f"{type(self).__name__}.to_text",
+        )
         return self._render_text(resolve_feature_names(self, feature_names), **options)
 
     def __str__(self) -> str:

@@ -60,7 +60,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
-from sklearn.utils import check_scalar
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -111,6 +110,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "lam": [Interval(Real, 0, None, closed="left")],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
+    #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
+    _text_option_constraints = {"max_terms": [Interval(Integral, 0, None, closed="left")]}
 
     def _refuse_fit_params(self, fit_params):
         """A weight cannot be honoured: say so, naming the class and the reason."""
@@ -299,9 +300,6 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         decimals : int or None, default=None
             Decimal places of the coefficients and coordinates; ``None``: 4 significant digits.
         """
-        check_scalar(max_terms, "max_terms", Integral, min_val=0)
-        if decimals is not None:
-            check_scalar(decimals, "decimals", Integral, min_val=0)
         number = "{:.4g}" if decimals is None else "{:.%df}" % decimals
         if callable(self.kernel):
             kernel = getattr(self.kernel, "__name__", type(self.kernel).__name__)
@@ -1162,15 +1160,15 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ----------
         feature_names : sequence of str
             One name per input column.
-        decimals : int, default=3
-            Decimal places of the coefficients.
+        decimals : int or None, default=3
+            Decimal places of the coefficients (None: 4 significant digits).
         """
-        check_scalar(decimals, "decimals", Integral, min_val=0)
         names = self._term_names(feature_names)
         lines = [
             f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, where f(x) ="
         ]
-        lines += [f"  {w:+.{decimals}f} {name}" for w, name in zip(self.coef_, names)]
+        number = "{:+.4g}" if decimals is None else "{:+.%df}" % decimals
+        lines += [f"  {number.format(w)} {name}" for w, name in zip(self.coef_, names)]
         return "\n".join(lines)
 
     def _term_names(self, feature_names):

@@ -48,6 +48,7 @@ from companion._nominal import (
     value_list as _value_list,
 )
 from companion.numerics import TIE_RTOL, first_near_min
+from companion.interpretable import format_number
 
 __all__ = [
     "mdl_cut_points",
@@ -633,7 +634,7 @@ class NominalEncoding:
                 encoding.discretizers.append(_EdgeBins([float(v) for v in column["edges"]], column["closed"]))
         return encoding
 
-    def value_name(self, j: int, code: int):
+    def value_name(self, j: int, code: int, decimals=None):
         """The printable value of code ``code`` of column ``j`` (a bin's interval when known).
 
         The first and last bins are open-ended, as ``KBinsDiscretizer.transform`` puts numbers
@@ -645,6 +646,9 @@ class NominalEncoding:
             Column index.
         code : int
             Value code in that column.
+        decimals : int or None, default=None
+            Decimal places of a bin's edges (None: 4 significant digits), as every
+            ``to_text``'s ``decimals`` (:func:`companion.interpretable.format_number`).
 
         Returns
         -------
@@ -659,8 +663,8 @@ class NominalEncoding:
                 # MDLDiscretizer's bins are closed on the right (a value equal to a cut point goes
                 # to the lower bin), KBinsDiscretizer's on the left.
                 right = getattr(self.discretizers[self.numeric_columns.index(j)], "closed", "left") == "right"
-                lo = (f"({edges[code]:.4g}" if right else f"[{edges[code]:.4g}") if code > 0 else "(-inf"
-                hi = (f"{edges[code + 1]:.4g}" + ("]" if right else ")")) if code + 2 < len(edges) else "inf)"
+                lo = ("(" if right else "[") + format_number(edges[code], decimals) if code > 0 else "(-inf"
+                hi = format_number(edges[code + 1], decimals) + ("]" if right else ")") if code + 2 < len(edges) else "inf)"
                 return f"{lo}, {hi}"
         return value
 

@@ -56,7 +56,7 @@ If astigmatism = yes and tear-prod-rate = normal and spectacle-prescrip = myope 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 
 import numpy as np
@@ -287,7 +287,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     discretizer : "mdl", transformer or None, default="mdl"
         PRISM is for nominal attributes; numeric columns (see ``categorical_features``) are
         binned, every one of them (whole numbers included), and the bins become the values
-        (printed as intervals). ``"mdl"``: :class:`companion.preprocessing.MDLDiscretizer`
+        (printed as intervals; ``to_text(decimals=2)`` prints their edges to 2 decimal places). ``"mdl"``: :class:`companion.preprocessing.MDLDiscretizer`
         (Fayyad & Irani's supervised cut points). A transformer, e.g.
         ``KBinsDiscretizer(n_bins=5, encode="ordinal", strategy="quantile")``, is cloned and
         fitted on each numeric column's present values and their class labels (``fit(column,
@@ -641,14 +641,24 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return table[fired]  # -1 picks the last row: the training set's frequencies
 
     # ----------------------------------------------------------------------------------------
-    def _render_text(self, feature_names, *, weka_layout: bool = False) -> str:
+    def _render_text(self, feature_names, *, weka_layout: bool = False, decimals=None) -> str:
         """The rule list, one rule a line; ``to_text(weka_layout=True)``: exactly as Weka prints it
-        (its header and line breaks, one test a line)."""
+        (its header and line breaks, one test a line); ``decimals``: decimal places of the
+        edges of binned columns' intervals (None: 4 significant digits)."""
+        rules = self.rules_
+        if decimals is not None:
+            rules = [
+                replace(rule, conditions=tuple(
+                    (name, self.encoding_.value_name(a, c, decimals))
+                    for (name, _), a, c in zip(rule.conditions, rule.attributes, rule.codes)
+                ))
+                for rule in rules
+            ]
         if weka_layout:
             return "Prism rules\n----------\n" + "".join(
-                r.to_text(feature_names, weka_layout=True) + "\n" for r in self.rules_
+                r.to_text(feature_names, weka_layout=True) + "\n" for r in rules
             )
-        return "\n".join(rule.to_text(feature_names) for rule in self.rules_)
+        return "\n".join(rule.to_text(feature_names) for rule in rules)
 
     def rule_table(self) -> pd.DataFrame:
         """The rules as grown: ``rule`` (text), ``class``, ``conditions``, ``p``, ``t``.

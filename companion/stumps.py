@@ -79,6 +79,7 @@ from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
+    format_number,
     jsonable,
     laplace_proba,
 )
@@ -617,11 +618,7 @@ def _shared_docs(cls):
     return cls
 
 
-def _number(value, decimals):
-    """``value`` as text: ``decimals`` places, positional, trailing zeros dropped (None: 4 significant digits)."""
-    if decimals is None:
-        return f"{value:.4g}"
-    return np.format_float_positional(round(float(value), int(decimals)) + 0.0, trim="-")
+_number = format_number  # ``decimals`` places, positional (None: 4 significant digits)
 
 
 def _whole(values):
@@ -1094,8 +1091,6 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return texts
 
     def _render_text(self, feature_names, *, decimals=None):
-        if decimals is not None:
-            check_scalar(decimals, "decimals", Integral, min_val=0)
         if self.features_.size == 0:
             return f"always {self.default_class_!s}"
         return (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))

@@ -63,7 +63,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from companion.interpretable import InterpretableMixin, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.numerics import TIE_RTOL, first_near_min
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 from companion.preprocessing import mdl_cut_points
@@ -1398,8 +1398,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
         if kind in ("le", "gt"):
             upper = (kind == "le") != negated
-            shown = value if decimals is None else round(value, decimals)
-            return f"{name} {'<=' if upper else '>'} {shown:g}"
+            shown = f"{value:g}" if decimals is None else format_number(value, decimals)
+            return f"{name} {'<=' if upper else '>'} {shown}"
         if negated and feature in self.binary_other_:  # two values: "not a" reads "= b"
             return f"{name} = {value_text(self.binary_other_[feature])}"
         return f"{name} {'!=' if negated else '='} {value_text(value)}"
@@ -1415,8 +1415,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         category_names : dict {feature index or name: sequence}, optional
             Names of the nominal codes ``0, 1, ...`` of a feature.
         decimals : int, optional
-            Round thresholds and the default vector to this many decimals (default: ``%g``
-            thresholds, 3 significant digits for the default vector).
+            Decimal places of thresholds and the default vector
+            (:func:`companion.interpretable.format_number`; default: ``%g`` thresholds,
+            3 significant digits for the default vector).
         """
         category_names = self._category_names(category_names)
         labels = [str(c) for c in self.classes_]
@@ -1428,7 +1429,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if decimals is None:
             default = ", ".join(f"{label}: {d:.3g}" for label, d in zip(labels, self.default_votes_))
         else:
-            default = ", ".join(f"{label}: {round(float(d), decimals):g}" for label, d in zip(labels, self.default_votes_))
+            default = ", ".join(f"{label}: {format_number(d, decimals)}" for label, d in zip(labels, self.default_votes_))
         lines.append(f"DEFAULT ({default})")
         return "\n".join(lines)
 

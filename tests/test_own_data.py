@@ -27,6 +27,7 @@ from sklearn.base import clone
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_breast_cancer, load_wine
 from sklearn.exceptions import NotFittedError
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_validate
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.pipeline import Pipeline, make_pipeline
@@ -289,6 +290,25 @@ def test_to_text_names_the_dataframe_columns(name, cancer):
     # On an array, columns are x0, x1, ... counted from 0 (as get_feature_names_out).
     on_array = clone(fitted).fit(X.to_numpy(), y)
     assert on_array.to_text() == on_array.to_text([f"x{j}" for j in range(X.shape[1])])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_to_text_decimals_means_decimal_places_for_every_learner(name, cancer):
+    # One option, one meaning: ``decimals`` places for every printed threshold, weight or edge.
+    X, y = cancer
+    X = X.iloc[:, :6]
+    X = (X - X.mean()) / X.std() * 1.2345  # many decimals in every threshold a learner picks
+    fitted = learner(name).fit(X, y)
+    places = lambda text: [len(digits) for digits in re.findall(r"\d\.(\d+)", text)]  # noqa: E731
+    coarse, fine = fitted.to_text(decimals=1), fitted.to_text(decimals=6)
+    assert places(coarse) and max(places(coarse)) <= 1, coarse
+    assert max(places(fine)) > 1, fine  # the option changed what is printed
+    message = (
+        rf"The 'decimals' parameter of {name}\.to_text must be an int in the range \[0, inf\) "
+        r"or None\. Got -1 instead\."
+    )
+    with pytest.raises(InvalidParameterError, match=message):
+        fitted.to_text(decimals=-1)
 
 
 def column_pipeline(name):
