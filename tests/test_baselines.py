@@ -124,7 +124,6 @@ def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
     np.testing.assert_array_equal(model.predict(Xt), expected.predict(Xt))
     np.testing.assert_array_equal(model.predict(X), expected.predict(X))
     assert (model.n_leaves_, model.n_literals_) == naive_size(expected.tree_)
-    assert model.complexity_ == model.n_literals_ == int(model.leaf_depths_.sum())
 
 
 def test_pruning_parameters_are_checked():
@@ -261,7 +260,6 @@ def test_ordered_ripper_equals_the_former_paper04_loop(seed):
     assert predicted.dtype == expected.dtype and predicted.tolist() == expected.tolist()
     assert (model.n_rules_, model.n_literals_) == (n_rules, n_literals)
     assert model.n_rules_ == sum(len(m.ruleset_.rules) for _, m in model.rulesets_)
-    assert model.complexity_ == model.n_literals_
     text = model.to_text()
     assert len(text.splitlines()) == model.n_rules_ + 1 and text.endswith(f"otherwise: predict {model.default_class_}")
     assert text.count(" AND ") + model.n_rules_ == model.n_literals_ + text.count("if always")
