@@ -987,6 +987,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.allow_nan = True
+        # It reads category, string/object and bool columns as nominal (companion._nominal).
+        tags.input_tags.categorical = tags.input_tags.string = True
         return tags
 
     # -- validation ---------------------------------------------------------------------------
