@@ -97,8 +97,9 @@ from typing import Any, Callable
 import numpy as np
 import pandas as pd
 from scipy import stats
+from sklearn.utils._param_validation import StrOptions, validate_params, validate_parameter_constraints
 
-from companion.numerics import TIE_RTOL
+from companion.numerics import TIE_RTOL, StrictInterval
 
 __all__ = [
     "ALPHA",
@@ -432,6 +433,11 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
     return float(sum((math.comb(n, i) * q**i * (1 - q) ** (n - i) for i in values), Fraction(0)))
 
 
+#: ``k`` successes in ``n`` trials (scikit-learn's constraints; ``k <= n`` is checked apart).
+_COUNTS = {"k": [StrictInterval(Integral, 0, None, closed="left")], "n": [StrictInterval(Integral, 1, None, closed="left")]}
+
+
+@validate_params(_COUNTS, prefer_skip_nested_validation=True)
 def clopper_pearson(k: int, n: int, confidence: float = 1 - 2 * ALPHA) -> tuple[float, float]:
     """Clopper–Pearson (exact) interval for a binomial probability from ``k`` successes in ``n``.
 
@@ -461,9 +467,7 @@ def clopper_pearson(k: int, n: int, confidence: float = 1 - 2 * ALPHA) -> tuple[
 
 
 def _check_count(k, n, where):
-    for name, value in (("k", k), ("n", n)):
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral):
-            raise TypeError(f"{where}: {name} must be an integer, got {value!r}")
+    validate_parameter_constraints(_COUNTS, {"k": k, "n": n}, caller_name=where)
     if n < 1 or not 0 <= k <= n:
         raise ValueError(f"{where}: need 0 <= k <= n and n >= 1, got k={k!r}, n={n!r}")
 
@@ -598,27 +602,34 @@ def _check_common(where, id, statement):
         raise ValueError(f"{where}: statement must be a non-empty string, got {statement!r}")
 
 
-def _check_criterion(where, kind, direction, margin, test, zero_method="pratt", digits=2):
-    if direction not in _DIRECTIONS:
-        raise ValueError(f"{where}: direction must be one of {_DIRECTIONS}, got {direction!r}")
-    if isinstance(margin, bool) or not isinstance(margin, Real) or not math.isfinite(margin):
-        raise ValueError(f"{where}: margin must be a finite number, got {margin!r}")
-    if kind == "ratio" and margin <= 0:
-        raise ValueError(f"{where}: a ratio's margin must be > 0, got {margin!r}")
-    if kind == "proportion" and not 0 < margin < 1:
-        raise ValueError(f"{where}: a proportion's margin must lie in (0, 1), got {margin!r}")
-    if kind == "proportion" and direction == "within":
-        raise ValueError(f"{where}: direction='within' is not offered for proportions")
+#: The criterion's parameters of :func:`difference` and :func:`ratio` (scikit-learn's
+#: ``validate_params``; a ratio's margin is positive, see ``_RATIO``).
+_CRITERION = {
+    "direction": [StrOptions(set(_DIRECTIONS))],
+    "margin": [StrictInterval(Real, None, None, closed="neither")],  # finite
+    "test": [StrOptions(set(_TESTS["difference"]))],
+    "zero_method": [StrOptions(set(_ZERO_METHODS))],
+    "digits": [StrictInterval(Integral, 0, 6, closed="both")],
+}
+_RATIO = {
+    **_CRITERION,
+    "margin": [StrictInterval(Real, 0, None, closed="neither")],
+    "offset": [StrictInterval(Real, 0, None, closed="left")],
+}
+_PROPORTION = {
+    "direction": [StrOptions(set(_DIRECTIONS) - {"within"})],
+    "margin": [StrictInterval(Real, 0, 1, closed="neither")],
+    "digits": [StrictInterval(Integral, 0, 6, closed="both")],
+}
+
+
+def _check_criterion(where, kind, direction, margin):
+    """What the constraints cannot say: ``within`` needs a margin that makes an interval."""
     if direction == "within" and (margin <= 0 if kind != "ratio" else margin <= 1):
         raise ValueError(f"{where}: direction='within' needs margin > {1 if kind == 'ratio' else 0}, got {margin!r}")
-    if test not in _TESTS[kind]:
-        raise ValueError(f"{where}: test must be one of {_TESTS[kind]}, got {test!r}")
-    if zero_method not in _ZERO_METHODS:
-        raise ValueError(f"{where}: zero_method must be one of {_ZERO_METHODS}, got {zero_method!r}")
-    if isinstance(digits, bool) or not isinstance(digits, Integral) or not 0 <= digits <= 6:
-        raise ValueError(f"{where}: digits must be an integer in 0..6, got {digits!r}")
 
 
+@validate_params(_CRITERION, prefer_skip_nested_validation=True)
 def difference(id, statement, values, *, direction, margin=0.0, quantity="", unit="", test="wilcoxon",
                zero_method="pratt", digits=2) -> Claim:
     """A claim on the location of paired differences (over data sets, draws or folds).
@@ -649,11 +660,12 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
     Claim
     """
     _check_common("difference", id, statement)
-    _check_criterion("difference", "difference", direction, margin, test, zero_method, digits)
+    _check_criterion("difference", "difference", direction, margin)
     return Claim(id, statement, "difference", values, direction, float(margin), quantity, unit, digits, test,
                  zero_method)
 
 
+@validate_params(_RATIO, prefer_skip_nested_validation=True)
 def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcoxon", zero_method="pratt",
           digits=2, offset=0.0) -> Claim:
     """A claim on paired ratios ``a / b`` ("at least 2x fewer literals"), tested on ``log(a / b)``.
@@ -688,13 +700,12 @@ def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcox
     Claim
     """
     _check_common("ratio", id, statement)
-    _check_criterion("ratio", "ratio", direction, margin, test, zero_method, digits)
-    if isinstance(offset, bool) or not isinstance(offset, Real) or not offset >= 0:
-        raise ValueError(f"ratio: offset must be a number >= 0, got {offset!r}")
+    _check_criterion("ratio", "ratio", direction, margin)
     return Claim(id, statement, "ratio", values, direction, float(margin), quantity, "", digits, test, zero_method,
                  offset=float(offset))
 
 
+@validate_params(_PROPORTION, prefer_skip_nested_validation=True)
 def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="share", digits=2) -> Claim:
     """A claim on a success probability from a count ("best on a majority of data sets": ``> 0.5``).
 
@@ -721,7 +732,6 @@ def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="sh
     Claim
     """
     _check_common("proportion", id, statement)
-    _check_criterion("proportion", "proportion", direction, margin, "binomial", "pratt", digits)
     return Claim(id, statement, "proportion", values, direction, float(margin), quantity, "", digits, "binomial")
 
 
@@ -867,6 +877,7 @@ def _evaluate_variant(claims, data, alpha):
     return rows
 
 
+@validate_params({"alpha": [StrictInterval(Real, 0, 0.5, closed="neither")]}, prefer_skip_nested_validation=True)
 def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "ClaimsReport":
     """Evaluate a family of claims on the main protocol and on every alternative protocol choice.
 
@@ -893,8 +904,6 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     duplicated = sorted({i for i in ids if ids.count(i) > 1})
     if duplicated:
         raise ValueError(f"evaluate: claim ids must be unique, got duplicates {duplicated}")
-    if isinstance(alpha, bool) or not isinstance(alpha, Real) or not 0 < alpha < 0.5:
-        raise ValueError(f"evaluate: alpha must lie in (0, 0.5), got {alpha!r}")
     variants = data if isinstance(data, dict) else {main: data}
     if main not in variants:
         raise ValueError(f"evaluate: data has no {main!r} variant; got {list(variants)}")

@@ -41,16 +41,18 @@ from __future__ import annotations
 
 import hashlib
 import io
-import numbers
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
+from numbers import Integral
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from companion.numerics import StrictInterval
 from companion.paths import DATA
 
 __all__ = [
@@ -581,6 +583,10 @@ def load_all_bioc(*, lineage: bool = True):
 # --------------------------------------------------------------------------------------------
 
 
+@validate_params(
+    {"problem": [StrictInterval(Integral, 1, 3, closed="both")], "split": [StrOptions({"train", "test", "all"})]},
+    prefer_skip_nested_validation=True,
+)
 def load_monks(problem: int, split: str = "train"):
     """MONK's problem ``problem`` (1, 2 or 3), standard UCI ``split`` ("train", "test" or "all").
 
@@ -597,19 +603,7 @@ def load_monks(problem: int, split: str = "train"):
     X : pandas.DataFrame
     y : pandas.Series
     """
-    if not isinstance(problem, numbers.Integral) or isinstance(problem, (bool, np.bool_)):
-        raise TypeError(
-            f"problem must be an int (1, 2 or 3), got {problem!r} ({type(problem).__name__})"
-        )
-    if not isinstance(split, str):
-        raise TypeError(
-            f"split must be a str ('train', 'test' or 'all'), got {split!r} ({type(split).__name__})"
-        )
     problem = int(problem)
-    if problem not in (1, 2, 3):
-        raise ValueError(f"problem must be 1, 2 or 3, got {problem!r}")
-    if split not in ("train", "test", "all"):
-        raise ValueError(f"split must be 'train', 'test' or 'all', got {split!r}")
     parts = ["train", "test"] if split == "all" else [split]
     frame = pd.concat(
         [_read_csv(f"monks/monks{problem}_{part}.csv") for part in parts], ignore_index=True

@@ -103,6 +103,7 @@ from companion.interpretable import (
     laplace_proba,
     resolve_feature_names,
 )
+from companion.numerics import StrictInterval
 
 __all__ = [
     "Ball",
@@ -222,7 +223,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
     #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
-    _text_option_constraints = {"max_inline": [Interval(Integral, 0, None, closed="left")]}
+    _text_option_constraints = {"max_inline": [StrictInterval(Integral, 0, None, closed="left")]}
 
     # -- subclasses provide these ------------------------------------------------------------
     def _learn(self, sd, y01, weights):  # pragma: no cover - abstract

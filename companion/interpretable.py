@@ -54,8 +54,10 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import Interval, validate_parameter_constraints
+from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import _num_samples, check_is_fitted
+
+from companion.numerics import StrictInterval
 
 __all__ = [
     "InterpretableMixin",
@@ -203,7 +205,7 @@ def from_dict(data):
 
 #: Constraints of the ``to_text`` options every learner shares (a learner adds its own in
 #: ``_text_option_constraints``), checked by :meth:`InterpretableMixin.to_text`.
-TEXT_OPTION_CONSTRAINTS = {"decimals": [Interval(Integral, 0, None, closed="left"), None]}
+TEXT_OPTION_CONSTRAINTS = {"decimals": [StrictInterval(Integral, 0, None, closed="left"), None]}
 
 
 def format_number(value, decimals=None) -> str:

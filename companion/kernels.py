@@ -29,6 +29,9 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import comb
+from sklearn.utils._param_validation import validate_params
+
+from companion.numerics import StrictInterval
 
 __all__ = [
     "boolean_kernel",
@@ -80,6 +83,11 @@ def check_boolean(X, name: str = "X") -> np.ndarray:
     return array
 
 
+#: ``degree``'s constraint (scikit-learn's ``validate_params``): the maximal degree ``d >= 0``.
+_DEGREE = {"degree": [StrictInterval(Integral, 0, None, closed="left")]}
+
+
+@validate_params(_DEGREE, prefer_skip_nested_validation=True)
 def degree_weights(degree: int, weights=None) -> np.ndarray:
     """The complexity weights ``c_0, …, c_d`` of Eq. (4) as an array of length ``degree + 1``.
 
@@ -99,10 +107,9 @@ def degree_weights(degree: int, weights=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        On a negative/non-integer degree, non-positive weights or a weight array of wrong length.
+        On non-positive weights or a weight array of wrong length (a negative or non-integer
+        degree: ``InvalidParameterError``, a ``ValueError`` too).
     """
-    if isinstance(degree, (bool, np.bool_)) or not isinstance(degree, Integral) or degree < 0:
-        raise ValueError(f"degree must be a non-negative integer, got {degree!r}")
     if weights is None:
         return np.ones(degree + 1)
     if isinstance(weights, Real) and not isinstance(weights, (bool, np.bool_)):
@@ -133,6 +140,7 @@ def _weights_up_to(max_degree: int, weights) -> np.ndarray:
 _BLOCK_BYTES = 32 << 20
 
 
+@validate_params({**_DEGREE, "compact": ["boolean"]}, prefer_skip_nested_validation=True)
 def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndarray:
     """Gram matrix of the Boolean polynomial kernel, Eq. (5): ``k(x,x') = Σ_{i≤d} c_i binom(⟨x,x'⟩, i)``.
 

@@ -15,6 +15,8 @@ follow:
    use numpy's own reductions (pairwise summation along a row, in an order fixed by the array's
    length, not by the CPU or thread count) instead of BLAS. Same inputs, same numpy: same bits.
 3. **Ties get an explicit rule**, written in the docstring of the function that breaks them.
+4. **A number is never a bool**: :class:`StrictInterval` is scikit-learn's ``Interval``
+   constraint (for ``validate_params``) that refuses ``True`` as a count or a confidence.
 
 >>> import numpy as np
 >>> K = np.array([[2.0, 1.0], [1.0, 2.0]])
@@ -27,8 +29,10 @@ True
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils._param_validation import Interval
 
 __all__ = [
+    "StrictInterval",
     "is_integer_valued",
     "exact_matvec",
     "ordered_matvec",
@@ -271,3 +275,42 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
                 right = block[rows, order[rows, cols + 1].astype(np.intp)]
                 group_starts[rows, cols + 1] = right != left
     return (out, starts) if return_group_starts else out
+
+
+class StrictInterval(Interval):
+    """scikit-learn's ``Interval`` constraint (for ``validate_params``) that refuses bools (rule 4).
+
+    ``True`` is an ``Integral`` (and a ``Real``) to Python, so scikit-learn's constraint takes it
+    as 1; a count of errors, a problem number or a confidence given as ``True`` is a mistake,
+    refused here with scikit-learn's message ("... must be an int in the range [0, inf). Got
+    True instead.").
+
+    Parameters
+    ----------
+    type : {numbers.Integral, numbers.Real}
+        The type of the value.
+    left, right : float or None
+        The bounds (None: unbounded).
+    closed : {"left", "right", "both", "neither"}
+        Which bounds belong to the interval.
+
+    Examples
+    --------
+    >>> from numbers import Integral
+    >>> count = StrictInterval(Integral, 0, None, closed="left")
+    >>> count.is_satisfied_by(3), count.is_satisfied_by(True), count.is_satisfied_by(-1)
+    (True, False, False)
+    """
+
+    def is_satisfied_by(self, val):
+        """Whether ``val`` is a number of the type (numpy's too, not a bool) inside the interval.
+
+        Parameters
+        ----------
+        val : object
+
+        Returns
+        -------
+        bool
+        """
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)

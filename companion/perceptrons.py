@@ -71,7 +71,7 @@ from companion.interpretable import (
     resolve_feature_names,
 )
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
-from companion.numerics import exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
+from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
 from companion.kernels import (
     all_monomials,
     boolean_kernel,
@@ -111,7 +111,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
     #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
-    _text_option_constraints = {"max_terms": [Interval(Integral, 0, None, closed="left")]}
+    _text_option_constraints = {"max_terms": [StrictInterval(Integral, 0, None, closed="left")]}
 
     def _refuse_fit_params(self, fit_params):
         """A weight cannot be honoured: say so, naming the class and the reason."""

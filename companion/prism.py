@@ -62,11 +62,11 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from companion.interpretable import InterpretableMixin, laplace_proba
-from companion.numerics import TIE_RTOL
+from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,
@@ -543,6 +543,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_is_fitted(self)
         return _covers(self.rules_, nominal_codes(self, X))
 
+    @validate_params({"rule_index": [StrictInterval(Integral, 0, None, closed="left")]}, prefer_skip_nested_validation=True)
     def step_covers(self, X, rule_index) -> np.ndarray:
         """Instances satisfying the first ``s`` tests of one rule, for ``s = 0 .. len(tests)``.
 
@@ -561,9 +562,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         covered : ndarray of bool, shape (n_samples, n_tests + 1)
         """
         check_is_fitted(self)
-        if not isinstance(rule_index, Integral) or isinstance(rule_index, (bool, np.bool_)):
-            raise TypeError(f"rule_index must be an int, got {rule_index!r}")
-        if not 0 <= int(rule_index) < len(self.rules_):
+        if not int(rule_index) < len(self.rules_):
             raise ValueError(
                 f"rule_index must be in [0, {len(self.rules_)}), got {rule_index}"
             )

@@ -109,5 +109,5 @@ def test_bad_input():
         kl_inverse_upper(0.1, -1)
     with pytest.raises(ValueError, match="b > a"):
         sigma(0.0, 1.0, 1.0, 1)
-    with pytest.raises(ValueError, match="m must"):
+    with pytest.raises(ValueError, match=r"The 'm' parameter of pac_bayes_bound must be an int in the range \[1, inf\)"):
         pac_bayes_bound(0.1, 0, 100, [2.0])

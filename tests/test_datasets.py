@@ -119,9 +119,9 @@ def test_binarise_gives_zero_one_and_rejects_unknown_class():
 
 
 def test_monks_rejects_unknown_problem_and_split():
-    with pytest.raises(ValueError, match="problem must be 1, 2 or 3"):
+    with pytest.raises(ValueError, match=r"The 'problem' parameter of load_monks must be an int in the range \[1, 3\]"):
         datasets.load_monks(4)
-    with pytest.raises(ValueError, match="split must be"):
+    with pytest.raises(ValueError, match=r"The 'split' parameter of load_monks must be a str among"):
         datasets.load_monks(1, "validation")
     X, y = datasets.load_monks(2, "all")
     assert len(X) == 169 + 432
@@ -235,13 +235,14 @@ def test_positive_class_accepts_numpy_labels_and_arrays():
 
 
 def test_monks_options_are_type_checked():
-    with pytest.raises(TypeError, match=r"problem must be an int"):
+    problem = r"The 'problem' parameter of load_monks must be an int in the range \[1, 3\]\. Got {} instead"
+    with pytest.raises(TypeError, match=problem.format("'1'")):
         datasets.load_monks("1")
-    with pytest.raises(TypeError, match=r"problem must be an int"):
+    with pytest.raises(TypeError, match=problem.format("True")):
         datasets.load_monks(True)  # == 1, but not a problem number
-    with pytest.raises(TypeError, match=r"problem must be an int"):
+    with pytest.raises(TypeError, match=problem.format(r"1\.0")):
         datasets.load_monks(1.0)
-    with pytest.raises(TypeError, match=r"split must be a str"):
+    with pytest.raises(TypeError, match=r"The 'split' parameter of load_monks must be a str among .* Got None instead"):
         datasets.load_monks(1, split=None)
     X, y = datasets.load_monks(np.int64(3), "test")
     assert len(X) == 432

@@ -183,7 +183,7 @@ def test_numpy_scalars_are_accepted_and_numpy_bools_are_not(rng):
     )
     np.testing.assert_array_equal(degree_weights(np.uint8(2), np.float64(0.5)), [1.0, 0.5, 0.25])
     for bad in (np.bool_(True), True, np.float64(2.0)):
-        with pytest.raises(ValueError, match="degree must be a non-negative integer"):
+        with pytest.raises(ValueError, match=r"The 'degree' parameter of degree_weights must be an int in the range \[0, inf\)"):
             degree_weights(bad)
 
 

@@ -27,10 +27,13 @@ after 64 halvings of ``[0, 1]`` the bracket is below double resolution (accuracy
 
 from __future__ import annotations
 
-import numbers
+from numbers import Real
 
 import numpy as np
 from scipy.special import bdtr, bdtrc, gammaln, logsumexp
+from sklearn.utils._param_validation import validate_params
+
+from companion.numerics import StrictInterval
 
 __all__ = [
     "log_choose",
@@ -43,6 +46,10 @@ __all__ = [
 ]
 
 _BISECTION_STEPS = 64
+
+#: The constraint of every bound's ``delta`` (scikit-learn's ``validate_params``): a number in
+#: ``(0, 1]`` or an array of them (whose values :func:`check_delta` checks).
+DELTA_CONSTRAINTS = [StrictInterval(Real, 0, 1, closed="right"), "array-like"]
 
 
 def _check_counts(k, m, *, k_name="k", m_name="m"):
@@ -82,6 +89,7 @@ def log_choose(n, k):
     return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
 
 
+@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def check_delta(delta):
     """Validate a confidence parameter ``δ ∈ (0, 1]`` (a number or an array of them).
 
@@ -97,13 +105,11 @@ def check_delta(delta):
 
     Raises
     ------
-    TypeError
-        If ``delta`` is not a real number (a bool or a string, say).
+    sklearn.utils._param_validation.InvalidParameterError
+        If ``delta`` is neither a number in ``(0, 1]`` nor an array (a string, NaN, 0, say).
     ValueError
-        If ``delta`` is NaN or outside ``(0, 1]``.
+        If an array holds NaN or a value outside ``(0, 1]``.
     """
-    if isinstance(delta, bool) or not isinstance(delta, (numbers.Real, np.ndarray)):
-        raise TypeError(f"delta must be a real number in (0, 1], got {type(delta).__name__}")
     d = np.asarray(delta, dtype=float)
     if np.any(~(d > 0)) or np.any(d > 1):
         raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
@@ -203,6 +209,7 @@ def binomial_tail(k, m, r):
     return np.exp(log_binomial_tail(k, m, r))
 
 
+@validate_params({"delta": DELTA_CONSTRAINTS + [None]}, prefer_skip_nested_validation=True)
 def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     """Exact binomial tail inversion ``Bin‾(k, m, δ) = sup{r : Bin(k, m, r) ≥ δ}``.
 
@@ -279,6 +286,7 @@ def _log_tail_many(k, m, r):
     return out
 
 
+@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def test_set_bound(n_errors, m, delta=0.05):
     """Test-set bound ``Bin‾(m R_S(f), m, δ)`` on the risk of a classifier fixed before the test set.
 

@@ -21,11 +21,14 @@ turns a risk lower bound into a lower bound on the number of errors (Theorem 5, 
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.linalg import cholesky, solve_triangular
 from scipy.optimize import nnls
+from sklearn.utils._param_validation import validate_params
 
-from companion.numerics import ordered_dot
+from companion.numerics import StrictInterval, ordered_dot
 
 __all__ = [
     "signed_labels",
@@ -61,12 +64,11 @@ def signed_labels(y) -> np.ndarray:
     return y
 
 
-def _check_lam(lam) -> float:
-    if isinstance(lam, bool) or not isinstance(lam, (int, float, np.integer, np.floating)) or not lam >= 0:
-        raise ValueError(f"lam (the regularisation constant λ) must be a number >= 0, got {lam!r}")
-    return float(lam)
+#: ``lam``, the regularisation constant λ of Eq. 7, for scikit-learn's ``validate_params``.
+_LAM = {"lam": [StrictInterval(Real, 0, None, closed="left")]}
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def extended_gram(K, y, lam) -> np.ndarray:
     """``G_ij = y_i y_j k(x_i, x_j) + λ δ_ij``: Gram matrix of the extended points ``z_i`` (paper §4).
 
@@ -86,7 +88,7 @@ def extended_gram(K, y, lam) -> np.ndarray:
     """
     K = np.asarray(K, dtype=float)
     y = signed_labels(y)
-    lam = _check_lam(lam)
+    lam = float(lam)
     if K.ndim != 2 or K.shape != (y.size, y.size):
         raise ValueError(f"K must be a square ({y.size}, {y.size}) matrix matching y, got shape {K.shape}")
     G = (y[:, None] * y[None, :]) * K
@@ -164,6 +166,7 @@ def mmp_lower_bound(norm_sq) -> float:
     return 1.0 / float(norm_sq)
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     """Exact ``min_f R[f, λ]`` over the RKHS, and its dual coefficients (reference solver).
 
@@ -183,7 +186,7 @@ def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     risk : float
     b : ndarray of shape (m,)
     """
-    lam = _check_lam(lam)
+    lam = float(lam)
     if lam <= 0:
         raise ValueError("minimal_risk needs lam > 0 (for lam = 0 the data may not be separable)")
     G = extended_gram(K, y, lam)
@@ -193,6 +196,7 @@ def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     return float(b.sum()), b
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def error_lower_bound(risk_lower_bound, norm_sq, lam) -> float:
     """Theorem 5 (Eqs. 13–15): ``#errors ≥ (λ/4)(LB - ‖f‖²)`` for a decision tree ``f``.
 
@@ -214,10 +218,11 @@ def error_lower_bound(risk_lower_bound, norm_sq, lam) -> float:
     float
         ``max(0, (λ/4)(risk_lower_bound - norm_sq))``.
     """
-    lam = _check_lam(lam)
+    lam = float(lam)
     return max(0.0, lam / 4.0 * (float(risk_lower_bound) - float(norm_sq)))
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def tree_risk(norm_sq, n_errors, lam) -> float:
     """Eq. (8): risk of a decision tree, ``R = ‖f‖² + (4/λ)·#errors`` (= leaves + errors for λ=4, c≡1).
 
@@ -235,7 +240,7 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
     float
         ``‖f‖² + (4/λ)·n_errors``.
     """
-    lam = _check_lam(lam)
+    lam = float(lam)
     if lam <= 0:
         return float(norm_sq) if n_errors == 0 else np.inf
     return float(norm_sq) + 4.0 / lam * float(n_errors)
@@ -250,6 +255,7 @@ def _slacks(decision_values, y) -> np.ndarray:
     return np.maximum(0.0, 1.0 - y * f)
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     """Regularised risk ``R[f, λ] = ‖f‖² + (1/λ) Σ_i ξ_i²`` with ``ξ_i = (1 - y_i f(x_i))_+`` (Eq. 7).
 
@@ -280,12 +286,13 @@ def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     4.0
     """
     slack = _slacks(decision_values, y)
-    lam = _check_lam(lam)
+    lam = float(lam)
     if lam == 0:
         return float(norm_sq) if not np.any(slack > 0) else np.inf
     return float(norm_sq + ordered_dot(slack, slack) / lam)
 
 
+@validate_params(_LAM, prefer_skip_nested_validation=True)
 def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
 
@@ -317,12 +324,20 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     4.0
     """
     slack = _slacks(decision_values, y)
-    lam = _check_lam(lam)
+    lam = float(lam)
     if lam <= 0:
         raise ValueError("hinge_risk needs lam > 0 (the loss is weighted by 2/lam)")
     return float(norm_sq) + 2.0 / lam * float(np.sum(np.sort(slack)))
 
 
+@validate_params(
+    {
+        "norm_sq": [StrictInterval(Real, 0, None, closed="neither")],
+        "kernel_diagonal": [StrictInterval(Real, 0, None, closed="neither")],
+        "n_train": [StrictInterval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def theorem6_subset_size(norm_sq, kernel_diagonal, n_train) -> dict:
     """Size of Theorem 6's enumeration for trees/DNFs of norm ``‖f‖²`` (paper 03, Theorem 6, reconstructed).
 
@@ -353,10 +368,6 @@ def theorem6_subset_size(norm_sq, kernel_diagonal, n_train) -> dict:
     """
     from math import ceil, comb, log10
 
-    if not norm_sq > 0 or not kernel_diagonal > 0:
-        raise ValueError(f"norm_sq and kernel_diagonal must be > 0, got {norm_sq!r} and {kernel_diagonal!r}")
-    if isinstance(n_train, bool) or not isinstance(n_train, (int, np.integer)) or n_train < 1:
-        raise ValueError(f"n_train must be a positive integer, got {n_train!r}")
     mu = 1.0 / np.sqrt(float(norm_sq) * float(kernel_diagonal))
     size = min(int(n_train), ceil(2.0 / mu**2 - 1e-9))
     total = sum(comb(int(n_train), j) for j in range(size + 1))

@@ -26,21 +26,33 @@ costs. The paper's form (``pairing=False``) is the default.
 
 from __future__ import annotations
 
-import numbers
+from numbers import Integral
 
 import numpy as np
 from scipy.special import gammaln
+from sklearn.utils._param_validation import validate_params
 
-from companion.bounds.binomial import binomial_tail_inversion, log_choose, resolve_log_delta
+from companion.bounds.binomial import DELTA_CONSTRAINTS, binomial_tail_inversion, log_choose, resolve_log_delta
 from companion.bounds.occam import log_attribute_choices, log_zeta
+from companion.numerics import StrictInterval
 
 __all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial", "sample_compression_bound"]
 
 
+#: The parameters of :func:`compression_bound` and :func:`compression_bound_binomial`.
+_BOUND_CONSTRAINTS = {
+    "n_errors": [StrictInterval(Integral, 0, None, closed="left")],
+    "m": [StrictInterval(Integral, 1, None, closed="left")],
+    "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+    "size": [StrictInterval(Integral, 0, None, closed="left")],
+    "delta": DELTA_CONSTRAINTS,
+    "pairing": ["boolean"],
+    "reuse_features": ["boolean"],
+}
+
+
 def _check(n_errors, m, n_features, size, reuse_features=False):
-    for name, value, minimum in (("n_errors", n_errors, 0), ("m", m, 1), ("n_features", n_features, 1), ("size", size, 0)):
-        if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)) or value < minimum:
-            raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    """What the constraints cannot say: the sizes must fit together."""
     if size > n_features and not reuse_features:
         raise ValueError(
             f"size (stumps) cannot exceed n_features: {size} > {n_features} (unless reuse_features=True)"
@@ -79,6 +91,7 @@ def compression_log_message(n_features, size, *, pairing=False, reuse_features=F
     return float(choices + size * np.log(2.0) + extra)
 
 
+@validate_params(_BOUND_CONSTRAINTS, prefer_skip_nested_validation=True)
 def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
     """Theorem 3 + Eq. 5 of Paper 05 (reconstructed): the SC risk bound.
 
@@ -119,6 +132,7 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
     return float(-np.expm1(-cost / free))
 
 
+@validate_params(_BOUND_CONSTRAINTS, prefer_skip_nested_validation=True)
 def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
     """Tighter variant (not in the paper): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``.
 
@@ -159,6 +173,7 @@ def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pai
     return float(binomial_tail_inversion(n_errors, m - size, log_delta=float(log_conf)))
 
 
+@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0.05):
     """Theorem 3 of Paper 05 in its general form (Marchand & Sokolova 2005), any message.
 

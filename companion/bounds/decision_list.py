@@ -39,9 +39,11 @@ from numbers import Integral
 
 import numpy as np
 from scipy.special import gammaln
+from sklearn.utils._param_validation import StrOptions, validate_params
 
-from companion.bounds.binomial import check_delta, log_choose
+from companion.bounds.binomial import DELTA_CONSTRAINTS, check_delta, log_choose
 from companion.bounds.occam import log_zeta
+from companion.numerics import StrictInterval
 
 __all__ = [
     "theorem1_bound",
@@ -59,10 +61,12 @@ __all__ = [
 _LN_ZETA_NORMALISER = np.log(np.pi**2 / 6.0)  # sum_{i>=1} 1/i^2 = pi^2/6
 
 
-def _check_counts(**counts):
-    for name, value in counts.items():
-        if isinstance(value, bool) or not isinstance(value, (Integral, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+_COUNT = [StrictInterval(Integral, 0, None, closed="left")]
+
+
+def _counts(*names, **more):
+    """scikit-learn ``validate_params`` constraints: each named count an int >= 0, and ``delta``."""
+    return {**dict.fromkeys(names, _COUNT), "delta": DELTA_CONSTRAINTS, **more}
 
 
 def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
@@ -85,8 +89,6 @@ def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
 
 def _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
     """``ln B_Λ`` and ``ln(1/δ_Λ)`` of Theorem 1, and ``m - λ - k``."""
-    _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, b_n=b_n, k_p=k_p, k_n=k_n)
-    check_delta(delta)
     if c_p + b_p + k_p > m_p or c_n + b_n + k_n > m_n:
         raise ValueError(
             "the compression and error counts exceed the class sizes: "
@@ -104,6 +106,7 @@ def _solve(complexity, free):
     return float(-np.expm1(-complexity / free))
 
 
+@validate_params(_counts("m_p", "m_n", "c_p", "c_n", "b_p", "b_n", "k_p", "k_n", "r"), prefer_skip_nested_validation=True)
 def theorem1_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> float:
     """Theorem 1: risk bound of a DLM of ``r`` Pi/Ni balls (Sokolova et al. 2002, Section 4).
 
@@ -130,11 +133,11 @@ def theorem1_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> 
     float
         Upper bound on the true risk, in ``[0, 1]``.
     """
-    _check_counts(r=r)
     ln_b, ln_inv_delta, free = _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta)
     return _solve(ln_b + float(gammaln(r + 1)) + ln_inv_delta, free)
 
 
+@validate_params(_counts("m_p", "m_n", "c_p", "c_n", "b_p", "b_n", "k_p", "k_n", "r"), prefer_skip_nested_validation=True)
 def theorem2_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> float:
     """Theorem 2: risk bound of a DLM with all four ball types (Section 4).
 
@@ -162,7 +165,6 @@ def theorem2_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> 
     float
         Upper bound on the true risk, in ``[0, 1]``.
     """
-    _check_counts(r=r)
     ln_b, ln_inv_delta, free = _compression_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta)
     size = c_p + c_n + b_p + b_n
     centres = c_p + c_n
@@ -170,6 +172,7 @@ def theorem2_bound(m_p, m_n, *, c_p, c_n, b_p, b_n, k_p, k_n, r, delta=0.05) -> 
     return _solve(ln_b + ordering + ln_inv_delta, free)
 
 
+@validate_params(_counts("m_p", "m_n", "c_p", "c_n", "b_p", "k_p", "k_n"), prefer_skip_nested_validation=True)
 def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     """Risk bound of a ball SCM conjunction — OUR RECONSTRUCTION, not the JMLR 2002 formula.
 
@@ -204,8 +207,6 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     float
         Upper bound on the true risk, in ``[0, 1]``.
     """
-    _check_counts(m_p=m_p, m_n=m_n, c_p=c_p, c_n=c_n, b_p=b_p, k_p=k_p, k_n=k_n)
-    check_delta(delta)
     if c_p + b_p + k_p > m_p or c_n + k_n > m_n:
         raise ValueError("the compression and error counts exceed the class sizes")
     ln_b = (
@@ -224,6 +225,7 @@ def scm_bound(m_p, m_n, *, c_p, c_n, b_p, k_p, k_n, delta=0.05) -> float:
     return _solve(float(ln_b) + float(ln_inv_delta), free)
 
 
+@validate_params(_counts("m", "compression_size", "n_centres", "n_errors", "r", ball_type=[StrOptions({"simple", "complex"})]), prefer_skip_nested_validation=True)
 def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="simple", delta=0.05) -> float:
     """A sample-compression bound for the DLM that does not split counts by class — OUR CORRECTION.
 
@@ -261,10 +263,6 @@ def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="s
     float
         Upper bound on the true risk, in ``[0, 1]``.
     """
-    _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors, r=r)
-    check_delta(delta)
-    if ball_type not in ("simple", "complex"):
-        raise ValueError(f"ball_type must be 'simple' or 'complex', got {ball_type!r}")
     if n_centres > compression_size or compression_size + n_errors > m:
         raise ValueError("need n_centres <= compression_size and compression_size + n_errors <= m")
     return float(
@@ -313,6 +311,7 @@ def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
     return float(out) if out.ndim == 0 else out
 
 
+@validate_params(_counts("m", "compression_size", "n_centres", "n_errors"), prefer_skip_nested_validation=True)
 def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05) -> float:
     """Risk bound of a ball SCM with the sets chosen among all ``m`` examples — OUR CORRECTION.
 
@@ -339,8 +338,6 @@ def scm_bound_corrected(m, *, compression_size, n_centres, n_errors, delta=0.05)
     float
         Upper bound on the true risk, in ``[0, 1]``.
     """
-    _check_counts(m=m, compression_size=compression_size, n_centres=n_centres, n_errors=n_errors)
-    check_delta(delta)
     if n_centres > compression_size or compression_size + n_errors > m:
         raise ValueError("need n_centres <= compression_size and compression_size + n_errors <= m")
     return float(_corrected_vectorised("scm", m, compression_size, n_centres, n_errors, 0, delta))

@@ -27,9 +27,13 @@ thresholds (so at most ``⌊log₂((B−A)/(b−a))⌋`` bits, the paper's claim
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from companion.bounds.binomial import binomial_tail_inversion, log_choose, resolve_log_delta
+import numpy as np
+from sklearn.utils._param_validation import validate_params
+
+from companion.bounds.binomial import DELTA_CONSTRAINTS, binomial_tail_inversion, log_choose, resolve_log_delta
+from companion.numerics import StrictInterval
 
 _MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code
 
@@ -186,6 +190,14 @@ def threshold_code_cost(lengths):
     return lengths * np.log(2.0) - log_zeta(lengths)
 
 
+@validate_params(
+    {
+        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "size": [StrictInterval(Integral, 0, None, closed="left")],
+        "reuse_features": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def log_attribute_choices(n_features, size, *, reuse_features=False):
     """``ln`` of the number of attribute choices a prior spreads its mass over uniformly.
 
@@ -214,8 +226,6 @@ def log_attribute_choices(n_features, size, *, reuse_features=False):
     >>> round(log_attribute_choices(3, 2), 6), round(log_attribute_choices(3, 2, reuse_features=True), 6)
     (1.098612, 1.791759)
     """
-    if isinstance(n_features, bool) or not isinstance(n_features, (int, np.integer)) or n_features < 1:
-        raise ValueError(f"n_features must be an integer >= 1, got {n_features!r}")
     if not reuse_features and n_features < size:
         raise ValueError(
             f"n_features must be an integer >= the number of stumps ({size}) when each attribute "
@@ -252,6 +262,16 @@ def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
     )
 
 
+@validate_params(
+    {
+        "n_errors": [StrictInterval(Integral, 0, None, closed="left")],
+        "m": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "delta": DELTA_CONSTRAINTS,
+        "reuse_features": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05, *, reuse_features=False):
     """Theorem 2 of Paper 05: ``Bin‾(m R_S, m, P(k,d,σ) δ)`` (display reconstructed, module docstring).
 

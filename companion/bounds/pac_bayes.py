@@ -32,10 +32,14 @@ The inversion ``kl^{-1}_+(q, ε) = sup{r ≥ q : kl(q‖r) ≤ ε}`` is a fixed 
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral, Real
 
-from companion.bounds.binomial import resolve_log_delta
+import numpy as np
+from sklearn.utils._param_validation import validate_params
+
+from companion.bounds.binomial import DELTA_CONSTRAINTS, resolve_log_delta
 from companion.bounds.occam import log_attribute_choices, log_zeta
+from companion.numerics import StrictInterval
 
 __all__ = [
     "kl_bernoulli",
@@ -154,6 +158,16 @@ def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
     return float(choices - log_zeta(size) + size * np.log(2.0) + np.log(ratios).sum())
 
 
+@validate_params(
+    {
+        "gibbs_empirical_risk": [StrictInterval(Real, 0, 1, closed="both"), "array-like"],
+        "m": [StrictInterval(Integral, 1, None, closed="left")],
+        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "delta": DELTA_CONSTRAINTS,
+        "reuse_features": ["boolean"],
+    },
+    prefer_skip_nested_validation=True,
+)
 def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.05, *, reuse_features=False):
     """Theorem 4 of Paper 05: upper bound on the Gibbs risk ``R(G_Q)`` (Section V).
 
@@ -182,10 +196,8 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     >>> round(float(pac_bayes_bound(0.0, 62, 2000, [1.0])), 6)
     0.243691
     """
-    if not isinstance(m, (int, np.integer)) or m < 1:
-        raise ValueError(f"m must be a positive integer, got {m!r}")
-    risk = np.nan if isinstance(gibbs_empirical_risk, (bool, str)) else np.asarray(gibbs_empirical_risk, dtype=float)
-    if not np.all((risk >= 0) & (risk <= 1)):  # NaN fails both comparisons
+    risk = np.asarray(gibbs_empirical_risk, dtype=float)
+    if not np.all((risk >= 0) & (risk <= 1)):  # an array's values; NaN fails both comparisons
         raise ValueError(f"gibbs_empirical_risk must be a number in [0, 1], got {gibbs_empirical_risk!r}")
     ld = float(resolve_log_delta(delta))
     epsilon = (pac_bayes_kl(n_features, range_ratios, reuse_features=reuse_features) + np.log(m + 1.0) - ld) / m
