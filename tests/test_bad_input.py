@@ -485,3 +485,37 @@ def test_loader_rejects(thunk, exc, match):
 def test_positive_class_covering_every_label_is_rejected():
     _, y = datasets.load_haberman()
     _raises(ValueError, r"covers every label", lambda: datasets.load_haberman(positive_class=sorted(set(y))))
+
+
+# ------------------------------------------------------------------------------------------------
+# Public functions of the protocols and the claims (scikit-learn's validate_params: the message
+# names the function, the parameter, the allowed range and the value given)
+# ------------------------------------------------------------------------------------------------
+def _protocol_cases():
+    from companion import claims
+    from companion.experiments import paper01_followups, paper03
+
+    return [
+        ("run_draw n_train=1", lambda: paper03.run_draw(0, n_train=1), ValueError,
+         r"The 'n_train' parameter of run_draw must be an int in the range \[2, inf\)\. Got 1 instead"),
+        ("conditioned n_draws=True", lambda: paper03.run_conditioned_protocol(True, 0), TypeError,
+         r"The 'n_draws' parameter of run_conditioned_protocol must be an int in the range \[1, inf\)\. Got True"),
+        ("row_order_spread n_orders=1", lambda: paper03.row_order_spread(0, n_orders=1), ValueError,
+         r"The 'n_orders' parameter of row_order_spread must be an int in the range \[2, inf\)\. Got 1 instead"),
+        ("bound_coverage m=0.5", lambda: paper01_followups.bound_coverage(2, m=0.5), ValueError,
+         r"The 'm' parameter of bound_coverage must be an int in the range \[1, inf\)\. Got 0\.5 instead"),
+        ("clopper_pearson n=0", lambda: claims.clopper_pearson(0, 0), ValueError,
+         r"The 'n' parameter of clopper_pearson must be an int in the range \[1, inf\)\. Got 0 instead"),
+        ("theorem6 n_train=True", lambda: kernel_bounds.theorem6_subset_size(4, 29, True), TypeError,
+         r"The 'n_train' parameter of theorem6_subset_size must be an int in the range \[1, inf\)\. Got True"),
+        ("log_attribute_choices n=0", lambda: occam.log_attribute_choices(0, 1), ValueError,
+         r"The 'n_features' parameter of log_attribute_choices must be an int in the range \[1, inf\)\. Got 0"),
+        ("check_delta True", lambda: binomial.check_delta(True), TypeError,
+         r"The 'delta' parameter of check_delta must be a float in the range \(0\.0, 1\.0\] or an array-like\. Got True"),
+    ]
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_public_function_messages_name_function_parameter_range_and_value(case):
+    name, thunk, exc, match = _protocol_cases()[case]
+    _raises(exc, match, thunk)

@@ -28,15 +28,18 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import validate_params
 
 from companion._ball_search import greedy_ball_list
 from companion.decision_list import BALL_TYPES, BallSetCoveringMachine, DecisionListMachine, SortedDistances
 from companion.evaluation import parallel_map, stratified_folds
+from companion.numerics import StrictInterval
 from companion.experiments.paper01 import (
     COMPARABLE,
     DISPLAY,
@@ -793,6 +796,10 @@ def _coverage_summary(frame) -> dict:
     return out
 
 
+@validate_params(
+    dict.fromkeys(("n_runs", "m", "n_test", "s_max"), [StrictInterval(Integral, 1, None, closed="left")]),
+    prefer_skip_nested_validation=True,
+)
 def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVERAGE_PENALTIES,
                    distribution=COVERAGE_DISTRIBUTION, delta=0.05, seed=0, n_jobs=1) -> pd.DataFrame:
     """Monte-Carlo coverage of the DLM and SCM bounds, published and corrected, at ``delta``.
@@ -832,9 +839,6 @@ def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVER
         One row per (run, machine, bound): ``selected_bound``, ``selected_risk``,
         ``selected_violated``, ``any_violated``, ``min_gap`` (smallest bound minus risk).
     """
-    for name, value in (("n_runs", n_runs), ("m", m), ("n_test", n_test), ("s_max", s_max)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     if delta != 0.05:
         raise ValueError("bound_coverage evaluates the bounds at their default delta = 0.05")
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence(seed).spawn(n_runs)]

@@ -37,6 +37,7 @@ from numbers import Integral
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
 
 from companion.bounds.boolean_kernel import tree_risk
 from companion.evaluation import comparison_table, parallel_map
@@ -44,6 +45,7 @@ from companion.experiments.protocol import check_tidy
 from companion.kernels import add_complemented_bits, boolean_kernel
 from companion.baselines import PrunedDecisionTree
 from companion.led import bayes_predict, make_led_digits, optimal_boolean_tree
+from companion.numerics import StrictInterval
 from companion.paper_numbers import paper_table
 from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMarginPerceptron
 
@@ -127,6 +129,12 @@ def _margin_error(classifier, X, y) -> tuple[float, int]:
     return 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
 
 
+#: Counts of the protocols (scikit-learn's constraints): draws >= 1, set sizes and orders >= 2.
+_DRAWS = {"n_draws": [StrictInterval(Integral, 1, None, closed="left")]}
+_AT_LEAST_TWO = [StrictInterval(Integral, 2, None, closed="left")]
+
+
+@validate_params({"n_train": _AT_LEAST_TWO, "n_test": _AT_LEAST_TWO}, prefer_skip_nested_validation=True)
 def run_draw(
     seed,
     *,
@@ -165,9 +173,6 @@ def run_draw(
         perceptron, the number of points with ``f(x) = 0`` exactly (counted as errors, the
         paper's ``err(f) = #{y f(x) ≤ 0}``); NaN for the trees, which output labels.
     """
-    for name, value in (("n_train", n_train), ("n_test", n_test)):
-        if isinstance(value, bool) or not isinstance(value, Integral) or value < 2:
-            raise ValueError(f"{name} must be an integer >= 2, got {value!r}")
     rng = np.random.default_rng(seed)
     X, y, X_test, y_test = _draw_data(rng, n_train, n_test, noise)
     return _fit_draw(X, y, X_test, y_test, degrees=degrees, lam=lam, mask_terms=mask_terms, tol=tol, noise=noise)
@@ -231,8 +236,7 @@ def _run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
     not change the result. Other keyword arguments go to :func:`run_draw`. Returns the long
     table of :func:`run_draw` with an extra column ``draw`` (:func:`_tidy` makes it :func:`run`'s).
     """
-    if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
-        raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
+    validate_parameter_constraints(_DRAWS, {"n_draws": n_draws}, caller_name="paper03.run")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
     frames = parallel_map(partial(_run_seeded_draw, kwargs), list(enumerate(seeds)), n_jobs=n_jobs)
     return pd.concat(frames, ignore_index=True)
@@ -869,6 +873,7 @@ def _run_conditioned_draw(kwargs, item):
     return _fit_draw(X, y, X_test, y_test, **options).assign(draw=k, tries=tries)
 
 
+@validate_params(_DRAWS, prefer_skip_nested_validation=True)
 def run_conditioned_protocol(n_draws, seed, *, n_jobs=1, target=None, tolerance=0.0, **kwargs) -> pd.DataFrame:
     """:func:`run`'s protocol on draws whose training set is as easy as the paper's (rejection-sampled).
 
@@ -899,8 +904,6 @@ def run_conditioned_protocol(n_draws, seed, *, n_jobs=1, target=None, tolerance=
         :func:`run`'s tidy frame (``seed`` is the draw), with the extra column ``tries``
         (training sets drawn until one was accepted).
     """
-    if isinstance(n_draws, bool) or not isinstance(n_draws, Integral) or n_draws < 1:
-        raise ValueError(f"n_draws must be a positive integer, got {n_draws!r}")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
     options = dict(kwargs, target=target, tolerance=tolerance)
     frames = parallel_map(partial(_run_conditioned_draw, options), list(enumerate(seeds)), n_jobs=n_jobs)
@@ -1081,6 +1084,7 @@ _ORDER_PLAN = {"kernel_perceptron": (2, 3, 7), "kernel_svm": (7,), "mask_percept
 _ORDERS_PER_ITEM = 10
 
 
+@validate_params({"n_orders": _AT_LEAST_TWO}, prefer_skip_nested_validation=True)
 def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, n_train=500, n_test=5000, lam=4.0,
                      tol=1e-3, mask_terms=None, n_jobs=1) -> pd.DataFrame:
     """Refit the order-sensitive methods on ``n_orders`` random row orders of one draw's training set.
@@ -1126,11 +1130,9 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
     unknown = set(plan) - set(_ORDER_PLAN)
     if unknown:
         raise ValueError(f"plan names unknown methods {sorted(unknown)}; expected some of {sorted(_ORDER_PLAN)}")
-    if isinstance(n_orders, bool) or not isinstance(n_orders, Integral) or n_orders < 2:
-        raise ValueError(f"n_orders must be an integer >= 2, got {n_orders!r}")
     max_orders = dict(max_orders or {})
     for method, count in max_orders.items():
-        if method not in _ORDER_PLAN or isinstance(count, bool) or not isinstance(count, Integral) or count < 2:
+        if method not in _ORDER_PLAN or not _AT_LEAST_TWO[0].is_satisfied_by(count):
             raise ValueError(f"max_orders must map methods of {sorted(_ORDER_PLAN)} to integers >= 2, "
                              f"got {method!r}: {count!r}")
     X, y, X_test, y_test = _protocol_draw(seed, draw, n_train, n_test)
