@@ -65,8 +65,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.model_selection import ParameterGrid
-from sklearn.utils import check_random_state, check_scalar
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -83,7 +83,7 @@ from companion.interpretable import (
     jsonable,
     laplace_proba,
 )
-from companion.numerics import TIE_RTOL, first_near_min, is_integer_valued
+from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_integer_valued
 
 __all__ = [
     "SetCoveringStumps",
@@ -1060,6 +1060,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.complexity_ = int(n_stumps)
         self.bound_ = float(self.bound_path_[-1])
 
+    @validate_params({"n_stumps": [StrictInterval(Integral, 0, None, closed="left")]}, prefer_skip_nested_validation=True)
     def truncated(self, n_stumps):
         """A copy of this fitted model keeping only its first ``n_stumps`` stumps (and bound).
 
@@ -1074,7 +1075,11 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             A fitted copy; its cells merge the cells ``n_stumps ..`` of this model.
         """
         check_is_fitted(self)
-        check_scalar(n_stumps, "n_stumps", Integral, min_val=0, max_val=int(self.features_.size))
+        if n_stumps > self.features_.size:
+            raise ValueError(
+                f"{type(self).__name__}.truncated: n_stumps must be at most complexity_ = {self.features_.size}, "
+                f"got {n_stumps!r}"
+            )
         out = copy.deepcopy(self)
         out._cut(int(n_stumps))
         # Prefix of r stumps: an example's cell j becomes min(j, r), so cells r.. merge.

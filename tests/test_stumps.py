@@ -533,8 +533,10 @@ def test_bad_data(rng):
     model = SetCoveringStumps(**GREEDY).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X[:, :3])
-    with pytest.raises(ValueError, match="n_stumps"):
+    with pytest.raises(ValueError, match=r"truncated: n_stumps must be at most complexity_ = \d+, got 99"):
         model.truncated(99)
+    with pytest.raises(ValueError, match=r"The 'n_stumps' parameter of \w+\.truncated must be an int in the range \[0, inf\)\. Got -1 instead"):
+        model.truncated(-1)
 
 
 @settings(max_examples=25, deadline=None)
