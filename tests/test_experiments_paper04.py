@@ -33,13 +33,13 @@ def test_committed_peer_folds_are_the_protocols_folds():
 def test_peer_results_layout_and_errors():
     peers = paper04.peer_results(["iris"])
     # run's tidy layout, so that the two concatenate into one frame
-    assert list(peers.columns) == ["dataset", "method", "seed", "fold", "error", "rules", "literals"]
+    assert list(peers.columns) == ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
     assert (peers["seed"] == 0).all()
     assert set(peers["method"]) <= set(paper04.PEER_LEARNERS)
     assert peers.groupby("method")["fold"].nunique().eq(10).all()
     raw, _, _ = datasets.load_peers("widc")
     raw = raw[raw["dataset"] == "iris"]
-    assert np.allclose(np.sort(peers["error"]), np.sort(raw["errors"] / raw["n_test"]))
+    assert sorted(zip(peers["errors"], peers["n_test"])) == sorted(zip(raw["errors"], raw["n_test"]))
     assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
 
 
@@ -67,7 +67,7 @@ def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypat
     pd.testing.assert_frame_equal(*iris)  # one run where the typings agree
     xd6 = raw[(raw["dataset"] == "xd6") & (raw["typing"] == "numeric")]
     ours = numeric[numeric["dataset"] == "xd6"]
-    assert np.isclose(ours["error"].sum(), (xd6["errors"] / xd6["n_test"]).sum())
+    assert (ours["errors"].sum(), ours["n_test"].sum()) == (xd6["errors"].sum(), xd6["n_test"].sum())
     tampered = provenance.copy()
     tampered["nominal columns: xd6 (documented)"] = "none"
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(raw, folds, tampered))
@@ -84,8 +84,8 @@ def test_majority_results_predict_the_training_majority():
     y = paper04.load_benchmark_set("xd6").y
     train, test = paper04.stratified_folds(y, n_splits=10, seed=0)[0]
     labels, counts = np.unique(y[train], return_counts=True)
-    expected = np.mean(y[test] != labels[np.argmax(counts)])
-    assert majority.query("dataset == 'xd6' and fold == 0")["error"].item() == expected
+    expected = np.count_nonzero(y[test] != labels[np.argmax(counts)]), len(test)
+    assert tuple(majority.query("dataset == 'xd6' and fold == 0")[["errors", "n_test"]].iloc[0]) == expected
 
 
 def _toy_results():
@@ -93,8 +93,8 @@ def _toy_results():
     for d, (p, o, j) in enumerate([(0.1, 0.2, 0.2), (0.3, 0.3, 0.4), (0.2, 0.1, 0.1), (0.0, 0.0, 0.5)]):
         for fold in range(2):
             for learner, error, literals in (("WIDC(p)", p, 4), ("WIDC(o)", o, 2), ("J48", j, 40)):
-                rows.append(dict(dataset=f"d{d}", method=learner, seed=0, fold=fold, error=error, rules=1,
-                                 literals=literals))
+                rows.append(dict(dataset=f"d{d}", method=learner, seed=0, fold=fold, errors=round(error * 10),
+                                 n_test=10, rules=1, literals=literals))
     return pd.DataFrame(rows)
 
 
@@ -112,7 +112,7 @@ def test_peer_claims_table_counts_and_signs():
 
 def test_error_with_std_formats_fold_mean_and_sd():
     results = _toy_results()
-    results.loc[(results["dataset"] == "d0") & (results["method"] == "J48") & (results["fold"] == 1), "error"] = 0.4
+    results.loc[(results["dataset"] == "d0") & (results["method"] == "J48") & (results["fold"] == 1), "errors"] = 4
     table = paper04.error_with_std(results, ["J48", "WIDC(p)", "nobody"])
     assert list(table.columns) == ["J48", "WIDC(p)"]
     assert table.loc["d0", "J48"] == f"30.0 ± {np.std([20, 40], ddof=1):.1f}"
@@ -127,7 +127,7 @@ def test_sensitivity_at_zero_is_the_benchmarks_widc_o():
     bench = paper04.run(paper04.Config(datasets=("iris", "monks1"), others=(), max_folds=2, optimistic_strength=0.0))
     bench = bench[bench["method"] == "WIDC(o)"].set_index(["dataset", "fold"])
     zero = sensitivity[sensitivity["strength"] == 0.0].set_index(["dataset", "fold"])
-    assert np.allclose(zero["errors"] / zero["n_test"], bench.loc[zero.index, "error"])
+    assert (zero[["errors", "n_test"]] == bench.loc[zero.index, ["errors", "n_test"]]).all().all()
     assert (zero["literals"] == bench.loc[zero.index, "literals"]).all()
     # Cells: at most |LS| and 2^t, and pruning cannot create cells.
     assert (sensitivity["grown_cells"] <= np.minimum(2.0 ** sensitivity["grown_rules"], sensitivity["n_train"])).all()
@@ -212,7 +212,7 @@ def test_builders_read_the_tidy_frame_only():
     summary = paper04.summary_table(results)
     assert set(summary.columns.get_level_values("learner")) == set(results["method"])
     cart = results[results["method"] == "CART"]
-    assert summary.loc["iris", ("CART", "error %")] == pytest.approx(100 * cart["error"].mean())
+    assert summary.loc["iris", ("CART", "error %")] == pytest.approx(100 * (cart["errors"] / cart["n_test"]).mean())
     assert summary.loc["iris", ("CART", "literals")] == pytest.approx(cart["literals"].mean())
     former = paper04.folds_table(results)
     assert list(former.columns) == paper04.FOLDS_COLUMNS and "method" not in former.columns
@@ -226,7 +226,8 @@ def test_folds_table_is_the_former_layout():
     assert (new["seed"] == 3).all()
     old = paper04.folds_table(new)
     assert list(old.columns) == paper04.FOLDS_COLUMNS
-    pd.testing.assert_frame_equal(old.drop(columns="learner"), new[[c for c in paper04.FOLDS_COLUMNS if c != "learner"]])
+    rated = new.assign(error=new["errors"] / new["n_test"])  # the CSV's error: a fraction of the fold
+    pd.testing.assert_frame_equal(old.drop(columns="learner"), rated[[c for c in paper04.FOLDS_COLUMNS if c != "learner"]])
     assert list(old["learner"]) == list(new["method"])
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
@@ -289,8 +290,8 @@ def _claims_toy(names=tuple(f"d{k}" for k in range(11)) + ("votes",)):
             for learner, (error, literals) in spec.items():
                 if learner == "J48" and name == "d0":
                     error = 0.50
-                rows.append(dict(dataset=name, method=learner, seed=0, fold=fold, error=error, rules=1,
-                                 literals=literals))
+                rows.append(dict(dataset=name, method=learner, seed=0, fold=fold, errors=round(error * 100),
+                                 n_test=100, rules=1, literals=literals))
     return pd.DataFrame(rows)
 
 
@@ -333,16 +334,16 @@ def test_claims_data_is_exact_and_names_the_chosen_cn2():
 
 def test_substitute_and_variants_replace_only_what_they_rerun():
     main = _claims_toy()
-    rerun = main[(main["method"] == "WIDC(p)") & (main["dataset"] == "d3")].assign(error=0.9, literals=7)
+    rerun = main[(main["method"] == "WIDC(p)") & (main["dataset"] == "d3")].assign(errors=90, literals=7)
     variants = paper04.claims_variants(main, polarity_gt=rerun, numeric=rerun.iloc[0:0])
     assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1"]  # an empty re-run is no variant
     gt = variants["polarity=gt"]
     assert len(gt) == len(main)
     changed = gt[(gt["method"] == "WIDC(p)") & (gt["dataset"] == "d3")]
-    assert (changed["error"] == 0.9).all() and (changed["literals"] == 7).all() and len(changed) == 2
+    assert (changed["errors"] == 90).all() and (changed["literals"] == 7).all() and len(changed) == 2
     pd.testing.assert_frame_equal(gt[gt["dataset"] != "d3"].reset_index(drop=True),
                                   variants["main"][variants["main"]["dataset"] != "d3"].reset_index(drop=True))
-    assert (variants["CN2 alpha=1"].query("method == 'CN2'")["error"] == 0.30).all()
+    assert (variants["CN2 alpha=1"].query("method == 'CN2'")["errors"] == 30).all()
     for frame in variants.values():
         check_tidy(frame)  # the variants are tidy frames, as every builder takes
 
@@ -360,7 +361,7 @@ def test_peer_tables_stack_the_variants_with_the_majority_row():
 
 def test_polarity_table_and_the_data_sets_each_variant_reruns():
     main = _claims_toy()
-    gt = main[main["method"].isin(["WIDC(p)", "WIDC()"]) & main["dataset"].isin(["d1", "d2"])].assign(error=0.0)
+    gt = main[main["method"].isin(["WIDC(p)", "WIDC()"]) & main["dataset"].isin(["d1", "d2"])].assign(errors=0)
     table = paper04.polarity_table(main, gt)
     assert list(table.index) == ["d1", "d2"]
     assert list(table.columns) == [("WIDC()", "le"), ("WIDC()", "gt"), ("WIDC(p)", "le"), ("WIDC(p)", "gt")]
@@ -379,7 +380,7 @@ def test_run_reads_the_polarity_of_the_config():
     model.fit(data.X[train], data.y[train])
     row = gt[gt["method"] == "WIDC(p)"].iloc[0]
     assert row["literals"] == model.n_literals_
-    assert row["error"] == np.mean(model.predict(data.X[test]) != data.y[test])
+    assert (row["errors"], row["n_test"]) == (np.count_nonzero(model.predict(data.X[test]) != data.y[test]), len(test))
     assert len(le) == len(gt)
 
 
@@ -401,8 +402,16 @@ def test_committed_claims_are_what_the_committed_folds_give():
     """figures/04_claims.csv (main variant) is the claims family evaluated on the committed fold results
     (04_benchmark_folds.csv), the committed peers and the majority class."""
     folds = pd.read_csv(ROOT / "figures" / "04_benchmark_folds.csv").rename(columns={"learner": "method"})
-    everything = pd.concat([folds.assign(seed=0), paper04.peer_results(), paper04.majority_results()],
-                           ignore_index=True)
+    peers = paper04.peer_results()
+    # The CSV holds each fold's error rate; run's layout holds the counts: the folds are the peers'
+    # (peer_results checks it), so their n_test gives the count back.
+    sizes = peers[["dataset", "fold", "n_test"]].drop_duplicates()
+    folds = folds.merge(sizes, on=["dataset", "fold"], how="left", validate="many_to_one")
+    assert folds["n_test"].notna().all()
+    errors = folds["error"] * folds["n_test"]
+    assert np.allclose(errors, errors.round(), rtol=0, atol=1e-6)  # the CSV has 10 significant digits
+    folds = folds.assign(errors=errors.round().astype(int)).drop(columns="error")
+    everything = pd.concat([folds.assign(seed=0), peers, paper04.majority_results()], ignore_index=True)
     report = paper04.claims_report({"main": paper04.claims_variants(everything)["main"]})
     committed = pd.read_csv(ROOT / "figures" / "04_claims.csv", dtype={"id": str})
     assert list(committed["id"]) == list(report.table["id"])

@@ -371,8 +371,11 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
         of :data:`BENCHMARK_SETS`), ``method`` (the learner: ``WIDC(p)``, ``WIDC(o)``, ``WIDC()``,
         then ``config.others``), ``seed`` (``config.seed``, the seed of the fold split) and
-        ``fold`` (0-based test fold); columns ``error`` (fraction of the test fold), ``rules``,
-        ``literals``. :func:`folds_table` gives the layout of ``04_benchmark_folds.csv``.
+        ``fold`` (0-based test fold); columns ``errors`` (test errors, a count), ``n_test`` (the
+        test fold's size), ``rules``, ``literals``: the value columns of every tidy frame
+        (CONTRIBUTING.md). The builders read the error rate ``errors / n_test`` from them;
+        :func:`folds_table` gives the layout of ``04_benchmark_folds.csv`` (with that rate as
+        ``error``).
     """
     unknown = set(config.others) - set(OTHERS)
     if unknown:
@@ -406,13 +409,15 @@ def folds_table(results: pd.DataFrame) -> pd.DataFrame:
 
 
 def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
-    """``results`` with the tidy ``method`` column named ``learner``, as the tables name it.
+    """``results`` with the tidy ``method`` column named ``learner``, as the tables name it, and
+    the test error rate ``error = errors / n_test`` (a fraction) beside the counts.
 
     Every builder takes :func:`run`'s tidy frame (or it with :func:`peer_results`' and
     :func:`majority_results`', concatenated), and only that: :func:`check_tidy` refuses any
     other layout (such as :func:`folds_table`'s).
     """
-    return check_tidy(results).rename(columns={"method": "learner"})
+    view = check_tidy(results).rename(columns={"method": "learner"})
+    return view.assign(error=view["errors"] / view["n_test"])
 
 
 def _benchmark_fold(others, params, seed, item):
@@ -424,8 +429,8 @@ def _benchmark_fold(others, params, seed, item):
 
     def record(learner, predictions, rules, literals):
         rows.append(
-            dict(dataset=name, method=learner, seed=seed, fold=fold, error=float(np.mean(predictions != yte)),
-                 rules=int(rules), literals=int(literals))
+            dict(dataset=name, method=learner, seed=seed, fold=fold, errors=int(np.count_nonzero(predictions != yte)),
+                 n_test=len(yte), rules=int(rules), literals=int(literals))
         )
 
     grown = DecisionCommittee(pruning="none", categorical_features=data.nominal, **params).fit(Xtr, ytr)
@@ -475,26 +480,20 @@ def _per_dataset(results, quantity):
     return _learner_view(results).groupby(["dataset", "learner"], sort=False)[quantity].mean().unstack("learner")
 
 
-#: Largest test fold for which a fold's float error ``count / n_test`` is read back exactly.
-_MAX_TEST_SIZE = 10**6
-
-
 def _exact_per_dataset(results, quantity):
     """:func:`_per_dataset` in exact rational arithmetic (a frame of :class:`fractions.Fraction`).
 
-    A fold's ``error`` is the float nearest ``count / n_test``; two fractions with denominators
-    at most ``10**6`` differ by at least ``1e-12``, so ``limit_denominator(10**6)`` recovers
-    ``count / n_test`` exactly from it. ``rules`` and ``literals`` are integers. Means over folds
-    are then exact, so that equal mean errors compare equal (a float mean of rates with
-    different fold sizes may differ in its last bit).
+    A fold's ``error`` is the fraction ``errors / n_test`` of its two counts; ``rules`` and
+    ``literals`` are integers. Means over folds are then exact, so that equal mean errors compare
+    equal (a float mean of rates with different fold sizes may differ in its last bit).
     """
+    view = _learner_view(results)
     if quantity == "error":
-        values = [Fraction(float(e)).limit_denominator(_MAX_TEST_SIZE) for e in results[quantity]]
+        values = [Fraction(int(e), int(n)) for e, n in zip(view["errors"], view["n_test"])]
     else:
-        values = [Fraction(int(v)) for v in results[quantity]]
+        values = [Fraction(int(v)) for v in view[quantity]]
     cells = {}
-    learners = _learner_view(results)["learner"]
-    for key, value in zip(zip(results["dataset"], learners), values):
+    for key, value in zip(zip(view["dataset"], view["learner"]), values):
         cells.setdefault(key, []).append(value)
     series = pd.Series({key: sum(v, Fraction(0)) / len(v) for key, v in cells.items()}, dtype=object)
     series.index = pd.MultiIndex.from_tuples(series.index, names=["dataset", "learner"])
@@ -933,8 +932,8 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
     -------
     pandas.DataFrame
         Tidy, as :func:`run`'s frame (the two concatenate into one frame): columns ``dataset,
-        method, seed, fold, error, rules, literals`` (``method``: the peer; ``seed``: that of
-        the fold split; ``error`` = errors / n_test).
+        method, seed, fold, errors, n_test, rules, literals`` (``method``: the peer; ``seed``:
+        that of the fold split), :func:`run`'s layout.
     """
     if (n_splits, seed) != (10, 0):
         raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
@@ -962,9 +961,9 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
     frame = pd.concat(chosen).copy()
     if max_folds is not None:
         frame = frame[frame["fold"] < max_folds]
-    frame["error"] = frame["errors"] / frame["n_test"]
     frame = frame.rename(columns={"learner": "method"}).assign(seed=seed)
-    return check_tidy(frame[["dataset", "method", "seed", "fold", "error", "rules", "literals"]].reset_index(drop=True))
+    columns = ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
+    return check_tidy(frame[columns].reset_index(drop=True))
 
 
 def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataFrame:
@@ -988,7 +987,7 @@ def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.D
     Returns
     -------
     pandas.DataFrame
-        Columns ``dataset, method ("majority class"), seed, fold, error, rules, literals``.
+        Columns ``dataset, method ("majority class"), seed, fold, errors, n_test, rules, literals``.
     """
     names = list(BENCHMARK_SETS) if names is None else list(names)
     rows = []
@@ -998,7 +997,7 @@ def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.D
             labels, counts = np.unique(y[train], return_counts=True)
             majority = labels[int(np.argmax(counts))]
             rows.append(dict(dataset=name, method="majority class", seed=seed, fold=fold,
-                             error=float(np.mean(y[test] != majority)), rules=0, literals=0))
+                             errors=int(np.count_nonzero(y[test] != majority)), n_test=len(test), rules=0, literals=0))
     return check_tidy(pd.DataFrame(rows))
 
 
