@@ -123,6 +123,17 @@ def resolve_metric(metric) -> str:
     )
 
 
+def _checked_order(order, n_samples):
+    """``order`` as distinct example indices among ``n_samples``; None for the identity order
+    (``permuted`` then returns the distances themselves)."""
+    order = np.asarray(order, dtype=np.intp)
+    if order.ndim != 1 or len(order) > n_samples or len(np.unique(order)) != len(order):
+        raise ValueError(f"order must list distinct examples among the {n_samples}, got shape {order.shape}")
+    if len(order) == n_samples and (order == np.arange(n_samples)).all():
+        return None
+    return order
+
+
 class SortedDistances:
     """A training set's distance matrix with every row argsorted once (the per-fit floor).
 
@@ -251,10 +262,8 @@ class SortedDistances:
         SortedDistances
             The distances of the examples ``order`` (``self`` for the identity).
         """
-        order = np.asarray(order, dtype=np.intp)
-        if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
-            raise ValueError(f"order must list distinct examples among the {self.n_samples}, got shape {order.shape}")
-        if len(order) == self.n_samples and (order == np.arange(self.n_samples)).all():
+        order = _checked_order(order, self.n_samples)
+        if order is None:
             return self
         cache = self.__dict__.setdefault("_permuted", {})
         key = order.tobytes()
@@ -389,10 +398,8 @@ class BlockedSortedDistances:
         BlockedSortedDistances
             The distances of the examples ``order`` (``self`` for the identity).
         """
-        order = np.asarray(order, dtype=np.intp)
-        if order.ndim != 1 or len(order) > self.n_samples or len(np.unique(order)) != len(order):
-            raise ValueError(f"order must list distinct examples among the {self.n_samples}, got shape {order.shape}")
-        if len(order) == self.n_samples and (order == np.arange(self.n_samples)).all():
+        order = _checked_order(order, self.n_samples)
+        if order is None:
             return self
         return BlockedSortedDistances(
             self.X[order], self.metric, max_memory_gb=self.max_memory_gb, n_buckets=self.n_buckets
