@@ -278,7 +278,7 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
 
 
 class StrictInterval(Interval):
-    """scikit-learn's ``Interval`` constraint (for ``validate_params``) that refuses bools (rule 4).
+    """The ``Interval`` constraint of scikit-learn (for ``validate_params``) that refuses bools (rule 4).
 
     ``True`` is an ``Integral`` (and a ``Real``) to Python, so scikit-learn's constraint takes it
     as 1; a count of errors, a problem number or a confidence given as ``True`` is a mistake,
