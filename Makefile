@@ -25,14 +25,21 @@ reproduce-fast: $(STAMP)  ## the same with fast=True (smoke run), into build/rep
 
 # the root conftest.py points COMPANION_FIGURES (inherited by the nbval kernels) at a temporary folder;
 # COMPANION_PROGRESS is unset so that no progress line reaches the outputs nbval compares.
+#
+# Both spread the tests over TEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each file,
+# and so each notebook's cells, in order on one worker. Two by default: the notebooks' own loops
+# already use every core (n_jobs=-1), so more workers only oversubscribe. TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 2
+XDIST := -n $(TEST_WORKERS) --dist loadfile
+
 test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run; leaves git status clean
-	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest
+	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest $(XDIST)
 
 # The quick loop while editing: unit tests and doctests without the notebooks (nbval) and without
 # the tests marked `slow` (fresh interpreters, whole protocols, benchmark runs). Not a substitute
 # for `make test`, which CI runs.
 test-fast: $(STAMP)  ## unit tests + doctests, no nbval, no `slow` tests (a few minutes)
-	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest -m "not slow" tests companion
+	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest $(XDIST) -m "not slow" tests companion
 
 # JupyterLab refuses to start as root unless told. Saving a notebook writes the running kernel's
 # Python version and display name into it; the pre-save hook normalises them as the runner does,

@@ -22,6 +22,14 @@ _ROOT = Path(__file__).resolve().parent
 
 def _redirect_figures():
     """Point COMPANION_FIGURES out of the tracked tree; return the folder to remove afterwards."""
+    scratch, worker = os.environ.get("COMPANION_TEST_SCRATCH"), os.environ.get("PYTEST_XDIST_WORKER")
+    if scratch and worker:
+        # A pytest-xdist worker (make test runs two): its own folder inside the session's scratch,
+        # so that two tests saving the same file name at once cannot meet; the controller removes it.
+        folder = Path(scratch) / worker / "figures"
+        folder.mkdir(parents=True, exist_ok=True)
+        _point_at(folder)
+        return None
     preset = os.environ.get("COMPANION_FIGURES")
     if preset:
         folder = Path(preset).resolve()
@@ -32,11 +40,17 @@ def _redirect_figures():
     # Named `figures` like the real one: doctests show FIGURES.name.
     folder = Path(tempfile.mkdtemp(prefix="companion-tests-")) / "figures"
     folder.mkdir()
+    os.environ["COMPANION_TEST_SCRATCH"] = str(folder.parent)
+    _point_at(folder)
+    return folder.parent
+
+
+def _point_at(folder):
+    """COMPANION_FIGURES (inherited by nbval's kernels) and companion.paths, if imported, at ``folder``."""
     os.environ["COMPANION_FIGURES"] = str(folder)
     paths = sys.modules.get("companion.paths")
     if paths is not None:  # imported before this file (a plugin): follow the new value
         paths.FIGURES = folder
-    return folder.parent
 
 
 _SCRATCH = _redirect_figures()

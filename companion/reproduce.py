@@ -40,6 +40,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import sys
 import tempfile
 import threading
@@ -351,52 +352,56 @@ def run_notebook(
     handle, scratch = tempfile.mkstemp(suffix=".ipynb", dir=destination.parent, prefix=".running-")
     os.close(handle)
     scratch = Path(scratch)
-    with _KernelOutput(progress_bar=progress_bar) as kernel_output:
-        # The kernel inherits this process's environment. It must use its inline backend so that
-        # figures are embedded in the notebook (an inherited MPLBACKEND=Agg would silently drop
-        # them); a non-publishing run sends its figures and CSVs to output_dir/figures; progress
-        # lines go to the kernel-output file, never into the notebook.
-        environment = {**environment, PROGRESS_ENV: str(kernel_output.path)}
-        saved = {name: os.environ.get(name) for name in ("MPLBACKEND", *environment)}
-        os.environ.pop("MPLBACKEND", None)
-        os.environ.update(environment)
-        try:
-            papermill.execute_notebook(
-                str(notebook),
-                str(scratch),
-                parameters=injected,
-                kernel_name=kernel_name,
-                cwd=str(notebook.parent),
-                progress_bar=progress_bar,
-                log_output=False,
-                kernel_manager_class=kernel_output.kernel_manager_class(),
-            )
-        except PapermillExecutionError as exc:
-            failed_dir.mkdir(parents=True, exist_ok=True)
-            copy = failed_dir / notebook.name
-            shutil.move(scratch, copy)
-            index, first_line = _failed_cell(copy, notebook, exc)
-            return NotebookResult(
-                notebook,
-                False,
-                time.perf_counter() - start,
-                failed_cell=index,
-                error=f"{exc.ename}: {exc.evalue}",
-                failed_copy=copy,
-                failed_source=first_line,
-            )
-        except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
-            scratch.unlink(missing_ok=True)
-            return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
-        finally:
-            for name, value in saved.items():
-                if value is None:
-                    os.environ.pop(name, None)
-                else:
-                    os.environ[name] = value
-    _strip_volatile_metadata(scratch, source=notebook)
-    shutil.move(scratch, destination)
-    return NotebookResult(destination, True, time.perf_counter() - start)
+    # The scratch copy sits beside the destination (the final move is a rename); a run stopped
+    # half-way (Ctrl-C, SIGTERM: main turns it into SystemExit) must not leave it there for nbval to collect.
+    try:
+        with _KernelOutput(progress_bar=progress_bar) as kernel_output:
+            # The kernel inherits this process's environment. It must use its inline backend so that
+            # figures are embedded in the notebook (an inherited MPLBACKEND=Agg would silently drop
+            # them); a non-publishing run sends its figures and CSVs to output_dir/figures; progress
+            # lines go to the kernel-output file, never into the notebook.
+            environment = {**environment, PROGRESS_ENV: str(kernel_output.path)}
+            saved = {name: os.environ.get(name) for name in ("MPLBACKEND", *environment)}
+            os.environ.pop("MPLBACKEND", None)
+            os.environ.update(environment)
+            try:
+                papermill.execute_notebook(
+                    str(notebook),
+                    str(scratch),
+                    parameters=injected,
+                    kernel_name=kernel_name,
+                    cwd=str(notebook.parent),
+                    progress_bar=progress_bar,
+                    log_output=False,
+                    kernel_manager_class=kernel_output.kernel_manager_class(),
+                )
+            except PapermillExecutionError as exc:
+                failed_dir.mkdir(parents=True, exist_ok=True)
+                copy = failed_dir / notebook.name
+                shutil.move(scratch, copy)
+                index, first_line = _failed_cell(copy, notebook, exc)
+                return NotebookResult(
+                    notebook,
+                    False,
+                    time.perf_counter() - start,
+                    failed_cell=index,
+                    error=f"{exc.ename}: {exc.evalue}",
+                    failed_copy=copy,
+                    failed_source=first_line,
+                )
+            except Exception as exc:  # kernel death, timeouts, bad JSON written by a cell...
+                return NotebookResult(notebook, False, time.perf_counter() - start, None, repr(exc))
+            finally:
+                for name, value in saved.items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
+        _strip_volatile_metadata(scratch, source=notebook)
+        shutil.move(scratch, destination)
+        return NotebookResult(destination, True, time.perf_counter() - start)
+    finally:
+        scratch.unlink(missing_ok=True)
 
 
 class _KernelOutput:
@@ -651,6 +656,10 @@ def _check_writable(path: Path) -> str | None:
     return None
 
 
+def _exit_on_sigterm(signum, frame):
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the process exit status.
 
@@ -720,8 +729,13 @@ def main(argv: list[str] | None = None) -> int:
     if output_dir is not None:
         print(f"writing executed notebooks to {output_dir}, figures and CSVs to "
               f"{output_dir / 'figures'} (only the default run publishes in place)", flush=True)
-    results = run_all(notebooks, parameters=parameters, output_dir=output_dir,
-                      kernel_name=args.kernel, failed_dir=args.failed_dir)
+    # `kill` (SIGTERM) unwinds like Ctrl-C, so that no half-run scratch notebook stays behind.
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    try:
+        results = run_all(notebooks, parameters=parameters, output_dir=output_dir,
+                          kernel_name=args.kernel, failed_dir=args.failed_dir)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     print("\nSummary")
     for result in results:
         print(result.summary_line())

@@ -105,6 +105,7 @@ def test_hodges_lehmann_interval_is_infinite_for_tiny_samples():
     assert np.isfinite(C.hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])[1])
 
 
+@pytest.mark.slow  # a coverage simulation: thousands of intervals
 def test_interval_coverage_on_simulated_data():
     rng = np.random.default_rng(12345)
     truth = 0.7

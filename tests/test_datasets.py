@@ -159,6 +159,7 @@ def test_unlisted_file_is_refused(data_copy):
         datasets.verified_bytes("extra.csv", data_dir=data_copy)
 
 
+@pytest.mark.slow  # loads every data set of the repository
 def test_loaders_do_not_write_into_data():
     """Loading every data set leaves every file's modification time and bytes unchanged."""
     before = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in DATA.rglob("*") if p.is_file()}

@@ -324,6 +324,7 @@ def test_metric_table_l2_column_is_protocol_a():
     assert float(linf).is_integer() and 0 <= linf < max(np.bincount(np.asarray(y, dtype=int)))
 
 
+@pytest.mark.slow  # fits the figure's whole grid of lists
 def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     import matplotlib
 

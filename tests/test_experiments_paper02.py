@@ -386,6 +386,7 @@ def test_claims_report(protocol):
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
 
 
+@pytest.mark.slow  # the whole claims protocol, with its J48 peer: tens of seconds
 def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     peers = paper02.weka_peer_results()  # Weka's split and numpy:0..9
     checks = {"weka-prism": (True, "")}

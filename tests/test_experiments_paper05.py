@@ -237,3 +237,40 @@ def test_config_is_frozen_and_the_registry_loads():
     assert entry.options == {"lineage": True} and entry.note.startswith("Chiaretti")
     X, y, names = paper05.load_dataset("colon")
     assert X.shape == (62, 2000) and names.shape == (2000,) and set(y) == {"n", "t"}
+
+
+def _discussion_inputs(small_run):
+    config, results = small_run
+    summary = paper05.summary_table(results)
+    sweep = pd.DataFrame({"gap": [1, 1, 8, 8], "stumps": [0, 1, 0, 1], "gibbs_risk": [0.6, 0.1, 0.6, 0.1],
+                          "gibbs_bound": [0.8, 0.45, 0.8, 0.40], "mean_log_range_ratio": [0.0, 5.0, 0.0, 5.0]})
+    tradeoff = pd.DataFrame({"eta": [0.5, 0.5, 1.0, 1.0], "stumps": [0, 1, 0, 1], "code bits": [0, 8, 0, 0],
+                             "bits per stump": [0, 8, 0, 0], "training errors": [40, 3, 40, 9],
+                             "bound": [0.7, 0.38, 0.7, 0.40]})
+    return dict(report=paper05.claims_report(results), summary=summary, matched=paper05.matched_table(results),
+                frequency=paper05.gene_frequency(results, top=3), sweep=sweep, tradeoff=tradeoff, folds=results,
+                config=config)
+
+
+def test_discussion_quotes_the_results_it_is_given(small_run):
+    inputs = _discussion_inputs(small_run)
+    text = paper05.discussion(**inputs).data
+    summary = inputs["summary"]
+    stumps = summary[summary["learner"].isin(paper05.STUMP_VARIANTS) & (summary["k"] == 0)
+                     & (summary["prior"] == "declared")]
+    low, high = stumps["genes"].min(), stumps["genes"].max()
+    assert f"choose {low:.1f}" in text and (f"{high:.1f} genes on average" in text)
+    acc = inputs["report"].table.set_index("id").loc["acc-leukemia_golub", "verdict"]
+    assert ("confirms the claim on Leukaemia" in text) == (acc == "holds")
+    # a wider margin with a smaller bound is reported as paying; the fixed eta=1 is not the bound's best
+    assert "a margin wider than the protocol's (1, 4) pays" in text
+    assert "at the protocol's $\\eta$ = 1 the greedy takes 0 code bits with 9 training errors (40.0 %)" in text
+    assert "The Occam bound is smallest at $\\eta$ = 0.5 (38.0 %" in text
+
+
+def test_discussion_follows_a_changed_verdict(small_run):
+    inputs = _discussion_inputs(small_run)
+    report = inputs["report"]
+    report.table.loc[report.table["id"] == "acc-leukemia_golub", "verdict"] = "fails"
+    text = paper05.discussion(**inputs).data
+    assert "It fails on Leukaemia." in text and "None fails" not in text

@@ -335,3 +335,28 @@ def test_progress_variable_is_the_one_evaluation_reads():
     from companion import evaluation
 
     assert reproduce.PROGRESS_ENV == evaluation.PROGRESS_ENV
+
+
+@pytest.mark.slow
+def test_a_run_stopped_by_sigterm_leaves_no_scratch_notebook(tmp_path):
+    """`kill` during a cell: the runner exits non-zero and removes its .running-*.ipynb copy,
+    which nbval would otherwise collect as a notebook."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    _write_notebook(folder / "01_slow.ipynb", ["import time\ntime.sleep(120)"])
+    out = tmp_path / "out"
+    process = subprocess.Popen([sys.executable, "-m", "companion.reproduce", "--notebooks", str(folder),
+                                "--output-dir", str(out)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not list(out.glob(".running-*.ipynb")) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert list(out.glob(".running-*.ipynb")), "the runner never started the notebook"
+    time.sleep(3)  # inside the sleeping cell
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) != 0
+    assert list(out.glob(".running-*")) == []

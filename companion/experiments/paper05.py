@@ -75,6 +75,7 @@ __all__ = [
     "gene_frequency",
     "claims_family",
     "claims_report",
+    "discussion",
     "framework_costs",
     "worked_example",
     "golub_genes",
@@ -1291,3 +1292,6 @@ def _gibbs_columns(model, X_test, y_test) -> dict:
         "gibbs_errors": float(np.sum(np.where(y_test == model.classes_[1], 1 - proba, proba))),
         "gibbs_bound": float(model.gibbs_bound_path_[-1]),
     }
+
+
+from companion.experiments._paper05_discussion import discussion  # noqa: E402  (it reads this module's constants)
