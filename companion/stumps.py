@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import threading
 from numbers import Integral, Real
 
 import numpy as np
@@ -456,6 +457,23 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
             gaps = keys[1:] - keys[:-1]
             np.greater(gaps, np.uint32(min(np.floor(tol), 2**16)), out=run_end[:-1])
             return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
+    if m <= 2**16 and X.size and tol < 1 and max(-low, high) < 2**36 and _is_whole(X):
+        # Whole numbers of any range below 2^36: the IEEE bits of a whole number below 2^36 fit
+        # in its top 48 bits, so the order-preserving 64-bit key of the value keeps them all
+        # and the low 16 bits carry the example (one uint64 sort). Distinct whole numbers are
+        # at least 1 > tol apart: a run ends where the value bits change.
+        keys = X + 0.0  # a new buffer, and -0.0 becomes +0.0 (equal values, equal keys)
+        bits = keys.view(np.int64)
+        bits ^= (bits >> 63) & np.int64(2**63 - 1)  # negatives: magnitude bits reversed
+        keys = bits.view(np.uint64)
+        keys ^= np.uint64(2**63)  # sign bit flipped: unsigned order is the values' order
+        keys &= np.uint64(2**64 - 2**16)  # the value's low 16 bits are 0 (1 once reversed): clear
+        keys |= np.arange(m, dtype=np.uint64)[:, None]
+        keys.sort(axis=0)
+        order = np.bitwise_and(keys, np.uint64(0xFFFF)).astype(np.intp)
+        run_end = np.ones((m, n), dtype=bool)
+        np.greater_equal(keys[1:] ^ keys[:-1], np.uint64(2**16), out=run_end[:-1])
+        return order, run_end, np.empty(0, dtype=np.intp)
     if m < 200:  # short columns: sorting the rows of the transpose is ~2x faster
         values_t = np.array(X.T, order="C", copy=True)  # a copy even when X.T is contiguous
         order_t = np.argsort(values_t, axis=1)
@@ -470,6 +488,68 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     gaps = np.diff(np.sort(X, axis=0), axis=0)
     np.greater(gaps, tol, out=run_end[:-1])
     return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
+
+
+def _is_whole(X):
+    """Whether every entry of the float array ``X`` is a whole number (one pass, by row blocks)."""
+    step = max(1, 2**15 // max(X.shape[1], 1))
+    buffer = np.empty((min(step, X.shape[0]), X.shape[1]))
+    for start in range(0, X.shape[0], step):
+        block = X[start : start + step]
+        rounded = np.round(block, out=buffer[: block.shape[0]])
+        if not np.array_equal(rounded, block):
+            return False
+    return True
+
+
+#: Budget of the sorted-order cache (bytes of the arrays it keeps, see :class:`_SortCache`).
+SORT_CACHE_BYTES = 64 * 2**20
+
+
+class _SortCache:
+    """The last few ``(order, run_end, near_ties)`` of :func:`_sorted_order_and_run_ends`, by content.
+
+    Cross-validation and grid searches fit the same training rows again and again (every
+    ``(p, s)`` of a grid on the same fold); the sort of every attribute does not depend on the
+    parameters, so it is computed once per distinct ``X`` (and tie tolerance). An entry is
+    reused only when its own copy of ``X`` equals the new input exactly; the arrays returned are
+    read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
+    within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
+    cached.
+    """
+
+    def __init__(self):
+        self._entries = []  # most recent last: (X copy, tol, order, run_end, near_ties, nbytes)
+        self._lock = threading.Lock()
+
+    def get(self, X, tol, low, high):
+        budget = SORT_CACHE_BYTES
+        size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1)
+        if size == 0 or 4 * size > budget:
+            return _sorted_order_and_run_ends(X, tol, low, high)
+        with self._lock:
+            for index, entry in enumerate(self._entries):
+                kept = entry[0]
+                if entry[1] == tol and kept.shape == X.shape and np.array_equal(kept[0], X[0]) and np.array_equal(kept, X):
+                    self._entries.append(self._entries.pop(index))
+                    return entry[2], entry[3], entry[4]
+        order, run_end, near = _sorted_order_and_run_ends(X, tol, low, high)
+        for array in (order, run_end, near):
+            array.flags.writeable = False
+        copy = np.array(X, order="C", copy=True)
+        copy.flags.writeable = False
+        with self._lock:
+            self._entries.append((copy, tol, order, run_end, near, size))
+            while sum(entry[5] for entry in self._entries) > budget:
+                self._entries.pop(0)
+        return order, run_end, near
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
+
+
+_SORT_CACHE = _SortCache()
 
 
 def _pick(utility, q, r, tie_breaking):
@@ -1231,7 +1311,9 @@ class SetCoveringStumps(_BaseStumpConjunction):
             low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
         else:
             low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
-        order, run_end, near_ties = _sorted_order_and_run_ends(X, tol, low, high)
+        order, run_end, near_ties = _SORT_CACHE.get(X, tol, low, high)
+        if near_ties.size:
+            run_end = run_end.copy()  # the runs of these columns follow the examples in play
         negative = labels == 0
         example_weight = np.where(negative, weight, -self.p * weight).astype(np.float32)
         alive = np.ones(m, dtype=bool)

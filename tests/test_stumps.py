@@ -25,6 +25,7 @@ from companion.stumps import (
     greedy_step_scores,
     pac_bayes_step_scores,
 )
+from tests._naive import naive_cover_fit, naive_pac_bayes_fit
 
 TOL = 1e-7
 #: The paper's greedy as such: every stump it adds (no length chosen by the bound, no stop at an
@@ -35,55 +36,6 @@ GREEDY = {"length": "greedy", "stop_idle": False}
 # ------------------------------------------------------------------------------------------
 # naive references: explicit loops over attributes, thresholds and directions
 # ------------------------------------------------------------------------------------------
-
-
-def naive_cover_fit(X, y, p, s, variant="sc", eta=0.0, tie_breaking="pyscm", reuse=False):
-    """Loop version of the SC / Occam greedy (pyscm-ml's scan order and tie rule)."""
-    m, n = X.shape
-    low, high = X.min(axis=0), X.max(axis=0)
-    alive = np.ones(m, dtype=bool)
-    used = set()
-    stumps = []
-    while len(stumps) < s and np.any(alive & (y == 0)):
-        candidates = []  # (utility, q - r, feature, threshold, kind, code)
-        for f in range(n):
-            if f in used and not reuse:
-                continue
-            vals = np.sort(X[alive, f])
-            ends = [j for j in range(len(vals)) if j == len(vals) - 1 or vals[j + 1] - vals[j] > (TOL if tie_breaking == "pyscm" else 0)]
-            for j in ends:
-                t = vals[j]
-                upper = vals[j + 1] if j + 1 < len(vals) else high[f]
-                for kind in (0, 1):
-                    covered = alive & ((X[:, f] <= t) if kind == 0 else (X[:, f] > t))
-                    q = int(np.sum(covered & (y == 0)))
-                    r = int(np.sum(covered & (y == 1)))
-                    u = q - p * r
-                    code = None
-                    if variant == "occam":
-                        if high[f] <= low[f]:
-                            continue
-                        code, _ = dyadic_code(t, upper, low[f], high[f], closed=False)
-                        if code < 0:
-                            continue
-                        u -= eta * float(threshold_code_cost(code))
-                    candidates.append((u, q - r, f, t, kind, code, upper))
-        if not candidates:
-            break
-        best = max(c[0] for c in candidates)
-        if tie_breaking == "index":
-            chosen = next(c for c in candidates if c[0] == best)
-        else:
-            tied = [c for c in candidates if c[0] >= best - TOL]
-            top = max(c[1] for c in tied)
-            chosen = next(c for c in tied if c[1] == top)
-        u, _, f, t, kind, code, upper = chosen
-        if variant == "occam":
-            _, t = dyadic_code(t, upper, low[f], high[f], closed=False)
-        stumps.append((f, t, 1 if kind == 0 else -1))
-        used.add(f)
-        alive &= (X[:, f] > t) if kind == 0 else (X[:, f] <= t)
-    return stumps
 
 
 def naive_pac_bayes_first_step(X, y, p, eta, gaps):
@@ -171,6 +123,18 @@ def test_pac_bayes_first_step_matches_naive(rng):
         _, (f, a, b, d) = naive_pac_bayes_first_step(X, y, 1.3, 0.7, (1, 3))
         assert model.features_[0] == f and model.directions_[0] == d
         np.testing.assert_allclose(model.intervals_[0], [a, b])
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_pac_bayes_greedy_matches_naive(rng, reuse):
+    """The whole soft greedy (every step, the Gibbs weights carried), against the candidate loop."""
+    for _ in range(3):
+        X = np.round(rng.normal(size=(30, 6)), 1)  # repeated values: gaps count distinct ones
+        y = (X[:, 1] - X[:, 4] + 0.5 * rng.normal(size=30) > 0).astype(int)
+        model = PacBayesStumps(**GREEDY, p=1.3, eta=0.7, s=4, margin_gaps=(1, 3), reuse_features=reuse).fit(X, y)
+        expected = naive_pac_bayes_fit(X, y, 1.3, 4, 0.7, (1, 3), reuse=reuse)
+        assert [(int(f), int(d)) for f, d in zip(model.features_, model.directions_)] == [(f, d) for f, _, _, d in expected]
+        np.testing.assert_allclose(model.intervals_, [(a, b) for _, a, b, _ in expected])
 
 
 def test_pac_bayes_step_scores_match_sigma_sums(rng):
