@@ -95,6 +95,48 @@ def test_sc_matches_naive_greedy_on_continuous_data(rng):
     assert stumps_of(model) == naive_cover_fit(X, y, 1.5, 5)
 
 
+@pytest.mark.parametrize("scale", [70_000, 2**35])
+def test_sc_matches_naive_greedy_on_wide_range_whole_numbers(rng, scale):
+    """Whole numbers beyond the 16-bit fast path (e.g. Affymetrix levels, -28400..71369) take the
+    64-bit key sort: negative values, -0.0, ties and column-major input included."""
+    for trial in range(4):
+        X = rng.integers(-scale, scale, size=(45, 15)).astype(float)
+        X[:, :5] = X[:, :5] // (scale // 4)  # a few values, many ties
+        X[rng.random(X.shape) < 0.05] = -0.0
+        y = (X[:, 0] + X[:, 7] / scale + rng.normal(size=45) > 0).astype(int)
+        if trial % 2:
+            X = np.asfortranarray(X)
+        for reuse in (False, True):
+            model = SetCoveringStumps(**GREEDY, p=1.0, s=6, reuse_features=reuse).fit(X, y)
+            assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 6, reuse=reuse)
+
+
+def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
+    """A refit on the same rows reuses the sorted order; an input differing in one cell (or changed
+    in place after the fit) is sorted afresh; the models equal those fitted without the cache."""
+    from companion import stumps
+
+    def fitted(X, y, **params):
+        model = SetCoveringStumps(**GREEDY, **params).fit(X, y)
+        return stumps_of(model), model.bound_path_.tolist(), model.predict(X).tolist()
+
+    stumps._SORT_CACHE.clear()
+    X, y = random_data(rng, m=60, n=20, levels=40)
+    X = X * 1000.0 - 7000.0  # the 64-bit key path
+    cached = [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)]
+    assert len(stumps._SORT_CACHE._entries) == 1
+    changed = X.copy()
+    changed[17, 3] += 1.0
+    in_cache = fitted(changed, y, p=1.0, s=10)
+    assert len(stumps._SORT_CACHE._entries) == 2  # a miss: sorted afresh, then kept
+    X[17, 3] += 1.0  # in place: the cache holds its own copy
+    assert fitted(X, y, p=1.0, s=10) == in_cache
+    X[17, 3] -= 1.0
+    monkeypatch.setattr(stumps, "SORT_CACHE_BYTES", 0)
+    assert [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
+    assert fitted(changed, y, p=1.0, s=10) == in_cache
+
+
 @pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])
 def test_occam_matches_naive_greedy(rng, eta):
     for _ in range(4):
