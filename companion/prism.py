@@ -851,9 +851,15 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
     counts.set_class(positive)
     E_p, E_t = counts.count(np.arange(n_samples))
     rules, steps = [], []
+    # The previous rule's steps, as (test, p, t) over its rows after each test, and its final
+    # counts: a rule that starts with the same tests covers those rows less the previous rule's
+    # (E lost exactly those), so its counts are a subtraction (unit weights: exact integers).
+    previous, previous_p, previous_t = [], None, None
     while (in_E & positive).any():
         rule_rows = np.flatnonzero(in_E)
         p, t = E_p, E_t
+        prefix = weight is None  # still on the previous rule's tests
+        stepped = []
         if counts.weight is None:
             errors = int(np.count_nonzero(~positive[rule_rows]))
         else:
@@ -875,12 +881,17 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             keep = counts.cell_slot[attribute, rule_rows] == counts.test_slot(best)
             kept = rule_rows[keep]
             errors = t[best] - p[best]
+            prefix = prefix and len(previous) >= len(tests) and previous[len(tests) - 1][0] == best
+            if prefix:
+                _, p, t = previous[len(tests) - 1]
+                p, t = p - previous_p, t - previous_t
             # Count over whichever side is smaller: the kept rows, or the dropped ones subtracted.
-            if 2 * kept.size <= rule_rows.size:
+            elif 2 * kept.size <= rule_rows.size:
                 p, t = counts.count(kept)
             else:
                 p_dropped, t_dropped = counts.count(rule_rows[~keep])
                 p, t = p - p_dropped, t - t_dropped
+            stepped.append((best, p, t))
             rule_rows = kept
         if not tests and errors > tolerance:
             # No test covers any remaining positive: stop (an empty rule would cover everything).
@@ -894,6 +905,7 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
         in_E[rule_rows] = False
         # (p, t) are always the counts over rule_rows: no need to count the covered rows again.
         E_p, E_t = E_p - p, E_t - t
+        previous, previous_p, previous_t = stepped, p, t
     return rules, steps, 0
 
 
