@@ -44,7 +44,10 @@ selects the length itself). Sample weights are frequencies (each class docstring
 Vectorised: every attribute is sorted once per fit; one greedy step scores every
 (attribute, threshold, direction) candidate with cumulative counts (weights) along the sorted
 order of the remaining examples — no Python loop over examples or attributes. (SC: removed
-examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`.)
+examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`. The
+SC sort depends on ``X`` only, so refits on the same rows — every ``(p, s)`` of a grid search on
+one fold — reuse it: a small cache keyed by the input's content, within ``SORT_CACHE_BYTES``
+(64 MB; set it to 0 to disable), serves only an input equal to its own copy, cell for cell.)
 
 >>> import numpy as np
 >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
