@@ -204,11 +204,12 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps,
             hi = np.where(usable, hi, m - 1)
             a = values
             b = np.take_along_axis(values, hi, axis=1)
-            lo = np.arange(1, m + 1)[None, :].repeat(n, axis=0)
             width = np.where(usable, b - a, 0.0)
+            lo = slice(1, m + 1)  # prefix up to and including position j, for every j
+            hi = hi + (np.arange(n) * (m + 1))[:, None]  # flat index into a C-ordered (n, m + 1) prefix
 
             def prefix(c, index):
-                return np.take_along_axis(c, index, axis=1)
+                return c[:, index] if isinstance(index, slice) else c.ravel()[index]
         else:
             a = values[:, : m - g]
             b = values[:, g:]
