@@ -510,43 +510,59 @@ def _is_whole(X):
 SORT_CACHE_BYTES = 64 * 2**20
 
 
+class _SortedColumns:
+    """``order``, ``run_end``, ``near_ties`` of :func:`_sorted_order_and_run_ends` (read-only), and
+    the ranks (:func:`_ranks`, built on first use and kept)."""
+
+    def __init__(self, order, run_end, near_ties):
+        for array in (order, run_end, near_ties):
+            array.flags.writeable = False
+        self.order, self.run_end, self.near_ties = order, run_end, near_ties
+        self._rank = None
+
+    def ranks(self):
+        if self._rank is None:
+            rank = _ranks(self.order)
+            rank.flags.writeable = False
+            self._rank = rank
+        return self._rank
+
+
 class _SortCache:
-    """The last few ``(order, run_end, near_ties)`` of :func:`_sorted_order_and_run_ends`, by content.
+    """The last few :class:`_SortedColumns` of the SC fits, by content of ``X``.
 
     Cross-validation and grid searches fit the same training rows again and again (every
-    ``(p, s)`` of a grid on the same fold); the sort of every attribute does not depend on the
-    parameters, so it is computed once per distinct ``X`` (and tie tolerance). An entry is
-    reused only when its own copy of ``X`` equals the new input exactly; the arrays returned are
+    ``(p, s)`` of a grid on the same fold); the sort of every attribute (and the ranks) does not
+    depend on the parameters, so it is computed once per distinct ``X`` (and tie tolerance). An
+    entry is reused only when its own copy of ``X`` equals the new input exactly; its arrays are
     read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
     within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
     cached.
     """
 
     def __init__(self):
-        self._entries = []  # most recent last: (X copy, tol, order, run_end, near_ties, nbytes)
+        self._entries = []  # most recent last: (X copy, tol, _SortedColumns, nbytes)
         self._lock = threading.Lock()
 
     def get(self, X, tol, low, high):
         budget = SORT_CACHE_BYTES
-        size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1)
+        size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1 + 4)  # X, order, run_end, ranks
         if size == 0 or 4 * size > budget:
-            return _sorted_order_and_run_ends(X, tol, low, high)
+            return _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
         with self._lock:
             for index, entry in enumerate(self._entries):
                 kept = entry[0]
                 if entry[1] == tol and kept.shape == X.shape and np.array_equal(kept[0], X[0]) and np.array_equal(kept, X):
                     self._entries.append(self._entries.pop(index))
-                    return entry[2], entry[3], entry[4]
-        order, run_end, near = _sorted_order_and_run_ends(X, tol, low, high)
-        for array in (order, run_end, near):
-            array.flags.writeable = False
+                    return entry[2]
+        columns = _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
         copy = np.array(X, order="C", copy=True)
         copy.flags.writeable = False
         with self._lock:
-            self._entries.append((copy, tol, order, run_end, near, size))
-            while sum(entry[5] for entry in self._entries) > budget:
+            self._entries.append((copy, tol, columns, size))
+            while sum(entry[3] for entry in self._entries) > budget:
                 self._entries.pop(0)
-        return order, run_end, near
+        return columns
 
     def clear(self):
         with self._lock:
@@ -1315,7 +1331,8 @@ class SetCoveringStumps(_BaseStumpConjunction):
             low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
         else:
             low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
-        order, run_end, near_ties = _SORT_CACHE.get(X, tol, low, high)
+        columns_sorted = _SORT_CACHE.get(X, tol, low, high)
+        order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
         if near_ties.size:
             run_end = run_end.copy()  # the runs of these columns follow the examples in play
         negative = labels == 0
@@ -1372,7 +1389,7 @@ class SetCoveringStumps(_BaseStumpConjunction):
             # ~4x a gathered one).
             few_removed_steps += 4 * dead.size <= m
             if rank is None and few_removed_steps >= 2:
-                rank = _ranks(order)
+                rank = columns_sorted.ranks()
             in_play = None
             if rank is None or 4 * dead.size > m:
                 in_play = alive[order]
