@@ -370,39 +370,48 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     chunks = [columns[i : i + per_chunk] for i in range(0, columns.size, per_chunk)]
 
     def exact(cols):
-        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar.
+        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar. Per kind (0: x > v,
+        # q = neg, r = pos; 1: x <= v, the complements), arrays of shape (m, len(cols)).
         examples = state.order[:, cols]
         in_play = state.alive[examples]
         is_positive = state.positive[examples]
         weight = np.where(in_play, state.weight[examples], 0.0)
         pos = np.cumsum(np.where(is_positive, weight, 0.0), axis=0)
         neg = np.cumsum(np.where(is_positive, 0.0, weight), axis=0)
-        q = np.stack([neg, n_neg - neg], axis=-1)
-        r = np.stack([pos, n_pos - pos], axis=-1)
         threshold_here = run_end[:, cols] & (np.cumsum(in_play, axis=0) > 0)
-        utility = np.where(threshold_here[..., None], q - p * r, -np.inf)
-        flat = (cols[None, :, None] * m + np.arange(m)[:, None, None]) * 2 + np.arange(2)
-        return q, r, utility, flat
+        q = (neg, n_neg - neg)
+        r = (pos, n_pos - pos)
+        utility = tuple(np.where(threshold_here, q[kind] - p * r[kind], -np.inf) for kind in (0, 1))
+        return q, r, utility
+
+    def first_flat(cols, mask):
+        # Smallest flat index (feature, position, kind in C order) among the cells of mask[kind].
+        firsts = []
+        for kind in (0, 1):
+            hits = np.flatnonzero(mask[kind].T)  # (column, position) order; cols ascend
+            if hits.size:
+                column, position = divmod(int(hits[0]), m)
+                firsts.append((int(cols[column]) * m + position) * 2 + kind)
+        return min(firsts) if firsts else None
 
     scored = [exact(chunks[0])] if len(chunks) == 1 else None
-    best = max(float((scored[0] if scored else exact(cols))[2].max()) for cols in chunks)
+    best = max(max(float(u.max()) for u in (scored[0] if scored else exact(cols))[2]) for cols in chunks)
     chosen, top = None, -np.inf
     for cols in chunks:
-        q, r, utility, flat = scored[0] if scored else exact(cols)
+        q, r, utility = scored[0] if scored else exact(cols)
         if tie_breaking == "index":
-            hits = flat[utility == best]
-            if hits.size:
-                chosen = int(hits.min())
+            chosen = first_flat(cols, [u == best for u in utility])
+            if chosen is not None:
                 break
             continue
-        tied = utility >= best - tol
-        if not tied.any():
+        tied = [u >= best - tol for u in utility]
+        if not (tied[0].any() or tied[1].any()):
             continue
-        decrease = np.where(tied, q - r, -np.inf)
-        local_top = decrease.max()
+        decrease = [np.where(tied[kind], q[kind] - r[kind], -np.inf) for kind in (0, 1)]
+        local_top = max(decrease[0].max(), decrease[1].max())
         if local_top > top:  # chunks are in attribute order: an equal later top never wins
             top = local_top
-            chosen = int(flat[decrease == local_top].min())
+            chosen = first_flat(cols, [d == local_top for d in decrease])
     feature, rest = divmod(chosen, 2 * m)
     position, kind = divmod(rest, 2)
     return feature, position, kind
