@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from companion.bounds.compression import compression_bound
-from companion.bounds.occam import dyadic_code, occam_bound, threshold_code_cost
+from companion.bounds.occam import dyadic_code, occam_bound
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
 from companion.stumps import (
     STUMP_LEARNERS,
@@ -27,7 +27,6 @@ from companion.stumps import (
 )
 from tests._naive import naive_cover_fit, naive_pac_bayes_fit
 
-TOL = 1e-7
 #: The paper's greedy as such: every stump it adds (no length chosen by the bound, no stop at an
 #: idle stump). The defaults are tested at the end of this file.
 GREEDY = {"length": "greedy", "stop_idle": False}
