@@ -448,8 +448,11 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
 
     Integer-valued data spanning fewer than 2^16 values (e.g. expression counts) take a fast
     path: value and example index packed in one uint32, one (SIMD) ``sort`` gives both the order
-    and the sorted values. Otherwise ``argsort`` plus a ``sort`` of the values (cheaper than
-    gathering them through ``order``).
+    and the sorted values. Up to 2^16 examples, other values pack the top 48 bits of an
+    order-preserving 64-bit key of the value with the example index (whole numbers below 2^36
+    lose nothing; other values are checked and the rare misordered columns argsorted again).
+    Otherwise ``argsort`` plus a ``sort`` of the values (cheaper than gathering them through
+    ``order``).
     """
     m, n = X.shape
     if X.size and (low is None or high is None):
@@ -487,6 +490,29 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
         run_end = np.ones((m, n), dtype=bool)
         np.greater_equal(keys[1:] ^ keys[:-1], np.uint64(2**16), out=run_end[:-1])
         return order, run_end, np.empty(0, dtype=np.intp)
+    if m <= 2**16 and X.size:
+        # Any finite values: the same 64-bit key with the value's low 16 bits dropped; values
+        # that agree on the rest (within ~2^-36 relative) may come out of order, so the columns
+        # whose sorted values do not ascend are argsorted again (rare).
+        keys = X + 0.0
+        bits = keys.view(np.int64)
+        bits ^= (bits >> 63) & np.int64(2**63 - 1)
+        keys = bits.view(np.uint64)
+        keys ^= np.uint64(2**63)
+        keys &= np.uint64(2**64 - 2**16)
+        keys |= np.arange(m, dtype=np.uint64)[:, None]
+        keys.sort(axis=0)
+        order = np.bitwise_and(keys, np.uint64(0xFFFF)).astype(np.intp)
+        del keys, bits
+        values = np.take_along_axis(X, order, axis=0)
+        gaps = np.diff(values, axis=0)
+        unordered = np.flatnonzero((gaps < 0).any(axis=0))
+        if unordered.size:
+            order[:, unordered] = np.argsort(X[:, unordered], axis=0, kind="stable")
+            gaps[:, unordered] = np.diff(np.take_along_axis(X[:, unordered], order[:, unordered], axis=0), axis=0)
+        run_end = np.ones((m, n), dtype=bool)
+        np.greater(gaps, tol, out=run_end[:-1])
+        return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
     if m < 200:  # short columns: sorting the rows of the transpose is ~2x faster
         values_t = np.array(X.T, order="C", copy=True)  # a copy even when X.T is contiguous
         order_t = np.argsort(values_t, axis=1)

@@ -21,6 +21,7 @@ from companion.stumps import (
     SetCoveringStumps,
     _pick,
     _sc_step_choice,
+    _sorted_order_and_run_ends,
     fit_by_bound,
     greedy_step_scores,
     pac_bayes_step_scores,
@@ -108,6 +109,24 @@ def test_sc_matches_naive_greedy_on_wide_range_whole_numbers(rng, scale):
         for reuse in (False, True):
             model = SetCoveringStumps(**GREEDY, p=1.0, s=6, reuse_features=reuse).fit(X, y)
             assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 6, reuse=reuse)
+
+
+@pytest.mark.parametrize("tie_breaking", ["index", "pyscm"])
+def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie_breaking):
+    """The 64-bit key sort drops a value's low 16 bits: values 1 + k ulp (k < 2^16) share the
+    key, come out in index order, and their columns must be argsorted again."""
+    for _ in range(3):
+        X = rng.normal(size=(40, 10))
+        X[:, :4] = 1.0 + rng.integers(0, 3000, size=(40, 4)) * np.finfo(float).eps
+        X[:, 4] = -X[:, 0]
+        y = (rng.random(40) < 0.5).astype(int)
+        y[:2] = [0, 1]
+        model = SetCoveringStumps(**GREEDY, p=1.0, s=5, tie_breaking=tie_breaking).fit(X, y)
+        assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 5, tie_breaking=tie_breaking)
+        order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
+        values = np.take_along_axis(X, order, axis=0)
+        assert np.all(np.diff(values, axis=0) >= 0)
+        np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 0)
 
 
 def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
