@@ -480,13 +480,14 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
         # at least 1 > tol apart: a run ends where the value bits change.
         keys = X + 0.0  # a new buffer, and -0.0 becomes +0.0 (equal values, equal keys)
         bits = keys.view(np.int64)
-        bits ^= (bits >> 63) & np.int64(2**63 - 1)  # negatives: magnitude bits reversed
+        if low < 0:
+            bits ^= (bits >> 63) & np.int64(2**63 - 1)  # negatives: magnitude bits reversed
         keys = bits.view(np.uint64)
         keys ^= np.uint64(2**63)  # sign bit flipped: unsigned order is the values' order
         keys &= np.uint64(2**64 - 2**16)  # the value's low 16 bits are 0 (1 once reversed): clear
         keys |= np.arange(m, dtype=np.uint64)[:, None]
         keys.sort(axis=0)
-        order = np.bitwise_and(keys, np.uint64(0xFFFF)).astype(np.intp)
+        order = np.bitwise_and(keys.view(np.int64), 0xFFFF).view(np.intp)
         run_end = np.ones((m, n), dtype=bool)
         np.greater_equal(keys[1:] ^ keys[:-1], np.uint64(2**16), out=run_end[:-1])
         return order, run_end, np.empty(0, dtype=np.intp)
@@ -496,17 +497,21 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
         # whose sorted values do not ascend are argsorted again (rare).
         keys = X + 0.0
         bits = keys.view(np.int64)
-        bits ^= (bits >> 63) & np.int64(2**63 - 1)
+        if low < 0:
+            bits ^= (bits >> 63) & np.int64(2**63 - 1)
         keys = bits.view(np.uint64)
         keys ^= np.uint64(2**63)
         keys &= np.uint64(2**64 - 2**16)
         keys |= np.arange(m, dtype=np.uint64)[:, None]
         keys.sort(axis=0)
-        order = np.bitwise_and(keys, np.uint64(0xFFFF)).astype(np.intp)
+        order = np.bitwise_and(keys.view(np.int64), 0xFFFF).view(np.intp)
         del keys, bits
-        values = np.take_along_axis(X, order, axis=0)
+        if X.flags.c_contiguous:  # a flat gather: cheaper than take_along_axis's index tuple
+            values = X.reshape(-1)[order * n + np.arange(n)]
+        else:
+            values = np.take_along_axis(X, order, axis=0)
         gaps = np.diff(values, axis=0)
-        unordered = np.flatnonzero((gaps < 0).any(axis=0))
+        unordered = np.flatnonzero((gaps < 0).any(axis=0)) if (gaps < 0).any() else np.empty(0, dtype=np.intp)
         if unordered.size:
             order[:, unordered] = np.argsort(X[:, unordered], axis=0, kind="stable")
             gaps[:, unordered] = np.diff(np.take_along_axis(X[:, unordered], order[:, unordered], axis=0), axis=0)
