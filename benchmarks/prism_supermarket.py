@@ -5,8 +5,8 @@ the fit time. When Weka is installed (``/usr/share/java/weka.jar``, Debian packa
 also runs ``weka.classifiers.rules.Prism`` on the same data (written as an ARFF in which every
 attribute declares the values ``{t, missing}``: Weka's Prism refuses missing cells, so "missing"
 becomes a declared value, last, exactly as ``missing="value"`` does) and compares the two rule
-lists line by line and the build times (the target: at least 10 times faster than Weka with the
-identical list of 1506 rules; the measured times are in ``figures/benchmarks.csv``).
+lists line by line and the build times (the target: at least 20 times faster than Weka with the
+identical list of 1506 rules, issue 29; the measured times are in ``figures/benchmarks.csv``).
 
 :func:`measure` returns the full comparison as a dict; :func:`run` returns it as the result rows
 of ``benchmarks/run.py`` (``make bench``). Run ``python -m benchmarks.prism_supermarket``.
@@ -32,7 +32,7 @@ from tests._naive import as_codes, naive_prism, rules_as_tuples
 
 __all__ = ["run", "measure", "write_arff", "run_weka"]
 
-TARGET_RATIO = 0.1  # issue 8: PRISM at least 10x faster than Weka's, with the identical rule list
+TARGET_RATIO = 0.05  # issue 29 (issue 8 asked 10x): PRISM at least 20x faster than Weka's, identical rule list
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 ARFF_MISSING = "missing"
@@ -225,7 +225,7 @@ def _naive_rows(quick: bool) -> list[dict]:
         "benchmark": f"PRISM supermarket (first {naive['n_samples']} rows) vs naive reference",
         "size": naive["n_samples"],
         "ours_s": round(naive["fit_seconds"], 4),
-        "reference": "naive loops (tests/test_prism.py)",
+        "reference": "naive loops (tests/_naive.py)",
         "reference_s": round(naive["naive_seconds"], 3),
         "ratio": round(naive["fit_seconds"] / naive["naive_seconds"], 5),
         "identical": naive["identical_rules"],

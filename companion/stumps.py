@@ -44,7 +44,10 @@ selects the length itself). Sample weights are frequencies (each class docstring
 Vectorised: every attribute is sorted once per fit; one greedy step scores every
 (attribute, threshold, direction) candidate with cumulative counts (weights) along the sorted
 order of the remaining examples — no Python loop over examples or attributes. (SC: removed
-examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`.)
+examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`. The
+SC sort depends on ``X`` only, so refits on the same rows — every ``(p, s)`` of a grid search on
+one fold — reuse it: a small cache keyed by the input's content, within ``SORT_CACHE_BYTES``
+(64 MB; set it to 0 to disable), serves only an input equal to its own copy, cell for cell.)
 
 >>> import numpy as np
 >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
@@ -60,6 +63,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import threading
 from numbers import Integral, Real
 
 import numpy as np
@@ -201,11 +205,12 @@ def pac_bayes_step_scores(values, neg_weights, pos_weights, spans, p, eta, gaps,
             hi = np.where(usable, hi, m - 1)
             a = values
             b = np.take_along_axis(values, hi, axis=1)
-            lo = np.arange(1, m + 1)[None, :].repeat(n, axis=0)
             width = np.where(usable, b - a, 0.0)
+            lo = slice(1, m + 1)  # prefix up to and including position j, for every j
+            hi = hi + (np.arange(n) * (m + 1))[:, None]  # flat index into a C-ordered (n, m + 1) prefix
 
             def prefix(c, index):
-                return np.take_along_axis(c, index, axis=1)
+                return c[:, index] if isinstance(index, slice) else c.ravel()[index]
         else:
             a = values[:, : m - g]
             b = values[:, g:]
@@ -366,39 +371,48 @@ def _sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     chunks = [columns[i : i + per_chunk] for i in range(0, columns.size, per_chunk)]
 
     def exact(cols):
-        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar.
+        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar. Per kind (0: x > v,
+        # q = neg, r = pos; 1: x <= v, the complements), arrays of shape (m, len(cols)).
         examples = state.order[:, cols]
         in_play = state.alive[examples]
         is_positive = state.positive[examples]
         weight = np.where(in_play, state.weight[examples], 0.0)
         pos = np.cumsum(np.where(is_positive, weight, 0.0), axis=0)
         neg = np.cumsum(np.where(is_positive, 0.0, weight), axis=0)
-        q = np.stack([neg, n_neg - neg], axis=-1)
-        r = np.stack([pos, n_pos - pos], axis=-1)
         threshold_here = run_end[:, cols] & (np.cumsum(in_play, axis=0) > 0)
-        utility = np.where(threshold_here[..., None], q - p * r, -np.inf)
-        flat = (cols[None, :, None] * m + np.arange(m)[:, None, None]) * 2 + np.arange(2)
-        return q, r, utility, flat
+        q = (neg, n_neg - neg)
+        r = (pos, n_pos - pos)
+        utility = tuple(np.where(threshold_here, q[kind] - p * r[kind], -np.inf) for kind in (0, 1))
+        return q, r, utility
+
+    def first_flat(cols, mask):
+        # Smallest flat index (feature, position, kind in C order) among the cells of mask[kind].
+        firsts = []
+        for kind in (0, 1):
+            hits = np.flatnonzero(mask[kind].T)  # (column, position) order; cols ascend
+            if hits.size:
+                column, position = divmod(int(hits[0]), m)
+                firsts.append((int(cols[column]) * m + position) * 2 + kind)
+        return min(firsts) if firsts else None
 
     scored = [exact(chunks[0])] if len(chunks) == 1 else None
-    best = max(float((scored[0] if scored else exact(cols))[2].max()) for cols in chunks)
+    best = max(max(float(u.max()) for u in (scored[0] if scored else exact(cols))[2]) for cols in chunks)
     chosen, top = None, -np.inf
     for cols in chunks:
-        q, r, utility, flat = scored[0] if scored else exact(cols)
+        q, r, utility = scored[0] if scored else exact(cols)
         if tie_breaking == "index":
-            hits = flat[utility == best]
-            if hits.size:
-                chosen = int(hits.min())
+            chosen = first_flat(cols, [u == best for u in utility])
+            if chosen is not None:
                 break
             continue
-        tied = utility >= best - tol
-        if not tied.any():
+        tied = [u >= best - tol for u in utility]
+        if not (tied[0].any() or tied[1].any()):
             continue
-        decrease = np.where(tied, q - r, -np.inf)
-        local_top = decrease.max()
+        decrease = [np.where(tied[kind], q[kind] - r[kind], -np.inf) for kind in (0, 1)]
+        local_top = max(decrease[0].max(), decrease[1].max())
         if local_top > top:  # chunks are in attribute order: an equal later top never wins
             top = local_top
-            chosen = int(flat[decrease == local_top].min())
+            chosen = first_flat(cols, [d == local_top for d in decrease])
     feature, rest = divmod(chosen, 2 * m)
     position, kind = divmod(rest, 2)
     return feature, position, kind
@@ -435,8 +449,11 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
 
     Integer-valued data spanning fewer than 2^16 values (e.g. expression counts) take a fast
     path: value and example index packed in one uint32, one (SIMD) ``sort`` gives both the order
-    and the sorted values. Otherwise ``argsort`` plus a ``sort`` of the values (cheaper than
-    gathering them through ``order``).
+    and the sorted values. Up to 2^16 examples, other values pack the top 48 bits of an
+    order-preserving 64-bit key of the value with the example index (whole numbers below 2^36
+    lose nothing; other values are checked and the rare misordered columns argsorted again).
+    Otherwise ``argsort`` plus a ``sort`` of the values (cheaper than gathering them through
+    ``order``).
     """
     m, n = X.shape
     if X.size and (low is None or high is None):
@@ -457,6 +474,51 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
             gaps = keys[1:] - keys[:-1]
             np.greater(gaps, np.uint32(min(np.floor(tol), 2**16)), out=run_end[:-1])
             return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
+    if m <= 2**16 and X.size and tol < 1 and max(-low, high) < 2**36 and _is_whole(X):
+        # Whole numbers of any range below 2^36: the IEEE bits of a whole number below 2^36 fit
+        # in its top 48 bits, so the order-preserving 64-bit key of the value keeps them all
+        # and the low 16 bits carry the example (one uint64 sort). Distinct whole numbers are
+        # at least 1 > tol apart: a run ends where the value bits change.
+        keys = X + 0.0  # a new buffer, and -0.0 becomes +0.0 (equal values, equal keys)
+        bits = keys.view(np.int64)
+        if low < 0:
+            bits ^= (bits >> 63) & np.int64(2**63 - 1)  # negatives: magnitude bits reversed
+        keys = bits.view(np.uint64)
+        keys ^= np.uint64(2**63)  # sign bit flipped: unsigned order is the values' order
+        keys &= np.uint64(2**64 - 2**16)  # the value's low 16 bits are 0 (1 once reversed): clear
+        keys |= np.arange(m, dtype=np.uint64)[:, None]
+        keys.sort(axis=0)
+        order = np.bitwise_and(keys.view(np.int64), 0xFFFF).view(np.intp)
+        run_end = np.ones((m, n), dtype=bool)
+        np.greater_equal(keys[1:] ^ keys[:-1], np.uint64(2**16), out=run_end[:-1])
+        return order, run_end, np.empty(0, dtype=np.intp)
+    if m <= 2**16 and X.size:
+        # Any finite values: the same 64-bit key with the value's low 16 bits dropped; values
+        # that agree on the rest (within ~2^-36 relative) may come out of order, so the columns
+        # whose sorted values do not ascend are argsorted again (rare).
+        keys = X + 0.0
+        bits = keys.view(np.int64)
+        if low < 0:
+            bits ^= (bits >> 63) & np.int64(2**63 - 1)
+        keys = bits.view(np.uint64)
+        keys ^= np.uint64(2**63)
+        keys &= np.uint64(2**64 - 2**16)
+        keys |= np.arange(m, dtype=np.uint64)[:, None]
+        keys.sort(axis=0)
+        order = np.bitwise_and(keys.view(np.int64), 0xFFFF).view(np.intp)
+        del keys, bits
+        if X.flags.c_contiguous:  # a flat gather: cheaper than take_along_axis's index tuple
+            values = X.reshape(-1)[order * n + np.arange(n)]
+        else:
+            values = np.take_along_axis(X, order, axis=0)
+        gaps = np.diff(values, axis=0)
+        unordered = np.flatnonzero((gaps < 0).any(axis=0)) if (gaps < 0).any() else np.empty(0, dtype=np.intp)
+        if unordered.size:
+            order[:, unordered] = np.argsort(X[:, unordered], axis=0, kind="stable")
+            gaps[:, unordered] = np.diff(np.take_along_axis(X[:, unordered], order[:, unordered], axis=0), axis=0)
+        run_end = np.ones((m, n), dtype=bool)
+        np.greater(gaps, tol, out=run_end[:-1])
+        return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
     if m < 200:  # short columns: sorting the rows of the transpose is ~2x faster
         values_t = np.array(X.T, order="C", copy=True)  # a copy even when X.T is contiguous
         order_t = np.argsort(values_t, axis=1)
@@ -471,6 +533,84 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     gaps = np.diff(np.sort(X, axis=0), axis=0)
     np.greater(gaps, tol, out=run_end[:-1])
     return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
+
+
+def _is_whole(X):
+    """Whether every entry of the float array ``X`` is a whole number (one pass, by row blocks)."""
+    step = max(1, 2**15 // max(X.shape[1], 1))
+    buffer = np.empty((min(step, X.shape[0]), X.shape[1]))
+    for start in range(0, X.shape[0], step):
+        block = X[start : start + step]
+        rounded = np.round(block, out=buffer[: block.shape[0]])
+        if not np.array_equal(rounded, block):
+            return False
+    return True
+
+
+#: Budget of the sorted-order cache (bytes of the arrays it keeps, see :class:`_SortCache`).
+SORT_CACHE_BYTES = 64 * 2**20
+
+
+class _SortedColumns:
+    """``order``, ``run_end``, ``near_ties`` of :func:`_sorted_order_and_run_ends` (read-only), and
+    the ranks (:func:`_ranks`, built on first use and kept)."""
+
+    def __init__(self, order, run_end, near_ties):
+        for array in (order, run_end, near_ties):
+            array.flags.writeable = False
+        self.order, self.run_end, self.near_ties = order, run_end, near_ties
+        self._rank = None
+
+    def ranks(self):
+        if self._rank is None:
+            rank = _ranks(self.order)
+            rank.flags.writeable = False
+            self._rank = rank
+        return self._rank
+
+
+class _SortCache:
+    """The last few :class:`_SortedColumns` of the SC fits, by content of ``X``.
+
+    Cross-validation and grid searches fit the same training rows again and again (every
+    ``(p, s)`` of a grid on the same fold); the sort of every attribute (and the ranks) does not
+    depend on the parameters, so it is computed once per distinct ``X`` (and tie tolerance). An
+    entry is reused only when its own copy of ``X`` equals the new input exactly; its arrays are
+    read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
+    within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
+    cached.
+    """
+
+    def __init__(self):
+        self._entries = []  # most recent last: (X copy, tol, _SortedColumns, nbytes)
+        self._lock = threading.Lock()
+
+    def get(self, X, tol, low, high):
+        budget = SORT_CACHE_BYTES
+        size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1 + 4)  # X, order, run_end, ranks
+        if size == 0 or 4 * size > budget:
+            return _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
+        with self._lock:
+            for index, entry in enumerate(self._entries):
+                kept = entry[0]
+                if entry[1] == tol and kept.shape == X.shape and np.array_equal(kept[0], X[0]) and np.array_equal(kept, X):
+                    self._entries.append(self._entries.pop(index))
+                    return entry[2]
+        columns = _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
+        copy = np.array(X, order="C", copy=True)
+        copy.flags.writeable = False
+        with self._lock:
+            self._entries.append((copy, tol, columns, size))
+            while sum(entry[3] for entry in self._entries) > budget:
+                self._entries.pop(0)
+        return columns
+
+    def clear(self):
+        with self._lock:
+            self._entries.clear()
+
+
+_SORT_CACHE = _SortCache()
 
 
 def _pick(utility, q, r, tie_breaking):
@@ -1231,7 +1371,10 @@ class SetCoveringStumps(_BaseStumpConjunction):
             low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
         else:
             low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
-        order, run_end, near_ties = _sorted_order_and_run_ends(X, tol, low, high)
+        columns_sorted = _SORT_CACHE.get(X, tol, low, high)
+        order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
+        if near_ties.size:
+            run_end = run_end.copy()  # the runs of these columns follow the examples in play
         negative = labels == 0
         example_weight = np.where(negative, weight, -self.p * weight).astype(np.float32)
         alive = np.ones(m, dtype=bool)
@@ -1286,7 +1429,7 @@ class SetCoveringStumps(_BaseStumpConjunction):
             # ~4x a gathered one).
             few_removed_steps += 4 * dead.size <= m
             if rank is None and few_removed_steps >= 2:
-                rank = _ranks(order)
+                rank = columns_sorted.ranks()
             in_play = None
             if rank is None or 4 * dead.size > m:
                 in_play = alive[order]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from companion.bounds.occam import dyadic_code, threshold_code_cost
+from companion.bounds.pac_bayes import sigma
 from companion.widc import satisfaction
 
 __all__ = [
@@ -28,6 +30,8 @@ __all__ = [
     "naive_holm",
     "naive_signed_rank_p",
     "naive_hodges_lehmann",
+    "naive_cover_fit",
+    "naive_pac_bayes_fit",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -209,3 +213,111 @@ def naive_hodges_lehmann(x):
     walsh = sorted((x[i] + x[j]) / 2 for i in range(len(x)) for j in range(i, len(x)))
     m = len(walsh)
     return (walsh[(m - 1) // 2] + walsh[m // 2]) / 2
+
+
+# --------------------------------------------------------------------------------------------
+# Stump conjunctions (paper 05): the set-covering greedy of Section VI, candidate by candidate
+# --------------------------------------------------------------------------------------------
+
+#: pyscm-ml's double comparison tolerance (utilities within it are tied).
+STUMP_TOL = 1e-7
+
+
+def naive_cover_fit(X, y, p, s, variant="sc", eta=0.0, tie_breaking="pyscm", reuse=False):
+    """Loop version of the SC / Occam greedy (pyscm-ml's scan order and tie rule).
+
+    Returns the stumps ``(feature, threshold, direction)`` in the order they were added (Occam:
+    the threshold is the dyadic point of the interval of equivalent thresholds).
+    """
+    m, n = X.shape
+    low, high = X.min(axis=0), X.max(axis=0)
+    alive = np.ones(m, dtype=bool)
+    used = set()
+    stumps = []
+    while len(stumps) < s and np.any(alive & (y == 0)):
+        candidates = []  # (utility, q - r, feature, threshold, kind, code)
+        for f in range(n):
+            if f in used and not reuse:
+                continue
+            vals = np.sort(X[alive, f])
+            ends = [j for j in range(len(vals)) if j == len(vals) - 1 or vals[j + 1] - vals[j] > (STUMP_TOL if tie_breaking == "pyscm" else 0)]
+            for j in ends:
+                t = vals[j]
+                upper = vals[j + 1] if j + 1 < len(vals) else high[f]
+                for kind in (0, 1):
+                    covered = alive & ((X[:, f] <= t) if kind == 0 else (X[:, f] > t))
+                    q = int(np.sum(covered & (y == 0)))
+                    r = int(np.sum(covered & (y == 1)))
+                    u = q - p * r
+                    code = None
+                    if variant == "occam":
+                        if high[f] <= low[f]:
+                            continue
+                        code, _ = dyadic_code(t, upper, low[f], high[f], closed=False)
+                        if code < 0:
+                            continue
+                        u -= eta * float(threshold_code_cost(code))
+                    candidates.append((u, q - r, f, t, kind, code, upper))
+        if not candidates:
+            break
+        best = max(c[0] for c in candidates)
+        if tie_breaking == "index":
+            chosen = next(c for c in candidates if c[0] == best)
+        else:
+            tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
+            top = max(c[1] for c in tied)
+            chosen = next(c for c in tied if c[1] == top)
+        u, _, f, t, kind, code, upper = chosen
+        if variant == "occam":
+            _, t = dyadic_code(t, upper, low[f], high[f], closed=False)
+        stumps.append((f, t, 1 if kind == 0 else -1))
+        used.add(f)
+        alive &= (X[:, f] > t) if kind == 0 else (X[:, f] <= t)
+    return stumps
+
+
+def naive_pac_bayes_fit(X, y, p, s, eta, gaps, tie_breaking="pyscm", reuse=False):
+    """Loop version of the PAC-Bayes soft greedy with margins ``g`` *distinct* values wide.
+
+    Every example keeps the probability ``w(x)`` that the Gibbs conjunction built so far says 1;
+    each candidate ``(attribute, [a, b], direction)`` (``a`` a distinct training value, ``b`` the
+    one ``g`` distinct values further) removes the expected weight ``w(x) (1 − σ(x))`` and costs
+    ``η ln((B − A)/(b − a))`` (``[A, B]``: the attribute's training range). Candidates are scanned
+    attribute by attribute, gap by gap (ascending), ``a`` ascending, ``x > t`` before ``x ≤ t``;
+    ties as pyscm-ml's (utilities within 1e-7, then the largest ``Q − R``, then the first).
+    Returns the stumps ``(feature, a, b, direction)``.
+    """
+    m, n = X.shape
+    low, high = X.min(axis=0), X.max(axis=0)
+    distinct = [np.unique(X[:, f]) for f in range(n)]
+    gaps = sorted({int(g) for g in gaps if g < max(len(d) for d in distinct)})
+    gibbs = np.ones(m)
+    used = set()
+    stumps = []
+    while len(stumps) < s and gibbs[y == 0].sum() > 1e-9 and gaps:
+        candidates = []
+        for f in range(n):
+            if f in used and not reuse:
+                continue
+            for g in gaps:
+                for i in range(len(distinct[f]) - g):
+                    a, b = distinct[f][i], distinct[f][i + g]
+                    for d in (1, -1):
+                        removed = gibbs * (1.0 - sigma(X[:, f], a, b, d))
+                        q, r = removed[y == 0].sum(), removed[y == 1].sum()
+                        u = q - p * r - eta * np.log((high[f] - low[f]) / (b - a))
+                        candidates.append((u, q - r, f, a, b, d))
+        if not candidates:
+            break
+        best = max(c[0] for c in candidates)
+        if tie_breaking == "index":
+            chosen = next(c for c in candidates if c[0] == best)
+        else:
+            tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
+            top = max(c[1] for c in tied)
+            chosen = next(c for c in tied if c[1] == top)
+        _, _, f, a, b, d = chosen
+        stumps.append((f, float(a), float(b), d))
+        used.add(f)
+        gibbs = gibbs * sigma(X[:, f], a, b, d)
+    return stumps

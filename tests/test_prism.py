@@ -142,6 +142,33 @@ def test_matches_naive_reference_on_larger_data(rng):
     assert rules_as_tuples(model, X, y) == naive_prism(*as_codes(X, y, "no_match"))
 
 
+@pytest.mark.parametrize("missing", ["value", "no_match"])
+def test_cell_counts_follow_the_first_covering_rule(rng, missing):
+    """cell_counts_ (taken from the rows each rule covered while learning) equals the class counts
+    of the training rows per first covering rule at prediction time, the last rule of each
+    class and the rows no rule covers included."""
+    for _ in range(30):
+        X, y = random_nominal(rng, missing_rate=0.15)
+        model = Prism(missing=missing).fit(X, y)
+        fired = model.firing_rule(X)
+        classes = np.searchsorted(model.classes_, np.asarray(y, dtype=object))
+        expected = np.zeros((len(model.rules_), len(model.classes_)), dtype=np.int64)
+        np.add.at(expected, (fired[fired >= 0], classes[fired >= 0]), 1)
+        np.testing.assert_array_equal(model.cell_counts_, expected)
+
+
+def test_best_test_equals_weka_scan_on_larger_counts(rng):
+    """The integer fast path (equal doubles are exactly the tied ratios) against Weka's scan."""
+    for _ in range(300):
+        k = int(rng.integers(1, 40))
+        t = rng.integers(0, 5000, size=k)
+        t[rng.random(k) < 0.3] = rng.choice([6, 12, 18])  # tied ratios: 1/6, 2/12, 3/18 ...
+        p = np.minimum(rng.integers(0, 5000, size=k), t)
+        p[t % 6 == 0] = t[t % 6 == 0] // 6
+        candidate = rng.random(k) < 0.8
+        assert _best_test(p, t, candidate) == _best_test_scan(p, t, candidate)
+
+
 def test_best_test_equals_weka_scan(rng):
     for _ in range(500):
         k = int(rng.integers(1, 12))

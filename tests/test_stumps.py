@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from companion.bounds.compression import compression_bound
-from companion.bounds.occam import dyadic_code, occam_bound, threshold_code_cost
+from companion.bounds.occam import dyadic_code, occam_bound
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
 from companion.stumps import (
     STUMP_LEARNERS,
@@ -21,12 +21,13 @@ from companion.stumps import (
     SetCoveringStumps,
     _pick,
     _sc_step_choice,
+    _sorted_order_and_run_ends,
     fit_by_bound,
     greedy_step_scores,
     pac_bayes_step_scores,
 )
+from tests._naive import naive_cover_fit, naive_pac_bayes_fit
 
-TOL = 1e-7
 #: The paper's greedy as such: every stump it adds (no length chosen by the bound, no stop at an
 #: idle stump). The defaults are tested at the end of this file.
 GREEDY = {"length": "greedy", "stop_idle": False}
@@ -35,55 +36,6 @@ GREEDY = {"length": "greedy", "stop_idle": False}
 # ------------------------------------------------------------------------------------------
 # naive references: explicit loops over attributes, thresholds and directions
 # ------------------------------------------------------------------------------------------
-
-
-def naive_cover_fit(X, y, p, s, variant="sc", eta=0.0, tie_breaking="pyscm", reuse=False):
-    """Loop version of the SC / Occam greedy (pyscm-ml's scan order and tie rule)."""
-    m, n = X.shape
-    low, high = X.min(axis=0), X.max(axis=0)
-    alive = np.ones(m, dtype=bool)
-    used = set()
-    stumps = []
-    while len(stumps) < s and np.any(alive & (y == 0)):
-        candidates = []  # (utility, q - r, feature, threshold, kind, code)
-        for f in range(n):
-            if f in used and not reuse:
-                continue
-            vals = np.sort(X[alive, f])
-            ends = [j for j in range(len(vals)) if j == len(vals) - 1 or vals[j + 1] - vals[j] > (TOL if tie_breaking == "pyscm" else 0)]
-            for j in ends:
-                t = vals[j]
-                upper = vals[j + 1] if j + 1 < len(vals) else high[f]
-                for kind in (0, 1):
-                    covered = alive & ((X[:, f] <= t) if kind == 0 else (X[:, f] > t))
-                    q = int(np.sum(covered & (y == 0)))
-                    r = int(np.sum(covered & (y == 1)))
-                    u = q - p * r
-                    code = None
-                    if variant == "occam":
-                        if high[f] <= low[f]:
-                            continue
-                        code, _ = dyadic_code(t, upper, low[f], high[f], closed=False)
-                        if code < 0:
-                            continue
-                        u -= eta * float(threshold_code_cost(code))
-                    candidates.append((u, q - r, f, t, kind, code, upper))
-        if not candidates:
-            break
-        best = max(c[0] for c in candidates)
-        if tie_breaking == "index":
-            chosen = next(c for c in candidates if c[0] == best)
-        else:
-            tied = [c for c in candidates if c[0] >= best - TOL]
-            top = max(c[1] for c in tied)
-            chosen = next(c for c in tied if c[1] == top)
-        u, _, f, t, kind, code, upper = chosen
-        if variant == "occam":
-            _, t = dyadic_code(t, upper, low[f], high[f], closed=False)
-        stumps.append((f, t, 1 if kind == 0 else -1))
-        used.add(f)
-        alive &= (X[:, f] > t) if kind == 0 else (X[:, f] <= t)
-    return stumps
 
 
 def naive_pac_bayes_first_step(X, y, p, eta, gaps):
@@ -143,6 +95,66 @@ def test_sc_matches_naive_greedy_on_continuous_data(rng):
     assert stumps_of(model) == naive_cover_fit(X, y, 1.5, 5)
 
 
+@pytest.mark.parametrize("scale", [70_000, 2**35])
+def test_sc_matches_naive_greedy_on_wide_range_whole_numbers(rng, scale):
+    """Whole numbers beyond the 16-bit fast path (e.g. Affymetrix levels, -28400..71369) take the
+    64-bit key sort: negative values, -0.0, ties and column-major input included."""
+    for trial in range(4):
+        X = rng.integers(-scale, scale, size=(45, 15)).astype(float)
+        X[:, :5] = X[:, :5] // (scale // 4)  # a few values, many ties
+        X[rng.random(X.shape) < 0.05] = -0.0
+        y = (X[:, 0] + X[:, 7] / scale + rng.normal(size=45) > 0).astype(int)
+        if trial % 2:
+            X = np.asfortranarray(X)
+        for reuse in (False, True):
+            model = SetCoveringStumps(**GREEDY, p=1.0, s=6, reuse_features=reuse).fit(X, y)
+            assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 6, reuse=reuse)
+
+
+@pytest.mark.parametrize("tie_breaking", ["index", "pyscm"])
+def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie_breaking):
+    """The 64-bit key sort drops a value's low 16 bits: values 1 + k ulp (k < 2^16) share the
+    key, come out in index order, and their columns must be argsorted again."""
+    for _ in range(3):
+        X = rng.normal(size=(40, 10))
+        X[:, :4] = 1.0 + rng.integers(0, 3000, size=(40, 4)) * np.finfo(float).eps
+        X[:, 4] = -X[:, 0]
+        y = (rng.random(40) < 0.5).astype(int)
+        y[:2] = [0, 1]
+        model = SetCoveringStumps(**GREEDY, p=1.0, s=5, tie_breaking=tie_breaking).fit(X, y)
+        assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 5, tie_breaking=tie_breaking)
+        order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
+        values = np.take_along_axis(X, order, axis=0)
+        assert np.all(np.diff(values, axis=0) >= 0)
+        np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 0)
+
+
+def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
+    """A refit on the same rows reuses the sorted order; an input differing in one cell (or changed
+    in place after the fit) is sorted afresh; the models equal those fitted without the cache."""
+    from companion import stumps
+
+    def fitted(X, y, **params):
+        model = SetCoveringStumps(**GREEDY, **params).fit(X, y)
+        return stumps_of(model), model.bound_path_.tolist(), model.predict(X).tolist()
+
+    stumps._SORT_CACHE.clear()
+    X, y = random_data(rng, m=60, n=20, levels=40)
+    X = X * 1000.0 - 7000.0  # the 64-bit key path
+    cached = [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)]
+    assert len(stumps._SORT_CACHE._entries) == 1
+    changed = X.copy()
+    changed[17, 3] += 1.0
+    in_cache = fitted(changed, y, p=1.0, s=10)
+    assert len(stumps._SORT_CACHE._entries) == 2  # a miss: sorted afresh, then kept
+    X[17, 3] += 1.0  # in place: the cache holds its own copy
+    assert fitted(X, y, p=1.0, s=10) == in_cache
+    X[17, 3] -= 1.0
+    monkeypatch.setattr(stumps, "SORT_CACHE_BYTES", 0)
+    assert [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
+    assert fitted(changed, y, p=1.0, s=10) == in_cache
+
+
 @pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])
 def test_occam_matches_naive_greedy(rng, eta):
     for _ in range(4):
@@ -171,6 +183,18 @@ def test_pac_bayes_first_step_matches_naive(rng):
         _, (f, a, b, d) = naive_pac_bayes_first_step(X, y, 1.3, 0.7, (1, 3))
         assert model.features_[0] == f and model.directions_[0] == d
         np.testing.assert_allclose(model.intervals_[0], [a, b])
+
+
+@pytest.mark.parametrize("reuse", [False, True])
+def test_pac_bayes_greedy_matches_naive(rng, reuse):
+    """The whole soft greedy (every step, the Gibbs weights carried), against the candidate loop."""
+    for _ in range(3):
+        X = np.round(rng.normal(size=(30, 6)), 1)  # repeated values: gaps count distinct ones
+        y = (X[:, 1] - X[:, 4] + 0.5 * rng.normal(size=30) > 0).astype(int)
+        model = PacBayesStumps(**GREEDY, p=1.3, eta=0.7, s=4, margin_gaps=(1, 3), reuse_features=reuse).fit(X, y)
+        expected = naive_pac_bayes_fit(X, y, 1.3, 4, 0.7, (1, 3), reuse=reuse)
+        assert [(int(f), int(d)) for f, d in zip(model.features_, model.directions_)] == [(f, d) for f, _, _, d in expected]
+        np.testing.assert_allclose(model.intervals_, [(a, b) for _, a, b, _ in expected])
 
 
 def test_pac_bayes_step_scores_match_sigma_sums(rng):
