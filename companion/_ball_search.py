@@ -1002,28 +1002,10 @@ def greedy_ball_list(
 
 
 def append_ball(sd, y01, alive, in_compression, centre, border, removal="fired"):
-    """One greedy step's bookkeeping once its ball is chosen (Figure 1, step 4).
+    """Figure 1, step 4, once the ball ``(centre, border)`` is chosen: ``(code, radius, alive, in_compression)``.
 
-    Parameters
-    ----------
-    sd : SortedDistances or BlockedSortedDistances
-        The training set's distances.
-    y01 : ndarray of bool, shape (m,)
-        Labels.
-    alive : ndarray of bool, shape (m,)
-        The remaining examples ``S'`` before the step.
-    in_compression : ndarray of bool, shape (m,)
-        The compression set before the step (not modified).
-    centre, border : int
-        The chosen ball's centre and border.
-    removal : {"fired", "covered"}
-        As for :func:`greedy_ball_list`.
-
-    Returns
-    -------
-    tuple
-        ``(code, radius, alive, in_compression)``: the ball's type code and radius, and ``S'`` and
-        the compression set after the step (new arrays).
+    The ball's type code and radius, and new arrays for ``S'`` (``removal`` as for
+    :func:`greedy_ball_list`) and the compression set after the step.
     """
     code = _kind_of(bool(y01[centre]), bool(y01[border]))
     to_centre = sd.row(centre)
@@ -1038,54 +1020,17 @@ def append_ball(sd, y01, alive, in_compression, centre, border, removal="fired")
 
 
 def exact_penalty_integers(p_p, p_n):
-    """The penalties over their common decimal denominator: ``(q, a_p, a_n)``, Python integers.
-
-    ``q * usefulness = q covered - a_p errors_p_p - a_n errors_p_n`` (an infinite penalty gives
-    0 and is handled apart), exactly as :func:`greedy_ball_list` compares usefulness.
-
-    Parameters
-    ----------
-    p_p, p_n : float
-        The penalties (``np.inf`` allowed).
-
-    Returns
-    -------
-    tuple of int
-        ``(q, a_p, a_n)``.
-    """
+    """``(q, a_p, a_n)``: the penalties as ``a / q`` over their common decimal denominator (see :func:`_most_useful`)."""
     q, a_p, a_n, _, _ = _exact_penalties(p_p, p_n, 1)
     return q, a_p, a_n
 
 
 def score_state(sd, y01, alive, in_compression, allowed, parent=None, keep_sorted=True):
-    """Every candidate ball of the greedy state ``S' = alive`` scored up to the penalties (not memoised).
+    """Every candidate ball of the state ``S' = alive`` scored up to the penalties, not memoised.
 
-    What :meth:`SortedDistances._best_balls` scores before it applies the penalties; the
-    compression set (or None) counts only where it meets ``S'``.
-
-    Parameters
-    ----------
-    sd : SortedDistances
-        The training set's distances (full layout).
-    y01 : ndarray of bool, shape (m,)
-        Labels.
-    alive : ndarray of bool, shape (m,)
-        The remaining examples.
-    in_compression : ndarray of bool or None
-        The compression set when the compression-set constraint applies, else None.
-    allowed : ndarray of bool, shape (4,)
-        The allowed ball types, in :data:`BALL_TYPES` order.
-    parent : state or None
-        A state of a superset of ``alive`` (its rows are restricted instead of the full ones).
-    keep_sorted : bool, default=True
-        Carry the sorted distances (False: only where ties or the constraint need them; then
-        no child state may use the constraint).
-
-    Returns
-    -------
-    state
-        Rows: remaining centres; columns: remaining examples by distance; ``covered`` (0 where
-        inadmissible; None when nothing is), ``errors_p_p``, ``errors_p_n``, ``label_sorted``.
+    What :meth:`SortedDistances._best_balls` scores (the compression set, or None, counts where it
+    meets ``S'``); ``parent``: a state of a superset of ``alive``; ``keep_sorted=False`` carries
+    no sorted distances (only if no descendant state applies the compression-set constraint).
     """
     if in_compression is not None:
         in_compression = in_compression & alive

@@ -27,7 +27,7 @@ from companion.paths import ROOT
 #: Modules that hold learners, transformers or what they are built from (rule a).
 LEARNER_MODULES = frozenset({
     "decision_list", "prism", "perceptrons", "led", "kernels", "widc", "stumps", "baselines",
-    "preprocessing", "interpretable", "numerics", "_nominal",
+    "preprocessing", "interpretable", "numerics", "_nominal", "_ball_grid",
 })
 PROTOCOL_PACKAGES = ("companion.experiments", "companion.reproduce")
 #: What a bound may import from ``companion`` besides ``companion.bounds`` itself (rule b).
