@@ -159,3 +159,17 @@ def test_the_shared_lists_need_the_canonical_order_and_both_classes(rng):
     assert grid_lists.lists_apply(X[order], y[order])
     assert not grid_lists.lists_apply(X[order[::-1]], y[order[::-1]])
     assert not grid_lists.lists_apply(X[order], np.zeros(30, dtype=int))
+
+
+def test_a_learner_with_its_own_search_is_fitted_per_grid_point(rng):
+    """A DLM subclass that changes the search without naming it (``search_options``) is not bypassed."""
+
+    class EmptyDLM(paper01.DecisionListMachine):
+        def _learn(self, sd, y01, weights):
+            return {"kind": np.zeros(0, int), "centre": np.zeros(0, int), "border": np.zeros(0, int),
+                    "radius": np.zeros(0)}
+
+    X_ball, y_ball, sd, X_test, y_test = _fold(rng, 50, ties=False)
+    errors, balls, _, _ = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, learner=EmptyDLM)
+    majority = int(np.bincount(y_ball).argmax())
+    assert (balls == 0).all() and (errors == (y_test != majority).sum()).all()

@@ -300,7 +300,10 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     balls = np.zeros_like(errors)
     bounds = np.full((2,) + errors.shape, np.nan)  # published, corrected
     train_errors = np.zeros_like(errors)
-    shared = grid_lists.lists_apply(X_train, y_train)
+    # the shared search runs BuildDLM itself: for the DLM, or a subclass that names the search
+    # options it changes (``search_options``, passed on); any other subclass is fitted per point
+    searchable = learner is DecisionListMachine or hasattr(learner, "search_options")
+    shared = searchable and grid_lists.lists_apply(X_train, y_train)
     points = [(b, c) for b in range(n_pen) for c in range(n_pen)]
     pairs = [(g.dlm_penalties[b], g.dlm_penalties[c]) for b, c in points]
     if shared and not constraint:
@@ -315,9 +318,8 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
         lists = [None] * len(points)
         if shared:
             template = make(*pairs[0])
-            lists = grid_lists.dlm_lists(sd, y_train, ball_type, pairs, g.dlm_s_max, constraint=constraint,
-                                         tie_rule=getattr(template, "tie_rule", "larger_cover"),
-                                         removal=getattr(template, "removal", "fired"))
+            search = {name: getattr(template, name) for name in getattr(learner, "search_options", ())}
+            lists = grid_lists.dlm_lists(sd, y_train, ball_type, pairs, g.dlm_s_max, constraint=constraint, **search)
         for (b, c), (p_p, p_n), learnt in zip(points, pairs, lists):
             if learnt is not None and not constraint:
                 errors[a, b, c], balls[a, b, c] = grid_lists.list_test_errors(

@@ -20,8 +20,9 @@ Table 1 at a time, and states the paper's claims for :mod:`companion.claims`:
   (:func:`claims_family`, :func:`claims_data`, :func:`claims_report`).
 
 Every experiment fits with the same cost-sharing as :mod:`~companion.experiments.paper01`: per
-fold one :class:`~companion.decision_list.SortedDistances` for every fit, one fit per (type,
-penalties) for every stopping point, folds as items of :func:`companion.evaluation.parallel_map`.
+fold one :class:`~companion.decision_list.SortedDistances` for every fit, one greedy search per
+machine type for every penalty and stopping point (:mod:`companion._ball_grid`), folds as items of
+:func:`companion.evaluation.parallel_map`.
 """
 
 from __future__ import annotations
@@ -304,6 +305,9 @@ class _BuildDLMVariant(DecisionListMachine):
     passed to :func:`~companion._ball_search.greedy_ball_list`. With the defaults it learns the
     estimator's list (tested). An experiment's device, not a learner: it is not exported.
     """
+
+    #: The parameters of the greedy search it changes (what a grid's shared search passes on).
+    search_options = ("tie_rule", "removal")
 
     def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, **params):
         # Figure 1's BuildDLM keeps a ball that changes no training prediction (the estimator's
