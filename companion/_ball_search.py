@@ -38,6 +38,9 @@ __all__ = [
     "SortedDistances",
     "BlockedSortedDistances",
     "greedy_ball_list",
+    "append_ball",
+    "exact_penalty_integers",
+    "score_state",
     "resolve_metric",
     "sorted_distances_within",
 ]
@@ -992,15 +995,7 @@ def greedy_ball_list(
                 keys = (rank, errors, -covered, ~output_one)
             pick = int(np.lexsort(keys)[0])
         centre, border = int(found["centre"][pick]), int(found["border"][pick])
-        code = _kind_of(bool(y01[centre]), bool(y01[border]))
-        to_centre = sd.row(centre)
-        radius = to_centre[border]
-        fired = to_centre < radius if TYPE_INSIDE[code] else to_centre > radius
-        if removal == "covered":
-            fired = fired & (y01 == bool(TYPE_OUTPUT[code]))
-        alive = alive & ~fired
-        in_compression = in_compression.copy()
-        in_compression[[centre, border]] = True
+        code, radius, alive, in_compression = append_ball(sd, y01, alive, in_compression, centre, border, removal)
         kinds.append(code)
         centres.append(centre)
         borders.append(border)
@@ -1011,6 +1006,44 @@ def greedy_ball_list(
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
+
+
+def append_ball(sd, y01, alive, in_compression, centre, border, removal="fired"):
+    """Figure 1, step 4, once the ball ``(centre, border)`` is chosen: ``(code, radius, alive, in_compression)``.
+
+    The ball's type code and radius, and new arrays for ``S'`` (``removal`` as for
+    :func:`greedy_ball_list`) and the compression set after the step.
+    """
+    code = _kind_of(bool(y01[centre]), bool(y01[border]))
+    to_centre = sd.row(centre)
+    radius = to_centre[border]
+    fired = to_centre < radius if TYPE_INSIDE[code] else to_centre > radius
+    if removal == "covered":
+        fired = fired & (y01 == bool(TYPE_OUTPUT[code]))
+    alive = alive & ~fired
+    in_compression = in_compression.copy()
+    in_compression[[centre, border]] = True
+    return code, radius, alive, in_compression
+
+
+def exact_penalty_integers(p_p, p_n):
+    """``(q, a_p, a_n)``: the penalties as ``a / q`` over their common decimal denominator (see :func:`_most_useful`)."""
+    q, a_p, a_n, _, _ = _exact_penalties(p_p, p_n, 1)
+    return q, a_p, a_n
+
+
+def score_state(sd, y01, alive, in_compression, allowed, parent=None, keep_sorted=True):
+    """Every candidate ball of the state ``S' = alive`` scored up to the penalties, not memoised.
+
+    What :meth:`SortedDistances._best_balls` scores (the compression set, or None, counts where it
+    meets ``S'``); ``parent``: a state of a superset of ``alive``; ``keep_sorted=False`` carries
+    no sorted distances (only if no descendant state applies the compression-set constraint).
+    """
+    if in_compression is not None:
+        in_compression = in_compression & alive
+        if not in_compression.any():
+            in_compression = None
+    return _score(sd, y01, alive, in_compression, allowed, parent, keep_sorted=keep_sorted)
 
 
 def _engine_weights(sample_weight, m):
@@ -1124,32 +1157,43 @@ def _near_most_useful(covered, errors_p_p, errors_p_n, p_p, p_n) -> np.ndarray:
     return np.flatnonzero(u >= best - TIE_RTOL * max(scale, 1e-300))
 
 
-def _restrict(sd, alive, parent):
-    """Rows and columns of the sorted distances restricted to the remaining examples."""
+def _restrict(sd, alive, parent, keep_sorted=True):
+    """Rows and columns of the sorted distances restricted to the remaining examples.
+
+    ``keep_sorted=False``: the sorted distances themselves are not carried (None), for a search
+    that needs neither tie groups nor the compression-set constraint.
+    """
     if parent is None:
         rows, order, sorted_rows = np.arange(sd.n_samples), sd.order, sd.sorted_rows
     else:
         rows, order, sorted_rows = parent.rows, parent.order, parent.sorted_rows
+    if not keep_sorted:
+        sorted_rows = None
     if len(rows) == int(alive.sum()):
         return rows, order, sorted_rows
-    keep_rows = np.flatnonzero(alive[rows])
-    rows, order, sorted_rows = rows[keep_rows], order[keep_rows], sorted_rows[keep_rows]
-    # each row keeps exactly the remaining examples, in the same distance order (flat indices
-    # and take: several times faster than boolean-mask indexing)
-    kept = np.flatnonzero(alive[order])
+    # each kept row keeps exactly the remaining examples, in the same distance order: one mask
+    # over the parent's rows (removed rows cleared), then flat indices and take (several times
+    # faster than copying the kept rows first or boolean-mask indexing)
+    row_alive = alive[rows]
+    mask = alive[order]
+    mask[~row_alive] = False
+    kept = np.flatnonzero(mask)
+    rows = rows[row_alive]
     n_left = len(rows)
     order = order.ravel().take(kept).reshape(n_left, n_left)
-    return rows, order, sorted_rows.ravel().take(kept).reshape(n_left, n_left)
+    if sorted_rows is not None:
+        sorted_rows = sorted_rows.ravel().take(kept).reshape(n_left, n_left)
+    return rows, order, sorted_rows
 
 
-def _score(sd, y01, alive, in_compression, allowed, parent, weights=None) -> _ScoredState:
+def _score(sd, y01, alive, in_compression, allowed, parent, weights=None, keep_sorted=True) -> _ScoredState:
     """Covered and error counts of every (remaining centre, remaining border) ball.
 
     Written with arithmetic on 0/1 arrays rather than ``np.where``: a data-dependent ``where``
     over m² elements costs about ten times an addition. With ``weights`` (positive, int64 or
     float64, one per example) the counts are sums of the weights of the examples counted.
     """
-    rows, order, sorted_rows = _restrict(sd, alive, parent)
+    rows, order, sorted_rows = _restrict(sd, alive, parent, keep_sorted or sd.has_ties or in_compression is not None)
     state = _ScoredState(alive=alive, rows=rows, order=order, sorted_rows=sorted_rows)
     n_alive = len(rows)
     dtype = np.int16 if n_alive < 16_000 else np.int32  # 2 * counts must fit

@@ -49,6 +49,7 @@ from companion.bounds.decision_list import dlm_bound_path
 from companion.datasets import RegisteredDataset
 from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances, canonical_order
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments import _paper01_grid as grid_lists
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.interpretable import staged_predictions
 from companion.paper_numbers import paper_table
@@ -287,9 +288,11 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
               learner=DecisionListMachine, **options):
     """Test errors, sizes, bounds and training errors of every DLM grid point on one fold.
 
-    ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) is fitted
-    once per (type, ``p_p``, ``p_n``) with ``s = grid.dlm_s_max``; every smaller ``s`` is read
-    from its prefixes (:func:`~companion.interpretable.staged_predictions`).
+    ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) with
+    ``s = grid.dlm_s_max`` at each (type, ``p_p``, ``p_n``); every smaller ``s`` is read from its
+    prefixes (:func:`~companion.interpretable.staged_predictions`). The lists of all penalty pairs
+    of a type come from one search over their shared greedy states
+    (:mod:`companion.experiments._paper01_grid`; the same lists as one fit per pair, tested).
     """
     g = grid
     n_pen = len(g.dlm_penalties)
@@ -297,33 +300,69 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     balls = np.zeros_like(errors)
     bounds = np.full((2,) + errors.shape, np.nan)  # published, corrected
     train_errors = np.zeros_like(errors)
+    # the shared search runs BuildDLM itself: for the DLM, or a subclass that names the search
+    # options it changes (``search_options``, passed on); any other subclass is fitted per point
+    searchable = learner is DecisionListMachine or hasattr(learner, "search_options")
+    shared = searchable and grid_lists.lists_apply(X_train, y_train)
+    points = [(b, c) for b in range(n_pen) for c in range(n_pen)]
+    pairs = [(g.dlm_penalties[b], g.dlm_penalties[c]) for b, c in points]
+    if shared and not constraint:
+        to_train = grid_lists.test_distances(X_test, X_train, metric)
+        majority = int(np.bincount(y_train, minlength=2).argmax())
     for a, ball_type in enumerate(g.dlm_types):
-        for b, p_p in enumerate(g.dlm_penalties):
-            for c, p_n in enumerate(g.dlm_penalties):
-                dlm = learner(
-                    p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-                    metric=metric, stop_if_unchanged=False, **options,
-                ).fit(X_train, y_train, sorted_distances=sd)
-                if dlm.n_balls_ == 0:  # the empty list predicts its default everywhere
-                    errors[a, b, c] = (dlm.predict(X_test) != y_test).sum()
-                    continue
-                errors[a, b, c] = _pad_path((staged_predictions(dlm, X_test) != y_test).sum(axis=1), g.dlm_s_max)
-                used = dlm.path_["fitted_n_balls"].to_numpy()
-                balls[a, b, c] = _pad_path(used, g.dlm_s_max)
-                k = (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy()
-                train_errors[a, b, c] = _pad_path(k[used - 1], g.dlm_s_max)
-                if constraint:
-                    for v, variant in enumerate(("published", "corrected")):
-                        bound = dlm_bound_path(dlm, variant=variant)[used - 1]
-                        bounds[v, a, b, c] = _pad_path(bound, g.dlm_s_max)
+        def make(p_p, p_n):
+            return learner(
+                p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
+                metric=metric, stop_if_unchanged=False, **options,
+            )
+        lists = [None] * len(points)
+        if shared:
+            template = make(*pairs[0])
+            search = {name: getattr(template, name) for name in getattr(learner, "search_options", ())}
+            lists = grid_lists.dlm_lists(sd, y_train, ball_type, pairs, g.dlm_s_max, constraint=constraint, **search)
+        for (b, c), (p_p, p_n), learnt in zip(points, pairs, lists):
+            if learnt is not None and not constraint:
+                errors[a, b, c], balls[a, b, c] = grid_lists.list_test_errors(
+                    learnt, to_train, y_test, default="dlm", length=g.dlm_s_max, majority=majority)
+                if len(learnt["kind"]):  # the training errors of every prefix: the same reading on the fold
+                    train_errors[a, b, c] = grid_lists.list_test_errors(
+                        learnt, sd.distances, y_train, default="dlm", length=g.dlm_s_max, majority=majority)[0]
+                continue
+            dlm = make(p_p, p_n)
+            if learnt is None:
+                dlm.fit(X_train, y_train, sorted_distances=sd)
+            else:
+                grid_lists.fit_with_list(dlm, X_train, y_train, sd, learnt)
+            if dlm.n_balls_ == 0:  # the empty list predicts its default everywhere
+                errors[a, b, c] = (dlm.predict(X_test) != y_test).sum()
+                continue
+            errors[a, b, c] = _pad_path((staged_predictions(dlm, X_test) != y_test).sum(axis=1), g.dlm_s_max)
+            used = dlm.path_["fitted_n_balls"].to_numpy()
+            balls[a, b, c] = _pad_path(used, g.dlm_s_max)
+            k = (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy()
+            train_errors[a, b, c] = _pad_path(k[used - 1], g.dlm_s_max)
+            if constraint:
+                for v, variant in enumerate(("published", "corrected")):
+                    bound = dlm_bound_path(dlm, variant=variant)[used - 1]
+                    bounds[v, a, b, c] = _pad_path(bound, g.dlm_s_max)
     return errors, balls, bounds, train_errors
 
 
 def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
-    """Test errors and sizes of every SCM grid point on one fold (one fit per type and ``p``)."""
+    """Test errors and sizes of every SCM grid point on one fold (one search per type for every ``p``)."""
     g = grid
     errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
     balls = np.zeros_like(errors)
+    if grid_lists.lists_apply(X_train, y_train):
+        to_train = grid_lists.test_distances(X_test, X_train)
+        majority = int(np.bincount(y_train, minlength=2).argmax())
+        for a, model_type in enumerate(g.scm_types):
+            lists = grid_lists.scm_lists(sd, y_train, model_type, g.scm_penalties, g.scm_s_max)
+            for b, learnt in enumerate(lists):
+                errors[a, b], balls[a, b] = grid_lists.list_test_errors(
+                    learnt, to_train, y_test, default=1 if model_type == "conjunction" else 0, length=g.scm_s_max,
+                    majority=majority)
+        return errors, balls
     for a, model_type in enumerate(g.scm_types):
         for b, p in enumerate(g.scm_penalties):
             scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, compression_constraint=False,

@@ -20,8 +20,9 @@ Table 1 at a time, and states the paper's claims for :mod:`companion.claims`:
   (:func:`claims_family`, :func:`claims_data`, :func:`claims_report`).
 
 Every experiment fits with the same cost-sharing as :mod:`~companion.experiments.paper01`: per
-fold one :class:`~companion.decision_list.SortedDistances` for every fit, one fit per (type,
-penalties) for every stopping point, folds as items of :func:`companion.evaluation.parallel_map`.
+fold one :class:`~companion.decision_list.SortedDistances` for every fit, one greedy search per
+machine type for every penalty and stopping point (:mod:`companion._ball_grid`), folds as items of
+:func:`companion.evaluation.parallel_map`.
 """
 
 from __future__ import annotations
@@ -307,6 +308,9 @@ class _BuildDLMVariant(DecisionListMachine):
     passed to :func:`~companion._ball_search.greedy_ball_list`. With the defaults it learns the
     estimator's list (tested). An experiment's device, not a learner: it is not exported.
     """
+
+    #: The parameters of the greedy search it changes (what a grid's shared search passes on).
+    search_options = ("tie_rule", "removal")
 
     def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, **params):
         # Figure 1's BuildDLM keeps a ball that changes no training prediction (the estimator's
@@ -1320,3 +1324,135 @@ def sensitivity_pivot(report) -> pd.DataFrame:
     long = report.sensitivity
     table = long.pivot(index="id", columns="variant", values="verdict")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
+
+
+# --------------------------------------------------------------------------------------------
+# Generated prose: numbers the notebook's text quotes, read from the paper's table and the runs
+# --------------------------------------------------------------------------------------------
+
+__all__ += ["fine_grid_markdown", "reproduction_markdown"]
+
+
+def _numbers(values) -> str:
+    return ", ".join(f"{v:g}" for v in sorted(set(float(v) for v in values)))
+
+
+def _name_list(names) -> str:
+    names = list(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "none"
+
+
+def fine_grid_markdown(grid: Grid | None = None, coarse: Grid = Grid()) -> "Markdown":
+    """The fine grids of :func:`fine_grid_protocol` beside the paper's parameters (Table 1), as text.
+
+    Parameters
+    ----------
+    grid : Grid, optional
+        The fine grid run (default :func:`fine_grid`).
+    coarse : Grid
+        The coarse grid of protocol (a).
+
+    Returns
+    -------
+    companion.claims.Markdown
+        The paper's DLM and SCM penalties that the coarse grid lacks, and the fine grids' values,
+        stopping points and which of the paper's values they contain.
+    """
+    from companion.claims import Markdown
+
+    grid = fine_grid() if grid is None else grid
+    paper = paper_table1()
+    dlm_paper = set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])
+    scm_paper = set(paper["scm_p"])
+    dlm_in, scm_in = dlm_paper & set(grid.dlm_penalties), scm_paper & set(grid.scm_penalties)
+    lines = [
+        f"* The paper's DLM penalties not on our coarse grid: {_numbers(dlm_paper - set(coarse.dlm_penalties))}; "
+        f"its SCM penalties not on it: {_numbers(scm_paper - set(coarse.scm_penalties))} (Table 1).",
+        f"* Fine DLM grid: {len(grid.dlm_penalties)} values of $p_p$ and $p_n$ in "
+        f"[{min(grid.dlm_penalties):g}, {max(grid.dlm_penalties):g}] ({_numbers(grid.dlm_penalties)}), "
+        f"{'every' if dlm_in == dlm_paper else f'{len(dlm_in)} of the {len(dlm_paper)}'} penalty of the "
+        f"paper's DLM column; both ball types; $s \\le {grid.dlm_s_max}$.",
+    ]
+    if grid.scm_penalties:
+        coarse_in = set(coarse.scm_penalties) <= set(grid.scm_penalties)
+        lines.append(
+            f"* Fine SCM grid: {len(grid.scm_penalties)} values of $p$ ({_numbers(grid.scm_penalties)}), "
+            f"{'every' if scm_in == scm_paper else f'{len(scm_in)} of the {len(scm_paper)}'} $p$ of the paper's "
+            f"SCM column{' and of our coarse grid' if coarse_in else ''}; both types; $s \\le {grid.scm_s_max}$."
+        )
+    return Markdown("\n".join(lines))
+
+
+def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine_dlm: pd.DataFrame,
+                          fine_scm: pd.DataFrame, tie_rules: pd.DataFrame, lengths: pd.DataFrame,
+                          svm: pd.DataFrame, *, svm_gap: int = 10) -> "Markdown":
+    """The facts the discussion of Table 1's columns rests on, read from the notebook's tables.
+
+    Parameters
+    ----------
+    errors_a : pandas.DataFrame
+        :func:`~companion.experiments.paper01.errors_table`.
+    parameters : pandas.DataFrame
+        :func:`~companion.experiments.paper01.parameters_table`.
+    fine_dlm, fine_scm : pandas.DataFrame
+        :func:`fine_grid_table` of the DLM and of the SCM.
+    tie_rules : pandas.DataFrame
+        :func:`tie_rule_table`.
+    lengths : pandas.DataFrame
+        :func:`list_length_table`.
+    svm : pandas.DataFrame
+        :func:`svm_gamma_table`.
+    svm_gap : int, default=10
+        Fewer errors than the paper's by at least this many counts as an SVM gap.
+
+    Returns
+    -------
+    companion.claims.Markdown
+        One bullet per column of Table 1 (data sets in the paper's order, Votes left out).
+    """
+    from companion.claims import Markdown
+
+    names = [DISPLAY[n] for n in COMPARABLE if DISPLAY[n] in fine_dlm.index]
+    dlm = errors_a.xs("DLM", level="machine").loc[names]
+    above = [n for n in names if dlm.loc[n, "difference"] > 0]
+    gap = fine_dlm.loc[names, "difference"].abs()
+    rules = tie_rules["mean"].unstack("rule").loc[names]
+    other = [r for r in rules.columns if r != "larger_cover"][0]
+    lower = [n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]]
+    higher = [n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]]
+    figure1 = lengths.xs("Figure 1", level="variant").loc[names]
+    short = [f"{n} ({figure1.loc[n, 'mean_length']:.1f} of {figure1.loc[n, 'paper_s']})" for n in names
+             if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
+    same = [n for n in names if parameters.loc[n, "ours_dlm"] == parameters.loc[n, "paper_dlm"]]
+    lines = [
+        f"* DLM: the coarse grid's total (main seed) is above the paper's on {len(above)} of {len(names)} data "
+        f"sets ({_name_list(above)}); the fine grid's fold-seed means are within {gap.min():.1f}–{gap.max():.1f} "
+        f"errors of the paper's. With \"{other.replace('_', ' ')}\" first the mean total is lower on "
+        f"{_name_list(lower)}, higher on {_name_list(higher)}. At the paper's own parameters the lists stop before the "
+        f"paper's $s$ on {len(short)} data sets: {_name_list(short)} (mean balls). The coarse grid selects the "
+        f"paper's machine on {_name_list(same)}"
+        + "".join(f" ({parameters.loc[n, 'paper_dlm']}; the fine grid's first seed: "
+                  f"{fine_dlm.loc[n, 'fine_first_seed']})" for n in same) + ".",
+    ]
+    inside = [n for n in names if fine_scm.loc[n, "paper_in_fine_range"]]
+    worse = []
+    for n in names:
+        row = fine_scm.loc[n]
+        low, high = min(row["coarse_min"], row["fine_min"]), max(row["coarse_max"], row["fine_max"])
+        if row["paper"] > high:
+            worse.append(f"{n} (paper {row['paper']}, ours {low:g}–{high:g})")
+    lines.append(f"* SCM: the paper's errors lie within our fine-grid fold-seed range on {_name_list(inside)}; the "
+                 f"paper's SCM errs more than every run of ours, coarse or fine, on {_name_list(worse)}.")
+    svm_rows = errors_a.xs("SVM", level="machine").loc[names]
+    ahead = svm_rows[svm_rows["difference"] <= -svm_gap]
+    near_worse = [n for n in names if svm.loc[n, "near_errors"] > svm.loc[n, "paper"]]
+    lines.append(
+        f"* SVM: ours makes {-ahead['difference'].max():g}–{-ahead['difference'].min():g} fewer errors than the "
+        f"paper's on {_name_list(list(ahead.index))}; the best absolute width gives "
+        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'absolute'])} errors there (relative widths: "
+        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'relative'])}), and the width with the "
+        f"paper's number of support "
+        f"vectors errs more than the paper on {len(near_worse)} of {len(names)} data sets."
+        if len(ahead) else f"* SVM: ours is never {svm_gap} errors below the paper's."
+    )
+    return Markdown("\n".join(lines))

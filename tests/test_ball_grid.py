@@ -1,0 +1,175 @@
+"""The grid search (one tree of greedy states for every penalty) against one search per grid point.
+
+The reference is the per-pair engine, :func:`companion._ball_search.greedy_ball_list` (itself
+checked against the naive loop of Figure 1 in ``test_decision_list.py``), and, for the notebook's
+grids, one fitted estimator per grid point (``dlm_grid_errors``/``scm_grid_errors`` with the
+shared path switched off).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.spatial.distance import cdist
+
+from companion._ball_grid import greedy_ball_lists
+from companion._ball_search import BALL_TYPES, SortedDistances, greedy_ball_list
+from companion.experiments import _paper01_grid as grid_lists
+from companion.experiments import paper01
+from companion.experiments import paper01_followups as followups
+
+#: Penalties that meet exact ties: equal decimals written differently, 0, infinity, fractions
+#: whose usefulness coincides with another pair's.
+PENALTIES = (0.0, 0.3, 0.5, 1.0, 1.5, 2.0, 2.1, np.inf)
+
+
+def _problem(rng, m, ties, n_features=2):
+    X = rng.normal(size=(m, n_features))
+    if ties:  # a coarse lattice: equal distances everywhere and duplicate points
+        X = np.round(X * 2) / 2
+    y = ((X[:, 0] + 0.7 * rng.normal(size=m)) > 0).astype(int)
+    return X, y
+
+
+def _same(a, b):
+    return all(np.array_equal(a[key], b[key]) for key in ("kind", "centre", "border", "radius"))
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES, ("Ni", "No")])
+@pytest.mark.parametrize("constraint", [False, True])
+@pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors", "output_one_first"])
+def test_grid_search_learns_every_pairs_own_list(rng, ties, types, constraint, tie_rule):
+    pairs = list(itertools.product(PENALTIES, PENALTIES))
+    for m in (30, 61):
+        X, y = _problem(rng, m, ties)
+        sd = SortedDistances.from_points(X)
+        options = dict(types=types, max_balls=6, compression_constraint=constraint, tie_rule=tie_rule)
+        grid = greedy_ball_lists(sd, y, pairs, **options)
+        for (p_p, p_n), learnt in zip(pairs, grid):
+            alone = greedy_ball_list(SortedDistances.from_points(X), y, p_p=p_p, p_n=p_n, **options)
+            assert _same(learnt, alone), (m, p_p, p_n)
+
+
+@pytest.mark.parametrize("stop_when", ["either_empty", "negatives_empty", "positives_empty"])
+@pytest.mark.parametrize("removal", ["fired", "covered"])
+def test_grid_search_follows_the_stopping_and_removal_rules(rng, stop_when, removal):
+    pairs = list(itertools.product((0.5, 1.0, 4.8), (0.2, 1.0, np.inf)))
+    X, y = _problem(rng, 50, ties=True)
+    sd = SortedDistances.from_points(X)
+    options = dict(types=BALL_TYPES, max_balls=None, stop_when=stop_when, removal=removal)
+    for (p_p, p_n), learnt in zip(pairs, greedy_ball_lists(sd, y, pairs, **options)):
+        assert _same(learnt, greedy_ball_list(sd, y, p_p=p_p, p_n=p_n, **options))
+
+
+def test_grid_search_meets_exact_ties_between_classes_of_balls():
+    """On a lattice many balls of different (cover, errors) are equally useful: the tie rule decides."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, size=(40, 2)).astype(float)
+    y = (rng.random(40) < 0.5).astype(int)
+    sd = SortedDistances.from_points(X)
+    pairs = [(0.5, 0.5), (1.0, 1.0), (2.0, 2.0), (1.0, 0.5)]
+    lists = {rule: greedy_ball_lists(sd, y, pairs, max_balls=4, tie_rule=rule)
+             for rule in ("larger_cover", "fewest_errors")}
+    differ = False
+    for k, (p_p, p_n) in enumerate(pairs):
+        for rule, grid in lists.items():
+            assert _same(grid[k], greedy_ball_list(sd, y, p_p=p_p, p_n=p_n, max_balls=4, tie_rule=rule))
+        differ |= not _same(lists["larger_cover"][k], lists["fewest_errors"][k])
+    assert differ  # the data do exercise the tie rule
+
+
+def test_weighted_or_blocked_fits_take_the_per_pair_search(rng):
+    X, y = _problem(rng, 40, ties=True)
+    sd = SortedDistances.from_points(X)
+    weights = rng.integers(1, 4, size=40)
+    pairs = [(1.0, 2.0), (0.5, 0.5)]
+    grid = greedy_ball_lists(sd, y, pairs, max_balls=5, sample_weight=weights)
+    for (p_p, p_n), learnt in zip(pairs, grid):
+        assert _same(learnt, greedy_ball_list(sd, y, p_p=p_p, p_n=p_n, max_balls=5, sample_weight=weights))
+    with pytest.raises(ValueError, match="tie_rule"):
+        greedy_ball_lists(sd, y, pairs, max_balls=5, tie_rule="nearest")
+
+
+def _fold(rng, m, ties, n_features=3):
+    X, y = _problem(rng, m, ties, n_features)
+    train = np.sort(rng.choice(m, size=int(0.8 * m), replace=False))
+    test = np.setdiff1d(np.arange(m), train)
+    X_ball, y_ball, sd = paper01.fold_sorted(cdist(X, X), X, y, train)
+    return X_ball, y_ball, sd, X[test], y[test]
+
+
+def _per_fit(monkeypatch, function, *args, **kwargs):
+    """``function`` with one estimator fit per grid point (the shared lists switched off)."""
+    with monkeypatch.context() as patch:
+        patch.setattr(grid_lists, "lists_apply", lambda X, y: False)
+        X_ball, y_ball, sd, *rest = args
+        return function(X_ball, y_ball, SortedDistances(sd.distances), *rest, **kwargs)
+
+
+GRID = paper01.Grid(dlm_penalties=(0.3, 1.0, 2.1, np.inf), dlm_s_max=7, scm_penalties=(0.5, 1.4, 3.0), scm_s_max=6)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("constraint", [False, True])
+def test_dlm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties, constraint):
+    for m in (40, 90):
+        X_ball, y_ball, sd, X_test, y_test = _fold(rng, m, ties)
+        fast = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
+
+        def slow(X_ball, y_ball, sd, X_test, y_test):
+            return paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
+
+        reference = _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)
+        for got, want in zip(fast, reference):
+            np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+def test_scm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties):
+    X_ball, y_ball, sd, X_test, y_test = _fold(rng, 80, ties)
+    fast = paper01.scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
+
+    def slow(X_ball, y_ball, sd, X_test, y_test):
+        return paper01.scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
+
+    for got, want in zip(fast, _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)):
+        np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("metric", ["l1", "linf"])
+def test_other_metrics_and_tie_rules_equal_one_fit_per_grid_point(rng, monkeypatch, metric):
+    X_ball, y_ball, _, X_test, y_test = _fold(rng, 70, ties=True)
+    sd = SortedDistances.from_points(X_ball, metric)
+    options = dict(metric=metric, learner=followups._BuildDLMVariant, tie_rule="fewest_errors")
+    fast = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
+
+    def slow(X_ball, y_ball, sd, X_test, y_test):
+        return paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
+
+    for got, want in zip(fast, _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_the_shared_lists_need_the_canonical_order_and_both_classes(rng):
+    X, y = _problem(rng, 30, ties=False)
+    order = paper01.canonical_order(X, y)
+    assert grid_lists.lists_apply(X[order], y[order])
+    assert not grid_lists.lists_apply(X[order[::-1]], y[order[::-1]])
+    assert not grid_lists.lists_apply(X[order], np.zeros(30, dtype=int))
+
+
+def test_a_learner_with_its_own_search_is_fitted_per_grid_point(rng):
+    """A DLM subclass that changes the search without naming it (``search_options``) is not bypassed."""
+
+    class EmptyDLM(paper01.DecisionListMachine):
+        def _learn(self, sd, y01, weights):
+            return {"kind": np.zeros(0, int), "centre": np.zeros(0, int), "border": np.zeros(0, int),
+                    "radius": np.zeros(0)}
+
+    X_ball, y_ball, sd, X_test, y_test = _fold(rng, 50, ties=False)
+    errors, balls, _, _ = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, learner=EmptyDLM)
+    majority = int(np.bincount(y_ball).argmax())
+    assert (balls == 0).all() and (errors == (y_test != majority).sum()).all()
