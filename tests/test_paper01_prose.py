@@ -57,3 +57,45 @@ def test_reproduction_markdown_states_what_the_tables_hold():
     assert "20–21 fewer errors than the paper's on BreastW and Pima" in text
     assert "gives 31, 32 errors there (relative widths: 30, 29)" in text
     assert "errs more than the paper on 3 of 6" in text
+
+
+def test_dataset_notes_read_the_counts_and_table1():
+    text = followups.dataset_notes_markdown({"votes": (232, 16, 108), "haberman": (294, 3, 75)}).data
+    assert "gives 232 (124 democrats, 108 republicans)" in text
+    paper = paper01.paper_table1().loc["votes"]
+    errors = [paper[f"{m}_errors"] for m in ("svm", "scm", "dlm")]
+    assert f"the paper's {min(errors):g}–{max(errors):g} errors" in text
+    # Haberman's raw file has 306 rows; the conflicting feature vectors are counted from it
+    assert "(12 rows)" in text and "the 6 feature vectors" in text
+    assert followups.dataset_notes_markdown({"votes": (232, 16, 108)}).data.count("* **") == 1
+
+
+def test_glass_choice_names_the_closest_split_and_the_svm_only_one():
+    evidence = pd.DataFrame({"positives": [70, 87, 146], "svm_errors": [34, 28, 27], "scm_errors": [30, 29, 32],
+                             "dlm_errors": [38, 29, 32], "distance_to_paper": [20, 14, 14]},
+                            index=["1 vs rest", "float (1, 3) vs rest", "building (1, 2) vs rest"])
+    text = followups.glass_choice_markdown(evidence).data
+    assert "closest over the three machines is **float (1, 3) vs rest**" in text  # the tie goes to the first row
+    assert "next: building (1, 2) vs rest, 14" in text and "It is the split we use (87 positives)" in text
+    assert "On the SVM errors alone 1 vs rest is closer (34 against 28)" in text
+    evidence.loc["building (1, 2) vs rest", "distance_to_paper"] = 13
+    text = followups.glass_choice_markdown(evidence).data
+    assert "is **building (1, 2) vs rest**" in text and "The split we use, float (1, 3) vs rest, is at 14." in text
+
+
+def test_penalty_valley_reads_the_paper_type_panel():
+    grid = followups.fine_grid(penalties=(0.5, 1.5, 3.0), s_max=2)
+    types = [t[0] for t in grid.dlm_types]
+    paper_type = paper01.paper_table1().loc["pima", "dlm_T"]
+    totals = np.full((len(types), 3, 3, 2), 300.0)
+    # the paper's type: rows p_p, columns p_n; a valley along p_p = 1.5
+    totals[types.index(paper_type)] = np.array([[[250, 260], [255, 251], [252, 270]],
+                                               [[200, 210], [196, 199], [203, 205]],
+                                               [[240, 241], [245, 246], [260, 250]]], dtype=float)
+    fine = {"seeds": [0], "grid": grid, "totals": {("pima", 0): totals}}
+    text = followups.penalty_valley_markdown(fine, "pima").data
+    assert "The lowest total, 196, lies at $p_p$ = 1.5" in text
+    assert "between 196 and 203" in text
+    # best s first: rows (250, 251, 252), (200, 196, 203), (240, 245, 250); along p_p at a fixed p_n
+    # the ranges are 50, 55, 49 (median 50), along p_n 2, 7, 10 (median 7)
+    assert "a median of 50 errors along $p_p$ and 7 along $p_n$" in text

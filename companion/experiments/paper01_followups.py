@@ -1456,3 +1456,128 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
         if len(ahead) else f"* SVM: ours is never {svm_gap} errors below the paper's."
     )
     return Markdown("\n".join(lines))
+
+
+__all__ += ["dataset_notes_markdown", "glass_choice_markdown", "penalty_valley_markdown"]
+
+
+def dataset_notes_markdown(counts: dict) -> "Markdown":
+    """Where our Votes and Haberman rows stand against Table 1's example counts, as text.
+
+    Parameters
+    ----------
+    counts : dict
+        :func:`~companion.experiments.paper01.dataset_counts`'s result.
+
+    Returns
+    -------
+    companion.claims.Markdown
+        One bullet per data set of ``counts`` among Votes and Haberman: the paper's count, ours,
+        and (Votes) the paper's errors against which its row cannot be compared, (Haberman) the
+        contradictory examples the loader drops.
+    """
+    from companion import datasets
+    from companion.claims import Markdown
+
+    paper = paper_table1()
+    lines = []
+    if "votes" in counts:
+        m, _, positives = counts["votes"]
+        errors = paper.loc["votes", [f"{machine}_errors" for machine in _MACHINES]].astype(float)
+        lines.append(
+            f"* **Votes**: the paper has {paper.loc['votes', 'data_examples']} examples; dropping incomplete rows of "
+            f"UCI `house-votes-84` gives {m} ({m - positives} democrats, {positives} republicans) and no rule stated "
+            f"in the paper gives {paper.loc['votes', 'data_examples']}. We use the {m}, so the Votes row is not "
+            f"comparable (the paper's {_span(errors)} errors fit ~{paper.loc['votes', 'data_examples']} examples).")
+    if "haberman" in counts:
+        X, y = datasets.load_haberman()
+        labels = pd.Series(np.asarray(y)).groupby([X[c].to_numpy() for c in X.columns]).nunique()
+        lines.append(
+            f"* **Haberman**: {paper.loc['haberman', 'data_examples']} is reproduced (ours: {counts['haberman'][0]}) by "
+            f"removing *every* member of the {int((labels > 1).sum())} feature vectors that occur with both labels "
+            f"({len(X) - counts['haberman'][0]} rows).")
+    return Markdown("\n".join(lines))
+
+
+def _span(values) -> str:
+    low, high = (f"{v:g}" for v in (np.min(values), np.max(values)))
+    return low if low == high else f"{low}–{high}"
+
+
+def glass_choice_markdown(evidence: pd.DataFrame, used: str = "float (1, 3) vs rest") -> "Markdown":
+    """Which binary Glass problem is closest to Table 1's Glass row, and how the one we use ranks.
+
+    Parameters
+    ----------
+    evidence : pandas.DataFrame
+        :func:`~companion.experiments.paper01.glass_binarisation_evidence`'s table.
+    used : str, default="float (1, 3) vs rest"
+        The row of ``evidence`` that :data:`~companion.experiments.paper01.DATASETS` uses.
+
+    Returns
+    -------
+    companion.claims.Markdown
+        The closest split by the summed distance over the three machines (ties: the first row),
+        the runner-up, and the split closest on the SVM errors alone when it is another.
+    """
+    from companion.claims import Markdown
+
+    paper = paper_table1().loc["glass"]
+    distance = evidence["distance_to_paper"]
+    order = distance.sort_values(kind="stable")
+    best, second = order.index[0], order.index[1] if len(order) > 1 else None
+    svm_gap = (evidence["svm_errors"] - paper["svm_errors"]).abs().sort_values(kind="stable")
+    text = (f"Against the paper's Glass errors (SVM {paper['svm_errors']}, SCM {paper['scm_errors']}, DLM "
+            f"{paper['dlm_errors']}), the split closest over the three machines is **{best}** (summed distance "
+            f"{distance[best]:g}")
+    if second is not None:
+        text += f"; next: {second}, {distance[second]:g}"
+    text += ")."
+    if used in evidence.index and used != best:
+        text += f" The split we use, {used}, is at {distance[used]:g}."
+    elif used == best:
+        text += f" It is the split we use ({evidence.loc[used, 'positives']} positives)."
+    if svm_gap.index[0] != best:
+        text += (f" On the SVM errors alone {svm_gap.index[0]} is closer ({evidence.loc[svm_gap.index[0], 'svm_errors']} "
+                 f"against {evidence.loc[best, 'svm_errors']}), not on the three machines together.")
+    return Markdown(text)
+
+
+def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markdown":
+    """What :func:`figure_penalty_heatmap` shows on the paper's ball type, in numbers.
+
+    Parameters
+    ----------
+    fine : dict
+        :func:`fine_grid_protocol`'s result.
+    name : str, default="pima"
+        A data set of ``fine``.
+    seed : int, optional
+        A fold seed of ``fine`` (default: its first), as in the figure.
+
+    Returns
+    -------
+    companion.claims.Markdown
+        On the panel of the paper's DLM type: the median range of the totals along ``p_p`` (at a
+        fixed ``p_n``) and along ``p_n`` (at a fixed ``p_p``), the ``p_p`` of the lowest total
+        (ties: the smaller ``p_p``) beside the paper's, and the range ``p_n`` spans there.
+    """
+    from companion.claims import Markdown
+
+    seed = fine["seeds"][0] if seed is None else seed
+    grid = fine["grid"]
+    totals = fine["totals"][(name, seed)].min(axis=-1)
+    paper = paper_table1().loc[name]
+    types = [t[0] for t in grid.dlm_types]
+    t = types.index(paper["dlm_T"]) if paper["dlm_T"] in types else 0
+    panel = np.asarray(totals[t], dtype=float)  # (p_p, p_n)
+    pens = np.asarray(grid.dlm_penalties, dtype=float)
+    along_pp = np.median(panel.max(axis=0) - panel.min(axis=0))
+    along_pn = np.median(panel.max(axis=1) - panel.min(axis=1))
+    row = int(np.argmin(panel.min(axis=1)))  # the first (smallest) p_p holding the lowest total
+    valley = panel[row]
+    return Markdown(
+        f"On {DISPLAY[name]}'s {grid.dlm_types[t]} panel (the paper's type) a total moves by a median of "
+        f"{along_pp:g} errors along $p_p$ and {along_pn:g} along $p_n$. The lowest total, {panel.min():g}, lies at "
+        f"$p_p$ = {pens[row]:g} (the paper's $p_p$: {paper['dlm_p_p']:g}), where $p_n$ moves the total between "
+        f"{valley.min():g} and {valley.max():g}.")
