@@ -94,8 +94,11 @@ def test_penalty_valley_reads_the_paper_type_panel():
                                                [[240, 241], [245, 246], [260, 250]]], dtype=float)
     fine = {"seeds": [0], "grid": grid, "totals": {("pima", 0): totals}}
     text = followups.penalty_valley_markdown(fine, "pima").data
-    assert "The lowest total, 196, lies at $p_p$ = 1.5" in text
-    assert "between 196 and 203" in text
-    # best s first: rows (250, 251, 252), (200, 196, 203), (240, 245, 250); along p_p at a fixed p_n
-    # the ranges are 50, 55, 49 (median 50), along p_n 2, 7, 10 (median 7)
-    assert "a median of 50 errors along $p_p$ and 7 along $p_n$" in text
+    assert "the lowest total, 196, lies at $p_p$ = 1.5 (the paper's $p_p$: 1.5)" in text
+    # best s first: rows (250, 251, 252), (200, 196, 203), (240, 245, 250): p_p = 1.5 is the best p_p
+    # in all three p_n columns; along it 196-203; the best totals per p_p are 250, 196, 240
+    assert "the best one at 3 of the 3 values of $p_n$" in text and "between 196 and 203" in text
+    assert "the best totals run from 196 to 250" in text
+    totals[types.index(paper_type), 2, 0, :] = 190  # another p_p wins one column, and the minimum
+    text = followups.penalty_valley_markdown(fine, "pima").data
+    assert "lies at $p_p$ = 3" in text and "the best one at 1 of the 3 values" in text

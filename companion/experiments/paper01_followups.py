@@ -1558,9 +1558,10 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
     Returns
     -------
     companion.claims.Markdown
-        On the panel of the paper's DLM type: the median range of the totals along ``p_p`` (at a
-        fixed ``p_n``) and along ``p_n`` (at a fixed ``p_p``), the ``p_p`` of the lowest total
-        (ties: the smaller ``p_p``) beside the paper's, and the range ``p_n`` spans there.
+        On the panel of the paper's DLM type: the ``p_p`` of the lowest total (ties: the smaller
+        ``p_p``) beside the paper's, at how many values of ``p_n`` that ``p_p`` is the best one
+        (the valley), the range ``p_n`` spans along it, and the range of the best totals across
+        ``p_p``. Totals are error counts, so every comparison is exact.
     """
     from companion.claims import Markdown
 
@@ -1572,12 +1573,12 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
     t = types.index(paper["dlm_T"]) if paper["dlm_T"] in types else 0
     panel = np.asarray(totals[t], dtype=float)  # (p_p, p_n)
     pens = np.asarray(grid.dlm_penalties, dtype=float)
-    along_pp = np.median(panel.max(axis=0) - panel.min(axis=0))
-    along_pn = np.median(panel.max(axis=1) - panel.min(axis=1))
-    row = int(np.argmin(panel.min(axis=1)))  # the first (smallest) p_p holding the lowest total
+    best_per_pp = panel.min(axis=1)
+    row = int(np.argmin(best_per_pp))  # the first (smallest) p_p holding the lowest total
+    in_valley = int(np.sum(np.argmin(panel, axis=0) == row))  # p_n columns whose best p_p is it
     valley = panel[row]
     return Markdown(
-        f"On {DISPLAY[name]}'s {grid.dlm_types[t]} panel (the paper's type) a total moves by a median of "
-        f"{along_pp:g} errors along $p_p$ and {along_pn:g} along $p_n$. The lowest total, {panel.min():g}, lies at "
-        f"$p_p$ = {pens[row]:g} (the paper's $p_p$: {paper['dlm_p_p']:g}), where $p_n$ moves the total between "
-        f"{valley.min():g} and {valley.max():g}.")
+        f"On {DISPLAY[name]}'s {grid.dlm_types[t]} panel (the paper's type) the lowest total, {panel.min():g}, lies at "
+        f"$p_p$ = {pens[row]:g} (the paper's $p_p$: {paper['dlm_p_p']:g}). That $p_p$ is the best one at {in_valley} of "
+        f"the {panel.shape[1]} values of $p_n$, and along it $p_n$ moves the total between {valley.min():g} and "
+        f"{valley.max():g}; across $p_p$ the best totals run from {best_per_pp.min():g} to {best_per_pp.max():g}.")
