@@ -260,13 +260,7 @@ def naive_cover_fit(X, y, p, s, variant="sc", eta=0.0, tie_breaking="pyscm", reu
                     candidates.append((u, q - r, f, t, kind, code, upper))
         if not candidates:
             break
-        best = max(c[0] for c in candidates)
-        if tie_breaking == "index":
-            chosen = next(c for c in candidates if c[0] == best)
-        else:
-            tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
-            top = max(c[1] for c in tied)
-            chosen = next(c for c in tied if c[1] == top)
+        chosen = _naive_choice(candidates, tie_breaking)
         u, _, f, t, kind, code, upper = chosen
         if variant == "occam":
             _, t = dyadic_code(t, upper, low[f], high[f], closed=False)
@@ -309,15 +303,20 @@ def naive_pac_bayes_fit(X, y, p, s, eta, gaps, tie_breaking="pyscm", reuse=False
                         candidates.append((u, q - r, f, a, b, d))
         if not candidates:
             break
-        best = max(c[0] for c in candidates)
-        if tie_breaking == "index":
-            chosen = next(c for c in candidates if c[0] == best)
-        else:
-            tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
-            top = max(c[1] for c in tied)
-            chosen = next(c for c in tied if c[1] == top)
+        chosen = _naive_choice(candidates, tie_breaking)
         _, _, f, a, b, d = chosen
         stumps.append((f, float(a), float(b), d))
         used.add(f)
         gibbs = gibbs * sigma(X[:, f], a, b, d)
     return stumps
+
+
+def _naive_choice(candidates, tie_breaking):
+    """The candidate ``(utility, q - r, ...)`` the greedy takes: the first of the largest utility
+    (``"index"``), or pyscm-ml's rule: utilities within STUMP_TOL, then the largest ``q - r``, then the first."""
+    best = max(c[0] for c in candidates)
+    if tie_breaking == "index":
+        return next(c for c in candidates if c[0] == best)
+    tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
+    top = max(c[1] for c in tied)
+    return next(c for c in tied if c[1] == top)

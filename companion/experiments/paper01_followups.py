@@ -985,6 +985,13 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
     return pd.DataFrame(rows).set_index("dataset")
 
 
+def _best_s_totals(fine: dict, name: str, seed=None):
+    """The fine grid's DLM totals at the best ``s`` (types, p_p, p_n) on fold seed ``seed`` (default:
+    the first), its grid, and Table 1's row of ``name``: what the heatmap and its text read."""
+    seed = fine["seeds"][0] if seed is None else seed
+    return fine["totals"][(name, seed)].min(axis=-1), fine["grid"], paper_table1().loc[name]
+
+
 def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
     """Total test errors over (``p_p``, ``p_n``) of the fine grid (best ``s``), one panel per type.
 
@@ -1006,11 +1013,8 @@ def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
     """
     import matplotlib.pyplot as plt
 
-    seed = fine["seeds"][0] if seed is None else seed
-    totals = fine["totals"][(name, seed)].min(axis=-1)  # (types, p_p, p_n)
-    grid = fine["grid"]
+    totals, grid, paper = _best_s_totals(fine, name, seed)
     pens = list(grid.dlm_penalties)
-    paper = paper_table1().loc[name]
     fig, axes = plt.subplots(1, len(grid.dlm_types), figsize=(5.2 * len(grid.dlm_types), 4.4), squeeze=False)
     lo, hi = totals.min(), totals.max()
     for t, (ax, ball_type) in enumerate(zip(axes.ravel(), grid.dlm_types)):
@@ -1565,10 +1569,7 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
     """
     from companion.claims import Markdown
 
-    seed = fine["seeds"][0] if seed is None else seed
-    grid = fine["grid"]
-    totals = fine["totals"][(name, seed)].min(axis=-1)
-    paper = paper_table1().loc[name]
+    totals, grid, paper = _best_s_totals(fine, name, seed)
     types = [t[0] for t in grid.dlm_types]
     t = types.index(paper["dlm_T"]) if paper["dlm_T"] in types else 0
     panel = np.asarray(totals[t], dtype=float)  # (p_p, p_n)
