@@ -26,10 +26,11 @@ from functools import partial
 import joblib
 import numpy as np
 import pandas as pd
+import sklearn
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["stratified_folds", "comparison_table", "parallel_map", "fold_errors", "PROGRESS_ENV"]
+__all__ = ["stratified_folds", "comparison_table", "parallel_map", "trusted_inputs", "fold_errors", "PROGRESS_ENV"]
 
 #: Environment variable that turns on :func:`parallel_map`'s progress lines (see module doc).
 PROGRESS_ENV = "COMPANION_PROGRESS"
@@ -206,6 +207,26 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
             results.append(output)
             tracker.update(len(results))
     return results
+
+
+def trusted_inputs():
+    """Context in which scikit-learn skips its per-call checks: for protocol loops on validated data.
+
+    Inside it, ``fit``/``predict`` skip the declarative parameter validation and the finiteness
+    scan of their inputs (``sklearn.config_context(skip_parameter_validation=True,
+    assume_finite=True)``); every other check (shapes, dtypes, labels) still runs, and the models
+    are the same. A protocol enters it inside each item of :func:`parallel_map` (a worker process
+    does not inherit the parent's configuration) once its data come from a verified loader and its
+    parameters are the protocol's fixed grid: across the hundreds of small fits of a fold those
+    checks, repeated on the same arrays, cost about a fifth of the time. Never around a user's
+    call.
+
+    Returns
+    -------
+    contextlib.AbstractContextManager
+        The configuration context; scikit-learn's previous configuration is restored on exit.
+    """
+    return sklearn.config_context(skip_parameter_validation=True, assume_finite=True)
 
 
 def _ignore_worker_restarts() -> None:

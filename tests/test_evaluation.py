@@ -116,3 +116,23 @@ def test_progress_that_cannot_be_written_changes_nothing(monkeypatch, tmp_path, 
 def test_progress_label_is_checked():
     with pytest.raises(TypeError, match="progress must be"):
         parallel_map(_square, range(3), progress=3)
+
+
+def test_trusted_inputs_skips_only_the_repeated_checks_and_restores_the_configuration(rng):
+    import sklearn
+
+    from companion import SetCoveringStumps
+
+    before = sklearn.get_config()
+    X, y = rng.normal(size=(60, 5)), rng.integers(0, 2, 60)
+    checked = SetCoveringStumps().fit(X, y)
+    with evaluation.trusted_inputs():
+        config = sklearn.get_config()
+        assert config["skip_parameter_validation"] and config["assume_finite"]
+        trusted = SetCoveringStumps().fit(X, y)
+        with pytest.raises(ValueError):  # shapes and labels are still checked
+            SetCoveringStumps().fit(X, y[:-1])
+    assert sklearn.get_config() == before
+    assert trusted.to_dict() == checked.to_dict()
+    with pytest.raises(ValueError, match="SetCoveringStumps"):  # outside, parameters are validated again
+        SetCoveringStumps(p=-1.0).fit(X, y)

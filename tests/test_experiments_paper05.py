@@ -274,3 +274,16 @@ def test_discussion_follows_a_changed_verdict(small_run):
     report.table.loc[report.table["id"] == "acc-leukemia_golub", "verdict"] = "fails"
     text = paper05.discussion(**inputs).data
     assert "It fails on Leukaemia." in text and "None fails" not in text
+
+
+def test_folds_give_the_same_rows_with_and_without_scikit_learns_repeated_checks(monkeypatch):
+    """``_fold_rows`` runs its fits in :func:`companion.evaluation.trusted_inputs`: same rows as fully checked."""
+    import contextlib
+
+    config = replace(paper05.Config.fast(), datasets=("colon",), n_prefilter=20, s_max=2)
+    loaded = {"colon": paper05.load_dataset("colon")}
+    train, test = stratified_folds(loaded["colon"][1], n_splits=3, seed=0)[0]
+    item = ("colon", (0, 0, train, test))
+    trusted = paper05._fold_rows(loaded, config, 0, item)
+    monkeypatch.setattr(paper05, "trusted_inputs", contextlib.nullcontext)
+    assert paper05._fold_rows(loaded, config, 0, item) == trusted

@@ -1,9 +1,10 @@
 """``benchmarks/learner_scaling.py``: every public learner measured in fresh processes (issue 18).
 
-Timings are not asserted (speed claims come from ``make bench``); this checks that a quick run
-over two tiny sizes measures every learner that ``companion.discovery`` finds, writes its CSV and
-figure where ``COMPANION_FIGURES`` points, and that the exponent fit and the 16 GB limit do the
-arithmetic they claim.
+Timings are not asserted (speed claims come from ``make bench``); this checks that a run gives
+every learner that ``companion.discovery`` finds a series and a summary (with the fresh-interpreter
+measurement replaced: every learner fitting ``make_data`` is its own test), that the command line
+measures in fresh interpreters and writes its CSVs and figure where ``COMPANION_FIGURES`` points,
+and that the exponent fit and the 16 GB limit do the arithmetic they claim.
 """
 
 from __future__ import annotations
@@ -37,15 +38,36 @@ def test_data_fits_every_learner(name):
     dict(all_estimators("classifier"))[name]().fit(X, y)
 
 
+def test_a_run_covers_every_learner(monkeypatch):
+    """Every discovered learner gets a series, the summary and the report rows (children replaced)."""
+    from benchmarks import learner_scaling
+
+    # the fresh-interpreter measurement is exercised below on two learners; here its result is
+    # made up (time and memory growing as m and m^2) so that every learner costs nothing
+    def fake_measure(name, m, time_limit, memory_limit_gb):
+        return {"status": "ok", "fit_s": m / 1e4, "peak_mb": 100.0 + (m / 100) ** 2, "baseline_mb": 100.0}
+
+    monkeypatch.setattr(learner_scaling, "_measure", fake_measure)
+    rows = learner_scaling.run(quick=True, log=lambda *_: None)
+    names = {n for n, _ in all_estimators("classifier")}
+    per_fit = [r for r in rows if r["size"] != "limit 2c/16GB"]
+    assert {r["benchmark"].removeprefix("fit scaling: ") for r in per_fit} == names
+    assert len(per_fit) == len(names) * len(QUICK_SIZES)
+    summary = [r for r in rows if r["size"] == "limit 2c/16GB"]
+    assert len(summary) == len(names) and all("time ~ m^1.0, memory ~ m^2.0" in r["note"] for r in summary), summary
+
+
 @pytest.mark.slow
-def test_quick_run_covers_every_learner(tmp_path):
+def test_quick_run_measures_in_fresh_interpreters(tmp_path):
+    """The command line: children measure two learners, write CSVs and figure; re-measuring one keeps the other."""
     env = {**os.environ, "COMPANION_FIGURES": str(tmp_path)}
     env.pop("MPLBACKEND", None)
-    completed = subprocess.run([sys.executable, "-m", "benchmarks.learner_scaling", "--quick"],
+    measured = ["OneR", "DecisionListMachine"]
+    completed = subprocess.run([sys.executable, "-m", "benchmarks.learner_scaling", "--quick", "--learners", *measured],
                                cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-2000:]
     table = pd.read_csv(tmp_path / "benchmarks_learner_scaling.csv")
-    assert set(table["learner"]) == {n for n, _ in all_estimators("classifier")}
+    assert set(table["learner"]) == set(measured)
     assert (table["status"] == "ok").all(), table[table["status"] != "ok"]
     assert sorted(set(table["m"])) == list(QUICK_SIZES)
     assert (table["fit_s"] > 0).all() and (table["peak_mb"] >= table["baseline_mb"]).all()
