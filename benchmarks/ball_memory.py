@@ -119,6 +119,7 @@ def run(quick: bool = False, log=print) -> list[dict]:
                 "ours_s": round(seconds, 2) if ok else None, "reference": "time target",
                 "reference_s": target, "ratio": round(seconds / target, 3) if ok else None,
                 "identical": None, "target": f"<= 1 and peak <= {TARGET_GB:.0f} GB",
+                "peak_mb": round(result["peak_mb"], 1) if ok else None,
                 "note": (f"peak {peak_gb:.2f} GB (fit {(result['peak_mb'] - result['baseline_mb']) / 1024:.2f} GB), "
                          f"{result['size']} {what}, load {load}") if ok else f"{result['status']}, load {load}",
             })

@@ -50,3 +50,63 @@ def test_ball_memory_quick_run_fits_and_compares_layouts():
     assert all(r["ours_s"] is not None and r["ours_s"] > 0 and "load" in r["note"] for r in fits), fits
     same = [r for r in rows if "streamed layout vs full layout" in r["benchmark"]]
     assert [r["identical"] for r in same] == [True, True], same
+
+
+def test_readme_speed_section_is_the_committed_report_rendered():
+    """No speed number in the README is typed: its block is ``benchmarks.report`` of the committed CSV."""
+    from benchmarks.report import readme_block, speed_markdown
+
+    header = (ROOT / "figures" / "benchmarks.md").read_text(encoding="utf-8").splitlines()[0]
+    expected = speed_markdown(ROOT / "figures" / "benchmarks.csv", header)
+    assert readme_block((ROOT / "README.md").read_text(encoding="utf-8")) == expected, (
+        "README.md's speed section differs from figures/benchmarks.csv: run `python -m benchmarks.report`"
+    )
+
+
+def _report_table():
+    rows = [
+        {"benchmark": "PRISM supermarket vs Weka Prism", "size": 4627, "ours_s": 0.76, "reference": "Weka 3 Prism",
+         "reference_s": 16.64, "ratio": 0.0457, "identical": True},
+        {"benchmark": "SC cold fits of a 5-fold CV (9 per fold) vs pyscm-ml", "size": "colon+golub", "ours_s": 1.0,
+         "reference": "pyscm-ml 1.1 (C++)", "reference_s": 2.5, "ratio": 0.4, "identical": True, "n_fits": 90},
+        {"benchmark": "SC cold fits of a 5-fold CV (9 per fold) vs pyscm-ml", "size": "colon", "ours_s": 0.5,
+         "reference": "pyscm-ml 1.1 (C++)", "reference_s": 1.0, "ratio": 0.5, "identical": True, "n_fits": 45},
+        {"benchmark": "DecisionListMachine fit, default parameters (4 GB target)", "size": 100000, "ours_s": 142.0,
+         "reference": "time target", "reference_s": 1200.0, "ratio": 0.118, "peak_mb": 809.0},
+        {"benchmark": "fit scaling: DecisionListMachine", "size": 20000, "ours_s": 5.6, "peak_mb": 350.0},
+        {"benchmark": "fit scaling: DecisionListMachine", "size": "limit 2c/16GB", "ours_s": None, "max_m": 20000,
+         "time_exponent": 1.9, "memory_exponent": 1.0, "limit_m": 150000.0, "limit_by": "time"},
+        {"benchmark": "notebook wall time", "size": "01_decision_list_machine.ipynb", "ours_s": 150.0},
+        {"benchmark": "make reproduce total", "size": "all", "ours_s": 400.0, "reference_s": 390.0, "ratio": 1.03},
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_speed_section_reports_each_part_from_its_rows():
+    from benchmarks.report import MARKERS, speed_markdown
+
+    block = speed_markdown(_report_table(), "Benchmarks, 2026-12-01, x86_64, 2 cores, Python 3.11.7")
+    assert block.startswith(MARKERS[0]) and block.endswith(MARKERS[1]) and "(2026-12-01, x86_64" in block
+    assert "| PRISM on supermarket (4627 rows), whole fit | 0.760 | Weka 3 Prism | 16.6 | 0.0457 | 21.9x | yes |" in block
+    assert "the 90 cold fits of a CV grid on colon, golub (summed) | 1.00 |" in block  # the sum, not one set
+    assert "cold fits of a CV grid on colon (summed)" not in block
+    assert "| DecisionListMachine | 100,000 | 142 | 1,200 | 0.790 |" in block  # peak in GB
+    # the largest size of a learner measured by ball_memory comes from there
+    assert "| DecisionListMachine | 100,000 | 1.90 | 1.00 | 150,000 (time) |" in block
+    assert "01: 150 s; all of them 400 s against the 390 s target (**not met**)." in block
+    partial = speed_markdown(_report_table().iloc[:1], "Benchmarks, x")
+    assert "Past the memory wall" not in partial and "Notebooks" not in partial and "PRISM" in partial
+
+
+def test_update_readme_needs_its_markers(tmp_path):
+    from benchmarks.report import MARKERS, update_readme
+
+    readme = tmp_path / "README.md"
+    readme.write_text("# R\n\nno block\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="bench:speed"):
+        update_readme(readme, _report_table(), "Benchmarks, x")
+    readme.write_text(f"# R\n\n{MARKERS[0]}\nstale text\n{MARKERS[1]}\n\nafter\n", encoding="utf-8")
+    assert update_readme(readme, _report_table(), "Benchmarks, x") is True
+    assert update_readme(readme, _report_table(), "Benchmarks, x") is False
+    text = readme.read_text(encoding="utf-8")
+    assert "stale text" not in text and text.endswith("\n\nafter\n") and "21.9x" in text

@@ -84,3 +84,12 @@ def test_quick_run_measures_in_fresh_interpreters(tmp_path):
     unchanged = again[again["learner"] != "OneR"].sort_values(["learner", "m"]).reset_index(drop=True)
     expected = table[table["learner"] != "OneR"].sort_values(["learner", "m"]).reset_index(drop=True)
     pd.testing.assert_frame_equal(unchanged, expected, check_dtype=False)
+
+
+def test_learners_of_the_memory_benchmark_stop_where_it_takes_over():
+    from benchmarks import ball_memory, learner_scaling
+
+    for name in ball_memory.LEARNERS:
+        sizes = learner_scaling._own_sizes(name, learner_scaling.SIZES)
+        assert max(sizes) == min(ball_memory.SIZES[name]) and max(learner_scaling.SIZES) > max(sizes)
+    assert learner_scaling._own_sizes("OneR", learner_scaling.SIZES) == learner_scaling.SIZES
