@@ -27,10 +27,12 @@ reproduce-fast: $(STAMP)  ## the same with fast=True (smoke run), into build/rep
 # COMPANION_PROGRESS is unset so that no progress line reaches the outputs nbval compares.
 #
 # Both spread the tests over TEST_WORKERS processes (pytest-xdist); --dist loadfile keeps each file,
-# and so each notebook's cells, in order on one worker. Two by default: the notebooks' own loops
-# already use every core (n_jobs=-1), so more workers only oversubscribe. TEST_WORKERS=0: one process.
+# and so each notebook's cells, in order on one worker, and --no-loadscope-reorder hands the files
+# out in the order conftest.py collects them: the longest notebooks first. Two workers by default:
+# the notebooks' own loops already use every core (n_jobs=-1), so more workers only oversubscribe.
+# TEST_WORKERS=0: one process.
 TEST_WORKERS ?= 2
-XDIST := -n $(TEST_WORKERS) --dist loadfile
+XDIST := -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 test: $(STAMP)  ## unit tests + doctests + nbval over notebooks/, one pytest run; leaves git status clean
 	env -u MPLBACKEND -u COMPANION_PROGRESS $(PY) -m pytest $(XDIST)

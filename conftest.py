@@ -63,3 +63,11 @@ def pytest_unconfigure(config):
     """Remove the session's scratch figures folder (kernels have been shut down by now)."""
     if _SCRATCH is not None:
         shutil.rmtree(_SCRATCH, ignore_errors=True)
+
+
+
+def pytest_collection_modifyitems(config, items):
+    """The notebooks first, longest first (``tests/_ordering.py``): only the order changes, never what runs."""
+    from tests._ordering import longest_notebooks_first, notebook_seconds
+
+    items[:] = longest_notebooks_first(items, notebook_seconds(_ROOT / "figures" / "benchmarks.csv"))
