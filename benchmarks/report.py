@@ -52,88 +52,82 @@ def _same(value) -> str:
     return "yes" if str(value).strip().lower() in ("true", "1", "1.0") else "**no**"
 
 
-def _peer_lines(table: pd.DataFrame) -> list[str]:
+def _ratio(row) -> str:
+    """``0.0457 (21.9x faster)``, flagged when the two sides learnt different models."""
+    ratio = row.get("ratio")
+    if ratio is None or pd.isna(ratio):
+        return "not measured"
+    text = _number(ratio) + (f" ({_number(1 / float(ratio))}x faster)" if 0 < float(ratio) < 1 else "")
+    return text if _same(row.get("identical")) != "**no**" else text + " **(different model)**"
+
+
+def _peer_line(table: pd.DataFrame) -> str | None:
     name = table["benchmark"].astype(str)
     size = table["size"].astype(str)
-    picked = []  # (what, rows)
-    prism = _rows(table, name == "PRISM supermarket vs Weka Prism")
-    picked += [(f"PRISM on supermarket ({size_} rows), whole fit", r) for size_, r in zip(prism["size"], prism.to_dict("records"))]
-    cold = _rows(table, name.str.startswith("SC cold fits") & size.str.contains("+", regex=False))
-    picked += [(f"SC stumps, the {int(r['n_fits'])} cold fits of a CV grid on {r['size'].replace('+', ', ')} (summed)", r)
-               for r in cold.to_dict("records")]
-    for r in _rows(table, name.str.startswith("SC stump ") & name.str.endswith("vs pyscm-ml")).to_dict("records"):
-        picked.append((f"SC stump {r['benchmark'].split()[2]}, {r['shape']} (best of warm fits)", r))
-    for r in _rows(table, name.str.contains("stump cold fits") & name.str.contains("naive")).to_dict("records"):
-        picked.append((f"{r['benchmark'].split()[0]} stumps, {int(r['n_fits'])} cold fits ({r['shape']})", r))
-    for r in _rows(table, name.str.startswith("PRISM supermarket (first")).to_dict("records"):
-        picked.append((f"PRISM, first {r['size']} rows of supermarket", r))
-    for r in _rows(table, name.str.startswith("WIDC literal search")).to_dict("records"):
-        picked.append((r["benchmark"].replace("WIDC literal search per growth step", "WIDC literal search per step"), r))
-    if not picked:
-        return []
-    lines = ["Side by side with a peer or our naive reference (ratio = ours / theirs, below 1: ours is faster):", "",
-             "| fit | ours (s) | reference | reference (s) | ratio | speed-up | same model |", "|---|---|---|---|---|---|---|"]
-    for what, r in picked:
-        ratio = r.get("ratio")
-        speedup = "-" if ratio is None or pd.isna(ratio) or not ratio else f"{_number(1 / float(ratio))}x"
-        lines.append(f"| {what} | {_number(r.get('ours_s'))} | {r.get('reference')} | {_number(r.get('reference_s'))} | "
-                     f"{_number(ratio)} | {speedup} | {_same(r.get('identical'))} |")
-    return lines + [""]
+    parts = []
+    for r in _rows(table, name == "PRISM supermarket vs Weka Prism").to_dict("records"):
+        parts.append(f"PRISM vs Weka's Prism on supermarket, {_ratio(r)}")
+    sc = []
+    for r in _rows(table, name.str.startswith("SC cold fits") & size.str.contains("+", regex=False)).to_dict("records"):
+        sc.append(f"{int(r['n_fits'])} cold fits of CV grids summed, {_ratio(r)}")
+    warm = _rows(table, name.str.startswith("SC stump ") & name.str.endswith("vs pyscm-ml"))
+    if len(warm):
+        low, high = _number(warm["ratio"].min()), _number(warm["ratio"].max())
+        same = "" if all(_same(v) == "yes" for v in warm["identical"]) else " **(different model)**"
+        sc.append(f"best warm fit {low}–{high}{same}")
+    if sc:
+        parts.append("SC stumps vs pyscm-ml, " + "; ".join(sc))
+    naive = _rows(table, name.str.contains("stump cold fits") & name.str.contains("naive"))
+    if len(naive):
+        labels = " and ".join(r["benchmark"].split()[0] for r in naive.to_dict("records"))
+        ratios = ", ".join(_ratio(r).split(" (")[0] for r in naive.to_dict("records"))
+        parts.append(f"{labels} stumps vs our naive loops, cold fits, {ratios}")
+    return ("Ours / theirs, timed side by side: " + " · ".join(parts) + ".") if parts else None
 
 
-def _memory_lines(table: pd.DataFrame) -> list[str]:
+def _memory_line(table: pd.DataFrame) -> str | None:
     rows = _rows(table, table["benchmark"].astype(str).str.endswith("(4 GB target)"))
     if rows.empty:
-        return []
-    lines = ["Past the memory wall (default parameters, a fresh process per fit; peak = the whole process):", "",
-             "| learner | rows m | fit (s) | time target (s) | peak (GB) |", "|---|---|---|---|---|"]
-    for r in rows.to_dict("records"):
-        learner = r["benchmark"].split(" fit,")[0]
-        peak = r.get("peak_mb")
-        peak = "-" if peak is None or pd.isna(peak) else _number(float(peak) / 1024)
-        seconds = _number(r["ours_s"]) if pd.notna(r.get("ours_s")) else str(r.get("note", "failed"))
-        lines.append(f"| {learner} | {int(float(r['size'])):,} | {seconds} | {_number(r['reference_s'])} | {peak} |")
-    return lines + [""]
+        return None
+    parts = []
+    for learner, group in rows.groupby(rows["benchmark"].str.split(" fit,").str[0], sort=False):
+        ok = group[group["ours_s"].notna()]
+        if ok.empty:
+            parts.append(f"{learner}: {group['note'].iloc[-1] if 'note' in group else 'failed'}")
+            continue
+        r = ok.loc[pd.to_numeric(ok["size"]).idxmax()]
+        peak = "" if pd.isna(r.get("peak_mb", float("nan"))) else f", peak {_number(float(r['peak_mb']) / 1024, 2)} GB"
+        parts.append(f"{learner} {int(float(r['size'])):,} rows in {_number(r['ours_s'])} s{peak}")
+    return "Largest fits, default parameters, a fresh process each: " + " · ".join(parts) + "."
 
 
-def _scaling_lines(table: pd.DataFrame) -> list[str]:
+def _scaling_line(table: pd.DataFrame) -> str | None:
     name, size = table["benchmark"].astype(str), table["size"].astype(str)
     summary = _rows(table, name.str.startswith(_SCALING) & (size == _LIMIT))
     if summary.empty or "time_exponent" not in summary:
-        return []
-    fits = _rows(table, name.str.startswith(_SCALING) & (size != _LIMIT) & table["ours_s"].notna())
-    memory = _rows(table, name.str.endswith("(4 GB target)") & table["ours_s"].notna())
-    lines = ["Every learner against the number of rows m (default parameters, a fresh process per fit; exponents "
-             "fitted on log-log axes from m = 1000 on; the limit extrapolates to a 2-core / 16 GB machine and 10 "
-             "minutes):", "",
-             "| learner | largest m fitted | time ~ m^b | memory ~ m^b | limit (bound) |", "|---|---|---|---|---|"]
-    for r in summary.to_dict("records"):
-        learner = r["benchmark"].removeprefix(_SCALING)
-        sizes = list(pd.to_numeric(fits.loc[fits["benchmark"] == r["benchmark"], "size"]))
-        sizes += list(pd.to_numeric(memory.loc[memory["benchmark"].str.startswith(f"{learner} fit,"), "size"]))
-        largest = f"{int(max(sizes)):,}" if sizes else "-"
-        limit = "-" if pd.isna(r.get("limit_m")) else f"{int(r['limit_m']):,} ({r['limit_by']})"
-        lines.append(f"| {learner} | {largest} | {_number(r['time_exponent'])} | {_number(r['memory_exponent'])} | {limit} |")
-    return lines + ["", "The curves are `figures/benchmarks_learner_scaling.png`.", ""]
+        return None
+    parts = [f"{r['benchmark'].removeprefix(_SCALING)} {_number(r['time_exponent'], 2)}" for r in summary.to_dict("records")]
+    return ("Fit time ~ m^b from m = 1000 on (`figures/benchmarks_learner_scaling.png`, with peak memory): b = "
+            + " · ".join(parts) + ".")
 
 
-def _notebook_lines(table: pd.DataFrame) -> list[str]:
+def _notebook_line(table: pd.DataFrame) -> str | None:
     name = table["benchmark"].astype(str)
     rows = _rows(table, name == "notebook wall time")
-    total = _rows(table, name == "make reproduce total")
     if rows.empty:
-        return []
-    cells = " · ".join(f"{str(r['size']).split('_')[0]}: {_number(r['ours_s'])} s" for r in rows.to_dict("records"))
-    line = f"Notebooks under the runner (`python -m companion.reproduce`): {cells}"
+        return None
+    cells = " · ".join(f"{str(r['size']).split('_')[0]} {_number(r['ours_s'])} s" for r in rows.to_dict("records"))
+    line = f"Notebooks (`make reproduce`): {cells}"
+    total = _rows(table, name == "make reproduce total")
     if not total.empty:
         t = total.iloc[0]
-        line += (f"; all of them {_number(t['ours_s'])} s against the {_number(t['reference_s'])} s target "
-                 f"({'met' if float(t['ours_s']) <= float(t['reference_s']) else '**not met**'}).")
-    return [line, ""]
+        met = "met" if float(t["ours_s"]) <= float(t["reference_s"]) else "**not met**"
+        line += f"; all {_number(t['ours_s'])} s (target {_number(t['reference_s'])} s: {met})"
+    return line + "."
 
 
 def speed_markdown(table, header: str) -> str:
-    """The README block: peers, memory, every learner's scaling and the notebooks, from one run.
+    """The README block: peers, largest fits, every learner's time exponent and the notebooks, from one run.
 
     Parameters
     ----------
@@ -148,12 +142,13 @@ def speed_markdown(table, header: str) -> str:
         The block, markers included.
     """
     table = pd.read_csv(table) if isinstance(table, (str, Path)) else table
-    body = [f"Measured by `make bench` ({header.removeprefix('Benchmarks, ').strip()}); every figure below comes from "
-            "`figures/benchmarks.csv`.", ""]
-    for part in (_peer_lines, _memory_lines, _scaling_lines, _notebook_lines):
-        body += part(table)
+    lines = [f"`make bench`, {header.removeprefix('Benchmarks, ').strip()}; every row: `figures/benchmarks.md`."]
+    for part in (_peer_line, _memory_line, _scaling_line, _notebook_line):
+        line = part(table)
+        if line:
+            lines += ["", line]
     return "\n".join([MARKERS[0], "<!-- generated from figures/benchmarks.csv by benchmarks.report; do not edit -->",
-                      *body, MARKERS[1]])
+                      *lines, MARKERS[1]])
 
 
 def readme_block(text: str) -> str | None:

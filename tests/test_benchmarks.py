@@ -86,16 +86,17 @@ def test_speed_section_reports_each_part_from_its_rows():
     from benchmarks.report import MARKERS, speed_markdown
 
     block = speed_markdown(_report_table(), "Benchmarks, 2026-12-01, x86_64, 2 cores, Python 3.11.7")
-    assert block.startswith(MARKERS[0]) and block.endswith(MARKERS[1]) and "(2026-12-01, x86_64" in block
-    assert "| PRISM on supermarket (4627 rows), whole fit | 0.760 | Weka 3 Prism | 16.6 | 0.0457 | 21.9x | yes |" in block
-    assert "the 90 cold fits of a CV grid on colon, golub (summed) | 1.00 |" in block  # the sum, not one set
-    assert "cold fits of a CV grid on colon (summed)" not in block
-    assert "| DecisionListMachine | 100,000 | 142 | 1,200 | 0.790 |" in block  # peak in GB
-    # the largest size of a learner measured by ball_memory comes from there
-    assert "| DecisionListMachine | 100,000 | 1.90 | 1.00 | 150,000 (time) |" in block
-    assert "01: 150 s; all of them 400 s against the 390 s target (**not met**)." in block
+    assert block.startswith(MARKERS[0]) and block.endswith(MARKERS[1]) and "`make bench`, 2026-12-01, x86_64" in block
+    assert "PRISM vs Weka's Prism on supermarket, 0.0457 (21.9x faster)" in block
+    assert "SC stumps vs pyscm-ml, 90 cold fits of CV grids summed, 0.400 (2.50x faster)" in block  # the sum
+    assert "45 cold fits" not in block  # not one set's row
+    assert "DecisionListMachine 100,000 rows in 142 s, peak 0.79 GB" in block
+    assert "b = DecisionListMachine 1.9." in block
+    assert "01 150 s; all 400 s (target 390 s: **not met**)." in block
+    different = _report_table().assign(identical=False)
+    assert "21.9x faster) **(different model)**" in speed_markdown(different, "Benchmarks, x")
     partial = speed_markdown(_report_table().iloc[:1], "Benchmarks, x")
-    assert "Past the memory wall" not in partial and "Notebooks" not in partial and "PRISM" in partial
+    assert "Largest fits" not in partial and "Notebooks" not in partial and "PRISM" in partial
 
 
 def test_update_readme_needs_its_markers(tmp_path):
