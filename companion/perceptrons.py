@@ -737,13 +737,16 @@ def _perceptron_updates(G, max_updates):
     m = G.shape[0]
     alpha = np.zeros(m, dtype=np.int64)
     g = np.zeros(m)
+    violates = np.empty(m, dtype=bool)
     position = 0
     for n_updates in range(max_updates):
-        violators = np.flatnonzero(g <= 0)
-        if violators.size == 0:
-            return alpha, n_updates, True
-        k = np.searchsorted(violators, position)
-        j = violators[k] if k < violators.size else violators[0]
+        np.less_equal(g, 0, out=violates)
+        # The first violator at or after ``position``, else (wrapping around) the first one.
+        j = position + int(violates[position:].argmax()) if position < m else m
+        if j >= m or not violates[j]:
+            j = int(violates.argmax())
+            if not violates[j]:
+                return alpha, n_updates, True
         alpha[j] += 1
         g += G.row(j)  # G is symmetric: add the row
         position = j + 1

@@ -850,3 +850,32 @@ def test_mmp_iterations_equal_the_plain_expressions_bit_for_bit(case):
     assert fast[3] == plain[3]
     if case == 0:
         assert not fast[3] and fast[2].size == 41  # the cap was reached
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_perceptron_updates_equal_cyclic_sweeps_with_a_cap(case):
+    """Algorithm 1's jump to the next violator (wrapping around) against the sweep as written,
+    stopped after ``max_updates`` updates: the same counts, update number and convergence flag
+    (λ = 0 included, where the sweep may not converge; tied duplicated rows)."""
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _perceptron_updates
+
+    rng = np.random.default_rng(case)
+    m = int(rng.integers(3, 40))
+    X = rng.integers(0, 2, size=(m, 3)).astype(float)
+    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    K = boolean_kernel(add_complemented_bits(X), degree=2)
+    lam = [0.0, 1.0, 4.0][case % 3]
+    G = extended_gram(K, y, lam)
+    cap = int(rng.integers(1, 200))
+    alpha, updates, converged = np.zeros(m, dtype=np.int64), 0, False
+    while updates < cap and not converged:
+        converged = True
+        for j in range(m):
+            if updates < cap and G[j] @ alpha <= 0:
+                alpha[j] += 1
+                updates += 1
+                converged = False
+    converged = converged or not np.any(G @ alpha <= 0)
+    fast = _perceptron_updates(_ExtendedGram(_GivenKernel(K), y, lam), cap)
+    assert fast[0].tolist() == alpha.tolist() and fast[1] == updates and fast[2] == converged
