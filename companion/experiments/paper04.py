@@ -404,7 +404,13 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         keys = [_nominal_key(nominal_learners, config.seed, *fold) for fold in coded]
         missing = [k for k, key in enumerate(keys) if key not in _NOMINAL_ROWS]
         tasks = [("nominal", (nominal_learners, config.seed, *coded[k])) for k in missing] + tasks
-    done = parallel_map(_benchmark_task, tasks, n_jobs=n_jobs)
+    # Longest first (a rough cost: rows x columns, x classes - 1 for the one-vs-rest RIPPER), so
+    # that joblib's batches of quick tasks come last and no long task starts at the end; the
+    # results are put back in task order.
+    order = sorted(range(len(tasks)), key=lambda t: -_task_cost(tasks[t]))
+    done = [None] * len(tasks)
+    for t, result in zip(order, parallel_map(_benchmark_task, [tasks[t] for t in order], n_jobs=n_jobs)):
+        done[t] = result
     if nominal_learners:
         for k, rows in zip(missing, done[: len(missing)]):
             _NOMINAL_ROWS[keys[k]] = rows
@@ -494,6 +500,16 @@ def _nominal_fold(learners, seed, coded_train, coded_test, y_train, y_test):
         ripper = OrderedRipper(random_state=seed).fit(coded_train, y_train)
         record("RIPPER", ripper.predict(coded_test), ripper.n_rules_, ripper.n_literals_)
     return rows
+
+
+def _task_cost(task) -> int:
+    """A rough cost of a task of :func:`run`, to hand out the longest first (not a result)."""
+    kind, arguments = task
+    if kind == "nominal":
+        coded_train, y_train = arguments[2], arguments[4]
+        return coded_train.size * max(1, len(np.unique(y_train)) - 1)
+    data, _, train, _ = arguments[3]
+    return len(train) * data.X.shape[1]
 
 
 def _benchmark_task(task):
