@@ -194,12 +194,24 @@ def _cost_complexity_alpha(X, y, sample_weight, *, max_depth, criterion, random_
     exact = integer and all(t > 0 for t in totals)
     common = math.lcm(*(int(t) for t in totals)) if exact else 1
     errors = [0] * len(alphas)
+    # A fit at ccp_alpha grows the unpruned tree, which does not depend on ccp_alpha, and then
+    # prunes it (DecisionTreeClassifier._prune_tree). With an int seed every grow is the same
+    # tree, so it is grown once per inner fold and pruned at each alpha: the trees a fit per
+    # alpha gives (tests/test_baselines.py checks it). A RandomState or None draws a new seed at
+    # every fit: there each alpha keeps its own fit.
+    regrow = not isinstance(random_state, Integral)
     for (train, test), total in zip(splits, totals):
+        X_train, y_train, w_train, X_test = X[train], y[train], sample_weight[train], X[test]
+        model = DecisionTreeClassifier(max_depth=max_depth, criterion=criterion, random_state=random_state)
+        grown = None if regrow else model.fit(X_train, y_train, sample_weight=w_train).tree_
         for k, alpha in enumerate(alphas):
-            model = DecisionTreeClassifier(
-                max_depth=max_depth, criterion=criterion, random_state=random_state, ccp_alpha=alpha
-            ).fit(X[train], y[train], sample_weight=sample_weight[train])
-            wrong = float(sample_weight[test][model.predict(X[test]) != y[test]].sum())
+            model.ccp_alpha = alpha
+            if regrow:
+                model.fit(X_train, y_train, sample_weight=w_train)
+            else:
+                model.tree_ = grown
+                model._prune_tree()
+            wrong = float(sample_weight[test][model.predict(X_test) != y[test]].sum())
             if exact:
                 errors[k] += int(wrong) * (common // int(total))
             elif total > 0:

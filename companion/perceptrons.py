@@ -737,13 +737,16 @@ def _perceptron_updates(G, max_updates):
     m = G.shape[0]
     alpha = np.zeros(m, dtype=np.int64)
     g = np.zeros(m)
+    violates = np.empty(m, dtype=bool)
     position = 0
     for n_updates in range(max_updates):
-        violators = np.flatnonzero(g <= 0)
-        if violators.size == 0:
-            return alpha, n_updates, True
-        k = np.searchsorted(violators, position)
-        j = violators[k] if k < violators.size else violators[0]
+        np.less_equal(g, 0, out=violates)
+        # The first violator at or after ``position``, else (wrapping around) the first one.
+        j = position + int(violates[position:].argmax()) if position < m else m
+        if j >= m or not violates[j]:
+            j = int(violates.argmax())
+            if not violates[j]:
+                return alpha, n_updates, True
         alpha[j] += 1
         g += G.row(j)  # G is symmetric: add the row
         position = j + 1
@@ -907,36 +910,68 @@ def _default_max_iter(m: int) -> int:
 
 
 def _mmp_iterations(G, tol, max_iter):
-    """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history."""
+    """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history.
+
+    Each iteration evaluates, for every ``i``, the decrease of ``N`` of the best step toward
+    ``z_i`` and away from it, and takes the largest. The arithmetic is written into buffers
+    allocated once (the loop runs about ``16 m`` times, and on a few hundred points numpy's
+    per-call cost, not the arithmetic, is the time), each value computed by the same
+    floating-point operations in the same order as the plain expressions in the comments, so the
+    iterates are the same bits.
+    """
     diag = G.diagonal()
+    m = G.shape[0]
     start = int(np.argmin(diag))
-    alpha = np.zeros(G.shape[0])
+    alpha = np.zeros(m)
     alpha[start] = 1.0
     g = G.column(start)
     norm = float(diag[start])
     history = [norm]
     converged = False
+    keep = 1.0 - tol
+    gap, slope, twice_slope, ratio, gamma_a, gamma_b, norm_a, norm_b, cap, work = np.empty((10, m))
+    minimum, multiply, subtract, add, divide = np.minimum.reduce, np.multiply, np.subtract, np.add, np.divide
+    maximum, negative = np.maximum, np.negative
     for _ in range(max_iter):
-        if g.min() >= (1.0 - tol) * norm:
+        if minimum(g) >= keep * norm:
             converged = True
             break
-        # ‖w̃ - z_i‖²; it is 0 only when w̃ = z_i, where the numerators below vanish too.
-        gap = np.maximum(norm - 2.0 * g + diag, 1e-300)
-        slope = norm - g  # ⟨w̃, w̃ - z_i⟩
-        # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, γ in [0, 1]; N(γ) = N - 2γ·slope + γ²·gap.
-        gamma_a = np.clip(slope / gap, 0.0, 1.0)
-        norm_a = norm - gamma_a * (2.0 * slope - gamma_a * gap)
-        # (B) away from z_i: w̃ <- (1+γ) w̃ - γ z_i, 0 ≤ γ ≤ α_i/(1-α_i) keeps α_i ≥ 0.
-        cap = alpha / np.maximum(1.0 - alpha, 1e-300)
-        gamma_b = np.clip(-slope / gap, 0.0, cap)
-        norm_b = norm + gamma_b * (2.0 * slope + gamma_b * gap)
-        best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
+        # gap = max(N - 2 g + diag, 1e-300) = ‖w̃ - z_i‖²; it is 0 only when w̃ = z_i, where the
+        # numerators below vanish too. slope = N - g = ⟨w̃, w̃ - z_i⟩.
+        multiply(g, 2.0, out=work)
+        subtract(norm, work, out=work)
+        add(work, diag, out=work)
+        maximum(work, 1e-300, out=gap)
+        subtract(norm, g, out=slope)
+        divide(slope, gap, out=ratio)
+        multiply(slope, 2.0, out=twice_slope)
+        # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, γ = clip(slope / gap, 0, 1);
+        # N(γ) = N - γ (2 slope - γ gap).
+        ratio.clip(0.0, 1.0, out=gamma_a)
+        multiply(gamma_a, gap, out=work)
+        subtract(twice_slope, work, out=work)
+        multiply(gamma_a, work, out=work)
+        subtract(norm, work, out=norm_a)
+        # (B) away from z_i: w̃ <- (1+γ) w̃ - γ z_i, γ = clip(-slope / gap, 0, cap) with
+        # cap = α_i / max(1 - α_i, 1e-300), which keeps α_i ≥ 0; N(γ) = N + γ (2 slope + γ gap).
+        # (-slope) / gap is -(slope / gap) exactly (IEEE division is sign-symmetric).
+        subtract(1.0, alpha, out=work)
+        maximum(work, 1e-300, out=work)
+        divide(alpha, work, out=cap)
+        negative(ratio, out=work)
+        work.clip(0.0, cap, out=gamma_b)
+        multiply(gamma_b, gap, out=work)
+        add(twice_slope, work, out=work)
+        multiply(gamma_b, work, out=work)
+        add(norm, work, out=norm_b)
+        best_a, best_b = int(norm_a.argmin()), int(norm_b.argmin())
         if norm_a[best_a] <= norm_b[best_b]:
             i, gamma = best_a, gamma_a[best_a]
             alpha *= 1.0 - gamma
             alpha[i] += gamma
             g *= 1.0 - gamma
-            g += gamma * G.row(i)  # G is symmetric: a row
+            multiply(G.row(i), gamma, out=work)  # G is symmetric: a row
+            g += work
         else:
             i, gamma = best_b, gamma_b[best_b]
             alpha *= 1.0 + gamma
@@ -944,8 +979,12 @@ def _mmp_iterations(G, tol, max_iter):
             if gamma >= cap[i]:
                 alpha[i] = 0.0  # the point leaves the support exactly
             g *= 1.0 + gamma
-            g -= gamma * G.row(i)
-        norm = ordered_dot(alpha, g)  # not BLAS: the same bits on every machine
+            multiply(G.row(i), gamma, out=work)
+            g -= work
+        # N = α·g summed by numpy in a fixed order, not BLAS (companion.numerics.ordered_dot):
+        # the same bits on every machine.
+        multiply(alpha, g, out=work)
+        norm = float(work.sum())
         history.append(norm)
     else:
         converged = bool(g.min() >= (1.0 - tol) * norm)

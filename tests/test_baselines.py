@@ -107,6 +107,27 @@ def naive_size(structure):
     return len(paths), sum(len(conditions) for _, conditions in paths)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_grown_tree_pruned_at_alpha_is_the_tree_fitted_at_alpha(seed):
+    """What the inner CV of ``cost_complexity_cv`` relies on: growing once and pruning the tree at
+    each ``ccp_alpha`` (``_prune_tree``) gives the tree a fit at that ``ccp_alpha`` gives, node for
+    node (duplicated columns: splits tied between features, broken by the seeded permutation)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(40, 200))
+    X = rng.integers(0, 3, size=(n, 3)).astype(float)
+    X = np.hstack([X, X[:, :1]])  # a duplicated column: tied splits
+    y = np.where(rng.random(n) < 0.6, X[:, 0] == 1, rng.random(n) < 0.5).astype(int)
+    alphas = DecisionTreeClassifier(random_state=seed).cost_complexity_pruning_path(X, y).ccp_alphas
+    model = DecisionTreeClassifier(random_state=seed).fit(X, y)
+    grown = model.tree_
+    for alpha in alphas:
+        model.tree_, model.ccp_alpha = grown, alpha
+        model._prune_tree()
+        fitted = DecisionTreeClassifier(random_state=seed, ccp_alpha=alpha).fit(X, y).tree_
+        for name in ("children_left", "children_right", "feature", "threshold", "value"):
+            np.testing.assert_array_equal(getattr(model.tree_, name), getattr(fitted, name))
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
     rng = np.random.default_rng(seed)

@@ -459,3 +459,29 @@ def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
     ok, detail = family["bounds-below-risks"].values(
         paper03.claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=low))
     assert ok and "J48" not in detail
+
+
+@pytest.mark.parametrize("degree", [2, 7])
+def test_scores_on_the_distinct_test_rows_are_the_scores_of_the_rows(degree):
+    """The protocols score the 5000 test rows on their distinct rows (paper03._distinct_rows):
+    the λ-MMP's fixed-order sums, the λ-perceptron's exact ones and the mask perceptron's
+    polynomial, expanded, are those of the rows themselves, bit for bit."""
+    from companion.experiments.paper03 import _distinct_rows
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.led import make_led_digits
+    from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMarginPerceptron
+
+    rng = np.random.default_rng(degree)
+    X, y = make_led_digits(150, random_state=rng)
+    X_test, _ = make_led_digits(2000, random_state=rng)
+    distinct, inverse = _distinct_rows(X_test)
+    assert len(distinct) < len(X_test) and np.array_equal(distinct[inverse], X_test)
+    Xc = add_complemented_bits(X)
+    K = boolean_kernel(Xc, degree=degree)
+    K_test = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
+    K_distinct = boolean_kernel(add_complemented_bits(distinct), Xc, degree=degree)
+    for model in (MaximalMarginPerceptron(kernel="precomputed"), KernelPerceptron(kernel="precomputed")):
+        model.fit(K, y)
+        assert model.decision_function(K_distinct)[inverse].tobytes() == model.decision_function(K_test).tobytes()
+    mask = MaskPerceptron(degree=degree, n_terms=8).fit(X, y)
+    assert mask.decision_function(distinct)[inverse].tobytes() == mask.decision_function(X_test).tobytes()

@@ -420,3 +420,27 @@ def test_committed_claims_are_what_the_committed_folds_give():
     for column in ("n", "estimate", "ci_low", "ci_high", "p_raw", "p_holm", "p_fail_holm"):
         # the CSV holds 10 significant digits; interval ends of a ratio pass through exp/log
         np.testing.assert_allclose(committed[column], report.table[column].astype(float), rtol=1e-9)
+
+
+def test_run_memo_of_prism_and_ripper_is_what_a_refit_gives(monkeypatch):
+    """``run`` memoises PRISM and RIPPER by the MDL-coded fold they read: xd6's numeric typing
+    codes its 0/1 attributes as the documented typing does, so after the documented run the
+    numeric run fits neither again, and its frame is the one a run from an empty memo gives
+    (hepatitis: codes that differ between the typings are fitted)."""
+    from dataclasses import replace
+
+    from companion.baselines import OrderedRipper
+
+    config = paper04.Config(datasets=("xd6", "hepatitis"), max_folds=2, others=("PRISM", "RIPPER"))
+    numeric = replace(config, typing="numeric")
+    monkeypatch.setattr(paper04, "_NOMINAL_ROWS", {})
+    fresh = paper04.run(numeric)
+    monkeypatch.setattr(paper04, "_NOMINAL_ROWS", {})
+    paper04.run(config)
+    fits = []
+    original = OrderedRipper.fit
+    monkeypatch.setattr(OrderedRipper, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
+    memoised = paper04.run(numeric)
+    pd.testing.assert_frame_equal(memoised, fresh, check_exact=True)
+    assert len(fits) == 2  # hepatitis' two folds only
+    assert list(memoised["method"].unique()) == ["WIDC(p)", "WIDC(o)", "WIDC()", "PRISM", "RIPPER"]

@@ -773,3 +773,109 @@ def test_to_text_decimals(rng):
     coefficient = line.split()[0]
     assert coefficient[0] in "+-" and len(coefficient.split(".")[1]) == 2
     assert kp.to_text() == kp.to_text(decimals=None)
+
+
+# ------------------------------------------------------------------------------------------------
+# Algorithm 2's buffered loop against its plain expressions (the same bits)
+# ------------------------------------------------------------------------------------------------
+
+
+def _plain_mmp_iterations(G, tol, max_iter):
+    """Algorithm 2 as plain numpy expressions (the loop before it wrote into buffers)."""
+    from companion.numerics import ordered_dot
+
+    diag = G.diagonal()
+    start = int(np.argmin(diag))
+    alpha = np.zeros(G.shape[0])
+    alpha[start] = 1.0
+    g = G.column(start)
+    norm = float(diag[start])
+    history = [norm]
+    converged = False
+    for _ in range(max_iter):
+        if g.min() >= (1.0 - tol) * norm:
+            converged = True
+            break
+        gap = np.maximum(norm - 2.0 * g + diag, 1e-300)
+        slope = norm - g
+        gamma_a = np.clip(slope / gap, 0.0, 1.0)
+        norm_a = norm - gamma_a * (2.0 * slope - gamma_a * gap)
+        cap = alpha / np.maximum(1.0 - alpha, 1e-300)
+        gamma_b = np.clip(-slope / gap, 0.0, cap)
+        norm_b = norm + gamma_b * (2.0 * slope + gamma_b * gap)
+        best_a, best_b = int(np.argmin(norm_a)), int(np.argmin(norm_b))
+        if norm_a[best_a] <= norm_b[best_b]:
+            i, gamma = best_a, gamma_a[best_a]
+            alpha *= 1.0 - gamma
+            alpha[i] += gamma
+            g *= 1.0 - gamma
+            g += gamma * G.row(i)
+        else:
+            i, gamma = best_b, gamma_b[best_b]
+            alpha *= 1.0 + gamma
+            alpha[i] -= gamma
+            if gamma >= cap[i]:
+                alpha[i] = 0.0
+            g *= 1.0 + gamma
+            g -= gamma * G.row(i)
+        norm = ordered_dot(alpha, g)
+        history.append(norm)
+    else:
+        converged = bool(g.min() >= (1.0 - tol) * norm)
+    return alpha, g, np.array(history), converged
+
+
+@pytest.mark.parametrize("case", range(12))
+def test_mmp_iterations_equal_the_plain_expressions_bit_for_bit(case):
+    """The buffered loop of Algorithm 2 gives the plain loop's iterates, bits included: Boolean
+    data full of duplicated rows (tied steps, broken by index; away steps that empty a support
+    point), a real-valued kernel, and a cap of iterations reached before the stopping rule."""
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _mmp_iterations
+
+    rng = np.random.default_rng(case)
+    m = int(rng.integers(8, 80))
+    if case % 3 == 2:
+        Z = rng.normal(size=(m, 3))
+        K = Z @ Z.T
+    else:
+        X = rng.integers(0, 2, size=(m, int(rng.integers(2, 5)))).astype(float)  # few distinct rows
+        K = boolean_kernel(add_complemented_bits(X), degree=int(rng.integers(1, 4)))
+    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    G = _ExtendedGram(_GivenKernel(K), y, float(rng.choice([0.25, 1.0, 4.0])))
+    max_iter = 40 if case == 0 else 20_000
+    fast, plain = _mmp_iterations(G, 1e-3, max_iter), _plain_mmp_iterations(G, 1e-3, max_iter)
+    for a, b in zip(fast[:3], plain[:3]):
+        assert a.tobytes() == b.tobytes()
+    assert fast[3] == plain[3]
+    if case == 0:
+        assert not fast[3] and fast[2].size == 41  # the cap was reached
+
+
+@pytest.mark.parametrize("case", range(8))
+def test_perceptron_updates_equal_cyclic_sweeps_with_a_cap(case):
+    """Algorithm 1's jump to the next violator (wrapping around) against the sweep as written,
+    stopped after ``max_updates`` updates: the same counts, update number and convergence flag
+    (λ = 0 included, where the sweep may not converge; tied duplicated rows)."""
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _perceptron_updates
+
+    rng = np.random.default_rng(case)
+    m = int(rng.integers(3, 40))
+    X = rng.integers(0, 2, size=(m, 3)).astype(float)
+    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    K = boolean_kernel(add_complemented_bits(X), degree=2)
+    lam = [0.0, 1.0, 4.0][case % 3]
+    G = extended_gram(K, y, lam)
+    cap = int(rng.integers(1, 200))
+    alpha, updates, converged = np.zeros(m, dtype=np.int64), 0, False
+    while updates < cap and not converged:
+        converged = True
+        for j in range(m):
+            if updates < cap and G[j] @ alpha <= 0:
+                alpha[j] += 1
+                updates += 1
+                converged = False
+    converged = converged or not np.any(G @ alpha <= 0)
+    fast = _perceptron_updates(_ExtendedGram(_GivenKernel(K), y, lam), cap)
+    assert fast[0].tolist() == alpha.tolist() and fast[1] == updates and fast[2] == converged

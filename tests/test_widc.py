@@ -887,3 +887,71 @@ def test_categorical_features_all_equals_every_index():
     assert every.to_text() == listed.to_text()
     np.testing.assert_array_equal(every.predict(X), listed.predict(X))
     assert "= 2" in every.to_text()  # a value test, not a threshold: the codes are categories
+
+
+def _stacked_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_literals, strength, delta):
+    """Optimistic pruning as it was written before the current DC's predictions were carried:
+    both committees (with and without rule i) predicted afresh, stacked, at every rule."""
+    from companion.numerics import TIE_RTOL
+    from companion.widc import _default_and_predictions, _uniform_weight, _votes
+
+    n = len(y)
+    counting = _uniform_weight(sample_weight) is not None
+    contributions = satisfied[:, :, None] * _votes(vectors)[None, :, :]
+    kept = np.ones(len(vectors), dtype=bool)
+    scores = contributions.sum(axis=1)
+    log_literals = np.log(max(n_literals, 2))
+    for i in range(len(vectors)):
+        local = satisfied[:, i]
+        m_t = int(local.sum())
+        if m_t == 0:
+            kept[i] = False
+            continue
+        stack = np.stack([scores, scores - contributions[:, i, :]])
+        _, predictions = _default_and_predictions(stack, y, sample_weight, prior)
+        wrong = predictions[:, local] != y[None, local]
+        penalty = float(strength * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))
+        if counting:
+            before, after = (int(v) for v in wrong.sum(axis=1))
+            remove = after - before <= penalty * m_t
+        else:
+            local_weight = sample_weight[local]
+            before, after = (wrong * local_weight[None, :]).sum(axis=1)
+            remove = after - before <= (penalty + TIE_RTOL) * float(local_weight.sum())
+        if remove:
+            kept[i] = False
+            scores = scores - contributions[:, i, :]
+    return np.flatnonzero(kept)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("strength", [0.0, 0.05, 0.3])
+def test_optimistic_pruning_equals_the_stacked_loop(rng, weighted, strength):
+    """Carrying the current DC's predictions (recomputed only when a rule goes) keeps every
+    decision of the loop that predicted both committees at each rule; tie-heavy data, integer
+    and unequal weights."""
+    for _ in range(30):
+        n, r, c = int(rng.integers(8, 60)), int(rng.integers(2, 9)), int(rng.integers(2, 4))
+        sat = rng.random((n, r)) < 0.5
+        vectors = rng.integers(-1, 2, (r, c))
+        y = rng.integers(0, c, n)
+        lengths = rng.integers(1, 4, r)
+        w = rng.integers(1, 4, n) / n if weighted else np.full(n, 1 / n)
+        prior = np.bincount(y, weights=w, minlength=c) / w.sum()
+        args = (sat, vectors, lengths, y, w, prior)
+        kwargs = dict(n_literals=12, strength=strength, delta=0.05)
+        assert prune_optimistic(*args, **kwargs).tolist() == _stacked_optimistic(*args, **kwargs).tolist()
+
+
+@pytest.mark.parametrize("kind", ["bool", "int", "wide", "one_row", "no_column", "empty"])
+def test_unique_rows_equals_numpy_unique(rng, kind):
+    """The cells of predict_proba: ``_unique_rows`` gives ``np.unique(axis=0)``'s rows and inverse."""
+    from companion.widc import _unique_rows
+
+    shape = {"bool": (300, 5), "int": (300, 4), "wide": (200, 70), "one_row": (1, 3), "no_column": (7, 0),
+             "empty": (0, 3)}[kind]
+    rows = rng.integers(-2, 3, shape) if kind == "int" else rng.random(shape) < 0.2
+    cells, inverse = _unique_rows(rows)
+    expected, expected_inverse = np.unique(rows, axis=0, return_inverse=True)
+    assert cells.dtype == expected.dtype and np.array_equal(cells, expected)
+    assert np.array_equal(inverse, expected_inverse.reshape(-1))

@@ -117,14 +117,18 @@ def _error_percent(predicted, y) -> float:
     return 100.0 * float(np.mean(np.asarray(predicted) != np.asarray(y)))
 
 
-def _margin_error(classifier, X, y) -> tuple[float, int]:
+def _margin_error(classifier, X, y, inverse=None) -> tuple[float, int]:
     """The paper's ``err(f) = #{y f(x) ≤ 0}`` in %, and the number of ties ``f(x) = 0``.
 
     A tie is an error whatever the label (Eq. 7's ``err``), not a coin flip: counting it by the
     predicted label would make the error depend on which class the tie rule names. The scores of
     the λ-perceptron are exact integers up to a positive scale, so the ties are exact too.
+    ``inverse``: ``X`` holds the distinct rows (:func:`_distinct_rows`) and ``inverse`` maps the
+    examples of ``y`` to them.
     """
     values = classifier.decision_function(X)
+    if inverse is not None:
+        values = values[inverse]
     signed = np.where(np.asarray(y) == classifier.classes_[1], 1.0, -1.0)
     return 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
 
@@ -185,9 +189,23 @@ def _draw_data(rng, n_train, n_test, noise):
     return X, y, X_test, y_test
 
 
+def _distinct_rows(X):
+    """The distinct rows of 0/1 inputs and the index of each row among them.
+
+    LED digits have at most 2**7 distinct inputs, so the 5000 test rows are scored on them: a
+    score is a function of the row alone (the Boolean kernel is exact integer arithmetic, and a
+    row's fixed-order sum depends on that row only), so the scores of the distinct rows,
+    expanded, are the scores of the rows, bit for bit.
+    """
+    distinct, inverse = np.unique(np.asarray(X), axis=0, return_inverse=True)
+    return distinct, inverse.reshape(-1)
+
+
 def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> pd.DataFrame:
     """Every method of Table 1 on one drawn training/test pair (the body of :func:`run_draw`)."""
-    Xc, Xc_test = add_complemented_bits(X), add_complemented_bits(X_test)
+    Xc = add_complemented_bits(X)
+    X_test_distinct, test_inverse = _distinct_rows(X_test)
+    Xc_test = add_complemented_bits(X_test_distinct)
     rows = []
 
     def record(degree, method, risk, size, train_error, test_error, train_ties=np.nan, test_ties=np.nan):
@@ -196,7 +214,7 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
 
     def record_scored(degree, method, classifier, risk, size, X_train, X_evaluate):
         (train_error, train_ties), (test_error, test_ties) = (
-            _margin_error(classifier, X_train, y), _margin_error(classifier, X_evaluate, y_test)
+            _margin_error(classifier, X_train, y), _margin_error(classifier, X_evaluate, y_test, test_inverse)
         )
         record(degree, method, risk, size, train_error, test_error, train_ties, test_ties)
 
@@ -223,7 +241,7 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
         mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(X, y)
-        record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test)
+        record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test_distinct)
     return pd.DataFrame(rows)
 
 
@@ -1152,17 +1170,19 @@ def row_order_spread(seed, *, draw=0, plan=None, n_orders=100, max_orders=None, 
 def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
     method, degree, block = item
     results = []
+    X_test_distinct, test_inverse = _distinct_rows(X_test)  # scored on its distinct rows
     if method != "mask_perceptron":
         Xc = add_complemented_bits(X)
         K_all = boolean_kernel(Xc, degree=degree)
-        K_test_all = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
+        K_test_all = boolean_kernel(add_complemented_bits(X_test_distinct), Xc, degree=degree)
     for k in block:
         rows = orders[k]
         Xo, yo = X[rows], y[rows]
         if method == "mask_perceptron":
             terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
             model = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(Xo, yo)
-            train, test = _margin_error(model, Xo, yo)[0], _margin_error(model, X_test, y_test)[0]
+            train = _margin_error(model, Xo, yo)[0]
+            test = _margin_error(model, X_test_distinct, y_test, test_inverse)[0]
         else:
             K, K_test = K_all[np.ix_(rows, rows)], K_test_all[:, rows]
             if method == "kernel_svm":
@@ -1171,7 +1191,7 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
                 model = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, yo)
             train = _margin_error(model, K, yo)[0]
             signed = np.where(y_test == model.classes_[1], 1.0, -1.0)
-            test = 100.0 * float(np.mean(signed * model.decision_function(K_test) <= 0))
+            test = 100.0 * float(np.mean(signed * model.decision_function(K_test)[test_inverse] <= 0))
         results.append(dict(degree=degree, method=method, order=k, risk=model.risk_, train_error=train, test_error=test))
     return results
 
@@ -1339,7 +1359,8 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
     X, y, X_test, y_test = _protocol_draw(seed, draw, n_train, n_test)
     Xc = add_complemented_bits(X)
     K = boolean_kernel(Xc, degree=degree)
-    K_test = boolean_kernel(add_complemented_bits(X_test), Xc, degree=degree)
+    X_test_distinct, test_inverse = _distinct_rows(X_test)  # scored on its distinct rows
+    K_test = boolean_kernel(add_complemented_bits(X_test_distinct), Xc, degree=degree)
     mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, y)
     perceptron = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y)
     tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
@@ -1356,8 +1377,10 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
         tree_leaves=tree.n_leaves_, tree_risk=regularised_risk(tree_values, y, tree.n_leaves_, lam),
         tree_hinge_risk=hinge_risk(tree_values, y, tree.n_leaves_, lam),
         tree_eq8=tree_risk(tree.n_leaves_, tree.n_errors_, lam),
-        mmp_test_error=100.0 * float(np.mean(signed * mmp.decision_function(K_test) <= 0)),
-        perceptron_test_error=100.0 * float(np.mean(signed * perceptron.decision_function(K_test) <= 0)),
+        mmp_test_error=100.0 * float(np.mean(signed * mmp.decision_function(K_test)[test_inverse] <= 0)),
+        perceptron_test_error=100.0 * float(
+            np.mean(signed * perceptron.decision_function(K_test)[test_inverse] <= 0)
+        ),
         tree_test_error=_error_percent(tree.predict(X_test), y_test),
         mmp_support=mmp.n_support_,
     )
