@@ -27,6 +27,8 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
+    _restrict,
+    _tie_groups,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
@@ -88,13 +90,15 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
         n_pos = int((alive & y01).sum())
         state = None
         if len(balls) < limit and not stop(n_pos, int(alive.sum()) - n_pos):
-            state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed, parent,
-                                keep_sorted=bool(compression_constraint))
-        if state is None or state.covered is None:
+            if compression_constraint:
+                state = score_state(sd, y01, alive, in_compression, allowed, parent, keep_sorted=True)
+            else:
+                state = _GridState(sd, y01, alive, parent, allowed)
+        if state is None or getattr(state, "covered", True) is None:
             for k in members:
                 results[k] = _as_list(balls)
             continue
-        summary = _Summary(state)
+        summary = _Summary(state) if compression_constraint else state
         winners = summary.winners(exact[members], infinite[members], tie_rule)
         for k in members[winners < 0]:  # no admissible ball for these pairs: their lists end here
             results[k] = _as_list(balls)
@@ -172,3 +176,124 @@ class _Summary:
         flat = int(np.argmax((self.slot == slot) & (self.covered == wanted)))
         row, position = divmod(flat, len(self.state.rows))
         return int(self.state.rows[row]), int(self.state.order[row, position])
+class _GridState:
+    """One greedy state ``S'`` of the grid search without the compression-set constraint, summarised.
+
+    The classes of :class:`_Summary`, read from where the remaining examples of each class lie
+    along every centre's sorted row (Section 3's balls) in a few passes over ``|S'|^2`` entries
+    instead of counting every candidate ball:
+
+    * ``at[k, t]``: the position along row ``k`` of the ``t``-th remaining example of class ``g``
+      (a candidate border: ``g = 0``, a negative, for the output-1 balls Pi and Po; ``g = 1`` for
+      Ni and No), ``at - t`` the examples of the other class before it. A ball that fires inside
+      (centre of the other class: Pi, Ni) with that border makes ``e = t`` errors and covers
+      ``s - t`` examples, ``s`` the start of the border's group of equal distances, if the border
+      is the first of class ``g`` in its group (the others give the same ball); one that fires
+      outside (centre of class ``g``: Po, No) makes ``e = count_g - 1 - t`` errors and covers
+      ``n_other - (end - t)``, ``end`` the group's end, if the border is the group's last of class
+      ``g``. Without equal distances ``s = end = at``; the few borders in groups of two or more
+      are corrected one by one.
+    * Each class ``(g, e)`` thus has at most one ball per row (its group): the largest covered
+      count ``best_cover`` is a column maximum over the rows of a centre class, and the first
+      candidate of a class in the state's order is found row by row (:meth:`ball`).
+    """
+
+    def __init__(self, sd, y01, alive, parent, allowed):
+        rows, order, sorted_rows = _restrict(sd, alive, parent, keep_sorted=sd.has_ties)
+        self.alive, self.rows, self.order, self.sorted_rows = alive, rows, order, sorted_rows
+        n = len(rows)
+        labels = y01[order]  # the class of each remaining example along each sorted row
+        centre_positive = y01[rows]
+        n_pos = int(centre_positive.sum())
+        n_neg = n - n_pos
+        tied = multi_start = multi_end = None
+        if sd.has_ties and n:
+            starts = np.ones((n, n), dtype=bool)
+            np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=starts[:, 1:])
+            if not starts.all():
+                ends = np.ones((n, n), dtype=bool)
+                ends[:, :-1] = starts[:, 1:]
+                single = starts & ends
+                tied = ~single.ravel()  # positions in a group of two or more equal distances
+                multi_start = np.flatnonzero(starts.ravel() > ends.ravel())
+                multi_end = np.flatnonzero(ends.ravel() > starts.ravel())
+        self.has_groups = tied is not None
+        offsets = np.arange(0, n * n, n)[:, None]
+        pi, po, ni, no = (bool(v) for v in allowed)
+        self.parts = {}
+        best = []
+        for g, inside, outside, count, other in ((0, pi, po, n_neg, n_pos), (1, ni, no, n_pos, n_neg)):
+            column = np.zeros(count, dtype=np.intp)
+            if inside or outside:
+                flat = np.flatnonzero(labels if g else ~labels)  # the borders of class g, row after row
+                at = flat.reshape(n, count) - offsets
+                before = at - np.arange(count)  # examples of the other class before each border
+                before_in, before_out = before, before
+                if tied is not None:
+                    before_in, before_out = self._groups(flat, at, before, count, other, tied, multi_start,
+                                                         multi_end, n)
+                self.parts[g] = (at, count, other)
+                if inside:  # centres of the other class
+                    centre_rows = np.flatnonzero(centre_positive != bool(g))
+                    cover = before_in[centre_rows]
+                    self.parts[g, True] = (centre_rows, cover)
+                    if len(cover):
+                        np.maximum(column, cover.max(axis=0), out=column)
+                if outside:  # centres of class g
+                    centre_rows = np.flatnonzero(centre_positive == bool(g))
+                    cover = (other - before_out[centre_rows])[:, ::-1]  # column e: the ball with e errors
+                    self.parts[g, False] = (centre_rows, cover)
+                    if len(cover):
+                        np.maximum(column, cover.max(axis=0), out=column)
+            best.append(column)
+        width = max(n_pos, n_neg) + 1
+        self.width = width
+        self.best_cover = np.zeros(2 * width, dtype=np.intp)
+        self.best_cover[: n_neg] = best[0]
+        self.best_cover[width: width + n_pos] = best[1]
+
+    @staticmethod
+    def _groups(flat, at, before, count, other, tied, multi_start, multi_end, n):
+        """``before`` corrected for the borders in groups of equal distances: an inside ball counts
+        the other class before the group start (0: not the group's first border of its class), an
+        outside ball up to the group end (``other``: not the group's last)."""
+        q = np.flatnonzero(tied[flat])
+        if not len(q):
+            return before, before
+        p = flat[q]
+        start = multi_start[np.searchsorted(multi_start, p, side="right") - 1]
+        end = multi_end[np.searchsorted(multi_end, p, side="left")]
+        row_offset = p - at.ravel()[q]
+        t = q % count
+        previous = np.where(q > 0, flat[np.maximum(q - 1, 0)], -1)
+        following = np.where(q + 1 < len(flat), flat[np.minimum(q + 1, len(flat) - 1)], n * n)
+        before_in = before.copy()
+        before_out = before.copy()
+        before_in.ravel()[q] = np.where(previous < start, start - row_offset - t, 0)
+        before_out.ravel()[q] = np.where(following > end, end - row_offset - t, other)
+        return before_in, before_out
+
+    winners = _Summary.winners
+
+    def ball(self, slot):
+        """``(centre, border)`` of the first candidate of the class ``slot`` in the state's order
+        (rows by centre index, then positions along the row), as :meth:`_Summary.ball`."""
+        g, e = divmod(int(slot), self.width)
+        wanted = self.best_cover[slot]
+        first = None
+        for fires_inside in (True, False):
+            if (g, fires_inside) not in self.parts:
+                continue
+            centre_rows, cover = self.parts[g, fires_inside]
+            hits = np.flatnonzero(cover[:, e] == wanted)
+            if len(hits) and (first is None or centre_rows[hits[0]] < first[0]):
+                first = (int(centre_rows[hits[0]]), fires_inside)
+        row, fires_inside = first
+        at, count, _ = self.parts[g]
+        position = at[row]
+        j = int(position[e if fires_inside else count - 1 - e])
+        if not fires_inside and self.has_groups:  # the first border of class g in the group
+            distances = self.sorted_rows[row]
+            start = int(np.searchsorted(distances, distances[j], side="left"))
+            j = int(position[np.searchsorted(position, start)])
+        return int(self.rows[row]), int(self.order[row, j])
