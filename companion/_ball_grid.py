@@ -27,7 +27,6 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
-    _restrict,
     _tie_groups,
     append_ball,
     exact_penalty_integers,
@@ -93,12 +92,12 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
             if compression_constraint:
                 state = score_state(sd, y01, alive, in_compression, allowed, parent, keep_sorted=True)
             else:
-                state = _GridState(sd, y01, alive, parent, allowed)
+                state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
             for k in members:
                 results[k] = _as_list(balls)
             continue
-        summary = _Summary(state) if compression_constraint else state
+        summary = _Summary(state) if compression_constraint else state.summary(allowed)
         winners = summary.winners(exact[members], infinite[members], tie_rule)
         for k in members[winners < 0]:  # no admissible ball for these pairs: their lists end here
             results[k] = _as_list(balls)
@@ -198,72 +197,81 @@ class _GridState:
       candidate of a class in the state's order is found row by row (:meth:`ball`).
     """
 
-    def __init__(self, sd, y01, alive, parent, allowed):
-        rows, order, sorted_rows = _restrict(sd, alive, parent, keep_sorted=sd.has_ties)
-        self.alive, self.rows, self.order, self.sorted_rows = alive, rows, order, sorted_rows
+    def __init__(self, sd, y01, alive, parent):
+        if parent is None:  # the root: centres of one class after the other (see _Root)
+            parent = _Root(sd, y01)
+        rows, order, tie_rows, tie_sorted = _restrict_grid(parent, alive)
+        self.rows, self.order = rows, order
         n = len(rows)
-        labels = y01[order]  # the class of each remaining example along each sorted row
-        centre_positive = y01[rows]
-        n_pos = int(centre_positive.sum())
-        n_neg = n - n_pos
-        tied = multi_start = multi_end = None
-        if sd.has_ties and n:
-            starts = np.ones((n, n), dtype=bool)
-            np.not_equal(sorted_rows[:, 1:], sorted_rows[:, :-1], out=starts[:, 1:])
-            if not starts.all():
-                ends = np.ones((n, n), dtype=bool)
+        self.labels = y01[order]  # the class of each remaining example along each sorted row
+        self.n_pos = int(y01[rows].sum())  # the first n_pos rows: positive centres (each class by index)
+        self.tied = None
+        if tie_rows is not None:
+            # equal distances in the rows that had some in the parent (a removal creates none)
+            starts = np.ones(tie_sorted.shape, dtype=bool)
+            np.not_equal(tie_sorted[:, 1:], tie_sorted[:, :-1], out=starts[:, 1:])
+            some = ~starts.all(axis=1)
+            tie_rows, tie_sorted, starts = tie_rows[some], tie_sorted[some], starts[some]
+            if len(tie_rows):
+                ends = np.ones(starts.shape, dtype=bool)
                 ends[:, :-1] = starts[:, 1:]
                 single = starts & ends
-                tied = ~single.ravel()  # positions in a group of two or more equal distances
-                multi_start = np.flatnonzero(starts.ravel() > ends.ravel())
-                multi_end = np.flatnonzero(ends.ravel() > starts.ravel())
-        self.has_groups = tied is not None
-        offsets = np.arange(0, n * n, n)[:, None]
-        pi, po, ni, no = (bool(v) for v in allowed)
-        self.parts = {}
-        best = []
-        for g, inside, outside, count, other in ((0, pi, po, n_neg, n_pos), (1, ni, no, n_pos, n_neg)):
-            column = np.zeros(count, dtype=np.intp)
-            if inside or outside:
-                flat = np.flatnonzero(labels if g else ~labels)  # the borders of class g, row after row
-                at = flat.reshape(n, count) - offsets
-                before = at - np.arange(count)  # examples of the other class before each border
-                before_in, before_out = before, before
-                if tied is not None:
-                    before_in, before_out = self._groups(flat, at, before, count, other, tied, multi_start,
-                                                         multi_end, n)
-                self.parts[g] = (at, count, other)
-                if inside:  # centres of the other class
-                    centre_rows = np.flatnonzero(centre_positive != bool(g))
-                    cover = before_in[centre_rows]
-                    self.parts[g, True] = (centre_rows, cover)
-                    if len(cover):
-                        np.maximum(column, cover.max(axis=0), out=column)
-                if outside:  # centres of class g
-                    centre_rows = np.flatnonzero(centre_positive == bool(g))
-                    cover = (other - before_out[centre_rows])[:, ::-1]  # column e: the ball with e errors
-                    self.parts[g, False] = (centre_rows, cover)
-                    if len(cover):
-                        np.maximum(column, cover.max(axis=0), out=column)
-            best.append(column)
-        width = max(n_pos, n_neg) + 1
-        self.width = width
-        self.best_cover = np.zeros(2 * width, dtype=np.intp)
-        self.best_cover[: n_neg] = best[0]
-        self.best_cover[width: width + n_pos] = best[1]
+                local = np.flatnonzero(~single)  # in a group of two or more equal distances
+                is_start, is_end = starts.ravel()[local], ends.ravel()[local]
+                positions = tie_rows[local // n] * n + local % n  # flat positions in the state's rows
+                self.tied = (positions, positions[is_start], positions[is_end])
+            else:
+                tie_rows = tie_sorted = None
+        self.tie_rows, self.tie_sorted = tie_rows, tie_sorted
+        self.has_groups = self.tied is not None
+        self._parts = {}
+        self._summaries = {}
+
+    def part(self, g):
+        """``(flat, count, other, before_in, before_out, rows_in, rows_out)`` of the borders of class ``g``."""
+        if g not in self._parts:
+            n, n_pos = len(self.rows), self.n_pos
+            count, other = (n - n_pos, n_pos) if g == 0 else (n_pos, n - n_pos)
+            flat = np.flatnonzero(self.labels if g else ~self.labels).reshape(n, count)  # by row
+            before = flat - np.arange(0, n * n, n)[:, None]
+            before -= np.arange(count)  # examples of the other class before each border
+            before_in, before_out = before, before
+            if self.tied is not None:
+                before_in, before_out = self._groups(flat.ravel(), before, count, other, self.tied, n)
+            # centres of the other class fire inside (Pi, Ni), those of class g outside (Po, No)
+            rows_in = slice(0, n_pos) if g == 0 else slice(n_pos, n)
+            rows_out = slice(n_pos, n) if g == 0 else slice(0, n_pos)
+            self._parts[g] = (flat, count, other, before_in, before_out, rows_in, rows_out)
+        return self._parts[g]
+
+    def summary(self, allowed):
+        """The state's classes of admissible balls of the ``allowed`` types (:class:`_GridSummary`)."""
+        key = allowed.tobytes()
+        if key not in self._summaries:
+            self._summaries[key] = _GridSummary(self, allowed)
+        return self._summaries[key]
 
     @staticmethod
-    def _groups(flat, at, before, count, other, tied, multi_start, multi_end, n):
+    def _groups(flat, before, count, other, tied, n):
         """``before`` corrected for the borders in groups of equal distances: an inside ball counts
         the other class before the group start (0: not the group's first border of its class), an
         outside ball up to the group end (``other``: not the group's last)."""
-        q = np.flatnonzero(tied[flat])
+        positions, group_starts, group_ends = tied
+        if len(positions) * 8 < len(flat):  # few tied positions: find them among the borders
+            q = np.searchsorted(flat, positions)
+            hit = q < len(flat)
+            hit[hit] = flat[q[hit]] == positions[hit]
+            q = q[hit]
+        else:
+            mask = np.zeros(n * n, dtype=bool)
+            mask[positions] = True
+            q = np.flatnonzero(mask[flat])
         if not len(q):
             return before, before
         p = flat[q]
-        start = multi_start[np.searchsorted(multi_start, p, side="right") - 1]
-        end = multi_end[np.searchsorted(multi_end, p, side="left")]
-        row_offset = p - at.ravel()[q]
+        start = group_starts[np.searchsorted(group_starts, p, side="right") - 1]
+        end = group_ends[np.searchsorted(group_ends, p, side="left")]
+        row_offset = p - p % n
         t = q % count
         previous = np.where(q > 0, flat[np.maximum(q - 1, 0)], -1)
         following = np.where(q + 1 < len(flat), flat[np.minimum(q + 1, len(flat) - 1)], n * n)
@@ -273,27 +281,103 @@ class _GridState:
         before_out.ravel()[q] = np.where(following > end, end - row_offset - t, other)
         return before_in, before_out
 
+
+
+class _GridSummary:
+    """:class:`_Summary`'s classes for a :class:`_GridState` and a set of allowed ball types."""
+
+    def __init__(self, state, allowed):
+        self.state = state
+        pi, po, ni, no = (bool(v) for v in allowed)
+        self.types = {0: (pi, po), 1: (ni, no)}
+        n, n_pos = len(state.rows), state.n_pos
+        n_neg = n - n_pos
+        best = []
+        for g, count in ((0, n_neg), (1, n_pos)):
+            column = np.zeros(count, dtype=np.intp)
+            inside, outside = self.types[g]
+            if inside or outside:
+                _, _, other, before_in, before_out, rows_in, rows_out = state.part(g)
+                if inside and before_in[rows_in].size:
+                    np.maximum(column, before_in[rows_in].max(axis=0), out=column)
+                if outside and before_out[rows_out].size:  # column e: the ball with e errors
+                    np.maximum(column, (other - before_out[rows_out].min(axis=0))[::-1], out=column)
+            best.append(column)
+        width = max(n_pos, n_neg) + 1
+        self.width = width
+        self.best_cover = np.zeros(2 * width, dtype=np.intp)
+        self.best_cover[: n_neg] = best[0]
+        self.best_cover[width: width + n_pos] = best[1]
+
     winners = _Summary.winners
 
     def ball(self, slot):
         """``(centre, border)`` of the first candidate of the class ``slot`` in the state's order
         (rows by centre index, then positions along the row), as :meth:`_Summary.ball`."""
+        state = self.state
         g, e = divmod(int(slot), self.width)
         wanted = self.best_cover[slot]
+        flat, count, other, before_in, before_out, rows_in, rows_out = state.part(g)
         first = None
-        for fires_inside in (True, False):
-            if (g, fires_inside) not in self.parts:
+        for fires_inside, ok, rows in ((True, self.types[g][0], rows_in), (False, self.types[g][1], rows_out)):
+            if not ok:
                 continue
-            centre_rows, cover = self.parts[g, fires_inside]
-            hits = np.flatnonzero(cover[:, e] == wanted)
-            if len(hits) and (first is None or centre_rows[hits[0]] < first[0]):
-                first = (int(centre_rows[hits[0]]), fires_inside)
+            cover = before_in[rows, e] if fires_inside else other - before_out[rows, count - 1 - e]
+            hits = np.flatnonzero(cover == wanted)
+            if len(hits):
+                row = rows.start + int(hits[0])
+                if first is None or state.rows[row] < state.rows[first[0]]:
+                    first = (row, fires_inside)
         row, fires_inside = first
-        at, count, _ = self.parts[g]
-        position = at[row]
+        n = len(state.rows)
+        position = flat[row] - row * n
         j = int(position[e if fires_inside else count - 1 - e])
-        if not fires_inside and self.has_groups:  # the first border of class g in the group
-            distances = self.sorted_rows[row]
-            start = int(np.searchsorted(distances, distances[j], side="left"))
-            j = int(position[np.searchsorted(position, start)])
-        return int(self.rows[row]), int(self.order[row, j])
+        if not fires_inside and state.has_groups:  # the first border of class g in the group
+            k = int(np.searchsorted(state.tie_rows, row))
+            if k < len(state.tie_rows) and state.tie_rows[k] == row:  # (a row without ties: j itself)
+                distances = state.tie_sorted[k]
+                start = int(np.searchsorted(distances, distances[j], side="left"))
+                j = int(position[np.searchsorted(position, start)])
+        return int(state.rows[row]), int(state.order[row, j])
+
+
+class _Root:
+    """The root of a grid search's tree: every example, the positive centres' rows first.
+
+    With the rows of each centre class contiguous (each in increasing centre index), the
+    classes of :class:`_GridState` are column extrema over row slices, not over copies. The
+    sorted distances are kept only for the rows with equal distances (``tie_rows``).
+    """
+
+    def __init__(self, sd, y01):
+        self.rows = np.concatenate([np.flatnonzero(y01), np.flatnonzero(~y01)])
+        self.order = sd.order[self.rows]
+        self.tie_rows = self.tie_sorted = None
+        if sd.has_ties:
+            sorted_rows = sd.sorted_rows[self.rows]
+            self.tie_rows = np.flatnonzero((sorted_rows[:, 1:] == sorted_rows[:, :-1]).any(axis=1))
+            self.tie_sorted = sorted_rows[self.tie_rows]
+
+
+def _restrict_grid(parent, alive):
+    """``(rows, order, tie_rows, tie_sorted)`` of the parent state restricted to ``alive``.
+
+    As :func:`companion._ball_search._restrict` (each kept row keeps the remaining examples in
+    the same order), the sorted distances only for the parent's rows with equal distances.
+    """
+    rows, order, tie_rows, tie_sorted = parent.rows, parent.order, parent.tie_rows, parent.tie_sorted
+    if len(rows) == int(alive.sum()):
+        return rows, order, tie_rows, tie_sorted
+    row_alive = alive[rows]
+    mask = alive[order]
+    mask[~row_alive] = False
+    kept = np.flatnonzero(mask)
+    rows = rows[row_alive]
+    n = len(rows)
+    order = order.ravel().take(kept).reshape(n, n)
+    if tie_rows is not None:
+        survive = row_alive[tie_rows]
+        tie_mask = mask[tie_rows[survive]]
+        tie_sorted = tie_sorted[survive].ravel()[np.flatnonzero(tie_mask)].reshape(-1, n)
+        tie_rows = (np.cumsum(row_alive) - 1)[tie_rows[survive]]
+    return rows, order, tie_rows, tie_sorted
