@@ -28,6 +28,8 @@ from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
     _tie_groups,
+    _value_at_group_end,
+    _value_at_group_start,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
@@ -82,6 +84,9 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
     limit = np.inf if max_balls is None else max_balls
     stop = _STOP[stop_when]
     results = [None] * len(penalties)
+    # every candidate's counts (score_state) with the compression-set constraint, or where many
+    # distances are equal (there they are faster); _GridState otherwise (the same classes, tested)
+    counted = bool(compression_constraint) or _tied_share(sd) > _GRID_MAX_TIED_SHARE
     # depth-first over the tree of states: (pairs, S', compression set, parent state, balls so far)
     stack = [(np.arange(len(penalties)), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None, ())]
     while stack:
@@ -89,15 +94,16 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
         n_pos = int((alive & y01).sum())
         state = None
         if len(balls) < limit and not stop(n_pos, int(alive.sum()) - n_pos):
-            if compression_constraint:
-                state = score_state(sd, y01, alive, in_compression, allowed, parent, keep_sorted=True)
+            if counted:
+                state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed,
+                                    parent, keep_sorted=bool(compression_constraint))
             else:
                 state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
             for k in members:
                 results[k] = _as_list(balls)
             continue
-        summary = _Summary(state) if compression_constraint else state.summary(allowed)
+        summary = _Summary(state) if counted else state.summary(allowed)
         winners = summary.winners(exact[members], infinite[members], tie_rule)
         for k in members[winners < 0]:  # no admissible ball for these pairs: their lists end here
             results[k] = _as_list(balls)
@@ -109,6 +115,20 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
             stack.append((members[winners == winner], child_alive, child_compression, state,
                           balls + ((code, centre, border, radius),)))
     return results
+
+
+#: Share of the positions along the sorted rows that equal their predecessor beyond which the
+#: grid search counts every candidate (score_state) instead of summarising with _GridState.
+_GRID_MAX_TIED_SHARE = 0.01
+
+
+def _tied_share(sd):
+    """The share of positions along ``sd``'s sorted rows whose distance equals the previous one (memoised)."""
+    if "_tied_share" not in sd.__dict__:
+        rows = sd.sorted_rows
+        share = float((rows[:, 1:] == rows[:, :-1]).mean()) if sd.has_ties and rows.shape[1] > 1 else 0.0
+        sd.__dict__["_tied_share"] = share
+    return sd.__dict__["_tied_share"]
 
 
 def _as_list(balls):
@@ -152,6 +172,18 @@ class _Summary:
             return np.full(len(exact), -1)
         g, e = np.divmod(slots, width)
         c = best[slots].astype(np.int64)
+        if (exact[:, 1:] >= 0).all():
+            # a class beaten within its output by one of no more errors and a larger cover (or as
+            # large with fewer errors) has a smaller value for every non-negative penalty, or an
+            # equal one (zero penalty) that every tie rule ranks after it: only the Pareto front
+            # of each output can win (slots run by output, then errors)
+            front = np.ones(len(slots), dtype=bool)
+            for output in (0, 1):
+                part = np.flatnonzero(g == output)
+                if len(part) > 1:
+                    cover = c[part]
+                    front[part[1:]] = cover[1:] > np.maximum.accumulate(cover)[:-1]
+            slots, g, e, c = slots[front], g[front], e[front], c[front]
         # tie rules over the classes (the candidate order decides within a class): lexsort's last key is primary
         keys = {"larger_cover": (g, e, -c), "fewest_errors": (g, -c, e), "output_one_first": (e, -c, g)}[tie_rule]
         ranked = np.lexsort(keys)
@@ -205,18 +237,25 @@ class _GridState:
         n = len(rows)
         self.labels = y01[order]  # the class of each remaining example along each sorted row
         self.n_pos = int(y01[rows].sum())  # the first n_pos rows: positive centres (each class by index)
-        self.tied = None
+        self.tied = self.dense = None
         if tie_rows is not None:
             # equal distances in the rows that had some in the parent (a removal creates none)
             starts = np.ones(tie_sorted.shape, dtype=bool)
             np.not_equal(tie_sorted[:, 1:], tie_sorted[:, :-1], out=starts[:, 1:])
             some = ~starts.all(axis=1)
-            tie_rows, tie_sorted, starts = tie_rows[some], tie_sorted[some], starts[some]
+            if not some.all():
+                tie_rows, tie_sorted, starts = tie_rows[some], tie_sorted[some], starts[some]
             if len(tie_rows):
                 ends = np.ones(starts.shape, dtype=bool)
                 ends[:, :-1] = starts[:, 1:]
                 single = starts & ends
                 local = np.flatnonzero(~single)  # in a group of two or more equal distances
+                if len(local) * 16 > n * n:  # many: every position's group start and end, row by row
+                    first = np.broadcast_to(np.arange(n), (n, n)).copy()
+                    last = first.copy()
+                    first[tie_rows] = _value_at_group_start(first[tie_rows], starts)
+                    last[tie_rows] = _value_at_group_end(last[tie_rows], ends)
+                    self.dense = (first.ravel(), last.ravel())
                 is_start, is_end = starts.ravel()[local], ends.ravel()[local]
                 positions = tie_rows[local // n] * n + local % n  # flat positions in the state's rows
                 self.tied = (positions, positions[is_start], positions[is_end])
@@ -236,7 +275,9 @@ class _GridState:
             before = flat - np.arange(0, n * n, n)[:, None]
             before -= np.arange(count)  # examples of the other class before each border
             before_in, before_out = before, before
-            if self.tied is not None:
+            if self.dense is not None:
+                before_in, before_out = self._dense_groups(flat, before, count, other, self.dense)
+            elif self.tied is not None:
                 before_in, before_out = self._groups(flat.ravel(), before, count, other, self.tied, n)
             # centres of the other class fire inside (Pi, Ni), those of class g outside (Po, No)
             rows_in = slice(0, n_pos) if g == 0 else slice(n_pos, n)
@@ -250,6 +291,20 @@ class _GridState:
         if key not in self._summaries:
             self._summaries[key] = _GridSummary(self, allowed)
         return self._summaries[key]
+
+    @staticmethod
+    def _dense_groups(flat, before, count, other, dense):
+        """:meth:`_groups` for states with many equal distances: every border at once, from the
+        group start and end of every position."""
+        first, last = dense
+        at = before + np.arange(count)  # positions along the rows
+        start = first[flat]
+        end = last[flat]
+        before_in = start - np.arange(count)
+        before_in[:, 1:] *= at[:, :-1] < start[:, 1:]  # only the group's first border of its class
+        before_out = end - np.arange(count)
+        np.copyto(before_out[:, :-1], other, where=at[:, 1:] <= end[:, :-1])  # only its last
+        return before_in, before_out
 
     @staticmethod
     def _groups(flat, before, count, other, tied, n):
@@ -375,7 +430,10 @@ def _restrict_grid(parent, alive):
     rows = rows[row_alive]
     n = len(rows)
     order = order.ravel().take(kept).reshape(n, n)
-    if tie_rows is not None:
+    if tie_rows is not None and len(tie_rows) == len(row_alive):  # every row: the same flat indices
+        tie_sorted = tie_sorted.ravel().take(kept).reshape(n, n)
+        tie_rows = np.arange(n)
+    elif tie_rows is not None:
         survive = row_alive[tie_rows]
         tie_mask = mask[tie_rows[survive]]
         tie_sorted = tie_sorted[survive].ravel()[np.flatnonzero(tie_mask)].reshape(-1, n)

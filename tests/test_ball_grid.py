@@ -225,3 +225,22 @@ def test_grid_state_summary_equals_the_counts_of_every_candidate(rng, layout, ty
             fired = to_centre < to_centre[border] if inside else to_centre > to_centre[border]
             alive = alive & ~fired
             parent_fast = state
+
+
+@pytest.mark.parametrize("layout", ["sparse", "lattice"])
+@pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES, ("Ni", "No")])
+@pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors", "output_one_first"])
+def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng, monkeypatch, layout, types, tie_rule):
+    """The _GridState search on data with equal distances (which by default, beyond
+    _GRID_MAX_TIED_SHARE, counts every candidate instead) learns each pair's own list."""
+    import companion._ball_grid as ball_grid
+
+    monkeypatch.setattr(ball_grid, "_GRID_MAX_TIED_SHARE", 1.0)
+    pairs = list(itertools.product(PENALTIES, PENALTIES))
+    for m in (30, 61):
+        X, y = _sparse_ties(rng, m) if layout == "sparse" else _problem(rng, m, ties=True)
+        sd = SortedDistances.from_points(X)
+        options = dict(types=types, max_balls=6, tie_rule=tie_rule)
+        grid = greedy_ball_lists(sd, y, pairs, **options)
+        for (p_p, p_n), learnt in zip(pairs, grid):
+            assert _same(learnt, greedy_ball_list(SortedDistances.from_points(X), y, p_p=p_p, p_n=p_n, **options))
