@@ -27,9 +27,6 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
-    _tie_groups,
-    _value_at_group_end,
-    _value_at_group_start,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
@@ -251,10 +248,12 @@ class _GridState:
                 single = starts & ends
                 local = np.flatnonzero(~single)  # in a group of two or more equal distances
                 if len(local) * 16 > n * n:  # many: every position's group start and end, row by row
-                    first = np.broadcast_to(np.arange(n), (n, n)).copy()
+                    positions = np.arange(n)
+                    first = np.broadcast_to(positions, (n, n)).copy()
                     last = first.copy()
-                    first[tie_rows] = _value_at_group_start(first[tie_rows], starts)
-                    last[tie_rows] = _value_at_group_end(last[tie_rows], ends)
+                    # running maximum of the group starts, reversed running minimum of the ends
+                    first[tie_rows] = np.maximum.accumulate(starts * positions, axis=1)
+                    last[tie_rows] = np.minimum.accumulate(np.where(ends, positions, n)[:, ::-1], axis=1)[:, ::-1]
                     self.dense = (first.ravel(), last.ravel())
                 is_start, is_end = starts.ravel()[local], ends.ravel()[local]
                 positions = tie_rows[local // n] * n + local % n  # flat positions in the state's rows
