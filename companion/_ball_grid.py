@@ -16,6 +16,14 @@ the cost:
   operation; the tie rule orders those classes, and the first (centre, border) of the winning
   class in the state's candidate order is the ball, exactly as the per-pair search picks it.
 
+Without the compression-set constraint, and unless many distances are equal (more than
+``_GRID_MAX_TIED_SHARE`` of the positions along the sorted rows), a state's summary does not
+count every candidate: :class:`_GridState` reads it from where the remaining examples of each
+class lie along each centre's sorted row (a column maximum per class of centre; tested equal to
+:class:`_Summary` of every candidate's counts, with and without equal distances). Only the
+Pareto front of each output's classes (no other class of that output has as few errors and a
+larger cover) can win for a non-negative penalty, so the winners are ranked among those.
+
 Unit weights and the full :class:`~companion._ball_search.SortedDistances` layout only; other
 fits go through :func:`~companion._ball_search.greedy_ball_list` one pair at a time.
 """
