@@ -16,6 +16,14 @@ the cost:
   operation; the tie rule orders those classes, and the first (centre, border) of the winning
   class in the state's candidate order is the ball, exactly as the per-pair search picks it.
 
+Without the compression-set constraint, and unless many distances are equal (more than
+``_GRID_MAX_TIED_SHARE`` of the positions along the sorted rows), a state's summary does not
+count every candidate: :class:`_GridState` reads it from where the remaining examples of each
+class lie along each centre's sorted row (a column maximum per class of centre; tested equal to
+:class:`_Summary` of every candidate's counts, with and without equal distances). Only the
+Pareto front of each output's classes (no other class of that output has as few errors and a
+larger cover) can win for a non-negative penalty, so the winners are ranked among those.
+
 Unit weights and the full :class:`~companion._ball_search.SortedDistances` layout only; other
 fits go through :func:`~companion._ball_search.greedy_ball_list` one pair at a time.
 """
@@ -81,6 +89,9 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
     limit = np.inf if max_balls is None else max_balls
     stop = _STOP[stop_when]
     results = [None] * len(penalties)
+    # every candidate's counts (score_state) with the compression-set constraint, or where many
+    # distances are equal (there they are faster); _GridState otherwise (the same classes, tested)
+    counted = bool(compression_constraint) or _tied_share(sd) > _GRID_MAX_TIED_SHARE
     # depth-first over the tree of states: (pairs, S', compression set, parent state, balls so far)
     stack = [(np.arange(len(penalties)), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None, ())]
     while stack:
@@ -88,13 +99,16 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
         n_pos = int((alive & y01).sum())
         state = None
         if len(balls) < limit and not stop(n_pos, int(alive.sum()) - n_pos):
-            state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed, parent,
-                                keep_sorted=bool(compression_constraint))
-        if state is None or state.covered is None:
+            if counted:
+                state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed,
+                                    parent, keep_sorted=bool(compression_constraint))
+            else:
+                state = _GridState(sd, y01, alive, parent)
+        if state is None or getattr(state, "covered", True) is None:
             for k in members:
                 results[k] = _as_list(balls)
             continue
-        summary = _Summary(state)
+        summary = _Summary(state) if counted else state.summary(allowed)
         winners = summary.winners(exact[members], infinite[members], tie_rule)
         for k in members[winners < 0]:  # no admissible ball for these pairs: their lists end here
             results[k] = _as_list(balls)
@@ -106,6 +120,20 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
             stack.append((members[winners == winner], child_alive, child_compression, state,
                           balls + ((code, centre, border, radius),)))
     return results
+
+
+#: Share of the positions along the sorted rows that equal their predecessor beyond which the
+#: grid search counts every candidate (score_state) instead of summarising with _GridState.
+_GRID_MAX_TIED_SHARE = 0.01
+
+
+def _tied_share(sd):
+    """The share of positions along ``sd``'s sorted rows whose distance equals the previous one (memoised)."""
+    if "_tied_share" not in sd.__dict__:
+        rows = sd.sorted_rows
+        share = float((rows[:, 1:] == rows[:, :-1]).mean()) if sd.has_ties and rows.shape[1] > 1 else 0.0
+        sd.__dict__["_tied_share"] = share
+    return sd.__dict__["_tied_share"]
 
 
 def _as_list(balls):
@@ -149,6 +177,18 @@ class _Summary:
             return np.full(len(exact), -1)
         g, e = np.divmod(slots, width)
         c = best[slots].astype(np.int64)
+        if (exact[:, 1:] >= 0).all():
+            # a class beaten within its output by one of no more errors and a larger cover (or as
+            # large with fewer errors) has a smaller value for every non-negative penalty, or an
+            # equal one (zero penalty) that every tie rule ranks after it: only the Pareto front
+            # of each output can win (slots run by output, then errors)
+            front = np.ones(len(slots), dtype=bool)
+            for output in (0, 1):
+                part = np.flatnonzero(g == output)
+                if len(part) > 1:
+                    cover = c[part]
+                    front[part[1:]] = cover[1:] > np.maximum.accumulate(cover)[:-1]
+            slots, g, e, c = slots[front], g[front], e[front], c[front]
         # tie rules over the classes (the candidate order decides within a class): lexsort's last key is primary
         keys = {"larger_cover": (g, e, -c), "fewest_errors": (g, -c, e), "output_one_first": (e, -c, g)}[tie_rule]
         ranked = np.lexsort(keys)
@@ -172,3 +212,237 @@ class _Summary:
         flat = int(np.argmax((self.slot == slot) & (self.covered == wanted)))
         row, position = divmod(flat, len(self.state.rows))
         return int(self.state.rows[row]), int(self.state.order[row, position])
+class _GridState:
+    """One greedy state ``S'`` of the grid search without the compression-set constraint, summarised.
+
+    The classes of :class:`_Summary`, read from where the remaining examples of each class lie
+    along every centre's sorted row (Section 3's balls) in a few passes over ``|S'|^2`` entries
+    instead of counting every candidate ball:
+
+    * ``at[k, t]``: the position along row ``k`` of the ``t``-th remaining example of class ``g``
+      (a candidate border: ``g = 0``, a negative, for the output-1 balls Pi and Po; ``g = 1`` for
+      Ni and No), ``at - t`` the examples of the other class before it. A ball that fires inside
+      (centre of the other class: Pi, Ni) with that border makes ``e = t`` errors and covers
+      ``s - t`` examples, ``s`` the start of the border's group of equal distances, if the border
+      is the first of class ``g`` in its group (the others give the same ball); one that fires
+      outside (centre of class ``g``: Po, No) makes ``e = count_g - 1 - t`` errors and covers
+      ``n_other - (end - t)``, ``end`` the group's end, if the border is the group's last of class
+      ``g``. Without equal distances ``s = end = at``; the few borders in groups of two or more
+      are corrected one by one.
+    * Each class ``(g, e)`` thus has at most one ball per row (its group): the largest covered
+      count ``best_cover`` is a column maximum over the rows of a centre class, and the first
+      candidate of a class in the state's order is found row by row (:meth:`ball`).
+    """
+
+    def __init__(self, sd, y01, alive, parent):
+        if parent is None:  # the root: centres of one class after the other (see _Root)
+            parent = _Root(sd, y01)
+        rows, order, tie_rows, tie_sorted = _restrict_grid(parent, alive)
+        self.rows, self.order = rows, order
+        n = len(rows)
+        self.labels = y01[order]  # the class of each remaining example along each sorted row
+        self.n_pos = int(y01[rows].sum())  # the first n_pos rows: positive centres (each class by index)
+        self.tied = self.dense = None
+        if tie_rows is not None:
+            # equal distances in the rows that had some in the parent (a removal creates none)
+            starts = np.ones(tie_sorted.shape, dtype=bool)
+            np.not_equal(tie_sorted[:, 1:], tie_sorted[:, :-1], out=starts[:, 1:])
+            some = ~starts.all(axis=1)
+            if not some.all():
+                tie_rows, tie_sorted, starts = tie_rows[some], tie_sorted[some], starts[some]
+            if len(tie_rows):
+                ends = np.ones(starts.shape, dtype=bool)
+                ends[:, :-1] = starts[:, 1:]
+                single = starts & ends
+                local = np.flatnonzero(~single)  # in a group of two or more equal distances
+                if len(local) * 16 > n * n:  # many: every position's group start and end, row by row
+                    positions = np.arange(n)
+                    first = np.broadcast_to(positions, (n, n)).copy()
+                    last = first.copy()
+                    # running maximum of the group starts, reversed running minimum of the ends
+                    first[tie_rows] = np.maximum.accumulate(starts * positions, axis=1)
+                    last[tie_rows] = np.minimum.accumulate(np.where(ends, positions, n)[:, ::-1], axis=1)[:, ::-1]
+                    self.dense = (first.ravel(), last.ravel())
+                is_start, is_end = starts.ravel()[local], ends.ravel()[local]
+                positions = tie_rows[local // n] * n + local % n  # flat positions in the state's rows
+                self.tied = (positions, positions[is_start], positions[is_end])
+            else:
+                tie_rows = tie_sorted = None
+        self.tie_rows, self.tie_sorted = tie_rows, tie_sorted
+        self.has_groups = self.tied is not None
+        self._parts = {}
+        self._summaries = {}
+
+    def part(self, g):
+        """``(flat, count, other, before_in, before_out, rows_in, rows_out)`` of the borders of class ``g``."""
+        if g not in self._parts:
+            n, n_pos = len(self.rows), self.n_pos
+            count, other = (n - n_pos, n_pos) if g == 0 else (n_pos, n - n_pos)
+            flat = np.flatnonzero(self.labels if g else ~self.labels).reshape(n, count)  # by row
+            before = flat - np.arange(0, n * n, n)[:, None]
+            before -= np.arange(count)  # examples of the other class before each border
+            before_in, before_out = before, before
+            if self.dense is not None:
+                before_in, before_out = self._dense_groups(flat, before, count, other, self.dense)
+            elif self.tied is not None:
+                before_in, before_out = self._groups(flat.ravel(), before, count, other, self.tied, n)
+            # centres of the other class fire inside (Pi, Ni), those of class g outside (Po, No)
+            rows_in = slice(0, n_pos) if g == 0 else slice(n_pos, n)
+            rows_out = slice(n_pos, n) if g == 0 else slice(0, n_pos)
+            self._parts[g] = (flat, count, other, before_in, before_out, rows_in, rows_out)
+        return self._parts[g]
+
+    def summary(self, allowed):
+        """The state's classes of admissible balls of the ``allowed`` types (:class:`_GridSummary`)."""
+        key = allowed.tobytes()
+        if key not in self._summaries:
+            self._summaries[key] = _GridSummary(self, allowed)
+        return self._summaries[key]
+
+    @staticmethod
+    def _dense_groups(flat, before, count, other, dense):
+        """:meth:`_groups` for states with many equal distances: every border at once, from the
+        group start and end of every position."""
+        first, last = dense
+        at = before + np.arange(count)  # positions along the rows
+        start = first[flat]
+        end = last[flat]
+        before_in = start - np.arange(count)
+        before_in[:, 1:] *= at[:, :-1] < start[:, 1:]  # only the group's first border of its class
+        before_out = end - np.arange(count)
+        np.copyto(before_out[:, :-1], other, where=at[:, 1:] <= end[:, :-1])  # only its last
+        return before_in, before_out
+
+    @staticmethod
+    def _groups(flat, before, count, other, tied, n):
+        """``before`` corrected for the borders in groups of equal distances: an inside ball counts
+        the other class before the group start (0: not the group's first border of its class), an
+        outside ball up to the group end (``other``: not the group's last)."""
+        positions, group_starts, group_ends = tied
+        if len(positions) * 8 < len(flat):  # few tied positions: find them among the borders
+            q = np.searchsorted(flat, positions)
+            hit = q < len(flat)
+            hit[hit] = flat[q[hit]] == positions[hit]
+            q = q[hit]
+        else:
+            mask = np.zeros(n * n, dtype=bool)
+            mask[positions] = True
+            q = np.flatnonzero(mask[flat])
+        if not len(q):
+            return before, before
+        p = flat[q]
+        start = group_starts[np.searchsorted(group_starts, p, side="right") - 1]
+        end = group_ends[np.searchsorted(group_ends, p, side="left")]
+        row_offset = p - p % n
+        t = q % count
+        previous = np.where(q > 0, flat[np.maximum(q - 1, 0)], -1)
+        following = np.where(q + 1 < len(flat), flat[np.minimum(q + 1, len(flat) - 1)], n * n)
+        before_in = before.copy()
+        before_out = before.copy()
+        before_in.ravel()[q] = np.where(previous < start, start - row_offset - t, 0)
+        before_out.ravel()[q] = np.where(following > end, end - row_offset - t, other)
+        return before_in, before_out
+
+
+
+class _GridSummary:
+    """:class:`_Summary`'s classes for a :class:`_GridState` and a set of allowed ball types."""
+
+    def __init__(self, state, allowed):
+        self.state = state
+        pi, po, ni, no = (bool(v) for v in allowed)
+        self.types = {0: (pi, po), 1: (ni, no)}
+        n, n_pos = len(state.rows), state.n_pos
+        n_neg = n - n_pos
+        best = []
+        for g, count in ((0, n_neg), (1, n_pos)):
+            column = np.zeros(count, dtype=np.intp)
+            inside, outside = self.types[g]
+            if inside or outside:
+                _, _, other, before_in, before_out, rows_in, rows_out = state.part(g)
+                if inside and before_in[rows_in].size:
+                    np.maximum(column, before_in[rows_in].max(axis=0), out=column)
+                if outside and before_out[rows_out].size:  # column e: the ball with e errors
+                    np.maximum(column, (other - before_out[rows_out].min(axis=0))[::-1], out=column)
+            best.append(column)
+        width = max(n_pos, n_neg) + 1
+        self.width = width
+        self.best_cover = np.zeros(2 * width, dtype=np.intp)
+        self.best_cover[: n_neg] = best[0]
+        self.best_cover[width: width + n_pos] = best[1]
+
+    winners = _Summary.winners
+
+    def ball(self, slot):
+        """``(centre, border)`` of the first candidate of the class ``slot`` in the state's order
+        (rows by centre index, then positions along the row), as :meth:`_Summary.ball`."""
+        state = self.state
+        g, e = divmod(int(slot), self.width)
+        wanted = self.best_cover[slot]
+        flat, count, other, before_in, before_out, rows_in, rows_out = state.part(g)
+        first = None
+        for fires_inside, ok, rows in ((True, self.types[g][0], rows_in), (False, self.types[g][1], rows_out)):
+            if not ok:
+                continue
+            cover = before_in[rows, e] if fires_inside else other - before_out[rows, count - 1 - e]
+            hits = np.flatnonzero(cover == wanted)
+            if len(hits):
+                row = rows.start + int(hits[0])
+                if first is None or state.rows[row] < state.rows[first[0]]:
+                    first = (row, fires_inside)
+        row, fires_inside = first
+        n = len(state.rows)
+        position = flat[row] - row * n
+        j = int(position[e if fires_inside else count - 1 - e])
+        if not fires_inside and state.has_groups:  # the first border of class g in the group
+            k = int(np.searchsorted(state.tie_rows, row))
+            if k < len(state.tie_rows) and state.tie_rows[k] == row:  # (a row without ties: j itself)
+                distances = state.tie_sorted[k]
+                start = int(np.searchsorted(distances, distances[j], side="left"))
+                j = int(position[np.searchsorted(position, start)])
+        return int(state.rows[row]), int(state.order[row, j])
+
+
+class _Root:
+    """The root of a grid search's tree: every example, the positive centres' rows first.
+
+    With the rows of each centre class contiguous (each in increasing centre index), the
+    classes of :class:`_GridState` are column extrema over row slices, not over copies. The
+    sorted distances are kept only for the rows with equal distances (``tie_rows``).
+    """
+
+    def __init__(self, sd, y01):
+        self.rows = np.concatenate([np.flatnonzero(y01), np.flatnonzero(~y01)])
+        self.order = sd.order[self.rows]
+        self.tie_rows = self.tie_sorted = None
+        if sd.has_ties:
+            sorted_rows = sd.sorted_rows[self.rows]
+            self.tie_rows = np.flatnonzero((sorted_rows[:, 1:] == sorted_rows[:, :-1]).any(axis=1))
+            self.tie_sorted = sorted_rows[self.tie_rows]
+
+
+def _restrict_grid(parent, alive):
+    """``(rows, order, tie_rows, tie_sorted)`` of the parent state restricted to ``alive``.
+
+    As :func:`companion._ball_search._restrict` (each kept row keeps the remaining examples in
+    the same order), the sorted distances only for the parent's rows with equal distances.
+    """
+    rows, order, tie_rows, tie_sorted = parent.rows, parent.order, parent.tie_rows, parent.tie_sorted
+    if len(rows) == int(alive.sum()):
+        return rows, order, tie_rows, tie_sorted
+    row_alive = alive[rows]
+    mask = alive[order]
+    mask[~row_alive] = False
+    kept = np.flatnonzero(mask)
+    rows = rows[row_alive]
+    n = len(rows)
+    order = order.ravel().take(kept).reshape(n, n)
+    if tie_rows is not None and len(tie_rows) == len(row_alive):  # every row: the same flat indices
+        tie_sorted = tie_sorted.ravel().take(kept).reshape(n, n)
+        tie_rows = np.arange(n)
+    elif tie_rows is not None:
+        survive = row_alive[tie_rows]
+        tie_mask = mask[tie_rows[survive]]
+        tie_sorted = tie_sorted[survive].ravel()[np.flatnonzero(tie_mask)].reshape(-1, n)
+        tie_rows = (np.cumsum(row_alive) - 1)[tie_rows[survive]]
+    return rows, order, tie_rows, tie_sorted

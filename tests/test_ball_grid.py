@@ -173,3 +173,74 @@ def test_a_learner_with_its_own_search_is_fitted_per_grid_point(rng):
     errors, balls, _, _ = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, learner=EmptyDLM)
     majority = int(np.bincount(y_ball).argmax())
     assert (balls == 0).all() and (errors == (y_test != majority).sum()).all()
+
+
+def _sparse_ties(rng, m):
+    """Points in general position but for one duplicate: few groups of equal distances."""
+    X = rng.normal(size=(m, 3))
+    a, b = rng.choice(m, size=2, replace=False)
+    X[a] = X[b]
+    y = ((X[:, 0] + 0.7 * rng.normal(size=m)) > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("layout", ["none", "sparse", "lattice"])
+@pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES, ("Ni", "No"), ("Pi", "Po")])
+def test_grid_state_summary_equals_the_counts_of_every_candidate(rng, layout, types):
+    """_GridState (where each class lies along the rows) against _Summary of score_state's counts
+    (every candidate ball counted): the same best cover per (output, errors) class and the same
+    first ball of each class, on the root and on states after removals."""
+    from companion._ball_grid import _GridState, _Summary
+    from companion._ball_search import score_state
+
+    allowed = np.array([name in types for name in BALL_TYPES])
+    for m in (25, 60):
+        if layout == "sparse":
+            X, y = _sparse_ties(rng, m)
+        else:
+            X, y = _problem(rng, m, ties=layout == "lattice", n_features=3)
+        y01 = y.astype(bool)
+        sd = SortedDistances.from_points(X)
+        assert sd.has_ties == (layout != "none")
+        alive = np.ones(m, dtype=bool)
+        parent_fast = None
+        for _ in range(4):
+            if y01[alive].all() or not y01[alive].any():
+                break
+            naive = _Summary(score_state(sd, y01, alive, None, allowed, None, keep_sorted=True))
+            state = _GridState(sd, y01, alive, parent_fast)
+            fast = state.summary(allowed)
+            want = {(g, e): int(naive.best_cover[g * naive.width + e])
+                    for g in (0, 1) for e in range(naive.width) if naive.best_cover[g * naive.width + e] > 0}
+            got = {(g, e): int(fast.best_cover[g * fast.width + e])
+                   for g in (0, 1) for e in range(fast.width) if fast.best_cover[g * fast.width + e] > 0}
+            assert got == want
+            for g, e in want:
+                assert fast.ball(g * fast.width + e) == naive.ball(g * naive.width + e), (g, e)
+            # remove what a random admissible ball fires on, as the search does
+            g, e = list(want)[rng.integers(len(want))]
+            centre, border = fast.ball(g * fast.width + e)
+            to_centre = sd.row(centre)
+            inside = y01[centre] != y01[border]
+            fired = to_centre < to_centre[border] if inside else to_centre > to_centre[border]
+            alive = alive & ~fired
+            parent_fast = state
+
+
+@pytest.mark.parametrize("layout", ["sparse", "lattice"])
+@pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES, ("Ni", "No")])
+@pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors", "output_one_first"])
+def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng, monkeypatch, layout, types, tie_rule):
+    """The _GridState search on data with equal distances (which by default, beyond
+    _GRID_MAX_TIED_SHARE, counts every candidate instead) learns each pair's own list."""
+    import companion._ball_grid as ball_grid
+
+    monkeypatch.setattr(ball_grid, "_GRID_MAX_TIED_SHARE", 1.0)
+    pairs = list(itertools.product(PENALTIES, PENALTIES))
+    for m in (30, 61):
+        X, y = _sparse_ties(rng, m) if layout == "sparse" else _problem(rng, m, ties=True)
+        sd = SortedDistances.from_points(X)
+        options = dict(types=types, max_balls=6, tie_rule=tie_rule)
+        grid = greedy_ball_lists(sd, y, pairs, **options)
+        for (p_p, p_n), learnt in zip(pairs, grid):
+            assert _same(learnt, greedy_ball_list(SortedDistances.from_points(X), y, p_p=p_p, p_n=p_n, **options))
