@@ -38,6 +38,7 @@ from companion._ball_search import (
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
+    restrict_sorted_rows,
     score_state,
 )
 
@@ -424,19 +425,14 @@ class _Root:
 def _restrict_grid(parent, alive):
     """``(rows, order, tie_rows, tie_sorted)`` of the parent state restricted to ``alive``.
 
-    As :func:`companion._ball_search._restrict` (each kept row keeps the remaining examples in
-    the same order), the sorted distances only for the parent's rows with equal distances.
+    As :func:`companion._ball_search.restrict_sorted_rows` (each kept row keeps the remaining
+    examples in the same order), the sorted distances only for the parent's rows with equal distances.
     """
     rows, order, tie_rows, tie_sorted = parent.rows, parent.order, parent.tie_rows, parent.tie_sorted
     if len(rows) == int(alive.sum()):
         return rows, order, tie_rows, tie_sorted
-    row_alive = alive[rows]
-    mask = alive[order]
-    mask[~row_alive] = False
-    kept = np.flatnonzero(mask)
-    rows = rows[row_alive]
+    row_alive, mask, kept, rows, order = restrict_sorted_rows(rows, order, alive)
     n = len(rows)
-    order = order.ravel().take(kept).reshape(n, n)
     if tie_rows is not None and len(tie_rows) == len(row_alive):  # every row: the same flat indices
         tie_sorted = tie_sorted.ravel().take(kept).reshape(n, n)
         tie_rows = np.arange(n)

@@ -39,6 +39,7 @@ __all__ = [
     "BlockedSortedDistances",
     "greedy_ball_list",
     "append_ball",
+    "restrict_sorted_rows",
     "exact_penalty_integers",
     "score_state",
     "resolve_metric",
@@ -1171,19 +1172,45 @@ def _restrict(sd, alive, parent, keep_sorted=True):
         sorted_rows = None
     if len(rows) == int(alive.sum()):
         return rows, order, sorted_rows
-    # each kept row keeps exactly the remaining examples, in the same distance order: one mask
-    # over the parent's rows (removed rows cleared), then flat indices and take (several times
-    # faster than copying the kept rows first or boolean-mask indexing)
+    _, _, kept, rows, order = restrict_sorted_rows(rows, order, alive)
+    if sorted_rows is not None:
+        sorted_rows = sorted_rows.ravel().take(kept).reshape(len(rows), len(rows))
+    return rows, order, sorted_rows
+
+
+def restrict_sorted_rows(rows, order, alive):
+    """A state's rows and their distance orders restricted to the remaining examples ``alive``.
+
+    Each kept row keeps exactly the remaining examples, in the same distance order: one mask
+    over the parent's rows (removed rows cleared), then flat indices and ``take`` (several times
+    faster than copying the kept rows first or boolean-mask indexing).
+
+    Parameters
+    ----------
+    rows : ndarray of int
+        The parent state's centres.
+    order : ndarray of shape (len(rows), len(rows))
+        Each of those rows' examples by increasing distance.
+    alive : ndarray of bool of shape (m,)
+        The remaining examples (a subset of ``rows``).
+
+    Returns
+    -------
+    row_alive : ndarray of bool
+        Which of ``rows`` remain.
+    mask : ndarray of bool, shape of ``order``
+        Which entries of ``order`` remain.
+    kept : ndarray of int
+        Their flat indices (apply them to any array laid out as ``order``).
+    rows, order : ndarray
+        The restricted centres and orders.
+    """
     row_alive = alive[rows]
     mask = alive[order]
     mask[~row_alive] = False
     kept = np.flatnonzero(mask)
     rows = rows[row_alive]
-    n_left = len(rows)
-    order = order.ravel().take(kept).reshape(n_left, n_left)
-    if sorted_rows is not None:
-        sorted_rows = sorted_rows.ravel().take(kept).reshape(n_left, n_left)
-    return rows, order, sorted_rows
+    return row_alive, mask, kept, rows, order.ravel().take(kept).reshape(len(rows), len(rows))
 
 
 def _score(sd, y01, alive, in_compression, allowed, parent, weights=None, keep_sorted=True) -> _ScoredState:
