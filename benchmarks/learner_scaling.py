@@ -54,7 +54,7 @@ import pandas as pd
 
 from companion.paths import ROOT, results_path, save_figure, save_table
 
-__all__ = ["run", "make_data", "fit_power_law", "machine_limit", "SIZES"]
+__all__ = ["run", "make_data", "fit_power_law", "machine_limit", "SIZES", "ROW_PREFIX", "LIMIT_SIZE"]
 
 SIZES = (500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 QUICK_SIZES = (100, 200)
@@ -63,6 +63,9 @@ TIME_LIMIT_S = 120.0
 MEMORY_LIMIT_GB = 16.0  # the address space a child may take: the 16 GB machine below
 MACHINE_MEMORY_GB = 16.0  # the "2-core / 16 GB machine" of issue 18
 MACHINE_TIME_S = 600.0
+#: The report rows' ``benchmark`` prefix, and the ``size`` of each learner's summary row.
+ROW_PREFIX = "fit scaling: "
+LIMIT_SIZE = "limit 2c/16GB"
 NOMINAL = {"Prism", "OneR", "DecisionCommittee"}
 BOOLEAN = {"KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"}
 
@@ -283,14 +286,14 @@ def _report_rows(table: pd.DataFrame, summary: pd.DataFrame) -> list[dict]:
     rows = []
     for r in table.to_dict("records"):
         ok = r["status"] == "ok"
-        rows.append({"benchmark": f"fit scaling: {r['learner']}", "size": r["m"],
+        rows.append({"benchmark": ROW_PREFIX + r["learner"], "size": r["m"],
                      "ours_s": round(r["fit_s"], 4) if ok else None, "reference": "-", "reference_s": None,
                      "ratio": None, "identical": None, "target": "",
                      "peak_mb": round(r["peak_mb"], 1) if ok else None, "fit_mb": round(r["fit_mb"], 1) if ok else None,
                      "note": f"peak {r['peak_mb']:.0f} MB (fit {r['fit_mb']:.0f} MB)" if ok else r["status"]})
     for s in summary.to_dict("records"):
         limit = "n/a" if pd.isna(s["limit_m"]) else f"m ~ {int(s['limit_m'])} ({s['limit_by']})"
-        rows.append({"benchmark": f"fit scaling: {s['learner']}", "size": "limit 2c/16GB", "ours_s": None,
+        rows.append({"benchmark": ROW_PREFIX + s["learner"], "size": LIMIT_SIZE, "ours_s": None,
                      "reference": "-", "reference_s": None, "ratio": None, "identical": None, "target": "",
                      "max_m": s["max_m"], "time_exponent": s["time_exponent"], "memory_exponent": s["memory_exponent"],
                      "limit_m": s["limit_m"], "limit_by": s["limit_by"],

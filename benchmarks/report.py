@@ -18,13 +18,14 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchmarks.learner_scaling import LIMIT_SIZE as _LIMIT
+from benchmarks.learner_scaling import ROW_PREFIX as _SCALING
+
 __all__ = ["speed_markdown", "update_readme", "readme_block", "MARKERS", "REPRODUCE_TARGET_S"]
 
 MARKERS = ("<!-- bench:speed -->", "<!-- /bench:speed -->")
 #: ``make reproduce`` within 6.5 minutes on 2 cores ("Past the memory wall", item 6).
 REPRODUCE_TARGET_S = 390.0
-_SCALING = "fit scaling: "
-_LIMIT = "limit 2c/16GB"
 
 
 def _number(value, digits: int = 3) -> str:
@@ -40,10 +41,6 @@ def _number(value, digits: int = 3) -> str:
 
 def _rows(table: pd.DataFrame, mask) -> pd.DataFrame:
     return table[mask.fillna(False).astype(bool)] if len(table) else table
-
-
-def _column(rows: pd.DataFrame, name: str):
-    return rows[name] if name in rows else pd.Series([None] * len(rows), index=rows.index, dtype=object)
 
 
 def _same(value) -> str:

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from benchmarks.learner_scaling import ROW_PREFIX
 from benchmarks.report import REPRODUCE_TARGET_S, update_readme
 from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
 
@@ -184,7 +185,7 @@ def _scaling_figure(table: pd.DataFrame) -> None:
 
     sized = table[pd.to_numeric(table.get("size"), errors="coerce").notna()] if "size" in table else table.iloc[0:0]
     # one line per learner would drown the other benchmarks; learner_scaling draws its own figure
-    sized = sized[~sized["benchmark"].astype(str).str.startswith("fit scaling: ")]
+    sized = sized[~sized["benchmark"].astype(str).str.startswith(ROW_PREFIX)]
     if sized.empty:
         return
     fig, ax = plt.subplots(figsize=(6, 4))
