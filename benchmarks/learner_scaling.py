@@ -22,8 +22,11 @@ or when the power law fitted so far predicts the next size past either guard. Op
 global (``total_budget_s``) or per learner (``learner_budget_s``), stop starting new fits once spent.
 
 The four learners that ``benchmarks.ball_memory`` fits at 20,000 rows and beyond (the ball machines
-to 100,000, the kernel perceptrons to 50,000, each in a fresh process on the same data) are
-measured here up to 20,000 only; the README's speed table takes their largest size from there.
+to 100,000, the kernel perceptrons to 50,000, each in a fresh process on the same data with default
+parameters: the same measurement) are measured here up to 20,000 only. :func:`publish`, which
+``benchmarks.run`` calls once every benchmark has run, continues their series with those fits
+(figure and summary); their limit is not extrapolated, because past 20,000 rows the perceptrons
+switch to reading their kernel by rows, so the curve below 20,000 does not predict the one above.
 
 From the sizes ``>= 1000`` the growth exponents of time and of ``fit_mb`` are fitted by log-log
 least squares, and each learner's **limit on a 2-core / 16 GB machine** is the largest m whose
@@ -54,7 +57,8 @@ import pandas as pd
 
 from companion.paths import ROOT, results_path, save_figure, save_table
 
-__all__ = ["run", "make_data", "fit_power_law", "machine_limit", "SIZES", "ROW_PREFIX", "LIMIT_SIZE"]
+__all__ = ["run", "publish", "make_data", "fit_power_law", "machine_limit", "SIZES", "ROW_PREFIX", "LIMIT_SIZE",
+           "BALL_MEMORY_SUFFIX"]
 
 SIZES = (500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 QUICK_SIZES = (100, 200)
@@ -66,6 +70,8 @@ MACHINE_TIME_S = 600.0
 #: The report rows' ``benchmark`` prefix, and the ``size`` of each learner's summary row.
 ROW_PREFIX = "fit scaling: "
 LIMIT_SIZE = "limit 2c/16GB"
+#: The ``benchmark`` of a ``benchmarks.ball_memory`` fit row is the learner's name followed by this.
+BALL_MEMORY_SUFFIX = " fit, default parameters (4 GB target)"
 NOMINAL = {"Prism", "OneR", "DecisionCommittee"}
 BOOLEAN = {"KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"}
 
@@ -252,6 +258,65 @@ def run(quick: bool = False, sizes=None, learners=None, time_limit: float | None
     return _report_rows(table, summary)
 
 
+def continued_fits(report: pd.DataFrame) -> pd.DataFrame:
+    """``benchmarks.ball_memory``'s fits in a ``make bench`` report, as this benchmark's records.
+
+    Parameters
+    ----------
+    report : pandas.DataFrame
+        ``figures/benchmarks.csv`` (or the rows of the run writing it).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``learner``, ``m``, ``fit_s``, ``peak_mb`` of every successful fit (none: empty).
+    """
+    name = report["benchmark"].astype(str) if len(report) else pd.Series(dtype=str)
+    rows = report[name.str.endswith(BALL_MEMORY_SUFFIX) & report.get("ours_s", pd.Series(dtype=float)).notna()]
+    return pd.DataFrame({"learner": rows["benchmark"].str.removesuffix(BALL_MEMORY_SUFFIX),
+                         "m": pd.to_numeric(rows["size"]).astype(int), "fit_s": rows["ours_s"].astype(float),
+                         "peak_mb": rows["peak_mb"].astype(float)}).reset_index(drop=True)
+
+
+def publish(report: pd.DataFrame, quick: bool = False) -> pd.DataFrame:
+    """Continue the per-learner series with ``benchmarks.ball_memory``'s fits of the same run.
+
+    Rewrites ``benchmarks_learner_scaling_summary.csv`` and the figure from the per-fit CSV this
+    benchmark wrote and ``report``'s ball_memory rows, and returns ``report`` with its summary
+    rows (``size`` = :data:`LIMIT_SIZE`) replaced accordingly. Re-running it on the report it
+    returns changes nothing.
+
+    Parameters
+    ----------
+    report : pandas.DataFrame
+        The whole run's rows (``figures/benchmarks.csv``).
+    quick : bool, default=False
+        Whether the run was ``--quick`` (exponents over every size).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``report`` with the learners' summary rows recomputed (unchanged without per-fit CSV).
+    """
+    per_fit = results_path("benchmarks_learner_scaling.csv")
+    if not per_fit.exists() or not len(report):
+        return report
+    table = pd.read_csv(per_fit)
+    continued = continued_fits(report)
+    summary = _summaries(table, quick, continued)
+    save_table(summary, "benchmarks_learner_scaling_summary.csv", index=False)
+    _figure(table, continued)
+    rows = pd.DataFrame([r for r in _report_rows(table, summary) if r["size"] == LIMIT_SIZE])
+    name, size = report["benchmark"].astype(str), report["size"].astype(str)
+    old = name.str.startswith(ROW_PREFIX) & (size == LIMIT_SIZE)
+    if not old.any():
+        return report
+    first = int(np.flatnonzero(old.to_numpy())[0])
+    kept = report[~old]
+    rows = rows.reindex(columns=report.columns)
+    return pd.concat([kept.iloc[:first], rows, kept.iloc[first:]], ignore_index=True)
+
+
 def _own_sizes(name: str, sizes) -> tuple:
     """``sizes`` up to where ``benchmarks.ball_memory`` takes over ``name`` (its sizes from 20,000 on)."""
     from benchmarks.ball_memory import SIZES as BALL_MEMORY_SIZES
@@ -261,11 +326,17 @@ def _own_sizes(name: str, sizes) -> tuple:
     return tuple(m for m in sizes if m <= min(BALL_MEMORY_SIZES[name]))
 
 
-def _summaries(table: pd.DataFrame, quick: bool) -> pd.DataFrame:
-    """Per learner: largest size reached, exponents (sizes >= 1000, all sizes when quick), limit."""
+def _summaries(table: pd.DataFrame, quick: bool, continued: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per learner: largest size reached, exponents (sizes >= 1000, all sizes when quick), limit.
+
+    ``continued``: ``benchmarks.ball_memory``'s fits (:func:`publish`); a learner it continues takes
+    its largest size from there, keeps the exponents of this benchmark's sizes and has no
+    extrapolated limit.
+    """
     out = []
     for name, group in table.groupby("learner", sort=False):
         ok = group[group["status"] == "ok"]
+        further = None if continued is None else continued[(continued["learner"] == name) & (continued["m"] > (ok["m"].max() if len(ok) else 0))]
         row = {"learner": name, "max_m": int(ok["m"].max()) if len(ok) else 0,
                "stopped": "; ".join(group.loc[group["status"] != "ok", "status"].astype(str)) or "",
                "time_exponent": np.nan, "memory_exponent": np.nan, "limit_m": np.nan, "limit_by": ""}
@@ -277,6 +348,9 @@ def _summaries(table: pd.DataFrame, quick: bool) -> pd.DataFrame:
             limit, by = machine_limit(last["m"], last["fit_s"], max(last["fit_mb"], 1.0), last["baseline_mb"], b_t, b_m)
             row.update(time_exponent=round(b_t, 2), memory_exponent=round(b_m, 2),
                        limit_m=limit if limit > 0 else np.nan, limit_by=by)
+        if further is not None and len(further):
+            row.update(max_m=int(further["m"].max()), limit_m=np.nan,
+                       limit_by=f"not extrapolated: measured to m = {int(further['m'].max())} by ball_memory")
         out.append(row)
     return pd.DataFrame(out)
 
@@ -302,8 +376,9 @@ def _report_rows(table: pd.DataFrame, summary: pd.DataFrame) -> list[dict]:
     return rows
 
 
-def _figure(table: pd.DataFrame) -> None:
-    """Log-log time and peak memory against m, one line per learner."""
+def _figure(table: pd.DataFrame, continued: pd.DataFrame | None = None) -> None:
+    """Log-log time and peak memory against m, one line per learner (its own colour and marker);
+    ``continued`` (``benchmarks.ball_memory``'s fits) extends a learner's line with open markers."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -311,9 +386,18 @@ def _figure(table: pd.DataFrame) -> None:
 
     ok = table[table["status"] == "ok"] if "status" in table else table.iloc[0:0]
     fig, (ax_t, ax_m) = plt.subplots(1, 2, figsize=(11, 4.5))
-    for name, group in ok.groupby("learner"):
-        ax_t.loglog(group["m"], group["fit_s"], "o-", label=name)
-        ax_m.loglog(group["m"], group["peak_mb"], "o-", label=name)
+    colours = plt.get_cmap("tab20").colors
+    for k, (name, group) in enumerate(ok.groupby("learner")):
+        style = dict(color=colours[(2 * k) % 20 + (2 * k) // 20], marker="osD^v<>p"[k % 8])
+        further = None if continued is None else continued[(continued["learner"] == name) & (continued["m"] > group["m"].max())]
+        for ax, column in ((ax_t, "fit_s"), (ax_m, "peak_mb")):
+            ax.loglog(group["m"], group[column], "-", label=name, **style)
+            if further is not None and len(further):
+                last = group.loc[group["m"].idxmax()]
+                ax.loglog([last["m"], *further["m"]], [last[column], *further[column]], "--", color=style["color"])
+                ax.loglog(further["m"], further[column], ls="", marker=style["marker"], mfc="white", color=style["color"])
+    if continued is not None and len(continued):
+        ax_t.plot([], [], "k--", marker="o", mfc="white", label="ball_memory's fits (same data)")
     ax_t.set(xlabel="rows m", ylabel="fit time (s)", title="fit time")
     ax_m.set(xlabel="rows m", ylabel="peak RSS of the process (MB)", title="peak memory")
     ax_m.axhline(MACHINE_MEMORY_GB * 1024, color="grey", ls=":", lw=1)

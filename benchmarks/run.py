@@ -39,6 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from benchmarks.learner_scaling import ROW_PREFIX
+from benchmarks.learner_scaling import publish as publish_learner_scaling
 from benchmarks.report import REPRODUCE_TARGET_S, update_readme
 from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
 
@@ -146,6 +147,8 @@ def main(argv=None) -> int:
         rows.extend(_notebook_times(args.quick))
 
     table = pd.DataFrame(rows)
+    if "learner_scaling" in (args.only or BENCHMARKS) and "learner_scaling" not in failures:
+        table = publish_learner_scaling(table, quick=args.quick)  # its series continued by ball_memory's fits
     FIGURES.mkdir(parents=True, exist_ok=True)
     table.to_csv(FIGURES / "benchmarks.csv", index=False)
     header = (f"Benchmarks, {time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, "

@@ -111,3 +111,40 @@ def test_update_readme_needs_its_markers(tmp_path):
     assert update_readme(readme, _report_table(), "Benchmarks, x") is False
     text = readme.read_text(encoding="utf-8")
     assert "stale text" not in text and text.endswith("\n\nafter\n") and "21.9x" in text
+
+
+def test_learner_scaling_series_continue_with_ball_memorys_fits(tmp_path, monkeypatch):
+    """``publish`` continues a learner's series with ball_memory's larger fits of the same run: its
+    largest size comes from there and no limit is extrapolated across the layout change; the other
+    learners' summaries, the report's row order and a second call change nothing."""
+    import companion.paths
+    from benchmarks import learner_scaling as ls
+
+    monkeypatch.setattr(companion.paths, "FIGURES", tmp_path)
+    sizes = (1000, 2000, 5000, 10000, 20000)
+    per_fit = pd.DataFrame(
+        [{"learner": name, "m": m, "status": "ok", "fit_s": scale * (m / 1000) ** 1.5, "peak_mb": 170 + m / 100,
+          "baseline_mb": 170.0, "fit_mb": m / 100} for name, scale in (("Alpha", 0.01), ("Beta", 0.1)) for m in sizes])
+    per_fit.to_csv(tmp_path / "benchmarks_learner_scaling.csv", index=False)
+    before = pd.DataFrame(ls._report_rows(per_fit, ls._summaries(per_fit, quick=False)))
+    ball = pd.DataFrame([{"benchmark": "Beta" + ls.BALL_MEMORY_SUFFIX, "size": m, "ours_s": s, "peak_mb": p}
+                         for m, s, p in ((20000, 9.0, 400.0), (50000, 30.0, 300.0))])
+    report = pd.concat([ball, before, pd.DataFrame([{"benchmark": "notebook wall time", "size": "00.ipynb"}])],
+                       ignore_index=True)
+    report.to_csv(tmp_path / "report.csv", index=False)
+    report = pd.read_csv(tmp_path / "report.csv")
+
+    published = ls.publish(report)
+    assert published["benchmark"].tolist() == report["benchmark"].tolist()
+    limits = published[published["size"].astype(str) == ls.LIMIT_SIZE].set_index("benchmark")
+    beta, alpha = limits.loc[ls.ROW_PREFIX + "Beta"], limits.loc[ls.ROW_PREFIX + "Alpha"]
+    assert beta["max_m"] == 50000 and pd.isna(beta["limit_m"]) and beta["limit_by"].startswith("not extrapolated")
+    assert beta["time_exponent"] == pytest.approx(1.5, abs=0.01)  # this benchmark's own sizes
+    old_alpha = report[report["benchmark"] == ls.ROW_PREFIX + "Alpha"].iloc[-1]
+    assert alpha["max_m"] == 20000 and alpha["limit_m"] == old_alpha["limit_m"] > 20000
+    summary = pd.read_csv(tmp_path / "benchmarks_learner_scaling_summary.csv").set_index("learner")
+    assert summary.loc["Beta", "max_m"] == 50000 and summary.loc["Alpha", "limit_by"] == old_alpha["limit_by"]
+    assert (tmp_path / "benchmarks_learner_scaling.png").stat().st_size > 0
+    published.to_csv(tmp_path / "once.csv", index=False)
+    ls.publish(pd.read_csv(tmp_path / "once.csv")).to_csv(tmp_path / "twice.csv", index=False)
+    assert (tmp_path / "twice.csv").read_text() == (tmp_path / "once.csv").read_text()
