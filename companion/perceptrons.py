@@ -57,6 +57,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
+from numpy._core import umath as np_umath  # clip as a ufunc (see _mmp_iterations)
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
@@ -687,23 +688,40 @@ class _KernelRows:
         ).take(self.inverse)
 
 
+#: Largest ``G`` (bytes, m x m float64) whose rows :class:`_ExtendedGram` keeps once read:
+#: 32 MB, m <= 2048 (paper 03's fits have m = 500), well inside the 1 GB base every fit may take.
+_G_ROWS_CACHE_BYTES = 32 << 20
+
+
 class _ExtendedGram:
     """``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`) by rows.
 
     Algorithms 1 and 2 read one row of ``G`` per step, so ``G`` is never stored: a row is
     ``(y_j y) * K[j]`` with ``λ`` added at ``j``, the same floating-point operations as
     ``extended_gram`` and so the same bits, from a kernel ``K`` that may be float32 (converted
-    exactly to float64 before any arithmetic). Memory: ``K`` only, instead of ``K`` and ``G``.
+    exactly to float64 before any arithmetic). Memory: ``K`` only, instead of ``K`` and ``G``,
+    except on a small fit (``G`` within ``_G_ROWS_CACHE_BYTES``), whose rows are kept once read.
     """
 
     def __init__(self, K, y, lam):
         self.K, self.y, self.lam = K, np.asarray(y, dtype=np.float64), float(lam)
         self.shape = K.shape
+        m = K.shape[0]
+        # Algorithm 2 reads each row of G about 16 times on average (about 16 m steps): on a
+        # small fit the rows read are kept, so each is computed once (the same bits either way)
+        small = m * m * 8 <= _G_ROWS_CACHE_BYTES
+        self._kept = np.empty((m, m)) if small else None
+        self._is_kept = np.zeros(m, dtype=bool) if small else None
 
     def row(self, j):
-        """``G[j]`` as float64 (a new array)."""
+        """``G[j]`` as float64, to be read only (a row kept on a small fit, else a new array)."""
+        if self._kept is not None and self._is_kept[j]:
+            return self._kept[j]
         values = (self.y[j] * self.y) * self.K.row(j)
         values[j] += self.lam
+        if self._kept is not None:
+            self._kept[j] = values
+            self._is_kept[j] = True
         return values
 
     def column(self, j):
@@ -931,7 +949,10 @@ def _mmp_iterations(G, tol, max_iter):
     keep = 1.0 - tol
     gap, slope, twice_slope, ratio, gamma_a, gamma_b, norm_a, norm_b, cap, work = np.empty((10, m))
     minimum, multiply, subtract, add, divide = np.minimum.reduce, np.multiply, np.subtract, np.add, np.divide
-    maximum, negative = np.maximum, np.negative
+    maximum, negative, total = np.maximum, np.negative, np.add.reduce
+    # the ufunc behind ndarray.clip, called directly: the same values without the method's
+    # Python-level argument handling, which costs more than the arithmetic on a few hundred points
+    clip = np_umath.clip
     for _ in range(max_iter):
         if minimum(g) >= keep * norm:
             converged = True
@@ -947,7 +968,7 @@ def _mmp_iterations(G, tol, max_iter):
         multiply(slope, 2.0, out=twice_slope)
         # (A) toward z_i: w̃ <- (1-γ) w̃ + γ z_i, γ = clip(slope / gap, 0, 1);
         # N(γ) = N - γ (2 slope - γ gap).
-        ratio.clip(0.0, 1.0, out=gamma_a)
+        clip(ratio, 0.0, 1.0, out=gamma_a)
         multiply(gamma_a, gap, out=work)
         subtract(twice_slope, work, out=work)
         multiply(gamma_a, work, out=work)
@@ -959,7 +980,7 @@ def _mmp_iterations(G, tol, max_iter):
         maximum(work, 1e-300, out=work)
         divide(alpha, work, out=cap)
         negative(ratio, out=work)
-        work.clip(0.0, cap, out=gamma_b)
+        clip(work, 0.0, cap, out=gamma_b)
         multiply(gamma_b, gap, out=work)
         add(twice_slope, work, out=work)
         multiply(gamma_b, work, out=work)
@@ -984,7 +1005,7 @@ def _mmp_iterations(G, tol, max_iter):
         # N = α·g summed by numpy in a fixed order, not BLAS (companion.numerics.ordered_dot):
         # the same bits on every machine.
         multiply(alpha, g, out=work)
-        norm = float(work.sum())
+        norm = float(total(work))  # what work.sum() computes (pairwise), without its wrapper
         history.append(norm)
     else:
         converged = bool(g.min() >= (1.0 - tol) * norm)

@@ -852,6 +852,36 @@ def test_mmp_iterations_equal_the_plain_expressions_bit_for_bit(case):
         assert not fast[3] and fast[2].size == 41  # the cap was reached
 
 
+def test_extended_gram_rows_kept_on_a_small_fit_are_the_rows_computed_afresh(monkeypatch):
+    """A small fit keeps the rows of G it read (each computed once); they are the bits of a row
+    computed afresh, in any order of reads, and fits with and without kept rows are identical."""
+    import companion.perceptrons as perceptrons_module
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.perceptrons import _ExtendedGram, _GivenKernel
+
+    rng = np.random.default_rng(3)
+    bits = rng.integers(0, 2, size=(60, 5))
+    y_signed = np.where(rng.random(60) < 0.5, 1.0, -1.0)
+    K = boolean_kernel(add_complemented_bits(bits), degree=2).astype(np.float32)
+    kept = _ExtendedGram(_GivenKernel(K), y_signed, 0.5)
+    assert kept._kept is not None
+    monkeypatch.setattr(perceptrons_module, "_G_ROWS_CACHE_BYTES", 0)
+    fresh = _ExtendedGram(_GivenKernel(K), y_signed, 0.5)
+    assert fresh._kept is None
+    for j in rng.integers(0, 60, size=200):  # repeated reads: the second comes from what was kept
+        assert kept.row(j).tobytes() == fresh.row(j).tobytes()
+    X = add_complemented_bits(bits)
+    y = (y_signed > 0).astype(int)
+    for make in (lambda: MaximalMarginPerceptron(kernel="boolean", degree=2, lam=0.5),
+                 lambda: KernelPerceptron(kernel="boolean", degree=3, lam=1.0)):
+        without = make().fit(X, y)
+        monkeypatch.setattr(perceptrons_module, "_G_ROWS_CACHE_BYTES", 32 << 20)
+        with_kept = make().fit(X, y)
+        monkeypatch.setattr(perceptrons_module, "_G_ROWS_CACHE_BYTES", 0)
+        for name in ("alpha_", "dual_coef_", "risk_", "norm_sq_"):
+            assert np.asarray(getattr(with_kept, name)).tobytes() == np.asarray(getattr(without, name)).tobytes(), name
+
+
 @pytest.mark.parametrize("case", range(8))
 def test_perceptron_updates_equal_cyclic_sweeps_with_a_cap(case):
     """Algorithm 1's jump to the next violator (wrapping around) against the sweep as written,
