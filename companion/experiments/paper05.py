@@ -453,12 +453,17 @@ def _boosted_genes(boost, rounds):
     return {int(tree.tree_.feature[0]) for tree in boost.estimators_[:rounds] if tree.tree_.feature[0] >= 0}
 
 
-def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config):
-    """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range."""
+def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges=None):
+    """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range.
+
+    ``prior_ranges``: ``{prior: prior_feature_range(name, X, prior)}`` if known (a function of the
+    whole data set, the same on every fold: :func:`run` computes it once per data set).
+    """
     rows = []
     for variant in STUMP_VARIANTS:
         for prior in (config.priors[:1] if variant == "sc" else config.priors):
-            ranges = prior_feature_range(name, X, prior)[:, keep]
+            whole = prior_ranges[prior] if prior_ranges is not None else prior_feature_range(name, X, prior)
+            ranges = whole[:, keep]
             template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
             models = _fit_grid(template, X_tr[:, keep], y_tr, config.grid(variant))
             for k in (0, *config.matched_k):
@@ -478,12 +483,12 @@ def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config):
 def _fold_rows(loaded, config, seed, item):
     """Rows of one outer fold ``(name, (repeat, fold, train, test))``: self-contained, any order, any worker."""
     name, (repeat, fold, train, test) = item
-    X, y, names = loaded[name]
+    X, y, names, *prior_ranges = loaded[name]  # run adds the prior ranges of the whole data set
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
     base = {"dataset": name, "repeat": repeat, "fold": fold, "n_train": len(train), "n_test": len(test)}
     with trusted_inputs():  # loaded and verified once; about 30 fits per fold on the same arrays
-        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config)
+        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, *prior_ranges)
         rows += _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed)
     return [{**base, **row} for row in rows]
 
@@ -524,6 +529,9 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     """
     seed = config.seed
     loaded = {name: load_dataset(name) for name in config.datasets}
+    # The priors' ranges read the whole data set only, so every fold shares them.
+    loaded = {name: (X, y, names, {prior: prior_feature_range(name, X, prior) for prior in config.priors})
+              for name, (X, y, names) in loaded.items()}
     items = [
         (name, (repeat, fold, train, test))
         for name in config.datasets
