@@ -1584,11 +1584,20 @@ class OccamStumps(_BaseStumpConjunction):
         alive = np.ones(m, dtype=bool)
         used = np.zeros(n, dtype=bool)
         features, thresholds, directions, intervals, lengths = [], [], [], [], []
+        raw_code = None  # dyadic code length of each interval [v_j, v_{j+1}) of the current arrays
         while len(features) < self.s and np.any(alive & (labels == 0)):
             # Keep each attribute's sorted order restricted to the remaining examples (every row
             # keeps the same number of entries, so the compressed arrays stay rectangular).
+            reused = None
             if order.shape[1] != alive.sum():
                 keep = alive[order]
+                # An interval whose two ends stay neighbours keeps its code (the code of an
+                # interval is a function of its ends and the range only): only intervals that
+                # lose their upper neighbour are coded again.
+                neighbours = keep.copy()
+                neighbours[:, :-1] &= keep[:, 1:]
+                reused = neighbours[keep].reshape(n, -1)
+                raw_code = raw_code[keep].reshape(n, -1)
                 order = order[keep].reshape(n, -1)
                 run_ids = run_ids[keep].reshape(n, -1)
                 sorted_labels = sorted_labels[keep].reshape(n, -1)
@@ -1600,8 +1609,14 @@ class OccamStumps(_BaseStumpConjunction):
             # Interval [v_j, v_{j+1}) of thresholds equivalent on the remaining examples; the
             # last run's is [v_max, B). Its dyadic code length is what Theorem 2 pays.
             upper = np.concatenate([vals[:, 1:], high_safe[:, None]], axis=1)
-            code, _ = dyadic_code_lengths(vals, upper, low[:, None], high_safe[:, None], closed=False)
-            code = np.where(high[:, None] > low[:, None], code, -1)
+            if raw_code is None:
+                raw_code, _ = dyadic_code_lengths(vals, upper, low[:, None], high_safe[:, None], closed=False)
+            elif reused is not None and not reused.all():
+                rows, cols = np.nonzero(~reused)
+                raw_code[rows, cols] = dyadic_code_lengths(
+                    vals[rows, cols], upper[rows, cols], low[rows], high_safe[rows], closed=False
+                )[0]
+            code = np.where(high[:, None] > low[:, None], raw_code, -1)
             cost = np.where(code >= 0, threshold_code_cost(np.maximum(code, 0)), np.inf)
             # eta = 0 must not turn an uncodable threshold's infinite cost into 0 * inf = NaN.
             utility = utility - self.eta * cost[..., None] if self.eta > 0 else np.where(

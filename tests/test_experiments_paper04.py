@@ -444,3 +444,26 @@ def test_run_memo_of_prism_and_ripper_is_what_a_refit_gives(monkeypatch):
     pd.testing.assert_frame_equal(memoised, fresh, check_exact=True)
     assert len(fits) == 2  # hepatitis' two folds only
     assert list(memoised["method"].unique()) == ["WIDC(p)", "WIDC(o)", "WIDC()", "PRISM", "RIPPER"]
+
+
+def test_run_reuses_the_committees_optimistic_sensitivity_grew(monkeypatch):
+    """``optimistic_sensitivity`` and ``run`` grow WIDC on the same folds: after the first, the
+    second grows nothing (:data:`paper04._GROWN`) and its frame is the one a run from an empty memo
+    gives (also with another c_KM, which only the pruning reads); another ``numeric_literal`` grows anew."""
+    from dataclasses import replace
+
+    names = ("monks2", "hepatitis")
+    config = paper04.Config(datasets=names, max_folds=2, others=(), optimistic_strength=0.25)
+    monkeypatch.setattr(paper04, "_GROWN", {})
+    fresh = paper04.run(config)
+    monkeypatch.setattr(paper04, "_GROWN", {})
+    fresh_sensitivity = paper04.optimistic_sensitivity(names, max_folds=2)
+    fits = []
+    original = DecisionCommittee.fit
+    monkeypatch.setattr(DecisionCommittee, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
+    pd.testing.assert_frame_equal(paper04.run(config), fresh, check_exact=True)
+    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2), fresh_sensitivity,
+                                  check_exact=True)
+    assert fits == []
+    paper04.run(replace(config, numeric_literal="gt", datasets=("hepatitis",)))
+    assert len(fits) == 2

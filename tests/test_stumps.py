@@ -166,6 +166,20 @@ def test_occam_matches_naive_greedy(rng, eta):
         np.testing.assert_allclose(model.thresholds_, [t for _, t, _ in expected])
 
 
+@pytest.mark.parametrize("eta", [0.3, 1.0])
+def test_occam_reused_interval_codes_match_the_naive_greedy_on_long_paths(rng, eta):
+    """The Occam greedy recodes only the intervals whose ends stop being neighbours when examples
+    leave; on tied values (runs of equal values, many examples leaving per step) and long paths
+    (idle steps included) it picks the naive greedy's stumps, which recodes every interval."""
+    for _ in range(6):
+        X, y = random_data(rng, m=36, n=7, levels=5)
+        X[:, 3] = np.round(X[:, 3] / 3.0, 3)  # uneven gaps: code lengths vary between intervals
+        model = OccamStumps(**GREEDY, p=1.0, s=6, eta=eta).fit(X, y)
+        expected = naive_cover_fit(X, y, 1.0, 6, variant="occam", eta=eta)
+        assert [(f, d) for f, _, d in stumps_of(model)] == [(f, d) for f, _, d in expected]
+        np.testing.assert_array_equal(model.thresholds_, [t for _, t, _ in expected])
+
+
 def test_occam_with_eta_zero_picks_the_sc_stumps(rng):
     X = rng.normal(size=(40, 15))
     y = (X[:, 2] > 0.2).astype(int)

@@ -394,7 +394,10 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
     others = tuple(config.others)
     nominal_learners = tuple(learner for learner in _NOMINAL_LEARNERS if learner in others)
-    tasks = [("fold", (others, params, config.seed, item)) for item in items]
+    # WIDC's growth on a fold met before (optimistic_sensitivity grows on the same folds) comes
+    # from the memo; the pruning is redone here with this run's constants.
+    growth_keys = [_growth_key(data, train, params) for data, _, train, _ in items]
+    tasks = [("fold", (others, params, config.seed, item, _GROWN.get(key))) for item, key in zip(items, growth_keys)]
     nominal_rows = [None] * len(items)
     if nominal_learners:
         # PRISM and RIPPER read the MDL-coded fold only: a coded fold met before (another typing
@@ -417,7 +420,8 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         done = done[len(missing) :]
         nominal_rows = [_NOMINAL_ROWS[key] for key in keys]
     rows = []
-    for (data, fold, _, _), part, nominal in zip(items, done, nominal_rows):
+    for (data, fold, _, _), (part, grown), nominal, key in zip(items, done, nominal_rows, growth_keys):
+        _remember_growth(key, grown)
         rows += part
         for learner, errors, n_test, n_rules, n_literals in nominal or ():
             rows.append(dict(dataset=data.name, method=learner, seed=config.seed, fold=fold, errors=errors,
@@ -463,6 +467,50 @@ _NOMINAL_LEARNERS = ("PRISM", "RIPPER")
 #: numeric-typing run (cell "numeric typing") meets the coded folds of the documented run again
 #: on the data sets whose documented nominal attributes are 0/1 (their MDL cut is at 0.5).
 _NOMINAL_ROWS: dict = {}
+
+
+#: Memo of the committees WIDC grows (``pruning="none"``) on :func:`run`'s and
+#: :func:`optimistic_sensitivity`'s folds, which are the same folds of the same data: sha-256 of
+#: everything the growth reads (see :func:`_growth_key`) -> the grown
+#: :class:`companion.widc.DecisionCommittee`. Growth (stages 1-2) is a deterministic function of
+#: those inputs and does not read the pruning or its constants, so a hit is the committee a
+#: refit grows; each function prunes its own copy (:meth:`~companion.widc.DecisionCommittee.with_pruning`).
+#: At most :data:`_GROWN_LIMIT` committees (a few kB each) are kept, the oldest dropped first.
+_GROWN: dict = {}
+_GROWN_LIMIT = 512
+#: The parameters of :class:`companion.widc.DecisionCommittee` that only the pruning reads.
+_PRUNING_PARAMS = ("pruning", "optimistic_strength", "optimistic_delta")
+
+
+def _growth_key(data, train, params) -> str:
+    """sha-256 of what WIDC's growth on fold ``train`` of ``data`` reads (the key of :data:`_GROWN`):
+    the training rows (values, NaN as missing), their labels, the nominal columns and every
+    :class:`~companion.widc.DecisionCommittee` parameter but the pruning's."""
+    growth = {k: v for k, v in DecisionCommittee(pruning="none", categorical_features=data.nominal, **params)
+              .get_params().items() if k not in _PRUNING_PARAMS and k != "categorical_features"}
+    digest = hashlib.sha256(repr(sorted(growth.items())).encode())
+    X = np.ascontiguousarray(data.X[train], dtype=np.float64)
+    digest.update(repr(X.shape).encode())
+    digest.update(np.isnan(X).tobytes())
+    digest.update(np.where(np.isnan(X), 0.0, X).tobytes())
+    digest.update(np.ascontiguousarray(data.nominal, dtype=bool).tobytes())
+    digest.update("\x1f".join(np.asarray(data.y[train]).astype(str).tolist()).encode())
+    return digest.hexdigest()
+
+
+def _remember_growth(key, grown) -> None:
+    """Store a grown committee in :data:`_GROWN` (bounded: the oldest entries go first)."""
+    _GROWN[key] = grown
+    while len(_GROWN) > _GROWN_LIMIT:
+        del _GROWN[next(iter(_GROWN))]
+
+
+def _grow(data, train, params, grown=None):
+    """WIDC() grown on fold ``train`` of ``data`` with ``params`` (``grown``: the memo's, if any)."""
+    if grown is not None:
+        return grown
+    return DecisionCommittee(pruning="none", categorical_features=data.nominal, **params).fit(
+        data.X[train], data.y[train])
 
 
 def _coded_fold(item):
@@ -513,14 +561,17 @@ def _task_cost(task) -> int:
 
 
 def _benchmark_task(task):
-    """One task of :func:`run`: ``("fold", ...)`` (:func:`_benchmark_fold`) or ``("nominal", ...)``."""
+    """One task of :func:`run`: ``("fold", ...)`` (:func:`_benchmark_fold`, its rows and the grown
+    committee) or ``("nominal", ...)``."""
     kind, arguments = task
-    return _benchmark_fold(*arguments) if kind == "fold" else _nominal_fold(*arguments)
+    return _benchmark_fold(*arguments, with_growth=True) if kind == "fold" else _nominal_fold(*arguments)
 
 
-def _benchmark_fold(others, params, seed, item):
+def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False):
     """Rows of :func:`run` for one ``(data set, fold, train, test)`` item: WIDC's and CART's (the
-    learners of :data:`_NOMINAL_LEARNERS` are :func:`_nominal_fold`'s)."""
+    learners of :data:`_NOMINAL_LEARNERS` are :func:`_nominal_fold`'s). ``grown``: WIDC() grown
+    on this fold with ``params`` (:data:`_GROWN`), else grown here; ``with_growth``: return
+    ``(rows, grown)``."""
     data, fold, train, test = item
     name = data.name
     rows = []
@@ -532,15 +583,18 @@ def _benchmark_fold(others, params, seed, item):
                  n_test=len(yte), rules=int(rules), literals=int(literals))
         )
 
-    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal, **params).fit(Xtr, ytr)
+    grown = _grow(data, train, params, grown)
+    # The pruning constants of params (the memo's committee may have been grown with others:
+    # growth does not read them).
+    pruning_params = {k: v for k, v in params.items() if k in _PRUNING_PARAMS}
     for pruning in PRUNINGS:
-        model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr)
+        model = grown if pruning == "none" else grown.with_pruning(pruning, Xtr, ytr, **pruning_params)
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
     if "CART" in others:
         tree = PrunedDecisionTree(pruning="cost_complexity_cv", random_state=seed)
         tree.fit(_one_hot_nominal(Xtr, data.nominal, Xtr), ytr)
         record("CART", tree.predict(_one_hot_nominal(Xte, data.nominal, Xtr)), tree.n_leaves_, tree.n_literals_)
-    return rows
+    return (rows, grown) if with_growth else rows
 
 
 def summary_table(results: pd.DataFrame) -> pd.DataFrame:
@@ -1211,13 +1265,15 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
 SENSITIVITY_STRENGTHS = (0.0, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
-def _sensitivity_fold(strengths, item):
-    """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item."""
+def _sensitivity_fold(strengths, item, grown=None, *, with_growth=False):
+    """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item
+    (``grown``: WIDC() grown on this fold, from :data:`_GROWN`; ``with_growth``: return
+    ``(rows, grown)``)."""
     from companion.widc import literal_matrix, pattern_codes, satisfaction
 
     data, fold, train, test = item
     Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
-    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(Xtr, ytr)
+    grown = _grow(data, train, {}, grown)
     sat = satisfaction(literal_matrix(Xtr, grown.variables_), grown.grown_monomials_)
     base = dict(dataset=data.name, fold=fold, n_train=len(train), grown_rules=len(grown.grown_monomials_),
                 grown_cells=int(len(np.unique(pattern_codes(sat)))) if sat.shape[1] else 1)
@@ -1227,7 +1283,13 @@ def _sensitivity_fold(strengths, item):
         rows.append(dict(base, strength=strength, errors=int(np.count_nonzero(model.predict(Xte) != yte)),
                          n_test=len(test), rules=model.n_rules_, literals=model.n_literals_,
                          cells=len(model.cell_counts_)))
-    return rows
+    return (rows, grown) if with_growth else rows
+
+
+def _sensitivity_task(strengths, task):
+    """:func:`_sensitivity_fold` of ``(item, grown)``: its rows and the grown committee."""
+    item, grown = task
+    return _sensitivity_fold(strengths, item, grown, with_growth=True)
 
 
 def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_splits=10, seed=0, max_folds=None,
@@ -1270,8 +1332,13 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
         data = load_benchmark_set(name)
         folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
-    parts = parallel_map(partial(_sensitivity_fold, strengths), items, n_jobs=n_jobs)
-    return pd.DataFrame([row for part in parts for row in part])
+    # The committees are grown once per fold, shared with run's WIDC on the same folds (_GROWN).
+    keys = [_growth_key(data, train, {}) for data, _, train, _ in items]
+    parts = parallel_map(partial(_sensitivity_task, strengths), [(item, _GROWN.get(key)) for item, key in zip(items, keys)],
+                         n_jobs=n_jobs)
+    for key, (_, grown) in zip(keys, parts):
+        _remember_growth(key, grown)
+    return pd.DataFrame([row for part, _ in parts for row in part])
 
 
 def sensitivity_summary(sensitivity: pd.DataFrame) -> pd.DataFrame:

@@ -31,6 +31,7 @@ do not depend on ``n_jobs``.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -453,12 +454,17 @@ def _boosted_genes(boost, rounds):
     return {int(tree.tree_.feature[0]) for tree in boost.estimators_[:rounds] if tree.tree_.feature[0] >= 0}
 
 
-def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config):
-    """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range."""
+def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges=None):
+    """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range.
+
+    ``prior_ranges``: ``{prior: prior_feature_range(name, X, prior)}`` if known (a function of the
+    whole data set, the same on every fold: :func:`run` computes it once per data set).
+    """
     rows = []
     for variant in STUMP_VARIANTS:
         for prior in (config.priors[:1] if variant == "sc" else config.priors):
-            ranges = prior_feature_range(name, X, prior)[:, keep]
+            whole = prior_ranges[prior] if prior_ranges is not None else prior_feature_range(name, X, prior)
+            ranges = whole[:, keep]
             template = _stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
             models = _fit_grid(template, X_tr[:, keep], y_tr, config.grid(variant))
             for k in (0, *config.matched_k):
@@ -478,12 +484,12 @@ def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config):
 def _fold_rows(loaded, config, seed, item):
     """Rows of one outer fold ``(name, (repeat, fold, train, test))``: self-contained, any order, any worker."""
     name, (repeat, fold, train, test) = item
-    X, y, names = loaded[name]
+    X, y, names, *prior_ranges = loaded[name]  # run adds the prior ranges of the whole data set
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
     keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
     base = {"dataset": name, "repeat": repeat, "fold": fold, "n_train": len(train), "n_test": len(test)}
     with trusted_inputs():  # loaded and verified once; about 30 fits per fold on the same arrays
-        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config)
+        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, *prior_ranges)
         rows += _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed)
     return [{**base, **row} for row in rows]
 
@@ -524,6 +530,9 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     """
     seed = config.seed
     loaded = {name: load_dataset(name) for name in config.datasets}
+    # The priors' ranges read the whole data set only, so every fold shares them.
+    loaded = {name: (X, y, names, {prior: prior_feature_range(name, X, prior) for prior in config.priors})
+              for name, (X, y, names) in loaded.items()}
     items = [
         (name, (repeat, fold, train, test))
         for name in config.datasets
@@ -546,6 +555,20 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
+#: Memo of :func:`summary_table`: sha-256 of the frame it reads (values, index, columns, dtypes)
+#: -> its table. The notebook's summary cell and :func:`claims_report` read the same frame of
+#: :func:`run`; at most :data:`_SUMMARY_LIMIT` tables are kept, and callers get a copy.
+_SUMMARIES: dict = {}
+_SUMMARY_LIMIT = 4
+
+
+def _frame_key(frame) -> str:
+    """sha-256 of a frame's values, index, column names and dtypes."""
+    digest = hashlib.sha256(repr((list(frame.columns), [str(t) for t in frame.dtypes], frame.shape)).encode())
+    digest.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
+    return digest.hexdigest()
+
+
 def summary_table(results):
     """Per data set and method of :func:`run`'s frame: CV error with its spread, genes, bounds.
 
@@ -562,6 +585,16 @@ def summary_table(results):
         repeats' CV errors), mean ``genes``, mean training-fold ``bound_%``, and the Gibbs
         classifier's pooled ``gibbs_error_%`` and mean ``gibbs_bound_%`` (PAC-Bayes).
     """
+    key = _frame_key(results)
+    if key not in _SUMMARIES:
+        _SUMMARIES[key] = _summary_table(results)
+        while len(_SUMMARIES) > _SUMMARY_LIMIT:
+            del _SUMMARIES[next(iter(_SUMMARIES))]
+    return _SUMMARIES[key].copy()
+
+
+def _summary_table(results):
+    """:func:`summary_table`, computed."""
     rows = []
     for (name, method), g in results.groupby(["dataset", "method"], sort=False):
         per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
@@ -718,10 +751,13 @@ NONTRIVIAL_BOUND = 50.0
 OCCAM_GENE, OCCAM_GENE_SHARE = "X95735_at", 0.9
 
 
-def _claims_data(results, prior):
-    """What :func:`claims_family` reads under prior range ``prior``: rates, sizes and summaries per data set."""
+def _claims_data(results, prior, summary=None):
+    """What :func:`claims_family` reads under prior range ``prior``: rates, sizes and summaries per data set.
+
+    ``summary``: :func:`summary_table` of ``results`` if known (the variants share it).
+    """
     names = list(dict.fromkeys(results["dataset"]))
-    summary = summary_table(results)
+    summary = summary_table(results) if summary is None else summary
     summary = summary[summary["prior"].isin(["-", prior]) | (summary["learner"] == "sc")]
     return {
         "rates": {name: _rates(results, name, prior) for name in names},
@@ -869,7 +905,8 @@ def claims_report(results, names=None):
     names = tuple(dict.fromkeys(results["dataset"])) if names is None else tuple(names)
     matched = tuple(k for k in sorted(set(results["k"])) if k)
     priors = [p for p in PRIORS if p in set(results["prior"])]
-    data = {VARIANT_NAMES[p]: _claims_data(results, p) for p in priors}
+    summary = summary_table(results)  # one table for every variant (each selects its rows)
+    data = {VARIANT_NAMES[p]: _claims_data(results, p, summary) for p in priors}
     return C.evaluate(claims_family(names, matched), data)
 
 
