@@ -35,6 +35,7 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
+    _type_allowed,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
@@ -89,8 +90,9 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
     simple and complex balls, say) share every state they reach from a shared state by balls
     that fire on the same examples: the children of a state are grouped by their ``S'``, and
     each pair of each type set keeps its own balls. Where every candidate is counted
-    (:func:`~companion._ball_search.score_state`, whose counts depend on the types), or with
-    weights, each type set is searched on its own.
+    (:func:`~companion._ball_search.score_state`), a shared state is scored once for all the
+    types and each type set reads its own candidates (:class:`_TypesOf`). With the
+    compression-set constraint, or with weights, each type set is searched on its own.
 
     Parameters
     ----------
@@ -124,7 +126,7 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
     # every candidate's counts (score_state) with the compression-set constraint, or where many
     # distances are equal (there they are faster); _GridState otherwise (the same classes, tested)
     counted = bool(compression_constraint) or _tied_share(sd) > _GRID_MAX_TIED_SHARE
-    if counted and len(type_sets) > 1:  # scored states depend on the types: one search each
+    if compression_constraint and len(type_sets) > 1:  # the constraint's states: one search each
         return [_search(sd, y01, penalties, [types], counted, **options)[0] for types in type_sets]
     return _search(sd, y01, penalties, type_sets, counted, **options)
 
@@ -157,9 +159,9 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
             going[:] = False
         state = None
         if going.any():
-            if counted:
-                state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed[0],
-                                    parent, keep_sorted=bool(compression_constraint))
+            if counted:  # scored for every type of the searches (each masks its own below)
+                state = score_state(sd, y01, alive, in_compression if compression_constraint else None,
+                                    allowed.any(axis=0), parent, keep_sorted=bool(compression_constraint))
             else:
                 state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
@@ -171,7 +173,12 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
         for t in np.unique(members // n_pairs):
             searched = members[members // n_pairs == t]
             pairs = searched % n_pairs
-            summary = _Summary(state) if counted else state.summary(allowed[t])
+            if not counted:
+                summary = state.summary(allowed[t])
+            elif len(allowed) == 1:
+                summary = _Summary(state)
+            else:
+                summary = _Summary(_TypesOf(state, y01, allowed[t]))
             winners = summary.winners(exact[pairs], infinite[pairs], tie_rule)
             for k in searched[winners < 0]:  # no admissible ball for these pairs: their lists end here
                 results[k] = _as_list(balls[k])
@@ -215,6 +222,21 @@ def _as_list(balls):
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
+
+
+class _TypesOf:
+    """A scored state's candidates of the ``allowed`` types only (the others inadmissible).
+
+    What :func:`~companion._ball_search.score_state` returns for those types alone when it
+    scored a superset of them: ``covered`` is zeroed outside the types; the errors are not
+    (it does not zero them for inadmissible candidates either).
+    """
+
+    def __init__(self, state, y01, allowed):
+        self.rows, self.order, self.label_sorted = state.rows, state.order, state.label_sorted
+        inside = y01[state.rows][:, None] ^ state.label_sorted
+        self.covered = state.covered * _type_allowed(allowed, inside, state.label_sorted)
+        self.errors_p_p, self.errors_p_n = state.errors_p_p, state.errors_p_n
 
 
 class _Summary:
