@@ -141,20 +141,38 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
         for name in types:
             allowed[t, BALL_TYPES.index(name)] = True
     exact = np.array([exact_penalty_integers(p_p, p_n) for p_p, p_n in penalties], dtype=object)
-    if np.abs(exact).max() < 2**31:  # the same integers, without Python objects (winners reads them often)
+    if len(exact) and np.abs(exact).max() < 2**31:  # the same integers, without Python objects (winners reads them often)
         exact = exact.astype(np.int64)
     infinite = np.isinf(np.array(penalties, dtype=float)).reshape(-1, 2)
     limit = np.inf if max_balls is None else max_balls
     stop = _STOP[stop_when]
-    # member k: pair k % n_pairs of type set k // n_pairs, with its own balls so far
-    balls = [[] for _ in range(n_pairs * len(type_sets))]
-    results = [None] * len(balls)
+    # member k: pair k % n_pairs of type set k // n_pairs; its balls so far are the chain of nodes
+    # (ball, previous node) ending at node last[k] (node 0: the empty list), length[k] of them
+    n_members = n_pairs * len(type_sets)
+    nodes = [None]
+    last = np.zeros(n_members, dtype=np.intp)
+    length = np.zeros(n_members, dtype=np.intp)
+    results = [None] * n_members
+    chains = {0: ()}
+
+    def finish(ended):
+        for k in ended:
+            node = int(last[k])
+            if node not in chains:
+                ball, previous = nodes[node]
+                chain = [ball]
+                while previous not in chains:
+                    ball, previous = nodes[previous]
+                    chain.append(ball)
+                chains[node] = chains[previous] + tuple(reversed(chain))
+            results[k] = _as_list(chains[node])
+
     # depth-first over the tree of states: (members, S', compression set, parent state)
-    stack = [(np.arange(len(balls)), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None)]
+    stack = [(np.arange(n_members), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None)]
     while stack:
         members, alive, in_compression, parent = stack.pop()
         n_pos = int((alive & y01).sum())
-        going = np.array([len(balls[k]) < limit for k in members], dtype=bool)
+        going = length[members] < limit
         if stop(n_pos, int(alive.sum()) - n_pos):
             going[:] = False
         state = None
@@ -166,12 +184,12 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
                 state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
             going[:] = False
-        for k in members[~going]:
-            results[k] = _as_list(balls[k])
+        finish(members[~going])
         members = members[going]
         children = {}  # S' of a child -> (its members, S', compression set)
-        for t in np.unique(members // n_pairs):
-            searched = members[members // n_pairs == t]
+        sets = members // n_pairs
+        for t in np.unique(sets):
+            searched = members[sets == t]
             pairs = searched % n_pairs
             if not counted:
                 summary = state.summary(allowed[t])
@@ -180,16 +198,18 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
             else:
                 summary = _Summary(_TypesOf(state, y01, allowed[t]))
             winners = summary.winners(exact[pairs], infinite[pairs], tie_rule)
-            for k in searched[winners < 0]:  # no admissible ball for these pairs: their lists end here
-                results[k] = _as_list(balls[k])
+            finish(searched[winners < 0])  # no admissible ball for these pairs: their lists end here
             for winner in np.unique(winners[winners >= 0]):
                 centre, border = summary.ball(winner)
                 code, radius, child_alive, child_compression = append_ball(
                     sd, y01, alive, in_compression, centre, border, removal
                 )
                 chosen = searched[winners == winner]
-                for k in chosen:
-                    balls[k].append((code, centre, border, radius))
+                previous = last[chosen]
+                for node in np.unique(previous):
+                    nodes.append(((code, centre, border, radius), int(node)))
+                    last[chosen[previous == node]] = len(nodes) - 1
+                length[chosen] += 1
                 key = child_alive.tobytes() + (child_compression.tobytes() if compression_constraint else b"")
                 if key in children:
                     children[key][0].append(chosen)
