@@ -8,6 +8,8 @@ the cost:
 
 * the pairs walk down one tree of greedy states: the pairs that chose the same balls so far
   share their state ``S'``, which is scored once (:func:`companion._ball_search.score_state`);
+  :func:`greedy_ball_lists_by_types` runs the searches of several sets of ball types (a DLM's
+  simple and complex balls) down one tree, where every state their balls lead to alike is shared;
 * a scored state is summarised once for all its pairs: for each rule output and each number of
   errors ``e``, the largest covered count ``c`` of an admissible ball. With each penalty read as
   the decimal it prints as (``a / q``), the most useful ball of a pair maximises the integer
