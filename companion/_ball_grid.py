@@ -8,6 +8,8 @@ the cost:
 
 * the pairs walk down one tree of greedy states: the pairs that chose the same balls so far
   share their state ``S'``, which is scored once (:func:`companion._ball_search.score_state`);
+  :func:`greedy_ball_lists_by_types` runs the searches of several sets of ball types (a DLM's
+  simple and complex balls) down one tree, where every state their balls lead to alike is shared;
 * a scored state is summarised once for all its pairs: for each rule output and each number of
   errors ``e``, the largest covered count ``c`` of an admissible ball. With each penalty read as
   the decimal it prints as (``a / q``), the most useful ball of a pair maximises the integer
@@ -35,6 +37,7 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
+    _type_allowed,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
@@ -42,7 +45,7 @@ from companion._ball_search import (
     score_state,
 )
 
-__all__ = ["greedy_ball_lists"]
+__all__ = ["greedy_ball_lists", "greedy_ball_lists_by_types"]
 
 _STOP = {
     "either_empty": lambda n_pos, n_neg: n_pos == 0 or n_neg == 0,
@@ -72,55 +75,151 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
         One per pair, in order: what :func:`~companion._ball_search.greedy_ball_list` returns
         for it (``kind``, ``centre``, ``border``, ``radius``).
     """
+    return greedy_ball_lists_by_types(
+        sd, y01, penalties, [types], max_balls=max_balls, stop_when=stop_when,
+        compression_constraint=compression_constraint, tie_rule=tie_rule, removal=removal,
+        sample_weight=sample_weight,
+    )[0]
+
+
+def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop_when="either_empty",
+                               compression_constraint=False, tie_rule="larger_cover", removal="fired",
+                               sample_weight=None):
+    """:func:`greedy_ball_lists` for each set of ball types of ``type_sets``, in one search.
+
+    The greedy state ``S'`` of the summarised search (:class:`_GridState`) depends on the
+    remaining examples only, not on the ball types, so the searches of the type sets (a DLM's
+    simple and complex balls, say) share every state they reach from a shared state by balls
+    that fire on the same examples: the children of a state are grouped by their ``S'``, and
+    each pair of each type set keeps its own balls. Where every candidate is counted
+    (:func:`~companion._ball_search.score_state`), a shared state is scored once for all the
+    types and each type set reads its own candidates (:class:`_TypesOf`). With the
+    compression-set constraint, or with weights, each type set is searched on its own.
+
+    Parameters
+    ----------
+    sd : SortedDistances or BlockedSortedDistances
+        Sorted distances of the ``m`` training examples.
+    y01 : ndarray of shape (m,)
+        1 for positive, 0 for negative examples.
+    penalties : sequence of (float, float)
+        The ``(p_p, p_n)`` pairs (``np.inf`` allowed), shared by every type set.
+    type_sets : sequence of tuple of str
+        The ball types of each search (``types`` of :func:`greedy_ball_lists`).
+    max_balls, stop_when, compression_constraint, tie_rule, removal, sample_weight
+        As for :func:`~companion._ball_search.greedy_ball_list`, shared by every search.
+
+    Returns
+    -------
+    list of list of dict
+        Per type set, :func:`greedy_ball_lists` for it (one learnt list per pair, in order).
+    """
     penalties = [(float(p_p), float(p_n)) for p_p, p_n in penalties]
-    options = dict(types=types, max_balls=max_balls, stop_when=stop_when, compression_constraint=compression_constraint,
+    type_sets = [tuple(types) for types in type_sets]
+    options = dict(max_balls=max_balls, stop_when=stop_when, compression_constraint=compression_constraint,
                    tie_rule=tie_rule, removal=removal)
     if sample_weight is not None or not isinstance(sd, SortedDistances):
-        return [greedy_ball_list(sd, y01, p_p=p_p, p_n=p_n, sample_weight=sample_weight, **options)
-                for p_p, p_n in penalties]
-    # the per-pair search validates the options (and y01); one empty-list call is enough
-    greedy_ball_list(sd, y01, p_p=1.0, p_n=1.0, sample_weight=None, **{**options, "max_balls": 0})
+        return [[greedy_ball_list(sd, y01, p_p=p_p, p_n=p_n, sample_weight=sample_weight, types=types, **options)
+                 for p_p, p_n in penalties] for types in type_sets]
+    # the per-pair search validates the options (and y01); one empty-list call per type set is enough
+    for types in type_sets:
+        greedy_ball_list(sd, y01, p_p=1.0, p_n=1.0, sample_weight=None, types=types, **{**options, "max_balls": 0})
     y01 = np.asarray(y01).astype(bool)
-    m = sd.n_samples
-    allowed = np.zeros(4, dtype=bool)
-    for name in types:
-        allowed[BALL_TYPES.index(name)] = True
-    exact = np.array([exact_penalty_integers(p_p, p_n) for p_p, p_n in penalties], dtype=object)
-    infinite = np.isinf(np.array(penalties, dtype=float)).reshape(-1, 2)
-    limit = np.inf if max_balls is None else max_balls
-    stop = _STOP[stop_when]
-    results = [None] * len(penalties)
     # every candidate's counts (score_state) with the compression-set constraint, or where many
     # distances are equal (there they are faster); _GridState otherwise (the same classes, tested)
     counted = bool(compression_constraint) or _tied_share(sd) > _GRID_MAX_TIED_SHARE
-    # depth-first over the tree of states: (pairs, S', compression set, parent state, balls so far)
-    stack = [(np.arange(len(penalties)), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None, ())]
+    if compression_constraint and len(type_sets) > 1:  # the constraint's states: one search each
+        return [_search(sd, y01, penalties, [types], counted, **options)[0] for types in type_sets]
+    return _search(sd, y01, penalties, type_sets, counted, **options)
+
+
+def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, compression_constraint, tie_rule,
+            removal):
+    """The depth-first search of :func:`greedy_ball_lists_by_types` over validated arguments."""
+    m = sd.n_samples
+    n_pairs = len(penalties)
+    allowed = np.zeros((len(type_sets), 4), dtype=bool)
+    for t, types in enumerate(type_sets):
+        for name in types:
+            allowed[t, BALL_TYPES.index(name)] = True
+    exact = np.array([exact_penalty_integers(p_p, p_n) for p_p, p_n in penalties], dtype=object)
+    if len(exact) and np.abs(exact).max() < 2**31:  # the same integers, without Python objects (winners reads them often)
+        exact = exact.astype(np.int64)
+    infinite = np.isinf(np.array(penalties, dtype=float)).reshape(-1, 2)
+    limit = np.inf if max_balls is None else max_balls
+    stop = _STOP[stop_when]
+    # member k: pair k % n_pairs of type set k // n_pairs; its balls so far are the chain of nodes
+    # (ball, previous node) ending at node last[k] (node 0: the empty list), length[k] of them
+    n_members = n_pairs * len(type_sets)
+    nodes = [None]
+    last = np.zeros(n_members, dtype=np.intp)
+    length = np.zeros(n_members, dtype=np.intp)
+    results = [None] * n_members
+    chains = {0: ()}
+
+    def finish(ended):
+        for k in ended:
+            node = int(last[k])
+            if node not in chains:
+                ball, previous = nodes[node]
+                chain = [ball]
+                while previous not in chains:
+                    ball, previous = nodes[previous]
+                    chain.append(ball)
+                chains[node] = chains[previous] + tuple(reversed(chain))
+            results[k] = _as_list(chains[node])
+
+    # depth-first over the tree of states: (members, S', compression set, parent state)
+    stack = [(np.arange(n_members), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None)]
     while stack:
-        members, alive, in_compression, parent, balls = stack.pop()
+        members, alive, in_compression, parent = stack.pop()
         n_pos = int((alive & y01).sum())
+        going = length[members] < limit
+        if stop(n_pos, int(alive.sum()) - n_pos):
+            going[:] = False
         state = None
-        if len(balls) < limit and not stop(n_pos, int(alive.sum()) - n_pos):
-            if counted:
-                state = score_state(sd, y01, alive, in_compression if compression_constraint else None, allowed,
-                                    parent, keep_sorted=bool(compression_constraint))
+        if going.any():
+            if counted:  # scored for every type of the searches (each masks its own below)
+                state = score_state(sd, y01, alive, in_compression if compression_constraint else None,
+                                    allowed.any(axis=0), parent, keep_sorted=bool(compression_constraint))
             else:
                 state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
-            for k in members:
-                results[k] = _as_list(balls)
-            continue
-        summary = _Summary(state) if counted else state.summary(allowed)
-        winners = summary.winners(exact[members], infinite[members], tie_rule)
-        for k in members[winners < 0]:  # no admissible ball for these pairs: their lists end here
-            results[k] = _as_list(balls)
-        for winner in np.unique(winners[winners >= 0]):
-            centre, border = summary.ball(winner)
-            code, radius, child_alive, child_compression = append_ball(
-                sd, y01, alive, in_compression, centre, border, removal
-            )
-            stack.append((members[winners == winner], child_alive, child_compression, state,
-                          balls + ((code, centre, border, radius),)))
-    return results
+            going[:] = False
+        finish(members[~going])
+        members = members[going]
+        children = {}  # S' of a child -> (its members, S', compression set)
+        sets = members // n_pairs
+        for t in np.unique(sets):
+            searched = members[sets == t]
+            pairs = searched % n_pairs
+            if not counted:
+                summary = state.summary(allowed[t])
+            elif len(allowed) == 1:
+                summary = _Summary(state)
+            else:
+                summary = _Summary(_TypesOf(state, y01, allowed[t]))
+            winners = summary.winners(exact[pairs], infinite[pairs], tie_rule)
+            finish(searched[winners < 0])  # no admissible ball for these pairs: their lists end here
+            for winner in np.unique(winners[winners >= 0]):
+                centre, border = summary.ball(winner)
+                code, radius, child_alive, child_compression = append_ball(
+                    sd, y01, alive, in_compression, centre, border, removal
+                )
+                chosen = searched[winners == winner]
+                previous = last[chosen]
+                for node in np.unique(previous):
+                    nodes.append(((code, centre, border, radius), int(node)))
+                    last[chosen[previous == node]] = len(nodes) - 1
+                length[chosen] += 1
+                key = child_alive.tobytes() + (child_compression.tobytes() if compression_constraint else b"")
+                if key in children:
+                    children[key][0].append(chosen)
+                else:
+                    children[key] = ([chosen], child_alive, child_compression)
+        for chosen, child_alive, child_compression in children.values():
+            stack.append((np.sort(np.concatenate(chosen)), child_alive, child_compression, state))
+    return [results[t * n_pairs: (t + 1) * n_pairs] for t in range(len(type_sets))]
 
 
 #: Share of the positions along the sorted rows that equal their predecessor beyond which the
@@ -145,6 +244,21 @@ def _as_list(balls):
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
+
+
+class _TypesOf:
+    """A scored state's candidates of the ``allowed`` types only (the others inadmissible).
+
+    What :func:`~companion._ball_search.score_state` returns for those types alone when it
+    scored a superset of them: ``covered`` is zeroed outside the types; the errors are not
+    (it does not zero them for inadmissible candidates either).
+    """
+
+    def __init__(self, state, y01, allowed):
+        self.rows, self.order, self.label_sorted = state.rows, state.order, state.label_sorted
+        inside = y01[state.rows][:, None] ^ state.label_sorted
+        self.covered = state.covered * _type_allowed(allowed, inside, state.label_sorted)
+        self.errors_p_p, self.errors_p_n = state.errors_p_p, state.errors_p_n
 
 
 class _Summary:

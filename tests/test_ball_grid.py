@@ -244,3 +244,38 @@ def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng,
         grid = greedy_ball_lists(sd, y, pairs, **options)
         for (p_p, p_n), learnt in zip(pairs, grid):
             assert _same(learnt, greedy_ball_list(SortedDistances.from_points(X), y, p_p=p_p, p_n=p_n, **options))
+
+
+@pytest.mark.parametrize("layout", ["none", "sparse", "lattice"])
+@pytest.mark.parametrize("summarised", [False, True])
+@pytest.mark.parametrize("constraint", [False, True])
+def test_search_of_several_type_sets_learns_each_sets_own_lists(rng, monkeypatch, layout, summarised, constraint):
+    """greedy_ball_lists_by_types (the type sets share their common states: summarised, or scored
+    once for every type) against each pair's own search with each type set, exact ties met."""
+    import companion._ball_grid as ball_grid
+    from companion._ball_grid import greedy_ball_lists_by_types
+
+    # summarised: _GridState however many distances are equal; otherwise score_state wherever there are any
+    monkeypatch.setattr(ball_grid, "_GRID_MAX_TIED_SHARE", 1.0 if summarised else -1.0)
+    type_sets = [("Pi", "Ni"), BALL_TYPES, ("Ni", "No"), ("Pi", "Po"), ("Po",)]
+    pairs = list(itertools.product((0.0, 0.5, 1.0, 2.1, np.inf), (0.0, 0.3, 1.0, 1.5, np.inf)))
+    tie_rule = "fewest_errors" if summarised else "larger_cover"
+    shared_states = 0
+    for m in (30, 61):
+        if layout == "sparse":
+            X, y = _sparse_ties(rng, m)
+        else:
+            X, y = _problem(rng, m, ties=layout == "lattice")
+        sd = SortedDistances.from_points(X)
+        options = dict(max_balls=6, tie_rule=tie_rule, compression_constraint=constraint)
+        together = greedy_ball_lists_by_types(sd, y, pairs, type_sets, **options)
+        assert len(together) == len(type_sets)
+        for types, lists in zip(type_sets, together):
+            assert len(lists) == len(pairs)
+            for (p_p, p_n), learnt in zip(pairs, lists):
+                alone = greedy_ball_list(SortedDistances.from_points(X), y, p_p=p_p, p_n=p_n, types=types, **options)
+                assert _same(learnt, alone), (m, types, p_p, p_n)
+        # the simple and complex searches do meet common states (what the sharing saves)
+        simple, complex_ = together[0], together[1]
+        shared_states += sum(_same(a, b) for a, b in zip(simple, complex_))
+    assert shared_states > 0

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from companion._ball_grid import greedy_ball_lists
+from companion._ball_grid import greedy_ball_lists, greedy_ball_lists_by_types
 from companion.decision_list import (
     BALL_TYPES,
     TYPE_INSIDE,
@@ -31,7 +31,7 @@ from companion.decision_list import (
     resolve_metric,
 )
 
-__all__ = ["lists_apply", "dlm_lists", "scm_lists", "list_test_errors", "fit_with_list", "test_distances"]
+__all__ = ["lists_apply", "dlm_lists", "dlm_lists_by_type", "scm_lists", "list_key", "list_test_errors", "fit_with_list", "test_distances"]
 
 
 def lists_apply(X_train, y_train) -> bool:
@@ -85,6 +85,37 @@ def dlm_lists(sd, y_train, ball_type, penalties, s_max, *, constraint, tie_rule=
     types = ("Pi", "Ni") if ball_type == "simple" else BALL_TYPES
     return greedy_ball_lists(sd, y_train, penalties, types=types, max_balls=s_max, stop_when="either_empty",
                              compression_constraint=constraint, tie_rule=tie_rule, removal=removal)
+
+
+def dlm_lists_by_type(sd, y_train, ball_types, penalties, s_max, *, constraint, tie_rule="larger_cover",
+                      removal="fired"):
+    """:func:`dlm_lists` for each of ``ball_types``, from one search that shares their common states.
+
+    Parameters
+    ----------
+    sd : SortedDistances
+        The training fold's sorted distances (canonical order).
+    y_train : ndarray of shape (m,)
+        Labels 0/1.
+    ball_types : sequence of {"simple", "complex"}
+        The DLM types.
+    penalties : sequence of (float, float)
+        The ``(p_p, p_n)`` pairs.
+    s_max : int
+        Stopping point.
+    constraint : bool
+        The compression-set constraint.
+    tie_rule, removal : str
+        As for :func:`companion._ball_search.greedy_ball_list`.
+
+    Returns
+    -------
+    list of list of dict
+        Per type, one learnt list per pair (:func:`companion._ball_grid.greedy_ball_lists_by_types`).
+    """
+    type_sets = [("Pi", "Ni") if ball_type == "simple" else BALL_TYPES for ball_type in ball_types]
+    return greedy_ball_lists_by_types(sd, y_train, penalties, type_sets, max_balls=s_max, stop_when="either_empty",
+                                      compression_constraint=constraint, tie_rule=tie_rule, removal=removal)
 
 
 def scm_lists(sd, y_train, model_type, penalties, s_max, *, constraint=False):
@@ -177,6 +208,27 @@ def list_test_errors(learnt, to_train, y_test, *, default, length, majority):
     defaults = 1 - outputs if default == "dlm" else np.full(r, default)
     errors = (decision_list_path_predictions(fires, outputs, defaults) != y_test).sum(axis=1)
     return _pad(errors, length).astype(float), _pad(np.arange(1, r + 1), length).astype(float)
+
+
+def list_key(learnt) -> bytes:
+    """A learnt list as bytes: equal for two lists of one training fold exactly when they are the same list.
+
+    The radius of each ball is the distance from its centre to its border, so the types,
+    centres and borders determine the list.
+
+    Parameters
+    ----------
+    learnt : dict
+        A learnt list (``kind``, ``centre``, ``border``, ``radius``).
+
+    Returns
+    -------
+    bytes
+    """
+    kinds = np.asarray(learnt["kind"], dtype=np.int64)
+    return b"".join((np.int64(len(kinds)).tobytes(), kinds.tobytes(),
+                     np.asarray(learnt["centre"], dtype=np.int64).tobytes(),
+                     np.asarray(learnt["border"], dtype=np.int64).tobytes()))
 
 
 def _pad(values, length):

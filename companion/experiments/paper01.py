@@ -291,8 +291,9 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) with
     ``s = grid.dlm_s_max`` at each (type, ``p_p``, ``p_n``); every smaller ``s`` is read from its
     prefixes (:func:`~companion.interpretable.staged_predictions`). The lists of all penalty pairs
-    of a type come from one search over their shared greedy states
-    (:mod:`companion.experiments._paper01_grid`; the same lists as one fit per pair, tested).
+    of all types come from one search over their shared greedy states
+    (:mod:`companion.experiments._paper01_grid`; the same lists as one fit per pair, tested), and
+    a list that several grid points learn is read once.
     """
     g = grid
     n_pen = len(g.dlm_penalties)
@@ -309,26 +310,34 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     if shared and not constraint:
         to_train = grid_lists.test_distances(X_test, X_train, metric)
         majority = int(np.bincount(y_train, minlength=2).argmax())
-    for a, ball_type in enumerate(g.dlm_types):
-        def make(p_p, p_n):
-            return learner(
-                p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-                metric=metric, stop_if_unchanged=False, **options,
-            )
-        lists = [None] * len(points)
-        if shared:
-            template = make(*pairs[0])
-            search = {name: getattr(template, name) for name in getattr(learner, "search_options", ())}
-            lists = grid_lists.dlm_lists(sd, y_train, ball_type, pairs, g.dlm_s_max, constraint=constraint, **search)
+    def make(ball_type, p_p, p_n):
+        return learner(
+            p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
+            metric=metric, stop_if_unchanged=False, **options,
+        )
+    by_type = [[None] * len(points) for _ in g.dlm_types]
+    if shared and g.dlm_types:  # every type's lists from one search, sharing the states the types share
+        template = make(g.dlm_types[0], *pairs[0])
+        search = {name: getattr(template, name) for name in getattr(learner, "search_options", ())}
+        by_type = grid_lists.dlm_lists_by_type(sd, y_train, g.dlm_types, pairs, g.dlm_s_max, constraint=constraint,
+                                               **search)
+    read = {}  # a list's test and training errors, read once however many pairs (and types) learn it
+    for a, (ball_type, lists) in enumerate(zip(g.dlm_types, by_type)):
+        make_type = partial(make, ball_type)
         for (b, c), (p_p, p_n), learnt in zip(points, pairs, lists):
             if learnt is not None and not constraint:
-                errors[a, b, c], balls[a, b, c] = grid_lists.list_test_errors(
-                    learnt, to_train, y_test, default="dlm", length=g.dlm_s_max, majority=majority)
-                if len(learnt["kind"]):  # the training errors of every prefix: the same reading on the fold
-                    train_errors[a, b, c] = grid_lists.list_test_errors(
-                        learnt, sd.distances, y_train, default="dlm", length=g.dlm_s_max, majority=majority)[0]
+                key = grid_lists.list_key(learnt)
+                if key not in read:
+                    test = grid_lists.list_test_errors(
+                        learnt, to_train, y_test, default="dlm", length=g.dlm_s_max, majority=majority)
+                    # the training errors of every prefix: the same reading on the fold
+                    train = grid_lists.list_test_errors(
+                        learnt, sd.distances, y_train, default="dlm", length=g.dlm_s_max, majority=majority
+                    )[0] if len(learnt["kind"]) else 0.0
+                    read[key] = (*test, train)
+                errors[a, b, c], balls[a, b, c], train_errors[a, b, c] = read[key]
                 continue
-            dlm = make(p_p, p_n)
+            dlm = make_type(p_p, p_n)
             if learnt is None:
                 dlm.fit(X_train, y_train, sorted_distances=sd)
             else:
@@ -358,10 +367,14 @@ def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
         majority = int(np.bincount(y_train, minlength=2).argmax())
         for a, model_type in enumerate(g.scm_types):
             lists = grid_lists.scm_lists(sd, y_train, model_type, g.scm_penalties, g.scm_s_max)
+            read = {}  # a list's errors, read once however many penalties learn it
             for b, learnt in enumerate(lists):
-                errors[a, b], balls[a, b] = grid_lists.list_test_errors(
-                    learnt, to_train, y_test, default=1 if model_type == "conjunction" else 0, length=g.scm_s_max,
-                    majority=majority)
+                key = grid_lists.list_key(learnt)
+                if key not in read:
+                    read[key] = grid_lists.list_test_errors(
+                        learnt, to_train, y_test, default=1 if model_type == "conjunction" else 0,
+                        length=g.scm_s_max, majority=majority)
+                errors[a, b], balls[a, b] = read[key]
         return errors, balls
     for a, model_type in enumerate(g.scm_types):
         for b, p in enumerate(g.scm_penalties):
