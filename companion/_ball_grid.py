@@ -37,12 +37,12 @@ import numpy as np
 from companion._ball_search import (
     BALL_TYPES,
     SortedDistances,
-    _type_allowed,
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
     restrict_sorted_rows,
     score_state,
+    type_allowed,
 )
 
 __all__ = ["greedy_ball_lists", "greedy_ball_lists_by_types"]
@@ -257,7 +257,7 @@ class _TypesOf:
     def __init__(self, state, y01, allowed):
         self.rows, self.order, self.label_sorted = state.rows, state.order, state.label_sorted
         inside = y01[state.rows][:, None] ^ state.label_sorted
-        self.covered = state.covered * _type_allowed(allowed, inside, state.label_sorted)
+        self.covered = state.covered * type_allowed(allowed, inside, state.label_sorted)
         self.errors_p_p, self.errors_p_n = state.errors_p_p, state.errors_p_n
 
 

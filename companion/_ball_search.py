@@ -31,6 +31,7 @@ from scipy.spatial.distance import cdist
 from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
+    "type_allowed",
     "BALL_TYPES",
     "TYPE_INSIDE",
     "TYPE_OUTPUT",
@@ -559,7 +560,7 @@ def _score_rows(sd, examples, rows, label, n_pos, allowed, compression, penaltie
     covered, errors = _fire_counts(inside, border_positive, (excl_all, incl_all, width), (excl_pos, incl_pos, n_pos))
     valid = covered > 0
     if not allowed.all():
-        valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
+        valid &= type_allowed(allowed, inside.view(bool), label_sorted)
     if compression is not None:
         kept, kept_positive = compression
         sorted_rows = np.take_along_axis(distances, order, axis=1)
@@ -735,17 +736,32 @@ def sorted_distances_within(X, metric, max_memory_gb, weighted=False):
     return BlockedSortedDistances(X, metric, max_memory_gb=max_memory_gb)
 
 
-def _type_allowed(allowed, is_inside, label_sorted):
-    """Candidates whose type (inside/outside, border class) is among the ``allowed`` ones."""
+def type_allowed(allowed, is_inside, label_sorted):
+    """Candidates whose type (inside/outside, border class) is among the ``allowed`` ones.
+
+    Parameters
+    ----------
+    allowed : sequence of 4 bool
+        Whether each of :data:`BALL_TYPES` (Pi, Po, Ni, No) may be chosen.
+    is_inside : ndarray of bool
+        Per candidate, whether its rule fires inside the ball.
+    label_sorted : ndarray of bool
+        Per candidate, whether its border is a positive example.
+
+    Returns
+    -------
+    ndarray of bool
+        The candidates of an allowed type, shaped as ``label_sorted``.
+    """
     pi, po, ni, no = (bool(v) for v in allowed)
-    type_allowed = np.zeros(label_sorted.shape, dtype=bool)
+    mask = np.zeros(label_sorted.shape, dtype=bool)
     combinations = ((pi, True, False), (po, False, False), (ni, True, True), (no, False, True))
     for ok, inside_wanted, border_wanted in combinations:
         if ok:
-            type_allowed |= (is_inside if inside_wanted else ~is_inside) & (
+            mask |= (is_inside if inside_wanted else ~is_inside) & (
                 label_sorted if border_wanted else ~label_sorted
             )
-    return type_allowed
+    return mask
 
 
 def _compression_ok(sorted_rows, to_compression, compression_positive, label_sorted, is_inside):
@@ -1249,7 +1265,7 @@ def _score(sd, y01, alive, in_compression, allowed, parent, weights=None, keep_s
     covered, errors = _fire_counts(inside, border_positive, all_counts, pos_counts)
     valid = covered > 0
     if not allowed.all():
-        valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
+        valid &= type_allowed(allowed, inside.view(bool), label_sorted)
     if in_compression is not None:
         compression = np.flatnonzero(in_compression & alive)
         if len(compression):
