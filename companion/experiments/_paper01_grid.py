@@ -2,7 +2,8 @@
 
 Plumbing of :func:`companion.experiments.paper01.dlm_grid_errors` and
 :func:`~companion.experiments.paper01.scm_grid_errors`. The lists of every penalty of a grid
-(one machine type, one fold) come from one :func:`companion._ball_grid.greedy_ball_lists`,
+(one fold) come from one search, :func:`companion._ball_grid.greedy_ball_lists_by_types` for
+the DLM's types together and :func:`~companion._ball_grid.greedy_ball_lists` for each SCM type,
 which returns, pair by pair, the list a fit with that pair learns (tested); then
 
 * without the compression-set constraint, the test errors of every prefix are read from the
@@ -31,7 +32,7 @@ from companion.decision_list import (
     resolve_metric,
 )
 
-__all__ = ["lists_apply", "dlm_lists", "dlm_lists_by_type", "scm_lists", "list_key", "list_test_errors", "fit_with_list", "test_distances"]
+__all__ = ["lists_apply", "dlm_lists_by_type", "scm_lists", "list_key", "list_test_errors", "fit_with_list", "test_distances"]
 
 
 def lists_apply(X_train, y_train) -> bool:
@@ -57,39 +58,10 @@ def lists_apply(X_train, y_train) -> bool:
     return bool((canonical_order(X_train, y_train) == np.arange(len(y_train))).all())
 
 
-def dlm_lists(sd, y_train, ball_type, penalties, s_max, *, constraint, tie_rule="larger_cover", removal="fired"):
-    """BuildDLM's list for every ``(p_p, p_n)`` of ``penalties`` (one search), as the DLM's fit runs it.
-
-    Parameters
-    ----------
-    sd : SortedDistances
-        The training fold's sorted distances (canonical order).
-    y_train : ndarray of shape (m,)
-        Labels 0/1.
-    ball_type : {"simple", "complex"}
-        Pi/Ni balls or all four types.
-    penalties : sequence of (float, float)
-        The ``(p_p, p_n)`` pairs.
-    s_max : int
-        Stopping point.
-    constraint : bool
-        The compression-set constraint.
-    tie_rule, removal : str
-        As for :func:`companion._ball_search.greedy_ball_list`.
-
-    Returns
-    -------
-    list of dict
-        One learnt list per pair.
-    """
-    types = ("Pi", "Ni") if ball_type == "simple" else BALL_TYPES
-    return greedy_ball_lists(sd, y_train, penalties, types=types, max_balls=s_max, stop_when="either_empty",
-                             compression_constraint=constraint, tie_rule=tie_rule, removal=removal)
-
-
 def dlm_lists_by_type(sd, y_train, ball_types, penalties, s_max, *, constraint, tie_rule="larger_cover",
                       removal="fired"):
-    """:func:`dlm_lists` for each of ``ball_types``, from one search that shares their common states.
+    """BuildDLM's list for every ``(p_p, p_n)`` of ``penalties`` and each of ``ball_types``, as the
+    DLM's fit runs it, from one search that shares the types' common states.
 
     Parameters
     ----------
