@@ -7,7 +7,7 @@ Notebook 01 selects its machines over grids of penalty pairs ``(p_p, p_n)`` on e
 the cost:
 
 * the pairs walk down one tree of greedy states: the pairs that chose the same balls so far
-  share their state ``S'``, which is scored once (:func:`companion._ball_search.score_state`);
+  share their state ``S'``, which is scored once;
   :func:`greedy_ball_lists_by_types` runs the searches of several sets of ball types (a DLM's
   simple and complex balls) down one tree, where every state their balls lead to alike is shared;
 * a scored state is summarised once for all its pairs: for each rule output and each number of
@@ -18,11 +18,12 @@ the cost:
   operation; the tie rule orders those classes, and the first (centre, border) of the winning
   class in the state's candidate order is the ball, exactly as the per-pair search picks it.
 
-Without the compression-set constraint, and unless many distances are equal (more than
-``_GRID_MAX_TIED_SHARE`` of the positions along the sorted rows), a state's summary does not
-count every candidate: :class:`_GridState` reads it from where the remaining examples of each
-class lie along each centre's sorted row (a column maximum per class of centre; tested equal to
-:class:`_Summary` of every candidate's counts, with and without equal distances). Only the
+Without the compression-set constraint a state's summary does not count every candidate:
+:class:`_GridState` reads it from where the remaining examples of each class lie along each
+centre's sorted row, in one compiled pass (a column maximum per class of centre; tested equal to
+:class:`_Summary` of every candidate's counts, :func:`companion._ball_search.score_state`, with
+and without equal distances). With the constraint, whose admissible balls depend on the
+compression set, every candidate is counted (``score_state``). Only the
 Pareto front of each output's classes (no other class of that output has as few errors and a
 larger cover) can win for a non-negative penalty, so the winners are ranked among those.
 
@@ -32,6 +33,8 @@ fits go through :func:`~companion._ball_search.greedy_ball_list` one pair at a t
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from companion._ball_search import (
@@ -40,10 +43,9 @@ from companion._ball_search import (
     append_ball,
     exact_penalty_integers,
     greedy_ball_list,
-    restrict_sorted_rows,
     score_state,
-    type_allowed,
 )
+from companion._ball_grid_kernel import grid_state
 
 __all__ = ["greedy_ball_lists", "greedy_ball_lists_by_types"]
 
@@ -91,10 +93,8 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
     remaining examples only, not on the ball types, so the searches of the type sets (a DLM's
     simple and complex balls, say) share every state they reach from a shared state by balls
     that fire on the same examples: the children of a state are grouped by their ``S'``, and
-    each pair of each type set keeps its own balls. Where every candidate is counted
-    (:func:`~companion._ball_search.score_state`), a shared state is scored once for all the
-    types and each type set reads its own candidates (:class:`_TypesOf`). With the
-    compression-set constraint, or with weights, each type set is searched on its own.
+    each pair of each type set keeps its own balls. With the compression-set constraint, or
+    with weights, each type set is searched on its own.
 
     Parameters
     ----------
@@ -125,16 +125,12 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
     for types in type_sets:
         greedy_ball_list(sd, y01, p_p=1.0, p_n=1.0, sample_weight=None, types=types, **{**options, "max_balls": 0})
     y01 = np.asarray(y01).astype(bool)
-    # every candidate's counts (score_state) with the compression-set constraint, or where many
-    # distances are equal (there they are faster); _GridState otherwise (the same classes, tested)
-    counted = bool(compression_constraint) or _tied_share(sd) > _GRID_MAX_TIED_SHARE
     if compression_constraint and len(type_sets) > 1:  # the constraint's states: one search each
-        return [_search(sd, y01, penalties, [types], counted, **options)[0] for types in type_sets]
-    return _search(sd, y01, penalties, type_sets, counted, **options)
+        return [_search(sd, y01, penalties, [types], **options)[0] for types in type_sets]
+    return _search(sd, y01, penalties, type_sets, **options)
 
 
-def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, compression_constraint, tie_rule,
-            removal):
+def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_constraint, tie_rule, removal):
     """The depth-first search of :func:`greedy_ball_lists_by_types` over validated arguments."""
     m = sd.n_samples
     n_pairs = len(penalties)
@@ -179,9 +175,8 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
             going[:] = False
         state = None
         if going.any():
-            if counted:  # scored for every type of the searches (each masks its own below)
-                state = score_state(sd, y01, alive, in_compression if compression_constraint else None,
-                                    allowed.any(axis=0), parent, keep_sorted=bool(compression_constraint))
+            if compression_constraint:  # every candidate counted, of the search's one type set
+                state = score_state(sd, y01, alive, in_compression, allowed[0], parent, keep_sorted=True)
             else:
                 state = _GridState(sd, y01, alive, parent)
         if state is None or getattr(state, "covered", True) is None:
@@ -193,12 +188,7 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
         for t in np.unique(sets):
             searched = members[sets == t]
             pairs = searched % n_pairs
-            if not counted:
-                summary = state.summary(allowed[t])
-            elif len(allowed) == 1:
-                summary = _Summary(state)
-            else:
-                summary = _Summary(_TypesOf(state, y01, allowed[t]))
+            summary = _Summary(state) if compression_constraint else state.summary(allowed[t])
             winners = summary.winners(exact[pairs], infinite[pairs], tie_rule)
             finish(searched[winners < 0])  # no admissible ball for these pairs: their lists end here
             for winner in np.unique(winners[winners >= 0]):
@@ -222,20 +212,6 @@ def _search(sd, y01, penalties, type_sets, counted, *, max_balls, stop_when, com
     return [results[t * n_pairs: (t + 1) * n_pairs] for t in range(len(type_sets))]
 
 
-#: Share of the positions along the sorted rows that equal their predecessor beyond which the
-#: grid search counts every candidate (score_state) instead of summarising with _GridState.
-_GRID_MAX_TIED_SHARE = 0.01
-
-
-def _tied_share(sd):
-    """The share of positions along ``sd``'s sorted rows whose distance equals the previous one (memoised)."""
-    if "_tied_share" not in sd.__dict__:
-        rows = sd.sorted_rows
-        share = float((rows[:, 1:] == rows[:, :-1]).mean()) if sd.has_ties and rows.shape[1] > 1 else 0.0
-        sd.__dict__["_tied_share"] = share
-    return sd.__dict__["_tied_share"]
-
-
 def _as_list(balls):
     kinds, centres, borders, radii = zip(*balls) if balls else ((), (), (), ())
     return {
@@ -244,21 +220,6 @@ def _as_list(balls):
         "border": np.array(borders, dtype=int),
         "radius": np.array(radii, dtype=float),
     }
-
-
-class _TypesOf:
-    """A scored state's candidates of the ``allowed`` types only (the others inadmissible).
-
-    What :func:`~companion._ball_search.score_state` returns for those types alone when it
-    scored a superset of them: ``covered`` is zeroed outside the types; the errors are not
-    (it does not zero them for inadmissible candidates either).
-    """
-
-    def __init__(self, state, y01, allowed):
-        self.rows, self.order, self.label_sorted = state.rows, state.order, state.label_sorted
-        inside = y01[state.rows][:, None] ^ state.label_sorted
-        self.covered = state.covered * type_allowed(allowed, inside, state.label_sorted)
-        self.errors_p_p, self.errors_p_n = state.errors_p_p, state.errors_p_n
 
 
 class _Summary:
@@ -331,81 +292,34 @@ class _GridState:
     """One greedy state ``S'`` of the grid search without the compression-set constraint, summarised.
 
     The classes of :class:`_Summary`, read from where the remaining examples of each class lie
-    along every centre's sorted row (Section 3's balls) in a few passes over ``|S'|^2`` entries
-    instead of counting every candidate ball:
+    along every centre's sorted row (Section 3's balls) in one compiled pass over ``|S'|^2``
+    entries (:func:`companion._ball_grid_kernel.grid_state`, compiled) instead of counting every
+    candidate ball:
 
-    * ``at[k, t]``: the position along row ``k`` of the ``t``-th remaining example of class ``g``
-      (a candidate border: ``g = 0``, a negative, for the output-1 balls Pi and Po; ``g = 1`` for
+    * the ``t``-th remaining example of class ``g`` along row ``k``, at position ``at``, is a
+      candidate border (``g = 0``, a negative, for the output-1 balls Pi and Po; ``g = 1`` for
       Ni and No), ``at - t`` the examples of the other class before it. A ball that fires inside
       (centre of the other class: Pi, Ni) with that border makes ``e = t`` errors and covers
       ``s - t`` examples, ``s`` the start of the border's group of equal distances, if the border
       is the first of class ``g`` in its group (the others give the same ball); one that fires
       outside (centre of class ``g``: Po, No) makes ``e = count_g - 1 - t`` errors and covers
       ``n_other - (end - t)``, ``end`` the group's end, if the border is the group's last of class
-      ``g``. Without equal distances ``s = end = at``; the few borders in groups of two or more
-      are corrected one by one.
+      ``g``. Without equal distances ``s = end = at``.
     * Each class ``(g, e)`` thus has at most one ball per row (its group): the largest covered
       count ``best_cover`` is a column maximum over the rows of a centre class, and the first
-      candidate of a class in the state's order is found row by row (:meth:`ball`).
+      candidate of a class in the state's order is the first row reaching it.
+
+    The sorted distances are carried only for the rows that hold equal distances.
     """
 
     def __init__(self, sd, y01, alive, parent):
         if parent is None:  # the root: centres of one class after the other (see _Root)
             parent = _Root(sd, y01)
-        rows, order, tie_rows, tie_sorted = _restrict_grid(parent, alive)
-        self.rows, self.order = rows, order
-        n = len(rows)
-        self.labels = y01[order]  # the class of each remaining example along each sorted row
-        self.n_pos = int(y01[rows].sum())  # the first n_pos rows: positive centres (each class by index)
-        self.tied = self.dense = None
-        if tie_rows is not None:
-            # equal distances in the rows that had some in the parent (a removal creates none)
-            starts = np.ones(tie_sorted.shape, dtype=bool)
-            np.not_equal(tie_sorted[:, 1:], tie_sorted[:, :-1], out=starts[:, 1:])
-            some = ~starts.all(axis=1)
-            if not some.all():
-                tie_rows, tie_sorted, starts = tie_rows[some], tie_sorted[some], starts[some]
-            if len(tie_rows):
-                ends = np.ones(starts.shape, dtype=bool)
-                ends[:, :-1] = starts[:, 1:]
-                single = starts & ends
-                local = np.flatnonzero(~single)  # in a group of two or more equal distances
-                if len(local) * 16 > n * n:  # many: every position's group start and end, row by row
-                    positions = np.arange(n)
-                    first = np.broadcast_to(positions, (n, n)).copy()
-                    last = first.copy()
-                    # running maximum of the group starts, reversed running minimum of the ends
-                    first[tie_rows] = np.maximum.accumulate(starts * positions, axis=1)
-                    last[tie_rows] = np.minimum.accumulate(np.where(ends, positions, n)[:, ::-1], axis=1)[:, ::-1]
-                    self.dense = (first.ravel(), last.ravel())
-                is_start, is_end = starts.ravel()[local], ends.ravel()[local]
-                positions = tie_rows[local // n] * n + local % n  # flat positions in the state's rows
-                self.tied = (positions, positions[is_start], positions[is_end])
-            else:
-                tie_rows = tie_sorted = None
-        self.tie_rows, self.tie_sorted = tie_rows, tie_sorted
-        self.has_groups = self.tied is not None
-        self._parts = {}
+        (self.rows, self.order, n_pos, self.tie_index, self.tie_sorted, self.best, self.best_row,
+         self.best_at) = _compiled_grid_state()(parent.rows, parent.order, parent.tie_index, parent.tie_sorted,
+                                                 alive, y01)
+        self.n_pos = int(n_pos)  # the first n_pos rows: positive centres (each class by index)
         self._summaries = {}
-
-    def part(self, g):
-        """``(flat, count, other, before_in, before_out, rows_in, rows_out)`` of the borders of class ``g``."""
-        if g not in self._parts:
-            n, n_pos = len(self.rows), self.n_pos
-            count, other = (n - n_pos, n_pos) if g == 0 else (n_pos, n - n_pos)
-            flat = np.flatnonzero(self.labels if g else ~self.labels).reshape(n, count)  # by row
-            before = flat - np.arange(0, n * n, n)[:, None]
-            before -= np.arange(count)  # examples of the other class before each border
-            before_in, before_out = before, before
-            if self.dense is not None:
-                before_in, before_out = self._dense_groups(flat, before, count, other, self.dense)
-            elif self.tied is not None:
-                before_in, before_out = self._groups(flat.ravel(), before, count, other, self.tied, n)
-            # centres of the other class fire inside (Pi, Ni), those of class g outside (Po, No)
-            rows_in = slice(0, n_pos) if g == 0 else slice(n_pos, n)
-            rows_out = slice(n_pos, n) if g == 0 else slice(0, n_pos)
-            self._parts[g] = (flat, count, other, before_in, before_out, rows_in, rows_out)
-        return self._parts[g]
 
     def summary(self, allowed):
         """The state's classes of admissible balls of the ``allowed`` types (:class:`_GridSummary`)."""
@@ -414,77 +328,37 @@ class _GridState:
             self._summaries[key] = _GridSummary(self, allowed)
         return self._summaries[key]
 
-    @staticmethod
-    def _dense_groups(flat, before, count, other, dense):
-        """:meth:`_groups` for states with many equal distances: every border at once, from the
-        group start and end of every position."""
-        first, last = dense
-        at = before + np.arange(count)  # positions along the rows
-        start = first[flat]
-        end = last[flat]
-        before_in = start - np.arange(count)
-        before_in[:, 1:] *= at[:, :-1] < start[:, 1:]  # only the group's first border of its class
-        before_out = end - np.arange(count)
-        np.copyto(before_out[:, :-1], other, where=at[:, 1:] <= end[:, :-1])  # only its last
-        return before_in, before_out
 
-    @staticmethod
-    def _groups(flat, before, count, other, tied, n):
-        """``before`` corrected for the borders in groups of equal distances: an inside ball counts
-        the other class before the group start (0: not the group's first border of its class), an
-        outside ball up to the group end (``other``: not the group's last)."""
-        positions, group_starts, group_ends = tied
-        if len(positions) * 8 < len(flat):  # few tied positions: find them among the borders
-            q = np.searchsorted(flat, positions)
-            hit = q < len(flat)
-            hit[hit] = flat[q[hit]] == positions[hit]
-            q = q[hit]
-        else:
-            mask = np.zeros(n * n, dtype=bool)
-            mask[positions] = True
-            q = np.flatnonzero(mask[flat])
-        if not len(q):
-            return before, before
-        p = flat[q]
-        start = group_starts[np.searchsorted(group_starts, p, side="right") - 1]
-        end = group_ends[np.searchsorted(group_ends, p, side="left")]
-        row_offset = p - p % n
-        t = q % count
-        previous = np.where(q > 0, flat[np.maximum(q - 1, 0)], -1)
-        following = np.where(q + 1 < len(flat), flat[np.minimum(q + 1, len(flat) - 1)], n * n)
-        before_in = before.copy()
-        before_out = before.copy()
-        before_in.ravel()[q] = np.where(previous < start, start - row_offset - t, 0)
-        before_out.ravel()[q] = np.where(following > end, end - row_offset - t, other)
-        return before_in, before_out
-
+@functools.cache
+def _compiled_grid_state():
+    """:func:`companion._ball_grid_kernel.grid_state` compiled by numba (cached on disk by numba)."""
+    try:
+        import numba
+    except ImportError as exc:  # an extra: the learners themselves never need it
+        raise ImportError("the grid search of notebook 01 (companion._ball_grid) needs numba: "
+                          "pip install 'companion[notebooks]'") from exc
+    return numba.njit(cache=True, nogil=True)(grid_state)
 
 
 class _GridSummary:
-    """:class:`_Summary`'s classes for a :class:`_GridState` and a set of allowed ball types."""
+    """:class:`_Summary`'s classes for a :class:`_GridState` and a set of allowed ball types.
+
+    ``best_cover[g * width + e]``: the largest cover of an allowed ball of border class ``g``
+    (0: Pi, Po; 1: Ni, No) with ``e`` errors, the larger of its two types' columns.
+    """
 
     def __init__(self, state, allowed):
         self.state = state
-        pi, po, ni, no = (bool(v) for v in allowed)
-        self.types = {0: (pi, po), 1: (ni, no)}
+        self.allowed = np.asarray(allowed, dtype=bool)
         n, n_pos = len(state.rows), state.n_pos
-        n_neg = n - n_pos
-        best = []
-        for g, count in ((0, n_neg), (1, n_pos)):
-            column = np.zeros(count, dtype=np.intp)
-            inside, outside = self.types[g]
-            if inside or outside:
-                _, _, other, before_in, before_out, rows_in, rows_out = state.part(g)
-                if inside and before_in[rows_in].size:
-                    np.maximum(column, before_in[rows_in].max(axis=0), out=column)
-                if outside and before_out[rows_out].size:  # column e: the ball with e errors
-                    np.maximum(column, (other - before_out[rows_out].min(axis=0))[::-1], out=column)
-            best.append(column)
-        width = max(n_pos, n_neg) + 1
+        counts = (n - n_pos, n_pos)
+        width = max(counts) + 1
         self.width = width
         self.best_cover = np.zeros(2 * width, dtype=np.intp)
-        self.best_cover[: n_neg] = best[0]
-        self.best_cover[width: width + n_pos] = best[1]
+        for kind in np.flatnonzero(self.allowed):  # Pi, Po, Ni, No
+            g = kind // 2
+            best = self.best_cover[g * width: g * width + counts[g]]
+            np.maximum(best, state.best[kind, : counts[g]], out=best)
 
     winners = _Summary.winners
 
@@ -494,65 +368,32 @@ class _GridSummary:
         state = self.state
         g, e = divmod(int(slot), self.width)
         wanted = self.best_cover[slot]
-        flat, count, other, before_in, before_out, rows_in, rows_out = state.part(g)
         first = None
-        for fires_inside, ok, rows in ((True, self.types[g][0], rows_in), (False, self.types[g][1], rows_out)):
-            if not ok:
-                continue
-            cover = before_in[rows, e] if fires_inside else other - before_out[rows, count - 1 - e]
-            hits = np.flatnonzero(cover == wanted)
-            if len(hits):
-                row = rows.start + int(hits[0])
-                if first is None or state.rows[row] < state.rows[first[0]]:
-                    first = (row, fires_inside)
-        row, fires_inside = first
-        n = len(state.rows)
-        position = flat[row] - row * n
-        j = int(position[e if fires_inside else count - 1 - e])
-        if not fires_inside and state.has_groups:  # the first border of class g in the group
-            k = int(np.searchsorted(state.tie_rows, row))
-            if k < len(state.tie_rows) and state.tie_rows[k] == row:  # (a row without ties: j itself)
-                distances = state.tie_sorted[k]
-                start = int(np.searchsorted(distances, distances[j], side="left"))
-                j = int(position[np.searchsorted(position, start)])
-        return int(state.rows[row]), int(state.order[row, j])
+        for kind in (2 * g, 2 * g + 1):  # fires inside, outside
+            if self.allowed[kind] and state.best[kind, e] == wanted:
+                row = int(state.best_row[kind, e])
+                if first is None or state.rows[row] < state.rows[first]:
+                    first, at = row, int(state.best_at[kind, e])
+        return int(state.rows[first]), int(state.order[first, at])
 
 
 class _Root:
     """The root of a grid search's tree: every example, the positive centres' rows first.
 
     With the rows of each centre class contiguous (each in increasing centre index), the
-    classes of :class:`_GridState` are column extrema over row slices, not over copies. The
-    sorted distances are kept only for the rows with equal distances (``tie_rows``).
+    classes of :class:`_GridState` are column extrema over row slices. The sorted distances are
+    kept only for the rows with equal distances (``tie_index``: each row's among
+    ``tie_sorted``, -1 for none).
     """
 
     def __init__(self, sd, y01):
-        self.rows = np.concatenate([np.flatnonzero(y01), np.flatnonzero(~y01)])
+        self.rows = np.concatenate([np.flatnonzero(y01), np.flatnonzero(~y01)]).astype(np.int64)
         self.order = sd.order[self.rows]
-        self.tie_rows = self.tie_sorted = None
+        m = len(self.rows)
+        self.tie_index = np.full(m, -1, dtype=np.int64)
+        self.tie_sorted = np.zeros((0, m))
         if sd.has_ties:
             sorted_rows = sd.sorted_rows[self.rows]
-            self.tie_rows = np.flatnonzero((sorted_rows[:, 1:] == sorted_rows[:, :-1]).any(axis=1))
-            self.tie_sorted = sorted_rows[self.tie_rows]
-
-
-def _restrict_grid(parent, alive):
-    """``(rows, order, tie_rows, tie_sorted)`` of the parent state restricted to ``alive``.
-
-    As :func:`companion._ball_search.restrict_sorted_rows` (each kept row keeps the remaining
-    examples in the same order), the sorted distances only for the parent's rows with equal distances.
-    """
-    rows, order, tie_rows, tie_sorted = parent.rows, parent.order, parent.tie_rows, parent.tie_sorted
-    if len(rows) == int(alive.sum()):
-        return rows, order, tie_rows, tie_sorted
-    row_alive, mask, kept, rows, order = restrict_sorted_rows(rows, order, alive)
-    n = len(rows)
-    if tie_rows is not None and len(tie_rows) == len(row_alive):  # every row: the same flat indices
-        tie_sorted = tie_sorted.ravel().take(kept).reshape(n, n)
-        tie_rows = np.arange(n)
-    elif tie_rows is not None:
-        survive = row_alive[tie_rows]
-        tie_mask = mask[tie_rows[survive]]
-        tie_sorted = tie_sorted[survive].ravel()[np.flatnonzero(tie_mask)].reshape(-1, n)
-        tie_rows = (np.cumsum(row_alive) - 1)[tie_rows[survive]]
-    return rows, order, tie_rows, tie_sorted
+            tie_rows = np.flatnonzero((sorted_rows[:, 1:] == sorted_rows[:, :-1]).any(axis=1))
+            self.tie_index[tie_rows] = np.arange(len(tie_rows))
+            self.tie_sorted = np.ascontiguousarray(sorted_rows[tie_rows], dtype=float)

@@ -31,7 +31,6 @@ from scipy.spatial.distance import cdist
 from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
-    "type_allowed",
     "BALL_TYPES",
     "TYPE_INSIDE",
     "TYPE_OUTPUT",
@@ -40,7 +39,6 @@ __all__ = [
     "BlockedSortedDistances",
     "greedy_ball_list",
     "append_ball",
-    "restrict_sorted_rows",
     "exact_penalty_integers",
     "score_state",
     "resolve_metric",
@@ -560,7 +558,7 @@ def _score_rows(sd, examples, rows, label, n_pos, allowed, compression, penaltie
     covered, errors = _fire_counts(inside, border_positive, (excl_all, incl_all, width), (excl_pos, incl_pos, n_pos))
     valid = covered > 0
     if not allowed.all():
-        valid &= type_allowed(allowed, inside.view(bool), label_sorted)
+        valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
     if compression is not None:
         kept, kept_positive = compression
         sorted_rows = np.take_along_axis(distances, order, axis=1)
@@ -736,7 +734,7 @@ def sorted_distances_within(X, metric, max_memory_gb, weighted=False):
     return BlockedSortedDistances(X, metric, max_memory_gb=max_memory_gb)
 
 
-def type_allowed(allowed, is_inside, label_sorted):
+def _type_allowed(allowed, is_inside, label_sorted):
     """Candidates whose type (inside/outside, border class) is among the ``allowed`` ones.
 
     Parameters
@@ -1188,13 +1186,13 @@ def _restrict(sd, alive, parent, keep_sorted=True):
         sorted_rows = None
     if len(rows) == int(alive.sum()):
         return rows, order, sorted_rows
-    _, _, kept, rows, order = restrict_sorted_rows(rows, order, alive)
+    _, _, kept, rows, order = _restrict_sorted_rows(rows, order, alive)
     if sorted_rows is not None:
         sorted_rows = sorted_rows.ravel().take(kept).reshape(len(rows), len(rows))
     return rows, order, sorted_rows
 
 
-def restrict_sorted_rows(rows, order, alive):
+def _restrict_sorted_rows(rows, order, alive):
     """A state's rows and their distance orders restricted to the remaining examples ``alive``.
 
     Each kept row keeps exactly the remaining examples, in the same distance order: one mask
@@ -1265,7 +1263,7 @@ def _score(sd, y01, alive, in_compression, allowed, parent, weights=None, keep_s
     covered, errors = _fire_counts(inside, border_positive, all_counts, pos_counts)
     valid = covered > 0
     if not allowed.all():
-        valid &= type_allowed(allowed, inside.view(bool), label_sorted)
+        valid &= _type_allowed(allowed, inside.view(bool), label_sorted)
     if in_compression is not None:
         compression = np.flatnonzero(in_compression & alive)
         if len(compression):

@@ -227,15 +227,39 @@ def test_grid_state_summary_equals_the_counts_of_every_candidate(rng, layout, ty
             parent_fast = state
 
 
+@pytest.mark.parametrize("layout", ["none", "sparse", "lattice"])
+def test_compiled_state_pass_is_the_interpreted_function(rng, layout):
+    """numba's compilation of the state pass (companion._ball_grid_kernel.grid_state) returns
+    exactly what the same function returns run by Python, along a chain of removals: integer
+    semantics (bool arithmetic, the branch-free compaction's spare entry) are numba's too."""
+    from companion._ball_grid import _Root, _compiled_grid_state
+    from companion._ball_grid_kernel import grid_state
+
+    compiled = _compiled_grid_state()
+    m = 40
+    X, y = _sparse_ties(rng, m) if layout == "sparse" else _problem(rng, m, ties=layout == "lattice", n_features=3)
+    y01 = y.astype(bool)
+    sd = SortedDistances.from_points(X)
+    parent = _Root(sd, y01)
+    alive = np.ones(m, dtype=bool)
+    for _ in range(4):
+        arguments = (parent.rows, parent.order, parent.tie_index, parent.tie_sorted, alive, y01)
+        interpreted, fast = grid_state(*arguments), compiled(*arguments)
+        for a, b in zip(interpreted, fast):
+            assert np.array_equal(a, b)
+        assert fast[0].dtype == np.int64 and fast[1].dtype == np.int32
+        parent = type("State", (), dict(zip(("rows", "order", "n_pos", "tie_index", "tie_sorted"), fast[:5])))
+        keep = [rng.choice(np.flatnonzero(alive & y01)), rng.choice(np.flatnonzero(alive & ~y01))]
+        alive = alive & (rng.random(m) < 0.8)  # a subset of the parent's, with both classes
+        alive[keep] = True
+
+
 @pytest.mark.parametrize("layout", ["sparse", "lattice"])
 @pytest.mark.parametrize("types", [("Pi", "Ni"), BALL_TYPES, ("Ni", "No")])
 @pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors", "output_one_first"])
-def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng, monkeypatch, layout, types, tie_rule):
-    """The _GridState search on data with equal distances (which by default, beyond
-    _GRID_MAX_TIED_SHARE, counts every candidate instead) learns each pair's own list."""
-    import companion._ball_grid as ball_grid
-
-    monkeypatch.setattr(ball_grid, "_GRID_MAX_TIED_SHARE", 1.0)
+def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng, layout, types, tie_rule):
+    """The _GridState search on data with equal distances (groups of equal distances along the
+    rows, however many) learns each pair's own list."""
     pairs = list(itertools.product(PENALTIES, PENALTIES))
     for m in (30, 61):
         X, y = _sparse_ties(rng, m) if layout == "sparse" else _problem(rng, m, ties=True)
@@ -247,19 +271,16 @@ def test_grid_state_search_with_equal_distances_learns_every_pairs_own_list(rng,
 
 
 @pytest.mark.parametrize("layout", ["none", "sparse", "lattice"])
-@pytest.mark.parametrize("summarised", [False, True])
+@pytest.mark.parametrize("tie_rule", ["larger_cover", "fewest_errors"])
 @pytest.mark.parametrize("constraint", [False, True])
-def test_search_of_several_type_sets_learns_each_sets_own_lists(rng, monkeypatch, layout, summarised, constraint):
-    """greedy_ball_lists_by_types (the type sets share their common states: summarised, or scored
-    once for every type) against each pair's own search with each type set, exact ties met."""
-    import companion._ball_grid as ball_grid
+def test_search_of_several_type_sets_learns_each_sets_own_lists(rng, layout, tie_rule, constraint):
+    """greedy_ball_lists_by_types (without the constraint the type sets share their common
+    summarised states; with it each is searched alone) against each pair's own search with each
+    type set, exact ties met."""
     from companion._ball_grid import greedy_ball_lists_by_types
 
-    # summarised: _GridState however many distances are equal; otherwise score_state wherever there are any
-    monkeypatch.setattr(ball_grid, "_GRID_MAX_TIED_SHARE", 1.0 if summarised else -1.0)
     type_sets = [("Pi", "Ni"), BALL_TYPES, ("Ni", "No"), ("Pi", "Po"), ("Po",)]
     pairs = list(itertools.product((0.0, 0.5, 1.0, 2.1, np.inf), (0.0, 0.3, 1.0, 1.5, np.inf)))
-    tie_rule = "fewest_errors" if summarised else "larger_cover"
     shared_states = 0
     for m in (30, 61):
         if layout == "sparse":
