@@ -180,13 +180,14 @@ def test_adaboost_prediction_is_its_last_staged_prediction(rng):
         boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=12, random_state=trial).fit(X, y)
         for Xq in (X, rng.integers(0, 3, size=(40, 6)).astype(float)):
             assert np.array_equal(boost.predict(Xq), list(boost.staged_predict(Xq))[-1])
-    # A tied vote (exactly 0): two stumps of equal weight disagree on two corners of the square.
+    # A tied vote (a decision of exactly 0) on corners of the square: both read it as the first class.
     small = np.random.default_rng(3)
     X, y = small.integers(0, 2, size=(8, 2)).astype(float), small.choice(["a", "b"], size=8)
     boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=4, random_state=0).fit(X, y)
-    tied = int(np.sum(boost.decision_function(cube) == 0))
-    assert tied > 0
+    tied = boost.decision_function(cube) == 0
+    assert tied.any()
     assert np.array_equal(boost.predict(cube), list(boost.staged_predict(cube))[-1])
+    assert np.all(boost.predict(cube)[tied] == boost.classes_[0])
 
 
 def test_l1_path_order_returns_distinct_genes_entering_first(rng):
