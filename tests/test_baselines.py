@@ -306,6 +306,45 @@ def test_ordered_ripper_first_firing_rule_set_decides():
             np.testing.assert_allclose(proba, np.tile((counts + 1) / (counts.sum() + 3), (len(proba), 1)))
 
 
+@needs_wittgenstein
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_ordered_ripper_without_ruleset_calibration_is_the_same_model(seed):
+    """``calibrate_rulesets=False`` skips only wittgenstein's recalibration of its rules' class
+    frequencies (which OrderedRipper never reads): same rules, predictions, probabilities, text
+    and exported model, on nominal tables with missing cells, with and without numeric columns."""
+    import pickle
+    import subprocess
+
+    rng = np.random.default_rng(seed)
+    X, y = nominal_table(90, seed, ["x"] * 20 + ["y"] * 30 + ["z"] * 40)
+    numeric = X.assign(n0=rng.normal(size=len(X)), n1=rng.integers(0, 4, len(X)).astype(float))
+    for table in (X, numeric):
+        X_train, X_test = table.iloc[60:].reset_index(drop=True), table.iloc[:60].reset_index(drop=True)
+        calibrated = OrderedRipper(random_state=seed).fit(X_train, y[60:])
+        quick = OrderedRipper(random_state=seed, calibrate_rulesets=False).fit(X_train, y[60:])
+        for X_eval in (X_train, X_test):
+            assert quick.predict(X_eval).tolist() == calibrated.predict(X_eval).tolist()
+            np.testing.assert_array_equal(quick.predict_proba(X_eval), calibrated.predict_proba(X_eval))
+        np.testing.assert_array_equal(quick.cell_counts_, calibrated.cell_counts_)
+        assert (quick.n_rules_, quick.n_literals_, quick.class_order_) == (
+            calibrated.n_rules_, calibrated.n_literals_, calibrated.class_order_)
+        assert quick.to_text() == calibrated.to_text()
+        assert quick.to_dict()["model"] == calibrated.to_dict()["model"]
+        for (_, plain), (_, fast) in zip(calibrated.rulesets_, quick.rulesets_):
+            assert type(plain).__name__ == "RIPPER" and type(fast).__name__ == "_UncalibratedRIPPER"
+            assert [str(rule) for rule in fast.ruleset_.rules] == [str(rule) for rule in plain.ruleset_.rules]
+            assert not hasattr(fast, "_skip_recalibration")
+    # Picklable, also in a fresh process that has not made the subclass yet.
+    restored = pickle.loads(pickle.dumps(quick))
+    assert restored.predict(X_test).tolist() == quick.predict(X_test).tolist()
+    code = ("import pickle, sys; model = pickle.loads(sys.stdin.buffer.read()); "
+            "print(type(model.rulesets_[0][1]).__name__, model.n_rules_)")
+    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(quick), capture_output=True, check=True)
+    assert out.stdout.decode().split() == ["_UncalibratedRIPPER", str(quick.n_rules_)]
+    with pytest.raises(ValueError, match="The 'calibrate_rulesets' parameter of OrderedRipper must be"):
+        OrderedRipper(calibrate_rulesets="no").fit(X, y)
+
+
 def test_ordered_ripper_without_wittgenstein_says_how_to_get_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "wittgenstein", None)
     X, y = nominal_table(20, 0, ["a"] * 10 + ["b"] * 10)

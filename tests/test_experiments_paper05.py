@@ -39,6 +39,7 @@ def test_linear_svm_importance_is_coef_squared_and_equal_for_identical_genes(rng
 # priors independent of the training sample
 # ------------------------------------------------------------------------------------------
 
+import warnings
 from dataclasses import FrozenInstanceError, replace
 from pathlib import Path
 
@@ -140,6 +141,53 @@ def test_matched_competitors_use_k_genes_and_one_boosting_round_is_one_stump(rng
     assert table.loc[("linear_svm", 0), "genes"] == X.shape[1] and table.loc[("svm_rfe", 0), "genes"] == 6
     stump = DecisionTreeClassifier(max_depth=1).fit(X[train][:, keep], y[train])
     assert table.loc[("adaboost_stumps", 1), "errors"] == int(np.sum(stump.predict(X[test][:, keep]) != y[test]))
+
+
+@pytest.mark.parametrize("step", [0.5, 0.3, 7, 1])
+def test_shared_rfe_runs_are_scikit_learns_rfe_runs(rng, step):
+    """:func:`paper05._rfe_runs` (one elimination path, fits shared between the runs to each k)
+    gives every run the support, ranking's survivors and final model of its own sklearn ``RFE``
+    fit: duplicated genes (equal importances, the stable ranking's ties) included."""
+    from sklearn.feature_selection import RFE
+
+    for trial in range(3):
+        base = rng.standard_normal((36, 14))
+        Z = np.hstack([base, base[:, :5], base[:, 3:9]])  # 25 genes, 11 duplicated
+        y = (base[:, 0] - base[:, 3] + base[:, 7] + 0.5 * rng.standard_normal(36) > 0).astype(int)
+        test = rng.standard_normal((20, Z.shape[1]))
+        ks = (16, 12, 1, 2, 3, 25, 30)  # 25: nothing to drop; 30 > genes: sklearn keeps every gene
+        runs = paper05._rfe_runs(SVC(kernel="linear", C=1.0), Z, y, ks, step, linear_svm_importance)
+        for k in ks:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)  # k > genes
+                ref = RFE(SVC(kernel="linear", C=1.0), n_features_to_select=k, step=step,
+                          importance_getter=linear_svm_importance).fit(Z, y)
+            support, model = runs[k]
+            assert np.array_equal(support, ref.support_), (trial, k)
+            assert np.array_equal(model.predict(test[:, support]), ref.predict(test))
+            assert np.array_equal(model.dual_coef_, ref.estimator_.dual_coef_)
+            assert np.array_equal(model.support_, ref.estimator_.support_)
+
+
+def test_adaboost_prediction_is_its_last_staged_prediction(rng):
+    """Two classes: ``predict`` is the last ``staged_predict`` (what ``_competitor_rows`` reads)."""
+    from sklearn.ensemble import AdaBoostClassifier
+
+    cube = np.array([[a, b] for a in (0, 1) for b in (0, 1)], dtype=float)
+    for trial in range(6):
+        X = rng.integers(0, 3, size=(50, 6)).astype(float)  # few values: equal stumps and votes
+        y = rng.choice(["a", "b"], size=50)
+        boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=12, random_state=trial).fit(X, y)
+        for Xq in (X, rng.integers(0, 3, size=(40, 6)).astype(float)):
+            assert np.array_equal(boost.predict(Xq), list(boost.staged_predict(Xq))[-1])
+    # A tied vote (a decision of exactly 0) on corners of the square: both read it as the first class.
+    small = np.random.default_rng(3)
+    X, y = small.integers(0, 2, size=(8, 2)).astype(float), small.choice(["a", "b"], size=8)
+    boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=4, random_state=0).fit(X, y)
+    tied = boost.decision_function(cube) == 0
+    assert tied.any()
+    assert np.array_equal(boost.predict(cube), list(boost.staged_predict(cube))[-1])
+    assert np.all(boost.predict(cube)[tied] == boost.classes_[0])
 
 
 def test_l1_path_order_returns_distinct_genes_entering_first(rng):

@@ -39,13 +39,12 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.ensemble import AdaBoostClassifier
-from sklearn.feature_selection import RFE
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import ParameterGrid
-from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, l1_min_c
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import safe_sqr
 
 from companion import datasets
 from companion.bounds.compression import compression_bound, compression_log_message
@@ -412,8 +411,56 @@ def _linear_svm_predict(X_train, y_train, X_test):
     return svm.predict(Z_test @ Z_train.T)
 
 
+def _rfe_runs(estimator, Z_train, y_train, ks, step, importance_getter):
+    """SVM-RFE (Guyon et al. 2002) to each ``k`` of ``ks`` genes, the runs sharing their fits.
+
+    Each run is scikit-learn's :class:`~sklearn.feature_selection.RFE` loop
+    (``RFE(estimator, n_features_to_select=k, step=step, importance_getter=importance_getter)``):
+    while more than ``k`` genes remain, fit a clone of ``estimator`` on them, rank them by
+    ``safe_sqr(importance_getter(fit))`` (a stable argsort: the lower index first among equal
+    scores) and drop the ``min(step, remaining - k)`` lowest, ``step`` being
+    ``int(max(1, step × n_genes))`` for a fraction ``0 < step < 1`` (of the initial count), else
+    ``int(step)``; then a clone is fitted on the surviving genes. The runs to different ``k``
+    start alike (with ``step=0.5`` on 100 genes, every run to at most 50 genes fits the same 100
+    then the same 50 genes): a fit is a deterministic function of the genes it sees, so each
+    distinct gene set is fitted once and shared, and every run ends with the support and final
+    model its own ``RFE`` fit gives (tests compare them with scikit-learn's).
+
+    Returns
+    -------
+    dict
+        ``k`` -> ``(support, fitted estimator)``: the boolean mask of the kept genes and the clone
+        fitted on them (``RFE.support_`` and ``RFE.estimator_``; ``RFE.predict(X)`` is its
+        ``predict(X[:, support])``).
+    """
+    n_genes = Z_train.shape[1]
+    step = int(max(1, step * n_genes)) if 0.0 < step < 1.0 else int(step)
+    fits = {}
+
+    def fitted(features):
+        key = features.tobytes()
+        if key not in fits:
+            fits[key] = clone(estimator).fit(Z_train[:, features], y_train)
+        return fits[key]
+
+    runs = {}
+    for k in ks:
+        support = np.ones(n_genes, dtype=bool)
+        while support.sum() > k:
+            features = np.flatnonzero(support)
+            ranks = np.ravel(np.argsort(safe_sqr(importance_getter(fitted(features))), kind="stable"))
+            support[features[ranks][: min(step, support.sum() - k)]] = False
+        runs[k] = (support, fitted(np.flatnonzero(support)))
+    return runs
+
+
 def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed):
-    """Rows (without the fold keys) of every competitor, all genes and matched to ``k`` genes."""
+    """Rows (without the fold keys) of every competitor, all genes and matched to ``k`` genes.
+
+    The SVM-RFE runs (to ``config.rfe_genes`` and to each matched ``k``) read the same
+    standardised kept genes and share their fits (:func:`_rfe_runs`); AdaBoost's prediction is
+    its last staged one (both the sign of the same weighted vote).
+    """
     linear = SVC(kernel="linear", C=1.0)
     rows = []
 
@@ -423,27 +470,32 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed):
 
     row("linear_svm", 0, _linear_svm_predict(X_tr, y_tr, X_te), X_tr.shape[1])
     F_tr, F_te = X_tr[:, keep], X_te[:, keep]
-    rfe = make_pipeline(StandardScaler(), RFE(clone(linear), n_features_to_select=config.rfe_genes, step=0.5,
-                                              importance_getter=linear_svm_importance)).fit(F_tr, y_tr)
-    row("svm_rfe", 0, rfe.predict(F_te), rfe[-1].support_.sum())
-    l1 = make_pipeline(StandardScaler(), LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5,
-                                                            random_state=seed)).fit(F_tr, y_tr)
-    row("l1_logistic", 0, l1.predict(F_te), np.count_nonzero(l1[-1].coef_))
-    boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds,
-                               random_state=seed).fit(F_tr, y_tr)
-    row("adaboost_stumps", 0, boost.predict(F_te), len(_boosted_genes(boost, len(boost.estimators_))))
-    # matched sparsity: k genes
+    # The pipelines' StandardScaler (fitted on F_tr) is this one: the same standardised genes.
     scaler = StandardScaler().fit(F_tr)
     Z_tr, Z_te = scaler.transform(F_tr), scaler.transform(F_te)
-    order = _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed)
+    rfe = _rfe_runs(linear, Z_tr, y_tr, (config.rfe_genes, *config.matched_k), 0.5, linear_svm_importance)
+
+    def rfe_row(k, genes):
+        support, model = rfe[genes]
+        row("svm_rfe", k, model.predict(Z_te[:, support]), support.sum())
+
+    rfe_row(0, config.rfe_genes)
+    l1 = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5, random_state=seed).fit(Z_tr, y_tr)
+    row("l1_logistic", 0, l1.predict(Z_te), np.count_nonzero(l1.coef_))
+    boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds,
+                               random_state=seed).fit(F_tr, y_tr)
     staged = list(boost.staged_predict(F_te))
+    # Two classes: predict's and the last stage's vote are the same sums of the same signed
+    # weights (both the sign of the second class's column), divided by a positive norm.
+    row("adaboost_stumps", 0, staged[-1] if len(boost.classes_) == 2 else boost.predict(F_te),
+        len(_boosted_genes(boost, len(boost.estimators_))))
+    # matched sparsity: k genes
+    order = _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed)
     for k in config.matched_k:
         genes = order[:k]
         refit = LogisticRegression(C=1.0).fit(Z_tr[:, genes], y_tr)
         row("l1_logistic", k, refit.predict(Z_te[:, genes]), len(genes))
-        rfe_k = RFE(clone(linear), n_features_to_select=k, step=0.5, importance_getter=linear_svm_importance)
-        rfe_k.fit(Z_tr, y_tr)
-        row("svm_rfe", k, rfe_k.predict(Z_te), rfe_k.support_.sum())
+        rfe_row(k, k)
         rounds = min(k, len(staged))
         row("adaboost_stumps", k, staged[rounds - 1], len(_boosted_genes(boost, rounds)))
     return rows
