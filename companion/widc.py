@@ -677,38 +677,71 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
     -------
     kept : ndarray of int
     """
+    return _prune_optimistic_sweep(
+        satisfied, vectors, lengths, y, sample_weight, prior, n_literals=n_literals, strengths=(strength,), delta=delta
+    )[0]
+
+
+def _prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior, *, n_literals, strengths, delta):
+    """:func:`prune_optimistic` for several penalty constants at once: one ``kept`` per strength.
+
+    The pass over the rules is the same for every strength until their decisions differ: the
+    strengths that have removed the same rules so far share one committee (its scores and
+    predictions, and those without the next rule), which is computed once for all of them; a
+    group splits when a rule is removed for some of its strengths and kept for the others.
+    Every strength sees the arithmetic :func:`prune_optimistic` does for it alone (the same
+    scores, the same integer or float local errors, its own penalty), so its decisions are
+    the same.
+    """
     n = len(y)
     counting = _uniform_weight(sample_weight) is not None
     contributions = satisfied[:, :, None] * _votes(vectors)[None, :, :]  # exact integer votes
-    kept = np.ones(len(vectors), dtype=bool)
-    scores = contributions.sum(axis=1)
     log_literals = np.log(max(n_literals, 2))
-    current = None  # training predictions of the DC with the rules kept so far
+    # Groups of strengths with the same removals so far: [members, kept, scores, current], where
+    # current holds the training predictions of the group's DC (None: not computed yet).
+    groups = [[list(range(len(strengths))), np.ones(len(vectors), dtype=bool), contributions.sum(axis=1), None]]
     for i in range(len(vectors)):  # a single pass over the rules (not over examples)
         local = satisfied[:, i]
         m_t = int(local.sum())
         if m_t == 0:
-            kept[i] = False
+            for group in groups:
+                group[1][i] = False
             continue
-        # Each committee's default and predictions depend on its own scores only, so those of
-        # the current DC are computed once and change only when a rule goes (to those without it).
-        if current is None:
-            current = _default_and_predictions(scores[None], y, sample_weight, prior)[1][0]
-        without = _default_and_predictions((scores - contributions[:, i, :])[None], y, sample_weight, prior)[1][0]
-        wrong = np.stack([current[local], without[local]]) != y[None, local]  # (2, m_t): with / without rule i
-        penalty = float(strength * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))
-        if counting:
-            before, after = (int(v) for v in wrong.sum(axis=1))
-            remove = after - before <= penalty * m_t  # exact: Python compares int and float exactly
-        else:
-            local_weight = sample_weight[local]
-            before, after = (wrong * local_weight[None, :]).sum(axis=1)
-            remove = after - before <= (penalty + TIE_RTOL) * float(local_weight.sum())
-        if remove:
-            kept[i] = False
-            scores = scores - contributions[:, i, :]
-            current = without
-    return np.flatnonzero(kept)
+        split = []
+        for group in groups:
+            members, kept, scores, current = group
+            # Each committee's default and predictions depend on its own scores only, so those of
+            # the current DC are computed once and change only when a rule goes (to those without it).
+            if current is None:
+                current = group[3] = _default_and_predictions(scores[None], y, sample_weight, prior)[1][0]
+            without_scores = scores - contributions[:, i, :]
+            without = _default_and_predictions(without_scores[None], y, sample_weight, prior)[1][0]
+            wrong = np.stack([current[local], without[local]]) != y[None, local]  # (2, m_t): with / without rule i
+            if counting:
+                before, after = (int(v) for v in wrong.sum(axis=1))
+            else:
+                local_weight = sample_weight[local]
+                before, after = (wrong * local_weight[None, :]).sum(axis=1)
+                total = float(local_weight.sum())
+            removed, stayed = [], []
+            for member in members:
+                penalty = float(strengths[member] * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))
+                if counting:
+                    remove = after - before <= penalty * m_t  # exact: Python compares int and float exactly
+                else:
+                    remove = after - before <= (penalty + TIE_RTOL) * total
+                (removed if remove else stayed).append(member)
+            if stayed:
+                split.append([stayed, kept if not removed else kept.copy(), scores, current])
+            if removed:
+                kept[i] = False
+                split.append([removed, kept, without_scores, without])
+        groups = split
+    result = [None] * len(strengths)
+    for members, kept, _, _ in groups:
+        for member in members:
+            result[member] = np.flatnonzero(kept)
+    return result
 
 
 # --------------------------------------------------------------------------------------------
@@ -1201,9 +1234,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._prune(literals, satisfied, y_codes, weights, raw)
         return self
 
-    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None):
+    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None, kept=None):
         vectors = self.grown_vectors_
-        if self.pruning == "none" or len(vectors) == 0:
+        if kept is not None:  # computed by the caller (_pruned_copies' shared optimistic sweep)
+            pass
+        elif self.pruning == "none" or len(vectors) == 0:
             kept = np.arange(len(vectors))
         elif self.pruning == "pessimistic":
             kept = prune_pessimistic(satisfied, vectors, y_codes, weights, self.prior_)
@@ -1257,6 +1292,16 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         DecisionCommittee
             A fitted estimator whose ``pruning`` parameter is ``pruning``.
         """
+        return self._pruned_copies(X, y, [(pruning, pruning_params)])[0]
+
+    def _pruned_copies(self, X, y, settings):
+        """:meth:`with_pruning` for each ``(pruning, pruning_params)`` of ``settings``, in order.
+
+        The training data are validated and their literals and rule satisfactions computed once
+        for all the copies, and the optimistic prunings of the same ``optimistic_delta`` run as
+        one sweep over their strengths (:func:`_prune_optimistic_sweep`, the decisions of
+        :func:`prune_optimistic` for each). Each copy is the committee ``with_pruning`` returns.
+        """
         check_is_fitted(self)
         X = validate_data(
             self, self._frame_codes(X, reset=False), reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
@@ -1268,18 +1313,37 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if np.any(codes >= len(self.classes_)) or np.any(self.classes_[np.minimum(codes, len(self.classes_) - 1)] != y):
             raise ValueError("y holds labels that fit did not see; pass the training data")
         allowed = {"optimistic_strength", "optimistic_delta"}
-        if set(pruning_params) - allowed:
-            raise TypeError(
-                f"with_pruning accepts only {sorted(allowed)} as keyword parameters, "
-                f"got {sorted(set(pruning_params) - allowed)}"
-            )
-        other = copy.deepcopy(self)
-        other.set_params(pruning=pruning, **pruning_params)
-        other._validate_params()
+        copies = []
+        for pruning, pruning_params in settings:
+            if set(pruning_params) - allowed:
+                raise TypeError(
+                    f"with_pruning accepts only {sorted(allowed)} as keyword parameters, "
+                    f"got {sorted(set(pruning_params) - allowed)}"
+                )
+            other = copy.deepcopy(self)
+            other.set_params(pruning=pruning, **pruning_params)
+            other._validate_params()
+            copies.append(other)
         literals = literal_matrix(X, self.variables_)
         satisfied = satisfaction(literals, self.grown_monomials_)
-        other._prune(literals, satisfied, codes, np.full(len(codes), 1.0 / len(codes)))
-        return other
+        weights = np.full(len(codes), 1.0 / len(codes))
+        kept = [None] * len(copies)
+        sweeps = {}  # optimistic_delta -> positions of the optimistic copies
+        for position, other in enumerate(copies):
+            if other.pruning == "optimistic" and len(other.grown_vectors_):
+                sweeps.setdefault(other.optimistic_delta, []).append(position)
+        if sweeps:
+            lengths = np.array([len(m) for m in self.grown_monomials_])
+        for delta, positions in sweeps.items():
+            swept = _prune_optimistic_sweep(
+                satisfied, self.grown_vectors_, lengths, codes, weights, self.prior_, n_literals=literals.shape[1],
+                strengths=[copies[position].optimistic_strength for position in positions], delta=delta,
+            )
+            for position, indices in zip(positions, swept):
+                kept[position] = indices
+        for other, indices in zip(copies, kept):
+            other._prune(literals, satisfied, codes, weights, kept=indices)
+        return copies
 
     # -- prediction ---------------------------------------------------------------------------
 

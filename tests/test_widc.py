@@ -955,3 +955,48 @@ def test_unique_rows_equals_numpy_unique(rng, kind):
     expected, expected_inverse = np.unique(rows, axis=0, return_inverse=True)
     assert cells.dtype == expected.dtype and np.array_equal(cells, expected)
     assert np.array_equal(inverse, expected_inverse.reshape(-1))
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_optimistic_sweep_equals_one_pruning_per_strength(rng, weighted):
+    """The shared sweep over several c_KM (groups of strengths with the same removals so far)
+    keeps, for each strength, the rules the plain stacked loop keeps for it alone; tie-heavy
+    data (small integer votes, repeated and zero strengths), integer and unequal weights."""
+    from companion.widc import _prune_optimistic_sweep
+
+    strengths = (0.0, 0.01, 0.05, 0.05, 0.3, 1.0, 0.0, 3.0)
+    for _ in range(40):
+        n, r, c = int(rng.integers(8, 60)), int(rng.integers(2, 10)), int(rng.integers(2, 4))
+        sat = rng.random((n, r)) < 0.5
+        vectors = rng.integers(-1, 2, (r, c))
+        y = rng.integers(0, c, n)
+        lengths = rng.integers(1, 4, r)
+        w = rng.integers(1, 4, n) / n if weighted else np.full(n, 1 / n)
+        prior = np.bincount(y, weights=w, minlength=c) / w.sum()
+        args = (sat, vectors, lengths, y, w, prior)
+        swept = _prune_optimistic_sweep(*args, n_literals=12, strengths=strengths, delta=0.05)
+        assert len(swept) == len(strengths)
+        for strength, kept in zip(strengths, swept):
+            expected = _stacked_optimistic(*args, n_literals=12, strength=strength, delta=0.05)
+            assert kept.tolist() == expected.tolist()
+
+
+def test_pruned_copies_equal_with_pruning_one_at_a_time(rng):
+    """``_pruned_copies`` (shared literals, one optimistic sweep) gives each setting the committee
+    a separate with_pruning gives: same kept rules, vectors, defaults, cells and predictions."""
+    X = rng.integers(0, 4, (150, 5)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 150) > 4).astype(int)
+    grown = DecisionCommittee(pruning="none").fit(X, y)
+    settings = [("pessimistic", {}), ("optimistic", dict(optimistic_strength=0.0)),
+                ("optimistic", dict(optimistic_strength=0.5)), ("optimistic", dict(optimistic_strength=0.5,
+                                                                                    optimistic_delta=0.2)),
+                ("none", {}), ("optimistic", dict(optimistic_strength=5.0))]
+    copies = grown._pruned_copies(X, y, settings)
+    for (pruning, params), model in zip(settings, copies):
+        alone = DecisionCommittee(pruning=pruning, **params).fit(X, y)
+        assert model.get_params() == alone.get_params()
+        assert model.monomials_ == alone.monomials_
+        assert np.array_equal(model.vectors_, alone.vectors_)
+        assert np.array_equal(model.default_votes_, alone.default_votes_)
+        assert np.array_equal(model.cell_counts_, alone.cell_counts_)
+        assert np.array_equal(model.predict(X), alone.predict(X))
