@@ -271,8 +271,8 @@ def test_a_parameter_no_notebook_declares_is_refused_with_the_closest_name(capsy
     error = capsys.readouterr().err
     assert "-p sed: no selected notebook declares a parameter 'sed'; did you mean 'seed'?" in error
     with pytest.raises(SystemExit):
-        reproduce.main(["--only", "02", "-p", "n_jobs", "2"])  # 01, 03, 04 declare it; 02 does not
-    assert "'n_jobs'" in capsys.readouterr().err
+        reproduce.main(["--only", "02", "-p", "coverage_runs", "2"])  # 01 declares it; 02 does not
+    assert "'coverage_runs'" in capsys.readouterr().err
 
 
 def test_help_is_plain_text(capsys):
