@@ -98,12 +98,8 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
 
     Parameters
     ----------
-    sd : SortedDistances or BlockedSortedDistances
-        Sorted distances of the ``m`` training examples.
-    y01 : ndarray of shape (m,)
-        1 for positive, 0 for negative examples.
-    penalties : sequence of (float, float)
-        The ``(p_p, p_n)`` pairs (``np.inf`` allowed), shared by every type set.
+    sd, y01, penalties
+        As for :func:`greedy_ball_lists` (the pairs shared by every type set).
     type_sets : sequence of tuple of str
         The ball types of each search (``types`` of :func:`greedy_ball_lists`).
     max_balls, stop_when, compression_constraint, tie_rule, removal, sample_weight

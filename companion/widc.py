@@ -1234,20 +1234,23 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._prune(literals, satisfied, y_codes, weights, raw)
         return self
 
+    def _grown_lengths(self):
+        """The number of literals of each grown rule (the optimistic pruning's penalty reads it)."""
+        return np.array([len(m) for m in self.grown_monomials_])
+
     def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None, kept=None):
         vectors = self.grown_vectors_
-        if kept is not None:  # computed by the caller (_pruned_copies' shared optimistic sweep)
+        if kept is not None:  # computed by the caller (with_prunings' shared optimistic sweep)
             pass
         elif self.pruning == "none" or len(vectors) == 0:
             kept = np.arange(len(vectors))
         elif self.pruning == "pessimistic":
             kept = prune_pessimistic(satisfied, vectors, y_codes, weights, self.prior_)
         else:
-            lengths = np.array([len(m) for m in self.grown_monomials_])
             kept = prune_optimistic(
                 satisfied,
                 vectors,
-                lengths,
+                self._grown_lengths(),
                 y_codes,
                 weights,
                 self.prior_,
@@ -1292,15 +1295,27 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         DecisionCommittee
             A fitted estimator whose ``pruning`` parameter is ``pruning``.
         """
-        return self._pruned_copies(X, y, [(pruning, pruning_params)])[0]
+        return self.with_prunings(X, y, [(pruning, pruning_params)])[0]
 
-    def _pruned_copies(self, X, y, settings):
+    def with_prunings(self, X, y, settings):
         """:meth:`with_pruning` for each ``(pruning, pruning_params)`` of ``settings``, in order.
 
         The training data are validated and their literals and rule satisfactions computed once
         for all the copies, and the optimistic prunings of the same ``optimistic_delta`` run as
-        one sweep over their strengths (:func:`_prune_optimistic_sweep`, the decisions of
-        :func:`prune_optimistic` for each). Each copy is the committee ``with_pruning`` returns.
+        one sweep over their strengths (the decisions of :func:`prune_optimistic` for each): a
+        sweep over ``c_KM`` (Nock 2002, Section 5's optimistic pruning) costs about one pruning.
+
+        Parameters
+        ----------
+        X, y : array-like
+            The training data ``fit`` saw.
+        settings : sequence of (str, dict)
+            ``(pruning, pruning_params)`` pairs, as :meth:`with_pruning` takes them.
+
+        Returns
+        -------
+        list of DecisionCommittee
+            One fitted copy per setting: the committee ``with_pruning`` returns for it.
         """
         check_is_fitted(self)
         X = validate_data(
@@ -1332,11 +1347,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         for position, other in enumerate(copies):
             if other.pruning == "optimistic" and len(other.grown_vectors_):
                 sweeps.setdefault(other.optimistic_delta, []).append(position)
-        if sweeps:
-            lengths = np.array([len(m) for m in self.grown_monomials_])
         for delta, positions in sweeps.items():
             swept = _prune_optimistic_sweep(
-                satisfied, self.grown_vectors_, lengths, codes, weights, self.prior_, n_literals=literals.shape[1],
+                satisfied, self.grown_vectors_, self._grown_lengths(), codes, weights, self.prior_, n_literals=literals.shape[1],
                 strengths=[copies[position].optimistic_strength for position in positions], delta=delta,
             )
             for position, indices in zip(positions, swept):

@@ -924,6 +924,19 @@ def _stacked_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *,
     return np.flatnonzero(kept)
 
 
+def _pruning_problem(rng, *, max_rules, weighted):
+    """A random pruning problem with many ties: ``(sat, vectors, lengths, y, w, prior)``, small
+    integer votes, integer and unequal weights when ``weighted``."""
+    n, r, c = int(rng.integers(8, 60)), int(rng.integers(2, max_rules)), int(rng.integers(2, 4))
+    sat = rng.random((n, r)) < 0.5
+    vectors = rng.integers(-1, 2, (r, c))
+    y = rng.integers(0, c, n)
+    lengths = rng.integers(1, 4, r)
+    w = rng.integers(1, 4, n) / n if weighted else np.full(n, 1 / n)
+    prior = np.bincount(y, weights=w, minlength=c) / w.sum()
+    return sat, vectors, lengths, y, w, prior
+
+
 @pytest.mark.parametrize("weighted", [False, True])
 @pytest.mark.parametrize("strength", [0.0, 0.05, 0.3])
 def test_optimistic_pruning_equals_the_stacked_loop(rng, weighted, strength):
@@ -931,14 +944,7 @@ def test_optimistic_pruning_equals_the_stacked_loop(rng, weighted, strength):
     decision of the loop that predicted both committees at each rule; tie-heavy data, integer
     and unequal weights."""
     for _ in range(30):
-        n, r, c = int(rng.integers(8, 60)), int(rng.integers(2, 9)), int(rng.integers(2, 4))
-        sat = rng.random((n, r)) < 0.5
-        vectors = rng.integers(-1, 2, (r, c))
-        y = rng.integers(0, c, n)
-        lengths = rng.integers(1, 4, r)
-        w = rng.integers(1, 4, n) / n if weighted else np.full(n, 1 / n)
-        prior = np.bincount(y, weights=w, minlength=c) / w.sum()
-        args = (sat, vectors, lengths, y, w, prior)
+        args = _pruning_problem(rng, max_rules=9, weighted=weighted)
         kwargs = dict(n_literals=12, strength=strength, delta=0.05)
         assert prune_optimistic(*args, **kwargs).tolist() == _stacked_optimistic(*args, **kwargs).tolist()
 
@@ -966,14 +972,7 @@ def test_optimistic_sweep_equals_one_pruning_per_strength(rng, weighted):
 
     strengths = (0.0, 0.01, 0.05, 0.05, 0.3, 1.0, 0.0, 3.0)
     for _ in range(40):
-        n, r, c = int(rng.integers(8, 60)), int(rng.integers(2, 10)), int(rng.integers(2, 4))
-        sat = rng.random((n, r)) < 0.5
-        vectors = rng.integers(-1, 2, (r, c))
-        y = rng.integers(0, c, n)
-        lengths = rng.integers(1, 4, r)
-        w = rng.integers(1, 4, n) / n if weighted else np.full(n, 1 / n)
-        prior = np.bincount(y, weights=w, minlength=c) / w.sum()
-        args = (sat, vectors, lengths, y, w, prior)
+        args = _pruning_problem(rng, max_rules=10, weighted=weighted)
         swept = _prune_optimistic_sweep(*args, n_literals=12, strengths=strengths, delta=0.05)
         assert len(swept) == len(strengths)
         for strength, kept in zip(strengths, swept):
@@ -981,8 +980,8 @@ def test_optimistic_sweep_equals_one_pruning_per_strength(rng, weighted):
             assert kept.tolist() == expected.tolist()
 
 
-def test_pruned_copies_equal_with_pruning_one_at_a_time(rng):
-    """``_pruned_copies`` (shared literals, one optimistic sweep) gives each setting the committee
+def test_with_prunings_equal_with_pruning_one_at_a_time(rng):
+    """``with_prunings`` (shared literals, one optimistic sweep) gives each setting the committee
     a separate with_pruning gives: same kept rules, vectors, defaults, cells and predictions."""
     X = rng.integers(0, 4, (150, 5)).astype(float)
     y = (X[:, 0] + X[:, 1] + rng.integers(0, 3, 150) > 4).astype(int)
@@ -991,7 +990,7 @@ def test_pruned_copies_equal_with_pruning_one_at_a_time(rng):
                 ("optimistic", dict(optimistic_strength=0.5)), ("optimistic", dict(optimistic_strength=0.5,
                                                                                     optimistic_delta=0.2)),
                 ("none", {}), ("optimistic", dict(optimistic_strength=5.0))]
-    copies = grown._pruned_copies(X, y, settings)
+    copies = grown.with_prunings(X, y, settings)
     for (pruning, params), model in zip(settings, copies):
         alone = DecisionCommittee(pruning=pruning, **params).fit(X, y)
         assert model.get_params() == alone.get_params()

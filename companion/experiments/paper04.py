@@ -589,8 +589,8 @@ def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False
     # The pruning constants of params (the memo's committee may have been grown with others:
     # growth does not read them).
     pruning_params = {k: v for k, v in params.items() if k in _PRUNING_PARAMS}
-    # The pruned copies of with_pruning, sharing the training literals (_pruned_copies).
-    pruned = iter(grown._pruned_copies(Xtr, ytr, [(pruning, pruning_params) for pruning in PRUNINGS if pruning != "none"]))
+    # The pruned copies of with_pruning, sharing the training literals (with_prunings).
+    pruned = iter(grown.with_prunings(Xtr, ytr, [(pruning, pruning_params) for pruning in PRUNINGS if pruning != "none"]))
     for pruning in PRUNINGS:
         model = grown if pruning == "none" else next(pruned)
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
@@ -735,8 +735,8 @@ def _strength_problem(strengths, problem_seed):
     rows = []
     X, y = _synthetic_committee_data(2300, seed=problem_seed)
     grown = DecisionCommittee(pruning="none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
-    # with_pruning("optimistic", ...) for each strength, as one sweep (_pruned_copies).
-    models = grown._pruned_copies(X[:300], y[:300], [("optimistic", dict(optimistic_strength=s)) for s in strengths])
+    # with_pruning("optimistic", ...) for each strength, as one sweep (with_prunings).
+    models = grown.with_prunings(X[:300], y[:300], [("optimistic", dict(optimistic_strength=s)) for s in strengths])
     for strength, model in zip(strengths, models):
         wrong = int(np.count_nonzero(model.predict(X[300:]) != y[300:]))
         rows.append(dict(strength=strength, error=100 * wrong / len(y[300:]), rules=model.n_rules_,
@@ -1283,8 +1283,8 @@ def _sensitivity_fold(strengths, item, grown=None, *, with_growth=False):
     base = dict(dataset=data.name, fold=fold, n_train=len(train), grown_rules=len(grown.grown_monomials_),
                 grown_cells=int(len(np.unique(pattern_codes(sat)))) if sat.shape[1] else 1)
     rows = []
-    # with_pruning("optimistic", ...) for each strength, as one sweep (_pruned_copies).
-    models = grown._pruned_copies(Xtr, ytr, [("optimistic", dict(optimistic_strength=s)) for s in strengths])
+    # with_pruning("optimistic", ...) for each strength, as one sweep (with_prunings).
+    models = grown.with_prunings(Xtr, ytr, [("optimistic", dict(optimistic_strength=s)) for s in strengths])
     for strength, model in zip(strengths, models):
         rows.append(dict(base, strength=strength, errors=int(np.count_nonzero(model.predict(Xte) != yte)),
                          n_test=len(test), rules=model.n_rules_, literals=model.n_literals_,
