@@ -54,22 +54,20 @@ def _native_coretype() -> str | None:
     return os.environ.get("OPENBLAS_CORETYPE") if os.environ.get("OPENBLAS_L2_SIZE") else None
 
 
-def _other_coretype(native: str | None) -> str | None:
-    """A kernel other than ``native`` that this CPU runs: Prescott, or Haswell (AVX2) when the
-    native one is Prescott itself (``OPENBLAS_CORETYPE=Prescott make test`` on a machine that
-    pins its kernel); ``None`` when there is none."""
-    if native != "Prescott":
-        return "Prescott"
-    return "Haswell" if _cpu_has_avx2() else None
-
-
-def _configurations() -> list[dict[str, str | None]]:
+def _coretypes() -> list[str | None]:
+    """The BLAS kernels to compare, the native one first and each once: native, then Prescott and
+    (with AVX2) Haswell on x86-64; the native kernel may be one of those (a machine that pins
+    its kernel, or ``OPENBLAS_CORETYPE=Prescott make test`` there)."""
     coretypes: list[str | None] = [_native_coretype()]
     if platform.machine() in ("x86_64", "AMD64"):
         coretypes.append("Prescott")
         if _cpu_has_avx2():
             coretypes.append("Haswell")
-    coretypes = list(dict.fromkeys(coretypes))  # the native kernel may be one of them: once each
+    return list(dict.fromkeys(coretypes))
+
+
+def _configurations() -> list[dict[str, str | None]]:
+    coretypes = _coretypes()
     configurations = [
         {"OPENBLAS_CORETYPE": c, "OPENBLAS_NUM_THREADS": t, "NPY_DISABLE_CPU_FEATURES": None}
         for c in coretypes for t in ("1", "2")
@@ -146,10 +144,10 @@ def test_the_configurations_really_change_the_blas_kernel(tmp_path):
         info.get("internal_api") == "openblas" for info in threadpool_info()
     ):
         pytest.skip("numpy's BLAS is not OpenBLAS on x86-64: OPENBLAS_CORETYPE selects nothing")
-    native = _native_coretype()
-    other = _other_coretype(native)
-    if other is None:
-        pytest.skip("the native kernel is Prescott and this CPU has no AVX2: no other kernel to compare with")
+    native, *others = _coretypes()
+    if not others:
+        pytest.skip(f"no BLAS kernel other than the native {native} runs on this CPU")
+    other = others[0]
     canaries = set()
     for k, settings in enumerate([{"OPENBLAS_CORETYPE": native, "OPENBLAS_NUM_THREADS": None},
                                   {"OPENBLAS_CORETYPE": other, "OPENBLAS_NUM_THREADS": "1"}]):
