@@ -147,8 +147,8 @@ def render_glance(sections: dict) -> str:
         and how many hold, fail, stay undecided, cannot be decided by the design, or compare
         identical; how many checks of our code agree with their reference), then the verdict
         sentence of each notebook's central claims, ``<!-- /claims:glance -->``. Every number
-        links to :data:`RESULTS_PAGE`: a count to the notebook's section, a sentence to the
-        claim's anchor.
+        is inside a link to :data:`RESULTS_PAGE`: a count to the notebook's section, a whole
+        sentence (its margin, estimate, interval and p) to the claim's anchor.
     """
     lines = [
         "<!-- claims:glance -->",
@@ -176,10 +176,7 @@ def render_glance(sections: dict) -> str:
         )
         for _, row in paper[paper["central"]].iterrows():
             target = f"{RESULTS_PAGE}#{anchor(row['notebook'] or key, row['id'])}"
-            text = sentence(row)
-            head, _, tail = text.partition(" (")
-            linked = f"{head} ([{tail[:-2]}]({target}))." if tail.endswith(").") else f"[{text}]({target})"
-            bullets.append(f"* **{key} [{row['id']}]({target}).** {linked}")
+            bullets.append(f"* **{key} [{row['id']}]({target}).** [{sentence(row)}]({target})")
     body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
     return body + "\n<!-- /claims:glance -->"
 
