@@ -45,11 +45,14 @@ test-fast: $(STAMP)  ## unit tests + doctests, no nbval, no `slow` tests (a few 
 
 # JupyterLab refuses to start as root unless told. Saving a notebook writes the running kernel's
 # Python version and display name into it; the pre-save hook normalises them as the runner does,
-# so a notebook opened and saved without running anything is written back as committed.
+# so a notebook opened and saved without running anything is written back as committed. The
+# contents manager hands each notebook out with the kernel's Python version already in it, so
+# that opening one does not mark it unsaved (JupyterLab copies the kernel's language_info in).
 LAB_ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel; saving leaves git status clean
 	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) \
+	  --ServerApp.contents_manager_class=companion._notebook_metadata.LabContentsManager \
 	  --ContentsManager.pre_save_hook=companion._notebook_metadata.pre_save_hook notebooks/
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
