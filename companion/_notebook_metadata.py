@@ -26,6 +26,9 @@ from __future__ import annotations
 #: what JupyterLab writes when it starts the ``python3`` kernel.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
+#: The command that executes and publishes the notebooks (``make reproduce``).
+RUNNER = "python -m companion.reproduce"
+
 _PAPERMILL_VOLATILE = ("start_time", "end_time", "duration", "input_path", "output_path", "version")
 _CELL_VOLATILE = ("papermill", "execution")
 
@@ -67,6 +70,36 @@ def normalise_metadata(nb: dict) -> dict:
         cell_metadata = cell.get("metadata", {})
         for key in _CELL_VOLATILE:
             cell_metadata.pop(key, None)
+    return nb
+
+
+def stamp_provenance(nb: dict) -> dict:
+    """Record, in place, what executed the notebook; return ``nb``.
+
+    The runner calls it on every notebook it executes: ``metadata.companion`` names the command
+    and the companion's version; the parameters are papermill's ``metadata.papermill.parameters``
+    and the notebook's ``parameters`` cell. The site's notebook pages read all three.
+
+    Parameters
+    ----------
+    nb : dict
+        A notebook (an ``nbformat.NotebookNode`` or the plain dict of its JSON).
+
+    Returns
+    -------
+    dict
+        ``nb`` itself, with ``metadata.companion = {"executed_by": RUNNER, "version": V}``.
+
+    Examples
+    --------
+    >>> import companion
+    >>> stamped = stamp_provenance({"metadata": {}})["metadata"]["companion"]
+    >>> stamped == {"executed_by": "python -m companion.reproduce", "version": companion.__version__}
+    True
+    """
+    from companion import __version__
+
+    nb.setdefault("metadata", {})["companion"] = {"executed_by": RUNNER, "version": __version__}
     return nb
 
 
