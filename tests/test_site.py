@@ -64,6 +64,15 @@ def test_make_site_runs_the_tested_command():
     assert line.split()[1:] == [str(a) if a != str(ROOT / "docs") else "docs" for a in expected], line
 
 
+def test_readme_names_make_site_beside_the_two_commands():
+    """Where the site lands and how to open it, in the README's "Two commands" section."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Two commands\n")
+    section = readme[start: readme.index("\n## ", start + 1)]
+    for text in ("make site", "build/site/index.html", "http.server", "apt-get install chromium"):
+        assert text in section, text
+
+
 @pytest.mark.slow
 def test_site_builds_offline_quickly_and_without_warnings(site):
     out, seconds, warnings = site
@@ -215,3 +224,19 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     assert found == expected, report.summary()
     # the clean pages passed every check: a typeset formula, a figure, the claim's anchor
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+
+
+@pytest.mark.slow
+def test_the_examples_of_docs_using_md_run_as_written():
+    """Every ```pycon block of docs/using.md (the Dask cluster example) is a doctest that passes."""
+    import doctest
+
+    text = (ROOT / "docs" / "using.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```pycon\n(.*?)^```$", text, flags=re.M | re.S)
+    assert blocks, "docs/using.md has no ```pycon example"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    for number, block in enumerate(blocks, start=1):
+        runner.run(parser.get_doctest(block, {}, f"docs/using.md block {number}", "docs/using.md", 0))
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0 and results.attempted >= 8, results
