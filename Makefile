@@ -62,6 +62,7 @@ lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel; savin
 SITE_DIR ?= build/site
 
 site: $(STAMP)  ## the static site of the notebooks and docs into build/site (open build/site/index.html)
+	rm -rf $(SITE_DIR)  # no page of a document that is gone
 	$(PY) -m sphinx -b html -q -E -c docs . $(SITE_DIR)
 	@echo "site: $(SITE_DIR)/index.html (or: $(PY) -m http.server -d $(SITE_DIR), then http://127.0.0.1:8000/)"
 

@@ -3,6 +3,7 @@
 ``tests/test_site.py`` uses it; by hand, after ``make site``::
 
     .venv/bin/python -m tests._site build/site          # every problem, one line each; exit 1 if any
+    .venv/bin/python -m tests._site build/site notebooks/01_decision_list_machine.html   # one page
 
 :func:`build_site` runs the command ``make site`` runs (Sphinx with ``docs/conf.py``) into a given
 folder. :func:`check_site` serves a built site on a loopback port, opens every page in headless
@@ -22,7 +23,8 @@ it and downloads no browser), lets MathJax typeset, and reports, page by page:
 * ``notebook``: a numbered notebook of the source tree without its page, or not in the
   navigation of the landing page; a notebook page without its provenance line (command, seed,
   companion version);
-* ``glance``: in the README's glance block, a number that is not a link;
+* ``glance``: in the README's glance block, a number that is not a link (a notebook's key,
+  ``01``, aside);
 * ``search``: the search page finds nothing for a word every notebook uses.
 """
 
@@ -192,11 +194,9 @@ async () => {
     const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = texts.nextNode(); n; n = texts.nextNode()) {
       if (!inside(n) || !/\d/.test(n.nodeValue)) continue;
-      const el = n.parentElement;
-      if (el.closest('a[href]')) continue;
-      const cell = el.closest('td');  // a table's first column names the notebook
-      if (cell && cell.cellIndex === 0) continue;
-      glance.unlinked.push(n.nodeValue.trim().slice(0, 60));
+      if (n.parentElement.closest('a[href]')) continue;
+      if (/^\s*\d\d\s*$/.test(n.nodeValue)) continue;  // a notebook's key ("01"), not a result
+      glance.unlinked.push(n.nodeValue.trim().slice(0, 80));
     }
   }
   const nav = [...document.querySelectorAll('nav a[href], .bd-sidebar a[href]')].map(a => a.href);
@@ -220,7 +220,7 @@ def _pages(site: Path) -> list[str]:
 
 
 def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
-               search_word: str = "claims", timeout_ms: int = 60_000) -> Report:
+               search_word: str = "claims", timeout_ms: int = 60_000, only: list[str] | None = None) -> Report:
     """Open every page of the built site ``site`` in headless Chromium and report what is wrong.
 
     Parameters
@@ -235,6 +235,9 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
         A word the search page must find.
     timeout_ms : int, default=60000
         Per page.
+    only : list of str, optional
+        Open these pages only (paths in the site, ``notebooks/01_x.html``); the links they hold
+        are still checked against every page, the notebooks' pages only where opened.
 
     Returns
     -------
@@ -246,7 +249,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
     chromium = chromium or find_chromium()
     if chromium is None:
         raise FileNotFoundError("no Chromium: apt-get install chromium, or set COMPANION_CHROMIUM")
-    report = Report(pages=_pages(site))
+    report = Report(pages=[p for p in _pages(site) if only is None or p in only])
     start = time.perf_counter()
     server = _serve(site)
     host, port = server.server_address[:2]
@@ -367,10 +370,12 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
     navigation = {local_path(urldefrag(u)[0]) for u in seen.get(landing, {}).get("nav", [])}
     for notebook in sorted(p for p in (Path(source) / "notebooks").glob("*.ipynb") if NUMBERED.match(p.name)):
         page = f"notebooks/{notebook.stem}.html"
+        if only is not None and page not in only:
+            continue
         if page not in seen:
             problems.add(Problem(page, "notebook", f"{notebook.name} has no page"))
             continue
-        if page not in navigation:
+        if page not in navigation and (landing is not None or only is None):
             problems.add(Problem(landing or "README.html", "notebook", f"{page} is not in the navigation"))
         lines = seen[page]["provenance"]
         if len(lines) != 1 or not PROVENANCE.search(lines[0]):
@@ -391,7 +396,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
 
 def main(argv: list[str]) -> int:
     site = Path(argv[0]) if argv else ROOT / "build" / "site"
-    report = check_site(site)
+    report = check_site(site, only=argv[1:] or None)
     print(report.summary())
     return 1 if report.problems else 0
 

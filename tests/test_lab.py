@@ -124,3 +124,16 @@ def test_opening_in_lab_changes_nothing_jupyterlab_would_mark_unsaved(tmp_path):
         model = asyncio.run(lab.get(path.name))
         asyncio.run(lab.save({"type": "notebook", "format": "json", "content": model["content"]}, path.name))
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+def test_every_cell_id_is_unique_and_the_injected_cell_has_its_own():
+    """JupyterLab, nbconvert and the site address cells by id: no two cells of a notebook share
+    one, and the cell papermill injects has the runner's fixed id, not the parameters cell's."""
+    for path in NOTEBOOKS:
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        ids = [cell.get("id") for cell in cells]
+        assert None not in ids and len(set(ids)) == len(ids), path.name
+        tagged = {tag: [c["id"] for c in cells if tag in c.get("metadata", {}).get("tags", [])]
+                  for tag in ("parameters", "injected-parameters")}
+        assert len(tagged["parameters"]) == 1 and tagged["injected-parameters"] == ["injected-parameters"], (
+            path.name, tagged)
