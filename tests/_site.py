@@ -266,24 +266,28 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+            # One tab for every page (a browser process per page would double the time), each page
+            # opened as on a first visit: the storage is emptied before any of its scripts runs.
+            context = browser.new_context()
+            context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+            events: list[tuple[str, str]] = []
+
+            def route(route, request):
+                if local_path(request.url) is None and not request.url.startswith(("data:", "blob:")):
+                    events.append(("network", f"request leaving the machine refused: {request.url}"))
+                    return route.abort()
+                return route.continue_()
+
+            context.route("**/*", route)
+            page = context.new_page()
+            page.on("console", lambda m: events.append(("console", m.text[:200])) if m.type == "error" else None)
+            page.on("pageerror", lambda e: events.append(("console", f"uncaught: {str(e)[:200]}")))
+            page.on("requestfailed", lambda r: events.append(
+                ("network", f"{r.url} failed: {r.failure}")) if local_path(r.url) is not None else None)
+            page.on("response", lambda r: events.append(
+                ("network", f"{r.url} answered {r.status}")) if r.status >= 400 else None)
             for name in report.pages:
-                context = browser.new_context()  # each page as a first visit: nothing stored
-                page = context.new_page()
-                events: list[tuple[str, str]] = []
-
-                def route(route, request):
-                    if local_path(request.url) is None and not request.url.startswith(("data:", "blob:")):
-                        events.append(("network", f"request leaving the machine refused: {request.url}"))
-                        return route.abort()
-                    return route.continue_()
-
-                page.route("**/*", route)
-                page.on("console", lambda m: events.append(("console", m.text[:200])) if m.type == "error" else None)
-                page.on("pageerror", lambda e: events.append(("console", f"uncaught: {str(e)[:200]}")))
-                page.on("requestfailed", lambda r: events.append(
-                    ("network", f"{r.url} failed: {r.failure}")) if local_path(r.url) is not None else None)
-                page.on("response", lambda r: events.append(
-                    ("network", f"{r.url} answered {r.status}")) if r.status >= 400 else None)
+                events.clear()
                 page.goto(base + name, wait_until="load", timeout=timeout_ms)
                 if name == "index.html":  # sends the browser to the landing page, read on its own
                     try:
@@ -298,7 +302,6 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                             "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
                 else:
                     data = page.evaluate(_READ_PAGE)
-                context.close()
                 seen[name] = data
                 for kind, detail in events:
                     problems.add(Problem(name, kind, detail))
@@ -320,8 +323,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 for text in data["raw"]:
                     problems.add(Problem(name, "math", f"TeX left in the text: {text!r}"))
             # the search page finds what the pages say
-            context = browser.new_context()
-            page = context.new_page()
+            events.clear()
             page.goto(base + f"search.html?q={search_word}", wait_until="load", timeout=timeout_ms)
             try:
                 page.wait_for_selector("#search-results li, ul.search li", timeout=timeout_ms)
@@ -330,6 +332,8 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 found = 0
             if not found:
                 problems.add(Problem("search.html", "search", f"nothing found for {search_word!r}"))
+            for kind, detail in events:
+                problems.add(Problem("search.html", kind, detail))
             context.close()
             browser.close()
     finally:
