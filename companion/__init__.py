@@ -38,25 +38,10 @@ published numbers in :mod:`companion.paper_numbers`.
 
 from importlib import import_module
 
+from companion._learners import LEARNERS as _LEARNERS
+
 __version__ = "0.1.0"
 
-_LEARNERS = {
-    "DecisionListMachine": "companion.decision_list",
-    "BallSetCoveringMachine": "companion.decision_list",
-    "Prism": "companion.prism",
-    "KernelPerceptron": "companion.perceptrons",
-    "MaximalMarginPerceptron": "companion.perceptrons",
-    "MaskPerceptron": "companion.perceptrons",
-    "DecisionCommittee": "companion.widc",
-    "SetCoveringStumps": "companion.stumps",
-    "OccamStumps": "companion.stumps",
-    "PacBayesStumps": "companion.stumps",
-    "OneR": "companion.baselines",
-    "OrderedRipper": "companion.baselines",
-    "PrunedDecisionTree": "companion.baselines",
-    "FrameEncoder": "companion.preprocessing",
-    "MDLDiscretizer": "companion.preprocessing",
-}
 
 __all__ = ["__version__", "from_dict", *_LEARNERS]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 
 from sklearn.base import BaseEstimator
 
@@ -33,7 +34,6 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
     -------
     list of (str, type)
     """
-    import companion
     from sklearn.base import ClassifierMixin, TransformerMixin
 
     keep = {
@@ -45,7 +45,8 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
         raise ValueError(f"type_filter must be None, 'classifier' or 'transformer', got {type_filter!r}")
 
     found = {}
-    for module_info in pkgutil.walk_packages(companion.__path__, prefix="companion."):
+    # the package's own folder, walked without importing the package from inside it
+    for module_info in pkgutil.walk_packages([str(Path(__file__).resolve().parent)], prefix="companion."):
         leaf = module_info.name.rsplit(".", 1)[-1]
         if leaf.startswith("_") or leaf in {"reproduce"}:
             continue
