@@ -50,7 +50,7 @@ def _offline(command: list[str]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """The checkout's site, built offline into a temporary folder: (folder, seconds, warnings)."""
+    """The checkout's site, built offline into a temporary folder: (folder, processor seconds, warnings)."""
     out = tmp_path_factory.mktemp("site") / "html"
     seconds, warnings = build_site(out, wrap=_offline)
     return out, seconds, warnings
@@ -77,7 +77,7 @@ def test_readme_names_make_site_beside_the_two_commands():
 def test_site_builds_offline_quickly_and_without_warnings(site):
     out, seconds, warnings = site
     assert not warnings, "the site's build warns:\n" + "\n".join(warnings)
-    assert seconds < 120, f"the site took {seconds:.0f} s to build"
+    assert seconds < 60, f"the site's build took {seconds:.0f} s of processor time"  # well under 2 minutes
     assert (out / "index.html").is_file() and (out / "README.html").is_file()
     for notebook in NOTEBOOKS:
         assert (out / "notebooks" / f"{notebook.stem}.html").is_file(), notebook.name
