@@ -89,7 +89,7 @@ def test_site_builds_offline_quickly_and_without_warnings(site):
 
 
 @pytest.mark.slow
-def test_every_page_reads_in_a_real_browser(site, chromium):
+def test_every_page_reads_in_a_real_browser(chromium, site):
     out, _, _ = site
     report = check_site(out, chromium=chromium)
     assert not report.problems, report.summary()
