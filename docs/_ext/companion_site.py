@@ -74,8 +74,8 @@ def _parameters(nb: dict) -> tuple[dict, str | None]:
                 if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
                     try:
                         values[node.targets[0].id] = ast.literal_eval(node.value)
-                    except ValueError:
-                        pass
+                    except (ValueError, TypeError, SyntaxError):
+                        pass  # not a literal: the page names only literal parameters
             break
     values.update(nb.get("metadata", {}).get("papermill", {}).get("parameters", {}))
     return values, cell_id
