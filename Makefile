@@ -1,13 +1,13 @@
 # Two commands lead the README:  make reproduce   and   make test  (and  make lab  to read the notebooks).
 # All create .venv on first use from requirements.lock (exact pins of the core and of every extra:
-# notebooks, test, dask, baselines), then install `companion` editable. Using only the learners
+# notebooks, test, dask, baselines, site), then install `companion` editable. Using only the learners
 # needs far less: `pip install .` (the core; see README).
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: reproduce reproduce-fast test test-fast lab bench check-core-install clean-venv
+.PHONY: reproduce reproduce-fast test test-fast lab site bench check-core-install clean-venv
 
 $(STAMP): pyproject.toml requirements.lock
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -45,12 +45,26 @@ test-fast: $(STAMP)  ## unit tests + doctests, no nbval, no `slow` tests (a few 
 
 # JupyterLab refuses to start as root unless told. Saving a notebook writes the running kernel's
 # Python version and display name into it; the pre-save hook normalises them as the runner does,
-# so a notebook opened and saved without running anything is written back as committed.
+# so a notebook opened and saved without running anything is written back as committed. The
+# contents manager hands each notebook out with the kernel's Python version already in it, so
+# that opening one does not mark it unsaved (JupyterLab copies the kernel's language_info in).
 LAB_ROOT_FLAG := $(shell [ "$$(id -u)" = 0 ] && echo --allow-root)
 
 lab: $(STAMP)  ## open the notebooks in JupyterLab, with the .venv kernel; saving leaves git status clean
 	$(VENV)/bin/jupyter lab $(LAB_ROOT_FLAG) \
+	  --ServerApp.contents_manager_class=companion._notebook_metadata.LabContentsManager \
 	  --ContentsManager.pre_save_hook=companion._notebook_metadata.pre_save_hook notebooks/
+
+# The notebooks as committed (never re-executed), the README and docs/ as a static site: Sphinx
+# with myst-nb and the book theme (docs/conf.py, docs/_ext/companion_site.py); MathJax, fonts and
+# search are served from the site itself, so it reads offline. tests/test_site.py builds it the
+# same way and opens every page in Chromium.
+SITE_DIR ?= build/site
+
+site: $(STAMP)  ## the static site of the notebooks and docs into build/site (open build/site/index.html)
+	rm -rf $(SITE_DIR)  # no page of a document that is gone
+	$(PY) -m sphinx -b html -q -E -c docs . $(SITE_DIR)
+	@echo "site: $(SITE_DIR)/index.html (or: $(PY) -m http.server -d $(SITE_DIR), then http://127.0.0.1:8000/)"
 
 bench: $(STAMP)  ## side-by-side timings, ratios to figures/benchmarks.*
 	$(PY) -m benchmarks.run

@@ -11,6 +11,13 @@ write notebooks and apply the same rule, :func:`normalise_metadata`:
   pre_save_hook``): a notebook opened and saved without running anything, which JupyterLab has
   given the running kernel's Python version and display name, is written back byte for byte as
   committed, so ``git status`` stays clean.
+
+The other way round, ``make lab``'s contents manager (:class:`LabContentsManager`) hands
+JupyterLab each notebook with the ``language_info`` this interpreter's kernel will report (the
+committed one plus the Python version, :func:`kernel_language_info`). JupyterLab replaces a
+notebook's ``language_info`` with the kernel's as soon as the kernel is ready and marks the
+notebook unsaved when the two differ, which, with the version removed, they always did; now a
+notebook opened in ``make lab`` stays saved until something in it changes.
 """
 
 from __future__ import annotations
@@ -18,6 +25,9 @@ from __future__ import annotations
 #: The kernel spec the notebooks are committed with: what ipykernel's own spec reports, which is
 #: what JupyterLab writes when it starts the ``python3`` kernel.
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
+
+#: The command that executes and publishes the notebooks (``make reproduce``).
+RUNNER = "python -m companion.reproduce"
 
 _PAPERMILL_VOLATILE = ("start_time", "end_time", "duration", "input_path", "output_path", "version")
 _CELL_VOLATILE = ("papermill", "execution")
@@ -63,6 +73,36 @@ def normalise_metadata(nb: dict) -> dict:
     return nb
 
 
+def stamp_provenance(nb: dict) -> dict:
+    """Record, in place, what executed the notebook; return ``nb``.
+
+    The runner calls it on every notebook it executes: ``metadata.companion`` names the command
+    and the companion's version; the parameters are papermill's ``metadata.papermill.parameters``
+    and the notebook's ``parameters`` cell. The site's notebook pages read all three.
+
+    Parameters
+    ----------
+    nb : dict
+        A notebook (an ``nbformat.NotebookNode`` or the plain dict of its JSON).
+
+    Returns
+    -------
+    dict
+        ``nb`` itself, with ``metadata.companion = {"executed_by": RUNNER, "version": V}``.
+
+    Examples
+    --------
+    >>> import companion
+    >>> stamped = stamp_provenance({"metadata": {}})["metadata"]["companion"]
+    >>> stamped == {"executed_by": "python -m companion.reproduce", "version": companion.__version__}
+    True
+    """
+    from companion import __version__
+
+    nb.setdefault("metadata", {})["companion"] = {"executed_by": RUNNER, "version": __version__}
+    return nb
+
+
 def pre_save_hook(model: dict, **kwargs) -> None:
     """Jupyter server's pre-save hook: normalise a notebook's metadata before it is written.
 
@@ -82,3 +122,99 @@ def pre_save_hook(model: dict, **kwargs) -> None:
     """
     if model.get("type") == "notebook" and isinstance(model.get("content"), dict):
         normalise_metadata(model["content"])
+
+
+def kernel_language_info() -> dict:
+    """The ``language_info`` that ipykernel, running in this interpreter, reports to JupyterLab.
+
+    Returns
+    -------
+    dict
+        The committed notebooks' ``language_info`` with this interpreter's Python version
+        (``sys.version``'s first word, as ipykernel writes it).
+
+    Examples
+    --------
+    >>> import sys
+    >>> info = kernel_language_info()
+    >>> info["version"] == sys.version.split()[0], info["codemirror_mode"]
+    (True, {'name': 'ipython', 'version': 3})
+    """
+    import sys
+
+    return {
+        "codemirror_mode": {"name": "ipython", "version": sys.version_info[0]},
+        "file_extension": ".py",
+        "mimetype": "text/x-python",
+        "name": "python",
+        "nbconvert_exporter": "python",
+        "pygments_lexer": "ipython3",
+        "version": sys.version.split()[0],
+    }
+
+
+def add_kernel_version(nb: dict) -> dict:
+    """Give a normalised notebook, in place, the Python version its kernel will report; return ``nb``.
+
+    The inverse of what :func:`normalise_metadata` does to ``language_info``: applied to a
+    notebook as committed (``python3`` kernel, ``language_info`` without a version and otherwise
+    equal to :func:`kernel_language_info`), it sets ``language_info`` to exactly what the kernel
+    reports, so that JupyterLab, which copies the kernel's ``language_info`` into the notebook
+    once the kernel is ready, finds nothing to change. Any other notebook is left alone.
+
+    Parameters
+    ----------
+    nb : dict
+        A notebook (an ``nbformat.NotebookNode`` or the plain dict of its JSON).
+
+    Returns
+    -------
+    dict
+        ``nb`` itself.
+
+    Examples
+    --------
+    >>> info = kernel_language_info()
+    >>> committed = {k: v for k, v in info.items() if k != "version"}
+    >>> nb = {"metadata": {"kernelspec": dict(KERNELSPEC), "language_info": dict(committed)}}
+    >>> add_kernel_version(nb)["metadata"]["language_info"] == info
+    True
+    >>> normalise_metadata(nb)["metadata"]["language_info"] == committed  # and back, on save
+    True
+    """
+    metadata = nb.get("metadata", {})
+    info = kernel_language_info()
+    current = metadata.get("language_info")
+    if (metadata.get("kernelspec", {}).get("name") == KERNELSPEC["name"] and isinstance(current, dict)
+            and {k: v for k, v in current.items() if k != "version"}
+            == {k: v for k, v in info.items() if k != "version"}):
+        metadata["language_info"] = info
+    return nb
+
+
+def _lab_contents_manager():
+    from jupyter_server.services.contents.largefilemanager import AsyncLargeFileManager
+
+    class LabContentsManager(AsyncLargeFileManager):
+        """JupyterLab's default contents manager, handing out notebooks with :func:`add_kernel_version`.
+
+        ``make lab`` starts the server with it (``--ServerApp.contents_manager_class``) and with
+        :func:`pre_save_hook`, so that opening a notebook does not mark it unsaved and saving it
+        writes the committed bytes back.
+        """
+
+        async def get(self, path, content=True, type=None, format=None, **kwargs):
+            model = await super().get(path, content=content, type=type, format=format, **kwargs)
+            if model.get("type") == "notebook" and model.get("content") is not None:
+                add_kernel_version(model["content"])
+            return model
+
+    return LabContentsManager
+
+
+def __getattr__(name: str):
+    # The class needs jupyter_server (the notebooks extra): built when the server asks for it,
+    # so that the runner and the core install import this module without it.
+    if name == "LabContentsManager":
+        return _lab_contents_manager()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

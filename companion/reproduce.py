@@ -48,7 +48,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion._notebook_metadata import normalise_metadata
+from companion._notebook_metadata import normalise_metadata, stamp_provenance
 from companion.paths import NOTEBOOKS, ROOT
 
 __all__ = [
@@ -543,7 +543,8 @@ def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
     """Make an executed notebook a function of its inputs only, so reruns give the same bytes.
 
     Drops papermill's timestamps, durations, paths and version, nbclient's per-cell timings and
-    the kernel's Python version, and fixes the kernel spec's display name
+    the kernel's Python version, records the command and the companion's version
+    (:func:`companion._notebook_metadata.stamp_provenance`), and fixes the kernel spec's display name
     (:func:`companion._notebook_metadata.normalise_metadata`, the rule ``make lab``'s git filter
     applies too), merges stream outputs split by flush timing, and gives the cell papermill injects a fixed
     id instead of its random one. When ``source`` (the
@@ -552,7 +553,7 @@ def _strip_volatile_metadata(path: Path, source: Path | None = None) -> None:
     """
     import nbformat
 
-    nb = normalise_metadata(nbformat.read(path, as_version=4))
+    nb = stamp_provenance(normalise_metadata(nbformat.read(path, as_version=4)))
     for cell in nb.cells:
         if cell.cell_type == "code":
             cell.outputs = _coalesce_streams(cell.outputs)

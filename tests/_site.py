@@ -1,0 +1,415 @@
+"""Build the companion's site and read every page of it in a real browser (Chromium, Playwright).
+
+``tests/test_site.py`` uses it; by hand, after ``make site``::
+
+    .venv/bin/python -m tests._site build/site          # every problem, one line each; exit 1 if any
+    .venv/bin/python -m tests._site build/site notebooks/01_decision_list_machine.html   # one page
+
+:func:`build_site` runs the command ``make site`` runs (Sphinx with ``docs/conf.py``) into a given
+folder. :func:`check_site` serves a built site on a loopback port, opens every page in headless
+Chromium (the machine's: Debian's ``chromium``, found by :func:`find_chromium`; Playwright drives
+it and downloads no browser), lets MathJax typeset, and reports, page by page:
+
+* ``console``: an error written to the browser console, or an uncaught script error;
+* ``network``: a request that failed or answered 400 or more, and any request that leaves the
+  machine (a CDN): it is refused, the site must work offline;
+* ``image``: an ``<img>`` that did not load (missing file, undecodable data);
+* ``link`` / ``anchor``: a link inside the site to a file that does not exist, or to a ``#id``
+  that the target page does not hold;
+* ``math``: a formula MathJax could not typeset (``mjx-merror``), a math element left without
+  typeset output, or TeX left in the text: a ``$`` (or ``\\(``, ``\\[``) outside code, which is
+  what a formula MyST did not recognise looks like;
+* ``id``: the same ``id`` twice on one page;
+* ``notebook``: a numbered notebook of the source tree without its page, or not in the
+  navigation of the landing page; a notebook page without its provenance line (command, seed,
+  companion version);
+* ``glance``: in the README's glance block, a number that is not a link (a notebook's key,
+  ``01``, aside);
+* ``search``: the search page finds nothing for a word every notebook uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import unquote, urldefrag, urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+NUMBERED = re.compile(r"^\d\d_.*\.ipynb$")
+
+#: Chromium's options for a headless run as root in a container, without any background traffic.
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--disable-dev-shm-usage"]
+
+#: The provenance line of a notebook page (docs/_ext/companion_site.py writes it).
+PROVENANCE = re.compile(
+    r"Executed by python -m companion\.reproduce[^,]*, (seed -?\d+|no seed \(nothing in it is random\)), "
+    r"companion version \d+\.\d+\.\d+"
+)
+
+
+def find_chromium() -> str | None:
+    """The machine's Chromium: ``$COMPANION_CHROMIUM``, else ``chromium`` on the PATH, else None."""
+    candidate = os.environ.get("COMPANION_CHROMIUM") or shutil.which("chromium")
+    if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
+        return candidate
+    return None
+
+
+def site_command(source: Path, out: Path) -> list[str]:
+    """The Sphinx command of ``make site``: ``docs/conf.py`` over ``source``, HTML into ``out``."""
+    return [sys.executable, "-m", "sphinx", "-b", "html", "-q", "-E", "-c", str(ROOT / "docs"),
+            str(source), str(out)]
+
+
+def build_site(out: Path, source: Path = ROOT, wrap=None) -> tuple[float, list[str]]:
+    """Build the site of ``source`` into ``out``; its processor time and its warnings (one per line).
+
+    ``wrap``, when given, maps the command to the one run (``unshare -rn ...``: no network). The
+    time is the build's processor time (user + system), which on an idle machine is its wall time
+    (Sphinx reads and writes in one process) and which other work on a shared machine does not
+    inflate.
+
+    Raises
+    ------
+    RuntimeError
+        When Sphinx exits with an error.
+    """
+    import resource
+
+    command = site_command(source, out)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    completed = subprocess.run(wrap(command) if wrap else command, capture_output=True, text=True, cwd=source)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if completed.returncode != 0:
+        raise RuntimeError(f"sphinx-build failed ({completed.returncode}):\n{completed.stderr[-4000:]}")
+    warnings = [line for line in completed.stderr.splitlines() if "WARNING" in line or "ERROR" in line]
+    return seconds, warnings
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """One thing wrong with one page."""
+
+    page: str
+    kind: str
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.page}: {self.kind}: {self.detail}"
+
+
+@dataclass
+class Report:
+    """What :func:`check_site` found."""
+
+    pages: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    links: int = 0
+    anchors: int = 0
+    images: int = 0
+    formulas: int = 0
+    glance_links: int = 0
+    seconds: float = 0.0
+
+    def kinds(self) -> set[tuple[str, str]]:
+        """The ``(page, kind)`` pairs of the problems."""
+        return {(p.page, p.kind) for p in self.problems}
+
+    def summary(self) -> str:
+        lines = [f"{len(self.pages)} pages, {self.links} internal links ({self.anchors} to an anchor), "
+                 f"{self.images} images, {self.formulas} formulas, {self.glance_links} glance links, "
+                 f"{len(self.problems)} problems, {self.seconds:.1f} s"]
+        return "\n".join(lines + [str(p) for p in sorted(self.problems)])
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class _Ids(HTMLParser):
+    """The ids (and ``<a name>``) of an HTML file, for link targets the browser did not open."""
+
+    def __init__(self):
+        super().__init__()
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value and (name == "id" or (tag == "a" and name == "name")):
+                self.ids.add(value)
+
+
+#: Run in the page once it has loaded and MathJax has typeset: what the checks read.
+_READ_PAGE = r"""
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
+    .concat([...document.querySelectorAll('a[name]')].map(e => e.getAttribute('name')));
+  const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
+  const images = [...document.querySelectorAll('img')].map(i => ({
+    src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0}));
+  const maths = [...document.querySelectorAll('.math')];
+  const untypeset = maths.filter(m => !m.querySelector('mjx-container') && !m.closest('mjx-container'))
+    .map(m => m.textContent.trim().slice(0, 80));
+  const merrors = [...document.querySelectorAll('mjx-merror')].map(e => {
+    const math = e.closest('mjx-container');
+    return (e.getAttribute('data-mjx-error') || e.textContent || '').slice(0, 80)
+      + (math && math.parentElement ? ' in ' + math.parentElement.textContent.slice(0, 60) : '');
+  });
+  const main = document.querySelector('article') || document.body;
+  const skip = 'code, pre, script, style, kbd, samp, mjx-container, .highlight, .math, textarea';
+  const raw = [];
+  const walker = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const t = n.nodeValue;
+    if (/\$|\\\(|\\\[/.test(t) && !(n.parentElement && n.parentElement.closest(skip))) {
+      raw.push(t.trim().slice(0, 100));
+    }
+  }
+  // the README's glance block: between the comments <!-- claims:glance --> and <!-- /claims:glance -->
+  const glance = {found: false, links: [], unlinked: []};
+  const comments = document.createTreeWalker(document.body, NodeFilter.SHOW_COMMENT);
+  let start = null, end = null;
+  for (let c = comments.nextNode(); c; c = comments.nextNode()) {
+    const v = c.nodeValue.trim();
+    if (v === 'claims:glance') start = c;
+    if (v === '/claims:glance') end = c;
+  }
+  if (start && end) {
+    glance.found = true;
+    const range = document.createRange();
+    range.setStartAfter(start); range.setEndBefore(end);
+    const inside = n => range.intersectsNode(n);
+    for (const a of document.querySelectorAll('a[href]')) if (inside(a)) glance.links.push(a.href);
+    const texts = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = texts.nextNode(); n; n = texts.nextNode()) {
+      if (!inside(n) || !/\d/.test(n.nodeValue)) continue;
+      if (n.parentElement.closest('a[href]')) continue;
+      if (/^\s*\d\d\s*$/.test(n.nodeValue)) continue;  // a notebook's key ("01"), not a result
+      glance.unlinked.push(n.nodeValue.trim().slice(0, 80));
+    }
+  }
+  const nav = [...document.querySelectorAll('nav a[href], .bd-sidebar a[href]')].map(a => a.href);
+  const provenance = [...document.querySelectorAll('div.provenance')].map(d => d.textContent.replace(/\s+/g, ' ').trim());
+  return {ids, links, images, formulas: maths.length, untypeset, merrors, raw, glance, nav, provenance};
+}
+"""
+
+
+def _serve(folder: Path):
+    handler = functools.partial(_Quiet, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    return server
+
+
+def _pages(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html")
+                  if not p.relative_to(site).parts[0].startswith("_"))
+
+
+def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
+               search_word: str = "claims", timeout_ms: int = 60_000, only: list[str] | None = None) -> Report:
+    """Open every page of the built site ``site`` in headless Chromium and report what is wrong.
+
+    Parameters
+    ----------
+    site : pathlib.Path
+        A built site (``make site``'s ``build/site``).
+    source : pathlib.Path, default=the checkout
+        The tree it was built from: its ``notebooks/NN_*.ipynb`` must all have a page.
+    chromium : str, optional
+        The browser's executable (default :func:`find_chromium`).
+    search_word : str, default="claims"
+        A word the search page must find.
+    timeout_ms : int, default=60000
+        Per page.
+    only : list of str, optional
+        Open these pages only (paths in the site, ``notebooks/01_x.html``); the links they hold
+        are still checked against every page, the notebooks' pages only where opened.
+
+    Returns
+    -------
+    Report
+    """
+    from playwright.sync_api import sync_playwright
+
+    site = Path(site).resolve()
+    chromium = chromium or find_chromium()
+    if chromium is None:
+        raise FileNotFoundError("no Chromium: apt-get install chromium, or set COMPANION_CHROMIUM")
+    report = Report(pages=[p for p in _pages(site) if only is None or p in only])
+    start = time.perf_counter()
+    server = _serve(site)
+    host, port = server.server_address[:2]
+    base = f"http://{host}:{port}/"
+    seen: dict[str, dict] = {}
+    problems: set[Problem] = set()
+
+    def local_path(url: str) -> str | None:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or parts.netloc != f"{host}:{port}":
+            return None
+        return unquote(parts.path).lstrip("/") or "index.html"
+
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
+            # One tab for every page (a browser process per page would double the time), each page
+            # opened as on a first visit: the storage is emptied before any of its scripts runs.
+            context = browser.new_context()
+            context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+            events: list[tuple[str, str]] = []
+
+            def route(route, request):
+                if local_path(request.url) is None and not request.url.startswith(("data:", "blob:")):
+                    events.append(("network", f"request leaving the machine refused: {request.url}"))
+                    return route.abort()
+                return route.continue_()
+
+            context.route("**/*", route)
+            page = context.new_page()
+            page.on("console", lambda m: events.append(("console", m.text[:200])) if m.type == "error" else None)
+            page.on("pageerror", lambda e: events.append(("console", f"uncaught: {str(e)[:200]}")))
+            page.on("requestfailed", lambda r: events.append(
+                ("network", f"{r.url} failed: {r.failure}")) if local_path(r.url) is not None else None)
+            page.on("response", lambda r: events.append(
+                ("network", f"{r.url} answered {r.status}")) if r.status >= 400 else None)
+            for name in report.pages:
+                events.clear()
+                page.goto(base + name, wait_until="load", timeout=timeout_ms)
+                if name == "index.html":  # sends the browser to the landing page, read on its own
+                    try:
+                        page.wait_for_url(lambda url: not url.endswith("/index.html"), timeout=10_000)
+                        page.wait_for_load_state("load", timeout=timeout_ms)
+                    except Exception:  # noqa: BLE001 (Playwright's timeout: it stayed)
+                        pass
+                    landed = local_path(page.url)
+                    if landed is None or landed == "index.html" or not (site / landed).is_file():
+                        problems.add(Problem(name, "link", f"does not lead to the landing page ({page.url})"))
+                    data = {"ids": [], "links": [page.url], "images": [], "formulas": 0, "untypeset": [],
+                            "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
+                else:
+                    data = page.evaluate(_READ_PAGE)
+                seen[name] = data
+                for kind, detail in events:
+                    problems.add(Problem(name, kind, detail))
+                counts = {}
+                for i in data["ids"]:
+                    counts[i] = counts.get(i, 0) + 1
+                for i, n in counts.items():
+                    if n > 1:
+                        problems.add(Problem(name, "id", f"id {i!r} appears {n} times"))
+                for image in data["images"]:
+                    report.images += 1
+                    if not image["ok"]:
+                        problems.add(Problem(name, "image", f"does not load: {image['src'][:120]}"))
+                report.formulas += data["formulas"]
+                for text in data["untypeset"]:
+                    problems.add(Problem(name, "math", f"not typeset: {text}"))
+                for text in data["merrors"]:
+                    problems.add(Problem(name, "math", f"TeX error: {text}"))
+                for text in data["raw"]:
+                    problems.add(Problem(name, "math", f"TeX left in the text: {text!r}"))
+            # the search page finds what the pages say
+            events.clear()
+            page.goto(base + f"search.html?q={search_word}", wait_until="load", timeout=timeout_ms)
+            try:
+                page.wait_for_selector("#search-results li, ul.search li", timeout=timeout_ms)
+                found = page.locator("ul.search li").count()
+            except Exception:  # noqa: BLE001 (Playwright's timeout: nothing found)
+                found = 0
+            if not found:
+                problems.add(Problem("search.html", "search", f"nothing found for {search_word!r}"))
+            for kind, detail in events:
+                problems.add(Problem("search.html", kind, detail))
+            context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+    # links and anchors, now that every page's ids are known
+    static_ids: dict[str, set[str]] = {}
+
+    def ids_of(path: str) -> set[str]:
+        if path in seen:
+            return set(seen[path]["ids"])
+        if path not in static_ids:
+            parser = _Ids()
+            parser.feed((site / path).read_text(encoding="utf-8", errors="replace"))
+            static_ids[path] = parser.ids
+        return static_ids[path]
+
+    for name, data in seen.items():
+        for url in set(data["links"]):
+            target, fragment = urldefrag(url)
+            path = local_path(target)
+            if path is None:
+                continue
+            report.links += 1
+            if path.endswith("/"):
+                path += "index.html"
+            if not (site / path).is_file():
+                problems.add(Problem(name, "link", f"to a missing file: {path}"))
+                continue
+            if fragment and path.endswith(".html"):
+                report.anchors += 1
+                if unquote(fragment) not in ids_of(path):
+                    problems.add(Problem(name, "anchor", f"{path}#{fragment} is not on that page"))
+
+    # every notebook has its page, in the landing page's navigation, with its provenance line
+    landing = next((n for n in ("README.html",) if n in seen), None)
+    navigation = {local_path(urldefrag(u)[0]) for u in seen.get(landing, {}).get("nav", [])}
+    for notebook in sorted(p for p in (Path(source) / "notebooks").glob("*.ipynb") if NUMBERED.match(p.name)):
+        page = f"notebooks/{notebook.stem}.html"
+        if only is not None and page not in only:
+            continue
+        if page not in seen:
+            problems.add(Problem(page, "notebook", f"{notebook.name} has no page"))
+            continue
+        if page not in navigation and (landing is not None or only is None):
+            problems.add(Problem(landing or "README.html", "notebook", f"{page} is not in the navigation"))
+        lines = seen[page]["provenance"]
+        if len(lines) != 1 or not PROVENANCE.search(lines[0]):
+            problems.add(Problem(page, "notebook", f"no provenance line (command, seed, version): {lines}"))
+
+    # the README glance: every number a link (and the links were checked above)
+    if landing is not None and seen[landing]["glance"]["found"]:
+        glance = seen[landing]["glance"]
+        report.glance_links = len(glance["links"])
+        for text in glance["unlinked"]:
+            problems.add(Problem(landing, "glance", f"a number that is not a link: {text!r}"))
+        if not glance["links"]:
+            problems.add(Problem(landing, "glance", "no link in the glance block"))
+    report.problems = sorted(problems)
+    report.seconds = time.perf_counter() - start
+    return report
+
+
+def main(argv: list[str]) -> int:
+    site = Path(argv[0]) if argv else ROOT / "build" / "site"
+    report = check_site(site, only=argv[1:] or None)
+    print(report.summary())
+    return 1 if report.problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,242 @@
+"""``make site``: the executed notebooks, the README and docs/ as a static site, read in a real browser.
+
+The site is built (as ``make site`` builds it, into a temporary folder, without network where the
+machine can cut it: ``unshare -n``) and every page is opened in headless Chromium by
+:func:`tests._site.check_site`, which fails on a console error, a request that fails or leaves
+the machine, an image that does not load, a broken internal link or anchor, math left untypeset
+or as raw TeX, a notebook without its page or provenance line, and a number of the README's glance
+that is not a link. A small site built from a tree made here, with one defect per page, shows
+that each of those checks can fail, on the page holding the defect and only there.
+
+The browser tests need the machine's Chromium (Debian's ``chromium``: ``apt-get install
+chromium``); where there is none they are skipped, saying so. ``.ci/run`` installs it when it can.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from companion.paths import ROOT
+from tests._site import PROVENANCE, build_site, check_site, find_chromium, site_command
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NO_CHROMIUM = ("no Chromium on this machine: the site's browser test needs Debian's chromium "
+               "(apt-get install chromium) or COMPANION_CHROMIUM pointing at one")
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    pytest.importorskip("playwright", reason="Playwright (the site extra of requirements.lock) is not installed")
+    path = find_chromium()
+    if path is None:
+        pytest.skip(NO_CHROMIUM)
+    return path
+
+
+def _offline(command: list[str]) -> list[str]:
+    """``command`` in a network namespace of its own (no network at all) where the machine allows it."""
+    if shutil.which("unshare") and subprocess.run(["unshare", "-rn", "true"], capture_output=True).returncode == 0:
+        return ["unshare", "-rn", *command]
+    return command
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    """The checkout's site, built offline into a temporary folder: (folder, processor seconds, warnings)."""
+    out = tmp_path_factory.mktemp("site") / "html"
+    seconds, warnings = build_site(out, wrap=_offline)
+    return out, seconds, warnings
+
+
+def test_make_site_runs_the_tested_command():
+    """``make site`` and these tests build with the same Sphinx command, into build/site by default."""
+    completed = subprocess.run(["make", "-n", "site"], cwd=ROOT, capture_output=True, text=True, check=True)
+    line = next(line for line in completed.stdout.splitlines() if "sphinx" in line)
+    expected = site_command(Path("."), Path("build/site"))[1:]  # the interpreter is make's $(PY)
+    assert line.split()[1:] == [str(a) if a != str(ROOT / "docs") else "docs" for a in expected], line
+
+
+def test_readme_names_make_site_beside_the_two_commands():
+    """Where the site lands and how to open it, in the README's "Two commands" section."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## Two commands\n")
+    section = readme[start: readme.index("\n## ", start + 1)]
+    for text in ("make site", "build/site/index.html", "http.server", "apt-get install chromium"):
+        assert text in section, text
+
+
+@pytest.mark.slow
+def test_site_builds_offline_quickly_and_without_warnings(site):
+    out, seconds, warnings = site
+    assert not warnings, "the site's build warns:\n" + "\n".join(warnings)
+    assert seconds < 60, f"the site's build took {seconds:.0f} s of processor time"  # well under 2 minutes
+    assert (out / "index.html").is_file() and (out / "README.html").is_file()
+    for notebook in NOTEBOOKS:
+        assert (out / "notebooks" / f"{notebook.stem}.html").is_file(), notebook.name
+    # MathJax is served by the site itself; no page names a CDN
+    assert (out / "_static" / "mathjax" / "tex-chtml.js").is_file()
+    for page in out.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert not re.search(r"""(src|href)=["']https?://(?!127\.0\.0\.1)[^"']*\.(js|css|woff2?)""", text), page
+
+
+@pytest.mark.slow
+def test_every_page_reads_in_a_real_browser(chromium, site):
+    out, _, _ = site
+    report = check_site(out, chromium=chromium)
+    assert not report.problems, report.summary()
+    assert {f"notebooks/{n.stem}.html" for n in NOTEBOOKS} <= set(report.pages)
+    assert report.formulas > 100 and report.images > 0 and report.glance_links > 0, report.summary()
+
+
+@pytest.mark.slow
+def test_every_notebook_page_says_what_executed_it(site):
+    """The provenance line is generated from the notebook (stamp, papermill's parameters, the
+    parameters cell), not typed: the seed it names is the notebook's own."""
+    out, _, _ = site
+    for notebook in NOTEBOOKS:
+        nb = json.loads(notebook.read_text(encoding="utf-8"))
+        stamp = nb["metadata"].get("companion", {})
+        assert stamp.get("executed_by") == "python -m companion.reproduce", (
+            f"{notebook.name} was not executed by the runner that stamps it: re-execute it with make reproduce")
+        page = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
+        (line,) = re.findall(r'<div class="provenance[^"]*">(.*?)</div>', page, flags=re.S)
+        text = re.sub(r"<[^>]+>", "", line)
+        text = re.sub(r"\s+", " ", text)
+        assert PROVENANCE.search(text), text
+        assert f"companion version {stamp['version']}" in text
+        seeds = re.findall(r"^seed = (\d+)", "".join(c for cell in nb["cells"] if "parameters" in
+                                                   cell["metadata"].get("tags", []) for c in cell["source"]), re.M)
+        assert (f"seed {seeds[0]}" if seeds else "no seed") in text, (notebook.name, text)
+
+
+# A tree with one defect per page: each check must fail on that page and nowhere else.
+
+
+def _png(broken: bool = False) -> str:
+    if broken:
+        return base64.b64encode(b"\x89PNG\r\n\x1a\n but not an image").decode()
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(1, 1))
+    ax.plot([0, 1], [0, 1])
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    plt.close(fig)
+    return base64.b64encode(buffer.getvalue()).decode()
+
+
+def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", stamped: bool = True) -> str:
+    outputs = []
+    if png is not None:
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"image/png": png, "text/plain": "<Figure>"}})
+    if markdown_output:
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"text/markdown": markdown_output, "text/plain": "<Markdown>"}})
+    metadata = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+                "language_info": {"name": "python"},
+                "papermill": {"parameters": {"fast": False}}}
+    if stamped:
+        metadata["companion"] = {"executed_by": "python -m companion.reproduce", "version": "0.1.0"}
+    cells = [
+        {"cell_type": "markdown", "id": "title", "metadata": {}, "source": f"# {title}\n\nA citation."},
+        {"cell_type": "code", "id": "params", "metadata": {"tags": ["parameters"]}, "execution_count": 1,
+         "outputs": [], "source": "fast = False\nseed = 3"},
+        {"cell_type": "code", "id": "result", "metadata": {}, "execution_count": 2, "outputs": outputs,
+         "source": "show()"},
+    ]
+    return json.dumps({"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5})
+
+
+DEFECTS = {
+    # page: (source file, its text, the kinds of problem the browser check must report there)
+    "docs/broken_link.html": ("docs/broken_link.md", '# A link\n\n<a href="nowhere.html">a page that is not there</a>\n',
+                              {"link"}),
+    "docs/broken_anchor.html": ("docs/broken_anchor.md", "# An anchor\n\n[claim](results.md#claim-01-gone)\n",
+                                {"anchor"}),
+    "docs/broken_image.html": ("docs/broken_image.md", "# An image\n\n![figure](missing.png)\n",
+                               {"image", "network", "console"}),
+    "docs/broken_formula.html": ("docs/broken_formula.md", "# A formula\n\nThe bound $\\frac{1}{m$ holds.\n",
+                                 {"math"}),
+    "docs/raw_dollar.html": ("docs/raw_dollar.md",  # a `|` inside $…$ in a table cell
+                             "# A table\n\n| bound | value |\n|---|---|\n| $\\|x| | $1$ |\n", {"math"}),
+    "docs/display_in_paragraph.html": ("docs/display_in_paragraph.md",  # $$ … $$ inside a paragraph
+                                       "# Display math\n\nThe risk is\n$$R = 1$$ for every tree.\n", {"math"}),
+    "docs/console_error.html": ("docs/console_error.md",
+                                '# A script\n\n<script>console.error("boom")</script>\n', {"console"}),
+    "docs/cdn.html": ("docs/cdn.md", '# A CDN\n\n<img src="https://cdn.example.org/logo.png" alt="logo">\n',
+                      {"network", "image", "console"}),
+    "notebooks/02_broken_figure.html": ("notebooks/02_broken_figure.ipynb",
+                                        _notebook("02 — a figure that does not decode", png=_png(broken=True)),
+                                        {"image"}),
+    "notebooks/03_unstamped.html": ("notebooks/03_unstamped.ipynb",
+                                    _notebook("03 — not executed by the runner", stamped=False), {"notebook"}),
+    "README.html": ("README.md",
+                    "# Mini companion\n\n<!-- claims:glance -->\n| notebook | claims | holds |\n|---|---|---|\n"
+                    "| 01 | [2](docs/results.md#notebook-01) | 1 |\n<!-- /claims:glance -->\n\n"
+                    "[results](docs/results.md), [notebook](notebooks/01_clean.ipynb)\n", {"glance"}),
+    "notebooks/04_late.html": ("notebooks/04_late.ipynb", None, {"notebook"}),  # added after the build
+}
+
+CLEAN = {
+    "docs/results.md": ('# Results\n\n<a id="notebook-01"></a>\n\n'
+                        '* <a id="claim-01-a"></a>**[a](../notebooks/01_clean.ipynb#claim-01-a).** '
+                        "holds: $\\hat R = 0.25$, within\n\n$$\n[0, 1].\n$$\n"),
+    "notebooks/01_clean.ipynb": _notebook("01 — everything right", png=_png(),
+                                          markdown_output='* <a id="claim-01-a"></a>**a** holds: $\\alpha < 1$.'),
+}
+
+
+@pytest.mark.slow
+def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
+    source = tmp_path / "tree"
+    for relative, text in CLEAN.items():
+        (source / relative).parent.mkdir(parents=True, exist_ok=True)
+        (source / relative).write_text(text, encoding="utf-8")
+    for relative, text, _ in DEFECTS.values():
+        if text is not None:
+            (source / relative).parent.mkdir(parents=True, exist_ok=True)
+            (source / relative).write_text(text, encoding="utf-8")
+    out = tmp_path / "html"
+    _, warnings = build_site(out, source=source)
+    # Sphinx itself already warns about some of them
+    assert any("claim-01-gone" in w for w in warnings), warnings
+    assert any("missing.png" in w for w in warnings), warnings
+    (source / "notebooks" / "04_late.ipynb").write_text(_notebook("04 — not built"), encoding="utf-8")
+
+    report = check_site(out, source=source, chromium=chromium, search_word="everything")
+    found: dict[str, set[str]] = {}
+    for problem in report.problems:
+        found.setdefault(problem.page, set()).add(problem.kind)
+    expected = {page: kinds for page, (_, _, kinds) in DEFECTS.items()}
+    assert found == expected, report.summary()
+    # the clean pages passed every check: a typeset formula, a figure, the claim's anchor
+    assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+
+
+@pytest.mark.slow
+def test_the_examples_of_docs_using_md_run_as_written():
+    """Every ```pycon block of docs/using.md (the Dask cluster example) is a doctest that passes."""
+    import doctest
+
+    text = (ROOT / "docs" / "using.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```pycon\n(.*?)^```$", text, flags=re.M | re.S)
+    assert blocks, "docs/using.md has no ```pycon example"
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    for number, block in enumerate(blocks, start=1):
+        runner.run(parser.get_doctest(block, {}, f"docs/using.md block {number}", "docs/using.md", 0))
+    results = runner.summarize(verbose=False)
+    assert results.failed == 0 and results.attempted >= 8, results
