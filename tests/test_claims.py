@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from fractions import Fraction
 
@@ -428,3 +429,17 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
 def test_bad_input_raises_clear_errors(build, message):
     with pytest.raises((ValueError, TypeError, KeyError), match=message):
         build()
+
+
+def test_unit_test_claims_and_unmeasured_discussions_read_plainly():
+    family = [
+        dataclasses.replace(C.unit_test("t", "Theorem 1 holds", "tests/test_claims.py::test_holm_ignores_untested_claims"),
+                            discussion="never rendered"),
+        dataclasses.replace(C.difference("d", "A beats B", lambda data: None, direction="<"),
+                            discussion="The difference is {estimate:signed.2} points."),
+    ]
+    report = C.evaluate(family, None)
+    assert report.sentence("t").data == ("Theorem 1 holds: **holds** (exact: unit test "
+                                         "`tests/test_claims.py::test_holm_ignores_untested_claims`, run by `make test`).")
+    assert report.discussion(["d"]).data == "* **d.** Not evaluated in this run."
+    assert "NaN" not in report.discussion().data

@@ -96,7 +96,7 @@ def sentence(row) -> str:
         return f"{statement}: **not evaluated** on this protocol" + (f" ({'; '.join(extras)})" if extras else "") + "."
     if row["kind"] in ("exact", "unit_test"):
         detail = _text(row["detail"])
-        label = "exact check" if row["kind"] == "exact" else "checked exactly by the"
+        label = "exact check" if row["kind"] == "exact" else "exact"
         inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
         return f"{statement}: **{verdict}** ({inside})."
     unit = f" {row['unit']}" if _text(row["unit"]) else ""
@@ -289,6 +289,9 @@ class ClaimsReport:
             if not row["discussion"]:
                 if ids is not None:
                     raise ValueError(f"ClaimsReport.discussion: claim {id!r} has no discussion template")
+                continue
+            if row["verdict"] == "n/a":  # nothing was measured: the template's numbers would be NaN
+                items.append(f"* **{id}.** Not evaluated in this run" + (f" ({row['detail']})." if row["detail"] else "."))
                 continue
             fields = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in row.items()}
             text = render(row["discussion"], fields, **values.get(id, {})).data
