@@ -1,0 +1,348 @@
+"""From measurements to verdicts: one claim on one protocol variant, Holm within each origin's
+family, the design's smallest reachable p, and the sensitivity to the variants."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+from sklearn.utils._param_validation import validate_params
+
+from companion.claims._claim import Claim
+from companion.claims._registry import ORIGINS
+from companion.claims._report import TABLE_COLUMNS, ClaimsReport
+from companion.claims._statistics import (
+    ALPHA,
+    all_rational,
+    as_values,
+    binomial_tail,
+    check_count,
+    clopper_pearson,
+    holm,
+    location_test,
+    rejects,
+)
+from companion.numerics import TIE_RTOL, StrictInterval
+
+
+def _fingerprint(values):
+    """A hashable, exact image of what a claim measured: two variants that give a claim the same
+    data have the same fingerprint (so the variant cannot change its verdict and is not counted)."""
+    if isinstance(values, np.ndarray):
+        return ("array", values.dtype.kind, tuple(values.tolist()))
+    if isinstance(values, (list, tuple)):
+        return tuple(_fingerprint(v) for v in values)
+    if isinstance(values, (pd.Series, pd.Index)):
+        return _fingerprint(values.to_numpy())
+    if isinstance(values, np.generic):
+        return values.item()
+    return values
+
+
+def _tally(d, margin, direction) -> tuple[int, int, int]:
+    """Wins, ties, losses: values on the claim's side of the margin, equal to it, on the other side.
+
+    Equality is exact for integers and fractions, within ``TIE_RTOL`` of the largest magnitude
+    for floats (the rule of the Wilcoxon zeros)."""
+    if all_rational(d):
+        centred = [Fraction(x) - Fraction(margin) for x in d]
+        if direction == "within":
+            centred = [abs(Fraction(x)) - Fraction(margin) for x in d]
+        negative = sum(1 for x in centred if x < 0)
+        zero = sum(1 for x in centred if x == 0)
+    else:
+        x = np.asarray(d, dtype=float)
+        centred = (np.abs(x) if direction == "within" else x) - margin
+        scale = max(1.0, float(np.max(np.abs(x))) if x.size else 1.0, abs(margin))
+        zero_mask = np.abs(centred) <= TIE_RTOL * scale
+        zero = int(zero_mask.sum())
+        negative = int(((centred < 0) & ~zero_mask).sum())
+    positive = len(d) - negative - zero
+    if direction in (">=", ">"):
+        return positive, zero, negative
+    return negative, zero, positive
+
+
+def _all_zero(d) -> bool:
+    if all_rational(d):
+        return all(Fraction(x) == 0 for x in d)
+    x = np.asarray(d, dtype=float)
+    return bool(np.all(x == 0))
+
+
+def _design_min_p(claim: Claim, n: int) -> float:
+    """The smallest raw one-sided p the claim's test can give with ``n`` paired values (or trials).
+
+    Wilcoxon and sign tests: every value on the claim's side, ``2^-n``; the paired t: 0 (no floor);
+    binomial with margin ``m``: ``m^n`` for an upper claim, ``(1 − m)^n`` for a lower one."""
+    if claim.kind == "proportion":
+        return claim.margin ** n if claim.direction in (">", ">=") else (1 - claim.margin) ** n
+    if claim.test == "t":
+        return 0.0
+    return 2.0 ** -n
+
+
+def _measure(claim: Claim, data, alpha: float) -> dict:
+    """Raw evaluation of one claim on one variant's data (p-values not yet corrected)."""
+    row = {"kind": claim.kind, "test": claim.test, "n": np.nan, "estimate": np.nan, "ci_low": np.nan,
+           "ci_high": np.nan, "p_raw": np.nan, "p_fail_raw": np.nan, "detail": "", "verdict": None,
+           "wins": np.nan, "ties": np.nan, "losses": np.nan, "design_p": np.nan, "fingerprint": None}
+    if claim.kind == "guaranteed":
+        row.update(verdict="guaranteed", detail=claim.reason)
+        return row
+    if claim.kind == "unit_test":
+        row.update(verdict="holds", detail=f"unit test `{claim.unit_test}`, run by `make test`")
+        return row
+    values = claim.values(data) if callable(claim.values) else claim.values
+    row["fingerprint"] = _fingerprint(values)
+    if values is None:
+        row["verdict"] = "n/a"
+        return row
+    where = f"claim {claim.id!r}"
+    if claim.kind == "exact":
+        ok, detail = (values if isinstance(values, tuple) else (values, ""))
+        if not isinstance(ok, (bool, np.bool_)):
+            raise TypeError(f"{where}: an exact check must return a bool or (bool, detail), got {ok!r}")
+        row.update(verdict="holds" if ok else "fails", detail=str(detail))
+        return row
+    confidence = 1 - 2 * alpha
+    identical = False
+    if claim.kind == "proportion":
+        if not (isinstance(values, tuple) and len(values) == 2):
+            raise ValueError(f"{where}: a proportion needs (k, n), got {values!r}")
+        k, n = (int(v) if isinstance(v, np.integer) else v for v in values)
+        check_count(k, n, where)
+        estimate = k / n
+        low, high = clopper_pearson(k, n, confidence)
+        p_less = binomial_tail(k, n, claim.margin, upper=False)
+        p_greater = binomial_tail(k, n, claim.margin, upper=True)
+        if claim.direction in (">", ">="):
+            row.update(wins=k, ties=0, losses=n - k)
+        else:
+            row.update(wins=n - k, ties=0, losses=k)
+    else:
+        if claim.kind == "ratio":
+            if not (isinstance(values, tuple) and len(values) == 2):
+                raise ValueError(f"{where}: a ratio needs (numerators, denominators), got {type(values).__name__}")
+            a = as_values(values[0], f"{where}: numerators").astype(float) + claim.offset
+            b = as_values(values[1], f"{where}: denominators").astype(float) + claim.offset
+            if a.shape != b.shape:
+                raise ValueError(f"{where}: numerators and denominators differ in length: {a.shape} vs {b.shape}")
+            if np.any(a <= 0) or np.any(b <= 0):
+                raise ValueError(f"{where}: a ratio needs positive values (use offset=), got "
+                                 f"{np.concatenate([a[a <= 0], b[b <= 0]]).tolist()[:5]}")
+            d = np.log(a / b)
+            identical = bool(np.all(a == b))
+            margin, lower_margin = math.log(claim.margin), -math.log(claim.margin)
+        else:
+            d = as_values(values, f"{where}: values")
+            identical = len(d) > 0 and _all_zero(d)
+            margin, lower_margin = claim.margin, -claim.margin
+        if len(d) == 0:
+            raise ValueError(f"{where}: no values to test")
+        n = len(d)
+        row.update(zip(("wins", "ties", "losses"), _tally(d, margin, claim.direction)))
+        estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence)
+        if claim.direction == "within":
+            _, _, _, p_less_low, p_greater_low = location_test(d, lower_margin, claim.test, claim.zero_method,
+                                                                confidence)
+    if claim.direction in ("<=", "<"):
+        p_hold, p_fail = p_less, p_greater
+    elif claim.direction in (">=", ">"):
+        p_hold, p_fail = p_greater, p_less
+    else:  # within: TOST
+        p_hold = max(p_less, p_greater_low)
+        p_fail = min(1.0, 2 * min(p_greater, p_less_low))
+    if claim.kind == "ratio":
+        estimate, low, high = math.exp(estimate), math.exp(low), math.exp(high)
+    row.update(n=n, estimate=estimate, ci_low=low, ci_high=high, p_raw=p_hold, p_fail_raw=p_fail,
+               design_p=_design_min_p(claim, n))
+    if identical:
+        row.update(verdict="identical", detail=f"all {n} paired differences are 0: the two sides are identical")
+    return row
+
+
+def _decide(claim: Claim, row: dict, alpha: float) -> str:
+    """The verdict of a tested claim from its corrected p-values and its interval."""
+    margin = claim.margin
+    tol = TIE_RTOL * max(1.0, abs(margin))
+    low, high = row["ci_low"], row["ci_high"]
+    if claim.direction in ("<=", "<"):
+        claim_side, other_side = high < margin - tol, low > margin + tol
+    elif claim.direction in (">=", ">"):
+        claim_side, other_side = low > margin + tol, high < margin - tol
+    else:
+        lower = 1 / margin if claim.kind == "ratio" else -margin
+        claim_side = low > lower + tol and high < margin - tol
+        other_side = low > margin + tol or high < lower - tol
+    if rejects(row["p_holm"], alpha) and claim_side:
+        return "holds"
+    if rejects(row["p_fail_holm"], alpha) and other_side:
+        return "fails"
+    return "undecided"
+
+
+#: The verdict words of each origin (the engine's verdicts on the left). Only ``paper`` claims
+#: are judged; a ``check`` agrees with its reference or not; an ``observation`` is reported.
+VERDICT_WORDS = {
+    "paper": {},
+    "check": {"holds": "agrees", "fails": "differs"},
+    "sanity": {"holds": "passes", "fails": "does not pass"},
+    "observation": {"holds": "observed", "fails": "observed", "undecided": "observed", "not decidable": "observed",
+                    "identical": "observed"},
+}
+
+
+def _holm_family(claims, rows, alpha):
+    """Holm within each origin, over the claims whose design can decide them.
+
+    ``min_p`` of a tested claim is its design's smallest raw p (:func:`_design_min_p`)
+    Holm-corrected among the design minima of its origin's family: every claim of the family at
+    its best at once. A claim whose ``min_p`` exceeds α is ``not decidable`` and leaves the
+    family, and the minima are corrected again without it, until none is dropped."""
+    for origin in ORIGINS:
+        members = [i for i, (c, r) in enumerate(zip(claims, rows))
+                   if c.origin == origin and r["verdict"] is None and origin != "observation"]
+        while members:
+            minima = holm([rows[i]["design_p"] for i in members])
+            for i, m in zip(members, minima):
+                rows[i]["min_p"] = m
+            kept = [i for i, m in zip(members, minima) if rejects(m, alpha)]
+            if len(kept) == len(members):
+                break
+            for i, m in zip(members, minima):
+                if not rejects(m, alpha):
+                    rows[i]["verdict"] = "not decidable"
+                    rows[i]["detail"] = (f"with n = {int(rows[i]['n'])} the smallest Holm-corrected p this design "
+                                         f"can reach is {m:.3g} > α = {alpha:g}")
+            members = kept
+        p_hold = holm([rows[i]["p_raw"] for i in members]) if members else []
+        p_fail = holm([rows[i]["p_fail_raw"] for i in members]) if members else []
+        for i, ph, pf in zip(members, p_hold, p_fail):
+            rows[i]["p_holm"], rows[i]["p_fail_holm"] = ph, pf
+            rows[i]["verdict"] = _decide(claims[i], rows[i], alpha)
+    for claim, row in zip(claims, rows):
+        if claim.origin == "observation" and row["verdict"] is None:
+            row["verdict"] = "observed"
+
+
+def _evaluate_variant(claims, data, alpha):
+    rows = [_measure(claim, data, alpha) for claim in claims]
+    for row in rows:
+        row.update(p_holm=np.nan, p_fail_holm=np.nan, min_p=np.nan)
+    _holm_family(claims, rows, alpha)
+    for claim, row in zip(claims, rows):
+        row["verdict"] = VERDICT_WORDS[claim.origin].get(row["verdict"], row["verdict"])
+    return rows
+
+
+def _variant_name(variant: str) -> str:
+    return variant.split("=", 1)[0]
+
+
+def _applies(claim: Claim, variant: str) -> bool:
+    return claim.variants is None or _variant_name(variant) in claim.variants
+
+
+@validate_params({"alpha": [StrictInterval(Real, 0, 0.5, closed="neither")]}, prefer_skip_nested_validation=True)
+def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "ClaimsReport":
+    """Evaluate a family of claims on the main protocol and on every alternative protocol choice.
+
+    Parameters
+    ----------
+    claims : sequence of Claim
+        The notebook's family (:func:`family` of its registry); ids must be unique.
+    data : dict {variant name: data} or any object
+        What each claim's ``values`` function receives, per protocol variant; ``main`` must be a
+        key. Variant names are ``name=value`` (``seed=3``, ``tie=fewest_errors``); a claim is
+        re-decided under the variants whose name its ``variants`` lists. A non-dict is the only
+        (main) variant.
+    alpha : float, default=ALPHA
+        One-sided level; the intervals are at ``1 − 2α``.
+    main : str, default="main"
+        The variant the verdicts are stated for; the others are its sensitivity.
+
+    Returns
+    -------
+    ClaimsReport
+        A variant that gives a claim exactly the data of the main protocol is listed as
+        "unchanged by", never as "robust to"; the fold-seed variants (``seed=…``) are summarised
+        in ``seeds`` ("4/4 keep"), and a flip under any of them marks the claim not robust.
+    """
+    claims = list(claims)
+    if not claims or not all(isinstance(c, Claim) for c in claims):
+        raise TypeError(f"evaluate: claims must be a non-empty sequence of Claim, got {claims!r}")
+    ids = [c.id for c in claims]
+    duplicated = sorted({i for i in ids if ids.count(i) > 1})
+    if duplicated:
+        raise ValueError(f"evaluate: claim ids must be unique, got duplicates {duplicated}")
+    variants = data if isinstance(data, dict) else {main: data}
+    if main not in variants:
+        raise ValueError(f"evaluate: data has no {main!r} variant; got {list(variants)}")
+    order = [main] + [v for v in variants if v != main]
+    measured = {variant: _evaluate_variant(claims, variants[variant], alpha) for variant in order}
+    long_rows = []
+    for variant in order:
+        for claim, row, first in zip(claims, measured[variant], measured[main]):
+            if variant == main:
+                role = "main"
+            elif not _applies(claim, variant):
+                role = "not listed"
+            elif row["fingerprint"] == first["fingerprint"] and claim.kind not in ("guaranteed", "unit_test"):
+                role = "unchanged"
+            else:
+                role = "varies" if claim.kind not in ("guaranteed", "unit_test") else "not listed"
+            long_rows.append({"variant": variant, "id": claim.id, "role": role, **row,
+                              "same_as_main": row["verdict"] == first["verdict"]})
+    sensitivity = pd.DataFrame(long_rows)
+    sensitivity = sensitivity[["variant", "id", "role", "kind", "test", "n", "estimate", "ci_low", "ci_high", "wins",
+                               "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict",
+                               "same_as_main", "detail"]]
+    rows = []
+    for claim in claims:
+        mine = sensitivity[sensitivity["id"] == claim.id].set_index("variant")
+        first = mine.loc[main]
+        others = mine.drop(index=main)
+        varied = others[others["role"] == "varies"]
+        unchanged = list(others.index[others["role"] == "unchanged"])
+        judged = claim.origin != "observation" and claim.kind not in ("guaranteed", "unit_test")
+        compared = varied[varied["verdict"] != "n/a"] if first["verdict"] != "n/a" else varied.iloc[0:0]
+        flips = [f"{v} ({compared.loc[v, 'verdict']})" for v in compared.index
+                 if not compared.loc[v, "same_as_main"]] if judged else []
+        robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"]] if judged else []
+        missing = [v for v in varied.index if v not in compared.index]
+        seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] in ("varies", "unchanged")]
+        kept = [v for v in seeds if others.loc[v, "same_as_main"]]
+        seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
+        rows.append({
+            "notebook": claim.notebook, "id": claim.id, "origin": claim.origin, "central": claim.central,
+            "statement": claim.statement, "quote": claim.quote, "where": claim.where,
+            "quote_source": claim.quote_source, "kind": claim.kind, "test": claim.test,
+            "quantity": claim.quantity, "criterion": claim.criterion(), "direction": claim.direction,
+            "margin": claim.margin, "margin_reason": claim.margin_reason, "tie_rule": claim.tie_rule,
+            "unit": claim.unit, "digits": claim.digits,
+            **{k: first[k] for k in ("n", "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw",
+                                     "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict", "detail")},
+            "robust": bool(not flips),
+            "flips": "; ".join(flips), "seeds": seed_text,
+            "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else []),
+            "stand_in": claim.stand_in, "unit_test": claim.unit_test, "discussion": claim.discussion,
+            "alpha": alpha,
+        })
+    return ClaimsReport(pd.DataFrame(rows, columns=TABLE_COLUMNS), sensitivity, main, alpha)
+
+
+def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
+    parts = []
+    if robust_to:
+        parts.append("robust to " + ", ".join(robust_to))
+    if flips:
+        parts.append("flips under " + ", ".join(flips))
+    if missing:
+        parts.append("not evaluated under " + ", ".join(missing))
+    if unchanged:
+        parts.append("unchanged by " + ", ".join(unchanged))
+    return "; ".join(parts)

@@ -1,0 +1,221 @@
+"""The claims outside the notebooks: ``docs/results.md`` (every sentence, anchored) and the
+README's glance block (the papers' own claims, counted, each number a link)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from companion.claims._report import anchor, as_table, sentence, verdict_markdown
+
+
+_MARKER = re.compile(r"^[A-Za-z0-9_.-]+$")
+
+
+def render_readme_section(table, key: str, link: str | None = None) -> str:
+    """The block of claims table ``table`` (DataFrame or CSV path), between its markers.
+
+    ``<!-- claims:KEY -->``, a line saying where it comes from, the paper's claims, then the
+    checks, sanity checks and observations, ``<!-- /claims:KEY -->``. Each claim carries its
+    anchor; ``link`` (the notebook's path relative to the file written) makes each id a link to
+    the notebook cell holding the same anchor.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or path-like
+        A claims table or its CSV.
+    key : str
+        The section's marker key.
+    link : str, optional
+        The notebook the claims come from, as a relative link.
+
+    Returns
+    -------
+    str
+    """
+    if not isinstance(key, str) or not _MARKER.match(key):
+        raise ValueError(f"render_readme_section: key must match {_MARKER.pattern}, got {key!r}")
+    source = f" from `{Path(table).name}`" if isinstance(table, (str, Path)) else ""
+    frame = as_table(table, "render_readme_section")
+    links = {notebook: link for notebook in frame["notebook"].unique()} if link else None
+    parts = []
+    for origin, title in (("paper", "The paper's claims"), ("check", "Checks of our code against a reference"),
+                          ("sanity", "Sanity checks"), ("observation", "Observations (no verdict)")):
+        ids = list(frame.loc[frame["origin"] == origin, "id"])
+        if ids:
+            parts.append(f"**{title}**\n\n" + verdict_markdown(frame, ids, links=links).data)
+    body = "\n\n".join(parts)
+    return (f"<!-- claims:{key} -->\n<!-- generated{source} by companion.claims.update_readme; do not edit -->\n"
+            f'<a id="notebook-{key}"></a>\n\n{body}\n<!-- /claims:{key} -->')
+
+
+def _section_span(text: str, key: str, path) -> tuple[int, int] | None:
+    start_marker, end_marker = f"<!-- claims:{key} -->", f"<!-- /claims:{key} -->"
+    start, end = text.find(start_marker), text.find(end_marker)
+    if start < 0 and end < 0:
+        return None
+    if start < 0 or end < start or text.count(start_marker) > 1 or text.count(end_marker) > 1:
+        raise ValueError(f"{path}: the markers of claims section {key!r} are unpaired, repeated or out of order")
+    return start, end + len(end_marker)
+
+
+def _blocks(sections: dict, glance: bool, links: dict | None) -> dict:
+    if glance:
+        return {"glance": render_glance(sections)}
+    links = links or {}
+    return {key: render_readme_section(table, key, links.get(key)) for key, table in sections.items()}
+
+
+def update_readme(path, sections: dict, *, glance: bool = False, links: dict | None = None) -> bool:
+    """Write each claims section ``{key: table or CSV path}`` into the Markdown file at ``path``.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The Markdown file (the README, ``docs/results.md``).
+    sections : dict
+        ``{key: claims table or the path of its CSV}``, e.g. ``{"02": "figures/02_claims.csv"}``.
+    glance : bool, default=False
+        Write instead the one ``<!-- claims:glance -->`` block of :func:`render_glance`.
+    links : dict, optional
+        ``{key: relative link of the notebook}`` for the full sections.
+
+    Returns
+    -------
+    bool
+        Whether the file changed. A block replaces the text between its markers; a block without
+        markers is appended at the end.
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    new = text
+    for key, block in _blocks(sections, glance, links).items():
+        span = _section_span(new, key, path)
+        if span is None:
+            new = new.rstrip("\n") + "\n\n" + block + "\n"
+        else:
+            new = new[: span[0]] + block + new[span[1]:]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+def stale_readme_sections(path, sections: dict, *, glance: bool = False, links: dict | None = None) -> list[str]:
+    """Keys of the blocks of ``path`` that are missing or differ from the committed tables.
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+        The Markdown file.
+    sections : dict
+        ``{key: claims table or CSV path}``, as for :func:`update_readme`.
+    glance : bool, default=False
+        Check the ``glance`` block instead.
+    links : dict, optional
+        As for :func:`update_readme`.
+
+    Returns
+    -------
+    list of str
+        The stale keys (``["glance"]`` for a stale glance block); a test asserts it is empty.
+    """
+    text = Path(path).read_text(encoding="utf-8")
+    stale = []
+    for key, block in _blocks(sections, glance, links).items():
+        span = _section_span(text, key, path)
+        if span is None or text[span[0]: span[1]] != block:
+            stale.append(key)
+    return stale
+
+
+#: Where the glance's links land (relative to the README).
+RESULTS_PAGE = "docs/results.md"
+
+
+def render_glance(sections: dict) -> str:
+    """The README's results-at-a-glance block: the papers' own claims counted, central ones stated.
+
+    Parameters
+    ----------
+    sections : dict
+        ``{key: claims table or the path of its CSV}``, one per notebook, in display order.
+
+    Returns
+    -------
+    str
+        ``<!-- claims:glance -->``, a Markdown table (one row per notebook: the paper's claims,
+        and how many hold, fail, stay undecided, cannot be decided by the design, or compare
+        identical; how many checks of our code agree with their reference), then the verdict
+        sentence of each notebook's central claims, ``<!-- /claims:glance -->``. Every number
+        links to :data:`RESULTS_PAGE`: a count to the notebook's section, a sentence to the
+        claim's anchor.
+    """
+    lines = [
+        "<!-- claims:glance -->",
+        "<!-- generated from figures/NN_claims.csv by companion.claims.update_readme; do not edit -->",
+        "| notebook | paper claims | holds | fails | undecided | not decidable | identical | checks agree |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    bullets = []
+    for key, source in sections.items():
+        table = as_table(source, "render_glance")
+        paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
+        counts = paper["verdict"].value_counts()
+        checks = table[(table["origin"] == "check") & (table["kind"] != "guaranteed")]
+        section = f"{RESULTS_PAGE}#notebook-{key}"
+
+        def cell(number, target=section):
+            return f"[{number}]({target})"
+
+        agreeing = f"{int((checks['verdict'] == 'agrees').sum())} of {len(checks)}"
+        lines.append(
+            f"| {key} | {cell(len(paper))} | {cell(int(counts.get('holds', 0)))} | {cell(int(counts.get('fails', 0)))} "
+            f"| {cell(int(counts.get('undecided', 0)) + int(counts.get('n/a', 0)))} "
+            f"| {cell(int(counts.get('not decidable', 0)))} | {cell(int(counts.get('identical', 0)))} "
+            f"| {cell(agreeing)} |"
+        )
+        for _, row in paper[paper["central"]].iterrows():
+            target = f"{RESULTS_PAGE}#{anchor(row['notebook'] or key, row['id'])}"
+            text = sentence(row)
+            head, _, tail = text.partition(" (")
+            linked = f"{head} ([{tail[:-2]}]({target}))." if tail.endswith(").") else f"[{text}]({target})"
+            bullets.append(f"* **{key} [{row['id']}]({target}).** {linked}")
+    body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
+    return body + "\n<!-- /claims:glance -->"
+
+
+def publish(root=None, *, write: bool = True) -> list[str]:
+    """Write every notebook's claims into ``docs/results.md`` (full) and the README (glance).
+
+    Parameters
+    ----------
+    root : str or pathlib.Path, optional
+        The checkout (default :data:`companion.paths.ROOT`); the tables are
+        ``root/figures/NN_claims.csv``, the notebooks ``root/notebooks/NN_*.ipynb``.
+    write : bool, default=True
+        ``False``: write nothing, return the files that are stale (a test asserts none is).
+
+    Returns
+    -------
+    list of str
+        The files that changed (or would change). The default ``make reproduce`` run calls it
+        after the notebooks.
+    """
+    from companion.paths import ROOT
+
+    root = Path(root) if root is not None else ROOT
+    sections = {path.name[:2]: path for path in sorted((root / "figures").glob("[0-9][0-9]_claims.csv"))}
+    links = {}
+    for key in sections:
+        notebooks = sorted((root / "notebooks").glob(f"{key}_*.ipynb"))
+        if notebooks:
+            links[key] = f"../notebooks/{notebooks[0].name}"
+    changed = []
+    for name, glance in (("docs/results.md", False), ("README.md", True)):
+        target = root / name
+        if write:
+            if update_readme(target, sections, glance=glance, links=None if glance else links):
+                changed.append(name)
+        elif stale_readme_sections(target, sections, glance=glance, links=None if glance else links):
+            changed.append(name)
+    return changed

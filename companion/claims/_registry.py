@@ -1,0 +1,226 @@
+"""Each paper's claims as data: the registry ``companion/experiments/registry/paperNN.toml``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from companion.claims._claim import Claim, difference, exact, guaranteed, proportion, ratio, unit_test
+
+
+#: Where each paper's registry lives: ``companion/experiments/registry/paperNN.toml``.
+REGISTRY_DIR = Path(__file__).resolve().parent.parent / "experiments" / "registry"
+
+
+ORIGINS = ("paper", "check", "sanity", "observation")
+
+
+_KINDS = ("difference", "ratio", "proportion", "exact", "guaranteed", "unit_test")
+
+
+#: The fields a registry entry may have, and which it must have, by kind.
+_ENTRY_FIELDS = {
+    "id", "origin", "central", "quote", "where", "quote_source", "statement", "kind", "measure", "test",
+    "direction", "margin", "margin_reason", "quantity", "unit", "digits", "offset", "ties", "variants",
+    "reason", "unit_test", "stand_in", "discussion", "zero_method",
+}
+
+
+_REQUIRED = {
+    "difference": ("measure", "direction", "margin_reason"),
+    "ratio": ("measure", "direction", "margin", "margin_reason"),
+    "proportion": ("measure", "direction", "margin", "margin_reason"),
+    "exact": ("measure",),
+    "guaranteed": ("reason",),
+    "unit_test": ("unit_test",),
+}
+
+
+@dataclass(frozen=True)
+class Registry:
+    """One paper's claims registry, as read by :func:`load_registry`.
+
+    Parameters
+    ----------
+    key : str
+        The notebook number, ``"01"``.
+    citation : str
+        The paper.
+    text : str
+        The file in the papers folder its quotes are checked against.
+    entries : tuple of dict
+        The claims, in order, each a validated mapping of the registry's fields.
+    path : pathlib.Path
+        The TOML file.
+    """
+
+    key: str
+    citation: str
+    text: str
+    entries: tuple
+    path: Path
+
+    def entry(self, id) -> dict:
+        """The entry of claim ``id``.
+
+        Parameters
+        ----------
+        id : str
+            The claim's key.
+
+        Returns
+        -------
+        dict
+        """
+        for entry in self.entries:
+            if entry["id"] == id:
+                return entry
+        raise KeyError(f"{self.path.name}: no claim with id {id!r}; the registry has {[e['id'] for e in self.entries]}")
+
+
+def _registry_error(path, where, message):
+    return ValueError(f"{Path(path).name}: {where}: {message}")
+
+
+def load_registry(source) -> Registry:
+    """Read and validate a paper's claims registry (TOML, read with :mod:`tomllib`).
+
+    Parameters
+    ----------
+    source : str or pathlib.Path
+        A notebook key (``"01"``, read from :data:`REGISTRY_DIR`) or the path of a TOML file.
+
+    Returns
+    -------
+    Registry
+
+    Raises
+    ------
+    ValueError
+        A field is missing, unknown or of the wrong type; the message names the file, the claim
+        and the field.
+    """
+    import tomllib
+
+    if isinstance(source, str) and re.fullmatch(r"\d\d", source):
+        path = REGISTRY_DIR / f"paper{source}.toml"
+    elif isinstance(source, (str, Path)):
+        path = Path(source)
+    else:
+        raise TypeError(f"load_registry: source must be a key such as '01' or a path, got {source!r}")
+    if not path.is_file():
+        raise FileNotFoundError(f"load_registry: no registry at {path}")
+    with path.open("rb") as handle:
+        try:
+            raw = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            raise _registry_error(path, "TOML", str(error)) from None
+    paper = raw.get("paper")
+    if not isinstance(paper, dict):
+        raise _registry_error(path, "[paper]", "the table is missing")
+    for field in ("key", "citation", "text"):
+        if not isinstance(paper.get(field), str) or not paper[field]:
+            raise _registry_error(path, "[paper]", f"field {field!r} must be a non-empty string")
+    unknown_tables = set(raw) - {"paper", "claim"}
+    if unknown_tables:
+        raise _registry_error(path, "top level", f"unknown tables {sorted(unknown_tables)}")
+    entries = raw.get("claim")
+    if not isinstance(entries, list) or not entries:
+        raise _registry_error(path, "[[claim]]", "no claim")
+    seen = set()
+    checked = []
+    for position, entry in enumerate(entries):
+        label = f"claim {entry.get('id', '#' + str(position))!r}"
+        unknown = set(entry) - _ENTRY_FIELDS
+        if unknown:
+            raise _registry_error(path, label, f"unknown fields {sorted(unknown)}; allowed {sorted(_ENTRY_FIELDS)}")
+        for field in ("id", "origin", "statement", "kind"):
+            if not isinstance(entry.get(field), str) or not entry[field]:
+                raise _registry_error(path, label, f"field {field!r} must be a non-empty string")
+        if entry["id"] in seen:
+            raise _registry_error(path, label, "the id is repeated")
+        seen.add(entry["id"])
+        if entry["origin"] not in ORIGINS:
+            raise _registry_error(path, label, f"origin must be one of {ORIGINS}, got {entry['origin']!r}")
+        if entry["kind"] not in _KINDS:
+            raise _registry_error(path, label, f"kind must be one of {_KINDS}, got {entry['kind']!r}")
+        if entry["origin"] == "paper":
+            for field in ("quote", "where"):
+                if not isinstance(entry.get(field), str) or not entry[field].strip():
+                    raise _registry_error(path, label, f"a paper claim needs {field!r}")
+        elif entry.get("central"):
+            raise _registry_error(path, label, "only a paper claim can be central")
+        if entry.get("quote_source", "paper") not in ("paper", "specs"):
+            raise _registry_error(path, label, f"quote_source must be 'paper' or 'specs', got {entry['quote_source']!r}")
+        for field in _REQUIRED[entry["kind"]]:
+            if field not in entry or entry[field] in ("", None):
+                raise _registry_error(path, label, f"a {entry['kind']} claim needs {field!r}")
+        variants = entry.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) and v and "=" not in v for v in variants):
+            raise _registry_error(path, label, f"variants must be a list of variant names (before '='), got {variants!r}")
+        checked.append(dict(entry))
+    return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path)
+
+
+def family(registry: Registry, measures: dict) -> list[Claim]:
+    """The claims of ``registry`` as a family for :func:`evaluate`, each reading its measurement.
+
+    Parameters
+    ----------
+    registry : Registry
+        From :func:`load_registry`.
+    measures : dict
+        ``{measure key: callable(data) -> values}``: what each claim's ``measure`` names (values
+        as :func:`difference`, :func:`ratio`, :func:`proportion` and :func:`exact` take them).
+
+    Returns
+    -------
+    list of Claim
+
+    Raises
+    ------
+    ValueError
+        A measure the registry names is missing, or one given is named by no claim.
+    """
+    if not isinstance(registry, Registry):
+        raise TypeError(f"family: registry must be a Registry (load_registry), got {type(registry).__name__}")
+    named = {e["measure"] for e in registry.entries if "measure" in e}
+    missing = sorted(named - set(measures))
+    unused = sorted(set(measures) - named)
+    if missing or unused:
+        raise ValueError(f"family: {registry.path.name}: measures missing {missing}, given but never named {unused}")
+    claims = []
+    for entry in registry.entries:
+        kind = entry["kind"]
+        values = measures.get(entry.get("measure"))
+        common = {k: entry[k] for k in ("digits",) if k in entry}
+        if kind == "difference":
+            claim = difference(entry["id"], entry["statement"], values, direction=entry["direction"],
+                               margin=entry.get("margin", 0.0), quantity=entry.get("quantity", ""),
+                               unit=entry.get("unit", ""), test=entry.get("test", "wilcoxon"),
+                               zero_method=entry.get("zero_method", "pratt"), **common)
+        elif kind == "ratio":
+            claim = ratio(entry["id"], entry["statement"], values, direction=entry["direction"],
+                          margin=entry["margin"], quantity=entry.get("quantity", ""),
+                          test=entry.get("test", "wilcoxon"), zero_method=entry.get("zero_method", "pratt"),
+                          offset=entry.get("offset", 0.0), **common)
+        elif kind == "proportion":
+            claim = proportion(entry["id"], entry["statement"], values, direction=entry["direction"],
+                               margin=entry["margin"], quantity=entry.get("quantity", "share"), **common)
+        elif kind == "exact":
+            claim = exact(entry["id"], entry["statement"], values)
+        elif kind == "guaranteed":
+            claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
+        else:
+            claim = unit_test(entry["id"], entry["statement"], entry["unit_test"])
+        claims.append(replace(
+            claim, origin=entry["origin"], quote=" ".join(entry.get("quote", "").split()),
+            where=entry.get("where", ""), quote_source=entry.get("quote_source", "paper"),
+            margin_reason=entry.get("margin_reason", ""), tie_rule=entry.get("ties", ""),
+            variants=tuple(entry.get("variants", ["seed"])),
+            central=bool(entry.get("central", False)), stand_in=entry.get("stand_in", ""),
+            discussion=entry.get("discussion", ""), notebook=registry.key,
+            reason=entry.get("reason", claim.reason),
+        ))
+    return claims

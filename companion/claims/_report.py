@@ -1,0 +1,329 @@
+"""The claims table and its words: verdict sentences, anchors, Markdown lists, discussions."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from companion.claims._statistics import ALPHA
+from companion.prose import Markdown, render, signed
+
+
+TABLE_COLUMNS = [
+    "notebook", "id", "origin", "central", "statement", "quote", "where", "quote_source", "kind", "test",
+    "quantity", "criterion", "direction", "margin", "margin_reason", "tie_rule", "unit", "digits", "n",
+    "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm",
+    "min_p", "verdict", "detail", "robust", "flips", "seeds", "sensitivity", "stand_in", "unit_test",
+    "discussion", "alpha",
+]
+
+
+def _format_value(row, value) -> str:
+    digits = int(row["digits"])
+    if row["kind"] == "ratio":
+        return "×∞" if value == math.inf else "×0" if value == 0 else f"×{value:.{digits}f}"
+    if not np.isfinite(value):
+        return "−∞" if value < 0 else "+∞"
+    if row["kind"] == "proportion":
+        return f"{value:.{digits}f}"
+    return signed(value, digits)
+
+
+def _format_p(p) -> str:
+    if p < 0.001:
+        return "< 0.001"
+    return f"= {p:.3f}"
+
+
+def anchor(notebook: str, id: str) -> str:
+    """The HTML anchor of claim ``id`` of notebook ``notebook``: ``claim-01-2``.
+
+    The notebook's verdict list, ``docs/results.md`` and the site carry it; the README glance
+    links to it.
+
+    Parameters
+    ----------
+    notebook, id : str
+        The notebook key and the claim id.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> anchor("04", "3-J48"), anchor("05", "acc leukemia.golub")
+    ('claim-04-3-J48', 'claim-05-acc-leukemia-golub')
+    """
+    parts = [re.sub(r"[^A-Za-z0-9_-]+", "-", str(part)).strip("-") for part in (notebook, id)]
+    return "-".join(["claim", *(part for part in parts if part)])
+
+
+def sentence(row) -> str:
+    """The Markdown verdict sentence of one row of a claims table (or of its CSV read back).
+
+    ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
+    95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31, wins/ties/losses 20/3/8; robust to
+    encoding; 4/4 seeds keep)"``. A ``holds`` shows the corrected p of the test of "claim false", a
+    ``fails`` that of "claim true" (``Holm p (claim true)``), an ``undecided`` both. A claim whose
+    design cannot reach α says so (``**not decidable with this design**``) with its interval; a
+    paired comparison whose differences are all zero is ``**identical**``; an ``observation``
+    reports its estimate and interval without a verdict; a stand-in peer is named.
+
+    Parameters
+    ----------
+    row : mapping or pandas.Series
+        One row of a claims table.
+
+    Returns
+    -------
+    str
+    """
+    verdict = row["verdict"]
+    statement = row["statement"]
+    extras = [part for part in (_text(row.get("sensitivity")), _text(row.get("seeds"))) if part]
+    stand_in = _text(row.get("stand_in"))
+    if stand_in:
+        statement = f"{statement} [peer: {stand_in}]"
+    if row["kind"] == "guaranteed":
+        return f"{statement}: **guaranteed** by construction ({row['detail']}); not a claim, not tested."
+    if verdict == "n/a":
+        return f"{statement}: **not evaluated** on this protocol" + (f" ({'; '.join(extras)})" if extras else "") + "."
+    if row["kind"] in ("exact", "unit_test"):
+        detail = _text(row["detail"])
+        label = "exact check" if row["kind"] == "exact" else "checked exactly by the"
+        inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
+        return f"{statement}: **{verdict}** ({inside})."
+    unit = f" {row['unit']}" if _text(row["unit"]) else ""
+    n = int(row["n"]) if np.isfinite(row["n"]) else 0
+    if row["kind"] == "proportion":
+        estimate = f"{round(row['estimate'] * n)}/{n} = {_format_value(row, row['estimate'])}"
+    else:
+        estimate = f"{_format_value(row, row['estimate'])}{unit}"
+    level = f"{100 * (1 - 2 * float(row['alpha'])):.4g}"
+    interval = f"{level} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}]"
+    test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "binomial": "binomial"}[row["test"]]
+    if verdict in ("holds", "agrees", "passes"):
+        p_text = f"Holm p {_format_p(row['p_holm'])}"
+    elif verdict in ("fails", "differs", "does not pass"):
+        p_text = f"Holm p (claim true) {_format_p(row['p_fail_holm'])}"
+    elif verdict == "undecided":
+        p_text = f"Holm p {_format_p(row['p_holm'])} (for holds), {_format_p(row['p_fail_holm'])[2:]} (for fails)"
+    elif verdict == "not decidable":
+        p_text = f"smallest reachable Holm p {row['min_p']:.3g} > α = {float(row['alpha']):g}"
+    else:  # observed, identical: no test decides
+        p_text = ""
+    tally = ""
+    if row["kind"] != "proportion" and np.isfinite(row.get("wins", np.nan)):
+        tally = f"wins/ties/losses {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])}"
+    inside = ", ".join(p for p in (f"estimate {estimate}", interval, p_text, test, f"n = {n}", tally) if p)
+    if extras:
+        inside += "; " + "; ".join(extras)
+    word = "not decidable with this design" if verdict == "not decidable" else verdict
+    return f"{statement}, {row['criterion']}: **{word}** ({inside})."
+
+
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None) -> Markdown:
+    """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order).
+
+    Each item carries the claim's anchor (:func:`anchor`); a ``paper`` claim is followed by its
+    quotation and where it stands in the paper.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A claims table.
+    ids : list of str, optional
+        The claims shown, in this order (default: all rows).
+    links : dict, optional
+        ``{notebook key: URL of the page holding the verdicts}``: each claim id links to its
+        anchor there (``docs/results.md`` links to the notebooks' cells).
+
+    Returns
+    -------
+    Markdown
+    """
+    table = as_table(table, "verdict_markdown")
+    if ids is None:
+        rows = [row for _, row in table.iterrows()]
+    else:
+        ids = [ids] if isinstance(ids, str) else list(ids)
+        known = list(table["id"])
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise KeyError(f"verdict_markdown: no claim with id {unknown}; the table has {known}")
+        rows = [table.loc[table["id"] == i].iloc[0] for i in ids]
+    items = []
+    for row in rows:
+        name = anchor(row["notebook"], row["id"])
+        label = f"**{row['id']}.**"
+        if links and row["notebook"] in links:
+            label = f"**[{row['id']}]({links[row['notebook']]}#{name}).**"
+        origin = "" if row["origin"] == "paper" else f" *({row['origin']})*"
+        item = f'* <a id="{name}"></a>{label}{origin} {sentence(row)}'
+        if row["origin"] == "paper" and row["quote"]:
+            item += f"\n  > “{row['quote']}” ({row['where']})"
+        items.append(item)
+    return Markdown("\n".join(items))
+
+
+#: Columns a claims CSV written before the registry lacks, with the values they stand for.
+_DEFAULTS = {"notebook": "", "origin": "paper", "central": False, "quote": "", "where": "", "quote_source": "paper",
+             "margin_reason": "", "tie_rule": "", "wins": np.nan, "ties": np.nan, "losses": np.nan,
+             "min_p": np.nan, "seeds": "", "stand_in": "", "unit_test": "", "discussion": ""}
+
+
+_TEXT_COLUMNS = ("notebook", "statement", "quote", "where", "criterion", "unit", "detail", "flips", "sensitivity",
+                 "quantity", "margin_reason", "tie_rule", "seeds", "stand_in", "unit_test", "discussion")
+
+
+def as_table(table, where) -> pd.DataFrame:
+    if isinstance(table, (str, Path)):
+        path = Path(table)
+        table = pd.read_csv(path, dtype={"id": str, "notebook": str}, keep_default_na=False, na_values=[""])
+        if "notebook" not in table.columns:
+            table["notebook"] = path.name[:2]
+    if not isinstance(table, pd.DataFrame):
+        raise TypeError(f"{where}: table must be a claims DataFrame or the path of its CSV, got {type(table).__name__}")
+    table = table.copy()
+    for column, value in _DEFAULTS.items():
+        if column not in table.columns:
+            table[column] = value
+    missing = [c for c in TABLE_COLUMNS if c not in table.columns]
+    if missing:
+        raise ValueError(f"{where}: not a claims table, columns {missing} are missing")
+    for column in _TEXT_COLUMNS:
+        table[column] = table[column].where(table[column].notna(), "").astype(str)
+    table["id"] = table["id"].astype(str)
+    table["central"] = table["central"].astype(bool)
+    return table
+
+
+@dataclass
+class ClaimsReport:
+    """What :func:`evaluate` returns.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        One row per claim (main variant), the columns of :data:`TABLE_COLUMNS`: the registry's
+        fields (``origin``, ``quote``, ``where``, criterion, tie rule), the estimate, interval,
+        wins/ties/losses, raw and Holm-corrected p, ``min_p`` (the smallest corrected p the design
+        can reach), the verdict and its sensitivity (``flips``, ``seeds``).
+    sensitivity : pandas.DataFrame
+        Long table, one row per (variant, claim), with its ``role`` (``main``; ``varies``: the
+        variant is listed for the claim and changes its data; ``unchanged``: listed, same data;
+        ``not listed``) and ``same_as_main``.
+    main : str
+        The main variant's name.
+    alpha : float
+        The one-sided level.
+    """
+
+    table: pd.DataFrame
+    sensitivity: pd.DataFrame
+    main: str = "main"
+    alpha: float = ALPHA
+
+    def sentence(self, id) -> Markdown:
+        """The verdict sentence of claim ``id``, as Markdown.
+
+        Parameters
+        ----------
+        id : str
+            The claim's key.
+
+        Returns
+        -------
+        Markdown
+        """
+        return Markdown(sentence(self._row(id)))
+
+    def sentences(self, ids=None) -> Markdown:
+        """The verdict sentences of every claim (or of ``ids``), a Markdown list with anchors.
+
+        Parameters
+        ----------
+        ids : list of str, optional
+            The claims shown, in this order (default: all).
+
+        Returns
+        -------
+        Markdown
+        """
+        return verdict_markdown(self.table, ids)
+
+    def discussion(self, ids=None, values: dict | None = None) -> Markdown:
+        """Each claim's discussion, rendered from its registry template and its row of the table.
+
+        Parameters
+        ----------
+        ids : list of str, optional
+            The claims discussed, in this order (default: every claim with a template).
+        values : dict, optional
+            ``{claim id: {field: value}}``: further fields a template names (paper-specific
+            numbers computed by the protocol), added to the row's columns.
+
+        Returns
+        -------
+        Markdown
+            One list item per claim, ``**id.** text``.
+        """
+        values = values or {}
+        unknown = sorted(set(values) - set(self.table["id"]))
+        if unknown:
+            raise KeyError(f"ClaimsReport.discussion: values for unknown claims {unknown}")
+        chosen = list(self.table["id"]) if ids is None else ([ids] if isinstance(ids, str) else list(ids))
+        items = []
+        for id in chosen:
+            row = self._row(id)
+            if not row["discussion"]:
+                if ids is not None:
+                    raise ValueError(f"ClaimsReport.discussion: claim {id!r} has no discussion template")
+                continue
+            fields = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in row.items()}
+            text = render(row["discussion"], fields, **values.get(id, {})).data
+            items.append(f"* **{id}.** {' '.join(text.split())}")
+        return Markdown("\n".join(items))
+
+    def verdicts(self) -> dict:
+        """``{id: verdict}`` of the main variant.
+
+        Returns
+        -------
+        dict
+            ``{id: verdict}``.
+        """
+        return dict(zip(self.table["id"], self.table["verdict"]))
+
+    def save(self, name: str) -> None:
+        """Write ``figures/<name>.csv`` (the table) and ``figures/<name>_sensitivity.csv``.
+
+        Via :func:`companion.paths.save_table` (10 significant digits).
+
+        Parameters
+        ----------
+        name : str
+            File stem, without ``.csv``.
+        """
+        from companion.paths import save_table
+
+        if not isinstance(name, str) or not name or name.endswith(".csv"):
+            raise ValueError(f"ClaimsReport.save: name must be a file stem without .csv, got {name!r}")
+        save_table(self.table, f"{name}.csv", index=False)
+        save_table(self.sensitivity, f"{name}_sensitivity.csv", index=False)
+
+    def _row(self, id):
+        match = self.table[self.table["id"] == id]
+        if match.empty:
+            raise KeyError(f"ClaimsReport: no claim with id {id!r}; the family has {list(self.table['id'])}")
+        return match.iloc[0]
