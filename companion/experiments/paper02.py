@@ -2159,9 +2159,14 @@ CLAIM_PROSE = ("The seed-dependent claims are re-evaluated under the seed varian
 
 
 def discussion(report):
-    """Each claim's discussion: the registry's template rendered from its row, or its verdict sentence."""
-    if hasattr(report, "discussion"):
-        return report.discussion()
-    from companion.prose import Markdown
+    """Each claim's discussion: the registry's template (``discussion``) rendered from its row.
 
-    return Markdown("")
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    return report.discussion()
