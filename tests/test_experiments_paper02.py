@@ -542,3 +542,23 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
     with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
         paper02.weka_peer_results()
+
+
+def test_generated_prose_follows_the_tables(lenses):
+    X, y, model = lenses
+    trace = paper02.describe_trace(paper02.first_rule_trace(model, "hard")).data
+    assert trace.startswith("Step 1: `astigmatism = yes` (4/12) is selected; `tear-prod-rate = normal` ties with it")
+    assert "Step 3: `spectacle-prescrip = myope` (3/3) is selected; `age = young` (2/2) has the same p/t" in trace
+    subsets = paper02.describe_subsets(paper02.covered_subsets(model, X, y, "hard", 1)).data
+    assert "24 → 12 → 6 → 3" in subsets and subsets.endswith("exact.")
+    example = paper02.covering_2d_example(seed=0)
+    text = paper02.describe_covering_2d(example).data
+    assert f"{example['uncovered_b']} `b` point is left" in text
+    demo = {"x_rules": ["r1", "r2"], "leaf_rules": [
+        "If b = false and d = true and c = true then x", "If b = true and a = false and c = true and d = true then x",
+        "If b = true and a = true then x"]}
+    assert "3 leaves for `x` and repeats `c = true` and `d = true`" in paper02.describe_demo(demo).data
+    order = pd.Series({"orders tried": 5, "instances": 24, "instances whose class depends on the order": 1,
+                       "orders changing some prediction": 1})
+    assert paper02.describe_order(order).data == ("Over 5 random rule orders, 1 order changed a prediction on the "
+                                                   "training set (1 instance whose class depends on the order).")

@@ -508,3 +508,36 @@ def test_scores_on_the_distinct_test_rows_are_the_scores_of_the_rows(degree):
         assert model.decision_function(K_distinct)[inverse].tobytes() == model.decision_function(K_test).tobytes()
     mask = MaskPerceptron(degree=degree, n_terms=8).fit(X, y)
     assert mask.decision_function(distinct)[inverse].tobytes() == mask.decision_function(X_test).tobytes()
+
+
+def test_generated_prose_follows_the_tables():
+    shift = paper03.bayes_sample_shift(500)
+    text = paper03.describe_bayes_shift(shift).data
+    assert "−1.76" in text and "easier" in text
+    flipped = shift.copy()
+    flipped["z"] = 1.0
+    assert "harder" in paper03.describe_bayes_shift(flipped).data
+    evidence = pd.DataFrame({"paper": [1.0, 4.0], "d=2 mean": [1.1, 9.0], "d=2 sd": [0.1, 1.0],
+                             "d=3 mean": [2.0, 4.5], "d=3 sd": [0.1, 1.0]}, index=["ratio", "leaves"])
+    text = paper03.describe_degree_evidence(evidence).data
+    assert "at d = 2: ratio;" in text and "at d = 3: leaves." in text
+    trees = pd.DataFrame({"draw": [0, 0], "degree": 7, "tree": ["pruned", "unpruned"], "risk": [80.0, 85.0]})
+    assert paper03.describe_unpruned(trees).data.endswith("d = 7: 85.0 against 80.0.")
+
+
+def test_display_math_stands_in_its_own_paragraph():
+    """A `$$…$$` block inside a paragraph renders as text on GitHub and in myst: each stands alone."""
+    import json
+
+    from companion.paths import NOTEBOOKS
+
+    notebook = json.loads((NOTEBOOKS / "03_boolean_kernels_led.ipynb").read_text(encoding="utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        lines = "".join(cell["source"]).split("\n")
+        for k, line in enumerate(lines):
+            if "$$" in line:
+                assert line.startswith("$$") and line.rstrip().endswith("$$") and line.count("$$") == 2, line
+                assert k == 0 or lines[k - 1].strip() == "", f"no blank line before {line[:40]}"
+                assert k == len(lines) - 1 or lines[k + 1].strip() == "", f"no blank line after {line[:40]}"
