@@ -3,18 +3,21 @@
 Two stages, as ``peers/widc_peers.py``:
 
 ``export`` (run with the project's ``.venv/bin/python``)
-    Regenerates the draws of ``companion.experiments.paper03.run(Config())`` (draw ``k`` from the
-    ``k``-th child of ``SeedSequence(Config().seed)``, bit for bit) and writes each as
-    ``build/led_peers/draw_<k>.npz`` with its hash ``paper03.draw_hash``.
+    Regenerates the draws of ``companion.experiments.paper03.run(Config(seed=s))`` for every seed
+    ``s`` of ``--seeds`` (default ``2001-2005,11-15``: the notebook's seed, its four seed variants
+    ``seed + 1 .. seed + 4``, and the same for ``-p seed 11``; draw ``k`` from the ``k``-th child
+    of ``SeedSequence(s)``, bit for bit) and writes each as ``build/led_peers/draw_<s>_<k>.npz``
+    with its hash ``paper03.draw_hash``.
 
 ``run`` (run with any Python that has numpy and pandas, e.g. ``/work/peers-venv/bin/python``;
 needs ``java`` and ``/usr/share/java/weka.jar``)
-    On every draw: ``java -cp weka.jar weka.classifiers.trees.J48 -C 0.25 -M 2 -t train.arff -T
-    test.arff`` (Weka's defaults; the seven segments are nominal ``{0,1}`` attributes, the class
-    ``{-1,1}``). Writes ``data/led_peers/results.csv`` (``draw, n_train, n_test, train_errors,
-    test_errors, leaves, size, depth``) and ``data/led_peers/provenance.csv`` (date, versions,
-    command, the protocol's parameters and the sha256 of every draw, recomputed here from the
-    arrays written to the ARFF files).
+    On every draw: what ``java -cp weka.jar weka.classifiers.trees.J48 -C 0.25 -M 2 -t train.arff
+    -T test.arff`` does (Weka's defaults; the seven segments are nominal ``{0,1}`` attributes, the
+    class ``{-1,1}``), all draws in one JVM (``prism_peers.run_jobs``). Writes
+    ``data/led_peers/results.csv`` (``seed, draw, n_train, n_test, train_errors, test_errors,
+    leaves, size, depth``) and ``data/led_peers/provenance.csv`` (date, versions, command, the
+    protocol's parameters and the sha256 of every draw, recomputed here from the arrays written
+    to the ARFF files).
 
 J48 has no depth limit; with seven two-valued nominal attributes no path can test an attribute
 twice, so its trees have depth at most 7: it is the analogue of the notebook's depth-7 trees only.
@@ -37,11 +40,15 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from prism_peers import _parse_splits, run_jobs  # noqa: E402
 from widc_peers import J48_OPTIONS, WEKA_JAR, weka_versions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "led_peers"
 BUILD = ROOT / "build" / "led_peers"
+#: The protocol seeds run by default: notebook 03's seed 2001 and its seed variants 2002-2005,
+#: and ``-p seed 11`` with its variants 12-15.
+DEFAULT_SEEDS = "2001-2005,11-15"
 
 
 def draw_hash(X, y, X_test, y_test) -> str:
@@ -58,19 +65,24 @@ def draw_hash(X, y, X_test, y_test) -> str:
 # ----------------------------------------------------------------------------------- export
 
 
-def export():
+def export(seeds: str = DEFAULT_SEEDS):
     sys.path.insert(0, str(ROOT))
     from companion.experiments import paper03
 
-    config = paper03.Config()
     BUILD.mkdir(parents=True, exist_ok=True)
-    for k in range(config.n_draws):
-        X, y, X_test, y_test = paper03.draw_data(config, k)
-        digest = paper03.draw_hash(X, y, X_test, y_test)
-        assert digest == draw_hash(X, y, X_test, y_test)
-        np.savez(BUILD / f"draw_{k}.npz", X=X, y=y, X_test=X_test, y_test=y_test)
-        print(f"draw {k}: {len(y)} / {len(y_test)} rows, sha256 {digest[:12]}")
-    parameters = {name: getattr(config, name) for name in ("seed", "n_draws", "n_train", "n_test", "noise")}
+    for old in BUILD.glob("draw_*.npz"):
+        old.unlink()
+    base = paper03.Config()
+    for seed in _parse_splits(seeds):
+        config = paper03.Config(seed=seed)
+        for k in range(config.n_draws):
+            X, y, X_test, y_test = paper03.draw_data(config, k)
+            digest = paper03.draw_hash(X, y, X_test, y_test)
+            assert digest == draw_hash(X, y, X_test, y_test)
+            np.savez(BUILD / f"draw_{seed}_{k}.npz", X=X, y=y, X_test=X_test, y_test=y_test)
+        print(f"seed {seed}: {config.n_draws} draws of {config.n_train} / {config.n_test} rows")
+    parameters = {name: getattr(base, name) for name in ("n_draws", "n_train", "n_test", "noise")}
+    parameters["seeds"] = seeds
     (BUILD / "config.json").write_text(json.dumps(parameters), encoding="utf-8")
 
 
@@ -101,26 +113,28 @@ def run():
     import pandas as pd
 
     parameters = json.loads((BUILD / "config.json").read_text())
-    java = shutil.which("java")
-    rows, hashes = [], {}
-    for k in range(parameters["n_draws"]):
-        z = np.load(BUILD / f"draw_{k}.npz")
-        X, y, X_test, y_test = z["X"], z["y"], z["X_test"], z["y_test"]
-        hashes[k] = draw_hash(X, y, X_test, y_test)
-        with tempfile.TemporaryDirectory() as folder:
-            train, test = Path(folder) / "train.arff", Path(folder) / "test.arff"
-            write_arff(train, X, y)
-            write_arff(test, X_test, y_test)
-            command = [java, "-Xmx1g", "-cp", str(WEKA_JAR), "weka.classifiers.trees.J48", *J48_OPTIONS,
-                       "-t", str(train), "-T", str(test)]
-            out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=600).stdout
-        rows.append(dict(draw=k, n_train=len(y), n_test=len(y_test),
+    rows, hashes, jobs, data = [], {}, [], {}
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in _parse_splits(parameters["seeds"]):
+            for k in range(parameters["n_draws"]):
+                z = np.load(BUILD / f"draw_{seed}_{k}.npz")
+                X, y, X_test, y_test = z["X"], z["y"], z["X_test"], z["y_test"]
+                hashes[(seed, k)] = draw_hash(X, y, X_test, y_test)
+                train, test = Path(folder) / f"train_{seed}_{k}.arff", Path(folder) / f"test_{seed}_{k}.arff"
+                write_arff(train, X, y)
+                write_arff(test, X_test, y_test)
+                jobs.append((f"{seed}|{k}", "weka.classifiers.trees.J48", J48_OPTIONS, train, test))
+                data[(seed, k)] = (len(y), len(y_test))
+        outputs = run_jobs(jobs)
+    for (seed, k), (n_train, n_test) in data.items():
+        out = outputs[f"{seed}|{k}"]
+        rows.append(dict(seed=seed, draw=k, n_train=n_train, n_test=n_test,
                          train_errors=_errors(out, "=== Error on training data ==="),
                          test_errors=_errors(out, "=== Error on test data ==="),
                          leaves=int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1)),
                          size=int(re.search(r"Size of the tree\s*:\s*(\d+)", out).group(1)),
                          depth=tree_depth(out)))
-        print(rows[-1], flush=True)
+    print(f"{len(rows)} draws done", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(OUT / "results.csv", index=False)
     provenance = {
@@ -128,15 +142,17 @@ def run():
         "version: python": platform.python_version(),
         **{f"version: {name}": value for name, value in weka_versions().items()},
         **{f"config: {name}": str(value) for name, value in parameters.items()},
-        "draws": "companion.experiments.paper03.draw_data(Config(), k): draw k of paper03.run(Config()), "
-                 "from the k-th child of numpy.random.SeedSequence(Config().seed)",
-        **{f"draw_sha256: {k}": digest for k, digest in hashes.items()},
+        "draws": "companion.experiments.paper03.draw_data(Config(seed=s), k): draw k of paper03.run(Config(seed=s)), "
+                 "from the k-th child of numpy.random.SeedSequence(s)",
+        **{f"draw_sha256: {seed}/{k}": digest for (seed, k), digest in hashes.items()},
         "command: J48": f"java -Xmx1g -cp {WEKA_JAR} weka.classifiers.trees.J48 {' '.join(J48_OPTIONS)} "
                         "-t train.arff -T test.arff (segments nominal {0,1}, class {-1,1})",
+        "runner": "one JVM for every draw: peers/prism_peers.py DRIVER (Classifier.forName, buildClassifier, "
+                  "Evaluation.evaluateModel on the training and the test set), as the command above",
         "sizes": "leaves = J48's Number of Leaves; size = its Size of the tree (all nodes); depth = longest path",
         "depth": "J48 has no depth limit; with 7 two-valued nominal attributes its depth is at most 7, the "
                  "notebook's d = 7 trees",
-        "command: regenerate": ".venv/bin/python peers/led_peers.py export && "
+        "command: regenerate": f".venv/bin/python peers/led_peers.py export --seeds {parameters['seeds']} && "
                                "/work/peers-venv/bin/python peers/led_peers.py run",
     }
     pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(OUT / "provenance.csv", index=False)
@@ -145,8 +161,10 @@ def run():
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("stage", choices=["export", "run"])
+    parser.add_argument("--seeds", default=DEFAULT_SEEDS,
+                        help="export: the protocol seeds whose draws J48 runs on (default %(default)s)")
     args = parser.parse_args(argv)
-    export() if args.stage == "export" else run()
+    export(args.seeds) if args.stage == "export" else run()
 
 
 if __name__ == "__main__":

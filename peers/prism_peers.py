@@ -6,7 +6,8 @@ Two stages, as ``peers/widc_peers.py`` (whose ARFF and size helpers this script 
     Writes ``build/prism_peers/contact-lenses.arff`` from
     ``companion.datasets.load_contact_lenses`` (rows in the loader's order, values declared in
     Weka's order) and the test fold of every row of the seeded splits of
-    ``companion.experiments.paper02.run`` (``numpy:<seed>``, ``Config().n_repeats`` of them),
+    ``companion.experiments.paper02.run`` (``numpy:<seed>``; ``--splits 0-99``, the default, covers
+    the notebook's default seed, its four seed variants and ``-p seed`` up to 50),
     ``build/prism_peers/numpy_folds.json``.
 
 ``run`` (run with the peers' Python, e.g. ``/work/peers-venv/bin/python``; needs numpy, pandas,
@@ -18,7 +19,12 @@ Two stages, as ``peers/widc_peers.py`` (whose ARFF and size helpers this script 
        ``new Random(1)``, stratify and take ``testCV(10, k - 1)``).
     2. On every fold of Weka's split and of the seeded splits: ``weka.classifiers.rules.Prism``,
        ``weka.classifiers.trees.J48 -C 0.25 -M 2`` and ``weka.classifiers.rules.JRip -F 3 -N 2.0
-       -O 2 -S 1`` (Weka's defaults) trained on the other folds (``-t train.arff -T test.arff``).
+       -O 2 -S 1`` (Weka's defaults) trained on the other folds and tested on the fold. All the
+       (learner, fold) jobs run in one Java process (:data:`DRIVER`, compiled with ``javac`` under
+       ``build/``), which does what ``java -cp weka.jar <classifier> <options> -t train.arff -T
+       test.arff`` does (``Classifier.forName``, ``buildClassifier``, ``Evaluation.evaluateModel``
+       on the training and the test fold) and prints the model and the counts in Weka's words;
+       one JVM per job took about 1 s each, 3000 jobs for 100 splits.
     3. Weka's own ``-x 10 -s 1`` run of each learner on the whole ARFF, whose counts are recorded
        beside the sums of step 2 on Weka's folds.
 
@@ -53,6 +59,9 @@ ARFF = BUILD / "contact-lenses.arff"
 DATASET = "contact-lenses"
 N_FOLDS = 10
 WEKA_SEED = 1
+#: The seeded splits run by default: the notebook's default seed 0 and its four seed variants
+#: (seeds 0-49, ten splits each) and any ``-p seed`` up to 50.
+DEFAULT_SPLITS = "0-99"
 LEARNERS = {
     "Prism": ("weka.classifiers.rules.Prism", []),
     "J48": ("weka.classifiers.trees.J48", J48_OPTIONS),
@@ -63,7 +72,16 @@ LEARNERS = {
 # ----------------------------------------------------------------------------------- export
 
 
-def export():
+def _parse_splits(text: str) -> list[int]:
+    """``"0-99"`` or ``"0-9,11,20-24"`` as a sorted list of seeds."""
+    seeds = set()
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        seeds.update(range(int(low), int(high or low) + 1))
+    return sorted(seeds)
+
+
+def export(splits: str = DEFAULT_SPLITS):
     sys.path.insert(0, str(ROOT))
     from companion.datasets import load_contact_lenses
     from companion.experiments import paper02
@@ -77,14 +95,81 @@ def export():
     lines += [",".join([*map(str, row), str(label)]) for row, label in zip(X.itertuples(index=False), y)]
     ARFF.write_text("\n".join(lines) + "\n", encoding="utf-8")
     config = paper02.Config()
-    splits = {}
-    for seed in range(config.seed, config.seed + config.n_repeats):
-        fold_of = np.full(len(y), -1)
-        for k, (_, test) in enumerate(paper02._stratified_folds(y, config.n_folds, seed)):
-            fold_of[test] = k
-        splits[f"{paper02.NUMPY_SPLIT}{seed}"] = fold_of.tolist()
-    (BUILD / "numpy_folds.json").write_text(json.dumps(splits), encoding="utf-8")
-    print(f"{ARFF}: {len(y)} rows; splits {list(splits)}")
+    folds = {}
+    for seed in _parse_splits(splits):
+        folds[f"{paper02.NUMPY_SPLIT}{seed}"] = paper02.fold_vector(
+            paper02._stratified_folds(y, config.n_folds, seed)).tolist()
+    (BUILD / "numpy_folds.json").write_text(json.dumps(folds), encoding="utf-8")
+    print(f"{ARFF}: {len(y)} rows; {len(folds)} splits {next(iter(folds))} .. {list(folds)[-1]}")
+
+
+#: The Java driver of the runs: one JVM for every (learner, fold) job. For each job
+#: (``id<TAB>classifier<TAB>options<TAB>train.arff<TAB>test.arff``) it does what Weka's command
+#: line ``-t train.arff -T test.arff`` does and prints the model and the counts in Weka's words.
+DRIVER = """
+import java.io.*;
+import weka.core.*;
+import weka.classifiers.*;
+
+public class WekaJobs {
+  static String summary(Evaluation e) {
+    return "Correctly Classified Instances " + (int) Math.round(e.correct()) + "\\n"
+         + "Incorrectly Classified Instances " + (int) Math.round(e.incorrect()) + "\\n"
+         + "UnClassified Instances " + (int) Math.round(e.unclassified()) + "\\n";
+  }
+  public static void main(String[] args) throws Exception {
+    BufferedReader jobs = new BufferedReader(new FileReader(args[0]));
+    String line;
+    while ((line = jobs.readLine()) != null) {
+      if (line.trim().isEmpty()) continue;
+      String[] f = line.split("\\t", -1);
+      Instances train = new Instances(new BufferedReader(new FileReader(f[3])));
+      Instances test = new Instances(new BufferedReader(new FileReader(f[4])));
+      train.setClassIndex(train.numAttributes() - 1);
+      test.setClassIndex(test.numAttributes() - 1);
+      String[] options = f[2].trim().isEmpty() ? new String[0] : f[2].trim().split(" ");
+      Classifier c = Classifier.forName(f[1], options);
+      c.buildClassifier(train);
+      Evaluation onTrain = new Evaluation(train);
+      onTrain.evaluateModel(c, train);
+      Evaluation onTest = new Evaluation(train);
+      onTest.evaluateModel(c, test);
+      System.out.println("### job " + f[0]);
+      System.out.println(c.toString());
+      System.out.println("=== Error on training data ===");
+      System.out.print(summary(onTrain));
+      System.out.println("=== Error on test data ===");
+      System.out.print(summary(onTest));
+      System.out.println("### end " + f[0]);
+    }
+  }
+}
+"""
+
+
+def run_jobs(jobs: list[tuple[str, str, list[str], Path, Path]]) -> dict[str, str]:
+    """Run Weka on every job ``(id, classifier, options, train.arff, test.arff)`` in one JVM.
+
+    Returns ``{id: output}``, each output holding the model as Weka prints it and the sections
+    ``=== Error on training data ===`` and ``=== Error on test data ===`` (correct, incorrect
+    and unclassified counts), as Weka's command line prints them.
+    """
+    driver = ROOT / "build" / "weka_jobs"
+    driver.mkdir(parents=True, exist_ok=True)
+    source = driver / "WekaJobs.java"
+    if not (driver / "WekaJobs.class").exists() or source.read_text() != DRIVER:
+        source.write_text(DRIVER)
+        subprocess.run([shutil.which("javac"), "-cp", str(WEKA_JAR), str(source)], check=True,
+                       capture_output=True, text=True)
+    listing = driver / "jobs.tsv"
+    listing.write_text("".join(f"{i}\t{c}\t{' '.join(o)}\t{a}\t{b}\n" for i, c, o, a, b in jobs))
+    out = subprocess.run([shutil.which("java"), "-Xmx1g", "-cp", f"{WEKA_JAR}:{driver}", "WekaJobs", str(listing)],
+                         capture_output=True, text=True, check=True, timeout=3600).stdout
+    found = dict(re.findall(r"### job (\S+)\n(.*?)### end \1\n", out, flags=re.S))
+    missing = [job[0] for job in jobs if job[0] not in found]
+    if missing:
+        raise RuntimeError(f"the Weka driver gave no output for jobs {missing[:5]}")
+    return found
 
 
 # ----------------------------------------------------------------------------------- run
@@ -150,23 +235,31 @@ def run():
     header, rows = _header(ARFF), _data_lines(ARFF)
     splits = {f"weka:{WEKA_SEED}": weka_folds(ARFF)}
     splits.update({k: np.asarray(v) for k, v in json.loads((BUILD / "numpy_folds.json").read_text()).items()})
-    results = []
-    for split, fold_of in splits.items():
-        for fold in range(N_FOLDS):
-            with tempfile.TemporaryDirectory() as folder:
-                train, test = Path(folder) / "train.arff", Path(folder) / "test.arff"
+    results, jobs = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        for split, fold_of in splits.items():
+            for fold in range(N_FOLDS):
+                train = Path(folder) / f"{split.replace(':', '_')}_{fold}_train.arff"
+                test = Path(folder) / f"{split.replace(':', '_')}_{fold}_test.arff"
                 train.write_text(header + "\n".join(r for r, f in zip(rows, fold_of) if f != fold) + "\n")
                 test.write_text(header + "\n".join(r for r, f in zip(rows, fold_of) if f == fold) + "\n")
                 for learner, (classifier, options) in LEARNERS.items():
-                    out = _java(classifier, *options, "-t", train, "-T", test, "-v")
-                    correct, incorrect, unclassified = counts(out)
-                    assert correct + incorrect + unclassified == int((fold_of == fold).sum())
-                    results.append(dict(dataset=DATASET, method=learner, seed=split, fold=fold,
-                                        n_test=int((fold_of == fold).sum()), correct=correct, incorrect=incorrect,
-                                        unclassified=unclassified, **dict(zip(("rules", "literals"),
-                                                                             _size(learner, out)))))
-        print(split, "done", flush=True)
+                    jobs.append((f"{split}|{fold}|{learner}", classifier, options, train, test))
+        outputs = run_jobs(jobs)
+    for job, *_ in jobs:
+        split, fold, learner = job.split("|")
+        fold_of, fold = splits[split], int(fold)
+        out = outputs[job]
+        correct, incorrect, unclassified = counts(out)
+        assert correct + incorrect + unclassified == int((fold_of == fold).sum())
+        results.append(dict(dataset=DATASET, method=learner, seed=split, fold=fold,
+                            n_test=int((fold_of == fold).sum()), correct=correct, incorrect=incorrect,
+                            unclassified=unclassified, **dict(zip(("rules", "literals"), _size(learner, out)))))
+    print(f"{len(splits)} splits done", flush=True)
+    order = {learner: k for k, learner in enumerate(LEARNERS)}
     frame = pd.DataFrame(results)
+    frame = frame.sort_values(["seed", "method", "fold"], key=lambda c: c.map(order) if c.name == "method" else (
+        c.map(_split_key) if c.name == "seed" else c), kind="stable").reset_index(drop=True)
     # Weka's own cross-validation, for the record and as a check of the folds.
     own = {}
     for learner, (classifier, options) in LEARNERS.items():
@@ -188,7 +281,10 @@ def run():
                          f"weka.filters.supervised.instance.StratifiedRemoveFolds -S {WEKA_SEED} -N {N_FOLDS} "
                          f"-F k -c last (k = 1..{N_FOLDS}; fold k-1 here)",
         "folds: numpy": "companion.experiments.paper02 seeded splits (companion.evaluation.stratified_folds, "
-                        "seeds Config().seed .. + n_repeats - 1), as paper02.run makes them",
+                        f"seeds {_seed_range(splits)}), as paper02.run makes them for the notebook's seed, its "
+                        "seed variants and other seeds",
+        "runner": "one JVM for every (learner, fold) job: peers/prism_peers.py DRIVER (Classifier.forName, "
+                  "buildClassifier, Evaluation.evaluateModel on the test fold), as the command line below",
         **{f"fold_sha256: {split}": fold_hash(f) for split, f in splits.items()},
         **{f"command: {learner}": f"java -cp {WEKA_JAR} {classifier} {' '.join(options)} -t train.arff "
                                   "-T test.arff -v".replace("  ", " ")
@@ -199,7 +295,7 @@ def run():
             *ours.loc[learner].tolist()) for learner in LEARNERS},
         "sizes": "Prism: rules and their conditions; J48: rules = leaves, literals = sum of leaf depths; "
                  "JRip: rules without the default rule, literals = their conditions",
-        "command: regenerate": ".venv/bin/python peers/prism_peers.py export && "
+        "command: regenerate": f".venv/bin/python peers/prism_peers.py export --splits {_seed_range(splits)} && "
                                "/work/peers-venv/bin/python peers/prism_peers.py run",
     }
     pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(OUT / "provenance.csv", index=False)
@@ -207,11 +303,23 @@ def run():
         print(learner, "weka -x:", own[learner], "our folds:", tuple(ours.loc[learner]))
 
 
+def _split_key(split: str):
+    generator, _, number = split.partition(":")
+    return (generator != "weka", int(number))
+
+
+def _seed_range(splits) -> str:
+    seeds = sorted(int(s.partition(":")[2]) for s in splits if s.startswith("numpy:"))
+    return f"{seeds[0]}-{seeds[-1]}" if seeds == list(range(seeds[0], seeds[-1] + 1)) else ",".join(map(str, seeds))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("stage", choices=["export", "run"])
+    parser.add_argument("--splits", default=DEFAULT_SPLITS,
+                        help="export: the seeds of the numpy:<seed> splits, e.g. 0-99 or 0-9,11 (default %(default)s)")
     args = parser.parse_args(argv)
-    export() if args.stage == "export" else run()
+    export(args.splits) if args.stage == "export" else run()
 
 
 if __name__ == "__main__":

@@ -367,6 +367,10 @@ def test_fold_list_comparison(lenses, tmp_path):
     if committed.loc[0, "fold"] != committed.loc[23, "fold"]:
         assert not paper02.fold_list_comparison(y, config, swapped).loc["weka:1", "identical"]
     assert paper02.fold_list_comparison(y, config, "no/such/folds.csv").empty
+    # with a config, only the splits run makes are compared
+    other = paper02.fold_list_comparison(y, paper02.Config(seed=5, n_repeats=2), committed)
+    assert list(other.index) == ["weka:1"]
+    assert list(paper02.fold_list_comparison(y, None, committed).index) == ["weka:1", "numpy:0"]
     with pytest.raises(ValueError, match="unknown split 'r:1'"):
         paper02.fold_list_comparison(y, config, committed.assign(seed="r:1"))
 
@@ -380,21 +384,69 @@ def test_claims_report(protocol):
     assert table.loc["folds", "verdict"] == "n/a"  # no committed fold list given
     assert table.loc["weka-prism", "verdict"] == "n/a"  # no Prism-against-Prism table given
     assert table.loc["tree-vs-prism", "verdict"] == "n/a"  # no Weka peers given: no J48
+    assert table.loc["covering", "verdict"] == "n/a"  # no model given: the slides' checks are not evaluated
     assert table.loc["default-never-worse", "verdict"] == "guaranteed"
     assert table.loc["default-class", "n"] == 2
+    assert table.loc["rules", "verdict"] == "agrees" and table.loc["rules", "origin"] == "check"
+    # the slides' statements are the paper's; what the notebook adds has no verdict
+    assert set(table.loc[table["origin"] == "paper"].index) >= {"covering", "first-test-4-of-12", "replicated-subtree"}
+    assert table.loc["tree-vs-prism", "origin"] == "observation" and table.loc["default-class", "verdict"] == "observed"
     accuracy = paper02._repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
 
 
+def test_covering_checks_hold_on_the_slides_data_and_catch_a_wrong_choice(lenses):
+    X, y, model = lenses
+    checks = paper02.covering_checks(model, X, y)
+    assert set(checks) == {"covering", "first-test", "refine", "ties", "perfect", "separate"}
+    assert all(ok for ok, _ in checks.values()), checks
+    assert "4/12" in checks["first-test"][1] and "3/3" in checks["refine"][1]
+    # a trace whose step 3 picks `age = young` (2/2) over `myope` (3/3) breaks the tie rule
+    broken = copy.deepcopy(model)
+    trace = broken.trace_
+    first = trace["rule"] == trace.loc[trace["class"] == "hard", "rule"].min()
+    step3 = first & (trace["step"] == 3)
+    trace.loc[step3, "selected"] = (trace.loc[step3, "attribute"] == "age") & (trace.loc[step3, "value"] == "young")
+    assert not paper02.covering_checks(broken, X, y)["ties"][0]
+    # a class's rules that miss one of its instances break the covering statement
+    assert not paper02.covering_checks(model, X, y.where(y.index != 0, "soft"))["covering"][0]
+
+
+def test_replicated_tests_read_the_leaves_for_x():
+    leaves = ["If b = false and d = true and c = true then x", "If b = true and a = false and c = true and d = true then x",
+              "If b = true and a = true then x"]
+    assert paper02._replicated_tests(leaves) == ["c = true", "d = true"]
+    assert paper02._replicated_tests(leaves[1:2]) == []
+    assert paper02._replicated_tests(["If a = true then x", "If a = true and b = true then x"]) == []
+
+
+def test_seed_variants_do_not_overlap_the_main_splits():
+    assert paper02.seed_variants(0, 10) == [10, 20, 30, 40]
+    assert paper02.seed_variants(11, 10) == [21, 31, 41, 51]
+    assert paper02.seed_variants(0, 2) == [2, 4, 6, 8]
+
+
+def test_weka_peers_cover_the_default_seed_its_variants_and_seed_11():
+    for seed in (0, 10, 20, 30, 40, 11, 21, 31, 41, 51):
+        frame, status = paper02.weka_peer_results_if_run(paper02.Config(seed=seed))
+        assert frame is not None and "folds verified" in status
+        assert set(frame["seed"]) == {"weka:1", *(f"numpy:{s}" for s in range(seed, seed + 10))}
+    missing, status = paper02.weka_peer_results_if_run(paper02.Config(seed=200, n_repeats=2))
+    assert missing is None and "numpy:200" in status and "peers/prism_peers.py export --splits" in status
+
+
 @pytest.mark.slow  # the whole claims protocol, with its J48 peer: tens of seconds
 def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
-    peers = paper02.weka_peer_results()  # Weka's split and numpy:0..9
+    peers = paper02.weka_peer_results(paper02.Config(n_repeats=2))  # Weka's split and numpy:0, 1
     checks = {"weka-prism": (True, "")}
-    other = paper02.run(paper02.Config(seed=2, n_repeats=2))  # numpy:2, 3: run by the peers too
-    far = paper02.run(paper02.Config(seed=10, n_repeats=2))  # numpy:10, 11: never run by the peers
-    report = paper02.claims_report(protocol, checks, {"run peers": other, "no peers": far}, peers=peers)
+    config2 = paper02.Config(seed=2, n_repeats=2)
+    other = paper02.run(config2)  # numpy:2, 3: run by the peers too
+    far = paper02.run(paper02.Config(seed=200, n_repeats=2))  # numpy:200, 201: never run by the peers
+    variants = {"seed=2": paper02.claims_data(other, checks, paper02.weka_peer_results(config2)),
+                "seed=200": paper02.claims_data(far, checks, None)}
+    report = paper02.claims_report(protocol, checks, variants, peers=peers)
     table = report.table.set_index("id")
-    assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "holds"
+    assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "agrees"
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
     ours = paper02._repeated_accuracy(protocol)["PRISM + default class"]
     expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
@@ -403,9 +455,20 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     # a real value (a mean of accuracies): compared at rtol 1e-12, its last bits follow the summation order
     assert table.loc["tree-vs-prism", "estimate"] == pytest.approx(hodges_lehmann(expected.to_numpy())[0], rel=1e-12)
     sensitivity = report.sensitivity.set_index(["variant", "id"])
-    # the peers hold numpy:0..9 only: seeds 2, 3 are among them (not those of `protocol`), 10, 11 are not
-    assert sensitivity.loc[("no peers", "tree-vs-prism"), "verdict"] == "n/a"
-    assert sensitivity.loc[("run peers", "tree-vs-prism"), "n"] == 2
+    assert sensitivity.loc[("seed=200", "tree-vs-prism"), "verdict"] == "n/a"
+    assert sensitivity.loc[("seed=2", "tree-vs-prism"), "n"] == 2
+
+
+@pytest.mark.slow  # four small protocols
+def test_seed_variant_recomputes_the_seed_dependent_checks(lenses):
+    X, y, model = lenses
+    checks = {"rules": (True, "kept"), "folds": (False, "main"), "weka-prism": (False, "main")}
+    data = paper02.seed_variant(3, checks, n_repeats=2, n_rule_orders=5)
+    assert set(data["results"]["method"]) == {"PRISM", "PRISM + default class"}
+    assert data["checks"]["rules"] == (True, "kept")  # does not depend on the seed: the main value
+    assert data["checks"]["folds"][0] and data["checks"]["weka-prism"][0]  # recomputed on numpy:3, 4
+    assert data["peers"] is not None and set(data["peers"]["seed"]) == {"weka:1", "numpy:3", "numpy:4"}
+    assert data["checks"]["replicated-subtree"][0] and data["checks"]["modular"][0]
 
 
 def test_prism_peer_comparison_is_fold_by_fold(protocol):
@@ -479,3 +542,23 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
     with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
         paper02.weka_peer_results()
+
+
+def test_generated_prose_follows_the_tables(lenses):
+    X, y, model = lenses
+    trace = paper02.describe_trace(paper02.first_rule_trace(model, "hard")).data
+    assert trace.startswith("Step 1: `astigmatism = yes` (4/12) is selected; `tear-prod-rate = normal` ties with it")
+    assert "Step 3: `spectacle-prescrip = myope` (3/3) is selected; `age = young` (2/2) has the same p/t" in trace
+    subsets = paper02.describe_subsets(paper02.covered_subsets(model, X, y, "hard", 1)).data
+    assert "24 → 12 → 6 → 3" in subsets and subsets.endswith("exact.")
+    example = paper02.covering_2d_example(seed=0)
+    text = paper02.describe_covering_2d(example).data
+    assert f"{example['uncovered_b']} `b` point is left" in text
+    demo = {"x_rules": ["r1", "r2"], "leaf_rules": [
+        "If b = false and d = true and c = true then x", "If b = true and a = false and c = true and d = true then x",
+        "If b = true and a = true then x"]}
+    assert "3 leaves for `x` and repeats `c = true` and `d = true`" in paper02.describe_demo(demo).data
+    order = pd.Series({"orders tried": 5, "instances": 24, "instances whose class depends on the order": 1,
+                       "orders changing some prediction": 1})
+    assert paper02.describe_order(order).data == ("Over 5 random rule orders, 1 order changed a prediction on the "
+                                                   "training set (1 instance whose class depends on the order).")

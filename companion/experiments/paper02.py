@@ -44,6 +44,7 @@ from companion.experiments.protocol import check_tidy
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR, OrderedRipper, tree_leaf_paths
 from companion.prism import Prism
+from companion.prose import render
 
 __all__ = [
     "contact_lens_table",
@@ -68,7 +69,14 @@ __all__ = [
     "DEFAULT_CLASS_MARGIN",
     "exact_checks",
     "claims_family",
+    "claims_measures",
+    "claims_data",
     "claims_report",
+    "covering_checks",
+    "seed_variants",
+    "seed_variant",
+    "weka_peer_results_if_run",
+    "TEMPLATES",
     "fold_hash",
     "weka_peer_results",
     "prism_peer_comparison",
@@ -93,7 +101,7 @@ __all__ = [
 
 #: The claims whose verdict sentence the README's results-at-a-glance quotes
 #: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
-HEADLINE_CLAIMS = ["tree-vs-prism"]
+HEADLINE_CLAIMS = ["covering", "first-test-4-of-12", "refine-to-exact", "replicated-subtree"]
 
 
 def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:
@@ -481,12 +489,16 @@ class Config:
     n_folds : int, default=10
     n_repeats : int, default=10
         Seeded stratified cross-validations (the notebook's ``n_cv_repeats``).
+    methods : tuple of str, default=()
+        The learners of :func:`learners` run, by display name (empty: all of them). The seed
+        variants of the claims run only the two PRISM learners their claims read.
     """
 
     seed: int = 0
     weka_seed: int = 1
     n_folds: int = 10
     n_repeats: int = 10
+    methods: tuple = ()
 
     @classmethod
     def fast(cls) -> "Config":
@@ -528,7 +540,13 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
         (f"{NUMPY_SPLIT}{seed}", _stratified_folds(y, config.n_folds, seed))
         for seed in range(config.seed, config.seed + config.n_repeats)
     ]
-    frames = parallel_map(partial(_fold_rows, learners(seed=config.seed), X, y), splits, n_jobs=n_jobs)
+    chosen = learners(seed=config.seed, ripper="RIPPER (wittgenstein, one-vs-rest)" in config.methods or not config.methods)
+    if config.methods:
+        unknown = sorted(set(config.methods) - set(chosen))
+        if unknown:
+            raise ValueError(f"Config.methods names unknown learners {unknown}; known: {list(chosen)}")
+        chosen = {name: chosen[name] for name in config.methods}
+    frames = parallel_map(partial(_fold_rows, chosen, X, y), splits, n_jobs=n_jobs)
     results = pd.concat(frames, ignore_index=True)
     results.insert(0, "dataset", dataset)
     return check_tidy(results)
@@ -813,6 +831,12 @@ def fold_vector(folds) -> np.ndarray:
     return vector
 
 
+def _known_split_names(seed) -> set:
+    """``{seed}`` when ``seed`` names a split of a known generator, else the empty set."""
+    generator, _, number = str(seed).partition(":")
+    return {str(seed)} if f"{generator}:" in (WEKA_SPLIT, NUMPY_SPLIT) and number.isdigit() else set()
+
+
 def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFrame | str | None = None) -> pd.DataFrame:
     """Our fold splits against a committed fold list, row by row.
 
@@ -821,6 +845,8 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
     y : Series
         The labels (the splits are rebuilt from them, as :func:`run` does).
     config : Config, optional
+        Only the committed splits :func:`run` makes with it are compared (Weka's and the seeded
+        ones); without it, every committed split.
     committed : DataFrame or path, optional
         Columns ``seed`` (``weka:<s>`` or ``numpy:<s>``, as :func:`run`'s keys), ``row``,
         ``fold`` (from 0); default ``data/`` + :data:`_COMMITTED_FOLDS`.
@@ -828,9 +854,13 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
     Returns
     -------
     DataFrame
-        One row per committed split: ``rows``, ``rows in the same fold``, ``identical``; an empty
-        frame when no fold list is committed.
+        One row per committed split compared: ``rows``, ``rows in the same fold``,
+        ``identical``; an empty frame when no fold list is committed.
     """
+    wanted = None
+    if config is not None:
+        wanted = {f"{WEKA_SPLIT}{config.weka_seed}"} | {
+            f"{NUMPY_SPLIT}{s}" for s in range(config.seed, config.seed + config.n_repeats)}
     from companion.paths import DATA
 
     config = config or Config()
@@ -844,6 +874,8 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
         raise ValueError(f"fold_list_comparison: committed folds lack columns {sorted(missing)}")
     rows = {}
     for seed, part in committed.groupby("seed", sort=False):
+        if wanted is not None and str(seed) in _known_split_names(seed) and seed not in wanted:
+            continue
         generator, _, number = str(seed).partition(":")
         if f"{generator}:" == WEKA_SPLIT:
             ours = fold_vector(weka_cv_folds(y, config.n_folds, seed=int(number)))
@@ -862,12 +894,36 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
 
 
 # --------------------------------------------------------------------------------------------
-# The claims, judged by companion.claims
+# The claims, judged by companion.claims (registry: companion/experiments/registry/paper02.toml)
 # --------------------------------------------------------------------------------------------
 
 #: "Worth a few points" (the default class for uncovered instances) read as at least this many
-#: points of accuracy, over the repeated cross-validations.
+#: points of accuracy, over the repeated cross-validations (the registry's margin of
+#: ``default-class``; kept here for the notebook's text).
 DEFAULT_CLASS_MARGIN = 2.0
+#: Seed variants of every claim: the notebook's ``seed`` plus ``n_repeats * k``, k = 1..4, so that
+#: the variants' splits never overlap the main ones (``-p seed 11``: 21, 31, 41, 51).
+N_SEED_VARIANTS = 4
+
+
+def seed_variants(seed: int, n_repeats: int, n_variants: int = N_SEED_VARIANTS) -> list[int]:
+    """The notebook seeds of the seed variants: ``seed + n_repeats * k`` for ``k = 1 .. n_variants``.
+
+    Each variant runs ``n_repeats`` seeded splits of its own, disjoint from the main ones.
+
+    Parameters
+    ----------
+    seed : int
+        The notebook's seed.
+    n_repeats : int
+        Seeded splits per run.
+    n_variants : int, default=N_SEED_VARIANTS
+
+    Returns
+    -------
+    list of int
+    """
+    return [int(seed) + int(n_repeats) * k for k in range(1, int(n_variants) + 1)]
 
 
 def _repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
@@ -901,13 +957,239 @@ def _check(name):
     return check
 
 
+#: Registry measure key -> the name of its exact check in :func:`exact_checks`.
+_CHECK_MEASURES = {
+    "covering": "covering", "first_test": "first-test", "refine": "refine", "ties": "ties", "perfect": "perfect",
+    "separate": "separate", "replicated_subtree": "replicated-subtree", "disjunction": "disjunction",
+    "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds": "folds",
+    "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket", "modular": "modular",
+    "conflicts": "conflicts-unseen",
+}
+
+
+def claims_measures() -> dict:
+    """``{measure key: callable(data)}`` for every measure the registry (``paper02.toml``) names.
+
+    ``data`` is one variant's dict (:func:`claims_data`): ``results`` (:func:`run`), ``peers``
+    (:func:`weka_peer_results` or ``None``) and ``checks`` (:func:`exact_checks`).
+
+    Returns
+    -------
+    dict
+    """
+    measures = {key: _check(name) for key, name in _CHECK_MEASURES.items()}
+    measures["default_class"] = partial(_accuracy_difference, a="PRISM + default class", b="PRISM")
+    measures["tree_vs_prism"] = partial(_peer_difference, peer="J48", b="PRISM + default class")
+    return measures
+
+
+def claims_family():
+    """The registry's claims (``companion/experiments/registry/paper02.toml``) as a claims family.
+
+    The slides' statements (origin ``paper``, quoted verbatim), our code against Weka 3.6.14 and
+    the restored slide tables (``check``) and this notebook's statements (``observation``: the
+    default class, J48 against PRISM, modularity), each reading :func:`claims_measures`.
+
+    Returns
+    -------
+    list of companion.claims.Claim
+    """
+    from companion import claims as C
+
+    return C.family(C.load_registry("02"), claims_measures())
+
+
+def claims_data(results: pd.DataFrame, checks: dict, peers: pd.DataFrame | None = None) -> dict:
+    """One variant's data for :func:`claims_family`'s measures.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    checks : dict
+        :func:`exact_checks`.
+    peers : pandas.DataFrame, optional
+        :func:`weka_peer_results` on the same splits (``None``: the J48 claim is not evaluated).
+
+    Returns
+    -------
+    dict
+    """
+    return {"results": results, "checks": checks, "peers": peers}
+
+
+def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = None,
+                  peers: pd.DataFrame | None = None):
+    """Evaluate :func:`claims_family` on ``results`` and ``checks`` and on the variants.
+
+    ``variants`` maps a variant name (``"seed=10"``) to a :func:`claims_data` dict, or to a
+    :func:`run` frame alone (its checks are then the main ones and it has no peers).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s tidy frame.
+    checks : dict
+        :func:`exact_checks`.
+    variants : dict, optional
+        ``{name: claims_data(...)}`` or ``{name: run() frame}``.
+    peers : pandas.DataFrame, optional
+        :func:`weka_peer_results`.
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+    """
+    from companion import claims as C
+
+    data = {"main": claims_data(results, checks, peers)}
+    for name, other in (variants or {}).items():
+        data[name] = other if isinstance(other, dict) else claims_data(other, checks, None)
+    return C.evaluate(claims_family(), data)
+
+
+#: The learners a seed variant runs: those its claims read (J48 is Weka's, from the peers).
+_VARIANT_METHODS = ("PRISM", "PRISM + default class")
+
+
+def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int, n_jobs: int = 1) -> dict:
+    """The data of one seed variant: :func:`run` on its own splits, Weka's peers on them (when
+    they were run), and the exact checks that depend on the seed recomputed with it.
+
+    The checks that read the seed are the replicated subtree (the tree's ``random_state``), the
+    rule orders of ``modular``, the fold list and Weka's Prism on the variant's splits; the others
+    (slides' trace, rule list, Weka's folds, ``supermarket``) do not depend on it and keep the
+    main values, so the claims engine lists the variant as leaving them unchanged.
+
+    Parameters
+    ----------
+    seed : int
+        The variant's notebook seed (:func:`seed_variants`).
+    checks : dict
+        The main run's :func:`exact_checks`.
+    n_repeats : int
+        Seeded splits.
+    n_rule_orders : int
+        Random rule orders of ``modular``.
+    n_jobs : int, default=1
+        Workers of :func:`run`; the result does not depend on it.
+
+    Returns
+    -------
+    dict
+        :func:`claims_data`'s dict, plus ``status`` (:func:`weka_peer_results_if_run`'s text).
+    """
+    config = Config(seed=seed, n_repeats=n_repeats, methods=_VARIANT_METHODS)
+    results = run(config, n_jobs=n_jobs)
+    peers, status = weka_peer_results_if_run(config)
+    (_, entry), = DATASETS.items()
+    X, y = entry.load()
+    demo = replicated_subtree_demo(seed=seed)
+    order = order_invariance(Prism().fit(X, y), X, n_permutations=n_rule_orders, seed=seed)
+    recomputed = _seed_checks(demo=demo, order_training=order, folds=fold_list_comparison(y, config),
+                              prism_peers=None if peers is None else prism_peer_comparison(results, peers))
+    new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
+    new.update(recomputed)
+    return {**claims_data(results, new, peers), "status": status}
+
+
+def _seed_checks(*, demo, order_training, folds, prism_peers) -> dict:
+    """The exact checks that depend on the notebook's seed."""
+    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
+    replicated = _replicated_tests(x_leaves)
+    checks = {
+        "replicated-subtree": (bool(replicated), render(
+            TEMPLATES["replicated"], n_leaves=len(x_leaves), tests=replicated or ["none"]).data),
+        "disjunction": (demo["x_rules"] == ["If a = true and b = true then x", "If c = true and d = true then x"],
+                        render(TEMPLATES["disjunction"], rules=[f"`{r}`" for r in demo["x_rules"]]).data),
+        "modular": (int(order_training["orders changing some prediction"]) == 0,
+                    render(TEMPLATES["modular"], n=int(order_training["orders tried"]),
+                           k=int(order_training["orders changing some prediction"])).data),
+    }
+    if len(folds):
+        checks["folds"] = (bool(folds["identical"].all()),
+                           render(TEMPLATES["folds"], k=int(folds["identical"].sum()), n=len(folds)).data)
+    if prism_peers is not None and len(prism_peers):
+        checks["weka-prism"] = (bool(prism_peers["identical"].all()),
+                                render(TEMPLATES["weka_prism"], k=int(prism_peers["folds equal"].sum()),
+                                       n=int(prism_peers["folds"].sum()), splits=len(prism_peers)).data)
+    return checks
+
+
+def _replicated_tests(x_leaves) -> list[str]:
+    """The tests that appear on the paths of two or more leaves for ``x`` in different branches
+    of the root's split (a subtree repeated under both): ``["c = true", ...]``."""
+    if len(x_leaves) < 2:
+        return []
+    paths = [r.removeprefix("If ").rsplit(" then ", 1)[0].split(" and ") for r in x_leaves]
+    by_root = {}
+    for path in paths:
+        by_root.setdefault(path[0], set()).update(path[1:])
+    if len(by_root) < 2:
+        return []
+    shared = set.intersection(*by_root.values())
+    return sorted(shared)
+
+
+#: The templates of the generated sentences of notebook 02 (:func:`companion.prose.render`).
+TEMPLATES = {
+    "covering": "{n:plural class|classes}: the rules of each cover its instances ({sizes:list}) and no other",
+    "first_test": "`{test}` covers {p}/{t} on step 1 (the slides: {paper_p} out of {paper_t})",
+    "refine": "after two tests {p2}/{t2}, after `{test}` {p3}/{t3}",
+    "ties": ("{steps:plural step} of {rules:plural rule}: the selected test always has the largest p/t; "
+             "{ties:plural tie} on p/t went to the larger p"),
+    "perfect": "{k} of {n} rules have p = t on the instances they were grown on",
+    "separate": "{k} of {n} rules grown on exactly the instances their class's earlier rules left",
+    "replicated": "the tree has {n_leaves:plural leaf|leaves} for x and repeats {tests:list} under both branches of its root",
+    "disjunction": "PRISM's rules for x: {rules:list}",
+    "modular": "{n:plural random rule order}, {k} change a training prediction",
+    "folds": "{k} of {n} committed splits identical, row by row",
+    "weka_prism": "{k} of {n} folds equal on {splits:plural split} (correct, incorrect, unclassified)",
+    "peers_missing": ("Weka's peers were not run for the splits {missing:list}: the claims that read them are "
+                      "not evaluated for this seed. To run them: `{command}`."),
+    "peers_found": "Weka 3.6.14 (Prism, J48, JRip) on all {n:plural split} of this run, folds verified.",
+}
+
+
+def weka_peer_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
+    """:func:`weka_peer_results` for ``config``, or ``None`` and the command that would run them.
+
+    Parameters
+    ----------
+    config : Config
+
+    Returns
+    -------
+    frame : pandas.DataFrame or None
+    text : str
+        What was read, or which splits the peers were not run on and the command that runs them.
+    """
+    from companion import datasets
+
+    _, folds, _ = datasets.load_peers("prism")
+    wanted = [f"{WEKA_SPLIT}{config.weka_seed}"] + [
+        f"{NUMPY_SPLIT}{s}" for s in range(config.seed, config.seed + config.n_repeats)]
+    missing = [s for s in wanted if s not in set(folds["seed"])]
+    if missing or config.n_folds != 10:
+        seeds = sorted({int(s.partition(":")[2]) for s in folds["seed"] if s.startswith(NUMPY_SPLIT)}
+                       | set(range(config.seed, config.seed + config.n_repeats)))
+        command = (f".venv/bin/python peers/prism_peers.py export --splits {','.join(map(str, seeds))} && "
+                   "/work/peers-venv/bin/python peers/prism_peers.py run")
+        return None, render(TEMPLATES["peers_missing"], missing=missing or ["of other fold counts"],
+                            command=command).data
+    frame = weka_peer_results(config)
+    return frame, render(TEMPLATES["peers_found"], n=len(wanted)).data
+
+
 def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
-                 demo, supermarket_rules, weka_supermarket_rules, prism_peers=None) -> dict:
+                 demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, model=None, X=None,
+                 y=None) -> dict:
     """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
 
     ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated);
     ``prism_peers`` is :func:`prism_peer_comparison`'s table (``None``: ``weka-prism`` is not
-    evaluated).
+    evaluated); ``model`` (PRISM fitted with ``keep_trace=True`` on ``X, y``, the whole data set)
+    gives the slides' checks of the covering algorithm (not evaluated without it).
 
     Parameters
     ----------
@@ -935,6 +1217,10 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
         Weka's recorded rule count.
     prism_peers : pandas.DataFrame, optional
         :func:`prism_peer_comparison`.
+    model : Prism, optional
+        Fitted with ``keep_trace=True`` on ``X, y``.
+    X, y : pandas.DataFrame, pandas.Series, optional
+        The contact lenses.
 
     Returns
     -------
@@ -949,115 +1235,97 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
 
     prism_rows = [r for r in versus_weka.index if r.startswith("PRISM cv")]
     baseline_rows = [f"{n} cv accuracy %" for n in _WEKA_SAME if f"{n} cv accuracy %" in versus_weka.index]
-    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
     checks = {
-        "trace": (bool((trace["difference"] == 0).all()), f"{len(trace)} p and t values of the slides"),
+        "trace": (bool((trace["difference"] == 0).all()), f"{len(trace)} p and t values of the restored tables"),
         "rules": (bool(rules["equal"].all()), f"{int(rules['equal'].sum())} of {len(rules)} rules equal, in order"),
         "training": (training_correct == n_train, f"{training_correct}/{n_train} correct"),
         "weka-cv": equal_rows(versus_weka, prism_rows),
         "baselines": equal_rows(versus_weka, baseline_rows),
-        "modular": (int(order_training["orders changing some prediction"]) == 0,
-                    f"{int(order_training['orders tried'])} random rule orders, "
-                    f"{int(order_training['orders changing some prediction'])} change a training prediction"),
         "conflicts-unseen": (bool((conflicts_space["rules of several classes"] > 0).any()),
                              f"unseen instances covered by rules of several classes on "
                              f"{int((conflicts_space['rules of several classes'] > 0).sum())} of "
                              f"{len(conflicts_space)} data sets"),
-        "replicated-subtree": (len(demo["x_rules"]) == 2 and len(x_leaves) > len(demo["x_rules"]),
-                               f"PRISM: {len(demo['x_rules'])} rules for x; the tree: {len(x_leaves)} leaves for x"),
         "supermarket": (supermarket_rules == weka_supermarket_rules,
                         f"{supermarket_rules} rules, Weka {weka_supermarket_rules}"),
     }
-    if len(folds):
-        checks["folds"] = (bool(folds["identical"].all()),
-                           f"{int(folds['identical'].sum())} of {len(folds)} committed splits identical, row by row")
-    if prism_peers is not None and len(prism_peers):
-        checks["weka-prism"] = (bool(prism_peers["identical"].all()),
-                                f"{int(prism_peers['folds equal'].sum())} of {int(prism_peers['folds'].sum())} folds "
-                                f"equal on {len(prism_peers)} splits (correct, incorrect, unclassified)")
+    checks.update(_seed_checks(demo=demo, order_training=order_training, folds=folds, prism_peers=prism_peers))
+    if model is not None:
+        checks.update(covering_checks(model, X, y))
     return checks
 
 
-def claims_family():
-    """The claims of the slides, of Cendrowska's modular reading and of the notebook, as a claims family.
+def covering_checks(model: Prism, X, y) -> dict:
+    """The slides' statements on the covering algorithm, checked on PRISM's model of ``X, y``.
 
-    Exact checks (no p): the slides' walk-through, Weka's rule list, training accuracy, Weka's CV
-    counts on Weka's folds and the folds themselves, ZeroR and OneR, modularity on the training
-    set and its end on unseen instances, the replicated subtree, the rule count on
-    ``supermarket``, and Weka's own Prism giving our counts on every fold of every split it was
-    run on (``weka-prism``). Tested over the repeated cross-validations (paired by split;
-    Wilcoxon): the default class is worth at least :data:`DEFAULT_CLASS_MARGIN` points, and a
-    tree (Weka's J48, on the splits it was run on) is more accurate than PRISM with the default
-    class. One guaranteed
-    statement: a default class never lowers the accuracy (it only labels what PRISM leaves
-    unclassified).
-
-    Returns
-    -------
-    list of companion.claims.Claim
-    """
-    from companion import claims as C
-
-    return [
-        C.exact("trace", "Slides 9-13: the p/t of the first `hard` rule's candidates", _check("trace")),
-        C.exact("rules", "PRISM's rule list on contact lenses is Weka's", _check("rules")),
-        C.exact("training", "The rules classify every training instance correctly", _check("training")),
-        C.exact("weka-cv", "PRISM on Weka's folds gives Weka's correct / incorrect / unclassified counts",
-                _check("weka-cv")),
-        C.exact("folds", "Our rebuilt folds are the folds Weka used", _check("folds")),
-        C.exact("baselines", "ZeroR and OneR on Weka's folds give Weka's accuracies", _check("baselines")),
-        C.exact("modular", "Modular rules: no rule order changes a prediction on the training set", _check("modular")),
-        C.guaranteed("default-never-worse", "A default class never lowers PRISM's accuracy",
-                     "it only labels instances PRISM leaves unclassified, which count as wrong either way"),
-        C.exact("conflicts-unseen", "Off the training set, rules of several classes can cover one instance",
-                _check("conflicts-unseen")),
-        C.exact("replicated-subtree", "Slides 2-3: the rules need two rules, a tree replicates a subtree",
-                _check("replicated-subtree")),
-        C.exact("supermarket", "PRISM on supermarket learns Weka's number of rules", _check("supermarket")),
-        C.exact("weka-prism", "Weka's Prism gives our PRISM's counts on every fold of every split",
-                _check("weka-prism")),
-        C.difference("default-class", "The default class for uncovered instances is worth a few points",
-                     partial(_accuracy_difference, a="PRISM + default class", b="PRISM"), direction=">=",
-                     margin=DEFAULT_CLASS_MARGIN, quantity="acc(PRISM + default) − acc(PRISM)", unit="points",
-                     digits=1),
-        C.difference("tree-vs-prism", "A tree (Weka's J48) generalises better than PRISM",
-                     partial(_peer_difference, peer="J48", b="PRISM + default class"),
-                     direction=">", margin=0.0, quantity="acc(J48) − acc(PRISM + default)", unit="points",
-                     digits=1),
-    ]
-
-
-def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = None,
-                  peers: pd.DataFrame | None = None):
-    """Evaluate :func:`claims_family` on ``results`` (:func:`run`) and the exact ``checks``.
-
-    ``checks`` come from :func:`exact_checks`; ``variants`` maps a name to another :func:`run` table (other
-    split seeds), on which the tested claims are recomputed (the exact checks are then "not
-    evaluated": they do not depend on the splits). ``peers`` (:func:`weka_peer_results`) gives
-    ``tree-vs-prism`` Weka's J48; on a variant whose splits the peers were not run on, and
-    without ``peers``, that claim is not evaluated.
+    ``covering`` (slide 4), ``first-test`` (slide 10's "4 out of 12", read from
+    ``paper_numbers/02_prism_first_rule_trace.csv``'s CONFIRMED row), ``refine`` (slide 12),
+    ``ties`` (slide 15: the largest p/t, ties to the largest p, on every step of every rule),
+    ``perfect`` (slide 15) and ``separate`` (slide 16).
 
     Parameters
     ----------
-    results : pandas.DataFrame
-        :func:`run`'s tidy frame.
-    checks : dict
-        :func:`exact_checks`.
-    variants : dict, optional
-        ``{name: run() frame}`` of other split seeds.
-    peers : pandas.DataFrame, optional
-        :func:`weka_peer_results`.
+    model : Prism
+        Fitted with ``keep_trace=True`` on ``X, y``.
+    X : pandas.DataFrame
+    y : pandas.Series
 
     Returns
     -------
-    companion.claims.ClaimsReport
+    dict
+        ``{name: (ok, detail)}``.
     """
-    from companion import claims as C
+    from fractions import Fraction
 
-    data = {"main": {"results": results, "checks": checks, "peers": peers}}
-    for name, other in (variants or {}).items():
-        data[name] = {"results": other, "checks": {}, "peers": peers}  # the exact checks do not read the splits
-    return C.evaluate(claims_family(), data)
+    covers = model.covers(X)
+    grown = model.grown_on(X)
+    labels = np.array([rule.label for rule in model.rules_], dtype=object)
+    y_values = np.asarray(y, dtype=object)
+    classes = list(dict.fromkeys(labels))
+    own = [bool(np.array_equal(covers[:, labels == c].any(axis=1), y_values == c)) for c in classes]
+    sizes = [f"{c} {int((y_values == c).sum())}" for c in classes]
+    checks = {"covering": (all(own), render(TEMPLATES["covering"], n=len(classes), sizes=sizes).data)}
+
+    paper = paper_table("02_prism_first_rule_trace")
+    confirmed = paper[paper["status"] == "CONFIRMED"].iloc[0]
+    subsets = covered_subsets(model, X, y, "hard", 1)  # the rule of the slides' walk-through
+    first = subsets.iloc[1]
+    test = f"{confirmed['attribute']} = {confirmed['value']}"
+    checks["first-test"] = (first["test added"] == test and (first["p"], first["t"]) == (confirmed["p"], confirmed["t"]),
+                            render(TEMPLATES["first_test"], test=first["test added"], p=first["p"], t=first["t"],
+                                   paper_p=confirmed["p"], paper_t=confirmed["t"]).data)
+    last, second = subsets.iloc[-1], subsets.iloc[2]
+    checks["refine"] = (len(subsets) == 4 and second["p"] < second["t"] and last["p"] == last["t"],
+                        render(TEMPLATES["refine"], p2=second["p"], t2=second["t"], test=last["test added"],
+                               p3=last["p"], t3=last["t"]).data)
+
+    trace = model.trace_
+    ok, n_steps, n_ties = True, 0, 0
+    for _, step in trace.groupby(["rule", "step"], sort=False):
+        n_steps += 1
+        ratio = [Fraction(int(p), int(t)) if t else Fraction(-1) for p, t in zip(step["p"], step["t"])]
+        best = max(ratio)
+        at_best = step[[r == best for r in ratio]]
+        chosen = step[step["selected"]]
+        if len(chosen) != 1 or ratio[list(step.index).index(chosen.index[0])] != best:
+            ok = False
+            continue
+        if len(at_best) > 1 and at_best["p"].nunique() > 1:
+            n_ties += 1
+        if int(chosen["p"].iloc[0]) != int(at_best["p"].max()):
+            ok = False
+    checks["ties"] = (ok, render(TEMPLATES["ties"], steps=n_steps, rules=len(model.rules_), ties=n_ties).data)
+
+    table = model.rule_table()
+    perfect = int((table["p"] == table["t"]).sum())
+    checks["perfect"] = (perfect == len(table), render(TEMPLATES["perfect"], k=perfect, n=len(table)).data)
+
+    separate = 0
+    for j in range(len(model.rules_)):
+        earlier = covers[:, [i for i in range(j) if labels[i] == labels[j]]].any(axis=1)
+        separate += bool(np.array_equal(grown[:, j], ~earlier))
+    checks["separate"] = (separate == len(model.rules_),
+                          render(TEMPLATES["separate"], k=separate, n=len(model.rules_)).data)
+    return checks
 
 
 # --------------------------------------------------------------------------------------------
@@ -1711,3 +1979,194 @@ def covering_2d_example(seed: int = 0, n_points: int = 40) -> dict:
     figure.tight_layout()
     plt.close(figure)
     return {"points": points, "rules": table, "uncovered_b": uncovered_b, "figure": figure}
+
+
+# --------------------------------------------------------------------------------------------
+# Generated prose: every sentence of notebook 02 that states one of our results
+# --------------------------------------------------------------------------------------------
+
+#: The templates of the notebook's result sentences (:func:`companion.prose.render`).
+PROSE = {
+    "covering_2d": (
+        "`{a1}` alone covers {a1_pt} for `a` ({a1_share:pct.0} of what it covers is `a`); adding the second test "
+        "leaves `{a2}` at {a2_pt}. The two `b` rules cover {b_covered} of the {n_b} `b` points and no `a`: "
+        "{uncovered:plural `b` point|`b` points} {verb} left, which is what slide 5 means by "
+        "\"more rules could be added for [a] perfect rule set\"."),
+    "step": "Step {step}: `{winner}` ({pt}) is selected{rivals}.",
+    "rivals_ratio": "; {names:list} {verb} with it on p/t and p, and the earlier attribute (then value) wins",
+    "rivals_p": "; {names:list} {verb} the same p/t ({pt}) and a smaller p",
+    "subsets": ("E shrinks {sizes} over the steps; p stays at {p0} until the last test, which keeps "
+                "{p_last} of them and makes the rule {exact}."),
+    "second_rule": ("The {removed:plural instance} the first rule covers leave E; the second rule is grown on "
+                    "the other {left}, which hold {positives:plural `hard` instance}."),
+    "coverage": ("{perfect} of {n:plural rule} are correct on every training instance they cover; "
+                 "{more:plural rule} cover more of the training set than of their E ({which:list})."),
+    "order": ("Over {orders:plural random rule order}, {changed:plural order} changed a prediction on the "
+              "training set ({instances:plural instance} whose class depends on the order)."),
+    "conflicts_cv": ("On Weka's folds, {no_rule:plural held-out instance} {verb} covered by no "
+                     "rule (Weka's unclassified count: {weka_unclassified}) and {several:plural instance} by rules "
+                     "of several classes; the correct answers of both kinds sum to {correct} (PRISM's correct "
+                     "count: {prism_correct})."),
+    "space": ("On the unseen instances of the attribute spaces, {conflicted:list} {verb} instances covered by rules of several classes, and on {orders_changed:list} random "
+              "rule orders change predictions ({share:pct.0} of the orders or more on each). Unseen instances "
+              "that no rule covers: {no_rule}."),
+    "demo": ("PRISM learns {n_rules:plural rule} for `x`; the tree has {n_leaves:plural leaf|leaves} for `x` and "
+             "repeats {tests:list} under both branches of its root: the replicated subtree of slide 2."),
+    "supermarket": ("{imperfect:plural rule} of {n_rules} cover training instances of another class "
+                    "(the longest rule has {longest:plural test}); training accuracy {accuracy:pct.2}. "
+                    "The rule count is {rule_word} Weka's ({weka_rules}); in the last `make bench` report our fit "
+                    "took {ratio:.3f} of Weka's build time, and the two rule lists were {identical}."),
+}
+
+
+def _is(count: int) -> str:
+    return "is" if count == 1 else "are"
+
+
+def _rivals(step: pd.DataFrame) -> str:
+    from fractions import Fraction
+
+    chosen = step[step["selected"]].iloc[0]
+    best = Fraction(int(chosen["p"]), int(chosen["t"]))
+    same = step[[Fraction(int(p), int(t)) == best if t else False for p, t in zip(step["p"], step["t"])]]
+    same = same[~same["selected"]]
+    tied = same[same["p"] == chosen["p"]]
+    lower = same[same["p"] < chosen["p"]]
+    text = ""
+    if len(tied):
+        text += render(PROSE["rivals_ratio"], names=[f"`{a} = {v}`" for a, v in zip(tied["attribute"], tied["value"])],
+                       verb="ties" if len(tied) == 1 else "tie").data
+    if len(lower):
+        text += render(PROSE["rivals_p"], names=[f"`{a} = {v}` ({pt})" for a, v, pt in
+                                                  zip(lower["attribute"], lower["value"], lower["p/t"])],
+                       verb="has" if len(lower) == 1 else "have", pt=chosen["p/t"]).data
+    return text
+
+
+def describe_trace(trace: pd.DataFrame):
+    """One generated sentence per step of a rule's trace (:func:`rule_trace`): the test selected, and
+    the candidates that tie with it on p/t (settled by p, then by order).
+
+    Parameters
+    ----------
+    trace : pandas.DataFrame
+        :func:`first_rule_trace` or :func:`rule_trace`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    lines = []
+    for step_number, step in trace.groupby("step", sort=True):
+        chosen = step[step["selected"]].iloc[0]
+        lines.append(render(PROSE["step"], step=int(step_number), winner=f"{chosen['attribute']} = {chosen['value']}",
+                            pt=chosen["p/t"], rivals=_rivals(step)).data)
+    return Markdown(" ".join(lines))
+
+
+def describe_covering_2d(example: dict):
+    """Slide 5's example (:func:`covering_2d_example`) in words, from its rule table."""
+    rules = example["rules"]
+    a_rules, b_rules = rules[rules["class"] == "a"], rules[rules["class"] == "b"]
+    points = example["points"]
+    n_b = int((points["class"] == "b").sum())
+    first, last = a_rules.iloc[0], a_rules.iloc[-1]
+    return render(PROSE["covering_2d"], a1=first["rule"], a1_pt=first["p/t"], a1_share=first["p"] / first["t"],
+                  a2=last["rule"], a2_pt=last["p/t"], b_covered=n_b - example["uncovered_b"], n_b=n_b,
+                  uncovered=example["uncovered_b"], verb=_is(example["uncovered_b"]))
+
+
+def describe_subsets(subsets: pd.DataFrame):
+    """The shrinking E of :func:`covered_subsets` in words."""
+    return render(PROSE["subsets"], sizes=" → ".join(str(t) for t in subsets["t"]), p0=int(subsets["p"].iloc[0]),
+                  p_last=int(subsets["p"].iloc[-1]),
+                  exact="exact" if subsets["p"].iloc[-1] == subsets["t"].iloc[-1] else "still inexact")
+
+
+def describe_second_rule(first: pd.DataFrame, second: pd.DataFrame, trace: pd.DataFrame | None = None):
+    """Where the second rule of a class starts (:func:`covered_subsets` of the first and the second),
+    followed by :func:`describe_trace` of its ``trace`` when given."""
+    from companion.prose import Markdown
+
+    text = render(PROSE["second_rule"], removed=int(first["t"].iloc[-1]), left=int(second["t"].iloc[0]),
+                  positives=int(second["p"].iloc[0])).data
+    return Markdown(text if trace is None else f"{text} {describe_trace(trace).data}")
+
+
+def describe_coverage(coverage: pd.DataFrame):
+    """:func:`rule_coverage` in words: the rules correct wherever they fire, and those covering more than E."""
+    on_e = coverage["p/t on E"].str.split("/").str[1].astype(int)
+    more = coverage.index[coverage["covered (all)"] > on_e]
+    perfect = int((coverage["accuracy on all %"] == 100).sum())
+    return render(PROSE["coverage"], perfect=perfect, n=len(coverage), more=len(more),
+                  which=[f"rule {i} ({coverage.loc[i, 'p/t on E']} on E, {coverage.loc[i, 'correct/covered (all)']} "
+                         "on all)" for i in more])
+
+
+def describe_order(order: pd.Series):
+    """:func:`order_invariance` on the training set in words."""
+    return render(PROSE["order"], orders=int(order["orders tried"]), changed=int(order["orders changing some prediction"]),
+                  instances=int(order["instances whose class depends on the order"]))
+
+
+def describe_conflicts_cv(conflicts: pd.DataFrame, cv: pd.DataFrame):
+    """:func:`cv_conflicts`' totals against the cross-validation's counts (:func:`weka_folds_table`)."""
+    total = conflicts.loc["total"]
+    return render(PROSE["conflicts_cv"], no_rule=int(total["no rule"]), verb=_is(int(total["no rule"])), several=int(total["rules of several classes"]),
+                  weka_unclassified=int(cv.loc["PRISM", "unclassified"]),
+                  correct=int(total["correct (one class)"] + total["correct (several classes)"]),
+                  prism_correct=int(cv.loc["PRISM", "correct"]))
+
+
+def describe_space(conflicts: pd.DataFrame, orders: pd.DataFrame):
+    """:func:`space_conflicts` and :func:`order_invariance` over the attribute spaces in words."""
+    conflicted = list(conflicts.index[conflicts["rules of several classes"] > 0])
+    changed = orders[orders["orders changing some prediction"] > 0]
+    share = float((changed["orders changing some prediction"] / changed["orders tried"]).min()) if len(changed) else 0.0
+    no_rule = ", ".join(f"{name} {int(n)}" for name, n in conflicts["no rule"].items() if n > 0) or "none"
+    return render(PROSE["space"], conflicted=conflicted, verb="has" if len(conflicted) == 1 else "have", orders_changed=list(changed.index),
+                  share=share, no_rule=no_rule)
+
+
+def describe_demo(demo: dict):
+    """:func:`replicated_subtree_demo` in words: PRISM's rules for ``x`` and the tree's repeated tests."""
+    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
+    return render(PROSE["demo"], n_rules=len(demo["x_rules"]), n_leaves=len(x_leaves),
+                  tests=[f"`{t}`" for t in _replicated_tests(x_leaves)] or ["no test"])
+
+
+def describe_supermarket(scale: dict, speed: pd.Series, weka_rules: int):
+    """:func:`supermarket_scale` and :func:`supermarket_speed` in words."""
+    table = scale["model"].rule_table()
+    return render(PROSE["supermarket"], imperfect=int((table["p"] < table["t"]).sum()), n_rules=scale["n_rules"],
+                  longest=scale["max_conditions"], accuracy=scale["training_accuracy"],
+                  rule_word="equal to" if scale["n_rules"] == weka_rules else "not", weka_rules=weka_rules,
+                  ratio=float(speed["ratio"]), identical="identical" if bool(speed["identical"]) else "different")
+
+
+def describe_claims(report, status: str, variant_seeds) -> "Markdown":
+    """What the claims were evaluated on: the seed variants and the Weka peers' status."""
+    from companion.prose import Markdown
+
+    text = render(CLAIM_PROSE, seeds=[f"`seed={s}`" for s in variant_seeds]).data
+    return Markdown(f"{text} {status}")
+
+
+CLAIM_PROSE = ("The seed-dependent claims are re-evaluated under the seed variants {seeds:list} (their own seeded "
+               "splits, trees and rule orders; `seeds` in the table).")
+
+
+def discussion(report):
+    """Each claim's discussion: the registry's template (``discussion``) rendered from its row.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    return report.discussion()
