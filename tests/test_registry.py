@@ -152,6 +152,11 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     assert "flips under seed=1 (fails)" in table.loc["c1", "sensitivity"]
     assert "unchanged by seed=2" in table.loc["c1", "sensitivity"] and "tie" not in table.loc["c1", "sensitivity"]
     assert table.loc["c2", "verdict"] == "agrees"  # a check's word, not "holds"
+    # a seed at which a claim is not measured neither keeps nor flips it
+    variants["seed=3"] = {"d": None, "same": True}
+    table = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
+                       variants).table.set_index("id")
+    assert table.loc["c1", "seeds"] == "1/2 seeds keep" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
     assert report.discussion().data == "* **c1.** On 12 data sets the difference is " + \
         f"{C.sentence(table.reset_index().iloc[0]).split('estimate ')[1].split(' points')[0]} points."
     with pytest.raises(ValueError, match="measures missing \\['same'\\]"):
