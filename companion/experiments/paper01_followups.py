@@ -17,7 +17,7 @@ Table 1 at a time, and states the paper's claims for :mod:`companion.claims`:
   (:func:`compression_relation_table`);
 * L1 and L∞ balls (:func:`metric_table`);
 * the claims of the paper's Section 5 as a claims family with its protocol variants
-  (:func:`claims_family`, :func:`claims_data`, :func:`claims_report`).
+  (:func:`claims_measures` for ``registry/paper01.toml``, :func:`claims_data`, :func:`claims_report`).
 
 Every experiment fits with the same cost-sharing as :mod:`~companion.experiments.paper01`: per
 fold one :class:`~companion.decision_list.SortedDistances` for every fit, one greedy search per
@@ -85,8 +85,9 @@ __all__ = [
     "compression_relation_table",
     "metric_table",
     "figure_penalty_heatmap",
+    "TEMPLATES",
     "claims_data",
-    "claims_family",
+    "claims_measures",
     "claims_variants",
     "claims_report",
     "sensitivity_pivot",
@@ -1035,23 +1036,57 @@ def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
 
 
 # --------------------------------------------------------------------------------------------
-# The claims of Section 5 as a companion.claims family, and their protocol variants
+# The paper's claims: measures for the registry (companion/experiments/registry/paper01.toml)
 # --------------------------------------------------------------------------------------------
 
-#: "A huge gap in sparsity" (Section 5): the factor by which the DLM's balls must be fewer than
-#: the SVM's support vectors on every data set, fixed from the paper's wording before any result
-#: (its own smallest factor is 18 / 1 on Votes and 58 / 2 = 29 on BreastW).
+#: "This difference is huge" (Section 5): the factor by which the machine's balls must be fewer
+#: than the SVM's support vectors on every data set, fixed from the paper's wording before any
+#: result (its own smallest factor is 18 / 1 on Votes and 58 / 2 = 29 on BreastW).
 SPARSITY_FACTOR = 10
-#: "At most 12 balls": the largest DLM of the paper's Table 1.
+#: The largest DLM of the paper's Table 1 (Glass, ``s = 12``).
 PAPER_MAX_BALLS = 12
-#: "Often": on at least this many of the six comparable data sets (a majority).
-OFTEN = 4
 _MACHINES = ("svm", "scm", "dlm")
 
+#: Every sentence this module writes, as a :func:`companion.prose.render` template.
+TEMPLATES = {
+    "often": "{wins:plural win}, {ties:plural tie} and {losses:plural loss|losses} over {n:plural data set}"
+             "{better}",
+    "some": "fewer total errors than the {other} on {k} of {n:plural data set}{better}",
+    "names_in": " ({names:list})",
+    "not_on": "; not on {names:list}",
+    "sparsity": "support vectors / balls from {low:.0f}x ({low_name}) to {high:.0f}x ({high_name})",
+    "at_most": "largest selected DLM: {size:.1f} balls ({name}) at fold seed {seed}",
+    "in_range": "within on {inside} of {n:plural data set}{outside}",
+    "counts": "equal on {equal} of {n:plural data set}{differ}",
+    "lengths": "every fold reaches s on {reach} of {n:plural data set}{short}",
+    "rivest": "with p_p = p_n = 1 the list's first ball errs on {errors:plural training example} "
+              "(Rivest's greedy, p_p = p_n = ∞, admits only error-free balls: {exact_errors} errors)",
+    "alternation": "if h1 then 1, else if h2 then 0, else 1 (an alternation) equals h1 ∨ ¬h2 on all four inputs",
+    "strict": "if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 equals none of the {n} conjunctions "
+              "and disjunctions of literals of h1, h2, h3",
+    "log2r": "{r} balls have {orders} orderings; log2(r) bits name {r} of them",
+}
 
-def _claims_rows(results: pd.DataFrame) -> dict:
-    """Protocol (a) per ``(data set, machine, seed)``: total errors, mean size, fold errors and fold sizes."""
-    part = results[(results["protocol"] == "a") & results["machine"].isin(_MACHINES)
+
+def _render(key, **values) -> str:
+    from companion.prose import render
+
+    return str(render(TEMPLATES[key], **values))
+
+
+def _names_in(names) -> str:
+    """`` (a, b and c)`` naming ``names``, or nothing."""
+    return _render("names_in", names=list(names)) if len(names) else ""
+
+
+def _not_on(names) -> str:
+    """``; not on a, b and c``, or nothing."""
+    return _render("not_on", names=list(names)) if len(names) else ""
+
+
+def _claims_rows(results: pd.DataFrame, protocol: str = "a") -> dict:
+    """Per ``(data set, machine, seed)``: total errors, mean size, fold errors and fold sizes of one protocol."""
+    part = results[(results["protocol"] == protocol) & results["machine"].isin(_MACHINES + ("dlmc",))
                    & results["dataset"].isin(COMPARABLE)]
     rows = {}
     for (name, machine, seed), group in part.groupby(["dataset", "machine", "seed"], sort=False):
@@ -1061,42 +1096,60 @@ def _claims_rows(results: pd.DataFrame) -> dict:
     return rows
 
 
-def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, coverage=None, seed=None,
-                pairing: str = "datasets") -> dict:
-    """What :func:`claims_family` reads, from the paper's protocol (a) of :func:`~companion.experiments.paper01.run`.
+def _guide_rows(results: pd.DataFrame) -> dict:
+    """Per data set (main seed): the fold errors of the corrected-bound DLM (c) and of the nested DLM (b)."""
+    out = {}
+    for name in COMPARABLE:
+        part = results[results["dataset"] == name]
+        c = part[part["method"] == "DLM (c) corrected"]
+        b = part[part["method"] == "DLM (b)"]
+        if len(c) and len(b):
+            out[name] = {"c": c["errors"].astype(int).tolist(), "b": b["errors"].astype(int).tolist(),
+                         "fold_n": c["n_test"].astype(int).tolist()}
+    return out
+
+
+def claims_data(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, counts=None,
+                seed=None) -> dict:
+    """What the measures of :func:`claims_measures` read, from :func:`~companion.experiments.paper01.run`.
 
     Parameters
     ----------
     results : pandas.DataFrame
         :func:`~companion.experiments.paper01.run`'s frame (the comparable data sets are used).
-    lengths : pandas.DataFrame, optional
-        :func:`list_length_table` (its ``"Figure 1"`` rows), for the list-length claim.
+    lengths : dict or pandas.DataFrame, optional
+        ``{fold seed: list_length_table(...)}`` (or one table, of the main seed).
     coverage : pandas.DataFrame, optional
         :func:`coverage_table` (indexed by (machine, bound), or by (distribution, machine, bound):
         the first distribution is used), for the bound claims.
+    fine : dict, optional
+        :func:`fine_grid_protocol`, for the size of the fine-grid DLMs.
+    counts : dict, optional
+        :func:`~companion.experiments.paper01.dataset_counts`, for the examples of Table 1.
     seed : int, optional
-        The fold seed of the tested claims (default: the main seed of ``results``).
-    pairing : {"datasets", "folds"}, default="datasets"
-        The unit of the paired differences of the tested claims: one per data set (error rates
-        over the ten folds), or one per test fold (every fold of every data set).
+        The fold seed of the claims (default: the main seed of ``results``).
 
     Returns
     -------
     dict
-        ``rows`` (``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}``, protocol
-        (a)), ``seed``, ``pairing``, ``lengths``, ``coverage``.
+        ``rows`` (protocol (a): ``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}``),
+        ``seed``, ``seeds`` (every fold seed of protocol (a)), ``lengths``, ``coverage``, ``fine``
+        (rows of the fine-grid DLMs), ``counts``, ``guide``.
     """
-    if pairing not in ("datasets", "folds"):
-        raise ValueError(f"pairing must be 'datasets' or 'folds', got {pairing!r}")
-    return {"rows": _claims_rows(results), "seed": main_fold_seed(results) if seed is None else seed,
-            "pairing": pairing, "lengths": lengths, "coverage": coverage}
+    main = main_fold_seed(results) if seed is None else seed
+    if isinstance(lengths, pd.DataFrame):
+        lengths = {main: lengths}
+    seeds = [int(s) for s in dict.fromkeys(results.loc[results["protocol"] == "a", "seed"])]
+    return {"rows": _claims_rows(results), "seed": int(main), "seeds": seeds, "lengths": lengths or {},
+            "coverage": coverage, "fine": None if fine is None else fine["best"], "counts": counts,
+            "guide": _guide_rows(results), "main_seed": int(main)}
 
 
 def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
     """``data`` with the rows of ``machine`` taken from a follow-up frame (``errors``, ``size``, ``fold_errors``).
 
     The follow-ups use the same stratified folds as the main run (same seeds), so the fold sizes
-    are the main run's.
+    are the main run's. A seed the follow-up did not run keeps the main protocol's row.
     """
     rows = dict(data["rows"])
     inverse = {v: k for k, v in DISPLAY.items()}
@@ -1111,37 +1164,49 @@ def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
 
 
 def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, tie=None,
-                    svm=None) -> dict:
+                    svm=None, counts=None) -> dict:
     """The protocol variants of the claims, ``{name: data}``, the main protocol first.
+
+    Each variant changes one choice; a claim's entry in the registry names the variants that
+    could move it, and the claims engine reports a variant that leaves a claim's values as they
+    are as "unchanged by", not "robust to".
 
     Parameters
     ----------
     results : pandas.DataFrame
-        :func:`~companion.experiments.paper01.run`'s frame: the main protocol (coarse grid, our
-        tie rule, relative SVM widths, main fold seed, pairs over data sets) and the variants
-        ``seed=k`` (its other fold seeds) and ``pairs=folds``.
-    lengths : pandas.DataFrame, optional
-        :func:`list_length_table`.
+        :func:`~companion.experiments.paper01.run`'s frame: the main protocol (protocol (a),
+        coarse grids, our tie rule, relative SVM widths, main fold seed) and the variants
+        ``seed=k`` (each other fold seed of the run: every claim read at that seed) and
+        ``protocol=nested`` (the SVM, SCM and DLM of protocol (b), main seed).
+    lengths : dict, optional
+        ``{fold seed: list_length_table(...)}``.
     coverage : pandas.DataFrame, optional
-        :func:`coverage_table` (the same in every variant).
+        :func:`coverage_table` (run once, main seed).
     fine : dict, optional
-        :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM columns).
+        :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM rows, every seed it ran).
     tie : pandas.DataFrame, optional
         :func:`tie_rule_protocol`: a variant ``tie=<rule>`` per rule other than ours.
     svm : pandas.DataFrame, optional
-        :func:`svm_gamma_protocol`: the variant ``SVM gamma=absolute``.
+        :func:`svm_gamma_protocol`: the variant ``gamma=absolute``.
+    counts : dict, optional
+        :func:`~companion.experiments.paper01.dataset_counts`.
 
     Returns
     -------
     dict
         ``{variant: claims_data(...)}``.
     """
-    main = claims_data(results, lengths=lengths, coverage=coverage)
+    main = claims_data(results, lengths=lengths, coverage=coverage, fine=fine, counts=counts)
     variants = {"main": main}
-    for seed in dict.fromkeys(results["seed"]):
+    for seed in main["seeds"]:
         if seed != main["seed"]:
             variants[f"seed={seed}"] = {**main, "seed": seed}
-    variants["pairs=folds"] = {**main, "pairing": "folds"}
+    nested = _claims_rows(results, "b")
+    if nested:
+        rows = dict(main["rows"])
+        for (name, machine, seed), row in nested.items():
+            rows[(name, machine, seed)] = row
+        variants["protocol=nested"] = {**main, "rows": rows}
     if tie is not None:
         for rule in dict.fromkeys(tie["rule"]):
             if rule != "larger_cover":
@@ -1152,7 +1217,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
             fined = _replace(fined, "scm", fine["scm_best"])
         variants["grid=fine"] = fined
     if svm is not None:
-        variants["SVM gamma=absolute"] = _replace(main, "svm", svm)
+        variants["gamma=absolute"] = _replace(main, "svm", svm)
     return variants
 
 
@@ -1160,72 +1225,129 @@ def _names(data):
     return [n for n in COMPARABLE if any(key[0] == n for key in data["rows"])]
 
 
-def _rate_differences(data, a, b):
-    """Paired differences of error rates (points, exact fractions): ``a`` minus ``b``."""
-    rows, seed = data["rows"], data["seed"]
+def _row(data, name, machine):
+    return data["rows"].get((name, machine, data["seed"]))
+
+
+def _fold_differences(data, a, b):
+    """Paired differences of the fold error rates (points, exact fractions), ``a`` minus ``b``, every test fold
+    of every comparable data set at the variant's fold seed; None when a machine was not run there."""
     out = []
     for name in _names(data):
-        x, z = rows[(name, a, seed)], rows[(name, b, seed)]
-        if data["pairing"] == "datasets":
-            out.append(Fraction(100 * (x["errors"] - z["errors"]), int(sum(x["fold_n"]))))
-        else:
-            out += [Fraction(100 * (e - f), n) for e, f, n in zip(x["folds"], z["folds"], x["fold_n"])]
-    return out
+        x, z = _row(data, name, a), _row(data, name, b)
+        if x is None or z is None:
+            return None
+        out += [Fraction(100 * (e - f), n) for e, f, n in zip(x["folds"], z["folds"], x["fold_n"])]
+    return out or None
 
 
-def _often(data, a, b):
-    """Exact: ``a`` has fewer total errors than ``b`` on at least :data:`OFTEN` data sets."""
-    rows, seed = data["rows"], data["seed"]
-    wins = [name for name in _names(data) if rows[(name, a, seed)]["errors"] < rows[(name, b, seed)]["errors"]]
-    return (len(wins) >= OFTEN, f"fewer errors on {len(wins)}/{len(_names(data))} data sets"
-            + (f" ({', '.join(DISPLAY[n] for n in wins)})" if wins else ""))
+def _wins(pairs):
+    """(wins, ties, losses, names of the wins) of ``{name: (ours, theirs)}`` total errors."""
+    wins = [n for n, (a, b) in pairs.items() if a < b]
+    ties = sum(a == b for a, b in pairs.values())
+    return len(wins), ties, len(pairs) - len(wins) - ties, wins
 
 
-def _sparsity(data):
-    rows, seed = data["rows"], data["seed"]
-    factors = {name: rows[(name, "svm", seed)]["size"] / max(rows[(name, "dlm", seed)]["size"], 1.0)
-               for name in _names(data)}
-    low = min(factors, key=factors.get)
+def _often_check(pairs):
+    wins, ties, losses, better = _wins(pairs)
+    return wins > losses, _render("often", wins=wins, ties=ties, losses=losses, n=len(pairs),
+                                  better=_names_in([DISPLAY[n] for n in better]))
+
+
+def _often(data, other):
+    """Exact: the DLM has fewer total errors than ``other`` on more data sets than it has more."""
+    pairs = {}
+    for name in _names(data):
+        x, z = _row(data, name, "dlm"), _row(data, name, other)
+        if x is None or z is None:
+            return None
+        pairs[name] = (x["errors"], z["errors"])
+    return _often_check(pairs)
+
+
+def _table1_often(data, other):
+    """The same criterion on Table 1's own numbers (the six comparable data sets)."""
+    paper = paper_table1()
+    return _often_check({n: (int(paper.loc[n, "dlm_errors"]), int(paper.loc[n, f"{other}_errors"]))
+                         for n in COMPARABLE})
+
+
+def _some(data, other="scm"):
+    """Exact: the DLM has fewer total errors than ``other`` on at least one data set."""
+    pairs = {}
+    for name in _names(data):
+        x, z = _row(data, name, "dlm"), _row(data, name, other)
+        if x is None or z is None:
+            return None
+        pairs[name] = (x["errors"], z["errors"])
+    wins, _, _, better = _wins(pairs)
+    return wins >= 1, _render("some", other=other.upper(), k=wins, n=len(pairs), better=_names_in([DISPLAY[n] for n in better]))
+
+
+def _sparsity(data, machine):
+    factors = {}
+    for name in _names(data):
+        sv, balls = _row(data, name, "svm"), _row(data, name, machine)
+        if sv is None or balls is None:
+            return None
+        factors[name] = sv["size"] / max(balls["size"], 1.0)
+    low, high = min(factors, key=factors.get), max(factors, key=factors.get)
     return (all(f >= SPARSITY_FACTOR for f in factors.values()),
-            f"support vectors / balls from {factors[low]:.0f}x ({DISPLAY[low]}) to {max(factors.values()):.0f}x")
+            _render("sparsity", low=factors[low], low_name=DISPLAY[low], high=factors[high], high_name=DISPLAY[high]))
 
 
 def _at_most_balls(data):
-    rows, seed = data["rows"], data["seed"]
-    sizes = {name: rows[(name, "dlm", seed)]["size"] for name in _names(data)}
-    big = max(sizes, key=sizes.get)
-    return (sizes[big] <= PAPER_MAX_BALLS, f"largest selected DLM: {sizes[big]:.1f} balls ({DISPLAY[big]})")
+    """Exact, on the fine grid (s up to 15; the coarse grid's s <= 12 would make it true by construction)."""
+    fine = data.get("fine")
+    if fine is None:
+        return None
+    part = fine[fine["seed"] == data["seed"]]
+    if part.empty:
+        return None
+    big = part.loc[part["size"].idxmax()]
+    return (float(big["size"]) <= PAPER_MAX_BALLS,
+            _render("at_most", size=float(big["size"]), name=big["dataset"], seed=int(big["seed"])))
 
 
 def _paper_in_range(data, machine):
     """Exact: Table 1's errors of ``machine`` lie within our totals over the fold seeds, on every data set."""
     paper = paper_table1()
-    rows = data["rows"]
-    outside = []
-    for name in _names(data):
-        values = [row["errors"] for key, row in rows.items() if key[:2] == (name, machine)]
+    outside, names = [], _names(data)
+    for name in names:
+        values = [row["errors"] for key, row in data["rows"].items() if key[:2] == (name, machine)]
         target = int(paper.loc[name, f"{machine}_errors"])
         if not min(values) <= target <= max(values):
-            outside.append(f"{DISPLAY[name]} ({target} vs {min(values)}–{max(values)})")
-    n = len(_names(data))
-    return (not outside, f"within on {n - len(outside)}/{n} data sets" + (f"; not on {', '.join(outside)}" if outside else ""))
+            outside.append(f"{DISPLAY[name]} ({target} vs {_span(values)})")
+    return not outside, _render("in_range", inside=len(names) - len(outside), n=len(names), outside=_not_on(outside))
+
+
+def _example_counts(data):
+    counts = data.get("counts")
+    if not counts:
+        return None
+    paper = paper_table1()
+    differ = [f"{DISPLAY[n]} ({int(paper.loc[n, 'data_examples'])} vs {counts[n][0]})" for n in counts
+              if int(paper.loc[n, "data_examples"]) != counts[n][0]]
+    return not differ, _render("counts", equal=len(counts) - len(differ), n=len(counts), differ=_not_on(differ))
 
 
 def _lengths_reach(data):
-    lengths = data["lengths"]
+    lengths = data["lengths"].get(data["seed"])
     if lengths is None:
         return None
     figure1 = lengths.xs("Figure 1", level="variant")
     short = [f"{d} ({row['mean_length']:.1f} of {int(row['paper_s'])})" for d, row in figure1.iterrows()
              if row["min_length"] < row["paper_s"]]
-    return (not short, f"every fold reaches s on {len(figure1) - len(short)}/{len(figure1)} data sets"
-            + (f"; not on {', '.join(short)}" if short else ""))
+    return not short, _render("lengths", reach=len(figure1) - len(short), n=len(figure1), short=_not_on(short))
 
 
 def _coverage_share(data, bound):
-    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution."""
+    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution.
+
+    The coverage runs once, seeded from the main fold seed; a seed variant is not applicable (None).
+    """
     coverage = data.get("coverage")
-    if coverage is None:
+    if coverage is None or data["seed"] != data["main_seed"]:
         return None
     if coverage.index.nlevels == 3:
         coverage = coverage.xs(coverage.index.get_level_values(0)[0], level=0)
@@ -1233,71 +1355,121 @@ def _coverage_share(data, bound):
     return int(row["any_violated"]), int(row["runs"])
 
 
-def claims_family():
-    """The claims of Section 5 and Table 1 as a :mod:`companion.claims` family, criteria fixed here.
+def _guide_differences(data):
+    """Fold error rates (points) of the corrected-bound DLM (c) minus the nested-CV DLM (b), main seed only."""
+    if data["seed"] != data["main_seed"] or not data.get("guide"):
+        return None
+    out = []
+    for name, row in data["guide"].items():
+        out += [Fraction(100 * (c - b), n) for c, b, n in zip(row["c"], row["b"], row["fold_n"])]
+    return out
 
-    Tested over the six comparable data sets (paired error rates in points, Wilcoxon, Holm):
 
-    * ``1``: "DLMs often provide slightly better generalization than SCMs": error(DLM) −
-      error(SCM) < 0; ``2``: the same against the SVM.
+#: A fixed training set on which BuildDLM with ``p_p = p_n = 1`` is not Rivest's greedy algorithm:
+#: positives at 0, 1, 2, 3, a negative at 1.5 among them and negatives at 6, 7 (one feature).
+RIVEST_EXAMPLE = (np.array([[0.0], [1.0], [2.0], [3.0], [1.5], [6.0], [7.0]]), np.array([1, 1, 1, 1, 0, 0, 0]))
 
-    Checked exactly (``holds`` / ``fails``):
 
-    * ``1-often``, ``2-often``: the DLM has fewer total errors than the SCM (SVM) on at least
-      :data:`OFTEN` of the six data sets;
-    * ``3``: "a huge gap in sparsity": the DLM's balls are at least :data:`SPARSITY_FACTOR` times
-      fewer than the SVM's support vectors on every data set; ``3b``: at most
-      :data:`PAPER_MAX_BALLS` balls on every data set;
-    * ``R-DLM``, ``R-SCM``, ``R-SVM``: Table 1's errors of that column lie within our totals over
-      the fold seeds on every data set (the reproduction);
-    * ``L``: at the paper's own parameters (type, ``p_p``, ``p_n``, ``s``) our lists reach the
-      paper's ``s`` on every fold of every data set.
+def _rivest_unit_penalties(data):
+    """Exact: BuildDLM with ``p_p = p_n = 1`` appends only error-free balls (as Rivest's greedy does)."""
+    X, y = RIVEST_EXAMPLE
+    unit = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, stop_if_unchanged=False).fit(X, y)
+    rivest = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=1, stop_if_unchanged=False).fit(X, y)
+    errors = int(unit.path_[["k_p", "k_n"]].sum(axis=1).iloc[0])
+    exact_errors = int(rivest.path_[["k_p", "k_n"]].sum(axis=1).iloc[0])
+    return errors == 0, _render("rivest", errors=errors, exact_errors=exact_errors)
 
-    Tested on the Monte-Carlo coverage runs (:func:`bound_coverage`, first distribution; exact
-    binomial, Clopper–Pearson):
 
-    * ``B``: Theorems 1–2 as published are bounds at ``δ = 0.05``: the share of training samples
-      on which some DLM's bound lies below its true risk is at most 0.05; ``B-corrected``: the
-      same for the corrected bound.
+def _decision_list(rules, default, inputs):
+    """Outputs of ``if h_j then b_j ... else default`` on each row of Boolean ``inputs``."""
+    out = []
+    for x in inputs:
+        for j, b in rules:
+            if x[j]:
+                out.append(b)
+                break
+        else:
+            out.append(default)
+    return tuple(out)
+
+
+def _pure_functions(n):
+    """Truth tables of every conjunction and disjunction of literals of ``n`` Boolean features."""
+    from itertools import product
+
+    inputs = list(product((0, 1), repeat=n))
+    tables = set()
+    for signs in product((None, 0, 1), repeat=n):  # feature absent, negated, plain
+        literals = [(j, s) for j, s in enumerate(signs) if s is not None]
+        if not literals:
+            continue
+        values = [[x[j] if s else 1 - x[j] for j, s in literals] for x in inputs]
+        tables.add(tuple(int(all(v)) for v in values))
+        tables.add(tuple(int(any(v)) for v in values))
+    return inputs, tables
+
+
+def _alternation(data):
+    """Exact: a decision list with an alternation is no conjunction or disjunction of its features' literals."""
+    inputs, pure = _pure_functions(2)
+    listed = _decision_list([(0, 1), (1, 0)], 1, inputs)
+    return listed not in pure, _render("alternation")
+
+
+def _strict_inclusion(data):
+    """Exact: some decision list is no conjunction or disjunction of literals (three features)."""
+    inputs, pure = _pure_functions(3)
+    listed = _decision_list([(0, 1), (1, 0), (2, 1)], 0, inputs)
+    return listed not in pure, _render("strict", n=len(pure))
+
+
+def _log2_r(data):
+    """Exact: log2(r) bits specify the ordering of r ball centres (checked at r = 3)."""
+    import math
+
+    r = 3
+    return 2 ** math.log2(r) >= math.factorial(r), _render("log2r", r=r, orders=math.factorial(r))
+
+
+def claims_measures() -> dict:
+    """The measurement of every claim of ``registry/paper01.toml``, by its ``measure`` key.
 
     Returns
     -------
-    list of companion.claims.Claim
+    dict
+        ``{measure: callable(data) -> values}``: paired fold differences (points) for the
+        difference claims, ``(k, n)`` for the coverage proportions, ``(bool, detail)`` for the
+        exact ones, None where a variant does not apply.
     """
-    from companion import claims as C
-
-    return [
-        C.difference("1", "DLMs often generalise slightly better than SCMs",
-                     partial(_rate_differences, a="dlm", b="scm"), direction="<", margin=0.0,
-                     quantity="error(DLM) − error(SCM)", unit="points"),
-        C.exact("1-often", f"The DLM makes fewer errors than the SCM on at least {OFTEN} of 6 data sets",
-                partial(_often, a="dlm", b="scm")),
-        C.difference("2", "DLMs often generalise slightly better than SVMs",
-                     partial(_rate_differences, a="dlm", b="svm"), direction="<", margin=0.0,
-                     quantity="error(DLM) − error(SVM)", unit="points"),
-        C.exact("2-often", f"The DLM makes fewer errors than the SVM on at least {OFTEN} of 6 data sets",
-                partial(_often, a="dlm", b="svm")),
-        C.exact("3", f"The DLM uses at least {SPARSITY_FACTOR}x fewer balls than the SVM has support vectors",
-                _sparsity),
-        C.exact("3b", f"The selected DLMs have at most {PAPER_MAX_BALLS} balls", _at_most_balls),
-        C.exact("R-DLM", "Table 1's DLM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="dlm")),
-        C.exact("R-SCM", "Table 1's SCM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="scm")),
-        C.exact("R-SVM", "Table 1's SVM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="svm")),
-        C.exact("L", "At the paper's parameters our lists reach the paper's s", _lengths_reach),
-        C.proportion("B", "Theorems 1-2 as published hold with probability 0.95",
-                     partial(_coverage_share, bound="published"), direction="<=", margin=0.05,
-                     quantity="share of samples where some DLM's published bound < its risk"),
-        C.proportion("B-corrected", "The corrected bound holds with probability 0.95",
-                     partial(_coverage_share, bound="corrected"), direction="<=", margin=0.05,
-                     quantity="share of samples where some DLM's corrected bound < its risk"),
-    ]
+    return {
+        "dlm_minus_svm": partial(_fold_differences, a="dlm", b="svm"),
+        "dlm_minus_scm": partial(_fold_differences, a="dlm", b="scm"),
+        "dlm_often_svm": partial(_often, other="svm"),
+        "dlm_often_scm": partial(_often, other="scm"),
+        "dlm_some_scm": partial(_some, other="scm"),
+        "sparsity_dlm": partial(_sparsity, machine="dlm"),
+        "sparsity_scm": partial(_sparsity, machine="scm"),
+        "coverage_published": partial(_coverage_share, bound="published"),
+        "coverage_corrected": partial(_coverage_share, bound="corrected"),
+        "constrained_minus_dlm": partial(_fold_differences, a="dlmc", b="dlm"),
+        "rivest_unit_penalties": _rivest_unit_penalties,
+        "alternation": _alternation,
+        "strict_inclusion": _strict_inclusion,
+        "log2_r": _log2_r,
+        "table1_often_svm": partial(_table1_often, other="svm"),
+        "table1_often_scm": partial(_table1_often, other="scm"),
+        "examples": _example_counts,
+        "paper_in_range_dlm": partial(_paper_in_range, machine="dlm"),
+        "paper_in_range_scm": partial(_paper_in_range, machine="scm"),
+        "paper_in_range_svm": partial(_paper_in_range, machine="svm"),
+        "at_most_balls": _at_most_balls,
+        "lengths_reach": _lengths_reach,
+        "guide_minus_nested": _guide_differences,
+    }
 
 
 def claims_report(variants: dict):
-    """Evaluate :func:`claims_family` on :func:`claims_variants`' data (Holm within each variant).
+    """Evaluate the registry's claims (``registry/paper01.toml``) on :func:`claims_variants`' data.
 
     Parameters
     ----------
@@ -1310,7 +1482,7 @@ def claims_report(variants: dict):
     """
     from companion import claims as C
 
-    return C.evaluate(claims_family(), variants)
+    return C.evaluate(C.family(C.load_registry("01"), claims_measures()), variants)
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:
@@ -1329,7 +1501,6 @@ def sensitivity_pivot(report) -> pd.DataFrame:
     long = report.sensitivity
     table = long.pivot(index="id", columns="variant", values="verdict")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
-
 
 # --------------------------------------------------------------------------------------------
 # Generated prose: numbers the notebook's text quotes, read from the paper's table and the runs
