@@ -1049,18 +1049,23 @@ _MACHINES = ("svm", "scm", "dlm")
 
 #: Every sentence this module writes, as a :func:`companion.prose.render` template.
 TEMPLATES = {
-    "often": "{wins:plural win}, {ties:plural tie} and {losses:plural loss|losses} over {n:plural data set}"
-             "{better}",
-    "some": "fewer total errors than the {other} on {k} of {n:plural data set}{better}",
+    "often": "{wins:plural win}, {ties:plural tie} and {losses:plural loss|losses} over {n:plural data set} "
+             "(DLM − {other} total errors: {differences:list})",
+    "some": "fewer total errors than the {other} on {k} of {n:plural data set} "
+            "(DLM − {other} total errors: {differences:list})",
+    "difference_item": "{name} {d:signed.0}",
+    "factor_item": "{name} {factor:.0f}x",
+    "range_item": "{name} {target} {outside:sign |in|not in} {low}–{high}",
     "names_in": " ({names:list})",
     "not_on": "; not on {names:list}",
-    "sparsity": "support vectors / balls from {low:.0f}x ({low_name}) to {high:.0f}x ({high_name})",
+    "sparsity": "support vectors / balls: {factors:list}",
     "at_most": "largest selected DLM: {size:.1f} balls ({name}) at fold seed {seed}",
-    "in_range": "within on {inside} of {n:plural data set}{outside}",
+    "in_range": "within on {inside} of {n:plural data set}: {ranges:list}",
     "counts": "equal on {equal} of {n:plural data set}{differ}",
     "lengths": "every fold reaches s on {reach} of {n:plural data set}{short}",
-    "rivest": "with p_p = p_n = 1 the list's first ball errs on {errors:plural training example} "
-              "(Rivest's greedy, p_p = p_n = ∞, admits only error-free balls: {exact_errors} errors)",
+    "rivest": "on seven points of a line (RIVEST_EXAMPLE) p_p = p_n = 1 learns {balls:plural ball} with "
+              "{errors:plural training error}, Rivest's greedy (p_p = p_n = ∞) {exact_balls:plural ball} with "
+              "{exact_errors:plural training error}",
     "alternation": "if h1 then 1, else if h2 then 0, else 1 (an alternation) equals h1 ∨ ¬h2 on all four inputs",
     "strict": "if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 equals none of the {n} conjunctions "
               "and disjunctions of literals of h1, h2, h3",
@@ -1241,47 +1246,50 @@ def _fold_differences(data, a, b):
     return out or None
 
 
-def _wins(pairs):
-    """(wins, ties, losses, names of the wins) of ``{name: (ours, theirs)}`` total errors."""
-    wins = [n for n, (a, b) in pairs.items() if a < b]
-    ties = sum(a == b for a, b in pairs.values())
-    return len(wins), ties, len(pairs) - len(wins) - ties, wins
+def _differences(pairs, other):
+    """The detail's list: each data set's DLM − ``other`` total errors."""
+    return [_render("difference_item", name=DISPLAY[n], d=a - b) for n, (a, b) in pairs.items()]
 
 
-def _often_check(pairs):
-    wins, ties, losses, better = _wins(pairs)
-    return wins > losses, _render("often", wins=wins, ties=ties, losses=losses, n=len(pairs),
-                                  better=_names_in([DISPLAY[n] for n in better]))
+def _often_check(pairs, other):
+    """More wins than losses over ``{name: (DLM total, other total)}`` (equal totals count as neither)."""
+    wins = sum(a < b for a, b in pairs.values())
+    losses = sum(a > b for a, b in pairs.values())
+    return wins > losses, _render("often", wins=wins, ties=len(pairs) - wins - losses, losses=losses, n=len(pairs),
+                                  other=other.upper(), differences=_differences(pairs, other))
 
 
-def _often(data, other):
-    """Exact: the DLM has fewer total errors than ``other`` on more data sets than it has more."""
+def _totals(data, other):
+    """``{name: (DLM total, other total)}`` at the variant's seed, None when a machine was not run."""
     pairs = {}
     for name in _names(data):
         x, z = _row(data, name, "dlm"), _row(data, name, other)
         if x is None or z is None:
             return None
         pairs[name] = (x["errors"], z["errors"])
-    return _often_check(pairs)
+    return pairs
+
+
+def _often(data, other):
+    """Exact: the DLM has fewer total errors than ``other`` on more data sets than it has more."""
+    pairs = _totals(data, other)
+    return None if pairs is None else _often_check(pairs, other)
 
 
 def _table1_often(data, other):
     """The same criterion on Table 1's own numbers (the six comparable data sets)."""
     paper = paper_table1()
     return _often_check({n: (int(paper.loc[n, "dlm_errors"]), int(paper.loc[n, f"{other}_errors"]))
-                         for n in COMPARABLE})
+                         for n in COMPARABLE}, other)
 
 
 def _some(data, other="scm"):
     """Exact: the DLM has fewer total errors than ``other`` on at least one data set."""
-    pairs = {}
-    for name in _names(data):
-        x, z = _row(data, name, "dlm"), _row(data, name, other)
-        if x is None or z is None:
-            return None
-        pairs[name] = (x["errors"], z["errors"])
-    wins, _, _, better = _wins(pairs)
-    return wins >= 1, _render("some", other=other.upper(), k=wins, n=len(pairs), better=_names_in([DISPLAY[n] for n in better]))
+    pairs = _totals(data, other)
+    if pairs is None:
+        return None
+    wins = sum(a < b for a, b in pairs.values())
+    return wins >= 1, _render("some", other=other.upper(), k=wins, n=len(pairs), differences=_differences(pairs, other))
 
 
 def _sparsity(data, machine):
@@ -1291,9 +1299,8 @@ def _sparsity(data, machine):
         if sv is None or balls is None:
             return None
         factors[name] = sv["size"] / max(balls["size"], 1.0)
-    low, high = min(factors, key=factors.get), max(factors, key=factors.get)
     return (all(f >= SPARSITY_FACTOR for f in factors.values()),
-            _render("sparsity", low=factors[low], low_name=DISPLAY[low], high=factors[high], high_name=DISPLAY[high]))
+            _render("sparsity", factors=[_render("factor_item", name=DISPLAY[n], factor=f) for n, f in factors.items()]))
 
 
 def _at_most_balls(data):
@@ -1312,13 +1319,15 @@ def _at_most_balls(data):
 def _paper_in_range(data, machine):
     """Exact: Table 1's errors of ``machine`` lie within our totals over the fold seeds, on every data set."""
     paper = paper_table1()
-    outside, names = [], _names(data)
+    ranges, inside, names = [], 0, _names(data)
     for name in names:
         values = [row["errors"] for key, row in data["rows"].items() if key[:2] == (name, machine)]
         target = int(paper.loc[name, f"{machine}_errors"])
-        if not min(values) <= target <= max(values):
-            outside.append(f"{DISPLAY[name]} ({target} vs {_span(values)})")
-    return not outside, _render("in_range", inside=len(names) - len(outside), n=len(names), outside=_not_on(outside))
+        within = min(values) <= target <= max(values)
+        inside += within
+        ranges.append(_render("range_item", name=DISPLAY[name], target=target, outside=int(not within), low=min(values),
+                              high=max(values)))
+    return inside == len(names), _render("in_range", inside=inside, n=len(names), ranges=ranges)
 
 
 def _example_counts(data):
@@ -1344,10 +1353,11 @@ def _lengths_reach(data):
 def _coverage_share(data, bound):
     """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution.
 
-    The coverage runs once, seeded from the main fold seed; a seed variant is not applicable (None).
+    The coverage runs once (it draws its own samples, seeded from the notebook's seed): every
+    variant reads the same runs, so the engine reports the variants as leaving it unchanged.
     """
     coverage = data.get("coverage")
-    if coverage is None or data["seed"] != data["main_seed"]:
+    if coverage is None:
         return None
     if coverage.index.nlevels == 3:
         coverage = coverage.xs(coverage.index.get_level_values(0)[0], level=0)
@@ -1371,13 +1381,16 @@ RIVEST_EXAMPLE = (np.array([[0.0], [1.0], [2.0], [3.0], [1.5], [6.0], [7.0]]), n
 
 
 def _rivest_unit_penalties(data):
-    """Exact: BuildDLM with ``p_p = p_n = 1`` appends only error-free balls (as Rivest's greedy does)."""
+    """Exact: BuildDLM with ``p_p = p_n = 1`` learns Rivest's list (``p_p = p_n = ∞``: error-free features only)."""
     X, y = RIVEST_EXAMPLE
-    unit = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, stop_if_unchanged=False).fit(X, y)
-    rivest = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=1, stop_if_unchanged=False).fit(X, y)
-    errors = int(unit.path_[["k_p", "k_n"]].sum(axis=1).iloc[0])
-    exact_errors = int(rivest.path_[["k_p", "k_n"]].sum(axis=1).iloc[0])
-    return errors == 0, _render("rivest", errors=errors, exact_errors=exact_errors)
+    lists = {}
+    for penalty in (1.0, np.inf):
+        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False).fit(X, y)
+        errors = int(dlm.path_[["k_p", "k_n"]].sum(axis=1).iloc[-1])
+        lists[penalty] = (dlm.n_balls_, errors, [(b.kind, b.centre_index, float(b.radius)) for b in dlm.balls_])
+    unit, rivest = lists[1.0], lists[np.inf]
+    return unit[2] == rivest[2], _render("rivest", balls=unit[0], errors=unit[1], exact_balls=rivest[0],
+                                         exact_errors=rivest[1])
 
 
 def _decision_list(rules, default, inputs):
@@ -1496,11 +1509,16 @@ def sensitivity_pivot(report) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        From ``report.sensitivity``, claims and variants in their order.
+        From ``report.sensitivity``, claims and variants in their order: the verdict where the
+        variant is one of the claim's and changes its data, "=" where it leaves the data as they
+        are, empty where the claim does not list it.
     """
-    long = report.sensitivity
-    table = long.pivot(index="id", columns="variant", values="verdict")
+    long = report.sensitivity.copy()
+    long["shown"] = np.where(long["role"].isin(["main", "varies"]), long["verdict"],
+                             np.where(long["role"] == "unchanged", "=", ""))
+    table = long.pivot(index="id", columns="variant", values="shown")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
+
 
 # --------------------------------------------------------------------------------------------
 # Generated prose: numbers the notebook's text quotes, read from the paper's table and the runs
