@@ -90,6 +90,7 @@ __all__ = [
     "claims_measures",
     "claims_variants",
     "claims_report",
+    "discussion_values",
     "sensitivity_pivot",
 ]
 
@@ -1054,6 +1055,7 @@ TEMPLATES = {
     "some": "fewer total errors than the {other} on {k} of {n:plural data set} "
             "(DLM − {other} total errors: {differences:list})",
     "difference_item": "{name} {d:signed.0}",
+    "guide_item": "{name} {c} against {b}",
     "factor_item": "{name} {factor:.0f}x",
     "range_item": "{name} {target} {outside:sign |in|not in} {low}–{high}",
     "names_in": " ({names:list})",
@@ -1496,6 +1498,58 @@ def claims_report(variants: dict):
     from companion import claims as C
 
     return C.evaluate(C.family(C.load_registry("01"), claims_measures()), variants)
+
+
+def _variant_verdict(report, id, variant) -> str:
+    """The verdict of claim ``id`` under ``variant`` (``"not run"`` when the run has no such variant)."""
+    part = report.sensitivity[(report.sensitivity["id"] == id) & (report.sensitivity["variant"] == variant)]
+    return str(part["verdict"].iloc[0]) if len(part) else "not run"
+
+
+def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, grid: Grid) -> dict:
+    """The fields the registry's discussion templates name beyond the claims table's own columns.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`'s result.
+    protocols : pandas.DataFrame
+        :func:`~companion.experiments.paper01.protocols_table`.
+    coverage : pandas.DataFrame
+        :func:`coverage_table` per distribution (indexed by (distribution, machine, bound)).
+    grid : Grid
+        The coarse grid of protocol (a).
+
+    Returns
+    -------
+    dict
+        ``{claim id: {field: value}}`` for :meth:`companion.claims.ClaimsReport.discussion`.
+    """
+    n_dlm = len(grid.dlm_types) * len(grid.dlm_penalties) ** 2 * grid.dlm_s_max
+    n_scm = len(grid.scm_types) * len(grid.scm_penalties) * grid.scm_s_max
+    n_svm = len(grid.svm_gamma_factors) * len(grid.svm_Cs)
+    verdicts = report.verdicts()
+    names = [DISPLAY[n] for n in COMPARABLE if DISPLAY[n] in protocols.index]
+    rows = protocols.loc[names]
+    constrained = [_render("difference_item", name=n, d=int(rows.loc[n, "a_dlm_constrained"] - rows.loc[n, "a_dlm"]))
+                   for n in names]
+    values = {
+        "2": {"dlm_points": n_dlm, "svm_points": n_svm, "nested": _variant_verdict(report, "2", "protocol=nested")},
+        "1": {"dlm_points": n_dlm, "scm_points": n_scm, "nested": _variant_verdict(report, "1", "protocol=nested")},
+        "1-often": {"table1": verdicts["1-often-table1"]},
+        "2-often": {"table1": verdicts["2-often-table1"]},
+        "C": {"differences": constrained},
+        "B": {"corrected": verdicts["B-corrected"], "no_signal": float("nan")},
+    }
+    if coverage.index.nlevels == 3 and coverage.index.get_level_values(0).nunique() > 1:
+        other = coverage.xs(coverage.index.get_level_values(0).unique()[1], level=0).loc[("DLM", "published")]
+        values["B"]["no_signal"] = float(other["any_violated"] / other["runs"])
+    if "b_dlm" in rows:
+        values["guide"] = {
+            "pairs": [_render("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
+                      for n in names],
+            "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max())}
+    return {id: fields for id, fields in values.items() if id in verdicts}
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:
