@@ -1585,9 +1585,55 @@ def _numbers(values) -> str:
     return ", ".join(f"{v:g}" for v in sorted(set(float(v) for v in values)))
 
 
-def _name_list(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "none"
+#: The templates of the notebook's generated prose outside the claims (:func:`fine_grid_markdown`,
+#: :func:`reproduction_markdown`, :func:`dataset_notes_markdown`, :func:`glass_choice_markdown`,
+#: :func:`penalty_valley_markdown`); rendered by :func:`companion.prose.render`.
+TEMPLATES.update({
+    "fine_missing": "* The paper's DLM penalties not on our coarse grid: {dlm_missing}; its SCM penalties not on it: "
+                    "{scm_missing} (Table 1).",
+    "fine_dlm": "* Fine DLM grid: {k} values of $p_p$ and $p_n$ in [{low:g}, {high:g}] ({values}), {share} penalty of "
+                "the paper's DLM column; both ball types; $s \\le {s_max}$.",
+    "fine_scm": "* Fine SCM grid: {k} values of $p$ ({values}), {share} $p$ of the paper's SCM column{coarse}; both "
+                "types; $s \\le {s_max}$.",
+    "share_of": "{k} of the {n}",
+    "repro_dlm": "* DLM: the coarse grid's total (main seed) is above the paper's on {above} of {n:plural data set} "
+                 "({above_names:list}); the fine grid's fold-seed means are within {gap_low:.1f}–{gap_high:.1f} errors "
+                 "of the paper's. With \"{other}\" first the mean total is lower on {lower:list}, higher on "
+                 "{higher:list}. At the paper's own parameters the lists stop before the paper's $s$ on "
+                 "{short_count:plural data set|data sets}: {short:list} (mean balls). The coarse grid selects the "
+                 "paper's machine on {same:list}{same_detail}.",
+    "repro_short": "{name} ({mean:.1f} of {s})",
+    "repro_same": " ({paper}; the fine grid's first seed: {fine})",
+    "repro_scm": "* SCM: the paper's errors lie within our fine-grid fold-seed range on {inside:list}; the paper's SCM "
+                 "errs more than every run of ours, coarse or fine, on {worse:list}.",
+    "repro_scm_worse": "{name} (paper {paper}, ours {low:g}–{high:g})",
+    "repro_svm": "* SVM: ours makes {low:g}–{high:g} fewer errors than the paper's on {names:list}; the best absolute "
+                 "width gives {absolute} errors there (relative widths: {relative}), and the width with the paper's "
+                 "number of support vectors errs more than the paper on {near_worse} of {n:plural data set}.",
+    "repro_svm_none": "* SVM: ours is never {gap} errors below the paper's.",
+    "votes": "* **Votes**: the paper has {paper} examples; dropping incomplete rows of UCI `house-votes-84` gives {m} "
+             "({democrats} democrats, {republicans} republicans) and no rule stated in the paper gives {paper}. We use "
+             "the {m}, so the Votes row is not comparable (the paper's {errors} errors fit ~{paper} examples).",
+    "haberman": "* **Haberman**: {paper} is reproduced (ours: {m}) by removing *every* member of the {vectors} feature "
+                "vectors that occur with both labels ({rows} rows).",
+    "glass": "Against the paper's Glass errors (SVM {svm}, SCM {scm}, DLM {dlm}), the split closest over the three "
+             "machines is **{best}** (summed distance {distance:g}{runner_up}).{used}{svm_only}",
+    "glass_next": "; next: {name}, {distance:g}",
+    "glass_used_other": " The split we use, {used}, is at {distance:g}.",
+    "glass_used_best": " It is the split we use ({positives} positives).",
+    "glass_svm_only": " On the SVM errors alone {name} is closer ({errors} against {best_errors}), not on the three "
+                      "machines together.",
+    "valley": "On {name}'s {type} panel (the paper's type) the lowest total, {low:g}, lies at $p_p$ = {p_p:g} (the "
+              "paper's $p_p$: {paper_p_p:g}). That $p_p$ is the best one at {in_valley} of the {n_p_n} values of "
+              "$p_n$, and along it $p_n$ moves the total between {valley_low:g} and {valley_high:g}; across $p_p$ the "
+              "best totals run from {best_low:g} to {best_high:g}.",
+})
+
+
+def _md(key, **values):
+    from companion.prose import render
+
+    return render(TEMPLATES[key], **values)
 
 
 def fine_grid_markdown(grid: Grid | None = None, coarse: Grid = Grid()) -> "Markdown":
@@ -1602,32 +1648,32 @@ def fine_grid_markdown(grid: Grid | None = None, coarse: Grid = Grid()) -> "Mark
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         The paper's DLM and SCM penalties that the coarse grid lacks, and the fine grids' values,
         stopping points and which of the paper's values they contain.
     """
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     grid = fine_grid() if grid is None else grid
     paper = paper_table1()
     dlm_paper = set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])
     scm_paper = set(paper["scm_p"])
     dlm_in, scm_in = dlm_paper & set(grid.dlm_penalties), scm_paper & set(grid.scm_penalties)
+
+    def share(found, every):
+        return "every" if found == every else _render("share_of", k=len(found), n=len(every))
+
     lines = [
-        f"* The paper's DLM penalties not on our coarse grid: {_numbers(dlm_paper - set(coarse.dlm_penalties))}; "
-        f"its SCM penalties not on it: {_numbers(scm_paper - set(coarse.scm_penalties))} (Table 1).",
-        f"* Fine DLM grid: {len(grid.dlm_penalties)} values of $p_p$ and $p_n$ in "
-        f"[{min(grid.dlm_penalties):g}, {max(grid.dlm_penalties):g}] ({_numbers(grid.dlm_penalties)}), "
-        f"{'every' if dlm_in == dlm_paper else f'{len(dlm_in)} of the {len(dlm_paper)}'} penalty of the "
-        f"paper's DLM column; both ball types; $s \\le {grid.dlm_s_max}$.",
+        _render("fine_missing", dlm_missing=_numbers(dlm_paper - set(coarse.dlm_penalties)),
+                scm_missing=_numbers(scm_paper - set(coarse.scm_penalties))),
+        _render("fine_dlm", k=len(grid.dlm_penalties), low=min(grid.dlm_penalties), high=max(grid.dlm_penalties),
+                values=_numbers(grid.dlm_penalties), share=share(dlm_in, dlm_paper), s_max=grid.dlm_s_max),
     ]
     if grid.scm_penalties:
         coarse_in = set(coarse.scm_penalties) <= set(grid.scm_penalties)
-        lines.append(
-            f"* Fine SCM grid: {len(grid.scm_penalties)} values of $p$ ({_numbers(grid.scm_penalties)}), "
-            f"{'every' if scm_in == scm_paper else f'{len(scm_in)} of the {len(scm_paper)}'} $p$ of the paper's "
-            f"SCM column{' and of our coarse grid' if coarse_in else ''}; both types; $s \\le {grid.scm_s_max}$."
-        )
+        lines.append(_render("fine_scm", k=len(grid.scm_penalties), values=_numbers(grid.scm_penalties),
+                             share=share(scm_in, scm_paper), coarse=" and of our coarse grid" if coarse_in else "",
+                             s_max=grid.scm_s_max))
     return Markdown("\n".join(lines))
 
 
@@ -1655,10 +1701,10 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         One bullet per column of Table 1 (data sets in the paper's order, Votes left out).
     """
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     names = [DISPLAY[n] for n in COMPARABLE if DISPLAY[n] in fine_dlm.index]
     dlm = errors_a.xs("DLM", level="machine").loc[names]
@@ -1666,43 +1712,35 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
     gap = fine_dlm.loc[names, "difference"].abs()
     rules = tie_rules["mean"].unstack("rule").loc[names]
     other = [r for r in rules.columns if r != "larger_cover"][0]
-    lower = [n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]]
-    higher = [n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]]
     figure1 = lengths.xs("Figure 1", level="variant").loc[names]
-    short = [f"{n} ({figure1.loc[n, 'mean_length']:.1f} of {figure1.loc[n, 'paper_s']})" for n in names
-             if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
+    short = [_render("repro_short", name=n, mean=figure1.loc[n, "mean_length"], s=figure1.loc[n, "paper_s"])
+             for n in names if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
     same = [n for n in names if parameters.loc[n, "ours_dlm"] == parameters.loc[n, "paper_dlm"]]
-    lines = [
-        f"* DLM: the coarse grid's total (main seed) is above the paper's on {len(above)} of {len(names)} data "
-        f"sets ({_name_list(above)}); the fine grid's fold-seed means are within {gap.min():.1f}–{gap.max():.1f} "
-        f"errors of the paper's. With \"{other.replace('_', ' ')}\" first the mean total is lower on "
-        f"{_name_list(lower)}, higher on {_name_list(higher)}. At the paper's own parameters the lists stop before the "
-        f"paper's $s$ on {len(short)} data sets: {_name_list(short)} (mean balls). The coarse grid selects the "
-        f"paper's machine on {_name_list(same)}"
-        + "".join(f" ({parameters.loc[n, 'paper_dlm']}; the fine grid's first seed: "
-                  f"{fine_dlm.loc[n, 'fine_first_seed']})" for n in same) + ".",
-    ]
+    lines = [_render(
+        "repro_dlm", above=len(above), n=len(names), above_names=above, gap_low=gap.min(), gap_high=gap.max(),
+        other=other.replace("_", " "), lower=[n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]],
+        higher=[n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]], short_count=len(short),
+        short=short, same=same,
+        same_detail="".join(_render("repro_same", paper=parameters.loc[n, "paper_dlm"],
+                                    fine=fine_dlm.loc[n, "fine_first_seed"]) for n in same))]
     inside = [n for n in names if fine_scm.loc[n, "paper_in_fine_range"]]
     worse = []
     for n in names:
         row = fine_scm.loc[n]
         low, high = min(row["coarse_min"], row["fine_min"]), max(row["coarse_max"], row["fine_max"])
         if row["paper"] > high:
-            worse.append(f"{n} (paper {row['paper']}, ours {low:g}–{high:g})")
-    lines.append(f"* SCM: the paper's errors lie within our fine-grid fold-seed range on {_name_list(inside)}; the "
-                 f"paper's SCM errs more than every run of ours, coarse or fine, on {_name_list(worse)}.")
+            worse.append(_render("repro_scm_worse", name=n, paper=row["paper"], low=low, high=high))
+    lines.append(_render("repro_scm", inside=inside, worse=worse))
     svm_rows = errors_a.xs("SVM", level="machine").loc[names]
     ahead = svm_rows[svm_rows["difference"] <= -svm_gap]
-    near_worse = [n for n in names if svm.loc[n, "near_errors"] > svm.loc[n, "paper"]]
-    lines.append(
-        f"* SVM: ours makes {-ahead['difference'].max():g}–{-ahead['difference'].min():g} fewer errors than the "
-        f"paper's on {_name_list(list(ahead.index))}; the best absolute width gives "
-        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'absolute'])} errors there (relative widths: "
-        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'relative'])}), and the width with the "
-        f"paper's number of support "
-        f"vectors errs more than the paper on {len(near_worse)} of {len(names)} data sets."
-        if len(ahead) else f"* SVM: ours is never {svm_gap} errors below the paper's."
-    )
+    if len(ahead):
+        lines.append(_render(
+            "repro_svm", low=-ahead["difference"].max(), high=-ahead["difference"].min(), names=list(ahead.index),
+            absolute=", ".join(str(int(v)) for v in svm.loc[list(ahead.index), "absolute"]),
+            relative=", ".join(str(int(v)) for v in svm.loc[list(ahead.index), "relative"]),
+            near_worse=sum(svm.loc[n, "near_errors"] > svm.loc[n, "paper"] for n in names), n=len(names)))
+    else:
+        lines.append(_render("repro_svm_none", gap=svm_gap))
     return Markdown("\n".join(lines))
 
 
@@ -1719,31 +1757,26 @@ def dataset_notes_markdown(counts: dict) -> "Markdown":
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         One bullet per data set of ``counts`` among Votes and Haberman: the paper's count, ours,
         and (Votes) the paper's errors against which its row cannot be compared, (Haberman) the
         contradictory examples the loader drops.
     """
     from companion import datasets
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     paper = paper_table1()
     lines = []
     if "votes" in counts:
         m, _, positives = counts["votes"]
         errors = paper.loc["votes", [f"{machine}_errors" for machine in _MACHINES]].astype(float)
-        lines.append(
-            f"* **Votes**: the paper has {paper.loc['votes', 'data_examples']} examples; dropping incomplete rows of "
-            f"UCI `house-votes-84` gives {m} ({m - positives} democrats, {positives} republicans) and no rule stated "
-            f"in the paper gives {paper.loc['votes', 'data_examples']}. We use the {m}, so the Votes row is not "
-            f"comparable (the paper's {_span(errors)} errors fit ~{paper.loc['votes', 'data_examples']} examples).")
+        lines.append(_render("votes", paper=paper.loc["votes", "data_examples"], m=m, democrats=m - positives,
+                             republicans=positives, errors=_span(errors)))
     if "haberman" in counts:
         X, y = datasets.load_haberman()
         labels = pd.Series(np.asarray(y)).groupby([X[c].to_numpy() for c in X.columns]).nunique()
-        lines.append(
-            f"* **Haberman**: {paper.loc['haberman', 'data_examples']} is reproduced (ours: {counts['haberman'][0]}) by "
-            f"removing *every* member of the {int((labels > 1).sum())} feature vectors that occur with both labels "
-            f"({len(X) - counts['haberman'][0]} rows).")
+        lines.append(_render("haberman", paper=paper.loc["haberman", "data_examples"], m=counts["haberman"][0],
+                             vectors=int((labels > 1).sum()), rows=len(X) - counts["haberman"][0]))
     return Markdown("\n".join(lines))
 
 
@@ -1764,31 +1797,28 @@ def glass_choice_markdown(evidence: pd.DataFrame, used: str = "float (1, 3) vs r
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         The closest split by the summed distance over the three machines (ties: the first row),
         the runner-up, and the split closest on the SVM errors alone when it is another.
     """
-    from companion.claims import Markdown
-
     paper = paper_table1().loc["glass"]
     distance = evidence["distance_to_paper"]
     order = distance.sort_values(kind="stable")
     best, second = order.index[0], order.index[1] if len(order) > 1 else None
     svm_gap = (evidence["svm_errors"] - paper["svm_errors"]).abs().sort_values(kind="stable")
-    text = (f"Against the paper's Glass errors (SVM {paper['svm_errors']}, SCM {paper['scm_errors']}, DLM "
-            f"{paper['dlm_errors']}), the split closest over the three machines is **{best}** (summed distance "
-            f"{distance[best]:g}")
-    if second is not None:
-        text += f"; next: {second}, {distance[second]:g}"
-    text += ")."
+    used_text = ""
     if used in evidence.index and used != best:
-        text += f" The split we use, {used}, is at {distance[used]:g}."
+        used_text = _render("glass_used_other", used=used, distance=distance[used])
     elif used == best:
-        text += f" It is the split we use ({evidence.loc[used, 'positives']} positives)."
+        used_text = _render("glass_used_best", positives=evidence.loc[used, "positives"])
+    svm_only = ""
     if svm_gap.index[0] != best:
-        text += (f" On the SVM errors alone {svm_gap.index[0]} is closer ({evidence.loc[svm_gap.index[0], 'svm_errors']} "
-                 f"against {evidence.loc[best, 'svm_errors']}), not on the three machines together.")
-    return Markdown(text)
+        svm_only = _render("glass_svm_only", name=svm_gap.index[0], errors=evidence.loc[svm_gap.index[0], "svm_errors"],
+                           best_errors=evidence.loc[best, "svm_errors"])
+    return _md("glass", svm=paper["svm_errors"], scm=paper["scm_errors"], dlm=paper["dlm_errors"], best=best,
+               distance=distance[best],
+               runner_up="" if second is None else _render("glass_next", name=second, distance=distance[second]),
+               used=used_text, svm_only=svm_only)
 
 
 def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markdown":
@@ -1805,14 +1835,12 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         On the panel of the paper's DLM type: the ``p_p`` of the lowest total (ties: the smaller
         ``p_p``) beside the paper's, at how many values of ``p_n`` that ``p_p`` is the best one
         (the valley), the range ``p_n`` spans along it, and the range of the best totals across
         ``p_p``. Totals are error counts, so every comparison is exact.
     """
-    from companion.claims import Markdown
-
     totals, grid, paper = _best_s_totals(fine, name, seed)
     types = [t[0] for t in grid.dlm_types]
     t = types.index(paper["dlm_T"]) if paper["dlm_T"] in types else 0
@@ -1822,8 +1850,6 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
     row = int(np.argmin(best_per_pp))  # the first (smallest) p_p holding the lowest total
     in_valley = int(np.sum(np.argmin(panel, axis=0) == row))  # p_n columns whose best p_p is it
     valley = panel[row]
-    return Markdown(
-        f"On {DISPLAY[name]}'s {grid.dlm_types[t]} panel (the paper's type) the lowest total, {panel.min():g}, lies at "
-        f"$p_p$ = {pens[row]:g} (the paper's $p_p$: {paper['dlm_p_p']:g}). That $p_p$ is the best one at {in_valley} of "
-        f"the {panel.shape[1]} values of $p_n$, and along it $p_n$ moves the total between {valley.min():g} and "
-        f"{valley.max():g}; across $p_p$ the best totals run from {best_per_pp.min():g} to {best_per_pp.max():g}.")
+    return _md("valley", name=DISPLAY[name], type=grid.dlm_types[t], low=panel.min(), p_p=pens[row],
+               paper_p_p=paper["dlm_p_p"], in_valley=in_valley, n_p_n=panel.shape[1], valley_low=valley.min(),
+               valley_high=valley.max(), best_low=best_per_pp.min(), best_high=best_per_pp.max())
