@@ -547,6 +547,61 @@ def test_infinite_penalties_give_rivests_greedy_with_zero_training_error(rng, ba
         assert not (reached & (prefix_predictions != y01)).any()
 
 
+def _usefulness_terms(inside, y, p_p, p_n, centre_label):
+    """The two terms of U (Figure 1) of the ball feature ``h`` (output the centre's label inside, the other outside)."""
+    positive, negative = y == 1, y == 0
+    fires_one = inside if centre_label == 1 else ~inside  # h(x) = 1
+    P_i, N_i = (positive & fires_one).sum(), (negative & ~fires_one).sum()
+    return P_i - p_n * (negative.sum() - N_i), N_i - p_p * (positive.sum() - P_i)
+
+
+@pytest.mark.parametrize("ties", [False, True])
+@pytest.mark.parametrize("p_p, p_n", [(1.0, 1.0), (0.5, 2.0), (3.0, 0.25)])
+def test_the_most_useful_ball_is_one_of_the_four_types(rng, ties, p_p, p_n):
+    # Section 3: over every centre and every radius rho in [0, inf), the largest usefulness U is
+    # reached by a ball of type Pi (positive centre, radius just below a negative border), Po
+    # (negative centre, just above a negative border), Ni (negative centre, just below a positive
+    # border) or No (positive centre, just above a positive border). Brute force: every distinct
+    # inside set {d <= t} of every centre, on S' = S and on random remaining sets S'.
+    X, y01 = random_problem(rng, m=30, ties=ties)
+    for trial in range(4):
+        keep = np.ones(len(y01), dtype=bool) if trial == 0 else rng.random(len(y01)) < 0.6
+        Xs, ys = X[keep], y01[keep]
+        if len(set(ys)) < 2:
+            continue
+        D = cdist(Xs, Xs)
+        # per (centre label, term): the best over every radius, and over the type's borders
+        best_any = {key: -np.inf for key in ((1, 0), (1, 1), (0, 0), (0, 1))}
+        best_typed = dict(best_any)
+        for c in range(len(ys)):
+            for t in np.concatenate([[-1.0], np.unique(D[c])]):
+                for term, value in enumerate(_usefulness_terms(D[c] <= t, ys, p_p, p_n, ys[c])):
+                    best_any[(ys[c], term)] = max(best_any[(ys[c], term)], value)
+            for b in range(len(ys)):
+                below = _usefulness_terms(D[c] < D[c, b], ys, p_p, p_n, ys[c])  # radius just below the border
+                above = _usefulness_terms(D[c] <= D[c, b], ys, p_p, p_n, ys[c])  # just above it
+                if ys[c] == 1 and ys[b] == 0:  # Pi: covers the positives inside
+                    best_typed[(1, 0)] = max(best_typed[(1, 0)], below[0])
+                elif ys[c] == 1:  # No: covers the negatives outside
+                    best_typed[(1, 1)] = max(best_typed[(1, 1)], above[1])
+                elif ys[b] == 1:  # Ni: covers the negatives inside
+                    best_typed[(0, 1)] = max(best_typed[(0, 1)], below[1])
+                else:  # Po: covers the positives outside
+                    best_typed[(0, 0)] = max(best_typed[(0, 0)], above[0])
+        assert best_typed == best_any
+        assert max(best_typed.values()) == max(best_any.values())
+
+
+def test_simple_dlm_uses_each_centre_once(rng):
+    # Section 4: with Pi and Ni balls only, a centre is removed with the examples its ball covers,
+    # so no example is the centre of two balls (balls of type Po/No may share a centre).
+    for _ in range(6):
+        X, y01 = random_problem(rng, m=80, ties=True)
+        for p_p, p_n in ((0.5, 0.5), (1.0, 2.0), (np.inf, np.inf)):
+            dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=None, ball_type="simple").fit(X, y01)
+            centres = [b.centre_index for b in dlm.balls_]
+            assert len(centres) == len(set(centres)) and len(centres) >= 1
+
 def test_finite_penalties_trade_accuracy_for_size(rng):
     X, y01 = random_problem(rng, m=80)
     exact = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None).fit(X, y01)

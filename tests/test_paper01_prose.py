@@ -50,7 +50,7 @@ def test_reproduction_markdown_states_what_the_tables_hold():
     assert "above the paper's on 3 of 6 data sets (Pima, Bupa and Credit)" in text
     assert "within 0.4–4.0 errors" in text
     assert "lower on BreastW, higher on Pima" in text
-    assert "on 1 data sets: Pima (2.5 of 4)" in text
+    assert "on 1 data set: Pima (2.5 of 4)" in text
     assert "selects the paper's machine on BreastW (c p_n=1 p_p=2 s=2" in text
     assert "within our fine-grid fold-seed range on BreastW, Haberman, Glass and Credit" in text
     assert "on Pima (paper 50, ours 8–12)" in text

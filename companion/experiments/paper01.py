@@ -89,9 +89,6 @@ __all__ = [
     "readable_dlm",
 ]
 
-#: The claims whose verdict sentence the README's results-at-a-glance quotes
-#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
-HEADLINE_CLAIMS = ["2", "B"]
 
 #: The data sets of Table 1: loader, preprocessing options, note and the class taken as positive.
 DATASETS = {

@@ -17,7 +17,7 @@ Table 1 at a time, and states the paper's claims for :mod:`companion.claims`:
   (:func:`compression_relation_table`);
 * L1 and L∞ balls (:func:`metric_table`);
 * the claims of the paper's Section 5 as a claims family with its protocol variants
-  (:func:`claims_family`, :func:`claims_data`, :func:`claims_report`).
+  (:func:`claims_measures` for ``registry/paper01.toml``, :func:`claims_data`, :func:`claims_report`).
 
 Every experiment fits with the same cost-sharing as :mod:`~companion.experiments.paper01`: per
 fold one :class:`~companion.decision_list.SortedDistances` for every fit, one greedy search per
@@ -85,10 +85,12 @@ __all__ = [
     "compression_relation_table",
     "metric_table",
     "figure_penalty_heatmap",
+    "TEMPLATES",
     "claims_data",
-    "claims_family",
+    "claims_measures",
     "claims_variants",
     "claims_report",
+    "discussion_values",
     "sensitivity_pivot",
 ]
 
@@ -1035,23 +1037,63 @@ def figure_penalty_heatmap(fine: dict, name="pima", seed=None):
 
 
 # --------------------------------------------------------------------------------------------
-# The claims of Section 5 as a companion.claims family, and their protocol variants
+# The paper's claims: measures for the registry (companion/experiments/registry/paper01.toml)
 # --------------------------------------------------------------------------------------------
 
-#: "A huge gap in sparsity" (Section 5): the factor by which the DLM's balls must be fewer than
-#: the SVM's support vectors on every data set, fixed from the paper's wording before any result
-#: (its own smallest factor is 18 / 1 on Votes and 58 / 2 = 29 on BreastW).
+#: "This difference is huge" (Section 5): the factor by which the machine's balls must be fewer
+#: than the SVM's support vectors on every data set, fixed from the paper's wording before any
+#: result (its own smallest factor is 18 / 1 on Votes and 58 / 2 = 29 on BreastW).
 SPARSITY_FACTOR = 10
-#: "At most 12 balls": the largest DLM of the paper's Table 1.
+#: The largest DLM of the paper's Table 1 (Glass, ``s = 12``).
 PAPER_MAX_BALLS = 12
-#: "Often": on at least this many of the six comparable data sets (a majority).
-OFTEN = 4
 _MACHINES = ("svm", "scm", "dlm")
 
+#: Every sentence this module writes, as a :func:`companion.prose.render` template.
+TEMPLATES = {
+    "often": "{wins:plural win}, {ties:plural tie} and {losses:plural loss|losses} over {n:plural data set} "
+             "(DLM − {other} total errors: {differences:list})",
+    "some": "fewer total errors than the {other} on {k} of {n:plural data set} "
+            "(DLM − {other} total errors: {differences:list})",
+    "difference_item": "{name} {d:signed.0}",
+    "guide_item": "{name} {c} against {b}",
+    "factor_item": "{name} {factor:.0f}x",
+    "range_item": "{name} {target} {outside:sign |in|not in} {low}–{high}",
+    "names_in": " ({names:list})",
+    "not_on": "; not on {names:list}",
+    "sparsity": "support vectors / balls: {factors:list}",
+    "at_most": "largest selected DLM: {size:.1f} balls ({name}) at fold seed {seed}",
+    "in_range": "within on {inside} of {n:plural data set}: {ranges:list}",
+    "counts": "equal on {equal} of {n:plural data set}{differ}",
+    "lengths": "every fold reaches s on {reach} of {n:plural data set}{short}",
+    "rivest": "on seven points of a line (RIVEST_EXAMPLE) p_p = p_n = 1 learns {balls:plural ball} with "
+              "{errors:plural training error}, Rivest's greedy (p_p = p_n = ∞) {exact_balls:plural ball} with "
+              "{exact_errors:plural training error}",
+    "alternation": "if h1 then 1, else if h2 then 0, else 1 (an alternation) equals h1 ∨ ¬h2 on all four inputs",
+    "strict": "if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 equals none of the {n} conjunctions "
+              "and disjunctions of literals of h1, h2, h3",
+    "log2r": "{r} balls have {orders} orderings; log2(r) bits name {r} of them",
+}
 
-def _claims_rows(results: pd.DataFrame) -> dict:
-    """Protocol (a) per ``(data set, machine, seed)``: total errors, mean size, fold errors and fold sizes."""
-    part = results[(results["protocol"] == "a") & results["machine"].isin(_MACHINES)
+
+def _render(key, **values) -> str:
+    from companion.prose import render
+
+    return str(render(TEMPLATES[key], **values))
+
+
+def _names_in(names) -> str:
+    """`` (a, b and c)`` naming ``names``, or nothing."""
+    return _render("names_in", names=list(names)) if len(names) else ""
+
+
+def _not_on(names) -> str:
+    """``; not on a, b and c``, or nothing."""
+    return _render("not_on", names=list(names)) if len(names) else ""
+
+
+def _claims_rows(results: pd.DataFrame, protocol: str = "a") -> dict:
+    """Per ``(data set, machine, seed)``: total errors, mean size, fold errors and fold sizes of one protocol."""
+    part = results[(results["protocol"] == protocol) & results["machine"].isin(_MACHINES + ("dlmc",))
                    & results["dataset"].isin(COMPARABLE)]
     rows = {}
     for (name, machine, seed), group in part.groupby(["dataset", "machine", "seed"], sort=False):
@@ -1061,42 +1103,60 @@ def _claims_rows(results: pd.DataFrame) -> dict:
     return rows
 
 
-def claims_data(results: pd.DataFrame, *, lengths: pd.DataFrame | None = None, coverage=None, seed=None,
-                pairing: str = "datasets") -> dict:
-    """What :func:`claims_family` reads, from the paper's protocol (a) of :func:`~companion.experiments.paper01.run`.
+def _guide_rows(results: pd.DataFrame) -> dict:
+    """Per data set (main seed): the fold errors of the corrected-bound DLM (c) and of the nested DLM (b)."""
+    out = {}
+    for name in COMPARABLE:
+        part = results[results["dataset"] == name]
+        c = part[part["method"] == "DLM (c) corrected"]
+        b = part[part["method"] == "DLM (b)"]
+        if len(c) and len(b):
+            out[name] = {"c": c["errors"].astype(int).tolist(), "b": b["errors"].astype(int).tolist(),
+                         "fold_n": c["n_test"].astype(int).tolist()}
+    return out
+
+
+def claims_data(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, counts=None,
+                seed=None) -> dict:
+    """What the measures of :func:`claims_measures` read, from :func:`~companion.experiments.paper01.run`.
 
     Parameters
     ----------
     results : pandas.DataFrame
         :func:`~companion.experiments.paper01.run`'s frame (the comparable data sets are used).
-    lengths : pandas.DataFrame, optional
-        :func:`list_length_table` (its ``"Figure 1"`` rows), for the list-length claim.
+    lengths : dict or pandas.DataFrame, optional
+        ``{fold seed: list_length_table(...)}`` (or one table, of the main seed).
     coverage : pandas.DataFrame, optional
         :func:`coverage_table` (indexed by (machine, bound), or by (distribution, machine, bound):
         the first distribution is used), for the bound claims.
+    fine : dict, optional
+        :func:`fine_grid_protocol`, for the size of the fine-grid DLMs.
+    counts : dict, optional
+        :func:`~companion.experiments.paper01.dataset_counts`, for the examples of Table 1.
     seed : int, optional
-        The fold seed of the tested claims (default: the main seed of ``results``).
-    pairing : {"datasets", "folds"}, default="datasets"
-        The unit of the paired differences of the tested claims: one per data set (error rates
-        over the ten folds), or one per test fold (every fold of every data set).
+        The fold seed of the claims (default: the main seed of ``results``).
 
     Returns
     -------
     dict
-        ``rows`` (``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}``, protocol
-        (a)), ``seed``, ``pairing``, ``lengths``, ``coverage``.
+        ``rows`` (protocol (a): ``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}``),
+        ``seed``, ``seeds`` (every fold seed of protocol (a)), ``lengths``, ``coverage``, ``fine``
+        (rows of the fine-grid DLMs), ``counts``, ``guide``.
     """
-    if pairing not in ("datasets", "folds"):
-        raise ValueError(f"pairing must be 'datasets' or 'folds', got {pairing!r}")
-    return {"rows": _claims_rows(results), "seed": main_fold_seed(results) if seed is None else seed,
-            "pairing": pairing, "lengths": lengths, "coverage": coverage}
+    main = main_fold_seed(results) if seed is None else seed
+    if isinstance(lengths, pd.DataFrame):
+        lengths = {main: lengths}
+    seeds = [int(s) for s in dict.fromkeys(results.loc[results["protocol"] == "a", "seed"])]
+    return {"rows": _claims_rows(results), "seed": int(main), "seeds": seeds, "lengths": lengths or {},
+            "coverage": coverage, "fine": None if fine is None else fine["best"], "counts": counts,
+            "guide": _guide_rows(results), "main_seed": int(main)}
 
 
 def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
     """``data`` with the rows of ``machine`` taken from a follow-up frame (``errors``, ``size``, ``fold_errors``).
 
     The follow-ups use the same stratified folds as the main run (same seeds), so the fold sizes
-    are the main run's.
+    are the main run's. A seed the follow-up did not run keeps the main protocol's row.
     """
     rows = dict(data["rows"])
     inverse = {v: k for k, v in DISPLAY.items()}
@@ -1111,37 +1171,49 @@ def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
 
 
 def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, tie=None,
-                    svm=None) -> dict:
+                    svm=None, counts=None) -> dict:
     """The protocol variants of the claims, ``{name: data}``, the main protocol first.
+
+    Each variant changes one choice; a claim's entry in the registry names the variants that
+    could move it, and the claims engine reports a variant that leaves a claim's values as they
+    are as "unchanged by", not "robust to".
 
     Parameters
     ----------
     results : pandas.DataFrame
-        :func:`~companion.experiments.paper01.run`'s frame: the main protocol (coarse grid, our
-        tie rule, relative SVM widths, main fold seed, pairs over data sets) and the variants
-        ``seed=k`` (its other fold seeds) and ``pairs=folds``.
-    lengths : pandas.DataFrame, optional
-        :func:`list_length_table`.
+        :func:`~companion.experiments.paper01.run`'s frame: the main protocol (protocol (a),
+        coarse grids, our tie rule, relative SVM widths, main fold seed) and the variants
+        ``seed=k`` (each other fold seed of the run: every claim read at that seed) and
+        ``protocol=nested`` (the SVM, SCM and DLM of protocol (b), main seed).
+    lengths : dict, optional
+        ``{fold seed: list_length_table(...)}``.
     coverage : pandas.DataFrame, optional
-        :func:`coverage_table` (the same in every variant).
+        :func:`coverage_table` (run once, main seed).
     fine : dict, optional
-        :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM columns).
+        :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM rows, every seed it ran).
     tie : pandas.DataFrame, optional
         :func:`tie_rule_protocol`: a variant ``tie=<rule>`` per rule other than ours.
     svm : pandas.DataFrame, optional
-        :func:`svm_gamma_protocol`: the variant ``SVM gamma=absolute``.
+        :func:`svm_gamma_protocol`: the variant ``gamma=absolute``.
+    counts : dict, optional
+        :func:`~companion.experiments.paper01.dataset_counts`.
 
     Returns
     -------
     dict
         ``{variant: claims_data(...)}``.
     """
-    main = claims_data(results, lengths=lengths, coverage=coverage)
+    main = claims_data(results, lengths=lengths, coverage=coverage, fine=fine, counts=counts)
     variants = {"main": main}
-    for seed in dict.fromkeys(results["seed"]):
+    for seed in main["seeds"]:
         if seed != main["seed"]:
             variants[f"seed={seed}"] = {**main, "seed": seed}
-    variants["pairs=folds"] = {**main, "pairing": "folds"}
+    nested = _claims_rows(results, "b")
+    if nested:
+        rows = dict(main["rows"])
+        for (name, machine, seed), row in nested.items():
+            rows[(name, machine, seed)] = row
+        variants["protocol=nested"] = {**main, "rows": rows}
     if tie is not None:
         for rule in dict.fromkeys(tie["rule"]):
             if rule != "larger_cover":
@@ -1152,7 +1224,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
             fined = _replace(fined, "scm", fine["scm_best"])
         variants["grid=fine"] = fined
     if svm is not None:
-        variants["SVM gamma=absolute"] = _replace(main, "svm", svm)
+        variants["gamma=absolute"] = _replace(main, "svm", svm)
     return variants
 
 
@@ -1160,70 +1232,132 @@ def _names(data):
     return [n for n in COMPARABLE if any(key[0] == n for key in data["rows"])]
 
 
-def _rate_differences(data, a, b):
-    """Paired differences of error rates (points, exact fractions): ``a`` minus ``b``."""
-    rows, seed = data["rows"], data["seed"]
+def _row(data, name, machine):
+    return data["rows"].get((name, machine, data["seed"]))
+
+
+def _fold_differences(data, a, b):
+    """Paired differences of the fold error rates (points, exact fractions), ``a`` minus ``b``, every test fold
+    of every comparable data set at the variant's fold seed; None when a machine was not run there."""
     out = []
     for name in _names(data):
-        x, z = rows[(name, a, seed)], rows[(name, b, seed)]
-        if data["pairing"] == "datasets":
-            out.append(Fraction(100 * (x["errors"] - z["errors"]), int(sum(x["fold_n"]))))
-        else:
-            out += [Fraction(100 * (e - f), n) for e, f, n in zip(x["folds"], z["folds"], x["fold_n"])]
-    return out
+        x, z = _row(data, name, a), _row(data, name, b)
+        if x is None or z is None:
+            return None
+        out += [Fraction(100 * (e - f), n) for e, f, n in zip(x["folds"], z["folds"], x["fold_n"])]
+    return out or None
 
 
-def _often(data, a, b):
-    """Exact: ``a`` has fewer total errors than ``b`` on at least :data:`OFTEN` data sets."""
-    rows, seed = data["rows"], data["seed"]
-    wins = [name for name in _names(data) if rows[(name, a, seed)]["errors"] < rows[(name, b, seed)]["errors"]]
-    return (len(wins) >= OFTEN, f"fewer errors on {len(wins)}/{len(_names(data))} data sets"
-            + (f" ({', '.join(DISPLAY[n] for n in wins)})" if wins else ""))
+def _differences(pairs, other):
+    """The detail's list: each data set's DLM − ``other`` total errors."""
+    return [_render("difference_item", name=DISPLAY[n], d=a - b) for n, (a, b) in pairs.items()]
 
 
-def _sparsity(data):
-    rows, seed = data["rows"], data["seed"]
-    factors = {name: rows[(name, "svm", seed)]["size"] / max(rows[(name, "dlm", seed)]["size"], 1.0)
-               for name in _names(data)}
-    low = min(factors, key=factors.get)
+def _often_check(pairs, other):
+    """More wins than losses over ``{name: (DLM total, other total)}`` (equal totals count as neither)."""
+    wins = sum(a < b for a, b in pairs.values())
+    losses = sum(a > b for a, b in pairs.values())
+    return wins > losses, _render("often", wins=wins, ties=len(pairs) - wins - losses, losses=losses, n=len(pairs),
+                                  other=other.upper(), differences=_differences(pairs, other))
+
+
+def _totals(data, other):
+    """``{name: (DLM total, other total)}`` at the variant's seed, None when a machine was not run."""
+    pairs = {}
+    for name in _names(data):
+        x, z = _row(data, name, "dlm"), _row(data, name, other)
+        if x is None or z is None:
+            return None
+        pairs[name] = (x["errors"], z["errors"])
+    return pairs
+
+
+def _often(data, other):
+    """Exact: the DLM has fewer total errors than ``other`` on more data sets than it has more."""
+    pairs = _totals(data, other)
+    return None if pairs is None else _often_check(pairs, other)
+
+
+def _table1_often(data, other):
+    """The same criterion on Table 1's own numbers (the six comparable data sets)."""
+    paper = paper_table1()
+    return _often_check({n: (int(paper.loc[n, "dlm_errors"]), int(paper.loc[n, f"{other}_errors"]))
+                         for n in COMPARABLE}, other)
+
+
+def _some(data, other="scm"):
+    """Exact: the DLM has fewer total errors than ``other`` on at least one data set."""
+    pairs = _totals(data, other)
+    if pairs is None:
+        return None
+    wins = sum(a < b for a, b in pairs.values())
+    return wins >= 1, _render("some", other=other.upper(), k=wins, n=len(pairs), differences=_differences(pairs, other))
+
+
+def _sparsity(data, machine):
+    factors = {}
+    for name in _names(data):
+        sv, balls = _row(data, name, "svm"), _row(data, name, machine)
+        if sv is None or balls is None:
+            return None
+        factors[name] = sv["size"] / max(balls["size"], 1.0)
     return (all(f >= SPARSITY_FACTOR for f in factors.values()),
-            f"support vectors / balls from {factors[low]:.0f}x ({DISPLAY[low]}) to {max(factors.values()):.0f}x")
+            _render("sparsity", factors=[_render("factor_item", name=DISPLAY[n], factor=f) for n, f in factors.items()]))
 
 
 def _at_most_balls(data):
-    rows, seed = data["rows"], data["seed"]
-    sizes = {name: rows[(name, "dlm", seed)]["size"] for name in _names(data)}
-    big = max(sizes, key=sizes.get)
-    return (sizes[big] <= PAPER_MAX_BALLS, f"largest selected DLM: {sizes[big]:.1f} balls ({DISPLAY[big]})")
+    """Exact, on the fine grid (s up to 15; the coarse grid's s <= 12 would make it true by construction)."""
+    fine = data.get("fine")
+    if fine is None:
+        return None
+    part = fine[fine["seed"] == data["seed"]]
+    if part.empty:
+        return None
+    big = part.loc[part["size"].idxmax()]
+    return (float(big["size"]) <= PAPER_MAX_BALLS,
+            _render("at_most", size=float(big["size"]), name=big["dataset"], seed=int(big["seed"])))
 
 
 def _paper_in_range(data, machine):
     """Exact: Table 1's errors of ``machine`` lie within our totals over the fold seeds, on every data set."""
     paper = paper_table1()
-    rows = data["rows"]
-    outside = []
-    for name in _names(data):
-        values = [row["errors"] for key, row in rows.items() if key[:2] == (name, machine)]
+    ranges, inside, names = [], 0, _names(data)
+    for name in names:
+        values = [row["errors"] for key, row in data["rows"].items() if key[:2] == (name, machine)]
         target = int(paper.loc[name, f"{machine}_errors"])
-        if not min(values) <= target <= max(values):
-            outside.append(f"{DISPLAY[name]} ({target} vs {min(values)}–{max(values)})")
-    n = len(_names(data))
-    return (not outside, f"within on {n - len(outside)}/{n} data sets" + (f"; not on {', '.join(outside)}" if outside else ""))
+        within = min(values) <= target <= max(values)
+        inside += within
+        ranges.append(_render("range_item", name=DISPLAY[name], target=target, outside=int(not within), low=min(values),
+                              high=max(values)))
+    return inside == len(names), _render("in_range", inside=inside, n=len(names), ranges=ranges)
+
+
+def _example_counts(data):
+    counts = data.get("counts")
+    if not counts:
+        return None
+    paper = paper_table1()
+    differ = [f"{DISPLAY[n]} ({int(paper.loc[n, 'data_examples'])} vs {counts[n][0]})" for n in counts
+              if int(paper.loc[n, "data_examples"]) != counts[n][0]]
+    return not differ, _render("counts", equal=len(counts) - len(differ), n=len(counts), differ=_not_on(differ))
 
 
 def _lengths_reach(data):
-    lengths = data["lengths"]
+    lengths = data["lengths"].get(data["seed"])
     if lengths is None:
         return None
     figure1 = lengths.xs("Figure 1", level="variant")
     short = [f"{d} ({row['mean_length']:.1f} of {int(row['paper_s'])})" for d, row in figure1.iterrows()
              if row["min_length"] < row["paper_s"]]
-    return (not short, f"every fold reaches s on {len(figure1) - len(short)}/{len(figure1)} data sets"
-            + (f"; not on {', '.join(short)}" if short else ""))
+    return not short, _render("lengths", reach=len(figure1) - len(short), n=len(figure1), short=_not_on(short))
 
 
 def _coverage_share(data, bound):
-    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution."""
+    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution.
+
+    The coverage runs once (it draws its own samples, seeded from the notebook's seed): every
+    variant reads the same runs, so the engine reports the variants as leaving it unchanged.
+    """
     coverage = data.get("coverage")
     if coverage is None:
         return None
@@ -1233,71 +1367,124 @@ def _coverage_share(data, bound):
     return int(row["any_violated"]), int(row["runs"])
 
 
-def claims_family():
-    """The claims of Section 5 and Table 1 as a :mod:`companion.claims` family, criteria fixed here.
+def _guide_differences(data):
+    """Fold error rates (points) of the corrected-bound DLM (c) minus the nested-CV DLM (b), main seed only."""
+    if data["seed"] != data["main_seed"] or not data.get("guide"):
+        return None
+    out = []
+    for name, row in data["guide"].items():
+        out += [Fraction(100 * (c - b), n) for c, b, n in zip(row["c"], row["b"], row["fold_n"])]
+    return out
 
-    Tested over the six comparable data sets (paired error rates in points, Wilcoxon, Holm):
 
-    * ``1``: "DLMs often provide slightly better generalization than SCMs": error(DLM) −
-      error(SCM) < 0; ``2``: the same against the SVM.
+#: A fixed training set on which BuildDLM with ``p_p = p_n = 1`` is not Rivest's greedy algorithm:
+#: positives at 0, 1, 2, 3, a negative at 1.5 among them and negatives at 6, 7 (one feature).
+RIVEST_EXAMPLE = (np.array([[0.0], [1.0], [2.0], [3.0], [1.5], [6.0], [7.0]]), np.array([1, 1, 1, 1, 0, 0, 0]))
 
-    Checked exactly (``holds`` / ``fails``):
 
-    * ``1-often``, ``2-often``: the DLM has fewer total errors than the SCM (SVM) on at least
-      :data:`OFTEN` of the six data sets;
-    * ``3``: "a huge gap in sparsity": the DLM's balls are at least :data:`SPARSITY_FACTOR` times
-      fewer than the SVM's support vectors on every data set; ``3b``: at most
-      :data:`PAPER_MAX_BALLS` balls on every data set;
-    * ``R-DLM``, ``R-SCM``, ``R-SVM``: Table 1's errors of that column lie within our totals over
-      the fold seeds on every data set (the reproduction);
-    * ``L``: at the paper's own parameters (type, ``p_p``, ``p_n``, ``s``) our lists reach the
-      paper's ``s`` on every fold of every data set.
+def _rivest_unit_penalties(data):
+    """Exact: BuildDLM with ``p_p = p_n = 1`` learns Rivest's list (``p_p = p_n = ∞``: error-free features only)."""
+    X, y = RIVEST_EXAMPLE
+    lists = {}
+    for penalty in (1.0, np.inf):
+        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False).fit(X, y)
+        errors = int(dlm.path_[["k_p", "k_n"]].sum(axis=1).iloc[-1])
+        lists[penalty] = (dlm.n_balls_, errors, [(b.kind, b.centre_index, float(b.radius)) for b in dlm.balls_])
+    unit, rivest = lists[1.0], lists[np.inf]
+    return unit[2] == rivest[2], _render("rivest", balls=unit[0], errors=unit[1], exact_balls=rivest[0],
+                                         exact_errors=rivest[1])
 
-    Tested on the Monte-Carlo coverage runs (:func:`bound_coverage`, first distribution; exact
-    binomial, Clopper–Pearson):
 
-    * ``B``: Theorems 1–2 as published are bounds at ``δ = 0.05``: the share of training samples
-      on which some DLM's bound lies below its true risk is at most 0.05; ``B-corrected``: the
-      same for the corrected bound.
+def _decision_list(rules, default, inputs):
+    """Outputs of ``if h_j then b_j ... else default`` on each row of Boolean ``inputs``."""
+    out = []
+    for x in inputs:
+        for j, b in rules:
+            if x[j]:
+                out.append(b)
+                break
+        else:
+            out.append(default)
+    return tuple(out)
+
+
+def _pure_functions(n):
+    """Truth tables of every conjunction and disjunction of literals of ``n`` Boolean features."""
+    from itertools import product
+
+    inputs = list(product((0, 1), repeat=n))
+    tables = set()
+    for signs in product((None, 0, 1), repeat=n):  # feature absent, negated, plain
+        literals = [(j, s) for j, s in enumerate(signs) if s is not None]
+        if not literals:
+            continue
+        values = [[x[j] if s else 1 - x[j] for j, s in literals] for x in inputs]
+        tables.add(tuple(int(all(v)) for v in values))
+        tables.add(tuple(int(any(v)) for v in values))
+    return inputs, tables
+
+
+def _alternation(data):
+    """Exact: a decision list with an alternation is no conjunction or disjunction of its features' literals."""
+    inputs, pure = _pure_functions(2)
+    listed = _decision_list([(0, 1), (1, 0)], 1, inputs)
+    return listed not in pure, _render("alternation")
+
+
+def _strict_inclusion(data):
+    """Exact: some decision list is no conjunction or disjunction of literals (three features)."""
+    inputs, pure = _pure_functions(3)
+    listed = _decision_list([(0, 1), (1, 0), (2, 1)], 0, inputs)
+    return listed not in pure, _render("strict", n=len(pure))
+
+
+def _log2_r(data):
+    """Exact: log2(r) bits specify the ordering of r ball centres (checked at r = 3)."""
+    import math
+
+    r = 3
+    return 2 ** math.log2(r) >= math.factorial(r), _render("log2r", r=r, orders=math.factorial(r))
+
+
+def claims_measures() -> dict:
+    """The measurement of every claim of ``registry/paper01.toml``, by its ``measure`` key.
 
     Returns
     -------
-    list of companion.claims.Claim
+    dict
+        ``{measure: callable(data) -> values}``: paired fold differences (points) for the
+        difference claims, ``(k, n)`` for the coverage proportions, ``(bool, detail)`` for the
+        exact ones, None where a variant does not apply.
     """
-    from companion import claims as C
-
-    return [
-        C.difference("1", "DLMs often generalise slightly better than SCMs",
-                     partial(_rate_differences, a="dlm", b="scm"), direction="<", margin=0.0,
-                     quantity="error(DLM) − error(SCM)", unit="points"),
-        C.exact("1-often", f"The DLM makes fewer errors than the SCM on at least {OFTEN} of 6 data sets",
-                partial(_often, a="dlm", b="scm")),
-        C.difference("2", "DLMs often generalise slightly better than SVMs",
-                     partial(_rate_differences, a="dlm", b="svm"), direction="<", margin=0.0,
-                     quantity="error(DLM) − error(SVM)", unit="points"),
-        C.exact("2-often", f"The DLM makes fewer errors than the SVM on at least {OFTEN} of 6 data sets",
-                partial(_often, a="dlm", b="svm")),
-        C.exact("3", f"The DLM uses at least {SPARSITY_FACTOR}x fewer balls than the SVM has support vectors",
-                _sparsity),
-        C.exact("3b", f"The selected DLMs have at most {PAPER_MAX_BALLS} balls", _at_most_balls),
-        C.exact("R-DLM", "Table 1's DLM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="dlm")),
-        C.exact("R-SCM", "Table 1's SCM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="scm")),
-        C.exact("R-SVM", "Table 1's SVM errors lie within our range over fold seeds",
-                partial(_paper_in_range, machine="svm")),
-        C.exact("L", "At the paper's parameters our lists reach the paper's s", _lengths_reach),
-        C.proportion("B", "Theorems 1-2 as published hold with probability 0.95",
-                     partial(_coverage_share, bound="published"), direction="<=", margin=0.05,
-                     quantity="share of samples where some DLM's published bound < its risk"),
-        C.proportion("B-corrected", "The corrected bound holds with probability 0.95",
-                     partial(_coverage_share, bound="corrected"), direction="<=", margin=0.05,
-                     quantity="share of samples where some DLM's corrected bound < its risk"),
-    ]
+    return {
+        "dlm_minus_svm": partial(_fold_differences, a="dlm", b="svm"),
+        "dlm_minus_scm": partial(_fold_differences, a="dlm", b="scm"),
+        "dlm_often_svm": partial(_often, other="svm"),
+        "dlm_often_scm": partial(_often, other="scm"),
+        "dlm_some_scm": partial(_some, other="scm"),
+        "sparsity_dlm": partial(_sparsity, machine="dlm"),
+        "sparsity_scm": partial(_sparsity, machine="scm"),
+        "coverage_published": partial(_coverage_share, bound="published"),
+        "coverage_corrected": partial(_coverage_share, bound="corrected"),
+        "constrained_minus_dlm": partial(_fold_differences, a="dlmc", b="dlm"),
+        "rivest_unit_penalties": _rivest_unit_penalties,
+        "alternation": _alternation,
+        "strict_inclusion": _strict_inclusion,
+        "log2_r": _log2_r,
+        "table1_often_svm": partial(_table1_often, other="svm"),
+        "table1_often_scm": partial(_table1_often, other="scm"),
+        "examples": _example_counts,
+        "paper_in_range_dlm": partial(_paper_in_range, machine="dlm"),
+        "paper_in_range_scm": partial(_paper_in_range, machine="scm"),
+        "paper_in_range_svm": partial(_paper_in_range, machine="svm"),
+        "at_most_balls": _at_most_balls,
+        "lengths_reach": _lengths_reach,
+        "guide_minus_nested": _guide_differences,
+    }
 
 
 def claims_report(variants: dict):
-    """Evaluate :func:`claims_family` on :func:`claims_variants`' data (Holm within each variant).
+    """Evaluate the registry's claims (``registry/paper01.toml``) on :func:`claims_variants`' data.
 
     Parameters
     ----------
@@ -1310,7 +1497,59 @@ def claims_report(variants: dict):
     """
     from companion import claims as C
 
-    return C.evaluate(claims_family(), variants)
+    return C.evaluate(C.family(C.load_registry("01"), claims_measures()), variants)
+
+
+def _variant_verdict(report, id, variant) -> str:
+    """The verdict of claim ``id`` under ``variant`` (``"not run"`` when the run has no such variant)."""
+    part = report.sensitivity[(report.sensitivity["id"] == id) & (report.sensitivity["variant"] == variant)]
+    return str(part["verdict"].iloc[0]) if len(part) else "not run"
+
+
+def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, grid: Grid) -> dict:
+    """The fields the registry's discussion templates name beyond the claims table's own columns.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`'s result.
+    protocols : pandas.DataFrame
+        :func:`~companion.experiments.paper01.protocols_table`.
+    coverage : pandas.DataFrame
+        :func:`coverage_table` per distribution (indexed by (distribution, machine, bound)).
+    grid : Grid
+        The coarse grid of protocol (a).
+
+    Returns
+    -------
+    dict
+        ``{claim id: {field: value}}`` for :meth:`companion.claims.ClaimsReport.discussion`.
+    """
+    n_dlm = len(grid.dlm_types) * len(grid.dlm_penalties) ** 2 * grid.dlm_s_max
+    n_scm = len(grid.scm_types) * len(grid.scm_penalties) * grid.scm_s_max
+    n_svm = len(grid.svm_gamma_factors) * len(grid.svm_Cs)
+    verdicts = report.verdicts()
+    names = [DISPLAY[n] for n in COMPARABLE if DISPLAY[n] in protocols.index]
+    rows = protocols.loc[names]
+    constrained = [_render("difference_item", name=n, d=int(rows.loc[n, "a_dlm_constrained"] - rows.loc[n, "a_dlm"]))
+                   for n in names]
+    values = {
+        "2": {"dlm_points": n_dlm, "svm_points": n_svm, "nested": _variant_verdict(report, "2", "protocol=nested")},
+        "1": {"dlm_points": n_dlm, "scm_points": n_scm, "nested": _variant_verdict(report, "1", "protocol=nested")},
+        "1-often": {"table1": verdicts["1-often-table1"]},
+        "2-often": {"table1": verdicts["2-often-table1"]},
+        "C": {"differences": constrained},
+        "B": {"corrected": verdicts["B-corrected"], "no_signal": float("nan")},
+    }
+    if coverage.index.nlevels == 3 and coverage.index.get_level_values(0).nunique() > 1:
+        other = coverage.xs(coverage.index.get_level_values(0).unique()[1], level=0).loc[("DLM", "published")]
+        values["B"]["no_signal"] = float(other["any_violated"] / other["runs"])
+    if "b_dlm" in rows:
+        values["guide"] = {
+            "pairs": [_render("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
+                      for n in names],
+            "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max())}
+    return {id: fields for id, fields in values.items() if id in verdicts}
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:
@@ -1324,10 +1563,14 @@ def sensitivity_pivot(report) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        From ``report.sensitivity``, claims and variants in their order.
+        From ``report.sensitivity``, claims and variants in their order: the verdict where the
+        variant is one of the claim's and changes its data, "=" where it leaves the data as they
+        are, empty where the claim does not list it.
     """
-    long = report.sensitivity
-    table = long.pivot(index="id", columns="variant", values="verdict")
+    long = report.sensitivity.copy()
+    long["shown"] = np.where(long["role"].isin(["main", "varies"]), long["verdict"],
+                             np.where(long["role"] == "unchanged", "=", ""))
+    table = long.pivot(index="id", columns="variant", values="shown")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
 
 
@@ -1342,9 +1585,55 @@ def _numbers(values) -> str:
     return ", ".join(f"{v:g}" for v in sorted(set(float(v) for v in values)))
 
 
-def _name_list(names) -> str:
-    names = list(names)
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1] if names else "none"
+#: The templates of the notebook's generated prose outside the claims (:func:`fine_grid_markdown`,
+#: :func:`reproduction_markdown`, :func:`dataset_notes_markdown`, :func:`glass_choice_markdown`,
+#: :func:`penalty_valley_markdown`); rendered by :func:`companion.prose.render`.
+TEMPLATES.update({
+    "fine_missing": "* The paper's DLM penalties not on our coarse grid: {dlm_missing}; its SCM penalties not on it: "
+                    "{scm_missing} (Table 1).",
+    "fine_dlm": "* Fine DLM grid: {k} values of $p_p$ and $p_n$ in [{low:g}, {high:g}] ({values}), {share} penalty of "
+                "the paper's DLM column; both ball types; $s \\le {s_max}$.",
+    "fine_scm": "* Fine SCM grid: {k} values of $p$ ({values}), {share} $p$ of the paper's SCM column{coarse}; both "
+                "types; $s \\le {s_max}$.",
+    "share_of": "{k} of the {n}",
+    "repro_dlm": "* DLM: the coarse grid's total (main seed) is above the paper's on {above} of {n:plural data set} "
+                 "({above_names:list}); the fine grid's fold-seed means are within {gap_low:.1f}–{gap_high:.1f} errors "
+                 "of the paper's. With \"{other}\" first the mean total is lower on {lower:list}, higher on "
+                 "{higher:list}. At the paper's own parameters the lists stop before the paper's $s$ on "
+                 "{short_count:plural data set|data sets}: {short:list} (mean balls). The coarse grid selects the "
+                 "paper's machine on {same:list}{same_detail}.",
+    "repro_short": "{name} ({mean:.1f} of {s})",
+    "repro_same": " ({paper}; the fine grid's first seed: {fine})",
+    "repro_scm": "* SCM: the paper's errors lie within our fine-grid fold-seed range on {inside:list}; the paper's SCM "
+                 "errs more than every run of ours, coarse or fine, on {worse:list}.",
+    "repro_scm_worse": "{name} (paper {paper}, ours {low:g}–{high:g})",
+    "repro_svm": "* SVM: ours makes {low:g}–{high:g} fewer errors than the paper's on {names:list}; the best absolute "
+                 "width gives {absolute} errors there (relative widths: {relative}), and the width with the paper's "
+                 "number of support vectors errs more than the paper on {near_worse} of {n:plural data set}.",
+    "repro_svm_none": "* SVM: ours is never {gap} errors below the paper's.",
+    "votes": "* **Votes**: the paper has {paper} examples; dropping incomplete rows of UCI `house-votes-84` gives {m} "
+             "({democrats} democrats, {republicans} republicans) and no rule stated in the paper gives {paper}. We use "
+             "the {m}, so the Votes row is not comparable (the paper's {errors} errors fit ~{paper} examples).",
+    "haberman": "* **Haberman**: {paper} is reproduced (ours: {m}) by removing *every* member of the {vectors} feature "
+                "vectors that occur with both labels ({rows} rows).",
+    "glass": "Against the paper's Glass errors (SVM {svm}, SCM {scm}, DLM {dlm}), the split closest over the three "
+             "machines is **{best}** (summed distance {distance:g}{runner_up}).{used}{svm_only}",
+    "glass_next": "; next: {name}, {distance:g}",
+    "glass_used_other": " The split we use, {used}, is at {distance:g}.",
+    "glass_used_best": " It is the split we use ({positives} positives).",
+    "glass_svm_only": " On the SVM errors alone {name} is closer ({errors} against {best_errors}), not on the three "
+                      "machines together.",
+    "valley": "On {name}'s {type} panel (the paper's type) the lowest total, {low:g}, lies at $p_p$ = {p_p:g} (the "
+              "paper's $p_p$: {paper_p_p:g}). That $p_p$ is the best one at {in_valley} of the {n_p_n} values of "
+              "$p_n$, and along it $p_n$ moves the total between {valley_low:g} and {valley_high:g}; across $p_p$ the "
+              "best totals run from {best_low:g} to {best_high:g}.",
+})
+
+
+def _md(key, **values):
+    from companion.prose import render
+
+    return render(TEMPLATES[key], **values)
 
 
 def fine_grid_markdown(grid: Grid | None = None, coarse: Grid = Grid()) -> "Markdown":
@@ -1359,32 +1648,32 @@ def fine_grid_markdown(grid: Grid | None = None, coarse: Grid = Grid()) -> "Mark
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         The paper's DLM and SCM penalties that the coarse grid lacks, and the fine grids' values,
         stopping points and which of the paper's values they contain.
     """
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     grid = fine_grid() if grid is None else grid
     paper = paper_table1()
     dlm_paper = set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])
     scm_paper = set(paper["scm_p"])
     dlm_in, scm_in = dlm_paper & set(grid.dlm_penalties), scm_paper & set(grid.scm_penalties)
+
+    def share(found, every):
+        return "every" if found == every else _render("share_of", k=len(found), n=len(every))
+
     lines = [
-        f"* The paper's DLM penalties not on our coarse grid: {_numbers(dlm_paper - set(coarse.dlm_penalties))}; "
-        f"its SCM penalties not on it: {_numbers(scm_paper - set(coarse.scm_penalties))} (Table 1).",
-        f"* Fine DLM grid: {len(grid.dlm_penalties)} values of $p_p$ and $p_n$ in "
-        f"[{min(grid.dlm_penalties):g}, {max(grid.dlm_penalties):g}] ({_numbers(grid.dlm_penalties)}), "
-        f"{'every' if dlm_in == dlm_paper else f'{len(dlm_in)} of the {len(dlm_paper)}'} penalty of the "
-        f"paper's DLM column; both ball types; $s \\le {grid.dlm_s_max}$.",
+        _render("fine_missing", dlm_missing=_numbers(dlm_paper - set(coarse.dlm_penalties)),
+                scm_missing=_numbers(scm_paper - set(coarse.scm_penalties))),
+        _render("fine_dlm", k=len(grid.dlm_penalties), low=min(grid.dlm_penalties), high=max(grid.dlm_penalties),
+                values=_numbers(grid.dlm_penalties), share=share(dlm_in, dlm_paper), s_max=grid.dlm_s_max),
     ]
     if grid.scm_penalties:
         coarse_in = set(coarse.scm_penalties) <= set(grid.scm_penalties)
-        lines.append(
-            f"* Fine SCM grid: {len(grid.scm_penalties)} values of $p$ ({_numbers(grid.scm_penalties)}), "
-            f"{'every' if scm_in == scm_paper else f'{len(scm_in)} of the {len(scm_paper)}'} $p$ of the paper's "
-            f"SCM column{' and of our coarse grid' if coarse_in else ''}; both types; $s \\le {grid.scm_s_max}$."
-        )
+        lines.append(_render("fine_scm", k=len(grid.scm_penalties), values=_numbers(grid.scm_penalties),
+                             share=share(scm_in, scm_paper), coarse=" and of our coarse grid" if coarse_in else "",
+                             s_max=grid.scm_s_max))
     return Markdown("\n".join(lines))
 
 
@@ -1412,10 +1701,10 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         One bullet per column of Table 1 (data sets in the paper's order, Votes left out).
     """
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     names = [DISPLAY[n] for n in COMPARABLE if DISPLAY[n] in fine_dlm.index]
     dlm = errors_a.xs("DLM", level="machine").loc[names]
@@ -1423,43 +1712,35 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
     gap = fine_dlm.loc[names, "difference"].abs()
     rules = tie_rules["mean"].unstack("rule").loc[names]
     other = [r for r in rules.columns if r != "larger_cover"][0]
-    lower = [n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]]
-    higher = [n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]]
     figure1 = lengths.xs("Figure 1", level="variant").loc[names]
-    short = [f"{n} ({figure1.loc[n, 'mean_length']:.1f} of {figure1.loc[n, 'paper_s']})" for n in names
-             if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
+    short = [_render("repro_short", name=n, mean=figure1.loc[n, "mean_length"], s=figure1.loc[n, "paper_s"])
+             for n in names if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
     same = [n for n in names if parameters.loc[n, "ours_dlm"] == parameters.loc[n, "paper_dlm"]]
-    lines = [
-        f"* DLM: the coarse grid's total (main seed) is above the paper's on {len(above)} of {len(names)} data "
-        f"sets ({_name_list(above)}); the fine grid's fold-seed means are within {gap.min():.1f}–{gap.max():.1f} "
-        f"errors of the paper's. With \"{other.replace('_', ' ')}\" first the mean total is lower on "
-        f"{_name_list(lower)}, higher on {_name_list(higher)}. At the paper's own parameters the lists stop before the "
-        f"paper's $s$ on {len(short)} data sets: {_name_list(short)} (mean balls). The coarse grid selects the "
-        f"paper's machine on {_name_list(same)}"
-        + "".join(f" ({parameters.loc[n, 'paper_dlm']}; the fine grid's first seed: "
-                  f"{fine_dlm.loc[n, 'fine_first_seed']})" for n in same) + ".",
-    ]
+    lines = [_render(
+        "repro_dlm", above=len(above), n=len(names), above_names=above, gap_low=gap.min(), gap_high=gap.max(),
+        other=other.replace("_", " "), lower=[n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]],
+        higher=[n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]], short_count=len(short),
+        short=short, same=same,
+        same_detail="".join(_render("repro_same", paper=parameters.loc[n, "paper_dlm"],
+                                    fine=fine_dlm.loc[n, "fine_first_seed"]) for n in same))]
     inside = [n for n in names if fine_scm.loc[n, "paper_in_fine_range"]]
     worse = []
     for n in names:
         row = fine_scm.loc[n]
         low, high = min(row["coarse_min"], row["fine_min"]), max(row["coarse_max"], row["fine_max"])
         if row["paper"] > high:
-            worse.append(f"{n} (paper {row['paper']}, ours {low:g}–{high:g})")
-    lines.append(f"* SCM: the paper's errors lie within our fine-grid fold-seed range on {_name_list(inside)}; the "
-                 f"paper's SCM errs more than every run of ours, coarse or fine, on {_name_list(worse)}.")
+            worse.append(_render("repro_scm_worse", name=n, paper=row["paper"], low=low, high=high))
+    lines.append(_render("repro_scm", inside=inside, worse=worse))
     svm_rows = errors_a.xs("SVM", level="machine").loc[names]
     ahead = svm_rows[svm_rows["difference"] <= -svm_gap]
-    near_worse = [n for n in names if svm.loc[n, "near_errors"] > svm.loc[n, "paper"]]
-    lines.append(
-        f"* SVM: ours makes {-ahead['difference'].max():g}–{-ahead['difference'].min():g} fewer errors than the "
-        f"paper's on {_name_list(list(ahead.index))}; the best absolute width gives "
-        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'absolute'])} errors there (relative widths: "
-        f"{', '.join(str(int(v)) for v in svm.loc[list(ahead.index), 'relative'])}), and the width with the "
-        f"paper's number of support "
-        f"vectors errs more than the paper on {len(near_worse)} of {len(names)} data sets."
-        if len(ahead) else f"* SVM: ours is never {svm_gap} errors below the paper's."
-    )
+    if len(ahead):
+        lines.append(_render(
+            "repro_svm", low=-ahead["difference"].max(), high=-ahead["difference"].min(), names=list(ahead.index),
+            absolute=", ".join(str(int(v)) for v in svm.loc[list(ahead.index), "absolute"]),
+            relative=", ".join(str(int(v)) for v in svm.loc[list(ahead.index), "relative"]),
+            near_worse=sum(svm.loc[n, "near_errors"] > svm.loc[n, "paper"] for n in names), n=len(names)))
+    else:
+        lines.append(_render("repro_svm_none", gap=svm_gap))
     return Markdown("\n".join(lines))
 
 
@@ -1476,31 +1757,26 @@ def dataset_notes_markdown(counts: dict) -> "Markdown":
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         One bullet per data set of ``counts`` among Votes and Haberman: the paper's count, ours,
         and (Votes) the paper's errors against which its row cannot be compared, (Haberman) the
         contradictory examples the loader drops.
     """
     from companion import datasets
-    from companion.claims import Markdown
+    from companion.prose import Markdown
 
     paper = paper_table1()
     lines = []
     if "votes" in counts:
         m, _, positives = counts["votes"]
         errors = paper.loc["votes", [f"{machine}_errors" for machine in _MACHINES]].astype(float)
-        lines.append(
-            f"* **Votes**: the paper has {paper.loc['votes', 'data_examples']} examples; dropping incomplete rows of "
-            f"UCI `house-votes-84` gives {m} ({m - positives} democrats, {positives} republicans) and no rule stated "
-            f"in the paper gives {paper.loc['votes', 'data_examples']}. We use the {m}, so the Votes row is not "
-            f"comparable (the paper's {_span(errors)} errors fit ~{paper.loc['votes', 'data_examples']} examples).")
+        lines.append(_render("votes", paper=paper.loc["votes", "data_examples"], m=m, democrats=m - positives,
+                             republicans=positives, errors=_span(errors)))
     if "haberman" in counts:
         X, y = datasets.load_haberman()
         labels = pd.Series(np.asarray(y)).groupby([X[c].to_numpy() for c in X.columns]).nunique()
-        lines.append(
-            f"* **Haberman**: {paper.loc['haberman', 'data_examples']} is reproduced (ours: {counts['haberman'][0]}) by "
-            f"removing *every* member of the {int((labels > 1).sum())} feature vectors that occur with both labels "
-            f"({len(X) - counts['haberman'][0]} rows).")
+        lines.append(_render("haberman", paper=paper.loc["haberman", "data_examples"], m=counts["haberman"][0],
+                             vectors=int((labels > 1).sum()), rows=len(X) - counts["haberman"][0]))
     return Markdown("\n".join(lines))
 
 
@@ -1521,31 +1797,28 @@ def glass_choice_markdown(evidence: pd.DataFrame, used: str = "float (1, 3) vs r
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         The closest split by the summed distance over the three machines (ties: the first row),
         the runner-up, and the split closest on the SVM errors alone when it is another.
     """
-    from companion.claims import Markdown
-
     paper = paper_table1().loc["glass"]
     distance = evidence["distance_to_paper"]
     order = distance.sort_values(kind="stable")
     best, second = order.index[0], order.index[1] if len(order) > 1 else None
     svm_gap = (evidence["svm_errors"] - paper["svm_errors"]).abs().sort_values(kind="stable")
-    text = (f"Against the paper's Glass errors (SVM {paper['svm_errors']}, SCM {paper['scm_errors']}, DLM "
-            f"{paper['dlm_errors']}), the split closest over the three machines is **{best}** (summed distance "
-            f"{distance[best]:g}")
-    if second is not None:
-        text += f"; next: {second}, {distance[second]:g}"
-    text += ")."
+    used_text = ""
     if used in evidence.index and used != best:
-        text += f" The split we use, {used}, is at {distance[used]:g}."
+        used_text = _render("glass_used_other", used=used, distance=distance[used])
     elif used == best:
-        text += f" It is the split we use ({evidence.loc[used, 'positives']} positives)."
+        used_text = _render("glass_used_best", positives=evidence.loc[used, "positives"])
+    svm_only = ""
     if svm_gap.index[0] != best:
-        text += (f" On the SVM errors alone {svm_gap.index[0]} is closer ({evidence.loc[svm_gap.index[0], 'svm_errors']} "
-                 f"against {evidence.loc[best, 'svm_errors']}), not on the three machines together.")
-    return Markdown(text)
+        svm_only = _render("glass_svm_only", name=svm_gap.index[0], errors=evidence.loc[svm_gap.index[0], "svm_errors"],
+                           best_errors=evidence.loc[best, "svm_errors"])
+    return _md("glass", svm=paper["svm_errors"], scm=paper["scm_errors"], dlm=paper["dlm_errors"], best=best,
+               distance=distance[best],
+               runner_up="" if second is None else _render("glass_next", name=second, distance=distance[second]),
+               used=used_text, svm_only=svm_only)
 
 
 def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markdown":
@@ -1562,14 +1835,12 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
 
     Returns
     -------
-    companion.claims.Markdown
+    companion.prose.Markdown
         On the panel of the paper's DLM type: the ``p_p`` of the lowest total (ties: the smaller
         ``p_p``) beside the paper's, at how many values of ``p_n`` that ``p_p`` is the best one
         (the valley), the range ``p_n`` spans along it, and the range of the best totals across
         ``p_p``. Totals are error counts, so every comparison is exact.
     """
-    from companion.claims import Markdown
-
     totals, grid, paper = _best_s_totals(fine, name, seed)
     types = [t[0] for t in grid.dlm_types]
     t = types.index(paper["dlm_T"]) if paper["dlm_T"] in types else 0
@@ -1579,8 +1850,6 @@ def penalty_valley_markdown(fine: dict, name: str = "pima", seed=None) -> "Markd
     row = int(np.argmin(best_per_pp))  # the first (smallest) p_p holding the lowest total
     in_valley = int(np.sum(np.argmin(panel, axis=0) == row))  # p_n columns whose best p_p is it
     valley = panel[row]
-    return Markdown(
-        f"On {DISPLAY[name]}'s {grid.dlm_types[t]} panel (the paper's type) the lowest total, {panel.min():g}, lies at "
-        f"$p_p$ = {pens[row]:g} (the paper's $p_p$: {paper['dlm_p_p']:g}). That $p_p$ is the best one at {in_valley} of "
-        f"the {panel.shape[1]} values of $p_n$, and along it $p_n$ moves the total between {valley.min():g} and "
-        f"{valley.max():g}; across $p_p$ the best totals run from {best_per_pp.min():g} to {best_per_pp.max():g}.")
+    return _md("valley", name=DISPLAY[name], type=grid.dlm_types[t], low=panel.min(), p_p=pens[row],
+               paper_p_p=paper["dlm_p_p"], in_valley=in_valley, n_p_n=panel.shape[1], valley_low=valley.min(),
+               valley_high=valley.max(), best_low=best_per_pp.min(), best_high=best_per_pp.max())
