@@ -1585,7 +1585,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.default_votes_ = np.array(model["default_votes"], dtype=float)
         self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
         self.prior_ = np.array(model["prior"], dtype=float)
-        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(-1, len(self.monomials_))
+        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(len(model["cell_patterns"]), len(self.monomials_))
         self.cell_counts_ = _count_array(np.array(model["cell_counts"], dtype=float).reshape(-1, c))
         self.vote_cells_ = _votes(np.array(model["vote_cells"], dtype=float).reshape(-1, c))
         self.vote_class_counts_ = _count_array(np.array(model["vote_class_counts"], dtype=float).reshape(-1, c))
