@@ -111,7 +111,7 @@ def Feature():
 
 def Count():
     """A count of examples: a whole number, not negative."""
-    return Int(0, None, "a count")
+    return Int(0, 2**53, "a count")
 
 
 class Real(Spec):
@@ -138,9 +138,13 @@ class Real(Spec):
             raise ctx.error(path, f"must be a whole number, got {_show(value)}")
 
 
+#: Largest count of examples a model part may hold (floats count exactly up to it).
+MAX_COUNT = 2.0**53
+
+
 def Weight():
-    """A (possibly weighted) count of examples: finite and not negative."""
-    return Real(0.0)
+    """A (possibly weighted) count of examples: finite, not negative, at most 2**53."""
+    return Real(0.0, MAX_COUNT)
 
 
 class Bool(Spec):
