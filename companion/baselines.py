@@ -42,6 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
+from companion._weights import check_sample_weight
 from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -376,6 +377,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : PrunedDecisionTree
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         if not isinstance(X, pd.DataFrame):
             X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True)
@@ -1121,6 +1123,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : OneR
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         if self.class_weight is not None:
             balance = compute_sample_weight(self.class_weight, np.asarray(y))
             sample_weight = balance if sample_weight is None else balance * _check_sample_weight(sample_weight, X)

@@ -84,6 +84,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -261,6 +262,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self
             The fitted machine.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         self._metric = resolve_metric(self.metric)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)

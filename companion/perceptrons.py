@@ -65,6 +65,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
@@ -1131,6 +1132,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self
             The fitted classifier.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         c = degree_weights(self.degree, self.weights)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)

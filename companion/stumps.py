@@ -75,6 +75,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
@@ -961,6 +962,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self : object
             The fitted learner.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         name = type(self).__name__
         check_numeric_input(X, name)
         X, y = validate_data(self, X, y, dtype=np.float64)

@@ -63,6 +63,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.numerics import TIE_RTOL, first_near_min
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
@@ -1180,6 +1181,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():

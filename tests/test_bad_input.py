@@ -13,6 +13,8 @@ The "what is rejected and why" table of docs/using.md summarises this file.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -519,3 +521,34 @@ def _protocol_cases():
 def test_public_function_messages_name_function_parameter_range_and_value(case):
     name, thunk, exc, match = _protocol_cases()[case]
     _raises(exc, match, thunk)
+
+
+ALL_ESTIMATORS = dict(all_estimators())
+#: Every estimator whose fit takes weights (OrderedRipper refuses any sample_weight: its RIPPER has none).
+WEIGHTED = [
+    name for name in sorted(ALL_ESTIMATORS)
+    if "sample_weight" in inspect.signature(ALL_ESTIMATORS[name].fit).parameters and name != "OrderedRipper"
+]
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+@pytest.mark.parametrize(
+    "weights, exc, match",
+    [
+        (lambda n: np.r_[-1.0, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative, got -1\.0 at row 0"),
+        (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError, r"sample_weight must be finite and non-negative, got nan at row \d+"),
+        (lambda n: np.r_[np.inf, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative, got inf at row 0"),
+        (lambda n: np.ones(n - 1), ValueError, r"sample_weight has \d+ weights but X has \d+ rows"),
+        (lambda n: np.zeros(n), ValueError, r"sample_weight is all zero"),
+        (lambda n: np.ones((n, 2)), ValueError, r"sample_weight must be one weight per row \(1-D\)"),
+        (lambda n: np.array(["a"] * n), TypeError, r"sample_weight must hold numbers"),
+    ],
+    ids=["negative", "nan", "inf", "short", "zeros", "2d", "strings"],
+)
+def test_bad_sample_weight_is_refused_by_every_learner_the_same_way(name, weights, exc, match):
+    """Negative, NaN or infinite weights (PrunedDecisionTree and MDLDiscretizer took negative
+    ones) are refused by every learner with one message naming it, the parameter and the row."""
+    X, y = _data()
+    estimator = ALL_ESTIMATORS[name]()
+    with pytest.raises(exc, match=rf"^{name}\.fit: {match}"):
+        estimator.fit(X, y, sample_weight=weights(len(y)))
