@@ -12,7 +12,7 @@ estimator, the parameter, the row and the value.
 >>> check_sample_weight(Learner(), [1.0, -2.0, 1.0], np.zeros((3, 1)))
 Traceback (most recent call last):
 ...
-ValueError: Learner.fit: sample_weight must be finite and non-negative, got -2.0 at row 1
+ValueError: Learner.fit: sample_weight must be finite and non-negative (Negative values in sample_weight: -2.0 at row 1)
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def check_sample_weight(estimator, sample_weight, X) -> None:
         row = int(np.flatnonzero(bad.ravel())[0])
         value = float(weights.ravel()[row])
         at = f" at row {row}" if weights.ndim == 1 else ""
+        if value < 0:
+            raise ValueError(f"{where} must be finite and non-negative (Negative values in sample_weight: {value!r}{at})")
         raise ValueError(f"{where} must be finite and non-negative, got {value!r}{at}")
     if weights.size and not (weights > 0).any():
-        raise ValueError(f"{where} is all zero: at least one row needs a positive weight")
+        raise ValueError(f"{where} is all zero: at least one non-zero weight is needed")

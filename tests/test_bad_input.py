@@ -535,11 +535,11 @@ WEIGHTED = [
 @pytest.mark.parametrize(
     "weights, exc, match",
     [
-        (lambda n: np.r_[-1.0, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative, got -1\.0 at row 0"),
+        (lambda n: np.r_[-1.0, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative \(Negative values in sample_weight: -1\.0 at row 0\)"),
         (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError, r"sample_weight must be finite and non-negative, got nan at row \d+"),
         (lambda n: np.r_[np.inf, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative, got inf at row 0"),
         (lambda n: np.ones(n - 1), ValueError, r"sample_weight has \d+ weights but X has \d+ rows"),
-        (lambda n: np.zeros(n), ValueError, r"sample_weight is all zero"),
+        (lambda n: np.zeros(n), ValueError, r"sample_weight is all zero: at least one non-zero weight is needed"),
         (lambda n: np.ones((n, 2)), ValueError, r"sample_weight must be one weight per row \(1-D\)"),
         (lambda n: np.array(["a"] * n), TypeError, r"sample_weight must hold numbers"),
     ],
