@@ -85,6 +85,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
+from companion._scale import check_learner_scale
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -215,6 +216,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
+    #: max |X| its squared distances handle (companion._scale)
+    _scale_range = {"low": 2.0**-400, "high": 2.0**400, "why": "squared distances between rows underflow or overflow"}
     _parameter_constraints: dict = {
         "s": [Interval(Integral, 1, None, closed="left"), None],
         "metric": [StrOptions(set(METRIC_NAMES))],
@@ -263,6 +266,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The fitted machine.
         """
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         self._metric = resolve_metric(self.metric)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)

@@ -66,6 +66,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
+from companion._scale import check_learner_scale
 from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
@@ -103,6 +104,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         tags.input_tags.pairwise = getattr(self, "kernel", None) == "precomputed"
         return tags
 
+    #: max |X| its kernels handle (companion._scale)
+    _scale_range = {"low": 2.0**-400, "high": 2.0**400, "why": "kernel values and gamma='scale' (1 / variance) underflow or overflow"}
     _parameter_constraints: dict = {
         "kernel": [StrOptions({"boolean", "precomputed"} | set(PAIRWISE_KERNEL_FUNCTIONS)), callable],
         "degree": [Interval(Integral, 0, None, closed="left")],
@@ -141,6 +144,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
     def _fit_labels(self, X, y):
+        if self.kernel != "precomputed":
+            check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         if self.kernel == "boolean":
             degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
@@ -1087,6 +1092,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "first 200 random 40-row Boolean problems of tests/test_learner_properties.py)"
     )
 
+    #: max |X| its monomials and Newton steps handle (companion._scale)
+    _scale_range = {"low": 2.0**-64, "high": 2.0**64, "why": "its monomials multiply up to `degree` columns and its Newton steps square them, so the linear systems turn singular"}
     _parameter_constraints: dict = {
         "degree": [Interval(Integral, 0, None, closed="left")],
         "n_terms": [Interval(Integral, 0, None, closed="left")],
@@ -1133,6 +1140,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The fitted classifier.
         """
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         c = degree_weights(self.degree, self.weights)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
