@@ -66,6 +66,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
+from companion._resources import check_memory
 from companion._scale import check_learner_scale
 from companion.interpretable import (
     InterpretableMixin,
@@ -1054,6 +1055,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Append the complemented inputs ``1 - x``.
     n_candidates : int, default=10
         How many top-scoring candidates are refitted at each step.
+    max_memory_gb : float or None, default=4.0
+        Largest size of the matrix of candidate monomials (``n_samples`` rows, one column per
+        monomial of degree ``<= degree``) the fit may allocate; beyond it ``fit`` refuses at once,
+        saying how much it would need. None: no limit.
 
     Attributes
     ----------
@@ -1101,15 +1106,18 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "lam": [Interval(Real, 0, None, closed="neither")],
         "complement": ["boolean"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10):
+    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10,
+                 max_memory_gb=4.0):
         self.degree = degree
         self.n_terms = n_terms
         self.weights = weights
         self.lam = lam
         self.complement = complement
         self.n_candidates = n_candidates
+        self.max_memory_gb = max_memory_gb
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -1156,6 +1164,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
+        check_memory(  # the candidates' columns, before they are allocated (companion._resources)
+            # kernels.monomial_features gathers degree columns per monomial, then multiplies them
+            self, 8.0 * X.shape[0] * len(candidates) * (max(int(self.degree), 1) + 1),
+            f"its {X.shape[0]} x {len(candidates)} matrix of candidate monomials",
+            "lower degree, set complement=False, or fit on fewer rows or columns",
+        )
         features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
         selected = [0]  # the constant monomial comes first in both enumerations
         v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)

@@ -552,3 +552,16 @@ def test_bad_sample_weight_is_refused_by_every_learner_the_same_way(name, weight
     estimator = ALL_ESTIMATORS[name]()
     with pytest.raises(exc, match=rf"^{name}\.fit: {match}"):
         estimator.fit(X, y, sample_weight=weights(len(y)))
+
+
+def test_mask_perceptron_refuses_beyond_max_memory_gb_before_allocating():
+    """200,000 x 50 asked the system for 14.9 GiB without a word; now the estimate comes first."""
+    import time
+
+    X = np.zeros((200_000, 50))
+    y = np.arange(200_000) % 2
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"MaskPerceptron would need about 22\.4 GiB for its 200000 x 5001 matrix "
+                                         r"of candidate monomials, more than max_memory_gb=4\.0\. Raise max_memory_gb"):
+        ESTIMATORS["MaskPerceptron"]().fit(X, y)
+    assert time.perf_counter() - start < 30
