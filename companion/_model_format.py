@@ -35,11 +35,23 @@ class Context:
     def __init__(self, learner: str, n_features: int, classes: list, params: dict | None = None, feature_names=None):
         self.learner = learner
         self.n_features = n_features
-        #: the names to_text and the model part use: feature_names_in, else x0, x1, ...
-        self.feature_names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(n_features)]
+        #: the names to_text and the model part use: feature_names_in, else x0, x1, ... (made on
+        #: demand: an envelope may claim a huge n_features_in)
+        self._names = list(feature_names) if feature_names is not None else None
         self.classes = list(classes)
         self.n_classes = len(self.classes)
         self.params = dict(params or {})
+
+    def feature_name(self, j: int) -> str:
+        return self._names[j] if self._names is not None else f"x{j}"
+
+    def same_names(self, names) -> bool:
+        """Whether ``names`` are the input columns' names, in order."""
+        return len(names) == self.n_features and all(name == self.feature_name(j) for j, name in enumerate(names))
+
+    def names_text(self) -> str:
+        shown = [self.feature_name(j) for j in range(min(self.n_features, 8))]
+        return repr(shown)[:-1] + (", ...]" if self.n_features > 8 else "]")
 
     def error(self, path: str, problem: str) -> ModelFormatError:
         return ModelFormatError(f"{self.learner} model: field {path} {problem}")
@@ -448,6 +460,15 @@ SCHEMAS["PacBayesStumps"] = _stumps({
 })
 
 
+def _index_of(name, ctx):
+    """Position of a column name (for ordering a support vector's keys); unknown names last."""
+    if ctx._names is not None:
+        if getattr(ctx, "_positions", None) is None:
+            ctx._positions = {n: j for j, n in enumerate(ctx._names)}
+        return ctx._positions.get(name, len(ctx._names))
+    return int(name[1:]) if isinstance(name, str) and name[:1] == "x" and name[1:].isdigit() else ctx.n_features
+
+
 def _same_length(ctx, path, a, b, what_a, what_b):
     if len(a) != len(b):
         raise ctx.error(path, f"has {len(a)} {what_a} but {len(b)} {what_b}")
@@ -496,8 +517,8 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             raise ctx.error("model.cell_counts", f"must have one row per value of column {model['attribute']} ({n_values}), got {len(model['cell_counts'])}")
     if learner in ("DecisionListMachine", "BallSetCoveringMachine"):
         columns = model["columns"]
-        if columns != ctx.feature_names:
-            raise ctx.error("model.columns", f"must list the input columns {ctx.feature_names}, got {columns}")
+        if not ctx.same_names(columns):
+            raise ctx.error("model.columns", f"must list the input columns {ctx.names_text()}, got {_show(columns)}")
         for b, ball in enumerate(model["balls"]):
             if sorted(ball["centre"]) != sorted(columns):
                 raise ctx.error(f"model.balls[{b}].centre", "must give one coordinate per column of model.columns")
@@ -533,8 +554,8 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             raise ctx.error("model.support_vectors", "must be null exactly when kernel='precomputed'")
         if model["support_vectors"] is not None:
             for s, point in enumerate(model["support_vectors"]):
-                if sorted(point) != sorted(ctx.feature_names):
-                    raise ctx.error(f"model.support_vectors[{s}]", f"must give one coordinate per input column {ctx.feature_names}, got {sorted(point)}")
+                if len(point) != ctx.n_features or not ctx.same_names(sorted(point, key=lambda k: _index_of(k, ctx))):
+                    raise ctx.error(f"model.support_vectors[{s}]", f"must give one coordinate per input column {ctx.names_text()}, got {_show(sorted(point))}")
         if model["gamma"] is None and kernel in _GAMMA_KERNELS and "gamma" not in (ctx.params.get("kernel_params") or {}):
             raise ctx.error("model.gamma", f"must be a number for kernel={kernel!r}, got null")
         if isinstance(kernel, str) and model["kernel"] not in (None, kernel):
@@ -547,6 +568,10 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             if len(term["monomial"]) != len(set(term["monomial"])):
                 raise ctx.error(f"model.terms[{t}].monomial", "repeats a literal")
             _same_length(ctx, f"model.terms[{t}].literals", term["literals"], term["monomial"], "literals", "monomial indices")
+            for l, (j, literal) in enumerate(zip(term["monomial"], term["literals"])):
+                expected = (ctx.feature_name(j % ctx.n_features), j >= ctx.n_features)
+                if (literal["column"], literal["negated"]) != expected:
+                    raise ctx.error(f"model.terms[{t}].literals[{l}]", f"must be column {expected[0]!r} negated={expected[1]} (literal {j}), got {literal!r}")
     if learner == "PrunedDecisionTree":
         k = model["n_encoded_features"]
         for l, leaf in enumerate(model["leaves"]):
@@ -607,8 +632,8 @@ def _check_ripper(model, ctx):
     if model["n_literals"] != sum(len(rule) for rule in rules):
         raise ctx.error("model.n_literals", f"must count the conditions of the rules ({sum(len(rule) for rule in rules)}), got {model['n_literals']}")
     columns = model["columns"]
-    if columns != ctx.feature_names and columns != list(range(ctx.n_features)):
-        raise ctx.error("model.columns", f"must list the input columns {ctx.feature_names}, got {columns}")
+    if not ctx.same_names(columns) and columns != list(range(ctx.n_features)):
+        raise ctx.error("model.columns", f"must list the input columns {ctx.names_text()}, got {_show(columns)}")
     for r, ruleset in enumerate(model["rulesets"]):
         where = f"model.rulesets[{r}]"
         for name in ("selected_features", "trainset_features"):
