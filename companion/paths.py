@@ -32,7 +32,13 @@ FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve(
 NOTEBOOKS = ROOT / "notebooks"
 
 def file_mode() -> int:
-    """The mode a new file gets under the process's umask: ``0o666 & ~umask`` (0644 under 022)."""
+    """The mode a new file gets under the process's umask.
+
+    Returns
+    -------
+    int
+        ``0o666 & ~umask``: ``0o644`` under the usual umask 022.
+    """
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask
