@@ -108,6 +108,8 @@ class Int(Spec):
     def check(self, value, path, ctx):
         if not _is_int(value):
             raise ctx.error(path, f"must be an integer{self.what and ' (' + self.what + ')'}, got {_show(value)}")
+        if abs(value) >= 2**53:
+            raise ctx.error(path, f"must be an integer below 2**53 in magnitude, got {_show(value)}")
         low, high = _bound(self.low, ctx), _bound(self.high, ctx)
         if (low is not None and value < low) or (high is not None and value >= high):
             lo = "-inf" if low is None else low

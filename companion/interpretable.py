@@ -376,7 +376,7 @@ def from_dict(data):
     try:
         estimator._model_from_dict(data["model"])
         again = jsonable(estimator._model_to_dict(), where=f"{name} model")
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise ModelFormatError(f"{name} model: field model could not be rebuilt ({type(exc).__name__}: {exc})") from None
     mismatch = _first_difference(data["model"], again)
     if mismatch is not None:

@@ -5,7 +5,9 @@ constant columns, one row per class) and must round-trip through JSON to the sam
 exported models are mutated at a generated path with a generated bad value, and ``from_dict``
 must either refuse with a ``ModelFormatError`` naming the learner and a field, or rebuild a model
 that predicts as the original (a harmless change such as ``1`` for ``1.0``), or the change is a
-valid, different model (a finite number for another, a renamed category value).
+valid, different model (a finite number for another, a renamed category value). The examples
+are derandomized (the same on every run and machine, as every test of the package); to explore
+further, run with ``--hypothesis-seed=N`` and ``derandomize`` removed.
 """
 
 import copy
@@ -92,6 +94,8 @@ def _valid_change(name, path, old, new):
     valid, different model."""
     if _number(old) and _number(new):
         return True
+    if path == ("classes",) and isinstance(new, list) and len(new) == len(old):
+        return True  # relabelled classes (refused if the model part names the old labels)
     if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
         return all(_number(a) and _number(b) for a, b in zip(old, new))
     if name == "OrderedRipper" and "rules" in path and path[-1] == 1:
@@ -105,7 +109,7 @@ def _valid_change(name, path, old, new):
 
 
 @pytest.mark.parametrize("name", IDS)
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_a_mutated_export_is_refused_naming_the_field_or_changes_nothing(name, data):
     model, exported = _exported(name)
@@ -129,7 +133,7 @@ def test_a_mutated_export_is_refused_naming_the_field_or_changes_nothing(name, d
 
 
 @pytest.mark.parametrize("name", IDS)
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=6, deadline=None, derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**16),
     n=st.integers(2, 30),
