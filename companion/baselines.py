@@ -42,6 +42,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
+from companion._weights import check_sample_weight
+from companion._scale import check_learner_scale
 from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -340,6 +342,8 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.random_state = random_state
 
+    #: max |X| scikit-learn's float32 trees handle (companion._scale)
+    _scale_range = {"low": 2.0**-16, "high": 2.0**120, "why": "scikit-learn's trees split only between values more than 1e-7 apart and work in float32"}
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 1, None, closed="left"), None],
         "leaf_cost": [Interval(Real, 0, None, closed="left")],
@@ -376,6 +380,8 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : PrunedDecisionTree
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         if not isinstance(X, pd.DataFrame):
             X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True)
@@ -767,6 +773,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "seed the split is of row positions, so reordering the rows changes the split and the rules"
     )
 
+    #: max |X| whose bins wittgenstein names distinctly (companion._scale)
+    _scale_range = {"low": 2.0**-10, "high": 2.0**40, "why": "wittgenstein names numeric bins by their rounded edges, which collide far from 1"}
     _parameter_constraints = {"random_state": ["random_state"], "calibrate_rulesets": ["boolean"]}
 
     _sklearn_check_exemptions = dict.fromkeys(
@@ -814,6 +822,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         TypeError
             If ``sample_weight`` is given.
         """
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         if sample_weight is not None:
             raise TypeError(
                 "OrderedRipper does not take sample_weight: the binary RIPPER it orders "
@@ -1121,6 +1130,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : OneR
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         if self.class_weight is not None:
             balance = compute_sample_weight(self.class_weight, np.asarray(y))
             sample_weight = balance if sample_weight is None else balance * _check_sample_weight(sample_weight, X)

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
@@ -177,10 +178,56 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
     return pd.read_csv(path, dtype={"file": str, "sha256": str})
 
 
+#: The manifest's columns every loader relies on.
+MANIFEST_FIELDS = ("file", "dataset", "sha256", "rows", "columns")
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+
+
 @lru_cache(maxsize=None)
-def _expected_sha256(data_dir: Path) -> dict[str, str]:
+def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int]]:
+    """``file -> (sha256, rows, columns)`` once every entry is checked (names the field wrong)."""
+    path = Path(data_dir) / MANIFEST_FILE
     table = manifest(data_dir)
-    return dict(zip(table["file"], table["sha256"]))
+    missing = [field for field in MANIFEST_FIELDS if field not in table.columns]
+    if missing:
+        raise DataIntegrityError(
+            f"data manifest {path} has no column {missing[0]!r} (it needs {', '.join(MANIFEST_FIELDS)})"
+        )
+    entries = {}
+    for line, row in zip(range(2, len(table) + 2), table.itertuples(index=False)):
+        where = f"data manifest {path}, line {line} ({row.file!r})"
+        if not isinstance(row.file, str) or not row.file:
+            raise DataIntegrityError(f"{where}: field 'file' is empty")
+        if not isinstance(row.sha256, str) or not _SHA256.match(row.sha256):
+            raise DataIntegrityError(f"{where}: field 'sha256' must be 64 lower-case hex digits, got {row.sha256!r}")
+        counts = []
+        for field in ("rows", "columns"):
+            value = getattr(row, field)
+            if isinstance(value, str) and value.strip().isdigit():
+                value = int(value)
+            if not (isinstance(value, (int, np.integer)) or isinstance(value, float) and value.is_integer()) or value < 1:
+                raise DataIntegrityError(f"{where}: field {field!r} must be a whole number >= 1, got {value!r}")
+            counts.append(int(value))
+        if row.file in entries:
+            raise DataIntegrityError(f"{where}: field 'file' lists {row.file!r} twice")
+        entries[row.file] = (row.sha256, *counts)
+    return entries
+
+
+def _expected_sha256(data_dir: Path) -> dict[str, str]:
+    return {file: entry[0] for file, entry in _checked_manifest(Path(data_dir)).items()}
+
+
+def _check_shape(relative_file: str, frame: pd.DataFrame, data_dir: Path) -> None:
+    """Refuse a parsed file whose row or column count differs from the manifest's."""
+    _, rows, columns = _checked_manifest(Path(data_dir))[relative_file]
+    for field, expected, got in (("rows", rows, frame.shape[0]), ("columns", columns, frame.shape[1])):
+        if got != expected:
+            raise DataIntegrityError(
+                f"data file {Path(data_dir) / relative_file} has {got} {field} but the manifest's field "
+                f"{field!r} says {expected}; the file is truncated or altered: restore it from git "
+                f"(git checkout -- data/{relative_file})"
+            )
 
 
 def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
@@ -255,7 +302,11 @@ def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
     compression = "gzip" if relative_file.endswith(".gz") else None
     # copy(): one block per dtype instead of one per column; dropping or selecting columns of a
     # 12,600-column frame straight from the parser costs a second per operation
-    frame = pd.read_csv(io.BytesIO(content), compression=compression, **read_csv_kwargs).copy()
+    try:
+        frame = pd.read_csv(io.BytesIO(content), compression=compression, **read_csv_kwargs).copy()
+    except (ValueError, UnicodeDecodeError, EOFError, OSError) as exc:  # pandas' ParserError is a ValueError
+        raise DataIntegrityError(f"data file {DATA / relative_file} cannot be read as CSV: {exc}") from exc
+    _check_shape(relative_file, frame, DATA)
     _PARSED[key] = frame
     # about 8 bytes a cell (numbers, or pointers to the few label strings); pandas' own
     # memory_usage walks the columns one by one, which costs more than the parse on wide files

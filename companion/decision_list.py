@@ -84,6 +84,8 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
+from companion._scale import check_learner_scale
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -214,6 +216,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         tags.classifier_tags.multi_class = False
         return tags
 
+    #: max |X| its squared distances handle (companion._scale)
+    _scale_range = {"low": 2.0**-400, "high": 2.0**400, "why": "squared distances between rows underflow or overflow"}
     _parameter_constraints: dict = {
         "s": [Interval(Integral, 1, None, closed="left"), None],
         "metric": [StrOptions(set(METRIC_NAMES))],
@@ -261,6 +265,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self
             The fitted machine.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         self._metric = resolve_metric(self.metric)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)

@@ -31,16 +31,22 @@ as it is; non-finite floats are written as the strings ``"Infinity"``, ``"-Infin
 
     {
       "format": "companion.model",   # MODEL_FORMAT
-      "version": 1,                  # MODEL_FORMAT_VERSION
+      "version": 2,                  # MODEL_FORMAT_VERSION
       "learner": "OccamStumps",      # a class of companion.__all__
-      "params": {...},               # get_params(deep=False)
+      "params": {...},               # get_params(deep=False); an estimator-valued parameter
+                                     # as {"estimator": "sklearn....Class", "params": {...}}
       "n_features_in": 30,
       "feature_names_in": [...],     # or null when fitted on an array
       "classes": [...],              # classes_ as JSON values
       "model": {...}                 # the learner's own part, documented in its docstring
     }
 
-``from_dict(data)`` rebuilds the fitted learner from it.
+``from_dict(data)`` rebuilds the fitted learner from it, once every field is checked: the
+envelope here, the ``"model"`` part against the learner's schema, declared once in
+:mod:`companion._model_format` and applied by ``to_dict`` too (a model that could not be read
+back is refused when written). A refusal is a :class:`ModelFormatError` (a ``ValueError``) naming
+the learner and the field (``OccamStumps model: field model.stumps[0].direction must be one of
+[-1, 1], got 5``).
 """
 
 from __future__ import annotations
@@ -57,6 +63,8 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
+from companion._model_format import Context as ModelContext
+from companion._model_format import ModelFormatError, check_model
 from companion.numerics import StrictInterval
 
 __all__ = [
@@ -65,6 +73,7 @@ __all__ = [
     "MODEL_FORMAT",
     "MODEL_FORMAT_VERSION",
     "from_dict",
+    "ModelFormatError",
     "jsonable",
     "resolve_feature_names",
     "pipeline_text",
@@ -110,7 +119,7 @@ def resolve_feature_names(estimator, feature_names=None) -> list[str]:
 #: The ``"format"`` entry of every exported model (:meth:`InterpretableMixin.to_dict`).
 MODEL_FORMAT = "companion.model"
 #: The ``"version"`` entry; raised when the envelope changes incompatibly.
-MODEL_FORMAT_VERSION = 1
+MODEL_FORMAT_VERSION = 2
 
 
 def jsonable(value, *, where="value"):
@@ -140,9 +149,11 @@ def jsonable(value, *, where="value"):
     >>> jsonable({"t": np.float64(0.5), "k": np.arange(2), "edge": -np.inf})
     {'t': 0.5, 'k': [0, 1], 'edge': '-Infinity'}
     """
-    if value is None or isinstance(value, (str, bool)):
+    if value is None or type(value) in (str, bool):
         return value
-    if isinstance(value, np.bool_):
+    if isinstance(value, str):  # np.str_ and other subclasses: the plain string
+        return str(value)
+    if isinstance(value, (bool, np.bool_)):
         return bool(value)
     if isinstance(value, Integral):
         return int(value)
@@ -160,8 +171,132 @@ def jsonable(value, *, where="value"):
     raise TypeError(f"{where} is a {type(value).__name__} ({value!r}), which an exported model cannot hold")
 
 
+#: Versions :func:`from_dict` reads. Version 2 added the schema checks and estimator-valued
+#: parameters (``{"estimator": "sklearn.preprocessing.KBinsDiscretizer", "params": {...}}``);
+#: a version-1 file has the same fields and is read with the same checks.
+READABLE_MODEL_VERSIONS = (1, 2)
+
+#: The envelope's fields, in the order :meth:`InterpretableMixin.to_dict` writes them.
+_ENVELOPE_FIELDS = ("format", "version", "learner", "params", "n_features_in", "feature_names_in", "classes", "model")
+
+#: Packages whose estimators an exported parameter may name (a ``discretizer=`` estimator).
+_ESTIMATOR_PACKAGES = ("sklearn.", "companion.")
+
+
+def _estimator_to_json(value, where):
+    """An estimator-valued parameter as ``{"estimator": "module.Class", "params": {...}}``."""
+    cls = type(value)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    if not name.startswith(_ESTIMATOR_PACKAGES):
+        raise TypeError(
+            f"{where} is a {cls.__name__} from {cls.__module__}; an exported model can hold estimators of "
+            "scikit-learn and companion only"
+        )
+    # the public path (sklearn.preprocessing.KBinsDiscretizer, not ..._discretization.KBinsDiscretizer)
+    public = cls.__module__
+    parts = public.split(".")
+    for k in range(1, len(parts)):
+        candidate = ".".join(parts[:k])
+        try:
+            if getattr(import_module(candidate), cls.__name__, None) is cls:
+                public = candidate
+                break
+        except ImportError:  # pragma: no cover - a package without __init__
+            continue
+    return {
+        "estimator": f"{public}.{cls.__name__}",
+        "params": {key: _param_to_json(item, f"{where}.{key}") for key, item in value.get_params(deep=False).items()},
+    }
+
+
+def _param_to_json(value, where):
+    if isinstance(value, BaseEstimator):
+        return _estimator_to_json(value, where)
+    return jsonable(value, where=where)
+
+
+def _param_from_json(value, where, learner):
+    """Inverse of :func:`_param_to_json` (estimators rebuilt, only from the allowed packages)."""
+    if isinstance(value, dict) and set(value) == {"estimator", "params"}:
+        path = value["estimator"]
+        if not isinstance(path, str) or not path.startswith(_ESTIMATOR_PACKAGES) or "." not in path:
+            raise ModelFormatError(
+                f"{learner}: field {where}.estimator must name a scikit-learn or companion estimator "
+                f"(e.g. 'sklearn.preprocessing.KBinsDiscretizer'), got {value['estimator']!r}"
+            )
+        module, _, name = path.rpartition(".")
+        try:
+            cls = getattr(import_module(module), name)
+        except (ImportError, AttributeError):
+            cls = None
+        if not (isinstance(cls, type) and issubclass(cls, BaseEstimator)):
+            raise ModelFormatError(f"{learner}: field {where}.estimator names no estimator: {path!r}")
+        if not isinstance(value["params"], dict):
+            raise ModelFormatError(f"{learner}: field {where}.params must be an object (dict), got {value['params']!r}")
+        params = {key: _param_from_json(item, f"{where}.params.{key}", learner) for key, item in value["params"].items()}
+        try:
+            estimator = cls(**params)
+            if hasattr(estimator, "_validate_params"):
+                estimator._validate_params()
+        except (TypeError, ValueError) as exc:
+            raise ModelFormatError(f"{learner}: field {where}.params: {exc}") from None
+        return estimator
+    return value
+
+
+def _envelope_error(learner, field, problem):
+    return ModelFormatError(f"{learner or 'from_dict'}: field {field} {problem}")
+
+
+def _check_classes(name, classes, binary):
+    if not isinstance(classes, list) or not classes:
+        raise _envelope_error(name, "classes", f"must be a non-empty list of labels, got {classes!r}")
+    for i, label in enumerate(classes):
+        if not isinstance(label, (str, int, float)) or isinstance(label, float) and not math.isfinite(label):
+            raise _envelope_error(name, f"classes[{i}]", f"must be a string or a finite number, got {label!r}")
+    kinds = {str if isinstance(c, str) else (bool if isinstance(c, bool) else Real) for c in classes}
+    if len(kinds) > 1:
+        raise _envelope_error(name, "classes", f"mixes strings, booleans and numbers: {classes!r}")
+    if any(b <= a for a, b in zip(classes, classes[1:])):
+        raise _envelope_error(name, "classes", f"must be sorted and without repeats (as np.unique gives), got {classes!r}")
+    if binary and len(classes) != 2:
+        raise _envelope_error(name, "classes", f"must hold exactly 2 labels for this two-class learner, got {classes!r}")
+
+
+def _first_difference(a, b, path="model"):
+    """The path of the first place two JSON values differ (None when equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in list(a) + [k for k in b if k not in a]:
+            if key not in a or key not in b:
+                return f"{path}.{key}"
+            found = _first_difference(a[key], b[key], f"{path}.{key}")
+            if found:
+                return found
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        if len(a) != len(b):
+            return path
+        for i, (x, y) in enumerate(zip(a, b)):
+            found = _first_difference(x, y, f"{path}[{i}]")
+            if found:
+                return found
+        return None
+    if a == b and type(a) is type(b) or (
+        isinstance(a, (int, float)) and isinstance(b, (int, float)) and not isinstance(a, bool) and not isinstance(b, bool) and a == b
+    ):
+        return None
+    return path
+
+
 def from_dict(data):
     """Rebuild a fitted learner from :meth:`InterpretableMixin.to_dict`'s output.
+
+    Every field is checked before anything is built: the envelope (format, version, a known
+    learner, its parameters as the learner's own constraints accept them, ``n_features_in``,
+    ``feature_names_in``, ``classes``) and the learner's ``"model"`` part against its schema in
+    :mod:`companion._model_format` (types, ranges, indices within ``n_features_in``, labels among
+    ``classes``, finite numbers, consistent lengths). Once rebuilt, the model is exported again
+    and must give back the same ``"model"`` part: a field that contradicts another is refused.
 
     Parameters
     ----------
@@ -176,30 +311,78 @@ def from_dict(data):
 
     Raises
     ------
-    ValueError
-        If ``data`` is not a ``companion.model`` of a version this package reads, or names a
-        learner the package does not have.
+    ModelFormatError
+        (a ``ValueError``) If ``data`` is not a ``companion.model`` of a version this package
+        reads, names a learner the package does not have, or has a field that is missing, of the
+        wrong type, out of range or inconsistent; the message names the learner and the field.
     """
     if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
-        raise ValueError(f"from_dict needs a dict with format {MODEL_FORMAT!r} (the output of to_dict())")
-    if data.get("version") != MODEL_FORMAT_VERSION:
-        raise ValueError(
-            f"from_dict reads {MODEL_FORMAT} version {MODEL_FORMAT_VERSION}, got version {data.get('version')!r}"
+        raise ModelFormatError(
+            f"from_dict: field format must be {MODEL_FORMAT!r}: from_dict needs a dict with format "
+            f"{MODEL_FORMAT!r} (the output of to_dict()), got "
+            + (f"format {data.get('format')!r}" if isinstance(data, dict) else f"a {type(data).__name__}")
+        )
+    if data.get("version") not in READABLE_MODEL_VERSIONS or isinstance(data.get("version"), bool):
+        raise ModelFormatError(
+            f"from_dict: field version: from_dict reads {MODEL_FORMAT} version "
+            f"{', '.join(map(str, READABLE_MODEL_VERSIONS))}, got version {data.get('version')!r}"
         )
     import companion
 
     name = data.get("learner")
-    if name not in companion._LEARNERS:
-        raise ValueError(f"from_dict: unknown learner {name!r}; the package's learners are {sorted(companion._LEARNERS)}")
+    if not isinstance(name, str) or name not in companion._LEARNERS:
+        raise ModelFormatError(
+            f"from_dict: field learner: unknown learner {name!r}; the package's learners are {sorted(companion._LEARNERS)}"
+        )
     cls = getattr(import_module(companion._LEARNERS[name]), name)
     if not hasattr(cls, "_model_from_dict"):
-        raise ValueError(f"from_dict: {name} does not export its model")
-    estimator = cls(**data["params"])
-    estimator.n_features_in_ = int(data["n_features_in"])
-    if data.get("feature_names_in") is not None:
-        estimator.feature_names_in_ = np.asarray(data["feature_names_in"], dtype=object)
+        raise ModelFormatError(f"from_dict: field learner: {name} does not export its model")
+    for field in _ENVELOPE_FIELDS:
+        if field not in data:
+            raise _envelope_error(name, field, "is missing")
+    unknown = [key for key in data if key not in _ENVELOPE_FIELDS]
+    if unknown:
+        raise _envelope_error(name, unknown[0], f"is not a field of an exported model (fields: {list(_ENVELOPE_FIELDS)})")
+    params = data["params"]
+    if not isinstance(params, dict):
+        raise _envelope_error(name, "params", f"must be an object (dict), got {params!r}")
+    accepted = set(cls().get_params(deep=False))
+    for key in params:
+        if key not in accepted:
+            raise _envelope_error(name, f"params.{key}", f"is not a parameter of {name} (its parameters: {sorted(accepted)})")
+    params = {key: _param_from_json(value, f"params.{key}", name) for key, value in params.items()}
+    estimator = cls(**params)
+    try:
+        estimator._validate_params()
+    except (TypeError, ValueError) as exc:
+        raise ModelFormatError(f"{name}: field params: {exc}") from None
+    n_features = data["n_features_in"]
+    if isinstance(n_features, bool) or not isinstance(n_features, Integral) or n_features < 1:
+        raise _envelope_error(name, "n_features_in", f"must be an integer >= 1, got {n_features!r}")
+    names = data["feature_names_in"]
+    if names is not None:
+        if not isinstance(names, list) or len(names) != n_features or not all(isinstance(v, str) for v in names):
+            raise _envelope_error(name, "feature_names_in", f"must be null or a list of {n_features} strings, got {names!r}")
+        if len(set(names)) != len(names):
+            raise _envelope_error(name, "feature_names_in", f"repeats a column name: {names!r}")
+    tags = estimator.__sklearn_tags__()
+    binary = tags.classifier_tags is not None and not tags.classifier_tags.multi_class
+    _check_classes(name, data["classes"], binary)
+    check_model(name, data["model"], ModelContext(name, int(n_features), data["classes"], data["params"], names))
+    estimator.n_features_in_ = int(n_features)
+    if names is not None:
+        estimator.feature_names_in_ = np.asarray(names, dtype=object)
     estimator.classes_ = np.asarray(data["classes"])
-    estimator._model_from_dict(data["model"])
+    try:
+        estimator._model_from_dict(data["model"])
+        again = jsonable(estimator._model_to_dict(), where=f"{name} model")
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError, OverflowError) as exc:
+        raise ModelFormatError(f"{name} model: field model could not be rebuilt ({type(exc).__name__}: {exc})") from None
+    mismatch = _first_difference(data["model"], again)
+    if mismatch is not None:
+        raise ModelFormatError(
+            f"{name} model: field {mismatch} contradicts the rest of the model (rebuilt, it reads differently)"
+        )
     return estimator
 
 
@@ -277,12 +460,12 @@ class InterpretableMixin:
         """
         check_is_fitted(self)
         names = getattr(self, "feature_names_in_", None)
-        return {
+        data = {
             "format": MODEL_FORMAT,
             "version": MODEL_FORMAT_VERSION,
             "learner": type(self).__name__,
             "params": {
-                key: jsonable(value, where=f"{type(self).__name__} parameter {key!r}")
+                key: _param_to_json(value, f"{type(self).__name__} parameter {key!r}")
                 for key, value in self.get_params(deep=False).items()
             },
             "n_features_in": int(self.n_features_in_),
@@ -290,6 +473,10 @@ class InterpretableMixin:
             "classes": jsonable(np.asarray(self.classes_), where="classes_"),
             "model": jsonable(self._model_to_dict(), where=f"{type(self).__name__} model"),
         }
+        # The schema that from_dict applies, applied here too: a model that could not be read
+        # back is refused when it is written, not months later when it is loaded.
+        check_model(data["learner"], data["model"], ModelContext(data["learner"], data["n_features_in"], data["classes"], data["params"], data["feature_names_in"]))
+        return data
 
     def rules_frame(self, X, y, feature_names=None) -> pd.DataFrame:
         """One row per rule (ball, stump, monomial) with what it decides on ``(X, y)``.

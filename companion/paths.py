@@ -14,9 +14,14 @@ True
 from __future__ import annotations
 
 import os
+import tempfile
+from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path", "save_table"]
+__all__ = [
+    "ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path", "save_table",
+    "atomic_path", "file_mode",
+]
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "data"
@@ -26,12 +31,67 @@ DATA = ROOT / "data"
 FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 NOTEBOOKS = ROOT / "notebooks"
 
+def file_mode() -> int:
+    """The mode a new file gets under the process's umask.
+
+    Returns
+    -------
+    int
+        ``0o666 & ~umask``: ``0o644`` under the usual umask 022.
+    """
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+@contextmanager
+def atomic_path(path):
+    """A scratch path beside ``path``; renamed onto ``path`` only when the block succeeds.
+
+    The file appears whole or not at all: an interrupt (Ctrl-C, SIGTERM turned into
+    ``SystemExit``) or an error inside the block removes the scratch file and leaves ``path``
+    as it was. The file gets the mode of a plain ``open()`` under the umask
+    (:func:`file_mode`), not the 0600 of a temporary file.
+
+    Parameters
+    ----------
+    path : path-like
+        The file to write.
+
+    Yields
+    ------
+    pathlib.Path
+        Where to write (same folder, a hidden name ending in ``.part``).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> folder = Path(tempfile.mkdtemp())
+    >>> with atomic_path(folder / "a.txt") as scratch:
+    ...     _ = scratch.write_text("whole")
+    >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
+    ('whole', ['a.txt'])
+    """
+    path = Path(path)
+    handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(handle)
+    scratch = Path(scratch)
+    try:
+        yield scratch
+        os.chmod(scratch, file_mode())
+        os.replace(scratch, path)
+    finally:
+        scratch.unlink(missing_ok=True)
+
+
 # Stable PNG bytes across runs: no timestamp or software version in the metadata.
 _PNG_METADATA = {"Software": None}
 
 
 def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
+
+    The file is written atomically (:func:`atomic_path`) with the umask's mode.
 
     Parameters
     ----------
@@ -53,7 +113,8 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     folder = FIGURES
     path = folder / (name if name.endswith(".png") else f"{name}.png")
     folder.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=dpi, bbox_inches="tight", metadata=_PNG_METADATA)
+    with atomic_path(path) as scratch:  # an interrupted save leaves no empty or partial PNG
+        fig.savefig(scratch, format="png", dpi=dpi, bbox_inches="tight", metadata=_PNG_METADATA)
     return path
 
 
@@ -90,7 +151,8 @@ TABLE_FLOAT_FORMAT = "%.10g"
 def save_table(df, name: str, *, index: bool = True) -> None:
     """Write ``df`` as the result table ``figures/<name>`` (the file is ``results_path(name)``).
 
-    Same file as ``df.to_csv(results_path(name), index=index)`` except that floats are written
+    Written atomically (:func:`atomic_path`: whole or not at all, the umask's mode). Same file
+    as ``df.to_csv(results_path(name), index=index)`` except that floats are written
     with 10 significant digits (``float_format="%.10g"``) and lines end in ``\\n`` on every
     platform, so that two runs differing only in the last bits of a float write identical bytes
     (unless a value sits on a rounding boundary of its 10th digit, or is noise around an exact
@@ -135,4 +197,5 @@ def save_table(df, name: str, *, index: bool = True) -> None:
     if isinstance(name, str) and name and not name.endswith(".csv"):
         name = f"{name}.csv"
     path = results_path(name)
-    df.to_csv(path, index=index, float_format=TABLE_FLOAT_FORMAT, lineterminator="\n")
+    with atomic_path(path) as scratch:  # an interrupted write leaves no partial table
+        df.to_csv(scratch, index=index, float_format=TABLE_FLOAT_FORMAT, lineterminator="\n")

@@ -65,6 +65,9 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
+from companion._resources import check_memory
+from companion._scale import check_learner_scale
 from companion.interpretable import (
     InterpretableMixin,
     binary_only_error,
@@ -102,6 +105,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         tags.input_tags.pairwise = getattr(self, "kernel", None) == "precomputed"
         return tags
 
+    #: max |X| its kernels handle (companion._scale)
+    _scale_range = {"low": 2.0**-400, "high": 2.0**400, "why": "kernel values and gamma='scale' (1 / variance) underflow or overflow"}
     _parameter_constraints: dict = {
         "kernel": [StrOptions({"boolean", "precomputed"} | set(PAIRWISE_KERNEL_FUNCTIONS)), callable],
         "degree": [Interval(Integral, 0, None, closed="left")],
@@ -140,6 +145,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return pairwise_kernels(X, Y, metric=self.kernel, filter_params=True, **params)
 
     def _fit_labels(self, X, y):
+        if self.kernel != "precomputed":
+            check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         if self.kernel == "boolean":
             degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
@@ -1048,6 +1055,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Append the complemented inputs ``1 - x``.
     n_candidates : int, default=10
         How many top-scoring candidates are refitted at each step.
+    max_memory_gb : float or None, default=4.0
+        Largest size of the matrix of candidate monomials (``n_samples`` rows, one column per
+        monomial of degree ``<= degree``) the fit may allocate; beyond it ``fit`` refuses at once,
+        saying how much it would need. None: no limit.
 
     Attributes
     ----------
@@ -1086,6 +1097,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "first 200 random 40-row Boolean problems of tests/test_learner_properties.py)"
     )
 
+    #: max |X| its monomials and Newton steps handle (companion._scale)
+    _scale_range = {"low": 2.0**-64, "high": 2.0**64, "why": "its monomials multiply up to `degree` columns and its Newton steps square them, so the linear systems turn singular"}
     _parameter_constraints: dict = {
         "degree": [Interval(Integral, 0, None, closed="left")],
         "n_terms": [Interval(Integral, 0, None, closed="left")],
@@ -1093,15 +1106,18 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "lam": [Interval(Real, 0, None, closed="neither")],
         "complement": ["boolean"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
     }
 
-    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10):
+    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10,
+                 max_memory_gb=4.0):
         self.degree = degree
         self.n_terms = n_terms
         self.weights = weights
         self.lam = lam
         self.complement = complement
         self.n_candidates = n_candidates
+        self.max_memory_gb = max_memory_gb
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -1131,6 +1147,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self
             The fitted classifier.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         c = degree_weights(self.degree, self.weights)
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -1146,6 +1164,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
+        check_memory(  # the candidates' columns, before they are allocated (companion._resources)
+            # kernels.monomial_features gathers degree columns per monomial, then multiplies them
+            self, 8.0 * X.shape[0] * len(candidates) * (max(int(self.degree), 1) + 1),
+            f"its {X.shape[0]} x {len(candidates)} matrix of candidate monomials",
+            "lower degree, set complement=False, or fit on fewer rows or columns",
+        )
         features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
         selected = [0]  # the constant monomial comes first in both enumerations
         v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)

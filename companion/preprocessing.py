@@ -39,6 +39,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion._nominal import (
     MANY_VALUES,
     declared_categories as _declared_categories,
@@ -241,6 +242,7 @@ class MDLDiscretizer(OneToOneFeatureMixin, TransformerMixin, BaseEstimator):
         -------
         self : MDLDiscretizer
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         X_arr, y_arr = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y_arr)
         if sample_weight is not None:

@@ -67,6 +67,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
+from companion._weights import check_sample_weight
 from companion.interpretable import InterpretableMixin, laplace_proba
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
@@ -457,6 +458,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self : Prism
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         X, y, weight = positive_weight_rows(X, y, sample_weight)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
             self, X, y, missing=str(self.missing), discretizer=self.discretizer,

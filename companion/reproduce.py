@@ -49,13 +49,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion._notebook_metadata import normalise_metadata, stamp_provenance
-from companion.paths import NOTEBOOKS, ROOT
+from companion.paths import NOTEBOOKS, ROOT, atomic_path, file_mode
 
 __all__ = [
     "NotebookResult",
     "discover_notebooks",
     "parse_parameter_value",
     "declared_parameters",
+    "declared_parameter_values",
+    "parameter_type_error",
     "run_notebook",
     "run_all",
     "main",
@@ -224,6 +226,99 @@ def declared_parameters(notebook: Path) -> set[str]:
     return names
 
 
+def declared_parameter_values(notebook: Path) -> dict:
+    """The default value of each parameter the notebook's ``parameters`` cell assigns a literal.
+
+    Parameters
+    ----------
+    notebook : pathlib.Path
+        An ``.ipynb`` file.
+
+    Returns
+    -------
+    dict
+        ``name -> value`` for every top-level assignment of a Python literal (``seed = 0``,
+        ``fast = False``, ``sizes = (10, 20)``); a name bound to an expression is left out.
+    """
+    import ast
+
+    nb = json.loads(Path(notebook).read_text(encoding="utf-8"))
+    values: dict = {}
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "code" and "parameters" in cell.get("metadata", {}).get("tags", []):
+            tree = ast.parse("".join(cell.get("source", "")))
+            for node in tree.body:
+                targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
+                value = getattr(node, "value", None)
+                for target in targets:
+                    if isinstance(target, ast.Name) and value is not None:
+                        try:
+                            values[target.id] = ast.literal_eval(value)
+                        except (ValueError, SyntaxError, TypeError):
+                            pass
+    return values
+
+
+def _type_name(value) -> str:
+    return {bool: "a bool", int: "an int", float: "a float", str: "a string"}.get(
+        type(value), f"a {type(value).__name__}"
+    )
+
+
+def parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -> str | None:
+    """The refusal for ``-p name text`` when ``value`` does not fit a notebook's declared default.
+
+    A parameter declared as an int takes an int, a float an int or a float, a bool ``True`` or
+    ``False``, a string anything typed (kept as text); ``None`` is accepted for any of them (the
+    notebook's own code decides what it means), and a parameter declared ``None`` or as a
+    container is not checked here.
+
+    Parameters
+    ----------
+    name : str
+        The parameter.
+    text : str
+        The value as typed.
+    value : object
+        ``parse_parameter_value(text)``.
+    notebook_defaults : dict
+        ``notebook name -> declared_parameter_values(notebook)``.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> parameter_type_error("seed", "seven", "seven", {"01_dlm.ipynb": {"seed": 0}})
+    "-p seed seven: 01_dlm.ipynb declares seed = 0 (an int), and 'seven' is not an int"
+    >>> parameter_type_error("seed", "7", 7, {"01_dlm.ipynb": {"seed": 0}}) is None
+    True
+    """
+    for notebook, defaults in notebook_defaults.items():
+        if name not in defaults:
+            continue
+        default = defaults[name]
+        if value is None or default is None or isinstance(default, (list, tuple, dict, set)):
+            continue
+        kind = type(default)
+        if kind is str:
+            fits = True
+        elif kind is bool:
+            fits = isinstance(value, bool)
+        elif kind is int:
+            fits = isinstance(value, int) and not isinstance(value, bool)
+        elif kind is float:
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            fits = isinstance(value, kind)
+        if not fits:
+            hint = " (True or False)" if kind is bool else ""
+            return (f"-p {name} {text}: {notebook} declares {name} = {default!r} ({_type_name(default)}), "
+                    f"and {text!r} is not {_type_name(default)}{hint}")
+    return None
+
+
 def _declared_or_none(notebook: Path) -> set[str]:
     """:func:`declared_parameters`, or no name for a notebook that cannot be read (its run reports why)."""
     try:
@@ -378,6 +473,7 @@ def run_notebook(
             except PapermillExecutionError as exc:
                 failed_dir.mkdir(parents=True, exist_ok=True)
                 copy = failed_dir / notebook.name
+                os.chmod(scratch, file_mode())  # mkstemp's 0600 -> the umask's mode (0644 under 022)
                 shutil.move(scratch, copy)
                 index, first_line = _failed_cell(copy, notebook, exc)
                 return NotebookResult(
@@ -398,7 +494,8 @@ def run_notebook(
                     else:
                         os.environ[name] = value
         _strip_volatile_metadata(scratch, source=notebook)
-        shutil.move(scratch, destination)
+        os.chmod(scratch, file_mode())  # mkstemp's 0600 -> the umask's mode (0644 under 022)
+        os.replace(scratch, destination)  # same folder: an atomic rename
         return NotebookResult(destination, True, time.perf_counter() - start)
     finally:
         scratch.unlink(missing_ok=True)
@@ -727,6 +824,19 @@ def main(argv: list[str] | None = None) -> int:
         problem = _undeclared_parameter_error(name, declared)
         if problem is not None:
             parser.error(problem)
+    # A value of the wrong type (-p seed seven) would start a kernel and fail inside the
+    # notebook with numpy's message; the parameters cell says what each name takes.
+    if args.parameters:
+        defaults = {}
+        for notebook in notebooks:
+            try:
+                defaults[notebook.name] = declared_parameter_values(notebook)
+            except (ValueError, SyntaxError, OSError):
+                defaults[notebook.name] = {}
+        for name, text in args.parameters:
+            problem = parameter_type_error(name, text, parameters[name], defaults)
+            if problem is not None:
+                parser.error(problem)
     if output_dir is not None:
         print(f"writing executed notebooks to {output_dir}, figures and CSVs to "
               f"{output_dir / 'figures'} (only the default run publishes in place)", flush=True)
@@ -752,7 +862,8 @@ def main(argv: list[str] | None = None) -> int:
         lines = ["notebook,ok,seconds"] + [
             f"{r.notebook.name},{r.ok},{r.seconds:.2f}" for r in results
         ]
-        args.timings.write_text("\n".join(lines) + "\n")
+        with atomic_path(args.timings) as scratch:
+            scratch.write_text("\n".join(lines) + "\n")
     return 1 if failed else 0
 
 

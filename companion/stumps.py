@@ -75,6 +75,8 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
+from companion._scale import check_learner_scale
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
@@ -839,6 +841,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     #: Fitted arrays indexed by the prefix length ``k = 0 .. n_stumps`` (cut by :meth:`truncated`).
     _path_attributes = ("bound_path_", "training_errors_path_")
 
+    #: max |X| its 1e-7 run tolerance leaves distinguishable (companion._scale)
+    _scale_range = {"low": 2.0**-16, "high": None, "why": "sorted values closer than 1e-7 are one run (pyscm's tolerance), so data scaled this far down has only constant columns"}
     _parameter_constraints: dict = {
         "model_type": [StrOptions(set(_MODEL_TYPES))],
         "p": [Interval(Real, 0, None, closed="left")],
@@ -961,6 +965,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self : object
             The fitted learner.
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         name = type(self).__name__
         check_numeric_input(X, name)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -1711,6 +1717,7 @@ class PacBayesStumps(_BaseStumpConjunction):
 
     _path_attributes = (*_BaseStumpConjunction._path_attributes, "gibbs_bound_path_", "gibbs_risk_path_")
 
+    _scale_range = None  # no absolute tolerance: the same model at every scale
     _parameter_constraints: dict = {
         **_BaseStumpConjunction._parameter_constraints,
         "eta": [Interval(Real, 0, None, closed="left")],

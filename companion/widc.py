@@ -63,6 +63,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion._weights import check_sample_weight
 from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.numerics import TIE_RTOL, first_near_min
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
@@ -1180,6 +1181,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():
@@ -1585,7 +1587,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.default_votes_ = np.array(model["default_votes"], dtype=float)
         self.default_class_ = self.classes_[int(np.argmax(self.default_votes_))]
         self.prior_ = np.array(model["prior"], dtype=float)
-        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(-1, len(self.monomials_))
+        self.cell_patterns_ = np.array(model["cell_patterns"], dtype=bool).reshape(len(model["cell_patterns"]), len(self.monomials_))
         self.cell_counts_ = _count_array(np.array(model["cell_counts"], dtype=float).reshape(-1, c))
         self.vote_cells_ = _votes(np.array(model["vote_cells"], dtype=float).reshape(-1, c))
         self.vote_class_counts_ = _count_array(np.array(model["vote_class_counts"], dtype=float).reshape(-1, c))

@@ -13,6 +13,8 @@ The "what is rejected and why" table of docs/using.md summarises this file.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -519,3 +521,47 @@ def _protocol_cases():
 def test_public_function_messages_name_function_parameter_range_and_value(case):
     name, thunk, exc, match = _protocol_cases()[case]
     _raises(exc, match, thunk)
+
+
+ALL_ESTIMATORS = dict(all_estimators())
+#: Every estimator whose fit takes weights (OrderedRipper refuses any sample_weight: its RIPPER has none).
+WEIGHTED = [
+    name for name in sorted(ALL_ESTIMATORS)
+    if "sample_weight" in inspect.signature(ALL_ESTIMATORS[name].fit).parameters and name != "OrderedRipper"
+]
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+@pytest.mark.parametrize(
+    "weights, exc, match",
+    [
+        (lambda n: np.r_[-1.0, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative \(Negative values in sample_weight: -1\.0 at row 0\)"),
+        (lambda n: np.r_[np.ones(n - 1), np.nan], ValueError, r"sample_weight must be finite and non-negative, got nan at row \d+"),
+        (lambda n: np.r_[np.inf, np.ones(n - 1)], ValueError, r"sample_weight must be finite and non-negative, got inf at row 0"),
+        (lambda n: np.ones(n - 1), ValueError, r"sample_weight has \d+ weights but X has \d+ rows"),
+        (lambda n: np.zeros(n), ValueError, r"sample_weight is all zero: at least one non-zero weight is needed"),
+        (lambda n: np.ones((n, 2)), ValueError, r"sample_weight must be one weight per row \(1-D\)"),
+        (lambda n: np.array(["a"] * n), TypeError, r"sample_weight must hold numbers"),
+    ],
+    ids=["negative", "nan", "inf", "short", "zeros", "2d", "strings"],
+)
+def test_bad_sample_weight_is_refused_by_every_learner_the_same_way(name, weights, exc, match):
+    """Negative, NaN or infinite weights (PrunedDecisionTree and MDLDiscretizer took negative
+    ones) are refused by every learner with one message naming it, the parameter and the row."""
+    X, y = _data()
+    estimator = ALL_ESTIMATORS[name]()
+    with pytest.raises(exc, match=rf"^{name}\.fit: {match}"):
+        estimator.fit(X, y, sample_weight=weights(len(y)))
+
+
+def test_mask_perceptron_refuses_beyond_max_memory_gb_before_allocating():
+    """200,000 x 50 asked the system for 14.9 GiB without a word; now the estimate comes first."""
+    import time
+
+    X = np.zeros((200_000, 50))
+    y = np.arange(200_000) % 2
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"MaskPerceptron would need about 22\.4 GiB for its 200000 x 5001 matrix "
+                                         r"of candidate monomials, more than max_memory_gb=4\.0\. Raise max_memory_gb"):
+        ESTIMATORS["MaskPerceptron"]().fit(X, y)
+    assert time.perf_counter() - start < 30

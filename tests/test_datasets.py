@@ -132,9 +132,9 @@ def data_copy(tmp_path):
     """A private copy of data/ so that corrupting it cannot touch the real files."""
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
-    datasets._expected_sha256.cache_clear()
+    datasets._checked_manifest.cache_clear()
     yield copy
-    datasets._expected_sha256.cache_clear()
+    datasets._checked_manifest.cache_clear()
 
 
 def test_altered_file_raises_named_integrity_error(data_copy):
@@ -294,3 +294,54 @@ def test_the_parse_cache_keeps_within_its_budget(monkeypatch):
     datasets.load_iris()
     datasets.load_sonar()
     assert [key[0] for key in datasets._PARSED] == ["sonar/sonar.csv"]
+
+
+def _rerecord(data_copy, relative_file):
+    """Re-record a file's checksum in the copy's manifest (as a careless edit would)."""
+    import hashlib
+
+    table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
+    digest = hashlib.sha256((data_copy / relative_file).read_bytes()).hexdigest()
+    table.loc[table["file"] == relative_file, "sha256"] = digest
+    table.to_csv(data_copy / "manifest.csv", index=False)
+    datasets._checked_manifest.cache_clear()
+
+
+def test_a_truncated_file_with_a_rerecorded_checksum_is_refused(data_copy, monkeypatch):
+    """The checksum alone cannot catch a file cut short whose new checksum was recorded: the
+    row count in the manifest does, naming the file and the field."""
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    target = data_copy / "iris" / "iris.csv"
+    lines = target.read_text().splitlines(keepends=True)
+    target.write_text("".join(lines[:78]))  # the header and 77 of the 150 rows
+    _rerecord(data_copy, "iris/iris.csv")
+    with pytest.raises(datasets.DataIntegrityError, match=r"iris/iris\.csv has 77 rows but the manifest's field 'rows' says 150"):
+        datasets.load_iris()
+
+
+def test_a_file_with_a_column_dropped_is_refused(data_copy, monkeypatch):
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    target = data_copy / "iris" / "iris.csv"
+    frame = pd.read_csv(target)
+    frame.drop(columns=frame.columns[0]).to_csv(target, index=False)
+    _rerecord(data_copy, "iris/iris.csv")
+    with pytest.raises(datasets.DataIntegrityError, match=r"iris/iris\.csv has 4 columns but the manifest's field 'columns' says 5"):
+        datasets.load_iris()
+
+
+@pytest.mark.parametrize("field", ["sha256", "rows", "columns", "file"])
+def test_a_manifest_without_a_field_names_it(data_copy, monkeypatch, field):
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
+    table.drop(columns=field).to_csv(data_copy / "manifest.csv", index=False)
+    with pytest.raises(datasets.DataIntegrityError, match=f"has no column '{field}'"):
+        datasets.load_iris()
+
+
+def test_a_bad_manifest_entry_names_the_line_and_the_field(data_copy, monkeypatch):
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
+    table.loc[3, "rows"] = "many"
+    table.to_csv(data_copy / "manifest.csv", index=False)
+    with pytest.raises(datasets.DataIntegrityError, match=r"line 5 .*field 'rows' must be a whole number"):
+        datasets.load_iris()

@@ -79,10 +79,10 @@ def test_rules_frame_counts_rows_and_errors(name, cls):
 def test_from_dict_refuses_what_is_not_an_exported_model():
     with pytest.raises(ValueError, match="format 'companion.model'"):
         from_dict({"learner": "Prism"})
-    with pytest.raises(ValueError, match="version 1, got version 2"):
-        from_dict({"format": MODEL_FORMAT, "version": 2})
+    with pytest.raises(ValueError, match="version 1, 2, got version 3"):
+        from_dict({"format": MODEL_FORMAT, "version": 3})
     with pytest.raises(ValueError, match="unknown learner 'Nope'"):
-        from_dict({"format": MODEL_FORMAT, "version": 1, "learner": "Nope"})
+        from_dict({"format": MODEL_FORMAT, "version": 2, "learner": "Nope"})
 
 
 def test_jsonable_names_what_cannot_be_exported():

@@ -70,3 +70,55 @@ def test_save_table_fixed_precision_and_index(monkeypatch, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["00_s.csv", "00_t.csv"]
     with pytest.raises(ValueError, match="plain file name"):
         paths.save_table(noisy, "sub/00_t.csv")
+
+
+@pytest.mark.parametrize("mask, mode", [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_figures_and_tables_get_the_umask_s_mode(monkeypatch, tmp_path, mask, mode):
+    import os
+
+    import pandas as pd
+
+    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    previous = os.umask(mask)
+    try:
+        fig, ax = plt.subplots()
+        figure = paths.save_figure(fig, "00_mode")
+        plt.close(fig)
+        paths.save_table(pd.DataFrame({"a": [1]}), "00_mode.csv")
+    finally:
+        os.umask(previous)
+    assert figure.stat().st_mode & 0o777 == mode
+    assert (tmp_path / "00_mode.csv").stat().st_mode & 0o777 == mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["00_mode.csv", "00_mode.png"]
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, SystemExit, OSError])
+def test_an_interrupted_save_leaves_no_partial_or_empty_file(monkeypatch, tmp_path, stop):
+    """Ctrl-C (or SIGTERM, which the runner turns into SystemExit) while a figure or a table is
+    written: no empty or half-written file stays behind, and an older file is kept whole."""
+    import pandas as pd
+
+    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    fig, ax = plt.subplots()
+
+    def interrupted(self, target, *args, **kwargs):
+        Path(target).write_bytes(b"\x89PNG half")
+        raise stop()
+
+    monkeypatch.setattr(type(fig), "savefig", interrupted)
+    with pytest.raises(stop):
+        paths.save_figure(fig, "00_cut")
+    plt.close(fig)
+    assert list(tmp_path.iterdir()) == []
+
+    (tmp_path / "00_cut.csv").write_text("old,whole\n")
+
+    def interrupted_csv(self, target, *args, **kwargs):
+        Path(target).write_text("a,b\n1,")
+        raise stop()
+
+    monkeypatch.setattr(pd.DataFrame, "to_csv", interrupted_csv)
+    with pytest.raises(stop):
+        paths.save_table(pd.DataFrame({"a": [1]}), "00_cut.csv")
+    assert [p.name for p in tmp_path.iterdir()] == ["00_cut.csv"]
+    assert (tmp_path / "00_cut.csv").read_text() == "old,whole\n"

@@ -9,6 +9,7 @@ import nbformat
 import pytest
 
 from companion import reproduce
+from companion.paths import file_mode
 
 
 def _write_notebook(path, sources, tag_parameters=True, parameters="fast = False", minor=None):
@@ -129,6 +130,10 @@ def test_parameters_run_writes_only_under_output_dir_with_typed_values(writer, t
     assert sorted(p.name for p in out.iterdir()) == ["09_writer.ipynb", "figures"]
     assert sorted(p.name for p in (out / "figures").iterdir()) == ["09_line.png", "09_table.csv"]
     assert (out / "figures" / "09_table.csv").read_text() == "seed,third\n7,0.3333333333\n"
+    # written with the umask's mode (0644 under 022), not the 0600 of a temporary file
+    mode = file_mode()
+    for written in (out / "09_writer.ipynb", out / "figures" / "09_line.png", out / "figures" / "09_table.csv"):
+        assert written.stat().st_mode & 0o777 == mode, written
     printed = _printed(out / "09_writer.ipynb")
     assert printed[0].strip() == repr({
         "fast": ("bool", True), "seed": ("int", 7), "rate": ("float", 0.5), "name": ("str", "abc"),
@@ -360,3 +365,39 @@ def test_a_run_stopped_by_sigterm_leaves_no_scratch_notebook(tmp_path):
     process.send_signal(signal.SIGTERM)
     assert process.wait(timeout=60) != 0
     assert list(out.glob(".running-*")) == []
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["-p", "seed", "seven"], "-p seed seven: 01_decision_list_machine.ipynb declares seed = 0 (an int), and 'seven' is not an int"),
+        (["--only", "02", "-p", "seed", "1.5"], "declares seed = 0 (an int), and '1.5' is not an int"),
+        (["--only", "02", "-p", "n_cv_repeats", "True"], "and 'True' is not an int"),
+    ],
+)
+def test_a_parameter_of_the_wrong_type_is_refused_before_any_kernel_starts(argv, message, capsys, monkeypatch):
+    """``-p seed seven`` used to start a kernel and fail inside the notebook with numpy's
+    SeedSequence message; the parameters cell says seed is an int, so it is refused at once."""
+    import time
+
+    def no_kernel(*args, **kwargs):
+        raise AssertionError("a kernel was started")
+
+    monkeypatch.setattr(reproduce, "run_all", no_kernel)
+    start = time.perf_counter()
+    with pytest.raises(SystemExit) as stop:
+        reproduce.main(argv)
+    assert time.perf_counter() - start < 5
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_parameter_types_follow_the_declared_defaults():
+    defaults = {"09.ipynb": {"seed": 0, "rate": 0.1, "name": "x", "flag": False, "sizes": (1, 2), "opt": None}}
+    ok = [("seed", 7), ("rate", 1), ("rate", 0.5), ("name", "abc"), ("name", 3), ("flag", True),
+          ("sizes", "a"), ("opt", 3), ("seed", None)]
+    for name, value in ok:
+        assert reproduce.parameter_type_error(name, str(value), value, defaults) is None, (name, value)
+    bad = [("seed", "seven"), ("seed", 1.5), ("seed", True), ("rate", "fast"), ("flag", 1), ("flag", "yes")]
+    for name, value in bad:
+        assert "09.ipynb declares" in reproduce.parameter_type_error(name, str(value), value, defaults)

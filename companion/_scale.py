@@ -1,0 +1,84 @@
+"""The scale of the input a learner's arithmetic handles, checked before any work.
+
+Multiplying every feature by a power of two changes no comparison between values, so an
+order-based learner should give the same model at any scale. Some arithmetic does not follow:
+squared distances and kernel values overflow beyond about ``2**256`` and underflow below
+``2**-256``; an absolute tolerance (pyscm's ``1e-7`` between sorted values, scikit-learn's trees'
+``1e-7`` between split values) merges every value of data scaled down far enough, and the model
+silently becomes constant. Rather than a NaN score, an ``IndexError`` or a constant model, a
+learner declares the range of ``max |X|`` (the largest finite magnitude of its input) its
+arithmetic handles, and :func:`check_scale` refuses data outside it with a ``ValueError`` naming
+the learner, the value, the range, the reason and the remedy.
+
+>>> import numpy as np
+>>> class Learner: pass
+>>> check_scale(Learner(), np.array([[1e-300, 0.0]]), low=2.0**-256, high=2.0**256, why="distances underflow")
+Traceback (most recent call last):
+...
+ValueError: Learner: the largest |value| in X is 1e-300, outside the range [8.636e-78, 1.158e+77] this learner's arithmetic handles (distances underflow). Rescale X first, e.g. with sklearn.preprocessing.StandardScaler or by multiplying it by a power of two.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["check_scale", "check_learner_scale", "largest_magnitude"]
+
+
+def largest_magnitude(X) -> float | None:
+    """``max |x|`` over the finite numeric entries of ``X`` (None when it has none or is not numeric)."""
+    try:
+        if isinstance(X, pd.DataFrame):
+            X = X.select_dtypes(include=["number", "bool"])
+            if X.shape[1] == 0:
+                return None
+            values = X.to_numpy(dtype=float, na_value=np.nan)
+        else:
+            values = np.asarray(X, dtype=float)
+    except (TypeError, ValueError):
+        return None  # strings, ragged lists: validate_data names the problem
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        return None
+    return float(np.max(np.abs(finite)))
+
+
+def check_scale(estimator, X, *, low=None, high=None, why: str = "") -> None:
+    """Refuse ``X`` whose largest magnitude lies outside ``[low, high]`` (all zeros pass).
+
+    Parameters
+    ----------
+    estimator : object
+        The learner (its class name starts the message).
+    X : array-like or DataFrame
+        The input of ``fit`` (non-numeric columns are ignored).
+    low, high : float, optional
+        The range of ``max |X|`` the learner handles.
+    why : str
+        What breaks outside the range, for the message.
+
+    Raises
+    ------
+    ValueError
+        Naming the learner, the largest magnitude, the range and the remedy.
+    """
+    largest = largest_magnitude(X)
+    if largest is None or largest == 0.0:
+        return
+    if (low is not None and largest < low) or (high is not None and largest > high):
+        lo = "0" if low is None else f"{low:.4g}"
+        hi = "inf" if high is None else f"{high:.4g}"
+        raise ValueError(
+            f"{type(estimator).__name__}: the largest |value| in X is {largest:.4g}, outside the range "
+            f"[{lo}, {hi}] this learner's arithmetic handles ({why}). Rescale X first, e.g. with "
+            "sklearn.preprocessing.StandardScaler or by multiplying it by a power of two."
+        )
+
+
+def check_learner_scale(estimator, X) -> None:
+    """:func:`check_scale` with the range the learner's class declares in ``_scale_range``
+    (a dict of ``low``, ``high`` and ``why``; a class without one is not checked)."""
+    scale_range = getattr(estimator, "_scale_range", None)
+    if scale_range:
+        check_scale(estimator, X, **scale_range)

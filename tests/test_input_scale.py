@@ -1,0 +1,84 @@
+"""Scale and finiteness (companion._scale): every learner, data multiplied by powers of two.
+
+A learner either gives the same predictions at every scale (the data's order is unchanged by a
+power of two), or refuses the data with a ValueError naming itself, the largest value, the range
+its arithmetic handles and the remedy. No NaN or infinity reaches a score, and no raw error
+(IndexError, LinAlgError...) reaches the user. MaskPerceptron (a penalised polynomial) and
+OrderedRipper (wittgenstein's rounded bin names) are not scale-invariant by construction: for
+them only the refusal outside their range and finite scores are required.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+
+from companion.discovery import all_estimators
+
+LEARNERS = dict(all_estimators("classifier"))
+#: Models that depend on the scale by construction (see the module docstring).
+SCALE_DEPENDENT = {"MaskPerceptron", "OrderedRipper"}
+EXPONENTS = [-1070, -996, -600, -300, -100, -12, 12, 100, 300, 600, 1000]
+
+
+def _data(seed):
+    rng = np.random.default_rng(seed)
+    X = np.c_[rng.integers(0, 2, (60, 2)), np.round(rng.normal(size=(60, 2)), 2)].astype(float)
+    y = np.where((X[:, 0] == 1) & (X[:, 2] > -0.3) | (X[:, 3] > 0.8), 1, 0)
+    return X, y
+
+
+def _make(name):
+    estimator = LEARNERS[name]()
+    if name == "Prism":
+        estimator.set_params(categorical_features=[0, 1])
+    if name == "OrderedRipper":
+        estimator.set_params(random_state=0)
+    return estimator
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_same_model_at_every_power_of_two_or_a_clear_refusal(name):
+    X, y = _data(0)
+    X_test, _ = _data(1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = _make(name).fit(X, y).predict(X_test)
+        for exponent in EXPONENTS:
+            scale = 2.0**exponent
+            try:
+                model = _make(name).fit(X * scale, y)
+            except ValueError as exc:
+                message = str(exc)
+                assert name in message and "outside the range" in message and "Rescale X" in message, message
+                continue
+            predicted = model.predict(X_test * scale)
+            if hasattr(model, "decision_function"):
+                assert np.all(np.isfinite(model.decision_function(X_test * scale))), exponent
+            if hasattr(model, "predict_proba"):
+                assert np.all(np.isfinite(model.predict_proba(X_test * scale))), exponent
+            if name not in SCALE_DEPENDENT:
+                np.testing.assert_array_equal(predicted, reference, err_msg=f"2**{exponent}")
+
+
+@pytest.mark.parametrize("name", sorted(LEARNERS))
+def test_constant_columns_and_one_row_per_class(name):
+    """Nothing to learn, or the least there is: a model with finite scores, or a clear refusal."""
+    cases = [
+        (np.ones((6, 3)), np.array([0, 1] * 3)),
+        (np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([0, 1])),
+    ]
+    for X, y in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                model = _make(name).fit(X, y)
+            except ValueError as exc:
+                assert name in str(exc) or "sample" in str(exc), str(exc)
+                continue
+            assert set(model.predict(X)) <= {0, 1}
+            if hasattr(model, "decision_function"):
+                assert np.all(np.isfinite(model.decision_function(X)))
+            if hasattr(model, "predict_proba"):
+                assert np.all(np.isfinite(model.predict_proba(X)))
