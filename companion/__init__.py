@@ -38,18 +38,18 @@ published numbers in :mod:`companion.paper_numbers`.
 
 from importlib import import_module
 
-from companion._learners import LEARNERS as _LEARNERS
+from companion._learners import LEARNERS
 
 __version__ = "0.1.0"
 
 
-__all__ = ["__version__", "from_dict", *_LEARNERS]
+__all__ = ["__version__", "from_dict", *LEARNERS]
 
 
 def __getattr__(name):
     # Lazy: `import companion` stays cheap; the learner's module loads on first use.
-    if name in _LEARNERS:
-        return getattr(import_module(_LEARNERS[name]), name)
+    if name in LEARNERS:
+        return getattr(import_module(LEARNERS[name]), name)
     if name == "from_dict":
         return import_module("companion.interpretable").from_dict
     raise AttributeError(f"module 'companion' has no attribute {name!r}")

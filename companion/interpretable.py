@@ -63,6 +63,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
+from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
 from companion._model_format import ModelFormatError, check_model
 from companion.numerics import StrictInterval
@@ -327,14 +328,12 @@ def from_dict(data):
             f"from_dict: field version: from_dict reads {MODEL_FORMAT} version "
             f"{', '.join(map(str, READABLE_MODEL_VERSIONS))}, got version {data.get('version')!r}"
         )
-    import companion
-
     name = data.get("learner")
-    if not isinstance(name, str) or name not in companion._LEARNERS:
+    if not isinstance(name, str) or name not in LEARNERS:
         raise ModelFormatError(
-            f"from_dict: field learner: unknown learner {name!r}; the package's learners are {sorted(companion._LEARNERS)}"
+            f"from_dict: field learner: unknown learner {name!r}; the package's learners are {sorted(LEARNERS)}"
         )
-    cls = getattr(import_module(companion._LEARNERS[name]), name)
+    cls = getattr(import_module(LEARNERS[name]), name)
     if not hasattr(cls, "_model_from_dict"):
         raise ModelFormatError(f"from_dict: field learner: {name} does not export its model")
     for field in _ENVELOPE_FIELDS:
