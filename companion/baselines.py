@@ -435,6 +435,9 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._set_sizes()
         self.n_errors_ = _whole(leaf_errors[self.leaves_].sum())
         self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        # The class each training row's leaf predicts: one class everywhere warns.
+        reached = self._leaf_decisions(X.astype(np.float32).astype(np.float64)).argmax(axis=1)
+        self._check_single_class(None, predictions=self.classes_[self.leaf_class_[reached]])
         return self
 
     def _set_sizes(self):
@@ -853,8 +856,11 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_literals_ = int(sum(len(rule.conds) for rule in rules))
         self.complexity_ = self.n_literals_
         counts = np.zeros((len(self.rulesets_) + 1, self.classes_.size), dtype=np.int64)
-        np.add.at(counts, (self._decider(frame), y_index), 1)
+        decider = self._decider(frame)
+        np.add.at(counts, (decider, y_index), 1)
         self.cell_counts_ = counts
+        labels = np.array([label for label, _ in self.rulesets_] + [self.default_class_], dtype=object)
+        self._check_single_class(None, predictions=labels[decider])
         return self
 
     def _decider(self, frame) -> np.ndarray:
@@ -1169,6 +1175,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         }
         self.complexity_ = len(self.value_classes_)
         self.training_errors_ = _whole(unit.sum() - correct[best])
+        self._check_single_class(None, predictions=self.value_codes_[codes[:, best]])
         return self
 
     def _rule_records(self, feature_names):

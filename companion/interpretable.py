@@ -19,6 +19,9 @@
 * :func:`check_numeric_input` — names the string column a numeric learner cannot take and
   suggests an encoder, instead of numpy's "could not convert string to float".
 * :func:`binary_only_error` — the two-class learners' error, pointing to ``OneVsRestClassifier``.
+* :class:`SingleClassWarning` — the package's one warning for a fitted model that predicts a
+  single class on every training row (:meth:`InterpretableMixin._check_single_class`); such a
+  model prints as ``always C``.
 
 >>> laplace_proba([[3, 0], [1, 1]]).tolist()
 [[0.8, 0.2], [0.5, 0.5]]
@@ -72,7 +75,18 @@ __all__ = [
     "laplace_proba",
     "check_numeric_input",
     "binary_only_error",
+    "SingleClassWarning",
 ]
+
+
+class SingleClassWarning(UserWarning):
+    """A fitted model predicts one class on every training row (it is the default class).
+
+    The one warning class of the package for it, whichever learner: ``to_text()`` then prints
+    ``always C`` and ``single_class_`` holds ``C``. Often a sign of class imbalance, which
+    ``class_weight="balanced"`` (on the learners that have it) addresses. Silence it with
+    ``warnings.filterwarnings("ignore", category=SingleClassWarning)``.
+    """
 
 
 def resolve_feature_names(estimator, feature_names=None) -> list[str]:
@@ -258,6 +272,9 @@ class InterpretableMixin:
     * ``to_dict()`` — the model as a JSON-able dict (module docstring); the learner implements
       ``_model_to_dict(self) -> dict`` and ``_model_from_dict(self, model)`` (which sets the
       fitted attributes ``predict`` needs), and :func:`from_dict` reads it back.
+    * ``single_class_`` — set by ``fit`` (:meth:`_check_single_class`): the class the model
+      predicts on every training row, or None; when set, ``to_text()`` prints ``always C``
+      and a :class:`SingleClassWarning` was issued.
     * ``rules_frame(X, y)`` — for a rule-like learner, which implements
       ``_rule_records(self, feature_names) -> list[dict]`` (one dict per rule with at least
       ``"condition"`` and ``"prediction"``) and ``_rule_decisions(self, X) -> bool array`` of
@@ -366,7 +383,50 @@ class InterpretableMixin:
             options,
             caller_name=f"{type(self).__name__}.to_text",
         )
-        return self._render_text(resolve_feature_names(self, feature_names), **options)
+        names = resolve_feature_names(self, feature_names)
+        if getattr(self, "single_class_", None) is not None:
+            return f"always {self.single_class_!s}"
+        return self._render_text(names, **options)
+
+    def _check_single_class(self, X, *, predictions=None):
+        """Set ``single_class_`` and warn when the fitted model predicts one class on ``X``.
+
+        Called at the end of ``fit`` with the training input (or the training predictions,
+        when ``fit`` has them). A model that predicts the same class ``C`` on every training
+        row is, on those rows, the default rule: ``single_class_ = C``, ``complexity_ = 0``
+        (its text is ``always C``) and a :class:`SingleClassWarning` says so. Otherwise
+        ``single_class_ = None``. A training set of one class gives no warning (there is
+        nothing else to predict).
+
+        Parameters
+        ----------
+        X : array-like
+            The training input, as ``predict`` takes it.
+        predictions : array-like, optional
+            ``predict(X)`` when already computed.
+        """
+        import warnings
+
+        self.single_class_ = None
+        if len(getattr(self, "classes_", ())) < 2:
+            return
+        if predictions is None:
+            with warnings.catch_warnings():  # X may be the validated array of a fitted frame
+                warnings.filterwarnings("ignore", message="X does not have valid feature names")
+                predictions = self.predict(X)
+        values = pd.unique(np.asarray(predictions, dtype=object))
+        if len(values) != 1 or values[0] is None:
+            return
+        label = self.classes_[np.flatnonzero(np.asarray(self.classes_, dtype=object) == values[0])[0]]
+        self.single_class_ = label
+        self.complexity_ = 0
+        warnings.warn(
+            f"{type(self).__name__} predicts {label!s} for every training row: the fitted model is "
+            f"the constant 'always {label}' (its text). With imbalanced classes try "
+            "class_weight='balanced'.",
+            SingleClassWarning,
+            stacklevel=3,
+        )
 
     def __str__(self) -> str:
         try:

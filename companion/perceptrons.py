@@ -528,6 +528,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         # Update counts are integers: with an integer-valued kernel every score is exact.
         self._exact_scores_ = True
         self._store_expansion(X, K, y_signed, alpha, scale)
+        self._check_single_class(X)
         return self
 
 
@@ -915,6 +916,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.risk_upper_bound_ = norm / min_margin**2
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
+        self._check_single_class(X)
         return self
 
 
@@ -1181,6 +1183,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
         wrong = y_signed * train_values <= 0  # ties are errors
         self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
+        self._check_single_class(X)
         return self
 
     def decision_function(self, X):

@@ -826,14 +826,18 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
       These are frequencies, not the rule: ``predict`` is the conjunction itself, and it equals
       the argmax of ``predict_proba`` only where a cell's majority agrees with the rule.
 
-    Text: ``to_text(feature_names=None, *, decimals=None)``: thresholds with ``decimals`` places
-    (None: four significant digits), e.g. ``age > 54.5 AND smoker <= 0``.
+    Text: ``to_text(feature_names=None, *, decimals=None, show_class=True)``: thresholds with
+    ``decimals`` places (None: four significant digits) and the class each outcome predicts,
+    e.g. ``IF age > 54.5 AND smoker <= 0.5 THEN sick ELSE healthy`` (a disjunction: ``IF a OR b
+    THEN ...``); ``show_class=False`` prints the conjunction alone (``age > 54.5 AND smoker <=
+    0.5``, the form notebook 05's tables hold).
     """
 
     # sklearn's check_decision_proba_consistency passes on its data (one stump), but
     # decision_function (stumps of the rule) and predict_proba (frequencies of the cell) may rank
     # examples differently in general; both are documented above.
     _sklearn_check_exemptions: dict = {}
+    _text_option_constraints = {"show_class": ["boolean"]}
     #: Fitted arrays with one entry per stump (cut by :meth:`truncated`).
     _per_stump_attributes = ("features_", "thresholds_", "directions_", "intervals_")
     #: Fitted arrays indexed by the prefix length ``k = 0 .. n_stumps`` (cut by :meth:`truncated`).
@@ -996,17 +1000,25 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if self.length == "bound":
             n_stumps = first_near_min(self._model_selection_path())
         self._cut(n_stumps)
+        # After the bound path (SC's compression set is found by the observed thresholds).
+        self.thresholds_ = np.asarray(self._place_thresholds(X, self.features_, self.thresholds_), dtype=float)
         if rows is not None and hasattr(self, "compression_set_"):
             self.compression_set_ = rows[self.compression_set_]  # indices of the rows given to fit
         cells = self._cells(X)
         n_cells = self.features_.size + 1
         counts = np.bincount(cells * 2 + positive, weights=weight, minlength=2 * n_cells).reshape(n_cells, 2)
         self.cell_counts_ = _whole(counts)
+        # On the training rows of positive weight (the zero-weight rows were dropped above).
+        self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]))
         return self
 
     def _greedy(self, X, labels, weight):
         """``(features, thresholds, directions, intervals)`` of the learned conjunction."""
         raise NotImplementedError
+
+    def _place_thresholds(self, X, features, thresholds):
+        """The thresholds the model keeps (SC may move them to midpoints; the others keep theirs)."""
+        return thresholds
 
     def _used_mask(self, utility, used):
         if not self.reuse_features:
@@ -1235,10 +1247,14 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             texts.append(f"{feature_names[feature]} {op} {_number(threshold, decimals)}" + self._threshold_note(a, b, decimals))
         return texts
 
-    def _render_text(self, feature_names, *, decimals=None):
+    def _render_text(self, feature_names, *, decimals=None, show_class=True):
         if self.features_.size == 0:
             return f"always {self.default_class_!s}"
-        return (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
+        rule = (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
+        if not show_class:
+            return rule
+        # Both model types output classes_[1] when the rule holds (all stumps / any stump).
+        return f"IF {rule} THEN {self.classes_[1]!s} ELSE {self.classes_[0]!s}"
 
     def _threshold_note(self, a, b, decimals):
         """Text after a stump (none for hard thresholds)."""
@@ -1335,6 +1351,14 @@ class SetCoveringStumps(_BaseStumpConjunction):
     Parameters
     ----------
     [shared parameters]
+    threshold : {"midpoint", "observed"}, default="midpoint"
+        Where a stump's threshold sits between the compression example's value ``v`` and the
+        next larger training value ``v'`` of its column, two placements that classify every
+        training row alike: ``"midpoint"``, ``(v + v') / 2`` (readable, and halfway for unseen
+        values, as trees place theirs); ``"observed"``, ``v`` itself (Paper 05's reconstruction
+        from the compression set, pyscm-ml's threshold; notebook 05 passes it). The bound is
+        computed on the training rows, which both classify alike; strictly it is the bound of
+        the ``"observed"`` classifier.
 
     Attributes
     ----------
@@ -1350,12 +1374,44 @@ class SetCoveringStumps(_BaseStumpConjunction):
     >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
     >>> model = SetCoveringStumps().fit(X, [0, 0, 1, 1])
     >>> model.to_text(), model.complexity_
-    ('x0 > 2', 1)
+    ('IF x0 > 2.5 THEN 1 ELSE 0', 1)
+    >>> SetCoveringStumps(threshold="observed").fit(X, [0, 0, 1, 1]).to_text(show_class=False)
+    'x0 > 2'
     """
 
     _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "compression_set_")
     _sklearn_check_exemptions = {"check_class_weight_classifiers": _CLASS_WEIGHT_CHECK_REASON}
-    # The parameters are exactly the shared ones: the base's __init__ is SC's.
+
+    _parameter_constraints: dict = {
+        **_BaseStumpConjunction._parameter_constraints,
+        "threshold": [StrOptions({"midpoint", "observed"})],
+    }
+
+    def __init__(self, *, model_type="conjunction", p=1.0, s=10, delta=0.05, tie_breaking="pyscm",
+                 reuse_features=False, prior_n_features=None, feature_range=None, length="bound",
+                 stop_idle=True, class_weight=None, threshold="midpoint"):
+        super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
+                         reuse_features=reuse_features, prior_n_features=prior_n_features,
+                         feature_range=feature_range, length=length, stop_idle=stop_idle,
+                         class_weight=class_weight)
+        self.threshold = threshold
+
+    def _place_thresholds(self, X, features, thresholds):
+        """``threshold="midpoint"``: each threshold moved from the compression example's value
+        to the midpoint between it and the next larger training value of its column, which
+        sends every training row to the same side (so the greedy, the training errors and the
+        bound path are unchanged) and prints a value between two observed ones (``x > 0.5`` on a
+        0/1 column, not ``x > 0``); a value that is its column's largest stays. ``"observed"``:
+        the compression example's value itself, pyscm-ml's and the paper's threshold (what
+        notebook 05 uses)."""
+        if self.threshold == "observed":
+            return thresholds
+        placed = []
+        for feature, value in zip(features, thresholds):
+            column = X[:, feature]
+            above = column[column > value]
+            placed.append(float(value) if above.size == 0 else float(value + (above.min() - value) / 2))
+        return placed
 
     def _greedy(self, X, labels, weight):
         """SC greedy: attributes sorted once, removed examples zeroed in place.
