@@ -73,6 +73,7 @@ from companion.interpretable import (
 )
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
+from companion.preprocessing import numeric_input
 from companion.kernels import (
     all_monomials,
     boolean_kernel,
@@ -143,7 +144,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         if self.kernel == "boolean":
             degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
+            X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
             check_numeric_input(X, type(self).__name__)
+        else:
+            self.input_encoder_ = None
         X, y = validate_data(self, X, y, dtype=self._input_dtypes())
         # gamma="scale": 1 / (n_features * Var(X)), as scikit-learn's SVC, for the kernels that
         # take a gamma and were given none in kernel_params
@@ -261,7 +265,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return ordered_matvec(K_support, self.unscaled_coef_)
 
     def _kernel_to_support(self, X):
-        X = validate_data(self, X, reset=False, dtype=self._input_dtypes())
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
             return X[:, self.support_]
         return self._kernel(X, self.support_vectors_)
@@ -1134,6 +1138,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The fitted classifier.
         """
         c = degree_weights(self.degree, self.weights)
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -1200,7 +1205,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``f(x)``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
 
     def predict(self, X):
@@ -1275,7 +1280,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _rule_decisions(self, X):
         """A term *decides* the rows where it is non-zero (its monomial holds on 0/1 inputs)."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 

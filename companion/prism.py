@@ -82,7 +82,7 @@ __all__ = ["Prism", "PrismRule"]
 
 _MISSING_POLICIES = ("no_match", "value")
 _UNCOVERED_POLICIES = ("default_class", "unclassified")
-_PRUNING = ("j_measure",)
+_PRUNING = ("j_measure", "jmax")
 
 
 # --------------------------------------------------------------------------------------------
@@ -508,7 +508,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         for label in class_order:
             positive = y_arr == label
             learnt, steps, left = _learn_class(
-                counts, positive, trace=bool(self.keep_trace), j_pruning=self.pruning == "j_measure"
+                counts, positive, trace=bool(self.keep_trace), j_pruning={"j_measure": "first", "jmax": "max"}.get(self.pruning)
             )
             uncoverable += left
             for tests, p, t, rows in learnt:
@@ -963,10 +963,10 @@ def _learn_class(counts: _TestCounts, positive, *, trace, j_pruning=False):
             errors = float(weight[rule_rows][~positive[rule_rows]].sum())
         candidate = np.ones(test_attribute.size, dtype=bool)
         tests = []
-        if j_pruning:  # J of the empty rule is 0; the rule grows while J does not fall
+        if j_pruning:  # J of the empty rule is 0
             n_E = float(rule_rows.size if weight is None else weight[rule_rows].sum())
             n_E_positive = n_E - float(errors)
-            j_value = 0.0
+            j_value, j_path, rows_path = 0.0, [], []
         while errors > tolerance:
             if len(tests) == n_testable:
                 break  # every attribute used: the rule stays imperfect, as in Weka
@@ -978,9 +978,10 @@ def _learn_class(counts: _TestCounts, positive, *, trace, j_pruning=False):
                 break  # no test reaches a positive (their remaining cells are all missing)
             if j_pruning:
                 j_next = _j_measure(float(p[best]), float(t[best]), n_E, n_E_positive)
-                if j_next < j_value:
+                if j_pruning == "first" and j_next < j_value:
                     break  # Bramer's J-pruning: the test would lower J; the rule stops here
                 j_value = j_next
+                j_path.append(j_next)
             attribute = test_attribute[best]
             tests.append(best)
             candidate[counts.test_start[attribute] : counts.test_start[attribute + 1]] = False
@@ -999,6 +1000,15 @@ def _learn_class(counts: _TestCounts, positive, *, trace, j_pruning=False):
                 p, t = p - p_dropped, t - t_dropped
             stepped.append((best, p, t))
             rule_rows = kept
+            if j_pruning:
+                rows_path.append(rule_rows)
+        if j_pruning == "max" and tests:
+            # Jmax-pruning: the rule grown in full, cut after its test of largest J (first on ties).
+            k = int(np.argmax(j_path)) + 1
+            if k < len(tests):
+                tests, stepped = tests[:k], stepped[:k]
+                _, p, t = stepped[-1]
+                rule_rows = rows_path[k - 1]
         if not tests and errors > tolerance:
             # No test covers any remaining positive: stop (an empty rule would cover everything).
             left = in_E & positive

@@ -75,6 +75,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion.preprocessing import numeric_input
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
@@ -966,6 +967,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The fitted learner.
         """
         name = type(self).__name__
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, name)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -1085,7 +1087,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
 
     def _staged_internal_one(self, X):
         """(n_samples, n_stumps + 1) bool: the learned (internal) conjunction of each prefix says 1."""

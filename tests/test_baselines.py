@@ -24,7 +24,7 @@ from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, OrdinalEncode
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from companion.baselines import OneR, OrderedRipper, PrunedDecisionTree, leaf_monomial, tree_leaf_paths
-from companion.interpretable import pipeline_text
+from companion.interpretable import SingleClassWarning, pipeline_text
 from companion.led import make_led_digits
 from companion.preprocessing import MANY_VALUES, MISSING_VALUE_NAME
 from companion.prism import Prism
@@ -401,11 +401,12 @@ def test_pruned_tree_proba_is_laplace_leaf_frequency_by_hand():
     np.testing.assert_array_equal(proba, np.array(expected, dtype=float))
     np.testing.assert_array_equal(tree.decision_function(np.array([[0], [1]])), [-1 / 5, 2 / 6])
     # leaf_cost = 2 prunes to the root: one leaf, 3 a and 4 b -> (4/9, 5/9), decision (4 - 3)/9
-    root = PrunedDecisionTree(leaf_cost=2.0, random_state=0).fit(X, y)
-    assert root.n_leaves_ == 1
+    with pytest.warns(SingleClassWarning, match="PrunedDecisionTree predicts b for every training row"):
+        root = PrunedDecisionTree(leaf_cost=2.0, random_state=0).fit(X, y)
+    assert root.n_leaves_ == 1 and root.single_class_ == "b" and tree.single_class_ is None
     np.testing.assert_array_equal(root.predict_proba(X), np.tile([4 / 9, 5 / 9], (7, 1)))
     np.testing.assert_array_equal(root.decision_function(X[:1]), [1 / 9])
-    assert root.to_text() == "if always: predict b (4 of 7 training examples)"
+    assert root.to_text() == "always b"  # one class everywhere: the package's constant text
 
 
 def test_pruned_tree_scores_agree_with_predict(rng):
