@@ -42,7 +42,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
-from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import beats_default_class, InterpretableMixin, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
@@ -279,6 +279,14 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         The pruning rule (see above).
     max_alphas : int, default=8
         ``pruning="cost_complexity_cv"``: most values of ``ccp_alpha`` tried, to bound the cost.
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the pruned tree must beat the default class (the most frequent) on 3
+        inner stratified folds (:func:`companion.interpretable.beats_default_class`), else it is
+        pruned to its root, the default class, and a
+        :class:`companion.interpretable.SingleClassWarning` says so (the pruning's own error
+        count sees the training rows only, and on a table with little signal a tree that fits
+        them loses to the majority class on new rows). ``None``: the pruned tree as it is, the
+        papers' baseline (notebooks 03 and 04 pass it).
     class_weight : None, "balanced" or dict, default=None
         Weights of the classes, multiplied into ``sample_weight`` (``"balanced"``:
         ``n_samples / (n_classes * count of the class)``).
@@ -330,7 +338,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(
         self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8,
-        class_weight=None, random_state=None,
+        class_weight=None, random_state=None, fallback="inner_cv",
     ):
         self.max_depth = max_depth
         self.leaf_cost = leaf_cost
@@ -338,6 +346,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.pruning = pruning
         self.max_alphas = max_alphas
         self.class_weight = class_weight
+        self.fallback = fallback
         self.random_state = random_state
 
     _parameter_constraints = {
@@ -348,6 +357,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "max_alphas": [Interval(Integral, 1, None, closed="left")],
         "class_weight": [None, StrOptions({"balanced"}), dict],
         "random_state": ["random_state"],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
 
     def __sklearn_tags__(self):
@@ -379,6 +389,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if not isinstance(X, pd.DataFrame):
             X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True)
+        raw_X, raw_weight = X, sample_weight
         encoder = FrameEncoder(encoding="onehot").fit(X)
         self.encoder_ = encoder if encoder.nominal_.any() else None
         if self.encoder_ is not None:
@@ -423,6 +434,11 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
                     split = best[left[node]] + best[right[node]]
                     keep_split[node] = split < as_leaf
                     best[node] = split if keep_split[node] else as_leaf
+        fell_back = False
+        if (self.fallback == "inner_cv" and keep_split.any() and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, raw_X, y, raw_weight)):
+            keep_split[:] = False  # the root alone: the default class
+            fell_back = True
         leaves = tree_leaf_paths(tree, cut=~keep_split)[::-1]
         self.leaves_ = np.array([leaf.node for leaf in leaves])
         self.leaf_conditions_ = [leaf.conditions for leaf in leaves]
@@ -437,7 +453,10 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
         # The class each training row's leaf predicts: one class everywhere warns.
         reached = self._leaf_decisions(X.astype(np.float32).astype(np.float64)).argmax(axis=1)
-        self._check_single_class(None, predictions=self.classes_[self.leaf_class_[reached]])
+        self._check_single_class(
+            None, predictions=self.classes_[self.leaf_class_[reached]],
+            reason=" (the pruned tree did not beat it on inner folds: it was pruned to its root)" if fell_back else "",
+        )
         return self
 
     def _set_sizes(self):

@@ -84,6 +84,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from companion.preprocessing import numeric_input
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -262,6 +263,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The fitted machine.
         """
         self._metric = resolve_metric(self.metric)
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -406,7 +408,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)[self._path_source]
         labels = self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
         yield from labels
@@ -414,7 +416,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class labels predicted by the learnt list (Section 2's definition of ``f``)."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         if self.n_balls_ == 0:
             return np.full(X.shape[0], self.default_class_)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
@@ -436,7 +438,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             the nearest firing region, relative to its radius. The sign is the output's.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         distances = self._distances(X)
         fires = _fires_from(distances, self._inside, self._radii)
         # relative signed distance to each ball's surface, in [-1, 1]: (d - r) / max(d, r),
@@ -487,7 +489,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             training examples, none of some class, still gives that class ``1 / (n + k)``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         return self._cell_proba[_first_firing(self._fires(X))]
 
     # -- exported model ----------------------------------------------------------------------
@@ -549,7 +551,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Which cell decides each row: ball ``j`` where it is the first ball to fire, the default
         (last column) where none fires."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         cells = _first_firing(self._fires(X))
         return cells[:, None] == np.arange(self.n_balls_ + 1)[None, :]
 

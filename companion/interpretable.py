@@ -76,6 +76,7 @@ __all__ = [
     "check_numeric_input",
     "binary_only_error",
     "SingleClassWarning",
+    "beats_default_class",
 ]
 
 
@@ -388,7 +389,7 @@ class InterpretableMixin:
             return f"always {self.single_class_!s}"
         return self._render_text(names, **options)
 
-    def _check_single_class(self, X, *, predictions=None):
+    def _check_single_class(self, X, *, predictions=None, reason=""):
         """Set ``single_class_`` and warn when the fitted model predicts one class on ``X``.
 
         Called at the end of ``fit`` with the training input (or the training predictions,
@@ -422,7 +423,7 @@ class InterpretableMixin:
         self.complexity_ = 0
         warnings.warn(
             f"{type(self).__name__} predicts {label!s} for every training row: the fitted model is "
-            f"the constant 'always {label}' (its text). With imbalanced classes try "
+            f"the constant 'always {label}' (its text){reason}. With imbalanced classes try "
             "class_weight='balanced'.",
             SingleClassWarning,
             stacklevel=3,
@@ -560,3 +561,67 @@ def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
         f"got {n_classes} class(es). For more classes wrap it: "
         f"sklearn.multiclass.OneVsRestClassifier({estimator_name}(...))."
     )
+
+
+#: Inner folds of :func:`beats_default_class`.
+FALLBACK_FOLDS = 3
+
+
+def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
+    """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
+
+    The check behind the learners' fallback to the default class (``Prism(pruning=...)``,
+    ``PrunedDecisionTree(fallback="inner_cv")``): a clone is fitted on each of
+    :data:`FALLBACK_FOLDS` stratified training folds (seed 0; fewer when the rarest class has
+    fewer rows) and scored on the held-out rows against the most frequent class of the same
+    training fold (weighted by ``sample_weight``). The clones skip their own fallback check.
+
+    Parameters
+    ----------
+    estimator : unfitted learner
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    bool
+        True when the clones' held-out (weighted) error rate ``e``, plus its binomial standard
+        error ``sqrt(e (1 - e) / n)``, is below the default class's held-out error rate: CART's
+        one-standard-error rule (Breiman, Friedman, Olshen & Stone 1984, Sec. 3.4.3) between the
+        model and the smallest model there is. False otherwise. True when the data cannot be
+        split (a class with fewer than 2 rows).
+    """
+    import warnings
+
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    y = np.asarray(y)
+    _, y_codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    n_splits = int(min(FALLBACK_FOLDS, counts.min()))
+    if n_splits < 2 or counts.size < 2:
+        return True
+    weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=0)
+    model_correct = default_correct = 0.0
+    for train, test in folds.split(np.zeros((len(y), 1)), y_codes):
+        inner = clone(estimator)
+        inner._skip_fallback = True
+        take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if sample_weight is None:
+                inner.fit(take(train), y[train])
+            else:
+                inner.fit(take(train), y[train], sample_weight=weight[train])
+            predicted = np.asarray(inner.predict(take(test)), dtype=object)
+        default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
+        model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
+        default_correct += float(weight[test][y_codes[test] == default].sum())
+    total = float(weight.sum())
+    model_error, default_error = 1.0 - model_correct / total, 1.0 - default_correct / total
+    # CART's one-standard-error rule (Breiman et al. 1984, Sec. 3.4.3): the smaller model (here
+    # the default class) unless the larger one's CV error plus its binomial standard error is
+    # below the smaller one's.
+    return model_error + math.sqrt(model_error * (1.0 - model_error) / total) < default_error

@@ -67,7 +67,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
-from companion.interpretable import InterpretableMixin, laplace_proba
+from companion.interpretable import InterpretableMixin, beats_default_class, laplace_proba
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -328,7 +328,10 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         largest J instead of fitting noise with more tests. Then, on the training margin, a rule
         whose first-covered training rows hold no more of its class than of the default class
         (the most frequent) is dropped, repeatedly, since predicting the default there does at
-        least as well; the rows it covered fall to later rules or to the default class. On
+        least as well; the rows it covered fall to later rules or to the default class. Last,
+        the pruned list must beat the default class on inner folds
+        (:func:`companion.interpretable.beats_default_class`, 3 stratified folds), else the
+        model falls back to the default class alone, and says so. On
         tables with little signal this leaves few rules or none (the model is then the default
         class, printed ``always C``, with a
         :class:`companion.interpretable.SingleClassWarning`).
@@ -526,11 +529,14 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             for rule_in_class, step, candidates, p, t, chosen in steps:
                 trace.append((len(rules) - len(learnt) + rule_in_class, label, step, candidates, p, t, chosen))
         k = len(self.classes_)
+        fell_back = False
         if self.pruning is not None:
             rules, trace = _drop_rules_below_default(
                 rules, trace, codes, np.searchsorted(self.classes_, [rule.label for rule in rules]),
                 class_index, unit, k, int(np.searchsorted(self.classes_, self.default_class_)),
             )
+            if rules and not getattr(self, "_skip_fallback", False) and not beats_default_class(self, X, y, weight):
+                rules, trace, fell_back = [], [], True  # the rules lose to the default class on inner folds
             slot = _first_rule(rules, codes)
             slot[slot < 0] = len(rules)
         else:
@@ -550,7 +556,10 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             self.trace_ = _trace_frame(trace, names, encoding, test_attribute, test_value)
         if self.pruning is not None:
             labels = np.array([rule.label for rule in rules] + [self.default_class_], dtype=object)
-            self._check_single_class(None, predictions=labels[slot % (len(rules) + 1)] if rules else labels[:1].repeat(len(slot)))
+            self._check_single_class(
+                None, predictions=labels[slot % (len(rules) + 1)] if rules else labels[:1].repeat(len(slot)),
+                reason=" (its rules did not beat it on inner folds: Prism fell back to the default class)" if fell_back else "",
+            )
         else:
             self.single_class_ = None
         return self

@@ -373,9 +373,15 @@ def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
 
     frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
     y = np.arange(30) % 2
+    frame.loc[3, "age"] = np.nan
     for model in (KernelPerceptron(), MaximalMarginPerceptron(), MaskPerceptron()):
-        with pytest.raises(ValueError, match=rf"{type(model).__name__} needs numeric columns, but column 'city'"):
-            model.fit(frame, y)
+        # The one input pipeline (companion.preprocessing.NumericInput): the city's values and
+        # the missing age become columns named after them.
+        model.fit(frame, y)
+        assert list(model.feature_names_in_) == ["age", "city=Paris", "age=?"]
+        assert model.predict(frame).shape == (30,)
+    with pytest.raises(ValueError):
+        KernelPerceptron().fit(frame.to_numpy(), y)  # an array has no dtypes: still refused
     bits, y = noisy_boolean(rng)
     X = add_complemented_bits(bits)
     pairs = [
