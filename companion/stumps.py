@@ -81,6 +81,7 @@ from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
 from companion.interpretable import (
+    beats_default_class,
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
@@ -666,8 +667,12 @@ _SHARED_PARAMETERS = """\
         (:func:`companion.numerics.first_near_min`) — the model selection by the bound that
         Paper 05, Section VI, aims at ("a conjunction of decision stumps that minimizes the
         respective risk bounds for each approach"); free, as each bound holds for every prefix at
-        once. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
-        such; use it to select the length yourself (``staged_predict``, :meth:`truncated`,
+        once. Then, for users' tables, the chosen stumps must beat the default class on 3 inner
+        folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error
+        rule), else the model keeps no stump and predicts the (weighted) majority class,
+        ``fallback_class_``, printed ``always C`` with a
+        :class:`companion.interpretable.SingleClassWarning`. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
+        such (no fallback; what notebook 05 uses); use it to select the length yourself (``staged_predict``, :meth:`truncated`,
         :func:`fit_by_bound`).
     stop_idle : bool, default=True
         Stop the greedy before an *idle* stump, one that would change no training prediction
@@ -714,6 +719,9 @@ _SHARED_ATTRIBUTES = """\
     default_class_ : object
         The label of the empty model (no stump): ``classes_[1]`` for a conjunction (the empty
         conjunction holds), ``classes_[0]`` for a disjunction.
+    fallback_class_ : object or None
+        With ``length="bound"``: the majority class the model fell back to when its stumps did
+        not beat it on inner folds (then it keeps no stump and always predicts it); else None.
 """
 
 _SAMPLE_WEIGHT_DOC = """\
@@ -977,6 +985,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         prior_n = self._prior_n(X.shape[1])
         self._check_own_params()
         weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        given = (X, y, None if sample_weight is None else weight.copy())  # for the fallback check
         if self.class_weight is not None:
             weight = weight * compute_sample_weight(self.class_weight, y)
         kept = weight > 0  # _check_sample_weight refuses all-zero weights
@@ -1010,8 +1019,19 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         n_cells = self.features_.size + 1
         counts = np.bincount(cells * 2 + positive, weights=weight, minlength=2 * n_cells).reshape(n_cells, 2)
         self.cell_counts_ = _whole(counts)
+        self.fallback_class_ = None
+        reason = ""
+        if (self.length == "bound" and self.features_.size and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, *given)):
+            # The chosen stumps lose to the default class on inner folds: keep none, predict the
+            # (weighted) majority class, which the empty conjunction cannot always say.
+            totals = counts.sum(axis=0)
+            self.fallback_class_ = self.classes_[int(np.argmax(totals))]
+            self._cut(0)
+            self.cell_counts_ = _whole(totals[None, :])
+            reason = f" ({name}'s stumps did not beat it on inner folds: it fell back to the default class)"
         # On the training rows of positive weight (the zero-weight rows were dropped above).
-        self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]))
+        self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]), reason=reason)
         return self
 
     def _greedy(self, X, labels, weight):
@@ -1106,6 +1126,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self._staged_internal_one(X)[:, 1:].sum(axis=1)
 
     def _to_labels(self, internal_one):
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(internal_one.shape, self.fallback_class_, dtype=self.classes_.dtype)
         positive = internal_one if self.model_type == "conjunction" else ~internal_one
         return self.classes_[positive.astype(np.int64)]
 
@@ -1147,6 +1169,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Positive iff :meth:`predict` says ``classes_[1]``; never 0.
         """
         X = self._check_X(X)
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(X.shape[0], 0.5 if self.fallback_class_ == self.classes_[1] else -0.5)
         if self.features_.size == 0:
             internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
         else:
@@ -1250,6 +1274,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return texts
 
     def _render_text(self, feature_names, *, decimals=None, show_class=True):
+        if getattr(self, "fallback_class_", None) is not None:
+            return f"always {self.fallback_class_!s}"
         if self.features_.size == 0:
             return f"always {self.default_class_!s}"
         rule = (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
@@ -1277,6 +1303,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "feature_range": self.feature_range_,
             "prior_n_features": int(self.prior_n_features_),
             "cell_counts": self.cell_counts_,
+            "fallback_class": jsonable(getattr(self, "fallback_class_", None)),
         }
         for name in self._path_attributes:
             model[name.rstrip("_")] = getattr(self, name)
@@ -1306,6 +1333,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             if name not in _BaseStumpConjunction._per_stump_attributes:
                 setattr(self, name, np.asarray(model[name.rstrip("_")], dtype=np.int64))
         self.default_class_ = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+        fallback = model.get("fallback_class")
+        self.fallback_class_ = None if fallback is None else self.classes_[
+            np.flatnonzero(self.classes_.astype(object) == fallback)[0]]
         self.complexity_ = int(self.features_.size)
         self.bound_ = float(self.bound_path_[-1])
 

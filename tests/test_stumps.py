@@ -777,9 +777,14 @@ def test_text_names_columns_from_frames_lists_and_pipelines(rng):
 def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
     frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
     y = np.arange(30) % 2
+    frame.loc[2, "age"] = np.nan
     for cls in STUMP_LEARNERS.values():
-        with pytest.raises(ValueError, match=rf"{cls.__name__} needs numeric columns, but column 'city'.*OneHotEncoder"):
-            cls(**GREEDY).fit(frame, y)
+        # The one input pipeline (companion.preprocessing.NumericInput): the city's values and
+        # the missing age become columns named after them, which to_text prints.
+        model = cls(**GREEDY, s=2).fit(frame, y)
+        assert list(model.feature_names_in_) == ["age", "city=Paris", "age=?"]
+        assert set(model.predict(frame)) <= {0, 1}
+        assert all(model.feature_names_in_[k] in model.to_text() for k in model.features_)
     X, y = random_data(rng)
     own = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 2)}}
     own_numpy = {"sc": {}, "occam": {"eta": np.float64(1.0)},
@@ -1144,3 +1149,20 @@ def test_stump_text_names_the_class_of_each_outcome(rng):
             text = model.to_text()
             assert text.startswith("IF ") and text.endswith(" THEN yes ELSE no"), text
             assert text[3:-len(" THEN yes ELSE no")] == model.to_text(show_class=False)
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_default_length_falls_back_to_the_majority_class_when_the_stumps_lose_on_inner_folds(rng, variant):
+    from companion.interpretable import SingleClassWarning
+
+    X = rng.normal(size=(120, 5))
+    y = np.where(rng.random(120) < 0.2, "rare", "common")  # no signal; the empty conjunction says "rare"
+    with pytest.warns(SingleClassWarning, match="fell back to the default class"):
+        model = STUMP_LEARNERS[variant]().fit(X, y)
+    assert model.fallback_class_ == "common" and model.features_.size == 0 and model.complexity_ == 0
+    assert set(model.predict(X)) == {"common"} and model.to_text() == "always common"
+    assert np.all(model.decision_function(X) < 0) == (model.classes_[1] != "common")
+    from companion.interpretable import from_dict
+    assert set(from_dict(model.to_dict()).predict(X)) == {"common"}
+    paper = STUMP_LEARNERS[variant](**GREEDY, s=3).fit(X, y)  # the paper's greedy: no fallback
+    assert paper.fallback_class_ is None and paper.features_.size >= 1 and paper.to_text() != "always common"
