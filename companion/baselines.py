@@ -757,6 +757,12 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         rules, :meth:`predict`, :meth:`to_text` and the exported model do not depend on them),
         so False gives the same OrderedRipper about a tenth faster, its ``rulesets_`` learners
         without those frequencies (as a model restored from :meth:`to_dict` is).
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the rule sets must beat the default class on 3 inner stratified folds
+        (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule;
+        RIPPER's own MDL stop sees the training rows only), else none is kept and the model is
+        the default class, with a :class:`companion.interpretable.SingleClassWarning`. It costs
+        three more fits. ``None``: RIPPER's rule sets as they are (notebooks 02 and 04 pass it).
 
     Attributes
     ----------
@@ -789,7 +795,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "seed the split is of row positions, so reordering the rows changes the split and the rules"
     )
 
-    _parameter_constraints = {"random_state": ["random_state"], "calibrate_rulesets": ["boolean"]}
+    _parameter_constraints = {
+        "random_state": ["random_state"], "calibrate_rulesets": ["boolean"], "fallback": [StrOptions({"inner_cv"}), None],
+    }
 
     _sklearn_check_exemptions = dict.fromkeys(
         (
@@ -802,7 +810,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "no sample_weight (it refuses one with a TypeError naming OrderedRipper)",
     )
 
-    def __init__(self, *, random_state=None, calibrate_rulesets=True):
+    def __init__(self, *, random_state=None, calibrate_rulesets=True, fallback="inner_cv"):
+        self.fallback = fallback
         self.random_state = random_state
         self.calibrate_rulesets = calibrate_rulesets
 
@@ -870,6 +879,11 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 model.fit(frame[remaining].reset_index(drop=True), target, pos_class=1)
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
+        reason = ""
+        if (self.fallback == "inner_cv" and self.rulesets_ and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, raw, y)):
+            self.rulesets_ = []  # the rule sets lose to the default class on inner folds
+            reason = " (its rule sets did not beat it on inner folds: OrderedRipper fell back to the default class)"
         rules = [rule for _, model in self.rulesets_ for rule in model.ruleset_.rules]
         self.n_rules_ = len(rules)
         self.n_literals_ = int(sum(len(rule.conds) for rule in rules))
@@ -879,7 +893,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         np.add.at(counts, (decider, y_index), 1)
         self.cell_counts_ = counts
         labels = np.array([label for label, _ in self.rulesets_] + [self.default_class_], dtype=object)
-        self._check_single_class(None, predictions=labels[decider])
+        self._check_single_class(None, predictions=labels[decider], reason=reason)
         return self
 
     def _decider(self, frame) -> np.ndarray:

@@ -66,6 +66,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion.interpretable import (
+    beats_default_class,
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
@@ -111,6 +112,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "kernel_params": [dict, None],
         "lam": [Interval(Real, 0, None, closed="left")],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
     #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
     _text_option_constraints = {"max_terms": [StrictInterval(Integral, 0, None, closed="left")]}
@@ -278,7 +280,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         the λ-perceptron with the Boolean kernel (see ``n_ties_``).
         """
         check_is_fitted(self)
-        return self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        scores = self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        return _fallback_scores(self, scores)
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
@@ -289,6 +292,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         """
         check_is_fitted(self)
         positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
 
     # -- text -------------------------------------------------------------------------------------
@@ -414,6 +419,14 @@ class KernelPerceptron(_BinaryKernelClassifier):
         within the limit and recomputed beyond it (see Memory in the module docstring for when
         the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -478,8 +491,9 @@ class KernelPerceptron(_BinaryKernelClassifier):
 
     def __init__(
         self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0,
-        max_updates=100_000, max_memory_gb=4.0,
+        max_updates=100_000, max_memory_gb=4.0, fallback="inner_cv",
     ):
+        self.fallback = fallback
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
@@ -532,7 +546,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         # Update counts are integers: with an integer-valued kernel every score is exact.
         self._exact_scores_ = True
         self._store_expansion(X, K, y_signed, alpha, scale)
-        self._check_single_class(X)
+        self._fall_back_if_it_loses(X, y, None)
         return self
 
 
@@ -808,6 +822,14 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     max_memory_gb : float or None, default=4.0
         As in :class:`KernelPerceptron`.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -849,8 +871,9 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     def __init__(
         self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0, tol=1e-3,
-        max_iter=None, max_memory_gb=4.0,
+        max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
+        self.fallback = fallback
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
@@ -920,7 +943,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.risk_upper_bound_ = norm / min_margin**2
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
-        self._check_single_class(X)
+        self._fall_back_if_it_loses(X, y, None)
         return self
 
 
@@ -1055,6 +1078,14 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     n_candidates : int, default=10
         How many top-scoring candidates are refitted at each step.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -1099,9 +1130,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "lam": [Interval(Real, 0, None, closed="neither")],
         "complement": ["boolean"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
 
-    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10):
+    def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10,
+                 fallback="inner_cv"):
+        self.fallback = fallback
         self.degree = degree
         self.n_terms = n_terms
         self.weights = weights
@@ -1188,7 +1222,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
         wrong = y_signed * train_values <= 0  # ties are errors
         self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
-        self._check_single_class(X)
+        self._fall_back_if_it_loses(X, self.classes_[(y_signed > 0).astype(int)], sw)
         return self
 
     def decision_function(self, X):
@@ -1206,7 +1240,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
-        return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
+        return _fallback_scores(self, ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_))
 
     def predict(self, X):
         """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``.
@@ -1222,6 +1256,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Labels of ``classes_``.
         """
         positive = self.decision_function(X) > 0
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
 
     def _render_text(self, feature_names, *, decimals=3) -> str:
@@ -1324,3 +1360,35 @@ def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100
         if converged:
             break
     return v, value
+
+
+def _fallback_scores(model, scores):
+    """The scores of a model that fell back to one class: ±1 everywhere (its sign), else ``scores``."""
+    label = getattr(model, "fallback_class_", None)
+    if label is None:
+        return scores
+    return np.full(np.shape(scores), 1.0 if label == model.classes_[1] else -1.0)
+
+
+def _fall_back_if_it_loses(self, X, y, sample_weight):
+    """``fallback="inner_cv"``: the model becomes the constant majority class (``fallback_class_``)
+    when it predicts one class on every training row or loses to the majority class on 3 inner
+    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule);
+    a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
+    self.fallback_class_ = None
+    reason = ""
+    if self.fallback == "inner_cv" and not getattr(self, "_skip_fallback", False) and getattr(self, "kernel", None) != "precomputed":
+        y = np.asarray(y)
+        labels, counts = np.unique(y, return_counts=True)
+        weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            single = np.unique(self.predict(X)).size == 1
+        if single or not beats_default_class(self, X, y, sample_weight):
+            self.fallback_class_ = labels[int(np.argmax(weights))]
+            reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
+    self._check_single_class(X, reason=reason)
+
+
+for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
+    _cls._fall_back_if_it_loses = _fall_back_if_it_loses
