@@ -45,7 +45,7 @@ LEARNER_NOTES = {
     "PacBayesStumps": "the stump conjunction with margin intervals, PAC-Bayes bounded; paper 05",
     "OneR": "one attribute, one class per value (Holte 1993); a baseline that tells how much one column explains",
     "OrderedRipper": "RIPPER's ordered rule sets, rarest class first (Cohen 1995); a baseline",
-    "PrunedDecisionTree": "CART pruned by cost complexity (or by errors); a baseline",
+    "PrunedDecisionTree": "CART pruned by its errors plus a cost per leaf (paper 03; cost complexity for paper 04), falling back to its root when it loses on inner folds; a baseline",
     "sklearn DecisionTreeClassifier": "scikit-learn's unpruned tree with its defaults (reference)",
     "imodels RuleFitClassifier": "imodels' RuleFit (optional peer)",
     "imodels GreedyRuleListClassifier": "imodels' greedy rule list (optional peer)",

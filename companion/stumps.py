@@ -93,6 +93,7 @@ from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_inte
 
 __all__ = [
     "SetCoveringStumps",
+    "SortCache",
     "OccamStumps",
     "PacBayesStumps",
     "STUMP_LEARNERS",
@@ -549,7 +550,7 @@ def _is_whole(X):
     return True
 
 
-#: Budget of the sorted-order cache (bytes of the arrays it keeps, see :class:`_SortCache`).
+#: Budget of a sorted-order cache (bytes of the arrays it keeps, see :class:`SortCache`).
 SORT_CACHE_BYTES = 64 * 2**20
 
 
@@ -571,12 +572,15 @@ class _SortedColumns:
         return self._rank
 
 
-class _SortCache:
-    """The last few :class:`_SortedColumns` of the SC fits, by content of ``X``.
+class SortCache:
+    """The last few sorted orders of SC fits, by content of ``X``: an explicit, caller-owned cache.
 
     Cross-validation and grid searches fit the same training rows again and again (every
     ``(p, s)`` of a grid on the same fold); the sort of every attribute (and the ranks) does not
-    depend on the parameters, so it is computed once per distinct ``X`` (and tie tolerance). An
+    depend on the parameters, so with a cache it is computed once per distinct ``X`` (and tie
+    tolerance). There is no module-level cache: a fit sorts afresh unless the caller passes one,
+    ``SetCoveringStumps().fit(X, y, sort_cache=cache)`` (:func:`fit_by_bound` makes one for its
+    grid), so no fit's time or memory depends on an earlier fit it did not share a cache with. An
     entry is reused only when its own copy of ``X`` equals the new input exactly; its arrays are
     read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
     within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
@@ -585,9 +589,25 @@ class _SortCache:
 
     def __init__(self):
         self._entries = []  # most recent last: (X copy, tol, _SortedColumns, nbytes)
+        self.hits = 0  # how many fits reused a stored order
         self._lock = threading.Lock()
 
     def get(self, X, tol, low, high):
+        """The sorted order of ``X`` under tie tolerance ``tol``: stored, or computed and stored.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        tol : float
+            Tie tolerance of the runs.
+        low, high : float
+            The range of ``X`` (the key width of the sort).
+
+        Returns
+        -------
+        object
+            The order, the run ends and the near-tie columns of ``X`` (read-only).
+        """
         budget = SORT_CACHE_BYTES
         size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1 + 4)  # X, order, run_end, ranks
         if size == 0 or 4 * size > budget:
@@ -597,6 +617,7 @@ class _SortCache:
                 kept = entry[0]
                 if entry[1] == tol and kept.shape == X.shape and np.array_equal(kept[0], X[0]) and np.array_equal(kept, X):
                     self._entries.append(self._entries.pop(index))
+                    self.hits += 1
                     return entry[2]
         columns = _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
         copy = np.array(X, order="C", copy=True)
@@ -608,11 +629,9 @@ class _SortCache:
         return columns
 
     def clear(self):
+        """Forget every stored order."""
         with self._lock:
             self._entries.clear()
-
-
-_SORT_CACHE = _SortCache()
 
 
 def _pick(utility, q, r, tie_breaking):
@@ -957,7 +976,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # ----------------------------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, *, sort_cache=None):
         """Learn the stumps greedily, compute the bound along the path and choose the length.
 
         Parameters
@@ -968,12 +987,22 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Two classes, any label type.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights, read as frequencies (see the class docstring); None: all 1.
+        sort_cache : SortCache, optional
+            SC only: a cache of sorted orders shared by the caller's fits on the same rows (a
+            grid, :func:`fit_by_bound`); None sorts afresh. The model is the same either way.
 
         Returns
         -------
         self : object
             The fitted learner.
         """
+        self._sort_cache = sort_cache
+        try:
+            return self._fit(X, y, sample_weight)
+        finally:
+            del self._sort_cache
+
+    def _fit(self, X, y, sample_weight):
         name = type(self).__name__
         X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, name)
@@ -1459,7 +1488,11 @@ class SetCoveringStumps(_BaseStumpConjunction):
             low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
         else:
             low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
-        columns_sorted = _SORT_CACHE.get(X, tol, low, high)
+        cache = getattr(self, "_sort_cache", None)
+        columns_sorted = (
+            cache.get(X, tol, low, high) if cache is not None
+            else _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
+        )
         order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
         if near_ties.size:
             run_end = run_end.copy()  # the runs of these columns follow the examples in play
@@ -2009,8 +2042,9 @@ def fit_by_bound(estimator, X, y, param_grid):
     model_types = {point.get("model_type", estimator.get_params()["model_type"]) for point in points}
     delta = estimator.get_params()["delta"] / max(len(model_types), 1)
     models, sizes, bounds = [], [], []
+    cache = SortCache()  # the grid's fits share the sorted orders of X (SC)
     for params in points:
-        model = clone(estimator).set_params(**params, delta=delta).fit(X, y)
+        model = clone(estimator).set_params(**params, delta=delta).fit(X, y, sort_cache=cache)
         path = np.asarray(model._model_selection_path(), dtype=float)
         size = first_near_min(path)  # fewest stumps among the (near-)minimal bounds
         models.append(model)

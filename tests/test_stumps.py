@@ -130,29 +130,34 @@ def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie
 
 
 def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
-    """A refit on the same rows reuses the sorted order; an input differing in one cell (or changed
-    in place after the fit) is sorted afresh; the models equal those fitted without the cache."""
+    """A refit on the same rows reuses the sorted order of the cache it is given; an input
+    differing in one cell (or changed in place after the fit) is sorted afresh; the models equal
+    those fitted without a cache. There is no module-level cache."""
     from companion import stumps
+    from companion.stumps import SortCache
 
-    def fitted(X, y, **params):
-        model = SetCoveringStumps(**GREEDY, threshold="observed", **params).fit(X, y)
+    assert not hasattr(stumps, "_SORT_CACHE")
+    cache = SortCache()
+
+    def fitted(X, y, cache=cache, **params):
+        model = SetCoveringStumps(**GREEDY, threshold="observed", **params).fit(X, y, sort_cache=cache)
         return stumps_of(model), model.bound_path_.tolist(), model.predict(X).tolist()
 
-    stumps._SORT_CACHE.clear()
     X, y = random_data(rng, m=60, n=20, levels=40)
     X = X * 1000.0 - 7000.0  # the 64-bit key path
     cached = [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)]
-    assert len(stumps._SORT_CACHE._entries) == 1
+    assert len(cache._entries) == 1 and cache.hits == 5
     changed = X.copy()
     changed[17, 3] += 1.0
     in_cache = fitted(changed, y, p=1.0, s=10)
-    assert len(stumps._SORT_CACHE._entries) == 2  # a miss: sorted afresh, then kept
+    assert len(cache._entries) == 2  # a miss: sorted afresh, then kept
     X[17, 3] += 1.0  # in place: the cache holds its own copy
     assert fitted(X, y, p=1.0, s=10) == in_cache
     X[17, 3] -= 1.0
+    assert [fitted(X, y, cache=None, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
     monkeypatch.setattr(stumps, "SORT_CACHE_BYTES", 0)
-    assert [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
-    assert fitted(changed, y, p=1.0, s=10) == in_cache
+    assert [fitted(X, y, cache=SortCache(), p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
+    assert fitted(changed, y, cache=SortCache(), p=1.0, s=10) == in_cache
 
 
 @pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])
