@@ -598,6 +598,8 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     from sklearn.model_selection import StratifiedKFold
 
     y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()  # a column vector (scikit-learn warns about it in the learner's fit)
     _, y_codes, counts = np.unique(y, return_inverse=True, return_counts=True)
     n_splits = int(min(FALLBACK_FOLDS, counts.min()))
     if n_splits < 2 or counts.size < 2:

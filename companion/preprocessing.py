@@ -1155,6 +1155,16 @@ class NumericInput:
         self.encoder = None
 
     def fit(self, X):
+        """Learn the nominal columns' values, the numeric columns' medians and which had a missing cell.
+
+        Parameters
+        ----------
+        X : DataFrame
+
+        Returns
+        -------
+        self : NumericInput
+        """
         self.encoder = FrameEncoder(encoding="onehot", binary="indicator", missing_indicator="zero").fit(X)
         encoded = self.encoder.transform(X)
         numeric = [j for j, values in enumerate(self.encoder.categories_) if values is None]
@@ -1171,6 +1181,17 @@ class NumericInput:
         return self
 
     def transform(self, X):
+        """The encoded frame: numbers only, no missing cell, columns ``names_out_``.
+
+        Parameters
+        ----------
+        X : DataFrame
+            The columns seen by :meth:`fit`.
+
+        Returns
+        -------
+        DataFrame
+        """
         encoded = self.encoder.transform(X)
         indicators = np.isnan(encoded[:, self.indicator_positions_]).astype(np.float64)
         numeric = encoded[:, self.numeric_positions_]
