@@ -545,7 +545,7 @@ def test_fit_without_extended_gram_is_bit_identical_to_the_full_matrices(make, t
         bits[45:70] = bits[:25]  # duplicated inputs ...
         y = rng.integers(0, 2, 90)
         y[45:55] = 1 - y[:10]  # ... some with the other label
-        estimator = make().set_params(max_memory_gb=KERNEL_LAYOUTS[layout])
+        estimator = make().set_params(max_memory_gb=KERNEL_LAYOUTS[layout], fallback=None)  # the paper's model
         X = add_complemented_bits(bits) if estimator.kernel == "boolean" else bits + 0.3 * rng.normal(size=bits.shape)
         X[60:70] = X[:10]
         fitted = estimator.fit(X, y)
