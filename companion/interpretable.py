@@ -572,8 +572,9 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
 
     The check behind the learners' fallback to the default class (``Prism(pruning=...)``,
     ``PrunedDecisionTree(fallback="inner_cv")``): a clone is fitted on each of
-    :data:`FALLBACK_FOLDS` stratified training folds (seed 0; fewer when the rarest class has
-    fewer rows) and scored on the held-out rows against the most frequent class of the same
+    :data:`FALLBACK_FOLDS` stratified training folds (of the rows sorted by a hash of their
+    content and label, so that the folds do not depend on the rows' order; fewer folds when the
+    rarest class has fewer rows) and scored on the held-out rows against the most frequent class of the same
     training fold (weighted by ``sample_weight``). The clones skip their own fallback check.
 
     Parameters
@@ -605,9 +606,16 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     if n_splits < 2 or counts.size < 2:
         return True
     weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-    folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=0)
+    # Folds of a canonical row order (by content and label, not by position), so that the
+    # decision does not depend on the order of the caller's rows.
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    row_keys = pd.util.hash_pandas_object(frame.reset_index(drop=True), index=False).to_numpy()
+    label_keys = pd.util.hash_pandas_object(pd.Series(y.astype(str)), index=False).to_numpy()
+    canonical = np.lexsort((label_keys, row_keys))
+    folds = StratifiedKFold(n_splits=n_splits)
     model_correct = default_correct = 0.0
-    for train, test in folds.split(np.zeros((len(y), 1)), y_codes):
+    for train, test in folds.split(np.zeros((len(y), 1)), y_codes[canonical]):
+        train, test = np.sort(canonical[train]), np.sort(canonical[test])
         inner = clone(estimator)
         inner._skip_fallback = True
         take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
