@@ -1392,3 +1392,26 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
 
 for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
     _cls._fall_back_if_it_loses = _fall_back_if_it_loses
+
+
+def _export_fallback(cls):
+    """Add ``fallback_class`` (None unless the model fell back) to the class's exported model."""
+    model_to_dict, model_from_dict = cls._model_to_dict, cls._model_from_dict
+
+    def _model_to_dict(self):
+        model = model_to_dict(self)
+        label = getattr(self, "fallback_class_", None)
+        model["fallback_class"] = None if label is None else (label.item() if hasattr(label, "item") else label)
+        return model
+
+    def _model_from_dict(self, model):
+        model_from_dict(self, model)
+        label = model.get("fallback_class")
+        self.fallback_class_ = None if label is None else self.classes_[
+            np.flatnonzero(self.classes_.astype(object) == label)[0]]
+
+    cls._model_to_dict, cls._model_from_dict = _model_to_dict, _model_from_dict
+
+
+for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
+    _export_fallback(_cls)
