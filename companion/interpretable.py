@@ -601,6 +601,14 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         y = y.ravel()  # a column vector (scikit-learn warns about it in the learner's fit)
+    if sample_weight is not None:
+        given = np.asarray(sample_weight, dtype=float)
+        if np.all(given == np.round(given)):
+            # Whole weights are copies: split the copies, so that weights and repeated rows
+            # (and zero weights and dropped rows) give the same folds and the same decision.
+            rows = np.repeat(np.arange(len(y)), given.astype(np.int64))
+            X = X.iloc[rows] if isinstance(X, pd.DataFrame) else np.asarray(X)[rows]
+            y, sample_weight = y[rows], None
     _, y_codes, counts = np.unique(y, return_inverse=True, return_counts=True)
     n_splits = int(min(FALLBACK_FOLDS, counts.min()))
     if n_splits < 2 or counts.size < 2:

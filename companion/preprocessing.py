@@ -1229,6 +1229,16 @@ def numeric_input(estimator, X, *, reset: bool):
         it is.
     """
     if reset:
+        if isinstance(X, pd.DataFrame):
+            for column in X.columns:
+                if X[column].dtype == object:
+                    present = X[column].dropna()
+                    numbers = present.map(lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+                    if numbers.any() and not numbers.all():
+                        # numbers with a stray string: a data error, not a nominal column
+                        from companion.interpretable import check_numeric_input
+
+                        check_numeric_input(X[[column]], type(estimator).__name__)
         estimator.input_encoder_ = NumericInput().fit(X) if _needs_encoding(X) else None
     encoder = getattr(estimator, "input_encoder_", None)
     if encoder is None:
