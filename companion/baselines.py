@@ -349,14 +349,6 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.fallback = fallback
         self.random_state = random_state
 
-    _sklearn_check_exemptions = {
-        "check_sample_weight_equivalence_on_dense_data": (
-            "fallback='inner_cv' splits rows, not weights, into its inner folds (as "
-            "pruning='cost_complexity_cv' does), so integer weights and repeated rows may fall back "
-            "differently; with fallback=None the equivalence holds (tests/test_baselines.py)"
-        ),
-    }
-
     _parameter_constraints = {
         "max_depth": [Interval(Integral, 1, None, closed="left"), None],
         "leaf_cost": [Interval(Real, 0, None, closed="left")],
