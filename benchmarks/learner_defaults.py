@@ -21,7 +21,6 @@ Run: ``python -m benchmarks.learner_defaults [--quick]`` (a few minutes on 2 cor
 from __future__ import annotations
 
 import argparse
-import io
 import time
 import warnings
 
@@ -34,36 +33,18 @@ from sklearn.pipeline import make_pipeline
 from sklearn.tree import DecisionTreeClassifier
 
 import companion
-from companion.datasets import verified_bytes
+from companion.datasets import RTABLES, load_rtables
 from companion.paths import FIGURES, ROOT, save_table
 from companion.preprocessing import FrameEncoder
 
-#: table -> (file under data/, nominal columns, what the class is)
-TABLES = {
-    "birthwt": ("rtables/birthwt.csv", ["race"], "low birth weight (MASS)"),
-    "survey": ("rtables/survey.csv", ["Sex", "Fold", "Clap", "Exer", "Smoke", "M.I"], "writing hand (MASS; 8 % left)"),
-    "melanoma": ("rtables/melanoma.csv", [], "status: died of melanoma, alive, other death (MASS)"),
-    "crabs": ("rtables/crabs.csv", ["sex"], "species (MASS)"),
-    "kyphosis": ("rtables/kyphosis.csv", [], "kyphosis after surgery (rpart; 21 %)"),
-    "stagec": ("rtables/stagec.csv", ["ploidy"], "prostate cancer progression (rpart)"),
-    "titanic": ("rtables/titanic.csv", ["sex", "passengerClass"], "survived (carData)"),
-    "infert": ("rtables/infert.csv", ["education"], "infertility case (datasets)"),
-    "mroz": ("rtables/mroz.csv", ["wc", "hc"], "labour-force participation (carData)"),
-}
+TABLES = RTABLES
 
 SKLEARN_TREE = "sklearn DecisionTreeClassifier"
 
 
 def load_table(name: str):
-    """``(X, y)`` of one table: a DataFrame (nominal columns as categories, NaN for a missing
-    cell) and the class as strings; rows without a class are dropped."""
-    relative, nominal, _ = TABLES[name]
-    frame = pd.read_csv(io.BytesIO(verified_bytes(relative)))
-    frame = frame[frame["class"].notna()].reset_index(drop=True)
-    y = frame.pop("class").astype(str).to_numpy()
-    for column in nominal:
-        frame[column] = frame[column].astype("category")
-    return frame, y
+    """``(X, y)`` of one table (:func:`companion.datasets.load_rtables`)."""
+    return load_rtables(name)
 
 
 def _learners():
