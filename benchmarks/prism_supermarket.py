@@ -121,7 +121,7 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
         for _ in range(rounds):
             for _ in range(per_round):
                 start = time.perf_counter()
-                model = Prism(missing="value").fit(X, y)
+                model = Prism(missing="value", pruning=None).fit(X, y)
                 times.append(time.perf_counter() - start)
             if weka:
                 references.append(run_weka(arff))
@@ -170,7 +170,7 @@ def measure_naive(n_rows: int = NAIVE_ROWS, repeats: int = 3) -> dict:
     times = []
     for _ in range(max(1, int(repeats))):
         start = time.perf_counter()
-        model = Prism(missing="value").fit(X, y)
+        model = Prism(missing="value", pruning=None).fit(X, y)
         times.append(time.perf_counter() - start)
     start = time.perf_counter()
     theirs = naive_prism(*as_codes(X, y, "value"))

@@ -131,7 +131,7 @@ def synthetic_microarray(m: int, n: int, seed: int = 0):
 
 def _our_model(model_type, p, max_rules):
     """Our SC with pyscm-ml's settings: its tie rule, reuse, its greedy (every stump, up to s)."""
-    return SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True,
+    return SetCoveringStumps(model_type=model_type, p=p, s=max_rules, tie_breaking="pyscm", reuse_features=True, threshold="observed",
                              length="greedy", stop_idle=False)
 
 

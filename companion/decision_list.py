@@ -86,6 +86,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
+from companion.preprocessing import numeric_input
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -268,6 +269,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         self._metric = resolve_metric(self.metric)
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -412,7 +414,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)[self._path_source]
         labels = self.classes_[path01] if len(self.classes_) == 2 else np.full(path01.shape, self.classes_[0])
         yield from labels
@@ -420,7 +422,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """Class labels predicted by the learnt list (Section 2's definition of ``f``)."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         if self.n_balls_ == 0:
             return np.full(X.shape[0], self.default_class_)
         path01 = decision_list_path_predictions(self._fires(X), self._outputs, self._defaults)
@@ -442,7 +444,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             the nearest firing region, relative to its radius. The sign is the output's.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         distances = self._distances(X)
         fires = _fires_from(distances, self._inside, self._radii)
         # relative signed distance to each ball's surface, in [-1, 1]: (d - r) / max(d, r),
@@ -493,7 +495,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             training examples, none of some class, still gives that class ``1 / (n + k)``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         return self._cell_proba[_first_firing(self._fires(X))]
 
     # -- exported model ----------------------------------------------------------------------
@@ -555,7 +557,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """Which cell decides each row: ball ``j`` where it is the first ball to fire, the default
         (last column) where none fires."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         cells = _first_firing(self._fires(X))
         return cells[:, None] == np.arange(self.n_balls_ + 1)[None, :]
 

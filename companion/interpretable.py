@@ -19,6 +19,9 @@
 * :func:`check_numeric_input` — names the string column a numeric learner cannot take and
   suggests an encoder, instead of numpy's "could not convert string to float".
 * :func:`binary_only_error` — the two-class learners' error, pointing to ``OneVsRestClassifier``.
+* :class:`SingleClassWarning` — the package's one warning for a fitted model that predicts a
+  single class on every training row (:meth:`InterpretableMixin._check_single_class`); such a
+  model prints as ``always C``.
 
 >>> laplace_proba([[3, 0], [1, 1]]).tolist()
 [[0.8, 0.2], [0.5, 0.5]]
@@ -82,7 +85,19 @@ __all__ = [
     "laplace_proba",
     "check_numeric_input",
     "binary_only_error",
+    "SingleClassWarning",
+    "beats_default_class",
 ]
+
+
+class SingleClassWarning(UserWarning):
+    """A fitted model predicts one class on every training row (it is the default class).
+
+    The one warning class of the package for it, whichever learner: ``to_text()`` then prints
+    ``always C`` and ``single_class_`` holds ``C``. Often a sign of class imbalance, which
+    ``class_weight="balanced"`` (on the learners that have it) addresses. Silence it with
+    ``warnings.filterwarnings("ignore", category=SingleClassWarning)``.
+    """
 
 
 def resolve_feature_names(estimator, feature_names=None) -> list[str]:
@@ -440,6 +455,9 @@ class InterpretableMixin:
     * ``to_dict()`` — the model as a JSON-able dict (module docstring); the learner implements
       ``_model_to_dict(self) -> dict`` and ``_model_from_dict(self, model)`` (which sets the
       fitted attributes ``predict`` needs), and :func:`from_dict` reads it back.
+    * ``single_class_`` — set by ``fit`` (:meth:`_check_single_class`): the class the model
+      predicts on every training row, or None; when set, ``to_text()`` prints ``always C``
+      and a :class:`SingleClassWarning` was issued.
     * ``rules_frame(X, y)`` — for a rule-like learner, which implements
       ``_rule_records(self, feature_names) -> list[dict]`` (one dict per rule with at least
       ``"condition"`` and ``"prediction"``) and ``_rule_decisions(self, X) -> bool array`` of
@@ -552,7 +570,50 @@ class InterpretableMixin:
             options,
             caller_name=f"{type(self).__name__}.to_text",
         )
-        return self._render_text(resolve_feature_names(self, feature_names), **options)
+        names = resolve_feature_names(self, feature_names)
+        if getattr(self, "single_class_", None) is not None:
+            return f"always {self.single_class_!s}"
+        return self._render_text(names, **options)
+
+    def _check_single_class(self, X, *, predictions=None, reason=""):
+        """Set ``single_class_`` and warn when the fitted model predicts one class on ``X``.
+
+        Called at the end of ``fit`` with the training input (or the training predictions,
+        when ``fit`` has them). A model that predicts the same class ``C`` on every training
+        row is, on those rows, the default rule: ``single_class_ = C``, ``complexity_ = 0``
+        (its text is ``always C``) and a :class:`SingleClassWarning` says so. Otherwise
+        ``single_class_ = None``. A training set of one class gives no warning (there is
+        nothing else to predict).
+
+        Parameters
+        ----------
+        X : array-like
+            The training input, as ``predict`` takes it.
+        predictions : array-like, optional
+            ``predict(X)`` when already computed.
+        """
+        import warnings
+
+        self.single_class_ = None
+        if len(getattr(self, "classes_", ())) < 2:
+            return
+        if predictions is None:
+            with warnings.catch_warnings():  # X may be the validated array of a fitted frame
+                warnings.filterwarnings("ignore", message="X does not have valid feature names")
+                predictions = self.predict(X)
+        values = pd.unique(np.asarray(predictions, dtype=object))
+        if len(values) != 1 or values[0] is None:
+            return
+        label = self.classes_[np.flatnonzero(np.asarray(self.classes_, dtype=object) == values[0])[0]]
+        self.single_class_ = label
+        self.complexity_ = 0
+        warnings.warn(
+            f"{type(self).__name__} predicts {label!s} for every training row: the fitted model is "
+            f"the constant 'always {label}' (its text){reason}. With imbalanced classes try "
+            "class_weight='balanced'.",
+            SingleClassWarning,
+            stacklevel=3,
+        )
 
     def __str__(self) -> str:
         try:
@@ -686,3 +747,85 @@ def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
         f"got {n_classes} class(es). For more classes wrap it: "
         f"sklearn.multiclass.OneVsRestClassifier({estimator_name}(...))."
     )
+
+
+#: Inner folds of :func:`beats_default_class`.
+FALLBACK_FOLDS = 3
+
+
+def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
+    """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
+
+    The check behind the learners' fallback to the default class (``Prism(pruning=...)``,
+    ``PrunedDecisionTree(fallback="inner_cv")``): a clone is fitted on each of
+    :data:`FALLBACK_FOLDS` stratified training folds (of the rows sorted by a hash of their
+    content and label, so that the folds do not depend on the rows' order; fewer folds when the
+    rarest class has fewer rows) and scored on the held-out rows against the most frequent class of the same
+    training fold (weighted by ``sample_weight``). The clones skip their own fallback check.
+
+    Parameters
+    ----------
+    estimator : unfitted learner
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : array-like of shape (n_samples,)
+    sample_weight : array-like of shape (n_samples,), optional
+
+    Returns
+    -------
+    bool
+        True when the clones' held-out (weighted) error rate ``e``, plus its binomial standard
+        error ``sqrt(e (1 - e) / n)``, is below the default class's held-out error rate: CART's
+        one-standard-error rule (Breiman, Friedman, Olshen & Stone 1984, Sec. 3.4.3) between the
+        model and the smallest model there is. False otherwise. True when the data cannot be
+        split (a class with fewer than 2 rows).
+    """
+    import warnings
+
+    from sklearn.base import clone
+    from sklearn.model_selection import StratifiedKFold
+
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        y = y.ravel()  # a column vector (scikit-learn warns about it in the learner's fit)
+    if sample_weight is not None:
+        given = np.asarray(sample_weight, dtype=float)
+        if np.all(given == np.round(given)):
+            # Whole weights are copies: split the copies, so that weights and repeated rows
+            # (and zero weights and dropped rows) give the same folds and the same decision.
+            rows = np.repeat(np.arange(len(y)), given.astype(np.int64))
+            X = X.iloc[rows] if isinstance(X, pd.DataFrame) else np.asarray(X)[rows]
+            y, sample_weight = y[rows], None
+    _, y_codes, counts = np.unique(y, return_inverse=True, return_counts=True)
+    n_splits = int(min(FALLBACK_FOLDS, counts.min()))
+    if n_splits < 2 or counts.size < 2:
+        return True
+    weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    # Folds of a canonical row order (by content and label, not by position), so that the
+    # decision does not depend on the order of the caller's rows.
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    row_keys = pd.util.hash_pandas_object(frame.reset_index(drop=True), index=False).to_numpy()
+    label_keys = pd.util.hash_pandas_object(pd.Series(y.astype(str)), index=False).to_numpy()
+    canonical = np.lexsort((label_keys, row_keys))
+    folds = StratifiedKFold(n_splits=n_splits)
+    model_correct = default_correct = 0.0
+    for train, test in folds.split(np.zeros((len(y), 1)), y_codes[canonical]):
+        train, test = np.sort(canonical[train]), np.sort(canonical[test])
+        inner = clone(estimator)
+        inner._skip_fallback = True
+        take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if sample_weight is None:
+                inner.fit(take(train), y[train])
+            else:
+                inner.fit(take(train), y[train], sample_weight=weight[train])
+            predicted = np.asarray(inner.predict(take(test)), dtype=object)
+        default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
+        model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
+        default_correct += float(weight[test][y_codes[test] == default].sum())
+    total = float(weight.sum())
+    model_error, default_error = 1.0 - model_correct / total, 1.0 - default_correct / total
+    # CART's one-standard-error rule (Breiman et al. 1984, Sec. 3.4.3): the smaller model (here
+    # the default class) unless the larger one's CV error plus its binomial standard error is
+    # below the smaller one's.
+    return model_error + math.sqrt(model_error * (1.0 - model_error) / total) < default_error

@@ -69,6 +69,7 @@ from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale
 from companion.interpretable import (
+    beats_default_class,
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
@@ -76,6 +77,7 @@ from companion.interpretable import (
 )
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
+from companion.preprocessing import numeric_input
 from companion.kernels import (
     all_monomials,
     boolean_kernel,
@@ -115,6 +117,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "kernel_params": [dict, None],
         "lam": [Interval(Real, 0, None, closed="left")],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
     #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
     _text_option_constraints = {"max_terms": [StrictInterval(Integral, 0, None, closed="left")]}
@@ -150,7 +153,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         if self.kernel == "boolean":
             degree_weights(self.degree, self.weights)  # raises a ValueError naming the bad parameter
         if self.kernel != "precomputed":  # a Gram matrix has no named input columns to check
+            X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
             check_numeric_input(X, type(self).__name__)
+        else:
+            self.input_encoder_ = None
         X, y = validate_data(self, X, y, dtype=self._input_dtypes())
         # gamma="scale": 1 / (n_features * Var(X)), as scikit-learn's SVC, for the kernels that
         # take a gamma and were given none in kernel_params
@@ -268,7 +274,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         return ordered_matvec(K_support, self.unscaled_coef_)
 
     def _kernel_to_support(self, X):
-        X = validate_data(self, X, reset=False, dtype=self._input_dtypes())
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
             return X[:, self.support_]
         return self._kernel(X, self.support_vectors_)
@@ -281,7 +287,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         the λ-perceptron with the Boolean kernel (see ``n_ties_``).
         """
         check_is_fitted(self)
-        return self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        scores = self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        return _fallback_scores(self, scores)
 
     def predict(self, X):
         """Class labels: ``classes_[1]`` where :meth:`decision_function` is positive, else ``classes_[0]``.
@@ -292,6 +299,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         """
         check_is_fitted(self)
         positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
 
     # -- text -------------------------------------------------------------------------------------
@@ -417,6 +426,14 @@ class KernelPerceptron(_BinaryKernelClassifier):
         within the limit and recomputed beyond it (see Memory in the module docstring for when
         the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -481,8 +498,9 @@ class KernelPerceptron(_BinaryKernelClassifier):
 
     def __init__(
         self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0,
-        max_updates=100_000, max_memory_gb=4.0,
+        max_updates=100_000, max_memory_gb=4.0, fallback="inner_cv",
     ):
+        self.fallback = fallback
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
@@ -535,6 +553,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         # Update counts are integers: with an integer-valued kernel every score is exact.
         self._exact_scores_ = True
         self._store_expansion(X, K, y_signed, alpha, scale)
+        self._fall_back_if_it_loses(X, y, None)
         return self
 
 
@@ -810,6 +829,14 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     max_memory_gb : float or None, default=4.0
         As in :class:`KernelPerceptron`.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -851,8 +878,9 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     def __init__(
         self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0, tol=1e-3,
-        max_iter=None, max_memory_gb=4.0,
+        max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
+        self.fallback = fallback
         self.kernel = kernel
         self.degree = degree
         self.weights = weights
@@ -922,6 +950,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.risk_upper_bound_ = norm / min_margin**2
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
+        self._fall_back_if_it_loses(X, y, None)
         return self
 
 
@@ -1060,6 +1089,14 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         monomial of degree ``<= degree``) the fit may allocate; beyond it ``fit`` refuses at once,
         saying how much it would need. None: no limit.
 
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
+        printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
+        it predicts one class on every training row or loses to the majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        model as it is (notebook 03 passes it).
+
     Attributes
     ----------
     complexity_ : int
@@ -1107,10 +1144,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "complement": ["boolean"],
         "n_candidates": [Interval(Integral, 1, None, closed="left")],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
 
     def __init__(self, *, degree=2, n_terms=10, weights=None, lam=4.0, complement=True, n_candidates=10,
-                 max_memory_gb=4.0):
+                 max_memory_gb=4.0, fallback="inner_cv"):
+        self.fallback = fallback
         self.degree = degree
         self.n_terms = n_terms
         self.weights = weights
@@ -1150,6 +1189,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         c = degree_weights(self.degree, self.weights)
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -1205,6 +1245,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
         wrong = y_signed * train_values <= 0  # ties are errors
         self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
+        self._fall_back_if_it_loses(X, self.classes_[(y_signed > 0).astype(int)], sw)
         return self
 
     def decision_function(self, X):
@@ -1221,8 +1262,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``f(x)``.
         """
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
-        return ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
+        return _fallback_scores(self, ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_))
 
     def predict(self, X):
         """Class labels from the sign of :meth:`decision_function`; ``f(x) = 0`` gives ``classes_[0]``.
@@ -1238,6 +1279,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Labels of ``classes_``.
         """
         positive = self.decision_function(X) > 0
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
 
     def _render_text(self, feature_names, *, decimals=3) -> str:
@@ -1296,7 +1339,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _rule_decisions(self, X):
         """A term *decides* the rows where it is non-zero (its monomial holds on 0/1 inputs)."""
         check_is_fitted(self)
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
@@ -1340,3 +1383,58 @@ def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100
         if converged:
             break
     return v, value
+
+
+def _fallback_scores(model, scores):
+    """The scores of a model that fell back to one class: ±1 everywhere (its sign), else ``scores``."""
+    label = getattr(model, "fallback_class_", None)
+    if label is None:
+        return scores
+    return np.full(np.shape(scores), 1.0 if label == model.classes_[1] else -1.0)
+
+
+def _fall_back_if_it_loses(self, X, y, sample_weight):
+    """``fallback="inner_cv"``: the model becomes the constant majority class (``fallback_class_``)
+    when it predicts one class on every training row or loses to the majority class on 3 inner
+    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule);
+    a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
+    self.fallback_class_ = None
+    reason = ""
+    if self.fallback == "inner_cv" and not getattr(self, "_skip_fallback", False) and getattr(self, "kernel", None) != "precomputed":
+        y = np.asarray(y)
+        labels, counts = np.unique(y, return_counts=True)
+        weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            single = np.unique(self.predict(X)).size == 1
+        if single or not beats_default_class(self, X, y, sample_weight):
+            self.fallback_class_ = labels[int(np.argmax(weights))]
+            reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
+    self._check_single_class(X, reason=reason)
+
+
+for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
+    _cls._fall_back_if_it_loses = _fall_back_if_it_loses
+
+
+def _export_fallback(cls):
+    """Add ``fallback_class`` (None unless the model fell back) to the class's exported model."""
+    model_to_dict, model_from_dict = cls._model_to_dict, cls._model_from_dict
+
+    def _model_to_dict(self):
+        model = model_to_dict(self)
+        label = getattr(self, "fallback_class_", None)
+        model["fallback_class"] = None if label is None else (label.item() if hasattr(label, "item") else label)
+        return model
+
+    def _model_from_dict(self, model):
+        model_from_dict(self, model)
+        label = model.get("fallback_class")
+        self.fallback_class_ = None if label is None else self.classes_[
+            np.flatnonzero(self.classes_.astype(object) == label)[0]]
+
+    cls._model_to_dict, cls._model_from_dict = _model_to_dict, _model_from_dict
+
+
+for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
+    _export_fallback(_cls)

@@ -66,6 +66,8 @@ __all__ = [
     "FrameEncoder",
     "encode_frame",
     "one_hot_nominal",
+    "NumericInput",
+    "numeric_input",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -1121,3 +1123,135 @@ def one_hot_nominal(X, nominal, reference):
         categorical_features=np.asarray(nominal, dtype=bool), encoding="onehot", categories="present"
     )
     return encoder.fit(reference).transform(X)
+
+
+# --------------------------------------------------------------------------------------------
+# The one input pipeline of the learners on numbers (stumps, perceptrons)
+# --------------------------------------------------------------------------------------------
+
+
+class NumericInput:
+    """How a learner on numbers reads a DataFrame with nominal columns or missing cells.
+
+    The one documented place where the package's learners on numbers (the stump conjunctions of
+    :mod:`companion.stumps`, the perceptrons of :mod:`companion.perceptrons`) turn a table into
+    numbers, so that ``Learner().fit(frame, y)`` works on a table as it comes:
+
+    * a nominal column (category, object, string or bool dtype; see :class:`FrameEncoder`)
+      becomes one 0/1 indicator column per value, named ``column=value`` (a column of one or
+      two values: the indicator of its last value); a missing or unseen value is 0 in every
+      indicator;
+    * a numeric column with a missing cell at fit time gets an indicator column ``column=?``
+      (1 where the cell is missing), and its missing cells, at fit and at predict time, take the
+      column's training median (of every numeric column, at predict time);
+    * the learner then sees the encoded columns under these names, so ``to_text`` names the
+      original columns and categories (``sex=male > 0.5``, ``age=? <= 0.5``).
+
+    A DataFrame of numbers without a missing cell, and any array, pass unchanged (arrays keep
+    scikit-learn's checks: a string or NaN in an array is refused as before). Used through
+    :func:`numeric_input`; the fitted encoder is the learner's ``input_encoder_`` (None when the
+    input passed unchanged).
+    """
+
+    def __init__(self):
+        self.encoder = None
+
+    def fit(self, X):
+        """Learn the nominal columns' values, the numeric columns' medians and which had a missing cell.
+
+        Parameters
+        ----------
+        X : DataFrame
+
+        Returns
+        -------
+        self : NumericInput
+        """
+        self.encoder = FrameEncoder(encoding="onehot", binary="indicator", missing_indicator="zero").fit(X)
+        encoded = self.encoder.transform(X)
+        numeric = [j for j, values in enumerate(self.encoder.categories_) if values is None]
+        self.names_ = [str(name) for name in self.encoder.get_feature_names_out()]
+        self.numeric_positions_ = [self.names_.index(self.encoder.columns_[j]) for j in numeric]
+        columns = encoded[:, self.numeric_positions_]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # an all-missing column: median NaN
+            medians = np.nanmedian(columns, axis=0) if columns.size else np.zeros(0)
+        self.medians_ = np.where(np.isnan(medians), 0.0, medians)
+        had_missing = np.isnan(columns).any(axis=0)
+        self.indicator_positions_ = [p for p, flag in zip(self.numeric_positions_, had_missing) if flag]
+        self.names_out_ = self.names_ + [f"{self.names_[p]}=?" for p in self.indicator_positions_]
+        return self
+
+    def transform(self, X):
+        """The encoded frame: numbers only, no missing cell, columns ``names_out_``.
+
+        Parameters
+        ----------
+        X : DataFrame
+            The columns seen by :meth:`fit`.
+
+        Returns
+        -------
+        DataFrame
+        """
+        encoded = self.encoder.transform(X)
+        indicators = np.isnan(encoded[:, self.indicator_positions_]).astype(np.float64)
+        numeric = encoded[:, self.numeric_positions_]
+        encoded[:, self.numeric_positions_] = np.where(np.isnan(numeric), self.medians_, numeric)
+        return pd.DataFrame(np.hstack([encoded, indicators]), columns=self.names_out_, index=X.index)
+
+
+def _needs_encoding(X) -> bool:
+    if not isinstance(X, pd.DataFrame):
+        return False
+    if X.isna().to_numpy().any():
+        return True
+    return any(
+        not (pd.api.types.is_numeric_dtype(X[c]) and not isinstance(X[c].dtype, pd.CategoricalDtype))
+        or pd.api.types.is_bool_dtype(X[c])
+        for c in X.columns
+    )
+
+
+def numeric_input(estimator, X, *, reset: bool):
+    """``X`` as a learner on numbers reads it (:class:`NumericInput`): the one input pipeline.
+
+    Parameters
+    ----------
+    estimator : the learner; ``fit`` calls this with ``reset=True``, which sets its
+        ``input_encoder_``; ``predict`` and the other methods with ``reset=False``.
+    X : DataFrame or array-like
+    reset : bool
+
+    Returns
+    -------
+    DataFrame or array-like
+        ``X`` unchanged, or its encoded DataFrame (numbers only, no missing cell). An array
+        (or frame) of the encoded columns themselves (``input_encoder_.names_out_``) passes as
+        it is.
+    """
+    if reset:
+        if isinstance(X, pd.DataFrame):
+            for column in X.columns:
+                if X[column].dtype == object:
+                    present = X[column].dropna()
+                    numbers = present.map(lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
+                    if numbers.any() and not numbers.all():
+                        # numbers with a stray string: a data error, not a nominal column
+                        from companion.interpretable import check_numeric_input
+
+                        check_numeric_input(X[[column]], type(estimator).__name__)
+        estimator.input_encoder_ = NumericInput().fit(X) if _needs_encoding(X) else None
+    encoder = getattr(estimator, "input_encoder_", None)
+    if encoder is None:
+        return X
+    if isinstance(X, pd.DataFrame) and [str(c) for c in X.columns] == encoder.names_out_:
+        return X  # already encoded
+    if not isinstance(X, pd.DataFrame) and np.ndim(X) == 2 and np.shape(X)[1] == len(encoder.names_out_):
+        return X  # an array of the encoded columns, in input_encoder_.names_out_ order
+    if not isinstance(X, pd.DataFrame):
+        raise ValueError(
+            f"{type(estimator).__name__} was fitted on a DataFrame with nominal columns or missing cells "
+            f"({', '.join(encoder.encoder.columns_)}); predict needs a DataFrame with these columns."
+        )
+    return encoder.transform(X)

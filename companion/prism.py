@@ -45,7 +45,7 @@ training instances that the firing rule reaches first (see :class:`Prism`, "Scor
 
 >>> from companion.datasets import load_contact_lenses
 >>> X, y = load_contact_lenses()
->>> prism = Prism().fit(X, y)
+>>> prism = Prism(pruning=None).fit(X, y)  # Cendrowska's and Weka's PRISM
 >>> len(prism.rules_)
 9
 >>> print(prism.rules_[3])
@@ -68,7 +68,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from companion._weights import check_sample_weight
-from companion.interpretable import InterpretableMixin, laplace_proba
+from companion.interpretable import InterpretableMixin, beats_default_class, laplace_proba
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -83,6 +83,7 @@ __all__ = ["Prism", "PrismRule"]
 
 _MISSING_POLICIES = ("no_match", "value")
 _UNCOVERED_POLICIES = ("default_class", "unclassified")
+_PRUNING = ("j_measure", "jmax")
 
 
 # --------------------------------------------------------------------------------------------
@@ -315,6 +316,26 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``None``: numeric columns are refused, with an error naming the column (Weka's Prism).
     keep_trace : bool, default=False
         Record the ``p`` and ``t`` of every candidate test at every step in ``trace_``.
+    pruning : "j_measure" or None, default="j_measure"
+        ``None``: Cendrowska's PRISM as published and as Weka implements it, every rule grown
+        until it is perfect and kept (what notebook 02 reproduces, which passes
+        ``pruning=None``). ``"j_measure"`` (the default for users): Bramer's *J-pruning*
+        (M. Bramer, "Using J-pruning to reduce overfitting of classification rules in noisy
+        domains", DEXA 2002, LNCS 2453:433-442; "An information-theoretic approach to the
+        pre-pruning of classification rules", IIP 2002): a rule stops being specialised as soon
+        as the next test would *lower* its J-measure (Smyth & Goodman 1992), ``J = P(A) [P(C|A)
+        log2(P(C|A)/P(C)) + (1-P(C|A)) log2((1-P(C|A))/(1-P(C)))]`` with the probabilities
+        estimated on the set E the rule grows on, so an imperfect rule is kept at the length of
+        largest J instead of fitting noise with more tests. Then, on the training margin, a rule
+        whose first-covered training rows hold no more of its class than of the default class
+        (the most frequent) is dropped, repeatedly, since predicting the default there does at
+        least as well; the rows it covered fall to later rules or to the default class. Last,
+        the pruned list must beat the default class on inner folds
+        (:func:`companion.interpretable.beats_default_class`, 3 stratified folds), else the
+        model falls back to the default class alone, and says so. On
+        tables with little signal this leaves few rules or none (the model is then the default
+        class, printed ``always C``, with a
+        :class:`companion.interpretable.SingleClassWarning`).
     categorical_features : None, "all", list of str, list of int or boolean mask, default=None
         Which columns are nominal; the others are numeric, and numeric columns are binned by
         ``discretizer``. ``None``: from the types. For a DataFrame, from the dtypes
@@ -417,6 +438,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "missing": [StrOptions(set(_MISSING_POLICIES))],
         "uncovered": [StrOptions(set(_UNCOVERED_POLICIES))],
         "keep_trace": ["boolean"],
+        "pruning": [StrOptions(set(_PRUNING)), None],
         **ENCODING_PARAMETER_CONSTRAINTS,
     }
 
@@ -428,7 +450,9 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         discretizer="mdl",
         keep_trace=False,
         categorical_features=None,
+        pruning="j_measure",
     ):
+        self.pruning = pruning
         self.missing = missing
         self.uncovered = uncovered
         self.discretizer = discretizer
@@ -489,7 +513,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         for label in class_order:
             positive = y_arr == label
             learnt, steps, left = _learn_class(
-                counts, positive, trace=bool(self.keep_trace)
+                counts, positive, trace=bool(self.keep_trace), j_pruning={"j_measure": "first", "jmax": "max"}.get(self.pruning)
             )
             uncoverable += left
             for tests, p, t, rows in learnt:
@@ -506,21 +530,40 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 )
             for rule_in_class, step, candidates, p, t, chosen in steps:
                 trace.append((len(rules) - len(learnt) + rule_in_class, label, step, candidates, p, t, chosen))
+        k = len(self.classes_)
+        fell_back = False
+        if self.pruning is not None:
+            rules, trace = _drop_rules_below_default(
+                rules, trace, codes, np.searchsorted(self.classes_, [rule.label for rule in rules]),
+                class_index, unit, k, int(np.searchsorted(self.classes_, self.default_class_)),
+            )
+            if rules and not getattr(self, "_skip_fallback", False) and not beats_default_class(self, X, y, weight):
+                rules, trace, fell_back = [], [], True  # the rules lose to the default class on inner folds
+            slot = _first_rule(rules, codes)
+            slot[slot < 0] = len(rules)
+        else:
+            # Within a class, the rows a rule covered are those no earlier rule of the class covers
+            # (E lost them), so the first covering rule of a row is the first rule, in list order,
+            # whose covered rows hold it: the classes' rules are written in reverse, earlier ones last.
+            slot = np.full(len(y_arr), len(rules), dtype=np.int64)
+            for index in range(len(rules) - 1, -1, -1):
+                slot[covered_by[index]] = index
         self.rules_ = rules
         self.complexity_ = int(sum(len(rule.conditions) for rule in rules))
         self.uncoverable_ = int(uncoverable)
         # Class counts of the training rows per first covering rule (last slot: no rule).
-        k = len(self.classes_)
-        # Within a class, the rows a rule covered are those no earlier rule of the class covers
-        # (E lost them), so the first covering rule of a row is the first rule, in list order,
-        # whose covered rows hold it: the classes' rules are written in reverse, earlier ones last.
-        slot = np.full(len(y_arr), len(rules), dtype=np.int64)
-        for index in range(len(rules) - 1, -1, -1):
-            slot[covered_by[index]] = index
         reached = np.bincount(slot * k + class_index, weights=unit, minlength=(len(rules) + 1) * k).reshape(-1, k)
         self.cell_counts_ = reached[:-1].astype(self.class_counts_.dtype)
         if self.keep_trace:
             self.trace_ = _trace_frame(trace, names, encoding, test_attribute, test_value)
+        if self.pruning is not None:
+            labels = np.array([rule.label for rule in rules] + [self.default_class_], dtype=object)
+            self._check_single_class(
+                None, predictions=labels[slot % (len(rules) + 1)] if rules else labels[:1].repeat(len(slot)),
+                reason=" (its rules did not beat it on inner folds: Prism fell back to the default class)" if fell_back else "",
+            )
+        else:
+            self.single_class_ = None
         return self
 
     # ----------------------------------------------------------------------------------------
@@ -687,7 +730,11 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
             return "Prism rules\n----------\n" + "".join(
                 r.to_text(feature_names, weka_layout=True) + "\n" for r in rules
             )
-        return "\n".join(rule.to_text(feature_names) for rule in rules)
+        lines = [rule.to_text(feature_names) for rule in rules]
+        if self.pruning is not None and self.uncovered == "default_class":
+            # The pruned list leaves rows to the default class: say which (Weka's has no such line).
+            lines.append(f"Otherwise {self.default_class_!s}")
+        return "\n".join(lines)
 
     def rule_table(self) -> pd.DataFrame:
         """The rules as grown: ``rule`` (text), ``class``, ``conditions``, ``p``, ``t``.
@@ -847,7 +894,54 @@ def _best_test_scan(p, t, candidate) -> int:
     return best if best_p > 0 else -1
 
 
-def _learn_class(counts: _TestCounts, positive, *, trace):
+def _j_measure(p, t, n, n_positive) -> float:
+    """Smyth & Goodman's J-measure of a rule covering ``t`` of ``n`` rows, ``p`` of its class
+    (``n_positive`` of the ``n``): ``P(A) * j(C; A)``, in bits (Bramer's J-pruning)."""
+    if t <= 0 or n <= 0:
+        return 0.0
+    prior, accuracy = n_positive / n, p / t
+    value = 0.0
+    for a, b in ((accuracy, prior), (1.0 - accuracy, 1.0 - prior)):
+        if a > 0:
+            value += a * np.log2(a / b)
+    return float(t / n * value)
+
+
+def _drop_rules_below_default(rules, trace, codes, class_of_rule, class_index, unit, n_classes, default_index):
+    """The rules that beat the default class on the training rows they decide (``pruning``).
+
+    Repeatedly drops the rule of smallest margin while that margin is not positive: for a rule
+    of another class, the training weight of its class minus that of the default class among
+    the rows it is the first to cover; a rule of the default class is dropped when no later
+    rule covers any of its rows (they fall to the default class anyway). Returns the kept rules
+    and the trace renumbered to them.
+    """
+    kept = list(range(len(rules)))
+    while kept:
+        current = [rules[j] for j in kept]
+        slot = _first_rule(current, codes)
+        slot[slot < 0] = len(current)
+        counts = np.bincount(slot * n_classes + class_index, weights=unit,
+                             minlength=(len(current) + 1) * n_classes).reshape(-1, n_classes)
+        margins = np.empty(len(current))
+        covered = _covers(current, codes) if any(class_of_rule[j] == default_index for j in kept) else None
+        for position, j in enumerate(kept):
+            if class_of_rule[j] != default_index:
+                margins[position] = counts[position, class_of_rule[j]] - counts[position, default_index]
+            else:
+                decided = slot == position
+                later = covered[decided][:, position + 1:].any() if decided.any() else False
+                margins[position] = 1.0 if later else 0.0
+        worst = int(np.argmin(margins))
+        if margins[worst] > 0:
+            break
+        del kept[worst]
+    renumber = {j: position for position, j in enumerate(kept)}
+    trace = [(renumber[r], *rest) for r, *rest in trace if r in renumber]
+    return [rules[j] for j in kept], trace
+
+
+def _learn_class(counts: _TestCounts, positive, *, trace, j_pruning=False):
     """Separate-and-conquer for one class, Weka's exact procedure (module docstring).
 
     Returns ``(rules, steps, uncoverable)``: each rule as ``(test indices, p, t, rows)``, ``rows``
@@ -880,6 +974,10 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
             errors = float(weight[rule_rows][~positive[rule_rows]].sum())
         candidate = np.ones(test_attribute.size, dtype=bool)
         tests = []
+        if j_pruning:  # J of the empty rule is 0
+            n_E = float(rule_rows.size if weight is None else weight[rule_rows].sum())
+            n_E_positive = n_E - float(errors)
+            j_value, j_path, rows_path = 0.0, [], []
         while errors > tolerance:
             if len(tests) == n_testable:
                 break  # every attribute used: the rule stays imperfect, as in Weka
@@ -889,6 +987,12 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
                               p[candidate], t[candidate], best))
             if best < 0:
                 break  # no test reaches a positive (their remaining cells are all missing)
+            if j_pruning:
+                j_next = _j_measure(float(p[best]), float(t[best]), n_E, n_E_positive)
+                if j_pruning == "first" and j_next < j_value:
+                    break  # Bramer's J-pruning: the test would lower J; the rule stops here
+                j_value = j_next
+                j_path.append(j_next)
             attribute = test_attribute[best]
             tests.append(best)
             candidate[counts.test_start[attribute] : counts.test_start[attribute + 1]] = False
@@ -907,6 +1011,15 @@ def _learn_class(counts: _TestCounts, positive, *, trace):
                 p, t = p - p_dropped, t - t_dropped
             stepped.append((best, p, t))
             rule_rows = kept
+            if j_pruning:
+                rows_path.append(rule_rows)
+        if j_pruning == "max" and tests:
+            # Jmax-pruning: the rule grown in full, cut after its test of largest J (first on ties).
+            k = int(np.argmax(j_path)) + 1
+            if k < len(tests):
+                tests, stepped = tests[:k], stepped[:k]
+                _, p, t = stepped[-1]
+                rule_rows = rows_path[k - 1]
         if not tests and errors > tolerance:
             # No test covers any remaining positive: stop (an empty rule would cover everything).
             left = in_E & positive

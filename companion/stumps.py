@@ -77,11 +77,13 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
+from companion.preprocessing import numeric_input
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
 from companion.interpretable import (
+    beats_default_class,
     InterpretableMixin,
     binary_only_error,
     check_numeric_input,
@@ -93,6 +95,7 @@ from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_inte
 
 __all__ = [
     "SetCoveringStumps",
+    "SortCache",
     "OccamStumps",
     "PacBayesStumps",
     "STUMP_LEARNERS",
@@ -549,7 +552,7 @@ def _is_whole(X):
     return True
 
 
-#: Budget of the sorted-order cache (bytes of the arrays it keeps, see :class:`_SortCache`).
+#: Budget of a sorted-order cache (bytes of the arrays it keeps, see :class:`SortCache`).
 SORT_CACHE_BYTES = 64 * 2**20
 
 
@@ -571,12 +574,15 @@ class _SortedColumns:
         return self._rank
 
 
-class _SortCache:
-    """The last few :class:`_SortedColumns` of the SC fits, by content of ``X``.
+class SortCache:
+    """The last few sorted orders of SC fits, by content of ``X``: an explicit, caller-owned cache.
 
     Cross-validation and grid searches fit the same training rows again and again (every
     ``(p, s)`` of a grid on the same fold); the sort of every attribute (and the ranks) does not
-    depend on the parameters, so it is computed once per distinct ``X`` (and tie tolerance). An
+    depend on the parameters, so with a cache it is computed once per distinct ``X`` (and tie
+    tolerance). There is no module-level cache: a fit sorts afresh unless the caller passes one,
+    ``SetCoveringStumps().fit(X, y, sort_cache=cache)`` (:func:`fit_by_bound` makes one for its
+    grid), so no fit's time or memory depends on an earlier fit it did not share a cache with. An
     entry is reused only when its own copy of ``X`` equals the new input exactly; its arrays are
     read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
     within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
@@ -585,9 +591,25 @@ class _SortCache:
 
     def __init__(self):
         self._entries = []  # most recent last: (X copy, tol, _SortedColumns, nbytes)
+        self.hits = 0  # how many fits reused a stored order
         self._lock = threading.Lock()
 
     def get(self, X, tol, low, high):
+        """The sorted order of ``X`` under tie tolerance ``tol``: stored, or computed and stored.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n_samples, n_features)
+        tol : float
+            Tie tolerance of the runs.
+        low, high : float
+            The range of ``X`` (the key width of the sort).
+
+        Returns
+        -------
+        object
+            The order, the run ends and the near-tie columns of ``X`` (read-only).
+        """
         budget = SORT_CACHE_BYTES
         size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1 + 4)  # X, order, run_end, ranks
         if size == 0 or 4 * size > budget:
@@ -597,6 +619,7 @@ class _SortCache:
                 kept = entry[0]
                 if entry[1] == tol and kept.shape == X.shape and np.array_equal(kept[0], X[0]) and np.array_equal(kept, X):
                     self._entries.append(self._entries.pop(index))
+                    self.hits += 1
                     return entry[2]
         columns = _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
         copy = np.array(X, order="C", copy=True)
@@ -608,11 +631,9 @@ class _SortCache:
         return columns
 
     def clear(self):
+        """Forget every stored order."""
         with self._lock:
             self._entries.clear()
-
-
-_SORT_CACHE = _SortCache()
 
 
 def _pick(utility, q, r, tie_breaking):
@@ -667,8 +688,12 @@ _SHARED_PARAMETERS = """\
         (:func:`companion.numerics.first_near_min`) — the model selection by the bound that
         Paper 05, Section VI, aims at ("a conjunction of decision stumps that minimizes the
         respective risk bounds for each approach"); free, as each bound holds for every prefix at
-        once. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
-        such; use it to select the length yourself (``staged_predict``, :meth:`truncated`,
+        once. Then, for users' tables, the chosen stumps must beat the default class on 3 inner
+        folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error
+        rule), else the model keeps no stump and predicts the (weighted) majority class,
+        ``fallback_class_``, printed ``always C`` with a
+        :class:`companion.interpretable.SingleClassWarning`. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
+        such (no fallback; what notebook 05 uses); use it to select the length yourself (``staged_predict``, :meth:`truncated`,
         :func:`fit_by_bound`).
     stop_idle : bool, default=True
         Stop the greedy before an *idle* stump, one that would change no training prediction
@@ -715,6 +740,9 @@ _SHARED_ATTRIBUTES = """\
     default_class_ : object
         The label of the empty model (no stump): ``classes_[1]`` for a conjunction (the empty
         conjunction holds), ``classes_[0]`` for a disjunction.
+    fallback_class_ : object or None
+        With ``length="bound"``: the majority class the model fell back to when its stumps did
+        not beat it on inner folds (then it keeps no stump and always predicts it); else None.
 """
 
 _SAMPLE_WEIGHT_DOC = """\
@@ -828,14 +856,18 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
       These are frequencies, not the rule: ``predict`` is the conjunction itself, and it equals
       the argmax of ``predict_proba`` only where a cell's majority agrees with the rule.
 
-    Text: ``to_text(feature_names=None, *, decimals=None)``: thresholds with ``decimals`` places
-    (None: four significant digits), e.g. ``age > 54.5 AND smoker <= 0``.
+    Text: ``to_text(feature_names=None, *, decimals=None, show_class=True)``: thresholds with
+    ``decimals`` places (None: four significant digits) and the class each outcome predicts,
+    e.g. ``IF age > 54.5 AND smoker <= 0.5 THEN sick ELSE healthy`` (a disjunction: ``IF a OR b
+    THEN ...``); ``show_class=False`` prints the conjunction alone (``age > 54.5 AND smoker <=
+    0.5``, the form notebook 05's tables hold).
     """
 
     # sklearn's check_decision_proba_consistency passes on its data (one stump), but
     # decision_function (stumps of the rule) and predict_proba (frequencies of the cell) may rank
     # examples differently in general; both are documented above.
     _sklearn_check_exemptions: dict = {}
+    _text_option_constraints = {"show_class": ["boolean"]}
     #: Fitted arrays with one entry per stump (cut by :meth:`truncated`).
     _per_stump_attributes = ("features_", "thresholds_", "directions_", "intervals_")
     #: Fitted arrays indexed by the prefix length ``k = 0 .. n_stumps`` (cut by :meth:`truncated`).
@@ -948,7 +980,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # ----------------------------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, *, sort_cache=None):
         """Learn the stumps greedily, compute the bound along the path and choose the length.
 
         Parameters
@@ -959,15 +991,26 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Two classes, any label type.
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights, read as frequencies (see the class docstring); None: all 1.
+        sort_cache : SortCache, optional
+            SC only: a cache of sorted orders shared by the caller's fits on the same rows (a
+            grid, :func:`fit_by_bound`); None sorts afresh. The model is the same either way.
 
         Returns
         -------
         self : object
             The fitted learner.
         """
+        self._sort_cache = sort_cache
+        try:
+            return self._fit(X, y, sample_weight)
+        finally:
+            del self._sort_cache
+
+    def _fit(self, X, y, sample_weight):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         name = type(self).__name__
+        X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, name)
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -977,6 +1020,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         prior_n = self._prior_n(X.shape[1])
         self._check_own_params()
         weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        given = (X, y, None if sample_weight is None else weight.copy())  # for the fallback check
         if self.class_weight is not None:
             weight = weight * compute_sample_weight(self.class_weight, y)
         kept = weight > 0  # _check_sample_weight refuses all-zero weights
@@ -1002,17 +1046,36 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if self.length == "bound":
             n_stumps = first_near_min(self._model_selection_path())
         self._cut(n_stumps)
+        # After the bound path (SC's compression set is found by the observed thresholds).
+        self.thresholds_ = np.asarray(self._place_thresholds(X, self.features_, self.thresholds_), dtype=float)
         if rows is not None and hasattr(self, "compression_set_"):
             self.compression_set_ = rows[self.compression_set_]  # indices of the rows given to fit
         cells = self._cells(X)
         n_cells = self.features_.size + 1
         counts = np.bincount(cells * 2 + positive, weights=weight, minlength=2 * n_cells).reshape(n_cells, 2)
         self.cell_counts_ = _whole(counts)
+        self.fallback_class_ = None
+        reason = ""
+        if (self.length == "bound" and self.features_.size and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, *given)):
+            # The chosen stumps lose to the default class on inner folds: keep none, predict the
+            # (weighted) majority class, which the empty conjunction cannot always say.
+            totals = counts.sum(axis=0)
+            self.fallback_class_ = self.classes_[int(np.argmax(totals))]
+            self._cut(0)
+            self.cell_counts_ = _whole(totals[None, :])
+            reason = f" ({name}'s stumps did not beat it on inner folds: it fell back to the default class)"
+        # On the training rows of positive weight (the zero-weight rows were dropped above).
+        self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]), reason=reason)
         return self
 
     def _greedy(self, X, labels, weight):
         """``(features, thresholds, directions, intervals)`` of the learned conjunction."""
         raise NotImplementedError
+
+    def _place_thresholds(self, X, features, thresholds):
+        """The thresholds the model keeps (SC may move them to midpoints; the others keep theirs)."""
+        return thresholds
 
     def _used_mask(self, utility, used):
         if not self.reuse_features:
@@ -1079,7 +1142,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _check_X(self, X):
         check_is_fitted(self)
-        return validate_data(self, X, reset=False, dtype=np.float64)
+        return validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
 
     def _staged_internal_one(self, X):
         """(n_samples, n_stumps + 1) bool: the learned (internal) conjunction of each prefix says 1."""
@@ -1098,6 +1161,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self._staged_internal_one(X)[:, 1:].sum(axis=1)
 
     def _to_labels(self, internal_one):
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(internal_one.shape, self.fallback_class_, dtype=self.classes_.dtype)
         positive = internal_one if self.model_type == "conjunction" else ~internal_one
         return self.classes_[positive.astype(np.int64)]
 
@@ -1139,6 +1204,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Positive iff :meth:`predict` says ``classes_[1]``; never 0.
         """
         X = self._check_X(X)
+        if getattr(self, "fallback_class_", None) is not None:
+            return np.full(X.shape[0], 0.5 if self.fallback_class_ == self.classes_[1] else -0.5)
         if self.features_.size == 0:
             internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
         else:
@@ -1241,10 +1308,16 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             texts.append(f"{feature_names[feature]} {op} {_number(threshold, decimals)}" + self._threshold_note(a, b, decimals))
         return texts
 
-    def _render_text(self, feature_names, *, decimals=None):
+    def _render_text(self, feature_names, *, decimals=None, show_class=True):
+        if getattr(self, "fallback_class_", None) is not None:
+            return f"always {self.fallback_class_!s}"
         if self.features_.size == 0:
             return f"always {self.default_class_!s}"
-        return (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
+        rule = (" AND " if self.model_type == "conjunction" else " OR ").join(self._stump_texts(feature_names, decimals))
+        if not show_class:
+            return rule
+        # Both model types output classes_[1] when the rule holds (all stumps / any stump).
+        return f"IF {rule} THEN {self.classes_[1]!s} ELSE {self.classes_[0]!s}"
 
     def _threshold_note(self, a, b, decimals):
         """Text after a stump (none for hard thresholds)."""
@@ -1265,6 +1338,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "feature_range": self.feature_range_,
             "prior_n_features": int(self.prior_n_features_),
             "cell_counts": self.cell_counts_,
+            "fallback_class": jsonable(getattr(self, "fallback_class_", None)),
         }
         for name in self._path_attributes:
             model[name.rstrip("_")] = getattr(self, name)
@@ -1294,6 +1368,9 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
             if name not in _BaseStumpConjunction._per_stump_attributes:
                 setattr(self, name, np.asarray(model[name.rstrip("_")], dtype=np.int64))
         self.default_class_ = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
+        fallback = model.get("fallback_class")
+        self.fallback_class_ = None if fallback is None else self.classes_[
+            np.flatnonzero(self.classes_.astype(object) == fallback)[0]]
         self.complexity_ = int(self.features_.size)
         self.bound_ = float(self.bound_path_[-1])
 
@@ -1341,6 +1418,14 @@ class SetCoveringStumps(_BaseStumpConjunction):
     Parameters
     ----------
     [shared parameters]
+    threshold : {"midpoint", "observed"}, default="midpoint"
+        Where a stump's threshold sits between the compression example's value ``v`` and the
+        next larger training value ``v'`` of its column, two placements that classify every
+        training row alike: ``"midpoint"``, ``(v + v') / 2`` (readable, and halfway for unseen
+        values, as trees place theirs); ``"observed"``, ``v`` itself (Paper 05's reconstruction
+        from the compression set, pyscm-ml's threshold; notebook 05 passes it). The bound is
+        computed on the training rows, which both classify alike; strictly it is the bound of
+        the ``"observed"`` classifier.
 
     Attributes
     ----------
@@ -1356,12 +1441,44 @@ class SetCoveringStumps(_BaseStumpConjunction):
     >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
     >>> model = SetCoveringStumps().fit(X, [0, 0, 1, 1])
     >>> model.to_text(), model.complexity_
-    ('x0 > 2', 1)
+    ('IF x0 > 2.5 THEN 1 ELSE 0', 1)
+    >>> SetCoveringStumps(threshold="observed").fit(X, [0, 0, 1, 1]).to_text(show_class=False)
+    'x0 > 2'
     """
 
     _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "compression_set_")
     _sklearn_check_exemptions = {"check_class_weight_classifiers": _CLASS_WEIGHT_CHECK_REASON}
-    # The parameters are exactly the shared ones: the base's __init__ is SC's.
+
+    _parameter_constraints: dict = {
+        **_BaseStumpConjunction._parameter_constraints,
+        "threshold": [StrOptions({"midpoint", "observed"})],
+    }
+
+    def __init__(self, *, model_type="conjunction", p=1.0, s=10, delta=0.05, tie_breaking="pyscm",
+                 reuse_features=False, prior_n_features=None, feature_range=None, length="bound",
+                 stop_idle=True, class_weight=None, threshold="midpoint"):
+        super().__init__(model_type=model_type, p=p, s=s, delta=delta, tie_breaking=tie_breaking,
+                         reuse_features=reuse_features, prior_n_features=prior_n_features,
+                         feature_range=feature_range, length=length, stop_idle=stop_idle,
+                         class_weight=class_weight)
+        self.threshold = threshold
+
+    def _place_thresholds(self, X, features, thresholds):
+        """``threshold="midpoint"``: each threshold moved from the compression example's value
+        to the midpoint between it and the next larger training value of its column, which
+        sends every training row to the same side (so the greedy, the training errors and the
+        bound path are unchanged) and prints a value between two observed ones (``x > 0.5`` on a
+        0/1 column, not ``x > 0``); a value that is its column's largest stays. ``"observed"``:
+        the compression example's value itself, pyscm-ml's and the paper's threshold (what
+        notebook 05 uses)."""
+        if self.threshold == "observed":
+            return thresholds
+        placed = []
+        for feature, value in zip(features, thresholds):
+            column = X[:, feature]
+            above = column[column > value]
+            placed.append(float(value) if above.size == 0 else float(value + (above.min() - value) / 2))
+        return placed
 
     def _greedy(self, X, labels, weight):
         """SC greedy: attributes sorted once, removed examples zeroed in place.
@@ -1377,7 +1494,11 @@ class SetCoveringStumps(_BaseStumpConjunction):
             low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
         else:
             low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
-        columns_sorted = _SORT_CACHE.get(X, tol, low, high)
+        cache = getattr(self, "_sort_cache", None)
+        columns_sorted = (
+            cache.get(X, tol, low, high) if cache is not None
+            else _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))
+        )
         order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
         if near_ties.size:
             run_end = run_end.copy()  # the runs of these columns follow the examples in play
@@ -1928,8 +2049,9 @@ def fit_by_bound(estimator, X, y, param_grid):
     model_types = {point.get("model_type", estimator.get_params()["model_type"]) for point in points}
     delta = estimator.get_params()["delta"] / max(len(model_types), 1)
     models, sizes, bounds = [], [], []
+    cache = SortCache()  # the grid's fits share the sorted orders of X (SC)
     for params in points:
-        model = clone(estimator).set_params(**params, delta=delta).fit(X, y)
+        model = clone(estimator).set_params(**params, delta=delta).fit(X, y, sort_cache=cache)
         path = np.asarray(model._model_selection_path(), dtype=float)
         size = first_near_min(path)  # fewest stumps among the (near-)minimal bounds
         models.append(model)

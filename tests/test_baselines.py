@@ -18,13 +18,13 @@ import pandas as pd
 import pytest
 from sklearn.compose import ColumnTransformer
 from sklearn.datasets import load_breast_cancer, load_wine
-from sklearn.model_selection import StratifiedKFold, cross_val_score
+from sklearn.model_selection import StratifiedKFold, cross_val_score, cross_validate
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, OrdinalEncoder
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from companion.baselines import OneR, OrderedRipper, PrunedDecisionTree, leaf_monomial, tree_leaf_paths
-from companion.interpretable import pipeline_text
+from companion.interpretable import SingleClassWarning, pipeline_text
 from companion.led import make_led_digits
 from companion.preprocessing import MANY_VALUES, MISSING_VALUE_NAME
 from companion.prism import Prism
@@ -139,7 +139,7 @@ def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
     y = np.where(rng.random(n) < 0.6, np.where(X[:, 0] == 1, "a", "b"), rng.choice(["a", "b", "c"], n))
     max_alphas = [8, 2, 3, 20][seed % 4]
     expected, alpha = naive_cost_complexity_cart(X, y, seed, max_alphas)
-    model = PrunedDecisionTree(pruning="cost_complexity_cv", max_alphas=max_alphas, random_state=seed).fit(X, y)
+    model = PrunedDecisionTree(fallback=None, pruning="cost_complexity_cv", max_alphas=max_alphas, random_state=seed).fit(X, y)
     assert model.ccp_alpha_ == alpha
     Xt = rng.integers(0, 3, size=(200, 4)).astype(float)
     np.testing.assert_array_equal(model.predict(Xt), expected.predict(Xt))
@@ -150,15 +150,15 @@ def test_cost_complexity_cv_equals_the_former_paper04_cart(seed):
 def test_pruning_parameters_are_checked():
     X, y = make_led_digits(60, random_state=0)
     with pytest.raises(ValueError, match="The 'pruning' parameter of PrunedDecisionTree must be a str among"):
-        PrunedDecisionTree(pruning="pessimistic").fit(X, y)
+        PrunedDecisionTree(fallback=None, pruning="pessimistic").fit(X, y)
     with pytest.raises(ValueError, match=r"The 'max_alphas' parameter of PrunedDecisionTree must be an int in the range \[1, inf\). Got 0"):
-        PrunedDecisionTree(pruning="cost_complexity_cv", max_alphas=0).fit(X, y)
+        PrunedDecisionTree(fallback=None, pruning="cost_complexity_cv", max_alphas=0).fit(X, y)
     # Missing values are routed by scikit-learn's tree in both modes; the leaves' conditions
     # send them where the tree does.
     X_nan = X.astype(float)
     X_nan[np.random.default_rng(0).random(X.shape) < 0.2] = np.nan
     for pruning in ("errors", "cost_complexity_cv"):
-        model = PrunedDecisionTree(pruning=pruning, random_state=0).fit(X_nan, y)
+        model = PrunedDecisionTree(fallback=None, pruning=pruning, random_state=0).fit(X_nan, y)
         np.testing.assert_array_equal(model.leaves_[model._reached(X_nan)], _pruned_leaf_by_path(model, X_nan))
 
 
@@ -176,7 +176,7 @@ def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(300, 3))
     y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5) | (X[:, 2] > 1)).astype(int)
-    model = PrunedDecisionTree(max_depth=5, random_state=0).fit(X, y)
+    model = PrunedDecisionTree(fallback=None, max_depth=5, random_state=0).fit(X, y)
     thresholds = [t for conditions in model.leaf_conditions_ for _, _, t in conditions]
     features = [f for conditions in model.leaf_conditions_ for f, _, _ in conditions]
     # The case that matters is there: a threshold whose float32 rounding lies above it.
@@ -195,7 +195,7 @@ def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
 
 def test_pruned_tree_leaf_order_and_size():
     X, y = make_led_digits(400, random_state=3)
-    tree = PrunedDecisionTree(max_depth=4, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(fallback=None, max_depth=4, random_state=0).fit(X, y)
     structure = tree.full_tree_.tree_
     walked = naive_leaf_paths(structure, cut=np.isin(np.arange(structure.node_count), tree.leaves_))
     assert [node for node, _ in walked] == tree.leaves_[::-1].tolist()  # leaves_ runs right to left
@@ -371,7 +371,7 @@ def test_pruned_tree_minimises_leaves_plus_errors(rng, depth):
     y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "a", "b")
     y = np.where(rng.random(150) < 0.2, np.where(y == "a", "b", "a"), y)
     for leaf_cost in (0.0, 1.0, 3.0):
-        pruned = PrunedDecisionTree(max_depth=depth, leaf_cost=leaf_cost, random_state=0).fit(X, y)
+        pruned = PrunedDecisionTree(fallback=None, max_depth=depth, leaf_cost=leaf_cost, random_state=0).fit(X, y)
         errors = int(np.sum(pruned.predict(X) != y))
         assert errors == pruned.n_errors_
         assert pruned.risk_ == pytest.approx(leaf_cost * pruned.n_leaves_ + errors)
@@ -394,18 +394,19 @@ def test_pruned_tree_proba_is_laplace_leaf_frequency_by_hand():
     # x = 0: a, a, b; x = 1: b, b, b, a. leaf_cost = 0 keeps the split: two leaves.
     X = np.array([[0], [0], [0], [1], [1], [1], [1]])
     y = np.array(["a", "a", "b", "b", "b", "b", "a"])
-    tree = PrunedDecisionTree(leaf_cost=0.0, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(fallback=None, leaf_cost=0.0, random_state=0).fit(X, y)
     assert tree.n_leaves_ == 2
     proba = tree.predict_proba(np.array([[0], [1]]))
     expected = [[Fraction(3, 5), Fraction(2, 5)], [Fraction(2, 6), Fraction(4, 6)]]
     np.testing.assert_array_equal(proba, np.array(expected, dtype=float))
     np.testing.assert_array_equal(tree.decision_function(np.array([[0], [1]])), [-1 / 5, 2 / 6])
     # leaf_cost = 2 prunes to the root: one leaf, 3 a and 4 b -> (4/9, 5/9), decision (4 - 3)/9
-    root = PrunedDecisionTree(leaf_cost=2.0, random_state=0).fit(X, y)
-    assert root.n_leaves_ == 1
+    with pytest.warns(SingleClassWarning, match="PrunedDecisionTree predicts b for every training row"):
+        root = PrunedDecisionTree(fallback=None, leaf_cost=2.0, random_state=0).fit(X, y)
+    assert root.n_leaves_ == 1 and root.single_class_ == "b" and tree.single_class_ is None
     np.testing.assert_array_equal(root.predict_proba(X), np.tile([4 / 9, 5 / 9], (7, 1)))
     np.testing.assert_array_equal(root.decision_function(X[:1]), [1 / 9])
-    assert root.to_text() == "if always: predict b (4 of 7 training examples)"
+    assert root.to_text() == "always b"  # one class everywhere: the package's constant text
 
 
 def test_pruned_tree_scores_agree_with_predict(rng):
@@ -413,7 +414,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
     y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "yes", "no")
     y = np.where(rng.random(200) < 0.25, np.where(y == "yes", "no", "yes"), y)
     y[:4] = ["yes", "no", "yes", "no"]
-    tree = PrunedDecisionTree(max_depth=4, leaf_cost=0.0, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(fallback=None, max_depth=4, leaf_cost=0.0, random_state=0).fit(X, y)
     scores = tree.decision_function(X)
     assert scores.shape == (200,)
     np.testing.assert_array_equal(np.where(scores > 0, "yes", "no"), tree.predict(X))
@@ -421,7 +422,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(tree.classes_[proba.argmax(axis=1)], tree.predict(X))
     X_wine, y_wine = load_wine(return_X_y=True)
-    multi = PrunedDecisionTree(max_depth=3, random_state=0).fit(X_wine, y_wine)
+    multi = PrunedDecisionTree(fallback=None, max_depth=3, random_state=0).fit(X_wine, y_wine)
     proba = multi.predict_proba(X_wine)
     assert proba.shape == (len(y_wine), 3)
     np.testing.assert_array_equal(multi.classes_[proba.argmax(axis=1)], multi.predict(X_wine))
@@ -430,7 +431,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
 
 def test_pruned_tree_on_breast_cancer_roc_auc_and_log_loss():
     X, y = load_breast_cancer(return_X_y=True)
-    tree = PrunedDecisionTree(max_depth=4, random_state=0)
+    tree = PrunedDecisionTree(fallback=None, max_depth=4, random_state=0)
     auc = cross_val_score(tree, X, y, cv=3, scoring="roc_auc")
     assert np.all(np.isfinite(auc)) and auc.mean() > 0.9
     loss = cross_val_score(tree, X, y, cv=3, scoring="neg_log_loss")
@@ -441,32 +442,32 @@ def test_pruned_tree_text_counts_columns_from_zero_and_uses_frame_names():
     age = np.arange(100.0) % 50 + 30
     frame = pd.DataFrame({"age": age, "income": np.arange(100.0) % 7})
     y = np.where(age > 54, "sick", "well")
-    tree = PrunedDecisionTree(random_state=0).fit(frame, y)
+    tree = PrunedDecisionTree(fallback=None, random_state=0).fit(frame, y)
     assert tree.to_text() == str(tree) == (
         "if age <= 54.5: predict well (50 of 50 training examples)\n"
         "if age > 54.5: predict sick (50 of 50 training examples)"
     )
-    plain = PrunedDecisionTree(random_state=0).fit(frame.to_numpy(), y)
+    plain = PrunedDecisionTree(fallback=None, random_state=0).fit(frame.to_numpy(), y)
     assert plain.to_text().splitlines()[0].startswith("if x0 <= 54.5")  # column 0, not "x1"
     assert tree.to_text(["AGE", "INCOME"]).startswith("if AGE <= 54.5")
     mixed = frame.assign(city=np.where(age > 54, "Paris", "Nice"))
     pipe = make_pipeline(
         ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
-        PrunedDecisionTree(random_state=0),
+        PrunedDecisionTree(fallback=None, random_state=0),
     ).fit(mixed, y)
     assert any(name in pipeline_text(pipe) for name in ("num__age", "cat__city_Nice", "cat__city_Paris"))
     # A nominal column is one-hot encoded by the tree itself, and named value by value.
-    direct = PrunedDecisionTree(random_state=0).fit(mixed, y)
+    direct = PrunedDecisionTree(fallback=None, random_state=0).fit(mixed, y)
     assert "city=" in direct.to_text() or "age" in direct.to_text()
     assert direct.score(mixed, y) == 1.0
-    assert PrunedDecisionTree(random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
+    assert PrunedDecisionTree(fallback=None, random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
     assert tree.to_text(decimals=0).startswith("if age <= 54")  # 54.5 rounded half to even
 
 
 def test_pruned_tree_accepts_numpy_scalars():
     X, y = make_led_digits(300, random_state=2)
-    plain = PrunedDecisionTree(max_depth=3, leaf_cost=1.0, random_state=0).fit(X, y)
-    numpy = PrunedDecisionTree(max_depth=np.int64(3), leaf_cost=np.float32(1.0), random_state=np.int64(0)).fit(X, y)
+    plain = PrunedDecisionTree(fallback=None, max_depth=3, leaf_cost=1.0, random_state=0).fit(X, y)
+    numpy = PrunedDecisionTree(fallback=None, max_depth=np.int64(3), leaf_cost=np.float32(1.0), random_state=np.int64(0)).fit(X, y)
     assert plain.to_text() == numpy.to_text() and plain.risk_ == numpy.risk_
 
 
@@ -510,10 +511,14 @@ def test_wine_with_a_discretizer_reaches_the_acceptance_accuracy():
     # ("If x12 = 1035.0 then 0"), 0.635 accuracy. Now every numeric column is binned.
     X, y = load_wine(return_X_y=True, as_frame=True)
     folds = StratifiedKFold(n_splits=10, shuffle=True, random_state=0)
-    model = Prism(discretizer=quantile_bins())
+    model = Prism(discretizer=quantile_bins(), pruning=None)  # Cendrowska's PRISM, every rule kept
     accuracy = cross_val_score(model, X, y, cv=folds).mean()
     assert accuracy >= 0.85, accuracy
     assert round(accuracy, 3) == 0.904
+    # The default J-pruned rules: a third of the literals for 5.6 points on these bins.
+    pruned = cross_validate(Prism(discretizer=quantile_bins()), X, y, cv=folds, return_estimator=True)
+    assert round(pruned["test_score"].mean(), 3) == 0.848
+    assert np.mean([m.complexity_ for m in pruned["estimator"]]) < 0.5 * model.fit(X, y).complexity_
     # The same numbers as a plain array: binned too, same folds, same accuracy.
     assert cross_val_score(model, X.to_numpy(), y.to_numpy(), cv=folds).mean() == accuracy
     fitted = model.fit(X, y)
@@ -567,13 +572,13 @@ def test_float_codes_in_a_dataframe_are_numeric_by_dtype(cls):
 def test_plain_arrays_of_codes_without_a_discretizer():
     X = np.array([[0, 1], [1, 1], [2, 0], [0, 0]])
     y = np.array([0, 1, 1, 0])
-    model = Prism(discretizer=None).fit(X, y)  # no dtype per column: numbers are read as integer codes
+    model = Prism(discretizer=None, pruning=None).fit(X, y)  # no dtype per column: numbers are read as integer codes
     assert model.encoding_.numeric_columns == []
     assert model.score(X, y) == 1.0
     with pytest.raises(ValueError, match=r"column 'x1' holds numbers that are not finite integer codes.*discretizer="):
         Prism(discretizer=None).fit(X + np.array([0, 0.5]), y)
     # ... unless declared nominal, which takes each number as a value.
-    assert Prism(categorical_features=np.str_("all")).fit(X + np.array([0, 0.5]), y).score(X + [0, 0.5], y) == 1.0
+    assert Prism(categorical_features=np.str_("all"), pruning=None).fit(X + np.array([0, 0.5]), y).score(X + [0, 0.5], y) == 1.0
     # With a discretiser every column of numbers is binned.
     assert Prism(discretizer=quantile_bins(2)).fit(X, y).encoding_.numeric_columns == [0, 1]
 
@@ -639,7 +644,7 @@ def test_bad_column_kinds(cls, params, error, pattern):
 def test_prism_predict_proba_by_hand():
     X = pd.DataFrame({"a": pd.Categorical(list("uuuvv"), categories=list("uvw"))})
     y = np.array(["p", "p", "q", "q", "q"])
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     # p first: "a = u" is the best test (2/3) and the attributes run out; then for q, "a = v"
     # (2/2), then "a = u" (1/3) for the q left in u, which "a = u -> p" reaches first.
     assert model.to_text() == "If a = u then p\nIf a = v then q\nIf a = u then q"
@@ -648,7 +653,7 @@ def test_prism_predict_proba_by_hand():
     expected = [[3 / 5, 2 / 5], [1 / 4, 3 / 4], [3 / 7, 4 / 7]]  # w: no rule, the training set's
     np.testing.assert_allclose(model.predict_proba(new), expected)
     assert list(model.predict(new)) == ["p", "q", "q"]  # w: the default class, argmax of its row
-    unclassified = Prism(uncovered="unclassified").fit(X, y)
+    unclassified = Prism(uncovered="unclassified", pruning=None).fit(X, y)
     np.testing.assert_allclose(unclassified.predict_proba(new), expected)
 
 
@@ -712,7 +717,7 @@ def test_text_names_the_columns(cls):
 
 def test_weka_layout_takes_names_too():
     X, y = people()
-    model = Prism(discretizer=quantile_bins()).fit(X, y)
+    model = Prism(discretizer=quantile_bins(), pruning=None).fit(X, y)
     text = model.to_text(["A", "I", "C", "S"], weka_layout=True)
     assert text.startswith("Prism rules\n----------\nIf S = False then healthy\n")
     with pytest.raises(TypeError):
@@ -732,7 +737,7 @@ def test_pipeline_names_reach_the_model(cls):
 def test_numpy_scalars_in_parameters():
     X, y = people(n=80)
     model = Prism(
-        missing=np.str_("value"), uncovered=np.str_("unclassified"), keep_trace=np.True_,
+        missing=np.str_("value"), uncovered=np.str_("unclassified"), keep_trace=np.True_, pruning=None,
         discretizer=quantile_bins(np.int64(3)), categorical_features=np.array(["city", "smoker"]),
     ).fit(X, y)
     assert len(model.trace_) > 0 and model.encoding_.numeric_columns == [0, 1]
@@ -769,7 +774,8 @@ def _weighted_problem(seed, n=90):
 @pytest.mark.parametrize("seed", range(3))
 def test_integer_weights_are_duplicated_rows_and_zero_weights_dropped_rows(cls, seed):
     if cls is PrunedDecisionTree:  # a seeded tree: the same tie-breaks between equal splits
-        cls = functools.partial(PrunedDecisionTree, random_state=0)
+        # (fallback=None: the inner folds of the fallback check split rows, not weights)
+        cls = functools.partial(PrunedDecisionTree, random_state=0, fallback=None)
     X, y, weight = _weighted_problem(seed)
     X_new, _, _ = _weighted_problem(seed + 100, n=200)
     weighted = cls().fit(X, y, sample_weight=weight)

@@ -22,13 +22,13 @@ from companion.prism import Prism
 @pytest.fixture(scope="module")
 def lenses():
     X, y = load_contact_lenses()
-    return X, y, Prism(keep_trace=True).fit(X, y)
+    return X, y, Prism(pruning=None, keep_trace=True).fit(X, y)
 
 
 @pytest.fixture(scope="module")
 def weather():
     X, y = load_weather_nominal()
-    return X, y, Prism().fit(X, y)
+    return X, y, Prism(pruning=None).fit(X, y)
 
 
 def random_nominal(seed, n=60, d=4, k=3):
@@ -58,7 +58,7 @@ def naive_covers(model, X):
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_covers_matches_naive_loop_and_firing_rule(seed):
     X, y = random_nominal(seed)
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     covered = model.covers(X)
     np.testing.assert_array_equal(covered, naive_covers(model, X))
     first = np.where(covered.any(axis=1), covered.argmax(axis=1), -1)
@@ -69,7 +69,7 @@ def test_covers_matches_naive_loop_and_firing_rule(seed):
 def test_grown_on_reproduces_the_p_t_measured_at_fit(seed):
     """p/t of every rule over the E that grown_on rebuilds is the p/t recorded during fit."""
     X, y = random_nominal(seed)
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     covered, in_E = model.covers(X), model.grown_on(X)
     y_values = np.asarray(y, dtype=object)
     for j, rule in enumerate(model.rules_):
@@ -127,7 +127,7 @@ def test_rule_trace_second_hard_rule(lenses):
     with pytest.raises(TypeError, match="number"):
         paper02.rule_trace(model, "hard", "2")
     with pytest.raises(ValueError, match="keep_trace"):
-        paper02.rule_trace(Prism().fit(*load_contact_lenses()), "hard", 1)
+        paper02.rule_trace(Prism(pruning=None).fit(*load_contact_lenses()), "hard", 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def test_rule_coverage_detects_an_imperfect_rule():
     """Inconsistent data (two identical rows, different classes): a rule below 100 %."""
     X = pd.DataFrame({"a": pd.Categorical(["p", "p", "q"], categories=["p", "q"])})
     y = pd.Series(pd.Categorical(["A", "B", "B"], categories=["A", "B"]))
-    table = paper02.rule_coverage(Prism().fit(X, y), X, y)
+    table = paper02.rule_coverage(Prism(pruning=None).fit(X, y), X, y)
     assert (table["accuracy on all %"] < 100.0).any()
 
 

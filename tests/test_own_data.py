@@ -337,7 +337,10 @@ def column_pipeline(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_pipeline_text_names_columns_through_a_column_transformer(name, people):
     X, y = people
-    pipe = column_pipeline(name).fit(X, y)
+    pipe = column_pipeline(name)
+    if name == "Prism":  # on these bins no rule beats the majority class: the default list falls back
+        pipe.set_params(model__pruning=None)
+    pipe.fit(X, y)
     text = pipeline_text(pipe)
     assert re.search(r"\b(num__age|num__income|cat__city\w*|cat__smoker\w*)\b", text), text
     assert not DEFAULT_NAME.search(text), text
@@ -366,7 +369,10 @@ def test_learners_tagged_string_read_the_mixed_table_as_it_is(name, people):
 # e. string columns to numeric learners
 # ------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("name", NUMERIC)
-def test_numeric_learner_names_the_string_column(name, people):
+def test_numeric_learner_reads_the_string_column_through_the_one_pipeline(name, people):
+    # companion.preprocessing.NumericInput: the city's values become columns named after them.
     X, y = people
-    with pytest.raises(ValueError, match=r"(?s)'city'.*Encoder"):
-        learner(name).fit(X, y)
+    model = learner(name).fit(X, y)
+    assert model.input_encoder_ is not None
+    assert any(str(column).startswith("city=") for column in model.feature_names_in_)
+    assert len(model.predict(X)) == len(y)

@@ -373,9 +373,15 @@ def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
 
     frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
     y = np.arange(30) % 2
+    frame.loc[3, "age"] = np.nan
     for model in (KernelPerceptron(), MaximalMarginPerceptron(), MaskPerceptron()):
-        with pytest.raises(ValueError, match=rf"{type(model).__name__} needs numeric columns, but column 'city'"):
-            model.fit(frame, y)
+        # The one input pipeline (companion.preprocessing.NumericInput): the city's values and
+        # the missing age become columns named after them.
+        model.fit(frame, y)
+        assert list(model.feature_names_in_) == ["age", "city=Paris", "age=?"]
+        assert model.predict(frame).shape == (30,)
+    with pytest.raises(ValueError):
+        KernelPerceptron().fit(frame.to_numpy(), y)  # an array has no dtypes: still refused
     bits, y = noisy_boolean(rng)
     X = add_complemented_bits(bits)
     pairs = [
@@ -539,7 +545,7 @@ def test_fit_without_extended_gram_is_bit_identical_to_the_full_matrices(make, t
         bits[45:70] = bits[:25]  # duplicated inputs ...
         y = rng.integers(0, 2, 90)
         y[45:55] = 1 - y[:10]  # ... some with the other label
-        estimator = make().set_params(max_memory_gb=KERNEL_LAYOUTS[layout])
+        estimator = make().set_params(max_memory_gb=KERNEL_LAYOUTS[layout], fallback=None)  # the paper's model
         X = add_complemented_bits(bits) if estimator.kernel == "boolean" else bits + 0.3 * rng.normal(size=bits.shape)
         X[60:70] = X[:10]
         fitted = estimator.fit(X, y)

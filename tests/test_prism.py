@@ -59,7 +59,7 @@ def lenses():
 @pytest.fixture(scope="module")
 def fitted(lenses):
     X, y = lenses
-    return Prism(keep_trace=True).fit(X, y)
+    return Prism(pruning=None, keep_trace=True).fit(X, y)
 
 
 def test_the_nine_weka_rules(fitted):
@@ -132,13 +132,13 @@ def test_java_random_matches_java():
 def test_matches_naive_reference(rng, missing):
     for _ in range(60):
         X, y = random_nominal(rng, missing_rate=0.15)
-        model = Prism(missing=missing).fit(X, y)
+        model = Prism(pruning=None, missing=missing).fit(X, y)
         assert rules_as_tuples(model, X, y) == naive_prism(*as_codes(X, y, missing))
 
 
 def test_matches_naive_reference_on_larger_data(rng):
     X, y = random_nominal(rng, n=400, d=8)
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     assert rules_as_tuples(model, X, y) == naive_prism(*as_codes(X, y, "no_match"))
 
 
@@ -149,7 +149,7 @@ def test_cell_counts_follow_the_first_covering_rule(rng, missing):
     class and the rows no rule covers included."""
     for _ in range(30):
         X, y = random_nominal(rng, missing_rate=0.15)
-        model = Prism(missing=missing).fit(X, y)
+        model = Prism(pruning=None, missing=missing).fit(X, y)
         fired = model.firing_rule(X)
         classes = np.searchsorted(model.classes_, np.asarray(y, dtype=object))
         expected = np.zeros((len(model.rules_), len(model.classes_)), dtype=np.int64)
@@ -206,7 +206,7 @@ def consistent_nominal(rng, n=60, d=4):
 def test_consistent_data_perfect_rules_full_coverage_zero_error(rng):
     for _ in range(20):
         X, y = consistent_nominal(rng)
-        model = Prism().fit(X, y)
+        model = Prism(pruning=None).fit(X, y)
         assert all(rule.perfect for rule in model.rules_)
         fired = model.firing_rule(X)
         assert (fired >= 0).all()
@@ -226,8 +226,8 @@ def test_row_order_invariance(rng):
     for _ in range(10):
         X, y = random_nominal(rng, n=40, d=4)
         order = rng.permutation(len(y))
-        a = Prism().fit(X, y).to_text()
-        b = Prism().fit(X.iloc[order].reset_index(drop=True), y.iloc[order].reset_index(drop=True)).to_text()
+        a = Prism(pruning=None).fit(X, y).to_text()
+        b = Prism(pruning=None).fit(X.iloc[order].reset_index(drop=True), y.iloc[order].reset_index(drop=True)).to_text()
         assert a == b
 
 
@@ -238,8 +238,8 @@ def test_value_order_changes_tie_breaks_only(lenses):
         reordered[column] = reordered[column].cat.reorder_categories(
             list(reversed(reordered[column].cat.categories))
         )
-    model = Prism().fit(reordered, y)
-    assert model.to_text() != Prism().fit(X, y).to_text()  # tie-breaks moved
+    model = Prism(pruning=None).fit(reordered, y)
+    assert model.to_text() != Prism(pruning=None).fit(X, y).to_text()  # tie-breaks moved
     assert model.score(reordered, y) == 1.0  # contact lenses are consistent
     assert all(rule.perfect for rule in model.rules_)
 
@@ -247,7 +247,7 @@ def test_value_order_changes_tie_breaks_only(lenses):
 def test_missing_value_satisfies_no_test(rng):
     for _ in range(20):
         X, y = random_nominal(rng, n=40, d=3, missing_rate=0.3)
-        model = Prism(missing="no_match").fit(X, y)
+        model = Prism(pruning=None, missing="no_match").fit(X, y)
         codes = model.encoding_.transform(X.to_numpy(dtype=object))
         missing = X.isna().to_numpy()
         for rule in model.rules_:
@@ -257,7 +257,7 @@ def test_missing_value_satisfies_no_test(rng):
     # Treated as a value, the missing cell is a test of its own, declared last.
     X = pd.DataFrame({"a": ["u", "u", None, "v"]})
     y = pd.Series(["yes", "yes", "no", "no"])
-    as_value = Prism(missing="value").fit(X, y)
+    as_value = Prism(pruning=None, missing="value").fit(X, y)
     assert as_value.encoding_.values[0] == ["u", "v", MISSING_VALUE_NAME]
     assert "If a = ? then no" in as_value.to_text()
 
@@ -266,14 +266,14 @@ def test_uncoverable_positives_stop_the_class():
     # The only "yes" with an all-missing row can be reached by no test.
     X = pd.DataFrame({"a": ["u", None, "v"], "b": ["s", None, "r"]})
     y = pd.Series(["no", "yes", "no"])
-    model = Prism(missing="no_match").fit(X, y)
+    model = Prism(pruning=None, missing="no_match").fit(X, y)
     assert model.uncoverable_ == 1
     assert all(r.label == "no" for r in model.rules_)
 
 
 def test_rule_without_tests_when_only_the_class_is_left():
     # Weka: a rule grown on a set holding its class only has no test and covers everything.
-    model = Prism().fit(pd.DataFrame({"a": ["u", "v"]}), pd.Series(["k", "k"]))
+    model = Prism(pruning=None).fit(pd.DataFrame({"a": ["u", "v"]}), pd.Series(["k", "k"]))
     assert [r.conditions for r in model.rules_] == [()]
     assert model.rules_[0].to_text() == "k"
     assert list(model.predict(pd.DataFrame({"a": ["w"]}))) == ["k"]
@@ -283,8 +283,8 @@ def test_uncovered_policies():
     X = pd.DataFrame({"a": pd.Categorical(["u", "u", "v", "v", "v"], categories=["u", "v", "w"])})
     y = pd.Series(["p", "p", "q", "q", "q"])
     new = pd.DataFrame({"a": pd.Categorical(["w", "u"], categories=["u", "v", "w"])})
-    assert list(Prism().fit(X, y).predict(new)) == ["q", "p"]
-    unclassified = Prism(uncovered="unclassified").fit(X, y)
+    assert list(Prism(pruning=None).fit(X, y).predict(new)) == ["q", "p"]
+    unclassified = Prism(pruning=None, uncovered="unclassified").fit(X, y)
     assert list(unclassified.predict(new)) == [None, "p"]
     assert unclassified.coverage(new) == 0.5
 
@@ -292,17 +292,17 @@ def test_uncovered_policies():
 def test_integer_codes_and_string_arrays(rng):
     X = rng.integers(0, 3, size=(30, 3))
     y = (X[:, 0] == 1).astype(int)
-    model = Prism(categorical_features="all").fit(X, y)  # integer codes, declared nominal
+    model = Prism(pruning=None, categorical_features="all").fit(X, y)  # integer codes, declared nominal
     assert model.score(X, y) == 1.0
     assert str(model.rules_[0]).startswith("If x0 = ")
-    assert Prism(discretizer=None).fit(X, y).to_text() == model.to_text()  # codes without a discretiser
-    strings = Prism().fit(X.astype(str), y.astype(str))
+    assert Prism(pruning=None, discretizer=None).fit(X, y).to_text() == model.to_text()  # codes without a discretiser
+    strings = Prism(pruning=None).fit(X.astype(str), y.astype(str))
     assert strings.score(X.astype(str), y.astype(str)) == 1.0
 
 
 def test_disjunction_gives_the_two_rules():
     X, y = paper02.disjunction_data()
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     x_rules = [r.to_text() for r in model.rules_ if r.label == "x"]
     assert x_rules == ["If a = true and b = true then x", "If c = true and d = true then x"]
     codes = X.apply(lambda c: c.cat.codes)
@@ -319,11 +319,11 @@ def test_disjunction_gives_the_two_rules():
 def test_numeric_columns_are_refused_with_a_pointer_to_the_discretizer():
     X, y = load_iris()
     with pytest.raises(ValueError, match=r"(?s)nominal attributes only.*discretizer=KBinsDiscretizer"):
-        Prism(discretizer=None).fit(X, y)
+        Prism(pruning=None, discretizer=None).fit(X, y)
     with pytest.raises(ValueError, match="discretizer"):
         OneR(discretizer=None).fit(X, y)
     # By default both bin numbers at the MDL cut points.
-    assert Prism().fit(X, y).score(X, y) > 0.9 and OneR().fit(X, y).score(X, y) > 0.9
+    assert Prism(pruning=None).fit(X, y).score(X, y) > 0.9 and OneR().fit(X, y).score(X, y) > 0.9
 
 
 def test_discretizer_option():
@@ -331,7 +331,7 @@ def test_discretizer_option():
     discretizer = KBinsDiscretizer(
         n_bins=3, encode="ordinal", strategy="quantile", quantile_method="averaged_inverted_cdf"
     )
-    model = Prism(discretizer=discretizer).fit(X, y)
+    model = Prism(pruning=None, discretizer=discretizer).fit(X, y)
     assert model.score(X, y) > 0.8  # ZeroR: 1/3; imperfect rules on clashing bins cost the rest
     assert "[" in model.to_text()  # values printed as intervals
     assert not hasattr(discretizer, "bin_edges_")  # the given discretiser is cloned
@@ -355,18 +355,18 @@ def test_bad_parameters(lenses, params, error, pattern):
 def test_bad_input(lenses):
     X, y = lenses
     with pytest.raises(NotFittedError):
-        Prism().predict(X)
-    model = Prism().fit(X, y)
+        Prism(pruning=None).predict(X)
+    model = Prism(pruning=None).fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X.iloc[:, :2].to_numpy())
     with pytest.raises(ValueError, match="continuous|Unknown label type"):
-        Prism().fit(X, np.linspace(0, 1, len(y)))
+        Prism(pruning=None).fit(X, np.linspace(0, 1, len(y)))
 
 
 def test_trace_selects_the_rules_tests(rng):
     for _ in range(10):
         X, y = random_nominal(rng, n=40, d=4, missing_rate=0.1)
-        model = Prism(keep_trace=True).fit(X, y)
+        model = Prism(pruning=None, keep_trace=True).fit(X, y)
         chosen = model.trace_[model.trace_["selected"]]
         for index, rule in enumerate(model.rules_):
             steps = chosen[chosen["rule"] == index].sort_values("step")
@@ -384,7 +384,7 @@ def test_a_numeric_column_cut_into_one_bin_gets_no_test():
     y = np.where(X["k"] == "a", "p", "q")
     X.loc[:9, "income"] = np.nan
     y[:5] = "p"
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     assert model.encoding_.values[0] == [MISSING_VALUE_NAME]
     assert "(-inf, inf)" not in model.to_text()
     assert model.score(X, y) > 0.9
@@ -393,7 +393,7 @@ def test_a_numeric_column_cut_into_one_bin_gets_no_test():
 def test_missing_value_default_is_a_value_and_weka_is_a_parameter_away():
     X = pd.DataFrame({"a": ["u", "u", None, "v", None], "b": ["s", "r", "s", "r", "r"]})
     y = pd.Series(["yes", "yes", "no", "no", "no"])
-    assert Prism().missing == "value" and Prism().fit(X, y).encoding_.values[0][-1] == MISSING_VALUE_NAME
-    assert MISSING_VALUE_NAME not in Prism(missing="no_match").fit(X, y).encoding_.values[0]
+    assert Prism(pruning=None).missing == "value" and Prism(pruning=None).fit(X, y).encoding_.values[0][-1] == MISSING_VALUE_NAME
+    assert MISSING_VALUE_NAME not in Prism(pruning=None, missing="no_match").fit(X, y).encoding_.values[0]
     # A column without missing cells gets no "?" value.
-    assert MISSING_VALUE_NAME not in Prism().fit(X, y).encoding_.values[1]
+    assert MISSING_VALUE_NAME not in Prism(pruning=None).fit(X, y).encoding_.values[1]

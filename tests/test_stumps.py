@@ -84,14 +84,14 @@ def test_sc_matches_naive_greedy(rng, tie_breaking, p):
     for _ in range(6):
         X, y = random_data(rng)
         for reuse in (False, True):
-            model = SetCoveringStumps(**GREEDY, p=p, s=6, tie_breaking=tie_breaking, reuse_features=reuse).fit(X, y)
+            model = SetCoveringStumps(**GREEDY, threshold="observed", p=p, s=6, tie_breaking=tie_breaking, reuse_features=reuse).fit(X, y)
             assert stumps_of(model) == naive_cover_fit(X, y, p, 6, tie_breaking=tie_breaking, reuse=reuse)
 
 
 def test_sc_matches_naive_greedy_on_continuous_data(rng):
     X = rng.normal(size=(50, 30))
     y = (X[:, 3] - X[:, 7] + 0.5 * rng.normal(size=50) > 0).astype(int)
-    model = SetCoveringStumps(**GREEDY, p=1.5, s=5).fit(X, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed", p=1.5, s=5).fit(X, y)
     assert stumps_of(model) == naive_cover_fit(X, y, 1.5, 5)
 
 
@@ -107,7 +107,7 @@ def test_sc_matches_naive_greedy_on_wide_range_whole_numbers(rng, scale):
         if trial % 2:
             X = np.asfortranarray(X)
         for reuse in (False, True):
-            model = SetCoveringStumps(**GREEDY, p=1.0, s=6, reuse_features=reuse).fit(X, y)
+            model = SetCoveringStumps(**GREEDY, threshold="observed", p=1.0, s=6, reuse_features=reuse).fit(X, y)
             assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 6, reuse=reuse)
 
 
@@ -121,7 +121,7 @@ def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie
         X[:, 4] = -X[:, 0]
         y = (rng.random(40) < 0.5).astype(int)
         y[:2] = [0, 1]
-        model = SetCoveringStumps(**GREEDY, p=1.0, s=5, tie_breaking=tie_breaking).fit(X, y)
+        model = SetCoveringStumps(**GREEDY, threshold="observed", p=1.0, s=5, tie_breaking=tie_breaking).fit(X, y)
         assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 5, tie_breaking=tie_breaking)
         order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
         values = np.take_along_axis(X, order, axis=0)
@@ -130,29 +130,34 @@ def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie
 
 
 def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
-    """A refit on the same rows reuses the sorted order; an input differing in one cell (or changed
-    in place after the fit) is sorted afresh; the models equal those fitted without the cache."""
+    """A refit on the same rows reuses the sorted order of the cache it is given; an input
+    differing in one cell (or changed in place after the fit) is sorted afresh; the models equal
+    those fitted without a cache. There is no module-level cache."""
     from companion import stumps
+    from companion.stumps import SortCache
 
-    def fitted(X, y, **params):
-        model = SetCoveringStumps(**GREEDY, **params).fit(X, y)
+    assert not hasattr(stumps, "_SORT_CACHE")
+    cache = SortCache()
+
+    def fitted(X, y, cache=cache, **params):
+        model = SetCoveringStumps(**GREEDY, threshold="observed", **params).fit(X, y, sort_cache=cache)
         return stumps_of(model), model.bound_path_.tolist(), model.predict(X).tolist()
 
-    stumps._SORT_CACHE.clear()
     X, y = random_data(rng, m=60, n=20, levels=40)
     X = X * 1000.0 - 7000.0  # the 64-bit key path
     cached = [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)]
-    assert len(stumps._SORT_CACHE._entries) == 1
+    assert len(cache._entries) == 1 and cache.hits == 5
     changed = X.copy()
     changed[17, 3] += 1.0
     in_cache = fitted(changed, y, p=1.0, s=10)
-    assert len(stumps._SORT_CACHE._entries) == 2  # a miss: sorted afresh, then kept
+    assert len(cache._entries) == 2  # a miss: sorted afresh, then kept
     X[17, 3] += 1.0  # in place: the cache holds its own copy
     assert fitted(X, y, p=1.0, s=10) == in_cache
     X[17, 3] -= 1.0
+    assert [fitted(X, y, cache=None, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
     monkeypatch.setattr(stumps, "SORT_CACHE_BYTES", 0)
-    assert [fitted(X, y, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
-    assert fitted(changed, y, p=1.0, s=10) == in_cache
+    assert [fitted(X, y, cache=SortCache(), p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
+    assert fitted(changed, y, cache=SortCache(), p=1.0, s=10) == in_cache
 
 
 @pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])
@@ -183,7 +188,7 @@ def test_occam_reused_interval_codes_match_the_naive_greedy_on_long_paths(rng, e
 def test_occam_with_eta_zero_picks_the_sc_stumps(rng):
     X = rng.normal(size=(40, 15))
     y = (X[:, 2] > 0.2).astype(int)
-    sc = SetCoveringStumps(**GREEDY, s=4).fit(X, y)
+    sc = SetCoveringStumps(**GREEDY, threshold="observed", s=4).fit(X, y)
     occam = OccamStumps(**GREEDY, s=4, eta=0.0).fit(X, y)
     assert sc.features_.tolist() == occam.features_.tolist()
     np.testing.assert_array_equal(sc.predict(X), occam.predict(X))
@@ -285,7 +290,7 @@ def test_sc_step_scores_match_counts(rng):
 
 def test_sc_bound_and_compression_set(rng):
     X, y = random_data(rng, m=60, n=20)
-    model = SetCoveringStumps(**GREEDY, p=1.0, s=5).fit(X, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed", p=1.0, s=5).fit(X, y)
     k = model.features_.size
     assert model.compression_set_.size == k == np.unique(model.compression_set_).size
     # Each threshold is the attribute value of its compression example.
@@ -375,7 +380,7 @@ def test_any_labels_and_feature_names(rng):
     X = rng.normal(size=(40, 4))
     y = np.where(X[:, 2] > 0, "tumour", "normal")
     frame = pd.DataFrame(X, columns=["gA", "gB", "gC", "gD"])
-    model = SetCoveringStumps(**GREEDY).fit(frame, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed").fit(frame, y)
     assert set(model.predict(frame)) <= {"tumour", "normal"}
     assert "gC" in model.to_text()
     assert model.score(frame, y) == 1.0
@@ -384,7 +389,7 @@ def test_any_labels_and_feature_names(rng):
 def test_perfectly_separable_data_reaches_zero_training_error(rng):
     X = rng.normal(size=(60, 5))
     y = ((X[:, 0] > 0) & (X[:, 3] < 0.5)).astype(int)
-    model = SetCoveringStumps(**GREEDY, p=10.0, s=5).fit(X, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed", p=10.0, s=5).fit(X, y)
     assert model.training_errors_path_[-1] == 0
     assert set(model.features_.tolist()) == {0, 3}
 
@@ -561,14 +566,14 @@ def test_bad_parameters(rng, cls, params, error, match):
 def test_bad_data(rng):
     X, y = random_data(rng, m=20, n=5)
     with pytest.raises(ValueError, match="binary"):
-        SetCoveringStumps(**GREEDY).fit(X, np.arange(20) % 3)
+        SetCoveringStumps(**GREEDY, threshold="observed").fit(X, np.arange(20) % 3)
     with pytest.raises(ValueError, match="2 classes"):
-        SetCoveringStumps(**GREEDY).fit(X, np.zeros(20))
+        SetCoveringStumps(**GREEDY, threshold="observed").fit(X, np.zeros(20))
     X_nan = X.copy()
     X_nan[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        SetCoveringStumps(**GREEDY).fit(X_nan, y)
-    model = SetCoveringStumps(**GREEDY).fit(X, y)
+        SetCoveringStumps(**GREEDY, threshold="observed").fit(X_nan, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed").fit(X, y)
     with pytest.raises(ValueError, match="features"):
         model.predict(X[:, :3])
     with pytest.raises(ValueError, match=r"truncated: n_stumps must be at most complexity_ = \d+, got 99"):
@@ -654,7 +659,7 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
     from fractions import Fraction
 
     X, y = tiny_example()
-    model = SetCoveringStumps(**GREEDY, s=2).fit(X, y)
+    model = SetCoveringStumps(**GREEDY, threshold="observed", s=2).fit(X, y)
     assert stumps_of(model) == [(0, 2.0, 1), (1, 1.0, 1)]
     # cells: stump 0 fails (rows 0, 1: no, no), stump 1 fails (row 4: no), all hold (rows 2, 3: yes, yes)
     assert model.cell_counts_.tolist() == [[2, 0], [1, 0], [0, 2]]
@@ -662,7 +667,7 @@ def test_predict_proba_is_laplace_frequency_of_the_first_failing_stump_by_hand()
     X_new = np.array([[0.0, 0.0], [9.0, 0.0], [3.5, 3.0]])  # one row per cell
     np.testing.assert_array_equal(model.predict_proba(X_new), np.array(expected, dtype=float))
     # s=1: the last two cells merge (x0 > 2 holds for rows 2, 3, 4: yes, yes, no) -> (2/5, 3/5)
-    one = SetCoveringStumps(**GREEDY, s=1).fit(X, y)
+    one = SetCoveringStumps(**GREEDY, threshold="observed", s=1).fit(X, y)
     assert one.cell_counts_.tolist() == [[2, 0], [1, 2]]
     np.testing.assert_array_equal(one.predict_proba(X_new[1:]), [[0.4, 0.6], [0.4, 0.6]])
     np.testing.assert_array_equal(model.truncated(1).cell_counts_, one.cell_counts_)
@@ -740,7 +745,7 @@ def test_scores_on_breast_cancer_and_one_vs_rest_on_wine():
         ovr = OneVsRestClassifier(STUMP_LEARNERS[variant](**GREEDY, s=3)).fit(X_wine, y_wine)
         assert set(ovr.predict(X_wine)) <= set(y_wine) and ovr.score(X_wine, y_wine) > 0.8
     with pytest.raises(ValueError, match=r"Only binary classification is supported.*OneVsRestClassifier"):
-        SetCoveringStumps(**GREEDY).fit(X_wine, y_wine)
+        SetCoveringStumps(**GREEDY, threshold="observed").fit(X_wine, y_wine)
 
 
 def test_text_names_columns_from_frames_lists_and_pipelines(rng):
@@ -752,29 +757,39 @@ def test_text_names_columns_from_frames_lists_and_pipelines(rng):
 
     frame = pd.DataFrame({"age": np.arange(80.0) % 60 + 20, "income": rng.normal(size=80)})
     y = np.where(frame["age"] > 54, "sick", "well")
-    model = SetCoveringStumps(**GREEDY, s=1).fit(frame, y)
-    assert model.to_text() == str(model) == "age <= 54"
-    assert model.to_text(["AGE", "INCOME"]) == "AGE <= 54"
-    assert model.to_text(decimals=0) == "age <= 54"
-    plain = SetCoveringStumps(**GREEDY, s=1).fit(frame.to_numpy(), y)
-    assert plain.to_text() == "x0 <= 54"  # columns counted from 0
+    model = SetCoveringStumps(**GREEDY, threshold="observed", s=1).fit(frame, y)
+    assert model.to_text(show_class=False) == "age <= 54"
+    assert model.to_text() == str(model) == "IF age <= 54 THEN well ELSE sick"  # the classes it predicts
+    assert model.to_text(["AGE", "INCOME"], show_class=False) == "AGE <= 54"
+    assert model.to_text(decimals=0, show_class=False) == "age <= 54"
+    plain = SetCoveringStumps(**GREEDY, threshold="observed", s=1).fit(frame.to_numpy(), y)
+    assert plain.to_text(show_class=False) == "x0 <= 54"  # columns counted from 0
+    # The default threshold lies halfway to the next observed age (55): between observed values.
+    midpoint = SetCoveringStumps(**GREEDY, s=1).fit(frame, y)
+    assert midpoint.to_text() == "IF age <= 54.5 THEN well ELSE sick"
     with pytest.raises(ValueError, match="feature_names has 1 names"):
         model.to_text(["AGE"])
     assert str(SetCoveringStumps(s=3)) == "SetCoveringStumps(s=3)"  # unfitted: the parameters
     mixed = frame.assign(city=np.where(frame["age"] > 54, "Paris", "Nice"))
     pipe = make_pipeline(
         ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
-        SetCoveringStumps(**GREEDY, s=1),
+        SetCoveringStumps(**GREEDY, threshold="observed", s=1),
     ).fit(mixed, y)
-    assert pipeline_text(pipe) in {"num__age <= 54", "cat__city_Nice > 0", "cat__city_Paris <= 0"}
+    assert pipeline_text(pipe) in {f"IF {rule} THEN well ELSE sick"
+                                   for rule in ("num__age <= 54", "cat__city_Nice > 0", "cat__city_Paris <= 0")}
 
 
 def test_string_column_is_named_and_numpy_scalars_are_accepted(rng):
     frame = pd.DataFrame({"age": rng.normal(size=30), "city": rng.choice(["Paris", "Nice"], 30)})
     y = np.arange(30) % 2
+    frame.loc[2, "age"] = np.nan
     for cls in STUMP_LEARNERS.values():
-        with pytest.raises(ValueError, match=rf"{cls.__name__} needs numeric columns, but column 'city'.*OneHotEncoder"):
-            cls(**GREEDY).fit(frame, y)
+        # The one input pipeline (companion.preprocessing.NumericInput): the city's values and
+        # the missing age become columns named after them, which to_text prints.
+        model = cls(**GREEDY, s=2).fit(frame, y)
+        assert list(model.feature_names_in_) == ["age", "city=Paris", "age=?"]
+        assert set(model.predict(frame)) <= {0, 1}
+        assert all(model.feature_names_in_[k] in model.to_text() for k in model.features_)
     X, y = random_data(rng)
     own = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 2)}}
     own_numpy = {"sc": {}, "occam": {"eta": np.float64(1.0)},
@@ -804,7 +819,7 @@ FORMER = {
     ("pac_bayes", "conjunction"): ([2, 1, 5], [-0.25, -2.1, 0.8], [1, 1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 4, 1], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.587095128553347, 0.5428444332147468]}),
     ("pac_bayes", "disjunction"): ([2, 1, 4], [-0.25, -2.1, -2.5], [1, -1, -1], [1.0, 1.0, 1.0, 1.0], [18, 5, 5, 5], {'gibbs_bound_path_': [0.785529545395957, 0.5746979260824204, 0.6249412087387114, 0.6608464938159655]}),
 }
-OWN_PARAMS = {"sc": {}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 3), "gap_unit": "example"}}
+OWN_PARAMS = {"sc": {"threshold": "observed"}, "occam": {"eta": 1.0}, "pac_bayes": {"eta": 1.0, "margin_gaps": (1, 3), "gap_unit": "example"}}
 #: Own attributes that are real functions of counts (log/exp inside), compared at BOUND_RTOL.
 REAL_VALUED_OWN = {"gibbs_bound_path_"}
 #: Relative tolerance of a recorded bound: a few ulp of float64 (see the test below).
@@ -886,7 +901,7 @@ def test_complexity_is_the_number_of_rendered_stumps(rng, variant):
 def test_each_learner_takes_only_its_own_parameters_and_attributes(rng):
     shared = {"model_type", "p", "s", "delta", "tie_breaking", "reuse_features", "prior_n_features", "feature_range",
               "length", "stop_idle", "class_weight"}
-    assert set(SetCoveringStumps(**GREEDY).get_params()) == shared
+    assert set(SetCoveringStumps(**GREEDY, threshold="observed").get_params()) == shared | {"threshold"}
     assert set(OccamStumps(**GREEDY).get_params()) == shared | {"eta"}
     assert set(PacBayesStumps(**GREEDY).get_params()) == shared | {"eta", "margin_gaps", "gap_unit"}
     for cls, foreign in ((SetCoveringStumps, {"eta": 1.0}), (SetCoveringStumps, {"margin_gaps": (1,)}),
@@ -1099,7 +1114,9 @@ def test_decision_function_breaks_one_vs_rest_ties(variant):
 
     X, y = load_digits(return_X_y=True)
     X, y = X[:600], y[:600]
-    ovr = OneVsRestClassifier(STUMP_LEARNERS[variant]()).fit(X[:400], y[:400])
+    # length="greedy": with the default length a one-vs-rest member whose stumps lose to "rest" on
+    # inner folds falls back to a constant (fallback_class_), whose score is constant by design.
+    ovr = OneVsRestClassifier(STUMP_LEARNERS[variant](length="greedy")).fit(X[:400], y[:400])
     scores = ovr.decision_function(X[400:])
     # the coarse part of the score: the stump count (|tanh|/4 < 1/2), PAC-Bayes: the vote
     coarse = np.sign(scores) if variant == "pac_bayes" else np.floor(scores + 0.5)
@@ -1109,3 +1126,50 @@ def test_decision_function_breaks_one_vs_rest_ties(variant):
 
     assert tied(coarse) > 0.4  # most rows tie on the coarse score ...
     assert tied(scores) < tied(coarse) / 1.5  # ... the graded score breaks most of those ties
+
+
+def test_sc_midpoint_thresholds_lie_between_observed_values_and_keep_the_training_predictions(rng):
+    X = np.column_stack([rng.integers(0, 2, 120), rng.normal(size=120), rng.integers(0, 5, 120)]).astype(float)
+    y = ((X[:, 0] == 1) & (X[:, 2] > 1)) ^ (rng.random(120) < 0.05)
+    for model_type in ("conjunction",):
+        observed = SetCoveringStumps(model_type=model_type, threshold="observed").fit(X, y)
+        midpoint = SetCoveringStumps(model_type=model_type).fit(X, y)
+        assert midpoint.features_.tolist() == observed.features_.tolist() and midpoint.features_.size >= 1
+        np.testing.assert_array_equal(midpoint.predict(X), observed.predict(X))
+        np.testing.assert_array_equal(midpoint.bound_path_, observed.bound_path_)
+        for feature, low, threshold in zip(midpoint.features_, observed.thresholds_, midpoint.thresholds_):
+            values = np.unique(X[:, feature])
+            above = values[values > low]
+            assert threshold not in values  # never an observed value ...
+            assert low < threshold < above.min()  # ... but halfway to the next one
+            assert threshold == (low + above.min()) / 2
+    exact = SetCoveringStumps().fit(X, X[:, 0] == 1)
+    assert exact.to_text() == "IF x0 > 0.5 THEN True ELSE False"  # a 0/1 column: 0.5, not 0
+
+
+def test_stump_text_names_the_class_of_each_outcome(rng):
+    X, y = random_data(rng, m=60, n=6)
+    labels = np.where(y == 1, "yes", "no")
+    for cls in (SetCoveringStumps, OccamStumps, PacBayesStumps):
+        for model_type in ("conjunction", "disjunction"):
+            model = cls(**GREEDY, model_type=model_type, s=2).fit(X, labels)
+            text = model.to_text()
+            assert text.startswith("IF ") and text.endswith(" THEN yes ELSE no"), text
+            assert text[3:-len(" THEN yes ELSE no")] == model.to_text(show_class=False)
+
+
+@pytest.mark.parametrize("variant", ["sc", "occam", "pac_bayes"])
+def test_default_length_falls_back_to_the_majority_class_when_the_stumps_lose_on_inner_folds(rng, variant):
+    from companion.interpretable import SingleClassWarning
+
+    X = rng.normal(size=(120, 5))
+    y = np.where(rng.random(120) < 0.2, "rare", "common")  # no signal; the empty conjunction says "rare"
+    with pytest.warns(SingleClassWarning, match="fell back to the default class"):
+        model = STUMP_LEARNERS[variant]().fit(X, y)
+    assert model.fallback_class_ == "common" and model.features_.size == 0 and model.complexity_ == 0
+    assert set(model.predict(X)) == {"common"} and model.to_text() == "always common"
+    assert np.all(model.decision_function(X) < 0) == (model.classes_[1] != "common")
+    from companion.interpretable import from_dict
+    assert set(from_dict(model.to_dict()).predict(X)) == {"common"}
+    paper = STUMP_LEARNERS[variant](**GREEDY, s=3).fit(X, y)  # the paper's greedy: no fallback
+    assert paper.fallback_class_ is None and paper.features_.size >= 1 and paper.to_text() != "always common"

@@ -334,8 +334,8 @@ def learners(seed: int = 0, ripper: bool = True) -> dict:
         ``{display name: estimator}``.
     """
     found = {
-        "PRISM": Prism(uncovered="unclassified"),
-        "PRISM + default class": Prism(uncovered="default_class"),
+        "PRISM": Prism(uncovered="unclassified", pruning=None),
+        "PRISM + default class": Prism(uncovered="default_class", pruning=None),
         "ZeroR": DummyClassifier(strategy="most_frequent"),
         "OneR": OneR(),
         "decision tree (CART, one-hot)": make_pipeline(
@@ -344,7 +344,7 @@ def learners(seed: int = 0, ripper: bool = True) -> dict:
     }
     if ripper:
         # the comparison reads predictions only: the rules' probabilities need no recalibration
-        found["RIPPER (wittgenstein, one-vs-rest)"] = OrderedRipper(random_state=seed, calibrate_rulesets=False)
+        found["RIPPER (wittgenstein, one-vs-rest)"] = OrderedRipper(random_state=seed, calibrate_rulesets=False, fallback=None)
     return found
 
 
@@ -1085,7 +1085,7 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     (_, entry), = DATASETS.items()
     X, y = entry.load()
     demo = replicated_subtree_demo(seed=seed)
-    order = order_invariance(Prism().fit(X, y), X, n_permutations=n_rule_orders, seed=seed)
+    order = order_invariance(Prism(pruning=None).fit(X, y), X, n_permutations=n_rule_orders, seed=seed)
     recomputed = _seed_checks(demo=demo, order_training=order, folds=fold_list_comparison(y, config),
                               prism_peers=None if peers is None else prism_peer_comparison(results, peers))
     new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
@@ -1415,7 +1415,7 @@ def replicated_subtree_demo(seed: int = 0):
     X, y = disjunction_data()
     codes = X.apply(lambda column: column.cat.codes)
     tree = DecisionTreeClassifier(random_state=seed).fit(codes, y.astype(str))
-    prism = Prism().fit(X, y)
+    prism = Prism(pruning=None).fit(X, y)
     x_rules = [rule.to_text() for rule in prism.rules_ if rule.label == "x"]
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 1.3]})
     plot_tree(
@@ -1467,7 +1467,7 @@ def supermarket_scale(repeats: int = 1) -> dict:
     times = []
     for _ in range(max(1, int(repeats))):
         start = time.perf_counter()
-        model = Prism(missing="value").fit(X, y)
+        model = Prism(missing="value", pruning=None).fit(X, y)
         times.append(time.perf_counter() - start)
     return {
         "n_rules": len(model.rules_),
@@ -1832,7 +1832,7 @@ def cv_conflicts(X, y, folds) -> pd.DataFrame:
     rows = {}
     y_values = np.asarray(y, dtype=object)
     for k, (train, test) in enumerate(folds, start=1):
-        model = Prism().fit(X.iloc[train], y.iloc[train])
+        model = Prism(pruning=None).fit(X.iloc[train], y.iloc[train])
         table = rule_conflicts(model, X.iloc[test])
         right = table["first match"].to_numpy(dtype=object) == y_values[test]
         status = table["status"].to_numpy()
@@ -1866,7 +1866,7 @@ def space_conflicts(X: pd.DataFrame, y) -> pd.Series:
         ``training instances``, ``attribute space``, ``unseen`` (space minus the training
         rows), then the three :func:`rule_conflicts` statuses counted over the unseen ones.
     """
-    model = Prism().fit(X, y)
+    model = Prism(pruning=None).fit(X, y)
     space = attribute_space(X)
     seen = pd.MultiIndex.from_frame(X.astype(str))
     unseen = space[~pd.MultiIndex.from_frame(space.astype(str)).isin(seen)].reset_index(drop=True)

@@ -235,7 +235,7 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
     bayes_train, bayes_test = _error_percent(bayes_predict(X, noise), y), _error_percent(bayes_predict(X_test, noise), y_test)
     for degree in degrees:
         record(degree, "bayes", np.nan, np.nan, bayes_train, bayes_test)
-        tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
+        tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
         record(
             degree, "decision_tree", tree_risk(tree.n_leaves_, tree.n_errors_, lam), tree.n_leaves_,
             _error_percent(tree.predict(X), y), _error_percent(tree.predict(X_test), y_test),
@@ -247,14 +247,14 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
         )
         K = boolean_kernel(Xc, degree=degree)
         K_test = boolean_kernel(Xc_test, Xc, degree=degree)
-        mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, y)
+        mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
         record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
-        perceptron = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y)
+        perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
         record_scored(degree, "kernel_perceptron", perceptron, perceptron.risk_, perceptron.n_support_, K, K_test)
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
-        mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(X, y)
+        mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(X, y)
         record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test_distinct)
     return pd.DataFrame(rows)
 
@@ -1205,15 +1205,15 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
         Xo, yo = X[rows], y[rows]
         if method == "mask_perceptron":
             terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
-            model = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(Xo, yo)
+            model = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(Xo, yo)
             train = _margin_error(model, Xo, yo)[0]
             test = _margin_error(model, X_test_distinct, y_test, test_inverse)[0]
         else:
             K, K_test = K_all[np.ix_(rows, rows)], K_test_all[:, rows]
             if method == "kernel_svm":
-                model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, yo)
+                model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, yo)
             else:
-                model = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, yo)
+                model = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, yo)
             train = _margin_error(model, K, yo)[0]
             signed = np.where(y_test == model.classes_[1], 1.0, -1.0)
             test = 100.0 * float(np.mean(signed * model.decision_function(K_test)[test_inverse] <= 0))
@@ -1329,7 +1329,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
         X, y, X_test, y_test = _protocol_draw(seed, draw, n_train, n_test)
         for degree in degrees:
             for name, cost in (("pruned", lam / 4.0), ("unpruned", 0.0)):
-                tree = PrunedDecisionTree(max_depth=degree, leaf_cost=cost, random_state=0).fit(X, y)
+                tree = PrunedDecisionTree(max_depth=degree, leaf_cost=cost, random_state=0, fallback=None).fit(X, y)
                 rows.append(dict(draw=draw, degree=degree, tree=name, leaves=tree.n_leaves_,
                                  risk=tree_risk(tree.n_leaves_, tree.n_errors_, lam),
                                  train_error=_error_percent(tree.predict(X), y),
@@ -1386,9 +1386,9 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
     K = boolean_kernel(Xc, degree=degree)
     X_test_distinct, test_inverse = _distinct_rows(X_test)  # scored on its distinct rows
     K_test = boolean_kernel(add_complemented_bits(X_test_distinct), Xc, degree=degree)
-    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol).fit(K, y)
-    perceptron = KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y)
-    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
+    perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
+    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
     tree_values = tree.predict(X).astype(float)  # ±1: the tree as a polynomial of DT_{d,n}
     exact, _ = minimal_risk(K, y, lam)
     mmp_values = mmp.decision_function(K)
@@ -1572,8 +1572,8 @@ def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=No
     """
     X, y, _, _ = _protocol_draw(seed, draw, n_train, 2)
     terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
-    mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam).fit(X, y)
-    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0).fit(X, y)
+    mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(X, y)
+    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
     return mask, tree
 
 

