@@ -461,6 +461,15 @@ SCHEMAS["PacBayesStumps"] = _stumps({
     "gibbs_risk_path": ListOf(Real(0.0, 1.0)),
 })
 
+# A learner that falls back to the majority class on inner folds (fallback="inner_cv") exports the
+# class it fell back to, or null (companion.interpretable.beats_default_class).
+for _learner in ("SetCoveringStumps", "OccamStumps", "PacBayesStumps", "KernelPerceptron", "MaximalMarginPerceptron",
+                 "MaskPerceptron"):
+    SCHEMAS[_learner] = Record(SCHEMAS[_learner].fields, optional={**SCHEMAS[_learner].optional,
+                                                                   "fallback_class": Nullable(Label())},
+                               extra=SCHEMAS[_learner].extra)
+del _learner
+
 
 def _index_of(name, ctx):
     """Position of a column name (for ordering a support vector's keys); unknown names last."""

@@ -476,6 +476,15 @@ class InterpretableMixin:
             docstring documents. ``json.dumps`` takes it as it is; :func:`from_dict` reads it back.
         """
         check_is_fitted(self)
+        if getattr(self, "input_encoder_", None) is not None:
+            # the one input pipeline's encoder (nominal columns, missing cells) has no schema yet:
+            # refused here rather than exported as a model that from_dict would read wrongly
+            raise ModelFormatError(
+                f"{type(self).__name__}.to_dict: field input_encoder_: this model was fitted on a DataFrame with "
+                f"nominal columns or missing cells ({', '.join(map(str, self.input_encoder_.encoder.columns_))}), "
+                "whose encoding the model format does not hold; to export it, encode the frame first "
+                "(companion.preprocessing.FrameEncoder, or one-hot and impute) and fit on the numbers"
+            )
         names = getattr(self, "feature_names_in_", None)
         data = {
             "format": MODEL_FORMAT,

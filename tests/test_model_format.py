@@ -254,3 +254,22 @@ def test_version_1_files_are_still_read():
     model = _exported("OccamStumps")[0]
     X, _ = _table(1)
     np.testing.assert_array_equal(from_dict(data).predict(X), model.predict(X))
+
+
+@pytest.mark.parametrize("name", ["OccamStumps", "DecisionListMachine", "KernelPerceptron"])
+def test_a_model_fitted_through_the_input_encoder_is_refused_naming_it(name):
+    import warnings
+
+    import pandas as pd
+
+    import companion
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=60), "c": pd.Categorical(rng.choice(["u", "v"], 60))})
+    X.loc[3, "a"] = np.nan
+    y = np.where(X["a"].fillna(0) > 0, "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = getattr(companion, name)().fit(X, y)
+    with pytest.raises(ValueError, match=rf"{name}.to_dict: field input_encoder_: .*\(a, c\).*encode the frame first"):
+        model.to_dict()
