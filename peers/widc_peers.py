@@ -357,6 +357,12 @@ def run(names=None, learners=LEARNERS, jobs=1, *, seeds=None, max_folds=None, ou
     all_inputs = _inputs(build, None)
     present = [(seed, stem, learner) for (seed, stem) in all_inputs for learner in LEARNERS
                if _part(build, seed, stem, learner).exists()]
+    # A learner is collected at a seed only with every data set of that seed's documented typing:
+    # never a claim paired over a subset of the data sets.
+    complete = {(seed, learner) for seed, learner in {(s, l) for s, _, l in present}
+                if all((seed, stem, learner) in set(present) for (s, stem) in all_inputs
+                       if s == seed and stem.endswith("__documented"))}
+    present = [(seed, stem, learner) for seed, stem, learner in present if (seed, learner) in complete]
     rows = [pd.read_csv(_part(build, *key)) for key in present]
     old = pd.read_csv(out / "results.csv") if (out / "results.csv").exists() else None
     if old is not None:

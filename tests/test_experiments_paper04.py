@@ -47,7 +47,7 @@ def test_committed_peers_cover_every_seed_of_the_variants():
     """The peers are committed on the folds of every seed of SEED_VARIANTS (the claims' seed
     variants), every data set and fold, with each seed's fold hash."""
     raw, _, provenance = datasets.load_peers("widc")
-    learners = {"J48", "JRip", "CN2", "CN2-unordered"}
+    learners = {"J48", "JRip"}  # CN2 and CN2-unordered are committed at seed 0 (peers/README.md)
     for seed in paper04.SEED_VARIANTS:
         mine = raw[(raw["seed"] == seed) & (raw["typing"] == "documented")]
         assert set(mine["dataset"]) == set(paper04.BENCHMARK_SETS), seed
@@ -82,7 +82,7 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
     tampered_hash["fold_sha256: iris (seed 3)"] = "0" * 64
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, folds, tampered_hash))
     with pytest.raises(ValueError, match=r"folds of 'iris' \(seed 3\) differ"):
-        paper04.peer_results(["iris"], seed=3)
+        paper04.peer_results(["iris"], seed=3, run_missing=False)
     results, folds, provenance = datasets.load_peers("widc")
     tampered = folds.copy()
     rows = tampered.index[tampered["dataset"] == "iris"][:2]
