@@ -2122,9 +2122,11 @@ def numeric_attribute_sets(names) -> list:
 def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
     """The main protocol on the folds of other seeds: ``{seed: frame}`` for :func:`claims_variants`.
 
-    Each frame is :func:`run` (``config`` with that fold seed), the peers on those folds
-    (:func:`peer_results`; empty where they did not run) and the majority class, concatenated,
-    as the main frame is.
+    Each frame is :func:`run` of WIDC (``config`` with that fold seed and ``others=()``), the
+    peers on those folds (:func:`peer_results`; empty where they did not run) and the majority
+    class, concatenated, as the main frame is. CART, PRISM and RIPPER are not re-run: they enter
+    only observations, which carry no verdict to keep or lose (their rows are "not evaluated"
+    under the seed variants).
 
     Parameters
     ----------
@@ -2141,7 +2143,7 @@ def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
     """
     frames = {}
     for seed in seeds:
-        other = replace(config, seed=seed)
+        other = replace(config, seed=seed, others=())
         frames[seed] = pd.concat([
             run(other, n_jobs=n_jobs),
             peer_results(list(config.datasets), n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
