@@ -686,7 +686,8 @@ def test_benchmark_protocol_on_one_fold():
     by_learner = results.set_index("learner")
     assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
     claims = paper04.claims_data(tidy)
-    assert set(claims) == {"error", "literals"} and list(claims["error"].index) == ["iris"]
+    assert set(claims) == {"error", "literals", "fold_error", "fold_literals"} and list(claims["error"].index) == ["iris"]
+    assert float(claims["fold_error"][("iris", 0, "WIDC(p)")]) == pytest.approx(by_learner.loc["WIDC(p)", "error"] * 100)
     assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
