@@ -4,11 +4,14 @@ Two stages, each in its own environment (neither Java nor Orange is a dependency
 
 ``export`` (run with the project's ``.venv/bin/python``)
     Loads the 17 benchmark sets exactly as ``companion.experiments.paper04.run`` does
-    (``load_benchmark_set``; folds from ``companion.evaluation.stratified_folds(y, 10, seed=0)``),
-    writes every set as ``build/widc_peers/input/<name>__documented.npz`` (numeric array with NaN
-    for missing cells, nominal mask, category and class names), and, for the sets of
-    ``paper04.DOCUMENTED_NOMINAL``, also under the former typing as ``<name>__numeric.npz``; the
-    fold of every row goes to ``data/widc_peers/folds.csv`` (``dataset,row,fold``).
+    (``load_benchmark_set``; folds from ``companion.evaluation.stratified_folds(y, 10, seed=s)``
+    for every fold seed ``s`` of ``--seeds``, default :data:`SEEDS`), writes every set as
+    ``build/widc_peers/input/seed<s>/<name>__documented.npz`` (numeric array with NaN for missing
+    cells, nominal mask, category and class names, the fold of every row), and, at seed 0 (the
+    published split) for the sets of ``paper04.DOCUMENTED_NOMINAL``, also under the former typing
+    as ``<name>__numeric.npz``; the fold of every row of seed 0 goes to
+    ``data/widc_peers/folds.csv`` (``dataset,row,fold``); every seed's fold vector is hashed in
+    ``provenance.csv``.
 
 ``run`` (run with the peers' Python, e.g. ``/work/peers-venv/bin/python``, which has ``orange3``;
 the Weka part needs only ``java`` and ``/usr/share/java/weka.jar``)
@@ -29,9 +32,13 @@ the Weka part needs only ``java`` and ``/usr/share/java/weka.jar``)
       size = rules with at least one selector, literals = selectors (the default rule(s) of an
       empty condition are not counted, as WIDC's default vector is not).
 
-    Writes ``data/widc_peers/results.csv`` (``dataset, typing, fold, learner, n_test, errors,
-    rules, literals``), ``data/widc_peers/provenance.csv`` (``key,value``: commands, versions,
-    date, fold hashes, nominal columns).
+    Writes ``data/widc_peers/results.csv`` (``dataset, typing, seed, fold, learner, n_test, errors,
+    rules, literals``; ``seed`` is the fold seed), ``data/widc_peers/provenance.csv``
+    (``key,value``: commands, versions, date, fold hashes of every seed, nominal columns). The rows
+    of a (seed, data set, typing, learner) not re-run are kept from the results already there.
+
+``--out DIR --build DIR`` write elsewhere (``companion.experiments.paper04`` runs the peers this
+way, into ``build/``, for a fold seed whose results are not committed).
 
 Run ``python peers/widc_peers.py --help``; see ``peers/README.md``.
 """
@@ -55,11 +62,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "widc_peers"
-INPUT = ROOT / "build" / "widc_peers" / "input"
-PARTS = ROOT / "build" / "widc_peers" / "parts"
+BUILD = ROOT / "build" / "widc_peers"
 WEKA_JAR = Path("/usr/share/java/weka.jar")
 N_SPLITS = 10
-SEED = 0
+#: The fold seeds whose peer results are committed: the published split (0) and the four seeds of
+#: notebook 04's seed variants (``paper04.SEED_VARIANTS``).
+SEEDS = (0, 1, 2, 3, 4)
 J48_OPTIONS = ["-C", "0.25", "-M", "2"]
 JRIP_OPTIONS = ["-F", "3", "-N", "2.0", "-O", "2", "-S", "1"]
 #: CN2's significance level (Clark & Niblett 1989: a rule is kept only if its likelihood-ratio
@@ -93,33 +101,48 @@ def fold_hash(folds) -> str:
 # ----------------------------------------------------------------------------------- export
 
 
-def export():
+def export(seeds=SEEDS, *, names=None, out=OUT, build=None, typings=None):
+    """Write the inputs of every (seed, data set, typing) to ``build/input/seed<s>/`` (see the module doc).
+
+    ``typings``: default ``documented`` everywhere and ``numeric`` at seed 0 only (the typing
+    variant of the published split); given, every seed gets those typings.
+    """
     sys.path.insert(0, str(ROOT))
     import pandas as pd
 
     from companion.evaluation import stratified_folds
     from companion.experiments import paper04
 
-    INPUT.mkdir(parents=True, exist_ok=True)
-    OUT.mkdir(parents=True, exist_ok=True)
+    build = Path(build) if build is not None else BUILD
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for name in paper04.BENCHMARK_SETS:
-        for typing in TYPINGS:
-            if typing != "documented" and name not in paper04.DOCUMENTED_NOMINAL:
+    for seed in seeds:
+        folder = build / "input" / f"seed{seed}"
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in paper04.BENCHMARK_SETS:
+            if names and name not in names:
                 continue
-            data = paper04.load_benchmark_set(name, typing=typing)
-            fold_of = np.full(len(data.y), -1)
-            for k, (_, test) in enumerate(stratified_folds(data.y, n_splits=N_SPLITS, seed=SEED)):
-                fold_of[test] = k
-            assert (fold_of >= 0).all()
-            np.savez(INPUT / f"{name}__{typing}.npz", X=data.X, y=data.y.astype(str), nominal=data.nominal,
-                     folds=fold_of, meta=json.dumps({"feature_names": data.feature_names, "typing": typing,
-                                                      "categories": {str(j): v for j, v in data.category_names.items()}}))
-            if typing == "documented":  # the folds depend on y only
-                rows.append(pd.DataFrame({"dataset": name, "row": np.arange(len(fold_of)), "fold": fold_of}))
-            print(f"{name} ({typing}): {len(fold_of)} rows, {int(data.nominal.sum())} nominal attributes, "
-                  f"fold hash {fold_hash(fold_of)[:12]}")
-    pd.concat(rows).to_csv(OUT / "folds.csv", index=False)
+            for typing in TYPINGS:
+                if typing != "documented" and name not in paper04.DOCUMENTED_NOMINAL:
+                    continue
+                if (typings is None and typing != "documented" and seed != 0) or (typings and typing not in typings):
+                    continue
+                data = paper04.load_benchmark_set(name, typing=typing)
+                fold_of = np.full(len(data.y), -1)
+                for k, (_, test) in enumerate(stratified_folds(data.y, n_splits=N_SPLITS, seed=seed)):
+                    fold_of[test] = k
+                assert (fold_of >= 0).all()
+                np.savez(folder / f"{name}__{typing}.npz", X=data.X, y=data.y.astype(str), nominal=data.nominal,
+                         folds=fold_of, meta=json.dumps({"feature_names": data.feature_names, "typing": typing,
+                                                          "seed": seed, "categories": {
+                                                              str(j): v for j, v in data.category_names.items()}}))
+                if typing == "documented" and seed == 0:  # the folds depend on y only
+                    rows.append(pd.DataFrame({"dataset": name, "row": np.arange(len(fold_of)), "fold": fold_of}))
+                print(f"seed {seed} {name} ({typing}): {len(fold_of)} rows, {int(data.nominal.sum())} nominal "
+                      f"attributes, fold hash {fold_hash(fold_of)[:12]}")
+    if rows and not names:
+        pd.concat(rows).to_csv(out / "folds.csv", index=False)
 
 
 # ----------------------------------------------------------------------------------- run
@@ -249,27 +272,27 @@ def _cn2(learner: str, train, test):
     return errors, len(rules), int(sum(len(r.selectors) for r in rules))
 
 
-def _part(stem: str, learner: str) -> Path:
-    return PARTS / f"{stem}__{learner.replace(' ', '_').replace('=', '')}.csv"
+def _part(build: Path, seed: int, stem: str, learner: str) -> Path:
+    return build / "parts" / f"seed{seed}" / f"{stem}__{learner.replace(' ', '_').replace('=', '')}.csv"
 
 
 def _run_dataset(task):
-    """All folds of one ``(data set__typing, learner)``; writes a part in ``build/widc_peers/parts/``."""
-    stem, learner = task
+    """All folds of one ``(seed, data set__typing, learner)``; writes a part in ``<build>/parts/seed<s>/``."""
+    build, seed, stem, learner, max_folds = task
     name, typing = stem.split("__")
     learners = (learner,)
     import pandas as pd
 
-    z = np.load(INPUT / f"{stem}.npz", allow_pickle=False)
+    z = np.load(Path(build) / "input" / f"seed{seed}" / f"{stem}.npz", allow_pickle=False)
     X, y, nominal, folds = z["X"], z["y"].astype(str), z["nominal"], z["folds"]
     meta = json.loads(str(z["meta"]))
     categories, classes = meta["categories"], np.unique(y)
     rows = []
-    for fold in range(N_SPLITS):
+    for fold in range(N_SPLITS if max_folds is None else min(max_folds, N_SPLITS)):
         train, test = np.flatnonzero(folds != fold), np.flatnonzero(folds == fold)
 
         def record(learner, errors, rules, literals):
-            rows.append(dict(dataset=name, typing=typing, fold=fold, learner=learner, n_test=len(test),
+            rows.append(dict(dataset=name, typing=typing, seed=seed, fold=fold, learner=learner, n_test=len(test),
                              errors=errors, rules=rules, literals=literals))
 
         with tempfile.TemporaryDirectory() as folder:
@@ -289,37 +312,72 @@ def _run_dataset(task):
             tr = _orange_table(X, y, nominal, categories, classes, train)
             te = _orange_table(X, y, nominal, categories, classes, test)
             record(learner, *_cn2(learner, tr, te))
-        print(stem, fold, [(r["learner"], r["errors"], r["literals"]) for r in rows[-len(learners):]], flush=True)
-    pd.DataFrame(rows).to_csv(_part(stem, learner), index=False)
+        print(f"seed {seed}", stem, fold, [(r["learner"], r["errors"], r["literals"]) for r in rows[-len(learners):]],
+              flush=True)
+    part = _part(Path(build), seed, stem, learner)
+    part.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(part, index=False)
     return task
 
 
-def run(names=None, learners=LEARNERS, jobs=1):
+def _inputs(build: Path, seeds):
+    """``{(seed, stem): path}`` of the exported inputs of ``seeds`` (all seeds exported if None)."""
+    found = {}
+    for path in sorted((build / "input").glob("seed*/*__*.npz")):
+        seed = int(path.parent.name[len("seed"):])
+        if seeds is None or seed in seeds:
+            found[(seed, path.stem)] = path
+    return found
+
+
+def run(names=None, learners=LEARNERS, jobs=1, *, seeds=None, max_folds=None, out=OUT, build=None):
     """Run the peers (``jobs`` tasks at a time), then collect every part into ``results.csv``.
 
     ``names``: data sets (``iris``) or data set and typing (``xd6__numeric``); default all.
+    ``seeds``: fold seeds (default: every seed exported). ``max_folds``: only the first folds (a
+    quick run). The rows of ``out/results.csv`` of a (seed, data set, typing, learner) with no part
+    in ``build`` are kept.
     """
     import pandas as pd
 
-    files = sorted(INPUT.glob("*__*.npz"))
+    build = Path(build) if build is not None else BUILD
+    out = Path(out)
+    files = _inputs(build, seeds)
     if not files:
-        raise SystemExit(f"no input in {INPUT}: run the export stage first")
-    todo = [path.stem for path in files if not names or path.stem in names or path.stem.split("__")[0] in names]
-    todo.sort(key=lambda stem: np.load(INPUT / f"{stem}.npz")["X"].size)  # smallest first
-    tasks = [(stem, learner) for learner in learners for stem in todo]
-    PARTS.mkdir(parents=True, exist_ok=True)
+        raise SystemExit(f"no input in {build / 'input'}: run the export stage first")
+    todo = [key for key in files if not names or key[1] in names or key[1].split("__")[0] in names]
+    todo.sort(key=lambda key: (key[0], np.load(files[key])["X"].size))  # by seed, smallest first
+    tasks = [(str(build), seed, stem, learner, max_folds) for learner in learners for seed, stem in todo]
     if jobs > 0:
         with multiprocessing.Pool(jobs) as pool:
             for task in pool.imap_unordered(_run_dataset, tasks):
-                print("done", *task, flush=True)
-    # Collect every part present (jobs=0: collect only). A (data set, typing, learner) without a
-    # part is absent from results.csv, and provenance.csv lists it.
-    expected = [(path.stem, learner) for path in files for learner in LEARNERS]
-    present = [(stem, learner) for stem, learner in expected if _part(stem, learner).exists()]
-    rows = [pd.read_csv(_part(stem, learner)) for stem, learner in present]
+                print("done", *task[1:4], flush=True)
+    # Collect every part present (jobs=0: collect only), and keep the rows already in results.csv
+    # of every (seed, data set, typing, learner) without a part.
+    all_inputs = _inputs(build, None)
+    present = [(seed, stem, learner) for (seed, stem) in all_inputs for learner in LEARNERS
+               if _part(build, seed, stem, learner).exists()]
+    # A learner is collected at a seed only with every data set of that seed's documented typing:
+    # never a claim paired over a subset of the data sets.
+    complete = {(seed, learner) for seed, learner in {(s, l) for s, _, l in present}
+                if all((seed, stem, learner) in set(present) for (s, stem) in all_inputs
+                       if s == seed and stem.endswith("__documented"))}
+    present = [(seed, stem, learner) for seed, stem, learner in present if (seed, learner) in complete]
+    rows = [pd.read_csv(_part(build, *key)) for key in present]
+    old = pd.read_csv(out / "results.csv") if (out / "results.csv").exists() else None
+    if old is not None:
+        if "seed" not in old.columns:  # results made before fold seeds were recorded: seed 0
+            old.insert(2, "seed", 0)
+        done = {(seed, stem.split("__")[0], stem.split("__")[1], learner) for seed, stem, learner in present}
+        keep = [(s, d, t, l) not in done for s, d, t, l in zip(old["seed"], old["dataset"], old["typing"], old["learner"])]
+        rows.append(old[keep])
+    old_provenance = {}
+    if (out / "provenance.csv").exists():
+        table = pd.read_csv(out / "provenance.csv")
+        old_provenance = dict(zip(table["key"], table["value"]))
     # The versions of every program whose results are collected (a collect-only run, or a run of
     # some learners, still writes the versions of the parts made earlier).
-    programs = {learner for _, learner in present}
+    programs = {learner for _, _, learner in present}
     versions = {"python": platform.python_version()}
     if {"J48", "JRip"} & programs:
         versions.update(weka_versions())
@@ -327,30 +385,39 @@ def run(names=None, learners=LEARNERS, jobs=1):
         import Orange
 
         versions["orange3"] = Orange.__version__
-    not_run = [f"{stem.replace('__', ' (')}): {learner}" for stem, learner in expected if (stem, learner) not in present]
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     frame = pd.concat(rows)
     frame["typing"] = pd.Categorical(frame["typing"], categories=list(TYPINGS))
     frame["learner"] = pd.Categorical(frame["learner"], categories=list(LEARNERS))
-    frame = frame.sort_values(["dataset", "typing", "fold", "learner"]).reset_index(drop=True)
-    frame.to_csv(OUT / "results.csv", index=False)
-    inputs = {path.stem: np.load(path) for path in files}
-    documented = {stem.split("__")[0]: z for stem, z in inputs.items() if stem.endswith("__documented")}
+    frame = frame.sort_values(["seed", "dataset", "typing", "fold", "learner"]).reset_index(drop=True)
+    frame = frame[["dataset", "typing", "seed", "fold", "learner", "n_test", "errors", "rules", "literals"]]
+    frame.to_csv(out / "results.csv", index=False)
+    expected = sorted({(int(s), d, t) for s, d, t in zip(frame["seed"], frame["dataset"], frame["typing"])})
+    have = set(zip(frame["seed"], frame["dataset"], frame["typing"], frame["learner"]))
+    not_run = [f"seed {s} {d} ({t}): {learner}" for s, d, t in expected for learner in LEARNERS
+               if (s, d, t, learner) not in have]
+    inputs = {key: np.load(path) for key, path in all_inputs.items()}
     alpha = f"default_alpha = {CN2_ALPHA}, parent_alpha = 1.0"
-    provenance = {
+    provenance = dict(old_provenance)
+    dates = [_part(build, *key).stat().st_mtime for key in present]
+    seeds_run = sorted({int(s) for s in frame["seed"]})
+    provenance.update({
         # when the newest collected result was made (a collect-only run changes no result)
-        "date": datetime.datetime.fromtimestamp(max(_part(*task).stat().st_mtime for task in present),
-                                                datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.datetime.fromtimestamp(max(dates), datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        if dates else old_provenance.get("date", ""),
         **{f"version: {k}": v for k, v in versions.items()},
-        "folds": f"companion.evaluation.stratified_folds(y, n_splits={N_SPLITS}, seed={SEED}) on "
-                 "companion.experiments.paper04.load_benchmark_set(name), as paper04.run does",
-        **{f"fold_sha256: {k}": fold_hash(z["folds"]) for k, z in documented.items()},
+        "folds": f"companion.evaluation.stratified_folds(y, n_splits={N_SPLITS}, seed=s) on "
+                 "companion.experiments.paper04.load_benchmark_set(name), as paper04.run does; "
+                 "seeds: " + " ".join(str(s) for s in seeds_run),
+        # seed 0 (the published split): "fold_sha256: <name>"; another seed s: "fold_sha256: <name> (seed s)"
+        **{(f"fold_sha256: {stem.split('__')[0]}" if seed == 0 else f"fold_sha256: {stem.split('__')[0]} (seed {seed})"):
+           fold_hash(z["folds"]) for (seed, stem), z in inputs.items() if stem.endswith("__documented")},
         "typing": "documented: paper04.load_benchmark_set(name) (the attributes of paper04.DOCUMENTED_NOMINAL "
-                  "nominal); numeric: load_benchmark_set(name, typing='numeric'), run only where the two differ; "
-                  "nominal attributes are ARFF nominal / Orange DiscreteVariable, numeric ones numeric / "
-                  "ContinuousVariable",
+                  "nominal); numeric: load_benchmark_set(name, typing='numeric'), run only where the two differ "
+                  "and only on the folds of seed 0; nominal attributes are ARFF nominal / Orange DiscreteVariable, "
+                  "numeric ones numeric / ContinuousVariable",
         **{f"nominal columns: {stem.replace('__', ' (')})": " ".join(str(j) for j in np.flatnonzero(z["nominal"]))
-           or "none" for stem, z in inputs.items()},
+           or "none" for (seed, stem), z in inputs.items()},
         "command: J48": f"java -Xmx2g -cp {WEKA_JAR} weka.classifiers.trees.J48 {' '.join(J48_OPTIONS)} "
                         "-t train.arff -T test.arff -v",
         "command: JRip": f"java -Xmx2g -cp {WEKA_JAR} weka.classifiers.rules.JRip {' '.join(JRIP_OPTIONS)} "
@@ -369,23 +436,32 @@ def run(names=None, learners=LEARNERS, jobs=1):
                                "/work/peers-venv/bin/python peers/widc_peers.py run --jobs 2",
         "sizes": "J48: rules = leaves, literals = sum of leaf depths; JRip: rules without the default rule, "
                  "literals = their conditions; CN2: rules with >= 1 selector, literals = selectors",
-    }
+    })
     provenance["not run"] = "; ".join(not_run) or "none"
-    pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(OUT / "provenance.csv", index=False)
+    pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(out / "provenance.csv", index=False)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("stage", choices=["export", "run"])
-    parser.add_argument("--only", nargs="*", help="data sets, or name__typing (run stage; default: all)")
+    parser.add_argument("--only", nargs="*", help="data sets, or name__typing (default: all)")
     parser.add_argument("--learners", nargs="*", default=list(LEARNERS), choices=list(LEARNERS))
+    parser.add_argument("--seeds", nargs="*", type=int, default=None,
+                        help=f"fold seeds (export default: {' '.join(map(str, SEEDS))}; run default: every seed exported)")
+    parser.add_argument("--typings", nargs="*", choices=list(TYPINGS), default=None,
+                        help="export: the typings (default: documented, and numeric at seed 0)")
+    parser.add_argument("--max-folds", type=int, default=None, help="run only the first folds (a quick run)")
     parser.add_argument("--jobs", type=int, default=1,
-                        help="(data set, learner) tasks run at the same time; 0: only collect the parts")
+                        help="(seed, data set, learner) tasks run at the same time; 0: only collect the parts")
+    parser.add_argument("--out", default=str(OUT), help=f"where results.csv and provenance.csv go (default {OUT})")
+    parser.add_argument("--build", default=str(BUILD), help=f"inputs and parts (default {BUILD})")
     args = parser.parse_args(argv)
     if args.stage == "export":
-        export()
+        export(tuple(args.seeds) if args.seeds is not None else SEEDS, names=args.only, out=args.out,
+               build=args.build, typings=args.typings)
     else:
-        run(args.only, tuple(args.learners), args.jobs)
+        run(args.only, tuple(args.learners), args.jobs, seeds=args.seeds, max_folds=args.max_folds,
+            out=args.out, build=args.build)
 
 
 if __name__ == "__main__":

@@ -686,7 +686,8 @@ def test_benchmark_protocol_on_one_fold():
     by_learner = results.set_index("learner")
     assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
     claims = paper04.claims_data(tidy)
-    assert set(claims) == {"error", "literals"} and list(claims["error"].index) == ["iris"]
+    assert set(claims) == {"error", "literals", "fold_error", "fold_literals"} and list(claims["error"].index) == ["iris"]
+    assert float(claims["fold_error"][("iris", 0, "WIDC(p)")]) == pytest.approx(by_learner.loc["WIDC(p)", "error"] * 100)
     assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
@@ -999,3 +1000,87 @@ def test_with_prunings_equal_with_pruning_one_at_a_time(rng):
         assert np.array_equal(model.default_votes_, alone.default_votes_)
         assert np.array_equal(model.cell_counts_, alone.cell_counts_)
         assert np.array_equal(model.predict(X), alone.predict(X))
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's statements about partitions and growth, checked exactly (claims registry of
+# notebook 04: companion/experiments/registry/paper04.toml names these tests)
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("t", [1, 3, 6])
+def test_t_monomials_realise_up_to_two_to_the_t_cells(rng, t):
+    """Partition Boosting: "a number of subsets of order O(2^t) is now possible with only t
+    monomials". t one-literal monomials on t variables split {0,1}^t into exactly 2^t cells, and
+    no t monomials realise more (random monomials on a larger sample)."""
+    X = np.array(list(itertools.product([0, 1], repeat=t)))
+    sat = satisfaction(boolean_literals(X), [(2 * v,) for v in range(t)])
+    assert len(np.unique(pattern_codes(sat))) == 2**t == len(X)
+    Z = rng.integers(0, 2, (600, 8))
+    for _ in range(20):
+        monomials = [tuple(sorted(rng.choice(16, size=int(rng.integers(1, 3)), replace=False).tolist()))
+                     for _ in range(t)]
+        assert len(np.unique(pattern_codes(satisfaction(boolean_literals(Z), monomials)))) <= 2**t
+
+
+def test_cells_are_bounded_by_the_sample_size(rng):
+    """Partition Boosting: "the number of partitions is in fact bounded by the number of examples,
+    |LS|". 16 monomials could realise 65536 cells; on 40 examples at most 40 are non-empty, and
+    the bound is reached when every example has its own pattern."""
+    X = rng.integers(0, 2, (40, 16))
+    monomials = [(2 * v,) for v in range(16)]
+    codes = pattern_codes(satisfaction(boolean_literals(X), monomials))
+    assert len(np.unique(codes)) <= len(X)
+    distinct = np.unique(X, axis=0)
+    assert len(np.unique(pattern_codes(satisfaction(boolean_literals(distinct), monomials)))) == len(distinct)
+
+
+def test_growth_adds_the_literal_of_least_z_and_stops_when_none_lowers_it(rng):
+    """Partition Boosting, replayed with Z recomputed from scratch (tests/_naive.py): each literal
+    added is the one of least Z among all additions (not on a variable already in the monomial,
+    not repeating an existing monomial; ties to the smallest id); a monomial is closed when no
+    addition lowers Z, and growth stops when no new monomial lowers Z."""
+    for _ in range(5):
+        X = rng.integers(0, 2, (120, 5))
+        y = ((X[:, 0] & X[:, 1]) | (X[:, 2] ^ (rng.random(120) < 0.2))).astype(int) + (X[:, 3] & X[:, 4])
+        literals, w, c = boolean_literals(X), np.full(120, 1 / 120), 3
+        monomials, trace = grow_monomials(literals, y, w, c)
+        tolerance = lambda z: 1e-12 * max(1.0, z)  # noqa: E731 (grow_monomials' tie tolerance)
+
+        def allowed(done, term):
+            used = {l // 2 for l in term}
+            return [l for l in range(literals.shape[1]) if l // 2 not in used
+                    and frozenset(term + (l,)) not in {frozenset(m) for m in done}]
+
+        z_current, step = trace[0], 1
+        for k, monomial in enumerate(monomials + [()]):
+            done = monomials[:k]
+            for length in range(len(monomial) + 1):
+                term = tuple(monomial[:length])
+                candidates = allowed(done, term)
+                scores = naive_score(literals, y, w, c, done, term)[candidates] if candidates else np.array([])
+                if length < len(monomial):  # the literal added is the least-Z one, smallest id on ties
+                    best = scores.min()
+                    tied = [l for l, z in zip(candidates, scores) if z <= best + tolerance(best)]
+                    assert monomial[length] == tied[0]
+                    assert trace[step] == pytest.approx(best, rel=1e-12, abs=1e-15) and best < z_current
+                    z_current, step = trace[step], step + 1
+                else:  # closed (or, for the last, never started): no addition lowers Z
+                    assert len(scores) == 0 or scores.min() >= z_current - tolerance(z_current)
+        assert step == len(trace)
+
+
+def test_default_vector_is_the_distribution_of_the_ambiguous_training_examples(rng):
+    """Overview of WIDC: "The default vector is always chosen to be the observed distribution of
+    ambiguously classified examples": recomputed in Python from the committee's training sums."""
+    for pruning in ("none", "pessimistic", "optimistic"):
+        X = rng.integers(0, 2, (200, 6))
+        y = (X[:, 0] | X[:, 1]) + (X[:, 2] & (rng.random(200) < 0.5))
+        dc = DecisionCommittee(pruning=pruning, categorical_features=np.arange(6)).fit(X, y)
+        sat = dc._satisfied(X)
+        sums = [[sum(int(dc.vectors_[j, l]) for j in range(dc.n_rules_) if sat[i, j]) for l in range(3)]
+                for i in range(200)]
+        ambiguous = [i for i, s in enumerate(sums) if s.count(max(s)) > 1]
+        counts = np.bincount(y[ambiguous], minlength=3)
+        expected = counts / counts.sum() if ambiguous else np.bincount(y, minlength=3) / 200
+        np.testing.assert_allclose(dc.default_votes_, expected, rtol=0, atol=1e-15)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import partial
 
@@ -98,11 +98,24 @@ __all__ = [
     "z_equivalences",
     "committee_cells",
     "paper_context",
+    "MEASURES",
+    "SEED_VARIANTS",
+    "N_SEED_VARIANTS",
+    "seed_variants",
+    "seed_runs",
+    "peers_command",
+    "peers_environment",
+    "variant_ranks",
+    "TEMPLATES",
+    "prose",
+    "strength_prose",
+    "cells_prose",
+    "committee_cells_prose",
+    "ranks_prose",
+    "seeds_prose",
+    "peers_prose",
+    "registry_table",
 ]
-
-#: The claims whose verdict sentence the README's results-at-a-glance quotes
-#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
-HEADLINE_CLAIMS = ["3-J48", "3s-J48"]
 
 WIDC_LEARNERS = {"pessimistic": "WIDC(p)", "optimistic": "WIDC(o)", "none": "WIDC()"}
 
@@ -1057,64 +1070,218 @@ def fold_hash(folds) -> str:
     return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
 
 
-def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="documented") -> pd.DataFrame:
-    """The committed peers' fold results in :func:`run`'s tidy layout, after checking the folds.
+#: The fold seeds whose peer results are committed (``peers/widc_peers.py`` ``SEEDS``); the seed
+#: variants of the claims (:func:`seed_variants`) are taken from them, so that every variant has
+#: its peers without Java or Orange.
+SEED_VARIANTS = (0, 1, 2, 3, 4)
+#: How many other fold seeds re-decide every claim (the variants ``seed=s``).
+N_SEED_VARIANTS = 4
+#: The Python with Orange3 that runs ``peers/widc_peers.py run`` (environment variable
+#: ``COMPANION_PEERS_PYTHON``; see ``peers/README.md``).
+PEERS_PYTHON_ENV = "COMPANION_PEERS_PYTHON"
+_DEFAULT_PEERS_PYTHON = "/work/peers-venv/bin/python"
+_PEER_COLUMNS = ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
 
-    For every data set the fold of every row is recomputed exactly as :func:`run` does
-    and compared with the committed ``folds.csv`` and with the fold hash in ``provenance.csv``
-    (a ``ValueError`` names the first data set that differs): the peers' errors are paired with
-    WIDC's fold by fold. The nominal attributes the peers received are compared with those of
-    :func:`load_benchmark_set` under ``typing``, so that peers and WIDC see the same attributes.
+
+def seed_variants(seed: int) -> tuple:
+    """The fold seeds of the claims' seed variants for a main seed: the first
+    :data:`N_SEED_VARIANTS` of :data:`SEED_VARIANTS` other than ``seed``.
+
+    Parameters
+    ----------
+    seed : int
+        The main protocol's fold seed.
+
+    Returns
+    -------
+    tuple of int
+
+    Examples
+    --------
+    >>> seed_variants(0), seed_variants(11)
+    ((1, 2, 3, 4), (0, 1, 2, 3))
+    """
+    return tuple(s for s in SEED_VARIANTS if s != seed)[:N_SEED_VARIANTS]
+
+
+def peers_command(seed: int, names=None, max_folds=None) -> str:
+    """The commands that run the peers on the folds of ``seed`` (what a reader runs by hand).
+
+    Parameters
+    ----------
+    seed : int
+        Fold seed.
+    names : sequence of str, optional
+        Data sets (default: all).
+    max_folds : int, optional
+        Only the first folds.
+
+    Returns
+    -------
+    str
+    """
+    only = f" --only {' '.join(names)}" if names else ""
+    folds = f" --max-folds {max_folds}" if max_folds is not None else ""
+    return (f".venv/bin/python peers/widc_peers.py export --seeds {seed}{only} && "
+            f"{_peers_python()} peers/widc_peers.py run --seeds {seed}{only}{folds} --jobs 2")
+
+
+def _peers_python() -> str:
+    import os
+
+    return os.environ.get(PEERS_PYTHON_ENV, _DEFAULT_PEERS_PYTHON)
+
+
+def peers_environment() -> bool:
+    """Whether the peers can be run here: ``java``, Weka's jar and a Python with Orange3.
+
+    Returns
+    -------
+    bool
+    """
+    import shutil
+    from pathlib import Path
+
+    return bool(shutil.which("java")) and Path("/usr/share/java/weka.jar").is_file() and Path(_peers_python()).is_file()
+
+
+def _live_folder(seed: int):
+    from companion.paths import ROOT
+
+    return ROOT / "build" / "widc_peers" / f"seed{seed}"
+
+
+def _run_peers_live(seed, names, max_folds, typings):
+    """Run ``peers/widc_peers.py`` on the folds of ``seed`` into ``build/widc_peers/seed<s>/`` (never the tree)."""
+    import subprocess
+    import sys
+
+    from companion.paths import ROOT
+
+    folder = _live_folder(seed)
+    work = folder / "work"
+    script = str(ROOT / "peers" / "widc_peers.py")
+    common = ["--seeds", str(seed), "--only", *names, "--out", str(folder), "--build", str(work)]
+    subprocess.run([sys.executable, script, "export", *common, "--typings", *typings], check=True,
+                   capture_output=True, text=True)
+    folds = ["--max-folds", str(max_folds)] if max_folds is not None else []
+    subprocess.run([_peers_python(), script, "run", *common, *folds, "--jobs", "2"], check=True,
+                   capture_output=True, text=True)
+
+
+def _peer_source(seed, names, max_folds, typing, run_missing):
+    """``(results, folds or None, provenance)`` holding the peers of every data set of ``names``
+    on the folds of ``seed`` (the committed ones, or those run here into ``build/``), or None."""
+    needed = set(range(10 if max_folds is None else min(max_folds, 10)))
+
+    def covers(results):
+        if "seed" not in results.columns:
+            results = results.assign(seed=0)
+        for name in names:
+            run_typing = typing if typing == "documented" or name in DOCUMENTED_NOMINAL else "documented"
+            rows = results[(results["seed"] == seed) & (results["dataset"] == name) & (results["typing"] == run_typing)]
+            if rows.empty or not needed <= set(rows["fold"]):
+                return False
+        return True
+
+    committed = datasets.load_peers("widc")
+    if covers(committed.results):
+        return committed
+    folder = _live_folder(seed)
+
+    def live():
+        if not (folder / "results.csv").is_file():
+            return None
+        results = pd.read_csv(folder / "results.csv")
+        provenance = pd.read_csv(folder / "provenance.csv").set_index("key")["value"]
+        return datasets.PeerResults(results, None, provenance) if covers(results) else None
+
+    found = live()
+    if found is None and run_missing and peers_environment():
+        _run_peers_live(seed, names, max_folds, ("documented", "numeric") if typing == "numeric" else ("documented",))
+        found = live()
+    return found
+
+
+def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="documented",
+                 run_missing=True) -> pd.DataFrame:
+    """The peers' fold results in :func:`run`'s tidy layout, after checking the folds.
+
+    The committed results (``data/widc_peers``) hold the fold seeds of :data:`SEED_VARIANTS`.
+    For another seed, the results run earlier into ``build/widc_peers/seed<s>/`` are read; if
+    there are none and the peers' environment is present (:func:`peers_environment`), the peers
+    are run there first (``peers/widc_peers.py``, the published settings); otherwise the frame is
+    empty and the claims that need the peers are not evaluated (:func:`peers_command` says how to
+    run them). For every data set the fold of every row is recomputed exactly as :func:`run` does
+    and its hash compared with the one the peers recorded (and, at seed 0, with the committed
+    ``folds.csv``): a ``ValueError`` names the first data set that differs. The nominal
+    attributes the peers received are compared with those of :func:`load_benchmark_set` under
+    ``typing``.
 
     Parameters
     ----------
     names : list of str, optional
-        Data sets (default: every data set of :data:`BENCHMARK_SETS` the peers were run on).
-    n_splits, seed : int
-        Must be those the peers were run with (10, 0); others raise ``ValueError``.
+        Data sets (default: every data set of :data:`BENCHMARK_SETS`).
+    n_splits : int, default=10
+        Folds; the peers ran on 10 (another number gives an empty frame).
+    seed : int, default=0
+        The fold seed.
     max_folds : int, optional
         Keep only the first ``max_folds`` folds (the notebook's fast mode).
     typing : {"documented", "numeric"}, default="documented"
         The typing of :func:`load_benchmark_set` (and :class:`Config`) to pair with. The peers
         were run under ``"numeric"`` only where it differs from ``"documented"``; elsewhere
         the documented run is returned for both.
+    run_missing : bool, default=True
+        Run the peers into ``build/`` when their results for ``seed`` are missing and the
+        environment is present.
 
     Returns
     -------
     pandas.DataFrame
         Tidy, as :func:`run`'s frame (the two concatenate into one frame): columns ``dataset,
         method, seed, fold, errors, n_test, rules, literals`` (``method``: the peer; ``seed``:
-        that of the fold split), :func:`run`'s layout.
+        that of the fold split); empty when the peers did not run on these folds.
     """
-    if (n_splits, seed) != (10, 0):
-        raise ValueError(f"the peers were run on the 10 folds of seed 0; got n_splits={n_splits}, seed={seed}")
     if typing not in TYPINGS:
         raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
-    results, folds, provenance = datasets.load_peers("widc")
-    available = list(dict.fromkeys(results["dataset"]))
-    names = [n for n in BENCHMARK_SETS if n in available] if names is None else list(names)
-    missing = [n for n in names if n not in available]
-    if missing:
-        raise ValueError(f"no peer results for {missing}; run peers/widc_peers.py")
+    unknown = [n for n in (names or ()) if n not in BENCHMARK_SETS]
+    if unknown:
+        raise ValueError(f"no peer results for {unknown}: not a data set of BENCHMARK_SETS")
+    names = list(BENCHMARK_SETS) if names is None else list(names)
+    empty = pd.DataFrame({c: pd.Series(dtype=object if c in ("dataset", "method") else np.int64)
+                          for c in _PEER_COLUMNS})
+    if n_splits != 10 or not names:
+        return empty
+    source = _peer_source(seed, names, max_folds, typing, run_missing)
+    if source is None:
+        return empty
+    results, folds, provenance = source
+    if "seed" not in results.columns:
+        results = results.assign(seed=0)
     chosen = []
     for name in names:
         data = load_benchmark_set(name, typing=typing)
         ours = fold_vector(data.y, n_splits=n_splits, seed=seed)
-        committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
-        if not np.array_equal(ours, committed) or provenance.get(f"fold_sha256: {name}") != fold_hash(ours):
-            raise ValueError(f"the peers' folds of {name!r} differ from run's; rerun peers/widc_peers.py")
-        run_typing = typing if ((results["dataset"] == name) & (results["typing"] == typing)).any() else "documented"
+        key = f"fold_sha256: {name}" if seed == 0 else f"fold_sha256: {name} (seed {seed})"
+        if seed == 0 and folds is not None:
+            committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
+            if not np.array_equal(ours, committed):
+                raise ValueError(f"the peers' folds of {name!r} differ from run's; rerun peers/widc_peers.py")
+        if provenance.get(key) != fold_hash(ours):
+            raise ValueError(f"the peers' folds of {name!r} (seed {seed}) differ from run's; rerun peers/widc_peers.py")
+        here = results[(results["dataset"] == name) & (results["seed"] == seed)]
+        run_typing = typing if (here["typing"] == typing).any() else "documented"
         nominal = " ".join(str(j) for j in np.flatnonzero(data.nominal)) or "none"
         if provenance.get(f"nominal columns: {name} ({run_typing})") != nominal:
             raise ValueError(f"the peers' nominal attributes of {name!r} differ from load_benchmark_set(typing="
                              f"{typing!r})'s; rerun peers/widc_peers.py")
-        chosen.append(results[(results["dataset"] == name) & (results["typing"] == run_typing)])
+        chosen.append(here[here["typing"] == run_typing])
     frame = pd.concat(chosen).copy()
     if max_folds is not None:
         frame = frame[frame["fold"] < max_folds]
-    frame = frame.rename(columns={"learner": "method"}).assign(seed=seed)
-    columns = ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
-    return check_tidy(frame[columns].reset_index(drop=True))
+    frame = frame.rename(columns={"learner": "method"})
+    return check_tidy(frame[_PEER_COLUMNS].reset_index(drop=True))
 
 
 def majority_results(names=None, *, n_splits=10, seed=0, max_folds=None) -> pd.DataFrame:
@@ -1240,6 +1407,11 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
     error = _per_dataset(results, "error") * 100
     literals = _per_dataset(results, "literals")
     others = [o for o in others if o in error.columns]
+    if not others:  # the peers did not run on these folds (peer_results is empty)
+        fig, ax = plt.subplots(figsize=(4, 2))
+        ax.axis("off")
+        ax.text(0.5, 0.5, "no peer ran on these folds", ha="center", va="center")
+        return fig
     fig, axes = plt.subplots(2, len(others), figsize=(3.4 * len(others), 6.8), squeeze=False)
     for k, other in enumerate(others):
         for row, (table, label, log) in enumerate(((error, "test error %", False), (literals, "literals", True))):
@@ -1594,7 +1766,7 @@ def _with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
 
 
 def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
-    """What :func:`claims_family` reads: exact per-data-set mean errors (points) and literals.
+    """What the measures (:data:`MEASURES`) read: exact per-data-set means, and the folds.
 
     ``results``: :func:`run`'s frame with :func:`peer_results`' and :func:`majority_results`'
     (concatenated). ``cn2`` is the CN2 run that plays ``"CN2"`` (:func:`_with_cn2`). Means are
@@ -1610,11 +1782,18 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2") -> dict:
     Returns
     -------
     dict
-        ``error`` and ``literals``: frames indexed by data set, one column per learner.
+        ``error`` and ``literals``: frames indexed by data set, one column per learner (error
+        in points); ``fold_error`` and ``fold_literals``: the same per ``(dataset, fold)``.
     """
     results = _with_cn2(results, cn2)
     error = _exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
-    return {"error": error, "literals": _exact_per_dataset(results, "literals")}
+    view = check_tidy(results)
+    fold_error = {(d, int(f), m): Fraction(int(e), int(n)) * 100
+                  for d, f, m, e, n in zip(view["dataset"], view["fold"], view["method"], view["errors"], view["n_test"])}
+    fold_literals = {(d, int(f), m): Fraction(int(v))
+                     for d, f, m, v in zip(view["dataset"], view["fold"], view["method"], view["literals"])}
+    return {"error": error, "literals": _exact_per_dataset(results, "literals"),
+            "fold_error": fold_error, "fold_literals": fold_literals}
 
 
 def _pairs(data, quantity, a, b):
@@ -1637,28 +1816,69 @@ def _literal_pair(data, a, b):
     return _pairs(data, "literals", a, b)
 
 
-def _best_share(data, learner):
-    """(data sets where ``learner``'s error is the least of the three WIDC variants, ties counted; data sets)."""
-    error = data["error"][list(WIDC_LEARNERS.values())]
-    return int(sum(error.loc[n, learner] == min(error.loc[n]) for n in error.index)), len(error)
+def _fold_pairs(data, quantity, name, a, b):
+    """On data set ``name``, per fold where both ran: ``(values of a, values of b)``; None if absent."""
+    table = data[f"fold_{quantity}"]
+    folds = sorted({f for d, f, _ in table if d == name})
+    both = [f for f in folds if (name, f, a) in table and (name, f, b) in table]
+    if not both:
+        return None
+    return [table[(name, f, a)] for f in both], [table[(name, f, b)] for f in both]
 
 
-def _smallest_share(data, learner):
-    """(data sets where ``learner`` has at most the literals of each WIDC variant; data sets)."""
-    literals = data["literals"][list(WIDC_LEARNERS.values())]
-    return int(sum(literals.loc[n, learner] == min(literals.loc[n]) for n in literals.index)), len(literals)
+def _fold_difference(data, name, a, b):
+    pair = _fold_pairs(data, "error", name, a, b)
+    return None if pair is None else [x - y for x, y in zip(*pair)]
+
+
+def variant_ranks(data, learner, quantity):
+    """``(strict, joint, not)``: data sets where ``learner`` alone has the least ``quantity`` of the
+    three WIDC variants, ties for it, or does not have it.
+
+    Parameters
+    ----------
+    data : dict
+        :func:`claims_data`.
+    learner : str
+        A WIDC variant (:data:`WIDC_LEARNERS`).
+    quantity : {"error", "literals"}
+
+    Returns
+    -------
+    tuple of int, or None when a variant is missing
+    """
+    table = data[quantity]
+    variants = list(WIDC_LEARNERS.values())
+    if not set(variants) <= set(table.columns):
+        return None
+    strict = joint = worse = 0
+    for n in table.index:
+        mine, others = table.loc[n, learner], [table.loc[n, v] for v in variants if v != learner]
+        if mine < min(others):
+            strict += 1
+        elif mine == min(others):
+            joint += 1
+        else:
+            worse += 1
+    return strict, joint, worse
+
+
+def _strict_share(data, learner, quantity):
+    """(data sets where ``learner`` alone is least in ``quantity`` among the WIDC variants, data sets)."""
+    ranks = variant_ranks(data, learner, quantity)
+    return None if ranks is None else (ranks[0], sum(ranks))
 
 
 def _cn2poe_outcomes(data, widc="WIDC(p)", peer="CN2"):
     """Per data set but :data:`CN2POE_EXCEPTION`: does ``widc`` have strictly lower error *and* fewer literals?"""
-    error, literals = _pairs(data, "error", widc, peer), _pairs(data, "literals", widc, peer)
+    error = _pairs(data, "error", widc, peer)
     if error is None:
         return None
     names = [n for n in data["error"].index if n != CN2POE_EXCEPTION
-             and isinstance(data["error"].loc[n, peer], Fraction)]
+             and isinstance(data["error"].loc[n, peer], Fraction) and isinstance(data["error"].loc[n, widc], Fraction)]
     table_e, table_l = data["error"], data["literals"]
     return {n: bool(table_e.loc[n, widc] < table_e.loc[n, peer] and table_l.loc[n, widc] < table_l.loc[n, peer])
-            for n in names}
+            for n in names} or None
 
 
 def _cn2poe_all(data):
@@ -1690,33 +1910,47 @@ def _beats_majority(data, learner):
             + (f"; not on {', '.join(bad)}" if bad else ""))
 
 
-def claims_family(peers=CLAIM_PEERS, checked=BASELINE_CHECKED):
-    """The paper's claims (section *Experiments*) as a :mod:`companion.claims` family, criteria fixed here.
+#: The data set of the paper's Echo statements (UCI echocardiogram): not among :data:`BENCHMARK_SETS`,
+#: so its claims are not applicable here.
+ECHO = "echo"
 
-    Over data sets (per-data-set means over the ten folds, exact):
 
-    * ``1``: WIDC(p) has the least error of the three variants (ties count) on a majority of
-      data sets (share > 0.5, binomial); ``1b``: WIDC(p)'s error is below WIDC()'s
-      (difference < 0 points, Wilcoxon);
-    * ``2``: WIDC(p) is no larger than WIDC(): guaranteed (pessimistic pruning only removes rules
-      of the grown committee); ``2b``: WIDC(o) is the smallest of the three on a majority of data
-      sets (share > 0.5); ``2c``: WIDC(o) loses accuracy to WIDC(p) (difference > 0 points);
-    * for each peer ``P`` of ``peers``: ``3-P`` "no accuracy traded": error(WIDC(p)) − error(P)
-      ≤ :data:`NON_INFERIORITY_POINTS` (one-sided, Wilcoxon); ``3s-P``: WIDC(p) uses fewer
-      literals, ratio literals(WIDC(p)) / literals(P) < 1 (both + 1, sizes may be 0);
-    * ``4``: the paper's "except Vote0, on all problems where we have CN2-POE's results we
-      outperform CN2-POE on both accuracy and size", with CN2 for CN2-POE and WIDC(p) for "we":
-      ``4`` exact (every data set but Vote0: strictly lower error and strictly fewer literals),
-      ``4-share`` the same count as a proportion (> 0.5);
-    * ``base-L`` for each learner of ``checked``: exact check that its error is below the
-      majority class's on every data set.
+def _measures() -> dict:
+    measures = {
+        "widc_p_strictly_best": partial(_strict_share, learner="WIDC(p)", quantity="error"),
+        "widc_p_vs_unpruned_error": partial(_error_difference, a="WIDC(p)", b="WIDC()"),
+        "widc_p_vs_unpruned_literals": partial(_literal_pair, a="WIDC(p)", b="WIDC()"),
+        "widc_o_strictly_smallest": partial(_strict_share, learner="WIDC(o)", quantity="literals"),
+        "widc_o_vs_p_error": partial(_error_difference, a="WIDC(o)", b="WIDC(p)"),
+        "cn2poe_all": _cn2poe_all,
+        "cn2poe_share": _cn2poe_share,
+        "vote0_error_o_vs_cn2": partial(_fold_difference, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
+        "vote0_literals_o_vs_cn2": partial(_fold_pairs, quantity="literals", name=CN2POE_EXCEPTION, a="WIDC(o)",
+                                           b="CN2"),
+        "echo_error_p_vs_cn2": partial(_fold_difference, name=ECHO, a="WIDC(p)", b="CN2"),
+        "echo_literals_p_vs_cn2": partial(_fold_pairs, quantity="literals", name=ECHO, a="WIDC(p)", b="CN2"),
+    }
+    for peer in CLAIM_PEERS:
+        measures[f"error_vs_{peer}"] = partial(_error_difference, a="WIDC(p)", b=peer)
+        measures[f"literals_vs_{peer}"] = partial(_literal_pair, a="WIDC(p)", b=peer)
+    for learner in BASELINE_CHECKED:
+        measures[f"beats_majority_{learner}"] = partial(_beats_majority, learner=learner)
+    return measures
 
-    Parameters
-    ----------
-    peers : tuple of str, default=:data:`CLAIM_PEERS`
-        The learners of claims ``3-P`` and ``3s-P``.
-    checked : tuple of str, default=:data:`BASELINE_CHECKED`
-        The learners of claims ``base-L``.
+
+#: ``{measure key: callable(claims_data) -> values}``: what the registry
+#: (``companion/experiments/registry/paper04.toml``) names; None when the learners a measure
+#: compares did not run (the peers on folds they were not run on; Echo).
+MEASURES = _measures()
+
+
+def claims_family():
+    """The registry's claims (``registry/paper04.toml``) with :data:`MEASURES`: a :mod:`companion.claims` family.
+
+    The criteria, margins and tie rules are the registry's, fixed before any result: the
+    paper's statements (central ones first, then the identities its unit tests check, then the
+    rest of section *Experiments*), our checks, the sanity checks against the majority class and
+    observations on the learners the paper did not run.
 
     Returns
     -------
@@ -1724,41 +1958,12 @@ def claims_family(peers=CLAIM_PEERS, checked=BASELINE_CHECKED):
     """
     from companion import claims as C
 
-    family = [
-        C.proportion("1", "WIDC(p) has the least error of the three WIDC variants on most data sets",
-                     partial(_best_share, learner="WIDC(p)"), direction=">", margin=0.5,
-                     quantity="share of data sets where WIDC(p) is (jointly) best"),
-        C.difference("1b", "WIDC(p) is more accurate than WIDC()", partial(_error_difference, a="WIDC(p)", b="WIDC()"),
-                     direction="<", margin=0.0, quantity="error(WIDC(p)) − error(WIDC())", unit="points"),
-        C.guaranteed("2", "WIDC(p) is no larger than WIDC()",
-                     "pessimistic pruning only removes rules of the grown committee, fold by fold"),
-        C.proportion("2b", "WIDC(o) gives the smallest committees of the three on most data sets",
-                     partial(_smallest_share, learner="WIDC(o)"), direction=">", margin=0.5,
-                     quantity="share of data sets where WIDC(o) has the fewest literals"),
-        C.difference("2c", "WIDC(o) loses some accuracy to WIDC(p)", partial(_error_difference, a="WIDC(o)", b="WIDC(p)"),
-                     direction=">", margin=0.0, quantity="error(WIDC(o)) − error(WIDC(p))", unit="points"),
-    ]
-    for peer in peers:
-        family.append(C.difference(
-            f"3-{peer}", f"WIDC(p) trades no accuracy against {peer}",
-            partial(_error_difference, a="WIDC(p)", b=peer), direction="<=", margin=NON_INFERIORITY_POINTS,
-            quantity=f"error(WIDC(p)) − error({peer})", unit="points"))
-        family.append(C.ratio(
-            f"3s-{peer}", f"WIDC(p) uses fewer literals than {peer}", partial(_literal_pair, a="WIDC(p)", b=peer),
-            direction="<", margin=1.0, quantity=f"(literals(WIDC(p)) + 1) / (literals({peer}) + 1)", offset=1.0))
-    family.append(C.exact("4", "Except on Vote0, WIDC(p) outperforms CN2 on both error and size on every data set",
-                          _cn2poe_all))
-    family.append(C.proportion("4-share", "Except on Vote0, WIDC(p) outperforms CN2 on both error and size on most "
-                               "data sets", _cn2poe_share, direction=">", margin=0.5,
-                               quantity="share of data sets (Vote0 excepted) with lower error and fewer literals"))
-    for learner in checked:
-        family.append(C.exact(f"base-{learner}", f"{learner} is more accurate than the majority class on every data set",
-                              partial(_beats_majority, learner=learner)))
-    return family
+    return C.family(C.load_registry("04"), MEASURES)
 
 
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
-                    polarity_gt: pd.DataFrame | None = None, cn2_variant: str | None = "CN2 (alpha=1)") -> dict:
+                    polarity_gt: pd.DataFrame | None = None, cn2_variant: str | None = "CN2 (alpha=1)",
+                    seeds: dict | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -1768,12 +1973,16 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         the majority class, concatenated.
     numeric : pandas.DataFrame, optional
         Every learner re-run with ``typing="numeric"`` on the data sets whose typing differs;
-        substituted (:func:`_substitute`) as the variant ``typing=numeric``.
+        substituted (:func:`_substitute`) as the variant ``typing=numeric``. A peer that did not
+        run under that typing is dropped from those data sets (never paired across typings).
     polarity_gt : pandas.DataFrame, optional
         WIDC re-run with ``numeric_literal="gt"``; substituted as the variant ``polarity=gt``.
     cn2_variant : str, optional
         The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`_with_cn2`; None or
         absent from ``everything``: no such variant).
+    seeds : dict, optional
+        ``{fold seed: frame}``: the main protocol on the folds of other seeds
+        (:func:`seed_variants`), as the variants ``seed=s``.
 
     Returns
     -------
@@ -1782,16 +1991,22 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
     """
     variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
-        variants["typing=numeric"] = _substitute(everything, numeric)
+        base = everything
+        for name in set(numeric["dataset"]):
+            missing = set(PEER_LEARNERS) - set(numeric.loc[numeric["dataset"] == name, "method"])
+            base = base[~((base["dataset"] == name) & base["method"].isin(missing))]
+        variants["typing=numeric"] = _substitute(base, numeric)
     if polarity_gt is not None and len(polarity_gt):
         variants["polarity=gt"] = _substitute(everything, polarity_gt)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
+    for seed, frame in (seeds or {}).items():
+        variants[f"seed={seed}"] = check_tidy(frame)
     return variants
 
 
 def claims_report(variants: dict):
-    """Evaluate :func:`claims_family` on :func:`claims_variants`' frames (Holm within each variant).
+    """Evaluate :func:`claims_family` on :func:`claims_variants`' frames (Holm within each origin and variant).
 
     Parameters
     ----------
@@ -1902,3 +2117,254 @@ def numeric_attribute_sets(names) -> list:
     list of str
     """
     return [n for n in names if not load_benchmark_set(n).nominal.all()]
+
+
+def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
+    """The main protocol on the folds of other seeds: ``{seed: frame}`` for :func:`claims_variants`.
+
+    Each frame is :func:`run` of WIDC (``config`` with that fold seed and ``others=()``), the
+    peers on those folds (:func:`peer_results`; empty where they did not run) and the majority
+    class, concatenated, as the main frame is. CART, PRISM and RIPPER are not re-run: they enter
+    only observations, which carry no verdict to keep or lose (their rows are "not evaluated"
+    under the seed variants).
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol's configuration.
+    seeds : sequence of int
+        Fold seeds (:func:`seed_variants`).
+    n_jobs : int, default=1
+        Workers of :func:`run`.
+
+    Returns
+    -------
+    dict
+    """
+    frames = {}
+    for seed in seeds:
+        other = replace(config, seed=seed, others=())
+        frames[seed] = pd.concat([
+            run(other, n_jobs=n_jobs),
+            peer_results(list(config.datasets), n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
+            majority_results(config.datasets, n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
+        ], ignore_index=True)
+    return frames
+
+
+# --------------------------------------------------------------------------------------------
+# Generated prose: every sentence of notebook 04 that states one of our numbers, directions or
+# verdicts is one of these templates rendered from the results (companion.prose.render)
+# --------------------------------------------------------------------------------------------
+
+#: The notebook's prose templates (:func:`companion.prose.render`), filled by :func:`prose`.
+TEMPLATES = {
+    "strength": (
+        "The one-standard-error rule picks $c_{{KM}} = {recommended:g}$ on the synthetic problems"
+        "{recommended:sign (negative)|, which removes the penalty term|, which keeps a penalty term}; the benchmark "
+        "runs WIDC(o) with that constant. The benchmark curve below is shown, not used to choose."
+    ),
+    "cells": (
+        "Over the {n:plural data set}, a grown committee of $t$ rules realises a median {per_rule:.1f} cells "
+        "per rule (a tree with $t$ leaves realises exactly $t$), between {low:pct.0} and {high:pct.0} of "
+        "$\\min(2^t, |LS|)$ (median {median:pct.0}); the largest share of $|LS|$ is {top_share:pct.0} "
+        "({top_name}). Pruned by WIDC(o), a committee realises a median {pruned:.1f} cells."
+    ),
+    "committee_cells": (
+        "{rules:plural rule} realise {cells:plural non-empty cell} of the {possible} possible on "
+        "{examples:plural example}; the training errors ({errors}) sit in {error_cells:plural cell}."
+    ),
+    "ranks": (
+        "{learner} alone has the least {quantity} of the three variants on {strict:plural data set}, ties for "
+        "it on {joint} and does not have it on {worse}."
+    ),
+    "ranks_seeds": "Under the other fold seeds its strict bests range from {low} to {high} of {n}.",
+    "seeds": (
+        "Every claim is re-decided on the folds of {seeds:plural other seed} ({names:list}); "
+        "{flipping:plural claim} change verdict under at least one of them ({ids:list}) and are marked not robust."
+    ),
+    "seeds_none": (
+        "Every claim is re-decided on the folds of {seeds:plural other seed} ({names:list}); no verdict changes "
+        "under any of them."
+    ),
+    "peers_missing": (
+        "{peers:list} did not run on the folds of {seeds:list}: the claims that need them are **not "
+        "evaluated** there (not run for this seed). To run them: `{command}`."
+    ),
+    "peers_present": "The peers ran on the folds of every seed used here ({seeds:list}).",
+}
+
+
+def prose(name: str, **values):
+    """Render template ``name`` of :data:`TEMPLATES` with ``values`` (:func:`companion.prose.render`).
+
+    Parameters
+    ----------
+    name : str
+        A key of :data:`TEMPLATES`.
+    **values
+        The template's fields.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import render
+
+    if name not in TEMPLATES:
+        raise KeyError(f"prose: no template {name!r}; known {sorted(TEMPLATES)}")
+    return render(TEMPLATES[name], **values)
+
+
+def strength_prose(recommended: float):
+    """:data:`TEMPLATES` ``strength``: the constant the 1-SE rule picked.
+
+    Parameters
+    ----------
+    recommended : float
+        :func:`choose_optimistic_strength`'s pick.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    return prose("strength", recommended=float(recommended))
+
+
+def cells_prose(cells: pd.DataFrame):
+    """:data:`TEMPLATES` ``cells``: what :func:`cells_table` shows, in words.
+
+    Parameters
+    ----------
+    cells : pandas.DataFrame
+        :func:`cells_table`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    grown = cells[cells["grown rules t"] > 0]
+    of_bound = grown["cells (grown)"] / grown["min(2^t, |LS|)"]
+    share = cells["cells / |LS|"]
+    return prose("cells", n=len(cells), per_rule=float((grown["cells (grown)"] / grown["grown rules t"]).median()),
+                 low=float(of_bound.min()), high=float(of_bound.max()), median=float(of_bound.median()),
+                 top_share=float(share.max()), top_name=str(share.idxmax()),
+                 pruned=float(cells["cells (WIDC(o))"].median()))
+
+
+def committee_cells_prose(model: DecisionCommittee, cells: pd.DataFrame):
+    """:data:`TEMPLATES` ``committee_cells``: a committee's cells (:func:`committee_cells`) in words.
+
+    Parameters
+    ----------
+    model : DecisionCommittee
+        The fitted committee.
+    cells : pandas.DataFrame
+        :func:`committee_cells` of it.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    return prose("committee_cells", rules=int(model.n_rules_), cells=len(cells), possible=2 ** int(model.n_rules_),
+                 examples=int(cells["examples"].sum()), errors=int(cells["errors"].sum()),
+                 error_cells=int((cells["errors"] > 0).sum()))
+
+
+def ranks_prose(variants: dict):
+    """:data:`TEMPLATES` ``ranks`` for claims ``1`` and ``2b``: strict bests, ties and the rest,
+    under the main protocol and (in brackets) the range over the seed variants.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    lines = []
+    for learner, quantity, word in (("WIDC(p)", "error", "error"), ("WIDC(o)", "literals", "literals")):
+        ranks = {name: variant_ranks(claims_data(frame), learner, quantity) for name, frame in variants.items()
+                 if name == "main" or name.startswith("seed=")}
+        strict, joint, worse = ranks["main"]
+        others = [r[0] for name, r in ranks.items() if name != "main" and r is not None]
+        text = prose("ranks", learner=learner, quantity=word, strict=strict, joint=joint, worse=worse).data
+        if others:
+            text = " ".join([text, prose("ranks_seeds", low=min(others), high=max(others), n=sum(ranks["main"])).data])
+        lines.append("* " + text)
+    return Markdown("\n".join(lines))
+
+
+def seeds_prose(report, seeds):
+    """:data:`TEMPLATES` ``seeds``: which claims change verdict under another fold seed.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+    seeds : sequence of int
+        The other fold seeds.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    long = report.sensitivity
+    seed_rows = long[long["variant"].str.startswith("seed=") & (long["role"] == "varies")
+                     & (long["verdict"] != "n/a") & ~long["same_as_main"]]
+    main = report.table.set_index("id")["verdict"]
+    ids = [i for i in report.table["id"] if i in set(seed_rows["id"]) and main[i] != "n/a"]
+    if not ids:
+        return prose("seeds_none", seeds=len(seeds), names=[f"seed={s}" for s in seeds])
+    return prose("seeds", seeds=len(seeds), names=[f"seed={s}" for s in seeds], flipping=len(ids), ids=ids)
+
+
+def peers_prose(frames: dict, names, *, max_folds=None):
+    """:data:`TEMPLATES` ``peers_missing`` (or ``peers_present``): the fold seeds whose peers did not run.
+
+    Parameters
+    ----------
+    frames : dict
+        ``{fold seed: frame}`` of every seed used (main and variants).
+    names : sequence of str
+        The data sets.
+    max_folds : int, optional
+        The folds run.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    wanted = ("J48", "JRip", "CN2", "CN2-unordered")
+    absent = {seed: [p for p in wanted if p not in set(frame["method"])] for seed, frame in frames.items()}
+    missing = [seed for seed, peers in absent.items() if peers]
+    if not missing:
+        return prose("peers_present", seeds=[f"seed {s}" for s in frames])
+    lines = [prose("peers_missing", seeds=[f"seed {seed}"], peers=absent[seed],
+                   command=peers_command(seed, list(names), max_folds)).data for seed in missing]
+    return Markdown("\n".join(f"* {line}" for line in lines))
+
+
+def registry_table() -> pd.DataFrame:
+    """The claims registry (``registry/paper04.toml``) as a table: the criteria, fixed before any result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per claim: ``id, origin, kind, statement, criterion, ties, stand-in, where``.
+    """
+    from companion import claims as C
+
+    registry = C.load_registry("04")
+    rows = []
+    for claim, entry in zip(claims_family(), registry.entries):
+        rows.append({"id": claim.id, "origin": claim.origin, "kind": claim.kind, "statement": claim.statement,
+                     "criterion": claim.unit_test if claim.kind == "unit_test" else claim.criterion(),
+                     "ties": entry.get("ties", ""), "stand-in": claim.stand_in, "where": claim.where})
+    return pd.DataFrame(rows).set_index("id")
