@@ -311,7 +311,7 @@ def prism_fit_predict(train: pd.DataFrame, y_train, test: pd.DataFrame):
     predictions : ndarray
     n_rules, n_literals : int
     """
-    model = Prism(missing="no_match", discretizer=None).fit(train, y_train)  # the codes as they are
+    model = Prism(missing="no_match", discretizer=None, pruning=None).fit(train, y_train)  # the codes as they are
     return np.asarray(model.predict(test)), len(model.rules_), model.complexity_
 
 
@@ -560,7 +560,7 @@ def _nominal_fold(learners, seed, coded_train, coded_test, y_train, y_test):
     if "RIPPER" in learners:
         # Only predict and the sizes are read: wittgenstein's rule frequencies (its own
         # predict_proba's) need not be recalibrated; the rules are the same (calibrate_rulesets).
-        ripper = OrderedRipper(random_state=seed, calibrate_rulesets=False).fit(coded_train, y_train)
+        ripper = OrderedRipper(random_state=seed, calibrate_rulesets=False, fallback=None).fit(coded_train, y_train)
         record("RIPPER", ripper.predict(coded_test), ripper.n_rules_, ripper.n_literals_)
     return rows
 
@@ -608,7 +608,7 @@ def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False
         model = grown if pruning == "none" else next(pruned)
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
     if "CART" in others:
-        tree = PrunedDecisionTree(pruning="cost_complexity_cv", random_state=seed)
+        tree = PrunedDecisionTree(pruning="cost_complexity_cv", random_state=seed, fallback=None)
         tree.fit(_one_hot_nominal(Xtr, data.nominal, Xtr), ytr)
         record("CART", tree.predict(_one_hot_nominal(Xte, data.nominal, Xtr)), tree.n_leaves_, tree.n_literals_)
     return (rows, grown) if with_growth else rows
