@@ -88,7 +88,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from numbers import Integral, Rational, Real
 from pathlib import Path
@@ -100,12 +100,12 @@ from scipy import stats
 from sklearn.utils._param_validation import StrOptions, validate_params, validate_parameter_constraints
 
 from companion.numerics import TIE_RTOL, StrictInterval
+from companion.prose import Markdown, render, signed
 
 __all__ = [
     "ALPHA",
     "Claim",
     "ClaimsReport",
-    "Markdown",
     "difference",
     "ratio",
     "proportion",
@@ -125,7 +125,13 @@ __all__ = [
     "stale_readme_sections",
     "render_glance",
     "publish",
-    "headline_claims",
+    "anchor",
+    "unit_test",
+    "Registry",
+    "load_registry",
+    "family",
+    "ORIGINS",
+    "VERDICT_WORDS",
 ]
 
 #: One-sided level of every test; the intervals are two-sided at ``1 − 2·ALPHA`` (95 %).
@@ -133,7 +139,7 @@ ALPHA = 0.025
 #: Largest number of non-zero differences whose Wilcoxon p is counted exactly (normal beyond).
 _EXACT_MAX = 400
 #: Verdict states: tested claims get the first three, ``exact`` claims the first two.
-_VERDICTS = ("holds", "fails", "undecided", "guaranteed", "n/a")
+_VERDICTS = ("holds", "fails", "undecided", "not decidable", "identical", "guaranteed", "n/a")
 
 _DIRECTIONS = ("<=", "<", ">=", ">", "within")
 _TESTS = {"difference": ("wilcoxon", "t", "sign"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
@@ -141,9 +147,11 @@ _ZERO_METHODS = ("pratt", "zsplit", "wilcox")
 _SYMBOLS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">", "within": "within ±"}
 
 TABLE_COLUMNS = [
-    "id", "statement", "kind", "test", "quantity", "criterion", "direction", "margin", "unit", "digits",
-    "n", "estimate", "ci_low", "ci_high", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "verdict",
-    "detail", "robust", "flips", "sensitivity", "alpha",
+    "notebook", "id", "origin", "central", "statement", "quote", "where", "quote_source", "kind", "test",
+    "quantity", "criterion", "direction", "margin", "margin_reason", "tie_rule", "unit", "digits", "n",
+    "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm",
+    "min_p", "verdict", "detail", "robust", "flips", "seeds", "sensitivity", "stand_in", "unit_test",
+    "discussion", "alpha",
 ]
 
 
@@ -553,6 +561,32 @@ class Claim:
         Why a ``guaranteed`` claim holds by construction.
     offset : float
         Added to both terms of a ``ratio`` claim before the ratio is taken.
+    origin : {"paper", "check", "sanity", "observation"}
+        Whose statement it is: a claim the paper makes (the only origin that gets a verdict word
+        and enters the README glance), a check of our code against a reference, a sanity check of
+        a baseline, or an observation of ours (reported, never judged).
+    quote, where : str
+        For a ``paper`` claim: the paper's sentence verbatim, and where it stands (section, table,
+        page or slide).
+    quote_source : str
+        ``"paper"`` (the quote is in the paper's extracted text) or ``"specs"`` (the extraction
+        lost the passage; a note quoting the paper holds it).
+    margin_reason, tie_rule : str
+        Why the margin is what it is; how ties are counted, fixed before the results.
+    variants : tuple of str or None
+        The protocol choices that could flip the verdict (variant names before ``=``; ``"seed"``
+        for the fold-seed variants). ``None``: every variant.
+    unit_test : str
+        For ``kind="unit_test"``: the pytest node id of the unit test that checks it exactly.
+    central : bool
+        A central claim of its paper: it leads the README glance.
+    stand_in : str
+        A peer that stands in for the one the paper used, named in the verdict sentence.
+    discussion : str
+        A :func:`companion.prose.render` template of the claim's discussion (fields: the claims
+        table's columns).
+    notebook : str
+        The notebook (paper) key, ``"01"``: anchors ``claim-01-<id>`` in the notebook and the docs.
     """
 
     id: str
@@ -568,6 +602,18 @@ class Claim:
     zero_method: str = "pratt"
     reason: str = ""
     offset: float = 0.0
+    origin: str = "paper"
+    quote: str = ""
+    where: str = ""
+    quote_source: str = "paper"
+    margin_reason: str = ""
+    tie_rule: str = ""
+    variants: tuple | None = None
+    unit_test: str = ""
+    central: bool = False
+    stand_in: str = ""
+    discussion: str = ""
+    notebook: str = ""
 
     def criterion(self) -> str:
         """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``.
@@ -581,6 +627,8 @@ class Claim:
             return "by construction"
         if self.kind == "exact":
             return "exact check"
+        if self.kind == "unit_test":
+            return "exact, unit test"
         symbol = _SYMBOLS[self.direction]
         if self.kind == "ratio":
             margin = f"×{_plain(self.margin, self.digits)}"
@@ -589,7 +637,7 @@ class Claim:
         elif self.direction == "within":
             margin = _plain(self.margin, self.digits)
         else:
-            margin = _signed(self.margin, self.digits)
+            margin = signed(self.margin, self.digits)
         unit = f" {self.unit}" if self.unit else ""
         joiner = "" if self.direction == "within" else " "
         return f"{self.quantity} {symbol}{joiner}{margin}{unit}".strip()
@@ -776,19 +824,317 @@ def exact(id, statement, check) -> Claim:
     return Claim(id, statement, "exact", check)
 
 
+def unit_test(id, statement, test) -> Claim:
+    """A theorem, identity or bound property that a unit test of the suite checks exactly.
+
+    Its verdict is ``holds``: the suite (``make test``, run by CI on every change) fails if the
+    statement stops holding. No p, not in the Holm family.
+
+    Parameters
+    ----------
+    id, statement : str
+        Key and wording of the claim.
+    test : str
+        The pytest node id, ``tests/test_file.py::test_name``.
+
+    Returns
+    -------
+    Claim
+    """
+    _check_common("unit_test", id, statement)
+    if not isinstance(test, str) or not re.fullmatch(r"tests/test_\w+\.py::\w+(\[[^\]]*\])?", test):
+        raise ValueError(f"unit_test: test must be a node id 'tests/test_x.py::test_y', got {test!r}")
+    return Claim(id, statement, "unit_test", None, unit_test=test)
+
+
+# --------------------------------------------------------------------------------------------
+# The registry: each paper's claims as data
+# --------------------------------------------------------------------------------------------
+
+#: Where each paper's registry lives: ``companion/experiments/registry/paperNN.toml``.
+REGISTRY_DIR = Path(__file__).resolve().parent / "experiments" / "registry"
+ORIGINS = ("paper", "check", "sanity", "observation")
+_KINDS = ("difference", "ratio", "proportion", "exact", "guaranteed", "unit_test")
+#: The fields a registry entry may have, and which it must have, by kind.
+_ENTRY_FIELDS = {
+    "id", "origin", "central", "quote", "where", "quote_source", "statement", "kind", "measure", "test",
+    "direction", "margin", "margin_reason", "quantity", "unit", "digits", "offset", "ties", "variants",
+    "reason", "unit_test", "stand_in", "discussion", "zero_method",
+}
+_REQUIRED = {
+    "difference": ("measure", "direction", "margin_reason"),
+    "ratio": ("measure", "direction", "margin", "margin_reason"),
+    "proportion": ("measure", "direction", "margin", "margin_reason"),
+    "exact": ("measure",),
+    "guaranteed": ("reason",),
+    "unit_test": ("unit_test",),
+}
+
+
+@dataclass(frozen=True)
+class Registry:
+    """One paper's claims registry, as read by :func:`load_registry`.
+
+    Parameters
+    ----------
+    key : str
+        The notebook number, ``"01"``.
+    citation : str
+        The paper.
+    text : str
+        The file in the papers folder its quotes are checked against.
+    entries : tuple of dict
+        The claims, in order, each a validated mapping of the registry's fields.
+    path : pathlib.Path
+        The TOML file.
+    """
+
+    key: str
+    citation: str
+    text: str
+    entries: tuple
+    path: Path
+
+    def entry(self, id) -> dict:
+        """The entry of claim ``id``.
+
+        Parameters
+        ----------
+        id : str
+            The claim's key.
+
+        Returns
+        -------
+        dict
+        """
+        for entry in self.entries:
+            if entry["id"] == id:
+                return entry
+        raise KeyError(f"{self.path.name}: no claim with id {id!r}; the registry has {[e['id'] for e in self.entries]}")
+
+
+def _registry_error(path, where, message):
+    return ValueError(f"{Path(path).name}: {where}: {message}")
+
+
+def load_registry(source) -> Registry:
+    """Read and validate a paper's claims registry (TOML, read with :mod:`tomllib`).
+
+    Parameters
+    ----------
+    source : str or pathlib.Path
+        A notebook key (``"01"``, read from :data:`REGISTRY_DIR`) or the path of a TOML file.
+
+    Returns
+    -------
+    Registry
+
+    Raises
+    ------
+    ValueError
+        A field is missing, unknown or of the wrong type; the message names the file, the claim
+        and the field.
+    """
+    import tomllib
+
+    if isinstance(source, str) and re.fullmatch(r"\d\d", source):
+        path = REGISTRY_DIR / f"paper{source}.toml"
+    elif isinstance(source, (str, Path)):
+        path = Path(source)
+    else:
+        raise TypeError(f"load_registry: source must be a key such as '01' or a path, got {source!r}")
+    if not path.is_file():
+        raise FileNotFoundError(f"load_registry: no registry at {path}")
+    with path.open("rb") as handle:
+        try:
+            raw = tomllib.load(handle)
+        except tomllib.TOMLDecodeError as error:
+            raise _registry_error(path, "TOML", str(error)) from None
+    paper = raw.get("paper")
+    if not isinstance(paper, dict):
+        raise _registry_error(path, "[paper]", "the table is missing")
+    for field in ("key", "citation", "text"):
+        if not isinstance(paper.get(field), str) or not paper[field]:
+            raise _registry_error(path, "[paper]", f"field {field!r} must be a non-empty string")
+    unknown_tables = set(raw) - {"paper", "claim"}
+    if unknown_tables:
+        raise _registry_error(path, "top level", f"unknown tables {sorted(unknown_tables)}")
+    entries = raw.get("claim")
+    if not isinstance(entries, list) or not entries:
+        raise _registry_error(path, "[[claim]]", "no claim")
+    seen = set()
+    checked = []
+    for position, entry in enumerate(entries):
+        label = f"claim {entry.get('id', '#' + str(position))!r}"
+        unknown = set(entry) - _ENTRY_FIELDS
+        if unknown:
+            raise _registry_error(path, label, f"unknown fields {sorted(unknown)}; allowed {sorted(_ENTRY_FIELDS)}")
+        for field in ("id", "origin", "statement", "kind"):
+            if not isinstance(entry.get(field), str) or not entry[field]:
+                raise _registry_error(path, label, f"field {field!r} must be a non-empty string")
+        if entry["id"] in seen:
+            raise _registry_error(path, label, "the id is repeated")
+        seen.add(entry["id"])
+        if entry["origin"] not in ORIGINS:
+            raise _registry_error(path, label, f"origin must be one of {ORIGINS}, got {entry['origin']!r}")
+        if entry["kind"] not in _KINDS:
+            raise _registry_error(path, label, f"kind must be one of {_KINDS}, got {entry['kind']!r}")
+        if entry["origin"] == "paper":
+            for field in ("quote", "where"):
+                if not isinstance(entry.get(field), str) or not entry[field].strip():
+                    raise _registry_error(path, label, f"a paper claim needs {field!r}")
+        elif entry.get("central"):
+            raise _registry_error(path, label, "only a paper claim can be central")
+        if entry.get("quote_source", "paper") not in ("paper", "specs"):
+            raise _registry_error(path, label, f"quote_source must be 'paper' or 'specs', got {entry['quote_source']!r}")
+        for field in _REQUIRED[entry["kind"]]:
+            if field not in entry or entry[field] in ("", None):
+                raise _registry_error(path, label, f"a {entry['kind']} claim needs {field!r}")
+        variants = entry.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) and v and "=" not in v for v in variants):
+            raise _registry_error(path, label, f"variants must be a list of variant names (before '='), got {variants!r}")
+        checked.append(dict(entry))
+    return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path)
+
+
+def family(registry: Registry, measures: dict) -> list[Claim]:
+    """The claims of ``registry`` as a family for :func:`evaluate`, each reading its measurement.
+
+    Parameters
+    ----------
+    registry : Registry
+        From :func:`load_registry`.
+    measures : dict
+        ``{measure key: callable(data) -> values}``: what each claim's ``measure`` names (values
+        as :func:`difference`, :func:`ratio`, :func:`proportion` and :func:`exact` take them).
+
+    Returns
+    -------
+    list of Claim
+
+    Raises
+    ------
+    ValueError
+        A measure the registry names is missing, or one given is named by no claim.
+    """
+    if not isinstance(registry, Registry):
+        raise TypeError(f"family: registry must be a Registry (load_registry), got {type(registry).__name__}")
+    named = {e["measure"] for e in registry.entries if "measure" in e}
+    missing = sorted(named - set(measures))
+    unused = sorted(set(measures) - named)
+    if missing or unused:
+        raise ValueError(f"family: {registry.path.name}: measures missing {missing}, given but never named {unused}")
+    claims = []
+    for entry in registry.entries:
+        kind = entry["kind"]
+        values = measures.get(entry.get("measure"))
+        common = {k: entry[k] for k in ("digits",) if k in entry}
+        if kind == "difference":
+            claim = difference(entry["id"], entry["statement"], values, direction=entry["direction"],
+                               margin=entry.get("margin", 0.0), quantity=entry.get("quantity", ""),
+                               unit=entry.get("unit", ""), test=entry.get("test", "wilcoxon"),
+                               zero_method=entry.get("zero_method", "pratt"), **common)
+        elif kind == "ratio":
+            claim = ratio(entry["id"], entry["statement"], values, direction=entry["direction"],
+                          margin=entry["margin"], quantity=entry.get("quantity", ""),
+                          test=entry.get("test", "wilcoxon"), zero_method=entry.get("zero_method", "pratt"),
+                          offset=entry.get("offset", 0.0), **common)
+        elif kind == "proportion":
+            claim = proportion(entry["id"], entry["statement"], values, direction=entry["direction"],
+                               margin=entry["margin"], quantity=entry.get("quantity", "share"), **common)
+        elif kind == "exact":
+            claim = exact(entry["id"], entry["statement"], values)
+        elif kind == "guaranteed":
+            claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
+        else:
+            claim = unit_test(entry["id"], entry["statement"], entry["unit_test"])
+        claims.append(replace(
+            claim, origin=entry["origin"], quote=" ".join(entry.get("quote", "").split()),
+            where=entry.get("where", ""), quote_source=entry.get("quote_source", "paper"),
+            margin_reason=entry.get("margin_reason", ""), tie_rule=entry.get("ties", ""),
+            variants=tuple(entry.get("variants", ["seed"])),
+            central=bool(entry.get("central", False)), stand_in=entry.get("stand_in", ""),
+            discussion=entry.get("discussion", ""), notebook=registry.key,
+            reason=entry.get("reason", claim.reason),
+        ))
+    return claims
+
+
 # --------------------------------------------------------------------------------------------
 # Evaluation
 # --------------------------------------------------------------------------------------------
 
 
+def _fingerprint(values):
+    """A hashable, exact image of what a claim measured: two variants that give a claim the same
+    data have the same fingerprint (so the variant cannot change its verdict and is not counted)."""
+    if isinstance(values, np.ndarray):
+        return ("array", values.dtype.kind, tuple(values.tolist()))
+    if isinstance(values, (list, tuple)):
+        return tuple(_fingerprint(v) for v in values)
+    if isinstance(values, (pd.Series, pd.Index)):
+        return _fingerprint(values.to_numpy())
+    if isinstance(values, np.generic):
+        return values.item()
+    return values
+
+
+def _tally(d, margin, direction) -> tuple[int, int, int]:
+    """Wins, ties, losses: values on the claim's side of the margin, equal to it, on the other side.
+
+    Equality is exact for integers and fractions, within ``TIE_RTOL`` of the largest magnitude
+    for floats (the rule of the Wilcoxon zeros)."""
+    if _all_rational(d):
+        centred = [Fraction(x) - Fraction(margin) for x in d]
+        if direction == "within":
+            centred = [abs(Fraction(x)) - Fraction(margin) for x in d]
+        negative = sum(1 for x in centred if x < 0)
+        zero = sum(1 for x in centred if x == 0)
+    else:
+        x = np.asarray(d, dtype=float)
+        centred = (np.abs(x) if direction == "within" else x) - margin
+        scale = max(1.0, float(np.max(np.abs(x))) if x.size else 1.0, abs(margin))
+        zero_mask = np.abs(centred) <= TIE_RTOL * scale
+        zero = int(zero_mask.sum())
+        negative = int(((centred < 0) & ~zero_mask).sum())
+    positive = len(d) - negative - zero
+    if direction in (">=", ">"):
+        return positive, zero, negative
+    return negative, zero, positive
+
+
+def _all_zero(d) -> bool:
+    if _all_rational(d):
+        return all(Fraction(x) == 0 for x in d)
+    x = np.asarray(d, dtype=float)
+    return bool(np.all(x == 0))
+
+
+def _design_min_p(claim: Claim, n: int) -> float:
+    """The smallest raw one-sided p the claim's test can give with ``n`` paired values (or trials).
+
+    Wilcoxon and sign tests: every value on the claim's side, ``2^-n``; the paired t: 0 (no floor);
+    binomial with margin ``m``: ``m^n`` for an upper claim, ``(1 − m)^n`` for a lower one."""
+    if claim.kind == "proportion":
+        return claim.margin ** n if claim.direction in (">", ">=") else (1 - claim.margin) ** n
+    if claim.test == "t":
+        return 0.0
+    return 2.0 ** -n
+
+
 def _measure(claim: Claim, data, alpha: float) -> dict:
     """Raw evaluation of one claim on one variant's data (p-values not yet corrected)."""
     row = {"kind": claim.kind, "test": claim.test, "n": np.nan, "estimate": np.nan, "ci_low": np.nan,
-           "ci_high": np.nan, "p_raw": np.nan, "p_fail_raw": np.nan, "detail": "", "verdict": None}
+           "ci_high": np.nan, "p_raw": np.nan, "p_fail_raw": np.nan, "detail": "", "verdict": None,
+           "wins": np.nan, "ties": np.nan, "losses": np.nan, "design_p": np.nan, "fingerprint": None}
     if claim.kind == "guaranteed":
         row.update(verdict="guaranteed", detail=claim.reason)
         return row
+    if claim.kind == "unit_test":
+        row.update(verdict="holds", detail=f"unit test `{claim.unit_test}`, run by `make test`")
+        return row
     values = claim.values(data) if callable(claim.values) else claim.values
+    row["fingerprint"] = _fingerprint(values)
     if values is None:
         row["verdict"] = "n/a"
         return row
@@ -800,6 +1146,7 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         row.update(verdict="holds" if ok else "fails", detail=str(detail))
         return row
     confidence = 1 - 2 * alpha
+    identical = False
     if claim.kind == "proportion":
         if not (isinstance(values, tuple) and len(values) == 2):
             raise ValueError(f"{where}: a proportion needs (k, n), got {values!r}")
@@ -809,6 +1156,10 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         low, high = clopper_pearson(k, n, confidence)
         p_less = binomial_tail(k, n, claim.margin, upper=False)
         p_greater = binomial_tail(k, n, claim.margin, upper=True)
+        if claim.direction in (">", ">="):
+            row.update(wins=k, ties=0, losses=n - k)
+        else:
+            row.update(wins=n - k, ties=0, losses=k)
     else:
         if claim.kind == "ratio":
             if not (isinstance(values, tuple) and len(values) == 2):
@@ -821,13 +1172,16 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
                 raise ValueError(f"{where}: a ratio needs positive values (use offset=), got "
                                  f"{np.concatenate([a[a <= 0], b[b <= 0]]).tolist()[:5]}")
             d = np.log(a / b)
+            identical = bool(np.all(a == b))
             margin, lower_margin = math.log(claim.margin), -math.log(claim.margin)
         else:
             d = _as_values(values, f"{where}: values")
+            identical = len(d) > 0 and _all_zero(d)
             margin, lower_margin = claim.margin, -claim.margin
         if len(d) == 0:
             raise ValueError(f"{where}: no values to test")
         n = len(d)
+        row.update(zip(("wins", "ties", "losses"), _tally(d, margin, claim.direction)))
         estimate, low, high, p_less, p_greater = _location_test(d, margin, claim.test, claim.zero_method, confidence)
         if claim.direction == "within":
             _, _, _, p_less_low, p_greater_low = _location_test(d, lower_margin, claim.test, claim.zero_method,
@@ -841,7 +1195,10 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         p_fail = min(1.0, 2 * min(p_greater, p_less_low))
     if claim.kind == "ratio":
         estimate, low, high = math.exp(estimate), math.exp(low), math.exp(high)
-    row.update(n=n, estimate=estimate, ci_low=low, ci_high=high, p_raw=p_hold, p_fail_raw=p_fail)
+    row.update(n=n, estimate=estimate, ci_low=low, ci_high=high, p_raw=p_hold, p_fail_raw=p_fail,
+               design_p=_design_min_p(claim, n))
+    if identical:
+        row.update(verdict="identical", detail=f"all {n} paired differences are 0: the two sides are identical")
     return row
 
 
@@ -865,16 +1222,66 @@ def _decide(claim: Claim, row: dict, alpha: float) -> str:
     return "undecided"
 
 
+#: The verdict words of each origin (the engine's verdicts on the left). Only ``paper`` claims
+#: are judged; a ``check`` agrees with its reference or not; an ``observation`` is reported.
+VERDICT_WORDS = {
+    "paper": {},
+    "check": {"holds": "agrees", "fails": "differs"},
+    "sanity": {"holds": "passes", "fails": "does not pass"},
+    "observation": {"holds": "observed", "fails": "observed", "undecided": "observed", "not decidable": "observed",
+                    "identical": "observed"},
+}
+
+
+def _holm_family(claims, rows, alpha):
+    """Holm within each origin, over the claims whose design can decide them.
+
+    ``min_p`` of a tested claim is its design's smallest raw p (:func:`_design_min_p`)
+    Holm-corrected among the design minima of its origin's family: every claim of the family at
+    its best at once. A claim whose ``min_p`` exceeds α is ``not decidable`` and leaves the
+    family, and the minima are corrected again without it, until none is dropped."""
+    for origin in ORIGINS:
+        members = [i for i, (c, r) in enumerate(zip(claims, rows))
+                   if c.origin == origin and r["verdict"] is None and origin != "observation"]
+        while members:
+            minima = holm([rows[i]["design_p"] for i in members])
+            for i, m in zip(members, minima):
+                rows[i]["min_p"] = m
+            kept = [i for i, m in zip(members, minima) if rejects(m, alpha)]
+            if len(kept) == len(members):
+                break
+            for i, m in zip(members, minima):
+                if not rejects(m, alpha):
+                    rows[i]["verdict"] = "not decidable"
+                    rows[i]["detail"] = (f"with n = {int(rows[i]['n'])} the smallest Holm-corrected p this design "
+                                         f"can reach is {m:.3g} > α = {alpha:g}")
+            members = kept
+        p_hold = holm([rows[i]["p_raw"] for i in members]) if members else []
+        p_fail = holm([rows[i]["p_fail_raw"] for i in members]) if members else []
+        for i, ph, pf in zip(members, p_hold, p_fail):
+            rows[i]["p_holm"], rows[i]["p_fail_holm"] = ph, pf
+            rows[i]["verdict"] = _decide(claims[i], rows[i], alpha)
+    for claim, row in zip(claims, rows):
+        if claim.origin == "observation" and row["verdict"] is None:
+            row["verdict"] = "observed"
+
+
 def _evaluate_variant(claims, data, alpha):
     rows = [_measure(claim, data, alpha) for claim in claims]
-    tested = [r["verdict"] is None for r in rows]
-    p_hold = holm([r["p_raw"] if t else np.nan for r, t in zip(rows, tested)])
-    p_fail = holm([r["p_fail_raw"] if t else np.nan for r, t in zip(rows, tested)])
-    for claim, row, t, ph, pf in zip(claims, rows, tested, p_hold, p_fail):
-        row["p_holm"], row["p_fail_holm"] = ph, pf
-        if t:
-            row["verdict"] = _decide(claim, row, alpha)
+    for row in rows:
+        row.update(p_holm=np.nan, p_fail_holm=np.nan, min_p=np.nan)
+    _holm_family(claims, rows, alpha)
+    for claim, row in zip(claims, rows):
+        row["verdict"] = VERDICT_WORDS[claim.origin].get(row["verdict"], row["verdict"])
     return rows
+
+
+def _variant_name(variant: str) -> str:
+    return variant.split("=", 1)[0]
+
+
+def _applies(claim: Claim, variant: str) -> bool:
+    return claim.variants is None or _variant_name(variant) in claim.variants
 
 
 @validate_params({"alpha": [StrictInterval(Real, 0, 0.5, closed="neither")]}, prefer_skip_nested_validation=True)
@@ -884,10 +1291,12 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     Parameters
     ----------
     claims : sequence of Claim
-        The notebook's family; ids must be unique.
+        The notebook's family (:func:`family` of its registry); ids must be unique.
     data : dict {variant name: data} or any object
         What each claim's ``values`` function receives, per protocol variant; ``main`` must be a
-        key. A non-dict is the only (main) variant.
+        key. Variant names are ``name=value`` (``seed=3``, ``tie=fewest_errors``); a claim is
+        re-decided under the variants whose name its ``variants`` lists. A non-dict is the only
+        (main) variant.
     alpha : float, default=ALPHA
         One-sided level; the intervals are at ``1 − 2α``.
     main : str, default="main"
@@ -896,6 +1305,9 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     Returns
     -------
     ClaimsReport
+        A variant that gives a claim exactly the data of the main protocol is listed as
+        "unchanged by", never as "robust to"; the fold-seed variants (``seed=…``) are summarised
+        in ``seeds`` ("4/4 keep"), and a flip under any of them marks the claim not robust.
     """
     claims = list(claims)
     if not claims or not all(isinstance(c, Claim) for c in claims):
@@ -908,38 +1320,59 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     if main not in variants:
         raise ValueError(f"evaluate: data has no {main!r} variant; got {list(variants)}")
     order = [main] + [v for v in variants if v != main]
+    measured = {variant: _evaluate_variant(claims, variants[variant], alpha) for variant in order}
     long_rows = []
     for variant in order:
-        for claim, row in zip(claims, _evaluate_variant(claims, variants[variant], alpha)):
-            long_rows.append({"variant": variant, "id": claim.id, **row})
+        for claim, row, first in zip(claims, measured[variant], measured[main]):
+            if variant == main:
+                role = "main"
+            elif not _applies(claim, variant):
+                role = "not listed"
+            elif row["fingerprint"] == first["fingerprint"] and claim.kind not in ("guaranteed", "unit_test"):
+                role = "unchanged"
+            else:
+                role = "varies" if claim.kind not in ("guaranteed", "unit_test") else "not listed"
+            long_rows.append({"variant": variant, "id": claim.id, "role": role, **row,
+                              "same_as_main": row["verdict"] == first["verdict"]})
     sensitivity = pd.DataFrame(long_rows)
-    main_verdict = sensitivity[sensitivity["variant"] == main].set_index("id")["verdict"]
-    sensitivity["same_as_main"] = [v == main_verdict[i] for i, v in zip(sensitivity["id"], sensitivity["verdict"])]
-    sensitivity = sensitivity[["variant", "id", "kind", "test", "n", "estimate", "ci_low", "ci_high", "p_raw",
-                               "p_holm", "p_fail_raw", "p_fail_holm", "verdict", "same_as_main", "detail"]]
+    sensitivity = sensitivity[["variant", "id", "role", "kind", "test", "n", "estimate", "ci_low", "ci_high", "wins",
+                               "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict",
+                               "same_as_main", "detail"]]
     rows = []
     for claim in claims:
         mine = sensitivity[sensitivity["id"] == claim.id].set_index("variant")
         first = mine.loc[main]
         others = mine.drop(index=main)
-        compared = others[~others["verdict"].isin(["n/a"])] if first["verdict"] != "n/a" else others.iloc[0:0]
-        flips = [f"{v} ({compared.loc[v, 'verdict']})" for v in compared.index if not compared.loc[v, "same_as_main"]]
-        robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"]]
-        missing = [v for v in others.index if v not in compared.index]
+        varied = others[others["role"] == "varies"]
+        unchanged = list(others.index[others["role"] == "unchanged"])
+        judged = claim.origin != "observation" and claim.kind not in ("guaranteed", "unit_test")
+        compared = varied[varied["verdict"] != "n/a"] if first["verdict"] != "n/a" else varied.iloc[0:0]
+        flips = [f"{v} ({compared.loc[v, 'verdict']})" for v in compared.index
+                 if not compared.loc[v, "same_as_main"]] if judged else []
+        robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"]] if judged else []
+        missing = [v for v in varied.index if v not in compared.index]
+        seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] in ("varies", "unchanged")]
+        kept = [v for v in seeds if others.loc[v, "same_as_main"]]
+        seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
         rows.append({
-            "id": claim.id, "statement": claim.statement, "kind": claim.kind, "test": claim.test,
+            "notebook": claim.notebook, "id": claim.id, "origin": claim.origin, "central": claim.central,
+            "statement": claim.statement, "quote": claim.quote, "where": claim.where,
+            "quote_source": claim.quote_source, "kind": claim.kind, "test": claim.test,
             "quantity": claim.quantity, "criterion": claim.criterion(), "direction": claim.direction,
-            "margin": claim.margin, "unit": claim.unit, "digits": claim.digits,
-            **{k: first[k] for k in ("n", "estimate", "ci_low", "ci_high", "p_raw", "p_holm", "p_fail_raw",
-                                     "p_fail_holm", "verdict", "detail")},
-            "robust": bool(not flips) if claim.kind != "guaranteed" else True,
-            "flips": "; ".join(flips),
-            "sensitivity": _sensitivity_text(robust_to, flips, missing), "alpha": alpha,
+            "margin": claim.margin, "margin_reason": claim.margin_reason, "tie_rule": claim.tie_rule,
+            "unit": claim.unit, "digits": claim.digits,
+            **{k: first[k] for k in ("n", "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw",
+                                     "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict", "detail")},
+            "robust": bool(not flips),
+            "flips": "; ".join(flips), "seeds": seed_text,
+            "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else []),
+            "stand_in": claim.stand_in, "unit_test": claim.unit_test, "discussion": claim.discussion,
+            "alpha": alpha,
         })
     return ClaimsReport(pd.DataFrame(rows, columns=TABLE_COLUMNS), sensitivity, main, alpha)
 
 
-def _sensitivity_text(robust_to, flips, missing) -> str:
+def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
     parts = []
     if robust_to:
         parts.append("robust to " + ", ".join(robust_to))
@@ -947,6 +1380,8 @@ def _sensitivity_text(robust_to, flips, missing) -> str:
         parts.append("flips under " + ", ".join(flips))
     if missing:
         parts.append("not evaluated under " + ", ".join(missing))
+    if unchanged:
+        parts.append("unchanged by " + ", ".join(unchanged))
     return "; ".join(parts)
 
 
@@ -955,44 +1390,8 @@ def _sensitivity_text(robust_to, flips, missing) -> str:
 # --------------------------------------------------------------------------------------------
 
 
-class Markdown:
-    """Markdown text that a notebook shows rendered (``_repr_markdown_``) and nbval compares as text.
-
-    Compatible with :class:`IPython.display.Markdown` (``.data``) without importing IPython.
-
-    Parameters
-    ----------
-    text : str
-        The Markdown source.
-    """
-
-    def __init__(self, text: str):
-        self.data = str(text)
-
-    def _repr_markdown_(self) -> str:
-        return self.data
-
-    def __repr__(self) -> str:
-        return self.data
-
-    __str__ = __repr__
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Markdown) and other.data == self.data
-
-    __hash__ = None
-
-
 def _plain(value, digits) -> str:
     return f"{value:.{digits}f}"
-
-
-def _signed(value, digits) -> str:
-    """``+1.60`` / ``−0.40`` (a true minus sign); a value that rounds to zero prints ``0.00``."""
-    text = f"{value:+.{digits}f}"
-    if float(text) == 0:
-        return text[1:]
-    return text.replace("-", "−")
 
 
 def _format_value(row, value) -> str:
@@ -1003,7 +1402,7 @@ def _format_value(row, value) -> str:
         return "−∞" if value < 0 else "+∞"
     if row["kind"] == "proportion":
         return f"{value:.{digits}f}"
-    return _signed(value, digits)
+    return signed(value, digits)
 
 
 def _format_p(p) -> str:
@@ -1012,13 +1411,40 @@ def _format_p(p) -> str:
     return f"= {p:.3f}"
 
 
+def anchor(notebook: str, id: str) -> str:
+    """The HTML anchor of claim ``id`` of notebook ``notebook``: ``claim-01-2``.
+
+    The notebook's verdict list, ``docs/results.md`` and the site carry it; the README glance
+    links to it.
+
+    Parameters
+    ----------
+    notebook, id : str
+        The notebook key and the claim id.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> anchor("04", "3-J48"), anchor("05", "acc leukemia.golub")
+    ('claim-04-3-J48', 'claim-05-acc-leukemia-golub')
+    """
+    parts = [re.sub(r"[^A-Za-z0-9_-]+", "-", str(part)).strip("-") for part in (notebook, id)]
+    return "-".join(["claim", *(part for part in parts if part)])
+
+
 def sentence(row) -> str:
     """The Markdown verdict sentence of one row of a claims table (or of its CSV read back).
 
     ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
-    95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31; robust to encoding)"``. A ``holds``
-    shows the corrected p of the test of "claim false", a ``fails`` that of "claim true"
-    (``Holm p (claim true)``), an ``undecided`` both (``Holm p = 0.300 (for holds), 0.040 (for fails)``).
+    95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31, wins/ties/losses 20/3/8; robust to
+    encoding; 4/4 seeds keep)"``. A ``holds`` shows the corrected p of the test of "claim false", a
+    ``fails`` that of "claim true" (``Holm p (claim true)``), an ``undecided`` both. A claim whose
+    design cannot reach α says so (``**not decidable with this design**``) with its interval; a
+    paired comparison whose differences are all zero is ``**identical**``; an ``observation``
+    reports its estimate and interval without a verdict; a stand-in peer is named.
 
     Parameters
     ----------
@@ -1031,39 +1457,57 @@ def sentence(row) -> str:
     """
     verdict = row["verdict"]
     statement = row["statement"]
-    sensitivity = row["sensitivity"] if isinstance(row["sensitivity"], str) else ""
+    extras = [part for part in (_text(row.get("sensitivity")), _text(row.get("seeds"))) if part]
+    stand_in = _text(row.get("stand_in"))
+    if stand_in:
+        statement = f"{statement} [peer: {stand_in}]"
     if row["kind"] == "guaranteed":
         return f"{statement}: **guaranteed** by construction ({row['detail']}); not a claim, not tested."
     if verdict == "n/a":
-        return f"{statement}: **not evaluated** on this protocol" + (f" ({sensitivity})" if sensitivity else "") + "."
-    if row["kind"] == "exact":
-        detail = row["detail"] if isinstance(row["detail"], str) and row["detail"] else ""
-        inside = "; ".join(p for p in (f"exact check: {detail}" if detail else "exact check", sensitivity) if p)
+        return f"{statement}: **not evaluated** on this protocol" + (f" ({'; '.join(extras)})" if extras else "") + "."
+    if row["kind"] in ("exact", "unit_test"):
+        detail = _text(row["detail"])
+        label = "exact check" if row["kind"] == "exact" else "checked exactly by the"
+        inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
         return f"{statement}: **{verdict}** ({inside})."
-    unit = f" {row['unit']}" if isinstance(row["unit"], str) and row["unit"] else ""
+    unit = f" {row['unit']}" if _text(row["unit"]) else ""
+    n = int(row["n"]) if np.isfinite(row["n"]) else 0
     if row["kind"] == "proportion":
-        n = int(row["n"]) if np.isfinite(row["n"]) else 0
         estimate = f"{round(row['estimate'] * n)}/{n} = {_format_value(row, row['estimate'])}"
     else:
         estimate = f"{_format_value(row, row['estimate'])}{unit}"
     level = f"{100 * (1 - 2 * float(row['alpha'])):.4g}"
     interval = f"{level} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}]"
     test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "binomial": "binomial"}[row["test"]]
-    n = int(row["n"]) if np.isfinite(row["n"]) else 0
-    if verdict == "holds":
+    if verdict in ("holds", "agrees", "passes"):
         p_text = f"Holm p {_format_p(row['p_holm'])}"
-    elif verdict == "fails":
+    elif verdict in ("fails", "differs", "does not pass"):
         p_text = f"Holm p (claim true) {_format_p(row['p_fail_holm'])}"
-    else:
+    elif verdict == "undecided":
         p_text = f"Holm p {_format_p(row['p_holm'])} (for holds), {_format_p(row['p_fail_holm'])[2:]} (for fails)"
-    inside = f"estimate {estimate}, {interval}, {p_text}, {test}, n = {n}"
-    if sensitivity:
-        inside += f"; {sensitivity}"
-    return f"{statement}, {row['criterion']}: **{verdict}** ({inside})."
+    elif verdict == "not decidable":
+        p_text = f"smallest reachable Holm p {row['min_p']:.3g} > α = {float(row['alpha']):g}"
+    else:  # observed, identical: no test decides
+        p_text = ""
+    tally = ""
+    if row["kind"] != "proportion" and np.isfinite(row.get("wins", np.nan)):
+        tally = f"wins/ties/losses {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])}"
+    inside = ", ".join(p for p in (f"estimate {estimate}", interval, p_text, test, f"n = {n}", tally) if p)
+    if extras:
+        inside += "; " + "; ".join(extras)
+    word = "not decidable with this design" if verdict == "not decidable" else verdict
+    return f"{statement}, {row['criterion']}: **{word}** ({inside})."
 
 
-def verdict_markdown(table: pd.DataFrame, ids=None) -> Markdown:
+def _text(value) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None) -> Markdown:
     """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order).
+
+    Each item carries the claim's anchor (:func:`anchor`); a ``paper`` claim is followed by its
+    quotation and where it stands in the paper.
 
     Parameters
     ----------
@@ -1071,6 +1515,9 @@ def verdict_markdown(table: pd.DataFrame, ids=None) -> Markdown:
         A claims table.
     ids : list of str, optional
         The claims shown, in this order (default: all rows).
+    links : dict, optional
+        ``{notebook key: URL of the page holding the verdicts}``: each claim id links to its
+        anchor there (``docs/results.md`` links to the notebooks' cells).
 
     Returns
     -------
@@ -1086,21 +1533,47 @@ def verdict_markdown(table: pd.DataFrame, ids=None) -> Markdown:
         if unknown:
             raise KeyError(f"verdict_markdown: no claim with id {unknown}; the table has {known}")
         rows = [table.loc[table["id"] == i].iloc[0] for i in ids]
-    return Markdown("\n".join(f"* **{row['id']}.** {sentence(row)}" for row in rows))
+    items = []
+    for row in rows:
+        name = anchor(row["notebook"], row["id"])
+        label = f"**{row['id']}.**"
+        if links and row["notebook"] in links:
+            label = f"**[{row['id']}]({links[row['notebook']]}#{name}).**"
+        origin = "" if row["origin"] == "paper" else f" *({row['origin']})*"
+        item = f'* <a id="{name}"></a>{label}{origin} {sentence(row)}'
+        if row["origin"] == "paper" and row["quote"]:
+            item += f"\n  > “{row['quote']}” ({row['where']})"
+        items.append(item)
+    return Markdown("\n".join(items))
+
+
+#: Columns a claims CSV written before the registry lacks, with the values they stand for.
+_DEFAULTS = {"notebook": "", "origin": "paper", "central": False, "quote": "", "where": "", "quote_source": "paper",
+             "margin_reason": "", "tie_rule": "", "wins": np.nan, "ties": np.nan, "losses": np.nan,
+             "min_p": np.nan, "seeds": "", "stand_in": "", "unit_test": "", "discussion": ""}
+_TEXT_COLUMNS = ("notebook", "statement", "quote", "where", "criterion", "unit", "detail", "flips", "sensitivity",
+                 "quantity", "margin_reason", "tie_rule", "seeds", "stand_in", "unit_test", "discussion")
 
 
 def _as_table(table, where) -> pd.DataFrame:
     if isinstance(table, (str, Path)):
-        table = pd.read_csv(table, dtype={"id": str}, keep_default_na=False, na_values=[""])
+        path = Path(table)
+        table = pd.read_csv(path, dtype={"id": str, "notebook": str}, keep_default_na=False, na_values=[""])
+        if "notebook" not in table.columns:
+            table["notebook"] = path.name[:2]
     if not isinstance(table, pd.DataFrame):
         raise TypeError(f"{where}: table must be a claims DataFrame or the path of its CSV, got {type(table).__name__}")
+    table = table.copy()
+    for column, value in _DEFAULTS.items():
+        if column not in table.columns:
+            table[column] = value
     missing = [c for c in TABLE_COLUMNS if c not in table.columns]
     if missing:
         raise ValueError(f"{where}: not a claims table, columns {missing} are missing")
-    table = table.copy()
-    for column in ("statement", "criterion", "unit", "detail", "flips", "sensitivity", "quantity"):
-        table[column] = table[column].where(table[column].notna(), "")
+    for column in _TEXT_COLUMNS:
+        table[column] = table[column].where(table[column].notna(), "").astype(str)
     table["id"] = table["id"].astype(str)
+    table["central"] = table["central"].astype(bool)
     return table
 
 
@@ -1111,11 +1584,14 @@ class ClaimsReport:
     Parameters
     ----------
     table : pandas.DataFrame
-        One row per claim (main variant): ``id, statement, kind, test, quantity, criterion,
-        direction, margin, unit, digits, n, estimate, ci_low, ci_high, p_raw, p_holm, p_fail_raw,
-        p_fail_holm, verdict, detail, robust, flips, sensitivity``.
+        One row per claim (main variant), the columns of :data:`TABLE_COLUMNS`: the registry's
+        fields (``origin``, ``quote``, ``where``, criterion, tie rule), the estimate, interval,
+        wins/ties/losses, raw and Holm-corrected p, ``min_p`` (the smallest corrected p the design
+        can reach), the verdict and its sensitivity (``flips``, ``seeds``).
     sensitivity : pandas.DataFrame
-        Long table, one row per (variant, claim), with ``same_as_main``.
+        Long table, one row per (variant, claim), with its ``role`` (``main``; ``varies``: the
+        variant is listed for the claim and changes its data; ``unchanged``: listed, same data;
+        ``not listed``) and ``same_as_main``.
     main : str
         The main variant's name.
     alpha : float
@@ -1142,7 +1618,7 @@ class ClaimsReport:
         return Markdown(sentence(self._row(id)))
 
     def sentences(self, ids=None) -> Markdown:
-        """The verdict sentences of every claim (or of ``ids``), a Markdown list.
+        """The verdict sentences of every claim (or of ``ids``), a Markdown list with anchors.
 
         Parameters
         ----------
@@ -1154,6 +1630,39 @@ class ClaimsReport:
         Markdown
         """
         return verdict_markdown(self.table, ids)
+
+    def discussion(self, ids=None, values: dict | None = None) -> Markdown:
+        """Each claim's discussion, rendered from its registry template and its row of the table.
+
+        Parameters
+        ----------
+        ids : list of str, optional
+            The claims discussed, in this order (default: every claim with a template).
+        values : dict, optional
+            ``{claim id: {field: value}}``: further fields a template names (paper-specific
+            numbers computed by the protocol), added to the row's columns.
+
+        Returns
+        -------
+        Markdown
+            One list item per claim, ``**id.** text``.
+        """
+        values = values or {}
+        unknown = sorted(set(values) - set(self.table["id"]))
+        if unknown:
+            raise KeyError(f"ClaimsReport.discussion: values for unknown claims {unknown}")
+        chosen = list(self.table["id"]) if ids is None else ([ids] if isinstance(ids, str) else list(ids))
+        items = []
+        for id in chosen:
+            row = self._row(id)
+            if not row["discussion"]:
+                if ids is not None:
+                    raise ValueError(f"ClaimsReport.discussion: claim {id!r} has no discussion template")
+                continue
+            fields = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in row.items()}
+            text = render(row["discussion"], fields, **values.get(id, {})).data
+            items.append(f"* **{id}.** {' '.join(text.split())}")
+        return Markdown("\n".join(items))
 
     def verdicts(self) -> dict:
         """``{id: verdict}`` of the main variant.
@@ -1192,10 +1701,13 @@ class ClaimsReport:
 _MARKER = re.compile(r"^[A-Za-z0-9_.-]+$")
 
 
-def render_readme_section(table, key: str) -> str:
-    """The README block of claims table ``table`` (DataFrame or CSV path), between its markers.
+def render_readme_section(table, key: str, link: str | None = None) -> str:
+    """The block of claims table ``table`` (DataFrame or CSV path), between its markers.
 
-    ``<!-- claims:KEY -->``, a line saying where it comes from, the verdict list, ``<!-- /claims:KEY -->``.
+    ``<!-- claims:KEY -->``, a line saying where it comes from, the paper's claims, then the
+    checks, sanity checks and observations, ``<!-- /claims:KEY -->``. Each claim carries its
+    anchor; ``link`` (the notebook's path relative to the file written) makes each id a link to
+    the notebook cell holding the same anchor.
 
     Parameters
     ----------
@@ -1203,6 +1715,8 @@ def render_readme_section(table, key: str) -> str:
         A claims table or its CSV.
     key : str
         The section's marker key.
+    link : str, optional
+        The notebook the claims come from, as a relative link.
 
     Returns
     -------
@@ -1211,9 +1725,17 @@ def render_readme_section(table, key: str) -> str:
     if not isinstance(key, str) or not _MARKER.match(key):
         raise ValueError(f"render_readme_section: key must match {_MARKER.pattern}, got {key!r}")
     source = f" from `{Path(table).name}`" if isinstance(table, (str, Path)) else ""
-    body = verdict_markdown(_as_table(table, "render_readme_section")).data
+    frame = _as_table(table, "render_readme_section")
+    links = {notebook: link for notebook in frame["notebook"].unique()} if link else None
+    parts = []
+    for origin, title in (("paper", "The paper's claims"), ("check", "Checks of our code against a reference"),
+                          ("sanity", "Sanity checks"), ("observation", "Observations (no verdict)")):
+        ids = list(frame.loc[frame["origin"] == origin, "id"])
+        if ids:
+            parts.append(f"**{title}**\n\n" + verdict_markdown(frame, ids, links=links).data)
+    body = "\n\n".join(parts)
     return (f"<!-- claims:{key} -->\n<!-- generated{source} by companion.claims.update_readme; do not edit -->\n"
-            f"{body}\n<!-- /claims:{key} -->")
+            f'<a id="notebook-{key}"></a>\n\n{body}\n<!-- /claims:{key} -->')
 
 
 def _section_span(text: str, key: str, path) -> tuple[int, int] | None:
@@ -1226,7 +1748,14 @@ def _section_span(text: str, key: str, path) -> tuple[int, int] | None:
     return start, end + len(end_marker)
 
 
-def update_readme(path, sections: dict, *, glance=None) -> bool:
+def _blocks(sections: dict, glance: bool, links: dict | None) -> dict:
+    if glance:
+        return {"glance": render_glance(sections)}
+    links = links or {}
+    return {key: render_readme_section(table, key, links.get(key)) for key, table in sections.items()}
+
+
+def update_readme(path, sections: dict, *, glance: bool = False, links: dict | None = None) -> bool:
     """Write each claims section ``{key: table or CSV path}`` into the Markdown file at ``path``.
 
     Parameters
@@ -1235,9 +1764,10 @@ def update_readme(path, sections: dict, *, glance=None) -> bool:
         The Markdown file (the README, ``docs/results.md``).
     sections : dict
         ``{key: claims table or the path of its CSV}``, e.g. ``{"02": "figures/02_claims.csv"}``.
-    glance : dict, optional
-        ``{key: [headline claim ids]}``: write instead the one ``<!-- claims:glance -->`` block
-        of :func:`render_glance` (verdict counts of every section and the headline sentences).
+    glance : bool, default=False
+        Write instead the one ``<!-- claims:glance -->`` block of :func:`render_glance`.
+    links : dict, optional
+        ``{key: relative link of the notebook}`` for the full sections.
 
     Returns
     -------
@@ -1248,10 +1778,7 @@ def update_readme(path, sections: dict, *, glance=None) -> bool:
     path = Path(path)
     text = path.read_text(encoding="utf-8")
     new = text
-    blocks = {"glance": render_glance(sections, glance)} if glance is not None else {
-        key: render_readme_section(table, key) for key, table in sections.items()
-    }
-    for key, block in blocks.items():
+    for key, block in _blocks(sections, glance, links).items():
         span = _section_span(new, key, path)
         if span is None:
             new = new.rstrip("\n") + "\n\n" + block + "\n"
@@ -1262,7 +1789,7 @@ def update_readme(path, sections: dict, *, glance=None) -> bool:
     return new != text
 
 
-def stale_readme_sections(path, sections: dict, *, glance=None) -> list[str]:
+def stale_readme_sections(path, sections: dict, *, glance: bool = False, links: dict | None = None) -> list[str]:
     """Keys of the blocks of ``path`` that are missing or differ from the committed tables.
 
     Parameters
@@ -1271,8 +1798,10 @@ def stale_readme_sections(path, sections: dict, *, glance=None) -> list[str]:
         The Markdown file.
     sections : dict
         ``{key: claims table or CSV path}``, as for :func:`update_readme`.
-    glance : dict, optional
-        ``{key: [headline claim ids]}``: check the ``glance`` block instead.
+    glance : bool, default=False
+        Check the ``glance`` block instead.
+    links : dict, optional
+        As for :func:`update_readme`.
 
     Returns
     -------
@@ -1281,106 +1810,101 @@ def stale_readme_sections(path, sections: dict, *, glance=None) -> list[str]:
     """
     text = Path(path).read_text(encoding="utf-8")
     stale = []
-    blocks = {"glance": render_glance(sections, glance)} if glance is not None else {
-        key: render_readme_section(table, key) for key, table in sections.items()
-    }
-    for key, block in blocks.items():
+    for key, block in _blocks(sections, glance, links).items():
         span = _section_span(text, key, path)
         if span is None or text[span[0]: span[1]] != block:
             stale.append(key)
     return stale
 
 
-def render_glance(sections: dict, headlines: dict | None = None) -> str:
-    """The README's results-at-a-glance block: verdict counts per claims table, headline sentences.
+#: Where the glance's links land (relative to the README).
+RESULTS_PAGE = "docs/results.md"
+
+
+def render_glance(sections: dict) -> str:
+    """The README's results-at-a-glance block: the papers' own claims counted, central ones stated.
 
     Parameters
     ----------
     sections : dict
         ``{key: claims table or the path of its CSV}``, one per notebook, in display order.
-    headlines : dict, optional
-        ``{key: [claim ids]}``: the claims of each table whose full verdict sentence is shown.
 
     Returns
     -------
     str
-        ``<!-- claims:glance -->``, a Markdown table (one row per key: claims tested, and how many
-        hold, fail, stay undecided; statements the setup guarantees are counted apart, as no
-        claim), the headline sentences, ``<!-- /claims:glance -->``.
+        ``<!-- claims:glance -->``, a Markdown table (one row per notebook: the paper's claims,
+        and how many hold, fail, stay undecided, cannot be decided by the design, or compare
+        identical; how many checks of our code agree with their reference), then the verdict
+        sentence of each notebook's central claims, ``<!-- /claims:glance -->``. Every number
+        links to :data:`RESULTS_PAGE`: a count to the notebook's section, a sentence to the
+        claim's anchor.
     """
-    headlines = headlines or {}
     lines = [
         "<!-- claims:glance -->",
         "<!-- generated from figures/NN_claims.csv by companion.claims.update_readme; do not edit -->",
-        "| notebook | claims | holds | fails | undecided | guaranteed by the setup (no claim) |",
-        "|---|---|---|---|---|---|",
+        "| notebook | paper claims | holds | fails | undecided | not decidable | identical | checks agree |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     bullets = []
     for key, source in sections.items():
         table = _as_table(source, "render_glance")
-        counts = table["verdict"].value_counts()
-        guaranteed = int((table["kind"] == "guaranteed").sum())
+        paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
+        counts = paper["verdict"].value_counts()
+        checks = table[(table["origin"] == "check") & (table["kind"] != "guaranteed")]
+        section = f"{RESULTS_PAGE}#notebook-{key}"
+
+        def cell(number, target=section):
+            return f"[{number}]({target})"
+
+        agreeing = f"{int((checks['verdict'] == 'agrees').sum())} of {len(checks)}"
         lines.append(
-            f"| {key} | {len(table) - guaranteed} | {int(counts.get('holds', 0))} | {int(counts.get('fails', 0))} "
-            f"| {int(counts.get('undecided', 0)) + int(counts.get('n/a', 0))} | {guaranteed} |"
+            f"| {key} | {cell(len(paper))} | {cell(int(counts.get('holds', 0)))} | {cell(int(counts.get('fails', 0)))} "
+            f"| {cell(int(counts.get('undecided', 0)) + int(counts.get('n/a', 0)))} "
+            f"| {cell(int(counts.get('not decidable', 0)))} | {cell(int(counts.get('identical', 0)))} "
+            f"| {cell(agreeing)} |"
         )
-        for row in verdict_markdown(table, headlines.get(key, [])).data.splitlines() if headlines.get(key) else []:
-            bullets.append(row.replace("* **", f"* **{key} ", 1))
+        for _, row in paper[paper["central"]].iterrows():
+            target = f"{RESULTS_PAGE}#{anchor(row['notebook'] or key, row['id'])}"
+            text = sentence(row)
+            head, _, tail = text.partition(" (")
+            linked = f"{head} ([{tail[:-2]}]({target}))." if tail.endswith(").") else f"[{text}]({target})"
+            bullets.append(f"* **{key} [{row['id']}]({target}).** {linked}")
     body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
     return body + "\n<!-- /claims:glance -->"
 
 
-def publish(root=None, *, headlines: dict | None = None) -> list[str]:
+def publish(root=None, *, write: bool = True) -> list[str]:
     """Write every notebook's claims into ``docs/results.md`` (full) and the README (glance).
 
     Parameters
     ----------
     root : str or pathlib.Path, optional
         The checkout (default :data:`companion.paths.ROOT`); the tables are
-        ``root/figures/NN_claims.csv``.
-    headlines : dict, optional
-        ``{key: [claim ids]}`` for the README; default each experiments module's
-        ``HEADLINE_CLAIMS``.
+        ``root/figures/NN_claims.csv``, the notebooks ``root/notebooks/NN_*.ipynb``.
+    write : bool, default=True
+        ``False``: write nothing, return the files that are stale (a test asserts none is).
 
     Returns
     -------
     list of str
-        The files that changed. The default ``make reproduce`` run calls it after the notebooks.
+        The files that changed (or would change). The default ``make reproduce`` run calls it
+        after the notebooks.
     """
     from companion.paths import ROOT
 
     root = Path(root) if root is not None else ROOT
     sections = {path.name[:2]: path for path in sorted((root / "figures").glob("[0-9][0-9]_claims.csv"))}
-    if headlines is None:
-        headlines = headline_claims(sections)
+    links = {}
+    for key in sections:
+        notebooks = sorted((root / "notebooks").glob(f"{key}_*.ipynb"))
+        if notebooks:
+            links[key] = f"../notebooks/{notebooks[0].name}"
     changed = []
-    for target, glance in ((root / "docs" / "results.md", None), (root / "README.md", headlines)):
-        if update_readme(target, sections, glance=glance):
-            changed.append(str(target.relative_to(root)))
+    for name, glance in (("docs/results.md", False), ("README.md", True)):
+        target = root / name
+        if write:
+            if update_readme(target, sections, glance=glance, links=None if glance else links):
+                changed.append(name)
+        elif stale_readme_sections(target, sections, glance=glance, links=None if glance else links):
+            changed.append(name)
     return changed
-
-
-def headline_claims(keys) -> dict:
-    """``{key: HEADLINE_CLAIMS of companion.experiments.paperNN}`` for each key that declares them.
-
-    Parameters
-    ----------
-    keys : iterable of str
-        Notebook numbers (``"02"``).
-
-    Returns
-    -------
-    dict
-        The headline claim ids of each notebook whose protocol module declares them.
-    """
-    from importlib import import_module
-
-    found = {}
-    for key in keys:
-        try:
-            module = import_module(f"companion.experiments.paper{key}")
-        except ImportError:
-            continue
-        if getattr(module, "HEADLINE_CLAIMS", None):
-            found[key] = list(module.HEADLINE_CLAIMS)
-    return found

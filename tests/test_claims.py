@@ -163,11 +163,14 @@ def test_one_sided_direction():
 
 
 def test_absence_of_evidence_is_not_holds():
-    d = np.zeros(30)  # exactly on the margin: no evidence either way
-    row = _one(C.difference("a", "no worse", d, direction="<=", margin=0.0))
-    assert row["verdict"] == "undecided"
+    on_margin = _one(C.difference("a", "no worse", np.full(30, 1.0), direction="<=", margin=1.0))
+    assert on_margin["verdict"] == "undecided"  # exactly on the margin: no evidence either way
+    assert (on_margin["wins"], on_margin["ties"], on_margin["losses"]) == (0, 30, 0)
+    zeros = _one(C.difference("a", "no worse", np.zeros(30), direction="<=", margin=0.0))
+    assert zeros["verdict"] == "identical"  # the two sides never differ: said as such, never "holds"
     few = _one(C.difference("a", "better", [-1.0, -2.0, -3.0], direction="<", margin=0.0))
-    assert few["verdict"] == "undecided"  # 3 pairs cannot reach 2.5 %
+    assert few["verdict"] == "not decidable"  # 3 pairs cannot reach 2.5 %: 2^-3 = 0.125
+    assert few["min_p"] == 0.125 and "0.125 > α = 0.025" in few["detail"]
 
 
 def test_within_is_an_equivalence_test():
@@ -223,9 +226,26 @@ def test_holm_correction_changes_a_verdict():
     x = -np.arange(1, 8, dtype=float)  # n = 7: exact p = 1/128 < 0.025
     single = C.evaluate([C.difference("a", "neg", x, direction="<", margin=0.0)], None).table.iloc[0]
     assert single["p_raw"] == 1 / 128 and single["verdict"] == "holds"
+    # with three claims over 20 pairs of smaller raw p, "a" (1/128) ranks last and Holm keeps it
+    y = -np.arange(1, 21, dtype=float)
+    y[:6] *= -1  # raw p = 0.000425
+    family = [C.difference("a", "neg", x, direction="<", margin=0.0)] + [
+        C.difference(f"b{k}", "neg", y, direction="<", margin=0.0) for k in range(3)]
+    table = C.evaluate(family, None).table.set_index("id")
+    assert table.loc["a", "min_p"] == 1 / 128  # decidable: ranked last when all reach their minima
+    assert table.loc["a", "p_holm"] == 1 / 128 and table.loc["a", "verdict"] == "holds"
+    # four claims of 7 pairs: every design minimum is 1/128, Holm makes it 4/128 > alpha
     family = [C.difference(str(k), "neg", x, direction="<", margin=0.0) for k in range(4)]
     table = C.evaluate(family, None).table
-    assert (table["p_holm"] == 4 / 128).all() and (table["verdict"] == "undecided").all()
+    assert (table["min_p"] == 4 / 128).all() and (table["verdict"] == "not decidable").all()
+    # three of them: 3/128 = 0.0234 <= alpha, decidable; the observed p's Holm-corrected to 3/128
+    table = C.evaluate(family[:3], None).table
+    assert (table["p_holm"] == 3 / 128).all() and (table["verdict"] == "holds").all()
+    # a 4th claim with a larger raw p turns the first three's verdict after Holm
+    z = -np.arange(1, 21, dtype=float)
+    z[:9] *= -1  # raw p = 0.0120 > 1/128: the three rank first, x4; design minimum 2^-20
+    table = C.evaluate(family[:3] + [C.difference("z", "neg", z, direction="<", margin=0.0)], None).table
+    assert (table["verdict"].iloc[:3] == "undecided").all() and (table["p_holm"].iloc[:3] == 4 / 128).all()
 
 
 def test_p_tie_rule_is_deterministic():
@@ -286,11 +306,12 @@ def test_sentence_format():
     row = report.table.iloc[0]
     expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds** (estimate "
                 f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], "
-                f"Holm p < 0.001, Wilcoxon, n = 25; flips under polarity=other (undecided)).")
+                f"Holm p < 0.001, Wilcoxon, n = 25, wins/ties/losses {int(row['wins'])}/0/{int(row['losses'])}; "
+                f"flips under polarity=other (undecided)).")
     assert text == expected
     markdown = report.sentences()
     assert markdown._repr_markdown_() == repr(markdown) == markdown.data
-    assert markdown.data.count("\n") == 2 and markdown.data.startswith("* **1.** WIDC(p) vs J48")
+    assert markdown.data.count("\n") == 2 and markdown.data.startswith('* <a id="claim-1"></a>**1.** WIDC(p) vs J48')
 
 
 def test_saved_csv_gives_the_same_sentences():
@@ -330,22 +351,24 @@ def test_readme_sections(tmp_path):
         C.stale_readme_sections(readme, {"04": csv})
 
 
-def test_glance_counts_verdicts_and_quotes_the_headlines(tmp_path):
-    report = _report()
-    table = report.table
+def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
+    table = _report().table.copy()
+    table["notebook"] = "04"
+    table.loc[0, "central"] = True
+    table.loc[1, "origin"] = "check"
     readme = tmp_path / "README.md"
     readme.write_text("# Title\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n", encoding="utf-8")
-    first = table["id"].iloc[0]
-    assert C.stale_readme_sections(readme, {"04": table}, glance={"04": [first]}) == ["glance"]
-    assert C.update_readme(readme, {"04": table}, glance={"04": [first]}) is True
+    assert C.stale_readme_sections(readme, {"04": table}, glance=True) == ["glance"]
+    assert C.update_readme(readme, {"04": table}, glance=True) is True
     text = readme.read_text(encoding="utf-8")
-    guaranteed = int((table["kind"] == "guaranteed").sum())
-    counts = table["verdict"].value_counts()
-    row = (f"| 04 | {len(table) - guaranteed} | {counts.get('holds', 0)} | {counts.get('fails', 0)} "
-           f"| {counts.get('undecided', 0) + counts.get('n/a', 0)} | {guaranteed} |")
-    assert row in text
-    assert f"* **04 {first}.** {C.sentence(table.iloc[0])}" in text
-    assert C.stale_readme_sections(readme, {"04": table}, glance={"04": [first]}) == []
+    paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
+    link = "(docs/results.md#notebook-04)"
+    assert f"| 04 | [{len(paper)}]{link} | [{int((paper['verdict'] == 'holds').sum())}]{link} |" in text
+    assert f"[{int((table.loc[[1], 'verdict'] == 'agrees').sum())} of 1]{link} |" in text
+    assert "* **04 [1](docs/results.md#claim-04-1).** WIDC(p) vs J48" in text
+    head, _, tail = C.sentence(table.iloc[0]).partition(" (")
+    assert f"{head} ([{tail[:-2]}](docs/results.md#claim-04-1))." in text  # every number is inside a link
+    assert C.stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them
     assert C.stale_readme_sections(readme, {"04": table}) == ["04"]
 
@@ -356,8 +379,8 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
     _report().table.to_csv(tmp_path / "figures" / "04_claims.csv", index=False, float_format="%.10g")
     (tmp_path / "docs" / "results.md").write_text("# Results\n\n<!-- claims:04 -->\n<!-- /claims:04 -->\n")
     (tmp_path / "README.md").write_text("# R\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n")
-    assert C.publish(tmp_path, headlines={}) == ["docs/results.md", "README.md"]
-    assert C.publish(tmp_path, headlines={}) == []
+    assert C.publish(tmp_path) == ["docs/results.md", "README.md"]
+    assert C.publish(tmp_path) == []
     assert "| 04 |" in (tmp_path / "README.md").read_text()
 
 

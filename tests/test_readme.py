@@ -90,9 +90,7 @@ def test_support_table_lists_every_public_learner():
 def test_results_are_the_committed_verdicts():
     """docs/results.md holds every claims table's sentences and the README its glance block, both
     generated from the committed tables, not typed."""
-    from companion.claims import headline_claims, stale_readme_sections
+    from companion.claims import publish
 
-    sections = {path.name[:2]: path for path in sorted((ROOT / "figures").glob("[0-9][0-9]_claims.csv"))}
-    assert len(sections) >= 3
-    assert stale_readme_sections(ROOT / "docs" / "results.md", sections) == []
-    assert stale_readme_sections(ROOT / "README.md", sections, glance=headline_claims(sections)) == []
+    assert len(list((ROOT / "figures").glob("[0-9][0-9]_claims.csv"))) >= 3
+    assert publish(ROOT, write=False) == []

@@ -1,0 +1,181 @@
+"""The claims registries (``companion/experiments/registry/paperNN.toml``) and the tables built from them.
+
+A ``paper`` claim's quote must be the paper's own sentence: it is looked up, whitespace-normalised,
+in the paper's text (``../shared/papers/``), or, where the extraction lost the passage, in the
+notes that quote the paper (``quote_source = "specs"``). A ``unit_test`` claim must name a test
+that exists. Every committed claims table carries the registry's columns, and no claim whose
+design cannot reach α has a verdict.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from companion import claims as C
+from companion.paths import ROOT
+
+REGISTRIES = sorted(C.REGISTRY_DIR.glob("paper[0-9][0-9].toml"))
+SHARED = ROOT.parent / "shared"
+
+
+def _normalised(text: str) -> str:
+    """Whitespace collapsed, hyphenation at line ends undone, typographic quotes made plain."""
+    text = re.sub(r"-\n\s*", "-", text)
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"')
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize("path", REGISTRIES, ids=lambda p: p.stem)
+def test_registry_loads_and_orders_central_claims_first(path):
+    registry = C.load_registry(path)
+    assert registry.key == path.stem[-2:]
+    origins = [e["origin"] for e in registry.entries]
+    central = [bool(e.get("central")) for e in registry.entries]
+    assert any(central), f"{path.name}: no central claim"
+    assert central == sorted(central, reverse=True), f"{path.name}: the central claims must come first"
+    assert origins[0] == "paper"
+
+
+@pytest.mark.parametrize("path", REGISTRIES, ids=lambda p: p.stem)
+def test_every_paper_quote_is_verbatim(path):
+    registry = C.load_registry(path)
+    paper = SHARED / "papers" / registry.text
+    if not paper.is_file():
+        pytest.skip(f"the papers' texts are not beside this checkout ({paper})")
+    texts = {"paper": _normalised(paper.read_text(encoding="utf-8"))}
+    texts["specs"] = _normalised("\n".join(p.read_text(encoding="utf-8") for p in sorted((SHARED / "specs").glob("*.md"))))
+    missing = [e["id"] for e in registry.entries if e["origin"] == "paper"
+               and _normalised(e["quote"]) not in texts[e.get("quote_source", "paper")]]
+    assert missing == [], f"{path.name}: quotes not found verbatim in {registry.text}: {missing}"
+
+
+def _collected(node: str) -> bool:
+    file, _, name = node.partition("::")
+    name = name.split("[")[0]
+    source = ROOT / file
+    if not source.is_file():
+        return False
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return any(isinstance(n, ast.FunctionDef) and n.name == name for n in ast.walk(tree))
+
+
+@pytest.mark.parametrize("path", REGISTRIES, ids=lambda p: p.stem)
+def test_every_unit_test_claim_names_an_existing_test(path):
+    registry = C.load_registry(path)
+    absent = [e["unit_test"] for e in registry.entries if e["kind"] == "unit_test" and not _collected(e["unit_test"])]
+    assert absent == []
+
+
+CLAIMS_TABLES = sorted((ROOT / "figures").glob("0[1-5]_claims.csv"))
+
+
+@pytest.mark.parametrize("path", CLAIMS_TABLES, ids=lambda p: p.stem)
+def test_claims_tables_carry_the_registry_and_no_verdict_beyond_the_design(path):
+    registry_path = C.REGISTRY_DIR / f"paper{path.name[:2]}.toml"
+    if not registry_path.is_file():
+        pytest.xfail(f"notebook {path.name[:2]} has no registry yet")
+    table = pd.read_csv(path, dtype={"id": str, "notebook": str}, keep_default_na=False, na_values=[""])
+    for column in ("origin", "quote", "where", "min_p"):
+        assert column in table.columns, f"{path.name} lacks {column}"
+    registry = C.load_registry(registry_path)
+    assert list(table["id"]) == [e["id"] for e in registry.entries]
+    beyond = table[(table["min_p"] > C.ALPHA * (1 + 1e-12)) & table["verdict"].isin(["holds", "fails"])]
+    assert beyond.empty, f"{path.name}: verdicts where the design cannot reach alpha: {list(beyond['id'])}"
+    judged = table[~table["origin"].eq("paper")]
+    assert not judged["verdict"].isin(["holds", "fails"]).any() or judged["kind"].isin(["exact", "unit_test"]).all()
+
+
+# --------------------------------------------------------------------------------------------
+# The loader refuses a malformed registry, naming the file, the claim and the field
+# --------------------------------------------------------------------------------------------
+
+GOOD = '''
+[paper]
+key = "09"
+citation = "A. Author. A paper. 2099."
+text = "09_paper.txt"
+
+[[claim]]
+id = "c1"
+origin = "paper"
+central = true
+quote = "Our method is better."
+where = "Section 5"
+statement = "The method beats the baseline"
+kind = "difference"
+measure = "diff"
+direction = "<"
+margin = 0.0
+margin_reason = "better means strictly lower error"
+quantity = "error(A) − error(B)"
+unit = "points"
+ties = "a data set with equal errors is a tie, neither a win nor a loss"
+variants = ["seed"]
+discussion = "On {n:plural data set} the difference is {estimate:signed.2} points."
+
+[[claim]]
+id = "c2"
+origin = "check"
+statement = "Our rules equal the reference's"
+kind = "exact"
+measure = "same"
+'''
+
+
+def _write(tmp_path, text):
+    path = tmp_path / "paper09.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_a_registry_builds_a_family_and_its_report(tmp_path):
+    registry = C.load_registry(_write(tmp_path, GOOD))
+    rng = np.random.default_rng(0)
+    main = -np.abs(rng.normal(1.0, 0.2, 12))
+    measures = {"diff": lambda data: data["d"], "same": lambda data: data["same"]}
+    variants = {"main": {"d": main, "same": True}, "seed=1": {"d": main + 3.0, "same": True},
+                "seed=2": {"d": main, "same": True}, "tie=other": {"d": main + 5.0, "same": False}}
+    report = C.evaluate(C.family(registry, measures), variants)
+    table = report.table.set_index("id")
+    assert table.loc["c1", "verdict"] == "holds" and table.loc["c1", "origin"] == "paper"
+    assert table.loc["c1", "quote"] == "Our method is better." and bool(table.loc["c1", "central"])
+    assert (table.loc["c1", "wins"], table.loc["c1", "ties"], table.loc["c1", "losses"]) == (12, 0, 0)
+    assert table.loc["c1", "min_p"] == 2.0 ** -12
+    # seed=1 flips it, seed=2 gives the same data ("unchanged by"), tie= is not listed for c1
+    assert table.loc["c1", "seeds"] == "1/2 seeds keep" and not table.loc["c1", "robust"]
+    assert "flips under seed=1 (fails)" in table.loc["c1", "sensitivity"]
+    assert "unchanged by seed=2" in table.loc["c1", "sensitivity"] and "tie" not in table.loc["c1", "sensitivity"]
+    assert table.loc["c2", "verdict"] == "agrees"  # a check's word, not "holds"
+    assert report.discussion().data == "* **c1.** On 12 data sets the difference is " + \
+        f"{C.sentence(table.reset_index().iloc[0]).split('estimate ')[1].split(' points')[0]} points."
+    with pytest.raises(ValueError, match="measures missing \\['same'\\]"):
+        C.family(registry, {"diff": measures["diff"]})
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('origin = "check"', 'origin = "folklore"'), r"claim 'c2': origin must be one of"),
+    (lambda t: t.replace('quote = "Our method is better."\n', ""), r"claim 'c1': a paper claim needs 'quote'"),
+    (lambda t: t.replace('margin_reason = "better means strictly lower error"\n', ""),
+     r"claim 'c1': a difference claim needs 'margin_reason'"),
+    (lambda t: t.replace('id = "c2"', 'id = "c1"'), r"claim 'c1': the id is repeated"),
+    (lambda t: t.replace('kind = "exact"', 'kind = "exact"\nmargn = 1'), r"claim 'c2': unknown fields \['margn'\]"),
+    (lambda t: t.replace('variants = ["seed"]', 'variants = ["seed=3"]'), r"claim 'c1': variants must be"),
+    (lambda t: t.replace('origin = "check"', 'origin = "check"\ncentral = true'), r"only a paper claim can be central"),
+    (lambda t: t.replace('key = "09"\n', ""), r"\[paper\]: field 'key'"),
+    (lambda t: t + "\n[oops]\n", r"unknown tables \['oops'\]"),
+])
+def test_a_malformed_registry_is_refused_naming_the_field(tmp_path, edit, message):
+    with pytest.raises(ValueError, match=message) as error:
+        C.load_registry(_write(tmp_path, edit(GOOD)))
+    assert "paper09.toml" in str(error.value)
+
+
+def test_the_normaliser_finds_quotes_across_line_breaks():
+    assert _normalised("The DLM is a\n   generaliza-\n tion of") == "The DLM is a generaliza-tion of"
+    assert _normalised("a “quoted”  word") == 'a "quoted" word'
