@@ -40,12 +40,12 @@ TEMPLATES = {
     ),
     "empty": (
         "With the declared range, Occam keeps the empty conjunction (the majority class) in {share:pct.0} of the "
-        "folds of {names:list}: a threshold coded relative to $[-2^{{18}}, 2^{{18}}]$ costs more bits than it saves."
+        "folds of {names:list}: there a threshold coded relative to the declared range costs more than it saves."
     ),
     "identical": (
-        "**Identical sides.** {count:plural claim} at matched sparsity ({ids:list}) rest on folds where both sides "
-        "make exactly the same errors: the engine reports them as identical, a statement about the data (one gene "
-        "separates the classes whoever picks it), not a verdict for the stump learners."
+        "**Identical sides.** Matched-sparsity claims on which both sides make exactly the same errors on every "
+        "fold: {ids:list} ({count} in all). The engine reports them as identical, a statement about the data (a "
+        "gene or two separate the classes whoever picks them), not a verdict for the stump learners."
     ),
     "no_identical": "**Identical sides.** No matched-sparsity claim has a zero difference on every fold.",
     "sensitivity": (
@@ -62,6 +62,11 @@ TEMPLATES = {
         "**Code weight.** The Occam bound on the full Leukaemia set is smallest at $\\eta$ = {etas:list} "
         "({bound:pct.1}: {stumps:plural stump}, {bits} code bits, {errors:plural training error}); at the "
         "protocol's $\\eta$ = {eta:g} it is {eta_bound:pct.1}."
+    ),
+    "eta_protocol": (
+        "**Code weight.** The Occam bound on the full Leukaemia set is smallest at $\\eta$ = {etas:list} "
+        "({bound:pct.1}: {stumps:plural stump}, {bits} code bits, {errors:plural training error}), the "
+        "protocol's $\\eta$ among them."
     ),
 }
 
@@ -165,7 +170,8 @@ def _eta(tradeoff, config) -> Markdown | None:
     winners = best.index[np.isclose(best["bound"], best["bound"].min(), rtol=1e-12, atol=0)]
     row = best.loc[winners[0]]
     at = best.loc[config.eta]["bound"] if config.eta in best.index else np.nan
-    return render(TEMPLATES["eta"], etas=[f"{e:g}" for e in winners], bound=float(row["bound"]),
+    key = "eta_protocol" if config.eta in winners else "eta"
+    return render(TEMPLATES[key], etas=[f"{e:g}" for e in winners], bound=float(row["bound"]),
                   stumps=int(row["stumps"]), bits=int(row["code bits"]), errors=int(row["training errors"]),
                   eta=config.eta, eta_bound=float(at))
 
