@@ -320,3 +320,34 @@ def _naive_choice(candidates, tie_breaking):
     tied = [c for c in candidates if c[0] >= best - STUMP_TOL]
     top = max(c[1] for c in tied)
     return next(c for c in tied if c[1] == top)
+
+
+def naive_bahsic_order(Z, y, step=0.1):
+    """BAHSIC (Song et al. 2007) loop by loop: at each step, for every remaining gene, the HSIC
+    ``tr(K H L H)`` of the Gaussian kernel on the other remaining genes (``γ = 1/(2n)``) with the
+    linear kernel on ±1 labels; the ``max(1, ⌊step·|S|⌋)`` genes whose removal leaves it largest go
+    first (equal scores: the lower index). Returns the elimination order, the last kept gene last."""
+    Z = np.asarray(Z, dtype=float)
+    m, n = Z.shape
+    gamma = 1.0 / (2.0 * n)
+    classes = np.unique(y)
+    s = np.array([1.0 if v == classes[-1] else -1.0 for v in y])
+    H = np.eye(m) - np.ones((m, m)) / m
+    L = np.outer(s, s)
+    remaining = list(range(n))
+    removed = []
+    while len(remaining) > 1:
+        scores = []
+        for j in remaining:
+            others = [g for g in remaining if g != j]
+            K = np.empty((m, m))
+            for a in range(m):
+                for b in range(m):
+                    K[a, b] = np.exp(-gamma * sum((Z[a, g] - Z[b, g]) ** 2 for g in others))
+            scores.append(np.trace(K @ H @ L @ H))
+        count = max(1, int(step * len(remaining)))
+        ranked = sorted(range(len(remaining)), key=lambda i: (-scores[i], i))[:count]
+        drop = [remaining[i] for i in ranked]
+        removed.extend(drop)
+        remaining = [g for g in remaining if g not in drop]
+    return removed + remaining

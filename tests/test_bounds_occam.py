@@ -105,6 +105,32 @@ def test_threshold_cost_and_log_choose():
     assert log_choose(10, 3) == pytest.approx(math.log(120))
 
 
+@settings(max_examples=60, deadline=None)
+@given(m=st.integers(1, 500), n=st.integers(1, 20000), lengths=st.lists(st.integers(0, 30), min_size=1, max_size=6),
+       delta=st.floats(1e-6, 0.5))
+def test_tighter_than_blumer_et_al(m, n, lengths, delta):
+    # Section III: Langford's bound is "a tighter version of the bound proposed by Blumer et al.":
+    # for a classifier with no training error, Blumer et al. bound the risk by ln(1/(δP(f)))/m;
+    # the binomial inversion gives 1 − (δP(f))^{1/m}, which is below it since 1 − e^{−x} < x.
+    blumer = (-math.log(delta) - occam_log_prior(n, lengths)) / m
+    langford = occam_bound(0, m, n, lengths, delta)
+    assert langford < blumer
+    # rtol: both pass through log/exp; the inequality is strict by far more than their last bits.
+    assert langford == pytest.approx(min(1.0, -math.expm1(-blumer)), rel=1e-9)
+
+
+def test_threshold_cost_is_linear_in_l_up_to_a_log():
+    # Section III: "the dominant contribution comes from the 2^{-l_i} term yielding a risk bound that
+    # depends linearly in l_i": the cost of an l-bit threshold is l ln 2 plus −ln ζ(l), which grows
+    # like 2 ln(l + 1) only, so the cost per bit tends to ln 2.
+    levels = np.arange(0, 2001)
+    cost = threshold_code_cost(levels)
+    rest = cost - levels * math.log(2)
+    np.testing.assert_allclose(rest, math.log(math.pi**2 / 6) + 2 * np.log(levels + 1), rtol=1e-12)
+    assert np.all(np.diff(cost) > math.log(2))  # each bit costs at least ln 2 ...
+    assert cost[-1] / levels[-1] < math.log(2) * 1.02  # ... and not much more for long codes
+
+
 def test_bad_input():
     with pytest.raises(ValueError, match="delta"):
         occam_bound(1, 10, 5, [1], delta=0.0)

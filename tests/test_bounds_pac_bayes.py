@@ -89,6 +89,38 @@ def test_gibbs_tends_to_deterministic_and_bayes_at_most_twice_gibbs(rng):
     assert np.all(gibbs_output_probability(X, [], [], [], []) == 1.0)
 
 
+def test_kl_continuous_part_vanishes_at_the_prior_range():
+    # Section V: with [a_k, b_k] = [A_k, B_k] the KL of the "continuous components" vanishes: the
+    # KL is then ln C(n,|k|) − ln ζ(|k|) + |k| ln 2 alone.
+    from companion.bounds.binomial import log_choose
+    from companion.bounds.occam import log_zeta
+
+    for n, size in ((2000, 0), (2000, 1), (7129, 3), (12625, 5)):
+        discrete = log_choose(n, size) - log_zeta(size) + size * math.log(2)
+        # rtol: sums of logs, last bits follow the machine
+        assert pac_bayes_kl(n, [1.0] * size) == pytest.approx(discrete, rel=1e-12)
+        if size:
+            assert pac_bayes_kl(n, [1.0] * (size - 1) + [1.5]) > pac_bayes_kl(n, [1.0] * size)
+
+
+def test_kl_trades_margins_against_sparsity():
+    # Section V: the KL "exhibits a tradeoff between margins (b_k − a_k) and sparsity (small |k|)":
+    # it falls as any margin widens (smaller (B−A)/(b−a)) and rises with each stump added while
+    # |k| ≤ n/2 (the discrete part is small for small |k|).
+    for n in (50, 2000, 7129):
+        previous = -math.inf
+        for size in range(0, min(n // 2, 40) + 1):
+            kl = pac_bayes_kl(n, [1.0] * size)
+            assert kl > previous
+            previous = kl
+    ratios = [8.0, 64.0, 2.0]
+    for i in range(len(ratios)):
+        wider = list(ratios)
+        wider[i] /= 2.0
+        assert pac_bayes_kl(2000, wider) < pac_bayes_kl(2000, ratios)
+        assert pac_bayes_kl(2000, ratios) == pytest.approx(pac_bayes_kl(2000, wider) + math.log(2.0), rel=1e-12)
+
+
 @settings(max_examples=40, deadline=None)
 @given(q=st.floats(0, 0.5), ratio=st.floats(1, 1e6))
 def test_bound_monotone_in_risk_and_margin(q, ratio):

@@ -132,13 +132,16 @@ def test_matched_competitors_use_k_genes_and_one_boosting_round_is_one_stump(rng
     config = paper05.Config(n_prefilter=20, adaboost_rounds=5, rfe_genes=6)
     train, test = np.arange(45), np.arange(45, 60)
     keep = paper05.welch_t_ranking(X[train], y[train], config.n_prefilter)
-    rows = pd.DataFrame(paper05._competitor_rows(X[train], y[train], X[test], y[test], keep, config, 0))
-    table = rows.set_index(["learner", "k"])
+    rows, nsc_errors = paper05._competitor_rows(X[train], y[train], X[test], y[test], keep, config, 0)
+    table = pd.DataFrame(rows).set_index(["learner", "k"])
+    assert ("nsc", 0) not in table.index and nsc_errors.shape == (len(paper05.NSC_THRESHOLDS),)
     for k in config.matched_k:
         assert table.loc[("l1_logistic", k), "genes"] == k
         assert table.loc[("svm_rfe", k), "genes"] == k
+        assert table.loc[("bahsic", k), "genes"] == k
         assert 1 <= table.loc[("adaboost_stumps", k), "genes"] <= k
     assert table.loc[("linear_svm", 0), "genes"] == X.shape[1] and table.loc[("svm_rfe", 0), "genes"] == 6
+    assert table.loc[("bahsic", 0), "genes"] == 6
     stump = DecisionTreeClassifier(max_depth=1).fit(X[train][:, keep], y[train])
     assert table.loc[("adaboost_stumps", 1), "errors"] == int(np.sum(stump.predict(X[test][:, keep]) != y[test]))
 
@@ -246,6 +249,8 @@ def test_run_is_tidy_with_every_method_on_every_fold(small_run):
     expected |= {f"{v}{f' k={k}' if k else ''} [{p}]" for v in ("occam", "pac_bayes") for k in (0, *config.matched_k)
                  for p in paper05.PRIORS[1:]}
     expected |= set(paper05.COMPETITORS) | {f"{c} k={k}" for c in paper05.MATCHED_COMPETITORS for k in config.matched_k}
+    expected |= {f"{side}{f' k={k}' if k else ''}" for side in ("stumps", "competitor") for k in (0, *config.matched_k)}
+    expected |= {f"stumps{f' k={k}' if k else ''} [{p}]" for k in (0, *config.matched_k) for p in paper05.PRIORS[1:]}
     assert set(per_method.index) == expected
     stumps = results[results["learner"].isin(paper05.STUMP_VARIANTS) & (results["k"] > 0)]
     assert (stumps["genes"] <= stumps["k"]).all()
@@ -255,17 +260,53 @@ def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     _, results = small_run
     report = paper05.claims_report(results)
     ids = list(report.table["id"])
-    assert {"acc-leukemia_golub", "k1-leukemia_golub", "k3-leukemia_golub", "occam-tightest", "fewer-genes"} <= set(ids)
+    assert ids == [e["id"] for e in C.load_registry("05").entries]
     matched = paper05.matched_table(results).set_index(["dataset", "k"])
     row = report.table.set_index("id").loc["k1-leukemia_golub"]
     assert row["estimate"] == pytest.approx(matched.loc[("leukemia_golub", 1), "difference"])
-    # the per-gene variant reads the per-gene Occam rows: its Occam-gene count is theirs
+    # a data set not run is n/a, never judged
+    assert report.table.set_index("id").loc["acc-colon", "verdict"] == "n/a"
+    # the per-gene variant reads the per-gene Occam rows: its Occam-gene share is theirs
     per_gene = results[(results["method"] == "occam [per_gene]")]
     hits = sum(paper05.OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
-    detail = report.sensitivity.set_index(["variant", "id"]).loc[(paper05.VARIANT_NAMES["per_gene"], "occam-gene"),
-                                                                   "detail"]
-    assert detail.startswith(f"{paper05.OCCAM_GENE} in {hits}/{len(per_gene)}")
+    data = paper05._claims_data(results, "per_gene")
+    assert paper05._occam_gene(data) == (hits, len(per_gene))
     assert set(report.sensitivity["variant"]) == {paper05.VARIANT_NAMES[p] for p in paper05.PRIORS}
+    # claims the paper never makes are observations, without a verdict
+    table = report.table.set_index("id")
+    for id in ("occam-tightest", "occam-gene", "occam-stable", "pac-bayes-vs-sc"):
+        assert table.loc[id, "origin"] == "observation" and table.loc[id, "verdict"] in ("observed", "n/a")
+
+
+def test_choices_read_no_test_fold(small_run):
+    """The ``stumps`` row is the learner with the smallest training bound; the ``competitor`` row the
+    one with the fewest inner-fold errors: changing the outer test labels changes neither choice."""
+    config, results = small_run
+    stumps = results[results["learner"] == "stumps"]
+    for row in stumps.itertuples():
+        same = results[(results["dataset"] == row.dataset) & (results["repeat"] == row.repeat)
+                       & (results["fold"] == row.fold) & (results["k"] == row.k)
+                       & results["learner"].isin(paper05.STUMP_VARIANTS)
+                       & ((results["prior"] == row.prior) | (results["learner"] == "sc"))]
+        assert row.bound == pytest.approx(same["bound"].min(), rel=1e-12)
+        assert row.errors == int(same.set_index("learner").loc[row.chosen, "errors"])
+    X, y, names = paper05.load_dataset("leukemia_golub")
+    train, test = stratified_folds(y, n_splits=3, seed=0)[0]
+    keep = paper05.welch_t_ranking(X[train], y[train], config.n_prefilter)
+    flipped = np.where(y[test] == y[0], y[y != y[0]][0], y[0])
+    a = paper05._selected_competitors(X[train], y[train], X[test], y[test], keep, config, 0, inner_seed=5)
+    b = paper05._selected_competitors(X[train], y[train], X[test], flipped, keep, config, 0, inner_seed=5)
+    chosen = lambda rows: [(r["k"], r["chosen"]) for r in rows if r["learner"] == "competitor"]
+    assert chosen(a) == chosen(b) and len(chosen(a)) == 1 + len(config.matched_k)
+
+
+def test_seed_configs_use_other_folds_and_the_declared_range():
+    config = paper05.Config(seed=11, n_repeats=5)
+    variants = paper05.seed_configs(config)
+    assert list(variants) == ["seed=16", "seed=21", "seed=26", "seed=31"]
+    seeds = [set(range(c.seed, c.seed + c.n_repeats)) for c in (config, *variants.values())]
+    assert all(a.isdisjoint(b) for i, a in enumerate(seeds) for b in seeds[i + 1:])
+    assert all(c.priors == ("declared",) for c in variants.values())
 
 
 def test_gene_frequency_counts_folds(small_run):
@@ -303,25 +344,57 @@ def _discussion_inputs(small_run):
 def test_discussion_quotes_the_results_it_is_given(small_run):
     inputs = _discussion_inputs(small_run)
     text = paper05.discussion(**inputs).data
-    summary = inputs["summary"]
-    stumps = summary[summary["learner"].isin(paper05.STUMP_VARIANTS) & (summary["k"] == 0)
-                     & (summary["prior"] == "declared")]
-    low, high = stumps["genes"].min(), stumps["genes"].max()
-    assert f"choose {low:.1f}" in text and (f"{high:.1f} genes on average" in text)
-    acc = inputs["report"].table.set_index("id").loc["acc-leukemia_golub", "verdict"]
-    assert ("confirms the claim on Leukaemia" in text) == (acc == "holds")
-    # a wider margin with a smaller bound is reported as paying; the fixed eta=1 is not the bound's best
-    assert "a margin wider than the protocol's (1, 4) pays" in text
-    assert "at the protocol's $\\eta$ = 1 the greedy takes 0 code bits with 9 training errors (40.0 %)" in text
-    assert "The Occam bound is smallest at $\\eta$ = 0.5 (38.0 %" in text
+    # a wider margin with a smaller bound is reported as giving a smaller bound
+    assert "a width wider than the protocol's (1 and 4) gives a smaller bound" in text
+    assert "smallest at $\\eta$ = 0.5 (38.0 %: 1 stump, 8 code bits, 3 training errors)" in text
+    assert "at the protocol's $\\eta$ = 1 it is 40.0 %" in text
+    report = inputs["report"]
+    identical = list(report.table.loc[report.table["verdict"] == "identical", "id"])
+    assert ("**Identical sides.** No matched-sparsity" in text) == (not identical)
+    for id in report.table.loc[report.table["verdict"] != "n/a", "id"]:
+        if report.table.set_index("id").loc[id, "discussion"]:
+            assert f"**{id}.**" in text
+    assert "**acc-colon.**" not in text  # not run: no discussion
 
 
 def test_discussion_follows_a_changed_verdict(small_run):
     inputs = _discussion_inputs(small_run)
     report = inputs["report"]
-    report.table.loc[report.table["id"] == "acc-leukemia_golub", "verdict"] = "fails"
+    report.table.loc[report.table["id"] == "k1-leukemia_golub", "verdict"] = "identical"
     text = paper05.discussion(**inputs).data
-    assert "It fails on Leukaemia." in text and "None fails" not in text
+    assert "k1-leukemia_golub" in text.split("**Identical sides.**")[1].split("\n")[0]
+
+
+def test_bahsic_matches_a_naive_elimination(rng):
+    from tests._naive import naive_bahsic_order
+
+    from companion.experiments._paper05_peers import bahsic_order
+
+    for trial in range(4):
+        Z = rng.normal(size=(24, 12))
+        y = rng.integers(0, 2, size=24)
+        Z[y == 1, :3] += 1.0
+        assert bahsic_order(Z, y).tolist() == naive_bahsic_order(Z, y)
+
+
+def test_nsc_path_is_scikit_learns_nearest_centroid(rng):
+    from sklearn.neighbors import NearestCentroid
+
+    from companion.experiments._paper05_peers import NSC_THRESHOLDS, nsc_path
+
+    for trial in range(6):
+        m = 40 if trial % 2 else 41  # balanced and unbalanced classes: scikit-learn scores them differently
+        X = rng.normal(size=(m, 25))
+        y = np.where(np.arange(m) < 20, "a", "b")
+        X[y == "a", :3] += 1.5
+        X_test = rng.normal(size=(30, 25))
+        predictions, genes = nsc_path(X, y, X_test)
+        for i, t in enumerate(NSC_THRESHOLDS):
+            reference = NearestCentroid(shrink_threshold=t or None, priors="empirical").fit(X, y)
+            assert np.array_equal(predictions[i], reference.predict(X_test)), (trial, t)
+            centroids = reference.centroids_
+            assert genes[i] == np.count_nonzero(np.any(centroids != centroids[:1], axis=0))
+        assert genes[0] == 25 and genes[-1] <= genes[0]
 
 
 def test_folds_give_the_same_rows_with_and_without_scikit_learns_repeated_checks(monkeypatch):
