@@ -369,7 +369,7 @@ def linear_svm_importance(svm) -> np.ndarray:
 
 def _stump_template(variant, config, n_total):
     """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
-    own = {"sc": {}, "occam": {"eta": config.eta},
+    own = {"sc": {"threshold": "observed"}, "occam": {"eta": config.eta},
            "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps, "gap_unit": "example"}}
     # The paper's greedy paths in full (the k-stump models are their prefixes; selection by bound is ours).
     return STUMP_LEARNERS[variant](s=config.s_max, delta=config.delta, prior_n_features=int(n_total), length="greedy",
@@ -594,7 +594,7 @@ def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_rang
                        "errors": int(np.sum(model.predict(X_te[:, keep]) != y_te)), "genes": int(used.size),
                        "bound": float(model.bound_), "model_type": model.model_type, "p": float(model.p),
                        "gene_names": ";".join(used),
-                       "rule": model.to_text(feature_names=list(names[keep])) if k == 0 else ""}
+                       "rule": model.to_text(feature_names=list(names[keep]), show_class=False) if k == 0 else ""}
                 if variant == "pac_bayes":
                     row.update(_gibbs_columns(model, X_te[:, keep], y_te))
                 rows.append(row)
@@ -1343,7 +1343,7 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
-    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1], length="greedy", stop_idle=False).fit(frame, y)
+    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1], length="greedy", stop_idle=False, threshold="observed").fit(frame, y)
     m, k = len(y), model.features_.size
     wrong = model.predict(frame) != y
     # the priors' range is the declared one (the SC model itself does not use it)
