@@ -631,8 +631,10 @@ _RANGE_BIN = re.compile(r"^(<|>)-?\d[\d.e+-]*$|^-?\d[\d.e+-]* - -?\d[\d.e+-]*$")
 
 def _check_ripper(model, ctx):
     order = model["class_order"]
-    if [r["label"] for r in model["rulesets"]] != order[:-1]:
-        raise ctx.error("model.rulesets", f"must hold one ruleset per class of class_order but the last, in that order ({order[:-1]})")
+    # no ruleset at all: the model fell back to the default class (fallback="inner_cv")
+    if model["rulesets"] and [r["label"] for r in model["rulesets"]] != order[:-1]:
+        raise ctx.error("model.rulesets", f"must hold one ruleset per class of class_order but the last, in that order "
+                                          f"({order[:-1]}), or none (the fallback to the default class)")
     if model["default_class"] != order[-1]:
         raise ctx.error("model.default_class", f"must be the last class of class_order ({order[-1]!r}), got {model['default_class']!r}")
     if len(model["cell_counts"]) != len(model["rulesets"]) + 1:

@@ -194,6 +194,9 @@ READABLE_MODEL_VERSIONS = (1, 2)
 
 #: The envelope's fields, in the order :meth:`InterpretableMixin.to_dict` writes them.
 _ENVELOPE_FIELDS = ("format", "version", "learner", "params", "n_features_in", "feature_names_in", "classes", "model")
+#: Envelope fields that may be absent: ``single_class`` (the class a model that predicts one class
+#: on every training row prints as ``always C``; absent when there is none).
+_OPTIONAL_ENVELOPE_FIELDS = ("single_class",)
 
 #: Packages whose estimators an exported parameter may name (a ``discretizer=`` estimator).
 _ESTIMATOR_PACKAGES = ("sklearn.", "companion.")
@@ -354,7 +357,7 @@ def from_dict(data):
     for field in _ENVELOPE_FIELDS:
         if field not in data:
             raise _envelope_error(name, field, "is missing")
-    unknown = [key for key in data if key not in _ENVELOPE_FIELDS]
+    unknown = [key for key in data if key not in _ENVELOPE_FIELDS + _OPTIONAL_ENVELOPE_FIELDS]
     if unknown:
         raise _envelope_error(name, unknown[0], f"is not a field of an exported model (fields: {list(_ENVELOPE_FIELDS)})")
     params = data["params"]
@@ -397,6 +400,13 @@ def from_dict(data):
         raise ModelFormatError(
             f"{name} model: field {mismatch} contradicts the rest of the model (rebuilt, it reads differently)"
         )
+    if "single_class" in data:
+        label = data["single_class"]
+        matches = [c for c in estimator.classes_.tolist() if type(c) is type(label) and c == label]
+        if not matches:
+            raise _envelope_error(name, "single_class", f"must be one of the classes {data['classes']!r}, got {label!r}")
+        estimator.single_class_ = estimator.classes_[estimator.classes_.tolist().index(matches[0])]
+        estimator.complexity_ = 0
     return estimator
 
 
@@ -499,6 +509,8 @@ class InterpretableMixin:
             "classes": jsonable(np.asarray(self.classes_), where="classes_"),
             "model": jsonable(self._model_to_dict(), where=f"{type(self).__name__} model"),
         }
+        if getattr(self, "single_class_", None) is not None:
+            data["single_class"] = jsonable(np.asarray([self.single_class_]), where="single_class_")[0]
         # The schema that from_dict applies, applied here too: a model that could not be read
         # back is refused when it is written, not months later when it is loaded.
         check_model(data["learner"], data["model"], ModelContext(data["learner"], data["n_features_in"], data["classes"], data["params"], data["feature_names_in"]))
