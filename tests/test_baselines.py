@@ -257,13 +257,13 @@ def test_ordered_ripper_class_order_ties_follow_sorted_labels():
     # Counts: 2 and 10 tie (6 each), 7 is the most frequent. Sorted labels put 2 before 10 (as
     # text, "10" would come first), so the order is 2, 10 and the default 7.
     X, y = nominal_table(24, 0, [10] * 6 + [2] * 6 + [7] * 12)
-    model = OrderedRipper(random_state=0).fit(X, y)
+    model = OrderedRipper(random_state=0, fallback=None).fit(X, y)
     assert model.class_order_ == [2, 10, 7] and model.default_class_ == 7
     assert [label for label, _ in model.rulesets_] == [2, 10]
     X, y = nominal_table(24, 1, ["b"] * 6 + ["a"] * 6 + ["c"] * 12)
-    assert OrderedRipper(random_state=0).fit(X, y).class_order_ == ["a", "b", "c"]
+    assert OrderedRipper(random_state=0, fallback=None).fit(X, y).class_order_ == ["a", "b", "c"]
     X, y = nominal_table(24, 2, ["b"] * 3 + ["a"] * 9 + ["c"] * 12)
-    assert OrderedRipper(random_state=0).fit(X, y).class_order_ == ["b", "a", "c"]
+    assert OrderedRipper(random_state=0, fallback=None).fit(X, y).class_order_ == ["b", "a", "c"]
 
 
 @needs_wittgenstein
@@ -320,8 +320,8 @@ def test_ordered_ripper_without_ruleset_calibration_is_the_same_model(seed):
     numeric = X.assign(n0=rng.normal(size=len(X)), n1=rng.integers(0, 4, len(X)).astype(float))
     for table in (X, numeric):
         X_train, X_test = table.iloc[60:].reset_index(drop=True), table.iloc[:60].reset_index(drop=True)
-        calibrated = OrderedRipper(random_state=seed).fit(X_train, y[60:])
-        quick = OrderedRipper(random_state=seed, calibrate_rulesets=False).fit(X_train, y[60:])
+        calibrated = OrderedRipper(random_state=seed, fallback=None).fit(X_train, y[60:])  # the rule sets themselves
+        quick = OrderedRipper(random_state=seed, calibrate_rulesets=False, fallback=None).fit(X_train, y[60:])
         for X_eval in (X_train, X_test):
             assert quick.predict(X_eval).tolist() == calibrated.predict(X_eval).tolist()
             np.testing.assert_array_equal(quick.predict_proba(X_eval), calibrated.predict_proba(X_eval))

@@ -1009,12 +1009,14 @@ def test_pipeline_text_uses_the_pipeline_feature_names(rng):
     assert "num__age=" in text and "cat__city_Paris=" in text
 
 
-def test_string_column_is_named():
-    frame = pd.DataFrame({"age": [30.0, 40.0, 50.0, 60.0], "city": ["Paris", "Nice", "Paris", "Lyon"]})
+def test_string_column_goes_through_the_one_input_pipeline():
+    frame = pd.DataFrame({"age": [30.0, 40.0, 50.0, 60.0, 35.0, 55.0], "city": ["Paris", "Nice", "Paris", "Lyon", "Nice", "Lyon"]})
     for machine in (DecisionListMachine(), BallSetCoveringMachine()):
-        name = type(machine).__name__
-        with pytest.raises(ValueError, match=rf"{name} needs numeric columns, but column 'city'.*OneHotEncoder"):
-            machine.fit(frame, [0, 1, 0, 1])
+        machine.fit(frame, [0, 1, 0, 1, 1, 0])
+        assert {"city=Paris", "city=Nice", "city=Lyon"} <= set(machine.input_encoder_.names_out_)
+        assert machine.predict(frame).shape == (6,)
+        with pytest.raises(ValueError, match=rf"{type(machine).__name__} was fitted on a DataFrame with nominal columns"):
+            machine.predict(frame.to_numpy()[:, :1])
 
 
 def test_wine_through_one_vs_rest():

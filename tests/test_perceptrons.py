@@ -106,9 +106,10 @@ def test_kernel_options_agree(rng):
     bits, y = noisy_boolean(rng)
     X = add_complemented_bits(bits)
     labels = np.where(y > 0, "five-nine", "zero-four")
-    by_name = MaximalMarginPerceptron(kernel="boolean", degree=2).fit(X, labels)
-    by_gram = MaximalMarginPerceptron(kernel="precomputed").fit(boolean_kernel(X, degree=2), labels)
-    by_callable = MaximalMarginPerceptron(kernel=lambda A, B: boolean_kernel(A, B, degree=2)).fit(X, labels)
+    # the kernel's arithmetic, not the fallback (which a Gram matrix cannot take): the paper's model
+    by_name = MaximalMarginPerceptron(kernel="boolean", degree=2, fallback=None).fit(X, labels)
+    by_gram = MaximalMarginPerceptron(kernel="precomputed", fallback=None).fit(boolean_kernel(X, degree=2), labels)
+    by_callable = MaximalMarginPerceptron(kernel=lambda A, B: boolean_kernel(A, B, degree=2), fallback=None).fit(X, labels)
     np.testing.assert_array_equal(by_name.predict(X), by_gram.predict(boolean_kernel(X, degree=2)))
     np.testing.assert_array_equal(by_name.predict(X), by_callable.predict(X))
     assert set(by_name.predict(X)) <= {"five-nine", "zero-four"}
@@ -341,24 +342,24 @@ def test_decision_function_sign_agrees_with_predict(rng):
 def test_texts_name_frame_columns_and_print_plain_labels(rng):
     import pandas as pd
 
-    bits, y = noisy_boolean(rng, m=120)
+    bits, y = noisy_boolean(rng, m=120)  # texts of the paper's models (fallback=None): the subject is the naming
     frame = pd.DataFrame(bits, columns=["smoker", "male", "urban", "married", "retired"])
-    mask = MaskPerceptron(degree=2, n_terms=4).fit(frame, y)
+    mask = MaskPerceptron(degree=2, n_terms=4, fallback=None).fit(frame, y)
     text = mask.to_text()
     assert text == str(mask)
     assert "np." not in text and text.startswith("predict 1 if f(x) > 0, else -1, where f(x) =")
     assert any(name in text for name in frame.columns) and "x1" not in text
     # On an array the columns are x0 .. x4 (counted from 0, as get_feature_names_out).
-    plain = MaskPerceptron(degree=2, n_terms=4).fit(bits, y)
+    plain = MaskPerceptron(degree=2, n_terms=4, fallback=None).fit(bits, y)
     literals = {word.lstrip("¬") for line in plain.to_text().splitlines()[1:] for word in line.split()[1:]}
     assert literals - {"1"} <= {f"x{j}" for j in range(5)} and literals - {"1"}
     words_of = {word.lstrip("¬") for line in text.splitlines()[1:] for word in line.split()[1:]}
     assert words_of - {"1"} <= set(frame.columns)
     renamed = mask.to_text(feature_names=["a", "b", "c", "d", "e"])
     assert "smoker" not in renamed
-    words = MaskPerceptron(degree=1, n_terms=2).fit(frame, np.where(y > 0, "yes", "no")).to_text()
+    words = MaskPerceptron(degree=1, n_terms=2, fallback=None).fit(frame, np.where(y > 0, "yes", "no")).to_text()
     assert words.startswith("predict 'yes' if f(x) > 0, else 'no'")
-    kernel = KernelPerceptron(kernel="boolean", degree=2).fit(frame, y)
+    kernel = KernelPerceptron(kernel="boolean", degree=2, fallback=None).fit(frame, y)
     text = kernel.to_text(max_terms=2)
     assert text == kernel.to_text(max_terms=2) and "np." not in text
     assert "smoker=" in text and f"over {kernel.n_support_} support points" in text
