@@ -46,17 +46,17 @@ Vectorised: every attribute is sorted once per fit; one greedy step scores every
 order of the remaining examples — no Python loop over examples or attributes. (SC: removed
 examples get weight 0 in place, so nothing is re-sorted or compacted; see :func:`_sc_scan`. The
 SC sort depends on ``X`` only, so refits on the same rows — every ``(p, s)`` of a grid search on
-one fold — reuse it: a small cache keyed by the input's content, within ``SORT_CACHE_BYTES``
-(64 MB; set it to 0 to disable), serves only an input equal to its own copy, cell for cell.)
+one fold — may share it through an explicit :class:`SortCache` passed to ``fit(sort_cache=...)``;
+:func:`fit_by_bound` shares one across its grid. No cache outlives its caller.)
 
 >>> import numpy as np
->>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
->>> y = np.array([0, 0, 1, 1])
+>>> X = np.column_stack([np.arange(1, 13), np.arange(12, 0, -1)]).astype(float)
+>>> y = np.array([0] * 6 + [1] * 6)
 >>> model = SetCoveringStumps().fit(X, y)
 >>> print(model.to_text())
-x0 > 2
->>> model.predict(X).tolist()
-[0, 0, 1, 1]
+IF x0 > 6.5 THEN 1 ELSE 0
+>>> model.predict(X).tolist() == y.tolist()
+True
 """
 
 from __future__ import annotations
@@ -1438,12 +1438,16 @@ class SetCoveringStumps(_BaseStumpConjunction):
     Examples
     --------
     >>> import numpy as np
-    >>> X = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0], [4.0, 2.0]])
-    >>> model = SetCoveringStumps().fit(X, [0, 0, 1, 1])
+    >>> X = np.column_stack([np.arange(1, 13), np.arange(12, 0, -1)]).astype(float)
+    >>> y = [0] * 6 + [1] * 6
+    >>> model = SetCoveringStumps().fit(X, y)
     >>> model.to_text(), model.complexity_
-    ('IF x0 > 2.5 THEN 1 ELSE 0', 1)
-    >>> SetCoveringStumps(threshold="observed").fit(X, [0, 0, 1, 1]).to_text(show_class=False)
-    'x0 > 2'
+    ('IF x0 > 6.5 THEN 1 ELSE 0', 1)
+    >>> SetCoveringStumps(threshold="observed").fit(X, y).to_text(show_class=False)
+    'x0 > 6'
+
+    On a handful of rows the default falls back to the majority class: three inner folds of
+    four rows cannot show that a stump beats it (``fallback_class_``, printed ``always C``).
     """
 
     _per_stump_attributes = (*_BaseStumpConjunction._per_stump_attributes, "compression_set_")

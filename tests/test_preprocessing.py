@@ -183,7 +183,7 @@ def test_prism_with_the_mdl_discretizer_on_a_mixed_frame():
     frame = pd.DataFrame({"city": rng.choice(["x", "y"], n), "income": income})
     y = np.where(np.nan_to_num(income, nan=0.0) > 40, "rich", "poor")
     # missing="value": the three rows without an income get a rule of their own.
-    model = Prism(discretizer=MDLDiscretizer(), missing="value").fit(frame, y)
+    model = Prism(discretizer=MDLDiscretizer(), missing="value", pruning=None).fit(frame, y)  # every rule, unpruned
     # The discretiser saw the labels: its one cut separates the classes.
     (fitted,) = model.encoding_.discretizers
     present = income[~np.isnan(income)]
@@ -202,7 +202,7 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
     train, test = np.arange(0, 155, 2), np.arange(1, 155, 2)
     coded_train, coded_test = paper04.mdl_codes(data.X[train], data.y[train], data.X[test], data.nominal)
     predictions, n_rules, n_literals = paper04.prism_fit_predict(coded_train, data.y[train], coded_test)
-    model = Prism(missing="no_match", discretizer=MDLDiscretizer(), categorical_features=data.nominal)
+    model = Prism(missing="no_match", discretizer=MDLDiscretizer(), categorical_features=data.nominal, pruning=None)
     model.fit(data.X[train], data.y[train])
     assert model.predict(data.X[test]).tolist() == predictions.tolist()
     assert len(model.rules_) == n_rules

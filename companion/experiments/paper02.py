@@ -1053,8 +1053,10 @@ _VARIANT_METHODS = ("PRISM", "PRISM + default class")
 
 
 def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int, n_jobs: int = 1) -> dict:
-    """The data of one seed variant: :func:`run` on its own splits, Weka's peers on them (when
-    they were run), and the exact checks that depend on the seed recomputed with it.
+    """The data of one seed variant: its own splits, Weka's peers on them, the seeded checks.
+
+    :func:`run` on its own splits, Weka's peers on them (when they were run), and the exact
+    checks that depend on the seed recomputed with it.
 
     The checks that read the seed are the replicated subtree (the tree's ``random_state``), the
     rule orders of ``modular``, the fold list and Weka's Prism on the variant's splits; the others

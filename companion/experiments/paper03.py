@@ -1817,8 +1817,10 @@ def seed_variants(seed: int, n_variants: int = N_SEED_VARIANTS) -> list[int]:
 
 
 def seed_variant(config: Config, seed: int, *, n_jobs: int = 1) -> dict:
-    """One seed variant: :func:`run` on the draws of ``seed`` (degrees :data:`VARIANT_DEGREES`),
-    the un-pruned trees and Weka's J48 on them (when it was run), as :func:`claims_data`.
+    """One seed variant's data, as :func:`claims_data`.
+
+    :func:`run` on the draws of ``seed`` (degrees :data:`VARIANT_DEGREES`), the un-pruned trees
+    and Weka's J48 on them (when it was run).
 
     Parameters
     ----------

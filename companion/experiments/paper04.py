@@ -1084,8 +1084,9 @@ _PEER_COLUMNS = ["dataset", "method", "seed", "fold", "errors", "n_test", "rules
 
 
 def seed_variants(seed: int) -> tuple:
-    """The fold seeds of the claims' seed variants for a main seed: the first
-    :data:`N_SEED_VARIANTS` of :data:`SEED_VARIANTS` other than ``seed``.
+    """The fold seeds of the claims' seed variants for a main seed.
+
+    The first :data:`N_SEED_VARIANTS` of :data:`SEED_VARIANTS` other than ``seed``.
 
     Parameters
     ----------
@@ -1832,8 +1833,9 @@ def _fold_difference(data, name, a, b):
 
 
 def variant_ranks(data, learner, quantity):
-    """``(strict, joint, not)``: data sets where ``learner`` alone has the least ``quantity`` of the
-    three WIDC variants, ties for it, or does not have it.
+    """``(strict, joint, not)``: where ``learner`` alone has the least ``quantity``, ties, or not.
+
+    Counted over the data sets, among the three WIDC variants.
 
     Parameters
     ----------
@@ -2272,8 +2274,9 @@ def committee_cells_prose(model: DecisionCommittee, cells: pd.DataFrame):
 
 
 def ranks_prose(variants: dict):
-    """:data:`TEMPLATES` ``ranks`` for claims ``1`` and ``2b``: strict bests, ties and the rest,
-    under the main protocol and (in brackets) the range over the seed variants.
+    """:data:`TEMPLATES` ``ranks`` for claims ``1`` and ``2b``: strict bests, ties and the rest.
+
+    Under the main protocol and (in brackets) the range over the seed variants.
 
     Parameters
     ----------
