@@ -1123,8 +1123,9 @@ def peers_command(seed: int, names=None, max_folds=None) -> str:
     """
     only = f" --only {' '.join(names)}" if names else ""
     folds = f" --max-folds {max_folds}" if max_folds is not None else ""
+    # the Python with Orange3 is named by its variable, not by this machine's path
     return (f".venv/bin/python peers/widc_peers.py export --seeds {seed}{only} && "
-            f"{_peers_python()} peers/widc_peers.py run --seeds {seed}{only}{folds} --jobs 2")
+            f'"${PEERS_PYTHON_ENV}" peers/widc_peers.py run --seeds {seed}{only}{folds} --jobs 2')
 
 
 def _peers_python() -> str:
