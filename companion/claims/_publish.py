@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from companion.claims._report import anchor, as_table, sentence, verdict_markdown
+from companion.claims._report import anchor, as_table, verdict_markdown
 
 
 _MARKER = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -146,9 +146,9 @@ def render_glance(sections: dict) -> str:
         ``<!-- claims:glance -->``, a Markdown table (one row per notebook: the paper's claims,
         and how many hold, fail, stay undecided, cannot be decided by the design, or compare
         identical; how many checks of our code agree with their reference), then the verdict
-        sentence of each notebook's central claims, ``<!-- /claims:glance -->``. Every number
-        is inside a link to :data:`RESULTS_PAGE`: a count to the notebook's section, a whole
-        sentence (its margin, estimate, interval and p) to the claim's anchor.
+        statement and verdict of each notebook's central claims (their numbers, interval and p
+        are one click away), ``<!-- /claims:glance -->``. Every count is a link to the
+        notebook's section of :data:`RESULTS_PAGE`, every verdict to the claim's anchor there.
     """
     lines = [
         "<!-- claims:glance -->",
@@ -176,7 +176,9 @@ def render_glance(sections: dict) -> str:
         )
         for _, row in paper[paper["central"]].iterrows():
             target = f"{RESULTS_PAGE}#{anchor(row['notebook'] or key, row['id'])}"
-            bullets.append(f"* **{key} [{row['id']}]({target}).** [{sentence(row)}]({target})")
+            word = "not decidable with this design" if row["verdict"] == "not decidable" else row["verdict"]
+            robust = "" if row["robust"] in (True, "True") else ", not robust"
+            bullets.append(f"* **{key} [{row['id']}]({target}).** {row['statement']}: [**{word}**{robust}]({target})")
     body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
     return body + "\n<!-- /claims:glance -->"
 
