@@ -163,6 +163,3 @@ __all__ = [
     "REGISTRY_DIR",
     "RESULTS_PAGE",
 ]
-
-# TRANSITION (removed when the paper modules import it from companion.prose)
-from companion.prose import Markdown  # noqa: E402,F401
