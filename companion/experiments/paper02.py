@@ -99,9 +99,6 @@ __all__ = [
     "covering_2d_example",
 ]
 
-#: The claims whose verdict sentence the README's results-at-a-glance quotes
-#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
-HEADLINE_CLAIMS = ["covering", "first-test-4-of-12", "refine-to-exact", "replicated-subtree"]
 
 
 def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:

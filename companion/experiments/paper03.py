@@ -98,9 +98,6 @@ __all__ = [
     "learnt_models",
 ]
 
-#: The claims whose verdict sentence the README's results-at-a-glance quotes
-#: (:func:`companion.claims.publish`); every claim is in ``docs/results.md``.
-HEADLINE_CLAIMS = ["svm-vs-tree-2", "svm-vs-j48-2", "bayes-7pct"]
 
 #: The templates of the generated sentences of notebook 03 (:func:`companion.prose.render`).
 TEMPLATES = {
