@@ -104,8 +104,8 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
     (root / "docs" / "results.md").write_text("# Results\n", encoding="utf-8")
     assert C.publish(root) == ["docs/results.md", "README.md"]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "| 06 | [1](docs/results.md#notebook-06) | [1](docs/results.md#notebook-06) |" in readme
-    assert "* **06 [stump-beats-majority](docs/results.md#claim-06-stump-beats-majority).**" in readme
+    assert "| 06 | [1][nb-06] | [1][nb-06] |" in readme and "[nb-06]: docs/results.md#notebook-06" in readme
+    assert "* **06 [stump-beats-majority][claim-06-stump-beats-majority].**" in readme
     results = (root / "docs" / "results.md").read_text(encoding="utf-8")
     assert "[stump-beats-majority](../notebooks/06_toy_stump.ipynb#claim-06-stump-beats-majority)" in results
     assert C.publish(root, write=False) == []

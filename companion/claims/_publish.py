@@ -128,6 +128,9 @@ def stale_readme_sections(path, sections: dict, *, glance: bool = False, links: 
     return stale
 
 
+#: Central claims per notebook stated in the glance (the registry's first ones; every other
+#: claim is one click away in docs/results.md): the README stays a front door.
+GLANCE_CENTRAL = 2
 #: Where the glance's links land (relative to the README).
 RESULTS_PAGE = "docs/results.md"
 
@@ -156,16 +159,18 @@ def render_glance(sections: dict) -> str:
         "| notebook | paper claims | holds | fails | undecided | not decidable | identical | checks agree |",
         "|---|---|---|---|---|---|---|---|",
     ]
-    bullets = []
+    bullets, targets = [], {}
     for key, source in sections.items():
         table = as_table(source, "render_glance")
         paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
         counts = paper["verdict"].value_counts()
         checks = table[(table["origin"] == "check") & (table["kind"] != "guaranteed")]
-        section = f"{RESULTS_PAGE}#notebook-{key}"
+        # reference-style links (one definition each, below the table): the table stays readable
+        section = f"nb-{key}"
+        targets[section] = f"{RESULTS_PAGE}#notebook-{key}"
 
         def cell(number, target=section):
-            return f"[{number}]({target})"
+            return f"[{number}][{target}]"
 
         agreeing = f"{int((checks['verdict'] == 'agrees').sum())} of {len(checks)}"
         lines.append(
@@ -174,12 +179,15 @@ def render_glance(sections: dict) -> str:
             f"| {cell(int(counts.get('not decidable', 0)))} | {cell(int(counts.get('identical', 0)))} "
             f"| {cell(agreeing)} |"
         )
-        for _, row in paper[paper["central"]].iterrows():
-            target = f"{RESULTS_PAGE}#{anchor(row['notebook'] or key, row['id'])}"
+        central = paper[paper["central"]]
+        for _, row in central.head(GLANCE_CENTRAL).iterrows():
+            name = anchor(row["notebook"] or key, row["id"])
+            targets[name] = f"{RESULTS_PAGE}#{name}"
             word = "not decidable with this design" if row["verdict"] == "not decidable" else row["verdict"]
             robust = "" if row["robust"] in (True, "True") else ", not robust"
-            bullets.append(f"* **{key} [{row['id']}]({target}).** {row['statement']}: [**{word}**{robust}]({target})")
-    body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "")
+            bullets.append(f"* **{key} [{row['id']}][{name}].** {row['statement']}: [**{word}**{robust}][{name}]")
+    definitions = "\n".join(f"[{name}]: {target}" for name, target in targets.items())
+    body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "") + "\n\n" + definitions
     return body + "\n<!-- /claims:glance -->"
 
 
