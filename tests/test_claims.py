@@ -366,7 +366,7 @@ def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
     assert f"| 04 | [{len(paper)}][nb-04] | [{int((paper['verdict'] == 'holds').sum())}][nb-04] |" in text
     assert f"[{int((table.loc[[1], 'verdict'] == 'agrees').sum())} of 1][nb-04] |" in text
     assert "[nb-04]: docs/results.md#notebook-04" in text  # every count is a link to the notebook's claims
-    assert "* **04 [1][claim-04-1].** WIDC(p) vs J48: [**holds**, not robust][claim-04-1]" in text
+    assert "* **04 [1][claim-04-1].** [WIDC(p) vs J48: **holds**, not robust][claim-04-1]" in text  # numbers too
     assert "[claim-04-1]: docs/results.md#claim-04-1" in text
     assert C.stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them

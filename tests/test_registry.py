@@ -184,3 +184,9 @@ def test_a_malformed_registry_is_refused_naming_the_field(tmp_path, edit, messag
 def test_the_normaliser_finds_quotes_across_line_breaks():
     assert _normalised("The DLM is a\n   generaliza-\n tion of") == "The DLM is a generaliza-tion of"
     assert _normalised("a “quoted”  word") == 'a "quoted" word'
+
+
+def test_the_registry_reads_as_a_markdown_list(tmp_path):
+    text = C.load_registry(_write(tmp_path, GOOD)).markdown().data
+    assert text == ("* **c1** (Section 5): “Our method is better.”\n"
+                    "* **c2** *(check)*: Our rules equal the reference's")

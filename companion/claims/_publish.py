@@ -185,7 +185,7 @@ def render_glance(sections: dict) -> str:
             targets[name] = f"{RESULTS_PAGE}#{name}"
             word = "not decidable with this design" if row["verdict"] == "not decidable" else row["verdict"]
             robust = "" if row["robust"] in (True, "True") else ", not robust"
-            bullets.append(f"* **{key} [{row['id']}][{name}].** {row['statement']}: [**{word}**{robust}][{name}]")
+            bullets.append(f"* **{key} [{row['id']}][{name}].** [{row['statement']}: **{word}**{robust}][{name}]")
     definitions = "\n".join(f"[{name}]: {target}" for name, target in targets.items())
     body = "\n".join(lines) + ("\n\n" + "\n".join(bullets) if bullets else "") + "\n\n" + definitions
     return body + "\n<!-- /claims:glance -->"

@@ -61,6 +61,24 @@ class Registry:
     entries: tuple
     path: Path
 
+    def markdown(self):
+        """The registry as a Markdown list: each claim's id and origin, and a paper claim's quote
+        and where it stands (math in the quotes renders, as it would not in an HTML table).
+
+        Returns
+        -------
+        companion.prose.Markdown
+        """
+        from companion.prose import Markdown
+
+        items = []
+        for entry in self.entries:
+            if entry["origin"] == "paper":
+                items.append(f"* **{entry['id']}** ({entry['where']}): “{' '.join(entry['quote'].split())}”")
+            else:
+                items.append(f"* **{entry['id']}** *({entry['origin']})*: {entry['statement']}")
+        return Markdown("\n".join(items))
+
     def entry(self, id) -> dict:
         """The entry of claim ``id``.
 
