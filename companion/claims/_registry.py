@@ -62,8 +62,10 @@ class Registry:
     path: Path
 
     def markdown(self):
-        """The registry as a Markdown list: each claim's id and origin, and a paper claim's quote
-        and where it stands (math in the quotes renders, as it would not in an HTML table).
+        """The registry as a Markdown list: each claim's id, and a paper claim's quote and place.
+
+        Other origins show their statement. Math in a quote renders, as it would not in an HTML
+        table.
 
         Returns
         -------
