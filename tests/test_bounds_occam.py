@@ -109,6 +109,7 @@ def test_threshold_cost_and_log_choose():
 @given(m=st.integers(1, 500), n=st.integers(1, 20000), lengths=st.lists(st.integers(0, 30), min_size=1, max_size=6),
        delta=st.floats(1e-6, 0.5))
 def test_tighter_than_blumer_et_al(m, n, lengths, delta):
+    n = max(n, len(lengths))  # one stump per attribute: at least as many attributes as stumps
     # Section III: Langford's bound is "a tighter version of the bound proposed by Blumer et al.":
     # for a classifier with no training error, Blumer et al. bound the risk by ln(1/(δP(f)))/m;
     # the binomial inversion gives 1 − (δP(f))^{1/m}, which is below it since 1 − e^{−x} < x.
