@@ -81,22 +81,6 @@ class Registry:
                 items.append(f"* **{entry['id']}** *({entry['origin']})*: {entry['statement']}")
         return Markdown("\n".join(items))
 
-    def entry(self, id) -> dict:
-        """The entry of claim ``id``.
-
-        Parameters
-        ----------
-        id : str
-            The claim's key.
-
-        Returns
-        -------
-        dict
-        """
-        for entry in self.entries:
-            if entry["id"] == id:
-                return entry
-        raise KeyError(f"{self.path.name}: no claim with id {id!r}; the registry has {[e['id'] for e in self.entries]}")
 
 
 def _registry_error(path, where, message):
