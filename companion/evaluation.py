@@ -23,6 +23,8 @@ import time
 import warnings
 from functools import partial
 
+import hashlib
+
 import joblib
 import numpy as np
 import pandas as pd
@@ -30,10 +32,10 @@ import sklearn
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-__all__ = ["stratified_folds", "comparison_table", "parallel_map", "trusted_inputs", "fold_errors", "PROGRESS_ENV"]
+from companion.paths import PROGRESS_ENV
 
-#: Environment variable that turns on :func:`parallel_map`'s progress lines (see module doc).
-PROGRESS_ENV = "COMPANION_PROGRESS"
+__all__ = ["stratified_folds", "comparison_table", "parallel_map", "trusted_inputs", "fold_errors", "fold_hash"]
+
 #: Seconds between two progress lines of one loop.
 _PROGRESS_INTERVAL = 5.0
 
@@ -276,3 +278,29 @@ def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:
         return int(np.sum(model.predict(X[test]) != y[test]))
 
     return np.asarray(parallel_map(one_fold, folds, n_jobs=n_jobs))
+
+
+def fold_hash(folds) -> str:
+    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash the peers' runners record).
+
+    ``peers/widc_peers.py`` and ``peers/prism_peers.py`` store it beside every split they ran, so
+    that a protocol can check that committed peer results belong to the folds it asks for.
+
+    Parameters
+    ----------
+    folds : array-like of int
+        The test fold of every row.
+
+    Returns
+    -------
+    str
+        Hexadecimal digest.
+
+    Examples
+    --------
+    >>> fold_hash([0, 1]) == fold_hash(np.array([0, 1]))
+    True
+    >>> fold_hash([0, 1]) == fold_hash([1, 0])
+    False
+    """
+    return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()

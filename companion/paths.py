@@ -20,7 +20,7 @@ from pathlib import Path
 
 __all__ = [
     "ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path", "save_table",
-    "atomic_path", "file_mode",
+    "atomic_path", "file_mode", "PROGRESS_ENV",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +30,9 @@ DATA = ROOT / "data"
 # any run other than the default one, so that only `make reproduce` rewrites figures/.
 FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 NOTEBOOKS = ROOT / "notebooks"
+#: The environment variable naming the file that ``companion.evaluation.parallel_map`` appends its
+#: progress lines to (the runner sets it for each notebook's kernel).
+PROGRESS_ENV = "COMPANION_PROGRESS"
 
 def file_mode() -> int:
     """The mode a new file gets under the process's umask.

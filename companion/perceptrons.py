@@ -57,7 +57,6 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from numpy._core import umath as np_umath  # clip as a ufunc (see _mmp_iterations)
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
@@ -986,9 +985,12 @@ def _mmp_iterations(G, tol, max_iter):
     gap, slope, twice_slope, ratio, gamma_a, gamma_b, norm_a, norm_b, cap, work = np.empty((10, m))
     minimum, multiply, subtract, add, divide = np.minimum.reduce, np.multiply, np.subtract, np.add, np.divide
     maximum, negative, total = np.maximum, np.negative, np.add.reduce
-    # the ufunc behind ndarray.clip, called directly: the same values without the method's
-    # Python-level argument handling, which costs more than the arithmetic on a few hundred points
-    clip = np_umath.clip
+    # clip(x, lo, hi) as two public ufuncs (the same values, NaN included): ndarray.clip's
+    # Python-level argument handling costs more than the arithmetic on a few hundred points
+    elementwise_minimum = np.minimum
+
+    def clip(values, low, high, out):
+        return elementwise_minimum(maximum(values, low, out=out), high, out=out)
     for _ in range(max_iter):
         if minimum(g) >= keep * norm:
             converged = True

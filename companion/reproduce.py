@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion._notebook_metadata import normalise_metadata, stamp_provenance
-from companion.paths import NOTEBOOKS, ROOT, atomic_path, file_mode
+from companion.paths import NOTEBOOKS, PROGRESS_ENV, ROOT, atomic_path, file_mode
 
 __all__ = [
     "NotebookResult",
@@ -67,10 +67,6 @@ _NUMBERED = re.compile(r"^(\d\d)_.*\.ipynb$")
 
 #: What the default (publishing) run injects into every notebook.
 _DEFAULT_PARAMETERS = {"fast": False}
-
-#: The variable that sends ``parallel_map``'s progress lines to a file (the same name as
-#: ``companion.evaluation.PROGRESS_ENV``; not imported from there so the runner starts light).
-PROGRESS_ENV = "COMPANION_PROGRESS"
 
 #: Fixed id of the cell papermill injects (papermill gives it a random one on every run).
 INJECTED_CELL_ID = "injected-parameters"

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from companion import datasets
+from companion import datasets, evaluation
 from companion.experiments import paper04
 from companion.experiments.protocol import check_tidy
 from companion.paths import ROOT
@@ -23,11 +23,11 @@ def test_committed_peer_folds_are_the_protocols_folds():
         ours = paper04.fold_vector(data.y)
         committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
         assert np.array_equal(ours, committed)
-        assert provenance[f"fold_sha256: {name}"] == paper04.fold_hash(ours)
+        assert provenance[f"fold_sha256: {name}"] == evaluation.fold_hash(ours)
         # The fold vector is the test folds of stratified_folds, as paper04.run uses them.
         test0 = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0][1]
         assert np.array_equal(np.flatnonzero(ours == 0), np.sort(test0))
-    assert paper04.fold_hash([0, 1]) != paper04.fold_hash([1, 0])
+    assert evaluation.fold_hash([0, 1]) != evaluation.fold_hash([1, 0])
 
 
 def test_peer_results_layout_and_errors():

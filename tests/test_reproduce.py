@@ -337,9 +337,9 @@ def test_kernel_output_drops_only_the_known_noise(capsys):
 
 
 def test_progress_variable_is_the_one_evaluation_reads():
-    from companion import evaluation
+    from companion import evaluation, paths
 
-    assert reproduce.PROGRESS_ENV == evaluation.PROGRESS_ENV
+    assert reproduce.PROGRESS_ENV is paths.PROGRESS_ENV is evaluation.PROGRESS_ENV
 
 
 @pytest.mark.slow

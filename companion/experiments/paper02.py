@@ -39,7 +39,7 @@ from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
 from companion.datasets import RegisteredDataset, load_contact_lenses
-from companion.evaluation import comparison_table, parallel_map, stratified_folds
+from companion.evaluation import comparison_table, fold_hash, parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR, OrderedRipper, tree_leaf_paths
@@ -77,7 +77,6 @@ __all__ = [
     "seed_variant",
     "weka_peer_results_if_run",
     "TEMPLATES",
-    "fold_hash",
     "weka_peer_results",
     "prism_peer_comparison",
     "peer_repeated_accuracy",
@@ -552,23 +551,6 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
 #: The Weka learners ``peers/prism_peers.py`` runs (committed in ``data/prism_peers``).
 WEKA_PEERS = ("Prism", "J48", "JRip")
 
-
-def fold_hash(folds) -> str:
-    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/prism_peers.py`` records).
-
-    Parameters
-    ----------
-    folds : array-like of int
-        A fold vector (:func:`fold_vector`).
-
-    Returns
-    -------
-    str
-        Hexadecimal digest.
-    """
-    import hashlib
-
-    return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
 
 
 def weka_peer_results(config: Config | None = None) -> pd.DataFrame:

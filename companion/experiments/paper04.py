@@ -40,7 +40,7 @@ from sklearn.tree import DecisionTreeClassifier
 from companion import datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.datasets import RegisteredDataset
-from companion.evaluation import parallel_map, stratified_folds
+from companion.evaluation import fold_hash, parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy
 from companion.preprocessing import MDLDiscretizer, encode_frame
 from companion.preprocessing import one_hot_nominal as _one_hot_nominal
@@ -84,7 +84,6 @@ __all__ = [
     "polarity_ablation",
     "PEER_LEARNERS",
     "fold_vector",
-    "fold_hash",
     "peer_results",
     "majority_results",
     "peer_claims_table",
@@ -1051,23 +1050,6 @@ def fold_vector(y, *, n_splits=10, seed=0) -> np.ndarray:
         folds[test] = k
     return folds
 
-
-def fold_hash(folds) -> str:
-    """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash ``peers/widc_peers.py`` records).
-
-    Parameters
-    ----------
-    folds : array-like of int
-        A fold vector (:func:`fold_vector`).
-
-    Returns
-    -------
-    str
-        Hexadecimal digest.
-    """
-    import hashlib
-
-    return hashlib.sha256(",".join(str(int(f)) for f in folds).encode()).hexdigest()
 
 
 #: The fold seeds whose peer results are committed (``peers/widc_peers.py`` ``SEEDS``); the seed
