@@ -4,8 +4,8 @@ Two stages, as ``peers/widc_peers.py``:
 
 ``export`` (run with the project's ``.venv/bin/python``)
     Regenerates the draws of ``companion.experiments.paper03.run(Config(seed=s))`` for every seed
-    ``s`` of ``--seeds`` (default ``2001-2005,11-15``: the notebook's seed, its four seed variants
-    ``seed + 1 .. seed + 4``, and the same for ``-p seed 11``; draw ``k`` from the ``k``-th child
+    ``s`` of ``--seeds`` (default ``2001-2009,11-19``: the notebook's seed, its eight seed variants
+    ``seed + 1 .. seed + 8``, and the same for ``-p seed 11``; draw ``k`` from the ``k``-th child
     of ``SeedSequence(s)``, bit for bit) and writes each as ``build/led_peers/draw_<s>_<k>.npz``
     with its hash ``paper03.draw_hash``.
 
@@ -48,7 +48,7 @@ OUT = ROOT / "data" / "led_peers"
 BUILD = ROOT / "build" / "led_peers"
 #: The protocol seeds run by default: notebook 03's seed 2001 and its seed variants 2002-2005,
 #: and ``-p seed 11`` with its variants 12-15.
-DEFAULT_SEEDS = "2001-2005,11-15"
+DEFAULT_SEEDS = "2001-2009,11-19"
 
 
 def draw_hash(X, y, X_test, y_test) -> str:
