@@ -141,9 +141,10 @@ def test_run_is_one_row_per_fold_of_each_protocol(small_run):
         "SVM (a)", "SCM (a)", "DLM (a)", "DLM constrained (a)", "SVM (b)", "SCM (b)", "DLM (b)",
         "DLM (c) published", "DLM (c) corrected",
     }
-    # the other seed repeats protocol (a) of the unconstrained machines only
+    # the other seed repeats protocols (a) and (b) of the unconstrained machines (every claim is
+    # re-decided there), not the constrained DLM nor the bound selection (c)
     other = results[(results["seed"] == 1) & (results["protocol"] != "s")]
-    assert set(other["method"]) == {"SVM (a)", "SCM (a)", "DLM (a)"}
+    assert set(other["method"]) == {"SVM (a)", "SCM (a)", "DLM (a)", "SVM (b)", "SCM (b)", "DLM (b)"}
     # every fold's test set: the ten folds partition each data set
     for name, m in (("haberman", 294), ("glass", 214)):
         rows = results[(results["dataset"] == name) & (results["method"] == "DLM (a)") & (results["seed"] == 0)]
@@ -203,19 +204,29 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: followups.list_length_table(("haberman", "glass"), seed=s, variants=followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = followups.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", "protocol=nested"]
+    assert list(variants) == ["main", "seed=1", "protocol=paper (a)"]
     report = followups.claims_report(variants)
     table = report.table.set_index("id")
     assert list(table.index) == [e["id"] for e in C.load_registry("01").entries]
-    # claims 1 and 2 pair the test folds: one difference per fold of each data set, at the variant's seed
-    rows = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 1)]
+    # claims 1 and 2 pair the test folds of nested CV (protocol (b), no grid point chosen on a test
+    # fold): one difference per fold of each data set, at the variant's seed
+    rows = small_run[(small_run["protocol"] == "b") & (small_run["seed"] == 1)]
     fold = rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
     expected = sorted(Fraction(100 * (int(e["dlm"]) - int(e["scm"])), int(n["dlm"]))
                       for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
     measures = followups.claims_measures()
     assert sorted(measures["dlm_minus_scm"](variants["seed=1"])) == expected and len(expected) == 20
-    # protocol (b) replaces the three machines' rows; the constrained DLM runs on the main seed only
-    assert measures["dlm_minus_svm"](variants["protocol=nested"]) != measures["dlm_minus_svm"](variants["main"])
+    # the paper's protocol (a) replaces the three machines' rows; the constrained DLM runs under (a),
+    # on the main seed only, and its claim reads (a) on both sides in every variant
+    paper_rows = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 0)]
+    fold = paper_rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
+    expected_a = sorted(Fraction(100 * (int(e["dlm"]) - int(e["svm"])), int(n["dlm"]))
+                        for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
+    assert sorted(measures["dlm_minus_svm"](variants["protocol=paper (a)"])) == expected_a
+    expected_c = sorted(Fraction(100 * (int(e["dlmc"]) - int(e["dlm"])), int(n["dlm"]))
+                        for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
+    assert sorted(measures["constrained_minus_dlm"](variants["main"])) == expected_c
+    assert measures["constrained_minus_dlm"](variants["protocol=paper (a)"]) == measures["constrained_minus_dlm"](variants["main"])
     assert measures["constrained_minus_dlm"](variants["seed=1"]) is None
     # the exact checks read the run
     dlm = {s: small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == s)].groupby("dataset")["errors"].sum()
@@ -224,10 +235,11 @@ def test_claims_report_on_a_small_run(small_run):
     assert table.loc["R-DLM", "verdict"] == ("agrees" if in_range else "differs")
     reach = (lengths[0]["min_length"] >= lengths[0]["paper_s"]).all()
     assert table.loc["L", "verdict"] == ("agrees" if reach else "differs")
-    wins = sum(dlm[0][n] < small_run[(small_run["method"] == "SCM (a)") & (small_run["seed"] == 0)
-                                      & (small_run["dataset"] == n)]["errors"].sum() for n in ("haberman", "glass"))
-    losses = sum(dlm[0][n] > small_run[(small_run["method"] == "SCM (a)") & (small_run["seed"] == 0)
-                                        & (small_run["dataset"] == n)]["errors"].sum() for n in ("haberman", "glass"))
+    # "often" compares the nested-CV totals (protocol (b))
+    nested = {m: small_run[(small_run["method"] == f"{m} (b)") & (small_run["seed"] == 0)].groupby("dataset")["errors"].sum()
+              for m in ("DLM", "SCM")}
+    wins = sum(nested["DLM"][n] < nested["SCM"][n] for n in ("haberman", "glass"))
+    losses = sum(nested["DLM"][n] > nested["SCM"][n] for n in ("haberman", "glass"))
     assert table.loc["1-often", "verdict"] == ("holds" if wins > losses else "fails")
     # the paper's own statements checked exactly, whatever the run
     for id, verdict in (("Rivest-1", "fails"), ("alternation", "fails"), ("strict", "holds"), ("log2r", "fails"),
@@ -236,7 +248,7 @@ def test_claims_report_on_a_small_run(small_run):
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
     pivot = followups.sensitivity_pivot(report)
     assert pivot.shape == (len(table), 3)
-    assert pivot.loc["Rivest-1", "seed=1"] == "=" and pivot.loc["Rivest-1", "protocol=nested"] == ""
+    assert pivot.loc["Rivest-1", "seed=1"] == "=" and pivot.loc["Rivest-1", "protocol=paper (a)"] == ""
 
 
 def test_often_criterion_on_the_papers_own_table1():

@@ -805,11 +805,12 @@ class Config:
         Keys of :data:`DATASETS` (default: all seven, in the paper's order).
     seeds : tuple of int
         Fold seeds of :func:`companion.evaluation.stratified_folds`. The first is the *main*
-        seed (protocols (b) and (c), the constrained DLM and its bounds); the others repeat
-        protocol (a) to show how much the paper's measure moves with the folds.
+        seed (protocol (c), the constrained DLM and its bounds); protocols (a) and (b) run at
+        every seed, so that every claim can be re-decided at each of them.
     grid : Grid
     nested : bool, default=True
-        Run protocol (b).
+        Run protocol (b), the design of the claims that compare machines (it selects no grid
+        point on a test fold).
     inner_splits : int, default=3
         Inner folds of protocol (b).
     """
@@ -849,7 +850,7 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         * ``"SVM (a)"``, ``"SCM (a)"``, ``"DLM (a)"`` for every seed, ``"DLM constrained (a)"``
           for the main seed: the grid point of smallest total test errors over the 10 folds
           (:func:`paper_protocol`), one row per fold;
-        * ``"SVM (b)"``, ``"SCM (b)"``, ``"DLM (b)"`` (main seed, with ``config.nested``): the
+        * ``"SVM (b)"``, ``"SCM (b)"``, ``"DLM (b)"`` (every seed, with ``config.nested``): the
           grid point chosen by the inner CV of each fold (:func:`nested_protocol`);
         * ``"DLM (c) published"`` and ``"DLM (c) corrected"`` (main seed): the constrained DLM of
           smallest bound on each training fold (:func:`bound_selected_dlm`);
@@ -890,7 +891,7 @@ def _dataset_rows(name, config: Config, n_jobs) -> pd.DataFrame:
         part = []
         for machine, best in paper_protocol(results).items():
             part += _fold_rows(results, machine, "a", [best["index"] + (f,) for f in range(n_folds)])
-        if main and config.nested:
+        if config.nested:
             inner = _inner_runs(X, y, folds, config.grid, D=D, inner_splits=config.inner_splits, seed=seed,
                                 n_jobs=n_jobs)
             for machine, indices in _nested_indices(inner).items():
