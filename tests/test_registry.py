@@ -157,6 +157,12 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     table = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
                        variants).table.set_index("id")
     assert table.loc["c1", "seeds"] == "1/2 seeds keep" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
+    # a claim not measured in the main run has no seed summary, even where its seeds are n/a too
+    variants_na = {name: {**data, "d": None} for name, data in variants.items()}
+    table_na = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
+                          variants_na).table.set_index("id")
+    assert pd.isna(table_na.loc["c1", "verdict"]) or table_na.loc["c1", "verdict"] == "n/a"
+    assert not isinstance(table_na.loc["c1", "seeds"], str) or table_na.loc["c1", "seeds"] == ""
     assert report.discussion().data == "* **c1.** On 12 data sets the difference is " + \
         f"{C.sentence(table.reset_index().iloc[0]).split('estimate ')[1].split(' points')[0]} points."
     with pytest.raises(ValueError, match="measures missing \\['same'\\]"):

@@ -314,9 +314,10 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                  if not compared.loc[v, "same_as_main"]] if judged else []
         robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"]] if judged else []
         missing = [v for v in varied.index if v not in compared.index]
-        # a seed at which the claim is not measured (n/a) neither keeps nor flips it
+        # a seed at which the claim is not measured (n/a) neither keeps nor flips it; a claim not
+        # measured in the main run has nothing for a seed to keep
         seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] in ("varies", "unchanged")
-                 and (others.loc[v, "verdict"] != "n/a" or first["verdict"] == "n/a")]
+                 and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
         seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
         rows.append({
