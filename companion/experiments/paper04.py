@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
-from companion import datasets
+import companion.datasets as datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.datasets import RegisteredDataset
 from companion.evaluation import fold_hash, parallel_map, stratified_folds
@@ -1941,7 +1941,7 @@ def claims_family():
     -------
     list of companion.claims.Claim
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.family(C.load_registry("04"), MEASURES)
 
@@ -2002,7 +2002,7 @@ def claims_report(variants: dict):
     -------
     companion.claims.ClaimsReport
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.evaluate(claims_family(), {name: claims_data(frame) for name, frame in variants.items()})
 
@@ -2345,7 +2345,7 @@ def registry_table() -> pd.DataFrame:
     pandas.DataFrame
         One row per claim: ``id, origin, kind, statement, criterion, ties, stand-in, where``.
     """
-    from companion import claims as C
+    import companion.claims as C
 
     registry = C.load_registry("04")
     rows = []
