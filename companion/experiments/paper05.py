@@ -37,7 +37,6 @@ do not depend on ``n_jobs``.
 
 from __future__ import annotations
 
-import hashlib
 import warnings
 from dataclasses import dataclass, field, replace
 from functools import partial
@@ -702,20 +701,6 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-#: Memo of :func:`summary_table`: sha-256 of the frame it reads (values, index, columns, dtypes)
-#: -> its table. The notebook's summary cell and :func:`claims_report` read the same frame of
-#: :func:`run`; at most :data:`_SUMMARY_LIMIT` tables are kept, and callers get a copy.
-_SUMMARIES: dict = {}
-_SUMMARY_LIMIT = 4
-
-
-def _frame_key(frame) -> str:
-    """sha-256 of a frame's values, index, column names and dtypes."""
-    digest = hashlib.sha256(repr((list(frame.columns), [str(t) for t in frame.dtypes], frame.shape)).encode())
-    digest.update(pd.util.hash_pandas_object(frame, index=True).to_numpy().tobytes())
-    return digest.hexdigest()
-
-
 def summary_table(results):
     """Per data set and method of :func:`run`'s frame: CV error with its spread, genes, bounds.
 
@@ -732,16 +717,6 @@ def summary_table(results):
         repeats' CV errors), mean ``genes``, mean training-fold ``bound_%``, and the Gibbs
         classifier's pooled ``gibbs_error_%`` and mean ``gibbs_bound_%`` (PAC-Bayes).
     """
-    key = _frame_key(results)
-    if key not in _SUMMARIES:
-        _SUMMARIES[key] = _summary_table(results)
-        while len(_SUMMARIES) > _SUMMARY_LIMIT:
-            del _SUMMARIES[next(iter(_SUMMARIES))]
-    return _SUMMARIES[key].copy()
-
-
-def _summary_table(results):
-    """:func:`summary_table`, computed."""
     rows = []
     for (name, method), g in results.groupby(["dataset", "method"], sort=False):
         per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
