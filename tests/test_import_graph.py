@@ -26,10 +26,7 @@ from companion.paths import ROOT
 PACKAGES = ("companion", "benchmarks")
 
 #: (importing module, imported module, private name): rule (c)'s exceptions today. Only shrinks.
-PRIVATE_NAMES_ALLOWED: frozenset = frozenset({
-    # the benchmark times WIDC's literal search on the variables WIDC encodes (companion.widc)
-    ("benchmarks.widc_literal_search", "companion.widc", "_encode_variables"),
-})
+PRIVATE_NAMES_ALLOWED: frozenset = frozenset()
 
 
 def _module_name(path: Path) -> str:
