@@ -54,7 +54,7 @@ def _worker(name: str, m: int, params: dict) -> dict:
     """Fit ``name(**params)`` on the learner-scaling data of ``m`` rows in this (fresh) process."""
     limit = int(ADDRESS_LIMIT_GB * 2**30)
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    from benchmarks.learner_scaling import make_data
+    from benchmarks._synthetic import make_data
     from companion.discovery import all_estimators
 
     cls = dict(all_estimators("classifier"))[name]
@@ -70,7 +70,7 @@ def _worker(name: str, m: int, params: dict) -> dict:
 
 def _identical_worker(name: str, m: int) -> dict:
     """The default (streamed) fit and a full-layout fit of the same data learn the same balls."""
-    from benchmarks.learner_scaling import make_data
+    from benchmarks._synthetic import make_data
     from companion.decision_list import SortedDistances
     from companion.discovery import all_estimators
 

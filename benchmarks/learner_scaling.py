@@ -55,6 +55,7 @@ import time
 import numpy as np
 import pandas as pd
 
+from benchmarks._synthetic import make_data
 from companion.paths import ROOT, results_path, save_figure, save_table
 
 __all__ = ["run", "publish", "make_data", "fit_power_law", "machine_limit", "SIZES", "ROW_PREFIX", "LIMIT_SIZE",
@@ -62,7 +63,6 @@ __all__ = ["run", "publish", "make_data", "fit_power_law", "machine_limit", "SIZ
 
 SIZES = (500, 1000, 2000, 5000, 10000, 20000, 50000, 100000)
 QUICK_SIZES = (100, 200)
-N_FEATURES = 8
 TIME_LIMIT_S = 120.0
 MEMORY_LIMIT_GB = 16.0  # the address space a child may take: the 16 GB machine below
 MACHINE_MEMORY_GB = 16.0  # the "2-core / 16 GB machine" of issue 18
@@ -72,40 +72,6 @@ ROW_PREFIX = "fit scaling: "
 LIMIT_SIZE = "limit 2c/16GB"
 #: The ``benchmark`` of a ``benchmarks.ball_memory`` fit row is the learner's name followed by this.
 BALL_MEMORY_SUFFIX = " fit, default parameters (4 GB target)"
-NOMINAL = {"Prism", "OneR", "DecisionCommittee"}
-BOOLEAN = {"KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"}
-
-
-def make_data(name: str, m: int, seed: int = 0):
-    """Synthetic ``(X, y)`` of ``m`` rows suited to learner ``name`` (see the module docstring).
-
-    Parameters
-    ----------
-    name : str
-        Estimator class name; decides the column kind (nominal, Boolean or numeric).
-    m : int
-        Number of rows.
-    seed : int, default=0
-        Seed of the generator (the same data for every learner of a kind).
-
-    Returns
-    -------
-    X : numpy.ndarray or pandas.DataFrame of shape (m, 8)
-    y : numpy.ndarray of shape (m,), labels in {0, 1}
-    """
-    rng = np.random.default_rng(seed)
-    if name in NOMINAL:
-        codes = rng.integers(0, 4, size=(m, N_FEATURES))
-        y = ((codes[:, 0] == 0) | ((codes[:, 1] == 1) & (codes[:, 2] != 3))).astype(int)
-        X = pd.DataFrame({f"a{j}": pd.Categorical(codes[:, j], categories=range(4)) for j in range(N_FEATURES)})
-    elif name in BOOLEAN:
-        X = rng.integers(0, 2, size=(m, N_FEATURES)).astype(float)
-        y = ((X[:, 0] + X[:, 1] + X[:, 2] >= 2) ^ (X[:, 3] > 0)).astype(int)
-    else:
-        X = rng.normal(size=(m, N_FEATURES))
-        y = (np.linalg.norm(X[:, :3], axis=1) < 1.5).astype(int)
-    flip = rng.random(m) < 0.1  # label noise: no learner is done after one perfect rule
-    return X, np.where(flip, 1 - y, y)
 
 
 def _worker(name: str, m: int, memory_limit_gb: float) -> dict:

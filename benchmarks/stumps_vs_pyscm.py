@@ -146,7 +146,7 @@ def cold_fit_data(name: str, seed: int = 0, n_folds: int = COLD_FOLDS):
     """``X``, ``y`` (0/1) of a microarray set and the training rows of a stratified ``n_folds``-fold split."""
     from sklearn.model_selection import StratifiedKFold
 
-    from companion import datasets
+    import companion.datasets as datasets
 
     X, y = getattr(datasets, f"load_{name}")()
     X = np.ascontiguousarray(np.asarray(X, dtype=np.float64))

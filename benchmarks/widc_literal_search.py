@@ -25,7 +25,7 @@ import numpy as np
 from companion.datasets import load_led24, load_mushroom
 from companion.experiments.paper04 import encode_frame
 from companion.widc import (
-    _encode_variables,
+    encode_variables,
     grow_monomials,
     literal_matrix,
     pattern_codes,
@@ -57,7 +57,7 @@ def _problem(name):
     array, nominal, _ = encode_frame(X)
     _, y_codes = np.unique(np.asarray(y).astype(str), return_inverse=True)
     c = int(y_codes.max()) + 1
-    variables, _ = _encode_variables(array, y_codes, c, nominal, max_cuts=8)
+    variables, _ = encode_variables(array, y_codes, c, nominal, max_cuts=8)
     literals = literal_matrix(array, variables)
     return literals, y_codes, np.full(len(y_codes), 1.0 / len(y_codes)), c
 

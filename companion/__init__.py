@@ -39,8 +39,7 @@ published numbers in :mod:`companion.paper_numbers`.
 from importlib import import_module
 
 from companion._learners import LEARNERS
-
-__version__ = "0.1.0"
+from companion._version import __version__
 
 
 __all__ = ["__version__", "from_dict", *LEARNERS]

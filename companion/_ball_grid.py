@@ -33,8 +33,6 @@ fits go through :func:`~companion._ball_search.greedy_ball_list` one pair at a t
 
 from __future__ import annotations
 
-import functools
-
 import numpy as np
 
 from companion._ball_search import (
@@ -161,6 +159,8 @@ def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_
                 chains[node] = chains[previous] + tuple(reversed(chain))
             results[k] = _as_list(chains[node])
 
+    # the compiled pass of a _GridState, compiled (or loaded from numba's disk cache) once per search
+    grid_state_pass = None if compression_constraint else compiled_grid_state()
     # depth-first over the tree of states: (members, S', compression set, parent state)
     stack = [(np.arange(n_members), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None)]
     while stack:
@@ -174,7 +174,7 @@ def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_
             if compression_constraint:  # every candidate counted, of the search's one type set
                 state = score_state(sd, y01, alive, in_compression, allowed[0], parent, keep_sorted=True)
             else:
-                state = _GridState(sd, y01, alive, parent)
+                state = _GridState(sd, y01, alive, parent, grid_state_pass)
         if state is None or getattr(state, "covered", True) is None:
             going[:] = False
         finish(members[~going])
@@ -308,12 +308,11 @@ class _GridState:
     The sorted distances are carried only for the rows that hold equal distances.
     """
 
-    def __init__(self, sd, y01, alive, parent):
+    def __init__(self, sd, y01, alive, parent, grid_state_pass):
         if parent is None:  # the root: centres of one class after the other (see _Root)
             parent = _Root(sd, y01)
         (self.rows, self.order, n_pos, self.tie_index, self.tie_sorted, self.best, self.best_row,
-         self.best_at) = _compiled_grid_state()(parent.rows, parent.order, parent.tie_index, parent.tie_sorted,
-                                                 alive, y01)
+         self.best_at) = grid_state_pass(parent.rows, parent.order, parent.tie_index, parent.tie_sorted, alive, y01)
         self.n_pos = int(n_pos)  # the first n_pos rows: positive centres (each class by index)
         self._summaries = {}
 
@@ -325,9 +324,12 @@ class _GridState:
         return self._summaries[key]
 
 
-@functools.cache
-def _compiled_grid_state():
-    """:func:`companion._ball_grid_kernel.grid_state` compiled by numba (cached on disk by numba)."""
+def compiled_grid_state():
+    """:func:`companion._ball_grid_kernel.grid_state` compiled by numba (cached on disk by numba).
+
+    Each call returns a new dispatcher, compiled on its first call or loaded from numba's disk
+    cache; :func:`_search` takes one per search and hands it to every :class:`_GridState`.
+    """
     try:
         import numba
     except ImportError as exc:  # an extra: the learners themselves never need it

@@ -7,7 +7,7 @@ training fold, and each one is a pass over ``|S'|^2`` entries of the sorted dist
 (gathers, masks, ``flatnonzero``, column extrema), each reading or writing the whole state;
 :func:`grid_state` is one loop that reads each entry once and keeps the row it works on in the
 cache. It is plain Python over numpy arrays, written for numba's ``njit``:
-:func:`companion._ball_grid._compiled_grid_state` compiles it on first use (numba is imported
+:func:`companion._ball_grid.compiled_grid_state` compiles it, once per search (numba is imported
 there, an extra of the notebooks), about six times faster than the numpy version. Everything
 in it is integer counting and comparisons of distances copied bit for bit, so the result is
 exact: the same on every CPU, whatever its SIMD level, and the same as the interpreted function

@@ -538,7 +538,7 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
                 raise ctx.error(f"model.balls[{b}].fires", f"contradicts kind {kind!r}")
             if ctx.n_classes == 2 and ball["output"] != ctx.classes[1 if kind.startswith("P") else 0]:
                 raise ctx.error(f"model.balls[{b}].output", f"contradicts kind {kind!r}")
-        from companion.decision_list import resolve_metric
+        from companion._ball_search import resolve_metric  # lazy: scipy's distances only for balls
 
         try:
             resolve_metric(model["metric"])

@@ -97,7 +97,7 @@ def stamp_provenance(nb: dict) -> dict:
     >>> stamped == {"executed_by": "python -m companion.reproduce", "version": companion.__version__}
     True
     """
-    from companion import __version__
+    from companion._version import __version__
 
     nb.setdefault("metadata", {})["companion"] = {"executed_by": RUNNER, "version": __version__}
     return nb

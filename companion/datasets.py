@@ -45,7 +45,6 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
 from numbers import Integral
 from pathlib import Path
 from typing import NamedTuple
@@ -185,7 +184,6 @@ MANIFEST_FIELDS = ("file", "dataset", "sha256", "rows", "columns")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-@lru_cache(maxsize=None)
 def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int]]:
     """``file -> (sha256, rows, columns)`` once every entry is checked (names the field wrong)."""
     path = Path(data_dir) / MANIFEST_FILE

@@ -148,7 +148,8 @@ def _progress_target() -> str | None:
     return None if target in ("", "0") else target
 
 
-def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None) -> list:
+def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None,
+                 progress_interval: float = _PROGRESS_INTERVAL) -> list:
     """``[function(item) for item in items]`` through joblib, in order.
 
     Every cross-validation and grid loop of the notebooks goes through here, so the same code runs
@@ -169,6 +170,8 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
         Label of the progress lines (default: the function's name); ``False``: none. Lines are
         written only when the environment variable ``COMPANION_PROGRESS`` is set (module doc);
         they never change the results.
+    progress_interval : float, default=5.0
+        Seconds at least between two progress lines.
 
     Returns
     -------
@@ -192,7 +195,7 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
 
     items = list(items)
     label = progress if isinstance(progress, str) else _progress_label(function)
-    tracker = _Progress(target, label, len(items))
+    tracker = _Progress(target, label, len(items), progress_interval)
     results = []
     if n_jobs == 1:  # exactly the serial loop above (no warnings context: same warnings shown)
         for item in items:

@@ -189,7 +189,8 @@ def ordered_dot(a, b) -> float:
 _ARGSORT_BLOCK_ELEMENTS = 2**22
 
 
-def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = False):
+def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = False,
+                        block_elements: int = _ARGSORT_BLOCK_ELEMENTS):
     """``np.argsort(values, axis=1, kind="stable")`` for non-negative floats, several times faster.
 
     The order is unique (equal values keep increasing column index), so it is the same on every
@@ -209,6 +210,8 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
         Index type of the result (e.g. ``np.uint16`` when ``n <= 65536``).
     return_group_starts : bool, default=False
         Also return where each sorted row starts a new group of equal values.
+    block_elements : int, default=2**22
+        Entries sorted per block of rows (the work buffers' size; the result does not depend on it).
 
     Returns
     -------
@@ -240,7 +243,7 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
     columns = np.arange(n, dtype=np.uint64)
     out = np.empty(values.shape, dtype=dtype)
     starts = np.ones(values.shape, dtype=bool) if return_group_starts else None
-    step = max(1, min(n_rows, _ARGSORT_BLOCK_ELEMENTS // n))
+    step = max(1, min(n_rows, int(block_elements) // n))
     # work buffers allocated once: fresh pages cost more than the arithmetic on them
     block_buffer = np.empty((step, n))
     keys_buffer = np.empty((step, n), dtype=np.uint64)

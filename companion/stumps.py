@@ -585,11 +585,16 @@ class SortCache:
     grid), so no fit's time or memory depends on an earlier fit it did not share a cache with. An
     entry is reused only when its own copy of ``X`` equals the new input exactly; its arrays are
     read-only (a caller that changes ``run_end`` copies it). Least recently used first out,
-    within :data:`SORT_CACHE_BYTES` in all (0 disables it); inputs above a quarter of it are not
-    cached.
+    within ``max_bytes`` in all (0 disables it); inputs above a quarter of it are not cached.
+
+    Parameters
+    ----------
+    max_bytes : int, default=:data:`SORT_CACHE_BYTES`
+        Budget of the arrays kept (0: nothing is kept, every fit sorts afresh).
     """
 
-    def __init__(self):
+    def __init__(self, max_bytes=SORT_CACHE_BYTES):
+        self.max_bytes = int(max_bytes)
         self._entries = []  # most recent last: (X copy, tol, _SortedColumns, nbytes)
         self.hits = 0  # how many fits reused a stored order
         self._lock = threading.Lock()
@@ -610,7 +615,7 @@ class SortCache:
         object
             The order, the run ends and the near-tie columns of ``X`` (read-only).
         """
-        budget = SORT_CACHE_BYTES
+        budget = self.max_bytes
         size = X.size * (X.itemsize + np.dtype(np.intp).itemsize + 1 + 4)  # X, order, run_end, ranks
         if size == 0 or 4 * size > budget:
             return _SortedColumns(*_sorted_order_and_run_ends(X, tol, low, high))

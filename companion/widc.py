@@ -78,6 +78,7 @@ __all__ = [
     "rule_vectors",
     "committee_predict",
     "literal_matrix",
+    "encode_variables",
     "PRUNINGS",
 ]
 
@@ -750,11 +751,36 @@ def _prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior
 # --------------------------------------------------------------------------------------------
 
 
-def _encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le", sample_weight=None):
-    """Boolean variables of a training set.
+def encode_variables(X, y, n_classes, nominal, max_cuts, numeric_literal="le", sample_weight=None):
+    """Boolean variables of a training set: the ``variables_`` :meth:`DecisionCommittee.fit` learns on.
 
-    Returns a list of ``(feature, kind, value)`` with kind ``"eq"``, ``"le"`` or ``"gt"``, and, for each
-    two-valued nominal feature, its second value (the reading of the negated literal).
+    A nominal attribute gives one variable per value (one, ``[A = larger value]``, when it has
+    two values); a numeric one a variable per MDL cut point of the training rows (at most
+    ``max_cuts``).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numeric codes as :meth:`DecisionCommittee.fit` stores them (NaN = missing).
+    y : ndarray of shape (n_samples,)
+        Class codes ``0 .. n_classes - 1``.
+    n_classes : int
+        Number of classes.
+    nominal : sequence of bool
+        Which columns are nominal.
+    max_cuts : int
+        Cut points per numeric column at most.
+    numeric_literal : {"le", "gt"}, default="le"
+        The kind of a numeric variable (``x <= t`` or ``x > t``).
+    sample_weight : ndarray of shape (n_samples,), optional
+        Weights of the rows in the MDL criterion.
+
+    Returns
+    -------
+    variables : list of (feature, kind, value)
+        ``kind`` is ``"eq"``, ``"le"`` or ``"gt"``.
+    binary_other : dict
+        For each two-valued nominal feature, its second value (the reading of the negated literal).
     """
     variables = []
     binary_other = {}
@@ -1205,7 +1231,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         # WIDC's fixed uniform distribution (Nock 2002, Section 2), or the normalised weights.
         weights = np.full(n, 1.0 / n) if unit else raw / raw.sum()
         self.nominal_mask_ = nominal
-        self.variables_, self.binary_other_ = _encode_variables(
+        self.variables_, self.binary_other_ = encode_variables(
             X, y_codes, c, nominal, self.max_cuts, self.numeric_literal, None if unit else raw
         )
         self._warn_many_values()

@@ -190,7 +190,7 @@ def test_grid_state_summary_equals_the_counts_of_every_candidate(rng, layout, ty
     """_GridState (where each class lies along the rows) against _Summary of score_state's counts
     (every candidate ball counted): the same best cover per (output, errors) class and the same
     first ball of each class, on the root and on states after removals."""
-    from companion._ball_grid import _GridState, _Summary
+    from companion._ball_grid import _GridState, _Summary, compiled_grid_state
     from companion._ball_search import score_state
 
     allowed = np.array([name in types for name in BALL_TYPES])
@@ -204,11 +204,12 @@ def test_grid_state_summary_equals_the_counts_of_every_candidate(rng, layout, ty
         assert sd.has_ties == (layout != "none")
         alive = np.ones(m, dtype=bool)
         parent_fast = None
+        grid_state_pass = compiled_grid_state()
         for _ in range(4):
             if y01[alive].all() or not y01[alive].any():
                 break
             naive = _Summary(score_state(sd, y01, alive, None, allowed, None, keep_sorted=True))
-            state = _GridState(sd, y01, alive, parent_fast)
+            state = _GridState(sd, y01, alive, parent_fast, grid_state_pass)
             fast = state.summary(allowed)
             want = {(g, e): int(naive.best_cover[g * naive.width + e])
                     for g in (0, 1) for e in range(naive.width) if naive.best_cover[g * naive.width + e] > 0}
@@ -232,10 +233,10 @@ def test_compiled_state_pass_is_the_interpreted_function(rng, layout):
     """numba's compilation of the state pass (companion._ball_grid_kernel.grid_state) returns
     exactly what the same function returns run by Python, along a chain of removals: integer
     semantics (bool arithmetic, the branch-free compaction's spare entry) are numba's too."""
-    from companion._ball_grid import _Root, _compiled_grid_state
+    from companion._ball_grid import _Root, compiled_grid_state
     from companion._ball_grid_kernel import grid_state
 
-    compiled = _compiled_grid_state()
+    compiled = compiled_grid_state()
     m = 40
     X, y = _sparse_ties(rng, m) if layout == "sparse" else _problem(rng, m, ties=layout == "lattice", n_features=3)
     y01 = y.astype(bool)

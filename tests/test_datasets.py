@@ -132,9 +132,7 @@ def data_copy(tmp_path):
     """A private copy of data/ so that corrupting it cannot touch the real files."""
     copy = tmp_path / "data"
     shutil.copytree(DATA, copy)
-    datasets._checked_manifest.cache_clear()
-    yield copy
-    datasets._checked_manifest.cache_clear()
+    return copy
 
 
 def test_altered_file_raises_named_integrity_error(data_copy):
@@ -304,7 +302,6 @@ def _rerecord(data_copy, relative_file):
     digest = hashlib.sha256((data_copy / relative_file).read_bytes()).hexdigest()
     table.loc[table["file"] == relative_file, "sha256"] = digest
     table.to_csv(data_copy / "manifest.csv", index=False)
-    datasets._checked_manifest.cache_clear()
 
 
 def test_a_truncated_file_with_a_rerecorded_checksum_is_refused(data_copy, monkeypatch):

@@ -68,36 +68,34 @@ def _square(x):
     return x * x
 
 
-@pytest.fixture
-def every_item(monkeypatch):
-    """A progress line for every item (the real interval is a few seconds)."""
-    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)
+#: A progress line for every item (the default interval is a few seconds).
+EVERY_ITEM = dict(progress_interval=0.0)
 
 
-def test_no_progress_without_the_environment_variable(monkeypatch, capsys, every_item):
+def test_no_progress_without_the_environment_variable(monkeypatch, capsys):
     monkeypatch.delenv("COMPANION_PROGRESS", raising=False)
-    assert parallel_map(_square, range(4)) == [0, 1, 4, 9]
+    assert parallel_map(_square, range(4), **EVERY_ITEM) == [0, 1, 4, 9]
     monkeypatch.setenv("COMPANION_PROGRESS", "0")
-    assert parallel_map(_square, range(4)) == [0, 1, 4, 9]
+    assert parallel_map(_square, range(4), **EVERY_ITEM) == [0, 1, 4, 9]
     assert capsys.readouterr() == ("", "")
 
 
-def test_progress_lines_on_stderr_name_the_loop(monkeypatch, capsys, every_item):
+def test_progress_lines_on_stderr_name_the_loop(monkeypatch, capsys):
     monkeypatch.setenv("COMPANION_PROGRESS", "1")
-    assert parallel_map(partial(pow, 2), [1, 2, 3]) == [2, 4, 8]
-    assert parallel_map(_square, range(3), progress="folds") == [0, 1, 4]
+    assert parallel_map(partial(pow, 2), [1, 2, 3], **EVERY_ITEM) == [2, 4, 8]
+    assert parallel_map(_square, range(3), progress="folds", **EVERY_ITEM) == [0, 1, 4]
     out, err = capsys.readouterr()
     assert out == ""
     lines = [line.split(" (")[0] for line in err.splitlines()]
     assert lines == ["pow: 1/3", "pow: 2/3", "pow: 3/3", "folds: 1/3", "folds: 2/3", "folds: 3/3"]
-    parallel_map(_square, range(3), progress=False)
+    parallel_map(_square, range(3), progress=False, **EVERY_ITEM)
     assert capsys.readouterr().err == ""
 
 
-def test_progress_to_a_file_counts_parallel_items_in_order(monkeypatch, tmp_path, every_item):
+def test_progress_to_a_file_counts_parallel_items_in_order(monkeypatch, tmp_path):
     log = tmp_path / "progress.log"
     monkeypatch.setenv("COMPANION_PROGRESS", str(log))
-    assert parallel_map(partial(pow, 3), range(5), n_jobs=2) == [1, 3, 9, 27, 81]
+    assert parallel_map(partial(pow, 3), range(5), n_jobs=2, **EVERY_ITEM) == [1, 3, 9, 27, 81]
     lines = [line.split(" (")[0] for line in log.read_text().splitlines()]
     assert lines == [f"pow: {k}/5" for k in range(1, 6)]
 
@@ -108,9 +106,9 @@ def test_short_loops_print_nothing(monkeypatch, capsys):
     assert capsys.readouterr().err == ""
 
 
-def test_progress_that_cannot_be_written_changes_nothing(monkeypatch, tmp_path, every_item):
+def test_progress_that_cannot_be_written_changes_nothing(monkeypatch, tmp_path):
     monkeypatch.setenv("COMPANION_PROGRESS", str(tmp_path / "missing-folder" / "progress.log"))
-    assert parallel_map(_square, range(3)) == [0, 1, 4]
+    assert parallel_map(_square, range(3), **EVERY_ITEM) == [0, 1, 4]
 
 
 def test_progress_label_is_checked():

@@ -510,47 +510,66 @@ def test_committed_claims_are_what_the_committed_folds_give():
 
 
 def test_run_memo_of_prism_and_ripper_is_what_a_refit_gives(monkeypatch):
-    """``run`` memoises PRISM and RIPPER by the MDL-coded fold they read: xd6's numeric typing
-    codes its 0/1 attributes as the documented typing does, so after the documented run the
-    numeric run fits neither again, and its frame is the one a run from an empty memo gives
-    (hepatitis: codes that differ between the typings are fitted)."""
+    """``run`` given a :class:`paper04.FoldMemo` keeps PRISM and RIPPER by the MDL-coded fold they
+    read: xd6's numeric typing codes its 0/1 attributes as the documented typing does, so after
+    the documented run the numeric run with the same memo fits neither again, and its frame is
+    the one a run without a memo gives (hepatitis: codes that differ between the typings are
+    fitted). A run without a memo fits everything, whatever ran before."""
     from dataclasses import replace
 
     from companion.baselines import OrderedRipper
 
     config = paper04.Config(datasets=("xd6", "hepatitis"), max_folds=2, others=("PRISM", "RIPPER"))
     numeric = replace(config, typing="numeric")
-    monkeypatch.setattr(paper04, "_NOMINAL_ROWS", {})
     fresh = paper04.run(numeric)
-    monkeypatch.setattr(paper04, "_NOMINAL_ROWS", {})
-    paper04.run(config)
+    memo = paper04.FoldMemo()
+    paper04.run(config, memo=memo)
+    assert len(memo.nominal_rows) == 4
     fits = []
     original = OrderedRipper.fit
     monkeypatch.setattr(OrderedRipper, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
-    memoised = paper04.run(numeric)
+    memoised = paper04.run(numeric, memo=memo)
     pd.testing.assert_frame_equal(memoised, fresh, check_exact=True)
     assert len(fits) == 2  # hepatitis' two folds only
     assert list(memoised["method"].unique()) == ["WIDC(p)", "WIDC(o)", "WIDC()", "PRISM", "RIPPER"]
+    pd.testing.assert_frame_equal(paper04.run(numeric), fresh, check_exact=True)
+    assert len(fits) == 2 + 4  # no memo: every fold refitted
 
 
 def test_run_reuses_the_committees_optimistic_sensitivity_grew(monkeypatch):
-    """``optimistic_sensitivity`` and ``run`` grow WIDC on the same folds: after the first, the
-    second grows nothing (:data:`paper04._GROWN`) and its frame is the one a run from an empty memo
-    gives (also with another c_KM, which only the pruning reads); another ``numeric_literal`` grows anew."""
+    """``optimistic_sensitivity`` and ``run`` grow WIDC on the same folds: given the same
+    :class:`paper04.FoldMemo`, the second grows nothing and its frame is the one a call without a
+    memo gives (also with another c_KM, which only the pruning reads); another ``numeric_literal``
+    grows anew, and so does a call without the memo."""
     from dataclasses import replace
 
     names = ("monks2", "hepatitis")
     config = paper04.Config(datasets=names, max_folds=2, others=(), optimistic_strength=0.25)
-    monkeypatch.setattr(paper04, "_GROWN", {})
     fresh = paper04.run(config)
-    monkeypatch.setattr(paper04, "_GROWN", {})
     fresh_sensitivity = paper04.optimistic_sensitivity(names, max_folds=2)
+    memo = paper04.FoldMemo()
+    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
+                                  check_exact=True)
+    assert len(memo.grown) == 4
     fits = []
     original = DecisionCommittee.fit
     monkeypatch.setattr(DecisionCommittee, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
-    pd.testing.assert_frame_equal(paper04.run(config), fresh, check_exact=True)
-    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2), fresh_sensitivity,
+    pd.testing.assert_frame_equal(paper04.run(config, memo=memo), fresh, check_exact=True)
+    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
                                   check_exact=True)
     assert fits == []
-    paper04.run(replace(config, numeric_literal="gt", datasets=("hepatitis",)))
+    paper04.run(replace(config, numeric_literal="gt", datasets=("hepatitis",)), memo=memo)
     assert len(fits) == 2
+    paper04.run(config)
+    assert len(fits) == 2 + 4  # no memo: every fold grown again
+
+
+def test_a_memo_with_limit_zero_keeps_nothing():
+    memo = paper04.FoldMemo(limit=0)
+    memo.remember_growth("key", object())
+    memo.remember_nominal("key", [])
+    assert memo.grown == {} and memo.nominal_rows == {}
+    bounded = paper04.FoldMemo(limit=2)
+    for key in "abc":
+        bounded.remember_growth(key, key)
+    assert list(bounded.grown) == ["b", "c"]  # the oldest dropped first

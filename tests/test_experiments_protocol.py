@@ -37,8 +37,11 @@ def test_config_is_a_frozen_dataclass_with_a_fast_variant(paper):
 @pytest.mark.parametrize("paper", PAPERS)
 def test_run_signature(paper):
     parameters = inspect.signature(module(paper).run).parameters
-    assert list(parameters) == ["config", "n_jobs"]
+    positional = [name for name, p in parameters.items() if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+    assert positional == ["config", "n_jobs"]
     assert parameters["n_jobs"].default == 1
+    # anything more (paper04's memo) is keyword-only and optional: run(config, n_jobs) stays the call
+    assert all(p.default is None for name, p in parameters.items() if name not in positional)
 
 
 @pytest.mark.slow

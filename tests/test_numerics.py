@@ -5,7 +5,6 @@ import math
 import numpy as np
 import pytest
 
-import companion.numerics as numerics
 from companion.numerics import exact_matvec, is_integer_valued, ordered_dot, ordered_matvec, stable_argsort_rows
 
 
@@ -49,8 +48,7 @@ def test_is_integer_valued():
 
 
 @pytest.mark.parametrize("block_elements", [7, 2**20])
-def test_stable_argsort_rows_is_numpys_stable_argsort(rng, monkeypatch, block_elements):
-    monkeypatch.setattr(numerics, "_ARGSORT_BLOCK_ELEMENTS", block_elements)
+def test_stable_argsort_rows_is_numpys_stable_argsort(rng, block_elements):
     cases = [
         rng.random((30, 50)),
         np.round(rng.random((30, 50)), 1),  # many exact ties
@@ -63,14 +61,14 @@ def test_stable_argsort_rows_is_numpys_stable_argsort(rng, monkeypatch, block_el
     for values in cases:
         expected = np.argsort(values + 0.0, axis=1, kind="stable")
         for dtype in (np.intp, np.uint16):
-            order, starts = stable_argsort_rows(values, dtype, return_group_starts=True)
+            order, starts = stable_argsort_rows(values, dtype, return_group_starts=True, block_elements=block_elements)
             assert order.dtype == dtype
             np.testing.assert_array_equal(order, expected)
             sorted_values = np.take_along_axis(values, expected, axis=1)
             expected_starts = np.ones(values.shape, dtype=bool)
             expected_starts[:, 1:] = sorted_values[:, 1:] != sorted_values[:, :-1]
             np.testing.assert_array_equal(starts, expected_starts)
-        np.testing.assert_array_equal(stable_argsort_rows(values), expected)
+        np.testing.assert_array_equal(stable_argsort_rows(values, block_elements=block_elements), expected)
 
 
 def test_stable_argsort_rows_refuses_what_it_cannot_order():

@@ -129,7 +129,7 @@ def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie
         np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 0)
 
 
-def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
+def test_sort_cache_serves_only_identical_inputs(rng):
     """A refit on the same rows reuses the sorted order of the cache it is given; an input
     differing in one cell (or changed in place after the fit) is sorted afresh; the models equal
     those fitted without a cache. There is no module-level cache."""
@@ -155,9 +155,10 @@ def test_sort_cache_serves_only_identical_inputs(rng, monkeypatch):
     assert fitted(X, y, p=1.0, s=10) == in_cache
     X[17, 3] -= 1.0
     assert [fitted(X, y, cache=None, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
-    monkeypatch.setattr(stumps, "SORT_CACHE_BYTES", 0)
-    assert [fitted(X, y, cache=SortCache(), p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
-    assert fitted(changed, y, cache=SortCache(), p=1.0, s=10) == in_cache
+    disabled = SortCache(max_bytes=0)
+    assert [fitted(X, y, cache=disabled, p=p, s=s) for p in (0.5, 1.0, 2.0) for s in (3, 10)] == cached
+    assert fitted(changed, y, cache=disabled, p=1.0, s=10) == in_cache
+    assert disabled._entries == [] and disabled.hits == 0
 
 
 @pytest.mark.parametrize("eta", [0.0, 0.3, 2.0])

@@ -1511,7 +1511,7 @@ def claims_report(variants: dict):
     -------
     companion.claims.ClaimsReport
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.evaluate(C.family(C.load_registry("01"), claims_measures()), variants)
 
@@ -1778,7 +1778,7 @@ def dataset_notes_markdown(counts: dict) -> "Markdown":
         and (Votes) the paper's errors against which its row cannot be compared, (Haberman) the
         contradictory examples the loader drops.
     """
-    from companion import datasets
+    import companion.datasets as datasets
     from companion.prose import Markdown
 
     paper = paper_table1()

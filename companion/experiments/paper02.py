@@ -580,7 +580,7 @@ def weka_peer_results(config: Config | None = None) -> pd.DataFrame:
     ValueError
         If a split of ``config`` was not run, or its folds differ from the committed ones.
     """
-    from companion import datasets
+    import companion.datasets as datasets
 
     config = Config() if config is None else config
     results, folds, provenance = datasets.load_peers("prism")
@@ -973,7 +973,7 @@ def claims_family():
     -------
     list of companion.claims.Claim
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.family(C.load_registry("02"), claims_measures())
 
@@ -1019,7 +1019,7 @@ def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = N
     -------
     companion.claims.ClaimsReport
     """
-    from companion import claims as C
+    import companion.claims as C
 
     data = {"main": claims_data(results, checks, peers)}
     for name, other in (variants or {}).items():
@@ -1145,7 +1145,7 @@ def weka_peer_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
     text : str
         What was read, or which splits the peers were not run on and the command that runs them.
     """
-    from companion import datasets
+    import companion.datasets as datasets
 
     _, folds, _ = datasets.load_peers("prism")
     wanted = [f"{WEKA_SPLIT}{config.weka_seed}"] + [

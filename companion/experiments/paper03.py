@@ -1061,7 +1061,7 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     ValueError
         If ``config`` asks for other draws than those run, or a draw's hash differs.
     """
-    from companion import datasets
+    import companion.datasets as datasets
 
     config = Config() if config is None else config
     results, _, provenance = datasets.load_peers("led")
@@ -1110,7 +1110,7 @@ def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
     try:
         frame = j48_results(config)
     except ValueError as exc:
-        from companion import datasets
+        import companion.datasets as datasets
 
         seeds = datasets.load_peers("led").provenance.get("config: seeds", "")
         command = (f".venv/bin/python peers/led_peers.py export --seeds {seeds},{config.seed} && "
@@ -1787,7 +1787,7 @@ def claims_family():
     -------
     list of companion.claims.Claim
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.family(C.load_registry("03"), claims_measures())
 
@@ -1876,7 +1876,7 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=3, o
     -------
     companion.claims.ClaimsReport
     """
-    from companion import claims as C
+    import companion.claims as C
 
     variants = {
         "main": claims_data(results, {1: column1_degree, 2: column2_degree}, orders, j48, unpruned),

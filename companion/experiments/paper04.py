@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
-from companion import datasets
+import companion.datasets as datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.datasets import RegisteredDataset
 from companion.evaluation import fold_hash, parallel_map, stratified_folds
@@ -102,6 +102,7 @@ __all__ = [
     "N_SEED_VARIANTS",
     "seed_variants",
     "seed_runs",
+    "FoldMemo",
     "peers_command",
     "peers_environment",
     "variant_ranks",
@@ -368,7 +369,7 @@ class Config:
         return cls(datasets=("monks1", "votes", "iris", "breastw"), max_folds=2)
 
 
-def run(config: Config, n_jobs=1) -> pd.DataFrame:
+def run(config: Config, n_jobs=1, *, memo: FoldMemo | None = None) -> pd.DataFrame:
     """Stratified K-fold errors and sizes of WIDC (three prunings) and the other learners.
 
     Parameters
@@ -377,9 +378,12 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     n_jobs : int, default=1
         Workers of :func:`companion.evaluation.parallel_map`, whose items are the (data set,
         fold) pairs, each with its split and seed (WIDC and CART in one task, PRISM and RIPPER
-        on the MDL-coded fold in another): the frame does not depend on it. PRISM's and RIPPER's
-        results are memoised by the coded fold they read (:data:`_NOMINAL_ROWS`), so a fold
-        coded as one met before is not refitted.
+        on the MDL-coded fold in another): the frame does not depend on it.
+    memo : FoldMemo, optional
+        What this call shares with the other calls given the same memo (:class:`FoldMemo`):
+        WIDC's grown committees and PRISM's and RIPPER's results, by everything they read, so a
+        fold met before is not refitted; the frame is the one a call without a memo gives.
+        Without one, everything is fitted here.
 
     Returns
     -------
@@ -408,16 +412,17 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     nominal_learners = tuple(learner for learner in _NOMINAL_LEARNERS if learner in others)
     # WIDC's growth on a fold met before (optimistic_sensitivity grows on the same folds) comes
     # from the memo; the pruning is redone here with this run's constants.
+    memo = FoldMemo(limit=0) if memo is None else memo
     growth_keys = [_growth_key(data, train, params) for data, _, train, _ in items]
-    tasks = [("fold", (others, params, config.seed, item, _GROWN.get(key))) for item, key in zip(items, growth_keys)]
+    tasks = [("fold", (others, params, config.seed, item, memo.grown.get(key))) for item, key in zip(items, growth_keys)]
     nominal_rows = [None] * len(items)
     if nominal_learners:
         # PRISM and RIPPER read the MDL-coded fold only: a coded fold met before (another typing
-        # of the same data codes the same; see _NOMINAL_ROWS) takes its rows from the memo, the
+        # of the same data codes the same; see FoldMemo) takes its rows from the memo, the
         # others are fitted beside the WIDC and CART folds (first: RIPPER is the longest task).
         coded = parallel_map(_coded_fold, items, n_jobs=n_jobs)
         keys = [_nominal_key(nominal_learners, config.seed, *fold) for fold in coded]
-        missing = [k for k, key in enumerate(keys) if key not in _NOMINAL_ROWS]
+        missing = [k for k, key in enumerate(keys) if key not in memo.nominal_rows]
         tasks = [("nominal", (nominal_learners, config.seed, *coded[k])) for k in missing] + tasks
     # Longest first (a rough cost: rows x columns, x classes - 1 for the one-vs-rest RIPPER), so
     # that joblib's batches of quick tasks come last and no long task starts at the end; the
@@ -427,13 +432,14 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
     for t, result in zip(order, parallel_map(_benchmark_task, [tasks[t] for t in order], n_jobs=n_jobs)):
         done[t] = result
     if nominal_learners:
-        for k, rows in zip(missing, done[: len(missing)]):
-            _NOMINAL_ROWS[keys[k]] = rows
+        fitted = {keys[k]: rows for k, rows in zip(missing, done[: len(missing)])}
         done = done[len(missing) :]
-        nominal_rows = [_NOMINAL_ROWS[key] for key in keys]
+        nominal_rows = [fitted[key] if key in fitted else memo.nominal_rows[key] for key in keys]
+        for key, rows in fitted.items():
+            memo.remember_nominal(key, rows)
     rows = []
     for (data, fold, _, _), (part, grown), nominal, key in zip(items, done, nominal_rows, growth_keys):
-        _remember_growth(key, grown)
+        memo.remember_growth(key, grown)
         rows += part
         for learner, errors, n_test, n_rules, n_literals in nominal or ():
             rows.append(dict(dataset=data.name, method=learner, seed=config.seed, fold=fold, errors=errors,
@@ -472,30 +478,82 @@ def _learner_view(results: pd.DataFrame) -> pd.DataFrame:
 #: The learners of :func:`run` that read the MDL-coded fold (:func:`mdl_codes`), in row order.
 _NOMINAL_LEARNERS = ("PRISM", "RIPPER")
 
-#: Memo of :func:`run`'s PRISM and RIPPER results: sha-256 of everything they read (the coded
-#: training and test folds with their categories, the labels, the seed, the learners; see
-#: :func:`_nominal_key`) -> ``(learner, errors, n_test, rules, literals)`` per learner. Both are
-#: deterministic functions of those inputs, so a hit is the result a refit gives; notebook 04's
-#: numeric-typing run (cell "numeric typing") meets the coded folds of the documented run again
-#: on the data sets whose documented nominal attributes are 0/1 (their MDL cut is at 0.5).
-_NOMINAL_ROWS: dict = {}
+class FoldMemo:
+    """What :func:`run` and :func:`optimistic_sensitivity` share on the same folds, owned by the caller.
+
+    Pass one memo to the calls that should share (``memo=``, as scikit-learn's ``memory=``
+    takes a :class:`joblib.Memory`); it lives as long as the caller keeps it. A call without one
+    fits everything itself, so no result depends on what ran earlier in the process. Both
+    entries are deterministic functions of their keys, so a hit is what a refit gives:
+
+    * ``grown``: sha-256 of everything WIDC's growth reads (:func:`_growth_key`) -> the grown
+      :class:`companion.widc.DecisionCommittee` (``pruning="none"``). Growth (stages 1-2) does
+      not read the pruning or its constants; each function prunes its own copy
+      (:meth:`~companion.widc.DecisionCommittee.with_pruning`). :func:`optimistic_sensitivity`
+      and :func:`run` grow on the same folds of the same data.
+    * ``nominal_rows``: sha-256 of everything PRISM and RIPPER read in :func:`run` (the coded
+      training and test folds with their categories, the labels, the seed, the learners:
+      :func:`_nominal_key`) -> ``(learner, errors, n_test, rules, literals)`` per learner.
+      Notebook 04's numeric-typing run meets the coded folds of the documented run again on the
+      data sets whose documented nominal attributes are 0/1 (their MDL cut is at 0.5).
+
+    Parameters
+    ----------
+    limit : int, default=512
+        Committees kept at most (a few kB each), the oldest dropped first; 0 keeps nothing.
+
+    Examples
+    --------
+    >>> memo = FoldMemo()
+    >>> config = Config(datasets=("monks1",), max_folds=1, others=())
+    >>> sensitivity = optimistic_sensitivity(["monks1"], max_folds=1, memo=memo)
+    >>> len(memo.grown)
+    1
+    >>> run(config, memo=memo).equals(run(config))  # the committee comes from the memo
+    True
+    """
+
+    def __init__(self, limit=512):
+        self.limit = int(limit)
+        self.grown = {}
+        self.nominal_rows = {}
+
+    def remember_growth(self, key, grown) -> None:
+        """Store a grown committee under ``key`` (bounded by ``limit``: the oldest go first).
+
+        Parameters
+        ----------
+        key : str
+            :func:`_growth_key` of the fold it was grown on.
+        grown : companion.widc.DecisionCommittee
+            The committee grown with ``pruning="none"``.
+        """
+        if self.limit <= 0:
+            return
+        self.grown[key] = grown
+        while len(self.grown) > self.limit:
+            del self.grown[next(iter(self.grown))]
+
+    def remember_nominal(self, key, rows) -> None:
+        """Store PRISM's and RIPPER's rows of one coded fold under ``key`` (unless ``limit`` is 0).
+
+        Parameters
+        ----------
+        key : str
+            :func:`_nominal_key` of the coded fold.
+        rows : list of tuple
+            ``(learner, errors, n_test, rules, literals)`` per learner.
+        """
+        if self.limit > 0:
+            self.nominal_rows[key] = rows
 
 
-#: Memo of the committees WIDC grows (``pruning="none"``) on :func:`run`'s and
-#: :func:`optimistic_sensitivity`'s folds, which are the same folds of the same data: sha-256 of
-#: everything the growth reads (see :func:`_growth_key`) -> the grown
-#: :class:`companion.widc.DecisionCommittee`. Growth (stages 1-2) is a deterministic function of
-#: those inputs and does not read the pruning or its constants, so a hit is the committee a
-#: refit grows; each function prunes its own copy (:meth:`~companion.widc.DecisionCommittee.with_pruning`).
-#: At most :data:`_GROWN_LIMIT` committees (a few kB each) are kept, the oldest dropped first.
-_GROWN: dict = {}
-_GROWN_LIMIT = 512
 #: The parameters of :class:`companion.widc.DecisionCommittee` that only the pruning reads.
 _PRUNING_PARAMS = ("pruning", "optimistic_strength", "optimistic_delta")
 
 
 def _growth_key(data, train, params) -> str:
-    """sha-256 of what WIDC's growth on fold ``train`` of ``data`` reads (the key of :data:`_GROWN`):
+    """sha-256 of what WIDC's growth on fold ``train`` of ``data`` reads (a key of :attr:`FoldMemo.grown`):
     the training rows (values, NaN as missing), their labels, the nominal columns and every
     :class:`~companion.widc.DecisionCommittee` parameter but the pruning's."""
     growth = {k: v for k, v in DecisionCommittee(pruning="none", categorical_features=data.nominal, **params)
@@ -508,13 +566,6 @@ def _growth_key(data, train, params) -> str:
     digest.update(np.ascontiguousarray(data.nominal, dtype=bool).tobytes())
     digest.update("\x1f".join(np.asarray(data.y[train]).astype(str).tolist()).encode())
     return digest.hexdigest()
-
-
-def _remember_growth(key, grown) -> None:
-    """Store a grown committee in :data:`_GROWN` (bounded: the oldest entries go first)."""
-    _GROWN[key] = grown
-    while len(_GROWN) > _GROWN_LIMIT:
-        del _GROWN[next(iter(_GROWN))]
 
 
 def _grow(data, train, params, grown=None):
@@ -533,7 +584,7 @@ def _coded_fold(item):
 
 
 def _nominal_key(learners, seed, coded_train, coded_test, y_train, y_test) -> str:
-    """sha-256 of the inputs of :func:`_nominal_fold` (the key of :data:`_NOMINAL_ROWS`)."""
+    """sha-256 of the inputs of :func:`_nominal_fold` (a key of :attr:`FoldMemo.nominal_rows`)."""
     digest = hashlib.sha256(repr((learners, int(seed), list(coded_train.columns), len(coded_train),
                                   len(coded_test))).encode())
     for frame in (coded_train, coded_test):
@@ -584,7 +635,7 @@ def _benchmark_task(task):
 def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False):
     """Rows of :func:`run` for one ``(data set, fold, train, test)`` item: WIDC's and CART's (the
     learners of :data:`_NOMINAL_LEARNERS` are :func:`_nominal_fold`'s). ``grown``: WIDC() grown
-    on this fold with ``params`` (:data:`_GROWN`), else grown here; ``with_growth``: return
+    on this fold with ``params`` (from a :class:`FoldMemo`), else grown here; ``with_growth``: return
     ``(rows, grown)``."""
     data, fold, train, test = item
     name = data.name
@@ -1428,7 +1479,7 @@ SENSITIVITY_STRENGTHS = (0.0, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 def _sensitivity_fold(strengths, item, grown=None, *, with_growth=False):
     """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item
-    (``grown``: WIDC() grown on this fold, from :data:`_GROWN`; ``with_growth``: return
+    (``grown``: WIDC() grown on this fold, from a :class:`FoldMemo`; ``with_growth``: return
     ``(rows, grown)``)."""
     from companion.widc import literal_matrix, pattern_codes, satisfaction
 
@@ -1455,7 +1506,7 @@ def _sensitivity_task(strengths, task):
 
 
 def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_splits=10, seed=0, max_folds=None,
-                           n_jobs=1):
+                           n_jobs=1, memo: FoldMemo | None = None):
     """WIDC(o)'s test errors and sizes for each ``c_KM`` on :func:`run`'s folds.
 
     The committee is grown once per fold and pruned optimistically with each constant (the
@@ -1478,6 +1529,9 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
         Only the first folds (the notebook's fast run).
     n_jobs : int, default=1
         Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+    memo : FoldMemo, optional
+        Shared with the other calls given it (:class:`FoldMemo`): a committee grown on one of
+        these folds before is pruned, not regrown; the frame is the one a call without a memo gives.
 
     Returns
     -------
@@ -1494,12 +1548,13 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
         data = load_benchmark_set(name)
         folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
         items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
-    # The committees are grown once per fold, shared with run's WIDC on the same folds (_GROWN).
+    # The committees are grown once per fold, shared with run's WIDC on the same folds (memo).
+    memo = FoldMemo(limit=0) if memo is None else memo
     keys = [_growth_key(data, train, {}) for data, _, train, _ in items]
-    parts = parallel_map(partial(_sensitivity_task, strengths), [(item, _GROWN.get(key)) for item, key in zip(items, keys)],
-                         n_jobs=n_jobs)
+    parts = parallel_map(partial(_sensitivity_task, strengths),
+                         [(item, memo.grown.get(key)) for item, key in zip(items, keys)], n_jobs=n_jobs)
     for key, (_, grown) in zip(keys, parts):
-        _remember_growth(key, grown)
+        memo.remember_growth(key, grown)
     return pd.DataFrame([row for part, _ in parts for row in part])
 
 
@@ -1941,7 +1996,7 @@ def claims_family():
     -------
     list of companion.claims.Claim
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.family(C.load_registry("04"), MEASURES)
 
@@ -2002,7 +2057,7 @@ def claims_report(variants: dict):
     -------
     companion.claims.ClaimsReport
     """
-    from companion import claims as C
+    import companion.claims as C
 
     return C.evaluate(claims_family(), {name: claims_data(frame) for name, frame in variants.items()})
 
@@ -2104,7 +2159,7 @@ def numeric_attribute_sets(names) -> list:
     return [n for n in names if not load_benchmark_set(n).nominal.all()]
 
 
-def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
+def seed_runs(config: Config, seeds, *, n_jobs=1, memo: FoldMemo | None = None) -> dict:
     """The main protocol on the folds of other seeds: ``{seed: frame}`` for :func:`claims_variants`.
 
     Each frame is :func:`run` of WIDC (``config`` with that fold seed and ``others=()``), the
@@ -2121,6 +2176,8 @@ def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
         Fold seeds (:func:`seed_variants`).
     n_jobs : int, default=1
         Workers of :func:`run`.
+    memo : FoldMemo, optional
+        Handed to :func:`run` (:class:`FoldMemo`).
 
     Returns
     -------
@@ -2130,7 +2187,7 @@ def seed_runs(config: Config, seeds, *, n_jobs=1) -> dict:
     for seed in seeds:
         other = replace(config, seed=seed, others=())
         frames[seed] = pd.concat([
-            run(other, n_jobs=n_jobs),
+            run(other, n_jobs=n_jobs, memo=memo),
             peer_results(list(config.datasets), n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
             majority_results(config.datasets, n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
         ], ignore_index=True)
@@ -2345,7 +2402,7 @@ def registry_table() -> pd.DataFrame:
     pandas.DataFrame
         One row per claim: ``id, origin, kind, statement, criterion, ties, stand-in, where``.
     """
-    from companion import claims as C
+    import companion.claims as C
 
     registry = C.load_registry("04")
     rows = []

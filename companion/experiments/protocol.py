@@ -7,7 +7,9 @@ Each ``companion.experiments.paperNN`` module exposes
   smoke run (the notebook's ``fast`` switch);
 * ``run(config, n_jobs=1) -> pandas.DataFrame``: the *tidy* result, one row per
   data set x method x seed x fold (:data:`TIDY_KEYS`, checked by :func:`check_tidy`), one column
-  per measured quantity (errors, sizes, bounds, selected parameters);
+  per measured quantity (errors, sizes, bounds, selected parameters). Anything else ``run``
+  takes is keyword-only with a default that changes no number: an object the caller owns and
+  shares between calls (``paper04.run(config, memo=paper04.FoldMemo())``), never a module cache;
 * table and figure builders that take that frame (``summary_table(results)``, ...), so a notebook
   reads ``results = paperNN.run(config)`` and then only builders.
 
