@@ -186,7 +186,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         """The m × m training kernel, read by rows (see Memory above); never copied.
 
         ``kernel="precomputed"``: the given matrix. Otherwise, when the whole kernel fits within
-        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process), it is computed
+        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process; its peak with the
+        temporaries of its computation: :func:`estimated_kernel_bytes`), it is computed
         once, in one call as always (the Boolean kernel in row blocks, in float32 when its values
         are whole numbers below 2**24: exact, half the memory); beyond, it is read by rows
         (:class:`_KernelRows`), each distinct input's row computed on its own and cached within
@@ -202,10 +203,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
                 return boolean_kernel(A, B, degree=self.degree, weights=self.weights, compact=True)
 
             itemsize = compute(X[:1], X[:1]).itemsize  # 4 when the values are exact in float32
-            if itemsize * m * m <= budget:
+            if estimated_kernel_bytes(m, itemsize) <= budget:
                 return _GivenKernel(compute(X, X))
             return _KernelRows(compute, X, budget, exact_in_blocks=True)
-        if 8 * m * m <= budget:
+        if estimated_kernel_bytes(m) <= budget:
             return _GivenKernel(self._kernel(X, X))
         return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
 
@@ -250,7 +251,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         n_rows = K.shape[0] if rows is None else rows.size
         if n_rows == 0 or columns.size == 0:
             return self._unscaled_scores(K.rows(slice(0, 0) if rows is None else rows)[:, columns])
-        step = _block_rows(columns.size)
+        # A kernel read by rows forms whole rows of K before taking the support's columns: size the
+        # blocks by the row's width, or a small support makes a block of m x m floats.
+        step = _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size)
         blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
         def block(b):
@@ -420,8 +423,9 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
     max_memory_gb : float or None, default=4.0
         Bounds the memory of the fit, not whether it runs: the training kernel is stored whole
-        only if it fits within this limit (less 1 GB for the rest of the process; m = 50,000
-        would take 20 GB in float64); otherwise its rows, one per distinct input, are cached
+        only if it fits within this limit with the temporaries of its computation (less 1 GB for
+        the rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000
+        is the most the default holds whole); otherwise its rows, one per distinct input, are cached
         within the limit and recomputed beyond it (see Memory in the module docstring for when
         the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
 
@@ -577,6 +581,37 @@ def _block_rows(n_columns: int) -> int:
     return max(1, _BLOCK_BYTES // (8 * max(1, int(n_columns))))
 
 
+#: Bytes per pair of training rows a fit holding the whole kernel needs beyond the kernel itself:
+#: the temporaries of its computation (squared distances, products, their exponentials) and of the
+#: fit's passes over it. Measured with tracemalloc (tests/test_perceptrons.py): 25 (rbf, float64
+#: kernel) and 28 (Boolean, float32 kernel) at m = 900..2000.
+_KERNEL_TEMPORARY_BYTES_PER_PAIR = 32
+
+
+def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
+    """Peak bytes of a kernel perceptron's fit that holds its whole ``m x m`` training kernel.
+
+    Counts the kernel matrix ``K`` (``itemsize`` bytes per entry: 8, or 4 for a Boolean kernel
+    exact in float32) and the temporaries of computing it and of the fit's passes over it,
+    :data:`_KERNEL_TEMPORARY_BYTES_PER_PAIR` per entry. The fit holds the whole kernel only when
+    this fits within ``max_memory_gb`` less :data:`_BASE_BYTES`; beyond, it reads the kernel by
+    rows (:class:`_KernelRows`, within the limit by construction).
+
+    Parameters
+    ----------
+    m : int
+        Number of training rows.
+    itemsize : int, default=8
+        Bytes per kernel entry.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes (tests/test_perceptrons.py checks it against tracemalloc's peak).
+    """
+    return int((int(itemsize) + _KERNEL_TEMPORARY_BYTES_PER_PAIR) * int(m) ** 2)
+
+
 # Memory of the process beside the kernel rows a fit caches: interpreter, imports, the data and the
 # O(m) vectors of the iterations, and one block of rows (_BLOCK_BYTES) in flight.
 _BASE_BYTES = 1 << 30
@@ -704,7 +739,8 @@ class _KernelRows:
     def column(self, j):
         """``K[:, j]``, taken from the rows (a computed kernel need not be exactly symmetric)."""
         a = self.inverse[j]
-        return self._over_unique_rows(lambda values, block: values[:, a]).take(self.inverse)
+        # a copy: the view values[:, a] would keep every block of rows alive (m x m in all)
+        return self._over_unique_rows(lambda values, block: values[:, a].copy()).take(self.inverse)
 
     def diagonal(self):
         """``K[j, j]`` for every ``j``, from the rows."""
@@ -1088,7 +1124,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         How many top-scoring candidates are refitted at each step.
     max_memory_gb : float or None, default=4.0
         Largest size of the matrix of candidate monomials (``n_samples`` rows, one column per
-        monomial of degree ``<= degree``) the fit may allocate; beyond it ``fit`` refuses at once,
+        monomial of degree ``<= degree``) the fit may allocate, with the temporaries of its
+        computation (:func:`estimated_candidate_bytes`); beyond it ``fit`` refuses at once,
         saying how much it would need. None: no limit.
 
     fallback : {"inner_cv", None}, default="inner_cv"
@@ -1213,8 +1250,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
         check_memory(  # the candidates' columns, before they are allocated (companion._resources)
-            # kernels.monomial_features gathers degree columns per monomial, then multiplies them
-            self, 8.0 * X.shape[0] * len(candidates) * (max(int(self.degree), 1) + 1),
+            self, estimated_candidate_bytes(X.shape[0], len(candidates), self.degree),
             f"its {X.shape[0]} x {len(candidates)} matrix of candidate monomials",
             "lower degree, set complement=False, or fit on fewer rows or columns",
         )
@@ -1354,6 +1390,32 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
+def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
+    """Peak bytes of a MaskPerceptron fit's matrix of candidate monomials, before it is allocated.
+
+    :func:`companion.kernels.monomial_features` gathers ``degree`` input columns per candidate
+    (an ``m x n_candidates x degree`` float64 array) and multiplies them into the ``m x
+    n_candidates`` matrix, scaled once more by the complexity weights: ``degree + 2`` float64
+    entries per row and candidate. Measured with tracemalloc (tests/test_memory.py): 3.3, 4.06,
+    5.01 and 8.06 entries at degrees 2, 3, 4 and 7.
+
+    Parameters
+    ----------
+    m : int
+        Training rows.
+    n_candidates : int
+        Candidate monomials (``literal_monomials`` or ``all_monomials`` of the inputs).
+    degree : int
+        The fit's ``degree``.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes.
+    """
+    return int(8 * int(m) * int(n_candidates) * (max(int(degree), 1) + 2))
+
+
 def _singular_newton_message(estimator, X, features) -> str:
     """The refusal of a MaskPerceptron fit whose Newton system is singular in floating point.
 
@@ -1433,13 +1495,28 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
         y = np.asarray(y)
         labels, counts = np.unique(y, return_counts=True)
         weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            single = np.unique(self.predict(X)).size == 1
+        single = np.unique(_training_predictions(self, X)).size == 1
         if single or not beats_default_class(self, X, y, sample_weight):
             self.fallback_class_ = labels[int(np.argmax(weights))]
             reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
-    self._check_single_class(X, reason=reason)
+    self._check_single_class(X, predictions=_training_predictions(self, X), reason=reason)
+
+
+def _training_predictions(model, X):
+    """``model.predict(X)`` on the training input, a block of rows at a time.
+
+    A kernel expansion's prediction forms the kernel between its rows and the support, ``m x
+    |support|`` floats with their temporaries for all of the training rows at once: O(m^2) past
+    ``max_memory_gb``. By blocks of :func:`_block_rows` rows (all rows in one block up to 32 MiB,
+    so the same call as before on every data set of the papers) it stays within the limit.
+    """
+    n_support = int(getattr(model, "n_support_", 0) or 0)
+    step = _block_rows(max(1, n_support)) if n_support else max(1, len(X))
+    with warnings.catch_warnings():  # X may be the validated array of a fitted frame
+        warnings.simplefilter("ignore")
+        if len(X) <= step:
+            return model.predict(X)
+        return np.concatenate([model.predict(X[start : start + step]) for start in range(0, len(X), step)])
 
 
 for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
