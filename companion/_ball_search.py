@@ -28,6 +28,7 @@ from math import lcm
 import numpy as np
 from scipy.spatial.distance import cdist
 
+from companion.evaluation import progress_lines
 from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
@@ -938,6 +939,7 @@ def greedy_ball_list(
     tie_rule: str = "larger_cover",
     removal: str = "fired",
     sample_weight=None,
+    progress: str = "greedy_ball_list",
 ):
     """BuildDLM (Figure 1) over data-dependent balls, vectorised over all candidates.
 
@@ -979,6 +981,10 @@ def greedy_ball_list(
         compared exactly as for unit weights; real weights are summed in float64 and two balls
         are tied when their usefulness agrees within :data:`companion.numerics.TIE_RTOL`. Needs
         the full layout (:class:`SortedDistances`).
+    progress : str, default="greedy_ball_list"
+        Label of the progress lines (``label balls: done/max (elapsed)``, at most every few
+        seconds), written only when ``COMPANION_PROGRESS`` is set
+        (:func:`companion.evaluation.progress_lines`); they never change the list.
 
     Returns
     -------
@@ -1033,6 +1039,7 @@ def greedy_ball_list(
     kinds, centres, borders, radii = [], [], [], []
     limit = np.inf if max_balls is None else max_balls
     state = None
+    tracker = progress_lines(f"{progress} balls", int(min(limit, m)))  # COMPANION_PROGRESS only
     while len(kinds) < limit:
         n_pos = int((alive & y01).sum())
         n_neg = int(alive.sum()) - n_pos
@@ -1065,6 +1072,8 @@ def greedy_ball_list(
         centres.append(centre)
         borders.append(border)
         radii.append(radius)
+        if tracker is not None:
+            tracker.update(len(kinds))
     return {
         "kind": np.array(kinds, dtype=int),
         "centre": np.array(centres, dtype=int),

@@ -953,6 +953,7 @@ class DecisionListMachine(_BallListBase):
             stop_when="either_empty",
             compression_constraint=bool(self.compression_constraint),
             sample_weight=weights,
+            progress=type(self).__name__,
         )
 
     def _prefix_defaults(self, outputs):
@@ -1080,6 +1081,7 @@ class BallSetCoveringMachine(_BallListBase):
             stop_when=stop,
             compression_constraint=bool(self.compression_constraint),
             sample_weight=weights,
+            progress=type(self).__name__,
         )
 
     _any_ball_decides = True

@@ -67,6 +67,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale
+from companion.evaluation import progress_lines
 from companion.interpretable import (
     beats_default_class,
     InterpretableMixin,
@@ -537,7 +538,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
-        alpha, n_updates, converged = _perceptron_updates(G, self.max_updates)
+        alpha, n_updates, converged = _perceptron_updates(G, self.max_updates, f"{type(self).__name__} updates")
         if not converged:
             warnings.warn(
                 f"KernelPerceptron stopped after max_updates={self.max_updates} updates without converging "
@@ -570,6 +571,9 @@ def _extended_norm_sq(alpha, G) -> float:
     product = exact_matvec if all(is_integer_valued(G.rows(b)) for b in blocks) else ordered_matvec
     return float(ordered_dot(alpha, np.concatenate([product(G.rows(b), alpha) for b in blocks])))
 
+
+#: Iterations between two looks at the clock of the progress lines (COMPANION_PROGRESS only).
+_PROGRESS_EVERY = 256
 
 # Size of one block of rows of a temporary float64 matrix (tests shrink it to check that the
 # blocked computations give the same bits as the whole matrix).
@@ -806,19 +810,24 @@ class _ExtendedGram:
         return values
 
 
-def _perceptron_updates(G, max_updates):
+def _perceptron_updates(G, max_updates, progress="updates"):
     """Algorithm 1 in cyclic order: returns integer ``α``, the update count ``t`` and convergence.
 
     The cyclic sweep is reproduced without a loop over examples: after an update at ``j`` the next
     update is at the first violator ``(G α)_i ≤ 0`` with ``i > j``, wrapping around, because ``G α``
-    only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``.
+    only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``. With
+    ``COMPANION_PROGRESS`` set, a line ``progress: done/max_updates (elapsed)`` at most every few
+    seconds (:func:`companion.evaluation.progress_lines`).
     """
+    tracker = progress_lines(progress, max_updates)
     m = G.shape[0]
     alpha = np.zeros(m, dtype=np.int64)
     g = np.zeros(m)
     violates = np.empty(m, dtype=bool)
     position = 0
     for n_updates in range(max_updates):
+        if tracker is not None and not n_updates % _PROGRESS_EVERY:
+            tracker.update(n_updates)
         np.less_equal(g, 0, out=violates)
         # The first violator at or after ``position``, else (wrapping around) the first one.
         j = position + int(violates[position:].argmax()) if position < m else m
@@ -951,7 +960,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
-        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter)
+        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{type(self).__name__} iterations")
         norm = ordered_dot(alpha, g)
         min_margin = float(g.min())
         if min_margin <= 0 and not converged:
@@ -998,7 +1007,7 @@ def _default_max_iter(m: int) -> int:
     return max(200_000, 50 * int(m))
 
 
-def _mmp_iterations(G, tol, max_iter):
+def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history.
 
     Each iteration evaluates, for every ``i``, the decrease of ``N`` of the best step toward
@@ -1006,8 +1015,10 @@ def _mmp_iterations(G, tol, max_iter):
     allocated once (the loop runs about ``16 m`` times, and on a few hundred points numpy's
     per-call cost, not the arithmetic, is the time), each value computed by the same
     floating-point operations in the same order as the plain expressions in the comments, so the
-    iterates are the same bits.
+    iterates are the same bits. With ``COMPANION_PROGRESS`` set, a line ``progress:
+    done/max_iter (elapsed)`` at most every few seconds (:func:`companion.evaluation.progress_lines`).
     """
+    tracker = progress_lines(progress, max_iter)
     diag = G.diagonal()
     m = G.shape[0]
     start = int(np.argmin(diag))
@@ -1027,7 +1038,9 @@ def _mmp_iterations(G, tol, max_iter):
 
     def clip(values, low, high, out):
         return elementwise_minimum(maximum(values, low, out=out), high, out=out)
-    for _ in range(max_iter):
+    for iteration in range(max_iter):
+        if tracker is not None and not iteration % _PROGRESS_EVERY:
+            tracker.update(iteration)
         if minimum(g) >= keep * norm:
             converged = True
             break
