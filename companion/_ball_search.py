@@ -524,7 +524,7 @@ def _blocked_sizes(m, max_memory_gb, n_buckets=None):
         n_buckets = int(min(_MAX_BUCKETS, max(16, _BUCKET_SHARE * limit // (8 * m))))
     if isinstance(n_buckets, bool) or not isinstance(n_buckets, (int, np.integer)) or not 1 <= n_buckets <= 2**20:
         raise ValueError(f"n_buckets must be an integer in [1, 2**20], got {n_buckets!r}")
-    room = (limit - _BASE_BYTES - 16 * m * n_buckets) / _BYTES_PER_STREAMED_PAIR
+    room = (limit - _BASE_BYTES - 16 * m * n_buckets - _BYTES_PER_ROW * m) / _BYTES_PER_STREAMED_PAIR
     return int(n_buckets), int(max(m, min(_BLOCKED_CANDIDATES, room)))
 
 
