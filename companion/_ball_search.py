@@ -28,6 +28,7 @@ from math import lcm
 import numpy as np
 from scipy.spatial.distance import cdist
 
+from companion.evaluation import progress_lines
 from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
@@ -79,15 +80,20 @@ _MAX_BUCKETS = 512
 # Share of max_memory_gb the histograms may take (the rest: blocks, data, interpreter).
 _BUCKET_SHARE = 0.25
 # Peak bytes per squared example of a fit on the full SortedDistances (float64 distances, their
-# sorted copy and intp order, 24 bytes, plus the scored state and its temporaries): measured
-# 5.5 GB at m = 10000, so 56 m^2 with a small margin.
-_FULL_BYTES_PER_PAIR = 56
+# sorted copy and intp order, 24 bytes, plus the scored state and its temporaries). Measured with
+# tracemalloc (tests/test_decision_list.py): 59 to 72 bytes per pair unweighted at m = 200..2000
+# (100 for a BallSetCoveringMachine at m = 200, where the fixed costs still weigh), 120 with
+# sample_weight (the weighted counts are float64); 128 covers both.
+_FULL_BYTES_PER_PAIR = 128
 # Largest training set a fit without given sorted distances puts in the full layout: beyond it the
 # blocked layout is faster for one fit, and far smaller. A grid that shares one SortedDistances
 # across fits (notebook 01) keeps the full layout's memoised states whatever m.
 _FULL_LAYOUT_MAX_M = 2000
 # Interpreter, imports and data beside a fit's own arrays (measured: about 250 MB at m = 20000).
 _BASE_BYTES = 400 * 2**20
+# The O(m) vectors of a blocked fit beside its histograms and block (the data in canonical order,
+# labels, orders, removal masks, the list): measured 750 to 800 bytes per example at m = 300..1200.
+_BYTES_PER_ROW = 1024
 
 
 _OTHER_METRICS = ("seuclidean", "sqeuclidean", "minkowski", "canberra", "braycurtis", "cosine", "correlation")
@@ -384,9 +390,7 @@ class BlockedSortedDistances:
         int
             Estimated peak bytes.
         """
-        n_buckets, block_pairs = _blocked_sizes(m, max_memory_gb)
-        # the histograms twice (an update copies the rows it keeps) and one block's temporaries
-        return int(_BASE_BYTES + 2 * 8 * max(int(m), 1) * n_buckets + _BYTES_PER_STREAMED_PAIR * block_pairs)
+        return int(_BASE_BYTES + estimated_fit_bytes(m, max_memory_gb, layout="blocked"))
 
     def permuted(self, order) -> "BlockedSortedDistances":
         """The same for the examples taken in ``order`` (identity: ``self``; a selection allowed).
@@ -520,7 +524,7 @@ def _blocked_sizes(m, max_memory_gb, n_buckets=None):
         n_buckets = int(min(_MAX_BUCKETS, max(16, _BUCKET_SHARE * limit // (8 * m))))
     if isinstance(n_buckets, bool) or not isinstance(n_buckets, (int, np.integer)) or not 1 <= n_buckets <= 2**20:
         raise ValueError(f"n_buckets must be an integer in [1, 2**20], got {n_buckets!r}")
-    room = (limit - _BASE_BYTES - 16 * m * n_buckets) / _BYTES_PER_STREAMED_PAIR
+    room = (limit - _BASE_BYTES - 16 * m * n_buckets - _BYTES_PER_ROW * m) / _BYTES_PER_STREAMED_PAIR
     return int(n_buckets), int(max(m, min(_BLOCKED_CANDIDATES, room)))
 
 
@@ -711,14 +715,61 @@ def _row_blocks(n_rows: int, width: int, pairs: int):
     return [slice(start, min(n_rows, start + step)) for start in range(0, n_rows, step)]
 
 
+def estimated_fit_bytes(m: int, max_memory_gb=4.0, *, weighted: bool = False, layout: str | None = None) -> int:
+    """Peak bytes of the arrays of a ball machine's fit on ``m`` examples, before any is allocated.
+
+    What a fit without given sorted distances allocates beyond the interpreter and its input
+    (:data:`_BASE_BYTES`), in the layout :func:`sorted_distances_within` takes:
+
+    * full layout (:class:`SortedDistances`: ``m <= 2000`` and within ``max_memory_gb``, or any
+      fit with weights): the ``m x m`` float64 distances, their sorted copy, the ``m x m`` intp
+      order and the scored state of the greedy (the usefulness and cover counts of every ball)
+      with its temporaries, :data:`_FULL_BYTES_PER_PAIR` (128) bytes per pair;
+    * blocked layout (:class:`BlockedSortedDistances`): each centre's two-class distance
+      histogram, twice (an update copies the rows it keeps), ``16 m n_buckets`` bytes; one
+      streamed block of ``block_pairs`` (centre, example) pairs with its distances, sort keys,
+      orders, counts and usefulness, :data:`_BYTES_PER_STREAMED_PAIR` (160) bytes per pair; and
+      :data:`_BYTES_PER_ROW` (1024) bytes per example for the O(m) vectors.
+
+    Parameters
+    ----------
+    m : int
+        Number of training examples (of positive weight).
+    max_memory_gb : float or None, default=4.0
+        The fit's limit: it picks the layout and sizes the blocked one.
+    weighted : bool, default=False
+        A fit with ``sample_weight`` or ``class_weight`` (always the full layout).
+    layout : {"full", "blocked"} or None, default=None
+        Estimate this layout instead of the one the fit would take.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes (tests/test_decision_list.py checks it against tracemalloc's peak).
+    """
+    m = max(int(m), 1)
+    if layout is None:
+        layout = "full" if weighted or _full_layout_fits(m, max_memory_gb) else "blocked"
+    if layout == "full":
+        return int(_FULL_BYTES_PER_PAIR * m * m)
+    n_buckets, block_pairs = _blocked_sizes(m, max_memory_gb)
+    return int(2 * 8 * m * n_buckets + _BYTES_PER_STREAMED_PAIR * block_pairs + _BYTES_PER_ROW * m)
+
+
+def _full_layout_fits(m, max_memory_gb) -> bool:
+    limit = np.inf if max_memory_gb is None else float(max_memory_gb) * 2**30
+    return m <= _FULL_LAYOUT_MAX_M and _FULL_BYTES_PER_PAIR * m * m <= limit
+
+
 def sorted_distances_within(X, metric, max_memory_gb, weighted=False):
     """The sorted-distance layout for one fit on ``X``: the faster one within ``max_memory_gb``.
 
-    :class:`SortedDistances` up to :data:`_FULL_LAYOUT_MAX_M` examples when its ``56 m^2`` bytes
-    fit; :class:`BlockedSortedDistances` otherwise, whose memory grows as ``m`` and which
+    :class:`SortedDistances` up to :data:`_FULL_LAYOUT_MAX_M` examples when its ``128 m^2`` bytes
+    (:func:`estimated_fit_bytes`) fit; :class:`BlockedSortedDistances` otherwise, whose memory grows as ``m`` and which
     ``max_memory_gb`` only sizes (it never refuses a fit). Both learn the same list. A
     ``weighted`` fit always takes the full layout (the histograms count unit weights only),
-    and is refused when its ``56 m^2`` bytes exceed ``max_memory_gb``.
+    and is refused when its ``128 m^2`` bytes exceed ``max_memory_gb`` (the learners refuse it
+    first, by name, with :func:`companion._resources.check_memory`).
     """
     m = X.shape[0]
     limit = np.inf if max_memory_gb is None else max_memory_gb * 2**30
@@ -729,7 +780,7 @@ def sorted_distances_within(X, metric, max_memory_gb, weighted=False):
                 f"{_FULL_BYTES_PER_PAIR * m * m / 2**30:.1f} GiB, above max_memory_gb={max_memory_gb}"
             )
         return SortedDistances.from_points(X, metric)
-    if m <= _FULL_LAYOUT_MAX_M and _FULL_BYTES_PER_PAIR * m * m <= limit:
+    if _full_layout_fits(m, max_memory_gb):
         return SortedDistances.from_points(X, metric)
     return BlockedSortedDistances(X, metric, max_memory_gb=max_memory_gb)
 
@@ -888,6 +939,7 @@ def greedy_ball_list(
     tie_rule: str = "larger_cover",
     removal: str = "fired",
     sample_weight=None,
+    progress: str = "greedy_ball_list",
 ):
     """BuildDLM (Figure 1) over data-dependent balls, vectorised over all candidates.
 
@@ -929,6 +981,10 @@ def greedy_ball_list(
         compared exactly as for unit weights; real weights are summed in float64 and two balls
         are tied when their usefulness agrees within :data:`companion.numerics.TIE_RTOL`. Needs
         the full layout (:class:`SortedDistances`).
+    progress : str, default="greedy_ball_list"
+        Label of the progress lines (``label balls: done/max (elapsed)``, at most every few
+        seconds), written only when ``COMPANION_PROGRESS`` is set
+        (:func:`companion.evaluation.progress_lines`); they never change the list.
 
     Returns
     -------
@@ -983,6 +1039,7 @@ def greedy_ball_list(
     kinds, centres, borders, radii = [], [], [], []
     limit = np.inf if max_balls is None else max_balls
     state = None
+    tracker = progress_lines(f"{progress} balls", int(min(limit, m)))  # COMPANION_PROGRESS only
     while len(kinds) < limit:
         n_pos = int((alive & y01).sum())
         n_neg = int(alive.sum()) - n_pos
@@ -1015,6 +1072,8 @@ def greedy_ball_list(
         centres.append(centre)
         borders.append(border)
         radii.append(radius)
+        if tracker is not None:
+            tracker.update(len(kinds))
     return {
         "kind": np.array(kinds, dtype=int),
         "centre": np.array(centres, dtype=int),

@@ -64,6 +64,7 @@ __all__ = [
     "DataIntegrityError",
     "manifest",
     "verified_bytes",
+    "header_digest",
     "load_breastw",
     "load_votes",
     "load_pima",
@@ -162,7 +163,8 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
     """Return the data manifest: one row per vendored file.
 
     Columns: ``file`` (path relative to ``data/``), ``dataset``, ``sha256``, ``rows``, ``columns``
-    (counting every column of the CSV), ``source``, ``citation``, ``licence``.
+    (counting every column of the CSV), ``header_sha256`` (the sha256 of the column names as
+    parsed, joined by newlines: :func:`header_digest`), ``source``, ``citation``, ``licence``.
 
     Parameters
     ----------
@@ -180,12 +182,13 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
 
 
 #: The manifest's columns every loader relies on.
-MANIFEST_FIELDS = ("file", "dataset", "sha256", "rows", "columns")
+MANIFEST_FIELDS = ("file", "dataset", "sha256", "rows", "columns", "header_sha256")
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
 
-def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int]]:
-    """``file -> (sha256, rows, columns)`` once every entry is checked (names the field wrong)."""
+def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int, str]]:
+    """``file -> (sha256, rows, columns, header_sha256)`` once every entry is checked (names the
+    field wrong)."""
     path = Path(data_dir) / MANIFEST_FILE
     table = manifest(data_dir)
     missing = [field for field in MANIFEST_FIELDS if field not in table.columns]
@@ -200,6 +203,10 @@ def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int]]:
             raise DataIntegrityError(f"{where}: field 'file' is empty")
         if not isinstance(row.sha256, str) or not _SHA256.match(row.sha256):
             raise DataIntegrityError(f"{where}: field 'sha256' must be 64 lower-case hex digits, got {row.sha256!r}")
+        if not isinstance(row.header_sha256, str) or not _SHA256.match(row.header_sha256):
+            raise DataIntegrityError(
+                f"{where}: field 'header_sha256' must be 64 lower-case hex digits, got {row.header_sha256!r}"
+            )
         counts = []
         for field in ("rows", "columns"):
             value = getattr(row, field)
@@ -210,7 +217,7 @@ def _checked_manifest(data_dir: Path) -> dict[str, tuple[str, int, int]]:
             counts.append(int(value))
         if row.file in entries:
             raise DataIntegrityError(f"{where}: field 'file' lists {row.file!r} twice")
-        entries[row.file] = (row.sha256, *counts)
+        entries[row.file] = (row.sha256, *counts, row.header_sha256)
     return entries
 
 
@@ -218,9 +225,28 @@ def _expected_sha256(data_dir: Path) -> dict[str, str]:
     return {file: entry[0] for file, entry in _checked_manifest(Path(data_dir)).items()}
 
 
+def header_digest(columns) -> str:
+    """The sha256 (hex) of a file's column names joined by newlines, as ``header_sha256`` records it.
+
+    Parameters
+    ----------
+    columns : iterable
+        The column names of the parsed file, in order.
+
+    Returns
+    -------
+    str
+        64 lower-case hex digits.
+
+    >>> header_digest(["a", "class"]) == hashlib.sha256(b"a\\nclass").hexdigest()
+    True
+    """
+    return hashlib.sha256("\n".join(map(str, columns)).encode()).hexdigest()
+
+
 def _check_shape(relative_file: str, frame: pd.DataFrame, data_dir: Path) -> None:
-    """Refuse a parsed file whose row or column count differs from the manifest's."""
-    _, rows, columns = _checked_manifest(Path(data_dir))[relative_file]
+    """Refuse a parsed file whose row or column count, or column names, differ from the manifest's."""
+    _, rows, columns, header = _checked_manifest(Path(data_dir))[relative_file]
     for field, expected, got in (("rows", rows, frame.shape[0]), ("columns", columns, frame.shape[1])):
         if got != expected:
             raise DataIntegrityError(
@@ -228,6 +254,14 @@ def _check_shape(relative_file: str, frame: pd.DataFrame, data_dir: Path) -> Non
                 f"{field!r} says {expected}; the file is truncated or altered: restore it from git "
                 f"(git checkout -- data/{relative_file})"
             )
+    got = header_digest(frame.columns)
+    if got != header:
+        names = ", ".join(map(str, frame.columns[:6])) + (", ..." if frame.shape[1] > 6 else "")
+        raise DataIntegrityError(
+            f"data file {Path(data_dir) / relative_file} has column names ({names}) whose digest {got} "
+            f"differs from the manifest's field 'header_sha256' ({header}); a column was renamed or "
+            f"moved: restore it from git (git checkout -- data/{relative_file})"
+        )
 
 
 def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:

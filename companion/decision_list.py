@@ -86,6 +86,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
+from companion._resources import check_memory
 from companion.preprocessing import numeric_input
 from companion._ball_search import (
     BALL_TYPES,
@@ -95,6 +96,7 @@ from companion._ball_search import (
     BlockedSortedDistances,
     SortedDistances,
     greedy_ball_list,
+    estimated_fit_bytes,
     resolve_metric,
     sorted_distances_within,
 )
@@ -257,7 +259,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             gives the model that many copies of the row give, and a row of weight 0 is dropped
             (it is no centre or border). Integer weights keep every comparison exact; real
             weights tie within :data:`companion.numerics.TIE_RTOL`. A weighted fit keeps every
-            distance of the rows of positive weight (refused beyond ``max_memory_gb``).
+            distance of the rows of positive weight (128 bytes per pair,
+            :func:`companion._ball_search.estimated_fit_bytes`): beyond ``max_memory_gb`` it is
+            refused before any distance is computed, naming the learner and the GiB it needs.
         sorted_distances : SortedDistances, optional
             Precomputed for these ``X`` under this metric (shares the sort across a grid).
 
@@ -294,6 +298,11 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         order = kept[canonical_order(X[kept], y01[kept])]
         y01_canonical = y01[order]
         engine_weights = None if weights is None or (weights[order] == 1).all() else weights[order]
+        if engine_weights is not None and not isinstance(sorted_distances, SortedDistances):
+            # weighted counts need every distance: refused by name before any pair is computed
+            check_memory(self, estimated_fit_bytes(len(order), self.max_memory_gb, weighted=True),
+                         f"the {len(order)} x {len(order)} sorted distances a fit with sample_weight or "
+                         "class_weight keeps", "fit without weights (the streamed layout) or on fewer rows")
         if sorted_distances is None:
             sorted_distances = sorted_distances_within(
                 X[order], self._metric, self.max_memory_gb, weighted=engine_weights is not None
@@ -797,8 +806,8 @@ class DecisionListMachine(_BallListBase):
         errors on one class against the other, but it also weighs what a ball covers.
     max_memory_gb : float or None, default=4.0
         Bounds the working memory of the fit, in GiB, not whether it runs. Up to 2000 examples,
-        when it allows them, the fit keeps every distance (:class:`SortedDistances`, 56 bytes per
-        pair at the peak: 0.2 GB at m = 2000); beyond, it keeps O(m) memory
+        when it allows them, the fit keeps every distance (:class:`SortedDistances`, 128 bytes per
+        pair at the peak: 0.5 GB at m = 2000); beyond, it keeps O(m) memory
         (:class:`BlockedSortedDistances`: distance histograms per centre, sized to a quarter of
         the limit, and blocks of streamed distance rows sized to the rest; about 0.8 GB for
         100,000 examples, see benchmarks/README.md). The learnt list is the same either
@@ -944,6 +953,7 @@ class DecisionListMachine(_BallListBase):
             stop_when="either_empty",
             compression_constraint=bool(self.compression_constraint),
             sample_weight=weights,
+            progress=type(self).__name__,
         )
 
     def _prefix_defaults(self, outputs):
@@ -1071,6 +1081,7 @@ class BallSetCoveringMachine(_BallListBase):
             stop_when=stop,
             compression_constraint=bool(self.compression_constraint),
             sample_weight=weights,
+            progress=type(self).__name__,
         )
 
     _any_ball_decides = True

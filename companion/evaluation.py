@@ -3,7 +3,8 @@
 
 Progress over long loops is opt-in, so that notebook outputs never contain it: with the
 environment variable ``COMPANION_PROGRESS`` set, :func:`parallel_map` reports
-``label: done/total (elapsed)`` lines at most every few seconds. ``COMPANION_PROGRESS=1`` (or
+``label: done/total (elapsed)`` lines at most every few seconds, and so do the long loops inside
+one fit (:func:`progress_lines`: a ball machine's greedy steps, a kernel perceptron's updates). ``COMPANION_PROGRESS=1`` (or
 ``stderr``) writes them to standard error; any other value is a file the lines are appended to
 (``python -m companion.reproduce`` uses one, forwarded to its terminal, so the executed notebooks
 stay byte-identical). Unset, empty or ``0``: no progress.
@@ -34,7 +35,10 @@ from sklearn.model_selection import StratifiedKFold
 
 from companion.paths import PROGRESS_ENV
 
-__all__ = ["stratified_folds", "comparison_table", "parallel_map", "trusted_inputs", "fold_errors", "fold_hash"]
+__all__ = [
+    "stratified_folds", "comparison_table", "parallel_map", "progress_lines", "trusted_inputs", "fold_errors",
+    "fold_hash",
+]
 
 #: Seconds between two progress lines of one loop.
 _PROGRESS_INTERVAL = 5.0
@@ -146,6 +150,36 @@ class _Progress:
 def _progress_target() -> str | None:
     target = os.environ.get(PROGRESS_ENV, "").strip()
     return None if target in ("", "0") else target
+
+
+def progress_lines(label: str, total: int):
+    """The progress of one long loop, or None when ``COMPANION_PROGRESS`` is unset (module doc).
+
+    What :func:`parallel_map` writes, for a loop inside one fit (a ball machine's greedy steps, a
+    kernel perceptron's updates): ``label: done/total (elapsed)`` at most every few seconds, to
+    standard error or the file the variable names. A learner calls ``update(done)`` on the
+    returned object when it is not None; it never changes what the loop computes.
+
+    Parameters
+    ----------
+    label : str
+        Start of each line (the learner's name and what it counts).
+    total : int
+        The count at which the loop would end at the latest.
+
+    Returns
+    -------
+    object with ``update(done)``, or None
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.pop("COMPANION_PROGRESS", None) and None
+    >>> progress_lines("KernelPerceptron updates", 100) is None
+    True
+    """
+    target = _progress_target()
+    return None if target is None else _Progress(target, label, int(total))
 
 
 def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None,

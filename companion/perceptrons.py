@@ -67,6 +67,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale
+from companion.evaluation import progress_lines
 from companion.interpretable import (
     beats_default_class,
     InterpretableMixin,
@@ -186,7 +187,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         """The m × m training kernel, read by rows (see Memory above); never copied.
 
         ``kernel="precomputed"``: the given matrix. Otherwise, when the whole kernel fits within
-        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process), it is computed
+        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process; its peak with the
+        temporaries of its computation: :func:`estimated_kernel_bytes`), it is computed
         once, in one call as always (the Boolean kernel in row blocks, in float32 when its values
         are whole numbers below 2**24: exact, half the memory); beyond, it is read by rows
         (:class:`_KernelRows`), each distinct input's row computed on its own and cached within
@@ -202,10 +204,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
                 return boolean_kernel(A, B, degree=self.degree, weights=self.weights, compact=True)
 
             itemsize = compute(X[:1], X[:1]).itemsize  # 4 when the values are exact in float32
-            if itemsize * m * m <= budget:
+            if estimated_kernel_bytes(m, itemsize) <= budget:
                 return _GivenKernel(compute(X, X))
             return _KernelRows(compute, X, budget, exact_in_blocks=True)
-        if 8 * m * m <= budget:
+        if estimated_kernel_bytes(m) <= budget:
             return _GivenKernel(self._kernel(X, X))
         return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
 
@@ -250,7 +252,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         n_rows = K.shape[0] if rows is None else rows.size
         if n_rows == 0 or columns.size == 0:
             return self._unscaled_scores(K.rows(slice(0, 0) if rows is None else rows)[:, columns])
-        step = _block_rows(columns.size)
+        # A kernel read by rows forms whole rows of K before taking the support's columns: size the
+        # blocks by the row's width, or a small support makes a block of m x m floats.
+        step = _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size)
         blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
 
         def block(b):
@@ -420,8 +424,9 @@ class KernelPerceptron(_BinaryKernelClassifier):
         Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
     max_memory_gb : float or None, default=4.0
         Bounds the memory of the fit, not whether it runs: the training kernel is stored whole
-        only if it fits within this limit (less 1 GB for the rest of the process; m = 50,000
-        would take 20 GB in float64); otherwise its rows, one per distinct input, are cached
+        only if it fits within this limit with the temporaries of its computation (less 1 GB for
+        the rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000
+        is the most the default holds whole); otherwise its rows, one per distinct input, are cached
         within the limit and recomputed beyond it (see Memory in the module docstring for when
         the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
 
@@ -533,7 +538,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         X, y_signed = self._fit_labels(X, y)
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
-        alpha, n_updates, converged = _perceptron_updates(G, self.max_updates)
+        alpha, n_updates, converged = _perceptron_updates(G, self.max_updates, f"{type(self).__name__} updates")
         if not converged:
             warnings.warn(
                 f"KernelPerceptron stopped after max_updates={self.max_updates} updates without converging "
@@ -567,6 +572,9 @@ def _extended_norm_sq(alpha, G) -> float:
     return float(ordered_dot(alpha, np.concatenate([product(G.rows(b), alpha) for b in blocks])))
 
 
+#: Iterations between two looks at the clock of the progress lines (COMPANION_PROGRESS only).
+_PROGRESS_EVERY = 256
+
 # Size of one block of rows of a temporary float64 matrix (tests shrink it to check that the
 # blocked computations give the same bits as the whole matrix).
 _BLOCK_BYTES = 32 << 20
@@ -575,6 +583,37 @@ _BLOCK_BYTES = 32 << 20
 def _block_rows(n_columns: int) -> int:
     """Rows per block so that a float64 block of ``n_columns`` columns takes ``_BLOCK_BYTES``."""
     return max(1, _BLOCK_BYTES // (8 * max(1, int(n_columns))))
+
+
+#: Bytes per pair of training rows a fit holding the whole kernel needs beyond the kernel itself:
+#: the temporaries of its computation (squared distances, products, their exponentials) and of the
+#: fit's passes over it. Measured with tracemalloc (tests/test_perceptrons.py): 25 (rbf, float64
+#: kernel) and 28 (Boolean, float32 kernel) at m = 900..2000.
+_KERNEL_TEMPORARY_BYTES_PER_PAIR = 32
+
+
+def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
+    """Peak bytes of a kernel perceptron's fit that holds its whole ``m x m`` training kernel.
+
+    Counts the kernel matrix ``K`` (``itemsize`` bytes per entry: 8, or 4 for a Boolean kernel
+    exact in float32) and the temporaries of computing it and of the fit's passes over it,
+    :data:`_KERNEL_TEMPORARY_BYTES_PER_PAIR` per entry. The fit holds the whole kernel only when
+    this fits within ``max_memory_gb`` less :data:`_BASE_BYTES`; beyond, it reads the kernel by
+    rows (:class:`_KernelRows`, within the limit by construction).
+
+    Parameters
+    ----------
+    m : int
+        Number of training rows.
+    itemsize : int, default=8
+        Bytes per kernel entry.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes (tests/test_perceptrons.py checks it against tracemalloc's peak).
+    """
+    return int((int(itemsize) + _KERNEL_TEMPORARY_BYTES_PER_PAIR) * int(m) ** 2)
 
 
 # Memory of the process beside the kernel rows a fit caches: interpreter, imports, the data and the
@@ -704,7 +743,8 @@ class _KernelRows:
     def column(self, j):
         """``K[:, j]``, taken from the rows (a computed kernel need not be exactly symmetric)."""
         a = self.inverse[j]
-        return self._over_unique_rows(lambda values, block: values[:, a]).take(self.inverse)
+        # a copy: the view values[:, a] would keep every block of rows alive (m x m in all)
+        return self._over_unique_rows(lambda values, block: values[:, a].copy()).take(self.inverse)
 
     def diagonal(self):
         """``K[j, j]`` for every ``j``, from the rows."""
@@ -770,19 +810,24 @@ class _ExtendedGram:
         return values
 
 
-def _perceptron_updates(G, max_updates):
+def _perceptron_updates(G, max_updates, progress="updates"):
     """Algorithm 1 in cyclic order: returns integer ``α``, the update count ``t`` and convergence.
 
     The cyclic sweep is reproduced without a loop over examples: after an update at ``j`` the next
     update is at the first violator ``(G α)_i ≤ 0`` with ``i > j``, wrapping around, because ``G α``
-    only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``.
+    only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``. With
+    ``COMPANION_PROGRESS`` set, a line ``progress: done/max_updates (elapsed)`` at most every few
+    seconds (:func:`companion.evaluation.progress_lines`).
     """
+    tracker = progress_lines(progress, max_updates)
     m = G.shape[0]
     alpha = np.zeros(m, dtype=np.int64)
     g = np.zeros(m)
     violates = np.empty(m, dtype=bool)
     position = 0
     for n_updates in range(max_updates):
+        if tracker is not None and not n_updates % _PROGRESS_EVERY:
+            tracker.update(n_updates)
         np.less_equal(g, 0, out=violates)
         # The first violator at or after ``position``, else (wrapping around) the first one.
         j = position + int(violates[position:].argmax()) if position < m else m
@@ -915,7 +960,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         K = self._train_gram(X)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
-        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter)
+        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{type(self).__name__} iterations")
         norm = ordered_dot(alpha, g)
         min_margin = float(g.min())
         if min_margin <= 0 and not converged:
@@ -962,7 +1007,7 @@ def _default_max_iter(m: int) -> int:
     return max(200_000, 50 * int(m))
 
 
-def _mmp_iterations(G, tol, max_iter):
+def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history.
 
     Each iteration evaluates, for every ``i``, the decrease of ``N`` of the best step toward
@@ -970,8 +1015,10 @@ def _mmp_iterations(G, tol, max_iter):
     allocated once (the loop runs about ``16 m`` times, and on a few hundred points numpy's
     per-call cost, not the arithmetic, is the time), each value computed by the same
     floating-point operations in the same order as the plain expressions in the comments, so the
-    iterates are the same bits.
+    iterates are the same bits. With ``COMPANION_PROGRESS`` set, a line ``progress:
+    done/max_iter (elapsed)`` at most every few seconds (:func:`companion.evaluation.progress_lines`).
     """
+    tracker = progress_lines(progress, max_iter)
     diag = G.diagonal()
     m = G.shape[0]
     start = int(np.argmin(diag))
@@ -991,7 +1038,9 @@ def _mmp_iterations(G, tol, max_iter):
 
     def clip(values, low, high, out):
         return elementwise_minimum(maximum(values, low, out=out), high, out=out)
-    for _ in range(max_iter):
+    for iteration in range(max_iter):
+        if tracker is not None and not iteration % _PROGRESS_EVERY:
+            tracker.update(iteration)
         if minimum(g) >= keep * norm:
             converged = True
             break
@@ -1088,7 +1137,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         How many top-scoring candidates are refitted at each step.
     max_memory_gb : float or None, default=4.0
         Largest size of the matrix of candidate monomials (``n_samples`` rows, one column per
-        monomial of degree ``<= degree``) the fit may allocate; beyond it ``fit`` refuses at once,
+        monomial of degree ``<= degree``) the fit may allocate, with the temporaries of its
+        computation (:func:`estimated_candidate_bytes`); beyond it ``fit`` refuses at once,
         saying how much it would need. None: no limit.
 
     fallback : {"inner_cv", None}, default="inner_cv"
@@ -1136,6 +1186,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "first 200 random 40-row Boolean problems of tests/test_learner_properties.py)"
     )
 
+    #: Why its model changes with the input's scale (tests/test_input_scale.py reads it)
+    _scale_dependence = (
+        "the paper's penalised polynomial: the penalty Σ w_I²/c_|I| weighs a monomial's coefficient against "
+        "its column, which scales as the input to the power |I|, and a complemented literal 1 - x is not a "
+        "multiple of x; a large scale can also make its Newton systems singular, refused with the scale named"
+    )
     #: max |X| its monomials and Newton steps handle (companion._scale)
     _scale_range = {"low": 2.0**-64, "high": 2.0**64, "why": "its monomials multiply up to `degree` columns and its Newton steps square them, so the linear systems turn singular"}
     _parameter_constraints: dict = {
@@ -1207,34 +1263,36 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
         check_memory(  # the candidates' columns, before they are allocated (companion._resources)
-            # kernels.monomial_features gathers degree columns per monomial, then multiplies them
-            self, 8.0 * X.shape[0] * len(candidates) * (max(int(self.degree), 1) + 1),
+            self, estimated_candidate_bytes(X.shape[0], len(candidates), self.degree),
             f"its {X.shape[0]} x {len(candidates)} matrix of candidate monomials",
             "lower degree, set complement=False, or fit on fewer rows or columns",
         )
         features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
         selected = [0]  # the constant monomial comes first in both enumerations
-        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
-        path = [risk]
-        w_signed = y_signed if sw is None else sw * y_signed
-        while len(selected) - 1 < self.n_terms:
-            slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
-            # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
-            # training columns are identical get identical scores and keep their index order.
-            score = np.abs(ordered_matvec(features.T, slack * w_signed))
-            score[selected] = -np.inf
-            shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
-            shortlist = shortlist[score[shortlist] > 0]
-            if shortlist.size == 0:
-                break
-            # A handful of small refits (n_candidates), not a loop over all candidates.
-            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
-            best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
-            if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
-                break
-            selected.append(int(shortlist[best]))
-            v, risk = fits[best]
-            path.append(risk)
+        try:  # at a large input scale the identity of the Newton systems is lost in rounding
+            v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
+            path = [risk]
+            w_signed = y_signed if sw is None else sw * y_signed
+            while len(selected) - 1 < self.n_terms:
+                slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
+                # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
+                # training columns are identical get identical scores and keep their index order.
+                score = np.abs(ordered_matvec(features.T, slack * w_signed))
+                score[selected] = -np.inf
+                shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
+                shortlist = shortlist[score[shortlist] > 0]
+                if shortlist.size == 0:
+                    break
+                # A handful of small refits (n_candidates), not a loop over all candidates.
+                fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
+                best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
+                if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
+                    break
+                selected.append(int(shortlist[best]))
+                v, risk = fits[best]
+                path.append(risk)
+        except np.linalg.LinAlgError as exc:
+            raise ValueError(_singular_newton_message(self, X, features)) from exc
         self.monomials_ = [candidates[k] for k in selected]
         degrees = np.array([len(m) for m in self.monomials_])
         self.coef_ = v * np.sqrt(c[degrees])
@@ -1345,6 +1403,50 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
+def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
+    """Peak bytes of a MaskPerceptron fit's matrix of candidate monomials, before it is allocated.
+
+    :func:`companion.kernels.monomial_features` gathers ``degree`` input columns per candidate
+    (an ``m x n_candidates x degree`` float64 array) and multiplies them into the ``m x
+    n_candidates`` matrix, scaled once more by the complexity weights: ``degree + 2`` float64
+    entries per row and candidate. Measured with tracemalloc (tests/test_memory.py): 3.3, 4.06,
+    5.01 and 8.06 entries at degrees 2, 3, 4 and 7.
+
+    Parameters
+    ----------
+    m : int
+        Training rows.
+    n_candidates : int
+        Candidate monomials (``literal_monomials`` or ``all_monomials`` of the inputs).
+    degree : int
+        The fit's ``degree``.
+
+    Returns
+    -------
+    int
+        Estimated peak bytes.
+    """
+    return int(8 * int(m) * int(n_candidates) * (max(int(degree), 1) + 2))
+
+
+def _singular_newton_message(estimator, X, features) -> str:
+    """The refusal of a MaskPerceptron fit whose Newton system is singular in floating point.
+
+    ``I + Φᵀ S Φ / λ`` is positive definite, but when the monomial columns are large (a large
+    input scale raised to the degree) the identity is lost in rounding beside ``ΦᵀΦ / λ``, which
+    is singular when two selected columns coincide.
+    """
+    largest = float(np.max(np.abs(X))) if X.size else 0.0
+    biggest = float(np.max(np.abs(features))) if features.size else 0.0
+    return (
+        f"{type(estimator).__name__}: the largest |value| in X is {largest:.4g}, outside the range its "
+        f"arithmetic handles with degree={estimator.degree} and lam={estimator.lam}: its monomial "
+        f"columns reach {biggest:.3g}, so the identity of its Newton step's system (I + ΦᵀΦ/λ) is lost "
+        "in rounding and the system is singular. Rescale X first, e.g. with "
+        "sklearn.preprocessing.StandardScaler or by multiplying it by a power of two."
+    )
+
+
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
 # through LAPACK, whose last bits depend on the BLAS kernel, so exact equality cannot be relied on.
 _RISK_TIE_TOLERANCE = 1e-9
@@ -1406,13 +1508,28 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
         y = np.asarray(y)
         labels, counts = np.unique(y, return_counts=True)
         weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            single = np.unique(self.predict(X)).size == 1
+        single = np.unique(_training_predictions(self, X)).size == 1
         if single or not beats_default_class(self, X, y, sample_weight):
             self.fallback_class_ = labels[int(np.argmax(weights))]
             reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
-    self._check_single_class(X, reason=reason)
+    self._check_single_class(X, predictions=_training_predictions(self, X), reason=reason)
+
+
+def _training_predictions(model, X):
+    """``model.predict(X)`` on the training input, a block of rows at a time.
+
+    A kernel expansion's prediction forms the kernel between its rows and the support, ``m x
+    |support|`` floats with their temporaries for all of the training rows at once: O(m^2) past
+    ``max_memory_gb``. By blocks of :func:`_block_rows` rows (all rows in one block up to 32 MiB,
+    so the same call as before on every data set of the papers) it stays within the limit.
+    """
+    n_support = int(getattr(model, "n_support_", 0) or 0)
+    step = _block_rows(max(1, n_support)) if n_support else max(1, len(X))
+    with warnings.catch_warnings():  # X may be the validated array of a fitted frame
+        warnings.simplefilter("ignore")
+        if len(X) <= step:
+            return model.predict(X)
+        return np.concatenate([model.predict(X[start : start + step]) for start in range(0, len(X), step)])
 
 
 for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):

@@ -32,6 +32,7 @@ def test_manifest_checksum_and_shape(row):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == row["sha256"]
     frame = pd.read_csv(path, low_memory=False)
     assert frame.shape == (row["rows"], row["columns"])
+    assert datasets.header_digest(frame.columns) == row["header_sha256"]
     for field in ("source", "citation", "licence"):
         assert isinstance(row[field], str) and row[field].strip()
 
@@ -326,7 +327,31 @@ def test_a_file_with_a_column_dropped_is_refused(data_copy, monkeypatch):
         datasets.load_iris()
 
 
-@pytest.mark.parametrize("field", ["sha256", "rows", "columns", "file"])
+def test_a_file_with_a_renamed_column_is_refused(data_copy, monkeypatch):
+    """Same rows, same column count, re-recorded checksum, one column renamed: the manifest's
+    header digest refuses it, naming the file and the field."""
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    target = data_copy / "iris" / "iris.csv"
+    lines = target.read_text().splitlines(keepends=True)
+    names = lines[0].split(",")
+    lines[0] = ",".join([names[1], names[0], *names[2:]])  # two columns swapped
+    target.write_text("".join(lines))
+    _rerecord(data_copy, "iris/iris.csv")
+    with pytest.raises(datasets.DataIntegrityError, match=r"iris/iris\.csv has column names .* the manifest's field 'header_sha256'"):
+        datasets.load_iris()
+
+
+def test_a_bad_header_digest_in_the_manifest_names_the_field(data_copy, monkeypatch):
+    monkeypatch.setattr(datasets, "DATA", data_copy)
+    table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
+    table.loc[2, "header_sha256"] = "abc"
+    table.to_csv(data_copy / "manifest.csv", index=False)
+    datasets._checked_manifest.cache_clear()
+    with pytest.raises(datasets.DataIntegrityError, match=r"line 4 .*field 'header_sha256' must be 64"):
+        datasets.load_iris()
+
+
+@pytest.mark.parametrize("field", ["sha256", "rows", "columns", "file", "header_sha256"])
 def test_a_manifest_without_a_field_names_it(data_copy, monkeypatch, field):
     monkeypatch.setattr(datasets, "DATA", data_copy)
     table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)

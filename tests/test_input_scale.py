@@ -3,9 +3,10 @@
 A learner either gives the same predictions at every scale (the data's order is unchanged by a
 power of two), or refuses the data with a ValueError naming itself, the largest value, the range
 its arithmetic handles and the remedy. No NaN or infinity reaches a score, and no raw error
-(IndexError, LinAlgError...) reaches the user. MaskPerceptron (a penalised polynomial) and
-OrderedRipper (wittgenstein's rounded bin names) are not scale-invariant by construction: for
-them only the refusal outside their range and finite scores are required.
+(IndexError, LinAlgError...) reaches the user. A learner whose model depends on the scale by
+construction says why in ``_scale_dependence`` (MaskPerceptron: a penalised polynomial;
+OrderedRipper: wittgenstein's rounded bin edges): for it only the refusal outside its range and
+finite scores are required.
 """
 
 import warnings
@@ -16,8 +17,8 @@ import pytest
 from companion.discovery import all_estimators
 
 LEARNERS = dict(all_estimators("classifier"))
-#: Models that depend on the scale by construction (see the module docstring).
-SCALE_DEPENDENT = {"MaskPerceptron", "OrderedRipper"}
+#: Models that depend on the scale by construction, each saying why (see the module docstring).
+SCALE_DEPENDENT = {name for name, cls in LEARNERS.items() if getattr(cls, "_scale_dependence", None)}
 EXPONENTS = [-1070, -996, -600, -300, -100, -12, 12, 100, 300, 600, 1000]
 
 
@@ -82,3 +83,43 @@ def test_constant_columns_and_one_row_per_class(name):
                 assert np.all(np.isfinite(model.decision_function(X)))
             if hasattr(model, "predict_proba"):
                 assert np.all(np.isfinite(model.predict_proba(X)))
+
+
+def test_the_scale_dependent_learners_are_the_two_that_say_why():
+    """A new scale-dependent learner must declare it (and say why); an old one cannot drop out."""
+    assert SCALE_DEPENDENT == {"MaskPerceptron", "OrderedRipper"}
+    for name in SCALE_DEPENDENT:
+        assert len(LEARNERS[name]._scale_dependence) > 80
+
+
+#: Known: the inner-fold fallback check (companion.interpretable.beats_default_class) orders the
+#: rows by a hash of their content before cutting folds, so a scaled copy of the data gets other
+#: folds and can flip the fallback decision (Prism on _data(2): "always 0" at 2**0, a rule at
+#: 2**12, 2**20, 2**28; with the check skipped it learns the same rule at every scale). Strict:
+#: the fix (a scale-invariant row order) makes this test pass and the marker must then go.
+_FALLBACK_FOLDS_BY_HASH = pytest.mark.xfail(
+    strict=True, reason="beats_default_class folds rows by a hash of their scaled content")
+
+
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=_FALLBACK_FOLDS_BY_HASH) if n == "Prism" else n for n in sorted(LEARNERS)])
+def test_moderate_powers_of_two_same_model_or_a_named_refusal(name):
+    """2**k for k in (-40, -10, 10, 20, 40): a scale-invariant learner predicts the same, any learner
+    refuses by name, range and remedy, never with a raw error (MaskPerceptron's Newton systems
+    turned singular from about 2**14 with a bare 'Singular matrix' LinAlgError)."""
+    X, y = _data(2)
+    X_test, _ = _data(3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = _make(name).fit(X, y).predict(X_test)
+        for exponent in (-40, -10, 10, 20, 40):
+            scale = 2.0**exponent
+            try:
+                model = _make(name).fit(X * scale, y)
+            except ValueError as exc:
+                message = str(exc)
+                assert not isinstance(exc, np.linalg.LinAlgError), message
+                assert name in message and "outside the range" in message and "Rescale X" in message, message
+                continue
+            if name not in SCALE_DEPENDENT:
+                np.testing.assert_array_equal(model.predict(X_test * scale), reference, err_msg=f"2**{exponent}")

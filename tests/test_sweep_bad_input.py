@@ -30,6 +30,8 @@ from companion.interpretable import InterpretableMixin, from_dict
 
 LEARNERS = dict(all_estimators("classifier"))
 STUMPS = {"SetCoveringStumps", "OccamStumps", "PacBayesStumps"}
+#: Learners that refuse a fit beyond max_memory_gb (the others bound their memory by it).
+MEMORY_REFUSED = {"DecisionListMachine", "BallSetCoveringMachine", "MaskPerceptron"}
 
 
 def _data(n=24, seed=0):
@@ -75,6 +77,12 @@ def _fit_cases(name):
     ]
     if not allows_nan:
         cases.append(("nan in X", lambda: _make(name).fit(nan_X, y), ["NaN", "X"]))
+    # 2**20: inside every declared range, where MaskPerceptron's Newton systems turn singular
+    cases.append(("X scaled to 2**20", lambda: _check_finite_model(_make(name).fit(X * 2.0**20, y), X * 2.0**20),
+                  [name, "X", "range"]))
+    if name in MEMORY_REFUSED:  # a fit whose arrays exceed max_memory_gb is refused before it allocates
+        cases.append(("beyond max_memory_gb", lambda: _make(name, max_memory_gb=1e-9).fit(X, y, sample_weight=2 * np.ones(len(y))),
+                      ["max_memory_gb"]))
     for parameter, value in _bad_parameter_values(name):
         cases.append((f"{parameter}={value!r}", lambda p=parameter, v=value: _make(name, **{p: v}).fit(X, y), [parameter]))
     return cases

@@ -1,0 +1,56 @@
+"""Progress when asked: a long fit reports ``label: done/total (elapsed)`` lines only when
+``COMPANION_PROGRESS`` is set (the package's one switch, companion.evaluation), never otherwise,
+and the lines change nothing the fit learns."""
+
+import numpy as np
+import pytest
+
+import companion.evaluation as evaluation
+from companion import BallSetCoveringMachine, DecisionListMachine, KernelPerceptron, MaximalMarginPerceptron
+from companion.paths import PROGRESS_ENV
+
+
+def _problem(m=150, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(m, 3)), 1)
+    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=m) > 0).astype(int)
+    return X, y
+
+
+CASES = [
+    (lambda: DecisionListMachine(s=4), "DecisionListMachine balls"),
+    (lambda: BallSetCoveringMachine(s=4), "BallSetCoveringMachine balls"),
+    (lambda: KernelPerceptron(kernel="rbf", lam=0.5, fallback=None), "KernelPerceptron updates"),
+    (lambda: MaximalMarginPerceptron(kernel="rbf", lam=1.0, fallback=None), "MaximalMarginPerceptron iterations"),
+]
+
+
+@pytest.mark.parametrize("make,label", CASES, ids=[label.split()[0] for _, label in CASES])
+def test_progress_lines_only_when_asked_and_the_same_model(make, label, monkeypatch, capsys):
+    X, y = _problem()
+    monkeypatch.delenv(PROGRESS_ENV, raising=False)
+    quiet = make().fit(X, y)
+    assert capsys.readouterr().err == ""  # not asked: not a line
+    monkeypatch.setenv(PROGRESS_ENV, "stderr")
+    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)  # every look at the clock writes
+    loud = make().fit(X, y)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines and all(line.startswith(label + ": ") and line.endswith(" s)") for line in lines), lines
+    np.testing.assert_array_equal(loud.predict(X), quiet.predict(X))
+    np.testing.assert_array_equal(loud.decision_function(X), quiet.decision_function(X))
+
+
+def test_progress_lines_go_to_the_named_file(monkeypatch, tmp_path, capsys):
+    target = tmp_path / "progress.log"
+    monkeypatch.setenv(PROGRESS_ENV, str(target))
+    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)
+    DecisionListMachine(s=3).fit(*_problem())
+    assert capsys.readouterr().err == ""
+    assert target.read_text().startswith("DecisionListMachine balls: 1/3 (")
+
+
+def test_progress_lines_at_most_every_interval_by_default(monkeypatch, capsys):
+    """With the default interval (5 s) a fit of a fraction of a second writes nothing."""
+    monkeypatch.setenv(PROGRESS_ENV, "stderr")
+    DecisionListMachine(s=3).fit(*_problem())
+    assert capsys.readouterr().err == ""

@@ -1,0 +1,159 @@
+"""Memory before the work: each learner whose arrays grow faster than its input estimates them
+before allocating, and the estimate is not a lie.
+
+tracemalloc measures the peak of the Python-allocated memory (numpy's arrays included) during one
+fit; it must stay within the learner's documented estimate of its big arrays
+(``companion._ball_search.estimated_fit_bytes``, ``companion.perceptrons.estimated_kernel_bytes``,
+MaskPerceptron's candidate matrix). A fit that would need more than ``max_memory_gb`` is refused
+before any large allocation, with a message naming the learner, the GiB and the parameter.
+"""
+
+import tracemalloc
+import warnings
+
+import numpy as np
+import pytest
+
+from companion import (
+    BallSetCoveringMachine,
+    DecisionListMachine,
+    KernelPerceptron,
+    MaskPerceptron,
+    MaximalMarginPerceptron,
+)
+from companion._ball_search import estimated_fit_bytes
+from companion.kernels import literal_monomials
+from companion.perceptrons import _GivenKernel, estimated_candidate_bytes, estimated_kernel_bytes
+
+
+def _peak_bytes(call):
+    """Peak bytes tracemalloc sees above the start of ``call()`` (and its result or exception)."""
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        tracemalloc.reset_peak()
+        try:
+            result = call()
+        except Exception as exc:  # noqa: BLE001 - returned to the caller, which asserts on it
+            result = exc
+        return tracemalloc.get_traced_memory()[1] - start, result
+    finally:
+        tracemalloc.stop()
+
+
+def _problem(m, seed=0):
+    rng = np.random.default_rng(seed)
+    X = np.round(rng.normal(size=(m, 4)), 1)  # ties among distances, as real data have
+    y = (X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=m) > 0).astype(int)
+    return X, y
+
+
+@pytest.mark.parametrize("m", [400, 1200])
+@pytest.mark.parametrize(
+    "make,weighted",
+    [
+        (lambda: DecisionListMachine(max_memory_gb=None), False),
+        (lambda: BallSetCoveringMachine(max_memory_gb=None), False),
+        (lambda: BallSetCoveringMachine(max_memory_gb=None, model_type="disjunction", metric="l1"), False),
+        (lambda: DecisionListMachine(max_memory_gb=None), True),
+    ],
+    ids=["dlm", "scm", "scm-disjunction-l1", "dlm-weighted"],
+)
+def test_ball_machines_full_layout_peak_is_within_the_estimate(make, weighted, m):
+    X, y = _problem(m)
+    weight = np.arange(m) % 3 + 1 if weighted else None
+    peak, fitted = _peak_bytes(lambda: make().fit(X, y, sample_weight=weight))
+    assert not isinstance(fitted, Exception), fitted
+    estimate = estimated_fit_bytes(m, None, weighted=weighted)
+    assert estimate == 128 * m * m
+    assert peak <= estimate, (peak, estimate)
+    assert peak >= 0.3 * estimate  # the estimate is of the arrays this fit does allocate
+
+
+@pytest.mark.parametrize("make", [DecisionListMachine, BallSetCoveringMachine], ids=["dlm", "scm"])
+def test_ball_machines_blocked_layout_peak_is_within_the_estimate(make):
+    limit = 1e-4  # far below the full layout: one centre per block, 16 buckets
+    for m in (600, 2500):
+        X, y = _problem(m, seed=1)
+        peak, fitted = _peak_bytes(lambda: make(max_memory_gb=limit).fit(X, y))
+        assert not isinstance(fitted, Exception), fitted
+        estimate = estimated_fit_bytes(m, limit)
+        assert estimate < estimated_fit_bytes(m, limit, layout="full") / 50  # O(m), not O(m^2)
+        assert peak <= estimate, (m, peak, estimate)
+
+
+def test_a_weighted_ball_fit_beyond_the_limit_is_refused_before_it_allocates():
+    m = 3000  # 128 * m^2: about 1.07 GiB
+    X, y = _problem(m, seed=2)
+    machine = DecisionListMachine(max_memory_gb=0.5)
+    peak, refused = _peak_bytes(lambda: machine.fit(X, y, sample_weight=np.full(m, 2.0)))
+    assert isinstance(refused, ValueError), refused
+    assert str(refused).startswith("DecisionListMachine would need about 1.1 GiB for the 3000 x 3000 sorted distances")
+    assert "more than max_memory_gb=0.5. Raise max_memory_gb" in str(refused)
+    assert peak < 8 * m * m / 4  # not even a quarter of one m x m float64 matrix was allocated
+    # the unweighted fit streams the distances and runs within the same limit
+    assert estimated_fit_bytes(m, 0.5) < 0.5 * 2**30
+
+
+@pytest.mark.parametrize(
+    "make,boolean",
+    [
+        (lambda: KernelPerceptron(kernel="rbf", fallback=None), False),
+        (lambda: KernelPerceptron(kernel="poly", degree=2, fallback=None), False),
+        (lambda: KernelPerceptron(kernel="boolean", degree=3, fallback=None), True),
+        (lambda: MaximalMarginPerceptron(kernel="rbf", fallback=None), False),
+        (lambda: MaximalMarginPerceptron(kernel="boolean", degree=2, lam=1.0, fallback=None), True),
+    ],
+    ids=["kp-rbf", "kp-poly", "kp-boolean", "mmp-rbf", "mmp-boolean"],
+)
+def test_kernel_perceptrons_whole_kernel_peak_is_within_the_estimate(make, boolean):
+    m = 1000
+    X, y = _problem(m, seed=3)
+    if boolean:
+        X = (np.random.default_rng(3).random((m, 6)) < 0.5).astype(float)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        peak, fitted = _peak_bytes(lambda: make().fit(X, y))
+    assert not isinstance(fitted, Exception), fitted
+    gram = fitted._train_gram(X)
+    assert isinstance(gram, _GivenKernel)  # the whole kernel was held
+    estimate = estimated_kernel_bytes(m, gram.K.itemsize if hasattr(gram, "K") else 8)
+    assert peak <= estimate, (peak, estimate)
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, MaximalMarginPerceptron])
+def test_kernel_perceptrons_beyond_the_limit_read_rows_within_it(cls, monkeypatch):
+    """Past the limit the whole kernel is not held: rows are read, a block of rows at a time, and
+    the peak stays within the cached rows, a few blocks and O(m) vectors. The fixed-size buffers
+    counted in the 1 GiB base (a 32 MiB block of rows, the 32 MiB of G's rows a small fit keeps)
+    are shrunk here (64 rows, none) so that an m x m array anywhere would show."""
+    import companion.kernels as kernels_module
+    import companion.perceptrons as perceptrons_module
+
+    m = 800
+    monkeypatch.setattr(perceptrons_module, "_BLOCK_BYTES", 8 * m * 64)
+    monkeypatch.setattr(kernels_module, "_BLOCK_BYTES", 8 * m * 64)
+    monkeypatch.setattr(perceptrons_module, "_G_ROWS_CACHE_BYTES", 0)
+    X, y = _problem(m, seed=4)
+    limit = 1.0 + 2e-4  # 1 GiB (the process's base) plus 215 kB of cached rows
+    peak, fitted = _peak_bytes(lambda: cls(kernel="rbf", fallback=None, max_memory_gb=limit).fit(X, y))
+    assert not isinstance(fitted, Exception), fitted
+    assert not isinstance(fitted._train_gram(X), _GivenKernel)
+    cached, block = 2e-4 * 2**30, 8 * m * 64
+    assert peak < cached + 8 * block + 1000 * m < 8 * m * m, (peak, cached + 8 * block + 1000 * m)
+
+
+def test_mask_perceptron_peak_is_within_its_estimate_and_refuses_before_allocating():
+    m, n_vars, degree = 3000, 8, 2
+    rng = np.random.default_rng(5)
+    X = (rng.random((m, n_vars)) < 0.5).astype(float)
+    y = (X[:, 0] != X[:, 1]).astype(int)
+    estimate = estimated_candidate_bytes(m, len(literal_monomials(n_vars, degree)), degree)  # what fit checks
+    peak, fitted = _peak_bytes(lambda: MaskPerceptron(degree=degree, n_terms=3, fallback=None).fit(X, y))
+    assert not isinstance(fitted, Exception), fitted
+    assert peak <= estimate, (peak, estimate)
+    limit = 0.5 * estimate / 2**30
+    peak, refused = _peak_bytes(lambda: MaskPerceptron(degree=degree, max_memory_gb=limit).fit(X, y))
+    assert isinstance(refused, ValueError) and str(refused).startswith("MaskPerceptron would need about"), refused
+    assert "Raise max_memory_gb" in str(refused)
+    assert peak < estimate / 4
