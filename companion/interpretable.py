@@ -780,7 +780,8 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     The check behind the learners' fallback to the default class (``Prism(pruning=...)``,
     ``PrunedDecisionTree(fallback="inner_cv")``): a clone is fitted on each of
     :data:`FALLBACK_FOLDS` stratified training folds (of the rows sorted by a hash of their
-    content and label, so that the folds do not depend on the rows' order; fewer folds when the
+    content and label, numeric columns by their ranks, so that the folds depend neither on the
+    rows' order nor on the data's scale; fewer folds when the
     rarest class has fewer rows) and scored on the held-out rows against the most frequent class of the same
     training fold (weighted by ``sample_weight``). The clones skip their own fallback check.
 
@@ -822,9 +823,14 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
         return True
     weight = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     # Folds of a canonical row order (by content and label, not by position), so that the
-    # decision does not depend on the order of the caller's rows.
+    # decision does not depend on the order of the caller's rows. Numeric columns enter by their
+    # dense ranks, not their values, so that the folds (and the decision) are also the same on
+    # the data multiplied by any positive number, as the learners' models are.
     frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    row_keys = pd.util.hash_pandas_object(frame.reset_index(drop=True), index=False).to_numpy()
+    frame = frame.reset_index(drop=True)
+    frame = frame.apply(lambda column: column.rank(method="dense") if pd.api.types.is_numeric_dtype(column)
+                        and not pd.api.types.is_bool_dtype(column) else column)
+    row_keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
     label_keys = pd.util.hash_pandas_object(pd.Series(y.astype(str)), index=False).to_numpy()
     canonical = np.lexsort((label_keys, row_keys))
     folds = StratifiedKFold(n_splits=n_splits)

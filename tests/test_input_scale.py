@@ -92,17 +92,7 @@ def test_the_scale_dependent_learners_are_the_two_that_say_why():
         assert len(LEARNERS[name]._scale_dependence) > 80
 
 
-#: Known: the inner-fold fallback check (companion.interpretable.beats_default_class) orders the
-#: rows by a hash of their content before cutting folds, so a scaled copy of the data gets other
-#: folds and can flip the fallback decision (Prism on _data(2): "always 0" at 2**0, a rule at
-#: 2**12, 2**20, 2**28; with the check skipped it learns the same rule at every scale). Strict:
-#: the fix (a scale-invariant row order) makes this test pass and the marker must then go.
-_FALLBACK_FOLDS_BY_HASH = pytest.mark.xfail(
-    strict=True, reason="beats_default_class folds rows by a hash of their scaled content")
-
-
-@pytest.mark.parametrize(
-    "name", [pytest.param(n, marks=_FALLBACK_FOLDS_BY_HASH) if n == "Prism" else n for n in sorted(LEARNERS)])
+@pytest.mark.parametrize("name", sorted(LEARNERS))
 def test_moderate_powers_of_two_same_model_or_a_named_refusal(name):
     """2**k for k in (-40, -10, 10, 20, 40): a scale-invariant learner predicts the same, any learner
     refuses by name, range and remedy, never with a raw error (MaskPerceptron's Newton systems
