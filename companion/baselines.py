@@ -36,7 +36,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.model_selection import StratifiedKFold
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils import check_random_state, check_scalar
+from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_sample_weight

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
 import numpy as np
 import pandas as pd

@@ -21,7 +21,6 @@ from collections import Counter
 from functools import lru_cache
 
 import numpy as np
-import pandas as pd
 import pytest
 
 from companion import datasets, reproduce

@@ -19,7 +19,6 @@ Both are vectorised; ``tests/_naive.py`` holds a loop-by-loop BAHSIC the tests c
 from __future__ import annotations
 
 import numpy as np
-from sklearn.neighbors import NearestCentroid
 
 __all__ = ["hsic_label_matrix", "bahsic_order", "NSC_THRESHOLDS", "nsc_genes", "nsc_choose_threshold"]
 

@@ -40,6 +40,7 @@ from sklearn.utils._param_validation import validate_params
 from companion._ball_search import greedy_ball_list
 from companion.decision_list import BALL_TYPES, BallSetCoveringMachine, DecisionListMachine, SortedDistances
 from companion.evaluation import parallel_map, stratified_folds, trusted_inputs
+from companion.prose import Markdown
 from companion.numerics import StrictInterval
 from companion.experiments.paper01 import (
     COMPARABLE,

@@ -44,7 +44,7 @@ from companion.experiments.protocol import check_tidy
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR, OrderedRipper, tree_leaf_paths
 from companion.prism import Prism
-from companion.prose import render
+from companion.prose import Markdown, render
 
 __all__ = [
     "contact_lens_table",
