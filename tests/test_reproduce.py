@@ -294,10 +294,9 @@ def test_help_is_plain_text(capsys):
 _PROGRESS_CELL = (
     "import os, sys, time\n"
     "from companion import evaluation\n"
-    "evaluation._PROGRESS_INTERVAL = 0.0\n"
     "def _fold(i):\n"
     "    return i\n"
-    "print(evaluation.parallel_map(_fold, range(3)))\n"
+    "print(evaluation.parallel_map(_fold, range(3), progress_interval=0.0))\n"
     "# what the kernel process writes to its own stderr, outside the notebook\n"
     "os.write(getattr(sys.stderr, '_original_stdstream_copy', 2), b'kernel says hello\\n')"
 )
