@@ -421,7 +421,7 @@ SCHEMAS: dict[str, Record] = {
         "cell_counts": CountTable(),
         "n_rules": Count(),
         "n_literals": Count(),
-    }),
+    }, optional={"column_shifts": ListOf(Int(-1004, 1095, "a power-of-two exponent"), length=lambda c: c.n_features)}),
     "DecisionListMachine": _BALLS,
     "BallSetCoveringMachine": _BALLS,
     "KernelPerceptron": _KERNEL,
@@ -434,7 +434,7 @@ SCHEMAS: dict[str, Record] = {
         })),
         "norm_sq": Real(0.0),
         "risk": Real(0.0),
-    }),
+    }, optional={"column_exponents": ListOf(Int(-1074, 1025, "a power-of-two exponent"), length=lambda c: c.n_features)}),
     "DecisionCommittee": Record({
         "variables": ListOf(Tuple(Feature(), Str(["eq", "le", "gt"]), Real())),
         "binary_other": ListOf(Tuple(Feature(), Real())),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_scale", "check_learner_scale", "largest_magnitude"]
+__all__ = ["check_scale", "check_learner_scale", "column_exponents", "largest_magnitude"]
 
 
 def largest_magnitude(X) -> float | None:
@@ -82,3 +82,35 @@ def check_learner_scale(estimator, X) -> None:
     scale_range = getattr(estimator, "_scale_range", None)
     if scale_range:
         check_scale(estimator, X, **scale_range)
+
+
+def column_exponents(X) -> np.ndarray:
+    """Per column, the power of two ``e`` with ``max |x| / 2**e`` in ``(0.5, 1]`` (0 for a column
+    without a non-zero finite value).
+
+    Dividing a column by ``2**e`` (``np.ldexp(x, -e)``) is exact in floating point (away from the
+    subnormal range), and multiplying the input by ``2**k`` adds ``k`` to ``e``: the divided
+    columns are the same bits at every power-of-two scale, so a learner fitted on them gives the
+    same model at every scale. A column whose largest magnitude lies in ``(0.5, 1]`` (0/1 columns
+    among them) gets ``e = 0`` and is left as it is.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numbers; NaN and infinite cells are ignored.
+
+    Returns
+    -------
+    ndarray of int of shape (n_features,)
+
+    Examples
+    --------
+    >>> column_exponents(np.array([[1.0, 3.0, 0.0, -0.5], [0.0, 2.0, 0.0, 0.25]])).tolist()
+    [0, 2, 0, -1]
+    """
+    values = np.abs(np.asarray(X, dtype=float))
+    values = np.where(np.isfinite(values), values, 0.0)
+    largest = values.max(axis=0) if values.shape[0] else np.zeros(values.shape[1])
+    mantissa, exponent = np.frexp(largest)  # largest = mantissa * 2**exponent, mantissa in [0.5, 1)
+    exponent = np.where(mantissa == 0.5, exponent - 1, exponent)  # a power of two maps to 1, not 0.5
+    return np.where(largest > 0, exponent, 0).astype(int)

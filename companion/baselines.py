@@ -43,7 +43,7 @@ from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
 from companion._weights import check_sample_weight
-from companion._scale import check_learner_scale
+from companion._scale import check_learner_scale, column_exponents
 from companion.interpretable import InterpretableMixin, beats_default_class, format_number, laplace_proba, resolve_feature_names
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -713,17 +713,40 @@ _NUMBER = r"-?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?"
 _BIN_NAME = re.compile(rf"^(?:<(?P<below>{_NUMBER})|>(?P<above>{_NUMBER})|(?P<low>{_NUMBER}) - (?P<high>{_NUMBER}))$")
 
 
-def _bin_name(value, decimals):
-    """A RIPPER condition's value; a bin name's numbers to ``decimals`` places (None: as named)."""
-    match = _BIN_NAME.match(value) if decimals is not None and isinstance(value, str) else None
+def _bin_name(value, decimals, shift=0):
+    """A RIPPER condition's value in the column's own units; a bin name's numbers to ``decimals``
+    places (None: as named, or to 6 significant digits when the column was shifted).
+
+    ``shift``: the column reached ``wittgenstein`` multiplied by ``2**shift``
+    (``OrderedRipper.column_shifts_``), so its numbers are divided back (exactly).
+    """
+    if shift and isinstance(value, (int, float, np.number)) and not isinstance(value, bool):
+        return _unshifted(float(value), shift, decimals)
+    match = _BIN_NAME.match(value) if (decimals is not None or shift) and isinstance(value, str) else None
     if match is None:
         return value
-    number = {key: format_number(float(text), decimals) for key, text in match.groupdict().items() if text}
+    number = {
+        key: _unshifted(float(text), shift, decimals) if shift else format_number(float(text), decimals)
+        for key, text in match.groupdict().items() if text
+    }
     if "below" in number:
         return f"<{number['below']}"
     if "above" in number:
         return f">{number['above']}"
     return f"{number['low']} - {number['high']}"
+
+
+def _unshifted(number: float, shift: int, decimals) -> str:
+    """``number / 2**shift`` printed to ``decimals`` places (None: 6 significant digits)."""
+    value = float(np.ldexp(number, -int(shift)))
+    if decimals is not None:
+        return format_number(value, decimals)
+    return np.format_float_positional(value, precision=6, unique=True, fractional=False, trim="-")
+
+
+#: The magnitude OrderedRipper brings a binned column to before ``wittgenstein`` rounds its bin
+#: edges to 2 decimals: ``max |x|`` in ``(2**19, 2**20]``, where that rounding is below 1e-8 of it.
+_RIPPER_BIN_EXPONENT = 20
 
 
 class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
@@ -738,7 +761,11 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Input: a DataFrame is handed to ``wittgenstein`` as it is (categorical and string columns are
     nominal; numeric columns are binned by ``wittgenstein`` itself); a plain array becomes a
-    DataFrame with columns ``0, 1, ...``. Missing cells (NaN) reach ``wittgenstein`` as they are;
+    DataFrame with columns ``0, 1, ...``. ``wittgenstein`` rounds its bin edges to 2 decimals,
+    which would make the rules depend on the input's scale: each column it bins (numeric, more
+    than 10 distinct values) reaches it multiplied by the power of two (``column_shifts_``, exact)
+    that brings its largest magnitude into ``(2**19, 2**20]``, where that rounding is below 1e-8
+    of it; :meth:`to_text` divides the edges back. Missing cells (NaN) reach ``wittgenstein`` as they are;
     on a nominal column a condition ``a = v`` never holds for them.
 
     **Weights.** None: ``fit`` refuses ``sample_weight`` with a ``TypeError`` naming
@@ -749,7 +776,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     conditions, and what ``wittgenstein`` needs to predict with them without refitting: its
     numeric ``bins`` (the range names it bins numbers into), ``binner`` settings,
     ``selected_features``, ``trainset_features``, ``class_feat``), ``class_order``,
-    ``default_class``, ``cell_counts``, ``n_rules``, ``n_literals``. ``rules_frame`` has one row
+    ``default_class``, ``cell_counts``, ``n_rules``, ``n_literals``, ``column_shifts`` (the bins
+    and conditions are in ``wittgenstein``'s units, the column times ``2**column_shifts[j]``). ``rules_frame`` has one row
     per rule; a rule decides the rows it is the first listed rule to cover.
 
     Parameters
@@ -775,6 +803,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     classes_ : ndarray
     class_order_ : list
         The classes in the order their rule sets are learnt and tried; the last is the default.
+    column_shifts_ : list of int
+        Per column, the power of two it is multiplied by before ``wittgenstein`` bins it (0:
+        not binned, or handed over as it is).
     default_class_ : object
         The most frequent class.
     rulesets_ : list of (label, wittgenstein.RIPPER)
@@ -801,15 +832,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "seed the split is of row positions, so reordering the rows changes the split and the rules"
     )
 
-    #: Why its model changes with the input's scale (tests/test_input_scale.py reads it)
-    _scale_dependence = (
-        "wittgenstein rounds each numeric column's quantile bin edges to 2 decimals (names_precision) "
-        "before binning, and falls back to equal-width bins when rounded edges collide: which values fall "
-        "on either side of an edge depends on the scale (measured: 0 to 22 of 60 test predictions "
-        "differ at 2**-10 to 2**20)"
-    )
-    #: max |X| whose bins wittgenstein names distinctly (companion._scale)
-    _scale_range = {"low": 2.0**-10, "high": 2.0**40, "why": "wittgenstein names numeric bins by their rounded edges, which collide far from 1"}
+    #: max |X| it rescales exactly (companion._scale)
+    _scale_range = {"low": 2.0**-1000, "high": None, "why": "it multiplies each binned column by a power of two, which is exact only for normal numbers (above 2**-1022), not for subnormal ones"}
     _parameter_constraints = {
         "random_state": ["random_state"], "calibrate_rulesets": ["boolean"], "fallback": [StrOptions({"inner_cv"}), None],
     }
@@ -834,11 +858,39 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return nominal_input_tags(super().__sklearn_tags__())
 
     @staticmethod
-    def _frame(X, raw):
-        """What wittgenstein reads: the DataFrame as given, else the validated array as one."""
+    def _raw_frame(X, raw):
+        """The DataFrame as given, else the validated array as one."""
         if isinstance(raw, pd.DataFrame):
             return raw.reset_index(drop=True)
         return pd.DataFrame(X)
+
+    @staticmethod
+    def _binned_column_shifts(frame) -> list[int]:
+        """Per column, the power of two that brings a column ``wittgenstein`` bins (numeric, more
+        distinct values than its 10 bins) to ``max |x|`` in ``(2**19, 2**20]``; 0 for the others."""
+        shifts = []
+        for column in frame.columns:
+            values = frame[column]
+            if not (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+                    and len(values.unique()) > 10):
+                shifts.append(0)
+                continue
+            numbers = values.to_numpy(dtype=float, na_value=np.nan)
+            finite = numbers[np.isfinite(numbers)]
+            shifts.append(int(_RIPPER_BIN_EXPONENT - column_exponents(finite[:, None])[0]) if np.any(finite) else 0)
+        return shifts
+
+    def _frame(self, X, raw):
+        """What wittgenstein reads: the DataFrame as given (else the validated array as one), each
+        binned column multiplied by ``2**column_shifts_`` (exact)."""
+        frame = self._raw_frame(X, raw)
+        shifts = getattr(self, "column_shifts_", None) or [0] * frame.shape[1]
+        if any(shifts):
+            frame = frame.copy()
+            for column, shift in zip(frame.columns, shifts):
+                if shift:
+                    frame[column] = np.ldexp(frame[column].to_numpy(dtype=float, na_value=np.nan), shift)
+        return frame
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
@@ -876,6 +928,10 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         raw = X
         X, y = validate_data(self, X, y, dtype=None, ensure_all_finite="allow-nan")
         check_classification_targets(y)
+        # wittgenstein rounds its bin edges to 2 decimals, which depends on the scale: each binned
+        # column reaches it at one magnitude (a power of two, exact), so the rules are the same
+        # at any power-of-two scale of the input; to_text divides the edges back.
+        self.column_shifts_ = self._binned_column_shifts(self._raw_frame(X, raw))
         frame = self._frame(X, raw)
         self.classes_, y_index, counts = np.unique(y, return_inverse=True, return_counts=True)
         order = np.lexsort((np.arange(len(counts)), counts))  # by count, ties by classes_ order
@@ -971,11 +1027,13 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         None: as ``wittgenstein`` names them.
         """
         position = {column: j for j, column in enumerate(self.columns_)}
+        shifts = self._shifts()
         lines = []
         for label, model in self.rulesets_:
             for rule in model.ruleset_.rules:
                 text = " AND ".join(
-                    f"{feature_names[position[c.feature]]} = {_bin_name(c.val, decimals)}" for c in rule.conds
+                    f"{feature_names[position[c.feature]]} = {_bin_name(c.val, decimals, shifts[position[c.feature]])}"
+                    for c in rule.conds
                 )
                 lines.append(f"if {text or 'always'}: predict {label!s}")
         lines.append(f"otherwise: predict {self.default_class_!s}")
@@ -984,9 +1042,12 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _rule_records(self, feature_names):
         """One record per rule, in the order :meth:`to_text` lists them (the default excluded)."""
         position = {column: j for j, column in enumerate(self.columns_)}
+        shifts = self._shifts()
         return [
             {
-                "condition": " AND ".join(f"{feature_names[position[c.feature]]} = {c.val}" for c in rule.conds),
+                "condition": " AND ".join(
+                    f"{feature_names[position[c.feature]]} = {_bin_name(c.val, None, shifts[position[c.feature]])}"
+                    for c in rule.conds),
                 "prediction": label,
             }
             for label, model in self.rulesets_
@@ -1010,6 +1071,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         first = np.cumsum(covered, axis=1) == 1
         return covered & first
 
+    def _shifts(self) -> list[int]:
+        return list(getattr(self, "column_shifts_", None) or [0] * len(self.columns_))
+
     def _model_to_dict(self):
         rulesets = []
         for label, model in self.rulesets_:
@@ -1025,6 +1089,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             })
         return {
             "columns": list(self.columns_),
+            "column_shifts": self._shifts(),
             "rulesets": rulesets,
             "class_order": list(self.class_order_),
             "default_class": self.default_class_,
@@ -1042,6 +1107,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             return self.classes_[np.flatnonzero(self.classes_ == np.asarray(value, dtype=self.classes_.dtype))[0]]
 
         self.columns_ = list(model["columns"])
+        self.column_shifts_ = [int(k) for k in model.get("column_shifts") or [0] * len(self.columns_)]
         self.rulesets_ = []
         for entry in model["rulesets"]:
             ripper = wittgenstein.RIPPER(random_state=None, verbosity=0)

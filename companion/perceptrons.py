@@ -66,7 +66,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
-from companion._scale import check_learner_scale
+from companion._scale import check_learner_scale, column_exponents
 from companion.evaluation import progress_lines
 from companion.interpretable import (
     beats_default_class,
@@ -1117,6 +1117,11 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
     degree 2, 2187 for degree 7). Inputs need not be Boolean: a monomial is a product of columns.
 
+    Scale: each column is first divided by the power of two ``2**e`` that brings its largest
+    training magnitude into ``(0.5, 1]`` (``column_exponents_``; exact in floating point), so the
+    penalty weighs every column alike and the model is the same at any power-of-two scale of the
+    input. A 0/1 column (the paper's setting) has ``e = 0`` and is left as it is.
+
     Scores: :meth:`decision_function` is the polynomial ``f(x)`` (positive: ``classes_[1]``; ties
     go to ``classes_[0]``); no ``predict_proba`` (calibrate with ``CalibratedClassifierCV`` for
     ``neg_log_loss``). ``to_text()`` writes the polynomial in the input's column names.
@@ -1164,6 +1169,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``training_error_`` counts ``y f(x) ≤ 0`` (ties are errors, as the paper's ``err(f)``).
     n_ties_ : int
         Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
+    column_exponents_ : ndarray of int of shape (n_features_in_,)
+        The powers of two the input columns are divided by (0: left as they are).
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
 
@@ -1174,8 +1181,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     **Exported model.** ``to_dict()["model"]`` holds ``terms``, each with ``monomial`` (column
     positions on the complemented inputs), ``literals`` (``{"column": name, "negated": bool}``,
-    ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``; and the
-    fit's ``norm_sq`` and ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
+    ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``, where
+    ``x`` is the column divided by ``2**column_exponents[j]``; and the fit's ``norm_sq`` and
+    ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
     rows where its monomial is non-zero, and its ``prediction`` is the class its sign favours.
     """
 
@@ -1186,14 +1194,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "first 200 random 40-row Boolean problems of tests/test_learner_properties.py)"
     )
 
-    #: Why its model changes with the input's scale (tests/test_input_scale.py reads it)
-    _scale_dependence = (
-        "the paper's penalised polynomial: the penalty Σ w_I²/c_|I| weighs a monomial's coefficient against "
-        "its column, which scales as the input to the power |I|, and a complemented literal 1 - x is not a "
-        "multiple of x; a large scale can also make its Newton systems singular, refused with the scale named"
-    )
-    #: max |X| its monomials and Newton steps handle (companion._scale)
-    _scale_range = {"low": 2.0**-64, "high": 2.0**64, "why": "its monomials multiply up to `degree` columns and its Newton steps square them, so the linear systems turn singular"}
+    #: max |X| it rescales exactly (companion._scale)
+    _scale_range = {"low": 2.0**-1000, "high": None, "why": "it divides each column by a power of two, which is exact only for normal numbers (above 2**-1022), not for subnormal ones"}
     _parameter_constraints: dict = {
         "degree": [Interval(Integral, 0, None, closed="left")],
         "n_terms": [Interval(Integral, 0, None, closed="left")],
@@ -1260,6 +1262,11 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if sw is not None:
             keep = sw > 0  # a row of weight 0 is a dropped row, bit for bit
             X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
+        raw = X  # the inner-fold fallback refits on the input as given
+        # Each column divided by a power of two (exact): the same bits, so the same model, at any
+        # scale; a column whose largest |value| is in (0.5, 1] (a 0/1 column) is left as it is.
+        self.column_exponents_ = column_exponents(X)
+        X = self._rescaled(X)
         n_vars = X.shape[1]
         candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
         check_memory(  # the candidates' columns, before they are allocated (companion._resources)
@@ -1305,8 +1312,14 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
         wrong = y_signed * train_values <= 0  # ties are errors
         self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
-        self._fall_back_if_it_loses(X, self.classes_[(y_signed > 0).astype(int)], sw)
+        self._fall_back_if_it_loses(raw, self.classes_[(y_signed > 0).astype(int)], sw)
         return self
+
+    def _rescaled(self, X):
+        """``X`` with column ``j`` divided by ``2**column_exponents_[j]`` (exact); as it is for a
+        model built by hand or pickled without ``column_exponents_``."""
+        exponents = getattr(self, "column_exponents_", None)
+        return X if exponents is None else np.ldexp(X, -np.asarray(exponents).astype(np.intc))
 
     def decision_function(self, X):
         """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``.
@@ -1322,7 +1335,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``f(x)``.
         """
         check_is_fitted(self)
-        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
+        X = self._rescaled(validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64))
         return _fallback_scores(self, ordered_matvec(monomial_features(self._expand(X), self.monomials_), self.coef_))
 
     def predict(self, X):
@@ -1344,7 +1357,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self.classes_[positive.astype(int)]
 
     def _render_text(self, feature_names, *, decimals=3) -> str:
-        """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``.
+        """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``,
+        ``(age/64)`` the column divided by its power of two (``column_exponents_``).
 
         Called by ``to_text(feature_names=None)`` (:class:`companion.interpretable.InterpretableMixin`):
         columns are named by ``feature_names_in_`` or ``x0, x1, ...``; a product of columns is
@@ -1366,7 +1380,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return "\n".join(lines)
 
     def _term_names(self, feature_names):
-        return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, feature_names)
+        exponents = getattr(self, "column_exponents_", None)
+        names = feature_names if exponents is None else [_rescaled_name(n, e) for n, e in zip(feature_names, exponents)]
+        return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, names)
 
     # -- exported model and rules -----------------------------------------------------------------
     def _model_to_dict(self) -> dict:
@@ -1380,7 +1396,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 for j in monomial
             ]
             terms.append({"monomial": list(monomial), "literals": literals, "coef": float(w)})
-        return {"terms": terms, "norm_sq": self.norm_sq_, "risk": self.risk_}
+        exponents = getattr(self, "column_exponents_", None)
+        return {"terms": terms, "column_exponents": [int(e) for e in (exponents if exponents is not None else [0] * n)],
+                "norm_sq": self.norm_sq_, "risk": self.risk_}
 
     def _model_from_dict(self, model):
         self.monomials_ = [tuple(int(j) for j in term["monomial"]) for term in model["terms"]]
@@ -1388,6 +1406,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_terms_ = sum(1 for m in self.monomials_ if m)
         self.complexity_ = int(sum(len(m) for m in self.monomials_))
         self.norm_sq_, self.risk_ = float(model["norm_sq"]), float(model["risk"])
+        self.column_exponents_ = np.array(model.get("column_exponents") or [0] * self.n_features_in_, dtype=int)
 
     def _rule_records(self, feature_names):
         """One record per term: its monomial as ``to_text`` names it, the class its sign favours."""
@@ -1399,8 +1418,16 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _rule_decisions(self, X):
         """A term *decides* the rows where it is non-zero (its monomial holds on 0/1 inputs)."""
         check_is_fitted(self)
-        X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
+        X = self._rescaled(validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64))
         return monomial_features(self._expand(X), self.monomials_) != 0
+
+
+def _rescaled_name(name: str, exponent: int) -> str:
+    """A column's name as the polynomial reads it: ``(age/64)`` for ``age`` divided by ``2**6``."""
+    if exponent == 0:
+        return name
+    factor = f"{2 ** abs(int(exponent))}" if abs(exponent) <= 30 else f"2^{abs(int(exponent))}"
+    return f"({name}/{factor})" if exponent > 0 else f"({name}*{factor})"
 
 
 def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:

@@ -3,10 +3,10 @@
 A learner either gives the same predictions at every scale (the data's order is unchanged by a
 power of two), or refuses the data with a ValueError naming itself, the largest value, the range
 its arithmetic handles and the remedy. No NaN or infinity reaches a score, and no raw error
-(IndexError, LinAlgError...) reaches the user. A learner whose model depends on the scale by
-construction says why in ``_scale_dependence`` (MaskPerceptron: a penalised polynomial;
-OrderedRipper: wittgenstein's rounded bin edges): for it only the refusal outside its range and
-finite scores are required.
+(IndexError, LinAlgError...) reaches the user. The two learners whose arithmetic is not
+order-based (MaskPerceptron's penalised polynomial, OrderedRipper's bin edges rounded by
+wittgenstein) divide each column by a power of two first (companion._scale.column_exponents), so
+they too must give the same predictions at every scale they accept.
 """
 
 import warnings
@@ -17,8 +17,6 @@ import pytest
 from companion.discovery import all_estimators
 
 LEARNERS = dict(all_estimators("classifier"))
-#: Models that depend on the scale by construction, each saying why (see the module docstring).
-SCALE_DEPENDENT = {name for name, cls in LEARNERS.items() if getattr(cls, "_scale_dependence", None)}
 EXPONENTS = [-1070, -996, -600, -300, -100, -12, 12, 100, 300, 600, 1000]
 
 
@@ -59,8 +57,7 @@ def test_same_model_at_every_power_of_two_or_a_clear_refusal(name):
                 assert np.all(np.isfinite(model.decision_function(X_test * scale))), exponent
             if hasattr(model, "predict_proba"):
                 assert np.all(np.isfinite(model.predict_proba(X_test * scale))), exponent
-            if name not in SCALE_DEPENDENT:
-                np.testing.assert_array_equal(predicted, reference, err_msg=f"2**{exponent}")
+            np.testing.assert_array_equal(predicted, reference, err_msg=f"2**{exponent}")
 
 
 @pytest.mark.parametrize("name", sorted(LEARNERS))
@@ -85,11 +82,30 @@ def test_constant_columns_and_one_row_per_class(name):
                 assert np.all(np.isfinite(model.predict_proba(X)))
 
 
-def test_the_scale_dependent_learners_are_the_two_that_say_why():
-    """A new scale-dependent learner must declare it (and say why); an old one cannot drop out."""
-    assert SCALE_DEPENDENT == {"MaskPerceptron", "OrderedRipper"}
-    for name in SCALE_DEPENDENT:
-        assert len(LEARNERS[name]._scale_dependence) > 80
+def test_no_learner_is_exempt_from_scale_invariance():
+    """No learner may declare its model scale-dependent: each gives the same model at every power
+    of two it accepts (the tests above), and refuses the others by name, range and remedy."""
+    exempt = sorted(name for name, cls in LEARNERS.items() if hasattr(cls, "_scale_dependence"))
+    assert exempt == []
+
+
+@pytest.mark.parametrize("name", ["MaskPerceptron", "OrderedRipper"])
+def test_the_rescaled_learners_give_the_same_model_at_every_scale(name):
+    """The learners that rescale by powers of two: not only the predictions, the exported model
+    (coefficients or rules and bins) is the same, with its recorded powers of two moved by the scale."""
+    X, y = _data(4)
+    X = X * np.array([1.0, 1.0, 37.0, 1000.0])  # binned columns of different magnitudes
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = _make(name).set_params(fallback=None).fit(X, y).to_dict()["model"]
+        for exponent in (-996, -40, 12, 300, 1000):
+            model = _make(name).set_params(fallback=None).fit(X * 2.0**exponent, y).to_dict()["model"]
+            if name == "MaskPerceptron":  # every non-zero column is divided by its power of two
+                moved = {"column_exponents": [e + exponent for e in reference["column_exponents"]]}
+            else:  # the columns wittgenstein bins (here the two real ones) are multiplied by theirs
+                moved = {"column_shifts": [s and s - exponent for s in reference["column_shifts"]]}
+                assert [s != 0 for s in reference["column_shifts"]] == [False, False, True, True]
+            assert model == {**reference, **moved}, exponent
 
 
 @pytest.mark.parametrize("name", sorted(LEARNERS))
@@ -111,5 +127,4 @@ def test_moderate_powers_of_two_same_model_or_a_named_refusal(name):
                 assert not isinstance(exc, np.linalg.LinAlgError), message
                 assert name in message and "outside the range" in message and "Rescale X" in message, message
                 continue
-            if name not in SCALE_DEPENDENT:
-                np.testing.assert_array_equal(model.predict(X_test * scale), reference, err_msg=f"2**{exponent}")
+            np.testing.assert_array_equal(model.predict(X_test * scale), reference, err_msg=f"2**{exponent}")
