@@ -1,6 +1,6 @@
 # Two commands lead the README:  make reproduce   and   make test  (and  make lab  to read the notebooks).
 # All create .venv on first use from requirements.lock (exact pins of the core and of every extra:
-# notebooks, test, dask, baselines, site), then install `companion` editable. Using only the learners
+# notebooks, test, dask, baselines, site, bench), then install `companion` editable. Using only the learners
 # needs far less: `pip install .` (the core; see README).
 PYTHON ?= python3
 VENV   := .venv

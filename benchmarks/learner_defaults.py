@@ -40,6 +40,9 @@ from companion.preprocessing import FrameEncoder
 TABLES = RTABLES
 
 SKLEARN_TREE = "sklearn DecisionTreeClassifier"
+SKLEARN_TREE_8 = "sklearn DecisionTreeClassifier (8 leaves)"
+#: imodels' rule models run as anchors when imodels is installed (the `bench` extra), with defaults.
+IMODELS = ("RuleFitClassifier", "BoostedRulesClassifier", "GreedyRuleListClassifier")
 
 
 def load_table(name: str):
@@ -54,17 +57,17 @@ def _learners():
             continue
         out[name] = getattr(companion, name)()
     out[SKLEARN_TREE] = make_pipeline(FrameEncoder(encoding="onehot"), DecisionTreeClassifier(random_state=0))
-    try:  # optional peers
+    out[SKLEARN_TREE_8] = make_pipeline(
+        FrameEncoder(encoding="onehot"), DecisionTreeClassifier(max_leaf_nodes=8, random_state=0))
+    try:  # optional anchors (the `bench` extra)
         import imodels
-
-        out["imodels RuleFitClassifier"] = make_pipeline(
-            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), imodels.RuleFitClassifier()
-        )
-        out["imodels GreedyRuleListClassifier"] = make_pipeline(
-            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), imodels.GreedyRuleListClassifier()
-        )
     except ImportError:
-        pass
+        return out
+    for name in IMODELS:
+        model = getattr(imodels, name)
+        params = {"random_state": 0} if "random_state" in model().get_params() else {}
+        out[f"imodels {name}"] = make_pipeline(
+            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), model(**params))
     return out
 
 
@@ -139,7 +142,9 @@ def evaluate(tables=None, learners=None, n_splits=5) -> pd.DataFrame:
             if learners is not None and name not in learners:
                 continue
             estimator = clone(learner)
-            two_class = getattr(estimator, "__sklearn_tags__", None) and not estimator.__sklearn_tags__().classifier_tags.multi_class
+            # a learner without scikit-learn's classifier tags (imodels' models) counts as two-class
+            tags = estimator.__sklearn_tags__().classifier_tags if hasattr(estimator, "__sklearn_tags__") else None
+            two_class = tags is None or not tags.multi_class
             if classes.size > 2 and two_class:
                 estimator = OneVsRestClassifier(estimator)
             record = {"table": table, "learner": name, "n_rows": len(y), "n_classes": classes.size,
@@ -178,9 +183,10 @@ def render_choosing(frame: pd.DataFrame) -> str:
     from benchmarks._choosing_text import INTRO, LEARNER_NOTES
 
     lines = [INTRO.strip(), ""]
-    summary = frame.groupby("learner").agg(
-        accuracy=("accuracy", "mean"), worst=("below_majority", "max"), size=("size", "median"),
-        fronts=("pareto", "sum"), fit_s=("fit_s", "mean"),
+    ranked = frame.assign(rank=frame.groupby("table")["accuracy"].rank(ascending=False, method="average"))
+    summary = ranked.groupby("learner").agg(
+        accuracy=("accuracy", "mean"), rank=("rank", "mean"), worst=("below_majority", "max"),
+        size=("size", "median"), fronts=("pareto", "sum"), fit_s=("fit_s", "mean"),
     )
     summary = summary.sort_values("accuracy", ascending=False)
     lines += [
@@ -189,15 +195,16 @@ def render_choosing(frame: pd.DataFrame) -> str:
         f"Nine tables; accuracy is the mean over tables of the 5-fold CV accuracy; *worst* is the largest "
         f"shortfall below the majority rate on any table (points; negative: always above it); size is the "
         f"median over tables of the mean model size; *fronts* counts the tables on whose accuracy x size "
-        f"Pareto front the learner is.",
+        f"Pareto front the learner is; *rank* is the mean over tables of the learner's accuracy rank among "
+        f"the {summary.shape[0]} learners (1: the most accurate; ties share the mean rank).",
         "",
-        "| learner | what it is for | mean accuracy | worst vs majority | median size | fronts | fit (s) |",
-        "|---|---|---|---|---|---|---|",
+        "| learner | what it is for | mean accuracy | rank | worst vs majority | median size | fronts | fit (s) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for learner, row in summary.iterrows():
         note = LEARNER_NOTES.get(learner, "")
         lines.append(
-            f"| `{learner}` | {note} | {row['accuracy']:.3f} | {row['worst']:+.1f} | {row['size']:.0f} | "
+            f"| `{learner}` | {note} | {row['accuracy']:.3f} | {row['rank']:.1f} | {row['worst']:+.1f} | {row['size']:.0f} | "
             f"{int(row['fronts'])} | {row['fit_s']:.3f} |"
         )
     lines += ["", "## Per table", ""]

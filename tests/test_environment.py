@@ -12,7 +12,7 @@ from companion.paths import ROOT
 
 #: What using a learner needs; everything else is an extra.
 CORE = {"numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "joblib"}
-EXTRAS = {"notebooks", "test", "dask", "baselines", "site", "all"}
+EXTRAS = {"notebooks", "test", "dask", "baselines", "site", "bench", "all"}
 #: Distribution name -> the name it is imported by, where they differ.
 _IMPORT_NAME = {"scikit-learn": "sklearn", "pyyaml": "yaml"}
 
