@@ -495,6 +495,7 @@ def test_positive_class_covering_every_label_is_rejected():
 # ------------------------------------------------------------------------------------------------
 def _protocol_cases():
     from companion import claims
+    from companion.claims._statistics import clopper_pearson
     from companion.experiments import paper01_followups, paper03
 
     return [
@@ -506,7 +507,7 @@ def _protocol_cases():
          r"The 'n_orders' parameter of row_order_spread must be an int in the range \[2, inf\)\. Got 1 instead"),
         ("bound_coverage m=0.5", lambda: paper01_followups.bound_coverage(2, m=0.5), ValueError,
          r"The 'm' parameter of bound_coverage must be an int in the range \[1, inf\)\. Got 0\.5 instead"),
-        ("clopper_pearson n=0", lambda: claims.clopper_pearson(0, 0), ValueError,
+        ("clopper_pearson n=0", lambda: clopper_pearson(0, 0), ValueError,
          r"The 'n' parameter of clopper_pearson must be an int in the range \[1, inf\)\. Got 0 instead"),
         ("theorem6 n_train=True", lambda: kernel_bounds.theorem6_subset_size(4, 29, True), TypeError,
          r"The 'n_train' parameter of theorem6_subset_size must be an int in the range \[1, inf\)\. Got True"),

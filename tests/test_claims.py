@@ -11,6 +11,9 @@ import pandas as pd
 import pytest
 
 from companion import claims as C
+from companion.claims._publish import render_readme_section, stale_readme_sections
+from companion.claims._report import TABLE_COLUMNS, verdict_markdown
+from companion.claims._statistics import binomial_tail, clopper_pearson, wilcoxon_test
 from companion.paths import results_path
 from tests._naive import naive_hodges_lehmann, naive_holm, naive_signed_rank_p
 
@@ -44,7 +47,7 @@ def test_signed_rank_p_matches_enumeration_with_ties_and_zeros(rng, alternative)
     for n in (1, 4, 7, 10):
         for _ in range(10):
             x = rng.integers(-3, 4, size=n).astype(float)  # ties and zeros on purpose
-            p, _ = C.wilcoxon_test(x, alternative=alternative)
+            p, _ = wilcoxon_test(x, alternative=alternative)
             assert p == pytest.approx(naive_signed_rank_p(x, alternative), rel=1e-12, abs=0)
 
 
@@ -52,32 +55,32 @@ def test_signed_rank_p_is_exact_dyadic_and_agrees_with_scipy_without_ties(rng):
     from scipy import stats
 
     x = rng.normal(0.3, 1.0, size=20)
-    p, _ = C.wilcoxon_test(x, alternative="greater")
+    p, _ = wilcoxon_test(x, alternative="greater")
     assert (p * 2**20) == int(p * 2**20)  # an exact count over 2**20 sign vectors
     assert p == pytest.approx(stats.wilcoxon(x, alternative="greater", method="exact").pvalue, rel=1e-12)
 
 
 def test_zero_methods():
     x = np.array([0.0, 0.0, 1.0, 2.0, 3.0, -0.5])
-    pratt, _ = C.wilcoxon_test(x, alternative="greater", zero_method="pratt")
-    zsplit, _ = C.wilcoxon_test(x, alternative="greater", zero_method="zsplit")
-    wilcox, _ = C.wilcoxon_test(x, alternative="greater", zero_method="wilcox")
+    pratt, _ = wilcoxon_test(x, alternative="greater", zero_method="pratt")
+    zsplit, _ = wilcoxon_test(x, alternative="greater", zero_method="zsplit")
+    wilcox, _ = wilcoxon_test(x, alternative="greater", zero_method="wilcox")
     assert pratt == zsplit == pytest.approx(naive_signed_rank_p(x, "greater"))
     assert wilcox == pytest.approx(naive_signed_rank_p(x[x != 0], "greater"))
-    assert C.wilcoxon_test(np.zeros(5), alternative="less")[0] == 1.0
+    assert wilcoxon_test(np.zeros(5), alternative="less")[0] == 1.0
 
 
 def test_fractions_are_ranked_exactly():
     # 1/3 - 1/3 is exactly zero and 0.1 + 0.2 vs 0.3 exactly tied as fractions
     d = [Fraction(1, 3) - Fraction(1, 3), Fraction(1, 10) + Fraction(2, 10), Fraction(3, 10), Fraction(-1, 7)]
-    p, statistic = C.wilcoxon_test(d, alternative="greater")
+    p, statistic = wilcoxon_test(d, alternative="greater")
     assert statistic == 3.5 + 3.5  # ranks 3.5 and 3.5 for the tied pair (zero has rank 1)
     assert p == pytest.approx(naive_signed_rank_p([0, 0.3, 0.3, -1 / 7], "greater"))
 
 
 def test_float_noise_is_tied_within_tie_rtol():
     d = np.array([0.1 + 0.2, 0.3, 1.0, -0.7])
-    assert C.wilcoxon_test(d, alternative="less") == C.wilcoxon_test(np.array([0.3, 0.3, 1.0, -0.7]),
+    assert wilcoxon_test(d, alternative="less") == wilcoxon_test(np.array([0.3, 0.3, 1.0, -0.7]),
                                                                       alternative="less")
 
 
@@ -123,15 +126,15 @@ def test_interval_coverage_on_simulated_data():
     hits = 0
     for _ in range(n_sim):
         k = int(rng.binomial(25, 0.3))
-        low, high = C.clopper_pearson(k, 25, 0.95)
+        low, high = clopper_pearson(k, 25, 0.95)
         hits += low <= 0.3 <= high
     assert hits / n_sim >= 0.94
 
 
 def test_binomial_tail_is_exact():
-    assert C.binomial_tail(7, 10, 0.5, upper=True) == 176 / 1024
-    assert C.binomial_tail(3, 10, 0.5, upper=False) == 176 / 1024
-    assert C.binomial_tail(0, 4, 0.25, upper=True) == 1.0
+    assert binomial_tail(7, 10, 0.5, upper=True) == 176 / 1024
+    assert binomial_tail(3, 10, 0.5, upper=False) == 176 / 1024
+    assert binomial_tail(0, 4, 0.25, upper=True) == 1.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -201,8 +204,8 @@ def test_proportion_claims():
     assert _one(C.proportion("p", "majority", (2, 20)))["verdict"] == "fails"
     row = _one(C.proportion("p", "majority", (12, 20)))
     assert row["verdict"] == "undecided"
-    assert row["p_raw"] == pytest.approx(C.binomial_tail(12, 20, 0.5, upper=True))
-    assert (row["ci_low"], row["ci_high"]) == C.clopper_pearson(12, 20)
+    assert row["p_raw"] == pytest.approx(binomial_tail(12, 20, 0.5, upper=True))
+    assert (row["ci_low"], row["ci_high"]) == clopper_pearson(12, 20)
 
 
 def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
@@ -320,9 +323,9 @@ def test_saved_csv_gives_the_same_sentences():
     report.save("00_test_claims")
     path = results_path("00_test_claims.csv")
     try:
-        assert C.verdict_markdown(path) == report.sentences()
+        assert verdict_markdown(path) == report.sentences()
         back = pd.read_csv(path)
-        assert list(back.columns) == C.TABLE_COLUMNS
+        assert list(back.columns) == TABLE_COLUMNS
         assert results_path("00_test_claims_sensitivity.csv").is_file()
     finally:
         path.unlink()
@@ -336,20 +339,20 @@ def test_readme_sections(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("# Title\n\n## Results\n\n<!-- claims:04 -->\nold text\n<!-- /claims:04 -->\n\nTail.\n",
                       encoding="utf-8")
-    assert C.stale_readme_sections(readme, {"04": csv, "03": csv}) == ["04", "03"]
+    assert stale_readme_sections(readme, {"04": csv, "03": csv}) == ["04", "03"]
     assert C.update_readme(readme, {"04": csv, "03": csv}) is True
     text = readme.read_text(encoding="utf-8")
     assert "old text" not in text and text.index("<!-- /claims:04 -->") < text.index("Tail.")
     assert text.rstrip().endswith("<!-- /claims:03 -->")
-    assert C.stale_readme_sections(readme, {"04": csv, "03": csv}) == []
+    assert stale_readme_sections(readme, {"04": csv, "03": csv}) == []
     assert C.update_readme(readme, {"04": csv}) is False
     # a changed table makes the section stale again
     changed = report.table.copy()
     changed.loc[0, "verdict"] = "fails"
-    assert C.stale_readme_sections(readme, {"04": changed}) == ["04"]
+    assert stale_readme_sections(readme, {"04": changed}) == ["04"]
     readme.write_text(text.replace("<!-- /claims:04 -->", ""), encoding="utf-8")
     with pytest.raises(ValueError, match="markers of claims section '04'"):
-        C.stale_readme_sections(readme, {"04": csv})
+        stale_readme_sections(readme, {"04": csv})
 
 
 def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
@@ -359,7 +362,7 @@ def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
     table.loc[1, "origin"] = "check"
     readme = tmp_path / "README.md"
     readme.write_text("# Title\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n", encoding="utf-8")
-    assert C.stale_readme_sections(readme, {"04": table}, glance=True) == ["glance"]
+    assert stale_readme_sections(readme, {"04": table}, glance=True) == ["glance"]
     assert C.update_readme(readme, {"04": table}, glance=True) is True
     text = readme.read_text(encoding="utf-8")
     paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
@@ -368,9 +371,9 @@ def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
     assert "[nb-04]: docs/results.md#notebook-04" in text  # every count is a link to the notebook's claims
     assert "* **04 [1][claim-04-1].** [WIDC(p) vs J48: **holds**, not robust][claim-04-1]" in text  # numbers too
     assert "[claim-04-1]: docs/results.md#claim-04-1" in text
-    assert C.stale_readme_sections(readme, {"04": table}, glance=True) == []
+    assert stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them
-    assert C.stale_readme_sections(readme, {"04": table}) == ["04"]
+    assert stale_readme_sections(readme, {"04": table}) == ["04"]
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):
@@ -403,10 +406,10 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
         (lambda: C.proportion("a", "s", (1, 2), margin=1.5), r"The 'margin' parameter of proportion must be a float in the range \(0\.0, 1\.0\)\. Got 1\.5 instead"),
         (lambda: C.guaranteed("a", "s", ""), r"guaranteed: reason must be a non-empty string"),
         (lambda: C.holm([0.5, 1.2]), r"holm: p_values must lie in \[0, 1\]"),
-        (lambda: C.wilcoxon_test([1.0], alternative="two-sided"), r"wilcoxon_test: alternative must be 'less' or 'greater', got 'two-sided'"),
+        (lambda: wilcoxon_test([1.0], alternative="two-sided"), r"wilcoxon_test: alternative must be 'less' or 'greater', got 'two-sided'"),
         (lambda: C.hodges_lehmann([1.0, 2.0], confidence=95), r"hodges_lehmann: confidence must lie in \(0, 1\), got 95"),
-        (lambda: C.clopper_pearson(5, 3), r"clopper_pearson: need 0 <= k <= n and n >= 1, got k=5, n=3"),
-        (lambda: C.clopper_pearson(True, 3), r"The 'k' parameter of clopper_pearson must be an int in the range \[0, inf\)\. Got True instead"),
+        (lambda: clopper_pearson(5, 3), r"clopper_pearson: need 0 <= k <= n and n >= 1, got k=5, n=3"),
+        (lambda: clopper_pearson(True, 3), r"The 'k' parameter of clopper_pearson must be an int in the range \[0, inf\)\. Got True instead"),
         (lambda: C.ratio("a", "s", ([1.0], [1.0]), direction=">=", margin=2, offset=-1),
          r"The 'offset' parameter of ratio must be a float in the range \[0\.0, inf\)\. Got -1 instead"),
         (lambda: C.difference("a", "s", [1.0], direction="<=", margin=True),
@@ -421,9 +424,9 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
         (lambda: C.evaluate([C.difference("a", "s", [], direction="<=")], None), r"claim 'a': no values to test"),
         (lambda: C.evaluate([C.exact("a", "s", "yes")], None), r"claim 'a': an exact check must return a bool"),
         (lambda: C.evaluate([C.proportion("a", "s", (3,))], None), r"claim 'a': a proportion needs \(k, n\)"),
-        (lambda: C.verdict_markdown(pd.DataFrame({"id": ["a"]})), r"verdict_markdown: not a claims table"),
+        (lambda: verdict_markdown(pd.DataFrame({"id": ["a"]})), r"verdict_markdown: not a claims table"),
         (lambda: _report().sentence("9"), r"no claim with id '9'"),
-        (lambda: C.render_readme_section(_report().table, "bad key"), r"render_readme_section: key must match"),
+        (lambda: render_readme_section(_report().table, "bad key"), r"render_readme_section: key must match"),
     ],
 )
 def test_bad_input_raises_clear_errors(build, message):

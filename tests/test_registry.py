@@ -17,9 +17,10 @@ import pandas as pd
 import pytest
 
 from companion import claims as C
+from companion.claims._registry import REGISTRY_DIR
 from companion.paths import ROOT
 
-REGISTRIES = sorted(C.REGISTRY_DIR.glob("paper[0-9][0-9].toml"))
+REGISTRIES = sorted(REGISTRY_DIR.glob("paper[0-9][0-9].toml"))
 SHARED = ROOT.parent / "shared"
 
 
@@ -76,7 +77,7 @@ CLAIMS_TABLES = sorted((ROOT / "figures").glob("0[1-5]_claims.csv"))
 
 @pytest.mark.parametrize("path", CLAIMS_TABLES, ids=lambda p: p.stem)
 def test_claims_tables_carry_the_registry_and_no_verdict_beyond_the_design(path):
-    registry_path = C.REGISTRY_DIR / f"paper{path.name[:2]}.toml"
+    registry_path = REGISTRY_DIR / f"paper{path.name[:2]}.toml"
     if not registry_path.is_file():
         pytest.xfail(f"notebook {path.name[:2]} has no registry yet")
     table = pd.read_csv(path, dtype={"id": str, "notebook": str}, keep_default_na=False, na_values=[""])

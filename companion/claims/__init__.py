@@ -86,12 +86,9 @@ Examples
 
 from companion.claims._statistics import (
     ALPHA,
-    binomial_tail,
-    clopper_pearson,
     hodges_lehmann,
     holm,
     rejects,
-    wilcoxon_test,
 )
 from companion.claims._claim import (
     Claim,
@@ -103,29 +100,20 @@ from companion.claims._claim import (
     unit_test,
 )
 from companion.claims._registry import (
-    ORIGINS,
-    REGISTRY_DIR,
     Registry,
     family,
     load_registry,
 )
 from companion.claims._evaluate import (
-    VERDICT_WORDS,
     evaluate,
 )
 from companion.claims._report import (
     ClaimsReport,
-    TABLE_COLUMNS,
     anchor,
     sentence,
-    verdict_markdown,
 )
 from companion.claims._publish import (
-    RESULTS_PAGE,
     publish,
-    render_glance,
-    render_readme_section,
-    stale_readme_sections,
     update_readme,
 )
 
@@ -141,25 +129,13 @@ __all__ = [
     "evaluate",
     "holm",
     "rejects",
-    "wilcoxon_test",
     "hodges_lehmann",
-    "clopper_pearson",
-    "binomial_tail",
     "sentence",
-    "verdict_markdown",
-    "render_readme_section",
     "update_readme",
-    "stale_readme_sections",
-    "render_glance",
     "publish",
     "anchor",
     "unit_test",
     "Registry",
     "load_registry",
     "family",
-    "ORIGINS",
-    "VERDICT_WORDS",
-    "TABLE_COLUMNS",
-    "REGISTRY_DIR",
-    "RESULTS_PAGE",
 ]
