@@ -53,11 +53,6 @@ from companion.paths import NOTEBOOKS, PROGRESS_ENV, ROOT, atomic_path, file_mod
 
 __all__ = [
     "NotebookResult",
-    "discover_notebooks",
-    "parse_parameter_value",
-    "declared_parameters",
-    "declared_parameter_values",
-    "parameter_type_error",
     "run_notebook",
     "run_all",
     "main",
@@ -129,7 +124,7 @@ class NotebookResult:
         return line
 
 
-def discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) -> list[Path]:
+def _discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) -> list[Path]:
     """Numbered notebooks in ``folder``, sorted; ``only`` keeps those whose number is listed.
 
     Parameters
@@ -159,7 +154,7 @@ def discover_notebooks(folder: Path = NOTEBOOKS, only: list[str] | None = None) 
     return notebooks
 
 
-def parse_parameter_value(text: str):
+def _parse_parameter_value(text: str):
     """Value of ``-p NAME VALUE`` read the way papermill's command line reads it.
 
     ``True``, ``False`` and ``None`` become those constants, then an int is tried, then a float;
@@ -176,9 +171,9 @@ def parse_parameter_value(text: str):
 
     Examples
     --------
-    >>> [parse_parameter_value(v) for v in ["7", "-3", "0.5", "1e-3", "True", "None", "abc"]]
+    >>> [_parse_parameter_value(v) for v in ["7", "-3", "0.5", "1e-3", "True", "None", "abc"]]
     [7, -3, 0.5, 0.001, True, None, 'abc']
-    >>> parse_parameter_value("false")  # case matters, as in papermill
+    >>> _parse_parameter_value("false")  # case matters, as in papermill
     'false'
     """
     if text == "True":
@@ -195,7 +190,7 @@ def parse_parameter_value(text: str):
     return text
 
 
-def declared_parameters(notebook: Path) -> set[str]:
+def _declared_parameters(notebook: Path) -> set[str]:
     """Names the notebook's ``parameters`` cell assigns (the parameters it declares).
 
     Parameters
@@ -222,7 +217,7 @@ def declared_parameters(notebook: Path) -> set[str]:
     return names
 
 
-def declared_parameter_values(notebook: Path) -> dict:
+def _declared_parameter_values(notebook: Path) -> dict:
     """The default value of each parameter the notebook's ``parameters`` cell assigns a literal.
 
     Parameters
@@ -261,7 +256,7 @@ def _type_name(value) -> str:
     )
 
 
-def parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -> str | None:
+def _parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -> str | None:
     """The refusal for ``-p name text`` when ``value`` does not fit a notebook's declared default.
 
     A parameter declared as an int takes an int, a float an int or a float, a bool ``True`` or
@@ -276,9 +271,9 @@ def parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -
     text : str
         The value as typed.
     value : object
-        ``parse_parameter_value(text)``.
+        ``_parse_parameter_value(text)``.
     notebook_defaults : dict
-        ``notebook name -> declared_parameter_values(notebook)``.
+        ``notebook name -> _declared_parameter_values(notebook)``.
 
     Returns
     -------
@@ -286,9 +281,9 @@ def parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -
 
     Examples
     --------
-    >>> parameter_type_error("seed", "seven", "seven", {"01_dlm.ipynb": {"seed": 0}})
+    >>> _parameter_type_error("seed", "seven", "seven", {"01_dlm.ipynb": {"seed": 0}})
     "-p seed seven: 01_dlm.ipynb declares seed = 0 (an int), and 'seven' is not an int"
-    >>> parameter_type_error("seed", "7", 7, {"01_dlm.ipynb": {"seed": 0}}) is None
+    >>> _parameter_type_error("seed", "7", 7, {"01_dlm.ipynb": {"seed": 0}}) is None
     True
     """
     for notebook, defaults in notebook_defaults.items():
@@ -316,9 +311,9 @@ def parameter_type_error(name: str, text: str, value, notebook_defaults: dict) -
 
 
 def _declared_or_none(notebook: Path) -> set[str]:
-    """:func:`declared_parameters`, or no name for a notebook that cannot be read (its run reports why)."""
+    """:func:`_declared_parameters`, or no name for a notebook that cannot be read (its run reports why)."""
     try:
-        return declared_parameters(notebook)
+        return _declared_parameters(notebook)
     except (ValueError, SyntaxError, OSError):
         return set()
 
@@ -798,7 +793,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, value in args.parameters:
         if not name.isidentifier():
             parser.error(f"-p {name} {value}: {name!r} is not a Python variable name")
-        parameters[name] = parse_parameter_value(value)
+        parameters[name] = _parse_parameter_value(value)
     if args.timings is not None:  # fail now, not after hours of notebooks
         problem = _check_writable(args.timings)
         if problem is not None:
@@ -808,7 +803,7 @@ def main(argv: list[str] | None = None) -> int:
     if output_dir is not None and output_dir.resolve() == args.notebooks.resolve():
         parser.error(f"--output-dir {output_dir} would overwrite the notebooks it runs")
     try:
-        notebooks = discover_notebooks(args.notebooks, args.only)
+        notebooks = _discover_notebooks(args.notebooks, args.only)
     except ValueError as exc:
         parser.error(str(exc))
     if not notebooks:
@@ -826,11 +821,11 @@ def main(argv: list[str] | None = None) -> int:
         defaults = {}
         for notebook in notebooks:
             try:
-                defaults[notebook.name] = declared_parameter_values(notebook)
+                defaults[notebook.name] = _declared_parameter_values(notebook)
             except (ValueError, SyntaxError, OSError):
                 defaults[notebook.name] = {}
         for name, text in args.parameters:
-            problem = parameter_type_error(name, text, parameters[name], defaults)
+            problem = _parameter_type_error(name, text, parameters[name], defaults)
             if problem is not None:
                 parser.error(problem)
     if output_dir is not None:

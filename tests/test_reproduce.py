@@ -65,11 +65,11 @@ def writer(tmp_path):
 
 
 def test_discovery_is_ordered_and_selectable(notebooks):
-    names = [p.name for p in reproduce.discover_notebooks(notebooks)]
+    names = [p.name for p in reproduce._discover_notebooks(notebooks)]
     assert names == ["01_ok.ipynb", "02_fails.ipynb"]
-    assert [p.name for p in reproduce.discover_notebooks(notebooks, ["2"])] == ["02_fails.ipynb"]
+    assert [p.name for p in reproduce._discover_notebooks(notebooks, ["2"])] == ["02_fails.ipynb"]
     with pytest.raises(ValueError, match="no notebook numbered 07"):
-        reproduce.discover_notebooks(notebooks, ["07"])
+        reproduce._discover_notebooks(notebooks, ["07"])
 
 
 @pytest.mark.parametrize(
@@ -78,7 +78,7 @@ def test_discovery_is_ordered_and_selectable(notebooks):
      ("None", None), ("abc", "abc"), ("true", "true"), ("", "")],
 )
 def test_parameter_values_are_read_like_papermill(text, value):
-    parsed = reproduce.parse_parameter_value(text)
+    parsed = reproduce._parse_parameter_value(text)
     assert parsed == value and type(parsed) is type(value)
 
 
@@ -268,7 +268,7 @@ def test_timings_check_leaves_no_file_behind(tmp_path):
 
 def test_a_parameter_no_notebook_declares_is_refused_with_the_closest_name(capsys):
     """``-p sed 3`` (a typo of ``seed``) must not run the default seed and exit 0."""
-    declared = reproduce.declared_parameters(reproduce.NOTEBOOKS / "02_prism_contact_lenses.ipynb")
+    declared = reproduce._declared_parameters(reproduce.NOTEBOOKS / "02_prism_contact_lenses.ipynb")
     assert {"fast", "seed", "n_cv_repeats"} <= declared
     with pytest.raises(SystemExit) as stop:
         reproduce.main(["--only", "02", "-p", "sed", "3"])
@@ -396,7 +396,7 @@ def test_parameter_types_follow_the_declared_defaults():
     ok = [("seed", 7), ("rate", 1), ("rate", 0.5), ("name", "abc"), ("name", 3), ("flag", True),
           ("sizes", "a"), ("opt", 3), ("seed", None)]
     for name, value in ok:
-        assert reproduce.parameter_type_error(name, str(value), value, defaults) is None, (name, value)
+        assert reproduce._parameter_type_error(name, str(value), value, defaults) is None, (name, value)
     bad = [("seed", "seven"), ("seed", 1.5), ("seed", True), ("rate", "fast"), ("flag", 1), ("flag", "yes")]
     for name, value in bad:
-        assert "09.ipynb declares" in reproduce.parameter_type_error(name, str(value), value, defaults)
+        assert "09.ipynb declares" in reproduce._parameter_type_error(name, str(value), value, defaults)
