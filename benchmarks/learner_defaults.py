@@ -174,6 +174,13 @@ def evaluate(tables=None, learners=None, n_splits=5) -> pd.DataFrame:
     return frame
 
 
+def read_results(path) -> pd.DataFrame:
+    """The frame :func:`evaluate` returned, read back from the CSV :func:`run` wrote."""
+    frame = pd.read_csv(path, keep_default_na=False, na_values=[""], dtype={"error": str})
+    frame["error"] = frame["error"].fillna("")
+    return frame
+
+
 def _companion_rule_model(name: str) -> bool:
     return name in companion.__all__
 

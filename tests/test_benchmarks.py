@@ -148,3 +148,12 @@ def test_learner_scaling_series_continue_with_ball_memorys_fits(tmp_path, monkey
     published.to_csv(tmp_path / "once.csv", index=False)
     ls.publish(pd.read_csv(tmp_path / "once.csv")).to_csv(tmp_path / "twice.csv", index=False)
     assert (tmp_path / "twice.csv").read_text() == (tmp_path / "once.csv").read_text()
+
+
+def test_choosing_page_is_the_committed_learner_defaults_rendered():
+    """docs/choosing.md holds the numbers of the committed figures/learner_defaults.csv (what
+    `make bench` measured), rendered by the benchmark itself: no number on the page is typed."""
+    from benchmarks.learner_defaults import read_results, render_choosing
+
+    frame = read_results(ROOT / "figures" / "learner_defaults.csv")
+    assert (ROOT / "docs" / "choosing.md").read_text() == render_choosing(frame)
