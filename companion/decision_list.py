@@ -839,7 +839,9 @@ class DecisionListMachine(_BallListBase):
         (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule),
         else the machine keeps no ball and predicts that class, ``fallback_class_``, printed
         ``always C`` with a :class:`companion.interpretable.SingleClassWarning`. It costs
-        three more fits on two thirds of the rows. ``None``: BuildDLM's list as it is
+        three more fits on two thirds of the rows (whole ``sample_weight`` enter them as
+        copies of the rows, so large whole weights make them larger fits, each within
+        ``max_memory_gb``). ``None``: BuildDLM's list as it is
         (Figure 1, no fallback), what notebook 01's reproduction of the paper uses
         (``companion.experiments.paper01`` and ``paper01_followups`` pass ``fallback=None``).
 
