@@ -464,7 +464,7 @@ SCHEMAS["PacBayesStumps"] = _stumps({
 # A learner that falls back to the majority class on inner folds (fallback="inner_cv") exports the
 # class it fell back to, or null (companion.interpretable.beats_default_class).
 for _learner in ("SetCoveringStumps", "OccamStumps", "PacBayesStumps", "KernelPerceptron", "MaximalMarginPerceptron",
-                 "MaskPerceptron"):
+                 "MaskPerceptron", "DecisionListMachine", "BallSetCoveringMachine"):
     SCHEMAS[_learner] = Record(SCHEMAS[_learner].fields, optional={**SCHEMAS[_learner].optional,
                                                                    "fallback_class": Nullable(Label())},
                                extra=SCHEMAS[_learner].extra)
@@ -548,6 +548,11 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             raise ctx.error("model.cell_counts", f"must have one row per ball plus the default ({len(model['balls']) + 1}), got {len(model['cell_counts'])}")
         if any(n > len(model["balls"]) for n in model["fitted_n_balls"]):
             raise ctx.error("model.fitted_n_balls", f"must not exceed the {len(model['balls'])} balls")
+        fallback = model.get("fallback_class")
+        if fallback is not None and (model["balls"] or not _same_label(fallback, model["default_class"])):
+            # a machine that fell back keeps no ball and predicts the class it fell back to
+            raise ctx.error("model.fallback_class", f"must be null, or the default_class ({model['default_class']!r}) of a "
+                            f"model with no ball ({len(model['balls'])} balls), got {fallback!r}")
     if learner in ("KernelPerceptron", "MaximalMarginPerceptron"):
         n = model["n_training_rows"]
         if any(i >= n for i in model["support"]):

@@ -102,6 +102,7 @@ from companion._ball_search import (
 )
 from companion.interpretable import (
     InterpretableMixin,
+    beats_default_class,
     binary_only_error,
     check_numeric_input,
     format_number,
@@ -228,6 +229,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "stop_if_unchanged": ["boolean"],
         "class_weight": [StrOptions({"balanced"}), dict, None],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
     #: ``to_text``'s own option (``decimals`` is every learner's: interpretable.TEXT_OPTION_CONSTRAINTS).
     _text_option_constraints = {"max_inline": [StrictInterval(Integral, 0, None, closed="left")]}
@@ -273,6 +275,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         self._metric = resolve_metric(self.metric)
+        given = (X, y, sample_weight)  # for the fallback check (its clones fit what the caller gave)
         X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, type(self).__name__)
         X, y = validate_data(self, X, y, dtype=np.float64)
@@ -349,6 +352,15 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             # Theorems 1 and 2 need a list consistent with its compression set).
             ok = np.flatnonzero(path["compression_correct"][:r])
             r = int(ok[-1]) + 1 if len(ok) else 0
+        self.fallback_class_ = None
+        reason = ""
+        if (self.fallback == "inner_cv" and r and len(self.classes_) == 2 and not getattr(self, "_skip_fallback", False)
+                and not beats_default_class(self, *given)):
+            # The balls lose to the default class on inner folds: keep none, predict the
+            # (weighted) majority class (the empty list's default).
+            r = 0
+            self.fallback_class_ = self.classes_[majority]
+            reason = f" (its balls did not beat it on inner folds: {type(self).__name__} fell back to the default class)"
         self._kinds, self._centres, self._borders, self._radii = kinds[:r], centres[:r], borders[:r], radii[:r]
         self._outputs, self._inside = outputs[:r], inside[:r]
         self._defaults = defaults[:r]
@@ -378,6 +390,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if counts.dtype.kind != "f":
             cell_counts = np.rint(cell_counts).astype(np.int64)
         self._set_model(cell_counts.reshape(r + 1, n_classes))
+        # What the machine predicts on the training rows of positive weight: one class warns.
+        trained = self.classes_[train_path[r - 1]] if r and n_classes == 2 else np.full(m, self.default_class_)
+        self._check_single_class(None, predictions=trained[kept], reason=reason)
         return self
 
     def _set_model(self, cell_counts):
@@ -510,7 +525,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     # -- exported model ----------------------------------------------------------------------
     def _model_to_dict(self) -> dict:
         names = resolve_feature_names(self)
-        return {
+        model = {
             "metric": self._metric,
             "columns": names,
             "balls": [
@@ -529,6 +544,10 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "fitted_n_balls": (self._path_source + 1).tolist(),
             "cell_counts": self.cell_counts_,
         }
+        if getattr(self, "fallback_class_", None) is not None:
+            # only when it fell back: the model of any other fit is written as before the fallback
+            model["fallback_class"] = _plain(self.fallback_class_)
+        return model
 
     def _model_from_dict(self, model):
         self._metric = resolve_metric(model["metric"])
@@ -551,6 +570,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if (counts == np.round(counts)).all():
             counts = counts.astype(np.int64)
         self._set_model(counts)
+        fallback = model.get("fallback_class")  # absent unless the fit fell back
+        self.fallback_class_ = None if fallback is None else self.classes_[labels.index(fallback)]
 
     def _rule_records(self, feature_names):
         records = [
@@ -812,11 +833,23 @@ class DecisionListMachine(_BallListBase):
         the limit, and blocks of streamed distance rows sized to the rest; about 0.8 GB for
         100,000 examples, see benchmarks/README.md). The learnt list is the same either
         way. ``None``: no limit.
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"`` (the default, for users' tables): the learnt list must beat the default
+        class (the weighted majority class) on 3 inner stratified folds
+        (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule),
+        else the machine keeps no ball and predicts that class, ``fallback_class_``, printed
+        ``always C`` with a :class:`companion.interpretable.SingleClassWarning`. It costs
+        three more fits on two thirds of the rows (whole ``sample_weight`` enter them as
+        copies of the rows, so large whole weights make them larger fits, each within
+        ``max_memory_gb``). ``None``: BuildDLM's list as it is
+        (Figure 1, no fallback), what notebook 01's reproduction of the paper uses
+        (``companion.experiments.paper01`` and ``paper01_followups`` pass ``fallback=None``).
 
     Attributes
     ----------
     complexity_ : int
-        Size of the model: its literals, here one ball test per rule (``n_balls_``).
+        Size of the model: its literals, here one ball test per rule (``n_balls_``); 0 for a
+        machine that predicts one class on every training row (``single_class_``).
     classes_ : ndarray of shape (2,)
     balls_ : list of Ball
         The rules in order: type, centre index, border index, radius, inside/outside, output
@@ -824,6 +857,13 @@ class DecisionListMachine(_BallListBase):
     default_class_ : label
         Output when no ball fires (``¬b_r``, Figure 1 step 6); with no ball at all, the majority
         class of the training set (``classes_[0]`` if both classes are equally frequent).
+    fallback_class_ : object or None
+        With ``fallback="inner_cv"``: the majority class the machine fell back to when its
+        balls did not beat it on inner folds (it then has no ball and always predicts it);
+        else None.
+    single_class_ : object or None
+        The class the machine predicts on every training row (its text is then ``always C``
+        and a :class:`companion.interpretable.SingleClassWarning` was issued), else None.
     n_balls_ : int
     centres_ : ndarray of shape (n_balls_, n_features)
     compression_set_ : ndarray of int
@@ -906,8 +946,10 @@ class DecisionListMachine(_BallListBase):
     ``centre`` — a ``{column: value}`` mapping, in the input's units —, ``radius``, ``fires``
     — ``"inside"``: ``d(x, centre) < radius``, ``"outside"``: ``>`` —, ``output`` — the class
     label given where it decides —, and the training rows ``centre_index``/``border_index``),
-    ``default_class``, ``fitted_n_balls`` (per prefix, for ``staged_predict``) and
-    ``cell_counts``. The balls and the default alone reproduce ``predict`` in another tool.
+    ``default_class``, ``fitted_n_balls`` (per prefix, for ``staged_predict``),
+    ``cell_counts``, and ``fallback_class`` only when a ``fallback="inner_cv"`` fit fell back
+    (the class it fell back to; the model then has no ball). The balls and the default alone
+    reproduce ``predict`` in another tool.
 
     Examples
     --------
@@ -929,7 +971,7 @@ class DecisionListMachine(_BallListBase):
 
     def __init__(
         self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False,
-        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0,
+        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p_p = p_p
         self.p_n = p_n
@@ -940,6 +982,7 @@ class DecisionListMachine(_BallListBase):
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight
         self.max_memory_gb = max_memory_gb
+        self.fallback = fallback
 
     def _learn(self, sd, y01, weights):
         types = ("Pi", "Ni") if self.ball_type == "simple" else BALL_TYPES
@@ -993,6 +1036,15 @@ class BallSetCoveringMachine(_BallListBase):
         As for :class:`DecisionListMachine`.
     max_memory_gb : float or None, default=4.0
         As for :class:`DecisionListMachine`.
+    fallback : {"inner_cv", None}, default="inner_cv"
+        As for :class:`DecisionListMachine`: ``"inner_cv"`` (the default, for users' tables)
+        keeps no ball and predicts the (weighted) majority class, ``fallback_class_``, printed
+        ``always C`` with a :class:`companion.interpretable.SingleClassWarning`, when the
+        machine does not beat it on 3 inner stratified folds
+        (:func:`companion.interpretable.beats_default_class`). ``None``: the SCM's
+        conjunction or disjunction as it is (no fallback), what notebook 01's reproduction of
+        the paper uses (``companion.experiments.paper01`` and ``paper01_followups`` pass
+        ``fallback=None``).
 
     Attributes
     ----------
@@ -1055,7 +1107,7 @@ class BallSetCoveringMachine(_BallListBase):
 
     def __init__(
         self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False,
-        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0,
+        stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p = p
         self.s = s
@@ -1065,6 +1117,7 @@ class BallSetCoveringMachine(_BallListBase):
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight
         self.max_memory_gb = max_memory_gb
+        self.fallback = fallback
 
     def _learn(self, sd, y01, weights):
         if self.model_type == "conjunction":

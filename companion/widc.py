@@ -936,7 +936,14 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     **Text.** ``to_text(feature_names=None, *, category_names=None, decimals=None)`` (also ``str``) lists the
     rules ``IF monomial THEN vector`` and the default vector, naming columns by
-    ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``.
+    ``feature_names_in_`` when fitted on a DataFrame, else ``x0, x1, ...``. A pruned committee
+    (``pruning="pessimistic"``, the default, or ``"optimistic"``) that predicts one class ``C``
+    on every training row (on an imbalanced or noisy table the pruning may leave no rule, or
+    rules that never outvote the default vector) prints as ``always C``, has
+    ``complexity_ = 0`` and ``single_class_ = C``, and ``fit`` warns with a
+    :class:`companion.interpretable.SingleClassWarning` (``class_weight="balanced"`` often
+    helps). ``pruning="none"``, the committee as grown (the paper's WIDC(), which notebook 04
+    inspects), is printed as it is, without the check.
 
     **Weights.** ``sample_weight`` are frequencies. WIDC's uniform distribution ``w_i = 1/n``
     becomes ``w_i / sum(w)`` (Nock 2002, Section 2: the growth and pruning are stated for any
@@ -987,7 +994,8 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     complexity_ : int
-        Size of the model: the literals of its monomials (``n_literals_``; the default vector has none).
+        Size of the model: the literals of its monomials (``n_literals_``; the default vector has
+        none); 0 for a committee that predicts one class on every training row.
     classes_ : ndarray of shape (n_classes,)
     variables_ : list of tuple
         Boolean variables ``(feature, "eq" | "le" | "gt", value)`` built on the training set.
@@ -1012,6 +1020,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Number of rules (the Kearns et al. size).
     n_literals_ : int
         Total number of literals, counted with repetition (the paper's other size).
+    single_class_ : object or None
+        The class a pruned committee predicts on every training row (then ``to_text()`` is
+        ``always C``), else None (always None with ``pruning="none"``).
     nominal_mask_ : ndarray of bool, shape (n_features_in_,)
         Which columns were read as nominal.
     frame_categories_ : dict {column index: list}
@@ -1304,6 +1315,13 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.region_class_counts_ = _count_array(
             np.bincount(predictions[0] * c + y_codes, weights=weight, minlength=c * c).reshape(c, c)
         )
+        if self.pruning == "none":
+            # WIDC(): the committee as grown (stages 1-2), an inspection of the growth, kept as it is
+            self.single_class_ = None
+        else:
+            # A pruned committee that predicts one class on every training row (its rules pruned
+            # away, or outvoted everywhere) is the default rule: it warns and prints "always C".
+            self._check_single_class(None, predictions=self.classes_[predictions[0]])
 
     def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).

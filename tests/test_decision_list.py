@@ -244,10 +244,11 @@ def _balls(machine):
 @pytest.mark.parametrize(
     "machine",
     [
-        DecisionListMachine(p_p=1.0, p_n=1.0, s=8),
-        DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True),
-        BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction"),
-        BallSetCoveringMachine(p=4.8, s=6, model_type="disjunction", metric="l1", compression_constraint=True),
+        DecisionListMachine(p_p=1.0, p_n=1.0, s=8, fallback=None),
+        DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True, fallback=None),
+        BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction", fallback=None),
+        BallSetCoveringMachine(p=4.8, s=6, model_type="disjunction", metric="l1", compression_constraint=True,
+                               fallback=None),
     ],
     ids=["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"],
 )
@@ -402,10 +403,10 @@ def test_vectorised_greedy_matches_exact_reference_with_decimal_penalties(rng, p
 @pytest.mark.parametrize("p_p,p_n", DECIMAL_PENALTIES[:3])
 def test_estimators_match_exact_reference_with_decimal_penalties(rng, p_p, p_n):
     X, y01 = integer_problem(rng, m=50)
-    dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=6).fit(X, y01)
+    dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=6, fallback=None).fit(X, y01)
     expected = canonical_naive_list(X, y01, p_p=p_p, p_n=p_n, types=BALL_TYPES, max_balls=6)
     assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
-    scm = BallSetCoveringMachine(p=p_p, s=6, model_type="conjunction").fit(X, y01)
+    scm = BallSetCoveringMachine(p=p_p, s=6, model_type="conjunction", fallback=None).fit(X, y01)
     expected = canonical_naive_list(
         X, y01, p_p=p_p, p_n=1.0, types=("Ni", "No"), max_balls=6, stop_when="negatives_empty"
     )
@@ -509,7 +510,7 @@ def test_predict_sees_the_distances_the_fit_saw(rng, metric, data):
         else:  # several features with one decimal: sums of squares that are not exact in binary
             X = np.round(rng.normal(size=(60, 7)), 1)
             y01 = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
-        dlm = DecisionListMachine(p_p=2.1, p_n=0.3, s=8, metric=metric).fit(X, y01)
+        dlm = DecisionListMachine(p_p=2.1, p_n=0.3, s=8, metric=metric, fallback=None).fit(X, y01)
         assert dlm.n_balls_ >= 1
         wrong = (staged_predictions(dlm, X) != y01).sum(axis=1)
         np.testing.assert_array_equal(wrong, (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy())
@@ -646,7 +647,7 @@ def test_prefix_property_one_fit_gives_every_stopping_point(rng):
 def test_compression_constraint_classifies_compression_set(rng):
     for _ in range(5):
         X, y01 = random_problem(rng, m=60, ties=True)
-        dlm = DecisionListMachine(p_p=0.7, p_n=0.7, s=8, compression_constraint=True).fit(X, y01)
+        dlm = DecisionListMachine(p_p=0.7, p_n=0.7, s=8, compression_constraint=True, fallback=None).fit(X, y01)
         members = dlm.compression_set_
         np.testing.assert_array_equal(dlm.predict(X[members]), y01[members])
         assert dlm.path_["compression_correct"].iloc[-1]
@@ -676,10 +677,11 @@ def _compression_examples(machine, X):
 @pytest.mark.parametrize(
     "machine",
     [
-        DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex"),
-        DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type="simple", compression_constraint=True),
-        BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction"),
-        BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", compression_constraint=True),
+        DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
+        DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type="simple", compression_constraint=True,
+                            fallback=None),
+        BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction", fallback=None),
+        BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", compression_constraint=True, fallback=None),
     ],
     ids=["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-constrained"],
 )
@@ -819,11 +821,13 @@ def test_mismatched_sorted_distances_are_rejected(rng):
 # Scores, readable models and your own data (issue 14)
 # --------------------------------------------------------------------------------------------
 
+# The paper's machines (fallback=None): the scores of their balls on random tables, where the
+# fallback to the default class would often leave none.
 SCORED_MACHINES = [
-    DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex"),
-    DecisionListMachine(p_p=0.5, p_n=2.0, s=6, ball_type="simple", compression_constraint=True),
-    BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction"),
-    BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", metric="l1"),
+    DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
+    DecisionListMachine(p_p=0.5, p_n=2.0, s=6, ball_type="simple", compression_constraint=True, fallback=None),
+    BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction", fallback=None),
+    BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", metric="l1", fallback=None),
 ]
 SCORED_IDS = ["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1"]
 
@@ -891,7 +895,7 @@ def test_decision_function_by_hand():
 def test_predict_proba_is_laplace_frequencies_of_the_cells_by_hand():
     X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [10.0], [11.0], [12.0]])
     y = np.array(["a", "a", "b", "b", "a", "a", "a", "b"])
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, ball_type="simple").fit(X, y)
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, ball_type="simple", fallback=None).fit(X, y)
     # the most useful ball: 'a' within 12 of 0 (border 12), 5 'a' covered, 2 'b' errors
     assert [(b.kind, b.centre_index, b.border_index, b.radius, b.output) for b in dlm.balls_] == [
         ("Ni", 0, 7, 12.0, "a")
@@ -953,7 +957,7 @@ def test_roc_auc_and_log_loss_scoring_on_breast_cancer(machine):
 def test_text_names_dataframe_columns_and_no_training_row(rng):
     X, y01 = random_problem(rng, m=50, n_features=3)
     frame = pd.DataFrame(X, columns=["age", "income", "height"])
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.5, s=4).fit(frame, y01)
+    dlm = DecisionListMachine(p_p=1.0, p_n=1.5, s=4, fallback=None).fit(frame, y01)
     text = dlm.to_text()
     ball = dlm.balls_[0]
     values = ", ".join(f"{name}={round(v, 4):g}" for name, v in zip(frame.columns, X[ball.centre_index]))
@@ -1108,7 +1112,8 @@ def test_unit_weights_and_class_weight(rng):
     y01[:40] = 0  # imbalanced
     from sklearn.utils.class_weight import compute_sample_weight
 
-    for machine in (DecisionListMachine(s=6), BallSetCoveringMachine(s=6, model_type="disjunction")):
+    # the search's weights (the fallback's inner folds weigh a fold's classes on the fold)
+    for machine in (DecisionListMachine(s=6, fallback=None), BallSetCoveringMachine(s=6, model_type="disjunction", fallback=None)):
         plain = clone(machine).fit(X, y01)
         ones = clone(machine).fit(X, y01, sample_weight=np.ones(len(X)))
         assert _balls(ones) == _balls(plain)
@@ -1197,7 +1202,7 @@ def test_export_names_centres_radius_metric_and_class():
 
     X, y = _mixed_table(n=120)
     X = X.assign(paris=(X["city"] == "Paris").astype(float)).drop(columns="city")
-    dlm = DecisionListMachine(s=4, metric="l1").fit(X, y)
+    dlm = DecisionListMachine(s=4, metric="l1", fallback=None).fit(X, y)
     data = json.loads(json.dumps(dlm.to_dict(), allow_nan=False))
     model = data["model"]
     assert model["metric"] == "cityblock" and model["columns"] == ["age", "income", "paris"]
@@ -1242,3 +1247,100 @@ def test_weights_with_shared_sorted_distances(rng):
         alone = clone(machine).fit(X, y01, sample_weight=weights)
         assert _balls(shared) == _balls(alone)
         np.testing.assert_array_equal(shared.cell_counts_, alone.cell_counts_)
+
+
+# --------------------------------------------------------------------------------------------
+# The fallback to the default class (fallback="inner_cv", the users' default)
+# --------------------------------------------------------------------------------------------
+
+BALL_MACHINES = [DecisionListMachine(), BallSetCoveringMachine(), BallSetCoveringMachine(model_type="disjunction")]
+BALL_MACHINE_IDS = ["dlm", "scm-conjunction", "scm-disjunction"]
+
+
+def _no_signal(seed=0, m=200):
+    """Labels drawn independently of the features, 35 % positive: nothing to learn."""
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(m, 4)), np.where(rng.random(m) < 0.35, "rare", "common")
+
+
+def _signal(seed=0, m=200):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(m, 4))
+    return X, np.where(X[:, 0] + 0.2 * rng.normal(size=m) > 0, "rare", "common")
+
+
+@pytest.mark.parametrize("machine", BALL_MACHINES, ids=BALL_MACHINE_IDS)
+def test_a_table_with_no_signal_falls_back_to_the_default_class_and_says_so(machine):
+    from companion.interpretable import SingleClassWarning
+
+    X, y = _no_signal()
+    paper = clone(machine).set_params(fallback=None).fit(X, y)
+    assert paper.n_balls_ >= 1 and paper.fallback_class_ is None  # the paper's machine keeps its balls
+    with pytest.warns(SingleClassWarning, match="did not beat it on inner folds.*fell back to the default class"):
+        model = clone(machine).fit(X, y)
+    assert model.fallback_class_ == "common" == model.single_class_ == model.default_class_
+    assert model.n_balls_ == 0 and model.complexity_ == 0 and model.balls_ == [] and len(model.path_) == 0
+    assert model.to_text() == "always common" == str(model)
+    assert (model.predict(X) == "common").all()
+    assert list(model.staged_predict(X)) == []
+    # the cell of every row is the default: its probabilities are the training frequencies, Laplace-corrected
+    counts = np.array([(y == "common").sum(), (y == "rare").sum()])
+    np.testing.assert_allclose(model.predict_proba(X[:3]), np.tile((counts + 1) / (len(y) + 2), (3, 1)))
+
+
+@pytest.mark.parametrize("machine", BALL_MACHINES, ids=BALL_MACHINE_IDS)
+def test_a_table_with_signal_keeps_the_paper_s_balls(machine):
+    import warnings
+
+    X, y = _signal()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no SingleClassWarning, nor any other
+        model = clone(machine).fit(X, y)
+    paper = clone(machine).set_params(fallback=None).fit(X, y)
+    assert model.fallback_class_ is None and model.single_class_ is None and model.n_balls_ >= 1
+    # the fallback's check changes nothing else: the same balls as without it, the same text
+    assert _balls(model) == _balls(paper) and model.to_text() == paper.to_text()
+    assert (model.predict(X) == y).mean() > 0.8
+
+
+def test_the_fallback_leaves_the_naive_reference_s_list_where_it_does_not_fire(rng):
+    """Where the balls beat the default class, the estimator still learns BuildDLM's list exactly."""
+    for _ in range(3):
+        X = np.round(rng.normal(size=(60, 2)) * 2) / 2
+        y01 = (X[:, 0] > 0).astype(int)
+        dlm = DecisionListMachine(p_p=2.0, p_n=0.5, s=5).fit(X, y01)
+        assert dlm.fallback_class_ is None
+        expected = canonical_naive_list(X, y01, p_p=2.0, p_n=0.5, types=BALL_TYPES, max_balls=5)
+        assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
+
+
+def test_the_fallback_decision_does_not_depend_on_row_order_or_weights_as_copies():
+    import warnings
+
+    X, y = _no_signal(seed=3, m=120)
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        reference = DecisionListMachine().fit(X, y)
+        perm = np.random.default_rng(1).permutation(len(y))
+        permuted = DecisionListMachine().fit(X[perm], y[perm])
+        doubled = DecisionListMachine().fit(np.vstack([X, X]), np.concatenate([y, y]))
+        weighted = DecisionListMachine().fit(X, y, sample_weight=np.full(len(y), 2))
+    assert reference.fallback_class_ == permuted.fallback_class_ == "common"
+    assert doubled.fallback_class_ == weighted.fallback_class_ == "common"
+    assert doubled.n_balls_ == weighted.n_balls_ == 0
+
+
+@pytest.mark.parametrize("machine", [DecisionListMachine(fallback=None), BallSetCoveringMachine(fallback=None)],
+                         ids=["dlm", "scm"])
+def test_a_paper_machine_that_predicts_one_class_warns_and_prints_always(machine):
+    from companion.interpretable import SingleClassWarning
+
+    # every row at the same point: no ball covers anything (strict inequalities), the list stays
+    # empty and predicts the majority class
+    X, y = np.zeros((7, 2)), np.array(["a", "b", "a", "b", "a", "b", "a"])
+    with pytest.warns(SingleClassWarning, match="predicts a for every training row") as record:
+        model = clone(machine).fit(X, y)
+    assert not any("fell back" in str(w.message) for w in record)
+    assert model.single_class_ == "a" and model.fallback_class_ is None and model.to_text() == "always a"
+    assert model.complexity_ == 0 and model.n_balls_ == 0

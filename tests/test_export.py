@@ -89,3 +89,30 @@ def test_jsonable_names_what_cannot_be_exported():
     assert jsonable({"x": [np.float64(np.nan), np.int32(2), np.bool_(True)]}) == {"x": ["NaN", 2, True]}
     with pytest.raises(TypeError, match="parameter 'random_state' is a RandomState"):
         jsonable(np.random.RandomState(0), where="parameter 'random_state'")
+
+
+@pytest.mark.parametrize("cls", [companion.DecisionListMachine, companion.BallSetCoveringMachine],
+                         ids=["DecisionListMachine", "BallSetCoveringMachine"])
+def test_a_ball_machine_that_fell_back_round_trips(cls):
+    """The class it fell back to is exported (``model.fallback_class``) and read back."""
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["p", "q", "r"])
+    y = np.where(rng.random(200) < 0.35, "yes", "no")  # no signal: the fallback fires
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = cls().fit(X, y)
+    assert model.fallback_class_ == "no" and model.n_balls_ == 0
+    data = json.loads(json.dumps(model.to_dict(), allow_nan=False))
+    assert data["model"]["fallback_class"] == "no" and data["single_class"] == "no"
+    rebuilt = companion.from_dict(data)
+    assert rebuilt.fallback_class_ == "no" and rebuilt.single_class_ == "no" and rebuilt.n_balls_ == 0
+    assert rebuilt.to_text() == model.to_text() == "always no" and rebuilt.complexity_ == model.complexity_ == 0
+    X_new = pd.DataFrame(rng.normal(size=(50, 3)), columns=["p", "q", "r"])
+    np.testing.assert_array_equal(rebuilt.predict(X_new), model.predict(X_new))
+    np.testing.assert_array_equal(rebuilt.predict_proba(X_new), model.predict_proba(X_new))
+    np.testing.assert_array_equal(rebuilt.decision_function(X_new), model.decision_function(X_new))
+    # the paper's machine on the same table has balls and no fallback field: its export is unchanged
+    paper = cls(fallback=None).fit(X, y)
+    assert paper.n_balls_ >= 1 and "fallback_class" not in paper.to_dict()["model"]

@@ -52,10 +52,12 @@ def _problem(m, seed=0):
 @pytest.mark.parametrize(
     "make,weighted",
     [
-        (lambda: DecisionListMachine(max_memory_gb=None), False),
-        (lambda: BallSetCoveringMachine(max_memory_gb=None), False),
-        (lambda: BallSetCoveringMachine(max_memory_gb=None, model_type="disjunction", metric="l1"), False),
-        (lambda: DecisionListMachine(max_memory_gb=None), True),
+        # the search's own arrays (fallback=None: the fallback's inner fits are fits of their own,
+        # each within its own estimate, on the whole weights' copies)
+        (lambda: DecisionListMachine(max_memory_gb=None, fallback=None), False),
+        (lambda: BallSetCoveringMachine(max_memory_gb=None, fallback=None), False),
+        (lambda: BallSetCoveringMachine(max_memory_gb=None, model_type="disjunction", metric="l1", fallback=None), False),
+        (lambda: DecisionListMachine(max_memory_gb=None, fallback=None), True),
     ],
     ids=["dlm", "scm", "scm-disjunction-l1", "dlm-weighted"],
 )

@@ -273,3 +273,33 @@ def test_a_model_fitted_through_the_input_encoder_is_refused_naming_it(name):
         model = getattr(companion, name)().fit(X, y)
     with pytest.raises(ValueError, match=rf"{name}.to_dict: field input_encoder_: .*\(a, c\).*encode the frame first"):
         model.to_dict()
+
+
+def _fallen_back(name):
+    """A ball machine on a table with no signal: it falls back to the default class."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["a", "b", "u"])
+    y = np.where(rng.random(200) < 0.35, "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = dict(INTERPRETABLE)[name]().fit(X, y)
+    assert model.fallback_class_ == "no"
+    return model, json.loads(json.dumps(model.to_dict(), allow_nan=False))
+
+
+@pytest.mark.parametrize("name", ["DecisionListMachine", "BallSetCoveringMachine"])
+def test_a_ball_machine_s_fallback_class_is_checked(name):
+    model, data = _fallen_back(name)
+    assert data["model"]["fallback_class"] == "no" == data["single_class"] and data["model"]["balls"] == []
+    assert from_dict(data).fallback_class_ == "no"
+    for value, message in [("maybe", "must be one of the classes"), ("yes", "must be null, or the default_class")]:
+        mutated = copy.deepcopy(data)
+        mutated["model"]["fallback_class"] = value
+        with pytest.raises(ModelFormatError, match=rf"{name} model: field model.fallback_class {message}"):
+            from_dict(mutated)
+    # a machine with balls did not fall back: a fallback class beside its balls is refused
+    with_balls = copy.deepcopy(_exported(name)[1])
+    assert with_balls["model"]["balls"] and "fallback_class" not in with_balls["model"]
+    with_balls["model"]["fallback_class"] = with_balls["model"]["default_class"]
+    with pytest.raises(ModelFormatError, match=rf"{name} model: field model.fallback_class must be null"):
+        from_dict(with_balls)

@@ -1084,3 +1084,45 @@ def test_default_vector_is_the_distribution_of_the_ambiguous_training_examples(r
         counts = np.bincount(y[ambiguous], minlength=3)
         expected = counts / counts.sum() if ambiguous else np.bincount(y, minlength=3) / 200
         np.testing.assert_allclose(dc.default_votes_, expected, rtol=0, atol=1e-15)
+
+
+# --- a committee that predicts one class -----------------------------------------------------
+
+
+def _imbalanced_noise(seed=0, n=200):
+    """Nominal columns independent of the labels, 20 % of the rare class: nothing to learn."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, 3, size=(n, 4)), np.where(rng.random(n) < 0.2, "rare", "common")
+
+
+@pytest.mark.parametrize("pruning", ["pessimistic", "optimistic"])
+def test_a_pruned_committee_that_predicts_one_class_warns_and_prints_always(pruning):
+    import json
+
+    from companion.interpretable import SingleClassWarning, from_dict
+
+    X, y = _imbalanced_noise()
+    with pytest.warns(SingleClassWarning, match="DecisionCommittee predicts common for every training row"):
+        model = DecisionCommittee(pruning=pruning, categorical_features="all").fit(X, y)
+    assert model.single_class_ == "common" and (model.predict(X) == "common").all()
+    assert model.to_text() == "always common" == str(model) and model.complexity_ == 0
+    rebuilt = from_dict(json.loads(json.dumps(model.to_dict())))
+    assert rebuilt.single_class_ == "common" and rebuilt.to_text() == "always common" and rebuilt.complexity_ == 0
+    # the same committee from the grown one (with_pruning): the same check
+    grown = DecisionCommittee(pruning="none", categorical_features="all").fit(X, y)
+    with pytest.warns(SingleClassWarning):
+        copy = grown.with_pruning(pruning, X, y)
+    assert copy.single_class_ == "common" and copy.to_text() == "always common"
+
+
+def test_the_grown_committee_and_a_committee_with_signal_do_not_warn():
+    import warnings
+
+    X, y = _imbalanced_noise()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        grown = DecisionCommittee(pruning="none", categorical_features="all").fit(X, y)  # WIDC(), as grown
+        signal = DecisionCommittee(categorical_features="all").fit(X, np.where(X[:, 0] == 1, "rare", "common"))
+    assert grown.single_class_ is None and grown.n_rules_ > 0 and grown.to_text().startswith("IF ")
+    assert signal.single_class_ is None and signal.n_rules_ >= 1 and signal.complexity_ == signal.n_literals_
+    assert signal.to_text().startswith("IF ")

@@ -50,7 +50,7 @@ from companion.datasets import RegisteredDataset
 from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances, canonical_order
 from companion.evaluation import parallel_map, stratified_folds, trusted_inputs
 import companion.experiments._paper01_grid as grid_lists
-from companion.experiments.protocol import TIDY_KEYS, check_tidy
+from companion.experiments.protocol import TIDY_KEYS, check_tidy, paper_models
 from companion.interpretable import staged_predictions
 from companion.paper_numbers import paper_table
 from companion.preprocessing import FrameEncoder
@@ -281,6 +281,7 @@ def _pad_path(values, length):
     return np.concatenate([values, np.repeat(values[-1:], length - len(values), axis=0)], axis=0)
 
 
+@paper_models
 def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2",
               learner=DecisionListMachine, **options):
     """Test errors, sizes, bounds and training errors of every DLM grid point on one fold.
@@ -310,7 +311,7 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     def make(ball_type, p_p, p_n):
         return learner(
             p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-            metric=metric, stop_if_unchanged=False, **options,
+            metric=metric, stop_if_unchanged=False, **{"fallback": None, **options},
         )
     by_type = [[None] * len(points) for _ in g.dlm_types]
     if shared and g.dlm_types:  # every type's lists from one search, sharing the states the types share
@@ -354,6 +355,7 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     return errors, balls, bounds, train_errors
 
 
+@paper_models
 def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
     """Test errors and sizes of every SCM grid point on one fold (one search per type for every ``p``)."""
     g = grid
@@ -376,7 +378,7 @@ def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
     for a, model_type in enumerate(g.scm_types):
         for b, p in enumerate(g.scm_penalties):
             scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, compression_constraint=False,
-                                         stop_if_unchanged=False).fit(
+                                         stop_if_unchanged=False, fallback=None).fit(
                 X_train, y_train, sorted_distances=sd
             )
             if scm.n_balls_ == 0:
@@ -1237,7 +1239,7 @@ def readable_dlm(name="breastw"):
     dlm = DecisionListMachine(
         p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), s=int(p["dlm_s"]),
         ball_type="simple" if p["dlm_T"] == "s" else "complex", metric="l2", compression_constraint=False,
-        stop_if_unchanged=False,
+        stop_if_unchanged=False, fallback=None,
     ).fit(X, y)
     return dlm, names
 
@@ -1443,7 +1445,7 @@ def toy_dlm(seed=0, n_samples=150):
     machines = {
         ball_type: DecisionListMachine(
             p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, metric="l2", compression_constraint=True,
-            stop_if_unchanged=False,
+            stop_if_unchanged=False, fallback=None,
         ).fit(X, y)
         for ball_type in ("simple", "complex")
     }

@@ -40,6 +40,7 @@ from sklearn.utils._param_validation import validate_params
 from companion._ball_search import greedy_ball_list
 from companion.decision_list import BALL_TYPES, BallSetCoveringMachine, DecisionListMachine, SortedDistances
 from companion.evaluation import parallel_map, stratified_folds, trusted_inputs
+from companion.experiments.protocol import paper_models
 from companion.prose import Markdown
 from companion.numerics import StrictInterval
 from companion.experiments.paper01 import (
@@ -315,10 +316,10 @@ class _BuildDLMVariant(DecisionListMachine):
     #: The parameters of the greedy search it changes (what a grid's shared search passes on).
     search_options = ("tie_rule", "removal")
 
-    def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, **params):
+    def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, fallback=None, **params):
         # Figure 1's BuildDLM keeps a ball that changes no training prediction (the estimator's
-        # safe default stops before it).
-        super().__init__(stop_if_unchanged=stop_if_unchanged, **params)
+        # safe default stops before it) and has no fallback to the default class.
+        super().__init__(stop_if_unchanged=stop_if_unchanged, fallback=fallback, **params)
         self.tie_rule = tie_rule
         self.removal = removal
 
@@ -422,6 +423,7 @@ def tie_rule_table(tie: pd.DataFrame, results: pd.DataFrame | None = None) -> pd
     return table.iloc[order]
 
 
+@paper_models
 def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type="complex", s=None,
                               rules=("larger_cover", "output_one_first")) -> dict:
     """The first step at which two tie rules learn different lists on a whole data set.
@@ -482,6 +484,7 @@ def _plain_folds(m, n_splits=10, seed=0):
     return list(KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(np.zeros((m, 1))))
 
 
+@paper_models
 def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal="fired") -> dict:
     """Realised lengths of the DLM at the paper's parameters (Table 1) on the 10 folds.
 
@@ -746,6 +749,7 @@ def coverage_bayes_risk(*, positive_rate=0.35, shift=1.0) -> float:
 COVERAGE_PENALTIES = (0.5, 1.0, 2.0)
 
 
+@paper_models
 def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
     """One training sample: every grid machine's bounds and its risk on a large test sample."""
     from companion.bounds.decision_list import dlm_bound_path, scm_bound_path
@@ -760,13 +764,13 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
         for p_p in penalties:
             for p_n in penalties:
                 dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type, metric="l2",
-                                          compression_constraint=True, stop_if_unchanged=False,
+                                          compression_constraint=True, stop_if_unchanged=False, fallback=None,
                                           ).fit(X, y, sorted_distances=sd)
                 rows += _coverage_rows("DLM", dlm, dlm_bound_path, X_test, y_test, m)
     for model_type in ("conjunction", "disjunction"):
         for p in penalties:
             scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True,
-                                         stop_if_unchanged=False).fit(
+                                         stop_if_unchanged=False, fallback=None).fit(
                 X, y, sorted_distances=sd)
             rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
     return pd.DataFrame(rows)
@@ -1398,12 +1402,13 @@ def _guide_differences(data):
 RIVEST_EXAMPLE = (np.array([[0.0], [1.0], [2.0], [3.0], [1.5], [6.0], [7.0]]), np.array([1, 1, 1, 1, 0, 0, 0]))
 
 
+@paper_models
 def _rivest_unit_penalties(data):
     """Exact: BuildDLM with ``p_p = p_n = 1`` learns Rivest's list (``p_p = p_n = ∞``: error-free features only)."""
     X, y = RIVEST_EXAMPLE
     lists = {}
     for penalty in (1.0, np.inf):
-        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False).fit(X, y)
+        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False, fallback=None).fit(X, y)
         errors = int(dlm.path_[["k_p", "k_n"]].sum(axis=1).iloc[-1])
         lists[penalty] = (dlm.n_balls_, errors, [(b.kind, b.centre_index, float(b.radius)) for b in dlm.balls_])
     unit, rivest = lists[1.0], lists[np.inf]

@@ -41,7 +41,7 @@ import companion.datasets as datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.datasets import RegisteredDataset
 from companion.evaluation import fold_hash, parallel_map, stratified_folds
-from companion.experiments.protocol import check_tidy
+from companion.experiments.protocol import check_tidy, paper_models
 from companion.preprocessing import MDLDiscretizer, encode_frame
 from companion.preprocessing import one_hot_nominal as _one_hot_nominal
 from companion.prism import Prism
@@ -632,6 +632,7 @@ def _benchmark_task(task):
     return _benchmark_fold(*arguments, with_growth=True) if kind == "fold" else _nominal_fold(*arguments)
 
 
+@paper_models
 def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False):
     """Rows of :func:`run` for one ``(data set, fold, train, test)`` item: WIDC's and CART's (the
     learners of :data:`_NOMINAL_LEARNERS` are :func:`_nominal_fold`'s). ``grown``: WIDC() grown
@@ -793,6 +794,7 @@ def choose_optimistic_strength(
     return table, float(max(within))
 
 
+@paper_models
 def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
@@ -807,6 +809,7 @@ def _strength_problem(strengths, problem_seed):
     return rows
 
 
+@paper_models
 def _polarity_fold(item):
     """Rows of :func:`polarity_ablation` for one ``(data set, train, test)`` item."""
     data, train, test = item
@@ -1477,6 +1480,7 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
 SENSITIVITY_STRENGTHS = (0.0, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 
 
+@paper_models
 def _sensitivity_fold(strengths, item, grown=None, *, with_growth=False):
     """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item
     (``grown``: WIDC() grown on this fold, from a :class:`FoldMemo`; ``with_growth``: return
@@ -1662,6 +1666,7 @@ def _boolean_view(data: BenchmarkSet):
     return np.column_stack(columns).astype(np.int64), names
 
 
+@paper_models
 def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     """The two partition facts of the paper's "Partition Boosting" section, on a real data set.
 

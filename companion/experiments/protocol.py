@@ -13,6 +13,10 @@ Each ``companion.experiments.paperNN`` module exposes
 * table and figure builders that take that frame (``summary_table(results)``, ...), so a notebook
   reads ``results = paperNN.run(config)`` and then only builders.
 
+A function of a protocol that fits the paper's learners on every grid point or fold is decorated
+with :func:`paper_models`: a paper's model that predicts one class is reported with the others,
+without a :class:`companion.interpretable.SingleClassWarning`.
+
 A protocol without folds (one train/test split per random draw, as paper 03's) writes fold 0; one
 with a single data set names it; ``seed`` is the seed of the fold split or of the draw, so that two
 rows with equal keys would be the same experiment.
@@ -23,10 +27,15 @@ Data registries (which data sets a paper uses, how they are loaded and read) are
 
 from __future__ import annotations
 
+import functools
+import warnings
+
 import numpy as np
 import pandas as pd
 
-__all__ = ["TIDY_KEYS", "check_tidy"]
+from companion.interpretable import SingleClassWarning
+
+__all__ = ["TIDY_KEYS", "check_tidy", "paper_models"]
 
 #: The columns that identify one row of a protocol's result: data set, method, seed, fold.
 TIDY_KEYS = ("dataset", "method", "seed", "fold")
@@ -81,3 +90,31 @@ def check_tidy(results: pd.DataFrame, keys=TIDY_KEYS) -> pd.DataFrame:
             f"{int(repeated.sum())} rows share their ({', '.join(keys)}) with another row, e.g. {first}"
         )
     return results
+
+
+def paper_models(function):
+    """``function`` run without :class:`companion.interpretable.SingleClassWarning`.
+
+    A protocol fits the paper's learners at every grid point, prefix, pruning and fold; a model
+    among them that predicts one class on its training rows (a list cut to no ball, a committee
+    pruned to its default vector) is one of the paper's models, which the protocol reports with
+    the others, not a user's surprise. A decorator rather than a filter around the call, so
+    that it also holds in the worker processes of :func:`companion.evaluation.parallel_map`.
+
+    Parameters
+    ----------
+    function : callable
+
+    Returns
+    -------
+    callable
+        ``function`` with the warning silenced while it runs (other warnings pass).
+    """
+
+    @functools.wraps(function)
+    def quiet(*args, **kwargs):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", SingleClassWarning)
+            return function(*args, **kwargs)
+
+    return quiet
