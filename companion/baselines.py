@@ -44,7 +44,14 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale, column_exponents
-from companion.interpretable import InterpretableMixin, beats_default_class, format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import (
+    InterpretableMixin,
+    beats_default_class,
+    fallback_check_running,
+    format_number,
+    laplace_proba,
+    resolve_feature_names,
+)
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
@@ -441,7 +448,7 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
                     keep_split[node] = split < as_leaf
                     best[node] = split if keep_split[node] else as_leaf
         fell_back = False
-        if (self.fallback == "inner_cv" and keep_split.any() and not getattr(self, "_skip_fallback", False)
+        if (self.fallback == "inner_cv" and keep_split.any() and not fallback_check_running()
                 and not beats_default_class(self, raw_X, y, raw_weight)):
             keep_split[:] = False  # the root alone: the default class
             fell_back = True
@@ -952,7 +959,7 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
         reason = ""
-        if (self.fallback == "inner_cv" and self.rulesets_ and not getattr(self, "_skip_fallback", False)
+        if (self.fallback == "inner_cv" and self.rulesets_ and not fallback_check_running()
                 and not beats_default_class(self, raw, y)):
             self.rulesets_ = []  # the rule sets lose to the default class on inner folds
             reason = " (its rule sets did not beat it on inner folds: OrderedRipper fell back to the default class)"

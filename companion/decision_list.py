@@ -101,6 +101,7 @@ from companion._ball_search import (
     sorted_distances_within,
 )
 from companion.interpretable import (
+    fallback_check_running,
     InterpretableMixin,
     beats_default_class,
     binary_only_error,
@@ -354,7 +355,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             r = int(ok[-1]) + 1 if len(ok) else 0
         self.fallback_class_ = None
         reason = ""
-        if (self.fallback == "inner_cv" and r and len(self.classes_) == 2 and not getattr(self, "_skip_fallback", False)
+        if (self.fallback == "inner_cv" and r and len(self.classes_) == 2 and not fallback_check_running()
                 and not beats_default_class(self, *given)):
             # The balls lose to the default class on inner folds: keep none, predict the
             # (weighted) majority class (the empty list's default).

@@ -54,6 +54,7 @@ the learner and the field (``OccamStumps model: field model.stumps[0].direction 
 
 from __future__ import annotations
 
+import contextvars
 import inspect
 import math
 from importlib import import_module
@@ -87,6 +88,7 @@ __all__ = [
     "binary_only_error",
     "SingleClassWarning",
     "beats_default_class",
+    "fallback_check_running",
 ]
 
 
@@ -773,6 +775,24 @@ def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
 #: Inner folds of :func:`beats_default_class`.
 FALLBACK_FOLDS = 3
 
+#: True while :func:`beats_default_class` fits its inner clones (in this thread or task only).
+_INNER_FALLBACK_FIT = contextvars.ContextVar("companion_inner_fallback_fit", default=False)
+
+
+def fallback_check_running() -> bool:
+    """Whether the current fit is one of :func:`beats_default_class`'s inner fits.
+
+    A learner with a fallback to the default class skips its own check then: the inner clones
+    measure the model the learner would keep, not a model that could itself fall back. The flag
+    is a :class:`contextvars.ContextVar` set only for the duration of the inner fits, so it
+    holds no state between calls and is separate in each thread.
+
+    Returns
+    -------
+    bool
+    """
+    return _INNER_FALLBACK_FIT.get()
+
 
 def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
@@ -783,7 +803,8 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     content and label, numeric columns by their ranks, so that the folds depend neither on the
     rows' order nor on the data's scale; fewer folds when the
     rarest class has fewer rows) and scored on the held-out rows against the most frequent class of the same
-    training fold (weighted by ``sample_weight``). The clones skip their own fallback check.
+    training fold (weighted by ``sample_weight``). The clones skip their own fallback check
+    (:func:`fallback_check_running`).
 
     Parameters
     ----------
@@ -838,15 +859,18 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     for train, test in folds.split(np.zeros((len(y), 1)), y_codes[canonical]):
         train, test = np.sort(canonical[train]), np.sort(canonical[test])
         inner = clone(estimator)
-        inner._skip_fallback = True
         take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if sample_weight is None:
-                inner.fit(take(train), y[train])
-            else:
-                inner.fit(take(train), y[train], sample_weight=weight[train])
-            predicted = np.asarray(inner.predict(take(test)), dtype=object)
+        token = _INNER_FALLBACK_FIT.set(True)  # the clones skip their own check (fallback_check_running)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                if sample_weight is None:
+                    inner.fit(take(train), y[train])
+                else:
+                    inner.fit(take(train), y[train], sample_weight=weight[train])
+                predicted = np.asarray(inner.predict(take(test)), dtype=object)
+        finally:
+            _INNER_FALLBACK_FIT.reset(token)
         default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
         model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
         default_correct += float(weight[test][y_codes[test] == default].sum())

@@ -69,6 +69,7 @@ from companion._resources import check_memory
 from companion._scale import check_learner_scale, column_exponents
 from companion.evaluation import progress_lines
 from companion.interpretable import (
+    fallback_check_running,
     beats_default_class,
     InterpretableMixin,
     binary_only_error,
@@ -1531,7 +1532,7 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
     a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
     self.fallback_class_ = None
     reason = ""
-    if self.fallback == "inner_cv" and not getattr(self, "_skip_fallback", False) and getattr(self, "kernel", None) != "precomputed":
+    if self.fallback == "inner_cv" and not fallback_check_running() and getattr(self, "kernel", None) != "precomputed":
         y = np.asarray(y)
         labels, counts = np.unique(y, return_counts=True)
         weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])

@@ -68,7 +68,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from companion._weights import check_sample_weight
-from companion.interpretable import InterpretableMixin, beats_default_class, laplace_proba
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running, laplace_proba
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -537,7 +537,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 rules, trace, codes, np.searchsorted(self.classes_, [rule.label for rule in rules]),
                 class_index, unit, k, int(np.searchsorted(self.classes_, self.default_class_)),
             )
-            if rules and not getattr(self, "_skip_fallback", False) and not beats_default_class(self, X, y, weight):
+            if rules and not fallback_check_running() and not beats_default_class(self, X, y, weight):
                 rules, trace, fell_back = [], [], True  # the rules lose to the default class on inner folds
             slot = _first_rule(rules, codes)
             slot[slot < 0] = len(rules)

@@ -83,6 +83,7 @@ from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
 from companion.interpretable import (
+    fallback_check_running,
     beats_default_class,
     InterpretableMixin,
     binary_only_error,
@@ -1061,7 +1062,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.cell_counts_ = _whole(counts)
         self.fallback_class_ = None
         reason = ""
-        if (self.length == "bound" and self.features_.size and not getattr(self, "_skip_fallback", False)
+        if (self.length == "bound" and self.features_.size and not fallback_check_running()
                 and not beats_default_class(self, *given)):
             # The chosen stumps lose to the default class on inner folds: keep none, predict the
             # (weighted) majority class, which the empty conjunction cannot always say.

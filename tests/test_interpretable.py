@@ -122,3 +122,35 @@ def test_staged_predictions_stacks_and_handles_an_empty_model():
     # a model with no element yields nothing: zero rows, one column per sample
     empty = types.SimpleNamespace(staged_predict=lambda X: iter(()), classes_=np.array(["no", "yes"]))
     assert staged_predictions(empty, X).shape == (0, len(X))
+
+
+def test_the_inner_fits_of_the_fallback_check_and_only_they_skip_the_check():
+    """beats_default_class marks its inner fits (fallback_check_running), not the clones: the flag
+    is off before and after the check, also when an inner fit raises."""
+    import numpy as np
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    from companion.interpretable import beats_default_class, fallback_check_running
+
+    class Spy(ClassifierMixin, BaseEstimator):
+        def __init__(self, fail=False):
+            self.fail = fail
+
+        def fit(self, X, y):
+            seen.append(fallback_check_running())
+            if self.fail:
+                raise RuntimeError("inner fit failed")
+            self.classes_ = np.unique(y)
+            return self
+
+        def predict(self, X):
+            return np.full(len(X), self.classes_[0])
+
+    seen = []
+    X, y = np.arange(24.0).reshape(12, 2), np.array([0, 1] * 6)
+    assert not fallback_check_running()
+    beats_default_class(Spy(), X, y)
+    assert seen == [True] * 3 and not fallback_check_running()
+    with pytest.raises(RuntimeError):
+        beats_default_class(Spy(fail=True), X, y)
+    assert not fallback_check_running()
