@@ -31,7 +31,13 @@ sizes are summed). A model that predicts one class on every training row warns
 
 How to read it: on a table with little signal the majority class is hard to beat, and a
 learner that falls back to it (size 0) is doing the right thing; the *Pareto* column marks the
-learners that no other beats on both accuracy and size on that table.
+learners that no other beats on both accuracy and size on that table. Every companion learner
+but `OneR` and WIDC's `DecisionCommittee` checks its model against the majority class on 3
+inner stratified folds of its training rows (`companion.interpretable.beats_default_class`,
+CART's one-standard-error rule) and falls back to it when the model does not win there; the
+notebooks' reproductions of the papers switch that check off. MaskPerceptron and OrderedRipper
+divide or multiply each numeric column by a power of two first, so every learner gives the same
+model on a table multiplied by any power of two.
 """
 
 LEARNER_NOTES = {
