@@ -47,7 +47,8 @@ def flatten(value, path="") -> list[str]:
 def protocols() -> dict:
     """name -> zero-argument callable running that protocol at a small size."""
     from companion.datasets import load_contact_lenses
-    from companion.experiments import paper01, paper02, paper03, paper04, paper05
+    from companion.experiments import paper01, paper03, paper04, paper05
+    from companion.experiments.paper02._protocol import learners, repeated_cross_validation
 
     def p01():
         grid = paper01.Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
@@ -56,7 +57,7 @@ def protocols() -> dict:
 
     def p02():
         X, y = load_contact_lenses()
-        return paper02.repeated_cross_validation(paper02.learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
+        return repeated_cross_validation(learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
 
     def p03():
         return paper03.run(paper03.Config(seed=7, n_draws=2, degrees=(2, 3), n_train=200, n_test=500))
