@@ -49,6 +49,7 @@ def protocols() -> dict:
     from companion.datasets import load_contact_lenses
     from companion.experiments import paper01, paper03, paper04, paper05
     from companion.experiments.paper02._protocol import learners, repeated_cross_validation
+    from companion.experiments.paper04._studies import polarity_ablation
 
     def p01():
         grid = paper01.Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
@@ -66,7 +67,7 @@ def protocols() -> dict:
         kwargs = dict(n_splits=5, seed=3, max_folds=2)
         return {
             "benchmark": paper04.run(paper04.Config(datasets=("monks1", "breastw"), others=("CART",), **kwargs)),
-            "ablation": paper04.polarity_ablation(["iris"], **kwargs),
+            "ablation": polarity_ablation(["iris"], **kwargs),
             "strength": paper04.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
         }
 

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from companion.experiments import paper01, paper02, paper03, paper04, paper05
+from companion.experiments.paper04._studies import polarity_ablation
 
 # Worker processes and whole (tiny) protocols: seconds each, so `make test-fast` leaves them out.
 pytestmark = pytest.mark.slow
@@ -53,8 +54,8 @@ def test_paper04_benchmark_and_ablation_do_not_depend_on_n_jobs():
     # Rows keep the serial order: data sets as given, then folds.
     assert list(dict.fromkeys(serial["dataset"])) == ["monks1", "iris"]
     _identical(
-        paper04.polarity_ablation(["iris"], n_jobs=1, **kwargs),
-        paper04.polarity_ablation(["iris"], n_jobs=2, **kwargs),
+        polarity_ablation(["iris"], n_jobs=1, **kwargs),
+        polarity_ablation(["iris"], n_jobs=2, **kwargs),
     )
     strength = dict(strengths=(0.0, 1.0), n_problems=2, seed=4)
     serial_table, serial_choice = paper04.choose_optimistic_strength(**strength, n_jobs=1)

@@ -35,7 +35,7 @@ from companion.experiments.paper03._tables import (
     bayes_sample_shift, conditioned_comparison, degree_evidence, draws_table, kernel_identity_checks,
     table1_comparison, tie_summary, tree_error_bounds, tree_stand_ins,
 )
-from companion.experiments.paper03._sweeps import (
+from companion.experiments.paper03._studies import (
     lambda_sweep, lambda_sweep_summary, learnt_models, row_order_spread, row_order_summary, theorem6_table,
     trees_span_check, unpruned_trees,
 )

@@ -15,7 +15,7 @@ from companion.prose import render
 from companion.experiments.paper03._templates import TEMPLATES
 from companion.experiments.paper03._protocol import Config, j48_results_if_run, paper_table1, run
 from companion.experiments.paper03._tables import J48_DEGREE, draws_table, j48_rows
-from companion.experiments.paper03._sweeps import unpruned_trees
+from companion.experiments.paper03._studies import unpruned_trees
 
 
 # --------------------------------------------------------------------------------------------

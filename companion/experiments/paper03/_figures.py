@@ -8,7 +8,7 @@ import pandas as pd
 
 from companion.experiments.paper03._protocol import paper_table1
 from companion.experiments.paper03._tables import draw_pivot
-from companion.experiments.paper03._sweeps import lambda_sweep_summary
+from companion.experiments.paper03._studies import lambda_sweep_summary
 
 
 def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_columns=None):

@@ -7,7 +7,7 @@ import pandas as pd
 
 from companion.prose import render
 from companion.experiments.paper03._protocol import paper_table1
-from companion.experiments.paper03._sweeps import lambda_sweep_summary
+from companion.experiments.paper03._studies import lambda_sweep_summary
 
 
 # --------------------------------------------------------------------------------------------
