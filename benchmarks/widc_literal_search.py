@@ -23,7 +23,7 @@ import time
 import numpy as np
 
 from companion.datasets import load_led24, load_mushroom
-from companion.experiments.paper04 import encode_frame
+from companion.preprocessing import encode_frame
 from companion.widc import (
     encode_variables,
     grow_monomials,

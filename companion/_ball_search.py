@@ -1300,7 +1300,6 @@ def _score(sd, y01, alive, in_compression, allowed, parent, weights=None, keep_s
     label_sorted = y01[order]
     border_positive = label_sorted.view(np.int8)
     n_pos = int(y01[rows].sum())
-    n_neg = n_alive - n_pos
     groups = _tie_groups(sorted_rows, dtype) if sd.has_ties else None
     if weights is None:
         pos_strict, pos_incl = _inside_counts(label_sorted, groups)

@@ -140,7 +140,7 @@ class Real(Spec):
             raise ctx.error(path, f"must be a number, got {_show(value)}")
         if math.isnan(number):
             if not self.nan:
-                raise ctx.error(path, f"must be a number, got NaN")
+                raise ctx.error(path, "must be a number, got NaN")
             return
         if math.isinf(number) and not self.nonfinite:
             raise ctx.error(path, f"must be a finite number, got {_show(value)}")

@@ -31,8 +31,6 @@ import hashlib
 import json
 import platform
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -68,6 +66,7 @@ def draw_hash(X, y, X_test, y_test) -> str:
 def export(seeds: str = DEFAULT_SEEDS):
     sys.path.insert(0, str(ROOT))
     from companion.experiments import paper03
+    from companion.experiments.paper03._protocol import draw_data, draw_hash as protocol_draw_hash
 
     BUILD.mkdir(parents=True, exist_ok=True)
     for old in BUILD.glob("draw_*.npz"):
@@ -76,8 +75,8 @@ def export(seeds: str = DEFAULT_SEEDS):
     for seed in _parse_splits(seeds):
         config = paper03.Config(seed=seed)
         for k in range(config.n_draws):
-            X, y, X_test, y_test = paper03.draw_data(config, k)
-            digest = paper03.draw_hash(X, y, X_test, y_test)
+            X, y, X_test, y_test = draw_data(config, k)
+            digest = protocol_draw_hash(X, y, X_test, y_test)
             assert digest == draw_hash(X, y, X_test, y_test)
             np.savez(BUILD / f"draw_{seed}_{k}.npz", X=X, y=y, X_test=X_test, y_test=y_test)
         print(f"seed {seed}: {config.n_draws} draws of {config.n_train} / {config.n_test} rows")

@@ -85,6 +85,7 @@ def export(splits: str = DEFAULT_SPLITS):
     sys.path.insert(0, str(ROOT))
     from companion.datasets import load_contact_lenses
     from companion.experiments import paper02
+    from companion.experiments.paper02._protocol import NUMPY_SPLIT, fold_vector, quiet_stratified_folds
 
     BUILD.mkdir(parents=True, exist_ok=True)
     X, y = load_contact_lenses()
@@ -97,8 +98,8 @@ def export(splits: str = DEFAULT_SPLITS):
     config = paper02.Config()
     folds = {}
     for seed in _parse_splits(splits):
-        folds[f"{paper02.NUMPY_SPLIT}{seed}"] = paper02.fold_vector(
-            paper02._stratified_folds(y, config.n_folds, seed)).tolist()
+        folds[f"{NUMPY_SPLIT}{seed}"] = fold_vector(
+            quiet_stratified_folds(y, config.n_folds, seed)).tolist()
     (BUILD / "numpy_folds.json").write_text(json.dumps(folds), encoding="utf-8")
     print(f"{ARFF}: {len(y)} rows; {len(folds)} splits {next(iter(folds))} .. {list(folds)[-1]}")
 

@@ -112,6 +112,7 @@ def export(seeds=SEEDS, *, names=None, out=OUT, build=None, typings=None):
 
     from companion.evaluation import stratified_folds
     from companion.experiments import paper04
+    from companion.experiments.paper04._protocol import DOCUMENTED_NOMINAL
 
     build = Path(build) if build is not None else BUILD
     out = Path(out)
@@ -124,7 +125,7 @@ def export(seeds=SEEDS, *, names=None, out=OUT, build=None, typings=None):
             if names and name not in names:
                 continue
             for typing in TYPINGS:
-                if typing != "documented" and name not in paper04.DOCUMENTED_NOMINAL:
+                if typing != "documented" and name not in DOCUMENTED_NOMINAL:
                     continue
                 if (typings is None and typing != "documented" and seed != 0) or (typings and typing not in typings):
                     continue

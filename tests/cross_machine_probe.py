@@ -20,13 +20,13 @@ import pandas as pd
 
 def flatten(value, path="") -> list[str]:
     """Every number in nested dicts/lists/dataclasses/arrays/frames as ``path<TAB>repr`` lines."""
-    from companion.experiments import paper01
+    from companion.experiments.paper01._grids import GridResults
 
     if isinstance(value, dict):
         return [line for key in value for line in flatten(value[key], f"{path}/{key}")]
     if isinstance(value, (list, tuple)):
         return [line for k, item in enumerate(value) for line in flatten(item, f"{path}[{k}]")]
-    if isinstance(value, paper01.GridResults):
+    if isinstance(value, GridResults):
         return [line for name in sorted(vars(value)) for line in flatten(getattr(value, name), f"{path}.{name}")]
     if isinstance(value, pd.DataFrame):
         frame = value.reset_index()
@@ -47,16 +47,19 @@ def flatten(value, path="") -> list[str]:
 def protocols() -> dict:
     """name -> zero-argument callable running that protocol at a small size."""
     from companion.datasets import load_contact_lenses
-    from companion.experiments import paper01, paper02, paper03, paper04, paper05
+    from companion.experiments import paper01, paper03, paper04, paper05
+    from companion.experiments.paper01._grids import Grid
+    from companion.experiments.paper02._protocol import learners, repeated_cross_validation
+    from companion.experiments.paper04._studies import polarity_ablation
 
     def p01():
-        grid = paper01.Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
+        grid = Grid(dlm_penalties=(0.3, 2.1), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
                             svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
         return paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=grid, inner_splits=2))
 
     def p02():
         X, y = load_contact_lenses()
-        return paper02.repeated_cross_validation(paper02.learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
+        return repeated_cross_validation(learners(seed=0, ripper=False), X, y, n_repeats=2, seed=5)
 
     def p03():
         return paper03.run(paper03.Config(seed=7, n_draws=2, degrees=(2, 3), n_train=200, n_test=500))
@@ -65,7 +68,7 @@ def protocols() -> dict:
         kwargs = dict(n_splits=5, seed=3, max_folds=2)
         return {
             "benchmark": paper04.run(paper04.Config(datasets=("monks1", "breastw"), others=("CART",), **kwargs)),
-            "ablation": paper04.polarity_ablation(["iris"], **kwargs),
+            "ablation": polarity_ablation(["iris"], **kwargs),
             "strength": paper04.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
         }
 

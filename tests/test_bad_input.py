@@ -30,6 +30,7 @@ from companion.decision_list import DecisionListMachine
 from companion.perceptrons import KernelPerceptron
 from companion.prism import Prism
 from companion.baselines import OneR
+from companion.experiments.paper03._protocol import run_draw
 
 ESTIMATORS = dict(all_estimators("classifier"))
 NAMES = sorted(ESTIMATORS)
@@ -494,12 +495,11 @@ def test_positive_class_covering_every_label_is_rejected():
 # names the function, the parameter, the allowed range and the value given)
 # ------------------------------------------------------------------------------------------------
 def _protocol_cases():
-    from companion import claims
     from companion.claims._statistics import clopper_pearson
     from companion.experiments import paper01_followups, paper03
 
     return [
-        ("run_draw n_train=1", lambda: paper03.run_draw(0, n_train=1), ValueError,
+        ("run_draw n_train=1", lambda: run_draw(0, n_train=1), ValueError,
          r"The 'n_train' parameter of run_draw must be an int in the range \[2, inf\)\. Got 1 instead"),
         ("conditioned n_draws=True", lambda: paper03.run_conditioned_protocol(True, 0), TypeError,
          r"The 'n_draws' parameter of run_conditioned_protocol must be an int in the range \[1, inf\)\. Got True"),

@@ -17,8 +17,9 @@ from scipy.spatial.distance import cdist
 from companion._ball_grid import greedy_ball_lists
 from companion._ball_search import BALL_TYPES, SortedDistances, greedy_ball_list
 from companion.experiments import _paper01_grid as grid_lists
-from companion.experiments import paper01
-from companion.experiments import paper01_followups as followups
+from companion.decision_list import DecisionListMachine, canonical_order
+from companion.experiments.paper01._grids import Grid, dlm_grid_errors, fold_sorted, scm_grid_errors
+from companion.experiments.paper01._followups import _BuildDLMVariant
 
 #: Penalties that meet exact ties: equal decimals written differently, 0, infinity, fractions
 #: whose usefulness coincides with another pair's.
@@ -97,7 +98,7 @@ def _fold(rng, m, ties, n_features=3):
     X, y = _problem(rng, m, ties, n_features)
     train = np.sort(rng.choice(m, size=int(0.8 * m), replace=False))
     test = np.setdiff1d(np.arange(m), train)
-    X_ball, y_ball, sd = paper01.fold_sorted(cdist(X, X), X, y, train)
+    X_ball, y_ball, sd = fold_sorted(cdist(X, X), X, y, train)
     return X_ball, y_ball, sd, X[test], y[test]
 
 
@@ -109,7 +110,7 @@ def _per_fit(monkeypatch, function, *args, **kwargs):
         return function(X_ball, y_ball, SortedDistances(sd.distances), *rest, **kwargs)
 
 
-GRID = paper01.Grid(dlm_penalties=(0.3, 1.0, 2.1, np.inf), dlm_s_max=7, scm_penalties=(0.5, 1.4, 3.0), scm_s_max=6)
+GRID = Grid(dlm_penalties=(0.3, 1.0, 2.1, np.inf), dlm_s_max=7, scm_penalties=(0.5, 1.4, 3.0), scm_s_max=6)
 
 
 @pytest.mark.parametrize("ties", [False, True])
@@ -117,10 +118,10 @@ GRID = paper01.Grid(dlm_penalties=(0.3, 1.0, 2.1, np.inf), dlm_s_max=7, scm_pena
 def test_dlm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties, constraint):
     for m in (40, 90):
         X_ball, y_ball, sd, X_test, y_test = _fold(rng, m, ties)
-        fast = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
+        fast = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
 
         def slow(X_ball, y_ball, sd, X_test, y_test):
-            return paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
+            return dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, constraint)
 
         reference = _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)
         for got, want in zip(fast, reference):
@@ -130,10 +131,10 @@ def test_dlm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties, co
 @pytest.mark.parametrize("ties", [False, True])
 def test_scm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties):
     X_ball, y_ball, sd, X_test, y_test = _fold(rng, 80, ties)
-    fast = paper01.scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
+    fast = scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
 
     def slow(X_ball, y_ball, sd, X_test, y_test):
-        return paper01.scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
+        return scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID)
 
     for got, want in zip(fast, _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)):
         np.testing.assert_array_equal(got, want)
@@ -143,11 +144,11 @@ def test_scm_grid_errors_equal_one_fit_per_grid_point(rng, monkeypatch, ties):
 def test_other_metrics_and_tie_rules_equal_one_fit_per_grid_point(rng, monkeypatch, metric):
     X_ball, y_ball, _, X_test, y_test = _fold(rng, 70, ties=True)
     sd = SortedDistances.from_points(X_ball, metric)
-    options = dict(metric=metric, learner=followups._BuildDLMVariant, tie_rule="fewest_errors")
-    fast = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
+    options = dict(metric=metric, learner=_BuildDLMVariant, tie_rule="fewest_errors")
+    fast = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
 
     def slow(X_ball, y_ball, sd, X_test, y_test):
-        return paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
+        return dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, **options)
 
     for got, want in zip(fast, _per_fit(monkeypatch, slow, X_ball, y_ball, sd, X_test, y_test)):
         np.testing.assert_array_equal(got, want)
@@ -155,7 +156,7 @@ def test_other_metrics_and_tie_rules_equal_one_fit_per_grid_point(rng, monkeypat
 
 def test_the_shared_lists_need_the_canonical_order_and_both_classes(rng):
     X, y = _problem(rng, 30, ties=False)
-    order = paper01.canonical_order(X, y)
+    order = canonical_order(X, y)
     assert grid_lists.lists_apply(X[order], y[order])
     assert not grid_lists.lists_apply(X[order[::-1]], y[order[::-1]])
     assert not grid_lists.lists_apply(X[order], np.zeros(30, dtype=int))
@@ -164,13 +165,13 @@ def test_the_shared_lists_need_the_canonical_order_and_both_classes(rng):
 def test_a_learner_with_its_own_search_is_fitted_per_grid_point(rng):
     """A DLM subclass that changes the search without naming it (``search_options``) is not bypassed."""
 
-    class EmptyDLM(paper01.DecisionListMachine):
+    class EmptyDLM(DecisionListMachine):
         def _learn(self, sd, y01, weights):
             return {"kind": np.zeros(0, int), "centre": np.zeros(0, int), "border": np.zeros(0, int),
                     "radius": np.zeros(0)}
 
     X_ball, y_ball, sd, X_test, y_test = _fold(rng, 50, ties=False)
-    errors, balls, _, _ = paper01.dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, learner=EmptyDLM)
+    errors, balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, GRID, False, learner=EmptyDLM)
     majority = int(np.bincount(y_ball).argmax())
     assert (balls == 0).all() and (errors == (y_test != majority).sum()).all()
 

@@ -275,7 +275,7 @@ def test_corrected_bound_path_matches_scalar(rng, ball_type):
 
 
 def test_selection_on_counts_is_exact_and_prefers_small_then_first():
-    from companion.experiments.paper01 import argmin_prefer_small
+    from companion.experiments.paper01._protocol import argmin_prefer_small
 
     errors = np.array([[3.0, 3.0], [3.0, 4.0]])
     assert argmin_prefer_small(errors, np.array([[7.0, 6.0], [1.0, 0.0]])) == (1, 0)
@@ -289,7 +289,7 @@ def test_selection_on_counts_is_exact_and_prefers_small_then_first():
 
 def _bound_results(bounds, balls):
     """GridResults of one constrained simple DLM (p_p = p_n = 1), len(bounds) stopping points, two equal folds."""
-    from companion.experiments.paper01 import Grid, GridResults
+    from companion.experiments.paper01._grids import Grid, GridResults
 
     s_max = len(bounds)
     grid = Grid(dlm_types=("simple",), dlm_penalties=(1.0,), dlm_s_max=s_max)
@@ -307,7 +307,7 @@ def _bound_results(bounds, balls):
 
 
 def test_bound_selection_takes_last_bit_differences_for_ties():
-    from companion.experiments.paper01 import BOUND_TIE_RTOL, bound_selected_dlm
+    from companion.experiments.paper01._protocol import BOUND_TIE_RTOL, bound_selected_dlm
 
     b = 0.3
     # s = 2 is one ulp below s = 1 (as another CPU's log/exp may round it): a tie, fewer balls win

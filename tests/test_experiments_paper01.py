@@ -20,6 +20,17 @@ from companion.evaluation import stratified_folds
 from companion import claims as C
 from companion.experiments import paper01
 from companion.experiments import paper01_followups as followups
+from companion.experiments.paper01._figures import plot_errors_vs_s
+from companion.experiments.paper01._grids import DATASETS, Grid, cross_validate_grid
+from companion.experiments.paper01._protocol import paper_protocol
+from companion.experiments.paper01._tables import paper_table1
+from companion.experiments.paper01._claims import _often_check, _table1_often, claims_measures
+from companion.experiments.paper01._followups import _BuildDLMVariant, list_lengths
+from companion.experiments.paper01._studies import (
+    _coverage_run,
+    _coverage_summary,
+    sample_coverage_distribution,
+)
 
 
 def _random_problem(seed, m=60):
@@ -34,9 +45,9 @@ def _random_problem(seed, m=60):
 def test_tie_rule_variant_with_defaults_learns_the_estimators_list(seed, ball_type):
     X, y = _random_problem(seed)
     dlm = DecisionListMachine(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, fallback=None).fit(X, y)
-    variant = followups._BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type).fit(X, y)
+    variant = _BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type).fit(X, y)
     assert variant.balls_ == dlm.balls_
-    other = followups._BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, removal="covered").fit(X, y)
+    other = _BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, removal="covered").fit(X, y)
     # removing only the correctly classified examples leaves the errors in S': never a longer list
     # of fewer candidates; at least the first ball is the same
     assert other.n_balls_ == 0 or other.balls_[0] == dlm.balls_[0]
@@ -46,14 +57,14 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="nominal"):
         paper01.load_table1_dataset("credit", nominal="binary")
     with pytest.raises(ValueError, match="folds"):
-        followups.list_lengths("glass", folds="loo")
+        list_lengths("glass", folds="loo")
     with pytest.raises(ValueError, match="n_runs"):
         followups.bound_coverage(0)
     with pytest.raises(ValueError, match="tie rules"):
         followups.tie_rule_protocol(("haberman",), rules=("random",))
 
 
-TINY = paper01.Grid(
+TINY = Grid(
     dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=2, svm_gamma_factors=(1.0,), svm_Cs=(1.0,)
 )
 SMALL = paper01.Config(names=("haberman", "glass"), seeds=(0, 1), grid=TINY, inner_splits=2)
@@ -214,7 +225,7 @@ def test_claims_report_on_a_small_run(small_run):
     fold = rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
     expected = sorted(Fraction(100 * (int(e["dlm"]) - int(e["scm"])), int(n["dlm"]))
                       for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
-    measures = followups.claims_measures()
+    measures = claims_measures()
     assert sorted(measures["dlm_minus_scm"](variants["seed=1"])) == expected and len(expected) == 20
     # the paper's protocol (a) replaces the three machines' rows; the constrained DLM runs under (a),
     # on the main seed only, and its claim reads (a) on both sides in every variant
@@ -254,11 +265,11 @@ def test_claims_report_on_a_small_run(small_run):
 def test_often_criterion_on_the_papers_own_table1():
     # "often": more wins than losses; Table 1 (six comparable data sets): against the SCM 3 wins
     # (BreastW, Haberman, Glass), a tie (Pima), 2 losses; against the SVM 4 wins, 2 losses
-    ok, detail = followups._table1_often(None, "scm")
+    ok, detail = _table1_often(None, "scm")
     assert ok and detail.startswith("3 wins, 1 tie and 2 losses over 6 data sets")
-    ok, detail = followups._table1_often(None, "svm")
+    ok, detail = _table1_often(None, "svm")
     assert ok and detail.startswith("4 wins, 0 ties and 2 losses")
-    assert followups._often_check({"glass": (3, 5), "pima": (5, 3)}, "scm")[0] is False  # as many wins as losses
+    assert _often_check({"glass": (3, 5), "pima": (5, 3)}, "scm")[0] is False  # as many wins as losses
 
 
 def test_fine_grid_table_statistics():
@@ -296,7 +307,7 @@ def test_ordinal_coding_and_names():
 
 
 def test_list_lengths_at_most_s():
-    out = followups.list_lengths("glass", removal="covered")
+    out = list_lengths("glass", removal="covered")
     assert len(out["lengths"]) == 10 and max(out["lengths"]) <= out["s"] == 12
 
 
@@ -310,13 +321,13 @@ def test_coverage_summary_on_a_tiny_case():
             "bound_corrected": [0.60, 0.40, 0.22],  # smallest bound 0.22 < risk 0.25
         }
     )
-    out = followups._coverage_summary(frame)
+    out = _coverage_summary(frame)
     assert out[("DLM", "published")]["selected_violated"] and out[("DLM", "published")]["any_violated"]
     assert out[("DLM", "published")]["selected_risk"] == 0.30
     assert out[("DLM", "corrected")]["selected_bound"] == 0.22
     assert out[("DLM", "corrected")]["min_gap"] == pytest.approx(-0.03)
     frame["bound_corrected"] = [0.60, 0.40, 0.30]
-    out = followups._coverage_summary(frame)
+    out = _coverage_summary(frame)
     assert not out[("DLM", "corrected")]["any_violated"]
 
 
@@ -330,14 +341,14 @@ def test_bound_coverage_machinery_and_counts():
     assert (table["runs"] == 3).all()
     assert table.loc[("DLM", "corrected"), "any_violated"] == 0
     # per machine, a valid bound lies above its training error; the corrected ones always do
-    frame = followups._coverage_run(60, 2000, 3, (1.0,), noise, 5)
+    frame = _coverage_run(60, 2000, 3, (1.0,), noise, 5)
     finite = frame.dropna()
     assert (finite["bound_corrected"] >= finite["train_error"]).all()
 
 
 def test_coverage_bayes_risk_matches_monte_carlo():
     rng = np.random.default_rng(0)
-    X, y = followups.sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
+    X, y = sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
     t = 0.5 + np.log(0.65 / 0.35)
     empirical = ((X[:, 0] > t).astype(int) != y).mean()
     assert followups.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
@@ -360,7 +371,7 @@ def test_protocol_legend_covers_the_protocol_columns():
 def test_metric_table_l2_column_is_protocol_a():
     X, y = paper01.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
-    expected = paper01.paper_protocol(paper01.cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
+    expected = paper_protocol(cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
     table = followups.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
     assert table.loc["Haberman", "l2"] == expected["errors"]
     # a total of test errors over the folds: a whole number, at most the number of examples, and
@@ -378,10 +389,10 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
 
     X, y = paper01.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
-    grid = paper01.cross_validate_grid(X, y, folds, TINY, constrained=False)
+    grid = cross_validate_grid(X, y, folds, TINY, constrained=False)
     results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
     fig, ax = plt.subplots()
-    paper01.plot_errors_vs_s(ax, results, "haberman", paper=paper01.paper_table1().loc["haberman"])
+    plot_errors_vs_s(ax, results, "haberman", paper=paper_table1().loc["haberman"])
     lines = {line.get_label(): line for line in ax.get_lines()}
     for t, ball_type in enumerate(TINY.dlm_types):
         end = int(grid.dlm_balls[t].max())
@@ -406,7 +417,7 @@ def test_metric_table_reads_l2_from_the_run(small_run):
 
 
 def test_datasets_registry_loads_the_positive_class():
-    entry = paper01.DATASETS["haberman"]
+    entry = DATASETS["haberman"]
     assert entry.options == {"drop_contradictory": True} and entry.positive == 2
     X, y = paper01.load_table1_dataset("haberman")
     _, labels = entry.load()

@@ -17,6 +17,22 @@ from companion.datasets import load_contact_lenses, load_weather_nominal
 from companion.experiments import paper02
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
+from companion.experiments.paper02._claims import (
+    _repeated_accuracy,
+    claims_data,
+    covering_checks,
+    replicated_tests,
+)
+from companion.experiments.paper02._protocol import (
+    WEKA_PEERS,
+    cross_validate,
+    fold_vector,
+    learners,
+    quiet_stratified_folds,
+    repeated_cross_validation,
+    weka_peer_results,
+)
+from companion.experiments.paper02._tables import conflict_counts, permuted_predictions, rule_conflicts
 
 
 @pytest.fixture(scope="module")
@@ -166,13 +182,13 @@ def test_permuted_predictions_match_reordered_rule_lists(weather):
     space = paper02.attribute_space(X)
     rng = np.random.default_rng(0)
     orders = np.vstack([np.arange(len(model.rules_))] + [rng.permutation(len(model.rules_)) for _ in range(6)])
-    predicted = paper02.permuted_predictions(model, space, orders)
+    predicted = permuted_predictions(model, space, orders)
     for k, order in enumerate(orders):
         assert list(predicted[k]) == list(naive_permuted_predict(model, space, order))
     with pytest.raises(ValueError, match="permutation"):
-        paper02.permuted_predictions(model, space, np.zeros((1, len(model.rules_)), dtype=int))
+        permuted_predictions(model, space, np.zeros((1, len(model.rules_)), dtype=int))
     with pytest.raises(ValueError, match="shape"):
-        paper02.permuted_predictions(model, space, np.arange(3)[None, :])
+        permuted_predictions(model, space, np.arange(3)[None, :])
 
 
 def test_order_invariance_on_training_set_but_not_on_unseen(lenses, weather):
@@ -208,14 +224,14 @@ def test_attribute_space_of_contact_lenses_is_the_data_set(lenses):
 def test_rule_conflicts_match_naive_class_sets(weather):
     X, _, model = weather
     space = paper02.attribute_space(X)
-    table = paper02.rule_conflicts(model, space)
+    table = rule_conflicts(model, space)
     covered = naive_covers(model, space)
     for i in range(len(space)):
         classes = {str(model.rules_[j].label) for j in np.flatnonzero(covered[i])}
         expected = ["no rule", "rules of one class", "rules of several classes"][min(len(classes), 2)]
         assert table["status"].iloc[i] == expected
         assert table["rules"].iloc[i] == covered[i].sum()
-    counts = paper02.conflict_counts(model, space)
+    counts = conflict_counts(model, space)
     assert counts.sum() == len(space)
 
 
@@ -282,7 +298,7 @@ def tidy():
 
 
 def test_run_rows_are_per_fold_counts(tidy):
-    names = list(paper02.learners(seed=1))
+    names = list(learners(seed=1))
     assert list(tidy["method"].unique()) == names
     # Weka's seed 1 and the repeats' seed 1 are different splits: distinct keys
     assert list(tidy["seed"].unique()) == ["weka:1", "numpy:1", "numpy:2"]
@@ -299,10 +315,10 @@ def test_run_rows_are_per_fold_counts(tidy):
 
 def test_builders_give_the_old_tables(tidy):
     X, y = load_contact_lenses()
-    estimators = paper02.learners(seed=1)
-    old_weka = paper02.cross_validate(estimators, X, y, paper02.weka_cv_folds(y, 3, seed=1))
+    estimators = learners(seed=1)
+    old_weka = cross_validate(estimators, X, y, paper02.weka_cv_folds(y, 3, seed=1))
     pd.testing.assert_frame_equal(paper02.weka_folds_table(tidy), old_weka, check_exact=True)
-    old_repeated = paper02.repeated_cross_validation(estimators, X, y, n_repeats=2, seed=1, n_folds=3)
+    old_repeated = repeated_cross_validation(estimators, X, y, n_repeats=2, seed=1, n_folds=3)
     pd.testing.assert_frame_equal(paper02.repeated_table(tidy), old_repeated, check_exact=True)
 
 
@@ -357,8 +373,8 @@ def test_fold_list_comparison(lenses, tmp_path):
     _, y, _ = lenses
     config = paper02.Config(n_repeats=2)
     rows = []
-    for seed, folds in (("weka:1", paper02.weka_cv_folds(y, 10, 1)), ("numpy:0", paper02._stratified_folds(y, 10, 0))):
-        rows += [{"seed": seed, "row": r, "fold": f} for r, f in enumerate(paper02.fold_vector(folds))]
+    for seed, folds in (("weka:1", paper02.weka_cv_folds(y, 10, 1)), ("numpy:0", quiet_stratified_folds(y, 10, 0))):
+        rows += [{"seed": seed, "row": r, "fold": f} for r, f in enumerate(fold_vector(folds))]
     committed = pd.DataFrame(rows)
     table = paper02.fold_list_comparison(y, config, committed)
     assert table["identical"].all() and (table["rows in the same fold"] == 24).all()
@@ -391,13 +407,13 @@ def test_claims_report(protocol):
     # the slides' statements are the paper's; what the notebook adds has no verdict
     assert set(table.loc[table["origin"] == "paper"].index) >= {"covering", "first-test-4-of-12", "replicated-subtree"}
     assert table.loc["tree-vs-prism", "origin"] == "observation" and table.loc["default-class", "verdict"] == "observed"
-    accuracy = paper02._repeated_accuracy(protocol)
+    accuracy = _repeated_accuracy(protocol)
     assert (accuracy["PRISM + default class"] >= accuracy["PRISM"]).all()  # the guaranteed statement
 
 
 def test_covering_checks_hold_on_the_slides_data_and_catch_a_wrong_choice(lenses):
     X, y, model = lenses
-    checks = paper02.covering_checks(model, X, y)
+    checks = covering_checks(model, X, y)
     assert set(checks) == {"covering", "first-test", "refine", "ties", "perfect", "separate"}
     assert all(ok for ok, _ in checks.values()), checks
     assert "4/12" in checks["first-test"][1] and "3/3" in checks["refine"][1]
@@ -407,17 +423,17 @@ def test_covering_checks_hold_on_the_slides_data_and_catch_a_wrong_choice(lenses
     first = trace["rule"] == trace.loc[trace["class"] == "hard", "rule"].min()
     step3 = first & (trace["step"] == 3)
     trace.loc[step3, "selected"] = (trace.loc[step3, "attribute"] == "age") & (trace.loc[step3, "value"] == "young")
-    assert not paper02.covering_checks(broken, X, y)["ties"][0]
+    assert not covering_checks(broken, X, y)["ties"][0]
     # a class's rules that miss one of its instances break the covering statement
-    assert not paper02.covering_checks(model, X, y.where(y.index != 0, "soft"))["covering"][0]
+    assert not covering_checks(model, X, y.where(y.index != 0, "soft"))["covering"][0]
 
 
 def test_replicated_tests_read_the_leaves_for_x():
     leaves = ["If b = false and d = true and c = true then x", "If b = true and a = false and c = true and d = true then x",
               "If b = true and a = true then x"]
-    assert paper02._replicated_tests(leaves) == ["c = true", "d = true"]
-    assert paper02._replicated_tests(leaves[1:2]) == []
-    assert paper02._replicated_tests(["If a = true then x", "If a = true and b = true then x"]) == []
+    assert replicated_tests(leaves) == ["c = true", "d = true"]
+    assert replicated_tests(leaves[1:2]) == []
+    assert replicated_tests(["If a = true then x", "If a = true and b = true then x"]) == []
 
 
 def test_seed_variants_do_not_overlap_the_main_splits():
@@ -437,18 +453,18 @@ def test_weka_peers_cover_the_default_seed_its_variants_and_seed_11():
 
 @pytest.mark.slow  # the whole claims protocol, with its J48 peer: tens of seconds
 def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
-    peers = paper02.weka_peer_results(paper02.Config(n_repeats=2))  # Weka's split and numpy:0, 1
+    peers = weka_peer_results(paper02.Config(n_repeats=2))  # Weka's split and numpy:0, 1
     checks = {"weka-prism": (True, "")}
     config2 = paper02.Config(seed=2, n_repeats=2)
     other = paper02.run(config2)  # numpy:2, 3: run by the peers too
     far = paper02.run(paper02.Config(seed=200, n_repeats=2))  # numpy:200, 201: never run by the peers
-    variants = {"seed=2": paper02.claims_data(other, checks, paper02.weka_peer_results(config2)),
-                "seed=200": paper02.claims_data(far, checks, None)}
+    variants = {"seed=2": claims_data(other, checks, weka_peer_results(config2)),
+                "seed=200": claims_data(far, checks, None)}
     report = paper02.claims_report(protocol, checks, variants, peers=peers)
     table = report.table.set_index("id")
     assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "agrees"
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
-    ours = paper02._repeated_accuracy(protocol)["PRISM + default class"]
+    ours = _repeated_accuracy(protocol)["PRISM + default class"]
     expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
     from companion.claims import hodges_lehmann
 
@@ -472,7 +488,7 @@ def test_seed_variant_recomputes_the_seed_dependent_checks(lenses):
 
 
 def test_prism_peer_comparison_is_fold_by_fold(protocol):
-    peers = paper02.weka_peer_results(paper02.Config(n_repeats=2))
+    peers = weka_peer_results(paper02.Config(n_repeats=2))
     table = paper02.prism_peer_comparison(protocol, peers)
     assert list(table.index) == ["weka:1", "numpy:0", "numpy:1"]
     assert table["identical"].all() and (table["folds equal"] == 10).all()
@@ -491,9 +507,9 @@ def test_prism_peer_comparison_is_fold_by_fold(protocol):
 
 
 def test_peer_repeated_accuracy_counts_every_instance():
-    peers = paper02.weka_peer_results()
+    peers = weka_peer_results()
     table = paper02.peer_repeated_accuracy(peers)
-    assert list(table.index) == [f"numpy:{s}" for s in range(10)] and set(table.columns) == set(paper02.WEKA_PEERS)
+    assert list(table.index) == [f"numpy:{s}" for s in range(10)] and set(table.columns) == set(WEKA_PEERS)
     j48 = peers[(peers["method"] == "J48") & (peers["seed"] == "numpy:3")]
     assert table.loc["numpy:3", "J48"] == pytest.approx(100 * j48["correct"].sum() / j48["n_test"].sum())
     with pytest.raises(ValueError, match="no split"):
@@ -510,14 +526,14 @@ def test_weka_peers_folds_are_wekas_and_the_protocols():
     results, folds, provenance = datasets.load_peers("prism")
     _, y = load_contact_lenses()
     weka = folds.loc[folds["seed"] == "weka:1"].sort_values("row")["fold"].to_numpy()
-    assert np.array_equal(weka, paper02.fold_vector(paper02.weka_cv_folds(y, 10, seed=1)))
-    peers = paper02.weka_peer_results()
-    assert set(peers["method"]) == set(paper02.WEKA_PEERS)
+    assert np.array_equal(weka, fold_vector(paper02.weka_cv_folds(y, 10, seed=1)))
+    peers = weka_peer_results()
+    assert set(peers["method"]) == set(WEKA_PEERS)
     assert peers.groupby(["method", "seed"])["fold"].nunique().eq(10).all()
     assert (peers[["correct", "incorrect", "unclassified"]].sum(axis=1) == peers["n_test"]).all()
     # Weka's own -x 10 -s 1 counts equal the sums over the committed folds.
     on_weka = peers[peers["seed"] == "weka:1"].groupby("method")[["correct", "incorrect", "unclassified"]].sum()
-    for learner in paper02.WEKA_PEERS:
+    for learner in WEKA_PEERS:
         assert provenance[f"weka -x 10 -s 1: {learner}"] == "correct {} incorrect {} unclassified {}".format(
             *on_weka.loc[learner].tolist())
     # Prism's are the paper's (Weka's) published counts.
@@ -525,14 +541,14 @@ def test_weka_peers_folds_are_wekas_and_the_protocols():
     weka_numbers = weka_numbers[weka_numbers["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
     for measure in ("correct", "incorrect", "unclassified"):
         assert on_weka.loc["Prism", measure] == weka_numbers[("Prism", f"cv {measure}")]
-    assert len(paper02.weka_peer_results(paper02.Config.fast())) == 3 * 10 * 3
+    assert len(weka_peer_results(paper02.Config.fast())) == 3 * 10 * 3
 
 
 def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
     from companion import datasets
 
     with pytest.raises(ValueError, match="not run on the splits"):
-        paper02.weka_peer_results(paper02.Config(weka_seed=2))
+        weka_peer_results(paper02.Config(weka_seed=2))
     results, folds, provenance = datasets.load_peers("prism")
     tampered = folds.copy()
     rows = tampered.index[tampered["seed"] == "numpy:0"][:2]
@@ -541,7 +557,7 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
         tampered.loc[rows[0], "fold"] = (tampered.loc[rows[0], "fold"] + 1) % 10
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
     with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
-        paper02.weka_peer_results()
+        weka_peer_results()
 
 
 def test_generated_prose_follows_the_tables(lenses):

@@ -18,6 +18,17 @@ from companion.led import (
     optimal_boolean_tree,
 )
 from companion.bounds.boolean_kernel import regularised_risk
+from companion.experiments.paper03._claims import claims_data, claims_family, claims_measures
+from companion.experiments.paper03._protocol import (
+    DATASET,
+    METHODS,
+    QUANTITIES,
+    TIE_COLUMNS,
+    draw_conditioned_data,
+    draw_data,
+    j48_results,
+)
+from companion.experiments.paper03._tables import PAPER_TREE, TREE_STAND_INS, summarise
 
 SMALL = dict(n_train=80, n_test=120)
 
@@ -104,19 +115,19 @@ def test_theorem6_subset_size():
 
 
 def test_draw_conditioned_data_hits_the_target_and_is_seeded():
-    X, y, X_test, y_test, tries = paper03.draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
+    X, y, X_test, y_test, tries = draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
     assert int(np.count_nonzero(bayes_predict(X) != y)) == 10
     assert X_test.shape == (50, 7) and tries >= 1
-    again = paper03.draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
+    again = draw_conditioned_data(np.random.default_rng(3), n_train=100, n_test=50, target=10.0)
     np.testing.assert_array_equal(again[0], X)
-    X, y, *_ = paper03.draw_conditioned_data(np.random.default_rng(4), n_train=100, n_test=5, target=10.0, tolerance=2.0)
+    X, y, *_ = draw_conditioned_data(np.random.default_rng(4), n_train=100, n_test=5, target=10.0, tolerance=2.0)
     assert 8 <= int(np.count_nonzero(bayes_predict(X) != y)) <= 12
 
 
 @pytest.mark.parametrize("bad", [dict(target=10.5), dict(target=101.0), dict(tolerance=-1.0), dict(target=0.0, max_tries=3)])
 def test_draw_conditioned_data_rejects_impossible_targets(bad):
     with pytest.raises(ValueError):
-        paper03.draw_conditioned_data(np.random.default_rng(0), n_train=100, n_test=5, **bad)
+        draw_conditioned_data(np.random.default_rng(0), n_train=100, n_test=5, **bad)
 
 
 def test_conditioned_protocol_and_comparison():
@@ -252,23 +263,23 @@ def tidy():
 
 
 def test_run_keys_name_method_and_degree(tidy):
-    assert set(tidy["dataset"]) == {paper03.DATASET} and set(tidy["fold"]) == {0}
+    assert set(tidy["dataset"]) == {DATASET} and set(tidy["fold"]) == {0}
     assert sorted(set(tidy["seed"])) == [0, 1]
     # 8 methods x 2 degrees x 2 draws, each (method, degree, draw) once
-    assert len(tidy) == len(paper03.METHODS) * 2 * 2
-    assert set(tidy["method"]) == {f"{m} d={d}" for m in paper03.METHODS for d in (2, 3)}
+    assert len(tidy) == len(METHODS) * 2 * 2
+    assert set(tidy["method"]) == {f"{m} d={d}" for m in METHODS for d in (2, 3)}
     assert (tidy.groupby("method")["degree"].nunique() == 1).all()
 
 
 def test_draws_table_is_the_layout_of_03_draws_csv(tidy):
     draws = paper03.draws_table(tidy)
-    assert list(draws.columns) == ["degree", "method", *paper03.QUANTITIES, *paper03.TIE_COLUMNS, "draw"]
-    assert set(draws["method"]) == set(paper03.METHODS) and sorted(set(draws["draw"])) == [0, 1]
+    assert list(draws.columns) == ["degree", "method", *QUANTITIES, *TIE_COLUMNS, "draw"]
+    assert set(draws["method"]) == set(METHODS) and sorted(set(draws["draw"])) == [0, 1]
     # the same numbers as the tidy frame, row for row
     np.testing.assert_array_equal(draws["test_error"].to_numpy(), tidy["test_error"].to_numpy())
     # the builders take run()'s frame only: a frame without the tidy keys is refused
     with pytest.raises(ValueError, match="key columns"):
-        paper03.summarise(draws)
+        summarise(draws)
 
 
 def test_table1_comparison_reads_the_tidy_frame(tidy):
@@ -303,9 +314,9 @@ def test_row_orders_are_a_prefix_and_max_orders_caps_a_method():
 def test_row_order_summary_quantiles():
     orders = pd.DataFrame({"degree": 7, "method": "kernel_perceptron", "order": range(101),
                            "test_error": np.r_[np.arange(100.0), 1000.0], "risk": 0.0, "train_error": 0.0})
-    draws = pd.DataFrame({"dataset": paper03.DATASET, "method": "kernel_perceptron d=7", "seed": [0, 1], "fold": 0,
+    draws = pd.DataFrame({"dataset": DATASET, "method": "kernel_perceptron d=7", "seed": [0, 1], "fold": 0,
                           "degree": 7, "test_error": [1.0, 3.0], **{q: 0.0 for q in ("risk", "size", "train_error")},
-                          **{t: np.nan for t in paper03.TIE_COLUMNS}})
+                          **{t: np.nan for t in TIE_COLUMNS}})
     row = paper03.row_order_summary(orders, draws).loc[(7, "kernel_perceptron")]
     assert row["orders"] == 101 and row["q50"] == 50.0 and row["q95"] == pytest.approx(95.0)
     assert row["orders max"] == 1000.0 and row["original"] == 0.0  # a heavy tail: max far beyond q95
@@ -333,8 +344,8 @@ def test_plot_row_orders_draws_one_box_per_degree():
 def test_table1_comparison_has_no_stand_in_rows(tidy):
     table = paper03.table1_comparison(tidy, column=2, degree=2)
     methods = set(table.index.get_level_values("method"))
-    assert not methods & set(paper03.TREE_STAND_INS) and paper03.PAPER_TREE in methods
-    assert table.loc[(paper03.PAPER_TREE, "risk"), "paper"] == 80 and np.isnan(table.loc[(paper03.PAPER_TREE, "risk"), "ours"])
+    assert not methods & set(TREE_STAND_INS) and PAPER_TREE in methods
+    assert table.loc[(PAPER_TREE, "risk"), "paper"] == 80 and np.isnan(table.loc[(PAPER_TREE, "risk"), "ours"])
     stand = paper03.tree_stand_ins(tidy, column=2, degree=2)
     assert stand.loc[("pruned CART (stand-in)", "risk"), "paper (C4.5)"] == 80
     cart = paper03.draws_table(tidy).query("method == 'decision_tree' and degree == 2")["risk"]
@@ -351,7 +362,7 @@ def test_bayes_sample_shift():
 def test_claims_report_judges_every_claim(tidy):
     report = paper03.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3)
     table = report.table.set_index("id")
-    ids = [c.id for c in paper03.claims_family()]
+    ids = [c.id for c in claims_family()]
     assert list(table.index) == ids
     assert table.loc["bounds-below-risks", "verdict"] == "passes"  # Theorems 3-4 on every draw (a sanity check)
     assert table.loc["mmp-on-bound", "verdict"] == "guaranteed"
@@ -364,7 +375,7 @@ def test_claims_report_judges_every_claim(tidy):
     assert (tested.drop(index=missing)["verdict"] == "not decidable").all()
     assert table.loc["bayes-rates", "verdict"] == "holds"  # the paper's 11.2 / 13.8 % within 2 sd of 13.93 %
     with pytest.raises(ValueError, match="column_degrees must map columns 1 and 2"):
-        paper03.claims_data(tidy, {1: 2})
+        claims_data(tidy, {1: 2})
 
 
 # ------------------------------------------------------------------------------ Weka's J48 on the draws
@@ -375,29 +386,29 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     from companion.led import make_led_digits
 
     fast = paper03.Config(n_draws=2)
-    j48 = paper03.j48_results(fast)
+    j48 = j48_results(fast)
     assert list(j48["seed"]) == [0, 1] and (j48["method"] == "J48").all()
     assert ((j48["depth"] >= 1) & (j48["depth"] <= 7)).all()
     assert (j48["nodes"] == 2 * j48["leaves"] - 1).all()  # binary splits on two-valued segments
     assert (j48["test_error"].between(0, 100)).all() and (j48["leaves"] >= 1).all()
     # The draw's data are run()'s: same generator, same bits.
-    X, y, X_test, y_test = paper03.draw_data(fast, 1)
+    X, y, X_test, y_test = draw_data(fast, 1)
     rng = np.random.default_rng(np.random.SeedSequence(fast.seed).spawn(2)[1])
     X2, y2 = make_led_digits(fast.n_train, noise=fast.noise, random_state=rng)
     assert np.array_equal(X, X2) and np.array_equal(y, y2) and len(y_test) == fast.n_test
     with pytest.raises(ValueError, match="n_test"):
-        paper03.j48_results(paper03.Config.fast())
+        j48_results(paper03.Config.fast())
     results, folds, provenance = datasets.load_peers("led")
     assert folds is None  # the draws are regenerated from their seeds, their hashes in the provenance
     tampered = provenance.copy()
     tampered[f"draw_sha256: {fast.seed}/1"] = "0" * 64
     monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, None, tampered))
     with pytest.raises(ValueError, match="draw 1 differs"):
-        paper03.j48_results(fast)
+        j48_results(fast)
 
 
 def test_j48_risk_is_leaves_plus_errors_at_lambda_4():
-    j48 = paper03.j48_results(paper03.Config(n_draws=3))
+    j48 = j48_results(paper03.Config(n_draws=3))
     # the count behind the percentage, and Eq. (8) with λ = 4: leaves + errors, integers here
     assert (j48["train_errors"] == np.round(j48["train_error"] * 500 / 100)).all()
     assert (j48["risk"] == j48["leaves"] + j48["train_errors"]).all()
@@ -416,7 +427,7 @@ def test_j48_was_run_for_the_default_seed_its_variants_and_seed_11():
 
 
 def test_unpruned_and_bayes_measures():
-    measures = paper03.claims_measures()
+    measures = claims_measures()
     trees = pd.DataFrame({"draw": [0, 0, 1, 1], "degree": 7, "tree": ["pruned", "unpruned"] * 2,
                           "risk": [80.0, 84.0, 70.0, 70.0]})
     data = {"draws": None, "degrees": {1: 3, 2: 7}, "unpruned": trees}
@@ -434,53 +445,53 @@ def at_degree_7(tidy):
 
 
 def test_table1_comparison_sets_j48_beside_c45_at_d7_only(tidy, at_degree_7):
-    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    j48 = j48_results(paper03.Config(n_draws=2))
     table = paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=j48)
-    row = table.loc[paper03.PAPER_TREE]
+    row = table.loc[PAPER_TREE]
     assert row.loc["risk", "paper"] == 80 and row.loc["size", "paper"] == 17
     assert row.loc["risk", "ours"] == pytest.approx(j48["risk"].mean(), rel=1e-12)  # a mean of integers
     assert row.loc["size", "ours"] == pytest.approx(j48["leaves"].mean(), rel=1e-12)
     assert row.loc["test_error", "ours"] == pytest.approx(j48["test_error"].mean(), rel=1e-12)
     kernel = paper03.table1_comparison(at_degree_7, column=2, degree=7)
-    pd.testing.assert_frame_equal(table.drop(index=paper03.PAPER_TREE, level="method"),
-                                  kernel.drop(index=paper03.PAPER_TREE, level="method"))
+    pd.testing.assert_frame_equal(table.drop(index=PAPER_TREE, level="method"),
+                                  kernel.drop(index=PAPER_TREE, level="method"))
     # below d = 7 J48 has no counterpart: its rows stay empty
     low = paper03.table1_comparison(tidy, column=1, degree=2, j48=j48)
-    assert low.loc[paper03.PAPER_TREE, "ours"].isna().all()
+    assert low.loc[PAPER_TREE, "ours"].isna().all()
     with pytest.raises(ValueError, match="j48 holds draws"):
-        paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=paper03.j48_results(paper03.Config(n_draws=3)))
+        paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=j48_results(paper03.Config(n_draws=3)))
 
 
 def test_claims_judge_j48_in_column_2(at_degree_7):
-    j48 = paper03.j48_results(paper03.Config(n_draws=2))
+    j48 = j48_results(paper03.Config(n_draws=2))
     report = paper03.claims_report(at_degree_7, column1_degree=7, other_degree=7, column2_degree=7, j48=j48)
     table = report.table.set_index("id")
     assert table.loc["svm-vs-j48-2", "n"] == 2 and table.loc["j48-far-2", "n"] == 2
     draws = paper03.draws_table(at_degree_7).set_index("draw")
     svm = draws[draws["method"] == "kernel_svm"]["test_error"].sort_index().to_numpy()
     bound = draws[draws["method"] == "mmp_bound"]["risk"].sort_index().to_numpy()
-    data = paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48)
-    family = {c.id: c for c in paper03.claims_family()}
+    data = claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48)
+    family = {c.id: c for c in claims_family()}
     assert np.array_equal(family["svm-vs-j48-2"].values(data), svm - j48["test_error"].to_numpy())
     numerators, denominators = family["j48-far-2"].values(data)
     assert np.array_equal(numerators, j48["risk"].to_numpy()) and np.array_equal(denominators, bound)
     # column 2 below d = 7: J48 is no tree of that depth, the claims are not evaluated
-    below = paper03.claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=j48)
+    below = claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=j48)
     assert family["svm-vs-j48-2"].values(below) is None and family["j48-far-2"].values(below) is None
 
 
 def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
-    j48 = paper03.j48_results(paper03.Config(n_draws=2))
-    family = {c.id: c for c in paper03.claims_family()}
-    ok, detail = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48))
+    j48 = j48_results(paper03.Config(n_draws=2))
+    family = {c.id: c for c in claims_family()}
+    ok, detail = family["bounds-below-risks"].values(claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48))
     assert ok and "J48 at d = 7" in detail
     # a J48 risk below the bound is caught
     low = j48.assign(risk=0.5)
-    ok, _ = family["bounds-below-risks"].values(paper03.claims_data(at_degree_7, {1: 7, 2: 7}, j48=low))
+    ok, _ = family["bounds-below-risks"].values(claims_data(at_degree_7, {1: 7, 2: 7}, j48=low))
     assert not ok
     # below d = 7 J48 is not read
     ok, detail = family["bounds-below-risks"].values(
-        paper03.claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=low))
+        claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=low))
     assert ok and "J48" not in detail
 
 
@@ -489,7 +500,7 @@ def test_scores_on_the_distinct_test_rows_are_the_scores_of_the_rows(degree):
     """The protocols score the 5000 test rows on their distinct rows (paper03._distinct_rows):
     the λ-MMP's fixed-order sums, the λ-perceptron's exact ones and the mask perceptron's
     polynomial, expanded, are those of the rows themselves, bit for bit."""
-    from companion.experiments.paper03 import _distinct_rows
+    from companion.experiments.paper03._protocol import distinct_rows as _distinct_rows
     from companion.kernels import add_complemented_bits, boolean_kernel
     from companion.led import make_led_digits
     from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMarginPerceptron

@@ -11,6 +11,11 @@ from companion.experiments import paper04
 from companion.experiments.protocol import check_tidy
 from companion.paths import ROOT
 from companion.widc import DecisionCommittee
+from companion.evaluation import stratified_folds
+from companion.experiments.paper04._claims import BASELINE_CHECKED, _with_cn2, claims_data, variant_ranks
+from companion.experiments.paper04._peers import PEER_LEARNERS, SEED_VARIANTS, fold_vector
+from companion.experiments.paper04._protocol import DOCUMENTED_NOMINAL, FOLDS_COLUMNS, WIDC_LEARNERS
+from companion.experiments.paper04._tables import peer_claims_table
 
 
 # ------------------------------------------------------------------------------ the peers' data
@@ -20,12 +25,12 @@ def test_committed_peer_folds_are_the_protocols_folds():
     results, folds, provenance = datasets.load_peers("widc")
     for name in ["iris", "votes"]:
         data = paper04.load_benchmark_set(name)
-        ours = paper04.fold_vector(data.y)
+        ours = fold_vector(data.y)
         committed = folds.loc[folds["dataset"] == name].sort_values("row")["fold"].to_numpy()
         assert np.array_equal(ours, committed)
         assert provenance[f"fold_sha256: {name}"] == evaluation.fold_hash(ours)
         # The fold vector is the test folds of stratified_folds, as paper04.run uses them.
-        test0 = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0][1]
+        test0 = stratified_folds(data.y, n_splits=10, seed=0)[0][1]
         assert np.array_equal(np.flatnonzero(ours == 0), np.sort(test0))
     assert evaluation.fold_hash([0, 1]) != evaluation.fold_hash([1, 0])
 
@@ -35,7 +40,7 @@ def test_peer_results_layout_and_errors():
     # run's tidy layout, so that the two concatenate into one frame
     assert list(peers.columns) == ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
     assert (peers["seed"] == 0).all()
-    assert set(peers["method"]) <= set(paper04.PEER_LEARNERS)
+    assert set(peers["method"]) <= set(PEER_LEARNERS)
     assert peers.groupby("method")["fold"].nunique().eq(10).all()
     raw, _, _ = datasets.load_peers("widc")
     raw = raw[(raw["dataset"] == "iris") & (raw["seed"] == 0)]
@@ -48,7 +53,7 @@ def test_committed_peers_cover_every_seed_of_the_variants():
     variants), every data set and fold, with each seed's fold hash."""
     raw, _, provenance = datasets.load_peers("widc")
     learners = {"J48", "JRip"}  # CN2 and CN2-unordered are committed at seed 0 (peers/README.md)
-    for seed in paper04.SEED_VARIANTS:
+    for seed in SEED_VARIANTS:
         mine = raw[(raw["seed"] == seed) & (raw["typing"] == "documented")]
         assert set(mine["dataset"]) == set(paper04.BENCHMARK_SETS), seed
         counts = mine.groupby(["dataset", "learner"], observed=True)["fold"].nunique()
@@ -57,11 +62,11 @@ def test_committed_peers_cover_every_seed_of_the_variants():
         assert set(peers["seed"]) == {seed} and learners <= set(peers["method"])
     assert paper04.seed_variants(0) == (1, 2, 3, 4) and paper04.seed_variants(11) == (0, 1, 2, 3)
     assert paper04.seed_variants(2) == (0, 1, 3, 4)
-    assert set(paper04.SEED_VARIANTS) <= {int(s) for s in raw["seed"]}
+    assert set(SEED_VARIANTS) <= {int(s) for s in raw["seed"]}
 
 
 def test_peer_results_on_folds_the_peers_did_not_run_are_empty_and_say_how(monkeypatch):
-    monkeypatch.setattr(paper04, "_live_folder", lambda seed: ROOT / "build" / "no-such-folder")
+    monkeypatch.setattr("companion.experiments.paper04._peers._live_folder", lambda seed: ROOT / "build" / "no-such-folder")
     empty = paper04.peer_results(["iris"], seed=11, run_missing=False)
     assert empty.empty and list(empty.columns) == ["dataset", "method", "seed", "fold", "errors", "n_test", "rules",
                                                    "literals"]
@@ -94,8 +99,8 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
 
 def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypatch):
     raw, folds, provenance = datasets.load_peers("widc")
-    assert set(raw["learner"]) == set(paper04.PEER_LEARNERS)
-    assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(paper04.DOCUMENTED_NOMINAL)
+    assert set(raw["learner"]) == set(PEER_LEARNERS)
+    assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(DOCUMENTED_NOMINAL)
     documented = paper04.peer_results(["xd6", "iris"])
     numeric = paper04.peer_results(["xd6", "iris"], typing="numeric")
     iris = [frame[frame["dataset"] == "iris"].reset_index(drop=True) for frame in (documented, numeric)]
@@ -117,7 +122,7 @@ def test_majority_results_predict_the_training_majority():
     check_tidy(majority)
     assert (majority["method"] == "majority class").all() and len(majority) == 6
     y = paper04.load_benchmark_set("xd6").y
-    train, test = paper04.stratified_folds(y, n_splits=10, seed=0)[0]
+    train, test = stratified_folds(y, n_splits=10, seed=0)[0]
     labels, counts = np.unique(y[train], return_counts=True)
     expected = np.count_nonzero(y[test] != labels[np.argmax(counts)]), len(test)
     assert tuple(majority.query("dataset == 'xd6' and fold == 0")[["errors", "n_test"]].iloc[0]) == expected
@@ -134,7 +139,7 @@ def _toy_results():
 
 
 def test_peer_claims_table_counts_and_signs():
-    table = paper04.peer_claims_table(_toy_results(), others=("J48", "CN2")).set_index(["WIDC", "other"])
+    table = peer_claims_table(_toy_results(), others=("J48", "CN2")).set_index(["WIDC", "other"])
     row = table.loc[("WIDC(p)", "J48")]
     assert row["data sets"] == 4
     assert row["wins/ties/losses"] == "3/0/1"
@@ -232,7 +237,7 @@ def test_run_on_iris_gives_the_committed_folds_and_summary_rows():
     assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"] and (results["seed"] == 0).all()
     folds = paper04.folds_table(results).to_csv(index=False, float_format="%.10g").splitlines()
     committed = _committed("04_benchmark_folds.csv")
-    assert folds[0] == committed[0] == ",".join(paper04.FOLDS_COLUMNS)
+    assert folds[0] == committed[0] == ",".join(FOLDS_COLUMNS)
     assert folds[1:] == [line for line in committed[1:] if line.startswith("iris,")]
     summary = paper04.summary_table(results).round(2).to_csv(float_format="%.10g").splitlines()
     committed = _committed("04_benchmark.csv")
@@ -250,8 +255,8 @@ def test_builders_read_the_tidy_frame_only():
     assert summary.loc["iris", ("CART", "error %")] == pytest.approx(100 * (cart["errors"] / cart["n_test"]).mean())
     assert summary.loc["iris", ("CART", "literals")] == pytest.approx(cart["literals"].mean())
     former = paper04.folds_table(results)
-    assert list(former.columns) == paper04.FOLDS_COLUMNS and "method" not in former.columns
-    for builder in (paper04.summary_table, paper04.claims_data, paper04.error_with_std, paper04.peer_claims_table):
+    assert list(former.columns) == FOLDS_COLUMNS and "method" not in former.columns
+    for builder in (paper04.summary_table, claims_data, paper04.error_with_std, peer_claims_table):
         with pytest.raises(ValueError, match="key columns"):
             builder(former)  # one layout: folds_table's is for the CSV, not for the builders
 
@@ -260,9 +265,9 @@ def test_folds_table_is_the_former_layout():
     new = paper04.run(paper04.Config(datasets=("monks1",), max_folds=1, others=("PRISM",), seed=3))
     assert (new["seed"] == 3).all()
     old = paper04.folds_table(new)
-    assert list(old.columns) == paper04.FOLDS_COLUMNS
+    assert list(old.columns) == FOLDS_COLUMNS
     rated = new.assign(error=new["errors"] / new["n_test"])  # the CSV's error: a fraction of the fold
-    pd.testing.assert_frame_equal(old.drop(columns="learner"), rated[[c for c in paper04.FOLDS_COLUMNS if c != "learner"]])
+    pd.testing.assert_frame_equal(old.drop(columns="learner"), rated[[c for c in FOLDS_COLUMNS if c != "learner"]])
     assert list(old["learner"]) == list(new["method"])
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
@@ -295,8 +300,8 @@ def test_documented_boolean_attributes_are_nominal_and_numeric_typing_is_kept():
     ionosphere = paper04.load_benchmark_set("ionosphere")
     assert ionosphere.nominal.tolist() == [True] + [False] * 33
     # Elsewhere the two typings agree.
-    for name in set(paper04.BENCHMARK_SETS) - set(paper04.DOCUMENTED_NOMINAL):
-        assert not paper04.DOCUMENTED_NOMINAL.get(name)
+    for name in set(paper04.BENCHMARK_SETS) - set(DOCUMENTED_NOMINAL):
+        assert not DOCUMENTED_NOMINAL.get(name)
     iris = paper04.load_benchmark_set("iris"), paper04.load_benchmark_set("iris", typing="numeric")
     assert np.array_equal(iris[0].nominal, iris[1].nominal)
     with pytest.raises(ValueError, match="typing"):
@@ -305,7 +310,7 @@ def test_documented_boolean_attributes_are_nominal_and_numeric_typing_is_kept():
 
 def test_widc_on_xd6_with_boolean_attributes_is_the_three_monomial_concept():
     data = paper04.load_benchmark_set("xd6")
-    train, test = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0]
+    train, test = stratified_folds(data.y, n_splits=10, seed=0)[0]
     model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal).fit(data.X[train], data.y[train])
     assert model.n_literals_ == 9 and model.n_rules_ == 3
     assert np.mean(model.predict(data.X[test]) != data.y[test]) == 0.0
@@ -345,7 +350,7 @@ def test_claims_family_criteria_on_a_toy_benchmark():
     assert verdicts["Z-tree"] == "holds" and verdicts["lemma2"] == "agrees"
     table = report.table.set_index("id")
     assert list(table.index[:5]) == ["1", "2", "3-J48", "3s-J48", "4"] and table["central"].iloc[:5].all()
-    assert set(table.loc[table["origin"] == "sanity"].index) == {f"base-{l}" for l in paper04.BASELINE_CHECKED}
+    assert set(table.loc[table["origin"] == "sanity"].index) == {f"base-{l}" for l in BASELINE_CHECKED}
     assert table.loc["4", "stand_in"].startswith("Orange3's ordered CN2")
     assert "[peer: Orange3's ordered CN2" in report.sentence("4").data
     assert table.loc["base-J48", "detail"] == ("below the majority class on 11/12 data sets; not on d0 "
@@ -373,9 +378,9 @@ def test_a_joint_best_is_a_tie_and_counts_against_claims_1_and_2b():
     tied = toy["dataset"].isin([f"d{k}" for k in range(7)]) & (toy["method"] == "WIDC()")
     toy.loc[tied, "errors"] = 10  # WIDC() joins WIDC(p)'s least error on 7 of 12 data sets
     toy.loc[toy["dataset"].isin(["d0", "d1"]) & (toy["method"] == "WIDC(p)"), "literals"] = 2  # ties WIDC(o)
-    data = paper04.claims_data(toy)
-    assert paper04.variant_ranks(data, "WIDC(p)", "error") == (5, 7, 0)
-    assert paper04.variant_ranks(data, "WIDC(o)", "literals") == (10, 2, 0)
+    data = claims_data(toy)
+    assert variant_ranks(data, "WIDC(p)", "error") == (5, 7, 0)
+    assert variant_ranks(data, "WIDC(o)", "literals") == (10, 2, 0)
     table = paper04.claims_report(paper04.claims_variants(toy)).table.set_index("id")
     assert (table.loc["1", "wins"], table.loc["1", "losses"]) == (5, 7) and table.loc["1", "verdict"] == "undecided"
     text = paper04.ranks_prose({"main": toy}).data
@@ -410,12 +415,12 @@ def test_templates_render_the_results_they_describe():
 
 
 def test_claims_data_is_exact_and_names_the_chosen_cn2():
-    data = paper04.claims_data(_claims_toy(), cn2="CN2 (alpha=1)")
+    data = claims_data(_claims_toy(), cn2="CN2 (alpha=1)")
     assert "CN2 (alpha=1)" not in data["error"].columns
     assert data["error"].loc["d1", "CN2"] == Fraction(30) and data["literals"].loc["d1", "CN2"] == 60
     assert data["error"].loc["d0", "J48"] == data["error"].loc["d0", paper04.MAJORITY] == Fraction(50)
     with pytest.raises(ValueError, match="no learner"):
-        paper04._with_cn2(_claims_toy(), "CN2 (alpha=2)")
+        _with_cn2(_claims_toy(), "CN2 (alpha=2)")
 
 
 def test_substitute_and_variants_replace_only_what_they_rerun():
@@ -459,9 +464,9 @@ def test_polarity_table_and_the_data_sets_each_variant_reruns():
 def test_run_reads_the_polarity_of_the_config():
     le = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=()))
     gt = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=(), numeric_literal="gt"))
-    assert set(gt["method"]) == set(paper04.WIDC_LEARNERS.values())
+    assert set(gt["method"]) == set(WIDC_LEARNERS.values())
     data = paper04.load_benchmark_set("iris")
-    train, test = paper04.stratified_folds(data.y, n_splits=10, seed=0)[0]
+    train, test = stratified_folds(data.y, n_splits=10, seed=0)[0]
     model = DecisionCommittee(pruning="pessimistic", categorical_features=data.nominal, numeric_literal="gt")
     model.fit(data.X[train], data.y[train])
     row = gt[gt["method"] == "WIDC(p)"].iloc[0]

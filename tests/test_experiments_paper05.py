@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.svm import SVC
 
-from companion.experiments.paper05 import linear_svm_importance, welch_t_ranking
+from companion.experiments.paper05._protocol import linear_svm_importance, welch_t_ranking
 
 
 def _welch_t(X, y):
@@ -53,6 +53,27 @@ from companion.evaluation import stratified_folds
 from companion.experiments import paper05
 from companion.experiments.protocol import check_tidy
 from companion.stumps import fit_by_bound
+from companion.experiments._paper05_peers import NSC_THRESHOLDS
+from companion.experiments.paper05._claims import OCCAM_GENE, _claims_data, _nadeau_bengio_values, _occam_gene
+from companion.experiments.paper05._protocol import (
+    COMPETITORS,
+    DATASETS,
+    MATCHED_COMPETITORS,
+    PRIORS,
+    RESULT_COLUMNS,
+    VARIANT_NAMES,
+    _choose,
+    _competitor_rows,
+    _fit_grid,
+    _fold_rows,
+    _l1_path_order,
+    _rfe_runs,
+    _selected_competitors,
+    prior_feature_range,
+    seed_configs,
+    stump_template,
+)
+from companion.experiments.paper05._tables import corrected_paired_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -64,11 +85,11 @@ def test_declared_range_is_the_same_whatever_training_fold_is_given():
     assert len(ranges) == 1
     # a fold whose values were different (halved) gets the same range: it is not read from them
     assert tuple(paper05.declared_feature_range("colon", X[:10] / 2)) in ranges
-    full = paper05.prior_feature_range("colon", X[:10], "declared")
+    full = prior_feature_range("colon", X[:10], "declared")
     assert full.shape == (2, X.shape[1]) and np.all(full == np.asarray(next(iter(ranges)))[:, None])
 
 
-@pytest.mark.parametrize("name", list(paper05.DATASETS))
+@pytest.mark.parametrize("name", list(DATASETS))
 def test_every_published_value_lies_in_its_declared_range(name):
     X, _, _ = paper05.load_dataset(name)
     low, high = paper05.declared_feature_range(name)
@@ -84,14 +105,14 @@ def test_declared_range_rejects_values_outside_it_and_unknown_sets():
 
 def test_sample_dependent_prior_variants(rng):
     X = rng.normal(size=(12, 5))
-    np.testing.assert_array_equal(paper05.prior_feature_range("breast_er", X, "per_gene"),
+    np.testing.assert_array_equal(prior_feature_range("breast_er", X, "per_gene"),
                                   np.vstack([X.min(axis=0), X.max(axis=0)]))
-    glob = paper05.prior_feature_range("breast_er", X, "global")
+    glob = prior_feature_range("breast_er", X, "global")
     assert np.all(glob[0] == X.min()) and np.all(glob[1] == X.max())
     with pytest.raises(ValueError, match="prior must be one of"):
-        paper05.prior_feature_range("breast_er", X, "training")
+        prior_feature_range("breast_er", X, "training")
     with pytest.raises(ValueError, match="2-D"):
-        paper05.prior_feature_range("breast_er", X[0])
+        prior_feature_range("breast_er", X[0])
 
 
 # ------------------------------------------------------------------------------------------
@@ -110,17 +131,17 @@ def test_choose_is_fit_by_bound_and_k_gives_k_stumps(rng, variant):
     X, y, _ = _toy(rng, m=80)
     y = np.where(rng.random(80) < 0.25, np.where(y == "a", "b", "a"), y)  # label noise: long greedy paths
     config = paper05.Config(s_max=4)
-    template = paper05._stump_template(variant, config, 1000).set_params(feature_range=np.array([-10.0, 10.0]))
+    template = stump_template(variant, config, 1000).set_params(feature_range=np.array([-10.0, 10.0]))
     grid = config.grid(variant)
-    models = paper05._fit_grid(template, X, y, grid)
-    chosen, reference = paper05._choose(models), fit_by_bound(template, X, y, grid)
+    models = _fit_grid(template, X, y, grid)
+    chosen, reference = _choose(models), fit_by_bound(template, X, y, grid)
     assert chosen.features_.tolist() == reference.features_.tolist()
     assert chosen.model_type == reference.model_type and chosen.bound_ == pytest.approx(reference.bound_)
     assert np.array_equal(chosen.predict(X), reference.predict(X))
     shortest = min(m.features_.size for m in models)
     assert shortest >= 3  # the toy's paths are long enough for every k below (full greedy paths)
     for k in (1, 2, 3):
-        model = paper05._choose(models, k)
+        model = _choose(models, k)
         assert model.features_.size == k
         # the k-stump model is the grid point whose k-prefix bound is smallest
         bounds = [m._model_selection_path()[k] for m in models]
@@ -131,10 +152,10 @@ def test_matched_competitors_use_k_genes_and_one_boosting_round_is_one_stump(rng
     X, y, _ = _toy(rng, m=60, n=40)
     config = paper05.Config(n_prefilter=20, adaboost_rounds=5, rfe_genes=6)
     train, test = np.arange(45), np.arange(45, 60)
-    keep = paper05.welch_t_ranking(X[train], y[train], config.n_prefilter)
-    rows, nsc_errors = paper05._competitor_rows(X[train], y[train], X[test], y[test], keep, config, 0)
+    keep = welch_t_ranking(X[train], y[train], config.n_prefilter)
+    rows, nsc_errors = _competitor_rows(X[train], y[train], X[test], y[test], keep, config, 0)
     table = pd.DataFrame(rows).set_index(["learner", "k"])
-    assert ("nsc", 0) not in table.index and nsc_errors.shape == (len(paper05.NSC_THRESHOLDS),)
+    assert ("nsc", 0) not in table.index and nsc_errors.shape == (len(NSC_THRESHOLDS),)
     for k in config.matched_k:
         assert table.loc[("l1_logistic", k), "genes"] == k
         assert table.loc[("svm_rfe", k), "genes"] == k
@@ -159,7 +180,7 @@ def test_shared_rfe_runs_are_scikit_learns_rfe_runs(rng, step):
         y = (base[:, 0] - base[:, 3] + base[:, 7] + 0.5 * rng.standard_normal(36) > 0).astype(int)
         test = rng.standard_normal((20, Z.shape[1]))
         ks = (16, 12, 1, 2, 3, 25, 30)  # 25: nothing to drop; 30 > genes: sklearn keeps every gene
-        runs = paper05._rfe_runs(SVC(kernel="linear", C=1.0), Z, y, ks, step, linear_svm_importance)
+        runs = _rfe_runs(SVC(kernel="linear", C=1.0), Z, y, ks, step, linear_svm_importance)
         for k in ks:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)  # k > genes
@@ -196,7 +217,7 @@ def test_adaboost_prediction_is_its_last_staged_prediction(rng):
 def test_l1_path_order_returns_distinct_genes_entering_first(rng):
     X, y, _ = _toy(rng, m=80, n=30)
     Z = (X - X.mean(axis=0)) / X.std(axis=0)
-    order = paper05._l1_path_order(Z, y, 3, seed=0)
+    order = _l1_path_order(Z, y, 3, seed=0)
     assert len(order) == len(set(order)) == 3
     assert order[0] == 17  # the strongest gene enters the path first
 
@@ -208,7 +229,7 @@ def test_l1_path_order_returns_distinct_genes_entering_first(rng):
 
 def test_corrected_paired_interval_matches_a_naive_computation(rng):
     d = rng.normal(1.0, 3.0, size=20)
-    mean, low, high = paper05.corrected_paired_interval(d, n_train=54, n_test=6)
+    mean, low, high = corrected_paired_interval(d, n_train=54, n_test=6)
     j = d.size
     var = sum((x - d.mean()) ** 2 for x in d) / (j - 1)
     half = stats.t.ppf(0.975, j - 1) * np.sqrt((1 / j + 6 / 54) * var)
@@ -217,15 +238,15 @@ def test_corrected_paired_interval_matches_a_naive_computation(rng):
     plain = stats.t.ppf(0.975, j - 1) * np.sqrt(var / j)
     assert high - mean > plain
     with pytest.raises(ValueError, match="two paired"):
-        paper05.corrected_paired_interval([1.0], 10, 2)
+        corrected_paired_interval([1.0], 10, 2)
 
 
 def test_engine_t_on_spread_values_is_the_corrected_t(rng):
     d = rng.normal(2.0, 4.0, size=50)
-    values = paper05._nadeau_bengio_values(d, n_train=56, n_test=6)
+    values = _nadeau_bengio_values(d, n_train=56, n_test=6)
     report = C.evaluate([C.difference("x", "x", values, direction="<=", margin=5.0, test="t")], {"main": None})
     row = report.table.iloc[0]
-    mean, low, high = paper05.corrected_paired_interval(d, n_train=56, n_test=6)
+    mean, low, high = corrected_paired_interval(d, n_train=56, n_test=6)
     assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx((mean, low, high))
     se = np.sqrt((1 / 50 + 6 / 56) * d.var(ddof=1))
     assert row["p_raw"] == pytest.approx(stats.t.cdf((d.mean() - 5.0) / se, 49))
@@ -241,16 +262,16 @@ def test_run_is_tidy_with_every_method_on_every_fold(small_run):
     config, results = small_run
     check_tidy(results)
     assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"]
-    assert list(results.columns[4:]) == paper05.RESULT_COLUMNS
+    assert list(results.columns[4:]) == RESULT_COLUMNS
     assert (results["seed"] == config.seed + results["repeat"]).all()
     per_method = results.groupby("method").size()
     assert (per_method == config.n_repeats * config.n_splits).all()
     expected = {f"{v}{f' k={k}' if k else ''}" for v in paper05.STUMP_VARIANTS for k in (0, *config.matched_k)}
     expected |= {f"{v}{f' k={k}' if k else ''} [{p}]" for v in ("occam", "pac_bayes") for k in (0, *config.matched_k)
-                 for p in paper05.PRIORS[1:]}
-    expected |= set(paper05.COMPETITORS) | {f"{c} k={k}" for c in paper05.MATCHED_COMPETITORS for k in config.matched_k}
+                 for p in PRIORS[1:]}
+    expected |= set(COMPETITORS) | {f"{c} k={k}" for c in MATCHED_COMPETITORS for k in config.matched_k}
     expected |= {f"{side}{f' k={k}' if k else ''}" for side in ("stumps", "competitor") for k in (0, *config.matched_k)}
-    expected |= {f"stumps{f' k={k}' if k else ''} [{p}]" for k in (0, *config.matched_k) for p in paper05.PRIORS[1:]}
+    expected |= {f"stumps{f' k={k}' if k else ''} [{p}]" for k in (0, *config.matched_k) for p in PRIORS[1:]}
     assert set(per_method.index) == expected
     stumps = results[results["learner"].isin(paper05.STUMP_VARIANTS) & (results["k"] > 0)]
     assert (stumps["genes"] <= stumps["k"]).all()
@@ -268,10 +289,10 @@ def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     assert report.table.set_index("id").loc["acc-colon", "verdict"] == "n/a"
     # the per-gene variant reads the per-gene Occam rows: its Occam-gene share is theirs
     per_gene = results[(results["method"] == "occam [per_gene]")]
-    hits = sum(paper05.OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
-    data = paper05._claims_data(results, "per_gene")
-    assert paper05._occam_gene(data) == (hits, len(per_gene))
-    assert set(report.sensitivity["variant"]) == {paper05.VARIANT_NAMES[p] for p in paper05.PRIORS}
+    hits = sum(OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
+    data = _claims_data(results, "per_gene")
+    assert _occam_gene(data) == (hits, len(per_gene))
+    assert set(report.sensitivity["variant"]) == {VARIANT_NAMES[p] for p in PRIORS}
     # claims the paper never makes are observations, without a verdict
     table = report.table.set_index("id")
     for id in ("occam-tightest", "occam-gene", "occam-stable", "pac-bayes-vs-sc"):
@@ -292,17 +313,17 @@ def test_choices_read_no_test_fold(small_run):
         assert row.errors == int(same.set_index("learner").loc[row.chosen, "errors"])
     X, y, names = paper05.load_dataset("leukemia_golub")
     train, test = stratified_folds(y, n_splits=3, seed=0)[0]
-    keep = paper05.welch_t_ranking(X[train], y[train], config.n_prefilter)
+    keep = welch_t_ranking(X[train], y[train], config.n_prefilter)
     flipped = np.where(y[test] == y[0], y[y != y[0]][0], y[0])
-    a = paper05._selected_competitors(X[train], y[train], X[test], y[test], keep, config, 0, inner_seed=5)
-    b = paper05._selected_competitors(X[train], y[train], X[test], flipped, keep, config, 0, inner_seed=5)
+    a = _selected_competitors(X[train], y[train], X[test], y[test], keep, config, 0, inner_seed=5)
+    b = _selected_competitors(X[train], y[train], X[test], flipped, keep, config, 0, inner_seed=5)
     chosen = lambda rows: [(r["k"], r["chosen"]) for r in rows if r["learner"] == "competitor"]
     assert chosen(a) == chosen(b) and len(chosen(a)) == 1 + len(config.matched_k)
 
 
 def test_seed_configs_use_other_folds_and_the_declared_range():
     config = paper05.Config(seed=11, n_repeats=5)
-    variants = paper05.seed_configs(config)
+    variants = seed_configs(config)
     assert list(variants) == ["seed=16", "seed=21", "seed=26", "seed=31"]
     seeds = [set(range(c.seed, c.seed + c.n_repeats)) for c in (config, *variants.values())]
     assert all(a.isdisjoint(b) for i, a in enumerate(seeds) for b in seeds[i + 1:])
@@ -322,7 +343,7 @@ def test_gene_frequency_counts_folds(small_run):
 def test_config_is_frozen_and_the_registry_loads():
     with pytest.raises(FrozenInstanceError):
         paper05.Config().seed = 1
-    entry = paper05.DATASETS["all_bioc"]
+    entry = DATASETS["all_bioc"]
     assert entry.options == {"lineage": True} and entry.note.startswith("Chiaretti")
     X, y, names = paper05.load_dataset("colon")
     assert X.shape == (62, 2000) and names.shape == (2000,) and set(y) == {"n", "t"}
@@ -405,6 +426,6 @@ def test_folds_give_the_same_rows_with_and_without_scikit_learns_repeated_checks
     loaded = {"colon": paper05.load_dataset("colon")}
     train, test = stratified_folds(loaded["colon"][1], n_splits=3, seed=0)[0]
     item = ("colon", (0, 0, train, test))
-    trusted = paper05._fold_rows(loaded, config, 0, item)
-    monkeypatch.setattr(paper05, "trusted_inputs", contextlib.nullcontext)
-    assert paper05._fold_rows(loaded, config, 0, item) == trusted
+    trusted = _fold_rows(loaded, config, 0, item)
+    monkeypatch.setattr("companion.experiments.paper05._protocol.trusted_inputs", contextlib.nullcontext)
+    assert _fold_rows(loaded, config, 0, item) == trusted

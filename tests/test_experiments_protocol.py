@@ -16,8 +16,10 @@ from companion.datasets import RegisteredDataset
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 
 PAPERS = ["paper01", "paper02", "paper03", "paper04", "paper05"]
-#: module -> its data registries (the papers with more than one data set).
+#: module -> its data registries (the papers with more than one data set), and the private module
+#: of the paper's package that defines them.
 REGISTRIES = {"paper01": ["DATASETS"], "paper02": ["DATASETS"], "paper04": ["BENCHMARK_SETS"], "paper05": ["DATASETS"]}
+REGISTRY_MODULES = {"paper01": "_grids", "paper02": "_protocol", "paper04": "_protocol", "paper05": "_protocol"}
 
 
 def module(name):
@@ -56,7 +58,7 @@ def test_fast_run_is_tidy(paper):
 
 @pytest.mark.parametrize("paper, registry", [(p, r) for p, names in REGISTRIES.items() for r in names])
 def test_registries_have_one_format(paper, registry):
-    entries = getattr(module(paper), registry)
+    entries = getattr(importlib.import_module(f"companion.experiments.{paper}.{REGISTRY_MODULES[paper]}"), registry)
     assert entries and all(isinstance(name, str) for name in entries)
     assert all(isinstance(entry, RegisteredDataset) for entry in entries.values())
 

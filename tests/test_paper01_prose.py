@@ -7,23 +7,26 @@ import pandas as pd
 
 from companion.experiments import paper01
 from companion.experiments import paper01_followups as followups
+from companion.experiments.paper01._grids import DISPLAY, Grid
+from companion.experiments.paper01._tables import paper_table1
+from companion.experiments.paper01._followups import FINE_PENALTIES, fine_grid
 
 
 def test_fine_grid_markdown_reads_the_grid_and_table1():
     text = followups.fine_grid_markdown().data
-    paper = paper01.paper_table1()
-    missing = sorted((set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])) - set(paper01.Grid().dlm_penalties))
+    paper = paper_table1()
+    missing = sorted((set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])) - set(Grid().dlm_penalties))
     assert ", ".join(f"{v:g}" for v in missing) in text
-    assert f"{len(followups.FINE_PENALTIES)} values of $p_p$" in text and "every penalty" in text
+    assert f"{len(FINE_PENALTIES)} values of $p_p$" in text and "every penalty" in text
     assert "$s \\le 15$" in text and "$s \\le 12$" in text
-    small = followups.fine_grid(penalties=(1.0, 2.1), s_max=4, scm_penalties=(1.4,), scm_s_max=3)
+    small = fine_grid(penalties=(1.0, 2.1), s_max=4, scm_penalties=(1.4,), scm_s_max=3)
     text = followups.fine_grid_markdown(small).data
     n_paper = len(set(paper["dlm_p_p"]) | set(paper["dlm_p_n"]))
     assert f"2 of the {n_paper} penalty" in text and "$s \\le 4$" in text and "$s \\le 3$" in text
 
 
 def _tables():
-    names = [paper01.DISPLAY[n] for n in paper01.COMPARABLE]
+    names = [DISPLAY[n] for n in paper01.COMPARABLE]
     rows = []
     for k, name in enumerate(names):
         for machine, difference in (("SVM", -20 - k if k < 2 else 0), ("SCM", 0), ("DLM", 3 if k % 2 else -1)):
@@ -62,7 +65,7 @@ def test_reproduction_markdown_states_what_the_tables_hold():
 def test_dataset_notes_read_the_counts_and_table1():
     text = followups.dataset_notes_markdown({"votes": (232, 16, 108), "haberman": (294, 3, 75)}).data
     assert "gives 232 (124 democrats, 108 republicans)" in text
-    paper = paper01.paper_table1().loc["votes"]
+    paper = paper_table1().loc["votes"]
     errors = [paper[f"{m}_errors"] for m in ("svm", "scm", "dlm")]
     assert f"the paper's {min(errors):g}–{max(errors):g} errors" in text
     # Haberman's raw file has 306 rows; the conflicting feature vectors are counted from it
@@ -84,9 +87,9 @@ def test_glass_choice_names_the_closest_split_and_the_svm_only_one():
 
 
 def test_penalty_valley_reads_the_paper_type_panel():
-    grid = followups.fine_grid(penalties=(0.5, 1.5, 3.0), s_max=2)
+    grid = fine_grid(penalties=(0.5, 1.5, 3.0), s_max=2)
     types = [t[0] for t in grid.dlm_types]
-    paper_type = paper01.paper_table1().loc["pima", "dlm_T"]
+    paper_type = paper_table1().loc["pima", "dlm_T"]
     totals = np.full((len(types), 3, 3, 2), 300.0)
     # the paper's type: rows p_p, columns p_n; a valley along p_p = 1.5
     totals[types.index(paper_type)] = np.array([[[250, 260], [255, 251], [252, 270]],

@@ -16,6 +16,8 @@ import pandas as pd
 import pytest
 
 from companion.experiments import paper01, paper02, paper03, paper04, paper05
+from companion.experiments.paper04._studies import polarity_ablation
+from companion.experiments.paper01._grids import Grid
 
 # Worker processes and whole (tiny) protocols: seconds each, so `make test-fast` leaves them out.
 pytestmark = pytest.mark.slow
@@ -27,7 +29,7 @@ def _identical(serial: pd.DataFrame, parallel: pd.DataFrame) -> None:
 
 
 def test_paper01_folds_do_not_depend_on_n_jobs():
-    grid = paper01.Grid(dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
+    grid = Grid(dlm_penalties=(1.0, 2.0), dlm_s_max=3, scm_penalties=(1.0,), scm_s_max=3,
                         svm_gamma_factors=(1.0,), svm_Cs=(1.0,))
     config = paper01.Config(names=("haberman",), seeds=(0, 1), grid=grid, inner_splits=2)
     serial = paper01.run(config, n_jobs=1)
@@ -53,8 +55,8 @@ def test_paper04_benchmark_and_ablation_do_not_depend_on_n_jobs():
     # Rows keep the serial order: data sets as given, then folds.
     assert list(dict.fromkeys(serial["dataset"])) == ["monks1", "iris"]
     _identical(
-        paper04.polarity_ablation(["iris"], n_jobs=1, **kwargs),
-        paper04.polarity_ablation(["iris"], n_jobs=2, **kwargs),
+        polarity_ablation(["iris"], n_jobs=1, **kwargs),
+        polarity_ablation(["iris"], n_jobs=2, **kwargs),
     )
     strength = dict(strengths=(0.0, 1.0), n_problems=2, seed=4)
     serial_table, serial_choice = paper04.choose_optimistic_strength(**strength, n_jobs=1)

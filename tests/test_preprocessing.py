@@ -25,6 +25,7 @@ from companion.preprocessing import (
 )
 from companion.prism import Prism
 from companion.baselines import OneR
+from companion.experiments.paper04._protocol import mdl_codes, prism_fit_predict
 
 # --------------------------------------------------------------------------------------------
 # Naive reference
@@ -200,8 +201,8 @@ def test_paper04_prism_on_mdl_codes_equals_prism_with_the_discretizer():
     """``mdl_codes`` + Prism (paper 04's PRISM) is ``Prism(discretizer=MDLDiscretizer())`` on the fold."""
     data = paper04.load_benchmark_set("hepatitis")  # numeric and nominal columns, missing values
     train, test = np.arange(0, 155, 2), np.arange(1, 155, 2)
-    coded_train, coded_test = paper04.mdl_codes(data.X[train], data.y[train], data.X[test], data.nominal)
-    predictions, n_rules, n_literals = paper04.prism_fit_predict(coded_train, data.y[train], coded_test)
+    coded_train, coded_test = mdl_codes(data.X[train], data.y[train], data.X[test], data.nominal)
+    predictions, n_rules, n_literals = prism_fit_predict(coded_train, data.y[train], coded_test)
     model = Prism(missing="no_match", discretizer=MDLDiscretizer(), categorical_features=data.nominal, pruning=None)
     model.fit(data.X[train], data.y[train])
     assert model.predict(data.X[test]).tolist() == predictions.tolist()

@@ -21,6 +21,8 @@ from companion.baselines import OneR
 from companion.preprocessing import MISSING_VALUE_NAME
 from companion.prism import Prism, _best_test, _best_test_scan
 from tests._naive import as_codes, naive_oner, naive_prism, rules_as_tuples
+from companion.experiments.paper02._figures import disjunction_data, tree_leaf_rules
+from companion.experiments.paper02._protocol import JavaRandom, cross_validate, learners
 
 # --------------------------------------------------------------------------------------------
 # Naive references: tests/_naive.py (naive_prism, naive_oner, as_codes, rules_as_tuples)
@@ -95,8 +97,8 @@ def test_slides_trace_of_first_hard_rule(fitted):
 def test_weka_cross_validation_counts(lenses):
     X, y = lenses
     folds = paper02.weka_cv_folds(y, n_folds=10, seed=1)
-    estimators = {k: v for k, v in paper02.learners(seed=0, ripper=False).items()}
-    cv = paper02.cross_validate(estimators, X, y, folds)
+    estimators = {k: v for k, v in learners(seed=0, ripper=False).items()}
+    cv = cross_validate(estimators, X, y, folds)
     weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
     for measure in ("correct", "incorrect", "unclassified"):
         assert cv.loc["PRISM", measure] == weka[("Prism", f"cv {measure}")]
@@ -117,8 +119,8 @@ def test_weka_folds_partition_and_stratify(lenses):
 def test_java_random_matches_java():
     # Printed by java.util.Random (OpenJDK 17): new Random(42).nextInt(10), and new Random(1)
     # .nextInt(7 + 13 i) for i = 0..7 followed by nextInt(16).
-    assert paper02.JavaRandom(42).next_int(10) == 0
-    generator = paper02.JavaRandom(1)
+    assert JavaRandom(42).next_int(10) == 0
+    generator = JavaRandom(1)
     drawn = [generator.next_int(7 + 13 * i) for i in range(8)] + [generator.next_int(16)]
     assert drawn == [4, 8, 19, 35, 5, 40, 44, 50, 15]
 
@@ -301,13 +303,13 @@ def test_integer_codes_and_string_arrays(rng):
 
 
 def test_disjunction_gives_the_two_rules():
-    X, y = paper02.disjunction_data()
+    X, y = disjunction_data()
     model = Prism(pruning=None).fit(X, y)
     x_rules = [r.to_text() for r in model.rules_ if r.label == "x"]
     assert x_rules == ["If a = true and b = true then x", "If c = true and d = true then x"]
     codes = X.apply(lambda c: c.cat.codes)
     tree = DecisionTreeClassifier(random_state=0).fit(codes, y.astype(str))
-    leaves = paper02.tree_leaf_rules(tree, list(X.columns))
+    leaves = tree_leaf_rules(tree, list(X.columns))
     assert sum(rule.endswith("then x") for rule in leaves) > 2  # the replicated subtree
 
 

@@ -1,9 +1,11 @@
 """The sixth-paper test: a toy paper moves in through the path CONTRIBUTING describes.
 
 ``tests/sixth_paper/`` holds what a new paper brings (CONTRIBUTING, "Adding a paper"): its claims
-registry (``paper06.toml``), its protocol module (``toy_paper06.py``: a toy learner, ``Config``,
-``run``, the registry's measures, the claims report with the fold seeds as variants, one figure,
-one prose template). The test writes its notebook in the anatomy every notebook has, executes it
+registry (``paper06.toml``) and its package (``toy_paper06/``, shaped as every
+``companion.experiments.paperNN``: ``_protocol`` with a toy learner, ``Config`` and ``run``;
+``_claims`` with the registry's measures and the claims report with the fold seeds as variants;
+``_figures`` with one figure; ``_prose`` with one template; ``__init__`` listing what the notebook
+calls). The test writes its notebook in the anatomy every notebook has, executes it
 with the project's runner at the default seed and at another one, and publishes its claims into
 a copy of the README and ``docs/results.md``. Nothing is written into the checkout.
 """

@@ -23,6 +23,8 @@ from companion.widc import (
 )
 
 from tests._naive import naive_pattern_blocks, naive_score, naive_z
+from companion.experiments.paper04._claims import claims_data
+from companion.experiments.paper04._protocol import tree_size
 
 # --------------------------------------------------------------------------------------------
 # helpers and naive references
@@ -685,7 +687,7 @@ def test_benchmark_protocol_on_one_fold():
     assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
     by_learner = results.set_index("learner")
     assert by_learner.loc["WIDC(p)", "literals"] <= by_learner.loc["WIDC()", "literals"]
-    claims = paper04.claims_data(tidy)
+    claims = claims_data(tidy)
     assert set(claims) == {"error", "literals", "fold_error", "fold_literals"} and list(claims["error"].index) == ["iris"]
     assert float(claims["fold_error"][("iris", 0, "WIDC(p)")]) == pytest.approx(by_learner.loc["WIDC(p)", "error"] * 100)
     assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
@@ -710,7 +712,7 @@ def test_encode_frame_and_tree_size():
         encode_frame(array)
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
     tree = DecisionTreeClassifier(random_state=0).fit(X, X[:, 0] & X[:, 1])
-    assert paper04.tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
+    assert tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
     assert paper04.pattern_cells(4) == (16, 4)
 
 

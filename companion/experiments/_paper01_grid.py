@@ -1,7 +1,7 @@
 """Notebook 01's grids of ball machines on one training fold, every penalty from one search.
 
-Plumbing of :func:`companion.experiments.paper01.dlm_grid_errors` and
-:func:`~companion.experiments.paper01.scm_grid_errors`. The lists of every penalty of a grid
+Plumbing of :func:`companion.experiments.paper01._grids.dlm_grid_errors` and
+:func:`~companion.experiments.paper01._grids.scm_grid_errors`. The lists of every penalty of a grid
 (one fold) come from one search, :func:`companion._ball_grid.greedy_ball_lists_by_types` for
 the DLM's types together and :func:`~companion._ball_grid.greedy_ball_lists` for each SCM type,
 which returns, pair by pair, the list a fit with that pair learns (tested); then

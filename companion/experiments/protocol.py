@@ -1,6 +1,6 @@
 """The one shape every paper's protocol has: a config dataclass, ``run`` and a tidy result frame.
 
-Each ``companion.experiments.paperNN`` module exposes
+Each ``companion.experiments.paperNN`` package exposes
 
 * ``Config``: a frozen dataclass of everything the protocol's numbers depend on (data sets,
   seeds, fold counts, grids); ``Config()`` is the notebook's full run and ``Config.fast()`` its

@@ -1,31 +1,16 @@
-"""A sixth paper's protocol, built the way every ``companion.experiments.paperNN`` is.
-
-A toy learner (one threshold on the first feature), a frozen ``Config`` with a ``fast()`` smoke
-run, ``run(config, n_jobs)`` returning a tidy frame, the registry's measures, the claims report
-with the fold seeds as variants, one figure and one prose template. Used by
-``tests/test_sixth_paper.py`` only: it is the walk-through of CONTRIBUTING ("Adding a paper"),
-executed.
-"""
+"""What the toy paper runs and on which folds: its learner, ``Config`` and ``run``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from companion import claims as C
 from companion.evaluation import parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy
-from companion.paths import save_figure
-from companion.prose import render
-
-REGISTRY = Path(__file__).with_name("paper06.toml")
-TEMPLATES = {"size": "The table has {rows:plural row} and {folds:plural fold}."}
 
 
 class ThresholdStump(ClassifierMixin, BaseEstimator):
@@ -86,40 +71,3 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
              for fold, split in enumerate(stratified_folds(y, config.n_folds, seed))]
     rows = [row for rows in parallel_map(_one_fold, items, n_jobs=n_jobs) for row in rows]
     return check_tidy(pd.DataFrame(rows))
-
-
-def measures() -> dict:
-    """The registry's measures: each reads one seed's rows."""
-
-    def stump_minus_majority(results):
-        wide = results.pivot(index="fold", columns="method", values="errors")
-        n_test = results.groupby("fold")["n_test"].first()
-        return (100 * (wide["stump"] - wide["majority"]) / n_test).to_numpy()
-
-    def threshold(results):
-        return results.loc[results["method"] == "stump", "threshold"].to_numpy()
-
-    return {"stump_minus_majority": stump_minus_majority, "threshold": threshold}
-
-
-def claims_report(results: pd.DataFrame, config: Config) -> C.ClaimsReport:
-    """The registry's claims on the main seed, each re-decided under the other fold seeds."""
-    variants = {"main": results[results["seed"] == config.seed]}
-    variants.update({f"seed={s}": results[results["seed"] == s] for s in config.other_seeds})
-    return C.evaluate(C.family(C.load_registry(REGISTRY), measures()), variants)
-
-
-def size_sentence(config: Config):
-    """The one generated sentence outside the claims."""
-    return render(TEMPLATES["size"], rows=config.n_rows, folds=config.n_folds)
-
-
-def figure_errors(results: pd.DataFrame):
-    """Test errors per fold of the main seed, stump against majority; saved as ``06_errors``."""
-    fig, ax = plt.subplots(figsize=(4, 3))
-    for method, group in results.groupby("method"):
-        ax.plot(group["fold"], group["errors"], marker="o", label=method)
-    ax.set(xlabel="fold", ylabel="test errors")
-    ax.legend()
-    save_figure(fig, "06_errors")
-    return fig

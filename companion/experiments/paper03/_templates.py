@@ -1,0 +1,16 @@
+"""The templates of notebook 03's generated sentences (:func:`companion.prose.render`), shared by
+its protocol and its claims.
+"""
+
+from __future__ import annotations
+
+
+
+#: The templates of the generated sentences of notebook 03 (:func:`companion.prose.render`).
+TEMPLATES = {
+    "j48_missing": ("J48 (Weka) was not run on these draws ({reason}): its claims are not evaluated for this "
+                    "seed. To run it: `{command}`."),
+    "j48_found": "J48 (Weka 3.6.14) on all {n:plural draw} of seed {seed}, hashes verified.",
+    "z_values": "{items:list} (agreement: |z| ≤ {limit:g})",
+    "bayes_rates": "exact Bayes error {exact:pct.2}; {items:list} (agreement: |z| ≤ {limit:g})",
+}

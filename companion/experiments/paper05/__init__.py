@@ -1,0 +1,72 @@
+"""Protocol of notebook 05: stump conjunctions (SC, Occam, PAC-Bayes) on microarrays vs. their competitors.
+
+Shah, Marchand & Corbeil, TPAMI 2012 (Paper 05). The paper's experimental section (its protocol,
+grids and tables) is lost, so this module runs a protocol built from what Section I sets out to
+do ("an accurate classifier that depends on the smallest possible number of attributes", with
+"realizable guarantees") and from Ambroise & McLachlan (2002) on selection bias:
+
+* repeated stratified 10-fold CV (:attr:`Config.n_repeats` × :attr:`Config.n_splits`) on all
+  seven data sets; on each training fold, and only there, the search is narrowed to the
+  ``n_prefilter`` genes of largest |Welch t|; the bounds charge all ``n`` genes (they hold
+  uniformly over every conjunction on the ``n`` genes, so a label-driven narrowing costs nothing);
+* SC, Occam and PAC-Bayes choose ``p``, conjunction/disjunction (at ``ln 2``) and the number of
+  stumps by their bound (Sections III–V); beside them each learner's best model with exactly
+  ``k`` stumps (``k`` in :attr:`Config.matched_k`), chosen by the same bound; the ``stumps`` row
+  of a fold is the learner whose training-fold bound is smallest (:func:`_selected_stumps`);
+* competitors: a linear SVM on all genes, SVM-RFE to 16 genes, L1-logistic regression, AdaBoost
+  on decision stumps, and the two gene selectors Section I names, nearest shrunken centroids
+  (Tibshirani et al. 2003) and BAHSIC (Song et al. 2007) (:mod:`companion.experiments._paper05_peers`); at matched
+  sparsity the first ``k`` genes of the L1-logistic path, SVM-RFE, BAHSIC to ``k`` genes and
+  AdaBoost with ``k`` stumps. The ``competitor`` row of a fold is the one with the fewest errors
+  on inner folds of the training fold (:func:`_selected_competitors`), so no choice on either
+  side reads a test fold;
+* the priors' range ``[A_k, B_k]`` (Sections II–V, "obtained from the definition of the data") is
+  :func:`declared_feature_range`, a constant per data set that no fold can move; the ranges taken
+  from the whole data set (per gene, or one for all genes) are protocol variants
+  (:func:`prior_feature_range`), run on the same folds; the fold seed is another
+  (:func:`seed_configs`).
+
+The claims are data, ``registry/paper05.toml`` (the paper's sentences, quoted, and the criteria
+fixed before the results); :func:`measures` measures them and :func:`claims_report` decides them
+with :mod:`companion.claims`.
+
+Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
+:func:`run` sends them through :func:`companion.evaluation.parallel_map` (``n_jobs``); the numbers
+do not depend on ``n_jobs``.
+"""
+
+from companion.experiments.paper05._protocol import (
+    Config, STUMP_VARIANTS, declared_feature_range, load_dataset, run, run_seed_variants,
+)
+from companion.experiments.paper05._tables import (
+    gene_frequency, golub_genes, margin_sweep, matched_table, occam_tradeoff, summary_table, worked_example,
+)
+from companion.experiments.paper05._figures import (
+    plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity,
+    plot_occam_tradeoff,
+)
+from companion.experiments.paper05._claims import claims_report
+from companion.experiments.paper05._prose import discussion
+
+__all__ = [
+    "Config",
+    "STUMP_VARIANTS",
+    "claims_report",
+    "declared_feature_range",
+    "discussion",
+    "gene_frequency",
+    "golub_genes",
+    "load_dataset",
+    "margin_sweep",
+    "matched_table",
+    "occam_tradeoff",
+    "plot_bound_vs_error",
+    "plot_gibbs_bound_vs_error",
+    "plot_margin_sweep",
+    "plot_matched_sparsity",
+    "plot_occam_tradeoff",
+    "run",
+    "run_seed_variants",
+    "summary_table",
+    "worked_example",
+]

@@ -1,0 +1,205 @@
+"""Notebook 05's claims as a :mod:`companion.claims` family: the measures of
+``registry/paper05.toml`` and the claims report over the fold-seed variants.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from companion.experiments.paper05._protocol import (
+    DATASETS, PRIORS, STUMP_VARIANTS, VARIANT_NAMES, method_key,
+)
+from companion.experiments.paper05._tables import error_rates, per_fold, summary_table
+
+
+def _nadeau_bengio_values(d, n_train, n_test):
+    """``d`` spread about its mean by ``√(1 + J n_test/n_train)``: their paired t is the corrected t.
+
+    The engine's paired t (``test="t"``) uses ``σ²/J``; on these values its mean is unchanged and
+    its variance of the mean is ``(1/J + n_test/n_train) σ²``, :func:`corrected_paired_interval`'s.
+    """
+    d = np.asarray(d, dtype=float)
+    return d.mean() + (d - d.mean()) * np.sqrt(1.0 + d.size * n_test / n_train)
+
+
+# --------------------------------------------------------------------------------------------
+# The paper's claims as a companion.claims family
+# --------------------------------------------------------------------------------------------
+
+#: "An accurate classifier" (Section I): the points of CV error the bound-chosen stump learner may
+#: lose to the inner-CV-chosen competitor and still be called accurate, fixed before the results
+#: (the registry's ``margin``; the paper quantifies no such margin).
+COMPETITIVE_POINTS = 5.0
+#: "Non-trivial" bound: below this risk (%) on every data set.
+NONTRIVIAL_BOUND = 50.0
+#: The Leukaemia probe Occam chose on the full data set with the per-gene ranges (an observation:
+#: the share of training folds that choose it is reported, not judged).
+OCCAM_GENE = "X95735_at"
+
+
+def _claims_data(results, prior, summary=None, tradeoff=None):
+    """What the measures read under prior range ``prior``: per-fold errors and genes, sizes, summaries.
+
+    ``summary``: :func:`summary_table` of ``results`` if known (the variants share it).
+    """
+    names = list(dict.fromkeys(results["dataset"]))
+    summary = summary_table(results) if summary is None else summary
+    summary = summary[summary["prior"].isin(["-", prior]) | (summary["learner"] == "sc")]
+    return {
+        "rates": {name: error_rates(results, name, prior) for name in names},
+        "genes_per_fold": {name: per_fold(results, name, prior, "genes") for name in names},
+        "sizes": {name: results[results["dataset"] == name][["n_train", "n_test"]].mean() for name in names},
+        "summary": summary[summary["k"] == 0].set_index(["dataset", "learner"]),
+        "genes": results[(results["learner"] == "occam") & (results["k"] == 0) & (results["prior"] == prior)],
+        "tradeoff": tradeoff,
+    }
+
+
+def _paired(data, name, column_a, column_b, table="rates"):
+    """Nadeau & Bengio-ready paired fold differences ``a − b`` of data set ``name`` (None if not run)."""
+    if name not in data[table]:
+        return None
+    values, size = data[table][name], data["sizes"][name]
+    if not {column_a, column_b} <= set(values.columns):
+        return None
+    d = (values[column_a] - values[column_b]).to_numpy(dtype=float)
+    return _nadeau_bengio_values(d, size["n_train"], size["n_test"])
+
+
+def _accuracy(data, name, k=0):
+    return _paired(data, name, method_key("stumps", k, "-"), method_key("competitor", k, "-"))
+
+
+def _fewer_genes(data, name):
+    return _paired(data, name, "stumps", "competitor", table="genes_per_fold")
+
+
+def _occam_tightest(data):
+    table = data["summary"]["bound_%"].unstack("learner")[list(STUMP_VARIANTS)]
+    smallest = sum(bool(table.loc[name, "occam"] <= table.loc[name].min()) for name in table.index)
+    return (int(smallest), len(table))
+
+
+def _bounds_above(data):
+    summary = data["summary"]
+    table = summary[summary.index.get_level_values("learner").isin(STUMP_VARIANTS)]
+    bound = table["bound_%"].where(table.index.get_level_values("learner") != "pac_bayes", table["gibbs_bound_%"])
+    error = table["cv_error_%"].where(table.index.get_level_values("learner") != "pac_bayes", table["gibbs_error_%"])
+    gap = bound - error
+    below = [f"{n} {lr}" for (n, lr), v in gap.items() if not v >= 0]
+    return (not below, f"bound − CV error from {gap.min():.1f} to {gap.max():.1f} points"
+            + (f"; below on {', '.join(below)}" if below else ""))
+
+
+def _nontrivial(data, learner):
+    table = data["summary"].xs(learner, level="learner")["bound_%"]
+    bad = [f"{n} ({v:.1f} %)" for n, v in table.items() if not v < NONTRIVIAL_BOUND]
+    return (not bad, f"mean training-fold bound below {NONTRIVIAL_BOUND:.0f} % on {len(table) - len(bad)}/"
+            f"{len(table)} data sets" + (f"; not on {', '.join(bad)}" if bad else ""))
+
+
+def _leukaemia_genes(data):
+    folds = data["genes"][data["genes"]["dataset"] == "leukemia_golub"]
+    genes = pd.Series([g for text in folds["gene_names"] for g in set(text.split(";")) if g], dtype=str)
+    return folds, genes.value_counts()
+
+
+def _occam_gene(data):
+    folds, counts = _leukaemia_genes(data)
+    if folds.empty:
+        return None
+    return (int(counts.get(OCCAM_GENE, 0)), len(folds))
+
+
+def _occam_stable(data):
+    folds, counts = _leukaemia_genes(data)
+    if folds.empty:
+        return None
+    return (int(counts.max()) if len(counts) else 0, len(folds))
+
+
+def _pac_bayes_vs_sc(data):
+    table = data["summary"]["cv_error_%"].unstack("learner")
+    if not {"pac_bayes", "sc"} <= set(table.columns) or len(table) < 2:
+        return None
+    return (table["pac_bayes"] - table["sc"]).to_numpy(dtype=float)
+
+
+def _occam_code_tradeoff(data):
+    """Some longer Occam conjunction with fewer code bits has a smaller bound than a shorter one with more bits."""
+    tradeoff = data["tradeoff"]
+    if tradeoff is None or tradeoff.empty:
+        return None
+    models = tradeoff[tradeoff["stumps"] > 0].drop_duplicates(["stumps", "code bits", "bound"])
+    best = None
+    for long in models.itertuples():
+        for short in models.itertuples():
+            if long.stumps > short.stumps and long._3 < short._3 and long.bound < short.bound:
+                gain = short.bound - long.bound
+                if best is None or gain > best[0]:
+                    best = (gain, long, short)
+    if best is None:
+        return (False, f"no pair among the {len(models)} Occam models on Leukaemia")
+    _, long, short = best
+    return (True, f"{long.stumps} stumps, {long._3} code bits: bound {100 * long.bound:.1f} % against "
+            f"{short.stumps} stumps, {short._3} code bits: {100 * short.bound:.1f} % (η {long.eta:g} vs {short.eta:g})")
+
+
+def measures(names=tuple(DATASETS), matched_k=(1, 2, 3)):
+    """The measurement of every claim of ``registry/paper05.toml``, by its ``measure`` key.
+
+    Parameters
+    ----------
+    names : sequence of str, default=all of :data:`DATASETS`
+        The data sets with claims of their own (the registry names all seven; one not run
+        measures ``None``, ``n/a``).
+    matched_k : sequence of int, default=(1, 2, 3)
+
+    Returns
+    -------
+    dict
+        ``{measure key: callable(data)}`` for :func:`companion.claims.family`.
+    """
+    out = {}
+    for name in names:
+        out[f"accuracy_{name}"] = partial(_accuracy, name=name, k=0)
+        out[f"genes_{name}"] = partial(_fewer_genes, name=name)
+        for k in matched_k:
+            out[f"matched_{k}_{name}"] = partial(_accuracy, name=name, k=k)
+    for learner in STUMP_VARIANTS:
+        out[f"nontrivial_{learner}"] = partial(_nontrivial, learner=learner)
+    out.update(bounds_above=_bounds_above, occam_tightest=_occam_tightest, occam_gene=_occam_gene,
+               occam_stable=_occam_stable, pac_bayes_vs_sc=_pac_bayes_vs_sc, occam_code_tradeoff=_occam_code_tradeoff)
+    return out
+
+
+def claims_report(results, seed_results=None, tradeoff=None):
+    """Decide the registry's claims (``registry/paper05.toml``) on :func:`run`'s frame and its variants.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame (main: the declared range).
+    seed_results : dict, optional
+        :func:`run_seed_variants`' frames, ``{"seed=<s>": frame}``: the fold-seed variants.
+    tradeoff : pandas.DataFrame, optional
+        :func:`occam_tradeoff`'s frame (Leukaemia), read by ``occam-code-tradeoff``.
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+        Variants: ``range=per gene (whole data)`` and ``range=global (whole data)`` where run,
+        and every seed variant.
+    """
+    import companion.claims as C
+
+    priors = [p for p in PRIORS if p in set(results["prior"])]
+    summary = summary_table(results)  # one table for every range variant (each selects its rows)
+    data = {VARIANT_NAMES[p]: _claims_data(results, p, summary, tradeoff) for p in priors}
+    for name, frame in (seed_results or {}).items():
+        data[name] = _claims_data(frame, PRIORS[0], tradeoff=tradeoff)
+    family = C.family(C.load_registry("05"), measures())
+    return C.evaluate(family, data)

@@ -1,0 +1,455 @@
+"""Notebook 05's tables: summaries of :func:`run`'s frame and the bounds on the full data set
+(the worked example, the selected genes, the margin and code-length trade-offs of Sections III-V).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from companion.bounds.compression import compression_bound, compression_log_message
+from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
+from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
+from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
+from companion.experiments.paper05._protocol import (
+    Config, PRIORS, STUMP_VARIANTS, declared_feature_range, load_dataset, method_key, prior_feature_range,
+    stump_template, welch_t_ranking,
+)
+
+
+# --------------------------------------------------------------------------------------------
+# Summaries of run's frame
+# --------------------------------------------------------------------------------------------
+
+
+def summary_table(results):
+    """Per data set and method of :func:`run`'s frame: CV error with its spread, genes, bounds.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, method), in the frame's order: ``learner``, ``k``, ``prior``,
+        ``cv_error_%`` (pooled over every fold and repeat), ``sd over repeats`` (of the
+        repeats' CV errors), mean ``genes``, mean training-fold ``bound_%``, and the Gibbs
+        classifier's pooled ``gibbs_error_%`` and mean ``gibbs_bound_%`` (PAC-Bayes).
+    """
+    rows = []
+    for (name, method), g in results.groupby(["dataset", "method"], sort=False):
+        per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
+        first = g.iloc[0]
+        rows.append({
+            "dataset": name, "method": method, "learner": first["learner"], "k": int(first["k"]),
+            "prior": first["prior"], "cv_error_%": 100.0 * g["errors"].sum() / g["n_test"].sum(),
+            "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
+            "genes": float(g["genes"].mean()),
+            "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
+            "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
+            if g["gibbs_errors"].notna().any() else np.nan,
+            "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+def error_rates(results, name, prior=PRIORS[0]):
+    """Per-fold test error (%) of data set ``name``: index (repeat, fold), one column per method.
+
+    Under ``prior``, Occam's and PAC-Bayes' columns are those of that prior range (named without
+    the ``[prior]`` suffix), so every claim reads the same column names in every variant.
+    """
+    part = results[(results["dataset"] == name) & results["prior"].isin(["-", PRIORS[0], prior])]
+    part = part[(part["prior"] == prior) | (part["learner"] == "sc") | (part["prior"] == "-")]
+    part = part.assign(method=[method_key(lr, k, "-") for lr, k in zip(part["learner"], part["k"])],
+                       rate=100.0 * part["errors"] / part["n_test"])
+    return part.pivot(index=["repeat", "fold"], columns="method", values="rate")
+
+
+def per_fold(results, name, prior, column):
+    """Per-fold ``column`` of data set ``name`` under ``prior``: index (repeat, fold), one column per method.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    name : str
+        Data set.
+    prior : str
+        One of :data:`PRIORS`: Occam's, PAC-Bayes' and the ``stumps`` rows of that range (named
+        without the ``[prior]`` suffix); SC's and the competitors' rows whatever it is.
+    column : str
+        A value column of :func:`run`'s frame (``errors``, ``genes``, ...).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    part = results[(results["dataset"] == name) & results["prior"].isin(["-", PRIORS[0], prior])]
+    part = part[(part["prior"] == prior) | (part["learner"] == "sc") | (part["prior"] == "-")]
+    part = part.assign(method=[method_key(lr, k, "-") for lr, k in zip(part["learner"], part["k"])])
+    return part.pivot(index=["repeat", "fold"], columns="method", values=column)
+
+
+def chosen_summary(results, name, method) -> str:
+    """``occam 41/50, sc 9/50``: how often each learner was chosen in the ``method`` rows of ``name``.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    name : str
+        Data set.
+    method : str
+        A ``stumps`` or ``competitor`` method of the frame (``"stumps k=2"``, ``"competitor"``).
+
+    Returns
+    -------
+    str
+    """
+    chosen = results[(results["dataset"] == name) & (results["method"] == method)]["chosen"]
+    counts = chosen.value_counts(sort=False).sort_index()
+    counts = counts.sort_values(ascending=False, kind="stable")
+    return ", ".join(f"{learner} {count}/{len(chosen)}" for learner, count in counts.items())
+
+
+def matched_table(results, prior=PRIORS[0]):
+    """Per data set and ``k`` (0: unrestricted): the bound-chosen stump learner against the inner-CV-chosen competitor.
+
+    Both choices are made on the training fold only (:func:`_selected_stumps`,
+    :func:`_selected_competitors`), so neither side is the best of several on the test folds.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    prior : str, default="declared"
+        The prior range of Occam's and PAC-Bayes' rows (:data:`PRIORS`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, k): the CV errors (%) and mean genes of the ``stumps`` and
+        ``competitor`` rows, how often each learner was chosen on each side, and the difference
+        (points, stump − competitor).
+    """
+    rows = []
+    suffix = "" if prior == PRIORS[0] else f" [{prior}]"
+    for name in dict.fromkeys(results["dataset"]):
+        rates = error_rates(results, name, prior)
+        genes = per_fold(results, name, prior, "genes")
+        for k in sorted(set(results["k"])):
+            a, b = method_key("stumps", k, "-"), method_key("competitor", k, "-")
+            rows.append({"dataset": name, "k": k, "stump error %": rates[a].mean(), "stump genes": genes[a].mean(),
+                         "stump learners chosen": chosen_summary(results, name, a + suffix),
+                         "competitor error %": rates[b].mean(), "competitor genes": genes[b].mean(),
+                         "competitors chosen": chosen_summary(results, name, b),
+                         "difference": rates[a].mean() - rates[b].mean()})
+    return pd.DataFrame(rows)
+
+
+def corrected_paired_interval(differences, n_train, n_test, level=0.95):
+    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
+
+    ``r × k``-fold CV reuses every example, so the fold differences are correlated and the plain
+    t interval is too narrow; Nadeau & Bengio's correction inflates the variance of the mean from
+    ``σ²/J`` to ``(1/J + n_test/n_train) σ²`` (``J`` folds in all), with ``J − 1`` degrees of freedom.
+
+    Parameters
+    ----------
+    differences : array-like of shape (J,)
+        One paired difference per fold.
+    n_train, n_test : float
+        Training and test fold sizes (means over the folds).
+    level : float, default=0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    mean, low, high : float
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"need at least two paired differences, got {d.size}")
+    if n_train <= 0 or n_test <= 0:
+        raise ValueError(f"n_train and n_test must be positive, got {n_train}, {n_test}")
+    mean = float(d.mean())
+    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
+    return mean, mean - half, mean + half
+
+
+def gene_frequency(results, top=10):
+    """How often each gene is chosen across the outer folds, per data set and stump learner.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame; its unrestricted stump rows of the declared prior are counted.
+    top : int, default=10
+        Genes listed per (data set, learner).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``dataset, learner, gene, folds, of folds``; more folds first, then the gene's name.
+    """
+    rows = []
+    chosen = results[results["learner"].isin(STUMP_VARIANTS) & (results["k"] == 0)
+                     & (results["prior"] == PRIORS[0])]
+    for (name, learner), g in chosen.groupby(["dataset", "learner"], sort=False):
+        genes = pd.Series([gene for text in g["gene_names"] for gene in text.split(";") if gene], dtype=str)
+        counts = genes.value_counts(sort=False).rename_axis("gene").reset_index(name="folds")
+        counts = counts.sort_values(["folds", "gene"], ascending=[False, True], kind="stable").head(top)
+        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "folds": int(r.folds),
+                     "of folds": len(g)} for r in counts.itertuples())
+    return pd.DataFrame(rows, columns=["dataset", "learner", "gene", "folds", "of folds"])
+
+
+# --------------------------------------------------------------------------------------------
+# The bounds on the full data set: worked example, genes, trade-offs
+# --------------------------------------------------------------------------------------------
+
+
+def framework_costs(
+    m, n, n_stumps, errors, code_lengths, range_ratios, gibbs_risk=None, compression_errors=None, delta=0.05
+):
+    """What each framework pays for one conjunction: the complexity terms (nats) and the bounds.
+
+    Parameters
+    ----------
+    m, n : int
+        Training examples and attributes.
+    n_stumps : int
+        ``|k|``.
+    errors : int
+        Training errors (for SC: taken as the errors outside the compression set).
+    code_lengths : sequence of int
+        Occam: dyadic code length of each threshold.
+    range_ratios : sequence of float
+        PAC-Bayes: ``(B − A)/(b − a)`` of each margin interval.
+    gibbs_risk : float, optional
+        PAC-Bayes empirical Gibbs risk (default: ``errors / m``).
+    compression_errors : int, optional
+        SC: errors outside the compression set (default: ``errors``).
+    delta : float, default=0.05
+        Confidence of every bound.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per framework: attribute choice, threshold cost, data/compression cost, bound.
+    """
+    k = int(n_stumps)
+    gibbs = errors / m if gibbs_risk is None else gibbs_risk
+    sc_errors = errors if compression_errors is None else int(compression_errors)
+    rows = [
+        {
+            "framework": "Occam (Thm 2)",
+            "attributes + directions": float(log_choose(n, k) + k * np.log(2) - log_zeta(k)),
+            "thresholds": float(np.sum(threshold_code_cost(np.asarray(code_lengths)))),
+            "sample": 0.0,
+            "bound": occam_bound(errors, m, n, code_lengths, delta),
+        },
+        {
+            "framework": "Sample compression (Thm 3)",
+            "attributes + directions": compression_log_message(n, k) - float(log_zeta(k)),
+            "thresholds": float(log_choose(m, k)),
+            "sample": float(log_choose(m - k, sc_errors) - log_zeta(sc_errors)),
+            "bound": compression_bound(sc_errors, m, n, k, delta),
+        },
+        {
+            "framework": "PAC-Bayes (Thm 4, Gibbs)",
+            "attributes + directions": float(log_choose(n, k) + k * np.log(2) - log_zeta(k)),
+            "thresholds": float(np.sum(np.log(range_ratios))),
+            "sample": float(np.log(m + 1)),
+            "bound": pac_bayes_bound(gibbs, m, n, range_ratios, delta),
+        },
+    ]
+    table = pd.DataFrame(rows).set_index("framework")
+    table.insert(3, "total nats", table[["attributes + directions", "thresholds", "sample"]].sum(axis=1))
+    assert np.isclose(pac_bayes_kl(n, range_ratios), table.iloc[2, 0] + table.iloc[2, 1])
+    return table
+
+
+def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
+    """One SC conjunction on the full Golub data, priced by the three frameworks.
+
+    The same classifier is a compression-set classifier (thresholds = training values), an Occam
+    classifier (each threshold coded by the dyadic point of its interval of equivalent thresholds;
+    same training errors) and the mean of a PAC-Bayes posterior (thresholds uniform on those
+    intervals; Gibbs risk computed exactly). The priors' range is the declared one
+    (:func:`declared_feature_range`).
+
+    Parameters
+    ----------
+    n_prefilter : int, default=500
+        Genes of largest |Welch t| the greedy searches (the bounds charge all 7129).
+    s : int, default=2
+        Stumps.
+    p : float, default=1.0
+        SC's utility weight.
+    delta : float, default=0.05
+        Confidence of every bound.
+
+    Returns
+    -------
+    model : SetCoveringStumps
+    table : pandas.DataFrame
+        :func:`framework_costs` of that classifier.
+    """
+    X, y, names = load_dataset("leukemia_golub")
+    keep = welch_t_ranking(X, y, n_prefilter)
+    frame = pd.DataFrame(X[:, keep], columns=names[keep])
+    model = SetCoveringStumps(s=s, p=p, delta=delta, prior_n_features=X.shape[1], length="greedy", stop_idle=False, threshold="observed").fit(frame, y)
+    m, k = len(y), model.features_.size
+    wrong = model.predict(frame) != y
+    # the priors' range is the declared one (the SC model itself does not use it)
+    low, high = (np.full(k, v) for v in declared_feature_range("leukemia_golub"))
+    a, b = model.intervals_[:, 0], model.intervals_[:, 1]
+    lengths, _ = dyadic_code_lengths(a, b, low, high, closed=False)
+    positive = (y == model.classes_[1]).astype(int)
+    gibbs = gibbs_risk(frame.to_numpy(), positive, model.features_, a, b, model.directions_)
+    outside = int(wrong.sum() - wrong[model.compression_set_].sum())
+    table = framework_costs(
+        m, X.shape[1], k, int(wrong.sum()), lengths, (high - low) / (b - a),
+        gibbs_risk=gibbs, compression_errors=outside, delta=delta,
+    )
+    return model, table
+
+
+def golub_genes(config=None, n_prefilter=500):
+    """Fit each variant on the full Golub data (selection by bound) and list its genes.
+
+    The priors' range is the declared one (:func:`declared_feature_range`).
+
+    Parameters
+    ----------
+    config : Config, optional
+        Learners' settings and grid (default ``Config()``).
+    n_prefilter : int, default=500
+        Genes of largest |Welch t| the greedy searches (the bounds charge all 7129).
+
+    Returns
+    -------
+    table : pandas.DataFrame
+        One row per (variant, stump): gene name, rule, interval; plus each model's bound.
+    models : dict
+        The fitted models.
+    """
+    config = config or Config()
+    X, y, names = load_dataset("leukemia_golub")
+    keep = welch_t_ranking(X, y, n_prefilter)
+    frame = pd.DataFrame(X[:, keep], columns=names[keep])
+    rows, models = [], {}
+    ranges = prior_feature_range("leukemia_golub", X)[:, keep]
+    for variant in STUMP_VARIANTS:
+        template = stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
+        model = fit_by_bound(template, frame, y, config.grid())
+        models[variant] = model
+        for feature, threshold, direction, (a, b) in zip(
+            model.features_, model.thresholds_, model.directions_, model.intervals_
+        ):
+            rows.append({
+                "variant": variant, "model_type": model.model_type, "p": model.p,
+                "gene": model.feature_names_in_[feature], "rule": ">" if direction > 0 else "<=",
+                "threshold": threshold, "interval": f"[{a:.4g}, {b:.4g}]",
+                "training_errors": int(model.training_errors_path_[-1]), "bound": model.bound_,
+                "gibbs_bound": float(model.gibbs_bound_path_[-1]) if variant == "pac_bayes" else np.nan,
+            })
+    return pd.DataFrame(rows), models
+
+
+def margin_sweep(name="leukemia_golub", gaps=(1, 2, 4, 8, 16, 32), config=None, p=1.0, model_type="conjunction"):
+    """PAC-Bayes on the full data set (all genes), one margin width at a time: Gibbs bound along the path.
+
+    Every candidate margin interval is ``[v_j, v_{j+g}]`` (``g`` sorted positions wide); one fit per
+    ``g`` with ``margin_gaps=(g,)``, so the bound's margin–sparsity trade-off (Section V: a wider
+    margin costs less KL but lets more examples be misclassified stochastically) is read off along
+    two axes: the margin width and the number of stumps. Priors: :func:`declared_feature_range`.
+
+    Parameters
+    ----------
+    name : str, default="leukemia_golub"
+        Data set.
+    gaps : sequence of int, default=(1, 2, 4, 8, 16, 32)
+        Margin widths ``g``.
+    config : Config, optional
+        ``s_max``, ``eta``, ``delta`` (default ``Config()``).
+    p : float, default=1.0
+        Utility weight.
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+        The model class.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (gap, number of stumps): empirical Gibbs risk, Gibbs bound, mean
+        ``ln((B−A)/(b−a))`` of the stumps so far.
+    """
+    config = config or Config()
+    X, y, names = load_dataset(name)
+    rows = []
+    for gap in gaps:
+        model = PacBayesStumps(
+            s=config.s_max, p=p, eta=config.eta, delta=config.delta, model_type=model_type,
+            margin_gaps=(int(gap),), prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X),
+            length="greedy", stop_idle=False, gap_unit="example",
+        ).fit(X, y)
+        low, high = model.feature_range_[:, model.features_]
+        log_ratio = np.log((high - low) / (model.intervals_[:, 1] - model.intervals_[:, 0]))
+        for size in range(model.features_.size + 1):
+            rows.append({
+                "gap": int(gap), "stumps": size, "gibbs_risk": float(model.gibbs_risk_path_[size]),
+                "gibbs_bound": float(model.gibbs_bound_path_[size]),
+                "mean_log_range_ratio": float(log_ratio[:size].mean()) if size else 0.0,
+            })
+    return pd.DataFrame(rows)
+
+
+def occam_tradeoff(name="leukemia_golub", etas=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0), config=None, p=1.0,
+                   model_type="conjunction"):
+    """Occam on the full data set (all genes) for several code weights ``η``: stumps, code bits, bound.
+
+    ``η`` weighs the threshold's code length in the greedy's utility; small ``η`` buys stumps that
+    cover many examples with thresholds that need long codes, large ``η`` prefers short codes
+    (wide intervals of equivalent thresholds). Priors: :func:`declared_feature_range`.
+
+    Parameters
+    ----------
+    name : str, default="leukemia_golub"
+        Data set.
+    etas : sequence of float, default=(0.0, 0.25, 0.5, 1.0, 2.0, 4.0)
+        Code weights.
+    config : Config, optional
+        ``s_max``, ``delta`` (default ``Config()``).
+    p : float, default=1.0
+        Utility weight.
+    model_type : {"conjunction", "disjunction"}, default="conjunction"
+        The model class.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (η, prefix of the greedy path): stumps, code bits, bits per stump, training
+        errors, bound.
+    """
+    config = config or Config()
+    X, y, _ = load_dataset(name)
+    rows = []
+    for eta in etas:
+        model = OccamStumps(
+            s=config.s_max, p=p, eta=float(eta), delta=config.delta, model_type=model_type,
+            prior_n_features=X.shape[1], feature_range=declared_feature_range(name, X), length="greedy", stop_idle=False,
+        ).fit(X, y)
+        for size in range(model.features_.size + 1):
+            codes = model.code_lengths_[:size]
+            rows.append({
+                "eta": float(eta), "stumps": size, "code bits": int(codes.sum()),
+                "bits per stump": float(codes.mean()) if size else 0.0,
+                "training errors": int(model.training_errors_path_[size]), "bound": float(model.bound_path_[size]),
+            })
+    return pd.DataFrame(rows)
