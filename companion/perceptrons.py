@@ -299,7 +299,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
 
         Tie rule: ``f(x) = 0`` predicts ``classes_[0]``. (Error rates in the paper's sense,
         ``err(f) = #{y f(x) ≤ 0}``, count a tie as an error whatever the label; ``training_error_``
-        does, and :func:`companion.experiments.paper03.run_draw` does on test data.)
+        does, and :func:`companion.experiments.paper03._protocol.run_draw` does on test data.)
         """
         check_is_fitted(self)
         positive = self._unscaled_scores(self._kernel_to_support(X)) > 0

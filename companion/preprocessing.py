@@ -877,7 +877,7 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     """A DataFrame (or array) as one float matrix: numbers as they are, nominal columns coded.
 
     The one encoder of the learners on numbers: :func:`encode_frame` (WIDC's input, paper 04),
-    :func:`one_hot_nominal` (CART's) and ``companion.experiments.paper01.encode_features`` (the
+    :func:`one_hot_nominal` (CART's) and ``companion.experiments.paper01._grids.encode_features`` (the
     distance machines of paper 01) are settings of it. Each nominal column gets a list of values
     at fit time (``categories_``); :meth:`transform` writes a value's code ``0 .. k-1``
     (``encoding="ordinal"``) or one 0/1 indicator column per value (``"onehot"``). A value not

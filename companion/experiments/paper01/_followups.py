@@ -39,7 +39,7 @@ FINE_SCM_PENALTIES = (0.5, 0.9, 1.0, 1.1, 1.2, 1.4, 1.5, 1.8, 2.8, 3.0)
 
 def fine_grid(penalties=FINE_PENALTIES, s_max: int = 15, scm_penalties=FINE_SCM_PENALTIES,
               scm_s_max: int = 12) -> Grid:
-    """The DLM and SCM parts of :class:`~companion.experiments.paper01.Grid` with fine penalty lists.
+    """The DLM and SCM parts of :class:`~companion.experiments.paper01._grids.Grid` with fine penalty lists.
 
     Parameters
     ----------
@@ -81,14 +81,14 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
     smaller ``s`` through the prefix property), on one
     :class:`~companion.decision_list.SortedDistances` per fold; the grid point of smallest total
     test errors over the 10 folds is kept, ties to the smaller machine as in
-    :func:`~companion.experiments.paper01.paper_protocol`. The paper selected its Table 1
+    :func:`~companion.experiments.paper01._protocol.paper_protocol`. The paper selected its Table 1
     parameters this way ("the smallest 10-fold cross-validation error", Section 5) over grids it
     did not publish.
 
     Parameters
     ----------
     names : tuple of str
-        Keys of :data:`~companion.experiments.paper01.DATASETS`.
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seeds : tuple of int
         Fold seeds.
     penalties : tuple of float
@@ -281,7 +281,7 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
     Parameters
     ----------
     names : tuple of str
-        Keys of :data:`~companion.experiments.paper01.DATASETS`.
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seeds : tuple of int
         Fold seeds.
     grid : Grid
@@ -296,7 +296,7 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
     pandas.DataFrame
         One row per (data set, rule, seed): ``errors`` (best total), ``size``, ``T``, ``p_p``,
         ``p_n``, ``s`` and ``fold_errors`` (list). With ``"larger_cover"`` this is the DLM
-        column of :func:`~companion.experiments.paper01.paper_protocol` (tested).
+        column of :func:`~companion.experiments.paper01._protocol.paper_protocol` (tested).
     """
     unknown = [rule for rule in rules if rule not in TIE_RULES]
     if unknown:
@@ -361,7 +361,7 @@ def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type=
     Parameters
     ----------
     name : str
-        A key of :data:`~companion.experiments.paper01.DATASETS`.
+        A key of :data:`~companion.experiments.paper01._grids.DATASETS`.
     p_p, p_n : float
         Penalties.
     ball_type : {"simple", "complex"}
@@ -424,7 +424,7 @@ def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal=
     Parameters
     ----------
     name : str
-        A key of :data:`~companion.experiments.paper01.DATASETS`.
+        A key of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seed : int
         Fold seed.
     nominal : {"onehot", "ordinal"}
@@ -462,7 +462,7 @@ def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS) -> 
     Parameters
     ----------
     names : tuple of str
-        Keys of :data:`~companion.experiments.paper01.DATASETS`.
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seed : int
         Fold seed.
     variants : tuple
@@ -529,7 +529,7 @@ def svm_gamma_protocol(names=COMPARABLE, *, seeds=(0,), gammas=ABSOLUTE_GAMMAS, 
                        n_jobs=1) -> pd.DataFrame:
     """Protocol (a) of the SVM with absolute kernel widths on the unscaled features.
 
-    :func:`~companion.experiments.paper01.cross_validate_grid` expresses ``gamma`` in units of
+    :func:`~companion.experiments.paper01._grids.cross_validate_grid` expresses ``gamma`` in units of
     each data set's median squared distance; the paper gives no unit ("variance 1/gamma").
     This grid takes ``gamma`` as it is, one per decade, so that a width that suits one feature's
     range (Credit's A15 runs to 100 000, Pima's insulin to 846) but not the others is reachable,
@@ -539,7 +539,7 @@ def svm_gamma_protocol(names=COMPARABLE, *, seeds=(0,), gammas=ABSOLUTE_GAMMAS, 
     Parameters
     ----------
     names : tuple of str
-        Keys of :data:`~companion.experiments.paper01.DATASETS`.
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seeds : tuple of int
         Fold seeds.
     gammas : tuple of float

@@ -232,7 +232,7 @@ def glass_choice_markdown(evidence: pd.DataFrame, used: str = "float (1, 3) vs r
     evidence : pandas.DataFrame
         :func:`~companion.experiments.paper01.glass_binarisation_evidence`'s table.
     used : str, default="float (1, 3) vs rest"
-        The row of ``evidence`` that :data:`~companion.experiments.paper01.DATASETS` uses.
+        The row of ``evidence`` that :data:`~companion.experiments.paper01._grids.DATASETS` uses.
 
     Returns
     -------

@@ -284,7 +284,7 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
     Parameters
     ----------
     names : tuple of str
-        Keys of :data:`~companion.experiments.paper01.DATASETS`.
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
     seed : int
         Fold seed.
     grid : Grid
