@@ -42,7 +42,6 @@ from __future__ import annotations
 import hashlib
 import io
 import re
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
 from numbers import Integral
@@ -310,29 +309,15 @@ def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
     return content
 
 
-#: Parsed files of this process, ``(file, sha256, read options) -> DataFrame``, oldest first. A
-#: protocol loads the same set in several cells and workers (notebook 05 reads its seven wide
-#: microarray files five times each), and parsing a 12,600-column CSV costs a second while
-#: checking its bytes costs milliseconds.
-_PARSED: OrderedDict = OrderedDict()
-#: What :data:`_PARSED` may hold; past it, the least recently read files are dropped.
-_PARSED_BYTES = 256 * 2**20
-
-
 def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
-    """The verified file parsed, as a new consolidated frame: its bytes are checked on every call.
-
-    The parse is cached per process under the file's checksum (:data:`_PARSED`), so a repeated
-    load pays the check and one copy; the caller owns what it gets (a deep copy).
+    """The verified file parsed, as a new consolidated frame: its bytes are checked and parsed on
+    every call (nothing is kept between calls; a protocol that reads a set several times loads
+    it once and shares the arrays, as ``paper05.run_seed_variants`` does).
     """
     content = verified_bytes(relative_file)
     # Missing cells are empty; no string in these files is meant as NaN (data/README.md).
     read_csv_kwargs.setdefault("keep_default_na", False)
     read_csv_kwargs.setdefault("na_values", [""])
-    key = (relative_file, _expected_sha256(DATA)[relative_file], repr(sorted(read_csv_kwargs.items())))
-    if key in _PARSED:
-        _PARSED.move_to_end(key)
-        return _PARSED[key].copy()
     compression = "gzip" if relative_file.endswith(".gz") else None
     # copy(): one block per dtype instead of one per column; dropping or selecting columns of a
     # 12,600-column frame straight from the parser costs a second per operation
@@ -341,12 +326,7 @@ def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
     except (ValueError, UnicodeDecodeError, EOFError, OSError) as exc:  # pandas' ParserError is a ValueError
         raise DataIntegrityError(f"data file {DATA / relative_file} cannot be read as CSV: {exc}") from exc
     _check_shape(relative_file, frame, DATA)
-    _PARSED[key] = frame
-    # about 8 bytes a cell (numbers, or pointers to the few label strings); pandas' own
-    # memory_usage walks the columns one by one, which costs more than the parse on wide files
-    while sum(f.size * 8 for f in _PARSED.values()) > _PARSED_BYTES and len(_PARSED) > 1:
-        _PARSED.popitem(last=False)
-    return frame.copy()
+    return frame
 
 
 # --------------------------------------------------------------------------------------------

@@ -210,3 +210,50 @@ def test_checker_follows_what_a_learner_module_imports(tmp_path):
     _write(tmp_path, CLEAN | helpers)
     assert violations(tmp_path, "pkg", seeds={"widc"})["a"] == {("pkg/helpers.py", "pkg.experiments.paper04")}
     assert violations(tmp_path, "pkg", seeds={"numerics"})["a"] == set()
+
+
+def _module_state():
+    """Every module-level container of companion (dicts, lists, sets, deques, byte arrays) with
+    its size, and every memoising wrapper (functools.cache / lru_cache)."""
+    import collections
+    import importlib
+    import pkgutil
+
+    import companion
+
+    state, memoised = {}, []
+    for info in pkgutil.walk_packages(companion.__path__, "companion."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if name.startswith("__"):
+                continue
+            if isinstance(value, (dict, list, set, collections.deque, bytearray)):
+                state[(info.name, name)] = len(value)
+            if hasattr(value, "cache_info") and getattr(value, "__module__", "").startswith("companion"):
+                memoised.append((info.name, name))
+    return state, memoised
+
+
+def test_no_module_level_cache_fills_while_the_package_works():
+    """No hidden state: loading data, fitting and exporting learners leaves every module-level
+    container of the package as it was (a cache would grow), and nothing is memoised by functools."""
+    import warnings
+
+    from companion import datasets, from_dict
+    from companion.baselines import PrunedDecisionTree
+    from companion.perceptrons import KernelPerceptron
+    from companion.prism import Prism
+    from companion.stumps import SetCoveringStumps
+
+    before, memoised = _module_state()
+    assert memoised == []
+    X, y = datasets.load_iris()
+    datasets.load_iris()
+    binary = (y == y.iloc[0]).to_numpy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for learner in (Prism(), PrunedDecisionTree(), KernelPerceptron(), SetCoveringStumps()):
+            model = learner.fit(X, binary)
+            from_dict(model.to_dict()).predict(X)
+    after, _ = _module_state()
+    assert {key: (before.get(key), size) for key, size in after.items() if before.get(key) != size} == {}

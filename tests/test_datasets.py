@@ -2,7 +2,6 @@
 
 import hashlib
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -264,35 +263,18 @@ def test_load_peers_reads_each_folder_and_refuses_others():
         datasets.load_peers("weka")
 
 
-def test_a_repeated_load_is_verified_parsed_once_and_owned_by_the_caller(monkeypatch):
-    """The parse is cached per process; the bytes are still checked on every load, and mutating
-    what a load returned changes nothing for the next one."""
-    monkeypatch.setattr(datasets, "_PARSED", type(datasets._PARSED)())
+def test_every_load_is_verified_parsed_and_owned_by_the_caller(monkeypatch):
+    """Nothing is kept between loads: each one checks the bytes and parses them again, and
+    mutating what a load returned changes nothing for the next one."""
     checked = []
     verify = datasets.verified_bytes
     monkeypatch.setattr(datasets, "verified_bytes", lambda f, *a, **k: checked.append(f) or verify(f, *a, **k))
-    parses = []
-    read_csv = pd.read_csv
-    monkeypatch.setattr(datasets.pd, "read_csv", lambda source, **k: (  # data files, not the manifest
-        parses.append(1) if not isinstance(source, (str, Path)) else None) or read_csv(source, **k))
     X1, y1 = datasets.load_prostate()
-    X1.iloc[0, 0] = -1e9  # the caller's copy
+    X1.iloc[0, 0] = -1e9  # the caller's frame
     y1.iloc[0] = "altered"
     X2, y2 = datasets.load_prostate()
-    assert checked == ["prostate/prostate.csv.gz"] * 2 and len(parses) == 1
+    assert checked == ["prostate/prostate.csv.gz"] * 2
     assert X2.iloc[0, 0] != -1e9 and y2.iloc[0] != "altered"
-    datasets._PARSED.clear()
-    X3, y3 = datasets.load_prostate()  # a fresh parse gives the same frame
-    pd.testing.assert_frame_equal(X2, X3, check_exact=True)
-    pd.testing.assert_series_equal(y2, y3)
-
-
-def test_the_parse_cache_keeps_within_its_budget(monkeypatch):
-    monkeypatch.setattr(datasets, "_PARSED", type(datasets._PARSED)())
-    monkeypatch.setattr(datasets, "_PARSED_BYTES", 1)  # every new file evicts the older ones
-    datasets.load_iris()
-    datasets.load_sonar()
-    assert [key[0] for key in datasets._PARSED] == ["sonar/sonar.csv"]
 
 
 def _rerecord(data_copy, relative_file):

@@ -578,7 +578,7 @@ def method_key(learner, k, prior):
     return learner + (f" k={k}" if k else "") + (f" [{prior}]" if prior not in ("-", PRIORS[0]) else "")
 
 
-def run(config: Config, n_jobs=1) -> pd.DataFrame:
+def run(config: Config, n_jobs=1, data=None) -> pd.DataFrame:
     """The repeated outer CV of every data set of ``config``: stump learners and competitors, same folds.
 
     Parameters
@@ -589,6 +589,9 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         Every (data set, repeat, outer fold) is one independent item of
         :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores), carrying its
         own split and seeds: the frame does not depend on ``n_jobs``.
+    data : dict or None, default=None
+        ``{name: load_dataset(name)}`` for the data sets of ``config``, from a caller that runs the
+        protocol several times on the same data (:func:`run_seed_variants`); None: loaded here.
 
     Returns
     -------
@@ -603,7 +606,7 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         ``model_type`` and ``p``, the genes' names and the rule (unrestricted stump models).
     """
     seed = config.seed
-    loaded = {name: load_dataset(name) for name in config.datasets}
+    loaded = {name: data[name] if data is not None else load_dataset(name) for name in config.datasets}
     # The priors' ranges read the whole data set only, so every fold shares them.
     loaded = {name: (X, y, names, {prior: prior_feature_range(name, X, prior) for prior in config.priors})
               for name, (X, y, names) in loaded.items()}
@@ -654,6 +657,8 @@ def seed_configs(config, n=N_SEED_VARIANTS):
 def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
     """:func:`run` of every :func:`seed_configs` variant: ``{"seed=<s>": frame}``.
 
+    The data sets are loaded once and shared by the variants' runs.
+
     Parameters
     ----------
     config : Config
@@ -664,7 +669,8 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
     -------
     dict
     """
-    return {name: run(variant, n_jobs=n_jobs) for name, variant in seed_configs(config, n).items()}
+    data = {name: load_dataset(name) for name in config.datasets}
+    return {name: run(variant, n_jobs=n_jobs, data=data) for name, variant in seed_configs(config, n).items()}
 
 
 def _gibbs_columns(model, X_test, y_test) -> dict:
