@@ -44,14 +44,8 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale, column_exponents
-from companion.interpretable import (
-    InterpretableMixin,
-    beats_default_class,
-    fallback_check_running,
-    format_number,
-    laplace_proba,
-    resolve_feature_names,
-)
+from companion._learner_support import format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
     FrameEncoder,
@@ -1198,7 +1192,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
     Notes
     -----
     **Scores.** :meth:`predict_proba` is the Laplace-corrected class frequency
-    ``(n_c + 1) / (n + k)`` (:func:`companion.interpretable.laplace_proba`) of the training
+    ``(n_c + 1) / (n + k)`` (:func:`companion._learner_support.laplace_proba`) of the training
     instances holding the instance's value of the chosen attribute; a value no training
     instance holds (declared but unused, or unseen) gets the Laplace-corrected frequencies of
     the whole training set, as :meth:`predict` gives it the majority class. :meth:`predict` is

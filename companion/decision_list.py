@@ -100,16 +100,8 @@ from companion._ball_search import (
     resolve_metric,
     sorted_distances_within,
 )
-from companion.interpretable import (
-    fallback_check_running,
-    InterpretableMixin,
-    beats_default_class,
-    binary_only_error,
-    check_numeric_input,
-    format_number,
-    laplace_proba,
-    resolve_feature_names,
-)
+from companion._learner_support import binary_only_error, check_numeric_input, format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.numerics import StrictInterval
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""What every interpretable learner of the package shares: names, text, scores, input checks.
+"""What every interpretable learner of the package shares: text, rules, export, fallback.
 
 * :class:`InterpretableMixin` — the interface every interpretable learner shares:
   ``to_text(feature_names=None, **options)`` with one convention for names (the caller's, else
@@ -12,19 +12,14 @@
   wrong.
 * :func:`pipeline_text` — the text of the last step of a fitted ``Pipeline``, named with the
   feature names the earlier steps produce (``get_feature_names_out``).
-* :func:`format_number` — a printed threshold or weight: ``decimals`` places (every
-  ``to_text``'s ``decimals`` option), else 4 significant digits.
-* :func:`laplace_proba` — Laplace-corrected class frequencies ``(n_c + 1) / (n + k)``, the
-  ``predict_proba`` of a rule, ball, leaf or cell from the training examples that reach it.
-* :func:`check_numeric_input` — names the string column a numeric learner cannot take and
-  suggests an encoder, instead of numpy's "could not convert string to float".
-* :func:`binary_only_error` — the two-class learners' error, pointing to ``OneVsRestClassifier``.
+* :func:`beats_default_class` — the inner-fold check behind the learners' fallback to the
+  majority class.
 * :class:`SingleClassWarning` — the package's one warning for a fitted model that predicts a
   single class on every training row (:meth:`InterpretableMixin._check_single_class`); such a
   model prints as ``always C``.
 
->>> laplace_proba([[3, 0], [1, 1]]).tolist()
-[[0.8, 0.2], [0.5, 0.5]]
+The learners' shared plumbing (printed numbers, Laplace frequencies, input refusals, JSON
+values) lives in :mod:`companion._learner_support`.
 
 Exported models
 ---------------
@@ -67,6 +62,7 @@ from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import validate_parameter_constraints
 from sklearn.utils.validation import _num_samples, check_is_fitted
 
+from companion._learner_support import jsonable, resolve_feature_names
 from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
 from companion._model_format import ModelFormatError, check_model
@@ -74,18 +70,12 @@ from companion.numerics import StrictInterval
 
 __all__ = [
     "InterpretableMixin",
-    "format_number",
     "MODEL_FORMAT",
     "MODEL_FORMAT_VERSION",
     "from_dict",
     "ModelFormatError",
-    "jsonable",
-    "resolve_feature_names",
     "pipeline_text",
     "staged_predictions",
-    "laplace_proba",
-    "check_numeric_input",
-    "binary_only_error",
     "SingleClassWarning",
     "beats_default_class",
     "fallback_check_running",
@@ -102,91 +92,10 @@ class SingleClassWarning(UserWarning):
     """
 
 
-def resolve_feature_names(estimator, feature_names=None) -> list[str]:
-    """Names of the ``n_features_in_`` input columns of a fitted ``estimator``.
-
-    Parameters
-    ----------
-    estimator : fitted estimator
-    feature_names : sequence of str, optional
-        Explicit names; must have one name per input column.
-
-    Returns
-    -------
-    list of str
-        ``feature_names`` if given, else ``feature_names_in_`` (fitted on a DataFrame), else
-        ``x0, x1, ...`` (columns counted from 0, as ``get_feature_names_out``).
-
-    Raises
-    ------
-    ValueError
-        If ``feature_names`` does not have ``n_features_in_`` entries.
-    """
-    n = int(estimator.n_features_in_)
-    if feature_names is None:
-        names = getattr(estimator, "feature_names_in_", None)
-        return [str(name) for name in names] if names is not None else [f"x{j}" for j in range(n)]
-    if isinstance(feature_names, str):
-        raise TypeError("feature_names must be a sequence of column names, not a single string")
-    names = [str(name) for name in feature_names]
-    if len(names) != n:
-        raise ValueError(f"feature_names has {len(names)} names but the model was fitted on {n} columns")
-    return names
-
-
 #: The ``"format"`` entry of every exported model (:meth:`InterpretableMixin.to_dict`).
 MODEL_FORMAT = "companion.model"
 #: The ``"version"`` entry; raised when the envelope changes incompatibly.
 MODEL_FORMAT_VERSION = 2
-
-
-def jsonable(value, *, where="value"):
-    """``value`` with numpy types replaced by the Python values ``json.dumps`` accepts.
-
-    Parameters
-    ----------
-    value : object
-        Nested dicts, lists, tuples, numpy arrays and scalars, str, bool, int, float or None.
-    where : str, default="value"
-        What ``value`` is, for the error message (e.g. ``"parameter 'random_state'"``).
-
-    Returns
-    -------
-    object
-        Dicts (with str keys), lists, str, bool, int, float and None only; a non-finite float
-        becomes ``"Infinity"``, ``"-Infinity"`` or ``"NaN"`` (strict JSON has no such numbers,
-        and ``float()`` reads these strings back).
-
-    Raises
-    ------
-    TypeError
-        If ``value`` holds anything else (an estimator, a generator, ...), naming ``where``.
-
-    Examples
-    --------
-    >>> jsonable({"t": np.float64(0.5), "k": np.arange(2), "edge": -np.inf})
-    {'t': 0.5, 'k': [0, 1], 'edge': '-Infinity'}
-    """
-    if value is None or type(value) in (str, bool):
-        return value
-    if isinstance(value, str):  # np.str_ and other subclasses: the plain string
-        return str(value)
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    if isinstance(value, Integral):
-        return int(value)
-    if isinstance(value, Real):
-        value = float(value)
-        if math.isfinite(value):
-            return value
-        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
-    if isinstance(value, np.ndarray):
-        return [jsonable(item, where=where) for item in value.tolist()]
-    if isinstance(value, (list, tuple)):
-        return [jsonable(item, where=where) for item in value]
-    if isinstance(value, dict):
-        return {str(key): jsonable(item, where=f"{where}[{key!r}]") for key, item in value.items()}
-    raise TypeError(f"{where} is a {type(value).__name__} ({value!r}), which an exported model cannot hold")
 
 
 #: Versions :func:`from_dict` reads. Version 2 added the schema checks and estimator-valued
@@ -415,32 +324,6 @@ def from_dict(data):
 #: Constraints of the ``to_text`` options every learner shares (a learner adds its own in
 #: ``_text_option_constraints``), checked by :meth:`InterpretableMixin.to_text`.
 TEXT_OPTION_CONSTRAINTS = {"decimals": [StrictInterval(Integral, 0, None, closed="left"), None]}
-
-
-def format_number(value, decimals=None) -> str:
-    """A printed threshold, weight or bin edge: the meaning of every ``to_text``'s ``decimals``.
-
-    Parameters
-    ----------
-    value : float
-        The number.
-    decimals : int or None, default=None
-        Decimal places, positional, trailing zeros dropped (``2.50`` prints ``2.5``); None:
-        4 significant digits (``%.4g``).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> format_number(2.34567), format_number(2.34567, 2), format_number(-0.001, 2)
-    ('2.346', '2.35', '0')
-    """
-    if decimals is None:
-        return f"{value:.4g}"
-    text = np.format_float_positional(round(float(value), int(decimals)) + 0.0, trim="-")
-    return "0" if text == "-0" else text
 
 
 class InterpretableMixin:
@@ -688,88 +571,6 @@ def pipeline_text(pipeline, feature_names=None) -> str:
         return model.to_text(feature_names)
     names = pipeline[:-1].get_feature_names_out(feature_names)
     return model.to_text(list(names))
-
-
-def laplace_proba(counts) -> np.ndarray:
-    """Laplace-corrected class frequencies, row by row: ``(n_c + 1) / (n + k)``.
-
-    Parameters
-    ----------
-    counts : array-like of shape (n_cells, n_classes)
-        Training examples of each class reaching each cell (rule, ball, leaf).
-
-    Returns
-    -------
-    ndarray of shape (n_cells, n_classes)
-        Rows sum to 1; a cell no example reached gets the uniform ``1 / k``.
-    """
-    counts = np.asarray(counts, dtype=float)
-    if counts.ndim != 2 or np.any(counts < 0):
-        raise ValueError("counts must be a 2-D array of non-negative class counts")
-    return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
-
-
-def check_numeric_input(X, estimator_name: str) -> None:
-    """Raise a ``ValueError`` naming the first non-numeric column of a DataFrame ``X``.
-
-    A numeric learner (distances, thresholds, kernels) cannot take a string or categorical
-    column; numpy's own message (``could not convert string to float: 'nice'``) names neither
-    the column nor the fix. Arrays are left to ``validate_data``.
-
-    Parameters
-    ----------
-    X : array-like or pandas.DataFrame
-        The input of ``fit`` or ``predict``.
-    estimator_name : str
-        The learner's class name, for the message.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> check_numeric_input(pd.DataFrame({"age": [30, 40], "city": ["Paris", "Nice"]}), "DecisionListMachine")
-    Traceback (most recent call last):
-    ...
-    ValueError: DecisionListMachine needs numeric columns, but column 'city' holds non-numeric values (e.g. 'Paris'). Encode it first, e.g. with sklearn.preprocessing.OneHotEncoder in a ColumnTransformer.
-    """
-    if not isinstance(X, pd.DataFrame):
-        return
-    for name in X.columns:
-        column = X[name]
-        if pd.api.types.is_bool_dtype(column) or (
-            pd.api.types.is_numeric_dtype(column) and not isinstance(column.dtype, pd.CategoricalDtype)
-        ):
-            continue
-        present = column.dropna()
-        # Show a value that is really not a number (a mixed column may start with numbers).
-        offending = present[~present.map(lambda v: isinstance(v, (int, float, np.number, bool)))]
-        example = offending.iloc[0] if len(offending) else (present.iloc[0] if len(present) else None)
-        raise ValueError(
-            f"{estimator_name} needs numeric columns, but column {name!r} holds non-numeric values"
-            f" (e.g. {example!r}). Encode it first, e.g. with sklearn.preprocessing.OneHotEncoder in a"
-            " ColumnTransformer."
-        )
-
-
-def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
-    """The error of a two-class learner given ``n_classes`` classes, naming the multi-class route.
-
-    Parameters
-    ----------
-    estimator_name : str
-        The learner's class name, for the message.
-    n_classes : int
-        The number of classes seen.
-
-    Returns
-    -------
-    ValueError
-        The error to raise.
-    """
-    return ValueError(
-        f"Only binary classification is supported. {estimator_name} needs exactly 2 classes in y, "
-        f"got {n_classes} class(es). For more classes wrap it: "
-        f"sklearn.multiclass.OneVsRestClassifier({estimator_name}(...))."
-    )
 
 
 #: Inner folds of :func:`beats_default_class`.

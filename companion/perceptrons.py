@@ -68,14 +68,8 @@ from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale, column_exponents
 from companion.evaluation import progress_lines
-from companion.interpretable import (
-    fallback_check_running,
-    beats_default_class,
-    InterpretableMixin,
-    binary_only_error,
-    check_numeric_input,
-    resolve_feature_names,
-)
+from companion._learner_support import binary_only_error, check_numeric_input, resolve_feature_names
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
 from companion.preprocessing import numeric_input

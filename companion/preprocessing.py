@@ -48,7 +48,7 @@ from companion._nominal import (
     value_list as _value_list,
 )
 from companion.numerics import TIE_RTOL, first_near_min
-from companion.interpretable import format_number
+from companion._learner_support import format_number
 
 __all__ = [
     "mdl_cut_points",
@@ -651,7 +651,7 @@ class NominalEncoding:
             Value code in that column.
         decimals : int or None, default=None
             Decimal places of a bin's edges (None: 4 significant digits), as every
-            ``to_text``'s ``decimals`` (:func:`companion.interpretable.format_number`).
+            ``to_text``'s ``decimals`` (:func:`companion._learner_support.format_number`).
 
         Returns
         -------
@@ -1237,7 +1237,7 @@ def numeric_input(estimator, X, *, reset: bool):
                     numbers = present.map(lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
                     if numbers.any() and not numbers.all():
                         # numbers with a stray string: a data error, not a nominal column
-                        from companion.interpretable import check_numeric_input
+                        from companion._learner_support import check_numeric_input
 
                         check_numeric_input(X[[column]], type(estimator).__name__)
         estimator.input_encoder_ = NumericInput().fit(X) if _needs_encoding(X) else None

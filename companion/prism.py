@@ -68,7 +68,8 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from companion._weights import check_sample_weight
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running, laplace_proba
+from companion._learner_support import laplace_proba
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import (
     ENCODING_PARAMETER_CONSTRAINTS,
@@ -386,7 +387,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     cells, warns (``UserWarning``): each value is a test, so the rules would fit single rows.
 
     **Scores.** :meth:`predict_proba` is the Laplace-corrected class frequency
-    ``(n_c + 1) / (n + k)`` (:func:`companion.interpretable.laplace_proba`) of the training
+    ``(n_c + 1) / (n + k)`` (:func:`companion._learner_support.laplace_proba`) of the training
     instances whose first covering rule is the rule that fires (``cell_counts_``); a
     rule that no training instance reaches first gives the uniform ``1 / k``. An instance no
     rule covers gets the Laplace-corrected frequencies of the whole training set

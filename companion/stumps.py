@@ -82,16 +82,8 @@ from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
-from companion.interpretable import (
-    fallback_check_running,
-    beats_default_class,
-    InterpretableMixin,
-    binary_only_error,
-    check_numeric_input,
-    format_number,
-    jsonable,
-    laplace_proba,
-)
+from companion._learner_support import binary_only_error, check_numeric_input, format_number, jsonable, laplace_proba
+from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_integer_valued
 
 __all__ = [

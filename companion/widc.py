@@ -64,7 +64,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
-from companion.interpretable import InterpretableMixin, format_number, laplace_proba, resolve_feature_names
+from companion._learner_support import format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin
 from companion.numerics import TIE_RTOL, first_near_min
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 from companion.preprocessing import mdl_cut_points
@@ -1468,7 +1469,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         The cell of an observation is its *satisfaction pattern*, the set of kept rules it
         satisfies: the committee cannot tell apart two observations with the same pattern. Its
         probabilities are ``(n_c + 1) / (n + k)`` over the ``n`` training examples of that
-        pattern (:func:`companion.interpretable.laplace_proba`). A pattern no training example
+        pattern (:func:`companion._learner_support.laplace_proba`). A pattern no training example
         had falls back to the training examples with the same vote vector ``S`` (the committee
         sees nothing else), then to those the committee predicts the same class for (its
         decision region); a region no training example reached gives the uniform ``1 / k``.
@@ -1567,7 +1568,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             Names of the nominal codes ``0, 1, ...`` of a feature.
         decimals : int, optional
             Decimal places of thresholds and the default vector
-            (:func:`companion.interpretable.format_number`; default: ``%g`` thresholds,
+            (:func:`companion._learner_support.format_number`; default: ``%g`` thresholds,
             3 significant digits for the default vector).
         """
         category_names = self._category_names(category_names)

@@ -199,7 +199,7 @@ def test_string_column_to_numeric_learner_is_rejected(name):
     X, y = _data()
     frame = pd.DataFrame(X, columns=[f"f{j}" for j in range(X.shape[1])]).astype({"f1": object})
     frame.loc[2, "f1"] = "high"
-    # companion.interpretable.check_numeric_input: the column and an encoder are named (issue 14)
+    # companion._learner_support.check_numeric_input: the column and an encoder are named (issue 14)
     expected = rf"{name} needs numeric columns, but column 'f1' holds non-numeric values \(e.g. 'high'\).*OneHotEncoder"
     _raises(ValueError, expected, lambda: _make(name).fit(frame, y))
 
