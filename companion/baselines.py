@@ -46,15 +46,15 @@ from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale, column_exponents
 from companion._learner_support import format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
-from companion.preprocessing import (
+from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
-    FrameEncoder,
     NominalEncoding,
     fit_nominal_encoding,
     nominal_codes,
     nominal_input_tags,
     positive_weight_rows,
 )
+from companion.preprocessing import FrameEncoder, MDLDiscretizer
 from companion.numerics import TIE_RTOL, first_near_min
 
 __all__ = ["LeafPath", "tree_leaf_paths", "PrunedDecisionTree", "OrderedRipper", "OneR"]
@@ -1187,7 +1187,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Majority class, for values never seen in training.
     complexity_ : int
         Tests ``attribute = value`` of the rule, one per line of :meth:`to_text`.
-    encoding_ : companion.preprocessing.NominalEncoding
+    encoding_ : companion._nominal_encoding.NominalEncoding
 
     Notes
     -----
@@ -1249,7 +1249,7 @@ class OneR(InterpretableMixin, ClassifierMixin, BaseEstimator):
             sample_weight = balance if sample_weight is None else balance * _check_sample_weight(sample_weight, X)
         X, y, weight = positive_weight_rows(X, y, sample_weight)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
-            self, X, y, missing="value", discretizer=self.discretizer,
+            self, X, y, missing="value", discretizer=MDLDiscretizer() if isinstance(self.discretizer, str) and self.discretizer == "mdl" else self.discretizer,
             categorical_features=self.categorical_features, sample_weight=weight,
         )
         self.encoding_ = encoding

@@ -71,7 +71,8 @@ from companion._weights import check_sample_weight
 from companion._learner_support import laplace_proba
 from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval
-from companion.preprocessing import (
+from companion.preprocessing import MDLDiscretizer
+from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,
     fit_nominal_encoding,
@@ -369,7 +370,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         covering rule is each rule: what :meth:`predict_proba` reads.
     class_counts_ : ndarray of shape (n_classes,)
         Training instances of each class.
-    encoding_ : companion.preprocessing.NominalEncoding
+    encoding_ : companion._nominal_encoding.NominalEncoding
         Each column's values in declared order; ``encoding_.numeric_columns`` are the binned
         columns.
     trace_ : pandas.DataFrame
@@ -383,7 +384,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
     Inputs: a pandas DataFrame (categorical columns keep their declared category order, which
     is the tie-break order, as in Weka; other nominal columns are sorted), or a 2-D array of
     strings or integer codes. Values never seen in training match no test. A nominal column
-    with more than :data:`companion.preprocessing.MANY_VALUES` (50) distinct values, more than half of its present
+    with more than :data:`companion._nominal.MANY_VALUES` (50) distinct values, more than half of its present
     cells, warns (``UserWarning``): each value is a test, so the rules would fit single rows.
 
     **Scores.** :meth:`predict_proba` is the Laplace-corrected class frequency
@@ -486,7 +487,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         X, y, weight = positive_weight_rows(X, y, sample_weight)
         codes, y_arr, class_order, encoding, names = fit_nominal_encoding(
-            self, X, y, missing=str(self.missing), discretizer=self.discretizer,
+            self, X, y, missing=str(self.missing), discretizer=MDLDiscretizer() if isinstance(self.discretizer, str) and self.discretizer == "mdl" else self.discretizer,
             categorical_features=self.categorical_features, drop_single_bin=True, sample_weight=weight,
         )
         self.encoding_ = encoding

@@ -26,7 +26,8 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 from companion.baselines import OneR, OrderedRipper, PrunedDecisionTree, leaf_monomial, tree_leaf_paths
 from companion.interpretable import SingleClassWarning, pipeline_text
 from companion.led import make_led_digits
-from companion.preprocessing import MANY_VALUES, MISSING_VALUE_NAME
+from companion._nominal_encoding import MANY_VALUES
+from companion.preprocessing import MISSING_VALUE_NAME
 from companion.prism import Prism
 
 
