@@ -328,9 +328,9 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
     for start in range(0, len(monomials), block):
         stop = min(start + block, len(monomials))
         out = values[start:stop]
-        np.take(columns, padded[start:stop, 0], axis=0, out=out)
+        np.take(columns, padded[start:stop, 0], axis=0, out=out, mode="clip")  # valid indices; "raise" would buffer out
         for position in range(1, padded.shape[1]):
-            out *= np.take(columns, padded[start:stop, position], axis=0, out=factor[: stop - start])
+            out *= np.take(columns, padded[start:stop, position], axis=0, out=factor[: stop - start], mode="clip")
         out *= scale[start:stop, None]
     return values.T
 
