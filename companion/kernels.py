@@ -321,6 +321,11 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
         rows = np.flatnonzero(degrees == size)
         padded[rows, :size] = np.array([monomials[row] for row in rows], dtype=np.intp).reshape(len(rows), size)
     columns = np.vstack([X.T, np.ones((1, X.shape[0]))])  # row j: input column j; last row: ones
+    if padded.size and (padded.min() < 0 or padded.max() > X.shape[1]):
+        # numpy's indexing of the columns and the ones (a negative position counts from the end)
+        padded = np.where(padded < 0, padded + columns.shape[0], padded)
+        if padded.min() < 0 or padded.max() >= columns.shape[0]:
+            raise IndexError(f"monomial_features: a monomial names a column outside the {X.shape[1]} columns of X")
     scale = np.sqrt(c[degrees])
     values = np.empty((len(monomials), X.shape[0]))
     block = max(1, 2**18 // max(X.shape[0], 1))  # monomials per block (~2 MB of factors)
