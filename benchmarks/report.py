@@ -65,6 +65,9 @@ def _peer_line(table: pd.DataFrame) -> str | None:
     for r in _rows(table, name == "PRISM supermarket vs Weka Prism").to_dict("records"):
         parts.append(f"PRISM vs Weka's Prism on supermarket, {_ratio(r)}")
     sc = []
+    fresh = name.str.startswith("SC fits of a") & name.str.contains("fresh process")
+    for r in _rows(table, fresh & size.str.contains("+", regex=False)).to_dict("records"):
+        sc.append(f"{int(r['n_fits'])} fits of CV grids summed, first round in a fresh process, {_ratio(r)}")
     for r in _rows(table, name.str.startswith("SC cold fits") & size.str.contains("+", regex=False)).to_dict("records"):
         sc.append(f"{int(r['n_fits'])} cold fits of CV grids summed, {_ratio(r)}")
     warm = _rows(table, name.str.startswith("SC stump ") & name.str.endswith("vs pyscm-ml"))

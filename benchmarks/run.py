@@ -44,7 +44,7 @@ from benchmarks.report import REPRODUCE_TARGET_S, update_readme
 from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
 
 BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
-              "learner_defaults",
+              "ripper_vs_wittgenstein", "mask_perceptron_soybean", "learner_defaults",
               "learner_scaling"]
 
 

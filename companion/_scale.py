@@ -38,6 +38,13 @@ def largest_magnitude(X) -> float | None:
             values = np.asarray(X, dtype=float)
     except (TypeError, ValueError):
         return None  # strings, ragged lists: validate_data names the problem
+    if values.size:
+        # The largest magnitude is minus the smallest value or the largest one: two reductions
+        # without a temporary, the same number as the masked pass below whenever both are finite
+        # (a NaN or infinite entry sends the data there).
+        low, high = values.min(), values.max()
+        if np.isfinite(low) and np.isfinite(high):
+            return float(max(-low, high, 0.0))
     finite = values[np.isfinite(values)]
     if finite.size == 0:
         return None

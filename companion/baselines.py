@@ -921,7 +921,10 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 "to give them integer weights, or use Prism, OneR, PrunedDecisionTree or "
                 "DecisionCommittee, which take weights."
             )
-        binary_ripper = _binary_ripper_class(self.calibrate_rulesets)
+        # A clone fitted inside the fallback's inner folds (beats_default_class) is only asked
+        # to predict: its rule sets need no class frequencies, nor it cell counts (same rules).
+        inner_fold = fallback_check_running()  # an inner fit of the fallback check: predictions only
+        binary_ripper = _binary_ripper_class(self.calibrate_rulesets and not inner_fold)
         if self.random_state is None or isinstance(self.random_state, Integral):
             seed = self.random_state
         else:
@@ -953,14 +956,15 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
         reason = ""
-        if (self.fallback == "inner_cv" and self.rulesets_ and not fallback_check_running()
-                and not beats_default_class(self, raw, y)):
+        if not inner_fold and self.fallback == "inner_cv" and self.rulesets_ and not beats_default_class(self, raw, y):
             self.rulesets_ = []  # the rule sets lose to the default class on inner folds
             reason = " (its rule sets did not beat it on inner folds: OrderedRipper fell back to the default class)"
         rules = [rule for _, model in self.rulesets_ for rule in model.ruleset_.rules]
         self.n_rules_ = len(rules)
         self.n_literals_ = int(sum(len(rule.conds) for rule in rules))
         self.complexity_ = self.n_literals_
+        if inner_fold:
+            return self
         counts = np.zeros((len(self.rulesets_) + 1, self.classes_.size), dtype=np.int64)
         decider = self._decider(frame)
         np.add.at(counts, (decider, y_index), 1)

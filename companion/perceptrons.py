@@ -1279,7 +1279,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
                 # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
                 # training columns are identical get identical scores and keep their index order.
-                score = np.abs(ordered_matvec(features.T, slack * w_signed))
+                score = np.abs(_column_scores(features, slack * w_signed))
                 score[selected] = -np.inf
                 shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
                 shortlist = shortlist[score[shortlist] > 0]
@@ -1472,6 +1472,34 @@ def _singular_newton_message(estimator, X, features) -> str:
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
 # through LAPACK, whose last bits depend on the BLAS kernel, so exact equality cannot be relied on.
 _RISK_TIE_TOLERANCE = 1e-9
+
+
+#: Entries of the block of products :func:`_column_scores` forms and sums at a time (~2 MB).
+_SCORE_BLOCK_ELEMENTS = 2**18
+
+
+def _column_scores(features, weights):
+    """``Σ_i weights_i features[i, k]`` for every column ``k``: ``ordered_matvec(features.T,
+    weights)``, bit for bit, without its (n_columns, n_samples) temporary of products.
+
+    The candidates' matrix is column-major (:func:`companion.kernels.monomial_features` gathers
+    it so), hence ``features.T`` is a C-contiguous matrix whose rows numpy sums pairwise, an order
+    fixed by the row length alone: the products of a block of columns at a time, each row summed
+    the same way, give the same numbers (never BLAS's). Another layout takes ``ordered_matvec``.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    rows = features.T if isinstance(features, np.ndarray) else None
+    if rows is None or rows.dtype != np.float64 or rows.ndim != 2 or not rows.flags.c_contiguous:
+        return ordered_matvec(features.T, weights)
+    n_columns, n_samples = rows.shape
+    scores = np.empty(n_columns)
+    block = max(1, _SCORE_BLOCK_ELEMENTS // max(n_samples, 1))
+    buffer = np.empty((min(block, n_columns), n_samples))
+    for start in range(0, n_columns, block):
+        stop = min(start + block, n_columns)
+        products = np.multiply(rows[start:stop], weights[None, :], out=buffer[: stop - start])
+        products.sum(axis=1, out=scores[start:stop])
+    return scores
 
 
 def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100):

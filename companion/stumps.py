@@ -445,9 +445,10 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     and largest value of ``X``, if known. Also returns the columns holding distinct values less
     than ``tol`` apart ("near ties"), whose runs depend on which examples remain.
 
-    Integer-valued data spanning fewer than 2^16 values (e.g. expression counts) take a fast
-    path: value and example index packed in one uint32, one (SIMD) ``sort`` gives both the order
-    and the sorted values. Up to 2^16 examples, other values pack the top 48 bits of an
+    Integer-valued data spanning fewer than ``2^(32 - b)`` values, ``b`` the bits of an example
+    index (``2^26`` at m = 64: expression counts such as Affymetrix levels) take a fast path:
+    value and example index packed in one uint32, one (SIMD) ``sort`` gives both the order and the
+    sorted values (ties in index order, as every path here). Up to 2^16 examples, other values pack the top 48 bits of an
     order-preserving 64-bit key of the value with the example index (whole numbers below 2^36
     lose nothing; other values are checked and the rare misordered columns argsorted again).
     Otherwise ``argsort`` plus a ``sort`` of the values (cheaper than gathering them through
@@ -456,21 +457,25 @@ def _sorted_order_and_run_ends(X, tol, low=None, high=None):
     m, n = X.shape
     if X.size and (low is None or high is None):
         low, high = X.min(), X.max()
-    if m <= 2**16 and X.size and high - low < 2**16:
-        shifted = X if 0 <= low and high < 2**16 else X - low  # memory traffic dominates: no copy
+    bits = max(1, (m - 1).bit_length())  # of an example index (m <= 2^16: at most 16)
+    span = 2 ** (32 - bits)  # values below it fit in the uint32 key beside the index
+    if m <= 2**16 and X.size and (high - low < 2**16 or (high - low < span and _is_whole(X))):
+        # (Beyond 2^16 only whole numbers, whose differences are exact: a fractional X - low
+        # could round to a whole number and merge distinct values.)
+        shifted = X if 0 <= low and high < span else X - low  # memory traffic dominates: no copy
         keys = shifted.astype(np.uint32)
         if np.array_equal(keys, shifted):
-            keys <<= 16
+            keys <<= bits
             keys |= np.arange(m, dtype=np.uint32)[:, None]
             keys.sort(axis=0)
-            order = np.bitwise_and(keys, 0xFFFF, dtype=np.intp)
+            order = np.bitwise_and(keys, (1 << bits) - 1, dtype=np.intp)
             run_end = np.ones((m, n), dtype=bool)
-            if tol < 1:  # integer values: a gap exceeds tol iff they differ, i.e. in the high 16 bits
-                np.greater_equal(keys[1:] ^ keys[:-1], np.uint32(2**16), out=run_end[:-1])
+            if tol < 1:  # integer values: a gap exceeds tol iff they differ, i.e. in the value bits
+                np.greater_equal(keys[1:] ^ keys[:-1], np.uint32(2**bits), out=run_end[:-1])
                 return order, run_end, np.empty(0, dtype=np.intp)
-            keys >>= 16  # ... iff it exceeds floor(tol)
+            keys >>= bits  # ... iff it exceeds floor(tol)
             gaps = keys[1:] - keys[:-1]
-            np.greater(gaps, np.uint32(min(np.floor(tol), 2**16)), out=run_end[:-1])
+            np.greater(gaps, np.uint32(min(np.floor(tol), span)), out=run_end[:-1])
             return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
     if m <= 2**16 and X.size and tol < 1 and max(-low, high) < 2**36 and _is_whole(X):
         # Whole numbers of any range below 2^36: the IEEE bits of a whole number below 2^36 fit

@@ -193,3 +193,16 @@ def test_monomial_names_take_feature_names():
     monomials = [(), (0,), (1, 2)]
     assert monomial_names(monomials, n_variables=2, feature_names=["age", "smoker"]) == ["1", "age", "smoker ¬age"]
     assert monomial_names(monomials, n_variables=2) == ["1", "x1", "x2 ¬x1"]  # the paper's numbering
+
+
+def test_monomial_features_reads_positions_as_numpy_indexes():
+    """A monomial's positions index the columns of X and, one past them, a column of ones (as the
+    padding of shorter monomials does); a negative position counts from that end; a position
+    beyond raises."""
+    from companion.kernels import monomial_features
+
+    X = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(monomial_features(X, [(0, 2), (3,), (-1,), (-2, 1)]),
+                                  [[0.0, 1.0, 1.0, 2.0], [15.0, 1.0, 1.0, 20.0]])
+    with pytest.raises(IndexError, match="outside the 3 columns"):
+        monomial_features(X, [(4,)])

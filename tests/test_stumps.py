@@ -111,6 +111,30 @@ def test_sc_matches_naive_greedy_on_wide_range_whole_numbers(rng, scale):
             assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 6, reuse=reuse)
 
 
+@pytest.mark.parametrize("m", [2, 45, 64, 65, 300])
+def test_sorted_order_of_whole_numbers_spanning_the_packed_key(rng, m):
+    """Whole numbers spanning just below ``2^(32 - b)`` (``b`` the bits of an example index) take
+    the packed uint32 sort, just above it the 64-bit one; both give the stable argsort's order
+    (ties in index order) and its runs, negative values and -0.0 included. Values a fraction
+    apart never share a key."""
+    bits = max(1, (m - 1).bit_length())
+    for span in (2 ** (32 - bits) - 1, 2 ** (32 - bits) + 1, 70_000):
+        X = rng.integers(0, span, size=(m, 6), endpoint=True).astype(float) - span // 3
+        X[0, :] = -(span // 3)  # both ends of the span present
+        X[-1, :] = span - span // 3
+        X[:, 1] = X[:, 1] // (span // 4)  # a few values, many ties
+        X[rng.random(X.shape) < 0.1] = -0.0
+        order, run_end, near = _sorted_order_and_run_ends(X, 1e-7)
+        np.testing.assert_array_equal(order, np.argsort(X, axis=0, kind="stable"))
+        values = np.take_along_axis(X, order, axis=0)
+        np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 1e-7)
+        assert run_end[-1].all() and near.size == 0
+    X = np.array([[-(2.0**30)], [1e-10], [2e-10], [3.0]] * 3)  # X - low rounds the fractions to 2^30
+    order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
+    np.testing.assert_array_equal(order[:, 0], np.argsort(X[:, 0], kind="stable"))
+    np.testing.assert_array_equal(run_end[:-1], np.diff(np.take_along_axis(X, order, axis=0), axis=0) > 0)
+
+
 @pytest.mark.parametrize("tie_breaking", ["index", "pyscm"])
 def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie_breaking):
     """The 64-bit key sort drops a value's low 16 bits: values 1 + k ulp (k < 2^16) share the
