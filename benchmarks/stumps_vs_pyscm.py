@@ -30,7 +30,7 @@ Those rounds run in this (warm) process, after an untimed first fit on each side
 Beside them, :func:`fresh_process_fits` measures the same 135 fits as a user meets them the first
 time: each side in a **fresh interpreter** that imports its learner (untimed), then fits every
 fold and ``(p, s)`` of the three sets once (the *first round*: no warm-up fit, no
-:class:`~companion.stumps.SortCache` or other state shared between fits; a new estimator per fit)
+:class:`~companion._stump_search.SortCache` or other state shared between fits; a new estimator per fit)
 and reports the wall time of each ``fit``. Fresh processes of the two sides alternate; the best
 sum of each side is reported, every process pair's ratio in the ``note``.
 
@@ -289,7 +289,7 @@ def fresh_process_fits(quick: bool = False, sets=COLD_SETS, grid=COLD_GRID, roun
     Each round starts one interpreter per side (pyscm-ml's in its venv, ours with this
     project's Python), which imports the learner outside the timers and then fits every fold and
     ``(p, s)`` of every set once, a new estimator per fit, nothing shared between fits (no
-    :class:`~companion.stumps.SortCache`, no warm-up fit). The rounds alternate the sides; the
+    :class:`~companion._stump_search.SortCache`, no warm-up fit). The rounds alternate the sides; the
     best sum of each is kept (a busy machine only ever adds time).
 
     Parameters

@@ -14,18 +14,14 @@ from hypothesis.extra.numpy import arrays
 from companion.bounds.compression import compression_bound
 from companion.bounds.occam import dyadic_code, occam_bound
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, sigma
-from companion.stumps import (
-    STUMP_LEARNERS,
-    OccamStumps,
-    PacBayesStumps,
-    SetCoveringStumps,
-    _pick,
+from companion._stump_search import (
+    pick_candidate,
     _sc_step_choice,
-    _sorted_order_and_run_ends,
-    fit_by_bound,
+    sorted_order_and_run_ends,
     greedy_step_scores,
     pac_bayes_step_scores,
 )
+from companion.stumps import STUMP_LEARNERS, OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
 from tests._naive import naive_cover_fit, naive_pac_bayes_fit
 
 #: The paper's greedy as such: every stump it adds (no length chosen by the bound, no stop at an
@@ -124,13 +120,13 @@ def test_sorted_order_of_whole_numbers_spanning_the_packed_key(rng, m):
         X[-1, :] = span - span // 3
         X[:, 1] = X[:, 1] // (span // 4)  # a few values, many ties
         X[rng.random(X.shape) < 0.1] = -0.0
-        order, run_end, near = _sorted_order_and_run_ends(X, 1e-7)
+        order, run_end, near = sorted_order_and_run_ends(X, 1e-7)
         np.testing.assert_array_equal(order, np.argsort(X, axis=0, kind="stable"))
         values = np.take_along_axis(X, order, axis=0)
         np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 1e-7)
         assert run_end[-1].all() and near.size == 0
     X = np.array([[-(2.0**30)], [1e-10], [2e-10], [3.0]] * 3)  # X - low rounds the fractions to 2^30
-    order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
+    order, run_end, _ = sorted_order_and_run_ends(X, 0.0)
     np.testing.assert_array_equal(order[:, 0], np.argsort(X[:, 0], kind="stable"))
     np.testing.assert_array_equal(run_end[:-1], np.diff(np.take_along_axis(X, order, axis=0), axis=0) > 0)
 
@@ -147,7 +143,7 @@ def test_sc_matches_naive_greedy_on_values_differing_in_their_last_bits(rng, tie
         y[:2] = [0, 1]
         model = SetCoveringStumps(**GREEDY, threshold="observed", p=1.0, s=5, tie_breaking=tie_breaking).fit(X, y)
         assert stumps_of(model) == naive_cover_fit(X, y, 1.0, 5, tie_breaking=tie_breaking)
-        order, run_end, _ = _sorted_order_and_run_ends(X, 0.0)
+        order, run_end, _ = sorted_order_and_run_ends(X, 0.0)
         values = np.take_along_axis(X, order, axis=0)
         assert np.all(np.diff(values, axis=0) >= 0)
         np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 0)
@@ -158,7 +154,7 @@ def test_sort_cache_serves_only_identical_inputs(rng):
     differing in one cell (or changed in place after the fit) is sorted afresh; the models equal
     those fitted without a cache. There is no module-level cache."""
     from companion import stumps
-    from companion.stumps import SortCache
+    from companion._stump_search import SortCache
 
     assert not hasattr(stumps, "_SORT_CACHE")
     cache = SortCache()
@@ -283,7 +279,7 @@ def test_fast_sc_step_equals_full_scoring(rng, tie_breaking):
         q, r, u = greedy_step_scores(vals, y[order], p)
         if excluded is not None:
             u[excluded] = -np.inf
-        expected = _pick(u, q, r, tie_breaking)
+        expected = pick_candidate(u, q, r, tie_breaking)
         got = _sc_step_choice(y[order].astype(np.int8), run_ids, p, excluded, tie_breaking, block_size=int(rng.integers(1, 200)))
         if expected is None:
             assert got is None
