@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin, clone
 from sklearn.model_selection import StratifiedKFold, cross_validate
 from sklearn.multiclass import OneVsRestClassifier
 from sklearn.pipeline import make_pipeline
@@ -67,11 +67,31 @@ def _learners():
         model = getattr(imodels, name)
         params = {"random_state": 0} if "random_state" in model().get_params() else {}
         out[f"imodels {name}"] = make_pipeline(
-            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), model(**params))
+            FrameEncoder(encoding="onehot", missing_indicator="zero"), _Imputer(), _IntegerLabels(model(**params)))
     return out
 
 
-class _Imputer:
+class _IntegerLabels(ClassifierMixin, BaseEstimator):
+    """An imodels model fitted on the labels' codes 0, 1, ... (some of its models read string
+    labels wrongly: boosted rules predicts one class with probability 1/2 on ``"no"``/``"yes"``)."""
+
+    def __init__(self, estimator):
+        self.estimator = estimator
+
+    def fit(self, X, y):
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        self.estimator_ = clone(self.estimator).fit(X, codes)
+        self.complexity_ = getattr(self.estimator_, "complexity_", np.nan)
+        return self
+
+    def predict(self, X):
+        return self.classes_[np.asarray(self.estimator_.predict(X)).astype(int)]
+
+    def predict_proba(self, X):
+        return self.estimator_.predict_proba(X)
+
+
+class _Imputer(TransformerMixin, BaseEstimator):
     """Median imputation for the optional peers that refuse NaN (a minimal transformer)."""
 
     def fit(self, X, y=None):
@@ -82,14 +102,6 @@ class _Imputer:
         X = np.asarray(X, dtype=float)
         return np.where(np.isnan(X), self.medians_, X)
 
-    def fit_transform(self, X, y=None):
-        return self.fit(X, y).transform(X)
-
-    def get_params(self, deep=True):
-        return {}
-
-    def set_params(self, **params):
-        return self
 
 
 def _size(model) -> float:
