@@ -370,6 +370,12 @@ def _check_fitted(model, kind, parameter):
         raise TypeError(f"expected a fitted {kind} (a model with a {parameter!r}), got {type(model).__name__}")
     if not hasattr(model, "path_"):
         raise ValueError(f"the {kind} is not fitted; call fit first")
+    if getattr(model, "fallback_class_", None) is not None:
+        # the fallback's constant classifier is not a list of balls from a compression set
+        raise ValueError(
+            f"the {kind} fell back to the majority class {model.fallback_class_!r} (fallback='inner_cv'), "
+            "which the paper's bounds and compression message do not describe; fit it with fallback=None"
+        )
 
 
 def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, r, delta):

@@ -578,7 +578,7 @@ def method_key(learner, k, prior):
     return learner + (f" k={k}" if k else "") + (f" [{prior}]" if prior not in ("-", PRIORS[0]) else "")
 
 
-def run(config: Config, n_jobs=1, data=None) -> pd.DataFrame:
+def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     """The repeated outer CV of every data set of ``config``: stump learners and competitors, same folds.
 
     Parameters
