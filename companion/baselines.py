@@ -868,12 +868,14 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     @staticmethod
     def _binned_column_shifts(frame) -> list[int]:
         """Per column, the power of two that brings a column ``wittgenstein`` bins (numeric, more
-        distinct values than its 10 bins) to ``max |x|`` in ``(2**19, 2**20]``; 0 for the others."""
+        distinct values than its ``n_discretize_bins``) to ``max |x|`` in ``(2**19, 2**20]``; 0 for
+        the others (the rule of ``wittgenstein``'s ``BinTransformer.find_continuous_feats``)."""
+        n_bins = _import_wittgenstein().RIPPER().n_discretize_bins  # the binary learners' default
         shifts = []
         for column in frame.columns:
             values = frame[column]
             if not (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
-                    and len(values.unique()) > 10):
+                    and len(values.unique()) > n_bins):
                 shifts.append(0)
                 continue
             numbers = values.to_numpy(dtype=float, na_value=np.nan)

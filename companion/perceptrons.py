@@ -1271,30 +1271,27 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         )
         features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
         selected = [0]  # the constant monomial comes first in both enumerations
-        try:  # at a large input scale the identity of the Newton systems is lost in rounding
-            v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
-            path = [risk]
-            w_signed = y_signed if sw is None else sw * y_signed
-            while len(selected) - 1 < self.n_terms:
-                slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
-                # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
-                # training columns are identical get identical scores and keep their index order.
-                score = np.abs(_column_scores(features, slack * w_signed))
-                score[selected] = -np.inf
-                shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
-                shortlist = shortlist[score[shortlist] > 0]
-                if shortlist.size == 0:
-                    break
-                # A handful of small refits (n_candidates), not a loop over all candidates.
-                fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
-                best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
-                if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
-                    break
-                selected.append(int(shortlist[best]))
-                v, risk = fits[best]
-                path.append(risk)
-        except np.linalg.LinAlgError as exc:
-            raise ValueError(_singular_newton_message(self, X, features)) from exc
+        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
+        path = [risk]
+        w_signed = y_signed if sw is None else sw * y_signed
+        while len(selected) - 1 < self.n_terms:
+            slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
+            # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
+            # training columns are identical get identical scores and keep their index order.
+            score = np.abs(_column_scores(features, slack * w_signed))
+            score[selected] = -np.inf
+            shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
+            shortlist = shortlist[score[shortlist] > 0]
+            if shortlist.size == 0:
+                break
+            # A handful of small refits (n_candidates), not a loop over all candidates.
+            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
+            best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
+            if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
+                break
+            selected.append(int(shortlist[best]))
+            v, risk = fits[best]
+            path.append(risk)
         self.monomials_ = [candidates[k] for k in selected]
         degrees = np.array([len(m) for m in self.monomials_])
         self.coef_ = v * np.sqrt(c[degrees])
@@ -1451,22 +1448,6 @@ def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
     return int(8 * int(m) * int(n_candidates) * (max(int(degree), 1) + 2))
 
 
-def _singular_newton_message(estimator, X, features) -> str:
-    """The refusal of a MaskPerceptron fit whose Newton system is singular in floating point.
-
-    ``I + Φᵀ S Φ / λ`` is positive definite, but when the monomial columns are large (a large
-    input scale raised to the degree) the identity is lost in rounding beside ``ΦᵀΦ / λ``, which
-    is singular when two selected columns coincide.
-    """
-    largest = float(np.max(np.abs(X))) if X.size else 0.0
-    biggest = float(np.max(np.abs(features))) if features.size else 0.0
-    return (
-        f"{type(estimator).__name__}: the largest |value| in X is {largest:.4g}, outside the range its "
-        f"arithmetic handles with degree={estimator.degree} and lam={estimator.lam}: its monomial "
-        f"columns reach {biggest:.3g}, so the identity of its Newton step's system (I + ΦᵀΦ/λ) is lost "
-        "in rounding and the system is singular. Rescale X first, e.g. with "
-        "sklearn.preprocessing.StandardScaler or by multiplying it by a power of two."
-    )
 
 
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
