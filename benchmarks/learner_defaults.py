@@ -215,7 +215,10 @@ def render_choosing(frame: pd.DataFrame) -> str:
         accuracy=("accuracy", "mean"), rank=("rank", "mean"), worst=("below_majority", "max"),
         size=("size", "median"), fronts=("pareto", "sum"), fit_s=("fit_s", "mean"),
     )
-    summary = summary.sort_values("accuracy", ascending=False)
+    # tie rule: equal mean accuracies (at ACCURACY_DECIMALS) by rank, then name; a multi-key sort is
+    # stable, so the page does not depend on the order numpy's SIMD quicksort leaves ties in
+    summary = (summary.assign(compared=summary["accuracy"].round(ACCURACY_DECIMALS)).rename_axis("learner")
+               .sort_values(["compared", "rank", "learner"], ascending=[False, True, True]).drop(columns="compared"))
     lines += [
         "## At a glance",
         "",
@@ -241,7 +244,10 @@ def render_choosing(frame: pd.DataFrame) -> str:
                   f"{int(group['n_rows'].iloc[0])} rows, {int(group['n_classes'].iloc[0])} classes, majority rate "
                   f"{majority:.3f}.", "",
                   "| learner | accuracy | size | Pareto | fit (s) |", "|---|---|---|---|---|"]
-        for _, row in group.sort_values("accuracy", ascending=False).iterrows():
+        # tie rule: equal accuracies (at ACCURACY_DECIMALS) by size, then name
+        ordered = group.assign(compared=group["accuracy"].round(ACCURACY_DECIMALS)).sort_values(
+            ["compared", "size", "learner"], ascending=[False, True, True], na_position="last")
+        for _, row in ordered.iterrows():
             if row["error"]:
                 lines.append(f"| `{row['learner']}` | refused: {row['error']} | | | |")
                 continue

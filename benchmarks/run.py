@@ -194,7 +194,7 @@ def _scaling_figure(table: pd.DataFrame) -> None:
         return
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, group in sized.groupby("benchmark"):
-        group = group.assign(size=pd.to_numeric(group["size"])).sort_values("size")
+        group = group.assign(size=pd.to_numeric(group["size"])).sort_values("size", kind="stable")
         ax.loglog(group["size"], group["ours_s"], "o-", label=f"{name} (ours)")
         if group["reference_s"].notna().any():
             ax.loglog(group["size"], group["reference_s"], "x--", label=f"{name} (reference)")

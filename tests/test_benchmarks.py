@@ -157,3 +157,14 @@ def test_choosing_page_is_the_committed_learner_defaults_rendered():
 
     frame = read_results(ROOT / "figures" / "learner_defaults.csv")
     assert (ROOT / "docs" / "choosing.md").read_text() == render_choosing(frame)
+
+
+def test_choosing_page_does_not_depend_on_the_row_order():
+    """Ties (many learners fall back to the majority rate on a table) are ordered by the page's tie
+    rule (size, then name), not by where a sort happened to leave them: reversing the rows inside
+    each table renders the same page."""
+    from benchmarks.learner_defaults import read_results, render_choosing
+
+    frame = read_results(ROOT / "figures" / "learner_defaults.csv")
+    reversed_rows = pd.concat([group.iloc[::-1] for _, group in frame.groupby("table", sort=False)])
+    assert render_choosing(reversed_rows) == render_choosing(frame)

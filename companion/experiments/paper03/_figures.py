@@ -47,7 +47,7 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
     }
     fig, axes = plt.subplots(1, len(degrees), figsize=(5.0 * len(degrees), 4.4), sharey=True, squeeze=False)
     for ax, degree in zip(axes[0], degrees):
-        bound = draw_pivot(results, degree, "mmp_bound", "risk").sort_values()
+        bound = draw_pivot(results, degree, "mmp_bound", "risk").sort_values(kind="stable")
         order = bound.index
         x = np.arange(order.size)
         ax.plot(x, bound.to_numpy(), "k-", lw=1.5, label="lower bound (11), λ-MMP")
