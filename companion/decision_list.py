@@ -836,7 +836,7 @@ class DecisionListMachine(_BallListBase):
         copies of the rows, so large whole weights make them larger fits, each within
         ``max_memory_gb``). ``None``: BuildDLM's list as it is
         (Figure 1, no fallback), what notebook 01's reproduction of the paper uses
-        (``companion.experiments.paper01`` and ``paper01_followups`` pass ``fallback=None``).
+        (``companion.experiments.paper01`` passes ``fallback=None``).
 
     Attributes
     ----------
@@ -1036,8 +1036,7 @@ class BallSetCoveringMachine(_BallListBase):
         machine does not beat it on 3 inner stratified folds
         (:func:`companion.interpretable.beats_default_class`). ``None``: the SCM's
         conjunction or disjunction as it is (no fallback), what notebook 01's reproduction of
-        the paper uses (``companion.experiments.paper01`` and ``paper01_followups`` pass
-        ``fallback=None``).
+        the paper uses (``companion.experiments.paper01`` passes ``fallback=None``).
 
     Attributes
     ----------

@@ -496,7 +496,7 @@ def test_positive_class_covering_every_label_is_rejected():
 # ------------------------------------------------------------------------------------------------
 def _protocol_cases():
     from companion.claims._statistics import clopper_pearson
-    from companion.experiments import paper01_followups, paper03
+    from companion.experiments import paper01, paper03
 
     return [
         ("run_draw n_train=1", lambda: run_draw(0, n_train=1), ValueError,
@@ -505,7 +505,7 @@ def _protocol_cases():
          r"The 'n_draws' parameter of run_conditioned_protocol must be an int in the range \[1, inf\)\. Got True"),
         ("row_order_spread n_orders=1", lambda: paper03.row_order_spread(0, n_orders=1), ValueError,
          r"The 'n_orders' parameter of row_order_spread must be an int in the range \[2, inf\)\. Got 1 instead"),
-        ("bound_coverage m=0.5", lambda: paper01_followups.bound_coverage(2, m=0.5), ValueError,
+        ("bound_coverage m=0.5", lambda: paper01.bound_coverage(2, m=0.5), ValueError,
          r"The 'm' parameter of bound_coverage must be an int in the range \[1, inf\)\. Got 0\.5 instead"),
         ("clopper_pearson n=0", lambda: clopper_pearson(0, 0), ValueError,
          r"The 'n' parameter of clopper_pearson must be an int in the range \[1, inf\)\. Got 0 instead"),

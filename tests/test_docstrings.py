@@ -49,7 +49,6 @@ PUBLIC_MODULES = [
     "companion.preprocessing",
     "companion.led",
     "companion.experiments.paper01",
-    "companion.experiments.paper01_followups",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).

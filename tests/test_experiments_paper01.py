@@ -1,4 +1,4 @@
-"""Tests of notebook 01's protocol (companion.experiments.paper01) and follow-ups (paper01_followups).
+"""Tests of notebook 01's protocol (companion.experiments.paper01) with its follow-ups.
 
 The protocol is checked against brute force: every grid point refitted directly with the
 estimators (no shared sorted distances, no staged predictions, scikit-learn's own RBF kernel),
@@ -19,7 +19,6 @@ from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
 from companion.evaluation import stratified_folds
 from companion import claims as C
 from companion.experiments import paper01
-from companion.experiments import paper01_followups as followups
 from companion.experiments.paper01._figures import plot_errors_vs_s
 from companion.experiments.paper01._grids import DATASETS, Grid, cross_validate_grid
 from companion.experiments.paper01._protocol import paper_protocol
@@ -59,9 +58,9 @@ def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="folds"):
         list_lengths("glass", folds="loo")
     with pytest.raises(ValueError, match="n_runs"):
-        followups.bound_coverage(0)
+        paper01.bound_coverage(0)
     with pytest.raises(ValueError, match="tie rules"):
-        followups.tie_rule_protocol(("haberman",), rules=("random",))
+        paper01.tie_rule_protocol(("haberman",), rules=("random",))
 
 
 TINY = Grid(
@@ -182,16 +181,16 @@ def test_fine_and_tie_rule_protocols_select_the_brute_force_minimum(small_run):
     X, y = paper01.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
     dlm, scm, _ = _brute_force_totals(X, y, folds, TINY)
-    fine = followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3,
+    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3,
                                         scm_penalties=(1.0,), scm_s_max=2)
     assert fine["best"].iloc[0]["errors"] == min(dlm.values())
     assert fine["scm_best"].iloc[0]["errors"] == min(scm.values())
     assert sum(fine["best"].iloc[0]["fold_errors"]) == min(dlm.values())
     assert fine["totals"][("haberman", 0)].shape == (2, 2, 2, 3)
-    tie = followups.tie_rule_protocol(["haberman"], seeds=(0,), grid=TINY, rules=("larger_cover", "fewest_errors"))
+    tie = paper01.tie_rule_protocol(["haberman"], seeds=(0,), grid=TINY, rules=("larger_cover", "fewest_errors"))
     assert tie.set_index("rule").loc["larger_cover", "errors"] == min(dlm.values())
     # read from the run instead of refitted: the same numbers
-    table = followups.tie_rule_table(tie, small_run)
+    table = paper01.tie_rule_table(tie, small_run)
     assert table.loc[("Haberman", "larger_cover"), "seed 0"] == min(dlm.values())
     assert table.loc[("Haberman", "fewest_errors"), "seed 0"] == tie.set_index("rule").loc["fewest_errors", "errors"]
 
@@ -206,17 +205,17 @@ def test_svm_gamma_protocol_is_the_brute_force_minimum():
             for C in Cs:
                 model = SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train])
                 totals[(gamma, C)] = totals.get((gamma, C), 0) + int((model.predict(X[test]) != y[test]).sum())
-    row = followups.svm_gamma_protocol(["glass"], gammas=gammas, Cs=Cs).iloc[0]
+    row = paper01.svm_gamma_protocol(["glass"], gammas=gammas, Cs=Cs).iloc[0]
     assert row["errors"] == min(totals.values()) and totals[(row["gamma"], row["C"])] == row["errors"]
     assert totals[(row["near_gamma"], row["near_C"])] == row["near_errors"]
 
 
 def test_claims_report_on_a_small_run(small_run):
-    lengths = {s: followups.list_length_table(("haberman", "glass"), seed=s, variants=followups.LENGTH_VARIANTS[:1])
+    lengths = {s: paper01.list_length_table(("haberman", "glass"), seed=s, variants=paper01.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
-    variants = followups.claims_variants(small_run, lengths=lengths)
+    variants = paper01.claims_variants(small_run, lengths=lengths)
     assert list(variants) == ["main", "seed=1", "protocol=paper (a)"]
-    report = followups.claims_report(variants)
+    report = paper01.claims_report(variants)
     table = report.table.set_index("id")
     assert list(table.index) == [e["id"] for e in C.load_registry("01").entries]
     # claims 1 and 2 pair the test folds of nested CV (protocol (b), no grid point chosen on a test
@@ -257,7 +256,7 @@ def test_claims_report_on_a_small_run(small_run):
                         ("1-often-table1", "passes"), ("2-often-table1", "passes")):
         assert table.loc[id, "verdict"] == verdict, id
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
-    pivot = followups.sensitivity_pivot(report)
+    pivot = paper01.sensitivity_pivot(report)
     assert pivot.shape == (len(table), 3)
     assert pivot.loc["Rivest-1", "seed=1"] == "=" and pivot.loc["Rivest-1", "protocol=paper (a)"] == ""
 
@@ -283,7 +282,7 @@ def test_fine_grid_table_statistics():
         {"dataset": ["pima"] * 4 + ["bupa"], "method": ["DLM (a)", "DLM (a)", "DLM (a)", "SCM (a)", "DLM (a)"],
          "seed": [0, 0, 1, 0, 2], "fold": [0, 1, 0, 0, 0], "errors": [100, 98, 190, 7, 5]}
     )
-    row = followups.fine_grid_table({"best": best}, coarse).loc["Pima"]
+    row = paper01.fine_grid_table({"best": best}, coarse).loc["Pima"]
     assert row["paper"] == 189 and row["fine_mean"] == 188 and row["fine_sd"] == pytest.approx(2.0)
     assert (row["fine_min"], row["fine_max"], row["coarse_mean"], row["coarse_max"]) == (186, 190, 194, 198)
     assert row["paper_in_fine_range"] and row["difference"] == -1
@@ -291,7 +290,7 @@ def test_fine_grid_table_statistics():
 
 def test_tie_rules_part_at_breastw_step_8():
     # step 3's ">=" read literally (output 1 first) vs our larger-cover rule
-    out = followups.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
+    out = paper01.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
     assert out["step"] == 8
     assert out["output_one_first"]["output"] == 1 and out["larger_cover"]["output"] == 0
 
@@ -334,10 +333,10 @@ def test_coverage_summary_on_a_tiny_case():
 def test_bound_coverage_machinery_and_counts():
     noise = {"positive_rate": 0.3, "shift": 0.0}
     kwargs = dict(m=60, n_test=2000, s_max=3, penalties=(1.0,), distribution=noise, seed=3)
-    coverage = followups.bound_coverage(3, **kwargs)
+    coverage = paper01.bound_coverage(3, **kwargs)
     assert len(coverage) == 3 * 4 and set(coverage["bound"]) == {"published", "corrected"}
-    pd.testing.assert_frame_equal(coverage, followups.bound_coverage(3, n_jobs=2, **kwargs))
-    table = followups.coverage_table(coverage)
+    pd.testing.assert_frame_equal(coverage, paper01.bound_coverage(3, n_jobs=2, **kwargs))
+    table = paper01.coverage_table(coverage)
     assert (table["runs"] == 3).all()
     assert table.loc[("DLM", "corrected"), "any_violated"] == 0
     # per machine, a valid bound lies above its training error; the corrected ones always do
@@ -351,12 +350,12 @@ def test_coverage_bayes_risk_matches_monte_carlo():
     X, y = sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
     t = 0.5 + np.log(0.65 / 0.35)
     empirical = ((X[:, 0] > t).astype(int) != y).mean()
-    assert followups.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
-    assert followups.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
+    assert paper01.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
+    assert paper01.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
 
 
 def test_corrected_bounds_are_the_general_compression_bound():
-    table = followups.compression_relation_table()
+    table = paper01.compression_relation_table()
     np.testing.assert_allclose(table["corrected"], table["theorem3"], rtol=1e-12)
     assert (table["log_message"] > 0).all()
 
@@ -372,7 +371,7 @@ def test_metric_table_l2_column_is_protocol_a():
     X, y = paper01.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
     expected = paper_protocol(cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
-    table = followups.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
+    table = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
     assert table.loc["Haberman", "l2"] == expected["errors"]
     # a total of test errors over the folds: a whole number, at most the number of examples, and
     # better than always predicting the minority class
@@ -404,15 +403,15 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     star = lines["paper DLM (s, errors)"]
     assert (star.get_xdata()[0], star.get_ydata()[0]) == (7, 65)
     plt.close(fig)
-    fine = followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
-    fig = followups.figure_penalty_heatmap(fine, "haberman")
+    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
+    fig = paper01.figure_penalty_heatmap(fine, "haberman")
     assert len(fig.axes) == 3  # two panels and the colour bar
     plt.close(fig)
 
 
 def test_metric_table_reads_l2_from_the_run(small_run):
-    refitted = followups.metric_table(["haberman"], grid=TINY, metrics=("l2",))
-    read = followups.metric_table(["haberman"], grid=TINY, metrics=("l2",), results=small_run)
+    refitted = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",))
+    read = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2",), results=small_run)
     pd.testing.assert_frame_equal(refitted, read)
 
 

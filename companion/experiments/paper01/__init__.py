@@ -14,10 +14,26 @@ computes, for every fold, the test errors of every grid point, and derives from 
     whose Theorem 1/2 bound on the training set is smallest.
 
 The DLM of (c) is fitted with the compression-set constraint (Section 4), so that the bounds apply
-to every machine of the grid; the paper reports no significant effect of the constraint. The
-follow-up experiments of notebook 01 (fine grids, tie rules, list lengths, the SVM's kernel
-width, coverage of the bounds, other metrics, the claims) are in
-:mod:`companion.experiments.paper01_followups`.
+to every machine of the grid; the paper reports no significant effect of the constraint.
+
+The follow-up experiments ask why our numbers differ from the paper's, one column of Table 1 at a
+time, and state the paper's claims for :mod:`companion.claims`:
+
+* the DLM and SCM columns with fine parameter grids, selected on the test folds as the paper
+  did (:func:`fine_grid_protocol`, :func:`fine_grid_table`, :func:`fine_seed_table`);
+* the tie rule Figure 1 leaves open, on every comparable data set (:func:`tie_rule_protocol`,
+  :func:`tie_rule_table`, :func:`first_tie_rule_divergence`), through
+  :class:`~companion.decision_list.DecisionListMachine` itself with another ordering of equally
+  useful balls;
+* the realised list lengths at the paper's own parameters (:func:`list_length_table`);
+* the SVM column with an absolute kernel-width grid on the unscaled data (:func:`svm_gamma_protocol`,
+  :func:`svm_gamma_table`);
+* Monte-Carlo coverage of the published and corrected bounds of Section 4 (:func:`bound_coverage`)
+  and the corrected bounds as the general sample-compression bound
+  (:func:`compression_relation_table`);
+* L1 and L-infinity balls (:func:`metric_table`);
+* the claims of the paper's Section 5 as a claims family with its protocol variants
+  (:func:`claims_variants`, :func:`claims_report`).
 
 Cost: one distance matrix per data set; per fold one argsort shared by every DLM/SCM grid point
 (:class:`~companion.decision_list.SortedDistances`); one fit per (type, penalties) gives every
@@ -41,27 +57,65 @@ from companion.experiments.paper01._tables import (
     parameters_table, protocols_table,
 )
 from companion.experiments.paper01._figures import (
-    figure_dlm_balls, figure_errors_vs_s, figure_sparsity, sparsity_frame, toy_dlm,
+    figure_dlm_balls, figure_errors_vs_s, figure_penalty_heatmap, figure_sparsity, sparsity_frame, toy_dlm,
 )
-from companion.experiments.paper01._prose import protocol_legend, readable_dlm
+from companion.experiments.paper01._prose import (
+    dataset_notes_markdown, fine_grid_markdown, glass_choice_markdown, penalty_valley_markdown,
+    protocol_legend, readable_dlm, reproduction_markdown,
+)
+from companion.experiments.paper01._followups import (
+    LENGTH_VARIANTS, fine_grid_protocol, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
+    list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
+)
+from companion.experiments.paper01._studies import (
+    bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table, metric_table,
+)
+from companion.experiments.paper01._claims import (
+    claims_report, claims_variants, discussion_values, sensitivity_pivot,
+)
 
 __all__ = [
     "COMPARABLE",
-    "Config",
+    "LENGTH_VARIANTS",
     "bound_check_table",
+    "bound_coverage",
+    "claims_report",
+    "claims_variants",
+    "compression_relation_table",
+    "Config",
+    "coverage_bayes_risk",
+    "coverage_table",
     "dataset_counts",
+    "dataset_notes_markdown",
+    "discussion_values",
     "errors_table",
     "examples_table",
     "figure_dlm_balls",
     "figure_errors_vs_s",
+    "figure_penalty_heatmap",
     "figure_sparsity",
+    "fine_grid_markdown",
+    "fine_grid_protocol",
+    "fine_grid_table",
+    "fine_seed_table",
+    "first_tie_rule_divergence",
     "glass_binarisation_evidence",
+    "glass_choice_markdown",
+    "list_length_table",
     "load_table1_dataset",
+    "metric_table",
     "parameters_table",
+    "penalty_valley_markdown",
     "protocol_legend",
     "protocols_table",
     "readable_dlm",
+    "reproduction_markdown",
     "run",
+    "sensitivity_pivot",
     "sparsity_frame",
+    "svm_gamma_protocol",
+    "svm_gamma_table",
+    "tie_rule_protocol",
+    "tie_rule_table",
     "toy_dlm",
 ]
