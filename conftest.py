@@ -13,7 +13,6 @@ A value already set is kept only when it lies outside the checkout or under its 
 
 import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
@@ -37,7 +36,7 @@ def _redirect_figures():
         if not inside or _ROOT / "build" in (folder, *folder.parents):
             folder.mkdir(parents=True, exist_ok=True)
             return None
-    # Named `figures` like the real one: doctests show FIGURES.name.
+    # Named `figures` like the real one: doctests show figures_dir().name.
     folder = Path(tempfile.mkdtemp(prefix="companion-tests-")) / "figures"
     folder.mkdir()
     os.environ["COMPANION_TEST_SCRATCH"] = str(folder.parent)
@@ -46,11 +45,8 @@ def _redirect_figures():
 
 
 def _point_at(folder):
-    """COMPANION_FIGURES (inherited by nbval's kernels) and companion.paths, if imported, at ``folder``."""
+    """COMPANION_FIGURES (read at every save by companion.paths, inherited by nbval's kernels) at ``folder``."""
     os.environ["COMPANION_FIGURES"] = str(folder)
-    paths = sys.modules.get("companion.paths")
-    if paths is not None:  # imported before this file (a plugin): follow the new value
-        paths.FIGURES = folder
 
 
 _SCRATCH = _redirect_figures()

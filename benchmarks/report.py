@@ -200,10 +200,10 @@ def update_readme(path, table, header: str) -> bool:
 
 
 def main(argv=None) -> int:
-    from companion.paths import FIGURES, ROOT
+    from companion.paths import ROOT, figures_dir
 
-    header = (FIGURES / "benchmarks.md").read_text(encoding="utf-8").splitlines()[0]
-    changed = update_readme(ROOT / "README.md", FIGURES / "benchmarks.csv", header)
+    header = (figures_dir() / "benchmarks.md").read_text(encoding="utf-8").splitlines()[0]
+    changed = update_readme(ROOT / "README.md", figures_dir() / "benchmarks.csv", header)
     print("README.md " + ("rewritten" if changed else "unchanged"))
     return 0
 

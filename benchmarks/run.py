@@ -41,7 +41,7 @@ import pandas as pd
 from benchmarks.learner_scaling import ROW_PREFIX
 from benchmarks.learner_scaling import publish as publish_learner_scaling
 from benchmarks.report import REPRODUCE_TARGET_S, update_readme
-from companion.paths import FIGURES, NOTEBOOKS, ROOT, save_figure
+from companion.paths import NOTEBOOKS, ROOT, figures_dir, save_figure
 
 BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
               "ripper_vs_wittgenstein", "mask_perceptron_soybean", "learner_defaults",
@@ -150,14 +150,15 @@ def main(argv=None) -> int:
     table = pd.DataFrame(rows)
     if "learner_scaling" in (args.only or BENCHMARKS) and "learner_scaling" not in failures:
         table = publish_learner_scaling(table, quick=args.quick)  # its series continued by ball_memory's fits
-    FIGURES.mkdir(parents=True, exist_ok=True)
-    table.to_csv(FIGURES / "benchmarks.csv", index=False)
+    figures = figures_dir()
+    figures.mkdir(parents=True, exist_ok=True)
+    table.to_csv(figures / "benchmarks.csv", index=False)
     header = (f"Benchmarks, {time.strftime('%Y-%m-%d')}, {platform.processor() or platform.machine()}, "
               f"{os.cpu_count()} cores, Python {platform.python_version()}"
               + (" (quick mode)" if args.quick else ""))
-    (FIGURES / "benchmarks.md").write_text(f"{header}\n\n{_markdown(table)}\n")
+    (figures / "benchmarks.md").write_text(f"{header}\n\n{_markdown(table)}\n")
     _scaling_figure(table)
-    if FIGURES == ROOT / "figures" and not args.quick and not args.only and not args.skip_notebooks:
+    if figures == ROOT / "figures" and not args.quick and not args.only and not args.skip_notebooks:
         update_readme(ROOT / "README.md", table, header)  # the README quotes only a whole, published run
     print(table.to_string(index=False))
     if failures:

@@ -53,7 +53,7 @@ import pandas as pd
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.numerics import StrictInterval
-from companion.paths import DATA
+from companion.paths import data_dir as default_data_dir
 
 __all__ = [
     "load_rtables",
@@ -168,13 +168,14 @@ def manifest(data_dir: Path | None = None) -> pd.DataFrame:
     Parameters
     ----------
     data_dir : path-like, optional
-        The data folder (default: the repository's ``data/``).
+        The data folder (default: :func:`companion.paths.data_dir`, the repository's ``data/`` unless
+        ``COMPANION_DATA`` points elsewhere).
 
     Returns
     -------
     pandas.DataFrame
     """
-    path = Path(data_dir or DATA) / MANIFEST_FILE
+    path = Path(data_dir or default_data_dir()) / MANIFEST_FILE
     if not path.is_file():
         raise DataFileMissingError(f"data manifest {path} is missing; the data folder is incomplete")
     return pd.read_csv(path, dtype={"file": str, "sha256": str})
@@ -271,7 +272,8 @@ def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
     relative_file : str
         Path relative to the data folder, as the manifest lists it.
     data_dir : path-like, optional
-        The data folder (default: the repository's ``data/``).
+        The data folder (default: :func:`companion.paths.data_dir`, the repository's ``data/`` unless
+        ``COMPANION_DATA`` points elsewhere).
 
     Returns
     -------
@@ -286,7 +288,7 @@ def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
     DataIntegrityError
         If its content differs from the manifest's checksum.
     """
-    data_dir = Path(data_dir or DATA)
+    data_dir = Path(data_dir or default_data_dir())
     expected = _expected_sha256(data_dir)
     if relative_file not in expected:
         raise ValueError(
@@ -324,8 +326,8 @@ def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
     try:
         frame = pd.read_csv(io.BytesIO(content), compression=compression, **read_csv_kwargs).copy()
     except (ValueError, UnicodeDecodeError, EOFError, OSError) as exc:  # pandas' ParserError is a ValueError
-        raise DataIntegrityError(f"data file {DATA / relative_file} cannot be read as CSV: {exc}") from exc
-    _check_shape(relative_file, frame, DATA)
+        raise DataIntegrityError(f"data file {default_data_dir() / relative_file} cannot be read as CSV: {exc}") from exc
+    _check_shape(relative_file, frame, default_data_dir())
     return frame
 
 
@@ -874,7 +876,7 @@ def load_peers(name: str) -> PeerResults:
         raise ValueError(f"name must be one of {sorted(PEER_FOLDERS)}, got {name!r}")
     folder = f"{name}_peers"
     results = _read_csv(f"{folder}/results.csv")
-    listed = f"{folder}/folds.csv" in _expected_sha256(Path(DATA))  # the manifest says which folders have folds
+    listed = f"{folder}/folds.csv" in _expected_sha256(default_data_dir())  # the manifest says which folders have folds
     folds = _read_csv(f"{folder}/folds.csv") if listed else None
     provenance = _read_csv(f"{folder}/provenance.csv").set_index("key")["value"]
     return PeerResults(results, folds, provenance)

@@ -5,9 +5,9 @@ work whatever their current directory (the convention of showyourwork's ``paths`
 
 >>> (ROOT / "companion" / "paths.py").is_file()
 True
->>> DATA.name
+>>> data_dir().name  # ROOT / "data", or wherever COMPANION_DATA points
 'data'
->>> FIGURES.is_absolute()  # ROOT / "figures", or wherever COMPANION_FIGURES points
+>>> figures_dir().is_absolute()  # ROOT / "figures", or wherever COMPANION_FIGURES points
 True
 """
 
@@ -19,20 +19,48 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = [
-    "ROOT", "DATA", "FIGURES", "NOTEBOOKS", "save_figure", "results_path", "save_table",
+    "ROOT", "data_dir", "figures_dir", "NOTEBOOKS", "save_figure", "results_path", "save_table",
     "atomic_path", "file_mode", "PROGRESS_ENV",
 ]
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT / "data"
-# COMPANION_FIGURES redirects every figure and result table: the test session points it at a
-# temporary folder (tests/conftest.py), and the runner at build/reproduce/<label>/figures for
-# any run other than the default one, so that only `make reproduce` rewrites figures/.
-FIGURES = Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 NOTEBOOKS = ROOT / "notebooks"
 #: The environment variable naming the file that ``companion.evaluation.parallel_map`` appends its
 #: progress lines to (the runner sets it for each notebook's kernel).
 PROGRESS_ENV = "COMPANION_PROGRESS"
+
+
+
+def data_dir() -> Path:
+    """The folder the data loaders read: ``COMPANION_DATA`` if set, else the repository's ``data/``.
+
+    Read at every call, so that the variable can be set after import (a test points it at a
+    tampered copy; an installed package at a checkout's ``data/``).
+
+    Returns
+    -------
+    pathlib.Path
+        An absolute path.
+    """
+    return Path(os.environ.get("COMPANION_DATA") or ROOT / "data").resolve()
+
+
+def figures_dir() -> Path:
+    """The folder figures and result tables are saved to: ``COMPANION_FIGURES`` if set, else ``figures/``.
+
+    The variable redirects every figure and result table: the test session points it at a
+    temporary folder (the root ``conftest.py``), and the runner at
+    ``build/reproduce/<label>/figures`` for any run other than the default one, so that only
+    ``make reproduce`` rewrites ``figures/``. Read at every call, so that a variable set after
+    import is followed.
+
+    Returns
+    -------
+    pathlib.Path
+        An absolute path.
+    """
+    return Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
+
 
 def file_mode() -> int:
     """The mode a new file gets under the process's umask.
@@ -113,7 +141,7 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise ValueError(f"figure name must be a plain file name without folders, got {name!r}")
-    folder = FIGURES
+    folder = figures_dir()
     path = folder / (name if name.endswith(".png") else f"{name}.png")
     folder.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as scratch:  # an interrupted save leaves no empty or partial PNG
@@ -135,12 +163,12 @@ def results_path(name: str) -> Path:
 
     Examples
     --------
-    >>> results_path("01_table1.csv").parent == FIGURES
+    >>> results_path("01_table1.csv").parent == figures_dir()
     True
     """
     if not isinstance(name, str) or not name or "/" in name or "\\" in name:
         raise ValueError(f"result name must be a plain file name without folders, got {name!r}")
-    folder = FIGURES
+    folder = figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
 
@@ -184,7 +212,7 @@ def save_table(df, name: str, *, index: bool = True) -> None:
     >>> df = pd.DataFrame({"s": [1, 2], "error": [0.1 + 0.2, 1 / 3]}, index=["a", "b"])
     >>> save_table(df, "00_doctest_save_table")
     >>> path = results_path("00_doctest_save_table.csv")
-    >>> path.parent == FIGURES
+    >>> path.parent == figures_dir()
     True
     >>> print(path.read_text(), end="")
     ,s,error

@@ -397,7 +397,7 @@ def run_notebook(
         Write the executed notebook to ``output_dir/<name>`` and point ``COMPANION_FIGURES`` of
         the kernel at ``output_dir/figures``. When None, a run with the default parameters
         (``fast=False`` and nothing else) replaces ``notebook`` in place, its figures going to
-        ``companion.paths.FIGURES``; any other run goes to :func:`_default_output_dir`.
+        ``companion.paths.figures_dir()``; any other run goes to :func:`_default_output_dir`.
     kernel_name : str, optional
         Jupyter kernel (default: the notebook's).
     progress_bar : bool, default=True
@@ -419,7 +419,7 @@ def run_notebook(
         output_dir = _default_output_dir(injected)
     if output_dir is None:
         destination = notebook
-        environment = {}  # figures wherever companion.paths.FIGURES points (figures/ by default)
+        environment = {}  # figures wherever companion.paths.figures_dir() points (figures/ by default)
         failed_dir = Path(failed_dir or ROOT / "build" / "failed")
     else:
         output_dir = Path(output_dir).resolve()

@@ -117,10 +117,9 @@ def test_learner_scaling_series_continue_with_ball_memorys_fits(tmp_path, monkey
     """``publish`` continues a learner's series with ball_memory's larger fits of the same run: its
     largest size comes from there and no limit is extrapolated across the layout change; the other
     learners' summaries, the report's row order and a second call change nothing."""
-    import companion.paths
     from benchmarks import learner_scaling as ls
 
-    monkeypatch.setattr(companion.paths, "FIGURES", tmp_path)
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     sizes = (1000, 2000, 5000, 10000, 20000)
     per_fit = pd.DataFrame(
         [{"learner": name, "m": m, "status": "ok", "fit_s": scale * (m / 1000) ** 1.5, "peak_mb": 170 + m / 100,

@@ -1,6 +1,7 @@
 """Vendored data: manifest integrity, loader behaviour and the papers' example counts."""
 
 import hashlib
+import re
 import shutil
 
 import numpy as np
@@ -9,7 +10,9 @@ import pytest
 
 from companion import datasets
 from companion.paper_numbers import paper_table
-from companion.paths import DATA
+from companion.paths import data_dir
+
+DATA = data_dir()  # the folder the loaders read (the data/ of this checkout unless COMPANION_DATA is set)
 
 MANIFEST = datasets.manifest()
 
@@ -290,7 +293,7 @@ def _rerecord(data_copy, relative_file):
 def test_a_truncated_file_with_a_rerecorded_checksum_is_refused(data_copy, monkeypatch):
     """The checksum alone cannot catch a file cut short whose new checksum was recorded: the
     row count in the manifest does, naming the file and the field."""
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     target = data_copy / "iris" / "iris.csv"
     lines = target.read_text().splitlines(keepends=True)
     target.write_text("".join(lines[:78]))  # the header and 77 of the 150 rows
@@ -300,7 +303,7 @@ def test_a_truncated_file_with_a_rerecorded_checksum_is_refused(data_copy, monke
 
 
 def test_a_file_with_a_column_dropped_is_refused(data_copy, monkeypatch):
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     target = data_copy / "iris" / "iris.csv"
     frame = pd.read_csv(target)
     frame.drop(columns=frame.columns[0]).to_csv(target, index=False)
@@ -312,7 +315,7 @@ def test_a_file_with_a_column_dropped_is_refused(data_copy, monkeypatch):
 def test_a_file_with_a_renamed_column_is_refused(data_copy, monkeypatch):
     """Same rows, same column count, re-recorded checksum, one column renamed: the manifest's
     header digest refuses it, naming the file and the field."""
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     target = data_copy / "iris" / "iris.csv"
     lines = target.read_text().splitlines(keepends=True)
     names = lines[0].split(",")
@@ -324,7 +327,7 @@ def test_a_file_with_a_renamed_column_is_refused(data_copy, monkeypatch):
 
 
 def test_a_bad_header_digest_in_the_manifest_names_the_field(data_copy, monkeypatch):
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
     table.loc[2, "header_sha256"] = "abc"
     table.to_csv(data_copy / "manifest.csv", index=False)
@@ -334,7 +337,7 @@ def test_a_bad_header_digest_in_the_manifest_names_the_field(data_copy, monkeypa
 
 @pytest.mark.parametrize("field", ["sha256", "rows", "columns", "file", "header_sha256"])
 def test_a_manifest_without_a_field_names_it(data_copy, monkeypatch, field):
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
     table.drop(columns=field).to_csv(data_copy / "manifest.csv", index=False)
     with pytest.raises(datasets.DataIntegrityError, match=f"has no column '{field}'"):
@@ -342,9 +345,17 @@ def test_a_manifest_without_a_field_names_it(data_copy, monkeypatch, field):
 
 
 def test_a_bad_manifest_entry_names_the_line_and_the_field(data_copy, monkeypatch):
-    monkeypatch.setattr(datasets, "DATA", data_copy)
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     table = pd.read_csv(data_copy / "manifest.csv", dtype=str, keep_default_na=False)
     table.loc[3, "rows"] = "many"
     table.to_csv(data_copy / "manifest.csv", index=False)
     with pytest.raises(datasets.DataIntegrityError, match=r"line 5 .*field 'rows' must be a whole number"):
+        datasets.load_iris()
+
+
+def test_the_loaders_follow_companion_data_set_after_import(tmp_path, monkeypatch):
+    """COMPANION_DATA is read at every call: pointed at an empty folder after the package was
+    imported, a loader looks there (and says the manifest is missing, naming the folder)."""
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
+    with pytest.raises(datasets.DataFileMissingError, match=re.escape(str(tmp_path.resolve() / "manifest.csv"))):
         datasets.load_iris()

@@ -9,12 +9,12 @@ from companion import paths
 
 
 def test_paths_are_absolute_and_exist():
-    for folder in (paths.ROOT, paths.DATA, paths.FIGURES, paths.NOTEBOOKS):
+    for folder in (paths.ROOT, paths.data_dir(), paths.figures_dir(), paths.NOTEBOOKS):
         assert folder.is_absolute() and folder.is_dir()
 
 
 def test_save_figure_writes_png_and_is_byte_stable(monkeypatch, tmp_path):
-    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     fig, ax = plt.subplots()
     ax.plot([0, 1], [1, 0])
     first = paths.save_figure(fig, "00_test").read_bytes()
@@ -42,10 +42,10 @@ def test_session_redirects_figures_out_of_the_checkout():
     redirected = Path(os.environ["COMPANION_FIGURES"]).resolve()
     committed = paths.ROOT / "figures"
     assert redirected != committed and committed not in redirected.parents
-    assert paths.FIGURES == redirected  # this process follows it too
+    assert paths.figures_dir() == redirected  # this process follows it too
     # ... and so does a fresh interpreter started from this one, as a Jupyter kernel is.
     seen = subprocess.run(
-        [sys.executable, "-c", "from companion.paths import FIGURES; print(FIGURES)"],
+        [sys.executable, "-c", "from companion.paths import figures_dir; print(figures_dir())"],
         capture_output=True, text=True, check=True,
     ).stdout.strip()
     assert Path(seen) == redirected
@@ -53,7 +53,7 @@ def test_session_redirects_figures_out_of_the_checkout():
 
 def test_save_table_fixed_precision_and_index(monkeypatch, tmp_path):
     pd = pytest.importorskip("pandas")
-    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     noisy = pd.DataFrame({"n": [1, 2], "x": [0.1 + 0.2, 2 / 3]}, index=pd.Index(["a", "b"], name="set"))
     clean = noisy.assign(x=[0.3, 0.6666666666666666 + 1e-16])
     path = paths.results_path("00_t.csv")
@@ -78,7 +78,7 @@ def test_figures_and_tables_get_the_umask_s_mode(monkeypatch, tmp_path, mask, mo
 
     import pandas as pd
 
-    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     previous = os.umask(mask)
     try:
         fig, ax = plt.subplots()
@@ -98,7 +98,7 @@ def test_an_interrupted_save_leaves_no_partial_or_empty_file(monkeypatch, tmp_pa
     written: no empty or half-written file stays behind, and an older file is kept whole."""
     import pandas as pd
 
-    monkeypatch.setattr(paths, "FIGURES", tmp_path)
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     fig, ax = plt.subplots()
 
     def interrupted(self, target, *args, **kwargs):

@@ -49,9 +49,9 @@ _PARAMETERS = "fast = False\nseed = 0\nrate = 0.1\nname = 'x'\nflag = False\nmis
 _WRITES = [
     "print({k: (type(v).__name__, v) for k, v in "
     "dict(fast=fast, seed=seed, rate=rate, name=name, flag=flag, missing=missing).items()})",
-    "import pandas as pd\nfrom companion.paths import save_table, FIGURES\n"
+    "import pandas as pd\nfrom companion.paths import save_table, figures_dir\n"
     "save_table(pd.DataFrame({'seed': [seed], 'third': [1 / 3]}), '09_table.csv', index=False)\n"
-    "print(FIGURES.name)",
+    "print(figures_dir().name)",
     "import matplotlib.pyplot as plt\nfrom companion.paths import save_figure\n"
     "fig, ax = plt.subplots()\nax.plot([0, seed])\nsave_figure(fig, '09_line');",
 ]

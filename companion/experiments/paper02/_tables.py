@@ -333,11 +333,11 @@ def fold_list_comparison(y, config: Config | None = None, committed: pd.DataFram
     if config is not None:
         wanted = {f"{WEKA_SPLIT}{config.weka_seed}"} | {
             f"{NUMPY_SPLIT}{s}" for s in range(config.seed, config.seed + config.n_repeats)}
-    from companion.paths import DATA
+    from companion.paths import data_dir
 
     config = config or Config()
     if committed is None or isinstance(committed, str):
-        path = DATA / (committed or COMMITTED_FOLDS)
+        path = data_dir() / (committed or COMMITTED_FOLDS)
         if not path.is_file():
             return pd.DataFrame(columns=["rows", "rows in the same fold", "identical"])
         committed = pd.read_csv(path)
