@@ -8,9 +8,12 @@ in one process, adds each notebook's wall time under the papermill runner, and w
 * ``figures/benchmarks.csv`` and ``figures/benchmarks.md`` (the table benchmarks/README.md describes);
 * ``figures/benchmarks_scaling.png`` (log-log time against problem size; the per-learner rows of
   ``learner_scaling`` have their own time-and-memory figure, ``benchmarks_learner_scaling.png``);
-* the README's speed section (``benchmarks.report``), only from a whole run into ``figures/``
-  (no ``--quick``, ``--only`` or ``--skip-notebooks``; ``COMPANION_FIGURES`` elsewhere writes
-  the files there and leaves the README alone).
+* the README's speed section (``benchmarks.report``).
+
+Only a whole run publishes (rewrites ``figures/``, the README's speed section and
+``docs/choosing.md``): a run with ``--quick``, ``--only`` or ``--skip-notebooks`` writes its files
+under ``build/bench/figures`` (:data:`PARTIAL_RUN_FIGURES`), and ``COMPANION_FIGURES`` sends any
+run's files where it points and leaves the README alone.
 
 Each benchmark runs in a fresh interpreter (``--one NAME``, rows handed back as JSON): timings
 taken after another benchmark's large allocations were measurably slower (the DLM at m = 200 took
@@ -42,6 +45,9 @@ from benchmarks.learner_scaling import ROW_PREFIX
 from benchmarks.learner_scaling import publish as publish_learner_scaling
 from benchmarks.report import REPRODUCE_TARGET_S, update_readme
 from companion.paths import NOTEBOOKS, ROOT, figures_dir, save_figure
+
+#: Where a partial run (``--quick``, ``--only``, ``--skip-notebooks``) writes when ``COMPANION_FIGURES`` is unset.
+PARTIAL_RUN_FIGURES = ROOT / "build" / "bench" / "figures"
 
 BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
               "ripper_vs_wittgenstein", "mask_perceptron_soybean", "learner_defaults",
@@ -131,6 +137,10 @@ def main(argv=None) -> int:
         args.rows_to.write_text(json.dumps(rows, default=_json_scalar))
         return 0
 
+    if (args.quick or args.only or args.skip_notebooks) and not os.environ.get("COMPANION_FIGURES"):
+        # a partial report must not replace the committed one (the benchmarks' workers inherit this)
+        os.environ["COMPANION_FIGURES"] = str(PARTIAL_RUN_FIGURES)
+        print(f"[bench] a partial run: its files go to {PARTIAL_RUN_FIGURES}", flush=True)
     rows, failures = [], []
     for name in args.only or BENCHMARKS:
         if importlib.util.find_spec(f"benchmarks.{name}") is None:

@@ -40,6 +40,26 @@ def test_quick_run_writes_one_report(tmp_path):
 
 
 @pytest.mark.slow
+def test_a_partial_run_never_replaces_the_committed_report():
+    """``--only`` without ``COMPANION_FIGURES`` writes under build/bench/figures: the committed
+    report (and the README quoting it) stays the last whole run's."""
+    from benchmarks.run import PARTIAL_RUN_FIGURES
+
+    committed = {name: (ROOT / "figures" / name).read_bytes() for name in ("benchmarks.csv", "benchmarks.md")}
+    readme = (ROOT / "README.md").read_bytes()
+    (PARTIAL_RUN_FIGURES / "benchmarks.csv").unlink(missing_ok=True)
+    env = {k: v for k, v in os.environ.items() if k not in ("COMPANION_FIGURES", "MPLBACKEND")}
+    completed = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--only", "widc_literal_search", "--quick"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert completed.returncode == 0, completed.stderr[-2000:]
+    assert pd.read_csv(PARTIAL_RUN_FIGURES / "benchmarks.csv")["benchmark"].str.startswith("WIDC").all()
+    assert {name: (ROOT / "figures" / name).read_bytes() for name in committed} == committed
+    assert (ROOT / "README.md").read_bytes() == readme
+
+
+@pytest.mark.slow
 def test_ball_memory_quick_run_fits_and_compares_layouts():
     """The memory-wall benchmark runs end to end; the streamed and full layouts learn the same balls."""
     from benchmarks import ball_memory
