@@ -205,15 +205,15 @@ def test_boolean_options_accept_numpy_bools():
     assert len(X) == 294
 
 
-def test_options_are_checked_before_the_file_is_read(monkeypatch):
-    def fail(*args, **kwargs):
-        raise AssertionError("the file was read before the options were checked")
-
-    monkeypatch.setattr(datasets, "_read_csv", fail)
+def test_options_are_checked_before_the_file_is_read(tmp_path, monkeypatch):
+    """With no data folder at all a bad option still gets its TypeError, not a missing file."""
+    monkeypatch.setenv("COMPANION_DATA", str(tmp_path))  # empty: any read would fail
     with pytest.raises(TypeError, match="drop_incomplete"):
         datasets.load_prostate(drop_incomplete="yes")
     with pytest.raises(TypeError, match="lineage"):
         datasets.load_all_bioc(lineage="B/T")
+    with pytest.raises(datasets.DataFileMissingError):  # the folder is the one read
+        datasets.load_prostate()
 
 
 @pytest.mark.parametrize(
@@ -266,18 +266,21 @@ def test_load_peers_reads_each_folder_and_refuses_others():
         datasets.load_peers("weka")
 
 
-def test_every_load_is_verified_parsed_and_owned_by_the_caller(monkeypatch):
+def test_every_load_is_verified_parsed_and_owned_by_the_caller(data_copy, monkeypatch):
     """Nothing is kept between loads: each one checks the bytes and parses them again, and
     mutating what a load returned changes nothing for the next one."""
-    checked = []
-    verify = datasets.verified_bytes
-    monkeypatch.setattr(datasets, "verified_bytes", lambda f, *a, **k: checked.append(f) or verify(f, *a, **k))
+    monkeypatch.setenv("COMPANION_DATA", str(data_copy))
     X1, y1 = datasets.load_prostate()
     X1.iloc[0, 0] = -1e9  # the caller's frame
     y1.iloc[0] = "altered"
     X2, y2 = datasets.load_prostate()
-    assert checked == ["prostate/prostate.csv.gz"] * 2
     assert X2.iloc[0, 0] != -1e9 and y2.iloc[0] != "altered"
+    target = data_copy / "prostate" / "prostate.csv.gz"
+    content = bytearray(target.read_bytes())
+    content[-20] ^= 1
+    target.write_bytes(bytes(content))  # after two loads: a third one reads and checks the file again
+    with pytest.raises(datasets.DataIntegrityError, match="prostate.csv.gz has been altered"):
+        datasets.load_prostate()
 
 
 def _rerecord(data_copy, relative_file):

@@ -544,7 +544,7 @@ def test_weka_peers_folds_are_wekas_and_the_protocols():
     assert len(weka_peer_results(paper02.Config.fast())) == 3 * 10 * 3
 
 
-def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
+def test_weka_peer_results_refuses_other_or_tampered_folds(editable_data):
     from companion import datasets
 
     with pytest.raises(ValueError, match="not run on the splits"):
@@ -555,7 +555,7 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(monkeypatch):
     tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy()
     if np.array_equal(tampered["fold"], folds["fold"]):
         tampered.loc[rows[0], "fold"] = (tampered.loc[rows[0], "fold"] + 1) % 10
-    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
+    editable_data.write("prism_peers/folds.csv", tampered)
     with pytest.raises(ValueError, match="folds of split 'numpy:0' differ"):
         weka_peer_results()
 

@@ -381,7 +381,7 @@ def test_claims_report_judges_every_claim(tidy):
 # ------------------------------------------------------------------------------ Weka's J48 on the draws
 
 
-def test_j48_results_are_on_the_protocols_draws(monkeypatch):
+def test_j48_results_are_on_the_protocols_draws(editable_data):
     from companion import datasets
     from companion.led import make_led_digits
 
@@ -402,7 +402,7 @@ def test_j48_results_are_on_the_protocols_draws(monkeypatch):
     assert folds is None  # the draws are regenerated from their seeds, their hashes in the provenance
     tampered = provenance.copy()
     tampered[f"draw_sha256: {fast.seed}/1"] = "0" * 64
-    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, None, tampered))
+    editable_data.write_provenance("led_peers/provenance.csv", tampered)
     with pytest.raises(ValueError, match="draw 1 differs"):
         j48_results(fast)
 

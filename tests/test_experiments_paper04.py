@@ -79,25 +79,25 @@ def test_peer_results_on_folds_the_peers_did_not_run_are_empty_and_say_how(monke
     assert paper04.peers_prose({0: frames[0]}, ["iris"]).data.startswith("The peers ran")
 
 
-def test_peer_results_refuses_other_folds_and_tampered_folds(monkeypatch):
+def test_peer_results_refuses_other_folds_and_tampered_folds(editable_data):
     with pytest.raises(ValueError, match="no peer results"):
         paper04.peer_results(["echo"])
     results, folds, provenance = datasets.load_peers("widc")
     tampered_hash = provenance.copy()
     tampered_hash["fold_sha256: iris (seed 3)"] = "0" * 64
-    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, folds, tampered_hash))
+    editable_data.write_provenance("widc_peers/provenance.csv", tampered_hash)
     with pytest.raises(ValueError, match=r"folds of 'iris' \(seed 3\) differ"):
         paper04.peer_results(["iris"], seed=3, run_missing=False)
-    results, folds, provenance = datasets.load_peers("widc")
+    editable_data.write_provenance("widc_peers/provenance.csv", provenance)  # as it was
     tampered = folds.copy()
     rows = tampered.index[tampered["dataset"] == "iris"][:2]
     tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy() + 1
-    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(results, tampered, provenance))
+    editable_data.write("widc_peers/folds.csv", tampered)
     with pytest.raises(ValueError, match="folds of 'iris' differ"):
         paper04.peer_results(["iris"])
 
 
-def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypatch):
+def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(editable_data):
     raw, folds, provenance = datasets.load_peers("widc")
     assert set(raw["learner"]) == set(PEER_LEARNERS)
     assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(DOCUMENTED_NOMINAL)
@@ -110,7 +110,7 @@ def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(monkeypat
     assert (ours["errors"].sum(), ours["n_test"].sum()) == (xd6["errors"].sum(), xd6["n_test"].sum())
     tampered = provenance.copy()
     tampered["nominal columns: xd6 (documented)"] = "none"
-    monkeypatch.setattr(datasets, "load_peers", lambda name: datasets.PeerResults(raw, folds, tampered))
+    editable_data.write_provenance("widc_peers/provenance.csv", tampered)
     with pytest.raises(ValueError, match="nominal attributes of 'xd6'"):
         paper04.peer_results(["xd6"])
     with pytest.raises(ValueError, match="typing"):

@@ -17,7 +17,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
 
-from companion.datasets import RegisteredDataset, load_contact_lenses
+from companion.datasets import RegisteredDataset, load_contact_lenses, load_peers
 from companion.evaluation import fold_hash, parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy
 from companion.baselines import OneR, OrderedRipper
@@ -404,10 +404,8 @@ def weka_peer_results(config: Config | None = None) -> pd.DataFrame:
     ValueError
         If a split of ``config`` was not run, or its folds differ from the committed ones.
     """
-    import companion.datasets as datasets
-
     config = Config() if config is None else config
-    results, folds, provenance = datasets.load_peers("prism")
+    results, folds, provenance = load_peers("prism")
     (dataset, entry), = DATASETS.items()
     _, y = entry.load()
     splits = {f"{WEKA_SPLIT}{config.weka_seed}": weka_cv_folds(y, config.n_folds, seed=config.weka_seed)}
@@ -487,9 +485,7 @@ def weka_peer_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
     text : str
         What was read, or which splits the peers were not run on and the command that runs them.
     """
-    import companion.datasets as datasets
-
-    _, folds, _ = datasets.load_peers("prism")
+    _, folds, _ = load_peers("prism")
     wanted = [f"{WEKA_SPLIT}{config.weka_seed}"] + [
         f"{NUMPY_SPLIT}{s}" for s in range(config.seed, config.seed + config.n_repeats)]
     missing = [s for s in wanted if s not in set(folds["seed"])]

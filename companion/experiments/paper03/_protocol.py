@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.utils._param_validation import validate_parameter_constraints, validate_params
 
 from companion.bounds.boolean_kernel import tree_risk
+from companion.datasets import load_peers
 from companion.evaluation import parallel_map
 from companion.experiments.protocol import check_tidy
 from companion.kernels import add_complemented_bits, boolean_kernel
@@ -487,10 +488,8 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     ValueError
         If ``config`` asks for other draws than those run, or a draw's hash differs.
     """
-    import companion.datasets as datasets
-
     config = Config() if config is None else config
-    results, _, provenance = datasets.load_peers("led")
+    results, _, provenance = load_peers("led")
     for name in ("n_train", "n_test", "noise"):
         if str(getattr(config, name)) != provenance[f"config: {name}"]:
             raise ValueError(f"J48 was run with {name}={provenance[f'config: {name}']}, not {getattr(config, name)}")
@@ -536,9 +535,7 @@ def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
     try:
         frame = j48_results(config)
     except ValueError as exc:
-        import companion.datasets as datasets
-
-        seeds = datasets.load_peers("led").provenance.get("config: seeds", "")
+        seeds = load_peers("led").provenance.get("config: seeds", "")
         command = (f".venv/bin/python peers/led_peers.py export --seeds {seeds},{config.seed} && "
                    "/work/peers-venv/bin/python peers/led_peers.py run")
         return None, render(TEMPLATES["j48_missing"], reason=str(exc), command=command).data
