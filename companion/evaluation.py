@@ -7,7 +7,8 @@ environment variable ``COMPANION_PROGRESS`` set, :func:`parallel_map` reports
 one fit (:func:`progress_lines`: a ball machine's greedy steps, a kernel perceptron's updates). ``COMPANION_PROGRESS=1`` (or
 ``stderr``) writes them to standard error; any other value is a file the lines are appended to
 (``python -m companion.reproduce`` uses one, forwarded to its terminal, so the executed notebooks
-stay byte-identical). Unset, empty or ``0``: no progress.
+stay byte-identical). Unset, empty or ``0``: no progress. ``COMPANION_PROGRESS_INTERVAL`` sets
+the least number of seconds between two lines of one loop (default 5; 0: a line at every step).
 
 >>> import pandas as pd
 >>> comparison_table(pd.Series({"a": 3.0, "b": 5.0}), pd.Series({"a": 4.0, "b": 5.0}))
@@ -40,8 +41,22 @@ __all__ = [
     "fold_hash",
 ]
 
-#: Seconds between two progress lines of one loop.
-_PROGRESS_INTERVAL = 5.0
+#: Seconds between two progress lines of one loop, unless ``COMPANION_PROGRESS_INTERVAL`` says otherwise.
+_DEFAULT_PROGRESS_INTERVAL = 5.0
+
+
+def _progress_interval() -> float:
+    """``COMPANION_PROGRESS_INTERVAL`` as a number of seconds >= 0, else the default."""
+    value = os.environ.get("COMPANION_PROGRESS_INTERVAL", "").strip()
+    if not value:
+        return _DEFAULT_PROGRESS_INTERVAL
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds >= 0:  # also refuses nan
+        raise ValueError(f"COMPANION_PROGRESS_INTERVAL must be a number of seconds >= 0, got {value!r}")
+    return seconds
 
 
 def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -123,7 +138,7 @@ class _Progress:
 
     def __init__(self, target: str, label: str, total: int, interval: float | None = None):
         self.target, self.label, self.total = target, label, total
-        self.interval = _PROGRESS_INTERVAL if interval is None else interval
+        self.interval = _progress_interval() if interval is None else interval
         self.start = self.last = time.monotonic()
         self.shown = False
 
@@ -183,7 +198,7 @@ def progress_lines(label: str, total: int):
 
 
 def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None,
-                 progress_interval: float = _PROGRESS_INTERVAL) -> list:
+                 progress_interval: float | None = None) -> list:
     """``[function(item) for item in items]`` through joblib, in order.
 
     Every cross-validation and grid loop of the notebooks goes through here, so the same code runs
@@ -204,8 +219,9 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
         Label of the progress lines (default: the function's name); ``False``: none. Lines are
         written only when the environment variable ``COMPANION_PROGRESS`` is set (module doc);
         they never change the results.
-    progress_interval : float, default=5.0
-        Seconds at least between two progress lines.
+    progress_interval : float, optional
+        Seconds at least between two progress lines (default: ``COMPANION_PROGRESS_INTERVAL``,
+        else 5).
 
     Returns
     -------

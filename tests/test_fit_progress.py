@@ -5,7 +5,6 @@ and the lines change nothing the fit learns."""
 import numpy as np
 import pytest
 
-import companion.evaluation as evaluation
 from companion import BallSetCoveringMachine, DecisionListMachine, KernelPerceptron, MaximalMarginPerceptron
 from companion.paths import PROGRESS_ENV
 
@@ -32,7 +31,7 @@ def test_progress_lines_only_when_asked_and_the_same_model(make, label, monkeypa
     quiet = make().fit(X, y)
     assert capsys.readouterr().err == ""  # not asked: not a line
     monkeypatch.setenv(PROGRESS_ENV, "stderr")
-    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)  # every look at the clock writes
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "0")  # every look at the clock writes
     loud = make().fit(X, y)
     lines = capsys.readouterr().err.splitlines()
     assert lines and all(line.startswith(label + ": ") and line.endswith(" s)") for line in lines), lines
@@ -43,7 +42,7 @@ def test_progress_lines_only_when_asked_and_the_same_model(make, label, monkeypa
 def test_progress_lines_go_to_the_named_file(monkeypatch, tmp_path, capsys):
     target = tmp_path / "progress.log"
     monkeypatch.setenv(PROGRESS_ENV, str(target))
-    monkeypatch.setattr(evaluation, "_PROGRESS_INTERVAL", 0.0)
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "0")
     DecisionListMachine(s=3).fit(*_problem())
     assert capsys.readouterr().err == ""
     assert target.read_text().startswith("DecisionListMachine balls: 1/3 (")
@@ -52,5 +51,21 @@ def test_progress_lines_go_to_the_named_file(monkeypatch, tmp_path, capsys):
 def test_progress_lines_at_most_every_interval_by_default(monkeypatch, capsys):
     """With the default interval (5 s) a fit of a fraction of a second writes nothing."""
     monkeypatch.setenv(PROGRESS_ENV, "stderr")
+    DecisionListMachine(s=3).fit(*_problem())
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_a_bad_progress_interval_names_the_variable(value, monkeypatch):
+    monkeypatch.setenv(PROGRESS_ENV, "stderr")
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", value)
+    with pytest.raises(ValueError, match=f"COMPANION_PROGRESS_INTERVAL must be a number of seconds >= 0, got '{value}'"):
+        DecisionListMachine(s=3).fit(*_problem())
+
+
+def test_the_progress_interval_spaces_the_lines(monkeypatch, capsys):
+    """A long interval: a short fit writes no line at all (the variable is read at each loop)."""
+    monkeypatch.setenv(PROGRESS_ENV, "stderr")
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "3600")
     DecisionListMachine(s=3).fit(*_problem())
     assert capsys.readouterr().err == ""
