@@ -11,8 +11,10 @@ Chromium (the machine's: Debian's ``chromium``, found by :func:`find_chromium`; 
 it and downloads no browser), lets MathJax typeset, and reports, page by page:
 
 * ``console``: an error written to the browser console, or an uncaught script error;
-* ``network``: a request that failed or answered 400 or more, and any request that leaves the
-  machine (a CDN): it is refused, the site must work offline;
+* ``network``: a request that failed, answered 400 or more or was still loading at the timeout
+  (charged to the page that sent it; the abort of a request cut by opening the next page is
+  not one), and any request that leaves the machine (a CDN): it is refused, the site must work
+  offline;
 * ``image``: an ``<img>`` that did not load (missing file, undecodable data);
 * ``link`` / ``anchor``: a link inside the site to a file that does not exist, or to a ``#id``
   that the target page does not hold;
@@ -159,6 +161,7 @@ async () => {
   if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
     await MathJax.startup.promise;
   }
+  await document.fonts.ready;  // the fonts the typeset formulas asked for
   const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
     .concat([...document.querySelectorAll('a[name]')].map(e => e.getAttribute('name')));
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
@@ -276,24 +279,53 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
             # opened as on a first visit: the storage is emptied before any of its scripts runs.
             context = browser.new_context()
             context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
-            events: list[tuple[str, str]] = []
+            # A request belongs to the page that was open when it left (not to the one open when it
+            # fails), and a page is finished before the next one opens: its requests are awaited up
+            # to the timeout, and one still loading then is a problem of that page. A request the
+            # checker cut by opening the next page (net::ERR_ABORTED) is no defect of the site.
+            current = {"page": None}
+            pending: dict = {}
+
+            def note(page_name, kind, detail):
+                problems.add(Problem(page_name, kind, detail))
 
             def route(route, request):
                 if local_path(request.url) is None and not request.url.startswith(("data:", "blob:")):
-                    events.append(("network", f"request leaving the machine refused: {request.url}"))
+                    note(current["page"], "network", f"request leaving the machine refused: {request.url}")
                     return route.abort()
                 return route.continue_()
 
+            def request_failed(request):
+                issued_by = pending.pop(request, current["page"])
+                if local_path(request.url) is None:
+                    return
+                if issued_by != current["page"] and request.failure == "net::ERR_ABORTED":
+                    return
+                note(issued_by, "network", f"{request.url} failed: {request.failure}")
+
+            def response(answer):
+                if answer.status >= 400:
+                    note(pending.get(answer.request, current["page"]), "network",
+                         f"{answer.url} answered {answer.status}")
+
+            def finish(name):
+                deadline = time.monotonic() + timeout_ms / 1000
+                while name in pending.values() and time.monotonic() < deadline:
+                    page.wait_for_timeout(20)
+                for request, issued_by in list(pending.items()):
+                    if issued_by == name:
+                        note(name, "network", f"{request.url} still loading after {timeout_ms / 1000:g} s")
+
             context.route("**/*", route)
             page = context.new_page()
-            page.on("console", lambda m: events.append(("console", m.text[:200])) if m.type == "error" else None)
-            page.on("pageerror", lambda e: events.append(("console", f"uncaught: {str(e)[:200]}")))
-            page.on("requestfailed", lambda r: events.append(
-                ("network", f"{r.url} failed: {r.failure}")) if local_path(r.url) is not None else None)
-            page.on("response", lambda r: events.append(
-                ("network", f"{r.url} answered {r.status}")) if r.status >= 400 else None)
+            page.on("console", lambda m: note(current["page"], "console", m.text[:200]) if m.type == "error" else None)
+            page.on("pageerror", lambda e: note(current["page"], "console", f"uncaught: {str(e)[:200]}"))
+            page.on("request", lambda r: pending.__setitem__(r, current["page"]) if local_path(r.url) is not None else None)
+            page.on("requestfinished", lambda r: pending.pop(r, None))
+            page.on("requestfailed", request_failed)
+            page.on("response", response)
             for name in report.pages:
-                events.clear()
+                current["page"] = name
                 page.goto(base + name, wait_until="load", timeout=timeout_ms)
                 if name == "index.html":  # sends the browser to the landing page, read on its own
                     try:
@@ -308,9 +340,8 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                             "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
                 else:
                     data = page.evaluate(_READ_PAGE)
+                finish(name)
                 seen[name] = data
-                for kind, detail in events:
-                    problems.add(Problem(name, kind, detail))
                 counts = {}
                 for i in data["ids"]:
                     counts[i] = counts.get(i, 0) + 1
@@ -329,7 +360,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 for text in data["raw"]:
                     problems.add(Problem(name, "math", f"TeX left in the text: {text!r}"))
             # the search page finds what the pages say
-            events.clear()
+            current["page"] = "search.html"
             page.goto(base + f"search.html?q={search_word}", wait_until="load", timeout=timeout_ms)
             try:
                 page.wait_for_selector("#search-results li, ul.search li", timeout=timeout_ms)
@@ -338,8 +369,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 found = 0
             if not found:
                 problems.add(Problem("search.html", "search", f"nothing found for {search_word!r}"))
-            for kind, detail in events:
-                problems.add(Problem("search.html", kind, detail))
+            finish("search.html")
             context.close()
             browser.close()
     finally:

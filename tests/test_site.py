@@ -17,6 +17,7 @@ from __future__ import annotations
 import base64
 import io
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -224,6 +225,29 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     assert found == expected, report.summary()
     # the clean pages passed every check: a typeset formula, a figure, the claim's anchor
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+
+
+@pytest.mark.slow
+def test_a_request_is_awaited_and_charged_to_the_page_that_sent_it(tmp_path, chromium):
+    """A page is finished before the next opens: a request of its own still loading at the timeout
+    is its problem, and the abort the checker causes by moving on is charged to no page."""
+    site = tmp_path / "html"
+    site.mkdir()
+    never = site / "never.txt"
+    os.mkfifo(never)  # the server's open() waits for a writer that never comes: a request that never ends
+    (site / "a_hanging.html").write_text(
+        "<html><body><p>a</p><script>fetch('never.txt');</script></body></html>", encoding="utf-8")
+    (site / "b_quiet.html").write_text("<html><body><p>b</p></body></html>", encoding="utf-8")
+    try:
+        report = check_site(site, source=tmp_path, chromium=chromium, timeout_ms=3000)
+    finally:
+        try:  # release the server's thread
+            os.close(os.open(never, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+    mine = [p for p in report.problems if p.page != "search.html"]  # a folder without a search page
+    assert [(p.page, p.kind, p.detail.rsplit("/", 1)[-1]) for p in mine] == [
+        ("a_hanging.html", "network", "never.txt still loading after 3 s")], report.summary()
 
 
 @pytest.mark.slow
