@@ -24,13 +24,13 @@ array([[4., 4.],
 
 from __future__ import annotations
 
-from itertools import combinations, product
 from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import comb
 from sklearn.utils._param_validation import validate_params
 
+from companion._monomials import monomial_columns, monomial_positions, monomial_tuples
 from companion.numerics import StrictInterval
 
 __all__ = [
@@ -248,7 +248,7 @@ def all_monomials(n_features: int, degree: int) -> list[tuple[int, ...]]:
     list of tuple of int
         The constant ``()`` first, then by increasing degree, each in lexicographic order.
     """
-    return [subset for size in range(min(degree, n_features) + 1) for subset in combinations(range(n_features), size)]
+    return monomial_tuples(*monomial_positions(n_features, degree, literals=False))
 
 
 def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
@@ -275,15 +275,7 @@ def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
     >>> len(literal_monomials(7, 2)), len(literal_monomials(7, 7))
     (99, 2187)
     """
-    monomials = [()]
-    for size in range(1, min(degree, n_variables) + 1):
-        # Every combination of variables (lexicographic), each with every pattern of negations
-        # (in product order), positions sorted: the order of the nested loops, built by arrays.
-        variables = np.array(list(combinations(range(n_variables), size)), dtype=np.intp).reshape(-1, size)
-        negated = np.array(list(product((0, 1), repeat=size)), dtype=np.intp)
-        positions = np.sort(variables[:, None, :] + n_variables * negated[None, :, :], axis=2).reshape(-1, size)
-        monomials.extend(map(tuple, positions.tolist()))
-    return monomials
+    return monomial_tuples(*monomial_positions(n_variables, degree, literals=True))
 
 
 def monomial_features(X, monomials, weights=None) -> np.ndarray:
@@ -308,36 +300,11 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
     degrees = np.fromiter(map(len, monomials), dtype=np.intp, count=len(monomials))
-    max_degree = int(degrees.max(initial=0))
-    c = _weights_up_to(max_degree, weights)
-    # Pad each monomial with the index of an appended column of ones, then multiply the gathered
-    # columns, first position first: x^I = ((x_i1 * x_i2) * x_i3) ..., the padding multiplying
-    # by 1.0, exactly. The columns are gathered as contiguous rows of the transposed input and
-    # multiplied in place (no (n_samples, n_monomials, degree) temporary); the result is the
-    # transpose of that (n_monomials, n_samples) block, column-major, the layout the fixed-order
-    # sums of its callers read (companion.numerics.ordered_matvec).
-    padded = np.full((len(monomials), max(max_degree, 1)), X.shape[1], dtype=np.intp)
+    positions = np.zeros((len(monomials), max(int(degrees.max(initial=0)), 1)), dtype=np.intp)
     for size in np.unique(degrees[degrees > 0]):
         rows = np.flatnonzero(degrees == size)
-        padded[rows, :size] = np.array([monomials[row] for row in rows], dtype=np.intp).reshape(len(rows), size)
-    columns = np.vstack([X.T, np.ones((1, X.shape[0]))])  # row j: input column j; last row: ones
-    if padded.size and (padded.min() < 0 or padded.max() > X.shape[1]):
-        # numpy's indexing of the columns and the ones (a negative position counts from the end)
-        padded = np.where(padded < 0, padded + columns.shape[0], padded)
-        if padded.min() < 0 or padded.max() >= columns.shape[0]:
-            raise IndexError(f"monomial_features: a monomial names a column outside the {X.shape[1]} columns of X")
-    scale = np.sqrt(c[degrees])
-    values = np.empty((len(monomials), X.shape[0]))
-    block = max(1, 2**18 // max(X.shape[0], 1))  # monomials per block (~2 MB of factors)
-    factor = np.empty((min(block, len(monomials)), X.shape[0]))
-    for start in range(0, len(monomials), block):
-        stop = min(start + block, len(monomials))
-        out = values[start:stop]
-        np.take(columns, padded[start:stop, 0], axis=0, out=out, mode="clip")  # valid indices; "raise" would buffer out
-        for position in range(1, padded.shape[1]):
-            out *= np.take(columns, padded[start:stop, position], axis=0, out=factor[: stop - start], mode="clip")
-        out *= scale[start:stop, None]
-    return values.T
+        positions[rows, :size] = np.array([monomials[row] for row in rows], dtype=np.intp).reshape(len(rows), size)
+    return monomial_columns(X, positions, degrees, _weights_up_to(int(degrees.max(initial=0)), weights))
 
 
 def monomial_names(monomials, n_variables: int | None = None, feature_names=None) -> list[str]:

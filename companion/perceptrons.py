@@ -63,6 +63,7 @@ from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from threadpoolctl import threadpool_limits
 
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
@@ -73,14 +74,8 @@ from companion.interpretable import InterpretableMixin, beats_default_class, fal
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
 from companion.preprocessing import numeric_input
-from companion.kernels import (
-    all_monomials,
-    boolean_kernel,
-    degree_weights,
-    literal_monomials,
-    monomial_features,
-    monomial_names,
-)
+from companion.kernels import boolean_kernel, degree_weights, monomial_features, monomial_names
+from companion._monomials import monomial_columns, monomial_positions, monomial_tuples
 
 __all__ = ["KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"]
 
@@ -1106,7 +1101,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     Ties: scores are summed in a fixed order (not BLAS), so candidates with identical training
     columns score identically and the lower index is shortlisted first; refitted risks within a
-    relative ``1e-9`` are tied and the best-scored candidate among them is added.
+    relative ``1e-9`` are tied and the best-scored candidate among them is added. At degree 1 or 2
+    the candidates' matrix is never built: a product of the inputs with a rounding bound
+    rules out the candidates that cannot be shortlisted, and the others are scored by the same
+    fixed-order sums, so the model is the one the full matrix gives.
 
     With ``complement=True`` the inputs are extended by ``1 - x`` (the Standing Assumption), so
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
@@ -1136,10 +1134,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     n_candidates : int, default=10
         How many top-scoring candidates are refitted at each step.
     max_memory_gb : float or None, default=4.0
-        Largest size of the matrix of candidate monomials (``n_samples`` rows, one column per
-        monomial of degree ``<= degree``) the fit may allocate, with the temporaries of its
-        computation (:func:`estimated_candidate_bytes`); beyond it ``fit`` refuses at once,
-        saying how much it would need. None: no limit.
+        Largest memory the scoring of the candidate monomials may take
+        (:func:`estimated_candidate_bytes`: at degree 0 or 3 and more, a matrix of ``n_samples`` rows
+        and one column per monomial; at degree 1 or 2, products of the inputs only); beyond
+        it ``fit`` refuses at once, saying how much it would need. None: no limit.
 
     fallback : {"inner_cv", None}, default="inner_cv"
         ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
@@ -1263,44 +1261,48 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.column_exponents_ = column_exponents(X)
         X = self._rescaled(X)
         n_vars = X.shape[1]
-        candidates = literal_monomials(n_vars, self.degree) if self.complement else all_monomials(n_vars, self.degree)
+        # the candidates as arrays (literal_monomials or all_monomials); tuples of the selected only
+        positions, degrees = monomial_positions(n_vars, self.degree, literals=self.complement)
         check_memory(  # the candidates' columns, before they are allocated (companion._resources)
-            self, estimated_candidate_bytes(X.shape[0], len(candidates), self.degree),
-            f"its {X.shape[0]} x {len(candidates)} matrix of candidate monomials",
+            self, estimated_candidate_bytes(X.shape[0], len(degrees), self.degree),
+            f"the scores of its {len(degrees)} candidate monomials on {X.shape[0]} rows",
             "lower degree, set complement=False, or fit on fewer rows or columns",
         )
-        features = monomial_features(self._expand(X), candidates, c)  # columns √c_|I| x^I
-        selected = [0]  # the constant monomial comes first in both enumerations
-        v, risk = _squared_hinge_fit(features[:, selected], y_signed, self.lam, sw)
-        path = [risk]
-        w_signed = y_signed if sw is None else sw * y_signed
-        while len(selected) - 1 < self.n_terms:
-            slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features[:, selected], v))
-            # ∝ |∂R/∂v_I| at v_I = 0; a fixed-order column sum (not BLAS), so monomials whose
-            # training columns are identical get identical scores and keep their index order.
-            score = np.abs(_column_scores(features, slack * w_signed))
-            score[selected] = -np.inf
-            shortlist = np.argsort(-score, kind="stable")[: self.n_candidates]
-            shortlist = shortlist[score[shortlist] > 0]
-            if shortlist.size == 0:
-                break
-            # A handful of small refits (n_candidates), not a loop over all candidates.
-            fits = [_squared_hinge_fit(features[:, selected + [int(k)]], y_signed, self.lam, sw) for k in shortlist]
-            best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
-            if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
-                break
-            selected.append(int(shortlist[best]))
-            v, risk = fits[best]
-            path.append(risk)
-        self.monomials_ = [candidates[k] for k in selected]
-        degrees = np.array([len(m) for m in self.monomials_])
+        # columns √c_|I| x^I of the candidates: all of them, or (degree 1 or 2) those asked for
+        pool = (_CandidatePairs if 1 <= self.degree <= 2 else _CandidateMatrix)(self._expand(X), positions, degrees, c)
+        # The pairs' products are small ((2n + 1)^2 entries): BLAS threads would only fight the
+        # caller's own workers (20 times slower on a busy second core, measured), so one thread.
+        with threadpool_limits(limits=1, user_api="blas"):
+            selected = [0]  # the constant monomial comes first in both enumerations
+            v, risk = _squared_hinge_fit(pool.columns(selected), y_signed, self.lam, sw)
+            path = [risk]
+            w_signed = y_signed if sw is None else sw * y_signed
+            while len(selected) - 1 < self.n_terms:
+                current = pool.columns(selected)
+                slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(current, v))
+                # the best-scored by |∂R/∂v_I| at v_I = 0 (fixed-order sums: see _CandidateMatrix)
+                shortlist = pool.shortlist(slack * w_signed, selected, self.n_candidates)
+                if shortlist.size == 0:
+                    break
+                # A handful of small refits (n_candidates), not a loop over all candidates.
+                extra = pool.columns(shortlist)
+                fits = [_squared_hinge_fit(_with_column(current, extra[:, j]), y_signed, self.lam, sw)
+                        for j in range(shortlist.size)]
+                best = first_near_min([r for _, r in fits], rtol=_RISK_TIE_TOLERANCE)
+                if fits[best][1] >= risk - 1e-10 * max(1.0, risk):
+                    break
+                selected.append(int(shortlist[best]))
+                v, risk = fits[best]
+                path.append(risk)
+        self.monomials_ = monomial_tuples(positions[selected], degrees[selected])
+        degrees = degrees[selected]
         self.coef_ = v * np.sqrt(c[degrees])
         self.n_terms_ = len(selected) - 1
         self.complexity_ = int(degrees.sum())  # literals of the monomials; the constant has none
         self.norm_sq_ = ordered_dot(v, v)
         self.risk_ = float(risk)
         self.risk_path_ = np.array(path)
-        train_values = ordered_matvec(features[:, selected], v)
+        train_values = ordered_matvec(pool.columns(selected), v)
         self.n_ties_ = int(np.count_nonzero(train_values == 0))
         wrong = y_signed * train_values <= 0  # ties are errors
         self.training_error_ = float(np.mean(wrong) if sw is None else np.sum(sw * wrong) / np.sum(sw))
@@ -1423,13 +1425,15 @@ def _rescaled_name(name: str, exponent: int) -> str:
 
 
 def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
-    """Peak bytes of a MaskPerceptron fit's matrix of candidate monomials, before it is allocated.
+    """Peak bytes of a MaskPerceptron fit's candidate monomials, before they are allocated.
 
-    :func:`companion.kernels.monomial_features` gathers ``degree`` input columns per candidate
-    (an ``m x n_candidates x degree`` float64 array) and multiplies them into the ``m x
-    n_candidates`` matrix, scaled once more by the complexity weights: ``degree + 2`` float64
-    entries per row and candidate. Measured with tracemalloc (tests/test_memory.py): 3.3, 4.06,
-    5.01 and 8.06 entries at degrees 2, 3, 4 and 7.
+    Degree 0 or 3 and more: :func:`companion.kernels.monomial_features` gathers the candidates'
+    columns into an ``m x n_candidates`` float64 matrix, ``degree`` factors at a time, scaled
+    by the complexity weights: ``degree + 2`` float64 entries per row and candidate. Degree 1
+    or 2: no such matrix; the inputs (with their complements and a column of ones, ``w``
+    columns, ``w <= 2 √n_candidates + 1``) are read through ``w x w`` products, about 12
+    float64 copies of the ``m x w`` inputs and 24 entries per candidate (bounds, indices,
+    scores). Measured with tracemalloc (tests/test_memory.py): 8.3 copies at most.
 
     Parameters
     ----------
@@ -1445,9 +1449,11 @@ def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
     int
         Estimated peak bytes.
     """
-    return int(8 * int(m) * int(n_candidates) * (max(int(degree), 1) + 2))
-
-
+    m, n_candidates, degree = int(m), int(n_candidates), int(degree)
+    if degree >= 3 or degree <= 0:  # degree 0: the constant's one column
+        return 8 * m * n_candidates * (max(degree, 1) + 2)
+    width = n_candidates if degree == 1 else int(np.ceil(2 * np.sqrt(n_candidates))) + 1
+    return 8 * (12 * m * width + 24 * n_candidates)
 
 
 # Two refitted risks closer than this (relative) are tied: the refits solve small linear systems
@@ -1481,6 +1487,107 @@ def _column_scores(features, weights):
         products = np.multiply(rows[start:stop], weights[None, :], out=buffer[: stop - start])
         products.sum(axis=1, out=scores[start:stop])
     return scores
+
+
+class _CandidateMatrix:
+    """The candidate monomials of a MaskPerceptron fit, every column built: any degree.
+
+    :meth:`shortlist` scores every candidate ``k`` by ``|Σ_i w_i Φ_ik|`` (:func:`_column_scores`,
+    a fixed-order sum, not BLAS: monomials whose training columns are identical get identical
+    scores) and returns the ``n`` best, the lower index first among equal scores, without
+    the excluded ones and those scored 0.
+    """
+
+    def __init__(self, inputs, positions, degrees, c):
+        self.features = monomial_columns(inputs, positions, degrees, c)
+
+    def columns(self, index):
+        """``Φ[:, index]`` (column-major)."""
+        return self.features[:, index]
+
+    def shortlist(self, weights, excluded, n):
+        score = np.abs(_column_scores(self.features, weights))
+        score[excluded] = -np.inf
+        top = _top_scores(score, n)
+        return top[score[top] > 0]
+
+
+class _CandidatePairs:
+    """The candidate monomials of degree 1 or 2 of a MaskPerceptron fit, without their matrix.
+
+    The same shortlist as :class:`_CandidateMatrix`, index for index, reading the inputs only:
+    the score of the monomial ``x_a x_b`` is, up to rounding, ``√c_2 G_ab`` with ``G = Xᵀ diag(w)
+    X`` (the inputs with a column of ones, so that ``x_a = x_a · 1`` and ``1 = 1 · 1``), a
+    ``(2n + 1)²`` matrix product instead of the ``m x n_candidates`` one. Any order of summing
+    ``m`` products is within ``γ_m Σ_i |x_ia x_ib w_i|`` (``γ_m = m u / (1 - m u)``, Higham,
+    *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1) of the exact sum, so the
+    fixed-order score and the product's differ by at most ``2 γ_{m+3} √c_2 Σ_i |x_ia x_ib w_i|``
+    (the products forming the monomial's column included); the bound used is 4 times that, plus
+    ``8 (m + 1)`` times the smallest normal number for underflow. Every candidate whose upper
+    bound reaches the ``n``-th largest lower bound is scored by the fixed-order sum of its own
+    column; no other can be among the ``n`` best, so the shortlist and its order are those of
+    the exact scores.
+    """
+
+    def __init__(self, inputs, positions, degrees, c):
+        self.inputs, self.positions, self.degrees, self.c = inputs, positions, degrees, c
+        ones = inputs.shape[1]  # the index of the appended column of ones
+        self.left = np.where(degrees >= 1, positions[:, 0], ones)
+        self.right = np.where(degrees >= 2, positions[:, min(1, positions.shape[1] - 1)], ones)
+        self.scale = np.sqrt(c[degrees])
+        self.extended = np.hstack([inputs, np.ones((inputs.shape[0], 1))])
+        self.magnitudes = np.abs(self.extended)
+
+    def columns(self, index):
+        """``Φ[:, index]`` (column-major), built as :class:`_CandidateMatrix` holds it."""
+        index = np.asarray(index, dtype=np.intp)
+        return monomial_columns(self.inputs, self.positions[index], self.degrees[index], self.c)
+
+    def score_bounds(self, weights):
+        """``(lower, upper)``: every candidate's fixed-order score ``|Σ_i w_i Φ_ik|`` is in between."""
+        m = weights.shape[0]
+        gram = self.extended.T @ (weights[:, None] * self.extended)
+        sizes = self.magnitudes.T @ (np.abs(weights)[:, None] * self.magnitudes)
+        estimate = np.abs(self.scale * gram[self.left, self.right])
+        error = 8.0 * (m + 4) * np.finfo(float).eps / 2 * self.scale * sizes[self.left, self.right]
+        error += 8.0 * (m + 1) * np.finfo(float).tiny
+        return estimate - error, estimate + error
+
+    def shortlist(self, weights, excluded, n):
+        lower, upper = self.score_bounds(weights)
+        lower[excluded] = upper[excluded] = -np.inf
+        if n < lower.size - len(excluded):
+            threshold = -np.partition(-lower, n - 1)[n - 1]  # the n-th largest lower bound
+            contenders = np.flatnonzero(upper >= threshold)
+        else:
+            contenders = np.setdiff1d(np.arange(lower.size), excluded)
+        score = np.full(lower.size, -np.inf)
+        score[contenders] = np.abs(_column_scores(self.columns(contenders), weights))
+        top = _top_scores(score, n)
+        return top[score[top] > 0]
+
+
+def _with_column(columns, column):
+    """``columns`` with ``column`` appended, column-major as ``Φ[:, selected + [k]]`` is (the
+    fixed-order sums of the refits read the layout)."""
+    out = np.empty((columns.shape[0], columns.shape[1] + 1), order="F")
+    out[:, :-1] = columns
+    out[:, -1] = column
+    return out
+
+
+def _top_scores(score, k):
+    """``np.argsort(-score, kind="stable")[:k]``, index for index, without sorting every score.
+
+    The ``k``-th largest score is found by a partition; only the scores at least that large are
+    sorted (stably, so equal scores keep their index order), then the first ``k`` are taken.
+    """
+    score = np.asarray(score)
+    if k >= score.size:
+        return np.argsort(-score, kind="stable")
+    threshold = np.partition(-score, k - 1)[k - 1]  # -(the k-th largest score)
+    contenders = np.flatnonzero(-score <= threshold)
+    return contenders[np.argsort(-score[contenders], kind="stable")][:k]
 
 
 def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100):

@@ -555,14 +555,20 @@ def test_bad_sample_weight_is_refused_by_every_learner_the_same_way(name, weight
         estimator.fit(X, y, sample_weight=weights(len(y)))
 
 
-def test_mask_perceptron_refuses_beyond_max_memory_gb_before_allocating():
-    """200,000 x 50 asked the system for 14.9 GiB without a word; now the estimate comes first."""
+@pytest.mark.parametrize("degree, limit, message", [
+    (3, 4.0, r"about 1205\.5 GiB for the scores of its 161801 candidate monomials on 200000 rows, more than "
+             r"max_memory_gb=4\.0\."),
+    (2, 1.0, r"about 2\.6 GiB for the scores of its 5001 candidate monomials on 200000 rows, more than "
+             r"max_memory_gb=1\.0\."),
+])
+def test_mask_perceptron_refuses_beyond_max_memory_gb_before_allocating(degree, limit, message):
+    """200,000 x 50 asked the system for 14.9 GiB without a word; now the estimate comes first
+    (degree 3: the candidates' matrix; degree 2: the inputs' products, no such matrix)."""
     import time
 
     X = np.zeros((200_000, 50))
     y = np.arange(200_000) % 2
     start = time.perf_counter()
-    with pytest.raises(ValueError, match=r"MaskPerceptron would need about 29\.8 GiB for its 200000 x 5001 matrix "
-                                         r"of candidate monomials, more than max_memory_gb=4\.0\. Raise max_memory_gb"):
-        ESTIMATORS["MaskPerceptron"]().fit(X, y)
+    with pytest.raises(ValueError, match=rf"MaskPerceptron would need {message} Raise max_memory_gb"):
+        ESTIMATORS["MaskPerceptron"](degree=degree, max_memory_gb=limit).fit(X, y)
     assert time.perf_counter() - start < 30

@@ -145,8 +145,10 @@ def test_kernel_perceptrons_beyond_the_limit_read_rows_within_it(cls, monkeypatc
     assert peak < cached + 8 * block + 1000 * m < 8 * m * m, (peak, cached + 8 * block + 1000 * m)
 
 
-def test_mask_perceptron_peak_is_within_its_estimate_and_refuses_before_allocating():
-    m, n_vars, degree = 3000, 8, 2
+@pytest.mark.parametrize("degree, n_vars", [(1, 30), (2, 8), (2, 40), (3, 6)])
+def test_mask_perceptron_peak_is_within_its_estimate_and_refuses_before_allocating(degree, n_vars):
+    """Degrees 1 and 2 read products of the inputs, degree 3 the candidates' matrix."""
+    m = 3000
     rng = np.random.default_rng(5)
     X = (rng.random((m, n_vars)) < 0.5).astype(float)
     y = (X[:, 0] != X[:, 1]).astype(int)

@@ -12,10 +12,16 @@ from companion.perceptrons import (
     KernelPerceptron,
     MaskPerceptron,
     MaximalMarginPerceptron,
+    _CandidateMatrix,
+    _CandidatePairs,
     _GivenKernel,
     _KernelRows,
     _squared_hinge_fit,
+    _top_scores,
 )
+from companion._monomials import monomial_positions
+from companion.kernels import degree_weights
+from companion.numerics import ordered_matvec
 
 LAM = 4.0
 
@@ -279,6 +285,61 @@ def test_mask_perceptron_identical_columns_keep_index_order():
     mask = MaskPerceptron(degree=1, n_terms=2, lam=LAM, complement=False).fit(X, y)
     chosen = {m for m in mask.monomials_ if m}
     assert (0,) in chosen and (3,) not in chosen
+
+
+def test_top_scores_is_the_stable_argsort_of_the_scores():
+    """The partial selection gives the first ``k`` of the stable descending sort, index for index,
+    with many equal scores and excluded (-inf) ones."""
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        size = int(rng.integers(1, 60))
+        score = rng.integers(0, 6, size=size).astype(float) / 4
+        score[rng.random(size) < 0.2] = -np.inf
+        k = int(rng.integers(1, size + 3))
+        np.testing.assert_array_equal(_top_scores(score, k), np.argsort(-score, kind="stable")[:k])
+
+
+def _naive_shortlist(features, weights, excluded, n):
+    """The definition: every candidate scored by ``ordered_matvec``, a stable sort, the first n."""
+    score = np.abs(ordered_matvec(features.T, weights))
+    score[excluded] = -np.inf
+    top = np.argsort(-score, kind="stable")[:n]
+    return top[score[top] > 0]
+
+
+@pytest.mark.parametrize("complement", [True, False])
+@pytest.mark.parametrize("degree", [0, 1, 2])
+def test_the_pairs_shortlist_is_the_full_matrix_shortlist(degree, complement):
+    """At degree 1 or 2 the fit screens the candidates by a product of the inputs with a rounding
+    bound: every fixed-order score lies within its bounds, and the shortlist is exactly what the
+    candidates' full matrix gives (naive reference), with 0/1 inputs (many exactly tied scores),
+    real ones, near-ties, cancelling weights and zero weights."""
+    rng = np.random.default_rng(11 + degree + 3 * complement)
+    for trial in range(40):
+        m, n_vars = int(rng.integers(5, 90)), int(rng.integers(1, 9))
+        X = (rng.random((m, n_vars)) < 0.5).astype(float)
+        if trial % 4 == 1:
+            X = rng.normal(size=(m, n_vars))
+        inputs = np.hstack([X, 1.0 - X]) if complement else X
+        positions, degrees = monomial_positions(n_vars, degree, literals=complement)
+        c = degree_weights(degree, [None, 2.0, 0.3][trial % 3])
+        full = _CandidateMatrix(inputs, positions, degrees, c)
+        pairs = _CandidatePairs(inputs, positions, degrees, c)
+        np.testing.assert_array_equal(pairs.columns(np.arange(len(degrees))), full.features)
+        weights = rng.normal(size=m)
+        if trial % 3 == 0:
+            weights = 1.0 + rng.integers(-2, 3, size=m) * 2.0**-50  # scores equal up to rounding
+        elif trial % 3 == 1:  # cancellations: the order of the sums decides the last digits
+            weights = weights * 10.0 ** rng.uniform(-12, 12, size=m)
+        weights[rng.random(m) < 0.3] = 0.0
+        excluded = sorted(set(rng.integers(0, len(degrees), size=int(rng.integers(0, 3))).tolist()))
+        lower, upper = pairs.score_bounds(weights)  # what the screening rests on
+        exact = np.abs(ordered_matvec(full.features.T, weights))
+        assert np.all((lower <= exact) & (exact <= upper)), np.max(np.abs(exact - (lower + upper) / 2))
+        for n in (1, 3, 10, len(degrees) + 1):
+            expected = _naive_shortlist(full.features, weights, excluded, n)
+            np.testing.assert_array_equal(full.shortlist(weights, excluded, n), expected)
+            np.testing.assert_array_equal(pairs.shortlist(weights, excluded, n), expected)
 
 
 # ------------------------------------------------------------------------------------------------
