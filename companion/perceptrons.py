@@ -1601,27 +1601,29 @@ def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100
     s = np.ones(len(y_signed)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
 
     def objective(v):
-        slack = np.maximum(0.0, 1.0 - y_signed * ordered_matvec(features, v))
-        return ordered_dot(v, v) + ordered_dot(s * slack, slack) / lam
+        """The objective at ``v`` and the margins ``y_i Φ_i v`` (the next step's active set)."""
+        margins = y_signed * ordered_matvec(features, v)
+        slack = np.maximum(0.0, 1.0 - margins)
+        return ordered_dot(v, v) + ordered_dot(s * slack, slack) / lam, margins
 
     dim = features.shape[1]
     v = np.zeros(dim)
-    value = objective(v)
+    value, margins = objective(v)
     for _ in range(max_iter):
-        active = y_signed * ordered_matvec(features, v) < 1.0
+        active = margins < 1.0
         phi = features[active]
         weighted = phi * s[active, None] if sample_weight is not None else phi
         target = np.linalg.solve(np.eye(dim) + weighted.T @ phi / lam, weighted.T @ y_signed[active] / lam)
         step, direction = 1.0, target - v
-        new_value = objective(v + direction)
+        new_value, new_margins = objective(v + direction)
         while new_value > value and step > 1e-10:
             step *= 0.5
-            new_value = objective(v + step * direction)
+            new_value, new_margins = objective(v + step * direction)
         if new_value > value:
             break
         v = v + step * direction
         converged = value - new_value <= 1e-13 * max(1.0, value)
-        value = new_value
+        value, margins = new_value, new_margins
         if converged:
             break
     return v, value
