@@ -25,7 +25,10 @@ def monomial_positions(n_variables: int, degree: int, *, literals: bool) -> tupl
     for size in sizes:
         # Every combination of variables (lexicographic); with literals, each with every pattern
         # of negations (in product order), positions sorted: the order of the nested loops.
-        variables = np.array(list(combinations(range(n_variables), size)), dtype=np.intp).reshape(-1, size)
+        if size == 2:  # the pairs in lexicographic order, without a tuple each
+            variables = np.column_stack(np.triu_indices(n_variables, 1)).astype(np.intp, copy=False)
+        else:
+            variables = np.array(list(combinations(range(n_variables), size)), dtype=np.intp).reshape(-1, size)
         if literals:
             negated = np.array(list(product((0, 1), repeat=size)), dtype=np.intp)
             variables = np.sort(variables[:, None, :] + n_variables * negated[None, :, :], axis=2).reshape(-1, size)

@@ -1522,8 +1522,9 @@ class _CandidatePairs:
     ``m`` products is within ``γ_m Σ_i |x_ia x_ib w_i|`` (``γ_m = m u / (1 - m u)``, Higham,
     *Accuracy and Stability of Numerical Algorithms*, 2nd ed., §3.1) of the exact sum, so the
     fixed-order score and the product's differ by at most ``2 γ_{m+3} √c_2 Σ_i |x_ia x_ib w_i|``
-    (the products forming the monomial's column included); the bound used is 4 times that, plus
-    ``8 (m + 1)`` times the smallest normal number for underflow. Every candidate whose upper
+    (the products forming the monomial's column included), itself at most ``2 γ_{m+3} √c_2
+    max_i |w_i| O_ab`` with ``O = |X|ᵀ |X|`` computed once per fit; the bound used is 4 times
+    that, plus ``8 (m + 1)`` times the smallest normal number for underflow. Every candidate whose upper
     bound reaches the ``n``-th largest lower bound is scored by the fixed-order sum of its own
     column; no other can be among the ``n`` best, so the shortlist and its order are those of
     the exact scores.
@@ -1536,7 +1537,8 @@ class _CandidatePairs:
         self.right = np.where(degrees >= 2, positions[:, min(1, positions.shape[1] - 1)], ones)
         self.scale = np.sqrt(c[degrees])
         self.extended = np.hstack([inputs, np.ones((inputs.shape[0], 1))])
-        self.magnitudes = np.abs(self.extended)
+        magnitudes = np.abs(self.extended)
+        self.overlaps = (magnitudes.T @ magnitudes)[self.left, self.right]  # Σ_i |x_ia x_ib|
 
     def columns(self, index):
         """``Φ[:, index]`` (column-major), built as :class:`_CandidateMatrix` holds it."""
@@ -1547,9 +1549,9 @@ class _CandidatePairs:
         """``(lower, upper)``: every candidate's fixed-order score ``|Σ_i w_i Φ_ik|`` is in between."""
         m = weights.shape[0]
         gram = self.extended.T @ (weights[:, None] * self.extended)
-        sizes = self.magnitudes.T @ (np.abs(weights)[:, None] * self.magnitudes)
         estimate = np.abs(self.scale * gram[self.left, self.right])
-        error = 8.0 * (m + 4) * np.finfo(float).eps / 2 * self.scale * sizes[self.left, self.right]
+        largest = float(np.max(np.abs(weights), initial=0.0))
+        error = 8.0 * (m + 4) * np.finfo(float).eps / 2 * largest * self.scale * self.overlaps
         error += 8.0 * (m + 1) * np.finfo(float).tiny
         return estimate - error, estimate + error
 
