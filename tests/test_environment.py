@@ -11,7 +11,7 @@ import yaml
 from companion.paths import ROOT
 
 #: What using a learner needs; everything else is an extra.
-CORE = {"numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "joblib"}
+CORE = {"numpy", "scipy", "pandas", "matplotlib", "scikit-learn", "joblib", "threadpoolctl"}
 EXTRAS = {"notebooks", "test", "dask", "baselines", "site", "bench", "all"}
 #: Distribution name -> the name it is imported by, where they differ.
 _IMPORT_NAME = {"scikit-learn": "sklearn", "pyyaml": "yaml"}
