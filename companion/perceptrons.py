@@ -1099,9 +1099,11 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     giving the lowest regularised risk ``R[f, λ] = Σ_I w_I²/c_|I| + (1/λ) Σ ξ_i²``; it stops after
     ``n_terms`` non-constant terms or when the risk stops decreasing.
 
-    Ties: scores are summed in a fixed order (not BLAS), so candidates with identical training
-    columns score identically and the lower index is shortlisted first; refitted risks within a
-    relative ``1e-9`` are tied and the best-scored candidate among them is added. At degree 1 or 2
+    Ties: scores are summed in a fixed order (not BLAS), and scores within a relative ``1e-9``
+    (absolute below 1) of the best remaining one are tied, the lower index shortlisted first (a
+    score within it of 0 is 0): the scores carry the last bits of the previous refit, which
+    depend on the BLAS kernel. Refitted risks within a relative ``1e-9`` are tied and the
+    best-scored candidate among them is added. At degree 1 or 2
     the candidates' matrix is never built: a product of the inputs with a rounding bound
     rules out the candidates that cannot be shortlisted, and the others are scored by the same
     fixed-order sums, so the model is the one the full matrix gives.
@@ -1460,6 +1462,12 @@ def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
 # through LAPACK, whose last bits depend on the BLAS kernel, so exact equality cannot be relied on.
 _RISK_TIE_TOLERANCE = 1e-9
 
+# Two candidates' scores closer than this (relative to the larger, absolute below 1) are tied, and
+# a score within it of 0 is 0: the scores are sums of the slacks of the last refit, whose last bits
+# come from LAPACK too, so candidates whose scores are equal in exact arithmetic (different 0/1
+# columns agreeing on the rows with slack) would otherwise be ranked by the BLAS kernel's rounding.
+_SCORE_TIE_TOLERANCE = 1e-9
+
 
 #: Entries of the block of products :func:`_column_scores` forms and sums at a time (~2 MB).
 _SCORE_BLOCK_ELEMENTS = 2**18
@@ -1494,8 +1502,8 @@ class _CandidateMatrix:
 
     :meth:`shortlist` scores every candidate ``k`` by ``|Σ_i w_i Φ_ik|`` (:func:`_column_scores`,
     a fixed-order sum, not BLAS: monomials whose training columns are identical get identical
-    scores) and returns the ``n`` best, the lower index first among equal scores, without
-    the excluded ones and those scored 0.
+    scores) and returns the ``n`` best by :func:`_top_scores` (scores tied within a tolerance,
+    the lower index first), without the excluded ones and those scored 0.
     """
 
     def __init__(self, inputs, positions, degrees, c):
@@ -1508,8 +1516,7 @@ class _CandidateMatrix:
     def shortlist(self, weights, excluded, n):
         score = np.abs(_column_scores(self.features, weights))
         score[excluded] = -np.inf
-        top = _top_scores(score, n)
-        return top[score[top] > 0]
+        return _top_scores(score, n)
 
 
 class _CandidatePairs:
@@ -1525,9 +1532,9 @@ class _CandidatePairs:
     (the products forming the monomial's column included), itself at most ``2 γ_{m+3} √c_2
     max_i |w_i| O_ab`` with ``O = |X|ᵀ |X|`` computed once per fit; the bound used is 4 times
     that, plus ``8 (m + 1)`` times the smallest normal number for underflow. Every candidate whose upper
-    bound reaches the ``n``-th largest lower bound is scored by the fixed-order sum of its own
-    column; no other can be among the ``n`` best, so the shortlist and its order are those of
-    the exact scores.
+    bound reaches the tie threshold (:func:`_tied_with`) of the ``n``-th largest lower bound is
+    scored by the fixed-order sum of its own column; no other can be taken by :func:`_top_scores`,
+    so the shortlist and its order are those of every candidate's fixed-order score.
     """
 
     def __init__(self, inputs, positions, degrees, c):
@@ -1559,14 +1566,15 @@ class _CandidatePairs:
         lower, upper = self.score_bounds(weights)
         lower[excluded] = upper[excluded] = -np.inf
         if n < lower.size - len(excluded):
-            threshold = -np.partition(-lower, n - 1)[n - 1]  # the n-th largest lower bound
+            # every score _top_scores can take is tied with the n-th largest score or better,
+            # which is at least the n-th largest lower bound
+            threshold = _tied_with(-np.partition(-lower, n - 1)[n - 1])
             contenders = np.flatnonzero(upper >= threshold)
         else:
             contenders = np.setdiff1d(np.arange(lower.size), excluded)
         score = np.full(lower.size, -np.inf)
         score[contenders] = np.abs(_column_scores(self.columns(contenders), weights))
-        top = _top_scores(score, n)
-        return top[score[top] > 0]
+        return _top_scores(score, n)
 
 
 def _with_column(columns, column):
@@ -1578,18 +1586,38 @@ def _with_column(columns, column):
     return out
 
 
-def _top_scores(score, k):
-    """``np.argsort(-score, kind="stable")[:k]``, index for index, without sorting every score.
+def _tied_with(value, rtol=_SCORE_TIE_TOLERANCE):
+    """The smallest score tied with ``value``: ``value - rtol * max(1, |value|)`` (increasing in
+    ``value``, as :func:`companion.numerics.first_near_min`'s rule)."""
+    return value - rtol * max(1.0, abs(value))
 
-    The ``k``-th largest score is found by a partition; only the scores at least that large are
-    sorted (stably, so equal scores keep their index order), then the first ``k`` are taken.
+
+def _top_scores(score, k, rtol=_SCORE_TIE_TOLERANCE):
+    """The ``k`` best positive scores' indices, best first, with ties by a tolerance.
+
+    The rule, applied ``k`` times: of the scores not yet taken, those within ``rtol`` (relative,
+    absolute below 1; :func:`_tied_with`) of the largest are tied, and the lowest index among
+    them is taken. A score within the tolerance of 0 (or below) is never taken. Only the scores
+    tied with the ``k``-th largest or better can be taken (:func:`_tied_with` is increasing), so
+    a partition finds them and the loop runs over those few, ``k`` times.
     """
-    score = np.asarray(score)
-    if k >= score.size:
-        return np.argsort(-score, kind="stable")
-    threshold = np.partition(-score, k - 1)[k - 1]  # -(the k-th largest score)
-    contenders = np.flatnonzero(-score <= threshold)
-    return contenders[np.argsort(-score[contenders], kind="stable")][:k]
+    score = np.asarray(score, dtype=np.float64)
+    positive = np.flatnonzero(score > 0)
+    if positive.size == 0:
+        return positive
+    values = score[positive]
+    kth = values.max() if k <= 1 else (values.min() if k >= values.size else -np.partition(-values, k - 1)[k - 1])
+    pool = values >= _tied_with(kth, rtol)
+    index, values = positive[pool], values[pool]
+    floor = rtol * max(1.0, float(values.max()))  # at most this: 0 up to rounding
+    taken = []
+    available = values > floor
+    while len(taken) < k and available.any():
+        best = values[available].max()
+        first = int(np.flatnonzero(available & (values >= _tied_with(best, rtol)))[0])
+        taken.append(index[first])
+        available[first] = False
+    return np.array(taken, dtype=np.intp)
 
 
 def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100):

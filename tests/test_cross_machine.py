@@ -6,7 +6,8 @@ results (the order in which a matrix product adds its terms; a transcendental lo
 4-ulp tolerance) and the order numpy's SIMD sort gives to equal keys. A decision taken on those
 bits (the sign of a score that is truly 0, an ``argmin`` over truly equal bounds) then differs
 between the machines. Here one machine plays several: ``tests/cross_machine_probe.py`` runs every
-notebook protocol's core computation at small sizes in a fresh interpreter per configuration
+notebook protocol's core computation at small sizes (and MaskPerceptron on the problems where
+its candidates' scores tie exactly) in a fresh interpreter per configuration
 (``OPENBLAS_CORETYPE`` in {native, Prescott, Haswell where the CPU has AVX2} x
 ``OPENBLAS_NUM_THREADS`` in {1, 2}, plus numpy at every older SIMD level this CPU can play,
 ``NPY_DISABLE_CPU_FEATURES`` from :func:`tests._machine.simd_levels`).
