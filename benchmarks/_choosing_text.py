@@ -22,9 +22,7 @@ tree), and imodels' rule models (RuleFit, boosted rules, greedy rule list, with 
 on the one-hot encoding with missing cells at the training median) when imodels is installed
 (the `bench` extra; optional).
 
-Protocol: 5-fold stratified CV (seed 0; every learner that draws random numbers, such as
-`OrderedRipper`'s grow/prune splits, gets `random_state=0`, its one change from the defaults, so
-that a re-run gives the same page); accuracy is the mean over the folds; size is the mean
+Protocol: 5-fold stratified CV (seed 0); accuracy is the mean over the folds; size is the mean
 `complexity_` of the five fitted models (literals, stumps, balls or terms, what `to_text`
 prints; for scikit-learn's tree, the literals of its leaf rules, the sum of the leaves' depths;
 a two-class learner on the three-class `melanoma` is wrapped in `OneVsRestClassifier` and its

@@ -314,7 +314,7 @@ def verified_bytes(relative_file: str, data_dir: Path | None = None) -> bytes:
 def _read_csv(relative_file: str, **read_csv_kwargs) -> pd.DataFrame:
     """The verified file parsed, as a new consolidated frame: its bytes are checked and parsed on
     every call (nothing is kept between calls; a protocol that reads a set several times loads
-    it once and shares the arrays, as ``paper05.run_seed_variants`` does).
+    it once and shares the arrays, as ``paper05._protocol.run_seed_variants`` does).
     """
     content = verified_bytes(relative_file)
     # Missing cells are empty; no string in these files is meant as NaN (data/README.md).

@@ -900,7 +900,7 @@ class DecisionListMachine(_BallListBase):
     =================================  =============  =====  ============
 
     (sklearn's breast_cancer; :func:`companion.datasets.load_sonar`; the Australian credit
-    data in its crx form, nominal columns one-hot, ``paper01.load_table1_dataset("credit")``;
+    data in its crx form, nominal columns one-hot, ``paper01._grids.load_table1_dataset("credit")``;
     outer ``StratifiedKFold(10, shuffle=True, random_state=0)``, inner 5-fold.) The search
     mostly chose simple balls, ``p_p = p_n = 4`` and ``s`` of 10-20; a wider grid (penalties
     up to 8, ``s`` up to 40) did no better. On credit no ball machine comes near a tree.

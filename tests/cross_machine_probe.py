@@ -50,6 +50,7 @@ def protocols() -> dict:
     from companion.experiments import paper01, paper03, paper04, paper05
     from companion.experiments.paper01._grids import Grid
     from companion.experiments.paper02._protocol import learners, repeated_cross_validation
+    from companion.experiments.paper04 import _studies
     from companion.experiments.paper04._studies import polarity_ablation
 
     def p01():
@@ -69,7 +70,7 @@ def protocols() -> dict:
         return {
             "benchmark": paper04.run(paper04.Config(datasets=("monks1", "breastw"), others=("CART",), **kwargs)),
             "ablation": polarity_ablation(["iris"], **kwargs),
-            "strength": paper04.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
+            "strength": _studies.choose_optimistic_strength(strengths=(0.0, 0.05), n_problems=2, seed=4),
         }
 
     def p05():

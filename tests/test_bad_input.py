@@ -496,16 +496,17 @@ def test_positive_class_covering_every_label_is_rejected():
 # ------------------------------------------------------------------------------------------------
 def _protocol_cases():
     from companion.claims._statistics import clopper_pearson
-    from companion.experiments import paper01, paper03
+    from companion.experiments.paper01 import _studies as paper01_studies
+    from companion.experiments.paper03 import _protocol, _studies
 
     return [
         ("run_draw n_train=1", lambda: run_draw(0, n_train=1), ValueError,
          r"The 'n_train' parameter of run_draw must be an int in the range \[2, inf\)\. Got 1 instead"),
-        ("conditioned n_draws=True", lambda: paper03.run_conditioned_protocol(True, 0), TypeError,
+        ("conditioned n_draws=True", lambda: _protocol.run_conditioned_protocol(True, 0), TypeError,
          r"The 'n_draws' parameter of run_conditioned_protocol must be an int in the range \[1, inf\)\. Got True"),
-        ("row_order_spread n_orders=1", lambda: paper03.row_order_spread(0, n_orders=1), ValueError,
+        ("row_order_spread n_orders=1", lambda: _studies.row_order_spread(0, n_orders=1), ValueError,
          r"The 'n_orders' parameter of row_order_spread must be an int in the range \[2, inf\)\. Got 1 instead"),
-        ("bound_coverage m=0.5", lambda: paper01.bound_coverage(2, m=0.5), ValueError,
+        ("bound_coverage m=0.5", lambda: paper01_studies.bound_coverage(2, m=0.5), ValueError,
          r"The 'm' parameter of bound_coverage must be an int in the range \[1, inf\)\. Got 0\.5 instead"),
         ("clopper_pearson n=0", lambda: clopper_pearson(0, 0), ValueError,
          r"The 'n' parameter of clopper_pearson must be an int in the range \[1, inf\)\. Got 0 instead"),

@@ -19,6 +19,7 @@ from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
 from companion.evaluation import stratified_folds
 from companion import claims as C
 from companion.experiments import paper01
+from companion.experiments.paper01 import _claims, _figures, _followups, _grids, _prose, _studies, _tables
 from companion.experiments.paper01._figures import plot_errors_vs_s
 from companion.experiments.paper01._grids import DATASETS, Grid, cross_validate_grid
 from companion.experiments.paper01._protocol import paper_protocol
@@ -54,13 +55,13 @@ def test_tie_rule_variant_with_defaults_learns_the_estimators_list(seed, ball_ty
 
 def test_bad_input_is_refused():
     with pytest.raises(ValueError, match="nominal"):
-        paper01.load_table1_dataset("credit", nominal="binary")
+        _grids.load_table1_dataset("credit", nominal="binary")
     with pytest.raises(ValueError, match="folds"):
         list_lengths("glass", folds="loo")
     with pytest.raises(ValueError, match="n_runs"):
-        paper01.bound_coverage(0)
+        _studies.bound_coverage(0)
     with pytest.raises(ValueError, match="tie rules"):
-        paper01.tie_rule_protocol(("haberman",), rules=("random",))
+        _followups.tie_rule_protocol(("haberman",), rules=("random",))
 
 
 TINY = Grid(
@@ -102,7 +103,7 @@ def _brute_force_totals(X, y, folds, grid, gammas=None, constrained=False):
 def test_protocol_a_is_the_brute_force_minimum(small_run):
     results = small_run
     for name in SMALL.names:
-        X, y = paper01.load_table1_dataset(name)
+        X, y = _grids.load_table1_dataset(name)
         folds = stratified_folds(y, n_splits=10, seed=0)
         gamma = float(results.loc[(results["dataset"] == name) & (results["method"] == "SVM (a)"), "gamma"].iloc[0])
         dlm, scm, svm = _brute_force_totals(X, y, folds, TINY, gammas=[gamma])
@@ -119,7 +120,7 @@ def test_protocol_a_is_the_brute_force_minimum(small_run):
 
 def test_bound_selection_takes_the_smallest_bound_of_the_training_fold(small_run):
     results = small_run
-    X, y = paper01.load_table1_dataset("haberman")
+    X, y = _grids.load_table1_dataset("haberman")
     train, test = stratified_folds(y, n_splits=10, seed=0)[3]
     bounds = {}
     for ball_type in TINY.dlm_types:
@@ -165,38 +166,38 @@ def test_run_is_one_row_per_fold_of_each_protocol(small_run):
 def test_builders_read_the_tidy_frame(small_run):
     results = small_run
     part = results[(results["dataset"] == "glass") & (results["seed"] == 0)]
-    protocols = paper01.protocols_table(results).loc["Glass"]
+    protocols = _tables.protocols_table(results).loc["Glass"]
     for column, method in (("a_dlm", "DLM (a)"), ("b_scm", "SCM (b)"), ("c_dlm_corrected", "DLM (c) corrected")):
         assert protocols[column] == part.loc[part["method"] == method, "errors"].sum()
-    errors = paper01.errors_table(results)
+    errors = _tables.errors_table(results)
     seeds = [results[(results["dataset"] == "glass") & (results["method"] == "SVM (a)") & (results["seed"] == s)]
              ["errors"].sum() for s in (0, 1)]
     assert errors.loc[("Glass", "SVM"), "seed_max"] == max(seeds) and errors.loc[("Glass", "SVM"), "paper"] == 34
-    check = paper01.bound_check_table(results).loc[("Glass", "published")]
+    check = _tables.bound_check_table(results).loc[("Glass", "published")]
     chosen = part[part["method"] == "DLM (c) published"]
     assert check["folds_bound_below_train"] == int((chosen["bound"] < chosen["train_error"]).sum())
 
 
 def test_fine_and_tie_rule_protocols_select_the_brute_force_minimum(small_run):
-    X, y = paper01.load_table1_dataset("haberman")
+    X, y = _grids.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
     dlm, scm, _ = _brute_force_totals(X, y, folds, TINY)
-    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3,
+    fine = _followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3,
                                         scm_penalties=(1.0,), scm_s_max=2)
     assert fine["best"].iloc[0]["errors"] == min(dlm.values())
     assert fine["scm_best"].iloc[0]["errors"] == min(scm.values())
     assert sum(fine["best"].iloc[0]["fold_errors"]) == min(dlm.values())
     assert fine["totals"][("haberman", 0)].shape == (2, 2, 2, 3)
-    tie = paper01.tie_rule_protocol(["haberman"], seeds=(0,), grid=TINY, rules=("larger_cover", "fewest_errors"))
+    tie = _followups.tie_rule_protocol(["haberman"], seeds=(0,), grid=TINY, rules=("larger_cover", "fewest_errors"))
     assert tie.set_index("rule").loc["larger_cover", "errors"] == min(dlm.values())
     # read from the run instead of refitted: the same numbers
-    table = paper01.tie_rule_table(tie, small_run)
+    table = _followups.tie_rule_table(tie, small_run)
     assert table.loc[("Haberman", "larger_cover"), "seed 0"] == min(dlm.values())
     assert table.loc[("Haberman", "fewest_errors"), "seed 0"] == tie.set_index("rule").loc["fewest_errors", "errors"]
 
 
 def test_svm_gamma_protocol_is_the_brute_force_minimum():
-    X, y = paper01.load_table1_dataset("glass")
+    X, y = _grids.load_table1_dataset("glass")
     folds = stratified_folds(y, n_splits=10, seed=0)
     gammas, Cs = (1e-2, 1.0), (1.0, 10.0)
     totals = {}
@@ -205,17 +206,17 @@ def test_svm_gamma_protocol_is_the_brute_force_minimum():
             for C in Cs:
                 model = SVC(kernel="rbf", gamma=gamma, C=C).fit(X[train], y[train])
                 totals[(gamma, C)] = totals.get((gamma, C), 0) + int((model.predict(X[test]) != y[test]).sum())
-    row = paper01.svm_gamma_protocol(["glass"], gammas=gammas, Cs=Cs).iloc[0]
+    row = _followups.svm_gamma_protocol(["glass"], gammas=gammas, Cs=Cs).iloc[0]
     assert row["errors"] == min(totals.values()) and totals[(row["gamma"], row["C"])] == row["errors"]
     assert totals[(row["near_gamma"], row["near_C"])] == row["near_errors"]
 
 
 def test_claims_report_on_a_small_run(small_run):
-    lengths = {s: paper01.list_length_table(("haberman", "glass"), seed=s, variants=paper01.LENGTH_VARIANTS[:1])
+    lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
-    variants = paper01.claims_variants(small_run, lengths=lengths)
+    variants = _claims.claims_variants(small_run, lengths=lengths)
     assert list(variants) == ["main", "seed=1", "protocol=paper (a)"]
-    report = paper01.claims_report(variants)
+    report = _claims.claims_report(variants)
     table = report.table.set_index("id")
     assert list(table.index) == [e["id"] for e in C.load_registry("01").entries]
     # claims 1 and 2 pair the test folds of nested CV (protocol (b), no grid point chosen on a test
@@ -256,7 +257,7 @@ def test_claims_report_on_a_small_run(small_run):
                         ("1-often-table1", "passes"), ("2-often-table1", "passes")):
         assert table.loc[id, "verdict"] == verdict, id
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
-    pivot = paper01.sensitivity_pivot(report)
+    pivot = _claims.sensitivity_pivot(report)
     assert pivot.shape == (len(table), 3)
     assert pivot.loc["Rivest-1", "seed=1"] == "=" and pivot.loc["Rivest-1", "protocol=paper (a)"] == ""
 
@@ -282,7 +283,7 @@ def test_fine_grid_table_statistics():
         {"dataset": ["pima"] * 4 + ["bupa"], "method": ["DLM (a)", "DLM (a)", "DLM (a)", "SCM (a)", "DLM (a)"],
          "seed": [0, 0, 1, 0, 2], "fold": [0, 1, 0, 0, 0], "errors": [100, 98, 190, 7, 5]}
     )
-    row = paper01.fine_grid_table({"best": best}, coarse).loc["Pima"]
+    row = _followups.fine_grid_table({"best": best}, coarse).loc["Pima"]
     assert row["paper"] == 189 and row["fine_mean"] == 188 and row["fine_sd"] == pytest.approx(2.0)
     assert (row["fine_min"], row["fine_max"], row["coarse_mean"], row["coarse_max"]) == (186, 190, 194, 198)
     assert row["paper_in_fine_range"] and row["difference"] == -1
@@ -290,14 +291,14 @@ def test_fine_grid_table_statistics():
 
 def test_tie_rules_part_at_breastw_step_8():
     # step 3's ">=" read literally (output 1 first) vs our larger-cover rule
-    out = paper01.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
+    out = _followups.first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf)
     assert out["step"] == 8
     assert out["output_one_first"]["output"] == 1 and out["larger_cover"]["output"] == 0
 
 
 def test_ordinal_coding_and_names():
-    X1, _, names1 = paper01.load_table1_dataset("credit", return_names=True)
-    X2, _, names2 = paper01.load_table1_dataset("credit", nominal="ordinal", return_names=True)
+    X1, _, names1 = _grids.load_table1_dataset("credit", return_names=True)
+    X2, _, names2 = _grids.load_table1_dataset("credit", nominal="ordinal", return_names=True)
     assert X1.shape[1] == len(names1) == 42 and X2.shape[1] == len(names2) == 15
     assert "A6" in names2 and "A6=c" in names1
     # each one-hot block has exactly one 1 per row; the ordinal column holds its position
@@ -333,10 +334,10 @@ def test_coverage_summary_on_a_tiny_case():
 def test_bound_coverage_machinery_and_counts():
     noise = {"positive_rate": 0.3, "shift": 0.0}
     kwargs = dict(m=60, n_test=2000, s_max=3, penalties=(1.0,), distribution=noise, seed=3)
-    coverage = paper01.bound_coverage(3, **kwargs)
+    coverage = _studies.bound_coverage(3, **kwargs)
     assert len(coverage) == 3 * 4 and set(coverage["bound"]) == {"published", "corrected"}
-    pd.testing.assert_frame_equal(coverage, paper01.bound_coverage(3, n_jobs=2, **kwargs))
-    table = paper01.coverage_table(coverage)
+    pd.testing.assert_frame_equal(coverage, _studies.bound_coverage(3, n_jobs=2, **kwargs))
+    table = _studies.coverage_table(coverage)
     assert (table["runs"] == 3).all()
     assert table.loc[("DLM", "corrected"), "any_violated"] == 0
     # per machine, a valid bound lies above its training error; the corrected ones always do
@@ -350,8 +351,8 @@ def test_coverage_bayes_risk_matches_monte_carlo():
     X, y = sample_coverage_distribution(200_000, rng, positive_rate=0.35, shift=1.0)
     t = 0.5 + np.log(0.65 / 0.35)
     empirical = ((X[:, 0] > t).astype(int) != y).mean()
-    assert paper01.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
-    assert paper01.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
+    assert _studies.coverage_bayes_risk(positive_rate=0.35, shift=1.0) == pytest.approx(empirical, abs=0.004)
+    assert _studies.coverage_bayes_risk(positive_rate=0.3, shift=0.0) == pytest.approx(0.3)
 
 
 def test_corrected_bounds_are_the_general_compression_bound():
@@ -363,12 +364,12 @@ def test_corrected_bounds_are_the_general_compression_bound():
 def test_protocol_legend_covers_the_protocol_columns():
     columns = ["paper_dlm", "a_svm", "a_scm", "a_dlm", "a_dlm_constrained", "b_svm", "b_scm", "b_dlm",
                "c_dlm_bound", "c_dlm_balls", "c_dlm_corrected", "c_corrected_balls"]
-    legend = " ".join(paper01.protocol_legend().index)
+    legend = " ".join(_prose.protocol_legend().index)
     assert all(c in legend for c in columns)
 
 
 def test_metric_table_l2_column_is_protocol_a():
-    X, y = paper01.load_table1_dataset("haberman")
+    X, y = _grids.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
     expected = paper_protocol(cross_validate_grid(X, y, folds, TINY, constrained=False))["dlm"]
     table = paper01.metric_table(["haberman"], grid=TINY, metrics=("l2", "linf"))
@@ -386,7 +387,7 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    X, y = paper01.load_table1_dataset("haberman")
+    X, y = _grids.load_table1_dataset("haberman")
     folds = stratified_folds(y, n_splits=10, seed=0)
     grid = cross_validate_grid(X, y, folds, TINY, constrained=False)
     results = paper01.run(paper01.Config(names=("haberman",), seeds=(0,), grid=TINY, nested=False))
@@ -403,8 +404,8 @@ def test_figures_stop_curves_at_the_longest_list_and_mark_the_paper():
     star = lines["paper DLM (s, errors)"]
     assert (star.get_xdata()[0], star.get_ydata()[0]) == (7, 65)
     plt.close(fig)
-    fine = paper01.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
-    fig = paper01.figure_penalty_heatmap(fine, "haberman")
+    fine = _followups.fine_grid_protocol(["haberman"], seeds=(0,), penalties=(1.0, 2.0), s_max=3)
+    fig = _figures.figure_penalty_heatmap(fine, "haberman")
     assert len(fig.axes) == 3  # two panels and the colour bar
     plt.close(fig)
 
@@ -418,7 +419,25 @@ def test_metric_table_reads_l2_from_the_run(small_run):
 def test_datasets_registry_loads_the_positive_class():
     entry = DATASETS["haberman"]
     assert entry.options == {"drop_contradictory": True} and entry.positive == 2
-    X, y = paper01.load_table1_dataset("haberman")
+    X, y = _grids.load_table1_dataset("haberman")
     _, labels = entry.load()
     np.testing.assert_array_equal(y, (labels.to_numpy() == 2).astype(int))
     assert 0 < y.sum() < len(y)
+
+
+def test_the_sections_show_what_their_builders_give():
+    """Each section of the notebook is one call composing the private builders: its tables and
+    sentences are theirs, unchanged, and a section's refusal names the section."""
+    toy = paper01.toy_section(seed=3, n_probe=200)
+    X, y, machines = _figures.toy_dlm(seed=3)
+    np.testing.assert_array_equal(toy.X, X)
+    for kind, machine in machines.items():
+        assert toy.machines[kind].to_text() == machine.to_text()
+        assert toy.compression[kind].identical  # the list rebuilt from the compression set predicts the same
+        np.testing.assert_array_equal(toy.compression[kind].path["bound"], dlm_bound_path(machine).round(3))
+    datasets = paper01.datasets_section(["breastw", "haberman"])
+    assert datasets.counts == _tables.dataset_counts(["breastw", "haberman"])
+    assert datasets.notes.data == _prose.dataset_notes_markdown(datasets.counts).data
+    assert paper01.comparable_names([]) == list(_grids.COMPARABLE)
+    with pytest.raises(ValueError, match="'n_runs' parameter of coverage_section"):
+        paper01.coverage_section(0, n_test=10, seed=0)

@@ -15,6 +15,7 @@ import pytest
 
 from companion.datasets import load_contact_lenses, load_weather_nominal
 from companion.experiments import paper02
+from companion.experiments.paper02 import _claims, _figures, _prose, _protocol, _tables
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.experiments.paper02._claims import (
@@ -118,11 +119,11 @@ def test_step_covers_rejects_bad_rule_index(lenses):
 
 def test_covered_subsets_are_the_slides_12_then_6_then_3(lenses):
     X, y, model = lenses
-    first = paper02.covered_subsets(model, X, y, "hard", 1)
+    first = _tables.covered_subsets(model, X, y, "hard", 1)
     assert first["t"].tolist() == [24, 12, 6, 3]
     assert first["p"].tolist() == [4, 4, 4, 3]
     assert first["instances"].iloc[-1] == "3, 11, 19"
-    second = paper02.covered_subsets(model, X, y, "hard", 2)
+    second = _tables.covered_subsets(model, X, y, "hard", 2)
     assert second["t"].tolist() == [21, 7, 3, 1]  # E = 24 minus the 3 the first rule covers
     assert second["p"].tolist() == [1, 1, 1, 1]
     assert second["instances"].iloc[-1] == "7"
@@ -130,8 +131,8 @@ def test_covered_subsets_are_the_slides_12_then_6_then_3(lenses):
 
 def test_rule_trace_second_hard_rule(lenses):
     _, _, model = lenses
-    pd.testing.assert_frame_equal(paper02.rule_trace(model, "hard", 1), paper02.first_rule_trace(model, "hard"))
-    second = paper02.rule_trace(model, "hard", 2)
+    pd.testing.assert_frame_equal(_tables.rule_trace(model, "hard", 1), _tables.first_rule_trace(model, "hard"))
+    second = _tables.rule_trace(model, "hard", 2)
     chosen = second[second["selected"]]
     assert list(zip(chosen["attribute"], chosen["value"], chosen["p/t"])) == [
         ("age", "young", "1/7"),
@@ -139,11 +140,11 @@ def test_rule_trace_second_hard_rule(lenses):
         ("tear-prod-rate", "normal", "1/1"),
     ]
     with pytest.raises(ValueError, match="number"):
-        paper02.rule_trace(model, "hard", 3)
+        _tables.rule_trace(model, "hard", 3)
     with pytest.raises(TypeError, match="number"):
-        paper02.rule_trace(model, "hard", "2")
+        _tables.rule_trace(model, "hard", "2")
     with pytest.raises(ValueError, match="keep_trace"):
-        paper02.rule_trace(Prism(pruning=None).fit(*load_contact_lenses()), "hard", 1)
+        _tables.rule_trace(Prism(pruning=None).fit(*load_contact_lenses()), "hard", 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -153,7 +154,7 @@ def test_rule_trace_second_hard_rule(lenses):
 
 def test_rule_coverage_every_rule_correct_on_the_whole_training_set(lenses):
     X, y, model = lenses
-    table = paper02.rule_coverage(model, X, y)
+    table = _tables.rule_coverage(model, X, y)
     assert (table["accuracy on all %"] == 100.0).all()
     assert table["p/t on E"].tolist() == [f"{r.p}/{r.t}" for r in model.rules_]
     assert table.loc[2, "p/t on E"] == "1/1" and table.loc[2, "correct/covered (all)"] == "2/2"
@@ -165,7 +166,7 @@ def test_rule_coverage_detects_an_imperfect_rule():
     """Inconsistent data (two identical rows, different classes): a rule below 100 %."""
     X = pd.DataFrame({"a": pd.Categorical(["p", "p", "q"], categories=["p", "q"])})
     y = pd.Series(pd.Categorical(["A", "B", "B"], categories=["A", "B"]))
-    table = paper02.rule_coverage(Prism(pruning=None).fit(X, y), X, y)
+    table = _tables.rule_coverage(Prism(pruning=None).fit(X, y), X, y)
     assert (table["accuracy on all %"] < 100.0).any()
 
 
@@ -179,7 +180,7 @@ def naive_permuted_predict(model, X, order):
 
 def test_permuted_predictions_match_reordered_rule_lists(weather):
     X, _, model = weather
-    space = paper02.attribute_space(X)
+    space = _tables.attribute_space(X)
     rng = np.random.default_rng(0)
     orders = np.vstack([np.arange(len(model.rules_))] + [rng.permutation(len(model.rules_)) for _ in range(6)])
     predicted = permuted_predictions(model, space, orders)
@@ -193,15 +194,15 @@ def test_permuted_predictions_match_reordered_rule_lists(weather):
 
 def test_order_invariance_on_training_set_but_not_on_unseen(lenses, weather):
     X, _, model = lenses
-    result = paper02.order_invariance(model, X, n_permutations=200, seed=0)
+    result = _tables.order_invariance(model, X, n_permutations=200, seed=0)
     assert result["instances whose class depends on the order"] == 0
     assert result["orders changing some prediction"] == 0
     Xw, _, model_w = weather
-    unseen = paper02.order_invariance(model_w, paper02.attribute_space(Xw), n_permutations=200, seed=0)
+    unseen = _tables.order_invariance(model_w, _tables.attribute_space(Xw), n_permutations=200, seed=0)
     assert unseen["instances whose class depends on the order"] >= 1
     assert unseen["orders changing some prediction"] >= 1
     with pytest.raises(ValueError, match="n_permutations"):
-        paper02.order_invariance(model, X, n_permutations=0, seed=0)
+        _tables.order_invariance(model, X, n_permutations=0, seed=0)
 
 
 # --------------------------------------------------------------------------------------------
@@ -211,19 +212,19 @@ def test_order_invariance_on_training_set_but_not_on_unseen(lenses, weather):
 
 def test_attribute_space_of_contact_lenses_is_the_data_set(lenses):
     X, _, _ = lenses
-    space = paper02.attribute_space(X)
+    space = _tables.attribute_space(X)
     assert len(space) == 3 * 2 * 2 * 2
     as_rows = lambda frame: set(map(tuple, frame.astype(str).to_numpy()))  # noqa: E731
     assert as_rows(space) == as_rows(X)
     with pytest.raises(TypeError, match="categorical"):
-        paper02.attribute_space(X.astype(str))
+        _tables.attribute_space(X.astype(str))
     with pytest.raises(TypeError, match="DataFrame"):
-        paper02.attribute_space(X.to_numpy())
+        _tables.attribute_space(X.to_numpy())
 
 
 def test_rule_conflicts_match_naive_class_sets(weather):
     X, _, model = weather
-    space = paper02.attribute_space(X)
+    space = _tables.attribute_space(X)
     table = rule_conflicts(model, space)
     covered = naive_covers(model, space)
     for i in range(len(space)):
@@ -237,7 +238,7 @@ def test_rule_conflicts_match_naive_class_sets(weather):
 
 def test_cv_conflicts_no_rule_total_is_wekas_unclassified_count(lenses):
     X, y, _ = lenses
-    table = paper02.cv_conflicts(X, y, paper02.weka_cv_folds(y))
+    table = _tables.cv_conflicts(X, y, _protocol.weka_cv_folds(y))
     weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
     assert table.loc["total", "held out"] == len(y)
     assert table.loc["total", "no rule"] == weka[("Prism", "cv unclassified")]
@@ -250,10 +251,10 @@ def test_cv_conflicts_no_rule_total_is_wekas_unclassified_count(lenses):
 
 def test_space_conflicts_counts(lenses):
     X, y, _ = lenses
-    full = paper02.space_conflicts(X, y)
+    full = _tables.space_conflicts(X, y)
     assert full["attribute space"] == 24 and full["unseen"] == 0
     Xw, yw = load_weather_nominal()
-    weather = paper02.space_conflicts(Xw, yw)
+    weather = _tables.space_conflicts(Xw, yw)
     assert weather["attribute space"] == 36 and weather["unseen"] == 36 - 14
     assert weather[["no rule", "rules of one class", "rules of several classes"]].sum() == 22
 
@@ -264,8 +265,8 @@ def test_space_conflicts_counts(lenses):
 
 
 def test_covering_2d_example_counts_and_determinism():
-    first = paper02.covering_2d_example(seed=0, n_points=40)
-    again = paper02.covering_2d_example(seed=0, n_points=40)
+    first = _figures.covering_2d_example(seed=0, n_points=40)
+    again = _figures.covering_2d_example(seed=0, n_points=40)
     pd.testing.assert_frame_equal(first["points"], again["points"])
     points, rules = first["points"], first["rules"].set_index(["class", "step"])
     x, y, cls = points["x"].to_numpy(), points["y"].to_numpy(), points["class"].to_numpy()
@@ -282,7 +283,7 @@ def test_covering_2d_example_counts_and_determinism():
     assert first["uncovered_b"] == 1  # ... but miss the b among the a's: "more rules could be added"
     assert rules.loc[("a", 2), "t"] - rules.loc[("a", 2), "p"] == 1
     with pytest.raises(ValueError, match="n_points"):
-        paper02.covering_2d_example(seed=0, n_points=1)
+        _figures.covering_2d_example(seed=0, n_points=1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -307,7 +308,7 @@ def test_run_rows_are_per_fold_counts(tidy):
     assert (counts == tidy["n_test"]).all()
     # every split tests each of the 24 instances once
     assert (tidy.groupby(["method", "seed"])["n_test"].sum() == 24).all()
-    weka_sizes = [len(test) for _, test in paper02.weka_cv_folds(load_contact_lenses()[1], 3, seed=1)]
+    weka_sizes = [len(test) for _, test in _protocol.weka_cv_folds(load_contact_lenses()[1], 3, seed=1)]
     assert list(tidy[(tidy["seed"] == "weka:1") & (tidy["method"] == "PRISM")]["n_test"]) == weka_sizes
     # only PRISM without a default class leaves instances unclassified
     assert (tidy.loc[tidy["method"] != "PRISM", "unclassified"] == 0).all()
@@ -316,10 +317,10 @@ def test_run_rows_are_per_fold_counts(tidy):
 def test_builders_give_the_old_tables(tidy):
     X, y = load_contact_lenses()
     estimators = learners(seed=1)
-    old_weka = cross_validate(estimators, X, y, paper02.weka_cv_folds(y, 3, seed=1))
-    pd.testing.assert_frame_equal(paper02.weka_folds_table(tidy), old_weka, check_exact=True)
+    old_weka = cross_validate(estimators, X, y, _protocol.weka_cv_folds(y, 3, seed=1))
+    pd.testing.assert_frame_equal(_tables.weka_folds_table(tidy), old_weka, check_exact=True)
     old_repeated = repeated_cross_validation(estimators, X, y, n_repeats=2, seed=1, n_folds=3)
-    pd.testing.assert_frame_equal(paper02.repeated_table(tidy), old_repeated, check_exact=True)
+    pd.testing.assert_frame_equal(_tables.repeated_table(tidy), old_repeated, check_exact=True)
 
 
 def test_repeated_table_against_hand_computed_accuracies():
@@ -335,13 +336,13 @@ def test_repeated_table_against_hand_computed_accuracies():
             "n_test": 12,
         }
     )
-    table = paper02.repeated_table(rows)
+    table = _tables.repeated_table(rows)
     # A: 12/24 = 50 % then 6/24 = 25 %; B: 100 % then 50 %
     assert list(table.index) == ["A", "B"]
     np.testing.assert_allclose(table["mean accuracy %"], [37.5, 75.0])
     np.testing.assert_allclose(table["std %"], [np.sqrt(2 * 12.5**2), np.sqrt(2 * 25.0**2)])
     with pytest.raises(ValueError, match="weka:"):
-        paper02.weka_folds_table(rows)
+        _tables.weka_folds_table(rows)
 
 
 # --------------------------------------------------------------------------------------------
@@ -355,17 +356,17 @@ def protocol():
 
 
 def test_weka_comparison_holds_no_stand_ins_and_takes_weka_peers(protocol):
-    cv = paper02.weka_folds_table(protocol)
-    table = paper02.weka_comparison(cv, 24)
+    cv = _tables.weka_folds_table(protocol)
+    table = _tables.weka_comparison(cv, 24)
     assert not any("CART" in r or "wittgenstein" in r for r in table.index)
     assert np.isnan(table.loc["J48 (Weka) cv accuracy %", "ours"])
     # Weka's runs in the peers' per-fold format fill the J48 and JRip rows
     peers = pd.DataFrame({"method": ["J48", "J48", "JRip"], "seed": ["weka:1", "weka:1", "weka:1"],
                           "correct": [10, 10, 6], "incorrect": [2, 2, 6], "unclassified": [0, 0, 0]})
-    filled = paper02.weka_comparison(cv, 24, peers=peers)
+    filled = _tables.weka_comparison(cv, 24, peers=peers)
     assert filled.loc["J48 (Weka) cv accuracy %", "ours"] == pytest.approx(100 * 20 / 24)
     assert filled.loc["JRip (Weka) cv accuracy %", "ours"] == pytest.approx(50.0)
-    stand = paper02.stand_in_table(cv)
+    stand = _tables.stand_in_table(cv)
     assert list(stand["stands in for"]) == ["J48", "JRip"]
 
 
@@ -373,29 +374,29 @@ def test_fold_list_comparison(lenses, tmp_path):
     _, y, _ = lenses
     config = paper02.Config(n_repeats=2)
     rows = []
-    for seed, folds in (("weka:1", paper02.weka_cv_folds(y, 10, 1)), ("numpy:0", quiet_stratified_folds(y, 10, 0))):
+    for seed, folds in (("weka:1", _protocol.weka_cv_folds(y, 10, 1)), ("numpy:0", quiet_stratified_folds(y, 10, 0))):
         rows += [{"seed": seed, "row": r, "fold": f} for r, f in enumerate(fold_vector(folds))]
     committed = pd.DataFrame(rows)
-    table = paper02.fold_list_comparison(y, config, committed)
+    table = _tables.fold_list_comparison(y, config, committed)
     assert table["identical"].all() and (table["rows in the same fold"] == 24).all()
     swapped = committed.copy()
     swapped.loc[0, "fold"], swapped.loc[23, "fold"] = committed.loc[23, "fold"], committed.loc[0, "fold"]
     if committed.loc[0, "fold"] != committed.loc[23, "fold"]:
-        assert not paper02.fold_list_comparison(y, config, swapped).loc["weka:1", "identical"]
-    assert paper02.fold_list_comparison(y, config, "no/such/folds.csv").empty
+        assert not _tables.fold_list_comparison(y, config, swapped).loc["weka:1", "identical"]
+    assert _tables.fold_list_comparison(y, config, "no/such/folds.csv").empty
     # with a config, only the splits run makes are compared
-    other = paper02.fold_list_comparison(y, paper02.Config(seed=5, n_repeats=2), committed)
+    other = _tables.fold_list_comparison(y, paper02.Config(seed=5, n_repeats=2), committed)
     assert list(other.index) == ["weka:1"]
-    assert list(paper02.fold_list_comparison(y, None, committed).index) == ["weka:1", "numpy:0"]
+    assert list(_tables.fold_list_comparison(y, None, committed).index) == ["weka:1", "numpy:0"]
     with pytest.raises(ValueError, match="unknown split 'r:1'"):
-        paper02.fold_list_comparison(y, config, committed.assign(seed="r:1"))
+        _tables.fold_list_comparison(y, config, committed.assign(seed="r:1"))
 
 
 def test_claims_report(protocol):
     ok = (True, "")
     checks = {name: ok for name in ("trace", "rules", "training", "weka-cv", "baselines", "modular",
                                     "conflicts-unseen", "replicated-subtree", "supermarket")}
-    report = paper02.claims_report(protocol, checks)
+    report = _claims.claims_report(protocol, checks)
     table = report.table.set_index("id")
     assert table.loc["folds", "verdict"] == "n/a"  # no committed fold list given
     assert table.loc["weka-prism", "verdict"] == "n/a"  # no Prism-against-Prism table given
@@ -437,17 +438,17 @@ def test_replicated_tests_read_the_leaves_for_x():
 
 
 def test_seed_variants_do_not_overlap_the_main_splits():
-    assert paper02.seed_variants(0, 10) == [10, 20, 30, 40]
-    assert paper02.seed_variants(11, 10) == [21, 31, 41, 51]
-    assert paper02.seed_variants(0, 2) == [2, 4, 6, 8]
+    assert _protocol.seed_variants(0, 10) == [10, 20, 30, 40]
+    assert _protocol.seed_variants(11, 10) == [21, 31, 41, 51]
+    assert _protocol.seed_variants(0, 2) == [2, 4, 6, 8]
 
 
 def test_weka_peers_cover_the_default_seed_its_variants_and_seed_11():
     for seed in (0, 10, 20, 30, 40, 11, 21, 31, 41, 51):
-        frame, status = paper02.weka_peer_results_if_run(paper02.Config(seed=seed))
+        frame, status = _protocol.weka_peer_results_if_run(paper02.Config(seed=seed))
         assert frame is not None and "folds verified" in status
         assert set(frame["seed"]) == {"weka:1", *(f"numpy:{s}" for s in range(seed, seed + 10))}
-    missing, status = paper02.weka_peer_results_if_run(paper02.Config(seed=200, n_repeats=2))
+    missing, status = _protocol.weka_peer_results_if_run(paper02.Config(seed=200, n_repeats=2))
     assert missing is None and "numpy:200" in status and "peers/prism_peers.py export --splits" in status
 
 
@@ -460,12 +461,12 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     far = paper02.run(paper02.Config(seed=200, n_repeats=2))  # numpy:200, 201: never run by the peers
     variants = {"seed=2": claims_data(other, checks, weka_peer_results(config2)),
                 "seed=200": claims_data(far, checks, None)}
-    report = paper02.claims_report(protocol, checks, variants, peers=peers)
+    report = _claims.claims_report(protocol, checks, variants, peers=peers)
     table = report.table.set_index("id")
     assert table.loc["tree-vs-prism", "n"] == 2 and table.loc["weka-prism", "verdict"] == "agrees"
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
     ours = _repeated_accuracy(protocol)["PRISM + default class"]
-    expected = paper02.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
+    expected = _tables.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
     from companion.claims import hodges_lehmann
 
     # a real value (a mean of accuracies): compared at rtol 1e-12, its last bits follow the summation order
@@ -479,7 +480,7 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
 def test_seed_variant_recomputes_the_seed_dependent_checks(lenses):
     X, y, model = lenses
     checks = {"rules": (True, "kept"), "folds": (False, "main"), "weka-prism": (False, "main")}
-    data = paper02.seed_variant(3, checks, n_repeats=2, n_rule_orders=5)
+    data = _claims.seed_variant(3, checks, n_repeats=2, n_rule_orders=5)
     assert set(data["results"]["method"]) == {"PRISM", "PRISM + default class"}
     assert data["checks"]["rules"] == (True, "kept")  # does not depend on the seed: the main value
     assert data["checks"]["folds"][0] and data["checks"]["weka-prism"][0]  # recomputed on numpy:3, 4
@@ -489,7 +490,7 @@ def test_seed_variant_recomputes_the_seed_dependent_checks(lenses):
 
 def test_prism_peer_comparison_is_fold_by_fold(protocol):
     peers = weka_peer_results(paper02.Config(n_repeats=2))
-    table = paper02.prism_peer_comparison(protocol, peers)
+    table = _tables.prism_peer_comparison(protocol, peers)
     assert list(table.index) == ["weka:1", "numpy:0", "numpy:1"]
     assert table["identical"].all() and (table["folds equal"] == 10).all()
     ours = protocol[protocol["method"] == "PRISM"].groupby("seed", sort=False)[["correct", "unclassified"]].sum()
@@ -499,21 +500,21 @@ def test_prism_peer_comparison_is_fold_by_fold(protocol):
     tampered = peers.copy()
     row = tampered.index[(tampered["method"] == "Prism") & (tampered["seed"] == "numpy:1") & (tampered["correct"] > 0)][0]
     tampered.loc[row, ["correct", "incorrect"]] = tampered.loc[row, ["correct", "incorrect"]].to_numpy() + [-1, 1]
-    broken = paper02.prism_peer_comparison(protocol, tampered)
+    broken = _tables.prism_peer_comparison(protocol, tampered)
     assert not broken.loc["numpy:1", "identical"] and broken.loc["numpy:1", "folds equal"] == 9
     assert broken.loc[["weka:1", "numpy:0"], "identical"].all()
     with pytest.raises(ValueError, match="share no"):
-        paper02.prism_peer_comparison(protocol, peers[peers["seed"] == "numpy:0"].assign(seed="numpy:99"))
+        _tables.prism_peer_comparison(protocol, peers[peers["seed"] == "numpy:0"].assign(seed="numpy:99"))
 
 
 def test_peer_repeated_accuracy_counts_every_instance():
     peers = weka_peer_results()
-    table = paper02.peer_repeated_accuracy(peers)
+    table = _tables.peer_repeated_accuracy(peers)
     assert list(table.index) == [f"numpy:{s}" for s in range(10)] and set(table.columns) == set(WEKA_PEERS)
     j48 = peers[(peers["method"] == "J48") & (peers["seed"] == "numpy:3")]
     assert table.loc["numpy:3", "J48"] == pytest.approx(100 * j48["correct"].sum() / j48["n_test"].sum())
     with pytest.raises(ValueError, match="no split"):
-        paper02.peer_repeated_accuracy(peers[peers["seed"] == "weka:1"])
+        _tables.peer_repeated_accuracy(peers[peers["seed"] == "weka:1"])
 
 
 # ------------------------------------------------------------------------------ Weka's own peers
@@ -526,7 +527,7 @@ def test_weka_peers_folds_are_wekas_and_the_protocols():
     results, folds, provenance = datasets.load_peers("prism")
     _, y = load_contact_lenses()
     weka = folds.loc[folds["seed"] == "weka:1"].sort_values("row")["fold"].to_numpy()
-    assert np.array_equal(weka, fold_vector(paper02.weka_cv_folds(y, 10, seed=1)))
+    assert np.array_equal(weka, fold_vector(_protocol.weka_cv_folds(y, 10, seed=1)))
     peers = weka_peer_results()
     assert set(peers["method"]) == set(WEKA_PEERS)
     assert peers.groupby(["method", "seed"])["fold"].nunique().eq(10).all()
@@ -562,19 +563,41 @@ def test_weka_peer_results_refuses_other_or_tampered_folds(editable_data):
 
 def test_generated_prose_follows_the_tables(lenses):
     X, y, model = lenses
-    trace = paper02.describe_trace(paper02.first_rule_trace(model, "hard")).data
+    trace = _prose.describe_trace(_tables.first_rule_trace(model, "hard")).data
     assert trace.startswith("Step 1: `astigmatism = yes` (4/12) is selected; `tear-prod-rate = normal` ties with it")
     assert "Step 3: `spectacle-prescrip = myope` (3/3) is selected; `age = young` (2/2) has the same p/t" in trace
-    subsets = paper02.describe_subsets(paper02.covered_subsets(model, X, y, "hard", 1)).data
+    subsets = _prose.describe_subsets(_tables.covered_subsets(model, X, y, "hard", 1)).data
     assert "24 → 12 → 6 → 3" in subsets and subsets.endswith("exact.")
-    example = paper02.covering_2d_example(seed=0)
-    text = paper02.describe_covering_2d(example).data
+    example = _figures.covering_2d_example(seed=0)
+    text = _prose.describe_covering_2d(example).data
     assert f"{example['uncovered_b']} `b` point is left" in text
     demo = {"x_rules": ["r1", "r2"], "leaf_rules": [
         "If b = false and d = true and c = true then x", "If b = true and a = false and c = true and d = true then x",
         "If b = true and a = true then x"]}
-    assert "3 leaves for `x` and repeats `c = true` and `d = true`" in paper02.describe_demo(demo).data
+    assert "3 leaves for `x` and repeats `c = true` and `d = true`" in _prose.describe_demo(demo).data
     order = pd.Series({"orders tried": 5, "instances": 24, "instances whose class depends on the order": 1,
                        "orders changing some prediction": 1})
-    assert paper02.describe_order(order).data == ("Over 5 random rule orders, 1 order changed a prediction on the "
+    assert _prose.describe_order(order).data == ("Over 5 random rule orders, 1 order changed a prediction on the "
                                                    "training set (1 instance whose class depends on the order).")
+
+
+def test_the_sections_show_what_their_builders_give(lenses):
+    """Each section of the notebook is one call composing the private builders: its tables and
+    sentences are theirs, unchanged (the notebook's outputs do not depend on the grouping)."""
+    X, y, model = lenses
+    walk = paper02.walkthrough_section(model, X, y, "hard")
+    pd.testing.assert_frame_equal(walk.first_trace, _tables.first_rule_trace(model, "hard"))
+    pd.testing.assert_frame_equal(walk.comparison, _tables.trace_comparison(walk.first_trace))
+    pd.testing.assert_frame_equal(walk.second_subsets, _tables.covered_subsets(model, X, y, "hard", 2))
+    assert walk.trace_text.data == _prose.describe_trace(walk.first_trace).data
+    assert walk.second_rule_text.data == _prose.describe_second_rule(
+        walk.first_subsets, walk.second_subsets, walk.second_trace).data
+    coverage = paper02.coverage_section(model, X, y)
+    pd.testing.assert_frame_equal(coverage.table, _tables.rule_coverage(model, X, y))
+    order = paper02.order_section(model, X, n_permutations=20, seed=3)
+    pd.testing.assert_series_equal(order.table, _tables.order_invariance(model, X, n_permutations=20, seed=3))
+    assert order.text.data == _prose.describe_order(order.table).data
+    covering = paper02.covering_section(seed=2)
+    assert covering.text.data == _prose.describe_covering_2d(_figures.covering_2d_example(seed=2)).data
+    space = paper02.attribute_space_section({"lenses": (X, y)}, n_permutations=10, seed=1)
+    assert space.conflicts.loc["lenses"].equals(_tables.space_conflicts(X, y).rename("lenses"))

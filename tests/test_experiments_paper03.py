@@ -9,6 +9,7 @@ from scipy import stats
 
 from companion.bounds.boolean_kernel import hinge_risk, theorem6_subset_size
 from companion.experiments import paper03
+from companion.experiments.paper03 import _claims, _figures, _prose, _protocol, _studies, _tables
 from companion.kernels import literal_monomials, monomial_features
 from companion.led import (
     COMPLEMENTED_SEGMENT_NAMES,
@@ -131,12 +132,12 @@ def test_draw_conditioned_data_rejects_impossible_targets(bad):
 
 
 def test_conditioned_protocol_and_comparison():
-    results = paper03.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, **SMALL)
+    results = _protocol.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, **SMALL)
     bayes = results[results["method"] == "bayes d=2"]["train_error"]
     np.testing.assert_allclose(bayes, 12.5)
     assert sorted(set(results["seed"])) == [0, 1, 2] and (results["tries"] >= 1).all()
     assert (results.groupby("seed")["tries"].nunique() == 1).all()
-    table = paper03.conditioned_comparison(results, column=1, degree=2)
+    table = _tables.conditioned_comparison(results, column=1, degree=2)
     svm = results[results["method"] == "kernel_svm d=2"]["test_error"]
     row = table.loc[("kernel_svm", "test_error")]
     half = stats.t.ppf(0.975, 2) * svm.std() / np.sqrt(3)
@@ -147,22 +148,22 @@ def test_conditioned_protocol_and_comparison():
 
 
 def n_jobs_independent(results):
-    again = paper03.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, n_jobs=2, **SMALL)
+    again = _protocol.run_conditioned_protocol(3, 7, degrees=(2,), target=12.5, n_jobs=2, **SMALL)
     pd.testing.assert_frame_equal(results, again)
     return True
 
 
 def test_row_order_spread_original_order_repeats_the_protocol():
     plan = {"kernel_perceptron": (2,), "kernel_svm": (2,), "mask_perceptron": (2,)}
-    orders = paper03.row_order_spread(11, draw=1, plan=plan, n_orders=3, **SMALL)
+    orders = _studies.row_order_spread(11, draw=1, plan=plan, n_orders=3, **SMALL)
     protocol = _run(2, 11, (2,))
-    draws = paper03.draws_table(protocol)
+    draws = _tables.draws_table(protocol)
     first = draws[draws["draw"] == 1].set_index("method")
     for method in plan:
         row = orders[(orders["method"] == method) & (orders["order"] == 0)].iloc[0]
         assert row["test_error"] == pytest.approx(first.loc[method, "test_error"])
         assert row["risk"] == pytest.approx(first.loc[method, "risk"])
-    summary = paper03.row_order_summary(orders, protocol)
+    summary = _studies.row_order_summary(orders, protocol)
     perceptron = orders[orders["method"] == "kernel_perceptron"]["test_error"]
     assert summary.loc[(2, "kernel_perceptron"), "orders sd"] == pytest.approx(perceptron.std())
     assert summary.loc[(2, "kernel_perceptron"), "orders max"] == perceptron.max()
@@ -170,29 +171,29 @@ def test_row_order_spread_original_order_repeats_the_protocol():
         protocol[protocol["method"] == "kernel_svm d=2"]["test_error"].std()
     )
     with pytest.raises(ValueError):
-        paper03.row_order_spread(11, plan={"svm": (2,)}, n_orders=3, **SMALL)
+        _studies.row_order_spread(11, plan={"svm": (2,)}, n_orders=3, **SMALL)
     with pytest.raises(ValueError):
-        paper03.row_order_spread(11, n_orders=1, **SMALL)
+        _studies.row_order_spread(11, n_orders=1, **SMALL)
 
 
 def test_row_order_changes_the_perceptron():
-    orders = paper03.row_order_spread(2001, plan={"kernel_perceptron": (7,)}, n_orders=6, n_train=200, n_test=500)
+    orders = _studies.row_order_spread(2001, plan={"kernel_perceptron": (7,)}, n_orders=6, n_train=200, n_test=500)
     assert orders["test_error"].nunique() > 1  # the λ-perceptron depends on the order of its sweeps
 
 
 def test_unpruned_trees_are_never_better_in_risk():
-    table = paper03.unpruned_trees(3, 5, degrees=(2, 7), **SMALL)
+    table = _studies.unpruned_trees(3, 5, degrees=(2, 7), **SMALL)
     wide = table.pivot_table(index=["draw", "degree"], columns="tree", values=["risk", "leaves"])
     assert (wide[("risk", "unpruned")] >= wide[("risk", "pruned")]).all()
     assert (wide[("leaves", "unpruned")] >= wide[("leaves", "pruned")]).all()
-    protocol = paper03.draws_table(_run(3, 5, (2, 7)))
+    protocol = _tables.draws_table(_run(3, 5, (2, 7)))
     pruned = table[table["tree"] == "pruned"].set_index(["draw", "degree"])["risk"].sort_index()
     ours = protocol[protocol["method"] == "decision_tree"].set_index(["draw", "degree"])["risk"].sort_index()
     np.testing.assert_allclose(pruned.to_numpy(), ours.to_numpy())
 
 
 def test_lambda_sweep_bound_chain_and_agreement_with_protocol():
-    sweep = paper03.lambda_sweep(1, 13, lams=(2.0, 4.0), degree=2, n_train=100, n_test=150)
+    sweep = _studies.lambda_sweep(1, 13, lams=(2.0, 4.0), degree=2, n_train=100, n_test=150)
     tol = 1e-9
     assert (sweep["perceptron_bound"] <= sweep["min_risk"] * (1 + 1e-6)).all()
     assert (sweep["mmp_bound"] <= sweep["min_risk"] * (1 + 1e-6)).all()
@@ -203,16 +204,16 @@ def test_lambda_sweep_bound_chain_and_agreement_with_protocol():
     np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_hinge_risk"])
     np.testing.assert_allclose(sweep["tree_risk"], sweep["tree_eq8"])
     assert not np.allclose(sweep["mmp_risk"], sweep["mmp_hinge_risk"])
-    protocol = paper03.draws_table(_run(1, 13, (2,), n_train=100, n_test=150)).set_index("method")
+    protocol = _tables.draws_table(_run(1, 13, (2,), n_train=100, n_test=150)).set_index("method")
     at4 = sweep[sweep["lam"] == 4.0].iloc[0]
     assert at4["mmp_bound"] == pytest.approx(protocol.loc["mmp_bound", "risk"])
     assert at4["perceptron_bound"] == pytest.approx(protocol.loc["perceptron_bound", "risk"])
     assert at4["mmp_test_error"] == pytest.approx(protocol.loc["kernel_svm", "test_error"])
     assert at4["tree_eq8"] == pytest.approx(protocol.loc["decision_tree", "risk"])
-    summary = paper03.lambda_sweep_summary(sweep)
+    summary = _studies.lambda_sweep_summary(sweep)
     assert list(summary.index) == [2.0, 4.0]
     with pytest.raises(ValueError):
-        paper03.lambda_sweep(1, 13, lams=(0.0,), degree=2, n_train=50, n_test=50)
+        _studies.lambda_sweep(1, 13, lams=(0.0,), degree=2, n_train=50, n_test=50)
 
 
 def test_theorem6_table_uses_best_tree_leaves():
@@ -229,16 +230,16 @@ def test_figures_mark_the_paper_and_say_log_scale():
     import matplotlib.pyplot as plt
 
     results = _run(2, 5, (2, 3, 7))
-    fig = paper03.plot_risks_against_bounds(results)
+    fig = _figures.plot_risks_against_bounds(results)
     assert len(fig.axes) == 3
     assert "log scale" in fig.axes[0].get_ylabel()
-    paper = paper03.paper_table1()
+    paper = _protocol.paper_table1()
     column2 = paper[(paper["column"] == "2") & (paper["quantity"] == "risk")]["value"].astype(float)
     hlines = {round(line.get_ydata()[0], 6) for line in fig.axes[2].get_lines() if len(set(line.get_ydata())) == 1}
     assert {round(v, 6) for v in column2} <= hlines  # every risk and bound of column 2 drawn in the d = 7 panel
     plt.close(fig)
-    sweep = paper03.lambda_sweep(1, 5, lams=(4.0, 16.0), degree=2, **SMALL)
-    fig = paper03.plot_lambda_sweep(sweep)
+    sweep = _studies.lambda_sweep(1, 5, lams=(4.0, 16.0), degree=2, **SMALL)
+    fig = _figures.plot_lambda_sweep(sweep)
     assert fig.axes[0].get_xscale() == "log" and "log scale" in fig.axes[0].get_xlabel()
     plt.close(fig)
 
@@ -272,7 +273,7 @@ def test_run_keys_name_method_and_degree(tidy):
 
 
 def test_draws_table_is_the_layout_of_03_draws_csv(tidy):
-    draws = paper03.draws_table(tidy)
+    draws = _tables.draws_table(tidy)
     assert list(draws.columns) == ["degree", "method", *QUANTITIES, *TIE_COLUMNS, "draw"]
     assert set(draws["method"]) == set(METHODS) and sorted(set(draws["draw"])) == [0, 1]
     # the same numbers as the tidy frame, row for row
@@ -284,14 +285,14 @@ def test_draws_table_is_the_layout_of_03_draws_csv(tidy):
 
 def test_table1_comparison_reads_the_tidy_frame(tidy):
     svm = tidy[tidy["method"] == "kernel_svm d=2"]["test_error"]
-    table = paper03.table1_comparison(tidy, column=1, degree=2)
+    table = _tables.table1_comparison(tidy, column=1, degree=2)
     assert table.loc[("kernel_svm", "test_error"), "ours"] == pytest.approx(svm.mean())
     assert table.loc[("kernel_svm", "test_error"), "ours_sd"] == pytest.approx(svm.std())
 
 
 def test_draws_table_rejects_keys_without_their_degree(tidy):
     with pytest.raises(ValueError, match="end with their degree"):
-        paper03.draws_table(tidy.assign(method=[f"method {k}" for k in range(len(tidy))]))
+        _tables.draws_table(tidy.assign(method=[f"method {k}" for k in range(len(tidy))]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -301,14 +302,14 @@ def test_draws_table_rejects_keys_without_their_degree(tidy):
 
 def test_row_orders_are_a_prefix_and_max_orders_caps_a_method():
     plan = {"kernel_perceptron": (2,), "mask_perceptron": (2,)}
-    many = paper03.row_order_spread(11, draw=1, plan=plan, n_orders=12, max_orders={"mask_perceptron": 3}, **SMALL)
-    few = paper03.row_order_spread(11, draw=1, plan={"kernel_perceptron": (2,)}, n_orders=4, **SMALL)
+    many = _studies.row_order_spread(11, draw=1, plan=plan, n_orders=12, max_orders={"mask_perceptron": 3}, **SMALL)
+    few = _studies.row_order_spread(11, draw=1, plan={"kernel_perceptron": (2,)}, n_orders=4, **SMALL)
     counts = many.groupby("method")["order"].nunique()
     assert counts["kernel_perceptron"] == 12 and counts["mask_perceptron"] == 3
     first = many[(many["method"] == "kernel_perceptron") & (many["order"] < 4)].reset_index(drop=True)
     pd.testing.assert_frame_equal(first, few)  # the same permutations, computed in blocks or not
     with pytest.raises(ValueError, match="max_orders must map"):
-        paper03.row_order_spread(11, plan=plan, n_orders=4, max_orders={"svm": 3}, **SMALL)
+        _studies.row_order_spread(11, plan=plan, n_orders=4, max_orders={"svm": 3}, **SMALL)
 
 
 def test_row_order_summary_quantiles():
@@ -317,7 +318,7 @@ def test_row_order_summary_quantiles():
     draws = pd.DataFrame({"dataset": DATASET, "method": "kernel_perceptron d=7", "seed": [0, 1], "fold": 0,
                           "degree": 7, "test_error": [1.0, 3.0], **{q: 0.0 for q in ("risk", "size", "train_error")},
                           **{t: np.nan for t in TIE_COLUMNS}})
-    row = paper03.row_order_summary(orders, draws).loc[(7, "kernel_perceptron")]
+    row = _studies.row_order_summary(orders, draws).loc[(7, "kernel_perceptron")]
     assert row["orders"] == 101 and row["q50"] == 50.0 and row["q95"] == pytest.approx(95.0)
     assert row["orders max"] == 1000.0 and row["original"] == 0.0  # a heavy tail: max far beyond q95
 
@@ -331,7 +332,7 @@ def test_plot_row_orders_draws_one_box_per_degree():
     orders = pd.DataFrame({"degree": np.repeat([2, 7], 20), "method": "kernel_perceptron", "order": np.tile(range(20), 2),
                            "test_error": np.r_[np.arange(20.0), 100 + np.arange(20.0)], "risk": 0.0, "train_error": 0.0})
     other = orders.assign(method="kernel_svm", test_error=-1.0)
-    fig = paper03.plot_row_orders(pd.concat([orders, other]), draw=3)
+    fig = _figures.plot_row_orders(pd.concat([orders, other]), draw=3)
     ax = fig.axes[0]
     assert [t.get_text() for t in ax.get_xticklabels()] == ["2", "7"]
     assert ax.get_title() == "λ-perceptron, draw 3: test error over row orders (whiskers 5-95 %)"
@@ -342,25 +343,25 @@ def test_plot_row_orders_draws_one_box_per_degree():
 
 
 def test_table1_comparison_has_no_stand_in_rows(tidy):
-    table = paper03.table1_comparison(tidy, column=2, degree=2)
+    table = _tables.table1_comparison(tidy, column=2, degree=2)
     methods = set(table.index.get_level_values("method"))
     assert not methods & set(TREE_STAND_INS) and PAPER_TREE in methods
     assert table.loc[(PAPER_TREE, "risk"), "paper"] == 80 and np.isnan(table.loc[(PAPER_TREE, "risk"), "ours"])
-    stand = paper03.tree_stand_ins(tidy, column=2, degree=2)
+    stand = _tables.tree_stand_ins(tidy, column=2, degree=2)
     assert stand.loc[("pruned CART (stand-in)", "risk"), "paper (C4.5)"] == 80
-    cart = paper03.draws_table(tidy).query("method == 'decision_tree' and degree == 2")["risk"]
+    cart = _tables.draws_table(tidy).query("method == 'decision_tree' and degree == 2")["risk"]
     assert stand.loc[("pruned CART (stand-in)", "risk"), "ours"] == pytest.approx(cart.mean())
 
 
 def test_bayes_sample_shift():
-    shift = paper03.bayes_sample_shift(500)
+    shift = _tables.bayes_sample_shift(500)
     assert shift["paper's errors"] == 56
     assert shift["z"] == pytest.approx((56 - shift["expected errors"]) / shift["binomial sd (errors)"])
     assert shift["binomial sd (points)"] == pytest.approx(shift["binomial sd (errors)"] / 5)
 
 
 def test_claims_report_judges_every_claim(tidy):
-    report = paper03.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3)
+    report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3)
     table = report.table.set_index("id")
     ids = [c.id for c in claims_family()]
     assert list(table.index) == ids
@@ -412,17 +413,17 @@ def test_j48_risk_is_leaves_plus_errors_at_lambda_4():
     # the count behind the percentage, and Eq. (8) with λ = 4: leaves + errors, integers here
     assert (j48["train_errors"] == np.round(j48["train_error"] * 500 / 100)).all()
     assert (j48["risk"] == j48["leaves"] + j48["train_errors"]).all()
-    ok, _ = paper03.j48_results_if_run(paper03.Config(n_draws=3))
+    ok, _ = _protocol.j48_results_if_run(paper03.Config(n_draws=3))
     assert ok is not None
-    none, why = paper03.j48_results_if_run(paper03.Config.fast())
+    none, why = _protocol.j48_results_if_run(paper03.Config.fast())
     assert none is None and "not run" in why and "n_test" in why and "peers/led_peers.py export --seeds" in why
 
 
 def test_j48_was_run_for_the_default_seed_its_variants_and_seed_11():
-    for seed in [2001, *paper03.seed_variants(2001), 11, *paper03.seed_variants(11)]:
-        j48, status = paper03.j48_results_if_run(paper03.Config(seed=seed))
+    for seed in [2001, *_claims.seed_variants(2001), 11, *_claims.seed_variants(11)]:
+        j48, status = _protocol.j48_results_if_run(paper03.Config(seed=seed))
         assert j48 is not None and len(j48) == 20 and "hashes verified" in status, status
-    none, why = paper03.j48_results_if_run(paper03.Config(seed=7))
+    none, why = _protocol.j48_results_if_run(paper03.Config(seed=7))
     assert none is None and "seed 7" in why
 
 
@@ -446,28 +447,28 @@ def at_degree_7(tidy):
 
 def test_table1_comparison_sets_j48_beside_c45_at_d7_only(tidy, at_degree_7):
     j48 = j48_results(paper03.Config(n_draws=2))
-    table = paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=j48)
+    table = _tables.table1_comparison(at_degree_7, column=2, degree=7, j48=j48)
     row = table.loc[PAPER_TREE]
     assert row.loc["risk", "paper"] == 80 and row.loc["size", "paper"] == 17
     assert row.loc["risk", "ours"] == pytest.approx(j48["risk"].mean(), rel=1e-12)  # a mean of integers
     assert row.loc["size", "ours"] == pytest.approx(j48["leaves"].mean(), rel=1e-12)
     assert row.loc["test_error", "ours"] == pytest.approx(j48["test_error"].mean(), rel=1e-12)
-    kernel = paper03.table1_comparison(at_degree_7, column=2, degree=7)
+    kernel = _tables.table1_comparison(at_degree_7, column=2, degree=7)
     pd.testing.assert_frame_equal(table.drop(index=PAPER_TREE, level="method"),
                                   kernel.drop(index=PAPER_TREE, level="method"))
     # below d = 7 J48 has no counterpart: its rows stay empty
-    low = paper03.table1_comparison(tidy, column=1, degree=2, j48=j48)
+    low = _tables.table1_comparison(tidy, column=1, degree=2, j48=j48)
     assert low.loc[PAPER_TREE, "ours"].isna().all()
     with pytest.raises(ValueError, match="j48 holds draws"):
-        paper03.table1_comparison(at_degree_7, column=2, degree=7, j48=j48_results(paper03.Config(n_draws=3)))
+        _tables.table1_comparison(at_degree_7, column=2, degree=7, j48=j48_results(paper03.Config(n_draws=3)))
 
 
 def test_claims_judge_j48_in_column_2(at_degree_7):
     j48 = j48_results(paper03.Config(n_draws=2))
-    report = paper03.claims_report(at_degree_7, column1_degree=7, other_degree=7, column2_degree=7, j48=j48)
+    report = _claims.claims_report(at_degree_7, column1_degree=7, other_degree=7, column2_degree=7, j48=j48)
     table = report.table.set_index("id")
     assert table.loc["svm-vs-j48-2", "n"] == 2 and table.loc["j48-far-2", "n"] == 2
-    draws = paper03.draws_table(at_degree_7).set_index("draw")
+    draws = _tables.draws_table(at_degree_7).set_index("draw")
     svm = draws[draws["method"] == "kernel_svm"]["test_error"].sort_index().to_numpy()
     bound = draws[draws["method"] == "mmp_bound"]["risk"].sort_index().to_numpy()
     data = claims_data(at_degree_7, {1: 7, 2: 7}, j48=j48)
@@ -522,18 +523,18 @@ def test_scores_on_the_distinct_test_rows_are_the_scores_of_the_rows(degree):
 
 
 def test_generated_prose_follows_the_tables():
-    shift = paper03.bayes_sample_shift(500)
-    text = paper03.describe_bayes_shift(shift).data
+    shift = _tables.bayes_sample_shift(500)
+    text = _prose.describe_bayes_shift(shift).data
     assert "−1.76" in text and "easier" in text
     flipped = shift.copy()
     flipped["z"] = 1.0
-    assert "harder" in paper03.describe_bayes_shift(flipped).data
+    assert "harder" in _prose.describe_bayes_shift(flipped).data
     evidence = pd.DataFrame({"paper": [1.0, 4.0], "d=2 mean": [1.1, 9.0], "d=2 sd": [0.1, 1.0],
                              "d=3 mean": [2.0, 4.5], "d=3 sd": [0.1, 1.0]}, index=["ratio", "leaves"])
-    text = paper03.describe_degree_evidence(evidence).data
+    text = _prose.describe_degree_evidence(evidence).data
     assert "at d = 2: ratio;" in text and "at d = 3: leaves." in text
     trees = pd.DataFrame({"draw": [0, 0], "degree": 7, "tree": ["pruned", "unpruned"], "risk": [80.0, 85.0]})
-    assert paper03.describe_unpruned(trees).data.endswith("d = 7: 85.0 against 80.0.")
+    assert _prose.describe_unpruned(trees).data.endswith("d = 7: 85.0 against 80.0.")
 
 
 def test_display_math_stands_in_its_own_paragraph():
@@ -552,3 +553,23 @@ def test_display_math_stands_in_its_own_paragraph():
                 assert line.startswith("$$") and line.rstrip().endswith("$$") and line.count("$$") == 2, line
                 assert k == 0 or lines[k - 1].strip() == "", f"no blank line before {line[:40]}"
                 assert k == len(lines) - 1 or lines[k + 1].strip() == "", f"no blank line after {line[:40]}"
+
+
+def test_the_sections_show_what_their_builders_give():
+    """Each section of the notebook is one call composing the private builders: its tables and
+    sentences are theirs, unchanged, and a section's refusal names the section."""
+    config = paper03.Config(seed=3, n_draws=2, n_train=60, n_test=80, degrees=(2, 3, 7))
+    table1 = paper03.table1_section(config)
+    results = paper03.run(config)
+    pd.testing.assert_frame_equal(table1.results, results)
+    pd.testing.assert_frame_equal(table1.columns["col1_d3"],
+                                  _tables.table1_comparison(results, column=1, degree=3, j48=table1.j48))
+    evidence = _tables.degree_evidence(results, candidates=(2, 3), reference=7)
+    assert table1.evidence_text.data == _prose.describe_degree_evidence(evidence).data
+    pd.testing.assert_frame_equal(table1.ties, _tables.tie_summary(results))
+    trees = paper03.unpruned_section(2, 3, degrees=(2,), n_train=60, n_test=80)
+    pd.testing.assert_frame_equal(trees.trees, _studies.unpruned_trees(2, 3, degrees=(2,), n_train=60, n_test=80))
+    sweep = paper03.lambda_section(1, 3, lams=(4.0, 8.0), degree=3, n_train=60, n_test=80)
+    assert sweep.chain_holds and sweep.text.data == _prose.describe_lambda_sweep(sweep.sweep, column=2).data
+    with pytest.raises(ValueError, match="'n_draws' parameter of lambda_section"):
+        paper03.lambda_section(0, 3, lams=(4.0,), n_train=60, n_test=80)

@@ -8,6 +8,7 @@ import pytest
 
 from companion import datasets, evaluation
 from companion.experiments import paper04
+from companion.experiments.paper04 import _claims, _figures, _peers, _prose, _protocol, _studies, _tables
 from companion.experiments.protocol import check_tidy
 from companion.paths import ROOT
 from companion.widc import DecisionCommittee
@@ -36,7 +37,7 @@ def test_committed_peer_folds_are_the_protocols_folds():
 
 
 def test_peer_results_layout_and_errors():
-    peers = paper04.peer_results(["iris"])
+    peers = _peers.peer_results(["iris"])
     # run's tidy layout, so that the two concatenate into one frame
     assert list(peers.columns) == ["dataset", "method", "seed", "fold", "errors", "n_test", "rules", "literals"]
     assert (peers["seed"] == 0).all()
@@ -45,7 +46,7 @@ def test_peer_results_layout_and_errors():
     raw, _, _ = datasets.load_peers("widc")
     raw = raw[(raw["dataset"] == "iris") & (raw["seed"] == 0)]
     assert sorted(zip(peers["errors"], peers["n_test"])) == sorted(zip(raw["errors"], raw["n_test"]))
-    assert len(paper04.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
+    assert len(_peers.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
 
 
 def test_committed_peers_cover_every_seed_of_the_variants():
@@ -58,51 +59,51 @@ def test_committed_peers_cover_every_seed_of_the_variants():
         assert set(mine["dataset"]) == set(paper04.BENCHMARK_SETS), seed
         counts = mine.groupby(["dataset", "learner"], observed=True)["fold"].nunique()
         assert learners <= set(counts.index.get_level_values("learner")) and (counts == 10).all(), seed
-        peers = paper04.peer_results(["iris", "votes"], seed=seed, run_missing=False)
+        peers = _peers.peer_results(["iris", "votes"], seed=seed, run_missing=False)
         assert set(peers["seed"]) == {seed} and learners <= set(peers["method"])
-    assert paper04.seed_variants(0) == (1, 2, 3, 4) and paper04.seed_variants(11) == (0, 1, 2, 3)
-    assert paper04.seed_variants(2) == (0, 1, 3, 4)
+    assert _peers.seed_variants(0) == (1, 2, 3, 4) and _peers.seed_variants(11) == (0, 1, 2, 3)
+    assert _peers.seed_variants(2) == (0, 1, 3, 4)
     assert set(SEED_VARIANTS) <= {int(s) for s in raw["seed"]}
 
 
 def test_peer_results_on_folds_the_peers_did_not_run_are_empty_and_say_how(monkeypatch):
     monkeypatch.setattr("companion.experiments.paper04._peers._live_folder", lambda seed: ROOT / "build" / "no-such-folder")
-    empty = paper04.peer_results(["iris"], seed=11, run_missing=False)
+    empty = _peers.peer_results(["iris"], seed=11, run_missing=False)
     assert empty.empty and list(empty.columns) == ["dataset", "method", "seed", "fold", "errors", "n_test", "rules",
                                                    "literals"]
-    assert paper04.peer_results(["iris"], n_splits=5).empty
-    frames = {0: pd.concat([paper04.peer_results(["iris"]), paper04.majority_results(["iris"])]),
-              11: paper04.majority_results(["iris"], seed=11)}
-    text = paper04.peers_prose(frames, ["iris"]).data
+    assert _peers.peer_results(["iris"], n_splits=5).empty
+    frames = {0: pd.concat([_peers.peer_results(["iris"]), _peers.majority_results(["iris"])]),
+              11: _peers.majority_results(["iris"], seed=11)}
+    text = _prose.peers_prose(frames, ["iris"]).data
     assert "seed 11" in text and "not run for this seed" in text and "seed 0" not in text
     assert "peers/widc_peers.py export --seeds 11 --only iris" in text and "run --seeds 11" in text
-    assert paper04.peers_prose({0: frames[0]}, ["iris"]).data.startswith("The peers ran")
+    assert _prose.peers_prose({0: frames[0]}, ["iris"]).data.startswith("The peers ran")
 
 
 def test_peer_results_refuses_other_folds_and_tampered_folds(editable_data):
     with pytest.raises(ValueError, match="no peer results"):
-        paper04.peer_results(["echo"])
+        _peers.peer_results(["echo"])
     results, folds, provenance = datasets.load_peers("widc")
     tampered_hash = provenance.copy()
     tampered_hash["fold_sha256: iris (seed 3)"] = "0" * 64
     editable_data.write_provenance("widc_peers/provenance.csv", tampered_hash)
     with pytest.raises(ValueError, match=r"folds of 'iris' \(seed 3\) differ"):
-        paper04.peer_results(["iris"], seed=3, run_missing=False)
+        _peers.peer_results(["iris"], seed=3, run_missing=False)
     editable_data.write_provenance("widc_peers/provenance.csv", provenance)  # as it was
     tampered = folds.copy()
     rows = tampered.index[tampered["dataset"] == "iris"][:2]
     tampered.loc[rows, "fold"] = tampered.loc[rows[::-1], "fold"].to_numpy() + 1
     editable_data.write("widc_peers/folds.csv", tampered)
     with pytest.raises(ValueError, match="folds of 'iris' differ"):
-        paper04.peer_results(["iris"])
+        _peers.peer_results(["iris"])
 
 
 def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(editable_data):
     raw, folds, provenance = datasets.load_peers("widc")
     assert set(raw["learner"]) == set(PEER_LEARNERS)
     assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(DOCUMENTED_NOMINAL)
-    documented = paper04.peer_results(["xd6", "iris"])
-    numeric = paper04.peer_results(["xd6", "iris"], typing="numeric")
+    documented = _peers.peer_results(["xd6", "iris"])
+    numeric = _peers.peer_results(["xd6", "iris"], typing="numeric")
     iris = [frame[frame["dataset"] == "iris"].reset_index(drop=True) for frame in (documented, numeric)]
     pd.testing.assert_frame_equal(*iris)  # one run where the typings agree
     xd6 = raw[(raw["dataset"] == "xd6") & (raw["typing"] == "numeric")]
@@ -112,13 +113,13 @@ def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(editable_
     tampered["nominal columns: xd6 (documented)"] = "none"
     editable_data.write_provenance("widc_peers/provenance.csv", tampered)
     with pytest.raises(ValueError, match="nominal attributes of 'xd6'"):
-        paper04.peer_results(["xd6"])
+        _peers.peer_results(["xd6"])
     with pytest.raises(ValueError, match="typing"):
-        paper04.peer_results(["xd6"], typing="boolean")
+        _peers.peer_results(["xd6"], typing="boolean")
 
 
 def test_majority_results_predict_the_training_majority():
-    majority = paper04.majority_results(["iris", "xd6"], max_folds=3)
+    majority = _peers.majority_results(["iris", "xd6"], max_folds=3)
     check_tidy(majority)
     assert (majority["method"] == "majority class").all() and len(majority) == 6
     y = paper04.load_benchmark_set("xd6").y
@@ -153,7 +154,7 @@ def test_peer_claims_table_counts_and_signs():
 def test_error_with_std_formats_fold_mean_and_sd():
     results = _toy_results()
     results.loc[(results["dataset"] == "d0") & (results["method"] == "J48") & (results["fold"] == 1), "errors"] = 4
-    table = paper04.error_with_std(results, ["J48", "WIDC(p)", "nobody"])
+    table = _tables.error_with_std(results, ["J48", "WIDC(p)", "nobody"])
     assert list(table.columns) == ["J48", "WIDC(p)"]
     assert table.loc["d0", "J48"] == f"30.0 ± {np.std([20, 40], ddof=1):.1f}"
     assert table.loc["d1", "WIDC(p)"] == "30.0 ± 0.0"
@@ -163,7 +164,7 @@ def test_error_with_std_formats_fold_mean_and_sd():
 
 
 def test_sensitivity_at_zero_is_the_benchmarks_widc_o():
-    sensitivity = paper04.optimistic_sensitivity(["iris", "monks1"], strengths=(0.0, 0.1), max_folds=2)
+    sensitivity = _studies.optimistic_sensitivity(["iris", "monks1"], strengths=(0.0, 0.1), max_folds=2)
     bench = paper04.run(paper04.Config(datasets=("iris", "monks1"), others=(), max_folds=2, optimistic_strength=0.0))
     bench = bench[bench["method"] == "WIDC(o)"].set_index(["dataset", "fold"])
     zero = sensitivity[sensitivity["strength"] == 0.0].set_index(["dataset", "fold"])
@@ -172,17 +173,17 @@ def test_sensitivity_at_zero_is_the_benchmarks_widc_o():
     # Cells: at most |LS| and 2^t, and pruning cannot create cells.
     assert (sensitivity["grown_cells"] <= np.minimum(2.0 ** sensitivity["grown_rules"], sensitivity["n_train"])).all()
     assert (sensitivity["cells"] <= sensitivity["grown_cells"]).all()
-    summary = paper04.sensitivity_summary(sensitivity)
+    summary = _tables.sensitivity_summary(sensitivity)
     assert list(summary.index) == [0.0, 0.1]
     assert summary.loc[0.0, "data sets no worse than c_KM=0"] == 2
-    cells = paper04.cells_table(sensitivity)
+    cells = _tables.cells_table(sensitivity)
     assert (cells["cells (grown)"] <= cells["min(2^t, |LS|)"]).all()
 
 
 @pytest.mark.parametrize("strengths", [(), (-0.1, 0.0)])
 def test_sensitivity_rejects_bad_strengths(strengths):
     with pytest.raises(ValueError, match="strengths"):
-        paper04.optimistic_sensitivity(["iris"], strengths=strengths, max_folds=1)
+        _studies.optimistic_sensitivity(["iris"], strengths=strengths, max_folds=1)
 
 
 # ------------------------------------------------------------------------------ partitions, cells
@@ -202,7 +203,7 @@ def test_z_equivalences_on_votes():
 def test_committee_cells_add_up_to_the_training_errors():
     votes = paper04.load_benchmark_set("votes")
     model = DecisionCommittee(pruning="pessimistic", categorical_features=votes.nominal).fit(votes.X, votes.y)
-    cells = paper04.committee_cells(model, votes.X, votes.y)
+    cells = _studies.committee_cells(model, votes.X, votes.y)
     assert cells["examples"].sum() == len(votes.y)
     assert cells["errors"].sum() == int(np.count_nonzero(model.predict(votes.X) != votes.y))
     assert len(cells) == len(model.cell_counts_)
@@ -213,12 +214,12 @@ def test_committee_cells_add_up_to_the_training_errors():
 
 def test_paper_comparison_uses_cn2_and_drops_the_domain_count():
     results = _toy_results().replace({"J48": "CN2", "d0": "votes"})
-    table = paper04.paper_comparison(results)
+    table = _tables.paper_comparison(results)
     assert "n_domains" not in table.index
     assert table.loc["vote0_literal_ratio", "ours"] == pytest.approx(40 / 2)
     with pytest.raises(ValueError, match="CN2"):
-        paper04.paper_comparison(results, stand_in="RIPPER")
-    context = paper04.paper_context(results)
+        _tables.paper_comparison(results, stand_in="RIPPER")
+    context = _tables.paper_context(results)
     assert list(context.columns) == ["paper", "ours"] and "31" in context.loc["domains", "paper"]
 
 
@@ -235,11 +236,11 @@ def test_run_on_iris_gives_the_committed_folds_and_summary_rows():
     results = paper04.run(paper04.Config(datasets=("iris",)))
     check_tidy(results)
     assert list(results.columns[:4]) == ["dataset", "method", "seed", "fold"] and (results["seed"] == 0).all()
-    folds = paper04.folds_table(results).to_csv(index=False, float_format="%.10g").splitlines()
+    folds = _tables.folds_table(results).to_csv(index=False, float_format="%.10g").splitlines()
     committed = _committed("04_benchmark_folds.csv")
     assert folds[0] == committed[0] == ",".join(FOLDS_COLUMNS)
     assert folds[1:] == [line for line in committed[1:] if line.startswith("iris,")]
-    summary = paper04.summary_table(results).round(2).to_csv(float_format="%.10g").splitlines()
+    summary = _tables.summary_table(results).round(2).to_csv(float_format="%.10g").splitlines()
     committed = _committed("04_benchmark.csv")
     assert summary[:3] == committed[:3]  # the two header lines and the index name
     assert summary[3:] == [line for line in committed if line.startswith("iris,")]
@@ -247,16 +248,16 @@ def test_run_on_iris_gives_the_committed_folds_and_summary_rows():
 
 def test_builders_read_the_tidy_frame_only():
     results = pd.concat([paper04.run(paper04.Config(datasets=("iris",), max_folds=2, others=("CART",))),
-                         paper04.peer_results(["iris"], max_folds=2)], ignore_index=True)
+                         _peers.peer_results(["iris"], max_folds=2)], ignore_index=True)
     check_tidy(results)  # run's and the peers' frames concatenate into one tidy frame
-    summary = paper04.summary_table(results)
+    summary = _tables.summary_table(results)
     assert set(summary.columns.get_level_values("learner")) == set(results["method"])
     cart = results[results["method"] == "CART"]
     assert summary.loc["iris", ("CART", "error %")] == pytest.approx(100 * (cart["errors"] / cart["n_test"]).mean())
     assert summary.loc["iris", ("CART", "literals")] == pytest.approx(cart["literals"].mean())
-    former = paper04.folds_table(results)
+    former = _tables.folds_table(results)
     assert list(former.columns) == FOLDS_COLUMNS and "method" not in former.columns
-    for builder in (paper04.summary_table, claims_data, paper04.error_with_std, peer_claims_table):
+    for builder in (_tables.summary_table, claims_data, _tables.error_with_std, peer_claims_table):
         with pytest.raises(ValueError, match="key columns"):
             builder(former)  # one layout: folds_table's is for the CSV, not for the builders
 
@@ -264,7 +265,7 @@ def test_builders_read_the_tidy_frame_only():
 def test_folds_table_is_the_former_layout():
     new = paper04.run(paper04.Config(datasets=("monks1",), max_folds=1, others=("PRISM",), seed=3))
     assert (new["seed"] == 3).all()
-    old = paper04.folds_table(new)
+    old = _tables.folds_table(new)
     assert list(old.columns) == FOLDS_COLUMNS
     rated = new.assign(error=new["errors"] / new["n_test"])  # the CSV's error: a fraction of the fold
     pd.testing.assert_frame_equal(old.drop(columns="learner"), rated[[c for c in FOLDS_COLUMNS if c != "learner"]])
@@ -323,7 +324,7 @@ def _claims_toy(names=tuple(f"d{k}" for k in range(11)) + ("votes",)):
     """12 data sets, 2 folds: WIDC(p) 10 points below WIDC(), WIDC(o) between; J48 far worse (equal to the
     majority class on d0); CN2 (alpha 0.05) 5 points better than WIDC(p), CN2 (alpha=1) 20 points worse."""
     spec = {"WIDC(p)": (0.10, 4), "WIDC(o)": (0.15, 2), "WIDC()": (0.20, 10), "J48": (0.30, 40), "CN2": (0.05, 20),
-            "CN2 (alpha=1)": (0.30, 60), paper04.MAJORITY: (0.50, 0)}
+            "CN2 (alpha=1)": (0.30, 60), _peers.MAJORITY: (0.50, 0)}
     rows = []
     for name in names:
         for fold in range(2):
@@ -336,7 +337,7 @@ def _claims_toy(names=tuple(f"d{k}" for k in range(11)) + ("votes",)):
 
 
 def test_claims_family_criteria_on_a_toy_benchmark():
-    report = paper04.claims_report(paper04.claims_variants(_claims_toy()))
+    report = _claims.claims_report(_claims.claims_variants(_claims_toy()))
     verdicts = report.verdicts()
     holding = ("1", "2", "1b", "2b", "2c", "3-J48", "3s-J48", "3s-CN2")
     assert {k: verdicts[k] for k in holding} == dict.fromkeys(holding, "holds")
@@ -367,7 +368,7 @@ def test_claims_family_criteria_on_a_toy_benchmark():
     # The CN2 alpha=1 variant plays CN2 with its unpruned lists: claim 3-CN2 flips to holds.
     assert list(report.sensitivity["variant"].unique()) == ["main", "CN2 alpha=1"]
     assert table.loc["3-CN2", "flips"] == "CN2 alpha=1 (holds)" and not table.loc["3-CN2", "robust"]
-    pivot = paper04.sensitivity_pivot(report)
+    pivot = _tables.sensitivity_pivot(report)
     assert list(pivot.columns) == ["main", "CN2 alpha=1"] and pivot.loc["3-CN2", "CN2 alpha=1"] == "holds"
 
 
@@ -381,9 +382,9 @@ def test_a_joint_best_is_a_tie_and_counts_against_claims_1_and_2b():
     data = claims_data(toy)
     assert variant_ranks(data, "WIDC(p)", "error") == (5, 7, 0)
     assert variant_ranks(data, "WIDC(o)", "literals") == (10, 2, 0)
-    table = paper04.claims_report(paper04.claims_variants(toy)).table.set_index("id")
+    table = _claims.claims_report(_claims.claims_variants(toy)).table.set_index("id")
     assert (table.loc["1", "wins"], table.loc["1", "losses"]) == (5, 7) and table.loc["1", "verdict"] == "undecided"
-    text = paper04.ranks_prose({"main": toy}).data
+    text = _prose.ranks_prose({"main": toy}).data
     assert "WIDC(p) alone has the least error of the three variants on 5 data sets, ties for it on 7" in text
 
 
@@ -391,24 +392,24 @@ def test_a_verdict_that_changes_under_another_fold_seed_is_not_robust():
     main = _claims_toy()
     other = main.assign(seed=1)
     other.loc[other["method"] == "J48", "errors"] = 5  # J48 far better on the other folds
-    variants = paper04.claims_variants(main, seeds={1: other, 2: main.assign(seed=2)})
+    variants = _claims.claims_variants(main, seeds={1: other, 2: main.assign(seed=2)})
     assert list(variants) == ["main", "CN2 alpha=1", "seed=1", "seed=2"]
-    report = paper04.claims_report(variants)
+    report = _claims.claims_report(variants)
     table = report.table.set_index("id")
     assert table.loc["3-J48", "verdict"] == "holds" and not table.loc["3-J48", "robust"]
     assert "seed=1 (fails)" in table.loc["3-J48", "flips"] and table.loc["3-J48", "seeds"].startswith("1/2")
     assert table.loc["1", "robust"]
-    assert "3-J48" in paper04.seeds_prose(report, [1, 2]).data
+    assert "3-J48" in _prose.seeds_prose(report, [1, 2]).data
 
 
 def test_templates_render_the_results_they_describe():
     cells = pd.DataFrame({"|LS|": [100.0, 50.0], "grown rules t": [4.0, 3.0], "cells (grown)": [10.0, 8.0],
                           "min(2^t, |LS|)": [16.0, 8.0], "cells (WIDC(o))": [4.0, 2.0]}, index=["a", "b"])
     cells["cells / |LS|"] = cells["cells (grown)"] / cells["|LS|"]
-    text = paper04.cells_prose(cells).data
+    text = _prose.cells_prose(cells).data
     assert "2 data sets" in text and "62 %" in text and "100 %" in text and "16 % (b)" in text and "3.0 cells." in text
-    assert "$c_{KM} = 0$" in paper04.strength_prose(0.0).data and "removes the penalty" in paper04.strength_prose(0).data
-    assert "keeps a penalty" in paper04.strength_prose(0.25).data
+    assert "$c_{KM} = 0$" in _prose.strength_prose(0.0).data and "removes the penalty" in _prose.strength_prose(0).data
+    assert "keeps a penalty" in _prose.strength_prose(0.25).data
     registry = paper04.registry_table()
     assert registry.loc["Z-tree", "criterion"].startswith("tests/test_widc.py::")
     assert registry.loc["1", "ties"].startswith("a data set where WIDC(p) ties")
@@ -418,7 +419,7 @@ def test_claims_data_is_exact_and_names_the_chosen_cn2():
     data = claims_data(_claims_toy(), cn2="CN2 (alpha=1)")
     assert "CN2 (alpha=1)" not in data["error"].columns
     assert data["error"].loc["d1", "CN2"] == Fraction(30) and data["literals"].loc["d1", "CN2"] == 60
-    assert data["error"].loc["d0", "J48"] == data["error"].loc["d0", paper04.MAJORITY] == Fraction(50)
+    assert data["error"].loc["d0", "J48"] == data["error"].loc["d0", _peers.MAJORITY] == Fraction(50)
     with pytest.raises(ValueError, match="no learner"):
         _with_cn2(_claims_toy(), "CN2 (alpha=2)")
 
@@ -426,7 +427,7 @@ def test_claims_data_is_exact_and_names_the_chosen_cn2():
 def test_substitute_and_variants_replace_only_what_they_rerun():
     main = _claims_toy()
     rerun = main[(main["method"] == "WIDC(p)") & (main["dataset"] == "d3")].assign(errors=90, literals=7)
-    variants = paper04.claims_variants(main, polarity_gt=rerun, numeric=rerun.iloc[0:0])
+    variants = _claims.claims_variants(main, polarity_gt=rerun, numeric=rerun.iloc[0:0])
     assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1"]  # an empty re-run is no variant
     gt = variants["polarity=gt"]
     assert len(gt) == len(main)
@@ -441,9 +442,9 @@ def test_substitute_and_variants_replace_only_what_they_rerun():
 
 def test_peer_tables_stack_the_variants_with_the_majority_row():
     main = _claims_toy()
-    table = paper04.peer_tables(paper04.claims_variants(main), others=("J48", "CN2", paper04.MAJORITY))
+    table = _tables.peer_tables(_claims.claims_variants(main), others=("J48", "CN2", _peers.MAJORITY))
     assert list(table.columns[:2]) == ["variant", "other"]
-    assert list(table["other"]) == ["J48", "CN2", paper04.MAJORITY] * 2
+    assert list(table["other"]) == ["J48", "CN2", _peers.MAJORITY] * 2
     assert "Wilcoxon p" not in table.columns  # the tests are the claims family's, Holm-corrected
     row = table.set_index(["variant", "other"]).loc[("CN2 alpha=1", "CN2")]
     assert row["wins/ties/losses"] == "12/0/0"
@@ -453,12 +454,12 @@ def test_peer_tables_stack_the_variants_with_the_majority_row():
 def test_polarity_table_and_the_data_sets_each_variant_reruns():
     main = _claims_toy()
     gt = main[main["method"].isin(["WIDC(p)", "WIDC()"]) & main["dataset"].isin(["d1", "d2"])].assign(errors=0)
-    table = paper04.polarity_table(main, gt)
+    table = _tables.polarity_table(main, gt)
     assert list(table.index) == ["d1", "d2"]
     assert list(table.columns) == [("WIDC()", "le"), ("WIDC()", "gt"), ("WIDC(p)", "le"), ("WIDC(p)", "gt")]
     assert table.loc["d1", ("WIDC()", "le")] == pytest.approx(20.0) and table.loc["d1", ("WIDC(p)", "gt")] == 0
-    assert paper04.numeric_typing_sets(["iris", "xd6", "votes", "led7"]) == ["xd6", "led7"]
-    assert paper04.numeric_attribute_sets(["iris", "votes", "monks1", "hepatitis"]) == ["iris", "hepatitis"]
+    assert _protocol.numeric_typing_sets(["iris", "xd6", "votes", "led7"]) == ["xd6", "led7"]
+    assert _protocol.numeric_attribute_sets(["iris", "votes", "monks1", "hepatitis"]) == ["iris", "hepatitis"]
 
 
 def test_run_reads_the_polarity_of_the_config():
@@ -478,11 +479,11 @@ def test_run_reads_the_polarity_of_the_config():
 def test_size_vs_error_figure_labels_data_sets_and_peers():
     import matplotlib.pyplot as plt
 
-    fig = paper04.plot_size_vs_error(_claims_toy(), ["WIDC(p)", "J48", "CN2", paper04.MAJORITY])
+    fig = _figures.plot_size_vs_error(_claims_toy(), ["WIDC(p)", "J48", "CN2", _peers.MAJORITY])
     ax = fig.axes[0]
     assert {t.get_text() for t in ax.texts} == {f"d{k}" for k in range(11)} | {"votes"}
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    assert labels[:3] == ["WIDC(p)", "J48", "CN2"] and labels[3].startswith(paper04.MAJORITY)
+    assert labels[:3] == ["WIDC(p)", "J48", "CN2"] and labels[3].startswith(_peers.MAJORITY)
     plt.close(fig)
 
 
@@ -493,7 +494,7 @@ def test_committed_claims_are_what_the_committed_folds_give():
     """figures/04_claims.csv (main variant) is the claims family evaluated on the committed fold results
     (04_benchmark_folds.csv), the committed peers and the majority class."""
     folds = pd.read_csv(ROOT / "figures" / "04_benchmark_folds.csv").rename(columns={"learner": "method"})
-    peers = paper04.peer_results()
+    peers = _peers.peer_results()
     # The CSV holds each fold's error rate; run's layout holds the counts: the folds are the peers'
     # (peer_results checks it), so their n_test gives the count back.
     sizes = peers[["dataset", "fold", "n_test"]].drop_duplicates()
@@ -502,8 +503,8 @@ def test_committed_claims_are_what_the_committed_folds_give():
     errors = folds["error"] * folds["n_test"]
     assert np.allclose(errors, errors.round(), rtol=0, atol=1e-6)  # the CSV has 10 significant digits
     folds = folds.assign(errors=errors.round().astype(int)).drop(columns="error")
-    everything = pd.concat([folds.assign(seed=0), peers, paper04.majority_results()], ignore_index=True)
-    report = paper04.claims_report({"main": paper04.claims_variants(everything)["main"]})
+    everything = pd.concat([folds.assign(seed=0), peers, _peers.majority_results()], ignore_index=True)
+    report = _claims.claims_report({"main": _claims.claims_variants(everything)["main"]})
     committed = pd.read_csv(ROOT / "figures" / "04_claims.csv", dtype={"id": str}, keep_default_na=False,
                             na_values=[""])  # the verdict "n/a" is a word, not a missing value
     assert list(committed["id"]) == list(report.table["id"])
@@ -551,16 +552,16 @@ def test_run_reuses_the_committees_optimistic_sensitivity_grew(monkeypatch):
     names = ("monks2", "hepatitis")
     config = paper04.Config(datasets=names, max_folds=2, others=(), optimistic_strength=0.25)
     fresh = paper04.run(config)
-    fresh_sensitivity = paper04.optimistic_sensitivity(names, max_folds=2)
+    fresh_sensitivity = _studies.optimistic_sensitivity(names, max_folds=2)
     memo = paper04.FoldMemo()
-    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
+    pd.testing.assert_frame_equal(_studies.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
                                   check_exact=True)
     assert len(memo.grown) == 4
     fits = []
     original = DecisionCommittee.fit
     monkeypatch.setattr(DecisionCommittee, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
     pd.testing.assert_frame_equal(paper04.run(config, memo=memo), fresh, check_exact=True)
-    pd.testing.assert_frame_equal(paper04.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
+    pd.testing.assert_frame_equal(_studies.optimistic_sensitivity(names, max_folds=2, memo=memo), fresh_sensitivity,
                                   check_exact=True)
     assert fits == []
     paper04.run(replace(config, numeric_literal="gt", datasets=("hepatitis",)), memo=memo)
@@ -578,3 +579,18 @@ def test_a_memo_with_limit_zero_keeps_nothing():
     for key in "abc":
         bounded.remember_growth(key, key)
     assert list(bounded.grown) == ["b", "c"]  # the oldest dropped first
+
+
+def test_the_sections_show_what_their_builders_give():
+    """Each section of the notebook is one call composing the private builders: its tables and
+    sentences are theirs, unchanged."""
+    partitions = paper04.partitions_section(max_monomials=4)
+    assert partitions.cells.to_numpy().tolist() == [list(_tables.pattern_cells(t)) for t in range(1, 5)]
+    vote0 = paper04.votes_section()
+    votes = vote0.votes
+    pessimistic = vote0.committees["none"].with_pruning("pessimistic", votes.X, votes.y)
+    assert vote0.committees["pessimistic"].to_text() == pessimistic.to_text()
+    pd.testing.assert_frame_equal(vote0.cells, _studies.committee_cells(pessimistic, votes.X, votes.y))
+    assert vote0.cells_text.data == _prose.committee_cells_prose(pessimistic, vote0.cells).data
+    table = paper04.datasets_table(["iris", "votes"])
+    assert table.loc["iris", ["examples", "attributes", "classes"]].tolist() == [150, 4, 3]

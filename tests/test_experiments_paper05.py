@@ -51,6 +51,7 @@ from sklearn.tree import DecisionTreeClassifier
 from companion import claims as C
 from companion.evaluation import stratified_folds
 from companion.experiments import paper05
+from companion.experiments.paper05 import _claims, _protocol, _tables
 from companion.experiments.protocol import check_tidy
 from companion.stumps import fit_by_bound
 from companion.experiments._paper05_peers import NSC_THRESHOLDS
@@ -79,28 +80,28 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_declared_range_is_the_same_whatever_training_fold_is_given():
-    X, y, _ = paper05.load_dataset("colon")
-    ranges = {tuple(paper05.declared_feature_range("colon", X[train]))
+    X, y, _ = _protocol.load_dataset("colon")
+    ranges = {tuple(_protocol.declared_feature_range("colon", X[train]))
               for train, _ in stratified_folds(y, n_splits=5, seed=1)}
     assert len(ranges) == 1
     # a fold whose values were different (halved) gets the same range: it is not read from them
-    assert tuple(paper05.declared_feature_range("colon", X[:10] / 2)) in ranges
+    assert tuple(_protocol.declared_feature_range("colon", X[:10] / 2)) in ranges
     full = prior_feature_range("colon", X[:10], "declared")
     assert full.shape == (2, X.shape[1]) and np.all(full == np.asarray(next(iter(ranges)))[:, None])
 
 
 @pytest.mark.parametrize("name", list(DATASETS))
 def test_every_published_value_lies_in_its_declared_range(name):
-    X, _, _ = paper05.load_dataset(name)
-    low, high = paper05.declared_feature_range(name)
+    X, _, _ = _protocol.load_dataset(name)
+    low, high = _protocol.declared_feature_range(name)
     assert low <= X.min() and X.max() <= high
 
 
 def test_declared_range_rejects_values_outside_it_and_unknown_sets():
     with pytest.raises(ValueError, match="outside its declared range"):
-        paper05.declared_feature_range("all_bioc", np.array([[1.0, 17.0]]))
+        _protocol.declared_feature_range("all_bioc", np.array([[1.0, 17.0]]))
     with pytest.raises(ValueError, match="no declared range"):
-        paper05.declared_feature_range("b_md")
+        _protocol.declared_feature_range("b_md")
 
 
 def test_sample_dependent_prior_variants(rng):
@@ -126,7 +127,7 @@ def _toy(rng, m=40, n=30):
     return X, y, np.array([f"gene{j}" for j in range(n)])
 
 
-@pytest.mark.parametrize("variant", paper05.STUMP_VARIANTS)
+@pytest.mark.parametrize("variant", _protocol.STUMP_VARIANTS)
 def test_choose_is_fit_by_bound_and_k_gives_k_stumps(rng, variant):
     X, y, _ = _toy(rng, m=80)
     y = np.where(rng.random(80) < 0.25, np.where(y == "a", "b", "a"), y)  # label noise: long greedy paths
@@ -266,23 +267,23 @@ def test_run_is_tidy_with_every_method_on_every_fold(small_run):
     assert (results["seed"] == config.seed + results["repeat"]).all()
     per_method = results.groupby("method").size()
     assert (per_method == config.n_repeats * config.n_splits).all()
-    expected = {f"{v}{f' k={k}' if k else ''}" for v in paper05.STUMP_VARIANTS for k in (0, *config.matched_k)}
+    expected = {f"{v}{f' k={k}' if k else ''}" for v in _protocol.STUMP_VARIANTS for k in (0, *config.matched_k)}
     expected |= {f"{v}{f' k={k}' if k else ''} [{p}]" for v in ("occam", "pac_bayes") for k in (0, *config.matched_k)
                  for p in PRIORS[1:]}
     expected |= set(COMPETITORS) | {f"{c} k={k}" for c in MATCHED_COMPETITORS for k in config.matched_k}
     expected |= {f"{side}{f' k={k}' if k else ''}" for side in ("stumps", "competitor") for k in (0, *config.matched_k)}
     expected |= {f"stumps{f' k={k}' if k else ''} [{p}]" for k in (0, *config.matched_k) for p in PRIORS[1:]}
     assert set(per_method.index) == expected
-    stumps = results[results["learner"].isin(paper05.STUMP_VARIANTS) & (results["k"] > 0)]
+    stumps = results[results["learner"].isin(_protocol.STUMP_VARIANTS) & (results["k"] > 0)]
     assert (stumps["genes"] <= stumps["k"]).all()
 
 
 def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     _, results = small_run
-    report = paper05.claims_report(results)
+    report = _claims.claims_report(results)
     ids = list(report.table["id"])
     assert ids == [e["id"] for e in C.load_registry("05").entries]
-    matched = paper05.matched_table(results).set_index(["dataset", "k"])
+    matched = _tables.matched_table(results).set_index(["dataset", "k"])
     row = report.table.set_index("id").loc["k1-leukemia_golub"]
     assert row["estimate"] == pytest.approx(matched.loc[("leukemia_golub", 1), "difference"])
     # a data set not run is n/a, never judged
@@ -307,11 +308,11 @@ def test_choices_read_no_test_fold(small_run):
     for row in stumps.itertuples():
         same = results[(results["dataset"] == row.dataset) & (results["repeat"] == row.repeat)
                        & (results["fold"] == row.fold) & (results["k"] == row.k)
-                       & results["learner"].isin(paper05.STUMP_VARIANTS)
+                       & results["learner"].isin(_protocol.STUMP_VARIANTS)
                        & ((results["prior"] == row.prior) | (results["learner"] == "sc"))]
         assert row.bound == pytest.approx(same["bound"].min(), rel=1e-12)
         assert row.errors == int(same.set_index("learner").loc[row.chosen, "errors"])
-    X, y, names = paper05.load_dataset("leukemia_golub")
+    X, y, names = _protocol.load_dataset("leukemia_golub")
     train, test = stratified_folds(y, n_splits=3, seed=0)[0]
     keep = welch_t_ranking(X[train], y[train], config.n_prefilter)
     flipped = np.where(y[test] == y[0], y[y != y[0]][0], y[0])
@@ -332,7 +333,7 @@ def test_seed_configs_use_other_folds_and_the_declared_range():
 
 def test_gene_frequency_counts_folds(small_run):
     _, results = small_run
-    table = paper05.gene_frequency(results)
+    table = _tables.gene_frequency(results)
     occam = results[results["method"] == "occam"]
     counts = pd.Series([g for text in occam["gene_names"] for g in text.split(";") if g]).value_counts()
     got = table[table["learner"] == "occam"].set_index("gene")["folds"]
@@ -345,20 +346,20 @@ def test_config_is_frozen_and_the_registry_loads():
         paper05.Config().seed = 1
     entry = DATASETS["all_bioc"]
     assert entry.options == {"lineage": True} and entry.note.startswith("Chiaretti")
-    X, y, names = paper05.load_dataset("colon")
+    X, y, names = _protocol.load_dataset("colon")
     assert X.shape == (62, 2000) and names.shape == (2000,) and set(y) == {"n", "t"}
 
 
 def _discussion_inputs(small_run):
     config, results = small_run
-    summary = paper05.summary_table(results)
+    summary = _tables.summary_table(results)
     sweep = pd.DataFrame({"gap": [1, 1, 8, 8], "stumps": [0, 1, 0, 1], "gibbs_risk": [0.6, 0.1, 0.6, 0.1],
                           "gibbs_bound": [0.8, 0.45, 0.8, 0.40], "mean_log_range_ratio": [0.0, 5.0, 0.0, 5.0]})
     tradeoff = pd.DataFrame({"eta": [0.5, 0.5, 1.0, 1.0], "stumps": [0, 1, 0, 1], "code bits": [0, 8, 0, 0],
                              "bits per stump": [0, 8, 0, 0], "training errors": [40, 3, 40, 9],
                              "bound": [0.7, 0.38, 0.7, 0.40]})
-    return dict(report=paper05.claims_report(results), summary=summary, matched=paper05.matched_table(results),
-                frequency=paper05.gene_frequency(results, top=3), sweep=sweep, tradeoff=tradeoff, folds=results,
+    return dict(report=_claims.claims_report(results), summary=summary, matched=_tables.matched_table(results),
+                frequency=_tables.gene_frequency(results, top=3), sweep=sweep, tradeoff=tradeoff, folds=results,
                 config=config)
 
 
@@ -423,9 +424,26 @@ def test_folds_give_the_same_rows_with_and_without_scikit_learns_repeated_checks
     import contextlib
 
     config = replace(paper05.Config.fast(), datasets=("colon",), n_prefilter=20, s_max=2)
-    loaded = {"colon": paper05.load_dataset("colon")}
+    loaded = {"colon": _protocol.load_dataset("colon")}
     train, test = stratified_folds(loaded["colon"][1], n_splits=3, seed=0)[0]
     item = ("colon", (0, 0, train, test))
     trusted = _fold_rows(loaded, config, 0, item)
     monkeypatch.setattr("companion.experiments.paper05._protocol.trusted_inputs", contextlib.nullcontext)
     assert _fold_rows(loaded, config, 0, item) == trusted
+
+
+def test_the_sections_show_what_their_builders_give(small_run):
+    """Each section of the notebook is one call composing the private builders: its frame is
+    :func:`run`'s and its tables are the builders' on it, unchanged."""
+    config, results = small_run
+    main = paper05.results_section(config)
+    pd.testing.assert_frame_equal(main.results, results)
+    pd.testing.assert_frame_equal(main.summary, _tables.summary_table(results))
+    pd.testing.assert_frame_equal(main.matched, _tables.matched_table(results))
+    pd.testing.assert_frame_equal(main.frequency, _tables.gene_frequency(results, top=3))
+    assert set(main.seeds.columns) == {"main", *main.seed_results}
+    assert main.cv_error.columns.tolist() == list(config.datasets)
+    ranges = paper05.feature_range_table(["leukemia_golub"])
+    X, _, _ = _protocol.load_dataset("leukemia_golub")
+    np.testing.assert_array_equal(ranges.loc["leukemia_golub", ["declared A", "declared B"]].to_numpy(dtype=float),
+                                  _protocol.declared_feature_range("leukemia_golub", X))

@@ -5,27 +5,27 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from companion.experiments import paper01
+from companion.experiments.paper01 import _grids, _prose
 from companion.experiments.paper01._grids import DISPLAY, Grid
 from companion.experiments.paper01._tables import paper_table1
 from companion.experiments.paper01._followups import FINE_PENALTIES, fine_grid
 
 
 def test_fine_grid_markdown_reads_the_grid_and_table1():
-    text = paper01.fine_grid_markdown().data
+    text = _prose.fine_grid_markdown().data
     paper = paper_table1()
     missing = sorted((set(paper["dlm_p_p"]) | set(paper["dlm_p_n"])) - set(Grid().dlm_penalties))
     assert ", ".join(f"{v:g}" for v in missing) in text
     assert f"{len(FINE_PENALTIES)} values of $p_p$" in text and "every penalty" in text
     assert "$s \\le 15$" in text and "$s \\le 12$" in text
     small = fine_grid(penalties=(1.0, 2.1), s_max=4, scm_penalties=(1.4,), scm_s_max=3)
-    text = paper01.fine_grid_markdown(small).data
+    text = _prose.fine_grid_markdown(small).data
     n_paper = len(set(paper["dlm_p_p"]) | set(paper["dlm_p_n"]))
     assert f"2 of the {n_paper} penalty" in text and "$s \\le 4$" in text and "$s \\le 3$" in text
 
 
 def _tables():
-    names = [DISPLAY[n] for n in paper01.COMPARABLE]
+    names = [DISPLAY[n] for n in _grids.COMPARABLE]
     rows = []
     for k, name in enumerate(names):
         for machine, difference in (("SVM", -20 - k if k < 2 else 0), ("SCM", 0), ("DLM", 3 if k % 2 else -1)):
@@ -48,7 +48,7 @@ def _tables():
 
 
 def test_reproduction_markdown_states_what_the_tables_hold():
-    text = paper01.reproduction_markdown(*_tables()).data
+    text = _prose.reproduction_markdown(*_tables()).data
     assert "above the paper's on 3 of 6 data sets (Pima, Bupa and Credit)" in text
     assert "within 0.4–4.0 errors" in text
     assert "lower on BreastW, higher on Pima" in text
@@ -62,26 +62,26 @@ def test_reproduction_markdown_states_what_the_tables_hold():
 
 
 def test_dataset_notes_read_the_counts_and_table1():
-    text = paper01.dataset_notes_markdown({"votes": (232, 16, 108), "haberman": (294, 3, 75)}).data
+    text = _prose.dataset_notes_markdown({"votes": (232, 16, 108), "haberman": (294, 3, 75)}).data
     assert "gives 232 (124 democrats, 108 republicans)" in text
     paper = paper_table1().loc["votes"]
     errors = [paper[f"{m}_errors"] for m in ("svm", "scm", "dlm")]
     assert f"the paper's {min(errors):g}–{max(errors):g} errors" in text
     # Haberman's raw file has 306 rows; the conflicting feature vectors are counted from it
     assert "(12 rows)" in text and "the 6 feature vectors" in text
-    assert paper01.dataset_notes_markdown({"votes": (232, 16, 108)}).data.count("* **") == 1
+    assert _prose.dataset_notes_markdown({"votes": (232, 16, 108)}).data.count("* **") == 1
 
 
 def test_glass_choice_names_the_closest_split_and_the_svm_only_one():
     evidence = pd.DataFrame({"positives": [70, 87, 146], "svm_errors": [34, 28, 27], "scm_errors": [30, 29, 32],
                              "dlm_errors": [38, 29, 32], "distance_to_paper": [20, 14, 14]},
                             index=["1 vs rest", "float (1, 3) vs rest", "building (1, 2) vs rest"])
-    text = paper01.glass_choice_markdown(evidence).data
+    text = _prose.glass_choice_markdown(evidence).data
     assert "closest over the three machines is **float (1, 3) vs rest**" in text  # the tie goes to the first row
     assert "next: building (1, 2) vs rest, 14" in text and "It is the split we use (87 positives)" in text
     assert "On the SVM errors alone 1 vs rest is closer (34 against 28)" in text
     evidence.loc["building (1, 2) vs rest", "distance_to_paper"] = 13
-    text = paper01.glass_choice_markdown(evidence).data
+    text = _prose.glass_choice_markdown(evidence).data
     assert "is **building (1, 2) vs rest**" in text and "The split we use, float (1, 3) vs rest, is at 14." in text
 
 
@@ -95,12 +95,12 @@ def test_penalty_valley_reads_the_paper_type_panel():
                                                [[200, 210], [196, 199], [203, 205]],
                                                [[240, 241], [245, 246], [260, 250]]], dtype=float)
     fine = {"seeds": [0], "grid": grid, "totals": {("pima", 0): totals}}
-    text = paper01.penalty_valley_markdown(fine, "pima").data
+    text = _prose.penalty_valley_markdown(fine, "pima").data
     assert "the lowest total, 196, lies at $p_p$ = 1.5 (the paper's $p_p$: 1.5)" in text
     # best s first: rows (250, 251, 252), (200, 196, 203), (240, 245, 250): p_p = 1.5 is the best p_p
     # in all three p_n columns; along it 196-203; the best totals per p_p are 250, 196, 240
     assert "the best one at 3 of the 3 values of $p_n$" in text and "between 196 and 203" in text
     assert "the best totals run from 196 to 250" in text
     totals[types.index(paper_type), 2, 0, :] = 190  # another p_p wins one column, and the minimum
-    text = paper01.penalty_valley_markdown(fine, "pima").data
+    text = _prose.penalty_valley_markdown(fine, "pima").data
     assert "lies at $p_p$ = 3" in text and "the best one at 1 of the 3 values" in text

@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from companion.experiments import paper01, paper02, paper03, paper04, paper05
+from companion.experiments.paper04 import _studies
 from companion.experiments.paper04._studies import polarity_ablation
 from companion.experiments.paper01._grids import Grid
 
@@ -59,8 +60,8 @@ def test_paper04_benchmark_and_ablation_do_not_depend_on_n_jobs():
         polarity_ablation(["iris"], n_jobs=2, **kwargs),
     )
     strength = dict(strengths=(0.0, 1.0), n_problems=2, seed=4)
-    serial_table, serial_choice = paper04.choose_optimistic_strength(**strength, n_jobs=1)
-    parallel_table, parallel_choice = paper04.choose_optimistic_strength(**strength, n_jobs=2)
+    serial_table, serial_choice = _studies.choose_optimistic_strength(**strength, n_jobs=1)
+    parallel_table, parallel_choice = _studies.choose_optimistic_strength(**strength, n_jobs=2)
     _identical(serial_table, parallel_table)
     assert serial_choice == parallel_choice
 

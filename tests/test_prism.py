@@ -15,7 +15,7 @@ from sklearn.preprocessing import KBinsDiscretizer
 from sklearn.tree import DecisionTreeClassifier
 
 from companion.datasets import load_contact_lenses, load_iris
-from companion.experiments import paper02
+from companion.experiments.paper02 import _protocol, _tables
 from companion.paper_numbers import paper_table
 from companion.baselines import OneR
 from companion.preprocessing import MISSING_VALUE_NAME
@@ -84,19 +84,19 @@ def test_training_accuracy_matches_weka(fitted, lenses):
 
 
 def test_slides_trace_of_first_hard_rule(fitted):
-    ours = paper02.first_rule_trace(fitted, "hard")
+    ours = _tables.first_rule_trace(fitted, "hard")
     paper = paper_table("02_prism_first_rule_trace")
     merged = paper.merge(ours, on=["step", "attribute", "value"], suffixes=("_paper", "_ours"))
     assert len(merged) == len(paper)
     for column in ("p", "t", "selected"):
         assert (merged[f"{column}_paper"] == merged[f"{column}_ours"]).all(), column
-    comparison = paper02.trace_comparison(ours)
+    comparison = _tables.trace_comparison(ours)
     assert (comparison["difference"] == 0).all()
 
 
 def test_weka_cross_validation_counts(lenses):
     X, y = lenses
-    folds = paper02.weka_cv_folds(y, n_folds=10, seed=1)
+    folds = _protocol.weka_cv_folds(y, n_folds=10, seed=1)
     estimators = {k: v for k, v in learners(seed=0, ripper=False).items()}
     cv = cross_validate(estimators, X, y, folds)
     weka = paper_table("02_prism_weka_results").set_index(["learner", "measure"])["value"]
@@ -108,7 +108,7 @@ def test_weka_cross_validation_counts(lenses):
 
 def test_weka_folds_partition_and_stratify(lenses):
     _, y = lenses
-    folds = paper02.weka_cv_folds(y, n_folds=10, seed=1)
+    folds = _protocol.weka_cv_folds(y, n_folds=10, seed=1)
     tests = np.concatenate([test for _, test in folds])
     assert sorted(tests.tolist()) == list(range(len(y)))
     for train, test in folds:

@@ -680,9 +680,10 @@ def test_numeric_literal_polarity(rng):
 
 def test_benchmark_protocol_on_one_fold():
     from companion.experiments import paper04
+    from companion.experiments.paper04 import _tables
 
     tidy = paper04.run(paper04.Config(datasets=("iris",), max_folds=1, others=("CART", "PRISM", "RIPPER")))
-    results = paper04.folds_table(tidy)
+    results = _tables.folds_table(tidy)
     assert set(results["learner"]) == {"WIDC(p)", "WIDC(o)", "WIDC()", "CART", "PRISM", "RIPPER"}
     assert results["error"].between(0, 1).all() and (results["literals"] >= results["rules"]).all()
     by_learner = results.set_index("learner")
@@ -700,7 +701,7 @@ def test_benchmark_protocol_on_one_fold():
 def test_encode_frame_and_tree_size():
     import pandas as pd
 
-    from companion.experiments import paper04
+    from companion.experiments.paper04 import _tables
     from companion.preprocessing import encode_frame
 
     frame = pd.DataFrame({"colour": ["red", None, "blue", "red"], "size": [1.0, 2.5, np.nan, 4.0]})
@@ -713,7 +714,7 @@ def test_encode_frame_and_tree_size():
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
     tree = DecisionTreeClassifier(random_state=0).fit(X, X[:, 0] & X[:, 1])
     assert tree_size(tree) == (3, 5)  # leaves at depths 1, 2, 2
-    assert paper04.pattern_cells(4) == (16, 4)
+    assert _tables.pattern_cells(4) == (16, 4)
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,69 +18,41 @@ Results are kept in a long table, one row per (draw, degree, method), with colum
 ``size`` (leaves / support vectors / terms), ``train_error`` and ``test_error`` (in %).
 :func:`run` (with a :class:`Config`) returns it in the tidy shape of
 :mod:`companion.experiments.protocol` (the degree is part of the ``method`` key, the draw is the
-``seed``); every builder takes that frame, and :func:`draws_table` gives the layout of ``03_draws.csv``.
+``seed``); :func:`table1_section` sets it beside the paper's Table 1.
 
-Also: draws rejection-sampled to the paper's Bayes training error
-(:func:`run_conditioned_protocol`), the row-order spread of the order-sensitive learners
-(:func:`row_order_spread`), un-pruned trees (:func:`unpruned_trees`), a λ sweep with the chain of
-bounds (9) ≤ (11) ≤ min R ≤ R(λ-MMP) ≤ (12) and the hinge risk R₁ (:func:`lambda_sweep`),
-Theorem 6's enumeration size (:func:`theorem6_table`) and the trees spanning ``P_{d,n}``
-(:func:`trees_span_check`).
+The notebook's other sections, one call each returning a :class:`sklearn.utils.Bunch` of its
+tables, figures and sentences (``_sections``; the builders they compose live in the private
+modules ``_protocol``, ``_tables``, ``_studies``, ``_figures``, ``_claims`` and ``_prose``): the
+kernel identities (:func:`kernel_identity_checks`), the Bayes error of a sample
+(:func:`bayes_section`), draws rejection-sampled to the paper's Bayes training error
+(:func:`conditioned_section`), the row-order spread of the order-sensitive learners
+(:func:`row_order_section`), a λ sweep with the chain of bounds (9) ≤ (11) ≤ min R ≤ R(λ-MMP) ≤
+(12) and the hinge risk R₁ (:func:`lambda_section`), un-pruned trees (:func:`unpruned_section`),
+Theorem 6's enumeration size (:func:`theorem6_table`), the trees spanning ``P_{d,n}``
+(:func:`trees_span_check`), two learnt models (:func:`learnt_models`) and the claims
+(:func:`claims_section`).
 """
 
-from companion.experiments.paper03._protocol import (
-    Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
-)
-from companion.experiments.paper03._tables import (
-    bayes_sample_shift, conditioned_comparison, degree_evidence, draws_table, kernel_identity_checks,
-    table1_comparison, tie_summary, tree_error_bounds, tree_stand_ins,
-)
-from companion.experiments.paper03._studies import (
-    lambda_sweep, lambda_sweep_summary, learnt_models, row_order_spread, row_order_summary, theorem6_table,
-    trees_span_check, unpruned_trees,
-)
-from companion.experiments.paper03._figures import (
-    plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders,
-)
-from companion.experiments.paper03._claims import claims_report, seed_variant, seed_variants
-from companion.experiments.paper03._prose import (
-    describe_bayes_shift, describe_degree_evidence, describe_lambda_sweep, describe_row_orders,
-    describe_unpruned,
+from companion.experiments.paper03._protocol import Config, run
+from companion.experiments.paper03._tables import kernel_identity_checks
+from companion.experiments.paper03._studies import learnt_models, theorem6_table, trees_span_check
+from companion.experiments.paper03._sections import (
+    bayes_section, claims_section, conditioned_section, lambda_section, row_order_section, table1_section,
+    unpruned_section,
 )
 
 __all__ = [
     "Config",
-    "bayes_sample_shift",
-    "claims_report",
-    "conditioned_comparison",
-    "degree_evidence",
-    "describe_bayes_shift",
-    "describe_degree_evidence",
-    "describe_lambda_sweep",
-    "describe_row_orders",
-    "describe_unpruned",
-    "draws_table",
-    "j48_results_if_run",
+    "bayes_section",
+    "claims_section",
+    "conditioned_section",
     "kernel_identity_checks",
-    "lambda_sweep",
-    "lambda_sweep_summary",
+    "lambda_section",
     "learnt_models",
-    "method_key",
-    "paper_table1",
-    "plot_lambda_sweep",
-    "plot_risks_against_bounds",
-    "plot_row_orders",
-    "row_order_spread",
-    "row_order_summary",
+    "row_order_section",
     "run",
-    "run_conditioned_protocol",
-    "seed_variant",
-    "seed_variants",
-    "table1_comparison",
+    "table1_section",
     "theorem6_table",
-    "tie_summary",
-    "tree_error_bounds",
-    "tree_stand_ins",
     "trees_span_check",
-    "unpruned_trees",
+    "unpruned_section",
 ]

@@ -15,7 +15,7 @@ protocol on the UCI sets we vendor and tests the paper's *qualitative* statement
   here; and the paper's own peers, C4.5 (Weka's J48), Weka's JRip and
   CN2 (Orange3's ordered and unordered learners), run on the same folds by
   ``peers/widc_peers.py`` in their own environments and read from ``data/widc_peers``
-  (:func:`peer_results`, which checks the folds);
+  (``_peers.peer_results``, which checks the folds);
 * PRISM and RIPPER read nominal data: numeric attributes are cut at the same MDL cut points WIDC
   uses (fitted on the training fold), one value per interval.
 
@@ -23,69 +23,42 @@ Sizes: WIDC counts rules and literals (paper, "Building Small Accurate DCs"); a 
 its leaf rules (a leaf's monomial is the conjunction of the tests on its path, paper section
 "Partition Boosting"), so rules = leaves and literals = the sum of leaf depths; PRISM and RIPPER
 count their rules and conditions.
+
+The notebook's sections, one call each returning a :class:`sklearn.utils.Bunch` of its tables,
+figures and sentences (``_sections``; the builders they compose live in the private modules
+``_protocol``, ``_peers``, ``_studies``, ``_tables``, ``_figures``, ``_claims`` and ``_prose``):
+the benchmark's data sets (:data:`BENCHMARK_SETS`, :func:`load_benchmark_set`), the claims registry
+(:func:`registry_table`), the cells of committees and trees
+(:func:`partitions_section`), the partition facts on Vote0 (:func:`z_equivalences`), the
+optimistic pruning's strength (:func:`strength_section`) and its sensitivity
+(:func:`sensitivity_section`, sharing its fits with the runs after it through a
+:class:`FoldMemo`), WIDC on Vote0 (:func:`votes_section`), the data sets
+(:func:`datasets_table`), the benchmark (:func:`benchmark_section`), its protocol variants
+(:func:`variants_section`) and the claims (:func:`claims_section`).
 """
 
-from companion.experiments.paper04._protocol import (
-    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
-)
-from companion.experiments.paper04._peers import (
-    MAJORITY, majority_results, peer_results, seed_runs, seed_variants,
-)
-from companion.experiments.paper04._studies import (
-    choose_optimistic_strength, committee_cells, optimistic_sensitivity, z_equivalences,
-)
-from companion.experiments.paper04._tables import (
-    cells_table, error_with_std, folds_table, paper_comparison, paper_context, pattern_cells, peer_tables,
-    polarity_table, sensitivity_pivot, sensitivity_summary, summary_table,
-)
-from companion.experiments.paper04._figures import (
-    plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
-)
-from companion.experiments.paper04._claims import claims_report, claims_variants, registry_table
-from companion.experiments.paper04._prose import (
-    cells_prose, committee_cells_prose, peers_prose, ranks_prose, seeds_prose, strength_prose,
+from companion.experiments.paper04._protocol import BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, run
+from companion.experiments.paper04._studies import z_equivalences
+from companion.experiments.paper04._claims import registry_table
+from companion.experiments.paper04._sections import (
+    benchmark_section, claims_section, datasets_table, partitions_section, sensitivity_section, strength_section,
+    variants_section, votes_section,
 )
 
 __all__ = [
     "BENCHMARK_SETS",
     "Config",
     "FoldMemo",
-    "MAJORITY",
-    "cells_prose",
-    "cells_table",
-    "choose_optimistic_strength",
-    "claims_report",
-    "claims_variants",
-    "committee_cells",
-    "committee_cells_prose",
-    "error_with_std",
-    "folds_table",
+    "benchmark_section",
+    "claims_section",
+    "datasets_table",
     "load_benchmark_set",
-    "majority_results",
-    "numeric_attribute_sets",
-    "numeric_typing_sets",
-    "optimistic_sensitivity",
-    "paper_comparison",
-    "paper_context",
-    "pattern_cells",
-    "peer_results",
-    "peer_tables",
-    "peers_prose",
-    "plot_paired_scatter",
-    "plot_partitions",
-    "plot_sensitivity",
-    "plot_size_vs_error",
-    "plot_z_trace",
-    "polarity_table",
-    "ranks_prose",
+    "partitions_section",
     "registry_table",
     "run",
-    "seed_runs",
-    "seed_variants",
-    "seeds_prose",
-    "sensitivity_pivot",
-    "sensitivity_summary",
-    "strength_prose",
-    "summary_table",
+    "sensitivity_section",
+    "strength_section",
+    "variants_section",
+    "votes_section",
     "z_equivalences",
 ]

@@ -382,7 +382,7 @@ class FoldMemo:
     --------
     >>> memo = FoldMemo()
     >>> config = Config(datasets=("monks1",), max_folds=1, others=())
-    >>> from companion.experiments.paper04 import optimistic_sensitivity
+    >>> from companion.experiments.paper04._studies import optimistic_sensitivity
     >>> sensitivity = optimistic_sensitivity(["monks1"], max_folds=1, memo=memo)
     >>> len(memo.grown)
     1

@@ -27,46 +27,35 @@ do ("an accurate classifier that depends on the smallest possible number of attr
   (:func:`seed_configs`).
 
 The claims are data, ``registry/paper05.toml`` (the paper's sentences, quoted, and the criteria
-fixed before the results); :func:`measures` measures them and :func:`claims_report` decides them
-with :mod:`companion.claims`.
+fixed before the results); :func:`claims_section` decides them with :mod:`companion.claims`.
+
+The notebook's sections, one call each returning a :class:`sklearn.utils.Bunch` of its tables,
+figures and sentences (``_sections``; the builders they compose live in the private modules
+``_protocol``, ``_tables``, ``_figures``, ``_claims`` and ``_prose``): the worked example
+(:func:`worked_example`), the priors' ranges (:func:`feature_range_table`), the genes chosen on
+the full Golub data (:func:`golub_genes`), the protocol's results (:func:`results_section`), the
+margin and code-length trade-offs (:func:`margin_section`, :func:`occam_section`), the claims
+(:func:`claims_section`) and the discussion (:func:`discussion`).
 
 Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
 :func:`run` sends them through :func:`companion.evaluation.parallel_map` (``n_jobs``); the numbers
 do not depend on ``n_jobs``.
 """
 
-from companion.experiments.paper05._protocol import (
-    Config, STUMP_VARIANTS, declared_feature_range, load_dataset, run, run_seed_variants,
-)
-from companion.experiments.paper05._tables import (
-    gene_frequency, golub_genes, margin_sweep, matched_table, occam_tradeoff, summary_table, worked_example,
-)
-from companion.experiments.paper05._figures import (
-    plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity,
-    plot_occam_tradeoff,
-)
-from companion.experiments.paper05._claims import claims_report
+from companion.experiments.paper05._protocol import Config, run
+from companion.experiments.paper05._tables import feature_range_table, golub_genes, worked_example
 from companion.experiments.paper05._prose import discussion
+from companion.experiments.paper05._sections import claims_section, margin_section, occam_section, results_section
 
 __all__ = [
     "Config",
-    "STUMP_VARIANTS",
-    "claims_report",
-    "declared_feature_range",
+    "claims_section",
     "discussion",
-    "gene_frequency",
+    "feature_range_table",
     "golub_genes",
-    "load_dataset",
-    "margin_sweep",
-    "matched_table",
-    "occam_tradeoff",
-    "plot_bound_vs_error",
-    "plot_gibbs_bound_vs_error",
-    "plot_margin_sweep",
-    "plot_matched_sparsity",
-    "plot_occam_tradeoff",
+    "margin_section",
+    "occam_section",
+    "results_section",
     "run",
-    "run_seed_variants",
-    "summary_table",
     "worked_example",
 ]

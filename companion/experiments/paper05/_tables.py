@@ -22,6 +22,32 @@ from companion.experiments.paper05._protocol import (
 # --------------------------------------------------------------------------------------------
 
 
+def feature_range_table(datasets) -> pd.DataFrame:
+    """The declared range ``[A, B]`` of every gene beside each data set's observed values.
+
+    :func:`declared_feature_range` raises if a value falls outside the declared range.
+
+    Parameters
+    ----------
+    datasets : sequence of str
+        Names of :data:`DATASETS`.
+
+    Returns
+    -------
+    DataFrame
+        One row per data set: ``declared A``, ``declared B``, the global minimum and maximum and
+        the median per-gene range over the whole data set.
+    """
+    rows = []
+    for name in datasets:
+        X, _, _ = load_dataset(name)
+        low, high = declared_feature_range(name, X)
+        rows.append({"dataset": name, "declared A": low, "declared B": high, "global min (whole data)": X.min(),
+                     "global max (whole data)": X.max(),
+                     "median per-gene range (whole data)": np.median(np.ptp(X, axis=0))})
+    return pd.DataFrame(rows).set_index("dataset")
+
+
 def summary_table(results):
     """Per data set and method of :func:`run`'s frame: CV error with its spread, genes, bounds.
 

@@ -1,0 +1,365 @@
+"""The sections of notebook 01, one call each: the tables, figures and sentences a section shows.
+
+Each function composes the builders of the lower modules (``_grids`` < ``_protocol`` <
+``_tables`` < ``_figures`` < ``_prose`` < ``_followups`` < ``_studies`` < ``_claims``) in the
+order the notebook reads them and returns a :class:`sklearn.utils.Bunch` (a dict whose keys are
+also attributes). A figure is drawn and closed here, and shown where the notebook saves it.
+Nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import validate_params
+
+from companion.bounds.decision_list import compression_message, dlm_bound_path
+from companion.decision_list import reconstruct_decision_list
+from companion.numerics import StrictInterval
+from companion.experiments.paper01._grids import COMPARABLE, Grid, load_table1_dataset
+from companion.experiments.paper01._tables import (
+    bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, parameters_table,
+    protocols_table,
+)
+from companion.experiments.paper01._figures import (
+    figure_dlm_balls, figure_errors_vs_s, figure_penalty_heatmap, figure_sparsity, sparsity_frame, toy_dlm,
+)
+from companion.experiments.paper01._prose import (
+    dataset_notes_markdown, fine_grid_markdown, glass_choice_markdown, penalty_valley_markdown, protocol_legend,
+    readable_dlm, reproduction_markdown,
+)
+from companion.experiments.paper01._followups import (
+    LENGTH_VARIANTS, fine_grid_protocol, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
+    list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
+)
+from companion.experiments.paper01._studies import bound_coverage, coverage_bayes_risk, coverage_table
+from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
+
+#: The two distributions of the bounds' Monte-Carlo coverage: with a signal, and without one.
+COVERAGE_DISTRIBUTIONS = {
+    "signal (mu = 1)": {"positive_rate": 0.35, "shift": 1.0},
+    "no signal (mu = 0)": {"positive_rate": 0.3, "shift": 0.0},
+}
+_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
+
+
+def _closed(figure):
+    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    return figure
+
+
+def toy_section(seed: int = 0, n_probe: int = 2000) -> Bunch:
+    """A simple and a complex DLM on two noisy moons: their balls, compression sets and bounds.
+
+    Parameters
+    ----------
+    seed : int, default=0
+        Seed of the moons and of the probe points.
+    n_probe : int, default=2000
+        Points drawn around the data on which each list rebuilt from its compression set must
+        predict as the machine does.
+
+    Returns
+    -------
+    Bunch
+        ``X``, ``y``, ``machines`` (``{"simple": dlm, "complex": dlm}``), ``figure`` and
+        ``compression`` (per machine: the size of its compression set, whether the list rebuilt
+        from it predicts identically on the probe points, and its path with the bound and the
+        corrected bound after each ball, Section 4).
+    """
+    X, y, machines = toy_dlm(seed=seed)
+    rng = np.random.default_rng(seed)
+    probe = np.vstack([X, rng.uniform(X.min(axis=0) - 1, X.max(axis=0) + 1, size=(n_probe, 2))])
+    compression = {}
+    for kind, machine in machines.items():
+        rebuilt = reconstruct_decision_list(compression_message(machine, X))
+        compression[kind] = Bunch(
+            size=len(machine.compression_set_),
+            identical=bool((rebuilt.predict01(probe) == machine.predict(probe)).all()),
+            path=machine.path_.assign(bound=dlm_bound_path(machine).round(3),
+                                      corrected=dlm_bound_path(machine, variant="corrected").round(3)),
+        )
+    return Bunch(X=X, y=y, machines=machines, figure=_closed(figure_dlm_balls(X, y, machines)),
+                 compression=compression)
+
+
+@validate_params({"n_runs": _COUNT, "n_test": _COUNT, "seed": [Integral]}, prefer_skip_nested_validation=True)
+def coverage_section(n_runs: int, *, n_test: int, seed: int, n_jobs: int = 1) -> Bunch:
+    """The bounds' Monte-Carlo coverage on :data:`COVERAGE_DISTRIBUTIONS` (200 training examples).
+
+    Parameters
+    ----------
+    n_runs : int
+        Training samples per distribution.
+    n_test : int
+        Test examples of each sample's true risk.
+    seed : int
+        Seed of the first distribution's samples (the next one takes ``seed + 1``).
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``table``: per distribution and bound, :func:`coverage_table` with the Bayes risk.
+    """
+    tables = []
+    for k, distribution in enumerate(COVERAGE_DISTRIBUTIONS.values()):
+        frame = bound_coverage(n_runs, m=200, n_test=n_test, distribution=distribution, seed=seed + k, n_jobs=n_jobs)
+        tables.append(coverage_table(frame).assign(bayes_risk=coverage_bayes_risk(**distribution)))
+    return Bunch(table=pd.concat(tables, keys=list(COVERAGE_DISTRIBUTIONS), names=["distribution"]))
+
+
+def datasets_section(names) -> Bunch:
+    """The data sets of Table 1 as we have them: examples, incomplete and contradictory ones removed.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+
+    Returns
+    -------
+    Bunch
+        ``counts`` (:func:`dataset_counts`), ``table`` (:func:`examples_table`) and ``notes``.
+    """
+    counts = dataset_counts(names)
+    return Bunch(counts=counts, table=examples_table(counts), notes=dataset_notes_markdown(counts))
+
+
+def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -> Bunch:
+    """Glass's binarisation, which the paper does not state: the evidence of each candidate split.
+
+    Parameters
+    ----------
+    candidates : dict
+        ``{label: positive class or classes}``.
+    grid : Grid
+        The main protocol's grid.
+    seed : int
+        Fold seed.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``evidence`` (:func:`glass_binarisation_evidence`) and ``text``.
+    """
+    evidence = glass_binarisation_evidence(candidates, grid, seed=seed, n_jobs=n_jobs)
+    return Bunch(evidence=evidence, text=glass_choice_markdown(evidence))
+
+
+def table1_section(results: pd.DataFrame) -> Bunch:
+    """Table 1 reproduced from :func:`run`'s frame: errors, parameters, sparsity, protocols, bounds.
+
+    Parameters
+    ----------
+    results : DataFrame
+        :func:`run`'s tidy frame.
+
+    Returns
+    -------
+    Bunch
+        ``errors`` (protocol (a), paper vs ours), ``parameters``, ``errors_figure`` (errors
+        against ``s``), ``sparsity_figure`` and ``sparsity`` (balls against support vectors),
+        ``protocols`` (protocols (a), (b), (c)) and ``legend``, ``bound_check`` (the bounds on
+        the machines they select).
+    """
+    return Bunch(
+        errors=errors_table(results), parameters=parameters_table(results),
+        errors_figure=_closed(figure_errors_vs_s(results)), sparsity_figure=_closed(figure_sparsity(results)),
+        sparsity=sparsity_frame(results), protocols=protocols_table(results), legend=protocol_legend(),
+        bound_check=bound_check_table(results),
+    )
+
+
+def comparable_names(names) -> list:
+    """The data sets of ``names`` whose Table 1 rows the follow-up protocols compare.
+
+    All of :data:`COMPARABLE` when ``names`` is empty.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets of the main protocol.
+
+    Returns
+    -------
+    list of str
+    """
+    return [name for name in (names or COMPARABLE) if name in COMPARABLE]
+
+
+def fine_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1, **grid) -> Bunch:
+    """Protocol (a) with fine DLM and SCM penalty grids, beside the coarse grid's numbers.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    results : DataFrame
+        :func:`run`'s tidy frame (the coarse grid).
+    seeds : sequence of int
+        Fold seeds.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+    **grid
+        The fine grid, as :func:`fine_grid_protocol` takes it (its defaults otherwise).
+
+    Returns
+    -------
+    Bunch
+        ``fine`` (:func:`fine_grid_protocol`), ``grid_text``, ``dlm`` and ``scm`` (fine against
+        coarse, :func:`fine_grid_table`), ``seeds`` (every seed's total), ``heatmap_dataset``,
+        ``heatmap`` and ``valley_text`` (errors over the penalties there).
+    """
+    fine = fine_grid_protocol(names, seeds=seeds, n_jobs=n_jobs, **grid)
+    shown = "pima" if "pima" in names else names[0]
+    return Bunch(
+        fine=fine, grid_text=fine_grid_markdown(fine["grid"]), dlm=fine_grid_table(fine, results),
+        scm=fine_grid_table(fine, results, "scm"), seeds=fine_seed_table(fine), heatmap_dataset=shown,
+        heatmap=_closed(figure_penalty_heatmap(fine, shown)), valley_text=penalty_valley_markdown(fine, shown),
+    )
+
+
+def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int = 1) -> Bunch:
+    """Protocol (a) under another tie rule, and where the two rules first part on BreastW.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    results : DataFrame
+        :func:`run`'s tidy frame (the main tie rule).
+    seeds : sequence of int
+        Fold seeds.
+    grid : Grid
+        The main protocol's grid.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``tie`` (:func:`tie_rule_protocol` with ``fewest_errors``), ``table``
+        (:func:`tie_rule_table`) and ``divergence`` (:func:`first_tie_rule_divergence` on
+        BreastW at ``p_p = 1``, ``p_n = ∞``, complex balls).
+    """
+    tie = tie_rule_protocol(names, seeds=seeds, grid=grid, rules=("fewest_errors",), n_jobs=n_jobs)
+    return Bunch(tie=tie, table=tie_rule_table(tie, results),
+                 divergence=first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf, ball_type="complex"))
+
+
+def svm_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1) -> Bunch:
+    """Protocol (a) for the SVM with absolute kernel widths.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    results : DataFrame
+        :func:`run`'s tidy frame (relative widths).
+    seeds : sequence of int
+        Fold seeds.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``svm`` (:func:`svm_gamma_protocol`) and ``table`` (:func:`svm_gamma_table`).
+    """
+    svm = svm_gamma_protocol(names, seeds=seeds, n_jobs=n_jobs)
+    return Bunch(svm=svm, table=svm_gamma_table(svm, results))
+
+
+def lengths_section(names, *, seed: int, seeds) -> Bunch:
+    """The list lengths at the paper's own parameters (Table 1), on the main and the other fold seeds.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    seed : int
+        The main fold seed (every variant of :data:`LENGTH_VARIANTS`).
+    seeds : sequence of int
+        Every fold seed (the others: the first variant only).
+
+    Returns
+    -------
+    Bunch
+        ``table`` (:func:`list_length_table` on the main seed) and ``by_seed`` (``{seed: table}``).
+    """
+    table = list_length_table(names, seed=seed)
+    by_seed = {seed: table}
+    by_seed.update({s: list_length_table(names, seed=s, variants=LENGTH_VARIANTS[:1]) for s in seeds[1:]})
+    return Bunch(table=table, by_seed=by_seed)
+
+
+def real_dlm_section(name: str = "breastw") -> Bunch:
+    """The DLM with the paper's parameters for a data set, fitted on all of it, in its column names.
+
+    Parameters
+    ----------
+    name : str, default="breastw"
+        A data set of Table 1.
+
+    Returns
+    -------
+    Bunch
+        ``machine``, ``feature_names``, ``n_examples`` and ``training_errors``.
+    """
+    machine, feature_names = readable_dlm(name)
+    X, y = load_table1_dataset(name)
+    return Bunch(machine=machine, feature_names=feature_names, n_examples=len(y),
+                 training_errors=int((machine.predict(X) != y).sum()))
+
+
+def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
+                   tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid) -> Bunch:
+    """The claims decided on every variant, with the numbers the discussion reads.
+
+    Parameters
+    ----------
+    results : DataFrame
+        :func:`run`'s tidy frame.
+    table1 : Bunch
+        :func:`table1_section`.
+    coverage : Bunch
+        :func:`coverage_section`.
+    datasets : Bunch
+        :func:`datasets_section`.
+    fine : Bunch
+        :func:`fine_section`.
+    tie : Bunch
+        :func:`tie_section`.
+    svm : Bunch
+        :func:`svm_section`.
+    lengths : Bunch
+        :func:`lengths_section`.
+    grid : Grid
+        The main protocol's grid.
+
+    Returns
+    -------
+    Bunch
+        ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
+        verdicts), ``sensitivity`` (each claim's verdict under each variant), ``discussion``
+        (claim by claim) and ``reproduction`` (the numbers behind the reproduction claims).
+    """
+    variants = claims_variants(results, lengths=lengths.by_seed, coverage=coverage.table, fine=fine.fine, tie=tie.tie,
+                               svm=svm.svm, counts=datasets.counts)
+    report = claims_report(variants)
+    return Bunch(
+        report=report, sensitivity=sensitivity_pivot(report),
+        discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid)),
+        reproduction=reproduction_markdown(table1.errors, table1.parameters, fine.dlm, fine.scm, tie.table,
+                                           lengths.table, svm.table),
+    )

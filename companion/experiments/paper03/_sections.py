@@ -1,0 +1,281 @@
+"""The sections of notebook 03, one call each: the tables, figures and sentences a section shows.
+
+Each function composes the builders of the lower modules (``_protocol`` < ``_tables`` <
+``_studies`` < ``_figures`` < ``_claims`` < ``_prose``) in the order the notebook reads them and
+returns a :class:`sklearn.utils.Bunch` (a dict whose keys are also attributes). A figure is drawn
+and closed here, and shown where the notebook saves it. Nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import pandas as pd
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import validate_params
+
+from companion.evaluation import comparison_table
+from companion.numerics import StrictInterval
+from companion.experiments.paper03._protocol import (
+    Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
+)
+from companion.experiments.paper03._tables import (
+    bayes_sample_shift, conditioned_comparison, degree_evidence, draws_table, table1_comparison, tie_summary,
+    tree_error_bounds, tree_stand_ins,
+)
+from companion.experiments.paper03._studies import (
+    lambda_sweep, lambda_sweep_summary, row_order_spread, row_order_summary, unpruned_trees,
+)
+from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
+from companion.experiments.paper03._claims import claims_report, seed_variant, seed_variants
+from companion.experiments.paper03._prose import (
+    describe_bayes_shift, describe_degree_evidence, describe_lambda_sweep, describe_row_orders, describe_unpruned,
+)
+
+#: Table 1's columns as the notebook reads them: (name, column, degree). Column 1's degree is
+#: undecided between 2 and 3 (the headers were lost), column 2 is d = 7 (any d >= 7).
+TABLE1_COLUMNS = (("col1_d2", 1, 2), ("col1_d3", 1, 3), ("col2_d7", 2, 7))
+
+#: The chain of lower and upper bounds the λ sweep checks, smallest first (Eqs. 9, 11, 12).
+BOUND_CHAIN = ("perceptron_bound", "mmp_bound", "min_risk", "mmp_risk", "mmp_upper_bound", "eps_upper_bound")
+
+
+_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
+_SIZE = [StrictInterval(Integral, 2, None, closed="left")]
+#: The constraints of the sections' counts and sizes (a section names itself when it refuses one).
+_SIZES = {"n_train": _SIZE, "n_test": _SIZE, "n_draws": _COUNT}
+
+
+def _closed(figure):
+    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    return figure
+
+
+@validate_params({"n_train": _COUNT}, prefer_skip_nested_validation=True)
+def bayes_section(n_train: int = 500) -> Bunch:
+    """The Bayes-optimal classifier's error, and how far a sample's empirical error strays from it.
+
+    Parameters
+    ----------
+    n_train : int, default=500
+        Size of a training sample.
+
+    Returns
+    -------
+    Bunch
+        ``shift`` (:func:`bayes_sample_shift`) and ``text``.
+    """
+    shift = bayes_sample_shift(n_train)
+    return Bunch(shift=shift, text=describe_bayes_shift(shift))
+
+
+def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
+    """Table 1 reproduced: every learner on the draws, beside the paper's numbers and Weka's J48.
+
+    Parameters
+    ----------
+    config : Config
+        The draws and degrees (2, 3 and 7 among them).
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``results`` (:func:`run`'s tidy frame), ``draws`` (:func:`draws_table`), ``j48`` and
+        ``j48_status`` (Weka's J48 on these draws, when recorded), ``evidence`` and
+        ``evidence_text`` (which d column 1 is), ``columns`` (``{name: paper / ours table}`` for
+        :data:`TABLE1_COLUMNS`) and ``table1`` (the three stacked), ``stand_ins`` (the stand-in
+        trees), ``ties`` (:func:`tie_summary`), ``risks_figure``, ``tree_bounds`` (Theorem 5 on
+        the best trees of depth 2) and ``bayes`` (the Bayes rule's errors beside the paper's).
+    """
+    results = run(config, n_jobs=n_jobs)
+    j48, j48_status = j48_results_if_run(config)
+    evidence = degree_evidence(results, candidates=(2, 3), reference=7)
+    columns = {name: table1_comparison(results, column=column, degree=degree, j48=j48)
+               for name, column, degree in TABLE1_COLUMNS}
+    stand_ins = pd.concat({name: tree_stand_ins(results, column, degree) for name, column, degree in TABLE1_COLUMNS},
+                          names=["column"])
+    bayes = results[results["method"] == method_key("bayes", config.degrees[0])]
+    paper_bayes = paper_table1().query("method == 'bayes' and column == 'both'").set_index("quantity")["value"]
+    errors = bayes[["train_error", "test_error"]]
+    return Bunch(
+        results=results, draws=draws_table(results), j48=j48, j48_status=j48_status,
+        evidence=evidence, evidence_text=describe_degree_evidence(evidence),
+        columns=columns, table1=pd.concat(columns, names=["column"]), stand_ins=stand_ins, ties=tie_summary(results),
+        risks_figure=_closed(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
+        tree_bounds=tree_error_bounds(results, degree=2),
+        bayes=comparison_table(paper_bayes, errors.mean()).assign(ours_sd=errors.std()),
+    )
+
+
+@validate_params({**_SIZES, "seed": [Integral], "degrees": ["array-like"]}, prefer_skip_nested_validation=True)
+def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: int, n_jobs: int = 1) -> Bunch:
+    """Table 1 on draws rejection-sampled to the paper's Bayes training error (11.2 %).
+
+    Parameters
+    ----------
+    n_draws : int
+        Accepted draws.
+    seed : int
+        Seed of the draws.
+    degrees : tuple of int
+        Degrees of the kernels (2, 3 and 7 among them).
+    n_train, n_test : int
+        Sizes of a draw.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``rows`` (:func:`run_conditioned_protocol`), ``table`` (paper / ours per column of
+        :data:`TABLE1_COLUMNS`), ``bayes_train_errors`` (the distinct Bayes training errors, %)
+        and ``median_tries`` (training sets drawn per accepted one).
+    """
+    rows = run_conditioned_protocol(n_draws, seed, degrees=degrees, n_train=n_train, n_test=n_test, n_jobs=n_jobs)
+    table = pd.concat({name: conditioned_comparison(rows, column, degree) for name, column, degree in TABLE1_COLUMNS},
+                      names=["column"])
+    bayes = rows[rows["method"] == method_key("bayes", degrees[0])]
+    return Bunch(rows=rows, table=table,
+                 bayes_train_errors=sorted(float(e) for e in bayes["train_error"].round(2).unique()),
+                 median_tries=int(rows.groupby("seed")["tries"].first().median()))
+
+
+@validate_params({"seed": [Integral], "results": [pd.DataFrame], "draw": [StrictInterval(Integral, 0, None, closed="left")],
+                  "n_orders": _SIZE, "n_orders_fixed": _COUNT, "n_train": _SIZE, "n_test": _SIZE},
+                 prefer_skip_nested_validation=True)
+def row_order_section(seed: int, results: pd.DataFrame, *, draw: int = 0, n_orders: int, n_orders_fixed: int,
+                      n_train: int, n_test: int, n_jobs: int = 1) -> Bunch:
+    """The spread over random row orders of one draw, beside the spread over draws.
+
+    Parameters
+    ----------
+    seed : int
+        The protocol's seed (the draw is :func:`run`'s).
+    results : DataFrame
+        :func:`run`'s tidy frame (the spread over draws).
+    draw : int, default=0
+        The draw whose rows are permuted.
+    n_orders : int
+        Random row orders for the λ-perceptron.
+    n_orders_fixed : int
+        Of them, those for the λ-MMP and the mask perceptron (ten times dearer).
+    n_train, n_test : int
+        Sizes of the draw.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``orders`` (:func:`row_order_spread`), ``summary`` (:func:`row_order_summary`),
+        ``figure`` and ``text``.
+    """
+    orders = row_order_spread(seed, draw=draw, n_orders=n_orders, n_train=n_train, n_test=n_test, n_jobs=n_jobs,
+                              max_orders={"kernel_svm": n_orders_fixed, "mask_perceptron": n_orders_fixed})
+    summary = row_order_summary(orders, results)
+    return Bunch(orders=orders, summary=summary, figure=_closed(plot_row_orders(orders, draw=draw)),
+                 text=describe_row_orders(summary))
+
+
+@validate_params({**_SIZES, "seed": [Integral], "lams": ["array-like"], "degree": _COUNT},
+                 prefer_skip_nested_validation=True)
+def lambda_section(n_draws: int, seed: int, *, lams, degree: int = 7, n_train: int, n_test: int,
+                   n_jobs: int = 1) -> Bunch:
+    """The λ sweep: the chain of bounds (9) <= (11) <= min R <= R(MMP) <= (12), trees' R and R₁.
+
+    Parameters
+    ----------
+    n_draws : int
+        Draws of the sweep.
+    seed : int
+        Seed of the draws.
+    lams : tuple of float
+        The λ values.
+    degree : int, default=7
+        Degree of the kernel.
+    n_train, n_test : int
+        Sizes of a draw.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``sweep`` (:func:`lambda_sweep`), ``chain_holds`` (every link of :data:`BOUND_CHAIN`
+        within a relative 1e-6 on every draw and λ), ``tree_r1_gap`` and ``tree_eq8_gap`` (the
+        largest |R - R₁| and |R - Eq. 8| of the trees), ``summary``, ``figure`` and ``text``.
+    """
+    sweep = lambda_sweep(n_draws, seed, lams=lams, degree=degree, n_train=n_train, n_test=n_test, n_jobs=n_jobs)
+    chain_holds = all(bool((sweep[a] <= sweep[b] * (1 + 1e-6)).all()) for a, b in zip(BOUND_CHAIN, BOUND_CHAIN[1:]))
+    return Bunch(
+        sweep=sweep, chain_holds=chain_holds,
+        tree_r1_gap=float((sweep["tree_risk"] - sweep["tree_hinge_risk"]).abs().max()),
+        tree_eq8_gap=float((sweep["tree_risk"] - sweep["tree_eq8"]).abs().max()),
+        summary=lambda_sweep_summary(sweep), figure=_closed(plot_lambda_sweep(sweep, column=2)),
+        text=describe_lambda_sweep(sweep, column=2),
+    )
+
+
+@validate_params({**_SIZES, "seed": [Integral], "degrees": ["array-like"]}, prefer_skip_nested_validation=True)
+def unpruned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: int) -> Bunch:
+    """The paper's remark on un-pruned trees: their risks against the pruned ones'.
+
+    Parameters
+    ----------
+    n_draws : int
+        Draws.
+    seed : int
+        Seed of the draws (the protocol's).
+    degrees : tuple of int
+        Depths of the trees.
+    n_train, n_test : int
+        Sizes of a draw.
+
+    Returns
+    -------
+    Bunch
+        ``trees`` (:func:`unpruned_trees`), ``summary`` (mean and standard deviation of leaves,
+        risk and errors per depth and tree) and ``text``.
+    """
+    trees = unpruned_trees(n_draws, seed, degrees=degrees, n_train=n_train, n_test=n_test)
+    summary = trees.groupby(["degree", "tree"])[["leaves", "risk", "train_error", "test_error"]].agg(["mean", "std"])
+    return Bunch(trees=trees, summary=summary, text=describe_unpruned(trees))
+
+
+def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, n_jobs: int = 1) -> Bunch:
+    """The claims judged on the main draws, the protocol variants and the other seeds.
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol.
+    results : DataFrame
+        :func:`run`'s tidy frame.
+    orders : DataFrame
+        :func:`row_order_spread`.
+    conditioned : DataFrame
+        :func:`run_conditioned_protocol`.
+    j48 : DataFrame or None
+        Weka's J48 on the draws, when recorded.
+    unpruned : DataFrame
+        :func:`unpruned_trees`.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``variant_seeds``, ``report`` (:class:`companion.claims.ClaimsReport`;
+        ``report.sentences()`` and ``report.discussion()`` state the verdicts) and ``statuses``
+        (whether Weka's J48 was found for each seed).
+    """
+    variant_seeds = seed_variants(config.seed)
+    seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
+    report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data)
+    return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()])
+

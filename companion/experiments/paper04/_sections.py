@@ -1,0 +1,272 @@
+"""The sections of notebook 04, one call each: the tables, figures and sentences a section shows.
+
+Each function composes the builders of the lower modules (``_protocol`` < ``_peers`` <
+``_studies`` < ``_tables`` < ``_figures`` < ``_claims`` < ``_prose``) in the order the notebook
+reads them and returns a :class:`sklearn.utils.Bunch` (a dict whose keys are also attributes). A
+figure is drawn and closed here, and shown where the notebook saves it. Nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pandas as pd
+from sklearn.utils import Bunch
+
+from companion.datasets import load_peers
+from companion.widc import DecisionCommittee
+from companion.experiments.paper04._protocol import (
+    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
+)
+from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
+from companion.experiments.paper04._studies import choose_optimistic_strength, committee_cells, optimistic_sensitivity
+from companion.experiments.paper04._tables import (
+    cells_table, error_with_std, folds_table, paper_comparison, paper_context, pattern_cells, peer_tables,
+    polarity_table, sensitivity_pivot, sensitivity_summary, summary_table,
+)
+from companion.experiments.paper04._figures import (
+    plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
+)
+from companion.experiments.paper04._claims import claims_report, claims_variants
+from companion.experiments.paper04._prose import (
+    cells_prose, committee_cells_prose, peers_prose, ranks_prose, seeds_prose, strength_prose,
+)
+
+#: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
+LEARNERS = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2 (alpha=1)", "CN2-unordered", "JRip", "CART",
+            "RIPPER", "PRISM", MAJORITY)
+#: WIDC(p)'s peers in the paper's Table 2 scatterplots.
+SCATTER_PEERS = ("J48", "CN2", "CN2-unordered", "JRip")
+
+
+def _closed(figure):
+    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    return figure
+
+
+def partitions_section(max_monomials: int = 8) -> Bunch:
+    """Cells a committee of ``t`` monomials realises against a tree of ``t`` leaves (section 2).
+
+    Parameters
+    ----------
+    max_monomials : int, default=8
+        The largest ``t``.
+
+    Returns
+    -------
+    Bunch
+        ``cells`` (one row per ``t``: :func:`pattern_cells`) and ``figure`` (the partitions).
+    """
+    sizes = range(1, max_monomials + 1)
+    cells = pd.DataFrame([pattern_cells(t) for t in sizes], index=pd.RangeIndex(1, max_monomials + 1, name="t"),
+                         columns=["cells, t monomials (committee)", "cells, t leaves (tree)"])
+    return Bunch(cells=cells, figure=_closed(plot_partitions()))
+
+
+def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
+    """The optimistic pruning's strength ``c_KM`` chosen on synthetic problems, never on the benchmark.
+
+    Parameters
+    ----------
+    n_problems : int
+        Synthetic problems.
+    seed : int
+        Seed of the problems.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``strengths`` (the error and size of each strength), ``recommended`` (the chosen
+        ``c_KM``) and ``text``.
+    """
+    strengths, recommended = choose_optimistic_strength(n_problems=n_problems, seed=seed, n_jobs=n_jobs)
+    return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended))
+
+
+def sensitivity_section(datasets, *, strengths: pd.DataFrame, n_splits: int, seed: int, max_folds, memo: FoldMemo,
+                        n_jobs: int = 1) -> Bunch:
+    """WIDC(o) on the benchmark folds at several ``c_KM``, and the cells its committees realise.
+
+    Parameters
+    ----------
+    datasets : sequence of str
+        Benchmark data sets.
+    strengths : DataFrame
+        :func:`strength_section`'s ``strengths`` (drawn beside).
+    n_splits : int
+        Folds.
+    seed : int
+        Seed of the folds.
+    max_folds : int or None
+        Folds run of the ``n_splits`` (None: all).
+    memo : FoldMemo
+        The fits the later runs on these folds reuse.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``folds`` (:func:`optimistic_sensitivity`), ``summary`` (:func:`sensitivity_summary`),
+        ``figure``, ``cells`` (:func:`cells_table`) and ``cells_text``.
+    """
+    folds = optimistic_sensitivity(datasets, n_splits=n_splits, seed=seed, max_folds=max_folds, n_jobs=n_jobs,
+                                   memo=memo)
+    summary = sensitivity_summary(folds)
+    cells = cells_table(folds)
+    return Bunch(folds=folds, summary=summary, figure=_closed(plot_sensitivity(summary, strengths)), cells=cells,
+                 cells_text=cells_prose(cells))
+
+
+def votes_section() -> Bunch:
+    """WIDC on Vote0 (all 16 votes, whole data set): the three prunings, Z during growth, the cells.
+
+    Returns
+    -------
+    Bunch
+        ``votes`` (the data), ``committees`` (``{pruning: committee}`` for ``none``,
+        ``pessimistic`` and ``optimistic``, pruned from one growth), ``figure`` (Z during the
+        growth), ``cells`` (:func:`committee_cells` of the pessimistic committee) and
+        ``cells_text``.
+    """
+    votes = load_benchmark_set("votes")
+    grown = DecisionCommittee(pruning="none", categorical_features=votes.nominal).fit(votes.X, votes.y)
+    committees = {"none": grown, **{pruning: grown.with_pruning(pruning, votes.X, votes.y)
+                                    for pruning in ("pessimistic", "optimistic")}}
+    cells = committee_cells(committees["pessimistic"], votes.X, votes.y)
+    return Bunch(votes=votes, committees=committees,
+                 figure=_closed(plot_z_trace(grown, "Vote0: Z during growth (never increases)")),
+                 cells=cells, cells_text=committee_cells_prose(committees["pessimistic"], cells))
+
+
+def datasets_table(datasets) -> pd.DataFrame:
+    """The benchmark data sets: examples, attributes, classes and what we know of their version.
+
+    Parameters
+    ----------
+    datasets : sequence of str
+        Names of :data:`BENCHMARK_SETS`.
+
+    Returns
+    -------
+    DataFrame
+        One row per data set.
+    """
+    rows = []
+    for name in datasets:
+        data = load_benchmark_set(name)
+        rows.append((name, *data.X.shape, data.n_classes, BENCHMARK_SETS[name].note))
+    return pd.DataFrame(rows, columns=["data set", "examples", "attributes", "classes", "note"]).set_index("data set")
+
+
+def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
+    """The ten-fold benchmark: WIDC and the stand-ins on our folds, beside Weka's and Orange's peers.
+
+    Parameters
+    ----------
+    config : Config
+        The benchmark (data sets, folds, strength ``c_KM``).
+    memo : FoldMemo or None, default=None
+        Fits already made on these folds.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``results`` (:func:`run`), ``summary`` and ``folds`` (its tables), ``everything`` (with
+        the peers and the majority class), ``learners`` (:data:`LEARNERS`), ``with_peers``
+        (:func:`summary_table` of everything), ``provenance`` (the peers' runs), ``errors``
+        (mean ± sd per learner), ``sizes`` (mean literals), ``size_figure``,
+        ``scatter_figure`` (WIDC(p) against :data:`SCATTER_PEERS`), ``beside_paper`` and
+        ``context`` (the paper's numeric statements beside ours) and ``votes_errors``.
+    """
+    datasets, max_folds = list(config.datasets), config.max_folds
+    results = run(config, n_jobs=n_jobs, memo=memo)
+    peers = peer_results(datasets, n_splits=config.n_splits, seed=config.seed, max_folds=max_folds)
+    majority = majority_results(datasets, n_splits=config.n_splits, seed=config.seed, max_folds=max_folds)
+    everything = pd.concat([results, peers, majority], ignore_index=True)
+    learners = list(LEARNERS)
+    with_peers = summary_table(everything)
+    return Bunch(
+        results=results, summary=summary_table(results), folds=folds_table(results), everything=everything,
+        learners=learners, with_peers=with_peers,
+        provenance=load_peers("widc").provenance[["date", "version: weka (Debian package)", "version: orange3", "folds"]],
+        errors=error_with_std(everything, learners),
+        sizes=with_peers.xs("literals", axis=1, level=1).reindex(columns=learners[:-1]),
+        size_figure=_closed(plot_size_vs_error(everything, learners)),
+        scatter_figure=_closed(plot_paired_scatter(everything, "WIDC(p)", SCATTER_PEERS)),
+        beside_paper=paper_comparison(everything), context=paper_context(everything),
+        votes_errors=error_with_std(everything[everything["dataset"] == "votes"], learners),
+    )
+
+
+def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
+    """The protocol variants of the claims: numeric typing, the other polarity, the other fold seeds.
+
+    Parameters
+    ----------
+    config : Config
+        The benchmark's configuration.
+    benchmark : Bunch
+        :func:`benchmark_section`.
+    memo : FoldMemo or None, default=None
+        Fits already made on these folds.
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``numeric`` (every learner under ``typing=numeric`` on the sets it changes, or None),
+        ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
+        table), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
+        (``{variant: frame}``, what the claims read) and ``peers_text``.
+    """
+    datasets = list(config.datasets)
+    numeric_sets = numeric_typing_sets(datasets)
+    numeric = pd.concat([
+        run(replace(config, datasets=tuple(numeric_sets), typing="numeric"), n_jobs=n_jobs, memo=memo),
+        peer_results(numeric_sets, n_splits=config.n_splits, seed=config.seed, max_folds=config.max_folds,
+                     typing="numeric"),
+    ]) if numeric_sets else None
+    gt_config = replace(config, datasets=tuple(numeric_attribute_sets(datasets)), numeric_literal="gt", others=())
+    polarity_gt = run(gt_config, n_jobs=n_jobs)
+    other_seeds = seed_variants(config.seed)
+    seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
+    variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, seeds=seed_frames)
+    return Bunch(
+        numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt),
+        other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
+        peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
+    )
+
+
+def claims_section(variants: Bunch) -> Bunch:
+    """The registry's claims decided on every variant, with what the verdicts rest on.
+
+    Parameters
+    ----------
+    variants : Bunch
+        :func:`variants_section`.
+
+    Returns
+    -------
+    Bunch
+        ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
+        ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
+        ``sensitivity`` (each claim's verdict under each variant) and ``peer_table`` (claim 3's
+        peers under each variant but the seeds).
+    """
+    report = claims_report(variants.variants)
+    return Bunch(
+        report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
+        sensitivity=sensitivity_pivot(report),
+        peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
+                                if not name.startswith("seed=")}),
+    )

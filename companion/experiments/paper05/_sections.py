@@ -1,0 +1,161 @@
+"""The sections of notebook 05, one call each: the tables, figures and sentences a section shows.
+
+Each function composes the builders of the lower modules (``_protocol`` < ``_tables`` <
+``_figures`` < ``_claims`` < ``_prose``) in the order the notebook reads them and returns a
+:class:`sklearn.utils.Bunch` (a dict whose keys are also attributes). A figure is drawn and
+closed here, and shown where the notebook saves it. Nothing here writes a file.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from sklearn.utils import Bunch
+
+from companion.evaluation import comparison_table
+from companion.paper_numbers import paper_table
+from companion.experiments.paper05._protocol import Config, STUMP_VARIANTS, run, run_seed_variants
+from companion.experiments.paper05._tables import (
+    gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
+)
+from companion.experiments.paper05._figures import (
+    plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity, plot_occam_tradeoff,
+)
+from companion.experiments.paper05._claims import claims_report
+
+
+def _closed(figure):
+    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
+    import matplotlib.pyplot as plt
+
+    plt.close(figure)
+    return figure
+
+
+def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
+    """``column`` of the summary ``rows``, one row per method (in their order), one column per data set."""
+    return rows.pivot(index="method", columns="dataset", values=column).reindex(
+        index=list(dict.fromkeys(rows["method"])), columns=list(datasets))
+
+
+def results_section(config: Config, n_jobs: int = 1) -> Bunch:
+    """The protocol's results: errors, genes and bounds per learner and data set, beside the paper.
+
+    Parameters
+    ----------
+    config : Config
+        The protocol (data sets, folds, repeats, grids).
+    n_jobs : int, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``results`` (:func:`run`'s frame, one row per fold and method), ``summary``
+        (:func:`summary_table`) and ``unrestricted`` (its rows at ``k = 0``); per method and data
+        set at ``k = 0``: ``cv_error``, ``sd``, ``genes``, ``bound`` (the methods with one) and
+        ``gibbs`` (PAC-Bayes' Gibbs error and bound); ``seed_results`` (the seed variants'
+        frames) and ``seeds`` (the stump learners' and competitors' CV errors under each);
+        ``bound_figure``, ``gibbs_figure``; ``matched`` (:func:`matched_table`) and
+        ``matched_figure``; ``frequency`` (:func:`gene_frequency`, top 3); ``rules`` (the rules
+        of the first repetition's folds on Golub's data, or the last data set); ``beside_paper``
+        (the paper's CV errors, where they survive, beside ours).
+    """
+    results = run(config, n_jobs=n_jobs)
+    summary = summary_table(results)
+    unrestricted = summary[summary["k"] == 0]
+    pac = unrestricted[unrestricted["learner"] == "pac_bayes"]
+    seed_results = run_seed_variants(config, n_jobs=n_jobs)
+    seeds = pd.DataFrame({
+        name: summary_table(frame).query("k == 0 and method in ['stumps', 'competitor']")
+        .set_index(["dataset", "method"])["cv_error_%"]
+        for name, frame in {"main": results, **seed_results}.items()
+    })
+    matched = matched_table(results)
+    named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]
+    first = results[(results["dataset"] == named) & (results["repeat"] == 0) & results["method"].isin(STUMP_VARIANTS)]
+    lost = paper_table("05_results")
+    errors_paper = lost[lost["quantity"] == "cv_error"].set_index(["dataset", "learner"])["value"]
+    ours = unrestricted[unrestricted["method"].isin(STUMP_VARIANTS)].set_index(["dataset", "learner"])["cv_error_%"]
+    return Bunch(
+        results=results, summary=summary, unrestricted=unrestricted,
+        cv_error=_by_method(unrestricted, "cv_error_%", config.datasets),
+        sd=_by_method(unrestricted, "sd over repeats", config.datasets),
+        genes=_by_method(unrestricted, "genes", config.datasets),
+        bound=_by_method(unrestricted, "bound_%", config.datasets).dropna(how="all"),
+        gibbs=pd.concat({"gibbs error": _by_method(pac, "gibbs_error_%", config.datasets),
+                         "gibbs bound": _by_method(pac, "gibbs_bound_%", config.datasets)}, axis=1),
+        seed_results=seed_results, seeds=seeds,
+        bound_figure=_closed(plot_bound_vs_error(summary)), gibbs_figure=_closed(plot_gibbs_bound_vs_error(results)),
+        matched=matched, matched_figure=_closed(plot_matched_sparsity(matched)),
+        frequency=gene_frequency(results, top=3),
+        rules=first.pivot(index="fold", columns="method", values="rule")[list(STUMP_VARIANTS)],
+        beside_paper=comparison_table(errors_paper, ours.reindex(errors_paper.index)).dropna(subset=["ours"]),
+    )
+
+
+def margin_section(name: str, gaps, config: Config) -> Bunch:
+    """PAC-Bayes on a whole data set: the Gibbs bound against the margin width and the sparsity.
+
+    Parameters
+    ----------
+    name : str
+        The data set.
+    gaps : sequence of int
+        Margin widths.
+    config : Config
+        The protocol (its prior range and grids).
+
+    Returns
+    -------
+    Bunch
+        ``sweep`` (:func:`margin_sweep`), ``best`` (the row of least Gibbs bound per width) and
+        ``figure``.
+    """
+    sweep = margin_sweep(name, gaps=gaps, config=config)
+    return Bunch(sweep=sweep, best=sweep.loc[sweep.groupby("gap")["gibbs_bound"].idxmin()],
+                 figure=_closed(plot_margin_sweep(sweep)))
+
+
+def occam_section(name: str, etas, config: Config) -> Bunch:
+    """Occam on a whole data set: many short codes or few long ones, as the code weight η moves.
+
+    Parameters
+    ----------
+    name : str
+        The data set.
+    etas : sequence of float
+        Code weights ``η``.
+    config : Config
+        The protocol (its prior range and grids).
+
+    Returns
+    -------
+    Bunch
+        ``tradeoff`` (:func:`occam_tradeoff`) and ``figure``.
+    """
+    tradeoff = occam_tradeoff(name, etas=etas, config=config)
+    return Bunch(tradeoff=tradeoff, figure=_closed(plot_occam_tradeoff(tradeoff)))
+
+
+def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame) -> Bunch:
+    """The registry's claims decided on the protocol, its seed variants and the Occam trade-off.
+
+    Parameters
+    ----------
+    results : DataFrame
+        :func:`run`'s frame.
+    seed_results : dict
+        The seed variants' frames (:func:`run_seed_variants`).
+    tradeoff : DataFrame
+        :func:`occam_tradeoff`.
+
+    Returns
+    -------
+    Bunch
+        ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
+        verdicts) and ``verdicts`` (each claim's verdict under each variant).
+    """
+    report = claims_report(results, seed_results, tradeoff)
+    verdicts = report.sensitivity.pivot(index="id", columns="variant", values="verdict")
+    return Bunch(report=report, verdicts=verdicts.reindex(
+        index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))
