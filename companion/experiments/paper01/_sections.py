@@ -16,6 +16,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
 
+from companion.experiments._display import closed_figure
 from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
@@ -44,14 +45,6 @@ COVERAGE_DISTRIBUTIONS = {
     "no signal (mu = 0)": {"positive_rate": 0.3, "shift": 0.0},
 }
 _COUNT = [StrictInterval(Integral, 1, None, closed="left")]
-
-
-def _closed(figure):
-    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
-    return figure
 
 
 def toy_section(seed: int = 0, n_probe: int = 2000) -> Bunch:
@@ -85,7 +78,7 @@ def toy_section(seed: int = 0, n_probe: int = 2000) -> Bunch:
             path=machine.path_.assign(bound=dlm_bound_path(machine).round(3),
                                       corrected=dlm_bound_path(machine, variant="corrected").round(3)),
         )
-    return Bunch(X=X, y=y, machines=machines, figure=_closed(figure_dlm_balls(X, y, machines)),
+    return Bunch(X=X, y=y, machines=machines, figure=closed_figure(figure_dlm_balls(X, y, machines)),
                  compression=compression)
 
 
@@ -174,7 +167,7 @@ def table1_section(results: pd.DataFrame) -> Bunch:
     """
     return Bunch(
         errors=errors_table(results), parameters=parameters_table(results),
-        errors_figure=_closed(figure_errors_vs_s(results)), sparsity_figure=_closed(figure_sparsity(results)),
+        errors_figure=closed_figure(figure_errors_vs_s(results)), sparsity_figure=closed_figure(figure_sparsity(results)),
         sparsity=sparsity_frame(results), protocols=protocols_table(results), legend=protocol_legend(),
         bound_check=bound_check_table(results),
     )
@@ -225,7 +218,7 @@ def fine_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1, **grid
     return Bunch(
         fine=fine, grid_text=fine_grid_markdown(fine["grid"]), dlm=fine_grid_table(fine, results),
         scm=fine_grid_table(fine, results, "scm"), seeds=fine_seed_table(fine), heatmap_dataset=shown,
-        heatmap=_closed(figure_penalty_heatmap(fine, shown)), valley_text=penalty_valley_markdown(fine, shown),
+        heatmap=closed_figure(figure_penalty_heatmap(fine, shown)), valley_text=penalty_valley_markdown(fine, shown),
     )
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
 
+from companion.experiments._display import closed_figure
 from companion.paper_numbers import paper_table
 from companion.baselines import tree_leaf_paths
 from companion.prism import Prism
@@ -120,7 +121,7 @@ def replicated_subtree_demo(seed: int = 0):
     right.text(0.0, 0.6, "\n\n".join(rule.replace(" then", "\nthen") for rule in x_rules),
                family="monospace", fontsize=10, va="top")
     figure.tight_layout()
-    plt.close(figure)  # shown where the notebook saves it, not where it is drawn
+    closed_figure(figure)
     return {
         "tree": tree,
         "leaf_rules": tree_leaf_rules(tree, list(X.columns)),
@@ -231,5 +232,5 @@ def covering_2d_example(seed: int = 0, n_points: int = 40) -> dict:
         ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.13), fontsize=8, frameon=False)
     axes[0].set_ylabel("y")
     figure.tight_layout()
-    plt.close(figure)
+    closed_figure(figure)
     return {"points": points, "rules": table, "uncovered_b": uncovered_b, "figure": figure}

@@ -14,6 +14,7 @@ import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
 
+from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.numerics import StrictInterval
 from companion.experiments.paper03._protocol import (
@@ -44,14 +45,6 @@ _COUNT = [StrictInterval(Integral, 1, None, closed="left")]
 _SIZE = [StrictInterval(Integral, 2, None, closed="left")]
 #: The constraints of the sections' counts and sizes (a section names itself when it refuses one).
 _SIZES = {"n_train": _SIZE, "n_test": _SIZE, "n_draws": _COUNT}
-
-
-def _closed(figure):
-    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
-    return figure
 
 
 @validate_params({"n_train": _COUNT}, prefer_skip_nested_validation=True)
@@ -106,7 +99,7 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
         results=results, draws=draws_table(results), j48=j48, j48_status=j48_status,
         evidence=evidence, evidence_text=describe_degree_evidence(evidence),
         columns=columns, table1=pd.concat(columns, names=["column"]), stand_ins=stand_ins, ties=tie_summary(results),
-        risks_figure=_closed(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
+        risks_figure=closed_figure(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
         tree_bounds=tree_error_bounds(results, degree=2),
         bayes=comparison_table(paper_bayes, errors.mean()).assign(ours_sd=errors.std()),
     )
@@ -178,7 +171,7 @@ def row_order_section(seed: int, results: pd.DataFrame, *, draw: int = 0, n_orde
     orders = row_order_spread(seed, draw=draw, n_orders=n_orders, n_train=n_train, n_test=n_test, n_jobs=n_jobs,
                               max_orders={"kernel_svm": n_orders_fixed, "mask_perceptron": n_orders_fixed})
     summary = row_order_summary(orders, results)
-    return Bunch(orders=orders, summary=summary, figure=_closed(plot_row_orders(orders, draw=draw)),
+    return Bunch(orders=orders, summary=summary, figure=closed_figure(plot_row_orders(orders, draw=draw)),
                  text=describe_row_orders(summary))
 
 
@@ -216,7 +209,7 @@ def lambda_section(n_draws: int, seed: int, *, lams, degree: int = 7, n_train: i
         sweep=sweep, chain_holds=chain_holds,
         tree_r1_gap=float((sweep["tree_risk"] - sweep["tree_hinge_risk"]).abs().max()),
         tree_eq8_gap=float((sweep["tree_risk"] - sweep["tree_eq8"]).abs().max()),
-        summary=lambda_sweep_summary(sweep), figure=_closed(plot_lambda_sweep(sweep, column=2)),
+        summary=lambda_sweep_summary(sweep), figure=closed_figure(plot_lambda_sweep(sweep, column=2)),
         text=describe_lambda_sweep(sweep, column=2),
     )
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 import pandas as pd
 from sklearn.utils import Bunch
 
+from companion.experiments._display import closed_figure
 from companion.datasets import load_peers
 from companion.widc import DecisionCommittee
 from companion.experiments.paper04._protocol import (
@@ -39,14 +40,6 @@ LEARNERS = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2 (alpha=1)", "CN2-
 SCATTER_PEERS = ("J48", "CN2", "CN2-unordered", "JRip")
 
 
-def _closed(figure):
-    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
-    return figure
-
-
 def partitions_section(max_monomials: int = 8) -> Bunch:
     """Cells a committee of ``t`` monomials realises against a tree of ``t`` leaves (section 2).
 
@@ -63,7 +56,7 @@ def partitions_section(max_monomials: int = 8) -> Bunch:
     sizes = range(1, max_monomials + 1)
     cells = pd.DataFrame([pattern_cells(t) for t in sizes], index=pd.RangeIndex(1, max_monomials + 1, name="t"),
                          columns=["cells, t monomials (committee)", "cells, t leaves (tree)"])
-    return Bunch(cells=cells, figure=_closed(plot_partitions()))
+    return Bunch(cells=cells, figure=closed_figure(plot_partitions()))
 
 
 def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
@@ -119,7 +112,7 @@ def sensitivity_section(datasets, *, strengths: pd.DataFrame, n_splits: int, see
                                    memo=memo)
     summary = sensitivity_summary(folds)
     cells = cells_table(folds)
-    return Bunch(folds=folds, summary=summary, figure=_closed(plot_sensitivity(summary, strengths)), cells=cells,
+    return Bunch(folds=folds, summary=summary, figure=closed_figure(plot_sensitivity(summary, strengths)), cells=cells,
                  cells_text=cells_prose(cells))
 
 
@@ -140,7 +133,7 @@ def votes_section() -> Bunch:
                                     for pruning in ("pessimistic", "optimistic")}}
     cells = committee_cells(committees["pessimistic"], votes.X, votes.y)
     return Bunch(votes=votes, committees=committees,
-                 figure=_closed(plot_z_trace(grown, "Vote0: Z during growth (never increases)")),
+                 figure=closed_figure(plot_z_trace(grown, "Vote0: Z during growth (never increases)")),
                  cells=cells, cells_text=committee_cells_prose(committees["pessimistic"], cells))
 
 
@@ -199,8 +192,8 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         provenance=load_peers("widc").provenance[["date", "version: weka (Debian package)", "version: orange3", "folds"]],
         errors=error_with_std(everything, learners),
         sizes=with_peers.xs("literals", axis=1, level=1).reindex(columns=learners[:-1]),
-        size_figure=_closed(plot_size_vs_error(everything, learners)),
-        scatter_figure=_closed(plot_paired_scatter(everything, "WIDC(p)", SCATTER_PEERS)),
+        size_figure=closed_figure(plot_size_vs_error(everything, learners)),
+        scatter_figure=closed_figure(plot_paired_scatter(everything, "WIDC(p)", SCATTER_PEERS)),
         beside_paper=paper_comparison(everything), context=paper_context(everything),
         votes_errors=error_with_std(everything[everything["dataset"] == "votes"], learners),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pandas as pd
 from sklearn.utils import Bunch
 
+from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.experiments.paper05._protocol import Config, STUMP_VARIANTS, run, run_seed_variants
@@ -21,14 +22,6 @@ from companion.experiments.paper05._figures import (
     plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity, plot_occam_tradeoff,
 )
 from companion.experiments.paper05._claims import claims_report
-
-
-def _closed(figure):
-    """``figure``, closed in pyplot: shown where the notebook saves it, not where it is drawn."""
-    import matplotlib.pyplot as plt
-
-    plt.close(figure)
-    return figure
 
 
 def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
@@ -85,8 +78,8 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         gibbs=pd.concat({"gibbs error": _by_method(pac, "gibbs_error_%", config.datasets),
                          "gibbs bound": _by_method(pac, "gibbs_bound_%", config.datasets)}, axis=1),
         seed_results=seed_results, seeds=seeds,
-        bound_figure=_closed(plot_bound_vs_error(summary)), gibbs_figure=_closed(plot_gibbs_bound_vs_error(results)),
-        matched=matched, matched_figure=_closed(plot_matched_sparsity(matched)),
+        bound_figure=closed_figure(plot_bound_vs_error(summary)), gibbs_figure=closed_figure(plot_gibbs_bound_vs_error(results)),
+        matched=matched, matched_figure=closed_figure(plot_matched_sparsity(matched)),
         frequency=gene_frequency(results, top=3),
         rules=first.pivot(index="fold", columns="method", values="rule")[list(STUMP_VARIANTS)],
         beside_paper=comparison_table(errors_paper, ours.reindex(errors_paper.index)).dropna(subset=["ours"]),
@@ -113,7 +106,7 @@ def margin_section(name: str, gaps, config: Config) -> Bunch:
     """
     sweep = margin_sweep(name, gaps=gaps, config=config)
     return Bunch(sweep=sweep, best=sweep.loc[sweep.groupby("gap")["gibbs_bound"].idxmin()],
-                 figure=_closed(plot_margin_sweep(sweep)))
+                 figure=closed_figure(plot_margin_sweep(sweep)))
 
 
 def occam_section(name: str, etas, config: Config) -> Bunch:
@@ -134,7 +127,7 @@ def occam_section(name: str, etas, config: Config) -> Bunch:
         ``tradeoff`` (:func:`occam_tradeoff`) and ``figure``.
     """
     tradeoff = occam_tradeoff(name, etas=etas, config=config)
-    return Bunch(tradeoff=tradeoff, figure=_closed(plot_occam_tradeoff(tradeoff)))
+    return Bunch(tradeoff=tradeoff, figure=closed_figure(plot_occam_tradeoff(tradeoff)))
 
 
 def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame) -> Bunch:
