@@ -36,12 +36,14 @@ from companion.experiments.paper01._followups import (
     LENGTH_VARIANTS, fine_grid_protocol, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
     list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
 )
-from companion.experiments.paper01._studies import bound_coverage, coverage_bayes_risk, coverage_table
+from companion.experiments.paper01._studies import (
+    COVERAGE_DISTRIBUTION, bound_coverage, coverage_bayes_risk, coverage_table,
+)
 from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
 
 #: The two distributions of the bounds' Monte-Carlo coverage: with a signal, and without one.
 COVERAGE_DISTRIBUTIONS = {
-    "signal (mu = 1)": {"positive_rate": 0.35, "shift": 1.0},
+    "signal (mu = 1)": COVERAGE_DISTRIBUTION,
     "no signal (mu = 0)": {"positive_rate": 0.3, "shift": 0.0},
 }
 _COUNT = [StrictInterval(Integral, 1, None, closed="left")]
