@@ -2,7 +2,7 @@
 
 One *growth step* of WIDC's partition boosting (Nock 2002, "Building a Large DC using Partition
 Boosting", eq. (1)) scores every literal ``l`` by the ``Z`` of the partition obtained when ``l``
-is appended to the monomial being grown, and keeps the smallest. :func:`companion.widc.score_literals`
+is appended to the monomial being grown, and keeps the smallest. :func:`companion._partition_boosting.score_literals`
 does it for all literals at once (one segment sum over the examples inside the monomial); the naive
 reference (``naive_score`` of ``tests/_naive.py``, the loop ``tests/test_widc.py`` checks) rebuilds
 the partition and evaluates eq. (1) with explicit loops, literal by literal.
@@ -24,13 +24,8 @@ import numpy as np
 
 from companion.datasets import load_led24, load_mushroom
 from companion.preprocessing import encode_frame
-from companion.widc import (
-    encode_variables,
-    grow_monomials,
-    literal_matrix,
-    pattern_codes,
-    satisfaction,
-    score_literals,
+from companion._partition_boosting import (
+    encode_variables, grow_monomials, literal_matrix, pattern_codes, satisfaction, score_literals,
 )
 from tests._naive import naive_score
 

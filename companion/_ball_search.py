@@ -28,7 +28,7 @@ from math import lcm
 import numpy as np
 from scipy.spatial.distance import cdist
 
-from companion.evaluation import progress_lines
+from companion._progress import progress_lines
 from companion.numerics import TIE_RTOL, stable_argsort_rows
 
 __all__ = [
@@ -984,7 +984,7 @@ def greedy_ball_list(
     progress : str, default="greedy_ball_list"
         Label of the progress lines (``label balls: done/max (elapsed)``, at most every few
         seconds), written only when ``COMPANION_PROGRESS`` is set
-        (:func:`companion.evaluation.progress_lines`); they never change the list.
+        (``companion._progress.progress_lines``); they never change the list.
 
     Returns
     -------
@@ -1383,3 +1383,59 @@ def _kind_of(centre_positive: bool, border_positive: bool) -> int:
     if centre_positive:
         return _NO if border_positive else _PI
     return _NI if border_positive else _PO
+
+
+def canonical_order(X, y) -> np.ndarray:
+    """The canonical order of a training set: lexicographic on the features, then on the label.
+
+    The greedy step breaks ties between equally useful balls by example index (Figure 1 leaves
+    the choice open). Running it on the examples in this order makes the learnt list independent
+    of the order of the caller's rows: only examples with identical features *and* label keep
+    their relative order, and those are interchangeable (same distances, same class, hence the
+    same balls).
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n_features)
+    y : array-like of shape (m,)
+        Labels of any sortable type (compared through their rank in ``np.unique(y)``).
+
+    Returns
+    -------
+    ndarray of int, shape (m,)
+        ``order`` such that ``X[order], y[order]`` is the canonical order; position ``i`` of the
+        canonical order is the caller's row ``order[i]``.
+    """
+    X = np.asarray(X, dtype=float)
+    labels = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
+    if X.ndim != 2 or X.shape[0] != labels.shape[0]:
+        raise ValueError(f"X must be 2-D with one row per label, got shapes {X.shape} and {labels.shape}")
+    # np.lexsort sorts by its last key first: feature 0, ..., feature n-1, then the label
+    return np.lexsort((labels,) + tuple(X.T[::-1])).astype(np.intp)
+
+
+def decision_list_path_predictions(fires, outputs, defaults):
+    """Outputs (0/1) of every prefix of a decision list.
+
+    Parameters
+    ----------
+    fires : ndarray of bool, shape (n_samples, r)
+        ``fires[i, j]``: rule ``j`` fires on example ``i``.
+    outputs : ndarray of shape (r,)
+        ``b_1 .. b_r`` in {0, 1}.
+    defaults : ndarray of shape (r,)
+        Default output of the list truncated to ``t + 1`` rules, for ``t = 0 .. r-1``.
+
+    Returns
+    -------
+    ndarray of shape (r, n_samples)
+        Row ``t``: outputs of the list truncated to its first ``t + 1`` rules.
+    """
+    fires = np.asarray(fires, dtype=bool)
+    n, r = fires.shape
+    if r == 0:
+        return np.zeros((0, n), dtype=int)
+    first = np.where(fires.any(axis=1), fires.argmax(axis=1), r)  # the first rule that fires
+    first_output = np.asarray(outputs)[np.minimum(first, r - 1)]
+    lengths = np.arange(1, r + 1)[:, None]
+    return np.where(first[None, :] < lengths, first_output[None, :], np.asarray(defaults)[:, None]).astype(int)

@@ -3,7 +3,8 @@
 Plumbing behind :class:`companion.interpretable.InterpretableMixin` and the learners: the names of
 the input columns, how a threshold or weight is printed (every ``to_text``'s ``decimals``), the
 Laplace-corrected class frequencies of a rule, ball, leaf or cell, the refusals of non-numeric
-columns and of more than two classes, and the JSON values an exported model holds.
+columns and of more than two classes, the JSON values an exported model holds, the stacked
+staged predictions of a model and the flag of the fallback check's inner fits.
 
 >>> laplace_proba([[3, 0], [1, 1]]).tolist()
 [[0.8, 0.2], [0.5, 0.5]]
@@ -11,11 +12,14 @@ columns and of more than two classes, and the JSON values an exported model hold
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.utils.validation import _num_samples
 
 __all__ = ["resolve_feature_names", "jsonable", "format_number", "laplace_proba", "check_numeric_input", "binary_only_error"]
 
@@ -207,3 +211,60 @@ def binary_only_error(estimator_name: str, n_classes: int) -> ValueError:
         f"got {n_classes} class(es). For more classes wrap it: "
         f"sklearn.multiclass.OneVsRestClassifier({estimator_name}(...))."
     )
+
+
+def staged_predictions(model, X) -> np.ndarray:
+    """All of a fitted model's ``staged_predict(X)`` as one array, stage by stage.
+
+    Parameters
+    ----------
+    model : fitted estimator with ``staged_predict``
+    X : array-like of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray of shape (n_stages, n_samples)
+        Row ``k - 1``: the predictions of the first ``k`` elements; zero rows when the model
+        has none.
+    """
+    stages = list(model.staged_predict(X))
+    if not stages:
+        return np.empty((0, _num_samples(X)), dtype=np.asarray(model.classes_).dtype)
+    return np.stack(stages)
+
+
+#: True while :func:`companion.interpretable.beats_default_class` fits its inner clones (in this
+#: thread or task only).
+INNER_FALLBACK_FIT = contextvars.ContextVar("companion_inner_fallback_fit", default=False)
+
+
+def fallback_check_running() -> bool:
+    """Whether the current fit is one of the fallback check's inner fits.
+
+    The check is :func:`companion.interpretable.beats_default_class`.
+
+    A learner with a fallback to the default class skips its own check then: the inner clones
+    measure the model the learner would keep, not a model that could itself fall back. The flag
+    is a :class:`contextvars.ContextVar` set only for the duration of the inner fits, so it
+    holds no state between calls and is separate in each thread.
+
+    Returns
+    -------
+    bool
+    """
+    return INNER_FALLBACK_FIT.get()
+
+
+@contextlib.contextmanager
+def inner_fallback_fit():
+    """Mark the fits inside the ``with`` block as inner fits of the fallback check.
+
+    Yields
+    ------
+    None
+    """
+    token = INNER_FALLBACK_FIT.set(True)
+    try:
+        yield
+    finally:
+        INNER_FALLBACK_FIT.reset(token)

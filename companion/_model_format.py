@@ -57,6 +57,12 @@ class Context:
         return ModelFormatError(f"{self.learner} model: field {path} {problem}")
 
 
+#: The ``"format"`` entry of every exported model (:meth:`InterpretableMixin.to_dict`).
+MODEL_FORMAT = "companion.model"
+#: The ``"version"`` entry; raised when the envelope changes incompatibly.
+MODEL_FORMAT_VERSION = 2
+
+
 def _show(value) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."

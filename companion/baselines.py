@@ -45,7 +45,8 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale, column_exponents
 from companion._learner_support import format_number, laplace_proba, resolve_feature_names
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
+from companion.interpretable import InterpretableMixin, beats_default_class
+from companion._learner_support import fallback_check_running
 from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,

@@ -33,16 +33,16 @@ remaining positives/negatives along its sorted distance row give, at every borde
 many remaining examples lie strictly inside / inside-or-on the ball. Up to 2000 examples the
 m×m distances are computed and each row argsorted once per fit (:class:`SortedDistances`,
 reusable across fits on the same training set); beyond, no m×m array is kept
-(:class:`BlockedSortedDistances`): exact per-centre bounds from distance histograms pick the few
-centres that can hold the best ball, and only their rows are streamed and sorted, so that
-100,000 examples fit in under 1 GB. Both learn the same list. Because the list only grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
+(``companion._ball_search.BlockedSortedDistances``): exact per-centre bounds from distance
+histograms pick the few centres that can hold the best ball, and only their rows are streamed
+and sorted, so that 100,000 examples fit in under 1 GB. Both learn the same list. Because the list only grows, one fit with stopping point ``s`` yields every shorter machine too (the *prefix
 property*): :meth:`DecisionListMachine.staged_predict` yields the predictions of all of them.
 
 Ties. Usefulness is compared exactly (integer arithmetic, each penalty taken as the decimal
 number it prints as: ``2.1`` is 21/10), so two balls tie only when their usefulness is equal, and
 no rounding, BLAS kernel or thread count can change which ball is chosen. The greedy breaks ties
-by cover, errors, output and then example index (see :func:`greedy_ball_list`); the estimators
-run it on the examples in :func:`canonical_order` (lexicographic on features, then label) and map
+by cover, errors, output and then example index (see ``companion._ball_search.greedy_ball_list``); the estimators
+run it on the examples in canonical order (lexicographic on features, then label) and map
 the indices back, so the learnt list does not depend on the order of the training rows.
 Distances come from SciPy's ``cdist`` (a direct per-pair sum, no matrix product), so a training
 point is at exactly the same distance from a centre in ``fit`` and in ``predict``.
@@ -87,7 +87,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
 from companion._resources import check_memory
-from companion.preprocessing import numeric_input
+from companion._numeric_input import numeric_input
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -95,56 +95,24 @@ from companion._ball_search import (
     TYPE_OUTPUT,
     BlockedSortedDistances,
     SortedDistances,
+    canonical_order,
+    decision_list_path_predictions,
     greedy_ball_list,
     estimated_fit_bytes,
     resolve_metric,
     sorted_distances_within,
 )
 from companion._learner_support import binary_only_error, check_numeric_input, format_number, laplace_proba, resolve_feature_names
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
+from companion.interpretable import InterpretableMixin, beats_default_class
+from companion._learner_support import fallback_check_running
 from companion.numerics import StrictInterval
 
 __all__ = [
     "Ball",
     "SortedDistances",
-    "BlockedSortedDistances",
     "DecisionListMachine",
     "BallSetCoveringMachine",
-    "BALL_TYPES",
-    "resolve_metric",
-    "canonical_order",
-    "greedy_ball_list",
-    "decision_list_path_predictions",
 ]
-
-
-def canonical_order(X, y) -> np.ndarray:
-    """The canonical order of a training set: lexicographic on the features, then on the label.
-
-    The greedy step breaks ties between equally useful balls by example index (Figure 1 leaves
-    the choice open). Running it on the examples in this order makes the learnt list independent
-    of the order of the caller's rows: only examples with identical features *and* label keep
-    their relative order, and those are interchangeable (same distances, same class, hence the
-    same balls).
-
-    Parameters
-    ----------
-    X : ndarray of shape (m, n_features)
-    y : array-like of shape (m,)
-        Labels of any sortable type (compared through their rank in ``np.unique(y)``).
-
-    Returns
-    -------
-    ndarray of int, shape (m,)
-        ``order`` such that ``X[order], y[order]`` is the canonical order; position ``i`` of the
-        canonical order is the caller's row ``order[i]``.
-    """
-    X = np.asarray(X, dtype=float)
-    labels = np.unique(np.asarray(y), return_inverse=True)[1].reshape(-1)
-    if X.ndim != 2 or X.shape[0] != labels.shape[0]:
-        raise ValueError(f"X must be 2-D with one row per label, got shapes {X.shape} and {labels.shape}")
-    # np.lexsort sorts by its last key first: feature 0, ..., feature n-1, then the label
-    return np.lexsort((labels,) + tuple(X.T[::-1])).astype(np.intp)
 
 
 @dataclass(frozen=True)
@@ -173,33 +141,6 @@ class Ball:
     radius: float
     inside: bool
     output: object
-
-
-def decision_list_path_predictions(fires, outputs, defaults):
-    """Outputs (0/1) of every prefix of a decision list.
-
-    Parameters
-    ----------
-    fires : ndarray of bool, shape (n_samples, r)
-        ``fires[i, j]``: rule ``j`` fires on example ``i``.
-    outputs : ndarray of shape (r,)
-        ``b_1 .. b_r`` in {0, 1}.
-    defaults : ndarray of shape (r,)
-        Default output of the list truncated to ``t + 1`` rules, for ``t = 0 .. r-1``.
-
-    Returns
-    -------
-    ndarray of shape (r, n_samples)
-        Row ``t``: outputs of the list truncated to its first ``t + 1`` rules.
-    """
-    fires = np.asarray(fires, dtype=bool)
-    n, r = fires.shape
-    if r == 0:
-        return np.zeros((0, n), dtype=int)
-    first = np.where(fires.any(axis=1), fires.argmax(axis=1), r)  # the first rule that fires
-    first_output = np.asarray(outputs)[np.minimum(first, r - 1)]
-    lengths = np.arange(1, r + 1)[:, None]
-    return np.where(first[None, :] < lengths, first_output[None, :], np.asarray(defaults)[:, None]).astype(int)
 
 
 class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):

@@ -4,7 +4,8 @@ The contract test (``tests/test_estimator_contract.py``) feeds them all to sciki
 ``parametrize_with_checks``, so a learner is held to the contract the moment it exists.
 
 An estimator class may declare ``_sklearn_check_exemptions = {"check_name": "reason"}``; each
-entry is passed to ``expected_failed_checks`` and must say why the check cannot hold.
+entry is passed by the contract test to ``expected_failed_checks`` and must say why the check
+cannot hold.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 
 from sklearn.base import BaseEstimator
 
-__all__ = ["all_estimators", "check_exemptions"]
+__all__ = ["all_estimators"]
 
 
 def all_estimators(type_filter=None) -> list[tuple[str, type]]:
@@ -61,23 +62,3 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
             ):
                 found[name] = cls
     return sorted(found.items())
-
-
-def check_exemptions(estimator) -> dict[str, str]:
-    """The ``{check: reason}`` exemptions that ``estimator``'s class declares (may be empty).
-
-    Parameters
-    ----------
-    estimator : estimator instance or class
-        A companion estimator.
-
-    Returns
-    -------
-    dict
-        ``{check name: reason}``.
-    """
-    exemptions = dict(getattr(type(estimator), "_sklearn_check_exemptions", {}))
-    for check, reason in exemptions.items():
-        if not isinstance(reason, str) or len(reason.strip()) < 10:
-            raise ValueError(f"exemption of {check!r} in {type(estimator).__name__} needs a written reason")
-    return exemptions

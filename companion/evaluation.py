@@ -19,45 +19,21 @@ b    5.0   5.0         0.0
 
 from __future__ import annotations
 
-import os
-import sys
-import time
-import warnings
-from functools import partial
-
 import hashlib
+import warnings
 
 import joblib
 import numpy as np
 import pandas as pd
-import sklearn
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from companion.paths import PROGRESS_ENV
+from companion._progress import Progress, progress_label, progress_target
 
 __all__ = [
-    "stratified_folds", "comparison_table", "parallel_map", "progress_lines", "trusted_inputs", "fold_errors",
+    "stratified_folds", "comparison_table", "parallel_map", "fold_errors",
     "fold_hash",
 ]
-
-#: Seconds between two progress lines of one loop, unless ``COMPANION_PROGRESS_INTERVAL`` says otherwise.
-_DEFAULT_PROGRESS_INTERVAL = 5.0
-
-
-def _progress_interval() -> float:
-    """``COMPANION_PROGRESS_INTERVAL`` as a number of seconds >= 0, else the default."""
-    value = os.environ.get("COMPANION_PROGRESS_INTERVAL", "").strip()
-    if not value:
-        return _DEFAULT_PROGRESS_INTERVAL
-    try:
-        seconds = float(value)
-    except ValueError:
-        seconds = float("nan")
-    if not seconds >= 0:  # also refuses nan
-        raise ValueError(f"COMPANION_PROGRESS_INTERVAL must be a number of seconds >= 0, got {value!r}")
-    return seconds
-
 
 def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Return the ``(train_index, test_index)`` pairs of a seeded stratified K-fold split.
@@ -113,90 +89,6 @@ def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
     return table
 
 
-def _progress_label(function) -> str:
-    """A readable name for the loop over ``function``: its (unwrapped) qualified name.
-
-    >>> def _one_fold(item): ...
-    >>> _progress_label(partial(_one_fold, 3))
-    'one_fold'
-    >>> _progress_label(lambda item: item)
-    'items'
-    """
-    while isinstance(function, partial):
-        function = function.func
-    name = getattr(function, "__qualname__", None) or type(function).__name__
-    name = name.replace(".<locals>", "")
-    return "items" if name.endswith("<lambda>") else name.lstrip("_")
-
-
-class _Progress:
-    """``label: done/total (elapsed)`` lines, at most one per interval, to stderr or a file.
-
-    Written for a person watching a long run; never raises (a progress line that cannot be
-    written is dropped), so it cannot change what a protocol computes.
-    """
-
-    def __init__(self, target: str, label: str, total: int, interval: float | None = None):
-        self.target, self.label, self.total = target, label, total
-        self.interval = _progress_interval() if interval is None else interval
-        self.start = self.last = time.monotonic()
-        self.shown = False
-
-    def update(self, done: int) -> None:
-        now = time.monotonic()
-        finished = done == self.total
-        # Short loops print nothing; a loop that printed ends with its final count.
-        if now - self.last >= self.interval or (finished and self.shown):
-            self.last, self.shown = now, True
-            self._write(f"{self.label}: {done}/{self.total} ({now - self.start:.0f} s)\n")
-
-    def _write(self, line: str) -> None:
-        try:
-            if self.target in ("1", "stderr"):
-                sys.stderr.write(line)
-                sys.stderr.flush()
-            else:
-                with open(self.target, "a", encoding="utf-8") as handle:  # one short append
-                    handle.write(line)
-        except (OSError, ValueError):
-            pass
-
-
-def _progress_target() -> str | None:
-    target = os.environ.get(PROGRESS_ENV, "").strip()
-    return None if target in ("", "0") else target
-
-
-def progress_lines(label: str, total: int):
-    """The progress of one long loop, or None when ``COMPANION_PROGRESS`` is unset (module doc).
-
-    What :func:`parallel_map` writes, for a loop inside one fit (a ball machine's greedy steps, a
-    kernel perceptron's updates): ``label: done/total (elapsed)`` at most every few seconds, to
-    standard error or the file the variable names. A learner calls ``update(done)`` on the
-    returned object when it is not None; it never changes what the loop computes.
-
-    Parameters
-    ----------
-    label : str
-        Start of each line (the learner's name and what it counts).
-    total : int
-        The count at which the loop would end at the latest.
-
-    Returns
-    -------
-    object with ``update(done)``, or None
-
-    Examples
-    --------
-    >>> import os
-    >>> os.environ.pop("COMPANION_PROGRESS", None) and None
-    >>> progress_lines("KernelPerceptron updates", 100) is None
-    True
-    """
-    target = _progress_target()
-    return None if target is None else _Progress(target, label, int(total))
-
-
 def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None,
                  progress_interval: float | None = None) -> list:
     """``[function(item) for item in items]`` through joblib, in order.
@@ -235,7 +127,7 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
     """
     if not (progress is None or isinstance(progress, (str, bool, np.bool_))):
         raise TypeError(f"progress must be a label (str), True/False or None, got {progress!r}")
-    target = _progress_target() if progress is not False else None
+    target = progress_target() if progress is not False else None
     if target is None:
         if n_jobs == 1:
             return [function(item) for item in items]
@@ -244,8 +136,8 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
             return joblib.Parallel(n_jobs=n_jobs)(joblib.delayed(function)(item) for item in items)
 
     items = list(items)
-    label = progress if isinstance(progress, str) else _progress_label(function)
-    tracker = _Progress(target, label, len(items), progress_interval)
+    label = progress if isinstance(progress, str) else progress_label(function)
+    tracker = Progress(target, label, len(items), progress_interval)
     results = []
     if n_jobs == 1:  # exactly the serial loop above (no warnings context: same warnings shown)
         for item in items:
@@ -262,26 +154,6 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
             results.append(output)
             tracker.update(len(results))
     return results
-
-
-def trusted_inputs():
-    """Context in which scikit-learn skips its per-call checks: for protocol loops on validated data.
-
-    Inside it, ``fit``/``predict`` skip the declarative parameter validation and the finiteness
-    scan of their inputs (``sklearn.config_context(skip_parameter_validation=True,
-    assume_finite=True)``); every other check (shapes, dtypes, labels) still runs, and the models
-    are the same. A protocol enters it inside each item of :func:`parallel_map` (a worker process
-    does not inherit the parent's configuration) once its data come from a verified loader and its
-    parameters are the protocol's fixed grid: across the hundreds of small fits of a fold those
-    checks, repeated on the same arrays, cost about a fifth of the time. Never around a user's
-    call.
-
-    Returns
-    -------
-    contextlib.AbstractContextManager
-        The configuration context; scikit-learn's previous configuration is restored on exit.
-    """
-    return sklearn.config_context(skip_parameter_validation=True, assume_finite=True)
 
 
 def _ignore_worker_restarts() -> None:

@@ -49,7 +49,6 @@ the learner and the field (``OccamStumps model: field model.stumps[0].direction 
 
 from __future__ import annotations
 
-import contextvars
 import inspect
 import math
 from importlib import import_module
@@ -60,25 +59,21 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
 from sklearn.utils._param_validation import validate_parameter_constraints
-from sklearn.utils.validation import _num_samples, check_is_fitted
+from sklearn.utils.validation import check_is_fitted
 
-from companion._learner_support import jsonable, resolve_feature_names
+from companion._learner_support import inner_fallback_fit, jsonable, resolve_feature_names
 from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
-from companion._model_format import ModelFormatError, check_model
+from companion._model_format import MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelFormatError, check_model
 from companion.numerics import StrictInterval
 
 __all__ = [
     "InterpretableMixin",
-    "MODEL_FORMAT",
-    "MODEL_FORMAT_VERSION",
     "from_dict",
     "ModelFormatError",
     "pipeline_text",
-    "staged_predictions",
     "SingleClassWarning",
     "beats_default_class",
-    "fallback_check_running",
 ]
 
 
@@ -90,12 +85,6 @@ class SingleClassWarning(UserWarning):
     ``class_weight="balanced"`` (on the learners that have it) addresses. Silence it with
     ``warnings.filterwarnings("ignore", category=SingleClassWarning)``.
     """
-
-
-#: The ``"format"`` entry of every exported model (:meth:`InterpretableMixin.to_dict`).
-MODEL_FORMAT = "companion.model"
-#: The ``"version"`` entry; raised when the envelope changes incompatibly.
-MODEL_FORMAT_VERSION = 2
 
 
 #: Versions :func:`from_dict` reads. Version 2 added the schema checks and estimator-valued
@@ -529,26 +518,6 @@ class InterpretableMixin:
         return self.to_text()
 
 
-def staged_predictions(model, X) -> np.ndarray:
-    """All of a fitted model's ``staged_predict(X)`` as one array, stage by stage.
-
-    Parameters
-    ----------
-    model : fitted estimator with ``staged_predict``
-    X : array-like of shape (n_samples, n_features)
-
-    Returns
-    -------
-    ndarray of shape (n_stages, n_samples)
-        Row ``k - 1``: the predictions of the first ``k`` elements; zero rows when the model
-        has none.
-    """
-    stages = list(model.staged_predict(X))
-    if not stages:
-        return np.empty((0, _num_samples(X)), dtype=np.asarray(model.classes_).dtype)
-    return np.stack(stages)
-
-
 def pipeline_text(pipeline, feature_names=None) -> str:
     """Text of the fitted last step of ``pipeline``, in the names the earlier steps produce.
 
@@ -576,25 +545,6 @@ def pipeline_text(pipeline, feature_names=None) -> str:
 #: Inner folds of :func:`beats_default_class`.
 FALLBACK_FOLDS = 3
 
-#: True while :func:`beats_default_class` fits its inner clones (in this thread or task only).
-_INNER_FALLBACK_FIT = contextvars.ContextVar("companion_inner_fallback_fit", default=False)
-
-
-def fallback_check_running() -> bool:
-    """Whether the current fit is one of :func:`beats_default_class`'s inner fits.
-
-    A learner with a fallback to the default class skips its own check then: the inner clones
-    measure the model the learner would keep, not a model that could itself fall back. The flag
-    is a :class:`contextvars.ContextVar` set only for the duration of the inner fits, so it
-    holds no state between calls and is separate in each thread.
-
-    Returns
-    -------
-    bool
-    """
-    return _INNER_FALLBACK_FIT.get()
-
-
 def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
 
@@ -605,7 +555,7 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     rows' order nor on the data's scale; fewer folds when the
     rarest class has fewer rows) and scored on the held-out rows against the most frequent class of the same
     training fold (weighted by ``sample_weight``). The clones skip their own fallback check
-    (:func:`fallback_check_running`).
+    (they see ``companion._learner_support.fallback_check_running()`` true).
 
     Parameters
     ----------
@@ -661,8 +611,8 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
         train, test = np.sort(canonical[train]), np.sort(canonical[test])
         inner = clone(estimator)
         take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
-        token = _INNER_FALLBACK_FIT.set(True)  # the clones skip their own check (fallback_check_running)
-        try:
+        # the clones skip their own check (fallback_check_running)
+        with inner_fallback_fit():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if sample_weight is None:
@@ -670,8 +620,6 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
                 else:
                     inner.fit(take(train), y[train], sample_weight=weight[train])
                 predicted = np.asarray(inner.predict(take(test)), dtype=object)
-        finally:
-            _INNER_FALLBACK_FIT.reset(token)
         default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
         model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
         default_correct += float(weight[test][y_codes[test] == default].sum())

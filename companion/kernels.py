@@ -36,7 +36,6 @@ from companion.numerics import StrictInterval
 __all__ = [
     "boolean_kernel",
     "degree_weights",
-    "check_boolean",
     "add_complemented_bits",
     "all_monomials",
     "literal_monomials",
@@ -47,7 +46,7 @@ __all__ = [
 ]
 
 
-def check_boolean(X, name: str = "X") -> np.ndarray:
+def _check_boolean(X, name: str = "X") -> np.ndarray:
     """Return ``X`` as a 2-D float array after checking that every entry is 0 or 1.
 
 
@@ -181,8 +180,8 @@ def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndar
     >>> boolean_kernel([[1, 0, 1], [1, 1, 1]], degree=3, compact=True).dtype
     dtype('float32')
     """
-    X = check_boolean(X, "X")
-    Y = X if Y is None else check_boolean(Y, "Y")
+    X = _check_boolean(X, "X")
+    Y = X if Y is None else _check_boolean(Y, "Y")
     if X.shape[1] != Y.shape[1]:
         raise ValueError(f"X and Y must have the same number of features, got {X.shape[1]} and {Y.shape[1]}")
     c = degree_weights(degree, weights)
@@ -229,7 +228,7 @@ def add_complemented_bits(X) -> np.ndarray:
     >>> add_complemented_bits([[1, 0]])
     array([[1., 0., 0., 1.]])
     """
-    X = check_boolean(X, "X")
+    X = _check_boolean(X, "X")
     return np.hstack([X, 1.0 - X])
 
 

@@ -29,20 +29,15 @@ __all__ = [
     "LED_SEGMENTS",
     "SEGMENT_NAMES",
     "make_led_digits",
-    "digit_group",
     "pattern_likelihoods",
     "bayes_predict",
     "bayes_error",
-    "bayes_error_10class",
     "BooleanTree",
     "optimal_boolean_tree",
     "monomial_as_trees",
-    "COMPLEMENTED_SEGMENT_NAMES",
 ]
 
 SEGMENT_NAMES = ("top", "upper-left", "upper-right", "middle", "lower-left", "lower-right", "bottom")
-#: Names of the 14 complemented inputs ``(b, 1 - b)`` of the kernel methods (``¬top`` is ``1 - top``).
-COMPLEMENTED_SEGMENT_NAMES = SEGMENT_NAMES + tuple(f"¬{name}" for name in SEGMENT_NAMES)
 
 #: Segment codes of the digits 0–9 (rows), in the order of :data:`SEGMENT_NAMES` — the UCI/CART
 #: generator's table (Breiman et al., *Classification and Regression Trees*, 1984, §2.6; it reproduces UCI's 74 % ten-class Bayes accuracy).
@@ -74,7 +69,7 @@ def _check_fraction(noise):
     return noise
 
 
-def digit_group(digits) -> np.ndarray:
+def _digit_group(digits) -> np.ndarray:
     """Labels of the paper's task: ``+1`` for digits 5–9, ``-1`` for digits 0–4.
 
     Parameters
@@ -131,7 +126,7 @@ def make_led_digits(n, noise=0.1, random_state=None, *, return_digits=False):
     digits = generator.integers(0, 10, size=n)
     flips = generator.random((n, 7)) < noise
     X = (LED_SEGMENTS[digits] ^ flips).astype(np.int8)
-    y = digit_group(digits)
+    y = _digit_group(digits)
     return (X, y, digits) if return_digits else (X, y)
 
 
@@ -212,24 +207,6 @@ def bayes_error(noise=0.1):
     low, high = likelihood[:, :5].sum(axis=1), likelihood[:, 5:].sum(axis=1)
     total = sum(min(a, b) for a, b in zip(low, high))
     return total / 10 if isinstance(noise, Fraction) else float(total) / 10.0
-
-
-@validate_params({"noise": _NOISE}, prefer_skip_nested_validation=True)
-def bayes_error_10class(noise=0.1):
-    """Exact ten-class Bayes error ``1 - Σ_b max_D P(b|D)/10`` (UCI: 26 %), a check of the encoding.
-
-    Parameters
-    ----------
-    noise : float or fractions.Fraction, default=0.1
-        Probability that a segment is flipped.
-
-    Returns
-    -------
-    fractions.Fraction or float
-    """
-    likelihood = pattern_likelihoods(noise)
-    best = sum(max(row) for row in likelihood)
-    return 1 - best / 10 if isinstance(noise, Fraction) else 1.0 - float(best) / 10.0
 
 
 @dataclass(frozen=True)

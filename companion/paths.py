@@ -14,21 +14,14 @@ True
 from __future__ import annotations
 
 import os
-import tempfile
-from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = [
-    "ROOT", "data_dir", "figures_dir", "NOTEBOOKS", "save_figure", "results_path", "save_table",
-    "atomic_path", "file_mode", "PROGRESS_ENV",
-]
+from companion._files import atomic_path
+
+__all__ = ["ROOT", "data_dir", "figures_dir", "NOTEBOOKS", "save_figure", "results_path", "save_table"]
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-#: The environment variable naming the file that ``companion.evaluation.parallel_map`` appends its
-#: progress lines to (the runner sets it for each notebook's kernel).
-PROGRESS_ENV = "COMPANION_PROGRESS"
-
 
 
 def data_dir() -> Path:
@@ -62,59 +55,6 @@ def figures_dir() -> Path:
     return Path(os.environ.get("COMPANION_FIGURES") or ROOT / "figures").resolve()
 
 
-def file_mode() -> int:
-    """The mode a new file gets under the process's umask.
-
-    Returns
-    -------
-    int
-        ``0o666 & ~umask``: ``0o644`` under the usual umask 022.
-    """
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
-@contextmanager
-def atomic_path(path):
-    """A scratch path beside ``path``; renamed onto ``path`` only when the block succeeds.
-
-    The file appears whole or not at all: an interrupt (Ctrl-C, SIGTERM turned into
-    ``SystemExit``) or an error inside the block removes the scratch file and leaves ``path``
-    as it was. The file gets the mode of a plain ``open()`` under the umask
-    (:func:`file_mode`), not the 0600 of a temporary file.
-
-    Parameters
-    ----------
-    path : path-like
-        The file to write.
-
-    Yields
-    ------
-    pathlib.Path
-        Where to write (same folder, a hidden name ending in ``.part``).
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> folder = Path(tempfile.mkdtemp())
-    >>> with atomic_path(folder / "a.txt") as scratch:
-    ...     _ = scratch.write_text("whole")
-    >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
-    ('whole', ['a.txt'])
-    """
-    path = Path(path)
-    handle, scratch = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(handle)
-    scratch = Path(scratch)
-    try:
-        yield scratch
-        os.chmod(scratch, file_mode())
-        os.replace(scratch, path)
-    finally:
-        scratch.unlink(missing_ok=True)
-
-
 # Stable PNG bytes across runs: no timestamp or software version in the metadata.
 _PNG_METADATA = {"Software": None}
 
@@ -122,7 +62,7 @@ _PNG_METADATA = {"Software": None}
 def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
 
-    The file is written atomically (:func:`atomic_path`) with the umask's mode.
+    The file is written atomically (scratch file renamed into place) with the umask's mode.
 
     Parameters
     ----------
@@ -182,7 +122,7 @@ TABLE_FLOAT_FORMAT = "%.10g"
 def save_table(df, name: str, *, index: bool = True) -> None:
     """Write ``df`` as the result table ``figures/<name>`` (the file is ``results_path(name)``).
 
-    Written atomically (:func:`atomic_path`: whole or not at all, the umask's mode). Same file
+    Written atomically (whole or not at all, the umask's mode). Same file
     as ``df.to_csv(results_path(name), index=index)`` except that floats are written
     with 10 significant digits (``float_format="%.10g"``) and lines end in ``\\n`` on every
     platform, so that two runs differing only in the last bits of a float write identical bytes

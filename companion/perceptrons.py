@@ -68,12 +68,13 @@ from threadpoolctl import threadpool_limits
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale, column_exponents
-from companion.evaluation import progress_lines
+from companion._progress import progress_lines
 from companion._learner_support import binary_only_error, check_numeric_input, resolve_feature_names
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
+from companion.interpretable import InterpretableMixin, beats_default_class
+from companion._learner_support import fallback_check_running
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
-from companion.preprocessing import numeric_input
+from companion._numeric_input import numeric_input
 from companion.kernels import boolean_kernel, degree_weights, monomial_features, monomial_names
 from companion._monomials import monomial_columns, monomial_positions, monomial_tuples
 
@@ -807,7 +808,7 @@ def _perceptron_updates(G, max_updates, progress="updates"):
     update is at the first violator ``(G α)_i ≤ 0`` with ``i > j``, wrapping around, because ``G α``
     only changes at updates. Each update adds column ``j`` of ``G`` to ``g = G α``. With
     ``COMPANION_PROGRESS`` set, a line ``progress: done/max_updates (elapsed)`` at most every few
-    seconds (:func:`companion.evaluation.progress_lines`).
+    seconds (``companion._progress.progress_lines``).
     """
     tracker = progress_lines(progress, max_updates)
     m = G.shape[0]
@@ -1006,7 +1007,7 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     per-call cost, not the arithmetic, is the time), each value computed by the same
     floating-point operations in the same order as the plain expressions in the comments, so the
     iterates are the same bits. With ``COMPANION_PROGRESS`` set, a line ``progress:
-    done/max_iter (elapsed)`` at most every few seconds (:func:`companion.evaluation.progress_lines`).
+    done/max_iter (elapsed)`` at most every few seconds (``companion._progress.progress_lines``).
     """
     tracker = progress_lines(progress, max_iter)
     diag = G.diagonal()

@@ -10,7 +10,7 @@
   :mod:`companion._nominal_encoding`, beside :class:`MDLDiscretizer`, which it uses.
 * :class:`FrameEncoder`: a DataFrame as one float matrix for the learners on numbers, nominal
   columns as codes or one-hot indicators. :func:`encode_frame` (WIDC's input: codes, nominal
-  mask, category names), :func:`one_hot_nominal` (CART's input) and paper 01's
+  mask, category names), paper 04's one-hot input of CART and paper 01's
   ``encode_features`` are settings of it. The rule learners' nominal encoding keeps
   its own codes (``-1`` = matches no test, a missing value as a value of its own, numeric
   columns through a discretiser) but takes its value lists from the same helper.
@@ -36,7 +36,6 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
-from companion._learner_support import check_numeric_input
 from companion._nominal import declared_categories as _declared_categories
 from companion._nominal import value_list as _value_list
 from companion._nominal_encoding import MISSING_VALUE_NAME, as_float, frame_kinds
@@ -48,9 +47,7 @@ __all__ = [
     "MISSING_VALUE_NAME",
     "FrameEncoder",
     "encode_frame",
-    "one_hot_nominal",
     "NumericInput",
-    "numeric_input",
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -303,7 +300,7 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
     """A DataFrame (or array) as one float matrix: numbers as they are, nominal columns coded.
 
     The one encoder of the learners on numbers: :func:`encode_frame` (WIDC's input, paper 04),
-    :func:`one_hot_nominal` (CART's) and ``companion.experiments.paper01._grids.encode_features`` (the
+    paper 04's one-hot input of CART and ``companion.experiments.paper01._grids.encode_features`` (the
     distance machines of paper 01) are settings of it. Each nominal column gets a list of values
     at fit time (``categories_``); :meth:`transform` writes a value's code ``0 .. k-1``
     (``encoding="ordinal"``) or one 0/1 indicator column per value (``"onehot"``). A value not
@@ -516,40 +513,6 @@ def encode_frame(X: pd.DataFrame):
     return encoder.transform(X), encoder.nominal_, names
 
 
-def one_hot_nominal(X, nominal, reference):
-    """Numeric columns as they are, nominal columns one-hot over ``reference``'s values.
-
-    ``X`` and ``reference`` are float matrices as :func:`encode_frame` returns them (nominal
-    codes, NaN missing); the indicator columns of nominal column ``j`` are the distinct present
-    values of ``reference[:, j]``, sorted (:class:`FrameEncoder` with ``encoding="onehot"``,
-    ``categories="present"``). A missing nominal value is NaN in every indicator, so that a
-    tree's missing-value support decides where it goes.
-
-    Parameters
-    ----------
-    X : ndarray of shape (n_samples, n_features)
-        Rows to encode.
-    nominal : array-like of bool, shape (n_features,)
-        The nominal columns.
-    reference : ndarray of shape (n_reference, n_features)
-        The rows whose values make the indicator columns (the training set).
-
-    Returns
-    -------
-    ndarray of float
-
-    Examples
-    --------
-    >>> X = np.array([[0.0, 1.5], [2.0, 2.5], [np.nan, 0.5]])
-    >>> one_hot_nominal(X, np.array([True, False]), X).tolist()
-    [[1.0, 0.0, 1.5], [0.0, 1.0, 2.5], [nan, nan, 0.5]]
-    """
-    encoder = FrameEncoder(
-        categorical_features=np.asarray(nominal, dtype=bool), encoding="onehot", categories="present"
-    )
-    return encoder.fit(reference).transform(X)
-
-
 # --------------------------------------------------------------------------------------------
 # The one input pipeline of the learners on numbers (stumps, perceptrons)
 # --------------------------------------------------------------------------------------------
@@ -574,7 +537,7 @@ class NumericInput:
 
     A DataFrame of numbers without a missing cell, and any array, pass unchanged (arrays keep
     scikit-learn's checks: a string or NaN in an array is refused as before). Used through
-    :func:`numeric_input`; the fitted encoder is the learner's ``input_encoder_`` (None when the
+    ``companion._numeric_input.numeric_input``; the fitted encoder is the learner's ``input_encoder_`` (None when the
     input passed unchanged).
     """
 
@@ -624,57 +587,3 @@ class NumericInput:
         numeric = encoded[:, self.numeric_positions_]
         encoded[:, self.numeric_positions_] = np.where(np.isnan(numeric), self.medians_, numeric)
         return pd.DataFrame(np.hstack([encoded, indicators]), columns=self.names_out_, index=X.index)
-
-
-def _needs_encoding(X) -> bool:
-    if not isinstance(X, pd.DataFrame):
-        return False
-    if X.isna().to_numpy().any():
-        return True
-    return any(
-        not (pd.api.types.is_numeric_dtype(X[c]) and not isinstance(X[c].dtype, pd.CategoricalDtype))
-        or pd.api.types.is_bool_dtype(X[c])
-        for c in X.columns
-    )
-
-
-def numeric_input(estimator, X, *, reset: bool):
-    """``X`` as a learner on numbers reads it (:class:`NumericInput`): the one input pipeline.
-
-    Parameters
-    ----------
-    estimator : the learner; ``fit`` calls this with ``reset=True``, which sets its
-        ``input_encoder_``; ``predict`` and the other methods with ``reset=False``.
-    X : DataFrame or array-like
-    reset : bool
-
-    Returns
-    -------
-    DataFrame or array-like
-        ``X`` unchanged, or its encoded DataFrame (numbers only, no missing cell). An array
-        (or frame) of the encoded columns themselves (``input_encoder_.names_out_``) passes as
-        it is.
-    """
-    if reset:
-        if isinstance(X, pd.DataFrame):
-            for column in X.columns:
-                if X[column].dtype == object:
-                    present = X[column].dropna()
-                    numbers = present.map(lambda v: isinstance(v, (int, float, np.number)) and not isinstance(v, bool))
-                    if numbers.any() and not numbers.all():
-                        # numbers with a stray string: a data error, not a nominal column
-                        check_numeric_input(X[[column]], type(estimator).__name__)
-        estimator.input_encoder_ = NumericInput().fit(X) if _needs_encoding(X) else None
-    encoder = getattr(estimator, "input_encoder_", None)
-    if encoder is None:
-        return X
-    if isinstance(X, pd.DataFrame) and [str(c) for c in X.columns] == encoder.names_out_:
-        return X  # already encoded
-    if not isinstance(X, pd.DataFrame) and np.ndim(X) == 2 and np.shape(X)[1] == len(encoder.names_out_):
-        return X  # an array of the encoded columns, in input_encoder_.names_out_ order
-    if not isinstance(X, pd.DataFrame):
-        raise ValueError(
-            f"{type(estimator).__name__} was fitted on a DataFrame with nominal columns or missing cells "
-            f"({', '.join(encoder.encoder.columns_)}); predict needs a DataFrame with these columns."
-        )
-    return encoder.transform(X)

@@ -69,7 +69,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from companion._weights import check_sample_weight
 from companion._learner_support import laplace_proba
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
+from companion.interpretable import InterpretableMixin, beats_default_class
+from companion._learner_support import fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval
 from companion.preprocessing import MDLDiscretizer
 from companion._nominal_encoding import (

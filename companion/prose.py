@@ -41,7 +41,7 @@ import string
 from collections.abc import Mapping, Sequence
 from numbers import Real
 
-__all__ = ["Markdown", "render", "signed", "join_words"]
+__all__ = ["Markdown", "render", "signed"]
 
 
 class Markdown:
@@ -99,7 +99,7 @@ def signed(value: float, digits: int = 2) -> str:
     return text.replace("-", "−")
 
 
-def join_words(items: Sequence) -> str:
+def _join_words(items: Sequence) -> str:
     """``a, b and c``; ``a and b``; ``a``; ``none`` for no item.
 
     Parameters
@@ -113,7 +113,7 @@ def join_words(items: Sequence) -> str:
 
     Examples
     --------
-    >>> join_words(["x"]), join_words(["x", "y", "z"]), join_words([])
+    >>> _join_words(["x"]), _join_words(["x", "y", "z"]), _join_words([])
     ('x', 'x, y and z', 'none')
     """
     words = [str(item) for item in items]
@@ -163,7 +163,7 @@ class _Formatter(string.Formatter):
         if spec == "list":
             if isinstance(value, str) or not isinstance(value, Sequence):
                 raise ValueError(f"render: 'list' needs a sequence, got {type(value).__name__}")
-            return join_words(value)
+            return _join_words(value)
         return super().format_field(value, spec)
 
 
@@ -198,7 +198,7 @@ def render(template: str, values: Mapping | None = None, /, **more) -> Markdown:
     KeyError
         A field the template names has no value (the message names the field).
     ValueError
-        A spec does not fit its value.
+        A format specification does not fit its value.
     """
     if not isinstance(template, str):
         raise TypeError(f"render: template must be a str, got {type(template).__name__}")

@@ -76,13 +76,14 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
-from companion.preprocessing import numeric_input
+from companion._numeric_input import numeric_input
 from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
 from companion._learner_support import binary_only_error, check_numeric_input, format_number, jsonable, laplace_proba
-from companion.interpretable import InterpretableMixin, beats_default_class, fallback_check_running
+from companion.interpretable import InterpretableMixin, beats_default_class
+from companion._learner_support import fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_integer_valued
 from companion._stump_search import (
     PYSCM_TOL,
@@ -101,7 +102,6 @@ __all__ = [
     "SetCoveringStumps",
     "OccamStumps",
     "PacBayesStumps",
-    "STUMP_LEARNERS",
     "fit_by_bound",
 ]
 
@@ -1469,10 +1469,6 @@ class PacBayesStumps(_BaseStumpConjunction):
             Labels in ``classes_``.
         """
         return self.predict(X)
-
-
-#: The stump learner of each framework, by the name the protocols use.
-STUMP_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
 
 
 def fit_by_bound(estimator, X, y, param_grid):

@@ -6,7 +6,7 @@ random data, and a benchmark (``make bench``) times the very same loop, imported
 repository root, so no path manipulation is needed).
 
 A reference here is written from the paper, not from the implementation: it may use the
-package only for input plumbing that is itself tested elsewhere (e.g. ``companion.widc.satisfaction``,
+package only for input plumbing that is itself tested elsewhere (e.g. ``companion._partition_boosting.satisfaction``,
 a plain boolean AND over literal columns), never for a decision rule (a tie break, a pruning
 criterion) it is meant to check. Add new references at the end of this file.
 """
@@ -17,7 +17,7 @@ import numpy as np
 
 from companion.bounds.occam import dyadic_code, threshold_code_cost
 from companion.bounds.pac_bayes import sigma
-from companion.widc import satisfaction
+from companion._partition_boosting import satisfaction
 
 __all__ = [
     "naive_z",

@@ -37,7 +37,7 @@ class EditableData:
 
         import pandas as pd
 
-        from companion.datasets import header_digest
+        from companion._data_files import header_digest
 
         path = self.folder / relative_file
         frame.to_csv(path, index=False)

@@ -20,8 +20,8 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import NotFittedError
 
-from companion import datasets
-from companion.bounds import binomial, compression, occam, pac_bayes
+from companion import _data_files, datasets
+from companion.bounds import _confidence, binomial, compression, occam, pac_bayes
 from companion.bounds import boolean_kernel as kernel_bounds
 from companion.bounds import decision_list as dl_bounds
 from companion.discovery import all_estimators
@@ -402,8 +402,6 @@ BOUND_CASES = [
      r"size \+ n_errors .* cannot exceed m"),
     ("compression delta=0", lambda: compression.compression_bound(0, 10, 5, 1, delta=0.0), ValueError,
      r"The \'delta\' parameter of compression_bound must be a float in the range \(0\.0, 1\.0\](?:, an array-like or None| or an array-like)\. Got 0.0 instead"),
-    ("compression delta=2", lambda: compression.compression_bound_binomial(0, 10, 5, 1, delta=2.0), ValueError,
-     r"The \'delta\' parameter of compression_bound_binomial must be a float in the range \(0\.0, 1\.0\](?:, an array-like or None| or an array-like)\. Got 2.0 instead"),
     # Occam (paper 05)
     ("occam delta=0", lambda: occam.occam_bound(0, 10, 5, [1], delta=0.0), ValueError, r"The \'delta\' parameter of occam_bound must be a float in the range \(0\.0, 1\.0\](?:, an array-like or None| or an array-like)\. Got 0.0 instead"),
     ("occam code_lengths<0", lambda: occam.occam_bound(0, 10, 5, [-1]), ValueError,
@@ -426,7 +424,7 @@ BOUND_CASES = [
      r"q \(an empirical risk\) must lie in \[0, 1\]"),
     ("kl_inverse eps<0", lambda: pac_bayes.kl_inverse_upper(0.1, -1.0), ValueError, r"epsilon must be >= 0"),
     # Boolean-kernel bounds (paper 03)
-    ("signed_labels 0/1", lambda: kernel_bounds.signed_labels([0, 1, 1]), ValueError,
+    ("extended_gram 0/1 labels", lambda: kernel_bounds.extended_gram(np.eye(3), [0, 1, 1], 0.0), ValueError,
      r"y must be a non-empty vector of labels in \{-1, \+1\}"),
     ("extended_gram lam<0", lambda: kernel_bounds.extended_gram(np.eye(2), [1, -1], -1.0), ValueError,
      r"The 'lam' parameter of extended_gram must be a float in the range \[0\.0, inf\)\. Got -1\.0 instead"),
@@ -473,7 +471,7 @@ LOADER_CASES = [
      r"The 'split' parameter of load_monks must be a str among \{.*\}\. Got 'validation' instead"),
     ("positive_class unknown", lambda: datasets.load_haberman(positive_class="nonexistent"), ValueError,
      r"positive_class \['nonexistent'\] not among the labels"),
-    ("unlisted file", lambda: datasets.verified_bytes("no_such_file.csv"), ValueError,
+    ("unlisted file", lambda: _data_files.verified_bytes("no_such_file.csv"), ValueError,
      r"'no_such_file.csv' is not listed"),
     ("unknown keyword", lambda: datasets.load_votes(drop_missing=True), TypeError,
      r"unexpected keyword argument 'drop_missing'"),
@@ -514,7 +512,7 @@ def _protocol_cases():
          r"The 'n_train' parameter of theorem6_subset_size must be an int in the range \[1, inf\)\. Got True"),
         ("log_attribute_choices n=0", lambda: occam.log_attribute_choices(0, 1), ValueError,
          r"The 'n_features' parameter of log_attribute_choices must be an int in the range \[1, inf\)\. Got 0"),
-        ("check_delta True", lambda: binomial.check_delta(True), TypeError,
+        ("check_delta True", lambda: _confidence.check_delta(True), TypeError,
          r"The 'delta' parameter of check_delta must be a float in the range \(0\.0, 1\.0\] or an array-like\. Got True"),
     ]
 

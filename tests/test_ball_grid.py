@@ -17,7 +17,8 @@ from scipy.spatial.distance import cdist
 from companion._ball_grid import greedy_ball_lists
 from companion._ball_search import BALL_TYPES, SortedDistances, greedy_ball_list
 from companion.experiments import _paper01_grid as grid_lists
-from companion.decision_list import DecisionListMachine, canonical_order
+from companion.decision_list import DecisionListMachine
+from companion._ball_search import canonical_order
 from companion.experiments.paper01._grids import Grid, dlm_grid_errors, fold_sorted, scm_grid_errors
 from companion.experiments.paper01._followups import _BuildDLMVariant
 

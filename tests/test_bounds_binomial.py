@@ -11,14 +11,9 @@ from hypothesis import strategies as st
 from scipy.stats import beta, binom
 
 from companion.bounds.binomial import (
-    binomial_tail,
-    binomial_tail_inversion,
-    check_delta,
-    log_binomial_tail,
-    log_choose,
-    resolve_log_delta,
-    test_set_bound,
+    binomial_tail, binomial_tail_inversion, log_binomial_tail, log_choose, test_set_bound,
 )
+from companion.bounds._confidence import check_delta, resolve_log_delta
 
 
 def naive_tail(k, m, r):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.bounds.compression import compression_bound, compression_bound_binomial
+from companion.bounds.compression import compression_bound
 from companion.bounds.occam import zeta
 
 
@@ -31,12 +31,6 @@ def test_monotone_in_errors_and_size(errors, size):
     assert compression_bound(errors, 70, 2000, size + 1) >= base
     assert compression_bound(errors, 70, 2000, size, pairing=True) >= base
     assert compression_bound(errors, 70, 2000, size, delta=0.01) >= base
-
-
-@settings(max_examples=40, deadline=None)
-@given(errors=st.integers(0, 20), size=st.integers(0, 5))
-def test_binomial_variant_is_tighter(errors, size):
-    assert compression_bound_binomial(errors, 70, 2000, size) <= compression_bound(errors, 70, 2000, size) + 1e-12
 
 
 def test_degenerate_sample_gives_trivial_bound():

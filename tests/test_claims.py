@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from companion import claims as C
+from companion.claims._statistics import ALPHA, hodges_lehmann, holm, rejects
 from companion.claims._publish import render_readme_section, stale_readme_sections
 from companion.claims._report import TABLE_COLUMNS, verdict_markdown
 from companion.claims._statistics import binomial_tail, clopper_pearson, wilcoxon_test
@@ -28,11 +29,11 @@ def test_holm_matches_the_step_down_loop(rng):
             p = rng.uniform(0, 0.2, size=m)
             if m > 2:
                 p[1] = p[0]  # a tie
-            np.testing.assert_allclose(C.holm(p), naive_holm(p), rtol=1e-12, atol=0)
+            np.testing.assert_allclose(holm(p), naive_holm(p), rtol=1e-12, atol=0)
 
 
 def test_holm_ignores_untested_claims():
-    adjusted = C.holm([0.01, np.nan, 0.02])
+    adjusted = holm([0.01, np.nan, 0.02])
     assert np.isnan(adjusted[1])
     np.testing.assert_allclose(adjusted[[0, 2]], naive_holm([0.01, 0.02]))
 
@@ -87,14 +88,14 @@ def test_float_noise_is_tied_within_tie_rtol():
 def test_hodges_lehmann_estimate_matches_the_double_loop(rng):
     for n in (1, 2, 5, 12, 31):
         x = rng.normal(size=n)
-        assert C.hodges_lehmann(x)[0] == pytest.approx(naive_hodges_lehmann(list(x)), rel=1e-12, abs=1e-15)
+        assert hodges_lehmann(x)[0] == pytest.approx(naive_hodges_lehmann(list(x)), rel=1e-12, abs=1e-15)
 
 
 def test_hodges_lehmann_interval_is_the_inversion_of_the_exact_test(rng):
     tail = 0.025
     for _ in range(6):
         x = rng.normal(size=9)
-        _, low, high = C.hodges_lehmann(x, confidence=0.95)
+        _, low, high = hodges_lehmann(x, confidence=0.95)
         eps = 1e-7
         # just inside: neither one-sided test rejects; just outside: one does
         for theta in (low + eps, high - eps):
@@ -105,8 +106,8 @@ def test_hodges_lehmann_interval_is_the_inversion_of_the_exact_test(rng):
 
 
 def test_hodges_lehmann_interval_is_infinite_for_tiny_samples():
-    assert C.hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0])[1:] == (-math.inf, math.inf)
-    assert np.isfinite(C.hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])[1])
+    assert hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0])[1:] == (-math.inf, math.inf)
+    assert np.isfinite(hodges_lehmann([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])[1])
 
 
 @pytest.mark.slow  # a coverage simulation: thousands of intervals
@@ -150,9 +151,9 @@ def test_clear_holds_clear_fails_and_straddling():
     rng = np.random.default_rng(1)
     low = rng.normal(0.0, 0.5, size=20)
     holds = _one(C.difference("a", "A at most 2 worse", low, direction="<=", margin=2.0))
-    assert holds["verdict"] == "holds" and holds["ci_high"] < 2.0 and holds["p_holm"] <= C.ALPHA
+    assert holds["verdict"] == "holds" and holds["ci_high"] < 2.0 and holds["p_holm"] <= ALPHA
     fails = _one(C.difference("a", "A at most 2 worse", low + 4.0, direction="<=", margin=2.0))
-    assert fails["verdict"] == "fails" and fails["ci_low"] > 2.0 and fails["p_fail_holm"] <= C.ALPHA
+    assert fails["verdict"] == "fails" and fails["ci_low"] > 2.0 and fails["p_fail_holm"] <= ALPHA
     straddle = _one(C.difference("a", "A at most 2 worse", low + 2.0, direction="<=", margin=2.0))
     assert straddle["verdict"] == "undecided" and straddle["ci_low"] < 2.0 < straddle["ci_high"]
 
@@ -163,7 +164,7 @@ def test_one_sided_direction():
     assert _one(C.difference("a", "A smaller", d, direction="<", margin=0.0))["verdict"] == "fails"
     # a one-sided claim is not decided by the opposite side's evidence
     row = _one(C.difference("a", "A at most 5 larger", d, direction="<=", margin=5.0))
-    assert row["verdict"] == "holds" and row["p_raw"] < C.ALPHA
+    assert row["verdict"] == "holds" and row["p_raw"] < ALPHA
 
 
 def test_absence_of_evidence_is_not_holds():
@@ -253,8 +254,8 @@ def test_holm_correction_changes_a_verdict():
 
 
 def test_p_tie_rule_is_deterministic():
-    assert C.rejects(C.ALPHA) and C.rejects(C.ALPHA * (1 + 1e-13)) and not C.rejects(C.ALPHA * (1 + 1e-9))
-    assert not C.rejects(np.nan)
+    assert rejects(ALPHA) and rejects(ALPHA * (1 + 1e-13)) and not rejects(ALPHA * (1 + 1e-9))
+    assert not rejects(np.nan)
 
 
 # --------------------------------------------------------------------------------------------
@@ -405,9 +406,9 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
         (lambda: C.ratio("a", "s", ([1.0], [1.0]), direction=">=", margin=-2), r"The 'margin' parameter of ratio must be a float in the range \(0\.0, inf\)\. Got -2 instead"),
         (lambda: C.proportion("a", "s", (1, 2), margin=1.5), r"The 'margin' parameter of proportion must be a float in the range \(0\.0, 1\.0\)\. Got 1\.5 instead"),
         (lambda: C.guaranteed("a", "s", ""), r"guaranteed: reason must be a non-empty string"),
-        (lambda: C.holm([0.5, 1.2]), r"holm: p_values must lie in \[0, 1\]"),
+        (lambda: holm([0.5, 1.2]), r"holm: p_values must lie in \[0, 1\]"),
         (lambda: wilcoxon_test([1.0], alternative="two-sided"), r"wilcoxon_test: alternative must be 'less' or 'greater', got 'two-sided'"),
-        (lambda: C.hodges_lehmann([1.0, 2.0], confidence=95), r"hodges_lehmann: confidence must lie in \(0, 1\), got 95"),
+        (lambda: hodges_lehmann([1.0, 2.0], confidence=95), r"hodges_lehmann: confidence must lie in \(0, 1\), got 95"),
         (lambda: clopper_pearson(5, 3), r"clopper_pearson: need 0 <= k <= n and n >= 1, got k=5, n=3"),
         (lambda: clopper_pearson(True, 3), r"The 'k' parameter of clopper_pearson must be an int in the range \[0, inf\)\. Got True instead"),
         (lambda: C.ratio("a", "s", ([1.0], [1.0]), direction=">=", margin=2, offset=-1),

@@ -8,13 +8,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from companion import datasets
+from companion import _data_files, datasets
 from companion.paper_numbers import paper_table
 from companion.paths import data_dir
 
 DATA = data_dir()  # the folder the loaders read (the data/ of this checkout unless COMPANION_DATA is set)
 
 MANIFEST = datasets.manifest()
+#: The peer-results folders the manifest lists (data/<name>_peers), each one a name of load_peers.
+PEER_NAMES = sorted({d.removesuffix("_peers") for d in MANIFEST["dataset"] if d.endswith("_peers")})
 
 
 def test_manifest_lists_exactly_the_files_in_data():
@@ -34,7 +36,7 @@ def test_manifest_checksum_and_shape(row):
     assert hashlib.sha256(path.read_bytes()).hexdigest() == row["sha256"]
     frame = pd.read_csv(path, low_memory=False)
     assert frame.shape == (row["rows"], row["columns"])
-    assert datasets.header_digest(frame.columns) == row["header_sha256"]
+    assert _data_files.header_digest(frame.columns) == row["header_sha256"]
     for field in ("source", "citation", "licence"):
         assert isinstance(row[field], str) and row[field].strip()
 
@@ -145,19 +147,19 @@ def test_altered_file_raises_named_integrity_error(data_copy):
     content[100] ^= 1
     target.write_bytes(bytes(content))
     with pytest.raises(datasets.DataIntegrityError, match=r"iris/iris\.csv.*altered"):
-        datasets.verified_bytes("iris/iris.csv", data_dir=data_copy)
+        _data_files.verified_bytes("iris/iris.csv", data_dir=data_copy)
 
 
 def test_missing_file_raises_named_error(data_copy):
     (data_copy / "sonar" / "sonar.csv").unlink()
     with pytest.raises(datasets.DataFileMissingError, match=r"sonar/sonar\.csv is missing"):
-        datasets.verified_bytes("sonar/sonar.csv", data_dir=data_copy)
+        _data_files.verified_bytes("sonar/sonar.csv", data_dir=data_copy)
 
 
 def test_unlisted_file_is_refused(data_copy):
     (data_copy / "extra.csv").write_text("a,class\n1,0\n")
     with pytest.raises(ValueError, match="not listed"):
-        datasets.verified_bytes("extra.csv", data_dir=data_copy)
+        _data_files.verified_bytes("extra.csv", data_dir=data_copy)
 
 
 @pytest.mark.slow  # loads every data set of the repository
@@ -168,7 +170,7 @@ def test_loaders_do_not_write_into_data():
         if name.startswith("load_"):
             loader = getattr(datasets, name)
             if name == "load_peers":
-                for folder in datasets.PEER_FOLDERS:
+                for folder in PEER_NAMES:
                     loader(folder)
             else:
                 loader(1) if name == "load_monks" else loader()
@@ -181,7 +183,7 @@ def test_every_dataset_in_the_manifest_has_a_loader():
     special = {"leukemia_golub": "load_golub"}
     for dataset in MANIFEST["dataset"].unique():
         if dataset.endswith("_peers"):  # results of other programs, one loader for every folder
-            assert dataset.removesuffix("_peers") in datasets.PEER_FOLDERS, dataset
+            assert dataset.removesuffix("_peers") in {"prism", "led", "widc"}, dataset  # load_peers' names
             continue
         assert special.get(dataset, f"load_{dataset}") in loaders, dataset
 
@@ -255,7 +257,8 @@ def test_lineage_accepts_numpy_bools():
 
 
 def test_load_peers_reads_each_folder_and_refuses_others():
-    for name in datasets.PEER_FOLDERS:
+    assert PEER_NAMES == ["led", "prism", "widc"]
+    for name in PEER_NAMES:
         peers = datasets.load_peers(name)
         assert isinstance(peers, datasets.PeerResults) and len(peers.results) > 0 and len(peers.provenance) > 0
         assert (peers.folds is None) == (name == "led")  # LED draws are regenerated from their seeds

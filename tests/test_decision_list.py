@@ -19,15 +19,8 @@ import pandas as pd
 from scipy.spatial.distance import cdist
 from sklearn.base import clone
 
-from companion.decision_list import (
-    BALL_TYPES,
-    BallSetCoveringMachine,
-    BlockedSortedDistances,
-    DecisionListMachine,
-    SortedDistances,
-    canonical_order,
-    greedy_ball_list,
-)
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances
+from companion._ball_search import BALL_TYPES, BlockedSortedDistances, canonical_order, greedy_ball_list
 import companion._ball_search as ball_search
 from companion._ball_search import (
     _BucketCounts,
@@ -39,7 +32,7 @@ from companion._ball_search import (
     _score,
     _ScoredState,
 )
-from companion.interpretable import staged_predictions
+from companion._learner_support import staged_predictions
 
 # --------------------------------------------------------------------------------------------
 # Naive reference: BuildDLM (Figure 1) with one Python loop per candidate

@@ -49,6 +49,7 @@ PUBLIC_MODULES = [
     "companion.preprocessing",
     "companion.led",
     "companion.experiments.paper01",
+    "companion.prose",
 ]
 
 #: numpydoc checks that hold for every public object (see numpydoc's ``ERROR_MSGS``).
@@ -96,3 +97,41 @@ def test_docstring(name, obj):
 
 def test_the_public_api_is_not_empty():
     assert len(PUBLIC) > 20
+
+
+#: The most public names the package may have: what a user (or a sixth paper) can reach beyond
+#: this is plumbing, which lives in private modules.
+MAX_PUBLIC_NAMES = 250
+
+
+def _public_names():
+    """Every object in the ``__all__`` of a public module, once (a learner exported by the top
+    level and by its module is one name)."""
+    names = {}
+    for module_name in PUBLIC_MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            key = id(obj) if inspect.isclass(obj) or inspect.isfunction(obj) else (module_name, name)
+            names.setdefault(key, f"{module_name}.{name}")
+    return sorted(names.values())
+
+
+def test_every_public_module_is_listed_and_declares_its_names():
+    import pkgutil
+
+    import companion
+
+    found = {"companion"} | {
+        info.name for info in pkgutil.walk_packages(companion.__path__, "companion.")
+        if not any(part.startswith("_") for part in info.name.split("."))
+    }
+    namespaces = {"companion.bounds", "companion.experiments"}  # packages that only hold modules
+    assert found - namespaces == set(PUBLIC_MODULES)
+    for module_name in PUBLIC_MODULES:
+        assert isinstance(importlib.import_module(module_name).__all__, list), module_name
+
+
+def test_the_public_surface_is_at_most_250_names():
+    names = _public_names()
+    assert len(names) <= MAX_PUBLIC_NAMES, f"{len(names)} public names: move plumbing into private modules"

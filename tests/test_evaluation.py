@@ -8,8 +8,8 @@ import pandas as pd
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
-from companion import evaluation
 from companion.evaluation import comparison_table, fold_errors, parallel_map, stratified_folds
+from companion.experiments._trusted import trusted_inputs
 
 
 def test_folds_partition_and_are_seeded():
@@ -124,7 +124,7 @@ def test_trusted_inputs_skips_only_the_repeated_checks_and_restores_the_configur
     before = sklearn.get_config()
     X, y = rng.normal(size=(60, 5)), rng.integers(0, 2, 60)
     checked = SetCoveringStumps().fit(X, y)
-    with evaluation.trusted_inputs():
+    with trusted_inputs():
         config = sklearn.get_config()
         assert config["skip_parameter_validation"] and config["assume_finite"]
         trusted = SetCoveringStumps().fit(X, y)

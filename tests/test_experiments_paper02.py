@@ -467,7 +467,7 @@ def test_claims_report_judges_the_tree_with_wekas_j48(protocol):
     assert "J48" in table.loc["tree-vs-prism", "quantity"] and "CART" not in table.loc["tree-vs-prism", "statement"]
     ours = _repeated_accuracy(protocol)["PRISM + default class"]
     expected = _tables.peer_repeated_accuracy(peers)["J48"].loc[ours.index] - ours
-    from companion.claims import hodges_lehmann
+    from companion.claims._statistics import hodges_lehmann
 
     # a real value (a mean of accuracies): compared at rtol 1e-12, its last bits follow the summation order
     assert table.loc["tree-vs-prism", "estimate"] == pytest.approx(hodges_lehmann(expected.to_numpy())[0], rel=1e-12)

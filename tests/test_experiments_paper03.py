@@ -12,7 +12,6 @@ from companion.experiments import paper03
 from companion.experiments.paper03 import _claims, _figures, _prose, _protocol, _studies, _tables
 from companion.kernels import literal_monomials, monomial_features
 from companion.led import (
-    COMPLEMENTED_SEGMENT_NAMES,
     SEGMENT_NAMES,
     bayes_predict,
     monomial_as_trees,
@@ -97,11 +96,6 @@ def test_monomial_as_trees_span_every_monomial_and_partition():
 def test_monomial_as_trees_rejects_bad_monomials(monomial):
     with pytest.raises(ValueError):
         monomial_as_trees(monomial, 4)  # (0, 4) is x0 ¬x0; 9 is out of range
-
-
-def test_segment_names():
-    assert len(COMPLEMENTED_SEGMENT_NAMES) == 14
-    assert COMPLEMENTED_SEGMENT_NAMES[7] == "¬" + SEGMENT_NAMES[0]
 
 
 def test_theorem6_subset_size():

@@ -420,7 +420,7 @@ def test_nsc_path_is_scikit_learns_nearest_centroid(rng):
 
 
 def test_folds_give_the_same_rows_with_and_without_scikit_learns_repeated_checks(monkeypatch):
-    """``_fold_rows`` runs its fits in :func:`companion.evaluation.trusted_inputs`: same rows as fully checked."""
+    """``_fold_rows`` runs its fits in ``companion.experiments._trusted.trusted_inputs``: same rows as fully checked."""
     import contextlib
 
     config = replace(paper05.Config.fast(), datasets=("colon",), n_prefilter=20, s_max=2)

@@ -15,7 +15,8 @@ from sklearn.base import clone
 import companion
 from companion.discovery import all_estimators
 from companion._learner_support import jsonable
-from companion.interpretable import MODEL_FORMAT, InterpretableMixin, from_dict
+from companion.interpretable import InterpretableMixin, from_dict
+from companion._model_format import MODEL_FORMAT
 
 INTERPRETABLE = [(name, cls) for name, cls in all_estimators() if issubclass(cls, InterpretableMixin)]
 #: Kernel expansions: exported, but no rule to list.

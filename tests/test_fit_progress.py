@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from companion import BallSetCoveringMachine, DecisionListMachine, KernelPerceptron, MaximalMarginPerceptron
-from companion.paths import PROGRESS_ENV
+from companion._progress import PROGRESS_ENV
 
 
 def _problem(m=150, seed=0):

@@ -16,7 +16,8 @@ from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.decision_list import DecisionListMachine
 from companion.discovery import all_estimators
-from companion.interpretable import InterpretableMixin, staged_predictions
+from companion.interpretable import InterpretableMixin
+from companion._learner_support import staged_predictions
 from companion.prism import Prism
 
 ESTIMATORS = all_estimators()
@@ -130,7 +131,8 @@ def test_the_inner_fits_of_the_fallback_check_and_only_they_skip_the_check():
     import numpy as np
     from sklearn.base import BaseEstimator, ClassifierMixin
 
-    from companion.interpretable import beats_default_class, fallback_check_running
+    from companion.interpretable import beats_default_class
+    from companion._learner_support import fallback_check_running
 
     class Spy(ClassifierMixin, BaseEstimator):
         def __init__(self, fail=False):

@@ -16,13 +16,8 @@ import pandas as pd
 import pytest
 
 from companion.experiments import paper04
-from companion.preprocessing import (
-    FrameEncoder,
-    MDLDiscretizer,
-    encode_frame,
-    mdl_cut_points,
-    one_hot_nominal,
-)
+from companion.preprocessing import FrameEncoder, MDLDiscretizer, encode_frame, mdl_cut_points
+from companion.experiments.paper04._protocol import one_hot_nominal
 from companion.prism import Prism
 from companion.baselines import OneR
 from companion.experiments.paper04._protocol import mdl_codes, prism_fit_predict

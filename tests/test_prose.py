@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from companion.prose import Markdown, join_words, render, signed
+from companion.prose import Markdown, render, signed
 
 
 def test_specs():
@@ -35,4 +35,4 @@ def test_bad_templates_are_refused_clearly(template, values, error, message):
 
 def test_helpers():
     assert signed(float("inf")) == "+∞" and signed(-1.005, 1) == "−1.0"
-    assert join_words(["a", "b", "c"]) == "a, b and c"
+    assert str(render("{w:list}", w=["a", "b", "c"])) == "a, b and c"

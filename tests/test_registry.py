@@ -17,6 +17,7 @@ import pandas as pd
 import pytest
 
 from companion import claims as C
+from companion.claims._statistics import ALPHA
 from companion.claims._registry import REGISTRY_DIR
 from companion.paths import ROOT
 
@@ -85,7 +86,7 @@ def test_claims_tables_carry_the_registry_and_no_verdict_beyond_the_design(path)
         assert column in table.columns, f"{path.name} lacks {column}"
     registry = C.load_registry(registry_path)
     assert list(table["id"]) == [e["id"] for e in registry.entries]
-    beyond = table[(table["min_p"] > C.ALPHA * (1 + 1e-12)) & table["verdict"].isin(["holds", "fails"])]
+    beyond = table[(table["min_p"] > ALPHA * (1 + 1e-12)) & table["verdict"].isin(["holds", "fails"])]
     assert beyond.empty, f"{path.name}: verdicts where the design cannot reach alpha: {list(beyond['id'])}"
     judged = table[~table["origin"].eq("paper")]
     assert not judged["verdict"].isin(["holds", "fails"]).any() or judged["kind"].isin(["exact", "unit_test"]).all()

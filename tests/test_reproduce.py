@@ -8,8 +8,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from companion import reproduce
-from companion.paths import file_mode
+from companion import _notebook_runner, reproduce
+from companion.paths import NOTEBOOKS
+from companion._files import file_mode
+from companion._progress import PROGRESS_ENV
 
 
 def _write_notebook(path, sources, tag_parameters=True, parameters="fast = False", minor=None):
@@ -65,11 +67,11 @@ def writer(tmp_path):
 
 
 def test_discovery_is_ordered_and_selectable(notebooks):
-    names = [p.name for p in reproduce._discover_notebooks(notebooks)]
+    names = [p.name for p in _notebook_runner.discover_notebooks(notebooks)]
     assert names == ["01_ok.ipynb", "02_fails.ipynb"]
-    assert [p.name for p in reproduce._discover_notebooks(notebooks, ["2"])] == ["02_fails.ipynb"]
+    assert [p.name for p in _notebook_runner.discover_notebooks(notebooks, ["2"])] == ["02_fails.ipynb"]
     with pytest.raises(ValueError, match="no notebook numbered 07"):
-        reproduce._discover_notebooks(notebooks, ["07"])
+        _notebook_runner.discover_notebooks(notebooks, ["07"])
 
 
 @pytest.mark.parametrize(
@@ -78,7 +80,7 @@ def test_discovery_is_ordered_and_selectable(notebooks):
      ("None", None), ("abc", "abc"), ("true", "true"), ("", "")],
 )
 def test_parameter_values_are_read_like_papermill(text, value):
-    parsed = reproduce._parse_parameter_value(text)
+    parsed = _notebook_runner.parse_parameter_value(text)
     assert parsed == value and type(parsed) is type(value)
 
 
@@ -145,7 +147,7 @@ def test_parameters_run_writes_only_under_output_dir_with_typed_values(writer, t
 
 @pytest.mark.slow
 def test_non_default_run_defaults_to_build_reproduce(writer, tmp_path, monkeypatch):
-    monkeypatch.setattr(reproduce, "ROOT", tmp_path / "checkout")
+    monkeypatch.setattr(_notebook_runner, "ROOT", tmp_path / "checkout")
     source = writer.read_bytes()
     assert reproduce.main(["--notebooks", str(writer.parent), "-p", "seed", "7", "--fast"]) == 0
     out = tmp_path / "checkout" / "build" / "reproduce" / "fast_seed-7"
@@ -268,7 +270,7 @@ def test_timings_check_leaves_no_file_behind(tmp_path):
 
 def test_a_parameter_no_notebook_declares_is_refused_with_the_closest_name(capsys):
     """``-p sed 3`` (a typo of ``seed``) must not run the default seed and exit 0."""
-    declared = reproduce._declared_parameters(reproduce.NOTEBOOKS / "02_prism_contact_lenses.ipynb")
+    declared = _notebook_runner._declared_parameters(NOTEBOOKS / "02_prism_contact_lenses.ipynb")
     assert {"fast", "seed", "n_cv_repeats"} <= declared
     with pytest.raises(SystemExit) as stop:
         reproduce.main(["--only", "02", "-p", "sed", "3"])
@@ -304,7 +306,7 @@ _PROGRESS_CELL = (
 
 @pytest.mark.slow
 def test_runner_shows_progress_and_kernel_output_without_noise(tmp_path, capfd, monkeypatch):
-    monkeypatch.setenv(reproduce.PROGRESS_ENV, "1")  # the user's own setting: kept for them
+    monkeypatch.setenv(PROGRESS_ENV, "1")  # the user's own setting: kept for them
     (tmp_path / "nb").mkdir()
     _write_notebook(tmp_path / "nb" / "01_progress.ipynb", [_PROGRESS_CELL])
     out = tmp_path / "out"
@@ -315,11 +317,11 @@ def test_runner_shows_progress_and_kernel_output_without_noise(tmp_path, capfd, 
     assert "kernel says hello" in err
     assert "without encryption" not in err and "KeyboardInterrupt" not in err
     assert _printed(out / "01_progress.ipynb") == ["[0, 1, 2]\n"]  # no progress in the notebook
-    assert os.environ[reproduce.PROGRESS_ENV] == "1"  # restored after the run
+    assert os.environ[PROGRESS_ENV] == "1"  # restored after the run
 
 
 def test_kernel_output_drops_only_the_known_noise(capsys):
-    with reproduce._KernelOutput(progress_bar=False, poll_seconds=60) as output:
+    with _notebook_runner._KernelOutput(progress_bar=False, poll_seconds=60) as output:
         with open(output.path, "a") as handle:
             handle.write(
                 "[IPKernelApp] WARNING | Kernel is running over TCP without encryption. All...\n"
@@ -335,10 +337,11 @@ def test_kernel_output_drops_only_the_known_noise(capsys):
     assert not path.exists()
 
 
-def test_progress_variable_is_the_one_evaluation_reads():
-    from companion import evaluation, paths
+def test_progress_variable_is_the_one_evaluation_reads(monkeypatch):
+    from companion import _progress
 
-    assert reproduce.PROGRESS_ENV is paths.PROGRESS_ENV is evaluation.PROGRESS_ENV
+    monkeypatch.setenv(_notebook_runner.PROGRESS_ENV, "stderr")  # what the runner sets for a kernel
+    assert _progress.progress_target() == "stderr"  # what parallel_map and the learners read
 
 
 @pytest.mark.slow
@@ -396,7 +399,7 @@ def test_parameter_types_follow_the_declared_defaults():
     ok = [("seed", 7), ("rate", 1), ("rate", 0.5), ("name", "abc"), ("name", 3), ("flag", True),
           ("sizes", "a"), ("opt", 3), ("seed", None)]
     for name, value in ok:
-        assert reproduce._parameter_type_error(name, str(value), value, defaults) is None, (name, value)
+        assert _notebook_runner.parameter_type_error(name, str(value), value, defaults) is None, (name, value)
     bad = [("seed", "seven"), ("seed", 1.5), ("seed", True), ("rate", "fast"), ("flag", 1), ("flag", "yes")]
     for name, value in bad:
-        assert "09.ipynb declares" in reproduce._parameter_type_error(name, str(value), value, defaults)
+        assert "09.ipynb declares" in _notebook_runner.parameter_type_error(name, str(value), value, defaults)

@@ -21,12 +21,15 @@ from companion._stump_search import (
     greedy_step_scores,
     pac_bayes_step_scores,
 )
-from companion.stumps import STUMP_LEARNERS, OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
+from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
 from tests._naive import naive_cover_fit, naive_pac_bayes_fit
 
 #: The paper's greedy as such: every stump it adds (no length chosen by the bound, no stop at an
 #: idle stump). The defaults are tested at the end of this file.
 GREEDY = {"length": "greedy", "stop_idle": False}
+
+#: The stump learner of each framework (Sections II-IV), as the protocols name them.
+STUMP_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
 
 
 # ------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-from companion import datasets, reproduce
+from companion import _data_files, datasets, reproduce
 from companion.discovery import all_estimators
 from companion.interpretable import InterpretableMixin, from_dict
 
@@ -219,7 +219,7 @@ def _loader_cases():
         ("positive_class unknown", lambda: datasets.load_haberman(positive_class="zzz"), ["positive_class"]),
         ("positive_class dict", lambda: datasets.load_haberman(positive_class={"a": 1}), ["positive_class"]),
         ("positive_class empty", lambda: datasets.load_haberman(positive_class=[]), ["positive_class"]),
-        ("unlisted file", lambda: datasets.verified_bytes("nope.csv"), ["nope.csv"]),
+        ("unlisted file", lambda: _data_files.verified_bytes("nope.csv"), ["nope.csv"]),
         ("unknown option", lambda: datasets.load_iris(drop_missing=True), ["drop_missing"]),
     ]
 

@@ -7,19 +7,11 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from companion.baselines import tree_leaf_paths
-from companion.widc import (
-    DecisionCommittee,
-    committee_predict,
-    grow_monomials,
-    mdl_cut_points,
-    pattern_codes,
-    prune_optimistic,
-    prune_pessimistic,
-    ranking_loss_z,
-    rule_vectors,
-    satisfaction,
-    score_literals,
-    z_partition,
+from companion.preprocessing import mdl_cut_points
+from companion.widc import DecisionCommittee, rule_vectors, z_partition
+from companion._partition_boosting import (
+    committee_predict, grow_monomials, pattern_codes, prune_optimistic, prune_pessimistic, ranking_loss_z,
+    satisfaction, score_literals,
 )
 
 from tests._naive import naive_pattern_blocks, naive_score, naive_z
@@ -897,11 +889,12 @@ def _stacked_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *,
     """Optimistic pruning as it was written before the current DC's predictions were carried:
     both committees (with and without rule i) predicted afresh, stacked, at every rule."""
     from companion.numerics import TIE_RTOL
-    from companion.widc import _default_and_predictions, _uniform_weight, _votes
+    from companion._partition_boosting import default_and_predictions, rule_votes
+    from companion._partition_boosting import _uniform_weight
 
     n = len(y)
     counting = _uniform_weight(sample_weight) is not None
-    contributions = satisfied[:, :, None] * _votes(vectors)[None, :, :]
+    contributions = satisfied[:, :, None] * rule_votes(vectors)[None, :, :]
     kept = np.ones(len(vectors), dtype=bool)
     scores = contributions.sum(axis=1)
     log_literals = np.log(max(n_literals, 2))
@@ -912,7 +905,7 @@ def _stacked_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *,
             kept[i] = False
             continue
         stack = np.stack([scores, scores - contributions[:, i, :]])
-        _, predictions = _default_and_predictions(stack, y, sample_weight, prior)
+        _, predictions = default_and_predictions(stack, y, sample_weight, prior)
         wrong = predictions[:, local] != y[None, local]
         penalty = float(strength * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))
         if counting:
@@ -956,7 +949,7 @@ def test_optimistic_pruning_equals_the_stacked_loop(rng, weighted, strength):
 @pytest.mark.parametrize("kind", ["bool", "int", "wide", "one_row", "no_column", "empty"])
 def test_unique_rows_equals_numpy_unique(rng, kind):
     """The cells of predict_proba: ``_unique_rows`` gives ``np.unique(axis=0)``'s rows and inverse."""
-    from companion.widc import _unique_rows
+    from companion._partition_boosting import _unique_rows
 
     shape = {"bool": (300, 5), "int": (300, 4), "wide": (200, 70), "one_row": (1, 3), "no_column": (7, 0),
              "empty": (0, 3)}[kind]
@@ -972,12 +965,12 @@ def test_optimistic_sweep_equals_one_pruning_per_strength(rng, weighted):
     """The shared sweep over several c_KM (groups of strengths with the same removals so far)
     keeps, for each strength, the rules the plain stacked loop keeps for it alone; tie-heavy
     data (small integer votes, repeated and zero strengths), integer and unequal weights."""
-    from companion.widc import _prune_optimistic_sweep
+    from companion._partition_boosting import prune_optimistic_sweep
 
     strengths = (0.0, 0.01, 0.05, 0.05, 0.3, 1.0, 0.0, 3.0)
     for _ in range(40):
         args = _pruning_problem(rng, max_rules=10, weighted=weighted)
-        swept = _prune_optimistic_sweep(*args, n_literals=12, strengths=strengths, delta=0.05)
+        swept = prune_optimistic_sweep(*args, n_literals=12, strengths=strengths, delta=0.05)
         assert len(swept) == len(strengths)
         for strength, kept in zip(strengths, swept):
             expected = _stacked_optimistic(*args, n_literals=12, strength=strength, delta=0.05)

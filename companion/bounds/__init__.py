@@ -6,8 +6,8 @@
   :mod:`~companion.bounds.compression`, :mod:`~companion.bounds.pac_bayes` — Paper 05.
 
 Shared by all: :func:`~companion.bounds.binomial.log_choose` (the one log-binomial) and
-:func:`~companion.bounds.binomial.check_delta` / :func:`~companion.bounds.binomial.resolve_log_delta`
-(the one check of a confidence ``δ``). A bound takes counts, or a fitted model's public attributes,
+``companion.bounds._confidence`` (the one check of a confidence ``δ``: ``check_delta``,
+``resolve_log_delta``). A bound takes counts, or a fitted model's public attributes,
 and never imports a learner (``tests/test_architecture.py``); learners may import bounds.
 
 Import the submodule you need, e.g. ``from companion.bounds import binomial``.

@@ -27,18 +27,15 @@ after 64 halvings of ``[0, 1]`` the bracket is below double resolution (accuracy
 
 from __future__ import annotations
 
-from numbers import Real
 
 import numpy as np
 from scipy.special import bdtr, bdtrc, gammaln, logsumexp
 from sklearn.utils._param_validation import validate_params
 
-from companion.numerics import StrictInterval
+from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
 
 __all__ = [
     "log_choose",
-    "check_delta",
-    "resolve_log_delta",
     "log_binomial_tail",
     "binomial_tail",
     "binomial_tail_inversion",
@@ -46,11 +43,6 @@ __all__ = [
 ]
 
 _BISECTION_STEPS = 64
-
-#: The constraint of every bound's ``delta`` (scikit-learn's ``validate_params``): a number in
-#: ``(0, 1]`` or an array of them (whose values :func:`check_delta` checks).
-DELTA_CONSTRAINTS = [StrictInterval(Real, 0, 1, closed="right"), "array-like"]
-
 
 def _check_counts(k, m, *, k_name="k", m_name="m"):
     k_arr = np.asarray(k, dtype=float)
@@ -87,61 +79,6 @@ def log_choose(n, k):
     n = np.asarray(n, dtype=float)
     k = np.asarray(k, dtype=float)
     return gammaln(n + 1) - gammaln(k + 1) - gammaln(n - k + 1)
-
-
-@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
-def check_delta(delta):
-    """Validate a confidence parameter ``δ ∈ (0, 1]`` (a number or an array of them).
-
-    Parameters
-    ----------
-    delta : float or numpy.ndarray
-        The confidence.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``delta`` as floats (0-d for a number).
-
-    Raises
-    ------
-    sklearn.utils._param_validation.InvalidParameterError
-        If ``delta`` is neither a number in ``(0, 1]`` nor an array (a string, NaN, 0, say).
-    ValueError
-        If an array holds NaN or a value outside ``(0, 1]``.
-    """
-    d = np.asarray(delta, dtype=float)
-    if np.any(~(d > 0)) or np.any(d > 1):
-        raise ValueError(f"delta must lie in (0, 1], got {delta!r}")
-    return d
-
-
-def resolve_log_delta(delta=None, log_delta=None):
-    """Return ``log δ`` from exactly one of ``delta`` ∈ (0, 1] or ``log_delta`` ≤ 0.
-
-    Bounds whose confidence is split over a prior (``δ·P(f)``, far below the smallest double) take
-    it in log space; this is their one check of either form.
-
-    Parameters
-    ----------
-    delta : float or array-like, optional
-        Confidence in ``(0, 1]``.
-    log_delta : float or array-like, optional
-        ``log δ <= 0``.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``log δ``.
-    """
-    if (delta is None) == (log_delta is None):
-        raise TypeError("give exactly one of delta (in (0, 1]) or log_delta (<= 0)")
-    if delta is not None:
-        return np.log(check_delta(delta))
-    ld = np.asarray(log_delta, dtype=float)
-    if np.any(np.isnan(ld)) or np.any(ld > 0) or np.any(ld == np.inf):
-        raise ValueError(f"log_delta must be <= 0 (and not NaN), got {log_delta!r}")
-    return ld
 
 
 def _log_tail(k: int, m: int, r: np.ndarray) -> np.ndarray:

@@ -31,7 +31,6 @@ from sklearn.utils._param_validation import validate_params
 from companion.numerics import StrictInterval, ordered_dot
 
 __all__ = [
-    "signed_labels",
     "extended_gram",
     "alpha_lower_bound",
     "perceptron_lower_bound",
@@ -45,7 +44,7 @@ __all__ = [
 ]
 
 
-def signed_labels(y) -> np.ndarray:
+def _signed_labels(y) -> np.ndarray:
     """Check that ``y`` holds only -1 and +1 and return it as floats.
 
     Parameters
@@ -87,7 +86,7 @@ def extended_gram(K, y, lam) -> np.ndarray:
         ``diag(y) K diag(y) + λ I``.
     """
     K = np.asarray(K, dtype=float)
-    y = signed_labels(y)
+    y = _signed_labels(y)
     lam = float(lam)
     if K.ndim != 2 or K.shape != (y.size, y.size):
         raise ValueError(f"K must be a square ({y.size}, {y.size}) matrix matching y, got shape {K.shape}")
@@ -249,7 +248,7 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
 def _slacks(decision_values, y) -> np.ndarray:
     """``ξ_i = (1 - y_i f(x_i))_+`` after checking ``f`` and ``y`` (shared by both risks of Eq. 7)."""
     f = np.asarray(decision_values, dtype=float).ravel()
-    y = signed_labels(y)
+    y = _signed_labels(y)
     if f.shape != y.shape:
         raise ValueError(f"decision_values and y must have the same length, got {f.size} and {y.size}")
     return np.maximum(0.0, 1.0 - y * f)

@@ -32,14 +32,15 @@ import numpy as np
 from scipy.special import gammaln
 from sklearn.utils._param_validation import validate_params
 
-from companion.bounds.binomial import DELTA_CONSTRAINTS, binomial_tail_inversion, log_choose, resolve_log_delta
+from companion.bounds.binomial import log_choose
+from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
 from companion.bounds.occam import log_attribute_choices, log_zeta
 from companion.numerics import StrictInterval
 
-__all__ = ["compression_log_message", "compression_bound", "compression_bound_binomial", "sample_compression_bound"]
+__all__ = ["compression_log_message", "compression_bound", "sample_compression_bound"]
 
 
-#: The parameters of :func:`compression_bound` and :func:`compression_bound_binomial`.
+#: The parameters of :func:`compression_bound`.
 _BOUND_CONSTRAINTS = {
     "n_errors": [StrictInterval(Integral, 0, None, closed="left")],
     "m": [StrictInterval(Integral, 1, None, closed="left")],
@@ -130,47 +131,6 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
         - (log_zeta(size) + log_zeta(n_errors) + ld)
     )
     return float(-np.expm1(-cost / free))
-
-
-@validate_params(_BOUND_CONSTRAINTS, prefer_skip_nested_validation=True)
-def compression_bound_binomial(n_errors, m, n_features, size, delta=0.05, *, pairing=False, reuse_features=False):
-    """Tighter variant (not in the paper): ``Bin‾(e, m−|k|, δ ζ(|k|) ζ(e) P(σ)/C(m,|k|))``.
-
-    The binomial tail inversion replaces the exponential form of Theorem 3 (the same union over
-    compression sets and messages).
-
-    Parameters
-    ----------
-    n_errors : int
-        ``e``, errors outside the compression set.
-    m : int
-        Number of training examples.
-    n_features : int
-        ``n``, number of attributes.
-    size : int
-        ``|k|``, number of stumps.
-    delta : float, default=0.05
-        Confidence in ``(0, 1]``.
-    pairing : bool, default=False
-        Also pay ``ln |k|!`` for the example–attribute pairing.
-    reuse_features : bool, default=False
-        Several stumps may share an attribute.
-
-    Returns
-    -------
-    float
-        Bound on the true risk; ``1`` when ``m = |k|``.
-    """
-    _check(n_errors, m, n_features, size, reuse_features)
-    ld = float(resolve_log_delta(delta))
-    if m - size <= 0:
-        return 1.0
-    log_conf = (
-        ld + log_zeta(size) + log_zeta(n_errors)
-        - compression_log_message(n_features, size, pairing=pairing, reuse_features=reuse_features)
-        - log_choose(m, size)
-    )
-    return float(binomial_tail_inversion(n_errors, m - size, log_delta=float(log_conf)))
 
 
 @validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)

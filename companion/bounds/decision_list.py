@@ -41,7 +41,8 @@ import numpy as np
 from scipy.special import gammaln
 from sklearn.utils._param_validation import StrOptions, validate_params
 
-from companion.bounds.binomial import DELTA_CONSTRAINTS, check_delta, log_choose
+from companion.bounds.binomial import log_choose
+from companion.bounds._confidence import DELTA_CONSTRAINTS, check_delta
 from companion.bounds.occam import log_zeta
 from companion.numerics import StrictInterval
 

@@ -32,7 +32,8 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from companion.bounds.binomial import DELTA_CONSTRAINTS, binomial_tail_inversion, log_choose, resolve_log_delta
+from companion.bounds.binomial import binomial_tail_inversion, log_choose
+from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
 from companion.numerics import StrictInterval
 
 _MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code

@@ -37,7 +37,7 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from companion.bounds.binomial import DELTA_CONSTRAINTS, resolve_log_delta
+from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
 from companion.bounds.occam import log_attribute_choices, log_zeta
 from companion.numerics import StrictInterval
 

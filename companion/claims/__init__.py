@@ -37,7 +37,7 @@ Let ``θ`` be the location of the decisive quantity (pseudo-median, mean, median
 probability). A claim ``θ ≤ m`` (or ``<``; the tests do not distinguish them) is *false* when
 ``θ > m``. Two one-sided tests are run: ``p_hold`` tests "claim false" (rejecting it supports the
 claim) and ``p_fail`` tests "claim true". Each is Holm-corrected across the notebook's family (the
-tested claims of one protocol variant, :func:`holm`) and
+tested claims of one protocol variant) and
 
 * ``holds`` when the corrected ``p_hold ≤ α`` **and** the interval lies strictly on the claim's
   side of the margin;
@@ -45,7 +45,7 @@ tested claims of one protocol variant, :func:`holm`) and
 * ``undecided`` otherwise: an interval that contains the margin is undecided, never "similar",
   and absence of evidence is never ``holds``.
 
-``α = 0.025`` one-sided (:data:`ALPHA`) goes with the two-sided 95 % intervals (level ``1 − 2α``),
+``α = 0.025`` one-sided (``companion.claims._statistics.ALPHA``) goes with the two-sided 95 % intervals (level ``1 − 2α``),
 the convention of non-inferiority analyses (ICH E9, §3.3.2): an uncorrected test rejecting at
 0.025 is an interval excluding the margin. ``within`` claims (``|θ| ≤ m``, equivalence) use the
 two one-sided tests (TOST): ``p_hold`` is the larger of the two, ``p_fail`` twice the smaller
@@ -84,12 +84,6 @@ Examples
 'holds'
 """
 
-from companion.claims._statistics import (
-    ALPHA,
-    hodges_lehmann,
-    holm,
-    rejects,
-)
 from companion.claims._claim import (
     Claim,
     difference,
@@ -118,7 +112,6 @@ from companion.claims._publish import (
 )
 
 __all__ = [
-    "ALPHA",
     "Claim",
     "ClaimsReport",
     "difference",
@@ -127,9 +120,6 @@ __all__ = [
     "guaranteed",
     "exact",
     "evaluate",
-    "holm",
-    "rejects",
-    "hodges_lehmann",
     "sentence",
     "update_readme",
     "publish",

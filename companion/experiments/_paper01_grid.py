@@ -14,7 +14,7 @@ which returns, pair by pair, the list a fit with that pair learns (tested); then
   by the list already found.
 
 A training set that is not in the canonical order of the ball machines
-(:func:`~companion.decision_list.canonical_order`) or lacks a class takes the per-fit path.
+(canonical order, ``companion._ball_search.canonical_order``) or lacks a class takes the per-fit path.
 """
 
 from __future__ import annotations
@@ -23,14 +23,8 @@ import numpy as np
 from scipy.spatial.distance import cdist
 
 from companion._ball_grid import greedy_ball_lists, greedy_ball_lists_by_types
-from companion.decision_list import (
-    BALL_TYPES,
-    TYPE_INSIDE,
-    TYPE_OUTPUT,
-    canonical_order,
-    decision_list_path_predictions,
-    resolve_metric,
-)
+from companion.decision_list import TYPE_INSIDE, TYPE_OUTPUT
+from companion._ball_search import BALL_TYPES, canonical_order, decision_list_path_predictions, resolve_metric
 
 __all__ = ["lists_apply", "dlm_lists_by_type", "scm_lists", "list_key", "list_test_errors", "fit_with_list", "test_distances"]
 

@@ -13,9 +13,10 @@ from scipy.spatial.distance import cdist
 from sklearn.svm import SVC
 
 from companion.decision_list import DecisionListMachine, SortedDistances
-from companion.evaluation import parallel_map, stratified_folds, trusted_inputs
+from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._trusted import trusted_inputs
 from companion._ball_search import greedy_ball_list
-from companion.decision_list import BALL_TYPES
+from companion._ball_search import BALL_TYPES
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper01._grids import (
     COMPARABLE, DISPLAY, Grid, dlm_grid_errors, fold_sorted, load_table1_dataset, scm_grid_errors,

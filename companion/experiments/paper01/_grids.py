@@ -16,10 +16,12 @@ from sklearn.svm import SVC
 import companion.datasets as datasets
 from companion.bounds.decision_list import dlm_bound_path
 from companion.datasets import RegisteredDataset
-from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances, canonical_order
-from companion.evaluation import parallel_map, trusted_inputs
+from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances
+from companion._ball_search import canonical_order
+from companion.evaluation import parallel_map
+from companion.experiments._trusted import trusted_inputs
 import companion.experiments._paper01_grid as grid_lists
-from companion.interpretable import staged_predictions
+from companion._learner_support import staged_predictions
 from companion.preprocessing import FrameEncoder
 from companion.experiments.protocol import paper_models
 
@@ -222,7 +224,7 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
 
     ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) with
     ``s = grid.dlm_s_max`` at each (type, ``p_p``, ``p_n``); every smaller ``s`` is read from its
-    prefixes (:func:`~companion.interpretable.staged_predictions`). The lists of all penalty pairs
+    prefixes (``staged_predict``). The lists of all penalty pairs
     of all types come from one search over their shared greedy states
     (:mod:`companion.experiments._paper01_grid`; the same lists as one fit per pair, tested), and
     a list that several grid points learn is read once.

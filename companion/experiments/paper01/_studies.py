@@ -15,7 +15,7 @@ from sklearn.utils._param_validation import validate_params
 
 from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances
 from companion.evaluation import parallel_map, stratified_folds
-from companion.interpretable import staged_predictions
+from companion._learner_support import staged_predictions
 from companion.numerics import StrictInterval
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper01._grids import (
@@ -304,7 +304,7 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
         Rows: data sets; columns: the paper's (L2) errors, then our best total test errors per
         metric (the grid point in ``*_machine``).
     """
-    from companion.decision_list import resolve_metric
+    from companion._ball_search import resolve_metric
 
     paper = paper_table1()
     rows = []

@@ -21,7 +21,7 @@ def plot_partitions():
     import matplotlib.pyplot as plt
     from matplotlib.patches import Rectangle
 
-    from companion.widc import pattern_codes
+    from companion._partition_boosting import pattern_codes
 
     boxes = [(0.05, 0.1, 0.55, 0.6), (0.35, 0.3, 0.9, 0.9), (0.2, 0.45, 0.75, 0.95)]  # x0, y0, x1, y1
     grid = np.linspace(0, 1, 301)

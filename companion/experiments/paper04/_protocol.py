@@ -15,10 +15,10 @@ from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_pat
 from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
 from companion.experiments.protocol import check_tidy, paper_models
-from companion.preprocessing import MDLDiscretizer, encode_frame
-from companion.preprocessing import one_hot_nominal as _one_hot_nominal
+from companion.preprocessing import FrameEncoder, MDLDiscretizer, encode_frame
 from companion.prism import Prism
-from companion.widc import PRUNINGS, DecisionCommittee
+from companion.widc import DecisionCommittee
+from companion._partition_boosting import PRUNINGS
 
 
 WIDC_LEARNERS = {"pessimistic": "WIDC(p)", "optimistic": "WIDC(o)", "none": "WIDC()"}
@@ -537,8 +537,8 @@ def _benchmark_fold(others, params, seed, item, grown=None, *, with_growth=False
         record(WIDC_LEARNERS[pruning], model.predict(Xte), model.n_rules_, model.n_literals_)
     if "CART" in others:
         tree = PrunedDecisionTree(pruning="cost_complexity_cv", random_state=seed, fallback=None)
-        tree.fit(_one_hot_nominal(Xtr, data.nominal, Xtr), ytr)
-        record("CART", tree.predict(_one_hot_nominal(Xte, data.nominal, Xtr)), tree.n_leaves_, tree.n_literals_)
+        tree.fit(one_hot_nominal(Xtr, data.nominal, Xtr), ytr)
+        record("CART", tree.predict(one_hot_nominal(Xte, data.nominal, Xtr)), tree.n_leaves_, tree.n_literals_)
     return (rows, grown) if with_growth else rows
 
 
@@ -570,3 +570,31 @@ def numeric_attribute_sets(names) -> list:
     list of str
     """
     return [n for n in names if not load_benchmark_set(n).nominal.all()]
+
+
+def one_hot_nominal(X, nominal, reference):
+    """Numeric columns as they are, nominal columns one-hot over ``reference``'s values.
+
+    ``X`` and ``reference`` are float matrices as :func:`companion.preprocessing.encode_frame`
+    returns them (nominal codes, NaN missing); the indicator columns of nominal column ``j`` are
+    the distinct present values of ``reference[:, j]``, sorted (``FrameEncoder`` with
+    ``encoding="onehot"``, ``categories="present"``). A missing nominal value is NaN in every
+    indicator, so that a tree's missing-value support decides where it goes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Rows to encode.
+    nominal : array-like of bool, shape (n_features,)
+        The nominal columns.
+    reference : ndarray of shape (n_reference, n_features)
+        The rows whose values make the indicator columns (the training set).
+
+    Returns
+    -------
+    ndarray of float
+    """
+    encoder = FrameEncoder(
+        categorical_features=np.asarray(nominal, dtype=bool), encoding="onehot", categories="present"
+    )
+    return encoder.fit(reference).transform(X)

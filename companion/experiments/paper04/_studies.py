@@ -177,7 +177,7 @@ def _sensitivity_fold(strengths, item, grown=None, *, with_growth=False):
     """Rows of :func:`optimistic_sensitivity` for one ``(data set, fold, train, test)`` item
     (``grown``: WIDC() grown on this fold, from a :class:`FoldMemo`; ``with_growth``: return
     ``(rows, grown)``)."""
-    from companion.widc import literal_matrix, pattern_codes, satisfaction
+    from companion._partition_boosting import literal_matrix, pattern_codes, satisfaction
 
     data, fold, train, test = item
     Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
@@ -206,7 +206,7 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
     """WIDC(o)'s test errors and sizes for each ``c_KM`` on :func:`run`'s folds.
 
     The committee is grown once per fold and pruned optimistically with each constant (the
-    reconstructed Kearns-Mansour penalty, :func:`companion.widc.prune_optimistic`). Each row also
+    reconstructed Kearns-Mansour penalty, :func:`companion._partition_boosting.prune_optimistic`). Each row also
     records the number of cells (distinct satisfaction patterns) the grown committee realises on
     the training fold, beside ``|LS|`` (paper, "Partition Boosting": at most ``|LS|``, up to
     ``2^t``), and the cells of the pruned committee.
@@ -296,7 +296,8 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     pandas.DataFrame
         Rows: partition; columns ``blocks`` and ``Z``.
     """
-    from companion.widc import literal_matrix, pattern_codes, satisfaction, z_partition
+    from companion.widc import z_partition
+    from companion._partition_boosting import literal_matrix, pattern_codes, satisfaction
 
     data = load_benchmark_set(name)
     if not data.nominal.all():
@@ -348,7 +349,7 @@ def committee_cells(model: DecisionCommittee, X, y) -> pd.DataFrame:
     -------
     pandas.DataFrame
     """
-    from companion.widc import literal_matrix, satisfaction
+    from companion._partition_boosting import literal_matrix, satisfaction
 
     X = np.asarray(X, dtype=float)
     y = np.asarray(y)

@@ -178,7 +178,7 @@ def pattern_cells(n_monomials: int) -> tuple[int, int]:
     -------
     committee, tree : int
     """
-    from companion.widc import pattern_codes
+    from companion._partition_boosting import pattern_codes
 
     points = np.array(list(np.ndindex(*(2,) * n_monomials)), dtype=bool)
     committee = len(np.unique(pattern_codes(points)))

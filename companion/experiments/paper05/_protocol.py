@@ -21,12 +21,13 @@ from sklearn.utils import safe_sqr
 
 import companion.datasets as datasets
 from companion.datasets import RegisteredDataset
-from companion.evaluation import parallel_map, stratified_folds, trusted_inputs
+from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._trusted import trusted_inputs
 from companion.experiments._paper05_peers import NSC_THRESHOLDS, bahsic_order, nsc_path
 from companion.experiments.protocol import check_tidy
 from companion.numerics import TIE_RTOL, first_near_min, ordered_matvec
 from companion.interpretable import SingleClassWarning
-from companion.stumps import STUMP_LEARNERS
+from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
 
 
 #: name -> :class:`companion.datasets.RegisteredDataset` (loader, options, note). Labels are the
@@ -42,7 +43,10 @@ DATASETS = {
     "all_bioc": RegisteredDataset(datasets.load_all_bioc, {"lineage": True}, "Chiaretti et al. 2004, B vs T lineage"),
 }
 
-STUMP_VARIANTS = ("sc", "occam", "pac_bayes")
+#: The stump learner of each variant.
+STUMP_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
+STUMP_VARIANTS = tuple(STUMP_LEARNERS)
+
 #: The competitors: four standard learners and the two gene selectors Section I names (NSC, BAHSIC).
 COMPETITORS = ("linear_svm", "svm_rfe", "l1_logistic", "adaboost_stumps", "nsc", "bahsic")
 #: The competitors that can be restricted to ``k`` genes (L1 path, RFE to k, k boosting rounds, BAHSIC to k).
@@ -298,7 +302,7 @@ def linear_svm_importance(svm) -> np.ndarray:
 
 
 def stump_template(variant, config, n_total):
-    """The unfitted learner of ``variant`` (a key of :data:`companion.stumps.STUMP_LEARNERS`)."""
+    """The unfitted learner of ``variant`` (a key of :data:`STUMP_LEARNERS`)."""
     own = {"sc": {"threshold": "observed"}, "occam": {"eta": config.eta},
            "pac_bayes": {"eta": config.eta, "margin_gaps": config.margin_gaps, "gap_unit": "example"}}
     # The paper's greedy paths in full (the k-stump models are their prefixes; selection by bound is ours).

@@ -1,0 +1,120 @@
+"""Progress lines of long loops: ``label: done/total (elapsed)``, only when ``COMPANION_PROGRESS`` asks.
+
+:func:`companion.evaluation.parallel_map` writes them for its loops (folds, draws) and the learners
+for a loop inside one fit (:func:`progress_lines`); the notebook runner points the variable at a
+file it shows live and keeps out of the executed notebook. A progress line never changes what a
+loop computes.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from functools import partial
+
+#: The environment variable naming the file that ``companion.evaluation.parallel_map`` appends its
+#: progress lines to (the runner sets it for each notebook's kernel).
+PROGRESS_ENV = "COMPANION_PROGRESS"
+
+
+#: Seconds between two progress lines of one loop, unless ``COMPANION_PROGRESS_INTERVAL`` says otherwise.
+_DEFAULT_PROGRESS_INTERVAL = 5.0
+
+
+def _progress_interval() -> float:
+    """``COMPANION_PROGRESS_INTERVAL`` as a number of seconds >= 0, else the default."""
+    value = os.environ.get("COMPANION_PROGRESS_INTERVAL", "").strip()
+    if not value:
+        return _DEFAULT_PROGRESS_INTERVAL
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds >= 0:  # also refuses nan
+        raise ValueError(f"COMPANION_PROGRESS_INTERVAL must be a number of seconds >= 0, got {value!r}")
+    return seconds
+
+
+def progress_label(function) -> str:
+    """A readable name for the loop over ``function``: its (unwrapped) qualified name.
+
+    >>> def _one_fold(item): ...
+    >>> progress_label(partial(_one_fold, 3))
+    'one_fold'
+    >>> progress_label(lambda item: item)
+    'items'
+    """
+    while isinstance(function, partial):
+        function = function.func
+    name = getattr(function, "__qualname__", None) or type(function).__name__
+    name = name.replace(".<locals>", "")
+    return "items" if name.endswith("<lambda>") else name.lstrip("_")
+
+
+class Progress:
+    """``label: done/total (elapsed)`` lines, at most one per interval, to stderr or a file.
+
+    Written for a person watching a long run; never raises (a progress line that cannot be
+    written is dropped), so it cannot change what a protocol computes.
+    """
+
+    def __init__(self, target: str, label: str, total: int, interval: float | None = None):
+        self.target, self.label, self.total = target, label, total
+        self.interval = _progress_interval() if interval is None else interval
+        self.start = self.last = time.monotonic()
+        self.shown = False
+
+    def update(self, done: int) -> None:
+        now = time.monotonic()
+        finished = done == self.total
+        # Short loops print nothing; a loop that printed ends with its final count.
+        if now - self.last >= self.interval or (finished and self.shown):
+            self.last, self.shown = now, True
+            self._write(f"{self.label}: {done}/{self.total} ({now - self.start:.0f} s)\n")
+
+    def _write(self, line: str) -> None:
+        try:
+            if self.target in ("1", "stderr"):
+                sys.stderr.write(line)
+                sys.stderr.flush()
+            else:
+                with open(self.target, "a", encoding="utf-8") as handle:  # one short append
+                    handle.write(line)
+        except (OSError, ValueError):
+            pass
+
+
+def progress_target() -> str | None:
+    target = os.environ.get(PROGRESS_ENV, "").strip()
+    return None if target in ("", "0") else target
+
+
+def progress_lines(label: str, total: int):
+    """The progress of one long loop, or None when ``COMPANION_PROGRESS`` is unset (module doc).
+
+    What :func:`companion.evaluation.parallel_map` writes, for a loop inside one fit (a ball machine's greedy steps, a
+    kernel perceptron's updates): ``label: done/total (elapsed)`` at most every few seconds, to
+    standard error or the file the variable names. A learner calls ``update(done)`` on the
+    returned object when it is not None; it never changes what the loop computes.
+
+    Parameters
+    ----------
+    label : str
+        Start of each line (the learner's name and what it counts).
+    total : int
+        The count at which the loop would end at the latest.
+
+    Returns
+    -------
+    object with ``update(done)``, or None
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.pop("COMPANION_PROGRESS", None) and None
+    >>> progress_lines("KernelPerceptron updates", 100) is None
+    True
+    """
+    target = progress_target()
+    return None if target is None else Progress(target, label, int(total))
