@@ -392,10 +392,15 @@ def sorted_order_and_run_ends(X, tol, low=None, high=None):
         low, high = X.min(), X.max()
     bits = max(1, (m - 1).bit_length())  # of an example index (m <= 2^16: at most 16)
     span = 2 ** (32 - bits)  # values below it fit in the uint32 key beside the index
-    if m <= 2**16 and X.size and (high - low < 2**16 or (high - low < span and _is_whole(X))):
-        # (Beyond 2^16 only whole numbers, whose differences are exact: a fractional X - low
-        # could round to a whole number and merge distinct values.)
-        shifted = X if 0 <= low and high < span else X - low  # memory traffic dominates: no copy
+    unshifted = bool(X.size) and 0 <= low and high < span
+    if (m <= 2**16 and X.size and high - low < span
+            # The uint32 test below, on the first row first: fractional data fails it there,
+            # before two whole-array copies and a comparison (a third of a colon fit's sort).
+            and _fits_uint32(X[0] if unshifted else X[0] - low)
+            # (Beyond 2^16 only whole numbers, whose differences are exact: a fractional X - low
+            # could round to a whole number and merge distinct values.)
+            and (high - low < 2**16 or _is_whole(X))):
+        shifted = X if unshifted else X - low  # memory traffic dominates: no copy
         keys = shifted.astype(np.uint32)
         if np.array_equal(keys, shifted):
             keys <<= bits
@@ -469,6 +474,11 @@ def sorted_order_and_run_ends(X, tol, low=None, high=None):
     gaps = np.diff(np.sort(X, axis=0), axis=0)
     np.greater(gaps, tol, out=run_end[:-1])
     return order, run_end, np.flatnonzero(((gaps > 0) & ~run_end[:-1]).any(axis=0))
+
+
+def _fits_uint32(values):
+    """Whether ``values`` (floats) are equal to their uint32 conversion: whole and in ``[0, 2^32)``."""
+    return np.array_equal(values.astype(np.uint32), values)
 
 
 def _is_whole(X):

@@ -128,6 +128,15 @@ def test_sorted_order_of_whole_numbers_spanning_the_packed_key(rng, m):
         values = np.take_along_axis(X, order, axis=0)
         np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 1e-7)
         assert run_end[-1].all() and near.size == 0
+    # Fractions within a span of 2^16: refused by the packed sort on the first row, or (a whole
+    # first row) on the whole array; either way the order and runs of the stable argsort.
+    fractions = np.round(rng.uniform(0, 2000, size=(m, 6)), 2)
+    for first_row in (fractions[0], np.floor(fractions[0])):
+        X = np.vstack([first_row, fractions[1:]]) if m > 1 else first_row[None, :]
+        order, run_end, _ = sorted_order_and_run_ends(X, 1e-9)
+        np.testing.assert_array_equal(order, np.argsort(X, axis=0, kind="stable"))
+        values = np.take_along_axis(X, order, axis=0)
+        np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 1e-9)
     X = np.array([[-(2.0**30)], [1e-10], [2e-10], [3.0]] * 3)  # X - low rounds the fractions to 2^30
     order, run_end, _ = sorted_order_and_run_ends(X, 0.0)
     np.testing.assert_array_equal(order[:, 0], np.argsort(X[:, 0], kind="stable"))
