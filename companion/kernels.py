@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def _check_boolean(X, name: str = "X") -> np.ndarray:
+def _check_boolean(X, name: str, caller: str) -> np.ndarray:
     """Return ``X`` as a 2-D float array after checking that every entry is 0 or 1.
 
 
@@ -54,8 +54,10 @@ def _check_boolean(X, name: str = "X") -> np.ndarray:
     ----------
     X : array-like of shape (m, n)
         The array to check.
-    name : str, default="X"
+    name : str
         Its name in the error message.
+    caller : str
+        The public function checking it, named in the error message.
 
     Returns
     -------
@@ -65,18 +67,20 @@ def _check_boolean(X, name: str = "X") -> np.ndarray:
     ------
     ValueError
         If ``X`` is not 2-D, is empty, or holds a value other than 0 and 1; the message names
-        ``name`` and the offending value.
+        ``caller``, ``name`` and the offending value.
     """
     try:
         array = np.asarray(X, dtype=float)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{name} must be a numeric 0/1 array; could not convert it: {exc}") from exc
+        raise ValueError(f"{caller}: {name} must be a numeric 0/1 array; could not convert it: {exc}") from exc
     if array.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array of shape (n_samples, n_features), got {array.ndim} dimension(s)")
+        raise ValueError(
+            f"{caller}: {name} must be a 2-D array of shape (n_samples, n_features), got {array.ndim} dimension(s)"
+        )
     if array.size and not np.isin(array, (0.0, 1.0)).all():
         bad = array[~np.isin(array, (0.0, 1.0))].flat[0]
         raise ValueError(
-            f"the Boolean kernel needs {name} with entries in {{0, 1}} (Boolean inputs), got the value {bad!r}; "
+            f"{caller} needs {name} with entries in {{0, 1}} (Boolean inputs), got the value {bad!r}; "
             "binarise the data first"
         )
     return array
@@ -84,9 +88,14 @@ def _check_boolean(X, name: str = "X") -> np.ndarray:
 
 #: ``degree``'s constraint (scikit-learn's ``validate_params``): the maximal degree ``d >= 0``.
 _DEGREE = {"degree": [StrictInterval(Integral, 0, None, closed="left")]}
+#: ``weights``, the complexity weights of Eq. (4): None (all 1), a ratio ``β > 0`` or an array
+#: (whose entries :func:`degree_weights` checks).
+_WEIGHTS = {"weights": [None, StrictInterval(Real, 0, None, closed="neither"), "array-like"]}
+#: A number of input columns or variables.
+_N_COLUMNS = StrictInterval(Integral, 0, None, closed="left")
 
 
-@validate_params(_DEGREE, prefer_skip_nested_validation=True)
+@validate_params({**_DEGREE, **_WEIGHTS}, prefer_skip_nested_validation=True)
 def degree_weights(degree: int, weights=None) -> np.ndarray:
     """The complexity weights ``c_0, …, c_d`` of Eq. (4) as an array of length ``degree + 1``.
 
@@ -106,31 +115,34 @@ def degree_weights(degree: int, weights=None) -> np.ndarray:
     Raises
     ------
     ValueError
-        On non-positive weights or a weight array of wrong length (a negative or non-integer
-        degree: ``InvalidParameterError``, a ``ValueError`` too).
+        On a weight array of wrong length or with a non-positive entry (a negative or non-integer
+        degree, a number ``β <= 0``: ``InvalidParameterError``, a ``ValueError`` too).
     """
     if weights is None:
         return np.ones(degree + 1)
     if isinstance(weights, Real) and not isinstance(weights, (bool, np.bool_)):
-        if not weights > 0:
-            raise ValueError(f"weights given as a float β must be > 0 (c_i = β^i), got {weights!r}")
         return float(weights) ** np.arange(degree + 1)
     c = np.asarray(weights, dtype=float)
     if c.shape != (degree + 1,):
-        raise ValueError(f"weights must have length degree + 1 = {degree + 1} (c_0..c_d), got shape {c.shape}")
+        raise ValueError(
+            f"degree_weights: weights must have length degree + 1 = {degree + 1} (c_0..c_d), got shape {c.shape}"
+        )
     if not np.all(c > 0):
-        raise ValueError(f"weights (the complexity weights c_i of Eq. 4) must all be > 0, got {c.tolist()}")
+        raise ValueError(
+            f"degree_weights: weights (the complexity weights c_i of Eq. 4) must all be > 0, got {c.tolist()}"
+        )
     return c
 
 
-def _weights_up_to(max_degree: int, weights) -> np.ndarray:
+def _weights_up_to(max_degree: int, weights, caller: str) -> np.ndarray:
     """Weights ``c_0..c_D`` covering degrees up to ``max_degree``; an array may be longer (unused tail)."""
     if weights is None or isinstance(weights, Real):
         return degree_weights(max_degree, weights)
     c = np.asarray(weights, dtype=float)
     if c.ndim != 1 or c.shape[0] <= max_degree or not np.all(c > 0):
         raise ValueError(
-            f"weights must be positive c_0..c_d with d >= {max_degree} (the largest monomial degree), got {c.tolist()}"
+            f"{caller}: weights must be positive c_0..c_d with d >= {max_degree} (the largest monomial degree), "
+            f"got {c.tolist()}"
         )
     return c
 
@@ -139,7 +151,10 @@ def _weights_up_to(max_degree: int, weights) -> np.ndarray:
 _BLOCK_BYTES = 32 << 20
 
 
-@validate_params({**_DEGREE, "compact": ["boolean"]}, prefer_skip_nested_validation=True)
+@validate_params(
+    {"X": ["array-like"], "Y": ["array-like", None], **_DEGREE, **_WEIGHTS, "compact": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
 def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndarray:
     """Gram matrix of the Boolean polynomial kernel, Eq. (5): ``k(x,x') = Σ_{i≤d} c_i binom(⟨x,x'⟩, i)``.
 
@@ -180,10 +195,12 @@ def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndar
     >>> boolean_kernel([[1, 0, 1], [1, 1, 1]], degree=3, compact=True).dtype
     dtype('float32')
     """
-    X = _check_boolean(X, "X")
-    Y = X if Y is None else _check_boolean(Y, "Y")
+    X = _check_boolean(X, "X", "boolean_kernel")
+    Y = X if Y is None else _check_boolean(Y, "Y", "boolean_kernel")
     if X.shape[1] != Y.shape[1]:
-        raise ValueError(f"X and Y must have the same number of features, got {X.shape[1]} and {Y.shape[1]}")
+        raise ValueError(
+            f"boolean_kernel: X and Y must have the same number of features, got {X.shape[1]} and {Y.shape[1]}"
+        )
     c = degree_weights(degree, weights)
     n_features = X.shape[1]
     # ⟨x, x'⟩ counts shared ones: an integer below 2**24, exact in float32, whose matrix product
@@ -207,6 +224,7 @@ def boolean_kernel(X, Y=None, *, degree, weights=None, compact=False) -> np.ndar
     return gram
 
 
+@validate_params({"X": ["array-like"]}, prefer_skip_nested_validation=True)
 def add_complemented_bits(X) -> np.ndarray:
     """Append the complemented bits ``1 - x`` to Boolean ``X`` (the Standing Assumption, paper §2).
 
@@ -228,10 +246,11 @@ def add_complemented_bits(X) -> np.ndarray:
     >>> add_complemented_bits([[1, 0]])
     array([[1., 0., 0., 1.]])
     """
-    X = _check_boolean(X, "X")
+    X = _check_boolean(X, "X", "add_complemented_bits")
     return np.hstack([X, 1.0 - X])
 
 
+@validate_params({"n_features": [_N_COLUMNS], **_DEGREE}, prefer_skip_nested_validation=True)
 def all_monomials(n_features: int, degree: int) -> list[tuple[int, ...]]:
     """Every multi-index ``I`` with ``|I| ≤ degree`` as the sorted tuple of its positions (Eq. 1).
 
@@ -250,6 +269,7 @@ def all_monomials(n_features: int, degree: int) -> list[tuple[int, ...]]:
     return monomial_tuples(*monomial_positions(n_features, degree, literals=False))
 
 
+@validate_params({"n_variables": [_N_COLUMNS], **_DEGREE}, prefer_skip_nested_validation=True)
 def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
     """Monomials on complemented inputs ``(b, 1 - b)`` that do not vanish identically.
 
@@ -277,6 +297,7 @@ def literal_monomials(n_variables: int, degree: int) -> list[tuple[int, ...]]:
     return monomial_tuples(*monomial_positions(n_variables, degree, literals=True))
 
 
+@validate_params({"X": ["array-like"], "monomials": ["array-like"], **_WEIGHTS}, prefer_skip_nested_validation=True)
 def monomial_features(X, monomials, weights=None) -> np.ndarray:
     """Explicit feature map ``Φ(x) = (√c_{|I|} x^I)_I`` for the given monomials (Eq. 4).
 
@@ -297,15 +318,21 @@ def monomial_features(X, monomials, weights=None) -> np.ndarray:
     """
     X = np.asarray(X, dtype=float)
     if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s)")
+        raise ValueError(f"monomial_features: X must be 2-D, got {X.ndim} dimension(s)")
     degrees = np.fromiter(map(len, monomials), dtype=np.intp, count=len(monomials))
     positions = np.zeros((len(monomials), max(int(degrees.max(initial=0)), 1)), dtype=np.intp)
     for size in np.unique(degrees[degrees > 0]):
         rows = np.flatnonzero(degrees == size)
         positions[rows, :size] = np.array([monomials[row] for row in rows], dtype=np.intp).reshape(len(rows), size)
-    return monomial_columns(X, positions, degrees, _weights_up_to(int(degrees.max(initial=0)), weights))
+    return monomial_columns(
+        X, positions, degrees, _weights_up_to(int(degrees.max(initial=0)), weights, "monomial_features")
+    )
 
 
+@validate_params(
+    {"monomials": ["array-like"], "n_variables": [_N_COLUMNS, None], "feature_names": ["array-like", None]},
+    prefer_skip_nested_validation=True,
+)
 def monomial_names(monomials, n_variables: int | None = None, feature_names=None) -> list[str]:
     """Readable names of monomials; with ``n_variables`` columns ``j + n_variables`` print as ``¬x_j``.
 
@@ -338,6 +365,7 @@ def monomial_names(monomials, n_variables: int | None = None, feature_names=None
     return [" ".join(literal(col) for col in m) if m else "1" for m in monomials]
 
 
+@validate_params({"terms": ["array-like"]}, prefer_skip_nested_validation=True)
 def dnf_polynomial(terms) -> tuple[list[tuple[int, ...]], np.ndarray]:
     """Polynomial form of a DNF, Eq. (2): ``f = -1 + 2 Σ_{I∈U} x^I``.
 
@@ -353,10 +381,15 @@ def dnf_polynomial(terms) -> tuple[list[tuple[int, ...]], np.ndarray]:
     """
     terms = [tuple(sorted(t)) for t in terms]
     if any(len(t) == 0 for t in terms):
-        raise ValueError("DNF terms must be non-empty conjunctions (the constant is added by Eq. 2)")
+        raise ValueError(
+            f"dnf_polynomial: terms must be non-empty conjunctions (the constant is added by Eq. 2), got {terms!r}"
+        )
     return [()] + terms, np.array([-1.0] + [2.0] * len(terms))
 
 
+@validate_params(
+    {"monomials": ["array-like"], "coefficients": ["array-like"], **_WEIGHTS}, prefer_skip_nested_validation=True
+)
 def polynomial_norm_sq(monomials, coefficients, weights=None) -> float:
     """RKHS norm ``‖f‖² = Σ_I w_I² / c_{|I|}`` of Eq. (4).
 
@@ -381,5 +414,5 @@ def polynomial_norm_sq(monomials, coefficients, weights=None) -> float:
     for monomial, w in zip(monomials, np.asarray(coefficients, dtype=float)):
         key = tuple(sorted(monomial))
         merged[key] = merged.get(key, 0.0) + float(w)
-    c = _weights_up_to(max((len(m) for m in merged), default=0), weights)
+    c = _weights_up_to(max((len(m) for m in merged), default=0), weights, "polynomial_norm_sq")
     return float(sum(w * w / c[len(m)] for m, w in merged.items()))

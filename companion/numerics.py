@@ -28,8 +28,10 @@ True
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, validate_params
 
 __all__ = [
     "StrictInterval",
@@ -49,6 +51,49 @@ TIE_RTOL = 1e-12
 _EXACT_FLOAT_INTEGERS = 2.0**53
 
 
+class StrictInterval(Interval):
+    """The ``Interval`` constraint of scikit-learn (for ``validate_params``) that refuses bools (rule 4).
+
+    ``True`` is an ``Integral`` (and a ``Real``) to Python, so scikit-learn's constraint takes it
+    as 1; a count of errors, a problem number or a confidence given as ``True`` is a mistake,
+    refused here with scikit-learn's message ("... must be an int in the range [0, inf). Got
+    True instead.").
+
+    Parameters
+    ----------
+    type : {numbers.Integral, numbers.Real}
+        The type of the value.
+    left, right : float or None
+        The bounds (None: unbounded).
+    closed : {"left", "right", "both", "neither"}
+        Which bounds belong to the interval.
+
+    Examples
+    --------
+    >>> from numbers import Integral
+    >>> count = StrictInterval(Integral, 0, None, closed="left")
+    >>> count.is_satisfied_by(3), count.is_satisfied_by(True), count.is_satisfied_by(-1)
+    (True, False, False)
+    """
+
+    def is_satisfied_by(self, val):
+        """Whether ``val`` is a number of the type (numpy's too, not a bool) inside the interval.
+
+        Parameters
+        ----------
+        val : object
+
+        Returns
+        -------
+        bool
+        """
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+@validate_params(
+    {"values": ["array-like"], "rtol": [StrictInterval(Real, 0, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
 def first_near_min(values, rtol=TIE_RTOL) -> int:
     """Lowest index ``i`` with ``values[i] <= min + rtol * max(1, |min|)``: the tie rule of rule 3.
 
@@ -82,12 +127,13 @@ def first_near_min(values, rtol=TIE_RTOL) -> int:
     return int(np.flatnonzero(values <= lowest + rtol * max(1.0, abs(lowest)))[0])
 
 
+@validate_params({"values": ["array-like", Real]}, prefer_skip_nested_validation=True)
 def is_integer_valued(values) -> bool:
     """True when every entry of ``values`` is a finite whole number (as a float or an integer).
 
     Parameters
     ----------
-    values : array-like
+    values : array-like or float
         Numbers of any shape.
 
     Returns
@@ -107,6 +153,16 @@ def is_integer_valued(values) -> bool:
     return bool(np.all(np.isfinite(values)) and np.array_equal(values, np.rint(values)))
 
 
+def _first_non_integer(values):
+    """The first entry of ``values`` that is not a finite whole number (its dtype if not numeric)."""
+    values = np.asarray(values)
+    if values.dtype.kind not in "biuf":
+        return f"an array of dtype {values.dtype}"
+    bad = values[~(np.isfinite(values) & (values == np.rint(values)))]
+    return f"the entry {bad.flat[0].item()!r}"
+
+
+@validate_params({"matrix": ["array-like"], "vector": ["array-like"]}, prefer_skip_nested_validation=True)
 def exact_matvec(matrix, vector) -> np.ndarray:
     """``matrix @ vector`` for integer-valued inputs, exactly, as float64 (whole numbers).
 
@@ -131,18 +187,22 @@ def exact_matvec(matrix, vector) -> np.ndarray:
     """
     matrix = np.asarray(matrix)
     vector = np.asarray(vector)
-    if not (is_integer_valued(matrix) and is_integer_valued(vector)):
-        raise ValueError("exact_matvec needs integer-valued matrix and vector")
+    for name, values in (("matrix", matrix), ("vector", vector)):
+        if not is_integer_valued(values):
+            raise ValueError(f"exact_matvec needs an integer-valued {name}, got {_first_non_integer(values)}")
     if matrix.size == 0 or vector.size == 0:
         return np.zeros(matrix.shape[0])
     bound = float(np.abs(matrix).max()) * float(np.abs(vector).sum())
     if bound < _EXACT_FLOAT_INTEGERS:
         return np.asarray(matrix, dtype=np.float64) @ np.asarray(vector, dtype=np.float64)
     if bound >= 2.0**63:
-        raise ValueError("exact_matvec: the products could overflow int64")
+        raise ValueError(
+            f"exact_matvec: the products could overflow int64: max |matrix| * sum |vector| = {bound!r} >= 2**63"
+        )
     return (np.asarray(matrix, dtype=np.int64) @ np.asarray(vector, dtype=np.int64)).astype(np.float64)
 
 
+@validate_params({"matrix": ["array-like"], "vector": ["array-like"]}, prefer_skip_nested_validation=True)
 def ordered_matvec(matrix, vector) -> np.ndarray:
     """``matrix @ vector`` summed by numpy in a fixed order, not by BLAS (rule 2 above).
 
@@ -170,6 +230,7 @@ def ordered_matvec(matrix, vector) -> np.ndarray:
     return np.multiply(matrix, vector[None, :]).sum(axis=1)
 
 
+@validate_params({"a": ["array-like"], "b": ["array-like"]}, prefer_skip_nested_validation=True)
 def ordered_dot(a, b) -> float:
     """``a · b`` summed by numpy in a fixed order, not by BLAS (rule 2 above).
 
@@ -189,6 +250,16 @@ def ordered_dot(a, b) -> float:
 _ARGSORT_BLOCK_ELEMENTS = 2**22
 
 
+@validate_params(
+    {
+        "values": ["array-like"],
+        # a numpy scalar type (np.intp), a dtype or its name: whatever np.iinfo reads
+        "dtype": [type, np.dtype, str],
+        "return_group_starts": ["boolean"],
+        "block_elements": [StrictInterval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = False,
                         block_elements: int = _ARGSORT_BLOCK_ELEMENTS):
     """``np.argsort(values, axis=1, kind="stable")`` for non-negative floats, several times faster.
@@ -204,9 +275,9 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
 
     Parameters
     ----------
-    values : ndarray of shape (r, n)
+    values : array-like of shape (r, n)
         Finite, non-negative float64 (e.g. distances); ``-0.0`` counts as ``0.0``.
-    dtype : integer dtype, default=np.intp
+    dtype : integer type, dtype or dtype name, default=np.intp
         Index type of the result (e.g. ``np.uint16`` when ``n <= 65536``).
     return_group_starts : bool, default=False
         Also return where each sorted row starts a new group of equal values.
@@ -228,15 +299,16 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
     """
     values = np.asarray(values, dtype=np.float64)
     if values.ndim != 2:
-        raise ValueError(f"values must be 2-D, got shape {values.shape}")
+        raise ValueError(f"stable_argsort_rows: values must be 2-D, got shape {values.shape}")
     n_rows, n = values.shape
     if n_rows == 0 or n == 0:
         empty = np.zeros(values.shape, dtype=dtype)
         return (empty, np.ones(values.shape, dtype=bool)) if return_group_starts else empty
     if not np.all(np.isfinite(values)) or (values < 0).any():
-        raise ValueError("stable_argsort_rows needs finite, non-negative values")
+        bad = values[~(np.isfinite(values) & (values >= 0))].flat[0]
+        raise ValueError(f"stable_argsort_rows needs finite, non-negative values, got {bad.item()!r}")
     if np.iinfo(dtype).max < n - 1:
-        raise ValueError(f"dtype {np.dtype(dtype).name} cannot index {n} columns")
+        raise ValueError(f"stable_argsort_rows: dtype {np.dtype(dtype).name} cannot index {n} columns of values")
     index_bits = max(1, int(n - 1).bit_length())
     index_mask = np.uint64((1 << index_bits) - 1)
     keep = np.uint64(~((1 << index_bits) - 1) & 0xFFFFFFFFFFFFFFFF)
@@ -278,42 +350,3 @@ def stable_argsort_rows(values, dtype=np.intp, *, return_group_starts: bool = Fa
                 right = block[rows, order[rows, cols + 1].astype(np.intp)]
                 group_starts[rows, cols + 1] = right != left
     return (out, starts) if return_group_starts else out
-
-
-class StrictInterval(Interval):
-    """The ``Interval`` constraint of scikit-learn (for ``validate_params``) that refuses bools (rule 4).
-
-    ``True`` is an ``Integral`` (and a ``Real``) to Python, so scikit-learn's constraint takes it
-    as 1; a count of errors, a problem number or a confidence given as ``True`` is a mistake,
-    refused here with scikit-learn's message ("... must be an int in the range [0, inf). Got
-    True instead.").
-
-    Parameters
-    ----------
-    type : {numbers.Integral, numbers.Real}
-        The type of the value.
-    left, right : float or None
-        The bounds (None: unbounded).
-    closed : {"left", "right", "both", "neither"}
-        Which bounds belong to the interval.
-
-    Examples
-    --------
-    >>> from numbers import Integral
-    >>> count = StrictInterval(Integral, 0, None, closed="left")
-    >>> count.is_satisfied_by(3), count.is_satisfied_by(True), count.is_satisfied_by(-1)
-    (True, False, False)
-    """
-
-    def is_satisfied_by(self, val):
-        """Whether ``val`` is a number of the type (numpy's too, not a bool) inside the interval.
-
-        Parameters
-        ----------
-        val : object
-
-        Returns
-        -------
-        bool
-        """
-        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import beta, binom
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.bounds.binomial import (
     binomial_tail, binomial_tail_inversion, log_binomial_tail, log_choose, test_set_bound,
@@ -118,7 +119,11 @@ def test_bad_counts_and_risk():
         binomial_tail_inversion(11, 10, 0.05)
     with pytest.raises(ValueError, match="whole number"):
         binomial_tail_inversion(1.5, 10, 0.05)
-    with pytest.raises(ValueError, match="examples"):
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"The 'm' parameter of binomial_tail_inversion must be a float in the range \[1\.0, inf\) "
+        r"or an array-like\. Got 0 instead",
+    ):
         binomial_tail_inversion(0, 0, 0.05)
     with pytest.raises(ValueError, match="r"):
         binomial_tail(1, 10, 1.2)

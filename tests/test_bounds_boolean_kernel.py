@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.bounds.boolean_kernel import (
     alpha_lower_bound,
@@ -149,7 +150,6 @@ def test_error_lower_bound_and_tree_risk():
         (lambda: extended_gram(np.eye(2), [1, 0], 1.0), "-1, \\+1"),
         (lambda: extended_gram(np.eye(3), [1, -1], 1.0), "square"),
         (lambda: extended_gram(np.eye(2), [1, -1], -1.0), "lam"),
-        (lambda: minimal_risk(np.eye(2), [1, -1], 0.0), "lam > 0"),
         (lambda: perceptron_lower_bound(3, 0.0), "norm_sq"),
         (lambda: mmp_lower_bound(-1.0), "norm_sq"),
     ],
@@ -157,3 +157,12 @@ def test_error_lower_bound_and_tree_risk():
 def test_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_the_dual_solver_needs_a_positive_lam():
+    # for lam = 0 the data may not be separable: refused by the declaration
+    with pytest.raises(
+        InvalidParameterError,
+        match=r"The 'lam' parameter of minimal_risk must be a float in the range \(0\.0, inf\)\. Got 0\.0 instead",
+    ):
+        minimal_risk(np.eye(2), [1, -1], 0.0)

@@ -5,6 +5,7 @@ from itertools import product
 import numpy as np
 import pytest
 from sklearn.svm import SVC
+from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.tree import DecisionTreeClassifier
 
 from companion.kernels import (
@@ -97,12 +98,19 @@ def test_kernel_works_with_svc_as_callable_and_precomputed(rng):
         (dict(X=[[0, 1]], degree=1.5), "degree"),
         (dict(X=[[0, 1]], degree=2, weights=[1, 1]), "length degree"),
         (dict(X=[[0, 1]], degree=1, weights=[1, -1]), "> 0"),
-        (dict(X=[[0, 1]], degree=1, weights=0.0), "> 0"),
     ],
 )
 def test_bad_input_is_rejected(kwargs, message):
     with pytest.raises(ValueError, match=message):
         boolean_kernel(**kwargs)
+
+
+def test_a_ratio_beta_must_be_positive():
+    # c_i = β^i needs β > 0: refused by the declaration, naming the parameter and the value
+    message = (r"The 'weights' parameter of boolean_kernel must be None, a float in the range \(0\.0, inf\) "
+               r"or an array-like\. Got 0\.0 instead")
+    with pytest.raises(InvalidParameterError, match=message):
+        boolean_kernel(X=[[0, 1]], degree=1, weights=0.0)
 
 
 def test_feature_count_mismatch():

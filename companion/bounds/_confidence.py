@@ -1,4 +1,5 @@
-"""The one check of a bound's confidence ``δ``, shared by every module of :mod:`companion.bounds`.
+"""The one check of a bound's confidence ``δ``, shared by every module of :mod:`companion.bounds`,
+and the other parameter constraints (scikit-learn's ``validate_params``) that several of them declare.
 
 A bound takes ``delta`` in ``(0, 1]`` (a number or an array of them), or, when its confidence is
 split over a prior far below the smallest double, ``log_delta <= 0``.
@@ -6,7 +7,7 @@ split over a prior far below the smallest double, ``log_delta <= 0``.
 
 from __future__ import annotations
 
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
@@ -16,6 +17,27 @@ from companion.numerics import StrictInterval
 #: The constraint of every bound's ``delta`` (scikit-learn's ``validate_params``): a number in
 #: ``(0, 1]`` or an array of them (whose values :func:`check_delta` checks).
 DELTA_CONSTRAINTS = [StrictInterval(Real, 0, 1, closed="right"), "array-like"]
+
+#: A count of a bound that broadcasts over counts: an int ``>= 0`` or an array of them (whose
+#: values the bound checks).
+COUNTS_CONSTRAINTS = [StrictInterval(Integral, 0, None, closed="left"), "array-like"]
+
+#: A number ``>= 0`` (a count that may be given as a float, a code length, a message length in
+#: nats) or an array of them (whose values the function checks).
+NON_NEGATIVE_CONSTRAINTS = [StrictInterval(Real, 0, None, closed="left"), "array-like"]
+
+#: A risk or another probability in ``[0, 1]``, or an array of them (whose values the function checks).
+RISK_CONSTRAINTS = [StrictInterval(Real, 0, 1, closed="both"), "array-like"]
+
+#: Any number (an attribute value, an end of an interval), or an array of them.
+NUMBERS_CONSTRAINTS = [Real, "array-like"]
+
+#: The attributes a stump prior spreads its mass over (paper 05): ``n_features >= 1`` of them,
+#: as sets or, with ``reuse_features``, as multisets.
+ATTRIBUTES_CONSTRAINTS = {
+    "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+    "reuse_features": ["boolean"],
+}
 
 
 @validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
@@ -45,7 +67,7 @@ def check_delta(delta):
     return d
 
 
-def resolve_log_delta(delta=None, log_delta=None):
+def resolve_log_delta(delta=None, log_delta=None, *, caller="resolve_log_delta"):
     """Return ``log δ`` from exactly one of ``delta`` ∈ (0, 1] or ``log_delta`` ≤ 0.
 
     Bounds whose confidence is split over a prior (``δ·P(f)``, far below the smallest double) take
@@ -57,6 +79,8 @@ def resolve_log_delta(delta=None, log_delta=None):
         Confidence in ``(0, 1]``.
     log_delta : float or array-like, optional
         ``log δ <= 0``.
+    caller : str, default="resolve_log_delta"
+        The bound taking the confidence, named in the error messages.
 
     Returns
     -------
@@ -64,10 +88,13 @@ def resolve_log_delta(delta=None, log_delta=None):
         ``log δ``.
     """
     if (delta is None) == (log_delta is None):
-        raise TypeError("give exactly one of delta (in (0, 1]) or log_delta (<= 0)")
+        raise TypeError(
+            f"{caller}: give exactly one of delta (in (0, 1]) or log_delta (<= 0), "
+            f"got delta={delta!r} and log_delta={log_delta!r}"
+        )
     if delta is not None:
         return np.log(check_delta(delta))
     ld = np.asarray(log_delta, dtype=float)
     if np.any(np.isnan(ld)) or np.any(ld > 0) or np.any(ld == np.inf):
-        raise ValueError(f"log_delta must be <= 0 (and not NaN), got {log_delta!r}")
+        raise ValueError(f"{caller}: log_delta must be <= 0 (and not NaN), got {log_delta!r}")
     return ld

@@ -27,12 +27,16 @@ after 64 halvings of ``[0, 1]`` the bracket is below double resolution (accuracy
 
 from __future__ import annotations
 
+from numbers import Real
 
 import numpy as np
 from scipy.special import bdtr, bdtrc, gammaln, logsumexp
 from sklearn.utils._param_validation import validate_params
 
-from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
+from companion.bounds._confidence import (
+    DELTA_CONSTRAINTS, NON_NEGATIVE_CONSTRAINTS, RISK_CONSTRAINTS, resolve_log_delta,
+)
+from companion.numerics import StrictInterval
 
 __all__ = [
     "log_choose",
@@ -44,18 +48,29 @@ __all__ = [
 
 _BISECTION_STEPS = 64
 
-def _check_counts(k, m, *, k_name="k", m_name="m"):
+#: A number of errors and a number of examples, for scikit-learn's ``validate_params``: numbers or
+#: arrays of them (the bounds broadcast), whole numbers (``3.0`` counts), which
+#: :func:`_check_counts` checks with the values of an array and ``errors <= examples``.
+_ERRORS = NON_NEGATIVE_CONSTRAINTS
+_EXAMPLES = [StrictInterval(Real, 1, None, closed="left"), "array-like"]
+#: The arguments of the binomial tail ``Bin(k, m, r)``; ``r`` a risk in ``[0, 1]``.
+_TAIL = {"k": _ERRORS, "m": _EXAMPLES, "r": RISK_CONSTRAINTS}
+
+
+def _check_counts(k, m, caller, *, k_name="k", m_name="m"):
+    """What the constraints cannot say: whole numbers (an array's values too), and ``k <= m``."""
     k_arr = np.asarray(k, dtype=float)
     m_arr = np.asarray(m, dtype=float)
     if np.any(~np.isfinite(k_arr)) or np.any(k_arr != np.round(k_arr)) or np.any(k_arr < 0):
-        raise ValueError(f"{k_name} must be a non-negative whole number of errors, got {k!r}")
+        raise ValueError(f"{caller}: {k_name} must be a non-negative whole number of errors, got {k!r}")
     if np.any(~np.isfinite(m_arr)) or np.any(m_arr != np.round(m_arr)) or np.any(m_arr < 1):
-        raise ValueError(f"{m_name} must be a positive whole number of examples, got {m!r}")
+        raise ValueError(f"{caller}: {m_name} must be a positive whole number of examples, got {m!r}")
     if np.any(k_arr > m_arr):
-        raise ValueError(f"{k_name} (errors) cannot exceed {m_name} (examples): got {k!r} > {m!r}")
+        raise ValueError(f"{caller}: {k_name} (errors) cannot exceed {m_name} (examples): got {k!r} > {m!r}")
     return k_arr.astype(np.int64), m_arr.astype(np.int64)
 
 
+@validate_params({"n": NON_NEGATIVE_CONSTRAINTS, "k": NON_NEGATIVE_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def log_choose(n, k):
     """``ln C(n, k)`` via log-gamma, on scalars or arrays (exact enough for n in the tens of thousands).
 
@@ -98,6 +113,7 @@ def _log_tail(k: int, m: int, r: np.ndarray) -> np.ndarray:
     return np.where(r <= 0, 0.0, np.where(r >= 1, -np.inf, out))
 
 
+@validate_params(_TAIL, prefer_skip_nested_validation=True)
 def log_binomial_tail(k, m, r):
     """Natural log of ``Bin(k, m, r)``, the probability of at most ``k`` errors among ``m``.
 
@@ -115,10 +131,15 @@ def log_binomial_tail(k, m, r):
     numpy.ndarray or float
         ``log Bin(k, m, r)``; ``0`` at ``r = 0`` and ``-inf`` at ``r = 1`` when ``k < m``.
     """
-    k_arr, m_arr = _check_counts(k, m)
+    return _log_binomial_tail(k, m, r, "log_binomial_tail")
+
+
+def _log_binomial_tail(k, m, r, caller):
+    """:func:`log_binomial_tail`, its checks naming ``caller``."""
+    k_arr, m_arr = _check_counts(k, m, caller)
     r_arr = np.asarray(r, dtype=float)
     if np.any(np.isnan(r_arr)) or np.any(r_arr < 0) or np.any(r_arr > 1):
-        raise ValueError(f"r (a risk) must lie in [0, 1], got {r!r}")
+        raise ValueError(f"{caller}: r (a risk) must lie in [0, 1], got {r!r}")
     k_b, m_b, r_b = np.broadcast_arrays(k_arr, m_arr, r_arr)
     out = np.empty(r_b.shape, dtype=float)
     for idx in np.ndindex(r_b.shape):  # loops over bound evaluations, never over examples
@@ -126,6 +147,7 @@ def log_binomial_tail(k, m, r):
     return out[()] if out.ndim == 0 else out
 
 
+@validate_params(_TAIL, prefer_skip_nested_validation=True)
 def binomial_tail(k, m, r):
     """``Bin(k, m, r) = Σ_{i≤k} C(m,i) r^i (1−r)^{m−i}`` (Paper 05, Section III).
 
@@ -143,10 +165,18 @@ def binomial_tail(k, m, r):
     numpy.ndarray or float
         The probability of at most ``k`` errors among ``m``.
     """
-    return np.exp(log_binomial_tail(k, m, r))
+    return np.exp(_log_binomial_tail(k, m, r, "binomial_tail"))
 
 
-@validate_params({"delta": DELTA_CONSTRAINTS + [None]}, prefer_skip_nested_validation=True)
+@validate_params(
+    {
+        "k": _ERRORS,
+        "m": _EXAMPLES,
+        "delta": DELTA_CONSTRAINTS + [None],
+        "log_delta": [StrictInterval(Real, None, 0, closed="right"), "array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     """Exact binomial tail inversion ``Bin‾(k, m, δ) = sup{r : Bin(k, m, r) ≥ δ}``.
 
@@ -171,6 +201,8 @@ def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     ------
     ValueError
         If ``k``/``m`` are not whole counts with ``k <= m``, or ``δ ∉ (0, 1]``.
+    TypeError
+        If neither or both of ``delta`` and ``log_delta`` are given.
 
     Examples
     --------
@@ -179,8 +211,8 @@ def binomial_tail_inversion(k, m, delta=None, *, log_delta=None):
     >>> float(binomial_tail_inversion(3, 3, 0.5))
     1.0
     """
-    k_arr, m_arr = _check_counts(k, m)
-    ld = resolve_log_delta(delta, log_delta)
+    k_arr, m_arr = _check_counts(k, m, "binomial_tail_inversion")
+    ld = resolve_log_delta(delta, log_delta, caller="binomial_tail_inversion")
     k_b, m_b, ld_b = (np.array(v, dtype=float).reshape(-1) for v in np.broadcast_arrays(k_arr, m_arr, ld))
     shape = np.broadcast_shapes(k_arr.shape, m_arr.shape, np.shape(ld))
     lo = np.zeros(k_b.shape)
@@ -223,15 +255,15 @@ def _log_tail_many(k, m, r):
     return out
 
 
-@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
+@validate_params({"n_errors": _ERRORS, "m": _EXAMPLES, "delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def test_set_bound(n_errors, m, delta=0.05):
     """Test-set bound ``Bin‾(m R_S(f), m, δ)`` on the risk of a classifier fixed before the test set.
 
     Parameters
     ----------
-    n_errors : int
+    n_errors : int or array-like of int
         Errors on the test set.
-    m : int
+    m : int or array-like of int
         Test-set size.
     delta : float, default=0.05
         Confidence in ``(0, 1]``.
@@ -241,6 +273,7 @@ def test_set_bound(n_errors, m, delta=0.05):
     numpy.ndarray or float
         The bound (:func:`binomial_tail_inversion`).
     """
+    _check_counts(n_errors, m, "test_set_bound", k_name="n_errors")
     return binomial_tail_inversion(n_errors, m, delta)
 
 

@@ -44,13 +44,15 @@ __all__ = [
 ]
 
 
-def _signed_labels(y) -> np.ndarray:
+def _signed_labels(y, caller) -> np.ndarray:
     """Check that ``y`` holds only -1 and +1 and return it as floats.
 
     Parameters
     ----------
     y : array-like of shape (m,)
         Labels, which must be -1 or +1.
+    caller : str
+        The public function checking it, named in the error message.
 
     Returns
     -------
@@ -59,15 +61,25 @@ def _signed_labels(y) -> np.ndarray:
     """
     y = np.asarray(y, dtype=float).ravel()
     if y.size == 0 or not np.isin(y, (-1.0, 1.0)).all():
-        raise ValueError(f"y must be a non-empty vector of labels in {{-1, +1}}, got values {np.unique(y)[:5].tolist()}")
+        raise ValueError(
+            f"{caller}: y must be a non-empty vector of labels in {{-1, +1}}, got values {np.unique(y)[:5].tolist()}"
+        )
     return y
 
 
 #: ``lam``, the regularisation constant λ of Eq. 7, for scikit-learn's ``validate_params``.
 _LAM = {"lam": [StrictInterval(Real, 0, None, closed="left")]}
+#: ``lam`` where the risk divides by it (the hinge risk, the dual solver).
+_POSITIVE_LAM = {"lam": [StrictInterval(Real, 0, None, closed="neither")]}
+#: A squared RKHS norm ``‖f‖²`` (a tree's number of leaves when ``c ≡ 1``).
+_NORM_SQ = [StrictInterval(Real, 0, None, closed="left")]
+#: The kernel matrix of the training inputs and their labels in {-1, +1} (checked by hand).
+_GRAM = {"K": ["array-like"], "y": ["array-like"]}
+#: A function's values on the training inputs and their labels, with its squared norm.
+_SCORES = {"decision_values": ["array-like"], "y": ["array-like"], "norm_sq": _NORM_SQ}
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params({**_GRAM, **_LAM}, prefer_skip_nested_validation=True)
 def extended_gram(K, y, lam) -> np.ndarray:
     """``G_ij = y_i y_j k(x_i, x_j) + λ δ_ij``: Gram matrix of the extended points ``z_i`` (paper §4).
 
@@ -86,15 +98,16 @@ def extended_gram(K, y, lam) -> np.ndarray:
         ``diag(y) K diag(y) + λ I``.
     """
     K = np.asarray(K, dtype=float)
-    y = _signed_labels(y)
+    y = _signed_labels(y, "extended_gram")
     lam = float(lam)
     if K.ndim != 2 or K.shape != (y.size, y.size):
-        raise ValueError(f"K must be a square ({y.size}, {y.size}) matrix matching y, got shape {K.shape}")
+        raise ValueError(f"extended_gram: K must be a square ({y.size}, {y.size}) matrix matching y, got shape {K.shape}")
     G = (y[:, None] * y[None, :]) * K
     G[np.diag_indices_from(G)] += lam
     return G
 
 
+@validate_params({"alpha": ["array-like"], "G": ["array-like"]}, prefer_skip_nested_validation=True)
 def alpha_lower_bound(alpha, G) -> float:
     """General lower bound ``(Σ α_i)² / αᵀ G α ≤ R[f, λ]`` for every ``f`` (paper §4, key lemma).
 
@@ -118,15 +131,25 @@ def alpha_lower_bound(alpha, G) -> float:
     alpha = np.asarray(alpha, dtype=float).ravel()
     G = np.asarray(G, dtype=float)
     if G.shape != (alpha.size, alpha.size):
-        raise ValueError(f"alpha of length {alpha.size} does not match G of shape {G.shape}")
+        raise ValueError(f"alpha_lower_bound: alpha of length {alpha.size} does not match G of shape {G.shape}")
     if np.any(alpha < 0) or not np.any(alpha > 0):
-        raise ValueError("alpha must be non-negative and not all zero for the bound (Σα)²/αᵀGα")
+        raise ValueError(
+            "alpha_lower_bound: alpha must be non-negative and not all zero for the bound (Σα)²/αᵀGα, "
+            f"got entries from {alpha.min(initial=np.inf)!r} to {alpha.max(initial=-np.inf)!r}"
+        )
     quadratic = float(alpha @ G @ alpha)
     if quadratic <= 0:
         return np.inf  # the extended points are separable with unbounded margin only if G is singular there
     return float(alpha.sum() ** 2 / quadratic)
 
 
+@validate_params(
+    {
+        "n_updates": [StrictInterval(Integral, 0, None, closed="left")],
+        "norm_sq": [StrictInterval(Real, 0, None, closed="neither")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def perceptron_lower_bound(n_updates, norm_sq) -> float:
     """Eq. (9): ``t² / ‖w̃^t‖² ≤ min_f R[f, λ]`` after ``t`` updates of the λ-perceptron.
 
@@ -135,37 +158,34 @@ def perceptron_lower_bound(n_updates, norm_sq) -> float:
     n_updates : int
         ``t``, the number of updates.
     norm_sq : float
-        ``‖w̃^t‖² = αᵀ G α``.
+        ``‖w̃^t‖² = αᵀ G α > 0``.
 
     Returns
     -------
     float
         ``t² / ‖w̃^t‖²``.
     """
-    if norm_sq <= 0:
-        raise ValueError(f"norm_sq (‖w̃‖²) must be > 0, got {norm_sq!r}")
     return float(n_updates) ** 2 / float(norm_sq)
 
 
+@validate_params({"norm_sq": [StrictInterval(Real, 0, None, closed="neither")]}, prefer_skip_nested_validation=True)
 def mmp_lower_bound(norm_sq) -> float:
     """Eq. (11): ``1 / ‖w̃^t‖² ≤ min_f R[f, λ]`` for any ``α`` in the simplex (λ-MMP state).
 
     Parameters
     ----------
     norm_sq : float
-        ``‖w̃‖² = αᵀ G α`` of the current state.
+        ``‖w̃‖² = αᵀ G α > 0`` of the current state.
 
     Returns
     -------
     float
         ``1 / norm_sq``.
     """
-    if norm_sq <= 0:
-        raise ValueError(f"norm_sq (‖w̃‖²) must be > 0, got {norm_sq!r}")
     return 1.0 / float(norm_sq)
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params({**_GRAM, **_POSITIVE_LAM}, prefer_skip_nested_validation=True)
 def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     """Exact ``min_f R[f, λ]`` over the RKHS, and its dual coefficients (reference solver).
 
@@ -178,7 +198,7 @@ def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     K : array-like of shape (m, m)
     y : array-like of shape (m,), labels in {-1, +1}
     lam : float
-        Must be > 0 (then ``G`` is positive definite).
+        Must be > 0 (then ``G`` is positive definite; for ``lam = 0`` the data may not be separable).
 
     Returns
     -------
@@ -186,8 +206,6 @@ def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     b : ndarray of shape (m,)
     """
     lam = float(lam)
-    if lam <= 0:
-        raise ValueError("minimal_risk needs lam > 0 (for lam = 0 the data may not be separable)")
     G = extended_gram(K, y, lam)
     lower = cholesky(G, lower=True)
     target = solve_triangular(lower, np.ones(G.shape[0]), lower=True)
@@ -195,7 +213,10 @@ def minimal_risk(K, y, lam) -> tuple[float, np.ndarray]:
     return float(b.sum()), b
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params(
+    {"risk_lower_bound": [StrictInterval(Real, 0, None, closed="left")], "norm_sq": _NORM_SQ, **_LAM},
+    prefer_skip_nested_validation=True,
+)
 def error_lower_bound(risk_lower_bound, norm_sq, lam) -> float:
     """Theorem 5 (Eqs. 13–15): ``#errors ≥ (λ/4)(LB - ‖f‖²)`` for a decision tree ``f``.
 
@@ -221,7 +242,10 @@ def error_lower_bound(risk_lower_bound, norm_sq, lam) -> float:
     return max(0.0, lam / 4.0 * (float(risk_lower_bound) - float(norm_sq)))
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params(
+    {"norm_sq": _NORM_SQ, "n_errors": [StrictInterval(Real, 0, None, closed="left")], **_LAM},
+    prefer_skip_nested_validation=True,
+)
 def tree_risk(norm_sq, n_errors, lam) -> float:
     """Eq. (8): risk of a decision tree, ``R = ‖f‖² + (4/λ)·#errors`` (= leaves + errors for λ=4, c≡1).
 
@@ -229,10 +253,10 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
     ----------
     norm_sq : float
         The tree's ``‖f‖²`` (its number of leaves when ``c ≡ 1``).
-    n_errors : int
-        Its training errors.
+    n_errors : int or float
+        Its training errors (a weighted count when the tree was fitted with sample weights).
     lam : float
-        Regularisation constant ``λ > 0``.
+        Regularisation constant ``λ >= 0`` (``0``: the hard-margin risk, infinite with an error).
 
     Returns
     -------
@@ -245,16 +269,16 @@ def tree_risk(norm_sq, n_errors, lam) -> float:
     return float(norm_sq) + 4.0 / lam * float(n_errors)
 
 
-def _slacks(decision_values, y) -> np.ndarray:
+def _slacks(decision_values, y, caller) -> np.ndarray:
     """``ξ_i = (1 - y_i f(x_i))_+`` after checking ``f`` and ``y`` (shared by both risks of Eq. 7)."""
     f = np.asarray(decision_values, dtype=float).ravel()
-    y = _signed_labels(y)
+    y = _signed_labels(y, caller)
     if f.shape != y.shape:
-        raise ValueError(f"decision_values and y must have the same length, got {f.size} and {y.size}")
+        raise ValueError(f"{caller}: decision_values and y must have the same length, got {f.size} and {y.size}")
     return np.maximum(0.0, 1.0 - y * f)
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params({**_SCORES, **_LAM}, prefer_skip_nested_validation=True)
 def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     """Regularised risk ``R[f, λ] = ‖f‖² + (1/λ) Σ_i ξ_i²`` with ``ξ_i = (1 - y_i f(x_i))_+`` (Eq. 7).
 
@@ -284,14 +308,14 @@ def regularised_risk(decision_values, y, norm_sq, lam) -> float:
     >>> regularised_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error
     4.0
     """
-    slack = _slacks(decision_values, y)
+    slack = _slacks(decision_values, y, "regularised_risk")
     lam = float(lam)
     if lam == 0:
         return float(norm_sq) if not np.any(slack > 0) else np.inf
     return float(norm_sq + ordered_dot(slack, slack) / lam)
 
 
-@validate_params(_LAM, prefer_skip_nested_validation=True)
+@validate_params({**_SCORES, **_POSITIVE_LAM}, prefer_skip_nested_validation=True)
 def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     """Hinge ("SVM type") risk ``R₁[f, λ] = ‖f‖² + (2/λ) Σ_i (1 - y_i f(x_i))_+`` (paper Eq. 7).
 
@@ -311,7 +335,7 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     norm_sq : float
         RKHS norm ``‖f‖²`` (Eq. 4).
     lam : float
-        Regularisation constant ``λ > 0``.
+        Regularisation constant ``λ > 0`` (the loss is weighted by ``2/λ``).
 
     Returns
     -------
@@ -322,10 +346,8 @@ def hinge_risk(decision_values, y, norm_sq, lam) -> float:
     >>> hinge_risk([1.0, -1.0, 1.0], [1, -1, -1], norm_sq=3.0, lam=4.0)   # 3 leaves, 1 error: 3 + 4/4
     4.0
     """
-    slack = _slacks(decision_values, y)
+    slack = _slacks(decision_values, y, "hinge_risk")
     lam = float(lam)
-    if lam <= 0:
-        raise ValueError("hinge_risk needs lam > 0 (the loss is weighted by 2/lam)")
     return float(norm_sq) + 2.0 / lam * float(np.sum(np.sort(slack)))
 
 

@@ -33,7 +33,9 @@ from scipy.special import gammaln
 from sklearn.utils._param_validation import validate_params
 
 from companion.bounds.binomial import log_choose
-from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
+from companion.bounds._confidence import (
+    ATTRIBUTES_CONSTRAINTS, COUNTS_CONSTRAINTS, DELTA_CONSTRAINTS, NON_NEGATIVE_CONSTRAINTS, resolve_log_delta,
+)
 from companion.bounds.occam import log_attribute_choices, log_zeta
 from companion.numerics import StrictInterval
 
@@ -44,11 +46,10 @@ __all__ = ["compression_log_message", "compression_bound", "sample_compression_b
 _BOUND_CONSTRAINTS = {
     "n_errors": [StrictInterval(Integral, 0, None, closed="left")],
     "m": [StrictInterval(Integral, 1, None, closed="left")],
-    "n_features": [StrictInterval(Integral, 1, None, closed="left")],
     "size": [StrictInterval(Integral, 0, None, closed="left")],
     "delta": DELTA_CONSTRAINTS,
     "pairing": ["boolean"],
-    "reuse_features": ["boolean"],
+    **ATTRIBUTES_CONSTRAINTS,
 }
 
 
@@ -65,6 +66,10 @@ def _check(n_errors, m, n_features, size, reuse_features=False):
         )
 
 
+@validate_params(
+    {name: _BOUND_CONSTRAINTS[name] for name in ("n_features", "size", "pairing", "reuse_features")},
+    prefer_skip_nested_validation=True,
+)
 def compression_log_message(n_features, size, *, pairing=False, reuse_features=False):
     """``ln 1/P_M(σ) = ln C(n,|k|) + |k| ln 2`` (Eq. 5), plus ``ln |k|!`` when ``pairing``.
 
@@ -133,7 +138,16 @@ def compression_bound(n_errors, m, n_features, size, delta=0.05, *, pairing=Fals
     return float(-np.expm1(-cost / free))
 
 
-@validate_params({"delta": DELTA_CONSTRAINTS}, prefer_skip_nested_validation=True)
+@validate_params(
+    {
+        "m": COUNTS_CONSTRAINTS,
+        "compression_size": COUNTS_CONSTRAINTS,
+        "n_errors": COUNTS_CONSTRAINTS,
+        "log_message": NON_NEGATIVE_CONSTRAINTS,
+        "delta": DELTA_CONSTRAINTS,
+    },
+    prefer_skip_nested_validation=True,
+)
 def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0.05):
     """Theorem 3 of Paper 05 in its general form (Marchand & Sokolova 2005), any message.
 
@@ -147,15 +161,16 @@ def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0
 
     Parameters
     ----------
-    m : int
+    m : int or array-like of int
         Number of training examples.
-    compression_size : int
+    compression_size : int or array-like of int
         ``λ``.
-    n_errors : int
+    n_errors : int or array-like of int
         ``e``, errors outside the compression set.
-    log_message : float or ndarray
+    log_message : float or array-like
         ``ln 1/P_M(σ) >= 0``.
     delta : float, default=0.05
+        Confidence in ``(0, 1]``.
 
     Returns
     -------
@@ -165,15 +180,21 @@ def sample_compression_bound(m, compression_size, n_errors, log_message, delta=0
     >>> round(float(sample_compression_bound(100, 0, 0, 0.0)), 7) == round(compression_bound(0, 100, 2000, 0), 7)
     True
     """
+    # the values of an array (a number is checked by the declaration)
     for name, value in (("m", m), ("compression_size", compression_size), ("n_errors", n_errors)):
         values = np.asarray(value)
         if values.dtype == bool or not np.issubdtype(values.dtype, np.integer) or np.any(values < 0):
-            raise ValueError(f"{name} must be a non-negative integer (or array of them), got {value!r}")
+            raise ValueError(
+                f"sample_compression_bound: {name} must be a non-negative integer (or array of them), got {value!r}"
+            )
     log_message = np.asarray(log_message, dtype=float)
     if np.any(~(log_message >= 0)):
-        raise ValueError(f"log_message (ln 1/P_M) must be >= 0, got {log_message!r}")
+        raise ValueError(f"sample_compression_bound: log_message (ln 1/P_M) must be >= 0, got {log_message!r}")
     if np.any(np.asarray(compression_size) + np.asarray(n_errors) > np.asarray(m)):
-        raise ValueError("compression_size + n_errors cannot exceed m")
+        raise ValueError(
+            f"sample_compression_bound: compression_size + n_errors cannot exceed m, "
+            f"got {compression_size!r} + {n_errors!r} > {m!r}"
+        )
     ld = float(resolve_log_delta(delta))
     lam = np.asarray(compression_size, dtype=float)
     e = np.asarray(n_errors, dtype=float)

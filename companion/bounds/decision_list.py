@@ -39,10 +39,11 @@ from numbers import Integral
 
 import numpy as np
 from scipy.special import gammaln
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn import config_context
+from sklearn.utils._param_validation import Options, StrOptions, validate_params
 
 from companion.bounds.binomial import log_choose
-from companion.bounds._confidence import DELTA_CONSTRAINTS, check_delta
+from companion.bounds._confidence import COUNTS_CONSTRAINTS, DELTA_CONSTRAINTS, check_delta
 from companion.bounds.occam import log_zeta
 from companion.numerics import StrictInterval
 
@@ -68,6 +69,14 @@ _COUNT = [StrictInterval(Integral, 0, None, closed="left")]
 def _counts(*names, **more):
     """scikit-learn ``validate_params`` constraints: each named count an int >= 0, and ``delta``."""
     return {**dict.fromkeys(names, _COUNT), "delta": DELTA_CONSTRAINTS, **more}
+
+
+#: The bound paths' ``variant``: the paper's bound or our correction.
+_VARIANT = [StrOptions({"published", "corrected"})]
+# A fitted machine, or any object with its public attributes: bounds read them and never import
+# a learner, so no type can be declared; _check_fitted checks the attributes (a TypeError naming
+# the expected machine) and that it is fitted.
+_FITTED = "no_validation"
 
 
 def _theorem_log_terms(m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, delta):
@@ -271,6 +280,15 @@ def corrected_bound(m, *, compression_size, n_centres, n_errors, r, ball_type="s
     )
 
 
+@validate_params(
+    {
+        "compression_size": COUNTS_CONSTRAINTS,
+        "n_centres": COUNTS_CONSTRAINTS,
+        "r": COUNTS_CONSTRAINTS,
+        "ball_type": [StrOptions({"simple", "complex", "scm"})],
+    },
+    prefer_skip_nested_validation=True,
+)
 def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
     """``ln 1/P_M(σ)`` of the corrected bounds read as a general sample-compression message.
 
@@ -285,22 +303,20 @@ def corrected_log_message(compression_size, n_centres, r, ball_type="simple"):
 
     Parameters
     ----------
-    compression_size : int
+    compression_size : int or array-like of int
         ``λ``, the compression examples (centres and borders).
-    n_centres : int
+    n_centres : int or array-like of int
         ``c``, the distinct centres.
-    r : int
+    r : int or array-like of int
         Number of balls.
     ball_type : {"simple", "complex", "scm"}, default="simple"
         Which ordering message (see above).
 
     Returns
     -------
-    float
+    float or numpy.ndarray
         ``ln 1/P_M(σ)`` in nats.
     """
-    if ball_type not in ("simple", "complex", "scm"):
-        raise ValueError(f"ball_type must be 'simple', 'complex' or 'scm', got {ball_type!r}")
     lam, c, r = (np.asarray(v, dtype=float) for v in (compression_size, n_centres, r))
     if ball_type == "simple":
         ordering = gammaln(r + 1)
@@ -360,21 +376,22 @@ def _corrected_vectorised(ball_type, m, lam, c, k, r, delta):
     return np.where(free > 0, bound, 1.0)
 
 
-def _check_fitted(model, kind, parameter):
+def _check_fitted(model, kind, parameter, caller):
     """Duck-typed check of a fitted ball list: bounds read public attributes, never import learners.
 
     ``parameter`` is the hyper-parameter that tells the two learners apart (``ball_type`` for a
     :class:`~companion.decision_list.DecisionListMachine`, ``model_type`` for a
-    :class:`~companion.decision_list.BallSetCoveringMachine`).
+    :class:`~companion.decision_list.BallSetCoveringMachine`); ``caller`` the public function
+    named in the messages.
     """
     if not hasattr(model, parameter):
-        raise TypeError(f"expected a fitted {kind} (a model with a {parameter!r}), got {type(model).__name__}")
+        raise TypeError(f"{caller}: expected a fitted {kind} (a model with a {parameter!r}), got {type(model).__name__}")
     if not hasattr(model, "path_"):
-        raise ValueError(f"the {kind} is not fitted; call fit first")
+        raise ValueError(f"{caller}: the {kind} is not fitted; call fit first")
     if getattr(model, "fallback_class_", None) is not None:
         # the fallback's constant classifier is not a list of balls from a compression set
         raise ValueError(
-            f"the {kind} fell back to the majority class {model.fallback_class_!r} (fallback='inner_cv'), "
+            f"{caller}: the {kind} fell back to the majority class {model.fallback_class_!r} (fallback='inner_cv'), "
             "which the paper's bounds and compression message do not describe; fit it with fallback=None"
         )
 
@@ -397,6 +414,10 @@ def _theorem_bounds_vectorised(theorem, m_p, m_n, c_p, c_n, b_p, b_n, k_p, k_n, 
     return np.where(free > 0, bound, 1.0)
 
 
+@validate_params(
+    {"dlm": _FITTED, "delta": DELTA_CONSTRAINTS, "theorem": [Options(Integral, {1, 2}), None], "variant": _VARIANT},
+    prefer_skip_nested_validation=False,  # it takes a fitted estimator (scikit-learn's rule)
+)
 def dlm_bound_path(
     dlm, *, delta=0.05, theorem: int | None = None, variant: str = "published"
 ) -> np.ndarray:
@@ -405,8 +426,10 @@ def dlm_bound_path(
     Parameters
     ----------
     dlm : DecisionListMachine
-        Fitted, preferably with ``compression_constraint=True``.
+        Fitted, preferably with ``compression_constraint=True`` (or any object with its fitted
+        public attributes ``ball_type``, ``path_``, ``n_positive_``, ``n_negative_``).
     delta : float, default=0.05
+        Confidence in ``(0, 1]``.
     theorem : {1, 2}, optional
         Default: 1 for ``ball_type="simple"``, 2 for ``"complex"``.
     variant : {"published", "corrected"}, default="published"
@@ -419,41 +442,45 @@ def dlm_bound_path(
         The bound, NaN for a prefix that misclassifies an example of its own compression set
         (the theorems do not apply to it).
     """
-    _check_fitted(dlm, "DecisionListMachine", "ball_type")
-    check_delta(delta)
-    if theorem is None:
-        theorem = 1 if dlm.ball_type == "simple" else 2
-    if theorem not in (1, 2):
-        raise ValueError(f"theorem must be 1 or 2, got {theorem!r}")
-    if variant not in ("published", "corrected"):
-        raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
-    path = dlm.path_
-    if len(path) == 0:
-        return np.zeros(0)
-    if variant == "corrected":
-        centres = path["c_p"].to_numpy() + path["c_n"].to_numpy()
-        size = centres + path["b_p"].to_numpy() + path["b_n"].to_numpy()
-        errors = path["k_p"].to_numpy() + path["k_n"].to_numpy()
-        bound = _corrected_vectorised(
-            "simple" if theorem == 1 else "complex",
-            dlm.n_positive_ + dlm.n_negative_,
-            size,
-            centres,
-            errors,
-            path["n_balls"].to_numpy(),
-            delta,
-        )
-        return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
-    bound = _theorem_bounds_vectorised(
-        theorem,
-        dlm.n_positive_,
-        dlm.n_negative_,
-        *(path[c].to_numpy() for c in ("c_p", "c_n", "b_p", "b_n", "k_p", "k_n", "n_balls")),
-        delta,
-    )
+    _check_fitted(dlm, "DecisionListMachine", "ball_type", "dlm_bound_path")
+    # The numeric calls below take delta (declared above) and arrays of counts read from the fitted
+    # model: they skip their own checks, three to six log-binomials whose checks would cost more
+    # than the bound itself.
+    with config_context(skip_parameter_validation=True):
+        check_delta(delta)  # the values of an array
+        if theorem is None:
+            theorem = 1 if dlm.ball_type == "simple" else 2
+        path = dlm.path_
+        if len(path) == 0:
+            return np.zeros(0)
+        if variant == "corrected":
+            centres = path["c_p"].to_numpy() + path["c_n"].to_numpy()
+            size = centres + path["b_p"].to_numpy() + path["b_n"].to_numpy()
+            errors = path["k_p"].to_numpy() + path["k_n"].to_numpy()
+            bound = _corrected_vectorised(
+                "simple" if theorem == 1 else "complex",
+                dlm.n_positive_ + dlm.n_negative_,
+                size,
+                centres,
+                errors,
+                path["n_balls"].to_numpy(),
+                delta,
+            )
+        else:
+            bound = _theorem_bounds_vectorised(
+                theorem,
+                dlm.n_positive_,
+                dlm.n_negative_,
+                *(path[c].to_numpy() for c in ("c_p", "c_n", "b_p", "b_n", "k_p", "k_n", "n_balls")),
+                delta,
+            )
     return np.where(path["compression_correct"].to_numpy(), bound, np.nan)
 
 
+@validate_params(
+    {"scm": _FITTED, "delta": DELTA_CONSTRAINTS, "variant": _VARIANT},
+    prefer_skip_nested_validation=False,  # it takes a fitted estimator (scikit-learn's rule)
+)
 def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray:
     """:func:`scm_bound` (our reconstruction) for every prefix of a fitted ball SCM.
 
@@ -464,7 +491,8 @@ def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray
     Parameters
     ----------
     scm : BallSetCoveringMachine
-        Fitted with ``compression_constraint=True``.
+        Fitted with ``compression_constraint=True`` (or any object with its fitted public
+        attributes ``model_type``, ``path_``, ``n_positive_``, ``n_negative_``).
     delta : float, default=0.05
         Confidence parameter.
     variant : {"published", "corrected"}, default="published"
@@ -475,10 +503,16 @@ def scm_bound_path(scm, *, delta=0.05, variant: str = "published") -> np.ndarray
     ndarray of shape (n_balls_,)
         The bound of the machine truncated to its first ``k`` balls, ``k = 1 .. n_balls_``.
     """
-    _check_fitted(scm, "BallSetCoveringMachine", "model_type")
-    check_delta(delta)
-    if variant not in ("published", "corrected"):
-        raise ValueError(f"variant must be 'published' or 'corrected', got {variant!r}")
+    _check_fitted(scm, "BallSetCoveringMachine", "model_type", "scm_bound_path")
+    # As in dlm_bound_path: the bound of each prefix takes delta (declared) and the counts read
+    # from the model, and skips its own checks (one bound per ball).
+    with config_context(skip_parameter_validation=True):
+        check_delta(delta)  # the values of an array
+        return _scm_bounds(scm, delta, variant)
+
+
+def _scm_bounds(scm, delta, variant):
+    """The body of :func:`scm_bound_path`: one scalar bound per prefix of the fitted SCM."""
     values = []
     m = scm.n_positive_ + scm.n_negative_
     for row in scm.path_.itertuples(index=False):
@@ -535,6 +569,10 @@ class CompressionMessage:
     balls: tuple
 
 
+@validate_params(
+    {"dlm": _FITTED, "X": ["array-like"]},
+    prefer_skip_nested_validation=False,  # it takes a fitted estimator (scikit-learn's rule)
+)
 def compression_message(dlm, X) -> CompressionMessage:
     """The compression set and ordering message of a fitted DLM (what Section 4 transmits).
 
@@ -550,7 +588,7 @@ def compression_message(dlm, X) -> CompressionMessage:
     CompressionMessage
         The compression set (centres and borders), their labels and the ordering message.
     """
-    _check_fitted(dlm, "DecisionListMachine", "ball_type")
+    _check_fitted(dlm, "DecisionListMachine", "ball_type", "compression_message")
     X = np.asarray(X, dtype=float)
     members = dlm.compression_set_
     centres = {ball.centre_index for ball in dlm.balls_}

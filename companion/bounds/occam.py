@@ -27,13 +27,15 @@ thresholds (so at most ``⌊log₂((B−A)/(b−a))⌋`` bits, the paper's claim
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
 from companion.bounds.binomial import binomial_tail_inversion, log_choose
-from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
+from companion.bounds._confidence import (
+    ATTRIBUTES_CONSTRAINTS, DELTA_CONSTRAINTS, NON_NEGATIVE_CONSTRAINTS, NUMBERS_CONSTRAINTS, resolve_log_delta,
+)
 from companion.numerics import StrictInterval
 
 _MAX_CODE_LENGTH = 60  # 2^-61 of the range is below double resolution of any interval we code
@@ -50,6 +52,7 @@ __all__ = [
 ]
 
 
+@validate_params({"a": NON_NEGATIVE_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def log_zeta(a):
     """``ln ζ(a) = ln(6/π²) − 2 ln(a+1)`` for integers ``a ≥ 0`` (Paper 05, Section III).
 
@@ -65,12 +68,18 @@ def log_zeta(a):
     numpy.ndarray or float
         ``ln ζ(a)``, elementwise.
     """
+    return _log_zeta(a, "log_zeta")
+
+
+def _log_zeta(a, caller):
+    """:func:`log_zeta`, the values of an array checked in the name of ``caller``."""
     a = np.asarray(a, dtype=float)
     if np.any(a < 0):
-        raise ValueError(f"zeta is defined for a >= 0, got {a!r}")
+        raise ValueError(f"{caller}: zeta is defined for a >= 0, got {a!r}")
     return np.log(6.0 / np.pi**2) - 2.0 * np.log1p(a)
 
 
+@validate_params({"a": NON_NEGATIVE_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def zeta(a):
     """``ζ(a) = (6/π²)(a+1)^{-2}``; ``Σ_{a≥0} ζ(a) = 1`` (Paper 05, Section III).
 
@@ -84,9 +93,13 @@ def zeta(a):
     numpy.ndarray or float
         ``ζ(a)``, elementwise.
     """
-    return np.exp(log_zeta(a))
+    return np.exp(_log_zeta(a, "zeta"))
 
 
+@validate_params(
+    {**dict.fromkeys(("a", "b", "low", "high"), NUMBERS_CONSTRAINTS), "closed": ["boolean"]},
+    prefer_skip_nested_validation=True,
+)
 def dyadic_code_lengths(a, b, low, high, *, closed=True):
     """Smallest ``l`` with a point of ``Λ_l`` in ``[a, b]`` (or ``[a, b)``), and that point.
 
@@ -113,11 +126,20 @@ def dyadic_code_lengths(a, b, low, high, *, closed=True):
     thresholds : numpy.ndarray of float
         The coded threshold (smallest point of ``Λ_l`` in the interval); NaN where length is -1.
     """
-    a, b, low, high = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in (a, b, low, high)))
+    return _dyadic_code_lengths(a, b, low, high, closed, "dyadic_code_lengths")
+
+
+def _dyadic_code_lengths(a, b, low, high, closed, caller):
+    """:func:`dyadic_code_lengths`, its checks of the intervals naming ``caller``."""
+    given = (a, b, low, high)
+    a, b, low, high = np.broadcast_arrays(*(np.asarray(v, dtype=float) for v in given))
     if np.any(high <= low):
-        raise ValueError("the attribute range must satisfy high > low")
+        raise ValueError(f"{caller}: the attribute range must satisfy high > low, got low={given[2]!r}, high={given[3]!r}")
     if np.any(a < low) or np.any(b > high) or np.any(a > b):
-        raise ValueError("interval [a, b] must satisfy low <= a <= b <= high")
+        raise ValueError(
+            f"{caller}: interval [a, b] must satisfy low <= a <= b <= high, got a={given[0]!r}, b={given[1]!r}, "
+            f"low={given[2]!r}, high={given[3]!r}"
+        )
     lengths = np.full(a.shape, -1, dtype=np.int64)
     thresholds = np.full(a.shape, np.nan)
     # Only non-empty intervals can be coded; work on the still-uncoded ones only.
@@ -144,6 +166,9 @@ def dyadic_code_lengths(a, b, low, high, *, closed=True):
     return lengths, thresholds
 
 
+@validate_params(
+    {**dict.fromkeys(("a", "b", "low", "high"), [Real]), "closed": ["boolean"]}, prefer_skip_nested_validation=True
+)
 def dyadic_code(a, b, low, high, *, closed=True):
     """Scalar version of :func:`dyadic_code_lengths`: ``(l, t)`` for one interval.
 
@@ -170,10 +195,11 @@ def dyadic_code(a, b, low, high, *, closed=True):
     >>> dyadic_code(3.0, 3.9, 0.0, 16.0)
     (3, 3.0)
     """
-    lengths, thresholds = dyadic_code_lengths(a, b, low, high, closed=closed)
+    lengths, thresholds = _dyadic_code_lengths(a, b, low, high, closed, "dyadic_code")
     return int(lengths), float(thresholds)
 
 
+@validate_params({"lengths": NON_NEGATIVE_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def threshold_code_cost(lengths):
     """Nats the Occam prior charges for one threshold message: ``l ln 2 − ln ζ(l)`` (Paper 05, Section III).
 
@@ -188,15 +214,11 @@ def threshold_code_cost(lengths):
         ``l ln 2 − ln ζ(l)``, elementwise.
     """
     lengths = np.asarray(lengths, dtype=float)
-    return lengths * np.log(2.0) - log_zeta(lengths)
+    return lengths * np.log(2.0) - _log_zeta(lengths, "threshold_code_cost")
 
 
 @validate_params(
-    {
-        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
-        "size": [StrictInterval(Integral, 0, None, closed="left")],
-        "reuse_features": ["boolean"],
-    },
+    {"size": [StrictInterval(Integral, 0, None, closed="left")], **ATTRIBUTES_CONSTRAINTS},
     prefer_skip_nested_validation=True,
 )
 def log_attribute_choices(n_features, size, *, reuse_features=False):
@@ -235,6 +257,7 @@ def log_attribute_choices(n_features, size, *, reuse_features=False):
     return float(log_choose(n_features + size - 1, size) if reuse_features else log_choose(n_features, size))
 
 
+@validate_params({"code_lengths": ["array-like"], **ATTRIBUTES_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
     """``ln P(k, d, σ)`` of Theorem 2 for a conjunction whose stumps have the given code lengths.
 
@@ -253,9 +276,14 @@ def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
     float
         ``ln ζ(|k|) − ln C(n, |k|) − |k| ln 2 + Σ_i (ln ζ(l_i) − l_i ln 2)``.
     """
+    return _occam_log_prior(n_features, code_lengths, reuse_features, "occam_log_prior")
+
+
+def _occam_log_prior(n_features, code_lengths, reuse_features, caller):
+    """:func:`occam_log_prior`, its check of the code lengths naming ``caller``."""
     lengths = np.asarray(code_lengths, dtype=float).reshape(-1)
     if np.any(lengths < 0) or np.any(lengths != np.round(lengths)):
-        raise ValueError(f"code_lengths must be non-negative integers, got {code_lengths!r}")
+        raise ValueError(f"{caller}: code_lengths must be non-negative integers, got {code_lengths!r}")
     size = lengths.size
     return float(
         log_zeta(size) - log_attribute_choices(n_features, size, reuse_features=reuse_features) - size * np.log(2.0)
@@ -267,9 +295,9 @@ def occam_log_prior(n_features, code_lengths, *, reuse_features=False):
     {
         "n_errors": [StrictInterval(Integral, 0, None, closed="left")],
         "m": [StrictInterval(Integral, 1, None, closed="left")],
-        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "code_lengths": ["array-like"],
         "delta": DELTA_CONSTRAINTS,
-        "reuse_features": ["boolean"],
+        **ATTRIBUTES_CONSTRAINTS,
     },
     prefer_skip_nested_validation=True,
 )
@@ -304,5 +332,5 @@ def occam_bound(n_errors, m, n_features, code_lengths, delta=0.05, *, reuse_feat
     0.289903
     """
     ld = resolve_log_delta(delta)
-    log_prior = occam_log_prior(n_features, code_lengths, reuse_features=reuse_features)
+    log_prior = _occam_log_prior(n_features, code_lengths, reuse_features, "occam_bound")
     return float(binomial_tail_inversion(n_errors, m, log_delta=float(ld) + log_prior))

@@ -32,12 +32,15 @@ The inversion ``kl^{-1}_+(q, ε) = sup{r ≥ q : kl(q‖r) ≤ ε}`` is a fixed 
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils._param_validation import validate_params
 
-from companion.bounds._confidence import DELTA_CONSTRAINTS, resolve_log_delta
+from companion.bounds._confidence import (
+    ATTRIBUTES_CONSTRAINTS, DELTA_CONSTRAINTS, NON_NEGATIVE_CONSTRAINTS, NUMBERS_CONSTRAINTS, RISK_CONSTRAINTS,
+    resolve_log_delta,
+)
 from companion.bounds.occam import log_attribute_choices, log_zeta
 from companion.numerics import StrictInterval
 
@@ -54,7 +57,11 @@ __all__ = [
 
 _BISECTION_STEPS = 64
 
+#: The posterior's stumps and the inputs they read (:func:`gibbs_output_probability`).
+_STUMPS = {name: ["array-like"] for name in ("X", "features", "lows", "highs", "directions")}
 
+
+@validate_params({"q": RISK_CONSTRAINTS, "r": RISK_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def kl_bernoulli(q, r):
     """``kl(q‖r) = q ln(q/r) + (1−q) ln((1−q)/(1−r))``, with ``0 ln 0 = 0`` (may be ``inf``).
 
@@ -71,6 +78,11 @@ def kl_bernoulli(q, r):
     numpy.ndarray or float
         ``kl(q‖r) >= 0``, elementwise.
     """
+    return _kl_bernoulli(q, r)
+
+
+def _kl_bernoulli(q, r):
+    """:func:`kl_bernoulli` without the validation: the bisection calls it 64 times per inversion."""
     q, r = np.broadcast_arrays(np.asarray(q, dtype=float), np.asarray(r, dtype=float))
     gap = r - q
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -95,6 +107,10 @@ def kl_bernoulli(q, r):
     return out[()] if out.ndim == 0 else out
 
 
+@validate_params(
+    {"q": RISK_CONSTRAINTS, "epsilon": NON_NEGATIVE_CONSTRAINTS},
+    prefer_skip_nested_validation=True,
+)
 def kl_inverse_upper(q, epsilon):
     """``kl^{-1}_+(q, ε) = sup{r ∈ [q, 1] : kl(q‖r) ≤ ε}`` by bisection (vectorised).
 
@@ -117,21 +133,23 @@ def kl_inverse_upper(q, epsilon):
     """
     q = np.asarray(q, dtype=float)
     epsilon = np.asarray(epsilon, dtype=float)
+    # the values of an array (a number is checked by the declaration)
     if np.any(np.isnan(q)) or np.any(q < 0) or np.any(q > 1):
-        raise ValueError(f"q (an empirical risk) must lie in [0, 1], got {q!r}")
+        raise ValueError(f"kl_inverse_upper: q (an empirical risk) must lie in [0, 1], got {q!r}")
     if np.any(np.isnan(epsilon)) or np.any(epsilon < 0):
-        raise ValueError(f"epsilon must be >= 0, got {epsilon!r}")
+        raise ValueError(f"kl_inverse_upper: epsilon must be >= 0, got {epsilon!r}")
     q, epsilon = np.broadcast_arrays(q, epsilon)
     lo = q.astype(float).copy()
     hi = np.ones_like(lo)
     for _ in range(_BISECTION_STEPS):  # fixed steps: same dyadic points for every input => monotone
         mid = 0.5 * (lo + hi)
-        ok = kl_bernoulli(q, mid) <= epsilon
+        ok = _kl_bernoulli(q, mid) <= epsilon
         lo = np.where(ok, mid, lo)
         hi = np.where(ok, hi, mid)
     return hi[()] if hi.ndim == 0 else hi
 
 
+@validate_params({"range_ratios": ["array-like"], **ATTRIBUTES_CONSTRAINTS}, prefer_skip_nested_validation=True)
 def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
     """``KL(Q‖P)`` of Theorem 4 (module docstring) for a posterior on ``|k| = len(range_ratios)`` stumps.
 
@@ -152,7 +170,7 @@ def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
     """
     ratios = np.asarray(range_ratios, dtype=float).reshape(-1)
     if np.any(~(ratios >= 1.0)) or np.any(~np.isfinite(ratios)):
-        raise ValueError(f"range_ratios (B-A)/(b-a) must be finite and >= 1, got {range_ratios!r}")
+        raise ValueError(f"pac_bayes_kl: range_ratios (B-A)/(b-a) must be finite and >= 1, got {range_ratios!r}")
     size = ratios.size
     choices = log_attribute_choices(n_features, size, reuse_features=reuse_features)
     return float(choices - log_zeta(size) + size * np.log(2.0) + np.log(ratios).sum())
@@ -160,11 +178,11 @@ def pac_bayes_kl(n_features, range_ratios, *, reuse_features=False):
 
 @validate_params(
     {
-        "gibbs_empirical_risk": [StrictInterval(Real, 0, 1, closed="both"), "array-like"],
+        "gibbs_empirical_risk": RISK_CONSTRAINTS,
         "m": [StrictInterval(Integral, 1, None, closed="left")],
-        "n_features": [StrictInterval(Integral, 1, None, closed="left")],
+        "range_ratios": ["array-like"],
         "delta": DELTA_CONSTRAINTS,
-        "reuse_features": ["boolean"],
+        **ATTRIBUTES_CONSTRAINTS,
     },
     prefer_skip_nested_validation=True,
 )
@@ -204,6 +222,7 @@ def pac_bayes_bound(gibbs_empirical_risk, m, n_features, range_ratios, delta=0.0
     return float(kl_inverse_upper(gibbs_empirical_risk, epsilon))
 
 
+@validate_params(dict.fromkeys(("x", "a", "b", "direction"), NUMBERS_CONSTRAINTS), prefer_skip_nested_validation=True)
 def sigma(x, a, b, direction):
     """Probability ``Pr_{t~U[a,b]}((x − t) d > 0)``: the piecewise-linear ``σ^d_{a,b}(x)`` (Section V).
 
@@ -230,11 +249,12 @@ def sigma(x, a, b, direction):
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if np.any(~(b > a)):
-        raise ValueError("margin intervals must satisfy b > a")
+        raise ValueError(f"sigma: margin intervals must satisfy b > a, got a={a!r}, b={b!r}")
     up = np.clip((x - a) / (b - a), 0.0, 1.0)
     return np.where(np.asarray(direction) > 0, up, 1.0 - up)
 
 
+@validate_params(_STUMPS, prefer_skip_nested_validation=True)
 def gibbs_output_probability(X, features, lows, highs, directions):
     """``Π_k σ^{d_k}_{a_k,b_k}(x_k)`` for each row of ``X``: probability the Gibbs conjunction says 1.
 
@@ -261,6 +281,7 @@ def gibbs_output_probability(X, features, lows, highs, directions):
     return np.prod(sigma(X[:, features], lows, highs, directions), axis=1)
 
 
+@validate_params({**_STUMPS, "y": ["array-like"]}, prefer_skip_nested_validation=True)
 def gibbs_risk(X, y, features, lows, highs, directions):
     """Empirical Gibbs risk ``R_S(G) = (1/m) Σ [(1−y) Π σ + y (1 − Π σ)]`` for 0/1 labels ``y``.
 
@@ -287,6 +308,7 @@ def gibbs_risk(X, y, features, lows, highs, directions):
     return float(np.mean((1.0 - y) * prob_one + y * (1.0 - prob_one)))
 
 
+@validate_params(_STUMPS, prefer_skip_nested_validation=True)
 def bayes_predict(X, features, lows, highs, directions):
     """Deterministic Bayes vote ``I(Π σ > 1/2)`` (0/1) of the stochastic conjunction.
 

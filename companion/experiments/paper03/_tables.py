@@ -385,13 +385,19 @@ def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFr
     from companion.kernels import literal_monomials, monomial_features
 
     n_vars = X_complemented.shape[1] // 2
+    degrees = tuple(degrees)  # read twice
+    # The feature map once, for the largest degree: the monomials of degree <= d are its first
+    # columns (literal_monomials lists them by increasing degree), so no call per degree.
+    monomials = literal_monomials(n_vars, max(degrees, default=0))
+    phi_all = monomial_features(X_complemented, monomials)
+    sizes = np.fromiter(map(len, monomials), dtype=np.intp, count=len(monomials))
     rows = {}
     for degree in degrees:
-        monomials = literal_monomials(n_vars, degree)
-        phi = monomial_features(X_complemented, monomials)
+        count = int(np.count_nonzero(sizes <= degree))
+        phi = phi_all[:, :count]
         K = boolean_kernel(X_complemented, degree=degree)
         rows[degree] = {
-            "monomials": len(monomials),
+            "monomials": count,
             "k(x, x)": float(K[0, 0]),
             "max |K - PhiPhi^T|": float(np.abs(K - phi @ phi.T).max()),
         }
