@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 from companion.paths import data_dir as default_data_dir
 
@@ -35,6 +37,7 @@ class DataIntegrityError(ValueError):
 # --------------------------------------------------------------------------------------------
 
 
+@validate_params({"data_dir": [str, os.PathLike, None]}, prefer_skip_nested_validation=True)
 def manifest(data_dir: Path | None = None) -> pd.DataFrame:
     """Return the data manifest: one row per vendored file.
 

@@ -7,9 +7,12 @@ matrix and integer class codes the estimator prepares, and return plain arrays.
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
-from companion.numerics import TIE_RTOL, first_near_min
+import numpy as np
+from sklearn.utils._param_validation import validate_params
+
+from companion.numerics import TIE_RTOL, StrictInterval, first_near_min
 from companion.preprocessing import mdl_cut_points
 
 PRUNINGS = ("pessimistic", "optimistic", "none")
@@ -91,6 +94,15 @@ def z_blocks(class_weights):
     return 2.0 * np.sqrt(np.maximum(class_weights * (total - class_weights), 0.0)).sum(axis=(-2, -1))
 
 
+@validate_params(
+    {
+        "block_ids": ["array-like"],
+        "y": ["array-like"],
+        "sample_weight": ["array-like"],
+        "n_classes": [StrictInterval(Integral, 1, None, closed="left")],
+    },
+    prefer_skip_nested_validation=True,
+)
 def z_partition(block_ids, y, sample_weight, n_classes):
     """``Z`` (paper eq. (1)) of the partition whose block of example ``i`` is ``block_ids[i]``.
 
@@ -103,6 +115,7 @@ def z_partition(block_ids, y, sample_weight, n_classes):
     sample_weight : array-like of shape (n_samples,)
         The fixed distribution ``w`` over the learning sample.
     n_classes : int
+        Number of classes (at least 1).
 
     Returns
     -------
@@ -367,6 +380,7 @@ def ranking_loss_z(class_weights, vectors):
     return factor / max(c - 1, 1)
 
 
+@validate_params({"class_weights": ["array-like"]}, prefer_skip_nested_validation=True)
 def rule_vectors(class_weights):
     """Stage 2 of WIDC: the vector in {-1, 0, +1}^c minimising ``Z_t`` for each rule.
 
@@ -385,7 +399,8 @@ def rule_vectors(class_weights):
 
     Parameters
     ----------
-    class_weights : ndarray of shape (n_rules, c)
+    class_weights : array-like of shape (n_rules, c)
+        The class weights of each rule (one row for a single rule).
 
     Returns
     -------

@@ -35,10 +35,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.model_selection import StratifiedKFold
-from sklearn.tree import DecisionTreeClassifier
+from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
+from sklearn.tree._tree import Tree
 from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, check_X_y, validate_data
 
@@ -93,6 +94,11 @@ class LeafPath(NamedTuple):
         return len(self.conditions)
 
 
+# Nested validation stays on, as for any function that takes an estimator.
+@validate_params(
+    {"tree": [DecisionTreeClassifier, DecisionTreeRegressor, Tree], "cut": ["array-like", None]},
+    prefer_skip_nested_validation=False,
+)
 def tree_leaf_paths(tree, *, cut=None) -> list[LeafPath]:
     """The leaves of a fitted scikit-learn tree, left to right, each with its path's tests.
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Collection, Hashable, Mapping
 from dataclasses import dataclass, field
-from numbers import Integral
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
@@ -150,41 +150,33 @@ TARGET = "class"
 # --------------------------------------------------------------------------------------------
 
 
-def _check_bool(value, name: str) -> bool:
-    """``value`` as a bool; numpy bools are accepted, anything else (``"yes"``, 1) is refused.
-
-    >>> _check_bool(np.True_, "drop_incomplete")
-    True
-    >>> _check_bool("yes please", "drop_incomplete")
-    Traceback (most recent call last):
-    ...
-    TypeError: drop_incomplete must be a bool (True or False), got 'yes please' (str)
-    """
-    if isinstance(value, (bool, np.bool_)):
-        return bool(value)
-    raise TypeError(f"{name} must be a bool (True or False), got {value!r} ({type(value).__name__})")
+#: The preprocessing options of every loader built by :func:`_loader` (scikit-learn's
+#: ``validate_params``): numpy bools are bools; a label is a string or a number (the classes of
+#: the vendored files), a collection of labels any array-like (checked further by
+#: :func:`_check_positive_class`).
+_OPTIONS = {
+    "drop_incomplete": ["boolean"],
+    "drop_contradictory": ["boolean"],
+    "positive_class": [str, Real, "array-like", None],
+}
 
 
-def _check_positive_class(positive_class):
-    """Refuse a ``positive_class`` that can be neither a label nor a collection of labels."""
-    if positive_class is None:
+def _check_positive_class(positive_class, where: str):
+    """What the constraints cannot say of a collection of labels: not a dict, not empty, labels."""
+    if positive_class is None or isinstance(positive_class, (str, Real)):
         return
-    if isinstance(positive_class, Collection) and not isinstance(positive_class, (str, bytes)):
-        if isinstance(positive_class, dict):
-            raise TypeError("positive_class must be a label or a list of labels, not a dict")
-        if len(positive_class) == 0:
-            raise ValueError("positive_class is empty; give at least one label")
-        for label in positive_class:
-            if not isinstance(label, Hashable):
-                raise TypeError(
-                    f"positive_class must hold labels (hashable values), got {label!r} "
-                    f"({type(label).__name__})"
-                )
-    elif not isinstance(positive_class, Hashable):
+    if isinstance(positive_class, dict):
         raise TypeError(
-            f"positive_class must be a label or a list of labels, got {positive_class!r} "
-            f"({type(positive_class).__name__})"
+            f"{where}: positive_class must be a label or a list of labels, not a dict, got {positive_class!r}"
         )
+    if len(positive_class) == 0:
+        raise ValueError(f"{where}: positive_class is empty, got {positive_class!r}; give at least one label")
+    for label in positive_class:
+        if not isinstance(label, Hashable):
+            raise TypeError(
+                f"{where}: positive_class must hold labels (hashable values), got {label!r} "
+                f"({type(label).__name__})"
+            )
 
 
 def _contradictory_mask(X: pd.DataFrame, y: pd.Series) -> pd.Series:
@@ -194,7 +186,7 @@ def _contradictory_mask(X: pd.DataFrame, y: pd.Series) -> pd.Series:
     return labels_per_vector > 1
 
 
-def _binarise(y: pd.Series, positive_class) -> pd.Series:
+def _binarise(y: pd.Series, positive_class, where: str) -> pd.Series:
     positives = (
         set(positive_class)
         if isinstance(positive_class, Collection) and not isinstance(positive_class, str)
@@ -204,11 +196,11 @@ def _binarise(y: pd.Series, positive_class) -> pd.Series:
     unknown = positives - present
     if unknown:
         raise ValueError(
-            f"positive_class {sorted(map(str, unknown))} not among the labels "
+            f"{where}: positive_class {sorted(map(str, unknown))} not among the labels "
             f"{sorted(map(str, present))}"
         )
     if positives >= present:
-        raise ValueError(f"positive_class {positive_class!r} covers every label; nothing is negative")
+        raise ValueError(f"{where}: positive_class {positive_class!r} covers every label; nothing is negative")
     binary = y.isin(positives).astype(int)
     binary.name = TARGET
     return binary
@@ -221,6 +213,7 @@ def _finish(
     drop_contradictory: bool = False,
     positive_class: Hashable | Collection | None = None,
     drop_columns: tuple[str, ...] = (),
+    where: str,
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Split ``frame`` into ``(X, y)`` and apply the requested preprocessing, in the papers' order."""
     frame = frame.drop(columns=list(drop_columns))
@@ -232,7 +225,7 @@ def _finish(
         keep = ~_contradictory_mask(X, y)
         X, y = X[keep], y[keep]
     if positive_class is not None:
-        y = _binarise(y, positive_class)
+        y = _binarise(y, positive_class, where)
     X = X.reset_index(drop=True)
     y = y.reset_index(drop=True)
     return X, y
@@ -257,7 +250,7 @@ _PREPROCESSING_DOC = """
         Drop rows with any missing cell.
     drop_contradictory : bool, default=False
         Drop every row whose feature vector also occurs with another label.
-    positive_class : label or collection of labels, default=None
+    positive_class : str, number or array-like of labels, default=None
         If given, binarise: ``y`` is 1 for these labels and 0 for all others.
 
     Returns
@@ -268,22 +261,26 @@ _PREPROCESSING_DOC = """
 
     Raises
     ------
+    sklearn.utils._param_validation.InvalidParameterError
+        (a ``TypeError`` and a ``ValueError``) If ``drop_incomplete`` or ``drop_contradictory``
+        is not a bool (numpy bools are accepted), or ``positive_class`` is neither a label (a
+        string or a number) nor an array-like of labels.
     TypeError
-        If ``drop_incomplete`` or ``drop_contradictory`` is not a bool (numpy bools are
-        accepted), or ``positive_class`` is neither a label nor a collection of labels.
+        If ``positive_class`` is a dict or holds an unhashable value.
     ValueError
-        If ``positive_class`` names no label of the data, or every label.
+        If ``positive_class`` is empty, names no label of the data, or every label.
 """
 
 
 def _loader(relative_file: str, doc: str, *, drop_columns=(), read_kwargs=None, nominal=None):
     """Build a ``load_<name>`` function for one CSV with the shared preprocessing options."""
 
+    # Checked like a learner's parameters, and before the (possibly large) file is read. The
+    # loop after the loaders gives ``load`` (and the function it wraps, whose name the
+    # validation's messages carry) its public name.
+    @validate_params(_OPTIONS, prefer_skip_nested_validation=True)
     def load(*, drop_incomplete=False, drop_contradictory=False, positive_class=None):
-        # Checked like a learner's parameters, and before the (possibly large) file is read.
-        _check_bool(drop_incomplete, "drop_incomplete")
-        _check_bool(drop_contradictory, "drop_contradictory")
-        _check_positive_class(positive_class)
+        _check_positive_class(positive_class, load.__name__)
         frame = read_verified_csv(relative_file, **(read_kwargs or {}))
         if nominal is not None:
             features = [c for c in frame.columns if c not in (TARGET, *drop_columns)]
@@ -294,6 +291,7 @@ def _loader(relative_file: str, doc: str, *, drop_columns=(), read_kwargs=None, 
             drop_contradictory=drop_contradictory,
             positive_class=positive_class,
             drop_columns=drop_columns,
+            where=load.__name__,
         )
 
     load.__doc__ = doc.strip() + "\n" + _PREPROCESSING_DOC
@@ -462,6 +460,7 @@ load_lung_gordon = _loader(
 )
 
 
+@validate_params({"lineage": ["boolean"]}, prefer_skip_nested_validation=True)
 def load_all_bioc(*, lineage: bool = True):
     """Bioconductor ALL (Chiaretti et al. 2004): 128 samples x 12625 probe sets (RMA, log2).
 
@@ -477,7 +476,6 @@ def load_all_bioc(*, lineage: bool = True):
         Expression values; the sample names are the index.
     y : pandas.Series
     """
-    lineage = _check_bool(lineage, "lineage")
     frame = read_verified_csv("all_bioc/ALL.csv.gz", dtype={"sample": str}).set_index("sample")
     y = frame.pop(TARGET)
     if lineage:
@@ -583,6 +581,7 @@ RTABLES = {
 }
 
 
+@validate_params({"name": [StrOptions(set(RTABLES)), None]}, prefer_skip_nested_validation=True)
 def load_rtables(name=None):
     """One of the nine R tables of ``benchmarks/learner_defaults.py``, or all of them.
 
@@ -599,8 +598,6 @@ def load_rtables(name=None):
     """
     if name is None:
         return {key: load_rtables(key) for key in RTABLES}
-    if name not in RTABLES:
-        raise ValueError(f"load_rtables: unknown table {name!r}; the tables are {sorted(RTABLES)}")
     relative, nominal, _ = RTABLES[name]
     frame = pd.read_csv(io.BytesIO(verified_bytes(relative)))
     frame = frame[frame["class"].notna()].reset_index(drop=True)
@@ -611,12 +608,14 @@ def load_rtables(name=None):
 
 
 # Loaders built by _loader get their public names, so that an error such as an unknown keyword
-# reads "load_votes() got an unexpected keyword argument ...".
+# reads "load_votes() got an unexpected keyword argument ...", and a refused option "The
+# 'drop_incomplete' parameter of load_votes must be ..." (the name of the wrapped function).
 for _public_name in __all__:
     _function = globals()[_public_name]
     if _public_name.startswith("load_") and _function.__name__ == "load":
-        _function.__name__ = _function.__qualname__ = _public_name
-del _public_name, _function
+        for _named in (_function, _function.__wrapped__):
+            _named.__name__ = _named.__qualname__ = _public_name
+del _public_name, _function, _named
 
 
 # --------------------------------------------------------------------------------------------
@@ -650,6 +649,7 @@ class PeerResults(NamedTuple):
     provenance: pd.Series
 
 
+@validate_params({"name": [StrOptions(set(_PEER_FOLDERS))]}, prefer_skip_nested_validation=True)
 def load_peers(name: str) -> PeerResults:
     """The results of the papers' peers on a notebook's exact folds or draws (``data/<name>_peers``).
 
@@ -683,11 +683,9 @@ def load_peers(name: str) -> PeerResults:
 
     Raises
     ------
-    ValueError
-        If ``name`` is not one of the three folders.
+    sklearn.utils._param_validation.InvalidParameterError
+        (a ``ValueError``) If ``name`` is not one of the three folders.
     """
-    if name not in _PEER_FOLDERS:
-        raise ValueError(f"name must be one of {sorted(_PEER_FOLDERS)}, got {name!r}")
     folder = f"{name}_peers"
     results = read_verified_csv(f"{folder}/results.csv")
     listed = f"{folder}/folds.csv" in expected_sha256(default_data_dir())  # the manifest says which folders have folds

@@ -79,7 +79,7 @@ import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions, validate_params
 from sklearn.utils.class_weight import compute_sample_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
@@ -1134,6 +1134,24 @@ class ReconstructedList:
         return decision_list_path_predictions(fires, self.outputs, defaults)[-1]
 
 
+class _HasAttributes(HasMethods):
+    """scikit-learn's ``HasMethods`` constraint for data attributes: an object that has them all.
+
+    A compression message is read by its attributes, whatever its class (this module does not
+    import the bounds that define :class:`companion.bounds.decision_list.CompressionMessage`).
+    """
+
+    def is_satisfied_by(self, val):
+        return all(hasattr(val, name) for name in self.methods)
+
+    def __str__(self):
+        return f"an object with the attributes {', '.join(map(repr, self.methods))}"
+
+
+@validate_params(
+    {"message": [_HasAttributes(["X", "y", "is_centre", "balls"])], "metric": [str]},
+    prefer_skip_nested_validation=True,
+)
 def reconstruct_decision_list(message, metric="l2") -> ReconstructedList:
     """Rebuild the decision list from its compression set (Section 4's reconstruction function).
 

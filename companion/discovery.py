@@ -16,34 +16,53 @@ import pkgutil
 from pathlib import Path
 
 from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 __all__ = ["all_estimators"]
 
 
+#: The kinds of estimator ``type_filter`` names, as in ``sklearn.utils.discovery.all_estimators``.
+_TYPES = ("classifier", "regressor", "cluster", "transformer")
+
+
+@validate_params({"type_filter": [StrOptions(set(_TYPES)), list, None]}, prefer_skip_nested_validation=True)
 def all_estimators(type_filter=None) -> list[tuple[str, type]]:
     """Return ``(name, class)`` for every public estimator class defined in ``companion``, sorted.
 
-    ``type_filter``: None (all, for the contract test), ``"classifier"`` (the learners) or
-    ``"transformer"`` (``companion.preprocessing``'s), as in ``sklearn.utils.all_estimators``.
+    ``type_filter`` takes scikit-learn's options (``sklearn.utils.all_estimators``): None (all,
+    for the contract test), ``"classifier"`` (the learners), ``"transformer"``
+    (``companion.preprocessing``'s), ``"regressor"`` or ``"cluster"`` (none in ``companion``),
+    or a list of them (the estimators of at least one of the kinds).
 
     Parameters
     ----------
-    type_filter : {None, "classifier", "transformer"}, default=None
+    type_filter : {"classifier", "regressor", "cluster", "transformer"} or list of such str, \
+            default=None
         Which estimators.
 
     Returns
     -------
     list of (str, type)
-    """
-    from sklearn.base import ClassifierMixin, TransformerMixin
 
-    keep = {
-        None: lambda cls: True,
-        "classifier": lambda cls: issubclass(cls, ClassifierMixin),
-        "transformer": lambda cls: issubclass(cls, TransformerMixin),
-    }
-    if type_filter not in keep:
-        raise ValueError(f"type_filter must be None, 'classifier' or 'transformer', got {type_filter!r}")
+    Raises
+    ------
+    ValueError
+        If a list names another kind.
+    """
+    from sklearn.base import ClassifierMixin, ClusterMixin, RegressorMixin, TransformerMixin
+
+    mixins = {"classifier": ClassifierMixin, "regressor": RegressorMixin, "cluster": ClusterMixin,
+              "transformer": TransformerMixin}
+    if type_filter is None:
+        kinds = None
+    else:
+        kinds = [type_filter] if isinstance(type_filter, str) else list(type_filter)
+        unknown = [kind for kind in kinds if not (isinstance(kind, str) and kind in mixins)]
+        if unknown:
+            raise ValueError(f"all_estimators: type_filter must be {_TYPES} or a list of them, got {type_filter!r}")
+
+    def keep(cls):
+        return kinds is None or any(issubclass(cls, mixins[kind]) for kind in kinds)
 
     found = {}
     # the package's own folder, walked without importing the package from inside it
@@ -58,7 +77,7 @@ def all_estimators(type_filter=None) -> list[tuple[str, type]]:
                 and cls.__module__.startswith("companion")
                 and not name.startswith("_")
                 and not inspect.isabstract(cls)
-                and keep[type_filter](cls)
+                and keep(cls)
             ):
                 found[name] = cls
     return sorted(found.items())

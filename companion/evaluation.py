@@ -21,20 +21,37 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from collections.abc import Iterable
+from numbers import Integral, Real
 
 import joblib
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import HasMethods, validate_params
 
 from companion._progress import Progress, progress_label, progress_target
+from companion.numerics import StrictInterval
 
 __all__ = [
     "stratified_folds", "comparison_table", "parallel_map", "fold_errors",
     "fold_hash",
 ]
 
+#: joblib's worker count: an int (``-1``: every core) or None (joblib's default, one worker
+#: outside a ``parallel_config``).
+_N_JOBS = [StrictInterval(Integral, None, None, closed="neither"), None]
+
+
+@validate_params(
+    {
+        "y": ["array-like"],
+        "n_splits": [StrictInterval(Integral, 2, None, closed="left")],
+        "seed": [StrictInterval(Integral, 0, 2**32 - 1, closed="both")],  # numpy's seeds
+    },
+    prefer_skip_nested_validation=True,
+)
 def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndarray, np.ndarray]]:
     """Return the ``(train_index, test_index)`` pairs of a seeded stratified K-fold split.
 
@@ -46,9 +63,9 @@ def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndar
     y : array-like of shape (n_samples,)
         Labels (any values).
     n_splits : int, default=10
-        Number of folds.
+        Number of folds (at least 2).
     seed : int, default=0
-        Seed of the shuffle.
+        Seed of the shuffle, in ``[0, 2**32 - 1]``.
 
     Returns
     -------
@@ -66,6 +83,7 @@ def stratified_folds(y, n_splits: int = 10, seed: int = 0) -> list[tuple[np.ndar
     return list(splitter.split(np.zeros((len(y), 1)), y))
 
 
+@validate_params({"paper": [pd.Series], "ours": [pd.Series]}, prefer_skip_nested_validation=True)
 def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
     """Side-by-side table with columns ``paper``, ``ours`` and ``difference`` (= ours - paper).
 
@@ -89,6 +107,17 @@ def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
     return table
 
 
+# Nested validation stays on: ``function`` is the caller's, and what it calls checks its arguments.
+@validate_params(
+    {
+        "function": [callable],
+        "items": ["array-like", Iterable],  # a list of work items, or any iterable (a generator)
+        "n_jobs": _N_JOBS,
+        "progress": [str, "boolean", None],
+        "progress_interval": [StrictInterval(Real, 0, None, closed="left"), None],
+    },
+    prefer_skip_nested_validation=False,
+)
 def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | None = None,
                  progress_interval: float | None = None) -> list:
     """``[function(item) for item in items]`` through joblib, in order.
@@ -105,8 +134,8 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
         Called on each item; it must be picklable for ``n_jobs != 1``.
     items : iterable
         The work items.
-    n_jobs : int, default=1
-        Workers (``-1``: every core).
+    n_jobs : int or None, default=1
+        Workers (``-1``: every core; None: joblib's default).
     progress : str or bool, optional
         Label of the progress lines (default: the function's name); ``False``: none. Lines are
         written only when the environment variable ``COMPANION_PROGRESS`` is set (module doc);
@@ -125,8 +154,6 @@ def parallel_map(function, items, *, n_jobs: int = 1, progress: str | bool | Non
     >>> parallel_map(abs, [-2, 3, -5])
     [2, 3, 5]
     """
-    if not (progress is None or isinstance(progress, (str, bool, np.bool_))):
-        raise TypeError(f"progress must be a label (str), True/False or None, got {progress!r}")
     target = progress_target() if progress is not False else None
     if target is None:
         if n_jobs == 1:
@@ -164,6 +191,17 @@ def _ignore_worker_restarts() -> None:
     warnings.filterwarnings("ignore", message="A worker stopped while some jobs", category=UserWarning)
 
 
+# Nested validation stays on: the clones' fits validate the estimator's parameters.
+@validate_params(
+    {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "X": ["array-like"],
+        "y": ["array-like"],
+        "folds": ["array-like", Iterable],  # a list of (train, test) pairs, or any iterable
+        "n_jobs": _N_JOBS,
+    },
+    prefer_skip_nested_validation=False,
+)
 def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:
     """Number of test errors of a clone of ``estimator`` on each ``(train, test)`` fold.
 
@@ -177,9 +215,9 @@ def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:
         The examples.
     y : array-like of shape (n_samples,)
         Their labels.
-    folds : list of (array, array)
+    folds : iterable of (array, array)
         ``(train_index, test_index)`` pairs (:func:`stratified_folds`).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Workers of :func:`parallel_map`; the result does not depend on it.
 
     Returns
@@ -205,6 +243,7 @@ def fold_errors(estimator, X, y, folds, *, n_jobs: int = 1) -> np.ndarray:
     return np.asarray(parallel_map(one_fold, folds, n_jobs=n_jobs))
 
 
+@validate_params({"folds": ["array-like"]}, prefer_skip_nested_validation=True)
 def fold_hash(folds) -> str:
     """The sha256 of a fold vector written ``"0,3,1,..."`` (the hash the peers' runners record).
 

@@ -58,7 +58,8 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 from sklearn.exceptions import NotFittedError
-from sklearn.utils._param_validation import validate_parameter_constraints
+from sklearn.pipeline import Pipeline
+from sklearn.utils._param_validation import HasMethods, validate_parameter_constraints, validate_params
 from sklearn.utils.validation import check_is_fitted
 
 from companion._learner_support import inner_fallback_fit, jsonable, resolve_feature_names
@@ -207,6 +208,8 @@ def _first_difference(a, b, path="model"):
     return path
 
 
+# Nested validation stays on: the learner is built from the caller's parameters (``params``).
+@validate_params({"data": [dict]}, prefer_skip_nested_validation=False)
 def from_dict(data):
     """Rebuild a fitted learner from :meth:`InterpretableMixin.to_dict`'s output.
 
@@ -230,16 +233,17 @@ def from_dict(data):
 
     Raises
     ------
+    sklearn.utils._param_validation.InvalidParameterError
+        (a ``TypeError`` and a ``ValueError``) If ``data`` is not a dict.
     ModelFormatError
         (a ``ValueError``) If ``data`` is not a ``companion.model`` of a version this package
         reads, names a learner the package does not have, or has a field that is missing, of the
         wrong type, out of range or inconsistent; the message names the learner and the field.
     """
-    if not isinstance(data, dict) or data.get("format") != MODEL_FORMAT:
+    if data.get("format") != MODEL_FORMAT:
         raise ModelFormatError(
             f"from_dict: field format must be {MODEL_FORMAT!r}: from_dict needs a dict with format "
-            f"{MODEL_FORMAT!r} (the output of to_dict()), got "
-            + (f"format {data.get('format')!r}" if isinstance(data, dict) else f"a {type(data).__name__}")
+            f"{MODEL_FORMAT!r} (the output of to_dict()), got format {data.get('format')!r}"
         )
     if data.get("version") not in READABLE_MODEL_VERSIONS or isinstance(data.get("version"), bool):
         raise ModelFormatError(
@@ -518,6 +522,7 @@ class InterpretableMixin:
         return self.to_text()
 
 
+@validate_params({"pipeline": [Pipeline], "feature_names": ["array-like", None]}, prefer_skip_nested_validation=False)
 def pipeline_text(pipeline, feature_names=None) -> str:
     """Text of the fitted last step of ``pipeline``, in the names the earlier steps produce.
 
@@ -545,6 +550,16 @@ def pipeline_text(pipeline, feature_names=None) -> str:
 #: Inner folds of :func:`beats_default_class`.
 FALLBACK_FOLDS = 3
 
+# Nested validation stays on: the clones are fitted (inside a learner's fit, which skips it).
+@validate_params(
+    {
+        "estimator": [HasMethods(["fit", "predict"])],
+        "X": ["array-like"],
+        "y": ["array-like"],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=False,
+)
 def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
 

@@ -14,9 +14,14 @@ True
 from __future__ import annotations
 
 import os
+from numbers import Integral
 from pathlib import Path
 
+import pandas as pd
+from sklearn.utils._param_validation import HasMethods, validate_params
+
 from companion._files import atomic_path
+from companion.numerics import StrictInterval
 
 __all__ = ["ROOT", "data_dir", "figures_dir", "NOTEBOOKS", "save_figure", "results_path", "save_table"]
 
@@ -59,6 +64,18 @@ def figures_dir() -> Path:
 _PNG_METADATA = {"Software": None}
 
 
+def _check_plain_name(name: str, caller: str) -> None:
+    """What the constraints cannot say of a file name: not empty, no folder."""
+    if not name or "/" in name or "\\" in name:
+        raise ValueError(f"{caller}: name must be a plain file name without folders, got {name!r}")
+
+
+# A figure is anything that saves itself as matplotlib's Figure does (matplotlib is not imported
+# with the paths every module uses).
+@validate_params(
+    {"fig": [HasMethods(["savefig"])], "name": [str], "dpi": [StrictInterval(Integral, 1, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
 def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
 
@@ -79,8 +96,7 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     pathlib.Path
         Absolute path of the written file.
     """
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise ValueError(f"figure name must be a plain file name without folders, got {name!r}")
+    _check_plain_name(name, "save_figure")
     folder = figures_dir()
     path = folder / (name if name.endswith(".png") else f"{name}.png")
     folder.mkdir(parents=True, exist_ok=True)
@@ -89,6 +105,7 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     return path
 
 
+@validate_params({"name": [str]}, prefer_skip_nested_validation=True)
 def results_path(name: str) -> Path:
     """Absolute path ``figures/<name>`` for a result table (CSV) that a notebook writes.
 
@@ -106,8 +123,7 @@ def results_path(name: str) -> Path:
     >>> results_path("01_table1.csv").parent == figures_dir()
     True
     """
-    if not isinstance(name, str) or not name or "/" in name or "\\" in name:
-        raise ValueError(f"result name must be a plain file name without folders, got {name!r}")
+    _check_plain_name(name, "results_path")
     folder = figures_dir()
     folder.mkdir(parents=True, exist_ok=True)
     return folder / name
@@ -119,6 +135,9 @@ def results_path(name: str) -> Path:
 TABLE_FLOAT_FORMAT = "%.10g"
 
 
+@validate_params(
+    {"df": [pd.DataFrame, pd.Series], "name": [str], "index": ["boolean"]}, prefer_skip_nested_validation=True
+)
 def save_table(df, name: str, *, index: bool = True) -> None:
     """Write ``df`` as the result table ``figures/<name>`` (the file is ``results_path(name)``).
 
@@ -165,7 +184,8 @@ def save_table(df, name: str, *, index: bool = True) -> None:
     2,0.3333333333
     >>> path.unlink()
     """
-    if isinstance(name, str) and name and not name.endswith(".csv"):
+    _check_plain_name(name, "save_table")
+    if not name.endswith(".csv"):
         name = f"{name}.csv"
     path = results_path(name)
     with atomic_path(path) as scratch:  # an interrupted write leaves no partial table

@@ -31,7 +31,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, OneToOneFeatureMixin, TransformerMixin, _fit_context
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
@@ -39,7 +39,7 @@ from companion._weights import check_sample_weight
 from companion._nominal import declared_categories as _declared_categories
 from companion._nominal import value_list as _value_list
 from companion._nominal_encoding import MISSING_VALUE_NAME, as_float, frame_kinds
-from companion.numerics import TIE_RTOL, first_near_min
+from companion.numerics import TIE_RTOL, StrictInterval, first_near_min
 
 __all__ = [
     "mdl_cut_points",
@@ -63,6 +63,16 @@ def _entropy(counts):
     return terms.sum(axis=-1)
 
 
+@validate_params(
+    {
+        "values": [np.ndarray],
+        "y": [np.ndarray],
+        "n_classes": [StrictInterval(Integral, 1, None, closed="left")],
+        "max_cuts": [StrictInterval(Integral, 0, None, closed="left")],
+        "sample_weight": ["array-like", None],
+    },
+    prefer_skip_nested_validation=True,
+)
 def mdl_cut_points(values, y, n_classes, max_cuts=8, sample_weight=None):
     """Supervised MDL cut points of one numeric attribute (Fayyad & Irani 1993).
 
@@ -82,7 +92,9 @@ def mdl_cut_points(values, y, n_classes, max_cuts=8, sample_weight=None):
     y : ndarray of int, shape (n_samples,)
         Class codes ``0 .. n_classes - 1``.
     n_classes : int
-    max_cuts : int
+        Number of classes (at least 1).
+    max_cuts : int, default=8
+        Cut points at most.
     sample_weight : ndarray of shape (n_samples,), optional
         Frequency weights: the class counts, the interval sizes ``N`` of the MDL test and the
         entropies are weighted counts, so integer weights give the cut points that duplicating
@@ -479,6 +491,8 @@ class FrameEncoder(TransformerMixin, BaseEstimator):
         return np.asarray(out, dtype=object)
 
 
+# A wrapper around FrameEncoder: its fit validates again (scikit-learn's rule for such wrappers).
+@validate_params({"X": [pd.DataFrame]}, prefer_skip_nested_validation=False)
 def encode_frame(X: pd.DataFrame):
     """Numeric array, nominal mask and category names of a data frame.
 
@@ -506,8 +520,6 @@ def encode_frame(X: pd.DataFrame):
     >>> array[:, 0].tolist(), nominal.tolist(), names
     ([1.0, 0.0, nan], [True, False], {0: ['n', 'y']})
     """
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}")
     encoder = FrameEncoder().fit(X)
     names = {j: [str(v) for v in values] for j, values in enumerate(encoder.categories_) if values is not None}
     return encoder.transform(X), encoder.nominal_, names

@@ -39,7 +39,11 @@ from __future__ import annotations
 import math
 import string
 from collections.abc import Mapping, Sequence
-from numbers import Real
+from numbers import Integral, Real
+
+from sklearn.utils._param_validation import validate_params
+
+from companion.numerics import StrictInterval
 
 __all__ = ["Markdown", "render", "signed"]
 
@@ -72,6 +76,10 @@ class Markdown:
     __hash__ = None
 
 
+@validate_params(
+    {"value": [Real], "digits": [StrictInterval(Integral, 0, None, closed="left")]},
+    prefer_skip_nested_validation=True,
+)
 def signed(value: float, digits: int = 2) -> str:
     """``+1.60`` / ``−0.40`` with a true minus sign; a value that rounds to zero prints unsigned.
 
@@ -176,17 +184,19 @@ def _number(value, spec) -> float:
 _FORMATTER = _Formatter()
 
 
-def render(template: str, values: Mapping | None = None, /, **more) -> Markdown:
-    """Render ``template`` with ``values`` (a mapping) and keyword values, as Markdown.
+@validate_params({"template": [str], "fields": [Mapping, None]}, prefer_skip_nested_validation=True)
+def render(template: str, fields: Mapping | None = None, **more) -> Markdown:
+    """Render ``template`` with ``fields`` (a mapping) and keyword values, as Markdown.
 
     Parameters
     ----------
     template : str
         A format string with the specs of the module docstring.
-    values : mapping, optional
-        Field values (e.g. one row of a claims table); keyword arguments override them.
+    fields : mapping, optional
+        Field values (e.g. one row of a claims table); keyword arguments override them. A field
+        named ``template`` or ``fields`` is given here, not as a keyword.
     **more
-        Further field values.
+        Further field values (any other name, ``values`` included).
 
     Returns
     -------
@@ -200,12 +210,10 @@ def render(template: str, values: Mapping | None = None, /, **more) -> Markdown:
     ValueError
         A format specification does not fit its value.
     """
-    if not isinstance(template, str):
-        raise TypeError(f"render: template must be a str, got {type(template).__name__}")
-    fields = dict(values or {})
-    fields.update(more)
+    given = dict(fields or {})
+    given.update(more)
     try:
-        return Markdown(_FORMATTER.vformat(template, (), fields))
+        return Markdown(_FORMATTER.vformat(template, (), given))
     except KeyError as missing:
         raise KeyError(f"render: the template names {missing.args[0]!r}, which has no value; "
-                       f"given {sorted(fields)}") from None
+                       f"given {sorted(given)}") from None

@@ -41,6 +41,8 @@ import signal
 import sys
 from pathlib import Path
 
+from sklearn.utils._param_validation import validate_params
+
 from companion._files import atomic_path
 from companion._notebook_runner import (
     declared_or_none,
@@ -94,12 +96,13 @@ def _exit_on_sigterm(signum, frame):
     raise SystemExit(128 + signum)
 
 
+@validate_params({"argv": [list, tuple, None]}, prefer_skip_nested_validation=True)
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the process exit status.
 
     Parameters
     ----------
-    argv : list of str, optional
+    argv : list or tuple of str, optional
         The arguments (default: ``sys.argv[1:]``).
 
     Returns

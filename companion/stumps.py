@@ -1471,6 +1471,16 @@ class PacBayesStumps(_BaseStumpConjunction):
         return self.predict(X)
 
 
+# Nested validation stays on: every grid point is a fit with the caller's parameters.
+@validate_params(
+    {
+        "estimator": [SetCoveringStumps, OccamStumps, PacBayesStumps],
+        "X": ["array-like"],
+        "y": ["array-like"],
+        "param_grid": [dict, list],
+    },
+    prefer_skip_nested_validation=False,
+)
 def fit_by_bound(estimator, X, y, param_grid):
     """Model selection by the bound: fit every grid point, keep the prefix with the smallest bound.
 

@@ -7,6 +7,7 @@ import shutil
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion import _data_files, datasets
 from companion.paper_numbers import paper_table
@@ -196,7 +197,9 @@ def test_every_dataset_in_the_manifest_has_a_loader():
 @pytest.mark.parametrize("option", ["drop_incomplete", "drop_contradictory"])
 @pytest.mark.parametrize("value", ["yes please", "False", 1, 0, None, 1.0])
 def test_boolean_options_refuse_non_bools_by_name(option, value):
-    with pytest.raises(TypeError, match=rf"^{option} must be a bool \(True or False\), got"):
+    message = (rf"^The '{option}' parameter of load_haberman must be an instance of 'bool' or an instance of "
+               rf"'numpy.bool'\. Got {re.escape(repr(value))} instead")
+    with pytest.raises(InvalidParameterError, match=message):
         datasets.load_haberman(**{option: value})
 
 
@@ -265,7 +268,8 @@ def test_load_peers_reads_each_folder_and_refuses_others():
     widc = datasets.load_peers("widc")
     assert {"errors", "rules", "literals"} <= set(widc.results.columns)
     assert set(widc.folds["dataset"]) == set(widc.results["dataset"])
-    with pytest.raises(ValueError, match="name must be one of"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'name' parameter of load_peers must be a str among \{.*\}\. Got 'weka' instead"):
         datasets.load_peers("weka")
 
 

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.evaluation import comparison_table, fold_errors, parallel_map, stratified_folds
 from companion.experiments._trusted import trusted_inputs
@@ -112,7 +113,8 @@ def test_progress_that_cannot_be_written_changes_nothing(monkeypatch, tmp_path):
 
 
 def test_progress_label_is_checked():
-    with pytest.raises(TypeError, match="progress must be"):
+    message = r"The 'progress' parameter of parallel_map must be an instance of 'str', .* or None\. Got 3 instead"
+    with pytest.raises(InvalidParameterError, match=message):
         parallel_map(_square, range(3), progress=3)
 
 

@@ -57,6 +57,17 @@ def test_every_discovered_estimator_is_in_the_table():
     assert discovered - set(LEARNER_TABLE) == set()
 
 
+def test_all_estimators_takes_scikit_learns_type_filters():
+    classifiers = all_estimators("classifier")
+    transformers = all_estimators("transformer")
+    assert all_estimators(["classifier", "transformer"]) == sorted(classifiers + transformers)
+    assert all_estimators("regressor") == all_estimators("cluster") == []
+    with pytest.raises(ValueError, match=r"all_estimators: type_filter must be .* got \['classifier', 'learner'\]"):
+        all_estimators(["classifier", "learner"])
+    with pytest.raises(ValueError, match=r"The 'type_filter' parameter of all_estimators must be .* Got 'learner' instead"):
+        all_estimators("learner")
+
+
 def test_unknown_attribute_raises_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'Nope'"):
         companion.Nope

@@ -24,10 +24,14 @@ def test_save_figure_writes_png_and_is_byte_stable(monkeypatch, tmp_path):
     assert first == second
 
 
-@pytest.mark.parametrize("bad", ["", "sub/name", 3])
-def test_save_figure_rejects_bad_names(bad):
+@pytest.mark.parametrize("bad, message", [
+    ("", r"save_figure: name must be a plain file name without folders, got ''"),
+    ("sub/name", r"save_figure: name must be a plain file name without folders, got 'sub/name'"),
+    (3, r"The 'name' parameter of save_figure must be an instance of 'str'\. Got 3 instead"),
+])
+def test_save_figure_rejects_bad_names(bad, message):
     fig = plt.figure()
-    with pytest.raises(ValueError, match="plain file name"):
+    with pytest.raises(ValueError, match=message):
         paths.save_figure(fig, bad)
     plt.close(fig)
 

@@ -14,6 +14,7 @@ from collections import Counter, deque
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.experiments import paper04
 from companion.preprocessing import FrameEncoder, MDLDiscretizer, encode_frame, mdl_cut_points
@@ -304,7 +305,8 @@ def test_nominal_encoding_round_trips_codes_to_values():
 
 
 def test_encode_frame_refuses_an_array():
-    with pytest.raises(TypeError, match="X must be a pandas DataFrame, got ndarray"):
+    message = r"(?s)The 'X' parameter of encode_frame must be an instance of 'pandas.DataFrame'\. Got array\(.* instead"
+    with pytest.raises(InvalidParameterError, match=message):
         encode_frame(np.zeros((2, 2)))
 
 

@@ -17,6 +17,8 @@ def test_specs():
 
 def test_values_mapping_and_keywords_override():
     assert render("{a} {b}", {"a": 1, "b": 2}, b=3).data == "1 3"
+    # any other keyword is a field, ``values`` included (notebook 01's grid sentences use it)
+    assert render("{values} {k}", k=2, values="0.5, 1").data == "0.5, 1 2"
 
 
 @pytest.mark.parametrize("template, values, error, message", [

@@ -170,6 +170,14 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
         C.family(registry, {"diff": measures["diff"]})
 
 
+def test_a_criterion_its_builder_refuses_names_the_file_and_the_claim(tmp_path):
+    registry = C.load_registry(_write(tmp_path, GOOD.replace('direction = "<"', 'direction = "=<"')))
+    measures = {"diff": lambda data: data["d"], "same": lambda data: data["same"]}
+    message = r"paper09\.toml: claim 'c1': The 'direction' parameter of difference must be a str among .* Got '=<' instead"
+    with pytest.raises(ValueError, match=message):
+        C.family(registry, measures)
+
+
 @pytest.mark.parametrize("edit, message", [
     (lambda t: t.replace('origin = "check"', 'origin = "folklore"'), r"claim 'c2': origin must be one of"),
     (lambda t: t.replace('quote = "Our method is better."\n', ""), r"claim 'c1': a paper claim needs 'quote'"),

@@ -150,8 +150,8 @@ def _import_cases():
                 cases.append((f"{name} {'.'.join(map(str, path))}={value!r}", _import_thunk(exported, path, value, model),
                                ["field"]))
     cases += [
-        ("not a dict", lambda: from_dict([1, 2]), ["format"]),
-        ("json text", lambda: from_dict("{}"), ["format"]),
+        ("not a dict", lambda: from_dict([1, 2]), ["format", "'data' parameter"]),
+        ("json text", lambda: from_dict("{}"), ["format", "'data' parameter"]),
     ]
     return cases
 

@@ -138,15 +138,26 @@ def _plain(value, digits) -> str:
 
 
 def _check_common(where, id, statement):
-    if not isinstance(id, str) or not id:
+    """What the constraints cannot say of a claim's key and wording: neither is empty."""
+    if not id:
         raise ValueError(f"{where}: id must be a non-empty string, got {id!r}")
-    if not isinstance(statement, str) or not statement:
+    if not statement:
         raise ValueError(f"{where}: statement must be a non-empty string, got {statement!r}")
+
+
+#: The parameters every claim builder shares (scikit-learn's ``validate_params``): its key and
+#: wording (non-empty, checked by :func:`_check_common`).
+_COMMON = {"id": [str], "statement": [str]}
 
 
 #: The criterion's parameters of :func:`difference` and :func:`ratio` (scikit-learn's
 #: ``validate_params``; a ratio's margin is positive, see ``_RATIO``).
 _CRITERION = {
+    **_COMMON,
+    # the measurements, or the function of the data that returns them (None: not applicable)
+    "values": [callable, "array-like", None],
+    "quantity": [str],
+    "unit": [str],
     "direction": [StrOptions(set(DIRECTIONS))],
     "margin": [StrictInterval(Real, None, None, closed="neither")],  # finite
     "test": [StrOptions(set(_TESTS["difference"]))],
@@ -156,13 +167,17 @@ _CRITERION = {
 
 
 _RATIO = {
-    **_CRITERION,
+    **{key: value for key, value in _CRITERION.items() if key != "unit"},
+    "values": [callable, tuple, None],  # (a, b): the numerators and denominators
     "margin": [StrictInterval(Real, 0, None, closed="neither")],
     "offset": [StrictInterval(Real, 0, None, closed="left")],
 }
 
 
 _PROPORTION = {
+    **_COMMON,
+    "values": [callable, tuple, None],  # (k, n)
+    "quantity": [str],
     "direction": [StrOptions(set(DIRECTIONS) - {"within"})],
     "margin": [StrictInterval(Real, 0, 1, closed="neither")],
     "digits": [StrictInterval(Integral, 0, 6, closed="both")],
@@ -184,9 +199,10 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
     ----------
     id, statement : str
         Key and wording of the claim.
-    values : callable or array-like
+    values : callable, array-like or None
         ``values(data) -> array`` of differences (e.g. per-data-set error of A minus that of B,
-        in points), or the array itself. Fractions are tested exactly.
+        in points), or the array itself. Fractions are tested exactly. ``None`` (or a function
+        returning it): not applicable, the claim is not evaluated.
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the location against ``margin`` (``within``: ``|θ| ≤ margin``).
     margin : float, default=0.0
@@ -224,8 +240,8 @@ def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcox
     ----------
     id, statement : str
         Key and wording of the claim.
-    values : callable or tuple of array-like
-        ``values(data) -> (a, b)``, or the pair itself.
+    values : callable, tuple of array-like or None
+        ``values(data) -> (a, b)``, or the pair itself (``None``: not applicable).
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the ratio's location against ``margin``.
     margin : float
@@ -262,8 +278,8 @@ def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="sh
     ----------
     id, statement : str
         Key and wording of the claim.
-    values : callable or tuple of int
-        ``values(data) -> (k, n)``, or the pair itself.
+    values : callable, tuple of int or None
+        ``values(data) -> (k, n)``, or the pair itself (``None``: not applicable).
     direction : {">", ">=", "<", "<="}, default=">"
         What the claim says of the probability against ``margin``.
     margin : float, default=0.5
@@ -281,6 +297,7 @@ def proportion(id, statement, values, *, direction=">", margin=0.5, quantity="sh
     return Claim(id, statement, "proportion", values, direction, float(margin), quantity, "", digits, "binomial")
 
 
+@validate_params({**_COMMON, "reason": [str]}, prefer_skip_nested_validation=True)
 def guaranteed(id, statement, reason) -> Claim:
     """A statement the setup makes true whatever the data: shown with ``reason``, never tested.
 
@@ -296,11 +313,12 @@ def guaranteed(id, statement, reason) -> Claim:
     Claim
     """
     _check_common("guaranteed", id, statement)
-    if not isinstance(reason, str) or not reason:
+    if not reason:
         raise ValueError(f"guaranteed: reason must be a non-empty string, got {reason!r}")
     return Claim(id, statement, "guaranteed", None, reason=reason)
 
 
+@validate_params({**_COMMON, "check": [callable, "boolean", tuple, None]}, prefer_skip_nested_validation=True)
 def exact(id, statement, check) -> Claim:
     """A descriptive statement checked exactly: ``check(data)`` returns a bool or ``(bool, detail)``.
 
@@ -311,7 +329,7 @@ def exact(id, statement, check) -> Claim:
     ----------
     id, statement : str
         Key and wording of the claim.
-    check : callable or bool or tuple
+    check : callable, bool, tuple or None
         ``check(data) -> bool`` or ``(bool, detail)`` (``None``: not applicable), or its value.
 
     Returns
@@ -322,6 +340,7 @@ def exact(id, statement, check) -> Claim:
     return Claim(id, statement, "exact", check)
 
 
+@validate_params({**_COMMON, "test": [str]}, prefer_skip_nested_validation=True)
 def unit_test(id, statement, test) -> Claim:
     """A theorem, identity or bound property that a unit test of the suite checks exactly.
 
@@ -340,6 +359,6 @@ def unit_test(id, statement, test) -> Claim:
     Claim
     """
     _check_common("unit_test", id, statement)
-    if not isinstance(test, str) or not re.fullmatch(r"tests/test_\w+\.py::\w+(\[[^\]]*\])?", test):
+    if not re.fullmatch(r"tests/test_\w+\.py::\w+(\[[^\]]*\])?", test):
         raise ValueError(f"unit_test: test must be a node id 'tests/test_x.py::test_y', got {test!r}")
     return Claim(id, statement, "unit_test", None, unit_test=test)

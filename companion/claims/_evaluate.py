@@ -247,13 +247,22 @@ def _applies(claim: Claim, variant: str) -> bool:
     return claim.variants is None or _variant_name(variant) in claim.variants
 
 
-@validate_params({"alpha": [StrictInterval(Real, 0, 0.5, closed="neither")]}, prefer_skip_nested_validation=True)
+@validate_params(
+    {
+        "claims": [list, tuple],  # of Claim, checked in the body
+        # anything: each claim's measure reads it (a dict of variants, or the one main variant)
+        "data": "no_validation",
+        "alpha": [StrictInterval(Real, 0, 0.5, closed="neither")],
+        "main": [str],
+    },
+    prefer_skip_nested_validation=True,
+)
 def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "ClaimsReport":
     """Evaluate a family of claims on the main protocol and on every alternative protocol choice.
 
     Parameters
     ----------
-    claims : sequence of Claim
+    claims : list or tuple of Claim
         The notebook's family (:func:`family` of its registry); ids must be unique.
     data : dict {variant name: data} or any object
         What each claim's ``values`` function receives, per protocol variant; ``main`` must be a

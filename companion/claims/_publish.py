@@ -3,8 +3,11 @@ README's glance block (the papers' own claims, counted, each number a link)."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
+
+from sklearn.utils._param_validation import validate_params
 
 from companion.claims._report import anchor, as_table, verdict_markdown
 
@@ -66,12 +69,16 @@ def _blocks(sections: dict, glance: bool, links: dict | None) -> dict:
     return {key: render_readme_section(table, key, links.get(key)) for key, table in sections.items()}
 
 
+@validate_params(
+    {"path": [str, os.PathLike], "sections": [dict], "glance": ["boolean"], "links": [dict, None]},
+    prefer_skip_nested_validation=True,
+)
 def update_readme(path, sections: dict, *, glance: bool = False, links: dict | None = None) -> bool:
     """Write each claims section ``{key: table or CSV path}`` into the Markdown file at ``path``.
 
     Parameters
     ----------
-    path : str or pathlib.Path
+    path : str or path-like
         The Markdown file (the README, ``docs/results.md``).
     sections : dict
         ``{key: claims table or the path of its CSV}``, e.g. ``{"02": "figures/02_claims.csv"}``.
@@ -191,12 +198,13 @@ def render_glance(sections: dict) -> str:
     return body + "\n<!-- /claims:glance -->"
 
 
+@validate_params({"root": [str, os.PathLike, None], "write": ["boolean"]}, prefer_skip_nested_validation=True)
 def publish(root=None, *, write: bool = True) -> list[str]:
     """Write every notebook's claims into ``docs/results.md`` (full) and the README (glance).
 
     Parameters
     ----------
-    root : str or pathlib.Path, optional
+    root : str or path-like, optional
         The checkout (default :data:`companion.paths.ROOT`); the tables are
         ``root/figures/NN_claims.csv``, the notebooks ``root/notebooks/NN_*.ipynb``.
     write : bool, default=True

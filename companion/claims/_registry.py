@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
+
+from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
 from companion.claims._claim import Claim, difference, exact, guaranteed, proportion, ratio, unit_test
 
@@ -87,12 +90,13 @@ def _registry_error(path, where, message):
     return ValueError(f"{Path(path).name}: {where}: {message}")
 
 
+@validate_params({"source": [str, os.PathLike]}, prefer_skip_nested_validation=True)
 def load_registry(source) -> Registry:
     """Read and validate a paper's claims registry (TOML, read with :mod:`tomllib`).
 
     Parameters
     ----------
-    source : str or pathlib.Path
+    source : str or path-like
         A notebook key (``"01"``, read from :data:`REGISTRY_DIR`) or the path of a TOML file.
 
     Returns
@@ -109,10 +113,8 @@ def load_registry(source) -> Registry:
 
     if isinstance(source, str) and re.fullmatch(r"\d\d", source):
         path = REGISTRY_DIR / f"paper{source}.toml"
-    elif isinstance(source, (str, Path)):
-        path = Path(source)
     else:
-        raise TypeError(f"load_registry: source must be a key such as '01' or a path, got {source!r}")
+        path = Path(source)
     if not path.is_file():
         raise FileNotFoundError(f"load_registry: no registry at {path}")
     with path.open("rb") as handle:
@@ -167,6 +169,9 @@ def load_registry(source) -> Registry:
     return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path)
 
 
+# Nested validation stays on: the registry's fields (a direction, a margin, a test) are checked
+# by the claim builders it calls, as a caller's own arguments would be.
+@validate_params({"registry": [Registry], "measures": [dict]}, prefer_skip_nested_validation=False)
 def family(registry: Registry, measures: dict) -> list[Claim]:
     """The claims of ``registry`` as a family for :func:`evaluate`, each reading its measurement.
 
@@ -185,10 +190,10 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
     Raises
     ------
     ValueError
-        A measure the registry names is missing, or one given is named by no claim.
+        A measure the registry names is missing, or one given is named by no claim, or an
+        entry's criterion is refused by its builder (:func:`difference`, ...); the message names
+        the file and the claim.
     """
-    if not isinstance(registry, Registry):
-        raise TypeError(f"family: registry must be a Registry (load_registry), got {type(registry).__name__}")
     named = {e["measure"] for e in registry.entries if "measure" in e}
     missing = sorted(named - set(measures))
     unused = sorted(set(measures) - named)
@@ -199,25 +204,30 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
         kind = entry["kind"]
         values = measures.get(entry.get("measure"))
         common = {k: entry[k] for k in ("digits",) if k in entry}
-        if kind == "difference":
-            claim = difference(entry["id"], entry["statement"], values, direction=entry["direction"],
-                               margin=entry.get("margin", 0.0), quantity=entry.get("quantity", ""),
-                               unit=entry.get("unit", ""), test=entry.get("test", "wilcoxon"),
-                               zero_method=entry.get("zero_method", "pratt"), **common)
-        elif kind == "ratio":
-            claim = ratio(entry["id"], entry["statement"], values, direction=entry["direction"],
-                          margin=entry["margin"], quantity=entry.get("quantity", ""),
-                          test=entry.get("test", "wilcoxon"), zero_method=entry.get("zero_method", "pratt"),
-                          offset=entry.get("offset", 0.0), **common)
-        elif kind == "proportion":
-            claim = proportion(entry["id"], entry["statement"], values, direction=entry["direction"],
-                               margin=entry["margin"], quantity=entry.get("quantity", "share"), **common)
-        elif kind == "exact":
-            claim = exact(entry["id"], entry["statement"], values)
-        elif kind == "guaranteed":
-            claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
-        else:
-            claim = unit_test(entry["id"], entry["statement"], entry["unit_test"])
+        # The builders check the entry's criterion (nested validation); a refusal names the file
+        # and the claim, as a malformed registry does in load_registry.
+        try:
+            if kind == "difference":
+                claim = difference(entry["id"], entry["statement"], values, direction=entry["direction"],
+                                   margin=entry.get("margin", 0.0), quantity=entry.get("quantity", ""),
+                                   unit=entry.get("unit", ""), test=entry.get("test", "wilcoxon"),
+                                   zero_method=entry.get("zero_method", "pratt"), **common)
+            elif kind == "ratio":
+                claim = ratio(entry["id"], entry["statement"], values, direction=entry["direction"],
+                              margin=entry["margin"], quantity=entry.get("quantity", ""),
+                              test=entry.get("test", "wilcoxon"), zero_method=entry.get("zero_method", "pratt"),
+                              offset=entry.get("offset", 0.0), **common)
+            elif kind == "proportion":
+                claim = proportion(entry["id"], entry["statement"], values, direction=entry["direction"],
+                                   margin=entry["margin"], quantity=entry.get("quantity", "share"), **common)
+            elif kind == "exact":
+                claim = exact(entry["id"], entry["statement"], values)
+            elif kind == "guaranteed":
+                claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
+            else:
+                claim = unit_test(entry["id"], entry["statement"], entry["unit_test"])
+        except InvalidParameterError as error:
+            raise _registry_error(registry.path, f"claim {entry['id']!r}", str(error)) from error
         claims.append(replace(
             claim, origin=entry["origin"], quote=" ".join(entry.get("quote", "").split()),
             where=entry.get("where", ""), quote_source=entry.get("quote_source", "paper"),

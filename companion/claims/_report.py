@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 from companion.claims._statistics import ALPHA
 from companion.prose import Markdown, render, signed
@@ -40,6 +43,7 @@ def _format_p(p) -> str:
     return f"= {p:.3f}"
 
 
+@validate_params({"notebook": [str], "id": [str]}, prefer_skip_nested_validation=True)
 def anchor(notebook: str, id: str) -> str:
     """The HTML anchor of claim ``id`` of notebook ``notebook``: ``claim-01-2``.
 
@@ -60,10 +64,11 @@ def anchor(notebook: str, id: str) -> str:
     >>> anchor("04", "3-J48"), anchor("05", "acc leukemia.golub")
     ('claim-04-3-J48', 'claim-05-acc-leukemia-golub')
     """
-    parts = [re.sub(r"[^A-Za-z0-9_-]+", "-", str(part)).strip("-") for part in (notebook, id)]
+    parts = [re.sub(r"[^A-Za-z0-9_-]+", "-", part).strip("-") for part in (notebook, id)]
     return "-".join(["claim", *(part for part in parts if part)])
 
 
+@validate_params({"row": [pd.Series, Mapping]}, prefer_skip_nested_validation=True)
 def sentence(row) -> str:
     """The Markdown verdict sentence of one row of a claims table (or of its CSV read back).
 
@@ -132,6 +137,15 @@ def _text(value) -> str:
     return value if isinstance(value, str) else ""
 
 
+#: The claim ids a list of sentences or discussions shows: one, several, or all (None).
+_IDS = [str, "array-like", None]
+
+
+# Validated once for the whole list: the sentence and anchor of every row skip theirs.
+@validate_params(
+    {"table": [pd.DataFrame, str, os.PathLike], "ids": _IDS, "links": [dict, None]},
+    prefer_skip_nested_validation=True,
+)
 def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None) -> Markdown:
     """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order).
 
@@ -140,9 +154,9 @@ def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        A claims table.
-    ids : list of str, optional
+    table : pandas.DataFrame or path-like
+        A claims table, or the path of its CSV.
+    ids : str or list of str, optional
         The claims shown, in this order (default: all rows).
     links : dict, optional
         ``{notebook key: URL of the page holding the verdicts}``: each claim id links to its
@@ -262,12 +276,14 @@ class ClaimsReport:
         """
         return verdict_markdown(self.table, ids)
 
+    # Validated once for the whole list: the render of every claim's template skips its own.
+    @validate_params({"ids": _IDS, "values": [dict, None]}, prefer_skip_nested_validation=True)
     def discussion(self, ids=None, values: dict | None = None) -> Markdown:
         """Each claim's discussion, rendered from its registry template and its row of the table.
 
         Parameters
         ----------
-        ids : list of str, optional
+        ids : str or list of str, optional
             The claims discussed, in this order (default: every claim with a template).
         values : dict, optional
             ``{claim id: {field: value}}``: further fields a template names (paper-specific

@@ -15,6 +15,7 @@ from __future__ import annotations
 from importlib import resources
 
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 __all__ = ["paper_table", "available_tables"]
 
@@ -33,6 +34,7 @@ def available_tables() -> list[str]:
     )
 
 
+@validate_params({"name": [str]}, prefer_skip_nested_validation=True)
 def paper_table(name: str) -> pd.DataFrame:
     """Return the paper table ``name`` as a DataFrame.
 
@@ -52,6 +54,6 @@ def paper_table(name: str) -> pd.DataFrame:
     """
     tables = available_tables()
     if name not in tables:
-        raise ValueError(f"unknown paper table {name!r}; available: {', '.join(tables)}")
+        raise ValueError(f"paper_table: name {name!r} is no paper table; available: {', '.join(tables)}")
     with resources.files(__name__).joinpath(f"{name}.csv").open("r", encoding="utf-8") as handle:
         return pd.read_csv(handle, comment="#")
