@@ -314,6 +314,16 @@ def test_run_rows_are_per_fold_counts(tidy):
     assert (tidy.loc[tidy["method"] != "PRISM", "unclassified"] == 0).all()
 
 
+def test_run_refuses_unknown_learners_by_name():
+    """The learners a Config names depend on :func:`learners`: checked by hand, naming run, the
+    parameter and the value; a config of the wrong type is refused by the declaration."""
+    with pytest.raises(ValueError,
+                       match=r"run: config\.methods=\('PRISM', 'C4\.5'\) names unknown learners \['C4\.5'\]"):
+        paper02.run(paper02.Config(n_folds=3, n_repeats=1, methods=("PRISM", "C4.5")))
+    with pytest.raises(ValueError, match=r"The 'config' parameter of run must be an instance of .*Config.*\. Got"):
+        paper02.run({"n_folds": 3})
+
+
 def test_builders_give_the_old_tables(tidy):
     X, y = load_contact_lenses()
     estimators = learners(seed=1)

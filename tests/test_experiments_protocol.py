@@ -11,6 +11,7 @@ import inspect
 
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.datasets import RegisteredDataset
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
@@ -66,11 +67,13 @@ def test_registries_have_one_format(paper, registry):
 def test_check_tidy_rejects_bad_frames():
     frame = pd.DataFrame({"dataset": ["a", "a"], "method": ["m", "m"], "seed": [0, 0], "fold": [0, 1]})
     assert check_tidy(frame) is frame
-    with pytest.raises(ValueError, match=r"missing \['fold'\]"):
+    with pytest.raises(ValueError, match=r"check_tidy: results needs the key columns .*; missing \['fold'\]"):
         check_tidy(frame.drop(columns="fold"))
-    with pytest.raises(ValueError, match="2 rows share"):
+    with pytest.raises(ValueError, match=r"check_tidy: in results, 2 rows share"):
         check_tidy(frame.assign(fold=0))
-    with pytest.raises(ValueError, match=r"key columns \['seed'\] hold missing values"):
+    with pytest.raises(ValueError, match=r"check_tidy: in results, the key columns \['seed'\] hold missing values"):
         check_tidy(frame.assign(seed=[0, None]))
-    with pytest.raises(TypeError, match="must be a pandas DataFrame"):
+    with pytest.raises(InvalidParameterError,
+                       match=r"The 'results' parameter of check_tidy must be an instance of 'pandas.DataFrame'\. "
+                             r"Got \{'dataset': .*\} instead\."):
         check_tidy(frame.to_dict())

@@ -32,6 +32,7 @@ import warnings
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 from companion.interpretable import SingleClassWarning
 
@@ -41,6 +42,7 @@ __all__ = ["TIDY_KEYS", "check_tidy", "paper_models"]
 TIDY_KEYS = ("dataset", "method", "seed", "fold")
 
 
+@validate_params({"results": [pd.DataFrame], "keys": ["array-like"]}, prefer_skip_nested_validation=True)
 def check_tidy(results: pd.DataFrame, keys=TIDY_KEYS) -> pd.DataFrame:
     """Return ``results`` after checking that it is a tidy protocol result.
 
@@ -57,8 +59,6 @@ def check_tidy(results: pd.DataFrame, keys=TIDY_KEYS) -> pd.DataFrame:
 
     Raises
     ------
-    TypeError
-        If ``results`` is not a DataFrame.
     ValueError
         If a key column is missing, holds a missing value, or two rows share their keys.
 
@@ -71,27 +71,28 @@ def check_tidy(results: pd.DataFrame, keys=TIDY_KEYS) -> pd.DataFrame:
     >>> check_tidy(frame.assign(fold=0))
     Traceback (most recent call last):
     ...
-    ValueError: 2 rows share their (dataset, method, seed, fold) with another row, e.g. ('a', 'm', 0, 0)
+    ValueError: check_tidy: in results, 2 rows share their (dataset, method, seed, fold) with another row,
+    e.g. ('a', 'm', 0, 0)
     """
-    if not isinstance(results, pd.DataFrame):
-        raise TypeError(f"a protocol result must be a pandas DataFrame, got {type(results).__name__}")
     keys = list(keys)
     missing = [key for key in keys if key not in results.columns]
     if missing:
-        raise ValueError(f"a protocol result needs the key columns {keys}; missing {missing}")
+        raise ValueError(f"check_tidy: results needs the key columns {keys}; missing {missing}")
     if results[keys].isna().any().any():
         empty = [key for key in keys if results[key].isna().any()]
-        raise ValueError(f"key columns {empty} hold missing values")
+        raise ValueError(f"check_tidy: in results, the key columns {empty} hold missing values")
     repeated = results.duplicated(keys, keep=False)
     if repeated.any():
         # numpy scalars as Python values, so that the message reads ('a', 'm', 0, 0)
         first = tuple(v.item() if isinstance(v, np.generic) else v for v in results.loc[repeated, keys].iloc[0])
         raise ValueError(
-            f"{int(repeated.sum())} rows share their ({', '.join(keys)}) with another row, e.g. {first}"
+            f"check_tidy: in results, {int(repeated.sum())} rows share their ({', '.join(keys)}) with another row, "
+            f"e.g. {first}"
         )
     return results
 
 
+@validate_params({"function": [callable]}, prefer_skip_nested_validation=False)
 def paper_models(function):
     """``function`` run without :class:`companion.interpretable.SingleClassWarning`.
 

@@ -10,8 +10,10 @@ from functools import partial
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
+from sklearn.utils._param_validation import validate_params
 
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._constraints import N_JOBS
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.experiments.paper01._grids import (
     DATASETS, Grid, GridResults, cross_validate_grid, load_table1_dataset,
@@ -288,17 +290,19 @@ class Config:
         return cls(names=("votes", "haberman", "glass"), seeds=(seed, seed + 1), grid=FAST_GRID, inner_splits=2)
 
 
+# False: the grid of ``config`` becomes the machines' parameters, which their fits still check.
+@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def run(config: Config, n_jobs=1) -> pd.DataFrame:
     """Protocols (a), (b) and (c) of Table 1, one row per data set x method x fold seed x fold.
 
     Parameters
     ----------
     config : Config
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         The folds of every cross-validation (and the outer folds of the nested one) are
         independent items of :func:`companion.evaluation.parallel_map` (1: serial; -1: all local
-        cores); the data sets run one after the other. Every split is seeded from
-        ``config.seeds``, so the result does not depend on ``n_jobs``.
+        cores; None: joblib's default); the data sets run one after the other. Every split is
+        seeded from ``config.seeds``, so the result does not depend on ``n_jobs``.
 
     Returns
     -------

@@ -14,13 +14,14 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
 from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
-from companion.experiments.paper01._grids import COMPARABLE, Grid, load_table1_dataset
+from companion.experiments.paper01._grids import COMPARABLE, DATASETS, Grid, load_table1_dataset
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, parameters_table,
     protocols_table,
@@ -46,9 +47,14 @@ COVERAGE_DISTRIBUTIONS = {
     "signal (mu = 1)": COVERAGE_DISTRIBUTION,
     "no signal (mu = 0)": {"positive_rate": 0.3, "shift": 0.0},
 }
-_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
+
+# prefer_skip_nested_validation: False for a section that fits the paper's machines (on its data
+# sets, seeds, grid), so that their fits still check their parameters; True for a section that
+# only reads frames and tables.
 
 
+@validate_params({"seed": SEED, "n_probe": [StrictInterval(Integral, 0, None, closed="left")]},
+                 prefer_skip_nested_validation=False)
 def toy_section(seed: int = 0, n_probe: int = 2000) -> Bunch:
     """A simple and a complex DLM on two noisy moons: their balls, compression sets and bounds.
 
@@ -84,7 +90,8 @@ def toy_section(seed: int = 0, n_probe: int = 2000) -> Bunch:
                  compression=compression)
 
 
-@validate_params({"n_runs": _COUNT, "n_test": _COUNT, "seed": [Integral]}, prefer_skip_nested_validation=True)
+@validate_params({"n_runs": COUNT, "n_test": COUNT, "seed": SEED, "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def coverage_section(n_runs: int, *, n_test: int, seed: int, n_jobs: int = 1) -> Bunch:
     """The bounds' Monte-Carlo coverage on :data:`COVERAGE_DISTRIBUTIONS` (200 training examples).
 
@@ -96,7 +103,7 @@ def coverage_section(n_runs: int, *, n_test: int, seed: int, n_jobs: int = 1) ->
         Test examples of each sample's true risk.
     seed : int
         Seed of the first distribution's samples (the next one takes ``seed + 1``).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -111,13 +118,14 @@ def coverage_section(n_runs: int, *, n_test: int, seed: int, n_jobs: int = 1) ->
     return Bunch(table=pd.concat(tables, keys=list(COVERAGE_DISTRIBUTIONS), names=["distribution"]))
 
 
+@validate_params({"names": ["array-like", None]}, prefer_skip_nested_validation=True)
 def datasets_section(names) -> Bunch:
     """The data sets of Table 1 as we have them: examples, incomplete and contradictory ones removed.
 
     Parameters
     ----------
-    names : sequence of str
-        Data sets.
+    names : sequence of str or None
+        Data sets (None: every data set of :data:`DATASETS`).
 
     Returns
     -------
@@ -128,6 +136,8 @@ def datasets_section(names) -> Bunch:
     return Bunch(counts=counts, table=examples_table(counts), notes=dataset_notes_markdown(counts))
 
 
+@validate_params({"candidates": [dict], "grid": [Grid], "seed": SEED, "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -> Bunch:
     """Glass's binarisation, which the paper does not state: the evidence of each candidate split.
 
@@ -139,7 +149,7 @@ def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -
         The main protocol's grid.
     seed : int
         Fold seed.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -151,6 +161,7 @@ def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -
     return Bunch(evidence=evidence, text=glass_choice_markdown(evidence))
 
 
+@validate_params({"results": [pd.DataFrame]}, prefer_skip_nested_validation=True)
 def table1_section(results: pd.DataFrame) -> Bunch:
     """Table 1 reproduced from :func:`run`'s frame: errors, parameters, sparsity, protocols, bounds.
 
@@ -175,23 +186,28 @@ def table1_section(results: pd.DataFrame) -> Bunch:
     )
 
 
+@validate_params({"names": ["array-like", None]}, prefer_skip_nested_validation=True)
 def comparable_names(names) -> list:
     """The data sets of ``names`` whose Table 1 rows the follow-up protocols compare.
 
-    All of :data:`COMPARABLE` when ``names`` is empty.
+    All of :data:`COMPARABLE` when ``names`` is empty or None.
 
     Parameters
     ----------
-    names : sequence of str
+    names : sequence of str or None
         Data sets of the main protocol.
 
     Returns
     -------
     list of str
     """
-    return [name for name in (names or COMPARABLE) if name in COMPARABLE]
+    if names is None or len(names) == 0:
+        names = COMPARABLE
+    return [name for name in names if name in COMPARABLE]
 
 
+@validate_params({"names": ["array-like"], "results": [pd.DataFrame], "seeds": ["array-like"], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def fine_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1, **grid) -> Bunch:
     """Protocol (a) with fine DLM and SCM penalty grids, beside the coarse grid's numbers.
 
@@ -203,7 +219,7 @@ def fine_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1, **grid
         :func:`run`'s tidy frame (the coarse grid).
     seeds : sequence of int
         Fold seeds.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
     **grid
         The fine grid, as :func:`fine_grid_protocol` takes it (its defaults otherwise).
@@ -224,6 +240,8 @@ def fine_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1, **grid
     )
 
 
+@validate_params({"names": ["array-like"], "results": [pd.DataFrame], "seeds": ["array-like"], "grid": [Grid],
+                  "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int = 1) -> Bunch:
     """Protocol (a) under another tie rule, and where the two rules first part on BreastW.
 
@@ -237,7 +255,7 @@ def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int 
         Fold seeds.
     grid : Grid
         The main protocol's grid.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -252,6 +270,8 @@ def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int 
                  divergence=first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf, ball_type="complex"))
 
 
+@validate_params({"names": ["array-like"], "results": [pd.DataFrame], "seeds": ["array-like"], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def svm_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1) -> Bunch:
     """Protocol (a) for the SVM with absolute kernel widths.
 
@@ -263,7 +283,7 @@ def svm_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1) -> Bunc
         :func:`run`'s tidy frame (relative widths).
     seeds : sequence of int
         Fold seeds.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -275,6 +295,7 @@ def svm_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1) -> Bunc
     return Bunch(svm=svm, table=svm_gamma_table(svm, results))
 
 
+@validate_params({"names": ["array-like"], "seed": SEED, "seeds": ["array-like"]}, prefer_skip_nested_validation=False)
 def lengths_section(names, *, seed: int, seeds) -> Bunch:
     """The list lengths at the paper's own parameters (Table 1), on the main and the other fold seeds.
 
@@ -298,6 +319,7 @@ def lengths_section(names, *, seed: int, seeds) -> Bunch:
     return Bunch(table=table, by_seed=by_seed)
 
 
+@validate_params({"name": [StrOptions(set(DATASETS))]}, prefer_skip_nested_validation=False)
 def real_dlm_section(name: str = "breastw") -> Bunch:
     """The DLM with the paper's parameters for a data set, fitted on all of it, in its column names.
 
@@ -317,6 +339,11 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
                  training_errors=int((machine.predict(X) != y).sum()))
 
 
+@validate_params(
+    {"results": [pd.DataFrame], "grid": [Grid],
+     **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch])},
+    prefer_skip_nested_validation=True,
+)
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
                    tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid) -> Bunch:
     """The claims decided on every variant, with the numbers the discussion reads.

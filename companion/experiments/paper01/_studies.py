@@ -17,6 +17,7 @@ from companion.decision_list import BallSetCoveringMachine, DecisionListMachine,
 from companion.evaluation import parallel_map, stratified_folds
 from companion._learner_support import staged_predictions
 from companion.numerics import StrictInterval
+from companion.experiments._constraints import N_JOBS, SEED
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper01._grids import (
     COMPARABLE, DISPLAY, Grid, dlm_grid_errors, fold_sorted, load_table1_dataset,
@@ -229,6 +230,7 @@ def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+@validate_params({"cases": ["array-like"]}, prefer_skip_nested_validation=True)
 def compression_relation_table(cases=((200, 4, 2, 10, 2, "simple"), (200, 6, 3, 40, 3, "complex"),
                                       (600, 10, 5, 150, 5, "complex"), (300, 5, 3, 20, 0, "scm"))) -> pd.DataFrame:
     """The corrected bounds next to the general sample-compression bound (paper 05's Theorem 3).
@@ -275,6 +277,12 @@ def _metric_fold(D, X, y, grid, metric, fold):
     return errors, balls
 
 
+# False: ``grid`` becomes the machines' parameters, which their fits still check.
+@validate_params(
+    {"names": ["array-like"], "seed": SEED, "grid": [Grid], "metrics": ["array-like"], "results": [pd.DataFrame, None],
+     "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
 def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2", "l1", "linf"), results=None,
                  n_jobs=1):
     """Protocol (a) of the DLM (coarse grid, one fold seed) with L2, L1 and L∞ balls.
@@ -295,7 +303,7 @@ def metric_table(names=COMPARABLE, *, seed=0, grid: Grid = Grid(), metrics=("l2"
         :func:`~companion.experiments.paper01.run` with the same ``grid`` and ``seed`` among its
         seeds: the L2 column is read from its protocol (a) instead of being refitted (the same
         numbers, tested).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         The folds are items of :func:`companion.evaluation.parallel_map` (same result).
 
     Returns

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
+from companion.claims import ClaimsReport
 from companion.prose import Markdown, render
 from companion.experiments.paper02._claims import replicated_tests
 
@@ -303,6 +305,7 @@ CLAIM_PROSE = ("The seed-dependent claims are re-evaluated under the seed varian
                "splits, trees and rule orders; `seeds` in the table).")
 
 
+@validate_params({"report": [ClaimsReport]}, prefer_skip_nested_validation=True)
 def discussion(report):
     """Each claim's discussion: the registry's template (``discussion``) rendered from its row.
 

@@ -16,9 +16,11 @@ from sklearn.dummy import DummyClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import OneHotEncoder
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import validate_params
 
 from companion.datasets import RegisteredDataset, load_contact_lenses, load_peers
 from companion.evaluation import fold_hash, parallel_map, stratified_folds
+from companion.experiments._constraints import N_JOBS
 from companion.experiments.protocol import check_tidy
 from companion.baselines import OneR, OrderedRipper
 from companion.prism import Prism
@@ -326,6 +328,8 @@ class Config:
         return cls(n_repeats=2)
 
 
+# False: ``config`` sets the learners' ``random_state``, which their fits still check.
+@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     """Every learner of :func:`learners` on Weka's folds and on ``n_repeats`` seeded splits.
 
@@ -337,7 +341,7 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     ----------
     config : Config
         The protocol's configuration.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
 
     Returns
@@ -364,7 +368,8 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     if config.methods:
         unknown = sorted(set(config.methods) - set(chosen))
         if unknown:
-            raise ValueError(f"Config.methods names unknown learners {unknown}; known: {list(chosen)}")
+            raise ValueError(f"run: config.methods={config.methods!r} names unknown learners {unknown}; "
+                             f"known: {list(chosen)}")
         chosen = {name: chosen[name] for name in config.methods}
     frames = parallel_map(partial(_fold_rows, chosen, X, y), splits, n_jobs=n_jobs)
     results = pd.concat(frames, ignore_index=True)

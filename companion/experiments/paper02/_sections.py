@@ -9,10 +9,15 @@ not; nothing here writes a file (the notebook saves what it publishes).
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import pandas as pd
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import validate_params
 
 from companion.evaluation import comparison_table
+from companion.experiments._constraints import COUNT, N_JOBS, SEED
+from companion.numerics import StrictInterval
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.experiments.paper02._protocol import (
@@ -31,7 +36,15 @@ from companion.experiments.paper02._prose import (
     describe_trace,
 )
 
+#: PRISM's correct count on its training set: an int >= 0.
+_CORRECT = [StrictInterval(Integral, 0, None, closed="left")]
 
+# prefer_skip_nested_validation: False for a section that takes a fitted model or fits learners
+# (on its data, seeds, configuration), so that their parameters are still checked; True for one
+# that draws points and reads tables only.
+
+
+@validate_params({"seed": SEED}, prefer_skip_nested_validation=True)
 def covering_section(seed: int = 0) -> Bunch:
     """Slide 5's covering of a two-dimensional instance space, with its sentence.
 
@@ -50,6 +63,11 @@ def covering_section(seed: int = 0) -> Bunch:
     return Bunch(**example, text=describe_covering_2d(example))
 
 
+@validate_params(
+    # label: a class of y, of whatever type the labels have (str, int, a category...)
+    {"model": [Prism], "X": ["array-like"], "y": ["array-like"], "label": "no_validation"},
+    prefer_skip_nested_validation=False,
+)
 def walkthrough_section(model: Prism, X, y, label="hard") -> Bunch:
     """The slides' walk-through of the first two rules of a class (slides 8-14).
 
@@ -57,9 +75,9 @@ def walkthrough_section(model: Prism, X, y, label="hard") -> Bunch:
     ----------
     model : Prism
         Fitted with ``keep_trace=True`` on ``X, y``.
-    X : DataFrame
+    X : DataFrame or array-like of shape (n_samples, n_features)
         The training attributes.
-    y : Series
+    y : Series or array-like of shape (n_samples,)
         The training classes.
     label : object, default="hard"
         The class whose rules are walked through.
@@ -84,6 +102,7 @@ def walkthrough_section(model: Prism, X, y, label="hard") -> Bunch:
     )
 
 
+@validate_params({"model": [Prism], "X": ["array-like"], "y": ["array-like"]}, prefer_skip_nested_validation=False)
 def coverage_section(model: Prism, X, y) -> Bunch:
     """Each rule read on its own over the whole training set (Cendrowska's modular rules).
 
@@ -91,9 +110,9 @@ def coverage_section(model: Prism, X, y) -> Bunch:
     ----------
     model : Prism
         Fitted on ``X, y``.
-    X : DataFrame
+    X : DataFrame or array-like of shape (n_samples, n_features)
         The training attributes.
-    y : Series
+    y : Series or array-like of shape (n_samples,)
         The training classes.
 
     Returns
@@ -105,6 +124,8 @@ def coverage_section(model: Prism, X, y) -> Bunch:
     return Bunch(table=table, text=describe_coverage(table))
 
 
+@validate_params({"model": [Prism], "X": ["array-like"], "n_permutations": COUNT, "seed": SEED},
+                 prefer_skip_nested_validation=False)
 def order_section(model: Prism, X, n_permutations: int, seed: int) -> Bunch:
     """The rules applied in random orders on the training set: do the predictions change?
 
@@ -112,7 +133,7 @@ def order_section(model: Prism, X, n_permutations: int, seed: int) -> Bunch:
     ----------
     model : Prism
         Fitted on ``X``.
-    X : DataFrame
+    X : DataFrame or array-like of shape (n_samples, n_features)
         The instances to predict.
     n_permutations : int
         Random rule orders tried.
@@ -128,6 +149,10 @@ def order_section(model: Prism, X, n_permutations: int, seed: int) -> Bunch:
     return Bunch(table=table, text=describe_order(table))
 
 
+@validate_params(
+    {"X": [pd.DataFrame], "y": [pd.Series], "config": [Config], "training_correct": _CORRECT, "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
 def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs: int = 1) -> Bunch:
     """Every learner on Weka's folds and on the repeated seeded splits, beside Weka's own runs.
 
@@ -141,7 +166,7 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
         The cross-validation (seed, repeats, folds, Weka's seed).
     training_correct : int
         PRISM's correct count on its own training set (the slides' resubstitution row).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes of :func:`run` (the numbers do not depend on it).
 
     Returns
@@ -174,6 +199,7 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
     )
 
 
+@validate_params({"data": [dict], "n_permutations": COUNT, "seed": SEED}, prefer_skip_nested_validation=False)
 def attribute_space_section(data: dict, n_permutations: int, seed: int) -> Bunch:
     """Where modularity ends: every unseen instance of each table's attribute space.
 
@@ -202,6 +228,7 @@ def attribute_space_section(data: dict, n_permutations: int, seed: int) -> Bunch
     return Bunch(conflicts=conflicts, orders=orders, text=describe_space(conflicts, orders))
 
 
+@validate_params({"seed": SEED}, prefer_skip_nested_validation=False)
 def replicated_subtree_section(seed: int = 0) -> Bunch:
     """Slides 2-3: a tree repeats a subtree that PRISM's rules state once.
 
@@ -242,6 +269,12 @@ def supermarket_section() -> Bunch:
                  text=describe_supermarket(scale, speed, weka_rules))
 
 
+@validate_params(
+    {"model": [Prism], "X": ["array-like"], "y": ["array-like"], "rules": [pd.DataFrame], "training_correct": _CORRECT,
+     "order_training": [pd.Series], "demo": [dict], "seed": SEED, "n_repeats": COUNT, "n_rule_orders": COUNT,
+     "n_jobs": N_JOBS, **dict.fromkeys(("walkthrough", "cv", "space", "supermarket"), [Bunch])},
+    prefer_skip_nested_validation=False,
+)
 def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_correct: int, cv: Bunch,
                    order_training, space: Bunch, demo: Bunch, supermarket: Bunch, seed: int, n_repeats: int,
                    n_rule_orders: int, n_jobs: int = 1) -> Bunch:
@@ -251,9 +284,9 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     ----------
     model : Prism
         PRISM fitted on the contact lenses.
-    X : DataFrame
+    X : DataFrame or array-like of shape (n_samples, n_features)
         The contact lenses' attributes.
-    y : Series
+    y : Series or array-like of shape (n_samples,)
         Their classes.
     rules : DataFrame
         :func:`rule_comparison` of ``model``.
@@ -267,7 +300,7 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         :func:`order_invariance` on the training set.
     space : Bunch
         :func:`attribute_space_section`.
-    demo : Bunch
+    demo : Bunch or dict
         :func:`replicated_subtree_section`.
     supermarket : Bunch
         :func:`supermarket_section`.
@@ -277,7 +310,7 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         Repeated cross-validations of each variant.
     n_rule_orders : int
         Random rule orders of each variant.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns

@@ -8,6 +8,7 @@ import itertools
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
@@ -18,6 +19,7 @@ from companion.experiments.paper02._protocol import (
 )
 
 
+@validate_params({"X": [pd.DataFrame], "y": [pd.Series]}, prefer_skip_nested_validation=True)
 def contact_lens_table(X: pd.DataFrame, y: pd.Series) -> pd.DataFrame:
     """The 24-row contact-lens table of slide 8 (attributes, then the recommendation).
 
@@ -91,6 +93,8 @@ def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> p
     return comparison_table(long(paper), ours_long)
 
 
+# False: it is given a fitted model (scikit-learn's rule for a function that takes an estimator).
+@validate_params({"model": [Prism], "paper": [pd.DataFrame, None]}, prefer_skip_nested_validation=False)
 def rule_comparison(model: Prism, paper: pd.DataFrame | None = None) -> pd.DataFrame:
     """Weka's rules (``paper_numbers/02_prism_rules.csv``) beside ours, in order, with an ``equal`` column.
 
