@@ -45,7 +45,6 @@ from dataclasses import dataclass, field
 from numbers import Integral, Real
 from typing import NamedTuple
 
-import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import StrOptions, validate_params
 

@@ -5,6 +5,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion import datasets, evaluation
 from companion.experiments import paper04
@@ -305,7 +306,8 @@ def test_documented_boolean_attributes_are_nominal_and_numeric_typing_is_kept():
         assert not DOCUMENTED_NOMINAL.get(name)
     iris = paper04.load_benchmark_set("iris"), paper04.load_benchmark_set("iris", typing="numeric")
     assert np.array_equal(iris[0].nominal, iris[1].nominal)
-    with pytest.raises(ValueError, match="typing"):
+    refused = "The 'typing' parameter of load_benchmark_set must be a str among .* Got 'boolean' instead"
+    with pytest.raises(InvalidParameterError, match=refused):
         paper04.load_benchmark_set("xd6", typing="boolean")
 
 

@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import InvalidParameterError
 
 from companion.baselines import tree_leaf_paths
 from companion.preprocessing import mdl_cut_points
@@ -686,7 +687,8 @@ def test_benchmark_protocol_on_one_fold():
     assert claims["literals"].loc["iris", "WIDC(p)"] <= claims["literals"].loc["iris", "WIDC()"]
     with pytest.raises(ValueError, match="others must be among"):
         paper04.run(paper04.Config(datasets=("iris",), others=("C4.5",)))
-    with pytest.raises(ValueError, match="unknown benchmark set"):
+    unknown = "The 'name' parameter of load_benchmark_set must be a str among .* Got 'echo' instead"
+    with pytest.raises(InvalidParameterError, match=unknown):
         paper04.load_benchmark_set("echo")
 
 

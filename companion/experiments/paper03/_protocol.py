@@ -16,6 +16,7 @@ from sklearn.utils._param_validation import validate_parameter_constraints, vali
 from companion.bounds.boolean_kernel import tree_risk
 from companion.datasets import load_peers
 from companion.evaluation import parallel_map
+from companion.experiments._constraints import COUNT, N_JOBS
 from companion.experiments.protocol import check_tidy
 from companion.kernels import add_complemented_bits, boolean_kernel
 from companion.baselines import PrunedDecisionTree
@@ -63,9 +64,11 @@ def margin_error(classifier, X, y, inverse=None) -> tuple[float, int]:
     return 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
 
 
-#: Counts of the protocols (scikit-learn's constraints): draws >= 1, set sizes and orders >= 2.
-_DRAWS = {"n_draws": [StrictInterval(Integral, 1, None, closed="left")]}
+#: Counts of the protocols (scikit-learn's constraints): draws >= 1, set sizes and orders >= 2,
+#: a draw's index (the tidy ``seed``) and a monomial's degree >= 0.
+_DRAWS = {"n_draws": COUNT}
 AT_LEAST_TWO = [StrictInterval(Integral, 2, None, closed="left")]
+AT_LEAST_ZERO = [StrictInterval(Integral, 0, None, closed="left")]
 
 
 @validate_params({"n_train": AT_LEAST_TWO, "n_test": AT_LEAST_TWO}, prefer_skip_nested_validation=True)
@@ -252,13 +255,14 @@ def method_key(method: str, degree: int) -> str:
     return f"{method} d={degree}"
 
 
+@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     """Table 1's protocol: :func:`run_draw` on independent draws, as a tidy frame.
 
     Parameters
     ----------
     config : Config
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Workers of :func:`companion.evaluation.parallel_map`, one item per draw; the result
         does not depend on it.
 

@@ -8,17 +8,15 @@ and closed here, and shown where the notebook saves it. Nothing here writes a fi
 
 from __future__ import annotations
 
-from numbers import Integral
-
 import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
 
+from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
-from companion.numerics import StrictInterval
 from companion.experiments.paper03._protocol import (
-    Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
+    AT_LEAST_TWO, AT_LEAST_ZERO, Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
 )
 from companion.experiments.paper03._tables import (
     bayes_sample_shift, conditioned_comparison, degree_evidence, draws_table, table1_comparison, tie_summary,
@@ -41,13 +39,11 @@ TABLE1_COLUMNS = (("col1_d2", 1, 2), ("col1_d3", 1, 3), ("col2_d7", 2, 7))
 BOUND_CHAIN = ("perceptron_bound", "mmp_bound", "min_risk", "mmp_risk", "mmp_upper_bound", "eps_upper_bound")
 
 
-_COUNT = [StrictInterval(Integral, 1, None, closed="left")]
-_SIZE = [StrictInterval(Integral, 2, None, closed="left")]
 #: The constraints of the sections' counts and sizes (a section names itself when it refuses one).
-_SIZES = {"n_train": _SIZE, "n_test": _SIZE, "n_draws": _COUNT}
+_SIZES = {"n_train": AT_LEAST_TWO, "n_test": AT_LEAST_TWO, "n_draws": COUNT}
 
 
-@validate_params({"n_train": _COUNT}, prefer_skip_nested_validation=True)
+@validate_params({"n_train": COUNT}, prefer_skip_nested_validation=True)
 def bayes_section(n_train: int = 500) -> Bunch:
     """The Bayes-optimal classifier's error, and how far a sample's empirical error strays from it.
 
@@ -65,6 +61,7 @@ def bayes_section(n_train: int = 500) -> Bunch:
     return Bunch(shift=shift, text=describe_bayes_shift(shift))
 
 
+@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     """Table 1 reproduced: every learner on the draws, beside the paper's numbers and Weka's J48.
 
@@ -72,7 +69,7 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     ----------
     config : Config
         The draws and degrees (2, 3 and 7 among them).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -105,7 +102,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     )
 
 
-@validate_params({**_SIZES, "seed": [Integral], "degrees": ["array-like"]}, prefer_skip_nested_validation=True)
+@validate_params({**_SIZES, "seed": SEED, "degrees": ["array-like"], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: int, n_jobs: int = 1) -> Bunch:
     """Table 1 on draws rejection-sampled to the paper's Bayes training error (11.2 %).
 
@@ -119,7 +117,7 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
         Degrees of the kernels (2, 3 and 7 among them).
     n_train, n_test : int
         Sizes of a draw.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -138,9 +136,9 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
                  median_tries=int(rows.groupby("seed")["tries"].first().median()))
 
 
-@validate_params({"seed": [Integral], "results": [pd.DataFrame], "draw": [StrictInterval(Integral, 0, None, closed="left")],
-                  "n_orders": _SIZE, "n_orders_fixed": _COUNT, "n_train": _SIZE, "n_test": _SIZE},
-                 prefer_skip_nested_validation=True)
+@validate_params({"seed": SEED, "results": [pd.DataFrame], "draw": AT_LEAST_ZERO, "n_orders": AT_LEAST_TWO,
+                  "n_orders_fixed": COUNT, "n_train": AT_LEAST_TWO, "n_test": AT_LEAST_TWO, "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def row_order_section(seed: int, results: pd.DataFrame, *, draw: int = 0, n_orders: int, n_orders_fixed: int,
                       n_train: int, n_test: int, n_jobs: int = 1) -> Bunch:
     """The spread over random row orders of one draw, beside the spread over draws.
@@ -159,7 +157,7 @@ def row_order_section(seed: int, results: pd.DataFrame, *, draw: int = 0, n_orde
         Of them, those for the λ-MMP and the mask perceptron (ten times dearer).
     n_train, n_test : int
         Sizes of the draw.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -175,8 +173,8 @@ def row_order_section(seed: int, results: pd.DataFrame, *, draw: int = 0, n_orde
                  text=describe_row_orders(summary))
 
 
-@validate_params({**_SIZES, "seed": [Integral], "lams": ["array-like"], "degree": _COUNT},
-                 prefer_skip_nested_validation=True)
+@validate_params({**_SIZES, "seed": SEED, "lams": ["array-like"], "degree": COUNT, "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def lambda_section(n_draws: int, seed: int, *, lams, degree: int = 7, n_train: int, n_test: int,
                    n_jobs: int = 1) -> Bunch:
     """The λ sweep: the chain of bounds (9) <= (11) <= min R <= R(MMP) <= (12), trees' R and R₁.
@@ -193,7 +191,7 @@ def lambda_section(n_draws: int, seed: int, *, lams, degree: int = 7, n_train: i
         Degree of the kernel.
     n_train, n_test : int
         Sizes of a draw.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -214,7 +212,7 @@ def lambda_section(n_draws: int, seed: int, *, lams, degree: int = 7, n_train: i
     )
 
 
-@validate_params({**_SIZES, "seed": [Integral], "degrees": ["array-like"]}, prefer_skip_nested_validation=True)
+@validate_params({**_SIZES, "seed": SEED, "degrees": ["array-like"]}, prefer_skip_nested_validation=True)
 def unpruned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: int) -> Bunch:
     """The paper's remark on un-pruned trees: their risks against the pruned ones'.
 
@@ -240,6 +238,11 @@ def unpruned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: 
     return Bunch(trees=trees, summary=summary, text=describe_unpruned(trees))
 
 
+@validate_params(
+    {"config": [Config], "results": [pd.DataFrame], "orders": [pd.DataFrame, None], "conditioned": [pd.DataFrame, None],
+     "j48": [pd.DataFrame, None], "unpruned": [pd.DataFrame, None], "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
 def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, n_jobs: int = 1) -> Bunch:
     """The claims judged on the main draws, the protocol variants and the other seeds.
 
@@ -249,15 +252,15 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         The main protocol.
     results : DataFrame
         :func:`run`'s tidy frame.
-    orders : DataFrame
-        :func:`row_order_spread`.
-    conditioned : DataFrame
-        :func:`run_conditioned_protocol`.
+    orders : DataFrame or None
+        :func:`row_order_spread` (None: the row-order claim is not judged).
+    conditioned : DataFrame or None
+        :func:`run_conditioned_protocol` (None: no conditioned variant).
     j48 : DataFrame or None
         Weka's J48 on the draws, when recorded.
-    unpruned : DataFrame
-        :func:`unpruned_trees`.
-    n_jobs : int, default=1
+    unpruned : DataFrame or None
+        :func:`unpruned_trees` (None: the un-pruned claims are not judged).
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns

@@ -6,7 +6,6 @@ spanning ``P_{d,n}``.
 from __future__ import annotations
 
 from functools import partial
-from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -14,12 +13,12 @@ from sklearn.utils._param_validation import validate_params
 
 from companion.bounds.boolean_kernel import tree_risk
 from companion.evaluation import parallel_map
+from companion.experiments._constraints import COUNT, SEED
 from companion.kernels import add_complemented_bits, boolean_kernel
 from companion.baselines import PrunedDecisionTree
-from companion.numerics import StrictInterval
 from companion.perceptrons import KernelPerceptron, MaskPerceptron, MaximalMarginPerceptron
 from companion.experiments.paper03._protocol import (
-    AT_LEAST_TWO, QUANTITIES, distinct_rows, error_percent, margin_error, protocol_draw,
+    AT_LEAST_TWO, AT_LEAST_ZERO, QUANTITIES, distinct_rows, error_percent, margin_error, protocol_draw,
 )
 from companion.experiments.paper03._tables import draw_pivot, draws_table
 
@@ -300,11 +299,7 @@ def lambda_sweep_summary(sweep: pd.DataFrame) -> pd.DataFrame:
 
 # The loop makes three validated calls per monomial (its value, the two trees' predictions): checked
 # once here, they skip their own checks (379 monomials for n = 7, d = 3).
-@validate_params(
-    {"n_variables": [StrictInterval(Integral, 1, None, closed="left")],
-     "degree": [StrictInterval(Integral, 0, None, closed="left")]},
-    prefer_skip_nested_validation=True,
-)
+@validate_params({"n_variables": COUNT, "degree": AT_LEAST_ZERO}, prefer_skip_nested_validation=True)
 def trees_span_check(n_variables=7, degree=3) -> pd.DataFrame:
     """Every monomial of degree ≤ d as half the sum of two depth-≤d trees, on all 2ⁿ inputs.
 
@@ -344,6 +339,7 @@ def trees_span_check(n_variables=7, degree=3) -> pd.DataFrame:
     return table
 
 
+@validate_params({"results": [pd.DataFrame], "n_train": COUNT}, prefer_skip_nested_validation=True)
 def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
     """Theorem 6's subset size and number of subsets for the best trees of our draws, per degree.
 
@@ -378,6 +374,11 @@ def theorem6_table(results: pd.DataFrame, n_train=500) -> pd.DataFrame:
     return table
 
 
+@validate_params(
+    {"seed": SEED, "draw": AT_LEAST_ZERO, "degree": COUNT, "n_train": AT_LEAST_TWO,
+     "lam": MaskPerceptron._parameter_constraints["lam"], "mask_terms": [dict, None]},
+    prefer_skip_nested_validation=False,
+)
 def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=None):
     """The mask perceptron and the pruned CART tree of degree ``degree`` on one draw, for reading.
 

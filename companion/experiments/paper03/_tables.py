@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
 from companion.evaluation import comparison_table
 from companion.experiments.protocol import check_tidy
@@ -367,14 +368,16 @@ def tree_error_bounds(results: pd.DataFrame, degree: int, lam=4.0) -> pd.DataFra
     return table
 
 
+# Not skipping the nested validation: the degrees are checked by boolean_kernel, one by one.
+@validate_params({"X_complemented": ["array-like"], "degrees": ["array-like"]}, prefer_skip_nested_validation=False)
 def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFrame:
     """Lemma 2 on data: the kernel (5) against the explicit monomial feature map, per degree.
 
     Parameters
     ----------
-    X_complemented : array of shape (m, 2·n0)
+    X_complemented : array-like of shape (m, 2·n0)
         Complemented Boolean inputs ``(b, 1 - b)``.
-    degrees : tuple of int, default=(0, 1, 2, 3, 7)
+    degrees : array-like of int, default=(0, 1, 2, 3, 7)
         The kernel's maximal degrees.
 
     Returns
@@ -384,6 +387,7 @@ def kernel_identity_checks(X_complemented, degrees=(0, 1, 2, 3, 7)) -> pd.DataFr
     """
     from companion.kernels import literal_monomials, monomial_features
 
+    X_complemented = np.asarray(X_complemented)
     n_vars = X_complemented.shape[1] // 2
     degrees = tuple(degrees)  # read twice
     # The feature map once, for the largest degree: the monomials of degree <= d are its first

@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 import companion.datasets as datasets
 from companion.baselines import OrderedRipper, PrunedDecisionTree, tree_leaf_paths
 from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._constraints import N_JOBS
 from companion.experiments.protocol import check_tidy, paper_models
 from companion.preprocessing import FrameEncoder, MDLDiscretizer, encode_frame
 from companion.prism import Prism
@@ -108,12 +110,15 @@ class BenchmarkSet:
         return len(np.unique(self.y))
 
 
+@validate_params({"name": [StrOptions(set(BENCHMARK_SETS))], "typing": [StrOptions(set(TYPINGS))]},
+                 prefer_skip_nested_validation=True)
 def load_benchmark_set(name: str, *, typing: str = "documented") -> BenchmarkSet:
     """Load and encode the benchmark set ``name`` (a key of :data:`BENCHMARK_SETS`).
 
     Parameters
     ----------
     name : str
+        A key of :data:`BENCHMARK_SETS`.
     typing : {"documented", "numeric"}, default="documented"
         ``"documented"``: the attributes of :data:`DOCUMENTED_NOMINAL` (Boolean or nominal by
         their documentation, numbers in the file) are nominal, their values the categories;
@@ -125,10 +130,6 @@ def load_benchmark_set(name: str, *, typing: str = "documented") -> BenchmarkSet
     -------
     BenchmarkSet
     """
-    if name not in BENCHMARK_SETS:
-        raise ValueError(f"unknown benchmark set {name!r}; choose from {sorted(BENCHMARK_SETS)}")
-    if typing not in TYPINGS:
-        raise ValueError(f"typing must be one of {TYPINGS}, got {typing!r}")
     entry = BENCHMARK_SETS[name]
     X, y = entry.load()
     if typing == "documented" and name in DOCUMENTED_NOMINAL:
@@ -273,87 +274,6 @@ class Config:
         return cls(datasets=("monks1", "votes", "iris", "breastw"), max_folds=2)
 
 
-def run(config: Config, n_jobs=1, *, memo: FoldMemo | None = None) -> pd.DataFrame:
-    """Stratified K-fold errors and sizes of WIDC (three prunings) and the other learners.
-
-    Parameters
-    ----------
-    config : Config
-    n_jobs : int, default=1
-        Workers of :func:`companion.evaluation.parallel_map`, whose items are the (data set,
-        fold) pairs, each with its split and seed (WIDC and CART in one task, PRISM and RIPPER
-        on the MDL-coded fold in another): the frame does not depend on it.
-    memo : FoldMemo, optional
-        What this call shares with the other calls given the same memo (:class:`FoldMemo`):
-        WIDC's grown committees and PRISM's and RIPPER's results, by everything they read, so a
-        fold met before is not refitted; the frame is the one a call without a memo gives.
-        Without one, everything is fitted here.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
-        of :data:`BENCHMARK_SETS`), ``method`` (the learner: ``WIDC(p)``, ``WIDC(o)``, ``WIDC()``,
-        then ``config.others``), ``seed`` (``config.seed``, the seed of the fold split) and
-        ``fold`` (0-based test fold); columns ``errors`` (test errors, a count), ``n_test`` (the
-        test fold's size), ``rules``, ``literals``: the value columns of every tidy frame
-        (CONTRIBUTING.md). The builders read the error rate ``errors / n_test`` from them;
-        :func:`folds_table` gives the layout of ``04_benchmark_folds.csv`` (with that rate as
-        ``error``).
-    """
-    unknown = set(config.others) - set(OTHERS)
-    if unknown:
-        raise ValueError(f"others must be among CART, PRISM, RIPPER; got {sorted(unknown)}")
-    params = {} if config.optimistic_strength is None else {"optimistic_strength": config.optimistic_strength}
-    if config.numeric_literal != "le":
-        params["numeric_literal"] = config.numeric_literal
-    items = []
-    for name in config.datasets:
-        data = load_benchmark_set(name, typing=config.typing)
-        folds = stratified_folds(data.y, n_splits=config.n_splits, seed=config.seed)[: config.max_folds]
-        items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
-    others = tuple(config.others)
-    nominal_learners = tuple(learner for learner in _NOMINAL_LEARNERS if learner in others)
-    # WIDC's growth on a fold met before (optimistic_sensitivity grows on the same folds) comes
-    # from the memo; the pruning is redone here with this run's constants.
-    memo = FoldMemo(limit=0) if memo is None else memo
-    growth_keys = [growth_key(data, train, params) for data, _, train, _ in items]
-    tasks = [("fold", (others, params, config.seed, item, memo.grown.get(key))) for item, key in zip(items, growth_keys)]
-    nominal_rows = [None] * len(items)
-    if nominal_learners:
-        # PRISM and RIPPER read the MDL-coded fold only: a coded fold met before (another typing
-        # of the same data codes the same; see FoldMemo) takes its rows from the memo, the
-        # others are fitted beside the WIDC and CART folds (first: RIPPER is the longest task).
-        coded = parallel_map(_coded_fold, items, n_jobs=n_jobs)
-        keys = [_nominal_key(nominal_learners, config.seed, *fold) for fold in coded]
-        missing = [k for k, key in enumerate(keys) if key not in memo.nominal_rows]
-        tasks = [("nominal", (nominal_learners, config.seed, *coded[k])) for k in missing] + tasks
-    # Longest first (a rough cost: rows x columns, x classes - 1 for the one-vs-rest RIPPER), so
-    # that joblib's batches of quick tasks come last and no long task starts at the end; the
-    # results are put back in task order.
-    order = sorted(range(len(tasks)), key=lambda t: -_task_cost(tasks[t]))
-    done = [None] * len(tasks)
-    for t, result in zip(order, parallel_map(_benchmark_task, [tasks[t] for t in order], n_jobs=n_jobs)):
-        done[t] = result
-    if nominal_learners:
-        fitted = {keys[k]: rows for k, rows in zip(missing, done[: len(missing)])}
-        done = done[len(missing) :]
-        nominal_rows = [fitted[key] if key in fitted else memo.nominal_rows[key] for key in keys]
-        for key, rows in fitted.items():
-            memo.remember_nominal(key, rows)
-    rows = []
-    for (data, fold, _, _), (part, grown), nominal, key in zip(items, done, nominal_rows, growth_keys):
-        memo.remember_growth(key, grown)
-        rows += part
-        for learner, errors, n_test, n_rules, n_literals in nominal or ():
-            rows.append(dict(dataset=data.name, method=learner, seed=config.seed, fold=fold, errors=errors,
-                             n_test=n_test, rules=n_rules, literals=n_literals))
-    return check_tidy(pd.DataFrame(rows))
-
-
-#: The learners of :func:`run` that read the MDL-coded fold (:func:`mdl_codes`), in row order.
-_NOMINAL_LEARNERS = ("PRISM", "RIPPER")
-
 class FoldMemo:
     """What :func:`run` and :func:`optimistic_sensitivity` share on the same folds, owned by the caller.
 
@@ -423,6 +343,91 @@ class FoldMemo:
         """
         if self.limit > 0:
             self.nominal_rows[key] = rows
+
+
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None]},
+                 prefer_skip_nested_validation=False)
+def run(config: Config, n_jobs=1, *, memo: FoldMemo | None = None) -> pd.DataFrame:
+    """Stratified K-fold errors and sizes of WIDC (three prunings) and the other learners.
+
+    Parameters
+    ----------
+    config : Config
+    n_jobs : int or None, default=1
+        Workers of :func:`companion.evaluation.parallel_map`, whose items are the (data set,
+        fold) pairs, each with its split and seed (WIDC and CART in one task, PRISM and RIPPER
+        on the MDL-coded fold in another): the frame does not depend on it.
+    memo : FoldMemo or None, default=None
+        What this call shares with the other calls given the same memo (:class:`FoldMemo`):
+        WIDC's grown committees and PRISM's and RIPPER's results, by everything they read, so a
+        fold met before is not refitted; the frame is the one a call without a memo gives.
+        Without one, everything is fitted here.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Tidy (:func:`companion.experiments.protocol.check_tidy`): one row per ``dataset`` (a key
+        of :data:`BENCHMARK_SETS`), ``method`` (the learner: ``WIDC(p)``, ``WIDC(o)``, ``WIDC()``,
+        then ``config.others``), ``seed`` (``config.seed``, the seed of the fold split) and
+        ``fold`` (0-based test fold); columns ``errors`` (test errors, a count), ``n_test`` (the
+        test fold's size), ``rules``, ``literals``: the value columns of every tidy frame
+        (CONTRIBUTING.md). The builders read the error rate ``errors / n_test`` from them;
+        :func:`folds_table` gives the layout of ``04_benchmark_folds.csv`` (with that rate as
+        ``error``).
+    """
+    unknown = set(config.others) - set(OTHERS)
+    if unknown:
+        raise ValueError(f"The 'config' parameter of run: others must be among CART, PRISM, RIPPER; "
+                         f"got {sorted(unknown)}")
+    params = {} if config.optimistic_strength is None else {"optimistic_strength": config.optimistic_strength}
+    if config.numeric_literal != "le":
+        params["numeric_literal"] = config.numeric_literal
+    items = []
+    for name in config.datasets:
+        data = load_benchmark_set(name, typing=config.typing)
+        folds = stratified_folds(data.y, n_splits=config.n_splits, seed=config.seed)[: config.max_folds]
+        items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
+    others = tuple(config.others)
+    nominal_learners = tuple(learner for learner in _NOMINAL_LEARNERS if learner in others)
+    # WIDC's growth on a fold met before (optimistic_sensitivity grows on the same folds) comes
+    # from the memo; the pruning is redone here with this run's constants.
+    memo = FoldMemo(limit=0) if memo is None else memo
+    growth_keys = [growth_key(data, train, params) for data, _, train, _ in items]
+    tasks = [("fold", (others, params, config.seed, item, memo.grown.get(key))) for item, key in zip(items, growth_keys)]
+    nominal_rows = [None] * len(items)
+    if nominal_learners:
+        # PRISM and RIPPER read the MDL-coded fold only: a coded fold met before (another typing
+        # of the same data codes the same; see FoldMemo) takes its rows from the memo, the
+        # others are fitted beside the WIDC and CART folds (first: RIPPER is the longest task).
+        coded = parallel_map(_coded_fold, items, n_jobs=n_jobs)
+        keys = [_nominal_key(nominal_learners, config.seed, *fold) for fold in coded]
+        missing = [k for k, key in enumerate(keys) if key not in memo.nominal_rows]
+        tasks = [("nominal", (nominal_learners, config.seed, *coded[k])) for k in missing] + tasks
+    # Longest first (a rough cost: rows x columns, x classes - 1 for the one-vs-rest RIPPER), so
+    # that joblib's batches of quick tasks come last and no long task starts at the end; the
+    # results are put back in task order.
+    order = sorted(range(len(tasks)), key=lambda t: -_task_cost(tasks[t]))
+    done = [None] * len(tasks)
+    for t, result in zip(order, parallel_map(_benchmark_task, [tasks[t] for t in order], n_jobs=n_jobs)):
+        done[t] = result
+    if nominal_learners:
+        fitted = {keys[k]: rows for k, rows in zip(missing, done[: len(missing)])}
+        done = done[len(missing) :]
+        nominal_rows = [fitted[key] if key in fitted else memo.nominal_rows[key] for key in keys]
+        for key, rows in fitted.items():
+            memo.remember_nominal(key, rows)
+    rows = []
+    for (data, fold, _, _), (part, grown), nominal, key in zip(items, done, nominal_rows, growth_keys):
+        memo.remember_growth(key, grown)
+        rows += part
+        for learner, errors, n_test, n_rules, n_literals in nominal or ():
+            rows.append(dict(dataset=data.name, method=learner, seed=config.seed, fold=fold, errors=errors,
+                             n_test=n_test, rules=n_rules, literals=n_literals))
+    return check_tidy(pd.DataFrame(rows))
+
+
+#: The learners of :func:`run` that read the MDL-coded fold (:func:`mdl_codes`), in row order.
+_NOMINAL_LEARNERS = ("PRISM", "RIPPER")
 
 
 #: The parameters of :class:`companion.widc.DecisionCommittee` that only the pruning reads.

@@ -9,12 +9,16 @@ figure is drawn and closed here, and shown where the notebook saves it. Nothing 
 from __future__ import annotations
 
 from dataclasses import replace
+from numbers import Integral
 
 import pandas as pd
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import validate_params
 
+from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
 from companion.datasets import load_peers
+from companion.numerics import StrictInterval
 from companion.widc import DecisionCommittee
 from companion.experiments.paper04._protocol import (
     BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
@@ -40,6 +44,7 @@ LEARNERS = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2 (alpha=1)", "CN2-
 SCATTER_PEERS = ("J48", "CN2", "CN2-unordered", "JRip")
 
 
+@validate_params({"max_monomials": COUNT}, prefer_skip_nested_validation=True)
 def partitions_section(max_monomials: int = 8) -> Bunch:
     """Cells a committee of ``t`` monomials realises against a tree of ``t`` leaves (section 2).
 
@@ -59,6 +64,7 @@ def partitions_section(max_monomials: int = 8) -> Bunch:
     return Bunch(cells=cells, figure=closed_figure(plot_partitions()))
 
 
+@validate_params({"n_problems": COUNT, "seed": SEED, "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
     """The optimistic pruning's strength ``c_KM`` chosen on synthetic problems, never on the benchmark.
 
@@ -68,7 +74,7 @@ def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
         Synthetic problems.
     seed : int
         Seed of the problems.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -81,6 +87,13 @@ def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
     return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended))
 
 
+# Not skipping the nested validation: the data sets' names are checked by load_benchmark_set.
+@validate_params(
+    {"datasets": ["array-like"], "strengths": [pd.DataFrame],
+     "n_splits": [StrictInterval(Integral, 2, None, closed="left")], "seed": SEED, "max_folds": [*COUNT, None],
+     "memo": [FoldMemo, None], "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
 def sensitivity_section(datasets, *, strengths: pd.DataFrame, n_splits: int, seed: int, max_folds, memo: FoldMemo,
                         n_jobs: int = 1) -> Bunch:
     """WIDC(o) on the benchmark folds at several ``c_KM``, and the cells its committees realise.
@@ -97,9 +110,9 @@ def sensitivity_section(datasets, *, strengths: pd.DataFrame, n_splits: int, see
         Seed of the folds.
     max_folds : int or None
         Folds run of the ``n_splits`` (None: all).
-    memo : FoldMemo
-        The fits the later runs on these folds reuse.
-    n_jobs : int, default=1
+    memo : FoldMemo or None
+        The fits the later runs on these folds reuse (None: none kept).
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -137,6 +150,8 @@ def votes_section() -> Bunch:
                  cells=cells, cells_text=committee_cells_prose(committees["pessimistic"], cells))
 
 
+# Not skipping the nested validation: the names are checked by load_benchmark_set.
+@validate_params({"datasets": ["array-like"]}, prefer_skip_nested_validation=False)
 def datasets_table(datasets) -> pd.DataFrame:
     """The benchmark data sets: examples, attributes, classes and what we know of their version.
 
@@ -157,6 +172,7 @@ def datasets_table(datasets) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["data set", "examples", "attributes", "classes", "note"]).set_index("data set")
 
 
+@validate_params({"config": [Config], "memo": [FoldMemo, None], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
     """The ten-fold benchmark: WIDC and the stand-ins on our folds, beside Weka's and Orange's peers.
 
@@ -166,7 +182,7 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         The benchmark (data sets, folds, strength ``c_KM``).
     memo : FoldMemo or None, default=None
         Fits already made on these folds.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -199,6 +215,8 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
     )
 
 
+@validate_params({"config": [Config], "benchmark": [Bunch], "memo": [FoldMemo, None], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
 def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
     """The protocol variants of the claims: numeric typing, the other polarity, the other fold seeds.
 
@@ -210,7 +228,7 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
         :func:`benchmark_section`.
     memo : FoldMemo or None, default=None
         Fits already made on these folds.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -240,6 +258,7 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
     )
 
 
+@validate_params({"variants": [Bunch]}, prefer_skip_nested_validation=True)
 def claims_section(variants: Bunch) -> Bunch:
     """The registry's claims decided on every variant, with what the verdicts rest on.
 

@@ -6,13 +6,17 @@ equivalences and a committee's cells shown on data.
 from __future__ import annotations
 
 from functools import partial
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.baselines import tree_leaf_paths
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._constraints import SEED
+from companion.numerics import StrictInterval
 from companion.widc import DecisionCommittee
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper04._protocol import (
@@ -270,6 +274,11 @@ def _boolean_view(data: BenchmarkSet):
 
 
 @paper_models
+@validate_params(
+    {"name": [StrOptions(set(BENCHMARK_SETS))], "max_leaf_nodes": [StrictInterval(Integral, 2, None, closed="left")],
+     "seed": SEED},
+    prefer_skip_nested_validation=False,
+)
 def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     """The two partition facts of the paper's "Partition Boosting" section, on a real data set.
 
@@ -301,7 +310,8 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
 
     data = load_benchmark_set(name)
     if not data.nominal.all():
-        raise ValueError(f"z_equivalences needs a nominal data set; {name!r} has numeric attributes")
+        raise ValueError(f"The 'name' parameter of z_equivalences must be a nominal data set; "
+                         f"{name!r} has numeric attributes")
     B, _ = _boolean_view(data)
     _, y = np.unique(data.y, return_inverse=True)
     c = int(y.max()) + 1

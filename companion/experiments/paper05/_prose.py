@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
+from companion.claims import ClaimsReport
 from companion.prose import Markdown, render
 from companion.experiments.paper05._protocol import Config, PRIORS, STUMP_VARIANTS
 from companion.experiments.paper05._tables import chosen_summary, per_fold
@@ -176,6 +178,11 @@ def _eta(tradeoff, config) -> Markdown | None:
                   eta=config.eta, eta_bound=float(at))
 
 
+@validate_params(
+    {"report": [ClaimsReport], "summary": [pd.DataFrame], "matched": [pd.DataFrame], "frequency": [pd.DataFrame],
+     "sweep": [pd.DataFrame], "tradeoff": [pd.DataFrame], "folds": [pd.DataFrame], "config": [Config, None]},
+    prefer_skip_nested_validation=True,
+)
 def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, config=None) -> Markdown:
     """Notebook 05's discussion: one item per claim (the registry's templates), then the cross-cutting points.
 

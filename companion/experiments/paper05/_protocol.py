@@ -18,10 +18,12 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, l1_min_c
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import safe_sqr
+from sklearn.utils._param_validation import validate_params
 
 import companion.datasets as datasets
 from companion.datasets import RegisteredDataset
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._constraints import N_JOBS
 from companion.experiments._trusted import trusted_inputs
 from companion.experiments._paper05_peers import NSC_THRESHOLDS, bahsic_order, nsc_path
 from companion.experiments.protocol import check_tidy
@@ -582,6 +584,7 @@ def method_key(learner, k, prior):
     return learner + (f" k={k}" if k else "") + (f" [{prior}]" if prior not in ("-", PRIORS[0]) else "")
 
 
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "data": [dict, None]}, prefer_skip_nested_validation=False)
 def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     """The repeated outer CV of every data set of ``config``: stump learners and competitors, same folds.
 
@@ -589,7 +592,7 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     ----------
     config : Config
         The protocol.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Every (data set, repeat, outer fold) is one independent item of
         :func:`companion.evaluation.parallel_map` (1: serial; -1: all local cores), carrying its
         own split and seeds: the frame does not depend on ``n_jobs``.

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import pandas as pd
 from sklearn.utils import Bunch
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from companion.experiments._constraints import N_JOBS
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
-from companion.experiments.paper05._protocol import Config, STUMP_VARIANTS, run, run_seed_variants
+from companion.experiments.paper05._protocol import DATASETS, Config, STUMP_VARIANTS, run, run_seed_variants
 from companion.experiments.paper05._tables import (
     gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
 )
@@ -30,6 +32,7 @@ def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
         index=list(dict.fromkeys(rows["method"])), columns=list(datasets))
 
 
+@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def results_section(config: Config, n_jobs: int = 1) -> Bunch:
     """The protocol's results: errors, genes and bounds per learner and data set, beside the paper.
 
@@ -37,7 +40,7 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
     ----------
     config : Config
         The protocol (data sets, folds, repeats, grids).
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
     Returns
@@ -86,6 +89,8 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
     )
 
 
+@validate_params({"name": [StrOptions(set(DATASETS))], "gaps": ["array-like"], "config": [Config, None]},
+                 prefer_skip_nested_validation=False)
 def margin_section(name: str, gaps, config: Config) -> Bunch:
     """PAC-Bayes on a whole data set: the Gibbs bound against the margin width and the sparsity.
 
@@ -93,10 +98,10 @@ def margin_section(name: str, gaps, config: Config) -> Bunch:
     ----------
     name : str
         The data set.
-    gaps : sequence of int
+    gaps : array-like of int
         Margin widths.
-    config : Config
-        The protocol (its prior range and grids).
+    config : Config or None
+        The protocol (its prior range and grids; None: ``Config()``).
 
     Returns
     -------
@@ -109,6 +114,8 @@ def margin_section(name: str, gaps, config: Config) -> Bunch:
                  figure=closed_figure(plot_margin_sweep(sweep)))
 
 
+@validate_params({"name": [StrOptions(set(DATASETS))], "etas": ["array-like"], "config": [Config, None]},
+                 prefer_skip_nested_validation=False)
 def occam_section(name: str, etas, config: Config) -> Bunch:
     """Occam on a whole data set: many short codes or few long ones, as the code weight η moves.
 
@@ -116,10 +123,10 @@ def occam_section(name: str, etas, config: Config) -> Bunch:
     ----------
     name : str
         The data set.
-    etas : sequence of float
+    etas : array-like of float
         Code weights ``η``.
-    config : Config
-        The protocol (its prior range and grids).
+    config : Config or None
+        The protocol (its prior range and grids; None: ``Config()``).
 
     Returns
     -------
@@ -130,6 +137,8 @@ def occam_section(name: str, etas, config: Config) -> Bunch:
     return Bunch(tradeoff=tradeoff, figure=closed_figure(plot_occam_tradeoff(tradeoff)))
 
 
+@validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None]},
+                 prefer_skip_nested_validation=True)
 def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame) -> Bunch:
     """The registry's claims decided on the protocol, its seed variants and the Occam trade-off.
 
@@ -137,10 +146,10 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     ----------
     results : DataFrame
         :func:`run`'s frame.
-    seed_results : dict
-        The seed variants' frames (:func:`run_seed_variants`).
-    tradeoff : DataFrame
-        :func:`occam_tradeoff`.
+    seed_results : dict or None
+        The seed variants' frames (:func:`run_seed_variants`; None: no seed variant).
+    tradeoff : DataFrame or None
+        :func:`occam_tradeoff` (None: the code-length claim is not judged).
 
     Returns
     -------

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import validate_params
 
+from companion.bounds._confidence import DELTA_CONSTRAINTS
 from companion.bounds.compression import compression_bound, compression_log_message
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
+from companion.experiments._constraints import COUNT
 from companion.experiments.paper05._protocol import (
     Config, PRIORS, STUMP_VARIANTS, declared_feature_range, load_dataset, method_key, prior_feature_range,
     stump_template, welch_t_ranking,
@@ -22,6 +25,7 @@ from companion.experiments.paper05._protocol import (
 # --------------------------------------------------------------------------------------------
 
 
+@validate_params({"datasets": ["array-like"]}, prefer_skip_nested_validation=True)
 def feature_range_table(datasets) -> pd.DataFrame:
     """The declared range ``[A, B]`` of every gene beside each data set's observed values.
 
@@ -301,6 +305,12 @@ def framework_costs(
     return table
 
 
+# delta: one number (the SC learner takes one δ), not DELTA_CONSTRAINTS' array of them.
+@validate_params(
+    {"n_prefilter": COUNT, "s": COUNT, "p": SetCoveringStumps._parameter_constraints["p"],
+     "delta": DELTA_CONSTRAINTS[:1]},
+    prefer_skip_nested_validation=False,
+)
 def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     """One SC conjunction on the full Golub data, priced by the three frameworks.
 
@@ -347,6 +357,7 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     return model, table
 
 
+@validate_params({"config": [Config, None], "n_prefilter": COUNT}, prefer_skip_nested_validation=False)
 def golub_genes(config=None, n_prefilter=500):
     """Fit each variant on the full Golub data (selection by bound) and list its genes.
 
