@@ -39,9 +39,9 @@ __all__ = [
     "fold_hash",
 ]
 
-#: joblib's worker count: an int (``-1``: every core) or None (joblib's default, one worker
-#: outside a ``parallel_config``).
-_N_JOBS = [StrictInterval(Integral, None, None, closed="neither"), None]
+#: joblib's worker count: an int, not a bool (``-1``: every core), or None (joblib's default, one
+#: worker outside a ``parallel_config``). The one declaration of ``n_jobs``: the experiments' sections take it from here.
+N_JOBS_CONSTRAINTS = [StrictInterval(Integral, None, None, closed="neither"), None]
 
 
 @validate_params(
@@ -112,7 +112,7 @@ def comparison_table(paper: pd.Series, ours: pd.Series) -> pd.DataFrame:
     {
         "function": [callable],
         "items": ["array-like", Iterable],  # a list of work items, or any iterable (a generator)
-        "n_jobs": _N_JOBS,
+        "n_jobs": N_JOBS_CONSTRAINTS,
         "progress": [str, "boolean", None],
         "progress_interval": [StrictInterval(Real, 0, None, closed="left"), None],
     },
@@ -198,7 +198,7 @@ def _ignore_worker_restarts() -> None:
         "X": ["array-like"],
         "y": ["array-like"],
         "folds": ["array-like", Iterable],  # a list of (train, test) pairs, or any iterable
-        "n_jobs": _N_JOBS,
+        "n_jobs": N_JOBS_CONSTRAINTS,
     },
     prefer_skip_nested_validation=False,
 )

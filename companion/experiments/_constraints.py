@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from numbers import Integral
 
+from companion.evaluation import N_JOBS_CONSTRAINTS
 from companion.numerics import StrictInterval
 
 #: A seed: an int >= 0, not a bool.
 SEED = [StrictInterval(Integral, 0, None, closed="left")]
 
-#: Worker processes of :func:`companion.evaluation.parallel_map`: an int (not a bool) or None.
-N_JOBS = [StrictInterval(Integral, None, None, closed="neither"), None]
+#: Workers of a protocol's parallel loop: declared once, beside :func:`companion.evaluation.parallel_map`.
+N_JOBS = N_JOBS_CONSTRAINTS
 
 #: A positive count (runs, repeats, test examples, random orders): an int >= 1, not a bool.
 COUNT = [StrictInterval(Integral, 1, None, closed="left")]
