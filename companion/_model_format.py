@@ -470,7 +470,7 @@ SCHEMAS["PacBayesStumps"] = _stumps({
 # A learner that falls back to the majority class on inner folds (fallback="inner_cv") exports the
 # class it fell back to, or null (companion.interpretable.beats_default_class).
 for _learner in ("SetCoveringStumps", "OccamStumps", "PacBayesStumps", "KernelPerceptron", "MaximalMarginPerceptron",
-                 "MaskPerceptron", "DecisionListMachine", "BallSetCoveringMachine"):
+                 "MaskPerceptron", "DecisionListMachine", "BallSetCoveringMachine", "DecisionCommittee"):
     SCHEMAS[_learner] = Record(SCHEMAS[_learner].fields, optional={**SCHEMAS[_learner].optional,
                                                                    "fallback_class": Nullable(Label())},
                                extra=SCHEMAS[_learner].extra)
@@ -635,6 +635,13 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             if len(pattern) != len(model["monomials"]):
                 raise ctx.error(f"model.cell_patterns[{p}]", f"must have one entry per monomial ({len(model['monomials'])}), got {len(pattern)}")
         _same_length(ctx, "model.cell_counts", model["cell_counts"], model["cell_patterns"], "rows", "cell patterns")
+        fallback = model.get("fallback_class")
+        votes = model["default_votes"]
+        favoured = ctx.classes[max(range(len(votes)), key=lambda k: (votes[k], -k))] if votes else None
+        if fallback is not None and (model["monomials"] or not _same_label(fallback, favoured)):
+            # a committee that fell back keeps no rule and its default vector favours that class
+            raise ctx.error("model.fallback_class", f"must be null, or the class the default vector favours ({favoured!r}) "
+                            f"of a committee with no rule ({len(model['monomials'])} rules), got {fallback!r}")
 
 
 _RANGE_BIN = re.compile(r"^(<|>)-?\d[\d.e+-]*$|^-?\d[\d.e+-]* - -?\d[\d.e+-]*$")

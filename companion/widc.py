@@ -64,8 +64,8 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
-from companion._learner_support import format_number, laplace_proba, resolve_feature_names
-from companion.interpretable import InterpretableMixin
+from companion._learner_support import fallback_check_running, format_number, laplace_proba, resolve_feature_names
+from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 
 from companion._partition_boosting import (
@@ -183,6 +183,16 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Cap on the number of monomials grown (None: the paper's rule, no cap).
     class_weight : None, "balanced" or dict, default=None
         Weights of the classes, multiplied into ``sample_weight`` (the pruning counts errors).
+    fallback : {"inner_cv", None}, default="inner_cv"
+        ``"inner_cv"``: a pruned committee must beat the (weighted) majority class on 3 inner
+        stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
+        one-standard-error rule; the pruning sees the training rows only), else it keeps no rule
+        and predicts that class, ``fallback_class_``, printed ``always C`` with a
+        :class:`companion.interpretable.SingleClassWarning`. It costs three more fits and applies
+        to :meth:`with_pruning` too; ``pruning="none"`` is never checked. ``None``: the pruned
+        committee as it is, the paper's WIDC(p) and WIDC(o) (Nock 2002, Section 5), what notebook
+        04's reproduction of the paper uses (``companion.experiments.paper04`` passes
+        ``fallback=None``).
 
 
     Attributes
@@ -217,6 +227,9 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
     single_class_ : object or None
         The class a pruned committee predicts on every training row (then ``to_text()`` is
         ``always C``), else None (always None with ``pruning="none"``).
+    fallback_class_ : object or None
+        With ``fallback="inner_cv"``: the majority class the committee fell back to when its
+        rules did not beat it on inner folds; None otherwise.
     nominal_mask_ : ndarray of bool, shape (n_features_in_,)
         Which columns were read as nominal.
     frame_categories_ : dict {column index: list}
@@ -252,6 +265,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         "numeric_literal": [StrOptions({"le", "gt"})],
         "max_rules": [Interval(numbers.Integral, 0, None, closed="left"), None],
         "class_weight": [None, StrOptions({"balanced"}), dict],
+        "fallback": [StrOptions({"inner_cv"}), None],
     }
 
     def __init__(
@@ -265,6 +279,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         numeric_literal="le",
         max_rules=None,
         class_weight=None,
+        fallback="inner_cv",
     ):
         self.pruning = pruning
         self.categorical_features = categorical_features
@@ -274,6 +289,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.numeric_literal = numeric_literal
         self.max_rules = max_rules
         self.class_weight = class_weight
+        self.fallback = fallback
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -413,6 +429,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self
         """
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
+        given = (X, y, sample_weight)  # for the fallback check (its clones fit what the caller gave)
         X = self._frame_codes(X, reset=True)
         X, y = validate_data(self, X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         if np.isinf(X).any():
@@ -465,13 +482,28 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ).reshape(len(monomials), c)
         self.grown_vectors_ = rule_vectors(class_weights) if monomials else np.zeros((0, c), dtype=np.int64)
         self._prune(literals, satisfied, y_codes, weights, raw)
+        self._fall_back_unless_it_wins(given, literals, satisfied, y_codes, weights, raw)
         return self
+
+    def _fall_back_unless_it_wins(self, given, literals, satisfied, y_codes, weights, cell_weight=None):
+        """With ``fallback="inner_cv"``, a pruned committee that does not beat the majority class
+        on inner folds (``given``: the caller's ``X, y, sample_weight``) keeps no rule."""
+        self.fallback_class_ = None
+        if (self.fallback != "inner_cv" or self.pruning == "none" or not self.n_rules_
+                or self.single_class_ is not None or fallback_check_running()
+                or beats_default_class(self, *given)):
+            return
+        # No rule: the default vector is the (weighted) class distribution, whose first largest
+        # component is the majority class.
+        self._prune(literals, satisfied, y_codes, weights, cell_weight, kept=np.arange(0),
+                    reason=" (its rules did not beat it on inner folds: DecisionCommittee fell back to the default class)")
+        self.fallback_class_ = self.default_class_
 
     def _grown_lengths(self):
         """The number of literals of each grown rule (the optimistic pruning's penalty reads it)."""
         return np.array([len(m) for m in self.grown_monomials_])
 
-    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None, kept=None):
+    def _prune(self, literals, satisfied, y_codes, weights, cell_weight=None, kept=None, reason=""):
         vectors = self.grown_vectors_
         if kept is not None:  # computed by the caller (with_prunings' shared optimistic sweep)
             pass
@@ -515,7 +547,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         else:
             # A pruned committee that predicts one class on every training row (its rules pruned
             # away, or outvoted everywhere) is the default rule: it warns and prints "always C".
-            self._check_single_class(None, predictions=self.classes_[predictions[0]])
+            self._check_single_class(None, predictions=self.classes_[predictions[0]], reason=reason)
 
     def with_pruning(self, pruning, X, y, **pruning_params):
         """A copy of this fitted committee with stage 3 redone by ``pruning`` (stages 1-2 reused).
@@ -558,6 +590,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             One fitted copy per setting: the committee ``with_pruning`` returns for it.
         """
         check_is_fitted(self)
+        X_given = X  # for the fallback check (its clones fit what the caller gave)
         X = validate_data(
             self, self._frame_codes(X, reset=False), reset=False, dtype=np.float64, ensure_all_finite="allow-nan"
         )
@@ -596,6 +629,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 kept[position] = indices
         for other, indices in zip(copies, kept):
             other._prune(literals, satisfied, codes, weights, kept=indices)
+            other._fall_back_unless_it_wins((X_given, y), literals, satisfied, codes, weights)
         return copies
 
     # -- prediction ---------------------------------------------------------------------------
@@ -812,6 +846,10 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "vote_cells": np.asarray(self.vote_cells_).tolist(),
             "vote_class_counts": self.vote_class_counts_.tolist(),
             "region_class_counts": self.region_class_counts_.tolist(),
+            # only when it fell back: the model of any other fit is written as before the fallback
+            **({"fallback_class": self.fallback_class_.item() if isinstance(self.fallback_class_, np.generic)
+                else self.fallback_class_}
+               if getattr(self, "fallback_class_", None) is not None else {}),
         }
 
     def _model_from_dict(self, model):
@@ -833,3 +871,5 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_rules_ = len(self.monomials_)
         self.n_literals_ = int(sum(len(m) for m in self.monomials_))
         self.complexity_ = self.n_literals_
+        fallback = model.get("fallback_class")  # absent unless the fit fell back
+        self.fallback_class_ = None if fallback is None else self.classes_[self.classes_.tolist().index(fallback)]

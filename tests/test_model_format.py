@@ -303,3 +303,29 @@ def test_a_ball_machine_s_fallback_class_is_checked(name):
     with_balls["model"]["fallback_class"] = with_balls["model"]["default_class"]
     with pytest.raises(ModelFormatError, match=rf"{name} model: field model.fallback_class must be null"):
         from_dict(with_balls)
+
+
+def test_a_committee_s_fallback_class_is_checked():
+    """WIDC's fallback (``fallback="inner_cv"``) exports the class it fell back to; a fallback class
+    beside rules, or other than the class its default vector favours, is refused."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(120, 6)).astype(str), columns=list("abcdef"))
+    y = np.where(rng.random(120) < 0.3, "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = companion.DecisionCommittee().fit(X, y)
+        kept = companion.DecisionCommittee(fallback=None).fit(X, y)
+    data = json.loads(json.dumps(model.to_dict(), allow_nan=False))
+    assert data["model"]["fallback_class"] == "no" == data["single_class"] and data["model"]["monomials"] == []
+    rebuilt = from_dict(data)
+    assert rebuilt.fallback_class_ == "no" and rebuilt.to_text() == "always no"
+    for value, message in [("maybe", "must be one of the classes"), ("yes", "must be null, or the class the default vector favours")]:
+        mutated = copy.deepcopy(data)
+        mutated["model"]["fallback_class"] = value
+        with pytest.raises(ModelFormatError, match=rf"DecisionCommittee model: field model.fallback_class {message}"):
+            from_dict(mutated)
+    with_rules = json.loads(json.dumps(kept.to_dict(), allow_nan=False))
+    assert with_rules["model"]["monomials"] and "fallback_class" not in with_rules["model"]
+    with_rules["model"]["fallback_class"] = "no"
+    with pytest.raises(ModelFormatError, match=r"DecisionCommittee model: field model.fallback_class must be null"):
+        from_dict(with_rules)

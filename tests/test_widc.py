@@ -3,6 +3,7 @@
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import InvalidParameterError
@@ -1124,3 +1125,48 @@ def test_the_grown_committee_and_a_committee_with_signal_do_not_warn():
     assert grown.single_class_ is None and grown.n_rules_ > 0 and grown.to_text().startswith("IF ")
     assert signal.single_class_ is None and signal.n_rules_ >= 1 and signal.complexity_ == signal.n_literals_
     assert signal.to_text().startswith("IF ")
+
+
+def _nominal_noise(seed=0, m=120):
+    """Six three-valued nominal columns and a 30 % class independent of them."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 3, size=(m, 6)).astype(str), columns=list("abcdef"))
+    return X, np.where(rng.random(m) < 0.3, "yes", "no")
+
+
+def test_a_pruned_committee_that_loses_on_inner_folds_falls_back_and_says_so():
+    from companion.interpretable import SingleClassWarning
+
+    X, y = _nominal_noise()
+    paper = DecisionCommittee(fallback=None).fit(X, y)
+    assert paper.n_rules_ >= 1 and paper.fallback_class_ is None and paper.single_class_ is None
+    with pytest.warns(SingleClassWarning, match="did not beat it on inner folds: DecisionCommittee fell back"):
+        model = DecisionCommittee().fit(X, y)
+    assert model.fallback_class_ == "no" == model.single_class_ == model.default_class_
+    assert model.n_rules_ == 0 and model.complexity_ == 0 and model.to_text() == "always no" == str(model)
+    assert (model.predict(X) == "no").all()
+    # stages 1-2 are the paper's: only the outcome of the pruning changes
+    assert model.grown_monomials_ == paper.grown_monomials_
+    counts = np.array([(y == "no").sum(), (y == "yes").sum()])
+    np.testing.assert_allclose(model.predict_proba(X.iloc[:3]), np.tile((counts + 1) / (len(y) + 2), (3, 1)))
+    # with_pruning makes the same check, and the grown committee (pruning="none") is never checked
+    grown = DecisionCommittee(pruning="none").fit(X, y)
+    assert grown.fallback_class_ is None and grown.n_rules_ == len(grown.grown_monomials_) >= 1
+    with pytest.warns(SingleClassWarning, match="fell back to the default class"):
+        pruned = grown.with_pruning("pessimistic", X, y)
+    assert pruned.fallback_class_ == "no" and pruned.monomials_ == []
+    assert grown.set_params(fallback=None).with_pruning("pessimistic", X, y).monomials_ == paper.monomials_
+
+
+def test_a_pruned_committee_that_wins_on_inner_folds_keeps_the_paper_s_rules():
+    import warnings
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(200, 4))
+    y = np.where(X[:, 0] + 0.2 * rng.normal(size=200) > 0, "rare", "common")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no SingleClassWarning, nor any other
+        model = DecisionCommittee().fit(X, y)
+    paper = DecisionCommittee(fallback=None).fit(X, y)
+    assert model.fallback_class_ is None and model.n_rules_ >= 1
+    assert model.monomials_ == paper.monomials_ and model.to_text() == paper.to_text()

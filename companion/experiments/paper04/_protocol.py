@@ -438,7 +438,7 @@ def growth_key(data, train, params) -> str:
     """sha-256 of what WIDC's growth on fold ``train`` of ``data`` reads (a key of :attr:`FoldMemo.grown`):
     the training rows (values, NaN as missing), their labels, the nominal columns and every
     :class:`~companion.widc.DecisionCommittee` parameter but the pruning's."""
-    growth = {k: v for k, v in DecisionCommittee(pruning="none", categorical_features=data.nominal, **params)
+    growth = {k: v for k, v in DecisionCommittee(pruning="none", fallback=None, categorical_features=data.nominal, **params)
               .get_params().items() if k not in _PRUNING_PARAMS and k != "categorical_features"}
     digest = hashlib.sha256(repr(sorted(growth.items())).encode())
     X = np.ascontiguousarray(data.X[train], dtype=np.float64)
@@ -454,7 +454,7 @@ def grow(data, train, params, grown=None):
     """WIDC() grown on fold ``train`` of ``data`` with ``params`` (``grown``: the memo's, if any)."""
     if grown is not None:
         return grown
-    return DecisionCommittee(pruning="none", categorical_features=data.nominal, **params).fit(
+    return DecisionCommittee(pruning="none", fallback=None, categorical_features=data.nominal, **params).fit(
         data.X[train], data.y[train])
 
 

@@ -141,7 +141,7 @@ def votes_section() -> Bunch:
         ``cells_text``.
     """
     votes = load_benchmark_set("votes")
-    grown = DecisionCommittee(pruning="none", categorical_features=votes.nominal).fit(votes.X, votes.y)
+    grown = DecisionCommittee(pruning="none", fallback=None, categorical_features=votes.nominal).fit(votes.X, votes.y)
     committees = {"none": grown, **{pruning: grown.with_pruning(pruning, votes.X, votes.y)
                                     for pruning in ("pessimistic", "optimistic")}}
     cells = committee_cells(committees["pessimistic"], votes.X, votes.y)

@@ -103,7 +103,7 @@ def _strength_problem(strengths, problem_seed):
     """Rows of :func:`choose_optimistic_strength` for the synthetic problem drawn with ``problem_seed``."""
     rows = []
     X, y = _synthetic_committee_data(2300, seed=problem_seed)
-    grown = DecisionCommittee(pruning="none", categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
+    grown = DecisionCommittee(pruning="none", fallback=None, categorical_features=np.arange(X.shape[1])).fit(X[:300], y[:300])
     # with_pruning("optimistic", ...) for each strength, as one sweep (with_prunings).
     models = grown.with_prunings(X[:300], y[:300], [("optimistic", dict(optimistic_strength=s)) for s in strengths])
     for strength, model in zip(strengths, models):
@@ -119,7 +119,7 @@ def _polarity_fold(item):
     data, train, test = item
     rows = []
     for polarity in ("le", "gt"):
-        grown = DecisionCommittee(pruning="none", categorical_features=data.nominal, numeric_literal=polarity)
+        grown = DecisionCommittee(pruning="none", fallback=None, categorical_features=data.nominal, numeric_literal=polarity)
         grown.fit(data.X[train], data.y[train])
         pruned = grown.with_pruning("pessimistic", data.X[train], data.y[train])
         for learner, model in (("WIDC()", grown), ("WIDC(p)", pruned)):
@@ -324,7 +324,7 @@ def z_equivalences(name="votes", *, max_leaf_nodes=8, seed=0) -> pd.DataFrame:
     literals[:, 0::2], literals[:, 1::2] = B == 1, B == 0
     sat = satisfaction(literals, monomials)
     weights = np.full(len(y), 1.0 / len(y))
-    grown = DecisionCommittee(pruning="none", categorical_features=data.nominal).fit(data.X, data.y)
+    grown = DecisionCommittee(pruning="none", fallback=None, categorical_features=data.nominal).fit(data.X, data.y)
     sat_dc = satisfaction(literal_matrix(data.X, grown.variables_), grown.grown_monomials_)
     first = np.where(sat_dc.any(axis=1), sat_dc.argmax(axis=1), sat_dc.shape[1])
     t = sat_dc.shape[1]
