@@ -104,7 +104,7 @@ from companion._ball_search import (
 )
 from companion._learner_support import binary_only_error, check_numeric_input, format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
-from companion._learner_support import fallback_check_running
+from companion._learner_support import fallback_check_running, jsonable
 from companion.numerics import StrictInterval
 
 __all__ = [
@@ -480,7 +480,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         }
         if getattr(self, "fallback_class_", None) is not None:
             # only when it fell back: the model of any other fit is written as before the fallback
-            model["fallback_class"] = _plain(self.fallback_class_)
+            model["fallback_class"] = jsonable(self.fallback_class_, where="fallback_class_")
         return model
 
     def _model_from_dict(self, model):

@@ -71,7 +71,7 @@ from companion._scale import check_learner_scale, column_exponents
 from companion._progress import progress_lines
 from companion._learner_support import binary_only_error, check_numeric_input, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
-from companion._learner_support import fallback_check_running
+from companion._learner_support import fallback_check_running, jsonable
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
 from companion._numeric_input import numeric_input
@@ -1714,7 +1714,7 @@ def _export_fallback(cls):
     def _model_to_dict(self):
         model = model_to_dict(self)
         label = getattr(self, "fallback_class_", None)
-        model["fallback_class"] = None if label is None else (label.item() if hasattr(label, "item") else label)
+        model["fallback_class"] = jsonable(label, where="fallback_class_")
         return model
 
     def _model_from_dict(self, model):

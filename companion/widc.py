@@ -64,7 +64,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from companion._weights import check_sample_weight
-from companion._learner_support import fallback_check_running, format_number, laplace_proba, resolve_feature_names
+from companion._learner_support import fallback_check_running, format_number, jsonable, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._nominal import MANY_VALUES, declared_categories, nominal_columns, value_list
 
@@ -847,8 +847,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "vote_class_counts": self.vote_class_counts_.tolist(),
             "region_class_counts": self.region_class_counts_.tolist(),
             # only when it fell back: the model of any other fit is written as before the fallback
-            **({"fallback_class": self.fallback_class_.item() if isinstance(self.fallback_class_, np.generic)
-                else self.fallback_class_}
+            **({"fallback_class": jsonable(self.fallback_class_, where="fallback_class_")}
                if getattr(self, "fallback_class_", None) is not None else {}),
         }
 
