@@ -294,14 +294,20 @@ class _RipperSearch:
         positive = (p1 > 0) & ((p1 + 1) * (p0 + n0 + 1) > (p0 + 1) * (p1 + n1 + 1))
         if not positive.any():
             return None
+        candidates = np.flatnonzero(positive)
+        p1, n1 = p1[candidates], n1[candidates]
         base = math.log2((p0 + 1) / (p0 + n0 + 1))
         logs = np.log2((p1 + 1) / (p1 + n1 + 1))
-        gains = np.where(positive, p1 * (logs - base), -np.inf)
+        gains = p1 * (logs - base)
         bound = _GAIN_RTOL * float(np.max(p1 * (np.abs(logs) + abs(base))))
         near = np.flatnonzero(gains >= gains.max() - 2 * bound)
-        pairs, inverse = np.unique(np.stack([p1[near], n1[near]]), axis=1, return_inverse=True)
-        exact = np.array([_foil_gain(int(a), int(b), p0, n0) for a, b in pairs.T])[inverse.ravel()]
-        return int(near[np.flatnonzero(exact == exact.max())[0]])
+        if near.size == 1:  # nothing else within rounding: numpy's best is wittgenstein's
+            return int(candidates[near[0]])
+        # A few near ties: wittgenstein's expression on each distinct (p1, n1), the first best wins.
+        pairs, inverse = np.unique(p1[near] * (p0 + n0 + 2) + n1[near], return_inverse=True)
+        exact = np.array([_foil_gain(int(pair) // (p0 + n0 + 2), int(pair) % (p0 + n0 + 2), p0, n0)
+                          for pair in pairs])[inverse]
+        return int(candidates[near[np.flatnonzero(exact == exact.max())[0]]])
 
     def _prune_grown(self, rule, pos, neg) -> tuple:
         """``prune_rule_cn`` with the grow phase's metric ``(p - n + 1)/(p + n + 1)`` on the prune

@@ -48,6 +48,7 @@ from companion._scale import check_learner_scale, column_exponents
 from companion._learner_support import format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running
+from companion._ripper import fit_binary_ripper
 from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,
@@ -961,7 +962,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             target = pd.Series((y_index[remaining] == k).astype(int), name=target_name)
             with warnings.catch_warnings():  # wittgenstein warns about its own pandas calls
                 warnings.simplefilter("ignore")
-                model.fit(frame[remaining].reset_index(drop=True), target, pos_class=1)
+                # model.fit(frame, target, pos_class=1), reimplemented: the same fitted model, faster
+                fit_binary_ripper(model, frame[remaining].reset_index(drop=True), target,
+                                  calibrate=self.calibrate_rulesets and not inner_fold)
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
         reason = ""
