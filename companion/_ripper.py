@@ -97,16 +97,16 @@ def fit_binary_ripper(model, frame, target, *, calibrate=True):
             for name in ("uncovered_class_ns_", "uncovered_class_freqs_", "smoothed_uncovered_class_freqs_"):
                 model.ruleset_.__dict__.pop(name, None)
         return model
-    from wittgenstein import preprocess, utils
+    from wittgenstein import utils
     from wittgenstein.base import Cond, Rule, Ruleset
-    from wittgenstein.check import _check_df_allpos_allneg
+    from wittgenstein.check import _warn
 
-    df, model.class_feat, model.pos_class, model.bin_transformer_ = preprocess.preprocess_training_data({
-        "trainset": frame, "y": target, "class_feat": None, "pos_class": 1, "feature_names": None,
-        "n_discretize_bins": model.n_discretize_bins, "verbosity": model.verbosity,
-    })
-    search = _RipperSearch(df, model.class_feat, model.pos_class, model)
-    _check_df_allpos_allneg(df, model.class_feat, model.pos_class, "ripper", "fit")
+    df, model.class_feat, model.pos_class, model.bin_transformer_, binned = _training_frame(model, frame, target)
+    search = _RipperSearch(df, model.class_feat, model.pos_class, model, binned)
+    if search.n_pos == 0 or search.n_pos == search.n_rows:  # check._check_df_allpos_allneg's warnings
+        kind = "positive" if search.n_pos == 0 else "negative"
+        _warn(f"No {kind} samples. Existing target labels={df[model.class_feat].unique().tolist()}.",
+              RuntimeWarning, filename="ripper", funcname="fit")
     rules = search.fit()
     ruleset = Ruleset([Rule([Cond(search.features[c], search.values[c]) for c in rule]) for rule in rules])
     model.ruleset_ = ruleset
@@ -134,6 +134,51 @@ def _reproducible(model, target, n_rows) -> bool:
     )
 
 
+def _training_frame(model, frame, target):
+    """``preprocess.preprocess_training_data`` (wittgenstein's own steps and its own ``BinTransformer.fit``)
+    but for the binning of the numeric columns, done here on arrays.
+
+    Returns ``df`` (the binned columns still numbers), ``class_feat``, ``pos_class``, the fitted
+    ``BinTransformer`` and ``{column: (bin index of each row or -1, bin names)}`` for the binned
+    columns; ``{}`` when wittgenstein's own transform ran (a column its fast path does not take).
+    """
+    from wittgenstein import preprocess
+    from wittgenstein.discretize import BinTransformer
+
+    preprocess._check_valid_input_data(frame, target, None, user_requested_feature_names=None)
+    class_feat = preprocess._get_class_feat_name(None, target)
+    df = preprocess._convert_to_training_df(frame, target, class_feat, user_requested_feature_names=None)
+    pos_class = preprocess._get_pos_class(df, class_feat, 1)
+    df = df.infer_objects()
+    binner = BinTransformer(n_discretize_bins=model.n_discretize_bins, verbosity=model.verbosity)
+    binner.fit(df, ignore_feats=[class_feat])
+    binned = _bin_indices(binner, df)
+    if binned is None:  # BinTransformer.transform itself
+        return binner.transform(df), class_feat, pos_class, binner, {}
+    return df, class_feat, pos_class, binner, binned
+
+
+def _bin_indices(binner, df):
+    """Per binned column of ``df``, the index of the bin (among ``binner.bins_[column]``) each row
+    falls in, -1 for none (a missing cell, a gap): what ``BinTransformer.transform`` computes,
+    ``pd.cut(column, IntervalIndex(bins))`` being ``IntervalIndex(bins).get_indexer(column)``
+    (pandas' ``cut``), then named. None where that transform would not take this path (a binned
+    column that is not a plain numpy number column, bins by thresholds, overlapping bins)."""
+    found = {}
+    for column, names in (binner.bins_ or {}).items():
+        if column not in df.columns:
+            continue
+        values = df[column]
+        if (not isinstance(values.dtype, np.dtype) or values.dtype.kind not in "iuf"
+                or column in (binner.thresholds_ or {})):
+            return None
+        intervals = pd.IntervalIndex(binner._strs_to_intervals(names, column))
+        if intervals.is_overlapping:
+            return None  # pd.cut refuses them: let wittgenstein's transform raise
+        found[column] = (intervals.get_indexer(pd.Index(values.to_numpy())), names)
+    return found
+
+
 def _first_occurrences(rules) -> list[int]:
     """Positions of the rules ``wittgenstein.utils.remove_duplicates`` keeps (first of equal ones)."""
     seen, kept = set(), []
@@ -153,21 +198,19 @@ class _RipperSearch:
     appearance, missing values included: they cover no row).
     """
 
-    def __init__(self, df, class_feat, pos_class, model):
+    def __init__(self, df, class_feat, pos_class, model, binned=None):
         columns = [column for column in df.columns if column != class_feat]
         self.k, self.dl_allowance, self.seed = model.k, model.dl_allowance, model.random_state
         self.split_size = 1 - model.prune_size  # wittgenstein's argument, the same float
         self.features, self.values, offsets = [], [], []
         codes = np.empty((len(df), len(columns)), dtype=np.intp)
         for j, column in enumerate(columns):  # per column: which of its conditions each row meets
-            values = list(df[column].unique())  # CatNap's conditions on this column, in its order
-            missing = pd.Series(values, dtype=object).isna().to_numpy()
-            present = np.flatnonzero(~missing)
-            # Cond.covers is ``df[column] == value``: pandas' equality, which its hash tables share;
-            # a missing value equals nothing.
-            where = pd.Index([values[i] for i in present], dtype=object).get_indexer(df[column].astype(object))
+            if binned and column in binned:
+                values, where = _binned_conditions(*binned[column])
+            else:
+                values, where = _column_conditions(df[column])
             offsets.append(len(self.values))
-            codes[:, j] = np.where(where >= 0, len(self.values) + present[where], -1)
+            codes[:, j] = np.where(where >= 0, len(self.values) + where, -1)
             self.features += [column] * len(values)
             self.values += values
         self.n_conds = len(self.values)
@@ -491,6 +534,30 @@ class _RipperSearch:
         ruleset.uncovered_class_ns_ = (tn, fn)
         ruleset.uncovered_class_freqs_ = (tnr, fnr)
         ruleset.smoothed_uncovered_class_freqs_ = additive_smoothed_rates((tn, fn), alpha=alpha)
+
+
+def _column_conditions(column):
+    """CatNap's conditions on a column (``column.unique()``, in its order) and, per row, the one
+    it meets (-1: none). ``Cond.covers`` is ``df[column] == value``: pandas' equality, which its
+    hash tables (``unique``, ``get_indexer``) share; a missing value equals nothing."""
+    values = list(column.unique())
+    missing = pd.Series(values, dtype=object).isna().to_numpy()
+    present = np.flatnonzero(~missing)
+    where = pd.Index([values[i] for i in present], dtype=object).get_indexer(column.astype(object))
+    return values, np.where(where >= 0, present[np.maximum(where, 0)], -1)
+
+
+def _binned_conditions(bins, names):
+    """The conditions on a binned column, as ``column.unique()`` lists them after wittgenstein's
+    transform (bin names in order of first appearance, NaN for rows in no bin), and the one each
+    row meets (-1: none)."""
+    codes, first = np.unique(bins, return_index=True)
+    order = codes[np.argsort(first)]  # the bins (and -1) in order of appearance
+    values = [names[code] if code >= 0 else np.nan for code in order.tolist()]
+    position = np.empty(len(names) + 1, dtype=np.intp)
+    position[order] = np.arange(len(order))  # position[-1]: the slot of "no bin"
+    where = position[bins]
+    return values, np.where(bins >= 0, where, -1)
 
 
 def _argmin(values) -> int:
