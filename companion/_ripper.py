@@ -57,7 +57,7 @@ import random
 import numpy as np
 import pandas as pd
 
-__all__ = ["fit_binary_ripper"]
+__all__ = ["fit_binary_ripper", "predict_binary_ripper"]
 
 #: The relative error bound below which a gain computed by numpy may differ from wittgenstein's
 #: ``math.log2`` one: ``log2`` implementations differ by a few units in the last place (1e-16
@@ -120,6 +120,61 @@ def fit_binary_ripper(model, frame, target, *, calibrate=True):
         search.recalibrate(ruleset, [rules[i] for i in kept], model.alpha)
     model.classes_ = np.array([0, 1])
     return model
+
+
+def predict_binary_ripper(model, frame) -> np.ndarray:
+    """``np.asarray(model.predict(frame), dtype=bool)`` for a fitted ``wittgenstein.RIPPER``, on arrays.
+
+    wittgenstein bins the frame (``pd.cut`` and a map per binned column), filters it rule by rule
+    and condition by condition, and looks every row up in the set of covered row labels. Here a
+    binned column's bins are ``pd.cut``'s own ``IntervalIndex.get_indexer``, any other condition
+    is the same pandas ``column == value``, and a row is positive when every condition of one rule
+    holds: the same rows. Frames that path does not take (no ``RangeIndex``, the class column
+    present, a binned column that is not plain numbers, ...) are predicted by wittgenstein.
+
+    Parameters
+    ----------
+    model : wittgenstein.RIPPER
+        Fitted (or restored with its ``bin_transformer_``).
+    frame : DataFrame
+        Rows to predict; the model's features among its columns.
+
+    Returns
+    -------
+    ndarray of bool, shape (n_rows,)
+    """
+    from wittgenstein.check import _check_is_model_fit, _check_model_features_present
+
+    binner = getattr(model, "bin_transformer_", None)
+    if (not isinstance(frame, pd.DataFrame) or len(frame) == 0 or binner is None
+            or not frame.index.equals(pd.RangeIndex(len(frame))) or model.class_feat in frame.columns):
+        return np.asarray(model.predict(frame), dtype=bool)
+    _check_is_model_fit(model)
+    _check_model_features_present(frame, model.selected_features_)
+    ruleset = model.ruleset_
+    # the rules' columns and every binned one (wittgenstein's transform checks them all)
+    needed = {cond.feature for rule in ruleset.rules for cond in rule.conds} | set(binner.bins_ or ())
+    df = frame[[column for column in frame.columns if column in needed]].infer_objects()
+    bins = _bin_indices(binner, df) if binner else {}
+    if bins is None:
+        return np.asarray(model.predict(frame), dtype=bool)
+    ruleset._check_allpos_allneg(warn=True, warnstack=[("base", "predict")])  # Ruleset.predict's warnings
+    if ruleset.isuniversal():
+        return np.ones(len(frame), dtype=bool)
+    fires = np.zeros(len(frame), dtype=bool)
+    for rule in ruleset.rules:
+        covered = np.ones(len(frame), dtype=bool)
+        for cond in rule.conds:
+            if cond.feature in bins:  # the bin named cond.val
+                indices, names = bins[cond.feature]
+                covered &= indices == (names.index(cond.val) if cond.val in names else -2)
+            else:
+                equal = df[cond.feature] == cond.val
+                if not isinstance(equal.dtype, np.dtype):  # a nullable mask: wittgenstein's own way
+                    return np.asarray(model.predict(frame), dtype=bool)
+                covered &= equal.to_numpy()
+        fires |= covered
+    return fires
 
 
 def _reproducible(model, target, n_rows) -> bool:

@@ -48,7 +48,7 @@ from companion._scale import check_learner_scale, column_exponents
 from companion._learner_support import format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running
-from companion._ripper import fit_binary_ripper
+from companion._ripper import fit_binary_ripper, predict_binary_ripper
 from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,
@@ -774,7 +774,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     hence the same rules, bins and class frequencies as ``wittgenstein.RIPPER.fit`` (tested
     against it on every R table, random frames and the notebooks' data sets,
     ``tests/test_ripper_fast.py``), about five times faster, so that the default's three
-    inner-fold fits cost less than one fit of wittgenstein's. Predictions are wittgenstein's own.
+    inner-fold fits cost less than one fit of wittgenstein's; a rule set's predictions are
+    wittgenstein's ``predict``, computed on arrays (:func:`companion._ripper.predict_binary_ripper`).
 
     Input: a DataFrame is handed to ``wittgenstein`` as it is (categorical and string columns are
     nominal; numeric columns are binned by ``wittgenstein`` itself); a plain array becomes a
@@ -999,7 +1000,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         for k in range(len(self.rulesets_) - 1, -1, -1):  # the earliest firing one is written last
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fires = np.asarray(self.rulesets_[k][1].predict(frame), dtype=bool)
+                # np.asarray(model.predict(frame), dtype=bool), reimplemented: the same rows, faster
+                fires = predict_binary_ripper(self.rulesets_[k][1], frame)
             decider[fires] = k
         return decider
 

@@ -21,7 +21,7 @@ wittgenstein = pytest.importorskip("wittgenstein")
 
 import companion.baselines as baselines  # noqa: E402
 from companion import datasets  # noqa: E402
-from companion._ripper import _RipperSearch, fit_binary_ripper  # noqa: E402
+from companion._ripper import _RipperSearch, fit_binary_ripper, predict_binary_ripper  # noqa: E402
 from companion.baselines import OrderedRipper  # noqa: E402
 
 
@@ -52,7 +52,34 @@ def assert_same_fit(frame, target, seed, calibrate=True, cls=None):
         after_ours = random.getstate()
     assert fitted_state(ours) == fitted_state(reference)
     assert after_ours == after_reference
+    assert_same_predictions(ours, frame)
     return ours
+
+
+def other_rows(frame, seed=0):
+    """Rows the learner has not seen: each column's cells shuffled, numbers stretched beyond the
+    training range, a nominal value never seen, missing cells."""
+    rng = np.random.default_rng(seed)
+    rows = frame.sample(frac=1.0, random_state=seed).reset_index(drop=True)
+    for column in rows.columns:
+        values = rows[column]
+        if pd.api.types.is_float_dtype(values):
+            rows[column] = values * rng.choice([0.5, 1.0, 3.0], len(values))
+        elif isinstance(values.dtype, pd.CategoricalDtype):
+            rows[column] = values.cat.add_categories(["unseen"])
+            rows.loc[rng.random(len(rows)) < 0.1, column] = "unseen"
+    if len(rows) and pd.api.types.is_float_dtype(rows.iloc[:, 0]):
+        rows.iloc[0, 0] = np.nan
+    return rows
+
+
+def assert_same_predictions(model, frame):
+    """predict_binary_ripper is wittgenstein's predict, on the training rows and on others."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for rows in (frame.reset_index(drop=True), other_rows(frame)):
+            expected = np.asarray(model.predict(rows), dtype=bool)
+            np.testing.assert_array_equal(predict_binary_ripper(model, rows), expected)
 
 
 @pytest.fixture
@@ -110,6 +137,8 @@ def random_frame(rng, n, kind):
             values = np.where(rng.random(n) < 0.85, 0.0, rng.exponential(size=n))
         elif kind == "categorical":
             values = pd.Categorical(rng.choice(["p", "q", "r", "s"], n), categories=["s", "r", "q", "p", "t"])
+        elif kind == "nullable":  # pandas' nullable floats: wittgenstein's own transform bins them
+            values = pd.array(np.round(rng.normal(size=n), 2), dtype="Float64")
         elif kind == "strings":
             values = rng.choice(["red", "green", "blue"], n).astype(object)
         else:  # bool
@@ -121,7 +150,7 @@ def random_frame(rng, n, kind):
     return pd.DataFrame(columns)
 
 
-@pytest.mark.parametrize("kind", ["numeric", "few", "integers", "skewed", "categorical", "strings", "bool"])
+@pytest.mark.parametrize("kind", ["numeric", "few", "integers", "skewed", "nullable", "categorical", "strings", "bool"])
 @pytest.mark.parametrize("n, rate", [(40, 0.5), (150, 0.1), (300, 0.35)])
 def test_random_frames(kind, n, rate):
     rng = np.random.default_rng([zlib.crc32(kind.encode()), n])
@@ -239,3 +268,22 @@ def test_ordered_ripper_on_paper04_coded_folds_is_unchanged(monkeypatch):
     reference = OrderedRipper(random_state=0, calibrate_rulesets=False, fallback=None).fit(coded_train, data.y[train])
     assert ours.to_text() == reference.to_text()
     assert ours.predict(coded_test).tolist() == reference.predict(coded_test).tolist()
+
+
+def test_predictions_are_computed_on_arrays(monkeypatch):
+    """On OrderedRipper's kind of frame (binned numbers, categories) wittgenstein's predict is not called."""
+    X, y = datasets.load_rtables("mroz")
+    frame = X.reset_index(drop=True)
+    target = pd.Series((np.asarray(y) == np.unique(y)[0]).astype(int), name="class")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = fit_binary_ripper(wittgenstein.RIPPER(random_state=0), frame, target)
+        expected = np.asarray(model.predict(frame), dtype=bool)
+    assert model.bin_transformer_.bins_ and any(c.feature in model.bin_transformer_.bins_
+                                                for rule in model.ruleset_.rules for c in rule.conds)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("wittgenstein's predict was called")
+
+    monkeypatch.setattr(model, "predict", refuse)
+    np.testing.assert_array_equal(predict_binary_ripper(model, frame), expected)
