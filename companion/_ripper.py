@@ -1,4 +1,4 @@
-"""wittgenstein's binary RIPPER fit, reimplemented on arrays: the same rules, about ten times faster.
+"""wittgenstein's binary RIPPER fit and predict, reimplemented on arrays: the same rules, 5-10x faster.
 
 RIPPER (Cohen 1995 [1]_) grows a rule on two thirds of the uncovered examples by FOIL's
 information gain, prunes it on the other third, stops adding rules by description length, then
@@ -15,7 +15,10 @@ Why it is faster: wittgenstein keeps, per condition ``column = value``, the Pyth
 it covers, deep-copies whole rule sets while pruning, and scores one candidate condition at a time.
 Here every row holds, per column, the index of the condition it satisfies (a rows x columns integer
 matrix), so the positive and negative counts of every candidate condition on the rows a rule
-covers are one ``np.bincount``, and the gains of all candidates are computed at once.
+covers are one ``np.bincount``, and the gains of all candidates are computed at once. The bins are
+wittgenstein's own (``BinTransformer.fit``); the rows are put in them by ``pd.cut``'s own
+``IntervalIndex.get_indexer``, without the cut and map of its ``transform``.
+:func:`predict_binary_ripper` is wittgenstein's ``predict`` on the same arrays.
 
 What makes the choices bit for bit wittgenstein's:
 
