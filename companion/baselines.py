@@ -48,6 +48,7 @@ from companion._scale import check_learner_scale, column_exponents
 from companion._learner_support import format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running
+from companion._ripper import fit_binary_ripper, predict_binary_ripper
 from companion._nominal_encoding import (
     ENCODING_PARAMETER_CONSTRAINTS,
     NominalEncoding,
@@ -767,6 +768,15 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
     example gets the class of the first rule set that fires on it (papers 02 and 04 use it as
     their RIPPER baseline).
 
+    **Binary fits.** Each rule set is a ``wittgenstein.RIPPER`` fitted by
+    :func:`companion._ripper.fit_binary_ripper`, a reimplementation of wittgenstein's ``fit`` on
+    arrays: the same grow/prune splits (the same ``random`` draws), the same choices and ties,
+    hence the same rules, bins and class frequencies as ``wittgenstein.RIPPER.fit`` (tested
+    against it on every R table, random frames and the notebooks' data sets,
+    ``tests/test_ripper_fast.py``), about five times faster, so that the default's three
+    inner-fold fits cost less than one fit of wittgenstein's; a rule set's predictions are
+    wittgenstein's ``predict``, computed on arrays (:func:`companion._ripper.predict_binary_ripper`).
+
     Input: a DataFrame is handed to ``wittgenstein`` as it is (categorical and string columns are
     nominal; numeric columns are binned by ``wittgenstein`` itself); a plain array becomes a
     DataFrame with columns ``0, 1, ...``. ``wittgenstein`` rounds its bin edges to 2 decimals,
@@ -961,7 +971,9 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
             target = pd.Series((y_index[remaining] == k).astype(int), name=target_name)
             with warnings.catch_warnings():  # wittgenstein warns about its own pandas calls
                 warnings.simplefilter("ignore")
-                model.fit(frame[remaining].reset_index(drop=True), target, pos_class=1)
+                # model.fit(frame, target, pos_class=1), reimplemented: the same fitted model, faster
+                fit_binary_ripper(model, frame[remaining].reset_index(drop=True), target,
+                                  calibrate=self.calibrate_rulesets and not inner_fold)
             self.rulesets_.append((self.classes_[k], model))
             remaining &= y_index != k
         reason = ""
@@ -988,7 +1000,8 @@ class OrderedRipper(InterpretableMixin, ClassifierMixin, BaseEstimator):
         for k in range(len(self.rulesets_) - 1, -1, -1):  # the earliest firing one is written last
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                fires = np.asarray(self.rulesets_[k][1].predict(frame), dtype=bool)
+                # np.asarray(model.predict(frame), dtype=bool), reimplemented: the same rows, faster
+                fires = predict_binary_ripper(self.rulesets_[k][1], frame)
             decider[fires] = k
         return decider
 
