@@ -22,17 +22,20 @@ tree), and imodels' rule models (RuleFit, boosted rules, greedy rule list, with 
 on the one-hot encoding with missing cells at the training median) when imodels is installed
 (the `bench` extra; optional).
 
-Protocol: 5-fold stratified CV (seed 0); accuracy is the mean over the folds; size is the mean
-`complexity_` of the five fitted models (literals, stumps, balls or terms, what `to_text`
-prints; for scikit-learn's tree, the literals of its leaf rules, the sum of the leaves' depths;
-a two-class learner on the three-class `melanoma` is wrapped in `OneVsRestClassifier` and its
-sizes are summed). A model that predicts one class on every training row warns
-(`companion.interpretable.SingleClassWarning`) and prints `always C` (size 0).
+Protocol: 5-fold stratified CV repeated 5 times (seed 0; every learner that draws random
+numbers, such as `OrderedRipper`'s grow/prune splits, gets `random_state=0`, its one change from
+the defaults, so that a re-run gives the same page); accuracy is the mean over the 25 test folds,
+and *sd* the standard deviation of the 5 repetitions' accuracies (how much one partition of a
+small table moves it); size is the mean `complexity_` of the 25 fitted models (literals, stumps,
+balls or terms, what `to_text` prints; for scikit-learn's tree, the literals of its leaf rules,
+the sum of the leaves' depths; a two-class learner on the three-class `melanoma` is wrapped in
+`OneVsRestClassifier` and its sizes are summed). A model that predicts one class on every
+training row warns (`companion.interpretable.SingleClassWarning`) and prints `always C` (size 0).
 
 How to read it: on a table with little signal the majority class is hard to beat, and a
 learner that falls back to it (size 0) is doing the right thing; the *Pareto* column marks the
 learners that no other beats on both accuracy and size on that table. Every companion learner
-but `OneR` and WIDC's `DecisionCommittee` checks its model against the majority class on 3
+but `OneR` checks its model against the majority class on 3
 inner stratified folds of its training rows (`companion.interpretable.beats_default_class`,
 CART's one-standard-error rule) and falls back to it when the model does not win there; the
 notebooks' reproductions of the papers switch that check off. MaskPerceptron and OrderedRipper
