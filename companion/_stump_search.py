@@ -393,16 +393,25 @@ def sorted_order_and_run_ends(X, tol, low=None, high=None):
     bits = max(1, (m - 1).bit_length())  # of an example index (m <= 2^16: at most 16)
     span = 2 ** (32 - bits)  # values below it fit in the uint32 key beside the index
     unshifted = bool(X.size) and 0 <= low and high < span
+    whole = False  # X checked whole by _is_whole
     if (m <= 2**16 and X.size and high - low < span
             # The uint32 test below, on the first row first: fractional data fails it there,
             # before two whole-array copies and a comparison (a third of a colon fit's sort).
             and _fits_uint32(X[0] if unshifted else X[0] - low)
             # (Beyond 2^16 only whole numbers, whose differences are exact: a fractional X - low
             # could round to a whole number and merge distinct values.)
-            and (high - low < 2**16 or _is_whole(X))):
-        shifted = X if unshifted else X - low  # memory traffic dominates: no copy
-        keys = shifted.astype(np.uint32)
-        if np.array_equal(keys, shifted):
+            and (high - low < 2**16 or (whole := _is_whole(X)))):
+        if whole:
+            # Whole numbers spanning less than 2^32: X - low is exact and lies in [0, span), so
+            # its uint32 conversion is exact too; subtract straight into the keys (no float64
+            # temporary, no comparison pass).
+            keys = np.empty(X.shape, dtype=np.uint32)
+            np.subtract(X, low, out=keys, casting="unsafe")
+            shifted = None
+        else:
+            shifted = X if unshifted else X - low  # memory traffic dominates: no copy
+            keys = shifted.astype(np.uint32)
+        if whole or np.array_equal(keys, shifted):
             keys <<= bits
             keys |= np.arange(m, dtype=np.uint32)[:, None]
             keys.sort(axis=0)
@@ -506,6 +515,11 @@ class SortedColumns:
             array.flags.writeable = False
         self.order, self.run_end, self.near_ties = order, run_end, near_ties
         self._rank = None
+
+    @property
+    def has_ranks(self):
+        """Whether :meth:`ranks` has been built (a shared cache may hold them already)."""
+        return self._rank is not None
 
     def ranks(self):
         if self._rank is None:

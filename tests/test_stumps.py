@@ -128,6 +128,12 @@ def test_sorted_order_of_whole_numbers_spanning_the_packed_key(rng, m):
         values = np.take_along_axis(X, order, axis=0)
         np.testing.assert_array_equal(run_end[:-1], np.diff(values, axis=0) > 1e-7)
         assert run_end[-1].all() and near.size == 0
+    # Whole numbers far from 0 (X - low must be exact: within 2^53, and beyond it, where a step is 256)
+    for offset, step in ((2.0**52, 1.0), (-(2.0**60), 256.0)):
+        X = offset + step * rng.integers(0, 70_000, size=(m, 6)).astype(float)
+        order, run_end, near = sorted_order_and_run_ends(X, 1e-7)
+        np.testing.assert_array_equal(order, np.argsort(X, axis=0, kind="stable"))
+        np.testing.assert_array_equal(run_end[:-1], np.diff(np.take_along_axis(X, order, axis=0), axis=0) > 0)
     # Fractions within a span of 2^16: refused by the packed sort on the first row, or (a whole
     # first row) on the whole array; either way the order and runs of the stable argsort.
     fractions = np.round(rng.uniform(0, 2000, size=(m, 6)), 2)
@@ -1214,3 +1220,26 @@ def test_default_length_falls_back_to_the_majority_class_when_the_stumps_lose_on
     assert set(from_dict(model.to_dict()).predict(X)) == {"common"}
     paper = STUMP_LEARNERS[variant](**GREEDY, s=3).fit(X, y)  # the paper's greedy: no fallback
     assert paper.fallback_class_ is None and paper.features_.size >= 1 and paper.to_text() != "always common"
+
+
+@pytest.mark.parametrize("tie_breaking", ["index", "pyscm"])
+def test_sc_ranks_route_matches_naive_greedy(rng, tie_breaking):
+    """A long greedy (25 stumps on random labels, most removing few examples) builds the ranks
+    midway and zeroes cells through them; a refit whose shared cache already holds the ranks uses
+    them from its first step; a two-stump fit never builds them. All equal the naive greedy."""
+    from companion._stump_search import SortCache
+
+    X = np.round(rng.normal(size=(120, 12)), 1)
+    y = (rng.random(120) < 0.5).astype(int)
+    cache = SortCache()
+    params = dict(**GREEDY, threshold="observed", p=1.0, reuse_features=True, tie_breaking=tie_breaking)
+    expected = naive_cover_fit(X, y, 1.0, 25, tie_breaking=tie_breaking, reuse=True)
+    long_fit = SetCoveringStumps(**params, s=25).fit(X, y, sort_cache=cache)
+    (stored,) = [entry[2] for entry in cache._entries]
+    assert stored.has_ranks and len(expected) == 25
+    assert stumps_of(long_fit) == expected
+    assert stumps_of(SetCoveringStumps(**params, s=25).fit(X, y, sort_cache=cache)) == expected
+    short_cache = SortCache()
+    short_fit = SetCoveringStumps(**params, s=2).fit(X, y, sort_cache=short_cache)
+    assert stumps_of(short_fit) == expected[:2]
+    assert not short_cache._entries[0][2].has_ranks
