@@ -356,7 +356,7 @@ def test_claims_family_criteria_on_a_toy_benchmark():
     assert set(table.loc[table["origin"] == "sanity"].index) == {f"base-{l}" for l in BASELINE_CHECKED}
     assert table.loc["4", "stand_in"].startswith("Orange3's ordered CN2")
     assert "[peer: Orange3's ordered CN2" in report.sentence("4").data
-    assert table.loc["base-J48", "detail"] == ("below the majority class on 11/12 data sets; not on d0 "
+    assert table.loc["base-J48", "detail"] == ("error below the majority class's on 11/12 data sets; not on d0 "
                                                "(equal: 50.0 vs 50.0 %)")
     assert table.loc["4", "detail"].startswith("0/11 data sets")  # Vote0 is excepted
     assert table.loc["1", "n"] == 12 and table.loc["1", "estimate"] == 1.0

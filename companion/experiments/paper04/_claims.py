@@ -196,7 +196,7 @@ def _beats_majority(data, learner):
     bad = [f"{n} ({'equal' if table.loc[n, learner] == table.loc[n, MAJORITY] else 'worse'}: "
            f"{float(table.loc[n, learner]):.1f} vs {float(table.loc[n, MAJORITY]):.1f} %)"
            for n in names if table.loc[n, learner] >= table.loc[n, MAJORITY]]
-    return (not bad, f"below the majority class on {len(names) - len(bad)}/{len(names)} data sets"
+    return (not bad, f"error below the majority class's on {len(names) - len(bad)}/{len(names)} data sets"
             + (f"; not on {', '.join(bad)}" if bad else ""))
 
 
