@@ -28,30 +28,38 @@ __all__ = ["check_scale", "check_learner_scale", "column_exponents", "largest_ma
 
 def largest_magnitude(X) -> float | None:
     """``max |x|`` over the finite numeric entries of ``X`` (None when it has none or is not numeric)."""
+    return _read_scale(X)[0]
+
+
+def _read_scale(X):
+    """``(max |x|, extremes)``: :func:`largest_magnitude`, and ``(smallest, largest)`` value of an
+    array ``X`` (not a DataFrame) when both are finite (else None), read in the same two passes."""
     try:
         if isinstance(X, pd.DataFrame):
             X = X.select_dtypes(include=["number", "bool"])
             if X.shape[1] == 0:
-                return None
+                return None, None
             values = X.to_numpy(dtype=float, na_value=np.nan)
+            array = False
         else:
             values = np.asarray(X, dtype=float)
+            array = True
     except (TypeError, ValueError):
-        return None  # strings, ragged lists: validate_data names the problem
+        return None, None  # strings, ragged lists: validate_data names the problem
     if values.size:
         # The largest magnitude is minus the smallest value or the largest one: two reductions
         # without a temporary, the same number as the masked pass below whenever both are finite
         # (a NaN or infinite entry sends the data there).
         low, high = values.min(), values.max()
         if np.isfinite(low) and np.isfinite(high):
-            return float(max(-low, high, 0.0))
+            return float(max(-low, high, 0.0)), ((float(low), float(high)) if array else None)
     finite = values[np.isfinite(values)]
     if finite.size == 0:
-        return None
-    return float(np.max(np.abs(finite)))
+        return None, None
+    return float(np.max(np.abs(finite))), None
 
 
-def check_scale(estimator, X, *, low=None, high=None, why: str = "") -> None:
+def check_scale(estimator, X, *, low=None, high=None, why: str = ""):
     """Refuse ``X`` whose largest magnitude lies outside ``[low, high]`` (all zeros pass).
 
     Parameters
@@ -65,14 +73,21 @@ def check_scale(estimator, X, *, low=None, high=None, why: str = "") -> None:
     why : str
         What breaks outside the range, for the message.
 
+    Returns
+    -------
+    tuple of float or None
+        ``(smallest, largest)`` value of an array ``X`` (not a DataFrame) when both are finite,
+        as read by the check: a learner may reuse them instead of reading ``X`` again (they
+        are those of ``np.asarray(X, dtype=float)``). None otherwise.
+
     Raises
     ------
     ValueError
         Naming the learner, the largest magnitude, the range and the remedy.
     """
-    largest = largest_magnitude(X)
+    largest, extremes = _read_scale(X)
     if largest is None or largest == 0.0:
-        return
+        return extremes
     if (low is not None and largest < low) or (high is not None and largest > high):
         lo = "0" if low is None else f"{low:.4g}"
         hi = "inf" if high is None else f"{high:.4g}"
@@ -81,14 +96,16 @@ def check_scale(estimator, X, *, low=None, high=None, why: str = "") -> None:
             f"[{lo}, {hi}] this learner's arithmetic handles ({why}). Rescale X first, e.g. with "
             "sklearn.preprocessing.StandardScaler or by multiplying it by a power of two."
         )
+    return extremes
 
 
-def check_learner_scale(estimator, X) -> None:
+def check_learner_scale(estimator, X):
     """:func:`check_scale` with the range the learner's class declares in ``_scale_range``
-    (a dict of ``low``, ``high`` and ``why``; a class without one is not checked)."""
+    (a dict of ``low``, ``high`` and ``why``; a class without one is not checked, and gets None)."""
     scale_range = getattr(estimator, "_scale_range", None)
     if scale_range:
-        check_scale(estimator, X, **scale_range)
+        return check_scale(estimator, X, **scale_range)
+    return None
 
 
 def column_exponents(X) -> np.ndarray:

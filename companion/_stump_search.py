@@ -273,16 +273,16 @@ def sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
         chunk_rows = max(1, 2**16 // max(n, 1))
     col_max = np.full(n, -np.inf, dtype=np.float32)  # best |Q| - p|R| of x > v per attribute
     col_min = np.full(n, np.inf, dtype=np.float32)  # x <= v scores the row constant minus this
-    buffers = [np.empty((min(chunk_rows, m), n), dtype=np.float32) for _ in range(2)]
+    buffer = np.empty((min(chunk_rows, m), n), dtype=np.float32)  # one chunk's sums, then scores
     previous = np.zeros(n, dtype=np.float32)
-    for index, start in enumerate(range(0, m, chunk_rows)):
+    for start in range(0, m, chunk_rows):
         stop = min(m, start + chunk_rows)
-        cum = buffers[index % 2][: stop - start]  # alternate, so previous (a row of the other) survives
+        cum = buffer[: stop - start]
         np.add(state.float_weights[start], previous, out=cum[0])
         for j in range(1, stop - start):
             np.add(state.float_weights[start + j], cum[j - 1], out=cum[j])
-        previous = cum[-1]
-        raw = cum + state.offsets[start:stop]
+        previous = cum[-1].copy()  # the running sum, before the offsets go in
+        raw = np.add(cum, state.offsets[start:stop], out=cum)  # in the cached buffer
         np.fmax(col_max, np.fmax.reduce(raw, axis=0), out=col_max)
         np.fmin(col_min, np.fmin.reduce(raw, axis=0), out=col_min)
     if excluded is not None:
@@ -301,28 +301,53 @@ def sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     per_chunk = max(1, 2**18 // max(m, 1))
     chunks = [columns[i : i + per_chunk] for i in range(0, columns.size, per_chunk)]
 
+    # Per example: its weight as a positive and as a negative in play (0 otherwise).
+    pos_weight = np.where(state.alive & state.positive, state.weight, 0.0)
+    neg_weight = np.where(state.alive & ~state.positive, state.weight, 0.0)
+
     def exact(cols):
-        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar. Per kind (0: x > v,
-        # q = neg, r = pos; 1: x <= v, the complements), arrays of shape (m, len(cols)).
-        examples = state.order[:, cols]
-        in_play = state.alive[examples]
-        is_positive = state.positive[examples]
-        weight = np.where(in_play, state.weight[examples], 0.0)
-        pos = np.cumsum(np.where(is_positive, weight, 0.0), axis=0)
-        neg = np.cumsum(np.where(is_positive, 0.0, weight), axis=0)
-        threshold_here = run_end[:, cols] & (np.cumsum(in_play, axis=0) > 0)
+        # Exact float64 re-scoring, as pyscm-ml computes it: N - p * P_bar, on the examples in
+        # play only: entry (j, c) is column cols[c]'s j-th example in play, at flat index
+        # cells[j, c] of the (len(cols), m) arrays below (c * m + its sorted position). It is a
+        # threshold when a run ends before the next example in play (it is the last in play of
+        # its run); the other run ends of the full order repeat the counts of the one before
+        # them at a later position, so they never win a tie (first_flat maps the winner back to
+        # its position). Per kind (0: x > v, q = neg, r = pos; 1: x <= v, the complements),
+        # arrays of shape (n_in_play, len(cols)): late in the greedy, when few examples remain,
+        # many columns tie and this is most of a scan.
+        c = len(cols)
+        ordered = np.ascontiguousarray(state.order[:, cols].T)  # (c, m): numpy's gather is this layout
+        in_play = state.alive[ordered]
+        # Every column orders the same examples, so each holds as many in play (>= 1: the greedy
+        # scans while negatives remain).
+        n_in_play = int(np.count_nonzero(in_play[0]))
+        cells = np.ascontiguousarray(np.flatnonzero(in_play).reshape(c, n_in_play).T)
+        examples = ordered.reshape(-1)[cells]
+        pos = _accumulate_rows(pos_weight[examples])
+        neg = _accumulate_rows(neg_weight[examples])
+        # Run ends before each cell, counted over the flattened columns: two examples in play
+        # of a column are in one run iff no run end lies between them.
+        ends = np.ascontiguousarray(run_end[:, cols].T).reshape(-1)
+        before = np.cumsum(ends, dtype=np.int32)
+        before -= ends
+        run = before[cells]
+        threshold_here = np.ones((n_in_play, c), dtype=bool)
+        np.not_equal(run[1:], run[:-1], out=threshold_here[:-1])  # the last in play always is
         q = (neg, n_neg - neg)
         r = (pos, n_pos - pos)
         utility = tuple(np.where(threshold_here, q[kind] - p * r[kind], -np.inf) for kind in (0, 1))
-        return q, r, utility
+        return q, r, utility, cells
 
-    def first_flat(cols, mask):
-        # Smallest flat index (feature, position, kind in C order) among the cells of mask[kind].
+    def first_flat(cols, cells, mask):
+        # Smallest flat index (feature, position, kind in C order) among the cells of mask[kind];
+        # an entry's position is the first run end at or after its example (as the full scan's).
         firsts = []
         for kind in (0, 1):
-            hits = np.flatnonzero(mask[kind].T)  # (column, position) order; cols ascend
+            hits = np.flatnonzero(mask[kind].T)  # (column, entry) order: cols ascend, entries map in order
             if hits.size:
-                column, position = divmod(int(hits[0]), m)
+                column, entry = divmod(int(hits[0]), cells.shape[0])
+                start = int(cells[entry, column]) - column * m
+                position = start + int(np.argmax(run_end[start:, cols[column]]))
                 firsts.append((int(cols[column]) * m + position) * 2 + kind)
         return min(firsts) if firsts else None
 
@@ -330,9 +355,9 @@ def sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     best = max(max(float(u.max()) for u in (scored[0] if scored else exact(cols))[2]) for cols in chunks)
     chosen, top = None, -np.inf
     for cols in chunks:
-        q, r, utility = scored[0] if scored else exact(cols)
+        q, r, utility, cells = scored[0] if scored else exact(cols)
         if tie_breaking == "index":
-            chosen = first_flat(cols, [u == best for u in utility])
+            chosen = first_flat(cols, cells, [u == best for u in utility])
             if chosen is not None:
                 break
             continue
@@ -343,10 +368,18 @@ def sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
         local_top = max(decrease[0].max(), decrease[1].max())
         if local_top > top:  # chunks are in attribute order: an equal later top never wins
             top = local_top
-            chosen = first_flat(cols, [d == local_top for d in decrease])
+            chosen = first_flat(cols, cells, [d == local_top for d in decrease])
     feature, rest = divmod(chosen, 2 * m)
     position, kind = divmod(rest, 2)
     return feature, position, kind
+
+
+def _accumulate_rows(a):
+    """``np.cumsum(a, axis=0)`` in place, one vector addition per row: the same sums in the same
+    order, about 3x faster than numpy's accumulation along an axis on short columns."""
+    for j in range(1, a.shape[0]):
+        np.add(a[j], a[j - 1], out=a[j])
+    return a
 
 
 def nan_off(mask):

@@ -472,7 +472,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _fit(self, X, y, sample_weight):
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
-        check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
+        # The input scale its arithmetic handles (companion._scale); an array's extremes, as read.
+        extremes = check_learner_scale(self, X)
         name = type(self).__name__
         X = numeric_input(self, X, reset=True)  # nominal columns, missing cells: the one pipeline
         check_numeric_input(X, name)
@@ -498,7 +499,7 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.feature_range_ = self._resolve_feature_range(X)
         self.prior_n_features_ = prior_n
         self.default_class_ = self.classes_[1] if self.model_type == "conjunction" else self.classes_[0]
-        features, thresholds, directions, intervals = self._greedy(X, internal, weight)
+        features, thresholds, directions, intervals = self._greedy(X, internal, weight, extremes=extremes)
         self.features_ = np.asarray(features, dtype=np.int64)
         self.thresholds_ = np.asarray(thresholds, dtype=float)
         # The greedy returns the learned conjunction's directions; a disjunction's stumps are
@@ -533,8 +534,12 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]), reason=reason)
         return self
 
-    def _greedy(self, X, labels, weight):
-        """``(features, thresholds, directions, intervals)`` of the learned conjunction."""
+    def _greedy(self, X, labels, weight, *, extremes=None):
+        """``(features, thresholds, directions, intervals)`` of the learned conjunction.
+
+        ``extremes``: ``(low, high)`` with every value of ``X`` in between (the scale check's
+        reading of the input, whose rows ``X`` keeps), or None.
+        """
         raise NotImplementedError
 
     def _place_thresholds(self, X, features, thresholds):
@@ -952,7 +957,12 @@ class SetCoveringStumps(_BaseStumpConjunction):
             placed.append(float(value) if above.size == 0 else float(value + (above.min() - value) / 2))
         return placed
 
-    def _greedy(self, X, labels, weight):
+    def _resolve_feature_range(self, X):
+        # Without a given range the greedy reads each column's extremes off its sorted order
+        # (two passes over X fewer) and sets feature_range_ itself.
+        return None if self.feature_range is None else super()._resolve_feature_range(X)
+
+    def _greedy(self, X, labels, weight, *, extremes=None):
         """SC greedy: attributes sorted once, removed examples zeroed in place.
 
         Each step is one :func:`companion._stump_search.sc_scan` over (m, n) arrays in sorted order. Removing the
@@ -965,19 +975,24 @@ class SetCoveringStumps(_BaseStumpConjunction):
         :data:`_RANK_AFTER_STEPS` steps removing few examples have been taken by gathers (the
         ski-rental rule: never more than about twice the cost of the better choice in hindsight),
         or used at once if a shared :class:`~companion._stump_search.SortCache` already holds them.
+
+        Without a ``feature_range``, sets ``feature_range_`` to each column's smallest and largest
+        value, its first and last in sorted order. The sort's key width comes from ``extremes``
+        (the scale check's reading of the input) when given.
         """
         m, n = X.shape
         tol = self._tie_tolerance()
-        if self.feature_range is None and X.size:  # feature_range_ holds the columns' min and max
-            low, high = self.feature_range_[0].min(), self.feature_range_[1].max()
-        else:
-            low, high = X.min(initial=np.inf), X.max(initial=-np.inf)
+        low, high = extremes if extremes is not None else (X.min(initial=np.inf), X.max(initial=-np.inf))
         cache = getattr(self, "_sort_cache", None)
         columns_sorted = (
             cache.get(X, tol, low, high) if cache is not None
             else SortedColumns(*sorted_order_and_run_ends(X, tol, low, high))
         )
         order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
+        if self.feature_range is None:
+            columns = np.arange(n)
+            # + 0.0: a column whose extreme is a zero reports +0.0, whichever of -0.0 and 0.0 sorts first
+            self.feature_range_ = np.vstack([X[order[0], columns], X[order[-1], columns]]) + 0.0
         if near_ties.size:
             run_end = run_end.copy()  # the runs of these columns follow the examples in play
         negative = labels == 0
@@ -1166,7 +1181,7 @@ class OccamStumps(_BaseStumpConjunction):
                          length=length, stop_idle=stop_idle, class_weight=class_weight)
         self.eta = eta
 
-    def _greedy(self, X, labels, weight):
+    def _greedy(self, X, labels, weight, *, extremes=None):
         """Hard covering with cumulative counts on presorted attributes, compacted as examples leave.
 
         Sets ``code_lengths_``.
@@ -1341,7 +1356,7 @@ class PacBayesStumps(_BaseStumpConjunction):
                 f"integers >= 1. Got {self.margin_gaps!r} instead."
             )
 
-    def _greedy(self, X, labels, sample_weight):
+    def _greedy(self, X, labels, sample_weight, *, extremes=None):
         """Soft greedy (our reconstruction of Paper 05, Section VI) with weighted cumulative sums."""
         m, n = X.shape
         values_t = np.ascontiguousarray(X.T)

@@ -1243,3 +1243,28 @@ def test_sc_ranks_route_matches_naive_greedy(rng, tie_breaking):
     short_fit = SetCoveringStumps(**params, s=2).fit(X, y, sort_cache=short_cache)
     assert stumps_of(short_fit) == expected[:2]
     assert not short_cache._entries[0][2].has_ranks
+
+
+def test_sc_feature_range_read_off_the_sorted_columns(rng):
+    """Without a given range, SC's feature_range_ is each column's smallest and largest value
+    (read off its sorted order), of the rows of positive weight, +0.0 for a zero extreme; the
+    sort's key width from the scale check's reading of an array is the same model as from a
+    DataFrame's (read again) or a list's."""
+    X = np.round(rng.normal(size=(50, 6)) * 1000)
+    X[:, 2] = np.where(rng.random(50) < 0.5, -0.0, 0.0)  # only zeros, of both signs
+    X[:, 3] = np.abs(X[:, 3])
+    X[:10, 3] = -0.0
+    y = (X[:, 0] + rng.normal(scale=500, size=50) > 0).astype(int)
+    weight = np.where(rng.random(50) < 0.2, 0.0, 1.0)
+    weight[[0, 1]] = 1.0
+    kept = weight > 0
+    model = SetCoveringStumps().fit(X, y, sample_weight=weight)
+    expected = np.vstack([X[kept].min(axis=0), X[kept].max(axis=0)])
+    np.testing.assert_array_equal(model.feature_range_, expected)
+    assert not np.signbit(model.feature_range_[:, 2:4]).any()
+    for other in (pd.DataFrame(X, columns=[f"g{k}" for k in range(6)]), X.tolist()):
+        twin = SetCoveringStumps().fit(other, y, sample_weight=weight)
+        assert stumps_of(twin) == stumps_of(model)
+        np.testing.assert_array_equal(twin.feature_range_, model.feature_range_)
+    given = SetCoveringStumps(feature_range=(-1e4, 1e4)).fit(X, y, sample_weight=weight)
+    assert given.feature_range_.shape == (2, 6) and np.all(given.feature_range_[0] == -1e4)
