@@ -601,6 +601,8 @@ def _column_conditions(column):
     values = list(column.unique())
     missing = pd.Series(values, dtype=object).isna().to_numpy()
     present = np.flatnonzero(~missing)
+    if present.size == 0:  # every value missing: no row meets a condition
+        return values, np.full(len(column), -1, dtype=np.intp)
     where = pd.Index([values[i] for i in present], dtype=object).get_indexer(column.astype(object))
     return values, np.where(where >= 0, present[np.maximum(where, 0)], -1)
 

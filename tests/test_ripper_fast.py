@@ -196,6 +196,21 @@ def test_one_class_targets_and_limits_are_wittgensteins():
     assert fitted_state(ours) == fitted_state(reference)
 
 
+def test_columns_with_every_value_missing_are_wittgensteins():
+    """A column of missing values only (wholly, or beside an informative one) offers no
+    condition: the same fit as wittgenstein's, and OrderedRipper accepts such a table."""
+    rng = np.random.default_rng(3)
+    target = pd.Series((rng.random(40) < 0.4).astype(int), name="class")
+    empty = pd.DataFrame({"a": [None] * 40, "b": [np.nan] * 40}, dtype=object)
+    informative = pd.concat([empty, random_frame(rng, 40, "categorical")], axis=1)
+    for frame in (empty, informative):
+        assert_same_fit(frame, target, 0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = OrderedRipper(random_state=0).fit(np.full((40, 3), None, dtype=object), target.to_numpy())
+    assert set(model.predict(np.full((5, 3), None, dtype=object))) <= {0, 1}
+
+
 def test_conditions_cover_what_catnap_covers():
     """Each condition's rows (the index matrix) are those of wittgenstein's CatNap, in its order."""
     from wittgenstein import preprocess
