@@ -278,9 +278,9 @@ def sc_scan(state, n_neg, n_pos, p, excluded, tie_breaking, chunk_rows=None):
     for start in range(0, m, chunk_rows):
         stop = min(m, start + chunk_rows)
         cum = buffer[: stop - start]
-        np.add(state.float_weights[start], previous, out=cum[0])
-        for j in range(1, stop - start):
-            np.add(state.float_weights[start + j], cum[j - 1], out=cum[j])
+        cum[...] = state.float_weights[start:stop]
+        cum[0] += previous
+        _accumulate_rows(cum)
         previous = cum[-1].copy()  # the running sum, before the offsets go in
         raw = np.add(cum, state.offsets[start:stop], out=cum)  # in the cached buffer
         np.fmax(col_max, np.fmax.reduce(raw, axis=0), out=col_max)

@@ -989,8 +989,8 @@ class SetCoveringStumps(_BaseStumpConjunction):
             else SortedColumns(*sorted_order_and_run_ends(X, tol, low, high))
         )
         order, run_end, near_ties = columns_sorted.order, columns_sorted.run_end, columns_sorted.near_ties
+        columns = np.arange(n)
         if self.feature_range is None:
-            columns = np.arange(n)
             # + 0.0: a column whose extreme is a zero reports +0.0, whichever of -0.0 and 0.0 sorts first
             self.feature_range_ = np.vstack([X[order[0], columns], X[order[-1], columns]]) + 0.0
         if near_ties.size:
@@ -1010,7 +1010,6 @@ class SetCoveringStumps(_BaseStumpConjunction):
         rank = None  # rank[i, k]: sorted position of example i in column k (built when it pays)
         countdown = np.arange(m, 0, -1, dtype=np.int16 if m < 2**15 else np.int64)[:, None]
         few_removed_steps = 0
-        columns = np.arange(n)
         first_in_play = np.zeros(n, dtype=np.int64)  # sorted position of each column's first
         high = self.feature_range_[1]
         used = np.zeros(n, dtype=bool)
