@@ -91,7 +91,6 @@ from companion.claims._claim import (
     guaranteed,
     proportion,
     ratio,
-    unit_test,
 )
 from companion.claims._registry import (
     Registry,
@@ -124,7 +123,6 @@ __all__ = [
     "update_readme",
     "publish",
     "anchor",
-    "unit_test",
     "Registry",
     "load_registry",
     "family",

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
@@ -67,7 +66,8 @@ class Claim:
         The protocol choices that could flip the verdict (variant names before ``=``; ``"seed"``
         for the fold-seed variants). ``None``: every variant.
     unit_test : str
-        For ``kind="unit_test"``: the pytest node id of the unit test that checks it exactly.
+        The pytest node id of a unit test that also checks the statement (beside the check the
+        notebook runs, which alone gives the verdict).
     central : bool
         A central claim of its paper: it leads the README glance.
     stand_in : str
@@ -77,6 +77,25 @@ class Claim:
         table's columns).
     notebook : str
         The notebook (paper) key, ``"01"``: anchors ``claim-01-<id>`` in the notebook and the docs.
+    category : str
+        What the row is, by the referee's standard (:data:`companion.claims._registry.CATEGORIES`):
+        ``empirical`` or ``mathematical`` (the paper's own assertions), ``conformance`` or ``peer``
+        (checks), ``sanity``, ``aim`` or ``observation``.
+    formula : {"", "paper", "reconstructed"}
+        A mathematical statement's formula: the paper's text, or our reconstruction of a formula
+        the extraction lost (the sentence then says the reconstruction was checked).
+    by_construction : bool
+        The check holds by construction of our reconstruction or implementation: reported, and
+        counted apart from the checks that could have failed.
+    fixed : str
+        ``"YYYY-MM-DD <commit>"``: when the criterion took its present form (from ``git log``).
+    results_known : bool
+        Whether the notebook had shown the numbers the row decides on when its criterion was fixed.
+    history : str
+        An earlier design or criterion, its verdict, and why it changed.
+    honest_check : str
+        The protocol variant that is the honest check beside the paper's protocol (the main
+        variant), e.g. ``"protocol=nested"``; its verdict is shown beside the main one.
     """
 
     id: str
@@ -104,6 +123,13 @@ class Claim:
     stand_in: str = ""
     discussion: str = ""
     notebook: str = ""
+    category: str = ""
+    formula: str = ""
+    by_construction: bool = False
+    fixed: str = ""
+    results_known: bool = True
+    history: str = ""
+    honest_check: str = ""
 
     def criterion(self) -> str:
         """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``.
@@ -117,8 +143,6 @@ class Claim:
             return "by construction"
         if self.kind == "exact":
             return "exact check"
-        if self.kind == "unit_test":
-            return "exact, unit test"
         symbol = _SYMBOLS[self.direction]
         if self.kind == "ratio":
             margin = f"×{_plain(self.margin, self.digits)}"
@@ -338,27 +362,3 @@ def exact(id, statement, check) -> Claim:
     """
     _check_common("exact", id, statement)
     return Claim(id, statement, "exact", check)
-
-
-@validate_params({**_COMMON, "test": [str]}, prefer_skip_nested_validation=True)
-def unit_test(id, statement, test) -> Claim:
-    """A theorem, identity or bound property that a unit test of the suite checks exactly.
-
-    Its verdict is ``holds``: the suite (``make test``, run by CI on every change) fails if the
-    statement stops holding. No p, not in the Holm family.
-
-    Parameters
-    ----------
-    id, statement : str
-        Key and wording of the claim.
-    test : str
-        The pytest node id, ``tests/test_file.py::test_name``.
-
-    Returns
-    -------
-    Claim
-    """
-    _check_common("unit_test", id, statement)
-    if not re.fullmatch(r"tests/test_\w+\.py::\w+(\[[^\]]*\])?", test):
-        raise ValueError(f"unit_test: test must be a node id 'tests/test_x.py::test_y', got {test!r}")
-    return Claim(id, statement, "unit_test", None, unit_test=test)

@@ -43,19 +43,22 @@ def _fingerprint(values):
 
 
 def _tally(d, margin, direction) -> tuple[int, int, int]:
-    """Wins, ties, losses: values on the claim's side of the margin, equal to it, on the other side.
+    """Values on the claim's side of ``margin``, equal to it, on the other side.
 
-    Equality is exact for integers and fractions, within ``TIE_RTOL`` of the largest magnitude
-    for floats (the rule of the Wilcoxon zeros)."""
+    With ``margin = 0`` these are the head-to-head wins, ties and losses of the raw differences
+    (a *win* is a difference on the side the claim asserts: below 0 for ``<``/``<=``, above for
+    ``>``/``>=``; for ``within`` a win is a difference below 0, the first side lower). Equality is
+    exact for integers and fractions, within ``TIE_RTOL`` of the largest magnitude for floats (the
+    rule of the Wilcoxon zeros)."""
     if all_rational(d):
         centred = [Fraction(x) - Fraction(margin) for x in d]
-        if direction == "within":
+        if direction == "within" and margin != 0:
             centred = [abs(Fraction(x)) - Fraction(margin) for x in d]
         negative = sum(1 for x in centred if x < 0)
         zero = sum(1 for x in centred if x == 0)
     else:
         x = np.asarray(d, dtype=float)
-        centred = (np.abs(x) if direction == "within" else x) - margin
+        centred = (np.abs(x) if direction == "within" and margin != 0 else x) - margin
         scale = max(1.0, float(np.max(np.abs(x))) if x.size else 1.0, abs(margin))
         zero_mask = np.abs(centred) <= TIE_RTOL * scale
         zero = int(zero_mask.sum())
@@ -89,12 +92,10 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
     """Raw evaluation of one claim on one variant's data (p-values not yet corrected)."""
     row = {"kind": claim.kind, "test": claim.test, "n": np.nan, "estimate": np.nan, "ci_low": np.nan,
            "ci_high": np.nan, "p_raw": np.nan, "p_fail_raw": np.nan, "detail": "", "verdict": None,
-           "wins": np.nan, "ties": np.nan, "losses": np.nan, "design_p": np.nan, "fingerprint": None}
+           "wins": np.nan, "ties": np.nan, "losses": np.nan, "margin_wins": np.nan, "margin_ties": np.nan,
+           "margin_losses": np.nan, "design_p": np.nan, "fingerprint": None}
     if claim.kind == "guaranteed":
         row.update(verdict="guaranteed", detail=claim.reason)
-        return row
-    if claim.kind == "unit_test":
-        row.update(verdict="holds", detail=f"unit test `{claim.unit_test}`, run by `make test`")
         return row
     values = claim.values(data) if callable(claim.values) else claim.values
     row["fingerprint"] = _fingerprint(values)
@@ -111,18 +112,23 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
     confidence = 1 - 2 * alpha
     identical = False
     if claim.kind == "proportion":
-        if not (isinstance(values, tuple) and len(values) == 2):
-            raise ValueError(f"{where}: a proportion needs (k, n), got {values!r}")
-        k, n = (int(v) if isinstance(v, np.integer) else v for v in values)
+        if not (isinstance(values, tuple) and len(values) in (2, 3)):
+            raise ValueError(f"{where}: a proportion needs (k, n) or (k, n, ties), got {values!r}")
+        k, n, *rest = (int(v) if isinstance(v, np.integer) else v for v in values)
         check_count(k, n, where)
+        tied = rest[0] if rest else 0
+        if not (isinstance(tied, int) and 0 <= tied <= n - k):
+            raise ValueError(f"{where}: the ties of a proportion are an integer in [0, n - k] = [0, {n - k}], "
+                             f"got {tied!r}")
         estimate = k / n
         low, high = clopper_pearson(k, n, confidence)
         p_less = binomial_tail(k, n, claim.margin, upper=False)
         p_greater = binomial_tail(k, n, claim.margin, upper=True)
+        # the trials: k successes, the ties (counted among the n - k non-successes), the rest
         if claim.direction in (">", ">="):
-            row.update(wins=k, ties=0, losses=n - k)
+            row.update(wins=k, ties=tied, losses=n - k - tied)
         else:
-            row.update(wins=n - k, ties=0, losses=k)
+            row.update(wins=n - k - tied, ties=tied, losses=k)
     else:
         if claim.kind == "ratio":
             if not (isinstance(values, tuple) and len(values) == 2):
@@ -144,7 +150,10 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         if len(d) == 0:
             raise ValueError(f"{where}: no values to test")
         n = len(d)
-        row.update(zip(("wins", "ties", "losses"), _tally(d, margin, claim.direction)))
+        # head to head on the raw differences (a ratio's log is 0 exactly where a = b), and
+        # against the margin under its own name
+        row.update(zip(("wins", "ties", "losses"), _tally(d, 0.0, claim.direction)))
+        row.update(zip(("margin_wins", "margin_ties", "margin_losses"), _tally(d, margin, claim.direction)))
         estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence)
         if claim.direction == "within":
             _, _, _, p_less_low, p_greater_low = location_test(d, lower_margin, claim.test, claim.zero_method,
@@ -300,15 +309,15 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                 role = "main"
             elif not _applies(claim, variant):
                 role = "not listed"
-            elif row["fingerprint"] == first["fingerprint"] and claim.kind not in ("guaranteed", "unit_test"):
+            elif row["fingerprint"] == first["fingerprint"] and claim.kind != "guaranteed":
                 role = "unchanged"
             else:
-                role = "varies" if claim.kind not in ("guaranteed", "unit_test") else "not listed"
+                role = "varies" if claim.kind != "guaranteed" else "not listed"
             long_rows.append({"variant": variant, "id": claim.id, "role": role, **row,
                               "same_as_main": row["verdict"] == first["verdict"]})
     sensitivity = pd.DataFrame(long_rows)
     sensitivity = sensitivity[["variant", "id", "role", "kind", "test", "n", "estimate", "ci_low", "ci_high", "wins",
-                               "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict",
+                               "ties", "losses", "margin_wins", "margin_ties", "margin_losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict",
                                "same_as_main", "detail"]]
     rows = []
     for claim in claims:
@@ -317,7 +326,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         others = mine.drop(index=main)
         varied = others[others["role"] == "varies"]
         unchanged = list(others.index[others["role"] == "unchanged"])
-        judged = claim.origin != "observation" and claim.kind not in ("guaranteed", "unit_test")
+        judged = claim.origin != "observation" and claim.kind != "guaranteed"
         compared = varied[varied["verdict"] != "n/a"] if first["verdict"] != "n/a" else varied.iloc[0:0]
         flips = [f"{v} ({compared.loc[v, 'verdict']})" for v in compared.index
                  if not compared.loc[v, "same_as_main"]] if judged else []
@@ -336,15 +345,33 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
             "quantity": claim.quantity, "criterion": claim.criterion(), "direction": claim.direction,
             "margin": claim.margin, "margin_reason": claim.margin_reason, "tie_rule": claim.tie_rule,
             "unit": claim.unit, "digits": claim.digits,
-            **{k: first[k] for k in ("n", "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw",
-                                     "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict", "detail")},
+            **{k: first[k] for k in ("n", "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "margin_wins",
+                                     "margin_ties", "margin_losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm",
+                                     "min_p", "verdict", "detail")},
             "robust": bool(not flips),
             "flips": "; ".join(flips), "seeds": seed_text,
             "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else []),
             "stand_in": claim.stand_in, "unit_test": claim.unit_test, "discussion": claim.discussion,
-            "alpha": alpha,
+            "alpha": alpha, "category": claim.category, "formula": claim.formula,
+            "by_construction": claim.by_construction, "fixed": claim.fixed, "results_known": claim.results_known,
+            "history": claim.history, **_honest_check(claim, mine, main),
         })
     return ClaimsReport(pd.DataFrame(rows, columns=TABLE_COLUMNS), sensitivity, main, alpha)
+
+
+def _honest_check(claim: Claim, mine: pd.DataFrame, main: str) -> dict:
+    """The verdict, estimate and interval of the claim's honest-check variant (empty if none)."""
+    empty = {"check_variant": claim.honest_check, "check_verdict": "", "check_estimate": np.nan,
+             "check_ci_low": np.nan, "check_ci_high": np.nan, "check_p_holm": np.nan, "check_p_fail_holm": np.nan}
+    if not claim.honest_check:
+        return empty
+    if claim.honest_check == main or claim.honest_check not in mine.index:
+        raise ValueError(f"evaluate: claim {claim.id!r} names honest_check {claim.honest_check!r}, which is not "
+                         f"one of the other variants {[v for v in mine.index if v != main]}")
+    other = mine.loc[claim.honest_check]
+    return {**empty, "check_verdict": other["verdict"], "check_estimate": other["estimate"],
+            "check_ci_low": other["ci_low"], "check_ci_high": other["ci_high"], "check_p_holm": other["p_holm"],
+            "check_p_fail_holm": other["p_fail_holm"]}
 
 
 def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sklearn.utils._param_validation import InvalidParameterError, validate_params
 
-from companion.claims._claim import Claim, difference, exact, guaranteed, proportion, ratio, unit_test
+from companion.claims._claim import Claim, difference, exact, guaranteed, proportion, ratio
 
 
 #: Where each paper's registry lives: ``companion/experiments/registry/paperNN.toml``.
@@ -19,14 +19,40 @@ REGISTRY_DIR = Path(__file__).resolve().parent.parent / "experiments" / "registr
 ORIGINS = ("paper", "check", "sanity", "observation")
 
 
-_KINDS = ("difference", "ratio", "proportion", "exact", "guaranteed", "unit_test")
+#: What a row is, by the referee's standard, and the origins each category belongs to. A paper's
+#: own assertion is an ``empirical`` result or a ``mathematical`` statement (the only rows with a
+#: verdict word); a description of a step of the algorithm becomes a ``conformance`` check of our
+#: code, a comparison with a peer's output or a published number a ``peer`` check; a ``sanity``
+#: check tests a baseline or a design; an ``aim`` of the paper and an ``observation`` of ours are
+#: reported without a verdict.
+CATEGORIES = {
+    "empirical": "paper",
+    "mathematical": "paper",
+    "conformance": "check",
+    "peer": "check",
+    "sanity": "sanity",
+    "aim": "observation",
+    "observation": "observation",
+}
+
+
+#: Where a mathematical statement's formula comes from: the paper's text, or our reconstruction
+#: of a formula the extracted text lost.
+FORMULAS = ("paper", "reconstructed")
+
+
+_FIXED = re.compile(r"\d{4}-\d{2}-\d{2} [0-9a-f]{7,40}")
+
+
+_KINDS = ("difference", "ratio", "proportion", "exact", "guaranteed")
 
 
 #: The fields a registry entry may have, and which it must have, by kind.
 _ENTRY_FIELDS = {
     "id", "origin", "central", "quote", "where", "quote_source", "statement", "kind", "measure", "test",
     "direction", "margin", "margin_reason", "quantity", "unit", "digits", "offset", "ties", "variants",
-    "reason", "unit_test", "stand_in", "discussion", "zero_method",
+    "reason", "unit_test", "stand_in", "discussion", "zero_method", "category", "formula", "by_construction",
+    "fixed", "results_known", "history", "honest_check",
 }
 
 
@@ -36,7 +62,6 @@ _REQUIRED = {
     "proportion": ("measure", "direction", "margin", "margin_reason"),
     "exact": ("measure",),
     "guaranteed": ("reason",),
-    "unit_test": ("unit_test",),
 }
 
 
@@ -149,6 +174,10 @@ def load_registry(source) -> Registry:
         seen.add(entry["id"])
         if entry["origin"] not in ORIGINS:
             raise _registry_error(path, label, f"origin must be one of {ORIGINS}, got {entry['origin']!r}")
+        if entry["kind"] == "unit_test":
+            raise _registry_error(path, label, "kind 'unit_test' gives a verdict that nothing in the notebook "
+                                               "computed; check the statement in the notebook (kind 'exact' with a "
+                                               "measure that runs the check)")
         if entry["kind"] not in _KINDS:
             raise _registry_error(path, label, f"kind must be one of {_KINDS}, got {entry['kind']!r}")
         if entry["origin"] == "paper":
@@ -157,6 +186,7 @@ def load_registry(source) -> Registry:
                     raise _registry_error(path, label, f"a paper claim needs {field!r}")
         elif entry.get("central"):
             raise _registry_error(path, label, "only a paper claim can be central")
+        _check_standard(path, label, entry)
         if entry.get("quote_source", "paper") not in ("paper", "specs"):
             raise _registry_error(path, label, f"quote_source must be 'paper' or 'specs', got {entry['quote_source']!r}")
         for field in _REQUIRED[entry["kind"]]:
@@ -167,6 +197,40 @@ def load_registry(source) -> Registry:
             raise _registry_error(path, label, f"variants must be a list of variant names (before '='), got {variants!r}")
         checked.append(dict(entry))
     return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path)
+
+
+def _check_standard(path, label, entry):
+    """The referee's fields: category (consistent with the origin), the formula's source of a
+    mathematical statement, and when the criterion was fixed."""
+    category = entry.get("category")
+    if category not in CATEGORIES:
+        raise _registry_error(path, label, f"category must be one of {tuple(CATEGORIES)}, got {category!r}")
+    if CATEGORIES[category] != entry["origin"]:
+        raise _registry_error(path, label, f"category {category!r} belongs to origin {CATEGORIES[category]!r}, "
+                                           f"got origin {entry['origin']!r}")
+    if category == "mathematical":
+        if entry.get("formula") not in FORMULAS:
+            raise _registry_error(path, label, f"a mathematical statement needs formula in {FORMULAS}, "
+                                               f"got {entry.get('formula')!r}")
+        if entry["kind"] not in ("exact", "guaranteed"):
+            raise _registry_error(path, label, "a mathematical statement is checked exactly where it is shown "
+                                               f"(kind 'exact'), got kind {entry['kind']!r}")
+    elif "formula" in entry:
+        raise _registry_error(path, label, f"formula is for a mathematical statement, not a {category!r} row")
+    if not isinstance(entry.get("by_construction", False), bool):
+        raise _registry_error(path, label, f"by_construction must be true or false, got {entry['by_construction']!r}")
+    if entry.get("by_construction") and category not in ("mathematical", "conformance"):
+        raise _registry_error(path, label, f"by_construction is for a mathematical or conformance row, not {category!r}")
+    if not isinstance(entry.get("fixed"), str) or not _FIXED.fullmatch(entry["fixed"]):
+        raise _registry_error(path, label, "fixed must be 'YYYY-MM-DD <commit>', when the criterion took its present "
+                                           f"form, got {entry.get('fixed')!r}")
+    if not isinstance(entry.get("results_known"), bool):
+        raise _registry_error(path, label, "results_known must be true or false (had the notebook shown the numbers "
+                                           f"this row decides on when its criterion was fixed?), got "
+                                           f"{entry.get('results_known')!r}")
+    for field in ("history", "honest_check"):
+        if not isinstance(entry.get(field, ""), str):
+            raise _registry_error(path, label, f"{field} must be a string, got {entry[field]!r}")
 
 
 # Nested validation stays on: the registry's fields (a direction, a margin, a test) are checked
@@ -222,10 +286,8 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
                                    margin=entry["margin"], quantity=entry.get("quantity", "share"), **common)
             elif kind == "exact":
                 claim = exact(entry["id"], entry["statement"], values)
-            elif kind == "guaranteed":
-                claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
             else:
-                claim = unit_test(entry["id"], entry["statement"], entry["unit_test"])
+                claim = guaranteed(entry["id"], entry["statement"], entry["reason"])
         except InvalidParameterError as error:
             raise _registry_error(registry.path, f"claim {entry['id']!r}", str(error)) from error
         claims.append(replace(
@@ -235,6 +297,10 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
             variants=tuple(entry.get("variants", ["seed"])),
             central=bool(entry.get("central", False)), stand_in=entry.get("stand_in", ""),
             discussion=entry.get("discussion", ""), notebook=registry.key,
-            reason=entry.get("reason", claim.reason),
+            reason=entry.get("reason", claim.reason), unit_test=entry.get("unit_test", ""),
+            category=entry["category"], formula=entry.get("formula", ""),
+            by_construction=bool(entry.get("by_construction", False)), fixed=entry["fixed"],
+            results_known=entry["results_known"], history=entry.get("history", ""),
+            honest_check=entry.get("honest_check", ""),
         ))
     return claims

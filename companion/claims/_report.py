@@ -22,7 +22,9 @@ TABLE_COLUMNS = [
     "quantity", "criterion", "direction", "margin", "margin_reason", "tie_rule", "unit", "digits", "n",
     "estimate", "ci_low", "ci_high", "wins", "ties", "losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm",
     "min_p", "verdict", "detail", "robust", "flips", "seeds", "sensitivity", "stand_in", "unit_test",
-    "discussion", "alpha",
+    "discussion", "alpha", "category", "formula", "by_construction", "fixed", "results_known", "history",
+    "margin_wins", "margin_ties", "margin_losses", "check_variant", "check_verdict", "check_estimate",
+    "check_ci_low", "check_ci_high", "check_p_holm", "check_p_fail_holm",
 ]
 
 
