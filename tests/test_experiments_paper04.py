@@ -1,5 +1,6 @@
 """Notebook 04's additions (issue 16): the committed peers, c_KM sensitivity, partitions and cells."""
 
+import functools
 from fractions import Fraction
 
 import numpy as np
@@ -338,8 +339,16 @@ def _claims_toy(names=tuple(f"d{k}" for k in range(11)) + ("votes",)):
     return pd.DataFrame(rows)
 
 
+@functools.lru_cache(maxsize=1)
+def _math_results():
+    """The math_* checks, run once for the tests that evaluate the whole family."""
+    from companion.experiments.paper04._math_checks import math_checks
+
+    return math_checks(np.random.default_rng(0))
+
+
 def test_claims_family_criteria_on_a_toy_benchmark():
-    report = _claims.claims_report(_claims.claims_variants(_claims_toy()))
+    report = _claims.claims_report(_claims.claims_variants(_claims_toy()), _math_results())
     verdicts = report.verdicts()
     holding = ("1", "2", "1b", "2b", "2c", "3-J48", "3s-J48", "3s-CN2")
     assert {k: verdicts[k] for k in holding} == dict.fromkeys(holding, "holds")
@@ -368,10 +377,14 @@ def test_claims_family_criteria_on_a_toy_benchmark():
     tested = table[table["p_holm"].notna()]
     assert set(tested["origin"]) == {"paper"} and len(tested) == 10 and (tested["p_holm"] >= tested["p_raw"]).all()
     # The CN2 alpha=1 variant plays CN2 with its unpruned lists: claim 3-CN2 flips to holds.
-    assert list(report.sensitivity["variant"].unique()) == ["main", "CN2 alpha=1"]
+    assert list(report.sensitivity["variant"].unique()) == ["main", "CN2 alpha=1", _claims.TIES_VARIANT]
     assert table.loc["3-CN2", "flips"] == "CN2 alpha=1 (holds)" and not table.loc["3-CN2", "robust"]
     pivot = _tables.sensitivity_pivot(report)
-    assert list(pivot.columns) == ["main", "CN2 alpha=1"] and pivot.loc["3-CN2", "CN2 alpha=1"] == "holds"
+    assert list(pivot.columns) == ["main", "CN2 alpha=1", _claims.TIES_VARIANT]
+    assert pivot.loc["3-CN2", "CN2 alpha=1"] == "holds"
+    # the math_* rows: their verdicts are the checks' results (a conformance check agrees)
+    assert table.loc["pattern-partition", "verdict"] == "agrees" and table.loc["vector-search", "verdict"] == "holds"
+    assert table.loc["3-CN2-unordered", "origin"] == "observation"
 
 
 def test_a_joint_best_is_a_tie_and_counts_against_claims_1_and_2b():
@@ -385,7 +398,11 @@ def test_a_joint_best_is_a_tie_and_counts_against_claims_1_and_2b():
     assert variant_ranks(data, "WIDC(p)", "error") == (5, 7, 0)
     assert variant_ranks(data, "WIDC(o)", "literals") == (10, 2, 0)
     table = _claims.claims_report(_claims.claims_variants(toy)).table.set_index("id")
-    assert (table.loc["1", "wins"], table.loc["1", "losses"]) == (5, 7) and table.loc["1", "verdict"] == "undecided"
+    assert (table.loc["1", "wins"], table.loc["1", "ties"], table.loc["1", "losses"]) == (5, 7, 0)
+    assert table.loc["1", "verdict"] == "undecided"
+    # the earlier design (a joint best counts for the claim) is the variant ties=for the claim
+    long = _claims.claims_report(_claims.claims_variants(toy)).sensitivity.set_index(["id", "variant"])
+    assert long.loc[("1", _claims.TIES_VARIANT), "verdict"] == "holds"
     text = _prose.ranks_prose({"main": toy}).data
     assert "WIDC(p) alone has the least error of the three variants on 5 data sets, ties for it on 7" in text
 
@@ -395,7 +412,7 @@ def test_a_verdict_that_changes_under_another_fold_seed_is_not_robust():
     other = main.assign(seed=1)
     other.loc[other["method"] == "J48", "errors"] = 5  # J48 far better on the other folds
     variants = _claims.claims_variants(main, seeds={1: other, 2: main.assign(seed=2)})
-    assert list(variants) == ["main", "CN2 alpha=1", "seed=1", "seed=2"]
+    assert list(variants) == ["main", "CN2 alpha=1", "seed=1", "seed=2", _claims.TIES_VARIANT]
     report = _claims.claims_report(variants)
     table = report.table.set_index("id")
     assert table.loc["3-J48", "verdict"] == "holds" and not table.loc["3-J48", "robust"]
@@ -413,7 +430,9 @@ def test_templates_render_the_results_they_describe():
     assert "$c_{KM} = 0$" in _prose.strength_prose(0.0).data and "removes the penalty" in _prose.strength_prose(0).data
     assert "keeps a penalty" in _prose.strength_prose(0.25).data
     registry = paper04.registry_table()
-    assert registry.loc["Z-tree", "criterion"].startswith("tests/test_widc.py::")
+    assert registry.loc["Z-tree", "criterion"].startswith("computed in the notebook (math_Z_tree); also tested by "
+                                                          "tests/test_widc.py::")
+    assert registry.loc["pattern-partition", "category"] == "conformance"
     assert registry.loc["1", "ties"].startswith("a data set where WIDC(p) ties")
 
 
@@ -430,7 +449,7 @@ def test_substitute_and_variants_replace_only_what_they_rerun():
     main = _claims_toy()
     rerun = main[(main["method"] == "WIDC(p)") & (main["dataset"] == "d3")].assign(errors=90, literals=7)
     variants = _claims.claims_variants(main, polarity_gt=rerun, numeric=rerun.iloc[0:0])
-    assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1"]  # an empty re-run is no variant
+    assert list(variants) == ["main", "polarity=gt", "CN2 alpha=1", _claims.TIES_VARIANT]  # an empty re-run: none
     gt = variants["polarity=gt"]
     assert len(gt) == len(main)
     changed = gt[(gt["method"] == "WIDC(p)") & (gt["dataset"] == "d3")]
@@ -444,7 +463,8 @@ def test_substitute_and_variants_replace_only_what_they_rerun():
 
 def test_peer_tables_stack_the_variants_with_the_majority_row():
     main = _claims_toy()
-    table = _tables.peer_tables(_claims.claims_variants(main), others=("J48", "CN2", _peers.MAJORITY))
+    variants = {k: v for k, v in _claims.claims_variants(main).items() if k != _claims.TIES_VARIANT}
+    table = _tables.peer_tables(variants, others=("J48", "CN2", _peers.MAJORITY))
     assert list(table.columns[:2]) == ["variant", "other"]
     assert list(table["other"]) == ["J48", "CN2", _peers.MAJORITY] * 2
     assert "Wilcoxon p" not in table.columns  # the tests are the claims family's, Holm-corrected
@@ -506,7 +526,7 @@ def test_committed_claims_are_what_the_committed_folds_give():
     assert np.allclose(errors, errors.round(), rtol=0, atol=1e-6)  # the CSV has 10 significant digits
     folds = folds.assign(errors=errors.round().astype(int)).drop(columns="error")
     everything = pd.concat([folds.assign(seed=0), peers, _peers.majority_results()], ignore_index=True)
-    report = _claims.claims_report({"main": _claims.claims_variants(everything)["main"]})
+    report = _claims.claims_report({"main": _claims.claims_variants(everything)["main"]}, _math_results())
     committed = pd.read_csv(ROOT / "figures" / "04_claims.csv", dtype={"id": str}, keep_default_na=False,
                             na_values=[""])  # the verdict "n/a" is a word, not a missing value
     assert list(committed["id"]) == list(report.table["id"])
@@ -596,3 +616,154 @@ def test_the_sections_show_what_their_builders_give():
     assert vote0.cells_text.data == _prose.committee_cells_prose(pessimistic, vote0.cells).data
     table = paper04.datasets_table(["iris", "votes"])
     assert table.loc["iris", ["examples", "attributes", "classes"]].tolist() == [150, 4, 3]
+
+
+# ------------------------------------------------------------------------------ the math_* checks
+
+
+def _broken_checks():
+    """Each check of ``_math_checks.CHECKS`` with a deliberately broken piece: it must then fail."""
+    from companion._partition_boosting import grow_monomials, pattern_codes, rule_vectors
+    from companion.experiments.paper04 import _math_checks as M
+
+    def drop_last_literal(tree):  # leaf paths lose a test: the monomials overlap
+        return [m[:-1] for m in M.leaf_monomials(tree)]
+
+    def first_rule_codes(sat):  # the decision list's partition, not the patterns'
+        sat = np.asarray(sat, dtype=bool)
+        return np.where(sat.any(axis=1), sat.argmax(axis=1), sat.shape[1])
+
+    def wrong_first_literal(literals, y, w, c):
+        monomials, trace = grow_monomials(literals, y, w, c)
+        first = monomials[0]
+        other = next(l for l in range(literals.shape[1]) if l // 2 not in {x // 2 for x in first})
+        return [(other,) + tuple(first[1:])] + list(monomials[1:]), trace
+
+    def stops_early(literals, y, w, c):
+        monomials, trace = grow_monomials(literals, y, w, c)
+        return monomials[:-1], trace
+
+    def sign_vectors(W):  # +1 for the classes above the mean weight, -1 below
+        return np.where(W > W.mean(axis=1, keepdims=True), 1, -1)
+
+    def keep_all_pessimistic(sat, vectors, y, w, prior):
+        return np.arange(len(vectors))
+
+    def keep_all_optimistic(sat, vectors, lengths, y, w, prior, **kwargs):
+        return np.arange(len(vectors))
+
+    def shifted_lemma2(W):  # thresholds at e^1 and e^2 instead of e^(1/2), e^(3/2)
+        u = np.log(W[:, 1] / W[:, 0])
+        return np.array([[-1, 1] if r > 2 else [0, 1] if r > 1 else [0, 0] if r >= -1 else [1, 0]
+                         if r >= -2 else [1, -1] for r in u])
+
+    return {
+        "math_Z_tree": dict(monomials_of=drop_last_literal),
+        "math_cells_tree": dict(monomials_of=drop_last_literal),
+        "math_cells_2_t": dict(codes_of=lambda sat: np.asarray(sat).sum(axis=1)),
+        "math_cells_LS": dict(codes_of=lambda sat: pattern_codes(np.asarray(sat)[:, :3])),
+        "math_pattern_partition": dict(codes_of=first_rule_codes),
+        "math_growth_argmin": dict(grow=wrong_first_literal),
+        "math_growth_stop": dict(grow=stops_early),
+        "math_vector_search": dict(vectors_of=sign_vectors),
+        "math_default_vector": dict(default_of=lambda dc: np.full(len(dc.default_votes_), 1 / len(dc.default_votes_))),
+        "math_pessimistic_smallest": dict(prune=keep_all_pessimistic),
+        "math_single_pass": dict(prune=keep_all_optimistic),
+        "math_literal_count": dict(size_of=lambda dc: len({l for m in dc.monomials_ for l in m})),
+        "math_2_never_larger": dict(prune=lambda grown, X, y: grown.with_pruning("optimistic", X, y,
+                                                                                   optimistic_strength=50.0)),
+        "math_lemma2": dict(vectors_of=shifted_lemma2),
+    }
+
+
+def test_math_checks_hold_on_the_code_and_fail_on_a_broken_piece():
+    """Every math_* check of the registry runs, holds on the package and fails when the piece it
+    checks is broken (so each verdict could have come out the other way)."""
+    import warnings as _warnings
+
+    from companion.experiments.paper04 import _math_checks as M
+    from companion.interpretable import SingleClassWarning
+
+    results = M.math_checks(np.random.default_rng(0))
+    assert set(results) == set(M.CHECKS) == {e["measure"] for e in paper04_registry_entries()
+                                             if e.get("measure", "").startswith("math_")}
+    for key, (ok, detail) in results.items():
+        assert ok is True and detail, key
+    broken = _broken_checks()
+    assert set(broken) == set(M.CHECKS)
+    with _warnings.catch_warnings():
+        _warnings.simplefilter("ignore", SingleClassWarning)
+        for key, kwargs in broken.items():
+            ok, detail = M.CHECKS[key](np.random.default_rng(0), **kwargs)
+            assert ok is False, (key, detail)
+    table = M.math_table(results)
+    assert table.loc["pessimistic-smallest", "result"] == "agrees" and table.loc["Z-tree", "result"] == "holds"
+    assert table.loc["lemma2", "kind"] == "conformance, by construction"
+
+
+def paper04_registry_entries():
+    import companion.claims as C
+
+    return C.load_registry("04").entries
+
+
+def test_ckm_variants_read_widc_o_off_the_sensitivity_run():
+    """The variants c_KM=c replace WIDC(o)'s rows only, by the sensitivity run's rows at c; the
+    combined variant also plays CN2 with alpha=1."""
+    main = _claims_toy()
+    rows = [dict(dataset=d, fold=f, strength=c, errors=e, n_test=100, rules=1, literals=lit, cells=1, grown_rules=1,
+                 grown_cells=1, n_train=900)
+            for d in sorted(set(main["dataset"])) for f in range(2)
+            for c, e, lit in ((0.0, 15, 2), (0.05, 17, 1), (0.1, 30, 0))]
+    variants = _claims.claims_variants(main, sensitivity=pd.DataFrame(rows))
+    assert list(variants) == ["main", "CN2 alpha=1", "c_KM=0.05", "c_KM=0.1", "c_KM=0.1, CN2 alpha=1",
+                              _claims.TIES_VARIANT]
+    for name, errors in (("c_KM=0.05", 17), ("c_KM=0.1", 30)):
+        frame = variants[name]
+        assert (frame.loc[frame["method"] == "WIDC(o)", "errors"] == errors).all() and len(frame) == len(main)
+        pd.testing.assert_frame_equal(frame[frame["method"] != "WIDC(o)"].reset_index(drop=True),
+                                      main[main["method"] != "WIDC(o)"].reset_index(drop=True), check_dtype=False)
+    both = variants["c_KM=0.1, CN2 alpha=1"]
+    assert (both.query("method == 'CN2'")["errors"] == 30).all() and (both.query("method == 'WIDC(o)'")["literals"] == 0).all()
+    with pytest.raises(ValueError, match="no c_KM = 0.5"):
+        _claims.ckm_frame(pd.DataFrame(rows), 0.5, seed=0)
+
+
+def test_corrected_t_inflates_the_variance_of_the_fold_mean():
+    """Nadeau & Bengio's corrected resampled t: the standard error of the mean is sqrt(1/J + n2/n1)
+    times s, not s / sqrt(J); a difference the plain t calls significant may no longer be."""
+    from scipy import stats
+
+    d = np.array([1.0, 2.0, 0.5, 1.5, 1.0, 2.5, 0.0, 1.0, 1.5, 2.0])
+    result = _claims.corrected_t(d, ratio_test=1 / 9, direction=">", margin=0.0)
+    se = np.sqrt((1 / 10 + 1 / 9) * d.var(ddof=1))
+    assert result["mean"] == pytest.approx(d.mean())
+    assert result["p"] == pytest.approx(stats.t.sf(d.mean() / se, 9))
+    assert result["ci_high"] - result["mean"] == pytest.approx(stats.t.ppf(0.975, 9) * se)
+    plain = stats.ttest_1samp(d, 0.0, alternative="greater").pvalue
+    assert result["p"] > plain and result["verdict"] == "holds"
+    assert _claims.corrected_t(-d, ratio_test=1 / 9, direction=">", margin=0.0)["verdict"] == "fails"
+    assert _claims.corrected_t(np.full(10, 2.0), ratio_test=1 / 9, direction="<=", margin=1.0)["verdict"] == "fails"
+
+
+def test_claim_4_detail_names_each_counterexample_and_its_kind():
+    toy = _claims_toy()
+    toy.loc[(toy["dataset"] == "d1") & toy["method"].isin(["WIDC(p)", "CN2"]), "errors"] = 0  # 0 % = 0 %
+    toy.loc[(toy["dataset"] == "d2") & (toy["method"] == "WIDC(p)"), "errors"] = 0  # WIDC(p) beats CN2 on d2
+    detail = _claims._cn2poe_all(claims_data(toy))[1]
+    assert detail.startswith("1/11 data sets; not on d0 (error +5.0 points, CN2 fewer errors on 2/2 folds); "
+                             "d1 (equal errors, 0.0 % = 0.0 %)")
+    assert "d2" not in detail.split("not on")[1]
+
+
+def test_noise_facts_of_the_vendored_xd6_and_their_sentence():
+    """The vendored xd6 has no label noise: 973 rows over the 512 inputs of {0,1}^9, none with two labels."""
+    facts = _studies.label_noise_facts("xd6")
+    assert (facts["examples"], facts["attributes"], facts["distinct"], facts["conflicting"]) == (973, 9, 512, 0)
+    assert 0.8 < facts["copies"] < 0.95
+    assert _studies.label_noise_facts("monks1")["conflicting"] == 0  # a noiseless concept too
+    toy = _claims_toy(names=("xd6",))
+    toy.loc[toy["method"].isin(["WIDC(p)", "WIDC(o)", "WIDC()", "CN2"]), "errors"] = 0
+    text = _prose.noise_prose(facts, toy).data
+    assert "512 distinct inputs (of the 512 possible), 0 inputs seen with two labels: the copy carries no label noise" in text
+    assert "in claim 1 xd6 is a tie for the least error" in text and "counterexample by equal errors" in text

@@ -51,6 +51,13 @@ TEMPLATES = {
         "evaluated** there (not run for this seed). To run them: `{command}`."
     ),
     "peers_present": "The peers ran on the folds of every seed used here ({seeds:list}).",
+    "noise": (
+        "The vendored {data} has {examples} examples of {attributes} Boolean attributes but {distinct} distinct "
+        "inputs (of the {possible} possible), {conflicting:plural input} seen with two labels: {noise}. On the folds, {copies:pct.0} of a test "
+        "fold's examples have an identical input in the training fold. WIDC(p), WIDC(o) and WIDC() make "
+        "{e_p:.1f} %, {e_o:.1f} % and {e_n:.1f} % error on it, CN2 {e_c:.1f} %: in claim 1 {data} is {claim1}, "
+        "and in claim 4 {claim4}."
+    ),
 }
 
 
@@ -128,6 +135,36 @@ def committee_cells_prose(model: DecisionCommittee, cells: pd.DataFrame):
     return prose("committee_cells", rules=int(model.n_rules_), cells=len(cells), possible=2 ** int(model.n_rules_),
                  examples=int(cells["examples"].sum()), errors=int(cells["errors"].sum()),
                  error_cells=int((cells["errors"] > 0).sum()))
+
+
+def noise_prose(facts: dict, everything: pd.DataFrame, name: str = "xd6"):
+    """:data:`TEMPLATES` ``noise``: what the vendored data set is, and what it does to claims 1 and 4.
+
+    Parameters
+    ----------
+    facts : dict
+        :func:`companion.experiments.paper04._studies.label_noise_facts`.
+    everything : pandas.DataFrame
+        The benchmark's tidy frame with the peers (:func:`benchmark_section`'s ``everything``).
+    name : str, default="xd6"
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    data = claims_data(everything[everything["dataset"] == name])
+    error = data["error"].loc[name]
+    strict, joint, _ = variant_ranks(data, "WIDC(p)", "error")
+    claim1 = ("a strict best of WIDC(p)" if strict else "a tie for the least error, which counts against it"
+              if joint else "a data set where WIDC(p) does not have the least error")
+    claim4 = ("it is not a counterexample" if error["WIDC(p)"] < error["CN2"] else
+              "it is a counterexample by equal errors" if error["WIDC(p)"] == error["CN2"] else
+              "it is a counterexample (CN2 makes fewer errors)")
+    noise = ("the copy carries no label noise" if facts["conflicting"] == 0 else
+             "the copy carries label noise")
+    return prose("noise", data=name, noise=noise, claim1=claim1, claim4=claim4,
+                 e_p=float(error["WIDC(p)"]), e_o=float(error["WIDC(o)"]), e_n=float(error["WIDC()"]),
+                 e_c=float(error["CN2"]), possible=2 ** facts["attributes"], **facts)
 
 
 def ranks_prose(variants: dict):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from numbers import Integral
 
+import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
@@ -24,7 +25,9 @@ from companion.experiments.paper04._protocol import (
     BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
 )
 from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
-from companion.experiments.paper04._studies import choose_optimistic_strength, committee_cells, optimistic_sensitivity
+from companion.experiments.paper04._studies import (
+    choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity,
+)
 from companion.experiments.paper04._tables import (
     cells_table, error_with_std, folds_table, paper_comparison, paper_context, pattern_cells, peer_tables,
     polarity_table, sensitivity_pivot, sensitivity_summary, summary_table,
@@ -32,9 +35,10 @@ from companion.experiments.paper04._tables import (
 from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
-from companion.experiments.paper04._claims import claims_report, claims_variants
+from companion.experiments.paper04._claims import TIES_VARIANT, claims_report, claims_variants, vote0_corrected_table
+from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
-    cells_prose, committee_cells_prose, peers_prose, ranks_prose, seeds_prose, strength_prose,
+    cells_prose, committee_cells_prose, noise_prose, peers_prose, ranks_prose, seeds_prose, strength_prose,
 )
 
 #: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
@@ -62,6 +66,28 @@ def partitions_section(max_monomials: int = 8) -> Bunch:
     cells = pd.DataFrame([pattern_cells(t) for t in sizes], index=pd.RangeIndex(1, max_monomials + 1, name="t"),
                          columns=["cells, t monomials (committee)", "cells, t leaves (tree)"])
     return Bunch(cells=cells, figure=closed_figure(plot_partitions()))
+
+
+@validate_params({"rng": [np.random.Generator]}, prefer_skip_nested_validation=True)
+def math_section(rng) -> Bunch:
+    """The paper's mathematical statements and the algorithm steps it describes, checked here.
+
+    Each check runs once (:func:`companion.experiments.paper04._math_checks.math_checks`, a few
+    seconds); the claims (:func:`claims_section`) read the results as constants.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The notebook's seeded generator.
+
+    Returns
+    -------
+    Bunch
+        ``results`` (``{measure: (ok, detail)}``) and ``table`` (row, kind, statement, what was
+        run, result).
+    """
+    results = math_checks(rng)
+    return Bunch(results=results, table=math_table(results))
 
 
 @validate_params({"n_problems": COUNT, "seed": SEED, "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
@@ -215,10 +241,12 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
     )
 
 
-@validate_params({"config": [Config], "benchmark": [Bunch], "memo": [FoldMemo, None], "n_jobs": N_JOBS},
-                 prefer_skip_nested_validation=False)
-def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
-    """The protocol variants of the claims: numeric typing, the other polarity, the other fold seeds.
+@validate_params({"config": [Config], "benchmark": [Bunch], "sensitivity": [Bunch, None], "memo": [FoldMemo, None],
+                  "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
+def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | None = None,
+                     memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
+    """The protocol variants of the claims: numeric typing, the other polarity, the other fold seeds,
+    WIDC(o) at other constants ``c_KM``, the earlier tie rule of claims 1 and 2b.
 
     Parameters
     ----------
@@ -226,6 +254,9 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
         The benchmark's configuration.
     benchmark : Bunch
         :func:`benchmark_section`.
+    sensitivity : Bunch or None, default=None
+        :func:`sensitivity_section` on the benchmark's folds: WIDC(o) at the other constants
+        (the variants ``c_KM=...``; None: none).
     memo : FoldMemo or None, default=None
         Fits already made on these folds.
     n_jobs : int or None, default=1
@@ -234,7 +265,7 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
     Returns
     -------
     Bunch
-        ``numeric`` (every learner under ``typing=numeric`` on the sets it changes, or None),
+        ``numeric (every learner under ``typing=numeric`` on the sets it changes, or None),
         ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
         table), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
         (``{variant: frame}``, what the claims read) and ``peers_text``.
@@ -250,7 +281,8 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
     polarity_gt = run(gt_config, n_jobs=n_jobs)
     other_seeds = seed_variants(config.seed)
     seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
-    variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, seeds=seed_frames)
+    variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, seeds=seed_frames,
+                               sensitivity=None if sensitivity is None else sensitivity.folds)
     return Bunch(
         numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt),
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
@@ -258,27 +290,54 @@ def variants_section(config: Config, benchmark: Bunch, *, memo: FoldMemo | None 
     )
 
 
-@validate_params({"variants": [Bunch]}, prefer_skip_nested_validation=True)
-def claims_section(variants: Bunch) -> Bunch:
+@validate_params({"variants": [Bunch], "math": [Bunch]}, prefer_skip_nested_validation=True)
+def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     """The registry's claims decided on every variant, with what the verdicts rest on.
 
     Parameters
     ----------
     variants : Bunch
         :func:`variants_section`.
+    math : Bunch
+        :func:`math_section` (its checks' results, read as constants by every variant).
 
     Returns
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
         ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
-        ``sensitivity`` (each claim's verdict under each variant) and ``peer_table`` (claim 3's
-        peers under each variant but the seeds).
+        ``sensitivity`` (each claim's verdict under each variant), ``peer_table`` (claim 3's
+        peers under the variants that change WIDC(p) or a peer, the seeds aside) and ``vote0``
+        (the Vote0 rows under the corrected resampled t, :func:`vote0_corrected_table`).
     """
-    report = claims_report(variants.variants)
+    report = claims_report(variants.variants, math.results)
+    same_peers = (TIES_VARIANT,) + tuple(name for name in variants.variants if name.startswith("c_KM="))
     return Bunch(
         report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
         sensitivity=sensitivity_pivot(report),
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
-                                if not name.startswith("seed=")}),
+                                if not name.startswith("seed=") and name not in same_peers}),
+        vote0=vote0_corrected_table(variants.variants, report),
     )
+
+
+# Not skipping the nested validation: the name is checked by label_noise_facts.
+@validate_params({"config": [Config], "benchmark": [Bunch], "name": [str]}, prefer_skip_nested_validation=False)
+def noise_section(config: Config, benchmark: Bunch, name: str = "xd6") -> Bunch:
+    """What the vendored ``name`` is (label noise, test rows copied in training) and what it does to claims 1 and 4.
+
+    Parameters
+    ----------
+    config : Config
+        The benchmark's configuration (its folds).
+    benchmark : Bunch
+        :func:`benchmark_section`.
+    name : str, default="xd6"
+
+    Returns
+    -------
+    Bunch
+        ``facts`` (:func:`label_noise_facts`) and ``text``.
+    """
+    facts = label_noise_facts(name, n_splits=config.n_splits, seed=config.seed)
+    return Bunch(facts=facts, text=noise_prose(facts, benchmark.everything, name))

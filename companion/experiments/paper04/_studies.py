@@ -377,3 +377,50 @@ def committee_cells(model: DecisionCommittee, X, y) -> pd.DataFrame:
                      "S": tuple(int(s) for s in S), "predicted": predicted,
                      "errors": int(np.count_nonzero(y[members] != predicted))})
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------------------------
+# What a vendored data set is: distinct inputs, conflicting labels, test rows copied in training
+# --------------------------------------------------------------------------------------------
+
+
+@validate_params({"name": [StrOptions(set(BENCHMARK_SETS))], "n_splits": [StrictInterval(Integral, 2, None,
+                                                                                        closed="left")],
+                  "seed": SEED}, prefer_skip_nested_validation=False)
+def label_noise_facts(name="xd6", *, n_splits=10, seed=0) -> dict:
+    """Whether a data set carries label noise, read off the data: repeated inputs and their labels.
+
+    xd6 is Buntine & Niblett's (1992) Boolean concept "with 10 % class noise"; a sample with
+    label noise has inputs that occur with two labels. On the benchmark's folds, also the share of
+    a test fold's examples whose input occurs in its training fold (a learner can then score them
+    by memory).
+
+    Parameters
+    ----------
+    name : str, default="xd6"
+        A key of :data:`BENCHMARK_SETS`.
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the folds.
+
+    Returns
+    -------
+    dict
+        ``examples``, ``attributes``, ``distinct`` (distinct inputs), ``conflicting`` (inputs seen
+        with more than one label) and ``copies`` (mean share of a test fold's examples whose input
+        is in the training fold).
+    """
+    data = load_benchmark_set(name)
+    X, y = np.asarray(data.X), np.asarray(data.y)
+    _, inverse = np.unique(X, axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    labels = {}
+    for key, label in zip(inverse.tolist(), y.tolist()):
+        labels.setdefault(key, set()).add(label)
+    shares = []
+    for train, test in stratified_folds(y, n_splits=n_splits, seed=seed):
+        seen = set(inverse[train].tolist())
+        shares.append(float(np.mean([key in seen for key in inverse[test].tolist()])))
+    return {"examples": len(y), "attributes": X.shape[1], "distinct": len(labels),
+            "conflicting": sum(len(v) > 1 for v in labels.values()), "copies": float(np.mean(shares))}
