@@ -31,10 +31,10 @@ def criterion(entry: dict) -> tuple:
     return tuple(entry.get(field) for field in CRITERION_FIELDS)
 
 
-def registry_versions(key: str, root: Path) -> list[tuple[str, str, dict]]:
+def registry_versions(key: str, root: Path, registry_dir: Path = REGISTRY_DIR) -> list[tuple[str, str, dict]]:
     """``(commit, date, {id: entry})`` for every commit that changed the registry of ``key``,
     oldest first (renames followed)."""
-    relative = (REGISTRY_DIR / f"paper{key}.toml").relative_to(root)
+    relative = (Path(registry_dir) / f"paper{key}.toml").relative_to(root)
     log = _git(root, "log", "--follow", "--format=%H %ad", "--date=short", "--name-only", "--", str(relative))
     versions = []
     lines = [line for line in log.splitlines() if line.strip()]
@@ -62,7 +62,7 @@ def notebook_first_executed(key: str, root: Path) -> tuple[str, str]:
     return "", ""
 
 
-def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
+def criterion_history(key: str, root: Path | None = None, *, registry_dir: Path | None = None) -> dict[str, dict]:
     """For each row of the registry of ``key`` as committed at ``HEAD``: when its criterion took
     its present form, and whether the notebook had shown results before.
 
@@ -72,6 +72,8 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
         The notebook key, ``"01"``.
     root : path-like, optional
         The repository (default: the checkout holding the package).
+    registry_dir : path-like, optional
+        The registries' folder in ``root`` (default: the package's).
 
     Returns
     -------
@@ -84,7 +86,7 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
     from companion.paths import ROOT
 
     root = Path(root) if root is not None else ROOT
-    versions = registry_versions(key, root)
+    versions = registry_versions(key, root, Path(registry_dir) if registry_dir is not None else REGISTRY_DIR)
     if not versions:
         return {}
     first_commit, first_date = notebook_first_executed(key, root)
@@ -97,6 +99,7 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
         while since > 0 and id in versions[since - 1][2] and criterion(versions[since - 1][2][id]) == target:
             since -= 1
         commit, date, _ = versions[since]
+        # known: the notebook had been committed with outputs strictly before this commit
         known = bool(first_commit) and order.get(first_commit, 10**9) < order.get(commit, -1)
         history[id] = {"commit": commit, "date": date, "results_known": known, "first_results": first_date}
     return history
