@@ -425,7 +425,9 @@ def test_summary_counts_rows_by_kind_never_pooled():
     table["notebook"] = "04"
     table["category"] = ["empirical", "mathematical", "observation"]
     table.loc[1, ["kind", "verdict", "by_construction"]] = ["exact", "holds", True]
-    counts = C.kind_counts(table)
+    from companion.claims._publish import kind_counts
+
+    counts = kind_counts(table)
     assert counts["mathematical"] == "0 checked here; 1 by construction"
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data

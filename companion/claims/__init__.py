@@ -6,8 +6,8 @@ that decides it and its criterion (a direction and a margin, e.g. "error(WIDC(p)
 Each row has a category by the referee's standard: the paper's ``empirical`` results and
 ``mathematical`` statements (the only rows with a verdict word; a mathematical statement is an
 ``exact`` row whose check runs in the notebook), ``conformance`` and ``peer`` checks, ``sanity``
-checks, the paper's ``aim`` and our ``observation`` (never judged). :func:`summary` and
-:func:`kind_counts` count them by kind, never pooled. :func:`evaluate` measures every claim on the main
+checks, the paper's ``aim`` and our ``observation`` (never judged). :func:`summary` counts them
+by kind, never pooled. :func:`evaluate` measures every claim on the main
 protocol and on each alternative protocol choice, and returns a :class:`ClaimsReport`: a tidy
 table (estimate, interval, raw and Holm-corrected p, verdict, sensitivity), a long sensitivity
 table, and Markdown verdict sentences generated from the table.
@@ -111,7 +111,6 @@ from companion.claims._report import (
     sentence,
 )
 from companion.claims._publish import (
-    kind_counts,
     publish,
     summary,
     update_readme,
@@ -129,7 +128,6 @@ __all__ = [
     "sentence",
     "update_readme",
     "summary",
-    "kind_counts",
     "publish",
     "anchor",
     "Registry",

@@ -258,8 +258,10 @@ def _text(value) -> str:
 
 @validate_params({"table": [pd.DataFrame, str, os.PathLike]}, prefer_skip_nested_validation=True)
 def summary(table) -> Markdown:
-    """A notebook's verdict summary: its central claims under the paper's protocol and the honest
-    check, with their robustness, then every row counted by kind.
+    """A notebook's verdict summary: its central claims, then every row counted by kind.
+
+    Each central claim is shown under the paper's protocol and the honest check, with its
+    robustness.
 
     Parameters
     ----------
