@@ -103,3 +103,48 @@ def criterion_history(key: str, root: Path | None = None, *, registry_dir: Path 
         known = bool(first_commit) and order.get(first_commit, 10**9) < order.get(commit, -1)
         history[id] = {"commit": commit, "date": date, "results_known": known, "first_results": first_date}
     return history
+
+
+def write_history(key: str, root: Path | None = None) -> list[str]:
+    """Rewrite the ``fixed`` and ``results_known`` lines of each row of registry ``key`` from
+    :func:`criterion_history` (the commit that sets a criterion cannot name itself: run this in
+    the commit after it). Only those two lines of each row change.
+
+    Parameters
+    ----------
+    key : str
+        The notebook key, ``"01"``.
+    root : path-like, optional
+        The repository (default: the checkout holding the package).
+
+    Returns
+    -------
+    list of str
+        The ids whose lines changed.
+    """
+    import re
+
+    history = criterion_history(key, root)
+    path = REGISTRY_DIR / f"paper{key}.toml"
+    blocks = re.split(r"(?m)^(?=\[\[claim\]\]\n)", path.read_text(encoding="utf-8"))
+    changed = []
+    for number, block in enumerate(blocks[1:], start=1):
+        id = tomllib.loads(block)["claim"][0]["id"]
+        found = history[id]
+        fixed = f'fixed = "{found["date"]} {found["commit"][:10]}"'
+        known = f'results_known = {"true" if found["results_known"] else "false"}'
+        new = re.sub(r"(?m)^fixed = .*$", fixed, block, count=1)
+        new = re.sub(r"(?m)^results_known = .*$", known, new, count=1)
+        if new != block:
+            blocks[number] = new
+            changed.append(id)
+    if changed:
+        path.write_text("".join(blocks), encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":  # python -m companion.claims._history 01 02 ...
+    import sys
+
+    for paper in sys.argv[1:] or ["01", "02", "03", "04", "05"]:
+        print(paper, write_history(paper) or "unchanged")
