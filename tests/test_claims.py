@@ -431,6 +431,8 @@ def test_summary_counts_rows_by_kind_never_pooled():
     assert counts["mathematical"] == "0 checked here; 1 by construction"
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
+    report = _report()
+    assert report.summary().data == C.summary(report.table).data
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):

@@ -414,6 +414,20 @@ class ClaimsReport:
             items.append(f"* **{id}.** {' '.join(text.split())}")
         return Markdown("\n".join(items))
 
+    def summary(self) -> Markdown:
+        """The notebook's verdict summary: its central claims, then every row counted by kind.
+
+        The same as :func:`companion.claims.summary` of :attr:`table`: each central claim under
+        the paper's protocol and the honest check, with its robustness.
+
+        Returns
+        -------
+        Markdown
+        """
+        from companion.claims._publish import summary
+
+        return summary(self.table)
+
     def verdicts(self) -> dict:
         """``{id: verdict}`` of the main variant.
 
