@@ -40,7 +40,7 @@ TEMPLATES = {
                            "compute that conjunction in two disjoint subtrees ({replicated} of {n_smallest}; "
                            "{replicated_all} of all {n_trees}); {cart}"),
     "cart": "the CART tree of seed {seed} repeats {tests:list} under both branches of its root",
-    "more_rules_2d": ("{uncovered:plural `b` point|`b` points} of {n_b} (the one we placed among the `a`s) "
+    "more_rules_2d": ("{uncovered:plural `b` point|`b` points} of {n_b} (our points, one `b` placed among the `a`s) "
                       "{verb} covered by neither of slide 5's two `b` rules"),
 }
 
@@ -370,10 +370,10 @@ STATEMENTS = {
                       "not in the class)"),
     "ties": ("15", "Select A and v to maximize the accuracy p/t (break ties by choosing the condition with the "
                    "largest p)"),
-    "perfect": ("15", "Until R is perfect ... do"),
+    "perfect": ("15", "Until R is perfect"),
     "no-more-attributes": ("15", "(or there are no more attributes to use)"),
-    "coverage-reduces": ("6", "Each new test reduces rules coverage. (read: never increases it)"),
-    "coverage-reduces-strictly": ("6", "Each new test reduces rules coverage. (read: strictly)"),
+    "coverage-reduces": ("6", "Each new test reduces rules coverage."),
+    "coverage-reduces-strictly": ("6", "Each new test reduces rules coverage."),
     "separate": ("16", "Subset covered by rule doesnt need to be explored any further"),
     "one-rule-per-leaf": ("2", "One rule for each leaf"),
     "replicated-subtree": ("2", "Corresponding tree contains identical subtrees"),
