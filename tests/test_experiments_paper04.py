@@ -417,7 +417,8 @@ def test_a_verdict_that_changes_under_another_fold_seed_is_not_robust():
     report = _claims.claims_report(variants)
     table = report.table.set_index("id")
     assert table.loc["3-J48", "verdict"] == "holds" and not table.loc["3-J48", "robust"]
-    assert "seed=1 (fails)" in table.loc["3-J48", "flips"] and table.loc["3-J48", "seeds"].startswith("1/2")
+    # seed=2 gives the same data as the main folds: it cannot change a verdict and is not counted
+    assert "seed=1 (fails)" in table.loc["3-J48", "flips"] and table.loc["3-J48", "seeds"].startswith("0/1")
     assert table.loc["1", "robust"]
     assert "3-J48" in _prose.seeds_prose(report, [1, 2]).data
 
