@@ -608,8 +608,11 @@ def test_a_memo_with_limit_zero_keeps_nothing():
 def test_the_sections_show_what_their_builders_give():
     """Each section of the notebook is one call composing the private builders: its tables and
     sentences are theirs, unchanged."""
-    partitions = paper04.partitions_section(max_monomials=4)
+    from companion.experiments.paper04._math_checks import math_checks
+
+    partitions = paper04.partitions_section(np.random.default_rng(3), max_monomials=4)
     assert partitions.cells.to_numpy().tolist() == [list(_tables.pattern_cells(t)) for t in range(1, 5)]
+    assert partitions.checks.results == math_checks(np.random.default_rng(3))  # the same checks, same draws
     vote0 = paper04.votes_section()
     votes = vote0.votes
     pessimistic = vote0.committees["none"].with_pruning("pessimistic", votes.X, votes.y)

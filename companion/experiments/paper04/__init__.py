@@ -28,23 +28,22 @@ The notebook's sections, one call each returning a :class:`sklearn.utils.Bunch` 
 figures and sentences (``_sections``; the builders they compose live in the private modules
 ``_protocol``, ``_peers``, ``_studies``, ``_tables``, ``_figures``, ``_claims`` and ``_prose``):
 the benchmark's data sets (:data:`BENCHMARK_SETS`, :func:`load_benchmark_set`), the claims registry
-(:func:`registry_table`), the paper's mathematical statements and algorithm steps checked
-(:func:`math_section`), the cells of committees and trees
-(:func:`partitions_section`), the partition facts on Vote0 (:func:`z_equivalences`), the
+(:func:`registry_table`), the cells of committees and trees
+(:func:`partitions_section`, with the checks of the paper's mathematical statements and of
+the algorithm steps it describes), the partition facts on Vote0 (:func:`z_equivalences`), the
 optimistic pruning's strength (:func:`strength_section`) and its sensitivity
 (:func:`sensitivity_section`, sharing its fits with the runs after it through a
 :class:`FoldMemo`), WIDC on Vote0 (:func:`votes_section`), the data sets
-(:func:`datasets_table`), the benchmark (:func:`benchmark_section`), what the vendored xd6 is
-(:func:`noise_section`), its protocol variants
-(:func:`variants_section`) and the claims (:func:`claims_section`).
+(:func:`datasets_table`), the benchmark (:func:`benchmark_section`, with what the vendored xd6
+is), its protocol variants (:func:`variants_section`) and the claims (:func:`claims_section`).
 """
 
 from companion.experiments.paper04._protocol import BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, run
 from companion.experiments.paper04._studies import z_equivalences
 from companion.experiments.paper04._claims import registry_table
 from companion.experiments.paper04._sections import (
-    benchmark_section, claims_section, datasets_table, math_section, noise_section, partitions_section,
-    sensitivity_section, strength_section, variants_section, votes_section,
+    benchmark_section, claims_section, datasets_table, partitions_section, sensitivity_section, strength_section,
+    variants_section, votes_section,
 )
 
 __all__ = [
@@ -55,8 +54,6 @@ __all__ = [
     "claims_section",
     "datasets_table",
     "load_benchmark_set",
-    "math_section",
-    "noise_section",
     "partitions_section",
     "registry_table",
     "run",

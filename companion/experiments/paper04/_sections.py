@@ -48,46 +48,34 @@ LEARNERS = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2 (alpha=1)", "CN2-
 SCATTER_PEERS = ("J48", "CN2", "CN2-unordered", "JRip")
 
 
-@validate_params({"max_monomials": COUNT}, prefer_skip_nested_validation=True)
-def partitions_section(max_monomials: int = 8) -> Bunch:
-    """Cells a committee of ``t`` monomials realises against a tree of ``t`` leaves (section 2).
+@validate_params({"rng": [np.random.Generator], "max_monomials": COUNT}, prefer_skip_nested_validation=True)
+def partitions_section(rng, max_monomials: int = 8) -> Bunch:
+    """Cells of ``t`` monomials against a tree of ``t`` leaves (section 2), and the paper's statements checked.
+
+    The checks of the paper's mathematical statements and of the algorithm steps it describes
+    (:func:`companion.experiments.paper04._math_checks.math_checks`) run here, once; the claims
+    (:func:`claims_section`) read their results as constants.
 
     Parameters
     ----------
+    rng : numpy.random.Generator
+        The notebook's seeded generator (the checks' random inputs).
     max_monomials : int, default=8
         The largest ``t``.
 
     Returns
     -------
     Bunch
-        ``cells`` (one row per ``t``: :func:`pattern_cells`) and ``figure`` (the partitions).
+        ``cells`` (one row per ``t``: :func:`pattern_cells`), ``figure`` (the partitions) and
+        ``checks`` (a Bunch: ``results``, ``{measure: (ok, detail)}``, and ``table``: row, kind,
+        statement, what was run, result).
     """
     sizes = range(1, max_monomials + 1)
     cells = pd.DataFrame([pattern_cells(t) for t in sizes], index=pd.RangeIndex(1, max_monomials + 1, name="t"),
                          columns=["cells, t monomials (committee)", "cells, t leaves (tree)"])
-    return Bunch(cells=cells, figure=closed_figure(plot_partitions()))
-
-
-@validate_params({"rng": [np.random.Generator]}, prefer_skip_nested_validation=True)
-def math_section(rng) -> Bunch:
-    """The paper's mathematical statements and the algorithm steps it describes, checked here.
-
-    Each check runs once (:func:`companion.experiments.paper04._math_checks.math_checks`, a few
-    seconds); the claims (:func:`claims_section`) read the results as constants.
-
-    Parameters
-    ----------
-    rng : numpy.random.Generator
-        The notebook's seeded generator.
-
-    Returns
-    -------
-    Bunch
-        ``results`` (``{measure: (ok, detail)}``) and ``table`` (row, kind, statement, what was
-        run, result).
-    """
     results = math_checks(rng)
-    return Bunch(results=results, table=math_table(results))
+    return Bunch(cells=cells, figure=closed_figure(plot_partitions()),
+                 checks=Bunch(results=results, table=math_table(results)))
 
 
 @validate_params({"n_problems": COUNT, "seed": SEED, "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
@@ -219,7 +207,9 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         (:func:`summary_table` of everything), ``provenance`` (the peers' runs), ``errors``
         (mean ± sd per learner), ``sizes`` (mean literals), ``size_figure``,
         ``scatter_figure`` (WIDC(p) against :data:`SCATTER_PEERS`), ``beside_paper`` and
-        ``context`` (the paper's numeric statements beside ours) and ``votes_errors``.
+        ``context`` (the paper's numeric statements beside ours), ``votes_errors`` and ``noise``
+        (what the vendored xd6 is, :func:`label_noise_facts`, and what it does to claims 1 and 4:
+        ``facts`` and ``text``; None when xd6 is not among the data sets).
     """
     datasets, max_folds = list(config.datasets), config.max_folds
     results = run(config, n_jobs=n_jobs, memo=memo)
@@ -238,15 +228,23 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         scatter_figure=closed_figure(plot_paired_scatter(everything, "WIDC(p)", SCATTER_PEERS)),
         beside_paper=paper_comparison(everything), context=paper_context(everything),
         votes_errors=error_with_std(everything[everything["dataset"] == "votes"], learners),
+        noise=_noise(config, everything),
     )
+
+
+def _noise(config: Config, everything: pd.DataFrame, name: str = "xd6") -> Bunch | None:
+    """What the vendored ``name`` is and what it does to claims 1 and 4 (:func:`benchmark_section`'s ``noise``)."""
+    if name not in config.datasets:
+        return None
+    facts = label_noise_facts(name, n_splits=config.n_splits, seed=config.seed)
+    return Bunch(facts=facts, text=noise_prose(facts, everything, name))
 
 
 @validate_params({"config": [Config], "benchmark": [Bunch], "sensitivity": [Bunch, None], "memo": [FoldMemo, None],
                   "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | None = None,
                      memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
-    """The protocol variants of the claims: numeric typing, the other polarity, the other fold seeds,
-    WIDC(o) at other constants ``c_KM``, the earlier tie rule of claims 1 and 2b.
+    """The protocol variants of the claims: typing, polarity, fold seeds, ``c_KM``, the earlier tie rule.
 
     Parameters
     ----------
@@ -299,7 +297,7 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     variants : Bunch
         :func:`variants_section`.
     math : Bunch
-        :func:`math_section` (its checks' results, read as constants by every variant).
+        :func:`partitions_section`'s ``checks`` (their results, read as constants by every variant).
 
     Returns
     -------
@@ -319,25 +317,3 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
                                 if not name.startswith("seed=") and name not in same_peers}),
         vote0=vote0_corrected_table(variants.variants, report),
     )
-
-
-# Not skipping the nested validation: the name is checked by label_noise_facts.
-@validate_params({"config": [Config], "benchmark": [Bunch], "name": [str]}, prefer_skip_nested_validation=False)
-def noise_section(config: Config, benchmark: Bunch, name: str = "xd6") -> Bunch:
-    """What the vendored ``name`` is (label noise, test rows copied in training) and what it does to claims 1 and 4.
-
-    Parameters
-    ----------
-    config : Config
-        The benchmark's configuration (its folds).
-    benchmark : Bunch
-        :func:`benchmark_section`.
-    name : str, default="xd6"
-
-    Returns
-    -------
-    Bunch
-        ``facts`` (:func:`label_noise_facts`) and ``text``.
-    """
-    facts = label_noise_facts(name, n_splits=config.n_splits, seed=config.seed)
-    return Bunch(facts=facts, text=noise_prose(facts, benchmark.everything, name))
