@@ -20,9 +20,9 @@ TEMPLATES = {
     "separate": "{k} of {n} rules grown on exactly the instances their class's earlier rules left",
     "disjunction": "PRISM's rules for x: {rules:list}",
     "modular": "{n:plural random rule order}, {k} change a training prediction",
-    "modular_condition": ("; the reading rests on every rule being perfect on its E: {perfect} of {n} are on the "
-                          "contact lenses, while {copy} of {n_copy} rules on `no-more-attributes`' contradicting copy "
-                          "and {market} of {n_market} on `supermarket` are not (their attributes ran out)"),
+    "modular_condition": ("; the reading rests on every rule being perfect on its E: on the contact lenses {perfect} "
+                          "of {n} rules are, while {copy} of {n_copy} rules on `no-more-attributes`' contradicting "
+                          "copy and {market} of {n_market} on `supermarket` are not (their attributes ran out)"),
     "folds": "{k} of {n} committed splits identical, row by row ({names})",
     "weka_prism": "{k} of {n} folds equal on {splits:plural split} ({names}; correct, incorrect, unclassified)",
     "conflicts": ("unseen instances covered by rules of several classes on {k} of the {n} data sets that have unseen "
@@ -32,10 +32,11 @@ TEMPLATES = {
                     "the last `make bench` report, not checked here); missing cells as a value of their own "
                     "(`missing=\"value\"`, our encoding)"),
     "paired_folds": ("mean fold difference {mean:signed.1} points over {folds} folds of {repeats:plural repeated "
-                     "10-fold cross-validation} (Nadeau–Bengio corrected 95 % CI [{low:signed.1}, {high:signed.1}], "
-                     "test/train {test:.1f}/{train:.1f}: the repeats reuse the same 24 instances); per repeat, "
-                     "mean accuracy {mean_a:.1f} % against {mean_b:.1f} %, head to head {wins}/{ties}/{losses} "
-                     "(wins/ties/losses)"),
+                     "10-fold cross-validation}, each fold weighted equally (Nadeau–Bengio corrected 95 % CI "
+                     "[{low:signed.1}, {high:signed.1}], test/train {test:.1f}/{train:.1f}: the repeats reuse the "
+                     "same 24 instances); per repeat, over its 24 instances (so folds of 2 and 3 weigh as their "
+                     "sizes), mean accuracy {mean_a:.1f} % against {mean_b:.1f} %, head to head "
+                     "{wins}/{ties}/{losses} (wins/ties/losses)"),
     "default_never_worse": ("over all instances (an unclassified one counted wrong), PRISM + default class is right "
                             "on at least as many instances as PRISM on {k} of {n} folds ({splits:plural split}); "
                             "over the instances PRISM classifies, PRISM scores {correct}/{classified} = "
