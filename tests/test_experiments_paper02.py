@@ -569,6 +569,8 @@ def test_seed_variant_recomputes_the_seed_dependent_checks(lenses):
     assert data["checks"]["one-rule-per-leaf"][0] and data["checks"]["modular"][0]
     assert "numpy:3–4" in data["checks"]["weka-prism"][1]  # the sentence names the splits compared
     assert "replicated-subtree" not in data["checks"]  # the enumeration does not read the seed
+    expected = _math_checks.stops_when_no_attribute_left(X, y, np.random.default_rng(3))
+    assert data["checks"]["no-more-attributes"] == expected and expected[0]
 
 
 def test_prism_peer_comparison_is_fold_by_fold(protocol):

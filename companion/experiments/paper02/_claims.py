@@ -259,7 +259,8 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     checks that depend on the seed recomputed with it.
 
     The checks that read the seed are the tree's rules (the tree's ``random_state``), slide 5's
-    points (``more-rules-2d``), the rule orders of ``modular``, the fold list and Weka's Prism on
+    points (``more-rules-2d``), the rule orders of ``modular``, the contradicting copy of
+    ``no-more-attributes`` (drawn from the variant's seed), the fold list and Weka's Prism on
     the variant's splits (their sentences name the splits compared); the others (the walk-through,
     the enumeration of trees, the rule list, Weka's folds, ``supermarket``, the conformance checks
     on the contact lenses) do not depend on it and keep the main values, so the claims engine
@@ -296,6 +297,8 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     recomputed = _seed_checks(demo=demo, order_training=order, folds=fold_list_comparison(y, config),
                               prism_peers=None if peers is None else prism_peer_comparison(results, peers),
                               cover_2d=covering_2d_example(seed=seed), seed=seed, modular_condition=modular_condition)
+    # the contradicting copy of no-more-attributes, drawn anew from the variant's seed
+    recomputed["no-more-attributes"] = stops_when_no_attribute_left(X, y, np.random.default_rng(seed))
     new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
     new.update(recomputed)
     splits = [] if peers is None else list(dict.fromkeys(peers["seed"]))
