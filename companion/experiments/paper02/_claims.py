@@ -14,16 +14,17 @@ from companion.prism import Prism
 from companion.prose import render
 from companion.experiments.paper02._templates import TEMPLATES
 from companion.experiments.paper02._protocol import (
-    Config, DATASETS, NUMPY_SPLIT, counts_table, run, weka_peer_results_if_run,
+    Config, DATASETS, NUMPY_SPLIT, WEKA_SPLIT, counts_table, run, weka_peer_results_if_run,
 )
 from companion.experiments.paper02._tables import (
-    WEKA_SAME, covered_subsets, fold_list_comparison, order_invariance, peer_repeated_accuracy,
-    prism_peer_comparison, split_rows,
+    WEKA_RECORDED, WEKA_SAME, corrected_paired_interval, covered_subsets, first_rule_trace, fold_accuracy,
+    fold_list_comparison, order_invariance, prism_peer_comparison, split_rows, trace_comparison,
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo, replicated_tests
 from companion.experiments.paper02._math_checks import (
-    coverage_reduces, more_rules_2d, one_rule_per_leaf, replicated_subtree, stops_when_no_attribute_left,
-    stops_when_perfect,
+    contradictory_copy, coverage_reduces, more_rules_2d, one_rule_per_leaf, replicated_subtree,
+    replicated_subtree_literal, replicated_subtree_some, stops_when_no_attribute_left, stops_when_perfect,
+    tree_census,
 )
 
 
@@ -31,35 +32,100 @@ from companion.experiments.paper02._math_checks import (
 # The claims, judged by companion.claims (registry: companion/experiments/registry/paper02.toml)
 # --------------------------------------------------------------------------------------------
 
-#: "Worth a few points" (the default class for uncovered instances) read as at least this many
-#: points of accuracy, over the repeated cross-validations (the registry's margin of
-#: ``default-class``; kept here for the notebook's text).
-DEFAULT_CLASS_MARGIN = 2.0
-
-
 def _repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every learner on every repeated split (rows: split seed, columns: learner)."""
     rows = split_rows(results, NUMPY_SPLIT)
     return pd.DataFrame({seed: counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}).T
 
 
-def _accuracy_difference(data, a, b):
-    table = _repeated_accuracy(data["results"])
-    return (table[a] - table[b]).to_numpy()
+#: Instances of the contact lenses (the training size of a fold is this minus its test size).
+_N_LENSES = 24
 
 
-def _peer_difference(data, peer, b):
-    """Accuracy of Weka's ``peer`` minus ours of ``b`` on every seeded split both were run on
-    (``None``, not evaluated, when the variant has no peer runs on its splits)."""
-    peers = data.get("peers")
-    if peers is None:
+def paired_folds(data, a: str, b: str):
+    """``(ok, detail)`` of learner ``a`` against ``b`` over the seeded splits of one variant.
+
+    The paired per-fold accuracy differences ``a − b`` with Nadeau & Bengio's corrected
+    resampled-t interval (the repeated cross-validations reuse the same 24 instances: they are
+    not independent replicates, and a test over the repeats as if they were is too narrow), and
+    the per-repeat head-to-head count of the raw differences. ``a`` or ``b`` is read from the
+    Weka peers (``J48``) when it is not one of our learners; ``None`` (not evaluated) when the
+    variant has no peer runs on its splits. ``ok``: the mean difference is above 0 (an
+    observation: no verdict is drawn from it).
+
+    Parameters
+    ----------
+    data : dict
+        One variant's :func:`claims_data`.
+    a, b : str
+        The learners (``"PRISM + default class"``, ``"PRISM"``, ``"ZeroR"``, ``"J48"``).
+
+    Returns
+    -------
+    (bool, str) or None
+    """
+    results, peers = data["results"], data.get("peers")
+    sources = {}
+    for name in (a, b):
+        if name in set(results["method"]):
+            sources[name] = results
+        elif peers is not None and name in set(peers["method"]):
+            sources[name] = peers
+        else:
+            return None
+    first = fold_accuracy(sources[a], a, _N_LENSES)
+    second = fold_accuracy(sources[b], b, _N_LENSES)
+    shared = first.index.intersection(second.index)
+    if len(shared) < 2:
         return None
-    ours = _repeated_accuracy(data["results"])
-    shared = [seed for seed in ours.index if seed in set(peers["seed"])]
-    if not shared:
-        return None
-    theirs = peer_repeated_accuracy(peers[peers["seed"].isin(shared)])
-    return (theirs.loc[shared, peer] - ours.loc[shared, b]).to_numpy()
+    first, second = first.loc[shared], second.loc[shared]
+    d = (first["accuracy %"] - second["accuracy %"]).to_numpy()
+    mean, low, high = corrected_paired_interval(d, float(first["n_train"].mean()), float(first["n_test"].mean()))
+    split_a, split_b = _split_accuracy(sources[a], a, shared), _split_accuracy(sources[b], b, shared)
+    per_repeat = (split_a - split_b).to_numpy()
+    wins, ties = int((per_repeat > 0).sum()), int((per_repeat == 0).sum())
+    return bool(mean > 0), render(
+        TEMPLATES["paired_folds"], mean=mean, low=low, high=high, folds=len(d), repeats=len(per_repeat),
+        test=float(first["n_test"].mean()), train=float(first["n_train"].mean()), wins=wins, ties=ties,
+        losses=len(per_repeat) - wins - ties, mean_a=float(split_a.mean()), mean_b=float(split_b.mean())).data
+
+
+def _split_accuracy(frame, method, folds) -> pd.Series:
+    """Accuracy (%) of ``method`` over each seeded split, on the ``folds`` (a (seed, fold) index) given."""
+    rows = frame[frame["method"] == method].set_index(["seed", "fold"]).loc[folds]
+    sums = rows.groupby(level="seed", sort=False)[["correct", "n_test"]].sum()
+    return 100 * sums["correct"] / sums["n_test"]
+
+
+def default_never_worse(data):
+    """``(ok, detail)``: on every fold of every split, PRISM with a default class is right on at least
+    as many instances as PRISM (an unclassified instance counted wrong); beside it, PRISM's
+    accuracy on the instances it classifies, on Weka's folds, where the statement does not hold.
+
+    Parameters
+    ----------
+    data : dict
+        One variant's :func:`claims_data`.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    results = data["results"].set_index(["seed", "fold"])
+    prism = results[results["method"] == "PRISM"]
+    default = results[results["method"] == "PRISM + default class"].loc[prism.index]
+    never_worse = int((default["correct"].to_numpy() >= prism["correct"].to_numpy()).sum())
+    weka = split_rows(data["results"], WEKA_SPLIT)
+    counts = weka.groupby("method", sort=False)[["correct", "incorrect", "unclassified"]].sum()
+    p, d = counts.loc["PRISM"], counts.loc["PRISM + default class"]
+    classified = int(p["correct"] + p["incorrect"])
+    total = int(d["correct"] + d["incorrect"] + d["unclassified"])
+    share_p, share_d = p["correct"] / classified, d["correct"] / total
+    return never_worse == len(prism), render(
+        TEMPLATES["default_never_worse"], k=never_worse, n=len(prism), splits=prism.index.get_level_values(0).nunique(),
+        correct=int(p["correct"]), classified=classified, share=float(share_p),
+        word="above" if share_p > share_d else "equal to" if share_p == share_d else "below",
+        d_correct=int(d["correct"]), total=total, d_share=float(share_d)).data
 
 
 def _check(name):
@@ -70,10 +136,12 @@ def _check(name):
 
 #: Registry measure key -> the name of its exact check in :func:`exact_checks`.
 _CHECK_MEASURES = {
-    "covering": "covering", "first_test": "first-test", "refine": "refine", "ties": "ties", "perfect": "perfect",
-    "separate": "separate", "math_replicated_subtree": "replicated-subtree", "disjunction": "disjunction",
+    "covering": "covering", "first_test_count": "first-test", "not_exact_after_two": "refine", "ties": "ties",
+    "perfect": "perfect", "separate": "separate", "math_replicated_subtree": "replicated-subtree",
+    "math_replicated_subtree_literal": "replicated-subtree-literal",
+    "math_replicated_subtree_some": "replicated-subtree-some-tree", "disjunction": "disjunction",
     "no_more_attributes": "no-more-attributes", "coverage_reduces": "coverage-reduces",
-    "coverage_reduces_strictly": "coverage-reduces-strictly",
+    "coverage_reduces_strictly": "coverage-reduces-strictly", "exact_after_third": "exact-after-third",
     "one_rule_per_leaf": "one-rule-per-leaf", "more_rules_2d": "more-rules-2d",
     "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds": "folds",
     "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket", "modular": "modular",
@@ -92,8 +160,10 @@ def claims_measures() -> dict:
     dict
     """
     measures = {key: _check(name) for key, name in _CHECK_MEASURES.items()}
-    measures["default_class"] = partial(_accuracy_difference, a="PRISM + default class", b="PRISM")
-    measures["tree_vs_prism"] = partial(_peer_difference, peer="J48", b="PRISM + default class")
+    measures["default_never_worse"] = default_never_worse
+    measures["default_class_folds"] = partial(paired_folds, a="PRISM + default class", b="PRISM")
+    measures["tree_vs_prism_folds"] = partial(paired_folds, a="J48", b="PRISM + default class")
+    measures["default_vs_zeror"] = partial(paired_folds, a="PRISM + default class", b="ZeroR")
     return measures
 
 
@@ -163,21 +233,38 @@ def claims_report(results: pd.DataFrame, checks: dict, variants: dict | None = N
 
 
 #: The learners a seed variant runs: those its claims read (J48 is Weka's, from the peers).
-_VARIANT_METHODS = ("PRISM", "PRISM + default class")
+_VARIANT_METHODS = ("PRISM", "PRISM + default class", "ZeroR")
 
 
-def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int, n_jobs: int = 1) -> dict:
+def split_names(names) -> str:
+    """``"weka:1 and numpy:0–9"``: split names, runs of consecutive seeded splits shortened."""
+    names = list(names)
+    numbers = sorted(int(n.partition(":")[2]) for n in names if n.startswith(NUMPY_SPLIT))
+    parts = [n for n in names if not n.startswith(NUMPY_SPLIT)]
+    start = None
+    for i, number in enumerate(numbers):
+        if start is None:
+            start = number
+        if i + 1 == len(numbers) or numbers[i + 1] != number + 1:
+            parts.append(f"{NUMPY_SPLIT}{start}" if start == number else f"{NUMPY_SPLIT}{start}–{number}")
+            start = None
+    return render("{parts:list}", parts=parts).data
+
+
+def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int, n_jobs: int = 1,
+                 modular_condition: str = "") -> dict:
     """The data of one seed variant: its own splits, Weka's peers on them, the seeded checks.
 
     :func:`run` on its own splits, Weka's peers on them (when they were run), and the exact
     checks that depend on the seed recomputed with it.
 
-    The checks that read the seed are the replicated subtree and the tree's rules (the tree's
-    ``random_state``), slide 5's points (``more-rules-2d``), the rule orders of ``modular``, the
-    fold list and Weka's Prism on the variant's splits; the others (slides' trace, rule list,
-    Weka's folds, ``supermarket``, the conformance checks on the contact lenses) do not depend on
-    it and keep the main values, so the claims engine lists the variant as leaving them
-    unchanged.
+    The checks that read the seed are the tree's rules (the tree's ``random_state``), slide 5's
+    points (``more-rules-2d``), the rule orders of ``modular``, the contradicting copy of
+    ``no-more-attributes`` (drawn from the variant's seed), the fold list and Weka's Prism on
+    the variant's splits (their sentences name the splits compared); the others (the walk-through,
+    the enumeration of trees, the rule list, Weka's folds, ``supermarket``, the conformance checks
+    on the contact lenses) do not depend on it and keep the main values, so the claims engine
+    lists the variant as leaving them unchanged.
 
     Parameters
     ----------
@@ -191,11 +278,14 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
         Random rule orders of ``modular``.
     n_jobs : int, default=1
         Workers of :func:`run`; the result does not depend on it.
+    modular_condition : str, default=""
+        :func:`modular_condition`'s clause, appended to ``modular``'s sentence.
 
     Returns
     -------
     dict
-        :func:`claims_data`'s dict, plus ``status`` (:func:`weka_peer_results_if_run`'s text).
+        :func:`claims_data`'s dict, plus ``status`` (:func:`weka_peer_results_if_run`'s text) and
+        ``splits`` (the splits Weka's peers were read for, or none).
     """
     config = Config(seed=seed, n_repeats=n_repeats, methods=_VARIANT_METHODS)
     results = run(config, n_jobs=n_jobs)
@@ -206,22 +296,23 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     order = order_invariance(Prism(pruning=None).fit(X, y), X, n_permutations=n_rule_orders, seed=seed)
     recomputed = _seed_checks(demo=demo, order_training=order, folds=fold_list_comparison(y, config),
                               prism_peers=None if peers is None else prism_peer_comparison(results, peers),
-                              cover_2d=covering_2d_example(seed=seed), seed=seed)
+                              cover_2d=covering_2d_example(seed=seed), seed=seed, modular_condition=modular_condition)
+    # the contradicting copy of no-more-attributes, drawn anew from the variant's seed
+    recomputed["no-more-attributes"] = stops_when_no_attribute_left(X, y, np.random.default_rng(seed))
     new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
     new.update(recomputed)
-    return {**claims_data(results, new, peers), "status": status}
+    splits = [] if peers is None else list(dict.fromkeys(peers["seed"]))
+    return {**claims_data(results, new, peers), "status": status, "splits": splits}
 
 
-def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, seed=None) -> dict:
+def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, seed=None, modular_condition="") -> dict:
     """The exact checks that depend on the notebook's seed."""
-    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
     checks = {
-        "replicated-subtree": replicated_subtree(replicated_tests(x_leaves), seed),
         "disjunction": (demo["x_rules"] == ["If a = true and b = true then x", "If c = true and d = true then x"],
                         render(TEMPLATES["disjunction"], rules=[f"`{r}`" for r in demo["x_rules"]]).data),
         "modular": (int(order_training["orders changing some prediction"]) == 0,
                     render(TEMPLATES["modular"], n=int(order_training["orders tried"]),
-                           k=int(order_training["orders changing some prediction"])).data),
+                           k=int(order_training["orders changing some prediction"])).data + modular_condition),
     }
     if "tree" in demo:
         checks["one-rule-per-leaf"] = one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed)
@@ -230,23 +321,59 @@ def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, see
             int(cover_2d["uncovered_b"]), int((cover_2d["points"]["class"] == "b").sum()))
     if len(folds):
         checks["folds"] = (bool(folds["identical"].all()),
-                           render(TEMPLATES["folds"], k=int(folds["identical"].sum()), n=len(folds)).data)
+                           render(TEMPLATES["folds"], k=int(folds["identical"].sum()), n=len(folds),
+                                  names=split_names(folds.index)).data)
     if prism_peers is not None and len(prism_peers):
         checks["weka-prism"] = (bool(prism_peers["identical"].all()),
                                 render(TEMPLATES["weka_prism"], k=int(prism_peers["folds equal"].sum()),
-                                       n=int(prism_peers["folds"].sum()), splits=len(prism_peers)).data)
+                                       n=int(prism_peers["folds"].sum()), splits=len(prism_peers),
+                                       names=split_names(prism_peers.index)).data)
     return checks
+
+
+def modular_condition(model: Prism, X, y, copy: tuple, supermarket_model: Prism | None = None) -> str:
+    """The clause of ``modular``'s sentence that states its condition: every rule perfect on its E.
+
+    Counted on the contact lenses, on ``no-more-attributes``' contradicting copy and on
+    ``supermarket`` (where attributes run out and some rules stay imperfect).
+
+    Parameters
+    ----------
+    model : Prism
+        PRISM on the contact lenses.
+    X, y : pandas.DataFrame, pandas.Series
+        The contact lenses.
+    copy : tuple
+        ``(X2, y2, model2)``: the contradicting copy of ``no-more-attributes`` and PRISM on it.
+    supermarket_model : Prism, optional
+        PRISM on ``supermarket``.
+
+    Returns
+    -------
+    str
+    """
+    def imperfect(fitted):
+        table = fitted.rule_table()
+        return int((table["p"] < table["t"]).sum()), len(table)
+
+    lenses, n_lenses = imperfect(model)
+    on_copy, n_copy = imperfect(copy[2])
+    market, n_market = imperfect(supermarket_model) if supermarket_model is not None else (0, 0)
+    return render(TEMPLATES["modular_condition"], perfect=n_lenses - lenses, n=n_lenses, copy=on_copy, n_copy=n_copy,
+                  market=market, n_market=n_market).data
 
 
 def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
                  demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, conformance=None,
-                 cover_2d=None, seed=None) -> dict:
+                 cover_2d=None, seed=None, modular_condition: str = "") -> dict:
     """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
 
     ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated);
     ``prism_peers`` is :func:`prism_peer_comparison`'s table (``None``: ``weka-prism`` is not
     evaluated); ``conformance`` (:func:`conformance_checks`, computed once where the notebook
-    shows them) gives the slides' checks of the covering algorithm (not evaluated without it).
+    shows them) gives the slides' checks of the covering algorithm (not evaluated without it);
+    ``demo``'s ``checks`` (:func:`replicated_subtree_section`, computed once) the three readings
+    of slide 2's replicated subtree.
 
     Parameters
     ----------
@@ -267,7 +394,7 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
     conflicts_space : pandas.DataFrame
         :func:`space_conflicts` per data set (one row each).
     demo : dict
-        :func:`replicated_subtree_demo`.
+        :func:`replicated_subtree_demo` (or :func:`replicated_subtree_section`, with its checks).
     supermarket_rules : int
         Our rule count on ``supermarket``.
     weka_supermarket_rules : int
@@ -280,6 +407,8 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
         :func:`covering_2d_example` (``more-rules-2d``; not evaluated without it).
     seed : int, optional
         The notebook's seed (named in the tree's sentences).
+    modular_condition : str, default=""
+        :func:`modular_condition`'s clause.
 
     Returns
     -------
@@ -289,31 +418,52 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
     def equal_rows(table, labels):
         # the recorded accuracies have one decimal (70.8 for 17/24): equal at that precision
         chosen = table.loc[labels]
-        same = (chosen["ours"].round(1) == chosen["paper"]).all()
+        same = (chosen["this run"].round(1) == chosen[WEKA_RECORDED]).all()
         return bool(same), f"{len(chosen)} numbers, equal at the recorded precision"
 
     prism_rows = [r for r in versus_weka.index if r.startswith("PRISM cv")]
     baseline_rows = [f"{n} cv accuracy %" for n in WEKA_SAME if f"{n} cv accuracy %" in versus_weka.index]
+    unseen = conflicts_space[conflicts_space["unseen"] > 0]
+    several = unseen[unseen["rules of several classes"] > 0]
+    without = [f"{name} (its training set is its whole attribute space)" for name in conflicts_space.index
+               if name not in unseen.index]
     checks = {
-        "trace": (bool((trace["difference"] == 0).all()), f"{len(trace)} p and t values of the restored tables"),
+        "trace": restored_trace(trace),
         "rules": (bool(rules["equal"].all()), f"{int(rules['equal'].sum())} of {len(rules)} rules equal, in order"),
         "training": (training_correct == n_train, f"{training_correct}/{n_train} correct"),
         "weka-cv": equal_rows(versus_weka, prism_rows),
         "baselines": equal_rows(versus_weka, baseline_rows),
-        "conflicts-unseen": (bool((conflicts_space["rules of several classes"] > 0).any()),
-                             f"unseen instances covered by rules of several classes on "
-                             f"{int((conflicts_space['rules of several classes'] > 0).sum())} of "
-                             f"{len(conflicts_space)} data sets"),
+        "conflicts-unseen": (len(several) > 0, render(
+            TEMPLATES["conflicts"], k=len(several), n=len(unseen), names=list(several.index),
+            without=render(TEMPLATES["conflicts_without"], names=without,
+                           verb="has" if len(without) == 1 else "have").data if without else "").data),
         "supermarket": (supermarket_rules == weka_supermarket_rules,
-                        f"{supermarket_rules} rules, Weka {weka_supermarket_rules}"),
+                        render(TEMPLATES["supermarket"], ours=supermarket_rules, weka=weka_supermarket_rules).data),
     }
     checks.update(_seed_checks(demo=demo, order_training=order_training, folds=folds, prism_peers=prism_peers,
-                               cover_2d=cover_2d, seed=seed))
+                               cover_2d=cover_2d, seed=seed, modular_condition=modular_condition))
+    checks.update(demo.get("checks", {}))
     checks.update(conformance or {})
     return checks
 
 
-def conformance_checks(model: Prism, X, y, rng: np.random.Generator) -> dict:
+def restored_trace(comparison: pd.DataFrame) -> tuple[bool, str]:
+    """``(ok, detail)``: every p and t of the restored slide tables equals our trace's (:func:`trace_comparison`).
+
+    Parameters
+    ----------
+    comparison : pandas.DataFrame
+        :func:`trace_comparison`.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    equal = int((comparison["difference"] == 0).sum())
+    return equal == len(comparison), render(TEMPLATES["trace"], k=equal, n=len(comparison)).data
+
+
+def conformance_checks(model: Prism, X, y, rng: np.random.Generator) -> tuple[dict, tuple]:
     """The slides' description of the algorithm and their worked example, run on our PRISM.
 
     :func:`covering_checks` on the contact lenses, and slide 15's "(or there are no more
@@ -331,24 +481,130 @@ def conformance_checks(model: Prism, X, y, rng: np.random.Generator) -> dict:
 
     Returns
     -------
-    dict
+    checks : dict
         ``{name: (ok, detail)}``.
+    copy : tuple
+        ``(X2, y2, model2)``: the contradicting copy and PRISM on it (read by
+        :func:`modular_condition`).
     """
     checks = covering_checks(model, X, y)
-    checks["no-more-attributes"] = stops_when_no_attribute_left(X, y, rng)
-    checks["coverage-reduces"] = coverage_reduces(model, X, y)
-    checks["coverage-reduces-strictly"] = coverage_reduces(model, X, y, strict=True)
-    return checks
+    copy = contradictory_copy(X, y, rng)
+    copy_model = Prism(pruning=None).fit(copy[0], copy[1])
+    checks["no-more-attributes"] = stops_when_no_attribute_left(X, y, copy=copy, model=copy_model)
+    checks.update(_coverage_checks(model, X, y))
+    return checks, (copy[0], copy[1], copy_model)
+
+
+def _coverage_checks(model: Prism, X, y) -> dict:
+    return {"coverage-reduces": coverage_reduces(model, X, y),
+            "coverage-reduces-strictly": coverage_reduces(model, X, y, strict=True)}
+
+
+#: The rules for exact ties (candidates equal in p/t and in p) the walk-through is re-run with:
+#: the slides fix only "the largest p"; the main run keeps the earliest attribute, then the
+#: earliest value, as Weka does.
+TIE_RULES = {
+    "last": "the last attribute, then the last value",
+    "random": "a random priority of the attributes and of their values, drawn with the notebook's generator",
+}
+
+
+def tie_order(X: pd.DataFrame, rule: str, rng: np.random.Generator | None = None) -> pd.DataFrame:
+    """``X`` with its attributes and values reordered so that Weka's exact-tie rule (the earliest
+    attribute, then the earliest value) becomes :data:`TIE_RULES`' ``rule``.
+
+    PRISM reads attributes in column order and values in declared order, and keeps the first of
+    exactly tied candidates; only exact ties (equal p/t and equal p) depend on the order.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Nominal attributes (categoricals).
+    rule : {"last", "random"}
+    rng : numpy.random.Generator, optional
+        Draws the random priority (``rule="random"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    columns = list(X.columns)
+    if rule == "last":
+        order = columns[::-1]
+        values = {c: list(X[c].cat.categories)[::-1] for c in columns}
+    elif rule == "random":
+        if rng is None:
+            raise ValueError("tie_order: rule='random' needs rng")
+        order = [columns[i] for i in rng.permutation(len(columns))]
+        values = {c: [X[c].cat.categories[i] for i in rng.permutation(len(X[c].cat.categories))] for c in columns}
+    else:
+        raise ValueError(f"tie_order: rule must be one of {tuple(TIE_RULES)}, got {rule!r}")
+    out = X[order].copy()
+    for c in order:
+        out[c] = out[c].cat.reorder_categories(values[c])
+    return out
+
+
+def tie_variant_checks(X: pd.DataFrame, y, rule: str, rng: np.random.Generator | None = None) -> tuple[dict, str]:
+    """The checks of the walk-through and of the algorithm's description, PRISM re-fitted under the
+    exact-tie rule ``rule`` (:func:`tie_order`).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+    y : pandas.Series
+    rule : {"last", "random"}
+    rng : numpy.random.Generator, optional
+
+    Returns
+    -------
+    checks : dict
+        ``covering``, ``first-test``, ``refine``, ``exact-after-third``, ``ties``, ``perfect``,
+        ``separate``, ``coverage-reduces``, ``coverage-reduces-strictly`` and ``trace``.
+    order : str
+        The priority used (attributes, each with its values).
+    """
+    reordered = tie_order(X, rule, rng)
+    model = Prism(keep_trace=True, pruning=None).fit(reordered, y)
+    checks = covering_checks(model, reordered, y)
+    checks.update(_coverage_checks(model, reordered, y))
+    checks["trace"] = restored_trace(trace_comparison(first_rule_trace(model, "hard")))
+    # the variant's checks ran on another model: their sentences say under which rule
+    checks = {name: (ok, f"{detail}; under tie={rule}") for name, (ok, detail) in checks.items()}
+    order = "; ".join(f"{c} ({', '.join(map(str, reordered[c].cat.categories))})" for c in reordered.columns)
+    return checks, order
+
+
+def tree_class_checks(tests: str, cart: dict | None = None) -> dict:
+    """Slide 2's three readings of "identical subtrees" over the trees of class ``tests``
+    (:data:`companion.experiments.paper02._math_checks.TREE_CLASSES`).
+
+    Parameters
+    ----------
+    tests : {"relevant", "untested"}
+    cart : dict, optional
+        ``seed`` and ``tree`` of the notebook's CART tree.
+
+    Returns
+    -------
+    dict
+    """
+    census = tree_census(tests=tests)
+    return {"replicated-subtree": replicated_subtree(census, cart),
+            "replicated-subtree-literal": replicated_subtree_literal(census, cart),
+            "replicated-subtree-some-tree": replicated_subtree_some(census)}
 
 
 def covering_checks(model: Prism, X, y) -> dict:
     """The slides' statements on the covering algorithm, checked on PRISM's model of ``X, y``.
 
-    ``covering`` (slide 4), ``first-test`` (slide 10's "4 out of 12", read from
-    ``paper_numbers/02_prism_first_rule_trace.csv``'s CONFIRMED row), ``refine`` (slide 12),
-    ``ties`` (slide 15: the largest p/t, ties to the largest p, on every step of every rule),
-    ``perfect`` (slide 15: each rule grows until perfect, and no further) and ``separate``
-    (slide 16).
+    ``covering`` (slide 4), ``first-test`` (slide 10's "4 out of 12": the p and t of the
+    CONFIRMED row of ``paper_numbers/02_prism_first_rule_trace.csv``; the test's name is the
+    restoration's and is not judged here), ``refine`` (slide 12: not exact after two tests),
+    ``exact-after-third`` (the lost slide 14, as the project restored it: the third test and its
+    p/t are the restoration's), ``ties`` (slide 15: the largest p/t, ties to the largest p, on
+    every step of every rule), ``perfect`` (slide 15: each rule grows until perfect, and no
+    further) and ``separate`` (slide 16).
 
     Parameters
     ----------
@@ -375,16 +631,22 @@ def covering_checks(model: Prism, X, y) -> dict:
 
     paper = paper_table("02_prism_first_rule_trace")
     confirmed = paper[paper["status"] == "CONFIRMED"].iloc[0]
+    restored = paper[(paper["step"] == 3) & paper["selected"].astype(str).eq("True")].iloc[0]
     subsets = covered_subsets(model, X, y, "hard", 1)  # the rule of the slides' walk-through
     first = subsets.iloc[1]
-    test = f"{confirmed['attribute']} = {confirmed['value']}"
-    checks["first-test"] = (first["test added"] == test and (first["p"], first["t"]) == (confirmed["p"], confirmed["t"]),
+    checks["first-test"] = ((int(first["p"]), int(first["t"])) == (int(confirmed["p"]), int(confirmed["t"])),
                             render(TEMPLATES["first_test"], test=first["test added"], p=first["p"], t=first["t"],
                                    paper_p=confirmed["p"], paper_t=confirmed["t"]).data)
-    last, second = subsets.iloc[-1], subsets.iloc[2]
-    checks["refine"] = (len(subsets) == 4 and second["p"] < second["t"] and last["p"] == last["t"],
-                        render(TEMPLATES["refine"], p2=second["p"], t2=second["t"], test=last["test added"],
-                               p3=last["p"], t3=last["t"]).data)
+    second = subsets.iloc[2] if len(subsets) > 2 else subsets.iloc[-1]
+    checks["refine"] = (len(subsets) > 2 and int(second["p"]) < int(second["t"]),
+                        render(TEMPLATES["refine"], test=second["test added"], p2=second["p"], t2=second["t"]).data)
+    last = subsets.iloc[-1]
+    test = f"{restored['attribute']} = {restored['value']}"
+    checks["exact-after-third"] = (
+        len(subsets) == 4 and last["test added"] == test and int(last["p"]) == int(last["t"])
+        and (int(last["p"]), int(last["t"])) == (int(restored["p"]), int(restored["t"])),
+        render(TEMPLATES["exact_after_third"], n=len(subsets) - 1, test=last["test added"], p=last["p"], t=last["t"],
+               restored=test, restored_p=restored["p"], restored_t=restored["t"]).data)
 
     trace = model.trace_
     ok, n_steps, n_ties = True, 0, 0

@@ -34,12 +34,20 @@ TEMPLATES = {
                            "larger p/t"),
     "one_rule_per_leaf": ("the tree (seed {seed}) has {leaves:plural leaf|leaves} and converts into {rules:plural rule}; "
                           "{match} of them have one test per node on a leaf's path (leaf depths against rule lengths)"),
-    "replicated_subtree": ("of the {n_trees} decision trees computing (a and b) or (c and d) (each test on a "
-                           "variable its subtree's function depends on), {both} test the two variables of one "
-                           "conjunction under both branches of the root; the {n_smallest} smallest ({leaves} leaves) "
-                           "compute that conjunction in two disjoint subtrees ({replicated} of {n_smallest}; "
-                           "{replicated_all} of all {n_trees}); {cart}"),
-    "cart": "the CART tree of seed {seed} repeats {tests:list} under both branches of its root",
+    "replicated_subtree": ("of the {n_trees} decision trees computing (a and b) or (c and d) ({trees}), {both} "
+                           "test the two variables of one conjunction under both branches of the root; the "
+                           "{n_smallest} smallest ({leaves} leaves) compute that conjunction in two disjoint subtrees, "
+                           "their tests in any order ({replicated} of {n_smallest}; {replicated_all} of all "
+                           "{n_trees}){cart}"),
+    "replicated_literal": ("of the {n_smallest} smallest decision trees computing (a and b) or (c and d) ({trees}; "
+                           "{leaves} leaves), {identical} contain two identical subtrees (the same tests in the same "
+                           "places) and {different} do not ({identical_all} of all {n_trees} trees contain two identical "
+                           "subtrees, {copies_all} two identical copies of a conjunction){cart}"),
+    "replicated_some": ("{identical} of the {n_smallest} smallest decision trees computing (a and b) or (c and d) "
+                        "({trees}; {leaves} leaves) contain two identical subtrees (the same tests in the same "
+                        "places), e.g. `{example}`"),
+    "cart": "; the CART tree of seed {seed}, `{tree}` ({leaves} leaves), is {smallest} and {identical}",
+    "cart_outside": "; the CART tree of seed {seed}, `{tree}`, is not in this class of trees",
     "more_rules_2d": ("{uncovered:plural `b` point|`b` points} of {n_b} (our points, one `b` placed among the `a`s) "
                       "{verb} covered by neither of slide 5's two `b` rules"),
 }
@@ -101,8 +109,8 @@ def contradictory_copy(X: pd.DataFrame, y: pd.Series, rng: np.random.Generator) 
     return X2, y2, row, str(label)
 
 
-def stops_when_no_attribute_left(X: pd.DataFrame, y: pd.Series, rng: np.random.Generator,
-                                 model: Prism | None = None) -> tuple[bool, str]:
+def stops_when_no_attribute_left(X: pd.DataFrame, y: pd.Series, rng: np.random.Generator | None = None,
+                                 model: Prism | None = None, copy: tuple | None = None) -> tuple[bool, str]:
     """Slide 15, "(or there are no more attributes to use)", on data where it happens.
 
     PRISM learns on :func:`contradictory_copy` (the contact lenses never run out of attributes).
@@ -113,16 +121,23 @@ def stops_when_no_attribute_left(X: pd.DataFrame, y: pd.Series, rng: np.random.G
     ----------
     X, y : pandas.DataFrame, pandas.Series
         The contact lenses.
-    rng : numpy.random.Generator
-        The notebook's generator (which instance is copied, and its class).
+    rng : numpy.random.Generator, optional
+        The notebook's generator (which instance is copied, and its class); not read when
+        ``copy`` is given.
     model : Prism, optional
         A model of the copied data to check instead of fitting one (the tests break it).
+    copy : tuple, optional
+        :func:`contradictory_copy`'s result, drawn by the caller.
 
     Returns
     -------
     (bool, str)
     """
-    X2, y2, row, label = contradictory_copy(X, y, rng)
+    if copy is None:
+        if rng is None:
+            raise ValueError("stops_when_no_attribute_left: give rng or copy")
+        copy = contradictory_copy(X, y, rng)
+    X2, y2, row, label = copy
     model = Prism(pruning=None).fit(X2, y2) if model is None else model
     n_attributes = X2.shape[1]
     imperfect, stopped, others, perfect = 0, 0, 0, 0
@@ -215,10 +230,23 @@ def one_rule_per_leaf(tree, leaf_rules, seed: int) -> tuple[bool, str]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Slide 2: every decision tree of (a and b) or (c and d) replicates a subtree
+# Slide 2: "Corresponding tree contains identical subtrees", over every tree of the example
 # ---------------------------------------------------------------------------------------------
 
 _ASSIGNMENTS = np.array(list(itertools.product([0, 1], repeat=4)), dtype=bool)
+
+#: The classes of decision trees enumerated, by which tests a node may make. ``relevant`` (the
+#: notebook's choice): each test is on a variable the function of its subtree depends on;
+#: ``untested``: each test is on a variable not yet tested on its path (a subtree whose function
+#: is constant is a leaf). Both hold the same smallest trees: a test on a variable the subtree's
+#: function does not depend on can be replaced by either child, which saves leaves.
+TREE_CLASSES = {
+    "relevant": "each test on a variable its subtree's function depends on",
+    "untested": "each test on a variable not yet tested on its path",
+}
+
+#: The names of the four variables, in the order of ``_ASSIGNMENTS``' columns.
+_NAMES = "abcd"
 
 
 def _function(table: np.ndarray, variable: int, value: int) -> np.ndarray:
@@ -233,32 +261,87 @@ def _depends(table: np.ndarray, variable: int) -> bool:
     return not np.array_equal(_function(table, variable, 0), _function(table, variable, 1))
 
 
-def all_trees(table: np.ndarray) -> list:
-    """Every decision tree computing ``table`` (a Boolean function of 16 assignments of a, b, c, d)
-    in which each test is on a variable the function of its subtree depends on.
+def all_trees(table: np.ndarray, tests: str = "relevant") -> list:
+    """Every decision tree computing ``table`` (a Boolean function of the 16 assignments of a, b,
+    c, d) in the class ``tests`` of :data:`TREE_CLASSES`.
 
-    A tree is ``("leaf", value)`` or ``(variable, tree if 0, tree if 1, function)``.
+    A tree is ``("leaf", value)`` or ``(variable, tree if 0, tree if 1, function)``, the
+    function being the bytes of the subtree's table over the 16 assignments.
+
+    Parameters
+    ----------
+    table : ndarray of bool, shape (16,)
+    tests : {"relevant", "untested"}, default="relevant"
+
+    Returns
+    -------
+    list of tuple
     """
-    @lru_cache(maxsize=None)
-    def trees(key: bytes) -> tuple:
+    if tests not in TREE_CLASSES:
+        raise ValueError(f"all_trees: tests must be one of {tuple(TREE_CLASSES)}, got {tests!r}")
+
+    @lru_cache(maxsize=None)  # lives for this call only
+    def trees(key: bytes, free: int) -> tuple:
         f = np.frombuffer(key, dtype=bool)
         if f.all() or not f.any():
             return (("leaf", bool(f[0])),)
         out = []
         for v in range(4):
-            if _depends(f, v):
+            allowed = _depends(f, v) if tests == "relevant" else bool(free >> v & 1)
+            if allowed:
                 lo, hi = _function(f, v, 0), _function(f, v, 1)
-                out += [(v, a, b, key) for a in trees(lo.tobytes()) for b in trees(hi.tobytes())]
+                rest = free & ~(1 << v)
+                out += [(v, a, b, key) for a in trees(lo.tobytes(), rest) for b in trees(hi.tobytes(), rest)]
         return tuple(out)
 
-    return list(trees(np.ascontiguousarray(table, dtype=bool).tobytes()))
+    return list(trees(np.ascontiguousarray(table, dtype=bool).tobytes(), 0b1111))
 
 
-def _subtrees(tree) -> list:
-    """Every internal node of ``tree`` (its function's key)."""
+def tree_text(tree) -> str:
+    """A tree in one line: ``v(T0,T1)`` tests ``v`` (``T0`` when it is false, ``T1`` when true);
+    a leaf is ``x`` or ``-`` (not x). ``b(d(-,c(-,x)),a(c(-,d(-,x)),x))`` is CART's tree of seed 0."""
+    if tree[0] == "leaf":
+        return "x" if tree[1] else "-"
+    return f"{_NAMES[tree[0]]}({tree_text(tree[1])},{tree_text(tree[2])})"
+
+
+def sklearn_tree_text(tree, feature_names) -> str:
+    """:func:`tree_text` of a fitted scikit-learn tree on 0/1 features (``feature <= 0.5``: false),
+    whose classes are ``"x"`` and ``"not x"``.
+
+    Parameters
+    ----------
+    tree : sklearn.tree.DecisionTreeClassifier
+    feature_names : sequence of str
+
+    Returns
+    -------
+    str
+    """
+    inner = tree.tree_
+    classes = list(tree.classes_)
+
+    def text(node):
+        if inner.children_left[node] == -1:
+            return "x" if classes[int(np.argmax(inner.value[node][0]))] == "x" else "-"
+        name = feature_names[inner.feature[node]]
+        return f"{name}({text(inner.children_left[node])},{text(inner.children_right[node])})"
+
+    return text(0)
+
+
+def _internal(tree, path=()) -> list:
+    """``(path, text, function)`` of every internal node; a path is the (variable, value) pairs above it."""
     if tree[0] == "leaf":
         return []
-    return [tree[3]] + _subtrees(tree[1]) + _subtrees(tree[2])
+    return ([(path, tree_text(tree), tree[3])] + _internal(tree[1], path + ((tree[0], 0),))
+            + _internal(tree[2], path + ((tree[0], 1),)))
+
+
+def _disjoint(p, q) -> bool:
+    """Two nodes' subtrees share no node: neither path is a prefix of the other."""
+    n = min(len(p), len(q))
+    return p[:n] != q[:n]
 
 
 def _tested(tree) -> set:
@@ -276,56 +359,145 @@ def _disjunction() -> np.ndarray:
     return (a & b) | (c & d)
 
 
-def _replicated_subtree_census(key: bytes) -> dict:
-    """Every tree of the function ``key`` (slide 2's: (a and b) or (c and d)): how many test the
-    variables of the conjunction (a∧b or c∧d) the root does not test under both branches of the
-    root, and how many (of the smallest, and of all) compute a∧b or c∧d in two disjoint subtrees."""
-    a, b, c, d = _ASSIGNMENTS.T
-    conjunctions = ((a & b).tobytes(), (c & d).tobytes())
-    trees = all_trees(np.frombuffer(key, dtype=bool))
-    sizes = [_leaves(tree) for tree in trees]
-    smallest = min(sizes)
-    census = {"n_trees": len(trees), "both": 0, "replicated_all": 0, "replicated": 0, "leaves": smallest,
-              "n_smallest": sizes.count(smallest)}
-    for tree, size in zip(trees, sizes):
-        keys = _subtrees(tree)
-        twice = any(keys.count(k) >= 2 for k in conjunctions)
-        census["replicated_all"] += twice
-        census["replicated"] += twice and size == smallest
-        other = {0, 1, 2, 3} - ({0, 1} if tree[0] in (0, 1) else {2, 3})
-        census["both"] += other <= _tested(tree[1]) and other <= _tested(tree[2])
-    return census
+def tree_census(function: np.ndarray | None = None, tests: str = "relevant") -> pd.DataFrame:
+    """Every decision tree of ``function`` (default slide 2's ``(a and b) or (c and d)``), one row each.
 
-
-def replicated_subtree(cart_tests, seed: int, function: np.ndarray | None = None) -> tuple[bool, str]:
-    """Slide 2, "Corresponding tree contains identical subtrees", over every tree of the example.
-
-    Enumerates every decision tree computing ``(a and b) or (c and d)`` whose tests are each on
-    a variable its subtree's function depends on. The statement holds when every tree tests the
-    variables of one conjunction under both branches of its root and every smallest tree (fewest
-    leaves) computes that conjunction in two disjoint subtrees ("identical" read as computing
-    the same function: the two copies may test its variables in different orders); larger trees
-    need not (their count is reported). ``cart_tests`` (the tests the seeded CART tree
-    repeats, :func:`replicated_tests`) is named in the sentence.
+    Columns: ``tree`` (:func:`tree_text`), ``leaves``, ``smallest`` (fewest leaves of all),
+    ``other conjunction under both branches`` (the variables of the conjunction, a∧b or c∧d, whose
+    variables the root does not test, are tested under both branches of the root),
+    ``conjunction in two disjoint subtrees`` (two disjoint subtrees compute a∧b, or two compute
+    c∧d, their tests in any order), ``two identical subtrees`` (two disjoint internal subtrees
+    are the same tree: the same tests in the same places) and ``identical copies of a
+    conjunction`` (such a pair computes a∧b or c∧d).
 
     Parameters
     ----------
-    cart_tests : list of str
-        What the notebook's CART tree repeats.
-    seed : int
-        That tree's ``random_state``.
     function : ndarray of bool, shape (16,), optional
-        Another function of a, b, c, d to enumerate instead (the tests break the statement with it).
+    tests : {"relevant", "untested"}, default="relevant"
+        The class of trees (:data:`TREE_CLASSES`).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    function = _disjunction() if function is None else np.asarray(function, dtype=bool)
+    a, b, c, d = _ASSIGNMENTS.T
+    conjunctions = {(a & b).tobytes(), (c & d).tobytes()}
+    rows = []
+    for tree in all_trees(function, tests):
+        nodes = _internal(tree)
+        pairs = [(kp, kq, tp == tq) for i, (p, tp, kp) in enumerate(nodes) for (q, tq, kq) in nodes[i + 1:]
+                 if _disjoint(p, q)]
+        same_function = any(kp == kq and kp in conjunctions for kp, kq, _ in pairs)
+        identical = [kp for kp, _, same in pairs if same]
+        both = False
+        if tree[0] != "leaf":
+            other = {0, 1, 2, 3} - ({0, 1} if tree[0] in (0, 1) else {2, 3})
+            both = other <= _tested(tree[1]) and other <= _tested(tree[2])
+        rows.append({"tree": tree_text(tree), "leaves": _leaves(tree), "other conjunction under both branches": both,
+                     "conjunction in two disjoint subtrees": same_function,
+                     "two identical subtrees": bool(identical),
+                     "identical copies of a conjunction": any(k in conjunctions for k in identical)})
+    table = pd.DataFrame(rows, columns=["tree", "leaves", "other conjunction under both branches",
+                                        "conjunction in two disjoint subtrees", "two identical subtrees",
+                                        "identical copies of a conjunction"])
+    table.insert(2, "smallest", table["leaves"] == table["leaves"].min() if len(table) else [])
+    table.attrs["tests"] = tests
+    return table
+
+
+def _cart_sentence(census: pd.DataFrame, cart: dict | None) -> str:
+    """Where the seeded CART tree stands in ``census`` (``cart``: ``seed`` and ``tree``, its :func:`tree_text`)."""
+    if not cart:
+        return ""
+    found = census[census["tree"] == cart["tree"]]
+    if found.empty:
+        return render(TEMPLATES["cart_outside"], seed=cart["seed"], tree=cart["tree"]).data
+    row = found.iloc[0]
+    return render(TEMPLATES["cart"], seed=cart["seed"], tree=cart["tree"], leaves=int(row["leaves"]),
+                  smallest="one of the smallest" if row["smallest"] else "not one of the smallest",
+                  identical="has two identical subtrees" if row["two identical subtrees"]
+                  else "has no two identical subtrees").data
+
+
+def _census_counts(census: pd.DataFrame) -> dict:
+    smallest = census[census["smallest"]]
+    return {"n_trees": len(census), "n_smallest": len(smallest),
+            "leaves": int(census["leaves"].min()) if len(census) else 0,
+            "both": int(census["other conjunction under both branches"].sum()),
+            "replicated": int(smallest["conjunction in two disjoint subtrees"].sum()),
+            "replicated_all": int(census["conjunction in two disjoint subtrees"].sum()),
+            "identical": int(smallest["two identical subtrees"].sum()),
+            "different": int((~smallest["two identical subtrees"]).sum()),
+            "identical_all": int(census["two identical subtrees"].sum()),
+            "copies_all": int(census["identical copies of a conjunction"].sum()),
+            "trees": TREE_CLASSES[census.attrs.get("tests", "relevant")]}
+
+
+def replicated_subtree(census: pd.DataFrame, cart: dict | None = None) -> tuple[bool, str]:
+    """Slide 2, "Corresponding tree contains identical subtrees", read as: every tree of the example
+    repeats a conjunction (loose universal reading).
+
+    Holds when every tree of ``census`` (:func:`tree_census`) tests the variables of one
+    conjunction under both branches of its root, and every smallest tree (fewest leaves) computes
+    that conjunction in two disjoint subtrees ("identical" read as computing the same function:
+    the two copies may test its variables in different orders); larger trees need not (their
+    count is reported).
+
+    Parameters
+    ----------
+    census : pandas.DataFrame
+        :func:`tree_census`.
+    cart : dict, optional
+        ``seed`` and ``tree`` (:func:`sklearn_tree_text`) of the notebook's CART tree, placed in
+        the census in the sentence.
 
     Returns
     -------
     (bool, str)
     """
-    function = _disjunction() if function is None else np.asarray(function, dtype=bool)
-    census = _replicated_subtree_census(np.ascontiguousarray(function).tobytes())
-    cart = render(TEMPLATES["cart"], seed=seed, tests=[f"`{t}`" for t in cart_tests] or ["no test"]).data
-    ok = census["n_trees"] > 0 and census["both"] == census["n_trees"] and census["replicated"] == census["n_smallest"]
-    return ok, render(TEMPLATES["replicated_subtree"], **census, cart=cart).data
+    counts = _census_counts(census)
+    ok = counts["n_trees"] > 0 and counts["both"] == counts["n_trees"] and counts["replicated"] == counts["n_smallest"]
+    return ok, render(TEMPLATES["replicated_subtree"], **counts, cart=_cart_sentence(census, cart)).data
+
+
+def replicated_subtree_literal(census: pd.DataFrame, cart: dict | None = None) -> tuple[bool, str]:
+    """Slide 2's "identical subtrees" read literally and universally: every smallest tree of the
+    example contains two disjoint subtrees that are the same tree (the same tests in the same places).
+
+    Parameters
+    ----------
+    census : pandas.DataFrame
+        :func:`tree_census`.
+    cart : dict, optional
+        As for :func:`replicated_subtree`.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    counts = _census_counts(census)
+    ok = counts["n_smallest"] > 0 and counts["identical"] == counts["n_smallest"]
+    return ok, render(TEMPLATES["replicated_literal"], **counts, cart=_cart_sentence(census, cart)).data
+
+
+def replicated_subtree_some(census: pd.DataFrame) -> tuple[bool, str]:
+    """Slide 2's "the corresponding tree contains identical subtrees" read as one tree (the one slide 3
+    drew, lost): some smallest tree of the example contains two disjoint identical subtrees.
+
+    Parameters
+    ----------
+    census : pandas.DataFrame
+        :func:`tree_census`.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    counts = _census_counts(census)
+    smallest = census[census["smallest"] & census["two identical subtrees"]]
+    example = smallest["tree"].iloc[0] if len(smallest) else ""
+    return counts["identical"] > 0, render(TEMPLATES["replicated_some"], **counts, example=example).data
 
 
 def more_rules_2d(uncovered_b: int, n_b: int) -> tuple[bool, str]:
@@ -376,5 +548,10 @@ STATEMENTS = {
     "coverage-reduces-strictly": ("6", "Each new test reduces rules coverage."),
     "separate": ("16", "Subset covered by rule doesnt need to be explored any further"),
     "one-rule-per-leaf": ("2", "One rule for each leaf"),
-    "replicated-subtree": ("2", "Corresponding tree contains identical subtrees"),
+    "replicated-subtree": ("2", "Corresponding tree contains identical subtrees (every tree repeats a conjunction, "
+                                "its tests in any order)"),
+    "replicated-subtree-literal": ("2", "Corresponding tree contains identical subtrees (every smallest tree, "
+                                        "test for test)"),
+    "replicated-subtree-some-tree": ("2", "Corresponding tree contains identical subtrees (some smallest tree, "
+                                          "test for test)"),
 }

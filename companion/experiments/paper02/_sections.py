@@ -28,16 +28,19 @@ from companion.experiments.paper02._protocol import (
 from companion.experiments.paper02._tables import (
     attribute_space, covered_subsets, cv_conflicts, first_rule_trace, fold_list_comparison, order_invariance,
     peer_repeated_accuracy, prism_peer_comparison, repeated_table, rule_coverage, rule_trace, space_conflicts,
-    stand_in_table, trace_comparison, weka_comparison, weka_folds_table,
+    WEKA_RECORDED, stand_in_table, trace_comparison, weka_comparison, weka_folds_table,
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo
 from companion.experiments.paper02._claims import (
-    claims_report, conformance_checks, exact_checks, replicated_tests, seed_variant,
+    TIE_RULES, claims_data, claims_report, conformance_checks, exact_checks, modular_condition, replicated_tests,
+    seed_variant, tie_variant_checks, tree_class_checks,
 )
-from companion.experiments.paper02._math_checks import conformance_table, one_rule_per_leaf, replicated_subtree
+from companion.experiments.paper02._math_checks import (
+    TREE_CLASSES, conformance_table, one_rule_per_leaf, sklearn_tree_text, tree_census,
+)
 from companion.experiments.paper02._prose import (
-    describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d, describe_demo,
-    describe_order, describe_second_rule, describe_space, describe_subsets, describe_supermarket,
+    describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d, describe_default_vs_zeror,
+    describe_demo, describe_order, describe_second_rule, describe_space, describe_subsets, describe_supermarket,
     describe_trace,
 )
 
@@ -107,9 +110,9 @@ def walkthrough_section(model: Prism, X, y, label="hard") -> Bunch:
     )
 
 
-@validate_params({"model": [Prism], "X": [pd.DataFrame], "y": [pd.Series], "rng": [np.random.Generator]},
+@validate_params({"model": [Prism], "X": [pd.DataFrame], "y": [pd.Series], "rng": [None, np.random.Generator]},
                  prefer_skip_nested_validation=False)
-def conformance_section(model: Prism, X, y, rng) -> Bunch:
+def conformance_section(model: Prism, X, y, rng=None) -> Bunch:
     """The slides' description of PRISM (slides 4, 6, 15, 16) run on our code, computed once.
 
     Parameters
@@ -120,20 +123,21 @@ def conformance_section(model: Prism, X, y, rng) -> Bunch:
         The contact lenses' attributes.
     y : Series
         Their classes.
-    rng : numpy.random.Generator
-        The notebook's generator.
+    rng : numpy.random.Generator or None, default=None
+        The notebook's generator (None: one seeded with 0).
 
     Returns
     -------
     Bunch
         ``checks`` (:func:`conformance_checks`, ``{name: (ok, detail)}``, the worked example's
-        ``first-test`` and ``refine`` among them) and ``table`` (the algorithm-description
-        checks: slide, statement, what was run, result).
+        ``first-test``, ``refine`` and ``exact-after-third`` among them), ``table`` (the
+        algorithm-description checks: slide, statement, what was run, result) and ``contradicting``
+        (``no-more-attributes``' contradicting copy and PRISM on it).
     """
-    checks = conformance_checks(model, X, y, rng)
+    checks, copy = conformance_checks(model, X, y, np.random.default_rng(0) if rng is None else rng)
     shown = ("covering", "ties", "perfect", "no-more-attributes", "coverage-reduces",
              "coverage-reduces-strictly", "separate")
-    return Bunch(checks=checks, table=conformance_table({name: checks[name] for name in shown}))
+    return Bunch(checks=checks, table=conformance_table({name: checks[name] for name in shown}), contradicting=copy)
 
 
 @validate_params({"model": [Prism], "X": ["array-like"], "y": ["array-like"]}, prefer_skip_nested_validation=False)
@@ -211,8 +215,9 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
         ``cv_weka`` (the counts on them), ``versus_weka`` (paper / Weka / ours),
         ``stand_ins``, ``fold_check`` (the folds row by row against the committed list),
         ``prism_vs_weka`` (fold by fold against Weka's Prism, or None), ``repeated`` and
-        ``repeated_weka`` (the repeated splits; None without the peers), ``conflicts`` and
-        ``conflicts_text`` (held-out instances no rule, or rules of several classes, cover).
+        ``repeated_weka`` (the repeated splits; None without the peers), ``default_text`` (PRISM
+        with a default class against ZeroR), ``conflicts`` and ``conflicts_text`` (held-out
+        instances no rule, or rules of several classes, cover).
     """
     results = run(config, n_jobs=n_jobs)
     peers, peer_status = weka_peer_results_if_run(config)
@@ -229,7 +234,7 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
         fold_check=fold_list_comparison(y, config),
         prism_vs_weka=prism_peer_comparison(results, peers) if peers is not None else None,
         repeated=repeated_table(results), repeated_weka=repeated_weka,
-        conflicts=conflicts, conflicts_text=describe_conflicts_cv(conflicts, cv_weka),
+        default_text=describe_default_vs_zeror(results), conflicts=conflicts, conflicts_text=describe_conflicts_cv(conflicts, cv_weka),
     )
 
 
@@ -264,7 +269,7 @@ def attribute_space_section(data: dict, n_permutations: int, seed: int) -> Bunch
 
 @validate_params({"seed": SEED}, prefer_skip_nested_validation=False)
 def replicated_subtree_section(seed: int = 0) -> Bunch:
-    """Slides 2-3: a tree repeats a subtree that PRISM's rules state once.
+    """Slides 2-3: a tree repeats a subtree that PRISM's rules state once; every tree of the example.
 
     Parameters
     ----------
@@ -275,14 +280,21 @@ def replicated_subtree_section(seed: int = 0) -> Bunch:
     -------
     Bunch
         The keys of :func:`replicated_subtree_demo` (``x_rules``, ``leaf_rules``, ``figure``,
-        ...), ``text``, and ``checks`` (slide 2's statements run: the replicated subtree over
-        every tree of the example, the tree's rules one per leaf) with their ``check_table``.
+        ...), ``text``, ``cart`` (the CART tree's seed and one-line form), ``trees`` (every
+        decision tree of (a and b) or (c and d) in the notebook's class, :func:`tree_census`,
+        with a column marking the CART tree), ``checks`` (slide 2's statements run: the three
+        readings of "identical subtrees" over every tree of the example, the tree's rules one per
+        leaf) and their ``check_table``.
     """
     demo = replicated_subtree_demo(seed=seed)
-    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
-    checks = {"replicated-subtree": replicated_subtree(replicated_tests(x_leaves), seed),
+    cart = {"seed": seed, "tree": sklearn_tree_text(demo["tree"], list("abcd"))}
+    trees = tree_census(tests="relevant")
+    trees[f"CART (seed {seed})"] = trees["tree"] == cart["tree"]
+    checks = {**tree_class_checks("relevant", cart),
               "one-rule-per-leaf": one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed)}
-    return Bunch(**demo, text=describe_demo(demo, seed), checks=checks, check_table=conformance_table(checks))
+    identical = bool(trees.loc[trees[f"CART (seed {seed})"], "two identical subtrees"].any())
+    return Bunch(**demo, text=describe_demo(demo, seed, identical), cart=cart, trees=trees, checks=checks,
+                 check_table=conformance_table(checks))
 
 
 def supermarket_section() -> Bunch:
@@ -293,7 +305,7 @@ def supermarket_section() -> Bunch:
     Bunch
         ``scale`` (:func:`supermarket_scale`), ``speed`` (the last ``make bench`` report, not a
         live timing), ``weka_rules`` (Weka's rule count, ``paper_numbers``), ``comparison``
-        (paper / ours / difference) and ``text``.
+        (Weka 3.6.14's recorded count / ours / difference) and ``text``.
     """
     scale = supermarket_scale(repeats=1)
     speed = supermarket_speed()
@@ -302,7 +314,7 @@ def supermarket_section() -> Bunch:
     comparison = comparison_table(
         pd.Series({"supermarket: rules": weka_numbers[("supermarket", "rules")]}),
         pd.Series({"supermarket: rules": scale["n_rules"]}),
-    )
+    ).rename(columns={"paper": WEKA_RECORDED})
     return Bunch(scale=scale, speed=speed, weka_rules=weka_rules, comparison=comparison,
                  text=describe_supermarket(scale, speed, weka_rules))
 
@@ -310,13 +322,20 @@ def supermarket_section() -> Bunch:
 @validate_params(
     {"model": [Prism], "X": ["array-like"], "y": ["array-like"], "rules": [pd.DataFrame], "training_correct": _CORRECT,
      "order_training": [pd.Series], "demo": [dict], "seed": SEED, "n_repeats": COUNT, "n_rule_orders": COUNT,
-     "n_jobs": N_JOBS, **dict.fromkeys(("walkthrough", "cv", "space", "supermarket", "conformance", "cover_2d"), [Bunch])},
+     "rng": [None, np.random.Generator], "n_jobs": N_JOBS,
+     **dict.fromkeys(("walkthrough", "cv", "space", "supermarket", "conformance", "cover_2d"), [Bunch])},
     prefer_skip_nested_validation=False,
 )
 def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_correct: int, cv: Bunch,
                    order_training, space: Bunch, demo: Bunch, supermarket: Bunch, conformance: Bunch,
-                   cover_2d: Bunch, seed: int, n_repeats: int, n_rule_orders: int, n_jobs: int = 1) -> Bunch:
-    """The claims judged: the exact checks, the other seeds' variants, the report and its summary.
+                   cover_2d: Bunch, seed: int, n_repeats: int, n_rule_orders: int, rng=None,
+                   n_jobs: int = 1) -> Bunch:
+    """The claims judged: the exact checks, the variants, the report and its summary.
+
+    The variants are the free choices the slides leave open: the notebook's seed (``seed=…``:
+    other splits, trees, points and rule orders), the rule for exact ties of the walk-through
+    (``tie=…``, :data:`TIE_RULES`) and the class of trees enumerated for slide 2
+    (``trees=…``, :data:`TREE_CLASSES`).
 
     Parameters
     ----------
@@ -352,6 +371,9 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         Repeated cross-validations of each variant.
     n_rule_orders : int
         Random rule orders of each variant.
+    rng : numpy.random.Generator or None, default=None
+        The notebook's generator (the random tie priority of ``tie=random``; None: one seeded
+        with ``seed``).
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
@@ -360,18 +382,30 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     Bunch
         ``checks`` (:func:`exact_checks`), ``variant_seeds``, ``report``
         (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the verdicts) and
-        ``text`` (the summary of what was judged, and on which seeds).
+        ``text`` (what was judged, on which variants, and why no honest check applies).
     """
+    condition = modular_condition(model, X, y, conformance.contradicting, supermarket.scale["model"])
     checks = exact_checks(
         rules=rules, trace=walkthrough.comparison, training_correct=training_correct, n_train=len(y),
         versus_weka=cv.versus_weka, folds=cv.fold_check, order_training=order_training,
         conflicts_space=space.conflicts, demo=demo, supermarket_rules=supermarket.scale["n_rules"],
         weka_supermarket_rules=supermarket.weka_rules, prism_peers=cv.prism_vs_weka, conformance=conformance.checks,
-        cover_2d=cover_2d, seed=seed,
+        cover_2d=cover_2d, seed=seed, modular_condition=condition,
     )
     variant_seeds = seed_variants(seed, n_repeats)
-    variants = {f"seed={s}": seed_variant(s, checks, n_repeats=n_repeats, n_rule_orders=n_rule_orders, n_jobs=n_jobs)
+    variants = {f"seed={s}": seed_variant(s, checks, n_repeats=n_repeats, n_rule_orders=n_rule_orders, n_jobs=n_jobs,
+                                          modular_condition=condition)
                 for s in variant_seeds}
+    rng = np.random.default_rng(seed) if rng is None else rng
+    orders = {}
+    for rule in TIE_RULES:
+        tie_checks, orders[rule] = tie_variant_checks(X, y, rule, rng)
+        variants[f"tie={rule}"] = claims_data(cv.results, {**checks, **tie_checks}, cv.peers)
+    cart = {"seed": seed, "tree": demo["cart"]["tree"]} if "cart" in demo else None
+    for tests in TREE_CLASSES:
+        if tests != "relevant":
+            variants[f"trees={tests}"] = claims_data(cv.results, {**checks, **tree_class_checks(tests, cart)}, cv.peers)
     report = claims_report(cv.results, checks, variants, peers=cv.peers)
+    splits = {name: data.get("splits", []) for name, data in variants.items() if name.startswith("seed=")}
     return Bunch(checks=checks, variant_seeds=variant_seeds, report=report,
-                 text=describe_claims(report, cv.peer_status, variant_seeds))
+                 text=describe_claims(report, cv.peer_status, splits, orders))

@@ -67,19 +67,24 @@ def first_rule_trace(model: Prism, label) -> pd.DataFrame:
 
 
 def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Paper-vs-ours table of the slides' p/t numbers (rows: step, test, p or t).
+    """The restored slide tables against our trace (rows: step, test, p or t).
+
+    The slides' tables are lost; ``paper_numbers/02_prism_first_rule_trace.csv`` is the
+    project's restoration of them, counted on the 24 instances (only slide 10's "4 out of 12" is
+    the slides' own text). Agreement with it holds by construction of the restoration.
 
     Parameters
     ----------
     ours : pandas.DataFrame
         :func:`first_rule_trace` (or :func:`rule_trace`) of our model.
     paper : pandas.DataFrame, optional
-        The slides' numbers (default: ``paper_numbers/02_prism_first_rule_trace.csv``).
+        The restored numbers (default: ``paper_numbers/02_prism_first_rule_trace.csv``).
 
     Returns
     -------
     pandas.DataFrame
-        :func:`companion.evaluation.comparison_table`'s columns.
+        Columns ``restored`` (the restoration), ``ours`` and ``difference`` (ours − restored);
+        a test the restoration lists at a step our trace does not reach is NaN.
     """
     paper = paper_table("02_prism_first_rule_trace") if paper is None else paper
     key = ["step", "attribute", "value"]
@@ -90,7 +95,13 @@ def trace_comparison(ours: pd.DataFrame, paper: pd.DataFrame | None = None) -> p
         return indexed
 
     ours_long = long(ours.merge(paper[key], on=key, how="inner"))
-    return comparison_table(long(paper), ours_long)
+    return comparison_table(long(paper), ours_long).rename(columns={"paper": RESTORED})
+
+
+#: The column of :func:`trace_comparison` holding the restored slide tables.
+RESTORED = "restored"
+#: The column of the tables that hold Weka 3.6.14's recorded output (``paper_numbers``).
+WEKA_RECORDED = "Weka 3.6.14 (recorded)"
 
 
 # False: it is given a fitted model (scikit-learn's rule for a function that takes an estimator).
@@ -108,19 +119,19 @@ def rule_comparison(model: Prism, paper: pd.DataFrame | None = None) -> pd.DataF
     Returns
     -------
     pandas.DataFrame
-        Columns ``paper (Weka)``, ``ours``, ``equal``; index ``order`` (from 1).
+        Columns ``Weka 3.6.14 (recorded)``, ``ours``, ``equal``; index ``order`` (from 1).
     """
     paper = paper_table("02_prism_rules") if paper is None else paper
     ours = [rule.to_text() for rule in model.rules_]
     n = max(len(ours), len(paper))
     table = pd.DataFrame(
         {
-            "paper (Weka)": list(paper["rule"]) + [""] * (n - len(paper)),
+            WEKA_RECORDED: list(paper["rule"]) + [""] * (n - len(paper)),
             "ours": ours + [""] * (n - len(ours)),
         },
         index=pd.RangeIndex(1, n + 1, name="order"),
     )
-    table["equal"] = table["paper (Weka)"] == table["ours"]
+    table["equal"] = table[WEKA_RECORDED] == table["ours"]
     return table
 
 
@@ -227,6 +238,62 @@ def split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
     return chosen
 
 
+def corrected_paired_interval(differences, n_train, n_test, level: float = 0.95) -> tuple[float, float, float]:
+    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
+
+    Repeated k-fold cross-validation reuses every instance, so the fold differences are
+    correlated and the plain t interval (or a test over the repeats) is too narrow; the
+    correction inflates the variance of the mean from ``σ²/J`` to ``(1/J + n_test/n_train) σ²``
+    (``J`` folds in all), with ``J − 1`` degrees of freedom.
+
+    Parameters
+    ----------
+    differences : array-like of shape (J,)
+        One paired difference per fold.
+    n_train, n_test : float
+        Training and test fold sizes (means over the folds).
+    level : float, default=0.95
+        Two-sided confidence level.
+
+    Returns
+    -------
+    mean, low, high : float
+    """
+    from scipy import stats
+
+    d = np.asarray(differences, dtype=float)
+    if d.ndim != 1 or d.size < 2:
+        raise ValueError(f"corrected_paired_interval: need at least two paired differences, got {d.size}")
+    if n_train <= 0 or n_test <= 0:
+        raise ValueError(f"corrected_paired_interval: n_train and n_test must be positive, got {n_train}, {n_test}")
+    mean = float(d.mean())
+    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
+    return mean, mean - half, mean + half
+
+
+def fold_accuracy(frame: pd.DataFrame, method: str, n_instances: int) -> pd.DataFrame:
+    """Accuracy (%) of ``method`` on every fold of the seeded splits of ``frame`` (:func:`run`'s or
+    the Weka peers' rows): index ``(seed, fold)``, columns ``accuracy %``, ``n_test``, ``n_train``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Per-fold counts (``method``, ``seed``, ``fold``, ``correct``, ``n_test``).
+    method : str
+        The learner.
+    n_instances : int
+        Instances of the data set (``n_train = n_instances − n_test``).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    rows = split_rows(frame, NUMPY_SPLIT)
+    rows = rows[rows["method"] == method].set_index(["seed", "fold"])
+    return pd.DataFrame({"accuracy %": 100 * rows["correct"] / rows["n_test"], "n_test": rows["n_test"],
+                         "n_train": n_instances - rows["n_test"]})
+
+
 #: Our learners that run Weka's algorithm (the same name in Weka).
 WEKA_SAME = ("ZeroR", "OneR")
 #: Weka learners of the recorded numbers that we do not implement: their rows are Weka's own runs.
@@ -236,14 +303,15 @@ _STAND_INS = {"decision tree (CART, one-hot)": "J48", "RIPPER (wittgenstein, one
 
 
 def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Paper (Weka's recorded output) vs ours on contact lenses: PRISM's counts, the baselines' accuracies.
+    """Weka 3.6.14's recorded output on contact lenses against this run: PRISM's counts, the baselines'
+    accuracies.
 
-    ``cv`` is :func:`cross_validate`'s table on Weka's folds. ZeroR and OneR are the same
-    algorithms as Weka's. J48 and JRip are compared only with Weka's own runs on the same folds:
-    ``peers`` is the peers' per-fold table (columns ``method``, ``seed``, ``correct``,
-    ``incorrect``, ``unclassified``; rows of Weka's split ``weka:<seed>``); without it their
-    ``ours`` is empty. Our stand-ins (CART, wittgenstein's RIPPER) are not in this table: see
-    :func:`stand_in_table`.
+    ``cv`` is :func:`cross_validate`'s table on Weka's folds. PRISM, ZeroR and OneR are ours, the
+    same algorithms as Weka's. J48 and JRip are Weka's own runs on the same folds: ``peers`` is
+    the peers' per-fold table (columns ``method``, ``seed``, ``correct``, ``incorrect``,
+    ``unclassified``; rows of Weka's split ``weka:<seed>``); without it their ``this run`` is
+    empty. Our stand-ins (CART, wittgenstein's RIPPER) are not in this table: see
+    :func:`stand_in_table`. The slides print none of these numbers.
 
     Parameters
     ----------
@@ -257,11 +325,12 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
     Returns
     -------
     pandas.DataFrame
-        :func:`companion.evaluation.comparison_table`'s columns.
+        Columns ``Weka 3.6.14 (recorded)``, ``this run``, ``difference`` (this run − recorded) and
+        ``run by`` (``ours``, or ``Weka 3.6.14 (re-run)``).
     """
     weka = paper_table("02_prism_weka_results")
     weka = weka[weka["dataset"] == "contact_lenses"].set_index(["learner", "measure"])["value"]
-    paper, ours = {}, {}
+    paper, ours, by = {}, {}, {}
     paper["PRISM training correct"] = weka[("Prism", "training correct")]
     ours["PRISM training correct"] = training_correct
     for measure in ("correct", "incorrect", "unclassified"):
@@ -271,11 +340,16 @@ def weka_comparison(cv: pd.DataFrame, training_correct: int, peers: pd.DataFrame
         if name in cv.index:
             paper[f"{name} cv accuracy %"] = weka[(name, "cv accuracy")]
             ours[f"{name} cv accuracy %"] = cv.loc[name, "accuracy %"]
+    by.update(dict.fromkeys(ours, "ours"))
     peer_accuracy = _peer_accuracy(peers) if peers is not None else {}
     for name in _WEKA_ONLY:
         paper[f"{name} (Weka) cv accuracy %"] = weka[(name, "cv accuracy")]
         ours[f"{name} (Weka) cv accuracy %"] = peer_accuracy.get(name, np.nan)
-    return comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))
+        by[f"{name} (Weka) cv accuracy %"] = "Weka 3.6.14 (re-run)"
+    table = comparison_table(pd.Series(paper), pd.Series(ours, dtype=float))
+    table = table.rename(columns={"paper": WEKA_RECORDED, "ours": "this run"})
+    table["run by"] = pd.Series(by)
+    return table
 
 
 def _peer_accuracy(peers: pd.DataFrame) -> dict:

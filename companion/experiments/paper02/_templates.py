@@ -9,15 +9,39 @@ from __future__ import annotations
 #: The templates of the generated sentences of notebook 02 (:func:`companion.prose.render`).
 TEMPLATES = {
     "covering": "{n:plural class|classes}: the rules of each cover its instances ({sizes:list}) and no other",
-    "first_test": "`{test}` covers {p}/{t} on step 1 (the slides: {paper_p} out of {paper_t})",
-    "refine": "after two tests {p2}/{t2}, after `{test}` {p3}/{t3}",
+    "first_test": ("the first test, `{test}`, covers {t} instances, {p} of them `hard` (the slides: {paper_p} out of "
+                   "{paper_t}; which test it is, the slides' text does not say)"),
+    "refine": "after its second test, `{test}`, the rule covers {t2} instances, {p2} of them `hard`: not exact",
+    "exact_after_third": ("after {n:plural test}, the last `{test}`, the rule covers {t} instances, {p} of them `hard` "
+                          "(the restoration of the lost slide 14: `{restored}`, {restored_p}/{restored_t})"),
+    "trace": "{k} of {n} p and t values of the restored tables equal",
     "ties": ("{steps:plural step} of {rules:plural rule}: the selected test always has the largest p/t; "
              "{ties:plural tie} on p/t went to the larger p"),
     "separate": "{k} of {n} rules grown on exactly the instances their class's earlier rules left",
     "disjunction": "PRISM's rules for x: {rules:list}",
     "modular": "{n:plural random rule order}, {k} change a training prediction",
-    "folds": "{k} of {n} committed splits identical, row by row",
-    "weka_prism": "{k} of {n} folds equal on {splits:plural split} (correct, incorrect, unclassified)",
+    "modular_condition": ("; the reading rests on every rule being perfect on its E: on the contact lenses {perfect} "
+                          "of {n} rules are, while {copy} of {n_copy} rules on `no-more-attributes`' contradicting "
+                          "copy and {market} of {n_market} on `supermarket` are not (their attributes ran out)"),
+    "folds": "{k} of {n} committed splits identical, row by row ({names})",
+    "weka_prism": "{k} of {n} folds equal on {splits:plural split} ({names}; correct, incorrect, unclassified)",
+    "conflicts": ("unseen instances covered by rules of several classes on {k} of the {n} data sets that have unseen "
+                  "instances ({names:list}: data sets of ours, not the slides'){without}"),
+    "conflicts_without": "; {names:list} {verb} no unseen instance",
+    "supermarket": ("{ours} rules, Weka {weka}: the count only (the rule-by-rule identity and the speed are read from "
+                    "the last `make bench` report, not checked here); missing cells as a value of their own "
+                    "(`missing=\"value\"`, our encoding)"),
+    "paired_folds": ("mean fold difference {mean:signed.1} points over {folds} folds of {repeats:plural repeated "
+                     "10-fold cross-validation}, each fold weighted equally (Nadeau–Bengio corrected 95 % CI "
+                     "[{low:signed.1}, {high:signed.1}], test/train {test:.1f}/{train:.1f}: the repeats reuse the "
+                     "same 24 instances); per repeat, over its 24 instances (so folds of 2 and 3 weigh as their "
+                     "sizes), mean accuracy {mean_a:.1f} % against {mean_b:.1f} %, head to head "
+                     "{wins}/{ties}/{losses} (wins/ties/losses)"),
+    "default_never_worse": ("over all instances (an unclassified one counted wrong), PRISM + default class is right "
+                            "on at least as many instances as PRISM on {k} of {n} folds ({splits:plural split}); "
+                            "over the instances PRISM classifies, PRISM scores {correct}/{classified} = "
+                            "{share:pct.1} on Weka's folds, {word} PRISM + default class's "
+                            "{d_correct}/{total} = {d_share:pct.1}"),
     "peers_missing": ("Weka's peers were not run for the splits {missing:list}: the claims that read them are "
                       "not evaluated for this seed. To run them: `{command}`."),
     "peers_found": "Weka 3.6.14 (Prism, J48, JRip) on all {n:plural split} of this run, folds verified.",
