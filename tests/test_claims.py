@@ -425,7 +425,7 @@ def test_summary_counts_rows_by_kind_never_pooled():
     table["notebook"] = "04"
     table["category"] = ["empirical", "mathematical", "observation"]
     table.loc[1, ["kind", "verdict", "by_construction"]] = ["exact", "holds", True]
-    from companion.claims._publish import kind_counts
+    from companion.claims._report import kind_counts
 
     counts = kind_counts(table)
     assert counts["mathematical"] == "0 checked here; 1 by construction"

@@ -98,7 +98,6 @@ from companion.claims._claim import (
     ratio,
 )
 from companion.claims._registry import (
-    Registry,
     family,
     load_registry,
 )
@@ -109,10 +108,10 @@ from companion.claims._report import (
     ClaimsReport,
     anchor,
     sentence,
+    summary,
 )
 from companion.claims._publish import (
     publish,
-    summary,
     update_readme,
 )
 
@@ -130,7 +129,6 @@ __all__ = [
     "summary",
     "publish",
     "anchor",
-    "Registry",
     "load_registry",
     "family",
 ]

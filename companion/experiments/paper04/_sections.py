@@ -48,8 +48,8 @@ LEARNERS = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2 (alpha=1)", "CN2-
 SCATTER_PEERS = ("J48", "CN2", "CN2-unordered", "JRip")
 
 
-@validate_params({"rng": [np.random.Generator], "max_monomials": COUNT}, prefer_skip_nested_validation=True)
-def partitions_section(rng, max_monomials: int = 8) -> Bunch:
+@validate_params({"rng": [None, np.random.Generator], "max_monomials": COUNT}, prefer_skip_nested_validation=True)
+def partitions_section(rng=None, max_monomials: int = 8) -> Bunch:
     """Cells of ``t`` monomials against a tree of ``t`` leaves (section 2), and the paper's statements checked.
 
     The checks of the paper's mathematical statements and of the algorithm steps it describes
@@ -58,8 +58,8 @@ def partitions_section(rng, max_monomials: int = 8) -> Bunch:
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The notebook's seeded generator (the checks' random inputs).
+    rng : numpy.random.Generator, optional
+        The notebook's seeded generator (the checks' random inputs); ``None``: one seeded with 0.
     max_monomials : int, default=8
         The largest ``t``.
 
@@ -70,6 +70,7 @@ def partitions_section(rng, max_monomials: int = 8) -> Bunch:
         ``checks`` (a Bunch: ``results``, ``{measure: (ok, detail)}``, and ``table``: row, kind,
         statement, what was run, result).
     """
+    rng = np.random.default_rng(0) if rng is None else rng
     sizes = range(1, max_monomials + 1)
     cells = pd.DataFrame([pattern_cells(t) for t in sizes], index=pd.RangeIndex(1, max_monomials + 1, name="t"),
                          columns=["cells, t monomials (committee)", "cells, t leaves (tree)"])
