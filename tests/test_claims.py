@@ -377,7 +377,7 @@ def test_glance_counts_by_kind_and_states_the_central_ones(tmp_path):
     text = readme.read_text(encoding="utf-8")
     link = "[nb-04]"
     # the empirical results counted by verdict, the guaranteed one apart; the check by itself
-    assert f"| 04 | [1: 1 holds; 1 true by construction (untested)]{link} | [0]{link} | [0]{link} " in text
+    assert f"| 04 | [1: 1 holds (1 not robust); 1 true by construction (untested)]{link} | [0]{link} | [0]{link} " in text
     assert f"| [1 of 1 agree]{link} | [0]{link} | [0 aims, 0 observations]{link} |" in text
     assert ("* **04.** [WIDC(p) vs J48][claim-04-1] — paper's protocol: **holds**; "
             "not robust: flips under polarity=other") in text
@@ -417,7 +417,7 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes its data (deterministic here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
-    assert row["seeds"] == "1/1 seeds keep"
+    assert row["seeds"] == "1/1 seeds keep (1 more give it the same data)"
 
 
 def test_summary_counts_rows_by_kind_never_pooled():
@@ -531,3 +531,23 @@ def test_a_proportion_records_its_ties():
     assert (row["wins"], row["ties"], row["losses"]) == (9, 3, 5)
     with pytest.raises(ValueError, match=r"the ties of a proportion are an integer in \[0, n - k\] = \[0, 8\], got 9"):
         C.evaluate([C.proportion("p", "best on most", (9, 17, 9))], None)
+
+
+def test_alternative_margins_are_variants_and_a_flip_under_one_is_not_robust():
+    d = np.linspace(0.2, 1.6, 20)  # location about +0.9
+    claim = dataclasses.replace(C.difference("1", "A no worse than B", d, direction="<=", margin=2.0),
+                                margins=(0.5, 3.0))
+    other = C.difference("2", "another", -np.arange(1, 13, dtype=float), direction="<")
+    report = C.evaluate([claim, other], None)
+    row = report.table.set_index("id").loc["1"]
+    assert row["verdict"] == "holds" and not row["robust"]
+    assert "robust to margin=3" in row["sensitivity"] and "flips under margin=0.5 (fails)" in row["sensitivity"]
+    long = report.sensitivity.set_index(["variant", "id"])
+    assert long.loc[("margin=0.5", "1"), "verdict"] == "fails" and ("margin=0.5", "2") not in long.index
+    # the other claim of the family is decided as before (Holm over the same two p-values)
+    assert report.table.set_index("id").loc["2", "robust"]
+    from companion.claims._report import kind_counts
+
+    table = report.table.copy()
+    table["category"] = "empirical"
+    assert kind_counts(table)["empirical"] == "2: 2 holds (1 not robust)"

@@ -96,6 +96,9 @@ class Claim:
     honest_check : str
         The protocol variant that is the honest check beside the paper's protocol (the main
         variant), e.g. ``"protocol=nested"``; its verdict is shown beside the main one.
+    margins : tuple of float
+        Other defensible margins where the paper names none: the claim is re-decided at each on
+        the main data (variants ``margin=m``), and a verdict that flips under one is not robust.
     """
 
     id: str
@@ -130,6 +133,7 @@ class Claim:
     results_known: bool = True
     history: str = ""
     honest_check: str = ""
+    margins: tuple = ()
 
     def criterion(self) -> str:
         """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``.

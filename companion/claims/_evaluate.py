@@ -4,6 +4,7 @@ family, the design's smallest reachable p, and the sensitivity to the variants."
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from fractions import Fraction
 from numbers import Real
 
@@ -238,14 +239,36 @@ def _holm_family(claims, rows, alpha):
             row["verdict"] = "observed"
 
 
-def _evaluate_variant(claims, data, alpha):
-    rows = [_measure(claim, data, alpha) for claim in claims]
+def _evaluate_variant(claims, data, alpha, raw=None):
+    """Measure every claim on one variant's data (or take the measured ``raw`` rows), then
+    correct and decide them within their families."""
+    rows = [dict(row) for row in raw] if raw is not None else [_measure(claim, data, alpha) for claim in claims]
     for row in rows:
         row.update(p_holm=np.nan, p_fail_holm=np.nan, min_p=np.nan)
     _holm_family(claims, rows, alpha)
     for claim, row in zip(claims, rows):
         row["verdict"] = VERDICT_WORDS[claim.origin].get(row["verdict"], row["verdict"])
     return rows
+
+
+def _margin_variants(claims, data, alpha) -> dict:
+    """``{(claim index, "margin=m"): row}``: each claim re-decided at each of its alternative
+    margins on the main data, the rest of its family as measured (Holm within the family)."""
+    raw = [_measure(claim, data, alpha) for claim in claims]
+    found = {}
+    for index, claim in enumerate(claims):
+        for margin in claim.margins:
+            family = list(claims)
+            family[index] = replace(claim, margin=float(margin))
+            rows = list(raw)
+            rows[index] = _measure(family[index], data, alpha)
+            name = f"margin={_margin_name(claim, margin)}"
+            found[(index, name)] = _evaluate_variant(family, data, alpha, raw=rows)[index]
+    return found
+
+
+def _margin_name(claim, margin) -> str:
+    return f"×{margin:g}" if claim.kind == "ratio" else f"{margin:g}"
 
 
 def _variant_name(variant: str) -> str:
@@ -302,6 +325,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         raise ValueError(f"evaluate: data has no {main!r} variant; got {list(variants)}")
     order = [main] + [v for v in variants if v != main]
     measured = {variant: _evaluate_variant(claims, variants[variant], alpha) for variant in order}
+    margins = _margin_variants(claims, variants[main], alpha) if any(c.margins for c in claims) else {}
     long_rows = []
     for variant in order:
         for claim, row, first in zip(claims, measured[variant], measured[main]):
@@ -315,6 +339,10 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                 role = "varies" if claim.kind != "guaranteed" else "not listed"
             long_rows.append({"variant": variant, "id": claim.id, "role": role, **row,
                               "same_as_main": row["verdict"] == first["verdict"]})
+    for (index, name), row in margins.items():
+        first = measured[main][index]
+        long_rows.append({"variant": name, "id": claims[index].id, "role": "varies", **row,
+                          "same_as_main": row["verdict"] == first["verdict"]})
     sensitivity = pd.DataFrame(long_rows)
     sensitivity = sensitivity[["variant", "id", "role", "kind", "test", "n", "estimate", "ci_low", "ci_high", "wins",
                                "ties", "losses", "margin_wins", "margin_ties", "margin_losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm", "min_p", "verdict",
@@ -339,7 +367,10 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "varies"
                  and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
+        same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
         seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
+        if seed_text and same:
+            seed_text += f" ({len(same)} more give it the same data)"
         rows.append({
             "notebook": claim.notebook, "id": claim.id, "origin": claim.origin, "central": claim.central,
             "statement": claim.statement, "quote": claim.quote, "where": claim.where,

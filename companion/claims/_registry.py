@@ -52,7 +52,7 @@ _ENTRY_FIELDS = {
     "id", "origin", "central", "quote", "where", "quote_source", "statement", "kind", "measure", "test",
     "direction", "margin", "margin_reason", "quantity", "unit", "digits", "offset", "ties", "variants",
     "reason", "unit_test", "stand_in", "discussion", "zero_method", "category", "formula", "by_construction",
-    "fixed", "results_known", "history", "honest_check",
+    "fixed", "results_known", "history", "honest_check", "margins",
 }
 
 
@@ -231,6 +231,16 @@ def _check_standard(path, label, entry):
     for field in ("history", "honest_check"):
         if not isinstance(entry.get(field, ""), str):
             raise _registry_error(path, label, f"{field} must be a string, got {entry[field]!r}")
+    margins = entry.get("margins", [])
+    if margins and (entry["kind"] not in ("difference", "ratio", "proportion") or not isinstance(margins, list)
+                    or not all(isinstance(m, (int, float)) and not isinstance(m, bool) for m in margins)
+                    or entry.get("margin") in margins):
+        raise _registry_error(path, label, "margins must be a list of numbers other than the margin, for a "
+                                           f"difference, ratio or proportion, got {margins!r}")
+    if (entry["kind"] == "ratio" and any(m <= 0 for m in margins)) or (
+            entry["kind"] == "proportion" and any(not 0 < m < 1 for m in margins)):
+        raise _registry_error(path, label, f"margins of a {entry['kind']} must be "
+                                           f"{'positive' if entry['kind'] == 'ratio' else 'in (0, 1)'}, got {margins!r}")
 
 
 # Nested validation stays on: the registry's fields (a direction, a margin, a test) are checked
@@ -301,6 +311,6 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
             category=entry["category"], formula=entry.get("formula", ""),
             by_construction=bool(entry.get("by_construction", False)), fixed=entry["fixed"],
             results_known=entry["results_known"], history=entry.get("history", ""),
-            honest_check=entry.get("honest_check", ""),
+            honest_check=entry.get("honest_check", ""), margins=tuple(float(m) for m in entry.get("margins", [])),
         ))
     return claims

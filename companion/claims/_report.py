@@ -460,10 +460,13 @@ class ClaimsReport:
         return match.iloc[0]
 
 
-def _count_words(counts: dict, order) -> str:
-    """``"3 holds, 1 fails"``: the counts in ``order``, then any other word."""
+def _count_words(counts: dict, order, fragile=None) -> str:
+    """``"3 holds (1 not robust), 1 fails"``: the counts in ``order``, then any other word; with
+    ``fragile`` (``{word: how many are not robust}``) the non-robust ones in brackets."""
+    fragile = fragile or {}
     words = list(order) + sorted(set(counts) - set(order))
-    return ", ".join(f"{counts[word]} {word}" for word in words if counts.get(word))
+    return ", ".join(f"{counts[word]} {word}" + (f" ({fragile[word]} not robust)" if fragile.get(word) else "")
+                     for word in words if counts.get(word))
 
 
 def kind_counts(table) -> dict:
@@ -487,8 +490,10 @@ def kind_counts(table) -> dict:
     cells = {}
     empirical = verdict[(category == "empirical") & (frame["kind"] != "guaranteed")]
     guaranteed = int(((category == "empirical") & (frame["kind"] == "guaranteed")).sum())
+    fragile = ~frame.loc[empirical.index, "robust"].map(_flag).astype(bool)
     words = _count_words(empirical.value_counts().to_dict(),
-                         ("holds", "fails", "undecided", "not decidable", "identical", "not evaluated"))
+                         ("holds", "fails", "undecided", "not decidable", "identical", "not evaluated"),
+                         {word: int(fragile[empirical == word].sum()) for word in set(empirical)})
     text = f"{len(empirical)}" + (f": {words}" if words else "")
     if guaranteed:
         text += f"; {guaranteed} true by construction (untested)"
@@ -609,7 +614,7 @@ def summary(table) -> Markdown:
         f"* conformance checks of our code against the paper's description: {counts['conformance']}\n"
         f"* checks against a peer or a published number: {counts['peer']}\n"
         f"* sanity checks: {counts['sanity']}\n"
-        f"* no verdict: {counts['observations']}\n\n"
-        f"{registration(table)}"
+        f"* no verdict: {counts['observations']}"
+        + (f"\n\n{registration(table)}" if registration(table) else "")
     )
     return Markdown("\n\n".join(parts))
