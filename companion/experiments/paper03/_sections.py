@@ -288,15 +288,15 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
 
 
 
-@validate_params({"rng": [np.random.Generator]}, prefer_skip_nested_validation=True)
-def math_section(rng: np.random.Generator) -> Bunch:
+@validate_params({"rng": [np.random.Generator, None]}, prefer_skip_nested_validation=True)
+def math_section(rng: np.random.Generator | None = None) -> Bunch:
     """The paper's mathematical statements (Lemmas 1-2, Eqs. 5-8, Theorems 3-5, the span of trees,
     the complemented inputs, the Bayes rule), each checked once on random or exhaustive inputs.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The notebook's seeded generator.
+    rng : numpy.random.Generator or None, default=None
+        The notebook's seeded generator (None: ``numpy.random.default_rng(0)``).
 
     Returns
     -------
@@ -304,5 +304,5 @@ def math_section(rng: np.random.Generator) -> Bunch:
         ``results`` (``{measure: (ok, detail)}``, what :func:`claims_section` takes as ``math``)
         and ``table`` (statement, what was run, result; one row per statement).
     """
-    results = math_checks(rng)
+    results = math_checks(np.random.default_rng(0) if rng is None else rng)
     return Bunch(results=results, table=math_checks_table(results))
