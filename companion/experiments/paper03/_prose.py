@@ -19,7 +19,8 @@ PROSE = {
     "bayes_shift": ("The paper's {paper:.0f} Bayes errors on its 500 training examples lie {z:signed.2} binomial "
                     "sd from the {expected:.1f} expected: its training set was {word} than average for the Bayes rule."),
     "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. The "
-                        "verdicts take d = {main} for column 1 and report d = {other} as the variant `column1=d{other}`."),
+                        "verdicts take d = {main} for column 1 and judge every column-1 row at d = {other} too, on the main, the "
+                        "conditioned and every seed's draws (the variants `column1=d{other}…`)."),
     "row_orders": ("Over the row orders of draw 0, the λ-MMP and the mask perceptron give {fixed_word} test error "
                    "per degree; the λ-perceptron's test error spans {spans:list}."),
     "lambda_sweep": ("Mean bounds over the sweep's draws: λ = {closest:g} puts bound (11) nearest the paper's "
