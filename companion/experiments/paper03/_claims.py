@@ -228,8 +228,8 @@ def _mmp_on_bound(data):
     ratio = wide["kernel_svm"] / wide["mmp_bound"]
     limit = (1 - 1e-3) ** -2
     ok = bool(((ratio >= 1 - BOUND_CHECK_RTOL) & (ratio <= limit * (1 + BOUND_CHECK_RTOL))).all())
-    return ok, (f"R(λ-MMP) / bound (11) on {len(ratio)} (draw, degree) pairs: {float(ratio.min()):.5f} to "
-                f"{float(ratio.max()):.5f}, against [1, (1 − ε)⁻² = {limit:.5f}]")
+    return ok, (f"R(λ-MMP) / bound (11) − 1 on {len(ratio)} (draw, degree) pairs: {float(ratio.min() - 1):.1e} to "
+                f"{float(ratio.max() - 1):.1e}, against [0, (1 − ε)⁻² − 1 = {limit - 1:.1e}]")
 
 
 def _math(measure, data):
