@@ -37,7 +37,7 @@ from companion.experiments.paper03._protocol import Config, run
 from companion.experiments.paper03._tables import kernel_identity_checks
 from companion.experiments.paper03._studies import learnt_models, theorem6_table, trees_span_check
 from companion.experiments.paper03._sections import (
-    bayes_section, claims_section, conditioned_section, lambda_section, row_order_section, table1_section,
+    bayes_section, claims_section, conditioned_section, lambda_section, math_section, row_order_section, table1_section,
     unpruned_section,
 )
 
@@ -49,6 +49,7 @@ __all__ = [
     "kernel_identity_checks",
     "lambda_section",
     "learnt_models",
+    "math_section",
     "row_order_section",
     "run",
     "table1_section",

@@ -8,6 +8,7 @@ and closed here, and shown where the notebook saves it. Nothing here writes a fi
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
@@ -26,9 +27,10 @@ from companion.experiments.paper03._studies import (
     lambda_sweep, lambda_sweep_summary, row_order_spread, row_order_summary, unpruned_trees,
 )
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
-from companion.experiments.paper03._claims import claims_report, seed_variant, seed_variants
+from companion.experiments.paper03._claims import claims_data, claims_report, seed_variant, seed_variants, strongest_rivals
+from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
-    describe_bayes_shift, describe_degree_evidence, describe_lambda_sweep, describe_row_orders, describe_unpruned,
+    describe_bayes_shift, describe_conditioned, describe_degree_evidence, describe_rivals, describe_lambda_sweep, describe_row_orders, describe_unpruned,
 )
 
 #: Table 1's columns as the notebook reads them: (name, column, degree). Column 1's degree is
@@ -85,7 +87,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     results = run(config, n_jobs=n_jobs)
     j48, j48_status = j48_results_if_run(config)
     evidence = degree_evidence(results, candidates=(2, 3), reference=7)
-    columns = {name: table1_comparison(results, column=column, degree=degree, j48=j48)
+    columns = {name: table1_comparison(results, column=column, degree=degree, j48=j48, n_train=config.n_train,
+                                       n_test=config.n_test)
                for name, column, degree in TABLE1_COLUMNS}
     stand_ins = pd.concat({name: tree_stand_ins(results, column, degree) for name, column, degree in TABLE1_COLUMNS},
                           names=["column"])
@@ -125,7 +128,8 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
     Bunch
         ``rows`` (:func:`run_conditioned_protocol`), ``table`` (paper / ours per column of
         :data:`TABLE1_COLUMNS`), ``bayes_train_errors`` (the distinct Bayes training errors, %)
-        and ``median_tries`` (training sets drawn per accepted one).
+        ``median_tries`` (training sets drawn per accepted one) and ``text`` (where the paper's
+        risks and bounds lie against these draws, in words).
     """
     rows = run_conditioned_protocol(n_draws, seed, degrees=degrees, n_train=n_train, n_test=n_test, n_jobs=n_jobs)
     table = pd.concat({name: conditioned_comparison(rows, column, degree) for name, column, degree in TABLE1_COLUMNS},
@@ -133,7 +137,7 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
     bayes = rows[rows["method"] == method_key("bayes", degrees[0])]
     return Bunch(rows=rows, table=table,
                  bayes_train_errors=sorted(float(e) for e in bayes["train_error"].round(2).unique()),
-                 median_tries=int(rows.groupby("seed")["tries"].first().median()))
+                 median_tries=int(rows.groupby("seed")["tries"].first().median()), text=describe_conditioned(table))
 
 
 @validate_params({"seed": SEED, "results": [pd.DataFrame], "draw": AT_LEAST_ZERO, "n_orders": AT_LEAST_TWO,
@@ -240,10 +244,10 @@ def unpruned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: 
 
 @validate_params(
     {"config": [Config], "results": [pd.DataFrame], "orders": [pd.DataFrame, None], "conditioned": [pd.DataFrame, None],
-     "j48": [pd.DataFrame, None], "unpruned": [pd.DataFrame, None], "n_jobs": N_JOBS},
+     "j48": [pd.DataFrame, None], "unpruned": [pd.DataFrame, None], "math": [dict, None], "n_jobs": N_JOBS},
     prefer_skip_nested_validation=False,
 )
-def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, n_jobs: int = 1) -> Bunch:
+def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, math=None, n_jobs: int = 1) -> Bunch:
     """The claims judged on the main draws, the protocol variants and the other seeds.
 
     Parameters
@@ -260,6 +264,8 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         Weka's J48 on the draws, when recorded.
     unpruned : DataFrame or None
         :func:`unpruned_trees` (None: the un-pruned claims are not judged).
+    math : dict or None, default=None
+        :func:`math_section`'s ``results`` (None: the mathematical statements are not judged).
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
 
@@ -267,11 +273,36 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     -------
     Bunch
         ``variant_seeds``, ``report`` (:class:`companion.claims.ClaimsReport`;
-        ``report.sentences()`` and ``report.discussion()`` state the verdicts) and ``statuses``
-        (whether Weka's J48 was found for each seed).
+        ``report.sentences()`` and ``report.discussion(values=fields)`` state the verdicts),
+        ``statuses`` (whether Weka's J48 was found for each seed) and ``fields`` (the further
+        numbers the discussion names: the strongest rival of the SVM, per draw).
     """
     variant_seeds = seed_variants(config.seed)
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
-    report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data)
-    return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()])
+    report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
+                           math=math, n_test=config.n_test)
+    main = claims_data(results, {1: 3, 2: 7}, None, j48, unpruned)
+    fields = {f"svm-closest-{c}": {"rivals": describe_rivals(strongest_rivals(main, c))} for c in (1, 2)}
+    return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()],
+                 fields=fields)
 
+
+
+@validate_params({"rng": [np.random.Generator, None]}, prefer_skip_nested_validation=True)
+def math_section(rng: np.random.Generator | None = None) -> Bunch:
+    """The paper's mathematical statements (Lemmas 1-2, Eqs. 5-8, Theorems 3-5, the span of trees,
+    the complemented inputs, the Bayes rule), each checked once on random or exhaustive inputs.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator or None, default=None
+        The notebook's seeded generator (None: ``numpy.random.default_rng(0)``).
+
+    Returns
+    -------
+    Bunch
+        ``results`` (``{measure: (ok, detail)}``, what :func:`claims_section` takes as ``math``)
+        and ``table`` (statement, what was run, result; one row per statement).
+    """
+    results = math_checks(np.random.default_rng(0) if rng is None else rng)
+    return Bunch(results=results, table=math_checks_table(results))

@@ -127,7 +127,8 @@ def j48_rows(j48: pd.DataFrame) -> pd.DataFrame:
                          "test_error": j48["test_error"].to_numpy()})
 
 
-def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.DataFrame | None = None) -> pd.DataFrame:
+def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.DataFrame | None = None, *,
+                      n_train: int | None = None, n_test: int | None = None) -> pd.DataFrame:
     """Paper's Table 1 column ``column`` beside our means over draws at maximal degree ``degree``.
 
     Returns the :func:`companion.evaluation.comparison_table` (columns ``paper``, ``ours``,
@@ -136,7 +137,10 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
     draw, so |z| ≲ 2 is agreement). The paper's tree rows (C4.5) are compared with
     :data:`PAPER_TREE` (Weka J48, ``j48`` = :func:`j48_results`, on the same draws) only, and
     only where ``degree`` ≥ :data:`J48_DEGREE`; elsewhere, and without ``j48``, their ``ours``
-    is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`.
+    is empty. Our CART and best trees are stand-ins, in :func:`tree_stand_ins`. With ``n_train``
+    and ``n_test`` the Bayes rows' ``ours_sd`` is the exact binomial sd of the Bayes rule's error
+    rate on sets of those sizes (its distribution is known), the sd the claims' ``bayes-rates``
+    check uses, so the two report the same z up to our mean's distance from the exact error.
 
     Parameters
     ----------
@@ -148,6 +152,8 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
         The maximal degree ``d`` compared.
     j48 : pandas.DataFrame, optional
         :func:`j48_results` on the same draws.
+    n_train, n_test : int, optional
+        The sets' sizes (the Bayes rows' binomial sd).
 
     Returns
     -------
@@ -164,6 +170,13 @@ def table1_comparison(results: pd.DataFrame, column: int, degree: int, j48: pd.D
     stats = long.groupby(["method", "quantity"])["value"].agg(["mean", "std"])
     table = comparison_table(_paper_rows(column), stats["mean"])
     table["ours_sd"] = stats["std"].reindex(table.index)
+    if n_train is not None and n_test is not None:
+        from companion.led import bayes_error
+
+        exact = float(bayes_error(Fraction(1, 10)))
+        for quantity, n in (("train_error", n_train), ("test_error", n_test)):
+            if ("bayes", quantity) in table.index:
+                table.loc[("bayes", quantity), "ours_sd"] = 100 * np.sqrt(exact * (1 - exact) / n)
     table["z"] = table["difference"] / table["ours_sd"]
     return _sorted_rows(table)
 
