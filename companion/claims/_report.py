@@ -134,7 +134,8 @@ def sentence(row) -> str:
     if extras:
         inside += "; " + "; ".join(extras)
     word = "not decidable with this design" if verdict == "not decidable" else verdict
-    text = f"{statement}, {row['criterion']}: **{word}** ({inside})."
+    fragile = ", not robust" if verdict not in ("observed", "identical") and not _flag(row.get("robust", True)) else ""
+    text = f"{statement}, {row['criterion']}: **{word}**{fragile} ({inside})."
     check = honest_check_text(row)
     return f"{text} {check}" if check else text
 
@@ -571,7 +572,9 @@ def central_lines(table, link=None, *, limit=None, reference=False) -> list[str]
         word = "not decidable with this design" if row["verdict"] == "not decidable" else row["verdict"]
         if row["verdict"] == "n/a":
             word = "not evaluated"
-        parts = [f"paper's protocol: **{word}**"]
+        # "the paper's protocol" only where the row declares its honest check beside it: elsewhere
+        # the main design is ours (independent draws where the paper ran one), and is not named so
+        parts = [f"paper's protocol: **{word}**" if _text(row["check_variant"]) else f"**{word}**"]
         if row["kind"] == "exact" and row["category"] == "mathematical":
             parts = [f"checked here: **{word}**" + (" (by construction)" if row["by_construction"] else "")]
         check = _text(row["check_variant"])
