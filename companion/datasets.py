@@ -78,7 +78,6 @@ __all__ = [
     "load_supermarket",
     "load_colon",
     "load_golub",
-    "golub_gene_descriptions",
     "load_c_md",
     "load_breast_er",
     "load_prostate",

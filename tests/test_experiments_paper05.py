@@ -519,7 +519,8 @@ def test_math_check_holds_on_the_code_and_fails_on_a_broken_input(key):
 def test_every_math_row_has_its_check_and_the_table_names_them():
     entries = [e for e in C.load_registry("05").entries if str(e.get("measure", "")).startswith("math_")]
     assert {e["measure"] for e in entries} == set(_math_checks.CHECKS)
-    section = paper05.math_checks_section(np.random.default_rng(1))
+    section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
+    assert set(section.coverage["learner"]) == {"sc", "occam", "pac_bayes"}
     assert list(section.table["result"]) == ["holds"] * len(entries)
 
 

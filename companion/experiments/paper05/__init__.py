@@ -28,8 +28,8 @@ do ("an accurate classifier that depends on the smallest possible number of attr
 
 The claims are data, ``registry/paper05.toml`` (the paper's sentences, quoted, and the criteria,
 each with when it took its present form); :func:`claims_section` decides them with
-:mod:`companion.claims`, on the protocol, on :func:`coverage_section`'s Monte-Carlo coverage of
-the three bounds and on :func:`math_checks_section`'s checks of the mathematical statements.
+:mod:`companion.claims`, on the protocol, on :func:`bounds_checks_section`'s Monte-Carlo coverage
+of the three bounds and its checks of the mathematical statements.
 
 The notebook's sections, one call each returning a :class:`sklearn.utils.Bunch` of its tables,
 figures and sentences (``_sections``; the builders they compose live in the private modules
@@ -48,18 +48,17 @@ from companion.experiments.paper05._protocol import Config, run
 from companion.experiments.paper05._tables import feature_range_table, golub_genes, worked_example
 from companion.experiments.paper05._prose import discussion
 from companion.experiments.paper05._sections import (
-    claims_section, coverage_section, margin_section, math_checks_section, occam_section, results_section,
+    bounds_checks_section, claims_section, margin_section, occam_section, results_section,
 )
 
 __all__ = [
+    "bounds_checks_section",
     "Config",
     "claims_section",
-    "coverage_section",
     "discussion",
     "feature_range_table",
     "golub_genes",
     "margin_section",
-    "math_checks_section",
     "occam_section",
     "results_section",
     "run",

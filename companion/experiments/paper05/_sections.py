@@ -145,48 +145,41 @@ def occam_section(name: str, etas, config: Config) -> Bunch:
     return Bunch(tradeoff=tradeoff, figure=closed_figure(plot_occam_tradeoff(tradeoff)))
 
 
-@validate_params({"rng": [np.random.Generator]}, prefer_skip_nested_validation=True)
-def math_checks_section(rng) -> Bunch:
-    """The mathematical statements and algorithm descriptions of the registry, checked here.
+@validate_params({"random_state": ["random_state", np.random.Generator],
+                  "n_runs": [Interval(Integral, 1, None, closed="left")],
+                  "seed": [Interval(Integral, 0, None, closed="left")], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=True)
+def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1) -> Bunch:
+    """The statements about the bounds checked by computation, and the bounds' Monte-Carlo coverage.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
-        The notebook's seeded generator (the checks draw their random inputs from it).
+    random_state : numpy.random.Generator, int, RandomState or None
+        The notebook's seeded generator, from which the checks of the mathematical statements and
+        algorithm descriptions draw their random inputs (an int or None seeds a new one).
+    n_runs : int
+        Training samples per known distribution of the coverage test.
+    seed : int
+        Seeds the coverage test's samples.
+    n_jobs : int or None, default=1
+        Worker processes of the coverage test (the numbers do not depend on it).
 
     Returns
     -------
     Bunch
-        ``checks`` (``{measure key: (ok, detail)}``, the ``math_*`` measures of the claims) and
-        ``table`` (row id, kind, statement, what was run, result).
+        ``checks`` (``{measure key: (ok, detail)}``, the ``math_*`` measures of the claims),
+        ``table`` (row id, kind, statement, what was run, result), ``coverage``
+        (:func:`bound_coverage`'s frame) and ``coverage_table`` (:func:`coverage_table`).
     """
     import companion.claims as C
 
+    if isinstance(random_state, np.random.RandomState):
+        random_state = int(random_state.randint(2**31 - 1))
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
     checks = run_math_checks(rng)
-    return Bunch(checks=checks, table=math_checks_table(checks, C.load_registry("05")))
-
-
-@validate_params({"n_runs": [Interval(Integral, 1, None, closed="left")], "seed": [Interval(Integral, 0, None, closed="left")],
-                  "n_jobs": N_JOBS}, prefer_skip_nested_validation=True)
-def coverage_section(n_runs: int, seed: int, n_jobs: int = 1) -> Bunch:
-    """Monte-Carlo coverage of the SC, Occam and PAC-Bayes bounds on two known distributions.
-
-    Parameters
-    ----------
-    n_runs : int
-        Training samples per distribution.
-    seed : int
-        Seeds the samples.
-    n_jobs : int or None, default=1
-        Worker processes (the numbers do not depend on it).
-
-    Returns
-    -------
-    Bunch
-        ``coverage`` (:func:`bound_coverage`'s frame) and ``table`` (:func:`coverage_table`).
-    """
     coverage = bound_coverage(n_runs, seed=seed, n_jobs=n_jobs)
-    return Bunch(coverage=coverage, table=coverage_table(coverage))
+    return Bunch(checks=checks, table=math_checks_table(checks, C.load_registry("05")), coverage=coverage,
+                 coverage_table=coverage_table(coverage))
 
 
 @validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None],
@@ -205,9 +198,9 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     tradeoff : DataFrame or None
         :func:`occam_tradeoff` (None: the code-length claim is not judged).
     checks : dict or None, default=None
-        :func:`math_checks_section`'s ``checks`` (None: those rows are not evaluated).
+        :func:`bounds_checks_section`'s ``checks`` (None: those rows are not evaluated).
     coverage : DataFrame or None, default=None
-        :func:`coverage_section`'s ``coverage`` (None: the coverage rows are not evaluated).
+        :func:`bounds_checks_section`'s ``coverage`` (None: the coverage rows are not evaluated).
 
     Returns
     -------
