@@ -83,7 +83,7 @@ def _design_min_p(claim: Claim, n: int) -> float:
     binomial with margin ``m``: ``m^n`` for an upper claim, ``(1 − m)^n`` for a lower one."""
     if claim.kind == "proportion":
         return claim.margin ** n if claim.direction in (">", ">=") else (1 - claim.margin) ** n
-    if claim.test == "t":
+    if claim.test in ("t", "corrected_t"):
         return 0.0
     return 2.0 ** -n
 
@@ -144,6 +144,11 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
             identical = bool(np.all(a == b))
             margin, lower_margin = math.log(claim.margin), -math.log(claim.margin)
         else:
+            if claim.test == "corrected_t":
+                if not (isinstance(values, tuple) and len(values) == 3):
+                    raise ValueError(f"{where}: test='corrected_t' needs (differences, groups, ratios), got "
+                                     f"{type(values).__name__}")
+                values, groups, ratios = values
             d = as_values(values, f"{where}: values")
             identical = len(d) > 0 and _all_zero(d)
             margin, lower_margin = claim.margin, -claim.margin
@@ -154,10 +159,12 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         # against the margin under its own name
         row.update(zip(("wins", "ties", "losses"), _tally(d, 0.0, claim.direction)))
         row.update(zip(("margin_wins", "margin_ties", "margin_losses"), _tally(d, margin, claim.direction)))
-        estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence)
+        extra = {"groups": groups, "ratios": ratios} if claim.test == "corrected_t" else {}
+        estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence,
+                                                               **extra)
         if claim.direction == "within":
             _, _, _, p_less_low, p_greater_low = location_test(d, lower_margin, claim.test, claim.zero_method,
-                                                                confidence)
+                                                                confidence, **extra)
     if claim.direction in ("<=", "<"):
         p_hold, p_fail = p_less, p_greater
     elif claim.direction in (">=", ">"):

@@ -114,7 +114,8 @@ def sentence(row) -> str:
         estimate = f"{_format_value(row, row['estimate'])}{unit}"
     level = f"{100 * (1 - 2 * float(row['alpha'])):.4g}"
     interval = f"{level} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}]"
-    test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "binomial": "binomial"}[row["test"]]
+    test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "corrected_t": "corrected resampled t",
+            "binomial": "binomial"}[row["test"]]
     if verdict in ("holds", "agrees", "passes"):
         p_text = f"Holm p {_format_p(row['p_holm'])}"
     elif verdict in ("fails", "differs", "does not pass"):
