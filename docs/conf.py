@@ -33,6 +33,7 @@ include_patterns = [
     "README.md",
     "CONTRIBUTING.md",
     "docs/*.md",
+    "docs/review/*.md",
     "benchmarks/README.md",
     "notebooks/[0-9][0-9]_*.ipynb",
 ]

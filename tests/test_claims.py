@@ -170,7 +170,9 @@ def test_one_sided_direction():
 def test_absence_of_evidence_is_not_holds():
     on_margin = _one(C.difference("a", "no worse", np.full(30, 1.0), direction="<=", margin=1.0))
     assert on_margin["verdict"] == "undecided"  # exactly on the margin: no evidence either way
-    assert (on_margin["wins"], on_margin["ties"], on_margin["losses"]) == (0, 30, 0)
+    # head to head every difference is a loss (+1 > 0); against the margin every one is a tie
+    assert (on_margin["wins"], on_margin["ties"], on_margin["losses"]) == (0, 0, 30)
+    assert (on_margin["margin_wins"], on_margin["margin_ties"], on_margin["margin_losses"]) == (0, 30, 0)
     zeros = _one(C.difference("a", "no worse", np.zeros(30), direction="<=", margin=0.0))
     assert zeros["verdict"] == "identical"  # the two sides never differ: said as such, never "holds"
     few = _one(C.difference("a", "better", [-1.0, -2.0, -3.0], direction="<", margin=0.0))
@@ -223,7 +225,7 @@ def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
     assert table.loc["e", "verdict"] == "holds" and table.loc["e", "detail"] == "9/9 rules"
     assert table.loc["f", "verdict"] == "fails" and np.isnan(table.loc["f", "p_raw"])
     assert "**guaranteed** by construction (capped at 5 against 16)" in str(report.sentence("g"))
-    assert "exact check: 9/9 rules" in str(report.sentence("e"))
+    assert "(checked in this notebook: 9/9 rules)" in str(report.sentence("e"))
 
 
 def test_holm_correction_changes_a_verdict():
@@ -310,9 +312,15 @@ def test_sentence_format():
     text = str(report.sentence("1"))
     row = report.table.iloc[0]
     expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds** (estimate "
-                f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], "
-                f"Holm p < 0.001, Wilcoxon, n = 25, wins/ties/losses {int(row['wins'])}/0/{int(row['losses'])}; "
+                f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], unadjusted, "
+                f"Holm p < 0.001, Wilcoxon, n = 25, head to head {int(row['wins'])}/0/{int(row['losses'])} "
+                f"(wins/ties/losses), against the margin {int(row['margin_wins'])}/0/{int(row['margin_losses'])}; "
                 f"flips under polarity=other (undecided)).")
+    d = rng_differences = np.random.default_rng(6).normal(1.0, 0.8, size=25)
+    # head to head: a win is a difference below 0; against the margin, below +2
+    assert (row["wins"], row["losses"]) == ((d < 0).sum(), (d > 0).sum())
+    assert (row["margin_wins"], row["margin_losses"]) == ((d < 2).sum(), (d > 2).sum())
+    assert rng_differences is d
     assert text == expected
     markdown = report.sentences()
     assert markdown._repr_markdown_() == repr(markdown) == markdown.data
@@ -356,25 +364,75 @@ def test_readme_sections(tmp_path):
         stale_readme_sections(readme, {"04": csv})
 
 
-def test_glance_counts_paper_claims_and_states_the_central_ones(tmp_path):
+def test_glance_counts_by_kind_and_states_the_central_ones(tmp_path):
     table = _report().table.copy()
     table["notebook"] = "04"
+    table["category"] = ["empirical", "peer", "empirical"]
     table.loc[0, "central"] = True
-    table.loc[1, "origin"] = "check"
+    table.loc[1, ["origin", "verdict"]] = ["check", "agrees"]
     readme = tmp_path / "README.md"
     readme.write_text("# Title\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n", encoding="utf-8")
     assert stale_readme_sections(readme, {"04": table}, glance=True) == ["glance"]
     assert C.update_readme(readme, {"04": table}, glance=True) is True
     text = readme.read_text(encoding="utf-8")
-    paper = table[(table["origin"] == "paper") & (table["kind"] != "guaranteed")]
-    assert f"| 04 | [{len(paper)}][nb-04] | [{int((paper['verdict'] == 'holds').sum())}][nb-04] |" in text
-    assert f"[{int((table.loc[[1], 'verdict'] == 'agrees').sum())} of 1][nb-04] |" in text
-    assert "[nb-04]: docs/results.md#notebook-04" in text  # every count is a link to the notebook's claims
-    assert "* **04 [1][claim-04-1].** [WIDC(p) vs J48: **holds**, not robust][claim-04-1]" in text  # numbers too
-    assert "[claim-04-1]: docs/results.md#claim-04-1" in text
+    link = "[nb-04]"
+    # the empirical results counted by verdict, the guaranteed one apart; the check by itself
+    assert f"| 04 | [1: 1 holds; 1 true by construction (untested)]{link} | [0]{link} | [0]{link} " in text
+    assert f"| [1 of 1 agree]{link} | [0]{link} | [0 aims, 0 observations]{link} |" in text
+    assert ("* **04.** [WIDC(p) vs J48][claim-04-1] — paper's protocol: **holds**; "
+            "not robust: flips under polarity=other") in text
+    assert "[nb-04]: docs/results.md#notebook-04\n[claim-04-1]: docs/results.md#claim-04-1" in text
     assert stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them
     assert stale_readme_sections(readme, {"04": table}) == ["04"]
+
+
+def test_honest_check_and_history_are_reported_beside_the_verdict():
+    rng = np.random.default_rng(3)
+    paper, nested = -np.abs(rng.normal(1.0, 0.2, 30)), rng.normal(0.0, 1.0, 30)
+    claim = dataclasses.replace(
+        C.difference("1", "A beats B", lambda data: data, direction="<", unit="points"),
+        honest_check="protocol=nested", fixed="2026-12-03 abcdef1234", results_known=True,
+        history="Judged under nested CV before; the paper's protocol leads now.", category="empirical")
+    report = C.evaluate([claim], {"main": paper, "protocol=nested": nested})
+    row = report.table.iloc[0]
+    assert row["verdict"] == "holds" and row["check_variant"] == "protocol=nested"
+    assert row["check_verdict"] == report.sensitivity.set_index("variant").loc["protocol=nested", "verdict"]
+    text = report.sentence("1").data
+    assert text.endswith(f"Honest check (protocol=nested): **{row['check_verdict']}** (estimate "
+                         f"{row['check_estimate']:+.2f} points, 95 % CI [{row['check_ci_low']:+.2f}, "
+                         f"{row['check_ci_high']:+.2f}]).".replace("-", "−"))
+    listing = report.sentences().data
+    assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
+           "Judged under nested CV before; the paper's protocol leads now.*" in listing
+    with pytest.raises(ValueError, match="honest_check 'protocol=other', which is not one of the other variants"):
+        C.evaluate([dataclasses.replace(claim, honest_check="protocol=other")], {"main": paper, "protocol=nested": nested})
+
+
+def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdict():
+    d = -np.arange(1, 13, dtype=float)
+    claim = C.difference("1", "A beats B", lambda data: d, direction="<")
+    report = C.evaluate([claim], {"main": None, "seed=1": None, "seed=2": None})
+    row = report.table.iloc[0]
+    assert row["seeds"] == "" and "unchanged by seed=1, seed=2" in row["sensitivity"]
+    moving = C.difference("1", "A beats B", lambda data: data, direction="<")
+    row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
+    assert row["seeds"] == "1/1 seeds keep"
+
+
+def test_summary_counts_rows_by_kind_never_pooled():
+    table = _report().table.copy()
+    table["notebook"] = "04"
+    table["category"] = ["empirical", "mathematical", "observation"]
+    table.loc[1, ["kind", "verdict", "by_construction"]] = ["exact", "holds", True]
+    from companion.claims._publish import kind_counts
+
+    counts = kind_counts(table)
+    assert counts["mathematical"] == "0 checked here; 1 by construction"
+    assert counts["observations"] == "0 aims, 1 observations"
+    assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
+    report = _report()
+    assert report.summary().data == C.summary(report.table).data
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):
@@ -426,7 +484,7 @@ def test_publish_writes_results_and_the_readme_glance(tmp_path):
         (lambda: C.exact("a", "s", "yes"),
          r"The 'check' parameter of exact must be a callable, an instance of 'bool' .* Got 'yes' instead"),
         (lambda: C.evaluate([C.exact("a", "s", lambda data: "yes")], None), r"claim 'a': an exact check must return a bool"),
-        (lambda: C.evaluate([C.proportion("a", "s", (3,))], None), r"claim 'a': a proportion needs \(k, n\)"),
+        (lambda: C.evaluate([C.proportion("a", "s", (3,))], None), r"claim 'a': a proportion needs \(k, n\) or \(k, n, ties\)"),
         (lambda: verdict_markdown(pd.DataFrame({"id": ["a"]})), r"verdict_markdown: not a claims table"),
         (lambda: _report().sentence("9"), r"no claim with id '9'"),
         (lambda: render_readme_section(_report().table, "bad key"), r"render_readme_section: key must match"),
@@ -437,18 +495,31 @@ def test_bad_input_raises_clear_errors(build, message):
         build()
 
 
-def test_unit_test_claims_and_unmeasured_discussions_read_plainly():
+def test_exact_checks_and_unmeasured_discussions_read_plainly():
     family = [
-        dataclasses.replace(C.unit_test("t", "Theorem 1 holds", "tests/test_claims.py::test_holm_ignores_untested_claims"),
-                            discussion="never rendered"),
+        dataclasses.replace(C.exact("t", "Theorem 1 holds", (True, "on 50 random inputs, max |difference| = 0")),
+                            discussion="never rendered", category="mathematical", formula="reconstructed"),
+        dataclasses.replace(C.exact("b", "Lemma 2", (True, "by our encoding")), category="mathematical",
+                            formula="paper", by_construction=True),
         dataclasses.replace(C.difference("d", "A beats B", lambda data: None, direction="<"),
                             discussion="The difference is {estimate:signed.2} points."),
     ]
     report = C.evaluate(family, None)
-    assert report.sentence("t").data == ("Theorem 1 holds: **holds** (exact: unit test "
-                                         "`tests/test_claims.py::test_holm_ignores_untested_claims`, run by `make test`).")
+    assert report.sentence("t").data == ("Theorem 1 holds: **holds** (checked in this notebook, on our reconstruction "
+                                         "of a formula the extracted text lost: on 50 random inputs, max |difference| "
+                                         "= 0).")
+    assert report.sentence("b").data == ("Lemma 2: **holds** (checked in this notebook, on the paper's formula; holds "
+                                         "by construction of our implementation, not counted with the checks that "
+                                         "could fail: by our encoding).")
     assert report.discussion(["d"]).data == "* **d.** Not evaluated in this run."
     assert "NaN" not in report.discussion().data
+
+
+def test_a_proportion_records_its_ties():
+    row = C.evaluate([C.proportion("p", "best on most", (9, 17, 3))], None).table.iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (9, 3, 5)
+    with pytest.raises(ValueError, match=r"the ties of a proportion are an integer in \[0, n - k\] = \[0, 8\], got 9"):
+        C.evaluate([C.proportion("p", "best on most", (9, 17, 9))], None)
 
 
 def test_corrected_t_widens_the_fold_level_t_by_nadeau_and_bengio():

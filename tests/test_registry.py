@@ -2,8 +2,8 @@
 
 A ``paper`` claim's quote must be the paper's own sentence: it is looked up, whitespace-normalised,
 in the paper's text (``../shared/papers/``), or, where the extraction lost the passage, in the
-notes that quote the paper (``quote_source = "specs"``). A ``unit_test`` claim must name a test
-that exists. Every committed claims table carries the registry's columns, and no claim whose
+notes that quote the paper (``quote_source = "specs"``). A row's ``unit_test`` (a test that also
+checks it) must name a test that exists. Every committed claims table carries the registry's columns, and no claim whose
 design cannot reach α has a verdict.
 """
 
@@ -67,9 +67,9 @@ def _collected(node: str) -> bool:
 
 
 @pytest.mark.parametrize("path", REGISTRIES, ids=lambda p: p.stem)
-def test_every_unit_test_claim_names_an_existing_test(path):
+def test_every_unit_test_named_by_a_row_exists(path):
     registry = C.load_registry(path)
-    absent = [e["unit_test"] for e in registry.entries if e["kind"] == "unit_test" and not _collected(e["unit_test"])]
+    absent = [e["unit_test"] for e in registry.entries if e.get("unit_test") and not _collected(e["unit_test"])]
     assert absent == []
 
 
@@ -89,7 +89,9 @@ def test_claims_tables_carry_the_registry_and_no_verdict_beyond_the_design(path)
     beyond = table[(table["min_p"] > ALPHA * (1 + 1e-12)) & table["verdict"].isin(["holds", "fails"])]
     assert beyond.empty, f"{path.name}: verdicts where the design cannot reach alpha: {list(beyond['id'])}"
     judged = table[~table["origin"].eq("paper")]
-    assert not judged["verdict"].isin(["holds", "fails"]).any() or judged["kind"].isin(["exact", "unit_test"]).all()
+    assert not judged["verdict"].isin(["holds", "fails"]).any() or judged["kind"].eq("exact").all()
+    # the table carries each row's kind by the referee's standard, as its registry says
+    assert list(table["category"]) == [e["category"] for e in registry.entries]
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,6 +112,9 @@ quote = "Our method is better."
 where = "Section 5"
 statement = "The method beats the baseline"
 kind = "difference"
+category = "empirical"
+fixed = "2099-01-01 0123456789"
+results_known = false
 measure = "diff"
 direction = "<"
 margin = 0.0
@@ -125,6 +130,9 @@ id = "c2"
 origin = "check"
 statement = "Our rules equal the reference's"
 kind = "exact"
+category = "peer"
+fixed = "2099-01-01 0123456789"
+results_known = true
 measure = "same"
 '''
 
@@ -149,7 +157,7 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     assert (table.loc["c1", "wins"], table.loc["c1", "ties"], table.loc["c1", "losses"]) == (12, 0, 0)
     assert table.loc["c1", "min_p"] == 2.0 ** -12
     # seed=1 flips it, seed=2 gives the same data ("unchanged by"), tie= is not listed for c1
-    assert table.loc["c1", "seeds"] == "1/2 seeds keep" and not table.loc["c1", "robust"]
+    assert table.loc["c1", "seeds"] == "0/1 seeds keep" and not table.loc["c1", "robust"]
     assert "flips under seed=1 (fails)" in table.loc["c1", "sensitivity"]
     assert "unchanged by seed=2" in table.loc["c1", "sensitivity"] and "tie" not in table.loc["c1", "sensitivity"]
     assert table.loc["c2", "verdict"] == "agrees"  # a check's word, not "holds"
@@ -157,7 +165,7 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     variants["seed=3"] = {"d": None, "same": True}
     table = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
                        variants).table.set_index("id")
-    assert table.loc["c1", "seeds"] == "1/2 seeds keep" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
+    assert table.loc["c1", "seeds"] == "0/1 seeds keep" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
     # a claim not measured in the main run has no seed summary, even where its seeds are n/a too
     variants_na = {name: {**data, "d": None} for name, data in variants.items()}
     table_na = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
@@ -189,6 +197,22 @@ def test_a_criterion_its_builder_refuses_names_the_file_and_the_claim(tmp_path):
     (lambda t: t.replace('origin = "check"', 'origin = "check"\ncentral = true'), r"only a paper claim can be central"),
     (lambda t: t.replace('key = "09"\n', ""), r"\[paper\]: field 'key'"),
     (lambda t: t + "\n[oops]\n", r"unknown tables \['oops'\]"),
+    (lambda t: t.replace('category = "peer"', 'category = "empirical"'),
+     r"claim 'c2': category 'empirical' belongs to origin 'paper', got origin 'check'"),
+    (lambda t: t.replace('category = "peer"', 'category = "opinion"'), r"claim 'c2': category must be one of"),
+    (lambda t: t.replace('category = "empirical"', 'category = "mathematical"'),
+     r"claim 'c1': a mathematical statement needs formula in \('paper', 'reconstructed'\)"),
+    (lambda t: t.replace('category = "empirical"', 'category = "mathematical"\nformula = "paper"'),
+     r"claim 'c1': a mathematical statement is checked exactly where it is shown \(kind 'exact'\)"),
+    (lambda t: t.replace('category = "peer"', 'category = "peer"\nformula = "paper"'),
+     r"claim 'c2': formula is for a mathematical statement, not a 'peer' row"),
+    (lambda t: t.replace('category = "peer"', 'category = "peer"\nby_construction = true'),
+     r"claim 'c2': by_construction is for a mathematical or conformance row"),
+    (lambda t: t.replace('kind = "exact"', 'kind = "unit_test"'),
+     r"claim 'c2': kind 'unit_test' gives a verdict that nothing in the notebook computed"),
+    (lambda t: t.replace('fixed = "2099-01-01 0123456789"\nresults_known = true', 'results_known = true'),
+     r"claim 'c2': fixed must be 'YYYY-MM-DD <commit>'"),
+    (lambda t: t.replace('results_known = false', 'results_known = "no"'), r"claim 'c1': results_known must be true or false"),
 ])
 def test_a_malformed_registry_is_refused_naming_the_field(tmp_path, edit, message):
     with pytest.raises(ValueError, match=message) as error:
@@ -205,3 +229,54 @@ def test_the_registry_reads_as_a_markdown_list(tmp_path):
     text = C.load_registry(_write(tmp_path, GOOD)).markdown().data
     assert text == ("* **c1** (Section 5): “Our method is better.”\n"
                     "* **c2** *(check)*: Our rules equal the reference's")
+
+
+def test_the_criterion_history_is_read_from_git(tmp_path):
+    """A row's criterion dates from the oldest registry version, in the unbroken run up to HEAD,
+    that has it; a later change of another field (the quote) does not move it."""
+    import subprocess
+
+    from companion.claims import _history
+    from companion.claims._registry import REGISTRY_DIR as real
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+
+    folder = tmp_path / real.relative_to(ROOT)
+    folder.mkdir(parents=True)
+    (tmp_path / "notebooks").mkdir()
+    git("init", "-q")
+    git("config", "user.email", "t@t")
+    git("config", "user.name", "t")
+    registry = folder / "paper09.toml"
+    versions = [GOOD, GOOD.replace("margin = 0.0", "margin = 1.0"), GOOD.replace("margin = 0.0", "margin = 1.0")
+                .replace("Our method is better.", "Our method is better!")]
+    for number, text in enumerate(versions):
+        registry.write_text(text, encoding="utf-8")
+        if number == 1:  # the notebook first executed between the first and second versions? no: before the second
+            (tmp_path / "notebooks" / "09_x.ipynb").write_text('{"cells": [{"outputs": [\n{"a": 1}]}]}')
+        git("add", "-A")
+        git("commit", "-q", "-m", f"v{number}", "--date", f"2099-01-0{number + 1}T00:00:00")
+    history = _history.criterion_history("09", tmp_path, registry_dir=folder)
+    commits = subprocess.run(["git", "-C", str(tmp_path), "log", "--reverse", "--format=%H"], check=True,
+                             capture_output=True, text=True).stdout.split()
+    assert history["c1"]["commit"] == commits[1]  # the margin changed there; the quote later does not count
+    assert history["c1"]["results_known"] is False  # the notebook arrived in that same commit
+    assert history["c2"]["commit"] == commits[0]
+
+
+@pytest.mark.parametrize("path", REGISTRIES, ids=lambda p: p.stem)
+def test_every_row_says_when_its_criterion_was_fixed_as_git_log_shows(path):
+    from companion.claims._history import criterion_history
+
+    if not (ROOT / ".git").exists():
+        pytest.skip("no git history beside this checkout")
+    registry = C.load_registry(path)
+    history = criterion_history(registry.key)
+    wrong = []
+    for entry in registry.entries:
+        found = history[entry["id"]]
+        expected = f"{found['date']} {found['commit'][:10]}"
+        if entry["fixed"] != expected or entry["results_known"] != found["results_known"]:
+            wrong.append((entry["id"], entry["fixed"], entry["results_known"], expected, found["results_known"]))
+    assert wrong == [], f"{path.name}: fixed / results_known differ from git log (id, registry, git): {wrong}"

@@ -37,6 +37,7 @@ CELLS = [
                  "(criterion in the registry)."),
     ("code", "results = paper.run(config, n_jobs=n_jobs)\npaper.size_sentence(config)"),
     ("code", "report = paper.claims_report(results, config)\nreport.save(\"06_claims\")\nreport.sentences()"),
+    ("code", "from companion import claims\n\nclaims.summary(report.table)"),
     ("code", "paper.figure_errors(results[results[\"seed\"] == seed]);"),
     ("markdown", "## Discussion"),
     ("code", "report.discussion()"),
@@ -79,7 +80,9 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
         assert (tmp_path / label / "figures" / "06_errors.png").stat().st_size > 0
     main = runs["default"].set_index("id")
     # the registry's fields reach the table, and the engine's verdicts follow the origins
-    assert list(main.index) == ["stump-beats-majority", "threshold-near-zero"]
+    assert list(main.index) == ["stump-beats-majority", "majority-error", "threshold-near-zero"]
+    assert main.loc["majority-error", "verdict"] == "holds" and main.loc["majority-error", "category"] == "mathematical"
+    assert main.loc["majority-error", "detail"].startswith("on 200 random label vectors")
     assert main.loc["stump-beats-majority", "origin"] == "paper"
     assert main.loc["stump-beats-majority", "where"] == "Section 4, Table 2"
     assert main.loc["stump-beats-majority", "verdict"] == "holds"  # 10 folds (2^-10 reachable) of a clear signal
@@ -94,6 +97,7 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
     assert '<a id="claim-06-stump-beats-majority"></a>' in outputs
     assert "The table has 300 rows and 10 folds." in outputs
     assert "* **stump-beats-majority.** Over 10 test folds the stump's error is" in outputs
+    assert "* mathematical statements of the paper: 1 checked here: 1 holds" in outputs
 
     # publishing: the README glance and docs/results.md of a copy of the checkout gain notebook 06
     root = tmp_path / "checkout"
@@ -106,8 +110,10 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
     (root / "docs" / "results.md").write_text("# Results\n", encoding="utf-8")
     assert C.publish(root) == ["docs/results.md", "README.md"]
     readme = (root / "README.md").read_text(encoding="utf-8")
-    assert "| 06 | [1][nb-06] | [1][nb-06] |" in readme and "[nb-06]: docs/results.md#notebook-06" in readme
-    assert "* **06 [stump-beats-majority][claim-06-stump-beats-majority].**" in readme
+    link = "[nb-06]"
+    assert f"| 06 | [1: 1 holds]{link} | [1 checked here: 1 holds]{link} |" in readme
+    assert "* **06.** [The stump is more accurate than the majority class][claim-06-stump-beats-majority]" in readme
+    assert "[claim-06-stump-beats-majority]: docs/results.md#claim-06-stump-beats-majority" in readme
     results = (root / "docs" / "results.md").read_text(encoding="utf-8")
     assert "[stump-beats-majority](../notebooks/06_toy_stump.ipynb#claim-06-stump-beats-majority)" in results
     assert C.publish(root, write=False) == []

@@ -1,8 +1,13 @@
 """The claims engine: from measurements to computed verdicts, with their sensitivity.
 
 A notebook states each claim of its paper once, as a :class:`Claim`: the statement, the quantity
-that decides it and a criterion fixed before the results are seen (a direction and a margin, e.g.
-"error(WIDC(p)) − error(J48) ≤ +2 points"). :func:`evaluate` measures every claim on the main
+that decides it and its criterion (a direction and a margin, e.g. "error(WIDC(p)) − error(J48) ≤
++2 points"), dated by ``git log`` (``fixed``, ``results_known``: :mod:`companion.claims._history`).
+Each row has a category by the referee's standard: the paper's ``empirical`` results and
+``mathematical`` statements (the only rows with a verdict word; a mathematical statement is an
+``exact`` row whose check runs in the notebook), ``conformance`` and ``peer`` checks, ``sanity``
+checks, the paper's ``aim`` and our ``observation`` (never judged). :func:`summary` counts them
+by kind, never pooled. :func:`evaluate` measures every claim on the main
 protocol and on each alternative protocol choice, and returns a :class:`ClaimsReport`: a tidy
 table (estimate, interval, raw and Holm-corrected p, verdict, sensitivity), a long sensitivity
 table, and Markdown verdict sentences generated from the table.
@@ -107,6 +112,7 @@ from companion.claims._report import (
 )
 from companion.claims._publish import (
     publish,
+    summary,
     update_readme,
 )
 
@@ -121,6 +127,7 @@ __all__ = [
     "evaluate",
     "sentence",
     "update_readme",
+    "summary",
     "publish",
     "anchor",
     "Registry",

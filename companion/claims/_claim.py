@@ -1,4 +1,4 @@
-"""A claim: its statement, the quantity that decides it and the criterion fixed in advance."""
+"""A claim: its statement, the quantity that decides it and its criterion."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ _SYMBOLS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">", "within": "within ±"}
 
 @dataclass(frozen=True)
 class Claim:
-    """One claim: its statement, the quantity deciding it and the criterion fixed in advance.
+    """One claim: its statement, the quantity deciding it and its criterion.
 
     Build claims with :func:`difference`, :func:`ratio`, :func:`proportion`, :func:`guaranteed`
     and :func:`exact`; evaluate a family with :func:`evaluate`.
@@ -61,7 +61,7 @@ class Claim:
         ``"paper"`` (the quote is in the paper's extracted text) or ``"specs"`` (the extraction
         lost the passage; a note quoting the paper holds it).
     margin_reason, tie_rule : str
-        Why the margin is what it is; how ties are counted, fixed before the results.
+        Why the margin is what it is; how ties are counted.
     variants : tuple of str or None
         The protocol choices that could flip the verdict (variant names before ``=``; ``"seed"``
         for the fold-seed variants). ``None``: every variant.
@@ -230,7 +230,7 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the location against ``margin`` (``within``: ``|θ| ≤ margin``).
     margin : float, default=0.0
-        Fixed before the results.
+        The margin of the criterion.
     quantity, unit : str
         Names for the criterion and the sentence (``"error(A) − error(B)"``, ``"points"``).
     test : {"wilcoxon", "t", "sign", "corrected_t"}, default="wilcoxon"
@@ -272,7 +272,7 @@ def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcox
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the ratio's location against ``margin``.
     margin : float
-        A ratio, fixed before the results.
+        A ratio.
     quantity : str, default=""
         Name of the ratio in the criterion and the sentence.
     test : {"wilcoxon", "t", "sign"}, default="wilcoxon"

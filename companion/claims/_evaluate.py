@@ -341,7 +341,9 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         missing = [v for v in varied.index if v not in compared.index]
         # a seed at which the claim is not measured (n/a) neither keeps nor flips it; a claim not
         # measured in the main run has nothing for a seed to keep
-        seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] in ("varies", "unchanged")
+        # a seed that gives the claim exactly the main run's data cannot change it: it is not
+        # counted as keeping the verdict ("unchanged by" in the sensitivity says so)
+        seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "varies"
                  and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
         seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""

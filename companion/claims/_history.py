@@ -31,10 +31,10 @@ def criterion(entry: dict) -> tuple:
     return tuple(entry.get(field) for field in CRITERION_FIELDS)
 
 
-def registry_versions(key: str, root: Path) -> list[tuple[str, str, dict]]:
+def registry_versions(key: str, root: Path, registry_dir: Path = REGISTRY_DIR) -> list[tuple[str, str, dict]]:
     """``(commit, date, {id: entry})`` for every commit that changed the registry of ``key``,
     oldest first (renames followed)."""
-    relative = (REGISTRY_DIR / f"paper{key}.toml").relative_to(root)
+    relative = (Path(registry_dir) / f"paper{key}.toml").relative_to(root)
     log = _git(root, "log", "--follow", "--format=%H %ad", "--date=short", "--name-only", "--", str(relative))
     versions = []
     lines = [line for line in log.splitlines() if line.strip()]
@@ -62,7 +62,7 @@ def notebook_first_executed(key: str, root: Path) -> tuple[str, str]:
     return "", ""
 
 
-def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
+def criterion_history(key: str, root: Path | None = None, *, registry_dir: Path | None = None) -> dict[str, dict]:
     """For each row of the registry of ``key`` as committed at ``HEAD``: when its criterion took
     its present form, and whether the notebook had shown results before.
 
@@ -72,6 +72,8 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
         The notebook key, ``"01"``.
     root : path-like, optional
         The repository (default: the checkout holding the package).
+    registry_dir : path-like, optional
+        The registries' folder in ``root`` (default: the package's).
 
     Returns
     -------
@@ -84,7 +86,7 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
     from companion.paths import ROOT
 
     root = Path(root) if root is not None else ROOT
-    versions = registry_versions(key, root)
+    versions = registry_versions(key, root, Path(registry_dir) if registry_dir is not None else REGISTRY_DIR)
     if not versions:
         return {}
     first_commit, first_date = notebook_first_executed(key, root)
@@ -97,6 +99,52 @@ def criterion_history(key: str, root: Path | None = None) -> dict[str, dict]:
         while since > 0 and id in versions[since - 1][2] and criterion(versions[since - 1][2][id]) == target:
             since -= 1
         commit, date, _ = versions[since]
+        # known: the notebook had been committed with outputs strictly before this commit
         known = bool(first_commit) and order.get(first_commit, 10**9) < order.get(commit, -1)
         history[id] = {"commit": commit, "date": date, "results_known": known, "first_results": first_date}
     return history
+
+
+def write_history(key: str, root: Path | None = None) -> list[str]:
+    """Rewrite the ``fixed`` and ``results_known`` lines of each row of registry ``key`` from
+    :func:`criterion_history` (the commit that sets a criterion cannot name itself: run this in
+    the commit after it). Only those two lines of each row change.
+
+    Parameters
+    ----------
+    key : str
+        The notebook key, ``"01"``.
+    root : path-like, optional
+        The repository (default: the checkout holding the package).
+
+    Returns
+    -------
+    list of str
+        The ids whose lines changed.
+    """
+    import re
+
+    history = criterion_history(key, root)
+    path = REGISTRY_DIR / f"paper{key}.toml"
+    blocks = re.split(r"(?m)^(?=\[\[claim\]\]\n)", path.read_text(encoding="utf-8"))
+    changed = []
+    for number, block in enumerate(blocks[1:], start=1):
+        id = tomllib.loads(block)["claim"][0]["id"]
+        found = history[id]
+        fixed = f'fixed = "{found["date"]} {found["commit"][:10]}"'
+        known = f'results_known = {"true" if found["results_known"] else "false"}'
+        new = re.sub(r"(?m)^fixed = .*$", fixed, block, count=1)
+        new = re.sub(r"(?m)^results_known = .*$", known, new, count=1)
+        if new != block:
+            blocks[number] = new
+            changed.append(id)
+    if changed:
+        path.write_text("".join(blocks), encoding="utf-8")
+    return changed
+
+
+if __name__ == "__main__":  # python -m companion.claims._history 01 02 ...
+    import sys
+
+    for paper in sys.argv[1:] or ["01", "02", "03", "04", "05"]:
+        print(paper, write_history(paper) or "unchanged")

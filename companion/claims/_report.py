@@ -75,9 +75,14 @@ def sentence(row) -> str:
     """The Markdown verdict sentence of one row of a claims table (or of its CSV read back).
 
     ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
-    95 % CI [+0.40, +2.90], Holm p = 0.030, Wilcoxon, n = 31, wins/ties/losses 20/3/8; robust to
-    encoding; 4/4 seeds keep)"``. A ``holds`` shows the corrected p of the test of "claim false", a
-    ``fails`` that of "claim true" (``Holm p (claim true)``), an ``undecided`` both. A claim whose
+    95 % CI [+0.40, +2.90], unadjusted, Holm p = 0.030, Wilcoxon, n = 31, head to head 20/3/8
+    (wins/ties/losses), against the margin 25/0/6; robust to encoding; 4/4 seeds keep)"``. A
+    ``holds`` shows the corrected p of the test of "claim false", a ``fails`` that of the opposite
+    test ("claim true"), an ``undecided`` both; the interval is the unadjusted one. Wins, ties and
+    losses are head-to-head counts of the raw differences; the count against a non-zero margin
+    follows under its own name. An ``exact`` row says that its check ran in the notebook, on the
+    paper's formula or on our reconstruction, and whether it holds by construction. A row with an
+    honest-check variant is followed by that variant's verdict. A claim whose
     design cannot reach α says so (``**not decidable with this design**``) with its interval; a
     paired comparison whose differences are all zero is ``**identical**``; an ``observation``
     reports its estimate and interval without a verdict; a stand-in peer is named.
@@ -101,9 +106,9 @@ def sentence(row) -> str:
         return f"{statement}: **guaranteed** by construction ({row['detail']}); not a claim, not tested."
     if verdict == "n/a":
         return f"{statement}: **not evaluated** on this protocol" + (f" ({'; '.join(extras)})" if extras else "") + "."
-    if row["kind"] in ("exact", "unit_test"):
+    if row["kind"] == "exact":
         detail = _text(row["detail"])
-        label = "exact check" if row["kind"] == "exact" else "exact"
+        label = _exact_label(row)
         inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
         return f"{statement}: **{verdict}** ({inside})."
     unit = f" {row['unit']}" if _text(row["unit"]) else ""
@@ -112,28 +117,111 @@ def sentence(row) -> str:
         estimate = f"{round(row['estimate'] * n)}/{n} = {_format_value(row, row['estimate'])}"
     else:
         estimate = f"{_format_value(row, row['estimate'])}{unit}"
-    level = f"{100 * (1 - 2 * float(row['alpha'])):.4g}"
-    interval = f"{level} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}]"
-    test = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "corrected_t": "corrected resampled t",
-            "binomial": "binomial"}[row["test"]]
+    interval = f"{_level(row)} % CI [{_format_value(row, row['ci_low'])}, {_format_value(row, row['ci_high'])}], unadjusted"
+    test = _TEST_NAMES[row["test"]]
     if verdict in ("holds", "agrees", "passes"):
         p_text = f"Holm p {_format_p(row['p_holm'])}"
     elif verdict in ("fails", "differs", "does not pass"):
-        p_text = f"Holm p (claim true) {_format_p(row['p_fail_holm'])}"
+        p_text = f"Holm p of the test of the opposite {_format_p(row['p_fail_holm'])}"
     elif verdict == "undecided":
-        p_text = f"Holm p {_format_p(row['p_holm'])} (for holds), {_format_p(row['p_fail_holm'])[2:]} (for fails)"
+        p_text = (f"Holm p {_format_p(row['p_holm'])}, and of the test of the opposite "
+                  f"{_format_p(row['p_fail_holm'])[2:]}")
     elif verdict == "not decidable":
         p_text = f"smallest reachable Holm p {row['min_p']:.3g} > α = {float(row['alpha']):g}"
     else:  # observed, identical: no test decides
         p_text = ""
-    tally = ""
-    if row["kind"] != "proportion" and np.isfinite(row.get("wins", np.nan)):
-        tally = f"wins/ties/losses {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])}"
-    inside = ", ".join(p for p in (f"estimate {estimate}", interval, p_text, test, f"n = {n}", tally) if p)
+    inside = ", ".join(p for p in (f"estimate {estimate}", interval, p_text, test, f"n = {n}", _tallies(row)) if p)
     if extras:
         inside += "; " + "; ".join(extras)
     word = "not decidable with this design" if verdict == "not decidable" else verdict
-    return f"{statement}, {row['criterion']}: **{word}** ({inside})."
+    text = f"{statement}, {row['criterion']}: **{word}** ({inside})."
+    check = honest_check_text(row)
+    return f"{text} {check}" if check else text
+
+
+_TEST_NAMES = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "corrected_t": "corrected resampled t",
+               "binomial": "binomial"}
+
+
+def _level(row) -> str:
+    return f"{100 * (1 - 2 * float(row['alpha'])):.4g}"
+
+
+def _exact_label(row) -> str:
+    """What an exact row's check is: computed in the notebook, on the paper's formula or on our
+    reconstruction of it, and whether it holds by construction."""
+    category = _text(row.get("category"))
+    if category == "mathematical":
+        source = ("the paper's formula" if _text(row.get("formula")) == "paper"
+                  else "our reconstruction of a formula the extracted text lost")
+        label = f"checked in this notebook, on {source}"
+    else:
+        label = "checked in this notebook"
+    if _flag(row.get("by_construction")):
+        label += "; holds by construction of our implementation, not counted with the checks that could fail"
+    return label
+
+
+def _flag(value) -> bool:
+    return value in (True, "True", "true", 1) or (isinstance(value, (bool, np.bool_)) and bool(value))
+
+
+def _tallies(row) -> str:
+    """Head-to-head wins/ties/losses of the raw differences, and the count against a non-zero
+    margin under its own name."""
+    if row["kind"] == "proportion" or not np.isfinite(row.get("wins", np.nan)):
+        return ""
+    text = f"head to head {int(row['wins'])}/{int(row['ties'])}/{int(row['losses'])} (wins/ties/losses)"
+    margin_wins = row.get("margin_wins", np.nan)
+    zero = 1.0 if row["kind"] == "ratio" else 0.0
+    if np.isfinite(margin_wins) and float(row["margin"]) != zero:
+        text += (f", against the margin {int(margin_wins)}/{int(row['margin_ties'])}/"
+                 f"{int(row['margin_losses'])}")
+    return text
+
+
+def honest_check_text(row) -> str:
+    """``"Honest check (protocol=nested): **undecided**, estimate +0.50 points, 95 % CI [...]."``,
+    or ``""`` when the row names no honest-check variant."""
+    variant = _text(row.get("check_variant"))
+    if not variant or not _text(row.get("check_verdict")):
+        return ""
+    verdict = row["check_verdict"]
+    word = "not decidable with this design" if verdict == "not decidable" else verdict
+    if verdict == "n/a":
+        return f"Honest check ({variant}): not evaluated."
+    unit = f" {row['unit']}" if _text(row["unit"]) else ""
+    parts = []
+    if np.isfinite(row.get("check_estimate", np.nan)):
+        value = row["check_estimate"]
+        estimate = (f"{round(value * row['n'])}/{int(row['n'])}" if row["kind"] == "proportion" and np.isfinite(row["n"])
+                    else f"{_format_value(row, value)}{unit}")
+        parts.append(f"estimate {estimate}")
+        parts.append(f"{_level(row)} % CI [{_format_value(row, row['check_ci_low'])}, "
+                     f"{_format_value(row, row['check_ci_high'])}]")
+    inside = f" ({', '.join(parts)})" if parts else ""
+    return f"Honest check ({variant}): **{word}**{inside}."
+
+
+def history_text(row) -> str:
+    """When the row's criterion took its present form, whether results were known then, and its
+    history (``"Criterion in this form since 2026-12-03 (dac61b8623), after the notebook had shown
+    its numbers."``)."""
+    fixed = _text(row.get("fixed"))
+    if not fixed:
+        return ""
+    date, _, commit = fixed.partition(" ")
+    known = ("after the notebook had shown its numbers" if _flag(row.get("results_known"))
+             else "before the notebook had shown its numbers")
+    text = f"Criterion in this form since {date} ({commit}), {known}."
+    history = _text(row.get("history"))
+    return f"{text} {history}" if history else text
+
+
+#: How each category is named beside a claim's id.
+_CATEGORY_LABELS = {"empirical": "empirical result", "mathematical": "mathematical statement",
+                    "conformance": "conformance check", "peer": "peer check", "sanity": "sanity check",
+                    "aim": "the paper's aim", "observation": "observation"}
 
 
 def _text(value) -> str:
@@ -185,10 +273,14 @@ def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None
         label = f"**{row['id']}.**"
         if links and row["notebook"] in links:
             label = f"**[{row['id']}]({links[row['notebook']]}#{name}).**"
-        origin = "" if row["origin"] == "paper" else f" *({row['origin']})*"
+        kind_label = _CATEGORY_LABELS.get(_text(row.get("category")), "" if row["origin"] == "paper" else row["origin"])
+        origin = f" *({kind_label})*" if kind_label else ""
         item = f'* <a id="{name}"></a>{label}{origin} {sentence(row)}'
-        if row["origin"] == "paper" and row["quote"]:
+        if row["quote"]:
             item += f"\n  > “{row['quote']}” ({row['where']})"
+        history = history_text(row)
+        if history:
+            item += f"\n\n  *{history}*"
         items.append(item)
     return Markdown("\n".join(items))
 
@@ -196,11 +288,16 @@ def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None
 #: Columns a claims CSV written before the registry lacks, with the values they stand for.
 _DEFAULTS = {"notebook": "", "origin": "paper", "central": False, "quote": "", "where": "", "quote_source": "paper",
              "margin_reason": "", "tie_rule": "", "wins": np.nan, "ties": np.nan, "losses": np.nan,
-             "min_p": np.nan, "seeds": "", "stand_in": "", "unit_test": "", "discussion": ""}
+             "min_p": np.nan, "seeds": "", "stand_in": "", "unit_test": "", "discussion": "", "category": "",
+             "formula": "", "by_construction": False, "fixed": "", "results_known": True, "history": "",
+             "margin_wins": np.nan, "margin_ties": np.nan, "margin_losses": np.nan, "check_variant": "",
+             "check_verdict": "", "check_estimate": np.nan, "check_ci_low": np.nan, "check_ci_high": np.nan,
+             "check_p_holm": np.nan, "check_p_fail_holm": np.nan}
 
 
 _TEXT_COLUMNS = ("notebook", "statement", "quote", "where", "criterion", "unit", "detail", "flips", "sensitivity",
-                 "quantity", "margin_reason", "tie_rule", "seeds", "stand_in", "unit_test", "discussion")
+                 "quantity", "margin_reason", "tie_rule", "seeds", "stand_in", "unit_test", "discussion",
+                 "category", "formula", "fixed", "history", "check_variant", "check_verdict")
 
 
 def as_table(table, where) -> pd.DataFrame:
@@ -221,7 +318,8 @@ def as_table(table, where) -> pd.DataFrame:
     for column in _TEXT_COLUMNS:
         table[column] = table[column].where(table[column].notna(), "").astype(str)
     table["id"] = table["id"].astype(str)
-    table["central"] = table["central"].astype(bool)
+    for column in ("central", "by_construction", "results_known"):
+        table[column] = table[column].map(_flag).astype(bool)
     return table
 
 
@@ -316,6 +414,20 @@ class ClaimsReport:
             text = render(row["discussion"], fields, **values.get(id, {})).data
             items.append(f"* **{id}.** {' '.join(text.split())}")
         return Markdown("\n".join(items))
+
+    def summary(self) -> Markdown:
+        """The notebook's verdict summary: its central claims, then every row counted by kind.
+
+        The same as :func:`companion.claims.summary` of :attr:`table`: each central claim under
+        the paper's protocol and the honest check, with its robustness.
+
+        Returns
+        -------
+        Markdown
+        """
+        from companion.claims._publish import summary
+
+        return summary(self.table)
 
     def verdicts(self) -> dict:
         """``{id: verdict}`` of the main variant.

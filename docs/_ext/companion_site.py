@@ -37,7 +37,7 @@ RAW_ANCHOR = re.compile(r"""<a\s+(?:id|name)=["']([^"']+)["']\s*>""")
 #: The hidden table of contents appended to the landing page: (caption, document patterns).
 NAVIGATION = [
     ("Notebooks", ["notebooks/*"]),
-    ("Results and reference", ["docs/results", "docs/using", "docs/*"]),
+    ("Results and reference", ["docs/results", "docs/review/index", "docs/review/*", "docs/using", "docs/*"]),
     ("Development", ["CONTRIBUTING", "benchmarks/README"]),
 ]
 
