@@ -414,7 +414,7 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     claim = C.difference("1", "A beats B", lambda data: d, direction="<")
     report = C.evaluate([claim], {"main": None, "seed=1": None, "seed=2": None})
     row = report.table.iloc[0]
-    assert row["seeds"] == "" and "unchanged by seed=1, seed=2" in row["sensitivity"]
+    assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes its data (deterministic here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
     assert row["seeds"] == "1/1 seeds keep"
@@ -433,6 +433,17 @@ def test_summary_counts_rows_by_kind_never_pooled():
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()
     assert report.summary().data == C.summary(report.table).data
+    # conformance rows that hold by construction are counted apart from those that could fail
+    table["category"] = ["conformance", "conformance", "observation"]
+    table.loc[:1, ["kind", "verdict"]] = [["exact", "agrees"], ["exact", "agrees"]]
+    assert kind_counts(table)["conformance"] == "1 of 1 agree; 1 by construction"
+    # when the criteria were fixed, as the rows' history says
+    table["fixed"] = ["2026-12-03 abc", "2026-12-06 def", "2026-12-03 abc"]
+    table["results_known"] = [True, True, False]
+    assert C.summary(table).data.endswith("2 of 3 criteria were written after the notebook had shown its numbers, 1 "
+                                          "before (2026-12-03 to 2026-12-06, from `git log`).")
+    table["results_known"] = True
+    assert C.summary(table).data.endswith("none is a pre-registration.")
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):

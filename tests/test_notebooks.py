@@ -78,3 +78,25 @@ def test_notebook_committed_without_run_specific_metadata(path):
         assert not {"papermill", "execution"} & cell.get("metadata", {}).keys()
         if "injected-parameters" in cell.get("metadata", {}).get("tags", []):
             assert cell.get("id") == "injected-parameters"
+
+
+@pytest.mark.parametrize("number", sorted(PAPERS))
+def test_notebook_leads_with_its_verdicts_as_its_claims_table_has_them(number):
+    """The verdicts come first: a "Verdicts at a glance" box right after the imports holds the
+    summary of the notebook's claims table (central claims, every row by kind), filled in by the
+    claims section when the notebook runs. nbval skips the box (it is filled after its cell ran);
+    this test checks its committed content against the committed table instead."""
+    from companion.claims import summary
+    from companion.paths import ROOT
+
+    path = next(p for p in NOTEBOOK_FILES if p.name.startswith(number))
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    heading = next(i for i, c in enumerate(cells) if "".join(c["source"]).startswith("## Verdicts at a glance"))
+    first_section = next(i for i, c in enumerate(cells) if c["cell_type"] == "markdown" and i > 0
+                         and "".join(c["source"]).startswith("## "))
+    assert heading == first_section, f"{path.name}: the verdicts must be the first section"
+    box = cells[heading + 1]
+    assert "nbval-ignore-output" in box["metadata"].get("tags", [])
+    shown = "".join(box["outputs"][0]["data"]["text/markdown"])
+    assert shown == summary(ROOT / "figures" / f"{number}_claims.csv").data
+    assert any("verdicts.update(" in "".join(c["source"]) and "summary()" in "".join(c["source"]) for c in cells)

@@ -391,6 +391,9 @@ def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
         parts.append("flips under " + ", ".join(flips))
     if missing:
         parts.append("not evaluated under " + ", ".join(missing))
-    if unchanged:
+    if unchanged and not (robust_to or flips or missing):
+        # nothing listed changes what the claim measures: say so once, not variant by variant
+        parts.append("no listed variant changes its data (deterministic here)")
+    elif unchanged:
         parts.append("unchanged by " + ", ".join(unchanged))
     return "; ".join(parts)

@@ -199,11 +199,16 @@ def kind_counts(table) -> dict:
     cells["mathematical"] = text if len(maths) else "0"
     for name in ("conformance", "peer"):
         rows = frame[(category == name) & (frame["kind"] != "guaranteed")]
-        agree = int((rows["verdict"] == "agrees").sum())
-        rest = _count_words(rows.loc[rows["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
+        built = rows["by_construction"].astype(bool)
+        counted = rows[~built]
+        agree = int((counted["verdict"] == "agrees").sum())
+        rest = _count_words(counted.loc[counted["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
                             .value_counts().to_dict(),
                             ("differs", "undecided", "not decidable", "identical", "not evaluated"))
-        cells[name] = f"{agree} of {len(rows)} agree" + (f" ({rest})" if rest else "") if len(rows) else "0"
+        text = f"{agree} of {len(counted)} agree" + (f" ({rest})" if rest else "")
+        if built.any():
+            text += f"; {int(built.sum())} by construction"
+        cells[name] = text if len(rows) else "0"
     sanity = frame[category == "sanity"]
     passing = int((sanity["verdict"] == "passes").sum())
     cells["sanity"] = f"{passing} of {len(sanity)} pass" if len(sanity) else "0"
@@ -211,6 +216,23 @@ def kind_counts(table) -> dict:
     observations = int((category == "observation").sum())
     cells["observations"] = f"{aims} aims, {observations} observations"
     return cells
+
+
+def registration(table) -> str:
+    """One sentence on when the criteria were fixed, from the rows' ``results_known``: none of
+    them is said to be registered before the results unless the history shows it."""
+    frame = as_table(table, "registration")
+    if "fixed" not in frame or not frame["fixed"].astype(bool).any():
+        return ""
+    after = int(frame["results_known"].astype(bool).sum())
+    total = len(frame)
+    dates = sorted(date.split(" ")[0] for date in frame["fixed"] if date)
+    span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
+    if after == total:
+        return (f"Every criterion ({total} rows) was written after the notebook had shown its numbers ({span}, "
+                f"from `git log`); none is a pre-registration.")
+    return (f"{after} of {total} criteria were written after the notebook had shown its numbers, {total - after} "
+            f"before ({span}, from `git log`).")
 
 
 def _robustness(row) -> str:
@@ -284,7 +306,8 @@ def summary(table) -> Markdown:
         f"* conformance checks of our code against the paper's description: {counts['conformance']}\n"
         f"* checks against a peer or a published number: {counts['peer']}\n"
         f"* sanity checks: {counts['sanity']}\n"
-        f"* no verdict: {counts['observations']}"
+        f"* no verdict: {counts['observations']}\n\n"
+        f"{registration(table)}"
     )
     return Markdown("\n\n".join(parts))
 

@@ -6,6 +6,8 @@
 * :func:`covering_section`: slide 5's covering of a two-dimensional instance space.
 * :func:`walkthrough_section`: the slides' walk-through of the first two ``hard`` rules (slides
   8-14), regenerated from :class:`companion.prism.Prism`'s trace.
+* :func:`conformance_section`: the slides' description of PRISM (slides 4, 6, 15, 16) run on
+  our code.
 * :func:`rule_comparison`: our rule list against the one Weka's ``weka.classifiers.rules.Prism``
   3.6.14 prints.
 * :func:`coverage_section` and :func:`order_section`: Cendrowska's *modular* rules, each read on
@@ -26,7 +28,8 @@ from companion.experiments.paper02._protocol import Config, run
 from companion.experiments.paper02._tables import contact_lens_table, rule_comparison
 from companion.experiments.paper02._prose import discussion
 from companion.experiments.paper02._sections import (
-    attribute_space_section, claims_section, coverage_section, covering_section, cross_validation_section,
+    attribute_space_section, claims_section, conformance_section, coverage_section, covering_section,
+    cross_validation_section,
     order_section, replicated_subtree_section, supermarket_section, walkthrough_section,
 )
 
@@ -34,6 +37,7 @@ __all__ = [
     "Config",
     "attribute_space_section",
     "claims_section",
+    "conformance_section",
     "contact_lens_table",
     "coverage_section",
     "covering_section",

@@ -20,7 +20,11 @@ from companion.experiments.paper02._tables import (
     WEKA_SAME, covered_subsets, fold_list_comparison, order_invariance, peer_repeated_accuracy,
     prism_peer_comparison, split_rows,
 )
-from companion.experiments.paper02._figures import replicated_subtree_demo
+from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo, replicated_tests
+from companion.experiments.paper02._math_checks import (
+    coverage_reduces, more_rules_2d, one_rule_per_leaf, replicated_subtree, stops_when_no_attribute_left,
+    stops_when_perfect,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -67,7 +71,10 @@ def _check(name):
 #: Registry measure key -> the name of its exact check in :func:`exact_checks`.
 _CHECK_MEASURES = {
     "covering": "covering", "first_test": "first-test", "refine": "refine", "ties": "ties", "perfect": "perfect",
-    "separate": "separate", "replicated_subtree": "replicated-subtree", "disjunction": "disjunction",
+    "separate": "separate", "math_replicated_subtree": "replicated-subtree", "disjunction": "disjunction",
+    "no_more_attributes": "no-more-attributes", "coverage_reduces": "coverage-reduces",
+    "coverage_reduces_strictly": "coverage-reduces-strictly",
+    "one_rule_per_leaf": "one-rule-per-leaf", "more_rules_2d": "more-rules-2d",
     "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds": "folds",
     "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket", "modular": "modular",
     "conflicts": "conflicts-unseen",
@@ -165,10 +172,12 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     :func:`run` on its own splits, Weka's peers on them (when they were run), and the exact
     checks that depend on the seed recomputed with it.
 
-    The checks that read the seed are the replicated subtree (the tree's ``random_state``), the
-    rule orders of ``modular``, the fold list and Weka's Prism on the variant's splits; the others
-    (slides' trace, rule list, Weka's folds, ``supermarket``) do not depend on it and keep the
-    main values, so the claims engine lists the variant as leaving them unchanged.
+    The checks that read the seed are the replicated subtree and the tree's rules (the tree's
+    ``random_state``), slide 5's points (``more-rules-2d``), the rule orders of ``modular``, the
+    fold list and Weka's Prism on the variant's splits; the others (slides' trace, rule list,
+    Weka's folds, ``supermarket``, the conformance checks on the contact lenses) do not depend on
+    it and keep the main values, so the claims engine lists the variant as leaving them
+    unchanged.
 
     Parameters
     ----------
@@ -196,25 +205,29 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
     demo = replicated_subtree_demo(seed=seed)
     order = order_invariance(Prism(pruning=None).fit(X, y), X, n_permutations=n_rule_orders, seed=seed)
     recomputed = _seed_checks(demo=demo, order_training=order, folds=fold_list_comparison(y, config),
-                              prism_peers=None if peers is None else prism_peer_comparison(results, peers))
+                              prism_peers=None if peers is None else prism_peer_comparison(results, peers),
+                              cover_2d=covering_2d_example(seed=seed), seed=seed)
     new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
     new.update(recomputed)
     return {**claims_data(results, new, peers), "status": status}
 
 
-def _seed_checks(*, demo, order_training, folds, prism_peers) -> dict:
+def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, seed=None) -> dict:
     """The exact checks that depend on the notebook's seed."""
     x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
-    replicated = replicated_tests(x_leaves)
     checks = {
-        "replicated-subtree": (bool(replicated), render(
-            TEMPLATES["replicated"], n_leaves=len(x_leaves), tests=replicated or ["none"]).data),
+        "replicated-subtree": replicated_subtree(replicated_tests(x_leaves), seed),
         "disjunction": (demo["x_rules"] == ["If a = true and b = true then x", "If c = true and d = true then x"],
                         render(TEMPLATES["disjunction"], rules=[f"`{r}`" for r in demo["x_rules"]]).data),
         "modular": (int(order_training["orders changing some prediction"]) == 0,
                     render(TEMPLATES["modular"], n=int(order_training["orders tried"]),
                            k=int(order_training["orders changing some prediction"])).data),
     }
+    if "tree" in demo:
+        checks["one-rule-per-leaf"] = one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed)
+    if cover_2d is not None:
+        checks["more-rules-2d"] = more_rules_2d(
+            int(cover_2d["uncovered_b"]), int((cover_2d["points"]["class"] == "b").sum()))
     if len(folds):
         checks["folds"] = (bool(folds["identical"].all()),
                            render(TEMPLATES["folds"], k=int(folds["identical"].sum()), n=len(folds)).data)
@@ -225,30 +238,15 @@ def _seed_checks(*, demo, order_training, folds, prism_peers) -> dict:
     return checks
 
 
-def replicated_tests(x_leaves) -> list[str]:
-    """The tests that appear on the paths of two or more leaves for ``x`` in different branches
-    of the root's split (a subtree repeated under both): ``["c = true", ...]``."""
-    if len(x_leaves) < 2:
-        return []
-    paths = [r.removeprefix("If ").rsplit(" then ", 1)[0].split(" and ") for r in x_leaves]
-    by_root = {}
-    for path in paths:
-        by_root.setdefault(path[0], set()).update(path[1:])
-    if len(by_root) < 2:
-        return []
-    shared = set.intersection(*by_root.values())
-    return sorted(shared)
-
-
 def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
-                 demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, model=None, X=None,
-                 y=None) -> dict:
+                 demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, conformance=None,
+                 cover_2d=None, seed=None) -> dict:
     """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
 
     ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated);
     ``prism_peers`` is :func:`prism_peer_comparison`'s table (``None``: ``weka-prism`` is not
-    evaluated); ``model`` (PRISM fitted with ``keep_trace=True`` on ``X, y``, the whole data set)
-    gives the slides' checks of the covering algorithm (not evaluated without it).
+    evaluated); ``conformance`` (:func:`conformance_checks`, computed once where the notebook
+    shows them) gives the slides' checks of the covering algorithm (not evaluated without it).
 
     Parameters
     ----------
@@ -276,10 +274,12 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
         Weka's recorded rule count.
     prism_peers : pandas.DataFrame, optional
         :func:`prism_peer_comparison`.
-    model : Prism, optional
-        Fitted with ``keep_trace=True`` on ``X, y``.
-    X, y : pandas.DataFrame, pandas.Series, optional
-        The contact lenses.
+    conformance : dict, optional
+        :func:`conformance_checks`.
+    cover_2d : dict, optional
+        :func:`covering_2d_example` (``more-rules-2d``; not evaluated without it).
+    seed : int, optional
+        The notebook's seed (named in the tree's sentences).
 
     Returns
     -------
@@ -307,9 +307,37 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
         "supermarket": (supermarket_rules == weka_supermarket_rules,
                         f"{supermarket_rules} rules, Weka {weka_supermarket_rules}"),
     }
-    checks.update(_seed_checks(demo=demo, order_training=order_training, folds=folds, prism_peers=prism_peers))
-    if model is not None:
-        checks.update(covering_checks(model, X, y))
+    checks.update(_seed_checks(demo=demo, order_training=order_training, folds=folds, prism_peers=prism_peers,
+                               cover_2d=cover_2d, seed=seed))
+    checks.update(conformance or {})
+    return checks
+
+
+def conformance_checks(model: Prism, X, y, rng: np.random.Generator) -> dict:
+    """The slides' description of the algorithm and their worked example, run on our PRISM.
+
+    :func:`covering_checks` on the contact lenses, and slide 15's "(or there are no more
+    attributes to use)" and slide 6's "Each new test reduces rules coverage"
+    (:mod:`._math_checks`).
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted with ``keep_trace=True`` and ``pruning=None`` on ``X, y``.
+    X : pandas.DataFrame
+    y : pandas.Series
+    rng : numpy.random.Generator
+        The notebook's generator (the contradicting copy of ``no-more-attributes``).
+
+    Returns
+    -------
+    dict
+        ``{name: (ok, detail)}``.
+    """
+    checks = covering_checks(model, X, y)
+    checks["no-more-attributes"] = stops_when_no_attribute_left(X, y, rng)
+    checks["coverage-reduces"] = coverage_reduces(model, X, y)
+    checks["coverage-reduces-strictly"] = coverage_reduces(model, X, y, strict=True)
     return checks
 
 
@@ -319,7 +347,8 @@ def covering_checks(model: Prism, X, y) -> dict:
     ``covering`` (slide 4), ``first-test`` (slide 10's "4 out of 12", read from
     ``paper_numbers/02_prism_first_rule_trace.csv``'s CONFIRMED row), ``refine`` (slide 12),
     ``ties`` (slide 15: the largest p/t, ties to the largest p, on every step of every rule),
-    ``perfect`` (slide 15) and ``separate`` (slide 16).
+    ``perfect`` (slide 15: each rule grows until perfect, and no further) and ``separate``
+    (slide 16).
 
     Parameters
     ----------
@@ -374,9 +403,7 @@ def covering_checks(model: Prism, X, y) -> dict:
             ok = False
     checks["ties"] = (ok, render(TEMPLATES["ties"], steps=n_steps, rules=len(model.rules_), ties=n_ties).data)
 
-    table = model.rule_table()
-    perfect = int((table["p"] == table["t"]).sum())
-    checks["perfect"] = (perfect == len(table), render(TEMPLATES["perfect"], k=perfect, n=len(table)).data)
+    checks["perfect"] = stops_when_perfect(model, X, y)
 
     separate = 0
     for j in range(len(model.rules_)):

@@ -82,6 +82,21 @@ def tree_leaf_rules(tree: DecisionTreeClassifier, feature_names, class_names=Non
     return rules
 
 
+def replicated_tests(x_leaves) -> list[str]:
+    """The tests that appear on the paths of two or more leaves for ``x`` in different branches
+    of the root's split (a subtree repeated under both): ``["c = true", ...]``."""
+    if len(x_leaves) < 2:
+        return []
+    paths = [r.removeprefix("If ").rsplit(" then ", 1)[0].split(" and ") for r in x_leaves]
+    by_root = {}
+    for path in paths:
+        by_root.setdefault(path[0], set()).update(path[1:])
+    if len(by_root) < 2:
+        return []
+    shared = set.intersection(*by_root.values())
+    return sorted(shared)
+
+
 def replicated_subtree_demo(seed: int = 0):
     """Tree and PRISM rules on :func:`disjunction_data`, drawn side by side (slides 2-3).
 
@@ -103,6 +118,7 @@ def replicated_subtree_demo(seed: int = 0):
     X, y = disjunction_data()
     codes = X.apply(lambda column: column.cat.codes)
     tree = DecisionTreeClassifier(random_state=seed).fit(codes, y.astype(str))
+    leaf_rules = tree_leaf_rules(tree, list(X.columns))
     prism = Prism(pruning=None).fit(X, y)
     x_rules = [rule.to_text() for rule in prism.rules_ if rule.label == "x"]
     figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 1.3]})
@@ -115,7 +131,10 @@ def replicated_subtree_demo(seed: int = 0):
         ax=left,
         fontsize=8,
     )
-    left.set_title("CART tree: the (c and d) test is replicated")
+    x_leaves = [r for r in leaf_rules if r.endswith("then x")]
+    repeated = replicated_tests(x_leaves)
+    left.set_title(f"CART tree (seed {seed}): " + (f"{' and '.join(t.split(' = ')[0] for t in repeated)} tested under both branches of the root"
+                                                   if repeated else "no test repeated under both branches of the root"))
     right.axis("off")
     right.set_title("PRISM rules for x")
     right.text(0.0, 0.6, "\n\n".join(rule.replace(" then", "\nthen") for rule in x_rules),
@@ -124,7 +143,7 @@ def replicated_subtree_demo(seed: int = 0):
     closed_figure(figure)
     return {
         "tree": tree,
-        "leaf_rules": tree_leaf_rules(tree, list(X.columns)),
+        "leaf_rules": leaf_rules,
         "prism": prism,
         "x_rules": x_rules,
         "figure": figure,

@@ -40,8 +40,11 @@ PROSE = {
     "space": ("On the unseen instances of the attribute spaces, {conflicted:list} {verb} instances covered by rules of several classes, and on {orders_changed:list} random "
               "rule orders change predictions ({share:pct.0} of the orders or more on each). Unseen instances "
               "that no rule covers: {no_rule}."),
-    "demo": ("PRISM learns {n_rules:plural rule} for `x`; the tree has {n_leaves:plural leaf|leaves} for `x` and "
-             "repeats {tests:list} under both branches of its root: the replicated subtree of slide 2."),
+    "demo": ("PRISM learns {n_rules:plural rule} for `x`: {rules:list}. The tree ({tree}) has "
+             "{n_leaves:plural leaf|leaves} for `x`; its root tests `{root}`, and {repeated}."),
+    "demo_repeated": ("it tests {tests:list} in two places, once under each branch of the root (the other "
+                      "conjunction's tests, repeated: the replicated subtree of slide 2)"),
+    "demo_not_repeated": "it tests no attribute under both branches of its root (no replicated subtree in this tree)",
     "supermarket": ("{imperfect:plural rule} of {n_rules} cover training instances of another class "
                     "(the longest rule has {longest:plural test}); training accuracy {accuracy:pct.2}. "
                     "The rule count is {rule_word} Weka's ({weka_rules}); in the last `make bench` report our fit "
@@ -239,21 +242,30 @@ def describe_space(conflicts: pd.DataFrame, orders: pd.DataFrame):
                   share=share, no_rule=no_rule)
 
 
-def describe_demo(demo: dict):
-    """:func:`replicated_subtree_demo` in words: PRISM's rules for ``x`` and the tree's repeated tests.
+def describe_demo(demo: dict, seed: int | None = None):
+    """:func:`replicated_subtree_demo` in words: PRISM's rules for ``x``, the tree's root and the
+    tests it repeats under both branches of the root (or that it repeats none).
 
     Parameters
     ----------
     demo : dict
         :func:`replicated_subtree_demo`'s result.
+    seed : int, optional
+        The tree's ``random_state`` (named in the sentence).
 
     Returns
     -------
     companion.prose.Markdown
     """
     x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
-    return render(PROSE["demo"], n_rules=len(demo["x_rules"]), n_leaves=len(x_leaves),
-                  tests=[f"`{t}`" for t in replicated_tests(x_leaves)] or ["no test"])
+    tests = replicated_tests(x_leaves)
+    first = demo["leaf_rules"][0].removeprefix("If ").rsplit(" then ", 1)[0].split(" and ")[0]
+    root = first.rsplit(" = ", 1)[0]
+    repeated = (render(PROSE["demo_repeated"], tests=[f"`{t}`" for t in tests]).data if tests
+                else PROSE["demo_not_repeated"])
+    return render(PROSE["demo"], n_rules=len(demo["x_rules"]), rules=[f"`{r}`" for r in demo["x_rules"]],
+                  tree="CART" if seed is None else f"CART, seed {seed}", n_leaves=len(x_leaves), root=root,
+                  repeated=repeated)
 
 
 def describe_supermarket(scale: dict, speed: pd.Series, weka_rules: int):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from numbers import Integral
 
+import numpy as np
+
 import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
@@ -29,7 +31,10 @@ from companion.experiments.paper02._tables import (
     stand_in_table, trace_comparison, weka_comparison, weka_folds_table,
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo
-from companion.experiments.paper02._claims import claims_report, exact_checks, seed_variant
+from companion.experiments.paper02._claims import (
+    claims_report, conformance_checks, exact_checks, replicated_tests, seed_variant,
+)
+from companion.experiments.paper02._math_checks import conformance_table, one_rule_per_leaf, replicated_subtree
 from companion.experiments.paper02._prose import (
     describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d, describe_demo,
     describe_order, describe_second_rule, describe_space, describe_subsets, describe_supermarket,
@@ -100,6 +105,35 @@ def walkthrough_section(model: Prism, X, y, label="hard") -> Bunch:
         second_trace=second_trace, second_subsets=second_subsets,
         second_rule_text=describe_second_rule(first_subsets, second_subsets, second_trace),
     )
+
+
+@validate_params({"model": [Prism], "X": [pd.DataFrame], "y": [pd.Series], "rng": [np.random.Generator]},
+                 prefer_skip_nested_validation=False)
+def conformance_section(model: Prism, X, y, rng) -> Bunch:
+    """The slides' description of PRISM (slides 4, 6, 15, 16) run on our code, computed once.
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted with ``keep_trace=True`` and ``pruning=None`` on ``X, y``.
+    X : DataFrame
+        The contact lenses' attributes.
+    y : Series
+        Their classes.
+    rng : numpy.random.Generator
+        The notebook's generator.
+
+    Returns
+    -------
+    Bunch
+        ``checks`` (:func:`conformance_checks`, ``{name: (ok, detail)}``, the worked example's
+        ``first-test`` and ``refine`` among them) and ``table`` (the algorithm-description
+        checks: slide, statement, what was run, result).
+    """
+    checks = conformance_checks(model, X, y, rng)
+    shown = ("covering", "ties", "perfect", "no-more-attributes", "coverage-reduces",
+             "coverage-reduces-strictly", "separate")
+    return Bunch(checks=checks, table=conformance_table({name: checks[name] for name in shown}))
 
 
 @validate_params({"model": [Prism], "X": ["array-like"], "y": ["array-like"]}, prefer_skip_nested_validation=False)
@@ -241,10 +275,14 @@ def replicated_subtree_section(seed: int = 0) -> Bunch:
     -------
     Bunch
         The keys of :func:`replicated_subtree_demo` (``x_rules``, ``leaf_rules``, ``figure``,
-        ...) and ``text``.
+        ...), ``text``, and ``checks`` (slide 2's statements run: the replicated subtree over
+        every tree of the example, the tree's rules one per leaf) with their ``check_table``.
     """
     demo = replicated_subtree_demo(seed=seed)
-    return Bunch(**demo, text=describe_demo(demo))
+    x_leaves = [r for r in demo["leaf_rules"] if r.endswith("then x")]
+    checks = {"replicated-subtree": replicated_subtree(replicated_tests(x_leaves), seed),
+              "one-rule-per-leaf": one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed)}
+    return Bunch(**demo, text=describe_demo(demo, seed), checks=checks, check_table=conformance_table(checks))
 
 
 def supermarket_section() -> Bunch:
@@ -272,12 +310,12 @@ def supermarket_section() -> Bunch:
 @validate_params(
     {"model": [Prism], "X": ["array-like"], "y": ["array-like"], "rules": [pd.DataFrame], "training_correct": _CORRECT,
      "order_training": [pd.Series], "demo": [dict], "seed": SEED, "n_repeats": COUNT, "n_rule_orders": COUNT,
-     "n_jobs": N_JOBS, **dict.fromkeys(("walkthrough", "cv", "space", "supermarket"), [Bunch])},
+     "n_jobs": N_JOBS, **dict.fromkeys(("walkthrough", "cv", "space", "supermarket", "conformance", "cover_2d"), [Bunch])},
     prefer_skip_nested_validation=False,
 )
 def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_correct: int, cv: Bunch,
-                   order_training, space: Bunch, demo: Bunch, supermarket: Bunch, seed: int, n_repeats: int,
-                   n_rule_orders: int, n_jobs: int = 1) -> Bunch:
+                   order_training, space: Bunch, demo: Bunch, supermarket: Bunch, conformance: Bunch,
+                   cover_2d: Bunch, seed: int, n_repeats: int, n_rule_orders: int, n_jobs: int = 1) -> Bunch:
     """The claims judged: the exact checks, the other seeds' variants, the report and its summary.
 
     Parameters
@@ -304,6 +342,10 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         :func:`replicated_subtree_section`.
     supermarket : Bunch
         :func:`supermarket_section`.
+    conformance : Bunch
+        :func:`conformance_section` (its checks, computed once, are read here).
+    cover_2d : Bunch
+        :func:`covering_section`.
     seed : int
         The notebook's seed (the variants use the other seeds :func:`seed_variants` lists).
     n_repeats : int
@@ -324,7 +366,8 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         rules=rules, trace=walkthrough.comparison, training_correct=training_correct, n_train=len(y),
         versus_weka=cv.versus_weka, folds=cv.fold_check, order_training=order_training,
         conflicts_space=space.conflicts, demo=demo, supermarket_rules=supermarket.scale["n_rules"],
-        weka_supermarket_rules=supermarket.weka_rules, prism_peers=cv.prism_vs_weka, model=model, X=X, y=y,
+        weka_supermarket_rules=supermarket.weka_rules, prism_peers=cv.prism_vs_weka, conformance=conformance.checks,
+        cover_2d=cover_2d, seed=seed,
     )
     variant_seeds = seed_variants(seed, n_repeats)
     variants = {f"seed={s}": seed_variant(s, checks, n_repeats=n_repeats, n_rule_orders=n_rule_orders, n_jobs=n_jobs)

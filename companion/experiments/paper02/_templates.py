@@ -13,9 +13,7 @@ TEMPLATES = {
     "refine": "after two tests {p2}/{t2}, after `{test}` {p3}/{t3}",
     "ties": ("{steps:plural step} of {rules:plural rule}: the selected test always has the largest p/t; "
              "{ties:plural tie} on p/t went to the larger p"),
-    "perfect": "{k} of {n} rules have p = t on the instances they were grown on",
     "separate": "{k} of {n} rules grown on exactly the instances their class's earlier rules left",
-    "replicated": "the tree has {n_leaves:plural leaf|leaves} for x and repeats {tests:list} under both branches of its root",
     "disjunction": "PRISM's rules for x: {rules:list}",
     "modular": "{n:plural random rule order}, {k} change a training prediction",
     "folds": "{k} of {n} committed splits identical, row by row",
