@@ -566,3 +566,31 @@ def test_alternative_margins_are_variants_and_a_flip_under_one_is_not_robust():
     table = report.table.copy()
     table["category"] = "empirical"
     assert kind_counts(table)["empirical"] == "2: 2 holds (1 not robust)"
+
+
+def test_corrected_t_widens_the_fold_level_t_by_nadeau_and_bengio():
+    # One group of J folds with n_test / n_train = r: the corrected variance (1/J + r) s^2 against
+    # the plain paired t's s^2 / J, same mean; two groups: the mean of the group means.
+    from scipy import stats as st
+
+    from companion.claims import difference, evaluate
+    from companion.claims._statistics import corrected_t
+
+    d = [-1.0, -2.0, 0.5, -1.5, -0.5, -2.5, -1.0, 0.0, -1.0, -2.0]
+    est, low, high, p_less, _ = corrected_t(d, [0] * 10, [1 / 9] * 10)
+    s2 = np.var(d, ddof=1)
+    se = np.sqrt((1 / 10 + 1 / 9) * s2)
+    assert est == pytest.approx(np.mean(d))
+    assert p_less == pytest.approx(st.t.cdf(np.mean(d) / se, 9))
+    assert high - est == pytest.approx(st.t.ppf(1 - ALPHA, 9) * se)
+    est2, *_ = corrected_t(d + [5.0, 7.0], [0] * 10 + [1, 1], [1 / 9] * 12)
+    assert est2 == pytest.approx((np.mean(d) + 6.0) / 2)
+    with pytest.raises(ValueError, match="at least 2"):
+        corrected_t([1.0, 2.0, 3.0], [0, 0, 1], [0.1] * 3)
+    claim = difference("x", "A errs less", lambda data: (d, [0] * 10, [1 / 9] * 10), direction="<",
+                       test="corrected_t")
+    row = evaluate([claim], None).table.iloc[0]
+    assert row["estimate"] == pytest.approx(est) and row["ci_high"] == pytest.approx(high)
+    assert row["wins"] == 8 and row["ties"] == 1 and row["losses"] == 1
+    with pytest.raises(ValueError, match="differences, groups, ratios"):
+        evaluate([difference("y", "s", lambda data: d, direction="<", test="corrected_t")], None)

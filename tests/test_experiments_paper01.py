@@ -8,6 +8,7 @@ not against paper01's own functions.
 from __future__ import annotations
 
 from fractions import Fraction
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -19,7 +20,7 @@ from companion.decision_list import BallSetCoveringMachine, DecisionListMachine
 from companion.evaluation import stratified_folds
 from companion import claims as C
 from companion.experiments import paper01
-from companion.experiments.paper01 import _claims, _figures, _followups, _grids, _prose, _studies, _tables
+from companion.experiments.paper01 import _claims, _figures, _followups, _grids, _math_checks, _prose, _studies, _tables
 from companion.experiments.paper01._figures import plot_errors_vs_s
 from companion.experiments.paper01._grids import DATASETS, Grid, cross_validate_grid
 from companion.experiments.paper01._protocol import paper_protocol
@@ -215,29 +216,34 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", "protocol=paper (a)"]
-    report = _claims.claims_report(variants)
+    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED}, seed 1"]
+    math = _math_checks.math_checks(0)
+    report = _claims.claims_report(variants, math)
     table = report.table.set_index("id")
     assert list(table.index) == [e["id"] for e in C.load_registry("01").entries]
-    # claims 1 and 2 pair the test folds of nested CV (protocol (b), no grid point chosen on a test
-    # fold): one difference per fold of each data set, at the variant's seed
-    rows = small_run[(small_run["protocol"] == "b") & (small_run["seed"] == 1)]
-    fold = rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
-    expected = sorted(Fraction(100 * (int(e["dlm"]) - int(e["scm"])), int(n["dlm"]))
+    # claims 1 and 2 pair the test folds of the paper's protocol (a): one difference per fold of
+    # each data set at the variant's seed, with its data set and n_test / n_train (corrected t)
+    def fold_differences(protocol, seed, other):
+        rows = small_run[(small_run["protocol"] == protocol) & (small_run["seed"] == seed)]
+        fold = rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
+        return sorted(Fraction(100 * (int(e["dlm"]) - int(e[other])), int(n["dlm"]))
                       for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
-    measures = claims_measures()
-    assert sorted(measures["dlm_minus_scm"](variants["seed=1"])) == expected and len(expected) == 20
-    # the paper's protocol (a) replaces the three machines' rows; the constrained DLM runs under (a),
-    # on the main seed only, and its claim reads (a) on both sides in every variant
+    measures = claims_measures(math)
+    d, groups, ratios = measures["dlm_minus_scm"](variants["seed=1"])
+    assert sorted(d) == fold_differences("a", 1, "scm") and len(d) == 20
+    assert sorted(set(groups)) == ["glass", "haberman"] and all(0.1 < r < 0.125 for r in ratios)
+    # the honest check: nested CV (protocol (b)) for the three machines, main seed and seed 1
+    assert sorted(measures["dlm_minus_svm"](variants[_claims.NESTED])[0]) == fold_differences("b", 0, "svm")
+    assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED}, seed 1"])[0]) == fold_differences("b", 1, "svm")
+    assert table.loc["1", "check_variant"] == _claims.NESTED and table.loc["1", "test"] == "corrected_t"
+    # the constrained DLM runs under (a), on the main seed only, and its claim reads (a) on both
+    # sides in every variant
     paper_rows = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 0)]
     fold = paper_rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
-    expected_a = sorted(Fraction(100 * (int(e["dlm"]) - int(e["svm"])), int(n["dlm"]))
-                        for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
-    assert sorted(measures["dlm_minus_svm"](variants["protocol=paper (a)"])) == expected_a
     expected_c = sorted(Fraction(100 * (int(e["dlmc"]) - int(e["dlm"])), int(n["dlm"]))
                         for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
     assert sorted(measures["constrained_minus_dlm"](variants["main"])) == expected_c
-    assert measures["constrained_minus_dlm"](variants["protocol=paper (a)"]) == measures["constrained_minus_dlm"](variants["main"])
+    assert measures["constrained_minus_dlm"](variants[_claims.NESTED]) == measures["constrained_minus_dlm"](variants["main"])
     assert measures["constrained_minus_dlm"](variants["seed=1"]) is None
     # the exact checks read the run
     dlm = {s: small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == s)].groupby("dataset")["errors"].sum()
@@ -246,20 +252,80 @@ def test_claims_report_on_a_small_run(small_run):
     assert table.loc["R-DLM", "verdict"] == ("agrees" if in_range else "differs")
     reach = (lengths[0]["min_length"] >= lengths[0]["paper_s"]).all()
     assert table.loc["L", "verdict"] == ("agrees" if reach else "differs")
-    # "often" compares the nested-CV totals (protocol (b))
-    nested = {m: small_run[(small_run["method"] == f"{m} (b)") & (small_run["seed"] == 0)].groupby("dataset")["errors"].sum()
-              for m in ("DLM", "SCM")}
-    wins = sum(nested["DLM"][n] < nested["SCM"][n] for n in ("haberman", "glass"))
-    losses = sum(nested["DLM"][n] > nested["SCM"][n] for n in ("haberman", "glass"))
-    assert table.loc["1-often", "verdict"] == ("holds" if wins > losses else "fails")
+    # "often" compares the protocol-(a) totals; its honest check the nested ones
+    for protocol, column in (("a", "verdict"), ("b", "check_verdict")):
+        totals = {m: small_run[(small_run["method"] == f"{m} ({protocol})") & (small_run["seed"] == 0)]
+                  .groupby("dataset")["errors"].sum() for m in ("DLM", "SCM")}
+        wins = sum(totals["DLM"][n] < totals["SCM"][n] for n in ("haberman", "glass"))
+        losses = sum(totals["DLM"][n] > totals["SCM"][n] for n in ("haberman", "glass"))
+        assert table.loc["1-often", column] == ("holds" if wins > losses else "fails")
     # the paper's own statements checked exactly, whatever the run
-    for id, verdict in (("Rivest-1", "fails"), ("alternation", "fails"), ("strict", "holds"), ("log2r", "fails"),
-                        ("1-often-table1", "passes"), ("2-often-table1", "passes")):
+    for id, verdict in (("Rivest-1", "holds"), ("alternation", "fails"), ("strict", "holds"), ("log2r", "holds"),
+                        ("zeta", "holds"), ("reconstruction", "holds"), ("types", "holds"), ("centres", "holds"),
+                        ("Rivest-inf", "holds"), ("1-often-table1", "passes"), ("2-often-table1", "passes")):
         assert table.loc[id, "verdict"] == verdict, id
+    # no seed can change a mathematical check: it lists no seed variant, and no "seeds keep" is printed
+    assert table.loc["Rivest-1", "seeds"] == "" and table.loc["R-DLM", "seeds"] == ""
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
     pivot = _claims.sensitivity_pivot(report)
-    assert pivot.shape == (len(table), 3)
-    assert pivot.loc["Rivest-1", "seed=1"] == "=" and pivot.loc["Rivest-1", "protocol=paper (a)"] == ""
+    assert pivot.shape == (len(table), 4)
+    assert pivot.loc["3", "seed=1"] in ("holds", "fails") and pivot.loc["Rivest-1", "seed=1"] == ""
+    # claim small-dlm is not evaluated without the consistent DLMs
+    assert table.loc["small-dlm", "verdict"] == "n/a"
+
+
+def test_math_checks_hold_on_the_code_and_fail_on_broken_inputs(monkeypatch):
+    rng = np.random.default_rng(0)
+    results = _math_checks.math_checks(0)
+    assert set(results) == set(_math_checks.CHECKS) and all(ok for ok, _ in results.values())
+    assert "0 where the ball appended errs" in results["math_Rivest_1"][1]
+    # broken inputs: each check can fail
+    from companion.decision_list import DecisionListMachine as Real
+
+    class Finite(Real):  # "p_p = p_n = 1" read literally: a finite penalty admits erring balls
+        def __init__(self, **kw):
+            kw.update(p_p=0.5, p_n=0.5) if kw.get("p_p") == np.inf else None
+            super().__init__(**kw)
+
+    monkeypatch.setattr(_math_checks, "DecisionListMachine", Finite)
+    assert not _math_checks.check_rivest_greedy(np.random.default_rng(0))[0]
+    assert not _math_checks.check_rivest_zero_error(np.random.default_rng(0))[0]
+    monkeypatch.undo()
+
+    class Complex(Real):  # Po/No balls may reuse a centre
+        def __init__(self, **kw):
+            kw["ball_type"] = "complex"
+            super().__init__(**kw)
+
+    monkeypatch.setattr(_math_checks, "DecisionListMachine", Complex)
+    assert not _math_checks.check_centres(np.random.default_rng(0), n_problems=6)[0]
+    monkeypatch.undo()
+    monkeypatch.setattr(_math_checks, "reconstruct_decision_list",
+                        lambda message: SimpleNamespace(predict01=lambda X: np.zeros(len(X), dtype=int)))
+    assert not _math_checks.check_reconstruction(rng)[0]
+    monkeypatch.undo()
+    monkeypatch.setattr(_math_checks, "zeta", lambda a: 1 / (np.asarray(a, dtype=float) + 1) ** 2)  # no 6/pi^2
+    assert not _math_checks.check_zeta()[0]
+    monkeypatch.undo()
+    # usefulness without the penalty of the errors: a ball of no type wins
+    monkeypatch.setattr(_math_checks, "_usefulness_terms",
+                        lambda inside, y, p_p, p_n, c: (float(np.sum(inside)), -float(np.sum(inside))))
+    assert not _math_checks.check_types(np.random.default_rng(0))[0]
+
+
+def test_small_dlm_and_bound_guide_measures():
+    data = {"rows": {("glass", "dlm", 0): {"errors": 30, "size": 3.0, "folds": [3] * 10, "fold_n": [21] * 10},
+                     ("haberman", "dlm", 0): {"errors": 80, "size": 2.0, "folds": [8] * 10, "fold_n": [30] * 10}},
+            "seed": 0, "consistent": {("glass", 0): {"errors": 35, "balls": 19.0, "train_errors": 0},
+                                      ("haberman", 0): {"errors": 80, "balls": 46.0, "train_errors": 0}}}
+    ok, detail = _claims._small_beats_consistent(data)
+    assert ok and "on 1 of 2 data sets" in detail
+    data["consistent"][("glass", 0)]["errors"] = 30
+    assert not _claims._small_beats_consistent(data)[0]
+    guide = {"seed": 0, "main_seed": 0, "guide_published": {"glass": {"c": [4] * 10, "b": [3] * 10, "fold_n": [21] * 10}}}
+    d, groups, ratios = _claims._guide_grouped(guide)
+    assert d == [Fraction(100, 21)] * 10 and groups == ["glass"] * 10 and ratios[0] == pytest.approx(21 / 189)
+    assert _claims._guide_grouped({**guide, "seed": 1}) is None
 
 
 def test_often_criterion_on_the_papers_own_table1():
@@ -335,7 +401,9 @@ def test_bound_coverage_machinery_and_counts():
     noise = {"positive_rate": 0.3, "shift": 0.0}
     kwargs = dict(m=60, n_test=2000, s_max=3, penalties=(1.0,), distribution=noise, seed=3)
     coverage = _studies.bound_coverage(3, **kwargs)
-    assert len(coverage) == 3 * 4 and set(coverage["bound"]) == {"published", "corrected"}
+    # DLM (both theorems at once), DLM (Theorem 1), DLM (Theorem 2), SCM; two bounds each
+    assert len(coverage) == 3 * 8 and set(coverage["bound"]) == {"published", "corrected"}
+    assert set(coverage["machine"]) == {"DLM", "DLM (Theorem 1)", "DLM (Theorem 2)", "SCM"}
     pd.testing.assert_frame_equal(coverage, _studies.bound_coverage(3, n_jobs=2, **kwargs))
     table = _studies.coverage_table(coverage)
     assert (table["runs"] == 3).all()

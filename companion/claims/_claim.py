@@ -16,7 +16,7 @@ from companion.prose import signed
 DIRECTIONS = ("<=", "<", ">=", ">", "within")
 
 
-_TESTS = {"difference": ("wilcoxon", "t", "sign"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
+_TESTS = {"difference": ("wilcoxon", "t", "sign", "corrected_t"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
 
 
 _SYMBOLS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">", "within": "within ±"}
@@ -239,9 +239,12 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
         The margin of the criterion.
     quantity, unit : str
         Names for the criterion and the sentence (``"error(A) − error(B)"``, ``"points"``).
-    test : {"wilcoxon", "t", "sign"}, default="wilcoxon"
+    test : {"wilcoxon", "t", "sign", "corrected_t"}, default="wilcoxon"
         Signed-rank test with the Hodges–Lehmann estimate and interval; paired t with the mean;
-        sign test with the median.
+        sign test with the median; ``corrected_t``: Nadeau and Bengio's (2003) corrected resampled
+        t for cross-validation folds, whose ``values(data)`` returns ``(differences, groups,
+        ratios)``: one group label per difference (the folds of one cross-validation) and each
+        fold's ``n_test / n_train`` (:func:`companion.claims._statistics.corrected_t`).
     zero_method : {"pratt", "zsplit", "wilcox"}, default="pratt"
         Wilcoxon's treatment of differences equal to the margin (:func:`wilcoxon_test`).
     digits : int, default=2

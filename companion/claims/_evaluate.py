@@ -84,7 +84,7 @@ def _design_min_p(claim: Claim, n: int) -> float:
     binomial with margin ``m``: ``m^n`` for an upper claim, ``(1 − m)^n`` for a lower one."""
     if claim.kind == "proportion":
         return claim.margin ** n if claim.direction in (">", ">=") else (1 - claim.margin) ** n
-    if claim.test == "t":
+    if claim.test in ("t", "corrected_t"):
         return 0.0
     return 2.0 ** -n
 
@@ -145,6 +145,11 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
             identical = bool(np.all(a == b))
             margin, lower_margin = math.log(claim.margin), -math.log(claim.margin)
         else:
+            if claim.test == "corrected_t":
+                if not (isinstance(values, tuple) and len(values) == 3):
+                    raise ValueError(f"{where}: test='corrected_t' needs (differences, groups, ratios), got "
+                                     f"{type(values).__name__}")
+                values, groups, ratios = values
             # (tested, raw): a test on transformed values (e.g. a variance correction) whose
             # head-to-head tally and identity read the raw differences
             tested, raw = values if isinstance(values, tuple) and len(values) == 2 else (values, values)
@@ -162,10 +167,12 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
         counted = d if claim.kind == "ratio" else raw
         row.update(zip(("wins", "ties", "losses"), _tally(counted, 0.0, claim.direction)))
         row.update(zip(("margin_wins", "margin_ties", "margin_losses"), _tally(counted, margin, claim.direction)))
-        estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence)
+        extra = {"groups": groups, "ratios": ratios} if claim.test == "corrected_t" else {}
+        estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence,
+                                                               **extra)
         if claim.direction == "within":
             _, _, _, p_less_low, p_greater_low = location_test(d, lower_margin, claim.test, claim.zero_method,
-                                                                confidence)
+                                                                confidence, **extra)
     if claim.direction in ("<=", "<"):
         p_hold, p_fail = p_less, p_greater
     elif claim.direction in (">=", ">"):

@@ -140,7 +140,8 @@ def sentence(row) -> str:
     return f"{text} {check}" if check else text
 
 
-_TEST_NAMES = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "binomial": "binomial"}
+_TEST_NAMES = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "corrected_t": "corrected resampled t",
+               "binomial": "binomial"}
 
 
 def _level(row) -> str:

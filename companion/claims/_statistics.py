@@ -347,9 +347,73 @@ def check_count(k, n, where):
         raise ValueError(f"{where}: need 0 <= k <= n and n >= 1, got k={k!r}, n={n!r}")
 
 
-def location_test(d, margin, test, zero_method, confidence):
-    """Estimate, interval, and one-sided p-values (less, greater) of ``location(d)`` against ``margin``."""
+def corrected_t(d, groups, ratios, margin=0.0, confidence=1 - 2 * ALPHA):
+    """Nadeau and Bengio's (2003) corrected resampled t over the folds of one or more cross-validations.
+
+    The folds of one cross-validation share training examples, so their differences are
+    correlated; Nadeau and Bengio replace the variance ``s²/J`` of the mean of ``J`` folds by
+    ``(1/J + n_test/n_train) s²``. Per group ``g`` (the folds of one data set): the mean
+    ``d̄_g`` and its corrected variance ``v_g = (1/J_g + r_g) s_g²`` (``r_g`` the mean of the
+    folds' ``n_test / n_train``); groups are independent, so the mean of the group means has
+    variance ``Σ v_g / G²``, with Satterthwaite's degrees of freedom.
+
+    Parameters
+    ----------
+    d : array-like
+        Paired differences, one per fold.
+    groups : array-like
+        The group (cross-validation) of each difference.
+    ratios : array-like
+        Each fold's ``n_test / n_train``.
+    margin : float, default=0.0
+    confidence : float, default=0.95
+
+    Returns
+    -------
+    estimate, low, high, p_less, p_greater : float
+        The mean of the group means, its interval, and the one-sided p-values against ``margin``.
+
+    Examples
+    --------
+    >>> est, low, high, p_less, p_greater = corrected_t([-1, -2, 0, -1, -3, -1], [0, 0, 0, 1, 1, 1], [0.5] * 6)
+    >>> round(est, 3), round(p_less, 3)
+    (-1.333, 0.065)
+    """
+    x = np.array([float(v) for v in d])
+    groups, r = np.asarray(groups), np.asarray(ratios, dtype=float)
+    if not (len(x) == len(groups) == len(r)):
+        raise ValueError(f"corrected_t: differences, groups and ratios differ in length: {len(x)}, {len(groups)}, "
+                         f"{len(r)}")
+    means, variances, dfs = [], [], []
+    for g in dict.fromkeys(groups.tolist()):
+        part = groups == g
+        J = int(part.sum())
+        if J < 2:
+            raise ValueError(f"corrected_t: group {g!r} has {J} value; each needs at least 2")
+        means.append(float(x[part].mean()))
+        variances.append((1 / J + float(r[part].mean())) * float(np.var(x[part], ddof=1)))
+        dfs.append(J - 1)
+    G = len(means)
+    estimate = float(np.mean(means))
+    var = float(np.sum(variances)) / G**2
+    se = math.sqrt(var)
+    if se <= TIE_RTOL * max(1.0, abs(estimate)):  # constant differences within every group: exact
+        side = (estimate > margin) - (estimate < margin)
+        p_less, p_greater = (0.0, 1.0) if side < 0 else (1.0, 0.0) if side > 0 else (1.0, 1.0)
+        return estimate, estimate, estimate, p_less, p_greater
+    df = float(np.sum(variances)) ** 2 / sum(v**2 / f for v, f in zip(variances, dfs) if v > 0)
+    q = float(stats.t.ppf(1 - (1 - confidence) / 2, df))
+    t = (estimate - margin) / se
+    return (estimate, estimate - q * se, estimate + q * se, float(stats.t.cdf(t, df)), float(stats.t.sf(t, df)))
+
+
+def location_test(d, margin, test, zero_method, confidence, groups=None, ratios=None):
+    """Estimate, interval, and one-sided p-values (less, greater) of ``location(d)`` against ``margin``.
+
+    ``test="corrected_t"`` needs ``groups`` and ``ratios`` (:func:`corrected_t`)."""
     n = len(d)
+    if test == "corrected_t":
+        return corrected_t(d, groups, ratios, margin, confidence)
     if test == "wilcoxon":
         shifted = d - (Fraction(margin) if d.dtype == object else margin)
         p_less, _ = wilcoxon_test(shifted, alternative="less", zero_method=zero_method)

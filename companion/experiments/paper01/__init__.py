@@ -53,22 +53,27 @@ learnt on real data (:func:`real_dlm_section`).
 
 from companion.experiments.paper01._protocol import Config, run
 from companion.experiments.paper01._studies import compression_relation_table, metric_table
+from companion.experiments.paper01._followups import nested_dlm_sizes
 from companion.experiments.paper01._sections import (
-    claims_section, comparable_names, coverage_section, datasets_section, fine_section, glass_section,
-    lengths_section, real_dlm_section, svm_section, table1_section, tie_section, toy_section,
+    claims_section, comparable_names, consistent_section, coverage_section, datasets_section, fine_section,
+    glass_section, lengths_section, math_section, real_dlm_section, svm_section, table1_section, tie_section,
+    toy_section,
 )
 
 __all__ = [
     "Config",
     "claims_section",
     "comparable_names",
+    "consistent_section",
     "compression_relation_table",
     "coverage_section",
     "datasets_section",
     "fine_section",
     "glass_section",
     "lengths_section",
+    "math_section",
     "metric_table",
+    "nested_dlm_sizes",
     "real_dlm_section",
     "run",
     "svm_section",

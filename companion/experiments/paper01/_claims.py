@@ -27,6 +27,8 @@ SPARSITY_FACTOR = 10
 #: The largest DLM of the paper's Table 1 (Glass, ``s = 12``).
 PAPER_MAX_BALLS = 12
 MACHINES = ("svm", "scm", "dlm")
+#: The honest-check variant of the claims that compare machines: nested cross-validation.
+NESTED = "protocol=nested (b)"
 
 #: Every sentence this module writes, as a :func:`companion.prose.render` template.
 TEMPLATES = {
@@ -51,7 +53,13 @@ TEMPLATES = {
     "alternation": "if h1 then 1, else if h2 then 0, else 1 (an alternation) equals h1 ∨ ¬h2 on all four inputs",
     "strict": "if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 equals none of the {n} conjunctions "
               "and disjunctions of literals of h1, h2, h3",
-    "log2r": "{r} balls have {orders} orderings; log2(r) bits name {r} of them",
+    "log2r": "per centre, ceil(log2 r) bits name a centre's position and the r positions fix the order: "
+             "{short} of r = 1..{r_max} where they carry fewer than log2(r!) bits; read as log2(r) bits for the "
+             "whole order, r = {total_first} balls have {orders} orders and log2(r) bits name {total_first}",
+    "rivest_inf": "{check}; read literally as p_p = p_n = 1: {literal}",
+    "small": "the selected DLM has fewer total test errors than the zero-training-error DLM (p_p = p_n = ∞, s "
+             "unbounded, complex balls) on {k} of {n:plural data set} (selected vs consistent errors, mean balls: {items:list})",
+    "small_item": "{name} {a} vs {b}, {sa:.1f} vs {sb:.0f}",
 }
 
 
@@ -83,13 +91,13 @@ def _claims_rows(results: pd.DataFrame, protocol: str = "a") -> dict:
     return rows
 
 
-def _guide_rows(results: pd.DataFrame) -> dict:
-    """Per data set (main seed): the fold errors of the corrected-bound DLM (c) and of the nested DLM (b)."""
+def _guide_rows(results: pd.DataFrame, bound: str = "corrected") -> dict:
+    """Per data set (main seed): the fold errors of the ``bound``-selected DLM (c) and of the nested DLM (b)."""
     out = {}
     main = main_fold_seed(results)
     for name in COMPARABLE:
         part = results[(results["dataset"] == name) & (results["seed"] == main)]
-        c = part[part["method"] == "DLM (c) corrected"]
+        c = part[part["method"] == f"DLM (c) {bound}"]
         b = part[part["method"] == "DLM (b)"]
         if len(c) and len(b):
             out[name] = {"c": c["errors"].astype(int).tolist(), "b": b["errors"].astype(int).tolist(),
@@ -97,8 +105,17 @@ def _guide_rows(results: pd.DataFrame) -> dict:
     return out
 
 
+def _consistent_rows(consistent) -> dict:
+    """``{(data set, seed): {"errors", "balls", "train_errors"}}`` of :func:`consistent_dlm_protocol`'s frame."""
+    if consistent is None:
+        return {}
+    return {(name, int(seed)): {"errors": int(g["errors"].sum()), "balls": float(g["balls"].mean()),
+                                "train_errors": int(g["train_errors"].sum())}
+            for (name, seed), g in consistent.groupby(["dataset", "seed"], sort=False)}
+
+
 def claims_data(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, counts=None,
-                seed=None) -> dict:
+                seed=None, consistent=None) -> dict:
     """What the measures of :func:`claims_measures` read, from :func:`~companion.experiments.paper01.run`.
 
     Parameters
@@ -116,27 +133,32 @@ def claims_data(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dic
         :func:`~companion.experiments.paper01.dataset_counts`, for the examples of Table 1.
     seed : int, optional
         The fold seed of the claims (default: the main seed of ``results``).
+    consistent : pandas.DataFrame, optional
+        :func:`consistent_dlm_protocol`: the zero-training-error DLMs of claim ``small-dlm``.
 
     Returns
     -------
     dict
         ``rows``: the design of the claims that compare machines,
-        ``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}`` of protocol (b)
-        (nested CV: no grid point chosen on a test fold) for the SVM, SCM and DLM where it ran,
-        else of protocol (a); ``rows_paper``: the same of protocol (a), the paper's own protocol
-        (the grid point of fewest test errors), which the checks against Table 1 and the
-        constrained-DLM claim read; ``seed``, ``seeds`` (every fold seed of protocol (a)),
-        ``lengths``, ``coverage``, ``fine`` (rows of the fine-grid DLMs), ``counts``, ``guide``.
+        ``{(data set, machine, seed): {"errors", "size", "folds", "fold_n"}}`` of the paper's
+        protocol (a) (the grid point of fewest total test errors); ``rows_paper``: the same,
+        which the checks against Table 1 and the constrained-DLM claim read in every variant;
+        ``rows_nested``: the same of protocol (b) (nested CV: no grid point chosen on a test fold),
+        the honest-check variant's rows; ``seed``, ``seeds`` (every fold seed of protocol (a)),
+        ``lengths``, ``coverage``, ``fine`` (rows of the fine-grid DLMs), ``counts``, ``guide``
+        (corrected-bound and nested DLMs), ``guide_published`` (published-bound and nested DLMs),
+        ``consistent`` (the zero-training-error DLMs per data set and seed).
     """
     main = main_fold_seed(results) if seed is None else seed
     if isinstance(lengths, pd.DataFrame):
         lengths = {main: lengths}
     seeds = [int(s) for s in dict.fromkeys(results.loc[results["protocol"] == "a", "seed"])]
     paper_rows = _claims_rows(results, "a")
-    return {"rows": {**paper_rows, **_claims_rows(results, "b")}, "rows_paper": paper_rows, "seed": int(main),
-            "seeds": seeds, "lengths": lengths or {},
+    return {"rows": paper_rows, "rows_paper": paper_rows, "rows_nested": _claims_rows(results, "b"),
+            "seed": int(main), "seeds": seeds, "lengths": lengths or {},
             "coverage": coverage, "fine": None if fine is None else fine["best"], "counts": counts,
-            "guide": _guide_rows(results), "main_seed": int(main)}
+            "guide": _guide_rows(results), "guide_published": _guide_rows(results, "published"),
+            "consistent": _consistent_rows(consistent), "main_seed": int(main)}
 
 
 def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
@@ -158,7 +180,7 @@ def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
 
 
 def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, tie=None,
-                    svm=None, counts=None) -> dict:
+                    svm=None, counts=None, consistent=None) -> dict:
     """The protocol variants of the claims, ``{name: data}``, the main protocol first.
 
     Each variant changes one choice; a claim's entry in the registry names the variants that
@@ -168,51 +190,56 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
     Parameters
     ----------
     results : pandas.DataFrame
-        :func:`~companion.experiments.paper01.run`'s frame: the main design (the machines
-        compared under protocol (b), nested CV; the checks against Table 1 and the constrained
-        DLM under protocol (a); coarse grids, our tie rule, relative SVM widths, main fold seed)
-        and the variants ``seed=k`` (each other fold seed of the run: every claim read at that
-        seed) and ``protocol=paper (a)`` (the machines compared under the paper's protocol,
-        each grid point chosen on the test folds).
+        :func:`~companion.experiments.paper01.run`'s frame: the main design, the paper's
+        protocol (a) (each grid point chosen on the test folds; coarse grids, our tie rule,
+        relative SVM widths, main fold seed), and the variants ``seed=k`` (each other fold seed
+        of the run: every claim read at that seed) and :data:`NESTED` (the machines compared
+        under nested cross-validation, protocol (b): the honest check of claims 1 and 2; also at
+        each other fold seed, ``NESTED + ", seed k"``).
     lengths : dict, optional
         ``{fold seed: list_length_table(...)}``.
     coverage : pandas.DataFrame, optional
         :func:`coverage_table` (run once, main seed).
     fine : dict, optional
-        :func:`fine_grid_protocol`: the variant ``grid=fine under (a)`` (DLM and SCM rows, every seed it ran).
+        :func:`fine_grid_protocol`: the variant ``grid=fine`` (DLM and SCM rows, every seed it ran).
     tie : pandas.DataFrame, optional
-        :func:`tie_rule_protocol`: a variant ``tie=<rule> under (a)`` per rule other than ours.
+        :func:`tie_rule_protocol`: a variant ``tie=<rule>`` per rule other than ours.
     svm : pandas.DataFrame, optional
-        :func:`svm_gamma_protocol`: the variant ``gamma=absolute under (a)``.
+        :func:`svm_gamma_protocol`: the variant ``gamma=absolute``.
     counts : dict, optional
         :func:`~companion.experiments.paper01.dataset_counts`.
+    consistent : pandas.DataFrame, optional
+        :func:`consistent_dlm_protocol`.
 
     Returns
     -------
     dict
         ``{variant: claims_data(...)}``.
     """
-    main = claims_data(results, lengths=lengths, coverage=coverage, fine=fine, counts=counts)
+    main = claims_data(results, lengths=lengths, coverage=coverage, fine=fine, counts=counts, consistent=consistent)
     variants = {"main": main}
     for seed in main["seeds"]:
         if seed != main["seed"]:
             variants[f"seed={seed}"] = {**main, "seed": seed}
-    # The paper's protocol (a) for every machine: each grid point chosen on the test folds.
-    paper = {**main, "rows": main["rows_paper"]}
-    variants["protocol=paper (a)"] = paper
-    # The follow-up protocols change one choice of protocol (a) (tie rule, grid, SVM width), so
-    # they are variants of protocol (a): a flip under one of them marks the claim not robust.
+    # The honest check: nested cross-validation (protocol (b)) for the SVM, SCM and DLM, at the
+    # main fold seed (the claims' honest_check) and at each other fold seed it ran.
+    nested_seeds = sorted({key[2] for key in main["rows_nested"]}, key=lambda s: (s != main["seed"], s))
+    for seed in nested_seeds:
+        name = NESTED if seed == main["seed"] else f"{NESTED}, seed {seed}"
+        variants[name] = {**main, "rows": {**main["rows"], **main["rows_nested"]}, "seed": seed}
+    # The follow-up protocols change one choice of protocol (a) (tie rule, grid, SVM width): a
+    # flip under one of them marks the claim not robust.
     if tie is not None:
         for rule in dict.fromkeys(tie["rule"]):
             if rule != "larger_cover":
-                variants[f"tie={rule} under (a)"] = _on_paper_protocol(_replace(paper, "dlm", tie[tie["rule"] == rule]))
+                variants[f"tie={rule}"] = _on_paper_protocol(_replace(main, "dlm", tie[tie["rule"] == rule]))
     if fine is not None:
-        fined = _replace(paper, "dlm", fine["best"])
+        fined = _replace(main, "dlm", fine["best"])
         if fine.get("scm_best") is not None:
             fined = _replace(fined, "scm", fine["scm_best"])
-        variants["grid=fine under (a)"] = _on_paper_protocol(fined)
+        variants["grid=fine"] = _on_paper_protocol(fined)
     if svm is not None:
-        variants["gamma=absolute under (a)"] = _on_paper_protocol(_replace(paper, "svm", svm))
+        variants["gamma=absolute"] = _on_paper_protocol(_replace(main, "svm", svm))
     return variants
 
 
@@ -241,6 +268,23 @@ def _fold_differences(data, a, b, source="rows"):
             return None
         out += [Fraction(100 * (e - f), n) for e, f, n in zip(x["folds"], z["folds"], x["fold_n"])]
     return out or None
+
+
+def _fold_differences_grouped(data, a, b):
+    """:func:`_fold_differences` with each fold's data set and ``n_test / n_train``, for the corrected t.
+
+    Returns ``(differences, groups, ratios)`` (Nadeau and Bengio's correction of the fold-level
+    t: the ten folds of one data set share training examples), None when a machine was not run."""
+    d = _fold_differences(data, a, b)
+    if d is None:
+        return None
+    groups, ratios = [], []
+    for name in _names(data):
+        n = _row(data, name, a)["fold_n"]
+        total = sum(n)
+        groups += [name] * len(n)
+        ratios += [k / (total - k) for k in n]
+    return d, groups, ratios
 
 
 def _differences(pairs, other):
@@ -347,8 +391,11 @@ def _lengths_reach(data):
     return not short, render_claim_text("lengths", reach=len(figure1) - len(short), n=len(figure1), short=_not_on(short))
 
 
-def _coverage_share(data, bound):
-    """(runs where some DLM's ``bound`` lies below its risk, runs) of the first coverage distribution.
+def _coverage_share(data, bound, machine="DLM"):
+    """(runs where some machine's ``bound`` lies below its risk, runs) of the first coverage distribution.
+
+    ``machine``: ``"DLM (Theorem 1)"`` (simple DLMs), ``"DLM (Theorem 2)"`` (complex DLMs) or
+    ``"DLM"`` (both at once, a statement at level ``1 - 2 delta``).
 
     The coverage runs once (it draws its own samples, seeded from the notebook's seed): every
     variant reads the same runs, so the engine reports the variants as leaving it unchanged.
@@ -358,7 +405,7 @@ def _coverage_share(data, bound):
         return None
     if coverage.index.nlevels == 3:
         coverage = coverage.xs(coverage.index.get_level_values(0)[0], level=0)
-    row = coverage.loc[("DLM", bound)]
+    row = coverage.loc[(machine, bound)]
     return int(row["any_violated"]), int(row["runs"])
 
 
@@ -370,6 +417,36 @@ def _guide_differences(data):
     for name, row in data["guide"].items():
         out += [Fraction(100 * (c - b), n) for c, b, n in zip(row["c"], row["b"], row["fold_n"])]
     return out
+
+
+def _guide_grouped(data, key="guide_published"):
+    """Fold error rates (points) of the bound-selected DLM (c) minus the nested-CV DLM (b), main seed,
+    with each fold's data set and ``n_test / n_train`` (for the corrected t)."""
+    if data["seed"] != data["main_seed"] or not data.get(key):
+        return None
+    d, groups, ratios = [], [], []
+    for name, row in data[key].items():
+        total = sum(row["fold_n"])
+        d += [Fraction(100 * (c - b), n) for c, b, n in zip(row["c"], row["b"], row["fold_n"])]
+        groups += [name] * len(row["fold_n"])
+        ratios += [n / (total - n) for n in row["fold_n"]]
+    return d, groups, ratios
+
+
+def _small_beats_consistent(data):
+    """Exact, existential: on some data set the selected DLM has fewer total test errors than the consistent one."""
+    consistent = data.get("consistent") or {}
+    pairs, balls = {}, {}
+    for name in _names(data):
+        x, z = _row(data, name, "dlm"), consistent.get((name, data["seed"]))
+        if x is None or z is None:
+            return None
+        pairs[name] = (x["errors"], z["errors"])
+        balls[name] = (x["size"], z["balls"])
+    wins = [n for n, (a, b) in pairs.items() if a < b]
+    items = [render_claim_text("small_item", name=DISPLAY[n], a=a, b=b, sa=balls[n][0], sb=balls[n][1])
+             for n, (a, b) in pairs.items()]
+    return bool(wins), render_claim_text("small", k=len(wins), n=len(pairs), items=items)
 
 
 #: A fixed training set on which BuildDLM with ``p_p = p_n = 1`` is not Rivest's greedy algorithm:
@@ -389,6 +466,15 @@ def _rivest_unit_penalties(data):
     unit, rivest = lists[1.0], lists[np.inf]
     return unit[2] == rivest[2], render_claim_text("rivest", balls=unit[0], errors=unit[1], exact_balls=rivest[0],
                                          exact_errors=rivest[1])
+
+
+def _rivest_infinite(data, check):
+    """Rivest-1 read as ``p_p = p_n = ∞`` (the extraction renders ∞ as "1"): the computed check
+    :func:`~companion.experiments.paper01._math_checks.check_rivest_greedy`, with what the literal
+    reading ``p_p = p_n = 1`` would give on :data:`RIVEST_EXAMPLE`."""
+    ok, detail = check
+    _, literal = _rivest_unit_penalties(data)
+    return ok, render_claim_text("rivest_inf", check=detail, literal=literal)
 
 
 def _decision_list(rules, default, inputs):
@@ -434,16 +520,32 @@ def _strict_inclusion(data):
     return listed not in pure, render_claim_text("strict", n=len(pure))
 
 
-def _log2_r(data):
-    """Exact: log2(r) bits specify the ordering of r ball centres (checked at r = 3)."""
+def _log2_r(data, r_max=64):
+    """Exact, per centre: ``ceil(log2 r)`` bits give each of the ``r`` centres its position, which fixes the order.
+
+    The sentence's per-centre reading: ``r`` positions of ``ceil(log2 r)`` bits each name ``r^r >= r!``
+    messages, and the positions of distinct centres are a permutation, so the order is recovered
+    (checked for ``r = 1 .. r_max``: ``r * ceil(log2 r) >= log2(r!)``). The total reading, ``log2(r)``
+    bits for the whole order, names ``r`` of the ``r!`` orders (too few from ``r = 3``); the proof
+    counts ``log2(r!)`` bits in total, the number the bound uses.
+    """
     import math
 
-    r = 3
-    return 2 ** math.log2(r) >= math.factorial(r), render_claim_text("log2r", r=r, orders=math.factorial(r))
+    short = [r for r in range(1, r_max + 1) if r * math.ceil(math.log2(r)) < math.log2(math.factorial(r)) - 1e-9]
+    total_short = [r for r in range(1, r_max + 1) if math.log2(r) < math.log2(math.factorial(r)) - 1e-9]
+    return not short, render_claim_text("log2r", r_max=r_max, short=len(short), total_first=total_short[0],
+                                        orders=math.factorial(total_short[0]))
 
 
-def claims_measures() -> dict:
+def claims_measures(math: dict | None = None) -> dict:
     """The measurement of every claim of ``registry/paper01.toml``, by its ``measure`` key.
+
+    Parameters
+    ----------
+    math : dict, optional
+        :func:`~companion.experiments.paper01._math_checks.math_checks`' results, computed once
+        per notebook run: the ``math_*`` measures (the same ``(ok, detail)`` in every variant).
+        Without it they are run here, from seed 0.
 
     Returns
     -------
@@ -452,19 +554,26 @@ def claims_measures() -> dict:
         difference claims, ``(k, n)`` for the coverage proportions, ``(bool, detail)`` for the
         exact ones, None where a variant does not apply.
     """
+    if math is None:
+        from companion.experiments.paper01._math_checks import math_checks
+
+        math = math_checks(0)
+    checks = {name: result for name, result in math.items() if name != "math_Rivest_1"}
     return {
-        "dlm_minus_svm": partial(_fold_differences, a="dlm", b="svm"),
-        "dlm_minus_scm": partial(_fold_differences, a="dlm", b="scm"),
+        **checks,
+        "math_Rivest_1": _rivest_infinite(None, check=math["math_Rivest_1"]),
+        "dlm_minus_svm": partial(_fold_differences_grouped, a="dlm", b="svm"),
+        "dlm_minus_scm": partial(_fold_differences_grouped, a="dlm", b="scm"),
         "dlm_often_svm": partial(_often, other="svm"),
         "dlm_often_scm": partial(_often, other="scm"),
         "dlm_some_scm": partial(_some, other="scm"),
         "sparsity_dlm": partial(_sparsity, machine="dlm"),
         "sparsity_scm": partial(_sparsity, machine="scm"),
-        "coverage_published": partial(_coverage_share, bound="published"),
+        "coverage_theorem1": partial(_coverage_share, bound="published", machine="DLM (Theorem 1)"),
+        "coverage_theorem2": partial(_coverage_share, bound="published", machine="DLM (Theorem 2)"),
         "coverage_corrected": partial(_coverage_share, bound="corrected"),
         # both sides of protocol (a): the constrained DLM runs under (a) only (main seed)
         "constrained_minus_dlm": partial(_fold_differences, a="dlmc", b="dlm", source="rows_paper"),
-        "rivest_unit_penalties": _rivest_unit_penalties,
         "alternation": _alternation,
         "strict_inclusion": _strict_inclusion,
         "log2_r": _log2_r,
@@ -477,16 +586,20 @@ def claims_measures() -> dict:
         "at_most_balls": _at_most_balls,
         "lengths_reach": _lengths_reach,
         "guide_minus_nested": _guide_differences,
+        "bound_minus_nested": _guide_grouped,
+        "small_beats_consistent": _small_beats_consistent,
     }
 
 
-def claims_report(variants: dict):
+def claims_report(variants: dict, math: dict | None = None):
     """Evaluate the registry's claims (``registry/paper01.toml``) on :func:`claims_variants`' data.
 
     Parameters
     ----------
     variants : dict
         ``{variant: data}`` of :func:`claims_variants`, the main protocol first.
+    math : dict, optional
+        :func:`~companion.experiments.paper01._math_checks.math_checks`' results.
 
     Returns
     -------
@@ -494,7 +607,7 @@ def claims_report(variants: dict):
     """
     import companion.claims as C
 
-    return C.evaluate(C.family(C.load_registry("01"), claims_measures()), variants)
+    return C.evaluate(C.family(C.load_registry("01"), claims_measures(math)), variants)
 
 
 def _variant_verdict(report, id, variant) -> str:
@@ -531,17 +644,24 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
     constrained = [render_claim_text("difference_item", name=n, d=int(rows.loc[n, "a_dlm_constrained"] - rows.loc[n, "a_dlm"]))
                    for n in names]
     values = {
-        "2": {"dlm_points": n_dlm, "svm_points": n_svm, "paper": _variant_verdict(report, "2", "protocol=paper (a)")},
-        "1": {"dlm_points": n_dlm, "scm_points": n_scm, "paper": _variant_verdict(report, "1", "protocol=paper (a)")},
+        "2": {"dlm_points": n_dlm, "svm_points": n_svm},
+        "1": {"dlm_points": n_dlm, "scm_points": n_scm},
         "1-often": {"table1": verdicts["1-often-table1"]},
         "2-often": {"table1": verdicts["2-often-table1"]},
         "C": {"differences": constrained},
         "B": {"corrected": verdicts["B-corrected"], "no_signal": float("nan")},
+        "B2": {"no_signal": float("nan")},
     }
     if coverage.index.nlevels == 3 and coverage.index.get_level_values(0).nunique() > 1:
-        other = coverage.xs(coverage.index.get_level_values(0).unique()[1], level=0).loc[("DLM", "published")]
-        values["B"]["no_signal"] = float(other["any_violated"] / other["runs"])
+        other = coverage.xs(coverage.index.get_level_values(0).unique()[1], level=0)
+        for id, machine in (("B", "DLM (Theorem 1)"), ("B2", "DLM (Theorem 2)")):
+            row = other.loc[(machine, "published")]
+            values[id]["no_signal"] = float(row["any_violated"] / row["runs"])
     if "b_dlm" in rows:
+        values["bound-guide"] = {
+            "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_bound"]), b=int(rows.loc[n, "b_dlm"]))
+                      for n in names],
+            "balls_low": float(rows["c_dlm_balls"].min()), "balls_high": float(rows["c_dlm_balls"].max())}
         values["guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],

@@ -617,3 +617,88 @@ def svm_gamma_table(svm: pd.DataFrame, results: pd.DataFrame) -> pd.DataFrame:
             "near_size": round(float(first["near_size"]), 1),
         })
     return pd.DataFrame(rows).set_index("dataset")
+
+
+@paper_models
+def _consistent_fold(name, seed, ball_type):
+    """Rivest's greedy (BuildDLM with ``p_p = p_n = ∞``, ``s`` unbounded) on each fold of one split."""
+    X, y = load_table1_dataset(name)
+    rows = []
+    for fold, (train, test) in enumerate(stratified_folds(y, n_splits=10, seed=seed)):
+        dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, metric="l2",
+                                  fallback=None).fit(X[train], y[train])
+        rows.append({"dataset": name, "seed": int(seed), "fold": fold, "n_test": len(test),
+                     "errors": int((dlm.predict(X[test]) != y[test]).sum()), "balls": int(dlm.n_balls_),
+                     "train_errors": int((dlm.predict(X[train]) != y[train]).sum())})
+    return rows
+
+
+def consistent_dlm_protocol(names=COMPARABLE, *, seeds=(0,), ball_type="complex", n_jobs=1) -> pd.DataFrame:
+    """The "larger DLM which makes zero training errors" of Section 2 on the folds of protocol (a).
+
+    BuildDLM with infinite penalties and no stopping point (Rivest's greedy algorithm, Section 2)
+    on each training fold of the same stratified 10-fold splits as :func:`run` (the data sets have
+    no contradictory examples, so a consistent list of balls exists and it reaches zero training
+    errors).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
+    seeds : sequence of int
+        Fold seeds.
+    ball_type : {"simple", "complex"}, default="complex"
+        The features ``H``: every ball of the four types (complex) or Pi and Ni balls (simple).
+    n_jobs : int
+        The (data set, seed) pairs are items of :func:`companion.evaluation.parallel_map`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (data set, seed, fold): ``n_test``, ``errors`` (test), ``balls``, ``train_errors``.
+    """
+    items = [(name, int(seed)) for name in names for seed in seeds]
+    parts = parallel_map(partial(_consistent_item, ball_type), items, n_jobs=n_jobs)
+    return pd.DataFrame([row for part in parts for row in part])
+
+
+def _consistent_item(ball_type, item):
+    name, seed = item
+    return _consistent_fold(name, seed, ball_type)
+
+
+def nested_dlm_sizes(results: pd.DataFrame) -> pd.DataFrame:
+    """Whether the nested-CV DLM (protocol (b), main seed) collapses to the majority class.
+
+    Per comparable data set: the nested DLM's total test errors beside those of the majority
+    class of each training fold, its mean and smallest number of balls over the 10 folds, the
+    folds where it has no ball, and the folds where it errs exactly as often as the majority class.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`~companion.experiments.paper01.run`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by data set (display names).
+    """
+    main = main_fold_seed(results)
+    rows = []
+    for name in COMPARABLE:
+        part = results[(results["dataset"] == name) & (results["method"] == "DLM (b)") & (results["seed"] == main)]
+        if part.empty:
+            continue
+        part = part.sort_values("fold")
+        _, y = load_table1_dataset(name)
+        majority = []
+        for train, test in stratified_folds(y, n_splits=10, seed=main):
+            label = int(np.bincount(y[train].astype(int)).argmax())
+            majority.append(int((y[test] != label).sum()))
+        errors, sizes = part["errors"].astype(int).to_numpy(), part["size"].to_numpy(dtype=float)
+        rows.append({"dataset": DISPLAY[name], "b_dlm_errors": int(errors.sum()), "majority_errors": int(sum(majority)),
+                     "mean_balls": float(sizes.mean()), "min_balls": float(sizes.min()),
+                     "folds_no_ball": int((sizes == 0).sum()),
+                     "folds_as_majority": int((errors == np.asarray(majority)).sum())})
+    return pd.DataFrame(rows).set_index("dataset")

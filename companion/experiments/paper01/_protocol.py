@@ -272,7 +272,7 @@ class Config:
         every seed, so that every claim can be re-decided at each of them.
     grid : Grid
     nested : bool, default=True
-        Run protocol (b), the design of the claims that compare machines (it selects no grid
+        Run protocol (b), the honest check of the claims that compare machines (it selects no grid
         point on a test fold).
     inner_splits : int, default=3
         Inner folds of protocol (b).

@@ -21,7 +21,7 @@ from companion.experiments._display import closed_figure
 from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
-from companion.experiments.paper01._grids import COMPARABLE, DATASETS, Grid, load_table1_dataset
+from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, parameters_table,
     protocols_table,
@@ -34,13 +34,14 @@ from companion.experiments.paper01._prose import (
     readable_dlm, reproduction_markdown,
 )
 from companion.experiments.paper01._followups import (
-    LENGTH_VARIANTS, fine_grid_protocol, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
+    LENGTH_VARIANTS, consistent_dlm_protocol, fine_grid_protocol, nested_dlm_sizes, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
     list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
 )
 from companion.experiments.paper01._studies import (
     COVERAGE_DISTRIBUTION, bound_coverage, coverage_bayes_risk, coverage_table,
 )
 from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
+from companion.experiments.paper01._math_checks import math_checks, math_checks_table
 
 #: The two distributions of the bounds' Monte-Carlo coverage: with a signal, and without one.
 COVERAGE_DISTRIBUTIONS = {
@@ -319,6 +320,48 @@ def lengths_section(names, *, seed: int, seeds) -> Bunch:
     return Bunch(table=table, by_seed=by_seed)
 
 
+def math_section(seed: int = 0) -> Bunch:
+    """The mathematical statements of Sections 2-4, each checked by a computation (a few seconds).
+
+    Parameters
+    ----------
+    seed : int, default=0
+        Seed of the one generator every check draws from.
+
+    Returns
+    -------
+    Bunch
+        ``results`` (``{measure: (ok, detail)}``, what the registry's ``math_*`` rows read) and
+        ``table`` (statement, what was computed, result).
+    """
+    results = math_checks(seed)
+    return Bunch(results=results, table=math_checks_table(results))
+
+
+def consistent_section(names, *, seeds, n_jobs: int = 1) -> Bunch:
+    """Section 2's "larger DLM which makes zero training errors" on the folds of protocol (a).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    seeds : sequence of int
+        Fold seeds.
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    Bunch
+        ``frame`` (:func:`consistent_dlm_protocol`) and ``table`` (per data set and seed: total
+        test errors, mean balls, training errors).
+    """
+    frame = consistent_dlm_protocol(names, seeds=seeds, n_jobs=n_jobs)
+    table = (frame.groupby(["dataset", "seed"], sort=False)
+             .agg(errors=("errors", "sum"), mean_balls=("balls", "mean"), train_errors=("train_errors", "sum"))
+             .rename(index=DISPLAY, level=0).unstack("seed"))
+    return Bunch(frame=frame, table=table)
+
+
 @validate_params({"name": [StrOptions(set(DATASETS))]}, prefer_skip_nested_validation=False)
 def real_dlm_section(name: str = "breastw") -> Bunch:
     """The DLM with the paper's parameters for a data set, fitted on all of it, in its column names.
@@ -345,7 +388,8 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
-                   tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid) -> Bunch:
+                   tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid, math: Bunch | None = None,
+                   consistent: Bunch | None = None) -> Bunch:
     """The claims decided on every variant, with the numbers the discussion reads.
 
     Parameters
@@ -368,6 +412,10 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         :func:`lengths_section`.
     grid : Grid
         The main protocol's grid.
+    math : Bunch, optional
+        :func:`math_section` (run here from seed 0 when not given).
+    consistent : Bunch, optional
+        :func:`consistent_section`, for claim ``small-dlm`` (not evaluated without it).
 
     Returns
     -------
@@ -377,8 +425,9 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         (claim by claim) and ``reproduction`` (the numbers behind the reproduction claims).
     """
     variants = claims_variants(results, lengths=lengths.by_seed, coverage=coverage.table, fine=fine.fine, tie=tie.tie,
-                               svm=svm.svm, counts=datasets.counts)
-    report = claims_report(variants)
+                               svm=svm.svm, counts=datasets.counts,
+                               consistent=None if consistent is None else consistent.frame)
+    report = claims_report(variants, None if math is None else math.results)
     return Bunch(
         report=report, sensitivity=sensitivity_pivot(report),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid)),
