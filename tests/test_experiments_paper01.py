@@ -424,7 +424,9 @@ def test_coverage_bayes_risk_matches_monte_carlo():
 
 
 def test_corrected_bounds_are_the_general_compression_bound():
-    table = paper01.compression_relation_table()
+    from companion.experiments.paper01._studies import compression_relation_table
+
+    table = compression_relation_table()
     np.testing.assert_allclose(table["corrected"], table["theorem3"], rtol=1e-12)
     assert (table["log_message"] > 0).all()
 
@@ -506,6 +508,8 @@ def test_the_sections_show_what_their_builders_give():
     datasets = paper01.datasets_section(["breastw", "haberman"])
     assert datasets.counts == _tables.dataset_counts(["breastw", "haberman"])
     assert datasets.notes.data == _prose.dataset_notes_markdown(datasets.counts).data
-    assert paper01.comparable_names([]) == list(_grids.COMPARABLE)
+    from companion.experiments.paper01._sections import comparable_names
+
+    assert comparable_names([]) == list(_grids.COMPARABLE)
     with pytest.raises(ValueError, match="'n_runs' parameter of coverage_section"):
         paper01.coverage_section(0, n_test=10, seed=0)

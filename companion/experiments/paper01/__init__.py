@@ -27,8 +27,8 @@ time, and state the paper's claims for :mod:`companion.claims`:
 * the realised list lengths at the paper's own parameters (:func:`lengths_section`);
 * the SVM column with an absolute kernel-width grid on the unscaled data (:func:`svm_section`);
 * Monte-Carlo coverage of the published and corrected bounds of Section 4 (:func:`coverage_section`)
-  and the corrected bounds as the general sample-compression bound
-  (:func:`compression_relation_table`);
+  and the corrected bounds as the general sample-compression bound (:func:`math_section`'s
+  ``compression_relation``);
 * L1 and L-infinity balls (:func:`metric_table`);
 * the claims of the paper's Section 5 as a claims family with its protocol variants
   (:func:`claims_section`).
@@ -52,10 +52,9 @@ learnt on real data (:func:`real_dlm_section`).
 """
 
 from companion.experiments.paper01._protocol import Config, run
-from companion.experiments.paper01._studies import compression_relation_table, metric_table
-from companion.experiments.paper01._followups import nested_dlm_sizes
+from companion.experiments.paper01._studies import metric_table
 from companion.experiments.paper01._sections import (
-    claims_section, comparable_names, consistent_section, coverage_section, datasets_section, fine_section,
+    claims_section, consistent_section, coverage_section, datasets_section, fine_section,
     glass_section, lengths_section, math_section, real_dlm_section, svm_section, table1_section, tie_section,
     toy_section,
 )
@@ -63,9 +62,7 @@ from companion.experiments.paper01._sections import (
 __all__ = [
     "Config",
     "claims_section",
-    "comparable_names",
     "consistent_section",
-    "compression_relation_table",
     "coverage_section",
     "datasets_section",
     "fine_section",
@@ -73,7 +70,6 @@ __all__ = [
     "lengths_section",
     "math_section",
     "metric_table",
-    "nested_dlm_sizes",
     "real_dlm_section",
     "run",
     "svm_section",

@@ -38,7 +38,7 @@ from companion.experiments.paper01._followups import (
     list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
 )
 from companion.experiments.paper01._studies import (
-    COVERAGE_DISTRIBUTION, bound_coverage, coverage_bayes_risk, coverage_table,
+    COVERAGE_DISTRIBUTION, bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table,
 )
 from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
 from companion.experiments.paper01._math_checks import math_checks, math_checks_table
@@ -131,10 +131,12 @@ def datasets_section(names) -> Bunch:
     Returns
     -------
     Bunch
-        ``counts`` (:func:`dataset_counts`), ``table`` (:func:`examples_table`) and ``notes``.
+        ``counts`` (:func:`dataset_counts`), ``table`` (:func:`examples_table`), ``notes`` and
+        ``comparable`` (the data sets the follow-up protocols compare: :func:`comparable_names`).
     """
     counts = dataset_counts(names)
-    return Bunch(counts=counts, table=examples_table(counts), notes=dataset_notes_markdown(counts))
+    return Bunch(counts=counts, table=examples_table(counts), notes=dataset_notes_markdown(counts),
+                 comparable=comparable_names(names))
 
 
 @validate_params({"candidates": [dict], "grid": [Grid], "seed": SEED, "n_jobs": N_JOBS},
@@ -177,9 +179,11 @@ def table1_section(results: pd.DataFrame) -> Bunch:
         ``errors`` (protocol (a), paper vs ours), ``parameters``, ``errors_figure`` (errors
         against ``s``), ``sparsity_figure`` and ``sparsity`` (balls against support vectors),
         ``protocols`` (protocols (a), (b), (c)) and ``legend``, ``bound_check`` (the bounds on
-        the machines they select).
+        the machines they select), ``nested_sizes`` (whether the nested-CV DLM collapses to the
+        majority class: :func:`nested_dlm_sizes`).
     """
     return Bunch(
+        nested_sizes=nested_dlm_sizes(results),
         errors=errors_table(results), parameters=parameters_table(results),
         errors_figure=closed_figure(figure_errors_vs_s(results)), sparsity_figure=closed_figure(figure_sparsity(results)),
         sparsity=sparsity_frame(results), protocols=protocols_table(results), legend=protocol_legend(),
@@ -331,11 +335,12 @@ def math_section(seed: int = 0) -> Bunch:
     Returns
     -------
     Bunch
-        ``results`` (``{measure: (ok, detail)}``, what the registry's ``math_*`` rows read) and
-        ``table`` (statement, what was computed, result).
+        ``results`` (``{measure: (ok, detail)}``, what the registry's ``math_*`` rows read),
+        ``table`` (statement, what was computed, result) and ``compression_relation`` (Section 4's
+        compression-set relation on two cases: :func:`compression_relation_table`).
     """
     results = math_checks(seed)
-    return Bunch(results=results, table=math_checks_table(results))
+    return Bunch(results=results, table=math_checks_table(results), compression_relation=compression_relation_table())
 
 
 def consistent_section(names, *, seeds, n_jobs: int = 1) -> Bunch:
