@@ -19,6 +19,7 @@ import pytest
 from companion import claims as C
 from companion.claims._statistics import ALPHA
 from companion.claims._registry import REGISTRY_DIR
+from companion.claims._report import sentence
 from companion.paths import ROOT
 
 REGISTRIES = sorted(REGISTRY_DIR.glob("paper[0-9][0-9].toml"))
@@ -173,7 +174,7 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     assert pd.isna(table_na.loc["c1", "verdict"]) or table_na.loc["c1", "verdict"] == "n/a"
     assert not isinstance(table_na.loc["c1", "seeds"], str) or table_na.loc["c1", "seeds"] == ""
     assert report.discussion().data == "* **c1.** On 12 data sets the difference is " + \
-        f"{C.sentence(table.reset_index().iloc[0]).split('estimate ')[1].split(' points')[0]} points."
+        f"{sentence(table.reset_index().iloc[0]).split('estimate ')[1].split(' points')[0]} points."
     with pytest.raises(ValueError, match="measures missing \\['same'\\]"):
         C.family(registry, {"diff": measures["diff"]})
 

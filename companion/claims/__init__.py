@@ -106,8 +106,6 @@ from companion.claims._evaluate import (
 )
 from companion.claims._report import (
     ClaimsReport,
-    anchor,
-    sentence,
     summary,
 )
 from companion.claims._publish import (
@@ -124,11 +122,9 @@ __all__ = [
     "guaranteed",
     "exact",
     "evaluate",
-    "sentence",
     "update_readme",
     "summary",
     "publish",
-    "anchor",
     "load_registry",
     "family",
 ]

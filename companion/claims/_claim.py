@@ -141,7 +141,7 @@ class Claim:
         Returns
         -------
         str
-            The criterion, as :func:`sentence` prints it.
+            The criterion, as :func:`companion.claims._report.sentence` prints it.
         """
         if self.kind == "guaranteed":
             return "by construction"

@@ -240,7 +240,7 @@ _IDS = [str, "array-like", None]
 def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None) -> Markdown:
     """Markdown list of the verdict sentences of ``table`` (all rows, or those of ``ids`` in order).
 
-    Each item carries the claim's anchor (:func:`anchor`); a ``paper`` claim is followed by its
+    Each item carries the claim's anchor (:func:`companion.claims._report.anchor`); a ``paper`` claim is followed by its
     quotation and where it stands in the paper.
 
     Parameters

@@ -28,8 +28,21 @@ NON_INFERIORITY_POINTS = 2.0
 #: The constants of WIDC(o)'s reconstructed penalty the variants ``c_KM=...`` re-prune with
 #: (the main protocol uses the one chosen on synthetic problems, section 5 of the notebook).
 CKM_VARIANTS = (0.05, 0.1)
-#: The learners checked against the majority-class baseline.
-BASELINE_CHECKED = ("WIDC(p)", "J48", "CN2", "CN2-unordered", "JRip")
+#: The learners checked against the majority-class baseline (WIDC(o) and WIDC() too: a pruning
+#: that collapses shows here).
+BASELINE_CHECKED = ("WIDC(p)", "WIDC(o)", "WIDC()", "J48", "CN2", "CN2-unordered", "JRip")
+#: The trees whose size a variant counts differently: ``tree size=test nodes`` reads a tree of
+#: ``L`` leaves as ``L - 1`` binary tests on Boolean variables (one literal per test node; a
+#: ``k``-way split on a nominal attribute is ``k - 1`` tests ``[A = a]``) instead of the sum of
+#: its leaf depths (the literals of its leaf monomials, the paper's tree-to-monomials encoding).
+TREES = ("J48", "CART")
+#: The data sets a variant leaves out of the per-data-set claims: monks2, where J48 (and unordered
+#: CN2) is the majority-class model, and xd6, whose vendored copy has no label noise (a stand-in
+#: for the paper's 10 %-noise concept).
+DATA_SET_VARIANTS = ("monks2", "xd6")
+#: The offsets of the size ratios ``(a + o) / (b + o)`` the variants ``offset=o`` use (the main
+#: protocol's is 1: a size may be 0).
+OFFSET_VARIANTS = (0.5, 5.0)
 #: The data set the paper excepts from its CN2-POE statement.
 CN2POE_EXCEPTION = "votes"
 
@@ -58,7 +71,8 @@ def _with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
     return check_tidy(kept.reset_index(drop=True))
 
 
-def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = False) -> dict:
+def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = False, ties_dropped: bool = False,
+                offset: float = 1.0) -> dict:
     """What the measures (:data:`MEASURES`) read: exact per-data-set means, and the folds.
 
     ``results``: :func:`run`'s frame with :func:`peer_results`' and :func:`majority_results`'
@@ -74,13 +88,18 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = F
     joint_best : bool, default=False
         Claims 1 and 2b count a data set where the variant ties another for the best for the
         claim (their design until 2026-12-03, the variant ``ties=for the claim``).
+    ties_dropped : bool, default=False
+        Claims 1 and 2b leave such a data set out (the variant ``ties=dropped``).
+    offset : float, default=1.0
+        The offset of the size ratios (the registry's is 1; the variants ``offset=o``).
 
     Returns
     -------
     dict
         ``error`` and ``literals``: frames indexed by data set, one column per learner (error
         in points); ``fold_error`` and ``fold_literals``: the same per ``(dataset, fold)``;
-        ``joint_best``.
+        ``joint_best``, ``ties_dropped``, ``offset`` and ``fold_ratio`` (``n_test / n_train``
+        per ``(dataset, fold, learner)``).
     """
     results = _with_cn2(results, cn2)
     error = exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
@@ -89,8 +108,13 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = F
                   for d, f, m, e, n in zip(view["dataset"], view["fold"], view["method"], view["errors"], view["n_test"])}
     fold_literals = {(d, int(f), m): Fraction(int(v))
                      for d, f, m, v in zip(view["dataset"], view["fold"], view["method"], view["literals"])}
-    return {"error": error, "literals": exact_per_dataset(results, "literals"),
-            "fold_error": fold_error, "fold_literals": fold_literals, "joint_best": joint_best}
+    sizes = {}
+    for d, f, n in zip(view["dataset"], view["fold"], view["n_test"]):
+        sizes.setdefault(d, {})[int(f)] = int(n)
+    fold_ratio = {(d, f): n / (sum(folds.values()) - n) for d, folds in sizes.items() for f, n in folds.items()}
+    return {"error": error, "literals": exact_per_dataset(results, "literals"), "fold_error": fold_error,
+            "fold_literals": fold_literals, "fold_ratio": fold_ratio, "joint_best": joint_best,
+            "ties_dropped": ties_dropped, "offset": offset}
 
 
 def _pairs(data, quantity, a, b):
@@ -109,8 +133,14 @@ def _error_difference(data, a, b):
     return None if pair is None else [x - y for x, y in zip(*pair)]
 
 
+def _shifted(pair, data):
+    """A size pair with the variant's offset: the registry adds 1, so ``offset - 1`` more here."""
+    shift = Fraction(data.get("offset", 1.0)).limit_denominator(1000) - 1
+    return None if pair is None else ([v + shift for v in pair[0]], [v + shift for v in pair[1]])
+
+
 def _literal_pair(data, a, b):
-    return _pairs(data, "literals", a, b)
+    return _shifted(_pairs(data, "literals", a, b), data)
 
 
 def _fold_pairs(data, quantity, name, a, b):
@@ -165,13 +195,18 @@ def _strict_share(data, learner, quantity):
     """``(k, n, ties)``: data sets where ``learner`` alone is least in ``quantity`` among the WIDC
     variants, data sets, and data sets where it ties another for the least.
 
-    With ``data["joint_best"]`` (the earlier design) a tie counts for the claim: ``(strict + joint, n, 0)``.
+    With ``data["joint_best"]`` (the earlier design) a tie counts for the claim: ``(strict + joint, n, 0)``;
+    with ``data["ties_dropped"]`` the tied data sets are left out: ``(strict, strict + worse, 0)``.
     """
     ranks = variant_ranks(data, learner, quantity)
     if ranks is None:
         return None
-    strict, joint, _ = ranks
-    return (strict + joint, sum(ranks), 0) if data.get("joint_best") else (strict, sum(ranks), joint)
+    strict, joint, worse = ranks
+    if data.get("joint_best"):
+        return strict + joint, sum(ranks), 0
+    if data.get("ties_dropped"):
+        return strict, strict + worse, 0
+    return strict, sum(ranks), joint
 
 
 def _cn2poe_outcomes(data, widc="WIDC(p)", peer="CN2"):
@@ -237,6 +272,11 @@ def _beats_majority(data, learner):
 ECHO = "echo"
 
 
+def _not_evaluated(data):
+    """A row this protocol cannot measure (its reason is the registry's statement): None."""
+    return None
+
+
 def _measures() -> dict:
     measures = {
         "widc_p_strictly_best": partial(_strict_share, learner="WIDC(p)", quantity="error"),
@@ -244,11 +284,13 @@ def _measures() -> dict:
         "widc_p_vs_unpruned_literals": partial(_literal_pair, a="WIDC(p)", b="WIDC()"),
         "widc_o_strictly_smallest": partial(_strict_share, learner="WIDC(o)", quantity="literals"),
         "widc_o_vs_p_error": partial(_error_difference, a="WIDC(o)", b="WIDC(p)"),
+        "cn2poe_scope": _not_evaluated,
         "cn2poe_all": _cn2poe_all,
         "cn2poe_share": _cn2poe_share,
+        "running_time": _not_evaluated,
         "vote0_error_o_vs_cn2": partial(_fold_difference, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
-        "vote0_literals_o_vs_cn2": partial(_fold_pairs, quantity="literals", name=CN2POE_EXCEPTION, a="WIDC(o)",
-                                           b="CN2"),
+        "vote0_literals_o_vs_cn2": lambda data: _shifted(_fold_pairs(data, "literals", CN2POE_EXCEPTION, "WIDC(o)",
+                                                                     "CN2"), data),
         "echo_error_p_vs_cn2": partial(_fold_difference, name=ECHO, a="WIDC(p)", b="CN2"),
         "echo_literals_p_vs_cn2": partial(_fold_pairs, quantity="literals", name=ECHO, a="WIDC(p)", b="CN2"),
     }
@@ -319,9 +361,18 @@ def ckm_frame(sensitivity: pd.DataFrame, strength: float, *, seed: int) -> pd.Da
                       .reset_index(drop=True))
 
 
+def _tree_nodes(results: pd.DataFrame) -> pd.DataFrame:
+    """``results`` with each tree of :data:`TREES` sized by its test nodes: ``leaves - 1`` literals."""
+    frame = results.copy()
+    trees = frame["method"].isin(TREES)
+    frame.loc[trees, "literals"] = (frame.loc[trees, "rules"] - 1).clip(lower=0)
+    return check_tidy(frame)
+
+
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
-                    polarity_gt: pd.DataFrame | None = None, cn2_variant: str | None = "CN2 (alpha=1)",
-                    seeds: dict | None = None, sensitivity: pd.DataFrame | None = None) -> dict:
+                    polarity_gt: pd.DataFrame | None = None, cuts: pd.DataFrame | None = None,
+                    cn2_variant: str | None = "CN2 (alpha=1)", seeds: dict | None = None,
+                    sensitivity: pd.DataFrame | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -335,6 +386,9 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         run under that typing is dropped from those data sets (never paired across typings).
     polarity_gt : pandas.DataFrame, optional
         WIDC re-run with ``numeric_literal="gt"``; substituted as the variant ``polarity=gt``.
+    cuts : pandas.DataFrame, optional
+        WIDC re-run with one MDL cut per numeric attribute (``max_cuts=1``, another
+        booleanisation); substituted as the variant ``max_cuts=1``.
     cn2_variant : str, optional
         The CN2 run that plays CN2 in the variant ``CN2 alpha=1`` (:func:`_with_cn2`; None or
         absent from ``everything``: no such variant).
@@ -343,14 +397,16 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         (:func:`seed_variants`), as the variants ``seed=s``.
     sensitivity : pandas.DataFrame, optional
         WIDC(o) at several ``c_KM`` on the main folds (:func:`ckm_frame`): the variants
-        ``c_KM=c`` for each ``c`` of :data:`CKM_VARIANTS`, and ``c_KM=0.1, CN2 alpha=1`` (both
+        ``c_KM=c`` for each ``c`` of :data:`CKM_VARIANTS`, and ``c_KM=0.1+CN2 alpha=1`` (both
         choices of the Vote0 sentences at once).
 
     Returns
     -------
     dict
-        ``{name: tidy frame}``: ``main``, then the variants given, then ``ties=for the claim``
-        (the main frame; :func:`claims_report` reads it with ``joint_best=True``).
+        ``{name: tidy frame}``: ``main``, then the variants given, ``tree size=test nodes``
+        (:func:`_tree_nodes`), ``data sets=without d`` for each ``d`` of
+        :data:`DATA_SET_VARIANTS` present, then the readings of the main frame that
+        :func:`variants_data` makes (``offset=o``, ``ties=for the claim``, ``ties=dropped``).
     """
     variants = {"main": check_tidy(everything)}
     if numeric is not None and len(numeric):
@@ -361,8 +417,16 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         variants["typing=numeric"] = _substitute(base, numeric)
     if polarity_gt is not None and len(polarity_gt):
         variants["polarity=gt"] = _substitute(everything, polarity_gt)
+    if cuts is not None and len(cuts):
+        variants["max_cuts=1"] = _substitute(everything, cuts)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
+    if set(TREES) & set(everything["method"]):
+        variants["tree size=test nodes"] = _tree_nodes(everything)
+    for name in DATA_SET_VARIANTS:
+        if name in set(everything["dataset"]):
+            variants[f"data sets=without {name}"] = check_tidy(
+                everything[everything["dataset"] != name].reset_index(drop=True))
     for seed, frame in (seeds or {}).items():
         variants[f"seed={seed}"] = check_tidy(frame)
     if sensitivity is not None and len(sensitivity):
@@ -370,18 +434,40 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         for strength in CKM_VARIANTS:
             variants[f"c_KM={strength:g}"] = _substitute(everything, ckm_frame(sensitivity, strength, seed=seed))
         if "CN2 alpha=1" in variants:
-            variants[f"c_KM={CKM_VARIANTS[-1]:g}, CN2 alpha=1"] = _with_cn2(variants[f"c_KM={CKM_VARIANTS[-1]:g}"],
-                                                                          cn2_variant)
+            variants[f"c_KM={CKM_VARIANTS[-1]:g}+CN2 alpha=1"] = _with_cn2(variants[f"c_KM={CKM_VARIANTS[-1]:g}"],
+                                                                         cn2_variant)
+    for offset in OFFSET_VARIANTS:
+        variants[f"offset={offset:g}"] = variants["main"]
     variants[TIES_VARIANT] = variants["main"]
+    variants[TIES_DROPPED] = variants["main"]
     return variants
 
 
 #: The variant that reads claims 1 and 2b with a joint best counted for the claim (their earlier design).
 TIES_VARIANT = "ties=for the claim"
+#: The variant that reads claims 1 and 2b with the data sets of a joint best left out.
+TIES_DROPPED = "ties=dropped"
+
+
+def _reading(name: str) -> dict:
+    """The options of :func:`claims_data` that variant ``name`` reads the main frame with."""
+    if name == TIES_VARIANT:
+        return {"joint_best": True}
+    if name == TIES_DROPPED:
+        return {"ties_dropped": True}
+    if name.startswith("offset="):
+        return {"offset": float(name.split("=", 1)[1])}
+    return {}
+
+
+def same_results(name: str) -> bool:
+    """Whether variant ``name`` reads the main results (a reading: ties, offset), not other results."""
+    return bool(_reading(name))
 
 
 def variants_data(variants: dict) -> dict:
-    """``{name: claims_data(frame)}`` for :func:`claims_variants`' frames (:data:`TIES_VARIANT` with ``joint_best``).
+    """``{name: claims_data(frame)}`` for :func:`claims_variants`' frames, each read as its name says
+    (:data:`TIES_VARIANT` with ``joint_best``, :data:`TIES_DROPPED` with ``ties_dropped``, ``offset=o`` with ``offset``).
 
     Parameters
     ----------
@@ -392,7 +478,7 @@ def variants_data(variants: dict) -> dict:
     -------
     dict
     """
-    return {name: claims_data(frame, joint_best=name == TIES_VARIANT) for name, frame in variants.items()}
+    return {name: claims_data(frame, **_reading(name)) for name, frame in variants.items()}
 
 
 def claims_report(variants: dict, math: dict | None = None):
@@ -479,18 +565,19 @@ def vote0_corrected_table(variants: dict, report) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per (claim, variant) the claim is evaluated under: the estimate (points, or
-        the ratio) with its corrected 95 % interval, the corrected one-sided p, the corrected
-        verdict and the engine's (Wilcoxon, folds as independent).
+        One row per (claim, variant) the claim is evaluated under, and per other margin of the
+        registry (``margin=...``, on the main folds): the estimate (points, or the ratio) with its
+        corrected 95 % interval, the corrected one-sided p, the corrected verdict and the engine's
+        (Wilcoxon, folds as independent).
     """
-    long = report.sensitivity.set_index(["id", "variant"])["verdict"]
+    long = report.sensitivity.set_index(["id", "variant"])
     rows = []
     for claim_id, (measure, kind, direction, margin) in VOTE0_ROWS.items():
         for name, frame in variants.items():
-            varied = name == "main" or name.split("=", 1)[0] in ("seed", "CN2 alpha", "c_KM")
-            if not varied or (claim_id, name) not in long.index or long[(claim_id, name)] == "n/a":
+            if (claim_id, name) not in long.index or long.loc[(claim_id, name), "role"] == "not listed" \
+                    or long.loc[(claim_id, name), "verdict"] == "n/a":
                 continue
-            values = MEASURES[measure](claims_data(frame))
+            values = MEASURES[measure](claims_data(frame, **_reading(name)))
             votes = frame[(frame["dataset"] == CN2POE_EXCEPTION) & (frame["method"] == "WIDC(o)")]
             n = int(votes["n_test"].sum())
             ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
@@ -503,7 +590,27 @@ def vote0_corrected_table(variants: dict, report) -> pd.DataFrame:
                 result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=margin)
             rows.append({"id": claim_id, "variant": name, "folds": len(d), "estimate": result["mean"],
                          "ci_low": result["ci_low"], "ci_high": result["ci_high"], "p (corrected t)": result["p"],
-                         "verdict (corrected t)": result["verdict"], "verdict (Wilcoxon)": long[(claim_id, name)]})
+                         "verdict (corrected t)": result["verdict"],
+                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
+        # the registry's other margins, on the main folds (the engine's variants margin=...)
+        for name in [v for (i, v) in long.index if i == claim_id and v.startswith("margin=")]:
+            other = float(name.split("=", 1)[1].lstrip("×"))
+            main = next(r for r in rows if r["id"] == claim_id and r["variant"] == "main")
+            values = MEASURES[measure](claims_data(variants["main"]))
+            votes = variants["main"][(variants["main"]["dataset"] == CN2POE_EXCEPTION)
+                                     & (variants["main"]["method"] == "WIDC(o)")]
+            n = int(votes["n_test"].sum())
+            ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
+            if kind == "ratio":
+                d = np.log((np.asarray(values[0], dtype=float) + 1) / (np.asarray(values[1], dtype=float) + 1))
+                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=float(np.log(other)))
+                result.update({k: float(np.exp(result[k])) for k in ("mean", "ci_low", "ci_high")})
+            else:
+                result = corrected_t(np.asarray(values, dtype=float), ratio_test=ratio_test, direction=direction,
+                                     margin=other)
+            rows.append({**main, "variant": name, "p (corrected t)": result["p"],
+                         "verdict (corrected t)": result["verdict"],
+                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
     return pd.DataFrame(rows).set_index(["id", "variant"])
 
 
@@ -527,3 +634,106 @@ def registry_table() -> pd.DataFrame:
                      if check else claim.criterion(),
                      "ties": entry.get("ties", ""), "stand-in": claim.stand_in, "where": claim.where})
     return pd.DataFrame(rows).set_index("id")
+
+
+#: The rows that read one part of a paper sentence in different ways (the others of a sentence,
+#: grouped by their quote, are its parts): "gives the advantage to WIDC with pessimistic pruning"
+#: read over the three WIDC variants' strict bests (1), against WIDC() (1b) and against WIDC(o) (2c).
+READINGS = (("1", "1b", "2c"),)
+#: Rows whose quotes are fragments of one sentence (the extracted text kept only the fragments).
+FRAGMENTS = (("vote0-error", "vote0-size"), ("echo-error", "echo-size"))
+
+
+def _part_verdict(verdicts):
+    """One part of a sentence from its readings' verdicts: the common verdict, else 'depends on the reading'."""
+    words = {("not evaluated" if v == "n/a" else v) for v in verdicts}
+    return words.pop() if len(words) == 1 else "depends on the reading"
+
+
+def sentence_table(report) -> pd.DataFrame:
+    """Each sentence of the paper that has rows, its rows (parts; readings of one part in brackets) and its verdict.
+
+    The rows of a sentence are those whose quote it is (the fragments of :data:`FRAGMENTS` make
+    one sentence); rows of :data:`READINGS` are readings of one part. A sentence **fails** when a part fails, **holds** when every part holds, **depends
+    on the reading** when a part's readings disagree (and none fails), is **not evaluated** when
+    no part is, and is **undecided** otherwise (a part not evaluated beside undecided or holding
+    ones: **partly not evaluated**). Observations that quote it are listed apart (no verdict).
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per sentence: ``sentence``, ``where``, ``rows``, ``verdict of the sentence``,
+        ``observations`` and ``ids`` (its paper rows).
+    """
+    table = report.table.copy()
+    verdict = dict(zip(table["id"], table["verdict"]))
+    quotes = dict(zip(table["id"], table["quote"]))
+    for group in FRAGMENTS:
+        if all(i in quotes for i in group):
+            joined = "… " + " … ".join(quotes[i] for i in group) + " …"
+            table.loc[table["id"].isin(group), "quote"] = joined
+    rows = []
+    for quote in dict.fromkeys(table.loc[table["origin"] == "paper", "quote"]):
+        mine = table[table["quote"] == quote]
+        paper_ids = list(mine.loc[mine["origin"] == "paper", "id"])
+        parts, seen = [], set()
+        for row_id in paper_ids:
+            if row_id in seen:
+                continue
+            group = next((tuple(i for i in g if i in paper_ids) for g in READINGS if row_id in g), (row_id,))
+            seen.update(group)
+            parts.append(group)
+        part_verdicts = [_part_verdict([verdict[i] for i in group]) for group in parts]
+        if "fails" in part_verdicts:
+            word = "fails"
+        elif all(v == "holds" for v in part_verdicts):
+            word = "holds"
+        elif "depends on the reading" in part_verdicts:
+            word = "depends on the reading"
+        elif all(v == "not evaluated" for v in part_verdicts):
+            word = "not evaluated"
+        elif "not evaluated" in part_verdicts:
+            word = "partly not evaluated"
+        else:
+            word = "undecided"
+
+        def shown(i):
+            return f"{i}: {'not evaluated' if verdict[i] == 'n/a' else verdict[i]}"
+
+        text = "; ".join(shown(g[0]) if len(g) == 1 else "readings (" + ", ".join(shown(i) for i in g) + ")"
+                         for g in parts)
+        others = list(mine.loc[mine["origin"] == "observation", "id"])
+        rows.append({"sentence": quote, "where": mine["where"].iloc[0], "rows": text, "verdict of the sentence": word,
+                     "observations": ", ".join(others), "ids": ", ".join(paper_ids)})
+    return pd.DataFrame(rows)
+
+
+def degenerate_peers(everything: pd.DataFrame, learners=CLAIM_PEERS) -> list:
+    """``(data set, learner)`` pairs where a peer is the majority-class model: no literal on any
+    fold and the majority class's errors on every fold.
+
+    Parameters
+    ----------
+    everything : pandas.DataFrame
+        The main protocol's tidy frame with the peers and the majority class.
+    learners : tuple of str, default=:data:`CLAIM_PEERS`
+        The peers looked at.
+
+    Returns
+    -------
+    list of tuple
+    """
+    frame = check_tidy(everything)
+    majority = frame[frame["method"] == MAJORITY].set_index(["dataset", "fold"])["errors"]
+    found = []
+    for (name, learner), rows in frame[frame["method"].isin(learners)].groupby(["dataset", "method"], sort=False):
+        keys = list(zip(rows["dataset"], rows["fold"]))
+        if (rows["literals"] == 0).all() and all(k in majority.index for k in keys) \
+                and (rows["errors"].to_numpy() == majority.loc[keys].to_numpy()).all():
+            found.append((name, learner))
+    return found

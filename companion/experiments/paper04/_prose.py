@@ -56,7 +56,40 @@ TEMPLATES = {
         "inputs (of the {possible} possible), {conflicting:plural input} seen with two labels: {noise}. On the folds, {copies:pct.0} of a test "
         "fold's examples have an identical input in the training fold. WIDC(p), WIDC(o) and WIDC() make "
         "{e_p:.1f} %, {e_o:.1f} % and {e_n:.1f} % error on it, CN2 {e_c:.1f} %: in claim 1 {data} is {claim1}, "
-        "and in claim 4 {claim4}."
+        "and in observation 4-ours {claim4}. The claims that pool data sets name it as a stand-in and are "
+        "re-decided without it (variant data sets=without {data})."
+    ),
+    "optimistic": (
+        "Replayed rule by rule at $c_{{KM}} = {strength:g}$, WIDC(o)'s single pass removed, on {hidden:plural fold} "
+        "of {folds} ({hidden_sets:plural data set}), a rule whose own examples lost nothing while the training "
+        "errors of the whole committee rose, by up to {worst:plural example} ({worst_name}): removing a rule "
+        "recomputes the default vector from the ambiguous training examples, which re-labels ambiguous examples "
+        "outside the rule, and the local test reads the rule's examples only. On {one_class:plural fold} "
+        "({one_class_names:list}) the pruned committee predicts one class for every training example."
+    ),
+    "optimistic_focus": (
+        "On {data}, {hidden:plural fold} of {folds} had such a removal; WIDC(o) keeps {kept_low} to {kept_high} of "
+        "the {grown_low} to {grown_high} grown rules, and its test error is {error:pct.1} over the folds "
+        "(WIDC(p): {error_p:pct.1}). This is a property of our reconstruction (a local test and a default vector "
+        "recomputed for all), not a result on the paper's optimistic pruning, whose formula is lost."
+    ),
+    "degenerate": (
+        "On {data}, {learner} is the majority-class model on every fold (no literal; the majority class's "
+        "errors, {error:.1f} %)."
+    ),
+    "without": "Without {data} (variant data sets=without {data}): {verdicts:list}.",
+    "vote0": (
+        "Under the corrected t, the verdict of {claim} on the main folds is **{word}**; {flips}; "
+        "the Wilcoxon verdict differs from it under {differs}."
+    ),
+    "glance_math": (
+        "Mathematical rows: {definitional:list} hold by definition or by counting (the checks test our code; "
+        "counted apart as by construction); checked on our reconstruction of a formula the extracted text lost: "
+        "{reconstructed:list}."
+    ),
+    "glance_sentences": (
+        "Sentences judged by several rows (their parts, or readings of one part): {sentences:list}. Section 7's "
+        "sentence table gives each row."
     ),
 }
 
@@ -165,6 +198,138 @@ def noise_prose(facts: dict, everything: pd.DataFrame, name: str = "xd6"):
     return prose("noise", data=name, noise=noise, claim1=claim1, claim4=claim4,
                  e_p=float(error["WIDC(p)"]), e_o=float(error["WIDC(o)"]), e_n=float(error["WIDC()"]),
                  e_c=float(error["CN2"]), possible=2 ** facts["attributes"], **facts)
+
+
+def optimistic_prose(trace: pd.DataFrame, strength: float, focus: str = "iris", results: pd.DataFrame | None = None):
+    """:data:`TEMPLATES` ``optimistic`` (and ``optimistic_focus`` on data set ``focus``): WIDC(o) fold by fold.
+
+    Parameters
+    ----------
+    trace : pandas.DataFrame
+        :func:`companion.experiments.paper04._studies.optimistic_trace`.
+    strength : float
+        Its ``c_KM``.
+    focus : str, default="iris"
+        The data set described fold by fold (skipped when absent).
+    results : pandas.DataFrame, optional
+        :func:`run`'s frame (WIDC(p)'s error on ``focus``).
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    hidden = trace[trace["hidden_removals"] > 0]
+    worst = trace.loc[trace["worst_rise"].idxmax()]
+    one_class = trace[trace["one_class"]]
+    counts = one_class.groupby("dataset", sort=False).size()
+    text = prose("optimistic", strength=float(strength), hidden=len(hidden), folds=len(trace),
+                 hidden_sets=hidden["dataset"].nunique(), worst=int(worst["worst_rise"]),
+                 worst_name=f"{worst['dataset']}, fold {int(worst['fold'])}, of {int(worst['n_train'])} training "
+                            f"examples",
+                 one_class=len(one_class),
+                 one_class_names=[f"{n} {c}" if c > 1 else str(n) for n, c in counts.items()] or ["none"]).data
+    mine = trace[trace["dataset"] == focus]
+    if len(mine) and results is not None:
+        p = results[(results["dataset"] == focus) & (results["method"] == "WIDC(p)")]
+        text += " " + prose("optimistic_focus", data=focus, hidden=int((mine["hidden_removals"] > 0).sum()),
+                            folds=len(mine), kept_low=int(mine["kept_rules"].min()),
+                            kept_high=int(mine["kept_rules"].max()), grown_low=int(mine["grown_rules"].min()),
+                            grown_high=int(mine["grown_rules"].max()),
+                            error=float(mine["errors"].sum() / mine["n_test"].sum()),
+                            error_p=float(p["errors"].sum() / p["n_test"].sum())).data
+    return Markdown(text)
+
+
+def degenerate_prose(everything: pd.DataFrame, report):
+    """:data:`TEMPLATES` ``degenerate`` and ``without``: the peers that are the majority-class model
+    on a data set, and the verdicts of the claims without that data set.
+
+    Parameters
+    ----------
+    everything : pandas.DataFrame
+        The main protocol's tidy frame with the peers and the majority class.
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+    from companion.experiments.paper04._claims import DATA_SET_VARIANTS, degenerate_peers
+
+    found = degenerate_peers(everything)
+    long = report.sensitivity
+    paper = set(report.table.loc[report.table["category"] == "empirical", "id"])
+    lines = []
+    for name, learner in found:
+        rows = everything[(everything["dataset"] == name) & (everything["method"] == learner)]
+        lines.append(prose("degenerate", data=name, learner=learner,
+                           error=float(100 * rows["errors"].sum() / rows["n_test"].sum())).data)
+    for name in DATA_SET_VARIANTS:
+        mine = long[(long["variant"] == f"data sets=without {name}") & long["role"].eq("varies") & long["id"].isin(paper)]
+        if len(mine):
+            lines.append(prose("without", data=name,
+                               verdicts=[f"{i} {v}" for i, v in zip(mine["id"], mine["verdict"])]).data)
+    return Markdown(" ".join(lines))
+
+
+def vote0_prose(table: pd.DataFrame):
+    """:data:`TEMPLATES` ``vote0``: the Vote0 rows' verdicts and robustness under the corrected resampled t.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`companion.experiments.paper04._claims.vote0_corrected_table`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    lines = []
+    for claim_id, rows in table.groupby(level="id", sort=False):
+        rows = rows.droplevel("id")
+        word = rows.loc["main", "verdict (corrected t)"]
+        others = rows.drop(index="main")
+        flipped = [f"{v} ({w})" for v, w in others["verdict (corrected t)"].items() if w != word]
+        flips = ("it flips under " + ", ".join(flipped)) if flipped else \
+            f"it keeps it under every variant and margin listed ({len(others)})"
+        differs = [v for v in rows.index if rows.loc[v, "verdict (corrected t)"] != rows.loc[v, "verdict (Wilcoxon)"]]
+        lines.append(prose("vote0", claim=claim_id, word=word, flips=flips,
+                           differs=", ".join(differs) if differs else "no variant").data)
+    return Markdown(" ".join(lines))
+
+
+def glance_notes(report, sentences: pd.DataFrame):
+    """:data:`TEMPLATES` ``glance_math`` and ``glance_sentences``: what the summary's counts do not say.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`.
+    sentences : pandas.DataFrame
+        :func:`companion.experiments.paper04._claims.sentence_table`.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    table = report.table
+    maths = table[table["category"] == "mathematical"]
+    built = list(maths.loc[maths["by_construction"].astype(bool), "id"])
+    reconstructed = list(maths.loc[maths["formula"] == "reconstructed", "id"])
+    several = sentences[sentences["ids"].str.contains(",")]
+    lines = [prose("glance_math", definitional=built or ["none"], reconstructed=reconstructed or ["none"]).data,
+             prose("glance_sentences", sentences=[f"{w.replace('Section ', '')} ({ids}): **{v}**" for w, ids, v
+                                                  in zip(several["where"], several["ids"],
+                                                         several["verdict of the sentence"])]).data]
+    return Markdown("\n\n".join(f"*{line}*" for line in lines))
 
 
 def ranks_prose(variants: dict):

@@ -26,7 +26,7 @@ from companion.experiments.paper04._protocol import (
 )
 from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
 from companion.experiments.paper04._studies import (
-    choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity,
+    choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity, optimistic_trace,
 )
 from companion.experiments.paper04._tables import (
     cells_table, error_with_std, folds_table, paper_comparison, paper_context, pattern_cells, peer_tables,
@@ -35,10 +35,13 @@ from companion.experiments.paper04._tables import (
 from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
-from companion.experiments.paper04._claims import TIES_VARIANT, claims_report, claims_variants, vote0_corrected_table
+from companion.experiments.paper04._claims import (
+    claims_report, claims_variants, same_results, sentence_table, vote0_corrected_table,
+)
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
-    cells_prose, committee_cells_prose, noise_prose, peers_prose, ranks_prose, seeds_prose, strength_prose,
+    cells_prose, committee_cells_prose, degenerate_prose, glance_notes, noise_prose, optimistic_prose, peers_prose,
+    ranks_prose, seeds_prose, strength_prose, vote0_prose,
 )
 
 #: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
@@ -208,9 +211,11 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         (:func:`summary_table` of everything), ``provenance`` (the peers' runs), ``errors``
         (mean ± sd per learner), ``sizes`` (mean literals), ``size_figure``,
         ``scatter_figure`` (WIDC(p) against :data:`SCATTER_PEERS`), ``beside_paper`` and
-        ``context`` (the paper's numeric statements beside ours), ``votes_errors`` and ``noise``
+        ``context`` (the paper's numeric statements beside ours), ``votes_errors``, ``noise``
         (what the vendored xd6 is, :func:`label_noise_facts`, and what it does to claims 1 and 4:
-        ``facts`` and ``text``; None when xd6 is not among the data sets).
+        ``facts`` and ``text``; no facts when xd6 is not among the data sets) and ``optimistic``
+        (WIDC(o) fold by fold, :func:`optimistic_trace` at the benchmark's ``c_KM``: ``trace``,
+        ``summary`` per data set, ``focus`` (iris's folds) and ``text``).
     """
     datasets, max_folds = list(config.datasets), config.max_folds
     results = run(config, n_jobs=n_jobs, memo=memo)
@@ -229,14 +234,34 @@ def benchmark_section(config: Config, *, memo: FoldMemo | None = None, n_jobs: i
         scatter_figure=closed_figure(plot_paired_scatter(everything, "WIDC(p)", SCATTER_PEERS)),
         beside_paper=paper_comparison(everything), context=paper_context(everything),
         votes_errors=error_with_std(everything[everything["dataset"] == "votes"], learners),
-        noise=_noise(config, everything),
+        noise=_noise(config, everything), optimistic=_optimistic(config, results, memo),
     )
+
+
+def _optimistic(config: Config, results: pd.DataFrame, memo: FoldMemo | None, focus: str = "iris") -> Bunch:
+    """WIDC(o) fold by fold on the benchmark's folds (:func:`benchmark_section`'s ``optimistic``)."""
+    strength = DecisionCommittee().optimistic_strength if config.optimistic_strength is None \
+        else config.optimistic_strength
+    trace = optimistic_trace(config.datasets, strength, n_splits=config.n_splits, seed=config.seed,
+                             max_folds=config.max_folds, memo=memo)
+    grouped = trace.groupby("dataset", sort=False)
+    summary = pd.DataFrame({
+        "folds": grouped.size(), "grown rules": grouped["grown_rules"].mean(), "kept rules": grouped["kept_rules"].mean(),
+        "folds with a hidden rise": grouped["hidden_removals"].apply(lambda v: int((v > 0).sum())),
+        "largest rise (examples)": grouped["worst_rise"].max(), "one-class folds": grouped["one_class"].sum(),
+        "test error %": 100 * grouped["errors"].sum() / grouped["n_test"].sum()})
+    focus_rows = trace[trace["dataset"] == focus].set_index("fold")[
+        ["grown_rules", "kept_rules", "hidden_removals", "worst_rise", "one_class", "train_errors", "n_train", "errors",
+         "n_test"]]
+    return Bunch(trace=trace, summary=summary, focus=focus_rows, text=optimistic_prose(trace, strength, focus, results))
 
 
 def _noise(config: Config, everything: pd.DataFrame, name: str = "xd6") -> Bunch | None:
     """What the vendored ``name`` is and what it does to claims 1 and 4 (:func:`benchmark_section`'s ``noise``)."""
     if name not in config.datasets:
-        return None
+        from companion.prose import Markdown
+
+        return Bunch(facts=None, text=Markdown(f"{name} is not among this run's data sets."))
     facts = label_noise_facts(name, n_splits=config.n_splits, seed=config.seed)
     return Bunch(facts=facts, text=noise_prose(facts, everything, name))
 
@@ -245,7 +270,7 @@ def _noise(config: Config, everything: pd.DataFrame, name: str = "xd6") -> Bunch
                   "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
 def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | None = None,
                      memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
-    """The protocol variants of the claims: typing, polarity, fold seeds, ``c_KM``, the earlier tie rule.
+    """The protocol variants of the claims: typing, polarity, cuts, tree size, data sets, seeds, ``c_KM``, readings.
 
     Parameters
     ----------
@@ -266,7 +291,8 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     Bunch
         ``numeric (every learner under ``typing=numeric`` on the sets it changes, or None),
         ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
-        table), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
+        table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``other_seeds`` and
+        ``seed_frames`` (the benchmark on other folds), ``variants``
         (``{variant: frame}``, what the claims read) and ``peers_text``.
     """
     datasets = list(config.datasets)
@@ -278,12 +304,13 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     ]) if numeric_sets else None
     gt_config = replace(config, datasets=tuple(numeric_attribute_sets(datasets)), numeric_literal="gt", others=())
     polarity_gt = run(gt_config, n_jobs=n_jobs)
+    cuts = run(replace(gt_config, numeric_literal="le", max_cuts=1), n_jobs=n_jobs)
     other_seeds = seed_variants(config.seed)
     seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
-    variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, seeds=seed_frames,
-                               sensitivity=None if sensitivity is None else sensitivity.folds)
+    variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, cuts=cuts,
+                               seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds)
     return Bunch(
-        numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt),
+        numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
     )
@@ -306,15 +333,23 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
         ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
         ``sensitivity`` (each claim's verdict under each variant), ``peer_table`` (claim 3's
-        peers under the variants that change WIDC(p) or a peer, the seeds aside) and ``vote0``
-        (the Vote0 rows under the corrected resampled t, :func:`vote0_corrected_table`).
+        peers under the variants that change WIDC(p) or a peer, the seeds, ``c_KM``, the data sets
+        left out and the readings aside), ``vote0`` (the Vote0 rows under the corrected resampled
+        t, :func:`vote0_corrected_table`, and ``vote0_text``: their verdicts and robustness under
+        that test), ``sentences`` (each paper sentence with its rows and its
+        verdict, :func:`sentence_table`), ``notes`` (what the summary's counts do not say,
+        :func:`glance_notes`) and ``degenerate`` (the peers that are the majority-class model on a
+        data set, and the verdicts without it).
     """
     report = claims_report(variants.variants, math.results)
-    same_peers = (TIES_VARIANT,) + tuple(name for name in variants.variants if name.startswith("c_KM="))
+    sentences = sentence_table(report)
+    own = ("seed=", "c_KM=", "data sets=")
+    vote0 = vote0_corrected_table(variants.variants, report)
     return Bunch(
         report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
         sensitivity=sensitivity_pivot(report),
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
-                                if not name.startswith("seed=") and name not in same_peers}),
-        vote0=vote0_corrected_table(variants.variants, report),
+                                if not name.startswith(own) and not same_results(name)}),
+        vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,
+        notes=glance_notes(report, sentences), degenerate=degenerate_prose(variants.variants["main"], report),
     )

@@ -424,3 +424,99 @@ def label_noise_facts(name="xd6", *, n_splits=10, seed=0) -> dict:
         shares.append(float(np.mean([key in seen for key in inverse[test].tolist()])))
     return {"examples": len(y), "attributes": X.shape[1], "distinct": len(labels),
             "conflicting": sum(len(v) > 1 for v in labels.values()), "copies": float(np.mean(shares))}
+
+
+# --------------------------------------------------------------------------------------------
+# WIDC(o) fold by fold: where the reconstructed optimistic pass collapses, and why
+# --------------------------------------------------------------------------------------------
+
+
+@paper_models
+def _optimistic_trace_fold(strength, item, grown=None):
+    """One fold of :func:`optimistic_trace`: the optimistic pass replayed rule by rule, with the
+    training errors of the whole committee beside the local ones the test reads."""
+    from companion._partition_boosting import default_and_predictions, literal_matrix, rule_votes, satisfaction
+
+    data, fold, train, test = item
+    Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
+    grown = grow(data, train, {}, grown)
+    model = grown.with_pruning("optimistic", Xtr, ytr, optimistic_strength=strength)
+    codes = np.searchsorted(grown.classes_, ytr)
+    literals = literal_matrix(Xtr, grown.variables_)
+    sat = satisfaction(literals, grown.grown_monomials_)
+    weights = np.full(len(codes), 1.0 / len(codes))
+    contributions = sat[:, :, None] * rule_votes(grown.grown_vectors_)[None, :, :]
+    scores = contributions.sum(axis=1)
+    lengths, n = grown._grown_lengths(), len(codes)
+    hidden, worst, kept = 0, 0, []
+    for i in range(len(grown.grown_vectors_)):
+        local = sat[:, i]
+        m_t = int(local.sum())
+        if m_t == 0:
+            continue
+        current = default_and_predictions(scores[None], codes, weights, grown.prior_)[1][0]
+        without_scores = scores - contributions[:, i, :]
+        without = default_and_predictions(without_scores[None], codes, weights, grown.prior_)[1][0]
+        before, after = int((current[local] != codes[local]).sum()), int((without[local] != codes[local]).sum())
+        penalty = strength * np.sqrt(((lengths[i] + 1) * np.log(max(literals.shape[1], 2))
+                                      + np.log(n / model.optimistic_delta)) / m_t)
+        if after - before <= penalty * m_t:
+            rise = int((without != codes).sum()) - int((current != codes).sum())
+            if after <= before and rise > 0:  # the rule's own examples lose nothing, the committee does
+                hidden += 1
+                worst = max(worst, rise)
+            scores = without_scores
+        else:
+            kept.append(i)
+    train_predictions = model.predict(Xtr)
+    return dict(dataset=data.name, fold=fold, n_train=len(train), grown_rules=len(grown.grown_monomials_),
+                kept_rules=int(model.n_rules_), replayed_rules=len(kept),
+                one_class=bool(len(np.unique(train_predictions)) == 1),
+                train_errors=int(np.count_nonzero(train_predictions != ytr)),
+                hidden_removals=hidden, worst_rise=worst,
+                errors=int(np.count_nonzero(model.predict(Xte) != yte)), n_test=len(test))
+
+
+def optimistic_trace(names=None, strength=0.0, *, n_splits=10, seed=0, max_folds=None, memo: FoldMemo | None = None):
+    """WIDC(o) on :func:`run`'s folds, its single pass replayed with the whole committee's errors.
+
+    The optimistic test (paper, "Optimistic Pruning"; our reconstruction,
+    :func:`companion._partition_boosting.prune_optimistic`) compares the errors *on the examples
+    that satisfy the rule*. Removing a rule also changes the default vector (recomputed from the
+    ambiguous training examples, paper, "Overview of WIDC"), which re-labels ambiguous examples
+    outside the rule: the local test does not see them. For each fold this counts the removals
+    whose local errors did not rise while the committee's training errors did, and whether the
+    pruned committee predicts a single class on the training fold.
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    strength : float, default=0.0
+        ``c_KM`` of the penalty (the benchmark's).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the folds.
+    max_folds : int, optional
+        Only the first folds.
+    memo : FoldMemo, optional
+        The committees already grown on these folds (:class:`FoldMemo`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, fold): ``grown_rules``, ``kept_rules`` (and ``replayed_rules``, the
+        replay's count, equal to it), ``one_class``, ``train_errors``, ``hidden_removals``,
+        ``worst_rise`` (the largest rise of the training errors at such a removal, in examples),
+        ``errors`` and ``n_test`` (WIDC(o)'s test errors).
+    """
+    names = list(BENCHMARK_SETS) if names is None else list(names)
+    memo = FoldMemo(limit=0) if memo is None else memo
+    rows = []
+    for name in names:
+        data = load_benchmark_set(name)
+        for fold, (train, test) in enumerate(stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]):
+            rows.append(_optimistic_trace_fold(float(strength), (data, fold, train, test),
+                                               memo.grown.get(growth_key(data, train, {}))))
+    return pd.DataFrame(rows)
