@@ -521,7 +521,7 @@ def test_every_math_row_has_its_check_and_the_table_names_them():
     entries = [e for e in C.load_registry("05").entries if str(e.get("measure", "")).startswith("math_")]
     assert {e["measure"] for e in entries} == set(_math_checks.CHECKS)
     section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
-    assert set(section.coverage["learner"]) == {"sc", "occam", "pac_bayes"}
+    assert set(section.coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"}
     assert list(section.table["result"]) == ["holds"] * len(entries)
 
 
@@ -538,7 +538,7 @@ def test_true_risk_is_exact_against_a_large_sample():
 
 def test_coverage_counts_a_bound_below_the_risk():
     coverage = _coverage.bound_coverage(3, m=30, n=20, s=2)
-    assert set(coverage["learner"]) == {"sc", "occam", "pac_bayes"} and len(coverage) == 2 * 3 * 3
+    assert set(coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"} and len(coverage) == 2 * 3 * 4
     table = _coverage.coverage_table(coverage)
     assert list(table["bound"])[-2:] == ["min of the three"] * 2 and table["level"].iloc[-1] == pytest.approx(0.15)
     assert (coverage["min_gap"] > 0).all()  # valid bounds on a few samples
