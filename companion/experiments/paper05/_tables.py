@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.bounds._confidence import DELTA_CONSTRAINTS
 from companion.bounds.compression import compression_bound, compression_log_message
@@ -402,7 +402,8 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     return model, table
 
 
-@validate_params({"config": [Config, None], "n_prefilter": COUNT}, prefer_skip_nested_validation=False)
+@validate_params({"config": [Config, None], "n_prefilter": COUNT, "prior": [StrOptions(set(PRIORS))]},
+                 prefer_skip_nested_validation=False)
 def golub_genes(config=None, n_prefilter=500, prior="declared"):
     """Fit each variant on the full Golub data (selection by bound) and list its genes.
 
