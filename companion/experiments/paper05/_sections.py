@@ -191,18 +191,6 @@ def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1)
                  coverage_table=coverage_table(coverage), coverage_variants=variants, variants_table=variants_table)
 
 
-#: The glance's opening: what no row of this notebook can be, and how its central rows changed.
-GLANCE = (
-    "**No central claim.** The abstract and the experimental section of the paper are lost and the surviving "
-    "introduction states aims (an accurate classifier on few attributes; provable guarantees), shown as "
-    "observations without a verdict word (acc-*, nontrivial-*): no result of the paper's experiments could be "
-    "tested. The coverage rows test *our reconstruction* of Theorems 2–4 (mathematical statements). Central rows "
-    "until 2026-12-06: acc-colon, acc-leukemia_golub (then fails, undecided) and nontrivial-* (fails); then, "
-    "until the referee's report, the three coverage rows (holds). Rows whose design, criterion or status changed "
-    "after their results were known, each with its earlier verdict in `history`: {ids:list}."
-)
-
-
 @validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None],
                   "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None]},
                  prefer_skip_nested_validation=True)
@@ -231,14 +219,9 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts), ``glance`` (the summary box: :data:`GLANCE`, then ``report.summary()``) and
-        ``verdicts`` (each claim's verdict under each variant).
+        verdicts) and ``verdicts`` (each claim's verdict under each variant).
     """
-    from companion.prose import Markdown, render
-
     report = claims_report(results, seed_results, tradeoff, checks, coverage, references)
     verdicts = report.sensitivity.pivot(index="id", columns="variant", values="verdict")
-    changed = [i for i, h in zip(report.table["id"], report.table["history"]) if isinstance(h, str) and h]
-    glance = Markdown(render(GLANCE, ids=changed or ["none"]).data + "\n\n" + report.summary().data)
-    return Bunch(report=report, glance=glance, verdicts=verdicts.reindex(
+    return Bunch(report=report, verdicts=verdicts.reindex(
         index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))
