@@ -55,7 +55,7 @@ from companion.experiments.paper05 import _claims, _protocol, _tables
 from companion.experiments.protocol import check_tidy
 from companion.stumps import fit_by_bound
 from companion.experiments._paper05_peers import NSC_THRESHOLDS
-from companion.experiments.paper05._claims import OCCAM_GENE, _claims_data, _nadeau_bengio_values, _occam_gene
+from companion.experiments.paper05._claims import _claims_data, _nadeau_bengio_values, _occam_gene
 from companion.experiments.paper05._protocol import (
     COMPETITORS,
     DATASETS,
@@ -290,10 +290,10 @@ def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     assert report.table.set_index("id").loc["k1-colon", "verdict"] == "n/a"
     # the per-gene variant reads the per-gene Occam rows: its Occam-gene share is theirs
     per_gene = results[(results["method"] == "occam [per_gene]")]
-    hits = sum(OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
-    data = _claims_data(results, "per_gene")
+    hits = sum("X95735_at" in text.split(";") for text in per_gene["gene_names"])
+    data = _claims_data(results, "per_gene", reference="X95735_at")
     assert _occam_gene(data) == (hits, len(per_gene))
-    assert set(report.sensitivity["variant"]) == {VARIANT_NAMES[p] for p in PRIORS}
+    assert set(report.sensitivity["variant"]) == {VARIANT_NAMES[p] for p in PRIORS} | {"margin=2.5", "margin=10"}
     # claims the paper never makes are observations, without a verdict
     table = report.table.set_index("id")
     for id in ("occam-tightest", "occam-gene", "occam-stable", "pac-bayes-vs-sc"):
@@ -494,6 +494,7 @@ BROKEN = {
     "math_occam_codes_sum_to_one": {"zeta_fn": lambda l: 1.0 / (l + 1.0) ** 2},
     "math_occam_code_length": {"code": lambda a, b, low, high: (60, (a + b) / 2 + (b - a))},
     "math_occam_linear_in_l": {"cost": lambda l: np.asarray(l, dtype=float) * 0.5},
+    "math_occam_code_tradeoff": {"bound": lambda e, m, n, lengths: 0.1 + 0.01 * len(lengths)},
     "math_compression_set": {"learner": _broken_learner},
     "math_bayes_gibbs": {"gibbs": lambda X, y, f, a, b, d: 0.0},
     "math_kl_continuous_vanishes": {"kl": lambda n, ratios: 1.0 + len(ratios)},
@@ -520,7 +521,7 @@ def test_every_math_row_has_its_check_and_the_table_names_them():
     entries = [e for e in C.load_registry("05").entries if str(e.get("measure", "")).startswith("math_")]
     assert {e["measure"] for e in entries} == set(_math_checks.CHECKS)
     section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
-    assert set(section.coverage["learner"]) == {"sc", "occam", "pac_bayes"}
+    assert set(section.coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"}
     assert list(section.table["result"]) == ["holds"] * len(entries)
 
 
@@ -537,7 +538,7 @@ def test_true_risk_is_exact_against_a_large_sample():
 
 def test_coverage_counts_a_bound_below_the_risk():
     coverage = _coverage.bound_coverage(3, m=30, n=20, s=2)
-    assert set(coverage["learner"]) == {"sc", "occam", "pac_bayes"} and len(coverage) == 2 * 3 * 3
+    assert set(coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"} and len(coverage) == 2 * 3 * 4
     table = _coverage.coverage_table(coverage)
     assert list(table["bound"])[-2:] == ["min of the three"] * 2 and table["level"].iloc[-1] == pytest.approx(0.15)
     assert (coverage["min_gap"] > 0).all()  # valid bounds on a few samples
@@ -548,7 +549,8 @@ def test_coverage_counts_a_bound_below_the_risk():
 def test_by_learner_and_genes_count_the_raw_folds(small_run):
     _, results = small_run
     table = _tables.accuracy_by_learner(results)
-    assert list(table["side"]) == ["sc", "occam", "pac_bayes", "chosen by smallest bound"]
+    assert list(table[table["k"] == 0]["side"]) == ["sc", "occam", "pac_bayes", "chosen by smallest bound"]
+    assert set(table["k"]) == {0, 1, 2, 3} or set(table["k"]) >= {0, 1}
     assert (table[["lower", "equal", "higher"]].sum(axis=1) == len(results[results["method"] == "stumps"])).all()
     data = _claims_data(results, "declared")
     fewer, n, tied = _claims._genes_fewer(data)

@@ -39,7 +39,9 @@ def test_registry_loads_and_orders_central_claims_first(path):
     assert registry.key == path.stem[-2:]
     origins = [e["origin"] for e in registry.entries]
     central = [bool(e.get("central")) for e in registry.entries]
-    assert any(central), f"{path.name}: no central claim"
+    # Paper 05's abstract and experiments are lost and its introduction states aims only: its
+    # notebook says that no row can be central (referee's report 05, point 1)
+    assert any(central) or registry.key == "05", f"{path.name}: no central claim"
     assert central == sorted(central, reverse=True), f"{path.name}: the central claims must come first"
     assert origins[0] == "paper"
 

@@ -35,15 +35,12 @@ def _nadeau_bengio_values(d, n_train, n_test):
 COMPETITIVE_POINTS = 5.0
 #: "Non-trivial" bound: below this risk (%) on every data set.
 NONTRIVIAL_BOUND = 50.0
-#: The Leukaemia probe Occam chose on the full data set with the per-gene ranges (an observation:
-#: the share of training folds that choose it is reported, not judged).
-OCCAM_GENE = "X95735_at"
-
-
-def _claims_data(results, prior, summary=None, tradeoff=None):
+def _claims_data(results, prior, summary=None, tradeoff=None, coverage=None, reference=None):
     """What the measures read under prior range ``prior``: per-fold errors and genes, sizes, summaries.
 
-    ``summary``: :func:`summary_table` of ``results`` if known (the variants share it).
+    ``summary``: :func:`summary_table` of ``results`` if known (the variants share it);
+    ``coverage``: the coverage test's frame; ``reference``: the first gene of Occam's conjunction
+    on the full Leukaemia data under the same range.
     """
     names = list(dict.fromkeys(results["dataset"]))
     summary = summary_table(results) if summary is None else summary
@@ -54,7 +51,7 @@ def _claims_data(results, prior, summary=None, tradeoff=None):
         "sizes": {name: results[results["dataset"] == name][["n_train", "n_test"]].mean() for name in names},
         "summary": summary[summary["k"] == 0].set_index(["dataset", "learner"]),
         "genes": results[(results["learner"] == "occam") & (results["k"] == 0) & (results["prior"] == prior)],
-        "tradeoff": tradeoff,
+        "tradeoff": tradeoff, "coverage": coverage, "reference": reference,
     }
 
 
@@ -128,9 +125,9 @@ def _leukaemia_genes(data):
 
 def _occam_gene(data):
     folds, counts = _leukaemia_genes(data)
-    if folds.empty:
+    if folds.empty or not data["reference"]:
         return None
-    return (int(counts.get(OCCAM_GENE, 0)), len(folds))
+    return (int(counts.get(data["reference"], 0)), len(folds))
 
 
 def _occam_stable(data):
@@ -147,24 +144,9 @@ def _pac_bayes_vs_sc(data):
     return (table["pac_bayes"] - table["sc"]).to_numpy(dtype=float)
 
 
-def _occam_code_tradeoff(data):
-    """Some longer Occam conjunction with fewer code bits has a smaller bound than a shorter one with more bits."""
-    tradeoff = data["tradeoff"]
-    if tradeoff is None or tradeoff.empty:
-        return None
-    models = tradeoff[tradeoff["stumps"] > 0].drop_duplicates(["stumps", "code bits", "bound"])
-    best = None
-    for long in models.itertuples():
-        for short in models.itertuples():
-            if long.stumps > short.stumps and long._3 < short._3 and long.bound < short.bound:
-                gain = short.bound - long.bound
-                if best is None or gain > best[0]:
-                    best = (gain, long, short)
-    if best is None:
-        return (False, f"no pair among the {len(models)} Occam models on Leukaemia")
-    _, long, short = best
-    return (True, f"{long.stumps} stumps, {long._3} code bits: bound {100 * long.bound:.1f} % against "
-            f"{short.stumps} stumps, {short._3} code bits: {100 * short.bound:.1f} % (η {long.eta:g} vs {short.eta:g})")
+def _coverage(data, learner):
+    """The coverage row's measure: :func:`_coverage_share` of the variant's coverage frame."""
+    return None if data["coverage"] is None else _coverage_share(data["coverage"], learner)[:2]
 
 
 def _coverage_share(coverage, learner):
@@ -176,7 +158,7 @@ def _coverage_share(coverage, learner):
             "; ".join(f"{d}: {int(r['sum'])} of {int(r['size'])}" for d, r in by.iterrows()))
 
 
-def measures(names=tuple(DATASETS), matched_k=(1, 2, 3), checks=None, coverage=None):
+def measures(names=tuple(DATASETS), matched_k=(1, 2, 3), checks=None):
     """The measurement of every claim of ``registry/paper05.toml``, by its ``measure`` key.
 
     Parameters
@@ -188,8 +170,6 @@ def measures(names=tuple(DATASETS), matched_k=(1, 2, 3), checks=None, coverage=N
     checks : dict or None
         :func:`run_math_checks`' results, ``{measure key: (ok, detail)}``, computed once per
         notebook run (the same constant in every variant); None: those rows are not evaluated.
-    coverage : pandas.DataFrame or None
-        :func:`bound_coverage`'s frame (run once; None: the coverage rows are not evaluated).
 
     Returns
     -------
@@ -203,16 +183,16 @@ def measures(names=tuple(DATASETS), matched_k=(1, 2, 3), checks=None, coverage=N
     for learner in STUMP_VARIANTS:
         out[f"nontrivial_{learner}"] = partial(_nontrivial, learner=learner)
         out[f"accuracy_{learner}"] = partial(_learner_accuracy, learner=learner)
-        out[f"coverage_{learner}"] = None if coverage is None else _coverage_share(coverage, learner)[:2]
+        out[f"coverage_{learner}"] = partial(_coverage, learner=learner)
     out["genes_fewer"] = _genes_fewer
     from companion.experiments.paper05._math_checks import CHECKS
     out.update({key: None if checks is None else checks[key] for key in CHECKS})
     out.update(bounds_above=_bounds_above, occam_tightest=_occam_tightest, occam_gene=_occam_gene,
-               occam_stable=_occam_stable, pac_bayes_vs_sc=_pac_bayes_vs_sc, occam_code_tradeoff=_occam_code_tradeoff)
+               occam_stable=_occam_stable, pac_bayes_vs_sc=_pac_bayes_vs_sc)
     return out
 
 
-def claims_report(results, seed_results=None, tradeoff=None, checks=None, coverage=None):
+def claims_report(results, seed_results=None, tradeoff=None, checks=None, coverage=None, references=None):
     """Decide the registry's claims (``registry/paper05.toml``) on :func:`run`'s frame and its variants.
 
     Parameters
@@ -220,13 +200,19 @@ def claims_report(results, seed_results=None, tradeoff=None, checks=None, covera
     results : pandas.DataFrame
         :func:`run`'s frame (main: the declared range).
     seed_results : dict, optional
-        :func:`run_seed_variants`' frames, ``{"seed=<s>": frame}``: the fold-seed variants.
+        :func:`run_seed_variants`' frames, ``{"seed=<s>": frame}`` (the fold-seed variants), and
+        :func:`run_choice_variants`' (``{"eta=0.5": frame, ...}``): each a variant of the rows
+        that list its name.
     tradeoff : pandas.DataFrame, optional
-        :func:`occam_tradeoff`'s frame (Leukaemia), read by ``occam-code-tradeoff``.
+        :func:`occam_tradeoff`'s frame (Leukaemia; kept for the data the measures read).
     checks : dict, optional
         :func:`run_math_checks`' results (the ``math_*`` rows).
-    coverage : pandas.DataFrame, optional
-        :func:`bound_coverage`'s frame (the ``coverage-*`` rows).
+    coverage : pandas.DataFrame or dict, optional
+        :func:`bound_coverage`'s frame (the ``coverage-*`` rows), or ``{"main": frame, variant:
+        frame}`` with the coverage test's own variants (``coverage=…``, :data:`COVERAGE_VARIANTS`).
+    references : dict, optional
+        ``{prior: probe}``: the first gene of Occam's conjunction on the full Leukaemia data under
+        each prior range (``occam-gene``; None: not evaluated).
 
     Returns
     -------
@@ -236,10 +222,17 @@ def claims_report(results, seed_results=None, tradeoff=None, checks=None, covera
     """
     import companion.claims as C
 
+    coverage = coverage if isinstance(coverage, dict) else {"main": coverage}
+    references = references or {}
     priors = [p for p in PRIORS if p in set(results["prior"])]
     summary = summary_table(results)  # one table for every range variant (each selects its rows)
-    data = {VARIANT_NAMES[p]: _claims_data(results, p, summary, tradeoff) for p in priors}
+    data = {VARIANT_NAMES[p]: _claims_data(results, p, summary, tradeoff, coverage.get("main"), references.get(p))
+            for p in priors}
     for name, frame in (seed_results or {}).items():
-        data[name] = _claims_data(frame, PRIORS[0], tradeoff=tradeoff)
-    family = C.family(C.load_registry("05"), measures(checks=checks, coverage=coverage))
+        data[name] = _claims_data(frame, PRIORS[0], tradeoff=tradeoff, coverage=coverage.get("main"),
+                                  reference=references.get(PRIORS[0]))
+    for name, frame in coverage.items():
+        if name != "main":
+            data[name] = {**data["main"], "coverage": frame}
+    family = C.family(C.load_registry("05"), measures(checks=checks))
     return C.evaluate(family, data)

@@ -19,6 +19,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from companion.bounds.compression import compression_bound
 from companion.evaluation import parallel_map
 from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
 
@@ -27,6 +28,17 @@ from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
 COVERAGE_DISTRIBUTIONS = {
     "signal": {"relevant": (0, 1), "tau": 0.3, "eta1": 0.9, "eta0": 0.1},
     "no signal": {"relevant": (), "tau": 0.3, "eta1": 0.4, "eta0": 0.4},
+}
+
+#: The coverage test's own settings varied (the variants of the coverage rows): more examples (where
+#: the bounds tighten), fewer attributes, a weaker signal on one attribute, and a prior range wider
+#: than the support. ``{variant name: keyword arguments of bound_coverage}``.
+COVERAGE_VARIANTS = {
+    "coverage=m 200": {"m": 200},
+    "coverage=n 50": {"n": 50},
+    "coverage=one relevant attribute, 25 % noise": {"distributions": {
+        "weak signal": {"relevant": (0,), "tau": 0.5, "eta1": 0.75, "eta0": 0.25}}},
+    "coverage=prior range [-1, 2]": {"feature_range": (-1.0, 2.0)},
 }
 
 
@@ -85,6 +97,16 @@ def true_risk(features, lows, highs, directions, *, relevant, tau, eta1, eta0):
                  + (1 - says_one - target + both) * eta0)
 
 
+def _pairing_path(model, X, y, delta):
+    """SC's bound of every prefix with the ``ln |k|!`` pairing term (Eq. 5's strictly valid message)."""
+    wrong_path, out = [], []
+    for k in range(model.features_.size + 1):
+        wrong = model.truncated(k).predict(X) != y
+        outside = int(wrong.sum() - wrong[model.compression_set_[:k]].sum())
+        out.append(compression_bound(outside, X.shape[0], model.prior_n_features_, k, delta, pairing=True))
+    return np.asarray(out)
+
+
 def _prefix_rows(name, model, bounds, m):
     k_max = model.features_.size
     if name == "pac_bayes":
@@ -95,11 +117,13 @@ def _prefix_rows(name, model, bounds, m):
             for k in range(k_max + 1)]
 
 
-def _coverage_run(m, n, s, distribution, margin_gaps, delta, seed):
-    """One training sample: each learner's path of bounds and the exact risks of its prefixes."""
+def _coverage_run(m, n, s, distribution, margin_gaps, delta, feature_range, seed):
+    """One training sample: each learner's path of bounds and the exact risks of its prefixes
+    (``sc with ln|k|!``: SC's conjunction under the bound that pays the pairing term)."""
     rng = np.random.default_rng(seed)
     X, y = _sample(m, n, rng, **distribution)
-    common = {"p": 1.0, "s": s, "delta": delta, "feature_range": (0.0, 1.0), "length": "greedy", "stop_idle": False}
+    common = {"p": 1.0, "s": s, "delta": delta, "feature_range": tuple(feature_range), "length": "greedy",
+              "stop_idle": False}
     models = {
         "sc": (SetCoveringStumps(threshold="observed", **common), "bound_path_"),
         "occam": (OccamStumps(**common), "bound_path_"),
@@ -108,12 +132,17 @@ def _coverage_run(m, n, s, distribution, margin_gaps, delta, seed):
     rows = []
     for name, (learner, path) in models.items():
         model = learner.fit(X, y)
-        for k, bound, stumps in _prefix_rows(name, model, getattr(model, path), m):
-            rows.append({"learner": name, "k": k, "bound": bound, "risk": true_risk(*stumps, **distribution)})
+        paths = {name: getattr(model, path)}
+        if name == "sc":
+            paths["sc with ln|k|!"] = _pairing_path(model, X, y, delta)
+        for label, bounds in paths.items():
+            for k, bound, stumps in _prefix_rows(name, model, bounds, m):
+                rows.append({"learner": label, "k": k, "bound": bound, "risk": true_risk(*stumps, **distribution)})
     return pd.DataFrame(rows)
 
 
-def bound_coverage(n_runs=200, *, m=50, n=500, s=5, margin_gaps=(1, 4), delta=0.05, seed=0, n_jobs=1) -> pd.DataFrame:
+def bound_coverage(n_runs=200, *, m=50, n=500, s=5, margin_gaps=(1, 4), delta=0.05, seed=0, n_jobs=1,
+                   distributions=None, feature_range=(0.0, 1.0)) -> pd.DataFrame:
     """Monte-Carlo coverage of the SC, Occam and PAC-Bayes bounds on both known distributions.
 
     Each run draws ``m`` training examples of ``n`` attributes, fits each learner (conjunction,
@@ -136,19 +165,26 @@ def bound_coverage(n_runs=200, *, m=50, n=500, s=5, margin_gaps=(1, 4), delta=0.
         Run ``i`` of each distribution is seeded by a child of ``SeedSequence(seed)``.
     n_jobs : int, default=1
         The runs are independent items of :func:`companion.evaluation.parallel_map`.
+    distributions : dict or None, default=None
+        ``{name: distribution}`` (None: :data:`COVERAGE_DISTRIBUTIONS`).
+    feature_range : tuple of float, default=(0.0, 1.0)
+        The priors' ``[A, B]`` (the support of every attribute is ``[0, 1]``).
 
     Returns
     -------
     pandas.DataFrame
-        One row per (distribution, run, learner): ``any_violated`` (some prefix's bound below its
+        One row per (distribution, run, learner; ``sc with ln|k|!`` is SC's conjunction under the
+        bound that also pays ``ln |k|!``): ``any_violated`` (some prefix's bound below its
         risk), ``selected_violated`` (the prefix of smallest bound), ``selected_bound``,
         ``selected_risk``, ``min_gap``.
     """
-    children = np.random.SeedSequence(seed).spawn(len(COVERAGE_DISTRIBUTIONS) * n_runs)
+    distributions = COVERAGE_DISTRIBUTIONS if distributions is None else distributions
+    children = np.random.SeedSequence(seed).spawn(len(distributions) * n_runs)
     seeds = [int(c.generate_state(1)[0]) for c in children]
     rows = []
-    for i, (dist_name, distribution) in enumerate(COVERAGE_DISTRIBUTIONS.items()):
-        frames = parallel_map(partial(_coverage_run, m, n, s, distribution, tuple(margin_gaps), delta),
+    for i, (dist_name, distribution) in enumerate(distributions.items()):
+        frames = parallel_map(partial(_coverage_run, m, n, s, distribution, tuple(margin_gaps), delta,
+                                      tuple(feature_range)),
                               seeds[i * n_runs:(i + 1) * n_runs], n_jobs=n_jobs)
         for run, frame in enumerate(frames):
             for learner, part in frame.groupby("learner", sort=False):
@@ -183,7 +219,7 @@ def coverage_table(coverage: pd.DataFrame, delta: float = 0.05) -> pd.DataFrame:
                      "chosen model below its risk": int(part["selected_violated"].sum()),
                      "mean chosen bound": part["selected_bound"].mean(), "mean true risk": part["selected_risk"].mean(),
                      "smallest bound − risk": part["min_gap"].min(), "level": delta})
-    for dist, part in coverage.groupby("distribution", sort=False):
+    for dist, part in coverage[coverage["learner"].isin(["sc", "occam", "pac_bayes"])].groupby("distribution", sort=False):
         best = part.loc[part.groupby("run")["selected_bound"].idxmin()]
         rows.append({"distribution": dist, "bound": "min of the three", "runs": len(best),
                      "some prefix below its risk": np.nan,

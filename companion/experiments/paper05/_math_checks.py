@@ -49,9 +49,21 @@ def check_test_set_bound(rng, *, inversion=binomial_tail_inversion, tail=binomia
             continue
         worst_cp = max(worst_cp, abs(r - beta.isf(delta, k + 1, m - k)))
         worst_tail = max(worst_tail, abs(float(tail(k, m, r)) - delta) / delta)
-    ok = worst_tail <= 1e-6 and worst_cp <= 1e-9
-    return ok, (f"{n} random (k, m, δ), m < 500: max relative |Bin(k, m, Bin̄) − δ| / δ = {worst_tail:.1e}, "
-                f"max |Bin̄ − Clopper–Pearson upper end| = {worst_cp:.1e}")
+    # "holds with probability at least 1 − δ": the exact probability, over the test set's error
+    # count K ~ Bin(m, r), that Bin̄(K, m, δ) falls below the true risk r, for random (m, r) at δ = 0.05
+    worst_miss = 0.0
+    for _ in range(8):
+        m = int(rng.integers(5, 100))
+        r = float(rng.uniform(0.01, 0.6))
+        counts = np.arange(m + 1)
+        below = np.array([float(inversion(int(k), m, 0.05)) < r for k in counts])
+        pmf = np.diff(np.concatenate([[0.0], [float(tail(int(k), m, r)) for k in counts]]))
+        worst_miss = max(worst_miss, float(pmf[below].sum()))
+    ok = worst_tail <= 1e-6 and worst_cp <= 1e-9 and worst_miss <= 0.05 + 1e-12
+    return ok, (f"{n} random (k, m, δ), m < 500: max relative |Bin(k, m, Bin̄) − δ| / δ = {worst_tail:.1e} "
+                f"(by construction of the inversion), max |Bin̄ − Clopper–Pearson upper end| = {worst_cp:.1e}; "
+                f"8 random (m < 100, true risk r), every error count enumerated: largest probability that "
+                f"Bin̄(K, m, 0.05) < r is {worst_miss:.4f} (≤ δ = 0.05)")
 
 
 def check_occam_tighter_than_blumer(rng, *, bound=occam_bound, log_prior=occam_log_prior):
@@ -127,6 +139,26 @@ def check_occam_linear_in_l(rng, *, cost=threshold_code_cost):
     ok = gap <= 1e-9 and bool(np.all(np.diff(values) > math.log(2))) and per_bit < 1.02 * math.log(2)
     return ok, (f"l = 0..2000: max |cost − l ln 2 − ln(π²/6) − 2 ln(l+1)| = {gap:.1e}; each bit costs more than "
                 f"ln 2; cost/l at l = 2000: {per_bit:.4f} (ln 2 = {math.log(2):.4f})")
+
+
+def check_occam_code_tradeoff(rng, *, bound=occam_bound):
+    """Section III: at equal training errors, a conjunction of more stumps with short threshold codes
+    may have a smaller Occam bound than one of fewer stumps with long codes."""
+    found, cases, fewest = 0, 0, math.inf
+    for n in (2000, 7129, 12625):
+        for m in (72, int(rng.integers(40, 200))):
+            for errors in (0, 2):
+                for d in (1, 2, 3):
+                    cases += 1
+                    more = float(bound(errors, m, n, [0] * (d + 1)))
+                    longer = next((l for l in range(0, 41) if float(bound(errors, m, n, [l] * d)) > more), None)
+                    if longer is not None:
+                        found += 1
+                        fewest = min(fewest, d * longer)
+    ok = found == cases
+    return ok, (f"n ∈ {{2000, 7129, 12625}}, m ∈ {{72, random}}, 0 or 2 training errors, d = 1–3 stumps: d + 1 "
+                f"stumps of 0-bit codes have the smaller bound than d stumps of l-bit codes for some l ≤ 40 in "
+                f"{found} of {cases} cases; from {fewest} code bits in all on")
 
 
 def check_compression_set(rng, *, learner=SetCoveringStumps):
@@ -299,6 +331,7 @@ CHECKS = {
     "math_occam_codes_sum_to_one": check_occam_codes_sum_to_one,
     "math_occam_code_length": check_occam_code_length,
     "math_occam_linear_in_l": check_occam_linear_in_l,
+    "math_occam_code_tradeoff": check_occam_code_tradeoff,
     "math_compression_set": check_compression_set,
     "math_bayes_gibbs": check_bayes_gibbs,
     "math_kl_continuous_vanishes": check_kl_continuous_vanishes,

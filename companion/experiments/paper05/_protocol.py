@@ -680,6 +680,79 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
     return {name: run(variant, n_jobs=n_jobs, data=data) for name, variant in seed_configs(config, n).items()}
 
 
+#: The free choices of the stump learners varied beside the main protocol (on its folds, declared
+#: range; the competitors' rows are the main run's): ``{variant name: Config fields}``.
+#: ``prefilter``: the stump learners' search sees that many in-fold Welch-filtered genes (the
+#: competitors keep ``n_prefilter``).
+CHOICE_VARIANTS = {
+    "eta=0.5": {"eta": 0.5},
+    "eta=0.25": {"eta": 0.25},
+    "p=grid {0.5, 1, 2} for Occam and PAC-Bayes": {"costly_p": (0.5, 1.0, 2.0)},
+    "prefilter=200 (stump learners)": {"n_prefilter": 200},
+    "prefilter=50 (stump learners)": {"n_prefilter": 50},
+}
+
+
+def _stump_fold_rows(loaded, config, item):
+    """The stump learners' rows of one outer fold (declared range), as :func:`_fold_rows` makes them."""
+    name, (repeat, fold, train, test) = item
+    X, y, names, prior_ranges = loaded[name]
+    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
+    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
+    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_train": len(train), "n_test": len(test)}
+    with trusted_inputs(), warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingleClassWarning)
+        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges)
+        rows += _selected_stumps(rows, config)
+    return [{**base, **row} for row in rows]
+
+
+def run_choice_variants(config, results, n_jobs=1, variants=None):
+    """The stump learners rerun under each free choice of :data:`CHOICE_VARIANTS`, on the main folds.
+
+    Each variant is ``config`` with the variant's fields and the declared range only; its stump
+    rows (and the bound-chosen ``stumps`` rows) are recomputed on every outer fold of the main run,
+    and the competitors' rows are ``results``' (their settings do not change).
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol.
+    results : pandas.DataFrame
+        :func:`run`'s frame of ``config``.
+    n_jobs : int, default=1
+    variants : dict or None, default=None
+        ``{name: Config fields}`` (None: :data:`CHOICE_VARIANTS`).
+
+    Returns
+    -------
+    dict
+        ``{variant name: frame}``, each shaped as :func:`run`'s.
+    """
+    variants = CHOICE_VARIANTS if variants is None else variants
+    data = {name: load_dataset(name) for name in config.datasets}
+    out = {}
+    competitors = results[~results["learner"].isin([*STUMP_VARIANTS, "stumps"])]
+    for label, fields in variants.items():
+        variant = replace(config, priors=config.priors[:1], **fields)
+        loaded = {name: (X, y, names, {p: prior_feature_range(name, X, p) for p in variant.priors})
+                  for name, (X, y, names) in data.items()}
+        items = [(name, (repeat, fold, train, test)) for name in variant.datasets for repeat in range(variant.n_repeats)
+                 for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=variant.n_splits,
+                                                                       seed=variant.seed + repeat))]
+        parts = parallel_map(partial(_stump_fold_rows, loaded, variant), items, n_jobs=n_jobs)
+        frame = pd.DataFrame([row for part in parts for row in part])
+        for column, fill in (("bound", np.nan), ("gibbs_errors", np.nan), ("gibbs_bound", np.nan), ("model_type", ""),
+                             ("p", np.nan), ("gene_names", ""), ("rule", ""), ("chosen", "")):
+            frame[column] = frame[column].fillna(fill) if column in frame else fill
+        frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
+        frame["seed"] = variant.seed + frame["repeat"]
+        frame = pd.concat([frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]],
+                           competitors[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]]], ignore_index=True)
+        out[label] = check_tidy(frame)
+    return out
+
+
 def _gibbs_columns(model, X_test, y_test) -> dict:
     """Expected test errors of a PAC-Bayes model's stochastic Gibbs classifier, and its own bound."""
     proba = model.gibbs_proba(X_test)

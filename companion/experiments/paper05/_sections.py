@@ -19,12 +19,14 @@ from companion.experiments._constraints import N_JOBS
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
-from companion.experiments.paper05._protocol import DATASETS, Config, STUMP_VARIANTS, run, run_seed_variants
+from companion.experiments.paper05._protocol import (
+    DATASETS, Config, STUMP_VARIANTS, run, run_choice_variants, run_seed_variants,
+)
 from companion.experiments.paper05._tables import (
     accuracy_by_learner, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
 )
 from companion.experiments.paper05._math_checks import math_checks_table, run_math_checks
-from companion.experiments.paper05._coverage import bound_coverage, coverage_table
+from companion.experiments.paper05._coverage import COVERAGE_VARIANTS, bound_coverage, coverage_table
 from companion.experiments.paper05._figures import (
     plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity, plot_occam_tradeoff,
 )
@@ -73,6 +75,7 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         .set_index(["dataset", "method"])["cv_error_%"]
         for name, frame in {"main": results, **seed_results}.items()
     })
+    choice_results = run_choice_variants(config, results, n_jobs=n_jobs)
     matched = matched_table(results)
     named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]
     first = results[(results["dataset"] == named) & (results["repeat"] == 0) & results["method"].isin(STUMP_VARIANTS)]
@@ -87,7 +90,7 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         bound=_by_method(unrestricted, "bound_%", config.datasets).dropna(how="all"),
         gibbs=pd.concat({"gibbs error": _by_method(pac, "gibbs_error_%", config.datasets),
                          "gibbs bound": _by_method(pac, "gibbs_bound_%", config.datasets)}, axis=1),
-        seed_results=seed_results, seeds=seeds,
+        seed_results=seed_results, seeds=seeds, choice_results=choice_results,
         bound_figure=closed_figure(plot_bound_vs_error(summary)), gibbs_figure=closed_figure(plot_gibbs_bound_vs_error(results)),
         matched=matched, matched_figure=closed_figure(plot_matched_sparsity(matched)),
         frequency=gene_frequency(results, top=3),
@@ -169,7 +172,9 @@ def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1)
     Bunch
         ``checks`` (``{measure key: (ok, detail)}``, the ``math_*`` measures of the claims),
         ``table`` (row id, kind, statement, what was run, result), ``coverage``
-        (:func:`bound_coverage`'s frame) and ``coverage_table`` (:func:`coverage_table`).
+        (:func:`bound_coverage`'s frame), ``coverage_table`` (:func:`coverage_table`) and
+        ``coverage_variants`` (``{"main": frame, "coverage=…": frame}``: the test rerun under each of
+        :data:`COVERAGE_VARIANTS`, its own settings varied) with ``variants_table`` (their tables).
     """
     import companion.claims as C
 
@@ -178,15 +183,19 @@ def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1)
     rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
     checks = run_math_checks(rng)
     coverage = bound_coverage(n_runs, seed=seed, n_jobs=n_jobs)
+    variants = {"main": coverage, **{name: bound_coverage(n_runs, seed=seed, n_jobs=n_jobs, **kwargs)
+                                     for name, kwargs in COVERAGE_VARIANTS.items()}}
+    variants_table = pd.concat({name: coverage_table(frame) for name, frame in variants.items() if name != "main"},
+                               names=["variant", None]).reset_index(level=0)
     return Bunch(checks=checks, table=math_checks_table(checks, C.load_registry("05")), coverage=coverage,
-                 coverage_table=coverage_table(coverage))
+                 coverage_table=coverage_table(coverage), coverage_variants=variants, variants_table=variants_table)
 
 
 @validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None],
-                  "checks": [dict, None], "coverage": [pd.DataFrame, None]},
+                  "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None]},
                  prefer_skip_nested_validation=True)
 def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame, checks: dict = None,
-                   coverage: pd.DataFrame = None) -> Bunch:
+                   coverage=None, references: dict = None) -> Bunch:
     """The registry's claims decided on the protocol, its seed variants and the Occam trade-off.
 
     Parameters
@@ -199,8 +208,12 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
         :func:`occam_tradeoff` (None: the code-length claim is not judged).
     checks : dict or None, default=None
         :func:`bounds_checks_section`'s ``checks`` (None: those rows are not evaluated).
-    coverage : DataFrame or None, default=None
-        :func:`bounds_checks_section`'s ``coverage`` (None: the coverage rows are not evaluated).
+    coverage : DataFrame, dict or None, default=None
+        :func:`bounds_checks_section`'s ``coverage_variants`` (or its ``coverage`` alone; None: the
+        coverage rows are not evaluated).
+    references : dict or None, default=None
+        ``{prior: probe}``: the first gene of Occam's conjunction on the full Leukaemia data under
+        each prior range (:func:`golub_genes`; None: ``occam-gene`` is not evaluated).
 
     Returns
     -------
@@ -208,7 +221,7 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
         verdicts) and ``verdicts`` (each claim's verdict under each variant).
     """
-    report = claims_report(results, seed_results, tradeoff, checks, coverage)
+    report = claims_report(results, seed_results, tradeoff, checks, coverage, references)
     verdicts = report.sensitivity.pivot(index="id", columns="variant", values="verdict")
     return Bunch(report=report, verdicts=verdicts.reindex(
         index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.bounds._confidence import DELTA_CONSTRAINTS
 from companion.bounds.compression import compression_bound, compression_log_message
@@ -216,7 +216,8 @@ def corrected_paired_interval(differences, n_train, n_test, level=0.95):
 def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
     """Each stump learner, and the composite chosen by the smallest bound, against the competitor.
 
-    Per data set and side (``sc``, ``occam``, ``pac_bayes`` and ``stumps``, the learner whose
+    Per data set, ``k`` (0: unrestricted; else at most ``k`` stumps against the competitor with
+    ``k`` genes) and side (``sc``, ``occam``, ``pac_bayes`` and ``stumps``, the learner whose
     training-fold bound is smallest on each fold): the mean CV error difference to the competitor
     chosen on inner folds (points) with its corrected interval (:func:`corrected_paired_interval`,
     Nadeau & Bengio), the head-to-head folds lower / equal / higher on the raw differences, and
@@ -237,13 +238,18 @@ def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
     for name in dict.fromkeys(results["dataset"]):
         rates, genes = error_rates(results, name, prior), per_fold(results, name, prior, "genes")
         sizes = results[results["dataset"] == name][["n_train", "n_test"]].mean()
-        for side in (*STUMP_VARIANTS, "stumps"):
-            d = (rates[side] - rates["competitor"]).to_numpy(dtype=float)
-            mean, low, high = corrected_paired_interval(d, sizes["n_train"], sizes["n_test"])
-            rows.append({"dataset": name, "side": "chosen by smallest bound" if side == "stumps" else side,
-                         "difference": mean, "low": low, "high": high, "lower": int((d < 0).sum()),
-                         "equal": int((d == 0).sum()), "higher": int((d > 0).sum()),
-                         "empty conjunction": f"{int((genes[side] == 0).sum())}/{len(d)}"})
+        for k in sorted(set(results["k"])):
+            for side in (*STUMP_VARIANTS, "stumps"):
+                column, other = method_key(side, k, "-"), method_key("competitor", k, "-")
+                if column not in rates or other not in rates:
+                    continue
+                d = (rates[column] - rates[other]).to_numpy(dtype=float)
+                mean, low, high = corrected_paired_interval(d, sizes["n_train"], sizes["n_test"])
+                rows.append({"dataset": name, "k": int(k),
+                             "side": "chosen by smallest bound" if side == "stumps" else side,
+                             "difference": mean, "low": low, "high": high, "lower": int((d < 0).sum()),
+                             "equal": int((d == 0).sum()), "higher": int((d > 0).sum()),
+                             "empty conjunction": f"{int((genes[column] == 0).sum())}/{len(d)}"})
     return pd.DataFrame(rows)
 
 
@@ -396,11 +402,12 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
     return model, table
 
 
-@validate_params({"config": [Config, None], "n_prefilter": COUNT}, prefer_skip_nested_validation=False)
-def golub_genes(config=None, n_prefilter=500):
+@validate_params({"config": [Config, None], "n_prefilter": COUNT, "prior": [StrOptions(set(PRIORS))]},
+                 prefer_skip_nested_validation=False)
+def golub_genes(config=None, n_prefilter=500, prior="declared"):
     """Fit each variant on the full Golub data (selection by bound) and list its genes.
 
-    The priors' range is the declared one (:func:`declared_feature_range`).
+    The priors' range is ``prior``'s (:func:`prior_feature_range`; by default the declared one).
 
     Parameters
     ----------
@@ -408,6 +415,8 @@ def golub_genes(config=None, n_prefilter=500):
         Learners' settings and grid (default ``Config()``).
     n_prefilter : int, default=500
         Genes of largest |Welch t| the greedy searches (the bounds charge all 7129).
+    prior : {"declared", "per_gene", "global"}, default="declared"
+        The priors' range (:data:`PRIORS`).
 
     Returns
     -------
@@ -423,7 +432,7 @@ def golub_genes(config=None, n_prefilter=500):
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
     descriptions = golub_gene_descriptions()
     rows, models = [], {}
-    ranges = prior_feature_range("leukemia_golub", X)[:, keep]
+    ranges = prior_feature_range("leukemia_golub", X, prior)[:, keep]
     for variant in STUMP_VARIANTS:
         template = stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
         model = fit_by_bound(template, frame, y, config.grid())
