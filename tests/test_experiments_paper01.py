@@ -525,3 +525,12 @@ def test_the_sections_show_what_their_builders_give():
     assert comparable_names([]) == list(_grids.COMPARABLE)
     with pytest.raises(ValueError, match="'n_runs' parameter of coverage_section"):
         paper01.coverage_section(0, n_test=10, seed=0)
+
+
+def test_math_section_shows_every_mathematical_check():
+    from companion.experiments.paper01._sections import math_section
+
+    table = math_section(0).table
+    assert {"alternation", "strict_inclusion", "log2_r"} <= set(table.index)
+    assert table.loc["alternation", "result"] == "fails" and table.loc["strict_inclusion", "result"] == "holds"
+    assert table.loc["log2_r", "result"] == "holds"
