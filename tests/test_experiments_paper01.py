@@ -216,7 +216,12 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED}, seed 1"]
+    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED}, seed 1", "constraint=on",
+                              "factor=20", "factor=30"]
+    # the constraint variant puts the constrained DLM (protocol (a), main seed) in the DLM's place
+    constrained = variants["constraint=on"]["rows"]
+    assert all(constrained[(n, "dlm", 0)] == variants["main"]["rows"][(n, "dlmc", 0)] for n in ("haberman", "glass"))
+    assert constrained[("glass", "dlm", 1)] == variants["main"]["rows"][("glass", "dlm", 1)]
     math = _math_checks.math_checks(0)
     report = _claims.claims_report(variants, math)
     table = report.table.set_index("id")
@@ -242,8 +247,10 @@ def test_claims_report_on_a_small_run(small_run):
     fold = paper_rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
     expected_c = sorted(Fraction(100 * (int(e["dlmc"]) - int(e["dlm"])), int(n["dlm"]))
                         for (_, e), (_, n) in zip(fold["errors"].iterrows(), fold["n_test"].iterrows()))
-    assert sorted(measures["constrained_minus_dlm"](variants["main"])) == expected_c
+    c_diff, c_groups, c_ratios = measures["constrained_minus_dlm"](variants["main"])  # corrected t, as claims 1, 2
+    assert sorted(c_diff) == expected_c and sorted(set(c_groups)) == ["glass", "haberman"] and len(c_ratios) == 20
     assert measures["constrained_minus_dlm"](variants[_claims.NESTED]) == measures["constrained_minus_dlm"](variants["main"])
+    assert table.loc["C", "test"] == "corrected_t"
     assert measures["constrained_minus_dlm"](variants["seed=1"]) is None
     # the exact checks read the run
     dlm = {s: small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == s)].groupby("dataset")["errors"].sum()
@@ -261,17 +268,22 @@ def test_claims_report_on_a_small_run(small_run):
         assert table.loc["1-often", column] == ("holds" if wins > losses else "fails")
     # the paper's own statements checked exactly, whatever the run
     for id, verdict in (("Rivest-1", "holds"), ("alternation", "fails"), ("strict", "holds"), ("log2r", "holds"),
-                        ("zeta", "holds"), ("reconstruction", "holds"), ("types", "holds"), ("centres", "holds"),
+                        ("zeta", "agrees"), ("reconstruction", "holds"), ("types", "holds"), ("centres", "holds"),
                         ("Rivest-inf", "holds"), ("1-often-table1", "passes"), ("2-often-table1", "passes")):
         assert table.loc[id, "verdict"] == verdict, id
     # no seed can change a mathematical check: it lists no seed variant, and no "seeds keep" is printed
     assert table.loc["Rivest-1", "seeds"] == "" and table.loc["R-DLM", "seeds"] == ""
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
     pivot = _claims.sensitivity_pivot(report)
-    assert pivot.shape == (len(table), 4)
+    assert pivot.shape == (len(table), 9)  # the variants, then C's margins 0.5 and 2
+    # the sparsity factor is varied; the bound claims are mathematical, the aims observations
+    assert pivot.loc["3", "factor=20"] in ("holds", "fails", "=") and pivot.loc["1", "factor=20"] == ""
+    assert table.loc["B", "category"] == "mathematical" and table.loc["B", "formula"] == "reconstructed"
+    assert table.loc["bound-guide", "origin"] == "observation" and table.loc["bound-guide", "category"] == "aim"
+    assert table.loc["zeta", "category"] == "conformance"
     assert pivot.loc["3", "seed=1"] in ("holds", "fails") and pivot.loc["Rivest-1", "seed=1"] == ""
     # claim small-dlm is not evaluated without the consistent DLMs
-    assert table.loc["small-dlm", "verdict"] == "n/a"
+    assert table.loc["small-dlm", "verdict"] == "n/a" and table.loc["small-dlm", "category"] == "aim"
 
 
 def test_math_checks_hold_on_the_code_and_fail_on_broken_inputs(monkeypatch):
@@ -513,3 +525,12 @@ def test_the_sections_show_what_their_builders_give():
     assert comparable_names([]) == list(_grids.COMPARABLE)
     with pytest.raises(ValueError, match="'n_runs' parameter of coverage_section"):
         paper01.coverage_section(0, n_test=10, seed=0)
+
+
+def test_math_section_shows_every_mathematical_check():
+    from companion.experiments.paper01._sections import math_section
+
+    table = math_section(0).table
+    assert {"alternation", "strict_inclusion", "log2_r"} <= set(table.index)
+    assert table.loc["alternation", "result"] == "fails" and table.loc["strict_inclusion", "result"] == "holds"
+    assert table.loc["log2_r", "result"] == "holds"
