@@ -324,6 +324,7 @@ def lengths_section(names, *, seed: int, seeds) -> Bunch:
     return Bunch(table=table, by_seed=by_seed)
 
 
+@validate_params({"seed": SEED}, prefer_skip_nested_validation=True)
 def math_section(seed: int = 0) -> Bunch:
     """The mathematical statements of Sections 2-4, each checked by a computation (a few seconds).
 
@@ -357,6 +358,7 @@ def math_section(seed: int = 0) -> Bunch:
                  compression_relation=compression_relation_table())
 
 
+@validate_params({"names": ["array-like"], "seeds": ["array-like"], "n_jobs": N_JOBS}, prefer_skip_nested_validation=True)
 def consistent_section(names, *, seeds, n_jobs: int = 1) -> Bunch:
     """Section 2's "larger DLM which makes zero training errors" on the folds of protocol (a).
 
@@ -366,7 +368,8 @@ def consistent_section(names, *, seeds, n_jobs: int = 1) -> Bunch:
         Data sets.
     seeds : sequence of int
         Fold seeds.
-    n_jobs : int, default=1
+    n_jobs : int or None, default=1
+        Worker processes (the numbers do not depend on it).
 
     Returns
     -------
@@ -403,7 +406,8 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
 
 @validate_params(
     {"results": [pd.DataFrame], "grid": [Grid],
-     **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch])},
+     **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch]),
+     **dict.fromkeys(("math", "consistent"), [Bunch, None])},
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,

@@ -99,7 +99,7 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = F
         ``error`` and ``literals``: frames indexed by data set, one column per learner (error
         in points); ``fold_error`` and ``fold_literals``: the same per ``(dataset, fold)``;
         ``joint_best``, ``ties_dropped``, ``offset`` and ``fold_ratio`` (``n_test / n_train``
-        per ``(dataset, fold, learner)``).
+        per ``(dataset, fold)``; None where only one fold of the data set ran).
     """
     results = _with_cn2(results, cn2)
     error = exact_per_dataset(results, "error").map(lambda v: v * 100 if isinstance(v, Fraction) else v)
@@ -111,7 +111,9 @@ def claims_data(results: pd.DataFrame, *, cn2: str = "CN2", joint_best: bool = F
     sizes = {}
     for d, f, n in zip(view["dataset"], view["fold"], view["n_test"]):
         sizes.setdefault(d, {})[int(f)] = int(n)
-    fold_ratio = {(d, f): n / (sum(folds.values()) - n) for d, folds in sizes.items() for f, n in folds.items()}
+    # n_train of a fold is the other folds' test examples: known only when every fold of the data set ran
+    fold_ratio = {(d, f): n / (sum(folds.values()) - n) if len(folds) > 1 else None
+                  for d, folds in sizes.items() for f, n in folds.items()}
     return {"error": error, "literals": exact_per_dataset(results, "literals"), "fold_error": fold_error,
             "fold_literals": fold_literals, "fold_ratio": fold_ratio, "joint_best": joint_best,
             "ties_dropped": ties_dropped, "offset": offset}
