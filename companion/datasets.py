@@ -435,6 +435,26 @@ load_golub = _loader(
 
     Rows 1-38 are the original training set, rows 39-72 the independent test set.""",
 )
+
+
+@validate_params({}, prefer_skip_nested_validation=True)
+def golub_gene_descriptions():
+    """The Gene Description of each of Golub's 7129 probe sets, as the source's training file gives it.
+
+    The vendored ``leukemia_golub/golub_genes.csv`` (sha256-checked like every data file) holds
+    the source's columns Gene Accession Number and Gene Description, in the column order of
+    :func:`load_golub`'s ``X``; the description usually starts with the gene symbol
+    (``M23197_at``: "CD33 CD33 antigen (differentiation antigen)").
+
+    Returns
+    -------
+    pandas.Series
+        Descriptions (str) indexed by probe id, named ``description``.
+    """
+    frame = read_verified_csv("leukemia_golub/golub_genes.csv", dtype=str)
+    return frame.set_index("probe")["description"]
+
+
 load_c_md = _loader(
     "c_md/c_md.csv.gz",
     """Medulloblastoma outcome C_MD (Pomeroy et al. 2002, data set C): 60 x 7129, two classes.

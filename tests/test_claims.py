@@ -527,6 +527,20 @@ def test_exact_checks_and_unmeasured_discussions_read_plainly():
     assert "NaN" not in report.discussion().data
 
 
+def test_difference_tallies_raw_values_beside_a_transformed_test():
+    # A measure may return (tested, raw): the t reads the spread values, the head-to-head counts
+    # the raw differences (a spread can move a zero or a small difference across 0).
+    raw = np.array([1.0, 1.0, 1.0, 0.0, 4.0])
+    spread = raw.mean() + (raw - raw.mean()) * 3.0
+    claim = C.difference("a", "a", lambda _: (spread, raw), direction="<", test="t")
+    row = C.evaluate([claim], None).table.iloc[0]
+    assert (row["wins"], row["ties"], row["losses"]) == (0, 1, 4)
+    plain = C.evaluate([C.difference("a", "a", lambda _: spread, direction="<", test="t")], None).table.iloc[0]
+    assert plain["estimate"] == pytest.approx(row["estimate"]) and plain["wins"] == 1  # the spread turns the tie into a win
+    zero = C.difference("z", "z", lambda _: (np.array([1.0, -1.0]), np.zeros(2)), direction="<", test="t")
+    assert C.evaluate([zero], None).table.iloc[0]["verdict"] == "identical"
+
+
 def test_a_proportion_records_its_ties():
     row = C.evaluate([C.proportion("p", "best on most", (9, 17, 3))], None).table.iloc[0]
     assert (row["wins"], row["ties"], row["losses"]) == (9, 3, 5)

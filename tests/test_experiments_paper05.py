@@ -287,7 +287,7 @@ def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     row = report.table.set_index("id").loc["k1-leukemia_golub"]
     assert row["estimate"] == pytest.approx(matched.loc[("leukemia_golub", 1), "difference"])
     # a data set not run is n/a, never judged
-    assert report.table.set_index("id").loc["acc-colon", "verdict"] == "n/a"
+    assert report.table.set_index("id").loc["k1-colon", "verdict"] == "n/a"
     # the per-gene variant reads the per-gene Occam rows: its Occam-gene share is theirs
     per_gene = results[(results["method"] == "occam [per_gene]")]
     hits = sum(OCCAM_GENE in text.split(";") for text in per_gene["gene_names"])
@@ -376,7 +376,7 @@ def test_discussion_quotes_the_results_it_is_given(small_run):
     for id in report.table.loc[report.table["verdict"] != "n/a", "id"]:
         if report.table.set_index("id").loc[id, "discussion"]:
             assert f"**{id}.**" in text
-    assert "**acc-colon.**" not in text  # not run: no discussion
+    assert "**k1-colon.**" not in text  # not run: no discussion
 
 
 def test_discussion_follows_a_changed_verdict(small_run):
@@ -447,3 +447,122 @@ def test_the_sections_show_what_their_builders_give(small_run):
     X, _, _ = _protocol.load_dataset("leukemia_golub")
     np.testing.assert_array_equal(ranges.loc["leukemia_golub", ["declared A", "declared B"]].to_numpy(dtype=float),
                                   _protocol.declared_feature_range("leukemia_golub", X))
+
+
+# --------------------------------------------------------------------------------------------
+# The checks the notebook runs (math_* rows), the coverage test, the per-learner table
+# --------------------------------------------------------------------------------------------
+
+from companion.experiments.paper05 import _coverage, _math_checks  # noqa: E402
+
+
+def _broken_inversion(k, m, delta):
+    from companion.bounds.binomial import binomial_tail_inversion
+
+    return 0.9 * binomial_tail_inversion(k, m, delta)
+
+
+def _broken_learner(**params):
+    from companion.stumps import SetCoveringStumps
+
+    class Shifted(SetCoveringStumps):
+        def fit(self, X, y):
+            super().fit(X, y)
+            self.thresholds_ = self.thresholds_ + 1e-3  # no longer the compression examples' values
+            self.features_ = self.features_[::-1].copy() if self.features_.size > 1 else self.features_
+            return self
+
+    return Shifted(**params)
+
+
+def _no_disjunction(**params):
+    from companion.stumps import SetCoveringStumps
+
+    return SetCoveringStumps(**{**params, "model_type": "conjunction"})  # ignores the disjunction asked for
+
+
+def _kl_without_margins(n, ratios, **kw):
+    from companion.bounds.pac_bayes import pac_bayes_kl
+
+    return pac_bayes_kl(n, [1.0] * len(ratios))
+
+
+BROKEN = {
+    "math_test_set_bound": {"inversion": _broken_inversion},
+    "math_occam_tighter_than_blumer": {"bound": lambda k, m, n, lengths, delta: 2.0},
+    "math_occam_subprior": {"log_prior": lambda n, lengths: 0.0},
+    "math_occam_codes_sum_to_one": {"zeta_fn": lambda l: 1.0 / (l + 1.0) ** 2},
+    "math_occam_code_length": {"code": lambda a, b, low, high: (60, (a + b) / 2 + (b - a))},
+    "math_occam_linear_in_l": {"cost": lambda l: np.asarray(l, dtype=float) * 0.5},
+    "math_compression_set": {"learner": _broken_learner},
+    "math_bayes_gibbs": {"gibbs": lambda X, y, f, a, b, d: 0.0},
+    "math_kl_continuous_vanishes": {"kl": lambda n, ratios: 1.0 + len(ratios)},
+    "math_kl_discrete_small": {"kl": lambda n, ratios: -float(len(ratios))},
+    "math_margin_sparsity_tradeoff": {"kl": _kl_without_margins},
+    "math_gibbs_closed_form": {"gibbs": lambda X, y, f, a, b, d: 0.5},
+    "math_gibbs_deterministic_limit": {"gibbs": lambda X, y, f, a, b, d: 0.5},
+    "math_disjunction_by_label_swap": {"learners": {"sc": _no_disjunction}},
+    "math_sc_greedy": {"learner": lambda **p: _broken_learner(**p)},
+}
+
+
+@pytest.mark.parametrize("key", list(_math_checks.CHECKS))
+def test_math_check_holds_on_the_code_and_fails_on_a_broken_input(key):
+    check = _math_checks.CHECKS[key]
+    ok, detail = check(np.random.default_rng(0))
+    assert ok is True or ok == True, detail  # noqa: E712  (numpy bools)
+    assert detail
+    broken, _ = check(np.random.default_rng(0), **BROKEN[key])
+    assert not broken
+
+
+def test_every_math_row_has_its_check_and_the_table_names_them():
+    entries = [e for e in C.load_registry("05").entries if str(e.get("measure", "")).startswith("math_")]
+    assert {e["measure"] for e in entries} == set(_math_checks.CHECKS)
+    section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
+    assert set(section.coverage["learner"]) == {"sc", "occam", "pac_bayes"}
+    assert list(section.table["result"]) == ["holds"] * len(entries)
+
+
+def test_true_risk_is_exact_against_a_large_sample():
+    rng = np.random.default_rng(3)
+    dist = _coverage.COVERAGE_DISTRIBUTIONS["signal"]
+    X, y = _coverage._sample(400_000, 4, rng, **dist)
+    features, lows, highs, dirs = [0, 3], [0.2, 0.6], [0.5, 0.6], [1, -1]
+    t = rng.uniform(0.2, 0.5, size=len(y))  # the Gibbs draw of the first threshold
+    pred = (X[:, 0] > t) & (X[:, 3] <= 0.6)
+    assert _coverage.true_risk(features, lows, highs, dirs, **dist) == pytest.approx(np.mean(pred != y), abs=0.003)
+    assert _coverage.true_risk([], [], [], [], **dist) == pytest.approx(0.49 * 0.1 + 0.51 * 0.9)
+
+
+def test_coverage_counts_a_bound_below_the_risk():
+    coverage = _coverage.bound_coverage(3, m=30, n=20, s=2)
+    assert set(coverage["learner"]) == {"sc", "occam", "pac_bayes"} and len(coverage) == 2 * 3 * 3
+    table = _coverage.coverage_table(coverage)
+    assert list(table["bound"])[-2:] == ["min of the three"] * 2 and table["level"].iloc[-1] == pytest.approx(0.15)
+    assert (coverage["min_gap"] > 0).all()  # valid bounds on a few samples
+    lowered = coverage.assign(any_violated=True)
+    assert _claims._coverage_share(lowered, "sc")[:2] == (6, 6)
+
+
+def test_by_learner_and_genes_count_the_raw_folds(small_run):
+    _, results = small_run
+    table = _tables.accuracy_by_learner(results)
+    assert list(table["side"]) == ["sc", "occam", "pac_bayes", "chosen by smallest bound"]
+    assert (table[["lower", "equal", "higher"]].sum(axis=1) == len(results[results["method"] == "stumps"])).all()
+    data = _claims_data(results, "declared")
+    fewer, n, tied = _claims._genes_fewer(data)
+    genes = _tables.per_fold(results, "leukemia_golub", "declared", "genes")
+    most = genes[["sc", "occam", "pac_bayes"]].max(axis=1)
+    assert (fewer, n, tied) == (int((most < genes["competitor"]).sum()), len(genes), int((most == genes["competitor"]).sum()))
+    tested, raw = _claims._accuracy(data, "leukemia_golub", k=1)
+    assert tested.mean() == pytest.approx(raw.mean()) and tested.std() >= raw.std()
+
+
+def test_golub_descriptions_sit_beside_the_probes():
+    from companion.datasets import golub_gene_descriptions
+
+    descriptions = golub_gene_descriptions()
+    _, _, names = _protocol.load_dataset("leukemia_golub")
+    assert list(descriptions.index) == list(names)
+    assert descriptions["M23197_at"].startswith("CD33") and descriptions["X95735_at"] == "Zyxin"

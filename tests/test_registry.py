@@ -203,7 +203,7 @@ def test_a_criterion_its_builder_refuses_names_the_file_and_the_claim(tmp_path):
     (lambda t: t.replace('category = "empirical"', 'category = "mathematical"'),
      r"claim 'c1': a mathematical statement needs formula in \('paper', 'reconstructed'\)"),
     (lambda t: t.replace('category = "empirical"', 'category = "mathematical"\nformula = "paper"'),
-     r"claim 'c1': a mathematical statement is checked exactly where it is shown \(kind 'exact'\)"),
+     r"claim 'c1': a mathematical statement is checked where it is shown: exactly \(kind 'exact'\)"),
     (lambda t: t.replace('category = "peer"', 'category = "peer"\nformula = "paper"'),
      r"claim 'c2': formula is for a mathematical statement, not a 'peer' row"),
     (lambda t: t.replace('category = "peer"', 'category = "peer"\nby_construction = true'),

@@ -230,7 +230,9 @@ def difference(id, statement, values, *, direction, margin=0.0, quantity="", uni
     values : callable, array-like or None
         ``values(data) -> array`` of differences (e.g. per-data-set error of A minus that of B,
         in points), or the array itself. Fractions are tested exactly. ``None`` (or a function
-        returning it): not applicable, the claim is not evaluated.
+        returning it): not applicable, the claim is not evaluated. A function may return
+        ``(tested, raw)``: the test reads ``tested`` (e.g. values spread for a variance
+        correction), the head-to-head tally and the identity check read the raw differences.
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the location against ``margin`` (``within``: ``|θ| ≤ margin``).
     margin : float, default=0.0

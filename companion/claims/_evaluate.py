@@ -145,16 +145,23 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
             identical = bool(np.all(a == b))
             margin, lower_margin = math.log(claim.margin), -math.log(claim.margin)
         else:
-            d = as_values(values, f"{where}: values")
-            identical = len(d) > 0 and _all_zero(d)
+            # (tested, raw): a test on transformed values (e.g. a variance correction) whose
+            # head-to-head tally and identity read the raw differences
+            tested, raw = values if isinstance(values, tuple) and len(values) == 2 else (values, values)
+            d = as_values(tested, f"{where}: values")
+            raw = as_values(raw, f"{where}: raw values")
+            if raw.shape != d.shape:
+                raise ValueError(f"{where}: raw and tested values differ in length: {raw.shape} vs {d.shape}")
+            identical = len(d) > 0 and _all_zero(raw)
             margin, lower_margin = claim.margin, -claim.margin
         if len(d) == 0:
             raise ValueError(f"{where}: no values to test")
         n = len(d)
         # head to head on the raw differences (a ratio's log is 0 exactly where a = b), and
         # against the margin under its own name
-        row.update(zip(("wins", "ties", "losses"), _tally(d, 0.0, claim.direction)))
-        row.update(zip(("margin_wins", "margin_ties", "margin_losses"), _tally(d, margin, claim.direction)))
+        counted = d if claim.kind == "ratio" else raw
+        row.update(zip(("wins", "ties", "losses"), _tally(counted, 0.0, claim.direction)))
+        row.update(zip(("margin_wins", "margin_ties", "margin_losses"), _tally(counted, margin, claim.direction)))
         estimate, low, high, p_less, p_greater = location_test(d, margin, claim.test, claim.zero_method, confidence)
         if claim.direction == "within":
             _, _, _, p_less_low, p_greater_low = location_test(d, lower_margin, claim.test, claim.zero_method,

@@ -212,9 +212,11 @@ def _check_standard(path, label, entry):
         if entry.get("formula") not in FORMULAS:
             raise _registry_error(path, label, f"a mathematical statement needs formula in {FORMULAS}, "
                                                f"got {entry.get('formula')!r}")
-        if entry["kind"] not in ("exact", "guaranteed"):
-            raise _registry_error(path, label, "a mathematical statement is checked exactly where it is shown "
-                                               f"(kind 'exact'), got kind {entry['kind']!r}")
+        if entry["kind"] not in ("exact", "guaranteed", "proportion"):
+            raise _registry_error(path, label, "a mathematical statement is checked where it is shown: exactly "
+                                               "(kind 'exact') or, for a probability statement such as a bound's "
+                                               f"confidence, by a Monte-Carlo count (kind 'proportion'); got kind "
+                                               f"{entry['kind']!r}")
     elif "formula" in entry:
         raise _registry_error(path, label, f"formula is for a mathematical statement, not a {category!r} row")
     if not isinstance(entry.get("by_construction", False), bool):

@@ -503,7 +503,7 @@ def kind_counts(table) -> dict:
     built = maths["by_construction"].astype(bool)
     counted = maths[~built]
     words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
-                         ("holds", "fails", "not evaluated"))
+                         ("holds", "fails", "undecided", "not decidable", "not evaluated"))
     text = f"{len(counted)} checked here" + (f": {words}" if words else "")
     if built.any():
         text += f"; {int(built.sum())} by construction"

@@ -26,8 +26,10 @@ do ("an accurate classifier that depends on the smallest possible number of attr
   (:func:`prior_feature_range`), run on the same folds; the fold seed is another
   (:func:`seed_configs`).
 
-The claims are data, ``registry/paper05.toml`` (the paper's sentences, quoted, and the criteria
-fixed before the results); :func:`claims_section` decides them with :mod:`companion.claims`.
+The claims are data, ``registry/paper05.toml`` (the paper's sentences, quoted, and the criteria,
+each with when it took its present form); :func:`claims_section` decides them with
+:mod:`companion.claims`, on the protocol, on :func:`bounds_checks_section`'s Monte-Carlo coverage
+of the three bounds and its checks of the mathematical statements.
 
 The notebook's sections, one call each returning a :class:`sklearn.utils.Bunch` of its tables,
 figures and sentences (``_sections``; the builders they compose live in the private modules
@@ -45,9 +47,12 @@ do not depend on ``n_jobs``.
 from companion.experiments.paper05._protocol import Config, run
 from companion.experiments.paper05._tables import feature_range_table, golub_genes, worked_example
 from companion.experiments.paper05._prose import discussion
-from companion.experiments.paper05._sections import claims_section, margin_section, occam_section, results_section
+from companion.experiments.paper05._sections import (
+    bounds_checks_section, claims_section, margin_section, occam_section, results_section,
+)
 
 __all__ = [
+    "bounds_checks_section",
     "Config",
     "claims_section",
     "discussion",

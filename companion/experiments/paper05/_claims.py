@@ -29,9 +29,9 @@ def _nadeau_bengio_values(d, n_train, n_test):
 # The paper's claims as a companion.claims family
 # --------------------------------------------------------------------------------------------
 
-#: "An accurate classifier" (Section I): the points of CV error the bound-chosen stump learner may
-#: lose to the inner-CV-chosen competitor and still be called accurate, fixed before the results
-#: (the registry's ``margin``; the paper quantifies no such margin).
+#: "An accurate classifier" (Section I): the points of CV error a stump learner may lose to the
+#: inner-CV-chosen competitor and still be called accurate (the registry's ``margin``; the paper
+#: quantifies no such margin).
 COMPETITIVE_POINTS = 5.0
 #: "Non-trivial" bound: below this risk (%) on every data set.
 NONTRIVIAL_BOUND = 50.0
@@ -66,15 +66,34 @@ def _paired(data, name, column_a, column_b, table="rates"):
     if not {column_a, column_b} <= set(values.columns):
         return None
     d = (values[column_a] - values[column_b]).to_numpy(dtype=float)
-    return _nadeau_bengio_values(d, size["n_train"], size["n_test"])
+    # the corrected t reads the spread values; the head-to-head tally reads the raw differences
+    return _nadeau_bengio_values(d, size["n_train"], size["n_test"]), d
 
 
 def _accuracy(data, name, k=0):
     return _paired(data, name, method_key("stumps", k, "-"), method_key("competitor", k, "-"))
 
 
-def _fewer_genes(data, name):
-    return _paired(data, name, "stumps", "competitor", table="genes_per_fold")
+def _learner_accuracy(data, learner):
+    """Per data set: mean CV error (points) of ``learner`` minus the competitor chosen on inner folds.
+
+    The data sets are the independent units (their folds are not); None if fewer than two ran."""
+    values = [float((rates[learner] - rates["competitor"]).mean()) for rates in data["rates"].values()
+              if {learner, "competitor"} <= set(rates.columns)]
+    return np.asarray(values) if len(values) >= 2 else None
+
+
+def _genes_fewer(data):
+    """(folds on which every stump learner reads fewer genes than the competitor, folds, ties)."""
+    fewer = n = tied = 0
+    for genes in data["genes_per_fold"].values():
+        if not {*STUMP_VARIANTS, "competitor"} <= set(genes.columns):
+            continue
+        most = genes[list(STUMP_VARIANTS)].max(axis=1)
+        fewer += int((most < genes["competitor"]).sum())
+        tied += int((most == genes["competitor"]).sum())
+        n += len(genes)
+    return (fewer, n, tied) if n else None
 
 
 def _occam_tightest(data):
@@ -148,7 +167,16 @@ def _occam_code_tradeoff(data):
             f"{short.stumps} stumps, {short._3} code bits: {100 * short.bound:.1f} % (η {long.eta:g} vs {short.eta:g})")
 
 
-def measures(names=tuple(DATASETS), matched_k=(1, 2, 3)):
+def _coverage_share(coverage, learner):
+    """(training samples on which some prefix of ``learner``'s conjunction has a bound below its
+    true risk, samples), both known distributions pooled, with the per-distribution counts."""
+    part = coverage[coverage["learner"] == learner]
+    by = part.groupby("distribution", sort=False)["any_violated"].agg(["sum", "size"])
+    return (int(part["any_violated"].sum()), len(part),
+            "; ".join(f"{d}: {int(r['sum'])} of {int(r['size'])}" for d, r in by.iterrows()))
+
+
+def measures(names=tuple(DATASETS), matched_k=(1, 2, 3), checks=None, coverage=None):
     """The measurement of every claim of ``registry/paper05.toml``, by its ``measure`` key.
 
     Parameters
@@ -157,26 +185,34 @@ def measures(names=tuple(DATASETS), matched_k=(1, 2, 3)):
         The data sets with claims of their own (the registry names all seven; one not run
         measures ``None``, ``n/a``).
     matched_k : sequence of int, default=(1, 2, 3)
+    checks : dict or None
+        :func:`run_math_checks`' results, ``{measure key: (ok, detail)}``, computed once per
+        notebook run (the same constant in every variant); None: those rows are not evaluated.
+    coverage : pandas.DataFrame or None
+        :func:`bound_coverage`'s frame (run once; None: the coverage rows are not evaluated).
 
     Returns
     -------
     dict
-        ``{measure key: callable(data)}`` for :func:`companion.claims.family`.
+        ``{measure key: callable(data) or constant}`` for :func:`companion.claims.family`.
     """
     out = {}
     for name in names:
-        out[f"accuracy_{name}"] = partial(_accuracy, name=name, k=0)
-        out[f"genes_{name}"] = partial(_fewer_genes, name=name)
         for k in matched_k:
             out[f"matched_{k}_{name}"] = partial(_accuracy, name=name, k=k)
     for learner in STUMP_VARIANTS:
         out[f"nontrivial_{learner}"] = partial(_nontrivial, learner=learner)
+        out[f"accuracy_{learner}"] = partial(_learner_accuracy, learner=learner)
+        out[f"coverage_{learner}"] = None if coverage is None else _coverage_share(coverage, learner)[:2]
+    out["genes_fewer"] = _genes_fewer
+    from companion.experiments.paper05._math_checks import CHECKS
+    out.update({key: None if checks is None else checks[key] for key in CHECKS})
     out.update(bounds_above=_bounds_above, occam_tightest=_occam_tightest, occam_gene=_occam_gene,
                occam_stable=_occam_stable, pac_bayes_vs_sc=_pac_bayes_vs_sc, occam_code_tradeoff=_occam_code_tradeoff)
     return out
 
 
-def claims_report(results, seed_results=None, tradeoff=None):
+def claims_report(results, seed_results=None, tradeoff=None, checks=None, coverage=None):
     """Decide the registry's claims (``registry/paper05.toml``) on :func:`run`'s frame and its variants.
 
     Parameters
@@ -187,6 +223,10 @@ def claims_report(results, seed_results=None, tradeoff=None):
         :func:`run_seed_variants`' frames, ``{"seed=<s>": frame}``: the fold-seed variants.
     tradeoff : pandas.DataFrame, optional
         :func:`occam_tradeoff`'s frame (Leukaemia), read by ``occam-code-tradeoff``.
+    checks : dict, optional
+        :func:`run_math_checks`' results (the ``math_*`` rows).
+    coverage : pandas.DataFrame, optional
+        :func:`bound_coverage`'s frame (the ``coverage-*`` rows).
 
     Returns
     -------
@@ -201,5 +241,5 @@ def claims_report(results, seed_results=None, tradeoff=None):
     data = {VARIANT_NAMES[p]: _claims_data(results, p, summary, tradeoff) for p in priors}
     for name, frame in (seed_results or {}).items():
         data[name] = _claims_data(frame, PRIORS[0], tradeoff=tradeoff)
-    family = C.family(C.load_registry("05"), measures())
+    family = C.family(C.load_registry("05"), measures(checks=checks, coverage=coverage))
     return C.evaluate(family, data)

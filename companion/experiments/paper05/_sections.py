@@ -8,9 +8,12 @@ closed here, and shown where the notebook saves it. Nothing here writes a file.
 
 from __future__ import annotations
 
+from numbers import Integral
+
+import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from companion.experiments._constraints import N_JOBS
 from companion.experiments._display import closed_figure
@@ -18,8 +21,10 @@ from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.experiments.paper05._protocol import DATASETS, Config, STUMP_VARIANTS, run, run_seed_variants
 from companion.experiments.paper05._tables import (
-    gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
+    accuracy_by_learner, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
 )
+from companion.experiments.paper05._math_checks import math_checks_table, run_math_checks
+from companion.experiments.paper05._coverage import bound_coverage, coverage_table
 from companion.experiments.paper05._figures import (
     plot_bound_vs_error, plot_gibbs_bound_vs_error, plot_margin_sweep, plot_matched_sparsity, plot_occam_tradeoff,
 )
@@ -54,7 +59,9 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         ``bound_figure``, ``gibbs_figure``; ``matched`` (:func:`matched_table`) and
         ``matched_figure``; ``frequency`` (:func:`gene_frequency`, top 3); ``rules`` (the rules
         of the first repetition's folds on Golub's data, or the last data set); ``beside_paper``
-        (the paper's CV errors, where they survive, beside ours).
+        (the paper's CV errors, where they survive, beside ours); ``by_learner``
+        (:func:`accuracy_by_learner`: each stump learner and the bound-chosen composite against
+        the competitor, per data set).
     """
     results = run(config, n_jobs=n_jobs)
     summary = summary_table(results)
@@ -86,6 +93,7 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         frequency=gene_frequency(results, top=3),
         rules=first.pivot(index="fold", columns="method", values="rule")[list(STUMP_VARIANTS)],
         beside_paper=comparison_table(errors_paper, ours.reindex(errors_paper.index)).dropna(subset=["ours"]),
+        by_learner=accuracy_by_learner(results),
     )
 
 
@@ -137,9 +145,48 @@ def occam_section(name: str, etas, config: Config) -> Bunch:
     return Bunch(tradeoff=tradeoff, figure=closed_figure(plot_occam_tradeoff(tradeoff)))
 
 
-@validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None]},
+@validate_params({"random_state": ["random_state", np.random.Generator],
+                  "n_runs": [Interval(Integral, 1, None, closed="left")],
+                  "seed": [Interval(Integral, 0, None, closed="left")], "n_jobs": N_JOBS},
                  prefer_skip_nested_validation=True)
-def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame) -> Bunch:
+def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1) -> Bunch:
+    """The statements about the bounds checked by computation, and the bounds' Monte-Carlo coverage.
+
+    Parameters
+    ----------
+    random_state : numpy.random.Generator, int, RandomState or None
+        The notebook's seeded generator, from which the checks of the mathematical statements and
+        algorithm descriptions draw their random inputs (an int or None seeds a new one).
+    n_runs : int
+        Training samples per known distribution of the coverage test.
+    seed : int
+        Seeds the coverage test's samples.
+    n_jobs : int or None, default=1
+        Worker processes of the coverage test (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``checks`` (``{measure key: (ok, detail)}``, the ``math_*`` measures of the claims),
+        ``table`` (row id, kind, statement, what was run, result), ``coverage``
+        (:func:`bound_coverage`'s frame) and ``coverage_table`` (:func:`coverage_table`).
+    """
+    import companion.claims as C
+
+    if isinstance(random_state, np.random.RandomState):
+        random_state = int(random_state.randint(2**31 - 1))
+    rng = random_state if isinstance(random_state, np.random.Generator) else np.random.default_rng(random_state)
+    checks = run_math_checks(rng)
+    coverage = bound_coverage(n_runs, seed=seed, n_jobs=n_jobs)
+    return Bunch(checks=checks, table=math_checks_table(checks, C.load_registry("05")), coverage=coverage,
+                 coverage_table=coverage_table(coverage))
+
+
+@validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None],
+                  "checks": [dict, None], "coverage": [pd.DataFrame, None]},
+                 prefer_skip_nested_validation=True)
+def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame, checks: dict = None,
+                   coverage: pd.DataFrame = None) -> Bunch:
     """The registry's claims decided on the protocol, its seed variants and the Occam trade-off.
 
     Parameters
@@ -150,6 +197,10 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
         The seed variants' frames (:func:`run_seed_variants`; None: no seed variant).
     tradeoff : DataFrame or None
         :func:`occam_tradeoff` (None: the code-length claim is not judged).
+    checks : dict or None, default=None
+        :func:`bounds_checks_section`'s ``checks`` (None: those rows are not evaluated).
+    coverage : DataFrame or None, default=None
+        :func:`bounds_checks_section`'s ``coverage`` (None: the coverage rows are not evaluated).
 
     Returns
     -------
@@ -157,7 +208,7 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
         verdicts) and ``verdicts`` (each claim's verdict under each variant).
     """
-    report = claims_report(results, seed_results, tradeoff)
+    report = claims_report(results, seed_results, tradeoff, checks, coverage)
     verdicts = report.sensitivity.pivot(index="id", columns="variant", values="verdict")
     return Bunch(report=report, verdicts=verdicts.reindex(
         index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))

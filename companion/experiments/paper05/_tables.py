@@ -13,6 +13,7 @@ from companion.bounds.compression import compression_bound, compression_log_mess
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
 from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps, fit_by_bound
+from companion.datasets import golub_gene_descriptions
 from companion.experiments._constraints import COUNT
 from companion.experiments.paper05._protocol import (
     Config, PRIORS, STUMP_VARIANTS, declared_feature_range, load_dataset, method_key, prior_feature_range,
@@ -212,6 +213,40 @@ def corrected_paired_interval(differences, n_train, n_test, level=0.95):
     return mean, mean - half, mean + half
 
 
+def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
+    """Each stump learner, and the composite chosen by the smallest bound, against the competitor.
+
+    Per data set and side (``sc``, ``occam``, ``pac_bayes`` and ``stumps``, the learner whose
+    training-fold bound is smallest on each fold): the mean CV error difference to the competitor
+    chosen on inner folds (points) with its corrected interval (:func:`corrected_paired_interval`,
+    Nadeau & Bengio), the head-to-head folds lower / equal / higher on the raw differences, and
+    the folds on which the side's model is the empty conjunction (the majority class).
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    prior : str, default=PRIORS[0]
+        Prior range of Occam's, PAC-Bayes' and the composite's rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    rows = []
+    for name in dict.fromkeys(results["dataset"]):
+        rates, genes = error_rates(results, name, prior), per_fold(results, name, prior, "genes")
+        sizes = results[results["dataset"] == name][["n_train", "n_test"]].mean()
+        for side in (*STUMP_VARIANTS, "stumps"):
+            d = (rates[side] - rates["competitor"]).to_numpy(dtype=float)
+            mean, low, high = corrected_paired_interval(d, sizes["n_train"], sizes["n_test"])
+            rows.append({"dataset": name, "side": "chosen by smallest bound" if side == "stumps" else side,
+                         "difference": mean, "low": low, "high": high, "lower": int((d < 0).sum()),
+                         "equal": int((d == 0).sum()), "higher": int((d > 0).sum()),
+                         "empty conjunction": f"{int((genes[side] == 0).sum())}/{len(d)}"})
+    return pd.DataFrame(rows)
+
+
 def gene_frequency(results, top=10):
     """How often each gene is chosen across the outer folds, per data set and stump learner.
 
@@ -225,8 +260,11 @@ def gene_frequency(results, top=10):
     Returns
     -------
     pandas.DataFrame
-        ``dataset, learner, gene, folds, of folds``; more folds first, then the gene's name.
+        ``dataset, learner, gene, description, folds, of folds``; more folds first, then the
+        gene's name. ``description``: the source's Gene Description where the data carry one
+        (Leukaemia, :func:`companion.datasets.golub_gene_descriptions`), else empty.
     """
+    described = {"leukemia_golub": golub_gene_descriptions()} if "leukemia_golub" in set(results["dataset"]) else {}
     rows = []
     chosen = results[results["learner"].isin(STUMP_VARIANTS) & (results["k"] == 0)
                      & (results["prior"] == PRIORS[0])]
@@ -234,9 +272,10 @@ def gene_frequency(results, top=10):
         genes = pd.Series([gene for text in g["gene_names"] for gene in text.split(";") if gene], dtype=str)
         counts = genes.value_counts(sort=False).rename_axis("gene").reset_index(name="folds")
         counts = counts.sort_values(["folds", "gene"], ascending=[False, True], kind="stable").head(top)
-        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "folds": int(r.folds),
-                     "of folds": len(g)} for r in counts.itertuples())
-    return pd.DataFrame(rows, columns=["dataset", "learner", "gene", "folds", "of folds"])
+        notes = described.get(name, {})
+        rows.extend({"dataset": name, "learner": learner, "gene": r.gene, "description": notes.get(r.gene, ""),
+                     "folds": int(r.folds), "of folds": len(g)} for r in counts.itertuples())
+    return pd.DataFrame(rows, columns=["dataset", "learner", "gene", "description", "folds", "of folds"])
 
 
 # --------------------------------------------------------------------------------------------
@@ -373,7 +412,8 @@ def golub_genes(config=None, n_prefilter=500):
     Returns
     -------
     table : pandas.DataFrame
-        One row per (variant, stump): gene name, rule, interval; plus each model's bound.
+        One row per (variant, stump): gene name, its Gene Description in the source
+        (:func:`companion.datasets.golub_gene_descriptions`), rule, interval; plus each model's bound.
     models : dict
         The fitted models.
     """
@@ -381,6 +421,7 @@ def golub_genes(config=None, n_prefilter=500):
     X, y, names = load_dataset("leukemia_golub")
     keep = welch_t_ranking(X, y, n_prefilter)
     frame = pd.DataFrame(X[:, keep], columns=names[keep])
+    descriptions = golub_gene_descriptions()
     rows, models = [], {}
     ranges = prior_feature_range("leukemia_golub", X)[:, keep]
     for variant in STUMP_VARIANTS:
@@ -392,7 +433,8 @@ def golub_genes(config=None, n_prefilter=500):
         ):
             rows.append({
                 "variant": variant, "model_type": model.model_type, "p": model.p,
-                "gene": model.feature_names_in_[feature], "rule": ">" if direction > 0 else "<=",
+                "gene": model.feature_names_in_[feature], "description": descriptions[model.feature_names_in_[feature]],
+                "rule": ">" if direction > 0 else "<=",
                 "threshold": threshold, "interval": f"[{a:.4g}, {b:.4g}]",
                 "training_errors": int(model.training_errors_path_[-1]), "bound": model.bound_,
                 "gibbs_bound": float(model.gibbs_bound_path_[-1]) if variant == "pac_bayes" else np.nan,

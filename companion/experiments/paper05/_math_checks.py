@@ -1,0 +1,327 @@
+"""The mathematical statements and algorithm descriptions of Paper 05, checked where the notebook shows them.
+
+Shah, Marchand & Corbeil, TPAMI 2012, Sections II-VI. Each check runs in well under a second on
+inputs drawn from the notebook's seeded generator and returns ``(ok, detail)``: whether the
+statement held on every input tried, and what was computed, with the numbers. Each takes the
+functions it checks as keyword arguments (the package's by default) so that a test can hand it a
+deliberately broken one and see it fail. The unit test named in the registry row (``unit_test``)
+checks the same statement with its own inputs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy.stats import beta
+
+from companion.bounds.binomial import binomial_tail, binomial_tail_inversion, log_choose
+from companion.bounds.compression import compression_bound
+from companion.bounds.occam import dyadic_code, log_zeta, occam_bound, occam_log_prior, threshold_code_cost, zeta
+from companion.bounds.pac_bayes import bayes_predict, gibbs_risk, pac_bayes_kl
+from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
+
+#: The greedy of Section VI as the paper states it: every stump the greedy adds, no stop at an idle one.
+_GREEDY = {"length": "greedy", "stop_idle": False}
+_LEARNERS = {"sc": SetCoveringStumps, "occam": OccamStumps, "pac_bayes": PacBayesStumps}
+
+
+def _random_data(rng, m=60, n=20):
+    """Continuous inputs whose label depends on two attributes, with 15 % of the labels flipped."""
+    X = rng.normal(size=(m, n))
+    y = ((X[:, 0] > -0.3) & (X[:, 1] > -0.3)).astype(int)
+    flip = rng.random(m) < 0.15
+    return X, np.where(flip, 1 - y, y)
+
+
+def check_test_set_bound(rng, *, inversion=binomial_tail_inversion, tail=binomial_tail):
+    """Section III: ``Bin̄(k, m, δ)`` is the largest risk whose tail ``Bin(k, m, r)`` is still ``δ``."""
+    worst_tail, worst_cp, n = 0.0, 0.0, 0
+    for _ in range(200):
+        m = int(rng.integers(1, 500))
+        k = int(rng.integers(0, m + 1))
+        delta = float(rng.uniform(0.001, 0.5))
+        r = float(inversion(k, m, delta))
+        n += 1
+        if k == m:
+            worst_cp = max(worst_cp, abs(r - 1.0))
+            continue
+        worst_cp = max(worst_cp, abs(r - beta.isf(delta, k + 1, m - k)))
+        worst_tail = max(worst_tail, abs(float(tail(k, m, r)) - delta) / delta)
+    ok = worst_tail <= 1e-6 and worst_cp <= 1e-9
+    return ok, (f"{n} random (k, m, δ), m < 500: max relative |Bin(k, m, Bin̄) − δ| / δ = {worst_tail:.1e}, "
+                f"max |Bin̄ − Clopper–Pearson upper end| = {worst_cp:.1e}")
+
+
+def check_occam_tighter_than_blumer(rng, *, bound=occam_bound, log_prior=occam_log_prior):
+    """Section III: for a consistent classifier, ``1 − (δP)^{1/m} < ln(1/(δP))/m`` (Blumer et al.)."""
+    smallest, worst, n = math.inf, 0.0, 0
+    for _ in range(200):
+        m = int(rng.integers(5, 500))
+        lengths = [int(v) for v in rng.integers(0, 20, size=int(rng.integers(0, 6)))]
+        n_features = int(rng.integers(max(1, len(lengths)), 20000))
+        delta = float(rng.uniform(0.001, 0.5))
+        blumer = (-math.log(delta) - float(log_prior(n_features, lengths))) / m
+        langford = float(bound(0, m, n_features, lengths, delta))
+        smallest = min(smallest, blumer - langford)
+        worst = max(worst, abs(langford - min(1.0, -math.expm1(-blumer))))
+        n += 1
+    ok = smallest > 0 and worst <= 1e-9
+    return ok, (f"{n} random consistent conjunctions (m < 500, n < 20000, ≤ 5 stumps of ≤ 19-bit codes): "
+                f"Blumer − Langford ≥ {smallest:.2e} > 0; |Langford − (1 − (δP)^(1/m))| ≤ {worst:.1e}")
+
+
+def check_occam_subprior(rng, *, log_prior=occam_log_prior):
+    """Section III: the prior over (attribute set, directions, threshold codes) sums to at most 1.
+
+    Per stump the codes sum to ``Σ_l ζ(l) 2^l 2^{−l} = 1``, so the total is ``Σ_d C(n,d) 2^d``
+    times the prior of ``d`` stumps of 0-bit codes over ``ζ(0)^d``, exactly, for each ``n``."""
+    totals = {}
+    for n in sorted({5, 30, 200, int(rng.integers(2, 400))}):
+        totals[n] = sum(math.exp(log_choose(n, d) + d * math.log(2) + float(log_prior(n, [0] * d))
+                                 - d * float(log_zeta(0))) for d in range(n + 1))
+    ok = all(t <= 1.0 + 1e-12 for t in totals.values())
+    return ok, "sum of the prior over every conjunction: " + ", ".join(f"n = {n}: {t:.6f}" for n, t in totals.items())
+
+
+def check_occam_codes_sum_to_one(rng, *, zeta_fn=zeta):
+    """Section III: ``Σ_σ g(σ) = Σ_l 2^l · 2^{−l} ζ(l) = 1`` since ``Σ_i i^{−2} = π²/6``."""
+    levels = np.arange(0, 200000)
+    partial_sum = float(np.sum([zeta_fn(int(v)) for v in levels[:2000]]) + np.sum(6 / math.pi**2 / (levels[2000:] + 1.0) ** 2))
+    tail = 6 / math.pi**2 / levels.size  # Σ_{i > N} i^{-2} < 1/N
+    l = int(rng.integers(0, 60))
+    strings = 2.0**l * 2.0**-l * float(zeta_fn(l))
+    ok = abs(partial_sum + tail - 1.0) <= tail and abs(strings - float(zeta_fn(l))) <= 1e-15
+    return ok, (f"Σ_(l<200000) ζ(l) = {partial_sum:.7f}, its tail < {tail:.1e} (first 2000 terms from zeta, "
+                f"the rest 6/π²(l+1)^(−2)); the 2^l strings of length l = {l} carry ζ(l) together")
+
+
+def check_occam_code_length(rng, *, code=dyadic_code):
+    """Section III: at most ``⌊log2((B−A)/(b−a))⌋`` bits give a point of ``Λ_l`` inside ``[a, b]``."""
+    worst_slack, outside, n = math.inf, 0, 0
+    for _ in range(1000):
+        low = float(rng.uniform(-100, 100))
+        width = float(10 ** rng.uniform(-2, 3))
+        high = low + width
+        a = float(rng.uniform(low, high))
+        b = min(high, a + width * float(10 ** rng.uniform(-9, 0)))
+        if b <= a:
+            continue
+        level, point = code(a, b, low, high)
+        worst_slack = min(worst_slack, math.floor(math.log2((high - low) / (b - a))) - int(level))
+        outside += not (a <= point <= b)
+        n += 1
+    ok = worst_slack >= 0 and outside == 0
+    return ok, (f"{n} random intervals (widths 1e-9 to 1 of their range): ⌊log2((B−A)/(b−a))⌋ − l ≥ {worst_slack}; "
+                f"coded point outside the interval: {outside}")
+
+
+def check_occam_linear_in_l(rng, *, cost=threshold_code_cost):
+    """Section III: an l-bit threshold costs ``l ln 2 − ln ζ(l)``: linear in ``l`` up to ``2 ln(l+1)``."""
+    levels = np.arange(0, 2001)
+    values = np.asarray(cost(levels), dtype=float)
+    rest = values - levels * math.log(2)
+    gap = float(np.max(np.abs(rest - (math.log(math.pi**2 / 6) + 2 * np.log(levels + 1)))))
+    per_bit = float(values[-1] / levels[-1])
+    ok = gap <= 1e-9 and bool(np.all(np.diff(values) > math.log(2))) and per_bit < 1.02 * math.log(2)
+    return ok, (f"l = 0..2000: max |cost − l ln 2 − ln(π²/6) − 2 ln(l+1)| = {gap:.1e}; each bit costs more than "
+                f"ln 2; cost/l at l = 2000: {per_bit:.4f} (ln 2 = {math.log(2):.4f})")
+
+
+def check_compression_set(rng, *, learner=SetCoveringStumps):
+    """Section IV: one compression example per stump, its attribute value the threshold; the bound
+    charges the errors outside the compression set."""
+    sizes, worst = [], 0.0
+    for _ in range(5):
+        X, y = _random_data(rng)
+        model = learner(**_GREEDY, threshold="observed", p=1.0, s=5).fit(X, y)
+        k = model.features_.size
+        sizes.append(k)
+        if not (model.compression_set_.size == k == np.unique(model.compression_set_).size):
+            return False, f"{model.compression_set_.size} compression examples for {k} stumps"
+        if not np.array_equal(X[model.compression_set_, model.features_], model.thresholds_):
+            return False, "a threshold differs from its compression example's value"
+        wrong = model.predict(X) != y
+        outside = int(wrong.sum() - wrong[model.compression_set_].sum())
+        worst = max(worst, abs(float(model.bound_) - float(compression_bound(outside, X.shape[0], X.shape[1], k))))
+    ok = worst <= 1e-12
+    return ok, (f"SC (observed thresholds, s = 5) on 5 random samples of 60 × 20: stumps {sizes}, one distinct "
+                f"compression example each, thresholds = their values; |bound − Eq. 5 bound| ≤ {worst:.1e}")
+
+
+def _random_gibbs(rng, m=50, n=4):
+    X = rng.normal(size=(m, n))
+    y = (X[:, 0] + 0.5 * rng.normal(size=m) > 0).astype(int)
+    size = int(rng.integers(1, n + 1))
+    features = np.sort(rng.choice(n, size=size, replace=False))
+    lows = rng.normal(size=size) - 0.5
+    highs = lows + rng.exponential(1.0, size=size)
+    dirs = rng.choice([-1, 1], size=size)
+    return X, y, features, lows, highs, dirs
+
+
+def check_bayes_gibbs(rng, *, bayes=bayes_predict, gibbs=gibbs_risk):
+    """Section V: ``R(B_Q) ≤ 2 R(G_Q)``, on the empirical risks of random posteriors."""
+    worst = -math.inf
+    for _ in range(200):
+        X, y, f, a, b, d = _random_gibbs(rng)
+        bayes_error = float(np.mean(bayes(X, f, a, b, d) != y))
+        worst = max(worst, bayes_error - 2 * float(gibbs(X, y, f, a, b, d)))
+    ok = worst <= 1e-12
+    return ok, f"200 random posteriors on 50 × 4 samples: max (Bayes error − 2 × Gibbs risk) = {worst:+.3f} ≤ 0"
+
+
+def check_kl_continuous_vanishes(rng, *, kl=pac_bayes_kl):
+    """Section V: with ``[a_k, b_k] = [A_k, B_k]`` the KL is ``ln C(n,|k|) − ln ζ(|k|) + |k| ln 2`` alone."""
+    worst = 0.0
+    cases = [(2000, 0), (2000, 1), (7129, 3), (12625, 5)] + [(int(rng.integers(10, 20000)), int(rng.integers(0, 8)))
+                                                              for _ in range(20)]
+    for n, size in cases:
+        discrete = float(log_choose(n, size) - log_zeta(size) + size * math.log(2))
+        worst = max(worst, abs(float(kl(n, [1.0] * size)) - discrete) / max(1.0, discrete))
+    ok = worst <= 1e-12
+    return ok, f"{len(cases)} (n, |k|) with every ratio (B−A)/(b−a) = 1: max relative |KL − discrete part| = {worst:.1e}"
+
+
+def check_kl_discrete_small(rng, *, kl=pac_bayes_kl):
+    """Section V: the discrete part of the KL is small for small ``|k|``: it rises with each stump (|k| ≤ n/2)."""
+    rises, falls = 0, []
+    for n in (50, 2000, 7129, 12625):
+        values = [float(kl(n, [1.0] * size)) for size in range(0, min(n // 2, 40) + 1)]
+        steps = np.diff(values)
+        rises += int(np.sum(steps > 0))
+        falls += [f"n = {n}" for s in steps if not s > 0]
+    ok = not falls
+    return ok, (f"n ∈ {{50, 2000, 7129, 12625}}, |k| = 0..min(n/2, 40): the KL rises at {rises} of {rises + len(falls)} "
+                f"steps; KL(|k| = 1) at n = 2000: {float(kl(2000, [1.0])):.2f} nats")
+
+
+def check_margin_sparsity_tradeoff(rng, *, kl=pac_bayes_kl):
+    """Section V: the KL falls as a margin widens and rises with each stump added."""
+    worst, wider_higher = 0.0, 0
+    for _ in range(100):
+        size = int(rng.integers(1, 6))
+        ratios = list(2.0 ** rng.uniform(1, 20, size=size))
+        i = int(rng.integers(0, size))
+        wider = list(ratios)
+        wider[i] /= 2.0
+        before, after = float(kl(2000, ratios)), float(kl(2000, wider))
+        wider_higher += not after < before
+        worst = max(worst, abs(before - after - math.log(2)))
+    rises = all(float(kl(2000, [4.0] * (s + 1))) > float(kl(2000, [4.0] * s)) for s in range(10))
+    ok = wider_higher == 0 and worst <= 1e-9 and rises
+    return ok, (f"100 random posteriors (n = 2000): halving one ratio lowers the KL by ln 2 to {worst:.1e}; "
+                f"a wider margin raised it {wider_higher} times; adding a stump raises it: {rises}")
+
+
+def check_gibbs_closed_form(rng, *, gibbs=gibbs_risk):
+    """Section V: the closed-form empirical Gibbs risk equals a Monte Carlo draw of the thresholds."""
+    worst, draws = 0.0, 20000
+    for _ in range(4):
+        X, y, f, a, b, d = _random_gibbs(rng, m=40, n=3)
+        closed = float(gibbs(X, y, f, a, b, d))
+        t = rng.uniform(a, b, size=(draws, len(f)))
+        x = X[:, f][None]
+        out = np.all(np.where(d > 0, x > t[:, None], x <= t[:, None]), axis=2)
+        worst = max(worst, abs(closed - float(np.mean(out != y[None].astype(bool)))))
+    ok = worst <= 0.01  # 0.5/√20000 = 0.0035 is the largest standard error of a draw
+    return ok, f"4 random posteriors on 40 × 3 samples, {draws} threshold draws each: max |closed form − Monte Carlo| = {worst:.4f} (≤ 0.01)"
+
+
+def check_gibbs_deterministic_limit(rng, *, gibbs=gibbs_risk):
+    """Section V: as every ``[a_k, b_k]`` shrinks to a point, the Gibbs risk becomes the conjunction's error."""
+    worst = 0.0
+    for _ in range(100):
+        X, y, f, a, _, d = _random_gibbs(rng)
+        det = float(np.mean(np.all(np.where(d > 0, X[:, f] > a, X[:, f] <= a), axis=1) != y.astype(bool)))
+        worst = max(worst, abs(float(gibbs(X, y, f, a, a + 1e-9, d)) - det))
+    ok = worst <= 1e-6
+    return ok, f"100 random conjunctions, margins 1e-9 wide: max |Gibbs risk − conjunction's error| = {worst:.1e}"
+
+
+def check_disjunction_by_label_swap(rng, *, learners=None):
+    """Section II: a disjunction is the complement of the conjunction learned with the labels swapped."""
+    learners = _LEARNERS if learners is None else learners
+    sizes = {}
+    for name, learner in learners.items():
+        X = rng.normal(size=(50, 8))
+        y = (X[:, 0] + X[:, 1] > 0).astype(int)
+        disj = learner(**_GREEDY, model_type="disjunction", s=3).fit(X, y)
+        conj = learner(**_GREEDY, model_type="conjunction", s=3).fit(X, 1 - y)
+        same = (np.array_equal(disj.predict(X), 1 - conj.predict(X))
+                and np.array_equal(disj.directions_, -conj.directions_)
+                and np.allclose(disj.bound_path_, conj.bound_path_))
+        if not same:
+            return False, f"{name}: the disjunction is not the complement of the swapped-label conjunction"
+        sizes[name] = int(disj.features_.size)
+    return True, ("disjunction = 1 − conjunction on swapped labels (predictions, negated directions, bound path) "
+                  "for " + ", ".join(f"{k} ({v} stumps)" for k, v in sizes.items()) + " on 50 × 8 samples")
+
+
+def check_sc_greedy(rng, *, learner=SetCoveringStumps):
+    """Section VI: each step adds a stump of largest ``U = |Q| − p|R|`` on the remaining examples,
+    removes ``Q ∪ R``, and the greedy stops when no negative is left or ``s`` stumps are used."""
+    steps = 0
+    for p in (0.5, 1.0, 2.0):
+        X, y = _random_data(rng, m=40, n=10)
+        s = 4
+        model = learner(**_GREEDY, threshold="observed", p=p, s=s).fit(X, y)
+        alive = np.ones(len(y), dtype=bool)
+        used = set()
+        for f, t, d in zip(model.features_, model.thresholds_, model.directions_):
+            best = -math.inf
+            for g in set(range(X.shape[1])) - used:
+                for v in np.unique(X[alive, g]):
+                    for covered in (X[:, g] <= v, X[:, g] > v):
+                        c = alive & covered
+                        best = max(best, np.sum(c & (y == 0)) - p * np.sum(c & (y == 1)))
+            chosen = alive & ((X[:, f] <= t) if d > 0 else (X[:, f] > t))
+            utility = np.sum(chosen & (y == 0)) - p * np.sum(chosen & (y == 1))
+            if not utility >= best - 1e-12:
+                return False, f"p = {p}: step {steps + 1} chose utility {utility} where {best} was available"
+            alive &= ~chosen
+            used.add(int(f))
+            steps += 1
+        stopped = not np.any(alive & (y == 0)) or model.features_.size == s
+        if not stopped:
+            return False, f"p = {p}: the greedy stopped after {model.features_.size} stumps with negatives left"
+    return True, (f"SC on 3 random samples of 40 × 10 (p = 0.5, 1, 2; s = 4): each of {steps} steps chose a stump "
+                  "of largest utility over every remaining attribute and training value; each run stopped with "
+                  "no negative left or s stumps")
+
+
+#: measure key (``registry/paper05.toml``) -> (check, what it is about).
+CHECKS = {
+    "math_test_set_bound": check_test_set_bound,
+    "math_occam_tighter_than_blumer": check_occam_tighter_than_blumer,
+    "math_occam_subprior": check_occam_subprior,
+    "math_occam_codes_sum_to_one": check_occam_codes_sum_to_one,
+    "math_occam_code_length": check_occam_code_length,
+    "math_occam_linear_in_l": check_occam_linear_in_l,
+    "math_compression_set": check_compression_set,
+    "math_bayes_gibbs": check_bayes_gibbs,
+    "math_kl_continuous_vanishes": check_kl_continuous_vanishes,
+    "math_kl_discrete_small": check_kl_discrete_small,
+    "math_margin_sparsity_tradeoff": check_margin_sparsity_tradeoff,
+    "math_gibbs_closed_form": check_gibbs_closed_form,
+    "math_gibbs_deterministic_limit": check_gibbs_deterministic_limit,
+    "math_disjunction_by_label_swap": check_disjunction_by_label_swap,
+    "math_sc_greedy": check_sc_greedy,
+}
+
+
+def run_math_checks(rng) -> dict:
+    """Every check of :data:`CHECKS`, in order, on ``rng``: ``{measure key: (ok, detail)}``."""
+    return {key: check(rng) for key, check in CHECKS.items()}
+
+
+def math_checks_table(checks: dict, registry) -> pd.DataFrame:
+    """The checks beside their registry rows: id, what the paper states, what was run, the result."""
+    by_measure = {e.get("measure"): e for e in registry.entries}
+    rows = []
+    for key, (ok, detail) in checks.items():
+        entry = by_measure[key]
+        rows.append({"id": entry["id"], "kind": entry["category"] + (" (by construction)" if entry.get("by_construction") else ""),
+                     "statement": entry["statement"], "what was run": detail, "result": "holds" if ok else "fails"})
+    return pd.DataFrame(rows)
