@@ -756,7 +756,13 @@ def test_single_draw_table_pooled_draws_and_reconstruction_options(tidy):
 
 
 def test_bounds_values_reads_the_within_draw_ratios_and_the_paper_tree_risks(tidy):
-    ok, detail = claims_measures()["bounds_values"](claims_data(tidy, {1: 2, 2: 3}))
-    assert "(11) column 1 / column 2 (paper 1.088)" in detail and "accepts" in detail
+    data = claims_data(tidy, {1: 2, 2: 3})
+    ok, detail = claims_measures()["bounds_values"](data)
+    assert "(11) column 1 z = " in detail and "accepts" in detail
+    ok, detail = claims_measures()["bounds_ratios"](data)
+    assert "(11) column 1 / column 2: ours" in detail and "paper 1.088" in detail
+    broken = {**data, "draws": data["draws"].assign(risk=np.where(data["draws"]["method"] == "perceptron_bound",
+                                                                  data["draws"]["risk"] * 3, data["draws"]["risk"]))}
+    assert not claims_measures()["bounds_ratios"](broken)[0]  # bound (9) three times bound (11)
     ok, detail = claims_measures()["paper_tree_risks"](None)
     assert not ok and "110.5" in detail and "= 77 against the paper's 80 (inconsistent)" in detail

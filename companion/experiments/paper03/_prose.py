@@ -23,7 +23,8 @@ PROSE = {
     "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. Counted "
                         "as evidence only where the paper lies within 2 draw-to-draw sd of one degree's mean and "
                         "beyond 2 sd of the other's: d = {a} on {ev_a:list}; d = {b} on {ev_b:list}, so the rule "
-                        "{decision}. The verdicts take d = {main} for column 1 and judge every column-1 row at "
+                        "{decision}; the draws conditioned to the paper's Bayes training error (§5) are weighed there. "
+                        "The verdicts take d = {main} for column 1 and judge every column-1 row at "
                         "d = {other} too, on the main, the conditioned and every seed's draws (the variants "
                         "`column1=d{other}…`, named in a row's sentence where its verdict changes)."),
     "row_orders": ("Over the row orders of draw 0, the λ-MMP and the mask perceptron give {fixed_word} test error "
@@ -172,16 +173,16 @@ def describe_bayes_shift(shift: pd.Series):
                   word="easier" if z > 0 else "harder" if z < 0 else "no easier")
 
 
-def describe_degree_evidence(evidence: pd.DataFrame, main: int = 3, other: int = 2):
+def describe_degree_evidence(evidence: pd.DataFrame, main: int = 2, other: int = 3):
     """:func:`degree_evidence` in words: for each row, which candidate degree is closer to the paper.
 
     Parameters
     ----------
     evidence : pandas.DataFrame
         :func:`degree_evidence`'s table.
-    main : int, default=3
+    main : int, default=2
         The degree the verdicts take for column 1.
-    other : int, default=2
+    other : int, default=3
         The degree reported as the variant ``column1=d<other>``.
 
     Returns

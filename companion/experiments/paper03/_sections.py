@@ -28,7 +28,7 @@ from companion.experiments.paper03._studies import (
 )
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
 from companion.experiments.paper03._claims import (
-    RECONSTRUCTION_VARIANTS, claims_data, claims_report, reconstruction_variant, seed_variant, seed_variants,
+    COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, RECONSTRUCTION_VARIANTS, claims_data, claims_report, reconstruction_variant, seed_variant, seed_variants,
     single_draw_table, strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
@@ -101,7 +101,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     errors = bayes[["train_error", "test_error"]]
     return Bunch(
         results=results, draws=draws_table(results), j48=j48, j48_status=j48_status,
-        evidence=evidence, evidence_text=describe_degree_evidence(evidence),
+        evidence=evidence,
+        evidence_text=describe_degree_evidence(evidence, main=COLUMN_DEGREES[1], other=OTHER_COLUMN1_DEGREE),
         columns=columns, table1=pd.concat(columns, names=["column"]), stand_ins=stand_ins, ties=tie_summary(results),
         risks_figure=closed_figure(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
         tree_bounds=tree_error_bounds(results, degree=2),
@@ -291,7 +292,7 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
                        for name, changes in RECONSTRUCTION_VARIANTS.items()}
     report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
                            math=math, n_test=config.n_test, reconstructions=reconstructions)
-    main = claims_data(results, {1: 3, 2: 7}, None, j48, unpruned)
+    main = claims_data(results, COLUMN_DEGREES, None, j48, unpruned)
     table, pooled = report.table.set_index("id"), report.sensitivity.set_index(["variant", "id"])
     fields = {}
     for c in (1, 2):
