@@ -24,7 +24,7 @@ import pandas as pd
 from companion.baselines import PrunedDecisionTree
 from companion.interpretable import SingleClassWarning
 from companion.bounds.boolean_kernel import (
-    error_lower_bound, extended_gram, hinge_risk, minimal_risk, regularised_risk, tree_risk,
+    error_lower_bound, extended_gram, hinge_risk, minimal_risk, regularised_risk, theorem6_subset_size, tree_risk,
 )
 from companion.kernels import (
     add_complemented_bits, all_monomials, boolean_kernel, dnf_polynomial, literal_monomials, monomial_features,
@@ -320,6 +320,91 @@ def check_bayes_computable(rng, *, predict=bayes_predict, noise=Fraction(1, 10))
                 f"(= bayes_error: {error == exact}); patterns whose flipped label would lower the error: {better}")
 
 
+def max_margin_values(Z, subset):
+    """Decision values, on every row of ``Z``, of the homogeneous maximal margin hyperplane of ``subset``.
+
+    ``Z`` holds the rows ``y_i Φ(x_i)``; the hyperplane is ``w = Σ_{i∈S} β_i y_i Φ(x_i)`` with ``β`` the
+    minimiser of ``‖Σ β_i y_i Φ(x_i)‖²`` over the simplex (its direction is the maximal margin one when
+    the subset is separable; NNLS with the simplex constraint as a heavily weighted row). Returns
+    ``None`` when the subset is not separable (some subset margin ``≤ 0``).
+    """
+    from scipy.optimize import nnls
+
+    A = Z[list(subset)].T
+    weight = 1e4
+    beta, _ = nnls(np.vstack([A, weight * np.ones((1, A.shape[1]))]), np.r_[np.zeros(A.shape[0]), weight])
+    w = A @ beta
+    margins = Z[list(subset)] @ w
+    scale = max(1.0, float(np.abs(Z).max()) ** 2)
+    if float(w @ w) <= 1e-10 * scale or float(margins.min()) <= 1e-9 * scale:
+        return None
+    return Z @ w  # y_j f(x_j) on every row
+
+
+def check_theorem6(rng, *, n_problems=40, n_bits=2, m=16, degree=1, flip=0.25, hyperplane=max_margin_values):
+    """Theorem 6 (reconstructed, after Ben-David & Simon): the algorithm A (the maximal margin hyperplane
+    of every subset of at most ``s = ⌈2/μ²⌉`` training points, the one with the fewest training errors
+    kept) makes no more training errors than any tree of depth ≤ d with ``‖f‖ max_i √k(x_i, x_i) ≤ 1/μ``.
+
+    Tiny instances, so that A runs exhaustively: ``m`` noisy points on ``n_bits`` bits (complemented),
+    kernel of Eq. 5 with ``c ≡ 1`` at degree ``d``; μ is the largest margin every tree of depth ≤ d
+    satisfies (``‖f‖² ≤ 2^d`` leaves), the trees' least error count is the best tree's
+    (:func:`companion.led.optimal_boolean_tree` with no leaf cost). A tie ``f(x) = 0`` is an error.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_problems, n_bits, m, degree : int
+    flip : float
+        Share of labels flipped.
+    hyperplane : callable, default=max_margin_values
+        ``hyperplane(Z, subset)`` -> margins on every row or None, the function under test.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    from itertools import combinations
+
+    monomials = all_monomials(2 * n_bits, degree)
+    worse, sizes, tried, a_errors, tree_errors, distinct_max = 0, set(), 0, [], [], 0
+    for _ in range(n_problems):
+        bits = rng.integers(0, 2, size=(m, n_bits))
+        y = np.where(bits[:, 0] == 1, 1, -1)
+        y = np.where(rng.random(m) < flip, -y, y)
+        X = add_complemented_bits(bits)
+        Z = monomial_features(X, monomials) * y[:, None]
+        radius_sq = float(np.max(boolean_kernel(X, degree=degree).diagonal()))
+        s = int(theorem6_subset_size(2 ** degree, radius_sq, 10 ** 6)["subset_size"])  # s = ⌈2/μ²⌉, not capped at m
+        sizes.add(s)
+        # subsets of distinct labelled points (a repeated point changes no maximal margin hyperplane)
+        keys = {}
+        for i, (row, label) in enumerate(zip(bits, y)):
+            keys.setdefault((tuple(row), int(label)), i)
+        points = sorted(keys.values())
+        distinct_max = max(distinct_max, len(points))
+        best = m
+        for size in range(1, min(s, len(points)) + 1):
+            for subset in combinations(points, size):
+                tried += 1
+                margins = hyperplane(Z, subset)
+                if margins is not None:
+                    best = min(best, int(np.count_nonzero(margins <= 1e-9)))
+        tree = optimal_boolean_tree(bits, y, degree, leaf_cost=0.0)
+        a_errors.append(best)
+        tree_errors.append(int(tree.n_errors))
+        worse += best > tree.n_errors
+    ok = worse == 0
+    every = max(sizes) >= distinct_max
+    return ok, (f"{n_problems} random {m}-point problems on {n_bits} bits (complemented), d = {degree}, c ≡ 1: "
+                f"s = ⌈2/μ²⌉ = {', '.join(map(str, sorted(sizes)))} (μ = 1/(‖f‖ max √k(x, x)) for every tree of "
+                f"depth ≤ {degree}); {tried} subsets tried; A's training errors above the best tree's on {worse} of "
+                f"{n_problems} (mean {np.mean(a_errors):.2f} against {np.mean(tree_errors):.2f})"
+                + ("; s is at least the number of distinct labelled points (at most "
+                   f"{distinct_max}): every subset is tried, so this checks A's selection step, not the "
+                   "subset-size bound s, which needs more distinct points than s (instances too large to enumerate)" if every else ""))
+
+
 #: ``{measure: (check, statement)}``: every ``math_<id>`` measure of ``registry/paper03.toml``.
 CHECKS = {
     "math_kernel_lemma2": (check_kernel_lemma2, "Lemma 2, Eq. 5: the kernel is the monomial map's dot product"),
@@ -338,6 +423,7 @@ CHECKS = {
     "math_complemented_bits": (check_complemented_bits,
                                "Section 5: complemented bits make every d ≥ 7 one kernel of conjunctions of literals"),
     "math_bayes_computable": (check_bayes_computable, "Section 5: the Bayes rule, computed exactly, is optimal"),
+    "math_theorem6": (check_theorem6, "Theorem 6: the subset algorithm A errs no more than any tree of margin μ"),
 }
 
 

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from companion.prose import render
@@ -16,11 +17,16 @@ from companion.experiments.paper03._studies import lambda_sweep_summary
 
 #: The templates of the notebook's result sentences (:func:`companion.prose.render`).
 PROSE = {
-    "bayes_shift": ("The paper's {paper:.0f} Bayes errors on its 500 training examples lie {z:signed.2} binomial "
-                    "sd from the {expected:.1f} expected: its training set was {word} than average for the Bayes rule."),
-    "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. The "
-                        "verdicts take d = {main} for column 1 and judge every column-1 row at d = {other} too, on the main, the "
-                        "conditioned and every seed's draws (the variants `column1=d{other}…`)."),
+    "bayes_shift": ("The paper's {paper:.0f} Bayes errors on its 500 training examples lie {size:.2f} binomial "
+                    "sd {side} the {expected:.1f} expected (z = expected − paper = {z:signed.2}, signed as every z "
+                    "here: ours − paper): its training set was {word} than average for the Bayes rule."),
+    "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. Counted "
+                        "as evidence only where the paper lies within 2 draw-to-draw sd of one degree's mean and "
+                        "beyond 2 sd of the other's: d = {a} on {ev_a:list}; d = {b} on {ev_b:list}, so the rule "
+                        "{decision}; the draws conditioned to the paper's Bayes training error (§5) are weighed there. "
+                        "The verdicts take d = {main} for column 1 and judge every column-1 row at "
+                        "d = {other} too, on the main, the conditioned and every seed's draws (the variants "
+                        "`column1=d{other}…`, named in a row's sentence where its verdict changes)."),
     "row_orders": ("Over the row orders of draw 0, the λ-MMP and the mask perceptron give {fixed_word} test error "
                    "per degree; the λ-perceptron's test error spans {spans:list}."),
     "lambda_sweep": ("Mean bounds over the sweep's draws: λ = {closest:g} puts bound (11) nearest the paper's "
@@ -29,9 +35,16 @@ PROSE = {
     "unpruned": ("Un-pruned against pruned CART, mean risk over draws: {items:list}. Pruning changed the tree on "
                  "{changed:list}; on the other draws the two are one tree."),
     "conditioned": ("On the draws conditioned to the paper's Bayes training error, the paper's risks and bounds lie "
-                    "{items:list} draw-to-draw sd from our means: the paper's training-set quantities are {word} than "
-                    "those of draws as easy for the Bayes rule as its own sample, so the sample of its Table 1 does "
-                    "not look easier than average; we cannot tell whether its 11.2 % was measured on that sample."),
+                    "{items:list} draw-to-draw sd {side} our means (the table's z = (ours − paper) / sd, so a paper "
+                    "value {side} ours has z {z_sign} 0): the paper's training-set quantities are {word} than those of "
+                    "draws as easy for the Bayes rule as its own sample, so the sample of its Table 1 {easier}; we "
+                    "cannot tell whether its 11.2 % was measured on that sample."),
+    "conditioned_degree": ("Which d is column 1, on these draws: the paper's column-1 risks and bounds lie within "
+                           "2 sd of our conditioned means on {items:list}."),
+    "single_draw": ("Read as the paper read its one draw, the first draw reproduces {k} of the {n} tested rows of "
+                    "Table 1's discussion; the share of single draws that would reproduce a row ranges from "
+                    "{low} to {high}. The rows whose single-draw reading and test over draws disagree: "
+                    "{disagree:list}."),
 }
 
 #: The methods' names in sentences.
@@ -68,11 +81,78 @@ def describe_conditioned(table: pd.DataFrame):
     """
     frame = table.reset_index()
     risks = frame[(frame["quantity"] == "risk") & frame["z"].notna()]
+    above = float(risks["z"].mean()) < 0  # z = (ours − paper) / sd: negative where the paper's value is higher
     items = []
     for column, rows in risks.groupby("column", sort=True):
-        items.append(f"{rows['z'].min():+.1f} to {rows['z'].max():+.1f} ({column})".replace("-", "−"))
-    mean = float(risks["z"].mean())
-    return render(PROSE["conditioned"], items=items, word="higher" if mean > 0 else "lower")
+        size = (-rows["z"]) if above else rows["z"]
+        items.append(f"{size.min():+.1f} to {size.max():+.1f} ({column})".replace("-", "−").replace("+", ""))
+    return render(PROSE["conditioned"], items=items, side="above" if above else "below", z_sign="<" if above else ">",
+                  word="higher" if above else "lower",
+                  easier="does not look easier than average" if above else "looks easier than average")
+
+
+def describe_conditioned_degree(table: pd.DataFrame):
+    """On the conditioned draws, how many of the paper's column-1 risks and bounds lie within 2 sd, per candidate d.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The conditioned section's table (index ``(column, method, quantity)``, column ``z``).
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    frame = table.reset_index()
+    risks = frame[(frame["quantity"] == "risk") & frame["z"].notna() & frame["column"].str.startswith("col1")]
+    items = [f"{int((rows['z'].abs() <= 2).sum())} of {len(rows)} at d = {column.split('_d')[1]} "
+             f"(|z| up to {rows['z'].abs().max():.1f})" for column, rows in risks.groupby("column", sort=True)]
+    return render(PROSE["conditioned_degree"], items=items)
+
+
+def describe_single_draw(table: pd.DataFrame):
+    """:func:`single_draw_table` in words.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    shares = [int(v.split(" of ")[0]) / int(v.split(" of ")[1]) for v in table["single draws reproducing"]]
+    counts = table["single draws reproducing"]
+    low, high = counts.iloc[int(np.argmin(shares))], counts.iloc[int(np.argmax(shares))]
+    first = table["first draw reproduces"] == "yes"
+    held = table["verdict over draws"] == "holds"
+    disagree = [f"{i} (first draw {'yes' if f else 'no'}, {v})" for i, f, h, v in
+                zip(table.index, first, held, table["verdict over draws"]) if f != h]
+    return render(PROSE["single_draw"], k=int(first.sum()), n=len(table), low=low, high=high,
+                  disagree=disagree or ["none"])
+
+
+def describe_verdict_side(row, *, with_verdict=False) -> str:
+    """Which side of the paper a difference's estimate falls on: ``"trails its strongest rival (+0.32 points)"``.
+
+    Parameters
+    ----------
+    row : pandas.Series
+        A claims-table (or sensitivity) row of an SVM-minus-rival difference.
+    with_verdict : bool, default=False
+        Prefix the row's verdict and its interval.
+
+    Returns
+    -------
+    str
+    """
+    estimate = float(row["estimate"])
+    side = ("trails its strongest rival, against the paper" if estimate > 0 else
+            "leads its strongest rival, as the paper says" if estimate < 0 else "ties its strongest rival")
+    if not with_verdict:
+        return side
+    return (f"{row['verdict']} at {estimate:+.2f} points (95 % CI [{float(row['ci_low']):+.2f}, "
+            f"{float(row['ci_high']):+.2f}], n = {int(row['n'])}): the SVM {side}").replace("-", "−")
 
 
 def describe_bayes_shift(shift: pd.Series):
@@ -87,21 +167,22 @@ def describe_bayes_shift(shift: pd.Series):
     -------
     companion.prose.Markdown
     """
-    return render(PROSE["bayes_shift"], paper=float(shift["paper's errors"]), z=float(shift["z"]),
-                  expected=float(shift["expected errors"]),
-                  word="easier" if shift["z"] < 0 else "harder" if shift["z"] > 0 else "no easier")
+    z = float(shift["z"])  # expected − paper
+    return render(PROSE["bayes_shift"], paper=float(shift["paper's errors"]), z=z, size=abs(z),
+                  side="below" if z > 0 else "above" if z < 0 else "at", expected=float(shift["expected errors"]),
+                  word="easier" if z > 0 else "harder" if z < 0 else "no easier")
 
 
-def describe_degree_evidence(evidence: pd.DataFrame, main: int = 3, other: int = 2):
+def describe_degree_evidence(evidence: pd.DataFrame, main: int = 2, other: int = 3):
     """:func:`degree_evidence` in words: for each row, which candidate degree is closer to the paper.
 
     Parameters
     ----------
     evidence : pandas.DataFrame
         :func:`degree_evidence`'s table.
-    main : int, default=3
+    main : int, default=2
         The degree the verdicts take for column 1.
-    other : int, default=2
+    other : int, default=3
         The degree reported as the variant ``column1=d<other>``.
 
     Returns
@@ -111,8 +192,14 @@ def describe_degree_evidence(evidence: pd.DataFrame, main: int = 3, other: int =
     a, b = (int(c.split("=")[1].split()[0]) for c in evidence.columns if c.endswith(" mean"))
     gap_a = (evidence[f"d={a} mean"] - evidence["paper"]).abs()
     gap_b = (evidence[f"d={b} mean"] - evidence["paper"]).abs()
+    near_a = gap_a <= 2 * evidence[f"d={a} sd"] + 1e-12
+    near_b = gap_b <= 2 * evidence[f"d={b} sd"] + 1e-12
+    ev_a, ev_b = list(evidence.index[near_a & ~near_b]), list(evidence.index[near_b & ~near_a])
+    decision = (f"favours d = {a}" if len(ev_a) > len(ev_b) else f"favours d = {b}" if len(ev_b) > len(ev_a)
+                else "does not decide")
     return render(PROSE["degree_evidence"], a=a, b=b, rows_a=list(evidence.index[gap_a < gap_b]),
-                  rows_b=list(evidence.index[gap_b < gap_a]), main=main, other=other)
+                  rows_b=list(evidence.index[gap_b < gap_a]), main=main, other=other, ev_a=ev_a or ["no row"],
+                  ev_b=ev_b or ["no row"], decision=decision)
 
 
 def describe_row_orders(summary: pd.DataFrame):

@@ -40,28 +40,34 @@ METHODS = (
     "bayes",
 )
 QUANTITIES = ("risk", "size", "train_error", "test_error")
-#: Tie counts of the scored methods (points with f(x) = 0, counted as errors).
-TIE_COLUMNS = ("train_ties", "test_ties")
+#: Tie counts of the scored methods (points with f(x) = 0, counted as errors), and the test ties
+#: whose label is ``classes_[1]`` (the digits 5-9): what a deterministic rule sign(0) -> one class needs.
+TIE_COLUMNS = ("train_ties", "test_ties", "test_ties_high")
 
 
 def error_percent(predicted, y) -> float:
     return 100.0 * float(np.mean(np.asarray(predicted) != np.asarray(y)))
 
 
-def margin_error(classifier, X, y, inverse=None) -> tuple[float, int]:
+def margin_error(classifier, X, y, inverse=None, *, by_label=False):
     """The paper's ``err(f) = #{y f(x) ≤ 0}`` in %, and the number of ties ``f(x) = 0``.
 
     A tie is an error whatever the label (Eq. 7's ``err``), not a coin flip: counting it by the
     predicted label would make the error depend on which class the tie rule names. The scores of
     the λ-perceptron are exact integers up to a positive scale, so the ties are exact too.
     ``inverse``: ``X`` holds the distinct rows (:func:`distinct_rows`) and ``inverse`` maps the
-    examples of ``y`` to them.
+    examples of ``y`` to them. With ``by_label``, a third number: the ties whose label is
+    ``classes_[1]`` (a rule sign(0) -> ``classes_[0]`` errs on those only).
     """
     values = classifier.decision_function(X)
     if inverse is not None:
         values = values[inverse]
-    signed = np.where(np.asarray(y) == classifier.classes_[1], 1.0, -1.0)
-    return 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
+    high = np.asarray(y) == classifier.classes_[1]
+    signed = np.where(high, 1.0, -1.0)
+    error, ties = 100.0 * float(np.mean(signed * values <= 0)), int(np.count_nonzero(values == 0))
+    if by_label:
+        return error, ties, int(np.count_nonzero((values == 0) & high))
+    return error, ties
 
 
 #: Counts of the protocols (scikit-learn's constraints): draws >= 1, set sizes and orders >= 2,
@@ -82,6 +88,8 @@ def run_draw(
     mask_terms=None,
     tol=1e-3,
     noise=0.1,
+    mask_candidates=10,
+    perceptron_scale="paper",
 ) -> pd.DataFrame:
     """Fit every method of Table 1 on one draw of the LED data, for each degree in ``degrees``.
 
@@ -101,6 +109,13 @@ def run_draw(
     tol : float, default=1e-3
         ``ε`` of the λ-MMP stopping rule (10).
     noise : float, default=0.1
+    mask_candidates : int, default=10
+        ``n_candidates`` of the mask perceptron (our reconstruction's search breadth; 1: the
+        candidate with the largest risk gradient is added, no shortlist refitted).
+    perceptron_scale : {"paper", "min-risk"}, default="paper"
+        The λ-perceptron's output scale: ``t / ‖w̃ᵗ‖²`` (our reconstruction of the paper's) or the
+        positive scale that minimises its risk (7) (:func:`min_risk_scale`); the sign, hence
+        every error, is the same.
 
     Returns
     -------
@@ -112,7 +127,8 @@ def run_draw(
     """
     rng = np.random.default_rng(seed)
     X, y, X_test, y_test = _draw_data(rng, n_train, n_test, noise)
-    return _fit_draw(X, y, X_test, y_test, degrees=degrees, lam=lam, mask_terms=mask_terms, tol=tol, noise=noise)
+    return _fit_draw(X, y, X_test, y_test, degrees=degrees, lam=lam, mask_terms=mask_terms, tol=tol, noise=noise,
+                     mask_candidates=mask_candidates, perceptron_scale=perceptron_scale)
 
 
 def _draw_data(rng, n_train, n_test, noise):
@@ -134,22 +150,37 @@ def distinct_rows(X):
     return distinct, inverse.reshape(-1)
 
 
-def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> pd.DataFrame:
+def min_risk_scale(margins, norm_sq, lam) -> float:
+    """The scale ``c > 0`` minimising ``R[c f, λ] = c² ‖f‖² + (1/λ) Σ (1 − c y_i f(x_i))²₊`` (convex in ``c``)."""
+    from scipy.optimize import minimize_scalar
+
+    margins = np.asarray(margins, dtype=float)
+    positive = margins[margins > 0]
+    top = 4.0 / float(positive.min()) if positive.size else 1.0
+    risk = lambda c: c * c * norm_sq + float(np.sum(np.maximum(1.0 - c * margins, 0.0) ** 2)) / lam  # noqa: E731
+    return float(minimize_scalar(risk, bounds=(0.0, top), method="bounded", options={"xatol": 1e-12}).x)
+
+
+def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise, mask_candidates=10,
+              perceptron_scale="paper") -> pd.DataFrame:
     """Every method of Table 1 on one drawn training/test pair (the body of :func:`run_draw`)."""
     Xc = add_complemented_bits(X)
     X_test_distinct, test_inverse = distinct_rows(X_test)
     Xc_test = add_complemented_bits(X_test_distinct)
     rows = []
 
-    def record(degree, method, risk, size, train_error, test_error, train_ties=np.nan, test_ties=np.nan):
+    def record(degree, method, risk, size, train_error, test_error, train_ties=np.nan, test_ties=np.nan,
+               test_ties_high=np.nan):
         rows.append(dict(degree=degree, method=method, risk=risk, size=size, train_error=train_error,
-                         test_error=test_error, train_ties=train_ties, test_ties=test_ties))
+                         test_error=test_error, train_ties=train_ties, test_ties=test_ties,
+                         test_ties_high=test_ties_high))
 
     def record_scored(degree, method, classifier, risk, size, X_train, X_evaluate):
-        (train_error, train_ties), (test_error, test_ties) = (
-            margin_error(classifier, X_train, y), margin_error(classifier, X_evaluate, y_test, test_inverse)
+        (train_error, train_ties), (test_error, test_ties, test_ties_high) = (
+            margin_error(classifier, X_train, y),
+            margin_error(classifier, X_evaluate, y_test, test_inverse, by_label=True),
         )
-        record(degree, method, risk, size, train_error, test_error, train_ties, test_ties)
+        record(degree, method, risk, size, train_error, test_error, train_ties, test_ties, test_ties_high)
 
     bayes_train, bayes_test = error_percent(bayes_predict(X, noise), y), error_percent(bayes_predict(X_test, noise), y_test)
     for degree in degrees:
@@ -170,10 +201,17 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise) -> 
         record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
         perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
-        record_scored(degree, "kernel_perceptron", perceptron, perceptron.risk_, perceptron.n_support_, K, K_test)
+        risk = perceptron.risk_
+        if perceptron_scale == "min-risk":
+            margins = np.where(y == perceptron.classes_[1], 1.0, -1.0) * perceptron.decision_function(K)
+            c = min_risk_scale(margins, perceptron.norm_sq_, lam)
+            risk = c * c * perceptron.norm_sq_ + float(np.sum(np.maximum(1.0 - c * margins, 0.0) ** 2)) / lam
+        elif perceptron_scale != "paper":
+            raise ValueError(f"perceptron_scale must be 'paper' or 'min-risk', got {perceptron_scale!r}")
+        record_scored(degree, "kernel_perceptron", perceptron, risk, perceptron.n_support_, K, K_test)
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
-        mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(X, y)
+        mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, n_candidates=mask_candidates, fallback=None).fit(X, y)
         record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test_distinct)
     return pd.DataFrame(rows)
 
@@ -221,6 +259,10 @@ class Config:
     lam : float, default=4.0
     tol : float, default=1e-3
     noise : float, default=0.1
+    mask_candidates : int, default=10
+        The mask perceptron's search breadth (:func:`run_draw`).
+    perceptron_scale : {"paper", "min-risk"}, default="paper"
+        The λ-perceptron's output scale (:func:`run_draw`).
     """
 
     seed: int = 2001
@@ -231,6 +273,8 @@ class Config:
     lam: float = 4.0
     tol: float = 1e-3
     noise: float = 0.1
+    mask_candidates: int = 10
+    perceptron_scale: str = "paper"
 
     @classmethod
     def fast(cls) -> "Config":
@@ -281,6 +325,7 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     draws = _run_protocol(
         config.n_draws, config.seed, n_jobs=n_jobs, degrees=tuple(config.degrees), n_train=config.n_train,
         n_test=config.n_test, lam=config.lam, tol=config.tol, noise=config.noise,
+        mask_candidates=config.mask_candidates, perceptron_scale=config.perceptron_scale,
     )
     return _tidy(draws)
 

@@ -27,10 +27,14 @@ from companion.experiments.paper03._studies import (
     lambda_sweep, lambda_sweep_summary, row_order_spread, row_order_summary, unpruned_trees,
 )
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
-from companion.experiments.paper03._claims import claims_data, claims_report, seed_variant, seed_variants, strongest_rivals
+from companion.experiments.paper03._claims import (
+    COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, RECONSTRUCTION_VARIANTS, claims_data, claims_report, reconstruction_variant, seed_variant, seed_variants,
+    single_draw_table, strongest_rivals,
+)
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
-    describe_bayes_shift, describe_conditioned, describe_degree_evidence, describe_rivals, describe_lambda_sweep, describe_row_orders, describe_unpruned,
+    describe_bayes_shift, describe_conditioned, describe_conditioned_degree, describe_degree_evidence, describe_rivals,
+    describe_lambda_sweep, describe_row_orders, describe_single_draw, describe_unpruned, describe_verdict_side,
 )
 
 #: Table 1's columns as the notebook reads them: (name, column, degree). Column 1's degree is
@@ -97,7 +101,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
     errors = bayes[["train_error", "test_error"]]
     return Bunch(
         results=results, draws=draws_table(results), j48=j48, j48_status=j48_status,
-        evidence=evidence, evidence_text=describe_degree_evidence(evidence),
+        evidence=evidence,
+        evidence_text=describe_degree_evidence(evidence, main=COLUMN_DEGREES[1], other=OTHER_COLUMN1_DEGREE),
         columns=columns, table1=pd.concat(columns, names=["column"]), stand_ins=stand_ins, ties=tie_summary(results),
         risks_figure=closed_figure(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
         tree_bounds=tree_error_bounds(results, degree=2),
@@ -128,8 +133,9 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
     Bunch
         ``rows`` (:func:`run_conditioned_protocol`), ``table`` (paper / ours per column of
         :data:`TABLE1_COLUMNS`), ``bayes_train_errors`` (the distinct Bayes training errors, %)
-        ``median_tries`` (training sets drawn per accepted one) and ``text`` (where the paper's
-        risks and bounds lie against these draws, in words).
+        ``median_tries`` (training sets drawn per accepted one), ``text`` (where the paper's
+        risks and bounds lie against these draws, in words) and ``degree_text`` (which d of
+        column 1 these draws agree with).
     """
     rows = run_conditioned_protocol(n_draws, seed, degrees=degrees, n_train=n_train, n_test=n_test, n_jobs=n_jobs)
     table = pd.concat({name: conditioned_comparison(rows, column, degree) for name, column, degree in TABLE1_COLUMNS},
@@ -137,7 +143,8 @@ def conditioned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_tes
     bayes = rows[rows["method"] == method_key("bayes", degrees[0])]
     return Bunch(rows=rows, table=table,
                  bayes_train_errors=sorted(float(e) for e in bayes["train_error"].round(2).unique()),
-                 median_tries=int(rows.groupby("seed")["tries"].first().median()), text=describe_conditioned(table))
+                 median_tries=int(rows.groupby("seed")["tries"].first().median()), text=describe_conditioned(table),
+                 degree_text=describe_conditioned_degree(table))
 
 
 @validate_params({"seed": SEED, "results": [pd.DataFrame], "draw": AT_LEAST_ZERO, "n_orders": AT_LEAST_TWO,
@@ -274,24 +281,37 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     Bunch
         ``variant_seeds``, ``report`` (:class:`companion.claims.ClaimsReport`;
         ``report.sentences()`` and ``report.discussion(values=fields)`` state the verdicts),
-        ``statuses`` (whether Weka's J48 was found for each seed) and ``fields`` (the further
-        numbers the discussion names: the strongest rival of the SVM, per draw).
+        ``statuses`` (whether Weka's J48 was found for each seed), ``fields`` (the further
+        numbers the discussion names: the strongest rival of the SVM per draw, the side of its
+        estimate, the pooled draws' verdict), ``single_draw`` (the paper's single-draw reading
+        beside the tests over draws, :func:`single_draw_table`) and ``single_draw_text``.
     """
     variant_seeds = seed_variants(config.seed)
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
+    reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs)
+                       for name, changes in RECONSTRUCTION_VARIANTS.items()}
     report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
-                           math=math, n_test=config.n_test)
-    main = claims_data(results, {1: 3, 2: 7}, None, j48, unpruned)
-    fields = {f"svm-closest-{c}": {"rivals": describe_rivals(strongest_rivals(main, c))} for c in (1, 2)}
+                           math=math, n_test=config.n_test, reconstructions=reconstructions)
+    main = claims_data(results, COLUMN_DEGREES, None, j48, unpruned)
+    table, pooled = report.table.set_index("id"), report.sensitivity.set_index(["variant", "id"])
+    fields = {}
+    for c in (1, 2):
+        key = f"svm-closest-{c}"
+        fields[key] = {"rivals": describe_rivals(strongest_rivals(main, c)),
+                       "side": describe_verdict_side(table.loc[key]),
+                       "pooled": describe_verdict_side(pooled.loc[("draws=pooled", key)], with_verdict=True)}
+    single = single_draw_table(main, report)
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()],
-                 fields=fields)
+                 fields=fields, single_draw=single, single_draw_text=describe_single_draw(single))
 
 
 
 @validate_params({"rng": [np.random.Generator, None]}, prefer_skip_nested_validation=True)
 def math_section(rng: np.random.Generator | None = None) -> Bunch:
-    """The paper's mathematical statements (Lemmas 1-2, Eqs. 5-8, Theorems 3-5, the span of trees,
-    the complemented inputs, the Bayes rule), each checked once on random or exhaustive inputs.
+    """The paper's mathematical statements, each checked once on random or exhaustive inputs.
+
+    Lemmas 1-2, Eqs. 5-8, Theorems 3-6, the span of trees, and two conformance checks (the
+    complemented inputs, the Bayes rule).
 
     Parameters
     ----------

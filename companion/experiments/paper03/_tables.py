@@ -219,8 +219,9 @@ def bayes_sample_shift(n_train=500, noise=Fraction(1, 10)) -> pd.Series:
     """How easy the paper's training sample was for the Bayes rule, in binomial standard deviations.
 
     The exact Bayes error ``q`` (:func:`companion.led.bayes_error`) gives ``n q`` expected training
-    errors with sd ``sqrt(n q (1 − q))``; the paper's 11.2 % of 500 is 56 errors. ``z`` is the
-    same whether counted in errors or in points of %.
+    errors with sd ``sqrt(n q (1 − q))``; the paper's 11.2 % of 500 is 56 errors. ``z`` is
+    ``(expected − paper) / sd``, signed as every ``z`` of the notebook (ours − paper: positive when
+    the paper's number is below ours), and the same whether counted in errors or in points of %.
 
     Parameters
     ----------
@@ -240,7 +241,7 @@ def bayes_sample_shift(n_train=500, noise=Fraction(1, 10)) -> pd.Series:
     paper_errors = round(paper_bayes_train_error() * n_train / 100)
     expected, sd = n_train * q, float(np.sqrt(n_train * q * (1 - q)))
     return pd.Series({"expected errors": expected, "paper's errors": paper_errors, "binomial sd (errors)": sd,
-                      "binomial sd (points)": 100 * sd / n_train, "z": (paper_errors - expected) / sd})
+                      "binomial sd (points)": 100 * sd / n_train, "z": (expected - paper_errors) / sd})
 
 
 def draw_pivot(results: pd.DataFrame, degree: int, method: str, quantity: str) -> pd.Series:
