@@ -41,7 +41,7 @@ def render_readme_section(table, key: str, link: str | None = None) -> str:
     source = f" from `{Path(table).name}`" if isinstance(table, (str, Path)) else ""
     frame = as_table(table, "render_readme_section")
     links = {notebook: link for notebook in frame["notebook"].unique()} if link else None
-    parts = [summary(frame).data]
+    parts = [summary(frame, link).data]
     for category, title in SECTION_TITLES.items():
         ids = list(frame.loc[frame["category"] == category, "id"])
         if ids:

@@ -590,8 +590,8 @@ def central_lines(table, link=None, *, limit=None, reference=False) -> list[str]
 
 
 
-@validate_params({"table": [pd.DataFrame, str, os.PathLike]}, prefer_skip_nested_validation=True)
-def summary(table) -> Markdown:
+@validate_params({"table": [pd.DataFrame, str, os.PathLike], "link": [str, None]}, prefer_skip_nested_validation=True)
+def summary(table, link=None) -> Markdown:
     """A notebook's verdict summary: its central claims, then every row counted by kind.
 
     Each central claim is shown under the paper's protocol and the honest check, with its
@@ -601,13 +601,16 @@ def summary(table) -> Markdown:
     ----------
     table : pandas.DataFrame or path-like
         The notebook's claims table (or its CSV).
+    link : str, optional
+        The page holding the claims' anchors, relative to the page the summary is shown on (the
+        notebook, from ``docs/results.md``); None: the anchors are on the same page.
 
     Returns
     -------
     companion.prose.Markdown
     """
     counts = kind_counts(table)
-    central = central_lines(table)
+    central = central_lines(table, link)
     parts = []
     if central:
         parts.append("**The paper's central claims**\n\n" + "\n".join(f"* {line}" for line in central))

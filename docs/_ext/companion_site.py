@@ -132,7 +132,21 @@ def source_read(app, docname, source):
         # under the title: the rest of the first cell (the citation) follows it
         title, newline, rest = text.partition("\n")
         first["source"] = title + provenance(nb) + ("\n" + rest if newline else "")
+        _own_page_links(nb, Path(docname).name + ".ipynb")
         source[0] = json.dumps(nb)
+
+
+def _own_page_links(nb: dict, filename: str) -> None:
+    """Links to an anchor of the notebook itself in its Markdown outputs (the verdict box's
+    ``[claim](#claim-01-2)``) name the notebook's file, as links from other pages do, so that the
+    anchor registered for ``notebooks/01_x#claim-01-2`` resolves them."""
+    for cell in nb.get("cells", []):
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/markdown" in data:
+                text = data["text/markdown"]
+                joined = "".join(text) if isinstance(text, list) else text
+                data["text/markdown"] = joined.replace("](#claim-", f"]({filename}#claim-")
 
 
 def doctree_read(app, doctree):
