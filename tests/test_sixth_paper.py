@@ -112,7 +112,7 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
     readme = (root / "README.md").read_text(encoding="utf-8")
     link = "[nb-06]"
     assert f"| 06 | [1: 1 holds]{link} | [1 checked here: 1 holds]{link} |" in readme
-    assert "* **06.** [The stump is more accurate than the majority class][claim-06-stump-beats-majority]" in readme
+    assert "* [06: The stump is more accurate than the majority class — " in readme
     assert "[claim-06-stump-beats-majority]: docs/results.md#claim-06-stump-beats-majority" in readme
     results = (root / "docs" / "results.md").read_text(encoding="utf-8")
     assert "[stump-beats-majority](../notebooks/06_toy_stump.ipynb#claim-06-stump-beats-majority)" in results

@@ -188,8 +188,8 @@ def render_glance(sections: dict) -> str:
         cells = " | ".join(f"[{counts[name]}][{section}]" for name in
                            ("empirical", "mathematical", "conformance", "peer", "sanity", "observations"))
         lines.append(f"| {key} | {cells} |")
-        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True):
-            bullets.append(f"* **{key}.** {line}")
+        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True, prefix=f"{key}: "):
+            bullets.append(f"* {line}")
         central = table[(table["origin"] == "paper") & table["central"]].head(GLANCE_CENTRAL)
         for notebook, id in zip(central["notebook"], central["id"]):
             name = anchor(notebook or key, id)

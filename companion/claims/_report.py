@@ -560,7 +560,7 @@ def _robustness(row) -> str:
     return "not robust: " + "; ".join(parts) if parts else "not robust"
 
 
-def central_lines(table, link=None, *, limit=None, reference=False) -> list[str]:
+def central_lines(table, link=None, *, limit=None, reference=False, prefix=None) -> list[str]:
     """One Markdown line per central claim: the paper's protocol's verdict, the honest check's
     and the robustness, the statement linked to the claim's anchor (on ``link``'s page, or in
     place when ``link`` is None; ``reference``: a reference-style link named by the anchor)."""
@@ -584,7 +584,10 @@ def central_lines(table, link=None, *, limit=None, reference=False) -> list[str]
             parts.append(f"honest check ({check}): **{check_word}**")
         if row["kind"] not in ("exact", "guaranteed") or _text(row["flips"]):
             parts.append(_robustness(row))
-        lines.append(f"[{row['statement']}]{target} — " + "; ".join(parts))
+        if prefix is not None:  # the whole line is the link (the README glance: every number a link)
+            lines.append(f"[{prefix}{row['statement']} — " + "; ".join(parts) + f"]{target}")
+        else:
+            lines.append(f"[{row['statement']}]{target} — " + "; ".join(parts))
     return lines
 
 

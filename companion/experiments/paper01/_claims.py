@@ -520,21 +520,21 @@ def _pure_functions(n):
     return inputs, tables
 
 
-def _alternation(data):
+def alternation_check(data):
     """Exact: a decision list with an alternation is no conjunction or disjunction of its features' literals."""
     inputs, pure = _pure_functions(2)
     listed = _decision_list([(0, 1), (1, 0)], 1, inputs)
     return listed not in pure, render_claim_text("alternation")
 
 
-def _strict_inclusion(data):
+def strict_inclusion_check(data):
     """Exact: some decision list is no conjunction or disjunction of literals (three features)."""
     inputs, pure = _pure_functions(3)
     listed = _decision_list([(0, 1), (1, 0), (2, 1)], 0, inputs)
     return listed not in pure, render_claim_text("strict", n=len(pure))
 
 
-def _log2_r(data, r_max=64):
+def log2_r_check(data, r_max=64):
     """Exact, per centre: ``ceil(log2 r)`` bits give each of the ``r`` centres its position, which fixes the order.
 
     The sentence's per-centre reading: ``r`` positions of ``ceil(log2 r)`` bits each name ``r^r >= r!``
@@ -589,9 +589,9 @@ def claims_measures(math: dict | None = None) -> dict:
         # both sides of protocol (a): the constrained DLM runs under (a) only (main seed)
         # (differences, groups, ratios): the corrected t, as claims 1 and 2 (the folds are dependent)
         "constrained_minus_dlm": partial(_fold_differences_grouped, a="dlmc", b="dlm", source="rows_paper"),
-        "alternation": _alternation,
-        "strict_inclusion": _strict_inclusion,
-        "log2_r": _log2_r,
+        "alternation": alternation_check,
+        "strict_inclusion": strict_inclusion_check,
+        "log2_r": log2_r_check,
         "table1_often_svm": partial(_table1_often, other="svm"),
         "table1_often_scm": partial(_table1_often, other="scm"),
         "examples": _example_counts,

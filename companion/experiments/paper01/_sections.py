@@ -340,7 +340,7 @@ def math_section(seed: int = 0) -> Bunch:
         ``table`` (statement, what was computed, result) and ``compression_relation`` (Section 4's
         compression-set relation on two cases: :func:`compression_relation_table`).
     """
-    from companion.experiments.paper01._claims import _alternation, _log2_r, _strict_inclusion
+    from companion.experiments.paper01._claims import alternation_check, log2_r_check, strict_inclusion_check
 
     results = math_checks(seed)
     # the three exact statements the claims compute themselves (alternation, strict, log2r), shown
@@ -349,10 +349,10 @@ def math_section(seed: int = 0) -> Bunch:
         {"measure": name, "statement": statement, "computed": detail, "result": "holds" if ok else "fails"}
         for name, statement, (ok, detail) in (
             ("alternation", "A decision list with an alternation is no conjunction or disjunction of literals",
-             _alternation(None)),
+             alternation_check(None)),
             ("strict_inclusion", "Some decision list is no conjunction or disjunction of literals",
-             _strict_inclusion(None)),
-            ("log2_r", "log2(r) bits per ball centre specify the order of the r centres", _log2_r(None)))
+             strict_inclusion_check(None)),
+            ("log2_r", "log2(r) bits per ball centre specify the order of the r centres", log2_r_check(None)))
     ]).set_index("measure")
     return Bunch(results=results, table=pd.concat([math_checks_table(results), exact]),
                  compression_relation=compression_relation_table())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from functools import partial
+import re
 
 import numpy as np
 import pandas as pd
@@ -597,7 +598,9 @@ def vote0_corrected_table(variants: dict, report) -> pd.DataFrame:
         # the registry's other margins, on the main folds (the engine's variants margin=...)
         for name in [v for (i, v) in long.index if i == claim_id and v.startswith("margin=")]:
             other = float(name.split("=", 1)[1].lstrip("×"))
-            main = next(r for r in rows if r["id"] == claim_id and r["variant"] == "main")
+            main = next((r for r in rows if r["id"] == claim_id and r["variant"] == "main"), None)
+            if main is None:  # the claim was not measured in this run (no Vote0: a fast run)
+                continue
             values = MEASURES[measure](claims_data(variants["main"]))
             votes = variants["main"][(variants["main"]["dataset"] == CN2POE_EXCEPTION)
                                      & (variants["main"]["method"] == "WIDC(o)")]
@@ -710,9 +713,16 @@ def sentence_table(report) -> pd.DataFrame:
         text = "; ".join(shown(g[0]) if len(g) == 1 else "readings (" + ", ".join(shown(i) for i in g) + ")"
                          for g in parts)
         others = list(mine.loc[mine["origin"] == "observation", "id"])
-        rows.append({"sentence": quote, "where": mine["where"].iloc[0], "rows": text, "verdict of the sentence": word,
+        rows.append({"sentence": _plain_math(quote), "where": mine["where"].iloc[0], "rows": text,
+                     "verdict of the sentence": word,
                      "observations": ", ".join(others), "ids": ", ".join(paper_ids)})
     return pd.DataFrame(rows)
+
+
+def _plain_math(text: str) -> str:
+    """The paper's inline TeX ($Z$, ${\\cal O}(2^t)$) as plain text, for a table cell (an HTML
+    table renders no math)."""
+    return re.sub(r"\$([^$]*)\$", lambda m: m.group(1).replace("{\\cal O}", "O"), text)
 
 
 def degenerate_peers(everything: pd.DataFrame, learners=CLAIM_PEERS) -> list:

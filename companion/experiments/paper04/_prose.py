@@ -293,6 +293,8 @@ def vote0_prose(table: pd.DataFrame):
     lines = []
     for claim_id, rows in table.groupby(level="id", sort=False):
         rows = rows.droplevel("id")
+        if "main" not in rows.index:  # not measured in the main run (no Vote0: a fast run)
+            continue
         word = rows.loc["main", "verdict (corrected t)"]
         others = rows.drop(index="main")
         flipped = [f"{v} ({w})" for v, w in others["verdict (corrected t)"].items() if w != word]
