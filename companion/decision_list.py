@@ -102,7 +102,9 @@ from companion._ball_search import (
     resolve_metric,
     sorted_distances_within,
 )
-from companion._learner_support import binary_only_error, check_numeric_input, format_number, laplace_proba, resolve_feature_names
+from companion._learner_support import (
+    binary_only_error, check_numeric_input, constant_log_odds, format_number, laplace_proba, resolve_feature_names,
+)
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.numerics import StrictInterval
@@ -399,10 +401,16 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``±(1 + depth)`` in ``(1, 2]`` where a ball decides, ``depth`` being how far inside
             its firing region the point lies relative to the radius; ``±(1 + escape) / 2`` in
             ``[1/2, 1]`` where the default decides, ``escape`` being how far the point lies from
-            the nearest firing region, relative to its radius. The sign is the output's.
+            the nearest firing region, relative to its radius. The sign is the output's. A
+            machine with no ball (the fallback, or no ball learnt) predicts its majority class
+            everywhere and scores every row by the training log-odds
+            (:func:`companion._learner_support.constant_log_odds`), so that one-vs-rest over
+            such machines picks the most frequent class.
         """
         check_is_fitted(self)
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
+        if self.n_balls_ == 0 and len(self.classes_) == 2:
+            return np.full(X.shape[0], constant_log_odds(self.cell_counts_[0]))
         distances = self._distances(X)
         fires = _fires_from(distances, self._inside, self._radii)
         # relative signed distance to each ball's surface, in [-1, 1]: (d - r) / max(d, r),
