@@ -150,6 +150,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     #: SCM: any firing ball decides (conjunction/disjunction); DLM: the first firing ball.
     _any_ball_decides = False
+    #: A fit on one class is a machine with no ball that predicts it (exported with that one
+    #: label, read back by companion.interpretable.from_dict).
+    _fits_one_class = True
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
