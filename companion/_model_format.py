@@ -352,6 +352,9 @@ _BALLS = Record({
     "default_class": Label(),
     "fitted_n_balls": ListOf(Int(1, None)),
     "cell_counts": CountTable(),
+}, optional={
+    # each column's divisor (scale="std"), written when one is not 1; absent: the input's units
+    "scale": ListOf(Real(2.0**-1000, 2.0**1000), length=lambda c: c.n_features),
 })
 
 _KERNEL = Record({

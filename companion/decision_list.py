@@ -47,9 +47,10 @@ the indices back, so the learnt list does not depend on the order of the trainin
 Distances come from SciPy's ``cdist`` (a direct per-pair sum, no matrix product), so a training
 point is at exactly the same distance from a centre in ``fit`` and in ``predict``.
 
-On your own data. Distances are taken in the input's units, unscaled (as in the paper): a column
-in thousands swamps one in fractions. Put a scaler first, ``make_pipeline(StandardScaler(),
-DecisionListMachine(...))``, and tune the penalties and ``s`` (the defaults are weak on data
+On your own data. By default (``scale="std"``) each column is divided by its standard deviation
+before any distance (a column of 0 and ``c`` by ``c``: 0/1 columns are left as they are), so a column in thousands does not swamp
+one in fractions and no column's units decide the model; ``scale=None`` takes the input's units,
+unscaled, as the paper does (notebook 01). Tune the penalties and ``s`` (the defaults are weak on data
 they were not tuned for; the class docstrings give a grid and measured errors). Both machines
 give ``decision_function`` (a signed margin relative to the deciding ball's radius) and
 ``predict_proba`` (Laplace-corrected training frequencies of the deciding ball), print their
@@ -87,7 +88,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
 from companion._resources import check_memory
-from companion._numeric_input import numeric_input
+from companion._numeric_input import column_scales, numeric_input
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -164,6 +165,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "s": [Interval(Integral, 1, None, closed="left"), None],
         "metric": [StrOptions(set(METRIC_NAMES))],
+        "scale": [StrOptions({"std"}), None],
         "compression_constraint": ["boolean"],
         "stop_if_unchanged": ["boolean"],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -188,9 +190,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Numeric features, used as they are: distances are in the input's units (scale them
-            first, e.g. ``make_pipeline(StandardScaler(), ...)``, unless the units are
-            comparable). A non-numeric DataFrame column is refused with its name.
+            Numeric features; with ``scale="std"`` (the default) each column is divided by its
+            standard deviation before any distance, with ``scale=None`` distances are in the
+            input's units. A non-numeric DataFrame column is refused with its name.
         y : array-like of shape (n_samples,)
             Two classes of any type; ``classes_[1]`` is the "positive" class.
         sample_weight : array-like of shape (n_samples,), optional
@@ -204,7 +206,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             :func:`companion._ball_search.estimated_fit_bytes`): beyond ``max_memory_gb`` it is
             refused before any distance is computed, naming the learner and the GiB it needs.
         sorted_distances : SortedDistances, optional
-            Precomputed for these ``X`` under this metric (shares the sort across a grid).
+            Precomputed for these ``X`` under this metric (shares the sort across a grid); only
+            with ``scale=None`` or a table whose columns ``scale="std"`` leaves as they are
+            (0/1, constant), else refused.
 
         Returns
         -------
@@ -222,6 +226,16 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) > 2:
             raise binary_only_error(type(self).__name__, len(self.classes_))
+        # Distances in units the columns' own units do not decide: each column divided by its
+        # scale (1 for 0/1 columns and with scale=None, where X / 1 is X bit for bit).
+        self.scale_ = column_scales(X) if self.scale == "std" else np.ones(X.shape[1])
+        if sorted_distances is not None and (self.scale_ != 1).any():
+            raise ValueError(
+                f"{type(self).__name__}: sorted_distances holds distances in X's own units, but scale='std' "
+                f"divides {int((self.scale_ != 1).sum())} column(s) by their standard deviation; pass "
+                "scale=None (the paper's unscaled distances) or leave sorted_distances out"
+            )
+        X_input, X = X, X / self.scale_
         y01 = y_index.astype(int).reshape(-1)
         m = X.shape[0]
         if sorted_distances is not None and (
@@ -311,7 +325,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         else:
             self._path_source = np.arange(r)
         self._default01 = int(defaults[r - 1]) if r else majority
-        self.centres_ = X[self._centres]
+        self.centres_ = X_input[self._centres]  # in the input's units (to_text prints them)
+        self._scaled_centres = X[self._centres]
         self.compression_set_ = np.unique(np.concatenate([self._centres, self._borders])).astype(int)
         self.compression_labels_ = self.classes_[y01[self.compression_set_]] if len(self.classes_) == 2 else (
             np.full(len(self.compression_set_), self.classes_[0])
@@ -352,7 +367,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _distances(self, X):
         if self.n_balls_ == 0:
             return np.zeros((len(X), 0))
-        return cdist(X, self.centres_, metric=self._metric)
+        # the same division as fit's: a training row is at the same distance in fit and predict
+        return cdist(X / self.scale_, self._scaled_centres, metric=self._metric)
 
     def _fires(self, X):
         return _fires_from(self._distances(X), self._inside, self._radii)
@@ -455,7 +471,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            In the units the balls were learnt in (scaled as the training inputs); NaN is refused.
+            In the input's units (the machine divides the columns by ``scale_`` itself); NaN is
+            refused.
 
         Returns
         -------
@@ -489,6 +506,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "fitted_n_balls": (self._path_source + 1).tolist(),
             "cell_counts": self.cell_counts_,
         }
+        if (self.scale_ != 1).any():
+            # only when a column is divided: a 0/1 table or scale=None writes the model as before
+            model["scale"] = [float(v) for v in self.scale_]
         if getattr(self, "fallback_class_", None) is not None:
             # only when it fell back: the model of any other fit is written as before the fallback
             model["fallback_class"] = jsonable(self.fallback_class_, where="fallback_class_")
@@ -509,6 +529,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.centres_ = np.array(
             [[float(b["centre"][name]) for name in columns] for b in balls], dtype=float
         ).reshape(len(balls), len(columns))
+        self.scale_ = np.array([float(v) for v in model.get("scale", [1.0] * len(columns))], dtype=float)
+        self._scaled_centres = self.centres_ / self.scale_
         labels = list(self.classes_.tolist())
         self._default01 = labels.index(model["default_class"]) if len(labels) == 2 else 0
         counts = np.array(model["cell_counts"], dtype=float).reshape(len(balls) + 1, len(labels))
@@ -613,6 +635,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         default = _plain(self.default_class_)
         lines.append(f"else {default!r}" if lines else f"always {default!r}")
+        if lines[:-1] and (self.scale_ != 1).any():
+            scales = ", ".join(f"{name}={_number(v, decimals)}" for name, v in zip(names, self.scale_))
+            lines.append(f"where s = ({scales}): each column's standard deviation, c for a column of 0 and c (scale='std')")
         if lines[:-1] and not inline:
             table = pd.DataFrame(
                 [[_number(v, decimals) for v in row] for row in self.centres_.T],
@@ -630,7 +655,8 @@ def _ball_condition(model, t, names, decimals, max_inline) -> str:
     else:
         centre = f"c{t + 1}"
     sign = "<" if model._inside[t] else ">"
-    return f"{_distance_text(model._metric, centre)} {sign} {_number(model._radii[t], decimals)}"
+    scaled = bool((model.scale_ != 1).any())
+    return f"{_distance_text(model._metric, centre, scaled)} {sign} {_number(model._radii[t], decimals)}"
 
 
 def _fires_from(distances, inside, radii):
@@ -650,11 +676,14 @@ def _first_firing(fires) -> np.ndarray:
 _NORM_SUBSCRIPTS = {"euclidean": "2", "cityblock": "1", "chebyshev": "inf"}
 
 
-def _distance_text(metric: str, centre: str) -> str:
-    """``||x - centre||_2`` for the norms, ``canberra(x, centre)`` for other SciPy metrics."""
+def _distance_text(metric: str, centre: str, scaled: bool = False) -> str:
+    """``||x - centre||_2`` for the norms, ``canberra(x, centre)`` for other SciPy metrics;
+    ``||(x - centre) / s||_2``, ``canberra(x / s, centre / s)`` when the columns are divided by
+    ``s`` (``scale_``)."""
     if metric in _NORM_SUBSCRIPTS:
-        return f"||x - {centre}||_{_NORM_SUBSCRIPTS[metric]}"
-    return f"{metric}(x, {centre})"
+        difference = f"(x - {centre}) / s" if scaled else f"x - {centre}"
+        return f"||{difference}||_{_NORM_SUBSCRIPTS[metric]}"
+    return f"{metric}(x / s, {centre} / s)" if scaled else f"{metric}(x, {centre})"
 
 
 _number = format_number  # ``value`` to ``decimals`` places, the package's one number format
@@ -755,7 +784,17 @@ class DecisionListMachine(_BallListBase):
     ball_type : {"simple", "complex"}, default="complex"
         "simple": Pi and Ni balls only; "complex": all four types (Section 3).
     metric : str, default="l2"
-        ``"l2"``, ``"l1"``, ``"linf"`` or a SciPy ``cdist`` metric name. No scaling is applied.
+        ``"l2"``, ``"l1"``, ``"linf"`` or a SciPy ``cdist`` metric name, taken on the columns
+        divided by ``scale_`` (see ``scale``).
+    scale : {"std", None}, default="std"
+        ``"std"`` (for users' tables): the distances are taken on each column divided by its
+        standard deviation on the training rows (``scale_``; a column of values ``{0, c}`` by
+        ``c``, so a 0/1 column by 1: :func:`companion._numeric_input.column_scales`), so that a column's
+        units (dollars or thousands of dollars) decide no ball. Centres are printed and exported
+        in the input's units, the radii in the divided units (``to_text`` writes
+        ``||(x - centre) / s||`` and the ``s`` of each column). ``None``: the input's own
+        units, the paper's setting (notebook 01's data, which the paper does not scale), with
+        which ``sorted_distances`` may be passed to ``fit``. On a 0/1 table both are the same.
     compression_constraint : bool, default=False
         Enforce that the returned list classifies its compression set correctly (needed for
         Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
@@ -811,6 +850,10 @@ class DecisionListMachine(_BallListBase):
         and a :class:`companion.interpretable.SingleClassWarning` was issued), else None.
     n_balls_ : int
     centres_ : ndarray of shape (n_balls_, n_features)
+        The balls' centres, in the input's units.
+    scale_ : ndarray of shape (n_features,)
+        What each column is divided by before any distance (``scale``): its standard deviation,
+        ``c`` for a column of values ``{0, c}`` (1 for a 0/1 column), or 1 with ``scale=None``.
     compression_set_ : ndarray of int
         Training indices of the centres and borders (Section 4).
     compression_labels_ : ndarray
@@ -915,7 +958,7 @@ class DecisionListMachine(_BallListBase):
     }
 
     def __init__(
-        self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False,
+        self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", scale="std", compression_constraint=False,
         stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p_p = p_p
@@ -923,6 +966,7 @@ class DecisionListMachine(_BallListBase):
         self.s = s
         self.ball_type = ball_type
         self.metric = metric
+        self.scale = scale
         self.compression_constraint = compression_constraint
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight
@@ -972,6 +1016,9 @@ class BallSetCoveringMachine(_BallListBase):
         Stopping point (largest number of balls).
     model_type : {"conjunction", "disjunction"}, default="conjunction"
     metric : str, default="l2"
+    scale : {"std", None}, default="std"
+        As for :class:`DecisionListMachine`: each column divided by its standard deviation
+        (``scale_``), ``None`` for the input's own units (the paper's setting).
     compression_constraint : bool, default=False
         As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
     stop_if_unchanged : bool, default=True
@@ -1050,13 +1097,14 @@ class BallSetCoveringMachine(_BallListBase):
     }
 
     def __init__(
-        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False,
+        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", scale="std", compression_constraint=False,
         stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p = p
         self.s = s
         self.model_type = model_type
         self.metric = metric
+        self.scale = scale
         self.compression_constraint = compression_constraint
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight
