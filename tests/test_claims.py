@@ -594,3 +594,24 @@ def test_corrected_t_widens_the_fold_level_t_by_nadeau_and_bengio():
     assert row["wins"] == 8 and row["ties"] == 1 and row["losses"] == 1
     with pytest.raises(ValueError, match="differences, groups, ratios"):
         evaluate([difference("y", "s", lambda data: d, direction="<", test="corrected_t")], None)
+
+
+def test_a_ratio_under_the_corrected_t_is_the_corrected_t_of_its_logs():
+    # ratio(a, b) with test="corrected_t" is the corrected t on log(a / b), transformed back, with
+    # the head-to-head tally on the ratios against 1; a pair without groups and ratios is refused.
+    from companion.claims import difference, evaluate, ratio
+
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(1, 30, 10).astype(float), rng.integers(1, 30, 10).astype(float)
+    groups, fractions = [0] * 5 + [1] * 5, [0.25] * 10
+    as_ratio = ratio("r", "A is smaller", lambda data: (a, b, groups, fractions), direction="<=", margin=0.8,
+                     test="corrected_t")
+    as_logs = difference("d", "log A is smaller", lambda data: (np.log(a / b), groups, fractions), direction="<=",
+                         margin=float(np.log(0.8)), test="corrected_t")
+    r, d = evaluate([as_ratio], None).table.iloc[0], evaluate([as_logs], None).table.iloc[0]
+    assert r["estimate"] == pytest.approx(np.exp(d["estimate"]))
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((np.exp(d["ci_low"]), np.exp(d["ci_high"])))
+    assert r["p_raw"] == pytest.approx(d["p_raw"]) and r["verdict"] == d["verdict"]
+    assert (r["wins"], r["ties"], r["losses"]) == (int((a < b).sum()), int((a == b).sum()), int((a > b).sum()))
+    with pytest.raises(ValueError, match="numerators, denominators, groups, ratios"):
+        evaluate([ratio("s", "s", lambda data: (a, b), direction="<=", margin=0.8, test="corrected_t")], None)

@@ -471,19 +471,6 @@ def _fmt(value):
     return signed(value, 1)
 
 
-def test_corrected_interval_widens_the_plain_t_interval():
-    from scipy import stats
-
-    d = np.array([0.0, 1.0, 2.0, 0.5, 1.5, 1.0])
-    mean, low, high = _tables.corrected_paired_interval(d, n_train=9.0, n_test=1.0)
-    plain = stats.t.ppf(0.975, 5) * d.std(ddof=1) / np.sqrt(6)
-    assert mean == pytest.approx(1.0)
-    assert high - mean == pytest.approx(stats.t.ppf(0.975, 5) * np.sqrt((1 / 6 + 1 / 9) * d.var(ddof=1)))
-    assert high - mean > plain
-    with pytest.raises(ValueError, match="at least two"):
-        _tables.corrected_paired_interval([1.0], 9, 1)
-
-
 def test_default_never_worse_counts_folds_and_names_the_denominator(protocol):
     ok, detail = _claims.default_never_worse(claims_data(protocol, {}, None))
     assert ok and "PRISM scores 13/20 = 65.0 % on Weka's folds, above PRISM + default class's 15/24 = 62.5 %" in detail

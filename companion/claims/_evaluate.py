@@ -132,7 +132,12 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
             row.update(wins=n - k - tied, ties=tied, losses=k)
     else:
         if claim.kind == "ratio":
-            if not (isinstance(values, tuple) and len(values) == 2):
+            if claim.test == "corrected_t":
+                if not (isinstance(values, tuple) and len(values) == 4):
+                    raise ValueError(f"{where}: test='corrected_t' needs (numerators, denominators, groups, ratios), "
+                                     f"got {type(values).__name__}")
+                *values, groups, ratios = values
+            elif not (isinstance(values, tuple) and len(values) == 2):
                 raise ValueError(f"{where}: a ratio needs (numerators, denominators), got {type(values).__name__}")
             a = as_values(values[0], f"{where}: numerators").astype(float) + claim.offset
             b = as_values(values[1], f"{where}: denominators").astype(float) + claim.offset

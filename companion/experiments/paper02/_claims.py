@@ -9,6 +9,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from companion.claims._statistics import corrected_t
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.prose import render
@@ -17,7 +18,7 @@ from companion.experiments.paper02._protocol import (
     Config, DATASETS, NUMPY_SPLIT, WEKA_SPLIT, counts_table, run, weka_peer_results_if_run,
 )
 from companion.experiments.paper02._tables import (
-    WEKA_RECORDED, WEKA_SAME, corrected_paired_interval, covered_subsets, first_rule_trace, fold_accuracy,
+    WEKA_RECORDED, WEKA_SAME, covered_subsets, first_rule_trace, fold_accuracy,
     fold_list_comparison, order_invariance, prism_peer_comparison, split_rows, trace_comparison,
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo, replicated_tests
@@ -80,7 +81,9 @@ def paired_folds(data, a: str, b: str):
         return None
     first, second = first.loc[shared], second.loc[shared]
     d = (first["accuracy %"] - second["accuracy %"]).to_numpy()
-    mean, low, high = corrected_paired_interval(d, float(first["n_train"].mean()), float(first["n_test"].mean()))
+    # Nadeau & Bengio's corrected resampled t: the folds of the repeated cross-validation overlap
+    ratio = float(first["n_test"].mean()) / float(first["n_train"].mean())
+    mean, low, high, *_ = corrected_t(d, [0] * d.size, [ratio] * d.size)
     split_a, split_b = _split_accuracy(sources[a], a, shared), _split_accuracy(sources[b], b, shared)
     per_repeat = (split_a - split_b).to_numpy()
     wins, ties = int((per_repeat > 0).sum()), int((per_repeat == 0).sum())
