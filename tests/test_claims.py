@@ -429,15 +429,18 @@ def test_summary_counts_rows_by_kind_never_pooled():
     from companion.claims._report import kind_counts
 
     counts = kind_counts(table)
-    assert counts["mathematical"] == "0 checked here; 1 by construction"
+    assert counts["mathematical"] == "0 checked here; 1 more by construction"
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()
     assert report.summary().data == C.summary(report.table).data
     # conformance rows that hold by construction are counted apart from those that could fail
     table["category"] = ["conformance", "conformance", "observation"]
-    table.loc[:1, ["kind", "verdict"]] = [["exact", "agrees"], ["exact", "agrees"]]
-    assert kind_counts(table)["conformance"] == "1 of 1 agree; 1 by construction"
+    table.loc[:1, ["kind", "verdict", "robust"]] = [["exact", "agrees", True], ["exact", "agrees", True]]
+    assert kind_counts(table)["conformance"] == "1 of 1 agree; 1 more by construction"
+    table.loc[0, "robust"] = False  # an agreement that flips under a variant says so
+    assert kind_counts(table)["conformance"] == "1 of 1 agree, 1 of them not robust; 1 more by construction"
+    table.loc[0, "robust"] = True
     # when the criteria were fixed, as the rows' history says
     table["fixed"] = ["2026-12-03 abc", "2026-12-06 def", "2026-12-03 abc"]
     table["results_known"] = [True, True, False]

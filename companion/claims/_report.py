@@ -506,20 +506,22 @@ def kind_counts(table) -> dict:
     words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
                          ("holds", "fails", "undecided", "not decidable", "not evaluated"))
     text = f"{len(counted)} checked here" + (f": {words}" if words else "")
-    if built.any():
-        text += f"; {int(built.sum())} by construction"
+    if built.any():  # not among the checks counted: they could not fail
+        text += f"; {int(built.sum())} more by construction"
     cells["mathematical"] = text if len(maths) else "0"
     for name in ("conformance", "peer"):
         rows = frame[(category == name) & (frame["kind"] != "guaranteed")]
         built = rows["by_construction"].astype(bool)
         counted = rows[~built]
         agree = int((counted["verdict"] == "agrees").sum())
+        fragile = int(((counted["verdict"] == "agrees") & ~counted["robust"].map(_flag).astype(bool)).sum())
         rest = _count_words(counted.loc[counted["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
                             .value_counts().to_dict(),
                             ("differs", "undecided", "not decidable", "identical", "not evaluated"))
-        text = f"{agree} of {len(counted)} agree" + (f" ({rest})" if rest else "")
+        text = (f"{agree} of {len(counted)} agree" + (f", {fragile} of them not robust" if fragile else "")
+                + (f" ({rest})" if rest else ""))
         if built.any():
-            text += f"; {int(built.sum())} by construction"
+            text += f"; {int(built.sum())} more by construction"
         cells[name] = text if len(rows) else "0"
     sanity = frame[category == "sanity"]
     passing = int((sanity["verdict"] == "passes").sum())
