@@ -330,7 +330,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     ClaimsReport
         A variant that gives a claim exactly the data of the main protocol is listed as
         "unchanged by", never as "robust to"; the fold-seed variants (``seed=…``) are summarised
-        in ``seeds`` ("4/4 keep"), and a flip under any of them marks the claim not robust.
+        in ``seeds`` ("4 of 4 other seeds keep"), and a flip under any of them marks the claim not robust.
     """
     claims = list(claims)
     if not claims or not all(isinstance(c, Claim) for c in claims):
@@ -387,7 +387,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                  and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
         same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
-        seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
+        seed_text = f"{len(kept)} of {len(seeds)} other seeds keep" if seeds and judged else ""
         if seed_text and same:
             seed_text += f" ({len(same)} more give it the same data)"
         rows.append({

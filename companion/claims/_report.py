@@ -76,7 +76,7 @@ def sentence(row) -> str:
 
     ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
     95 % CI [+0.40, +2.90], unadjusted, Holm p = 0.030, Wilcoxon, n = 31, head to head 20/3/8
-    (wins/ties/losses), against the margin 25/0/6; robust to encoding; 4/4 seeds keep)"``. A
+    (wins/ties/losses), against the margin 25/0/6; robust to encoding; 4 of 4 other seeds keep)"``. A
     ``holds`` shows the corrected p of the test of "claim false", a ``fails`` that of the opposite
     test ("claim true"), an ``undecided`` both; the interval is the unadjusted one. Wins, ties and
     losses are head-to-head counts of the raw differences; the count against a non-zero margin
@@ -550,7 +550,7 @@ def registration(table) -> str:
 
 
 def _robustness(row) -> str:
-    """``"robust (4/4 seeds keep)"`` or ``"not robust: 1/4 seeds keep; flips under tie=…"``."""
+    """``"robust (4 of 4 other seeds keep)"`` or ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``."""
     seeds = _text(row["seeds"])
     if row["robust"] in (True, "True"):
         return f"robust ({seeds})" if seeds else "robust"
