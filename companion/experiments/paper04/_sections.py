@@ -36,12 +36,12 @@ from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
 from companion.experiments.paper04._claims import (
-    claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
+    beside_paper_variants, claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
 )
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
     cells_prose, committee_cells_prose, degenerate_prose, glance_notes, noise_prose, optimistic_prose, peers_prose,
-    ranks_prose, seeds_prose, strength_prose, vote0_prose,
+    ranks_prose, sanity_prose, seeds_prose, strength_prose, vote0_prose,
 )
 
 #: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
@@ -99,10 +99,10 @@ def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
     -------
     Bunch
         ``strengths`` (the error and size of each strength), ``recommended`` (the chosen
-        ``c_KM``) and ``text``.
+        ``c_KM``) and ``text`` (the choice, and how close it is to the next constant).
     """
     strengths, recommended = choose_optimistic_strength(n_problems=n_problems, seed=seed, n_jobs=n_jobs)
-    return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended))
+    return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended, strengths))
 
 
 # Not skipping the nested validation: the data sets' names are checked by load_benchmark_set.
@@ -339,7 +339,10 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         :func:`vote0_wilcoxon_table`, and ``vote0_text``: what that says), ``sentences`` (each paper sentence with its rows and its
         verdict, :func:`sentence_table`), ``notes`` (what the summary's counts do not say,
         :func:`glance_notes`) and ``degenerate`` (the peers that are the majority-class model on a
-        data set, and the verdicts without it).
+        data set, and the verdicts without it), ``beside_paper`` (the paper's numeric statements
+        beside ours under the main protocol and each variant of the Vote0 rows,
+        :func:`beside_paper_variants`) and ``sanity_text`` (the sanity checks that do not pass and
+        what they mean for the central claims, :func:`sanity_prose`).
     """
     report = claims_report(variants.variants, math.results)
     sentences = sentence_table(report)
@@ -351,5 +354,7 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
                                 if not name.startswith(own) and not same_results(name)}),
         vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,
+        beside_paper=beside_paper_variants(variants.variants, report=report),
+        sanity_text=sanity_prose(variants.variants["main"]),
         notes=glance_notes(report, sentences), degenerate=degenerate_prose(variants.variants["main"], report),
     )
