@@ -1,6 +1,7 @@
 """Notebook 04's additions (issue 16): the committed peers, c_KM sensitivity, partitions and cells."""
 
 import functools
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -908,3 +909,25 @@ def test_beside_paper_variants_gives_ours_under_each_variant():
     assert list(table.index) == ["paper", "main", "CN2 alpha=1"]
     assert table.loc["paper", "vote0_literal_ratio"] == 15
     assert (table.loc["main", "vote0_literal_ratio"], table.loc["CN2 alpha=1", "vote0_literal_ratio"]) == (10, 30)
+
+
+def test_impute_fold_fills_missing_values_from_the_training_fold_only():
+    from companion.experiments.paper04._protocol import BenchmarkSet, impute_fold
+
+    X = np.array([[0.0, 1.0], [1.0, 2.0], [1.0, 10.0], [np.nan, np.nan], [0.0, np.nan]])
+    data = BenchmarkSet("toy", X, np.array(list("ababa")), np.array([True, False]), ["n", "x"])
+    filled = impute_fold(data, [0, 1, 2, 3])
+    # nominal: the training rows' most frequent code (1 over 0); numeric: their median (2)
+    assert filled.X[3].tolist() == [1.0, 2.0] and filled.X[4].tolist() == [0.0, 2.0]
+    assert np.isnan(data.X).sum() == 3  # the loaded set is not changed
+    # a test row's value never counts: with the training rows 0 and 4 only, code 0 is the mode
+    assert impute_fold(data, [0, 4]).X[3, 0] == 0.0
+    # a column without any value in the training fold is left missing
+    assert np.isnan(impute_fold(data, [3, 4]).X[3, 1]) and impute_fold(data, [3, 4]).X[3, 0] == 0.0
+    no_missing = BenchmarkSet("full", X[:3], np.array(list("aba")), np.array([True, False]), ["n", "x"])
+    assert impute_fold(no_missing, [0]) is no_missing
+
+
+def test_run_rejects_an_unknown_missing_rule():
+    with pytest.raises(ValueError, match="missing must be one of"):
+        paper04.run(replace(paper04.Config.fast(), missing="drop"))

@@ -434,7 +434,7 @@ def _tree_nodes(results: pd.DataFrame) -> pd.DataFrame:
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
                     polarity_gt: pd.DataFrame | None = None, cuts: pd.DataFrame | None = None,
                     cn2_variant: str | None = "CN2 (alpha=1)", seeds: dict | None = None,
-                    sensitivity: pd.DataFrame | None = None) -> dict:
+                    sensitivity: pd.DataFrame | None = None, imputed: pd.DataFrame | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -461,6 +461,10 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         WIDC(o) at several ``c_KM`` on the main folds (:func:`ckm_frame`): the variants
         ``c_KM=c`` for each ``c`` of :data:`CKM_VARIANTS`, and ``c_KM=0.1+CN2 alpha=1`` (both
         choices of the Vote0 sentences at once).
+    imputed : pandas.DataFrame, optional
+        WIDC re-run with each fold's missing values imputed from the training fold
+        (``Config(missing="imputed")``) on the data sets that have any; substituted as the
+        variant ``missing=imputed`` (the peers keep their own handling).
 
     Returns
     -------
@@ -481,6 +485,8 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         variants["polarity=gt"] = _substitute(everything, polarity_gt)
     if cuts is not None and len(cuts):
         variants["max_cuts=1"] = _substitute(everything, cuts)
+    if imputed is not None and len(imputed):
+        variants["missing=imputed"] = _substitute(everything, imputed)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
     if set(TREES) & set(everything["method"]):
@@ -623,7 +629,7 @@ def beside_paper_variants(variants: dict, rows=VOTE0_ROWS, report=None) -> pd.Da
         :func:`claims_variants`.
     rows : tuple of str, default=:data:`VOTE0_ROWS`
         The rows whose variants are shown (with ``report``: those the rows list; without: the
-        variants that change WIDC(o), CN2 or the folds, ``CN2 alpha``, ``c_KM`` and ``seed``).
+        variants that change WIDC(o), CN2 or the folds, ``CN2 alpha``, ``c_KM``, ``seed`` and ``missing``).
     report : companion.claims.ClaimsReport, optional
         :func:`claims_report`, whose sensitivity says which variants the rows list.
 
@@ -637,7 +643,7 @@ def beside_paper_variants(variants: dict, rows=VOTE0_ROWS, report=None) -> pd.Da
         long = report.sensitivity
         listed = set(long.loc[long["id"].isin(rows) & (long["role"] == "varies"), "variant"])
     else:
-        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed="))}
+        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed=", "missing="))}
     names = ["main"] + [n for n in variants if n in listed and n != "main" and not same_results(n)]
     first = paper_comparison(variants["main"])
     table = pd.DataFrame({"paper": first["paper"], **{n: paper_comparison(variants[n])["ours"] for n in names}})

@@ -22,7 +22,8 @@ from companion.datasets import load_peers
 from companion.numerics import StrictInterval
 from companion.widc import DecisionCommittee
 from companion.experiments.paper04._protocol import (
-    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
+    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, missing_value_sets, numeric_attribute_sets,
+    numeric_typing_sets, run,
 )
 from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
 from companion.experiments.paper04._studies import (
@@ -291,8 +292,9 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     Bunch
         ``numeric (every learner under ``typing=numeric`` on the sets it changes, or None),
         ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
-        table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``other_seeds`` and
-        ``seed_frames`` (the benchmark on other folds), ``variants``
+        table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``imputed`` (WIDC with
+        the training fold's typical value for a missing one, on the data sets that have any, or
+        None), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
         (``{variant: frame}``, what the claims read) and ``peers_text``.
     """
     datasets = list(config.datasets)
@@ -305,12 +307,16 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     gt_config = replace(config, datasets=tuple(numeric_attribute_sets(datasets)), numeric_literal="gt", others=())
     polarity_gt = run(gt_config, n_jobs=n_jobs)
     cuts = run(replace(gt_config, numeric_literal="le", max_cuts=1), n_jobs=n_jobs)
+    missing_sets = missing_value_sets(datasets)
+    imputed = run(replace(config, datasets=tuple(missing_sets), missing="imputed", others=()), n_jobs=n_jobs,
+                  memo=memo) if missing_sets else None
     other_seeds = seed_variants(config.seed)
     seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
     variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, cuts=cuts,
-                               seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds)
+                               seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds,
+                               imputed=imputed)
     return Bunch(
-        numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
+        numeric=numeric, imputed=imputed, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
     )
