@@ -442,6 +442,9 @@ def test_summary_counts_rows_by_kind_never_pooled():
 
     counts = kind_counts(table)
     assert counts["mathematical"] == "0 checked here; 1 more by construction"
+    table.loc[1, ["by_construction", "formula"]] = [False, "reconstructed"]  # a check on our reconstruction
+    assert kind_counts(table)["mathematical"] == "1 checked here (1 on our reconstruction of a lost formula): 1 holds"
+    table.loc[1, ["by_construction", "formula"]] = [True, "paper"]
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()

@@ -506,7 +506,9 @@ def kind_counts(table) -> dict:
     counted = maths[~built]
     words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
                          ("holds", "fails", "undecided", "not decidable", "not evaluated"))
-    text = f"{len(counted)} checked here" + (f": {words}" if words else "")
+    rebuilt = int((counted["formula"].astype(str) == "reconstructed").sum()) if "formula" in counted else 0
+    text = (f"{len(counted)} checked here" + (f" ({rebuilt} on our reconstruction of a lost formula)" if rebuilt else "")
+            + (f": {words}" if words else ""))
     if built.any():  # not among the checks counted: they could not fail
         text += f"; {int(built.sum())} more by construction"
     cells["mathematical"] = text if len(maths) else "0"
