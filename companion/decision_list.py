@@ -63,8 +63,9 @@ balls by their centres' feature values (``to_text``) and tabulate them (``balls_
 >>> bool((dlm.predict(X) == y).all()), dlm.n_balls_
 (True, 1)
 >>> print(dlm.to_text(["age"]))
-if ||x - (age=3)||_2 < 2 then 'b'
+if ||(x - (age=3)) / s||_2 < 0.4598 then 'b'
 else 'a'
+where s = (age=4.3493): each column's standard deviation, c for a column of 0 and c (scale='std')
 >>> dlm.decision_function([[3.0], [2.5], [1.0], [30.0]]).round(3).tolist()
 [2.0, 1.75, -0.5, -0.963]
 >>> dlm.predict_proba([[3.0], [30.0]]).round(3).tolist()  # ball: 2 'b' of 2; default: 4 'a' of 4
