@@ -403,6 +403,13 @@ def test_honest_check_and_history_are_reported_beside_the_verdict():
     assert text.endswith(f"Honest check (protocol=nested): **{row['check_verdict']}** (estimate "
                          f"{row['check_estimate']:+.2f} points, 95 % CI [{row['check_ci_low']:+.2f}, "
                          f"{row['check_ci_high']:+.2f}]).".replace("-", "−"))
+    # the central line shows the honest check's verdict once, not again among the flips
+    from companion.claims._report import central_lines
+
+    table = report.table.assign(central=True, notebook="01")
+    line = central_lines(table)[0]
+    assert f"honest check (protocol=nested): **{row['check_verdict']}**" in line
+    assert row["check_verdict"] == "undecided" and "not robust" in line and "flips under protocol=nested" not in line
     listing = report.sentences().data
     assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
            "Judged under nested CV before; the paper's protocol leads now.*" in listing

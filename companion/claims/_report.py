@@ -550,12 +550,18 @@ def registration(table) -> str:
 
 
 def _robustness(row) -> str:
-    """``"robust (4 of 4 other seeds keep)"`` or ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``."""
+    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"deterministic here"`` or
+    ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``.
+
+    "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
     if row["robust"] in (True, "True"):
-        return f"robust ({seeds})" if seeds else "robust"
+        if "deterministic here" in _text(row["sensitivity"]):
+            return "deterministic here"
+        return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
     flipped = [part.rsplit(" (", 1)[0] for part in _text(row["flips"]).split("; ") if part]
-    others = [name for name in flipped if not name.startswith("seed=")]
+    # the honest check's own verdict stands beside the main one: not repeated as a flip
+    others = [name for name in flipped if not name.startswith("seed=") and name != _text(row.get("check_variant"))]
     parts = [seeds] if seeds else []
     if others:
         parts.append("flips under " + ", ".join(others))
@@ -584,7 +590,7 @@ def central_lines(table, link=None, *, limit=None, reference=False, prefix=None)
         if check and _text(row["check_verdict"]):
             check_word = "not evaluated" if row["check_verdict"] == "n/a" else row["check_verdict"]
             parts.append(f"honest check ({check}): **{check_word}**")
-        if row["kind"] not in ("exact", "guaranteed") or _text(row["flips"]):
+        if row["kind"] != "guaranteed":
             parts.append(_robustness(row))
         if prefix is not None:  # the whole line is the link (the README glance: every number a link)
             lines.append(f"[{prefix}{row['statement']} — " + "; ".join(parts) + f"]{target}")

@@ -88,7 +88,8 @@ def paired_folds(data, a: str, b: str):
     per_repeat = (split_a - split_b).to_numpy()
     wins, ties = int((per_repeat > 0).sum()), int((per_repeat == 0).sum())
     return bool(mean > 0), render(
-        TEMPLATES["paired_folds"], mean=mean, low=low, high=high, folds=len(d), repeats=len(per_repeat),
+        TEMPLATES["paired_folds"], mean=mean, low=low, high=high, covers="includes" if low <= 0 <= high else "excludes",
+        folds=len(d), repeats=len(per_repeat),
         test=float(first["n_test"].mean()), train=float(first["n_train"].mean()), wins=wins, ties=ties,
         losses=len(per_repeat) - wins - ties, mean_a=float(split_a.mean()), mean_b=float(split_b.mean())).data
 
@@ -103,7 +104,8 @@ def _split_accuracy(frame, method, folds) -> pd.Series:
 def default_never_worse(data):
     """``(ok, detail)``: on every fold of every split, PRISM with a default class is right on at least
     as many instances as PRISM (an unclassified instance counted wrong); beside it, PRISM's
-    accuracy on the instances it classifies, on Weka's folds, where the statement does not hold.
+    accuracy on the instances it classifies and the default-class model's on all instances, on Weka's folds
+    (two different sets of instances).
 
     Parameters
     ----------
@@ -127,7 +129,6 @@ def default_never_worse(data):
     return never_worse == len(prism), render(
         TEMPLATES["default_never_worse"], k=never_worse, n=len(prism), splits=prism.index.get_level_values(0).nunique(),
         correct=int(p["correct"]), classified=classified, share=float(share_p),
-        word="above" if share_p > share_d else "equal to" if share_p == share_d else "below",
         d_correct=int(d["correct"]), total=total, d_share=float(share_d)).data
 
 
