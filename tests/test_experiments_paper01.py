@@ -393,7 +393,10 @@ def test_coverage_summary_on_a_tiny_case():
     frame = pd.DataFrame(
         {
             "machine": ["DLM"] * 3,
+            "params": ["p_p=1 p_n=1"] * 3,
+            "prefix": [1, 2, 3],
             "risk": [0.30, 0.20, 0.25],
+            "risk_low": [0.29, 0.19, 0.24],
             "train_error": [0.3, 0.1, 0.2],
             "bound_published": [0.10, 0.50, np.nan],  # smallest bound 0.10 < risk 0.30
             "bound_corrected": [0.60, 0.40, 0.22],  # smallest bound 0.22 < risk 0.25
@@ -534,3 +537,105 @@ def test_math_section_shows_every_mathematical_check():
     assert {"alternation", "strict_inclusion", "log2_r"} <= set(table.index)
     assert table.loc["alternation", "result"] == "fails" and table.loc["strict_inclusion", "result"] == "holds"
     assert table.loc["log2_r", "result"] == "holds"
+
+
+def _rows(dlm_folds, scm_folds, fold_n=30, names=("breastw", "pima")):
+    """A claims-data dict of protocol (a) at seed 0 with the given fold errors per data set."""
+    rows = {}
+    for name, d, c in zip(names, dlm_folds, scm_folds):
+        rows[(name, "dlm", 0)] = {"errors": sum(d), "size": 3.0, "folds": list(d), "fold_n": [fold_n] * len(d)}
+        rows[(name, "scm", 0)] = {"errors": sum(c), "size": 3.0, "folds": list(c), "fold_n": [fold_n] * len(c)}
+    return {"rows": rows, "rows_paper": rows, "seed": 0}
+
+
+def test_some_tested_counts_only_significant_data_sets():
+    # BreastW: the DLM errs 3 less on every fold (significant); Pima: equal on average, noisy
+    better = _rows([[1] * 10, [5, 6, 4, 5, 6, 4, 5, 6, 4, 5]], [[4] * 10, [5, 4, 6, 5, 4, 6, 5, 4, 6, 5]])
+    assert _claims._some_tested(better) == (1, 2)
+    assert "on 1 of 2 data sets" in _claims.some_tested_detail(better)
+    # broken: a single raw win of 2 errors spread over noisy folds is no significant difference
+    noisy = _rows([[3, 0, 4, 1, 2, 3, 0, 4, 1, 0], [5] * 10], [[2, 3, 1, 2, 3, 1, 2, 3, 1, 2], [5] * 10])
+    assert sum(noisy["rows"][("breastw", "dlm", 0)]["folds"]) < sum(noisy["rows"][("breastw", "scm", 0)]["folds"])
+    assert _claims._some_tested(noisy) == (0, 2)
+    assert _claims._some(noisy)[0]  # the raw-count reading (1-some-raw) still sees a win
+
+
+def test_sparsity_marks_the_ratios_the_cap_guarantees():
+    data = {"rows": {("breastw", "svm", 0): {"size": 60.0}, ("breastw", "dlm", 0): {"size": 2.0},
+                     ("pima", "svm", 0): {"size": 390.0}, ("pima", "dlm", 0): {"size": 5.0}},
+            "seed": 0, "caps": {"dlm": 12, "scm": 10}}
+    ok, detail = _claims._sparsity(data, "dlm")
+    assert ok and "Pima 78.0x (by the cap)" in detail and "BreastW 30.0x;" not in detail
+    assert "BreastW 30.0x," in detail or "BreastW 30.0x and" in detail
+    assert "on 1 of 2 data sets" in detail
+    # broken: without the cap nothing is marked; with a cap of 1 every ratio is guaranteed
+    assert "by the cap" not in _claims._sparsity({**data, "caps": None}, "dlm")[1]
+    assert "on 2 of 2 data sets" in _claims._sparsity({**data, "caps": {"dlm": 1}}, "dlm")[1]
+
+
+def test_figure1_conformance_reads_the_first_divergence():
+    found = {"step": 8, "larger_cover": {"kind": "No", "output": 0, "length": 8},
+             "output_one_first": {"kind": "Pi", "output": 1, "length": 9}}
+    ok, detail = _claims._figure1_conformance({"figure1": found})
+    assert not ok and "step 8" in detail and "a No ball (output 0)" in detail
+    same = {"step": None, "larger_cover": {"kind": None, "output": None, "length": 8},
+            "output_one_first": {"kind": None, "output": None, "length": 8}}
+    assert _claims._figure1_conformance({"figure1": same})[0]
+    assert _claims._figure1_conformance({}) is None
+
+
+def test_constraint_difference_reading():
+    def data(extra):
+        rows = {}
+        for name in ("breastw", "pima"):
+            base = [3, 5, 2, 4, 3, 5, 2, 4, 3, 4]
+            rows[(name, "dlm", 0)] = {"errors": sum(base), "size": 3.0, "folds": base, "fold_n": [30] * 10}
+            c = [b + e for b, e in zip(base, extra)]
+            rows[(name, "dlmc", 0)] = {"errors": sum(c), "size": 3.0, "folds": c, "fold_n": [30] * 10}
+        return {"rows": rows, "rows_paper": rows, "seed": 0}
+    ok, detail = _claims._constraint_not_significant(data([1, -1, 0, 1, -1, 0, 1, -1, 0, 0]))
+    assert ok and "Nadeau–Bengio" in detail
+    # broken: the constraint costs 3 errors on every fold: a significant variation
+    assert not _claims._constraint_not_significant(data([3] * 10))[0]
+
+
+def test_coverage_fixed_machines_and_the_designated_count():
+    part = pd.DataFrame({"machine": ["DLM (Theorem 1)"] * 3, "params": ["p_p=1 p_n=1"] * 2 + ["p_p=2 p_n=1"],
+                         "prefix": [1, 2, 1], "risk": [0.3, 0.3, 0.3], "risk_low": [0.29, 0.29, 0.29],
+                         "bound_published": [0.5, 0.28, 0.295]})
+    below, point, names = _studies._fixed_machines(part, "bound_published", 3)
+    # p_p=1: s=1 above, s=2 and s=3 (the list stopped at 2) below the limit; p_p=2: 0.295 is below the
+    # risk but not below its lower limit
+    assert below.tolist() == [False, True, True, False, False, False]
+    assert point.tolist() == [False, True, True, True, True, True]
+    assert names[1] == "DLM (Theorem 1) p_p=1 p_n=1 s=2"
+    runs = pd.DataFrame({"machine": ["DLM (Theorem 1)"] * 4, "bound": ["published"] * 4, "run": range(4),
+                         "designated_violated": [True, False, False, False]})
+    assert _claims._coverage_fixed({"coverage_runs": runs}, "DLM (Theorem 1)") == (1, 4)
+    assert _claims._coverage_fixed({"coverage_runs": None}, "DLM (Theorem 1)") is None
+
+
+def test_bound_coverage_designates_each_fixed_machine_in_turn():
+    noise = {"positive_rate": 0.3, "shift": 0.0}
+    coverage = _studies.bound_coverage(3, m=60, n_test=2000, s_max=2, penalties=(1.0, 2.0), distribution=noise, seed=3)
+    simple = coverage[(coverage["machine"] == "DLM (Theorem 1)") & (coverage["bound"] == "published")]
+    assert simple["designated"].tolist() == ["DLM (Theorem 1) p_p=1 p_n=1 s=1", "DLM (Theorem 1) p_p=1 p_n=1 s=2",
+                                              "DLM (Theorem 1) p_p=1 p_n=2 s=1"]
+    for _, row in simple.iterrows():
+        assert row["designated_violated"] == (row["designated"] in row["fixed_violated"].split(";"))
+    assert ((coverage["fixed_share"] >= 0) & (coverage["fixed_share"] <= 1)).all()
+
+
+def test_glass_variants_replace_the_glass_rows_only(small_run):
+    folds = {"1 vs rest": {m: {"errors": 99, "size": 1.0, "folds": [9] * 10 + [9], "fold_n": [20] * 11}
+                           for m in ("svm", "scm", "dlm")},
+             "float (1, 3) vs rest": {}}
+    variants = _claims.claims_variants(small_run, glass=folds)
+    main = variants["main"]
+    if ("glass", "dlm", main["seed"]) not in main["rows"]:
+        assert not any(name.startswith("glass=") for name in variants)
+        return
+    assert "glass=float 1 3 vs rest" not in variants
+    glass = variants["glass=1 vs rest"]
+    assert glass["rows"][("glass", "dlm", main["seed"])]["errors"] == 99
+    assert all(glass["rows"][k] is main["rows"][k] for k in main["rows"] if k[0] != "glass")

@@ -157,12 +157,14 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
     figure1 = lengths.xs("Figure 1", level="variant").loc[names]
     short = [render_claim_text("repro_short", name=n, mean=figure1.loc[n, "mean_length"], s=figure1.loc[n, "paper_s"])
              for n in names if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
+    worse = [render_claim_text("repro_worse", name=n, ours=int(figure1.loc[n, "errors"]), paper=int(figure1.loc[n, "paper_errors"]))
+             for n in names if figure1.loc[n, "errors"] > figure1.loc[n, "paper_errors"]]
     same = [n for n in names if parameters.loc[n, "ours_dlm"] == parameters.loc[n, "paper_dlm"]]
     lines = [render_claim_text(
         "repro_dlm", above=len(above), n=len(names), above_names=above, gap_low=gap.min(), gap_high=gap.max(),
         other=other.replace("_", " "), lower=[n for n in names if rules.loc[n, other] < rules.loc[n, "larger_cover"]],
         higher=[n for n in names if rules.loc[n, other] > rules.loc[n, "larger_cover"]], short_count=len(short),
-        short=short, same=same,
+        short=short, worse_count=len(worse), worse=worse, same=same,
         same_detail="".join(render_claim_text("repro_same", paper=parameters.loc[n, "paper_dlm"],
                                     fine=fine_dlm.loc[n, "fine_first_seed"]) for n in same))]
     inside = [n for n in names if fine_scm.loc[n, "paper_in_fine_range"]]

@@ -110,13 +110,17 @@ def coverage_section(n_runs: int, *, n_test: int, seed: int, n_jobs: int = 1) ->
     Returns
     -------
     Bunch
-        ``table``: per distribution and bound, :func:`coverage_table` with the Bayes risk.
+        ``table``: per distribution and bound, :func:`coverage_table` with the Bayes risk;
+        ``runs``: :func:`bound_coverage`'s frames, one row per (distribution, run, machine, bound).
     """
-    tables = []
+    tables, frames = [], []
     for k, distribution in enumerate(COVERAGE_DISTRIBUTIONS.values()):
         frame = bound_coverage(n_runs, m=200, n_test=n_test, distribution=distribution, seed=seed + k, n_jobs=n_jobs)
         tables.append(coverage_table(frame).assign(bayes_risk=coverage_bayes_risk(**distribution)))
-    return Bunch(table=pd.concat(tables, keys=list(COVERAGE_DISTRIBUTIONS), names=["distribution"]))
+        frames.append(frame)
+    names = list(COVERAGE_DISTRIBUTIONS)
+    return Bunch(table=pd.concat(tables, keys=names, names=["distribution"]),
+                 runs=pd.concat(frames, keys=names, names=["distribution", "row"]).reset_index(level=0).reset_index(drop=True))
 
 
 @validate_params({"names": ["array-like", None]}, prefer_skip_nested_validation=True)
@@ -158,10 +162,11 @@ def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -
     Returns
     -------
     Bunch
-        ``evidence`` (:func:`glass_binarisation_evidence`) and ``text``.
+        ``evidence`` (:func:`glass_binarisation_evidence`), ``text`` and ``folds`` (each split's
+        selected machines fold by fold: the claims' variants ``glass=<split>``).
     """
-    evidence = glass_binarisation_evidence(candidates, grid, seed=seed, n_jobs=n_jobs)
-    return Bunch(evidence=evidence, text=glass_choice_markdown(evidence))
+    evidence, folds = glass_binarisation_evidence(candidates, grid, seed=seed, n_jobs=n_jobs, return_folds=True)
+    return Bunch(evidence=evidence, text=glass_choice_markdown(evidence), folds=folds)
 
 
 @validate_params({"results": [pd.DataFrame]}, prefer_skip_nested_validation=True)
@@ -266,11 +271,12 @@ def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int 
     Returns
     -------
     Bunch
-        ``tie`` (:func:`tie_rule_protocol` with ``fewest_errors``), ``table``
+        ``tie`` (:func:`tie_rule_protocol` with ``fewest_errors`` and ``output_one_first``, Figure
+        1's step 3 read literally), ``table``
         (:func:`tie_rule_table`) and ``divergence`` (:func:`first_tie_rule_divergence` on
         BreastW at ``p_p = 1``, ``p_n = ∞``, complex balls).
     """
-    tie = tie_rule_protocol(names, seeds=seeds, grid=grid, rules=("fewest_errors",), n_jobs=n_jobs)
+    tie = tie_rule_protocol(names, seeds=seeds, grid=grid, rules=("fewest_errors", "output_one_first"), n_jobs=n_jobs)
     return Bunch(tie=tie, table=tie_rule_table(tie, results),
                  divergence=first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf, ball_type="complex"))
 
@@ -407,12 +413,12 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
 @validate_params(
     {"results": [pd.DataFrame], "grid": [Grid],
      **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch]),
-     **dict.fromkeys(("math", "consistent"), [Bunch, None])},
+     **dict.fromkeys(("math", "consistent", "glass"), [Bunch, None])},
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
                    tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid, math: Bunch | None = None,
-                   consistent: Bunch | None = None) -> Bunch:
+                   consistent: Bunch | None = None, glass: Bunch | None = None) -> Bunch:
     """The claims decided on every variant, with the numbers the discussion reads.
 
     Parameters
@@ -439,6 +445,8 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         :func:`math_section` (run here from seed 0 when not given).
     consistent : Bunch, optional
         :func:`consistent_section`, for claim ``small-dlm`` (not evaluated without it).
+    glass : Bunch, optional
+        :func:`glass_section`, for the variants ``glass=<split>`` (none without it).
 
     Returns
     -------
@@ -449,11 +457,16 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     """
     variants = claims_variants(results, lengths=lengths.by_seed, coverage=coverage.table, fine=fine.fine, tie=tie.tie,
                                svm=svm.svm, counts=datasets.counts,
-                               consistent=None if consistent is None else consistent.frame)
+                               consistent=None if consistent is None else consistent.frame, grid=grid,
+                               figure1=tie.divergence, glass=None if glass is None else glass.folds,
+                               coverage_runs=coverage.get("runs"))
     report = claims_report(variants, None if math is None else math.results)
     return Bunch(
         report=report, sensitivity=sensitivity_pivot(report),
-        discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid)),
+        discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
+                                                              main=variants["main"],
+                                                              nested_sizes=table1.nested_sizes,
+                                                              coverage_runs=coverage.get("runs"))),
         reproduction=reproduction_markdown(table1.errors, table1.parameters, fine.dlm, fine.scm, tie.table,
                                            lengths.table, svm.table),
     )

@@ -105,29 +105,55 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
                                           compression_constraint=True, stop_if_unchanged=False, fallback=None,
                                           scale=None).fit(X, y, sorted_distances=sd)
                 machine = "DLM (Theorem 1)" if ball_type == "simple" else "DLM (Theorem 2)"
-                rows += _coverage_rows(machine, dlm, dlm_bound_path, X_test, y_test, m)
+                rows += _coverage_rows(machine, dlm, dlm_bound_path, X_test, y_test, m, f"p_p={p_p:g} p_n={p_n:g}")
     for model_type in ("conjunction", "disjunction"):
         for p in penalties:
             scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True,
                                          stop_if_unchanged=False, fallback=None, scale=None).fit(
                 X, y, sorted_distances=sd)
-            rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
+            rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m, f"{model_type} p={p:g}")
     return pd.DataFrame(rows)
 
 
-def _coverage_rows(machine, model, bound_path, X_test, y_test, m):
-    """One row per prefix of a fitted ball machine: true risk, training error, both bounds."""
+def _coverage_rows(machine, model, bound_path, X_test, y_test, m, params=""):
+    """One row per prefix of a fitted ball machine: true risk (and the lower 95 % Clopper–Pearson
+    limit of its test-sample estimate), training error, both bounds, the machine's penalties
+    (``params``) and the prefix length."""
+    from scipy.stats import beta
+
     if model.n_balls_ == 0:
         return []
-    risk = (staged_predictions(model, X_test) != y_test).mean(axis=1)
+    wrong = (staged_predictions(model, X_test) != y_test).sum(axis=1)
+    n = len(y_test)
+    risk = wrong / n
+    # one-sided lower 95 % limit of the risk: a bound below it lies below the true risk with confidence
+    risk_low = np.where(wrong > 0, beta.ppf(0.05, np.maximum(wrong, 1), n - wrong + 1), 0.0)
     bounds = {v: bound_path(model, variant=v) for v in ("published", "corrected")}
     train = (model.path_["k_p"] + model.path_["k_n"]).to_numpy() / m
-    return [{"machine": machine, "risk": risk[t], "train_error": train[t],
-             **{f"bound_{v}": bounds[v][t] for v in bounds}} for t in range(model.n_balls_)]
+    return [{"machine": machine, "params": params, "prefix": t + 1, "risk": risk[t], "risk_low": float(risk_low[t]),
+             "train_error": train[t], **{f"bound_{v}": bounds[v][t] for v in bounds}} for t in range(model.n_balls_)]
 
 
-def _coverage_summary(frame) -> dict:
-    """Per (machine, bound): violated by the bound-selected machine / by any machine of the run.
+def _fixed_machines(part, bound, s_max):
+    """Per fixed machine (penalties, stopping point ``s`` = 1 .. ``s_max``): is its bound below its
+    risk's lower 95 % limit, and below the risk itself? A list that stopped before ``s`` balls is
+    the machine at ``s`` (its last prefix)."""
+    below, below_point, names = [], [], []
+    for params, group in part.groupby(["machine", "params"], sort=False):
+        group = group.sort_values("prefix")
+        for s in range(1, s_max + 1):
+            row = group.iloc[min(s, len(group)) - 1]
+            value = row[bound]
+            below.append(bool(np.isfinite(value) and value < row["risk_low"]))
+            below_point.append(bool(np.isfinite(value) and value < row["risk"]))
+            names.append(f"{params[0]} {params[1]} s={s}")
+    return np.array(below), np.array(below_point), names
+
+
+def _coverage_summary(frame, s_max=5) -> dict:
+    """Per (machine, bound): violated by the bound-selected machine / by any machine of the run,
+    and the share of the run's fixed machines (penalties, ``s``) whose bound lies below the lower
+    95 % limit of their risk (the theorems' own quantifier: one algorithm at a time).
 
     The simple DLMs (Theorem 1) and the complex ones (Theorem 2) are summarised apart, each a
     statement at level ``1 - delta``, and together as ``"DLM"`` (both at once: level ``1 - 2 delta``).
@@ -142,13 +168,25 @@ def _coverage_summary(frame) -> dict:
             if not ok.any():
                 continue
             risk, bound = part["risk"].to_numpy()[ok], bound[ok]
+            risk_low = part["risk_low"].to_numpy()[ok]
             chosen = int(np.argmin(bound))  # the first of equal bounds
+            below, below_point, names = _fixed_machines(part, f"bound_{variant}", s_max)
+            worst = int(np.argmin(bound - risk_low))
+            kept = part[ok].iloc[worst]
             out[(machine, variant)] = {
                 "selected_bound": float(bound[chosen]),
                 "selected_risk": float(risk[chosen]),
                 "selected_violated": bool(bound[chosen] < risk[chosen]),
                 "any_violated": bool((bound < risk).any()),
+                "any_beyond": bool((bound < risk_low).any()),
+                "fixed_share": float(below.mean()) if len(below) else 0.0,
+                "fixed_share_point": float(below_point.mean()) if len(below_point) else 0.0,
+                "fixed_machines": len(below),
+                "fixed_violated": ";".join(name for name, hit in zip(names, below) if hit),
                 "min_gap": float((bound - risk).min()),
+                "worst_machine": f"{kept['machine']} {kept['params']} s={int(kept['prefix'])}",
+                "worst_bound": float(bound[worst]), "worst_risk": float(risk[worst]),
+                "worst_risk_low": float(risk_low[worst]),
             }
     return out
 
@@ -194,7 +232,14 @@ def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVER
     -------
     pandas.DataFrame
         One row per (run, machine, bound): ``selected_bound``, ``selected_risk``,
-        ``selected_violated``, ``any_violated``, ``min_gap`` (smallest bound minus risk).
+        ``selected_violated``, ``any_violated``, ``any_beyond`` (some bound below its risk's lower
+        95 % limit), ``fixed_share`` (the share of the run's fixed machines, penalties and ``s``,
+        whose bound lies below that limit; ``fixed_share_point``: below the risk itself),
+        ``fixed_machines``, ``min_gap`` (smallest bound minus risk) and the machine whose bound lies
+        farthest below its risk's lower limit (``worst_machine``, ``worst_bound``, ``worst_risk``,
+        ``worst_risk_low``); ``designated`` (run ``i``'s fixed machine: the ``i``-th, cyclically, of
+        the machine type's penalties and stopping points, chosen before the sample is drawn) and
+        ``designated_violated`` (its bound below its risk's lower limit).
     """
     if delta != 0.05:
         raise ValueError("bound_coverage evaluates the bounds at their default delta = 0.05")
@@ -203,9 +248,18 @@ def bound_coverage(n_runs=100, *, m=200, n_test=50_000, s_max=5, penalties=COVER
         partial(_coverage_run, m, n_test, s_max, tuple(penalties), dict(distribution)), seeds, n_jobs=n_jobs
     )
     rows = []
+    fixed = {"DLM (Theorem 1)": [f"p_p={a:g} p_n={b:g}" for a in penalties for b in penalties],
+             "DLM (Theorem 2)": [f"p_p={a:g} p_n={b:g}" for a in penalties for b in penalties],
+             "SCM": [f"{t} p={p:g}" for t in ("conjunction", "disjunction") for p in penalties]}
     for run_index, frame in enumerate(frames):
-        for (machine, variant), values in _coverage_summary(frame).items():
-            rows.append({"run": run_index, "machine": machine, "bound": variant, **values})
+        for (machine, variant), values in _coverage_summary(frame, s_max).items():
+            # one fixed machine per sample, in turn, chosen before the sample is drawn: the samples'
+            # designated machines are independent trials of the theorem's per-algorithm statement
+            names = [f"{machine} {params} s={s}" for params in fixed.get(machine, []) for s in range(1, s_max + 1)]
+            designated = names[run_index % len(names)] if names else ""
+            rows.append({"run": run_index, "machine": machine, "bound": variant, **values, "designated": designated,
+                         "designated_violated": bool(designated)
+                         and designated in str(values["fixed_violated"]).split(";")})
     return pd.DataFrame(rows)
 
 
@@ -220,15 +274,30 @@ def coverage_table(coverage: pd.DataFrame) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        Columns ``runs``, ``any_violated`` and ``selected_violated`` (counts of runs),
-        ``mean_selected_bound``, ``mean_selected_risk``, ``mean_min_gap``.
+        Columns ``runs``, ``any_violated``, ``any_beyond``, ``designated_violated`` (each run's
+        designated fixed machine below its risk's lower limit) and ``selected_violated`` (counts of
+        runs), ``mean_fixed_share`` (mean over the runs of the share of fixed machines whose bound
+        lies below their risk's lower 95 % limit), ``max_fixed_share``, ``worst_fixed_runs`` (on how
+        many runs the most often violated fixed machine, ``worst_fixed``, was), ``mean_selected_bound``,
+        ``mean_selected_risk``, ``mean_min_gap``.
     """
     grouped = coverage.groupby(["machine", "bound"], sort=False)
+
+    def worst(names):  # the fixed machine violated (beyond the risk's lower limit) on the most runs
+        counts = pd.Series([n for value in names for n in str(value).split(";") if n and value == value])
+        return (counts.value_counts().index[0], int(counts.value_counts().iloc[0])) if len(counts) else ("none", 0)
+
     table = pd.DataFrame(
         {
             "runs": grouped.size(),
             "any_violated": grouped["any_violated"].sum().astype(int),
+            "any_beyond": grouped["any_beyond"].sum().astype(int),
+            "designated_violated": grouped["designated_violated"].sum().astype(int),
             "selected_violated": grouped["selected_violated"].sum().astype(int),
+            "mean_fixed_share": grouped["fixed_share"].mean(),
+            "max_fixed_share": grouped["fixed_share"].max(),
+            "worst_fixed_runs": grouped["fixed_violated"].agg(lambda v: worst(v)[1]),
+            "worst_fixed": grouped["fixed_violated"].agg(lambda v: worst(v)[0]),
             "mean_selected_bound": grouped["selected_bound"].mean(),
             "mean_selected_risk": grouped["selected_risk"].mean(),
             "mean_min_gap": grouped["min_gap"].mean(),

@@ -12,7 +12,7 @@ from companion.paper_numbers import paper_table
 from companion.experiments.paper01._grids import (
     DATASETS, DISPLAY, Grid, cross_validate_grid, load_table1_dataset,
 )
-from companion.experiments.paper01._protocol import MACHINE_NAMES, paper_protocol
+from companion.experiments.paper01._protocol import MACHINE_NAMES, grid_machines, paper_protocol
 
 
 # --------------------------------------------------------------------------------------------
@@ -59,7 +59,7 @@ def _comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
     return table
 
 
-def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=1) -> pd.DataFrame:
+def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=1, *, return_folds=False):
     """Paper-protocol errors of the three machines for each candidate Glass binarisation.
 
     Parameters
@@ -72,25 +72,39 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
         Fold seed.
     n_jobs : int, default=1
         Passed to :func:`cross_validate_grid` (the folds run in parallel; same result).
+    return_folds : bool, default=False
+        Also return each candidate's selected machines fold by fold (the variants ``glass=<split>``
+        of the claims read them).
 
     Returns
     -------
     pandas.DataFrame
         One row per candidate: ``positives``, each machine's errors and ``distance_to_paper`` (the
         summed absolute differences to Table 1's Glass row).
+    dict
+        With ``return_folds``: ``{split: {machine: {"errors", "size", "folds", "fold_n"}}}``, the
+        grid point of protocol (a) per machine, its total and mean size, its errors and the test
+        fold sizes, fold by fold.
     """
     paper = paper_table1().loc["glass"]
-    rows = []
+    rows, by_fold = [], {}
     for label, positive in candidates.items():
         X, y = load_table1_dataset("glass", positive_class=positive)
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        best = paper_protocol(cross_validate_grid(X, y, folds, grid, constrained=False, n_jobs=n_jobs))
+        run = cross_validate_grid(X, y, folds, grid, constrained=False, n_jobs=n_jobs)
+        best = paper_protocol(run)
         row = {"split": label, "positives": int(y.sum())}
         for machine in ("svm", "scm", "dlm"):
             row[f"{machine}_errors"] = best[machine]["errors"]
         row["distance_to_paper"] = sum(abs(row[f"{m}_errors"] - paper[f"{m}_errors"]) for m in ("svm", "scm", "dlm"))
         rows.append(row)
-    return pd.DataFrame(rows).set_index("split")
+        fold_n = [len(test) for _, test in folds]
+        by_fold[label] = {machine: {"errors": best[machine]["errors"], "size": best[machine]["size"],
+                                    "folds": [int(e) for e in np.asarray(errors)[best[machine]["index"]]],
+                                    "fold_n": fold_n}
+                          for machine, errors, _ in grid_machines(run, constrained=False)}
+    table = pd.DataFrame(rows).set_index("split")
+    return (table, by_fold) if return_folds else table
 
 
 def total_errors(results: pd.DataFrame) -> pd.Series:
