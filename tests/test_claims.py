@@ -428,10 +428,10 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     claim = C.difference("1", "A beats B", lambda data: d, direction="<")
     report = C.evaluate([claim], {"main": None, "seed=1": None, "seed=2": None})
     row = report.table.iloc[0]
-    assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes its data (deterministic here)"
+    assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes the values it is decided on (unchanged here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
-    assert row["seeds"] == "1 of 1 other seeds keep (1 more give it the same data)"
+    assert row["seeds"] == "1 of 1 other seeds keep (1 more give it the same values)"
 
 
 def test_summary_counts_rows_by_kind_never_pooled():

@@ -611,8 +611,19 @@ def test_coverage_fixed_machines_and_the_designated_count():
     assert names[1] == "DLM (Theorem 1) p_p=1 p_n=1 s=2"
     runs = pd.DataFrame({"machine": ["DLM (Theorem 1)"] * 4, "bound": ["published"] * 4, "run": range(4),
                          "designated_violated": [True, False, False, False]})
-    assert _claims._coverage_fixed({"coverage_runs": runs}, "DLM (Theorem 1)") == (1, 4)
-    assert _claims._coverage_fixed({"coverage_runs": None}, "DLM (Theorem 1)") is None
+    assert _claims._coverage_fixed({"coverage_trials": runs}, "DLM (Theorem 1)") == (1, 4)
+    assert _claims._coverage_fixed({"coverage_trials": None}, "DLM (Theorem 1)") is None
+
+
+def test_the_per_algorithm_coverage_pools_the_distributions_and_varies_each_alone():
+    # Theorems 1-2 hold for every distribution: the main data pool the samples of both distributions
+    # run, and each distribution alone is a variant (signal only, no signal)
+    runs = pd.DataFrame({"distribution": ["signal (mu = 1)"] * 4 + ["no signal (mu = 0)"] * 4,
+                         "machine": ["DLM (Theorem 1)"] * 8, "bound": ["published"] * 8, "run": list(range(4)) * 2,
+                         "designated_violated": [True, False, False, False, True, True, True, False]})
+    assert _claims._coverage_fixed({"coverage_trials": runs}, "DLM (Theorem 1)") == (4, 8)
+    signal = _claims._distribution_runs(runs, 0)
+    assert _claims._coverage_fixed({"coverage_trials": signal}, "DLM (Theorem 1)") == (1, 4)
 
 
 def test_bound_coverage_designates_each_fixed_machine_in_turn():

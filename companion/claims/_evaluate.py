@@ -389,7 +389,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
         seed_text = f"{len(kept)} of {len(seeds)} other seeds keep" if seeds and judged else ""
         if seed_text and same:
-            seed_text += f" ({len(same)} more give it the same data)"
+            seed_text += f" ({len(same)} more give it the same values)"
         rows.append({
             "notebook": claim.notebook, "id": claim.id, "origin": claim.origin, "central": claim.central,
             "statement": claim.statement, "quote": claim.quote, "where": claim.where,
@@ -436,7 +436,7 @@ def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
         parts.append("not evaluated under " + ", ".join(missing))
     if unchanged and not (robust_to or flips or missing):
         # nothing listed changes what the claim measures: say so once, not variant by variant
-        parts.append("no listed variant changes its data (deterministic here)")
+        parts.append("no listed variant changes the values it is decided on (unchanged here)")
     elif unchanged:
         parts.append("unchanged by " + ", ".join(unchanged))
     return "; ".join(parts)

@@ -556,14 +556,14 @@ def registration(table) -> str:
 
 
 def _robustness(row) -> str:
-    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"deterministic here"`` or
+    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"`` or
     ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``.
 
     "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
     if row["robust"] in (True, "True"):
-        if "deterministic here" in _text(row["sensitivity"]):
-            return "deterministic here"
+        if "unchanged here" in _text(row["sensitivity"]):
+            return "unchanged by every variant listed"
         return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
     flipped = [part.rsplit(" (", 1)[0] for part in _text(row["flips"]).split("; ") if part]
     # the honest check's own verdict stands beside the main one: not repeated as a flip
