@@ -567,7 +567,7 @@ def _robustness(row) -> str:
         return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
     flipped = [part.rsplit(" (", 1)[0] for part in _text(row["flips"]).split("; ") if part]
     # the honest check's own verdict stands beside the main one: not repeated as a flip
-    others = [name for name in flipped if not name.startswith("seed=") and name != _text(row.get("check_variant"))]
+    others = [name for name in flipped if name != _text(row.get("check_variant"))]  # the seeds that flip named too
     parts = [seeds] if seeds else []
     if others:
         parts.append("flips under " + ", ".join(others))
