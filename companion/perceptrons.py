@@ -237,28 +237,52 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
 
         The same numbers as on the whole submatrix: whether the exact product applies is decided
         on the whole submatrix first; an exact product is exact blockwise too, and the fixed-order
-        sum adds each row on its own.
+        sum adds each row on its own. A kernel read by rows (:class:`_KernelRows`) scores each
+        distinct input once (``K[i] = K_U[a_i]``: rows of equal inputs are equal, so are their
+        scores) and takes its score for every row of that input: O(distinct inputs x support)
+        instead of O(m x support), the same numbers.
         """
+        # the layout of the whole submatrix: K[:, S] column-major, K[S][:, S] row-major
+        column_major = rows is None
+        n_rows = K.shape[0] if rows is None else rows.size
+        if isinstance(K, _KernelRows) and n_rows > 0 and self.support_.size > 0:
+            wanted = K.inverse if rows is None else K.inverse[rows]
+            distinct, back = np.unique(wanted, return_inverse=True)
+            scores = self._scores_of_rows(K, K.first_rows[distinct], column_major, whole_rows=n_rows)
+            return scores[back.reshape(-1)]
+        return self._scores_of_rows(K, rows, column_major, whole_rows=n_rows)
+
+    def _scores_of_rows(self, K, rows, column_major, whole_rows):
+        """:meth:`_unscaled_scores` of ``K[rows][:, support_]`` (``rows=None``: all rows), by row
+        blocks laid out column-major or row-major as the whole submatrix of ``whole_rows`` rows is."""
         columns = self.support_
         n_rows = K.shape[0] if rows is None else rows.size
         if n_rows == 0 or columns.size == 0:
             return self._unscaled_scores(K.rows(slice(0, 0) if rows is None else rows)[:, columns])
         # A kernel read by rows forms whole rows of K before taking the support's columns: size the
         # blocks by the row's width, or a small support makes a block of m x m floats.
-        step = _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size)
-        blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+        step = max(2, _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size))
+        starts = list(range(0, n_rows, step))
+        if len(starts) > 1 and n_rows - starts[-1] == 1:
+            starts.pop()  # no block of one row (see below): the last row joins the block before
+        blocks = [slice(start, stop) for start, stop in zip(starts, starts[1:] + [n_rows])]
 
         def block(b):
             # Each block keeps the layout of the whole submatrix (K[:, S] column-major, K[:, S][S]
             # row-major): ordered_matvec's row sums follow the layout (sequential over a
-            # column-major array, pairwise over a row-major one), so blocking changes no bit.
-            if rows is None:
-                return K.submatrix(b, columns)
-            return np.ascontiguousarray(K.submatrix(rows[b], columns))
+            # column-major array, pairwise over a row-major one), so blocking changes no bit. A
+            # single row is both layouts to numpy (summed pairwise): a column-major block of one
+            # row of a larger submatrix is that row twice, its sum taken once.
+            chosen = b if rows is None else rows[b]
+            if not column_major:
+                return np.ascontiguousarray(K.submatrix(chosen, columns))
+            if b.stop - b.start == 1 and whole_rows > 1:
+                return K.submatrix(np.repeat(np.arange(n_rows)[b] if rows is None else chosen, 2), columns)
+            return K.submatrix(chosen, columns)
 
         exact = self._exact_scores_ and all(is_integer_valued(block(b)) for b in blocks)
         product = exact_matvec if exact else ordered_matvec
-        return np.concatenate([product(block(b), self.unscaled_coef_) for b in blocks])
+        return np.concatenate([product(block(b), self.unscaled_coef_)[: b.stop - b.start] for b in blocks])
 
     def _unscaled_scores(self, K_support):
         """``Σ_i α_i y_i k(x_i, x)`` for the rows of ``K_support`` (columns: the support)."""
@@ -267,11 +291,28 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
                 return exact_matvec(K_support, self.unscaled_coef_)
         return ordered_matvec(K_support, self.unscaled_coef_)
 
-    def _kernel_to_support(self, X):
+    def _scores_of(self, X):
+        """``Σ_i α_i y_i k(x_i, x)`` (:meth:`_unscaled_scores`) for the rows of a new ``X``.
+
+        The kernel between ``X`` and the support is formed a block of rows at a time (all rows
+        in one call up to :data:`_BLOCK_BYTES`), never ``n x |support|`` floats at once. With
+        ``kernel="boolean"`` only the distinct rows of ``X`` are scored (at most ``2**n`` for
+        ``n`` Boolean columns; its values are exact in any blocking), and each row takes the
+        score of its input: the same numbers as scoring every row.
+        """
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
-            return X[:, self.support_]
-        return self._kernel(X, self.support_vectors_)
+            return self._unscaled_scores(X[:, self.support_])
+        back = None
+        if self.kernel == "boolean" and X.shape[0] > 1:
+            X, back = np.unique(X, axis=0, return_inverse=True)
+        step = _block_rows(max(1, self.n_support_))
+        if X.shape[0] <= step:
+            scores = self._unscaled_scores(self._kernel(X, self.support_vectors_))
+        else:
+            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self.support_vectors_))
+                                     for start in range(0, X.shape[0], step)])
+        return scores if back is None else scores[back.reshape(-1)]
 
     def decision_function(self, X):
         """``f(x) = Σ_i dual_coef_i k(x_i, x)``; positive values predict ``classes_[1]``.
@@ -281,7 +322,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         the λ-perceptron with the Boolean kernel (see ``n_ties_``).
         """
         check_is_fitted(self)
-        scores = self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        scores = self.decision_scale_ * self._scores_of(X)
         return _fallback_scores(self, scores)
 
     def predict(self, X):
@@ -292,7 +333,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         does, and :func:`companion.experiments.paper03._protocol.run_draw` does on test data.)
         """
         check_is_fitted(self)
-        positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
+        positive = self._scores_of(X) > 0
         if getattr(self, "fallback_class_", None) is not None:
             return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
@@ -548,6 +589,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         # Update counts are integers: with an integer-valued kernel every score is exact.
         self._exact_scores_ = True
         self._store_expansion(X, K, y_signed, alpha, scale)
+        del G, K  # released before the fallback check's inner fits, which hold kernels of their own
         self._fall_back_if_it_loses(X, y, None)
         return self
 
@@ -556,12 +598,20 @@ def _extended_norm_sq(alpha, G) -> float:
     """``αᵀ G α``: exact when ``G`` is integer-valued (integer kernel and λ), else a fixed-order sum.
 
     ``G`` is an :class:`_ExtendedGram`; ``G α`` is formed by row blocks of ``G`` (each row is
-    summed on its own, and an exact product is exact blockwise), the same numbers as on all of ``G``.
+    summed on its own, and an exact product is exact blockwise), the same numbers as on all of ``G``;
+    or, for a kernel read by rows with integer values, through the distinct inputs
+    (:meth:`_ExtendedGram.exact_product_by_inputs`: the same exact numbers in O(m) work).
     """
+    by_inputs = G.exact_product_by_inputs(alpha)
+    if by_inputs is not None:
+        return float(ordered_dot(alpha, by_inputs))
     blocks = G.row_blocks()
     product = exact_matvec if all(is_integer_valued(G.rows(b)) for b in blocks) else ordered_matvec
     return float(ordered_dot(alpha, np.concatenate([product(G.rows(b), alpha) for b in blocks])))
 
+
+# Whole numbers up to this are exact in float64, and so is every sum of them that stays below it.
+_EXACT_FLOAT_INTEGERS = 2.0**53
 
 #: Iterations between two looks at the clock of the progress lines (COMPANION_PROGRESS only).
 _PROGRESS_EVERY = 256
@@ -653,8 +703,9 @@ class _KernelRows:
     """
 
     def __init__(self, compute, X, budget_bytes, *, exact_in_blocks):
-        self.unique, inverse = np.unique(X, axis=0, return_inverse=True)
+        self.unique, first_rows, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
         self.inverse = inverse.reshape(-1).astype(np.intp)
+        self.first_rows = first_rows.astype(np.intp)  # a training row of each distinct input
         self.shape = (X.shape[0], X.shape[0])
         self._compute, self._exact_in_blocks, self._budget = compute, exact_in_blocks, float(budget_bytes)
         n_unique = len(self.unique)
@@ -713,6 +764,11 @@ class _KernelRows:
 
     def row(self, j):
         """``K[j]`` (a new array)."""
+        slot = self._slot_of[self.inverse[j]]
+        if slot >= 0:  # cached: what _unique_rows returns and records, without its general path
+            self._clock += 1
+            self._last_used[slot] = self._clock
+            return self._slots[slot].take(self.inverse)
         return self._unique_rows(self.inverse[j : j + 1])[0].take(self.inverse)
 
     def rows(self, index):
@@ -788,6 +844,38 @@ class _ExtendedGram:
 
     def diagonal(self):
         return (self.y * self.y) * self.K.diagonal() + self.lam
+
+    def exact_product_by_inputs(self, alpha):
+        """``G α`` exactly, through the distinct inputs of a kernel read by rows, or None.
+
+        ``(G α)_j = y_j Σ_a K_U[a_j, a] β_a + λ α_j`` with ``β_a = Σ_{i: a_i = a} y_i α_i``: one
+        product with the ``U x U`` kernel of the distinct inputs instead of the ``m x m`` one.
+        Only when every value is a whole number and every partial sum stays below ``2**53``
+        (integer kernel, ``λ`` and ``α``: the λ-perceptron with the Boolean kernel of integer
+        weights), so that the result is the exact one :func:`companion.numerics.exact_matvec` gives
+        on the rows of ``G``; None otherwise (the caller reads ``G`` by rows).
+        """
+        K = self.K
+        if not isinstance(K, _KernelRows) or not is_integer_valued(self.lam) or not is_integer_valued(alpha):
+            return None
+        signed = self.y * alpha
+        size = float(np.abs(signed).sum())
+        if size >= _EXACT_FLOAT_INTEGERS:
+            return None
+        beta = np.bincount(K.inverse, weights=signed, minlength=len(K.unique))  # exact: whole sums < 2**53
+        n_unique = len(K.unique)
+        step = _block_rows(n_unique)
+        parts = []
+        for start in range(0, n_unique, step):
+            values = K._unique_rows(np.arange(start, min(start + step, n_unique)))
+            if not is_integer_valued(values):
+                return None
+            if (float(np.abs(values).max(initial=0.0)) + abs(self.lam)) * size >= _EXACT_FLOAT_INTEGERS:
+                return None
+            parts.append(exact_matvec(values, beta))
+        product = np.concatenate(parts)
+        # each term and sum below 2**53: exact in float64
+        return self.y * product[K.inverse] + self.lam * np.asarray(alpha, dtype=np.float64)
 
     def row_blocks(self):
         m = self.shape[0]
@@ -985,6 +1073,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.risk_upper_bound_ = norm / min_margin**2
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
+        del G, K  # released before the fallback check's inner fits, which hold kernels of their own
         self._fall_back_if_it_loses(X, y, None)
         return self
 
@@ -1687,20 +1776,11 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
 
 
 def _training_predictions(model, X):
-    """``model.predict(X)`` on the training input, a block of rows at a time.
-
-    A kernel expansion's prediction forms the kernel between its rows and the support, ``m x
-    |support|`` floats with their temporaries for all of the training rows at once: O(m^2) past
-    ``max_memory_gb``. By blocks of :func:`_block_rows` rows (all rows in one block up to 32 MiB,
-    so the same call as before on every data set of the papers) it stays within the limit.
-    """
-    n_support = int(getattr(model, "n_support_", 0) or 0)
-    step = _block_rows(max(1, n_support)) if n_support else max(1, len(X))
+    """``model.predict(X)`` on the training input (a kernel expansion's ``predict`` forms its
+    kernel a block of rows at a time: :meth:`_BinaryKernelClassifier._scores_of`)."""
     with warnings.catch_warnings():  # X may be the validated array of a fitted frame
         warnings.simplefilter("ignore")
-        if len(X) <= step:
-            return model.predict(X)
-        return np.concatenate([model.predict(X[start : start + step]) for start in range(0, len(X), step)])
+        return model.predict(X)
 
 
 for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):
