@@ -57,7 +57,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -177,27 +177,43 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
     def _train_gram(self, X):
         """The m × m training kernel, read by rows (see Memory above); never copied.
 
-        ``kernel="precomputed"``: the given matrix. Otherwise, when the whole kernel fits within
-        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process; its peak with the
-        temporaries of its computation: :func:`estimated_kernel_bytes`), it is computed
+        ``kernel="precomputed"``: the given matrix. Otherwise a fit that cannot hold even its
+        O(m) arrays within ``max_memory_gb`` is refused before any kernel entry is computed
+        (:func:`estimated_fit_bytes`); when the whole kernel fits within what is left of
+        ``max_memory_gb`` (less what the rest of the process keeps: at least 1 GiB, more for
+        O(m) arrays beyond it; its peak with the temporaries of its computation:
+        :func:`estimated_kernel_bytes`), it is computed
         once, in one call as always (the Boolean kernel in row blocks, in float32 when its values
         are whole numbers below 2**24: exact, half the memory); beyond, it is read by rows
         (:class:`_KernelRows`), each distinct input's row computed on its own and cached within
-        the limit.
+        the limit. The Boolean kernel is read by rows of the distinct inputs whenever some input
+        repeats (the same numbers, exact in any blocking: the kernel of the distinct inputs is
+        all a fit computes, 128 x 128 for the 7 bits of an LED digit whatever ``m``).
         """
         if self.kernel == "precomputed":
             return _GivenKernel(X)
+        m, n_features = X.shape
+        fallback = self.fallback == "inner_cv" and not fallback_check_running()
+        check_memory(
+            self, _least_fit_bytes(m, n_features, fallback),
+            f"the arrays that grow with the rows ({m} x {n_features} inputs, the iterations' vectors"
+            f"{' and the fallback check' if fallback else ''}; the kernel itself is read by rows within the limit)",
+            "fit on fewer rows",
+        )
         limit = np.inf if self.max_memory_gb is None else float(self.max_memory_gb) * 2**30
-        budget = max(0.0, limit - _BASE_BYTES)
-        m = X.shape[0]
+        budget = max(0.0, limit - _process_bytes(m, n_features, fallback))
         if self.kernel == "boolean":
             def compute(A, B):
                 return boolean_kernel(A, B, degree=self.degree, weights=self.weights, compact=True)
 
             itemsize = compute(X[:1], X[:1]).itemsize  # 4 when the values are exact in float32
-            if estimated_kernel_bytes(m, itemsize) <= budget:
+            rows = _KernelRows(compute, X, budget, exact_in_blocks=True)
+            # Boolean inputs repeat (at most 2**n distinct rows): with any repeated input the
+            # distinct inputs' kernel is smaller than K and its rows give K's numbers (exact in
+            # any blocking), so the whole K is computed only for distinct inputs that fit
+            if len(rows.unique) == m and estimated_kernel_bytes(m, itemsize) <= budget:
                 return _GivenKernel(compute(X, X))
-            return _KernelRows(compute, X, budget, exact_in_blocks=True)
+            return rows
         if estimated_kernel_bytes(m) <= budget:
             return _GivenKernel(self._kernel(X, X))
         return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
@@ -467,8 +483,11 @@ class KernelPerceptron(_BinaryKernelClassifier):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        one-standard-error rule); not for ``kernel="precomputed"``. Beyond 10,000 training
+        rows the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -639,8 +658,9 @@ def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
     Counts the kernel matrix ``K`` (``itemsize`` bytes per entry: 8, or 4 for a Boolean kernel
     exact in float32) and the temporaries of computing it and of the fit's passes over it,
     :data:`_KERNEL_TEMPORARY_BYTES_PER_PAIR` per entry. The fit holds the whole kernel only when
-    this fits within ``max_memory_gb`` less :data:`_BASE_BYTES`; beyond, it reads the kernel by
-    rows (:class:`_KernelRows`, within the limit by construction).
+    this fits within ``max_memory_gb`` less what the rest of the process keeps (at least 1 GiB:
+    :func:`estimated_fit_bytes`); beyond, it reads the kernel by rows (:class:`_KernelRows`,
+    within the limit by construction).
 
     Parameters
     ----------
@@ -657,9 +677,122 @@ def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
     return int((int(itemsize) + _KERNEL_TEMPORARY_BYTES_PER_PAIR) * int(m) ** 2)
 
 
-# Memory of the process beside the kernel rows a fit caches: interpreter, imports, the data and the
-# O(m) vectors of the iterations, and one block of rows (_BLOCK_BYTES) in flight.
-_BASE_BYTES = 1 << 30
+# Memory of the process beside a fit's own arrays: the interpreter, its imports (about 160 MB
+# measured) and the caller's data.
+_BASE_BYTES = 256 << 20
+
+# Every fit may take this much for the rest of the process (interpreter, blocks in flight, O(m)
+# arrays) before its kernel; more only when its O(m) arrays need more (millions of rows).
+_PROCESS_FLOOR_BYTES = 1 << 30
+
+#: Blocks of rows a fit has in flight at once (a block of K's rows, G's float64 rows from it, the
+#: integer check's copy and a product's), each at most ``_BLOCK_BYTES``.
+_BLOCKS_IN_FLIGHT = 6
+
+#: Bytes a fit holds per training row and per input cell beside its kernel, from the first
+#: allocation to the end of the fallback check: the float64 copy of the input and the sorted copy
+#: of its distinct rows, the fallback check's frame of ranks and hashes (per cell); the labels,
+#: the update counts or simplex point, the vectors of Algorithm 2 (ten buffers, ``G α``, the
+#: diagonal, a row of G and its temporaries), the norm history (about 16 iterations per row, 8
+#: bytes each), the training scores and the fitted expansion (per row). Checked against the peak
+#: resident memory of fits in a fresh process (tests/test_memory.py).
+_ROW_BYTES = 512
+_CELL_BYTES = 64
+
+
+def _held_bytes(m: int, n_features: int) -> int:
+    """The O(m) arrays of a fit on ``m`` rows of ``n_features`` columns (see :data:`_ROW_BYTES`)."""
+    return int(m) * (_ROW_BYTES + _CELL_BYTES * int(n_features))
+
+
+def _fixed_bytes() -> int:
+    """The blocks in flight and the rows of G a small fit keeps: the same at every size."""
+    return _BLOCKS_IN_FLIGHT * _BLOCK_BYTES + _G_ROWS_CACHE_BYTES
+
+
+def _inner_rows(m: int) -> int:
+    """Training rows of the fallback check's largest inner fit (folds of at most
+    ``_FALLBACK_MAX_ROWS`` rows and a few more, each class rounded up)."""
+    kept = min(int(m), _FALLBACK_MAX_ROWS + 2)
+    return kept - kept // 3
+
+
+def _least_fit_bytes(m: int, n_features: int, fallback: bool) -> int:
+    """What a fit needs whatever its kernel's layout: the interpreter, the blocks in flight, its
+    O(m) arrays and, with the fallback check, those of an inner fit beside them."""
+    need = _BASE_BYTES + _fixed_bytes() + _held_bytes(m, n_features)
+    return need + (_held_bytes(_inner_rows(m), n_features) if fallback else 0)
+
+
+def _process_bytes(m: int, n_features: int, fallback: bool) -> int:
+    """The part of ``max_memory_gb`` a fit keeps for everything but its kernel: at least 1 GiB."""
+    return max(_PROCESS_FLOOR_BYTES, _least_fit_bytes(m, n_features, fallback))
+
+
+def estimated_fit_bytes(m, n_features, *, n_unique=None, itemsize=8, max_memory_gb=4.0, boolean=True,
+                        fallback=True) -> int:
+    """Peak bytes a kernel perceptron's fit adds to its process: everything it holds at once.
+
+    A fit holds, beside the interpreter and the caller's data (not counted here): blocks of rows
+    in flight (``_BLOCKS_IN_FLIGHT`` of ``_BLOCK_BYTES``, and G's rows on a fit of at most 2048
+    rows), its O(m) arrays (:data:`_ROW_BYTES` per row, :data:`_CELL_BYTES` per input cell), and
+
+    * while it runs, its kernel: the whole ``m x m`` matrix with the temporaries of computing it
+      (:func:`estimated_kernel_bytes`) when that fits within ``max_memory_gb`` less what the rest
+      of the process keeps (at least 1 GiB) and, for the Boolean kernel, no input repeats; else
+      the cached rows of the ``n_unique`` distinct inputs (:class:`_KernelRows`) within that;
+    * during the fallback check (its kernel released), its O(m) arrays and one inner fit on at
+      most two thirds of 10,000 rows (:func:`companion.interpretable.beats_default_class`'s
+      subsample), whose own limit leaves room for what the outer fit holds.
+
+    A fit whose O(m) arrays alone do not fit within ``max_memory_gb`` is refused before it
+    computes any kernel entry (a ``ValueError`` naming the estimate and the remedy).
+
+    Parameters
+    ----------
+    m, n_features : int
+        Training rows and input columns.
+    n_unique : int, optional
+        Distinct training inputs (default ``m``).
+    itemsize : int, default=8
+        Bytes per kernel entry (4 for a Boolean kernel exact in float32).
+    max_memory_gb : float or None, default=4.0
+        The fit's limit.
+    boolean : bool, default=True
+        The Boolean kernel (read by distinct rows whenever an input repeats).
+    fallback : bool, default=True
+        Count the fallback check (``fallback="inner_cv"``).
+
+    Returns
+    -------
+    int
+        Estimated peak bytes added by the fit (tests/test_memory.py checks it against the peak
+        resident memory of fits in a fresh process).
+    """
+    m, n_features = int(m), int(n_features)
+    n_unique = m if n_unique is None else int(n_unique)
+    limit = np.inf if max_memory_gb is None else float(max_memory_gb) * 2**30
+    held = _held_bytes(m, n_features)
+    process = _process_bytes(m, n_features, fallback)
+    kernel = _kernel_bytes(m, n_unique, itemsize, max(0.0, limit - process), boolean)
+    during_fit = _fixed_bytes() + held + kernel
+    if not fallback:
+        return int(during_fit)
+    m_in = _inner_rows(m)
+    limit_in = limit - (process - _PROCESS_FLOOR_BYTES)
+    budget_in = max(0.0, limit_in - _process_bytes(m_in, n_features, False))
+    kernel_in = _kernel_bytes(m_in, min(n_unique, m_in), itemsize, budget_in, boolean)
+    during_check = _fixed_bytes() + held + _held_bytes(m_in, n_features) + kernel_in
+    return int(max(during_fit, during_check))
+
+
+def _kernel_bytes(m, n_unique, itemsize, budget, boolean):
+    """Bytes of the kernel a fit holds within ``budget``: whole, or the distinct rows it caches."""
+    whole = estimated_kernel_bytes(m, itemsize)
+    if whole <= budget and not (boolean and n_unique < m):
+        return whole
+    capacity = min(n_unique, budget // max(1, n_unique * itemsize))
+    return int(capacity * n_unique * itemsize)
 
 
 class _GivenKernel:
@@ -957,8 +1090,11 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        one-standard-error rule); not for ``kernel="precomputed"``. Beyond 10,000 training
+        rows the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -1106,7 +1242,11 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     alpha[start] = 1.0
     g = G.column(start)
     norm = float(diag[start])
-    history = [norm]
+    # N after every iteration, in a float64 buffer doubled when full (a list of Python floats
+    # takes 32 bytes an entry, about 16 entries a row on LED digits)
+    history = np.empty(min(max_iter, 1 << 12) + 1)
+    history[0] = norm
+    n_history = 1
     converged = False
     keep = 1.0 - tol
     gap, slope, twice_slope, ratio, gamma_a, gamma_b, norm_a, norm_b, cap, work = np.empty((10, m))
@@ -1173,10 +1313,13 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
         # the same bits on every machine.
         multiply(alpha, g, out=work)
         norm = float(total(work))  # what work.sum() computes (pairwise), without its wrapper
-        history.append(norm)
+        if n_history == history.size:
+            history = np.concatenate([history, np.empty(min(history.size, max_iter + 1 - history.size))])
+        history[n_history] = norm
+        n_history += 1
     else:
         converged = bool(g.min() >= (1.0 - tol) * norm)
-    return alpha, g, np.array(history), converged
+    return alpha, g, history[:n_history].copy(), converged
 
 
 class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
@@ -1236,8 +1379,11 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        one-standard-error rule); not for ``kernel="precomputed"``. Beyond 10,000 training
+        rows the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -1757,10 +1903,16 @@ def _fallback_scores(model, scores):
     return np.full(np.shape(scores), 1.0 if label == model.classes_[1] else -1.0)
 
 
+#: Rows the fallback check's inner folds take at most (a stratified subsample beyond): its three
+#: inner fits then cost a bounded share of a large fit (at 50,000 rows, 3 fits of 6,667 rows).
+_FALLBACK_MAX_ROWS = 10_000
+
+
 def _fall_back_if_it_loses(self, X, y, sample_weight):
     """``fallback="inner_cv"``: the model becomes the constant majority class (``fallback_class_``)
     when it predicts one class on every training row or loses to the majority class on 3 inner
-    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule);
+    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule)
+    of at most :data:`_FALLBACK_MAX_ROWS` rows (a stratified subsample beyond);
     a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
     self.fallback_class_ = None
     reason = ""
@@ -1769,7 +1921,14 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
         labels, counts = np.unique(y, return_counts=True)
         weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
         single = np.unique(_training_predictions(self, X)).size == 1
-        if single or not beats_default_class(self, X, y, sample_weight):
+        checked = self
+        if isinstance(self, _BinaryKernelClassifier) and self.max_memory_gb is not None:
+            # the inner fits run beside what this fit still holds: beyond the 1 GiB every fit
+            # keeps for the rest of the process, their limit leaves room for it
+            held = _process_bytes(*np.shape(X), True) - _PROCESS_FLOOR_BYTES
+            if held > 0:
+                checked = clone(self).set_params(max_memory_gb=float(self.max_memory_gb) - held / 2**30)
+        if single or not beats_default_class(checked, X, y, sample_weight, max_rows=_FALLBACK_MAX_ROWS):
             self.fallback_class_ = labels[int(np.argmax(weights))]
             reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
     self._check_single_class(X, predictions=_training_predictions(self, X), reason=reason)
