@@ -694,9 +694,11 @@ _BLOCKS_IN_FLIGHT = 6
 #: of its distinct rows, the fallback check's frame of ranks and hashes (per cell); the labels,
 #: the update counts or simplex point, the vectors of Algorithm 2 (ten buffers, ``G α``, the
 #: diagonal, a row of G and its temporaries), the norm history (about 16 iterations per row, 8
-#: bytes each), the training scores and the fitted expansion (per row). Checked against the peak
-#: resident memory of fits in a fresh process (tests/test_memory.py).
-_ROW_BYTES = 512
+#: bytes each), the training scores and the fitted expansion (per row). Measured as the growth
+#: of the peak resident memory of fits in a fresh process on LED digits: about 1,000 bytes a row
+#: for the λ-perceptron (20,000 to 100,000 rows) and 2,200 for the λ-MMP (3,000 to 8,000 rows),
+#: allocator slack included; tests/test_memory.py checks the estimate against such fits.
+_ROW_BYTES = 3072
 _CELL_BYTES = 64
 
 
