@@ -26,7 +26,13 @@ through a BLAS product on real-valued inputs can differ in its last bits between
 call and one call per row; the λ-perceptron's integer updates are then the same in practice, but
 the λ-MMP may stop at another point of its ``(1 - tol)`` approximation (coefficients within about
 ``1e-5``, measured), so a point with ``|f(x)|`` of that order may change sides. With
-``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied.
+``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied. The
+Boolean kernel is read by the rows of the distinct inputs whenever an input repeats (LED digits:
+at most 128 distinct rows), and everything a fit computes from ``K`` (``αᵀGα``, the training
+scores, the predictions) is computed once per distinct input: a default fit on 50,000 LED rows
+takes seconds and a few hundred MB. :func:`estimated_fit_bytes` is everything a default fit holds
+at once (kernel or cached rows, O(m) arrays, blocks in flight, the fallback check's inner fit);
+a fit whose O(m) arrays alone exceed ``max_memory_gb`` is refused before any kernel entry.
 
 The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``; inputs must be
 0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
@@ -471,12 +477,15 @@ class KernelPerceptron(_BinaryKernelClassifier):
     max_updates : int, default=100_000
         Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
     max_memory_gb : float or None, default=4.0
-        Bounds the memory of the fit, not whether it runs: the training kernel is stored whole
-        only if it fits within this limit with the temporaries of its computation (less 1 GB for
-        the rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000
-        is the most the default holds whole); otherwise its rows, one per distinct input, are cached
-        within the limit and recomputed beyond it (see Memory in the module docstring for when
-        the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
+        Bounds the memory of the fit: the training kernel is stored whole only if it fits
+        within this limit with the temporaries of its computation (less at least 1 GB for the
+        rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000 is the
+        most the default holds whole; the Boolean kernel only when no input repeats); otherwise
+        its rows, one per distinct input, are cached within the limit and recomputed beyond it
+        (see Memory in the module docstring for when the two give the same numbers). The
+        fallback check's inner fits get what this fit leaves. A fit whose O(m) arrays alone do
+        not fit is refused before any kernel entry (:func:`estimated_fit_bytes`). ``None``: no
+        limit. Unused with ``kernel="precomputed"``.
 
     fallback : {"inner_cv", None}, default="inner_cv"
         ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
