@@ -14,7 +14,7 @@ import pandas as pd
 from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._protocol import WIDC_LEARNERS
 from companion.experiments.paper04._peers import CLAIM_PEERS, MAJORITY, PEER_LEARNERS
-from companion.experiments.paper04._tables import exact_per_dataset
+from companion.experiments.paper04._tables import exact_per_dataset, paper_comparison
 
 
 # --------------------------------------------------------------------------------------------
@@ -146,11 +146,15 @@ def _literal_pair(data, a, b):
     return _shifted(_pairs(data, "literals", a, b), data)
 
 
+def _folds_both_ran(data, quantity, name, a, b):
+    """The folds of data set ``name`` on which both ``a`` and ``b`` ran."""
+    table = data[f"fold_{quantity}"]
+    return [f for f in sorted({f for d, f, _ in table if d == name}) if (name, f, a) in table and (name, f, b) in table]
+
+
 def _fold_pairs(data, quantity, name, a, b):
     """On data set ``name``, per fold where both ran: ``(values of a, values of b)``; None if absent."""
-    table = data[f"fold_{quantity}"]
-    folds = sorted({f for d, f, _ in table if d == name})
-    both = [f for f in folds if (name, f, a) in table and (name, f, b) in table]
+    table, both = data[f"fold_{quantity}"], _folds_both_ran(data, quantity, name, a, b)
     if not both:
         return None
     return [table[(name, f, a)] for f in both], [table[(name, f, b)] for f in both]
@@ -159,6 +163,27 @@ def _fold_pairs(data, quantity, name, a, b):
 def _fold_difference(data, name, a, b):
     pair = _fold_pairs(data, "error", name, a, b)
     return None if pair is None else [x - y for x, y in zip(*pair)]
+
+
+def _groups_and_ratios(data, name, a, b):
+    """For the corrected resampled t on data set ``name``'s folds: ``(groups, ratios)``.
+
+    One group (the folds of one cross-validation) and each fold's ``n_test / n_train``; None
+    when a fold's training size is unknown (only one fold of the data set ran)."""
+    ratios = [data["fold_ratio"][(name, f)] for f in _folds_both_ran(data, "error", name, a, b)]
+    return None if not ratios or None in ratios else ([name] * len(ratios), ratios)
+
+
+def _fold_difference_corrected(data, name, a, b):
+    """``(differences, groups, ratios)`` of ``a − b``'s error on ``name``'s folds (``test="corrected_t"``)."""
+    d, design = _fold_difference(data, name, a, b), _groups_and_ratios(data, name, a, b)
+    return None if d is None or design is None else (d, *design)
+
+
+def _fold_literals_corrected(data, name, a, b):
+    """``(literals of a, literals of b, groups, ratios)`` on ``name``'s folds, with the variant's offset."""
+    pair, design = _shifted(_fold_pairs(data, "literals", name, a, b), data), _groups_and_ratios(data, name, a, b)
+    return None if pair is None or design is None else (*pair, *design)
 
 
 def variant_ranks(data, learner, quantity):
@@ -255,6 +280,40 @@ def _cn2poe_share(data):
     return None if outcomes is None else (sum(outcomes.values()), len(outcomes))
 
 
+def never_more_literals(data, a="WIDC(p)", b="WIDC()"):
+    """Exact check: ``a`` has at most ``b``'s literals on every fold both ran on (row 2, by construction).
+
+    Pruning only removes rules (Nock 2002, *Pessimistic Pruning*), so WIDC(p) can never be larger
+    than WIDC() grown on the same fold; the detail gives the head-to-head count of the
+    per-data-set mean literals.
+
+    Parameters
+    ----------
+    data : dict
+        :func:`claims_data`.
+    a, b : str
+        The pruned and the unpruned learner.
+
+    Returns
+    -------
+    tuple of (bool, str) or None
+        Whether no fold has ``a`` larger, and what was counted; None when one of them did not run.
+    """
+    table = data["fold_literals"]
+    folds = sorted((d, f) for d, f, m in table if m == a and (d, f, b) in table)
+    pair = _pairs(data, "literals", a, b)
+    if not folds or pair is None:
+        return None
+    larger = [(d, f) for d, f in folds if table[(d, f, a)] > table[(d, f, b)]]
+    smaller = sum(x < y for x, y in zip(*pair))
+    equal = sum(x == y for x, y in zip(*pair))
+    detail = (f"{a} has more literals than {b} on {len(larger)} of {len(folds)} folds"
+              + (f" ({', '.join(f'{d} fold {f}' for d, f in larger)})" if larger else "")
+              + f"; per data set (mean literals), head to head {smaller}/{equal}/{len(pair[0]) - smaller - equal} "
+                "(smaller/equal/larger)")
+    return not larger, detail
+
+
 def _beats_majority(data, learner):
     """Exact check: ``learner``'s mean error is below the majority class's on every data set it ran on."""
     pair = _pairs(data, "error", learner, MAJORITY)
@@ -285,17 +344,17 @@ def _measures() -> dict:
         "widc_p_strictly_best": partial(_strict_share, learner="WIDC(p)", quantity="error"),
         "widc_p_vs_unpruned_error": partial(_error_difference, a="WIDC(p)", b="WIDC()"),
         "widc_p_vs_unpruned_literals": partial(_literal_pair, a="WIDC(p)", b="WIDC()"),
+        "never_more_literals_p_vs_unpruned": never_more_literals,
         "widc_o_strictly_smallest": partial(_strict_share, learner="WIDC(o)", quantity="literals"),
         "widc_o_vs_p_error": partial(_error_difference, a="WIDC(o)", b="WIDC(p)"),
         "cn2poe_scope": _not_evaluated,
         "cn2poe_all": _cn2poe_all,
         "cn2poe_share": _cn2poe_share,
         "running_time": _not_evaluated,
-        "vote0_error_o_vs_cn2": partial(_fold_difference, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
-        "vote0_literals_o_vs_cn2": lambda data: _shifted(_fold_pairs(data, "literals", CN2POE_EXCEPTION, "WIDC(o)",
-                                                                     "CN2"), data),
-        "echo_error_p_vs_cn2": partial(_fold_difference, name=ECHO, a="WIDC(p)", b="CN2"),
-        "echo_literals_p_vs_cn2": partial(_fold_pairs, quantity="literals", name=ECHO, a="WIDC(p)", b="CN2"),
+        "vote0_error_o_vs_cn2": partial(_fold_difference_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
+        "vote0_literals_o_vs_cn2": partial(_fold_literals_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
+        "echo_error_p_vs_cn2": partial(_fold_difference_corrected, name=ECHO, a="WIDC(p)", b="CN2"),
+        "echo_literals_p_vs_cn2": partial(_fold_literals_corrected, name=ECHO, a="WIDC(p)", b="CN2"),
     }
     for peer in CLAIM_PEERS:
         measures[f"error_vs_{peer}"] = partial(_error_difference, a="WIDC(p)", b=peer)
@@ -375,7 +434,7 @@ def _tree_nodes(results: pd.DataFrame) -> pd.DataFrame:
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
                     polarity_gt: pd.DataFrame | None = None, cuts: pd.DataFrame | None = None,
                     cn2_variant: str | None = "CN2 (alpha=1)", seeds: dict | None = None,
-                    sensitivity: pd.DataFrame | None = None) -> dict:
+                    sensitivity: pd.DataFrame | None = None, imputed: pd.DataFrame | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -402,6 +461,10 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         WIDC(o) at several ``c_KM`` on the main folds (:func:`ckm_frame`): the variants
         ``c_KM=c`` for each ``c`` of :data:`CKM_VARIANTS`, and ``c_KM=0.1+CN2 alpha=1`` (both
         choices of the Vote0 sentences at once).
+    imputed : pandas.DataFrame, optional
+        WIDC re-run with each fold's missing values imputed from the training fold
+        (``Config(missing="imputed")``) on the data sets that have any; substituted as the
+        variant ``missing=imputed`` (the peers keep their own handling).
 
     Returns
     -------
@@ -422,6 +485,8 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         variants["polarity=gt"] = _substitute(everything, polarity_gt)
     if cuts is not None and len(cuts):
         variants["max_cuts=1"] = _substitute(everything, cuts)
+    if imputed is not None and len(imputed):
+        variants["missing=imputed"] = _substitute(everything, imputed)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
     if set(TREES) & set(everything["method"]):
@@ -504,119 +569,85 @@ def claims_report(variants: dict, math: dict | None = None):
     return C.evaluate(claims_family(math), variants_data(variants))
 
 
-def corrected_t(d, *, ratio_test: float, direction: str, margin: float, alpha: float = 0.025) -> dict:
-    """Nadeau & Bengio's (2003) corrected resampled t on the ``J`` fold differences ``d`` of one data set.
-
-    The folds of one cross-validation share their training examples, so their differences are
-    correlated; the variance of the mean is inflated from ``s²/J`` to ``(1/J + n_test/n_train) s²``.
-
-    Parameters
-    ----------
-    d : sequence of float
-        Per-fold differences (a ratio's on the log scale).
-    ratio_test : float
-        ``n_test / n_train`` of the folds.
-    direction : {"<", "<=", ">", ">="}
-        The claim's side of ``margin``.
-    margin : float
-        On the scale of ``d``.
-    alpha : float, default=0.025
-        One-sided level; the interval is two-sided at ``1 − 2 alpha``.
-
-    Returns
-    -------
-    dict
-        ``mean``, ``ci_low``, ``ci_high``, ``p`` (one-sided, for the claim), ``p_fail`` and
-        ``verdict`` (holds / fails / undecided, unadjusted for multiplicity).
-    """
-    from scipy import stats
-
-    d = np.asarray(d, dtype=float)
-    J = len(d)
-    mean, var = float(d.mean()), float(d.var(ddof=1))
-    se = float(np.sqrt((1 / J + ratio_test) * var))
-    quantile = float(stats.t.ppf(1 - alpha, J - 1))
-    low, high = mean - quantile * se, mean + quantile * se
-    if se == 0:
-        p_greater, p_less = (0.0 if mean > margin else 1.0), (0.0 if mean < margin else 1.0)
-    else:
-        t = (mean - margin) / se
-        p_greater, p_less = float(stats.t.sf(t, J - 1)), float(stats.t.cdf(t, J - 1))
-    upper_claim = direction in (">", ">=")
-    p, p_fail = (p_greater, p_less) if upper_claim else (p_less, p_greater)
-    claim_side = low > margin if upper_claim else high < margin
-    other_side = high < margin if upper_claim else low > margin
-    verdict = "holds" if p <= alpha and claim_side else "fails" if p_fail <= alpha and other_side else "undecided"
-    return {"mean": mean, "ci_low": low, "ci_high": high, "p": p, "p_fail": p_fail, "verdict": verdict}
+#: The Vote0 rows judged on folds (the corrected resampled t; the Wilcoxon test was their design
+#: until 2026-12-06).
+VOTE0_ROWS = ("vote0-error", "vote0-size")
 
 
-#: The Vote0 rows judged on folds: ``{id: (measure, kind, direction, margin)}`` (the registry's criteria).
-VOTE0_ROWS = {"vote0-error": ("vote0_error_o_vs_cn2", "difference", ">", 0.0),
-              "vote0-size": ("vote0_literals_o_vs_cn2", "ratio", "<=", 1 / 7.5)}
+def _folds_as_independent(claim):
+    """``claim`` under the Wilcoxon test on its folds as independent (the Vote0 rows' earlier design)."""
+    import dataclasses
+
+    def values(data, measure=claim.values, keep=1 if claim.kind == "difference" else 2):
+        measured = measure(data)
+        return None if measured is None else measured[0] if keep == 1 else tuple(measured[:keep])
+
+    return dataclasses.replace(claim, test="wilcoxon", values=values)
 
 
-def vote0_corrected_table(variants: dict, report) -> pd.DataFrame:
-    """The Vote0 rows under the corrected resampled t (:func:`corrected_t`) beside the engine's verdict.
+def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd.DataFrame:
+    """The Vote0 rows' verdicts under the corrected resampled t beside the Wilcoxon test on folds.
+
+    The registry decides the Vote0 rows by Nadeau and Bengio's corrected resampled t (the ten
+    folds of one cross-validation are not independent); until 2026-12-06 they were decided by the
+    Wilcoxon test on the folds as independent. Both designs run through the engine on the same
+    family (the same Holm correction), and every variant and margin of the main report is kept.
 
     Parameters
     ----------
     variants : dict
         :func:`claims_variants`.
     report : companion.claims.ClaimsReport
-        :func:`claims_report` (its per-variant verdicts, ``report.sensitivity``).
+        :func:`claims_report`.
+    math : dict, optional
+        The ``math_*`` results :func:`claims_report` received.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (claim, variant) the claim is evaluated under, and per other margin of the
-        registry (``margin=...``, on the main folds): the estimate (points, or the ratio) with its
-        corrected 95 % interval, the corrected one-sided p, the corrected verdict and the engine's
-        (Wilcoxon, folds as independent).
+        Indexed by ``(id, variant)``: the folds, the estimate (points, or the ratio) with its
+        corrected 95 % interval, the Holm-corrected p of the corrected t and both verdicts.
     """
-    long = report.sensitivity.set_index(["id", "variant"])
-    rows = []
-    for claim_id, (measure, kind, direction, margin) in VOTE0_ROWS.items():
-        for name, frame in variants.items():
-            if (claim_id, name) not in long.index or long.loc[(claim_id, name), "role"] == "not listed" \
-                    or long.loc[(claim_id, name), "verdict"] == "n/a":
-                continue
-            values = MEASURES[measure](claims_data(frame, **_reading(name)))
-            votes = frame[(frame["dataset"] == CN2POE_EXCEPTION) & (frame["method"] == "WIDC(o)")]
-            n = int(votes["n_test"].sum())
-            ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
-            if kind == "ratio":
-                d = np.log((np.asarray(values[0], dtype=float) + 1) / (np.asarray(values[1], dtype=float) + 1))
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=float(np.log(margin)))
-                result.update({k: float(np.exp(result[k])) for k in ("mean", "ci_low", "ci_high")})
-            else:
-                d = np.asarray(values, dtype=float)
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=margin)
-            rows.append({"id": claim_id, "variant": name, "folds": len(d), "estimate": result["mean"],
-                         "ci_low": result["ci_low"], "ci_high": result["ci_high"], "p (corrected t)": result["p"],
-                         "verdict (corrected t)": result["verdict"],
-                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
-        # the registry's other margins, on the main folds (the engine's variants margin=...)
-        for name in [v for (i, v) in long.index if i == claim_id and v.startswith("margin=")]:
-            other = float(name.split("=", 1)[1].lstrip("×"))
-            main = next((r for r in rows if r["id"] == claim_id and r["variant"] == "main"), None)
-            if main is None:  # the claim was not measured in this run (no Vote0: a fast run)
-                continue
-            values = MEASURES[measure](claims_data(variants["main"]))
-            votes = variants["main"][(variants["main"]["dataset"] == CN2POE_EXCEPTION)
-                                     & (variants["main"]["method"] == "WIDC(o)")]
-            n = int(votes["n_test"].sum())
-            ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
-            if kind == "ratio":
-                d = np.log((np.asarray(values[0], dtype=float) + 1) / (np.asarray(values[1], dtype=float) + 1))
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=float(np.log(other)))
-                result.update({k: float(np.exp(result[k])) for k in ("mean", "ci_low", "ci_high")})
-            else:
-                result = corrected_t(np.asarray(values, dtype=float), ratio_test=ratio_test, direction=direction,
-                                     margin=other)
-            rows.append({**main, "variant": name, "p (corrected t)": result["p"],
-                         "verdict (corrected t)": result["verdict"],
-                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
-    return pd.DataFrame(rows).set_index(["id", "variant"])
+    import companion.claims as C
+
+    earlier = [_folds_as_independent(c) if c.id in VOTE0_ROWS else c for c in claims_family(math)]
+    wilcoxon = C.evaluate(earlier, variants_data(variants)).sensitivity.set_index(["id", "variant"])
+    long = report.sensitivity
+    rows = long[long["id"].isin(VOTE0_ROWS) & (long["role"] != "not listed") & (long["verdict"] != "n/a")]
+    table = rows.set_index(["id", "variant"])[["n", "estimate", "ci_low", "ci_high", "p_holm", "verdict"]]
+    table = table.rename(columns={"n": "folds", "p_holm": "p (corrected t, Holm)", "verdict": "verdict (corrected t)"})
+    table["verdict (Wilcoxon, folds as independent)"] = wilcoxon.loc[table.index, "verdict"]
+    return table
+
+
+def beside_paper_variants(variants: dict, rows=VOTE0_ROWS, report=None) -> pd.DataFrame:
+    """The ours column of :func:`paper_comparison` under the main protocol and each variant of the Vote0 rows.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+    rows : tuple of str, default=:data:`VOTE0_ROWS`
+        The rows whose variants are shown (with ``report``: those the rows list; without: the
+        variants that change WIDC(o), CN2 or the folds, ``CN2 alpha``, ``c_KM``, ``seed`` and ``missing``).
+    report : companion.claims.ClaimsReport, optional
+        :func:`claims_report`, whose sensitivity says which variants the rows list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by variant (``paper`` first, then ``main``): one column per numeric statement of
+        the paper (the paper's value in row ``paper``, ours below).
+    """
+    if report is not None:
+        long = report.sensitivity
+        listed = set(long.loc[long["id"].isin(rows) & (long["role"] == "varies"), "variant"])
+    else:
+        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed=", "missing="))}
+    names = ["main"] + [n for n in variants if n in listed and n != "main" and not same_results(n)]
+    first = paper_comparison(variants["main"])
+    table = pd.DataFrame({"paper": first["paper"], **{n: paper_comparison(variants[n])["ours"] for n in names}})
+    return table.T.rename_axis("variant")
 
 
 def registry_table() -> pd.DataFrame:
@@ -643,10 +674,42 @@ def registry_table() -> pd.DataFrame:
 
 #: The rows that read one part of a paper sentence in different ways (the others of a sentence,
 #: grouped by their quote, are its parts): "gives the advantage to WIDC with pessimistic pruning"
-#: read over the three WIDC variants' strict bests (1), against WIDC() (1b) and against WIDC(o) (2c).
-READINGS = (("1", "1b", "2c"),)
+#: read over the three WIDC variants' strict bests (1) and against WIDC() (1b); the reading against
+#: WIDC(o), our surrogate, is observation 2c.
+READINGS = (("1", "1b"),)
 #: Rows whose quotes are fragments of one sentence (the extracted text kept only the fragments).
 FRAGMENTS = (("vote0-error", "vote0-size"), ("echo-error", "echo-size"))
+
+
+#: Short labels of the stand-ins a row's ``stand_in`` names (:func:`stand_in_labels`), in order.
+STAND_IN_LABELS = (
+    ("31 domains", "our data sets for the paper's 31 domains"),
+    ("J48", "J48 for C4.5"),
+    ("CN2-POE", "Orange3's CN2 for CN2-POE"),
+    ("surrogate", "WIDC(o): our surrogate of optimistic pruning"),
+    ("xd6 is a noise-free copy", "a noise-free xd6"),
+)
+
+
+def stand_in_labels(text: str) -> list:
+    """The short labels (:data:`STAND_IN_LABELS`) of the stand-ins a registry ``stand_in`` text names.
+
+    Parameters
+    ----------
+    text : str
+        A row's ``stand_in``.
+
+    Returns
+    -------
+    list of str
+    """
+    return [label for key, label in STAND_IN_LABELS if key in text]
+
+
+def _flip_names(flips: str) -> str:
+    """The variant names of a row's ``flips`` (``"CN2 alpha=1 (undecided); seed=4 (undecided)"``), verdicts dropped."""
+    return ", ".join(re.sub(r" \([^()]*\)$", "", part.strip()) for part in flips.split(";") if part.strip())
+
 
 
 def _part_verdict(verdicts):
@@ -669,14 +732,21 @@ def sentence_table(report) -> pd.DataFrame:
     report : companion.claims.ClaimsReport
         :func:`claims_report`.
 
+    A sentence's verdict that one of its rows with that verdict does not keep under every variant
+    is followed by "not robust" and the variants that flip that row (its ``flips``); ``stand-ins`` lists what its rows
+    judge in the paper's place (:func:`stand_in_labels`).
+
     Returns
     -------
     pandas.DataFrame
         One row per sentence: ``sentence``, ``where``, ``rows``, ``verdict of the sentence``,
-        ``observations`` and ``ids`` (its paper rows).
+        ``stand-ins``, ``observations`` and ``ids`` (its paper rows).
     """
     table = report.table.copy()
     verdict = dict(zip(table["id"], table["verdict"]))
+    robust = {i: bool(r) for i, r in zip(table["id"], table["robust"])}
+    flips = {i: "" if not isinstance(f, str) else f for i, f in zip(table["id"], table["flips"])}
+    stand_ins = {i: "" if not isinstance(t, str) else t for i, t in zip(table["id"], table["stand_in"])}
     quotes = dict(zip(table["id"], table["quote"]))
     for group in FRAGMENTS:
         if all(i in quotes for i in group):
@@ -713,8 +783,13 @@ def sentence_table(report) -> pd.DataFrame:
         text = "; ".join(shown(g[0]) if len(g) == 1 else "readings (" + ", ".join(shown(i) for i in g) + ")"
                          for g in parts)
         others = list(mine.loc[mine["origin"] == "observation", "id"])
+        fragile = [f"{i} flips under {_flip_names(flips[i])}" for i in paper_ids
+                   if verdict[i] == word and not robust[i] and flips[i]]
+        if fragile and word not in ("not evaluated", "depends on the reading"):
+            word = f"{word}, not robust ({'; '.join(fragile)})"
+        labels = list(dict.fromkeys(label for i in paper_ids for label in stand_in_labels(stand_ins[i])))
         rows.append({"sentence": _plain_math(quote), "where": mine["where"].iloc[0], "rows": text,
-                     "verdict of the sentence": word,
+                     "verdict of the sentence": word, "stand-ins": "; ".join(labels),
                      "observations": ", ".join(others), "ids": ", ".join(paper_ids)})
     return pd.DataFrame(rows)
 
