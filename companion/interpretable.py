@@ -593,10 +593,11 @@ FALLBACK_FOLDS = 3
         "X": ["array-like"],
         "y": ["array-like"],
         "sample_weight": ["array-like", None],
+        "max_rows": [StrictInterval(Integral, 2, None, closed="left"), None],
     },
     prefer_skip_nested_validation=False,
 )
-def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
+def beats_default_class(estimator, X, y, sample_weight=None, *, max_rows=None) -> bool:
     """Whether ``estimator`` beats the default class on inner stratified folds of ``(X, y)``.
 
     The check behind the learners' fallback to the default class (``Prism(pruning=...)``,
@@ -614,6 +615,12 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     X : DataFrame or array-like of shape (n_samples, n_features)
     y : array-like of shape (n_samples,)
     sample_weight : array-like of shape (n_samples,), optional
+    max_rows : int or None, default=None
+        Beyond this many rows (after whole weights are split into copies), the folds are those of
+        a stratified subsample of about ``max_rows`` rows: each class's first rows in the
+        canonical order (by the hash of their content and label, so neither the rows' order nor
+        their scale matters), in proportion to its size, rounded up. A learner whose fit grows
+        faster than its rows bounds the check's cost with it. None: every row.
 
     Returns
     -------
@@ -656,9 +663,21 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
     row_keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
     label_keys = pd.util.hash_pandas_object(pd.Series(y.astype(str)), index=False).to_numpy()
     canonical = np.lexsort((label_keys, row_keys))
+    if max_rows is not None and len(y) > max_rows:
+        # each class's first rows of the canonical order, ceil(max_rows * share) of them
+        codes = y_codes[canonical]
+        quota = np.ceil(max_rows * counts / len(y)).astype(np.int64)
+        by_class = np.argsort(codes, kind="stable")
+        rank = np.empty(len(codes), dtype=np.int64)
+        rank[by_class] = np.arange(len(codes)) - np.repeat(np.cumsum(counts) - counts, counts)
+        canonical = canonical[rank < quota[codes]]
+        counts = np.bincount(y_codes[canonical], minlength=counts.size)
+        n_splits = int(min(FALLBACK_FOLDS, counts.min()))
+        if n_splits < 2:
+            return True
     folds = StratifiedKFold(n_splits=n_splits)
     model_correct = default_correct = 0.0
-    for train, test in folds.split(np.zeros((len(y), 1)), y_codes[canonical]):
+    for train, test in folds.split(np.zeros((len(canonical), 1)), y_codes[canonical]):
         train, test = np.sort(canonical[train]), np.sort(canonical[test])
         inner = clone(estimator)
         take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
@@ -674,7 +693,7 @@ def beats_default_class(estimator, X, y, sample_weight=None) -> bool:
         default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
         model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
         default_correct += float(weight[test][y_codes[test] == default].sum())
-    total = float(weight.sum())
+    total = float(weight[np.sort(canonical)].sum())  # every row: weight.sum(), in its order
     model_error, default_error = 1.0 - model_correct / total, 1.0 - default_correct / total
     # CART's one-standard-error rule (Breiman et al. 1984, Sec. 3.4.3): the smaller model (here
     # the default class) unless the larger one's CV error plus its binomial standard error is

@@ -26,7 +26,13 @@ through a BLAS product on real-valued inputs can differ in its last bits between
 call and one call per row; the λ-perceptron's integer updates are then the same in practice, but
 the λ-MMP may stop at another point of its ``(1 - tol)`` approximation (coefficients within about
 ``1e-5``, measured), so a point with ``|f(x)|`` of that order may change sides. With
-``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied.
+``kernel="precomputed"`` a float32 or float64 Gram matrix is used as given, not copied. The
+Boolean kernel is read by the rows of the distinct inputs whenever an input repeats (LED digits:
+at most 128 distinct rows), and everything a fit computes from ``K`` (``αᵀGα``, the training
+scores, the predictions) is computed once per distinct input: a default fit on 50,000 LED rows
+takes seconds and a few hundred MB. :func:`estimated_fit_bytes` is everything a default fit holds
+at once (kernel or cached rows, O(m) arrays, blocks in flight, the fallback check's inner fit);
+a fit whose O(m) arrays alone exceed ``max_memory_gb`` is refused before any kernel entry.
 
 The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``; inputs must be
 0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
@@ -57,7 +63,7 @@ import warnings
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics.pairwise import PAIRWISE_KERNEL_FUNCTIONS, pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -177,27 +183,43 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
     def _train_gram(self, X):
         """The m × m training kernel, read by rows (see Memory above); never copied.
 
-        ``kernel="precomputed"``: the given matrix. Otherwise, when the whole kernel fits within
-        ``max_memory_gb`` (less :data:`_BASE_BYTES` for the rest of the process; its peak with the
-        temporaries of its computation: :func:`estimated_kernel_bytes`), it is computed
+        ``kernel="precomputed"``: the given matrix. Otherwise a fit that cannot hold even its
+        O(m) arrays within ``max_memory_gb`` is refused before any kernel entry is computed
+        (:func:`estimated_fit_bytes`); when the whole kernel fits within what is left of
+        ``max_memory_gb`` (less what the rest of the process keeps: at least 1 GiB, more for
+        O(m) arrays beyond it; its peak with the temporaries of its computation:
+        :func:`estimated_kernel_bytes`), it is computed
         once, in one call as always (the Boolean kernel in row blocks, in float32 when its values
         are whole numbers below 2**24: exact, half the memory); beyond, it is read by rows
         (:class:`_KernelRows`), each distinct input's row computed on its own and cached within
-        the limit.
+        the limit. The Boolean kernel is read by rows of the distinct inputs whenever some input
+        repeats (the same numbers, exact in any blocking: the kernel of the distinct inputs is
+        all a fit computes, 128 x 128 for the 7 bits of an LED digit whatever ``m``).
         """
         if self.kernel == "precomputed":
             return _GivenKernel(X)
+        m, n_features = X.shape
+        fallback = self.fallback == "inner_cv" and not fallback_check_running()
+        check_memory(
+            self, _least_fit_bytes(m, n_features, fallback),
+            f"the arrays that grow with the rows ({m} x {n_features} inputs, the iterations' vectors"
+            f"{' and the fallback check' if fallback else ''}; the kernel itself is read by rows within the limit)",
+            "fit on fewer rows",
+        )
         limit = np.inf if self.max_memory_gb is None else float(self.max_memory_gb) * 2**30
-        budget = max(0.0, limit - _BASE_BYTES)
-        m = X.shape[0]
+        budget = max(0.0, limit - _process_bytes(m, n_features, fallback))
         if self.kernel == "boolean":
             def compute(A, B):
                 return boolean_kernel(A, B, degree=self.degree, weights=self.weights, compact=True)
 
             itemsize = compute(X[:1], X[:1]).itemsize  # 4 when the values are exact in float32
-            if estimated_kernel_bytes(m, itemsize) <= budget:
+            rows = _KernelRows(compute, X, budget, exact_in_blocks=True)
+            # Boolean inputs repeat (at most 2**n distinct rows): with any repeated input the
+            # distinct inputs' kernel is smaller than K and its rows give K's numbers (exact in
+            # any blocking), so the whole K is computed only for distinct inputs that fit
+            if len(rows.unique) == m and estimated_kernel_bytes(m, itemsize) <= budget:
                 return _GivenKernel(compute(X, X))
-            return _KernelRows(compute, X, budget, exact_in_blocks=True)
+            return rows
         if estimated_kernel_bytes(m) <= budget:
             return _GivenKernel(self._kernel(X, X))
         return _KernelRows(self._kernel, X, budget, exact_in_blocks=False)
@@ -237,28 +259,52 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
 
         The same numbers as on the whole submatrix: whether the exact product applies is decided
         on the whole submatrix first; an exact product is exact blockwise too, and the fixed-order
-        sum adds each row on its own.
+        sum adds each row on its own. A kernel read by rows (:class:`_KernelRows`) scores each
+        distinct input once (``K[i] = K_U[a_i]``: rows of equal inputs are equal, so are their
+        scores) and takes its score for every row of that input: O(distinct inputs x support)
+        instead of O(m x support), the same numbers.
         """
+        # the layout of the whole submatrix: K[:, S] column-major, K[S][:, S] row-major
+        column_major = rows is None
+        n_rows = K.shape[0] if rows is None else rows.size
+        if isinstance(K, _KernelRows) and n_rows > 0 and self.support_.size > 0:
+            wanted = K.inverse if rows is None else K.inverse[rows]
+            distinct, back = np.unique(wanted, return_inverse=True)
+            scores = self._scores_of_rows(K, K.first_rows[distinct], column_major, whole_rows=n_rows)
+            return scores[back.reshape(-1)]
+        return self._scores_of_rows(K, rows, column_major, whole_rows=n_rows)
+
+    def _scores_of_rows(self, K, rows, column_major, whole_rows):
+        """:meth:`_unscaled_scores` of ``K[rows][:, support_]`` (``rows=None``: all rows), by row
+        blocks laid out column-major or row-major as the whole submatrix of ``whole_rows`` rows is."""
         columns = self.support_
         n_rows = K.shape[0] if rows is None else rows.size
         if n_rows == 0 or columns.size == 0:
             return self._unscaled_scores(K.rows(slice(0, 0) if rows is None else rows)[:, columns])
         # A kernel read by rows forms whole rows of K before taking the support's columns: size the
         # blocks by the row's width, or a small support makes a block of m x m floats.
-        step = _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size)
-        blocks = [slice(start, min(start + step, n_rows)) for start in range(0, n_rows, step)]
+        step = max(2, _block_rows(K.shape[1] if isinstance(K, _KernelRows) else columns.size))
+        starts = list(range(0, n_rows, step))
+        if len(starts) > 1 and n_rows - starts[-1] == 1:
+            starts.pop()  # no block of one row (see below): the last row joins the block before
+        blocks = [slice(start, stop) for start, stop in zip(starts, starts[1:] + [n_rows])]
 
         def block(b):
             # Each block keeps the layout of the whole submatrix (K[:, S] column-major, K[:, S][S]
             # row-major): ordered_matvec's row sums follow the layout (sequential over a
-            # column-major array, pairwise over a row-major one), so blocking changes no bit.
-            if rows is None:
-                return K.submatrix(b, columns)
-            return np.ascontiguousarray(K.submatrix(rows[b], columns))
+            # column-major array, pairwise over a row-major one), so blocking changes no bit. A
+            # single row is both layouts to numpy (summed pairwise): a column-major block of one
+            # row of a larger submatrix is that row twice, its sum taken once.
+            chosen = b if rows is None else rows[b]
+            if not column_major:
+                return np.ascontiguousarray(K.submatrix(chosen, columns))
+            if b.stop - b.start == 1 and whole_rows > 1:
+                return K.submatrix(np.repeat(np.arange(n_rows)[b] if rows is None else chosen, 2), columns)
+            return K.submatrix(chosen, columns)
 
         exact = self._exact_scores_ and all(is_integer_valued(block(b)) for b in blocks)
         product = exact_matvec if exact else ordered_matvec
-        return np.concatenate([product(block(b), self.unscaled_coef_) for b in blocks])
+        return np.concatenate([product(block(b), self.unscaled_coef_)[: b.stop - b.start] for b in blocks])
 
     def _unscaled_scores(self, K_support):
         """``Σ_i α_i y_i k(x_i, x)`` for the rows of ``K_support`` (columns: the support)."""
@@ -267,11 +313,28 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
                 return exact_matvec(K_support, self.unscaled_coef_)
         return ordered_matvec(K_support, self.unscaled_coef_)
 
-    def _kernel_to_support(self, X):
+    def _scores_of(self, X):
+        """``Σ_i α_i y_i k(x_i, x)`` (:meth:`_unscaled_scores`) for the rows of a new ``X``.
+
+        The kernel between ``X`` and the support is formed a block of rows at a time (all rows
+        in one call up to :data:`_BLOCK_BYTES`), never ``n x |support|`` floats at once. With
+        ``kernel="boolean"`` only the distinct rows of ``X`` are scored (at most ``2**n`` for
+        ``n`` Boolean columns; its values are exact in any blocking), and each row takes the
+        score of its input: the same numbers as scoring every row.
+        """
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
-            return X[:, self.support_]
-        return self._kernel(X, self.support_vectors_)
+            return self._unscaled_scores(X[:, self.support_])
+        back = None
+        if self.kernel == "boolean" and X.shape[0] > 1:
+            X, back = np.unique(X, axis=0, return_inverse=True)
+        step = _block_rows(max(1, self.n_support_))
+        if X.shape[0] <= step:
+            scores = self._unscaled_scores(self._kernel(X, self.support_vectors_))
+        else:
+            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self.support_vectors_))
+                                     for start in range(0, X.shape[0], step)])
+        return scores if back is None else scores[back.reshape(-1)]
 
     def decision_function(self, X):
         """``f(x) = Σ_i dual_coef_i k(x_i, x)``; positive values predict ``classes_[1]``.
@@ -281,7 +344,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         the λ-perceptron with the Boolean kernel (see ``n_ties_``).
         """
         check_is_fitted(self)
-        scores = self.decision_scale_ * self._unscaled_scores(self._kernel_to_support(X))
+        scores = self.decision_scale_ * self._scores_of(X)
         return _fallback_scores(self, scores)
 
     def predict(self, X):
@@ -292,7 +355,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         does, and :func:`companion.experiments.paper03._protocol.run_draw` does on test data.)
         """
         check_is_fitted(self)
-        positive = self._unscaled_scores(self._kernel_to_support(X)) > 0
+        positive = self._scores_of(X) > 0
         if getattr(self, "fallback_class_", None) is not None:
             return np.full(positive.shape, self.fallback_class_, dtype=self.classes_.dtype)
         return self.classes_[positive.astype(int)]
@@ -414,12 +477,15 @@ class KernelPerceptron(_BinaryKernelClassifier):
     max_updates : int, default=100_000
         Safety cap on ``t``; reaching it (possible only for ``λ = 0``) warns.
     max_memory_gb : float or None, default=4.0
-        Bounds the memory of the fit, not whether it runs: the training kernel is stored whole
-        only if it fits within this limit with the temporaries of its computation (less 1 GB for
-        the rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000
-        is the most the default holds whole); otherwise its rows, one per distinct input, are cached
-        within the limit and recomputed beyond it (see Memory in the module docstring for when
-        the two give the same numbers). ``None``: no limit. Unused with ``kernel="precomputed"``.
+        Bounds the memory of the fit: the training kernel is stored whole only if it fits
+        within this limit with the temporaries of its computation (less at least 1 GB for the
+        rest of the process; 40 bytes per pair, :func:`estimated_kernel_bytes`: m = 9,000 is the
+        most the default holds whole; the Boolean kernel only when no input repeats); otherwise
+        its rows, one per distinct input, are cached within the limit and recomputed beyond it
+        (see Memory in the module docstring for when the two give the same numbers). The
+        fallback check's inner fits get what this fit leaves. A fit whose O(m) arrays alone do
+        not fit is refused before any kernel entry (:func:`estimated_fit_bytes`). ``None``: no
+        limit. Unused with ``kernel="precomputed"``.
 
     fallback : {"inner_cv", None}, default="inner_cv"
         ``"inner_cv"``: the model becomes the constant majority class (``fallback_class_``,
@@ -428,8 +494,11 @@ class KernelPerceptron(_BinaryKernelClassifier):
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
         one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
         is then the training log-odds of ``class_counts_`` (each class's training count), so
-        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        that one-vs-rest over fallbacks picks the majority class. Beyond 10,000 training rows
+        the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -550,6 +619,7 @@ class KernelPerceptron(_BinaryKernelClassifier):
         # Update counts are integers: with an integer-valued kernel every score is exact.
         self._exact_scores_ = True
         self._store_expansion(X, K, y_signed, alpha, scale)
+        del G, K  # released before the fallback check's inner fits, which hold kernels of their own
         self._fall_back_if_it_loses(X, y, None)
         return self
 
@@ -558,12 +628,20 @@ def _extended_norm_sq(alpha, G) -> float:
     """``αᵀ G α``: exact when ``G`` is integer-valued (integer kernel and λ), else a fixed-order sum.
 
     ``G`` is an :class:`_ExtendedGram`; ``G α`` is formed by row blocks of ``G`` (each row is
-    summed on its own, and an exact product is exact blockwise), the same numbers as on all of ``G``.
+    summed on its own, and an exact product is exact blockwise), the same numbers as on all of ``G``;
+    or, for a kernel read by rows with integer values, through the distinct inputs
+    (:meth:`_ExtendedGram.exact_product_by_inputs`: the same exact numbers in O(m) work).
     """
+    by_inputs = G.exact_product_by_inputs(alpha)
+    if by_inputs is not None:
+        return float(ordered_dot(alpha, by_inputs))
     blocks = G.row_blocks()
     product = exact_matvec if all(is_integer_valued(G.rows(b)) for b in blocks) else ordered_matvec
     return float(ordered_dot(alpha, np.concatenate([product(G.rows(b), alpha) for b in blocks])))
 
+
+# Whole numbers up to this are exact in float64, and so is every sum of them that stays below it.
+_EXACT_FLOAT_INTEGERS = 2.0**53
 
 #: Iterations between two looks at the clock of the progress lines (COMPANION_PROGRESS only).
 _PROGRESS_EVERY = 256
@@ -591,8 +669,9 @@ def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
     Counts the kernel matrix ``K`` (``itemsize`` bytes per entry: 8, or 4 for a Boolean kernel
     exact in float32) and the temporaries of computing it and of the fit's passes over it,
     :data:`_KERNEL_TEMPORARY_BYTES_PER_PAIR` per entry. The fit holds the whole kernel only when
-    this fits within ``max_memory_gb`` less :data:`_BASE_BYTES`; beyond, it reads the kernel by
-    rows (:class:`_KernelRows`, within the limit by construction).
+    this fits within ``max_memory_gb`` less what the rest of the process keeps (at least 1 GiB:
+    :func:`estimated_fit_bytes`); beyond, it reads the kernel by rows (:class:`_KernelRows`,
+    within the limit by construction).
 
     Parameters
     ----------
@@ -609,9 +688,124 @@ def estimated_kernel_bytes(m: int, itemsize: int = 8) -> int:
     return int((int(itemsize) + _KERNEL_TEMPORARY_BYTES_PER_PAIR) * int(m) ** 2)
 
 
-# Memory of the process beside the kernel rows a fit caches: interpreter, imports, the data and the
-# O(m) vectors of the iterations, and one block of rows (_BLOCK_BYTES) in flight.
-_BASE_BYTES = 1 << 30
+# Memory of the process beside a fit's own arrays: the interpreter, its imports (about 160 MB
+# measured) and the caller's data.
+_BASE_BYTES = 256 << 20
+
+# Every fit may take this much for the rest of the process (interpreter, blocks in flight, O(m)
+# arrays) before its kernel; more only when its O(m) arrays need more (millions of rows).
+_PROCESS_FLOOR_BYTES = 1 << 30
+
+#: Blocks of rows a fit has in flight at once (a block of K's rows, G's float64 rows from it, the
+#: integer check's copy and a product's), each at most ``_BLOCK_BYTES``.
+_BLOCKS_IN_FLIGHT = 6
+
+#: Bytes a fit holds per training row and per input cell beside its kernel, from the first
+#: allocation to the end of the fallback check: the float64 copy of the input and the sorted copy
+#: of its distinct rows, the fallback check's frame of ranks and hashes (per cell); the labels,
+#: the update counts or simplex point, the vectors of Algorithm 2 (ten buffers, ``G α``, the
+#: diagonal, a row of G and its temporaries), the norm history (about 16 iterations per row, 8
+#: bytes each), the training scores and the fitted expansion (per row). Measured as the growth
+#: of the peak resident memory of fits in a fresh process on LED digits: about 1,000 bytes a row
+#: for the λ-perceptron (20,000 to 100,000 rows) and 2,200 for the λ-MMP (3,000 to 8,000 rows),
+#: allocator slack included; tests/test_memory.py checks the estimate against such fits.
+_ROW_BYTES = 3072
+_CELL_BYTES = 64
+
+
+def _held_bytes(m: int, n_features: int) -> int:
+    """The O(m) arrays of a fit on ``m`` rows of ``n_features`` columns (see :data:`_ROW_BYTES`)."""
+    return int(m) * (_ROW_BYTES + _CELL_BYTES * int(n_features))
+
+
+def _fixed_bytes() -> int:
+    """The blocks in flight and the rows of G a small fit keeps: the same at every size."""
+    return _BLOCKS_IN_FLIGHT * _BLOCK_BYTES + _G_ROWS_CACHE_BYTES
+
+
+def _inner_rows(m: int) -> int:
+    """Training rows of the fallback check's largest inner fit (folds of at most
+    ``_FALLBACK_MAX_ROWS`` rows and a few more, each class rounded up)."""
+    kept = min(int(m), _FALLBACK_MAX_ROWS + 2)
+    return kept - kept // 3
+
+
+def _least_fit_bytes(m: int, n_features: int, fallback: bool) -> int:
+    """What a fit needs whatever its kernel's layout: the interpreter, the blocks in flight, its
+    O(m) arrays and, with the fallback check, those of an inner fit beside them."""
+    need = _BASE_BYTES + _fixed_bytes() + _held_bytes(m, n_features)
+    return need + (_held_bytes(_inner_rows(m), n_features) if fallback else 0)
+
+
+def _process_bytes(m: int, n_features: int, fallback: bool) -> int:
+    """The part of ``max_memory_gb`` a fit keeps for everything but its kernel: at least 1 GiB."""
+    return max(_PROCESS_FLOOR_BYTES, _least_fit_bytes(m, n_features, fallback))
+
+
+def estimated_fit_bytes(m, n_features, *, n_unique=None, itemsize=8, max_memory_gb=4.0, boolean=True,
+                        fallback=True) -> int:
+    """Peak bytes a kernel perceptron's fit adds to its process: everything it holds at once.
+
+    A fit holds, beside the interpreter and the caller's data (not counted here): blocks of rows
+    in flight (``_BLOCKS_IN_FLIGHT`` of ``_BLOCK_BYTES``, and G's rows on a fit of at most 2048
+    rows), its O(m) arrays (:data:`_ROW_BYTES` per row, :data:`_CELL_BYTES` per input cell), and
+
+    * while it runs, its kernel: the whole ``m x m`` matrix with the temporaries of computing it
+      (:func:`estimated_kernel_bytes`) when that fits within ``max_memory_gb`` less what the rest
+      of the process keeps (at least 1 GiB) and, for the Boolean kernel, no input repeats; else
+      the cached rows of the ``n_unique`` distinct inputs (:class:`_KernelRows`) within that;
+    * during the fallback check (its kernel released), its O(m) arrays and one inner fit on at
+      most two thirds of 10,000 rows (:func:`companion.interpretable.beats_default_class`'s
+      subsample), whose own limit leaves room for what the outer fit holds.
+
+    A fit whose O(m) arrays alone do not fit within ``max_memory_gb`` is refused before it
+    computes any kernel entry (a ``ValueError`` naming the estimate and the remedy).
+
+    Parameters
+    ----------
+    m, n_features : int
+        Training rows and input columns.
+    n_unique : int, optional
+        Distinct training inputs (default ``m``).
+    itemsize : int, default=8
+        Bytes per kernel entry (4 for a Boolean kernel exact in float32).
+    max_memory_gb : float or None, default=4.0
+        The fit's limit.
+    boolean : bool, default=True
+        The Boolean kernel (read by distinct rows whenever an input repeats).
+    fallback : bool, default=True
+        Count the fallback check (``fallback="inner_cv"``).
+
+    Returns
+    -------
+    int
+        Estimated peak bytes added by the fit (tests/test_memory.py checks it against the peak
+        resident memory of fits in a fresh process).
+    """
+    m, n_features = int(m), int(n_features)
+    n_unique = m if n_unique is None else int(n_unique)
+    limit = np.inf if max_memory_gb is None else float(max_memory_gb) * 2**30
+    held = _held_bytes(m, n_features)
+    process = _process_bytes(m, n_features, fallback)
+    kernel = _kernel_bytes(m, n_unique, itemsize, max(0.0, limit - process), boolean)
+    during_fit = _fixed_bytes() + held + kernel
+    if not fallback:
+        return int(during_fit)
+    m_in = _inner_rows(m)
+    limit_in = limit - (process - _PROCESS_FLOOR_BYTES)
+    budget_in = max(0.0, limit_in - _process_bytes(m_in, n_features, False))
+    kernel_in = _kernel_bytes(m_in, min(n_unique, m_in), itemsize, budget_in, boolean)
+    during_check = _fixed_bytes() + held + _held_bytes(m_in, n_features) + kernel_in
+    return int(max(during_fit, during_check))
+
+
+def _kernel_bytes(m, n_unique, itemsize, budget, boolean):
+    """Bytes of the kernel a fit holds within ``budget``: whole, or the distinct rows it caches."""
+    whole = estimated_kernel_bytes(m, itemsize)
+    if whole <= budget and not (boolean and n_unique < m):
+        return whole
+    capacity = min(n_unique, budget // max(1, n_unique * itemsize))
+    return int(capacity * n_unique * itemsize)
 
 
 class _GivenKernel:
@@ -655,8 +849,9 @@ class _KernelRows:
     """
 
     def __init__(self, compute, X, budget_bytes, *, exact_in_blocks):
-        self.unique, inverse = np.unique(X, axis=0, return_inverse=True)
+        self.unique, first_rows, inverse = np.unique(X, axis=0, return_index=True, return_inverse=True)
         self.inverse = inverse.reshape(-1).astype(np.intp)
+        self.first_rows = first_rows.astype(np.intp)  # a training row of each distinct input
         self.shape = (X.shape[0], X.shape[0])
         self._compute, self._exact_in_blocks, self._budget = compute, exact_in_blocks, float(budget_bytes)
         n_unique = len(self.unique)
@@ -715,6 +910,11 @@ class _KernelRows:
 
     def row(self, j):
         """``K[j]`` (a new array)."""
+        slot = self._slot_of[self.inverse[j]]
+        if slot >= 0:  # cached: what _unique_rows returns and records, without its general path
+            self._clock += 1
+            self._last_used[slot] = self._clock
+            return self._slots[slot].take(self.inverse)
         return self._unique_rows(self.inverse[j : j + 1])[0].take(self.inverse)
 
     def rows(self, index):
@@ -790,6 +990,38 @@ class _ExtendedGram:
 
     def diagonal(self):
         return (self.y * self.y) * self.K.diagonal() + self.lam
+
+    def exact_product_by_inputs(self, alpha):
+        """``G α`` exactly, through the distinct inputs of a kernel read by rows, or None.
+
+        ``(G α)_j = y_j Σ_a K_U[a_j, a] β_a + λ α_j`` with ``β_a = Σ_{i: a_i = a} y_i α_i``: one
+        product with the ``U x U`` kernel of the distinct inputs instead of the ``m x m`` one.
+        Only when every value is a whole number and every partial sum stays below ``2**53``
+        (integer kernel, ``λ`` and ``α``: the λ-perceptron with the Boolean kernel of integer
+        weights), so that the result is the exact one :func:`companion.numerics.exact_matvec` gives
+        on the rows of ``G``; None otherwise (the caller reads ``G`` by rows).
+        """
+        K = self.K
+        if not isinstance(K, _KernelRows) or not is_integer_valued(self.lam) or not is_integer_valued(alpha):
+            return None
+        signed = self.y * alpha
+        size = float(np.abs(signed).sum())
+        if size >= _EXACT_FLOAT_INTEGERS:
+            return None
+        beta = np.bincount(K.inverse, weights=signed, minlength=len(K.unique))  # exact: whole sums < 2**53
+        n_unique = len(K.unique)
+        step = _block_rows(n_unique)
+        parts = []
+        for start in range(0, n_unique, step):
+            values = K._unique_rows(np.arange(start, min(start + step, n_unique)))
+            if not is_integer_valued(values):
+                return None
+            if (float(np.abs(values).max(initial=0.0)) + abs(self.lam)) * size >= _EXACT_FLOAT_INTEGERS:
+                return None
+            parts.append(exact_matvec(values, beta))
+        product = np.concatenate(parts)
+        # each term and sum below 2**53: exact in float64
+        return self.y * product[K.inverse] + self.lam * np.asarray(alpha, dtype=np.float64)
 
     def row_blocks(self):
         m = self.shape[0]
@@ -873,8 +1105,11 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
         one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
         is then the training log-odds of ``class_counts_`` (each class's training count), so
-        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        that one-vs-rest over fallbacks picks the majority class. Beyond 10,000 training rows
+        the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -989,6 +1224,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         self.risk_upper_bound_ = norm / min_margin**2
         self._exact_scores_ = False
         self._store_expansion(X, K, y_signed, alpha, 1.0 / min_margin)
+        del G, K  # released before the fallback check's inner fits, which hold kernels of their own
         self._fall_back_if_it_loses(X, y, None)
         return self
 
@@ -1021,7 +1257,11 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     alpha[start] = 1.0
     g = G.column(start)
     norm = float(diag[start])
-    history = [norm]
+    # N after every iteration, in a float64 buffer doubled when full (a list of Python floats
+    # takes 32 bytes an entry, about 16 entries a row on LED digits)
+    history = np.empty(min(max_iter, 1 << 12) + 1)
+    history[0] = norm
+    n_history = 1
     converged = False
     keep = 1.0 - tol
     gap, slope, twice_slope, ratio, gamma_a, gamma_b, norm_a, norm_b, cap, work = np.empty((10, m))
@@ -1088,10 +1328,13 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
         # the same bits on every machine.
         multiply(alpha, g, out=work)
         norm = float(total(work))  # what work.sum() computes (pairwise), without its wrapper
-        history.append(norm)
+        if n_history == history.size:
+            history = np.concatenate([history, np.empty(min(history.size, max_iter + 1 - history.size))])
+        history[n_history] = norm
+        n_history += 1
     else:
         converged = bool(g.min() >= (1.0 - tol) * norm)
-    return alpha, g, np.array(history), converged
+    return alpha, g, history[:n_history].copy(), converged
 
 
 class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
@@ -1153,8 +1396,11 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
         one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
         is then the training log-odds of ``class_counts_`` (each class's training count), so
-        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
-        model as it is (notebook 03 passes it).
+        that one-vs-rest over fallbacks picks the majority class. Beyond 10,000 training rows
+        the folds are those of a stratified subsample of 10,000 rows (chosen by the rows'
+        content, not their order), so the check's three inner fits cost a bounded share of a
+        large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
+        it is (notebook 03 passes it).
 
     Attributes
     ----------
@@ -1676,10 +1922,16 @@ def _fallback_scores(model, scores):
     return np.full(np.shape(scores), constant_log_odds(model.class_counts_))
 
 
+#: Rows the fallback check's inner folds take at most (a stratified subsample beyond): its three
+#: inner fits then cost a bounded share of a large fit (at 50,000 rows, 3 fits of 6,667 rows).
+_FALLBACK_MAX_ROWS = 10_000
+
+
 def _fall_back_if_it_loses(self, X, y, sample_weight):
     """``fallback="inner_cv"``: the model becomes the constant majority class (``fallback_class_``)
     when it predicts one class on every training row or loses to the majority class on 3 inner
-    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule);
+    folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule)
+    of at most :data:`_FALLBACK_MAX_ROWS` rows (a stratified subsample beyond);
     a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
     self.fallback_class_ = None
     # the (weighted) training count of each class: the score of a fallback (_fallback_scores)
@@ -1692,27 +1944,25 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
         labels, counts = np.unique(y, return_counts=True)
         weights = counts if sample_weight is None else np.array([sample_weight[y == c].sum() for c in labels])
         single = np.unique(_training_predictions(self, X)).size == 1
-        if single or not beats_default_class(self, X, y, sample_weight):
+        checked = self
+        if isinstance(self, _BinaryKernelClassifier) and self.max_memory_gb is not None:
+            # the inner fits run beside what this fit still holds: beyond the 1 GiB every fit
+            # keeps for the rest of the process, their limit leaves room for it
+            held = _process_bytes(*np.shape(X), True) - _PROCESS_FLOOR_BYTES
+            if held > 0:
+                checked = clone(self).set_params(max_memory_gb=float(self.max_memory_gb) - held / 2**30)
+        if single or not beats_default_class(checked, X, y, sample_weight, max_rows=_FALLBACK_MAX_ROWS):
             self.fallback_class_ = labels[int(np.argmax(weights))]
             reason = f" ({type(self).__name__} fell back to the majority class: its expansion did not beat it on inner folds)"
     self._check_single_class(X, predictions=_training_predictions(self, X), reason=reason)
 
 
 def _training_predictions(model, X):
-    """``model.predict(X)`` on the training input, a block of rows at a time.
-
-    A kernel expansion's prediction forms the kernel between its rows and the support, ``m x
-    |support|`` floats with their temporaries for all of the training rows at once: O(m^2) past
-    ``max_memory_gb``. By blocks of :func:`_block_rows` rows (all rows in one block up to 32 MiB,
-    so the same call as before on every data set of the papers) it stays within the limit.
-    """
-    n_support = int(getattr(model, "n_support_", 0) or 0)
-    step = _block_rows(max(1, n_support)) if n_support else max(1, len(X))
+    """``model.predict(X)`` on the training input (a kernel expansion's ``predict`` forms its
+    kernel a block of rows at a time: :meth:`_BinaryKernelClassifier._scores_of`)."""
     with warnings.catch_warnings():  # X may be the validated array of a fitted frame
         warnings.simplefilter("ignore")
-        if len(X) <= step:
-            return model.predict(X)
-        return np.concatenate([model.predict(X[start : start + step]) for start in range(0, len(X), step)])
+        return model.predict(X)
 
 
 for _cls in (KernelPerceptron, MaximalMarginPerceptron, MaskPerceptron):

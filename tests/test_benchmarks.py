@@ -70,6 +70,11 @@ def test_ball_memory_quick_run_fits_and_compares_layouts():
     assert all(r["ours_s"] is not None and r["ours_s"] > 0 and "load" in r["note"] for r in fits), fits
     same = [r for r in rows if "streamed layout vs full layout" in r["benchmark"]]
     assert [r["identical"] for r in same] == [True, True], same
+    # issue 59's LED fits: both perceptrons, default and fallback=None, time, CPU time and peak
+    led = [r for r in rows if ", LED digits, " in r["benchmark"]]
+    assert len(led) == len(ball_memory.QUICK_SIZES) * len(ball_memory.LED_TARGET_S) * len(ball_memory.LED_VARIANTS)
+    assert all(r["ours_s"] > 0 and "peak" in r["note"] and "cpu" in r["note"] and "load" in r["note"] for r in led), led
+    assert all("x the plain fit" in r["note"] for r in led if r["benchmark"].endswith(", default")), led
 
 
 def test_readme_speed_section_is_the_committed_report_rendered():

@@ -156,3 +156,55 @@ def test_the_inner_fits_of_the_fallback_check_and_only_they_skip_the_check():
     with pytest.raises(RuntimeError):
         beats_default_class(Spy(fail=True), X, y)
     assert not fallback_check_running()
+
+
+class _RecordingMajority:
+    """A learner for beats_default_class: records the rows of each inner fit, predicts its class 1."""
+
+    seen: list = []
+
+    def get_params(self, deep=True):
+        return {}
+
+    def set_params(self, **params):
+        return self
+
+    def fit(self, X, y):
+        type(self).seen.append(np.asarray(X)[:, 0].copy())
+        return self
+
+    def predict(self, X):
+        return np.ones(len(X), dtype=int)
+
+
+def test_the_fallback_check_on_a_subsample_keeps_classes_in_proportion_and_ignores_row_order():
+    """beats_default_class(max_rows=): beyond max_rows rows the inner folds are those of a
+    stratified subsample (each class's first rows in the content-hash order, rounded up), the
+    same rows whatever the caller's order; up to max_rows, the decision of every row."""
+    from companion.interpretable import beats_default_class
+
+    rng = np.random.default_rng(3)
+    m = 5000
+    X = np.column_stack([np.arange(m), rng.integers(0, 5, m)]).astype(float)  # column 0 names the row
+    y = (rng.random(m) < 0.3).astype(int)
+    _RecordingMajority.seen = []
+    beats_default_class(_RecordingMajority(), X, y, max_rows=600)
+    fitted = np.concatenate(_RecordingMajority.seen).astype(int)
+    used = np.unique(fitted)
+    assert len(_RecordingMajority.seen) == 3
+    assert 600 <= used.size <= 601  # each class's quota rounded up
+    share = y[used].mean()
+    assert abs(share - y.mean()) < 2 / 600
+    assert np.bincount(fitted, minlength=m).max() == 2  # each kept row trains 2 of the 3 folds
+    # the same subsample from permuted rows, and the same decision as an explicit subset would not
+    # promise (folds are of the subsample): compare the subsample itself
+    order = rng.permutation(m)
+    _RecordingMajority.seen = []
+    beats_default_class(_RecordingMajority(), X[order], y[order], max_rows=600)
+    assert np.array_equal(np.unique(np.concatenate(_RecordingMajority.seen).astype(int)), used)
+    # no more rows than max_rows: every row, the decision of max_rows=None
+    small = slice(0, 500)
+    learner = DecisionListMachine(fallback=None)
+    assert beats_default_class(learner, X[small], y[small], max_rows=600) == beats_default_class(learner, X[small], y[small])
+    with pytest.raises(InvalidParameterError, match="max_rows"):
+        beats_default_class(learner, X, y, max_rows=1)

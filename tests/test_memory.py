@@ -8,6 +8,7 @@ MaskPerceptron's candidate matrix). A fit that would need more than ``max_memory
 before any large allocation, with a message naming the learner, the GiB and the parameter.
 """
 
+import sys
 import tracemalloc
 import warnings
 
@@ -111,8 +112,8 @@ def test_a_weighted_ball_fit_beyond_the_limit_is_refused_before_it_allocates():
 def test_kernel_perceptrons_whole_kernel_peak_is_within_the_estimate(make, boolean):
     m = 1000
     X, y = _problem(m, seed=3)
-    if boolean:
-        X = (np.random.default_rng(3).random((m, 6)) < 0.5).astype(float)
+    if boolean:  # 24 columns: no input repeats (a repeated one reads the distinct rows instead)
+        X = (np.random.default_rng(3).random((m, 24)) < 0.5).astype(float)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         peak, fitted = _peak_bytes(lambda: make().fit(X, y))
@@ -161,3 +162,102 @@ def test_mask_perceptron_peak_is_within_its_estimate_and_refuses_before_allocati
     assert isinstance(refused, ValueError) and str(refused).startswith("MaskPerceptron would need about"), refused
     assert "Raise max_memory_gb" in str(refused)
     assert peak < estimate / 4
+
+
+# A fit in a fresh interpreter: the growth of its peak resident memory (the whole process,
+# allocator slack included) is what a user's process needs beyond its data. Read as VmHWM, the
+# high-water mark of this process's own memory: Linux's ru_maxrss also keeps the peak of the
+# process that forked it (pytest's, often larger than the fit's).
+_FRESH_FIT = r"""
+import json, sys
+import numpy as np
+
+
+def peak_rss():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmHWM:"))
+
+
+from companion import KernelPerceptron, MaximalMarginPerceptron
+cls, m, n, params, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), json.loads(sys.argv[4]), int(sys.argv[5])
+rng = np.random.default_rng(seed)
+if n == 7:
+    from companion.led import make_led_digits
+    X, y = make_led_digits(m, random_state=seed)
+else:
+    X = (rng.random((m, n)) < 0.5).astype(float)
+    y = ((X[:, 0] + X[:, 1] + X[:, 2] >= 2) ^ (rng.random(m) < 0.1)).astype(int)
+before = peak_rss()
+model = {"KernelPerceptron": KernelPerceptron, "MaximalMarginPerceptron": MaximalMarginPerceptron}[cls](**params).fit(X, y)
+peak = peak_rss()
+gram = model._train_gram(np.asarray(X, dtype=float))
+print(json.dumps({"before": before, "peak": peak, "n_unique": len(np.unique(X, axis=0)),
+                  "whole": type(gram).__name__ == "_GivenKernel"}))
+"""
+
+
+def _fresh_fit(cls, m, n, params, seed=0):
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _FRESH_FIT, cls, str(m), str(n), json.dumps(params), str(seed)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize(
+    "cls, m, n, params, whole",
+    [
+        # the whole kernel (24 Boolean columns: no repeated input), the fallback check included
+        ("KernelPerceptron", 4000, 24, {"kernel": "boolean", "degree": 2}, True),
+        # the distinct rows cached within a limit (every row of the 6,000 cached, the whole kernel
+        # would take 1.3 GB), the inner fits' limit less what the outer fit holds
+        ("KernelPerceptron", 6000, 16, {"kernel": "boolean", "degree": 2, "max_memory_gb": 1.2}, False),
+        # LED digits past the subsample of the fallback check: 128 distinct rows at most
+        ("KernelPerceptron", 20000, 7, {"kernel": "boolean", "degree": 2}, False),
+        ("MaximalMarginPerceptron", 3000, 7, {"kernel": "boolean", "degree": 2}, False),
+        ("MaximalMarginPerceptron", 2500, 5, {"kernel": "rbf"}, True),
+    ],
+    ids=["kp-whole", "kp-rows-limited", "kp-led-20000", "mmp-led-3000", "mmp-rbf-whole"],
+)
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_kernel_perceptron_default_fit_peak_in_a_fresh_process_is_within_the_estimate(cls, m, n, params, whole):
+    """Everything a default fit holds at once (its kernel or cached rows, its O(m) arrays, the
+    blocks in flight, the fallback check's inner fit) is within estimated_fit_bytes, measured as
+    the growth of the peak resident memory of a fresh process; and the whole process stays
+    within max_memory_gb."""
+    from companion.perceptrons import estimated_fit_bytes
+
+    measured = _fresh_fit(cls, m, n, params)
+    assert measured["whole"] == whole
+    boolean = params["kernel"] == "boolean"
+    estimate = estimated_fit_bytes(m, n, n_unique=measured["n_unique"], itemsize=4 if boolean else 8,
+                                   max_memory_gb=params.get("max_memory_gb", 4.0), boolean=boolean)
+    grown = measured["peak"] - measured["before"]
+    assert grown <= estimate, (grown, estimate)
+    assert measured["peak"] <= params.get("max_memory_gb", 4.0) * 2**30
+    if whole:  # the whole kernel was held (the estimate counts what the fit does allocate)
+        assert grown >= (4 if boolean else 8) * m * m, grown
+
+
+def test_kernel_perceptron_beyond_its_limit_is_refused_before_any_kernel_entry():
+    """A fit whose O(m) arrays alone (with the fallback check's) exceed max_memory_gb is refused
+    by name, with the estimate and the remedy, before it allocates anything of the kernel."""
+    m = 300_000
+    rng = np.random.default_rng(7)
+    X = (rng.random((m, 7)) < 0.5).astype(float)
+    y = (X[:, 0] > 0).astype(int)
+    learner = KernelPerceptron(kernel="boolean", degree=2, max_memory_gb=0.9)
+    peak, refused = _peak_bytes(lambda: learner.fit(X, y))
+    assert isinstance(refused, ValueError), refused
+    message = str(refused)
+    assert message.startswith("KernelPerceptron would need about 1.")
+    assert f"({m} x 7 inputs" in message and "more than max_memory_gb=0.9" in message
+    assert message.endswith("Raise max_memory_gb (None: no limit) or fit on fewer rows.")
+    assert peak < 3 * X.nbytes  # the validated copy and the labels, nothing of the kernel
+    # the paper's model (no fallback check) needs less, and a larger limit runs the fit
+    from companion.perceptrons import _least_fit_bytes
+
+    assert _least_fit_bytes(m, 7, False) < _least_fit_bytes(m, 7, True)
