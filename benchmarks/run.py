@@ -52,7 +52,7 @@ PARTIAL_RUN_FIGURES = ROOT / "build" / "bench" / "figures"
 
 BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
               "ripper_vs_wittgenstein", "mask_perceptron_soybean", "learner_defaults",
-              "learner_scaling"]
+              "learner_scaling", "sweep_throughput"]
 
 
 def _notebook_times(quick: bool) -> list[dict]:

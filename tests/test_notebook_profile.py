@@ -104,3 +104,17 @@ def test_profile_run_writes_cell_and_section_times_and_notebooks_stay_clean(tmp_
     assert float(summary[0]["seconds"]) >= float(summary[0]["cells_seconds"]) >= 0.5
     executed = json.loads((out / "01_toy.ipynb").read_text())
     assert "duration" not in json.dumps(executed)  # the executed notebook keeps no timing
+
+
+def test_bench_sets_each_notebook_beside_its_published_time():
+    """The README's notebook line shows the published time where ``make bench`` had one."""
+    import pandas as pd
+
+    from benchmarks.report import speed_markdown
+
+    table = pd.DataFrame([
+        {"benchmark": "notebook wall time", "size": "01_a.ipynb", "ours_s": 150.0, "reference_s": 319.0},
+        {"benchmark": "notebook wall time", "size": "02_b.ipynb", "ours_s": 20.0, "reference_s": None},
+    ])
+    block = speed_markdown(table, "Benchmarks, 2026-12-06, x86_64, 2 cores, Python 3.11.7")
+    assert "01 150 s (published 319 s) · 02 20.0 s." in block
