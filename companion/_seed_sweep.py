@@ -68,7 +68,12 @@ class SeedTask:
 
     def path(self, out: Path) -> Path:
         """The task's result file under the sweep's folder ``out``."""
-        return Path(out) / "tasks" / self.number / f"seed-{self.seed}.csv"
+        return task_file(out, self.number, self.seed)
+
+
+def task_file(out: Path, number: str, seed: int) -> Path:
+    """Where the task of notebook ``number`` at ``seed`` is written under the sweep's folder ``out``."""
+    return Path(out) / "tasks" / number / f"seed-{seed}.csv"
 
 
 def parse_seeds(text: str) -> list[int]:
@@ -347,7 +352,7 @@ def stability_tables(out: Path, number: str, seeds: list[int]) -> tuple[list[dic
     """
     verdicts, claims, by_claim = [], {}, {}
     for seed in sorted(seeds):
-        for row in read_task(SeedTask(f"{number}_", seed).path(out)):
+        for row in read_task(task_file(out, number, seed)):
             claims.setdefault(row["id"], row)
             verdicts.append({"notebook": number, "id": row["id"], "seed": seed, "verdict": row["verdict"],
                              "check_verdict": row["check_verdict"]})
@@ -393,5 +398,5 @@ def write_stability(out: Path, number: str, seeds: list[int]) -> tuple[Path, Pat
 
 def count_summary(stability: list[dict]) -> Counter:
     """How many claims (main verdicts) flip at some seed: ``Counter({"stable": a, "flips": b})``."""
-    claims = Counter((row["id"]) for row in stability if row["judged"] == "main")
+    claims = Counter(row["id"] for row in stability if row["judged"] == "main")
     return Counter("flips" if n > 1 else "stable" for n in claims.values())
