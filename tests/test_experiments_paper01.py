@@ -216,7 +216,7 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED}, seed 1", "constraint=on",
+    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED} at seed 1", "constraint=on",
                               "factor=20", "factor=30"]
     # the constraint variant puts the constrained DLM (protocol (a), main seed) in the DLM's place
     constrained = variants["constraint=on"]["rows"]
@@ -239,7 +239,7 @@ def test_claims_report_on_a_small_run(small_run):
     assert sorted(set(groups)) == ["glass", "haberman"] and all(0.1 < r < 0.125 for r in ratios)
     # the honest check: nested CV (protocol (b)) for the three machines, main seed and seed 1
     assert sorted(measures["dlm_minus_svm"](variants[_claims.NESTED])[0]) == fold_differences("b", 0, "svm")
-    assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED}, seed 1"])[0]) == fold_differences("b", 1, "svm")
+    assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED} at seed 1"])[0]) == fold_differences("b", 1, "svm")
     assert table.loc["1", "check_variant"] == _claims.NESTED and table.loc["1", "test"] == "corrected_t"
     # the constrained DLM runs under (a), on the main seed only, and its claim reads (a) on both
     # sides in every variant
