@@ -226,6 +226,11 @@ def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
     assert table.loc["f", "verdict"] == "fails" and np.isnan(table.loc["f", "p_raw"])
     assert "**guaranteed** by construction (capped at 5 against 16)" in str(report.sentence("g"))
     assert "(checked in this notebook: 9/9 rules)" in str(report.sentence("e"))
+    # an exact check that a variant flips says so beside its verdict word
+    flipping = C.evaluate([dataclasses.replace(family[2], variants=("encoding",))],
+                          {"main": {"equal": True}, "encoding=other": {"equal": False}})
+    assert "**holds**, not robust (checked in this notebook: 9/9 rules" in str(flipping.sentence("e"))
+    assert "**holds** (checked" in str(report.sentence("e"))
 
 
 def test_holm_correction_changes_a_verdict():
@@ -311,7 +316,8 @@ def test_sentence_format():
     report = _report()
     text = str(report.sentence("1"))
     row = report.table.iloc[0]
-    expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds**, not robust (estimate "
+    expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds**, not robust (holds under "
+                f"the main design only: every variant that changes it leaves it undecided) (estimate "
                 f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], unadjusted, "
                 f"Holm p < 0.001, Wilcoxon, n = 25, head to head {int(row['wins'])}/0/{int(row['losses'])} "
                 f"(wins/ties/losses), against the margin {int(row['margin_wins'])}/0/{int(row['margin_losses'])}; "
@@ -437,6 +443,9 @@ def test_summary_counts_rows_by_kind_never_pooled():
 
     counts = kind_counts(table)
     assert counts["mathematical"] == "0 checked here; 1 more by construction"
+    table.loc[1, ["by_construction", "formula"]] = [False, "reconstructed"]  # a check on our reconstruction
+    assert kind_counts(table)["mathematical"] == "1 checked here (1 on our reconstruction of a lost formula): 1 holds"
+    table.loc[1, ["by_construction", "formula"]] = [True, "paper"]
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()

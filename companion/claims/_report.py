@@ -110,7 +110,8 @@ def sentence(row) -> str:
         detail = _text(row["detail"])
         label = _exact_label(row)
         inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
-        return f"{statement}: **{verdict}** ({inside})."
+        fragile = ", not robust" if verdict != "observed" and not _flag(row.get("robust", True)) else ""
+        return f"{statement}: **{verdict}**{fragile} ({inside})."
     unit = f" {row['unit']}" if _text(row["unit"]) else ""
     n = int(row["n"]) if np.isfinite(row["n"]) else 0
     if row["kind"] == "proportion":
@@ -135,6 +136,9 @@ def sentence(row) -> str:
         inside += "; " + "; ".join(extras)
     word = "not decidable with this design" if verdict == "not decidable" else verdict
     fragile = ", not robust" if verdict not in ("observed", "identical") and not _flag(row.get("robust", True)) else ""
+    flipped_to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in _text(row.get("flips")).split("; ") if part}
+    if fragile and verdict in ("holds", "fails") and flipped_to == {"undecided"}:
+        fragile += f" ({verdict} under the main design only: every variant that changes it leaves it undecided)"
     text = f"{statement}, {row['criterion']}: **{word}**{fragile} ({inside})."
     check = honest_check_text(row)
     return f"{text} {check}" if check else text
@@ -505,7 +509,9 @@ def kind_counts(table) -> dict:
     counted = maths[~built]
     words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
                          ("holds", "fails", "undecided", "not decidable", "not evaluated"))
-    text = f"{len(counted)} checked here" + (f": {words}" if words else "")
+    rebuilt = int((counted["formula"].astype(str) == "reconstructed").sum()) if "formula" in counted else 0
+    text = (f"{len(counted)} checked here" + (f" ({rebuilt} on our reconstruction of a lost formula)" if rebuilt else "")
+            + (f": {words}" if words else ""))
     if built.any():  # not among the checks counted: they could not fail
         text += f"; {int(built.sum())} more by construction"
     cells["mathematical"] = text if len(maths) else "0"

@@ -474,7 +474,7 @@ def _rivest_unit_penalties(data):
     X, y = RIVEST_EXAMPLE
     lists = {}
     for penalty in (1.0, np.inf):
-        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False, fallback=None).fit(X, y)
+        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False, fallback=None, scale=None).fit(X, y)
         errors = int(dlm.path_[["k_p", "k_n"]].sum(axis=1).iloc[-1])
         lists[penalty] = (dlm.n_balls_, errors, [(b.kind, b.centre_index, float(b.radius)) for b in dlm.balls_])
     unit, rivest = lists[1.0], lists[np.inf]

@@ -14,7 +14,7 @@ import pandas as pd
 from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._protocol import WIDC_LEARNERS
 from companion.experiments.paper04._peers import CLAIM_PEERS, MAJORITY, PEER_LEARNERS
-from companion.experiments.paper04._tables import exact_per_dataset
+from companion.experiments.paper04._tables import exact_per_dataset, paper_comparison
 
 
 # --------------------------------------------------------------------------------------------
@@ -280,6 +280,40 @@ def _cn2poe_share(data):
     return None if outcomes is None else (sum(outcomes.values()), len(outcomes))
 
 
+def never_more_literals(data, a="WIDC(p)", b="WIDC()"):
+    """Exact check: ``a`` has at most ``b``'s literals on every fold both ran on (row 2, by construction).
+
+    Pruning only removes rules (Nock 2002, *Pessimistic Pruning*), so WIDC(p) can never be larger
+    than WIDC() grown on the same fold; the detail gives the head-to-head count of the
+    per-data-set mean literals.
+
+    Parameters
+    ----------
+    data : dict
+        :func:`claims_data`.
+    a, b : str
+        The pruned and the unpruned learner.
+
+    Returns
+    -------
+    tuple of (bool, str) or None
+        Whether no fold has ``a`` larger, and what was counted; None when one of them did not run.
+    """
+    table = data["fold_literals"]
+    folds = sorted((d, f) for d, f, m in table if m == a and (d, f, b) in table)
+    pair = _pairs(data, "literals", a, b)
+    if not folds or pair is None:
+        return None
+    larger = [(d, f) for d, f in folds if table[(d, f, a)] > table[(d, f, b)]]
+    smaller = sum(x < y for x, y in zip(*pair))
+    equal = sum(x == y for x, y in zip(*pair))
+    detail = (f"{a} has more literals than {b} on {len(larger)} of {len(folds)} folds"
+              + (f" ({', '.join(f'{d} fold {f}' for d, f in larger)})" if larger else "")
+              + f"; per data set (mean literals), head to head {smaller}/{equal}/{len(pair[0]) - smaller - equal} "
+                "(smaller/equal/larger)")
+    return not larger, detail
+
+
 def _beats_majority(data, learner):
     """Exact check: ``learner``'s mean error is below the majority class's on every data set it ran on."""
     pair = _pairs(data, "error", learner, MAJORITY)
@@ -310,6 +344,7 @@ def _measures() -> dict:
         "widc_p_strictly_best": partial(_strict_share, learner="WIDC(p)", quantity="error"),
         "widc_p_vs_unpruned_error": partial(_error_difference, a="WIDC(p)", b="WIDC()"),
         "widc_p_vs_unpruned_literals": partial(_literal_pair, a="WIDC(p)", b="WIDC()"),
+        "never_more_literals_p_vs_unpruned": never_more_literals,
         "widc_o_strictly_smallest": partial(_strict_share, learner="WIDC(o)", quantity="literals"),
         "widc_o_vs_p_error": partial(_error_difference, a="WIDC(o)", b="WIDC(p)"),
         "cn2poe_scope": _not_evaluated,
@@ -399,7 +434,7 @@ def _tree_nodes(results: pd.DataFrame) -> pd.DataFrame:
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
                     polarity_gt: pd.DataFrame | None = None, cuts: pd.DataFrame | None = None,
                     cn2_variant: str | None = "CN2 (alpha=1)", seeds: dict | None = None,
-                    sensitivity: pd.DataFrame | None = None) -> dict:
+                    sensitivity: pd.DataFrame | None = None, imputed: pd.DataFrame | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -426,6 +461,10 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         WIDC(o) at several ``c_KM`` on the main folds (:func:`ckm_frame`): the variants
         ``c_KM=c`` for each ``c`` of :data:`CKM_VARIANTS`, and ``c_KM=0.1+CN2 alpha=1`` (both
         choices of the Vote0 sentences at once).
+    imputed : pandas.DataFrame, optional
+        WIDC re-run with each fold's missing values imputed from the training fold
+        (``Config(missing="imputed")``) on the data sets that have any; substituted as the
+        variant ``missing=imputed`` (the peers keep their own handling).
 
     Returns
     -------
@@ -446,6 +485,8 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         variants["polarity=gt"] = _substitute(everything, polarity_gt)
     if cuts is not None and len(cuts):
         variants["max_cuts=1"] = _substitute(everything, cuts)
+    if imputed is not None and len(imputed):
+        variants["missing=imputed"] = _substitute(everything, imputed)
     if cn2_variant is not None and cn2_variant in set(everything["method"]):
         variants["CN2 alpha=1"] = _with_cn2(everything, cn2_variant)
     if set(TREES) & set(everything["method"]):
@@ -579,6 +620,36 @@ def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd
     return table
 
 
+def beside_paper_variants(variants: dict, rows=VOTE0_ROWS, report=None) -> pd.DataFrame:
+    """The ours column of :func:`paper_comparison` under the main protocol and each variant of the Vote0 rows.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+    rows : tuple of str, default=:data:`VOTE0_ROWS`
+        The rows whose variants are shown (with ``report``: those the rows list; without: the
+        variants that change WIDC(o), CN2 or the folds, ``CN2 alpha``, ``c_KM``, ``seed`` and ``missing``).
+    report : companion.claims.ClaimsReport, optional
+        :func:`claims_report`, whose sensitivity says which variants the rows list.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by variant (``paper`` first, then ``main``): one column per numeric statement of
+        the paper (the paper's value in row ``paper``, ours below).
+    """
+    if report is not None:
+        long = report.sensitivity
+        listed = set(long.loc[long["id"].isin(rows) & (long["role"] == "varies"), "variant"])
+    else:
+        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed=", "missing="))}
+    names = ["main"] + [n for n in variants if n in listed and n != "main" and not same_results(n)]
+    first = paper_comparison(variants["main"])
+    table = pd.DataFrame({"paper": first["paper"], **{n: paper_comparison(variants[n])["ours"] for n in names}})
+    return table.T.rename_axis("variant")
+
+
 def registry_table() -> pd.DataFrame:
     """The claims registry (``registry/paper04.toml``) as a table: the criteria.
 
@@ -603,10 +674,42 @@ def registry_table() -> pd.DataFrame:
 
 #: The rows that read one part of a paper sentence in different ways (the others of a sentence,
 #: grouped by their quote, are its parts): "gives the advantage to WIDC with pessimistic pruning"
-#: read over the three WIDC variants' strict bests (1), against WIDC() (1b) and against WIDC(o) (2c).
-READINGS = (("1", "1b", "2c"),)
+#: read over the three WIDC variants' strict bests (1) and against WIDC() (1b); the reading against
+#: WIDC(o), our surrogate, is observation 2c.
+READINGS = (("1", "1b"),)
 #: Rows whose quotes are fragments of one sentence (the extracted text kept only the fragments).
 FRAGMENTS = (("vote0-error", "vote0-size"), ("echo-error", "echo-size"))
+
+
+#: Short labels of the stand-ins a row's ``stand_in`` names (:func:`stand_in_labels`), in order.
+STAND_IN_LABELS = (
+    ("31 domains", "our data sets for the paper's 31 domains"),
+    ("J48", "J48 for C4.5"),
+    ("CN2-POE", "Orange3's CN2 for CN2-POE"),
+    ("surrogate", "WIDC(o): our surrogate of optimistic pruning"),
+    ("xd6 is a noise-free copy", "a noise-free xd6"),
+)
+
+
+def stand_in_labels(text: str) -> list:
+    """The short labels (:data:`STAND_IN_LABELS`) of the stand-ins a registry ``stand_in`` text names.
+
+    Parameters
+    ----------
+    text : str
+        A row's ``stand_in``.
+
+    Returns
+    -------
+    list of str
+    """
+    return [label for key, label in STAND_IN_LABELS if key in text]
+
+
+def _flip_names(flips: str) -> str:
+    """The variant names of a row's ``flips`` (``"CN2 alpha=1 (undecided); seed=4 (undecided)"``), verdicts dropped."""
+    return ", ".join(re.sub(r" \([^()]*\)$", "", part.strip()) for part in flips.split(";") if part.strip())
+
 
 
 def _part_verdict(verdicts):
@@ -629,14 +732,21 @@ def sentence_table(report) -> pd.DataFrame:
     report : companion.claims.ClaimsReport
         :func:`claims_report`.
 
+    A sentence's verdict that one of its rows with that verdict does not keep under every variant
+    is followed by "not robust" and the variants that flip that row (its ``flips``); ``stand-ins`` lists what its rows
+    judge in the paper's place (:func:`stand_in_labels`).
+
     Returns
     -------
     pandas.DataFrame
         One row per sentence: ``sentence``, ``where``, ``rows``, ``verdict of the sentence``,
-        ``observations`` and ``ids`` (its paper rows).
+        ``stand-ins``, ``observations`` and ``ids`` (its paper rows).
     """
     table = report.table.copy()
     verdict = dict(zip(table["id"], table["verdict"]))
+    robust = {i: bool(r) for i, r in zip(table["id"], table["robust"])}
+    flips = {i: "" if not isinstance(f, str) else f for i, f in zip(table["id"], table["flips"])}
+    stand_ins = {i: "" if not isinstance(t, str) else t for i, t in zip(table["id"], table["stand_in"])}
     quotes = dict(zip(table["id"], table["quote"]))
     for group in FRAGMENTS:
         if all(i in quotes for i in group):
@@ -673,8 +783,13 @@ def sentence_table(report) -> pd.DataFrame:
         text = "; ".join(shown(g[0]) if len(g) == 1 else "readings (" + ", ".join(shown(i) for i in g) + ")"
                          for g in parts)
         others = list(mine.loc[mine["origin"] == "observation", "id"])
+        fragile = [f"{i} flips under {_flip_names(flips[i])}" for i in paper_ids
+                   if verdict[i] == word and not robust[i] and flips[i]]
+        if fragile and word not in ("not evaluated", "depends on the reading"):
+            word = f"{word}, not robust ({'; '.join(fragile)})"
+        labels = list(dict.fromkeys(label for i in paper_ids for label in stand_in_labels(stand_ins[i])))
         rows.append({"sentence": _plain_math(quote), "where": mine["where"].iloc[0], "rows": text,
-                     "verdict of the sentence": word,
+                     "verdict of the sentence": word, "stand-ins": "; ".join(labels),
                      "observations": ", ".join(others), "ids": ", ".join(paper_ids)})
     return pd.DataFrame(rows)
 

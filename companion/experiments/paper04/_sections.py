@@ -22,7 +22,8 @@ from companion.datasets import load_peers
 from companion.numerics import StrictInterval
 from companion.widc import DecisionCommittee
 from companion.experiments.paper04._protocol import (
-    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, numeric_attribute_sets, numeric_typing_sets, run,
+    BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, missing_value_sets, numeric_attribute_sets,
+    numeric_typing_sets, run,
 )
 from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
 from companion.experiments.paper04._studies import (
@@ -36,12 +37,12 @@ from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
 from companion.experiments.paper04._claims import (
-    claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
+    beside_paper_variants, claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
 )
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
     cells_prose, committee_cells_prose, degenerate_prose, glance_notes, noise_prose, optimistic_prose, peers_prose,
-    ranks_prose, seeds_prose, strength_prose, vote0_prose,
+    ranks_prose, sanity_prose, seeds_prose, strength_prose, vote0_prose,
 )
 
 #: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
@@ -99,10 +100,10 @@ def strength_section(n_problems: int, seed: int, n_jobs: int = 1) -> Bunch:
     -------
     Bunch
         ``strengths`` (the error and size of each strength), ``recommended`` (the chosen
-        ``c_KM``) and ``text``.
+        ``c_KM``) and ``text`` (the choice, and how close it is to the next constant).
     """
     strengths, recommended = choose_optimistic_strength(n_problems=n_problems, seed=seed, n_jobs=n_jobs)
-    return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended))
+    return Bunch(strengths=strengths, recommended=recommended, text=strength_prose(recommended, strengths))
 
 
 # Not skipping the nested validation: the data sets' names are checked by load_benchmark_set.
@@ -291,8 +292,9 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     Bunch
         ``numeric (every learner under ``typing=numeric`` on the sets it changes, or None),
         ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
-        table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``other_seeds`` and
-        ``seed_frames`` (the benchmark on other folds), ``variants``
+        table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``imputed`` (WIDC with
+        the training fold's typical value for a missing one, on the data sets that have any, or
+        None), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
         (``{variant: frame}``, what the claims read) and ``peers_text``.
     """
     datasets = list(config.datasets)
@@ -305,12 +307,16 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     gt_config = replace(config, datasets=tuple(numeric_attribute_sets(datasets)), numeric_literal="gt", others=())
     polarity_gt = run(gt_config, n_jobs=n_jobs)
     cuts = run(replace(gt_config, numeric_literal="le", max_cuts=1), n_jobs=n_jobs)
+    missing_sets = missing_value_sets(datasets)
+    imputed = run(replace(config, datasets=tuple(missing_sets), missing="imputed", others=()), n_jobs=n_jobs,
+                  memo=memo) if missing_sets else None
     other_seeds = seed_variants(config.seed)
     seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
     variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, cuts=cuts,
-                               seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds)
+                               seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds,
+                               imputed=imputed)
     return Bunch(
-        numeric=numeric, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
+        numeric=numeric, imputed=imputed, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
     )
@@ -339,7 +345,10 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         :func:`vote0_wilcoxon_table`, and ``vote0_text``: what that says), ``sentences`` (each paper sentence with its rows and its
         verdict, :func:`sentence_table`), ``notes`` (what the summary's counts do not say,
         :func:`glance_notes`) and ``degenerate`` (the peers that are the majority-class model on a
-        data set, and the verdicts without it).
+        data set, and the verdicts without it), ``beside_paper`` (the paper's numeric statements
+        beside ours under the main protocol and each variant of the Vote0 rows,
+        :func:`beside_paper_variants`) and ``sanity_text`` (the sanity checks that do not pass and
+        what they mean for the central claims, :func:`sanity_prose`).
     """
     report = claims_report(variants.variants, math.results)
     sentences = sentence_table(report)
@@ -351,5 +360,7 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
                                 if not name.startswith(own) and not same_results(name)}),
         vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,
+        beside_paper=beside_paper_variants(variants.variants, report=report),
+        sanity_text=sanity_prose(variants.variants["main"]),
         notes=glance_notes(report, sentences), degenerate=degenerate_prose(variants.variants["main"], report),
     )
