@@ -116,7 +116,12 @@ def _notebook_line(table: pd.DataFrame) -> str | None:
     rows = _rows(table, name == "notebook wall time")
     if rows.empty:
         return None
-    cells = " · ".join(f"{str(r['size']).split('_')[0]} {_number(r['ours_s'])} s" for r in rows.to_dict("records"))
+    def cell(r):
+        published = r.get("reference_s")
+        beside = f" (published {_number(published)} s)" if published is not None and pd.notna(published) else ""
+        return f"{str(r['size']).split('_')[0]} {_number(r['ours_s'])} s{beside}"
+
+    cells = " · ".join(cell(r) for r in rows.to_dict("records"))
     line = f"Notebooks (`make reproduce`): {cells}"
     total = _rows(table, name == "make reproduce total")
     if not total.empty:

@@ -44,6 +44,7 @@ import pandas as pd
 from benchmarks.learner_scaling import ROW_PREFIX
 from benchmarks.learner_scaling import publish as publish_learner_scaling
 from benchmarks.report import REPRODUCE_TARGET_S, update_readme
+from companion._notebook_profile import PUBLISHED_TIMES, read_published_times
 from companion.paths import NOTEBOOKS, ROOT, figures_dir, save_figure
 
 #: Where a partial run (``--quick``, ``--only``, ``--skip-notebooks``) writes when ``COMPANION_FIGURES`` is unset.
@@ -51,11 +52,16 @@ PARTIAL_RUN_FIGURES = ROOT / "build" / "bench" / "figures"
 
 BENCHMARKS = ["prism_supermarket", "stumps_vs_pyscm", "dlm_scaling", "ball_memory", "widc_literal_search", "boolean_kernel_scaling",
               "ripper_vs_wittgenstein", "mask_perceptron_soybean", "learner_defaults",
-              "learner_scaling"]
+              "learner_scaling", "sweep_throughput"]
 
 
 def _notebook_times(quick: bool) -> list[dict]:
-    """Wall time of each notebook under the runner, on a scratch copy (committed ones untouched)."""
+    """Wall time of each notebook under the runner, on a scratch copy (committed ones untouched).
+
+    Each full-run time is set beside the last published run's (``figures/notebook_times.csv``,
+    written by ``python -m companion.reproduce --profile``), its ratio ours / published; the
+    run's cell and section times go to ``build/profile`` (the runner's ``--profile``).
+    """
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         shutil.copytree(NOTEBOOKS, scratch / "notebooks")
@@ -64,7 +70,7 @@ def _notebook_times(quick: bool) -> list[dict]:
         timings = scratch / "timings.csv"
         command = [sys.executable, "-m", "companion.reproduce", "--notebooks",
                    str(scratch / "notebooks"), "--timings", str(timings),
-                   "--failed-dir", str(scratch / "failed")]
+                   "--failed-dir", str(scratch / "failed"), "--profile"]
         if quick:  # a fast run never writes in place: keep its notebooks and figures in scratch too
             command += ["--fast", "--output-dir", str(scratch / "fast")]
         start = time.perf_counter()
@@ -72,12 +78,15 @@ def _notebook_times(quick: bool) -> list[dict]:
         total = time.perf_counter() - start
         rows = pd.read_csv(timings).to_dict("records") if timings.exists() else []
     target = REPRODUCE_TARGET_S
-    out = [
-        {"benchmark": "notebook wall time" + (" (fast)" if quick else ""), "size": r["notebook"],
-         "ours_s": r["seconds"], "reference": "-", "reference_s": None, "ratio": None,
-         "identical": r["ok"], "target": ""}
-        for r in rows
-    ]
+    # a fast run has no published counterpart: only full runs are published
+    published = {} if quick else read_published_times(ROOT / "figures" / PUBLISHED_TIMES)
+    out = []
+    for r in rows:
+        before = published.get(r["notebook"])
+        out.append({"benchmark": "notebook wall time" + (" (fast)" if quick else ""), "size": r["notebook"],
+                    "ours_s": r["seconds"], "reference": "last published run" if before else "-",
+                    "reference_s": before, "ratio": round(r["seconds"] / before, 3) if before else None,
+                    "identical": r["ok"], "target": ""})
     out.append({"benchmark": "make reproduce total" + (" (fast)" if quick else ""), "size": "all",
                 "ours_s": round(total, 1), "reference": "6.5-minute target", "reference_s": target,
                 "ratio": round(total / target, 3), "identical": None, "target": "<= 1"})

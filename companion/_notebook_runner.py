@@ -22,6 +22,7 @@ from pathlib import Path
 from companion._files import file_mode
 from companion._progress import PROGRESS_ENV
 from companion._notebook_metadata import normalise_metadata, stamp_provenance
+from companion._notebook_profile import write_profile
 from companion.paths import NOTEBOOKS, ROOT
 
 
@@ -297,14 +298,14 @@ def undeclared_parameter_error(name: str, declared: set[str]) -> str | None:
             f"(declared: {', '.join(sorted(declared))})")
 
 
-def _run_label(parameters: dict) -> str:
+def run_label(parameters: dict) -> str:
     """Folder name naming a run's parameters: ``fast``, ``seed-7``, ``fast_seed-7``...
 
-    >>> _run_label({"fast": True, "seed": 7})
+    >>> run_label({"fast": True, "seed": 7})
     'fast_seed-7'
-    >>> _run_label({"fast": False, "name": "a b/c"})
+    >>> run_label({"fast": False, "name": "a b/c"})
     'name-a_b_c'
-    >>> _run_label({"fast": False})
+    >>> run_label({"fast": False})
     'default'
     """
     parts = ["fast"] if parameters.get("fast") is True else []
@@ -325,7 +326,7 @@ def default_output_dir(parameters: dict, root: Path | None = None) -> Path:
     >>> default_output_dir({"fast": True, "seed": 7}, Path("/repo")).as_posix()
     '/repo/build/reproduce/fast_seed-7'
     """
-    return Path(root or ROOT) / "build" / "reproduce" / _run_label(parameters)
+    return Path(root or ROOT) / "build" / "reproduce" / run_label(parameters)
 
 
 def _check_readable(notebook: Path) -> None:
@@ -349,6 +350,7 @@ def run_notebook(
     kernel_name: str | None = None,
     progress_bar: bool = True,
     failed_dir: Path | None = None,
+    profile_dir: Path | None = None,
 ) -> NotebookResult:
     """Execute ``notebook`` with papermill; publish it only when every cell succeeds.
 
@@ -372,6 +374,10 @@ def run_notebook(
     failed_dir : pathlib.Path, optional
         Where the partial run of a failing notebook is saved (default ``build/failed`` when
         publishing, ``output_dir/failed`` otherwise).
+    profile_dir : pathlib.Path, optional
+        Write the cells' and sections' wall times, as papermill recorded them, into this folder
+        (:func:`companion._notebook_profile.write_profile`) before they are stripped from the
+        notebook; a failed run's cells that ran are written too.
 
     Returns
     -------
@@ -431,6 +437,8 @@ def run_notebook(
             except PapermillExecutionError as exc:
                 failed_dir.mkdir(parents=True, exist_ok=True)
                 copy = failed_dir / notebook.name
+                if profile_dir is not None:
+                    write_profile(scratch, notebook.name, profile_dir)
                 os.chmod(scratch, file_mode())  # mkstemp's 0600 -> the umask's mode (0644 under 022)
                 shutil.move(scratch, copy)
                 index, first_line = _failed_cell(copy, notebook, exc)
@@ -451,6 +459,8 @@ def run_notebook(
                         os.environ.pop(name, None)
                     else:
                         os.environ[name] = value
+        if profile_dir is not None:  # papermill's per-cell durations, read before they are stripped
+            write_profile(scratch, notebook.name, profile_dir)
         _strip_volatile_metadata(scratch, source=notebook)
         os.chmod(scratch, file_mode())  # mkstemp's 0600 -> the umask's mode (0644 under 022)
         os.replace(scratch, destination)  # same folder: an atomic rename
@@ -635,6 +645,7 @@ def run_all(
     kernel_name: str | None = None,
     failed_dir: Path | None = None,
     stream=None,
+    profile_dir: Path | None = None,
 ) -> list[NotebookResult]:
     """Run ``notebooks`` in order, printing one progress line per notebook, and return results.
 
@@ -657,6 +668,8 @@ def run_all(
         Where partial runs of failing notebooks are saved.
     stream : file-like, optional
         Where progress lines go (default: standard output).
+    profile_dir : pathlib.Path, optional
+        Where each notebook's cell and section times go (:func:`run_notebook`).
 
     Returns
     -------
@@ -674,6 +687,7 @@ def run_all(
                 output_dir=output_dir,
                 kernel_name=kernel_name,
                 failed_dir=failed_dir,
+                profile_dir=profile_dir,
             )
         )
     return results

@@ -10,6 +10,13 @@ notebooks under ``--output-dir DIR`` (default ``build/reproduce/<label>``, the l
 parameters, e.g. ``fast`` or ``fast_seed-7``) and its figures and CSVs under ``DIR/figures``
 (``COMPANION_FIGURES`` is set for the kernel), never over the committed files.
 
+``--profile`` writes where the time goes, from papermill's records of each cell (the executed
+notebooks stay free of timings): ``NN_<name>_cells.csv`` and ``NN_<name>_sections.csv`` per notebook
+and ``notebooks.csv`` (wall time and cells' sum per notebook) under ``build/profile`` (a run that
+does not publish: ``DIR/profile``). A publishing run with ``--profile`` also records each
+notebook's wall time in ``figures/notebook_times.csv``, the published times ``make bench`` sets
+beside its own; a run without ``--profile`` leaves that table as it is.
+
 A notebook that fails is never published: its partial run is saved under ``build/failed/`` (or
 ``DIR/failed``) for inspection. A summary table names, for every failure, the notebook, the cell
 and the error; the exit status is non-zero when any notebook failed.
@@ -31,6 +38,7 @@ Examples
 ``python -m companion.reproduce --fast``            small sizes -> build/reproduce/fast/
 ``python -m companion.reproduce -p seed 7 --fast``  another seed -> build/reproduce/fast_seed-7/
 ``python -m companion.reproduce --output-dir DIR``  full protocol, written to DIR and DIR/figures
+``python -m companion.reproduce --profile``         also each cell's and section's time -> build/profile/
 """
 
 from __future__ import annotations
@@ -54,7 +62,8 @@ from companion._notebook_runner import (
     run_all,
     undeclared_parameter_error,
 )
-from companion.paths import NOTEBOOKS
+from companion._notebook_profile import PUBLISHED_TIMES, record_published_times, write_run_summary
+from companion.paths import NOTEBOOKS, ROOT, figures_dir
 
 __all__ = ["main"]
 
@@ -135,6 +144,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--failed-dir", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--timings", type=Path, default=None, metavar="CSV",
                         help="also write notebook, ok, seconds to this CSV (make bench uses it)")
+    parser.add_argument(
+        "--profile", action="store_true",
+        help="write each notebook's cell and section times (papermill's records) under build/profile "
+             "(DIR/profile for a run that does not publish); a publishing run also records the "
+             "notebooks' times in figures/notebook_times.csv",
+    )
     parser.add_argument("--kernel", default=None, help="Jupyter kernel name (default: notebook's)")
     args = parser.parse_args(argv)
     parameters = {"fast": args.fast}
@@ -179,11 +194,15 @@ def main(argv: list[str] | None = None) -> int:
     if output_dir is not None:
         print(f"writing executed notebooks to {output_dir}, figures and CSVs to "
               f"{output_dir / 'figures'} (only the default run publishes in place)", flush=True)
+    profile_dir = None
+    if args.profile:
+        profile_dir = (output_dir / "profile") if output_dir is not None else ROOT / "build" / "profile"
     # `kill` (SIGTERM) unwinds like Ctrl-C, so that no half-run scratch notebook stays behind.
     previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
     try:
         results = run_all(notebooks, parameters=parameters, output_dir=output_dir,
-                          kernel_name=args.kernel, failed_dir=args.failed_dir)
+                          kernel_name=args.kernel, failed_dir=args.failed_dir,
+                          profile_dir=profile_dir)
     finally:
         signal.signal(signal.SIGTERM, previous)
     print("\nSummary")
@@ -196,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
 
         for changed in publish_claims():  # the verdicts of README.md and docs/results.md, from figures/
             print(f"updated {changed} from the claims tables")
+    if profile_dir is not None:
+        write_run_summary(profile_dir, results)
+        print(f"cell and section times in {profile_dir}")
+        if publish and args.notebooks.resolve() == NOTEBOOKS.resolve():
+            command = "python -m companion.reproduce --profile" + "".join(f" --only {n}" for n in args.only or [])
+            record_published_times(figures_dir() / PUBLISHED_TIMES, results, command)
     if args.timings is not None:
         args.timings.parent.mkdir(parents=True, exist_ok=True)
         lines = ["notebook,ok,seconds"] + [

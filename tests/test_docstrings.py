@@ -43,6 +43,7 @@ PUBLIC_MODULES = [
     "companion.paper_numbers",
     "companion.paths",
     "companion.reproduce",
+    "companion.sweep",
     "companion.prism",
     "companion.baselines",
     "companion.widc",
