@@ -52,6 +52,8 @@ myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 html_theme = "sphinx_book_theme"
+# sections/header.html: the theme's header without its duplicate sidebar toggles (see the file).
+templates_path = ["_templates"]
 html_title = f"companion {release}"
 html_theme_options = {
     "show_toc_level": 2,
