@@ -119,21 +119,113 @@ def provenance(nb: dict) -> str:
     )
 
 
+#: The landing page's section that holds the glance block (every central claim's verdict).
+GLANCE_SECTION = "## Results at a glance"
+
+
+def glance_first(text: str) -> str:
+    """The landing page with its glance section moved under the title, the central claims first.
+
+    On GitHub the README opens with what the package is; on the site a reader comes for the
+    verdicts: the section ``## Results at a glance`` is moved right under the ``#`` title, and
+    inside it the list of central claims (lines starting ``* ``) is put before the table of counts,
+    so that at 1280 px the first screen shows every paper's central verdicts. The text of the
+    section is unchanged, the README on disk untouched.
+
+    Parameters
+    ----------
+    text : str
+        The README's Markdown.
+
+    Returns
+    -------
+    str
+        The Markdown the site renders; ``text`` itself when it has no such section.
+    """
+    lines = text.split("\n")
+    try:
+        start = lines.index(GLANCE_SECTION)
+        title = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    except (ValueError, StopIteration):
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    section = lines[start:end]
+    table = [i for i, line in enumerate(section) if line.startswith("|")]
+    bullets = [i for i, line in enumerate(section) if line.startswith("* ")]
+    if table and bullets and table[-1] < bullets[0]:
+        moved = section[bullets[0]:bullets[-1] + 1]
+        section = (section[:table[0]] + moved + [""] + section[table[0]:bullets[0]]
+                   + section[bullets[-1] + 1:])
+    return "\n".join(lines[:title + 1] + [""] + section + lines[title + 1:start] + lines[end:])
+
+
 def source_read(app, docname, source):
     if docname == app.config.root_doc:
-        source[0] += _navigation(app)
+        source[0] = glance_first(source[0]) + _navigation(app)
     elif NOTEBOOK_DOC.match(docname):
         nb = json.loads(source[0])
-        first = next((c for c in nb.get("cells", []) if c.get("cell_type") == "markdown"), None)
-        if first is None:
+        if not arrange_for_site(nb):
             logger.warning(f"{docname}: no Markdown cell to hold the provenance line", location=docname)
             return
-        text = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
-        # under the title: the rest of the first cell (the citation) follows it
-        title, newline, rest = text.partition("\n")
-        first["source"] = title + provenance(nb) + ("\n" + rest if newline else "")
+        first = nb["cells"][0]
+        title = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
+        first["source"] = title.rstrip("\n") + provenance(nb)
         _own_page_links(nb, Path(docname).name + ".ipynb")
         source[0] = json.dumps(nb)
+
+
+#: The heading of the notebooks' verdict box.
+VERDICTS_HEADING = "## Verdicts at a glance"
+
+
+def arrange_for_site(nb: dict) -> bool:
+    """Lay a notebook out for its page, in place: the verdict box under the title.
+
+    The notebook opens with its title cell (title, citation, summary), the set-up code cells
+    (parameters, papermill's injected ones, imports) and then ``## Verdicts at a glance`` with the
+    box. On the site the title cell is split after its title line, the verdicts section (its
+    heading cell and the code cell of the box) moved between the title and the citation, and the
+    source of the code cells up to the box folded behind myst-nb's "Show code cell source": the
+    box is on the first screen, every cell stays on the page (the box's own cell, a placeholder
+    ``display`` call, shows its output only) and the notebook on disk is untouched. A notebook without that heading only has its title cell split. The same
+    arrangement is applied where a page's cells are matched to the notebook's (doctree_read).
+
+    Parameters
+    ----------
+    nb : dict
+        The notebook's JSON, changed in place.
+
+    Returns
+    -------
+    bool
+        False when the notebook has no Markdown cell (nothing done).
+    """
+    cells = nb.get("cells", [])
+    first = next((i for i, c in enumerate(cells) if c.get("cell_type") == "markdown"), None)
+    if first is None:
+        return False
+    cell = cells.pop(first)
+    text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    title, _, rest = text.partition("\n")
+    head = dict(cell, source=title + "\n")
+    tail = dict(cell, source=rest.lstrip("\n"), id=f"{cell.get('id', 'title')}-text")
+    heading = next((i for i, c in enumerate(cells) if c.get("cell_type") == "markdown"
+                    and "".join(c.get("source", "")).startswith(VERDICTS_HEADING)), None)
+    box = None
+    if heading is not None:
+        box = next((i for i in range(heading + 1, len(cells)) if cells[i].get("cell_type") == "code"), heading)
+        for index, code in enumerate(cells[:box + 1]):
+            if code.get("cell_type") == "code":
+                tags = code.setdefault("metadata", {}).setdefault("tags", [])
+                if "hide-input" not in tags and "remove-input" not in tags:
+                    # the box's own cell is a placeholder display() call: its output is the box
+                    tags.append("remove-input" if index == box else "hide-input")
+        section = cells[heading:box + 1]
+        del cells[heading:box + 1]
+    else:
+        section = []
+    cells[first:first] = [head, *section] + ([tail] if tail["source"].strip() else [])
+    return True
 
 
 def _own_page_links(nb: dict, filename: str) -> None:
@@ -160,6 +252,7 @@ def doctree_read(app, doctree):
             std.anonlabels[f"{docname}#{anchor}"] = (docname, html.unescape(anchor))
     if NOTEBOOK_DOC.match(docname):
         nb = json.loads(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+        arrange_for_site(nb)  # the cells in the order of the page
         cells = nb.get("cells", [])
         for container in doctree.findall(nodes.container):
             index = container.get("cell_index")
