@@ -128,7 +128,8 @@ def glance_first(text: str) -> str:
 
     On GitHub the README opens with what the package is; on the site a reader comes for the
     verdicts: the section ``## Results at a glance`` is moved right under the ``#`` title, and
-    inside it the list of central claims (lines starting ``* ``) is put before the table of counts,
+    inside it the list of central claims (lines starting ``* ``) is put first, before the section's
+    introduction and the table of counts,
     so that at 1280 px the first screen shows every paper's central verdicts. The text of the
     section is unchanged, the README on disk untouched.
 
@@ -153,9 +154,14 @@ def glance_first(text: str) -> str:
     table = [i for i, line in enumerate(section) if line.startswith("|")]
     bullets = [i for i, line in enumerate(section) if line.startswith("* ")]
     if table and bullets and table[-1] < bullets[0]:
+        # heading, the central claims, then the section's introduction (what the block is
+        # generated from) and the table of counts
+        # generated block's opening comments stay before them (the glance block is what they mark)
         moved = section[bullets[0]:bullets[-1] + 1]
-        section = (section[:table[0]] + moved + [""] + section[table[0]:bullets[0]]
-                   + section[bullets[-1] + 1:])
+        comments = [i for i in range(1, table[0]) if section[i].startswith("<!--")]
+        intro = [line for i, line in enumerate(section[1:table[0]], start=1) if i not in comments]
+        section = ([section[0], ""] + [section[i] for i in comments] + [""] + moved + intro
+                   + section[table[0]:bullets[0]] + section[bullets[-1] + 1:])
     return "\n".join(lines[:title + 1] + [""] + section + lines[title + 1:start] + lines[end:])
 
 
