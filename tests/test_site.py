@@ -120,10 +120,27 @@ def test_every_notebook_page_says_what_executed_it(site):
         assert stamp.get("executed_by") == "python -m companion.reproduce", (
             f"{notebook.name} was not executed by the runner that stamps it: re-execute it with make reproduce")
         page = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
-        (line,) = re.findall(r'<div class="provenance[^"]*">(.*?)</div>', page, flags=re.S)
-        text = re.sub(r"<[^>]+>", "", line)
+        (block,) = re.findall(r'<div class="provenance[^"]*">(.*?)</div>', page, flags=re.S)
+        text = re.sub(r"<[^>]+>", "", block)
         text = re.sub(r"\s+", " ", text)
         assert PROVENANCE.search(text), text
+        assert f"--only {notebook.name[:2]}," in text, text  # the command that re-executes this one
+        # the commit and date git gives for the file, the versions pinned then
+        commit, date = subprocess.run(["git", "log", "-1", "--format=%H %cI", "--", f"notebooks/{notebook.name}"],
+                                      cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        assert f"Committed in {commit[:12]} on {date[:10]}" in text, text
+        lock = subprocess.run(["git", "show", f"{commit}:requirements.lock"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout
+        numpy = re.search(r"^numpy==(\S+)$", lock, flags=re.M).group(1)
+        assert f"numpy {numpy}" in text, text
+        # downloads: the notebook, its registry, every figures/NN_*.csv, each a file of the site
+        targets = re.findall(r'<a class="reference download internal" download="" href="([^"]+)"', block)
+        names = sorted(Path(t).name for t in targets)
+        expected = sorted([notebook.name] + [p.name for p in (ROOT / "figures").glob(f"{notebook.name[:2]}_*.csv")]
+                          + [p.name for p in (ROOT / "companion/experiments/registry").glob(f"paper{notebook.name[:2]}.toml")])
+        assert names == expected, (notebook.name, names)
+        for target in targets:
+            assert (out / "notebooks" / target).resolve().is_file(), target
         assert f"companion version {stamp['version']}" in text
         seeds = re.findall(r"^seed = (\d+)", "".join(c for cell in nb["cells"] if "parameters" in
                                                    cell["metadata"].get("tags", []) for c in cell["source"]), re.M)
@@ -356,3 +373,35 @@ def test_a_notebook_page_puts_its_verdict_box_under_its_title():
     assert setup and all("hide-input" in c["metadata"]["tags"] for c in setup if c["cell_type"] == "code")
     later = [c for c in cells if c["cell_type"] == "code" and c not in setup and c is not cells[2]]
     assert not any("hide-input" in c["metadata"].get("tags", []) for c in later)
+
+
+def test_the_api_page_documents_every_public_module():
+    """docs/api.md is generated from the package: the modules it documents are those whose
+    docstrings tests/test_docstrings.py validates, no more and no fewer."""
+    from tests.test_docstrings import PUBLIC_MODULES
+
+    site = _site_extension()
+    modules = site.api_modules()
+    assert modules[0] == "companion" and sorted(modules) == sorted(PUBLIC_MODULES)
+    page = site.api_page()
+    assert all(f".. automodule:: {name}\n" in page for name in modules)
+
+
+def test_docstrings_become_valid_restructuredtext_on_the_api_page():
+    """What autodoc would reject in a numpydoc docstring read as reStructuredText is escaped or
+    laid out as text, outside literals only."""
+    site = _site_extension()
+    lines = ["The fitted ``n_features_in_`` and n_features_in_; genes of largest |Welch t|.",
+             "    Returns", "    -------", "    int", "        A count.", "    Raises", "    ------",
+             "    ValueError", "        Never."]
+    site.docstring_as_text(None, "function", "f", None, {}, lines)
+    assert lines[0] == "The fitted ``n_features_in_`` and n_features_in\\_; genes of largest \\|Welch t\\|."
+    assert lines[1:3] == ["", "    Returns"] and lines[6:8] == ["", "    Raises"]  # numpydoc needs them
+    table = ["Doc.", "", "====  ===", "a     b", "====  ===", "long  x", "====  ===", "", "Examples", "--------",
+             ">>> 1", "1"]
+    site.docstring_as_text(None, "module", "m", None, {}, table)
+    assert table[:8] == ["Doc.", "", "====  ===", "a     b", "====  ===", "long  x", "====  ===", ""]
+    assert ".. rubric:: Examples" in table  # several modules on one page: no duplicate section ids
+    broken = ["====  ===", "a     b", "====  ===", "longer x", "====  ==="]
+    site.docstring_as_text(None, "module", "m", None, {}, broken)
+    assert "::" in broken and "    longer x" in broken  # text in a column gap: shown as preformatted
