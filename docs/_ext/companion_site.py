@@ -347,7 +347,9 @@ def _literal_if_malformed(lines: list[str]) -> None:
         gaps = [k for k, ch in enumerate(border) if ch == " " and k >= len(border) - len(border.lstrip())]
         rows = [row for row in lines[i:last + 1] if row.rstrip() != border]
         if any(len(row) > k and row[k] != " " for row in rows for k in gaps):
-            lines[i:last + 1] = ["", "::", ""] + ["    " + row for row in lines[i:last + 1]] + [""]
+            block = ["", "::", ""] + ["    " + row for row in lines[i:last + 1]] + [""]
+            lines[i:last + 1] = block
+            last = i + len(block) - 1  # past the literal block: its rules are text now
         i = last + 1
 
 
