@@ -27,7 +27,8 @@ it and downloads no browser), lets MathJax typeset, and reports, page by page:
   companion version);
 * ``glance``: in the README's glance block, a number that is not a link (a notebook's key,
   ``01``, aside);
-* ``search``: the search page finds nothing for a word every notebook uses;
+* ``search``: the search page finds nothing for a word every notebook uses, or a snippet of a
+  result shows the theme's colour menu ("System Settings Light Dark") or a formula's TeX;
 * ``width``: at 1280 x 800 or at 390 x 844 (:data:`VIEWPORTS`), a page wider than the screen (it
   scrolls sideways; the widest elements that are not inside a box of their own are named);
 * ``menu``: at either size, a menu that cannot be opened: the site navigation or "On this page"
@@ -545,6 +546,16 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 found = 0
             if not found:
                 problems.add(Problem("search.html", "search", f"nothing found for {search_word!r}"))
+            else:  # the snippets: the page's text, not the theme's menus nor a formula's TeX
+                try:
+                    page.wait_for_selector("ul.search li p.context", timeout=timeout_ms)
+                except Exception:  # noqa: BLE001 (Playwright's timeout: no snippet)
+                    problems.add(Problem("search.html", "search", "no result has a snippet"))
+                for snippet in page.evaluate(
+                        "() => [...document.querySelectorAll('ul.search li p.context')].map(p => p.textContent)"):
+                    if re.search(r"System Settings|Light\s+Dark|\\\(|\\\[|\$", snippet):
+                        problems.add(Problem("search.html", "search",
+                                             f"a snippet shows the theme's menu or TeX: {snippet[:80]!r}"))
             finish("search.html")
             context.close()
             browser.close()

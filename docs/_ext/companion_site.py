@@ -504,5 +504,6 @@ def setup(app):
     app.connect("doctree-read", doctree_read)
     app.connect("build-finished", build_finished)
     app.add_css_file("companion_site.css")
+    app.add_js_file("companion_search.js")  # search snippets without theme chrome or TeX; from disk
     app.config.html_static_path.append(str(Path(__file__).parent / "static"))
     return {"parallel_read_safe": True, "parallel_write_safe": True}
