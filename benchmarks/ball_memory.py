@@ -76,8 +76,9 @@ def _identical_worker(name: str, m: int) -> dict:
 
     cls = dict(all_estimators("classifier"))[name]
     X, y = make_data(name, m)
-    blocked = cls().fit(X, y)
-    full = cls(max_memory_gb=None).fit(X, y, sorted_distances=SortedDistances.from_points(X))
+    # scale=None: the precomputed distances are of X in its own units (both layouts alike)
+    blocked = cls(scale=None).fit(X, y)
+    full = cls(max_memory_gb=None, scale=None).fit(X, y, sorted_distances=SortedDistances.from_points(X))
     balls = [[(b.kind, b.centre_index, b.border_index, b.radius) for b in model.balls_] for model in (blocked, full)]
     return {"status": "ok", "identical": balls[0] == balls[1], "n_balls": blocked.n_balls_}
 

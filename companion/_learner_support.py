@@ -21,7 +21,10 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import _num_samples
 
-__all__ = ["resolve_feature_names", "jsonable", "format_number", "laplace_proba", "check_numeric_input", "binary_only_error"]
+__all__ = [
+    "resolve_feature_names", "jsonable", "format_number", "laplace_proba", "constant_log_odds", "check_numeric_input",
+    "binary_only_error",
+]
 
 
 def resolve_feature_names(estimator, feature_names=None) -> list[str]:
@@ -148,6 +151,37 @@ def laplace_proba(counts) -> np.ndarray:
     if counts.ndim != 2 or np.any(counts < 0):
         raise ValueError("counts must be a 2-D array of non-negative class counts")
     return (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
+
+
+def constant_log_odds(class_counts) -> float:
+    """The score of a two-class model that predicts one class everywhere: its training log-odds.
+
+    A model that keeps no rule, ball, stump or term (a learner's fallback to the majority class)
+    scores every row ``log((n_1 + 1) / (n_0 + 1))``, the log-odds of its Laplace-corrected training
+    frequencies (:func:`laplace_proba`, what its ``predict_proba`` gives). The value grows with
+    the frequency of ``classes_[1]``, so ``sklearn.multiclass.OneVsRestClassifier`` over constant
+    models ranks the classes by their training frequency and picks the majority, where a fixed
+    ``±1`` would tie every class and pick the first one. The sign is that of ``n_1 - n_0``
+    (equal counts score exactly 0, which predicts ``classes_[0]``, the majority rule's tie).
+    One scalar ``math.log`` (the platform's libm, not a SIMD loop), the same on every machine
+    that has the same libm.
+
+    Parameters
+    ----------
+    class_counts : array-like of shape (2,)
+        Training (weighted) counts of ``classes_[0]`` and ``classes_[1]``.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(constant_log_odds([80, 20]), 4), constant_log_odds([5, 5])
+    (-1.3499, 0.0)
+    """
+    n_0, n_1 = (float(c) for c in np.asarray(class_counts, dtype=float).reshape(2))
+    return math.log((n_1 + 1.0) / (n_0 + 1.0))
 
 
 def check_numeric_input(X, estimator_name: str) -> None:

@@ -352,6 +352,9 @@ _BALLS = Record({
     "default_class": Label(),
     "fitted_n_balls": ListOf(Int(1, None)),
     "cell_counts": CountTable(),
+}, optional={
+    # each column's divisor (scale="std"), written when one is not 1; absent: the input's units
+    "scale": ListOf(Real(2.0**-1000, 2.0**1000), length=lambda c: c.n_features),
 })
 
 _KERNEL = Record({
@@ -364,6 +367,7 @@ _KERNEL = Record({
     "decision_scale": Real(),
     "exact_scores": Bool(),
     "alpha": ListOf(Real(0.0)),
+    "class_counts": ClassCounts(),
 })
 
 #: Kernels that take a gamma (the perceptrons' ``gamma_`` is then a number).
@@ -440,6 +444,7 @@ SCHEMAS: dict[str, Record] = {
         })),
         "norm_sq": Real(0.0),
         "risk": Real(0.0),
+        "class_counts": ClassCounts(),
     }, optional={"column_exponents": ListOf(Int(-1074, 1025, "a power-of-two exponent"), length=lambda c: c.n_features)}),
     "DecisionCommittee": Record({
         "variables": ListOf(Tuple(Feature(), Str(["eq", "le", "gt"]), Real())),
@@ -559,6 +564,13 @@ def _consistency(learner: str, model: dict, ctx: Context) -> None:
             # a machine that fell back keeps no ball and predicts the class it fell back to
             raise ctx.error("model.fallback_class", f"must be null, or the default_class ({model['default_class']!r}) of a "
                             f"model with no ball ({len(model['balls'])} balls), got {fallback!r}")
+    if learner in ("KernelPerceptron", "MaximalMarginPerceptron", "MaskPerceptron"):
+        fallback, counts = model.get("fallback_class"), model["class_counts"]
+        majority = ctx.classes[max(range(len(counts)), key=lambda k: (counts[k], -k))] if counts else None
+        if fallback is not None and not _same_label(fallback, majority):
+            # a fallback predicts the (weighted) majority class of class_counts, the first on a tie
+            raise ctx.error("model.fallback_class", f"must be null, or the majority class of class_counts "
+                            f"({majority!r} of {counts}), got {fallback!r}")
     if learner in ("KernelPerceptron", "MaximalMarginPerceptron"):
         n = model["n_training_rows"]
         if any(i >= n for i in model["support"]):

@@ -8,6 +8,8 @@ loop computes.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import os
 import sys
 import time
@@ -85,9 +87,69 @@ class Progress:
             pass
 
 
+#: True for the duration of a fit announced as long (:func:`long_fit`): its progress lines go to
+#: standard error even when ``COMPANION_PROGRESS`` is unset (in this thread or task only).
+_LONG_FIT = contextvars.ContextVar("companion_long_fit", default=False)
+
+#: A fit whose estimate exceeds this many seconds is announced (:func:`long_fit`).
+LONG_FIT_SECONDS = 60.0
+
+
 def progress_target() -> str | None:
     target = os.environ.get(PROGRESS_ENV, "").strip()
+    if target == "" and _LONG_FIT.get():
+        return "stderr"  # a long fit shows its progress unless COMPANION_PROGRESS=0 says no
     return None if target in ("", "0") else target
+
+
+def _duration(seconds: float) -> str:
+    """``about 3 minutes``, ``about 2.5 hours``: an estimate's order of magnitude in words."""
+    if seconds < 90:
+        return f"about {seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"about {seconds / 60:.0f} minutes"
+    return f"about {seconds / 3600:.1f} hours"
+
+
+@contextlib.contextmanager
+def long_fit(estimator, seconds: float, size: str, remedy: str):
+    """Announce a fit estimated to take over a minute, and show its progress while it runs.
+
+    Before the fit, one line ``<Learner>: this fit of <size> may take <estimate> (a rough
+    estimate). To shorten it: <remedy>.``, written where progress lines go (the file
+    ``COMPANION_PROGRESS`` names, as the notebooks' loops, else standard error); during it, the
+    fit's progress lines (:func:`progress_lines`) are written there even when the variable is
+    unset. ``COMPANION_PROGRESS=0`` silences both. Nothing is written for a shorter estimate or
+    inside a fit already announced (the fallback check's inner fits). Never changes the fit.
+
+    Parameters
+    ----------
+    estimator : the learner (its class name starts the line)
+    seconds : float
+        The fit's estimated duration.
+    size : str
+        What is fitted (``"200000 rows x 50 columns"``).
+    remedy : str
+        How to shorten it (subsample, a parameter, ``n_jobs``...).
+
+    Yields
+    ------
+    None
+    """
+    if seconds <= LONG_FIT_SECONDS or _LONG_FIT.get():
+        yield
+        return
+    token = _LONG_FIT.set(True)
+    try:
+        target = progress_target()
+        if target is not None:
+            Progress(target, "", 0)._write(
+                f"{type(estimator).__name__}: this fit of {size} may take {_duration(seconds)} (a rough "
+                f"estimate). To shorten it: {remedy}.\n"
+            )
+        yield
+    finally:
+        _LONG_FIT.reset(token)
 
 
 def progress_lines(label: str, total: int):

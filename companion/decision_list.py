@@ -47,9 +47,10 @@ the indices back, so the learnt list does not depend on the order of the trainin
 Distances come from SciPy's ``cdist`` (a direct per-pair sum, no matrix product), so a training
 point is at exactly the same distance from a centre in ``fit`` and in ``predict``.
 
-On your own data. Distances are taken in the input's units, unscaled (as in the paper): a column
-in thousands swamps one in fractions. Put a scaler first, ``make_pipeline(StandardScaler(),
-DecisionListMachine(...))``, and tune the penalties and ``s`` (the defaults are weak on data
+On your own data. By default (``scale="std"``) each column is divided by its standard deviation
+before any distance (a column of 0 and ``c`` by ``c``: 0/1 columns are left as they are), so a column in thousands does not swamp
+one in fractions and no column's units decide the model; ``scale=None`` takes the input's units,
+unscaled, as the paper does (notebook 01). Tune the penalties and ``s`` (the defaults are weak on data
 they were not tuned for; the class docstrings give a grid and measured errors). Both machines
 give ``decision_function`` (a signed margin relative to the deciding ball's radius) and
 ``predict_proba`` (Laplace-corrected training frequencies of the deciding ball), print their
@@ -87,7 +88,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted, vali
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
 from companion._resources import check_memory
-from companion._numeric_input import numeric_input
+from companion._numeric_input import column_scales, numeric_input
+from companion._progress import long_fit
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -102,7 +104,9 @@ from companion._ball_search import (
     resolve_metric,
     sorted_distances_within,
 )
-from companion._learner_support import binary_only_error, check_numeric_input, format_number, laplace_proba, resolve_feature_names
+from companion._learner_support import (
+    binary_only_error, check_numeric_input, constant_log_odds, format_number, laplace_proba, resolve_feature_names,
+)
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.numerics import StrictInterval
@@ -148,6 +152,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     #: SCM: any firing ball decides (conjunction/disjunction); DLM: the first firing ball.
     _any_ball_decides = False
+    #: A fit on one class is a machine with no ball that predicts it (exported with that one
+    #: label, read back by companion.interpretable.from_dict).
+    _fits_one_class = True
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -159,6 +166,7 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "s": [Interval(Integral, 1, None, closed="left"), None],
         "metric": [StrOptions(set(METRIC_NAMES))],
+        "scale": [StrOptions({"std"}), None],
         "compression_constraint": ["boolean"],
         "stop_if_unchanged": ["boolean"],
         "class_weight": [StrOptions({"balanced"}), dict, None],
@@ -183,9 +191,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            Numeric features, used as they are: distances are in the input's units (scale them
-            first, e.g. ``make_pipeline(StandardScaler(), ...)``, unless the units are
-            comparable). A non-numeric DataFrame column is refused with its name.
+            Numeric features; with ``scale="std"`` (the default) each column is divided by its
+            standard deviation before any distance, with ``scale=None`` distances are in the
+            input's units. A non-numeric DataFrame column is refused with its name.
         y : array-like of shape (n_samples,)
             Two classes of any type; ``classes_[1]`` is the "positive" class.
         sample_weight : array-like of shape (n_samples,), optional
@@ -199,13 +207,32 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             :func:`companion._ball_search.estimated_fit_bytes`): beyond ``max_memory_gb`` it is
             refused before any distance is computed, naming the learner and the GiB it needs.
         sorted_distances : SortedDistances, optional
-            Precomputed for these ``X`` under this metric (shares the sort across a grid).
+            Precomputed for these ``X`` under this metric (shares the sort across a grid); only
+            with ``scale=None`` or a table whose columns ``scale="std"`` leaves as they are
+            (0/1, constant), else refused.
 
         Returns
         -------
         self
             The fitted machine.
+
+        Notes
+        -----
+        A fit estimated to take over a minute (:func:`_estimated_fit_seconds`) says so first, with
+        the remedies, and shows its progress while it runs (:func:`companion._progress.long_fit`).
+        A fit interrupted (``KeyboardInterrupt``) leaves the machine as it was before the call.
         """
+        state = dict(self.__dict__)  # what an interrupted fit puts back: nothing half-fitted
+        try:
+            with long_fit(self, _estimated_fit_seconds(self, X), _size_text(X), _LONG_FIT_REMEDY):
+                return self._fit_rows(X, y, sample_weight, sorted_distances)
+        except KeyboardInterrupt:
+            self.__dict__.clear()
+            self.__dict__.update(state)
+            raise
+
+    def _fit_rows(self, X, y, sample_weight, sorted_distances):
+        """:meth:`fit`'s work (the announcement and the interruption are :meth:`fit`'s)."""
         check_sample_weight(self, sample_weight, X)  # one refusal for every learner (companion._weights)
         check_learner_scale(self, X)  # the input scale its arithmetic handles (companion._scale)
         self._metric = resolve_metric(self.metric)
@@ -217,6 +244,16 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.classes_, y_index = np.unique(y, return_inverse=True)
         if len(self.classes_) > 2:
             raise binary_only_error(type(self).__name__, len(self.classes_))
+        # Distances in units the columns' own units do not decide: each column divided by its
+        # scale (1 for 0/1 columns and with scale=None, where X / 1 is X bit for bit).
+        self.scale_ = column_scales(X) if self.scale == "std" else np.ones(X.shape[1])
+        if sorted_distances is not None and (self.scale_ != 1).any():
+            raise ValueError(
+                f"{type(self).__name__}: sorted_distances holds distances in X's own units, but scale='std' "
+                f"divides {int((self.scale_ != 1).sum())} column(s) by their standard deviation; pass "
+                "scale=None (the paper's unscaled distances) or leave sorted_distances out"
+            )
+        X_input, X = X, X / self.scale_
         y01 = y_index.astype(int).reshape(-1)
         m = X.shape[0]
         if sorted_distances is not None and (
@@ -306,7 +343,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         else:
             self._path_source = np.arange(r)
         self._default01 = int(defaults[r - 1]) if r else majority
-        self.centres_ = X[self._centres]
+        self.centres_ = X_input[self._centres]  # in the input's units (to_text prints them)
+        self._scaled_centres = X[self._centres]
         self.compression_set_ = np.unique(np.concatenate([self._centres, self._borders])).astype(int)
         self.compression_labels_ = self.classes_[y01[self.compression_set_]] if len(self.classes_) == 2 else (
             np.full(len(self.compression_set_), self.classes_[0])
@@ -347,7 +385,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
     def _distances(self, X):
         if self.n_balls_ == 0:
             return np.zeros((len(X), 0))
-        return cdist(X, self.centres_, metric=self._metric)
+        # the same division as fit's: a training row is at the same distance in fit and predict
+        return cdist(X / self.scale_, self._scaled_centres, metric=self._metric)
 
     def _fires(self, X):
         return _fires_from(self._distances(X), self._inside, self._radii)
@@ -399,10 +438,16 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             ``±(1 + depth)`` in ``(1, 2]`` where a ball decides, ``depth`` being how far inside
             its firing region the point lies relative to the radius; ``±(1 + escape) / 2`` in
             ``[1/2, 1]`` where the default decides, ``escape`` being how far the point lies from
-            the nearest firing region, relative to its radius. The sign is the output's.
+            the nearest firing region, relative to its radius. The sign is the output's. A
+            machine with no ball (the fallback, or no ball learnt) predicts its majority class
+            everywhere and scores every row by the training log-odds
+            (:func:`companion._learner_support.constant_log_odds`), so that one-vs-rest over
+            such machines picks the most frequent class.
         """
         check_is_fitted(self)
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=np.float64)
+        if self.n_balls_ == 0 and len(self.classes_) == 2:
+            return np.full(X.shape[0], constant_log_odds(self.cell_counts_[0]))
         distances = self._distances(X)
         fires = _fires_from(distances, self._inside, self._radii)
         # relative signed distance to each ball's surface, in [-1, 1]: (d - r) / max(d, r),
@@ -444,7 +489,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array-like of shape (n_samples, n_features)
-            In the units the balls were learnt in (scaled as the training inputs); NaN is refused.
+            In the input's units (the machine divides the columns by ``scale_`` itself); NaN is
+            refused.
 
         Returns
         -------
@@ -478,6 +524,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             "fitted_n_balls": (self._path_source + 1).tolist(),
             "cell_counts": self.cell_counts_,
         }
+        if (self.scale_ != 1).any():
+            # only when a column is divided: a 0/1 table or scale=None writes the model as before
+            model["scale"] = [float(v) for v in self.scale_]
         if getattr(self, "fallback_class_", None) is not None:
             # only when it fell back: the model of any other fit is written as before the fallback
             model["fallback_class"] = jsonable(self.fallback_class_, where="fallback_class_")
@@ -498,6 +547,8 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.centres_ = np.array(
             [[float(b["centre"][name]) for name in columns] for b in balls], dtype=float
         ).reshape(len(balls), len(columns))
+        self.scale_ = np.array([float(v) for v in model.get("scale", [1.0] * len(columns))], dtype=float)
+        self._scaled_centres = self.centres_ / self.scale_
         labels = list(self.classes_.tolist())
         self._default01 = labels.index(model["default_class"]) if len(labels) == 2 else 0
         counts = np.array(model["cell_counts"], dtype=float).reshape(len(balls) + 1, len(labels))
@@ -602,6 +653,9 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
             )
         default = _plain(self.default_class_)
         lines.append(f"else {default!r}" if lines else f"always {default!r}")
+        if lines[:-1] and (self.scale_ != 1).any():
+            scales = ", ".join(f"{name}={_number(v, decimals)}" for name, v in zip(names, self.scale_))
+            lines.append(f"where s = ({scales}): each column's standard deviation, c for a column of 0 and c (scale='std')")
         if lines[:-1] and not inline:
             table = pd.DataFrame(
                 [[_number(v, decimals) for v in row] for row in self.centres_.T],
@@ -619,7 +673,40 @@ def _ball_condition(model, t, names, decimals, max_inline) -> str:
     else:
         centre = f"c{t + 1}"
     sign = "<" if model._inside[t] else ">"
-    return f"{_distance_text(model._metric, centre)} {sign} {_number(model._radii[t], decimals)}"
+    scaled = bool((model.scale_ != 1).any())
+    return f"{_distance_text(model._metric, centre, scaled)} {sign} {_number(model._radii[t], decimals)}"
+
+
+#: What shortens a long fit of a ball machine (the line :func:`companion._progress.long_fit` writes).
+_LONG_FIT_REMEDY = (
+    "fit on a subsample of the rows, pass fallback=None (no 3 inner fits of the fallback check: "
+    "about half the time) or a smaller s, run cross-validation folds in parallel with n_jobs; "
+    "max_memory_gb bounds the memory, not the time"
+)
+
+
+def _estimated_fit_seconds(machine, X) -> float:
+    """A rough duration of ``machine.fit(X, ...)`` in seconds, for the announcement of a long fit.
+
+    Measured on the project's 2-core machine under load (default DLM, 50 normal features): 18 s
+    at m = 8000 without the fallback, growing as m^1.7 from m = 1000 (0.5, 1.8, 5.7, 18 s at
+    1000, 2000, 4000, 8000 rows); the fallback's three inner fits about double it; the distances'
+    share grows with the columns. Only decides whether a line is written, never what is learnt.
+    """
+    try:
+        m, n = np.shape(X)
+    except (TypeError, ValueError):
+        return 0.0
+    seconds = 18.0 * (m / 8000.0) ** 1.7 * (0.5 + 0.5 * n / 50.0)
+    return seconds * (2.1 if machine.fallback == "inner_cv" else 1.0)
+
+
+def _size_text(X) -> str:
+    try:
+        m, n = np.shape(X)
+    except (TypeError, ValueError):
+        return "these rows"
+    return f"{m} rows x {n} columns"
 
 
 def _fires_from(distances, inside, radii):
@@ -639,11 +726,14 @@ def _first_firing(fires) -> np.ndarray:
 _NORM_SUBSCRIPTS = {"euclidean": "2", "cityblock": "1", "chebyshev": "inf"}
 
 
-def _distance_text(metric: str, centre: str) -> str:
-    """``||x - centre||_2`` for the norms, ``canberra(x, centre)`` for other SciPy metrics."""
+def _distance_text(metric: str, centre: str, scaled: bool = False) -> str:
+    """``||x - centre||_2`` for the norms, ``canberra(x, centre)`` for other SciPy metrics;
+    ``||(x - centre) / s||_2``, ``canberra(x / s, centre / s)`` when the columns are divided by
+    ``s`` (``scale_``)."""
     if metric in _NORM_SUBSCRIPTS:
-        return f"||x - {centre}||_{_NORM_SUBSCRIPTS[metric]}"
-    return f"{metric}(x, {centre})"
+        difference = f"(x - {centre}) / s" if scaled else f"x - {centre}"
+        return f"||{difference}||_{_NORM_SUBSCRIPTS[metric]}"
+    return f"{metric}(x / s, {centre} / s)" if scaled else f"{metric}(x, {centre})"
 
 
 _number = format_number  # ``value`` to ``decimals`` places, the package's one number format
@@ -744,7 +834,17 @@ class DecisionListMachine(_BallListBase):
     ball_type : {"simple", "complex"}, default="complex"
         "simple": Pi and Ni balls only; "complex": all four types (Section 3).
     metric : str, default="l2"
-        ``"l2"``, ``"l1"``, ``"linf"`` or a SciPy ``cdist`` metric name. No scaling is applied.
+        ``"l2"``, ``"l1"``, ``"linf"`` or a SciPy ``cdist`` metric name, taken on the columns
+        divided by ``scale_`` (see ``scale``).
+    scale : {"std", None}, default="std"
+        ``"std"`` (for users' tables): the distances are taken on each column divided by its
+        standard deviation on the training rows (``scale_``; a column of values ``{0, c}`` by
+        ``c``, so a 0/1 column by 1: :func:`companion._numeric_input.column_scales`), so that a column's
+        units (dollars or thousands of dollars) decide no ball. Centres are printed and exported
+        in the input's units, the radii in the divided units (``to_text`` writes
+        ``||(x - centre) / s||`` and the ``s`` of each column). ``None``: the input's own
+        units, the paper's setting (notebook 01's data, which the paper does not scale), with
+        which ``sorted_distances`` may be passed to ``fit``. On a 0/1 table both are the same.
     compression_constraint : bool, default=False
         Enforce that the returned list classifies its compression set correctly (needed for
         Theorems 1 and 2; Section 4). Balls that would misclassify a remaining compression example
@@ -800,6 +900,10 @@ class DecisionListMachine(_BallListBase):
         and a :class:`companion.interpretable.SingleClassWarning` was issued), else None.
     n_balls_ : int
     centres_ : ndarray of shape (n_balls_, n_features)
+        The balls' centres, in the input's units.
+    scale_ : ndarray of shape (n_features,)
+        What each column is divided by before any distance (``scale``): its standard deviation,
+        ``c`` for a column of values ``{0, c}`` (1 for a 0/1 column), or 1 with ``scale=None``.
     compression_set_ : ndarray of int
         Training indices of the centres and borders (Section 4).
     compression_labels_ : ndarray
@@ -904,7 +1008,7 @@ class DecisionListMachine(_BallListBase):
     }
 
     def __init__(
-        self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", compression_constraint=False,
+        self, *, p_p=1.0, p_n=1.0, s=10, ball_type="complex", metric="l2", scale="std", compression_constraint=False,
         stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p_p = p_p
@@ -912,6 +1016,7 @@ class DecisionListMachine(_BallListBase):
         self.s = s
         self.ball_type = ball_type
         self.metric = metric
+        self.scale = scale
         self.compression_constraint = compression_constraint
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight
@@ -961,6 +1066,9 @@ class BallSetCoveringMachine(_BallListBase):
         Stopping point (largest number of balls).
     model_type : {"conjunction", "disjunction"}, default="conjunction"
     metric : str, default="l2"
+    scale : {"std", None}, default="std"
+        As for :class:`DecisionListMachine`: each column divided by its standard deviation
+        (``scale_``), ``None`` for the input's own units (the paper's setting).
     compression_constraint : bool, default=False
         As for :class:`DecisionListMachine` (needed for :func:`companion.bounds.decision_list.scm_bound`).
     stop_if_unchanged : bool, default=True
@@ -1039,13 +1147,14 @@ class BallSetCoveringMachine(_BallListBase):
     }
 
     def __init__(
-        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", compression_constraint=False,
+        self, *, p=1.0, s=10, model_type="conjunction", metric="l2", scale="std", compression_constraint=False,
         stop_if_unchanged=True, class_weight=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.p = p
         self.s = s
         self.model_type = model_type
         self.metric = metric
+        self.scale = scale
         self.compression_constraint = compression_constraint
         self.stop_if_unchanged = stop_if_unchanged
         self.class_weight = class_weight

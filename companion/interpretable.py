@@ -65,7 +65,7 @@ from sklearn.utils.validation import check_is_fitted
 from companion._learner_support import inner_fallback_fit, jsonable, resolve_feature_names
 from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
-from companion._model_format import MODEL_FORMAT, MODEL_FORMAT_VERSION, ModelFormatError, check_model
+from companion._model_format import MODEL_FORMAT, MODEL_FORMAT_VERSION, SCHEMAS, ModelFormatError, check_model
 from companion.numerics import StrictInterval
 
 __all__ = [
@@ -168,7 +168,39 @@ def _envelope_error(learner, field, problem):
     return ModelFormatError(f"{learner or 'from_dict'}: field {field} {problem}")
 
 
-def _check_classes(name, classes, binary):
+def _learners_read_by(data) -> list[str]:
+    """The learners whose parameters and model fields ``data`` holds (its own learner, if valid).
+
+    A learner matches when every key of ``data["params"]`` is one of its parameters and the keys
+    of ``data["model"]`` are those of its schema (the required ones, and optional ones only).
+    """
+    params, model = data.get("params"), data.get("model")
+    if not isinstance(params, dict) or not isinstance(model, dict):
+        return []
+    found = []
+    for learner, module in LEARNERS.items():
+        schema = SCHEMAS.get(learner)
+        if schema is None:  # a transformer: no exported model
+            continue
+        accepted = set(getattr(import_module(module), learner)().get_params(deep=False))
+        if set(params) <= accepted and set(schema.fields) <= set(model) <= set(schema.fields) | set(schema.optional):
+            found.append(learner)
+    return found
+
+
+def _check_learner_matches(name, data) -> None:
+    """Refuse, before any parameter or field, a model of another learner read as ``name``."""
+    read_by = _learners_read_by(data)
+    if read_by and name not in read_by:
+        others = " or ".join(read_by)
+        raise _envelope_error(
+            name, "learner",
+            f"says {name!r}, but the parameters and the model part are those of a {others} model: "
+            f"this export is not a {name} (set learner to {read_by[0]!r} if it was renamed by mistake)",
+        )
+
+
+def _check_classes(name, classes, binary, one_class=False):
     if not isinstance(classes, list) or not classes:
         raise _envelope_error(name, "classes", f"must be a non-empty list of labels, got {classes!r}")
     for i, label in enumerate(classes):
@@ -179,8 +211,11 @@ def _check_classes(name, classes, binary):
         raise _envelope_error(name, "classes", f"mixes strings, booleans and numbers: {classes!r}")
     if any(b <= a for a, b in zip(classes, classes[1:])):
         raise _envelope_error(name, "classes", f"must be sorted and without repeats (as np.unique gives), got {classes!r}")
-    if binary and len(classes) != 2:
-        raise _envelope_error(name, "classes", f"must hold exactly 2 labels for this two-class learner, got {classes!r}")
+    if binary and len(classes) != 2 and not (one_class and len(classes) == 1):
+        # a two-class learner whose fit takes one class (the machine that always predicts it)
+        # exports that one label
+        sizes = "1 or 2 labels (one: a model fitted on one class)" if one_class else "exactly 2 labels"
+        raise _envelope_error(name, "classes", f"must hold {sizes} for this two-class learner, got {classes!r}")
 
 
 def _first_difference(a, b, path="model"):
@@ -258,6 +293,7 @@ def from_dict(data):
     cls = getattr(import_module(LEARNERS[name]), name)
     if not hasattr(cls, "_model_from_dict"):
         raise ModelFormatError(f"from_dict: field learner: {name} does not export its model")
+    _check_learner_matches(name, data)  # the mismatch first, not a parameter it leads to
     for field in _ENVELOPE_FIELDS:
         if field not in data:
             raise _envelope_error(name, field, "is missing")
@@ -288,7 +324,7 @@ def from_dict(data):
             raise _envelope_error(name, "feature_names_in", f"repeats a column name: {names!r}")
     tags = estimator.__sklearn_tags__()
     binary = tags.classifier_tags is not None and not tags.classifier_tags.multi_class
-    _check_classes(name, data["classes"], binary)
+    _check_classes(name, data["classes"], binary, one_class=getattr(cls, "_fits_one_class", False))
     check_model(name, data["model"], ModelContext(name, int(n_features), data["classes"], data["params"], names))
     estimator.n_features_in_ = int(n_features)
     if names is not None:

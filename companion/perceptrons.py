@@ -69,7 +69,7 @@ from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale, column_exponents
 from companion._progress import progress_lines
-from companion._learner_support import binary_only_error, check_numeric_input, resolve_feature_names
+from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
@@ -426,7 +426,9 @@ class KernelPerceptron(_BinaryKernelClassifier):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
+        is then the training log-odds of ``class_counts_`` (each class's training count), so
+        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
         model as it is (notebook 03 passes it).
 
     Attributes
@@ -869,7 +871,9 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
+        is then the training log-odds of ``class_counts_`` (each class's training count), so
+        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
         model as it is (notebook 03 passes it).
 
     Attributes
@@ -1147,7 +1151,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         printed ``always C`` with a :class:`companion.interpretable.SingleClassWarning`) when
         it predicts one class on every training row or loses to the majority class on 3 inner
         stratified folds (:func:`companion.interpretable.beats_default_class`, CART's
-        one-standard-error rule); not for ``kernel="precomputed"``. ``None``: the paper's
+        one-standard-error rule); not for ``kernel="precomputed"``. Its ``decision_function``
+        is then the training log-odds of ``class_counts_`` (each class's training count), so
+        that one-vs-rest over fallbacks picks the majority class. ``None``: the paper's
         model as it is (notebook 03 passes it).
 
     Attributes
@@ -1661,11 +1667,13 @@ def _squared_hinge_fit(features, y_signed, lam, sample_weight=None, max_iter=100
 
 
 def _fallback_scores(model, scores):
-    """The scores of a model that fell back to one class: ±1 everywhere (its sign), else ``scores``."""
+    """The scores of a model that fell back to one class, else ``scores``: the training log-odds
+    of ``class_counts_`` everywhere (:func:`companion._learner_support.constant_log_odds`), so that
+    one-vs-rest over fallbacks picks the most frequent class, not the first."""
     label = getattr(model, "fallback_class_", None)
     if label is None:
         return scores
-    return np.full(np.shape(scores), 1.0 if label == model.classes_[1] else -1.0)
+    return np.full(np.shape(scores), constant_log_odds(model.class_counts_))
 
 
 def _fall_back_if_it_loses(self, X, y, sample_weight):
@@ -1674,6 +1682,10 @@ def _fall_back_if_it_loses(self, X, y, sample_weight):
     folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error rule);
     a :class:`companion.interpretable.SingleClassWarning` says so. ``None``: the paper's model."""
     self.fallback_class_ = None
+    # the (weighted) training count of each class: the score of a fallback (_fallback_scores)
+    y_array = np.asarray(y)
+    self.class_counts_ = np.array([np.count_nonzero(y_array == c) if sample_weight is None
+                                   else sample_weight[y_array == c].sum() for c in self.classes_])
     reason = ""
     if self.fallback == "inner_cv" and not fallback_check_running() and getattr(self, "kernel", None) != "precomputed":
         y = np.asarray(y)
@@ -1715,10 +1727,13 @@ def _export_fallback(cls):
         model = model_to_dict(self)
         label = getattr(self, "fallback_class_", None)
         model["fallback_class"] = jsonable(label, where="fallback_class_")
+        model["class_counts"] = jsonable(self.class_counts_, where="class_counts_")
         return model
 
     def _model_from_dict(self, model):
         model_from_dict(self, model)
+        counts = np.array(model["class_counts"], dtype=float)
+        self.class_counts_ = counts.astype(np.int64) if (counts == np.round(counts)).all() else counts
         label = model.get("fallback_class")
         self.fallback_class_ = None if label is None else self.classes_[
             np.flatnonzero(self.classes_.astype(object) == label)[0]]

@@ -82,7 +82,9 @@ from companion.bounds.compression import compression_bound
 from companion.bounds.binomial import binomial_tail_inversion
 from companion.bounds.occam import dyadic_code_lengths, occam_log_prior, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_output_probability, kl_inverse_upper, pac_bayes_kl
-from companion._learner_support import binary_only_error, check_numeric_input, format_number, jsonable, laplace_proba
+from companion._learner_support import (
+    binary_only_error, check_numeric_input, constant_log_odds, format_number, jsonable, laplace_proba,
+)
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running
 from companion.numerics import TIE_RTOL, StrictInterval, first_near_min, is_integer_valued
@@ -154,8 +156,8 @@ _SHARED_PARAMETERS = """\
         respective risk bounds for each approach"); free, as each bound holds for every prefix at
         once. Then, for users' tables, the chosen stumps must beat the default class on 3 inner
         folds (:func:`companion.interpretable.beats_default_class`, CART's one-standard-error
-        rule), else the model keeps no stump and predicts the (weighted) majority class,
-        ``fallback_class_``, printed ``always C`` with a
+        rule), else (and when the bound chooses no stump) the model keeps no stump and
+        predicts the (weighted) majority class, ``fallback_class_``, printed ``always C`` with a
         :class:`companion.interpretable.SingleClassWarning`. ``"greedy"``: every stump the greedy added (at most ``s``), the paper's greedy as
         such (no fallback; what notebook 05 uses); use it to select the length yourself (``staged_predict``, :meth:`truncated`,
         :func:`fit_by_bound`).
@@ -206,7 +208,8 @@ _SHARED_ATTRIBUTES = """\
         conjunction holds), ``classes_[0]`` for a disjunction.
     fallback_class_ : object or None
         With ``length="bound"``: the majority class the model fell back to when its stumps did
-        not beat it on inner folds (then it keeps no stump and always predicts it); else None.
+        not beat it on inner folds or the bound chose none (then it keeps no stump and always
+        predicts it); else None.
 """
 
 _SAMPLE_WEIGHT_DOC = """\
@@ -310,7 +313,11 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
       scores the negation on its learned conjunction. The count decides the sign (``|τ| ≤
       1/4``), so ``predict`` always agrees with it and it is never 0; ``τ`` ranks examples with
       the same count, which a one-vs-rest wrapper needs to break its ties. PAC-Bayes: the Gibbs
-      output probability minus 1/2, graded in the same way (see :class:`PacBayesStumps`).
+      output probability minus 1/2, graded in the same way (see :class:`PacBayesStumps`). A
+      model that fell back to the majority class (``fallback_class_``) scores every row by the
+      training log-odds ``log((n_1 + 1)/(n_0 + 1))``
+      (:func:`companion._learner_support.constant_log_odds`): one-vs-rest over fallbacks then
+      picks the most frequent class (0 only on equal class totals, predicted ``classes_[0]``).
     * :meth:`predict_proba` — Laplace-corrected class frequencies ``(n_c + 1)/(n + 2)`` of the
       training examples in the example's *cell*: the number ``j`` of leading stumps of the learned
       conjunction that hold, i.e. "stump ``j`` is the first to fail" (for a disjunction: "stump
@@ -521,15 +528,17 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.cell_counts_ = _whole(counts)
         self.fallback_class_ = None
         reason = ""
-        if (self.length == "bound" and self.features_.size and not fallback_check_running()
-                and not beats_default_class(self, *given)):
-            # The chosen stumps lose to the default class on inner folds: keep none, predict the
-            # (weighted) majority class, which the empty conjunction cannot always say.
+        if self.length == "bound" and not fallback_check_running() and (
+                not self.features_.size or not beats_default_class(self, *given)):
+            # The chosen stumps lose to the default class on inner folds, or the bound chose none:
+            # keep none, predict the (weighted) majority class, which the empty conjunction
+            # (always default_class_) cannot always say.
             totals = counts.sum(axis=0)
             self.fallback_class_ = self.classes_[int(np.argmax(totals))]
+            reason = (f" ({name}'s stumps did not beat it on inner folds: it fell back to the default class)"
+                      if self.features_.size else f" (the bound chose no stump: {name} fell back to the majority class)")
             self._cut(0)
             self.cell_counts_ = _whole(totals[None, :])
-            reason = f" ({name}'s stumps did not beat it on inner folds: it fell back to the default class)"
         # On the training rows of positive weight (the zero-weight rows were dropped above).
         self._check_single_class(None, predictions=self._to_labels(self._staged_internal_one(X)[:, -1]), reason=reason)
         return self
@@ -664,7 +673,8 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``(P − 1/2)(1 + sign(P − 1/2) tanh(μ)/2)``, ``P`` the Gibbs probability of
         ``classes_[1]``; a disjunction's tie (``Π σ = 1/2`` exactly, which it predicts as
         ``classes_[1]``) scores the smallest positive float so that the sign still agrees with
-        :meth:`predict`.
+        :meth:`predict`. A model that fell back to the majority class scores every row by the
+        training log-odds of its one cell, ``log((n_1 + 1)/(n_0 + 1))``.
 
         Parameters
         ----------
@@ -674,11 +684,13 @@ class _BaseStumpConjunction(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Returns
         -------
         score : ndarray of shape (n_samples,)
-            Positive iff :meth:`predict` says ``classes_[1]``; never 0.
+            Positive iff :meth:`predict` says ``classes_[1]``; never 0, but for a fallback
+            on equal class totals (which predicts ``classes_[0]``).
         """
         X = self._check_X(X)
         if getattr(self, "fallback_class_", None) is not None:
-            return np.full(X.shape[0], 0.5 if self.fallback_class_ == self.classes_[1] else -0.5)
+            # one cell, the training class totals: their log-odds (one-vs-rest picks the majority)
+            return np.full(X.shape[0], constant_log_odds(self.cell_counts_[0]))
         if self.features_.size == 0:
             internal = np.full(X.shape[0], 0.5)  # the empty conjunction always holds
         else:

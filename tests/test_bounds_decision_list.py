@@ -136,7 +136,7 @@ def test_reconstruction_from_compression_set_returns_the_same_classifier(rng, ba
         X, y = _problem(rng, m=int(rng.integers(30, 90)), round_to=0.25 if trial % 2 else None)
         labels = np.where(y == 1, "pos", "neg")
         p_p, p_n = (float(v) for v in rng.choice([0.5, 1.0, 2.0, np.inf], size=2))
-        dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=8, ball_type=ball_type, compression_constraint=True, fallback=None)
+        dlm = DecisionListMachine(scale=None, p_p=p_p, p_n=p_n, s=8, ball_type=ball_type, compression_constraint=True, fallback=None)
         dlm.fit(X, labels)
         message = compression_message(dlm, X)
         assert len(message.X) == len(dlm.compression_set_)
@@ -151,13 +151,13 @@ def test_reconstruction_from_compression_set_returns_the_same_classifier(rng, ba
 def test_bound_paths_read_only_public_attributes(rng):
     # Bounds never import learners: any object with the fitted model's public attributes works.
     X, y = _problem(rng, m=80)
-    dlm = DecisionListMachine(s=6, ball_type="complex", compression_constraint=True, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, s=6, ball_type="complex", compression_constraint=True, fallback=None).fit(X, y)
     public = SimpleNamespace(ball_type="complex", path_=dlm.path_, n_positive_=dlm.n_positive_,
                              n_negative_=dlm.n_negative_)
     for theorem, variant in itertools.product((1, 2), ("published", "corrected")):
         np.testing.assert_array_equal(dlm_bound_path(public, theorem=theorem, variant=variant),
                                       dlm_bound_path(dlm, theorem=theorem, variant=variant))
-    scm = BallSetCoveringMachine(s=4, compression_constraint=True, fallback=None).fit(X, y)
+    scm = BallSetCoveringMachine(scale=None, s=4, compression_constraint=True, fallback=None).fit(X, y)
     public = SimpleNamespace(model_type=scm.model_type, path_=scm.path_, n_positive_=scm.n_positive_,
                              n_negative_=scm.n_negative_)
     np.testing.assert_array_equal(scm_bound_path(public), scm_bound_path(scm))
@@ -167,7 +167,7 @@ def test_bound_paths_read_only_public_attributes(rng):
 
 def test_reconstruction_needs_the_message_not_just_the_set(rng):
     X, y = _problem(rng, m=80)
-    dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=6, ball_type="simple", compression_constraint=True, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf, s=6, ball_type="simple", compression_constraint=True, fallback=None).fit(X, y)
     message = compression_message(dlm, X)
     assert len(message.balls) >= 2
     bad = type(message)(X=message.X, y=message.y, is_centre=~message.is_centre, balls=message.balls)
@@ -178,7 +178,7 @@ def test_reconstruction_needs_the_message_not_just_the_set(rng):
 @pytest.mark.parametrize("ball_type", ["simple", "complex"])
 def test_bound_path_of_fitted_dlm(rng, ball_type):
     X, y = _problem(rng, m=120)
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True, fallback=None).fit(X, y)
     path = dlm_bound_path(dlm)
     assert path.shape == (dlm.n_balls_,)
     finite = path[np.isfinite(path)]
@@ -194,7 +194,7 @@ def test_bound_path_of_fitted_dlm(rng, ball_type):
 def test_scm_bound_path_of_fitted_scm(rng):
     X, y = _problem(rng, m=120)
     for model_type in ("conjunction", "disjunction"):
-        scm = BallSetCoveringMachine(p=1.0, s=5, model_type=model_type, compression_constraint=True, fallback=None).fit(X, y)
+        scm = BallSetCoveringMachine(scale=None, p=1.0, s=5, model_type=model_type, compression_constraint=True, fallback=None).fit(X, y)
         path = scm_bound_path(scm)
         assert path.shape == (scm.n_balls_,)
         assert np.nanmax(path) <= 1
@@ -202,11 +202,11 @@ def test_scm_bound_path_of_fitted_scm(rng):
 
 def test_bound_path_rejects_wrong_or_unfitted_estimator(rng):
     with pytest.raises(ValueError, match="not fitted"):
-        dlm_bound_path(DecisionListMachine())
+        dlm_bound_path(DecisionListMachine(scale=None))
     with pytest.raises(TypeError, match="DecisionListMachine"):
-        dlm_bound_path(BallSetCoveringMachine())
+        dlm_bound_path(BallSetCoveringMachine(scale=None))
     X, y = _problem(rng, m=40)
-    dlm = DecisionListMachine(s=3, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, s=3, fallback=None).fit(X, y)
     with pytest.raises(ValueError, match="theorem"):
         dlm_bound_path(dlm, theorem=3)
 
@@ -255,7 +255,7 @@ def test_corrected_bound_rejects_bad_counts():
 @pytest.mark.parametrize("ball_type", ["simple", "complex"])
 def test_corrected_bound_path_matches_scalar(rng, ball_type):
     X, y = _problem(rng, m=120)
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=8, ball_type=ball_type, compression_constraint=True, fallback=None).fit(X, y)
     path = dlm_bound_path(dlm, variant="corrected")
     for t, row in dlm.path_.iterrows():
         if row["compression_correct"]:
@@ -355,7 +355,7 @@ def test_scm_bound_path_variants():
     rng = np.random.default_rng(0)
     X = rng.normal(size=(80, 2))
     y = (X[:, 0] > 0).astype(int)
-    scm = BallSetCoveringMachine(p=1.0, s=4, compression_constraint=True, fallback=None).fit(X, y)
+    scm = BallSetCoveringMachine(scale=None, p=1.0, s=4, compression_constraint=True, fallback=None).fit(X, y)
     published, corrected = scm_bound_path(scm), scm_bound_path(scm, variant="corrected")
     assert published.shape == corrected.shape == (scm.n_balls_,)
     train = (scm.path_["k_p"] + scm.path_["k_n"]).to_numpy() / 80
@@ -388,8 +388,8 @@ def test_a_fallen_back_machine_has_no_bound_and_no_message():
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=4, compression_constraint=True).fit(X, y)
-        scm = BallSetCoveringMachine(p=1.0, s=4, compression_constraint=True).fit(X, y)
+        dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=4, compression_constraint=True).fit(X, y)
+        scm = BallSetCoveringMachine(scale=None, p=1.0, s=4, compression_constraint=True).fit(X, y)
     assert dlm.fallback_class_ is not None and scm.fallback_class_ is not None
     for call in (lambda: dlm_bound_path(dlm), lambda: compression_message(dlm, X), lambda: scm_bound_path(scm)):
         with pytest.raises(ValueError, match="fell back to the majority class .*fallback=None"):

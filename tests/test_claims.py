@@ -226,6 +226,11 @@ def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
     assert table.loc["f", "verdict"] == "fails" and np.isnan(table.loc["f", "p_raw"])
     assert "**guaranteed** by construction (capped at 5 against 16)" in str(report.sentence("g"))
     assert "(checked in this notebook: 9/9 rules)" in str(report.sentence("e"))
+    # an exact check that a variant flips says so beside its verdict word
+    flipping = C.evaluate([dataclasses.replace(family[2], variants=("encoding",))],
+                          {"main": {"equal": True}, "encoding=other": {"equal": False}})
+    assert "**holds**, not robust (checked in this notebook: 9/9 rules" in str(flipping.sentence("e"))
+    assert "**holds** (checked" in str(report.sentence("e"))
 
 
 def test_holm_correction_changes_a_verdict():
@@ -403,6 +408,13 @@ def test_honest_check_and_history_are_reported_beside_the_verdict():
     assert text.endswith(f"Honest check (protocol=nested): **{row['check_verdict']}** (estimate "
                          f"{row['check_estimate']:+.2f} points, 95 % CI [{row['check_ci_low']:+.2f}, "
                          f"{row['check_ci_high']:+.2f}]).".replace("-", "−"))
+    # the central line shows the honest check's verdict once, not again among the flips
+    from companion.claims._report import central_lines
+
+    table = report.table.assign(central=True, notebook="01")
+    line = central_lines(table)[0]
+    assert f"honest check (protocol=nested): **{row['check_verdict']}**" in line
+    assert row["check_verdict"] == "undecided" and "not robust" in line and "flips under protocol=nested" not in line
     listing = report.sentences().data
     assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
            "Judged under nested CV before; the paper's protocol leads now.*" in listing
@@ -418,7 +430,7 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes its data (deterministic here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
-    assert row["seeds"] == "1/1 seeds keep (1 more give it the same data)"
+    assert row["seeds"] == "1 of 1 other seeds keep (1 more give it the same data)"
 
 
 def test_summary_counts_rows_by_kind_never_pooled():
@@ -429,15 +441,18 @@ def test_summary_counts_rows_by_kind_never_pooled():
     from companion.claims._report import kind_counts
 
     counts = kind_counts(table)
-    assert counts["mathematical"] == "0 checked here; 1 by construction"
+    assert counts["mathematical"] == "0 checked here; 1 more by construction"
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()
     assert report.summary().data == C.summary(report.table).data
     # conformance rows that hold by construction are counted apart from those that could fail
     table["category"] = ["conformance", "conformance", "observation"]
-    table.loc[:1, ["kind", "verdict"]] = [["exact", "agrees"], ["exact", "agrees"]]
-    assert kind_counts(table)["conformance"] == "1 of 1 agree; 1 by construction"
+    table.loc[:1, ["kind", "verdict", "robust"]] = [["exact", "agrees", True], ["exact", "agrees", True]]
+    assert kind_counts(table)["conformance"] == "1 of 1 agree; 1 more by construction"
+    table.loc[0, "robust"] = False  # an agreement that flips under a variant says so
+    assert kind_counts(table)["conformance"] == "1 of 1 agree, 1 of them not robust; 1 more by construction"
+    table.loc[0, "robust"] = True
     # when the criteria were fixed, as the rows' history says
     table["fixed"] = ["2026-12-03 abc", "2026-12-06 def", "2026-12-03 abc"]
     table["results_known"] = [True, True, False]
@@ -594,3 +609,24 @@ def test_corrected_t_widens_the_fold_level_t_by_nadeau_and_bengio():
     assert row["wins"] == 8 and row["ties"] == 1 and row["losses"] == 1
     with pytest.raises(ValueError, match="differences, groups, ratios"):
         evaluate([difference("y", "s", lambda data: d, direction="<", test="corrected_t")], None)
+
+
+def test_a_ratio_under_the_corrected_t_is_the_corrected_t_of_its_logs():
+    # ratio(a, b) with test="corrected_t" is the corrected t on log(a / b), transformed back, with
+    # the head-to-head tally on the ratios against 1; a pair without groups and ratios is refused.
+    from companion.claims import difference, evaluate, ratio
+
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(1, 30, 10).astype(float), rng.integers(1, 30, 10).astype(float)
+    groups, fractions = [0] * 5 + [1] * 5, [0.25] * 10
+    as_ratio = ratio("r", "A is smaller", lambda data: (a, b, groups, fractions), direction="<=", margin=0.8,
+                     test="corrected_t")
+    as_logs = difference("d", "log A is smaller", lambda data: (np.log(a / b), groups, fractions), direction="<=",
+                         margin=float(np.log(0.8)), test="corrected_t")
+    r, d = evaluate([as_ratio], None).table.iloc[0], evaluate([as_logs], None).table.iloc[0]
+    assert r["estimate"] == pytest.approx(np.exp(d["estimate"]))
+    assert (r["ci_low"], r["ci_high"]) == pytest.approx((np.exp(d["ci_low"]), np.exp(d["ci_high"])))
+    assert r["p_raw"] == pytest.approx(d["p_raw"]) and r["verdict"] == d["verdict"]
+    assert (r["wins"], r["ties"], r["losses"]) == (int((a < b).sum()), int((a == b).sum()), int((a > b).sum()))
+    with pytest.raises(ValueError, match="numerators, denominators, groups, ratios"):
+        evaluate([ratio("s", "s", lambda data: (a, b), direction="<=", margin=0.8, test="corrected_t")], None)

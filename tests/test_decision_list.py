@@ -237,10 +237,10 @@ def _balls(machine):
 @pytest.mark.parametrize(
     "machine",
     [
-        DecisionListMachine(p_p=1.0, p_n=1.0, s=8, fallback=None),
-        DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True, fallback=None),
-        BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction", fallback=None),
-        BallSetCoveringMachine(p=4.8, s=6, model_type="disjunction", metric="l1", compression_constraint=True,
+        DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=8, fallback=None),
+        DecisionListMachine(scale=None, p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True, fallback=None),
+        BallSetCoveringMachine(scale=None, p=1.5, s=6, model_type="conjunction", fallback=None),
+        BallSetCoveringMachine(scale=None, p=4.8, s=6, model_type="disjunction", metric="l1", compression_constraint=True,
                                fallback=None),
     ],
     ids=["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"],
@@ -329,7 +329,7 @@ def test_bucket_bounds_bound_every_ball_and_follow_the_removals(rng, ties):
             np.testing.assert_array_equal(counts.counts, same_scale)
 
 
-@pytest.mark.parametrize("machine", [DecisionListMachine(), BallSetCoveringMachine()], ids=["dlm", "scm"])
+@pytest.mark.parametrize("machine", [DecisionListMachine(scale=None), BallSetCoveringMachine(scale=None)], ids=["dlm", "scm"])
 def test_a_tiny_memory_limit_bounds_the_block_not_the_fit(rng, machine):
     X, y01 = random_problem(rng, m=200)
     tiny = clone(machine).set_params(max_memory_gb=1e-5).fit(X, y01)
@@ -339,7 +339,7 @@ def test_a_tiny_memory_limit_bounds_the_block_not_the_fit(rng, machine):
 @pytest.mark.parametrize("value,error", [(0, ValueError), (-1.0, ValueError), ("4GB", TypeError)])
 def test_bad_memory_limit_is_named(value, error):
     X = np.arange(20.0).reshape(10, 2)
-    for machine in (DecisionListMachine(max_memory_gb=value), BallSetCoveringMachine(max_memory_gb=value)):
+    for machine in (DecisionListMachine(scale=None, max_memory_gb=value), BallSetCoveringMachine(scale=None, max_memory_gb=value)):
         with pytest.raises(error, match="max_memory_gb"):
             machine.fit(X, [0, 1] * 5)
 
@@ -358,7 +358,7 @@ def canonical_naive_list(X, y01, **kwargs):
 def test_estimator_reports_the_engines_list(rng, ties):
     X, y01 = random_problem(rng, m=40, ties=ties)
     labels = np.where(y01 == 1, "yes", "no")
-    dlm = DecisionListMachine(p_p=2.0, p_n=0.5, s=5).fit(X, labels)
+    dlm = DecisionListMachine(scale=None, p_p=2.0, p_n=0.5, s=5).fit(X, labels)
     expected = canonical_naive_list(X, y01, p_p=2.0, p_n=0.5, types=BALL_TYPES, max_balls=5)
     assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
     for ball in dlm.balls_:
@@ -396,10 +396,10 @@ def test_vectorised_greedy_matches_exact_reference_with_decimal_penalties(rng, p
 @pytest.mark.parametrize("p_p,p_n", DECIMAL_PENALTIES[:3])
 def test_estimators_match_exact_reference_with_decimal_penalties(rng, p_p, p_n):
     X, y01 = integer_problem(rng, m=50)
-    dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=6, fallback=None).fit(X, y01)
+    dlm = DecisionListMachine(scale=None, p_p=p_p, p_n=p_n, s=6, fallback=None).fit(X, y01)
     expected = canonical_naive_list(X, y01, p_p=p_p, p_n=p_n, types=BALL_TYPES, max_balls=6)
     assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
-    scm = BallSetCoveringMachine(p=p_p, s=6, model_type="conjunction", fallback=None).fit(X, y01)
+    scm = BallSetCoveringMachine(scale=None, p=p_p, s=6, model_type="conjunction", fallback=None).fit(X, y01)
     expected = canonical_naive_list(
         X, y01, p_p=p_p, p_n=1.0, types=("Ni", "No"), max_balls=6, stop_when="negatives_empty"
     )
@@ -503,7 +503,7 @@ def test_predict_sees_the_distances_the_fit_saw(rng, metric, data):
         else:  # several features with one decimal: sums of squares that are not exact in binary
             X = np.round(rng.normal(size=(60, 7)), 1)
             y01 = (X[:, 0] + 0.3 * rng.normal(size=60) > 0).astype(int)
-        dlm = DecisionListMachine(p_p=2.1, p_n=0.3, s=8, metric=metric, fallback=None).fit(X, y01)
+        dlm = DecisionListMachine(scale=None, p_p=2.1, p_n=0.3, s=8, metric=metric, fallback=None).fit(X, y01)
         assert dlm.n_balls_ >= 1
         wrong = (staged_predictions(dlm, X) != y01).sum(axis=1)
         np.testing.assert_array_equal(wrong, (dlm.path_["k_p"] + dlm.path_["k_n"]).to_numpy())
@@ -513,8 +513,8 @@ def test_predict_sees_the_distances_the_fit_saw(rng, metric, data):
 def test_majority_default_takes_the_first_class_on_a_tie():
     # duplicates with both labels and infinite penalties: no admissible ball, majority default
     X = np.zeros((4, 1))
-    assert DecisionListMachine(p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "a"]).default_class_ == "a"
-    assert DecisionListMachine(p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "b"]).default_class_ == "b"
+    assert DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "a"]).default_class_ == "a"
+    assert DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf).fit(X, ["b", "a", "b", "b"]).default_class_ == "b"
 
 
 # --------------------------------------------------------------------------------------------
@@ -527,7 +527,7 @@ def test_infinite_penalties_give_rivests_greedy_with_zero_training_error(rng, ba
     # Distinct points: a ball around each point alone is consistent, so a consistent list exists
     # and Rivest's greedy (only error-free features) must reach zero training errors.
     X, y01 = random_problem(rng, m=60)
-    dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type).fit(X, y01)
+    dlm = DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type).fit(X, y01)
     assert (dlm.predict(X) == y01).all()
     errors = dlm.path_[["k_p", "k_n"]].sum(axis=1).to_numpy()
     assert errors[-1] == 0
@@ -592,14 +592,14 @@ def test_simple_dlm_uses_each_centre_once(rng):
     for _ in range(6):
         X, y01 = random_problem(rng, m=80, ties=True)
         for p_p, p_n in ((0.5, 0.5), (1.0, 2.0), (np.inf, np.inf)):
-            dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=None, ball_type="simple").fit(X, y01)
+            dlm = DecisionListMachine(scale=None, p_p=p_p, p_n=p_n, s=None, ball_type="simple").fit(X, y01)
             centres = [b.centre_index for b in dlm.balls_]
             assert len(centres) == len(set(centres)) and len(centres) >= 1
 
 def test_finite_penalties_trade_accuracy_for_size(rng):
     X, y01 = random_problem(rng, m=80)
-    exact = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None).fit(X, y01)
-    tolerant = DecisionListMachine(p_p=0.5, p_n=0.5, s=None).fit(X, y01)
+    exact = DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf, s=None).fit(X, y01)
+    tolerant = DecisionListMachine(scale=None, p_p=0.5, p_n=0.5, s=None).fit(X, y01)
     assert tolerant.n_balls_ < exact.n_balls_
 
 
@@ -608,7 +608,7 @@ def test_restricted_dlm_equals_scm(rng, model_type):
     """BuildDLM with only (¬h, 0) moves (Ni/No) and p_p = p is the SCM conjunction (Marchand & Shawe-Taylor 2002)."""
     X, y01 = random_problem(rng, m=50, ties=True)
     p = 1.3
-    scm = BallSetCoveringMachine(p=p, s=6, model_type=model_type).fit(X, y01)
+    scm = BallSetCoveringMachine(scale=None, p=p, s=6, model_type=model_type).fit(X, y01)
     order = canonical_order(X, y01)  # the order the estimator runs the greedy in
     sd = SortedDistances.from_points(X[order])
     if model_type == "conjunction":
@@ -628,11 +628,11 @@ def test_prefix_property_one_fit_gives_every_stopping_point(rng):
     X, y01 = random_problem(rng, m=70, ties=True)
     Z = rng.normal(size=(50, 2))
     for constraint in (False, True):
-        full = DecisionListMachine(p_p=1.0, p_n=1.5, s=8, compression_constraint=constraint).fit(X, y01)
+        full = DecisionListMachine(scale=None, p_p=1.0, p_n=1.5, s=8, compression_constraint=constraint).fit(X, y01)
         path = staged_predictions(full, Z)
         assert path.shape == (full.n_balls_, len(Z))
         for t in range(1, full.n_balls_ + 1):
-            short = DecisionListMachine(p_p=1.0, p_n=1.5, s=t, compression_constraint=constraint).fit(X, y01)
+            short = DecisionListMachine(scale=None, p_p=1.0, p_n=1.5, s=t, compression_constraint=constraint).fit(X, y01)
             np.testing.assert_array_equal(path[t - 1], short.predict(Z))
         np.testing.assert_array_equal(path[-1], full.predict(Z))
 
@@ -640,7 +640,7 @@ def test_prefix_property_one_fit_gives_every_stopping_point(rng):
 def test_compression_constraint_classifies_compression_set(rng):
     for _ in range(5):
         X, y01 = random_problem(rng, m=60, ties=True)
-        dlm = DecisionListMachine(p_p=0.7, p_n=0.7, s=8, compression_constraint=True, fallback=None).fit(X, y01)
+        dlm = DecisionListMachine(scale=None, p_p=0.7, p_n=0.7, s=8, compression_constraint=True, fallback=None).fit(X, y01)
         members = dlm.compression_set_
         np.testing.assert_array_equal(dlm.predict(X[members]), y01[members])
         assert dlm.path_["compression_correct"].iloc[-1]
@@ -651,8 +651,8 @@ def test_sorted_distances_can_be_shared_across_fits(rng):
     sd = SortedDistances.from_points(X)
     for ball_type in ("simple", "complex"):
         for p in (0.5, 2.0):
-            shared = DecisionListMachine(p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01, sorted_distances=sd)
-            alone = DecisionListMachine(p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01)
+            shared = DecisionListMachine(scale=None, p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01, sorted_distances=sd)
+            alone = DecisionListMachine(scale=None, p_p=p, p_n=1.0, ball_type=ball_type).fit(X, y01)
             assert shared.balls_ == alone.balls_
 
 
@@ -670,11 +670,11 @@ def _compression_examples(machine, X):
 @pytest.mark.parametrize(
     "machine",
     [
-        DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
-        DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type="simple", compression_constraint=True,
+        DecisionListMachine(scale=None, p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
+        DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf, s=None, ball_type="simple", compression_constraint=True,
                             fallback=None),
-        BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction", fallback=None),
-        BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", compression_constraint=True, fallback=None),
+        BallSetCoveringMachine(scale=None, p=1.2, s=6, model_type="conjunction", fallback=None),
+        BallSetCoveringMachine(scale=None, p=0.8, s=6, model_type="disjunction", compression_constraint=True, fallback=None),
     ],
     ids=["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-constrained"],
 )
@@ -704,9 +704,9 @@ def test_permuting_the_rows_of_shared_sorted_distances_learns_the_same_list(rng)
     X, y01 = random_problem(rng, m=50, ties=True)
     perm = rng.permutation(len(X))
     sd = SortedDistances.from_points(X[perm])
-    reference = DecisionListMachine(p_p=1.0, p_n=2.0, s=8).fit(X, y01)
+    reference = DecisionListMachine(scale=None, p_p=1.0, p_n=2.0, s=8).fit(X, y01)
     for _ in range(2):  # the second fit reuses the memoised canonical re-sort
-        shared = DecisionListMachine(p_p=1.0, p_n=2.0, s=8).fit(X[perm], y01[perm], sorted_distances=sd)
+        shared = DecisionListMachine(scale=None, p_p=1.0, p_n=2.0, s=8).fit(X[perm], y01[perm], sorted_distances=sd)
         assert _ball_geometry(shared, X[perm]) == _ball_geometry(reference, X)
         np.testing.assert_array_equal(shared.predict(X), reference.predict(X))
 
@@ -720,20 +720,20 @@ def test_canonical_order_sorts_by_features_then_label():
 
 def test_simple_machine_uses_only_inside_balls(rng):
     X, y01 = random_problem(rng, m=60)
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=10, ball_type="simple").fit(X, y01)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=10, ball_type="simple").fit(X, y01)
     assert {b.kind for b in dlm.balls_} <= {"Pi", "Ni"}
     assert all(b.inside for b in dlm.balls_)
 
 
 def test_default_is_negation_of_last_output(rng):
     X, y01 = random_problem(rng, m=60)
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=3).fit(X, y01)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=3).fit(X, y01)
     assert dlm.default_class_ != dlm.balls_[-1].output
 
 
 def test_text_rendering_lists_every_ball(rng):
     X, y01 = random_problem(rng, m=40)
-    dlm = DecisionListMachine(s=3).fit(X, np.where(y01 == 1, "pos", "neg"))
+    dlm = DecisionListMachine(scale=None, s=3).fit(X, np.where(y01 == 1, "pos", "neg"))
     text = dlm.to_text()
     assert text.count("\n") == dlm.n_balls_
     lines = text.splitlines()
@@ -751,7 +751,7 @@ def test_text_rendering_lists_every_ball(rng):
 
 def test_single_class_gives_constant_classifier():
     X = np.arange(10.0).reshape(5, 2)
-    dlm = DecisionListMachine().fit(X, ["a"] * 5)
+    dlm = DecisionListMachine(scale=None).fit(X, ["a"] * 5)
     assert dlm.n_balls_ == 0
     assert (dlm.predict(X) == "a").all()
 
@@ -777,33 +777,33 @@ def test_bad_parameters_are_named(params, error, match):
     X = np.arange(20.0).reshape(10, 2)
     y = [0, 1] * 5
     with pytest.raises(error, match=match):
-        DecisionListMachine(**params).fit(X, y)
+        DecisionListMachine(scale=None, **params).fit(X, y)
 
 
 def test_scm_bad_parameters_are_named():
     X = np.arange(20.0).reshape(10, 2)
     y = [0, 1] * 5
     with pytest.raises(ValueError, match="model_type"):
-        BallSetCoveringMachine(model_type="both").fit(X, y)
+        BallSetCoveringMachine(scale=None, model_type="both").fit(X, y)
     with pytest.raises(ValueError, match=r"'p' parameter of BallSetCoveringMachine must be a float in the range \[0.0, inf\]"):
-        BallSetCoveringMachine(p=-0.1).fit(X, y)
+        BallSetCoveringMachine(scale=None, p=-0.1).fit(X, y)
 
 
 def test_multiclass_and_nan_are_rejected():
     X = np.arange(18.0).reshape(9, 2)
     with pytest.raises(ValueError, match="binary"):
-        DecisionListMachine().fit(X, [0, 1, 2] * 3)
+        DecisionListMachine(scale=None).fit(X, [0, 1, 2] * 3)
     X_nan = X.copy()
     X_nan[0, 0] = np.nan
     with pytest.raises(ValueError, match="NaN"):
-        DecisionListMachine().fit(X_nan, [0, 1, 0] * 3)
+        DecisionListMachine(scale=None).fit(X_nan, [0, 1, 0] * 3)
 
 
 def test_mismatched_sorted_distances_are_rejected(rng):
     X, y01 = random_problem(rng, m=20)
     other = SortedDistances.from_points(X[:10])
     with pytest.raises(ValueError, match="sorted_distances"):
-        DecisionListMachine().fit(X, y01, sorted_distances=other)
+        DecisionListMachine(scale=None).fit(X, y01, sorted_distances=other)
     with pytest.raises(ValueError, match="square"):
         SortedDistances(np.zeros((3, 4)))
     with pytest.raises(ValueError, match="non-negative"):
@@ -817,10 +817,10 @@ def test_mismatched_sorted_distances_are_rejected(rng):
 # The paper's machines (fallback=None): the scores of their balls on random tables, where the
 # fallback to the default class would often leave none.
 SCORED_MACHINES = [
-    DecisionListMachine(p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
-    DecisionListMachine(p_p=0.5, p_n=2.0, s=6, ball_type="simple", compression_constraint=True, fallback=None),
-    BallSetCoveringMachine(p=1.2, s=6, model_type="conjunction", fallback=None),
-    BallSetCoveringMachine(p=0.8, s=6, model_type="disjunction", metric="l1", fallback=None),
+    DecisionListMachine(scale=None, p_p=1.0, p_n=1.5, s=8, ball_type="complex", fallback=None),
+    DecisionListMachine(scale=None, p_p=0.5, p_n=2.0, s=6, ball_type="simple", compression_constraint=True, fallback=None),
+    BallSetCoveringMachine(scale=None, p=1.2, s=6, model_type="conjunction", fallback=None),
+    BallSetCoveringMachine(scale=None, p=0.8, s=6, model_type="disjunction", metric="l1", fallback=None),
 ]
 SCORED_IDS = ["dlm-complex", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1"]
 
@@ -877,7 +877,7 @@ def test_decision_function_by_hand():
     # one Pi ball centred on 3 with radius 2 (border 1), output 'b'; default 'a'
     X = np.array([[0.0], [1.0], [2.0], [3.0], [10.0], [11.0]])
     y = np.array(["a", "a", "b", "b", "a", "a"])
-    dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=5, ball_type="simple").fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=np.inf, p_n=np.inf, s=5, ball_type="simple").fit(X, y)
     assert [(b.kind, b.radius) for b in dlm.balls_] == [("Pi", 2.0)]
     Z = np.array([[3.0], [2.5], [4.9], [1.0], [5.0], [30.0]])
     # inside: 1 + (r - d) / r; outside (default 'a', negative): (1 + (d - r) / d) / 2
@@ -888,7 +888,7 @@ def test_decision_function_by_hand():
 def test_predict_proba_is_laplace_frequencies_of_the_cells_by_hand():
     X = np.array([[0.0], [1.0], [2.0], [3.0], [4.0], [10.0], [11.0], [12.0]])
     y = np.array(["a", "a", "b", "b", "a", "a", "a", "b"])
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.0, s=1, ball_type="simple", fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=1, ball_type="simple", fallback=None).fit(X, y)
     # the most useful ball: 'a' within 12 of 0 (border 12), 5 'a' covered, 2 'b' errors
     assert [(b.kind, b.centre_index, b.border_index, b.radius, b.output) for b in dlm.balls_] == [
         ("Ni", 0, 7, 12.0, "a")
@@ -933,7 +933,7 @@ def _breast_cancer():
     return load_breast_cancer(return_X_y=True, as_frame=True)
 
 
-@pytest.mark.parametrize("machine", [DecisionListMachine(), BallSetCoveringMachine()], ids=["dlm", "scm"])
+@pytest.mark.parametrize("machine", [DecisionListMachine(scale=None), BallSetCoveringMachine(scale=None)], ids=["dlm", "scm"])
 def test_roc_auc_and_log_loss_scoring_on_breast_cancer(machine):
     from sklearn.model_selection import cross_val_score
     from sklearn.pipeline import make_pipeline
@@ -950,7 +950,7 @@ def test_roc_auc_and_log_loss_scoring_on_breast_cancer(machine):
 def test_text_names_dataframe_columns_and_no_training_row(rng):
     X, y01 = random_problem(rng, m=50, n_features=3)
     frame = pd.DataFrame(X, columns=["age", "income", "height"])
-    dlm = DecisionListMachine(p_p=1.0, p_n=1.5, s=4, fallback=None).fit(frame, y01)
+    dlm = DecisionListMachine(scale=None, p_p=1.0, p_n=1.5, s=4, fallback=None).fit(frame, y01)
     text = dlm.to_text()
     ball = dlm.balls_[0]
     values = ", ".join(f"{name}={round(v, 4):g}" for name, v in zip(frame.columns, X[ball.centre_index]))
@@ -971,7 +971,7 @@ def test_text_names_dataframe_columns_and_no_training_row(rng):
 
 def test_text_with_many_features_names_balls_and_tabulates_centres():
     X, y = _breast_cancer()
-    dlm = DecisionListMachine(s=3).fit(X, y)
+    dlm = DecisionListMachine(scale=None, s=3).fit(X, y)
     text = dlm.to_text(decimals=2)
     lines = text.splitlines()
     assert lines[0].startswith("if ||x - c1||_2 ")
@@ -1001,14 +1001,14 @@ def test_pipeline_text_uses_the_pipeline_feature_names(rng):
     })
     y = np.where(frame["age"] + rng.normal(0, 5, size=n) > 45, "old", "young")
     prep = ColumnTransformer([("num", StandardScaler(), ["age", "income"]), ("cat", OneHotEncoder(), ["city"])])
-    model = make_pipeline(prep, DecisionListMachine(s=3)).fit(frame, y)
+    model = make_pipeline(prep, DecisionListMachine(scale=None, s=3)).fit(frame, y)
     text = pipeline_text(model)
     assert "num__age=" in text and "cat__city_Paris=" in text
 
 
 def test_string_column_goes_through_the_one_input_pipeline():
     frame = pd.DataFrame({"age": [30.0, 40.0, 50.0, 60.0, 35.0, 55.0], "city": ["Paris", "Nice", "Paris", "Lyon", "Nice", "Lyon"]})
-    for machine in (DecisionListMachine(), BallSetCoveringMachine()):
+    for machine in (DecisionListMachine(scale=None), BallSetCoveringMachine(scale=None)):
         machine.fit(frame, [0, 1, 0, 1, 1, 0])
         assert {"city=Paris", "city=Nice", "city=Lyon"} <= set(machine.input_encoder_.names_out_)
         assert machine.predict(frame).shape == (6,)
@@ -1024,8 +1024,8 @@ def test_wine_through_one_vs_rest():
 
     X, y = load_wine(return_X_y=True)
     with pytest.raises(ValueError, match=r"Only binary classification .*OneVsRestClassifier"):
-        DecisionListMachine().fit(X, y)
-    for machine in (DecisionListMachine(s=5), BallSetCoveringMachine(s=5)):
+        DecisionListMachine(scale=None).fit(X, y)
+    for machine in (DecisionListMachine(scale=None, s=5), BallSetCoveringMachine(scale=None, s=5)):
         model = OneVsRestClassifier(make_pipeline(StandardScaler(), machine)).fit(X, y)
         assert (model.predict(X) == y).mean() > 0.9
         assert model.decision_function(X).shape == (len(y), 3)
@@ -1033,18 +1033,18 @@ def test_wine_through_one_vs_rest():
 
 def test_numpy_scalar_parameters(rng):
     X, y01 = random_problem(rng, m=50, ties=True)
-    plain = DecisionListMachine(p_p=2.1, p_n=0.3, s=5, ball_type="simple", compression_constraint=True).fit(X, y01)
-    numpy = DecisionListMachine(
+    plain = DecisionListMachine(scale=None, p_p=2.1, p_n=0.3, s=5, ball_type="simple", compression_constraint=True).fit(X, y01)
+    numpy = DecisionListMachine(scale=None, 
         p_p=np.float32(2.1), p_n=np.float64(0.3), s=np.int64(5), ball_type=np.str_("simple"),
         compression_constraint=np.bool_(True), metric=np.str_("l2"),
     ).fit(X, y01)
     assert numpy.balls_ == plain.balls_
-    scm = BallSetCoveringMachine(p=np.float32(1.5), s=np.int32(4), model_type=np.str_("disjunction")).fit(X, y01)
-    assert scm.balls_ == BallSetCoveringMachine(p=1.5, s=4, model_type="disjunction").fit(X, y01).balls_
+    scm = BallSetCoveringMachine(scale=None, p=np.float32(1.5), s=np.int32(4), model_type=np.str_("disjunction")).fit(X, y01)
+    assert scm.balls_ == BallSetCoveringMachine(scale=None, p=1.5, s=4, model_type="disjunction").fit(X, y01).balls_
     with pytest.raises(TypeError, match="'s' parameter"):
-        DecisionListMachine(s=np.float64(3.0)).fit(X, y01)
+        DecisionListMachine(scale=None, s=np.float64(3.0)).fit(X, y01)
     with pytest.raises(TypeError, match="p_p"):
-        DecisionListMachine(p_p=np.bool_(True)).fit(X, y01)
+        DecisionListMachine(scale=None, p_p=np.bool_(True)).fit(X, y01)
 
 
 # --------------------------------------------------------------------------------------------
@@ -1052,10 +1052,10 @@ def test_numpy_scalar_parameters(rng):
 # --------------------------------------------------------------------------------------------
 
 WEIGHTED_MACHINES = [
-    DecisionListMachine(p_p=1.0, p_n=1.0, s=8),
-    DecisionListMachine(p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True),
-    BallSetCoveringMachine(p=1.5, s=6, model_type="conjunction"),
-    BallSetCoveringMachine(p=0.7, s=6, model_type="disjunction", metric="l1", compression_constraint=True),
+    DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=8),
+    DecisionListMachine(scale=None, p_p=2.1, p_n=0.3, s=6, ball_type="simple", compression_constraint=True),
+    BallSetCoveringMachine(scale=None, p=1.5, s=6, model_type="conjunction"),
+    BallSetCoveringMachine(scale=None, p=0.7, s=6, model_type="disjunction", metric="l1", compression_constraint=True),
 ]
 WEIGHTED_IDS = ["dlm", "dlm-simple-constrained", "scm-conjunction", "scm-disjunction-l1-constrained"]
 
@@ -1106,7 +1106,7 @@ def test_unit_weights_and_class_weight(rng):
     from sklearn.utils.class_weight import compute_sample_weight
 
     # the search's weights (the fallback's inner folds weigh a fold's classes on the fold)
-    for machine in (DecisionListMachine(s=6, fallback=None), BallSetCoveringMachine(s=6, model_type="disjunction", fallback=None)):
+    for machine in (DecisionListMachine(scale=None, s=6, fallback=None), BallSetCoveringMachine(scale=None, s=6, model_type="disjunction", fallback=None)):
         plain = clone(machine).fit(X, y01)
         ones = clone(machine).fit(X, y01, sample_weight=np.ones(len(X)))
         assert _balls(ones) == _balls(plain)
@@ -1120,14 +1120,14 @@ def test_unit_weights_and_class_weight(rng):
 def test_bad_weights_are_named(rng):
     X, y01 = random_problem(rng, m=20)
     with pytest.raises(ValueError, match="Negative values .*sample_weight"):
-        DecisionListMachine().fit(X, y01, sample_weight=-np.ones(20))
+        DecisionListMachine(scale=None).fit(X, y01, sample_weight=-np.ones(20))
     with pytest.raises(ValueError, match="at least one non-zero"):
-        DecisionListMachine().fit(X, y01, sample_weight=np.zeros(20))
+        DecisionListMachine(scale=None).fit(X, y01, sample_weight=np.zeros(20))
     with pytest.raises(ValueError, match="class_weight"):
-        DecisionListMachine(class_weight="even").fit(X, y01)
+        DecisionListMachine(scale=None, class_weight="even").fit(X, y01)
     # a weighted fit keeps every distance: refused, by name, beyond the memory limit
     with pytest.raises(ValueError, match="sample_weight .* max_memory_gb"):
-        DecisionListMachine(max_memory_gb=1e-6).fit(X, y01, sample_weight=np.arange(1, 21))
+        DecisionListMachine(scale=None, max_memory_gb=1e-6).fit(X, y01, sample_weight=np.arange(1, 21))
 
 
 @pytest.mark.parametrize("machine", WEIGHTED_MACHINES, ids=WEIGHTED_IDS)
@@ -1155,8 +1155,8 @@ def test_the_stop_drops_a_ball_that_changes_nothing():
     # all fired on by a ball whose output is the old default: it changes no prediction.
     X = np.array([[0.0], [1.0], [5.0], [6.0], [7.0]])
     y = np.array(["b", "b", "a", "a", "a"])
-    paper = DecisionListMachine(p_p=1.0, p_n=1.0, s=None, stop_if_unchanged=False).fit(X, y)
-    safe = DecisionListMachine(p_p=1.0, p_n=1.0, s=None).fit(X, y)
+    paper = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=None, stop_if_unchanged=False).fit(X, y)
+    safe = DecisionListMachine(scale=None, p_p=1.0, p_n=1.0, s=None).fit(X, y)
     assert (safe.predict(X) == y).all() and (paper.predict(X) == y).all()
     assert safe.n_balls_ <= paper.n_balls_
 
@@ -1195,7 +1195,7 @@ def test_export_names_centres_radius_metric_and_class():
 
     X, y = _mixed_table(n=120)
     X = X.assign(paris=(X["city"] == "Paris").astype(float)).drop(columns="city")
-    dlm = DecisionListMachine(s=4, metric="l1", fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, s=4, metric="l1", fallback=None).fit(X, y)
     data = json.loads(json.dumps(dlm.to_dict(), allow_nan=False))
     model = data["model"]
     assert model["metric"] == "cityblock" and model["columns"] == ["age", "income", "paris"]
@@ -1246,7 +1246,7 @@ def test_weights_with_shared_sorted_distances(rng):
 # The fallback to the default class (fallback="inner_cv", the users' default)
 # --------------------------------------------------------------------------------------------
 
-BALL_MACHINES = [DecisionListMachine(), BallSetCoveringMachine(), BallSetCoveringMachine(model_type="disjunction")]
+BALL_MACHINES = [DecisionListMachine(scale=None), BallSetCoveringMachine(scale=None), BallSetCoveringMachine(scale=None, model_type="disjunction")]
 BALL_MACHINE_IDS = ["dlm", "scm-conjunction", "scm-disjunction"]
 
 
@@ -1301,7 +1301,7 @@ def test_the_fallback_leaves_the_naive_reference_s_list_where_it_does_not_fire(r
     for _ in range(3):
         X = np.round(rng.normal(size=(60, 2)) * 2) / 2
         y01 = (X[:, 0] > 0).astype(int)
-        dlm = DecisionListMachine(p_p=2.0, p_n=0.5, s=5).fit(X, y01)
+        dlm = DecisionListMachine(scale=None, p_p=2.0, p_n=0.5, s=5).fit(X, y01)
         assert dlm.fallback_class_ is None
         expected = canonical_naive_list(X, y01, p_p=2.0, p_n=0.5, types=BALL_TYPES, max_balls=5)
         assert [(b.kind, b.centre_index, b.border_index) for b in dlm.balls_] == expected
@@ -1314,17 +1314,17 @@ def test_the_fallback_decision_does_not_depend_on_row_order_or_weights_as_copies
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        reference = DecisionListMachine().fit(X, y)
+        reference = DecisionListMachine(scale=None).fit(X, y)
         perm = np.random.default_rng(1).permutation(len(y))
-        permuted = DecisionListMachine().fit(X[perm], y[perm])
-        doubled = DecisionListMachine().fit(np.vstack([X, X]), np.concatenate([y, y]))
-        weighted = DecisionListMachine().fit(X, y, sample_weight=np.full(len(y), 2))
+        permuted = DecisionListMachine(scale=None).fit(X[perm], y[perm])
+        doubled = DecisionListMachine(scale=None).fit(np.vstack([X, X]), np.concatenate([y, y]))
+        weighted = DecisionListMachine(scale=None).fit(X, y, sample_weight=np.full(len(y), 2))
     assert reference.fallback_class_ == permuted.fallback_class_ == "common"
     assert doubled.fallback_class_ == weighted.fallback_class_ == "common"
     assert doubled.n_balls_ == weighted.n_balls_ == 0
 
 
-@pytest.mark.parametrize("machine", [DecisionListMachine(fallback=None), BallSetCoveringMachine(fallback=None)],
+@pytest.mark.parametrize("machine", [DecisionListMachine(scale=None, fallback=None), BallSetCoveringMachine(scale=None, fallback=None)],
                          ids=["dlm", "scm"])
 def test_a_paper_machine_that_predicts_one_class_warns_and_prints_always(machine):
     from companion.interpretable import SingleClassWarning
@@ -1337,3 +1337,64 @@ def test_a_paper_machine_that_predicts_one_class_warns_and_prints_always(machine
     assert not any("fell back" in str(w.message) for w in record)
     assert model.single_class_ == "a" and model.fallback_class_ is None and model.to_text() == "always a"
     assert model.complexity_ == 0 and model.n_balls_ == 0
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 58: no default depends on a column's units (scale="std")
+# ------------------------------------------------------------------------------------------------
+def _units_table():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rows = np.random.default_rng(0).permutation(len(y))[:300]
+    X = X[rows][:, [0, 1, 4, 7]]
+    indicator = (X[:, 2] > np.median(X[:, 2])).astype(float)  # a 0/1 column beside the numbers
+    return np.column_stack([X, indicator]), y[rows]
+
+
+@pytest.mark.parametrize("machine", [DecisionListMachine(), BallSetCoveringMachine(),
+                                     BallSetCoveringMachine(model_type="disjunction")],
+                         ids=["dlm", "scm-conjunction", "scm-disjunction"])
+def test_a_column_times_ten_thousand_changes_no_default_model(machine):
+    X, y = _units_table()
+    train, test = slice(0, 200), slice(200, None)
+    big = X.copy()
+    big[:, 1] *= 1e4  # one column in other units (the issue's column in the tens of thousands)
+    a = clone(machine).fit(X[train], y[train])
+    b = clone(machine).fit(big[train], y[train])
+    assert a.n_balls_ > 0 and a.fallback_class_ is None  # a real model, not the majority class
+    assert [(x.kind, x.centre_index, x.border_index) for x in a.balls_] == [
+        (x.kind, x.centre_index, x.border_index) for x in b.balls_]
+    np.testing.assert_array_equal(a.predict(X[test]), b.predict(big[test]))
+    np.testing.assert_allclose(a.decision_function(X[test]), b.decision_function(big[test]), rtol=1e-9)
+    np.testing.assert_allclose(b.scale_, a.scale_ * [1, 1e4, 1, 1, 1], rtol=1e-12)
+    assert a.scale_[4] == 1.0  # the 0/1 column is read as it is
+    np.testing.assert_allclose(b.centres_[:, 1], a.centres_[:, 1] * 1e4, rtol=1e-12)  # input's units
+    assert "where s = (" in b.to_text() and "||(x - " in b.to_text()
+    # in the input's own units (scale=None) the big column decides the distances: another model
+    raw = clone(machine).set_params(scale=None).fit(big[train], y[train])
+    assert [(x.kind, x.centre_index, x.border_index) for x in raw.balls_] != [
+        (x.kind, x.centre_index, x.border_index) for x in b.balls_]
+
+
+def test_the_default_scale_is_the_unscaled_machine_on_the_divided_columns():
+    X, y = _units_table()
+    scaled = DecisionListMachine().fit(X, y)
+    divided = DecisionListMachine(scale=None).fit(X / scaled.scale_, y)
+    assert [(x.kind, x.centre_index, x.border_index, x.radius) for x in scaled.balls_] == [
+        (x.kind, x.centre_index, x.border_index, x.radius) for x in divided.balls_]
+    np.testing.assert_array_equal(scaled.decision_function(X), divided.decision_function(X / scaled.scale_))
+    np.testing.assert_array_equal(scaled.predict_proba(X), divided.predict_proba(X / scaled.scale_))
+
+
+def test_a_0_1_table_is_read_as_it_is_and_shared_distances_need_scale_none():
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(60, 5)).astype(float)
+    y = (X[:, 0] + X[:, 1] > 1).astype(int)
+    default, unscaled = DecisionListMachine().fit(X, y), DecisionListMachine(scale=None).fit(X, y)
+    assert (default.scale_ == 1).all() and default.to_dict() == {**unscaled.to_dict(), "params": default.to_dict()["params"]}
+    sd = SortedDistances.from_points(X)
+    assert DecisionListMachine().fit(X, y, sorted_distances=sd).balls_ == default.balls_
+    real = np.column_stack([X, rng.normal(size=60) * 1000])
+    with pytest.raises(ValueError, match=r"DecisionListMachine: sorted_distances .* pass scale=None"):
+        DecisionListMachine().fit(real, y, sorted_distances=SortedDistances.from_points(real))

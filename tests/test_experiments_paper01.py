@@ -45,7 +45,7 @@ def _random_problem(seed, m=60):
 @pytest.mark.parametrize("ball_type", ["simple", "complex"])
 def test_tie_rule_variant_with_defaults_learns_the_estimators_list(seed, ball_type):
     X, y = _random_problem(seed)
-    dlm = DecisionListMachine(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, fallback=None).fit(X, y)
+    dlm = DecisionListMachine(scale=None, p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, fallback=None).fit(X, y)
     variant = _BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type).fit(X, y)
     assert variant.balls_ == dlm.balls_
     other = _BuildDLMVariant(p_p=1.5, p_n=2.0, s=6, ball_type=ball_type, removal="covered").fit(X, y)
@@ -84,14 +84,14 @@ def _brute_force_totals(X, y, folds, grid, gammas=None, constrained=False):
             for p_p in grid.dlm_penalties:
                 for p_n in grid.dlm_penalties:
                     for s in range(1, grid.dlm_s_max + 1):
-                        model = DecisionListMachine(p_p=p_p, p_n=p_n, s=s, ball_type=ball_type,
+                        model = DecisionListMachine(scale=None, p_p=p_p, p_n=p_n, s=s, ball_type=ball_type,
                                                     compression_constraint=constrained, fallback=None).fit(X[train], y[train])
                         key = (ball_type[0], p_p, p_n, s)
                         dlm[key] = dlm.get(key, 0) + int((model.predict(X[test]) != y[test]).sum())
         for model_type in grid.scm_types:
             for p in grid.scm_penalties:
                 for s in range(1, grid.scm_s_max + 1):
-                    model = BallSetCoveringMachine(p=p, s=s, model_type=model_type, fallback=None).fit(X[train], y[train])
+                    model = BallSetCoveringMachine(scale=None, p=p, s=s, model_type=model_type, fallback=None).fit(X[train], y[train])
                     key = (model_type[0], p, s)
                     scm[key] = scm.get(key, 0) + int((model.predict(X[test]) != y[test]).sum())
         for gamma in gammas if gammas is not None else ():
@@ -127,7 +127,7 @@ def test_bound_selection_takes_the_smallest_bound_of_the_training_fold(small_run
     for ball_type in TINY.dlm_types:
         for p_p in TINY.dlm_penalties:
             for p_n in TINY.dlm_penalties:
-                model = DecisionListMachine(p_p=p_p, p_n=p_n, s=TINY.dlm_s_max, ball_type=ball_type,
+                model = DecisionListMachine(scale=None, p_p=p_p, p_n=p_n, s=TINY.dlm_s_max, ball_type=ball_type,
                                             compression_constraint=True, fallback=None).fit(X[train], y[train])
                 path = dlm_bound_path(model, variant="corrected")
                 for t, bound in enumerate(path):
@@ -136,7 +136,7 @@ def test_bound_selection_takes_the_smallest_bound_of_the_training_fold(small_run
     row = results[(results["dataset"] == "haberman") & (results["method"] == "DLM (c) corrected")
                   & (results["seed"] == 0) & (results["fold"] == 3)].iloc[0]
     assert row["bound"] == pytest.approx(min(bounds.values()), rel=1e-9)
-    chosen = DecisionListMachine(p_p=row["p_p"], p_n=row["p_n"], s=int(row["s"]),
+    chosen = DecisionListMachine(scale=None, p_p=row["p_p"], p_n=row["p_n"], s=int(row["s"]),
                                  ball_type="simple" if row["T"] == "s" else "complex",
                                  compression_constraint=True, fallback=None).fit(X[train], y[train])
     assert row["errors"] == int((chosen.predict(X[test]) != y[test]).sum())
@@ -216,7 +216,7 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED}, seed 1", "constraint=on",
+    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED} at seed 1", "constraint=on",
                               "factor=20", "factor=30"]
     # the constraint variant puts the constrained DLM (protocol (a), main seed) in the DLM's place
     constrained = variants["constraint=on"]["rows"]
@@ -239,7 +239,7 @@ def test_claims_report_on_a_small_run(small_run):
     assert sorted(set(groups)) == ["glass", "haberman"] and all(0.1 < r < 0.125 for r in ratios)
     # the honest check: nested CV (protocol (b)) for the three machines, main seed and seed 1
     assert sorted(measures["dlm_minus_svm"](variants[_claims.NESTED])[0]) == fold_differences("b", 0, "svm")
-    assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED}, seed 1"])[0]) == fold_differences("b", 1, "svm")
+    assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED} at seed 1"])[0]) == fold_differences("b", 1, "svm")
     assert table.loc["1", "check_variant"] == _claims.NESTED and table.loc["1", "test"] == "corrected_t"
     # the constrained DLM runs under (a), on the main seed only, and its claim reads (a) on both
     # sides in every variant

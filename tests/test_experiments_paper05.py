@@ -55,7 +55,7 @@ from companion.experiments.paper05 import _claims, _protocol, _tables
 from companion.experiments.protocol import check_tidy
 from companion.stumps import fit_by_bound
 from companion.experiments._paper05_peers import NSC_THRESHOLDS
-from companion.experiments.paper05._claims import _claims_data, _nadeau_bengio_values, _occam_gene
+from companion.experiments.paper05._claims import _claims_data, _occam_gene, _paired
 from companion.experiments.paper05._protocol import (
     COMPETITORS,
     DATASETS,
@@ -74,7 +74,6 @@ from companion.experiments.paper05._protocol import (
     seed_configs,
     stump_template,
 )
-from companion.experiments.paper05._tables import corrected_paired_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -228,28 +227,19 @@ def test_l1_path_order_returns_distinct_genes_entering_first(rng):
 # ------------------------------------------------------------------------------------------
 
 
-def test_corrected_paired_interval_matches_a_naive_computation(rng):
-    d = rng.normal(1.0, 3.0, size=20)
-    mean, low, high = corrected_paired_interval(d, n_train=54, n_test=6)
-    j = d.size
-    var = sum((x - d.mean()) ** 2 for x in d) / (j - 1)
-    half = stats.t.ppf(0.975, j - 1) * np.sqrt((1 / j + 6 / 54) * var)
-    assert mean == pytest.approx(d.mean())
-    assert (low, high) == pytest.approx((d.mean() - half, d.mean() + half))
-    plain = stats.t.ppf(0.975, j - 1) * np.sqrt(var / j)
-    assert high - mean > plain
-    with pytest.raises(ValueError, match="two paired"):
-        corrected_paired_interval([1.0], 10, 2)
-
-
-def test_engine_t_on_spread_values_is_the_corrected_t(rng):
+def test_fold_differences_go_to_the_engine_s_corrected_t_with_their_fold_sizes(rng):
+    # a data set's k-rows are decided by the engine's corrected resampled t on its fold differences:
+    # one group, every fold's n_test / n_train (Nadeau & Bengio's (1/J + n_test/n_train) s^2)
     d = rng.normal(2.0, 4.0, size=50)
-    values = _nadeau_bengio_values(d, n_train=56, n_test=6)
-    report = C.evaluate([C.difference("x", "x", values, direction="<=", margin=5.0, test="t")], {"main": None})
+    rates = pd.DataFrame({"a": d + 10.0, "b": np.full(50, 10.0)})
+    data = {"rates": {"colon": rates}, "sizes": {"colon": pd.Series({"n_train": 56.0, "n_test": 6.0})}}
+    values = _paired(data, "colon", "a", "b")
+    assert _paired(data, "prostate", "a", "b") is None and _paired(data, "colon", "a", "c") is None
+    report = C.evaluate([C.difference("x", "x", values, direction="<=", margin=5.0, test="corrected_t")], {"main": None})
     row = report.table.iloc[0]
-    mean, low, high = corrected_paired_interval(d, n_train=56, n_test=6)
-    assert (row["estimate"], row["ci_low"], row["ci_high"]) == pytest.approx((mean, low, high))
     se = np.sqrt((1 / 50 + 6 / 56) * d.var(ddof=1))
+    assert row["estimate"] == pytest.approx(d.mean())
+    assert row["ci_high"] - row["estimate"] == pytest.approx(stats.t.ppf(0.975, 49) * se)
     assert row["p_raw"] == pytest.approx(stats.t.cdf((d.mean() - 5.0) / se, 49))
 
 
@@ -557,8 +547,10 @@ def test_by_learner_and_genes_count_the_raw_folds(small_run):
     genes = _tables.per_fold(results, "leukemia_golub", "declared", "genes")
     most = genes[["sc", "occam", "pac_bayes"]].max(axis=1)
     assert (fewer, n, tied) == (int((most < genes["competitor"]).sum()), len(genes), int((most == genes["competitor"]).sum()))
-    tested, raw = _claims._accuracy(data, "leukemia_golub", k=1)
-    assert tested.mean() == pytest.approx(raw.mean()) and tested.std() >= raw.std()
+    d, groups, ratios = _claims._accuracy(data, "leukemia_golub", k=1)
+    sizes = results[results["dataset"] == "leukemia_golub"][["n_train", "n_test"]].mean()
+    assert len(d) == len(groups) == len(ratios) == len(genes) and set(groups) == {"leukemia_golub"}
+    assert ratios == [pytest.approx(sizes["n_test"] / sizes["n_train"])] * len(d)
 
 
 def test_golub_descriptions_sit_beside_the_probes():

@@ -69,3 +69,49 @@ def test_the_progress_interval_spaces_the_lines(monkeypatch, capsys):
     monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "3600")
     DecisionListMachine(s=3).fit(*_problem())
     assert capsys.readouterr().err == ""
+
+
+# Issue 58: a fit estimated over a minute says so first and shows its progress; an interrupted
+# fit leaves the machine as it was.
+@pytest.mark.parametrize("cls", [DecisionListMachine, BallSetCoveringMachine])
+def test_a_long_fit_is_announced_with_its_remedy_and_shows_progress(cls, monkeypatch, capsys):
+    import companion.decision_list as decision_list
+
+    X, y = _problem()
+    monkeypatch.delenv(PROGRESS_ENV, raising=False)
+    quiet = cls(s=4).fit(X, y)
+    assert capsys.readouterr().err == ""  # a fit of a fraction of a second: not a line
+    # the estimate of a 200,000 x 50 fit, for this small one (the estimate decides only the line)
+    monkeypatch.setattr(decision_list, "_estimated_fit_seconds", lambda machine, X: 9000.0)
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "0")
+    loud = cls(s=4).fit(X, y)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith(f"{cls.__name__}: this fit of 150 rows x 3 columns may take about 2.5 hours")
+    assert "To shorten it: fit on a subsample" in lines[0] and "n_jobs" in lines[0] and "max_memory_gb" in lines[0]
+    assert sum(line.startswith(f"{cls.__name__}: this fit") for line in lines) == 1  # not the inner fits
+    assert any(line.startswith(f"{cls.__name__} balls: ") for line in lines[1:]), lines
+    np.testing.assert_array_equal(loud.decision_function(X), quiet.decision_function(X))
+    monkeypatch.setenv(PROGRESS_ENV, "0")  # says no to both
+    cls(s=4).fit(X, y)
+    assert capsys.readouterr().err == ""
+
+
+def test_an_interrupted_fit_leaves_the_machine_as_it_was():
+    X, y = _problem()
+    machine = DecisionListMachine(s=3)
+
+    def interrupted(sd, y01, weights):
+        raise KeyboardInterrupt
+
+    machine._learn = interrupted  # the greedy search is where a long fit spends its time
+    with pytest.raises(KeyboardInterrupt):
+        machine.fit(X, y)
+    assert set(vars(machine)) == set(vars(DecisionListMachine(s=3))) | {"_learn"}  # still unfitted
+    del machine._learn
+    fitted = machine.fit(X, y)
+    before = fitted.decision_function(X)
+    machine._learn = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        machine.fit(X[:, ::-1] * 7.0, 1 - y)  # another table, interrupted
+    del machine._learn
+    np.testing.assert_array_equal(machine.decision_function(X), before)  # the first model, whole

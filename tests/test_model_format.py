@@ -329,3 +329,68 @@ def test_a_committee_s_fallback_class_is_checked():
     with_rules["model"]["fallback_class"] = "no"
     with pytest.raises(ModelFormatError, match=r"DecisionCommittee model: field model.fallback_class must be null"):
         from_dict(with_rules)
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 58: one-class models, fallbacks' scores, a model read as the wrong learner
+# ------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", IDS)
+@pytest.mark.parametrize("label", ["y", 1], ids=["str", "int"])
+def test_a_model_fitted_on_one_class_round_trips(name, label):
+    """Every learner whose fit takes one class exports a model that from_dict reads back (the
+    ball machines' used to be refused: "classes must hold exactly 2 labels")."""
+    cls = dict(INTERPRETABLE)[name]
+    X = pd.DataFrame({"a": [0.0, 1.0, 2.0, 3.0], "b": [1.0, 0.0, 1.0, 0.0]})
+    y = np.array([label] * 4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            model = _estimator(cls).fit(X, y)
+        except ValueError as exc:  # a two-class learner's refusal, naming the wrapper to use
+            assert "needs exactly 2 classes" in str(exc) and name in str(exc)
+            assert not getattr(cls, "_fits_one_class", False)
+            return
+        rebuilt = from_dict(json.loads(json.dumps(model.to_dict(), allow_nan=False)))
+        np.testing.assert_array_equal(rebuilt.predict(X), model.predict(X))
+    assert rebuilt.to_text() == model.to_text() and rebuilt.classes_.tolist() == [label]
+
+
+@pytest.mark.parametrize("name", [n for n, c in INTERPRETABLE if not c().__sklearn_tags__().classifier_tags.multi_class])
+def test_a_fallback_round_trips_with_its_scores(name):
+    """A two-class model that fell back scores its training log-odds; the export keeps them."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(200, 3)), columns=["u", "v", "w"])
+    y = np.where(rng.random(200) < 0.3, "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = dict(INTERPRETABLE)[name]().fit(X, y)
+        assert model.fallback_class_ == "no"
+        data = json.loads(json.dumps(model.to_dict(), allow_nan=False))
+        rebuilt = from_dict(data)
+        np.testing.assert_array_equal(rebuilt.decision_function(X), model.decision_function(X))
+        assert (model.decision_function(X) < 0).all()
+    if "class_counts" in data["model"]:  # the perceptrons: the fallback must be the counts' majority
+        mutated = copy.deepcopy(data)
+        mutated["model"]["class_counts"] = mutated["model"]["class_counts"][::-1]
+        with pytest.raises(ModelFormatError, match=rf"{name} model: field model.fallback_class must be null, or the majority class"):
+            from_dict(mutated)
+
+
+def test_a_model_read_as_another_learner_says_so_first():
+    """Each learner's export relabelled as every other learner: the refusal names the learner
+    field, the learner it says and the learner the export is, before any parameter or field."""
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.integers(0, 2, 60), "b": rng.integers(0, 2, 60), "u": rng.normal(size=60).round(2)})
+    y = np.where((X["a"] == 1) | (X["u"] > 0.8), "yes", "no")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exported = {name: json.loads(json.dumps(cls().fit(X, y).to_dict(), allow_nan=False)) for name, cls in INTERPRETABLE}
+    for name, data in exported.items():
+        for other in exported:
+            if other == name:
+                continue
+            relabelled = {**data, "learner": other}
+            with pytest.raises(ModelFormatError) as caught:
+                from_dict(relabelled)
+            message = str(caught.value)
+            assert message.startswith(f"{other}: field learner says {other!r}") and f"a {name}" in message, message

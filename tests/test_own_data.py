@@ -20,6 +20,7 @@ from __future__ import annotations
 import inspect
 import numbers
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -35,7 +36,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import KBinsDiscretizer, OneHotEncoder, OrdinalEncoder, StandardScaler
 
 from companion.discovery import all_estimators
-from companion.interpretable import InterpretableMixin, pipeline_text
+from companion.interpretable import InterpretableMixin, SingleClassWarning, pipeline_text
 
 ESTIMATORS = dict(all_estimators("classifier"))
 NAMES = sorted(ESTIMATORS)
@@ -248,6 +249,73 @@ def test_one_vs_rest_on_wine(name, wine):
     assert set(predictions) <= set(y) and np.mean(predictions == y) > 0.8
     with pytest.raises(ValueError, match=r"(?s)Only binary classification is supported.*OneVsRestClassifier"):
         learner(name).fit(StandardScaler().fit_transform(X), y)
+
+
+def four_classes(seed, n=300, *, separable):
+    """Issue 58's multi-class table: 4 classes of 10/20/30/40 %, the rarest first in label order.
+
+    ``separable=False``: three noise columns, so every one-vs-rest fit falls back to "never this
+    class". ``separable=True``: ``b``, ``c`` and ``d`` sit apart on ``x0`` and ``a`` lies among the
+    ``d`` rows, so ``a``'s fit falls back and the others learn a model.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.choice(np.array(["a", "b", "c", "d"]), size=n, p=[0.1, 0.2, 0.3, 0.4])
+    X = rng.normal(scale=0.5 if separable else 1.0, size=(n, 3))
+    if separable:
+        X[:, 0] += pd.Series(y).map({"a": 3.0, "b": -3.0, "c": 0.0, "d": 3.0}).to_numpy()
+    return X, y
+
+
+@pytest.mark.parametrize("separable", [False, True], ids=["all_fall_back", "some_fall_back"])
+@pytest.mark.parametrize("name", BINARY_ONLY)
+def test_one_vs_rest_over_fallbacks_predicts_at_least_the_majority(name, separable):
+    # Issue 58: every fallback used to score -1, so one-vs-rest's argmax took the first class
+    # (here the rarest, 10 %); a constant model now scores its training log-odds.
+    (X, y), (X_test, y_test) = four_classes(0, separable=separable), four_classes(1, separable=separable)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingleClassWarning)
+        ovr = OneVsRestClassifier(ESTIMATORS[name]()).fit(X, y)  # the defaults
+    fell_back = [e.fallback_class_ is not None for e in ovr.estimators_]
+    majority_rate = np.mean(y_test == "d")
+    accuracy = np.mean(ovr.predict(X_test) == y_test)
+    if separable:
+        assert fell_back[0] and not all(fell_back), fell_back  # "a" falls back, not all do
+        assert accuracy >= majority_rate + 0.2, (accuracy, majority_rate)
+    else:
+        assert all(fell_back), fell_back
+        np.testing.assert_array_equal(ovr.predict(X_test), "d")  # exactly the majority rate
+    for estimator, positive in zip(ovr.estimators_, "abcd"):
+        if estimator.fallback_class_ is None:
+            continue
+        n_positive = np.count_nonzero(y == positive)
+        expected = np.log((n_positive + 1) / (len(y) - n_positive + 1))  # Laplace log-odds
+        np.testing.assert_allclose(estimator.decision_function(X_test), expected, rtol=1e-12)
+        if hasattr(estimator, "predict_proba"):  # the same frequencies as predict_proba's
+            proba = estimator.predict_proba(X_test)
+            np.testing.assert_allclose(np.log(proba[:, 1] / proba[:, 0]), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", BINARY_ONLY)
+def test_a_fallback_scores_by_weighted_frequencies_and_agrees_with_predict(name):
+    X, y = four_classes(0, separable=False)
+    y = np.where(y == "d", "d", "other")  # 40 % "d": classes_ = ["d", "other"]
+    estimator = ESTIMATORS[name]()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SingleClassWarning)
+        estimator.fit(X, y)
+        assert estimator.fallback_class_ == "other"
+        scores = estimator.decision_function(X)
+        assert (scores > 0).all() and np.ptp(scores) == 0
+        np.testing.assert_array_equal(estimator.predict(X), "other")
+        if "sample_weight" in inspect.signature(estimator.fit).parameters:
+            # weights 3 on "d" make it the weighted majority: the score's sign follows
+            weight = np.where(y == "d", 3.0, 1.0)
+            estimator = ESTIMATORS[name]().fit(X, y, sample_weight=weight)
+            if estimator.fallback_class_ is not None:
+                assert estimator.fallback_class_ == "d"
+                n_d, n_other = weight[y == "d"].sum(), weight[y == "other"].sum()
+                np.testing.assert_allclose(estimator.decision_function(X), np.log((n_other + 1) / (n_d + 1)))
+                np.testing.assert_array_equal(estimator.predict(X), "d")
 
 
 @pytest.mark.parametrize("name", sorted(set(NAMES) - set(BINARY_ONLY)))

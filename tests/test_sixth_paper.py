@@ -86,7 +86,7 @@ def test_a_sixth_paper_moves_in_through_the_documented_path(tmp_path):
     assert main.loc["stump-beats-majority", "origin"] == "paper"
     assert main.loc["stump-beats-majority", "where"] == "Section 4, Table 2"
     assert main.loc["stump-beats-majority", "verdict"] == "holds"  # 10 folds (2^-10 reachable) of a clear signal
-    assert main.loc["stump-beats-majority", "seeds"] == "4/4 seeds keep"
+    assert main.loc["stump-beats-majority", "seeds"] == "4 of 4 other seeds keep"
     assert main.loc["threshold-near-zero", "verdict"] == "observed"
     # the other seed judges the same claims
     assert list(runs["seed7"]["id"]) == list(main.index)

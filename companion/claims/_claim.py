@@ -16,7 +16,7 @@ from companion.prose import signed
 DIRECTIONS = ("<=", "<", ">=", ">", "within")
 
 
-_TESTS = {"difference": ("wilcoxon", "t", "sign", "corrected_t"), "ratio": ("wilcoxon", "t", "sign"), "proportion": ("binomial",)}
+_TESTS = {"difference": ("wilcoxon", "t", "sign", "corrected_t"), "ratio": ("wilcoxon", "t", "sign", "corrected_t"), "proportion": ("binomial",)}
 
 
 _SYMBOLS = {"<=": "≤", "<": "<", ">=": "≥", ">": ">", "within": "within ±"}
@@ -274,14 +274,15 @@ def ratio(id, statement, values, *, direction, margin, quantity="", test="wilcox
     id, statement : str
         Key and wording of the claim.
     values : callable, tuple of array-like or None
-        ``values(data) -> (a, b)``, or the pair itself (``None``: not applicable).
+        ``values(data) -> (a, b)``, or the pair itself (``None``: not applicable); with
+        ``test="corrected_t"``, ``(a, b, groups, ratios)`` (as in :func:`difference`).
     direction : {"<=", "<", ">=", ">", "within"}
         What the claim says of the ratio's location against ``margin``.
     margin : float
         A ratio.
     quantity : str, default=""
         Name of the ratio in the criterion and the sentence.
-    test : {"wilcoxon", "t", "sign"}, default="wilcoxon"
+    test : {"wilcoxon", "t", "sign", "corrected_t"}, default="wilcoxon"
         The test on ``log(a / b)`` (as in :func:`difference`).
     zero_method : {"pratt", "zsplit", "wilcox"}, default="pratt"
         Wilcoxon's treatment of ratios equal to the margin.

@@ -132,7 +132,12 @@ def _measure(claim: Claim, data, alpha: float) -> dict:
             row.update(wins=n - k - tied, ties=tied, losses=k)
     else:
         if claim.kind == "ratio":
-            if not (isinstance(values, tuple) and len(values) == 2):
+            if claim.test == "corrected_t":
+                if not (isinstance(values, tuple) and len(values) == 4):
+                    raise ValueError(f"{where}: test='corrected_t' needs (numerators, denominators, groups, ratios), "
+                                     f"got {type(values).__name__}")
+                *values, groups, ratios = values
+            elif not (isinstance(values, tuple) and len(values) == 2):
                 raise ValueError(f"{where}: a ratio needs (numerators, denominators), got {type(values).__name__}")
             a = as_values(values[0], f"{where}: numerators").astype(float) + claim.offset
             b = as_values(values[1], f"{where}: denominators").astype(float) + claim.offset
@@ -325,7 +330,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
     ClaimsReport
         A variant that gives a claim exactly the data of the main protocol is listed as
         "unchanged by", never as "robust to"; the fold-seed variants (``seed=…``) are summarised
-        in ``seeds`` ("4/4 keep"), and a flip under any of them marks the claim not robust.
+        in ``seeds`` ("4 of 4 other seeds keep"), and a flip under any of them marks the claim not robust.
     """
     claims = list(claims)
     if not claims or not all(isinstance(c, Claim) for c in claims):
@@ -382,7 +387,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                  and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
         same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
-        seed_text = f"{len(kept)}/{len(seeds)} seeds keep" if seeds and judged else ""
+        seed_text = f"{len(kept)} of {len(seeds)} other seeds keep" if seeds and judged else ""
         if seed_text and same:
             seed_text += f" ({len(same)} more give it the same data)"
         rows.append({

@@ -76,7 +76,7 @@ def sentence(row) -> str:
 
     ``"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.00 points: **holds** (estimate +1.60 points,
     95 % CI [+0.40, +2.90], unadjusted, Holm p = 0.030, Wilcoxon, n = 31, head to head 20/3/8
-    (wins/ties/losses), against the margin 25/0/6; robust to encoding; 4/4 seeds keep)"``. A
+    (wins/ties/losses), against the margin 25/0/6; robust to encoding; 4 of 4 other seeds keep)"``. A
     ``holds`` shows the corrected p of the test of "claim false", a ``fails`` that of the opposite
     test ("claim true"), an ``undecided`` both; the interval is the unadjusted one. Wins, ties and
     losses are head-to-head counts of the raw differences; the count against a non-zero margin
@@ -110,7 +110,8 @@ def sentence(row) -> str:
         detail = _text(row["detail"])
         label = _exact_label(row)
         inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
-        return f"{statement}: **{verdict}** ({inside})."
+        fragile = ", not robust" if verdict != "observed" and not _flag(row.get("robust", True)) else ""
+        return f"{statement}: **{verdict}**{fragile} ({inside})."
     unit = f" {row['unit']}" if _text(row["unit"]) else ""
     n = int(row["n"]) if np.isfinite(row["n"]) else 0
     if row["kind"] == "proportion":
@@ -506,20 +507,22 @@ def kind_counts(table) -> dict:
     words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
                          ("holds", "fails", "undecided", "not decidable", "not evaluated"))
     text = f"{len(counted)} checked here" + (f": {words}" if words else "")
-    if built.any():
-        text += f"; {int(built.sum())} by construction"
+    if built.any():  # not among the checks counted: they could not fail
+        text += f"; {int(built.sum())} more by construction"
     cells["mathematical"] = text if len(maths) else "0"
     for name in ("conformance", "peer"):
         rows = frame[(category == name) & (frame["kind"] != "guaranteed")]
         built = rows["by_construction"].astype(bool)
         counted = rows[~built]
         agree = int((counted["verdict"] == "agrees").sum())
+        fragile = int(((counted["verdict"] == "agrees") & ~counted["robust"].map(_flag).astype(bool)).sum())
         rest = _count_words(counted.loc[counted["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
                             .value_counts().to_dict(),
                             ("differs", "undecided", "not decidable", "identical", "not evaluated"))
-        text = f"{agree} of {len(counted)} agree" + (f" ({rest})" if rest else "")
+        text = (f"{agree} of {len(counted)} agree" + (f", {fragile} of them not robust" if fragile else "")
+                + (f" ({rest})" if rest else ""))
         if built.any():
-            text += f"; {int(built.sum())} by construction"
+            text += f"; {int(built.sum())} more by construction"
         cells[name] = text if len(rows) else "0"
     sanity = frame[category == "sanity"]
     passing = int((sanity["verdict"] == "passes").sum())
@@ -548,12 +551,18 @@ def registration(table) -> str:
 
 
 def _robustness(row) -> str:
-    """``"robust (4/4 seeds keep)"`` or ``"not robust: 1/4 seeds keep; flips under tie=…"``."""
+    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"deterministic here"`` or
+    ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``.
+
+    "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
     if row["robust"] in (True, "True"):
-        return f"robust ({seeds})" if seeds else "robust"
+        if "deterministic here" in _text(row["sensitivity"]):
+            return "deterministic here"
+        return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
     flipped = [part.rsplit(" (", 1)[0] for part in _text(row["flips"]).split("; ") if part]
-    others = [name for name in flipped if not name.startswith("seed=")]
+    # the honest check's own verdict stands beside the main one: not repeated as a flip
+    others = [name for name in flipped if not name.startswith("seed=") and name != _text(row.get("check_variant"))]
     parts = [seeds] if seeds else []
     if others:
         parts.append("flips under " + ", ".join(others))
@@ -582,7 +591,7 @@ def central_lines(table, link=None, *, limit=None, reference=False, prefix=None)
         if check and _text(row["check_verdict"]):
             check_word = "not evaluated" if row["check_verdict"] == "n/a" else row["check_verdict"]
             parts.append(f"honest check ({check}): **{check_word}**")
-        if row["kind"] not in ("exact", "guaranteed") or _text(row["flips"]):
+        if row["kind"] != "guaranteed":
             parts.append(_robustness(row))
         if prefix is not None:  # the whole line is the link (the README glance: every number a link)
             lines.append(f"[{prefix}{row['statement']} — " + "; ".join(parts) + f"]{target}")

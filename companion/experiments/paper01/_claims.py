@@ -200,7 +200,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
         relative SVM widths, main fold seed), and the variants ``seed=k`` (each other fold seed
         of the run: every claim read at that seed) and :data:`NESTED` (the machines compared
         under nested cross-validation, protocol (b): the honest check of claims 1 and 2; also at
-        each other fold seed, ``NESTED + ", seed k"``).
+        each other fold seed, ``NESTED + " at seed k"``).
     lengths : dict, optional
         ``{fold seed: list_length_table(...)}``.
     coverage : pandas.DataFrame, optional
@@ -230,7 +230,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
     # main fold seed (the claims' honest_check) and at each other fold seed it ran.
     nested_seeds = sorted({key[2] for key in main["rows_nested"]}, key=lambda s: (s != main["seed"], s))
     for seed in nested_seeds:
-        name = NESTED if seed == main["seed"] else f"{NESTED}, seed {seed}"
+        name = NESTED if seed == main["seed"] else f"{NESTED} at seed {seed}"
         variants[name] = {**main, "rows": {**main["rows"], **main["rows_nested"]}, "seed": seed}
     # The follow-up protocols change one choice of protocol (a) (tie rule, grid, SVM width): a
     # flip under one of them marks the claim not robust.
@@ -474,7 +474,7 @@ def _rivest_unit_penalties(data):
     X, y = RIVEST_EXAMPLE
     lists = {}
     for penalty in (1.0, np.inf):
-        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False, fallback=None).fit(X, y)
+        dlm = DecisionListMachine(p_p=penalty, p_n=penalty, s=None, stop_if_unchanged=False, fallback=None, scale=None).fit(X, y)
         errors = int(dlm.path_[["k_p", "k_n"]].sum(axis=1).iloc[-1])
         lists[penalty] = (dlm.n_balls_, errors, [(b.kind, b.centre_index, float(b.radius)) for b in dlm.balls_])
     unit, rivest = lists[1.0], lists[np.inf]

@@ -215,7 +215,7 @@ def toy_dlm(seed=0, n_samples=150):
     machines = {
         ball_type: DecisionListMachine(
             p_p=2.0, p_n=2.0, s=8, ball_type=ball_type, metric="l2", compression_constraint=True,
-            stop_if_unchanged=False, fallback=None,
+            stop_if_unchanged=False, fallback=None, scale=None,
         ).fit(X, y)
         for ball_type in ("simple", "complex")
     }

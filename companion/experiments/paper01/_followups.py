@@ -247,10 +247,12 @@ class _BuildDLMVariant(DecisionListMachine):
     #: The parameters of the greedy search it changes (what a grid's shared search passes on).
     search_options = ("tie_rule", "removal")
 
-    def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, fallback=None, **params):
+    def __init__(self, *, tie_rule="larger_cover", removal="fired", stop_if_unchanged=False, fallback=None, scale=None,
+                 **params):
         # Figure 1's BuildDLM keeps a ball that changes no training prediction (the estimator's
-        # safe default stops before it) and has no fallback to the default class.
-        super().__init__(stop_if_unchanged=stop_if_unchanged, fallback=fallback, **params)
+        # safe default stops before it), has no fallback to the default class and takes
+        # distances in the input's units (the paper does not scale).
+        super().__init__(stop_if_unchanged=stop_if_unchanged, fallback=fallback, scale=scale, **params)
         self.tie_rule = tie_rule
         self.removal = removal
 
@@ -626,7 +628,7 @@ def _consistent_fold(name, seed, ball_type):
     rows = []
     for fold, (train, test) in enumerate(stratified_folds(y, n_splits=10, seed=seed)):
         dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, metric="l2",
-                                  fallback=None).fit(X[train], y[train])
+                                  fallback=None, scale=None).fit(X[train], y[train])
         rows.append({"dataset": name, "seed": int(seed), "fold": fold, "n_test": len(test),
                      "errors": int((dlm.predict(X[test]) != y[test]).sum()), "balls": int(dlm.n_balls_),
                      "train_errors": int((dlm.predict(X[train]) != y[train]).sum())})

@@ -247,7 +247,7 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     def make(ball_type, p_p, p_n):
         return learner(
             p_p=p_p, p_n=p_n, s=g.dlm_s_max, ball_type=ball_type, compression_constraint=constraint,
-            metric=metric, stop_if_unchanged=False, **{"fallback": None, **options},
+            metric=metric, stop_if_unchanged=False, **{"fallback": None, "scale": None, **options},
         )
     by_type = [[None] * len(points) for _ in g.dlm_types]
     if shared and g.dlm_types:  # every type's lists from one search, sharing the states the types share
@@ -314,7 +314,7 @@ def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
     for a, model_type in enumerate(g.scm_types):
         for b, p in enumerate(g.scm_penalties):
             scm = BallSetCoveringMachine(p=p, s=g.scm_s_max, model_type=model_type, compression_constraint=False,
-                                         stop_if_unchanged=False, fallback=None).fit(
+                                         stop_if_unchanged=False, fallback=None, scale=None).fit(
                 X_train, y_train, sorted_distances=sd
             )
             if scm.n_balls_ == 0:

@@ -73,7 +73,7 @@ def check_rivest_greedy(rng, n_problems=6, m=40):
     for trial in range(n_problems):
         X, y = _problem(rng, m)
         ball_type = ("simple", "complex")[trial % 2]
-        dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, fallback=None).fit(X, y)
+        dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, fallback=None, scale=None).fit(X, y)
         remaining = np.ones(len(y), dtype=bool)
         for ball in dlm.balls_:
             fires = _fires(ball, X) & remaining
@@ -102,7 +102,7 @@ def check_rivest_zero_error(rng, n_problems=6, m=60):
     for trial in range(n_problems):
         X, y = _problem(rng, m)
         ball_type = ("simple", "complex")[trial % 2]
-        dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, fallback=None).fit(X, y)
+        dlm = DecisionListMachine(p_p=np.inf, p_n=np.inf, s=None, ball_type=ball_type, fallback=None, scale=None).fit(X, y)
         wrong = int((dlm.predict(X) != y).sum())
         reached = np.zeros(len(y), dtype=bool)
         rule_errors = 0
@@ -175,7 +175,7 @@ def check_centres(rng, n_problems=4, m=60):
     for trial in range(n_problems):
         X, y = _problem(rng, m, ties=True)
         for p_p, p_n in ((0.5, 0.5), (1.0, 2.0), (np.inf, np.inf)):
-            dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=None, ball_type="simple", fallback=None).fit(X, y)
+            dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=None, ball_type="simple", fallback=None, scale=None).fit(X, y)
             centres = [b.centre_index for b in dlm.balls_]
             lists += 1
             repeats += len(centres) - len(set(centres))
@@ -204,7 +204,7 @@ def check_reconstruction(rng, n_problems=10, m=50, n_probe=300):
         for ball_type in ("simple", "complex"):
             for constrained in (True, False):
                 dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=8, ball_type=ball_type,
-                                          compression_constraint=constrained, fallback=None).fit(X, y)
+                                          compression_constraint=constrained, fallback=None, scale=None).fit(X, y)
                 message = compression_message(dlm, X)
                 same = bool(np.array_equal(reconstruct_decision_list(message).predict01(probe),
                                            (dlm.predict(probe) == dlm.classes_[-1]).astype(int)))

@@ -63,7 +63,7 @@ def readable_dlm(name="breastw"):
     dlm = DecisionListMachine(
         p_p=float(p["dlm_p_p"]), p_n=float(p["dlm_p_n"]), s=int(p["dlm_s"]),
         ball_type="simple" if p["dlm_T"] == "s" else "complex", metric="l2", compression_constraint=False,
-        stop_if_unchanged=False, fallback=None,
+        stop_if_unchanged=False, fallback=None, scale=None,
     ).fit(X, y)
     return dlm, names
 

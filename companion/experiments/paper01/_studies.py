@@ -103,13 +103,13 @@ def _coverage_run(m, n_test, s_max, penalties, distribution, seed):
             for p_n in penalties:
                 dlm = DecisionListMachine(p_p=p_p, p_n=p_n, s=s_max, ball_type=ball_type, metric="l2",
                                           compression_constraint=True, stop_if_unchanged=False, fallback=None,
-                                          ).fit(X, y, sorted_distances=sd)
+                                          scale=None).fit(X, y, sorted_distances=sd)
                 machine = "DLM (Theorem 1)" if ball_type == "simple" else "DLM (Theorem 2)"
                 rows += _coverage_rows(machine, dlm, dlm_bound_path, X_test, y_test, m)
     for model_type in ("conjunction", "disjunction"):
         for p in penalties:
             scm = BallSetCoveringMachine(p=p, s=s_max, model_type=model_type, compression_constraint=True,
-                                         stop_if_unchanged=False, fallback=None).fit(
+                                         stop_if_unchanged=False, fallback=None, scale=None).fit(
                 X, y, sorted_distances=sd)
             rows += _coverage_rows("SCM", scm, scm_bound_path, X_test, y_test, m)
     return pd.DataFrame(rows)

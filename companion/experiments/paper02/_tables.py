@@ -238,39 +238,6 @@ def split_rows(results: pd.DataFrame, prefix: str) -> pd.DataFrame:
     return chosen
 
 
-def corrected_paired_interval(differences, n_train, n_test, level: float = 0.95) -> tuple[float, float, float]:
-    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
-
-    Repeated k-fold cross-validation reuses every instance, so the fold differences are
-    correlated and the plain t interval (or a test over the repeats) is too narrow; the
-    correction inflates the variance of the mean from ``σ²/J`` to ``(1/J + n_test/n_train) σ²``
-    (``J`` folds in all), with ``J − 1`` degrees of freedom.
-
-    Parameters
-    ----------
-    differences : array-like of shape (J,)
-        One paired difference per fold.
-    n_train, n_test : float
-        Training and test fold sizes (means over the folds).
-    level : float, default=0.95
-        Two-sided confidence level.
-
-    Returns
-    -------
-    mean, low, high : float
-    """
-    from scipy import stats
-
-    d = np.asarray(differences, dtype=float)
-    if d.ndim != 1 or d.size < 2:
-        raise ValueError(f"corrected_paired_interval: need at least two paired differences, got {d.size}")
-    if n_train <= 0 or n_test <= 0:
-        raise ValueError(f"corrected_paired_interval: n_train and n_test must be positive, got {n_train}, {n_test}")
-    mean = float(d.mean())
-    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
-    return mean, mean - half, mean + half
-
-
 def fold_accuracy(frame: pd.DataFrame, method: str, n_instances: int) -> pd.DataFrame:
     """Accuracy (%) of ``method`` on every fold of the seeded splits of ``frame`` (:func:`run`'s or
     the Weka peers' rows): index ``(seed, fold)``, columns ``accuracy %``, ``n_test``, ``n_train``.

@@ -33,15 +33,15 @@ TEMPLATES = {
                     "(`missing=\"value\"`, our encoding)"),
     "paired_folds": ("mean fold difference {mean:signed.1} points over {folds} folds of {repeats:plural repeated "
                      "10-fold cross-validation}, each fold weighted equally (Nadeau–Bengio corrected 95 % CI "
-                     "[{low:signed.1}, {high:signed.1}], test/train {test:.1f}/{train:.1f}: the repeats reuse the "
+                     "[{low:signed.1}, {high:signed.1}], which {covers} 0; test/train {test:.1f}/{train:.1f}: the repeats reuse the "
                      "same 24 instances); per repeat, over its 24 instances (so folds of 2 and 3 weigh as their "
                      "sizes), mean accuracy {mean_a:.1f} % against {mean_b:.1f} %, head to head "
                      "{wins}/{ties}/{losses} (wins/ties/losses)"),
     "default_never_worse": ("over all instances (an unclassified one counted wrong), PRISM + default class is right "
-                            "on at least as many instances as PRISM on {k} of {n} folds ({splits:plural split}); "
-                            "over the instances PRISM classifies, PRISM scores {correct}/{classified} = "
-                            "{share:pct.1} on Weka's folds, {word} PRISM + default class's "
-                            "{d_correct}/{total} = {d_share:pct.1}"),
+                            "on at least as many instances as PRISM on {k} of {n} folds ({splits:plural split}), as "
+                            "it must be; two different accuracies, over two sets of instances: on Weka's folds PRISM "
+                            "is right on {correct} of the {classified} instances it classifies ({share:pct.1}), "
+                            "PRISM + default class on {d_correct} of all {total} ({d_share:pct.1})"),
     "peers_missing": ("Weka's peers were not run for the splits {missing:list}: the claims that read them are "
                       "not evaluated for this seed. To run them: `{command}`."),
     "peers_found": "Weka 3.6.14 (Prism, J48, JRip) on all {n:plural split} of this run, folds verified.",

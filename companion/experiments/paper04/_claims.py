@@ -146,11 +146,15 @@ def _literal_pair(data, a, b):
     return _shifted(_pairs(data, "literals", a, b), data)
 
 
+def _folds_both_ran(data, quantity, name, a, b):
+    """The folds of data set ``name`` on which both ``a`` and ``b`` ran."""
+    table = data[f"fold_{quantity}"]
+    return [f for f in sorted({f for d, f, _ in table if d == name}) if (name, f, a) in table and (name, f, b) in table]
+
+
 def _fold_pairs(data, quantity, name, a, b):
     """On data set ``name``, per fold where both ran: ``(values of a, values of b)``; None if absent."""
-    table = data[f"fold_{quantity}"]
-    folds = sorted({f for d, f, _ in table if d == name})
-    both = [f for f in folds if (name, f, a) in table and (name, f, b) in table]
+    table, both = data[f"fold_{quantity}"], _folds_both_ran(data, quantity, name, a, b)
     if not both:
         return None
     return [table[(name, f, a)] for f in both], [table[(name, f, b)] for f in both]
@@ -159,6 +163,27 @@ def _fold_pairs(data, quantity, name, a, b):
 def _fold_difference(data, name, a, b):
     pair = _fold_pairs(data, "error", name, a, b)
     return None if pair is None else [x - y for x, y in zip(*pair)]
+
+
+def _groups_and_ratios(data, name, a, b):
+    """For the corrected resampled t on data set ``name``'s folds: ``(groups, ratios)``.
+
+    One group (the folds of one cross-validation) and each fold's ``n_test / n_train``; None
+    when a fold's training size is unknown (only one fold of the data set ran)."""
+    ratios = [data["fold_ratio"][(name, f)] for f in _folds_both_ran(data, "error", name, a, b)]
+    return None if not ratios or None in ratios else ([name] * len(ratios), ratios)
+
+
+def _fold_difference_corrected(data, name, a, b):
+    """``(differences, groups, ratios)`` of ``a − b``'s error on ``name``'s folds (``test="corrected_t"``)."""
+    d, design = _fold_difference(data, name, a, b), _groups_and_ratios(data, name, a, b)
+    return None if d is None or design is None else (d, *design)
+
+
+def _fold_literals_corrected(data, name, a, b):
+    """``(literals of a, literals of b, groups, ratios)`` on ``name``'s folds, with the variant's offset."""
+    pair, design = _shifted(_fold_pairs(data, "literals", name, a, b), data), _groups_and_ratios(data, name, a, b)
+    return None if pair is None or design is None else (*pair, *design)
 
 
 def variant_ranks(data, learner, quantity):
@@ -291,11 +316,10 @@ def _measures() -> dict:
         "cn2poe_all": _cn2poe_all,
         "cn2poe_share": _cn2poe_share,
         "running_time": _not_evaluated,
-        "vote0_error_o_vs_cn2": partial(_fold_difference, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
-        "vote0_literals_o_vs_cn2": lambda data: _shifted(_fold_pairs(data, "literals", CN2POE_EXCEPTION, "WIDC(o)",
-                                                                     "CN2"), data),
-        "echo_error_p_vs_cn2": partial(_fold_difference, name=ECHO, a="WIDC(p)", b="CN2"),
-        "echo_literals_p_vs_cn2": partial(_fold_pairs, quantity="literals", name=ECHO, a="WIDC(p)", b="CN2"),
+        "vote0_error_o_vs_cn2": partial(_fold_difference_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
+        "vote0_literals_o_vs_cn2": partial(_fold_literals_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
+        "echo_error_p_vs_cn2": partial(_fold_difference_corrected, name=ECHO, a="WIDC(p)", b="CN2"),
+        "echo_literals_p_vs_cn2": partial(_fold_literals_corrected, name=ECHO, a="WIDC(p)", b="CN2"),
     }
     for peer in CLAIM_PEERS:
         measures[f"error_vs_{peer}"] = partial(_error_difference, a="WIDC(p)", b=peer)
@@ -504,119 +528,55 @@ def claims_report(variants: dict, math: dict | None = None):
     return C.evaluate(claims_family(math), variants_data(variants))
 
 
-def corrected_t(d, *, ratio_test: float, direction: str, margin: float, alpha: float = 0.025) -> dict:
-    """Nadeau & Bengio's (2003) corrected resampled t on the ``J`` fold differences ``d`` of one data set.
-
-    The folds of one cross-validation share their training examples, so their differences are
-    correlated; the variance of the mean is inflated from ``s²/J`` to ``(1/J + n_test/n_train) s²``.
-
-    Parameters
-    ----------
-    d : sequence of float
-        Per-fold differences (a ratio's on the log scale).
-    ratio_test : float
-        ``n_test / n_train`` of the folds.
-    direction : {"<", "<=", ">", ">="}
-        The claim's side of ``margin``.
-    margin : float
-        On the scale of ``d``.
-    alpha : float, default=0.025
-        One-sided level; the interval is two-sided at ``1 − 2 alpha``.
-
-    Returns
-    -------
-    dict
-        ``mean``, ``ci_low``, ``ci_high``, ``p`` (one-sided, for the claim), ``p_fail`` and
-        ``verdict`` (holds / fails / undecided, unadjusted for multiplicity).
-    """
-    from scipy import stats
-
-    d = np.asarray(d, dtype=float)
-    J = len(d)
-    mean, var = float(d.mean()), float(d.var(ddof=1))
-    se = float(np.sqrt((1 / J + ratio_test) * var))
-    quantile = float(stats.t.ppf(1 - alpha, J - 1))
-    low, high = mean - quantile * se, mean + quantile * se
-    if se == 0:
-        p_greater, p_less = (0.0 if mean > margin else 1.0), (0.0 if mean < margin else 1.0)
-    else:
-        t = (mean - margin) / se
-        p_greater, p_less = float(stats.t.sf(t, J - 1)), float(stats.t.cdf(t, J - 1))
-    upper_claim = direction in (">", ">=")
-    p, p_fail = (p_greater, p_less) if upper_claim else (p_less, p_greater)
-    claim_side = low > margin if upper_claim else high < margin
-    other_side = high < margin if upper_claim else low > margin
-    verdict = "holds" if p <= alpha and claim_side else "fails" if p_fail <= alpha and other_side else "undecided"
-    return {"mean": mean, "ci_low": low, "ci_high": high, "p": p, "p_fail": p_fail, "verdict": verdict}
+#: The Vote0 rows judged on folds (the corrected resampled t; the Wilcoxon test was their design
+#: until 2026-12-06).
+VOTE0_ROWS = ("vote0-error", "vote0-size")
 
 
-#: The Vote0 rows judged on folds: ``{id: (measure, kind, direction, margin)}`` (the registry's criteria).
-VOTE0_ROWS = {"vote0-error": ("vote0_error_o_vs_cn2", "difference", ">", 0.0),
-              "vote0-size": ("vote0_literals_o_vs_cn2", "ratio", "<=", 1 / 7.5)}
+def _folds_as_independent(claim):
+    """``claim`` under the Wilcoxon test on its folds as independent (the Vote0 rows' earlier design)."""
+    import dataclasses
+
+    def values(data, measure=claim.values, keep=1 if claim.kind == "difference" else 2):
+        measured = measure(data)
+        return None if measured is None else measured[0] if keep == 1 else tuple(measured[:keep])
+
+    return dataclasses.replace(claim, test="wilcoxon", values=values)
 
 
-def vote0_corrected_table(variants: dict, report) -> pd.DataFrame:
-    """The Vote0 rows under the corrected resampled t (:func:`corrected_t`) beside the engine's verdict.
+def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd.DataFrame:
+    """The Vote0 rows' verdicts under the corrected resampled t beside the Wilcoxon test on folds.
+
+    The registry decides the Vote0 rows by Nadeau and Bengio's corrected resampled t (the ten
+    folds of one cross-validation are not independent); until 2026-12-06 they were decided by the
+    Wilcoxon test on the folds as independent. Both designs run through the engine on the same
+    family (the same Holm correction), and every variant and margin of the main report is kept.
 
     Parameters
     ----------
     variants : dict
         :func:`claims_variants`.
     report : companion.claims.ClaimsReport
-        :func:`claims_report` (its per-variant verdicts, ``report.sensitivity``).
+        :func:`claims_report`.
+    math : dict, optional
+        The ``math_*`` results :func:`claims_report` received.
 
     Returns
     -------
     pandas.DataFrame
-        One row per (claim, variant) the claim is evaluated under, and per other margin of the
-        registry (``margin=...``, on the main folds): the estimate (points, or the ratio) with its
-        corrected 95 % interval, the corrected one-sided p, the corrected verdict and the engine's
-        (Wilcoxon, folds as independent).
+        Indexed by ``(id, variant)``: the folds, the estimate (points, or the ratio) with its
+        corrected 95 % interval, the Holm-corrected p of the corrected t and both verdicts.
     """
-    long = report.sensitivity.set_index(["id", "variant"])
-    rows = []
-    for claim_id, (measure, kind, direction, margin) in VOTE0_ROWS.items():
-        for name, frame in variants.items():
-            if (claim_id, name) not in long.index or long.loc[(claim_id, name), "role"] == "not listed" \
-                    or long.loc[(claim_id, name), "verdict"] == "n/a":
-                continue
-            values = MEASURES[measure](claims_data(frame, **_reading(name)))
-            votes = frame[(frame["dataset"] == CN2POE_EXCEPTION) & (frame["method"] == "WIDC(o)")]
-            n = int(votes["n_test"].sum())
-            ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
-            if kind == "ratio":
-                d = np.log((np.asarray(values[0], dtype=float) + 1) / (np.asarray(values[1], dtype=float) + 1))
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=float(np.log(margin)))
-                result.update({k: float(np.exp(result[k])) for k in ("mean", "ci_low", "ci_high")})
-            else:
-                d = np.asarray(values, dtype=float)
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=margin)
-            rows.append({"id": claim_id, "variant": name, "folds": len(d), "estimate": result["mean"],
-                         "ci_low": result["ci_low"], "ci_high": result["ci_high"], "p (corrected t)": result["p"],
-                         "verdict (corrected t)": result["verdict"],
-                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
-        # the registry's other margins, on the main folds (the engine's variants margin=...)
-        for name in [v for (i, v) in long.index if i == claim_id and v.startswith("margin=")]:
-            other = float(name.split("=", 1)[1].lstrip("×"))
-            main = next((r for r in rows if r["id"] == claim_id and r["variant"] == "main"), None)
-            if main is None:  # the claim was not measured in this run (no Vote0: a fast run)
-                continue
-            values = MEASURES[measure](claims_data(variants["main"]))
-            votes = variants["main"][(variants["main"]["dataset"] == CN2POE_EXCEPTION)
-                                     & (variants["main"]["method"] == "WIDC(o)")]
-            n = int(votes["n_test"].sum())
-            ratio_test = float(np.mean([t / (n - t) for t in votes["n_test"]]))
-            if kind == "ratio":
-                d = np.log((np.asarray(values[0], dtype=float) + 1) / (np.asarray(values[1], dtype=float) + 1))
-                result = corrected_t(d, ratio_test=ratio_test, direction=direction, margin=float(np.log(other)))
-                result.update({k: float(np.exp(result[k])) for k in ("mean", "ci_low", "ci_high")})
-            else:
-                result = corrected_t(np.asarray(values, dtype=float), ratio_test=ratio_test, direction=direction,
-                                     margin=other)
-            rows.append({**main, "variant": name, "p (corrected t)": result["p"],
-                         "verdict (corrected t)": result["verdict"],
-                         "verdict (Wilcoxon)": long.loc[(claim_id, name), "verdict"]})
-    return pd.DataFrame(rows).set_index(["id", "variant"])
+    import companion.claims as C
+
+    earlier = [_folds_as_independent(c) if c.id in VOTE0_ROWS else c for c in claims_family(math)]
+    wilcoxon = C.evaluate(earlier, variants_data(variants)).sensitivity.set_index(["id", "variant"])
+    long = report.sensitivity
+    rows = long[long["id"].isin(VOTE0_ROWS) & (long["role"] != "not listed") & (long["verdict"] != "n/a")]
+    table = rows.set_index(["id", "variant"])[["n", "estimate", "ci_low", "ci_high", "p_holm", "verdict"]]
+    table = table.rename(columns={"n": "folds", "p_holm": "p (corrected t, Holm)", "verdict": "verdict (corrected t)"})
+    table["verdict (Wilcoxon, folds as independent)"] = wilcoxon.loc[table.index, "verdict"]
+    return table
 
 
 def registry_table() -> pd.DataFrame:

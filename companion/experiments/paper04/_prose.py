@@ -79,8 +79,8 @@ TEMPLATES = {
     ),
     "without": "Without {data} (variant data sets=without {data}): {verdicts:list}.",
     "vote0": (
-        "Under the corrected t, the verdict of {claim} on the main folds is **{word}**; {flips}; "
-        "the Wilcoxon verdict differs from it under {differs}."
+        "{claim} is **{word}** under the corrected t on the main folds; {flips}; the Wilcoxon test on the "
+        "folds as independent (the design until 2026-12-06) decides otherwise under {differs}."
     ),
     "glance_math": (
         "Mathematical rows: {definitional:list} hold by definition or by counting (the checks test our code; "
@@ -277,12 +277,12 @@ def degenerate_prose(everything: pd.DataFrame, report):
 
 
 def vote0_prose(table: pd.DataFrame):
-    """:data:`TEMPLATES` ``vote0``: the Vote0 rows' verdicts and robustness under the corrected resampled t.
+    """:data:`TEMPLATES` ``vote0``: the Vote0 rows under the corrected resampled t and under the earlier Wilcoxon design.
 
     Parameters
     ----------
     table : pandas.DataFrame
-        :func:`companion.experiments.paper04._claims.vote0_corrected_table`.
+        :func:`companion.experiments.paper04._claims.vote0_wilcoxon_table`.
 
     Returns
     -------
@@ -300,7 +300,8 @@ def vote0_prose(table: pd.DataFrame):
         flipped = [f"{v} ({w})" for v, w in others["verdict (corrected t)"].items() if w != word]
         flips = ("it flips under " + ", ".join(flipped)) if flipped else \
             f"it keeps it under every variant and margin listed ({len(others)})"
-        differs = [v for v in rows.index if rows.loc[v, "verdict (corrected t)"] != rows.loc[v, "verdict (Wilcoxon)"]]
+        differs = [v for v in rows.index if rows.loc[v, "verdict (corrected t)"]
+                  != rows.loc[v, "verdict (Wilcoxon, folds as independent)"]]
         lines.append(prose("vote0", claim=claim_id, word=word, flips=flips,
                            differs=", ".join(differs) if differs else "no variant").data)
     return Markdown(" ".join(lines))

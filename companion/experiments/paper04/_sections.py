@@ -36,7 +36,7 @@ from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
 from companion.experiments.paper04._claims import (
-    claims_report, claims_variants, same_results, sentence_table, vote0_corrected_table,
+    claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
 )
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
@@ -334,9 +334,9 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
         ``sensitivity`` (each claim's verdict under each variant), ``peer_table`` (claim 3's
         peers under the variants that change WIDC(p) or a peer, the seeds, ``c_KM``, the data sets
-        left out and the readings aside), ``vote0`` (the Vote0 rows under the corrected resampled
-        t, :func:`vote0_corrected_table`, and ``vote0_text``: their verdicts and robustness under
-        that test), ``sentences`` (each paper sentence with its rows and its
+        left out and the readings aside), ``vote0`` (the Vote0 rows' verdicts under the corrected resampled
+        t beside the Wilcoxon test on the folds as independent, their design until 2026-12-06,
+        :func:`vote0_wilcoxon_table`, and ``vote0_text``: what that says), ``sentences`` (each paper sentence with its rows and its
         verdict, :func:`sentence_table`), ``notes`` (what the summary's counts do not say,
         :func:`glance_notes`) and ``degenerate`` (the peers that are the majority-class model on a
         data set, and the verdicts without it).
@@ -344,7 +344,7 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     report = claims_report(variants.variants, math.results)
     sentences = sentence_table(report)
     own = ("seed=", "c_KM=", "data sets=")
-    vote0 = vote0_corrected_table(variants.variants, report)
+    vote0 = vote0_wilcoxon_table(variants.variants, report, math.results)
     return Bunch(
         report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
         sensitivity=sensitivity_pivot(report),

@@ -15,16 +15,6 @@ from companion.experiments.paper05._protocol import (
 from companion.experiments.paper05._tables import error_rates, per_fold, summary_table
 
 
-def _nadeau_bengio_values(d, n_train, n_test):
-    """``d`` spread about its mean by ``√(1 + J n_test/n_train)``: their paired t is the corrected t.
-
-    The engine's paired t (``test="t"``) uses ``σ²/J``; on these values its mean is unchanged and
-    its variance of the mean is ``(1/J + n_test/n_train) σ²``, :func:`corrected_paired_interval`'s.
-    """
-    d = np.asarray(d, dtype=float)
-    return d.mean() + (d - d.mean()) * np.sqrt(1.0 + d.size * n_test / n_train)
-
-
 # --------------------------------------------------------------------------------------------
 # The paper's claims as a companion.claims family
 # --------------------------------------------------------------------------------------------
@@ -56,15 +46,18 @@ def _claims_data(results, prior, summary=None, tradeoff=None, coverage=None, ref
 
 
 def _paired(data, name, column_a, column_b, table="rates"):
-    """Nadeau & Bengio-ready paired fold differences ``a − b`` of data set ``name`` (None if not run)."""
+    """Paired fold differences ``a − b`` of data set ``name`` for the corrected resampled t.
+
+    ``(differences, groups, ratios)``: one group (the folds of the data set's cross-validations)
+    and every fold's ``n_test / n_train`` (the means over the folds; Nadeau & Bengio 2003), or
+    None if the data set or a side did not run."""
     if name not in data[table]:
         return None
     values, size = data[table][name], data["sizes"][name]
     if not {column_a, column_b} <= set(values.columns):
         return None
     d = (values[column_a] - values[column_b]).to_numpy(dtype=float)
-    # the corrected t reads the spread values; the head-to-head tally reads the raw differences
-    return _nadeau_bengio_values(d, size["n_train"], size["n_test"]), d
+    return d, [name] * d.size, [size["n_test"] / size["n_train"]] * d.size
 
 
 def _accuracy(data, name, k=0):

@@ -36,9 +36,9 @@ COVERAGE_DISTRIBUTIONS = {
 COVERAGE_VARIANTS = {
     "coverage=m 200": {"m": 200},
     "coverage=n 50": {"n": 50},
-    "coverage=one relevant attribute, 25 % noise": {"distributions": {
+    "coverage=one relevant attribute with 25 % noise": {"distributions": {
         "weak signal": {"relevant": (0,), "tau": 0.5, "eta1": 0.75, "eta0": 0.25}}},
-    "coverage=prior range [-1, 2]": {"feature_range": (-1.0, 2.0)},
+    "coverage=prior range -1 to 2": {"feature_range": (-1.0, 2.0)},
 }
 
 

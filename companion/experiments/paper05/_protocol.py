@@ -687,7 +687,7 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
 CHOICE_VARIANTS = {
     "eta=0.5": {"eta": 0.5},
     "eta=0.25": {"eta": 0.25},
-    "p=grid {0.5, 1, 2} for Occam and PAC-Bayes": {"costly_p": (0.5, 1.0, 2.0)},
+    "p=grid 0.5 1 2 for Occam and PAC-Bayes": {"costly_p": (0.5, 1.0, 2.0)},
     "prefilter=200 (stump learners)": {"n_prefilter": 200},
     "prefilter=50 (stump learners)": {"n_prefilter": 50},
 }

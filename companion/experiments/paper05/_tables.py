@@ -9,6 +9,7 @@ import pandas as pd
 from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.bounds._confidence import DELTA_CONSTRAINTS
+from companion.claims._statistics import corrected_t
 from companion.bounds.compression import compression_bound, compression_log_message
 from companion.bounds.occam import dyadic_code_lengths, log_choose, log_zeta, occam_bound, threshold_code_cost
 from companion.bounds.pac_bayes import gibbs_risk, pac_bayes_bound, pac_bayes_kl
@@ -181,46 +182,14 @@ def matched_table(results, prior=PRIORS[0]):
     return pd.DataFrame(rows)
 
 
-def corrected_paired_interval(differences, n_train, n_test, level=0.95):
-    """Mean and corrected resampled-t interval of paired per-fold differences (Nadeau & Bengio 2003).
-
-    ``r × k``-fold CV reuses every example, so the fold differences are correlated and the plain
-    t interval is too narrow; Nadeau & Bengio's correction inflates the variance of the mean from
-    ``σ²/J`` to ``(1/J + n_test/n_train) σ²`` (``J`` folds in all), with ``J − 1`` degrees of freedom.
-
-    Parameters
-    ----------
-    differences : array-like of shape (J,)
-        One paired difference per fold.
-    n_train, n_test : float
-        Training and test fold sizes (means over the folds).
-    level : float, default=0.95
-        Two-sided confidence level.
-
-    Returns
-    -------
-    mean, low, high : float
-    """
-    from scipy import stats
-
-    d = np.asarray(differences, dtype=float)
-    if d.ndim != 1 or d.size < 2:
-        raise ValueError(f"need at least two paired differences, got {d.size}")
-    if n_train <= 0 or n_test <= 0:
-        raise ValueError(f"n_train and n_test must be positive, got {n_train}, {n_test}")
-    mean = float(d.mean())
-    half = float(stats.t.ppf(0.5 + level / 2, d.size - 1)) * np.sqrt((1 / d.size + n_test / n_train) * d.var(ddof=1))
-    return mean, mean - half, mean + half
-
-
 def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
     """Each stump learner, and the composite chosen by the smallest bound, against the competitor.
 
     Per data set, ``k`` (0: unrestricted; else at most ``k`` stumps against the competitor with
     ``k`` genes) and side (``sc``, ``occam``, ``pac_bayes`` and ``stumps``, the learner whose
     training-fold bound is smallest on each fold): the mean CV error difference to the competitor
-    chosen on inner folds (points) with its corrected interval (:func:`corrected_paired_interval`,
-    Nadeau & Bengio), the head-to-head folds lower / equal / higher on the raw differences, and
+    chosen on inner folds (points) with its corrected resampled-t interval (Nadeau & Bengio 2003,
+    :func:`companion.claims._statistics.corrected_t`), the head-to-head folds lower / equal / higher on the raw differences, and
     the folds on which the side's model is the empty conjunction (the majority class).
 
     Parameters
@@ -244,7 +213,7 @@ def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
                 if column not in rates or other not in rates:
                     continue
                 d = (rates[column] - rates[other]).to_numpy(dtype=float)
-                mean, low, high = corrected_paired_interval(d, sizes["n_train"], sizes["n_test"])
+                mean, low, high, *_ = corrected_t(d, [name] * d.size, [sizes["n_test"] / sizes["n_train"]] * d.size)
                 rows.append({"dataset": name, "k": int(k),
                              "side": "chosen by smallest bound" if side == "stumps" else side,
                              "difference": mean, "low": low, "high": high, "lower": int((d < 0).sum()),
