@@ -26,7 +26,13 @@ extensions = [
     "myst_nb",
     "sphinx-mathjax-offline",  # MathJax 3 copied into _static/mathjax, mathjax_path pointed at it
     "companion_site",          # provenance lines, claim links, landing page (docs/_ext)
+    "sphinx.ext.autodoc",      # docs/api.md: the public modules' docstrings
+    "numpydoc",                # ... read as numpydoc (already pinned for tests/test_docstrings.py)
 ]
+# The API page lists each module's __all__ (autodoc :members: follows __all__); numpydoc's own
+# member tables would repeat it and point at pages that do not exist.
+numpydoc_show_class_members = False
+autodoc_default_options = {"member-order": "bysource"}
 
 root_doc = "README"
 include_patterns = [
@@ -52,6 +58,8 @@ myst_heading_anchors = 3
 suppress_warnings = ["mystnb.unknown_mime_type"]
 
 html_theme = "sphinx_book_theme"
+# sections/header.html: the theme's header without its duplicate sidebar toggles (see the file).
+templates_path = ["_templates"]
 html_title = f"companion {release}"
 html_theme_options = {
     "show_toc_level": 2,

@@ -27,7 +27,16 @@ it and downloads no browser), lets MathJax typeset, and reports, page by page:
   companion version);
 * ``glance``: in the README's glance block, a number that is not a link (a notebook's key,
   ``01``, aside);
-* ``search``: the search page finds nothing for a word every notebook uses.
+* ``search``: the search page finds nothing for a word every notebook uses, or a snippet of a
+  result shows the theme's colour menu ("System Settings Light Dark") or a formula's TeX;
+* ``width``: at 1280 x 800 or at 390 x 844 (:data:`VIEWPORTS`), a page wider than the screen (it
+  scrolls sideways; the widest elements that are not inside a box of their own are named);
+* ``menu``: at either size, a menu that cannot be opened: the site navigation or "On this page"
+  whose links are all hidden while its toggle is hidden too, or a toggle whose click changes
+  nothing (pydata-sphinx-theme #2451: the visible toggle never got its listener);
+* ``first-screen``: at 1280 x 800, a notebook page whose verdict box (the first output under
+  "Verdicts at a glance") does not begin, with room for a line of it, on the first screen, and a
+  landing page whose glance block lists central claims that run below the first screen.
 """
 
 from __future__ import annotations
@@ -53,6 +62,16 @@ NUMBERED = re.compile(r"^\d\d_.*\.ipynb$")
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                   "--disable-background-networking", "--disable-component-update", "--disable-sync",
                   "--disable-dev-shm-usage"]
+
+#: The screens every page is read at: a laptop's (the first, where the main checks run) and a phone's.
+VIEWPORTS = ((1280, 800), (390, 844))
+
+#: How long a menu may take to open or close (the sidebar slides; the 2 MB API page on a loaded
+#: machine took over 2 s): the click counts as doing nothing after that.
+MENU_MS = 10_000
+
+#: Room a box needs on the first screen to count as seen there: one line of text.
+LINE_PX = 24
 
 #: The provenance line of a notebook page (docs/_ext/companion_site.py writes it).
 PROVENANCE = re.compile(
@@ -124,6 +143,14 @@ class Report:
     images: int = 0
     formulas: int = 0
     glance_links: int = 0
+    #: notebook page -> top of its verdict box at 1280 x 800, in px from the top of the page
+    verdict_tops: dict = field(default_factory=dict)
+    #: landing page's glance block: bottom of its last central claim at 1280 x 800, in px
+    glance_bottom: float | None = None
+    #: (page, viewport width) -> the page's width in px there
+    widths: dict = field(default_factory=dict)
+    #: (page, viewport width, "primary" | "secondary") -> links shown (closed, open) by its toggle
+    menus: dict = field(default_factory=dict)
     seconds: float = 0.0
 
     def kinds(self) -> set[tuple[str, str]]:
@@ -133,7 +160,13 @@ class Report:
     def summary(self) -> str:
         lines = [f"{len(self.pages)} pages, {self.links} internal links ({self.anchors} to an anchor), "
                  f"{self.images} images, {self.formulas} formulas, {self.glance_links} glance links, "
-                 f"{len(self.problems)} problems, {self.seconds:.1f} s"]
+                 f"{len(self.problems)} problems, {self.seconds:.1f} s",
+                 "verdict box tops at 1280 x 800: " + ", ".join(
+                     f"{page} {top:.0f} px" for page, top in sorted(self.verdict_tops.items())),
+                 f"last central claim of the glance at 1280 x 800: {self.glance_bottom} px",
+                 "widest page per screen: " + ", ".join(
+                     f"{w}: {max((v for (_, ww), v in self.widths.items() if ww == w), default=0)} px"
+                     for w, _ in VIEWPORTS)]
         return "\n".join(lines + [str(p) for p in sorted(self.problems)])
 
 
@@ -215,6 +248,140 @@ async () => {
 """
 
 
+#: Run in a page at each of :data:`VIEWPORTS`, scrolled to its top: its width, what makes it wider
+#: than the screen, the first screen's verdict box and central claims.
+_READ_LAYOUT = r"""
+async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+  await document.fonts.ready;
+  window.scrollTo(0, 0);
+  const root = document.documentElement;
+  const boxed = e => {  // inside an element that scrolls or clips sideways: its own box
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  const wide = [];
+  if (root.scrollWidth > root.clientWidth) {
+    for (const e of document.querySelectorAll('body *')) {
+      const r = e.getBoundingClientRect();
+      if (e.closest('.bd-sidebar-primary, .bd-sidebar-secondary, dialog')) continue;  // off-screen drawers
+      if (r.right > root.clientWidth + 1 && r.width > 0 && !boxed(e)
+          && !(e.parentElement && e.parentElement.getBoundingClientRect().right > root.clientWidth + 1)) {
+        wide.push(`<${e.tagName.toLowerCase()} class="${e.className}"> to ${Math.round(r.right)} px: `
+                  + (e.textContent || '').replace(/\s+/g, ' ').trim().slice(0, 60));
+      }
+      if (wide.length >= 3) break;
+    }
+  }
+  // the verdict box: the first output under the heading "Verdicts at a glance"
+  let box = null;
+  const section = document.getElementById('verdicts-at-a-glance');
+  if (section) {
+    const output = section.querySelector('.cell_output');
+    box = output ? output.getBoundingClientRect().top + window.scrollY : -1;
+  }
+  // the central claims of the landing page's glance block: its list items
+  let glance = null;
+  const comments = document.createTreeWalker(document.body, NodeFilter.SHOW_COMMENT);
+  let start = null, end = null;
+  for (let c = comments.nextNode(); c; c = comments.nextNode()) {
+    if (c.nodeValue.trim() === 'claims:glance') start = c;
+    if (c.nodeValue.trim() === '/claims:glance') end = c;
+  }
+  if (start && end) {
+    const range = document.createRange();
+    range.setStartAfter(start); range.setEndBefore(end);
+    const items = [...document.querySelectorAll('li')].filter(li => range.intersectsNode(li));
+    if (items.length) glance = Math.max(...items.map(li => li.getBoundingClientRect().bottom + window.scrollY));
+  }
+  return {width: root.scrollWidth, screen: root.clientWidth, height: window.innerHeight, wide, box, glance};
+}
+"""
+
+#: The links a menu shows: its sidebar's and its dialog's (phones), counted where they are visible.
+_MENU_LINKS = r"""
+(kind) => {
+  const shown = e => {
+    const r = e.getBoundingClientRect();
+    if (r.width <= 0 || r.height <= 0 || r.right <= 0 || r.left >= window.innerWidth) return false;
+    for (let a = e; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      if (s.display === 'none' || s.visibility === 'hidden' || s.opacity === '0') return false;
+    }
+    return true;
+  };
+  const places = [`#pst-${kind}-sidebar`, `#pst-${kind}-sidebar-modal`].map(s => document.querySelector(s)).filter(Boolean);
+  const links = places.flatMap(p => [...p.querySelectorAll('a[href]')]);
+  const toggle = [...document.querySelectorAll(`.${kind}-toggle`)].find(shown) || null;
+  return {links: links.length, shown: links.filter(shown).length, toggle: !!toggle,
+          dialog: !!document.querySelector(`#pst-${kind}-sidebar-modal[open]`)};
+}
+"""
+
+
+def _check_menus(page, name: str, width: int, report: "Report", problems: set) -> None:
+    """Open the site navigation and "On this page" with their visible toggles, at this width."""
+    for kind in ("primary", "secondary"):
+        before = page.evaluate(_MENU_LINKS, kind)
+        if before["links"] == 0:
+            continue  # the page has no such menu
+        if not before["toggle"]:
+            if before["shown"] == 0:
+                problems.add(Problem(name, "menu", f"at {width} px the {kind} menu is hidden and has no toggle"))
+            continue
+        page.locator(f".{kind}-toggle:visible").first.click()
+        try:
+            page.wait_for_function(f"""() => ({_MENU_LINKS})("{kind}").shown !== {before["shown"]}""",
+                                   timeout=MENU_MS)
+        except Exception:  # noqa: BLE001 (Playwright's timeout: the click changed nothing)
+            pass
+        after = page.evaluate(_MENU_LINKS, kind)
+        report.menus[(name, width, kind)] = (before["shown"], after["shown"])
+        if after["shown"] == before["shown"] or max(before["shown"], after["shown"]) == 0:
+            problems.add(Problem(name, "menu", f"at {width} px the {kind} toggle does not open its menu "
+                                               f"({before['shown']} links shown before the click, {after['shown']} after)"))
+            continue
+        # back as it was: a dialog is closed, a sidebar the click hid is shown again (and must be)
+        if after["dialog"]:
+            page.keyboard.press("Escape")
+        else:
+            page.locator(f".{kind}-toggle:visible").first.click()
+        try:
+            page.wait_for_function(f"""() => ({_MENU_LINKS})("{kind}").shown === {before["shown"]}""",
+                                   timeout=MENU_MS)
+        except Exception:  # noqa: BLE001
+            problems.add(Problem(name, "menu", f"at {width} px the {kind} menu does not come back as it was "
+                                               "after a second click or Escape"))
+
+
+def _check_layout(page, name: str, width: int, report: "Report", problems: set) -> None:
+    """The page's width at this screen, and at the first one its verdict box and central claims."""
+    layout = page.evaluate(_READ_LAYOUT)
+    report.widths[(name, width)] = layout["width"]
+    if layout["width"] > layout["screen"]:
+        problems.add(Problem(name, "width", f"at {width} px the page is {layout['width']} px wide: "
+                                            + "; ".join(layout["wide"])))
+    if (width, layout["height"]) != VIEWPORTS[0]:
+        return
+    if layout["box"] is not None:
+        if layout["box"] < 0:
+            problems.add(Problem(name, "first-screen", "the section Verdicts at a glance has no output (no box)"))
+        else:
+            report.verdict_tops[name] = layout["box"]
+            if layout["box"] + LINE_PX > layout["height"]:
+                problems.add(Problem(name, "first-screen", f"the verdict box begins {layout['box']:.0f} px down, "
+                                                           f"below the first screen ({layout['height']} px)"))
+    if layout["glance"] is not None:
+        report.glance_bottom = round(layout["glance"])
+        if layout["glance"] > layout["height"]:
+            problems.add(Problem(name, "first-screen", f"the central claims of the glance run to {layout['glance']:.0f} px, "
+                                                       f"below the first screen ({layout['height']} px)"))
+
+
 def _serve(folder: Path):
     handler = functools.partial(_Quiet, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -277,7 +444,7 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
             browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=CHROMIUM_FLAGS)
             # One tab for every page (a browser process per page would double the time), each page
             # opened as on a first visit: the storage is emptied before any of its scripts runs.
-            context = browser.new_context()
+            context = browser.new_context(viewport=dict(zip(("width", "height"), VIEWPORTS[0])))
             context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
             # A request belongs to the page that was open when it left (not to the one open when it
             # fails), and a page is finished before the next one opens: its requests are awaited up
@@ -340,6 +507,8 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                             "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
                 else:
                     data = page.evaluate(_READ_PAGE)
+                    _check_layout(page, name, VIEWPORTS[0][0], report, problems)
+                    _check_menus(page, name, VIEWPORTS[0][0], report, problems)
                 finish(name)
                 seen[name] = data
                 counts = {}
@@ -359,6 +528,18 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                     problems.add(Problem(name, "math", f"TeX error: {text}"))
                 for text in data["raw"]:
                     problems.add(Problem(name, "math", f"TeX left in the text: {text!r}"))
+            # the other screens: the width of every page and its menus (the phone's are dialogs)
+            for width, height in VIEWPORTS[1:]:
+                page.set_viewport_size({"width": width, "height": height})
+                for name in report.pages:
+                    if name == "index.html":
+                        continue
+                    current["page"] = name
+                    page.goto(base + name, wait_until="load", timeout=timeout_ms)
+                    _check_layout(page, name, width, report, problems)
+                    _check_menus(page, name, width, report, problems)
+                    finish(name)
+                page.set_viewport_size(dict(zip(("width", "height"), VIEWPORTS[0])))
             # the search page finds what the pages say
             current["page"] = "search.html"
             page.goto(base + f"search.html?q={search_word}", wait_until="load", timeout=timeout_ms)
@@ -369,6 +550,16 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                 found = 0
             if not found:
                 problems.add(Problem("search.html", "search", f"nothing found for {search_word!r}"))
+            else:  # the snippets: the page's text, not the theme's menus nor a formula's TeX
+                try:
+                    page.wait_for_selector("ul.search li p.context", timeout=timeout_ms)
+                except Exception:  # noqa: BLE001 (Playwright's timeout: no snippet)
+                    problems.add(Problem("search.html", "search", "no result has a snippet"))
+                for snippet in page.evaluate(
+                        "() => [...document.querySelectorAll('ul.search li p.context')].map(p => p.textContent)"):
+                    if re.search(r"System Settings|Light\s+Dark|\\\(|\\\[|\$", snippet):
+                        problems.add(Problem("search.html", "search",
+                                             f"a snippet shows the theme's menu or TeX: {snippet[:80]!r}"))
             finish("search.html")
             context.close()
             browser.close()

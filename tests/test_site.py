@@ -96,6 +96,17 @@ def test_every_page_reads_in_a_real_browser(chromium, site):
     assert not report.problems, report.summary()
     assert {f"notebooks/{n.stem}.html" for n in NOTEBOOKS} <= set(report.pages)
     assert report.formulas > 100 and report.images > 0 and report.glance_links > 0, report.summary()
+    # what the checks measured, not only that nothing failed: every page at both screens, both
+    # menus of a notebook opened at both, each numbered notebook's verdict box and the index's
+    # central claims found on the first screen
+    assert {(p, w) for p in report.pages if p != "index.html" for w in (1280, 390)} <= set(report.widths)
+    # (at 1280 "On this page" is shown beside the page, without a toggle; at 390 both are dialogs)
+    for width, kind in ((1280, "primary"), (390, "primary"), (390, "secondary")):
+        assert (f"notebooks/{NOTEBOOKS[1].stem}.html", width, kind) in report.menus, report.menus
+    with_box = {f"notebooks/{n.stem}.html" for n in NOTEBOOKS
+                if "## Verdicts at a glance" in n.read_text(encoding="utf-8")}
+    assert with_box and set(report.verdict_tops) == with_box, report.summary()
+    assert report.glance_bottom is not None, report.summary()
 
 
 @pytest.mark.slow
@@ -109,10 +120,27 @@ def test_every_notebook_page_says_what_executed_it(site):
         assert stamp.get("executed_by") == "python -m companion.reproduce", (
             f"{notebook.name} was not executed by the runner that stamps it: re-execute it with make reproduce")
         page = (out / "notebooks" / f"{notebook.stem}.html").read_text(encoding="utf-8")
-        (line,) = re.findall(r'<div class="provenance[^"]*">(.*?)</div>', page, flags=re.S)
-        text = re.sub(r"<[^>]+>", "", line)
+        (block,) = re.findall(r'<div class="provenance[^"]*">(.*?)</div>', page, flags=re.S)
+        text = re.sub(r"<[^>]+>", "", block)
         text = re.sub(r"\s+", " ", text)
         assert PROVENANCE.search(text), text
+        assert f"--only {notebook.name[:2]}," in text, text  # the command that re-executes this one
+        # the commit and date git gives for the file, the versions pinned then
+        commit, date = subprocess.run(["git", "log", "-1", "--format=%H %cI", "--", f"notebooks/{notebook.name}"],
+                                      cwd=ROOT, capture_output=True, text=True, check=True).stdout.split()
+        assert f"Committed in {commit[:12]} on {date[:10]}" in text, text
+        lock = subprocess.run(["git", "show", f"{commit}:requirements.lock"], cwd=ROOT, capture_output=True,
+                              text=True, check=True).stdout
+        numpy = re.search(r"^numpy==(\S+)$", lock, flags=re.M).group(1)
+        assert f"numpy {numpy}" in text, text
+        # downloads: the notebook, its registry, every figures/NN_*.csv, each a file of the site
+        targets = re.findall(r'<a class="reference download internal" download="" href="([^"]+)"', block)
+        names = sorted(Path(t).name for t in targets)
+        expected = sorted([notebook.name] + [p.name for p in (ROOT / "figures").glob(f"{notebook.name[:2]}_*.csv")]
+                          + [p.name for p in (ROOT / "companion/experiments/registry").glob(f"paper{notebook.name[:2]}.toml")])
+        assert names == expected, (notebook.name, names)
+        for target in targets:
+            assert (out / "notebooks" / target).resolve().is_file(), target
         assert f"companion version {stamp['version']}" in text
         seeds = re.findall(r"^seed = (\d+)", "".join(c for cell in nb["cells"] if "parameters" in
                                                    cell["metadata"].get("tags", []) for c in cell["source"]), re.M)
@@ -138,7 +166,8 @@ def _png(broken: bool = False) -> str:
     return base64.b64encode(buffer.getvalue()).decode()
 
 
-def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", stamped: bool = True) -> str:
+def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", stamped: bool = True,
+              verdicts: str | None = None) -> str:
     outputs = []
     if png is not None:
         outputs.append({"output_type": "display_data", "metadata": {},
@@ -158,6 +187,14 @@ def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", 
         {"cell_type": "code", "id": "result", "metadata": {}, "execution_count": 2, "outputs": outputs,
          "source": "show()"},
     ]
+    if verdicts is not None:  # a verdict section after the set-up, as the numbered notebooks have
+        box = {"output_type": "display_data", "metadata": {},
+               "data": {"text/markdown": "* **a** holds", "text/plain": "<Markdown>"}}
+        cells[2:2] = [
+            {"cell_type": "markdown", "id": "verdicts", "metadata": {}, "source": verdicts},
+            {"cell_type": "code", "id": "box", "metadata": {}, "execution_count": 3, "outputs": [box],
+             "source": "display(box)"},
+        ]
     return json.dumps({"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5})
 
 
@@ -189,6 +226,17 @@ DEFECTS = {
                     "| 01 | [2](docs/results.md#notebook-01) | 1 |\n<!-- /claims:glance -->\n\n"
                     "[results](docs/results.md), [notebook](notebooks/01_clean.ipynb)\n", {"glance"}),
     "notebooks/04_late.html": ("notebooks/04_late.ipynb", None, {"notebook"}),  # added after the build
+    "docs/too_wide.html": ("docs/too_wide.md",  # wider than both screens, in no box of its own
+                           '# Too wide\n\n<div style="width: 1500px">a line wider than any screen</div>\n',
+                           {"width"}),
+    "docs/dead_toggle.html": ("docs/dead_toggle.md",  # the toggle's listeners lost, as in #2451
+                              "# A dead toggle\n\n<script>window.addEventListener('load', () => {\n"
+                              "  const b = document.querySelector('.bd-header-article .primary-toggle');\n"
+                              "  b.replaceWith(b.cloneNode(true));\n});</script>\n", {"menu"}),
+    "notebooks/05_late_verdict.html": ("notebooks/05_late_verdict.ipynb",  # the box two screens down
+                                       _notebook("05 — a verdict below the first screen", verdicts=(
+                                           "## Verdicts at a glance\n\n" + "A long preamble.\n\n" * 60)),
+                                       {"first-screen"}),
 }
 
 CLEAN = {
@@ -196,7 +244,8 @@ CLEAN = {
                         '* <a id="claim-01-a"></a>**[a](../notebooks/01_clean.ipynb#claim-01-a).** '
                         "holds: $\\hat R = 0.25$, within\n\n$$\n[0, 1].\n$$\n"),
     "notebooks/01_clean.ipynb": _notebook("01 — everything right", png=_png(),
-                                          markdown_output='* <a id="claim-01-a"></a>**a** holds: $\\alpha < 1$.'),
+                                          markdown_output='* <a id="claim-01-a"></a>**a** holds: $\\alpha < 1$.',
+                                          verdicts="## Verdicts at a glance\n\nThe central claim."),
 }
 
 
@@ -223,8 +272,13 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
         found.setdefault(problem.page, set()).add(problem.kind)
     expected = {page: kinds for page, (_, _, kinds) in DEFECTS.items()}
     assert found == expected, report.summary()
-    # the clean pages passed every check: a typeset formula, a figure, the claim's anchor
+    # the clean pages passed every check: a typeset formula, a figure, the claim's anchor, the
+    # verdict box on the first screen, both menus opened at both widths
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+    assert set(report.verdict_tops) == {"notebooks/01_clean.html", "notebooks/05_late_verdict.html"}, report.summary()
+    assert report.verdict_tops["notebooks/01_clean.html"] < 800 < report.verdict_tops["notebooks/05_late_verdict.html"]
+    assert {(w, kind) for (page, w, kind) in report.menus if page == "docs/results.html"} == {
+        (1280, "primary"), (390, "primary")}, report.menus  # one heading: no "On this page" menu
 
 
 @pytest.mark.slow
@@ -264,3 +318,90 @@ def test_the_examples_of_docs_using_md_run_as_written():
         runner.run(parser.get_doctest(block, {}, f"docs/using.md block {number}", "docs/using.md", 0))
     results = runner.summarize(verbose=False)
     assert results.failed == 0 and results.attempted >= 8, results
+
+
+# The site's layout of the pages, applied in memory (docs/_ext/companion_site.py).
+
+
+def _site_extension():
+    import importlib
+    import sys
+
+    pytest.importorskip("sphinx", reason="Sphinx (the site extra of requirements.lock) is not installed")
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        return importlib.import_module("companion_site")
+    finally:
+        sys.path.remove(str(ROOT / "docs" / "_ext"))
+
+
+def test_the_landing_page_leads_with_the_central_claims():
+    """The README's glance section moves under its title on the site, the central claims first and
+    still inside the generated block; nothing is lost or added."""
+    site = _site_extension()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = site.glance_first(readme)
+    from collections import Counter
+
+    assert Counter(line for line in page.splitlines() if line) == Counter(line for line in readme.splitlines() if line)
+    lines = page.splitlines()
+    title = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    headings = [line for line in lines if line.startswith("## ")]
+    assert headings[0] == site.GLANCE_SECTION and lines.index(site.GLANCE_SECTION) == title + 2
+    start, end = lines.index("<!-- claims:glance -->"), lines.index("<!-- /claims:glance -->")
+    bullets = [i for i, line in enumerate(lines) if line.startswith("* [")]
+    table = [i for i, line in enumerate(lines) if line.startswith("| notebook | empirical")]
+    assert start < bullets[0] and bullets[-1] < table[0] < end and len(table) == 1
+    assert site.glance_first("# Title\n\nno glance\n") == "# Title\n\nno glance\n"
+
+
+def test_a_notebook_page_puts_its_verdict_box_under_its_title():
+    """Title, then the verdict section, then the rest of the title cell, then the set-up cells with
+    their source folded: every cell kept, ids unique, the notebook's JSON otherwise unchanged."""
+    site = _site_extension()
+    nb = json.loads(NOTEBOOKS[1].read_text(encoding="utf-8"))
+    before = [c.get("id") for c in nb["cells"]]
+    assert site.arrange_for_site(nb)
+    cells = nb["cells"]
+    ids = [c.get("id") for c in cells]
+    assert len(set(ids)) == len(ids) == len(before) + 1 and set(before) < set(ids)
+    assert "".join(cells[0]["source"]).startswith("# ") and "\n" not in "".join(cells[0]["source"]).strip()
+    assert "".join(cells[1]["source"]).startswith(site.VERDICTS_HEADING)
+    assert cells[2]["cell_type"] == "code" and "remove-input" in cells[2]["metadata"]["tags"]  # the box
+    assert cells[3]["id"].endswith("-text")  # the citation and summary
+    setup = [c for c in cells[4:] if c["id"] in before[:before.index(cells[1]["id"])]]
+    assert setup and all("hide-input" in c["metadata"]["tags"] for c in setup if c["cell_type"] == "code")
+    later = [c for c in cells if c["cell_type"] == "code" and c not in setup and c is not cells[2]]
+    assert not any("hide-input" in c["metadata"].get("tags", []) for c in later)
+
+
+def test_the_api_page_documents_every_public_module():
+    """docs/api.md is generated from the package: the modules it documents are those whose
+    docstrings tests/test_docstrings.py validates, no more and no fewer."""
+    from tests.test_docstrings import PUBLIC_MODULES
+
+    site = _site_extension()
+    modules = site.api_modules()
+    assert modules[0] == "companion" and sorted(modules) == sorted(PUBLIC_MODULES)
+    page = site.api_page()
+    assert all(f".. automodule:: {name}\n" in page for name in modules)
+
+
+def test_docstrings_become_valid_restructuredtext_on_the_api_page():
+    """What autodoc would reject in a numpydoc docstring read as reStructuredText is escaped or
+    laid out as text, outside literals only."""
+    site = _site_extension()
+    lines = ["The fitted ``n_features_in_`` and n_features_in_; genes of largest |Welch t|.",
+             "    Returns", "    -------", "    int", "        A count.", "    Raises", "    ------",
+             "    ValueError", "        Never."]
+    site.docstring_as_text(None, "function", "f", None, {}, lines)
+    assert lines[0] == "The fitted ``n_features_in_`` and n_features_in\\_; genes of largest \\|Welch t\\|."
+    assert lines[1:3] == ["", "    Returns"] and lines[6:8] == ["", "    Raises"]  # numpydoc needs them
+    table = ["Doc.", "", "====  ===", "a     b", "====  ===", "long  x", "====  ===", "", "Examples", "--------",
+             ">>> 1", "1"]
+    site.docstring_as_text(None, "module", "m", None, {}, table)
+    assert table[:8] == ["Doc.", "", "====  ===", "a     b", "====  ===", "long  x", "====  ===", ""]
+    assert ".. rubric:: Examples" in table  # several modules on one page: no duplicate section ids
+    broken = ["====  ===", "a     b", "====  ===", "longer x", "====  ==="]
+    site.docstring_as_text(None, "module", "m", None, {}, broken)
+    assert "::" in broken and "    longer x" in broken  # text in a column gap: shown as preformatted

@@ -37,7 +37,8 @@ RAW_ANCHOR = re.compile(r"""<a\s+(?:id|name)=["']([^"']+)["']\s*>""")
 #: The hidden table of contents appended to the landing page: (caption, document patterns).
 NAVIGATION = [
     ("Notebooks", ["notebooks/*"]),
-    ("Results and reference", ["docs/results", "docs/review/index", "docs/review/*", "docs/using", "docs/*"]),
+    ("Results and reference", ["docs/results", "docs/review/index", "docs/review/*", "docs/using",
+                               "docs/choosing", "docs/api", "docs/*"]),
     ("Development", ["CONTRIBUTING", "benchmarks/README"]),
 ]
 
@@ -81,13 +82,94 @@ def _parameters(nb: dict) -> tuple[dict, str | None]:
     return values, cell_id
 
 
-def provenance(nb: dict) -> str:
-    """The Markdown block a notebook page opens with: command, seed and version that executed it.
+#: The packages whose pinned versions the provenance block names (the computing core, the runner).
+PINNED = ("numpy", "scipy", "pandas", "scikit-learn", "matplotlib", "numba", "papermill")
+
+
+def _git(root: Path, *args: str) -> str | None:
+    """``git -C root args``'s output, or None where there is no git or no repository."""
+    import subprocess
+
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+    except OSError:
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def committed(root: Path, relative: str) -> dict:
+    """What git says of a committed notebook: the commit that last changed it, its date, whether
+    the file differs from it, and the versions ``requirements.lock`` pinned at that commit.
+
+    Parameters
+    ----------
+    root : pathlib.Path
+        The checkout (the site's source folder).
+    relative : str
+        The notebook's path in it, ``notebooks/01_x.ipynb``.
+
+    Returns
+    -------
+    dict
+        ``commit`` (full hash), ``date`` (ISO 8601), ``changed`` (bool) and ``pins``
+        (package -> version, the packages of :data:`PINNED` the lock names); empty where git
+        knows nothing of the file.
+    """
+    line = _git(root, "log", "-1", "--format=%H %cI", "--", relative)
+    if not line:
+        return {}
+    commit, date = line.split(" ", 1)
+    status = _git(root, "status", "--porcelain", "--", relative)
+    lock = _git(root, "show", f"{commit}:requirements.lock") or ""
+    pins = {}
+    for entry in lock.splitlines():
+        name, _, version = entry.partition("==")
+        if name.strip().lower() in PINNED and version:
+            pins[name.strip().lower()] = version.split(";")[0].strip()
+    return {"commit": commit, "date": date, "changed": bool(status), "pins": pins}
+
+
+def downloads(root: Path, relative: str) -> list[tuple[str, str]]:
+    """The files a notebook page offers for download, as (label, path from the checkout's root):
+    the notebook, its registry (``companion/experiments/registry/paperNN.toml``) and its tables
+    (``figures/NN_*.csv``), those that exist."""
+    number = Path(relative).name[:2]
+    files = [("notebook", relative), ("claims registry", f"companion/experiments/registry/paper{number}.toml")]
+    files += [("table", f"figures/{csv.name}") for csv in sorted((root / "figures").glob(f"{number}_*.csv"))]
+    return [(label, path) for label, path in files if (root / path).is_file()]
+
+
+def _wall_time(root: Path, name: str) -> str | None:
+    """The notebook's wall time in the last ``make bench`` run (``figures/benchmarks.csv``), if any."""
+    import csv
+
+    path = root / "figures" / "benchmarks.csv"
+    if not path.is_file():
+        return None
+    with path.open(encoding="utf-8", newline="") as handle:
+        for row in csv.DictReader(handle):
+            if row.get("benchmark") == "notebook wall time" and row.get("size") == name:
+                return row.get("ours_s")
+    return None
+
+
+def provenance(nb: dict, root: Path | None = None, relative: str | None = None) -> str:
+    """The Markdown block a notebook page opens with: what executed it, from what, and its files.
+
+    Its first line is the command, seed and companion version that executed the notebook (from
+    the notebook itself); given the checkout and the notebook's path in it, it goes on with what
+    git knows of the committed notebook (commit, date, the versions ``requirements.lock`` pinned
+    then), the wall time of a full run as ``make bench`` last measured it, and downloads of the
+    notebook, its claims registry and its tables.
 
     Parameters
     ----------
     nb : dict
         The notebook's JSON.
+    root : pathlib.Path, optional
+        The checkout the site is built from.
+    relative : str, optional
+        The notebook's path in it (``notebooks/01_x.ipynb``).
 
     Returns
     -------
@@ -99,8 +181,10 @@ def provenance(nb: dict) -> str:
     papermill = nb.get("metadata", {}).get("papermill", {}).get("parameters", {})
     command = stamp.get("executed_by")
     injected = " ".join(f"-p {k} {v}" for k, v in papermill.items() if k != "fast")
+    only = f" --only {Path(relative).name[:2]}" if relative and Path(relative).name[:2].isdigit() else ""
     if command:
-        command = f"`{command}{' --fast' if papermill.get('fast') else ''}{' ' + injected if injected else ''}`"
+        command = (f"`{command}{only}{' --fast' if papermill.get('fast') else ''}"
+                   f"{' ' + injected if injected else ''}`")
     else:
         command = "papermill (the command was not recorded: re-execute with `make reproduce`)"
     seed = values.get("seed")
@@ -112,28 +196,256 @@ def provenance(nb: dict) -> str:
         seed_text = f'<a href="#cell-{html.escape(cell_id)}">{seed_text}</a>'
     version = stamp.get("version")
     version_text = f"companion version {version}" if version else "companion version not recorded"
-    return (
-        "\n\n```{container} provenance\n"
-        f"Executed by {command}, {seed_text}, {version_text}; shown as committed, not re-executed "
-        "by the site.\n```\n"
-    )
+    lines = [f"Executed by {command}, {seed_text}, {version_text}; shown as committed, not re-executed "
+             "by the site."]
+    if root is not None and relative is not None:
+        # one line in sight (commit and date), the rest folded: the verdict box stays on the first screen
+        facts = committed(root, relative)
+        files = downloads(root, relative)
+        if facts:
+            summary = (f"Committed in <code>{facts['commit'][:12]}</code> on {facts['date'][:10]}"
+                       + (" (this page shows the working copy, which differs from it)" if facts["changed"] else ""))
+        else:
+            summary = "Not a committed file (no git history): commit, date and pinned versions unknown"
+        summary += f"; package versions, run time and {len(files)} download{'s' if len(files) != 1 else ''}"
+        lines.append(f"<details class=\"provenance-details\"><summary>{summary}</summary>")
+        if facts and facts["pins"]:
+            pins = ", ".join(f"{name} {version}" for name, version in facts["pins"].items())
+            lines.append(f"Pinned in `requirements.lock` at that commit: {pins}.")
+        seconds = _wall_time(root, Path(relative).name)
+        lines.append(f"A full run takes {float(seconds):.0f} s (the last `make bench`, `figures/benchmarks.csv`); "
+                     "the publishing run does not record its own wall time." if seconds else
+                     "The publishing run does not record its wall time.")
+        if files:
+            links = [f"{{download}}`{Path(path).name} </{path}>`" for label, path in files if label != "table"]
+            tables = [f"{{download}}`{Path(path).name} </{path}>`" for label, path in files if label == "table"]
+            lines.append("Download: " + " · ".join(links)
+                         + (f"; its tables ({len(tables)}): " + " · ".join(tables) if tables else "") + ".")
+        lines.append("</details>")
+    body = "\n\n".join(lines)
+    return f"\n\n````{{container}} provenance\n{body}\n````\n"
+
+
+#: The landing page's section that holds the glance block (every central claim's verdict).
+GLANCE_SECTION = "## Results at a glance"
+
+
+def glance_first(text: str) -> str:
+    """The landing page with its glance section moved under the title, the central claims first.
+
+    On GitHub the README opens with what the package is; on the site a reader comes for the
+    verdicts: the section ``## Results at a glance`` is moved right under the ``#`` title, and
+    inside it the list of central claims (lines starting ``* ``) is put first, before the section's
+    introduction and the table of counts,
+    so that at 1280 px the first screen shows every paper's central verdicts. The text of the
+    section is unchanged, the README on disk untouched.
+
+    Parameters
+    ----------
+    text : str
+        The README's Markdown.
+
+    Returns
+    -------
+    str
+        The Markdown the site renders; ``text`` itself when it has no such section.
+    """
+    lines = text.split("\n")
+    try:
+        start = lines.index(GLANCE_SECTION)
+        title = next(i for i, line in enumerate(lines) if line.startswith("# "))
+    except (ValueError, StopIteration):
+        return text
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    section = lines[start:end]
+    table = [i for i, line in enumerate(section) if line.startswith("|")]
+    bullets = [i for i, line in enumerate(section) if line.startswith("* ")]
+    if table and bullets and table[-1] < bullets[0]:
+        # heading, the central claims, then the section's introduction (what the block is
+        # generated from) and the table of counts
+        # generated block's opening comments stay before them (the glance block is what they mark)
+        moved = section[bullets[0]:bullets[-1] + 1]
+        comments = [i for i in range(1, table[0]) if section[i].startswith("<!--")]
+        intro = [line for i, line in enumerate(section[1:table[0]], start=1) if i not in comments]
+        section = ([section[0], ""] + [section[i] for i in comments] + [""] + moved + intro
+                   + section[table[0]:bullets[0]] + section[bullets[-1] + 1:])
+    return "\n".join(lines[:title + 1] + [""] + section + lines[title + 1:start] + lines[end:])
+
+
+#: The page that documents the public API (its module list is generated: :func:`api_modules`).
+API_DOC = "docs/api"
+
+
+def api_modules() -> list[str]:
+    """The public modules of ``companion``: every module or package whose dotted name has no part
+    starting with ``_`` and that declares ``__all__``, in the order of the package's tree.
+
+    Returns
+    -------
+    list of str
+        Dotted names, ``companion`` first.
+    """
+    import importlib
+    import pkgutil
+
+    import companion
+
+    names = ["companion"]
+    for info in pkgutil.walk_packages(companion.__path__, "companion."):
+        if any(part.startswith("_") for part in info.name.split(".")):
+            continue
+        module = importlib.import_module(info.name)
+        if hasattr(module, "__all__"):
+            names.append(info.name)
+    return names
+
+
+def api_page() -> str:
+    """The MyST blocks appended to :data:`API_DOC`: one section per public module, its docstring
+    and the members of its ``__all__`` (autodoc, numpydoc sections)."""
+    blocks = []
+    for name in api_modules():
+        # autodoc writes reStructuredText: the directive runs inside eval-rst, not as MyST
+        blocks.append(f"\n\n## `{name}`\n\n```{{eval-rst}}\n.. automodule:: {name}\n   :members:\n"
+                      "   :imported-members:\n```\n")
+    return "".join(blocks)
+
+
+def skip_foreign_member(app, what, name, obj, skip, options):
+    """autodoc: document only what ``companion`` defines. scikit-learn's methods a learner
+    inherits or has generated (``set_params``, ``set_fit_request``) are scikit-learn's API, and
+    their docstrings point at scikit-learn's own glossary and labels."""
+    module = getattr(obj, "__module__", None) or ""
+    if what in ("class", "exception") and module and not module.startswith("companion"):
+        return True
+    return skip
+
+
+#: In the prose of a docstring (not between backticks): an identifier ending in ``_`` (scikit-learn's
+#: fitted attributes, ``n_features_in_``) is a reference to a target for reStructuredText, and a
+#: ``|...|`` pair (``|Welch t|``, an absolute value) a substitution.
+_TRAILING_UNDERSCORE = re.compile(r"(?<![`\w])([A-Za-z][\w.]*_)(?![\w`])")
+_BARS = re.compile(r"(?<![`\\])\|([^|`\n]+)\|(?!`)")
+
+
+_SIMPLE_TABLE_BORDER = re.compile(r"^\s*=+(\s+=+)+\s*$")
+
+
+def _literal_if_malformed(lines: list[str]) -> None:
+    """A simple table whose text runs into the gap between two columns is what ``help()`` shows
+    well and reStructuredText rejects ("Malformed table"): it is shown as preformatted text."""
+    i = 0
+    while i < len(lines):
+        if not _SIMPLE_TABLE_BORDER.match(lines[i]):
+            i += 1
+            continue
+        border = lines[i].rstrip()
+        same = [j for j in range(i + 1, len(lines)) if lines[j].rstrip() == border]
+        if not same:
+            return
+        last = same[-1] if len(same) >= 2 else same[0]  # header rule, then bottom rule
+        gaps = [k for k, ch in enumerate(border) if ch == " " and k >= len(border) - len(border.lstrip())]
+        rows = [row for row in lines[i:last + 1] if row.rstrip() != border]
+        if any(len(row) > k and row[k] != " " for row in rows for k in gaps):
+            block = ["", "::", ""] + ["    " + row for row in lines[i:last + 1]] + [""]
+            lines[i:last + 1] = block
+            last = i + len(block) - 1  # past the literal block: its rules are text now
+        i = last + 1
+
+
+def docstring_as_text(app, what, name, obj, options, lines):
+    """autodoc: the numpydoc docstrings are written to be read as text (``help()``); the few
+    marks reStructuredText would take for markup in their prose are escaped, outside literals,
+    a section heading gets the blank line before it that numpydoc needs, a module's sections
+    (several modules share the page) become rubrics, and a simple table that reStructuredText
+    would reject is shown as preformatted text."""
+    for i in range(len(lines) - 1, 0, -1):  # "Raises\n------" right after the text above it
+        heading, rule = lines[i - 1].strip(), lines[i].strip()
+        if heading and rule and set(rule) == {"-"} and len(rule) == len(heading) and i >= 2 and lines[i - 2].strip():
+            lines.insert(i - 1, "")
+    if what == "module":
+        for i in range(len(lines) - 1, 0, -1):
+            heading, rule = lines[i - 1].strip(), lines[i].strip()
+            if heading and rule and set(rule) == {"-"} and len(rule) == len(heading):
+                lines[i - 1:i + 1] = [f".. rubric:: {heading}", ""]
+        _literal_if_malformed(lines)
+    for i, line in enumerate(lines):
+        parts = re.split(r"(``.*?``|`[^`]*`)", line)
+        for j in range(0, len(parts), 2):
+            parts[j] = _BARS.sub(lambda m: "\\|" + m.group(1) + "\\|", parts[j])
+            parts[j] = _TRAILING_UNDERSCORE.sub(lambda m: m.group(1)[:-1] + "\\_", parts[j])
+        lines[i] = "".join(parts)
 
 
 def source_read(app, docname, source):
     if docname == app.config.root_doc:
-        source[0] += _navigation(app)
+        source[0] = glance_first(source[0]) + _navigation(app)
+    elif docname == API_DOC:
+        source[0] += api_page()
     elif NOTEBOOK_DOC.match(docname):
         nb = json.loads(source[0])
-        first = next((c for c in nb.get("cells", []) if c.get("cell_type") == "markdown"), None)
-        if first is None:
+        if not arrange_for_site(nb):
             logger.warning(f"{docname}: no Markdown cell to hold the provenance line", location=docname)
             return
-        text = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
-        # under the title: the rest of the first cell (the citation) follows it
-        title, newline, rest = text.partition("\n")
-        first["source"] = title + provenance(nb) + ("\n" + rest if newline else "")
+        first = nb["cells"][0]
+        title = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
+        first["source"] = title.rstrip("\n") + provenance(nb, Path(app.srcdir), str(app.env.doc2path(docname, False)))
         _own_page_links(nb, Path(docname).name + ".ipynb")
         source[0] = json.dumps(nb)
+
+
+#: The heading of the notebooks' verdict box.
+VERDICTS_HEADING = "## Verdicts at a glance"
+
+
+def arrange_for_site(nb: dict) -> bool:
+    """Lay a notebook out for its page, in place: the verdict box under the title.
+
+    The notebook opens with its title cell (title, citation, summary), the set-up code cells
+    (parameters, papermill's injected ones, imports) and then ``## Verdicts at a glance`` with the
+    box. On the site the title cell is split after its title line, the verdicts section (its
+    heading cell and the code cell of the box) moved between the title and the citation, and the
+    source of the code cells up to the box folded behind myst-nb's "Show code cell source": the
+    box is on the first screen, every cell stays on the page (the box's own cell, a placeholder
+    ``display`` call, shows its output only) and the notebook on disk is untouched. A notebook without that heading only has its title cell split. The same
+    arrangement is applied where a page's cells are matched to the notebook's (doctree_read).
+
+    Parameters
+    ----------
+    nb : dict
+        The notebook's JSON, changed in place.
+
+    Returns
+    -------
+    bool
+        False when the notebook has no Markdown cell (nothing done).
+    """
+    cells = nb.get("cells", [])
+    first = next((i for i, c in enumerate(cells) if c.get("cell_type") == "markdown"), None)
+    if first is None:
+        return False
+    cell = cells.pop(first)
+    text = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+    title, _, rest = text.partition("\n")
+    head = dict(cell, source=title + "\n")
+    tail = dict(cell, source=rest.lstrip("\n"), id=f"{cell.get('id', 'title')}-text")
+    heading = next((i for i, c in enumerate(cells) if c.get("cell_type") == "markdown"
+                    and "".join(c.get("source", "")).startswith(VERDICTS_HEADING)), None)
+    box = None
+    if heading is not None:
+        box = next((i for i in range(heading + 1, len(cells)) if cells[i].get("cell_type") == "code"), heading)
+        for index, code in enumerate(cells[:box + 1]):
+            if code.get("cell_type") == "code":
+                tags = code.setdefault("metadata", {}).setdefault("tags", [])
+                if "hide-input" not in tags and "remove-input" not in tags:
+                    # the box's own cell is a placeholder display() call: its output is the box
+                    tags.append("remove-input" if index == box else "hide-input")
+        section = cells[heading:box + 1]
+        del cells[heading:box + 1]
+    else:
+        section = []
+    cells[first:first] = [head, *section] + ([tail] if tail["source"].strip() else [])
+    return True
 
 
 def _own_page_links(nb: dict, filename: str) -> None:
@@ -160,6 +472,7 @@ def doctree_read(app, doctree):
             std.anonlabels[f"{docname}#{anchor}"] = (docname, html.unescape(anchor))
     if NOTEBOOK_DOC.match(docname):
         nb = json.loads(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
+        arrange_for_site(nb)  # the cells in the order of the page
         cells = nb.get("cells", [])
         for container in doctree.findall(nodes.container):
             index = container.get("cell_index")
@@ -184,9 +497,13 @@ def build_finished(app, exception):
 
 
 def setup(app):
+    app.setup_extension("sphinx.ext.autodoc")  # its events, whatever the order of conf.py's extensions
     app.connect("source-read", source_read)
+    app.connect("autodoc-skip-member", skip_foreign_member)
+    app.connect("autodoc-process-docstring", docstring_as_text, priority=400)  # before numpydoc (500)
     app.connect("doctree-read", doctree_read)
     app.connect("build-finished", build_finished)
     app.add_css_file("companion_site.css")
+    app.add_js_file("companion_search.js")  # search snippets without theme chrome or TeX; from disk
     app.config.html_static_path.append(str(Path(__file__).parent / "static"))
     return {"parallel_read_safe": True, "parallel_write_safe": True}
