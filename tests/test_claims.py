@@ -226,6 +226,11 @@ def test_guaranteed_and_exact_claims_stay_out_of_the_holm_family():
     assert table.loc["f", "verdict"] == "fails" and np.isnan(table.loc["f", "p_raw"])
     assert "**guaranteed** by construction (capped at 5 against 16)" in str(report.sentence("g"))
     assert "(checked in this notebook: 9/9 rules)" in str(report.sentence("e"))
+    # an exact check that a variant flips says so beside its verdict word
+    flipping = C.evaluate([dataclasses.replace(family[2], variants=("encoding",))],
+                          {"main": {"equal": True}, "encoding=other": {"equal": False}})
+    assert "**holds**, not robust (checked in this notebook: 9/9 rules" in str(flipping.sentence("e"))
+    assert "**holds** (checked" in str(report.sentence("e"))
 
 
 def test_holm_correction_changes_a_verdict():

@@ -374,14 +374,19 @@ def test_claims_report_judges_every_claim(tidy):
     assert len(tested) == 27 and (tested.loc[missing, "verdict"] == "n/a").all()  # no J48 runs, no un-pruned trees
     # three draws: no test can reach alpha, the design cannot decide
     assert (tested.drop(index=missing)["verdict"] == "not decidable").all()
-    assert table.loc["bayes-rates", "verdict"] == "agrees"  # the paper's 11.2 / 13.8 % within 2 sd of 13.93 %
+    # the paper's 11.2 / 13.8 % within 2 sd of 13.93 %: a finding of the paper about its data, an empirical row
+    assert table.loc["bayes-rates", "verdict"] == "holds" and table.loc["bayes-rates", "category"] == "empirical"
+    # Theorem 6 on instances where every subset is tried: by construction, not counted
+    assert bool(table.loc["theorem6", "by_construction"]) and bool(table.loc["tree-norm-leaves", "by_construction"])
+    assert (table.loc[tested.index, "check_variant"] == "draws=pooled").all()  # the honest check of every Table 1 row
     # central: the abstract's and the conclusion's statements only
     central = set(table.index[table["central"].astype(bool)])
     assert central == {"kernel-lemma2", "bounds-every-polynomial", "trees-dnf-represented", "theorem6"}
     assert table.loc["paper-tree-risks", "verdict"] == "differs"  # 17 + 60 = 77, not the paper's 80
     assert table.loc["bayes-computable", "category"] == "conformance"
     variants = set(report.sensitivity["variant"])
-    assert {"ties=half", "ties=negative", "ties=positive"} <= variants
+    assert {"ties=half", "ties=negative", "ties=positive", "rival=lowest-mean", "tree=pruned-cart",
+            "unpruned=risk-changed", "draws=pooled"} <= variants
     without = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3).table.set_index("id")
     assert without.loc["kernel-lemma2", "verdict"] == "n/a"  # nothing was run: no verdict
     with pytest.raises(ValueError, match="column_degrees must map columns 1 and 2"):
@@ -559,13 +564,18 @@ def test_j48_was_run_for_the_default_seed_its_variants_and_seed_11():
 
 def test_unpruned_and_bayes_measures():
     measures = claims_measures()
-    trees = pd.DataFrame({"draw": [0, 0, 1, 1, 2, 2], "degree": 7, "tree": ["pruned", "unpruned"] * 3,
-                          "risk": [80.0, 84.0, 70.0, 70.0, 75.0, 76.0]})
+    trees = pd.DataFrame({"draw": [0, 0, 1, 1, 2, 2, 3, 3], "degree": 7, "tree": ["pruned", "unpruned"] * 4,
+                          "leaves": [4, 6, 5, 5, 3, 4, 2, 3], "risk": [80.0, 84.0, 70.0, 70.0, 75.0, 76.0, 60.0, 60.0]})
     data = {"draws": None, "degrees": {1: 3, 2: 7}, "unpruned": trees}
     unpruned, pruned = measures["unpruned_2"](data)
-    assert list(unpruned) == [84.0, 76.0] and list(pruned) == [80.0, 75.0]  # draw 1: one tree, not "worse"
+    # draw 1: one tree (same leaves), not "worse"; draw 3: pruning removed a leaf at an equal risk, kept
+    assert list(unpruned) == [84.0, 76.0, 60.0] and list(pruned) == [80.0, 75.0, 60.0]
+    # the earlier filter on the risk (a filter on the outcome) drops draw 3
+    risk = measures["unpruned_2"]({**data, "unpruned_draws": "risk"})
+    assert list(risk[0]) == [84.0, 76.0]
+    assert list(_studies.pruning_changed(trees)) == [True, False, True, True]
     assert measures["unpruned_1"](data) is None  # no d = 3 trees
-    same = {**data, "unpruned": trees.assign(risk=[80.0, 80.0, 70.0, 70.0, 75.0, 75.0])}
+    same = {**data, "unpruned": trees.assign(leaves=[4, 4, 5, 5, 3, 3, 2, 2])}
     assert measures["unpruned_2"](same) is None  # pruning changed nothing: nothing to judge
     ok, detail = measures["bayes_rates"](data)
     assert ok and "13.93 %" in detail and "+1.76" in detail.replace("−", "-").replace("+", "+")
@@ -608,9 +618,10 @@ def test_claims_judge_j48_in_column_2(at_degree_7):
     assert np.array_equal(family["svm-vs-j48-2"].values(data), svm - j48["test_error"].to_numpy())
     numerators, denominators = family["j48-far-2"].values(data)
     assert np.array_equal(numerators, j48["risk"].to_numpy()) and np.array_equal(denominators, bound)
-    # column 2 below d = 7: J48 is no tree of that depth, the claims are not evaluated
+    # column 2 below d = 7 (the variants column2=d5, d6): J48's test error is still compared, its risk is not
+    # compared with a bound of a lower degree (its trees have depth up to 7)
     below = claims_data(_at_degree(at_degree_7, 7, 3), {1: 3, 2: 3}, j48=j48)
-    assert family["svm-vs-j48-2"].values(below) is None and family["j48-far-2"].values(below) is None
+    assert family["svm-vs-j48-2"].values(below) is not None and family["j48-far-2"].values(below) is None
 
 
 def test_bounds_below_risks_reads_j48_at_d7(at_degree_7):
@@ -664,10 +675,13 @@ def test_generated_prose_follows_the_tables():
     evidence = pd.DataFrame({"paper": [1.0, 4.0], "d=2 mean": [1.1, 9.0], "d=2 sd": [0.1, 1.0],
                              "d=3 mean": [2.0, 4.5], "d=3 sd": [0.1, 1.0]}, index=["ratio", "leaves"])
     text = _prose.describe_degree_evidence(evidence).data
-    assert "at d = 2: ratio;" in text and "at d = 3: leaves." in text
-    trees = pd.DataFrame({"draw": [0, 0], "degree": 7, "tree": ["pruned", "unpruned"], "risk": [80.0, 85.0]})
+    assert "at d = 2: ratio;" in text and "at d = 3: leaves." in text and "**undetermined**" in text
+    degenerate = evidence.assign(**{"d=2 sd": [0.1, 0.0]})  # leaves counted for d = 3, with no spread at d = 2
+    assert "leaves (no spread at one degree)" in _prose.describe_degree_evidence(degenerate).data
+    trees = pd.DataFrame({"draw": [0, 0, 1, 1], "degree": 7, "tree": ["pruned", "unpruned"] * 2,
+                          "leaves": [4, 6, 3, 4], "risk": [80.0, 85.0, 70.0, 70.0]})
     text = _prose.describe_unpruned(trees).data
-    assert "d = 7: 85.0 against 80.0." in text and "1 of 1 draws at d = 7" in text
+    assert "d = 7: 77.5 against 75.0." in text and "2 of 2 draws at d = 7 (1 of them with the same risk)" in text
     table = pd.DataFrame({"column": ["col1_d3", "col1_d3", "col2_d7"], "method": ["kernel_svm", "mmp_bound", "kernel_svm"],
                           "quantity": "risk", "z": [-3.6, -3.5, -1.0]}).set_index(["column", "method", "quantity"])
     # z = (ours − paper) / sd < 0: the paper's values lie ABOVE our means, and the sentence must say so
@@ -679,7 +693,7 @@ def test_generated_prose_follows_the_tables():
     assert "sd below our means" in below and "lower" in below and "looks easier" in below
     assert "4 of 5" not in text
     degree = _prose.describe_conditioned_degree(table.assign(z=[-1.0, -3.0, 0.0])).data
-    assert "1 of 2 at d = 3 (|z| up to 3.0)" in degree
+    assert "1 of 2 at d = 3 (|z| up to 3.0)" in degree and "column 2's lie within 2 sd on 1 of 1" in degree
 
 
 def test_display_math_stands_in_its_own_paragraph():
@@ -743,6 +757,12 @@ def test_single_draw_table_pooled_draws_and_reconstruction_options(tidy):
     row = pd.Series({"estimate": 0.32, "ci_low": 0.06, "ci_high": 0.57, "n": 180, "verdict": "fails"})
     assert _prose.describe_verdict_side(row) == "trails its strongest rival, against the paper"
     assert _prose.describe_verdict_side(row, with_verdict=True).startswith("fails at +0.32 points")
+    # an undecided test gives no direction, whatever the sign of the estimate
+    undecided = pd.Series({**row.to_dict(), "verdict": "undecided"})
+    assert "no established side" in _prose.describe_verdict_side(undecided)
+    leaning = pd.Series({**undecided.to_dict(), "estimate": -0.07})
+    assert "trails" not in _prose.describe_verdict_side(leaning) and "leads" not in _prose.describe_verdict_side(leaning)
+    assert "leads" in _prose.describe_verdict_side(pd.Series({**leaning.to_dict(), "verdict": "holds"}))
     margins = np.array([0.2, 0.5, -0.1, 2.0])
     c = _protocol.min_risk_scale(margins, 0.3, 4.0)
     risk = lambda t: t * t * 0.3 + np.sum(np.maximum(1 - t * margins, 0) ** 2) / 4.0  # noqa: E731
@@ -766,3 +786,71 @@ def test_bounds_values_reads_the_within_draw_ratios_and_the_paper_tree_risks(tid
     assert not claims_measures()["bounds_ratios"](broken)[0]  # bound (9) three times bound (11)
     ok, detail = claims_measures()["paper_tree_risks"](None)
     assert not ok and "110.5" in detail and "= 77 against the paper's 80 (inconsistent)" in detail
+
+
+def test_rival_fixed_across_draws_and_tree_stand_in(tidy):
+    """rival=lowest-mean takes one rival (the lowest mean) on every draw, not the per-draw minimum;
+    tree=pruned-cart puts pruned CART in the tree rows."""
+    data = claims_data(tidy, {1: 2, 2: 3})
+    per_draw = claims_measures()["svm_vs_best_rival_1"](data)
+    fixed = claims_measures()["svm_vs_best_rival_1"]({**data, "rival": "lowest-mean"})
+    draws = data["draws"][data["draws"]["degree"] == 2]
+    wide = draws.pivot(index="draw", columns="method", values="test_error")
+    rivals = wide[list(_claims.RIVALS)]
+    best = rivals.mean().idxmin()
+    np.testing.assert_allclose(fixed, (wide["kernel_svm"] - wide[best]).to_numpy())
+    np.testing.assert_allclose(per_draw, (wide["kernel_svm"] - rivals.min(axis=1)).to_numpy())
+    assert np.all(per_draw >= fixed - 1e-12)  # the per-draw minimum is never above the fixed rival
+    cart = claims_measures()["svm_vs_tree_1"]({**data, "tree": "decision_tree"})
+    np.testing.assert_allclose(cart, (wide["kernel_svm"] - wide["decision_tree"]).to_numpy())
+    np.testing.assert_allclose(claims_measures()["svm_vs_tree_1"](data), (wide["kernel_svm"] - wide["best_tree"]).to_numpy())
+    with pytest.raises(ValueError, match="rival must be"):
+        claims_data(tidy, rival="best")
+    with pytest.raises(ValueError, match="tree must be"):
+        claims_data(tidy, tree="j48")
+
+
+def test_column1_sentence_tables_and_readings(tidy):
+    """Every column-1 row at both degrees; the paper's sentences counted once each; each Table 1 row's
+    discussion carries its single-draw reading; a by-construction row is not counted as holding."""
+    math = math_checks(np.random.default_rng(0))
+    data = claims_data(tidy, {1: 2, 2: 3})
+    report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3, math=math,
+                                   n_test=SMALL["n_test"])
+    column1 = _claims.column1_table(report)
+    assert "svm-closest-1" in column1.index and "svm-closest-2" not in column1.index
+    sens = report.sensitivity.set_index(["variant", "id"])
+    assert column1.loc["svm-closest-1", "d = 3"] == sens.loc[("column1=d3", "svm-closest-1"), "verdict"]
+    sentences = _claims.sentence_table(report)
+    closest = sentences[sentences["sentence"].str.startswith("SVM solutions")]
+    assert len(closest) == 1 and "svm-vs-j48-2" in closest["rows"].iloc[0]
+    theorem6 = sentences[sentences["rows"] == "theorem6"].iloc[0]
+    assert theorem6["verdicts"] == "1 holds by construction" and not theorem6["some row holds"]
+    single = _claims.single_draw_table(data, report)
+    readings = _claims.row_readings(report, single, column1)
+    assert readings["svm-closest-1"]["readings"].startswith(" Beside it: the paper's protocol, one draw")
+    assert "column 1 at d = 2" in readings["svm-closest-1"]["readings"]
+    assert readings["kernel-lemma2"]["readings"] == ""
+    glance = _prose.describe_glance(report.summary(), single, pd.Series(dtype=object), sentences, n_draws=3,
+                                    n_pooled=3).data
+    assert "The paper's protocol (one draw" in glance and "By sentence of the paper" in glance
+    assert "polynomial time" in glance
+
+
+def test_tree_norm_check_sees_the_function_norm():
+    """The least norm of a tree's function on the complemented inputs is at most its leaves (and the
+    check fails when a broken norm says more)."""
+    rng = np.random.default_rng(0)
+    ok, detail = _math.check_tree_norm_leaves(rng, n_problems=2, degrees=(1, 2))
+    assert ok and "below it on" in detail
+    # x0 + x̄0 = 1: the stump on x0 with both leaves +1 is the constant 1 (2 leaves); at d = 1 on 3 complemented
+    # bits, 1 = a + b Σ_j x_j with Σ_j x_j = 3, least a² + 6 b² at a = 0.4, b = 0.2: norm 0.4
+    assert _math.domain_norm_sq([(0,), (3,)], [1.0, 1.0], 3, 1) == pytest.approx(0.4)
+    broken, _ = _math.check_tree_norm_leaves(np.random.default_rng(0), n_problems=2, degrees=(1, 2),
+                                                    function_norm=lambda m, c, n, d: len(m) + 1.0)
+    assert not broken
+
+
+def test_paper_tree_risks_says_a_rate_is_no_count():
+    ok, detail = claims_measures()["paper_tree_risks"]({})
+    assert not ok and "not a whole count" in detail and "106 errors, 21.2 %, give exactly 110" in detail

@@ -110,7 +110,8 @@ def sentence(row) -> str:
         detail = _text(row["detail"])
         label = _exact_label(row)
         inside = "; ".join(p for p in (f"{label}: {detail}" if detail else label, *extras) if p)
-        return f"{statement}: **{verdict}** ({inside})."
+        fragile = ", not robust" if verdict != "observed" and not _flag(row.get("robust", True)) else ""
+        return f"{statement}: **{verdict}**{fragile} ({inside})."
     unit = f" {row['unit']}" if _text(row["unit"]) else ""
     n = int(row["n"]) if np.isfinite(row["n"]) else 0
     if row["kind"] == "proportion":

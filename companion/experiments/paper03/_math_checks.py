@@ -137,14 +137,58 @@ def check_tree_half_difference(rng, *, n_problems=10, degrees=(1, 2, 3, 4), feat
                       f"{bad} failures")
 
 
-def check_tree_norm_leaves(rng, *, n_problems=10, degrees=(1, 2, 3, 4), norm=polynomial_norm_sq):
-    """Section 3, after Eq. (7): with ``c_i = 1`` a tree's squared norm is its number of leaves."""
-    n_trees = bad = 0
-    for _, _, _, monomials, signs in _tree_cases(rng, n_problems, degrees):
-        n_trees += 1
-        bad += norm(monomials, signs) != len(monomials)
-    return bad == 0, (f"‖f‖² against the number of leaves of {n_trees} trees (pruned CART and the best tree, "
-                      f"d = {degrees[0]}..{degrees[-1]}, {n_problems} random problems); {bad} differ")
+def domain_norm_sq(monomials, coefficients, n_bits, degree, *, kernel=boolean_kernel) -> float:
+    """The least squared RKHS norm of a polynomial's function on the complemented inputs only.
+
+    On ``x = (b, 1 − b)`` the monomials are linearly dependent (``x_j + x̄_j = 1``), so one function
+    has many expansions; the least ``‖v‖²`` over them is ``f^T K^+ f`` with ``K`` the kernel of
+    Eq. (5) (``c ≡ 1``) over all ``2^n_bits`` complemented inputs. It is at most the coefficient
+    norm of Eq. (4) of any one expansion; on the full cube ``{0,1}^{2 n_bits}``, where the
+    monomials are independent, the two are equal.
+
+    Parameters
+    ----------
+    monomials, coefficients : list, array
+        The polynomial, over the complemented inputs.
+    n_bits : int
+        Bits before complementing.
+    degree : int
+        The kernel's degree d.
+    kernel : callable, default=boolean_kernel
+
+    Returns
+    -------
+    float
+    """
+    cube = (np.arange(2 ** n_bits)[:, None] >> np.arange(n_bits)) & 1
+    Xc = add_complemented_bits(cube)
+    f = monomial_features(Xc, monomials) @ np.asarray(coefficients, dtype=float)
+    K = kernel(Xc, degree=degree)
+    alpha = np.linalg.lstsq(K, f, rcond=None)[0]
+    return float(f @ alpha)
+
+
+def check_tree_norm_leaves(rng, *, n_problems=10, degrees=(1, 2, 3, 4), norm=polynomial_norm_sq,
+                           function_norm=domain_norm_sq):
+    """Section 3, after Eq. (7): with ``c_i = 1`` a tree's squared norm is its number of leaves.
+
+    The norm of Eq. (4) is that of the tree's expansion (its leaf monomials with ``w_I = ±1``), so
+    it counts the leaves by arithmetic (by construction). What could fail is checked beside it:
+    the least norm of the tree's *function* on the complemented inputs (:func:`domain_norm_sq`),
+    where the monomials are dependent, is at most the number of leaves (and can be smaller).
+    """
+    n_trees = bad = smaller = n_bits = 0
+    for bits, _, d, monomials, signs in _tree_cases(rng, n_problems, degrees):
+        n_trees, n_bits = n_trees + 1, bits.shape[1]
+        leaves = len(monomials)
+        least = function_norm(monomials, signs, bits.shape[1], d)
+        bad += norm(monomials, signs) != leaves or least > leaves * (1 + RTOL)
+        smaller += least < leaves * (1 - 1e-6)
+    return bad == 0, (f"‖f‖² of the expansion (Eq. 4) against the number of leaves of {n_trees} trees (pruned CART "
+                      f"and the best tree, d = {degrees[0]}..{degrees[-1]}, {n_problems} random problems), equal by "
+                      f"arithmetic with w_I = ±1; the least norm of the tree's function on the complemented inputs "
+                      f"(f^T K⁺ f over all {2 ** n_bits} inputs; the monomials are dependent there, x_j + x̄_j = 1) is at "
+                      f"most the number of leaves on every tree and below it on {smaller}; {bad} failures")
 
 
 def check_risk_is_cart_cost(rng, *, n_problems=10, degrees=(1, 2, 3, 4), risk=regularised_risk, lam=LAM):

@@ -8,7 +8,7 @@ import pandas as pd
 
 from companion.prose import render
 from companion.experiments.paper03._protocol import paper_table1
-from companion.experiments.paper03._studies import lambda_sweep_summary
+from companion.experiments.paper03._studies import lambda_sweep_summary, pruning_changed
 
 
 # --------------------------------------------------------------------------------------------
@@ -20,31 +20,47 @@ PROSE = {
     "bayes_shift": ("The paper's {paper:.0f} Bayes errors on its 500 training examples lie {size:.2f} binomial "
                     "sd {side} the {expected:.1f} expected (z = expected − paper = {z:signed.2}, signed as every z "
                     "here: ours − paper): its training set was {word} than average for the Bayes rule."),
-    "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. Counted "
-                        "as evidence only where the paper lies within 2 draw-to-draw sd of one degree's mean and "
-                        "beyond 2 sd of the other's: d = {a} on {ev_a:list}; d = {b} on {ev_b:list}, so the rule "
-                        "{decision}; the draws conditioned to the paper's Bayes training error (§5) are weighed there. "
-                        "The verdicts take d = {main} for column 1 and judge every column-1 row at "
-                        "d = {other} too, on the main, the conditioned and every seed's draws (the variants "
-                        "`column1=d{other}…`, named in a row's sentence where its verdict changes)."),
+    "degree_evidence": ("Closer to the paper's number at d = {a}: {rows_a:list}; at d = {b}: {rows_b:list}. The rule "
+                        "(the paper within 2 draw-to-draw sd of one degree's mean and beyond 2 sd of the other's) "
+                        "counts d = {a} on {ev_a:list} and d = {b} on {ev_b:list}; but {weak}. On the rows of the "
+                        "paper's own methods (bounds and kernel machines, no stand-in) d = {own_degree} is closer on "
+                        "{own_k} of {own_n}. Column 1 is therefore **undetermined** between d = {a} and d = {b}: the "
+                        "claims take d = {main} as their main variant and judge every column-1 row at d = {other} "
+                        "too, on the main, the conditioned and every seed's draws (the variants "
+                        "`column1=d{other}…`); each column-1 row's discussion in §10 and the table *Column 1 at both "
+                        "degrees* in §9 give its verdict at both."),
     "row_orders": ("Over the row orders of draw 0, the λ-MMP and the mask perceptron give {fixed_word} test error "
                    "per degree; the λ-perceptron's test error spans {spans:list}."),
     "lambda_sweep": ("Mean bounds over the sweep's draws: λ = {closest:g} puts bound (11) nearest the paper's "
                      "{paper:g} ({value:.1f}); the λ-MMP's test error ranges over {mmp_range:.2f} points across λ, "
                      "the pruned tree's over {tree_range:.2f}."),
-    "unpruned": ("Un-pruned against pruned CART, mean risk over draws: {items:list}. Pruning changed the tree on "
-                 "{changed:list}; on the other draws the two are one tree."),
+    "unpruned": ("Un-pruned against pruned CART, mean risk over draws: {items:list}. Pruning changed the tree "
+                 "(fewer leaves) on {changed:list}; on the other draws the two are one tree."),
     "conditioned": ("On the draws conditioned to the paper's Bayes training error, the paper's risks and bounds lie "
                     "{items:list} draw-to-draw sd {side} our means (the table's z = (ours − paper) / sd, so a paper "
                     "value {side} ours has z {z_sign} 0): the paper's training-set quantities are {word} than those of "
                     "draws as easy for the Bayes rule as its own sample, so the sample of its Table 1 {easier}; we "
                     "cannot tell whether its 11.2 % was measured on that sample."),
     "conditioned_degree": ("Which d is column 1, on these draws: the paper's column-1 risks and bounds lie within "
-                           "2 sd of our conditioned means on {items:list}."),
+                           "2 sd of our conditioned means on {items:list}; but on the same draws column 2's lie within "
+                           "2 sd on {col2} (|z| up to {col2_max:.1f}), so these draws do not reproduce the paper's "
+                           "sample, and their column-1 count is no evidence for a degree."),
     "single_draw": ("Read as the paper read its one draw, the first draw reproduces {k} of the {n} tested rows of "
                     "Table 1's discussion; the share of single draws that would reproduce a row ranges from "
-                    "{low} to {high}. The rows whose single-draw reading and test over draws disagree: "
-                    "{disagree:list}."),
+                    "{low} to {high}. The rows whose single-draw reading (yes read as holds, no as fails) and test "
+                    "over draws disagree: {disagree:list}."),
+    "glance_protocols": ("**Table 1's rows under both protocols.** The paper's protocol (one draw, read as the paper "
+                         "read its own; our first draw): {k} of the {n} tested rows reproduce ({yes:list}); over our "
+                         "{draws:plural draw} (the main design): {over}; over all {pooled:plural draw} of the seeds "
+                         "pooled (the honest check, `draws=pooled`): {pooled_words}."),
+    "glance_sentences": ("**By sentence of the paper** (one sentence can give several rows: columns, readings, "
+                         "rivals): {n:plural sentence} judged; {all_hold} with every row holding, {some} with some "
+                         "rows holding, {none} with none, of which {built} only by construction ({table} in §9)."),
+    "glance_unchecked": ("Not checked: the conclusion's claim that the algorithm of Theorem 6 runs in polynomial time "
+                         "with subsets of size s; `theorem6` checks only its selection step, which holds by "
+                         "construction."),
+    "column1_both": ("Column 1 is undetermined between d = {a} and d = {b} (§4): the verdicts at both degrees, on the "
+                     "main draws and over the {sets:plural seed set}: {items:list}. {changed}"),
 }
 
 #: The methods' names in sentences.
@@ -107,7 +123,10 @@ def describe_conditioned_degree(table: pd.DataFrame):
     risks = frame[(frame["quantity"] == "risk") & frame["z"].notna() & frame["column"].str.startswith("col1")]
     items = [f"{int((rows['z'].abs() <= 2).sum())} of {len(rows)} at d = {column.split('_d')[1]} "
              f"(|z| up to {rows['z'].abs().max():.1f})" for column, rows in risks.groupby("column", sort=True)]
-    return render(PROSE["conditioned_degree"], items=items)
+    col2 = frame[(frame["quantity"] == "risk") & frame["z"].notna() & frame["column"].str.startswith("col2")]
+    return render(PROSE["conditioned_degree"], items=items,
+                  col2=f"{int((col2['z'].abs() <= 2).sum())} of {len(col2)}",
+                  col2_max=float(col2["z"].abs().max()) if len(col2) else float("nan"))
 
 
 def describe_single_draw(table: pd.DataFrame):
@@ -125,15 +144,16 @@ def describe_single_draw(table: pd.DataFrame):
     counts = table["single draws reproducing"]
     low, high = counts.iloc[int(np.argmin(shares))], counts.iloc[int(np.argmax(shares))]
     first = table["first draw reproduces"] == "yes"
-    held = table["verdict over draws"] == "holds"
-    disagree = [f"{i} (first draw {'yes' if f else 'no'}, {v})" for i, f, h, v in
-                zip(table.index, first, held, table["verdict over draws"]) if f != h]
+    disagree = [f"{i} (first draw {'yes' if f else 'no'}, {v})" for i, f, v in
+                zip(table.index, first, table["verdict over draws"]) if v != ("holds" if f else "fails")]
     return render(PROSE["single_draw"], k=int(first.sum()), n=len(table), low=low, high=high,
                   disagree=disagree or ["none"])
 
 
 def describe_verdict_side(row, *, with_verdict=False) -> str:
-    """Which side of the paper a difference's estimate falls on: ``"trails its strongest rival (+0.32 points)"``.
+    """Which side of the paper a difference falls on, as its test decides it: ``"trails its strongest
+    rival, against the paper"`` only where the verdict is ``fails``, ``"leads …"`` where it ``holds``,
+    and no direction where it is ``undecided`` (the interval contains 0).
 
     Parameters
     ----------
@@ -147,8 +167,12 @@ def describe_verdict_side(row, *, with_verdict=False) -> str:
     str
     """
     estimate = float(row["estimate"])
-    side = ("trails its strongest rival, against the paper" if estimate > 0 else
-            "leads its strongest rival, as the paper says" if estimate < 0 else "ties its strongest rival")
+    # a direction only where the test decides it: an undecided interval contains the margin 0
+    side = {"holds": "leads its strongest rival, as the paper says",
+            "fails": "trails its strongest rival, against the paper",
+            "identical": "ties its strongest rival"}.get(row["verdict"],
+                                                         "is on no established side of its strongest rival "
+                                                         "(the test decides no direction)")
     if not with_verdict:
         return side
     return (f"{row['verdict']} at {estimate:+.2f} points (95 % CI [{float(row['ci_low']):+.2f}, "
@@ -195,11 +219,25 @@ def describe_degree_evidence(evidence: pd.DataFrame, main: int = 2, other: int =
     near_a = gap_a <= 2 * evidence[f"d={a} sd"] + 1e-12
     near_b = gap_b <= 2 * evidence[f"d={b} sd"] + 1e-12
     ev_a, ev_b = list(evidence.index[near_a & ~near_b]), list(evidence.index[near_b & ~near_a])
-    decision = (f"favours d = {a}" if len(ev_a) > len(ev_b) else f"favours d = {b}" if len(ev_b) > len(ev_a)
-                else "does not decide")
+    # weak evidence: a statistic with no spread at one degree (a bound on the tree's size), a row on
+    # our stand-in trees rather than the paper's C4.5, a gap of means smaller than either sd
+    degenerate = (evidence[f"d={a} sd"] == 0) | (evidence[f"d={b} sd"] == 0)
+    stand_in = pd.Series(["tree" in name for name in evidence.index], index=evidence.index)
+    flat = (evidence[f"d={a} mean"] - evidence[f"d={b} mean"]).abs() < evidence[[f"d={a} sd", f"d={b} sd"]].min(axis=1)
+    weak = []
+    for name in ev_a + ev_b:
+        why = ("no spread at one degree" if degenerate[name] else "about a stand-in tree, not C4.5" if stand_in[name]
+               else "the two means differ by less than an sd" if flat[name] else "")
+        if why:
+            weak.append(f"{name} ({why})")
+    own = ~stand_in
+    own_a, own_b = int((gap_a < gap_b)[own].sum()), int((gap_b < gap_a)[own].sum())
+    own_degree = a if own_a > own_b else b
     return render(PROSE["degree_evidence"], a=a, b=b, rows_a=list(evidence.index[gap_a < gap_b]),
                   rows_b=list(evidence.index[gap_b < gap_a]), main=main, other=other, ev_a=ev_a or ["no row"],
-                  ev_b=ev_b or ["no row"], decision=decision)
+                  ev_b=ev_b or ["no row"],
+                  weak=("of these, " + "; ".join(weak) + " are weak evidence") if weak else "no counted row is weak",
+                  own_degree=own_degree, own_k=max(own_a, own_b), own_n=int(own.sum()))
 
 
 def describe_row_orders(summary: pd.DataFrame):
@@ -261,7 +299,57 @@ def describe_unpruned(trees: pd.DataFrame):
     """
     means = trees.groupby(["degree", "tree"])["risk"].mean().unstack()
     wide = trees.pivot_table(index=["degree", "draw"], columns="tree", values="risk")
-    changed = (wide["unpruned"] != wide["pruned"]).groupby(level="degree").agg(["sum", "count"])
+    tree_changed = pruning_changed(trees)
+    risk_changed = (wide["unpruned"] != wide["pruned"]).reindex(tree_changed.index)
+    counts = pd.DataFrame({"tree": tree_changed, "risk": risk_changed}).groupby(level="degree").agg(["sum", "count"])
+    changed = []
+    for d, row in counts.iterrows():
+        item = f"{int(row[('tree', 'sum')])} of {int(row[('tree', 'count')])} draws at d = {d}"
+        same = int(row[("tree", "sum")] - row[("risk", "sum")])
+        if same:
+            item += f" ({same} of them with the same risk)"
+        changed.append(item)
     return render(PROSE["unpruned"], items=[f"d = {d}: {row['unpruned']:.1f} against {row['pruned']:.1f}"
-                                             for d, row in means.iterrows()],
-                  changed=[f"{int(row['sum'])} of {int(row['count'])} draws at d = {d}" for d, row in changed.iterrows()])
+                                             for d, row in means.iterrows()], changed=changed)
+
+
+def _counted(verdicts) -> str:
+    counts = pd.Series(list(verdicts), dtype=object).replace({"n/a": "not evaluated"}).value_counts()
+    return ", ".join(f"{int(k)} {word}" for word, k in counts.items())
+
+
+def describe_glance(summary, single: pd.DataFrame, pooled: pd.Series, sentences: pd.DataFrame, *, n_draws: int,
+                    n_pooled: int):
+    """The glance: the engine's summary, then Table 1's rows under the paper's one-draw protocol, the main
+    design and the pooled draws, the tally by sentence of the paper, and what is not checked.
+
+    Parameters
+    ----------
+    summary : companion.prose.Markdown
+        :meth:`ClaimsReport.summary`.
+    single : pandas.DataFrame
+        :func:`single_draw_table`.
+    pooled : pandas.Series
+        The verdict of each row of ``single`` under ``draws=pooled``.
+    sentences : pandas.DataFrame
+        :func:`sentence_table`.
+    n_draws, n_pooled : int
+        Draws of the main design and of the pool.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    from companion.prose import Markdown
+
+    first = single["first draw reproduces"] == "yes"
+    protocols = render(PROSE["glance_protocols"], k=int(first.sum()), n=len(single),
+                       yes=list(single.index[first]) or ["none"], draws=n_draws,
+                       over=_counted(single["verdict over draws"]), pooled=n_pooled,
+                       pooled_words=_counted(pooled.reindex(single.index).fillna("n/a"))).data
+    tally = render(PROSE["glance_sentences"], n=len(sentences), all_hold=int(sentences["every row holds"].sum()),
+                   some=int((sentences["some row holds"] & ~sentences["every row holds"]).sum()),
+                   none=int((~sentences["some row holds"]).sum()),
+                   built=int((~sentences["some row holds"] & sentences["only by construction"]).sum()),
+                   table="the table *By sentence*").data
+    return Markdown("\n\n".join([summary.data, protocols, tally, PROSE["glance_unchecked"]]))

@@ -28,13 +28,15 @@ from companion.experiments.paper03._studies import (
 )
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
 from companion.experiments.paper03._claims import (
-    COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, RECONSTRUCTION_VARIANTS, claims_data, claims_report, reconstruction_variant, seed_variant, seed_variants,
+    COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, OTHER_COLUMN2_DEGREES, RECONSTRUCTION_VARIANTS, claims_data, claims_report,
+    column1_table, column2_variant, reconstruction_variant, row_readings, seed_variant, seed_variants, sentence_table,
     single_draw_table, strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
     describe_bayes_shift, describe_conditioned, describe_conditioned_degree, describe_degree_evidence, describe_rivals,
-    describe_lambda_sweep, describe_row_orders, describe_single_draw, describe_unpruned, describe_verdict_side,
+    describe_glance, describe_lambda_sweep, describe_row_orders, describe_single_draw, describe_unpruned,
+    describe_verdict_side, NAMES,
 )
 
 #: Table 1's columns as the notebook reads them: (name, column, degree). Column 1's degree is
@@ -284,25 +286,47 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         ``statuses`` (whether Weka's J48 was found for each seed), ``fields`` (the further
         numbers the discussion names: the strongest rival of the SVM per draw, the side of its
         estimate, the pooled draws' verdict), ``single_draw`` (the paper's single-draw reading
-        beside the tests over draws, :func:`single_draw_table`) and ``single_draw_text``.
+        beside the tests over draws, :func:`single_draw_table`), ``single_draw_text``, ``column1``
+        (every column-1 row at d = 2 and d = 3, :func:`column1_table`), ``sentences`` (the paper's
+        judged sentences and their rows, :func:`sentence_table`) and ``glance`` (the summary with both
+        protocols and the tally by sentence).
     """
     variant_seeds = seed_variants(config.seed)
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
     reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs)
                        for name, changes in RECONSTRUCTION_VARIANTS.items()}
+    column2 = {f"column2=d{d}": column2_variant(config, d, j48=j48, n_jobs=n_jobs) for d in OTHER_COLUMN2_DEGREES
+               if d not in config.degrees}
     report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
-                           math=math, n_test=config.n_test, reconstructions=reconstructions)
+                           math=math, n_test=config.n_test, reconstructions=reconstructions, column2=column2)
     main = claims_data(results, COLUMN_DEGREES, None, j48, unpruned)
     table, pooled = report.table.set_index("id"), report.sensitivity.set_index(["variant", "id"])
-    fields = {}
+    single = single_draw_table(main, report)
+    column1 = column1_table(report)
+    fields = row_readings(report, single, column1)
     for c in (1, 2):
         key = f"svm-closest-{c}"
-        fields[key] = {"rivals": describe_rivals(strongest_rivals(main, c)),
-                       "side": describe_verdict_side(table.loc[key]),
-                       "pooled": describe_verdict_side(pooled.loc[("draws=pooled", key)], with_verdict=True)}
-    single = single_draw_table(main, report)
+        rivals = strongest_rivals(main, c)
+        means = {m: main["draws"].query("method == @m and degree == @d")["test_error"].mean()
+                 for m, d in ((m, COLUMN_DEGREES[c]) for m in rivals.index if m != "j48_tree")}
+        if "j48_tree" in rivals.index:
+            means["j48_tree"] = main["j48"]["test_error"].mean()
+        lowest = min(means, key=means.get)
+        fields[key].update({"rivals": describe_rivals(rivals), "side": describe_verdict_side(table.loc[key]),
+                            "pooled": describe_verdict_side(pooled.loc[("draws=pooled", key)], with_verdict=True),
+                            "lowest": NAMES.get(lowest, lowest),
+                            "lowest_verdict": describe_verdict_side(pooled.loc[("rival=lowest-mean", key)],
+                                                                    with_verdict=True).replace("strongest", "")
+                            .replace("  ", " ")})
+    sentences = sentence_table(report)
+    n_pooled = config.n_draws * (1 + len(variant_seeds))
+    pooled_verdicts = pd.Series({i: pooled.loc[("draws=pooled", i), "verdict"] for i in single.index
+                                 if ("draws=pooled", i) in pooled.index}, dtype=object)
+    glance = describe_glance(report.summary(), single, pooled_verdicts, sentences, n_draws=config.n_draws,
+                             n_pooled=n_pooled)
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()],
-                 fields=fields, single_draw=single, single_draw_text=describe_single_draw(single))
+                 fields=fields, single_draw=single, single_draw_text=describe_single_draw(single), column1=column1,
+                 sentences=sentences, glance=glance)
 
 
 

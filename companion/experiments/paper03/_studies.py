@@ -410,3 +410,26 @@ def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=No
     mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(X, y)
     tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
     return mask, tree
+
+
+def pruning_changed(trees: pd.DataFrame) -> pd.Series:
+    """Whether pruning changed the CART tree, per (degree, draw): the two trees' leaf counts differ.
+
+    Pruning returns a subtree of the un-pruned tree, and collapsing any internal node removes at
+    least one leaf, so the pruned tree is the un-pruned one exactly when both have as many leaves.
+    The test looks at the trees, not at their risks: two different trees can have one risk (a
+    leaf that saves one training error costs one leaf at λ = 4), and a filter on the risk would
+    keep only the draws where the un-pruned tree is worse.
+
+    Parameters
+    ----------
+    trees : pandas.DataFrame
+        :func:`unpruned_trees`' frame (``draw, degree, tree, leaves``).
+
+    Returns
+    -------
+    pandas.Series
+        Boolean, indexed by ``(degree, draw)``.
+    """
+    leaves = trees.pivot_table(index=["degree", "draw"], columns="tree", values="leaves")
+    return leaves["unpruned"] != leaves["pruned"]
