@@ -115,6 +115,31 @@ def test_sample_dependent_prior_variants(rng):
         prior_feature_range("breast_er", X[0])
 
 
+def test_wide_declared_range_is_another_constant_of_the_data_s_definition(rng):
+    X = rng.normal(size=(12, 5))
+    wide = prior_feature_range("colon", X, "declared_wide")
+    assert np.all(wide[0] == -(2.0**20)) and np.all(wide[1] == 2.0**20)
+    assert np.array_equal(prior_feature_range("colon", 7 * X, "declared_wide"), wide)  # no value moves it
+    # the two sets whose range follows from their scale keep it
+    np.testing.assert_array_equal(prior_feature_range("all_bioc", X + 5, "declared_wide"),
+                                  prior_feature_range("all_bioc", X + 5, "declared"))
+    with pytest.raises(ValueError, match="outside its wide declared range"):
+        prior_feature_range("colon", np.array([[0.0, 2.0**21]]), "declared_wide")
+
+
+def test_a_k_row_that_repeats_the_row_below_says_so():
+    from companion.experiments.paper05._prose import _same_as
+
+    index = pd.MultiIndex.from_product([[0], range(4)], names=["repeat", "fold"])
+    rates = pd.DataFrame({"stumps k=1": [0.1, 0.2, 0.0, 0.1], "competitor k=1": [0.1, 0.1, 0.0, 0.2],
+                          "stumps k=2": [0.1, 0.2, 0.0, 0.1], "competitor k=2": [0.1, 0.1, 0.0, 0.2]}, index=index)
+    assert "those of k1-all_bioc on every fold" in _same_as(rates, "all_bioc", 2, 1.0)
+    assert _same_as(rates, "all_bioc", 1, 1.0) == ""
+    rates["competitor k=2"] = [0.0, 0.1, 0.0, 0.2]  # another comparison at k = 2
+    assert _same_as(rates, "all_bioc", 2, 1.9) == ""
+    assert "not a comparison at matched sparsity" in _same_as(rates, "all_bioc", 2, 1.0)
+
+
 # ------------------------------------------------------------------------------------------
 # selection by the bound, at any length and at k stumps
 # ------------------------------------------------------------------------------------------
@@ -288,6 +313,29 @@ def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     table = report.table.set_index("id")
     for id in ("occam-tightest", "occam-gene", "occam-stable", "pac-bayes-vs-sc"):
         assert table.loc[id, "origin"] == "observation" and table.loc[id, "verdict"] in ("observed", "n/a")
+
+
+def test_verdicts_table_leaves_empty_the_variants_a_row_never_enters(small_run):
+    _, results = small_run
+    section = paper05.claims_section(results, {}, None)
+    per_gene = VARIANT_NAMES["per_gene"]
+    assert section.verdicts.loc["k1-leukemia_golub", per_gene] == section.report.sensitivity.set_index(
+        ["id", "variant"]).loc[("k1-leukemia_golub", per_gene), "verdict"]
+    assert pd.isna(section.verdicts.loc["bayes-gibbs", per_gene])  # its row lists no variant
+    assert pd.isna(section.verdicts.loc["coverage-sc", per_gene])  # the simulation never reads a range
+
+
+def test_the_wide_declared_range_stands_in_the_main_range_s_place(small_run):
+    config, results = small_run
+    name = "range=declared 20-bit envelope for the raw sets"
+    frame = _protocol.run_choice_variants(config, results, variants={name: _protocol.CHOICE_VARIANTS[name]})[name]
+    assert set(frame["prior"]) == {"-", "declared"}
+    stumps = frame[frame["learner"].isin(_protocol.STUMP_VARIANTS)]
+    main = results[results["learner"].isin(_protocol.STUMP_VARIANTS) & (results["prior"] != "per_gene")
+                   & (results["prior"] != "global")]
+    assert set(stumps["method"]) == set(main["method"])
+    sc = lambda f: f[f["learner"] == "sc"].sort_values(["seed", "fold", "k"])["errors"].to_numpy()  # noqa: E731
+    np.testing.assert_array_equal(sc(stumps), sc(main))  # SC's bound reads no range
 
 
 def test_choices_read_no_test_fold(small_run):
@@ -494,7 +542,46 @@ BROKEN = {
     "math_gibbs_deterministic_limit": {"gibbs": lambda X, y, f, a, b, d: 0.5},
     "math_disjunction_by_label_swap": {"learners": {"sc": _no_disjunction}},
     "math_sc_greedy": {"learner": lambda **p: _broken_learner(**p)},
+    "math_sc_message_pairing": {"log_message": lambda n, size, pairing=False: _log_message(n, size)},
+    "math_pac_bayes_prior_normalised": {"kl": lambda n, ratios: _kl_without_zeta(n, ratios)},
+    "math_occam_subprior_union": {"inversion": _broken_inversion},
 }
+
+
+def _log_message(n, size):
+    from companion.bounds.compression import compression_log_message
+
+    return compression_log_message(n, size, pairing=False)  # never pays ln|k|!
+
+
+def _kl_without_zeta(n, ratios):
+    from companion.bounds.pac_bayes import pac_bayes_kl
+    from companion.bounds.occam import log_zeta
+
+    return pac_bayes_kl(n, ratios) + float(log_zeta(len(ratios)))  # p(|k|) = 1 for every |k|: sums to n + 1
+
+
+def test_sc_message_pairing_check_needs_the_pairing_term():
+    ok, detail = _math_checks.check_sc_message_pairing(np.random.default_rng(0))
+    assert ok, detail
+    assert "denotes up to 6 different conjunctions" in detail and "6.0000 without it" in detail  # |k| = 3: 3!
+    broken, detail = _math_checks.check_sc_message_pairing(np.random.default_rng(0), **BROKEN["math_sc_message_pairing"])
+    assert not broken, detail
+
+
+def test_pac_bayes_prior_check_sums_the_prior():
+    ok, detail = _math_checks.check_pac_bayes_prior_normalised(np.random.default_rng(0))
+    assert ok, detail
+    broken, _ = _math_checks.check_pac_bayes_prior_normalised(
+        np.random.default_rng(0), **BROKEN["math_pac_bayes_prior_normalised"])
+    assert not broken
+
+
+def test_subprior_union_check_catches_a_loose_inversion():
+    ok, detail = _math_checks.check_occam_subprior_union(np.random.default_rng(0))
+    assert ok, detail
+    broken, _ = _math_checks.check_occam_subprior_union(np.random.default_rng(0), inversion=_broken_inversion)
+    assert not broken
 
 
 @pytest.mark.parametrize("key", list(_math_checks.CHECKS))
@@ -512,7 +599,9 @@ def test_every_math_row_has_its_check_and_the_table_names_them():
     assert {e["measure"] for e in entries} == set(_math_checks.CHECKS)
     section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
     assert set(section.coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"}
-    assert list(section.table["result"]) == ["holds"] * len(entries)
+    shown = {e["id"] for e in entries if e["category"] == "observation"}  # not judged: no verdict word
+    assert shown == {"kl-discrete-small"}
+    assert list(section.table["result"]) == ["shown, not judged" if i in shown else "holds" for i in section.table["id"]]
 
 
 def test_true_risk_is_exact_against_a_large_sample():

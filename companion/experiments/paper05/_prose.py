@@ -11,8 +11,8 @@ from sklearn.utils._param_validation import validate_params
 
 from companion.claims import ClaimsReport
 from companion.prose import Markdown, render
-from companion.experiments.paper05._protocol import Config, PRIORS, STUMP_VARIANTS
-from companion.experiments.paper05._tables import chosen_summary, per_fold
+from companion.experiments.paper05._protocol import Config, PRIORS, STUMP_VARIANTS, VARIANT_NAMES
+from companion.experiments.paper05._tables import accuracy_by_learner, chosen_summary, per_fold
 from companion.experiments.paper05._claims import NONTRIVIAL_BOUND
 
 
@@ -29,9 +29,24 @@ DATASET_NAMES = {"colon": "Colon", "leukemia_golub": "Leukaemia", "c_md": "C_MD"
 #: The discussion's sentences; each field is filled from the results by :func:`discussion`.
 TEMPLATES = {
     "choices": (
-        "**Who was chosen.** Over every data set and fold, the smallest training-fold bound chose "
-        "{stumps:list} on the stump side; the inner folds chose {competitors:list} among the competitors. "
-        "Neither choice reads a test fold."
+        "**Who was chosen.** Over every data set and fold, pooled over the four sparsity levels (unrestricted and "
+        "k = 1, 2, 3: each fold counted once per level; the matched table gives the choices per data set and k), "
+        "the smallest training-fold bound chose {stumps:list} on the stump side; the inner folds chose "
+        "{competitors:list} among the competitors (the linear SVM on all genes and NSC are eligible only "
+        "unrestricted). Neither choice reads a test fold."
+    ),
+    "same_as": (
+        "; its fold differences are those of {below} on every fold (allowing k = {k} stumps changes no fold): the "
+        "same comparison counted again, not a separate test of matched sparsity at k = {k}"
+    ),
+    "fewer_genes": (
+        "; with {genes:.1f} genes on average against the competitor's {k}, this is not a comparison at matched "
+        "sparsity"
+    ),
+    "pac_bayes_k": (
+        "**PAC-Bayes at matched sparsity.** The composite never chooses PAC-Bayes (its Bayes-vote bound is twice "
+        "its Gibbs bound), so the k-rows judge SC and Occam only. PAC-Bayes (Bayes vote) alone minus the "
+        "competitor, mean per-fold difference in points per data set (table `by_learner`): {rows}."
     ),
     "bounds": (
         "**Guarantees.** The mean training-fold bound is below {limit:.0f} % on {sc:plural data set} for SC, "
@@ -39,7 +54,8 @@ TEMPLATES = {
         "the Gibbs bound itself ranges from {gibbs_low:.1f} % to {gibbs_high:.1f} %. Each mean bound exceeds the "
         "CV error it guarantees by {gap_low:.1f} to {gap_high:.1f} points: with thousands of genes to pay for, far "
         "from tight. Folds of one data set are not independent samples, so this is no test of validity; the "
-        "coverage test on a known distribution is (claims coverage-sc, coverage-occam, coverage-pac_bayes)."
+        "coverage simulation on two known distributions (sanity checks coverage-sc, coverage-occam, "
+        "coverage-pac_bayes) can find a violation there, not establish validity."
     ),
     "composite": (
         "**The learner with the smallest bound.** On each fold the smallest training-fold bound picks one of the "
@@ -60,14 +76,23 @@ TEMPLATES = {
     "no_identical": "**Identical sides.** No matched-sparsity claim has a zero difference on every fold.",
     "sensitivity": (
         "**Variants.** Of the {judged:plural row} with a verdict word, {range_count} change verdict with the prior "
-        "range ({range_ids:list}), {seed_count} with the fold seed ({seed_ids:list}), {choice_count} with a free "
+        "range taken from the whole data ({range_ids:list}; sensitivity runs, not defensible values: that range "
+        "reads every example, test folds included, so it is no valid prior and its bounds are not bounds), "
+        "{declared_count} with another data-independent declared range (a 20-bit envelope for the raw sets) "
+        "({declared_ids:list}), "
+        "{seed_count} with the fold seed ({seed_ids:list}), {choice_count} with a free "
         "choice of the stump learners (η, Occam's and PAC-Bayes' p, the prefilter) ({choice_ids:list}), "
         "{margin_count} with the 5-point margin ({margin_ids:list}) and {coverage_count} with the coverage test's "
-        "own settings ({coverage_ids:list}); these are marked not robust in the table. Not varied: the peers' "
-        "settings (SVM C = 1, L1 C = 0.5, AdaBoost 25 rounds, RFE and BAHSIC to 16 genes; every variant reruns "
-        "the inner-fold selection of all six, the costliest part of the protocol), s ≤ 5, the PAC-Bayes margin "
-        "widths in the cross-validation (the margin sweep below varies them on the full Leukaemia set) and the tie "
-        "rule x ≤ t for d = −1 (the paper: strict; our stump code has no option for it)."
+        "own settings ({coverage_ids:list}); these are marked not robust in the table. Not varied, so no verdict "
+        "is robust to them: the peers' settings (SVM C = 1, L1 C = 0.5, AdaBoost 25 rounds, SVM-RFE's halving steps, "
+        "BAHSIC's kernel and tenth of the genes per step, RFE and BAHSIC to 16 genes unrestricted); the selection "
+        "rule (p, the length and conjunction or disjunction chosen by the training-fold bound, not on inner folds: "
+        "the paper's rule is lost, and this one produces the empty conjunctions); the prior on the number of "
+        "stumps p(|k|) = ζ(|k|) (its display is lost); the rule that keeps PAC-Bayes out of the composite (its "
+        "Bayes-vote bound, twice the Gibbs bound, against the others' bounds); s ≤ 5; the PAC-Bayes margin "
+        "widths in the cross-validation (the margin sweep below varies them on the full Leukaemia set); and the "
+        "tie rule x ≤ t for d = −1 (the paper's I((x_k − t_k)d_k > 0) is strict, x < t; our stump code has no "
+        "option for it)."
     ),
     "tables": (
         "**Two tables, two averages.** The CV-error table pools the errors of all folds (errors over examples); "
@@ -122,12 +147,27 @@ def _learner_fields(results, learner):
             "losses_x": tally[2]}
 
 
+def _same_as(rates, name, k, mean_genes) -> str:
+    """What a k-row says when it is no separate test of matched sparsity: its fold differences are
+    those of the row at ``k − 1`` (the same comparison counted again), or its stump side reads no
+    more than ``k − 1`` genes on average."""
+    if k < 2:
+        return ""
+    this = (rates[f"stumps k={k}"] - rates[f"competitor k={k}"]).to_numpy(dtype=float)
+    below = (rates[f"stumps k={k - 1}"] - rates[f"competitor k={k - 1}"]).to_numpy(dtype=float)
+    if np.array_equal(this, below):
+        return render(TEMPLATES["same_as"], k=k, below=f"k{k - 1}-{name}").data
+    if mean_genes <= k - 1:
+        return render(TEMPLATES["fewer_genes"], k=k, genes=mean_genes).data
+    return ""
+
+
 def _claim_values(report, results, coverage=None, references=None) -> dict:
     """Per-claim fields the registry's ``discussion`` templates name beyond the table's columns."""
     from scipy.stats import binom
 
     values = {}
-    per_gene, whole = "range=per gene (whole data)", "range=global (whole data)"
+    per_gene, whole = VARIANT_NAMES["per_gene"], VARIANT_NAMES["global"]
     references = references or {}
     for learner in STUMP_VARIANTS:
         values[f"acc-{learner}"] = {**_learner_fields(results, learner),
@@ -157,10 +197,12 @@ def _claim_values(report, results, coverage=None, references=None) -> dict:
             stumps, other = f"stumps k={k}", f"competitor k={k}"
             rates = per_fold(results, name, PRIORS[0], "errors")
             genes = per_fold(results, name, PRIORS[0], "genes")
+            # one rounded value for the sentence and the matched table (which rounds with numpy)
+            mean_genes = float(np.round(genes[stumps].mean(), 1))
             values[id] = {"stumps_chosen": chosen_summary(results, name, stumps),
                           "competitors_chosen": chosen_summary(results, name, other),
                           "zeros": int((rates[stumps] == rates[other]).sum()),
-                          "stump_genes": float(genes[stumps].mean())}
+                          "stump_genes": mean_genes, "same_as": _same_as(rates, name, k, mean_genes)}
     return values
 
 
@@ -195,6 +237,17 @@ def _empty(results) -> Markdown | None:
                   names=[DATASET_NAMES.get(n, n) for n in empty.index])
 
 
+def _pac_bayes_k(folds) -> Markdown | None:
+    table = accuracy_by_learner(folds)
+    table = table[(table["side"] == "pac_bayes") & (table["k"] > 0)]
+    if table.empty:
+        return None
+    rows = ["k = {}: {}".format(k, ", ".join(f"{DATASET_NAMES.get(n, n)} {d:+.1f}" for n, d in
+                                             zip(part["dataset"], part["difference"])))
+            for k, part in table.groupby("k", sort=True)]
+    return render(TEMPLATES["pac_bayes_k"], rows="; ".join(rows))
+
+
 def _identical(report) -> Markdown:
     table = report.table
     ids = [i for i, v in zip(table["id"], table["verdict"]) if v == "identical"]
@@ -215,9 +268,12 @@ def _sensitivity(report) -> Markdown:
         return [i for i in judged if i in verdicts.index
                 and any(verdicts.loc[i, c] != verdicts.loc[i, main] for c in columns if pd.notna(verdicts.loc[i, c]))]
 
-    range_ids, seed_ids, margin_ids, coverage_ids = moved("range="), moved("seed="), moved("margin="), moved("coverage=")
+    range_ids, seed_ids, margin_ids, coverage_ids = moved("range=per"), moved("seed="), moved("margin="), moved("coverage=")
+    range_ids = sorted(set(range_ids) | set(moved("range=global")))
+    declared_ids = moved("range=declared")
     choice_ids = sorted(set(moved("eta=")) | set(moved("p=")) | set(moved("prefilter=")))
     return render(TEMPLATES["sensitivity"], judged=len(judged), range_count=len(range_ids), range_ids=range_ids or ["none"],
+                  declared_count=len(declared_ids), declared_ids=declared_ids or ["none"],
                   seed_count=len(seed_ids), seed_ids=seed_ids or ["none"], choice_count=len(choice_ids),
                   choice_ids=choice_ids or ["none"], margin_count=len(margin_ids), margin_ids=margin_ids or ["none"],
                   coverage_count=len(coverage_ids), coverage_ids=coverage_ids or ["none"])
@@ -297,7 +353,7 @@ def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, conf
              render(TEMPLATES["choices"], stumps=_shares(folds, "stumps"),
                     competitors=_shares(folds, "competitor")).data,
              _composite(folds).data, _bounds(summary).data, render(TEMPLATES["tables"]).data]
-    for extra in (_empty(folds), _identical(report), _sensitivity(report), _margins(sweep, config),
+    for extra in (_pac_bayes_k(folds), _empty(folds), _identical(report), _sensitivity(report), _margins(sweep, config),
                   _eta(tradeoff, config)):
         if extra is not None:
             parts.append(extra.data)

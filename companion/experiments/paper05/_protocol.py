@@ -63,6 +63,10 @@ _RAW_AFFYMETRIX = (-(2.0**18), 2.0**18)
 #: (data/README.md describes each file), never from its values. ``breast_er``: every sample is
 #: standardised over its 7129 genes, and a standardised value of ``n`` numbers lies within
 #: ``±√(n − 1)`` (Samuelson's inequality); ``all_bioc``: RMA values are log2 of 16-bit intensities.
+#: Another data-independent declaration for the raw sets (a choice variant of the main one): a
+#: 20-bit envelope, signed (the 16-bit scale times a scaling factor of up to 16), two bits wider.
+_RAW_AFFYMETRIX_WIDE = (-(2.0**20), 2.0**20)
+
 DECLARED_RANGES = {
     "colon": _RAW_AFFYMETRIX,
     "leukemia_golub": _RAW_AFFYMETRIX,
@@ -72,6 +76,11 @@ DECLARED_RANGES = {
     "lung_gordon": _RAW_AFFYMETRIX,
     "all_bioc": (0.0, 16.0),
 }
+
+#: The other declared range, as fixed as the main one: :data:`_RAW_AFFYMETRIX_WIDE` for the raw
+#: Affymetrix sets, the main declaration for the two sets whose range follows from their scale.
+DECLARED_RANGES_WIDE = {name: (_RAW_AFFYMETRIX_WIDE if value == _RAW_AFFYMETRIX else value)
+                        for name, value in DECLARED_RANGES.items()}
 
 #: The priors' ranges the protocol runs: the declared one (main) and two taken from the whole data
 #: set (every example, training folds included), the sensitivity variants of the claims.
@@ -227,8 +236,10 @@ def prior_feature_range(name, X, prior="declared"):
         The data set (for the declared range).
     X : array-like of shape (n_examples, n_genes)
         The **whole** data set; read only by the two sample-dependent variants.
-    prior : {"declared", "per_gene", "global"}, default="declared"
+    prior : {"declared", "declared_wide", "per_gene", "global"}, default="declared"
         ``declared``: :func:`declared_feature_range` (independent of every sample);
+        ``declared_wide``: :data:`DECLARED_RANGES_WIDE`, another declaration independent of every
+        sample (a choice variant, :data:`CHOICE_VARIANTS`);
         ``per_gene``: each gene's min and max over every example (training folds included);
         ``global``: the data set's min and max, one range for all genes (training folds included).
 
@@ -242,11 +253,16 @@ def prior_feature_range(name, X, prior="declared"):
     if prior == "declared":
         low, high = declared_feature_range(name, X)
         return np.vstack([np.full(X.shape[1], low), np.full(X.shape[1], high)])
+    if prior == "declared_wide":
+        low, high = DECLARED_RANGES_WIDE[name]
+        if np.any((X < low) | (X > high)):
+            raise ValueError(f"a value of {name!r} falls outside its wide declared range {[low, high]}")
+        return np.vstack([np.full(X.shape[1], low), np.full(X.shape[1], high)])
     if prior == "per_gene":
         return np.vstack([X.min(axis=0), X.max(axis=0)])
     if prior == "global":
         return np.vstack([np.full(X.shape[1], X.min()), np.full(X.shape[1], X.max())])
-    raise ValueError(f"prior must be one of {PRIORS}, got {prior!r}")
+    raise ValueError(f"prior must be one of {PRIORS} or 'declared_wide', got {prior!r}")
 
 
 def welch_t_ranking(X, y, n_keep):
@@ -634,8 +650,11 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     return check_tidy(frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]])
 #: Fold-seed variants of every claim: the whole protocol rerun on other outer folds.
 N_SEED_VARIANTS = 4
-#: Names of the prior-range variants: the main range first, then the two sample-dependent ones.
-VARIANT_NAMES = {"declared": "main", "per_gene": "range=per gene (whole data)", "global": "range=global (whole data)"}
+#: Names of the prior-range variants: the main range first, then the two sample-dependent ones, named as what
+#: they are: sensitivity runs whose range reads every example, test folds included, so no valid prior.
+VARIANT_NAMES = {"declared": "main",
+                 "per_gene": "range=per gene from the whole data (invalid prior: test folds leak)",
+                 "global": "range=global from the whole data (invalid prior: test folds leak)"}
 
 
 def seed_configs(config, n=N_SEED_VARIANTS):
@@ -690,6 +709,7 @@ CHOICE_VARIANTS = {
     "p=grid 0.5 1 2 for Occam and PAC-Bayes": {"costly_p": (0.5, 1.0, 2.0)},
     "prefilter=200 (stump learners)": {"n_prefilter": 200},
     "prefilter=50 (stump learners)": {"n_prefilter": 50},
+    "range=declared 20-bit envelope for the raw sets": {"priors": ("declared_wide",)},
 }
 
 
@@ -710,7 +730,8 @@ def _stump_fold_rows(loaded, config, item):
 def run_choice_variants(config, results, n_jobs=1, variants=None):
     """The stump learners rerun under each free choice of :data:`CHOICE_VARIANTS`, on the main folds.
 
-    Each variant is ``config`` with the variant's fields and the declared range only; its stump
+    Each variant is ``config`` with the variant's fields and the declared range only (or, for
+    ``range=declared …``, the other declared range, whose rows then stand as the main range's); its stump
     rows (and the bound-chosen ``stumps`` rows) are recomputed on every outer fold of the main run,
     and the competitors' rows are ``results``' (their settings do not change).
 
@@ -734,7 +755,7 @@ def run_choice_variants(config, results, n_jobs=1, variants=None):
     out = {}
     competitors = results[~results["learner"].isin([*STUMP_VARIANTS, "stumps"])]
     for label, fields in variants.items():
-        variant = replace(config, priors=config.priors[:1], **fields)
+        variant = replace(config, **{"priors": config.priors[:1], **fields})
         loaded = {name: (X, y, names, {p: prior_feature_range(name, X, p) for p in variant.priors})
                   for name, (X, y, names) in data.items()}
         items = [(name, (repeat, fold, train, test)) for name in variant.datasets for repeat in range(variant.n_repeats)
@@ -745,6 +766,8 @@ def run_choice_variants(config, results, n_jobs=1, variants=None):
         for column, fill in (("bound", np.nan), ("gibbs_errors", np.nan), ("gibbs_bound", np.nan), ("model_type", ""),
                              ("p", np.nan), ("gene_names", ""), ("rule", ""), ("chosen", "")):
             frame[column] = frame[column].fillna(fill) if column in frame else fill
+        # a variant's own declared range stands where the main one does (the claims read that row)
+        frame["prior"] = frame["prior"].replace({variant.priors[0]: PRIORS[0]})
         frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
         frame["seed"] = variant.seed + frame["repeat"]
         frame = pd.concat([frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]],

@@ -219,9 +219,11 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts) and ``verdicts`` (each claim's verdict under each variant).
+        verdicts) and ``verdicts`` (each claim's verdict under each variant its row lists; empty
+        where the variant never enters the row's data).
     """
     report = claims_report(results, seed_results, tradeoff, checks, coverage, references)
-    verdicts = report.sensitivity.pivot(index="id", columns="variant", values="verdict")
+    listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
+    verdicts = listed.pivot(index="id", columns="variant", values="verdict")
     return Bunch(report=report, verdicts=verdicts.reindex(
         index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))
