@@ -445,7 +445,12 @@ def test_summary_counts_rows_by_kind_never_pooled():
     assert counts["mathematical"] == "0 checked here; 1 more by construction"
     table.loc[1, ["by_construction", "formula"]] = [False, "reconstructed"]  # a check on our reconstruction
     assert kind_counts(table)["mathematical"] == "1 checked here (1 on our reconstruction of a lost formula): 1 holds"
-    table.loc[1, ["by_construction", "formula"]] = [True, "paper"]
+    table.loc[1, ["by_construction", "formula", "robust"]] = [False, "paper", False]  # a check that flips
+    assert kind_counts(table)["mathematical"] == "1 checked here: 1 holds (1 not robust)"
+    table.loc[1, ["by_construction", "robust"]] = [True, True]
+    sanity = table.assign(category=["sanity", "mathematical", "observation"])
+    sanity.loc[0, ["kind", "verdict", "robust"]] = ["exact", "passes", False]
+    assert kind_counts(sanity)["sanity"] == "1 of 1 pass, 1 of them not robust"
     assert counts["observations"] == "0 aims, 1 observations"
     assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
     report = _report()

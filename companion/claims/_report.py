@@ -507,8 +507,11 @@ def kind_counts(table) -> dict:
     maths = frame[category == "mathematical"]
     built = maths["by_construction"].astype(bool)
     counted = maths[~built]
-    words = _count_words(counted["verdict"].replace({"n/a": "not evaluated"}).value_counts().to_dict(),
-                         ("holds", "fails", "undecided", "not decidable", "not evaluated"))
+    maths_words = counted["verdict"].replace({"n/a": "not evaluated"})
+    maths_fragile = ~counted["robust"].map(_flag).astype(bool)
+    words = _count_words(maths_words.value_counts().to_dict(),
+                         ("holds", "fails", "undecided", "not decidable", "not evaluated"),
+                         {word: int(maths_fragile[maths_words == word].sum()) for word in set(maths_words)})
     rebuilt = int((counted["formula"].astype(str) == "reconstructed").sum()) if "formula" in counted else 0
     text = (f"{len(counted)} checked here" + (f" ({rebuilt} on our reconstruction of a lost formula)" if rebuilt else "")
             + (f": {words}" if words else ""))
@@ -531,7 +534,9 @@ def kind_counts(table) -> dict:
         cells[name] = text if len(rows) else "0"
     sanity = frame[category == "sanity"]
     passing = int((sanity["verdict"] == "passes").sum())
-    cells["sanity"] = f"{passing} of {len(sanity)} pass" if len(sanity) else "0"
+    shaky = int(((sanity["verdict"] == "passes") & ~sanity["robust"].map(_flag).astype(bool)).sum())
+    cells["sanity"] = (f"{passing} of {len(sanity)} pass" + (f", {shaky} of them not robust" if shaky else "")
+                       if len(sanity) else "0")
     aims = int((category == "aim").sum())
     observations = int((category == "observation").sum())
     cells["observations"] = f"{aims} aims, {observations} observations"
