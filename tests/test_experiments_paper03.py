@@ -831,8 +831,7 @@ def test_column1_sentence_tables_and_readings(tidy):
     assert readings["svm-closest-1"]["readings"].startswith(" Beside it: the paper's protocol, one draw")
     assert "column 1 at d = 2" in readings["svm-closest-1"]["readings"]
     assert readings["kernel-lemma2"]["readings"] == ""
-    glance = _prose.describe_glance(report.summary(), single, pd.Series(dtype=object), sentences, n_draws=3,
-                                    n_pooled=3).data
+    glance = _prose.describe_glance(single, pd.Series(dtype=object), sentences, n_draws=3, n_pooled=3).data
     assert "The paper's protocol (one draw" in glance and "By sentence of the paper" in glance
     assert "polynomial time" in glance
 

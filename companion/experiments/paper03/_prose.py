@@ -318,15 +318,14 @@ def _counted(verdicts) -> str:
     return ", ".join(f"{int(k)} {word}" for word, k in counts.items())
 
 
-def describe_glance(summary, single: pd.DataFrame, pooled: pd.Series, sentences: pd.DataFrame, *, n_draws: int,
+def describe_glance(single: pd.DataFrame, pooled: pd.Series, sentences: pd.DataFrame, *, n_draws: int,
                     n_pooled: int):
-    """The glance: the engine's summary, then Table 1's rows under the paper's one-draw protocol, the main
-    design and the pooled draws, the tally by sentence of the paper, and what is not checked.
+    """What the summary of the claims table does not say: Table 1's rows under the paper's one-draw
+    protocol, the main design and the pooled draws, the tally by sentence of the paper, and what is
+    not checked (shown under the verdicts, beside the summary the box at the top holds).
 
     Parameters
     ----------
-    summary : companion.prose.Markdown
-        :meth:`ClaimsReport.summary`.
     single : pandas.DataFrame
         :func:`single_draw_table`.
     pooled : pandas.Series
@@ -352,4 +351,4 @@ def describe_glance(summary, single: pd.DataFrame, pooled: pd.Series, sentences:
                    none=int((~sentences["some row holds"]).sum()),
                    built=int((~sentences["some row holds"] & sentences["only by construction"]).sum()),
                    table="the table *By sentence*").data
-    return Markdown("\n\n".join([summary.data, protocols, tally, PROSE["glance_unchecked"]]))
+    return Markdown("\n\n".join([protocols, tally, PROSE["glance_unchecked"]]))

@@ -288,8 +288,8 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         estimate, the pooled draws' verdict), ``single_draw`` (the paper's single-draw reading
         beside the tests over draws, :func:`single_draw_table`), ``single_draw_text``, ``column1``
         (every column-1 row at d = 2 and d = 3, :func:`column1_table`), ``sentences`` (the paper's
-        judged sentences and their rows, :func:`sentence_table`) and ``glance`` (the summary with both
-        protocols and the tally by sentence).
+        judged sentences and their rows, :func:`sentence_table`) and ``glance`` (beside the summary: Table
+        1's rows under both protocols and the tally by sentence, :func:`describe_glance`).
     """
     variant_seeds = seed_variants(config.seed)
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
@@ -322,8 +322,7 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     n_pooled = config.n_draws * (1 + len(variant_seeds))
     pooled_verdicts = pd.Series({i: pooled.loc[("draws=pooled", i), "verdict"] for i in single.index
                                  if ("draws=pooled", i) in pooled.index}, dtype=object)
-    glance = describe_glance(report.summary(), single, pooled_verdicts, sentences, n_draws=config.n_draws,
-                             n_pooled=n_pooled)
+    glance = describe_glance(single, pooled_verdicts, sentences, n_draws=config.n_draws, n_pooled=n_pooled)
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()],
                  fields=fields, single_draw=single, single_draw_text=describe_single_draw(single), column1=column1,
                  sentences=sentences, glance=glance)
