@@ -316,8 +316,8 @@ def test_sentence_format():
     report = _report()
     text = str(report.sentence("1"))
     row = report.table.iloc[0]
-    expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds**, not robust (holds under "
-                f"the main design only: every variant that changes it leaves it undecided) (estimate "
+    expected = (f"WIDC(p) vs J48, error(WIDC(p)) − error(J48) ≤ +2.0 points: **holds**, not robust (no variant "
+                f"reverses it: the one variant that changes it leaves it undecided) (estimate "
                 f"+{row['estimate']:.1f} points, 95 % CI [+{row['ci_low']:.1f}, +{row['ci_high']:.1f}], unadjusted, "
                 f"Holm p < 0.001, Wilcoxon, n = 25, head to head {int(row['wins'])}/0/{int(row['losses'])} "
                 f"(wins/ties/losses), against the margin {int(row['margin_wins'])}/0/{int(row['margin_losses'])}; "

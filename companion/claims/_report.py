@@ -136,9 +136,12 @@ def sentence(row) -> str:
         inside += "; " + "; ".join(extras)
     word = "not decidable with this design" if verdict == "not decidable" else verdict
     fragile = ", not robust" if verdict not in ("observed", "identical") and not _flag(row.get("robust", True)) else ""
-    flipped_to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in _text(row.get("flips")).split("; ") if part}
+    flips = [part for part in _text(row.get("flips")).split("; ") if part]
+    flipped_to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in flips}
     if fragile and verdict in ("holds", "fails") and flipped_to == {"undecided"}:
-        fragile += f" ({verdict} under the main design only: every variant that changes it leaves it undecided)"
+        changers = "the one variant that changes it leaves" if len(flips) == 1 else \
+            f"the {len(flips)} variants that change it leave"
+        fragile += f" (no variant reverses it: {changers} it undecided)"
     text = f"{statement}, {row['criterion']}: **{word}**{fragile} ({inside})."
     check = honest_check_text(row)
     return f"{text} {check}" if check else text
