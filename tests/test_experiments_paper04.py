@@ -48,8 +48,15 @@ def test_peer_results_layout_and_errors():
     assert peers.groupby("method")["fold"].nunique().eq(10).all()
     raw, _, _ = datasets.load_peers("widc")
     raw = raw[(raw["dataset"] == "iris") & (raw["seed"] == 0)]
-    assert sorted(zip(peers["errors"], peers["n_test"])) == sorted(zip(raw["errors"], raw["n_test"]))
+    published = raw["learner"].isin(PEER_LEARNERS)
+    assert sorted(zip(peers["errors"], peers["n_test"])) == sorted(zip(raw.loc[published, "errors"],
+                                                                         raw.loc[published, "n_test"]))
     assert len(_peers.peer_results(["iris"], max_folds=2)) == 2 * peers["method"].nunique()
+    # J48's other settings are committed beside them, and returned only when asked for
+    settings = _peers.peer_results(["iris"], learners=_peers.J48_SETTINGS)
+    assert set(settings["method"]) == set(_peers.J48_SETTINGS) and (settings["seed"] == 0).all()
+    assert sorted(zip(settings["errors"], settings["n_test"])) == sorted(zip(raw.loc[~published, "errors"],
+                                                                             raw.loc[~published, "n_test"]))
 
 
 def test_committed_peers_cover_every_seed_of_the_variants():
@@ -103,7 +110,7 @@ def test_peer_results_refuses_other_folds_and_tampered_folds(editable_data):
 
 def test_peer_results_pair_the_typing_and_refuse_other_nominal_columns(editable_data):
     raw, folds, provenance = datasets.load_peers("widc")
-    assert set(raw["learner"]) == set(PEER_LEARNERS)
+    assert set(raw["learner"]) == set(PEER_LEARNERS) | set(_peers.J48_SETTINGS)
     assert set(raw.loc[raw["typing"] == "numeric", "dataset"]) == set(DOCUMENTED_NOMINAL)
     documented = _peers.peer_results(["xd6", "iris"])
     numeric = _peers.peer_results(["xd6", "iris"], typing="numeric")
