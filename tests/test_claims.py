@@ -431,7 +431,7 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes the values it is decided on (unchanged here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
-    assert row["seeds"] == "1 of 1 other seeds keep (1 more give it the same values)"
+    assert row["seeds"] == "2 of 2 other seeds keep (1 of them with the same values)"
 
 
 def test_summary_counts_rows_by_kind_never_pooled():
