@@ -469,6 +469,11 @@ def test_summary_counts_rows_by_kind_never_pooled():
                                           "before (2026-12-03 to 2026-12-06, from `git log`).")
     table["results_known"] = True
     assert C.summary(table).data.endswith("none is a pre-registration.")
+    # rows whose design, criterion or kind changed after a result are named, from their history
+    table["history"] = ["", "Was fails under the coarse grid; the grid became a variant.", ""]
+    assert C.summary(table).data.endswith(
+        f"none is a pre-registration. One row ({table['id'][1]}) was changed in design, criterion or kind after a "
+        "result had been seen; each row's history gives the earlier design and its verdict then.")
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):
