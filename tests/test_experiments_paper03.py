@@ -216,7 +216,7 @@ def test_theorem6_table_uses_best_tree_leaves():
     protocol = _run(2, 5, (2,))
     table = paper03.theorem6_table(protocol, n_train=SMALL["n_train"])
     assert table.loc[2, "k(x, x)"] == 29
-    assert table.loc[2, "leaves"] == protocol[protocol["method"] == "best_tree d=2"]["size"].median()
+    assert table.loc[2, "median leaves"] == protocol[protocol["method"] == "best_tree d=2"]["size"].median()
 
 
 def test_figures_mark_the_paper_and_say_log_scale():
@@ -381,7 +381,12 @@ def test_claims_report_judges_every_claim(tidy):
     assert (table.loc[tested.index, "check_variant"] == "draws=pooled").all()  # the honest check of every Table 1 row
     # central: the abstract's and the conclusion's statements only
     central = set(table.index[table["central"].astype(bool)])
-    assert central == {"kernel-lemma2", "bounds-every-polynomial", "trees-dnf-represented", "theorem6"}
+    assert central == {"kernel-lemma2", "bounds-every-polynomial", "trees-dnf-represented"}
+    # Theorem 6's selection step is our code, a conformance check; the conclusion's sentence is not checked
+    assert table.loc["theorem6", "origin"] == "check" and table.loc["theorem6", "category"] == "conformance"
+    # the four bound values (a weak test) and their ratios (our construction) are observations, without a verdict
+    assert set(table.loc[["bounds-values", "bounds-ratios"], "category"]) == {"observation"}
+    assert bool(table.loc["trees-dnf-represented", "by_construction"]) and bool(table.loc["tree-half-difference", "by_construction"])
     assert table.loc["paper-tree-risks", "verdict"] == "differs"  # 17 + 60 = 77, not the paper's 80
     assert table.loc["bayes-computable", "category"] == "conformance"
     variants = set(report.sensitivity["variant"])
@@ -444,7 +449,8 @@ def test_math_checks_hold_and_fail_on_broken_inputs():
     assert set(results) == set(_claims.MATH_MEASURES)
     assert all(ok for ok, _ in results.values()), {k: d for k, (ok, d) in results.items() if not ok}
     table = math_checks_table(results)
-    assert list(table.columns) == ["statement", "what was run", "result"] and (table["result"] == "holds").all()
+    assert list(table.columns) == ["statement", "what was run", "result"] and table["result"].isin(["holds", "holds by construction", "agrees", "agrees (by construction)"]).all()
+    assert table.loc["theorem6", "result"] == "agrees (by construction)" and table.loc["theorem5", "result"] == "holds by construction"
 
     def off_by_one_degree(X, Y=None, *, degree, weights=None):
         if weights is not None and not np.isscalar(weights):
@@ -745,7 +751,9 @@ def test_single_draw_table_pooled_draws_and_reconstruction_options(tidy):
     report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3, math=math,
                                    n_test=SMALL["n_test"])
     single = _claims.single_draw_table(data, report)
-    assert "svm-closest-1" in single.index and set(single["first draw reproduces"]) <= {"yes", "no"}
+    assert "svm-closest-1" in single.index and set(single["first draw reproduces"]) <= {"yes", "no", "identical"}
+    assert list(single.columns[:4]) == ["criterion", "draw", "first draw", "first draw reproduces"]
+    assert single.loc["svm-closest-1", "draw"] == "draw 0" and "verdict pooled" in single.columns
     closest = claims_measures()["svm_vs_best_rival_1"](data)
     assert single.loc["svm-closest-1", "single draws reproducing"] == f"{int((closest < 0).sum())} of {len(closest)}"
     assert single.loc["svm-closest-1", "first draw reproduces"] == ("yes" if closest[0] < 0 else "no")
@@ -823,17 +831,85 @@ def test_column1_sentence_tables_and_readings(tidy):
     assert column1.loc["svm-closest-1", "d = 3"] == sens.loc[("column1=d3", "svm-closest-1"), "verdict"]
     sentences = _claims.sentence_table(report)
     closest = sentences[sentences["sentence"].str.startswith("SVM solutions")]
-    assert len(closest) == 1 and "svm-vs-j48-2" in closest["rows"].iloc[0]
-    theorem6 = sentences[sentences["rows"] == "theorem6"].iloc[0]
-    assert theorem6["verdicts"] == "1 holds by construction" and not theorem6["some row holds"]
+    assert len(closest) == 1 and "svm-vs-j48-2" in closest["components"].iloc[0]
+    assert "theorem6" not in set(sentences["rows"])  # a conformance check, not a sentence judged
     single = _claims.single_draw_table(data, report)
+    sentences = _claims.sentence_table(report, single)
+    closest = sentences[sentences["sentence"].str.startswith("SVM solutions")].iloc[0]
+    # the superlative is decided by its composite rows; the pairwise rows are components, not counted
+    assert closest["rows"] == "svm-closest-2, svm-closest-1" and "svm-vs-j48-2" in closest["components"]
+    meaningful = sentences[sentences["sentence"].str.startswith("Comparison with the risks")].iloc[0]
+    assert "trees-far-1" in meaningful["components"] and "trees-far-1" not in meaningful["rows"]
+    one = [{"yes": "holds", "no": "fails"}[single.loc[i, "first draw reproduces"]] for i in ("svm-closest-2", "svm-closest-1")]
+    assert closest["one draw"] == _claims.sentence_verdict(one)
     readings = _claims.row_readings(report, single, column1)
     assert readings["svm-closest-1"]["readings"].startswith(" Beside it: the paper's protocol, one draw")
-    assert "column 1 at d = 2" in readings["svm-closest-1"]["readings"]
+    assert "column 1 at d = 3" in readings["svm-closest-1"]["readings"] and "at d = 2" in readings["svm-closest-1"]["readings"]
     assert readings["kernel-lemma2"]["readings"] == ""
     glance = _prose.describe_glance(single, pd.Series(dtype=object), sentences, n_draws=3, n_pooled=3).data
     assert "The paper's protocol (one draw" in glance and "By sentence of the paper" in glance
-    assert "polynomial time" in glance
+    assert "polynomial-time" in glance and "not checked" in glance
+    assert glance.index("not checked") < glance.index("The paper's protocol (one draw")  # the central claim first
+
+
+def test_sentence_verdict_is_the_common_word_or_mixed():
+    assert _claims.sentence_verdict(["holds", "holds"]) == "holds"
+    assert _claims.sentence_verdict(["holds", "undecided"]).startswith("mixed (")  # never "holds" when a part is not
+    assert _claims.sentence_verdict(["n/a", "fails"]) == "fails" and _claims.sentence_verdict([]) == "n/a"
+
+
+def test_rival_one_tree_drops_the_second_tree_only_where_j48_ran(tidy):
+    """rival=one-tree: the paper's rivals, one tree (J48 where it ran); where J48 did not run, the
+    best tree stays, and the design is the per-draw one."""
+    data = claims_data(tidy, {1: 2, 2: 3})
+    np.testing.assert_allclose(claims_measures()["svm_vs_best_rival_1"]({**data, "rival": "one-tree"}),
+                               claims_measures()["svm_vs_best_rival_1"](data))
+    draws = data["draws"][data["draws"]["degree"] == 3]
+    wide = draws.pivot(index="draw", columns="method", values="test_error")
+    j48 = pd.DataFrame({"draw": wide.index, "test_error": wide["best_tree"].to_numpy() + 50.0,
+                        "risk": 100.0, "train_error": 0.0})
+    with_j48 = {**data, "j48": j48, "degrees": {1: 2, 2: 7}}
+    with_j48["draws"] = data["draws"].assign(degree=data["draws"]["degree"].replace({3: 7}))
+    if not _claims._j48_applies(with_j48, 2):
+        pytest.skip("J48 applies at d >= 7 only")
+    one_tree = claims_measures()["svm_vs_best_rival_2"]({**with_j48, "rival": "one-tree"})
+    both = claims_measures()["svm_vs_best_rival_2"](with_j48)
+    wide7 = with_j48["draws"][with_j48["draws"]["degree"] == 7].pivot(index="draw", columns="method", values="test_error")
+    # J48 is far worse here, so with the best tree removed the strongest rival is a perceptron
+    expected = wide7["kernel_svm"] - wide7[["mask_perceptron", "kernel_perceptron"]].min(axis=1)
+    np.testing.assert_allclose(one_tree, expected.to_numpy())
+    assert np.all(both >= one_tree - 1e-12)  # a minimum over more rivals is never above
+
+
+def test_bounds_ratios_read_at_both_thresholds_and_degrees(tidy):
+    """The ratios' detail reads |z| ≤ 2 and 2.50 at both degrees of column 1; 'undetermined' only
+    when the readings disagree, 'outside' when all fail (a broken bound (9))."""
+    data = claims_data(tidy, {1: 2, 2: 3})
+    ok, detail = claims_measures()["bounds_ratios"](data)
+    assert "column 1 at d = 2, |z| ≤ 2.00" in detail and "column 1 at d = 3, |z| ≤ 2.50" in detail
+    assert detail.startswith(("within the limits", "outside the limits", "undetermined"))
+    broken = {**data, "draws": data["draws"].assign(risk=np.where(data["draws"]["method"] == "perceptron_bound",
+                                                                  data["draws"]["risk"] * 3, data["draws"]["risk"]))}
+    ok, detail = claims_measures()["bounds_ratios"](broken)
+    assert not ok and detail.startswith("outside the limits")
+    ok, detail = claims_measures()["bounds_values"](data)
+    assert detail.startswith("consistent (a weak test)" if ok else "not consistent")
+    far = {**data, "draws": data["draws"].assign(risk=data["draws"]["risk"] * 10)}
+    ok, detail = claims_measures()["bounds_values"](far)
+    assert not ok and detail.startswith("not consistent")
+
+
+def test_bayes_spread_against_the_binomial_sd():
+    """Binomial spreads read as within chance; a spread far below the binomial one does not."""
+    from companion.experiments.paper03._prose import describe_bayes_spread
+
+    q, rng = 0.14, np.random.default_rng(0)
+    errors = pd.DataFrame({"train_error": 100 * rng.binomial(500, q, 20) / 500,
+                           "test_error": 100 * rng.binomial(5000, q, 20) / 5000})
+    text = describe_bayes_spread(errors, q, n_train=500, n_test=5000).data
+    assert "independently and uniformly" in text and "within chance at 5 %" in text
+    flat = errors.assign(train_error=errors["train_error"].mean() + 0.01 * np.arange(20))
+    assert "beyond chance" in describe_bayes_spread(flat, q, n_train=500, n_test=5000).data
 
 
 def test_tree_norm_check_sees_the_function_norm():

@@ -8,6 +8,8 @@ and closed here, and shown where the notebook saves it. Nothing here writes a fi
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
@@ -16,6 +18,7 @@ from sklearn.utils._param_validation import validate_params
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
+from companion.led import bayes_error
 from companion.experiments.paper03._protocol import (
     AT_LEAST_TWO, AT_LEAST_ZERO, Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
 )
@@ -34,7 +37,7 @@ from companion.experiments.paper03._claims import (
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
-    describe_bayes_shift, describe_conditioned, describe_conditioned_degree, describe_degree_evidence, describe_rivals,
+    describe_bayes_shift, describe_bayes_spread, describe_conditioned, describe_conditioned_degree, describe_degree_evidence, describe_rivals,
     describe_glance, describe_lambda_sweep, describe_row_orders, describe_single_draw, describe_unpruned,
     describe_verdict_side, NAMES,
 )
@@ -88,7 +91,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
         ``evidence_text`` (which d column 1 is), ``columns`` (``{name: paper / ours table}`` for
         :data:`TABLE1_COLUMNS`) and ``table1`` (the three stacked), ``stand_ins`` (the stand-in
         trees), ``ties`` (:func:`tie_summary`), ``risks_figure``, ``tree_bounds`` (Theorem 5 on
-        the best trees of depth 2) and ``bayes`` (the Bayes rule's errors beside the paper's).
+        the best trees of depth 2), ``bayes`` (the Bayes rule's errors beside the paper's) and
+        ``bayes_spread`` (their spread over draws against the binomial sd, :func:`describe_bayes_spread`).
     """
     results = run(config, n_jobs=n_jobs)
     j48, j48_status = j48_results_if_run(config)
@@ -109,6 +113,8 @@ def table1_section(config: Config, n_jobs: int = 1) -> Bunch:
         risks_figure=closed_figure(plot_risks_against_bounds(results, degrees=(2, 3, 7))),
         tree_bounds=tree_error_bounds(results, degree=2),
         bayes=comparison_table(paper_bayes, errors.mean()).assign(ours_sd=errors.std()),
+        bayes_spread=describe_bayes_spread(errors, float(bayes_error(Fraction(1, 10))), n_train=config.n_train,
+                                           n_test=config.n_test),
     )
 
 
@@ -288,8 +294,11 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         estimate, the pooled draws' verdict), ``single_draw`` (the paper's single-draw reading
         beside the tests over draws, :func:`single_draw_table`), ``single_draw_text``, ``column1``
         (every column-1 row at d = 2 and d = 3, :func:`column1_table`), ``sentences`` (the paper's
-        judged sentences and their rows, :func:`sentence_table`) and ``glance`` (beside the summary: Table
-        1's rows under both protocols and the tally by sentence, :func:`describe_glance`).
+        judged sentences, the rows that decide each and one verdict per sentence under the paper's
+        one-draw protocol, the main draws and the pool, :func:`sentence_table`) and ``glance`` (shown in
+        the box at the top under the summary: what of the central claims is not checked, Table 1's rows
+        under the paper's protocol, the main draws and the pool, and the verdicts by sentence,
+        :func:`describe_glance`).
     """
     variant_seeds = seed_variants(config.seed)
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
@@ -318,7 +327,7 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
                             "lowest_verdict": describe_verdict_side(pooled.loc[("rival=lowest-mean", key)],
                                                                     with_verdict=True).replace("strongest", "")
                             .replace("  ", " ")})
-    sentences = sentence_table(report)
+    sentences = sentence_table(report, single)
     n_pooled = config.n_draws * (1 + len(variant_seeds))
     pooled_verdicts = pd.Series({i: pooled.loc[("draws=pooled", i), "verdict"] for i in single.index
                                  if ("draws=pooled", i) in pooled.index}, dtype=object)
