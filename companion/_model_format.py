@@ -368,6 +368,10 @@ _KERNEL = Record({
     "exact_scores": Bool(),
     "alpha": ListOf(Real(0.0)),
     "class_counts": ClassCounts(),
+}, optional={
+    # each column's divisor (scale="std", a kernel on real values), written when one is not 1;
+    # absent: the kernel is taken on the input's units
+    "scale": ListOf(Real(2.0**-1000, 2.0**1000), length=lambda c: c.n_features),
 })
 
 #: Kernels that take a gamma (the perceptrons' ``gamma_`` is then a number).

@@ -38,6 +38,10 @@ The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``
 0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
 callable ``k(X, Y) -> Gram``. The default ``"rbf"`` only makes the estimators usable on arbitrary
 real data; the paper's setting is ``kernel="boolean"`` on complemented bits with ``lam=4``.
+By default (``scale="std"``) a kernel on real values is taken on each column divided by its
+standard deviation (:func:`companion._numeric_input.column_scales`, as the ball machines divide
+theirs): a column multiplied by 10^4 gives the same model; the Boolean kernel's 0/1 inputs and a
+precomputed Gram matrix are taken as they are.
 
 Scores: every learner here has a ``decision_function``, the polynomial or kernel expansion
 ``f(x)`` (positive values predict ``classes_[1]``), so ``roc_auc`` scoring works as it is. None has a
@@ -80,7 +84,7 @@ from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
-from companion._numeric_input import numeric_input
+from companion._numeric_input import column_scales, numeric_input
 from companion.kernels import boolean_kernel, degree_weights, monomial_features, monomial_names
 from companion._monomials import monomial_columns, monomial_positions, monomial_tuples
 
@@ -113,6 +117,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither"), None],
         "kernel_params": [dict, None],
         "lam": [Interval(Real, 0, None, closed="left")],
+        "scale": [StrOptions({"std"}), None],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
         "fallback": [StrOptions({"inner_cv"}), None],
     }
@@ -155,13 +160,20 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         else:
             self.input_encoder_ = None
         X, y = validate_data(self, X, y, dtype=self._input_dtypes())
+        # Kernels on real values (every kernel but the Boolean one, whose inputs are 0/1, and a
+        # given Gram matrix) are taken on each column divided by its scale: no column's units
+        # decide the kernel (the ball machines' division, companion._numeric_input.column_scales;
+        # a 0/1 column is divided by 1, so a 0/1 table is read bit for bit as it is).
+        divides = self.scale == "std" and self.kernel not in ("boolean", "precomputed")
+        self.scale_ = column_scales(X) if divides else np.ones(X.shape[1])
+        X_scaled = self._divided(X)
         # gamma="scale": 1 / (n_features * Var(X)), as scikit-learn's SVC, for the kernels that
-        # take a gamma and were given none in kernel_params
+        # take a gamma and were given none in kernel_params (of the divided columns)
         self.gamma_ = None
         if not callable(self.kernel) and self.kernel in _GAMMA_KERNELS and "gamma" not in (self.kernel_params or {}):
             if self.gamma == "scale":
-                variance = float(X.var())
-                self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+                variance = float(X_scaled.var())
+                self.gamma_ = 1.0 / (X_scaled.shape[1] * variance) if variance > 0 else 1.0
             elif self.gamma is not None:
                 self.gamma_ = float(self.gamma)
         check_classification_targets(y)
@@ -170,7 +182,12 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             raise binary_only_error(type(self).__name__, self.classes_.shape[0])
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"with kernel='precomputed', X must be a square Gram matrix, got shape {X.shape}")
-        return X, np.where(y == self.classes_[1], 1.0, -1.0)
+        return X, X_scaled, np.where(y == self.classes_[1], 1.0, -1.0)
+
+    def _divided(self, X):
+        """``X / scale_``, the columns the kernel is taken on (``X`` itself when no column is divided:
+        no copy, the same bits)."""
+        return X / self.scale_ if (self.scale_ != 1).any() else X
 
     def _input_dtypes(self):
         """float64, or float32 kept as it is for a precomputed Gram matrix (no m × m copy).
@@ -227,6 +244,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
     def _store_expansion(self, X, K, y_signed, alpha, scale):
         """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
 
+        ``X`` is the training input in its own units (``support_vectors_`` keeps them); the kernel
+        is taken on ``X / scale_``.
+
         The unscaled score ``Σ_i α_i y_i k(x_i, x)`` decides the class and the ties; the positive
         ``scale`` only sizes ``f`` (it cannot change a sign). When the kernel values and the
         coefficients ``α_i y_i`` are whole numbers (the λ-perceptron's update counts with the
@@ -242,6 +262,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         self.decision_scale_ = float(scale)
         self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
         self.support_vectors_ = None if self.kernel == "precomputed" else X[self.support_]
+        self._scaled_support = None if self.support_vectors_ is None else self._divided(self.support_vectors_)
         # K[:, support] is never formed whole (m × |support| floats): scores by row blocks.
         train_scores = self._blocked_unscaled_scores(K, None)
         train_values = self.decision_scale_ * train_scores
@@ -325,14 +346,15 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
             return self._unscaled_scores(X[:, self.support_])
+        X = self._divided(X)  # the same division as fit's: a training row gets the same kernel row
         back = None
         if self.kernel == "boolean" and X.shape[0] > 1:
             X, back = np.unique(X, axis=0, return_inverse=True)
         step = _block_rows(max(1, self.n_support_))
         if X.shape[0] <= step:
-            scores = self._unscaled_scores(self._kernel(X, self.support_vectors_))
+            scores = self._unscaled_scores(self._kernel(X, self._scaled_support))
         else:
-            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self.support_vectors_))
+            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self._scaled_support))
                                      for start in range(0, X.shape[0], step)])
         return scores if back is None else scores[back.reshape(-1)]
 
@@ -399,6 +421,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             lines.append(f"  {'' if coefficient.startswith('-') else '+'}{coefficient} k({point}, x)")
         if self.n_support_ > len(order):
             lines.append(f"  ... ({self.n_support_ - len(order)} more terms)")
+        if (self.scale_ != 1).any():
+            scales = ", ".join(f"{name}={number.format(v)}" for name, v in zip(feature_names, self.scale_))
+            lines.append(f"k is taken on x / s and s_i / s, where s = ({scales}): each column's standard deviation, "
+                         "c for a column of 0 and c (scale='std'); the points are in the input's units")
         return "\n".join(lines)
 
     # -- exported model ---------------------------------------------------------------------------
@@ -417,6 +443,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             "decision_scale": self.decision_scale_,
             "exact_scores": bool(self._exact_scores_),
             "alpha": self.alpha_,
+            # each column's divisor (scale="std"), written only when one is not 1: a 0/1 table,
+            # the Boolean or a precomputed kernel and scale=None write the model as before
+            **({"scale": [float(v) for v in self.scale_]} if (self.scale_ != 1).any() else {}),
         }
 
     def _model_from_dict(self, model):
@@ -438,6 +467,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             self.support_vectors_ = np.array(
                 [[float(point[name]) for name in names] for point in model["support_vectors"]], dtype=float
             ).reshape(self.n_support_, len(names))
+        self.scale_ = np.array([float(v) for v in model.get("scale", [1.0] * self.n_features_in_)], dtype=float)
+        self._scaled_support = None if self.support_vectors_ is None else self._divided(self.support_vectors_)
 
 
 class KernelPerceptron(_BinaryKernelClassifier):
@@ -472,6 +503,17 @@ class KernelPerceptron(_BinaryKernelClassifier):
         ``pairwise_kernels``' default ``1 / n_features``. The value used is ``gamma_``.
     kernel_params : dict, default=None
         Extra keyword arguments for a named or callable kernel.
+    scale : {"std", None}, default="std"
+        ``"std"`` (for users' tables): a kernel on real values (every kernel but ``"boolean"``
+        and ``"precomputed"``) is taken on each column divided by its standard deviation on the
+        training rows (``scale_``; a column of values ``{0, c}`` by ``c``, so a 0/1 column by 1:
+        :func:`companion._numeric_input.column_scales`, the ball machines' division), so that a
+        column's units (dollars or thousands of dollars) decide neither the kernel nor
+        ``gamma="scale"``. Only a division: an inner-product kernel (``"linear"``, ``"poly"``)
+        still depends on where a column's 0 is. The support points are printed and exported in
+        the input's units. ``kernel="boolean"`` divides nothing whatever ``scale`` says: its
+        inputs are 0/1 (the paper's complemented bits, notebook 03), which the division would
+        leave as they are anyway. ``None``: the input's own units.
     lam : float, default=4.0
         Regularisation constant ``λ ≥ 0`` added to the diagonal (the paper's experiment: 4).
     max_updates : int, default=100_000
@@ -535,6 +577,10 @@ class KernelPerceptron(_BinaryKernelClassifier):
     gamma_ : float or None
         The kernel's ``gamma`` from the ``gamma`` parameter (None when the kernel takes none, or
         ``kernel_params`` gives it).
+    scale_ : ndarray of shape (n_features_in_,)
+        What each column is divided by before the kernel (``scale``): its standard deviation,
+        ``c`` for a column of values ``{0, c}`` (1 for a 0/1 column); all 1 with ``scale=None``,
+        ``kernel="boolean"`` or ``kernel="precomputed"``.
 
     Notes
     -----
@@ -563,11 +609,12 @@ class KernelPerceptron(_BinaryKernelClassifier):
     }
 
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0,
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, scale="std", lam=4.0,
         max_updates=100_000, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.fallback = fallback
         self.kernel = kernel
+        self.scale = scale
         self.degree = degree
         self.weights = weights
         self.gamma = gamma
@@ -597,8 +644,8 @@ class KernelPerceptron(_BinaryKernelClassifier):
             The fitted perceptron.
         """
         self._refuse_fit_params(fit_params)
-        X, y_signed = self._fit_labels(X, y)
-        K = self._train_gram(X)
+        X, X_scaled, y_signed = self._fit_labels(X, y)  # X in its own units, X_scaled: X / scale_
+        K = self._train_gram(X_scaled)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         alpha, n_updates, converged = _perceptron_updates(G, self.max_updates, f"{type(self).__name__} updates")
         if not converged:
@@ -1084,8 +1131,10 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     Parameters
     ----------
-    kernel, degree, weights, gamma, kernel_params, lam
-        As in :class:`KernelPerceptron`.
+    kernel, degree, weights, gamma, kernel_params, scale, lam
+        As in :class:`KernelPerceptron` (``scale="std"``: a kernel on real values is taken on
+        each column divided by its standard deviation; the Boolean kernel's 0/1 inputs are
+        divided by nothing).
     tol : float, default=1e-3
         ``ε`` of the stopping rule (10), in (0, 1).
     max_iter : int or None, default=None
@@ -1128,7 +1177,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         Eq. (12): ``N / (min_i (G α)_i)²``.
     norm_history_ : ndarray
         ``N`` after every iteration (non-increasing).
-    support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_
+    support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_, scale_
         As in :class:`KernelPerceptron`.
     unscaled_coef_, decision_scale_, n_ties_
         As in :class:`KernelPerceptron`; ``α`` is real here, so the scores are summed in a fixed
@@ -1151,11 +1200,12 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     }
 
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0, tol=1e-3,
-        max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, scale="std", lam=4.0,
+        tol=1e-3, max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.fallback = fallback
         self.kernel = kernel
+        self.scale = scale
         self.degree = degree
         self.weights = weights
         self.gamma = gamma
@@ -1186,8 +1236,8 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
             The fitted perceptron.
         """
         self._refuse_fit_params(fit_params)
-        X, y_signed = self._fit_labels(X, y)
-        K = self._train_gram(X)
+        X, X_scaled, y_signed = self._fit_labels(X, y)  # X in its own units, X_scaled: X / scale_
+        K = self._train_gram(X_scaled)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
         alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{type(self).__name__} iterations")
