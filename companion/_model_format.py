@@ -449,7 +449,7 @@ SCHEMAS: dict[str, Record] = {
         "norm_sq": Real(0.0),
         "risk": Real(0.0),
         "class_counts": ClassCounts(),
-    }, optional={"column_exponents": ListOf(Int(-1074, 1025, "a power-of-two exponent"), length=lambda c: c.n_features)}),
+    }, optional={"column_divisors": ListOf(Real(2.0**-1074, None), length=lambda c: c.n_features)}),
     "DecisionCommittee": Record({
         "variables": ListOf(Tuple(Feature(), Str(["eq", "le", "gt"]), Real())),
         "binary_other": ListOf(Tuple(Feature(), Real())),

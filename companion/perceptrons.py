@@ -77,7 +77,7 @@ from threadpoolctl import threadpool_limits
 
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
-from companion._scale import check_learner_scale, column_exponents
+from companion._scale import check_learner_scale, largest_magnitudes
 from companion._progress import progress_lines
 from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
@@ -1410,10 +1410,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
     degree 2, 2187 for degree 7). Inputs need not be Boolean: a monomial is a product of columns.
 
-    Scale: each column is first divided by the power of two ``2**e`` that brings its largest
-    training magnitude into ``(0.5, 1]`` (``column_exponents_``; exact in floating point), so the
-    penalty weighs every column alike and the model is the same at any power-of-two scale of the
-    input. A 0/1 column (the paper's setting) has ``e = 0`` and is left as it is.
+    Scale: each column is first divided by its largest training magnitude ``max |x|``
+    (``column_divisors_``), so the penalty weighs every column alike and no column's units decide
+    the model: a column multiplied by ``c > 0`` has its divisor multiplied by ``c`` (the same bits
+    for a power of two, else up to the last bit). A 0/1 column (the paper's setting) is divided by 1,
+    left as it is. (Before issue 58 the divisor was the power of two that brought ``max |x|`` into
+    ``(0.5, 1]``: a column times 10^4 changed the model.)
 
     Scores: :meth:`decision_function` is the polynomial ``f(x)`` (positive: ``classes_[1]``; ties
     go to ``classes_[0]``); no ``predict_proba`` (calibrate with ``CalibratedClassifierCV`` for
@@ -1467,8 +1469,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``training_error_`` counts ``y f(x) ≤ 0`` (ties are errors, as the paper's ``err(f)``).
     n_ties_ : int
         Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
-    column_exponents_ : ndarray of int of shape (n_features_in_,)
-        The powers of two the input columns are divided by (0: left as they are).
+    column_divisors_ : ndarray of float of shape (n_features_in_,)
+        What each input column is divided by: its largest training magnitude (1 for a column
+        of zeros; 1 for a 0/1 column: left as it is).
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
 
@@ -1480,7 +1483,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     **Exported model.** ``to_dict()["model"]`` holds ``terms``, each with ``monomial`` (column
     positions on the complemented inputs), ``literals`` (``{"column": name, "negated": bool}``,
     ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``, where
-    ``x`` is the column divided by ``2**column_exponents[j]``; and the fit's ``norm_sq`` and
+    ``x`` is the column divided by ``column_divisors[j]``; and the fit's ``norm_sq`` and
     ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
     rows where its monomial is non-zero, and its ``prediction`` is the class its sign favours.
     """
@@ -1561,9 +1564,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             keep = sw > 0  # a row of weight 0 is a dropped row, bit for bit
             X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
         raw = X  # the inner-fold fallback refits on the input as given
-        # Each column divided by a power of two (exact): the same bits, so the same model, at any
-        # scale; a column whose largest |value| is in (0.5, 1] (a 0/1 column) is left as it is.
-        self.column_exponents_ = column_exponents(X)
+        # Each column divided by its largest |value|: the same numbers, so the same model, in any
+        # units (bit for bit at a power-of-two scale, where both are multiplied by it); a 0/1
+        # column is left as it is.
+        self.column_divisors_ = largest_magnitudes(X)
         X = self._rescaled(X)
         n_vars = X.shape[1]
         # the candidates as arrays (literal_monomials or all_monomials); tuples of the selected only
@@ -1615,10 +1619,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _rescaled(self, X):
-        """``X`` with column ``j`` divided by ``2**column_exponents_[j]`` (exact); as it is for a
-        model built by hand or pickled without ``column_exponents_``."""
-        exponents = getattr(self, "column_exponents_", None)
-        return X if exponents is None else np.ldexp(X, -np.asarray(exponents).astype(np.intc))
+        """``X`` with column ``j`` divided by ``column_divisors_[j]``; as it is for a model built
+        by hand or pickled without ``column_divisors_``."""
+        divisors = getattr(self, "column_divisors_", None)
+        return X if divisors is None or (divisors == 1).all() else X / divisors
 
     def decision_function(self, X):
         """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``.
@@ -1657,7 +1661,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _render_text(self, feature_names, *, decimals=3) -> str:
         """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``,
-        ``(age/64)`` the column divided by its power of two (``column_exponents_``).
+        ``(age/63.5)`` the column divided by its largest training magnitude (``column_divisors_``).
 
         Called by ``to_text(feature_names=None)`` (:class:`companion.interpretable.InterpretableMixin`):
         columns are named by ``feature_names_in_`` or ``x0, x1, ...``; a product of columns is
@@ -1679,8 +1683,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return "\n".join(lines)
 
     def _term_names(self, feature_names):
-        exponents = getattr(self, "column_exponents_", None)
-        names = feature_names if exponents is None else [_rescaled_name(n, e) for n, e in zip(feature_names, exponents)]
+        divisors = getattr(self, "column_divisors_", None)
+        names = feature_names if divisors is None else [_rescaled_name(n, d) for n, d in zip(feature_names, divisors)]
         return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, names)
 
     # -- exported model and rules -----------------------------------------------------------------
@@ -1695,8 +1699,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 for j in monomial
             ]
             terms.append({"monomial": list(monomial), "literals": literals, "coef": float(w)})
-        exponents = getattr(self, "column_exponents_", None)
-        return {"terms": terms, "column_exponents": [int(e) for e in (exponents if exponents is not None else [0] * n)],
+        divisors = getattr(self, "column_divisors_", None)
+        return {"terms": terms, "column_divisors": [float(d) for d in (divisors if divisors is not None else [1.0] * n)],
                 "norm_sq": self.norm_sq_, "risk": self.risk_}
 
     def _model_from_dict(self, model):
@@ -1705,7 +1709,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_terms_ = sum(1 for m in self.monomials_ if m)
         self.complexity_ = int(sum(len(m) for m in self.monomials_))
         self.norm_sq_, self.risk_ = float(model["norm_sq"]), float(model["risk"])
-        self.column_exponents_ = np.array(model.get("column_exponents") or [0] * self.n_features_in_, dtype=int)
+        self.column_divisors_ = np.array(model.get("column_divisors") or [1.0] * self.n_features_in_, dtype=float)
 
     def _rule_records(self, feature_names):
         """One record per term: its monomial as ``to_text`` names it, the class its sign favours."""
@@ -1721,12 +1725,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
-def _rescaled_name(name: str, exponent: int) -> str:
-    """A column's name as the polynomial reads it: ``(age/64)`` for ``age`` divided by ``2**6``."""
-    if exponent == 0:
+def _rescaled_name(name: str, divisor: float) -> str:
+    """A column's name as the polynomial reads it: ``(age/63.5)`` for ``age`` divided by 63.5
+    (6 significant digits; the exported model keeps the divisor whole)."""
+    if divisor == 1:
         return name
-    factor = f"{2 ** abs(int(exponent))}" if abs(exponent) <= 30 else f"2^{abs(int(exponent))}"
-    return f"({name}/{factor})" if exponent > 0 else f"({name}*{factor})"
+    return f"({name}/{float(divisor):.6g})"
 
 
 def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
