@@ -79,7 +79,7 @@ from companion._weights import check_sample_weight
 from companion._resources import check_memory
 from companion._scale import check_learner_scale, largest_magnitudes
 from companion._progress import announced_fit, progress_lines
-from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, resolve_feature_names
+from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, format_number, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
@@ -723,7 +723,9 @@ def _estimated_fit_seconds(perceptron, X) -> float:
             distinct = len(np.unique(np.asarray(X, dtype=float), axis=0))
         except (TypeError, ValueError):
             pass
-    seconds = _SECONDS_PER_PAIR[type(perceptron).__name__] * float(distinct) * m * (0.5 + 0.5 * n / 50.0)
+    # a subclass is timed as the algorithm it runs (its first base measured)
+    per_pair = next(_SECONDS_PER_PAIR[c.__name__] for c in type(perceptron).__mro__ if c.__name__ in _SECONDS_PER_PAIR)
+    seconds = per_pair * float(distinct) * m * (0.5 + 0.5 * n / 50.0)
     if perceptron.fallback == "inner_cv" and m > 0:
         inner = min(m, _FALLBACK_MAX_ROWS) * 2.0 / 3.0  # three inner fits on two thirds of the check's rows
         seconds *= 1.0 + 4.0 * (inner / m) ** 2
@@ -1745,7 +1747,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         decimals : int or None, default=3
             Decimal places of the coefficients (None: 4 significant digits).
         """
-        names = self._term_names(feature_names)
+        names = self._term_names(feature_names, decimals)
         lines = [
             f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, where f(x) ="
         ]
@@ -1753,9 +1755,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         lines += [f"  {number.format(w)} {name}" for w, name in zip(self.coef_, names)]
         return "\n".join(lines)
 
-    def _term_names(self, feature_names):
+    def _term_names(self, feature_names, decimals=3):
         divisors = getattr(self, "column_divisors_", None)
-        names = feature_names if divisors is None else [_rescaled_name(n, d) for n, d in zip(feature_names, divisors)]
+        names = feature_names if divisors is None else [
+            _rescaled_name(n, d, decimals) for n, d in zip(feature_names, divisors)]
         return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, names)
 
     # -- exported model and rules -----------------------------------------------------------------
@@ -1796,12 +1799,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
-def _rescaled_name(name: str, divisor: float) -> str:
+def _rescaled_name(name: str, divisor: float, decimals=3) -> str:
     """A column's name as the polynomial reads it: ``(age/63.5)`` for ``age`` divided by 63.5
-    (6 significant digits; the exported model keeps the divisor whole)."""
+    (to ``decimals`` places as every number of ``to_text``; the exported model keeps it whole)."""
     if divisor == 1:
         return name
-    return f"({name}/{float(divisor):.6g})"
+    return f"({name}/{format_number(float(divisor), decimals)})"
 
 
 def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:
