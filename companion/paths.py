@@ -62,6 +62,69 @@ def figures_dir() -> Path:
 
 # Stable PNG bytes across runs: no timestamp or software version in the metadata.
 _PNG_METADATA = {"Software": None}
+#: The longest Title / Description written into a figure's PNG (the site's caption and alt text).
+_FIGURE_TEXT_CHARS = 300
+
+
+def _shorten(text: str, limit: int = _FIGURE_TEXT_CHARS) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _figure_text(fig) -> dict[str, str]:
+    """The ``Title`` and ``Description`` of a figure, read from the figure's own texts.
+
+    :func:`save_figure` writes both into the PNG, and the site shows the title as the figure's
+    caption and the description as its alt text, so that neither is typed beside the figure it
+    describes and a re-run keeps them true.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure.
+
+    Returns
+    -------
+    dict
+        ``{"Title": ..., "Description": ...}``. The title is the figure's suptitle, else its only
+        panel's title, else the count of panels and their titles; the description names every
+        panel's title, its axes' labels and its legend's entries.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.plot([0, 1], [1, 0], label="risk"); _ = ax.legend()
+    >>> _ = ax.set(title="Risk against size", xlabel="size", ylabel="risk")
+    >>> _figure_text(fig)["Description"]
+    'One panel. Risk against size: risk against size; legend: risk.'
+    >>> plt.close(fig)
+    """
+    suptitle = getattr(getattr(fig, "_suptitle", None), "get_text", lambda: "")()
+    panels = []
+    for ax in fig.get_axes():
+        title = " ".join(t for t in (ax.get_title("left"), ax.get_title(), ax.get_title("right")) if t)
+        xlabel, ylabel = ax.get_xlabel(), ax.get_ylabel()
+        if not (title or xlabel or ylabel):
+            continue
+        parts = [f"{ylabel or 'values'} against {xlabel}" if xlabel else ylabel]
+        legend = ax.get_legend()
+        if legend is not None:
+            entries = [t.get_text() for t in legend.get_texts() if t.get_text()]
+            if entries:
+                parts.append("legend: " + ", ".join(entries))
+        panels.append((title, "; ".join(p for p in parts if p)))
+    count = {0: "No labelled panel", 1: "One panel"}.get(len(panels), f"{len(panels)} panels")
+    if suptitle:
+        title = suptitle
+    elif len(panels) == 1 and panels[0][0]:
+        title = panels[0][0]
+    else:
+        title = f"{count}: " + "; ".join(t for t, _ in panels if t) if any(t for t, _ in panels) else count
+    described = " ".join(f"{t + ': ' if t else ''}{d}." for t, d in panels)
+    return {"Title": _shorten(title), "Description": _shorten(f"{count}. {described}".strip())}
 
 
 def _check_plain_name(name: str, caller: str) -> None:
@@ -79,7 +142,8 @@ def _check_plain_name(name: str, caller: str) -> None:
 def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
 
-    The file is written atomically (scratch file renamed into place) with the umask's mode.
+    The PNG carries the figure's :func:`_figure_text` (its ``Title`` and ``Description``), which
+    the site shows as the figure's caption and alt text. The file is written atomically (scratch file renamed into place) with the umask's mode.
 
     Parameters
     ----------
@@ -101,7 +165,8 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     path = folder / (name if name.endswith(".png") else f"{name}.png")
     folder.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as scratch:  # an interrupted save leaves no empty or partial PNG
-        fig.savefig(scratch, format="png", dpi=dpi, bbox_inches="tight", metadata=_PNG_METADATA)
+        fig.savefig(scratch, format="png", dpi=dpi, bbox_inches="tight",
+                    metadata={**_PNG_METADATA, **_figure_text(fig)})
     return path
 
 

@@ -72,6 +72,8 @@ MENU_MS = 10_000
 
 #: Room a box needs on the first screen to count as seen there: one line of text.
 LINE_PX = 24
+#: Alt text that is only a file's name or path (what myst-nb writes when it has nothing better).
+FILE_NAME = re.compile(r"(^|/)[^\s/]+\.(png|jpe?g|svg|gif)$|^[0-9a-f]{64}", re.I)
 
 #: The provenance line of a notebook page (docs/_ext/companion_site.py writes it).
 PROVENANCE = re.compile(
@@ -141,6 +143,10 @@ class Report:
     links: int = 0
     anchors: int = 0
     images: int = 0
+    #: images in notebook outputs (each needs a caption and alt text)
+    figures: int = 0
+    #: notebook page -> whether a click on its first figure enlarged it and Escape closed it
+    enlarged: dict = field(default_factory=dict)
     formulas: int = 0
     glance_links: int = 0
     #: notebook page -> top of its verdict box at 1280 x 800, in px from the top of the page
@@ -159,7 +165,7 @@ class Report:
 
     def summary(self) -> str:
         lines = [f"{len(self.pages)} pages, {self.links} internal links ({self.anchors} to an anchor), "
-                 f"{self.images} images, {self.formulas} formulas, {self.glance_links} glance links, "
+                 f"{self.images} images ({self.figures} figures), {self.formulas} formulas, {self.glance_links} glance links, "
                  f"{len(self.problems)} problems, {self.seconds:.1f} s",
                  "verdict box tops at 1280 x 800: " + ", ".join(
                      f"{page} {top:.0f} px" for page, top in sorted(self.verdict_tops.items())),
@@ -198,8 +204,15 @@ async () => {
   const ids = [...document.querySelectorAll('[id]')].map(e => e.id)
     .concat([...document.querySelectorAll('a[name]')].map(e => e.getAttribute('name')));
   const links = [...document.querySelectorAll('a[href]')].map(a => a.href);
-  const images = [...document.querySelectorAll('img')].map(i => ({
-    src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0}));
+  const images = [...document.querySelectorAll('img')].map(i => {
+    const figure = i.closest('figure');
+    const caption = figure && figure.querySelector('figcaption');
+    return {src: i.currentSrc || i.src, ok: i.complete && i.naturalWidth > 0, alt: i.getAttribute('alt') || '',
+            output: !!i.closest('.cell_output'), caption: caption ? caption.textContent.trim() : '',
+            enlargeable: i.classList.contains('enlargeable')};
+  });
+  const empty = [...(document.querySelector('article') || document.body).querySelectorAll('td, th')]
+    .map(c => c.textContent.trim()).filter(t => /^(NaN|nan|None|<NA>|NaT)$/.test(t));
   const maths = [...document.querySelectorAll('.math')];
   const untypeset = maths.filter(m => !m.querySelector('mjx-container') && !m.closest('mjx-container'))
     .map(m => m.textContent.trim().slice(0, 80));
@@ -243,7 +256,7 @@ async () => {
   }
   const nav = [...document.querySelectorAll('nav a[href], .bd-sidebar a[href]')].map(a => a.href);
   const provenance = [...document.querySelectorAll('div.provenance')].map(d => d.textContent.replace(/\s+/g, ' ').trim());
-  return {ids, links, images, formulas: maths.length, untypeset, merrors, raw, glance, nav, provenance};
+  return {ids, links, images, empty, formulas: maths.length, untypeset, merrors, raw, glance, nav, provenance};
 }
 """
 
@@ -503,10 +516,17 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                     landed = local_path(page.url)
                     if landed is None or landed == "index.html" or not (site / landed).is_file():
                         problems.add(Problem(name, "link", f"does not lead to the landing page ({page.url})"))
-                    data = {"ids": [], "links": [page.url], "images": [], "formulas": 0, "untypeset": [],
+                    data = {"ids": [], "links": [page.url], "images": [], "empty": [], "formulas": 0, "untypeset": [],
                             "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
                 else:
                     data = page.evaluate(_READ_PAGE)
+                    if any(i["enlargeable"] for i in data["images"]):  # a click enlarges a figure
+                        page.locator("img.enlargeable").first.click()
+                        enlarged = page.locator(".companion-enlarged img").count()
+                        page.keyboard.press("Escape")
+                        report.enlarged[name] = enlarged == 1 and page.locator(".companion-enlarged").count() == 0
+                        if not report.enlarged[name]:
+                            problems.add(Problem(name, "figure", "a click does not enlarge the figure, or Escape leaves it"))
                     _check_layout(page, name, VIEWPORTS[0][0], report, problems)
                     _check_menus(page, name, VIEWPORTS[0][0], report, problems)
                 finish(name)
@@ -521,6 +541,15 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                     report.images += 1
                     if not image["ok"]:
                         problems.add(Problem(name, "image", f"does not load: {image['src'][:120]}"))
+                    if image["output"]:  # a notebook's figure: a caption, and alt text that is not a file name
+                        report.figures += 1
+                        if not image["caption"]:
+                            problems.add(Problem(name, "figure", f"no caption: {image['src'][-60:]}"))
+                        if not image["alt"] or FILE_NAME.search(image["alt"]):
+                            problems.add(Problem(name, "figure", f"no alt text but {image['alt'][:60]!r}"))
+                if data["empty"]:
+                    problems.add(Problem(name, "table", f"{len(data['empty'])} table cells show "
+                                         + ", ".join(sorted(set(data["empty"])))))
                 report.formulas += data["formulas"]
                 for text in data["untypeset"]:
                     problems.add(Problem(name, "math", f"not typeset: {text}"))

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from companion.paths import ROOT
@@ -96,6 +97,9 @@ def test_every_page_reads_in_a_real_browser(chromium, site):
     assert not report.problems, report.summary()
     assert {f"notebooks/{n.stem}.html" for n in NOTEBOOKS} <= set(report.pages)
     assert report.formulas > 100 and report.images > 0 and report.glance_links > 0, report.summary()
+    # every notebook figure was found with its caption and alt text (a problem otherwise), and a
+    # click enlarged the first of each page that has one
+    assert report.figures >= len(NOTEBOOKS) and report.enlarged and all(report.enlarged.values()), report.summary()
     # what the checks measured, not only that nothing failed: every page at both screens, both
     # menus of a notebook opened at both, each numbered notebook's verdict box and the index's
     # central claims found on the first screen
@@ -150,7 +154,8 @@ def test_every_notebook_page_says_what_executed_it(site):
 # A tree with one defect per page: each check must fail on that page and nowhere else.
 
 
-def _png(broken: bool = False) -> str:
+def _png(broken: bool = False, saved: bool = False) -> str:
+    """A PNG, base64; ``saved``: with the Title and Description that save_figure writes."""
     if broken:
         return base64.b64encode(b"\x89PNG\r\n\x1a\n but not an image").decode()
     import matplotlib
@@ -158,16 +163,23 @@ def _png(broken: bool = False) -> str:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from companion.paths import _figure_text
+
     fig, ax = plt.subplots(figsize=(1, 1))
     ax.plot([0, 1], [0, 1])
+    ax.set(title="Risk against size", xlabel="size", ylabel="risk")
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    fig.savefig(buffer, format="png", metadata=_figure_text(fig) if saved else None)
     plt.close(fig)
     return base64.b64encode(buffer.getvalue()).decode()
 
 
+#: A pandas table with a missing value, as a notebook shows it.
+NAN_TABLE = pd.DataFrame({"errors": [1.0, float("nan")]}, index=["a", "b"]).to_html()
+
+
 def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", stamped: bool = True,
-              verdicts: str | None = None) -> str:
+              verdicts: str | None = None, source: str = "show()", html_output: str = "") -> str:
     outputs = []
     if png is not None:
         outputs.append({"output_type": "display_data", "metadata": {},
@@ -175,6 +187,9 @@ def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", 
     if markdown_output:
         outputs.append({"output_type": "display_data", "metadata": {},
                         "data": {"text/markdown": markdown_output, "text/plain": "<Markdown>"}})
+    if html_output:
+        outputs.append({"output_type": "display_data", "metadata": {},
+                        "data": {"text/html": html_output, "text/plain": "<Table>"}})
     metadata = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
                 "language_info": {"name": "python"},
                 "papermill": {"parameters": {"fast": False}}}
@@ -185,7 +200,7 @@ def _notebook(title: str, *, png: str | None = None, markdown_output: str = "", 
         {"cell_type": "code", "id": "params", "metadata": {"tags": ["parameters"]}, "execution_count": 1,
          "outputs": [], "source": "fast = False\nseed = 3"},
         {"cell_type": "code", "id": "result", "metadata": {}, "execution_count": 2, "outputs": outputs,
-         "source": "show()"},
+         "source": source},
     ]
     if verdicts is not None:  # a verdict section after the set-up, as the numbered notebooks have
         box = {"output_type": "display_data", "metadata": {},
@@ -217,8 +232,14 @@ DEFECTS = {
     "docs/cdn.html": ("docs/cdn.md", '# A CDN\n\n<img src="https://cdn.example.org/logo.png" alt="logo">\n',
                       {"network", "image", "console"}),
     "notebooks/02_broken_figure.html": ("notebooks/02_broken_figure.ipynb",
-                                        _notebook("02 — a figure that does not decode", png=_png(broken=True)),
+                                        _notebook("02 — a figure that does not decode", png=_png(broken=True),
+                                                  source='save_figure(fig, "02_broken_figure")\nfig'),
                                         {"image"}),
+    "notebooks/06_uncaptioned.html": ("notebooks/06_uncaptioned.ipynb",  # shown, never saved: no caption
+                                      _notebook("06 — a figure without caption or alt text", png=_png()),
+                                      {"figure"}),
+    "docs/nan_table.html": ("docs/nan_table.md", "# A table\n\n| data set | errors |\n|---|---|\n| a | NaN |\n",
+                            {"table"}),
     "notebooks/03_unstamped.html": ("notebooks/03_unstamped.ipynb",
                                     _notebook("03 — not executed by the runner", stamped=False), {"notebook"}),
     "README.html": ("README.md",
@@ -245,8 +266,11 @@ CLEAN = {
                         "holds: $\\hat R = 0.25$, within\n\n$$\n[0, 1].\n$$\n"),
     "notebooks/01_clean.ipynb": _notebook("01 — everything right", png=_png(),
                                           markdown_output='* <a id="claim-01-a"></a>**a** holds: $\\alpha < 1$.',
-                                          verdicts="## Verdicts at a glance\n\nThe central claim."),
+                                          verdicts="## Verdicts at a glance\n\nThe central claim.",
+                                          source='save_figure(fig, "01_clean")\nfig', html_output=NAN_TABLE),
 }
+#: The PNGs save_figure wrote for the notebooks above (the site reads their Title and Description).
+SAVED = {"figures/01_clean.png": _png(saved=True), "figures/02_broken_figure.png": _png(saved=True)}
 
 
 @pytest.mark.slow
@@ -259,6 +283,9 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
         if text is not None:
             (source / relative).parent.mkdir(parents=True, exist_ok=True)
             (source / relative).write_text(text, encoding="utf-8")
+    for relative, png in SAVED.items():
+        (source / relative).parent.mkdir(parents=True, exist_ok=True)
+        (source / relative).write_bytes(base64.b64decode(png))
     out = tmp_path / "html"
     _, warnings = build_site(out, source=source)
     # Sphinx itself already warns about some of them
@@ -275,6 +302,13 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     # the clean pages passed every check: a typeset formula, a figure, the claim's anchor, the
     # verdict box on the first screen, both menus opened at both widths
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+    # the clean figure has its caption and alt text, from the PNG save_figure wrote, and a click enlarges it
+    assert report.figures >= 3 and report.enlarged == {
+        "notebooks/01_clean.html": True, "notebooks/02_broken_figure.html": True}, report.summary()
+    clean = (out / "notebooks" / "01_clean.html").read_text(encoding="utf-8")
+    assert 'alt="One panel. Risk against size: risk against size."' in clean
+    assert "Figure 01_clean.</strong> Risk against size" in clean
+    assert "<td>–</td>" in clean and "no value here" in clean  # the NaN cell shows a dash, and says why
     assert set(report.verdict_tops) == {"notebooks/01_clean.html", "notebooks/05_late_verdict.html"}, report.summary()
     assert report.verdict_tops["notebooks/01_clean.html"] < 800 < report.verdict_tops["notebooks/05_late_verdict.html"]
     assert {(w, kind) for (page, w, kind) in report.menus if page == "docs/results.html"} == {

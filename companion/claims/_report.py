@@ -136,9 +136,12 @@ def sentence(row) -> str:
         inside += "; " + "; ".join(extras)
     word = "not decidable with this design" if verdict == "not decidable" else verdict
     fragile = ", not robust" if verdict not in ("observed", "identical") and not _flag(row.get("robust", True)) else ""
-    flipped_to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in _text(row.get("flips")).split("; ") if part}
+    flips = [part for part in _text(row.get("flips")).split("; ") if part]
+    flipped_to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in flips}
     if fragile and verdict in ("holds", "fails") and flipped_to == {"undecided"}:
-        fragile += f" ({verdict} under the main design only: every variant that changes it leaves it undecided)"
+        changers = "the one variant that changes it leaves" if len(flips) == 1 else \
+            f"the {len(flips)} variants that change it leave"
+        fragile += f" (no variant reverses it: {changers} it undecided)"
     text = f"{statement}, {row['criterion']}: **{word}**{fragile} ({inside})."
     check = honest_check_text(row)
     return f"{text} {check}" if check else text
@@ -554,10 +557,26 @@ def registration(table) -> str:
     dates = sorted(date.split(" ")[0] for date in frame["fixed"] if date)
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
     if after == total:
-        return (f"Every criterion ({total} rows) was written after the notebook had shown its numbers ({span}, "
+        text = (f"Every criterion ({total} rows) was written after the notebook had shown its numbers ({span}, "
                 f"from `git log`); none is a pre-registration.")
-    return (f"{after} of {total} criteria were written after the notebook had shown its numbers, {total - after} "
-            f"before ({span}, from `git log`).")
+    else:
+        text = (f"{after} of {total} criteria were written after the notebook had shown its numbers, {total - after} "
+                f"before ({span}, from `git log`).")
+    return text + _changed_after_results(frame)
+
+
+def _changed_after_results(frame) -> str:
+    """`` " 3 rows changed design, criterion or kind after a result was seen (a, b, c); …"`` from the
+    rows' ``history`` (empty when no row has one)."""
+    if "history" not in frame or "id" not in frame:
+        return ""
+    changed = [str(i) for i, h in zip(frame["id"], frame["history"]) if _text(h)]
+    if not changed:
+        return ""
+    rows = "One row" if len(changed) == 1 else f"{len(changed)} rows"
+    verb = "was" if len(changed) == 1 else "were"
+    return (f" {rows} ({', '.join(changed)}) {verb} changed in design, criterion or kind after a result had "
+            f"been seen; each row's history gives the earlier design and its verdict then.")
 
 
 def _robustness(row) -> str:

@@ -9,6 +9,10 @@ What it adds to myst-nb's rendering of the checkout:
   version that executed it, generated from the notebook itself (``metadata.companion``, written
   by :func:`companion._notebook_metadata.stamp_provenance`; papermill's injected parameters; the
   ``parameters`` cell), the seed linking to the parameters cell;
+* figures and tables for people (:func:`for_readers`): each figure a notebook saved with
+  ``save_figure`` gets its caption and alt text from the PNG (written from the figure's own titles,
+  labels and legends), and a click enlarges it (``companion_figures.js``); a missing value in a
+  table shows a dash, with a line under the table saying what the dash means;
 * anchors: every code cell's HTML element carries ``id="cell-<the notebook's cell id>"``, and the
   raw ``<a id="..."></a>`` anchors of the generated Markdown (``claim-NN-ID``, ``notebook-NN``,
   in ``docs/results.md`` and in the notebooks' verdict outputs) are registered with Sphinx, so
@@ -391,6 +395,7 @@ def source_read(app, docname, source):
         title = "".join(first["source"]) if isinstance(first["source"], list) else first["source"]
         first["source"] = title.rstrip("\n") + provenance(nb, Path(app.srcdir), str(app.env.doc2path(docname, False)))
         _own_page_links(nb, Path(docname).name + ".ipynb")
+        for_readers(nb, Path(app.srcdir) / "figures")
         source[0] = json.dumps(nb)
 
 
@@ -448,6 +453,95 @@ def arrange_for_site(nb: dict) -> bool:
     return True
 
 
+#: ``save_figure(<figure>, "<name>")`` in a code cell: the figure the cell shows, saved under figures/.
+SAVED_FIGURE = re.compile(r"""save_figure\([^,()]+,\s*["']([^"']+)["']""")
+#: A table cell that holds no value, as pandas prints it.
+EMPTY_CELL = re.compile(r"<td>(?:NaN|nan|None|&lt;NA&gt;|NaT)</td>")
+#: What the dash in a table means, said under every table that has one.
+DASH_NOTE = '<p class="table-note">– : no value here (not applicable, or not measured for this row).</p>'
+
+
+def png_text(path: Path) -> dict[str, str]:
+    """The ``tEXt`` entries of a PNG file (``{}`` when it is missing or not a PNG)."""
+    import struct
+    import zlib
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+        return {}
+    entries, at = {}, 8
+    while at + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        if kind == b"tEXt" and b"\0" in body:
+            key, _, value = body.partition(b"\0")
+            entries[key.decode("latin-1")] = value.decode("latin-1")
+        elif kind == b"iTXt" and b"\0" in body:  # key, compression flag and method, language, key again
+            key, _, rest = body.partition(b"\0")
+            compressed, rest = rest[0], rest[2:]
+            _, _, rest = rest.partition(b"\0")
+            _, _, value = rest.partition(b"\0")
+            entries[key.decode("latin-1")] = (zlib.decompress(value) if compressed else value).decode("utf-8")
+        elif kind == b"IEND":
+            break
+        at += 12 + length
+    return entries
+
+
+def for_readers(nb: dict, figures: Path) -> None:
+    """Figures and tables for people, in place: captions, alt text, dashes for missing values.
+
+    A code cell that shows a figure it saved with ``save_figure(fig, "name")`` gets the PNG's
+    ``Title`` as the figure's caption and its ``Description`` as the image's alt text (both written
+    by :func:`companion.paths.save_figure` from the figure's own titles, labels and legends), through
+    myst-nb's ``mystnb.figure`` and ``mystnb.image`` cell metadata. In an HTML table output, a cell
+    pandas prints as ``NaN`` (or ``None``, ``<NA>``, ``NaT``) shows a dash, and a line under the table
+    says what the dash means. The notebook on disk is untouched.
+
+    myst-nb wraps every displayed output of a cell in the figure its metadata names, so the outputs
+    a figure cell shows after its figure (a table) move to a cell of their own, placed after it,
+    with no source shown. :func:`doctree_read` applies the same arrangement, so that the page's
+    cells and the notebook's match.
+    """
+    cells = nb.get("cells", [])
+    for index in range(len(cells) - 1, -1, -1):
+        cell = cells[index]
+        if cell.get("cell_type") != "code":
+            continue
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        outputs = cell.get("outputs", [])
+        saved = SAVED_FIGURE.findall(source)
+        shown = [i for i, o in enumerate(outputs) if "image/png" in o.get("data", {})]
+        if saved and shown:
+            name = saved[-1]
+            text = png_text(figures / (name if name.endswith(".png") else f"{name}.png"))
+            if text.get("Title") and text.get("Description"):
+                meta = cell.setdefault("metadata", {}).setdefault("mystnb", {})
+                meta["figure"] = {"caption": f"**Figure {name}.** {text['Title']}", "name": f"figure-{name}"}
+                meta["image"] = {"alt": text["Description"], "classes": "enlargeable"}
+                displayed = [i for i, o in enumerate(outputs) if o.get("output_type") in ("display_data", "execute_result")]
+                after = [o for i, o in enumerate(outputs) if i > shown[0] and i in displayed]
+                if after:
+                    cell["outputs"] = [o for i, o in enumerate(outputs) if i <= shown[0] or i not in displayed]
+                    rest = {"cell_type": "code", "id": f"{cell.get('id', index)}-rest", "execution_count": None,
+                            "metadata": {"tags": ["remove-input"]}, "outputs": after,
+                            "source": "# the outputs the cell above shows after its figure"}  # an empty cell is skipped
+                    cells.insert(index + 1, rest)
+    for cell in cells:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/html" in data:
+                html_text = data["text/html"]
+                joined = "".join(html_text) if isinstance(html_text, list) else html_text
+                if EMPTY_CELL.search(joined):
+                    joined = EMPTY_CELL.sub("<td>–</td>", joined)
+                    joined = joined.replace("</table>", "</table>" + DASH_NOTE)
+                    data["text/html"] = joined
+
+
 def _own_page_links(nb: dict, filename: str) -> None:
     """Links to an anchor of the notebook itself in its Markdown outputs (the verdict box's
     ``[claim](#claim-01-2)``) name the notebook's file, as links from other pages do, so that the
@@ -473,6 +567,7 @@ def doctree_read(app, doctree):
     if NOTEBOOK_DOC.match(docname):
         nb = json.loads(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
         arrange_for_site(nb)  # the cells in the order of the page
+        for_readers(nb, Path(app.srcdir) / "figures")
         cells = nb.get("cells", [])
         for container in doctree.findall(nodes.container):
             index = container.get("cell_index")
@@ -505,5 +600,6 @@ def setup(app):
     app.connect("build-finished", build_finished)
     app.add_css_file("companion_site.css")
     app.add_js_file("companion_search.js")  # search snippets without theme chrome or TeX; from disk
+    app.add_js_file("companion_figures.js")  # a click enlarges a figure
     app.config.html_static_path.append(str(Path(__file__).parent / "static"))
     return {"parallel_read_safe": True, "parallel_write_safe": True}
