@@ -45,7 +45,7 @@ from sklearn.utils.validation import _check_sample_weight, check_array, check_is
 
 from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale, column_exponents
-from companion._learner_support import format_number, laplace_proba, resolve_feature_names
+from companion._learner_support import canonical_row_order, format_number, laplace_proba, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running
 from companion._ripper import fit_binary_ripper, predict_binary_ripper
@@ -197,7 +197,16 @@ def _cost_complexity_alpha(X, y, sample_weight, *, max_depth, criterion, random_
     n_splits = int(min(_INNER_FOLDS, np.bincount(y).min()))
     if n_splits < 2 or len(alphas) == 1:
         return 0.0
-    splits = list(StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state).split(X, y))
+    if one_se:
+        # The default's folds are cut from the rows' canonical order (their content and label,
+        # numeric columns by rank), as the fallback check's: the same tree whatever the order of
+        # the rows, at any positive scale of a column, and with random_state=None (whose draws
+        # then only break ties between equally good splits).
+        canonical = canonical_row_order(X, y)
+        splits = [(np.sort(canonical[train]), np.sort(canonical[test])) for train, test in
+                  StratifiedKFold(n_splits=n_splits).split(np.zeros((len(y), 1)), y[canonical])]
+    else:
+        splits = list(StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state).split(X, y))
     # The criterion is the sum over inner folds of the fold error rates (weighted errors over the
     # fold's weight). With integer weights (unit weights included) it is accumulated exactly in
     # Python integers as multiples of 1 / lcm(n_f): equal criteria are equal numbers (a float sum
@@ -261,14 +270,17 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
     sum of the inner-fold error rates, is compared exactly (integer error counts over a common
     denominator); ties go to the smallest ``alpha``. ``leaf_cost`` is not used.
 
-    ``pruning="cost_complexity_1se"`` (the default, for users' tables): the same inner folds and
-    path, and CART's one-standard-error rule (Breiman, Friedman, Olshen & Stone 1984, Sec. 3.4.3):
+    ``pruning="cost_complexity_1se"`` (the default, for users' tables): the same path, inner folds
+    cut from the rows' canonical order (by content and label, numeric columns by rank, as the
+    fallback check's: the same tree whatever the rows' order or a column's positive scale, and
+    with ``random_state=None``), and CART's one-standard-error rule (Breiman, Friedman, Olshen &
+    Stone 1984, Sec. 3.4.3):
     the largest ``alpha`` (the smallest tree) whose mean inner-fold error rate is within one
     binomial standard error ``sqrt(e (1 - e) / n)`` of the least ``e``. Measured on the nine R
-    tables of ``benchmarks/learner_defaults.py`` (5 x 5-fold CV): the trees' mean size 60.5 -> 17.3
-    literals against ``"errors"`` (mroz 312 -> 74, titanic 115 -> 39, crabs 51 -> 32), mean
-    accuracy 0.784 -> 0.779 (stagec +3.7 points, crabs -2.8, melanoma -2.2, infert -1.9, the
-    others within 0.4). ``"errors"`` (paper 03) and
+    tables of ``benchmarks/learner_defaults.py`` (5 x 5-fold CV): the trees' mean size 60.5 -> 13.9
+    literals against ``"errors"`` (mroz 312 -> 70, titanic 115 -> 10, crabs 51 -> 36), mean
+    accuracy 0.784 -> 0.779 (stagec +3.6 points, crabs -2.5, melanoma -2.5, infert -1.6, the
+    others within 0.5). ``"errors"`` (paper 03) and
     ``"cost_complexity_cv"`` (paper 04) are the papers' settings, which their notebooks pass. Missing values
     (NaN) are routed by scikit-learn's tree.
 
