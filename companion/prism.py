@@ -330,13 +330,9 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         log2(P(C|A)/P(C)) + (1-P(C|A)) log2((1-P(C|A))/(1-P(C)))]`` with the probabilities
         estimated on the set E the rule grows on, so an imperfect rule is kept at the length of
         largest J instead of fitting noise with more tests. Then, on the training margin, a rule
-        whose first-covered training rows do not hold more of its class than of the default
-        class (the most frequent) by more than one standard error, ``n_c - n_d <=
-        sqrt(n_c + n_d)`` (the sign test's), is dropped, repeatedly, since predicting the
-        default there does about as well; the rows it covered fall to later rules or to the
-        default class (the standard error since issue 58: on 19 tables, 5-fold CV, the mean
-        size went from 12.3 to 10.2 literals, ionosphere 22 -> 9, at about the same mean accuracy,
-        0.741 -> 0.740). Last,
+        whose first-covered training rows hold no more of its class than of the default class
+        (the most frequent) is dropped, repeatedly, since predicting the default there does at
+        least as well; the rows it covered fall to later rules or to the default class. Last,
         the pruned list must beat the default class on inner folds
         (:func:`companion.interpretable.beats_default_class`, 3 stratified folds), else the
         model falls back to the default class alone, and says so. On
@@ -918,13 +914,10 @@ def _drop_rules_below_default(rules, trace, codes, class_of_rule, class_index, u
     """The rules that beat the default class on the training rows they decide (``pruning``).
 
     Repeatedly drops the rule of smallest margin while that margin is not positive: for a rule
-    of another class, the training weight ``n_c`` of its class minus the weight ``n_d`` of the
-    default class among the rows it is the first to cover, less one standard error of that
-    difference, ``sqrt(n_c + n_d)`` (the sign test's: a rule is kept only when its class beats
-    the default there by more than chance would; issue 58, so that the list is no larger than
-    it needs); a rule of the default class is dropped when no later rule covers any of its rows
-    (they fall to the default class anyway). Returns the kept rules and the trace renumbered to
-    them.
+    of another class, the training weight of its class minus that of the default class among
+    the rows it is the first to cover; a rule of the default class is dropped when no later
+    rule covers any of its rows (they fall to the default class anyway). Returns the kept rules
+    and the trace renumbered to them.
     """
     kept = list(range(len(rules)))
     while kept:
@@ -937,8 +930,7 @@ def _drop_rules_below_default(rules, trace, codes, class_of_rule, class_index, u
         covered = _covers(current, codes) if any(class_of_rule[j] == default_index for j in kept) else None
         for position, j in enumerate(kept):
             if class_of_rule[j] != default_index:
-                own, default = counts[position, class_of_rule[j]], counts[position, default_index]
-                margins[position] = own - default - np.sqrt(own + default)
+                margins[position] = counts[position, class_of_rule[j]] - counts[position, default_index]
             else:
                 decided = slot == position
                 later = covered[decided][:, position + 1:].any() if decided.any() else False
