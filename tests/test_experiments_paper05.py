@@ -133,11 +133,12 @@ def test_a_k_row_that_repeats_the_row_below_says_so():
     index = pd.MultiIndex.from_product([[0], range(4)], names=["repeat", "fold"])
     rates = pd.DataFrame({"stumps k=1": [0.1, 0.2, 0.0, 0.1], "competitor k=1": [0.1, 0.1, 0.0, 0.2],
                           "stumps k=2": [0.1, 0.2, 0.0, 0.1], "competitor k=2": [0.1, 0.1, 0.0, 0.2]}, index=index)
-    assert "those of k1-all_bioc on every fold" in _same_as(rates, "all_bioc", 2, 1.0)
-    assert _same_as(rates, "all_bioc", 1, 1.0) == ""
+    assert "those of k1-all_bioc on every fold" in _same_as(rates, "all_bioc", 2, 1.0, np.ones(4))
+    assert _same_as(rates, "all_bioc", 1, 1.0, np.ones(4)) == ""
     rates["competitor k=2"] = [0.0, 0.1, 0.0, 0.2]  # another comparison at k = 2
-    assert _same_as(rates, "all_bioc", 2, 1.9) == ""
-    assert "not a comparison at matched sparsity" in _same_as(rates, "all_bioc", 2, 1.0)
+    assert _same_as(rates, "all_bioc", 2, 1.5, np.array([2, 2, 1, 1])) == ""  # k genes on half the folds: a test
+    assert "not a comparison at matched sparsity" in _same_as(rates, "all_bioc", 2, 1.2, np.array([2, 1, 1, 1]))
+    assert "not a comparison at matched sparsity" in _same_as(rates, "all_bioc", 2, 1.0, np.ones(4))
 
 
 # ------------------------------------------------------------------------------------------
@@ -545,7 +546,21 @@ BROKEN = {
     "math_sc_message_pairing": {"log_message": lambda n, size, pairing=False: _log_message(n, size)},
     "math_pac_bayes_prior_normalised": {"kl": lambda n, ratios: _kl_without_zeta(n, ratios)},
     "math_occam_subprior_union": {"inversion": _broken_inversion},
+    # the free reading fails on the code; paying ln|k|! (the pairing) makes it hold
+    "math_sc_eq5_free_pairing": {"log_message": lambda n, size: _log_message_paired(n, size)},
+    "math_sc_eq5_canonical_pairing": {"log_message": lambda n, size: 0.0},  # every message of probability 1
+    "math_zeta_decreases_slowly": {"cost": lambda l: (2 * np.asarray(l, dtype=float) + 1) * np.log(2)},  # geometric
+    "math_bayes_vote_not_midpoint": {"bayes": lambda X, f, a, b, d: np.zeros(len(X), dtype=int)},
 }
+
+#: What each check returns on the package's code (the free-pairing reading of Eq. 5 fails).
+EXPECTED = {"math_sc_eq5_free_pairing": False}
+
+
+def _log_message_paired(n, size):
+    from companion.bounds.compression import compression_log_message
+
+    return compression_log_message(n, size, pairing=True)
 
 
 def _log_message(n, size):
@@ -569,6 +584,32 @@ def test_sc_message_pairing_check_needs_the_pairing_term():
     assert not broken, detail
 
 
+def test_eq5_readings_free_fails_canonical_holds():
+    ok, detail = _math_checks.check_sc_eq5_free_pairing(np.random.default_rng(0))
+    assert not ok and "reach 6.0000" in detail, detail  # |k| = 3: one message denotes 3! conjunctions
+    ok, detail = _math_checks.check_sc_eq5_canonical_pairing(np.random.default_rng(0))
+    assert ok and "the sum reaches 1.0000" in detail, detail
+    # paying ln|k|! makes the free reading valid; probability 1 per message breaks the canonical one
+    assert _math_checks.check_sc_eq5_free_pairing(np.random.default_rng(0), **BROKEN["math_sc_eq5_free_pairing"])[0]
+    assert not _math_checks.check_sc_eq5_canonical_pairing(
+        np.random.default_rng(0), **BROKEN["math_sc_eq5_canonical_pairing"])[0]
+
+
+def test_new_checks_hold_and_fail_on_broken_input():
+    for key in ("math_zeta_decreases_slowly", "math_bayes_vote_not_midpoint", "math_bayes_gibbs"):
+        ok, detail = _math_checks.CHECKS[key](np.random.default_rng(0))
+        assert ok, detail
+        assert not _math_checks.CHECKS[key](np.random.default_rng(0), **BROKEN[key])[0]
+    # a vote at Π σ > 0.4 errs where fewer than half of Q err: the pointwise check sees it
+    from companion.bounds.pac_bayes import gibbs_output_probability
+
+    def loose(X, f, a, b, d):
+        return (gibbs_output_probability(X, f, a, b, d) > 0.4).astype(int)
+
+    ok, detail = _math_checks.check_bayes_gibbs(np.random.default_rng(0), bayes=loose)
+    assert not ok, detail
+
+
 def test_pac_bayes_prior_check_sums_the_prior():
     ok, detail = _math_checks.check_pac_bayes_prior_normalised(np.random.default_rng(0))
     assert ok, detail
@@ -587,11 +628,12 @@ def test_subprior_union_check_catches_a_loose_inversion():
 @pytest.mark.parametrize("key", list(_math_checks.CHECKS))
 def test_math_check_holds_on_the_code_and_fails_on_a_broken_input(key):
     check = _math_checks.CHECKS[key]
+    expected = EXPECTED.get(key, True)
     ok, detail = check(np.random.default_rng(0))
-    assert ok is True or ok == True, detail  # noqa: E712  (numpy bools)
+    assert bool(ok) is expected, detail
     assert detail
     broken, _ = check(np.random.default_rng(0), **BROKEN[key])
-    assert not broken
+    assert bool(broken) is not expected
 
 
 def test_every_math_row_has_its_check_and_the_table_names_them():
@@ -600,8 +642,10 @@ def test_every_math_row_has_its_check_and_the_table_names_them():
     section = paper05.bounds_checks_section(np.random.default_rng(1), 2, 0)
     assert set(section.coverage["learner"]) == {"sc", "sc with ln|k|!", "occam", "pac_bayes"}
     shown = {e["id"] for e in entries if e["category"] == "observation"}  # not judged: no verdict word
-    assert shown == {"kl-discrete-small"}
-    assert list(section.table["result"]) == ["shown, not judged" if i in shown else "holds" for i in section.table["id"]]
+    assert shown == {"kl-discrete-small", "pac-bayes-deterministic-guarantee"}
+    failing = {"sc-eq5-free-pairing"}  # Eq. 5 with a free pairing is no message distribution
+    assert list(section.table["result"]) == ["shown, not judged" if i in shown else "fails" if i in failing else "holds"
+                                             for i in section.table["id"]]
 
 
 def test_true_risk_is_exact_against_a_large_sample():
@@ -649,3 +693,91 @@ def test_golub_descriptions_sit_beside_the_probes():
     _, _, names = _protocol.load_dataset("leukemia_golub")
     assert list(descriptions.index) == list(names)
     assert descriptions["M23197_at"].startswith("CD33") and descriptions["X95735_at"] == "Zyxin"
+
+
+# ------------------------------------------------------------------------------------------
+# the referee's third reading: the selection rules, SC's strictly valid bound, the second
+# declared range, the coverage rows per distribution, the by-learner display
+# ------------------------------------------------------------------------------------------
+
+
+def test_selection_variants_pick_by_their_rule(small_run):
+    _, results = small_run
+    variants = _protocol.selection_variants(results)
+    assert set(variants) == set(_protocol.SELECTION_RULES)
+    keys = ["dataset", "repeat", "fold", "k"]
+    for label, rule in _protocol.SELECTION_RULES.items():
+        frame = variants[label]
+        check_tidy(frame)
+        stumps = frame[(frame["learner"] == "stumps") & (frame["prior"] == "declared")]
+        assert len(stumps) == len(results[(results["learner"] == "stumps") & (results["prior"] == "declared")])
+        # every other row is the main run's
+        pd.testing.assert_frame_equal(frame[frame["learner"] != "stumps"].reset_index(drop=True),
+                                      results[results["learner"] != "stumps"].reset_index(drop=True))
+        if rule in _protocol.STUMP_LEARNERS:
+            assert set(stumps["chosen"]) == {rule}
+            own = results[(results["learner"] == rule) & (results["prior"] == "declared")].set_index(keys)["errors"]
+            assert (stumps.set_index(keys)["errors"] == own.loc[stumps.set_index(keys).index]).all()
+    # the Gibbs rule picks PAC-Bayes where its Gibbs bound is the smallest, which the main rule never does
+    gibbs = variants["select=smallest bound, PAC-Bayes by its Gibbs bound"]
+    learners = results[results["learner"].isin(_protocol.STUMP_VARIANTS) & (results["prior"] == "declared")]
+    score = learners["bound"].where(learners["learner"] != "pac_bayes", learners["gibbs_bound"])
+    best = learners.assign(score=score).sort_values("score", kind="stable").groupby(keys).first()["learner"]
+    picked = gibbs[(gibbs["learner"] == "stumps") & (gibbs["prior"] == "declared")].set_index(keys)["chosen"]
+    assert (picked == best.loc[picked.index]).all()
+    # a broken rule (the largest bound) gives other choices than the smallest
+    worst = learners.assign(score=score).sort_values("score", kind="stable").groupby(keys).last()["learner"]
+    assert not (picked == worst.loc[picked.index]).all()
+
+
+def test_sc_bound_with_pairing_is_the_papers_bound_plus_ln_k_factorial():
+    from companion.stumps import SetCoveringStumps
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(60, 12))
+    y = ((X[:, 0] > 0) & (X[:, 3] > -0.5)).astype(int)
+    model = SetCoveringStumps(threshold="observed", p=1.0, s=3, length="greedy", stop_idle=False).fit(X, y)
+    for k in range(model.features_.size + 1):
+        part = model.truncated(k)
+        paper = _protocol.sc_bound_with_pairing(part, X, y, pairing=False)
+        assert paper == pytest.approx(part.bound_, rel=1e-12)  # the paper's form is the model's own bound
+        strict = _protocol.sc_bound_with_pairing(part, X, y)
+        assert strict >= paper and (strict > paper) == (k >= 2)  # ln 0! = ln 1! = 0
+    # on labels it was not fitted to, the errors outside the compression set differ: so does the bound
+    assert _protocol.sc_bound_with_pairing(model, X, 1 - y, pairing=False) != pytest.approx(model.bound_)
+
+
+def test_second_declared_range_reruns_only_the_sets_it_changes(small_run):
+    config, results = small_run
+    assert _protocol.DECLARED_RANGES_SECOND["colon"] == (0.0, 2.0**18)
+    assert _protocol.DECLARED_RANGES_SECOND["leukemia_golub"] == _protocol.DECLARED_RANGES["leukemia_golub"]
+    X = np.array([[1.0, 2.0]])
+    assert prior_feature_range("colon", X, "declared_second")[:, 0].tolist() == [0.0, 2.0**18]
+    with pytest.raises(ValueError, match="second declared range"):
+        prior_feature_range("colon", -X, "declared_second")  # an intensity is never negative
+    name = [n for n in _protocol.CHOICE_VARIANTS if n.startswith("range=declared second")][0]
+    frame = _protocol.run_choice_variants(config, results, variants={name: _protocol.CHOICE_VARIANTS[name]})[name]
+    stumps = frame[frame["learner"].isin([*_protocol.STUMP_VARIANTS, "stumps"])].sort_values(["method", "seed", "fold"])
+    main = results[results["learner"].isin([*_protocol.STUMP_VARIANTS, "stumps"]) & (results["prior"] == "declared")]
+    main = main.sort_values(["method", "seed", "fold"])
+    # Leukaemia keeps its range: its rows are the main run's, not refitted
+    np.testing.assert_array_equal(stumps["errors"].to_numpy(), main["errors"].to_numpy())
+
+
+def test_coverage_rows_decide_each_distribution_alone():
+    coverage = pd.DataFrame({"distribution": ["signal"] * 4 + ["no signal"] * 4, "learner": "occam",
+                             "any_violated": [True, False, False, False, True, True, False, False]})
+    assert _claims._coverage_worst(coverage, "occam") == (2, 4)  # the worse distribution, not 3 of 8 pooled
+    assert _claims._coverage_share(coverage, "occam")[:2] == (3, 8)
+    assert _claims._coverage_worst(coverage.assign(any_violated=False), "occam") == (0, 4)
+
+
+def test_by_learner_display_shows_intervals_and_tallies(small_run):
+    _, results = small_run
+    table = _tables.accuracy_by_learner(results)
+    shown = _tables.by_learner_display(table)
+    first = table.iloc[0]
+    cell = shown.loc[(first["dataset"], first["k"]), first["side"]]
+    assert cell.startswith(f"{first['difference']:+.1f} [{first['low']:+.1f}, {first['high']:+.1f}] "
+                           f"{first['lower']}/{first['equal']}/{first['higher']}")
+    assert list(shown.columns) == ["sc", "occam", "pac_bayes", "chosen by smallest bound"]

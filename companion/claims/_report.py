@@ -660,7 +660,7 @@ def summary(table, link=None) -> Markdown:
         f"* empirical results of the paper: {counts['empirical']}\n"
         f"* mathematical statements of the paper: {counts['mathematical']}\n"
         f"* conformance checks of our code against the paper's description: {counts['conformance']}\n"
-        f"* checks against a peer or a published number: {counts['peer']}\n"
+        f"* checks of our runs against a peer we ran or a published number: {counts['peer']}\n"
         f"* sanity checks: {counts['sanity']}\n"
         f"* no verdict: {counts['observations']}"
         + (f"\n\n{registration(table)}" if registration(table) else "")

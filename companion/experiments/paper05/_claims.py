@@ -138,8 +138,21 @@ def _pac_bayes_vs_sc(data):
 
 
 def _coverage(data, learner):
-    """The coverage row's measure: :func:`_coverage_share` of the variant's coverage frame."""
-    return None if data["coverage"] is None else _coverage_share(data["coverage"], learner)[:2]
+    """The coverage row's measure: :func:`_coverage_worst` of the variant's coverage frame."""
+    return None if data["coverage"] is None else _coverage_worst(data["coverage"], learner)
+
+
+def _coverage_worst(coverage, learner):
+    """(violations, samples) of the known distribution on which ``learner``'s bound fell below the
+    risk on the largest share of training samples: a bound must hold at δ on each distribution, so
+    each is decided alone and the row reports the worse (ties: the first distribution)."""
+    part = coverage[coverage["learner"] == learner]
+    by = part.groupby("distribution", sort=False)["any_violated"].agg(["sum", "size"])
+    if by.empty:
+        return None
+    share = (by["sum"] / by["size"]).to_numpy()
+    worst = by.iloc[int(np.flatnonzero(share == share.max())[0])]
+    return (int(worst["sum"]), int(worst["size"]))
 
 
 def _coverage_share(coverage, learner):

@@ -176,7 +176,8 @@ def bound_coverage(n_runs=200, *, m=50, n=500, s=5, margin_gaps=(1, 4), delta=0.
         One row per (distribution, run, learner; ``sc with ln|k|!`` is SC's conjunction under the
         bound that also pays ``ln |k|!``): ``any_violated`` (some prefix's bound below its
         risk), ``selected_violated`` (the prefix of smallest bound), ``selected_bound``,
-        ``selected_risk``, ``min_gap``.
+        ``selected_risk``, ``min_gap`` and ``violated_prefixes`` (the numbers of stumps of the
+        prefixes whose bound lies below their risk, ``"1;2"``).
     """
     distributions = COVERAGE_DISTRIBUTIONS if distributions is None else distributions
     children = np.random.SeedSequence(seed).spawn(len(distributions) * n_runs)
@@ -193,13 +194,23 @@ def bound_coverage(n_runs=200, *, m=50, n=500, s=5, margin_gaps=(1, 4), delta=0.
                 rows.append({"distribution": dist_name, "run": run, "learner": learner,
                              "any_violated": bool((gap < 0).any()), "selected_violated": bool(chosen["bound"] < chosen["risk"]),
                              "selected_bound": float(chosen["bound"]), "selected_risk": float(chosen["risk"]),
-                             "min_gap": float(gap.min())})
+                             "min_gap": float(gap.min()),
+                             "violated_prefixes": ";".join(str(int(k)) for k in part["k"][gap < 0])})
     return pd.DataFrame(rows)
 
 
+def _prefix_counts(part) -> str:
+    """``"1: 3, 2: 1"``: in how many runs the prefix of each number of stumps had a bound below its risk."""
+    if "violated_prefixes" not in part:
+        return ""
+    ks = pd.Series([int(k) for text in part["violated_prefixes"] for k in str(text).split(";") if k], dtype=int)
+    return ", ".join(f"{k}: {c}" for k, c in ks.value_counts().sort_index().items()) or "none"
+
+
 def coverage_table(coverage: pd.DataFrame, delta: float = 0.05) -> pd.DataFrame:
-    """Per distribution and learner: runs, violations (any prefix; the bound's own choice), means;
-    and the smallest of the three chosen bounds (its learner's risk), which holds at ``3δ``.
+    """Per distribution and learner: runs, violations (any prefix; the bound's own choice), means,
+    the prefixes that fell below their risk; and the smallest of the three chosen bounds (its
+    learner's risk), which holds at ``3δ``.
 
     Parameters
     ----------
@@ -218,7 +229,8 @@ def coverage_table(coverage: pd.DataFrame, delta: float = 0.05) -> pd.DataFrame:
                      "some prefix below its risk": int(part["any_violated"].sum()),
                      "chosen model below its risk": int(part["selected_violated"].sum()),
                      "mean chosen bound": part["selected_bound"].mean(), "mean true risk": part["selected_risk"].mean(),
-                     "smallest bound − risk": part["min_gap"].min(), "level": delta})
+                     "smallest bound − risk": part["min_gap"].min(), "level": delta,
+                     "violating prefixes (stumps: runs)": _prefix_counts(part)})
     for dist, part in coverage[coverage["learner"].isin(["sc", "occam", "pac_bayes"])].groupby("distribution", sort=False):
         best = part.loc[part.groupby("run")["selected_bound"].idxmin()]
         rows.append({"distribution": dist, "bound": "min of the three", "runs": len(best),

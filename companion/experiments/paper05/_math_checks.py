@@ -20,7 +20,7 @@ from scipy.stats import beta
 from companion.bounds.binomial import binomial_tail, binomial_tail_inversion, log_choose
 from companion.bounds.compression import compression_bound, compression_log_message
 from companion.bounds.occam import dyadic_code, log_zeta, occam_bound, occam_log_prior, threshold_code_cost, zeta
-from companion.bounds.pac_bayes import bayes_predict, gibbs_risk, pac_bayes_kl
+from companion.bounds.pac_bayes import bayes_predict, gibbs_output_probability, gibbs_risk, pac_bayes_kl
 from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
 
 #: The greedy of Section VI as the paper states it: every stump the greedy adds, no stop at an idle one.
@@ -144,22 +144,29 @@ def check_occam_linear_in_l(rng, *, cost=threshold_code_cost):
 
 def check_occam_code_tradeoff(rng, *, bound=occam_bound):
     """Section III: at equal training errors, a conjunction of more stumps with short threshold codes
-    may have a smaller Occam bound than one of fewer stumps with long codes."""
-    found, cases, fewest = 0, 0, math.inf
+    may have a smaller Occam bound than one of fewer stumps with long codes.
+
+    On our reconstruction this holds by construction (each code bit costs at least ``ln 2`` nats,
+    a stump of a 0-bit code a fixed number of nats), so the result is the crossover: the fewest
+    code bits per stump at which ``d`` stumps of ``l``-bit codes have a larger bound than ``d + 1``
+    stumps of 0-bit codes, for each case (searched up to 64 bits)."""
+    found, cases, crossovers = 0, 0, []
     for n in (2000, 7129, 12625):
         for m in (72, int(rng.integers(40, 200))):
             for errors in (0, 2):
                 for d in (1, 2, 3):
                     cases += 1
                     more = float(bound(errors, m, n, [0] * (d + 1)))
-                    longer = next((l for l in range(0, 41) if float(bound(errors, m, n, [l] * d)) > more), None)
+                    longer = next((l for l in range(0, 65) if float(bound(errors, m, n, [l] * d)) > more), None)
                     if longer is not None:
                         found += 1
-                        fewest = min(fewest, d * longer)
+                        crossovers.append((d, longer))
     ok = found == cases
-    return ok, (f"n ∈ {{2000, 7129, 12625}}, m ∈ {{72, random}}, 0 or 2 training errors, d = 1–3 stumps: d + 1 "
-                f"stumps of 0-bit codes have the smaller bound than d stumps of l-bit codes for some l ≤ 40 in "
-                f"{found} of {cases} cases; from {fewest} code bits in all on")
+    per = {d: sorted({l for dd, l in crossovers if dd == d}) for d in (1, 2, 3)}
+    return ok, (f"n ∈ {{2000, 7129, 12625}}, m ∈ {{72, random}}, 0 or 2 training errors: crossover found in {found} of "
+                f"{cases} cases (by construction of the rebuilt prior); d + 1 stumps of 0-bit codes have the smaller "
+                f"bound than d stumps of l-bit codes from l = "
+                + "; ".join(f"{min(v)} to {max(v)} bits per stump on (d = {d})" for d, v in per.items() if v))
 
 
 def check_compression_set(rng, *, learner=SetCoveringStumps):
@@ -194,15 +201,63 @@ def _random_gibbs(rng, m=50, n=4):
     return X, y, features, lows, highs, dirs
 
 
-def check_bayes_gibbs(rng, *, bayes=bayes_predict, gibbs=gibbs_risk):
-    """Section V: ``R(B_Q) ≤ 2 R(G_Q)``, on the empirical risks of random posteriors."""
-    worst = -math.inf
-    for _ in range(200):
+def check_bayes_gibbs(rng, *, bayes=bayes_predict, gibbs=gibbs_risk, proba=gibbs_output_probability):
+    """Section V: ``R(B_Q) ≤ 2 R(G_Q)``, checked example by example, as the paper argues it.
+
+    "When B_Q misclassifies an example x, at least half of the binary classifiers (under measure
+    Q) misclassifies x": on every example, ``I(B_Q(x) ≠ y) ≤ 2 Q(h(x) ≠ y)``. Inputs: random
+    posteriors on random samples, and inputs placed where ``Π σ_k`` is 1/2 exactly or within
+    ``1e-9`` of it (a single stump's interval midpoint; a second stump surely passed), the only
+    places where the inequality can be tight; the mean of the pointwise Gibbs errors must equal
+    the closed-form empirical Gibbs risk."""
+    slack, near, n_examples, worst_mean = math.inf, 0, 0, 0.0
+    for trial in range(200):
         X, y, f, a, b, d = _random_gibbs(rng)
-        bayes_error = float(np.mean(bayes(X, f, a, b, d) != y))
-        worst = max(worst, bayes_error - 2 * float(gibbs(X, y, f, a, b, d)))
-    ok = worst <= 1e-12
-    return ok, f"200 random posteriors on 50 × 4 samples: max (Bayes error − 2 × Gibbs risk) = {worst:+.3f} ≤ 0"
+        if trial % 2:  # inputs on which the vote is decided at Π σ = 1/2 (± 1e-9)
+            width = b[0] - a[0]
+            X[:, f[0]] = (a[0] + b[0]) / 2 + rng.choice([-1e-9, 0.0, 1e-9], size=len(y)) * width
+            for j in range(1, len(f)):  # every other stump surely passed: σ = 1
+                X[:, f[j]] = b[j] + 1.0 if d[j] > 0 else a[j] - 1.0
+        q = np.asarray(proba(X, f, a, b, d), dtype=float)
+        gibbs_error = np.where(y == 1, 1.0 - q, q)
+        bayes_error = (np.asarray(bayes(X, f, a, b, d)) != y).astype(float)
+        slack = min(slack, float(np.min(2 * gibbs_error - bayes_error)))
+        near += int(np.sum(np.abs(q - 0.5) <= 1e-6))
+        n_examples += len(y)
+        worst_mean = max(worst_mean, abs(float(gibbs(X, y, f, a, b, d)) - float(gibbs_error.mean())))
+    ok = slack >= -1e-12 and worst_mean <= 1e-9
+    return ok, (f"200 random posteriors on 50 × 4 samples ({n_examples} examples, {near} of them with Π σ within "
+                f"1e-6 of 1/2), example by example: min (2 × Gibbs error − Bayes error) = {slack:+.2e} ≥ 0 (0 where "
+                f"Π σ = 1/2 exactly: the inequality is tight there); |mean pointwise Gibbs error − closed-form "
+                f"Gibbs risk| ≤ {worst_mean:.1e}")
+
+
+def check_bayes_vote_is_not_the_midpoint(rng, *, bayes=bayes_predict):
+    """Section V, "the PAC-Bayes theorem offers a better guarantee for another type of deterministic
+    classifier": shown, not judged (the argument it announces is lost).
+
+    Our reconstruction's deterministic classifier is the Bayes vote ``I(Π σ_k > 1/2)``, whose
+    risk is at most twice the Gibbs risk (``bayes-gibbs``), so the Gibbs bound doubled bounds it;
+    the PAC-Bayes theorem gives the midpoint conjunction ``t_k = (a_k + b_k)/2`` no bound of its
+    own. Shown: how often the two classifiers disagree on random posteriors (one stump: never, the
+    vote of a single uniform threshold is its midpoint; more stumps: the vote is stricter)."""
+    counts = {}
+    for size in (1, 2, 3):
+        disagree, total = 0, 0
+        for _ in range(50):
+            X = rng.normal(size=(200, 3))
+            f = np.arange(size)
+            a = rng.normal(size=size) - 0.5
+            b = a + rng.exponential(1.0, size=size)
+            d = rng.choice([-1, 1], size=size)
+            mid = np.all(np.where(d > 0, X[:, f] > (a + b) / 2, X[:, f] <= (a + b) / 2), axis=1).astype(int)
+            disagree += int(np.sum(np.asarray(bayes(X, f, a, b, d)) != mid))
+            total += X.shape[0]
+        counts[size] = (disagree, total)
+    ok = counts[1][0] == 0
+    return ok, ("Bayes vote I(Π σ > 1/2) against the midpoint conjunction, 50 random posteriors × 200 inputs: "
+                + ", ".join(f"{s} stump{'s' if s > 1 else ''}: disagree on {c} of {t}" for s, (c, t) in counts.items())
+                + " (the vote alone has a bound, twice the Gibbs bound)")
 
 
 def check_kl_continuous_vanishes(rng, *, kl=pac_bayes_kl):
@@ -363,6 +418,101 @@ def check_sc_message_pairing(rng, *, log_message=compression_log_message):
                 f"{without:.4f} without it (a message distribution must sum to ≤ 1)")
 
 
+def _eq5_enumeration(rng, log_message, pairing):
+    """Every compression set of small random samples with every message of Eq. 5: the largest sum,
+    over the distinct conjunctions one compression set denotes, of the messages' probabilities.
+
+    ``pairing="free"``: any compression example may threshold any attribute of the message;
+    ``"canonical"``: the ``j``-th example (in index order) thresholds the ``j``-th attribute (in
+    index order), so a message denotes one conjunction. Also returns how many of the conjunctions
+    the free pairing denotes the canonical one can express."""
+    worst, denoted_free, expressible = 0.0, 0, 0
+    for n, m in ((3, 4), (4, 5), (5, 6)):
+        X = rng.normal(size=(m, n))
+        probe = np.vstack([X, rng.normal(size=(200, n))])
+        for size in range(1, min(3, n) + 1):
+            for examples in itertools.combinations(range(m), size):
+                free, canonical = set(), set()
+                for attributes in itertools.combinations(range(n), size):
+                    for directions in itertools.product((-1, 1), repeat=size):
+                        for order in itertools.permutations(examples):
+                            thresholds = X[list(order), list(attributes)]
+                            out = np.all(np.where(np.asarray(directions) > 0, probe[:, attributes] > thresholds,
+                                                  probe[:, attributes] <= thresholds), axis=1).tobytes()
+                            free.add((attributes, directions, out))
+                            if order == examples:
+                                canonical.add((attributes, directions, out))
+                denoted = free if pairing == "free" else canonical
+                worst = max(worst, len(denoted) * math.exp(-float(log_message(n, size))))
+                denoted_free += len(free)
+                expressible += len(canonical)
+    return worst, denoted_free, expressible
+
+
+def _learned_pairings(rng, learner=SetCoveringStumps, runs=20):
+    """SC conjunctions of at least two stumps learned on random samples: how many pair their
+    compression examples with their attributes in the canonical order (both in index order)."""
+    canonical, total = 0, 0
+    for _ in range(runs):
+        X, y = _random_data(rng, m=60, n=20)
+        model = learner(**_GREEDY, threshold="observed", p=0.5, s=4).fit(X, y)
+        if model.features_.size < 2:
+            continue
+        total += 1
+        by_attribute = np.asarray(model.compression_set_)[np.argsort(model.features_)]
+        canonical += bool(np.all(np.diff(by_attribute) > 0))
+    return canonical, total
+
+
+def check_sc_eq5_free_pairing(rng, *, log_message=compression_log_message):
+    """Section IV, "Equation 5 along with the Sample Compression Theorem completes the bound", read
+    with the pairing of compression examples to attributes left free (our reconstruction of Eq. 5:
+    ``P(σ) = p(|k|) C(n,|k|)⁻¹ 2^−|k|``).
+
+    A message distribution must sum to at most 1 over the distinct classifiers one compression set
+    and its messages denote (Kraft). With a free pairing one message denotes up to ``|k|!``
+    conjunctions, so the sum can exceed 1: the statement fails on this reading."""
+    worst, denoted, _ = _eq5_enumeration(rng, lambda n, size: log_message(n, size), "free")
+    ok = worst <= 1.0 + 1e-9
+    return ok, (f"every compression set (m ≤ 6, n ≤ 5, |k| ≤ 3), every message of Eq. 5 and every pairing enumerated: "
+                f"{denoted} (compression set, conjunction) pairs; the messages' probabilities summed over the "
+                f"conjunctions one compression set denotes reach {worst:.4f} (a message distribution must sum to ≤ 1)")
+
+
+def check_sc_eq5_canonical_pairing(rng, *, log_message=compression_log_message, learner=SetCoveringStumps):
+    """Section IV, the same sentence read with a fixed canonical pairing: the ``j``-th compression
+    example (in index order) thresholds the ``j``-th attribute (in index order).
+
+    Then a message denotes one conjunction and Eq. 5 sums to at most 1 (the statement holds on this
+    reading); what it costs is shown: the share of the conjunctions a free pairing denotes that the
+    canonical one can express, and the share of SC conjunctions learned on random samples (greedy,
+    thresholds at training values) whose pairing is canonical (the bound covers only those)."""
+    worst, denoted, expressible = _eq5_enumeration(rng, lambda n, size: log_message(n, size), "canonical")
+    canonical, total = _learned_pairings(rng, learner)
+    ok = worst <= 1.0 + 1e-9
+    return ok, (f"every compression set (m ≤ 6, n ≤ 5, |k| ≤ 3) and every message of Eq. 5 enumerated, canonical "
+                f"pairing: the sum reaches {worst:.4f} (≤ 1); it expresses {expressible} of the {denoted} "
+                f"(compression set, conjunction) pairs a free pairing denotes; of {total} SC conjunctions of ≥ 2 "
+                f"stumps learned on random 60 × 20 samples, {canonical} pair canonically")
+
+
+def check_zeta_decreases_slowly(rng, *, cost=threshold_code_cost):
+    """Section III: ζ "has the advantage of decreasing slowly so that the risk bound does not
+    deteriorate too rapidly as l_i increases": on our reconstruction ``ζ(l) = 6/π² (l+1)⁻²``, the
+    part of a threshold's cost that is not its ``l ln 2`` string, ``−ln ζ(l)``, grows as
+    ``2 ln(l+1)``, so each extra bit adds at most ``2 ln 2`` nats to it (at ``l = 0``) and less
+    after; against a geometric ``2^−(l+1)`` length prior it adds ``ln 2`` per bit for ever."""
+    levels = np.arange(0, 1001)
+    rest = np.asarray(cost(levels), dtype=float) - levels * math.log(2)
+    steps = np.diff(rest)
+    geometric = (levels + 1) * math.log(2)  # −ln 2^−(l+1)
+    first_below = int(np.argmax(rest < geometric)) if np.any(rest < geometric) else -1
+    ok = bool(np.all(steps > 0) and np.all(np.diff(steps) < 0) and steps[0] <= 2 * math.log(2) + 1e-12)
+    return ok, (f"l = 0..1000: −ln ζ(l) rises by {steps[0]:.3f} nats from l = 0 to 1, by {steps[9]:.4f} from 9 to 10, "
+                f"by {steps[-1]:.5f} from 999 to 1000 (each step smaller than the last); below the geometric prior's "
+                f"(l+1) ln 2 from l = {first_below} on; at l = 1000: {rest[-1]:.1f} nats against {geometric[-1]:.1f}")
+
+
 def check_pac_bayes_prior_normalised(rng, *, kl=pac_bayes_kl):
     """Section V (our reconstruction): the prior over ``(k, d, t)`` integrates to ``Σ_{e=0}^{n} p(e)``.
 
@@ -442,6 +592,10 @@ CHECKS = {
     "math_sc_message_pairing": check_sc_message_pairing,
     "math_pac_bayes_prior_normalised": check_pac_bayes_prior_normalised,
     "math_occam_subprior_union": check_occam_subprior_union,
+    "math_sc_eq5_free_pairing": check_sc_eq5_free_pairing,
+    "math_sc_eq5_canonical_pairing": check_sc_eq5_canonical_pairing,
+    "math_zeta_decreases_slowly": check_zeta_decreases_slowly,
+    "math_bayes_vote_not_midpoint": check_bayes_vote_is_not_the_midpoint,
 }
 
 

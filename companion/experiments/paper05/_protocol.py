@@ -27,6 +27,7 @@ from companion.experiments._constraints import N_JOBS
 from companion.experiments._trusted import trusted_inputs
 from companion.experiments._paper05_peers import NSC_THRESHOLDS, bahsic_order, nsc_path
 from companion.experiments.protocol import check_tidy
+from companion.bounds.compression import compression_bound
 from companion.numerics import TIE_RTOL, first_near_min, ordered_matvec
 from companion.interpretable import SingleClassWarning
 from companion.stumps import OccamStumps, PacBayesStumps, SetCoveringStumps
@@ -76,6 +77,17 @@ DECLARED_RANGES = {
     "lung_gordon": _RAW_AFFYMETRIX,
     "all_bioc": (0.0, 16.0),
 }
+
+#: A second reading of each file's definition (a choice variant of the main declaration, as fixed
+#: as it): where the file's definition is a non-negative intensity (Colon's raw intensities), the
+#: unsigned scale ``[0, 2^18]``; BreastER's standardised values within the dyadic envelope
+#: ``[−2^7, 2^7]`` of Samuelson's bound; ALL's RMA values as log2 of 20-bit intensities, ``[0, 20]``.
+#: Its dyadic points differ from the main declaration's (Colon's midpoint is ``2^17``, not 0; ALL's
+#: is 10, not 8). The four signed raw sets (MAS average differences, which are negative as well as
+#: positive by definition) keep ``[−2^18, 2^18]``: a declaration symmetric about 0 is what their
+#: definition gives, so their rows are the main run's.
+DECLARED_RANGES_SECOND = {**DECLARED_RANGES, "colon": (0.0, 2.0**18), "breast_er": (-(2.0**7), 2.0**7),
+                          "all_bioc": (0.0, 20.0)}
 
 #: The other declared range, as fixed as the main one: :data:`_RAW_AFFYMETRIX_WIDE` for the raw
 #: Affymetrix sets, the main declaration for the two sets whose range follows from their scale.
@@ -236,10 +248,11 @@ def prior_feature_range(name, X, prior="declared"):
         The data set (for the declared range).
     X : array-like of shape (n_examples, n_genes)
         The **whole** data set; read only by the two sample-dependent variants.
-    prior : {"declared", "declared_wide", "per_gene", "global"}, default="declared"
+    prior : {"declared", "declared_wide", "declared_second", "per_gene", "global"}, default="declared"
         ``declared``: :func:`declared_feature_range` (independent of every sample);
         ``declared_wide``: :data:`DECLARED_RANGES_WIDE`, another declaration independent of every
-        sample (a choice variant, :data:`CHOICE_VARIANTS`);
+        sample (a choice variant, :data:`CHOICE_VARIANTS`); ``declared_second``:
+        :data:`DECLARED_RANGES_SECOND`, a second reading of each file's definition (another choice variant);
         ``per_gene``: each gene's min and max over every example (training folds included);
         ``global``: the data set's min and max, one range for all genes (training folds included).
 
@@ -258,11 +271,16 @@ def prior_feature_range(name, X, prior="declared"):
         if np.any((X < low) | (X > high)):
             raise ValueError(f"a value of {name!r} falls outside its wide declared range {[low, high]}")
         return np.vstack([np.full(X.shape[1], low), np.full(X.shape[1], high)])
+    if prior == "declared_second":
+        low, high = DECLARED_RANGES_SECOND[name]
+        if np.any((X < low) | (X > high)):
+            raise ValueError(f"a value of {name!r} falls outside its second declared range {[low, high]}")
+        return np.vstack([np.full(X.shape[1], low), np.full(X.shape[1], high)])
     if prior == "per_gene":
         return np.vstack([X.min(axis=0), X.max(axis=0)])
     if prior == "global":
         return np.vstack([np.full(X.shape[1], X.min()), np.full(X.shape[1], X.max())])
-    raise ValueError(f"prior must be one of {PRIORS} or 'declared_wide', got {prior!r}")
+    raise ValueError(f"prior must be one of {PRIORS}, 'declared_wide' or 'declared_second', got {prior!r}")
 
 
 def welch_t_ranking(X, y, n_keep):
@@ -549,8 +567,40 @@ def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_rang
                        "rule": model.to_text(feature_names=list(names[keep]), show_class=False) if k == 0 else ""}
                 if variant == "pac_bayes":
                     row.update(_gibbs_columns(model, X_te[:, keep], y_te))
+                if variant == "sc":
+                    row["bound_pairing"] = sc_bound_with_pairing(model, X_tr[:, keep], y_tr)
                 rows.append(row)
     return rows
+
+
+def sc_bound_with_pairing(model, X, y, *, pairing=True):
+    """The strictly valid form of a fitted SC model's bound: Eq. 5 (as we reconstruct it) plus ``ln |k|!``.
+
+    Section IV's message (Eq. 5) names the attribute set and the directions; which compression
+    example thresholds which attribute is not in it (check ``sc-message-pairing`` enumerates what a
+    message then denotes). This form also pays for that pairing, ``ln |k|!`` nats, with the same
+    errors outside the compression set and the same confidence as ``model.bound_``.
+
+    Parameters
+    ----------
+    model : SetCoveringStumps
+        Fitted (possibly :meth:`truncated`) on ``X, y``, unweighted.
+    X : ndarray of shape (m, n_kept)
+    y : ndarray of shape (m,)
+    pairing : bool, default=True
+        Pay ``ln |k|!`` (False: the paper's form, ``model.bound_`` itself).
+
+    Returns
+    -------
+    float
+    """
+    size = int(model.features_.size)
+    wrong = model.predict(X) != y
+    outside = int(wrong.sum() - wrong[np.asarray(model.compression_set_[:size], dtype=int)].sum())
+    if size + outside > len(y):
+        return 1.0
+    return float(compression_bound(outside, len(y), int(model.prior_n_features_), size, float(model.delta),
+                                   pairing=pairing))
 
 
 def _selected_stumps(rows, config):
@@ -591,8 +641,8 @@ def _fold_rows(loaded, config, seed, item):
 
 
 #: The value columns of :func:`run`'s frame, after the keys, in order.
-RESULT_COLUMNS = ["repeat", "n_train", "n_test", "learner", "k", "prior", "errors", "genes", "bound", "gibbs_errors",
-                  "gibbs_bound", "model_type", "p", "gene_names", "rule", "chosen"]
+RESULT_COLUMNS = ["repeat", "n_train", "n_test", "learner", "k", "prior", "errors", "genes", "bound", "bound_pairing",
+                  "gibbs_errors", "gibbs_bound", "model_type", "p", "gene_names", "rule", "chosen"]
 
 
 def method_key(learner, k, prior):
@@ -642,8 +692,9 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     ]
     parts = parallel_map(partial(_fold_rows, loaded, config, seed), items, n_jobs=n_jobs)
     frame = pd.DataFrame([row for part in parts for row in part])
-    for column, fill in (("bound", np.nan), ("gibbs_errors", np.nan), ("gibbs_bound", np.nan), ("model_type", ""),
-                         ("p", np.nan), ("gene_names", ""), ("rule", ""), ("chosen", "")):
+    for column, fill in (("bound", np.nan), ("bound_pairing", np.nan), ("gibbs_errors", np.nan),
+                         ("gibbs_bound", np.nan), ("model_type", ""), ("p", np.nan), ("gene_names", ""), ("rule", ""),
+                         ("chosen", "")):
         frame[column] = frame[column].fillna(fill) if column in frame else fill
     frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
     frame["seed"] = seed + frame["repeat"]
@@ -702,7 +753,8 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
 #: The free choices of the stump learners varied beside the main protocol (on its folds, declared
 #: range; the competitors' rows are the main run's): ``{variant name: Config fields}``.
 #: ``prefilter``: the stump learners' search sees that many in-fold Welch-filtered genes (the
-#: competitors keep ``n_prefilter``).
+#: competitors keep ``n_prefilter``). A variant naming ``datasets`` reruns those only: on the
+#: others its range is the main one, and their rows are the main run's.
 CHOICE_VARIANTS = {
     "eta=0.5": {"eta": 0.5},
     "eta=0.25": {"eta": 0.25},
@@ -710,6 +762,8 @@ CHOICE_VARIANTS = {
     "prefilter=200 (stump learners)": {"n_prefilter": 200},
     "prefilter=50 (stump learners)": {"n_prefilter": 50},
     "range=declared 20-bit envelope for the raw sets": {"priors": ("declared_wide",)},
+    "range=declared second reading (Colon [0, 2^18], BreastER ±2^7, ALL [0, 20])": {
+        "priors": ("declared_second",), "datasets": ("colon", "breast_er", "all_bioc")},
 }
 
 
@@ -755,24 +809,98 @@ def run_choice_variants(config, results, n_jobs=1, variants=None):
     out = {}
     competitors = results[~results["learner"].isin([*STUMP_VARIANTS, "stumps"])]
     for label, fields in variants.items():
+        fields = dict(fields)
+        if "datasets" in fields:  # the other data sets' rows are the main run's (same range there)
+            fields["datasets"] = tuple(n for n in config.datasets if n in fields["datasets"])
         variant = replace(config, **{"priors": config.priors[:1], **fields})
+        same = results[~results["dataset"].isin(variant.datasets) & results["learner"].isin([*STUMP_VARIANTS, "stumps"])
+                       & (results["prior"] == PRIORS[0])]
         loaded = {name: (X, y, names, {p: prior_feature_range(name, X, p) for p in variant.priors})
-                  for name, (X, y, names) in data.items()}
+                  for name, (X, y, names) in data.items() if name in variant.datasets}
         items = [(name, (repeat, fold, train, test)) for name in variant.datasets for repeat in range(variant.n_repeats)
                  for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=variant.n_splits,
                                                                        seed=variant.seed + repeat))]
-        parts = parallel_map(partial(_stump_fold_rows, loaded, variant), items, n_jobs=n_jobs)
-        frame = pd.DataFrame([row for part in parts for row in part])
-        for column, fill in (("bound", np.nan), ("gibbs_errors", np.nan), ("gibbs_bound", np.nan), ("model_type", ""),
-                             ("p", np.nan), ("gene_names", ""), ("rule", ""), ("chosen", "")):
-            frame[column] = frame[column].fillna(fill) if column in frame else fill
-        # a variant's own declared range stands where the main one does (the claims read that row)
-        frame["prior"] = frame["prior"].replace({variant.priors[0]: PRIORS[0]})
-        frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
-        frame["seed"] = variant.seed + frame["repeat"]
-        frame = pd.concat([frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]],
-                           competitors[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]]], ignore_index=True)
+        columns = ["dataset", "method", "seed", "fold", *RESULT_COLUMNS]
+        frame = results.iloc[0:0][columns]
+        if items:
+            parts = parallel_map(partial(_stump_fold_rows, loaded, variant), items, n_jobs=n_jobs)
+            frame = pd.DataFrame([row for part in parts for row in part])
+            for column, fill in (("bound", np.nan), ("bound_pairing", np.nan), ("gibbs_errors", np.nan),
+                                 ("gibbs_bound", np.nan), ("model_type", ""), ("p", np.nan), ("gene_names", ""),
+                                 ("rule", ""), ("chosen", "")):
+                frame[column] = frame[column].fillna(fill) if column in frame else fill
+            # a variant's own declared range stands where the main one does (the claims read that row)
+            frame["prior"] = frame["prior"].replace({variant.priors[0]: PRIORS[0]})
+            frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
+            frame["seed"] = variant.seed + frame["repeat"]
+        frame = pd.concat([part[columns] for part in (frame, same, competitors) if len(part)], ignore_index=True)
         out[label] = check_tidy(frame)
+    return out
+
+
+#: The rules that pick the stump side of a fold (the ``stumps`` rows, read by the matched-sparsity
+#: k-rows) beside the protocol's (the smallest training-fold bound, PAC-Bayes read by its Bayes
+#: vote's bound, twice its Gibbs bound, so never chosen): each named learner alone, and the
+#: smallest bound with PAC-Bayes read by its Gibbs bound (its Bayes vote predicts) or with SC's
+#: bound paying ``ln |k|!`` (:func:`sc_bound_with_pairing`). ``{variant name: rule}``.
+SELECTION_RULES = {
+    "select=SC alone": "sc",
+    "select=Occam alone": "occam",
+    "select=PAC-Bayes alone (Bayes vote)": "pac_bayes",
+    "select=smallest bound, PAC-Bayes by its Gibbs bound": "gibbs",
+    "select=smallest bound, SC paying ln|k|!": "pairing",
+}
+
+
+def selection_variants(results, rules=None):
+    """:func:`run`'s frame with its ``stumps`` rows chosen by each rule of :data:`SELECTION_RULES`.
+
+    The stump learners' and competitors' rows are ``results``' own; on each fold, ``k`` and prior
+    range the ``stumps`` row becomes the row of the learner the rule picks (ties within
+    :data:`companion.numerics.TIE_RTOL` go to the first of :data:`STUMP_VARIANTS`, as in
+    :func:`_selected_stumps`). Nothing is refitted and no rule reads a test fold.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    rules : dict or None, default=None
+        ``{variant name: rule}`` (None: :data:`SELECTION_RULES`); a rule is a key of
+        :data:`STUMP_LEARNERS` (that learner alone), ``"gibbs"`` or ``"pairing"``.
+
+    Returns
+    -------
+    dict
+        ``{variant name: frame}``, each shaped as :func:`run`'s.
+    """
+    rules = SELECTION_RULES if rules is None else rules
+    learners = results[results["learner"].isin(STUMP_VARIANTS)]
+    rest = results[results["learner"] != "stumps"]
+    priors = [p for p in dict.fromkeys(results.loc[results["learner"] == "stumps", "prior"])]
+    out = {}
+    for label, rule in rules.items():
+        chosen = []
+        for prior in priors:
+            part = learners[(learners["prior"] == prior) | (learners["learner"] == "sc")]
+            if rule in STUMP_LEARNERS:
+                picked = part[part["learner"] == rule]
+            else:
+                score = part["bound"]
+                if rule == "gibbs":
+                    score = score.where(part["learner"] != "pac_bayes", part["gibbs_bound"])
+                if rule == "pairing":
+                    score = score.where(part["learner"] != "sc", part["bound_pairing"])
+                order = part["learner"].map({v: i for i, v in enumerate(STUMP_VARIANTS)})
+                part = part.assign(_score=score.to_numpy(dtype=float), _order=order)
+                rows = []
+                for _, group in part.groupby(["dataset", "repeat", "fold", "k"], sort=False):
+                    group = group.sort_values("_order", kind="stable")
+                    rows.append(group.index[first_near_min(group["_score"].to_numpy())])
+                picked = part.loc[rows].drop(columns=["_score", "_order"])
+            chosen.append(picked.assign(chosen=picked["learner"], learner="stumps", prior=prior, rule="",
+                                        method=[method_key("stumps", k, prior) for k in picked["k"]]))
+        frame = pd.concat([rest, *chosen], ignore_index=True)
+        out[label] = check_tidy(frame[results.columns])
     return out
 
 

@@ -20,10 +20,10 @@ from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.experiments.paper05._protocol import (
-    DATASETS, Config, STUMP_VARIANTS, run, run_choice_variants, run_seed_variants,
+    DATASETS, Config, STUMP_VARIANTS, run, run_choice_variants, run_seed_variants, selection_variants,
 )
 from companion.experiments.paper05._tables import (
-    accuracy_by_learner, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
+    accuracy_by_learner, by_learner_display, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
 )
 from companion.experiments.paper05._math_checks import math_checks_table, run_math_checks
 from companion.experiments.paper05._coverage import COVERAGE_VARIANTS, bound_coverage, coverage_table
@@ -55,15 +55,18 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
     Bunch
         ``results`` (:func:`run`'s frame, one row per fold and method), ``summary``
         (:func:`summary_table`) and ``unrestricted`` (its rows at ``k = 0``); per method and data
-        set at ``k = 0``: ``cv_error``, ``sd``, ``genes``, ``bound`` (the methods with one) and
+        set at ``k = 0``: ``cv_error``, ``sd``, ``genes``, ``bound`` (the methods with one; SC's
+        also in its strictly valid form, which pays ``ln |k|!``) and
         ``gibbs`` (PAC-Bayes' Gibbs error and bound); ``seed_results`` (the seed variants'
-        frames) and ``seeds`` (the stump learners' and competitors' CV errors under each);
+        frames) and ``seeds`` (each stump learner's, the composite's and the competitor's CV errors under
+        each); ``choice_results`` (:func:`run_choice_variants` and :func:`selection_variants`);
         ``bound_figure``, ``gibbs_figure``; ``matched`` (:func:`matched_table`) and
         ``matched_figure``; ``frequency`` (:func:`gene_frequency`, top 3); ``rules`` (the rules
         of the first repetition's folds on Golub's data, or the last data set); ``beside_paper``
         (the paper's CV errors, where they survive, beside ours); ``by_learner``
         (:func:`accuracy_by_learner`: each stump learner and the bound-chosen composite against
-        the competitor, per data set).
+        the competitor, per data set) and ``by_learner_shown`` (:func:`by_learner_display`: its
+        intervals and head-to-head tallies, one cell per side).
     """
     results = run(config, n_jobs=n_jobs)
     summary = summary_table(results)
@@ -71,12 +74,13 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
     pac = unrestricted[unrestricted["learner"] == "pac_bayes"]
     seed_results = run_seed_variants(config, n_jobs=n_jobs)
     seeds = pd.DataFrame({
-        name: summary_table(frame).query("k == 0 and method in ['stumps', 'competitor']")
+        name: summary_table(frame).query("k == 0 and method in ['sc', 'occam', 'pac_bayes', 'stumps', 'competitor']")
         .set_index(["dataset", "method"])["cv_error_%"]
         for name, frame in {"main": results, **seed_results}.items()
     })
-    choice_results = run_choice_variants(config, results, n_jobs=n_jobs)
+    choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs), **selection_variants(results)}
     matched = matched_table(results)
+    by_learner = accuracy_by_learner(results)
     named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]
     first = results[(results["dataset"] == named) & (results["repeat"] == 0) & results["method"].isin(STUMP_VARIANTS)]
     lost = paper_table("05_results")
@@ -87,7 +91,9 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         cv_error=_by_method(unrestricted, "cv_error_%", config.datasets),
         sd=_by_method(unrestricted, "sd over repeats", config.datasets),
         genes=_by_method(unrestricted, "genes", config.datasets),
-        bound=_by_method(unrestricted, "bound_%", config.datasets).dropna(how="all"),
+        bound=pd.concat([_by_method(unrestricted, "bound_%", config.datasets),
+                         _by_method(unrestricted[unrestricted["learner"] == "sc"], "bound_pairing_%", config.datasets)
+                         .rename(index={"sc": "sc, with ln|k|! (strictly valid)"})]).dropna(how="all"),
         gibbs=pd.concat({"gibbs error": _by_method(pac, "gibbs_error_%", config.datasets),
                          "gibbs bound": _by_method(pac, "gibbs_bound_%", config.datasets)}, axis=1),
         seed_results=seed_results, seeds=seeds, choice_results=choice_results,
@@ -96,7 +102,7 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         frequency=gene_frequency(results, top=3),
         rules=first.pivot(index="fold", columns="method", values="rule")[list(STUMP_VARIANTS)],
         beside_paper=comparison_table(errors_paper, ours.reindex(errors_paper.index)).dropna(subset=["ours"]),
-        by_learner=accuracy_by_learner(results),
+        by_learner=by_learner, by_learner_shown=by_learner_display(by_learner),
     )
 
 

@@ -41,14 +41,19 @@ def feature_range_table(datasets) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per data set: ``declared A``, ``declared B``, the global minimum and maximum and
-        the median per-gene range over the whole data set.
+        One row per data set: ``declared A``, ``declared B``, the two other declarations (the
+        20-bit envelope and the second reading of each file's definition, choice variants), the
+        global minimum and maximum and the median per-gene range over the whole data set.
     """
     rows = []
     for name in datasets:
         X, _, _ = load_dataset(name)
         low, high = declared_feature_range(name, X)
-        rows.append({"dataset": name, "declared A": low, "declared B": high, "global min (whole data)": X.min(),
+        wide = prior_feature_range(name, X, "declared_wide")[:, 0]
+        second = prior_feature_range(name, X, "declared_second")[:, 0]
+        rows.append({"dataset": name, "declared A": low, "declared B": high,
+                     "20-bit envelope A": wide[0], "20-bit envelope B": wide[1],
+                     "second reading A": second[0], "second reading B": second[1], "global min (whole data)": X.min(),
                      "global max (whole data)": X.max(),
                      "median per-gene range (whole data)": np.median(np.ptp(X, axis=0))})
     return pd.DataFrame(rows).set_index("dataset")
@@ -67,7 +72,8 @@ def summary_table(results):
     pandas.DataFrame
         One row per (dataset, method), in the frame's order: ``learner``, ``k``, ``prior``,
         ``cv_error_%`` (pooled over every fold and repeat), ``sd over repeats`` (of the
-        repeats' CV errors), mean ``genes``, mean training-fold ``bound_%``, and the Gibbs
+        repeats' CV errors), mean ``genes``, mean training-fold ``bound_%`` (SC's also in its strictly
+        valid form, ``bound_pairing_%``, which pays ``ln |k|!``), and the Gibbs
         classifier's pooled ``gibbs_error_%`` and mean ``gibbs_bound_%`` (PAC-Bayes).
     """
     rows = []
@@ -80,6 +86,8 @@ def summary_table(results):
             "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
             "genes": float(g["genes"].mean()),
             "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
+            "bound_pairing_%": 100.0 * g["bound_pairing"].mean()
+            if "bound_pairing" in g and g["bound_pairing"].notna().any() else np.nan,
             "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
             if g["gibbs_errors"].notna().any() else np.nan,
             "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
@@ -220,6 +228,27 @@ def accuracy_by_learner(results, prior=PRIORS[0]) -> pd.DataFrame:
                              "equal": int((d == 0).sum()), "higher": int((d > 0).sum()),
                              "empty conjunction": f"{int((genes[column] == 0).sum())}/{len(d)}"})
     return pd.DataFrame(rows)
+
+
+def by_learner_display(table) -> pd.DataFrame:
+    """:func:`accuracy_by_learner`'s table as the notebook shows it: per data set and ``k``, one
+    column per side, each cell ``difference [low, high] lower/equal/higher (empty conjunction)``.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`accuracy_by_learner`'s frame.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    cells = [f"{d:+.1f} [{lo:+.1f}, {hi:+.1f}] {a}/{b}/{c} ({e} empty)"
+             for d, lo, hi, a, b, c, e in zip(table["difference"], table["low"], table["high"], table["lower"],
+                                              table["equal"], table["higher"], table["empty conjunction"])]
+    shown = table.assign(cell=cells).pivot(index=["dataset", "k"], columns="side", values="cell")
+    order = [c for c in (*STUMP_VARIANTS, "chosen by smallest bound") if c in shown.columns]
+    return shown.reindex(index=list(dict.fromkeys(zip(table["dataset"], table["k"]))), columns=order)
 
 
 def gene_frequency(results, top=10):
@@ -376,6 +405,8 @@ def worked_example(n_prefilter=500, s=2, p=1.0, delta=0.05):
 def golub_genes(config=None, n_prefilter=500, prior="declared"):
     """Fit each variant on the full Golub data (selection by bound) and list its genes.
 
+    Each learner chooses ``p`` and conjunction or disjunction on its own grid of the protocol
+    (:meth:`Config.grid`: SC ``p_grid``, Occam and PAC-Bayes ``costly_p``), as on the training folds.
     The priors' range is ``prior``'s (:func:`prior_feature_range`; by default the declared one).
 
     Parameters
@@ -404,7 +435,7 @@ def golub_genes(config=None, n_prefilter=500, prior="declared"):
     ranges = prior_feature_range("leukemia_golub", X, prior)[:, keep]
     for variant in STUMP_VARIANTS:
         template = stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
-        model = fit_by_bound(template, frame, y, config.grid())
+        model = fit_by_bound(template, frame, y, config.grid(variant))  # the protocol's grid of each learner
         models[variant] = model
         for feature, threshold, direction, (a, b) in zip(
             model.features_, model.thresholds_, model.directions_, model.intervals_
