@@ -27,6 +27,34 @@ __all__ = [
 ]
 
 
+def canonical_row_order(X, y) -> np.ndarray:
+    """The rows of ``(X, y)`` in an order that depends on their content, not their position.
+
+    Rows sorted by a hash of their content and label, numeric columns entering by their dense
+    ranks, not their values: the order (and folds cut from it) is the same whatever the order of
+    the caller's rows and on the data multiplied by any positive number, as the learners' models
+    are. The fallback check's inner folds (:func:`companion.interpretable.beats_default_class`)
+    and PrunedDecisionTree's default pruning folds are cut from it.
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+
+    Returns
+    -------
+    ndarray of int of shape (n_samples,)
+        Row positions, in the canonical order.
+    """
+    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
+    frame = frame.reset_index(drop=True)
+    frame = frame.apply(lambda column: column.rank(method="dense") if pd.api.types.is_numeric_dtype(column)
+                        and not pd.api.types.is_bool_dtype(column) else column)
+    row_keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
+    label_keys = pd.util.hash_pandas_object(pd.Series(np.asarray(y).astype(str)), index=False).to_numpy()
+    return np.lexsort((label_keys, row_keys))
+
+
 def resolve_feature_names(estimator, feature_names=None) -> list[str]:
     """Names of the ``n_features_in_`` input columns of a fitted ``estimator``.
 

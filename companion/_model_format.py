@@ -368,6 +368,10 @@ _KERNEL = Record({
     "exact_scores": Bool(),
     "alpha": ListOf(Real(0.0)),
     "class_counts": ClassCounts(),
+}, optional={
+    # each column's divisor (scale="std", a kernel on real values), written when one is not 1;
+    # absent: the kernel is taken on the input's units
+    "scale": ListOf(Real(2.0**-1000, 2.0**1000), length=lambda c: c.n_features),
 })
 
 #: Kernels that take a gamma (the perceptrons' ``gamma_`` is then a number).
@@ -445,7 +449,7 @@ SCHEMAS: dict[str, Record] = {
         "norm_sq": Real(0.0),
         "risk": Real(0.0),
         "class_counts": ClassCounts(),
-    }, optional={"column_exponents": ListOf(Int(-1074, 1025, "a power-of-two exponent"), length=lambda c: c.n_features)}),
+    }, optional={"column_divisors": ListOf(Real(2.0**-1074, None), length=lambda c: c.n_features)}),
     "DecisionCommittee": Record({
         "variables": ListOf(Tuple(Feature(), Str(["eq", "le", "gt"]), Real())),
         "binary_other": ListOf(Tuple(Feature(), Real())),

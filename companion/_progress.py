@@ -15,6 +15,8 @@ import sys
 import time
 from functools import partial
 
+import numpy as np
+
 #: The environment variable naming the file that ``companion.evaluation.parallel_map`` appends its
 #: progress lines to (the runner sets it for each notebook's kernel).
 PROGRESS_ENV = "COMPANION_PROGRESS"
@@ -150,6 +152,46 @@ def long_fit(estimator, seconds: float, size: str, remedy: str):
         yield
     finally:
         _LONG_FIT.reset(token)
+
+
+def fit_size(X) -> str:
+    """``"200000 rows x 50 columns"``: what a fit announced by :func:`long_fit` is fitted on."""
+    try:
+        m, n = np.shape(X)
+    except (TypeError, ValueError):
+        return "these rows"
+    return f"{m} rows x {n} columns"
+
+
+@contextlib.contextmanager
+def announced_fit(estimator, seconds: float, X, remedy: str):
+    """A learner's ``fit``: announced with its remedy and its progress shown when its estimate
+    exceeds a minute (:func:`long_fit`), and left as it was before the call when interrupted
+    (``KeyboardInterrupt``: an unfitted learner stays unfitted, a fitted one keeps its model
+    whole; nothing half-fitted). The ball machines and the kernel perceptrons fit inside it.
+
+    Parameters
+    ----------
+    estimator : the learner being fitted
+    seconds : float
+        The fit's estimated duration.
+    X : array-like
+        The training input (its shape names the fit).
+    remedy : str
+        How to shorten the fit.
+
+    Yields
+    ------
+    None
+    """
+    state = dict(estimator.__dict__)  # what an interrupted fit puts back
+    try:
+        with long_fit(estimator, seconds, fit_size(X), remedy):
+            yield
+    except KeyboardInterrupt:
+        estimator.__dict__.clear()
+        estimator.__dict__.update(state)
+        raise
 
 
 def progress_lines(label: str, total: int):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["check_scale", "check_learner_scale", "column_exponents", "largest_magnitude"]
+__all__ = ["check_scale", "check_learner_scale", "column_exponents", "largest_magnitude", "largest_magnitudes"]
 
 
 def largest_magnitude(X) -> float | None:
@@ -138,3 +138,30 @@ def column_exponents(X) -> np.ndarray:
     mantissa, exponent = np.frexp(largest)  # largest = mantissa * 2**exponent, mantissa in [0.5, 1)
     exponent = np.where(mantissa == 0.5, exponent - 1, exponent)  # a power of two maps to 1, not 0.5
     return np.where(largest > 0, exponent, 0).astype(int)
+
+
+def largest_magnitudes(X) -> np.ndarray:
+    """Per column, its largest finite magnitude ``max |x|`` (1 for a column without a non-zero
+    finite value): the divisor that brings a column's values into ``[-1, 1]`` in any units.
+
+    Multiplying a column by ``c > 0`` multiplies its divisor by ``c``, so the divided column is
+    the same (bit for bit when ``c`` is a power of two, else up to the last bit).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        Numbers; NaN and infinite cells are ignored.
+
+    Returns
+    -------
+    ndarray of float of shape (n_features,)
+
+    Examples
+    --------
+    >>> largest_magnitudes(np.array([[1.0, 3.0, 0.0, -0.5], [0.0, 2.0, 0.0, 0.25]])).tolist()
+    [1.0, 3.0, 1.0, 0.5]
+    """
+    values = np.abs(np.asarray(X, dtype=float))
+    values = np.where(np.isfinite(values), values, 0.0)
+    largest = values.max(axis=0) if values.shape[0] else np.zeros(values.shape[1])
+    return np.where(largest > 0, largest, 1.0)

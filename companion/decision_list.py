@@ -90,7 +90,7 @@ from companion._weights import check_sample_weight
 from companion._scale import check_learner_scale
 from companion._resources import check_memory
 from companion._numeric_input import column_scales, numeric_input
-from companion._progress import long_fit
+from companion._progress import announced_fit
 from companion._ball_search import (
     BALL_TYPES,
     METRIC_NAMES,
@@ -220,17 +220,11 @@ class _BallListBase(InterpretableMixin, ClassifierMixin, BaseEstimator):
         Notes
         -----
         A fit estimated to take over a minute (:func:`_estimated_fit_seconds`) says so first, with
-        the remedies, and shows its progress while it runs (:func:`companion._progress.long_fit`).
+        the remedies, and shows its progress while it runs (:func:`companion._progress.announced_fit`).
         A fit interrupted (``KeyboardInterrupt``) leaves the machine as it was before the call.
         """
-        state = dict(self.__dict__)  # what an interrupted fit puts back: nothing half-fitted
-        try:
-            with long_fit(self, _estimated_fit_seconds(self, X), _size_text(X), _LONG_FIT_REMEDY):
-                return self._fit_rows(X, y, sample_weight, sorted_distances)
-        except KeyboardInterrupt:
-            self.__dict__.clear()
-            self.__dict__.update(state)
-            raise
+        with announced_fit(self, _estimated_fit_seconds(self, X), X, _LONG_FIT_REMEDY):
+            return self._fit_rows(X, y, sample_weight, sorted_distances)
 
     def _fit_rows(self, X, y, sample_weight, sorted_distances):
         """:meth:`fit`'s work (the announcement and the interruption are :meth:`fit`'s)."""
@@ -700,14 +694,6 @@ def _estimated_fit_seconds(machine, X) -> float:
         return 0.0
     seconds = 18.0 * (m / 8000.0) ** 1.7 * (0.5 + 0.5 * n / 50.0)
     return seconds * (2.1 if machine.fallback == "inner_cv" else 1.0)
-
-
-def _size_text(X) -> str:
-    try:
-        m, n = np.shape(X)
-    except (TypeError, ValueError):
-        return "these rows"
-    return f"{m} rows x {n} columns"
 
 
 def _fires_from(distances, inside, radii):

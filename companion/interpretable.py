@@ -62,7 +62,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils._param_validation import HasMethods, validate_parameter_constraints, validate_params
 from sklearn.utils.validation import check_is_fitted
 
-from companion._learner_support import inner_fallback_fit, jsonable, resolve_feature_names
+from companion._learner_support import canonical_row_order, inner_fallback_fit, jsonable, resolve_feature_names
 from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
 from companion._model_format import MODEL_FORMAT, MODEL_FORMAT_VERSION, SCHEMAS, ModelFormatError, check_model
@@ -656,13 +656,7 @@ def beats_default_class(estimator, X, y, sample_weight=None, *, max_rows=None) -
     # decision does not depend on the order of the caller's rows. Numeric columns enter by their
     # dense ranks, not their values, so that the folds (and the decision) are also the same on
     # the data multiplied by any positive number, as the learners' models are.
-    frame = X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-    frame = frame.reset_index(drop=True)
-    frame = frame.apply(lambda column: column.rank(method="dense") if pd.api.types.is_numeric_dtype(column)
-                        and not pd.api.types.is_bool_dtype(column) else column)
-    row_keys = pd.util.hash_pandas_object(frame, index=False).to_numpy()
-    label_keys = pd.util.hash_pandas_object(pd.Series(y.astype(str)), index=False).to_numpy()
-    canonical = np.lexsort((label_keys, row_keys))
+    canonical = canonical_row_order(X, y)  # companion._learner_support
     if max_rows is not None and len(y) > max_rows:
         # each class's first rows of the canonical order, ceil(max_rows * share) of them
         codes = y_codes[canonical]

@@ -38,6 +38,10 @@ The kernel is a parameter: ``"boolean"`` (Eq. 5, with ``degree`` and ``weights``
 0/1), ``"precomputed"``, any kernel name of :func:`sklearn.metrics.pairwise.pairwise_kernels`, or a
 callable ``k(X, Y) -> Gram``. The default ``"rbf"`` only makes the estimators usable on arbitrary
 real data; the paper's setting is ``kernel="boolean"`` on complemented bits with ``lam=4``.
+By default (``scale="std"``) a kernel on real values is taken on each column divided by its
+standard deviation (:func:`companion._numeric_input.column_scales`, as the ball machines divide
+theirs): a column multiplied by 10^4 gives the same model; the Boolean kernel's 0/1 inputs and a
+precomputed Gram matrix are taken as they are.
 
 Scores: every learner here has a ``decision_function``, the polynomial or kernel expansion
 ``f(x)`` (positive values predict ``classes_[1]``), so ``roc_auc`` scoring works as it is. None has a
@@ -73,14 +77,14 @@ from threadpoolctl import threadpool_limits
 
 from companion._weights import check_sample_weight
 from companion._resources import check_memory
-from companion._scale import check_learner_scale, column_exponents
-from companion._progress import progress_lines
-from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, resolve_feature_names
+from companion._scale import check_learner_scale, largest_magnitudes
+from companion._progress import announced_fit, progress_lines
+from companion._learner_support import binary_only_error, check_numeric_input, constant_log_odds, format_number, resolve_feature_names
 from companion.interpretable import InterpretableMixin, beats_default_class
 from companion._learner_support import fallback_check_running, jsonable
 from companion.bounds.boolean_kernel import regularised_risk  # Eq. 7, with the risks it bounds
 from companion.numerics import StrictInterval, exact_matvec, first_near_min, is_integer_valued, ordered_dot, ordered_matvec
-from companion._numeric_input import numeric_input
+from companion._numeric_input import column_scales, numeric_input
 from companion.kernels import boolean_kernel, degree_weights, monomial_features, monomial_names
 from companion._monomials import monomial_columns, monomial_positions, monomial_tuples
 
@@ -113,6 +117,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither"), None],
         "kernel_params": [dict, None],
         "lam": [Interval(Real, 0, None, closed="left")],
+        "scale": [StrOptions({"std"}), None],
         "max_memory_gb": [Interval(Real, 0, None, closed="neither"), None],
         "fallback": [StrOptions({"inner_cv"}), None],
     }
@@ -155,13 +160,20 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         else:
             self.input_encoder_ = None
         X, y = validate_data(self, X, y, dtype=self._input_dtypes())
+        # Kernels on real values (every kernel but the Boolean one, whose inputs are 0/1, and a
+        # given Gram matrix) are taken on each column divided by its scale: no column's units
+        # decide the kernel (the ball machines' division, companion._numeric_input.column_scales;
+        # a 0/1 column is divided by 1, so a 0/1 table is read bit for bit as it is).
+        divides = self.scale == "std" and self.kernel not in ("boolean", "precomputed")
+        self.scale_ = column_scales(X) if divides else np.ones(X.shape[1])
+        X_scaled = self._divided(X)
         # gamma="scale": 1 / (n_features * Var(X)), as scikit-learn's SVC, for the kernels that
-        # take a gamma and were given none in kernel_params
+        # take a gamma and were given none in kernel_params (of the divided columns)
         self.gamma_ = None
         if not callable(self.kernel) and self.kernel in _GAMMA_KERNELS and "gamma" not in (self.kernel_params or {}):
             if self.gamma == "scale":
-                variance = float(X.var())
-                self.gamma_ = 1.0 / (X.shape[1] * variance) if variance > 0 else 1.0
+                variance = float(X_scaled.var())
+                self.gamma_ = 1.0 / (X_scaled.shape[1] * variance) if variance > 0 else 1.0
             elif self.gamma is not None:
                 self.gamma_ = float(self.gamma)
         check_classification_targets(y)
@@ -170,7 +182,12 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             raise binary_only_error(type(self).__name__, self.classes_.shape[0])
         if self.kernel == "precomputed" and X.shape[0] != X.shape[1]:
             raise ValueError(f"with kernel='precomputed', X must be a square Gram matrix, got shape {X.shape}")
-        return X, np.where(y == self.classes_[1], 1.0, -1.0)
+        return X, X_scaled, np.where(y == self.classes_[1], 1.0, -1.0)
+
+    def _divided(self, X):
+        """``X / scale_``, the columns the kernel is taken on (``X`` itself when no column is divided:
+        no copy, the same bits)."""
+        return X / self.scale_ if (self.scale_ != 1).any() else X
 
     def _input_dtypes(self):
         """float64, or float32 kept as it is for a precomputed Gram matrix (no m × m copy).
@@ -227,6 +244,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
     def _store_expansion(self, X, K, y_signed, alpha, scale):
         """Keep the support expansion ``f(x) = scale · Σ_i α_i y_i k(x_i, x)`` over ``α_i > 0``.
 
+        ``X`` is the training input in its own units (``support_vectors_`` keeps them); the kernel
+        is taken on ``X / scale_``.
+
         The unscaled score ``Σ_i α_i y_i k(x_i, x)`` decides the class and the ties; the positive
         ``scale`` only sizes ``f`` (it cannot change a sign). When the kernel values and the
         coefficients ``α_i y_i`` are whole numbers (the λ-perceptron's update counts with the
@@ -242,6 +262,7 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         self.decision_scale_ = float(scale)
         self.dual_coef_ = self.decision_scale_ * self.unscaled_coef_
         self.support_vectors_ = None if self.kernel == "precomputed" else X[self.support_]
+        self._scaled_support = None if self.support_vectors_ is None else self._divided(self.support_vectors_)
         # K[:, support] is never formed whole (m × |support| floats): scores by row blocks.
         train_scores = self._blocked_unscaled_scores(K, None)
         train_values = self.decision_scale_ * train_scores
@@ -325,14 +346,15 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
         X = validate_data(self, numeric_input(self, X, reset=False), reset=False, dtype=self._input_dtypes())
         if self.kernel == "precomputed":
             return self._unscaled_scores(X[:, self.support_])
+        X = self._divided(X)  # the same division as fit's: a training row gets the same kernel row
         back = None
         if self.kernel == "boolean" and X.shape[0] > 1:
             X, back = np.unique(X, axis=0, return_inverse=True)
         step = _block_rows(max(1, self.n_support_))
         if X.shape[0] <= step:
-            scores = self._unscaled_scores(self._kernel(X, self.support_vectors_))
+            scores = self._unscaled_scores(self._kernel(X, self._scaled_support))
         else:
-            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self.support_vectors_))
+            scores = np.concatenate([self._unscaled_scores(self._kernel(X[start : start + step], self._scaled_support))
                                      for start in range(0, X.shape[0], step)])
         return scores if back is None else scores[back.reshape(-1)]
 
@@ -399,6 +421,10 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             lines.append(f"  {'' if coefficient.startswith('-') else '+'}{coefficient} k({point}, x)")
         if self.n_support_ > len(order):
             lines.append(f"  ... ({self.n_support_ - len(order)} more terms)")
+        if (self.scale_ != 1).any():
+            scales = ", ".join(f"{name}={number.format(v)}" for name, v in zip(feature_names, self.scale_))
+            lines.append(f"k is taken on x / s and s_i / s, where s = ({scales}): each column's standard deviation, "
+                         "c for a column of 0 and c (scale='std'); the points are in the input's units")
         return "\n".join(lines)
 
     # -- exported model ---------------------------------------------------------------------------
@@ -417,6 +443,9 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             "decision_scale": self.decision_scale_,
             "exact_scores": bool(self._exact_scores_),
             "alpha": self.alpha_,
+            # each column's divisor (scale="std"), written only when one is not 1: a 0/1 table,
+            # the Boolean or a precomputed kernel and scale=None write the model as before
+            **({"scale": [float(v) for v in self.scale_]} if (self.scale_ != 1).any() else {}),
         }
 
     def _model_from_dict(self, model):
@@ -438,6 +467,8 @@ class _BinaryKernelClassifier(InterpretableMixin, ClassifierMixin, BaseEstimator
             self.support_vectors_ = np.array(
                 [[float(point[name]) for name in names] for point in model["support_vectors"]], dtype=float
             ).reshape(self.n_support_, len(names))
+        self.scale_ = np.array([float(v) for v in model.get("scale", [1.0] * self.n_features_in_)], dtype=float)
+        self._scaled_support = None if self.support_vectors_ is None else self._divided(self.support_vectors_)
 
 
 class KernelPerceptron(_BinaryKernelClassifier):
@@ -472,6 +503,17 @@ class KernelPerceptron(_BinaryKernelClassifier):
         ``pairwise_kernels``' default ``1 / n_features``. The value used is ``gamma_``.
     kernel_params : dict, default=None
         Extra keyword arguments for a named or callable kernel.
+    scale : {"std", None}, default="std"
+        ``"std"`` (for users' tables): a kernel on real values (every kernel but ``"boolean"``
+        and ``"precomputed"``) is taken on each column divided by its standard deviation on the
+        training rows (``scale_``; a column of values ``{0, c}`` by ``c``, so a 0/1 column by 1:
+        :func:`companion._numeric_input.column_scales`, the ball machines' division), so that a
+        column's units (dollars or thousands of dollars) decide neither the kernel nor
+        ``gamma="scale"``. Only a division: an inner-product kernel (``"linear"``, ``"poly"``)
+        still depends on where a column's 0 is. The support points are printed and exported in
+        the input's units. ``kernel="boolean"`` divides nothing whatever ``scale`` says: its
+        inputs are 0/1 (the paper's complemented bits, notebook 03), which the division would
+        leave as they are anyway. ``None``: the input's own units.
     lam : float, default=4.0
         Regularisation constant ``λ ≥ 0`` added to the diagonal (the paper's experiment: 4).
     max_updates : int, default=100_000
@@ -535,6 +577,10 @@ class KernelPerceptron(_BinaryKernelClassifier):
     gamma_ : float or None
         The kernel's ``gamma`` from the ``gamma`` parameter (None when the kernel takes none, or
         ``kernel_params`` gives it).
+    scale_ : ndarray of shape (n_features_in_,)
+        What each column is divided by before the kernel (``scale``): its standard deviation,
+        ``c`` for a column of values ``{0, c}`` (1 for a 0/1 column); all 1 with ``scale=None``,
+        ``kernel="boolean"`` or ``kernel="precomputed"``.
 
     Notes
     -----
@@ -563,11 +609,12 @@ class KernelPerceptron(_BinaryKernelClassifier):
     }
 
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0,
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, scale="std", lam=4.0,
         max_updates=100_000, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.fallback = fallback
         self.kernel = kernel
+        self.scale = scale
         self.degree = degree
         self.weights = weights
         self.gamma = gamma
@@ -595,10 +642,22 @@ class KernelPerceptron(_BinaryKernelClassifier):
         -------
         self
             The fitted perceptron.
+
+        Notes
+        -----
+        A fit estimated to take over a minute (:func:`_estimated_fit_seconds`) says so first, with
+        the remedies, and shows its progress while it runs (:func:`companion._progress.announced_fit`,
+        as the ball machines' fits); an interrupted fit (``KeyboardInterrupt``) leaves the
+        perceptron as it was before the call.
         """
         self._refuse_fit_params(fit_params)
-        X, y_signed = self._fit_labels(X, y)
-        K = self._train_gram(X)
+        with announced_fit(self, _estimated_fit_seconds(self, X), X, _LONG_FIT_REMEDY):
+            return self._fit_updates(X, y)
+
+    def _fit_updates(self, X, y):
+        """:meth:`fit`'s work (the announcement and the interruption are :meth:`fit`'s)."""
+        X, X_scaled, y_signed = self._fit_labels(X, y)  # X in its own units, X_scaled: X / scale_
+        K = self._train_gram(X_scaled)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         alpha, n_updates, converged = _perceptron_updates(G, self.max_updates, f"{type(self).__name__} updates")
         if not converged:
@@ -622,6 +681,55 @@ class KernelPerceptron(_BinaryKernelClassifier):
         del G, K  # released before the fallback check's inner fits, which hold kernels of their own
         self._fall_back_if_it_loses(X, y, None)
         return self
+
+
+#: What shortens a long fit of a kernel perceptron (the line :func:`companion._progress.long_fit` writes).
+_LONG_FIT_REMEDY = (
+    "fit on a subsample of the rows, pass fallback=None (no 3 inner fits of the fallback check), "
+    "use kernel='boolean' on 0/1 inputs (each distinct input computed once), run cross-validation "
+    "folds in parallel with n_jobs; max_memory_gb bounds the memory (a smaller value reads the "
+    "kernel by rows: less memory, more time), not the time"
+)
+
+
+#: CPU seconds per pair of training rows of a fit without the fallback check, 50 real columns
+#: (measured: see :func:`_estimated_fit_seconds`).
+_SECONDS_PER_PAIR = {"KernelPerceptron": 5e-8, "MaximalMarginPerceptron": 8e-8}
+
+
+def _estimated_fit_seconds(perceptron, X) -> float:
+    """A rough duration of ``perceptron.fit(X, y)`` in seconds, for the announcement of a long fit.
+
+    Measured on the project's 2-core machine (CPU seconds, default rbf kernel, 50 normal
+    features, ``fallback=None``): KernelPerceptron 0.25 / 0.96 / 2.96 s at m = 2000 / 4000 /
+    8000 rows, MaximalMarginPerceptron 0.34 / 1.08 / 4.91 s: about 5e-8 and 8e-8 s per pair of
+    rows (the kernel and the iterations both grow as m^2); beyond about 9,000 rows the kernel is
+    read by rows, no faster. The fallback's three inner fits (on at most 10,000 rows) and the
+    training predictions multiplied it by 2.8-3.2 at m = 2000. The kernel's share grows with the
+    columns; the Boolean kernel computes each distinct input once (LED digits: 128 rows whatever
+    m). 200,000 x 50 real values: about 35 minutes (KernelPerceptron), 55 (MaximalMarginPerceptron);
+    the first default fits announced have about 32,000 and 24,000 such rows. Only decides whether
+    a line is written, never what is learnt.
+    """
+    try:
+        m, n = np.shape(X)
+    except (TypeError, ValueError):
+        return 0.0
+    distinct = m
+    if perceptron.kernel == "precomputed":
+        n = 0  # the kernel is given: only the iterations remain
+    elif perceptron.kernel == "boolean" and m > 1:
+        try:  # repeated 0/1 inputs: the kernel is computed once per distinct input
+            distinct = len(np.unique(np.asarray(X, dtype=float), axis=0))
+        except (TypeError, ValueError):
+            pass
+    # a subclass is timed as the algorithm it runs (its first base measured)
+    per_pair = next(_SECONDS_PER_PAIR[c.__name__] for c in type(perceptron).__mro__ if c.__name__ in _SECONDS_PER_PAIR)
+    seconds = per_pair * float(distinct) * m * (0.5 + 0.5 * n / 50.0)
+    if perceptron.fallback == "inner_cv" and m > 0:
+        inner = min(m, _FALLBACK_MAX_ROWS) * 2.0 / 3.0  # three inner fits on two thirds of the check's rows
+        seconds *= 1.0 + 4.0 * (inner / m) ** 2
+    return seconds
 
 
 def _extended_norm_sq(alpha, G) -> float:
@@ -1084,8 +1192,10 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
 
     Parameters
     ----------
-    kernel, degree, weights, gamma, kernel_params, lam
-        As in :class:`KernelPerceptron`.
+    kernel, degree, weights, gamma, kernel_params, scale, lam
+        As in :class:`KernelPerceptron` (``scale="std"``: a kernel on real values is taken on
+        each column divided by its standard deviation; the Boolean kernel's 0/1 inputs are
+        divided by nothing).
     tol : float, default=1e-3
         ``ε`` of the stopping rule (10), in (0, 1).
     max_iter : int or None, default=None
@@ -1128,7 +1238,7 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         Eq. (12): ``N / (min_i (G α)_i)²``.
     norm_history_ : ndarray
         ``N`` after every iteration (non-increasing).
-    support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_
+    support_, n_support_, dual_coef_, support_vectors_, norm_sq_, risk_, training_error_, converged_, scale_
         As in :class:`KernelPerceptron`.
     unscaled_coef_, decision_scale_, n_ties_
         As in :class:`KernelPerceptron`; ``α`` is real here, so the scores are summed in a fixed
@@ -1151,11 +1261,12 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
     }
 
     def __init__(
-        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, lam=4.0, tol=1e-3,
-        max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
+        self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, scale="std", lam=4.0,
+        tol=1e-3, max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
     ):
         self.fallback = fallback
         self.kernel = kernel
+        self.scale = scale
         self.degree = degree
         self.weights = weights
         self.gamma = gamma
@@ -1184,10 +1295,22 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         -------
         self
             The fitted perceptron.
+
+        Notes
+        -----
+        A fit estimated to take over a minute (:func:`_estimated_fit_seconds`) says so first, with
+        the remedies, and shows its progress while it runs (:func:`companion._progress.announced_fit`,
+        as the ball machines' fits); an interrupted fit (``KeyboardInterrupt``) leaves the
+        perceptron as it was before the call.
         """
         self._refuse_fit_params(fit_params)
-        X, y_signed = self._fit_labels(X, y)
-        K = self._train_gram(X)
+        with announced_fit(self, _estimated_fit_seconds(self, X), X, _LONG_FIT_REMEDY):
+            return self._fit_iterations(X, y)
+
+    def _fit_iterations(self, X, y):
+        """:meth:`fit`'s work (the announcement and the interruption are :meth:`fit`'s)."""
+        X, X_scaled, y_signed = self._fit_labels(X, y)  # X in its own units, X_scaled: X / scale_
+        K = self._train_gram(X_scaled)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
         alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{type(self).__name__} iterations")
@@ -1360,10 +1483,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     the candidates are conjunctions of literals on distinct variables (99 for 7 variables and
     degree 2, 2187 for degree 7). Inputs need not be Boolean: a monomial is a product of columns.
 
-    Scale: each column is first divided by the power of two ``2**e`` that brings its largest
-    training magnitude into ``(0.5, 1]`` (``column_exponents_``; exact in floating point), so the
-    penalty weighs every column alike and the model is the same at any power-of-two scale of the
-    input. A 0/1 column (the paper's setting) has ``e = 0`` and is left as it is.
+    Scale: each column is first divided by its largest training magnitude ``max |x|``
+    (``column_divisors_``), so the penalty weighs every column alike and no column's units decide
+    the model: a column multiplied by ``c > 0`` has its divisor multiplied by ``c`` (the same bits
+    for a power of two, else up to the last bit). A 0/1 column (the paper's setting) is divided by 1,
+    left as it is. (Before issue 58 the divisor was the power of two that brought ``max |x|`` into
+    ``(0.5, 1]``: a column times 10^4 changed the model.)
 
     Scores: :meth:`decision_function` is the polynomial ``f(x)`` (positive: ``classes_[1]``; ties
     go to ``classes_[0]``); no ``predict_proba`` (calibrate with ``CalibratedClassifierCV`` for
@@ -1417,8 +1542,9 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         ``training_error_`` counts ``y f(x) ≤ 0`` (ties are errors, as the paper's ``err(f)``).
     n_ties_ : int
         Training points with ``f(x) = 0`` exactly; :meth:`predict` sends them to ``classes_[0]``.
-    column_exponents_ : ndarray of int of shape (n_features_in_,)
-        The powers of two the input columns are divided by (0: left as they are).
+    column_divisors_ : ndarray of float of shape (n_features_in_,)
+        What each input column is divided by: its largest training magnitude (1 for a column
+        of zeros; 1 for a 0/1 column: left as it is).
     risk_path_ : ndarray
         ``R[f, λ]`` after each added term (first entry: constant only).
 
@@ -1430,7 +1556,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
     **Exported model.** ``to_dict()["model"]`` holds ``terms``, each with ``monomial`` (column
     positions on the complemented inputs), ``literals`` (``{"column": name, "negated": bool}``,
     ``negated`` meaning ``1 - x``) and ``coef``, so that ``f(x) = Σ coef · Π literals``, where
-    ``x`` is the column divided by ``2**column_exponents[j]``; and the fit's ``norm_sq`` and
+    ``x`` is the column divided by ``column_divisors[j]``; and the fit's ``norm_sq`` and
     ``risk``. ``rules_frame(X, y)`` lists the terms: a term *decides* the
     rows where its monomial is non-zero, and its ``prediction`` is the class its sign favours.
     """
@@ -1511,9 +1637,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
             keep = sw > 0  # a row of weight 0 is a dropped row, bit for bit
             X, y_signed, sw = X[keep], y_signed[keep], sw[keep]
         raw = X  # the inner-fold fallback refits on the input as given
-        # Each column divided by a power of two (exact): the same bits, so the same model, at any
-        # scale; a column whose largest |value| is in (0.5, 1] (a 0/1 column) is left as it is.
-        self.column_exponents_ = column_exponents(X)
+        # Each column divided by its largest |value|: the same numbers, so the same model, in any
+        # units (bit for bit at a power-of-two scale, where both are multiplied by it); a 0/1
+        # column is left as it is.
+        self.column_divisors_ = largest_magnitudes(X)
         X = self._rescaled(X)
         n_vars = X.shape[1]
         # the candidates as arrays (literal_monomials or all_monomials); tuples of the selected only
@@ -1565,10 +1692,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _rescaled(self, X):
-        """``X`` with column ``j`` divided by ``2**column_exponents_[j]`` (exact); as it is for a
-        model built by hand or pickled without ``column_exponents_``."""
-        exponents = getattr(self, "column_exponents_", None)
-        return X if exponents is None else np.ldexp(X, -np.asarray(exponents).astype(np.intc))
+        """``X`` with column ``j`` divided by ``column_divisors_[j]``; as it is for a model built
+        by hand or pickled without ``column_divisors_``."""
+        divisors = getattr(self, "column_divisors_", None)
+        return X if divisors is None or (divisors == 1).all() else X / divisors
 
     def decision_function(self, X):
         """The polynomial ``f(x) = Σ_I w_I x^I``; positive values predict ``classes_[1]``.
@@ -1607,7 +1734,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
 
     def _render_text(self, feature_names, *, decimals=3) -> str:
         """The polynomial, one signed term per line; ``¬age`` is the complemented input ``1 - age``,
-        ``(age/64)`` the column divided by its power of two (``column_exponents_``).
+        ``(age/63.5)`` the column divided by its largest training magnitude (``column_divisors_``).
 
         Called by ``to_text(feature_names=None)`` (:class:`companion.interpretable.InterpretableMixin`):
         columns are named by ``feature_names_in_`` or ``x0, x1, ...``; a product of columns is
@@ -1620,7 +1747,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         decimals : int or None, default=3
             Decimal places of the coefficients (None: 4 significant digits).
         """
-        names = self._term_names(feature_names)
+        names = self._term_names(feature_names, decimals)
         lines = [
             f"predict {_label_text(self.classes_[1])} if f(x) > 0, else {_label_text(self.classes_[0])}, where f(x) ="
         ]
@@ -1628,9 +1755,10 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         lines += [f"  {number.format(w)} {name}" for w, name in zip(self.coef_, names)]
         return "\n".join(lines)
 
-    def _term_names(self, feature_names):
-        exponents = getattr(self, "column_exponents_", None)
-        names = feature_names if exponents is None else [_rescaled_name(n, e) for n, e in zip(feature_names, exponents)]
+    def _term_names(self, feature_names, decimals=3):
+        divisors = getattr(self, "column_divisors_", None)
+        names = feature_names if divisors is None else [
+            _rescaled_name(n, d, decimals) for n, d in zip(feature_names, divisors)]
         return monomial_names(self.monomials_, self.n_features_in_ if self.complement else None, names)
 
     # -- exported model and rules -----------------------------------------------------------------
@@ -1645,8 +1773,8 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
                 for j in monomial
             ]
             terms.append({"monomial": list(monomial), "literals": literals, "coef": float(w)})
-        exponents = getattr(self, "column_exponents_", None)
-        return {"terms": terms, "column_exponents": [int(e) for e in (exponents if exponents is not None else [0] * n)],
+        divisors = getattr(self, "column_divisors_", None)
+        return {"terms": terms, "column_divisors": [float(d) for d in (divisors if divisors is not None else [1.0] * n)],
                 "norm_sq": self.norm_sq_, "risk": self.risk_}
 
     def _model_from_dict(self, model):
@@ -1655,7 +1783,7 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.n_terms_ = sum(1 for m in self.monomials_ if m)
         self.complexity_ = int(sum(len(m) for m in self.monomials_))
         self.norm_sq_, self.risk_ = float(model["norm_sq"]), float(model["risk"])
-        self.column_exponents_ = np.array(model.get("column_exponents") or [0] * self.n_features_in_, dtype=int)
+        self.column_divisors_ = np.array(model.get("column_divisors") or [1.0] * self.n_features_in_, dtype=float)
 
     def _rule_records(self, feature_names):
         """One record per term: its monomial as ``to_text`` names it, the class its sign favours."""
@@ -1671,12 +1799,12 @@ class MaskPerceptron(InterpretableMixin, ClassifierMixin, BaseEstimator):
         return monomial_features(self._expand(X), self.monomials_) != 0
 
 
-def _rescaled_name(name: str, exponent: int) -> str:
-    """A column's name as the polynomial reads it: ``(age/64)`` for ``age`` divided by ``2**6``."""
-    if exponent == 0:
+def _rescaled_name(name: str, divisor: float, decimals=3) -> str:
+    """A column's name as the polynomial reads it: ``(age/63.5)`` for ``age`` divided by 63.5
+    (to ``decimals`` places as every number of ``to_text``; the exported model keeps it whole)."""
+    if divisor == 1:
         return name
-    factor = f"{2 ** abs(int(exponent))}" if abs(exponent) <= 30 else f"2^{abs(int(exponent))}"
-    return f"({name}/{factor})" if exponent > 0 else f"({name}*{factor})"
+    return f"({name}/{format_number(float(divisor), decimals)})"
 
 
 def estimated_candidate_bytes(m: int, n_candidates: int, degree: int) -> int:

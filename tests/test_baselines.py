@@ -177,7 +177,7 @@ def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
     rng = np.random.default_rng(5)
     X = rng.normal(size=(300, 3))
     y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5) | (X[:, 2] > 1)).astype(int)
-    model = PrunedDecisionTree(fallback=None, max_depth=5, random_state=0).fit(X, y)
+    model = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=5, random_state=0).fit(X, y)
     thresholds = [t for conditions in model.leaf_conditions_ for _, _, t in conditions]
     features = [f for conditions in model.leaf_conditions_ for f, _, _ in conditions]
     # The case that matters is there: a threshold whose float32 rounding lies above it.
@@ -196,7 +196,7 @@ def test_pruned_tree_routes_values_as_scikit_learns_float32_tree():
 
 def test_pruned_tree_leaf_order_and_size():
     X, y = make_led_digits(400, random_state=3)
-    tree = PrunedDecisionTree(fallback=None, max_depth=4, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=4, random_state=0).fit(X, y)
     structure = tree.full_tree_.tree_
     walked = naive_leaf_paths(structure, cut=np.isin(np.arange(structure.node_count), tree.leaves_))
     assert [node for node, _ in walked] == tree.leaves_[::-1].tolist()  # leaves_ runs right to left
@@ -372,7 +372,7 @@ def test_pruned_tree_minimises_leaves_plus_errors(rng, depth):
     y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "a", "b")
     y = np.where(rng.random(150) < 0.2, np.where(y == "a", "b", "a"), y)
     for leaf_cost in (0.0, 1.0, 3.0):
-        pruned = PrunedDecisionTree(fallback=None, max_depth=depth, leaf_cost=leaf_cost, random_state=0).fit(X, y)
+        pruned = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=depth, leaf_cost=leaf_cost, random_state=0).fit(X, y)
         errors = int(np.sum(pruned.predict(X) != y))
         assert errors == pruned.n_errors_
         assert pruned.risk_ == pytest.approx(leaf_cost * pruned.n_leaves_ + errors)
@@ -395,7 +395,7 @@ def test_pruned_tree_proba_is_laplace_leaf_frequency_by_hand():
     # x = 0: a, a, b; x = 1: b, b, b, a. leaf_cost = 0 keeps the split: two leaves.
     X = np.array([[0], [0], [0], [1], [1], [1], [1]])
     y = np.array(["a", "a", "b", "b", "b", "b", "a"])
-    tree = PrunedDecisionTree(fallback=None, leaf_cost=0.0, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(pruning="errors", fallback=None, leaf_cost=0.0, random_state=0).fit(X, y)
     assert tree.n_leaves_ == 2
     proba = tree.predict_proba(np.array([[0], [1]]))
     expected = [[Fraction(3, 5), Fraction(2, 5)], [Fraction(2, 6), Fraction(4, 6)]]
@@ -403,7 +403,7 @@ def test_pruned_tree_proba_is_laplace_leaf_frequency_by_hand():
     np.testing.assert_array_equal(tree.decision_function(np.array([[0], [1]])), [-1 / 5, 2 / 6])
     # leaf_cost = 2 prunes to the root: one leaf, 3 a and 4 b -> (4/9, 5/9), decision (4 - 3)/9
     with pytest.warns(SingleClassWarning, match="PrunedDecisionTree predicts b for every training row"):
-        root = PrunedDecisionTree(fallback=None, leaf_cost=2.0, random_state=0).fit(X, y)
+        root = PrunedDecisionTree(pruning="errors", fallback=None, leaf_cost=2.0, random_state=0).fit(X, y)
     assert root.n_leaves_ == 1 and root.single_class_ == "b" and tree.single_class_ is None
     np.testing.assert_array_equal(root.predict_proba(X), np.tile([4 / 9, 5 / 9], (7, 1)))
     np.testing.assert_array_equal(root.decision_function(X[:1]), [1 / 9])
@@ -415,7 +415,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
     y = np.where((X[:, 0] & X[:, 1]) | X[:, 2], "yes", "no")
     y = np.where(rng.random(200) < 0.25, np.where(y == "yes", "no", "yes"), y)
     y[:4] = ["yes", "no", "yes", "no"]
-    tree = PrunedDecisionTree(fallback=None, max_depth=4, leaf_cost=0.0, random_state=0).fit(X, y)
+    tree = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=4, leaf_cost=0.0, random_state=0).fit(X, y)
     scores = tree.decision_function(X)
     assert scores.shape == (200,)
     np.testing.assert_array_equal(np.where(scores > 0, "yes", "no"), tree.predict(X))
@@ -423,7 +423,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     np.testing.assert_array_equal(tree.classes_[proba.argmax(axis=1)], tree.predict(X))
     X_wine, y_wine = load_wine(return_X_y=True)
-    multi = PrunedDecisionTree(fallback=None, max_depth=3, random_state=0).fit(X_wine, y_wine)
+    multi = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=3, random_state=0).fit(X_wine, y_wine)
     proba = multi.predict_proba(X_wine)
     assert proba.shape == (len(y_wine), 3)
     np.testing.assert_array_equal(multi.classes_[proba.argmax(axis=1)], multi.predict(X_wine))
@@ -432,7 +432,7 @@ def test_pruned_tree_scores_agree_with_predict(rng):
 
 def test_pruned_tree_on_breast_cancer_roc_auc_and_log_loss():
     X, y = load_breast_cancer(return_X_y=True)
-    tree = PrunedDecisionTree(fallback=None, max_depth=4, random_state=0)
+    tree = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=4, random_state=0)
     auc = cross_val_score(tree, X, y, cv=3, scoring="roc_auc")
     assert np.all(np.isfinite(auc)) and auc.mean() > 0.9
     loss = cross_val_score(tree, X, y, cv=3, scoring="neg_log_loss")
@@ -443,32 +443,32 @@ def test_pruned_tree_text_counts_columns_from_zero_and_uses_frame_names():
     age = np.arange(100.0) % 50 + 30
     frame = pd.DataFrame({"age": age, "income": np.arange(100.0) % 7})
     y = np.where(age > 54, "sick", "well")
-    tree = PrunedDecisionTree(fallback=None, random_state=0).fit(frame, y)
+    tree = PrunedDecisionTree(pruning="errors", fallback=None, random_state=0).fit(frame, y)
     assert tree.to_text() == str(tree) == (
         "if age <= 54.5: predict well (50 of 50 training examples)\n"
         "if age > 54.5: predict sick (50 of 50 training examples)"
     )
-    plain = PrunedDecisionTree(fallback=None, random_state=0).fit(frame.to_numpy(), y)
+    plain = PrunedDecisionTree(pruning="errors", fallback=None, random_state=0).fit(frame.to_numpy(), y)
     assert plain.to_text().splitlines()[0].startswith("if x0 <= 54.5")  # column 0, not "x1"
     assert tree.to_text(["AGE", "INCOME"]).startswith("if AGE <= 54.5")
     mixed = frame.assign(city=np.where(age > 54, "Paris", "Nice"))
     pipe = make_pipeline(
         ColumnTransformer([("num", "passthrough", ["age", "income"]), ("cat", OneHotEncoder(), ["city"])]),
-        PrunedDecisionTree(fallback=None, random_state=0),
+        PrunedDecisionTree(pruning="errors", fallback=None, random_state=0),
     ).fit(mixed, y)
     assert any(name in pipeline_text(pipe) for name in ("num__age", "cat__city_Nice", "cat__city_Paris"))
     # A nominal column is one-hot encoded by the tree itself, and named value by value.
-    direct = PrunedDecisionTree(fallback=None, random_state=0).fit(mixed, y)
+    direct = PrunedDecisionTree(pruning="errors", fallback=None, random_state=0).fit(mixed, y)
     assert "city=" in direct.to_text() or "age" in direct.to_text()
     assert direct.score(mixed, y) == 1.0
-    assert PrunedDecisionTree(fallback=None, random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
+    assert PrunedDecisionTree(pruning="errors", fallback=None, random_state=0).fit(mixed[["city"]], y).to_text().startswith("if city=Paris <= 0.5")
     assert tree.to_text(decimals=0).startswith("if age <= 54")  # 54.5 rounded half to even
 
 
 def test_pruned_tree_accepts_numpy_scalars():
     X, y = make_led_digits(300, random_state=2)
-    plain = PrunedDecisionTree(fallback=None, max_depth=3, leaf_cost=1.0, random_state=0).fit(X, y)
-    numpy = PrunedDecisionTree(fallback=None, max_depth=np.int64(3), leaf_cost=np.float32(1.0), random_state=np.int64(0)).fit(X, y)
+    plain = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=3, leaf_cost=1.0, random_state=0).fit(X, y)
+    numpy = PrunedDecisionTree(pruning="errors", fallback=None, max_depth=np.int64(3), leaf_cost=np.float32(1.0), random_state=np.int64(0)).fit(X, y)
     assert plain.to_text() == numpy.to_text() and plain.risk_ == numpy.risk_
 
 
@@ -775,8 +775,9 @@ def _weighted_problem(seed, n=90):
 @pytest.mark.parametrize("seed", range(3))
 def test_integer_weights_are_duplicated_rows_and_zero_weights_dropped_rows(cls, seed):
     if cls is PrunedDecisionTree:  # a seeded tree: the same tie-breaks between equal splits
-        # (fallback=None: the inner folds of the fallback check split rows, not weights)
-        cls = functools.partial(PrunedDecisionTree, random_state=0, fallback=None)
+        # (fallback=None: the inner folds of the fallback check split rows, not weights; so do
+        # those of the cost-complexity prunings: the property is pruning="errors"'s)
+        cls = functools.partial(PrunedDecisionTree, pruning="errors", random_state=0, fallback=None)
     X, y, weight = _weighted_problem(seed)
     X_new, _, _ = _weighted_problem(seed + 100, n=200)
     weighted = cls().fit(X, y, sample_weight=weight)
@@ -846,3 +847,49 @@ def test_defaults_beat_the_majority_class_in_cv(name):
         assert score > majority + 0.05, (cls.__name__, score, majority)
         model = cls().fit(X, y)
         assert "(-inf, inf)" not in model.to_text()  # no always-true test
+
+
+# Issue 58, Deliver 3: the users' default tree is pruned by CART's one-standard-error rule.
+def _one_se_reference(X, y, random_state, max_alphas=8):
+    """The 1-SE choice, naively: one fresh fit per (inner fold, alpha), float error rates."""
+    from sklearn.model_selection import StratifiedKFold
+    from sklearn.tree import DecisionTreeClassifier
+
+    path = DecisionTreeClassifier(random_state=random_state).cost_complexity_pruning_path(X, y)
+    alphas = np.unique(path.ccp_alphas[:-1])
+    if len(alphas) > max_alphas:
+        alphas = np.unique(np.quantile(alphas, np.linspace(0, 1, max_alphas)))
+    from companion._learner_support import canonical_row_order
+
+    canonical = canonical_row_order(X, y)  # the default's folds: the rows' canonical order
+    folds = [(canonical[a], canonical[b]) for a, b in StratifiedKFold(n_splits=5).split(np.zeros((len(y), 1)), y[canonical])]
+    rates = []
+    for alpha in alphas:
+        wrong = [np.mean(DecisionTreeClassifier(random_state=random_state, ccp_alpha=alpha).fit(X[a], y[a]).predict(X[b]) != y[b])
+                 for a, b in folds]
+        rates.append(np.mean(wrong))
+    least = min(rates)
+    bound = least + np.sqrt(least * (1 - least) / len(y))
+    return alphas[max(k for k, rate in enumerate(rates) if rate <= bound + 1e-12)], alphas[int(np.argmin(rates))]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_default_tree_is_pruned_by_the_one_standard_error_rule(seed):
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rng = np.random.default_rng(seed)
+    rows = rng.permutation(len(y))[:300]
+    X, y = X[rows], y[rows].copy()
+    flip = rng.random(len(y)) < 0.15  # label noise: a full tree overfits it
+    y[flip] = 1 - y[flip]
+    default = PrunedDecisionTree(random_state=seed, fallback=None).fit(X, y)
+    assert default.pruning == "cost_complexity_1se"
+    one_se, least = _one_se_reference(X, y, seed)
+    assert default.ccp_alpha_ == pytest.approx(one_se, rel=1e-12) and one_se >= least
+    errors = PrunedDecisionTree(pruning="errors", random_state=seed, fallback=None).fit(X, y)
+    assert default.n_literals_ < errors.n_literals_
+    # the rows' order leaves the default tree as it is (its folds: the rows' canonical order)
+    order = rng.permutation(len(y))
+    shuffled = PrunedDecisionTree(random_state=seed, fallback=None).fit(X[order], y[order])
+    assert shuffled.ccp_alpha_ == default.ccp_alpha_ and shuffled.to_text() == default.to_text()

@@ -110,7 +110,7 @@ def test_every_bound_below_every_tree_and_dnf(rng, degree):
             MaximalMarginPerceptron(kernel="precomputed", lam=LAM).fit(K, y).lower_bound_,
         ]
         risks = []
-        for tree in (PrunedDecisionTree(max_depth=degree, random_state=0, fallback=None).fit(bits, y), optimal_boolean_tree(bits, y, degree)):
+        for tree in (PrunedDecisionTree(pruning="errors", max_depth=degree, random_state=0, fallback=None).fit(bits, y), optimal_boolean_tree(bits, y, degree)):
             monomials = getattr(tree, "leaf_monomials_", None) or list(tree.leaf_monomials)
             signs = getattr(tree, "leaf_signs_", None)
             signs = tree.leaf_signs if signs is None else signs

@@ -115,3 +115,64 @@ def test_an_interrupted_fit_leaves_the_machine_as_it_was():
         machine.fit(X[:, ::-1] * 7.0, 1 - y)  # another table, interrupted
     del machine._learn
     np.testing.assert_array_equal(machine.decision_function(X), before)  # the first model, whole
+
+
+# Issue 58, Deliver 4 for the kernel perceptrons: the same announcement, progress and interruption.
+@pytest.mark.parametrize("name", ["KernelPerceptron", "MaximalMarginPerceptron"])
+def test_a_long_perceptron_fit_is_announced_with_its_remedy_and_shows_progress(name, monkeypatch, capsys):
+    import companion.perceptrons as perceptrons
+
+    cls = getattr(perceptrons, name)
+    X, y = _problem()
+    monkeypatch.delenv(PROGRESS_ENV, raising=False)
+    quiet = cls().fit(X, y)
+    assert capsys.readouterr().err == ""  # a fit of a fraction of a second: not a line
+    monkeypatch.setattr(perceptrons, "_estimated_fit_seconds", lambda perceptron, X: 2100.0)
+    monkeypatch.setenv("COMPANION_PROGRESS_INTERVAL", "0")
+    loud = cls().fit(X, y)
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith(f"{name}: this fit of 150 rows x 3 columns may take about 35 minutes")
+    assert "To shorten it: fit on a subsample" in lines[0] and "fallback=None" in lines[0] and "n_jobs" in lines[0]
+    assert sum(line.startswith(f"{name}: this fit") for line in lines) == 1  # not the inner fits
+    counted = "updates" if name == "KernelPerceptron" else "iterations"
+    assert any(line.startswith(f"{name} {counted}: ") for line in lines[1:]), lines
+    np.testing.assert_array_equal(loud.decision_function(X), quiet.decision_function(X))
+    monkeypatch.setenv(PROGRESS_ENV, "0")  # says no to both
+    cls().fit(X, y)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_perceptrons_estimate_announces_the_big_fits_only():
+    from companion.perceptrons import KernelPerceptron, MaximalMarginPerceptron, _estimated_fit_seconds
+
+    for cls in (KernelPerceptron, MaximalMarginPerceptron):
+        assert _estimated_fit_seconds(cls(), np.broadcast_to(0.0, (200_000, 50))) > 1800  # the issue's fits
+        assert _estimated_fit_seconds(cls(), np.broadcast_to(0.0, (5_000, 50))) < 60
+    # 50,000 LED rows (7 bits and their complements, 128 distinct inputs): seconds, not announced
+    led = np.tile(np.array([[(k >> b) & 1 for b in range(7)] for k in range(128)], dtype=float), (391, 1))[:50_000]
+    assert _estimated_fit_seconds(KernelPerceptron(kernel="boolean"), np.c_[led, 1 - led]) < 60
+
+
+@pytest.mark.parametrize("name", ["KernelPerceptron", "MaximalMarginPerceptron"])
+def test_an_interrupted_perceptron_fit_leaves_it_as_it_was(name, monkeypatch):
+    import companion.perceptrons as perceptrons
+
+    cls = getattr(perceptrons, name)
+    X, y = _problem()
+    perceptron = cls()
+    fitted = perceptron.fit(X, y)
+    before = fitted.decision_function(X)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    # the iterations are where a long fit spends its time
+    monkeypatch.setattr(perceptrons, "_perceptron_updates", interrupted)
+    monkeypatch.setattr(perceptrons, "_mmp_iterations", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        perceptron.fit(X[:, ::-1] * 7.0, 1 - y)  # another table, interrupted
+    np.testing.assert_array_equal(perceptron.decision_function(X), before)  # the first model, whole
+    fresh = cls()
+    with pytest.raises(KeyboardInterrupt):
+        fresh.fit(X, y)
+    assert set(vars(fresh)) == set(vars(cls()))  # still unfitted

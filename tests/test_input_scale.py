@@ -5,8 +5,9 @@ power of two), or refuses the data with a ValueError naming itself, the largest 
 its arithmetic handles and the remedy. No NaN or infinity reaches a score, and no raw error
 (IndexError, LinAlgError...) reaches the user. The two learners whose arithmetic is not
 order-based (MaskPerceptron's penalised polynomial, OrderedRipper's bin edges rounded by
-wittgenstein) divide each column by a power of two first (companion._scale.column_exponents), so
-they too must give the same predictions at every scale they accept.
+wittgenstein) divide each column by its largest magnitude (companion._scale.largest_magnitudes) or
+a power of two (companion._scale.column_exponents) first, so they too must give the same
+predictions at every scale they accept.
 """
 
 import warnings
@@ -100,8 +101,8 @@ def test_the_rescaled_learners_give_the_same_model_at_every_scale(name):
         reference = _make(name).set_params(fallback=None).fit(X, y).to_dict()["model"]
         for exponent in (-996, -40, 12, 300, 1000):
             model = _make(name).set_params(fallback=None).fit(X * 2.0**exponent, y).to_dict()["model"]
-            if name == "MaskPerceptron":  # every non-zero column is divided by its power of two
-                moved = {"column_exponents": [e + exponent for e in reference["column_exponents"]]}
+            if name == "MaskPerceptron":  # every non-zero column is divided by its largest magnitude
+                moved = {"column_divisors": [float(np.ldexp(d, exponent)) for d in reference["column_divisors"]]}
             else:  # the columns wittgenstein bins (here the two real ones) are multiplied by theirs
                 moved = {"column_shifts": [s and s - exponent for s in reference["column_shifts"]]}
                 assert [s != 0 for s in reference["column_shifts"]] == [False, False, True, True]

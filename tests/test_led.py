@@ -151,7 +151,7 @@ def test_optimal_tree_is_optimal(rng):
         assert best.n_leaves + int(np.sum(best.predict(X) != y)) == best.risk
         assert best.depth <= 2
         for depth in (2, 3, 7):
-            greedy = PrunedDecisionTree(max_depth=depth, random_state=0, fallback=None).fit(X, y)
+            greedy = PrunedDecisionTree(pruning="errors", max_depth=depth, random_state=0, fallback=None).fit(X, y)
             assert optimal_boolean_tree(X, y, depth).risk <= greedy.risk_
     assert "predict" in best.to_text()
     with pytest.raises(ValueError, match="0/1"):

@@ -553,6 +553,8 @@ def _reference_fit(estimator, X, y, *, one_call=False):
 
     classes = np.unique(y)
     y_signed = np.where(y == classes[1], 1.0, -1.0)
+    if estimator.kernel not in ("boolean", "precomputed"):
+        X = X / estimator.scale_  # scale="std": the kernel is taken on the divided columns
     if estimator.kernel == "precomputed":
         K = np.asarray(X, dtype=np.float64)
     elif estimator.kernel == "boolean":
@@ -803,8 +805,10 @@ def test_gamma_scale_is_that_of_svc():
     rng = np.random.default_rng(3)
     X = rng.normal(scale=[1.0, 1000.0], size=(60, 2))
     y = (X[:, 0] + X[:, 1] / 1000 > 0).astype(int)
-    model = KernelPerceptron().fit(X, y)
-    assert model.gamma_ == pytest.approx(SVC(gamma="scale").fit(X, y)._gamma)
+    model = KernelPerceptron().fit(X, y)  # scale="std": SVC's gamma of the divided columns
+    assert model.gamma_ == pytest.approx(SVC(gamma="scale").fit(X / model.scale_, y)._gamma)
+    np.testing.assert_allclose(model.scale_, X.std(axis=0), rtol=1e-12)
+    assert KernelPerceptron(scale=None).fit(X, y).gamma_ == pytest.approx(SVC(gamma="scale").fit(X, y)._gamma)
     assert KernelPerceptron(gamma=None).fit(X, y).gamma_ is None  # pairwise_kernels' 1 / n_features
     assert KernelPerceptron(kernel_params={"gamma": 0.5}).fit(X, y).gamma_ is None  # the caller's gamma
     assert KernelPerceptron(kernel="boolean").fit((X > 0).astype(float), y).gamma_ is None
@@ -1016,3 +1020,70 @@ def test_perceptron_updates_equal_cyclic_sweeps_with_a_cap(case):
     converged = converged or not np.any(G @ alpha <= 0)
     fast = _perceptron_updates(_ExtendedGram(_GivenKernel(K), y, lam), cap)
     assert fast[0].tolist() == alpha.tolist() and fast[1] == updates and fast[2] == converged
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 58: no default depends on a column's units (scale="std" for kernels on real values)
+# ------------------------------------------------------------------------------------------------
+def _units_table():
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True)
+    rows = np.random.default_rng(0).permutation(len(y))[:300]
+    X = X[rows][:, [0, 1, 4, 7]]
+    indicator = (X[:, 2] > np.median(X[:, 2])).astype(float)  # a 0/1 column beside the numbers
+    return np.column_stack([X, indicator]), y[rows]
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, MaximalMarginPerceptron])
+@pytest.mark.parametrize("kernel", ["rbf", "laplacian", "poly"])
+def test_a_column_times_ten_thousand_changes_no_kernel_model(cls, kernel):
+    X, y = _units_table()
+    train, test = slice(0, 200), slice(200, None)
+    big = X.copy()
+    big[:, 1] *= 1e4
+    a = cls(kernel=kernel).fit(X[train], y[train])
+    b = cls(kernel=kernel).fit(big[train], y[train])
+    assert a.fallback_class_ is None and a.training_error_ < 0.2  # a real model
+    np.testing.assert_array_equal(a.support_, b.support_)
+    np.testing.assert_array_equal(a.predict(X[test]), b.predict(big[test]))
+    np.testing.assert_allclose(a.decision_function(X[test]), b.decision_function(big[test]), rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(b.scale_, a.scale_ * [1, 1e4, 1, 1, 1], rtol=1e-12)
+    assert a.scale_[4] == 1.0  # the 0/1 column is read as it is
+    np.testing.assert_allclose(b.support_vectors_[:, 1], a.support_vectors_[:, 1] * 1e4, rtol=1e-12)  # input's units
+    assert "k is taken on x / s" in b.to_text()
+    # in the input's own units the big column decides the kernel: another model
+    raw = cls(kernel=kernel, scale=None).fit(big[train], y[train])
+    assert raw.fallback_class_ is not None or not np.array_equal(raw.predict(big[test]), b.predict(big[test]))
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, MaximalMarginPerceptron])
+def test_the_default_scale_is_the_unscaled_perceptron_on_the_divided_columns(cls):
+    X, y = _units_table()
+    scaled = cls(fallback=None).fit(X, y)
+    divided = cls(scale=None, fallback=None).fit(X / scaled.scale_, y)
+    np.testing.assert_array_equal(scaled.alpha_, divided.alpha_)
+    assert scaled.gamma_ == divided.gamma_
+    np.testing.assert_array_equal(scaled.decision_function(X), divided.decision_function(X / scaled.scale_))
+    # the export keeps the divisors and the points in the input's units: it reads back the same
+    from companion.interpretable import from_dict
+
+    restored = from_dict(scaled.to_dict())
+    assert restored.to_dict() == scaled.to_dict() and "scale" in scaled.to_dict()["model"]
+    np.testing.assert_array_equal(restored.decision_function(X), scaled.decision_function(X))
+    assert "scale" not in divided.to_dict()["model"]  # scale=None writes the model as before
+
+
+@pytest.mark.parametrize("cls", [KernelPerceptron, MaximalMarginPerceptron])
+def test_the_boolean_kernel_divides_nothing(cls):
+    """Notebook 03's setting: kernel="boolean" on 0/1 bits is read as it is, the same model as
+    scale=None bit for bit (and so is a real-valued kernel on a 0/1 table)."""
+    bits = add_complemented_bits(np.random.default_rng(5).integers(0, 2, size=(80, 4)))
+    y = ((bits[:, 0] + bits[:, 1]) > 0).astype(int)
+    y[:8] = 1 - y[:8]
+    for kernel in ("boolean", "rbf"):
+        default = cls(kernel=kernel, fallback=None).fit(bits, y)
+        unscaled = cls(kernel=kernel, scale=None, fallback=None).fit(bits, y)
+        assert (default.scale_ == 1).all()
+        assert default.to_dict()["model"] == unscaled.to_dict()["model"]
+        np.testing.assert_array_equal(default.decision_function(bits), unscaled.decision_function(bits))

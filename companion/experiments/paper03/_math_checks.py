@@ -50,7 +50,7 @@ def _trees(bits, y, degree):
     """Two trees of depth ≤ degree as polynomials on the complemented inputs: pruned CART and the best tree."""
     with warnings.catch_warnings():  # a pruned tree may be one leaf: still a tree of depth ≤ d
         warnings.simplefilter("ignore", SingleClassWarning)
-        cart = PrunedDecisionTree(max_depth=degree, random_state=0, fallback=None).fit(bits, y)
+        cart = PrunedDecisionTree(max_depth=degree, pruning="errors", random_state=0, fallback=None).fit(bits, y)
     best = optimal_boolean_tree(bits, y, degree)
     return [(list(cart.leaf_monomials_), np.asarray(cart.leaf_signs_, dtype=float)),
             (list(best.leaf_monomials), np.asarray(best.leaf_signs, dtype=float))]

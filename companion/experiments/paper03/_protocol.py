@@ -185,7 +185,7 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise, mas
     bayes_train, bayes_test = error_percent(bayes_predict(X, noise), y), error_percent(bayes_predict(X_test, noise), y_test)
     for degree in degrees:
         record(degree, "bayes", np.nan, np.nan, bayes_train, bayes_test)
-        tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
+        tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, pruning="errors", random_state=0, fallback=None).fit(X, y)
         record(
             degree, "decision_tree", tree_risk(tree.n_leaves_, tree.n_errors_, lam), tree.n_leaves_,
             error_percent(tree.predict(X), y), error_percent(tree.predict(X_test), y_test),

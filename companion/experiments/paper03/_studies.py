@@ -200,7 +200,7 @@ def unpruned_trees(n_draws, seed, *, degrees=(2, 3, 7), n_train=500, n_test=5000
         X, y, X_test, y_test = protocol_draw(seed, draw, n_train, n_test)
         for degree in degrees:
             for name, cost in (("pruned", lam / 4.0), ("unpruned", 0.0)):
-                tree = PrunedDecisionTree(max_depth=degree, leaf_cost=cost, random_state=0, fallback=None).fit(X, y)
+                tree = PrunedDecisionTree(max_depth=degree, leaf_cost=cost, pruning="errors", random_state=0, fallback=None).fit(X, y)
                 rows.append(dict(draw=draw, degree=degree, tree=name, leaves=tree.n_leaves_,
                                  risk=tree_risk(tree.n_leaves_, tree.n_errors_, lam),
                                  train_error=error_percent(tree.predict(X), y),
@@ -259,7 +259,7 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
     K_test = boolean_kernel(add_complemented_bits(X_test_distinct), Xc, degree=degree)
     mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
     perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
-    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
+    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, pruning="errors", random_state=0, fallback=None).fit(X, y)
     tree_values = tree.predict(X).astype(float)  # ±1: the tree as a polynomial of DT_{d,n}
     exact, _ = minimal_risk(K, y, lam)
     mmp_values = mmp.decision_function(K)
@@ -409,7 +409,7 @@ def learnt_models(seed, *, draw=0, degree=7, n_train=500, lam=4.0, mask_terms=No
     X, y, _, _ = protocol_draw(seed, draw, n_train, 2)
     terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
     mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, fallback=None).fit(X, y)
-    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, random_state=0, fallback=None).fit(X, y)
+    tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, pruning="errors", random_state=0, fallback=None).fit(X, y)
     return mask, tree
 
 
