@@ -56,7 +56,7 @@ LEARNER_NOTES = {
     "PacBayesStumps": "the stump conjunction with margin intervals, PAC-Bayes bounded; paper 05",
     "OneR": "one attribute, one class per value (Holte 1993); a baseline that tells how much one column explains",
     "OrderedRipper": "RIPPER's ordered rule sets, rarest class first (Cohen 1995); a baseline",
-    "PrunedDecisionTree": "CART pruned by its errors plus a cost per leaf (paper 03; cost complexity for paper 04), falling back to its root when it loses on inner folds; a baseline",
+    "PrunedDecisionTree": "CART pruned by cost complexity, the smallest tree within one standard error of the best inner-fold error (CART's rule; paper 03 prunes by its errors plus a cost per leaf, paper 04 by the best inner-fold error), falling back to its root when it loses on inner folds; a baseline",
     "sklearn DecisionTreeClassifier": "scikit-learn's unpruned tree with its defaults (reference)",
     "sklearn DecisionTreeClassifier (8 leaves)": "scikit-learn's tree grown best-first to 8 leaves (reference)",
     "imodels RuleFitClassifier": "imodels' RuleFit (optional peer)",
