@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from companion.claims._statistics import ALPHA, corrected_t, holm, rejects, wilcoxon_test
+from companion.claims._statistics import ALPHA, binomial_tail, corrected_t, holm, rejects, wilcoxon_test
 from companion.decision_list import DecisionListMachine
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper01._grids import COMPARABLE, DISPLAY, Grid
@@ -32,6 +32,11 @@ PAPER_MAX_BALLS = 12
 MACHINES = ("svm", "scm", "dlm")
 #: The honest-check variant of the claims that compare machines: nested cross-validation.
 NESTED = "protocol=nested (b)"
+#: The honest check of the claims that test fold differences: nested cross-validation at every
+#: fold seed run, the folds of all seeds in one corrected t (each data set one group).
+NESTED_SEEDS = "protocol=nested (b), every fold seed"
+#: The peer variant of claim 2-often: Table 1's own SVM totals in place of our SVM's.
+PEER_TABLE1 = "peer=Table 1 SVM"
 
 #: Every sentence this module writes, as a :func:`companion.prose.render` template.
 TEMPLATES = {
@@ -90,6 +95,17 @@ TEMPLATES = {
     "worst_fixed": "the fixed machine violated on most samples is {name}, on {k} of {n}",
     "coverage_example": "{name} on sample {run} ({distribution}) has bound {bound:.3f} and risk {risk:.3f} (lower 95 % "
                         "limit {low:.3f})",
+    "coverage_each": "each fixed machine tested on each distribution's samples against δ = {delta:g} (exact one-sided "
+                     "binomial, Holm over the {tests} tests): {items:list}; the earlier design's pooled count of the "
+                     "samples' designated machines was {pooled} of {pooled_n}",
+    "coverage_each_item": "{distribution}: {rejected} of {machines} machines rejected, the most violated {name} on {k} "
+                          "of {n} samples (Holm p = {p:.2g})",
+    "variant_text": "{verdict} ({detail})",
+    "nested_seeds": "{items:list}",
+    "nested_seeds_item": "{verdict} at {k} of {n} fold seeds ({seeds:list})",
+    "nosig_none": "no significant difference found ({detail}); equivalence is claim C's question",
+    "nosig_some": "a significant difference ({detail})",
+    "majority_item": "{name} {m}",
     "nosig": "constrained − unconstrained DLM error {estimate:signed.2} points ({low:signed.2} to {high:signed.2}, "
              "Nadeau–Bengio corrected t over {n} folds)",
 }
@@ -297,6 +313,9 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
     for seed in nested_seeds:
         name = NESTED if seed == main["seed"] else f"{NESTED} at seed {seed}"
         variants[name] = {**main, "rows": {**main["rows"], **main["rows_nested"]}, "seed": seed}
+    if len(nested_seeds) > 1:  # one verdict over every fold seed of the nested run
+        variants[NESTED_SEEDS] = {**main, "rows": {**main["rows"], **main["rows_nested"]}, "seed": main["seed"],
+                                  "pool_seeds": nested_seeds}
     # The follow-up protocols change one choice of protocol (a) (tie rule, grid, SVM width): a
     # flip under one of them marks the claim not robust.
     if tie is not None:
@@ -329,6 +348,10 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
     if main_dlm and all((name, "dlmc", seed) in main["rows"] for name, _, seed in main_dlm):
         variants["constraint=on"] = {**main, "rows": {**main["rows"], **{
             key: main["rows"][(key[0], "dlmc", key[2])] for key in main_dlm}}}
+    # The peer is a stand-in: the head-to-head totals of claim 2-often against Table 1's own SVM
+    # totals in place of ours (another peer, not another fold: the comparison is not on the same folds).
+    paper = paper_table1()
+    variants[PEER_TABLE1] = {**main, "peer_totals": {"svm": {n: paper.loc[n, "svm_errors"] for n in COMPARABLE}}}
     # "This difference is huge" names no factor: claims 3 and 3-SCM at other factors than ours.
     for factor in SPARSITY_FACTORS:
         variants[f"factor={factor}"] = {**main, "sparsity_factor": factor}
@@ -378,7 +401,16 @@ def _fold_differences_grouped(data, a, b, source="rows"):
 
     Returns ``(differences, groups, ratios)`` (Nadeau and Bengio's correction of the fold-level
     t: the ten folds of one data set share training examples), None when a machine was not run.
-    ``source`` as :func:`_fold_differences`."""
+    ``source`` as :func:`_fold_differences`. With ``data["pool_seeds"]`` (the variant
+    :data:`NESTED_SEEDS`), the folds of every listed fold seed, each data set one group of ``J =
+    10 × seeds`` folds (Nadeau and Bengio's correction for repeated cross-validation, as Bouckaert
+    and Frank 2004 use it)."""
+    pooled = data.get("pool_seeds")
+    if pooled:  # every fold seed's folds, grouped by data set: the corrected repeated cross-validation t
+        parts = [_fold_differences_grouped({**data, "seed": seed, "pool_seeds": None}, a, b, source) for seed in pooled]
+        if any(part is None for part in parts):
+            return None
+        return tuple([value for part in parts for value in part[i]] for i in range(3))
     d = _fold_differences(data, a, b, source)
     if d is None:
         return None
@@ -411,7 +443,8 @@ def _totals(data, other):
         x, z = _row(data, name, "dlm"), _row(data, name, other)
         if x is None or z is None:
             return None
-        pairs[name] = (x["errors"], z["errors"])
+        peer = (data.get("peer_totals") or {}).get(other)
+        pairs[name] = (x["errors"], int(peer[name]) if peer is not None else z["errors"])
     return pairs
 
 
@@ -553,7 +586,7 @@ def _lengths_reach(data):
     lengths = data["lengths"].get(data["seed"])
     if lengths is None:
         return None
-    figure1 = lengths.xs("Figure 1", level="variant")
+    figure1 = lengths.xs("Figure 1, our tie rule", level="variant")
     short = [f"{d} ({row['mean_length']:.1f} of {int(row['paper_s'])})" for d, row in figure1.iterrows()
              if row["min_length"] < row["paper_s"]]
     within = int((figure1["max_length"] <= figure1["paper_s"]).sum())
@@ -617,6 +650,77 @@ def _coverage_fixed(data, machine, bound="published"):
         return None
     part = runs[(runs["machine"] == machine) & (runs["bound"] == bound)]
     return (int(part["designated_violated"].sum()), len(part)) if len(part) else None
+
+
+#: The confidence of Theorems 1 and 2 in the coverage runs (:func:`bound_coverage`'s ``delta``).
+COVERAGE_DELTA = 0.05
+
+
+def coverage_fixed_counts(runs, machine, bound="published") -> pd.DataFrame:
+    """Per distribution and fixed machine: on how many samples its ``bound`` lies below its risk's lower limit.
+
+    Parameters
+    ----------
+    runs : pandas.DataFrame
+        :func:`bound_coverage`'s runs, with a ``distribution`` column (one or more distributions).
+    machine : str
+        ``"DLM (Theorem 1)"`` or ``"DLM (Theorem 2)"``.
+    bound : str, default="published"
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``distribution``, ``fixed`` (the machine's penalties and stopping point), ``k``
+        (samples on which it is violated), ``n`` (samples of the distribution).
+    """
+    part = runs[(runs["machine"] == machine) & (runs["bound"] == bound)]
+    rows = []
+    for label, group in part.groupby("distribution", sort=False):
+        # every fixed machine of the type, each fitted on every sample (the designated ones list them all)
+        hits = [set(str(v).split(";")) - {""} if v == v else set() for v in group["fixed_violated"]]
+        names = list(dict.fromkeys([*group["designated"], *(n for h in hits for n in sorted(h))]))
+        for name in names:
+            rows.append({"distribution": str(label), "fixed": name, "k": sum(name in h for h in hits), "n": len(group)})
+    return pd.DataFrame(rows, columns=["distribution", "fixed", "k", "n"])
+
+
+def _coverage_each(data, machine, bound="published", delta=COVERAGE_DELTA, alpha=ALPHA):
+    """Exact, Theorems 1 and 2 as stated (every algorithm, every distribution): no fixed machine is
+    violated on significantly more than a share ``delta`` of one distribution's samples.
+
+    Each fixed machine (penalties and stopping point: one algorithm ``A``) is fitted on every
+    sample of a distribution, so its violations there are ``n`` independent trials each of
+    probability at most ``delta`` if the theorem holds: an exact one-sided binomial test per
+    (distribution, machine), Holm-corrected over all of them (45 machines per distribution). The
+    statement fails when one of them rejects at ``alpha``; holds when none does (no counterexample
+    found). None without the runs."""
+    runs = data.get("coverage_trials")
+    if runs is None or "fixed_violated" not in runs or "distribution" not in runs:
+        return None
+    counts = coverage_fixed_counts(runs, machine, bound)
+    if counts.empty:
+        return None
+    p = [binomial_tail(int(k), int(n), delta, upper=True) for k, n in zip(counts["k"], counts["n"])]
+    # a fixed machine neither designated nor ever violated (fewer samples than machines) is a test
+    # with p = 1: it still counts in Holm's correction
+    part = runs[(runs["machine"] == machine) & (runs["bound"] == bound)]
+    if "fixed_machines" in part:
+        total = int(part.groupby("distribution", sort=False)["fixed_machines"].max().sum())
+        p += [1.0] * max(total - len(p), 0)
+    adjusted = holm(np.array(p, dtype=float))
+    counts = counts.assign(p=adjusted[:len(counts)])
+    items = []
+    for label, group in counts.groupby("distribution", sort=False):
+        worst = group.sort_values(["k", "p"], ascending=[False, True]).iloc[0]
+        machines = int(part.loc[part["distribution"] == label, "fixed_machines"].max()) \
+            if "fixed_machines" in part else len(group)
+        items.append(render_claim_text("coverage_each_item", distribution=str(label).split(" (")[0],
+                                       rejected=int((group["p"] < alpha).sum()), machines=max(machines, len(group)),
+                                       name=worst["fixed"], k=int(worst["k"]), n=int(worst["n"]), p=float(worst["p"])))
+    fails = bool((adjusted < alpha).any())
+    pooled, pooled_n = _coverage_fixed(data, machine, bound) or (0, 0)
+    return not fails, render_claim_text("coverage_each", delta=delta, tests=len(adjusted), items=items,
+                                         pooled=pooled, pooled_n=pooled_n)
 
 
 def _guide_grouped(data, key="guide_published"):
@@ -773,8 +877,8 @@ def claims_measures(math: dict | None = None) -> dict:
         "sparsity_dlm": partial(_sparsity, machine="dlm"),
         "sparsity_scm": partial(_sparsity, machine="scm"),
         "coverage_theorem1": partial(_coverage_share, bound="published", machine="DLM (Theorem 1)"),
-        "coverage_fixed_theorem1": partial(_coverage_fixed, machine="DLM (Theorem 1)"),
-        "coverage_fixed_theorem2": partial(_coverage_fixed, machine="DLM (Theorem 2)"),
+        "coverage_each_theorem1": partial(_coverage_each, machine="DLM (Theorem 1)"),
+        "coverage_each_theorem2": partial(_coverage_each, machine="DLM (Theorem 2)"),
         "coverage_theorem2": partial(_coverage_share, bound="published", machine="DLM (Theorem 2)"),
         "coverage_corrected": partial(_coverage_share, bound="corrected"),
         # both sides of protocol (a): the constrained DLM runs under (a) only (main seed)
@@ -861,12 +965,16 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
     collapse = _collapse(nested_sizes)
     fine_detail = report.sensitivity[(report.sensitivity["id"] == "1-often")
                                      & (report.sensitivity["variant"] == "grid=fine")]["detail"]
+    seed_tallies = {id: _nested_seed_tally(report, id, main) for id in ("2", "1", "alt-SCM", "alt-SVM")}
+    nosig = _nosig_phrase(main)
+    majority = _majority_items(nested_sizes)
     values = {
         "3": {"s_max": grid.dlm_s_max},
         "3-SCM": {"s_max": grid.scm_s_max},
         "2": {"dlm_points": n_dlm, "svm_points": n_svm, "svm_ahead": svm_ahead, "collapse": collapse,
               "dataset_level": _dataset_level(main, "svm"), "not_varied": NOT_VARIED},
-        "2-often": {"table1": verdicts["2-often-table1"], "svm_ahead": svm_ahead, "not_varied": NOT_VARIED},
+        "2-often": {"table1": verdicts["2-often-table1"], "svm_ahead": svm_ahead, "not_varied": NOT_VARIED,
+                    "peer_table1": _variant_text(report, "2-often", PEER_TABLE1)},
         "1": {"dlm_points": n_dlm, "scm_points": n_scm, "scm_ahead": scm_ahead, "collapse": collapse,
               "dataset_level": _dataset_level(main, "scm"), "not_varied": NOT_VARIED},
         "1-often": {"table1": verdicts["1-often-table1"], "scm_ahead": scm_ahead,
@@ -875,24 +983,85 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
                         "grid_same" if _variant_verdict(report, "1-often", "grid=fine") == verdicts["1-often"]
                         else "grid_differ"),
                     "fine_detail": str(fine_detail.iloc[0]) if len(fine_detail) else "not run"},
-        "1-some": {"tested": some_tested_detail(main) if main is not None else "not run"},
-        "alt-SVM": {"svm_ahead": svm_ahead},
-        "C": {"differences": constrained, "nosig": verdicts.get("C-nosig", "not run")},
+        "1-some": {"tested": some_tested_detail(main) if main is not None else "not run",
+                   "robustness": _robustness_text(report, "1-some")},
+        "alt-SCM": {"collapse": collapse},
+        "alt-SVM": {"svm_ahead": svm_ahead, "collapse": collapse},
+        "C": {"differences": constrained, "nosig": nosig},
+        "C-nosig": {"nosig": nosig, "c_verdict": verdicts.get("C", "not run")},
         "B": {"corrected": verdicts.get("B-corrected", "not run")},
         "B2": {},
     }
+    for id, tally in seed_tallies.items():
+        values[id]["nested_seeds"] = tally
     for id, machine in (("B", "DLM (Theorem 1)"), ("B2", "DLM (Theorem 2)")):
         values[id].update(_coverage_fields(coverage, coverage_runs, machine))
     if "b_dlm" in rows:
         values["bound-guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_bound"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
-            "balls_low": float(rows["c_dlm_balls"].min()), "balls_high": float(rows["c_dlm_balls"].max())}
+            "balls_low": float(rows["c_dlm_balls"].min()), "balls_high": float(rows["c_dlm_balls"].max()),
+            "majority": majority}
         values["guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
-            "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max())}
+            "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max()),
+            "majority": majority}
     return {id: fields for id, fields in values.items() if id in verdicts}
+
+
+def _variant_text(report, id, variant) -> str:
+    """``"<verdict> (<detail>)"`` of claim ``id`` under ``variant``, or ``"not run"``."""
+    part = report.sensitivity[(report.sensitivity["id"] == id) & (report.sensitivity["variant"] == variant)]
+    if not len(part):
+        return "not run"
+    row = part.iloc[0]
+    return render_claim_text("variant_text", verdict=str(row["verdict"]), detail=str(row["detail"]))
+
+
+def _nested_seed_tally(report, id, main: dict | None) -> str:
+    """Claim ``id``'s verdict under nested CV at each fold seed, counted by verdict word:
+    ``"fails at 3 of 5 fold seeds (0, 2 and 4), undecided at 2 (1 and 3)"``."""
+    sens = report.sensitivity[report.sensitivity["id"] == id]
+    main_seed = None if main is None else main["seed"]
+    by_seed = {}
+    for variant, verdict in zip(sens["variant"], sens["verdict"]):
+        if variant == NESTED and main_seed is not None:
+            by_seed[main_seed] = str(verdict)
+        elif variant.startswith(NESTED + " at seed "):
+            by_seed[int(variant.rsplit(" ", 1)[1])] = str(verdict)
+    if not by_seed:
+        return "not run"
+    words = {}
+    for seed, verdict in sorted(by_seed.items()):
+        words.setdefault(verdict, []).append(str(seed))
+    return render_claim_text("nested_seeds", items=[
+        render_claim_text("nested_seeds_item", verdict=w, k=len(seeds), n=len(by_seed), seeds=seeds)
+        for w, seeds in sorted(words.items(), key=lambda item: -len(item[1]))])
+
+
+def _robustness_text(report, id) -> str:
+    """The claim's fold-seed count and sensitivity, joined without an empty part."""
+    row = report.table[report.table["id"] == id]
+    if not len(row):
+        return "not run"
+    parts = [str(row.iloc[0][key]) for key in ("seeds", "sensitivity") if str(row.iloc[0][key]).strip()]
+    return "; ".join(parts) if parts else "no variant run"
+
+
+def _nosig_phrase(main: dict | None) -> str:
+    """Claim C's difference reading in words: whether the interval contains 0, and the interval."""
+    found = None if main is None else _constraint_not_significant(main)
+    if found is None:
+        return "not run"
+    return render_claim_text("nosig_none" if found[0] else "nosig_some", detail=found[1])
+
+
+def _majority_items(nested_sizes) -> list | str:
+    """Each data set's majority-class total errors (the constant classifier), for protocol (c)'s sentences."""
+    if nested_sizes is None or nested_sizes.empty or "majority_errors" not in nested_sizes:
+        return "not computed in this run"
+    return [render_claim_text("majority_item", name=n, m=int(r["majority_errors"])) for n, r in nested_sizes.iterrows()]
 
 
 def _coverage_fields(coverage: pd.DataFrame, runs, machine) -> dict:
