@@ -698,3 +698,20 @@ def test_glass_variants_replace_the_glass_rows_only(small_run):
     glass = variants["glass=1 vs rest"]
     assert glass["rows"][("glass", "dlm", main["seed"])]["errors"] == 99
     assert all(glass["rows"][k] is main["rows"][k] for k in main["rows"] if k[0] != "glass")
+
+
+def test_nested_run_repeats_the_runs_nested_protocol_and_another_inner_split_is_a_variant(small_run):
+    from companion.experiments.paper01._protocol import nested_run
+
+    keys = ["dataset", "machine", "fold", "errors", "n_test"]
+    ours = small_run[(small_run["protocol"] == "b") & (small_run["seed"] == 0)][keys].reset_index(drop=True)
+    again = nested_run(list(SMALL.names), seed=0, grid=SMALL.grid, inner_splits=SMALL.inner_splits)
+    # the same outer folds and inner splits: the run's nested rows, fold by fold
+    assert again[keys].sort_values(keys[:3]).reset_index(drop=True).equals(ours.sort_values(keys[:3]).reset_index(drop=True))
+    # as the variant inner_splits=k of the claims, in place of the nested rows of the main seed
+    variants = _claims.claims_variants(small_run, nested={SMALL.inner_splits: again})
+    name = f"inner_splits={SMALL.inner_splits}"
+    assert variants[name]["rows"][("haberman", "dlm", 0)] == variants[_claims.NESTED]["rows"][("haberman", "dlm", 0)]
+    # broken: a nested run at another fold seed is not put in the main seed's place
+    other = nested_run(["haberman"], seed=5, grid=SMALL.grid, inner_splits=SMALL.inner_splits)
+    assert name not in _claims.claims_variants(small_run, nested={SMALL.inner_splits: other})
