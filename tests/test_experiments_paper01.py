@@ -715,3 +715,25 @@ def test_nested_run_repeats_the_runs_nested_protocol_and_another_inner_split_is_
     # broken: a nested run at another fold seed is not put in the main seed's place
     other = nested_run(["haberman"], seed=5, grid=SMALL.grid, inner_splits=SMALL.inner_splits)
     assert name not in _claims.claims_variants(small_run, nested={SMALL.inner_splits: other})
+
+
+def test_the_empirical_results_are_counted_by_sentence():
+    from types import SimpleNamespace
+
+    table = pd.DataFrame({"id": ["1", "1-often", "2", "C", "C-nosig", "B"],
+                          "origin": ["paper", "paper", "paper", "paper", "observation", "paper"],
+                          "category": ["empirical", "empirical", "empirical", "empirical", "observation", "mathematical"],
+                          "quote": ["often", "often", "often", "constraint", "constraint", "theorem"],
+                          "where": ["S5"] * 3 + ["S4"] * 2 + ["S4"],
+                          "verdict": ["holds", "fails", "undecided", "undecided", "observed", "fails"],
+                          "robust": [True, False, True, True, True, True]})
+    sentences = _claims.sentence_table(SimpleNamespace(table=table))
+    # one row per sentence of the paper's empirical results; the observation and the theorem are not counted
+    assert list(sentences["sentence"]) == ["often", "constraint"]
+    assert sentences.loc[0, "rows"] == "1: holds; 1-often: fails (not robust); 2: undecided"
+    assert list(sentences["reading"]) == ["rows disagree", "no row holds"]
+    tally = _claims.sentence_tally(sentences, 4)
+    assert "2 sentences judged as empirical results, in 4 rows" in tally and "1 whose rows disagree" in tally
+    # broken: every row of the sentence holds
+    agreeing = _claims.sentence_table(SimpleNamespace(table=table.assign(verdict="holds")))
+    assert list(agreeing["reading"]) == ["every row holds", "every row holds"]

@@ -101,6 +101,16 @@ TEMPLATES = {
     "coverage_each_item": "{distribution}: {rejected} of {machines} machines rejected, the most violated {name} on {k} "
                           "of {n} samples (Holm p = {p:.2g})",
     "variant_text": "{verdict} ({detail})",
+    "sentence_row": "{id}: {verdict}{fragile}",
+    "not_robust": " (not robust)",
+    "sentence_all": "every row holds",
+    "sentence_some": "some rows hold",
+    "sentence_disagree": "rows disagree",
+    "sentence_none": "no row holds",
+    "sentence_tally": "By sentence of the paper: {n:plural sentence} judged as empirical results, in {rows} rows (one "
+                      "sentence can give several rows: readings, peers); {all} with every row holding, {some} with some "
+                      "rows holding and none failing, {disagree} whose rows disagree (one holds, another fails), {none} "
+                      "with no row holding.",
     "direction_paper": "in the paper's direction (the DLM errs less)",
     "direction_against": "against the paper's direction (the DLM errs more)",
     "direction_none": "no difference",
@@ -1190,6 +1200,47 @@ def _svm_ahead(rows: pd.DataFrame, gap: int = 10) -> str:
     gaps = [b - a for a, b in ahead.values()]
     return render_claim_text("svm_ahead", low=min(gaps), high=max(gaps), items=[
         render_claim_text("svm_ahead_item", name=n, ours=a, paper=b) for n, (a, b) in ahead.items()])
+
+
+def sentence_table(report) -> pd.DataFrame:
+    """The paper's empirical results by sentence: one sentence can give several rows (readings, peers).
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per quoted sentence of the paper judged as an empirical result, in the registry's
+        order: ``where``, ``sentence`` (the quote), ``rows`` (each row's id and verdict, with
+        "not robust" where a variant flips it) and ``reading`` ("every row holds", "some rows
+        hold", "no row holds"; "rows disagree" where one holds and another fails).
+    """
+    table = report.table
+    rows = table[(table["origin"] == "paper") & (table["category"] == "empirical")]
+    out = []
+    for quote, group in rows.groupby("quote", sort=False):
+        verdicts = list(group["verdict"])
+        holds = [v == "holds" for v in verdicts]
+        key = ("sentence_all" if all(holds) else "sentence_disagree" if any(holds) and "fails" in verdicts
+               else "sentence_some" if any(holds) else "sentence_none")
+        out.append({"where": group["where"].iloc[0], "sentence": quote, "rows": "; ".join(
+            render_claim_text("sentence_row", id=r["id"], verdict=r["verdict"],
+                              fragile="" if r["robust"] in (True, "True") else render_claim_text("not_robust"))
+            for _, r in group.iterrows()), "reading": render_claim_text(key)})
+    return pd.DataFrame(out, columns=["where", "sentence", "rows", "reading"])
+
+
+def sentence_tally(sentences: pd.DataFrame, n_rows: int) -> str:
+    """One sentence counting :func:`sentence_table`'s sentences by reading."""
+    counts = sentences["reading"].value_counts()
+    return render_claim_text("sentence_tally", n=len(sentences), rows=n_rows,
+                             all=int(counts.get(render_claim_text("sentence_all"), 0)),
+                             some=int(counts.get(render_claim_text("sentence_some"), 0)),
+                             disagree=int(counts.get(render_claim_text("sentence_disagree"), 0)),
+                             none=int(counts.get(render_claim_text("sentence_none"), 0)))
 
 
 def sensitivity_pivot(report) -> pd.DataFrame:

@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
+from companion.prose import Markdown
 from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
@@ -41,7 +42,9 @@ from companion.experiments.paper01._followups import (
 from companion.experiments.paper01._studies import (
     COVERAGE_DISTRIBUTION, bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table,
 )
-from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
+from companion.experiments.paper01._claims import (
+    claims_report, claims_variants, discussion_values, sensitivity_pivot, sentence_table, sentence_tally,
+)
 from companion.experiments.paper01._math_checks import math_checks, math_checks_table
 
 #: The two distributions of the bounds' Monte-Carlo coverage: with a signal, and without one.
@@ -462,7 +465,9 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
         verdicts), ``sensitivity`` (each claim's verdict under each variant), ``discussion``
-        (claim by claim), ``nested_check`` (total test errors per data set and machine of the nested
+        (claim by claim), ``by_sentence`` (the paper's empirical results by sentence:
+        :func:`~companion.experiments.paper01._claims.sentence_table`) and ``sentence_tally`` (its
+        counts in one sentence), ``nested_check`` (total test errors per data set and machine of the nested
         run with ``inner_splits_check`` inner folds, or None) and ``reproduction`` (the numbers
         behind the reproduction claims).
     """
@@ -478,8 +483,11 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
                                coverage_runs=coverage.get("runs"),
                                nested=None if nested_check is None else {inner_splits_check: nested_check})
     report = claims_report(variants, None if math is None else math.results)
+    by_sentence = sentence_table(report)
+    empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
-        report=report, sensitivity=sensitivity_pivot(report),
+        report=report, sensitivity=sensitivity_pivot(report), by_sentence=by_sentence,
+        sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
                                                               main=variants["main"],
                                                               nested_sizes=table1.nested_sizes,
