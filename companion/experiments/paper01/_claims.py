@@ -95,9 +95,9 @@ TEMPLATES = {
     "worst_fixed": "the fixed machine violated on most samples is {name}, on {k} of {n}",
     "coverage_example": "{name} on sample {run} ({distribution}) has bound {bound:.3f} and risk {risk:.3f} (lower 95 % "
                         "limit {low:.3f})",
-    "coverage_each": "each fixed machine tested on each distribution's samples against δ = {delta:g} (exact one-sided "
-                     "binomial, Holm over the {tests} tests): {items:list}; the earlier design's pooled count of the "
-                     "samples' designated machines was {pooled} of {pooled_n}",
+    "coverage_each": "(the earlier design's pooled count of the samples' designated machines: {pooled} of {pooled_n}) "
+                     "each fixed machine tested on each distribution's samples against δ = {delta:g} (exact one-sided "
+                     "binomial, Holm over the {tests} tests): {items:list}",
     "coverage_each_item": "{distribution}: {rejected} of {machines} machines rejected, the most violated {name} on {k} "
                           "of {n} samples (Holm p = {p:.2g})",
     "variant_text": "{verdict} ({detail})",
@@ -119,6 +119,9 @@ TEMPLATES = {
     "nosig_none": "no significant difference found ({detail}); equivalence is claim C's question",
     "nosig_some": "a significant difference ({detail})",
     "majority_item": "{name} {m}",
+    "majority_near": "; the bound-chosen DLM errs no more than {gap} fewer times than the majority class, or more, on "
+                     "{names:list}",
+    "majority_near_none": "; it errs at least {gap} fewer times than the majority class on every data set",
     "nosig": "constrained − unconstrained DLM error {estimate:signed.2} points ({low:signed.2} to {high:signed.2}, "
              "Nadeau–Bengio corrected t over {n} folds)",
 }
@@ -1020,17 +1023,18 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
         values[id]["direction"] = _direction(report, id)
     for id, machine in (("B", "DLM (Theorem 1)"), ("B2", "DLM (Theorem 2)")):
         values[id].update(_coverage_fields(coverage, coverage_runs, machine))
+    near = {column: _near_majority(rows, nested_sizes, column) for column in ("c_dlm_bound", "c_dlm_corrected")}
     if "b_dlm" in rows:
         values["bound-guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_bound"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
             "balls_low": float(rows["c_dlm_balls"].min()), "balls_high": float(rows["c_dlm_balls"].max()),
-            "majority": majority}
+            "majority": majority, "near_majority": near["c_dlm_bound"]}
         values["guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
             "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max()),
-            "majority": majority}
+            "majority": majority, "near_majority": near["c_dlm_corrected"]}
     return {id: fields for id, fields in values.items() if id in verdicts}
 
 
@@ -1089,6 +1093,17 @@ def _nosig_phrase(main: dict | None) -> str:
     if found is None:
         return "not run"
     return render_claim_text("nosig_none" if found[0] else "nosig_some", detail=found[1])
+
+
+def _near_majority(rows: pd.DataFrame, nested_sizes, column: str, gap: int = 2) -> str:
+    """Where the protocol-(c) DLM (``column`` of the protocols table) errs at most ``gap`` fewer times than the
+    majority class of the training folds, or more."""
+    if nested_sizes is None or nested_sizes.empty or column not in rows or "majority_errors" not in nested_sizes:
+        return ""
+    names = [n for n in rows.index if n in nested_sizes.index
+             and int(rows.loc[n, column]) >= int(nested_sizes.loc[n, "majority_errors"]) - gap]
+    return render_claim_text("majority_near", gap=gap, names=names) if names else \
+        render_claim_text("majority_near_none", gap=gap)
 
 
 def _majority_items(nested_sizes) -> list | str:
