@@ -629,8 +629,44 @@ def prune_optimistic(satisfied, vectors, lengths, y, sample_weight, prior, *, n_
     )[0]
 
 
-def prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior, *, n_literals, strengths, delta):
+#: The structures of our optimistic pass (Nock 2002, "Optimistic Pruning"; the paper's is lost):
+#: while the pass runs, the default vector is recomputed for each committee it looks at
+#: (``"recomputed"``, the main one) or frozen at the grown committee's (``"frozen"``); a rule's
+#: removal is judged on the examples that satisfy it (``"rule"``, the main one) or on the whole
+#: learning sample (``"committee"``), the penalty ``m_t`` unchanged.
+OPTIMISTIC_DEFAULTS = ("recomputed", "frozen")
+OPTIMISTIC_SCOPES = ("rule", "committee")
+
+
+def _frozen_predictions(scores, default):
+    """Training predictions of committees whose ties of the scores go to a fixed ``default`` vector.
+
+    Parameters
+    ----------
+    scores : ndarray of shape (k, n_samples, c)
+    default : ndarray of shape (c,)
+
+    Returns
+    -------
+    ndarray of int, shape (k, n_samples)
+    """
+    top = scores == scores.max(axis=-1, keepdims=True)
+    ambiguous = top.sum(axis=-1) > 1
+    tie_break = np.where(top, np.asarray(default, dtype=float)[None, None, :], -np.inf).argmax(axis=-1)
+    return np.where(ambiguous, tie_break, scores.argmax(axis=-1))
+
+
+def prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior, *, n_literals, strengths, delta,
+                           default="recomputed", scope="rule"):
     """:func:`prune_optimistic` for several penalty constants at once: one ``kept`` per strength.
+
+    ``default`` and ``scope`` choose the structure of the pass (:data:`OPTIMISTIC_DEFAULTS`,
+    :data:`OPTIMISTIC_SCOPES`; the paper's is lost): the main structure, ``"recomputed"`` and
+    ``"rule"``, is :func:`prune_optimistic`'s. With ``default="frozen"`` every committee of the
+    pass breaks its ties with the grown committee's default vector (the pruned committee still
+    gets its own, as the paper's default vector is defined); with ``scope="committee"`` the
+    errors with and without rule ``i`` are counted on the whole learning sample, against the
+    same penalty ``penalty * m_t``.
 
     The pass over the rules is the same for every strength until their decisions differ: the
     strengths that have removed the same rules so far share one committee (its scores and
@@ -640,10 +676,21 @@ def prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior,
     scores, the same integer or float local errors, its own penalty), so its decisions are
     the same.
     """
+    if default not in OPTIMISTIC_DEFAULTS or scope not in OPTIMISTIC_SCOPES:
+        raise ValueError(f"default must be one of {OPTIMISTIC_DEFAULTS} and scope one of {OPTIMISTIC_SCOPES}, "
+                         f"got default={default!r}, scope={scope!r}")
     n = len(y)
     counting = _uniform_weight(sample_weight) is not None
     contributions = satisfied[:, :, None] * rule_votes(vectors)[None, :, :]  # exact integer votes
     log_literals = np.log(max(n_literals, 2))
+    if default == "frozen":
+        frozen = default_and_predictions(contributions.sum(axis=1)[None], y, sample_weight, prior)[0][0]
+
+        def predictions(scores):
+            return _frozen_predictions(scores[None], frozen)[0]
+    else:
+        def predictions(scores):
+            return default_and_predictions(scores[None], y, sample_weight, prior)[1][0]
     # Groups of strengths with the same removals so far: [members, kept, scores, current], where
     # current holds the training predictions of the group's DC (None: not computed yet).
     groups = [[list(range(len(strengths))), np.ones(len(vectors), dtype=bool), contributions.sum(axis=1), None]]
@@ -660,16 +707,16 @@ def prune_optimistic_sweep(satisfied, vectors, lengths, y, sample_weight, prior,
             # Each committee's default and predictions depend on its own scores only, so those of
             # the current DC are computed once and change only when a rule goes (to those without it).
             if current is None:
-                current = group[3] = default_and_predictions(scores[None], y, sample_weight, prior)[1][0]
+                current = group[3] = predictions(scores)
             without_scores = scores - contributions[:, i, :]
-            without = default_and_predictions(without_scores[None], y, sample_weight, prior)[1][0]
-            wrong = np.stack([current[local], without[local]]) != y[None, local]  # (2, m_t): with / without rule i
+            without = predictions(without_scores)
+            judged = local if scope == "rule" else np.ones(n, dtype=bool)
+            wrong = np.stack([current[judged], without[judged]]) != y[None, judged]  # (2, judged): with / without rule i
             if counting:
                 before, after = (int(v) for v in wrong.sum(axis=1))
             else:
-                local_weight = sample_weight[local]
-                before, after = (wrong * local_weight[None, :]).sum(axis=1)
-                total = float(local_weight.sum())
+                before, after = (wrong * sample_weight[judged][None, :]).sum(axis=1)
+                total = float(sample_weight[local].sum())
             removed, stayed = [], []
             for member in members:
                 penalty = float(strengths[member] * np.sqrt(((lengths[i] + 1) * log_literals + np.log(n / delta)) / m_t))

@@ -569,7 +569,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
         """
         return self.with_prunings(X, y, [(pruning, pruning_params)])[0]
 
-    def with_prunings(self, X, y, settings):
+    def with_prunings(self, X, y, settings, *, optimistic_default="recomputed", optimistic_scope="rule"):
         """:meth:`with_pruning` for each ``(pruning, pruning_params)`` of ``settings``, in order.
 
         The training data are validated and their literals and rule satisfactions computed once
@@ -583,6 +583,11 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             The training data ``fit`` saw.
         settings : sequence of (str, dict)
             ``(pruning, pruning_params)`` pairs, as :meth:`with_pruning` takes them.
+        optimistic_default, optimistic_scope : str, default="recomputed", "rule"
+            The structure of the optimistic pass (the paper's is lost): the default vector
+            recomputed for each committee the pass looks at, or ``"frozen"`` at the grown
+            committee's; a removal judged on the rule's examples, or on the whole sample
+            (``"committee"``): :func:`companion._partition_boosting.prune_optimistic_sweep`.
 
         Returns
         -------
@@ -624,6 +629,7 @@ class DecisionCommittee(InterpretableMixin, ClassifierMixin, BaseEstimator):
             swept = prune_optimistic_sweep(
                 satisfied, self.grown_vectors_, self._grown_lengths(), codes, weights, self.prior_, n_literals=literals.shape[1],
                 strengths=[copies[position].optimistic_strength for position in positions], delta=delta,
+                default=optimistic_default, scope=optimistic_scope,
             )
             for position, indices in zip(positions, swept):
                 kept[position] = indices

@@ -431,7 +431,7 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     assert row["seeds"] == "" and row["sensitivity"] == "no listed variant changes the values it is decided on (unchanged here)"
     moving = C.difference("1", "A beats B", lambda data: data, direction="<")
     row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "seed=2": d}).table.iloc[0]
-    assert row["seeds"] == "1 of 1 other seeds keep (1 more give it the same values)"
+    assert row["seeds"] == "2 of 2 other seeds keep (1 of them with the same values)"
 
 
 def test_summary_counts_rows_by_kind_never_pooled():
@@ -469,6 +469,11 @@ def test_summary_counts_rows_by_kind_never_pooled():
                                           "before (2026-12-03 to 2026-12-06, from `git log`).")
     table["results_known"] = True
     assert C.summary(table).data.endswith("none is a pre-registration.")
+    # rows whose design, criterion or kind changed after a result are named, from their history
+    table["history"] = ["", "Was fails under the coarse grid; the grid became a variant.", ""]
+    assert C.summary(table).data.endswith(
+        f"none is a pre-registration. One row ({table['id'][1]}) was changed in design, criterion or kind after a "
+        "result had been seen; each row's history gives the earlier design and its verdict then.")
 
 
 def test_publish_writes_results_and_the_readme_glance(tmp_path):

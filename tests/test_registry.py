@@ -160,7 +160,7 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     assert (table.loc["c1", "wins"], table.loc["c1", "ties"], table.loc["c1", "losses"]) == (12, 0, 0)
     assert table.loc["c1", "min_p"] == 2.0 ** -12
     # seed=1 flips it, seed=2 gives the same data ("unchanged by"), tie= is not listed for c1
-    assert table.loc["c1", "seeds"] == "0 of 1 other seeds keep (1 more give it the same values)" and not table.loc["c1", "robust"]
+    assert table.loc["c1", "seeds"] == "1 of 2 other seeds keep (1 of them with the same values)" and not table.loc["c1", "robust"]
     assert "flips under seed=1 (fails)" in table.loc["c1", "sensitivity"]
     assert "unchanged by seed=2" in table.loc["c1", "sensitivity"] and "tie" not in table.loc["c1", "sensitivity"]
     assert table.loc["c2", "verdict"] == "agrees"  # a check's word, not "holds"
@@ -168,7 +168,7 @@ def test_a_registry_builds_a_family_and_its_report(tmp_path):
     variants["seed=3"] = {"d": None, "same": True}
     table = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
                        variants).table.set_index("id")
-    assert table.loc["c1", "seeds"] == "0 of 1 other seeds keep (1 more give it the same values)" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
+    assert table.loc["c1", "seeds"] == "1 of 2 other seeds keep (1 of them with the same values)" and "not evaluated under seed=3" in table.loc["c1", "sensitivity"]
     # a claim not measured in the main run has no seed summary, even where its seeds are n/a too
     variants_na = {name: {**data, "d": None} for name, data in variants.items()}
     table_na = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),

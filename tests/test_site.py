@@ -303,7 +303,8 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     # verdict box on the first screen, both menus opened at both widths
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
     # the clean figure has its caption and alt text, from the PNG save_figure wrote, and a click enlarges it
-    assert report.figures >= 3 and report.enlarged == {"notebooks/01_clean.html": True}, report.summary()
+    assert report.figures >= 3 and report.enlarged == {
+        "notebooks/01_clean.html": True, "notebooks/02_broken_figure.html": True}, report.summary()
     clean = (out / "notebooks" / "01_clean.html").read_text(encoding="utf-8")
     assert 'alt="One panel. Risk against size: risk against size."' in clean
     assert "Figure 01_clean.</strong> Risk against size" in clean

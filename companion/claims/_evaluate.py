@@ -381,15 +381,16 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         missing = [v for v in varied.index if v not in compared.index]
         # a seed at which the claim is not measured (n/a) neither keeps nor flips it; a claim not
         # measured in the main run has nothing for a seed to keep
-        # a seed that gives the claim exactly the main run's data cannot change it: it is not
-        # counted as keeping the verdict ("unchanged by" in the sensitivity says so)
+        # a seed that gives the claim exactly the main run's values keeps its verdict too; the count
+        # says how many did so only because nothing changed ("unchanged by" in the sensitivity)
         seeds = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "varies"
                  and others.loc[v, "verdict"] != "n/a" and first["verdict"] != "n/a"]
         kept = [v for v in seeds if others.loc[v, "same_as_main"]]
         same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
-        seed_text = f"{len(kept)} of {len(seeds)} other seeds keep" if seeds and judged else ""
+        seed_text = (f"{len(kept) + len(same)} of {len(seeds) + len(same)} other seeds keep"
+                     if seeds and judged else "")
         if seed_text and same:
-            seed_text += f" ({len(same)} more give it the same values)"
+            seed_text += f" ({len(same)} of them with the same values)"
         rows.append({
             "notebook": claim.notebook, "id": claim.id, "origin": claim.origin, "central": claim.central,
             "statement": claim.statement, "quote": claim.quote, "where": claim.where,

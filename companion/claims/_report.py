@@ -557,10 +557,26 @@ def registration(table) -> str:
     dates = sorted(date.split(" ")[0] for date in frame["fixed"] if date)
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
     if after == total:
-        return (f"Every criterion ({total} rows) was written after the notebook had shown its numbers ({span}, "
+        text = (f"Every criterion ({total} rows) was written after the notebook had shown its numbers ({span}, "
                 f"from `git log`); none is a pre-registration.")
-    return (f"{after} of {total} criteria were written after the notebook had shown its numbers, {total - after} "
-            f"before ({span}, from `git log`).")
+    else:
+        text = (f"{after} of {total} criteria were written after the notebook had shown its numbers, {total - after} "
+                f"before ({span}, from `git log`).")
+    return text + _changed_after_results(frame)
+
+
+def _changed_after_results(frame) -> str:
+    """`` " 3 rows changed design, criterion or kind after a result was seen (a, b, c); …"`` from the
+    rows' ``history`` (empty when no row has one)."""
+    if "history" not in frame or "id" not in frame:
+        return ""
+    changed = [str(i) for i, h in zip(frame["id"], frame["history"]) if _text(h)]
+    if not changed:
+        return ""
+    rows = "One row" if len(changed) == 1 else f"{len(changed)} rows"
+    verb = "was" if len(changed) == 1 else "were"
+    return (f" {rows} ({', '.join(changed)}) {verb} changed in design, criterion or kind after a result had "
+            f"been seen; each row's history gives the earlier design and its verdict then.")
 
 
 def _robustness(row) -> str:

@@ -527,7 +527,8 @@ def for_readers(nb: dict, figures: Path) -> None:
                 if after:
                     cell["outputs"] = [o for i, o in enumerate(outputs) if i <= shown[0] or i not in displayed]
                     rest = {"cell_type": "code", "id": f"{cell.get('id', index)}-rest", "execution_count": None,
-                            "metadata": {"tags": ["remove-input"]}, "outputs": after, "source": ""}
+                            "metadata": {"tags": ["remove-input"]}, "outputs": after,
+                            "source": "# the outputs the cell above shows after its figure"}  # an empty cell is skipped
                     cells.insert(index + 1, rest)
     for cell in cells:
         for output in cell.get("outputs", []):

@@ -9,7 +9,6 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from companion.claims._statistics import corrected_t
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.prose import render
@@ -18,14 +17,15 @@ from companion.experiments.paper02._protocol import (
     Config, DATASETS, NUMPY_SPLIT, WEKA_SPLIT, counts_table, run, weka_peer_results_if_run,
 )
 from companion.experiments.paper02._tables import (
-    WEKA_RECORDED, WEKA_SAME, covered_subsets, first_rule_trace, fold_accuracy,
+    WEKA_RECORDED, WEKA_SAME, covered_subsets, first_rule_trace,
     fold_list_comparison, order_invariance, prism_peer_comparison, split_rows, trace_comparison,
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo, replicated_tests
+from companion.experiments.paper02._cv_observations import default_never_worse, paired_folds
 from companion.experiments.paper02._math_checks import (
     contradictory_copy, coverage_reduces, more_rules_2d, one_rule_per_leaf, replicated_subtree,
-    replicated_subtree_literal, replicated_subtree_some, stops_when_no_attribute_left, stops_when_perfect,
-    tree_census,
+    replicated_subtree_literal, replicated_subtree_some, rules_to_tree, stops_when_no_attribute_left,
+    stops_when_perfect, tree_census,
 )
 
 
@@ -37,99 +37,6 @@ def _repeated_accuracy(results: pd.DataFrame) -> pd.DataFrame:
     """Accuracy (%) of every learner on every repeated split (rows: split seed, columns: learner)."""
     rows = split_rows(results, NUMPY_SPLIT)
     return pd.DataFrame({seed: counts_table(split)["accuracy %"] for seed, split in rows.groupby("seed", sort=False)}).T
-
-
-#: Instances of the contact lenses (the training size of a fold is this minus its test size).
-_N_LENSES = 24
-
-
-def paired_folds(data, a: str, b: str):
-    """``(ok, detail)`` of learner ``a`` against ``b`` over the seeded splits of one variant.
-
-    The paired per-fold accuracy differences ``a − b`` with Nadeau & Bengio's corrected
-    resampled-t interval (the repeated cross-validations reuse the same 24 instances: they are
-    not independent replicates, and a test over the repeats as if they were is too narrow), and
-    the per-repeat head-to-head count of the raw differences. ``a`` or ``b`` is read from the
-    Weka peers (``J48``) when it is not one of our learners; ``None`` (not evaluated) when the
-    variant has no peer runs on its splits. ``ok``: the mean difference is above 0 (an
-    observation: no verdict is drawn from it).
-
-    Parameters
-    ----------
-    data : dict
-        One variant's :func:`claims_data`.
-    a, b : str
-        The learners (``"PRISM + default class"``, ``"PRISM"``, ``"ZeroR"``, ``"J48"``).
-
-    Returns
-    -------
-    (bool, str) or None
-    """
-    results, peers = data["results"], data.get("peers")
-    sources = {}
-    for name in (a, b):
-        if name in set(results["method"]):
-            sources[name] = results
-        elif peers is not None and name in set(peers["method"]):
-            sources[name] = peers
-        else:
-            return None
-    first = fold_accuracy(sources[a], a, _N_LENSES)
-    second = fold_accuracy(sources[b], b, _N_LENSES)
-    shared = first.index.intersection(second.index)
-    if len(shared) < 2:
-        return None
-    first, second = first.loc[shared], second.loc[shared]
-    d = (first["accuracy %"] - second["accuracy %"]).to_numpy()
-    # Nadeau & Bengio's corrected resampled t: the folds of the repeated cross-validation overlap
-    ratio = float(first["n_test"].mean()) / float(first["n_train"].mean())
-    mean, low, high, *_ = corrected_t(d, [0] * d.size, [ratio] * d.size)
-    split_a, split_b = _split_accuracy(sources[a], a, shared), _split_accuracy(sources[b], b, shared)
-    per_repeat = (split_a - split_b).to_numpy()
-    wins, ties = int((per_repeat > 0).sum()), int((per_repeat == 0).sum())
-    return bool(mean > 0), render(
-        TEMPLATES["paired_folds"], mean=mean, low=low, high=high, covers="includes" if low <= 0 <= high else "excludes",
-        folds=len(d), repeats=len(per_repeat),
-        test=float(first["n_test"].mean()), train=float(first["n_train"].mean()), wins=wins, ties=ties,
-        losses=len(per_repeat) - wins - ties, mean_a=float(split_a.mean()), mean_b=float(split_b.mean())).data
-
-
-def _split_accuracy(frame, method, folds) -> pd.Series:
-    """Accuracy (%) of ``method`` over each seeded split, on the ``folds`` (a (seed, fold) index) given."""
-    rows = frame[frame["method"] == method].set_index(["seed", "fold"]).loc[folds]
-    sums = rows.groupby(level="seed", sort=False)[["correct", "n_test"]].sum()
-    return 100 * sums["correct"] / sums["n_test"]
-
-
-def default_never_worse(data):
-    """``(ok, detail)``: on every fold of every split, PRISM with a default class is right on at least
-    as many instances as PRISM (an unclassified instance counted wrong); beside it, PRISM's
-    accuracy on the instances it classifies and the default-class model's on all instances, on Weka's folds
-    (two different sets of instances).
-
-    Parameters
-    ----------
-    data : dict
-        One variant's :func:`claims_data`.
-
-    Returns
-    -------
-    (bool, str)
-    """
-    results = data["results"].set_index(["seed", "fold"])
-    prism = results[results["method"] == "PRISM"]
-    default = results[results["method"] == "PRISM + default class"].loc[prism.index]
-    never_worse = int((default["correct"].to_numpy() >= prism["correct"].to_numpy()).sum())
-    weka = split_rows(data["results"], WEKA_SPLIT)
-    counts = weka.groupby("method", sort=False)[["correct", "incorrect", "unclassified"]].sum()
-    p, d = counts.loc["PRISM"], counts.loc["PRISM + default class"]
-    classified = int(p["correct"] + p["incorrect"])
-    total = int(d["correct"] + d["incorrect"] + d["unclassified"])
-    share_p, share_d = p["correct"] / classified, d["correct"] / total
-    return never_worse == len(prism), render(
-        TEMPLATES["default_never_worse"], k=never_worse, n=len(prism), splits=prism.index.get_level_values(0).nunique(),
-        correct=int(p["correct"]), classified=classified, share=float(share_p),
-        d_correct=int(d["correct"]), total=total, d_share=float(share_d)).data
 
 
 def _check(name):
@@ -147,7 +54,8 @@ _CHECK_MEASURES = {
     "no_more_attributes": "no-more-attributes", "coverage_reduces": "coverage-reduces",
     "coverage_reduces_strictly": "coverage-reduces-strictly", "exact_after_third": "exact-after-third",
     "one_rule_per_leaf": "one-rule-per-leaf", "more_rules_2d": "more-rules-2d",
-    "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds": "folds",
+    "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds_weka": "folds-weka",
+    "folds_seeded": "folds-seeded", "tree_to_rules": "tree-to-rules", "rules_to_tree": "rules-to-tree",
     "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket", "modular": "modular",
     "conflicts": "conflicts-unseen",
 }
@@ -165,7 +73,7 @@ def claims_measures() -> dict:
     """
     measures = {key: _check(name) for key, name in _CHECK_MEASURES.items()}
     measures["default_never_worse"] = default_never_worse
-    measures["default_class_folds"] = partial(paired_folds, a="PRISM + default class", b="PRISM")
+    measures["default_class_folds"] = partial(paired_folds, a="PRISM + default class", b="PRISM", floor=True)
     measures["tree_vs_prism_folds"] = partial(paired_folds, a="J48", b="PRISM + default class")
     measures["default_vs_zeror"] = partial(paired_folds, a="PRISM + default class", b="ZeroR")
     return measures
@@ -303,10 +211,57 @@ def seed_variant(seed: int, checks: dict, *, n_repeats: int, n_rule_orders: int,
                               cover_2d=covering_2d_example(seed=seed), seed=seed, modular_condition=modular_condition)
     # the contradicting copy of no-more-attributes, drawn anew from the variant's seed
     recomputed["no-more-attributes"] = stops_when_no_attribute_left(X, y, np.random.default_rng(seed))
-    new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds")}
+    new = {name: value for name, value in checks.items() if name not in ("weka-prism", "folds-weka", "folds-seeded")}
     new.update(recomputed)
     splits = [] if peers is None else list(dict.fromkeys(peers["seed"]))
     return {**claims_data(results, new, peers), "status": status, "splits": splits}
+
+
+def fold_checks(folds: pd.DataFrame) -> dict:
+    """``folds-weka`` (Weka's split, a peer check) and ``folds-seeded`` (our seeded splits, a
+    sanity check) from :func:`fold_list_comparison`'s table; a check whose splits the table
+    lacks is left out (not evaluated).
+
+    Parameters
+    ----------
+    folds : pandas.DataFrame
+        :func:`fold_list_comparison`.
+
+    Returns
+    -------
+    dict
+        ``{name: (ok, detail)}``.
+    """
+    checks = {}
+    for name, prefix in (("folds-weka", WEKA_SPLIT), ("folds-seeded", NUMPY_SPLIT)):
+        rows = folds[folds.index.astype(str).str.startswith(prefix)] if len(folds) else folds
+        if len(rows):
+            checks[name] = (bool(rows["identical"].all()),
+                            render(TEMPLATES["folds"], k=int(rows["identical"].sum()), n=len(rows),
+                                   names=split_names(rows.index)).data)
+    return checks
+
+
+def tree_to_rules(leaf_rules, seed=None) -> tuple[bool, str]:
+    """Slide 2's "Easy converting a tree into a set of rules", on the seeded tree: how many rules
+    and tests one pass over the leaves' paths gives (an observation: ``ok`` is that every leaf
+    gave a rule).
+
+    Parameters
+    ----------
+    leaf_rules : list of str
+        :func:`replicated_subtree_demo`'s ``leaf_rules`` (``"If a = true and b = true then x"``).
+    seed : int, optional
+        The tree's seed (named in the sentence).
+
+    Returns
+    -------
+    (bool, str)
+    """
+    tests = [rule.removeprefix("If ").rsplit(" then ", 1)[0].count(" = ") for rule in leaf_rules]
+    x_rules = [rule for rule in leaf_rules if rule.endswith("then x")]
+    return len(leaf_rules) > 0, render(TEMPLATES["tree_to_rules"], seed=seed, rules=len(leaf_rules),
+                                       tests=sum(tests), x=len(x_rules)).data
 
 
 def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, seed=None, modular_condition="") -> dict:
@@ -323,10 +278,9 @@ def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, see
     if cover_2d is not None:
         checks["more-rules-2d"] = more_rules_2d(
             int(cover_2d["uncovered_b"]), int((cover_2d["points"]["class"] == "b").sum()))
-    if len(folds):
-        checks["folds"] = (bool(folds["identical"].all()),
-                           render(TEMPLATES["folds"], k=int(folds["identical"].sum()), n=len(folds),
-                                  names=split_names(folds.index)).data)
+    if "tree" in demo:
+        checks["tree-to-rules"] = tree_to_rules(demo["leaf_rules"], seed)
+    checks.update(fold_checks(folds))
     if prism_peers is not None and len(prism_peers):
         checks["weka-prism"] = (bool(prism_peers["identical"].all()),
                                 render(TEMPLATES["weka_prism"], k=int(prism_peers["folds equal"].sum()),
@@ -367,7 +321,7 @@ def modular_condition(model: Prism, X, y, copy: tuple, supermarket_model: Prism 
                   market=market, n_market=n_market).data
 
 
-def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
+def exact_checks(*, rules, trace, first_trace=None, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
                  demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, conformance=None,
                  cover_2d=None, seed=None, modular_condition: str = "") -> dict:
     """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
@@ -385,6 +339,9 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
         :func:`rule_comparison`.
     trace : pandas.DataFrame
         :func:`trace_comparison`.
+    first_trace : pandas.DataFrame, optional
+        :func:`first_rule_trace` (the ``trace`` check then says how many candidates the
+        restoration covers).
     training_correct : int
         PRISM's correct training predictions.
     n_train : int
@@ -432,7 +389,7 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
     without = [f"{name} (its training set is its whole attribute space)" for name in conflicts_space.index
                if name not in unseen.index]
     checks = {
-        "trace": restored_trace(trace),
+        "trace": restored_trace(trace, first_trace),
         "rules": (bool(rules["equal"].all()), f"{int(rules['equal'].sum())} of {len(rules)} rules equal, in order"),
         "training": (training_correct == n_train, f"{training_correct}/{n_train} correct"),
         "weka-cv": equal_rows(versus_weka, prism_rows),
@@ -451,20 +408,34 @@ def exact_checks(*, rules, trace, training_correct, n_train, versus_weka, folds,
     return checks
 
 
-def restored_trace(comparison: pd.DataFrame) -> tuple[bool, str]:
+def restored_trace(comparison: pd.DataFrame, trace: pd.DataFrame | None = None) -> tuple[bool, str]:
     """``(ok, detail)``: every p and t of the restored slide tables equals our trace's (:func:`trace_comparison`).
+
+    With ``trace`` (:func:`first_rule_trace`), the detail says how many of the trace's candidate
+    tests the restoration covers, step by step (it lists every candidate of step 1 only).
 
     Parameters
     ----------
     comparison : pandas.DataFrame
         :func:`trace_comparison`.
+    trace : pandas.DataFrame, optional
+        :func:`first_rule_trace` of the same model.
 
     Returns
     -------
     (bool, str)
     """
     equal = int((comparison["difference"] == 0).sum())
-    return equal == len(comparison), render(TEMPLATES["trace"], k=equal, n=len(comparison)).data
+    text = render(TEMPLATES["trace"], k=equal, n=len(comparison)).data
+    if trace is not None:
+        steps = pd.Series([int(name.split(":")[0].removeprefix("step ")) for name in comparison.index
+                           if name.endswith("(p)")], dtype=int)
+        restored = steps.value_counts()
+        per_step = trace.groupby("step").size()
+        text += render(TEMPLATES["trace_coverage"], k=int(restored.sum()), n=int(per_step.sum()),
+                       steps=[f"{int(restored.get(step, 0))} of the {int(size)} of step {int(step)}"
+                              for step, size in per_step.items()]).data
+    return equal == len(comparison), text
 
 
 def conformance_checks(model: Prism, X, y, rng: np.random.Generator) -> tuple[dict, tuple]:
@@ -572,7 +543,8 @@ def tie_variant_checks(X: pd.DataFrame, y, rule: str, rng: np.random.Generator |
     model = Prism(keep_trace=True, pruning=None).fit(reordered, y)
     checks = covering_checks(model, reordered, y)
     checks.update(_coverage_checks(model, reordered, y))
-    checks["trace"] = restored_trace(trace_comparison(first_rule_trace(model, "hard")))
+    first = first_rule_trace(model, "hard")
+    checks["trace"] = restored_trace(trace_comparison(first), first)
     # the variant's checks ran on another model: their sentences say under which rule
     checks = {name: (ok, f"{detail}; under tie={rule}") for name, (ok, detail) in checks.items()}
     order = "; ".join(f"{c} ({', '.join(map(str, reordered[c].cat.categories))})" for c in reordered.columns)
@@ -596,7 +568,21 @@ def tree_class_checks(tests: str, cart: dict | None = None) -> dict:
     census = tree_census(tests=tests)
     return {"replicated-subtree": replicated_subtree(census, cart),
             "replicated-subtree-literal": replicated_subtree_literal(census, cart),
-            "replicated-subtree-some-tree": replicated_subtree_some(census)}
+            "replicated-subtree-some-tree": replicated_subtree_some(census),
+            "rules-to-tree": rules_to_tree(census)}
+
+
+def registry_rows() -> dict:
+    """``{check name: registry entry}``: the claims-registry row that judges each exact check.
+
+    Returns
+    -------
+    dict
+    """
+    import companion.claims as C
+
+    by_measure = {entry["measure"]: entry for entry in C.load_registry("02").entries if "measure" in entry}
+    return {name: by_measure[key] for key, name in _CHECK_MEASURES.items() if key in by_measure}
 
 
 def covering_checks(model: Prism, X, y) -> dict:
@@ -642,8 +628,14 @@ def covering_checks(model: Prism, X, y) -> dict:
                             render(TEMPLATES["first_test"], test=first["test added"], p=first["p"], t=first["t"],
                                    paper_p=confirmed["p"], paper_t=confirmed["t"]).data)
     second = subsets.iloc[2] if len(subsets) > 2 else subsets.iloc[-1]
-    checks["refine"] = (len(subsets) > 2 and int(second["p"]) < int(second["t"]),
-                        render(TEMPLATES["refine"], test=second["test added"], p2=second["p"], t2=second["t"]).data)
+    steps = first_rule_trace(model, "hard")
+    candidates = steps[steps["step"] == 2]
+    exact = [f"`{a} = {v}`" for a, v, p, t in zip(candidates["attribute"], candidates["value"], candidates["p"],
+                                                   candidates["t"]) if int(t) > 0 and int(p) == int(t)]
+    checks["refine"] = (len(subsets) > 2 and int(second["p"]) < int(second["t"]) and len(candidates) > 0 and not exact,
+                        render(TEMPLATES["refine"], test=second["test added"], p2=second["p"], t2=second["t"],
+                               n=len(candidates), pts=[str(pt) for pt in candidates["p/t"]],
+                               exact=exact or ["none"]).data)
     last = subsets.iloc[-1]
     test = f"{restored['attribute']} = {restored['value']}"
     checks["exact-after-third"] = (

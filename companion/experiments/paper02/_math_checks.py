@@ -48,6 +48,9 @@ TEMPLATES = {
                         "places), e.g. `{example}`"),
     "cart": "; the CART tree of seed {seed}, `{tree}` ({leaves} leaves), is {smallest} and {identical}",
     "cart_outside": "; the CART tree of seed {seed}, `{tree}`, is not in this class of trees",
+    "rules_to_tree": ("the slide's {n_rules:plural rule} hold {rule_tests:plural test}; the {n_smallest} smallest of "
+                      "the {n_trees} decision trees for them ({trees}) have {leaves} leaves and {tree_tests} test "
+                      "nodes, and read back one rule per leaf give {leaves} rules"),
     "more_rules_2d": ("{uncovered:plural `b` point|`b` points} of {n_b} (our points, one `b` placed among the `a`s) "
                       "{verb} covered by neither of slide 5's two `b` rules"),
 }
@@ -500,6 +503,27 @@ def replicated_subtree_some(census: pd.DataFrame) -> tuple[bool, str]:
     return counts["identical"] > 0, render(TEMPLATES["replicated_some"], **counts, example=example).data
 
 
+def rules_to_tree(census: pd.DataFrame) -> tuple[bool, str]:
+    """Slide 2's "More difficult transforming a rule set into a tree", on its example: the size of
+    the smallest trees for the two rules against the rules' size (an observation: ``ok`` is that
+    the smallest tree has more test nodes than the rules have tests).
+
+    Parameters
+    ----------
+    census : pandas.DataFrame
+        :func:`tree_census`.
+
+    Returns
+    -------
+    (bool, str)
+    """
+    counts = _census_counts(census)
+    rule_tests = 4  # If a and b then x; If c and d then x: two tests each
+    tree_tests = counts["leaves"] - 1  # a binary tree of L leaves has L - 1 test nodes
+    return tree_tests > rule_tests, render(TEMPLATES["rules_to_tree"], n_rules=2, rule_tests=rule_tests,
+                                           tree_tests=tree_tests, **counts).data
+
+
 def more_rules_2d(uncovered_b: int, n_b: int) -> tuple[bool, str]:
     """Slide 5, "More rules could be added for perfect rule set", on our points (an illustration).
 
@@ -518,22 +542,39 @@ def more_rules_2d(uncovered_b: int, n_b: int) -> tuple[bool, str]:
                                    verb="is" if uncovered_b == 1 else "are").data
 
 
-def conformance_table(checks: dict) -> pd.DataFrame:
-    """The checks as the notebook shows them: statement (the slide's words), what was run, result.
+def conformance_table(checks: dict, rows: dict | None = None) -> pd.DataFrame:
+    """The checks as the notebook shows them: statement (the slide's words), what was run, and,
+    from the claims registry (``registry/paper02.toml``), the row that judges it, its kind and
+    the verdict word the claims table gives it on the main run.
 
     Parameters
     ----------
     checks : dict
         ``{name: (ok, detail)}``.
+    rows : dict, optional
+        ``{check name: registry entry}`` (the entry's ``id``, ``origin`` and ``category``); a
+        check without one shows no kind or verdict.
 
     Returns
     -------
     pandas.DataFrame
     """
-    rows = [{"check": name, "slide": STATEMENTS.get(name, ("", ""))[0], "statement": STATEMENTS.get(name, ("", ""))[1],
-             "what was run": detail, "result": "agrees" if ok else "differs"}
-            for name, (ok, detail) in checks.items()]
-    return pd.DataFrame(rows).set_index("check")
+    from companion.claims._evaluate import VERDICT_WORDS
+
+    rows = rows or {}
+    labels = {"empirical": "empirical result", "mathematical": "mathematical statement",
+              "conformance": "conformance check", "peer": "peer check", "sanity": "sanity check",
+              "observation": "observation (no verdict)"}
+    table = []
+    for name, (ok, detail) in checks.items():
+        entry = rows.get(name, {})
+        word = "holds" if ok else "fails"
+        verdict = VERDICT_WORDS.get(entry.get("origin", ""), {}).get(word, word) if entry else ""
+        table.append({"check": name, "slide": STATEMENTS.get(name, ("", ""))[0],
+                      "statement": STATEMENTS.get(name, ("", ""))[1], "what was run": detail,
+                      "claims row": entry.get("id", ""), "kind": labels.get(entry.get("category", ""), ""),
+                      "verdict (main run)": verdict})
+    return pd.DataFrame(table).set_index("check")
 
 
 #: The slides' words each check runs (slide, quote).
@@ -548,10 +589,12 @@ STATEMENTS = {
     "coverage-reduces-strictly": ("6", "Each new test reduces rules coverage."),
     "separate": ("16", "Subset covered by rule doesnt need to be explored any further"),
     "one-rule-per-leaf": ("2", "One rule for each leaf"),
-    "replicated-subtree": ("2", "Corresponding tree contains identical subtrees (every tree repeats a conjunction, "
-                                "its tests in any order)"),
-    "replicated-subtree-literal": ("2", "Corresponding tree contains identical subtrees (every smallest tree, "
-                                        "test for test)"),
-    "replicated-subtree-some-tree": ("2", "Corresponding tree contains identical subtrees (some smallest tree, "
+    "replicated-subtree": ("2", "Tree cannot easily express disjunction between rules (every tree repeats a "
+                                "conjunction, its tests in any order)"),
+    "replicated-subtree-literal": ("2", "Corresponding tree contains identical subtrees (reading 2: every smallest "
+                                        "tree, test for test)"),
+    "replicated-subtree-some-tree": ("2", "Corresponding tree contains identical subtrees (reading 1: one tree, "
                                           "test for test)"),
+    "rules-to-tree": ("2", "More difficult transforming a rule set into a tree"),
+    "tree-to-rules": ("2", "Easy converting a tree into a set of rules"),
 }

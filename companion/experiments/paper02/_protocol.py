@@ -377,6 +377,79 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
     return check_tidy(results)
 
 
+#: The orders conflicting rules can be read in, besides the learnt one (the classes in declared
+#: order, each class's rules as learnt), which ``Prism.predict`` uses: the variants ``order=…``.
+RULE_ORDERS = {
+    "reversed": "the classes in reverse order, each class's rules as learnt",
+    "coverage": "the rules by the number of instances they were grown on (p), largest first",
+}
+
+
+def rule_order(model: Prism, order: str) -> np.ndarray:
+    """The permutation of ``model.rules_`` that reads them in :data:`RULE_ORDERS`' ``order``.
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted.
+    order : {"reversed", "coverage"}
+
+    Returns
+    -------
+    ndarray of int
+    """
+    labels = [rule.label for rule in model.rules_]
+    if order == "reversed":
+        classes = list(dict.fromkeys(labels))[::-1]
+        return np.array([i for c in classes for i, label in enumerate(labels) if label == c], dtype=int)
+    if order == "coverage":
+        return np.array(sorted(range(len(labels)), key=lambda i: -model.rules_[i].p), dtype=int)
+    raise ValueError(f"rule_order: order must be one of {tuple(RULE_ORDERS)}, got {order!r}")
+
+
+def rule_order_rows(config: "Config", order: str) -> pd.DataFrame:
+    """PRISM and PRISM + default class on every split of ``config``, the rules read in ``order``.
+
+    The same folds, fits and counts as :func:`run` (its tidy rows for those two learners); only
+    the order in which a held-out instance's covering rules are read changes, so only instances
+    covered by rules of several classes can change class.
+
+    Parameters
+    ----------
+    config : Config
+        :func:`run`'s configuration (its splits).
+    order : {"reversed", "coverage"}
+        :data:`RULE_ORDERS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`run`'s columns, methods ``PRISM`` and ``PRISM + default class``.
+    """
+    (dataset, entry), = DATASETS.items()
+    X, y = entry.load()
+    y_values = np.asarray(y, dtype=object)
+    splits = [(f"{WEKA_SPLIT}{config.weka_seed}", weka_cv_folds(y, config.n_folds, seed=config.weka_seed))]
+    splits += [(f"{NUMPY_SPLIT}{seed}", quiet_stratified_folds(y, config.n_folds, seed))
+               for seed in range(config.seed, config.seed + config.n_repeats)]
+    rows = []
+    for split, folds in splits:
+        for method, default in (("PRISM", False), ("PRISM + default class", True)):
+            for fold, (train, test) in enumerate(folds):
+                model = Prism(uncovered="unclassified", pruning=None).fit(X.iloc[train], y.iloc[train])
+                permutation = rule_order(model, order)
+                covered = model.covers(X.iloc[test])[:, permutation]
+                labels = np.array([model.rules_[i].label for i in permutation]
+                                  + [model.default_class_ if default else None], dtype=object)
+                predicted = labels[np.where(covered.any(axis=1), np.argmax(covered, axis=1), len(permutation))]
+                none = np.array([v is None for v in predicted], dtype=bool)
+                hits = (predicted == y_values[test]) & ~none
+                rows.append({"dataset": dataset, "method": method, "seed": split, "fold": fold,
+                             "correct": int(hits.sum()), "incorrect": int((~hits & ~none).sum()),
+                             "unclassified": int(none.sum()), "n_test": len(test)})
+    return check_tidy(pd.DataFrame(rows))
+
+
 #: The Weka learners ``peers/prism_peers.py`` runs (committed in ``data/prism_peers``).
 WEKA_PEERS = ("Prism", "J48", "JRip")
 

@@ -23,7 +23,7 @@ from companion.numerics import StrictInterval
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.experiments.paper02._protocol import (
-    Config, run, seed_variants, supermarket_scale, supermarket_speed, weka_cv_folds, weka_peer_results_if_run,
+    RULE_ORDERS, Config, rule_order_rows, run, seed_variants, supermarket_scale, supermarket_speed, weka_cv_folds, weka_peer_results_if_run,
 )
 from companion.experiments.paper02._tables import (
     attribute_space, covered_subsets, cv_conflicts, first_rule_trace, fold_list_comparison, order_invariance,
@@ -32,16 +32,17 @@ from companion.experiments.paper02._tables import (
 )
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo
 from companion.experiments.paper02._claims import (
-    TIE_RULES, claims_data, claims_report, conformance_checks, exact_checks, modular_condition, replicated_tests,
-    seed_variant, tie_variant_checks, tree_class_checks,
+    TIE_RULES, claims_data, claims_report, conformance_checks, exact_checks, modular_condition, registry_rows,
+    replicated_tests, seed_variant, tie_variant_checks, tree_class_checks, tree_to_rules,
 )
+from companion.experiments.paper02._cv_observations import variant_sentences, variant_table
 from companion.experiments.paper02._math_checks import (
     TREE_CLASSES, conformance_table, one_rule_per_leaf, sklearn_tree_text, tree_census,
 )
 from companion.experiments.paper02._prose import (
-    describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d, describe_default_vs_zeror,
-    describe_demo, describe_order, describe_second_rule, describe_space, describe_subsets, describe_supermarket,
-    describe_trace,
+    describe_bench, describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d,
+    describe_default_vs_zeror, describe_demo, describe_glance, describe_order, describe_second_rule, describe_space,
+    describe_subsets, describe_supermarket, describe_trace,
 )
 
 #: PRISM's correct count on its training set: an int >= 0.
@@ -131,13 +132,15 @@ def conformance_section(model: Prism, X, y, rng=None) -> Bunch:
     Bunch
         ``checks`` (:func:`conformance_checks`, ``{name: (ok, detail)}``, the worked example's
         ``first-test``, ``refine`` and ``exact-after-third`` among them), ``table`` (the
-        algorithm-description checks: slide, statement, what was run, result) and ``contradicting``
+        algorithm-description checks: slide, statement, what was run, and the claims row that
+        judges each, its kind and verdict word, from the registry) and ``contradicting``
         (``no-more-attributes``' contradicting copy and PRISM on it).
     """
     checks, copy = conformance_checks(model, X, y, np.random.default_rng(0) if rng is None else rng)
     shown = ("covering", "ties", "perfect", "no-more-attributes", "coverage-reduces",
              "coverage-reduces-strictly", "separate")
-    return Bunch(checks=checks, table=conformance_table({name: checks[name] for name in shown}), contradicting=copy)
+    return Bunch(checks=checks, table=conformance_table({name: checks[name] for name in shown}, registry_rows()),
+                 contradicting=copy)
 
 
 @validate_params({"model": [Prism], "X": ["array-like"], "y": ["array-like"]}, prefer_skip_nested_validation=False)
@@ -284,17 +287,19 @@ def replicated_subtree_section(seed: int = 0) -> Bunch:
         decision tree of (a and b) or (c and d) in the notebook's class, :func:`tree_census`,
         with a column marking the CART tree), ``checks`` (slide 2's statements run: the three
         readings of "identical subtrees" over every tree of the example, the tree's rules one per
-        leaf) and their ``check_table``.
+        leaf, and its two other statements on trees against rules) and their ``check_table`` (with
+        the claims row judging each, its kind and verdict word, from the registry).
     """
     demo = replicated_subtree_demo(seed=seed)
     cart = {"seed": seed, "tree": sklearn_tree_text(demo["tree"], list("abcd"))}
     trees = tree_census(tests="relevant")
     trees[f"CART (seed {seed})"] = trees["tree"] == cart["tree"]
     checks = {**tree_class_checks("relevant", cart),
-              "one-rule-per-leaf": one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed)}
+              "one-rule-per-leaf": one_rule_per_leaf(demo["tree"], demo["leaf_rules"], seed),
+              "tree-to-rules": tree_to_rules(demo["leaf_rules"], seed)}
     identical = bool(trees.loc[trees[f"CART (seed {seed})"], "two identical subtrees"].any())
     return Bunch(**demo, text=describe_demo(demo, seed, identical), cart=cart, trees=trees, checks=checks,
-                 check_table=conformance_table(checks))
+                 check_table=conformance_table(checks, registry_rows()))
 
 
 def supermarket_section() -> Bunch:
@@ -305,7 +310,8 @@ def supermarket_section() -> Bunch:
     Bunch
         ``scale`` (:func:`supermarket_scale`), ``speed`` (the last ``make bench`` report, not a
         live timing), ``weka_rules`` (Weka's rule count, ``paper_numbers``), ``comparison``
-        (Weka 3.6.14's recorded count / ours / difference) and ``text``.
+        (Weka 3.6.14's recorded count / ours / difference), ``text`` (what is checked here) and
+        ``bench_text`` (what is read from the last ``make bench`` report, not checked here).
     """
     scale = supermarket_scale(repeats=1)
     speed = supermarket_speed()
@@ -316,7 +322,7 @@ def supermarket_section() -> Bunch:
         pd.Series({"supermarket: rules": scale["n_rules"]}),
     ).rename(columns={"paper": WEKA_RECORDED})
     return Bunch(scale=scale, speed=speed, weka_rules=weka_rules, comparison=comparison,
-                 text=describe_supermarket(scale, speed, weka_rules))
+                 text=describe_supermarket(scale, speed, weka_rules), bench_text=describe_bench(speed))
 
 
 @validate_params(
@@ -334,8 +340,9 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
 
     The variants are the free choices the slides leave open: the notebook's seed (``seed=…``:
     other splits, trees, points and rule orders), the rule for exact ties of the walk-through
-    (``tie=…``, :data:`TIE_RULES`) and the class of trees enumerated for slide 2
-    (``trees=…``, :data:`TREE_CLASSES`).
+    (``tie=…``, :data:`TIE_RULES`), the class of trees enumerated for slide 2
+    (``trees=…``, :data:`TREE_CLASSES`) and the order conflicting rules are read in on held-out
+    instances (``order=…``, :data:`RULE_ORDERS`).
 
     Parameters
     ----------
@@ -381,12 +388,15 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     -------
     Bunch
         ``checks`` (:func:`exact_checks`), ``variant_seeds``, ``report``
-        (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the verdicts) and
-        ``text`` (what was judged, on which variants, and why no honest check applies).
+        (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the verdicts),
+        ``cv_variants`` (the cross-validation observations under the seed and rule-order variants,
+        :func:`variant_table`), ``discussion_values`` (their sentences, for :func:`discussion`),
+        ``glance`` (what the summary box does not say, :func:`describe_glance`) and ``text``
+        (what was judged, on which variants, and why no honest check applies).
     """
     condition = modular_condition(model, X, y, conformance.contradicting, supermarket.scale["model"])
     checks = exact_checks(
-        rules=rules, trace=walkthrough.comparison, training_correct=training_correct, n_train=len(y),
+        rules=rules, trace=walkthrough.comparison, first_trace=walkthrough.first_trace, training_correct=training_correct, n_train=len(y),
         versus_weka=cv.versus_weka, folds=cv.fold_check, order_training=order_training,
         conflicts_space=space.conflicts, demo=demo, supermarket_rules=supermarket.scale["n_rules"],
         weka_supermarket_rules=supermarket.weka_rules, prism_peers=cv.prism_vs_weka, conformance=conformance.checks,
@@ -405,7 +415,15 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     for tests in TREE_CLASSES:
         if tests != "relevant":
             variants[f"trees={tests}"] = claims_data(cv.results, {**checks, **tree_class_checks(tests, cart)}, cv.peers)
+    config = Config(seed=seed, n_repeats=n_repeats)
+    for order in RULE_ORDERS:  # the rules read in another order: only conflicting instances can change
+        reordered = rule_order_rows(config, order)
+        kept = cv.results[~cv.results["method"].isin(set(reordered["method"]))]
+        variants[f"order={order}"] = claims_data(pd.concat([kept, reordered], ignore_index=True), checks, cv.peers)
     report = claims_report(cv.results, checks, variants, peers=cv.peers)
     splits = {name: data.get("splits", []) for name, data in variants.items() if name.startswith("seed=")}
-    return Bunch(checks=checks, variant_seeds=variant_seeds, report=report,
+    cv_variants = variant_table({"main": claims_data(cv.results, checks, cv.peers), **variants})
+    return Bunch(checks=checks, variant_seeds=variant_seeds, report=report, cv_variants=cv_variants,
+                 discussion_values={claim: {"variants": text} for claim, text in variant_sentences(cv_variants).items()},
+                 glance=describe_glance(report, demo["trees"]) if "trees" in demo else None,
                  text=describe_claims(report, cv.peer_status, splits, orders))

@@ -11,10 +11,15 @@ TEMPLATES = {
     "covering": "{n:plural class|classes}: the rules of each cover its instances ({sizes:list}) and no other",
     "first_test": ("the first test, `{test}`, covers {t} instances, {p} of them `hard` (the slides: {paper_p} out of "
                    "{paper_t}; which test it is, the slides' text does not say)"),
-    "refine": "after its second test, `{test}`, the rule covers {t2} instances, {p2} of them `hard`: not exact",
+    "refine": ("after its second test, `{test}`, the rule covers {t2} instances, {p2} of them `hard`: not exact; of "
+               "the {n} candidate second tests (p/t {pts:list}), exact: {exact:list}"),
     "exact_after_third": ("after {n:plural test}, the last `{test}`, the rule covers {t} instances, {p} of them `hard` "
                           "(the restoration of the lost slide 14: `{restored}`, {restored_p}/{restored_t})"),
     "trace": "{k} of {n} p and t values of the restored tables equal",
+    "trace_coverage": ("; the restoration lists {k} of the trace's {n} candidate tests ({steps:list}): the other "
+                       "candidates are not compared"),
+    "tree_to_rules": ("the tree (seed {seed}) converts, one pass over its leaves' paths, into {rules:plural rule} "
+                      "({x} for x) holding {tests:plural test}"),
     "ties": ("{steps:plural step} of {rules:plural rule}: the selected test always has the largest p/t; "
              "{ties:plural tie} on p/t went to the larger p"),
     "separate": "{k} of {n} rules grown on exactly the instances their class's earlier rules left",
@@ -23,14 +28,14 @@ TEMPLATES = {
     "modular_condition": ("; the reading rests on every rule being perfect on its E: on the contact lenses {perfect} "
                           "of {n} rules are, while {copy} of {n_copy} rules on `no-more-attributes`' contradicting "
                           "copy and {market} of {n_market} on `supermarket` are not (their attributes ran out)"),
-    "folds": "{k} of {n} committed splits identical, row by row ({names})",
+    "folds": "{k} of {n:plural committed split} identical, row by row ({names})",
     "weka_prism": "{k} of {n} folds equal on {splits:plural split} ({names}; correct, incorrect, unclassified)",
     "conflicts": ("unseen instances covered by rules of several classes on {k} of the {n} data sets that have unseen "
                   "instances ({names:list}: data sets of ours, not the slides'){without}"),
     "conflicts_without": "; {names:list} {verb} no unseen instance",
-    "supermarket": ("{ours} rules, Weka {weka}: the count only (the rule-by-rule identity and the speed are read from "
-                    "the last `make bench` report, not checked here); missing cells as a value of their own "
-                    "(`missing=\"value\"`, our encoding)"),
+    "supermarket": ("{ours} rules, Weka {weka}: the count only, under the one encoding Weka's Prism accepts (missing "
+                    "cells as a value of their own, `missing=\"value\"`; the count holds for this encoding only); "
+                    "the rule-by-rule identity and the speed are not checked here"),
     "paired_folds": ("mean fold difference {mean:signed.1} points over {folds} folds of {repeats:plural repeated "
                      "10-fold cross-validation}, each fold weighted equally (Nadeau–Bengio corrected 95 % CI "
                      "[{low:signed.1}, {high:signed.1}], which {covers} 0; test/train {test:.1f}/{train:.1f}: the repeats reuse the "
@@ -42,6 +47,11 @@ TEMPLATES = {
                             "it must be; two different accuracies, over two sets of instances: on Weka's folds PRISM "
                             "is right on {correct} of the {classified} instances it classifies ({share:pct.1}), "
                             "PRISM + default class on {d_correct} of all {total} ({d_share:pct.1})"),
+    "floor": ("; no fold difference can be negative (`default-never-worse`), and the t-interval ignores that "
+              "floor at 0: the direction (≥ 0) holds by construction, the interval speaks only to the size, and "
+              "the per-repeat head to head is the strict gain seen on these data"),
+    "variant_line": "`{name}` {mean:signed.1} points [{low:signed.1}, {high:signed.1}], head to head {wtl}",
+    "variants": ("{lines:list}; the sign of the mean difference {flip}"),
     "peers_missing": ("Weka's peers were not run for the splits {missing:list}: the claims that read them are "
                       "not evaluated for this seed. To run them: `{command}`."),
     "peers_found": "Weka 3.6.14 (Prism, J48, JRip) on all {n:plural split} of this run, folds verified.",

@@ -13,7 +13,7 @@ import pandas as pd
 
 from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._protocol import WIDC_LEARNERS
-from companion.experiments.paper04._peers import CLAIM_PEERS, MAJORITY, PEER_LEARNERS
+from companion.experiments.paper04._peers import CLAIM_PEERS, J48_SETTINGS, MAJORITY, PEER_LEARNERS
 from companion.experiments.paper04._tables import exact_per_dataset, paper_comparison
 
 
@@ -58,6 +58,16 @@ def _substitute(results: pd.DataFrame, replacement: pd.DataFrame) -> pd.DataFram
     keys = set(zip(replacement["dataset"], replacement["method"]))
     kept = results[[key not in keys for key in zip(results["dataset"], results["method"])]]
     return check_tidy(pd.concat([kept, replacement[kept.columns.intersection(replacement.columns)]], ignore_index=True))
+
+
+def _with_j48(results: pd.DataFrame, j48: pd.DataFrame) -> pd.DataFrame:
+    """``results`` with J48's rows replaced by ``j48`` (J48 under other settings), named ``"J48"``."""
+    check_tidy(results)
+    replacement = j48.assign(method="J48")
+    covered = set(zip(replacement["dataset"], replacement["fold"]))
+    drop = (results["method"] == "J48").to_numpy() & np.array(
+        [key in covered for key in zip(results["dataset"], results["fold"])], dtype=bool)
+    return check_tidy(pd.concat([results[~drop], replacement[results.columns]], ignore_index=True))
 
 
 def _with_cn2(results: pd.DataFrame, cn2: str = "CN2") -> pd.DataFrame:
@@ -351,6 +361,7 @@ def _measures() -> dict:
         "cn2poe_all": _cn2poe_all,
         "cn2poe_share": _cn2poe_share,
         "running_time": _not_evaluated,
+        "vote0_surrogate": _not_evaluated,
         "vote0_error_o_vs_cn2": partial(_fold_difference_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
         "vote0_literals_o_vs_cn2": partial(_fold_literals_corrected, name=CN2POE_EXCEPTION, a="WIDC(o)", b="CN2"),
         "echo_error_p_vs_cn2": partial(_fold_difference_corrected, name=ECHO, a="WIDC(p)", b="CN2"),
@@ -434,7 +445,8 @@ def _tree_nodes(results: pd.DataFrame) -> pd.DataFrame:
 def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = None,
                     polarity_gt: pd.DataFrame | None = None, cuts: pd.DataFrame | None = None,
                     cn2_variant: str | None = "CN2 (alpha=1)", seeds: dict | None = None,
-                    sensitivity: pd.DataFrame | None = None, imputed: pd.DataFrame | None = None) -> dict:
+                    sensitivity: pd.DataFrame | None = None, imputed: pd.DataFrame | None = None,
+                    structures: pd.DataFrame | None = None, j48_settings: pd.DataFrame | None = None) -> dict:
     """The protocol variants of the claims, ``{name: frame}``, the main protocol first.
 
     Parameters
@@ -465,6 +477,14 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         WIDC re-run with each fold's missing values imputed from the training fold
         (``Config(missing="imputed")``) on the data sets that have any; substituted as the
         variant ``missing=imputed`` (the peers keep their own handling).
+    structures : pandas.DataFrame, optional
+        WIDC(o) under the other structures of our optimistic pass, at the benchmark's ``c_KM``
+        (:func:`companion.experiments.paper04._studies.optimistic_structures`): the variants
+        ``surrogate=frozen default`` and ``surrogate=committee removal``.
+    j48_settings : pandas.DataFrame, optional
+        J48 under the settings of :data:`J48_SETTINGS` on the main folds
+        (:func:`companion.experiments.paper04._peers.peer_results` with ``learners=J48_SETTINGS``):
+        the variants ``J48 settings=-C 0.1``, ``-C 0.5`` and ``-M 5``, J48's rows replaced.
 
     Returns
     -------
@@ -504,6 +524,17 @@ def claims_variants(everything: pd.DataFrame, *, numeric: pd.DataFrame | None = 
         if "CN2 alpha=1" in variants:
             variants[f"c_KM={CKM_VARIANTS[-1]:g}+CN2 alpha=1"] = _with_cn2(variants[f"c_KM={CKM_VARIANTS[-1]:g}"],
                                                                          cn2_variant)
+    if j48_settings is not None and len(j48_settings):
+        for learner in J48_SETTINGS:
+            rows = j48_settings[j48_settings["method"] == learner]
+            if len(rows):
+                label = learner[len("J48 ("):-1]
+                variants[f"J48 settings={label}"] = _with_j48(everything, rows)
+    if structures is not None and len(structures):
+        seed = int(everything["seed"].iloc[0])
+        for label, rows in structures.groupby("structure", sort=False):
+            variants[f"surrogate={label}"] = _substitute(
+                everything, ckm_frame(rows, float(rows["strength"].iloc[0]), seed=seed))
     for offset in OFFSET_VARIANTS:
         variants[f"offset={offset:g}"] = variants["main"]
     variants[TIES_VARIANT] = variants["main"]
@@ -570,8 +601,16 @@ def claims_report(variants: dict, math: dict | None = None):
 
 
 #: The Vote0 rows judged on folds (the corrected resampled t; the Wilcoxon test was their design
-#: until 2026-12-06).
+#: until 2026-12-06): observations on our surrogate of optimistic pruning since the referee's third
+#: reading; :func:`vote0_wilcoxon_table` gives the verdicts they would get as paper rows.
 VOTE0_ROWS = ("vote0-error", "vote0-size")
+
+
+def _as_paper_row(claim):
+    """``claim`` judged as a paper row (the verdict an observation on our surrogate would get)."""
+    import dataclasses
+
+    return dataclasses.replace(claim, origin="paper") if claim.origin == "observation" else claim
 
 
 def _folds_as_independent(claim):
@@ -588,10 +627,13 @@ def _folds_as_independent(claim):
 def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd.DataFrame:
     """The Vote0 rows' verdicts under the corrected resampled t beside the Wilcoxon test on folds.
 
-    The registry decides the Vote0 rows by Nadeau and Bengio's corrected resampled t (the ten
-    folds of one cross-validation are not independent); until 2026-12-06 they were decided by the
-    Wilcoxon test on the folds as independent. Both designs run through the engine on the same
-    family (the same Holm correction), and every variant and margin of the main report is kept.
+    The Vote0 rows judge the paper's Vote0 sentence (Nock 2002, discussion of Table 1) on our
+    surrogate of optimistic pruning, so they are observations, without a verdict in the claims
+    table; this table gives the verdict each would get as a paper row, on the surrogate, under
+    every variant and margin. The registry's design is Nadeau and Bengio's corrected resampled t
+    (the ten folds of one cross-validation are not independent); until 2026-12-06 they were
+    decided by the Wilcoxon test on the folds as independent. Both designs run through the engine
+    on the same family (the paper's rows with these two, the same Holm correction).
 
     Parameters
     ----------
@@ -606,14 +648,19 @@ def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd
     -------
     pandas.DataFrame
         Indexed by ``(id, variant)``: the folds, the estimate (points, or the ratio) with its
-        corrected 95 % interval, the Holm-corrected p of the corrected t and both verdicts.
+        corrected 95 % interval, the Holm-corrected p of the corrected t and both verdicts (on
+        the surrogate, as paper rows).
     """
     import companion.claims as C
 
-    earlier = [_folds_as_independent(c) if c.id in VOTE0_ROWS else c for c in claims_family(math)]
-    wilcoxon = C.evaluate(earlier, variants_data(variants)).sensitivity.set_index(["id", "variant"])
-    long = report.sensitivity
-    rows = long[long["id"].isin(VOTE0_ROWS) & (long["role"] != "not listed") & (long["verdict"] != "n/a")]
+    family = [_as_paper_row(c) if c.id in VOTE0_ROWS else c for c in claims_family(math)]
+    data = variants_data(variants)
+    earlier = [_folds_as_independent(c) if c.id in VOTE0_ROWS else c for c in family]
+    wilcoxon = C.evaluate(earlier, data).sensitivity.set_index(["id", "variant"])
+    long = C.evaluate(family, data).sensitivity
+    listed = report.sensitivity.set_index(["id", "variant"])["role"]
+    long = long[[listed.get((i, v)) not in (None, "not listed") for i, v in zip(long["id"], long["variant"])]]
+    rows = long[long["id"].isin(VOTE0_ROWS) & (long["verdict"] != "n/a")]
     table = rows.set_index(["id", "variant"])[["n", "estimate", "ci_low", "ci_high", "p_holm", "verdict"]]
     table = table.rename(columns={"n": "folds", "p_holm": "p (corrected t, Holm)", "verdict": "verdict (corrected t)"})
     table["verdict (Wilcoxon, folds as independent)"] = wilcoxon.loc[table.index, "verdict"]
@@ -643,7 +690,7 @@ def beside_paper_variants(variants: dict, rows=VOTE0_ROWS, report=None) -> pd.Da
         long = report.sensitivity
         listed = set(long.loc[long["id"].isin(rows) & (long["role"] == "varies"), "variant"])
     else:
-        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed=", "missing="))}
+        listed = {n for n in variants if n.startswith(("CN2 alpha", "c_KM=", "seed=", "missing=", "surrogate="))}
     names = ["main"] + [n for n in variants if n in listed and n != "main" and not same_results(n)]
     first = paper_comparison(variants["main"])
     table = pd.DataFrame({"paper": first["paper"], **{n: paper_comparison(variants[n])["ours"] for n in names}})
@@ -678,7 +725,7 @@ def registry_table() -> pd.DataFrame:
 #: WIDC(o), our surrogate, is observation 2c.
 READINGS = (("1", "1b"),)
 #: Rows whose quotes are fragments of one sentence (the extracted text kept only the fragments).
-FRAGMENTS = (("vote0-error", "vote0-size"), ("echo-error", "echo-size"))
+FRAGMENTS = (("vote0", "vote0-error", "vote0-size"), ("echo-error", "echo-size"))
 
 
 #: Short labels of the stand-ins a row's ``stand_in`` names (:func:`stand_in_labels`), in order.
@@ -750,7 +797,7 @@ def sentence_table(report) -> pd.DataFrame:
     quotes = dict(zip(table["id"], table["quote"]))
     for group in FRAGMENTS:
         if all(i in quotes for i in group):
-            joined = "… " + " … ".join(quotes[i] for i in group) + " …"
+            joined = "… " + " … ".join(dict.fromkeys(quotes[i] for i in group)) + " …"
             table.loc[table["id"].isin(group), "quote"] = joined
     rows = []
     for quote in dict.fromkeys(table.loc[table["origin"] == "paper", "quote"]):

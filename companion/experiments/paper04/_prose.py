@@ -99,8 +99,10 @@ TEMPLATES = {
     ),
     "without": "Without {data} (variant data sets=without {data}): {verdicts:list}.",
     "vote0": (
-        "{claim} is **{word}** under the corrected t on the main folds; {flips}; the Wilcoxon test on the "
-        "folds as independent (the design until 2026-12-06) decides otherwise under {differs}."
+        "Judged as a paper row on our surrogate of optimistic pruning (it is an observation: the paper's sentence "
+        "is row vote0, not evaluated), {claim} would be **{word}** under the corrected t on the main folds; "
+        "{flips}; the Wilcoxon test on the folds as independent (the design until 2026-12-06) decides otherwise "
+        "under {differs}."
     ),
     "glance_math": (
         "Mathematical rows: {definitional:list} hold by definition or by counting (the checks test our code; "
@@ -108,8 +110,9 @@ TEMPLATES = {
         "{reconstructed:list}, so the one mathematical statement checked here is a reconstruction. The paper's "
         "Theorems 1-6 (the hardness of the smallest committee in literals and in rules and of the smallest vote of "
         "trees, the polynomial minimisation and the hard maximisation of $Z$, the multi-label approximation) have "
-        "no rows: their statements are not in the extracted text, and hardness is not computable; none is "
-        "checked here."
+        "no rows: their statements are not in the extracted text (section 4 summarises them, and their proofs' "
+        "reductions, from sections of the paper we did not have as text: an unchecked paraphrase), and hardness is "
+        "not computable; none is checked here."
     ),
     "glance_honest": (
         "Honest check: the paper's protocol as run here chooses nothing on the test folds ($c_{{KM}}$ is set on "

@@ -25,9 +25,12 @@ from companion.experiments.paper04._protocol import (
     BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, missing_value_sets, numeric_attribute_sets,
     numeric_typing_sets, run,
 )
-from companion.experiments.paper04._peers import MAJORITY, majority_results, peer_results, seed_runs, seed_variants
+from companion.experiments.paper04._peers import (
+    J48_SETTINGS, MAJORITY, majority_results, peer_results, seed_runs, seed_variants,
+)
 from companion.experiments.paper04._studies import (
-    choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity, optimistic_trace,
+    choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity, optimistic_structures,
+    optimistic_trace,
 )
 from companion.experiments.paper04._tables import (
     cells_table, error_with_std, folds_table, paper_comparison, paper_context, pattern_cells, peer_tables,
@@ -294,7 +297,9 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
         ``polarity_gt`` (WIDC with the other first-literal polarity), ``polarity`` (the ablation
         table), ``cuts`` (WIDC with one MDL cut per numeric attribute), ``imputed`` (WIDC with
         the training fold's typical value for a missing one, on the data sets that have any, or
-        None), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
+        None), ``structures`` (WIDC(o) under the other structures of our optimistic pass,
+        :func:`optimistic_structures`), ``j48_settings`` (J48 under the other settings of
+        :data:`J48_SETTINGS` on the main folds, empty where not run), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
         (``{variant: frame}``, what the claims read) and ``peers_text``.
     """
     datasets = list(config.datasets)
@@ -312,11 +317,17 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
                   memo=memo) if missing_sets else None
     other_seeds = seed_variants(config.seed)
     seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
+    strength = DecisionCommittee().optimistic_strength if config.optimistic_strength is None \
+        else config.optimistic_strength
+    structures = optimistic_structures(datasets, strength, n_splits=config.n_splits,
+                                       seed=config.seed, max_folds=config.max_folds, n_jobs=n_jobs, memo=memo)
+    j48_settings = peer_results(datasets, n_splits=config.n_splits, seed=config.seed, max_folds=config.max_folds,
+                                run_missing=False, learners=J48_SETTINGS)
     variants = claims_variants(benchmark.everything, numeric=numeric, polarity_gt=polarity_gt, cuts=cuts,
                                seeds=seed_frames, sensitivity=None if sensitivity is None else sensitivity.folds,
-                               imputed=imputed)
+                               imputed=imputed, structures=structures, j48_settings=j48_settings)
     return Bunch(
-        numeric=numeric, imputed=imputed, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
+        numeric=numeric, imputed=imputed, structures=structures, j48_settings=j48_settings, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
     )

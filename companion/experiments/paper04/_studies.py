@@ -258,6 +258,84 @@ def optimistic_sensitivity(names=None, strengths=SENSITIVITY_STRENGTHS, *, n_spl
     return pd.DataFrame([row for part, _ in parts for row in part])
 
 
+#: The structures of our optimistic pass that the claims vary beside the main one (default vector
+#: recomputed, removal judged on the rule's examples): ``{variant label: (default, scope)}``.
+SURROGATE_STRUCTURES = {"frozen default": ("frozen", "rule"), "committee removal": ("recomputed", "committee")}
+
+
+@paper_models
+def _structure_fold(strength, item, grown=None):
+    """Rows of :func:`optimistic_structures` for one ``(data set, fold, train, test)`` item, and the grown committee."""
+    data, fold, train, test = item
+    Xtr, ytr, Xte, yte = data.X[train], data.y[train], data.X[test], data.y[test]
+    grown = grow(data, train, {}, grown)
+    rows = []
+    for label, (default, scope) in SURROGATE_STRUCTURES.items():
+        model, = grown.with_prunings(Xtr, ytr, [("optimistic", dict(optimistic_strength=strength))],
+                                     optimistic_default=default, optimistic_scope=scope)
+        rows.append(dict(dataset=data.name, fold=fold, structure=label, strength=strength,
+                         errors=int(np.count_nonzero(model.predict(Xte) != yte)), n_test=len(test),
+                         rules=model.n_rules_, literals=model.n_literals_))
+    return rows, grown
+
+
+def optimistic_structures(names=None, strength=0.0, *, n_splits=10, seed=0, max_folds=None, n_jobs=1,
+                          memo: FoldMemo | None = None):
+    """WIDC(o) under the other structures of our optimistic pass, on :func:`run`'s folds.
+
+    The paper's optimistic pruning (Nock 2002, "Optimistic Pruning") is a single pass that tests
+    each rule once; its penalty, and with it how the pass sees the committee, was lost. Ours
+    recomputes the default vector for every committee it looks at and judges a removal on the
+    rule's own examples; :data:`SURROGATE_STRUCTURES` are the two other structures the claims
+    vary: the default vector frozen at the grown committee's during the pass, and a removal
+    judged on the whole learning sample
+    (:func:`companion._partition_boosting.prune_optimistic_sweep`).
+
+    Parameters
+    ----------
+    names : sequence of str, optional
+        Keys of :data:`BENCHMARK_SETS` (default: all).
+    strength : float, default=0.0
+        The constant ``c_KM`` (the benchmark's).
+    n_splits : int, default=10
+        Folds.
+    seed : int, default=0
+        Seed of the fold split.
+    max_folds : int, optional
+        Only the first folds (the notebook's fast run).
+    n_jobs : int, default=1
+        Workers of :func:`companion.evaluation.parallel_map`; the result does not depend on it.
+    memo : FoldMemo, optional
+        Committees already grown on these folds (:class:`FoldMemo`): pruned, not regrown.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, fold, structure): ``structure, strength, errors, n_test, rules, literals``.
+    """
+    if strength < 0:
+        raise ValueError(f"strength must be non-negative, got {strength}")
+    names = list(BENCHMARK_SETS) if names is None else list(names)
+    items = []
+    for name in names:
+        data = load_benchmark_set(name)
+        folds = stratified_folds(data.y, n_splits=n_splits, seed=seed)[:max_folds]
+        items += [(data, fold, train, test) for fold, (train, test) in enumerate(folds)]
+    memo = FoldMemo(limit=0) if memo is None else memo
+    keys = [growth_key(data, train, {}) for data, _, train, _ in items]
+    parts = parallel_map(_structure_task, [(float(strength), item, memo.grown.get(key))
+                                           for item, key in zip(items, keys)], n_jobs=n_jobs)
+    for key, (_, grown) in zip(keys, parts):
+        memo.remember_growth(key, grown)
+    return pd.DataFrame([row for part, _ in parts for row in part])
+
+
+def _structure_task(task):
+    """:func:`_structure_fold` of ``(strength, item, grown)``."""
+    strength, item, grown = task
+    return _structure_fold(strength, item, grown)
+
+
 # --------------------------------------------------------------------------------------------
 # The paper's equivalences shown on data, and a committee read through its cells
 # --------------------------------------------------------------------------------------------
