@@ -216,8 +216,8 @@ def test_claims_report_on_a_small_run(small_run):
     lengths = {s: _followups.list_length_table(("haberman", "glass"), seed=s, variants=_followups.LENGTH_VARIANTS[:1])
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
-    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED} at seed 1", "constraint=on",
-                              "factor=20", "factor=30"]
+    assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED} at seed 1", _claims.NESTED_SEEDS,
+                              "constraint=on", _claims.PEER_TABLE1, "factor=20", "factor=30"]
     # the constraint variant puts the constrained DLM (protocol (a), main seed) in the DLM's place
     constrained = variants["constraint=on"]["rows"]
     assert all(constrained[(n, "dlm", 0)] == variants["main"]["rows"][(n, "dlmc", 0)] for n in ("haberman", "glass"))
@@ -240,7 +240,15 @@ def test_claims_report_on_a_small_run(small_run):
     # the honest check: nested CV (protocol (b)) for the three machines, main seed and seed 1
     assert sorted(measures["dlm_minus_svm"](variants[_claims.NESTED])[0]) == fold_differences("b", 0, "svm")
     assert sorted(measures["dlm_minus_svm"](variants[f"{_claims.NESTED} at seed 1"])[0]) == fold_differences("b", 1, "svm")
-    assert table.loc["1", "check_variant"] == _claims.NESTED and table.loc["1", "test"] == "corrected_t"
+    # the honest check of the fold-difference claims: nested CV at every fold seed, one corrected t
+    # over the folds of both seeds, each data set one group of 20 folds
+    d, groups, ratios = measures["dlm_minus_svm"](variants[_claims.NESTED_SEEDS])
+    assert sorted(d) == sorted(fold_differences("b", 0, "svm") + fold_differences("b", 1, "svm"))
+    assert sorted(groups.count(g) for g in set(groups)) == [20, 20] and len(ratios) == 40
+    assert table.loc["1", "check_variant"] == _claims.NESTED_SEEDS and table.loc["1", "test"] == "corrected_t"
+    # broken: a pooled variant without the nested rows of one seed is not measured
+    broken = {**variants[_claims.NESTED_SEEDS], "pool_seeds": [0, 1, 7]}
+    assert measures["dlm_minus_svm"](broken) is None
     # the constrained DLM runs under (a), on the main seed only, and its claim reads (a) on both
     # sides in every variant
     paper_rows = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 0)]
@@ -275,7 +283,7 @@ def test_claims_report_on_a_small_run(small_run):
     assert table.loc["Rivest-1", "seeds"] == "" and table.loc["R-DLM", "seeds"] == ""
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
     pivot = _claims.sensitivity_pivot(report)
-    assert pivot.shape == (len(table), 9)  # the variants, then C's margins 0.5 and 2
+    assert pivot.shape == (len(table), 11)  # the variants, then C's margins 0.5 and 2
     # the sparsity factor is varied; the bound claims are mathematical, the aims observations
     assert pivot.loc["3", "factor=20"] in ("holds", "fails", "=") and pivot.loc["1", "factor=20"] == ""
     assert table.loc["B", "category"] == "mathematical" and table.loc["B", "formula"] == "reconstructed"
@@ -418,7 +426,7 @@ def test_bound_coverage_machinery_and_counts():
     coverage = _studies.bound_coverage(3, **kwargs)
     # DLM (both theorems at once), DLM (Theorem 1), DLM (Theorem 2), SCM; two bounds each
     assert len(coverage) == 3 * 8 and set(coverage["bound"]) == {"published", "corrected"}
-    assert set(coverage["machine"]) == {"DLM", "DLM (Theorem 1)", "DLM (Theorem 2)", "SCM"}
+    assert set(coverage["machine"]) == {"DLM", "DLM (Theorem 1)", "DLM (Theorem 2)", "SCM (our bound)"}
     pd.testing.assert_frame_equal(coverage, _studies.bound_coverage(3, n_jobs=2, **kwargs))
     table = _studies.coverage_table(coverage)
     assert (table["runs"] == 3).all()
@@ -626,6 +634,38 @@ def test_the_per_algorithm_coverage_pools_the_distributions_and_varies_each_alon
     assert _claims._coverage_fixed({"coverage_trials": signal}, "DLM (Theorem 1)") == (1, 4)
 
 
+def _fixed_runs(hits, n=20):
+    """Coverage runs of two distributions and three fixed simple DLMs; ``hits[(distribution, s)]`` the
+    runs (0-based) on which machine ``s`` is violated."""
+    rows = []
+    for label in ("signal (mu = 1)", "no signal (mu = 0)"):
+        for run in range(n):
+            names = [f"DLM (Theorem 1) p_p=1 p_n=1 s={s}" for s in (1, 2, 3)
+                     if run in hits.get((label.split(" (")[0], s), ())]
+            designated = f"DLM (Theorem 1) p_p=1 p_n=1 s={run % 3 + 1}"
+            rows.append({"distribution": label, "machine": "DLM (Theorem 1)", "bound": "published", "run": run,
+                         "fixed_violated": ";".join(names), "designated": designated,
+                         "designated_violated": designated in names})
+    return pd.DataFrame(rows)
+
+
+def test_each_fixed_machine_is_tested_on_each_distribution():
+    # within delta: one violation in 20 samples per machine and distribution: no test rejects
+    ok, detail = _claims._coverage_each({"coverage_trials": _fixed_runs({("signal", 1): [0], ("no signal", 2): [5]})},
+                                        "DLM (Theorem 1)")
+    assert ok and "0 of 3 machines rejected" in detail
+    # broken: one machine violated on 12 of the 20 samples of one distribution only refutes the theorem,
+    # although the pooled designated count (the earlier design) stays small
+    runs = _fixed_runs({("no signal", 2): range(0, 20, 5)})
+    runs.loc[(runs["distribution"] == "no signal (mu = 0)") & (runs["run"] < 12), "fixed_violated"] = \
+        "DLM (Theorem 1) p_p=1 p_n=1 s=3"
+    ok, detail = _claims._coverage_each({"coverage_trials": runs}, "DLM (Theorem 1)")
+    assert not ok and "no signal: 1 of 3 machines rejected" in detail and "on 12 of 20" in detail
+    counts = _claims.coverage_fixed_counts(runs, "DLM (Theorem 1)")
+    assert counts.set_index(["distribution", "fixed"])["k"].loc[("no signal (mu = 0)", "DLM (Theorem 1) p_p=1 p_n=1 s=3")] == 12
+    assert _claims._coverage_each({"coverage_trials": None}, "DLM (Theorem 1)") is None
+
+
 def test_bound_coverage_designates_each_fixed_machine_in_turn():
     noise = {"positive_rate": 0.3, "shift": 0.0}
     coverage = _studies.bound_coverage(3, m=60, n_test=2000, s_max=2, penalties=(1.0, 2.0), distribution=noise, seed=3)
@@ -635,6 +675,14 @@ def test_bound_coverage_designates_each_fixed_machine_in_turn():
     for _, row in simple.iterrows():
         assert row["designated_violated"] == (row["designated"] in row["fixed_violated"].split(";"))
     assert ((coverage["fixed_share"] >= 0) & (coverage["fixed_share"] <= 1)).all()
+    # the per-machine counts of the real runs: every fixed machine of the type, each counted on the runs
+    # whose violated list names it
+    counts = _claims.coverage_fixed_counts(coverage.assign(distribution="no signal"), "DLM (Theorem 1)")
+    assert len(counts) == 3 and (counts["n"] == 3).all() and (simple["fixed_machines"] == 8).all()
+    ok, detail = _claims._coverage_each({"coverage_trials": coverage.assign(distribution="no signal")}, "DLM (Theorem 1)")
+    assert "Holm over the 8 tests" in detail and "of 8 machines" in detail
+    for _, row in counts.iterrows():
+        assert row["k"] == sum(row["fixed"] in str(v).split(";") for v in simple["fixed_violated"])
 
 
 def test_glass_variants_replace_the_glass_rows_only(small_run):
@@ -650,3 +698,42 @@ def test_glass_variants_replace_the_glass_rows_only(small_run):
     glass = variants["glass=1 vs rest"]
     assert glass["rows"][("glass", "dlm", main["seed"])]["errors"] == 99
     assert all(glass["rows"][k] is main["rows"][k] for k in main["rows"] if k[0] != "glass")
+
+
+def test_nested_run_repeats_the_runs_nested_protocol_and_another_inner_split_is_a_variant(small_run):
+    from companion.experiments.paper01._protocol import nested_run
+
+    keys = ["dataset", "machine", "fold", "errors", "n_test"]
+    ours = small_run[(small_run["protocol"] == "b") & (small_run["seed"] == 0)][keys].reset_index(drop=True)
+    again = nested_run(list(SMALL.names), seed=0, grid=SMALL.grid, inner_splits=SMALL.inner_splits)
+    # the same outer folds and inner splits: the run's nested rows, fold by fold
+    assert again[keys].sort_values(keys[:3]).reset_index(drop=True).equals(ours.sort_values(keys[:3]).reset_index(drop=True))
+    # as the variant inner_splits=k of the claims, in place of the nested rows of the main seed
+    variants = _claims.claims_variants(small_run, nested={SMALL.inner_splits: again})
+    name = f"inner_splits={SMALL.inner_splits}"
+    assert variants[name]["rows"][("haberman", "dlm", 0)] == variants[_claims.NESTED]["rows"][("haberman", "dlm", 0)]
+    # broken: a nested run at another fold seed is not put in the main seed's place
+    other = nested_run(["haberman"], seed=5, grid=SMALL.grid, inner_splits=SMALL.inner_splits)
+    assert name not in _claims.claims_variants(small_run, nested={SMALL.inner_splits: other})
+
+
+def test_the_empirical_results_are_counted_by_sentence():
+    from types import SimpleNamespace
+
+    table = pd.DataFrame({"id": ["1", "1-often", "2", "C", "C-nosig", "B"],
+                          "origin": ["paper", "paper", "paper", "paper", "observation", "paper"],
+                          "category": ["empirical", "empirical", "empirical", "empirical", "observation", "mathematical"],
+                          "quote": ["often", "often", "often", "constraint", "constraint", "theorem"],
+                          "where": ["S5"] * 3 + ["S4"] * 2 + ["S4"],
+                          "verdict": ["holds", "fails", "undecided", "undecided", "observed", "fails"],
+                          "robust": [True, False, True, True, True, True]})
+    sentences = _claims.sentence_table(SimpleNamespace(table=table))
+    # one row per sentence of the paper's empirical results; the observation and the theorem are not counted
+    assert list(sentences["sentence"]) == ["often", "constraint"]
+    assert sentences.loc[0, "rows"] == "1: holds; 1-often: fails (not robust); 2: undecided"
+    assert list(sentences["reading"]) == ["rows disagree", "no row holds"]
+    tally = _claims.sentence_tally(sentences, 4)
+    assert "2 sentences judged as empirical results, in 4 rows" in tally and "1 whose rows disagree" in tally
+    # broken: every row of the sentence holds
+    agreeing = _claims.sentence_table(SimpleNamespace(table=table.assign(verdict="holds")))
+    assert list(agreeing["reading"]) == ["every row holds", "every row holds"]

@@ -404,7 +404,7 @@ def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type=
 
 #: The variants of :func:`list_length_table`: (label, nominal coding, folds, removal).
 LENGTH_VARIANTS = (
-    ("Figure 1", "onehot", "stratified", "fired"),
+    ("Figure 1, our tie rule", "onehot", "stratified", "fired"),
     ("remove covered only", "onehot", "stratified", "covered"),
     ("ordinal nominal coding", "ordinal", "stratified", "fired"),
     ("unstratified folds", "onehot", "unstratified", "fired"),

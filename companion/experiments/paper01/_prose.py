@@ -154,7 +154,7 @@ def reproduction_markdown(errors_a: pd.DataFrame, parameters: pd.DataFrame, fine
     gap = fine_dlm.loc[names, "difference"].abs()
     rules = tie_rules["mean"].unstack("rule").loc[names]
     other = [r for r in rules.columns if r != "larger_cover"][0]
-    figure1 = lengths.xs("Figure 1", level="variant").loc[names]
+    figure1 = lengths.xs("Figure 1, our tie rule", level="variant").loc[names]
     short = [render_claim_text("repro_short", name=n, mean=figure1.loc[n, "mean_length"], s=figure1.loc[n, "paper_s"])
              for n in names if figure1.loc[n, "mean_length"] < figure1.loc[n, "paper_s"]]
     worse = [render_claim_text("repro_worse", name=n, ours=int(figure1.loc[n, "errors"]), paper=int(figure1.loc[n, "paper_errors"]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -13,7 +14,8 @@ from scipy.spatial.distance import cdist
 from sklearn.utils._param_validation import validate_params
 
 from companion.evaluation import parallel_map, stratified_folds
-from companion.experiments._constraints import N_JOBS
+from companion.numerics import StrictInterval
+from companion.experiments._constraints import N_JOBS, SEED
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.experiments.paper01._grids import (
     DATASETS, Grid, GridResults, cross_validate_grid, load_table1_dataset,
@@ -341,6 +343,52 @@ RESULT_COLUMNS = [
     *TIDY_KEYS, "protocol", "machine", "errors", "n_test", "size", "T", "p_p", "p_n", "p", "s", "gamma", "C",
     "bound", "train_error", "longest",
 ]
+
+
+@validate_params(
+    {"names": ["array-like"], "seed": SEED, "grid": [Grid], "inner_splits": [StrictInterval(Integral, 2, None, closed="left")],
+     "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
+def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1) -> pd.DataFrame:
+    """Protocol (b), nested cross-validation, with another number of inner folds, at one fold seed.
+
+    The honest check beside the paper's protocol (Sokolova et al. 2002, Section 5, selects each
+    machine's parameters on the test folds) chooses each outer fold's grid point by an inner
+    stratified cross-validation of its training set; :func:`run` uses ``Config.inner_splits``
+    inner folds. This runs the same outer folds (``stratified_folds(y, 10, seed)``) and the same
+    grid with ``inner_splits`` inner folds, for the three machines (no constrained DLM, no
+    protocol (c)).
+
+    Parameters
+    ----------
+    names : array-like of str
+        Keys of :data:`DATASETS`.
+    seed : int, default=0
+        The fold seed (the outer folds of :func:`run` at this seed).
+    grid : Grid, default=Grid()
+    inner_splits : int, default=5
+        Inner folds (at least 2).
+    n_jobs : int or None, default=1
+        The outer folds are independent items of :func:`companion.evaluation.parallel_map`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`run`'s columns, methods ``"SVM (b)"``, ``"SCM (b)"``, ``"DLM (b)"`` only.
+    """
+    rows = []
+    for name in names:
+        X, y = load_table1_dataset(name)
+        D = cdist(X, X)
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=False, n_jobs=n_jobs)
+        inner = inner_grid_runs(X, y, folds, grid, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs)
+        for machine, indices in _nested_indices(inner).items():
+            rows += [{"dataset": name, "seed": seed, **row}
+                     for row in _fold_rows(results, machine, "b", [index + (f,) for f, index in enumerate(indices)])]
+    frame = pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS).astype({"s": "Int64", "longest": "Int64"})
+    return check_tidy(frame)
 
 
 def _dataset_rows(name, config: Config, n_jobs) -> pd.DataFrame:

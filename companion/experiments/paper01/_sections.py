@@ -18,13 +18,15 @@ from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
+from companion.prose import Markdown
 from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
 from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
+from companion.experiments.paper01._protocol import nested_run
 from companion.experiments.paper01._tables import (
-    bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, parameters_table,
-    protocols_table,
+    bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, main_fold_seed,
+    parameters_table, protocols_table,
 )
 from companion.experiments.paper01._figures import (
     figure_dlm_balls, figure_errors_vs_s, figure_penalty_heatmap, figure_sparsity, sparsity_frame, toy_dlm,
@@ -40,7 +42,9 @@ from companion.experiments.paper01._followups import (
 from companion.experiments.paper01._studies import (
     COVERAGE_DISTRIBUTION, bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table,
 )
-from companion.experiments.paper01._claims import claims_report, claims_variants, discussion_values, sensitivity_pivot
+from companion.experiments.paper01._claims import (
+    claims_report, claims_variants, discussion_values, sensitivity_pivot, sentence_table, sentence_tally,
+)
 from companion.experiments.paper01._math_checks import math_checks, math_checks_table
 
 #: The two distributions of the bounds' Monte-Carlo coverage: with a signal, and without one.
@@ -413,12 +417,14 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
 @validate_params(
     {"results": [pd.DataFrame], "grid": [Grid],
      **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch]),
-     **dict.fromkeys(("math", "consistent", "glass"), [Bunch, None])},
+     **dict.fromkeys(("math", "consistent", "glass"), [Bunch, None]),
+     "inner_splits_check": [StrictInterval(Integral, 2, None, closed="left"), None], "n_jobs": N_JOBS},
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
                    tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid, math: Bunch | None = None,
-                   consistent: Bunch | None = None, glass: Bunch | None = None) -> Bunch:
+                   consistent: Bunch | None = None, glass: Bunch | None = None,
+                   inner_splits_check: int | None = None, n_jobs: int = 1) -> Bunch:
     """The claims decided on every variant, with the numbers the discussion reads.
 
     Parameters
@@ -447,26 +453,47 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         :func:`consistent_section`, for claim ``small-dlm`` (not evaluated without it).
     glass : Bunch, optional
         :func:`glass_section`, for the variants ``glass=<split>`` (none without it).
+    inner_splits_check : int, optional
+        Inner folds of a second nested cross-validation (:func:`nested_run`) on the outer folds of
+        the main fold seed, the comparable data sets of ``results`` and ``grid``: the variant
+        ``inner_splits=<k>`` of the honest check (none when None).
+    n_jobs : int, default=1
+        For that nested run's outer folds.
 
     Returns
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
         verdicts), ``sensitivity`` (each claim's verdict under each variant), ``discussion``
-        (claim by claim) and ``reproduction`` (the numbers behind the reproduction claims).
+        (claim by claim), ``by_sentence`` (the paper's empirical results by sentence:
+        :func:`~companion.experiments.paper01._claims.sentence_table`) and ``sentence_tally`` (its
+        counts in one sentence), ``nested_check`` (total test errors per data set and machine of the nested
+        run with ``inner_splits_check`` inner folds, or None) and ``reproduction`` (the numbers
+        behind the reproduction claims).
     """
+    nested_check = None
+    if inner_splits_check is not None:
+        names = [n for n in COMPARABLE if n in set(results["dataset"])]
+        nested_check = nested_run(names, seed=main_fold_seed(results), grid=grid, inner_splits=inner_splits_check,
+                                  n_jobs=n_jobs)
     variants = claims_variants(results, lengths=lengths.by_seed, coverage=coverage.table, fine=fine.fine, tie=tie.tie,
                                svm=svm.svm, counts=datasets.counts,
                                consistent=None if consistent is None else consistent.frame, grid=grid,
                                figure1=tie.divergence, glass=None if glass is None else glass.folds,
-                               coverage_runs=coverage.get("runs"))
+                               coverage_runs=coverage.get("runs"),
+                               nested=None if nested_check is None else {inner_splits_check: nested_check})
     report = claims_report(variants, None if math is None else math.results)
+    by_sentence = sentence_table(report)
+    empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
-        report=report, sensitivity=sensitivity_pivot(report),
+        report=report, sensitivity=sensitivity_pivot(report), by_sentence=by_sentence,
+        sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
                                                               main=variants["main"],
                                                               nested_sizes=table1.nested_sizes,
                                                               coverage_runs=coverage.get("runs"))),
+        nested_check=None if nested_check is None else nested_check.pivot_table(
+            index="dataset", columns="machine", values="errors", aggfunc="sum"),
         reproduction=reproduction_markdown(table1.errors, table1.parameters, fine.dlm, fine.scm, tie.table,
                                            lengths.table, svm.table),
     )
