@@ -387,7 +387,7 @@ def test_glance_counts_by_kind_and_states_the_central_ones(tmp_path):
     assert f"| [1 of 1 agree]{link} | [0]{link} | [0 aims, 0 observations]{link} |" in text
     # no honest check is declared: the main design is not called the paper's protocol
     assert ("* [04: WIDC(p) vs J48 — **holds**; "
-            "not robust: flips under polarity=other][claim-04-1]") in text
+            "not robust: flips under polarity=other (undecided)][claim-04-1]") in text
     assert "[nb-04]: docs/results.md#notebook-04\n[claim-04-1]: docs/results.md#claim-04-1" in text
     assert stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them

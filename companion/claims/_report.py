@@ -581,7 +581,7 @@ def _changed_after_results(frame) -> str:
 
 def _robustness(row) -> str:
     """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"`` or
-    ``"not robust: 1 of 4 other seeds keep; flips under tie=…"``.
+    ``"not robust: 1 of 4 other seeds keep; flips under tie=… (undecided)"``.
 
     "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
@@ -589,9 +589,10 @@ def _robustness(row) -> str:
         if "unchanged here" in _text(row["sensitivity"]):
             return "unchanged by every variant listed"
         return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
-    flipped = [part.rsplit(" (", 1)[0] for part in _text(row["flips"]).split("; ") if part]
-    # the honest check's own verdict stands beside the main one: not repeated as a flip
-    others = [name for name in flipped if name != _text(row.get("check_variant"))]  # the seeds that flip named too
+    flipped = [part for part in _text(row["flips"]).split("; ") if part]
+    # the honest check's own verdict stands beside the main one: not repeated as a flip; each flip
+    # keeps the verdict it flips to ("grid=fine (holds)"), the seeds that flip named too
+    others = [part for part in flipped if part.rsplit(" (", 1)[0] != _text(row.get("check_variant"))]
     parts = [seeds] if seeds else []
     if others:
         parts.append("flips under " + ", ".join(others))
