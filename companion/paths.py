@@ -117,13 +117,19 @@ def _figure_text(fig) -> dict[str, str]:
                 parts.append("legend: " + ", ".join(entries))
         panels.append((title, "; ".join(p for p in parts if p)))
     count = {0: "No labelled panel", 1: "One panel"}.get(len(panels), f"{len(panels)} panels")
+    titled = [t for t, _ in panels if t]
     if suptitle:
         title = suptitle
-    elif len(panels) == 1 and panels[0][0]:
-        title = panels[0][0]
+    elif len(panels) == 1:
+        title = panels[0][0] or panels[0][1]
+    elif titled:
+        title = f"{count}: " + "; ".join(titled)
+    elif panels:  # untitled panels: what each plots
+        title = f"{count}: " + "; ".join(d.split("; legend")[0] for _, d in panels if d)
     else:
-        title = f"{count}: " + "; ".join(t for t, _ in panels if t) if any(t for t, _ in panels) else count
-    described = " ".join(f"{t + ': ' if t else ''}{d}." for t, d in panels)
+        title = count
+    title = title[:1].upper() + title[1:] if title else count
+    described = " ".join(": ".join(p for p in (t, d) if p) + "." for t, d in panels)
     return {"Title": _shorten(title), "Description": _shorten(f"{count}. {described}".strip())}
 
 

@@ -126,3 +126,35 @@ def test_an_interrupted_save_leaves_no_partial_or_empty_file(monkeypatch, tmp_pa
         paths.save_table(pd.DataFrame({"a": [1]}), "00_cut.csv")
     assert [p.name for p in tmp_path.iterdir()] == ["00_cut.csv"]
     assert (tmp_path / "00_cut.csv").read_text() == "old,whole\n"
+
+
+def test_a_saved_figure_carries_its_caption_and_alt_text_from_its_own_texts(tmp_path, monkeypatch):
+    """save_figure writes the figure's Title and Description into the PNG (the site's caption and
+    alt text): from the suptitle, the panels' titles, axis labels and legends, never empty parts."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from companion.paths import _figure_text, save_figure
+    from docs._ext.companion_site import png_text
+
+    fig, (left, right) = plt.subplots(1, 2)
+    left.plot([0, 1], [1, 0], label="DLM")
+    left.legend()
+    left.set(xlabel="s", ylabel="errors")
+    right.set(xlabel="p_p", ylabel="p_n")
+    text = _figure_text(fig)
+    assert text == {"Title": "2 panels: errors against s; p_n against p_p",
+                    "Description": "2 panels. errors against s; legend: DLM. p_n against p_p."}
+    right.set_title("Pima")  # one titled panel names the figure
+    assert _figure_text(fig)["Title"] == "2 panels: Pima"
+    fig.suptitle("Errors and penalties")
+    assert _figure_text(fig)["Title"] == "Errors and penalties"
+    empty = plt.figure()
+    empty.add_subplot().set_axis_off()
+    assert _figure_text(empty) == {"Title": "No labelled panel", "Description": "No labelled panel."}
+    monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
+    path = save_figure(fig, "caption_check")
+    assert png_text(path) == {"Title": "Errors and penalties", "Description": _figure_text(fig)["Description"]}
+    plt.close("all")
