@@ -416,6 +416,14 @@ def test_honest_check_and_history_are_reported_beside_the_verdict():
     line = central_lines(table)[0]
     assert f"honest check (protocol=nested): **{row['check_verdict']}**" in line
     assert row["check_verdict"] == "undecided" and "not robust" in line and "flips under protocol=nested" not in line
+    # a row no variant touched is not called robust to anything
+    from companion.claims._report import _robustness
+
+    alone = report.table.iloc[0].copy()
+    alone[["robust", "seeds", "sensitivity"]] = [True, "", ""]
+    assert _robustness(alone) == "no variant run"
+    alone["sensitivity"] = "robust to seed=1"
+    assert _robustness(alone) == "robust to what was varied"
     listing = report.sentences().data
     assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
            "Judged under nested CV before; the paper's protocol leads now.*" in listing

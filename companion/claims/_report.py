@@ -580,12 +580,15 @@ def _changed_after_results(frame) -> str:
 
 
 def _robustness(row) -> str:
-    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"`` or
+    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"``,
+    ``"no variant run"`` or
     ``"not robust: 1 of 4 other seeds keep; flips under tie=… (undecided)"``.
 
     "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
     if row["robust"] in (True, "True"):
+        if not seeds and not _text(row["sensitivity"]):  # robust to nothing: no variant was run
+            return "no variant run"
         if "unchanged here" in _text(row["sensitivity"]):
             return "unchanged by every variant listed"
         return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"

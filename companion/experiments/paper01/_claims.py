@@ -83,7 +83,7 @@ TEMPLATES = {
     "dataset_level": "DLM − {other} error rates per data set {items:list}, exact one-sided Wilcoxon signed-rank "
                      "p = {p:.3f} (n = {n}; the smallest p it can reach is 2^-{n} = {floor:.3f})",
     "dataset_item": "{name} {d:signed.2}",
-    "collapse": "the nested DLM errs as the majority class does on {folds} of {total} outer folds, and its total "
+    "collapse": "at the main fold seed, the nested DLM errs as the majority class does on {folds} of {total} outer folds, and its total "
                 "is within {gap} errors of the majority class's on {names:list} ({pairs:list})",
     "collapse_item": "{name} {b} vs {m}",
     "collapse_none": "the nested DLM's total is nowhere within {gap} errors of the majority class's",
@@ -97,7 +97,8 @@ TEMPLATES = {
                         "limit {low:.3f})",
     "coverage_each": "(the earlier design's pooled count of the samples' designated machines: {pooled} of {pooled_n}) "
                      "each fixed machine tested on each distribution's samples against δ = {delta:g} (exact one-sided "
-                     "binomial, Holm over the {tests} tests): {items:list}",
+                     "binomial, Holm over the {tests} tests, a machine rejected at Holm p < α = {alpha:g}; δ is the "
+                     "theorem's confidence parameter, α the test's level): {items:list}",
     "coverage_each_item": "{distribution}: {rejected} of {machines} machines rejected, the most violated {name} on {k} "
                           "of {n} samples (Holm p = {p:.2g})",
     "variant_text": "{verdict} ({detail})",
@@ -111,8 +112,8 @@ TEMPLATES = {
                       "sentence can give several rows: readings, peers); {all} with every row holding, {some} with some "
                       "rows holding and none failing, {disagree} whose rows disagree (one holds, another fails), {none} "
                       "with no row holding.",
-    "direction_paper": "in the paper's direction (the DLM errs less)",
-    "direction_against": "against the paper's direction (the DLM errs more)",
+    "direction_paper": "the point estimate in the paper's direction (the DLM errs less)",
+    "direction_against": "the point estimate against the paper's direction (the DLM errs more)",
     "direction_none": "no difference",
     "nested_seeds": "{items:list}",
     "nested_seeds_item": "{verdict} at {k} of {n} fold seeds ({seeds:list})",
@@ -745,7 +746,7 @@ def _coverage_each(data, machine, bound="published", delta=COVERAGE_DELTA, alpha
     fails = bool((adjusted < alpha).any())
     pooled, pooled_n = _coverage_fixed(data, machine, bound) or (0, 0)
     return not fails, render_claim_text("coverage_each", delta=delta, tests=len(adjusted), items=items,
-                                         pooled=pooled, pooled_n=pooled_n)
+                                         pooled=pooled, pooled_n=pooled_n, alpha=alpha)
 
 
 def _guide_grouped(data, key="guide_published"):
