@@ -38,9 +38,11 @@ learners that no other beats on both accuracy and size on that table. Every comp
 but `OneR` checks its model against the majority class on 3
 inner stratified folds of its training rows (`companion.interpretable.beats_default_class`,
 CART's one-standard-error rule) and falls back to it when the model does not win there; the
-notebooks' reproductions of the papers switch that check off. MaskPerceptron and OrderedRipper
-divide or multiply each numeric column by a power of two first, so every learner gives the same
-model on a table multiplied by any power of two.
+notebooks' reproductions of the papers switch that check off. No default depends on a column's
+units: the ball machines and the kernel perceptrons divide each numeric column by its standard
+deviation (`scale="std"`; not under a Boolean or precomputed kernel), MaskPerceptron by its
+largest value, and OrderedRipper hands its bin edges over on the column's own grid; every
+learner predicts the same with one column multiplied by 10^4 (`tests/test_learner_properties.py`).
 """
 
 LEARNER_NOTES = {
