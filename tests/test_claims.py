@@ -424,6 +424,13 @@ def test_honest_check_and_history_are_reported_beside_the_verdict():
     assert _robustness(alone) == "no variant run"
     alone["sensitivity"] = "robust to seed=1"
     assert _robustness(alone) == "robust to what was varied"
+    # the README's glance names two flips and counts the rest
+    alone[["robust", "flips", "check_variant"]] = [False, "a=1 (fails); b=2 (holds); c=3 (fails)", ""]
+    assert _robustness(alone).endswith("flips under a=1 (fails), b=2 (holds), c=3 (fails)")
+    assert _robustness(alone, flips_shown=2).endswith("flips under a=1 (fails), b=2 (holds), 1 more")
+    alone["seeds"] = "4 of 4 other seeds keep"  # the short form names seeds only when one flips
+    assert _robustness(alone, flips_shown=1) == "not robust: flips under a=1 (fails), 2 more"
+    assert _robustness(alone).startswith("not robust: 4 of 4 other seeds keep; ")
     listing = report.sentences().data
     assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
            "Judged under nested CV before; the paper's protocol leads now.*" in listing

@@ -188,7 +188,9 @@ def render_glance(sections: dict) -> str:
         cells = " | ".join(f"[{counts[name]}][{section}]" for name in
                            ("empirical", "mathematical", "conformance", "peer", "sanity", "observations"))
         lines.append(f"| {key} | {cells} |")
-        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True, prefix=f"{key}: "):
+        # the glance's lines stay short (the whole list on the first screen): one flip named, the rest
+        # counted, and the seeds named only when one flips
+        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True, prefix=f"{key}: ", flips_shown=1):
             bullets.append(f"* {line}")
         central = table[(table["origin"] == "paper") & table["central"]].head(GLANCE_CENTRAL)
         for notebook, id in zip(central["notebook"], central["id"]):

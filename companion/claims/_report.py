@@ -579,15 +579,18 @@ def _changed_after_results(frame) -> str:
             f"been seen; each row's history gives the earlier design and its verdict then.")
 
 
-def _robustness(row) -> str:
+def _robustness(row, flips_shown=None) -> str:
     """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"``,
     ``"no variant run"`` or
     ``"not robust: 1 of 4 other seeds keep; flips under tie=… (undecided)"``.
 
     "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
     seeds = _text(row["seeds"])
+    every = re.match(r"(\d+) of (\d+) other seeds keep", seeds)
+    if flips_shown is not None and every and every.group(1) == every.group(2):
+        seeds = ""  # the short form (the README's glance): a seed count is named only when a seed flips
     if row["robust"] in (True, "True"):
-        if not seeds and not _text(row["sensitivity"]):  # robust to nothing: no variant was run
+        if not _text(row["seeds"]) and not _text(row["sensitivity"]):  # robust to nothing: no variant was run
             return "no variant run"
         if "unchanged here" in _text(row["sensitivity"]):
             return "unchanged by every variant listed"
@@ -598,14 +601,17 @@ def _robustness(row) -> str:
     others = [part for part in flipped if part.rsplit(" (", 1)[0] != _text(row.get("check_variant"))]
     parts = [seeds] if seeds else []
     if others:
-        parts.append("flips under " + ", ".join(others))
+        shown = others if flips_shown is None or len(others) <= flips_shown else \
+            others[:flips_shown] + [f"{len(others) - flips_shown} more"]
+        parts.append("flips under " + ", ".join(shown))
     return "not robust: " + "; ".join(parts) if parts else "not robust"
 
 
-def central_lines(table, link=None, *, limit=None, reference=False, prefix=None) -> list[str]:
+def central_lines(table, link=None, *, limit=None, reference=False, prefix=None, flips_shown=None) -> list[str]:
     """One Markdown line per central claim: the paper's protocol's verdict, the honest check's
     and the robustness, the statement linked to the claim's anchor (on ``link``'s page, or in
-    place when ``link`` is None; ``reference``: a reference-style link named by the anchor)."""
+    place when ``link`` is None; ``reference``: a reference-style link named by the anchor;
+    ``flips_shown``: name at most that many flipping variants, then count the rest)."""
     frame = as_table(table, "central_lines")
     lines = []
     central = frame[(frame["origin"] == "paper") & frame["central"]]
@@ -625,7 +631,7 @@ def central_lines(table, link=None, *, limit=None, reference=False, prefix=None)
             check_word = "not evaluated" if row["check_verdict"] == "n/a" else row["check_verdict"]
             parts.append(f"honest check ({check}): **{check_word}**")
         if row["kind"] != "guaranteed":
-            parts.append(_robustness(row))
+            parts.append(_robustness(row, flips_shown))
         if prefix is not None:  # the whole line is the link (the README glance: every number a link)
             lines.append(f"[{prefix}{row['statement']} — " + "; ".join(parts) + f"]{target}")
         else:
