@@ -132,12 +132,9 @@ def column_exponents(X) -> np.ndarray:
     >>> column_exponents(np.array([[1.0, 3.0, 0.0, -0.5], [0.0, 2.0, 0.0, 0.25]])).tolist()
     [0, 2, 0, -1]
     """
-    values = np.abs(np.asarray(X, dtype=float))
-    values = np.where(np.isfinite(values), values, 0.0)
-    largest = values.max(axis=0) if values.shape[0] else np.zeros(values.shape[1])
-    mantissa, exponent = np.frexp(largest)  # largest = mantissa * 2**exponent, mantissa in [0.5, 1)
-    exponent = np.where(mantissa == 0.5, exponent - 1, exponent)  # a power of two maps to 1, not 0.5
-    return np.where(largest > 0, exponent, 0).astype(int)
+    # a column without a non-zero finite value has largest magnitude 1, so exponent 0
+    mantissa, exponent = np.frexp(largest_magnitudes(X))  # largest = mantissa * 2**exponent, mantissa in [0.5, 1)
+    return np.where(mantissa == 0.5, exponent - 1, exponent).astype(int)  # a power of two maps to 1, not 0.5
 
 
 def largest_magnitudes(X) -> np.ndarray:
