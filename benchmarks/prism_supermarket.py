@@ -26,11 +26,12 @@ from pathlib import Path
 import pandas as pd
 
 from companion.datasets import load_supermarket
+from companion.experiments.paper02._protocol import missing_declared_first
 from companion.preprocessing import MISSING_VALUE_NAME
 from companion.prism import Prism
 from tests._naive import as_codes, naive_prism, rules_as_tuples
 
-__all__ = ["run", "measure", "write_arff", "run_weka"]
+__all__ = ["run", "measure", "write_arff", "run_weka", "record_weka_rules"]
 
 TARGET_RATIO = 0.05  # issue 29 (issue 8 asked 10x): PRISM at least 20x faster than Weka's, identical rule list
 
@@ -43,16 +44,20 @@ def _quote(name) -> str:
     return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
-def write_arff(X: pd.DataFrame, y: pd.Series, path: Path, relation: str = "supermarket") -> Path:
+def write_arff(X: pd.DataFrame, y: pd.Series, path: Path, relation: str = "supermarket",
+               missing_first: bool = False) -> Path:
     """Write ``X, y`` as an ARFF with every value declared, missing cells as the value ``missing``.
 
     Categories keep their declared order, and ``missing`` is declared last (as ``missing="value"``
-    orders it), so that Weka's tie-breaks see the same value order as :class:`Prism`.
+    orders it), so that Weka's tie-breaks see the same value order as :class:`Prism`; with
+    ``missing_first=True`` it is declared first (the other encoding notebook 02 varies, where
+    :class:`Prism` reads :func:`missing_declared_first`'s frame).
     """
     lines = [f"@relation {relation}", ""]
     columns = []
     for column in X.columns:
-        values = [str(v) for v in X[column].cat.categories] + [ARFF_MISSING]
+        declared = [str(v) for v in X[column].cat.categories]
+        values = [ARFF_MISSING] + declared if missing_first else declared + [ARFF_MISSING]
         lines.append(f"@attribute {_quote(column)} {{{','.join(_quote(v) for v in values)}}}")
         columns.append(X[column].astype(object).where(X[column].notna(), ARFF_MISSING).astype(str))
     classes = [str(c) for c in y.cat.categories]
@@ -90,7 +95,7 @@ def _split_weka_rules(body: str) -> list[str]:
     return [r for r in body.replace("\n   and ", " and ").strip("\n").split("\n") if r]
 
 
-def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> dict:
+def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2, missing_first: bool = False) -> dict:
     """Fit Prism on supermarket ``repeats`` times; compare with Weka when it is installed.
 
     Parameters
@@ -102,6 +107,8 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
     weka_runs : int, default=2
         Weka runs, interleaved with our fits (ours, Weka, ours, Weka, ...); the best build time
         is reported, as for ours. On a shared machine single runs of either side moved by 50%.
+    missing_first : bool, default=False
+        Declare the missing value before ``t`` on both sides (the encoding notebook 02 varies).
 
     Returns
     -------
@@ -111,17 +118,18 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
         ``identical_rules``, ``first_difference`` and ``speedup`` (Weka's build time / ours).
     """
     X, y = load_supermarket()
+    frame = missing_declared_first(X) if missing_first else X
     if weka is None:
         weka = WEKA_JAR.is_file() and shutil.which("java") is not None
     rounds = max(1, int(weka_runs)) if weka else 1
     per_round = max(1, -(-int(repeats) // rounds))  # ceil: at least `repeats` fits in all
     times, references = [], []
     with tempfile.TemporaryDirectory() as folder:
-        arff = write_arff(X, y, Path(folder) / "supermarket.arff") if weka else None
+        arff = write_arff(X, y, Path(folder) / "supermarket.arff", missing_first=missing_first) if weka else None
         for _ in range(rounds):
             for _ in range(per_round):
                 start = time.perf_counter()
-                model = Prism(missing="value", pruning=None).fit(X, y)
+                model = Prism(missing="value", pruning=None).fit(frame, y)
                 times.append(time.perf_counter() - start)
             if weka:
                 references.append(run_weka(arff))
@@ -129,7 +137,7 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
         "n_samples": int(X.shape[0]),
         "n_rules": len(model.rules_),
         "fit_seconds": min(times),
-        "training_accuracy": float(model.score(X, y)),
+        "training_accuracy": float(model.score(frame, y)),
     }
     if weka:
         ours = [
@@ -152,6 +160,28 @@ def measure(repeats: int = 4, weka: bool | None = None, weka_runs: int = 2) -> d
             speedup=build / result["fit_seconds"],
         )
     return result
+
+
+def record_weka_rules(path: Path, jar: Path = WEKA_JAR) -> Path:
+    """Run Weka's Prism on ``supermarket`` under both declared positions of the missing value and
+    write its printed rule lists, one rule a row, as ``data/prism_peers/supermarket_rules.csv.gz``
+    (columns ``encoding`` (``last``: after ``t``, Weka's recorded run; ``first``: before it),
+    ``rule`` (1, 2, ...) and ``text`` (Weka's line, its ``and`` continuations joined); gzip
+    without a timestamp, so that the same lists give the same bytes). Notebook 02 compares its
+    rule lists with them, rule by rule.
+    """
+    import gzip
+
+    X, y = load_supermarket()
+    frames = []
+    with tempfile.TemporaryDirectory() as folder:
+        for encoding, first in (("last", False), ("first", True)):
+            arff = write_arff(X, y, Path(folder) / f"supermarket_{encoding}.arff", missing_first=first)
+            rules = run_weka(arff, jar=jar)["rules"]
+            frames.append(pd.DataFrame({"encoding": encoding, "rule": range(1, len(rules) + 1), "text": rules}))
+    text = pd.concat(frames, ignore_index=True).to_csv(index=False, lineterminator="\n")
+    Path(path).write_bytes(gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0))
+    return Path(path)
 
 
 NAIVE_ROWS = 2000  # the naive reference's pure-Python loops take about 40 s on these rows
@@ -242,8 +272,17 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=4)
     parser.add_argument("--no-weka", action="store_true", help="skip Weka even if installed")
+    parser.add_argument("--missing-first", action="store_true",
+                        help="declare the missing value before t on both sides (notebook 02's encoding variant)")
+    parser.add_argument("--weka-runs", type=int, default=2)
+    parser.add_argument("--record", metavar="PATH",
+                        help="write Weka's rule lists under both encodings to PATH (data/prism_peers/supermarket_rules.csv.gz)")
     args = parser.parse_args(argv)
-    print(json.dumps(measure(args.repeats, weka=False if args.no_weka else None), indent=2))
+    if args.record:
+        print(record_weka_rules(Path(args.record)))
+        return
+    print(json.dumps(measure(args.repeats, weka=False if args.no_weka else None, weka_runs=args.weka_runs,
+                             missing_first=args.missing_first), indent=2))
 
 
 if __name__ == "__main__":

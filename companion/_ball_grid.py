@@ -55,7 +55,8 @@ _STOP = {
 
 
 def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_when="either_empty",
-                      compression_constraint=False, tie_rule="larger_cover", removal="fired", sample_weight=None):
+                      compression_constraint=False, tie_rule="larger_cover", removal="fired", sample_weight=None,
+                      grid_state_pass=None):
     """:func:`~companion._ball_search.greedy_ball_list` for every ``(p_p, p_n)`` of ``penalties``.
 
     Parameters
@@ -68,6 +69,10 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
         The ``(p_p, p_n)`` pairs (``np.inf`` allowed).
     types, max_balls, stop_when, compression_constraint, tie_rule, removal, sample_weight
         As for :func:`~companion._ball_search.greedy_ball_list`, shared by every pair.
+    grid_state_pass : callable, optional
+        :func:`compiled_grid_state`, taken once by the caller and shared by its searches (each
+        new one loads numba's compiled code from disk, about 0.03-0.1 s); None: this search
+        takes its own.
 
     Returns
     -------
@@ -78,13 +83,14 @@ def greedy_ball_lists(sd, y01, penalties, *, types=BALL_TYPES, max_balls, stop_w
     return greedy_ball_lists_by_types(
         sd, y01, penalties, [types], max_balls=max_balls, stop_when=stop_when,
         compression_constraint=compression_constraint, tie_rule=tie_rule, removal=removal,
+        grid_state_pass=grid_state_pass,
         sample_weight=sample_weight,
     )[0]
 
 
 def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop_when="either_empty",
                                compression_constraint=False, tie_rule="larger_cover", removal="fired",
-                               sample_weight=None):
+                               sample_weight=None, grid_state_pass=None):
     """:func:`greedy_ball_lists` for each set of ball types of ``type_sets``, in one search.
 
     The greedy state ``S'`` of the summarised search (:class:`_GridState`) depends on the
@@ -102,6 +108,8 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
         The ball types of each search (``types`` of :func:`greedy_ball_lists`).
     max_balls, stop_when, compression_constraint, tie_rule, removal, sample_weight
         As for :func:`~companion._ball_search.greedy_ball_list`, shared by every search.
+    grid_state_pass : callable, optional
+        As for :func:`greedy_ball_lists`.
 
     Returns
     -------
@@ -121,10 +129,11 @@ def greedy_ball_lists_by_types(sd, y01, penalties, type_sets, *, max_balls, stop
     y01 = np.asarray(y01).astype(bool)
     if compression_constraint and len(type_sets) > 1:  # the constraint's states: one search each
         return [_search(sd, y01, penalties, [types], **options)[0] for types in type_sets]
-    return _search(sd, y01, penalties, type_sets, **options)
+    return _search(sd, y01, penalties, type_sets, grid_state_pass=grid_state_pass, **options)
 
 
-def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_constraint, tie_rule, removal):
+def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_constraint, tie_rule, removal,
+            grid_state_pass=None):
     """The depth-first search of :func:`greedy_ball_lists_by_types` over validated arguments."""
     m = sd.n_samples
     n_pairs = len(penalties)
@@ -159,8 +168,12 @@ def _search(sd, y01, penalties, type_sets, *, max_balls, stop_when, compression_
                 chains[node] = chains[previous] + tuple(reversed(chain))
             results[k] = _as_list(chains[node])
 
-    # the compiled pass of a _GridState, compiled (or loaded from numba's disk cache) once per search
-    grid_state_pass = None if compression_constraint else compiled_grid_state()
+    # the compiled pass of a _GridState: the caller's, or compiled (or loaded from numba's disk
+    # cache) once for this search
+    if compression_constraint:
+        grid_state_pass = None
+    elif grid_state_pass is None:
+        grid_state_pass = compiled_grid_state()
     # depth-first over the tree of states: (members, S', compression set, parent state)
     stack = [(np.arange(n_members), np.ones(m, dtype=bool), np.zeros(m, dtype=bool), None)]
     while stack:
@@ -328,7 +341,10 @@ def compiled_grid_state():
     """:func:`companion._ball_grid_kernel.grid_state` compiled by numba (cached on disk by numba).
 
     Each call returns a new dispatcher, compiled on its first call or loaded from numba's disk
-    cache; :func:`_search` takes one per search and hands it to every :class:`_GridState`.
+    cache (a few hundredths of a second); :func:`_search` hands it to every :class:`_GridState`.
+    A caller that runs several searches (every grid of one fold, every inner fold of one outer
+    fold) takes one and passes it to each (``grid_state_pass``): the object is the caller's and
+    lives as long as it keeps it (CONTRIBUTING.md, caches have an owner).
     """
     try:
         import numba

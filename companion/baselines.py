@@ -444,6 +444,11 @@ class PrunedDecisionTree(InterpretableMixin, ClassifierMixin, BaseEstimator):
         self.encoder_ = encoder if encoder.nominal_.any() else None
         if self.encoder_ is not None:
             X = self.encoder_.transform(X)
+            if X.shape[1] == 0:  # check_X_y would report "0 feature(s)", naming neither the learner nor the cause
+                raise ValueError(
+                    f"PrunedDecisionTree: every cell of X is missing (None or NaN in all {raw_X.shape[1]} "
+                    "column(s)): there is no value to split on"
+                )
         X, y = check_X_y(X, y, dtype=np.float64, ensure_all_finite="allow-nan")
         check_classification_targets(y)
         sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)

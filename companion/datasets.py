@@ -597,12 +597,15 @@ RTABLES = {
     "titanic": ("rtables/titanic.csv", ["sex", "passengerClass"], "survived (carData)"),
     "infert": ("rtables/infert.csv", ["education"], "infertility case (datasets)"),
     "mroz": ("rtables/mroz.csv", ["wc", "hc"], "labour-force participation (carData)"),
+    "chile": ("rtables/chile.csv", ["region", "sex", "education"],
+              "1988 plebiscite vote: yes, no, undecided, abstain (carData; income in pesos)"),
+    "default": ("rtables/default.csv", ["student"], "credit-card default (ISLR; 3.3 %, 10,000 rows)"),
 }
 
 
 @validate_params({"name": [StrOptions(set(RTABLES)), None]}, prefer_skip_nested_validation=True)
 def load_rtables(name=None):
-    """One of the nine R tables of ``benchmarks/learner_defaults.py``, or all of them.
+    """One of the eleven R tables of ``benchmarks/learner_defaults.py``, or all of them.
 
     Parameters
     ----------
@@ -668,8 +671,13 @@ class PeerResults(NamedTuple):
     provenance: pd.Series
 
 
-@validate_params({"name": [StrOptions(set(_PEER_FOLDERS))]}, prefer_skip_nested_validation=True)
-def load_peers(name: str) -> PeerResults:
+#: The further tables of a peers folder, read alone by ``load_peers(name, table=...)``: ``{table: (name, file)}``.
+_PEER_TABLES = {"supermarket_rules": ("prism", "supermarket_rules.csv.gz")}
+
+
+@validate_params({"name": [StrOptions(set(_PEER_FOLDERS))], "table": [None, StrOptions(set(_PEER_TABLES))]},
+                 prefer_skip_nested_validation=True)
+def load_peers(name: str, table: str | None = None):
     """The results of the papers' peers on a notebook's exact folds or draws (``data/<name>_peers``).
 
     Produced by ``peers/<name>_peers.py`` in the peers' own environments (Java, Orange3); read
@@ -695,10 +703,21 @@ def load_peers(name: str) -> PeerResults:
           ``companion.experiments.paper04.load_benchmark_set`` the peers received;
           ``folds``: ``dataset, row, fold``.
 
+    table : {"supermarket_rules"} or None, default=None
+        Another table of the folder, read alone instead of the three above:
+
+        * ``"supermarket_rules"`` (``"prism"``): Weka 3.6.14's Prism rule lists on
+          ``supermarket`` as Weka printed them (``benchmarks/prism_supermarket.py --record``;
+          Cendrowska's 1987 PRISM), the missing cell the declared value ``missing``: ``encoding``
+          (``"last"``: declared after ``t``, Weka's recorded run; ``"first"``: before it),
+          ``rule`` (1, 2, ... in Weka's order) and ``text`` (the rule's line, its ``and``
+          continuations joined). Notebook 02 compares its rule lists with them, rule by rule.
+
     Returns
     -------
-    PeerResults
+    PeerResults or pandas.DataFrame
         The named tuple ``(results, folds, provenance)``; ``folds`` is ``None`` for ``"led"``.
+        With ``table``, that table alone.
 
     Raises
     ------
@@ -706,6 +725,11 @@ def load_peers(name: str) -> PeerResults:
         (a ``ValueError``) If ``name`` is not one of the three folders.
     """
     folder = f"{name}_peers"
+    if table is not None:
+        owner, file = _PEER_TABLES[table]
+        if owner != name:
+            raise ValueError(f"load_peers: table {table!r} belongs to {owner!r}, not {name!r}")
+        return read_verified_csv(f"{folder}/{file}", dtype={"encoding": str, "text": str})
     results = read_verified_csv(f"{folder}/results.csv")
     listed = f"{folder}/folds.csv" in expected_sha256(default_data_dir())  # the manifest says which folders have folds
     folds = read_verified_csv(f"{folder}/folds.csv") if listed else None

@@ -67,6 +67,7 @@ from companion._learners import LEARNERS
 from companion._model_format import Context as ModelContext
 from companion._model_format import MODEL_FORMAT, MODEL_FORMAT_VERSION, SCHEMAS, ModelFormatError, check_model
 from companion.numerics import StrictInterval
+from companion.preprocessing import NumericInput
 
 __all__ = [
     "InterpretableMixin",
@@ -675,15 +676,22 @@ def beats_default_class(estimator, X, y, sample_weight=None, *, max_rows=None) -
         train, test = np.sort(canonical[train]), np.sort(canonical[test])
         inner = clone(estimator)
         take = (lambda rows: X.iloc[rows]) if isinstance(X, pd.DataFrame) else (lambda rows: np.asarray(X)[rows])
+        X_train, X_test = take(train), take(test)
+        if isinstance(X, pd.DataFrame) and getattr(estimator, "input_encoder_", None) is not None:
+            # The fit read X through NumericInput (nominal columns, missing cells). A clone fitted on
+            # training rows without a missing cell would not, and could not read a test row with
+            # one: each inner training fold gets its own reading, applied to its test rows.
+            reading = NumericInput().fit(X_train)
+            X_train, X_test = reading.transform(X_train), reading.transform(X_test)
         # the clones skip their own check (fallback_check_running)
         with inner_fallback_fit():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 if sample_weight is None:
-                    inner.fit(take(train), y[train])
+                    inner.fit(X_train, y[train])
                 else:
-                    inner.fit(take(train), y[train], sample_weight=weight[train])
-                predicted = np.asarray(inner.predict(take(test)), dtype=object)
+                    inner.fit(X_train, y[train], sample_weight=weight[train])
+                predicted = np.asarray(inner.predict(X_test), dtype=object)
         default = np.argmax(np.bincount(y_codes[train], weights=weight[train], minlength=counts.size))
         model_correct += float(weight[test][predicted == y[test].astype(object)].sum())
         default_correct += float(weight[test][y_codes[test] == default].sum())

@@ -225,6 +225,12 @@ def ordered_matvec(matrix, vector) -> np.ndarray:
     >>> ordered_matvec([[1.0, 2.0], [3.0, 4.0]], [1.0, 0.5]).tolist()
     [2.0, 5.0]
     """
+    return _ordered_matvec(matrix, vector)
+
+
+def _ordered_matvec(matrix, vector) -> np.ndarray:
+    """:func:`ordered_matvec` without its parameter check, for the inner loops of a fit (the
+    check costs more than the product on the few hundred values of a Newton step)."""
     matrix = np.asarray(matrix, dtype=np.float64)
     vector = np.asarray(vector, dtype=np.float64)
     return np.multiply(matrix, vector[None, :]).sum(axis=1)
@@ -243,6 +249,11 @@ def ordered_dot(a, b) -> float:
     -------
     float
     """
+    return _ordered_dot(a, b)
+
+
+def _ordered_dot(a, b) -> float:
+    """:func:`ordered_dot` without its parameter check, for the inner loops of a fit."""
     return float(np.multiply(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)).sum())
 
 

@@ -116,6 +116,7 @@ def _figure_text(fig) -> dict[str, str]:
             if entries:
                 parts.append("legend: " + ", ".join(entries))
         panels.append((title, "; ".join(p for p in parts if p)))
+    shared = [t.get_text() for legend in fig.legends for t in legend.get_texts() if t.get_text()]
     count = {0: "No labelled panel", 1: "One panel"}.get(len(panels), f"{len(panels)} panels")
     titled = [t for t, _ in panels if t]
     if suptitle:
@@ -130,7 +131,39 @@ def _figure_text(fig) -> dict[str, str]:
         title = count
     title = title[:1].upper() + title[1:] if title else count
     described = " ".join(": ".join(p for p in (t, d) if p) + "." for t, d in panels)
+    if shared:  # a legend of the whole figure (in a spare panel's slot)
+        described += " Legend: " + ", ".join(shared) + "."
     return {"Title": _shorten(title), "Description": _shorten(f"{count}. {described}".strip())}
+
+
+def _smallest_text_points(fig) -> float:
+    """The size in points of the smallest visible text of ``fig`` (tick labels, legends,
+    annotations, titles), laid out as it will be saved; ``0.0`` for a figure without text.
+
+    :func:`save_figure` writes it into the PNG (``Smallest text``), so that a test can tell how
+    large that text is when the site shows the figure at its page's width.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> _ = ax.set_title("t", fontsize=12); _ = ax.tick_params(labelsize=7)
+    >>> _smallest_text_points(fig)
+    7.0
+    >>> plt.close(fig)
+    """
+    from matplotlib.text import Text
+
+    fig.draw_without_rendering()  # tick labels and legends exist only once laid out
+
+    def shown(text):
+        panel = text.axes
+        return text.get_visible() and (panel is None or panel.get_visible()) and bool(text.get_text().strip())
+
+    sizes = [t.get_fontsize() for t in fig.findobj(Text) if shown(t)]
+    return float(min(sizes)) if sizes else 0.0
 
 
 def _check_plain_name(name: str, caller: str) -> None:
@@ -149,7 +182,9 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     """Save ``fig`` as ``figures/<name>.png`` and return the path.
 
     The PNG carries the figure's :func:`_figure_text` (its ``Title`` and ``Description``), which
-    the site shows as the figure's caption and alt text. The file is written atomically (scratch file renamed into place) with the umask's mode.
+    the site shows as the figure's caption and alt text, and the size of its smallest text
+    (``Smallest text``, :func:`_smallest_text_points`), which a test holds legible at the site's
+    page width. The file is written atomically (scratch file renamed into place) with the umask's mode.
 
     Parameters
     ----------
@@ -172,7 +207,8 @@ def save_figure(fig, name: str, *, dpi: int = 110) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     with atomic_path(path) as scratch:  # an interrupted save leaves no empty or partial PNG
         fig.savefig(scratch, format="png", dpi=dpi, bbox_inches="tight",
-                    metadata={**_PNG_METADATA, **_figure_text(fig)})
+                    metadata={**_PNG_METADATA, **_figure_text(fig),
+                              "Smallest text": f"{_smallest_text_points(fig):g} pt at {dpi} dpi"})
     return path
 
 

@@ -330,9 +330,12 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         log2(P(C|A)/P(C)) + (1-P(C|A)) log2((1-P(C|A))/(1-P(C)))]`` with the probabilities
         estimated on the set E the rule grows on, so an imperfect rule is kept at the length of
         largest J instead of fitting noise with more tests. Then, on the training margin, a rule
-        whose first-covered training rows hold no more of its class than of the default class
-        (the most frequent) is dropped, repeatedly, since predicting the default there does at
-        least as well; the rows it covered fall to later rules or to the default class. Last,
+        that does not classify the rows it decides (those it is the first to cover) better than
+        the list without it is dropped, repeatedly, the smallest margin first: without it, each
+        of those rows falls to the next rule that covers it, or to the default class (the most
+        frequent) when none does, and a rule whose rows are classified at least as well that way
+        is not needed (a rule of the default class that no later rule overlaps always goes; an
+        early rule that takes rows a later rule gets right goes too). Last,
         the pruned list must beat the default class on inner folds
         (:func:`companion.interpretable.beats_default_class`, 3 stratified folds), else the
         model falls back to the default class alone, and says so. On
@@ -538,7 +541,7 @@ class Prism(InterpretableMixin, ClassifierMixin, BaseEstimator):
         if self.pruning is not None:
             rules, trace = _drop_rules_below_default(
                 rules, trace, codes, np.searchsorted(self.classes_, [rule.label for rule in rules]),
-                class_index, unit, k, int(np.searchsorted(self.classes_, self.default_class_)),
+                class_index, unit, int(np.searchsorted(self.classes_, self.default_class_)),
             )
             if rules and not fallback_check_running() and not beats_default_class(self, X, y, weight):
                 rules, trace, fell_back = [], [], True  # the rules lose to the default class on inner folds
@@ -910,31 +913,32 @@ def _j_measure(p, t, n, n_positive) -> float:
     return float(t / n * value)
 
 
-def _drop_rules_below_default(rules, trace, codes, class_of_rule, class_index, unit, n_classes, default_index):
-    """The rules that beat the default class on the training rows they decide (``pruning``).
+def _drop_rules_below_default(rules, trace, codes, class_of_rule, class_index, unit, default_index):
+    """The rules that classify the training rows they decide better than the list without them
+    (``pruning``).
 
-    Repeatedly drops the rule of smallest margin while that margin is not positive: for a rule
-    of another class, the training weight of its class minus that of the default class among
-    the rows it is the first to cover; a rule of the default class is dropped when no later
-    rule covers any of its rows (they fall to the default class anyway). Returns the kept rules
-    and the trace renumbered to them.
+    A rule decides the rows it is the first to cover; without it, each of those rows falls to
+    the next kept rule that covers it, or to the default class when none does. The rule's
+    margin is the training weight of its class among the rows it decides minus the weight of
+    the rows whose fallback class is their own (so a rule of the default class that no later
+    rule overlaps has margin 0). Repeatedly drops the rule of smallest margin, the earliest on
+    ties, while that margin is not positive. Returns the kept rules and the trace renumbered to
+    them.
     """
+    covered_all = _covers(rules, codes)
     kept = list(range(len(rules)))
     while kept:
-        current = [rules[j] for j in kept]
-        slot = _first_rule(current, codes)
-        slot[slot < 0] = len(current)
-        counts = np.bincount(slot * n_classes + class_index, weights=unit,
-                             minlength=(len(current) + 1) * n_classes).reshape(-1, n_classes)
-        margins = np.empty(len(current))
-        covered = _covers(current, codes) if any(class_of_rule[j] == default_index for j in kept) else None
-        for position, j in enumerate(kept):
-            if class_of_rule[j] != default_index:
-                margins[position] = counts[position, class_of_rule[j]] - counts[position, default_index]
-            else:
-                decided = slot == position
-                later = covered[decided][:, position + 1:].any() if decided.any() else False
-                margins[position] = 1.0 if later else 0.0
+        covered = covered_all[:, kept]
+        n_kept = len(kept)
+        rule_class = np.asarray(class_of_rule, dtype=np.int64)[kept]
+        decided = covered.any(axis=1)
+        slot = covered.argmax(axis=1)[decided]  # the first kept rule covering each decided row
+        later = covered[decided] & (np.arange(n_kept) > slot[:, None])
+        fallback = np.where(later.any(axis=1), rule_class[later.argmax(axis=1)], default_index)
+        truth, weight = class_index[decided], unit[decided]
+        right = np.bincount(slot, weights=weight * (truth == rule_class[slot]), minlength=n_kept)
+        without = np.bincount(slot, weights=weight * (truth == fallback), minlength=n_kept)
+        margins = right - without
         worst = int(np.argmin(margins))
         if margins[worst] > 0:
             break

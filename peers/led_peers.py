@@ -15,9 +15,12 @@ needs ``java`` and ``/usr/share/java/weka.jar``)
     -T test.arff`` does (Weka's defaults; the seven segments are nominal ``{0,1}`` attributes, the
     class ``{-1,1}``), all draws in one JVM (``prism_peers.run_jobs``). Writes
     ``data/led_peers/results.csv`` (``seed, draw, n_train, n_test, train_errors, test_errors,
-    leaves, size, depth``) and ``data/led_peers/provenance.csv`` (date, versions, command, the
+    leaves, size, depth, options``) and ``data/led_peers/provenance.csv`` (date, versions, command, the
     protocol's parameters and the sha256 of every draw, recomputed here from the arrays written
-    to the ARFF files).
+    to the ARFF files). On the draws of ``--variant-seeds`` (default ``2001,11``: the notebook's
+    main draws and ``-p seed 11``'s) J48 also runs at each setting of :data:`VARIANT_OPTIONS`
+    (un-pruned ``-U``; the confidence ``-C`` and the leaf size ``-M`` around Weka's defaults),
+    in the same JVM; ``options`` names the setting of each row (Weka's defaults first).
 
 J48 has no depth limit; with seven two-valued nominal attributes no path can test an attribute
 twice, so its trees have depth at most 7: it is the analogue of the notebook's depth-7 trees only.
@@ -47,6 +50,13 @@ BUILD = ROOT / "build" / "led_peers"
 #: The protocol seeds run by default: notebook 03's seed 2001 and its seed variants 2002-2005,
 #: and ``-p seed 11`` with its variants 12-15.
 DEFAULT_SEEDS = "2001-2009,11-19"
+#: J48's other settings, run on the main draws (the paper does not give C4.5's): un-pruned (``-U``,
+#: the paper's "un-pruned decision trees"), the pruning confidence ``-C`` and the minimum leaf size
+#: ``-M`` on either side of Weka's defaults ``-C 0.25 -M 2``.
+VARIANT_OPTIONS = (["-U", "-M", "2"], ["-C", "0.1", "-M", "2"], ["-C", "0.5", "-M", "2"], ["-C", "0.25", "-M", "1"],
+                   ["-C", "0.25", "-M", "5"])
+#: The protocol seeds whose draws J48 also runs at :data:`VARIANT_OPTIONS`.
+VARIANT_SEEDS = "2001,11"
 
 
 def draw_hash(X, y, X_test, y_test) -> str:
@@ -108,10 +118,12 @@ def tree_depth(out: str) -> int:
     return max(depths) if depths and int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1)) > 1 else 0
 
 
-def run():
+def run(variant_seeds: str = VARIANT_SEEDS):
     import pandas as pd
 
     parameters = json.loads((BUILD / "config.json").read_text())
+    settings = [J48_OPTIONS, *VARIANT_OPTIONS]
+    variant_set = set(_parse_splits(variant_seeds))
     rows, hashes, jobs, data = [], {}, [], {}
     with tempfile.TemporaryDirectory() as folder:
         for seed in _parse_splits(parameters["seeds"]):
@@ -122,17 +134,19 @@ def run():
                 train, test = Path(folder) / f"train_{seed}_{k}.arff", Path(folder) / f"test_{seed}_{k}.arff"
                 write_arff(train, X, y)
                 write_arff(test, X_test, y_test)
-                jobs.append((f"{seed}|{k}", "weka.classifiers.trees.J48", J48_OPTIONS, train, test))
-                data[(seed, k)] = (len(y), len(y_test))
+                for index, options in enumerate(settings):
+                    if index == 0 or seed in variant_set:
+                        jobs.append((f"{seed}|{k}|{index}", "weka.classifiers.trees.J48", options, train, test))
+                        data[(index, seed, k)] = (len(y), len(y_test))
         outputs = run_jobs(jobs)
-    for (seed, k), (n_train, n_test) in data.items():
-        out = outputs[f"{seed}|{k}"]
+    for (index, seed, k), (n_train, n_test) in sorted(data.items()):
+        out = outputs[f"{seed}|{k}|{index}"]
         rows.append(dict(seed=seed, draw=k, n_train=n_train, n_test=n_test,
                          train_errors=_errors(out, "=== Error on training data ==="),
                          test_errors=_errors(out, "=== Error on test data ==="),
                          leaves=int(re.search(r"Number of Leaves\s*:\s*(\d+)", out).group(1)),
                          size=int(re.search(r"Size of the tree\s*:\s*(\d+)", out).group(1)),
-                         depth=tree_depth(out)))
+                         depth=tree_depth(out), options=" ".join(settings[index])))
     print(f"{len(rows)} draws done", flush=True)
     OUT.mkdir(parents=True, exist_ok=True)
     pd.DataFrame(rows).to_csv(OUT / "results.csv", index=False)
@@ -146,13 +160,16 @@ def run():
         **{f"draw_sha256: {seed}/{k}": digest for (seed, k), digest in hashes.items()},
         "command: J48": f"java -Xmx1g -cp {WEKA_JAR} weka.classifiers.trees.J48 {' '.join(J48_OPTIONS)} "
                         "-t train.arff -T test.arff (segments nominal {0,1}, class {-1,1})",
+        "command: J48 settings": "the same command with each of " + "; ".join(" ".join(o) for o in VARIANT_OPTIONS)
+                                 + f" in place of {' '.join(J48_OPTIONS)}, on the draws of the seeds {variant_seeds} "
+                                 "(the column options of results.csv)",
         "runner": "one JVM for every draw: peers/prism_peers.py DRIVER (Classifier.forName, buildClassifier, "
                   "Evaluation.evaluateModel on the training and the test set), as the command above",
         "sizes": "leaves = J48's Number of Leaves; size = its Size of the tree (all nodes); depth = longest path",
         "depth": "J48 has no depth limit; with 7 two-valued nominal attributes its depth is at most 7, the "
                  "notebook's d = 7 trees",
         "command: regenerate": f".venv/bin/python peers/led_peers.py export --seeds {parameters['seeds']} && "
-                               "/work/peers-venv/bin/python peers/led_peers.py run",
+                               f".venv/bin/python peers/led_peers.py run --variant-seeds {variant_seeds}",
     }
     pd.DataFrame({"key": list(provenance), "value": list(provenance.values())}).to_csv(OUT / "provenance.csv", index=False)
 
@@ -162,8 +179,10 @@ def main(argv=None):
     parser.add_argument("stage", choices=["export", "run"])
     parser.add_argument("--seeds", default=DEFAULT_SEEDS,
                         help="export: the protocol seeds whose draws J48 runs on (default %(default)s)")
+    parser.add_argument("--variant-seeds", default=VARIANT_SEEDS,
+                        help="run: the seeds whose draws J48 also runs at VARIANT_OPTIONS (default %(default)s)")
     args = parser.parse_args(argv)
-    export(args.seeds) if args.stage == "export" else run()
+    export(args.seeds) if args.stage == "export" else run(args.variant_seeds)
 
 
 if __name__ == "__main__":

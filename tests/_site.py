@@ -34,6 +34,12 @@ it and downloads no browser), lets MathJax typeset, and reports, page by page:
 * ``menu``: at either size, a menu that cannot be opened: the site navigation or "On this page"
   whose links are all hidden while its toggle is hidden too, or a toggle whose click changes
   nothing (pydata-sphinx-theme #2451: the visible toggle never got its listener);
+* ``verdict``: a verdict's first layer (``span.verdict-headline``, written by
+  :func:`companion.claims._report.headline`) longer than
+  :data:`~companion.claims._report.HEADLINE_WORDS` words, or without its statistics folded
+  beneath it (a ``details`` element in the same list item);
+* ``length``: a numbered notebook's page whose story — the words open on it at 1280 x 800 —
+  exceeds :data:`STORY_WORDS`;
 * ``first-screen``: at 1280 x 800, a notebook page whose verdict box (the first output under
   "Verdicts at a glance") does not begin, with room for a line of it, on the first screen, and a
   landing page whose glance block lists central claims that run below the first screen.
@@ -55,6 +61,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urldefrag, urlsplit
 
+from companion.claims._report import HEADLINE_WORDS, headline_words
+
 ROOT = Path(__file__).resolve().parents[1]
 NUMBERED = re.compile(r"^\d\d_.*\.ipynb$")
 
@@ -69,6 +77,15 @@ VIEWPORTS = ((1280, 800), (390, 844))
 #: How long a menu may take to open or close (the sidebar slides; the 2 MB API page on a loaded
 #: machine took over 2 s): the click counts as doing nothing after that.
 MENU_MS = 10_000
+
+#: The budget of a notebook page's story: the words open on the page at 1280 x 800 (the box,
+#: the claims, our numbers beside the paper's, the verdicts' first layers); code, detail sections
+#: (tagged ``detail`` or ``detail-text`` in the notebook), statistics and discussions' elaborations
+#: are folded and not counted. 4,000 words are ten minutes at a skimming pace of 400 words a minute
+#: (issue 56: "a notebook reads in ten minutes").
+STORY_WORDS = 4000
+#: A numbered notebook's page.
+NOTEBOOK_PAGE = re.compile(r"^notebooks/\d\d_[^/]*\.html$")
 
 #: Room a box needs on the first screen to count as seen there: one line of text.
 LINE_PX = 24
@@ -148,9 +165,13 @@ class Report:
     #: notebook page -> whether a click on its first figure enlarged it and Escape closed it
     enlarged: dict = field(default_factory=dict)
     formulas: int = 0
+    #: verdicts' first layers found (each within the word budget, its statistics folded beneath)
+    headlines: int = 0
     glance_links: int = 0
     #: notebook page -> top of its verdict box at 1280 x 800, in px from the top of the page
     verdict_tops: dict = field(default_factory=dict)
+    #: notebook page -> the words open on it at 1280 x 800 (its story; :data:`STORY_WORDS`)
+    story_words: dict = field(default_factory=dict)
     #: landing page's glance block: bottom of its last central claim at 1280 x 800, in px
     glance_bottom: float | None = None
     #: (page, viewport width) -> the page's width in px there
@@ -170,6 +191,8 @@ class Report:
                  "verdict box tops at 1280 x 800: " + ", ".join(
                      f"{page} {top:.0f} px" for page, top in sorted(self.verdict_tops.items())),
                  f"last central claim of the glance at 1280 x 800: {self.glance_bottom} px",
+                 "story words per notebook page: " + ", ".join(
+                     f"{page} {words}" for page, words in sorted(self.story_words.items())),
                  "widest page per screen: " + ", ".join(
                      f"{w}: {max((v for (_, ww), v in self.widths.items() if ww == w), default=0)} px"
                      for w, _ in VIEWPORTS)]
@@ -256,7 +279,12 @@ async () => {
   }
   const nav = [...document.querySelectorAll('nav a[href], .bd-sidebar a[href]')].map(a => a.href);
   const provenance = [...document.querySelectorAll('div.provenance')].map(d => d.textContent.replace(/\s+/g, ' ').trim());
-  return {ids, links, images, empty, formulas: maths.length, untypeset, merrors, raw, glance, nav, provenance};
+  // the first layer of every verdict, as rendered, and whether its statistics are folded beneath it
+  const headlines = [...document.querySelectorAll('span.verdict-headline')].map(h => ({
+    text: h.textContent.replace(/\s+/g, ' ').trim(),
+    folded: !!(h.closest('li') && h.closest('li').querySelector('details > summary'))}));
+  return {ids, links, images, empty, formulas: maths.length, untypeset, merrors, raw, glance, nav, provenance,
+          headlines};
 }
 """
 
@@ -311,7 +339,10 @@ async () => {
     const items = [...document.querySelectorAll('li')].filter(li => range.intersectsNode(li));
     if (items.length) glance = Math.max(...items.map(li => li.getBoundingClientRect().bottom + window.scrollY));
   }
-  return {width: root.scrollWidth, screen: root.clientWidth, height: window.innerHeight, wide, box, glance};
+  // the story: the words a reader sees open on the page (folded code, outputs and text not counted)
+  const article = document.querySelector('article');
+  const story = article ? article.innerText.split(/\s+/).filter(w => /[A-Za-z0-9]/.test(w)).length : null;
+  return {width: root.scrollWidth, screen: root.clientWidth, height: window.innerHeight, wide, box, glance, story};
 }
 """
 
@@ -380,6 +411,11 @@ def _check_layout(page, name: str, width: int, report: "Report", problems: set) 
                                             + "; ".join(layout["wide"])))
     if (width, layout["height"]) != VIEWPORTS[0]:
         return
+    if NOTEBOOK_PAGE.match(name) and layout["story"] is not None:
+        report.story_words[name] = layout["story"]
+        if layout["story"] > STORY_WORDS:
+            problems.add(Problem(name, "length", f"the story (what is open on the page) is {layout['story']} words, "
+                                                 f"over its budget of {STORY_WORDS}"))
     if layout["box"] is not None:
         if layout["box"] < 0:
             problems.add(Problem(name, "first-screen", "the section Verdicts at a glance has no output (no box)"))
@@ -517,11 +553,12 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                     if landed is None or landed == "index.html" or not (site / landed).is_file():
                         problems.add(Problem(name, "link", f"does not lead to the landing page ({page.url})"))
                     data = {"ids": [], "links": [page.url], "images": [], "empty": [], "formulas": 0, "untypeset": [],
-                            "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": []}
+                            "merrors": [], "raw": [], "glance": {"found": False}, "nav": [], "provenance": [], "headlines": []}
                 else:
                     data = page.evaluate(_READ_PAGE)
-                    if any(i["enlargeable"] for i in data["images"]):  # a click enlarges a figure
-                        page.locator("img.enlargeable").first.click()
+                    # a click enlarges the first figure open on the page (one in a folded section is hidden)
+                    if page.locator("img.enlargeable:visible").count():
+                        page.locator("img.enlargeable:visible").first.click()
                         enlarged = page.locator(".companion-enlarged img").count()
                         page.keyboard.press("Escape")
                         report.enlarged[name] = enlarged == 1 and page.locator(".companion-enlarged").count() == 0
@@ -547,6 +584,14 @@ def check_site(site: Path, *, source: Path = ROOT, chromium: str | None = None,
                             problems.add(Problem(name, "figure", f"no caption: {image['src'][-60:]}"))
                         if not image["alt"] or FILE_NAME.search(image["alt"]):
                             problems.add(Problem(name, "figure", f"no alt text but {image['alt'][:60]!r}"))
+                for headline in data["headlines"]:  # the short verdict: within its budget, statistics folded
+                    report.headlines += 1
+                    words = headline_words(headline["text"])
+                    if words > HEADLINE_WORDS:
+                        problems.add(Problem(name, "verdict", f"a verdict's first layer has {words} words "
+                                             f"(budget {HEADLINE_WORDS}): {headline['text'][:80]!r}"))
+                    if not headline["folded"]:
+                        problems.add(Problem(name, "verdict", f"no folded statistics under {headline['text'][:60]!r}"))
                 if data["empty"]:
                     problems.add(Problem(name, "table", f"{len(data['empty'])} table cells show "
                                          + ", ".join(sorted(set(data["empty"])))))

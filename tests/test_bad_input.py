@@ -580,3 +580,23 @@ def test_mask_perceptron_refuses_beyond_max_memory_gb_before_allocating(degree, 
     with pytest.raises(ValueError, match=rf"MaskPerceptron would need {message} Raise max_memory_gb"):
         ESTIMATORS["MaskPerceptron"](degree=degree, max_memory_gb=limit).fit(X, y)
     assert time.perf_counter() - start < 30
+
+
+def test_a_missing_cell_only_in_an_inner_test_fold_is_read_as_the_fit_reads_it():
+    """The fallback check's clones read each inner training fold as the fit reads the whole frame
+    (NumericInput): a missing cell that falls in an inner test fold is imputed, not refused."""
+    import warnings
+
+    import numpy as np
+    import pandas as pd
+
+    from companion import BallSetCoveringMachine, DecisionListMachine, KernelPerceptron, OccamStumps
+
+    X = pd.DataFrame(np.random.default_rng(0).normal(size=(60, 3)), columns=list("abc"))
+    X.iloc[3, 1] = np.nan  # one missing cell: in one inner test fold, in no training fold with it
+    y = (X["a"] > 0).astype(int)
+    for learner in (DecisionListMachine, BallSetCoveringMachine, OccamStumps, KernelPerceptron):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model = learner().fit(X, y)
+        assert model.input_encoder_ is not None and model.predict(X).shape == (60,), learner.__name__

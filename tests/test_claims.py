@@ -13,7 +13,8 @@ import pytest
 from companion import claims as C
 from companion.claims._statistics import ALPHA, hodges_lehmann, holm, rejects
 from companion.claims._publish import render_readme_section, stale_readme_sections
-from companion.claims._report import TABLE_COLUMNS, verdict_markdown
+from companion.claims._publish import update_readme
+from companion.claims._report import TABLE_COLUMNS, summary, verdict_markdown, verdict_sections
 from companion.claims._statistics import binomial_tail, clopper_pearson, wilcoxon_test
 from companion.paths import results_path
 from tests._naive import naive_hodges_lehmann, naive_holm, naive_signed_rank_p
@@ -330,7 +331,20 @@ def test_sentence_format():
     assert text == expected
     markdown = report.sentences()
     assert markdown._repr_markdown_() == repr(markdown) == markdown.data
-    assert markdown.data.count("\n") == 2 and markdown.data.startswith('* <a id="claim-1"></a>**1.** WIDC(p) vs J48')
+    # two layers: the statement and its short verdict, then the statistics folded beneath
+    items = markdown.data.split("\n* ")
+    assert len(items) == 3 and items[0].startswith('* <a id="claim-1"></a>**1.** WIDC(p) vs J48 — '
+                                                   '<span class="verdict-headline">**holds**; the one variant run '
+                                                   'makes it undecided: polarity=other (undecided)</span>')
+    assert f"<details><summary>Statistics and variants</summary>\n\n  {expected}\n\n  </details>" in items[0]
+    # a stand-in peer: marked in the first layer, named in full in the statistics beneath
+    table = report.table.copy()
+    table.loc[table["id"] == "1", "stand_in"] = "our J48 run for the paper's C4.5"
+    first, folded = verdict_markdown(table, "1").data.split("<details>")
+    assert "WIDC(p) vs J48 *(against a stand-in)* — " in first and "our J48" not in first
+    assert "[peer: our J48 run for the paper's C4.5]" in folded
+    table.loc[table["id"] == "1", "statement"] = "WIDC(p) vs J48 (our stand-in)"  # said already: not repeated
+    assert "*(against a stand-in)*" not in verdict_markdown(table, "1").data
 
 
 def test_saved_csv_gives_the_same_sentences():
@@ -338,7 +352,7 @@ def test_saved_csv_gives_the_same_sentences():
     report.save("00_test_claims")
     path = results_path("00_test_claims.csv")
     try:
-        assert verdict_markdown(path) == report.sentences()
+        assert verdict_sections(path) == report.sentences()
         back = pd.read_csv(path)
         assert list(back.columns) == TABLE_COLUMNS
         assert results_path("00_test_claims_sensitivity.csv").is_file()
@@ -355,12 +369,12 @@ def test_readme_sections(tmp_path):
     readme.write_text("# Title\n\n## Results\n\n<!-- claims:04 -->\nold text\n<!-- /claims:04 -->\n\nTail.\n",
                       encoding="utf-8")
     assert stale_readme_sections(readme, {"04": csv, "03": csv}) == ["04", "03"]
-    assert C.update_readme(readme, {"04": csv, "03": csv}) is True
+    assert update_readme(readme, {"04": csv, "03": csv}) is True
     text = readme.read_text(encoding="utf-8")
     assert "old text" not in text and text.index("<!-- /claims:04 -->") < text.index("Tail.")
     assert text.rstrip().endswith("<!-- /claims:03 -->")
     assert stale_readme_sections(readme, {"04": csv, "03": csv}) == []
-    assert C.update_readme(readme, {"04": csv}) is False
+    assert update_readme(readme, {"04": csv}) is False
     # a changed table makes the section stale again
     changed = report.table.copy()
     changed.loc[0, "verdict"] = "fails"
@@ -379,7 +393,7 @@ def test_glance_counts_by_kind_and_states_the_central_ones(tmp_path):
     readme = tmp_path / "README.md"
     readme.write_text("# Title\n\n<!-- claims:glance -->\n<!-- /claims:glance -->\n", encoding="utf-8")
     assert stale_readme_sections(readme, {"04": table}, glance=True) == ["glance"]
-    assert C.update_readme(readme, {"04": table}, glance=True) is True
+    assert update_readme(readme, {"04": table}, glance=True) is True
     text = readme.read_text(encoding="utf-8")
     link = "[nb-04]"
     # the empirical results counted by verdict, the guaranteed one apart; the check by itself
@@ -387,7 +401,7 @@ def test_glance_counts_by_kind_and_states_the_central_ones(tmp_path):
     assert f"| [1 of 1 agree]{link} | [0]{link} | [0 aims, 0 observations]{link} |" in text
     # no honest check is declared: the main design is not called the paper's protocol
     assert ("* [04: WIDC(p) vs J48 — **holds**; "
-            "not robust: flips under polarity=other (undecided)][claim-04-1]") in text
+            "the one variant run makes it undecided: polarity=other (undecided)][claim-04-1]") in text
     assert "[nb-04]: docs/results.md#notebook-04\n[claim-04-1]: docs/results.md#claim-04-1" in text
     assert stale_readme_sections(readme, {"04": table}, glance=True) == []
     # the full sections are a different block: the glance file has none of them
@@ -409,28 +423,45 @@ def test_honest_check_and_history_are_reported_beside_the_verdict():
     assert text.endswith(f"Honest check (protocol=nested): **{row['check_verdict']}** (estimate "
                          f"{row['check_estimate']:+.2f} points, 95 % CI [{row['check_ci_low']:+.2f}, "
                          f"{row['check_ci_high']:+.2f}]).".replace("-", "−"))
-    # the central line shows the honest check's verdict once, not again among the flips
-    from companion.claims._report import central_lines
+    # the central line is the statement and the short verdict: the honest check stated once
+    from companion.claims._report import HEADLINE_WORDS, central_lines, headline, headline_words
 
     table = report.table.assign(central=True, notebook="01")
     line = central_lines(table)[0]
-    assert f"honest check (protocol=nested): **{row['check_verdict']}**" in line
-    assert row["check_verdict"] == "undecided" and "not robust" in line and "flips under protocol=nested" not in line
-    # a row no variant touched is not called robust to anything
-    from companion.claims._report import _robustness
-
+    assert line == f"[A beats B](#claim-01-1) — {headline(table.iloc[0])}"
+    assert headline(row) == (f"**holds** under the paper's protocol, **{row['check_verdict']}** under the honest "
+                             "check")
     alone = report.table.iloc[0].copy()
-    alone[["robust", "seeds", "sensitivity"]] = [True, "", ""]
-    assert _robustness(alone) == "no variant run"
-    alone["sensitivity"] = "robust to seed=1"
-    assert _robustness(alone) == "robust to what was varied"
-    # the README's glance names two flips and counts the rest
-    alone[["robust", "flips", "check_variant"]] = [False, "a=1 (fails); b=2 (holds); c=3 (fails)", ""]
-    assert _robustness(alone).endswith("flips under a=1 (fails), b=2 (holds), c=3 (fails)")
-    assert _robustness(alone, flips_shown=2).endswith("flips under a=1 (fails), b=2 (holds), 1 more")
-    alone["seeds"] = "4 of 4 other seeds keep"  # the short form names seeds only when one flips
-    assert _robustness(alone, flips_shown=1) == "not robust: flips under a=1 (fails), 2 more"
-    assert _robustness(alone).startswith("not robust: 4 of 4 other seeds keep; ")
+    alone[["robust", "seeds", "flips", "check_variant", "check_verdict", "variants_run"]] = \
+        [True, "", "", "", "", 0]
+    assert headline(alone) == "**holds**; no variant run"
+    alone["sensitivity"] = "no listed variant changes the values it is decided on (unchanged here)"
+    assert headline(alone) == "**holds**; unchanged by every variant run"  # they ran: not "no variant run"
+    alone["variants_run"] = 3
+    assert headline(alone) == "**holds**; no variant differs (3 run)"
+    # flips counted against the variants run; one flip named; a seed flip counted with the seeds
+    alone[["robust", "flips", "variants_run"]] = [False, "a=1 (fails); b=2 (holds); c=3 (fails)", 5]
+    assert headline(alone) == "**holds**; 3 of 5 variants differ: a=1 (fails), b=2 (holds), c=3 (fails)"
+    # a choice run at several seeds is one family; over the budget, the first family and a count
+    alone["flips"] = ("peer=Table 1 SVM (not the same folds) (holds); peer=Table 1 SVM (not the same folds) at seed 1 "
+                      "(holds); peer=Table 1 SVM (not the same folds) at seed 3 (holds)")
+    alone["seeds"] = "4 of 4 other seeds keep"
+    alone[["check_variant", "check_verdict"]] = ["protocol=nested", "holds"]
+    assert headline(alone) == ("**holds** under the paper's protocol and the honest check; all 4 other seeds agree; "
+                               "3 of 5 variants differ: peer=Table 1 SVM (holds)")
+    alone[["check_variant", "check_verdict", "seeds"]] = ["", "", ""]
+    alone["flips"] = "a=1 (fails); b=2 (holds); c=3 (fails)"
+    alone[["flips", "seeds"]] = ["seed=4 (undecided); a=1 (undecided)", "3 of 4 other seeds keep"]
+    assert headline(alone) == "**holds**; 3 of 4 other seeds agree; 1 of 5 variants makes it undecided: a=1 (undecided)"
+    alone["flips"] = "a=1 (undecided); b=2 (undecided)"
+    # families that give the same verdict share one bracket
+    assert headline(alone) == "**holds**; 3 of 4 other seeds agree; 2 of 5 variants make it undecided: a=1, b=2 (undecided)"
+    # the budget holds whatever the variant's name: a long one is counted, not named
+    alone["flips"] = "a very long variant name " * 4 + "(fails)"
+    text = headline(alone)
+    assert text == "**holds**; 3 of 4 other seeds agree; 1 of 5 variants differs"
+    assert headline_words(text) <= HEADLINE_WORDS
+    assert headline_words("**holds** under the paper's protocol; 3 of 4 — agree") == 9
     listing = report.sentences().data
     assert "*Criterion in this form since 2026-12-03 (abcdef1234), after the notebook had shown its numbers. " \
            "Judged under nested CV before; the paper's protocol leads now.*" in listing
@@ -467,9 +498,9 @@ def test_summary_counts_rows_by_kind_never_pooled():
     sanity.loc[0, ["kind", "verdict", "robust"]] = ["exact", "passes", False]
     assert kind_counts(sanity)["sanity"] == "1 of 1 pass, 1 of them not robust"
     assert counts["observations"] == "0 aims, 1 observations"
-    assert "* empirical results of the paper: 1: 1 holds" in C.summary(table).data
+    assert "* empirical results of the paper: 1: 1 holds" in summary(table).data
     report = _report()
-    assert report.summary().data == C.summary(report.table).data
+    assert report.summary().data == summary(report.table).data
     # conformance rows that hold by construction are counted apart from those that could fail
     table["category"] = ["conformance", "conformance", "observation"]
     table.loc[:1, ["kind", "verdict", "robust"]] = [["exact", "agrees", True], ["exact", "agrees", True]]
@@ -480,13 +511,13 @@ def test_summary_counts_rows_by_kind_never_pooled():
     # when the criteria were fixed, as the rows' history says
     table["fixed"] = ["2026-12-03 abc", "2026-12-06 def", "2026-12-03 abc"]
     table["results_known"] = [True, True, False]
-    assert C.summary(table).data.endswith("2 of 3 criteria were written after the notebook had shown its numbers, 1 "
+    assert summary(table).data.endswith("2 of 3 criteria were written after the notebook had shown its numbers, 1 "
                                           "before (2026-12-03 to 2026-12-06, from `git log`).")
     table["results_known"] = True
-    assert C.summary(table).data.endswith("none is a pre-registration.")
+    assert summary(table).data.endswith("none is a pre-registration.")
     # rows whose design, criterion or kind changed after a result are named, from their history
     table["history"] = ["", "Was fails under the coarse grid; the grid became a variant.", ""]
-    assert C.summary(table).data.endswith(
+    assert summary(table).data.endswith(
         f"none is a pre-registration. One row ({table['id'][1]}) was changed in design, criterion or kind after a "
         "result had been seen; each row's history gives the earlier design and its verdict then.")
 
@@ -659,3 +690,135 @@ def test_a_ratio_under_the_corrected_t_is_the_corrected_t_of_its_logs():
     assert (r["wins"], r["ties"], r["losses"]) == (int((a < b).sum()), int((a == b).sum()), int((a > b).sum()))
     with pytest.raises(ValueError, match="numerators, denominators, groups, ratios"):
         evaluate([ratio("s", "s", lambda data: (a, b), direction="<=", margin=0.8, test="corrected_t")], None)
+
+
+def test_a_sentence_is_re_decided_under_every_variant():
+    """A sentence whose rows flip under a variant is not robust only where its own verdict changes."""
+    rng = np.random.default_rng(4)
+    strong, weak = -np.abs(rng.normal(2.0, 0.2, 20)), -np.abs(rng.normal(1.0, 0.2, 20))
+    claims = [C.difference("a", "A beats B", lambda data: data["a"], direction="<", unit="points"),
+              C.difference("b", "A beats C", lambda data: data["b"], direction="<", unit="points")]
+    report = C.evaluate(claims, {"main": {"a": strong, "b": weak},
+                                 "x=1": {"a": strong, "b": -weak},        # b fails: the sentence fails
+                                 "y=1": {"a": strong + 2.0, "b": weak}})  # a undecided (both sides)
+    assert report.verdicts() == {"a": "holds", "b": "holds"}
+    assert report.verdicts("x=1") == {"a": "holds", "b": "fails"}
+    with pytest.raises(KeyError, match="no variant 'z=1'"):
+        report.verdicts("z=1")
+
+    def every_part(verdicts):  # the sentence holds when every part holds, fails when one fails
+        words = set(verdicts.values())
+        return "fails" if "fails" in words else "holds" if words == {"holds"} else "undecided"
+
+    table = report.sentence_robustness({"A beats B and C": ["a", "b"], "A beats B": ["a"]}, every_part)
+    assert table.loc["A beats B and C", "verdict"] == "holds" and not table.loc["A beats B and C", "robust"]
+    flips = table.loc["A beats B and C", "flips"]
+    assert flips.startswith("x=1 (fails)") and table.loc["A beats B and C", "variants"] == 2
+    # a variant that re-decides none of a sentence's rows is not counted for it
+    only_a = report.sentence_robustness({"A beats C": ["b"]}, every_part)
+    assert only_a.loc["A beats C", "variants"] == 1 and only_a.loc["A beats C", "flips"] == "x=1 (fails)"
+    with pytest.raises(KeyError, match="names unknown claims \\['c'\\]"):
+        report.sentence_robustness({"s": ["c"]}, every_part)
+
+
+def test_the_story_shows_the_papers_rows_and_folds_the_rest():
+    """The paper's results open, and its statements where they do not hold; checks and observations
+    folded beneath their count;
+    a discussion's first sentence open and the rest folded."""
+    from companion.claims._report import _first_sentence
+
+    table = _report().table.copy()
+    table["category"] = ["empirical", "peer", "observation"]
+    table["origin"] = ["paper", "check", "observation"]
+    text = verdict_sections(table).data
+    assert text.startswith("**The paper's empirical results**\n\n* <a id=\"claim-1\"></a>**1.** *(empirical result)*")
+    assert "<details><summary><strong>Checks against a peer's output or a published number</strong> (" in text
+    assert "<details><summary><strong>Our observations (no verdict)</strong> (1)</summary>" in text
+    # mathematical statements: one that does not hold stays open, those that hold are folded
+    table["category"] = ["empirical", "mathematical", "mathematical"]
+    table["origin"] = "paper"
+    table["verdict"] = ["holds", "fails", "holds"]
+    text = verdict_sections(table).data
+    math = text[text.index("**The paper's mathematical statements, checked in the notebook** ("):]
+    opened, folded = math.split("<details><summary>The 1 that hold</summary>")
+    assert '<a id="claim-2"></a>' in opened and '<a id="claim-3"></a>' not in opened
+    assert '<a id="claim-3"></a>' in folded
+    # sentences end at a full stop before a capital, not inside brackets nor after an abbreviation
+    assert _first_sentence("Our SVM stands in for the paper's (it errs less, e.g. On Pima). Under the paper's "
+                           "protocol it is +2.57 points. Robust.") == (
+        "Our SVM stands in for the paper's (it errs less, e.g. On Pima).",
+        "Under the paper's protocol it is +2.57 points. Robust.")
+    assert _first_sentence("Short. Then a longer second sentence that carries on. End.") == (
+        "Short. Then a longer second sentence that carries on.", "End.")
+    assert _first_sentence("One sentence only, with p = 0.03.") == ("One sentence only, with p = 0.03.", "")
+
+
+def test_kind_counts_say_which_checks_are_not_robust_and_count_sentences_over_every_reading():
+    from companion.claims._report import kind_counts
+
+    table = _report().table.copy()
+    table["category"] = ["peer", "peer", "mathematical"]
+    table["origin"] = ["check", "check", "paper"]
+    table["verdict"] = ["undecided", "undecided", "holds"]
+    table["robust"] = [False, True, True]
+    assert kind_counts(table)["peer"] == "0 of 2 agree (2 undecided, 1 of them not robust)"
+    # two readings of one sentence, one checked and one by construction: the sentence counted once
+    table["category"] = ["mathematical"] * 3
+    table["origin"] = "paper"
+    table["kind"] = "exact"
+    table["by_construction"] = [False, True, False]
+    table["sentence"] = ["s", "s", ""]
+    table["quote"] = ["q1", "q2", "q3"]
+    assert kind_counts(table)["mathematical"].startswith("3 rows on 2 sentences; 2 checked here")
+    assert kind_counts(table)["mathematical"].endswith("; 1 more by construction")
+
+
+def test_a_variant_of_the_honest_check_is_compared_with_the_honest_checks_verdict():
+    from companion.claims._report import check_family, headline
+
+    check = "protocol=nested (b), every fold seed"
+    assert check_family(check, "protocol=nested (b)") and check_family(check, "protocol=nested (b), grid=fine")
+    assert check_family(check, "protocol=nested (b) at seed 2") and not check_family(check, check)
+    assert not check_family(check, "grid=fine") and not check_family("", "protocol=nested (b)")
+    row = _report().table.iloc[0].copy()
+    row[["verdict", "check_variant", "check_verdict", "seeds", "variants_run", "check_variants_run", "flips"]] = [
+        "undecided", check, "fails", "", 5, 3,
+        "protocol=nested (b) (fails); protocol=nested (b), grid=fine (fails); grid=fine (holds)"]
+    # the two nested variants that fail agree with the honest check; the third nested one (undecided,
+    # as the main verdict) does not, nor does grid=fine: 2 of 5 differ
+    assert headline(row) == ("**undecided** under the paper's protocol, **fails** under the honest check; 2 of 5 "
+                             "variants differ: grid=fine (holds), honest-check variants (undecided)")
+    # a variant the row declares as the honest check's (check_variants), whatever its name
+    assert check_family(check, "inner_splits=5", ("inner_splits",)) and not check_family(check, "inner_splits=5")
+    row["flips"] += "; inner_splits=5 (fails)"
+    row[["check_family", "variants_run", "check_variants_run"]] = ["inner_splits", 6, 4]
+    assert headline(row).endswith("; 2 of 6 variants differ: grid=fine (holds), honest-check variants (undecided)")
+    row[["check_family", "variants_run", "check_variants_run"]] = ["", 5, 3]
+    row["flips"] = "protocol=nested (b) (fails); protocol=nested (b), grid=fine (fails); grid=fine (holds)"
+    row["check_variants_run"] = 2  # every nested variant fails, as the honest check does
+    assert headline(row).endswith("; 1 of 5 variants differs: grid=fine (holds)")
+
+
+def test_an_empirical_count_its_design_decides_is_counted_apart():
+    from companion.claims._report import headline, kind_counts
+
+    table = _report().table.copy()
+    table["category"] = "empirical"
+    table.loc[0, ["kind", "by_construction", "verdict", "robust", "flips", "seeds", "variants_run"]] = [
+        "exact", True, "holds", True, "", "", 0]
+    counts = kind_counts(table)["empirical"]
+    assert counts == "1: 1 holds; 1 more holds largely by construction of the design; 1 true by construction (untested)"
+    assert headline(table.iloc[0]) == "**holds**, largely by construction; no variant run"
+    # after the protocols it qualifies, and a family of one flipping member named by that member
+    row = table.iloc[0].copy()
+    row[["check_variant", "check_verdict", "robust", "flips", "variants_run"]] = [
+        "protocol=nested", "holds", False, "grid=fine at seed 1 (fails)", 3]
+    assert headline(row) == ("**holds** under the paper's protocol and the honest check, largely by construction; "
+                             "1 of 3 variants differs: grid=fine at seed 1 (fails)")
+    row["robust"] = False
+    table.loc[0, "robust"] = False
+    assert kind_counts(table)["empirical"].endswith("largely by construction of the design (1 not robust); "
+                                                    "1 true by construction (untested)")
+    from companion.claims._report import sentence
+
+    assert "counted apart from the tested results" in sentence(table.iloc[0])

@@ -369,3 +369,13 @@ def test_the_loaders_follow_companion_data_set_after_import(tmp_path, monkeypatc
     monkeypatch.setenv("COMPANION_DATA", str(tmp_path))
     with pytest.raises(datasets.DataFileMissingError, match=re.escape(str(tmp_path.resolve() / "manifest.csv"))):
         datasets.load_iris()
+
+
+def test_load_peers_reads_a_further_table_of_its_own_folder_only():
+    rules = datasets.load_peers("prism", table="supermarket_rules")
+    assert list(rules.columns) == ["encoding", "rule", "text"] and set(rules["encoding"]) == {"last", "first"}
+    assert rules.groupby("encoding")["rule"].apply(lambda r: list(r) == list(range(1, len(r) + 1))).all()
+    with pytest.raises(ValueError, match="belongs to 'prism', not 'widc'"):
+        datasets.load_peers("widc", table="supermarket_rules")
+    with pytest.raises(InvalidParameterError, match="The 'table' parameter of load_peers"):
+        datasets.load_peers("prism", table="rules")

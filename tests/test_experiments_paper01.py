@@ -153,10 +153,11 @@ def test_run_is_one_row_per_fold_of_each_protocol(small_run):
         "SVM (a)", "SCM (a)", "DLM (a)", "DLM constrained (a)", "SVM (b)", "SCM (b)", "DLM (b)",
         "DLM (c) published", "DLM (c) corrected",
     }
-    # the other seed repeats protocols (a) and (b) of the unconstrained machines (every claim is
-    # re-decided there), not the constrained DLM nor the bound selection (c)
+    # the other seed repeats protocols (a) and (b) and the constrained DLM under (a) (every claim is
+    # re-decided there, claim C too), not the bound selection (c)
     other = results[(results["seed"] == 1) & (results["protocol"] != "s")]
-    assert set(other["method"]) == {"SVM (a)", "SCM (a)", "DLM (a)", "SVM (b)", "SCM (b)", "DLM (b)"}
+    assert set(other["method"]) == {"SVM (a)", "SCM (a)", "DLM (a)", "DLM constrained (a)", "SVM (b)", "SCM (b)",
+                                    "DLM (b)"}
     # every fold's test set: the ten folds partition each data set
     for name, m in (("haberman", 294), ("glass", 214)):
         rows = results[(results["dataset"] == name) & (results["method"] == "DLM (a)") & (results["seed"] == 0)]
@@ -217,7 +218,8 @@ def test_claims_report_on_a_small_run(small_run):
                for s in (0, 1)}
     variants = _claims.claims_variants(small_run, lengths=lengths)
     assert list(variants) == ["main", "seed=1", _claims.NESTED, f"{_claims.NESTED} at seed 1", _claims.NESTED_SEEDS,
-                              "constraint=on", _claims.PEER_TABLE1, "factor=20", "factor=30"]
+                              "constraint=on", _claims.PEER_TABLE1, f"{_claims.PEER_TABLE1} at seed 1", "factor=20",
+                              "factor=30"]
     # the constraint variant puts the constrained DLM (protocol (a), main seed) in the DLM's place
     constrained = variants["constraint=on"]["rows"]
     assert all(constrained[(n, "dlm", 0)] == variants["main"]["rows"][(n, "dlmc", 0)] for n in ("haberman", "glass"))
@@ -259,7 +261,16 @@ def test_claims_report_on_a_small_run(small_run):
     assert sorted(c_diff) == expected_c and sorted(set(c_groups)) == ["glass", "haberman"] and len(c_ratios) == 20
     assert measures["constrained_minus_dlm"](variants[_claims.NESTED]) == measures["constrained_minus_dlm"](variants["main"])
     assert table.loc["C", "test"] == "corrected_t"
-    assert measures["constrained_minus_dlm"](variants["seed=1"]) is None
+    # claim C at the other fold seed: the constrained DLM of that seed against its DLM (protocol (a))
+    other_rows = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 1)]
+    fold1 = other_rows.pivot_table(index=["dataset", "fold"], columns="machine", values=["errors", "n_test"])
+    expected_c1 = sorted(Fraction(100 * (int(e["dlmc"]) - int(e["dlm"])), int(n["dlm"]))
+                         for (_, e), (_, n) in zip(fold1["errors"].iterrows(), fold1["n_test"].iterrows()))
+    assert sorted(measures["constrained_minus_dlm"](variants["seed=1"])[0]) == expected_c1
+    # broken: without the other seed's constrained rows claim C is not measured there
+    no_c1 = {**variants["seed=1"], "rows_paper": {k: v for k, v in variants["seed=1"]["rows_paper"].items()
+                                                  if not (k[1] == "dlmc" and k[2] == 1)}}
+    assert measures["constrained_minus_dlm"](no_c1) is None
     # the exact checks read the run
     dlm = {s: small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == s)].groupby("dataset")["errors"].sum()
            for s in (0, 1)}
@@ -283,7 +294,11 @@ def test_claims_report_on_a_small_run(small_run):
     assert table.loc["Rivest-1", "seeds"] == "" and table.loc["R-DLM", "seeds"] == ""
     # a variant that leaves a claim's data as they are is shown as "=", one it does not list is blank
     pivot = _claims.sensitivity_pivot(report)
-    assert pivot.shape == (len(table), 11)  # the variants, then C's margins 0.5 and 2
+    assert pivot.shape == (len(table), 12)  # the variants, then C's margins 0.5 and 2
+    # transposed for the notebook: one row per variant, a column per claim that lists a variant
+    by_variant = _claims.sensitivity_by_variant(report)
+    assert list(by_variant.index) == list(pivot.columns) and "3" in by_variant and "Rivest-1" not in by_variant
+    assert by_variant.T.equals(pivot.loc[by_variant.columns].fillna(""))
     # the sparsity factor is varied; the bound claims are mathematical, the aims observations
     assert pivot.loc["3", "factor=20"] in ("holds", "fails", "=") and pivot.loc["1", "factor=20"] == ""
     assert table.loc["B", "category"] == "mathematical" and table.loc["B", "formula"] == "reconstructed"
@@ -575,10 +590,11 @@ def test_sparsity_marks_the_ratios_the_cap_guarantees():
     ok, detail = _claims._sparsity(data, "dlm")
     assert ok and "Pima 78.0x (by the cap)" in detail and "BreastW 30.0x;" not in detail
     assert "BreastW 30.0x," in detail or "BreastW 30.0x and" in detail
-    assert "on 1 of 2 data sets" in detail
+    assert "on 1 of 2 data sets, so tested on BreastW only" in detail
     # broken: without the cap nothing is marked; with a cap of 1 every ratio is guaranteed
     assert "by the cap" not in _claims._sparsity({**data, "caps": None}, "dlm")[1]
-    assert "on 2 of 2 data sets" in _claims._sparsity({**data, "caps": {"dlm": 1}}, "dlm")[1]
+    assert "on 2 of 2 data sets, so tested on no data set" in _claims._sparsity({**data, "caps": {"dlm": 1}}, "dlm")[1]
+    assert "tested on BreastW and Pima only" not in _claims._sparsity({**data, "caps": {"dlm": 1}}, "dlm")[1]
 
 
 def test_figure1_conformance_reads_the_first_divergence():
@@ -737,3 +753,317 @@ def test_the_empirical_results_are_counted_by_sentence():
     # broken: every row of the sentence holds
     agreeing = _claims.sentence_table(SimpleNamespace(table=table.assign(verdict="holds")))
     assert list(agreeing["reading"]) == ["every row holds", "every row holds"]
+
+
+def test_nested_variants_reproduce_the_nested_run_and_notice_broken_inputs(small_run):
+    # the grid "fine" and the tie rule "larger_cover" set to the run's own grid and rule: nested CV
+    # under these variants is the run's nested CV (protocol (b)), fold by fold
+    names = ("haberman", "glass")
+    fine = _followups.fine_grid_protocol(names, seeds=(0,), penalties=TINY.dlm_penalties, s_max=TINY.dlm_s_max,
+                                         scm_penalties=TINY.scm_penalties, scm_s_max=TINY.scm_s_max)
+    _, grids = _followups.tie_rule_protocol(names, seeds=(0,), grid=TINY, rules=("larger_cover",), return_grids=True)
+    variants = _followups.nested_variant_protocol(names, seed=0, fine=fine, tie_grids=grids, grid=TINY,
+                                                  rules=("larger_cover",), inner_splits=SMALL.inner_splits)
+    assert set(variants) == {_followups.NESTED_FINE, _followups.nested_tie_name("larger_cover")}
+    keys = ["dataset", "method", "fold"]
+    ours = small_run[(small_run["protocol"] == "b") & (small_run["seed"] == 0)].set_index(keys)
+    for name, frame in variants.items():
+        frame = frame.set_index(keys)
+        assert len(frame) == (40 if name == _followups.NESTED_FINE else 20)  # DLM and SCM, or the DLM only
+        assert (frame["errors"] == ours.loc[frame.index, "errors"]).all(), name
+        assert (frame["size"] == ours.loc[frame.index, "size"]).all(), name
+    # the claims read them as variants of that name, the SVM's nested rows kept
+    data = _claims.claims_variants(small_run, nested_variants=variants)
+    nested = data[_claims.NESTED]["rows"]
+    for name in variants:
+        assert data[name]["rows"] == nested and data[name]["seed"] == 0
+    # broken: other inner folds (another inner seed) or another seed's outer grids change the rows
+    moved = _followups.nested_variant_protocol(names, seed=0, fine=fine, tie_grids=None, grid=TINY,
+                                               inner_splits=SMALL.inner_splits + 1)[_followups.NESTED_FINE]
+    other = _followups.fine_grid_protocol(names, seeds=(1,), penalties=TINY.dlm_penalties, s_max=TINY.dlm_s_max,
+                                          scm_penalties=TINY.scm_penalties, scm_s_max=TINY.scm_s_max)
+    swapped = {**fine, "fold_grids": {(n, 0): other["fold_grids"][(n, 1)] for n in names}}
+    wrong = _followups.nested_variant_protocol(names, seed=0, fine=swapped, grid=TINY,
+                                               inner_splits=SMALL.inner_splits)[_followups.NESTED_FINE]
+    reference = variants[_followups.NESTED_FINE].set_index(keys)["errors"]
+    assert not moved.set_index(keys)["errors"].equals(reference)
+    assert not wrong.set_index(keys)["errors"].equals(reference)
+    with pytest.raises(ValueError, match="fold seed 1"):
+        _followups.nested_variant_protocol(names, seed=1, fine=fine, grid=TINY)
+
+
+def test_peer_variant_runs_at_every_fold_seed(small_run):
+    variants = _claims.claims_variants(small_run)
+    names = [_claims.PEER_TABLE1, f"{_claims.PEER_TABLE1} at seed 1"]
+    assert "not the same folds" in _claims.PEER_TABLE1 and all(name in variants for name in names)
+    paper = paper_table1()
+    for seed, name in enumerate(names):
+        assert variants[name]["seed"] == seed
+        pairs = _claims._totals(variants[name], "svm")
+        dlm = small_run[(small_run["method"] == "DLM (a)") & (small_run["seed"] == seed)].groupby("dataset")["errors"].sum()
+        assert pairs == {n: (int(dlm[n]), int(paper.loc[n, "svm_errors"])) for n in ("haberman", "glass")}
+    # broken: without the peer's totals the variant compares our SVM again
+    assert _claims._totals({**variants[names[1]], "peer_totals": None}, "svm") != _claims._totals(variants[names[1]], "svm")
+
+
+def test_paper_protocol_variants_rerun_protocol_a_with_other_folds(small_run):
+    from companion.experiments.paper01._protocol import paper_protocol_variant
+
+    keys = ["dataset", "method", "fold"]
+    ours = small_run[(small_run["protocol"] == "a") & (small_run["seed"] == 0)].set_index(keys)
+    # stratified folds and one-hot coding: protocol (a) of the run itself, fold by fold
+    same = paper_protocol_variant(["haberman"], seed=0, grid=TINY).set_index(keys)
+    assert len(same) == 30 and (same["errors"] == ours.loc[same.index, "errors"]).all()
+    # unstratified folds: other test folds (broken as a check of the run: their fold sizes or errors move)
+    plain = paper_protocol_variant(["haberman"], seed=0, grid=TINY, folds="unstratified").set_index(keys)
+    assert not plain[["errors", "n_test"]].equals(same[["errors", "n_test"]])
+    data = _claims.claims_variants(small_run, paper_variants={"folds=unstratified": plain.reset_index()})
+    row = data["folds=unstratified"]["rows"][("haberman", "dlm", 0)]
+    assert row["folds"] == plain.xs("DLM (a)", level="method")["errors"].tolist()
+    assert data["folds=unstratified"]["rows_paper"] == data["folds=unstratified"]["rows"]
+    assert data["folds=unstratified"]["rows"][("glass", "dlm", 0)] == data["main"]["rows"][("glass", "dlm", 0)]
+    with pytest.raises(ValueError):
+        paper_protocol_variant(["haberman"], folds="grouped")
+
+
+def test_fine_grid_variant_runs_at_every_fold_seed_the_fine_grid_ran(small_run):
+    names = ["haberman", "glass"]
+    fine = _followups.fine_grid_protocol(names, seeds=(0, 1), penalties=TINY.dlm_penalties, s_max=TINY.dlm_s_max,
+                                         scm_penalties=TINY.scm_penalties, scm_s_max=TINY.scm_s_max)
+    variants = _claims.claims_variants(small_run, fine=fine)
+    at_1 = f"{_claims._GRID_FINE} at seed 1"
+    assert _claims._GRID_FINE in variants and at_1 in variants and variants[at_1]["seed"] == 1
+    best = fine["best"].set_index(["dataset", "seed"])
+    for name in names:
+        for seed, variant in ((0, _claims._GRID_FINE), (1, at_1)):
+            row = _claims._row(variants[variant], name, "dlm")
+            assert variants[variant]["seed"] == seed
+            assert row["errors"] == best.loc[(_grids.DISPLAY[name], seed), "errors"]  # read, not refitted
+            assert row["folds"] == list(best.loc[(_grids.DISPLAY[name], seed), "fold_errors"])
+        # the SCM too, and the caps of the fine grid (claims 3 and 3-SCM)
+        scm = fine["scm_best"].set_index(["dataset", "seed"])
+        assert _claims._row(variants[at_1], name, "scm")["errors"] == scm.loc[(_grids.DISPLAY[name], 1), "errors"]
+    assert variants[at_1]["caps"] == {"dlm": TINY.dlm_s_max, "scm": TINY.scm_s_max}
+    # 1-often at seed 1 on the fine grid is the fine grid's head-to-head of seed 1, not the coarse grid's
+    pairs = _claims._totals(variants[at_1], "scm")
+    assert pairs == {n: (int(best.loc[(_grids.DISPLAY[n], 1), "errors"]), int(scm.loc[(_grids.DISPLAY[n], 1), "errors"]))
+                     for n in names}
+    # broken: a fine grid run at the main seed alone gives no other seed's variant (it would read the coarse rows)
+    only_main = {**fine, "best": fine["best"][fine["best"]["seed"] == 0],
+                 "scm_best": fine["scm_best"][fine["scm_best"]["seed"] == 0]}
+    assert at_1 not in _claims.claims_variants(small_run, fine=only_main)
+
+
+def test_dataset_rates_say_why_their_mean_is_not_the_fold_level_estimate(small_run):
+    variants = _claims.claims_variants(small_run)
+    main = variants["main"]
+    rates, estimate = _claims._dataset_rates_and_estimate(main, "scm")
+    # the estimate is claim 1's: the mean over data sets of each data set's mean fold difference
+    d, groups, _ = claims_measures(_math_checks.math_checks(0))["dlm_minus_scm"](main)
+    by_group = {g: [v for v, h in zip(d, groups) if h == g] for g in dict.fromkeys(groups)}
+    assert estimate == sum(sum(v) / len(v) for v in by_group.values()) / len(by_group)
+    # the rates are the totals over the data set's examples
+    for name, rate in rates.items():
+        dlm, scm = _claims._row(main, name, "dlm"), _claims._row(main, name, "scm")
+        assert rate == Fraction(100 * (dlm["errors"] - scm["errors"]), sum(dlm["fold_n"]))
+    text = _claims._dataset_level(main, "scm")
+    mean = float(sum(rates.values()) / len(rates))
+    differ = round(mean, 2) != round(float(estimate), 2)
+    assert ("is not the estimate above" in text) == differ and ("the mean of the data sets' fold means" in text)
+    # broken: folds of equal size make the two the same number, and the clause says so
+    equal = {**main, "rows": {key: {**row, "fold_n": [10] * len(row["fold_n"])} for key, row in main["rows"].items()}}
+    rates_eq, estimate_eq = _claims._dataset_rates_and_estimate(equal, "scm")
+    assert sum(rates_eq.values()) / len(rates_eq) == estimate_eq
+    assert "is not the estimate above" not in _claims._dataset_level(equal, "scm")
+
+
+def test_bound_selected_dlm_is_called_near_trivial_from_its_balls_and_the_majority_sentence_parses():
+    rows = pd.DataFrame({"c_dlm_bound": [21, 75, 65], "c_dlm_balls": [1.0, 1.0, 1.2]},
+                        index=["BreastW", "Haberman", "Glass"])
+    sizes = pd.DataFrame({"majority_errors": [239, 75, 87]}, index=["BreastW", "Haberman", "Glass"])
+    text = _claims._near_trivial(rows, "c_dlm_balls")
+    assert text.startswith("The bound-chosen DLMs are near-trivial: at most 2 balls on average on 3 of 3 data sets")
+    assert "BreastW 1.0, Haberman 1.0 and Glass 1.2" in text
+    near = _claims._near_majority(rows, sizes, "c_dlm_bound")
+    assert near == ("; on Haberman it is at most 2 errors better than the majority class, or worse (its total errors "
+                    "against the majority class's: Haberman 75 vs 75)")
+    assert "fewer times" not in near and ", or more," not in near
+    # broken: lists of many balls are not called near-trivial; a DLM far below the majority class is not named
+    big = rows.assign(c_dlm_balls=[5.0, 7.5, 1.0], c_dlm_bound=[21, 60, 65])
+    assert _claims._near_trivial(big, "c_dlm_balls").startswith("The bound-chosen DLMs have at most 2 balls on average "
+                                                                "on only 1 of 3")
+    assert _claims._near_majority(big, sizes, "c_dlm_bound") == \
+        "; it makes at least 2 fewer errors than the majority class on every data set"
+
+
+def test_list_lengths_are_judged_on_both_readings_of_s():
+    lengths = _followups.list_length_table(("haberman", "glass"), seed=0, variants=_followups.LENGTH_VARIANTS[:1])
+    data = {"lengths": {0: lengths}, "seed": 0}
+    ours = lengths.xs("Figure 1, our tie rule", level="variant")
+    reach, _ = _claims._lengths_reach(data)
+    within, text = _claims._lengths_within(data)
+    assert reach == bool((ours["min_length"] >= ours["paper_s"]).all())
+    assert within == bool((ours["max_length"] <= ours["paper_s"]).all())  # BuildDLM stops at s: never longer
+    assert within and text == "no list is longer than s on 2 of 2 data sets"
+    # broken: a list longer than s is named, and the stopping-parameter reading differs
+    broken = lengths.copy()
+    key = next(k for k in broken.index if k[-1] == "Figure 1, our tie rule" or "Figure 1, our tie rule" in k)
+    broken.loc[key, "max_length"] = broken.loc[key, "paper_s"] + 1
+    within, text = _claims._lengths_within({"lengths": {0: broken}, "seed": 0})
+    assert not within and "; not on" in text and text.startswith("no list is longer than s on 1 of 2")
+    assert _claims._lengths_within({"lengths": {}, "seed": 0}) is None
+
+
+def test_alternation_detail_states_the_counterexamples_narrow_scope(monkeypatch):
+    holds, detail = _claims.alternation_check({})
+    assert not holds and "a single alternation at the last rule" in detail and "literal universal reading" in detail
+    assert "with two alternations" in detail and "is none of the 46" in detail
+    # broken: with no pure function to compare against, the one-alternation list is no disjunction, and the
+    # detail no longer calls the sentence's failure narrow
+    monkeypatch.setattr(_claims, "_pure_functions", lambda n: (None, []))
+    monkeypatch.setattr(_claims, "_decision_list", lambda rules, default, inputs: (0,))
+    holds, detail = _claims.alternation_check({})
+    assert holds and "narrow" not in detail and "is none of the 0" in detail
+
+
+def test_fold_memo_gives_what_a_fresh_run_gives_and_fits_a_fold_once(monkeypatch):
+    """The notebook's memo of fold grids: a run, a nested run and Glass's evidence with one memo
+    give the frames of calls without it, and a fold met again is read from it, not refitted."""
+    from companion.experiments.paper01._protocol import nested_run
+
+    memo = {}
+    glass = _tables.glass_binarisation_evidence({"float": (1, 3)}, TINY, seed=0, memo=memo)
+    assert len(memo) == 10  # Glass's main split, without the constrained DLM
+    with_memo = paper01.run(SMALL, memo=memo)
+    assert with_memo.equals(paper01.run(SMALL))
+    # the run stored its outer folds with the constrained DLM: 2 data sets x 2 seeds x 10 folds
+    assert len(memo) == 40 and all(parts[6] is not None for parts in memo.values())
+    calls = []
+    original = _grids._fold_grid_item
+    monkeypatch.setattr(_grids, "_fold_grid_item", lambda *a, **k: calls.append(1) or original(*a, **k))
+    # the nested run's outer folds are the run's main-seed folds: read, only the inner folds are fitted
+    again = nested_run(list(SMALL.names), seed=0, grid=TINY, inner_splits=3, memo=memo)
+    inner = len(calls)
+    assert inner == 2 * 10 * 3
+    assert again.equals(nested_run(list(SMALL.names), seed=0, grid=TINY, inner_splits=3))
+    assert len(calls) == inner + 2 * 10 * 4  # without the memo: the outer folds too
+    # Glass's evidence again: every fold from the memo, the same table
+    calls.clear()
+    assert _tables.glass_binarisation_evidence({"float": (1, 3)}, TINY, seed=0, memo=memo).equals(glass)
+    assert calls == []
+
+
+def test_fold_memo_keys_and_entries():
+    X, y = _grids.load_table1_dataset("haberman")
+    folds = stratified_folds(y, n_splits=10, seed=0)[:2]
+    gammas = _grids.svm_gammas(_grids.cdist(X, X), TINY)
+    key = _grids.fold_key(X, y, *folds[0], TINY, gammas)
+    # everything the fold's grid reads is in the key: another fold, grid, width or label differs
+    assert key == _grids.fold_key(X, y, *folds[0], TINY, gammas.copy())
+    assert key != _grids.fold_key(X, y, *folds[1], TINY, gammas)
+    assert key != _grids.fold_key(X, y, *folds[0], Grid(), gammas)
+    assert key != _grids.fold_key(X, y, *folds[0], TINY, gammas * 2)
+    assert key != _grids.fold_key(X, 1 - y, *folds[0], TINY, gammas)
+    # an unconstrained entry does not serve a constrained run; a constrained one serves both
+    memo = {}
+    unconstrained = cross_validate_grid(X, y, folds, TINY, constrained=False, memo=memo)
+    assert memo[key][6] is None
+    constrained = cross_validate_grid(X, y, folds, TINY, constrained=True, memo=memo)
+    assert memo[key][6] is not None
+    again = cross_validate_grid(X, y, folds, TINY, constrained=False, memo=memo)
+    fresh = cross_validate_grid(X, y, folds, TINY, constrained=True)
+    for field in ("dlm_errors", "dlm_balls", "scm_errors", "scm_balls", "svm_errors", "svm_support"):
+        assert np.array_equal(getattr(again, field), getattr(unconstrained, field))
+        assert np.array_equal(getattr(constrained, field), getattr(fresh, field))
+    assert again.dlmc_errors is None and unconstrained.dlmc_errors is None
+    for field in ("dlmc_errors", "dlmc_balls", "dlmc_bound", "dlmc_train_errors"):
+        assert np.array_equal(getattr(constrained, field), getattr(fresh, field), equal_nan=True)
+
+
+def test_one_compiled_pass_shared_by_the_searches_of_a_task_learns_the_same_lists():
+    """A caller's compiled pass (one per task) gives the lists each search's own pass gives."""
+    from companion._ball_grid import compiled_grid_state, greedy_ball_lists
+
+    X, y = _random_problem(3)
+    X_ball, y_ball, sd = _grids.fold_sorted(_grids.cdist(X, X), X, y, np.arange(len(y)))
+    pairs = [(a, b) for a in (0.5, 1.0, 2.0) for b in (0.5, 1.0, 2.0, np.inf)]
+    shared = compiled_grid_state()
+    for types in (("Pi", "Ni"), ("Ni", "No"), ("Pi", "Po", "Ni", "No")):
+        own = greedy_ball_lists(sd, y_ball, pairs, types=types, max_balls=6)
+        given = greedy_ball_lists(sd, y_ball, pairs, types=types, max_balls=6, grid_state_pass=shared)
+        assert [_grids.grid_lists.list_key(a) for a in own] == [_grids.grid_lists.list_key(b) for b in given]
+    folds = stratified_folds(y, n_splits=3, seed=0)
+    serial = cross_validate_grid(X, y, folds, TINY, constrained=False, grid_state_pass=shared)
+    plain = cross_validate_grid(X, y, folds, TINY, constrained=False)
+    assert np.array_equal(serial.dlm_errors, plain.dlm_errors) and np.array_equal(serial.scm_errors, plain.scm_errors)
+    with pytest.raises(ValueError, match="n_jobs=1"):
+        cross_validate_grid(X, y, folds, TINY, constrained=False, grid_state_pass=shared, n_jobs=2)
+
+
+def _fixed_machines_naive(part, bound, s_max):
+    """The reference of ``_studies._fixed_machines``: row by row, as it was written first."""
+    below, below_point, names = [], [], []
+    for params, group in part.groupby(["machine", "params"], sort=False):
+        group = group.sort_values("prefix")
+        for s in range(1, s_max + 1):
+            row = group.iloc[min(s, len(group)) - 1]
+            value = row[bound]
+            below.append(bool(np.isfinite(value) and value < row["risk_low"]))
+            below_point.append(bool(np.isfinite(value) and value < row["risk"]))
+            names.append(f"{params[0]} {params[1]} s={s}")
+    return np.array(below, dtype=bool), np.array(below_point, dtype=bool), names
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_fixed_machines_vectorised_equals_the_row_by_row_reading(seed):
+    rng = np.random.default_rng(seed)
+    rows = []
+    for machine in ("DLM (Theorem 1)", "SCM (our bound)"):
+        for params in ("a", "b", "c"):
+            length = int(rng.integers(1, 6))
+            for prefix in rng.permutation(np.arange(1, length + 1)):  # rows in any order
+                risk = float(rng.uniform(0.1, 0.4))
+                bound = rng.choice([np.nan, np.inf, float(rng.uniform(0.0, 0.6)), risk])  # ties and missing bounds
+                rows.append({"machine": machine, "params": params, "prefix": int(prefix), "risk": risk,
+                             "risk_low": risk - float(rng.uniform(0, 0.05)), "bound_published": bound})
+    part = pd.DataFrame(rows).sample(frac=1.0, random_state=seed)
+    for s_max in (1, 3, 5, 7):
+        fast = _studies._fixed_machines(part, "bound_published", s_max)
+        naive = _fixed_machines_naive(part, "bound_published", s_max)
+        assert fast[0].tolist() == naive[0].tolist() and fast[1].tolist() == naive[1].tolist()
+        assert fast[2] == naive[2]
+
+
+def test_svm_kernels_once_per_cross_validation_are_the_per_fold_kernels():
+    """The kernels computed once for the folds are the bits each fold computed for itself."""
+    X, y = _random_problem(5)
+    D = _grids.cdist(X, X)
+    gammas = _grids.svm_gammas(D, TINY)
+    for gamma, kernel in zip(gammas, _grids.svm_kernels(D, gammas)):
+        assert np.array_equal(kernel, np.exp(-gamma * D**2))
+    train, test = stratified_folds(y, n_splits=3, seed=0)[0]
+    own = _grids._fold_grid(D, X, y, train, test, TINY, gammas, False)
+    shared = _grids._fold_grid(D, X, y, train, test, TINY, gammas, False, kernels=_grids.svm_kernels(D, gammas))
+    assert all(np.array_equal(a, b) for a, b in zip(own[:6], shared[:6]))
+
+
+def test_list_lengths_read_from_the_fine_grid_are_the_refitted_ones(monkeypatch):
+    """Figure 1's variant of the list lengths read from the fine grid's folds (prefix at the
+    paper's s) is the table the refits give; a point off the grid, or s beyond it, is refitted."""
+    names = ["haberman", "glass"]  # paper: s 3.0/2.0 s=7 (simple), c 4.8/1.0 s=12 (complex)
+    fine = _followups.fine_grid_protocol(names, seeds=(0,), penalties=(1.0, 2.0, 3.0, 4.8), s_max=12,
+                                         scm_penalties=None)
+    variants = _followups.LENGTH_VARIANTS[:2]
+    refitted = _followups.list_length_table(names, seed=0, variants=variants)
+    fits = []
+    original = _BuildDLMVariant.fit
+    monkeypatch.setattr(_BuildDLMVariant, "fit", lambda self, *a, **k: fits.append(1) or original(self, *a, **k))
+    read = _followups.list_length_table(names, seed=0, variants=variants, fine=fine)
+    assert read.equals(refitted)
+    assert len(fits) == 2 * 10  # only the "remove covered only" variant is fitted
+    # s beyond the grid (glass: s=12 > 6), or a seed it did not run: refitted, the same numbers
+    short = _followups.fine_grid_protocol(["glass"], seeds=(0,), penalties=(1.0, 4.8), s_max=6, scm_penalties=None)
+    fits.clear()
+    assert _followups.list_lengths("glass", seed=0, fine=short) == _followups.list_lengths("glass", seed=0)
+    assert _followups.list_lengths("glass", seed=1, fine=fine) == _followups.list_lengths("glass", seed=1)
+    assert len(fits) == 4 * 10

@@ -843,6 +843,28 @@ def test_refine_reads_every_candidate_second_test_and_catches_an_exact_one(lense
     assert not ok2 and "exact: none" not in detail2
 
 
+def test_refine_fails_a_prism_that_stops_after_two_tests(lenses):
+    import dataclasses
+
+    X, y, model = lenses
+    ok, detail = covering_checks(model, X, y)["refine"]
+    assert ok and "the loop goes on: the trace has a third step (5 candidate tests) and the rule a third test" in detail
+    # the same model, its first `hard` rule cut after two tests and its trace after step 2
+    stopped = copy.deepcopy(model)
+    trace = stopped.trace_
+    first = int(trace.loc[trace["class"] == "hard", "rule"].min())
+    index = [i for i, rule in enumerate(stopped.rules_) if rule.label == "hard"][0]
+    rule = stopped.rules_[index]
+    stopped.rules_[index] = dataclasses.replace(rule, conditions=rule.conditions[:2], attributes=rule.attributes[:2],
+                                                codes=rule.codes[:2], p=4, t=6)
+    stopped.trace_ = trace[~((trace["rule"] == first) & (trace["step"] > 2))].reset_index(drop=True)
+    ok2, detail2 = covering_checks(stopped, X, y)["refine"]
+    assert not ok2 and "exact: none" in detail2 and "the loop stops" in detail2
+    # the rule cut alone (the trace kept) fails it too
+    stopped.trace_ = trace
+    assert not covering_checks(stopped, X, y)["refine"][0]
+
+
 def test_restored_trace_says_how_many_candidates_it_covers(lenses):
     X, y, model = lenses
     first = _tables.first_rule_trace(model, "hard")
@@ -903,8 +925,20 @@ def test_rule_orders_change_only_instances_covered_by_several_classes(lenses):
         # coverage does not depend on the order: the same unclassified counts
         assert (merged["unclassified"] == merged["unclassified order"]).all()
         assert (merged["n_test"] == merged["n_test order"]).all()
-    # on Weka's folds, the learnt order is the main run's: a fold changes only where rules of several classes cover
+    # both orders from one fit per fold: each equals the model's own predict with its rules reordered
+    together = _protocol.rule_order_variants(config)
     folds = _protocol.weka_cv_folds(y, 10, seed=1)
+    for order, rows in together.items():
+        pd.testing.assert_frame_equal(rows, _protocol.rule_order_rows(config, order))
+        for method, uncovered in (("PRISM", "unclassified"), ("PRISM + default class", "default_class")):
+            got = rows[(rows["seed"] == "weka:1") & (rows["method"] == method)].set_index("fold")
+            for fold, (train, test) in enumerate(folds):
+                fitted = Prism(uncovered=uncovered, pruning=None).fit(X.iloc[train], y.iloc[train])
+                fitted.rules_ = [fitted.rules_[i] for i in _protocol.rule_order(fitted, order)]
+                predicted = np.asarray(fitted.predict(X.iloc[test]), dtype=object)
+                truth = np.asarray(y.iloc[test], dtype=object)
+                assert got.loc[fold, "correct"] == int((predicted == truth).sum()), (order, method, fold)
+    # on Weka's folds, the learnt order is the main run's: a fold changes only where rules of several classes cover
     conflicts = _tables.cv_conflicts(X, y, folds).drop(index="total")
     rows = _protocol.rule_order_rows(config, "reversed")
     merged = main.merge(rows, on=["method", "seed", "fold"], suffixes=("", " order"))
@@ -920,6 +954,10 @@ def test_variant_sentences_name_a_flipped_direction():
                          "wins": [10, 9, 10], "ties": [0, 1, 0], "losses": [0, 0, 0], "repeats": [10] * 3}, index=index)
     text = _cv_observations.variant_sentences(same)["tree-vs-prism"]
     assert "is the main run's under all 2" in text and "`seed=10` +15.0 points [−2.0, +30.0], head to head 9/1/0" in text
+    # which intervals support a direction: the main run's and order=reversed's exclude 0, seed=10's does not
+    assert "the corrected interval excludes 0 under the main run and `order=reversed` and includes it under `seed=10`" in text
+    assert "excludes 0 under all 3" in _cv_observations.variant_sentences(same.assign(low=[1.0, 2.0, 3.0]))["tree-vs-prism"]
+    assert "includes 0 under all 3" in _cv_observations.variant_sentences(same.assign(low=[-1.0, -2.0, -3.0]))["tree-vs-prism"]
     flipped = same.assign(mean=[20.0, -1.0, 0.0])
     text = _cv_observations.variant_sentences(flipped)["tree-vs-prism"]
     assert "flips under `seed=10`" in text and "it is 0 under `order=reversed`" in text
@@ -953,12 +991,43 @@ def test_discussion_covers_every_row_without_empty_clauses(judged):
     assert "VARIANTS" in given or "tree-vs-prism.** Not evaluated" in given
 
 
+def test_discussion_states_the_claims_tables_robustness_for_every_row(lenses, protocol):
+    X, y, model = lenses
+    checks, _ = _claims.conformance_checks(model, X, y, np.random.default_rng(0))
+    tie_checks, _ = _claims.tie_variant_checks(X, y, "last")
+    report = _claims.claims_report(protocol, checks, {"tie=last": claims_data(protocol, {**checks, **tie_checks})})
+    text = paper02.discussion(report).data
+    # an item runs to the next one (its first sentence, then the rest folded under it)
+    items = {block.split("**")[0].rstrip("."): block for block in ("\n" + text).split("\n* **")[1:]}
+    rows = report.table.set_index("id")
+    stated = [i for i, row in rows.iterrows() if isinstance(row["sensitivity"], str) and row["sensitivity"]
+              and row["verdict"] != "n/a"]
+    assert {"covering", "coverage-reduces", "ties-larger-p"} <= set(stated), stated
+    for i in stated:  # the Discussion's clause is the claims table's
+        assert f"; {rows.loc[i, 'sensitivity']}" in items[i], i
+    # a template that drops the clause is refused
+    broken = copy.deepcopy(report)
+    table = broken.table
+    row = table.index[table["id"] == "covering"][0]
+    table.loc[row, "discussion"] = table.loc[row, "discussion"].replace("{robustness}", "")
+    with pytest.raises(ValueError, match="'covering'"):
+        paper02.discussion(broken)
+
+
 def test_glance_counts_slide_2_once_and_lists_the_adverse_changes(judged, protocol):
     report, census, checks = judged
     text = _prose.describe_glance(report, census).data
     assert "counted once here: **ambiguous**" in text
     assert "8 of the 16 smallest trees contain two identical subtrees" in text
     assert "slide 10's one surviving number" in text and "no honest check applies" in text
+    # the selection rule says why slide 2's "cannot easily" is judged and "Easy" / "More difficult" are not
+    assert "properties of the resulting trees" in text and "qualify a process, whose ease is not measured" in text
+    # the note on slide 2 names its other sentences, each with its kind
+    others = text.split("Slide 2's other sentences: ")[1].split("\n")[0]
+    for name in ("one-rule-per-leaf", "disjunction-rules", "tree-to-rules-easy", "rules-to-tree-harder"):
+        assert f"[`{name}`](#claim-02-{name})" in others, name
+    assert "(#claim-02-tree-to-rules-easy), observation)" in others
+    assert "replicated-subtree-literal" not in others
     for name in ("first-test-4-of-12", "replicated-subtree-literal", "coverage-reduces-strictly", "default-class"):
         assert f"[`{name}`](#claim-02-{name})" in text.split("**Changed after the results were seen.**")[1]
     # both readings holding (a broken literal check): the sentence is no longer ambiguous
@@ -979,5 +1048,119 @@ def test_section_tables_take_kind_and_verdict_from_the_registry(lenses):
     assert table.loc["replicated-subtree-literal", ["kind", "verdict (main run)"]].tolist() == [
         "mathematical statement", "fails"]
     assert table.loc["replicated-subtree-some-tree", "verdict (main run)"] == "holds"
+    # a row that holds by construction says so in the column, as the claims table does
+    built = _math_checks.conformance_table({"coverage-reduces": (True, "e"), "one-rule-per-leaf": (True, "f"),
+                                            "ties": (True, "g"), "trace": (False, "h")}, rows)
+    assert built["verdict (main run)"].tolist() == [
+        "agrees (by construction)", "agrees (by construction)", "agrees", "differs (by construction)"]
     # without the registry rows, no verdict word is printed
     assert _math_checks.conformance_table({"covering": (False, "a")}).loc["covering", "verdict (main run)"] == ""
+
+
+def test_missing_declared_first_moves_only_the_missing_value_and_can_change_ties():
+    from companion.preprocessing import MISSING_VALUE_NAME
+
+    X = pd.DataFrame({"a": pd.Categorical(["t", "t", None, None], categories=["t"]),
+                      "c": pd.Categorical(["u", "v", "v", "u"], categories=["u", "v"])})
+    y = pd.Series(["pos", "neg", "pos", "neg"])
+    first = _protocol.missing_declared_first(X)
+    assert list(first["a"].cat.categories) == [MISSING_VALUE_NAME, "t"]
+    assert list(first["c"].cat.categories) == [MISSING_VALUE_NAME, "u", "v"]
+    assert (first.astype(object) == X.astype(object).where(X.notna(), MISSING_VALUE_NAME)).all().all()
+    # every first test ties exactly (1/2, p = 1): the earliest attribute, then the earliest declared value
+    last_rules = [r.to_text() for r in Prism(missing="value", pruning=None).fit(X, y).rules_]
+    first_rules = [r.to_text() for r in Prism(missing="value", pruning=None).fit(first, y).rules_]
+    assert last_rules != first_rules
+    assert last_rules[0].startswith("If a = t ") and first_rules[0].startswith(f"If a = {MISSING_VALUE_NAME} ")
+
+
+def test_supermarket_check_names_the_encoding_and_catches_another_count():
+    ok, detail = _claims.supermarket_check(1506, 1506)
+    assert ok and "under the encoding of Weka's recorded run" in detail and "declared after `t`" in detail
+    ok2, detail2 = _claims.supermarket_check(1505, 1506, "first")
+    assert not ok2 and "1505 rules, Weka 1506" in detail2 and "declared before `t`" in detail2
+
+
+def test_describe_supermarket_generates_the_size_and_both_encodings(weather):
+    X, y, model = weather
+    scale = {"model": model, "n_samples": len(X), "n_features": X.shape[1], "n_rules": len(model.rules_),
+             "max_conditions": 2, "training_accuracy": 1.0}
+    speed = pd.Series({"ratio": 0.05, "identical": True})
+    n = len(model.rules_)
+    text = _prose.describe_supermarket(scale, speed, n, dict(scale), n).data
+    assert text.startswith(f"On {len(X)} baskets by {X.shape[1]} departments, ")
+    assert f"The rule count is equal to Weka's ({n})" in text and f"Weka's Prism {n} on the same encoding (equal;" in text
+    wrong = _prose.describe_supermarket(scale, speed, n + 1, dict(scale), n + 1).data
+    assert f"The rule count is not Weka's ({n + 1})" in wrong and "(different;" in wrong
+    assert "declared before" not in _prose.describe_supermarket(scale, speed, n).data
+
+
+def test_supermarket_rules_check_compares_rule_by_rule():
+    ours = ["If a = t then low", "If b = missing and c = t then high", "If d = t then high"]
+    ok, detail = _claims.supermarket_rules_check(ours, list(ours))
+    assert ok and detail.startswith("3 of our 3 rules equal Weka's stored list's (3) at the same place")
+    assert "first difference: none" in detail and "declared after `t`" in detail
+    swapped = [ours[0], ours[2], ours[1]]
+    ok2, detail2 = _claims.supermarket_rules_check(ours, swapped, "first")
+    assert not ok2 and "1 of our 3 rules" in detail2 and "first difference: rule 2" in detail2
+    ok3, detail3 = _claims.supermarket_rules_check(ours, ours[:2])
+    assert not ok3 and "first difference: rule 3 (one list ends)" in detail3
+
+
+def test_weka_rule_lines_print_one_rule_a_line_in_wekas_words():
+    from companion.preprocessing import MISSING_VALUE_NAME
+
+    X = pd.DataFrame({"a": pd.Categorical(["t", "t", None, None, "t"], categories=["t"]),
+                      "b": pd.Categorical(["t", None, "t", None, None], categories=["t"])})
+    y = pd.Series(["low", "high", "low", "high", "high"])
+    model = Prism(missing="value", pruning=None).fit(X, y)
+    lines = _protocol.weka_rule_lines(model)
+    assert len(lines) == len(model.rules_)
+    assert all(line.startswith("If ") and " then " in line and "\n" not in line for line in lines)
+    assert any(" = missing" in line for line in lines) and not any(f" = {MISSING_VALUE_NAME}" in line for line in lines)
+
+
+@pytest.mark.slow
+def test_supermarket_rule_lists_equal_wekas_stored_lists():
+    from companion.datasets import load_peers, load_supermarket
+
+    stored = load_peers("prism", table="supermarket_rules")
+    data = load_supermarket()
+    for missing in ("last", "first"):
+        fit = _protocol.supermarket_scale(missing=missing, data=data)
+        weka = stored.loc[stored["encoding"] == missing, "text"].to_numpy()
+        ok, detail = _claims.supermarket_rules_check(_protocol.weka_rule_lines(fit["model"]), weka, missing)
+        assert ok and f"{len(weka)} of our {len(weka)} rules" in detail, detail
+        # one test of one rule changed in Weka's list: found at its place
+        broken = weka.copy()
+        broken[9] = broken[9].replace(" = t", " = missing", 1) if " = t" in broken[9] else broken[9] + " x"
+        assert "first difference: rule 10" in _claims.supermarket_rules_check(
+            _protocol.weka_rule_lines(fit["model"]), broken, missing)[1]
+
+
+def test_describe_stand_ins_states_each_gap():
+    stand_ins = pd.DataFrame({"stands in for": ["J48", "JRip"], "Weka's accuracy %": [83.3, 75.0],
+                              "stand-in accuracy %": [83.3, 62.5]},
+                             index=["decision tree (CART, one-hot)", "RIPPER (wittgenstein, one-vs-rest)"])
+    repeated = pd.DataFrame({"mean accuracy %": [80.8, 62.9]}, index=stand_ins.index)
+    weka = pd.DataFrame({"mean accuracy %": [84.6, 81.7]}, index=["J48", "JRip"])
+    text = _prose.describe_stand_ins(stand_ins, repeated, weka).data
+    assert "RIPPER (wittgenstein, one-vs-rest) scores 62.5 % against JRip's recorded 75.0 % (−12.5 points)" in text
+    assert "decision tree (CART, one-hot) scores 80.8 % against Weka's J48 re-run on the same splits, 84.6 % (−3.8 points)" in text
+    assert "Over the repeated splits" not in _prose.describe_stand_ins(stand_ins, repeated).data
+
+
+def test_subtree_size_variant_counts_only_repeated_subtrees_of_two_tests():
+    wide = _math_checks.tree_census()
+    narrow = _math_checks.tree_census(subtrees="two-tests")
+    assert (wide["tree"] == narrow["tree"]).all() and (wide["smallest"] == narrow["smallest"]).all()
+    # trees whose only identical pair is a single test (`d(-,x)` twice) drop out; copies of a conjunction stay
+    dropped = wide["two identical subtrees"] & ~narrow["two identical subtrees"]
+    assert dropped.sum() == 24 and (narrow["two identical subtrees"] == narrow["identical copies of a conjunction"]).all()
+    assert (wide["leaves"] == wide["tests"] + 1).all()
+    ok, detail = _math_checks.replicated_subtree_some(narrow)
+    assert ok and "subtrees of two tests or more only" in detail
+    literal = _math_checks.replicated_subtree_literal(narrow)[1]
+    assert "8 of all 48 trees contain two identical subtrees" in literal and "(48 of 48)" in literal
+    with pytest.raises(ValueError, match="subtrees must be one of"):
+        _math_checks.tree_census(subtrees="three")

@@ -379,9 +379,10 @@ def test_claims_report_judges_every_claim(tidy):
     # Theorem 6 on instances where every subset is tried: by construction, not counted
     assert bool(table.loc["theorem6", "by_construction"]) and bool(table.loc["tree-norm-leaves", "by_construction"])
     assert (table.loc[tested.index, "check_variant"] == "draws=pooled").all()  # the honest check of every Table 1 row
-    # central: the abstract's and the conclusion's statements only
+    # central: the abstract's and the conclusion's statements only; the representation sentence whole, both halves
     central = set(table.index[table["central"].astype(bool)])
-    assert central == {"kernel-lemma2", "bounds-every-polynomial", "trees-dnf-represented"}
+    assert central == {"kernel-lemma2", "bounds-every-polynomial", "trees-dnf-represented", "tree-half-difference"}
+    assert table.loc["trees-dnf-represented", "quote"] == table.loc["tree-half-difference", "quote"]
     # Theorem 6's selection step is our code, a conformance check; the conclusion's sentence is not checked
     assert table.loc["theorem6", "origin"] == "check" and table.loc["theorem6", "category"] == "conformance"
     # the four bound values (a weak test) and their ratios (our construction) are observations, without a verdict
@@ -929,3 +930,263 @@ def test_tree_norm_check_sees_the_function_norm():
 def test_paper_tree_risks_says_a_rate_is_no_count():
     ok, detail = claims_measures()["paper_tree_risks"]({})
     assert not ok and "not a whole count" in detail and "106 errors, 21.2 %, give exactly 110" in detail
+
+
+def test_j48_settings_are_read_and_judge_the_unpruned_rows_on_j48():
+    """J48's other settings (peers/led_peers.py) on the main draws: -U grows larger trees than the
+    defaults; ``unpruned=j48`` puts J48 -U against J48 in the column-2 un-pruned rows only."""
+    config = paper03.Config(n_draws=3)
+    settings = _claims.j48_settings_if_run(config)
+    assert set(settings) == set(_protocol.J48_SETTINGS)
+    default = j48_results(config)
+    loose, strict = settings["j48=C0.5"], settings["j48=C0.1"]
+    assert (settings["unpruned=j48"]["leaves"] >= default["leaves"]).all()
+    assert (loose["leaves"] >= strict["leaves"]).all() and (settings["j48=M5"]["leaves"] <= settings["j48=M1"]["leaves"]).all()
+    with pytest.raises(ValueError, match="was not run"):  # a setting never run is refused, not read as another
+        j48_results(config, "-C 0.3 -M 2")
+    assert _claims.j48_settings_if_run(paper03.Config(seed=2002, n_draws=3)) == {}  # run on the seeds 2001 and 11 only
+    cart = pd.DataFrame({"draw": [0, 0], "degree": 3, "tree": ["pruned", "unpruned"], "leaves": [4, 6],
+                         "risk": [80.0, 84.0], "train_error": 0.0, "test_error": 0.0})
+    trees = _claims.j48_unpruned_trees(cart, default, settings["unpruned=j48"])
+    assert set(trees["degree"]) == {3, _tables.J48_DEGREE}
+    seven = trees[trees["degree"] == _tables.J48_DEGREE].pivot(index="draw", columns="tree", values="risk")
+    np.testing.assert_array_equal(seven["unpruned"], settings["unpruned=j48"]["risk"])
+    np.testing.assert_array_equal(seven["pruned"], default["risk"])
+    # the un-pruned measure reads J48 at d = 7 and CART elsewhere
+    data = {"unpruned": trees, "degrees": {1: 3, 2: 7}, "unpruned_draws": "all"}
+    unpruned, pruned = _claims._unpruned_ratio(data, column=2)
+    np.testing.assert_array_equal(unpruned, settings["unpruned=j48"]["risk"])
+    np.testing.assert_array_equal(_claims._unpruned_ratio(data, column=1)[0], [84.0])
+    swapped = trees.assign(tree=trees["tree"].map({"pruned": "unpruned", "unpruned": "pruned"}))
+    assert not np.array_equal(_claims._unpruned_ratio({**data, "unpruned": swapped}, column=2)[0], unpruned)
+
+
+def test_mask_perceptron_coefficients_minimise_the_regularised_risk_of_its_terms():
+    """The mask perceptron's coefficients are the minimiser of R[f, λ] (Eq. 7) over its chosen terms:
+    so a refit of those terms minimising Eq. 7 (the planned ``mask=min-risk-fit``) is the fit used."""
+    from scipy.optimize import minimize
+
+    from companion.led import make_led_digits
+    from companion.perceptrons import MaskPerceptron
+
+    rng = np.random.default_rng(5)
+    X, y = make_led_digits(150, random_state=rng)
+    lam = 4.0
+    mask = MaskPerceptron(degree=2, n_terms=6, lam=lam, fallback=None).fit(X, y)
+    features = monomial_features(mask._expand(mask._rescaled(X.astype(float))), mask.monomials_)
+    signed = np.where(y == mask.classes_[1], 1.0, -1.0)
+
+    def risk(w):
+        return float(w @ w + np.sum(np.maximum(1.0 - signed * (features @ w), 0.0) ** 2) / lam)
+
+    assert risk(mask.coef_) == pytest.approx(mask.risk_, rel=1e-9)
+    for start in (np.zeros(len(mask.coef_)), mask.coef_ + rng.normal(0, 0.3, len(mask.coef_))):
+        found = minimize(risk, start, method="L-BFGS-B", options={"ftol": 1e-15, "gtol": 1e-12})
+        assert found.fun >= mask.risk_ - 1e-8  # no coefficients of these terms do better
+    # the check fails on coefficients that are not the minimiser (e.g. least squares on ±1 targets)
+    least_squares = np.linalg.lstsq(features, signed, rcond=None)[0]
+    assert risk(least_squares) > mask.risk_ + 1e-6
+
+
+def test_tables_by_sentence_count_theorem6_as_not_checked_and_compare_seed_sets(tidy):
+    """The conclusion's Theorem 6 sentence is a mathematical statement "not checked"; the glance says
+    why the mathematical rows and sentences differ; the column-1 table compares the seed sets."""
+    from types import SimpleNamespace
+
+    math = math_checks(np.random.default_rng(0))
+    report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3, math=math,
+                                   n_test=SMALL["n_test"])
+    sentences = _claims.sentence_table(report)
+    theorem6 = sentences[sentences["components"].str.startswith("theorem6")]
+    assert len(theorem6) == 1 and theorem6["kind"].iloc[0] == "mathematical"
+    assert set(theorem6[["one draw", "over draws", "pooled"]].iloc[0]) == {"not checked"}
+    abstract = sentences[sentences["sentence"].str.startswith("In particular we show")]
+    assert abstract["mathematical rows"].iloc[0] == "trees-dnf-represented, tree-half-difference"
+    approach = sentences[sentences["sentence"].str.startswith("Risks for SVM")].iloc[0]
+    assert "svm-near-bound9-1 (the SVM half: a ratio of two bounds" in approach["rows"]
+    text = _prose.describe_math_rows(sentences)
+    n_rows = int((report.table["category"] == "mathematical").sum())
+    assert f"{n_rows} mathematical rows" in text and "mmp-on-bound sits in the empirical sentence" in text
+    assert "counted here as not checked" in text and "trees-dnf-represented and tree-half-difference" in text
+    # without the conformance row the sentence is not reported (the opposite case)
+    table = report.table[report.table["id"] != "theorem6"]
+    assert not _claims.sentence_table(SimpleNamespace(table=table))["components"].str.startswith("theorem6").any()
+    # "same verdict": the seed sets compared too
+    def fake(main_sets, other_sets):
+        other = f"column1=d{_claims.OTHER_COLUMN1_DEGREE}"
+        rows = [("main", "undecided"), (other, "undecided")]
+        rows += [(f"seed={k}", v) for k, v in enumerate(main_sets)]
+        rows += [(f"{other},seed={k}", v) for k, v in enumerate(other_sets)]
+        ids = [e["id"] for e in _claims._registry_entries() if "column1" in e.get("variants", [])]
+        sens = pd.DataFrame([{"id": i, "variant": v, "verdict": w} for i in ids for v, w in rows])
+        return SimpleNamespace(sensitivity=sens, main="main")
+    differ = _claims.column1_table(fake(["fails", "undecided"], ["undecided", "undecided"]))
+    assert differ.loc["svm-closest-1", "same verdict"] == "main verdict same; seed sets differ"
+    same = _claims.column1_table(fake(["fails", "undecided"], ["undecided", "fails"]))
+    assert same.loc["svm-closest-1", "same verdict"] == "yes"
+
+
+def test_single_draw_share_counts_equal_risks_as_identical(tidy):
+    """A draw at a ratio of exactly 1 reproduces neither "worse" nor "better": the share of single
+    draws reproducing an un-pruned row leaves it out and counts it apart."""
+    math = math_checks(np.random.default_rng(0))
+    report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3, math=math,
+                                   n_test=SMALL["n_test"])
+
+    def trees(ratios):
+        rows = []
+        for draw, ratio in enumerate(ratios):
+            rows += [dict(draw=draw, degree=2, tree="pruned", leaves=3, risk=50.0),
+                     dict(draw=draw, degree=2, tree="unpruned", leaves=4, risk=50.0 * ratio)]
+        return pd.DataFrame(rows)
+
+    equal = _claims.single_draw_table(claims_data(tidy, {1: 2, 2: 3}, unpruned=trees([1.0, 1.0, 1.04])), report)
+    assert equal.loc["unpruned-slightly-worse-1", "single draws reproducing"] == "1 of 3 (2 identical)"
+    assert equal.loc["unpruned-slightly-worse-1", "first draw reproduces"] == "identical"
+    assert "1 of 3 (2 identical)" in _prose.describe_single_draw(equal.loc[["unpruned-slightly-worse-1"]]).data
+    worse = _claims.single_draw_table(claims_data(tidy, {1: 2, 2: 3}, unpruned=trees([1.01, 1.02, 1.04])), report)
+    assert worse.loc["unpruned-slightly-worse-1", "single draws reproducing"] == "3 of 3"
+
+
+def test_degree_evidence_leaves_rows_with_close_means_out_of_the_own_methods_count():
+    evidence = pd.DataFrame({"paper": [1.0, 2.0, 3.0], "d=2 mean": [1.5, 2.5, 3.0005], "d=2 sd": [0.1, 0.1, 0.01],
+                             "d=3 mean": [1.05, 2.05, 3.0], "d=3 sd": [0.1, 0.1, 0.01]},
+                            index=["svm risk", "bound (11)", "perceptron bound / MMP bound"])
+    text = _prose.describe_degree_evidence(evidence).data
+    assert "d = 3 is closer on 2 of 2 (3 of 3 counting perceptron bound / MMP bound" in text
+    apart = evidence.assign(**{"d=2 mean": [1.5, 2.5, 3.5]})  # the third row now separates the degrees
+    text = _prose.describe_degree_evidence(apart).data
+    assert "d = 3 is closer on 3 of 3." in text and "counting" not in text
+
+
+def test_sentence_robustness_names_choices_and_counts_seed_sets_apart(tidy):
+    row = pd.Series({"verdict": "holds", "robust": False, "variants": 12,
+                     "flips": "margin=×1.12 (fails); seed=2003 (undecided); column1=d2,seed=2004 (undecided); "
+                              "draws=pooled (fails)"})
+    text = _claims.describe_sentence_robustness(row)
+    assert text == "not robust to margin=×1.12 (fails); changed on 2 seed sets"  # the pool is its own column
+    only_seeds = _claims.describe_sentence_robustness(row.replace(row["flips"], "seed=2003 (undecided)"))
+    assert only_seeds == "changed on 1 seed set" and "not robust" not in only_seeds
+    assert _claims.describe_sentence_robustness(pd.Series({"robust": True, "variants": 5, "flips": ""})) == "robust (5 variants)"
+    math = math_checks(np.random.default_rng(0))
+    report = _claims.claims_report(tidy, column1_degree=2, other_degree=3, column2_degree=3, math=math,
+                                   n_test=SMALL["n_test"])
+    sentences = _claims.sentence_table(report)
+    robust = report.sentence_robustness({"s": ["svm-closest-1", "svm-closest-2"]},
+                                        lambda w: _claims.sentence_verdict(list(w.values())).split(" (")[0])
+    closest = sentences[sentences["sentence"].str.startswith("SVM solutions")].iloc[0]
+    assert closest["robustness"] == _claims.describe_sentence_robustness(robust.loc["s"])
+
+
+# ------------------------------------------------------------------------------------------------
+# Issue 57: the fits shared on the same draws (FitMemo), the draws' hash written by arrays
+# ------------------------------------------------------------------------------------------------
+
+
+def _identical(a, b):
+    """Two frames equal in columns, dtypes and every value's bits (NaN where NaN)."""
+    assert list(a.columns) == list(b.columns) and list(a.dtypes) == list(b.dtypes)
+    for column in a.columns:
+        left, right = a[column].to_numpy(), b[column].to_numpy()
+        if left.dtype.kind == "f":
+            assert left.tobytes() == right.tobytes(), column
+        else:
+            assert list(left) == list(right), column
+
+
+MEMO_CONFIG = paper03.Config(seed=5, n_draws=2, degrees=(2, 3), **SMALL)
+#: Variants of MEMO_CONFIG as notebook 03's claims run them: {changes: the fit groups they refit}.
+MEMO_VARIANTS = [
+    ({"tol": 1e-2}, {"kernel_svm"}),
+    ({"mask_candidates": 1}, {"mask_perceptron"}),
+    ({"perceptron_scale": "min-risk"}, {"kernel_perceptron"}),
+    ({"lam": 2.0}, set(_protocol.FIT_GROUPS)),
+    ({"degrees": (3, 5)}, set(_protocol.FIT_GROUPS)),  # degree 5 only: degree 3 is shared
+]
+
+
+@pytest.mark.parametrize("changes, refitted", MEMO_VARIANTS)
+@pytest.mark.parametrize("seeded", ["run", "remember_run"])
+def test_fit_memo_gives_what_a_fresh_run_gives_and_refits_only_what_changed(changes, refitted, seeded, monkeypatch):
+    """A variant run with the main run's fits in a FitMemo (made by run(memo=) or read back from
+    its frame by remember_run) is the fresh run's frame, bits and dtypes included, and fits only
+    the learners its choice changes."""
+    from dataclasses import replace
+
+    memo = _protocol.FitMemo()
+    main = _protocol.run_with_memo(MEMO_CONFIG, memo=memo if seeded == "run" else None)
+    _identical(main, paper03.run(MEMO_CONFIG))
+    if seeded == "remember_run":
+        memo.remember_run(MEMO_CONFIG, main)
+    variant = replace(MEMO_CONFIG, **changes)
+    fresh = paper03.run(variant)
+    fitted = []
+    for group in _protocol.FIT_GROUPS:
+        learner = {"decision_tree": "companion.baselines.PrunedDecisionTree",
+                   "kernel_svm": "companion.perceptrons.MaximalMarginPerceptron",
+                   "kernel_perceptron": "companion.perceptrons.KernelPerceptron",
+                   "mask_perceptron": "companion.perceptrons.MaskPerceptron"}.get(group)
+        if learner is None:
+            original = _protocol.optimal_boolean_tree
+            monkeypatch.setattr(_protocol, "optimal_boolean_tree",
+                                lambda *a, _f=original, **k: fitted.append("best_tree") or _f(*a, **k))
+            continue
+        module, name = learner.rsplit(".", 1)
+        cls = getattr(_protocol, name)
+        original_fit = cls.fit
+        monkeypatch.setattr(cls, "fit", lambda self, *a, _f=original_fit, _g=group, **k: fitted.append(_g) or _f(self, *a, **k))
+    shared = _protocol.run_with_memo(variant, memo=memo)
+    monkeypatch.undo()
+    _identical(shared, fresh)
+    assert set(fitted) == refitted
+    if "degrees" in changes:  # the shared degree is not refitted: one fit per draw of each group, at d = 5
+        assert len(fitted) == MEMO_CONFIG.n_draws * len(_protocol.FIT_GROUPS)
+
+
+def test_fit_memo_remember_run_refuses_another_configs_frame():
+    from dataclasses import replace
+
+    frame = paper03.run(replace(MEMO_CONFIG, n_draws=1))
+    with pytest.raises(ValueError, match="not run\\(config\\)'s frame"):
+        _protocol.FitMemo().remember_run(MEMO_CONFIG, frame)
+
+
+def test_claims_variants_with_a_memo_are_the_fresh_variants():
+    """claims_section's variants (a reconstructed choice, column 2 at another degree) computed with
+    the main run's fits in a memo are those computed afresh."""
+    config = paper03.Config(seed=5, n_draws=2, degrees=(3, 7), **SMALL)
+    results = paper03.run(config)
+    memo = _protocol.FitMemo()
+    memo.remember_run(config, results)
+    for changes in ({"tol": 1e-2}, {"mask_candidates": 1}):
+        _identical(_claims.reconstruction_variant(config, changes, memo=memo)["draws"],
+                   _claims.reconstruction_variant(config, changes)["draws"])
+    _identical(_claims.column2_variant(config, 5, memo=memo)["draws"], _claims.column2_variant(config, 5)["draws"])
+
+
+def _naive_draw_hash(X, y, X_test, y_test):
+    """:func:`draw_hash` as its definition reads (``peers/led_peers.py``'s copy)."""
+    import hashlib
+
+    lines = ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X, y)]
+    lines.append("#")
+    lines += ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X_test, y_test)]
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_draw_hash_written_by_arrays_is_the_line_by_line_hash(case):
+    """The hash written by whole arrays is the definition's, on LED draws (labels ±1), on other
+    labels and dtypes, on no rows, and on inputs that are not 0/1 (written row by row)."""
+    rng = np.random.default_rng(case)
+    if case == 0:
+        data = draw_data(paper03.Config(n_train=50, n_test=70), 1)
+    else:
+        n, m = int(rng.integers(0, 40)), int(rng.integers(0, 40))
+        width = int(rng.integers(1, 9))
+        dtype = [np.int8, np.int64, float, bool, np.uint8][case - 1]
+        high = 3 if case == 5 else 2  # case 5: a bit that is 2
+        X, X_test = (rng.integers(0, high, size=(k, width)).astype(dtype) for k in (n, m))
+        y, y_test = (rng.integers(-12, 12, size=k) for k in (n, m))
+        data = (X, y, X_test, y_test)
+    assert _protocol.draw_hash(*data) == _naive_draw_hash(*data)

@@ -840,10 +840,11 @@ def test_sentence_table_gives_each_sentence_one_verdict():
     that disagree make it depend on the reading."""
     report = _claims.claims_report(_claims.claims_variants(_claims_toy()), _math_results())
     table = _claims.sentence_table(report).set_index("ids")
-    # 3-CN2 fails, and only under the main margin and CN2's test: the sentence says so (3s-J48's flips do
-    # not belong to a failing row and are not listed)
+    # 3-CN2 fails, and only under the main margin and CN2's test: the sentence, re-decided under every
+    # variant, holds under CN2's default (every part holds) and is undecided at margin=5; variants that
+    # flip a row but leave the sentence's verdict are not listed
     assert table.loc["3-J48, 3s-J48, 3-CN2, 3s-CN2", "verdict of the sentence"] == (
-        "fails, not robust (3-CN2 flips under CN2 alpha=1, margin=5)")
+        "fails, not robust (flips under CN2 alpha=1 (holds), margin=5 (undecided))")
     assert table.loc["3-J48, 3s-J48, 3-CN2, 3s-CN2", "stand-ins"] == (
         "our data sets for the paper's 31 domains; J48 for C4.5; a noise-free xd6; Orange3's CN2 for CN2-POE")
     assert table.loc["1, 2, 1b", "verdict of the sentence"] == "holds"
@@ -862,9 +863,7 @@ def test_sentence_table_gives_each_sentence_one_verdict():
     assert "[stand-ins: our data sets for the paper's 31 domains" in notes
 
 
-def test_flip_names_and_stand_in_labels():
-    assert _claims._flip_names("CN2 alpha=1 (undecided); seed=4 (undecided); margin=×0.2 (holds)") == (
-        "CN2 alpha=1, seed=4, margin=×0.2")
+def test_stand_in_labels():
     assert _claims.stand_in_labels("Orange3's ordered CN2 (alpha = 0.05) for CN2-POE; WIDC(o) is our surrogate") == [
         "Orange3's CN2 for CN2-POE", "WIDC(o): our surrogate of optimistic pruning"]
     assert _claims.stand_in_labels("") == []
@@ -1052,3 +1051,67 @@ def test_surrogate_and_j48_settings_variants_replace_only_their_learner():
     # broken input: no such rows, no such variant (never a variant equal to the main run by accident)
     bare = _claims.claims_variants(toy, structures=structures.iloc[:0], j48_settings=settings.iloc[:0])
     assert not any(n.startswith(("surrogate=", "J48 settings=")) for n in bare)
+
+
+def _p_contradictions(pivot: pd.DataFrame) -> list:
+    """The cells of a sensitivity pivot whose printed p does not decide their verdict at α = 0.025:
+    a holds or fails with p > α, an undecided with p ≤ α (cells without a p are not read)."""
+    import re
+
+    found = []
+    for (row, column), cell in pivot.stack().items():
+        match = re.fullmatch(r"(\w[\w ]*) \(.*; p (< 0\.001|[0-9.]+)\)", str(cell))
+        if not match:
+            continue
+        verdict, p = match.group(1), 0.0 if match.group(2) == "< 0.001" else float(match.group(2))
+        decided = p <= 0.025
+        if (verdict in ("holds", "fails")) != decided:
+            found.append((row, column, cell))
+    return found
+
+
+def test_the_variant_table_prints_the_p_that_decides_each_margin_and_tie_verdict():
+    """Fourth reading, point 2: the Holm p behind every margin and tie variant is printed, and it
+    is the p of the test that decides the verdict; an observation's cell is its estimate."""
+    report = _claims.claims_report(_claims.claims_variants(_claims_toy()), _math_results())
+    pivot = _tables.sensitivity_pivot(report)
+    long = report.sensitivity.set_index(["id", "variant"])
+    assert pivot.loc["1", "ties=for the claim"].startswith(long.loc[("1", "ties=for the claim"), "verdict"] + " (")
+    assert pivot.loc["3-CN2", "main"] == "fails (+5.00; p 0.002)"  # the p against the claim decides a fails
+    assert pivot.loc["3-CN2", "margin=5"].startswith("undecided (+5.00; p ")
+    assert pivot.loc["2c", "main"] == "observed: +5.00" and pivot.loc["2b", "main"] == "observed: 12/12"
+    assert pivot.loc["3-CN2", "CN2 alpha=1"] == "holds"  # other variants: the verdict alone
+    assert _p_contradictions(pivot) == []
+    # broken input: the two tests' p swapped, the check finds the printed p contradicting the verdicts
+    broken = report.sensitivity.copy()
+    broken[["p_holm", "p_fail_holm"]] = broken[["p_fail_holm", "p_holm"]].to_numpy()
+    swapped = type(report)(report.table, broken, report.main, report.alpha)
+    assert _p_contradictions(_tables.sensitivity_pivot(swapped))
+    assert _tables.deciding_p("fails", 0.9, 0.01) == 0.01 and _tables.deciding_p("undecided", 0.3, 0.9) == 0.3
+
+
+def test_the_rows_whose_verdicts_depend_on_the_holm_family_are_listed_with_both_p():
+    """Fourth reading, point 2: the paper rows whose verdict changes when the two Vote0 rows join
+    the Holm family, with the verdict and deciding p in each family; none when the families agree."""
+    variants = _claims.claims_variants(_claims_toy())
+    report = _claims.claims_report(variants, _math_results())
+    with_vote0 = _claims.with_vote0_report(variants, _math_results())
+    table = _claims.holm_family_table(report, with_vote0)
+    now = report.sensitivity.set_index(["id", "variant"])
+    then = with_vote0.sensitivity.set_index(["id", "variant"])
+    for (i, v), row in table.iterrows():
+        assert row["verdict"] == now.loc[(i, v), "verdict"] and row["verdict (with the Vote0 rows)"] == then.loc[(i, v), "verdict"]
+    paper = report.table.loc[report.table["origin"] == "paper", "id"]
+    changed = {(i, v) for (i, v) in now.index if i in set(paper) and now.loc[(i, v), "role"] != "not listed"
+               and now.loc[(i, v), "verdict"] != then.loc[(i, v), "verdict"]}
+    assert {key for key in table.index if key[1] != "main" or key in changed} == changed
+    # the same family twice: nothing depends on it
+    assert _claims.holm_family_table(report, report).empty
+    # a verdict changed in the larger family (deliberately): its row appears, main first, with both p
+    long = with_vote0.sensitivity.copy()
+    where = (long["id"] == "1") & (long["variant"] == "ties=dropped")
+    long.loc[where, ["verdict", "p_holm"]] = ["undecided", 0.04]
+    altered = type(with_vote0)(with_vote0.table, long, with_vote0.main, with_vote0.alpha)
+    shown = _claims.holm_family_table(report, altered)
+    assert list(shown.index) == [("1", "main"), ("1", "ties=dropped")]
+    assert shown.loc[("1", "ties=dropped"), "p (Holm, with the Vote0 rows)"] == 0.04

@@ -39,8 +39,10 @@ def test_linear_svm_importance_is_coef_squared_and_equal_for_identical_genes(rng
 # priors independent of the training sample
 # ------------------------------------------------------------------------------------------
 
+import math
 import warnings
 from dataclasses import FrozenInstanceError, replace
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -51,29 +53,17 @@ from sklearn.tree import DecisionTreeClassifier
 from companion import claims as C
 from companion.evaluation import stratified_folds
 from companion.experiments import paper05
-from companion.experiments.paper05 import _claims, _protocol, _tables
+from companion.experiments.paper05 import _claims, _protocol, _tables, _variants
 from companion.experiments.protocol import check_tidy
 from companion.stumps import fit_by_bound
 from companion.experiments._paper05_peers import NSC_THRESHOLDS
 from companion.experiments.paper05._claims import _claims_data, _occam_gene, _paired
 from companion.experiments.paper05._protocol import (
-    COMPETITORS,
-    DATASETS,
-    MATCHED_COMPETITORS,
-    PRIORS,
-    RESULT_COLUMNS,
-    VARIANT_NAMES,
-    _choose,
-    _competitor_rows,
-    _fit_grid,
-    _fold_rows,
-    _l1_path_order,
-    _rfe_runs,
-    _selected_competitors,
-    prior_feature_range,
-    seed_configs,
-    stump_template,
+    COMPETITORS, DATASETS, MATCHED_COMPETITORS, PRIORS, RESULT_COLUMNS, _choose,
+    _competitor_rows, _fit_grid, _fold_rows, _l1_path_order, _rfe_runs, _selected_competitors,
+    prior_feature_range, stump_template,
 )
+from companion.experiments.paper05._variants import VARIANT_NAMES, seed_configs
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -294,6 +284,59 @@ def test_run_is_tidy_with_every_method_on_every_fold(small_run):
     assert (stumps["genes"] <= stumps["k"]).all()
 
 
+def test_competitor_variants_rerun_only_the_matched_competitors(small_run):
+    config, results = small_run
+    key = ["dataset", "method", "seed", "fold"]
+    main = {"competitors=main": _protocol.COMPETITOR_SETTINGS}
+    broken = {"competitors=C 1e-4": {"svm_c": 1e-4, "refit_c": 1e-4}}  # no longer the protocol's competitors
+    frames = _variants.run_competitor_variants(config, results, variants={**main, **broken})
+    # at the protocol's settings the rerun (inner choice included) is the main run, row for row
+    pd.testing.assert_frame_equal(frames["competitors=main"].sort_values(key).reset_index(drop=True),
+                                  results.sort_values(key).reset_index(drop=True))
+    other = frames["competitors=C 1e-4"].sort_values(key).reset_index(drop=True)
+    with pytest.raises(AssertionError):
+        pd.testing.assert_frame_equal(other, results.sort_values(key).reset_index(drop=True))
+    # only the matched competitors' rows (k ≥ 1) move
+    moved = other.merge(results, on=key, suffixes=("", "_main"))
+    moved = moved[moved["errors"] != moved["errors_main"]]
+    assert len(moved) and (moved["k"] > 0).all()
+    assert set(moved["learner"]) <= {"l1_logistic", "svm_rfe", "bahsic", "competitor"}
+    assert set(_variants.COMPETITOR_VARIANTS) == {
+        f"competitors={name}" for name in ("SVM C 0.1 (SVM-RFE, BAHSIC)", "SVM C 10 (SVM-RFE, BAHSIC)",
+                                           "L1 refit C 0.1", "L1 refit C 10")}
+
+
+def test_inner_cv_variant_picks_a_learner_row_without_reading_the_outer_test_fold(small_run):
+    config, results = small_run
+    frame = _variants.inner_cv_variant(config, results)[_variants.INNER_CV_RULE]
+    key = ["dataset", "repeat", "fold", "k"]
+    stumps = frame[(frame["learner"] == "stumps") & (frame["prior"] == PRIORS[0])]
+    assert len(stumps) == len(results[(results["learner"] == "stumps") & (results["prior"] == PRIORS[0])])
+    learners = results[results["learner"].isin(_protocol.STUMP_VARIANTS) & (results["prior"] == PRIORS[0])]
+    joined = stumps.merge(learners, left_on=[*key, "chosen"], right_on=[*key, "learner"], suffixes=("", "_learner"))
+    assert len(joined) == len(stumps)
+    assert (joined["errors"] == joined["errors_learner"]).all() and (joined["genes"] == joined["genes_learner"]).all()
+    # every other row is the main run's
+    rest = frame[~((frame["learner"] == "stumps") & (frame["prior"] == PRIORS[0]))]
+    assert len(rest) + len(stumps) == len(results)
+    # the choice reads the training fold only: flipping the outer test labels changes the outer
+    # errors of the learners (broken input for a choice that would read them) but not the choice
+    name = config.datasets[0]
+    X, y, names = _protocol.load_dataset(name)
+    train, test = next(iter(stratified_folds(y, n_splits=config.n_splits, seed=config.seed)))
+    flipped = y.copy()
+    flipped[test] = np.where(y[test] == y[0], y[y != y[0]][0], y[0])
+    item = (name, (0, 0, train, test))
+    ranges = {PRIORS[0]: _protocol.prior_feature_range(name, X, PRIORS[0])}
+    variant = replace(config, priors=config.priors[:1])
+    choose = partial(_variants._inner_cv_choices, config=variant, item=item)
+    assert choose({name: (X, y, names, ranges)}) == choose({name: (X, flipped, names, ranges)})
+    keep = _protocol.welch_t_ranking(X[train], y[train], config.n_prefilter)
+    outer = [_protocol.stump_rows(name, X, X[train], y[train], X[test], labels[test], keep, names, variant, ranges)
+             for labels in (y, flipped)]
+    assert [r["errors"] for r in outer[0]] != [r["errors"] for r in outer[1]]
+
+
 def test_claims_read_the_variant_rows_and_the_matched_table(small_run):
     _, results = small_run
     report = _claims.claims_report(results)
@@ -329,7 +372,7 @@ def test_verdicts_table_leaves_empty_the_variants_a_row_never_enters(small_run):
 def test_the_wide_declared_range_stands_in_the_main_range_s_place(small_run):
     config, results = small_run
     name = "range=declared 20-bit envelope for the raw sets"
-    frame = _protocol.run_choice_variants(config, results, variants={name: _protocol.CHOICE_VARIANTS[name]})[name]
+    frame = _variants.run_choice_variants(config, results, variants={name: _variants.CHOICE_VARIANTS[name]})[name]
     assert set(frame["prior"]) == {"-", "declared"}
     stumps = frame[frame["learner"].isin(_protocol.STUMP_VARIANTS)]
     main = results[results["learner"].isin(_protocol.STUMP_VARIANTS) & (results["prior"] != "per_gene")
@@ -424,6 +467,27 @@ def test_discussion_follows_a_changed_verdict(small_run):
     report.table.loc[report.table["id"] == "k1-leukemia_golub", "verdict"] = "identical"
     text = paper05.discussion(**inputs).data
     assert "k1-leukemia_golub" in text.split("**Identical sides.**")[1].split("\n")[0]
+
+
+def test_matched_rule_states_the_level_and_the_not_robust_undecided_rows(small_run):
+    from companion.experiments.paper05._prose import _matched_rule
+
+    report = _discussion_inputs(small_run)["report"]
+    table = report.table
+    rows = table["id"].str.match(r"k\d-") & (table["origin"] == "check")
+    assert rows.sum() >= 2
+    ids = list(table.loc[rows, "id"])
+    table.loc[rows, "verdict"] = "undecided"
+    table.loc[rows, "robust"] = True
+    table.loc[table["id"] == ids[0], "robust"] = False
+    text = _matched_rule(report).data
+    assert f"{len(ids)} undecided, 1 of them not robust ({ids[0]})" in text
+    assert "one-sided corrected t at α = 0.025 after Holm" in text and "two-sided 95 % interval" in text
+    # a changed robustness changes the count (the sentence is not fixed text)
+    table.loc[rows, "robust"] = False
+    text = _matched_rule(report).data
+    assert f"{len(ids)} undecided, {len(ids)} of them not robust" in text
+    assert f"{len(ids)} undecided, 1 of them not robust" not in text
 
 
 def test_bahsic_matches_a_naive_elimination(rng):
@@ -595,6 +659,55 @@ def test_eq5_readings_free_fails_canonical_holds():
         np.random.default_rng(0), **BROKEN["math_sc_eq5_canonical_pairing"])[0]
 
 
+def _eq5_counts(checks):
+    """(compression sets of each of the three Eq. 5 rows, the free row's pairs, the canonical row's denominator)."""
+    import re
+
+    sets = [int(re.search(r"(\d+) compression sets", checks[k][1]).group(1)) for k in _math_checks.EQ5_CHECKS]
+    free = int(re.search(r"pairing: (\d+) \(compression set", checks["math_sc_eq5_free_pairing"][1]).group(1))
+    denominator = int(re.search(r"of the (\d+) \(compression set", checks["math_sc_eq5_canonical_pairing"][1]).group(1))
+    return sets, free, denominator
+
+
+def test_eq5_rows_read_one_enumeration():
+    # the notebook's run: the three rows count the same compression sets, and the free row's pairs
+    # are the canonical row's denominator
+    checks = _math_checks.run_math_checks(np.random.default_rng(0))
+    sets, free, denominator = _eq5_counts(checks)
+    assert len(set(sets)) == 1 and free == denominator
+    assert not checks["math_sc_eq5_free_pairing"][0] and checks["math_sc_eq5_canonical_pairing"][0]
+    # broken: each row draws its own samples from the generator (as before) and the counts part
+    rng = np.random.default_rng(0)
+    apart = {k: _math_checks.CHECKS[k](rng) for k in _math_checks.EQ5_CHECKS}
+    _, free, denominator = _eq5_counts(apart)
+    assert free != denominator
+
+
+def test_eq5_enumeration_matches_a_loop_over_pairings():
+    # the enumeration's free count against the plain loop over every (message, pairing) it replaced
+    import itertools
+
+    e = _math_checks.eq5_enumeration(np.random.default_rng(3))
+    rng = np.random.default_rng(3)
+    i = 0
+    for n, m in _math_checks.EQ5_SAMPLES:
+        X = rng.normal(size=(m, n))
+        probe = np.vstack([X, rng.normal(size=(200, n))])
+        for size in range(1, min(3, n) + 1):
+            for examples in itertools.combinations(range(m), size):
+                free = set()
+                for attributes in itertools.combinations(range(n), size):
+                    for directions in itertools.product((-1, 1), repeat=size):
+                        for order in itertools.permutations(examples):
+                            t = X[list(order), list(attributes)]
+                            out = np.all(np.where(np.asarray(directions) > 0, probe[:, attributes] > t,
+                                                  probe[:, attributes] <= t), axis=1)
+                            free.add((attributes, directions, out.tobytes()))
+                assert e.free[i] == len(free) and e.canonical[i] == math.comb(n, size) * 2 ** size
+                i += 1
+    assert i == len(e)
+
+
 def test_new_checks_hold_and_fail_on_broken_input():
     for key in ("math_zeta_decreases_slowly", "math_bayes_vote_not_midpoint", "math_bayes_gibbs"):
         ok, detail = _math_checks.CHECKS[key](np.random.default_rng(0))
@@ -703,10 +816,10 @@ def test_golub_descriptions_sit_beside_the_probes():
 
 def test_selection_variants_pick_by_their_rule(small_run):
     _, results = small_run
-    variants = _protocol.selection_variants(results)
-    assert set(variants) == set(_protocol.SELECTION_RULES)
+    variants = _variants.selection_variants(results)
+    assert set(variants) == set(_variants.SELECTION_RULES)
     keys = ["dataset", "repeat", "fold", "k"]
-    for label, rule in _protocol.SELECTION_RULES.items():
+    for label, rule in _variants.SELECTION_RULES.items():
         frame = variants[label]
         check_tidy(frame)
         stumps = frame[(frame["learner"] == "stumps") & (frame["prior"] == "declared")]
@@ -755,8 +868,8 @@ def test_second_declared_range_reruns_only_the_sets_it_changes(small_run):
     assert prior_feature_range("colon", X, "declared_second")[:, 0].tolist() == [0.0, 2.0**18]
     with pytest.raises(ValueError, match="second declared range"):
         prior_feature_range("colon", -X, "declared_second")  # an intensity is never negative
-    name = [n for n in _protocol.CHOICE_VARIANTS if n.startswith("range=declared second")][0]
-    frame = _protocol.run_choice_variants(config, results, variants={name: _protocol.CHOICE_VARIANTS[name]})[name]
+    name = [n for n in _variants.CHOICE_VARIANTS if n.startswith("range=declared second")][0]
+    frame = _variants.run_choice_variants(config, results, variants={name: _variants.CHOICE_VARIANTS[name]})[name]
     stumps = frame[frame["learner"].isin([*_protocol.STUMP_VARIANTS, "stumps"])].sort_values(["method", "seed", "fold"])
     main = results[results["learner"].isin([*_protocol.STUMP_VARIANTS, "stumps"]) & (results["prior"] == "declared")]
     main = main.sort_values(["method", "seed", "fold"])
@@ -781,3 +894,118 @@ def test_by_learner_display_shows_intervals_and_tallies(small_run):
     assert cell.startswith(f"{first['difference']:+.1f} [{first['low']:+.1f}, {first['high']:+.1f}] "
                            f"{first['lower']}/{first['equal']}/{first['higher']}")
     assert list(shown.columns) == ["sc", "occam", "pac_bayes", "chosen by smallest bound"]
+
+
+@pytest.mark.slow
+def test_a_fold_memo_changes_no_frame_and_refits_only_what_a_variant_changes(small_run):
+    """``run`` and the variants rerun on its folds, given one :class:`FoldMemo`, give the
+    frames they give without one; the choice variants fit only the learners whose parameters they
+    change, and the competitor variants read the main run's fits at the protocol's settings."""
+    import copy
+
+    config, results = small_run
+    from companion.experiments.paper05._protocol import FoldMemo
+
+    memo = FoldMemo()
+    pd.testing.assert_frame_equal(paper05.run(config, memo=memo), results)
+    n_folds = config.n_repeats * config.n_splits
+    assert len(memo.stump_rows) == n_folds * (1 + 2 * len(config.priors)) and len(memo.matched) == n_folds
+    names = ("eta=0.5", "p=grid 0.5 1 2 for Occam and PAC-Bayes", "range=declared 20-bit envelope for the raw sets")
+    choice = {name: _variants.CHOICE_VARIANTS[name] for name in names}
+    before = len(memo.stump_rows)
+    shared = _variants.run_choice_variants(config, results, variants=choice, memo=memo)
+    alone = _variants.run_choice_variants(config, results, variants=choice)
+    for name in names:
+        pd.testing.assert_frame_equal(shared[name], alone[name])
+    # SC's rows under η = 0.5 and the p grid are the main run's; the wider range moves all three on Golub
+    assert len(memo.stump_rows) - before == n_folds * (2 + 2 + 3)
+    settings = {"competitors=SVM C 10 (SVM-RFE, BAHSIC)": _variants.COMPETITOR_VARIANTS[
+        "competitors=SVM C 10 (SVM-RFE, BAHSIC)"], "competitors=L1 refit C 0.1": _variants.COMPETITOR_VARIANTS[
+        "competitors=L1 refit C 0.1"]}
+    shared = _variants.run_competitor_variants(config, results, variants=settings, memo=memo)
+    alone = _variants.run_competitor_variants(config, results, variants=settings)
+    for name in settings:
+        pd.testing.assert_frame_equal(shared[name], alone[name])
+    # the memo's entries are what the variants read: AdaBoost's rows (no setting moves them) come from it
+    tampered = copy.deepcopy(memo)
+    for parts in tampered.matched.values():
+        for part in parts:
+            for row in part["rows"]:
+                if row["learner"] == "adaboost_stumps":
+                    row["errors"] += 100
+    moved = _variants.run_competitor_variants(config, results, variants=settings, memo=tampered)
+    for name in settings:
+        boosted = moved[name][moved[name]["method"].str.startswith("adaboost_stumps k=")]
+        assert (boosted["errors"] >= 100).all()
+    # the key holds the fold seed, and AdaBoost's rounds as far as the matched rows read them
+    X, y, gene_names = _protocol.load_dataset("leukemia_golub")
+    data_key = _protocol.data_digest(X, y, gene_names)
+    train, test = next(iter(stratified_folds(y, n_splits=config.n_splits, seed=config.seed)))
+    assert _protocol.matched_key(data_key, train, test, config, config.seed, 0, 0, max(config.matched_k)) in memo.matched
+    other = replace(config, seed=config.seed + 7)
+    assert _protocol.matched_key(data_key, train, test, other, other.seed, 0, 0, max(config.matched_k)) not in memo.matched
+    short = replace(config, adaboost_rounds=2)
+    assert (_protocol.matched_key(data_key, train, test, short, 0, 0, 0, short.adaboost_rounds)
+            != _protocol.matched_key(data_key, train, test, short, 0, 0, 0, max(short.matched_k)))
+
+
+def test_enumerated_miss_is_the_count_by_count_loop():
+    """The subprior and test-set checks enumerate every error count in one call: the values of one call per count."""
+    from companion.bounds.binomial import binomial_tail, binomial_tail_inversion
+
+    rng = np.random.default_rng(3)
+    for _ in range(6):
+        m = int(rng.integers(1, 90))
+        r, delta = float(rng.uniform(0.01, 0.6)), float(rng.uniform(1e-6, 0.3))
+        counts = np.arange(m + 1)
+        below, pmf = _math_checks._enumerated_miss(counts, m, r, delta, binomial_tail_inversion, binomial_tail)
+        naive_below = np.array([float(binomial_tail_inversion(int(k), m, delta)) < r for k in counts])
+        naive_pmf = np.diff(np.concatenate([[0.0], [float(binomial_tail(int(k), m, r)) for k in counts]]))
+        assert np.array_equal(below, naive_below)
+        assert np.array_equal(pmf, naive_pmf)  # bit for bit
+
+
+def test_boosted_stumps_are_scikit_learns_adaboost_step_for_step():
+    """``boosted_stumps`` against ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1))``: the
+    same stumps, thresholds and staged predictions, on random data with ties (duplicated and
+    rounded columns) and with early stops (a separable sample), and on a microarray fold."""
+    from sklearn.ensemble import AdaBoostClassifier
+
+    def reference(X, y, X_test, rounds, seed):
+        boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=rounds,
+                                   random_state=seed).fit(X, y)
+        return boost, list(boost.staged_predict(X_test))
+
+    def assert_same(ours, theirs):
+        (boost, staged), (expected, expected_staged) = ours, theirs
+        assert len(staged) == len(expected_staged)
+        for a, b in zip(staged, expected_staged):
+            assert a.dtype == b.dtype and np.array_equal(a, b)
+        for ours_tree, tree in zip(boost.estimators_, expected.estimators_, strict=True):
+            assert ours_tree.tree_.feature[0] == tree.tree_.feature[0]
+            assert ours_tree.tree_.threshold[0] == tree.tree_.threshold[0]
+        assert np.array_equal(boost.classes_, expected.classes_)
+
+    rng = np.random.default_rng(0)
+    stops = 0
+    for trial in range(24):
+        m, d = int(rng.integers(8, 50)), int(rng.integers(1, 30))
+        X = rng.normal(size=(m, d)).round(int(rng.integers(0, 3)))
+        if trial % 3 == 0:
+            X[:, : d // 2] = X[:, [0]]  # duplicated columns: tied splits, decided by the seeded feature order
+        y = np.where(rng.random(m) < 0.4, "a", "b").astype(object)
+        if trial % 4 == 0:
+            y = np.where(X[:, 0] > 0, "a", "b").astype(object)  # one stump separates: boosting stops early
+        if len(set(y)) < 2:
+            continue
+        X_test = rng.normal(size=(7, d))
+        for rounds in (1, 3, 25):
+            ours = _protocol.boosted_stumps(X, y, X_test, rounds, trial)
+            assert_same(ours, reference(X, y, X_test, rounds, trial))
+            stops += len(ours[1]) < rounds
+    assert stops > 0
+    X, y, _ = _protocol.load_dataset("colon")
+    train, test = next(iter(stratified_folds(y, n_splits=10, seed=0)))
+    keep = welch_t_ranking(X[train], y[train], 100)
+    F, F_test = X[train][:, keep], X[test][:, keep]
+    assert_same(_protocol.boosted_stumps(F, y[train], F_test, 25, 3), reference(F, y[train], F_test, 25, 3))

@@ -86,7 +86,7 @@ def test_notebook_leads_with_its_verdicts_as_its_claims_table_has_them(number):
     summary of the notebook's claims table (central claims, every row by kind), filled in by the
     claims section when the notebook runs. nbval skips the box (it is filled after its cell ran);
     this test checks its committed content against the committed table instead."""
-    from companion.claims import summary
+    from companion.claims._report import summary
     from companion.paths import ROOT
 
     path = next(p for p in NOTEBOOK_FILES if p.name.startswith(number))

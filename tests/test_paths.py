@@ -156,5 +156,11 @@ def test_a_saved_figure_carries_its_caption_and_alt_text_from_its_own_texts(tmp_
     assert _figure_text(empty) == {"Title": "No labelled panel", "Description": "No labelled panel."}
     monkeypatch.setenv("COMPANION_FIGURES", str(tmp_path))
     path = save_figure(fig, "caption_check")
-    assert png_text(path) == {"Title": "Errors and penalties", "Description": _figure_text(fig)["Description"]}
+    # the smallest text is the tick labels' 10 pt (matplotlib's default)
+    assert png_text(path) == {"Title": "Errors and penalties", "Description": _figure_text(fig)["Description"],
+                              "Smallest text": "10 pt at 110 dpi"}
+    left.get_legend().remove()
+    fig.legend(*left.get_legend_handles_labels(), fontsize=6)  # a legend of the whole figure is described too
+    assert _figure_text(fig)["Description"] == "2 panels. errors against s. Pima: p_n against p_p. Legend: DLM."
+    assert png_text(save_figure(fig, "caption_check"))["Smallest text"] == "6 pt at 110 dpi"
     plt.close("all")

@@ -1087,3 +1087,88 @@ def test_the_boolean_kernel_divides_nothing(cls):
         assert (default.scale_ == 1).all()
         assert default.to_dict()["model"] == unscaled.to_dict()["model"]
         np.testing.assert_array_equal(default.decision_function(bits), unscaled.decision_function(bits))
+
+
+# ------------------------------------------------------------------------------------------------
+# Algorithm 2 compiled by numba against its numpy loop (the same bits)
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 7, 8, 9, 63, 128, 129, 250, 256, 257, 500, 1031, 2048, 5000])
+def test_pairwise_sum_is_numpys_add_reduce_bit_for_bit(n):
+    """The compiled sum of N = Σ α_i g_i adds in numpy's pairwise order: on values of wide
+    dynamic range (where the order shows in the last bits) it is np.add.reduce, bits included,
+    negative zeros too."""
+    pytest.importorskip("numba")
+    from companion._mmp_kernel import pairwise_plan, pairwise_sum
+
+    rng = np.random.default_rng(n)
+    plan = pairwise_plan(n)
+    stack = np.empty(max(len(plan), 1))
+    for _ in range(20):
+        values = rng.standard_normal(n) * 10.0 ** rng.integers(-12, 12, n)
+        assert pairwise_sum(values, plan, stack) == np.add.reduce(values)
+        assert np.float64(pairwise_sum(values, plan, stack)).tobytes() == np.add.reduce(values).tobytes()
+    zeros = np.full(n, -0.0)
+    assert np.float64(pairwise_sum(zeros, plan, stack)).tobytes() == np.add.reduce(zeros).tobytes()
+
+
+@pytest.mark.parametrize("case", range(16))
+def test_compiled_mmp_iterations_equal_the_numpy_loop_bit_for_bit(case):
+    """Algorithm 2 compiled (companion._mmp_kernel) gives the numpy loop's α, g, history and
+    convergence, bits included: Boolean data full of duplicated rows (tied steps broken by index,
+    away steps that empty a support point), real-valued kernels, sizes past numpy's pairwise
+    blocks (m > 128, > 256), a cap of iterations reached, and a progress tracker (the compiled
+    loop then runs in chunks)."""
+    pytest.importorskip("numba")
+    from companion.kernels import add_complemented_bits, boolean_kernel
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _compiled_mmp_steps, _mmp_iterations, \
+        _mmp_iterations_numpy
+
+    assert _compiled_mmp_steps() is not None
+    rng = np.random.default_rng(100 + case)
+    m = int(rng.integers(8, 80)) if case < 8 else int(rng.integers(129, 700))
+    if case % 4 == 3:
+        Z = rng.normal(size=(m, 3))
+        K = Z @ Z.T
+    else:
+        X = rng.integers(0, 2, size=(m, int(rng.integers(2, 8)))).astype(float)  # few distinct rows
+        K = boolean_kernel(add_complemented_bits(X), degree=int(rng.integers(1, 5)))
+    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    lam = float(rng.choice([0.25, 1.0, 4.0]))
+    tol = float(rng.choice([1e-2, 1e-3]))
+    max_iter = 37 if case in (0, 9) else 300 if case == 10 else 50_000
+    fast = _mmp_iterations(_ExtendedGram(_GivenKernel(K), y, lam), tol, max_iter)
+    plain = _mmp_iterations_numpy(_ExtendedGram(_GivenKernel(K), y, lam), tol, max_iter)
+    for a, b in zip(fast[:3], plain[:3]):
+        assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+    assert fast[3] == plain[3]
+    if case in (0, 9):
+        assert not fast[3] and fast[2].size == max_iter + 1  # the cap was reached
+
+
+def test_compiled_mmp_iterations_report_progress_as_the_numpy_loop(monkeypatch):
+    """With a progress tracker the compiled loop runs _PROGRESS_EVERY iterations between two
+    updates, at the iterations the numpy loop reports, and gives the same iterates."""
+    pytest.importorskip("numba")
+    import companion.perceptrons as perceptrons_module
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _mmp_iterations, _mmp_iterations_numpy
+
+    seen = {"compiled": [], "numpy": []}
+
+    class Tracker:
+        def __init__(self, key):
+            self.key = key
+
+        def update(self, done):
+            seen[self.key].append(done)
+
+    rng = np.random.default_rng(7)
+    Z = rng.normal(size=(150, 4))
+    y = np.where(rng.random(150) < 0.5, 1.0, -1.0)
+    results = {}
+    for key, function in (("compiled", _mmp_iterations), ("numpy", _mmp_iterations_numpy)):
+        monkeypatch.setattr(perceptrons_module, "progress_lines", lambda *args, key=key: Tracker(key))
+        results[key] = function(_ExtendedGram(_GivenKernel(Z @ Z.T), y, 1.0), 1e-4, 2_000)
+    assert seen["compiled"] == seen["numpy"] and len(seen["numpy"]) > 1
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(results["compiled"][:3], results["numpy"][:3]))

@@ -209,18 +209,55 @@ def test_a_criterion_its_builder_refuses_names_the_file_and_the_claim(tmp_path):
      r"claim 'c1': a mathematical statement is checked where it is shown: exactly \(kind 'exact'\)"),
     (lambda t: t.replace('category = "peer"', 'category = "peer"\nformula = "paper"'),
      r"claim 'c2': formula is for a mathematical statement, not a 'peer' row"),
-    (lambda t: t.replace('category = "peer"', 'category = "peer"\nby_construction = true'),
-     r"claim 'c2': by_construction is for a mathematical or conformance row"),
+    (lambda t: t.replace('category = "peer"', 'category = "sanity"\nby_construction = true').replace(
+        'origin = "check"', 'origin = "sanity"'),
+     r"claim 'c2': by_construction is for an empirical, mathematical, conformance or peer row"),
+    (lambda t: t.replace('category = "empirical"', 'category = "empirical"\nby_construction = true'),
+     r"claim 'c1': by_construction on an empirical row is for an exact count"),
     (lambda t: t.replace('kind = "exact"', 'kind = "unit_test"'),
      r"claim 'c2': kind 'unit_test' gives a verdict that nothing in the notebook computed"),
     (lambda t: t.replace('fixed = "2099-01-01 0123456789"\nresults_known = true', 'results_known = true'),
      r"claim 'c2': fixed must be 'YYYY-MM-DD <commit>'"),
     (lambda t: t.replace('results_known = false', 'results_known = "no"'), r"claim 'c1': results_known must be true or false"),
+    (lambda t: t.replace('results_known = false', 'results_known = false\nsentence = 3'), r"claim 'c1': sentence must be a string"),
+    (lambda t: t.replace('where = "Section 5"', 'where = "Section 5"\nquote_repairs = [["worse", "[better]"]]'),
+     r"claim 'c1': quote_repairs: 'worse' is not in the quote"),
+    (lambda t: t.replace('where = "Section 5"', 'where = "Section 5"\nquote_repairs = [["better", "best"]]'),
+     r"claim 'c1': quote_repairs: the meant text 'best' must mark what it restores in square brackets"),
+    (lambda t: t.replace('where = "Section 5"', 'where = "Section 5"\nquote_repairs = ["better"]'),
+     r"claim 'c1': quote_repairs must be a list of \[extracted, meant\] pairs"),
+    (lambda t: t.replace('text = "09_paper.txt"', 'text = "09_paper.txt"\nquote_repairs = [["1", "oo"]]'),
+     r"\[paper\]: quote_repairs: the meant text 'oo' must mark"),
+    (lambda t: t.replace('text = "09_paper.txt"', 'text = "09_paper.txt"\nrepairs = []'),
+     r"\[paper\]: unknown fields \['repairs'\]"),
+    (lambda t: t.replace('results_known = false', 'results_known = false\ncheck_variants = ["inner_splits"]'),
+     r"claim 'c1': check_variants must be a list of variant names \(before '='\) of a row with an honest_check"),
 ])
 def test_a_malformed_registry_is_refused_naming_the_field(tmp_path, edit, message):
     with pytest.raises(ValueError, match=message) as error:
         C.load_registry(_write(tmp_path, edit(GOOD)))
     assert "paper09.toml" in str(error.value)
+
+
+def test_a_quote_shows_its_repairs_marked_and_the_registry_keeps_the_extracted_sentence(tmp_path):
+    text = GOOD.replace('text = "09_paper.txt"', 'text = "09_paper.txt"\nquote_repairs = [["ﬁ", "[ff]"]]').replace(
+        'quote = "Our method is better."', 'quote = "Our method is di\uFB01erent, better when p = 1."\n'
+                                           'quote_repairs = [["p = 1", "p = [∞]"]]')
+    registry = C.load_registry(_write(tmp_path, text))
+    entry = registry.entries[0]
+    assert entry["quote"] == "Our method is di\uFB01erent, better when p = 1."  # as extracted, checked verbatim
+    shown = "Our method is di[ff]erent, better when p = [∞]."
+    assert registry.shown_quote(entry) == shown
+    family = C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]})
+    assert family[0].quote == shown
+    assert f"“{shown}”" in registry.markdown().data
+    # a restored subscript before a parenthesis is no Markdown link where the quote is shown
+    from companion.claims._registry import markdown_quote
+
+    assert markdown_quote("provide log[₂](r) bits") == "provide log[₂]\\(r) bits"
+    # a ligature the extraction kept as the paper's own glyph is spelt out, unmarked
+    assert C.load_registry(_write(tmp_path, GOOD.replace("better.", "classi\uFB01er."))).shown_quote(
+        {"quote": "a classi\uFB01er"}) == "a classifier"
 
 
 def test_the_normaliser_finds_quotes_across_line_breaks():
@@ -230,8 +267,9 @@ def test_the_normaliser_finds_quotes_across_line_breaks():
 
 def test_the_registry_reads_as_a_markdown_list(tmp_path):
     text = C.load_registry(_write(tmp_path, GOOD)).markdown().data
-    assert text == ("* **c1** (Section 5): “Our method is better.”\n"
-                    "* **c2** *(check)*: Our rules equal the reference's")
+    assert text == ("<details><summary>The registry's 2 rows (1 quoting the paper, with where each sentence "
+                    "stands)</summary>\n\n* **c1** (Section 5): “Our method is better.”\n"
+                    "* **c2** *(check)*: Our rules equal the reference's\n\n</details>")
 
 
 def test_the_criterion_history_is_read_from_git(tmp_path):
@@ -283,3 +321,22 @@ def test_every_row_says_when_its_criterion_was_fixed_as_git_log_shows(path):
         if entry["fixed"] != expected or entry["results_known"] != found["results_known"]:
             wrong.append((entry["id"], entry["fixed"], entry["results_known"], expected, found["results_known"]))
     assert wrong == [], f"{path.name}: fixed / results_known differ from git log (id, registry, git): {wrong}"
+
+
+def test_rows_of_one_sentence_are_counted_once(tmp_path):
+    """Two readings of one sentence of the paper: the summary says how many sentences its rows judge."""
+    from companion.claims._report import kind_counts
+
+    second = GOOD.split("[[claim]]")[1].replace('id = "c1"', 'id = "c1b"').replace('central = true\n', '')
+    registry = C.load_registry(_write(tmp_path, GOOD + "\n[[claim]]" + second))
+    rng = np.random.default_rng(0)
+    main = -np.abs(rng.normal(1.0, 0.2, 12))
+    report = C.evaluate(C.family(registry, {"diff": lambda data: data["d"], "same": lambda data: data["same"]}),
+                        {"main": {"d": main, "same": True}})
+    assert kind_counts(report.table)["empirical"] == "2 rows on 1 sentence: 2 holds"
+    # a sentence key joins rows whose quotes differ (two fragments of one sentence); none: each its own
+    table = report.table.copy()
+    table.loc[table["id"] == "c1b", "quote"] = "Our method is better, too."
+    assert kind_counts(table)["empirical"] == "2: 2 holds"
+    table["sentence"] = "the-sentence"
+    assert kind_counts(table)["empirical"] == "2 rows on 1 sentence: 2 holds"

@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 
 from companion.paths import ROOT
-from tests._site import PROVENANCE, build_site, check_site, find_chromium, site_command
+from tests._site import PROVENANCE, STORY_WORDS, build_site, check_site, find_chromium, site_command
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 NO_CHROMIUM = ("no Chromium on this machine: the site's browser test needs Debian's chromium "
@@ -111,6 +111,11 @@ def test_every_page_reads_in_a_real_browser(chromium, site):
                 if "## Verdicts at a glance" in n.read_text(encoding="utf-8")}
     assert with_box and set(report.verdict_tops) == with_box, report.summary()
     assert report.glance_bottom is not None, report.summary()
+    # every verdict of every notebook, on its page and on docs/results.md, read in two layers
+    rows = sum(len(pd.read_csv(path)) for path in (ROOT / "figures").glob("[0-9][0-9]_claims.csv"))
+    assert report.headlines >= 2 * rows, report.summary()
+    # every notebook's story measured (over the budget is a "length" problem above)
+    assert {f"notebooks/{n.stem}.html" for n in NOTEBOOKS} <= set(report.story_words), report.summary()
 
 
 @pytest.mark.slow
@@ -254,6 +259,15 @@ DEFECTS = {
                               "# A dead toggle\n\n<script>window.addEventListener('load', () => {\n"
                               "  const b = document.querySelector('.bd-header-article .primary-toggle');\n"
                               "  b.replaceWith(b.cloneNode(true));\n});</script>\n", {"menu"}),
+    "docs/long_verdict.html": ("docs/long_verdict.md",  # a first layer over budget, one with nothing folded
+                               '# Verdicts\n\n* **a.** A beats B — <span class="verdict-headline">'
+                               + "holds " * 26 + "</span>\n\n  <details><summary>Statistics</summary>\n\n"
+                               "  p < 0.001\n\n  </details>\n\n"
+                               '* **b.** C beats D — <span class="verdict-headline">holds</span>\n', {"verdict"}),
+    "notebooks/07_long_story.html": ("notebooks/07_long_story.ipynb",  # more words open than the budget
+                                     _notebook("07 — a story over its budget",
+                                               verdicts="## Verdicts at a glance\n\nThe box.",
+                                               markdown_output="Words. " * (STORY_WORDS + 100)), {"length"}),
     "notebooks/05_late_verdict.html": ("notebooks/05_late_verdict.ipynb",  # the box two screens down
                                        _notebook("05 — a verdict below the first screen", verdicts=(
                                            "## Verdicts at a glance\n\n" + "A long preamble.\n\n" * 60)),
@@ -263,7 +277,9 @@ DEFECTS = {
 CLEAN = {
     "docs/results.md": ('# Results\n\n<a id="notebook-01"></a>\n\n'
                         '* <a id="claim-01-a"></a>**[a](../notebooks/01_clean.ipynb#claim-01-a).** '
-                        "holds: $\\hat R = 0.25$, within\n\n$$\n[0, 1].\n$$\n"),
+                        '— <span class="verdict-headline">**holds**; no variant run</span>\n\n'
+                        "  <details><summary>Statistics and variants</summary>\n\n"
+                        "  holds: $\\hat R = 0.25$, within\n\n  $$\n  [0, 1].\n  $$\n\n  </details>\n"),
     "notebooks/01_clean.ipynb": _notebook("01 — everything right", png=_png(),
                                           markdown_output='* <a id="claim-01-a"></a>**a** holds: $\\alpha < 1$.',
                                           verdicts="## Verdicts at a glance\n\nThe central claim.",
@@ -302,6 +318,8 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     # the clean pages passed every check: a typeset formula, a figure, the claim's anchor, the
     # verdict box on the first screen, both menus opened at both widths
     assert report.formulas >= 3 and report.images >= 1 and report.anchors >= 2, report.summary()
+    assert report.headlines == 3, report.summary()  # the clean one and the two defective ones
+    assert report.story_words["notebooks/01_clean.html"] < 200 < STORY_WORDS < report.story_words["notebooks/07_long_story.html"]
     # the clean figure has its caption and alt text, from the PNG save_figure wrote, and a click enlarges it
     assert report.figures >= 3 and report.enlarged == {
         "notebooks/01_clean.html": True, "notebooks/02_broken_figure.html": True}, report.summary()
@@ -309,7 +327,8 @@ def test_the_browser_check_fails_on_each_defect_where_it_is(tmp_path, chromium):
     assert 'alt="One panel. Risk against size: risk against size."' in clean
     assert "Figure 01_clean.</strong> Risk against size" in clean
     assert "<td>–</td>" in clean and "no value here" in clean  # the NaN cell shows a dash, and says why
-    assert set(report.verdict_tops) == {"notebooks/01_clean.html", "notebooks/05_late_verdict.html"}, report.summary()
+    assert set(report.verdict_tops) == {"notebooks/01_clean.html", "notebooks/05_late_verdict.html",
+                                        "notebooks/07_long_story.html"}, report.summary()
     assert report.verdict_tops["notebooks/01_clean.html"] < 800 < report.verdict_tops["notebooks/05_late_verdict.html"]
     assert {(w, kind) for (page, w, kind) in report.menus if page == "docs/results.html"} == {
         (1280, "primary"), (390, "primary")}, report.menus  # one heading: no "On this page" menu
@@ -439,3 +458,56 @@ def test_docstrings_become_valid_restructuredtext_on_the_api_page():
     broken = ["====  ===", "a     b", "====  ===", "longer x", "====  ==="]
     site.docstring_as_text(None, "module", "m", None, {}, broken)
     assert "::" in broken and "    longer x" in broken  # text in a column gap: shown as preformatted
+
+
+def test_a_detail_section_folds_on_the_site_and_keeps_its_verdicts_open():
+    """Code sources folded everywhere; in a section whose heading is tagged ``detail``, the text after
+    each opening paragraph (a caption's only when short) and the code outputs folded, a cell with both
+    folded behind one toggle, verdict lists split off and left open, up to the next heading of the
+    same level; a cell tagged ``detail-text`` has its text folded, its section open; the notebook's
+    cells all kept."""
+    site = _site_extension()
+    markdown = lambda i, text, tags=(): {"cell_type": "markdown", "id": i, "metadata": {"tags": list(tags)},
+                                         "source": text}
+    output = lambda text: {"output_type": "display_data", "metadata": {},
+                           "data": {"text/markdown": text, "text/plain": "<Markdown>"}}
+    code = lambda i, *outs: {"cell_type": "code", "id": i, "metadata": {}, "execution_count": 1,
+                             "outputs": list(outs), "source": "show()"}
+    verdicts = '* **a.** A — <span class="verdict-headline">**holds**</span>'
+    nb = {"cells": [
+        markdown("story", "## Results\n\nOur table beside the paper's."), code("table", output("a table")),
+        markdown("claims", "## The claims, judged\n\nShort opening.\n\nA long explanation.\n\n### Sub\n\n* a list",
+                 tags=["detail"]),
+        code("mixed", output("sensitivity"), output(verdicts), output("more tables")),
+        markdown("sub", "### Another sub-section\n\nStill detail."), code("inner", output("x")),
+        markdown("caption", "The table below."), code("captioned", output("z")),
+        markdown("aside", " ".join(["word"] * 30)), code("aside-table", output("w")),
+        markdown("end", "## Discussion\n\nOpen again."), code("after", output("y")),
+        markdown("protocol", "## Protocol\n\nWhat we run.\n\nThe minutiae.", tags=["detail-text"]),
+        code("protocol-table", output("v")),
+    ]}
+    site.fold_for_story(nb)
+    cells = {c["id"]: c for c in nb["cells"]}
+    assert [c["id"] for c in nb["cells"]] == ["story", "table", "claims", "mixed", "mixed-part1", "mixed-part2",
+                                              "sub", "inner", "caption", "captioned", "aside", "aside-table",
+                                              "end", "after", "protocol", "protocol-table"]
+    tags = {c["id"]: c["metadata"]["tags"] for c in nb["cells"] if c["cell_type"] == "code"}
+    assert all("hide-input" in t or "hide-cell" in t or "remove-input" in t for t in tags.values())
+    for open_ in ("table", "after", "protocol-table"):  # outside detail sections: the outputs open
+        assert tags[open_] == ["hide-input"], tags
+    # source and outputs both folded: one toggle (hide-cell), not hide-input and hide-output stacked
+    for folded in ("mixed", "inner", "captioned", "aside-table"):
+        assert tags[folded] == ["hide-cell"], tags
+    assert "hide-output" in cells["mixed-part2"]["metadata"]["tags"]
+    assert cells["mixed-part1"]["metadata"]["tags"] == ["remove-input"] and cells["mixed-part1"]["outputs"][0]["data"][
+        "text/markdown"] == verdicts
+    assert "hide-cell" in cells["inner"]["metadata"]["tags"]  # a lower heading stays inside the detail section
+    assert cells["caption"]["source"] == "The table below.\n"  # a short caption names the folded output
+    assert cells["aside"]["source"].startswith('<details class="story-fold">')  # a longer one is folded
+    assert cells["protocol"]["source"] == ("## Protocol\n\nWhat we run.\n\n<details class=\"story-fold\"><summary>"
+                                           "Read more</summary>\n\nThe minutiae.\n\n</details>\n")
+    assert cells["claims"]["source"] == ("## The claims, judged\n\nShort opening.\n\n<details class=\"story-fold\"><summary>"
+                                         "Read more</summary>\n\nA long explanation.\n\n</details>\n\n### Sub\n\n"
+                                         "<details class=\"story-fold\"><summary>Read more</summary>\n\n* a list\n\n"
+                                         "</details>\n")
+    assert cells["end"]["source"] == "## Discussion\n\nOpen again."  # the next heading of its level ends it

@@ -37,7 +37,7 @@ CELLS = [
                  "(criterion in the registry)."),
     ("code", "results = paper.run(config, n_jobs=n_jobs)\npaper.size_sentence(config)"),
     ("code", "report = paper.claims_report(results, config)\nreport.save(\"06_claims\")\nreport.sentences()"),
-    ("code", "from companion import claims\n\nclaims.summary(report.table)"),
+    ("code", "report.summary()"),
     ("code", "paper.figure_errors(results[results[\"seed\"] == seed]);"),
     ("markdown", "## Discussion"),
     ("code", "report.discussion()"),

@@ -6,7 +6,7 @@ that decides it and its criterion (a direction and a margin, e.g. "error(WIDC(p)
 Each row has a category by the referee's standard: the paper's ``empirical`` results and
 ``mathematical`` statements (the only rows with a verdict word; a mathematical statement is an
 ``exact`` row whose check runs in the notebook), ``conformance`` and ``peer`` checks, ``sanity``
-checks, the paper's ``aim`` and our ``observation`` (never judged). :func:`summary` counts them
+checks, the paper's ``aim`` and our ``observation`` (never judged). :meth:`ClaimsReport.summary` counts them
 by kind, never pooled. :func:`evaluate` measures every claim on the main
 protocol and on each alternative protocol choice, and returns a :class:`ClaimsReport`: a tidy
 table (estimate, interval, raw and Holm-corrected p, verdict, sensitivity), a long sensitivity
@@ -106,11 +106,9 @@ from companion.claims._evaluate import (
 )
 from companion.claims._report import (
     ClaimsReport,
-    summary,
 )
 from companion.claims._publish import (
     publish,
-    update_readme,
 )
 
 __all__ = [
@@ -122,8 +120,6 @@ __all__ = [
     "guaranteed",
     "exact",
     "evaluate",
-    "update_readme",
-    "summary",
     "publish",
     "load_registry",
     "family",

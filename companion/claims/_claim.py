@@ -99,6 +99,13 @@ class Claim:
     margins : tuple of float
         Other defensible margins where the paper names none: the claim is re-decided at each on
         the main data (variants ``margin=m``), and a verdict that flips under one is not robust.
+    check_variants : tuple of str
+        Variant names (before ``=``) that vary the honest check itself (nested CV with another number
+        of inner folds, say) where their names do not start with the check's protocol: their verdicts
+        are compared with the honest check's.
+    sentence : str
+        The sentence of the paper the row judges, as a key shared by its rows (readings, parts,
+        peers); empty: the row's quote is its sentence. Summaries count sentences once.
     """
 
     id: str
@@ -134,6 +141,8 @@ class Claim:
     history: str = ""
     honest_check: str = ""
     margins: tuple = ()
+    check_variants: tuple = ()
+    sentence: str = ""
 
     def criterion(self) -> str:
         """The criterion in words, e.g. ``error(A) − error(B) ≤ +2 points``.

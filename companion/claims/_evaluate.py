@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import validate_params
 
 from companion.claims._claim import Claim
 from companion.claims._registry import ORIGINS
-from companion.claims._report import TABLE_COLUMNS, ClaimsReport
+from companion.claims._report import TABLE_COLUMNS, ClaimsReport, check_family
 from companion.claims._statistics import (
     ALPHA,
     all_rational,
@@ -389,6 +389,10 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         same = [v for v in others.index if _variant_name(v) == "seed" and others.loc[v, "role"] == "unchanged"]
         seed_text = (f"{len(kept) + len(same)} of {len(seeds) + len(same)} other seeds keep"
                      if seeds and judged else "")
+        # the other variants run (neither a fold seed nor the honest check, which are stated apart):
+        # the count the short verdict sentence gives beside the flips
+        other_run = [v for v in [*compared.index, *unchanged]
+                     if _variant_name(v) != "seed" and v != claim.honest_check] if judged else []
         if seed_text and same:
             seed_text += f" ({len(same)} of them with the same values)"
         rows.append({
@@ -402,12 +406,15 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
                                      "margin_ties", "margin_losses", "p_raw", "p_holm", "p_fail_raw", "p_fail_holm",
                                      "min_p", "verdict", "detail")},
             "robust": bool(not flips),
-            "flips": "; ".join(flips), "seeds": seed_text,
+            "flips": "; ".join(flips), "seeds": seed_text, "variants_run": len(other_run),
+            "check_variants_run": sum(check_family(claim.honest_check, v, claim.check_variants) for v in other_run),
+            "check_family": "; ".join(claim.check_variants),
             "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else []),
             "stand_in": claim.stand_in, "unit_test": claim.unit_test, "discussion": claim.discussion,
             "alpha": alpha, "category": claim.category, "formula": claim.formula,
             "by_construction": claim.by_construction, "fixed": claim.fixed, "results_known": claim.results_known,
-            "history": claim.history, **_honest_check(claim, mine, main),
+            "history": claim.history, "sentence": claim.sentence,
+            **_honest_check(claim, mine, main),
         })
     return ClaimsReport(pd.DataFrame(rows, columns=TABLE_COLUMNS), sensitivity, main, alpha)
 

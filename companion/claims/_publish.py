@@ -9,7 +9,7 @@ from pathlib import Path
 
 from sklearn.utils._param_validation import validate_params
 
-from companion.claims._report import anchor, as_table, central_lines, kind_counts, summary, verdict_markdown
+from companion.claims._report import anchor, as_table, central_lines, kind_counts, summary, verdict_sections
 
 
 _MARKER = re.compile(r"^[A-Za-z0-9_.-]+$")
@@ -41,26 +41,10 @@ def render_readme_section(table, key: str, link: str | None = None) -> str:
     source = f" from `{Path(table).name}`" if isinstance(table, (str, Path)) else ""
     frame = as_table(table, "render_readme_section")
     links = {notebook: link for notebook in frame["notebook"].unique()} if link else None
-    parts = [summary(frame, link).data]
-    for category, title in SECTION_TITLES.items():
-        ids = list(frame.loc[frame["category"] == category, "id"])
-        if ids:
-            parts.append(f"**{title}**\n\n" + verdict_markdown(frame, ids, links=links).data)
+    parts = [summary(frame, link).data, verdict_sections(frame, links).data]
     body = "\n\n".join(parts)
-    return (f"<!-- claims:{key} -->\n<!-- generated{source} by companion.claims.update_readme; do not edit -->\n"
+    return (f"<!-- claims:{key} -->\n<!-- generated{source} by companion.claims.publish; do not edit -->\n"
             f'<a id="notebook-{key}"></a>\n\n{body}\n<!-- /claims:{key} -->')
-
-
-#: The sections of a notebook's full list, one per kind of row, in reading order.
-SECTION_TITLES = {
-    "empirical": "The paper's empirical results",
-    "mathematical": "The paper's mathematical statements, checked in the notebook",
-    "conformance": "Conformance checks of our code against the paper's description of its algorithm",
-    "peer": "Checks against a peer's output or a published number",
-    "sanity": "Sanity checks",
-    "aim": "The paper's aims (no verdict: what our results say of them)",
-    "observation": "Our observations (no verdict)",
-}
 
 
 def _section_span(text: str, key: str, path) -> tuple[int, int] | None:
@@ -174,7 +158,7 @@ def render_glance(sections: dict) -> str:
     """
     lines = [
         "<!-- claims:glance -->",
-        "<!-- generated from figures/NN_claims.csv by companion.claims.update_readme; do not edit -->",
+        "<!-- generated from figures/NN_claims.csv by companion.claims.publish; do not edit -->",
         "| notebook | empirical results | mathematical statements | conformance checks | peer checks | sanity | no verdict |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -190,7 +174,7 @@ def render_glance(sections: dict) -> str:
         lines.append(f"| {key} | {cells} |")
         # the glance's lines stay short (the whole list on the first screen): one flip named, the rest
         # counted, and the seeds named only when one flips
-        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True, prefix=f"{key}: ", flips_shown=1):
+        for line in central_lines(table, limit=GLANCE_CENTRAL, reference=True, prefix=f"{key}: "):
             bullets.append(f"* {line}")
         central = table[(table["origin"] == "paper") & table["central"]].head(GLANCE_CENTRAL)
         for notebook, id in zip(central["notebook"], central["id"]):

@@ -52,8 +52,79 @@ _ENTRY_FIELDS = {
     "id", "origin", "central", "quote", "where", "quote_source", "statement", "kind", "measure", "test",
     "direction", "margin", "margin_reason", "quantity", "unit", "digits", "offset", "ties", "variants",
     "reason", "unit_test", "stand_in", "discussion", "zero_method", "category", "formula", "by_construction",
-    "fixed", "results_known", "history", "honest_check", "margins",
+    "fixed", "results_known", "history", "honest_check", "margins", "sentence", "check_variants",
+    "quote_repairs",
 }
+
+
+#: Ligatures the extraction kept as one glyph, where the glyph is the paper's own: shown as letters,
+#: unmarked (a typographic form, like curly quotes). A glyph the extraction put in place of
+#: another is a repair, declared in the registry and marked (:func:`repaired_quote`).
+_LIGATURES = {"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl"}
+
+
+def repaired_quote(quote: str, repairs=()) -> str:
+    """A quote as shown: the extracted sentence with each declared repair in place, marked.
+
+    The extracted texts of the papers lost glyphs (the DLM paper's text renders ∞ as "1", δ as
+    "–", "ff" as "ﬁ"); a registry declares each repair as a pair ``[extracted, meant]``, the meant
+    text carrying square brackets around what the extraction lost ("di[ff]erence", "[∞]"), so a
+    reader sees which characters are ours. The registry keeps the sentence as extracted (its test
+    finds it verbatim in the paper's text). Whitespace is collapsed and the ligatures the
+    extraction kept as one glyph are spelt out.
+
+    Parameters
+    ----------
+    quote : str
+        The sentence as extracted.
+    repairs : sequence of (str, str)
+        ``(extracted, meant)`` pairs, applied in order to every occurrence.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> repaired_quote("This diﬁerence is huge.", [("ﬁ", "[ff]")])
+    'This di[ff]erence is huge.'
+    >>> repaired_quote("a   classiﬁer")
+    'a classifier'
+    """
+    text = " ".join(quote.split())
+    for extracted, meant in repairs:
+        text = text.replace(extracted, meant)
+    for ligature, letters in _LIGATURES.items():
+        text = text.replace(ligature, letters)
+    return text
+
+
+def markdown_quote(quote: str) -> str:
+    r"""A quote as literal Markdown text: a repair's closing bracket before an opening parenthesis
+    ("log[₂](r)") would make a link, so that parenthesis is escaped.
+
+    Examples
+    --------
+    >>> markdown_quote("log[₂](r) bits")
+    'log[₂]\\(r) bits'
+    """
+    return quote.replace("](", "]\\(")
+
+
+def _check_repairs(path, label, repairs, quote=None):
+    """Each repair a pair of strings whose meant text marks what it restores; a row's own repairs
+    must each change its quote (a repair that matches nothing is a typo)."""
+    if not isinstance(repairs, list) or not all(
+            isinstance(pair, list) and len(pair) == 2 and all(isinstance(t, str) and t for t in pair)
+            for pair in repairs):
+        raise _registry_error(path, label, f"quote_repairs must be a list of [extracted, meant] pairs of non-empty "
+                                           f"strings, got {repairs!r}")
+    for extracted, meant in repairs:
+        if not re.search(r"\[[^\]]+\]", meant):
+            raise _registry_error(path, label, f"quote_repairs: the meant text {meant!r} must mark what it restores "
+                                               "in square brackets")
+        if quote is not None and extracted not in " ".join(quote.split()):
+            raise _registry_error(path, label, f"quote_repairs: {extracted!r} is not in the quote")
 
 
 _REQUIRED = {
@@ -81,6 +152,9 @@ class Registry:
         The claims, in order, each a validated mapping of the registry's fields.
     path : pathlib.Path
         The TOML file.
+    quote_repairs : tuple of (str, str), default=()
+        The repairs of the extraction that hold for every quote of the paper (a glyph the
+        extraction always put in place of another); a claim's own ``quote_repairs`` follow them.
     """
 
     key: str
@@ -88,12 +162,29 @@ class Registry:
     text: str
     entries: tuple
     path: Path
+    quote_repairs: tuple = ()
+
+    def shown_quote(self, entry) -> str:
+        """An entry's quote as shown, with the paper's and the entry's repairs marked (:func:`repaired_quote`).
+
+        Parameters
+        ----------
+        entry : dict
+            One of :attr:`entries`.
+
+        Returns
+        -------
+        str
+        """
+        return repaired_quote(entry.get("quote", ""),
+                              [*self.quote_repairs, *(tuple(pair) for pair in entry.get("quote_repairs", []))])
 
     def markdown(self):
         """The registry as a Markdown list: each claim's id, and a paper claim's quote and place.
 
         Other origins show their statement. Math in a quote renders, as it would not in an HTML
-        table.
+        table. The list is folded beneath a line counting its rows (the verdicts quote each
+        sentence again).
 
         Returns
         -------
@@ -104,10 +195,13 @@ class Registry:
         items = []
         for entry in self.entries:
             if entry["origin"] == "paper":
-                items.append(f"* **{entry['id']}** ({entry['where']}): “{' '.join(entry['quote'].split())}”")
+                items.append(f"* **{entry['id']}** ({entry['where']}): “{markdown_quote(self.shown_quote(entry))}”")
             else:
                 items.append(f"* **{entry['id']}** *({entry['origin']})*: {entry['statement']}")
-        return Markdown("\n".join(items))
+        papers = sum(entry["origin"] == "paper" for entry in self.entries)
+        # the list is reference (each verdict below quotes its sentence again): folded beneath a count
+        return Markdown(f"<details><summary>The registry's {len(items)} rows ({papers} quoting the paper, with where "
+                        f"each sentence stands)</summary>\n\n" + "\n".join(items) + "\n\n</details>")
 
 
 
@@ -153,6 +247,10 @@ def load_registry(source) -> Registry:
     for field in ("key", "citation", "text"):
         if not isinstance(paper.get(field), str) or not paper[field]:
             raise _registry_error(path, "[paper]", f"field {field!r} must be a non-empty string")
+    unknown_paper = set(paper) - {"key", "citation", "text", "quote_repairs"}
+    if unknown_paper:
+        raise _registry_error(path, "[paper]", f"unknown fields {sorted(unknown_paper)}")
+    _check_repairs(path, "[paper]", paper.get("quote_repairs", []))
     unknown_tables = set(raw) - {"paper", "claim"}
     if unknown_tables:
         raise _registry_error(path, "top level", f"unknown tables {sorted(unknown_tables)}")
@@ -186,6 +284,10 @@ def load_registry(source) -> Registry:
                     raise _registry_error(path, label, f"a paper claim needs {field!r}")
         elif entry.get("central"):
             raise _registry_error(path, label, "only a paper claim can be central")
+        if "quote_repairs" in entry:
+            if not entry.get("quote"):
+                raise _registry_error(path, label, "quote_repairs needs a quote to repair")
+            _check_repairs(path, label, entry["quote_repairs"], entry["quote"])
         _check_standard(path, label, entry)
         if entry.get("quote_source", "paper") not in ("paper", "specs"):
             raise _registry_error(path, label, f"quote_source must be 'paper' or 'specs', got {entry['quote_source']!r}")
@@ -196,7 +298,8 @@ def load_registry(source) -> Registry:
         if not isinstance(variants, list) or not all(isinstance(v, str) and v and "=" not in v for v in variants):
             raise _registry_error(path, label, f"variants must be a list of variant names (before '='), got {variants!r}")
         checked.append(dict(entry))
-    return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path)
+    repairs = tuple(tuple(pair) for pair in paper.get("quote_repairs", []))
+    return Registry(paper["key"], paper["citation"], paper["text"], tuple(checked), path, repairs)
 
 
 def _check_standard(path, label, entry):
@@ -221,8 +324,14 @@ def _check_standard(path, label, entry):
         raise _registry_error(path, label, f"formula is for a mathematical statement, not a {category!r} row")
     if not isinstance(entry.get("by_construction", False), bool):
         raise _registry_error(path, label, f"by_construction must be true or false, got {entry['by_construction']!r}")
-    if entry.get("by_construction") and category not in ("mathematical", "conformance"):
-        raise _registry_error(path, label, f"by_construction is for a mathematical or conformance row, not {category!r}")
+    if entry.get("by_construction") and category not in ("empirical", "mathematical", "conformance", "peer"):
+        raise _registry_error(path, label, f"by_construction is for an empirical, mathematical, conformance or peer "
+                                           f"row, not {category!r}")
+    if entry.get("by_construction") and category == "empirical" and entry.get("kind") != "exact":
+        # a tested difference cannot hold by construction: only an exact count whose design decides
+        # most of its units (a grid's cap) can
+        raise _registry_error(path, label, "by_construction on an empirical row is for an exact count whose design "
+                                           f"decides most of its units, not a {entry.get('kind')!r} row")
     if not isinstance(entry.get("fixed"), str) or not _FIXED.fullmatch(entry["fixed"]):
         raise _registry_error(path, label, "fixed must be 'YYYY-MM-DD <commit>', when the criterion took its present "
                                            f"form, got {entry.get('fixed')!r}")
@@ -230,9 +339,14 @@ def _check_standard(path, label, entry):
         raise _registry_error(path, label, "results_known must be true or false (had the notebook shown the numbers "
                                            f"this row decides on when its criterion was fixed?), got "
                                            f"{entry.get('results_known')!r}")
-    for field in ("history", "honest_check"):
+    for field in ("history", "honest_check", "sentence"):
         if not isinstance(entry.get(field, ""), str):
             raise _registry_error(path, label, f"{field} must be a string, got {entry[field]!r}")
+    check_variants = entry.get("check_variants", [])
+    if check_variants and (not entry.get("honest_check") or not isinstance(check_variants, list)
+                           or not all(isinstance(v, str) and v and "=" not in v for v in check_variants)):
+        raise _registry_error(path, label, "check_variants must be a list of variant names (before '=') of a row "
+                                           f"with an honest_check, got {check_variants!r}")
     margins = entry.get("margins", [])
     if margins and (entry["kind"] not in ("difference", "ratio", "proportion") or not isinstance(margins, list)
                     or not all(isinstance(m, (int, float)) and not isinstance(m, bool) for m in margins)
@@ -303,7 +417,7 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
         except InvalidParameterError as error:
             raise _registry_error(registry.path, f"claim {entry['id']!r}", str(error)) from error
         claims.append(replace(
-            claim, origin=entry["origin"], quote=" ".join(entry.get("quote", "").split()),
+            claim, origin=entry["origin"], quote=registry.shown_quote(entry),
             where=entry.get("where", ""), quote_source=entry.get("quote_source", "paper"),
             margin_reason=entry.get("margin_reason", ""), tie_rule=entry.get("ties", ""),
             variants=tuple(entry.get("variants", ["seed"])),
@@ -314,5 +428,6 @@ def family(registry: Registry, measures: dict) -> list[Claim]:
             by_construction=bool(entry.get("by_construction", False)), fixed=entry["fixed"],
             results_known=entry["results_known"], history=entry.get("history", ""),
             honest_check=entry.get("honest_check", ""), margins=tuple(float(m) for m in entry.get("margins", [])),
+            sentence=entry.get("sentence", ""), check_variants=tuple(entry.get("check_variants", [])),
         ))
     return claims

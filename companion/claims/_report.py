@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import validate_params
 
+from companion.claims._registry import markdown_quote
 from companion.claims._statistics import ALPHA
 from companion.prose import Markdown, render, signed
 
@@ -24,7 +25,7 @@ TABLE_COLUMNS = [
     "min_p", "verdict", "detail", "robust", "flips", "seeds", "sensitivity", "stand_in", "unit_test",
     "discussion", "alpha", "category", "formula", "by_construction", "fixed", "results_known", "history",
     "margin_wins", "margin_ties", "margin_losses", "check_variant", "check_verdict", "check_estimate",
-    "check_ci_low", "check_ci_high", "check_p_holm", "check_p_fail_holm",
+    "check_ci_low", "check_ci_high", "check_p_holm", "check_p_fail_holm", "variants_run", "check_variants_run", "check_family", "sentence",
 ]
 
 
@@ -147,6 +148,181 @@ def sentence(row) -> str:
     return f"{text} {check}" if check else text
 
 
+#: The most words the first layer of a verdict (:func:`headline`) may have, the claim's statement
+#: not counted: what a reader takes in at a glance; the statistics are folded beneath it.
+HEADLINE_WORDS = 25
+
+
+def headline(row) -> str:
+    """The first layer of a verdict: at most :data:`HEADLINE_WORDS` words a person would write.
+
+    ``"undecided under the paper's protocol, fails under the honest check; 4 of 4 other seeds
+    agree; 3 of 21 variants differ"``. The verdict under the paper's protocol (the main design),
+    the honest check's where the row declares one, how many other fold seeds or draws keep the
+    verdict, and how many of the other variants run differ from their own protocol's verdict (a
+    variant of the honest check's protocol, nested CV on a finer grid say, from the honest
+    check's; every other one from the paper's protocol's; "make it undecided" when none of them
+    reverses it), naming the variant when it is the only one and the budget allows. The
+    statistics (estimate, interval, test, Holm p, tallies, every variant named) are the second
+    layer, :func:`sentence`. The claim's statement precedes it and is not counted.
+
+    Parameters
+    ----------
+    row : mapping or pandas.Series
+        One row of a claims table.
+
+    Returns
+    -------
+    str
+        Markdown (verdict words in bold).
+    """
+    verdict = row["verdict"]
+    word = {"n/a": "not evaluated", "not decidable": "not decidable with this design"}.get(verdict, verdict)
+    if row["kind"] == "guaranteed":
+        return "true by construction; not tested"
+    if verdict == "n/a":
+        return "**not evaluated** on this protocol"
+    if verdict == "observed":
+        return "an observation: no verdict"
+    largely = ""
+    if row["kind"] == "exact":
+        built = _flag(row.get("by_construction"))
+        if built and _text(row.get("category")) == "empirical":
+            largely = ", largely by construction"  # after the protocols it qualifies
+            built = False
+        first = f"**{word}**" + (" by construction" if built else "")
+        if _text(row.get("category")) == "mathematical":
+            first = "checked here: " + first
+    else:
+        first = f"**{word}**"
+    check, check_word = _text(row.get("check_variant")), _text(row.get("check_verdict"))
+    if check and check_word:
+        check_word = {"n/a": "not evaluated", "not decidable": "not decidable"}.get(check_word, check_word)
+        first = (f"{first} under the paper's protocol and the honest check" if check_word == verdict else
+                 f"{first} under the paper's protocol, **{check_word}** under the honest check")
+    first += largely
+    flips = [part for part in _text(row.get("flips")).split("; ") if part and part.rsplit(" (", 1)[0] != check]
+    seed_flips = [part for part in flips if part.split("=", 1)[0] == "seed"]
+    other_flips = [part for part in flips if part not in seed_flips]
+    seeds = re.match(r"(\d+) of (\d+) other seeds keep", _text(row.get("seeds")))
+    run, checked = (_count(row.get(name)) for name in ("variants_run", "check_variants_run"))
+    if check and check_word and checked:
+        # a variant of the honest check's protocol is compared with the honest check's verdict
+        declared = [n for n in _text(row.get("check_family")).split("; ") if n]
+        ours = [part for part in other_flips if check_family(check, part.rsplit(" (", 1)[0], declared)]
+        other_flips = [part for part in other_flips if part not in ours] + [
+            part for part in ours if part.rsplit(" (", 1)[-1].rstrip(")") != row["check_verdict"]]
+        if row["check_verdict"] != verdict:  # those that keep the main verdict differ from the check's
+            other_flips += [f"honest-check variants ({verdict})"] * (checked - len(ours))
+    parts = [first]
+    if seeds:
+        kept, total = int(seeds.group(1)), int(seeds.group(2))
+        parts.append(f"all {total} other seeds agree" if kept == total else f"{kept} of {total} other seeds agree")
+    if run is None:  # a table written before the count: the flips alone
+        changed = (f"{len(other_flips)} variant{'s' if len(other_flips) > 1 else ''} "
+                   f"differ{'' if len(other_flips) > 1 else 's'}") if other_flips else ""
+    elif run == 0:  # the honest check and the seeds, when run, are stated already
+        changed = ("" if seeds or (check and check_word) else
+                   # variants (fold seeds among them) ran and left its data as they are
+                   "unchanged by every variant run" if "unchanged" in _text(row.get("sensitivity")) else
+                   "no variant run")
+    elif not other_flips:
+        changed = f"no other variant differs ({run} run)" if check or seeds else f"no variant differs ({run} run)"
+    else:
+        to = {part.rsplit(" (", 1)[-1].rstrip(")") for part in other_flips}
+        effect = "make it undecided" if to == {"undecided"} and verdict in ("holds", "fails") else "differ"
+        if len(other_flips) == 1:
+            effect = "makes it undecided" if effect == "make it undecided" else "differs"
+        changed = f"the one variant run {effect}" if run == 1 else f"{len(other_flips)} of {run} variants {effect}"
+        # name what flips it, as far as the budget allows: every family of variants (a choice run at
+        # several seeds is one family), else the first and a count, in full and then without its
+        # parenthesis; else the count alone
+        families = _flip_families(other_flips)
+        shown = []
+        for short in (False, True):
+            names = [_family_text(name, words, short) for name, words in families.items()]
+            shown += [_grouped(names), *([f"{names[0]}, {len(names) - 1} more"] if len(names) > 1 else [])]
+        for names in shown:
+            named = f"{changed}: {names}"
+            if headline_words("; ".join([*parts, named])) <= HEADLINE_WORDS:
+                changed = named
+                break
+    if changed:
+        parts.append(changed)
+    return "; ".join(parts)
+
+
+#: Where a sentence ends: a full stop after a lower-case letter, a digit or a closing bracket, then a
+#: capital (not "e.g. A", "Fig. 1", "p = 0.03. ").
+_SENTENCE_END = re.compile(r"(?<=[a-z0-9)\]*])\.\s+(?=[A-Z“\"*(])")
+
+
+def _first_sentence(text: str, shortest: int = 40) -> tuple[str, str]:
+    """``(first sentence, the rest)`` of a generated paragraph; the first is at least ``shortest``
+    characters (a short opening sentence takes the next one with it)."""
+    for match in _SENTENCE_END.finditer(text):
+        if match.start() >= shortest and text.count("(", 0, match.start()) == text.count(")", 0, match.start()):
+            return text[:match.start() + 1], text[match.end():]
+    return text, ""
+
+
+def check_family(honest_check: str, variant: str, names=()) -> bool:
+    """Whether ``variant`` is a variant of the honest check's protocol (``"protocol=nested (b), grid=fine"``
+    or ``"protocol=nested (b) at seed 2"`` of the check ``"protocol=nested (b), every fold seed"``):
+    its verdict is compared with the honest check's, not the paper's protocol's."""
+    if not honest_check or variant == honest_check:
+        return False
+    if variant.split("=", 1)[0] in names:  # declared by the row (its check_variants)
+        return True
+    protocol = honest_check.split(",")[0].split(" at seed")[0]
+    return variant == protocol or variant.startswith((f"{protocol},", f"{protocol} at seed"))
+
+
+def _flip_families(flips) -> dict:
+    """``{family: [verdicts]}`` of ``"variant (verdict)"`` flips, a variant's seeds (``"… at seed 3"``)
+    folded into its family, in order of first appearance."""
+    families, members = {}, {}
+    for part in flips:
+        name, _, word = part.rpartition(" (")
+        family = re.sub(r" at seed \d+$", "", name)
+        families.setdefault(family, []).append(word.rstrip(")"))
+        members.setdefault(family, []).append(name)
+    # a family one member of which flips is named by that member ("grid=fine at seed 1", not "grid=fine")
+    return {(members[f][0] if len(members[f]) == 1 else f): words for f, words in families.items()}
+
+
+def _family_text(name: str, verdicts: list, short: bool) -> str:
+    """``"peer=Table 1 SVM (holds)"``: a family and the verdicts its variants give (``short``: the
+    name's parenthesis dropped)."""
+    if short:
+        name = re.sub(r" \([^()]*\)", "", name)
+    return f"{name} ({'/'.join(dict.fromkeys(verdicts))})"
+
+
+def _grouped(names: list) -> str:
+    """``"factor=20, factor=30 (fails)"``: families that give the same verdicts share one bracket."""
+    groups = []
+    for text in names:
+        name, _, verdicts = text.rpartition(" (")
+        if groups and groups[-1][1] == verdicts:
+            groups[-1][0].append(name)
+        else:
+            groups.append(([name], verdicts))
+    return ", ".join(f"{', '.join(members)} ({verdicts}" for members, verdicts in groups)
+
+
+def _count(value) -> int | None:
+    """An integer column of a claims table, None where a table written before it lacks it."""
+    return int(value) if isinstance(value, (int, float, np.integer, np.floating)) and np.isfinite(value) else None
+
+
+def headline_words(text: str) -> int:
+    """The words of a headline as a reader counts them: the whitespace-separated pieces holding a
+    letter or a digit (Markdown's ``**`` and lone punctuation are not words; the site's browser
+    test counts the rendered text the same way)."""
+    return sum(1 for piece in text.split() if re.search(r"[A-Za-z0-9]", piece))
+
+
 _TEST_NAMES = {"wilcoxon": "Wilcoxon", "t": "paired t", "sign": "sign test", "corrected_t": "corrected resampled t",
                "binomial": "binomial"}
 
@@ -165,7 +341,10 @@ def _exact_label(row) -> str:
         label = f"checked in this notebook, on {source}"
     else:
         label = "checked in this notebook"
-    if _flag(row.get("by_construction")):
+    if _flag(row.get("by_construction")) and category == "empirical":
+        label += ("; the design decides it on most of its units (named in the detail), so it is counted apart "
+                  "from the tested results")
+    elif _flag(row.get("by_construction")):
         label += "; holds by construction of our implementation, not counted with the checks that could fail"
     return label
 
@@ -276,6 +455,7 @@ def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None
             raise KeyError(f"verdict_markdown: no claim with id {unknown}; the table has {known}")
         rows = [table.loc[table["id"] == i].iloc[0] for i in ids]
     items = []
+    quoted = {}  # each sentence of the paper is quoted once: a later row of it points to the first
     for row in rows:
         name = anchor(row["notebook"], row["id"])
         label = f"**{row['id']}.**"
@@ -283,14 +463,97 @@ def verdict_markdown(table: pd.DataFrame, ids=None, *, links: dict | None = None
             label = f"**[{row['id']}]({links[row['notebook']]}#{name}).**"
         kind_label = _CATEGORY_LABELS.get(_text(row.get("category")), "" if row["origin"] == "paper" else row["origin"])
         origin = f" *({kind_label})*" if kind_label else ""
-        item = f'* <a id="{name}"></a>{label}{origin} {sentence(row)}'
-        if row["quote"]:
-            item += f"\n  > “{row['quote']}” ({row['where']})"
+        statement = row["statement"]
+        if _text(row.get("stand_in")) and "stand-in" not in statement and "stand in" not in statement:
+            # the peer is named in full in the statistics beneath (sentence's "[peer: …]")
+            statement += " *(against a stand-in)*"
+        # the first layer: the statement and a short verdict; the statistics folded beneath it
+        item = (f'* <a id="{name}"></a>{label}{origin} {statement} — '
+                f'<span class="verdict-headline">{headline(row)}</span>')
+        quote = _text(row.get("quote"))
+        parts = []
+        if quote and (row["notebook"], quote) in quoted:
+            first = quoted[(row["notebook"], quote)]
+            page = links[row["notebook"]] if links and row["notebook"] in links else ""  # as the ids link
+            parts.append(f"*The same sentence of the paper as [{first}]({page}#{anchor(row['notebook'], first)}).*")
+        elif quote:
+            quoted[(row["notebook"], quote)] = row["id"]
+            parts.append(f"> “{markdown_quote(quote)}” ({row['where']})")
+        parts.append(sentence(row))
         history = history_text(row)
         if history:
-            item += f"\n\n  *{history}*"
+            parts.append(f"*{history}*")
+        summary_line = "Quote, statistics and variants" if quote else "Statistics and variants"
+        folded = "\n\n  ".join(parts)
+        item += f"\n\n  <details><summary>{summary_line}</summary>\n\n  {folded}\n\n  </details>\n"
         items.append(item)
     return Markdown("\n".join(items))
+
+
+#: The sections of a notebook's full list, one per kind of row, in reading order.
+SECTION_TITLES = {
+    "empirical": "The paper's empirical results",
+    "mathematical": "The paper's mathematical statements, checked in the notebook",
+    "conformance": "Conformance checks of our code against the paper's description of its algorithm",
+    "peer": "Checks against a peer's output or a published number",
+    "sanity": "Sanity checks",
+    "aim": "The paper's aims (no verdict: what our results say of them)",
+    "observation": "Our observations (no verdict)",
+}
+
+#: The kinds of row a reader sees open: the paper's empirical results. Its mathematical statements
+#: (checked in the notebook) stay open where they do not hold; the checks, aims and observations
+#: are folded beneath a line that counts them.
+OPEN_SECTIONS = ("empirical",)
+
+
+def verdict_sections(table, links: dict | None = None) -> Markdown:
+    """Every row of ``table`` by kind (:data:`SECTION_TITLES`): the paper's empirical results open,
+    its mathematical statements open where they do not hold (those that hold folded beneath their
+    count), each other kind folded beneath its title and its count (:func:`kind_counts`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or path-like
+        A claims table or its CSV.
+    links : dict, optional
+        As for :func:`verdict_markdown`.
+
+    Returns
+    -------
+    Markdown
+    """
+    frame = as_table(table, "verdict_sections")
+    counts = kind_counts(frame)
+    count_of = {"empirical": counts["empirical"], "mathematical": counts["mathematical"],
+                "conformance": counts["conformance"], "peer": counts["peer"], "sanity": counts["sanity"]}
+    parts = []
+    other = list(frame.loc[~frame["category"].isin(list(SECTION_TITLES)), "id"])  # a table without categories
+    if other:
+        parts.append(verdict_markdown(frame, other, links=links).data)
+    for category, title in SECTION_TITLES.items():
+        ids = list(frame.loc[frame["category"] == category, "id"])
+        if not ids:
+            continue
+        if category == "mathematical":
+            # a statement that does not hold stays open; those that hold are folded beneath their count
+            held = frame["id"].isin(ids) & (frame["verdict"] == "holds")
+            shown = [i for i in ids if i not in set(frame.loc[held, "id"])]
+            text = f"**{title}** ({count_of['mathematical']})"
+            if shown:
+                text += "\n\n" + verdict_markdown(frame, shown, links=links).data
+            if held.any():
+                folded = verdict_markdown(frame, list(frame.loc[held, "id"]), links=links).data
+                text += (f"\n\n<details><summary>The {int(held.sum())} that hold</summary>\n\n{folded}\n\n"
+                         "</details>")
+            parts.append(text)
+        elif category in OPEN_SECTIONS:
+            parts.append(f"**{title}**\n\n{verdict_markdown(frame, ids, links=links).data}")
+        else:
+            listing = verdict_markdown(frame, ids, links=links).data
+            count = count_of.get(category, f"{len(ids)}")
+            parts.append(f"<details><summary><strong>{title}</strong> ({count})</summary>\n\n{listing}\n\n</details>")
+    return Markdown("\n\n".join(parts))
 
 
 #: Columns a claims CSV written before the registry lacks, with the values they stand for.
@@ -300,12 +563,13 @@ _DEFAULTS = {"notebook": "", "origin": "paper", "central": False, "quote": "", "
              "formula": "", "by_construction": False, "fixed": "", "results_known": True, "history": "",
              "margin_wins": np.nan, "margin_ties": np.nan, "margin_losses": np.nan, "check_variant": "",
              "check_verdict": "", "check_estimate": np.nan, "check_ci_low": np.nan, "check_ci_high": np.nan,
-             "check_p_holm": np.nan, "check_p_fail_holm": np.nan}
+             "check_p_holm": np.nan, "check_p_fail_holm": np.nan, "variants_run": np.nan,
+             "check_variants_run": np.nan, "check_family": "", "sentence": ""}
 
 
 _TEXT_COLUMNS = ("notebook", "statement", "quote", "where", "criterion", "unit", "detail", "flips", "sensitivity",
                  "quantity", "margin_reason", "tie_rule", "seeds", "stand_in", "unit_test", "discussion",
-                 "category", "formula", "fixed", "history", "check_variant", "check_verdict")
+                 "category", "formula", "fixed", "history", "check_variant", "check_verdict", "sentence", "check_family")
 
 
 def as_table(table, where) -> pd.DataFrame:
@@ -382,8 +646,10 @@ class ClaimsReport:
         Returns
         -------
         Markdown
+            With ``ids``, their list; else every row by kind (:func:`verdict_sections`: the
+            paper's results and statements open, the checks and observations folded).
         """
-        return verdict_markdown(self.table, ids)
+        return verdict_markdown(self.table, ids) if ids is not None else verdict_sections(self.table)
 
     # Validated once for the whole list: the render of every claim's template skips its own.
     @validate_params({"ids": _IDS, "values": [dict, None]}, prefer_skip_nested_validation=True)
@@ -419,15 +685,19 @@ class ClaimsReport:
                 items.append(f"* **{id}.** Not evaluated in this run" + (f" ({row['detail']})." if row["detail"] else "."))
                 continue
             fields = {k: (v.item() if isinstance(v, np.generic) else v) for k, v in row.items()}
-            text = render(row["discussion"], fields, **values.get(id, {})).data
-            items.append(f"* **{id}.** {' '.join(text.split())}")
+            text = " ".join(render(row["discussion"], fields, **values.get(id, {})).data.split())
+            first, rest = _first_sentence(text)
+            item = f"* **{id}.** {first}"
+            if rest:
+                item += f"\n\n  <details><summary>More on {id}</summary>\n\n  {rest}\n\n  </details>\n"
+            items.append(item)
         return Markdown("\n".join(items))
 
     def summary(self) -> Markdown:
         """The notebook's verdict summary: its central claims, then every row counted by kind.
 
-        The same as :func:`companion.claims.summary` of :attr:`table`: each central claim under
-        the paper's protocol and the honest check, with its robustness.
+        The summary the README glance and ``docs/results.md`` publish for this notebook: each
+        central claim under the paper's protocol and the honest check, with its robustness.
 
         Returns
         -------
@@ -435,15 +705,70 @@ class ClaimsReport:
         """
         return summary(self.table)
 
-    def verdicts(self) -> dict:
-        """``{id: verdict}`` of the main variant.
+    def verdicts(self, variant: str | None = None) -> dict:
+        """``{id: verdict}`` of the main variant, or under ``variant``.
+
+        Under a variant, a claim it re-decides has that verdict; a claim it leaves as it is (its
+        data unchanged, or the variant not among the claim's) keeps the main one.
+
+        Parameters
+        ----------
+        variant : str, optional
+            A variant of :attr:`sensitivity` (default: the main one).
 
         Returns
         -------
         dict
             ``{id: verdict}``.
         """
-        return dict(zip(self.table["id"], self.table["verdict"]))
+        main = dict(zip(self.table["id"], self.table["verdict"]))
+        if variant is None or variant == self.main:
+            return main
+        rows = self.sensitivity[self.sensitivity["variant"] == variant]
+        if rows.empty:
+            raise KeyError(f"ClaimsReport.verdicts: no variant {variant!r}; the report has "
+                           f"{list(dict.fromkeys(self.sensitivity['variant']))}")
+        varied = rows[rows["role"] == "varies"]
+        return {**main, **dict(zip(varied["id"], varied["verdict"]))}
+
+    def sentence_robustness(self, sentences: Mapping, verdict_of) -> pd.DataFrame:
+        """A sentence's verdict (from its rows' verdicts) re-decided under every variant.
+
+        A sentence of the paper judged by several rows (readings, parts, peers) has a verdict of
+        its own, ``verdict_of({id: verdict})``; it is robust when no variant changes it, whatever
+        its rows do one by one (a row that flips can leave the sentence's verdict as it is).
+
+        Parameters
+        ----------
+        sentences : mapping
+            ``{sentence label: ids of its rows}``.
+        verdict_of : callable
+            ``verdict_of({id: verdict}) -> str``, the notebook's rule for a sentence.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per sentence, indexed by its label: ``verdict`` (main variant), ``robust``
+            (bool), ``flips`` (``"variant (verdict); …"``, the variants that change it) and
+            ``variants`` (how many variants re-decide at least one of its rows).
+        """
+        known = set(self.table["id"])
+        variants = [v for v in dict.fromkeys(self.sensitivity["variant"]) if v != self.main]
+        under = {v: self.verdicts(v) for v in variants}
+        touching = {v: set(self.sensitivity.loc[(self.sensitivity["variant"] == v)
+                                                & (self.sensitivity["role"] == "varies"), "id"]) for v in variants}
+        rows = []
+        for label, ids in sentences.items():
+            ids = list(ids)
+            unknown = [i for i in ids if i not in known]
+            if unknown:
+                raise KeyError(f"ClaimsReport.sentence_robustness: sentence {label!r} names unknown claims {unknown}")
+            main = verdict_of({i: self.verdicts()[i] for i in ids})
+            relevant = [v for v in variants if touching[v] & set(ids)]
+            flips = [(v, word) for v in relevant if (word := verdict_of({i: under[v][i] for i in ids})) != main]
+            rows.append({"sentence": label, "verdict": main, "robust": not flips,
+                         "flips": "; ".join(f"{v} ({word})" for v, word in flips), "variants": len(relevant)})
+        return pd.DataFrame(rows, columns=["sentence", "verdict", "robust", "flips", "variants"]).set_index("sentence")
 
     def save(self, name: str) -> None:
         """Write ``figures/<name>.csv`` (the table) and ``figures/<name>_sensitivity.csv``.
@@ -497,13 +822,19 @@ def kind_counts(table) -> dict:
     category = frame["category"]
     verdict = frame["verdict"].replace({"n/a": "not evaluated"})
     cells = {}
-    empirical = verdict[(category == "empirical") & (frame["kind"] != "guaranteed")]
+    # an empirical row its design decides on most units (by_construction) is counted apart
+    largely = (category == "empirical") & frame["by_construction"].astype(bool)
+    empirical = verdict[(category == "empirical") & (frame["kind"] != "guaranteed") & ~largely]
     guaranteed = int(((category == "empirical") & (frame["kind"] == "guaranteed")).sum())
     fragile = ~frame.loc[empirical.index, "robust"].map(_flag).astype(bool)
     words = _count_words(empirical.value_counts().to_dict(),
                          ("holds", "fails", "undecided", "not decidable", "identical", "not evaluated"),
                          {word: int(fragile[empirical == word].sum()) for word in set(empirical)})
-    text = f"{len(empirical)}" + (f": {words}" if words else "")
+    text = _rows_on_sentences(frame.loc[empirical.index]) + (f": {words}" if words else "")
+    if largely.any():
+        shaky = int((largely & ~frame["robust"].map(_flag).astype(bool)).sum())
+        text += (f"; {int(largely.sum())} more {'holds' if largely.sum() == 1 else 'hold'} largely by construction of "
+                 f"the design" + (f" ({shaky} not robust)" if shaky else ""))
     if guaranteed:
         text += f"; {guaranteed} true by construction (untested)"
     cells["empirical"] = text
@@ -516,7 +847,11 @@ def kind_counts(table) -> dict:
                          ("holds", "fails", "undecided", "not decidable", "not evaluated"),
                          {word: int(maths_fragile[maths_words == word].sum()) for word in set(maths_words)})
     rebuilt = int((counted["formula"].astype(str) == "reconstructed").sum()) if "formula" in counted else 0
-    text = (f"{len(counted)} checked here" + (f" ({rebuilt} on our reconstruction of a lost formula)" if rebuilt else "")
+    # the sentences counted over every row, checked or by construction (one sentence's two readings
+    # can fall on either side)
+    shared = _rows_on_sentences(maths)
+    text = ((f"{shared}; " if shared != f"{len(maths)}" else "") + f"{len(counted)} checked here"
+            + (f" ({rebuilt} on our reconstruction of a lost formula)" if rebuilt else "")
             + (f": {words}" if words else ""))
     if built.any():  # not among the checks counted: they could not fail
         text += f"; {int(built.sum())} more by construction"
@@ -526,10 +861,16 @@ def kind_counts(table) -> dict:
         built = rows["by_construction"].astype(bool)
         counted = rows[~built]
         agree = int((counted["verdict"] == "agrees").sum())
-        fragile = int(((counted["verdict"] == "agrees") & ~counted["robust"].map(_flag).astype(bool)).sum())
-        rest = _count_words(counted.loc[counted["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
-                            .value_counts().to_dict(),
-                            ("differs", "undecided", "not decidable", "identical", "not evaluated"))
+        shaky = ~counted["robust"].map(_flag).astype(bool)
+        fragile = int(((counted["verdict"] == "agrees") & shaky).sum())
+        others = counted.loc[counted["verdict"] != "agrees", "verdict"].replace({"n/a": "not evaluated"})
+        counts = others.value_counts().to_dict()
+        rest = ", ".join(
+            f"{counts[word]} {word}" + (f", {n} of them not robust" if (n := int(shaky[others.index][others == word].sum()))
+                                        and word != "not evaluated" else "")
+            for word in [*(w for w in ("differs", "undecided", "not decidable", "identical", "not evaluated")
+                           if w in counts), *sorted(set(counts) - {"differs", "undecided", "not decidable",
+                                                                    "identical", "not evaluated"})])
         text = (f"{agree} of {len(counted)} agree" + (f", {fragile} of them not robust" if fragile else "")
                 + (f" ({rest})" if rest else ""))
         if built.any():
@@ -544,6 +885,21 @@ def kind_counts(table) -> dict:
     observations = int((category == "observation").sum())
     cells["observations"] = f"{aims} aims, {observations} observations"
     return cells
+
+
+def sentence_keys(frame) -> pd.Series:
+    """The sentence of the paper each row judges: its ``sentence`` key, else its quote (rows of one
+    sentence — readings, parts, peers — share it)."""
+    quotes = frame["quote"].map(lambda q: " ".join(str(q).split()))
+    return frame["sentence"].where(frame["sentence"].astype(str) != "", quotes)
+
+
+def _rows_on_sentences(rows) -> str:
+    """``"10 rows on 5 sentences"`` where the rows judge fewer sentences of the paper than they are,
+    else ``"10"``."""
+    keys = sentence_keys(rows)
+    n = int(keys[keys != ""].nunique() + (keys == "").sum())
+    return f"{len(rows)} rows on {n} sentence{'s' if n > 1 else ''}" if n < len(rows) else f"{len(rows)}"
 
 
 def registration(table) -> str:
@@ -579,63 +935,21 @@ def _changed_after_results(frame) -> str:
             f"been seen; each row's history gives the earlier design and its verdict then.")
 
 
-def _robustness(row, flips_shown=None) -> str:
-    """``"robust to what was varied (4 of 4 other seeds keep)"``, ``"unchanged by every variant listed"``,
-    ``"no variant run"`` or
-    ``"not robust: 1 of 4 other seeds keep; flips under tie=… (undecided)"``.
-
-    "Robust" is only ever to the variants run: a choice nobody varied is not covered by it."""
-    seeds = _text(row["seeds"])
-    every = re.match(r"(\d+) of (\d+) other seeds keep", seeds)
-    if flips_shown is not None and every and every.group(1) == every.group(2):
-        seeds = ""  # the short form (the README's glance): a seed count is named only when a seed flips
-    if row["robust"] in (True, "True"):
-        if not _text(row["seeds"]) and not _text(row["sensitivity"]):  # robust to nothing: no variant was run
-            return "no variant run"
-        if "unchanged here" in _text(row["sensitivity"]):
-            return "unchanged by every variant listed"
-        return f"robust to what was varied ({seeds})" if seeds else "robust to what was varied"
-    flipped = [part for part in _text(row["flips"]).split("; ") if part]
-    # the honest check's own verdict stands beside the main one: not repeated as a flip; each flip
-    # keeps the verdict it flips to ("grid=fine (holds)"), the seeds that flip named too
-    others = [part for part in flipped if part.rsplit(" (", 1)[0] != _text(row.get("check_variant"))]
-    parts = [seeds] if seeds else []
-    if others:
-        shown = others if flips_shown is None or len(others) <= flips_shown else \
-            others[:flips_shown] + [f"{len(others) - flips_shown} more"]
-        parts.append("flips under " + ", ".join(shown))
-    return "not robust: " + "; ".join(parts) if parts else "not robust"
-
-
-def central_lines(table, link=None, *, limit=None, reference=False, prefix=None, flips_shown=None) -> list[str]:
-    """One Markdown line per central claim: the paper's protocol's verdict, the honest check's
-    and the robustness, the statement linked to the claim's anchor (on ``link``'s page, or in
-    place when ``link`` is None; ``reference``: a reference-style link named by the anchor;
-    ``flips_shown``: name at most that many flipping variants, then count the rest)."""
+def central_lines(table, link=None, *, limit=None, reference=False, prefix=None) -> list[str]:
+    """One Markdown line per central claim: the statement linked to the claim's anchor (on
+    ``link``'s page, or in place when ``link`` is None; ``reference``: a reference-style link named
+    by the anchor) and its short verdict (:func:`headline`: the paper's protocol, the honest check,
+    the seeds and the other variants counted)."""
     frame = as_table(table, "central_lines")
     lines = []
     central = frame[(frame["origin"] == "paper") & frame["central"]]
     for _, row in (central.head(limit) if limit else central).iterrows():
         name = anchor(row["notebook"], row["id"])
         target = f"[{name}]" if reference else f"({link}#{name})" if link else f"(#{name})"
-        word = "not decidable with this design" if row["verdict"] == "not decidable" else row["verdict"]
-        if row["verdict"] == "n/a":
-            word = "not evaluated"
-        # "the paper's protocol" only where the row declares its honest check beside it: elsewhere
-        # the main design is ours (independent draws where the paper ran one), and is not named so
-        parts = [f"paper's protocol: **{word}**" if _text(row["check_variant"]) else f"**{word}**"]
-        if row["kind"] == "exact" and row["category"] == "mathematical":
-            parts = [f"checked here: **{word}**" + (" (by construction)" if row["by_construction"] else "")]
-        check = _text(row["check_variant"])
-        if check and _text(row["check_verdict"]):
-            check_word = "not evaluated" if row["check_verdict"] == "n/a" else row["check_verdict"]
-            parts.append(f"honest check ({check}): **{check_word}**")
-        if row["kind"] != "guaranteed":
-            parts.append(_robustness(row, flips_shown))
         if prefix is not None:  # the whole line is the link (the README glance: every number a link)
-            lines.append(f"[{prefix}{row['statement']} — " + "; ".join(parts) + f"]{target}")
+            lines.append(f"[{prefix}{row['statement']} — {headline(row)}]{target}")
         else:
-            lines.append(f"[{row['statement']}]{target} — " + "; ".join(parts))
+            lines.append(f"[{row['statement']}]{target} — {headline(row)}")
     return lines
 
 

@@ -53,7 +53,7 @@ def lists_apply(X_train, y_train) -> bool:
 
 
 def dlm_lists_by_type(sd, y_train, ball_types, penalties, s_max, *, constraint, tie_rule="larger_cover",
-                      removal="fired"):
+                      removal="fired", grid_state_pass=None):
     """BuildDLM's list for every ``(p_p, p_n)`` of ``penalties`` and each of ``ball_types``, as the
     DLM's fit runs it, from one search that shares the types' common states.
 
@@ -73,6 +73,9 @@ def dlm_lists_by_type(sd, y_train, ball_types, penalties, s_max, *, constraint, 
         The compression-set constraint.
     tie_rule, removal : str
         As for :func:`companion._ball_search.greedy_ball_list`.
+    grid_state_pass : callable, optional
+        The caller's compiled pass (:func:`companion._ball_grid.compiled_grid_state`), shared by
+        its searches; None: the search takes its own.
 
     Returns
     -------
@@ -81,10 +84,11 @@ def dlm_lists_by_type(sd, y_train, ball_types, penalties, s_max, *, constraint, 
     """
     type_sets = [("Pi", "Ni") if ball_type == "simple" else BALL_TYPES for ball_type in ball_types]
     return greedy_ball_lists_by_types(sd, y_train, penalties, type_sets, max_balls=s_max, stop_when="either_empty",
-                                      compression_constraint=constraint, tie_rule=tie_rule, removal=removal)
+                                      compression_constraint=constraint, tie_rule=tie_rule, removal=removal,
+                                      grid_state_pass=grid_state_pass)
 
 
-def scm_lists(sd, y_train, model_type, penalties, s_max, *, constraint=False):
+def scm_lists(sd, y_train, model_type, penalties, s_max, *, constraint=False, grid_state_pass=None):
     """The ball SCM's list for every ``p`` of ``penalties`` (one search), as its fit runs it.
 
     Parameters
@@ -101,6 +105,8 @@ def scm_lists(sd, y_train, model_type, penalties, s_max, *, constraint=False):
         Stopping point.
     constraint : bool, default=False
         The compression-set constraint.
+    grid_state_pass : callable, optional
+        As for :func:`dlm_lists_by_type`.
 
     Returns
     -------
@@ -112,7 +118,7 @@ def scm_lists(sd, y_train, model_type, penalties, s_max, *, constraint=False):
     else:
         types, stop, pairs = ("Pi", "Po"), "positives_empty", [(1.0, p) for p in penalties]
     return greedy_ball_lists(sd, y_train, pairs, types=types, max_balls=s_max, stop_when=stop,
-                             compression_constraint=constraint)
+                             compression_constraint=constraint, grid_state_pass=grid_state_pass)
 
 
 def test_distances(X_test, X_train, metric="l2") -> np.ndarray:

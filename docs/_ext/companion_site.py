@@ -396,6 +396,7 @@ def source_read(app, docname, source):
         first["source"] = title.rstrip("\n") + provenance(nb, Path(app.srcdir), str(app.env.doc2path(docname, False)))
         _own_page_links(nb, Path(docname).name + ".ipynb")
         for_readers(nb, Path(app.srcdir) / "figures")
+        fold_for_story(nb)
         source[0] = json.dumps(nb)
 
 
@@ -451,6 +452,135 @@ def arrange_for_site(nb: dict) -> bool:
         section = []
     cells[first:first] = [head, *section] + ([tail] if tail["source"].strip() else [])
     return True
+
+
+#: The tag of a notebook heading cell whose section is detail (forensics, sensitivity tables,
+#: per-variant results): on the site its code cells' outputs are folded behind a toggle.
+DETAIL_TAG = "detail"
+#: The tag of a Markdown cell whose text alone is detail (a protocol's minutiae under a heading whose
+#: section stays open): its text is folded as a detail section's is, its heading kept.
+DETAIL_TEXT_TAG = "detail-text"
+HEADING = re.compile(r"^(#{1,6}) ", re.MULTILINE)
+#: In folded text, the longest opening paragraph left open under a heading (what the section is
+#: about), and under none, inside a detail section (a caption naming the folded output below it).
+OPENING_WORDS, CAPTION_WORDS = 60, 25
+
+
+def fold_for_story(nb: dict) -> None:
+    """Let a notebook page read as its story, in place: code and detail folded, nothing removed.
+
+    Every code cell's source is folded behind myst-nb's "Show code cell source" (the calls stay
+    one click away, and nbval still executes them). A section whose heading cell carries the tag
+    :data:`DETAIL_TAG` is detail, down to the next heading of the same or a higher level: its
+    Markdown is folded after each block's opening paragraph (:func:`fold_text`; in a cell without a
+    heading, an opening of at most :data:`CAPTION_WORDS` words) and its code
+    outputs behind "Show code cell outputs" (a cell whose source and outputs are both folded gets
+    one toggle, ``hide-cell``) — except the verdicts (an output holding a verdict's
+    first layer, ``verdict-headline``), which move to a cell of their own and stay open. A Markdown
+    cell tagged :data:`DETAIL_TEXT_TAG` has its text folded the same way, its section left open. The story
+    (claims, our numbers beside the paper's, verdicts, discussion) stays open; the browser test
+    measures its length. The notebook on disk is untouched; :func:`doctree_read` applies the same
+    arrangement so that the page's cells and the notebook's match.
+    """
+    cells = nb.get("cells", [])
+    level = None  # the level of the detail section being folded, None outside one
+    index = 0
+    while index < len(cells):
+        cell = cells[index]
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell.get("cell_type") == "markdown":
+            headings = HEADING.findall(source)
+            if headings:
+                top = min(len(h) for h in headings)
+                if DETAIL_TAG in cell.get("metadata", {}).get("tags", []):
+                    level = top if level is None else min(level, top)
+                elif level is not None and top <= level:
+                    level = None
+            if level is not None or DETAIL_TEXT_TAG in cell.get("metadata", {}).get("tags", []):
+                # a cell without a heading, inside a detail section, is a caption or an aside: only a
+                # short opening (a label for the folded output under it) stays open
+                cell["source"] = fold_text(source, OPENING_WORDS if headings or level is None else CAPTION_WORDS)
+            index += 1
+            continue
+        if cell.get("cell_type") != "code":
+            index += 1
+            continue
+        tags = cell.setdefault("metadata", {}).setdefault("tags", [])
+        if "hide-input" not in tags and "remove-input" not in tags:
+            tags.append("hide-input")
+        if level is None or "remove-output" in tags:
+            index += 1
+            continue
+        runs = _verdict_runs(cell.get("outputs", []))
+        cell["outputs"] = runs[0][1]
+        if not runs[0][0] and "hide-output" not in tags:
+            tags.append("hide-output")
+        for number, (open_, outputs) in enumerate(runs[1:], start=1):
+            cells.insert(index + number, {
+                "cell_type": "code", "id": f"{cell.get('id', index)}-part{number}", "execution_count": None,
+                "metadata": {"tags": ["remove-input"] + ([] if open_ else ["hide-output"])}, "outputs": outputs,
+                "source": "# outputs of the cell above"})  # an empty cell is skipped
+        index += len(runs)
+    for cell in cells:
+        tags = cell.get("metadata", {}).get("tags", [])
+        if cell.get("cell_type") == "code" and "hide-input" in tags and "hide-output" in tags:
+            # source and outputs both folded: one toggle ("Show code cell content") opens the cell,
+            # rather than two toggles one above the other
+            tags[:] = [t for t in tags if t not in ("hide-input", "hide-output")] + ["hide-cell"]
+
+
+def _verdict_runs(outputs: list) -> list:
+    """``[(is_verdicts, outputs), …]``: the outputs in consecutive runs, those holding verdicts apart."""
+    runs = []
+    for output in outputs:
+        text = output.get("data", {}).get("text/markdown", "")
+        verdicts = "verdict-headline" in ("".join(text) if isinstance(text, list) else text)
+        if runs and runs[-1][0] == verdicts:
+            runs[-1][1].append(output)
+        else:
+            runs.append((verdicts, [output]))
+    return runs or [(False, [])]
+
+
+#: A paragraph that is prose (not a list, table, quote, display formula, HTML or code).
+_PROSE = re.compile(r"^(?![*+|>$<`-]|\d+[.)] |    )")
+
+
+def fold_text(source: str, opening_words: int = OPENING_WORDS) -> str:
+    """A detail section's Markdown, folded: headings kept, each block's opening paragraph shown
+    (when it is prose of at most ``opening_words`` words), the rest behind "Read more".
+
+    Headings stay outside the folds, so the page's sections and its "On this page" menu are
+    those of the notebook; a fold never spans a heading.
+    """
+    out, block = [], []
+
+    def flush():
+        text = "\n".join(block).strip("\n")
+        block.clear()
+        if not text.strip():
+            return
+        first, _, rest = text.partition("\n\n")
+        if _PROSE.match(first) and len(first.split()) <= opening_words:
+            shown, hidden = first, rest.strip("\n")
+        else:
+            shown, hidden = "", text
+        if shown:
+            out.append(shown)
+        if hidden:
+            out.append(f"<details class=\"story-fold\"><summary>Read more</summary>\n\n{hidden}\n\n</details>")
+
+    fence = False
+    for line in source.split("\n"):
+        if line.startswith("```"):
+            fence = not fence
+        if not fence and HEADING.match(line):
+            flush()
+            out.append(line)
+        else:
+            block.append(line)
+    flush()
+    return "\n\n".join(out) + "\n"
 
 
 #: ``save_figure(<figure>, "<name>")`` in a code cell: the figure the cell shows, saved under figures/.
@@ -568,6 +698,7 @@ def doctree_read(app, doctree):
         nb = json.loads(Path(app.env.doc2path(docname)).read_text(encoding="utf-8"))
         arrange_for_site(nb)  # the cells in the order of the page
         for_readers(nb, Path(app.srcdir) / "figures")
+        fold_for_story(nb)
         cells = nb.get("cells", [])
         for container in doctree.findall(nodes.container):
             index = container.get("cell_index")

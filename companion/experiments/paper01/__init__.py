@@ -24,7 +24,10 @@ time, and state the paper's claims for :mod:`companion.claims`:
 * the tie rule Figure 1 leaves open, on every comparable data set (:func:`tie_section`), through
   :class:`~companion.decision_list.DecisionListMachine` itself with another ordering of equally
   useful balls;
+* the fine grids and the other tie rules under nested cross-validation, the honest check
+  (:func:`nested_variants_section`);
 * the realised list lengths at the paper's own parameters (:func:`lengths_section`);
+* unstratified folds and Credit's ordinal coding under protocol (a) (:func:`folds_coding_section`);
 * the SVM column with an absolute kernel-width grid on the unscaled data (:func:`svm_section`);
 * Monte-Carlo coverage of the published and corrected bounds of Section 4 (:func:`coverage_section`)
   and the corrected bounds as the general sample-compression bound (:func:`math_section`'s
@@ -40,6 +43,12 @@ The folds of the grid's cross-validation and the outer folds of the nested proto
 independent items of :func:`companion.evaluation.parallel_map` (their ``n_jobs``; default 1,
 serial); :func:`run` hands its ``n_jobs`` to both.
 
+A memo of fold grids (a ``dict`` the notebook creates and owns) passed as ``memo=`` to
+:func:`glass_section`, :func:`run` and :func:`claims_section` fits each outer fold of the coarse
+grid once (the main seed's folds are run again by the honest check's second nested
+cross-validation, Glass's main split by its binarisation evidence); every call without it fits
+everything itself.
+
 The protocol has the shape of :mod:`companion.experiments.protocol`: :class:`Config` (``Config()``
 the notebook's full run, ``Config.fast()`` its smoke run), ``run(config, n_jobs=1)`` returning the
 tidy frame (one row per data set x method x fold seed x fold), and :func:`table1_section` over
@@ -54,9 +63,9 @@ learnt on real data (:func:`real_dlm_section`).
 from companion.experiments.paper01._protocol import Config, run
 from companion.experiments.paper01._studies import metric_table
 from companion.experiments.paper01._sections import (
-    claims_section, consistent_section, coverage_section, datasets_section, fine_section,
-    glass_section, lengths_section, math_section, real_dlm_section, svm_section, table1_section, tie_section,
-    toy_section,
+    claims_section, consistent_section, coverage_section, datasets_section, fine_section, folds_coding_section,
+    glass_section, lengths_section, math_section, nested_variants_section, real_dlm_section, svm_section,
+    table1_section, tie_section, toy_section,
 )
 
 __all__ = [
@@ -66,10 +75,12 @@ __all__ = [
     "coverage_section",
     "datasets_section",
     "fine_section",
+    "folds_coding_section",
     "glass_section",
     "lengths_section",
     "math_section",
     "metric_table",
+    "nested_variants_section",
     "real_dlm_section",
     "run",
     "svm_section",

@@ -35,8 +35,13 @@ NESTED = "protocol=nested (b)"
 #: The honest check of the claims that test fold differences: nested cross-validation at every
 #: fold seed run, the folds of all seeds in one corrected t (each data set one group).
 NESTED_SEEDS = "protocol=nested (b), every fold seed"
-#: The peer variant of claim 2-often: Table 1's own SVM totals in place of our SVM's.
-PEER_TABLE1 = "peer=Table 1 SVM"
+#: The peer variant of claim 2-often: Table 1's own SVM totals in place of our SVM's (the paper's
+#: folds, not ours: its name says so wherever it is printed); ``PEER_TABLE1 + " at seed k"`` at
+#: each other fold seed.
+PEER_TABLE1 = "peer=Table 1 SVM (not the same folds)"
+#: The fine DLM and SCM grids under protocol (a) at the main fold seed; ``_GRID_FINE + " at seed k"``
+#: at each other fold seed the fine grid ran (its totals read from :func:`fine_grid_protocol`).
+_GRID_FINE = "grid=fine"
 
 #: Every sentence this module writes, as a :func:`companion.prose.render` template.
 TEMPLATES = {
@@ -48,7 +53,9 @@ TEMPLATES = {
     "guide_item": "{name} {c} against {b}",
     "factor_item": "{name} {factor:.1f}x{capped}",
     "by_cap": " (by the cap)",
-    "sparsity_cap": "; guaranteed by the cap (support vectors / s_max ≥ {factor}) on {k} of {n:plural data set}",
+    "sparsity_cap": "; guaranteed by the cap (support vectors / s_max ≥ {factor}) on {k} of {n:plural data set}{tested}",
+    "sparsity_tested": ", so tested on {names:list} only",
+    "sparsity_untested": ", so tested on no data set",
     "range_item": "{name} {target} {outside:sign |in|not in} {low}–{high}",
     "names_in": " ({names:list})",
     "not_on": "; not on {names:list}",
@@ -56,12 +63,21 @@ TEMPLATES = {
     "at_most": "largest selected DLM: {size:.1f} balls ({name}) at fold seed {seed}",
     "in_range": "within on {inside} of {n:plural data set}: {ranges:list}",
     "counts": "equal on {equal} of {n:plural data set}{differ}",
-    "lengths": "every fold reaches s on {reach} of {n:plural data set}{short}; as a stopping parameter, no list "
-               "is longer than s on {within} of {n:plural data set}",
+    "lengths": "every fold reaches s on {reach} of {n:plural data set}{short}",
+    "lengths_within": "no list is longer than s on {within} of {n:plural data set}{longer}",
     "rivest": "on seven points of a line (RIVEST_EXAMPLE) p_p = p_n = 1 learns {balls:plural ball} with "
               "{errors:plural training error}, Rivest's greedy (p_p = p_n = ∞) {exact_balls:plural ball} with "
               "{exact_errors:plural training error}",
-    "alternation": "if h1 then 1, else if h2 then 0, else 1 (an alternation) equals h1 ∨ ¬h2 on all four inputs",
+    "alternation": "the counterexample is narrow: a single alternation at the last rule, if h1 then 1, else if h2 then 0, "
+                   "else 1, equals h1 ∨ ¬h2 on all four inputs, so the sentence fails only on its literal universal "
+                   "reading (every list with an alternation); {two}",
+    "alternation_none": "a single alternation at the last rule, if h1 then 1, else if h2 then 0, else 1, is no "
+                        "conjunction or disjunction of literals of h1, h2; {two}",
+    "alternation_two": "with two alternations, if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 is none of "
+                       "the {n} conjunctions and disjunctions of literals of h1, h2, h3 (the reading the sentence's "
+                       "conclusion, claim strict, needs)",
+    "alternation_two_pure": "with two alternations, if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 is also "
+                            "a conjunction or disjunction of literals",
     "strict": "if h1 then 1, else if h2 then 0, else if h3 then 1, else 0 equals none of the {n} conjunctions "
               "and disjunctions of literals of h1, h2, h3",
     "log2r": "per centre, ceil(log2 r) bits name a centre's position and the r positions fix the order: "
@@ -80,8 +96,13 @@ TEMPLATES = {
     "some_tested": "the DLM errs significantly less than the {other} on {k} of {n:plural data set} (per data set, "
                    "DLM − {other} total errors and the Holm-corrected one-sided p of the corrected t: {items:list})",
     "some_tested_item": "{name} {d:signed.0}, p = {p:.3f}",
-    "dataset_level": "DLM − {other} error rates per data set {items:list}, exact one-sided Wilcoxon signed-rank "
+    "dataset_level": "DLM − {other} error rates per data set {items:list}{why}, exact one-sided Wilcoxon signed-rank "
                      "p = {p:.3f} (n = {n}; the smallest p it can reach is 2^-{n} = {floor:.3f})",
+    "rates_differ": " (each from the data set's total errors over its examples: their mean, {mean:signed.2}, is not the "
+                    "estimate above, {estimate:signed.2}, the mean of the data sets' fold means, because the stratified "
+                    "folds are of unequal size)",
+    "rates_agree": " (each from the data set's total errors over its examples; their mean, {mean:signed.2}, is the "
+                   "estimate above, the mean of the data sets' fold means, to two decimals)",
     "dataset_item": "{name} {d:signed.2}",
     "collapse": "at the main fold seed, the nested DLM errs as the majority class does on {folds} of {total} outer folds, and its total "
                 "is within {gap} errors of the majority class's on {names:list} ({pairs:list})",
@@ -91,7 +112,7 @@ TEMPLATES = {
                "1's '≥' a {fig_kind} ball (output {fig_output}); lengths {ours_length} and {fig_length}",
     "figure1_same": "on BreastW the two lists are the same ({length:plural ball})",
     "grid_same": "the two grids give the same verdict",
-    "grid_differ": "the two grids give different verdicts, so the verdict is not robust to the grid",
+    "grid_differ": "the two grids give different verdicts (at some fold seed), so the verdict is not robust to the grid",
     "worst_fixed": "the fixed machine violated on most samples is {name}, on {k} of {n}",
     "coverage_example": "{name} on sample {run} ({distribution}) has bound {bound:.3f} and risk {risk:.3f} (lower 95 % "
                         "limit {low:.3f})",
@@ -120,9 +141,15 @@ TEMPLATES = {
     "nosig_none": "no significant difference found ({detail}); equivalence is claim C's question",
     "nosig_some": "a significant difference ({detail})",
     "majority_item": "{name} {m}",
-    "majority_near": "; the bound-chosen DLM errs no more than {gap} fewer times than the majority class, or more, on "
-                     "{names:list}",
-    "majority_near_none": "; it errs at least {gap} fewer times than the majority class on every data set",
+    "majority_near": "; on {names:list} it is at most {gap} errors better than the majority class, or worse "
+                     "(its total errors against the majority class's: {pairs:list})",
+    "majority_near_none": "; it makes at least {gap} fewer errors than the majority class on every data set",
+    "near_trivial": "The bound-chosen DLMs are near-trivial: at most {cut:.0f} balls on average on {k} of {n:plural data set} "
+                    "(mean balls per training fold: {items:list}), so the composite rule 'the DLM of the smallest bound' "
+                    "collapses to a near-trivial model and is no test of the DLM",
+    "not_trivial": "The bound-chosen DLMs have at most {cut:.0f} balls on average on only {k} of {n:plural data set} "
+                   "(mean balls per training fold: {items:list})",
+    "balls_item": "{name} {balls:.1f}",
     "nosig": "constrained − unconstrained DLM error {estimate:signed.2} points ({low:signed.2} to {high:signed.2}, "
              "Nadeau–Bengio corrected t over {n} folds)",
 }
@@ -270,7 +297,8 @@ def _replace(data: dict, machine: str, frame: pd.DataFrame) -> dict:
 def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dict | None = None, tie=None,
                     svm=None, counts=None, consistent=None, grid: Grid | None = None, figure1: dict | None = None,
                     glass: dict | None = None, glass_used: str = "float (1, 3) vs rest",
-                    coverage_runs: pd.DataFrame | None = None, nested: dict | None = None) -> dict:
+                    coverage_runs: pd.DataFrame | None = None, nested: dict | None = None,
+                    nested_variants: dict | None = None, paper_variants: dict | None = None) -> dict:
     """The protocol variants of the claims, ``{name: data}``, the main protocol first.
 
     Each variant changes one choice; a claim's entry in the registry names the variants that
@@ -316,6 +344,16 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
         ``{k: nested_run(..., inner_splits=k)}`` at the main fold seed
         (:func:`~companion.experiments.paper01.nested_run`): a variant ``inner_splits=<k>`` each (the
         three machines under nested CV with ``k`` inner folds).
+    nested_variants : dict, optional
+        :func:`~companion.experiments.paper01._followups.nested_variant_protocol` at the main fold
+        seed: each a variant of that name (``protocol=nested (b), grid=fine``, ``protocol=nested
+        (b), tie=<rule>``), its DLM (and SCM) rows in place of the nested run's, the other
+        machines nested as in :data:`NESTED`.
+    paper_variants : dict, optional
+        ``{name: paper_protocol_variant(...)}`` at the main fold seed
+        (:func:`~companion.experiments.paper01._protocol.paper_protocol_variant`; names as
+        :data:`~companion.experiments.paper01._protocol.PROTOCOL_A_VARIANTS`): each a variant of
+        protocol (a), its rows in place of the main run's (``coding=ordinal`` changes Credit only).
 
     Returns
     -------
@@ -342,6 +380,14 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
         rows = _claims_rows(frame, "b")
         if rows and all(key[2] == main["seed"] for key in rows):
             variants[f"inner_splits={splits}"] = {**main, "rows": {**main["rows"], **rows}, "seed": main["seed"]}
+    # The grid and the tie rule under the honest check: nested CV with the fine grids or another
+    # tie rule (main fold seed), the other machines' nested rows as they are.
+    for name, frame in (nested_variants or {}).items():
+        rows = _claims_rows(frame, "b")
+        if rows and all(key[2] == main["seed"] for key in rows):
+            variants[name] = {**main, "rows": {**main["rows"], **main["rows_nested"], **rows}, "seed": main["seed"]}
+            if "grid=fine" in name and fine is not None and fine.get("grid") is not None:
+                variants[name]["caps"] = {"dlm": fine["grid"].dlm_s_max, "scm": fine["grid"].scm_s_max}
     # The follow-up protocols change one choice of protocol (a) (tie rule, grid, SVM width): a
     # flip under one of them marks the claim not robust.
     if tie is not None:
@@ -352,11 +398,23 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
         fined = _replace(main, "dlm", fine["best"])
         if fine.get("scm_best") is not None:
             fined = _replace(fined, "scm", fine["scm_best"])
-        variants["grid=fine"] = {**_on_paper_protocol(fined),
-                                 "caps": {"dlm": fine["grid"].dlm_s_max, "scm": fine["grid"].scm_s_max}
-                                 if fine.get("grid") is not None else None}
+        variants[_GRID_FINE] = {**_on_paper_protocol(fined),
+                               "caps": {"dlm": fine["grid"].dlm_s_max, "scm": fine["grid"].scm_s_max}
+                               if fine.get("grid") is not None else None}
+        # The fine grid ran at every fold seed of ``fine["seeds"]``: ``_replace`` put its rows in at
+        # each of them, so each other seed is read from the same rows (no new fit), as the coarse
+        # grid is by ``seed=k``. A seed the fine grid did not run gets no variant.
+        fine_seeds = {int(s) for s in fine["best"]["seed"]} if len(fine["best"]) else set()
+        for seed in sorted(fine_seeds & set(main["seeds"]) - {main["seed"]}):
+            variants[f"{_GRID_FINE} at seed {seed}"] = {**variants[_GRID_FINE], "seed": seed}
     if svm is not None:
         variants["gamma=absolute"] = _on_paper_protocol(_replace(main, "svm", svm))
+    # Other folds (unstratified) or another coding of Credit's nominal attributes: protocol (a)
+    # rerun at the main seed, its rows in place of the main run's.
+    for name, frame in (paper_variants or {}).items():
+        rows = _claims_rows(frame, "a")
+        if rows and all(key[2] == main["seed"] for key in rows):
+            variants[name] = _on_paper_protocol({**main, "rows": {**main["rows"], **rows}})
     # The binary Glass problem is a reconstruction (selected on its closeness to Table 1): each other
     # split's three machines under protocol (a), main fold seed, in place of the Glass rows.
     if glass and ("glass", "dlm", main["seed"]) in main["rows"]:
@@ -376,8 +434,12 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
             key: main["rows"][(key[0], "dlmc", key[2])] for key in main_dlm}}}
     # The peer is a stand-in: the head-to-head totals of claim 2-often against Table 1's own SVM
     # totals in place of ours (another peer, not another fold: the comparison is not on the same folds).
+    # At every fold seed of protocol (a): our DLM's totals move with the seed, Table 1's do not.
     paper = paper_table1()
-    variants[PEER_TABLE1] = {**main, "peer_totals": {"svm": {n: paper.loc[n, "svm_errors"] for n in COMPARABLE}}}
+    peer = {"svm": {n: paper.loc[n, "svm_errors"] for n in COMPARABLE}}
+    for seed in sorted(main["seeds"], key=lambda s: (s != main["seed"], s)):
+        name = PEER_TABLE1 if seed == main["seed"] else f"{PEER_TABLE1} at seed {seed}"
+        variants[name] = {**main, "peer_totals": peer, "seed": seed}
     # "This difference is huge" names no factor: claims 3 and 3-SCM at other factors than ours.
     for factor in SPARSITY_FACTORS:
         variants[f"factor={factor}"] = {**main, "sparsity_factor": factor}
@@ -567,7 +629,10 @@ def _sparsity(data, machine):
                                capped=render_claim_text("by_cap") if capped[n] else "") for n, f in factors.items()]
     detail = render_claim_text("sparsity", factor=factor, factors=items)
     if cap is not None:
-        detail += render_claim_text("sparsity_cap", factor=factor, k=sum(capped.values()), n=len(capped))
+        tested = [DISPLAY[n] for n, c in capped.items() if not c]
+        detail += render_claim_text(
+            "sparsity_cap", factor=factor, k=sum(capped.values()), n=len(capped),
+            tested=render_claim_text("sparsity_tested", names=tested) if tested else render_claim_text("sparsity_untested"))
     return all(f >= factor for f in factors.values()), detail
 
 
@@ -615,9 +680,20 @@ def _lengths_reach(data):
     figure1 = lengths.xs("Figure 1, our tie rule", level="variant")
     short = [f"{d} ({row['mean_length']:.1f} of {int(row['paper_s'])})" for d, row in figure1.iterrows()
              if row["min_length"] < row["paper_s"]]
-    within = int((figure1["max_length"] <= figure1["paper_s"]).sum())
-    return not short, render_claim_text("lengths", reach=len(figure1) - len(short), n=len(figure1), short=_not_on(short),
-                                        within=within)
+    return not short, render_claim_text("lengths", reach=len(figure1) - len(short), n=len(figure1), short=_not_on(short))
+
+
+def _lengths_within(data):
+    """Check L-stop: Table 1's ``s`` read as a stopping parameter, no list of ours (Table 1's parameters,
+    our tie rule) is longer than ``s`` on any fold, on every data set."""
+    lengths = data["lengths"].get(data["seed"])
+    if lengths is None:
+        return None
+    figure1 = lengths.xs("Figure 1, our tie rule", level="variant")
+    longer = [f"{d} ({row['max_length']:.0f} of {int(row['paper_s'])})" for d, row in figure1.iterrows()
+              if row["max_length"] > row["paper_s"]]
+    return not longer, render_claim_text("lengths_within", within=len(figure1) - len(longer), n=len(figure1),
+                                         longer=_not_on(longer))
 
 
 def _figure1_conformance(data):
@@ -840,7 +916,12 @@ def alternation_check(data):
     """Exact: a decision list with an alternation is no conjunction or disjunction of its features' literals."""
     inputs, pure = _pure_functions(2)
     listed = _decision_list([(0, 1), (1, 0)], 1, inputs)
-    return listed not in pure, render_claim_text("alternation")
+    inputs3, pure3 = _pure_functions(3)
+    two = _decision_list([(0, 1), (1, 0), (2, 1)], 0, inputs3) not in pure3
+    holds = listed not in pure
+    return holds, render_claim_text(
+        "alternation_none" if holds else "alternation",
+        two=render_claim_text("alternation_two" if two else "alternation_two_pure", n=len(pure3)))
 
 
 def strict_inclusion_check(data):
@@ -921,6 +1002,7 @@ def claims_measures(math: dict | None = None) -> dict:
         "paper_in_range_svm": partial(_paper_in_range, machine="svm"),
         "at_most_balls": _at_most_balls,
         "lengths_reach": _lengths_reach,
+        "lengths_within": _lengths_within,
         "guide_minus_nested": partial(_guide_grouped, key="guide"),
         "bound_minus_nested": _guide_grouped,
         "small_beats_consistent": _small_beats_consistent,
@@ -990,7 +1072,7 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
     svm_ahead, scm_ahead = _svm_ahead(rows), _scm_ahead(rows)
     collapse = _collapse(nested_sizes)
     fine_detail = report.sensitivity[(report.sensitivity["id"] == "1-often")
-                                     & (report.sensitivity["variant"] == "grid=fine")]["detail"]
+                                     & (report.sensitivity["variant"] == _GRID_FINE)]["detail"]
     seed_tallies = {id: _nested_seed_tally(report, id, main) for id in ("2", "1", "alt-SCM", "alt-SVM")}
     nosig = _nosig_phrase(main)
     majority = _majority_items(nested_sizes)
@@ -1000,14 +1082,15 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
         "2": {"dlm_points": n_dlm, "svm_points": n_svm, "svm_ahead": svm_ahead, "collapse": collapse,
               "dataset_level": _dataset_level(main, "svm"), "not_varied": NOT_VARIED},
         "2-often": {"table1": verdicts["2-often-table1"], "svm_ahead": svm_ahead, "not_varied": NOT_VARIED,
-                    "peer_table1": _variant_text(report, "2-often", PEER_TABLE1)},
+                    "peer_table1": _variant_text(report, "2-often", PEER_TABLE1),
+                    "peer_seeds": _nested_seed_tally(report, "2-often", main, PEER_TABLE1)},
         "1": {"dlm_points": n_dlm, "scm_points": n_scm, "scm_ahead": scm_ahead, "collapse": collapse,
               "dataset_level": _dataset_level(main, "scm"), "not_varied": NOT_VARIED},
         "1-often": {"table1": verdicts["1-often-table1"], "scm_ahead": scm_ahead,
-                    "fine_verdict": _variant_verdict(report, "1-often", "grid=fine"),
+                    "fine_verdict": _variant_verdict(report, "1-often", _GRID_FINE),
+                    "fine_seeds": _nested_seed_tally(report, "1-often", main, _GRID_FINE),
                     "grid_agreement": render_claim_text(
-                        "grid_same" if _variant_verdict(report, "1-often", "grid=fine") == verdicts["1-often"]
-                        else "grid_differ"),
+                        "grid_same" if _fine_grid_agrees(report, "1-often", verdicts["1-often"]) else "grid_differ"),
                     "fine_detail": str(fine_detail.iloc[0]) if len(fine_detail) else "not run"},
         "1-some": {"tested": some_tested_detail(main) if main is not None else "not run",
                    "robustness": _robustness_text(report, "1-some")},
@@ -1029,14 +1112,27 @@ def discussion_values(report, protocols: pd.DataFrame, coverage: pd.DataFrame, g
         values["bound-guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_bound"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
-            "balls_low": float(rows["c_dlm_balls"].min()), "balls_high": float(rows["c_dlm_balls"].max()),
-            "majority": majority, "near_majority": near["c_dlm_bound"]}
+            "trivial": _near_trivial(rows, "c_dlm_balls"), "majority": majority, "near_majority": near["c_dlm_bound"]}
         values["guide"] = {
             "pairs": [render_claim_text("guide_item", name=n, c=int(rows.loc[n, "c_dlm_corrected"]), b=int(rows.loc[n, "b_dlm"]))
                       for n in names],
-            "balls_low": float(rows["c_corrected_balls"].min()), "balls_high": float(rows["c_corrected_balls"].max()),
-            "majority": majority, "near_majority": near["c_dlm_corrected"]}
+            "trivial": _near_trivial(rows, "c_corrected_balls"), "majority": majority,
+            "near_majority": near["c_dlm_corrected"]}
     return {id: fields for id, fields in values.items() if id in verdicts}
+
+
+def _fine_grid_agrees(report, id, verdict) -> bool:
+    """Whether claim ``id`` gives the same verdict on the fine grid as on the coarse grid at every
+    fold seed the fine grid ran: :data:`_GRID_FINE` against ``verdict`` (the main verdict) and
+    ``_GRID_FINE + " at seed k"`` against ``seed=k``."""
+    sens = report.sensitivity[report.sensitivity["id"] == id]
+    by_variant = dict(zip(sens["variant"].astype(str), sens["verdict"].astype(str)))
+    pairs = [(by_variant[_GRID_FINE], verdict)] if _GRID_FINE in by_variant else []
+    for variant, fine in by_variant.items():
+        if variant.startswith(_GRID_FINE + " at seed "):
+            seed = variant.rsplit(" ", 1)[1]
+            pairs.append((fine, by_variant.get(f"seed={seed}", verdict)))
+    return all(fine == coarse for fine, coarse in pairs)
 
 
 def _variant_text(report, id, variant) -> str:
@@ -1058,16 +1154,18 @@ def _direction(report, id) -> str:
                              else "direction_against")
 
 
-def _nested_seed_tally(report, id, main: dict | None) -> str:
-    """Claim ``id``'s verdict under nested CV at each fold seed, counted by verdict word:
+def _nested_seed_tally(report, id, main: dict | None, variant_name: str = NESTED) -> str:
+    """Claim ``id``'s verdict under ``variant_name`` (nested CV, or another variant run at every fold
+    seed: ``variant_name`` at the main seed, ``variant_name + " at seed k"`` at the others) at each
+    fold seed, counted by verdict word:
     ``"fails at 3 of 5 fold seeds (0, 2 and 4), undecided at 2 (1 and 3)"``."""
     sens = report.sensitivity[report.sensitivity["id"] == id]
     main_seed = None if main is None else main["seed"]
     by_seed = {}
     for variant, verdict in zip(sens["variant"], sens["verdict"]):
-        if variant == NESTED and main_seed is not None:
+        if variant == variant_name and main_seed is not None:
             by_seed[main_seed] = str(verdict)
-        elif variant.startswith(NESTED + " at seed "):
+        elif variant.startswith(variant_name + " at seed "):
             by_seed[int(variant.rsplit(" ", 1)[1])] = str(verdict)
     if not by_seed:
         return "not run"
@@ -1097,14 +1195,32 @@ def _nosig_phrase(main: dict | None) -> str:
 
 
 def _near_majority(rows: pd.DataFrame, nested_sizes, column: str, gap: int = 2) -> str:
-    """Where the protocol-(c) DLM (``column`` of the protocols table) errs at most ``gap`` fewer times than the
-    majority class of the training folds, or more."""
+    """Where the protocol-(c) DLM (``column`` of the protocols table) is at most ``gap`` errors better than
+    the majority class of the training folds, or worse, with both totals."""
     if nested_sizes is None or nested_sizes.empty or column not in rows or "majority_errors" not in nested_sizes:
         return ""
     names = [n for n in rows.index if n in nested_sizes.index
              and int(rows.loc[n, column]) >= int(nested_sizes.loc[n, "majority_errors"]) - gap]
-    return render_claim_text("majority_near", gap=gap, names=names) if names else \
+    pairs = [render_claim_text("collapse_item", name=n, b=int(rows.loc[n, column]),
+                               m=int(nested_sizes.loc[n, "majority_errors"])) for n in names]
+    return render_claim_text("majority_near", gap=gap, names=names, pairs=pairs) if names else \
         render_claim_text("majority_near_none", gap=gap)
+
+
+#: A bound-selected DLM of at most this many balls on average (per training fold) is near-trivial.
+_NEAR_TRIVIAL_BALLS = 2
+
+
+def _near_trivial(rows: pd.DataFrame, column: str, cut: float = _NEAR_TRIVIAL_BALLS) -> str:
+    """Whether the protocol-(c) DLMs (mean balls in ``column`` of the protocols table) are near-trivial
+    (at most ``cut`` balls on average on most data sets), with each data set's mean balls."""
+    if column not in rows or not len(rows):
+        return "The bound-chosen DLMs' sizes were not computed in this run"
+    balls = rows[column].astype(float)
+    k = int((balls <= cut).sum())
+    items = [render_claim_text("balls_item", name=n, balls=float(b)) for n, b in balls.items()]
+    return render_claim_text("near_trivial" if 2 * k > len(balls) else "not_trivial", cut=cut, k=k, n=len(balls),
+                             items=items)
 
 
 def _majority_items(nested_sizes) -> list | str:
@@ -1150,7 +1266,8 @@ def _coverage_fields(coverage: pd.DataFrame, runs, machine) -> dict:
 
 
 #: The free choices the claims do not vary (named in the discussions of claims 1, 2, 1-often, 2-often).
-NOT_VARIED = "Credit's nominal coding, stratified folds, the SVM's C grid and the cited SVM settings"
+NOT_VARIED = ("Credit's nominal coding and the stratified folds under nested CV and at the other fold seeds "
+              "(both are varied under protocol (a) at the main seed), the SVM's C grid and the cited SVM settings")
 
 
 def _scm_ahead(rows: pd.DataFrame) -> str:
@@ -1177,15 +1294,35 @@ def _scm_ahead(rows: pd.DataFrame) -> str:
 def _dataset_level(data: dict | None, other: str) -> str:
     """The data-set-level test beside the fold-level one: each data set's DLM − ``other`` error rate
     (points, protocol (a), main seed: one difference per data set) and the exact one-sided Wilcoxon
-    signed-rank p (zero differences dropped), not Holm-corrected."""
+    signed-rank p (zero differences dropped), not Holm-corrected; with why the rates' mean is not the
+    fold-level estimate (:func:`_dataset_rates_and_estimate`)."""
     pairs = None if data is None else _totals(data, other)
     if not pairs:
         return "not computed in this run"
-    d = {n: Fraction(100 * (a - b), sum(_row(data, n, "dlm")["fold_n"])) for n, (a, b) in pairs.items()}
+    d, estimate = _dataset_rates_and_estimate(data, other)
     nonzero = [v for v in d.values() if v != 0]
     p = wilcoxon_test(nonzero, alternative="less", zero_method="wilcox")[0] if nonzero else 1.0
+    mean = sum(d.values()) / len(d)
+    why = render_claim_text("rates_agree" if round(float(mean), 2) == round(float(estimate), 2) else "rates_differ",
+                            mean=float(mean), estimate=float(estimate))
     return render_claim_text("dataset_level", other=other.upper(), p=float(p), n=len(nonzero), floor=2.0 ** -len(nonzero),
-                             items=[render_claim_text("dataset_item", name=DISPLAY[n], d=float(v)) for n, v in d.items()])
+                             why=why, items=[render_claim_text("dataset_item", name=DISPLAY[n], d=float(v))
+                                             for n, v in d.items()])
+
+
+def _dataset_rates_and_estimate(data: dict, other: str) -> tuple[dict, Fraction]:
+    """Each data set's DLM − ``other`` error rate from its totals, ``{name: points}``, and the
+    fold-level estimate of claims 1 and 2 (the mean over data sets of each data set's mean fold
+    difference, points), both exact. They differ when a data set's folds are of unequal size: a
+    fold's rate weighs each of its examples by 1 / n_test."""
+    pairs = _totals(data, other)
+    rates, fold_means = {}, []
+    for n, (a, b) in pairs.items():
+        dlm, peer = _row(data, n, "dlm"), _row(data, n, other)
+        rates[n] = Fraction(100 * (a - b), sum(dlm["fold_n"]))
+        folds = [Fraction(100 * (x - y), k) for x, y, k in zip(dlm["folds"], peer["folds"], dlm["fold_n"])]
+        fold_means.append(sum(folds) / len(folds))
+    return rates, sum(fold_means) / len(fold_means)
 
 
 def _collapse(nested_sizes, gap: int = 2) -> str:
@@ -1279,6 +1416,33 @@ def sensitivity_pivot(report) -> pd.DataFrame:
                              np.where(long["role"] == "unchanged", "=", ""))
     table = long.pivot(index="id", columns="variant", values="shown")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
+
+
+def sensitivity_by_variant(report) -> pd.DataFrame:
+    """:func:`sensitivity_pivot` transposed: one row per variant, one column per claim that lists a variant.
+
+    The notebook prints it whole (every row and column): with the variants as rows the table
+    stays as narrow as the number of claims that vary, however many variants are run.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report`'s result.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows: ``main`` and every variant, in their order; columns: the claims (in the claims
+        table's order) with an entry under at least one variant other than ``main``; entries as
+        in :func:`sensitivity_pivot`.
+    """
+    pivot = sensitivity_pivot(report)
+    others = pivot.drop(columns="main", errors="ignore")
+    varied = others.index[(others.fillna("") != "").any(axis=1)]
+    table = pivot.loc[varied].T.fillna("")  # a claim the variant does not apply to: blank, as one that does not list it
+    table.columns.name = "claim"
+    table.index.name = "variant"
+    return table
 
 
 #: The templates of the notebook's generated prose outside the claims (:func:`fine_grid_markdown`,

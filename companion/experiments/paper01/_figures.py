@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from companion.decision_list import DecisionListMachine
+from companion.experiments._display import legend_in_slot, panel_grid
 from companion.experiments.paper01._grids import DISPLAY
 from companion.experiments.paper01._tables import (
     main_fold_seed, paper_table1, protocol_a_table, result_datasets,
@@ -157,20 +158,21 @@ def figure_errors_vs_s(results: pd.DataFrame):
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     names = result_datasets(results)
-    n_cols = min(4, len(names))
-    n_rows = int(np.ceil(len(names) / n_cols))
-    fig, axes = plt.subplots(n_rows, n_cols, figsize=(3.6 * n_cols, 3.0 * n_rows), squeeze=False)
-    for k, (ax, name) in enumerate(zip(axes.ravel(), names)):
+    fig, panels, spare = panel_grid(len(names), panel_size=(3.6, 3.0))
+    for ax, name in zip(panels, names):
         plot_errors_vs_s(ax, results, name, title=DISPLAY[name], paper=paper_table1().loc[name])
-        if k % n_cols:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # s counts balls: no tick at 2.5
+        if not ax.get_subplotspec().is_first_col():
             ax.set_ylabel("")  # each panel keeps its own scale
-    for ax in axes.ravel()[len(names):]:
-        ax.set_visible(False)
-    axes.ravel()[0].legend(fontsize=7)
+    handles, labels = panels[0].get_legend_handles_labels()
     fig.tight_layout()
+    if spare:  # the legend in an empty slot, at a size that reads when the figure is shrunk to the page
+        legend_in_slot(fig, handles, labels, spare[0], fontsize=10)
+    else:
+        panels[0].legend(fontsize=10)
     return fig
 
 

@@ -15,14 +15,15 @@ from sklearn.svm import SVC
 from companion.decision_list import DecisionListMachine, SortedDistances
 from companion.evaluation import parallel_map, stratified_folds
 from companion.experiments._trusted import trusted_inputs
+from companion._ball_grid import compiled_grid_state
 from companion._ball_search import greedy_ball_list
 from companion._ball_search import BALL_TYPES
-from companion.experiments.protocol import paper_models
+from companion.experiments.protocol import check_tidy, paper_models
 from companion.experiments.paper01._grids import (
     COMPARABLE, DISPLAY, Grid, dlm_grid_errors, fold_sorted, load_table1_dataset, scm_grid_errors,
 )
 from companion.experiments.paper01._protocol import (
-    MACHINE_NAMES, argmin_prefer_small, as_counts, describe_grid_point,
+    MACHINE_NAMES, RESULT_COLUMNS, argmin_prefer_small, as_counts, describe_grid_point,
 )
 from companion.experiments.paper01._tables import main_fold_seed, paper_table1, selected_method, total_errors
 
@@ -66,10 +67,13 @@ def _fine_fold(D, X, y, grid, fold):
     """DLM and SCM test errors and sizes of every fine-grid point on one fold (one SortedDistances)."""
     train, test = fold
     X_ball, y_ball, sd = fold_sorted(D, X, y, train)
-    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False)
+    compiled = compiled_grid_state()  # one compiled pass for the fold's searches
+    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False,
+                                                  grid_state_pass=compiled)
     if not grid.scm_penalties:
         return dlm_errors, dlm_balls, None, None
-    return (dlm_errors, dlm_balls, *scm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid))
+    return (dlm_errors, dlm_balls,
+            *scm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, grid_state_pass=compiled))
 
 
 def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENALTIES, s_max=15,
@@ -109,10 +113,12 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
         ``best``: DataFrame (one row per data set and seed: ``errors``, ``T``, ``p_p``, ``p_n``,
         ``s``, ``size``) of the DLM; ``scm_best`` the same for the SCM (``T``, ``p``, ``s``;
         None without SCM); ``totals`` {(name, seed): DLM total test errors, shape (types, p_p,
-        p_n, s)}; ``grid``, ``seeds``.
+        p_n, s)}; ``fold_grids`` {(name, seed): {machine: (errors, sizes)}}, every grid point's
+        test errors and sizes on every fold (last axis), which the nested variants
+        (:func:`nested_variant_protocol`) read on the outer folds; ``grid``, ``seeds``.
     """
     grid = fine_grid(penalties, s_max, scm_penalties, scm_s_max)
-    rows, scm_rows, totals = [], [], {}
+    rows, scm_rows, totals, fold_grids = [], [], {}, {}
     for name in names:
         X, y = load_table1_dataset(name)
         D = cdist(X, X)
@@ -123,7 +129,9 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
                 if per_fold[0][errors] is None:
                     continue
                 fold_errors = np.stack([part[errors] for part in per_fold], axis=-1)
-                total, total_size = fold_errors.sum(axis=-1), np.stack([p[balls] for p in per_fold], -1).sum(-1)
+                fold_balls = np.stack([part[balls] for part in per_fold], axis=-1)
+                fold_grids.setdefault((name, seed), {})[machine] = (fold_errors, fold_balls)
+                total, total_size = fold_errors.sum(axis=-1), fold_balls.sum(axis=-1)
                 index = argmin_prefer_small(total, total_size)
                 if machine == "dlm":
                     totals[(name, seed)] = as_counts(total)
@@ -133,7 +141,7 @@ def fine_grid_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), penalties=FINE_PENA
                      "fold_errors": as_counts(fold_errors[index]).tolist()}
                 )
     return {"best": pd.DataFrame(rows), "scm_best": pd.DataFrame(scm_rows) if scm_rows else None,
-            "totals": totals, "grid": grid, "seeds": list(seeds)}
+            "totals": totals, "fold_grids": fold_grids, "grid": grid, "seeds": list(seeds)}
 
 
 def fine_grid_table(fine: dict, results: pd.DataFrame, machine: str = "dlm") -> pd.DataFrame:
@@ -269,16 +277,17 @@ def _tie_fold(D, X, y, grid, rules, fold):
     """DLM test errors and sizes of the grid on one fold under each tie rule, one SortedDistances."""
     train, test = fold
     X_ball, y_ball, sd = fold_sorted(D, X, y, train)
+    compiled = compiled_grid_state()  # one compiled pass for every rule's search
     out = []
     for rule in rules:
         errors, balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], grid, constraint=False,
-                                        learner=_BuildDLMVariant, tie_rule=rule)
+                                              learner=_BuildDLMVariant, grid_state_pass=compiled, tie_rule=rule)
         out.append((errors, balls))
     return out
 
 
 def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(), rules=TIE_RULES,
-                      n_jobs=1) -> pd.DataFrame:
+                      n_jobs=1, return_grids: bool = False):
     """Protocol (a) of the DLM (best grid point on the test folds) under each tie rule.
 
     Parameters
@@ -293,6 +302,8 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
         Members of :data:`TIE_RULES`.
     n_jobs : int, default=1
         The folds are items of :func:`companion.evaluation.parallel_map` (same result).
+    return_grids : bool, default=False
+        Also return every grid point's test errors and sizes on every fold.
 
     Returns
     -------
@@ -300,11 +311,15 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
         One row per (data set, rule, seed): ``errors`` (best total), ``size``, ``T``, ``p_p``,
         ``p_n``, ``s`` and ``fold_errors`` (list). With ``"larger_cover"`` this is the DLM
         column of :func:`~companion.experiments.paper01._protocol.paper_protocol` (tested).
+    dict
+        With ``return_grids``: ``{(name, seed, rule): (errors, sizes)}``, arrays of shape (types,
+        p_p, p_n, s, folds), which the nested variants (:func:`nested_variant_protocol`) read on
+        the outer folds.
     """
     unknown = [rule for rule in rules if rule not in TIE_RULES]
     if unknown:
         raise ValueError(f"unknown tie rules {unknown}; expected members of {TIE_RULES}")
-    rows = []
+    rows, grids = [], {}
     for name in names:
         X, y = load_table1_dataset(name)
         D = cdist(X, X)
@@ -314,12 +329,13 @@ def tie_rule_protocol(names=COMPARABLE, *, seeds=(0, 1, 2), grid: Grid = Grid(),
             for r, rule in enumerate(rules):
                 errors = np.stack([part[r][0] for part in per_fold], axis=-1)
                 balls = np.stack([part[r][1] for part in per_fold], axis=-1)
+                grids[(name, seed, rule)] = (errors, balls)
                 total, size = errors.sum(axis=-1), balls.sum(axis=-1)
                 index = argmin_prefer_small(total, size)
                 rows.append({"dataset": name, "rule": rule, "seed": seed, "errors": int(total[index]),
                              "size": float(size[index] / len(folds)), **describe_grid_point("dlm", index, grid),
                              "fold_errors": as_counts(errors[index]).tolist()})
-    return pd.DataFrame(rows)
+    return (pd.DataFrame(rows), grids) if return_grids else pd.DataFrame(rows)
 
 
 def tie_rule_table(tie: pd.DataFrame, results: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -399,6 +415,124 @@ def first_tie_rule_divergence(name="breastw", *, p_p=1.0, p_n=np.inf, ball_type=
 
 
 # --------------------------------------------------------------------------------------------
+# The grid and the tie rule under nested cross-validation (protocol (b))
+# --------------------------------------------------------------------------------------------
+
+#: Name of the nested-CV variant with the fine DLM and SCM grids.
+NESTED_FINE = "protocol=nested (b), grid=fine"
+
+
+def nested_tie_name(rule: str) -> str:
+    """Name of the nested-CV variant under the tie rule ``rule`` (``protocol=nested (b), tie=<rule>``)."""
+    return f"protocol=nested (b), tie={rule}"
+
+
+def _nested_variant_fold(D, X, y, fine, grid, rules, inner_splits, seed, numbered_fold) -> dict:
+    """The grid point each variant's inner CV selects on one outer fold: ``{(variant, machine): index}``.
+
+    The inner folds are :func:`~companion.experiments.paper01._protocol.nested_protocol`'s
+    (``seed + 1000 + fold``); on each, one SortedDistances serves the fine DLM and SCM grids and
+    the coarse DLM grid under every tie rule (every ``s`` through the prefixes).
+    """
+    f, (train, _test) = numbered_fold
+    sums = {}
+    compiled = compiled_grid_state()  # one compiled pass for every search of every inner fold
+    for inner_train, inner_test in stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f):
+        fit, test = train[inner_train], train[inner_test]
+        X_ball, y_ball, sd = fold_sorted(D, X, y, fit)
+        parts = {}
+        if fine is not None:
+            parts[(NESTED_FINE, "dlm")] = dlm_grid_errors(sd, X_ball, y_ball, X[test], y[test], fine,
+                                                          constraint=False, grid_state_pass=compiled)[:2]
+            if fine.scm_penalties:
+                parts[(NESTED_FINE, "scm")] = scm_grid_errors(sd, X_ball, y_ball, X[test], y[test], fine,
+                                                              grid_state_pass=compiled)
+        for rule in rules:
+            parts[(nested_tie_name(rule), "dlm")] = dlm_grid_errors(
+                sd, X_ball, y_ball, X[test], y[test], grid, constraint=False, learner=_BuildDLMVariant,
+                grid_state_pass=compiled, tie_rule=rule)[:2]
+        for key, (errors, sizes) in parts.items():
+            total = sums.get(key, (0, 0))
+            sums[key] = (total[0] + errors, total[1] + sizes)
+    # ties as in protocol (a): fewer errors, then the smaller machine (balls summed over the inner folds)
+    return {key: argmin_prefer_small(errors, sizes) for key, (errors, sizes) in sums.items()}
+
+
+def nested_variant_protocol(names=COMPARABLE, *, seed=0, fine: dict | None = None, tie_grids: dict | None = None,
+                            grid: Grid = Grid(), rules=("fewest_errors", "output_one_first"), inner_splits=3,
+                            n_jobs=1) -> dict:
+    """Protocol (b), nested CV, with the fine DLM and SCM grids and with the DLM's other tie rules.
+
+    The honest check beside the paper's protocol (Sokolova et al. 2002 choose each machine's
+    parameters on the test folds, Section 5) selects each outer fold's grid point by an inner
+    stratified CV of its training set. The grid and the tie rule of BuildDLM (Figure 1 leaves both
+    open) are varied under protocol (a) by :func:`fine_grid_protocol` and
+    :func:`tie_rule_protocol`; this runs the same choices under nested CV, on the same outer and
+    inner folds as :func:`~companion.experiments.paper01._protocol.nested_protocol`. The outer
+    test errors are read from the follow-ups' fold grids (no outer fit is repeated); each inner
+    fold is sorted once and serves every grid and tie rule.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`~companion.experiments.paper01._grids.DATASETS`.
+    seed : int, default=0
+        The fold seed (outer folds ``stratified_folds(y, 10, seed)``).
+    fine : dict, optional
+        :func:`fine_grid_protocol` run at ``seed``: the variant :data:`NESTED_FINE` (fine DLM and
+        SCM grids; the SVM keeps its nested coarse grid). None: not run.
+    tie_grids : dict, optional
+        :func:`tie_rule_protocol`'s grids (``return_grids=True``) at ``seed`` for ``rules``: a
+        variant :func:`nested_tie_name` per rule (the coarse DLM grid). None: not run.
+    grid : Grid, default=Grid()
+        The coarse grid (its DLM part under the other tie rules).
+    rules : tuple of str
+        Members of :data:`TIE_RULES` other than ours.
+    inner_splits : int, default=3
+        Inner folds.
+    n_jobs : int, default=1
+        The outer folds are items of :func:`companion.evaluation.parallel_map` (same result).
+
+    Returns
+    -------
+    dict
+        ``{variant: DataFrame}``, each with :func:`~companion.experiments.paper01.run`'s columns,
+        one row per (data set, machine, outer fold), methods ``"DLM (b)"`` (and ``"SCM (b)"`` for
+        the fine grid) only.
+    """
+    fine_grid_ = None if fine is None else fine["grid"]
+    rules = tuple(rules) if tie_grids is not None else ()
+    rows = {}
+    for name in names:
+        X, y = load_table1_dataset(name)
+        D = cdist(X, X)
+        folds = stratified_folds(y, n_splits=10, seed=seed)
+        outer = {}
+        if fine is not None:
+            if (name, seed) not in fine["fold_grids"]:
+                raise ValueError(f"the fine grid was not run on {name!r} at fold seed {seed}")
+            for machine, arrays in fine["fold_grids"][(name, seed)].items():
+                outer[(NESTED_FINE, machine)] = (*arrays, fine_grid_)
+        for rule in rules:
+            if (name, seed, rule) not in tie_grids:
+                raise ValueError(f"the tie rule {rule!r} was not run on {name!r} at fold seed {seed}")
+            outer[(nested_tie_name(rule), "dlm")] = (*tie_grids[(name, seed, rule)], grid)
+        chosen = parallel_map(partial(_nested_variant_fold, D, X, y, fine_grid_, grid, rules, inner_splits, seed),
+                              list(enumerate(folds)), n_jobs=n_jobs)
+        for (variant, machine), (errors, sizes, run_grid) in outer.items():
+            for f, (_train, test) in enumerate(folds):
+                index = chosen[f][(variant, machine)]
+                rows.setdefault(variant, []).append({
+                    "dataset": name, "method": f"{MACHINE_NAMES[machine]} (b)", "seed": seed, "fold": f,
+                    "protocol": "b", "machine": machine, "errors": int(as_counts(errors[index + (f,)])),
+                    "n_test": len(test), "size": float(sizes[index + (f,)]),
+                    **describe_grid_point(machine, index, run_grid)})
+    return {variant: check_tidy(pd.DataFrame(part).reindex(columns=RESULT_COLUMNS).astype(
+                {"s": "Int64", "longest": "Int64"}))
+            for variant, part in rows.items()}
+
+
+# --------------------------------------------------------------------------------------------
 # Realised list lengths at the paper's parameters
 # --------------------------------------------------------------------------------------------
 
@@ -417,8 +551,32 @@ def _plain_folds(m, n_splits=10, seed=0):
     return list(KFold(n_splits=n_splits, shuffle=True, random_state=seed).split(np.zeros((m, 1))))
 
 
+def _lengths_from_fine(fine, name, seed, p) -> dict | None:
+    """:func:`list_lengths` of Figure 1's variant read from a fine grid's folds, or None.
+
+    The fine grid (:func:`fine_grid_protocol`) fits the same DLM (our tie rule, one-hot coding,
+    stratified folds, every ball it fires on removed, ``stop_if_unchanged=False``, no fallback,
+    no scaling) at every ``(type, p_p, p_n)`` of its lists with its largest stopping point, on the
+    same folds; the list for ``s`` is the prefix of that list (the prefix property), so its test
+    errors and its length at ``s`` are the grid's entries at ``s`` when the paper's penalties and
+    type are on the grid and ``s`` within it.
+    """
+    if fine is None or (name, seed) not in fine["fold_grids"]:
+        return None
+    grid = fine["grid"]
+    kind = "simple" if p["dlm_T"] == "s" else "complex"
+    p_p, p_n, s = float(p["dlm_p_p"]), float(p["dlm_p_n"]), int(p["dlm_s"])
+    if kind not in grid.dlm_types or p_p not in grid.dlm_penalties or p_n not in grid.dlm_penalties \
+            or not 1 <= s <= grid.dlm_s_max:
+        return None
+    errors, balls = fine["fold_grids"][(name, seed)]["dlm"]
+    index = (grid.dlm_types.index(kind), grid.dlm_penalties.index(p_p), grid.dlm_penalties.index(p_n), s - 1)
+    return {"lengths": [int(v) for v in as_counts(balls[index])], "errors": int(as_counts(errors[index]).sum()),
+            "s": s}
+
+
 @paper_models
-def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal="fired") -> dict:
+def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal="fired", fine=None) -> dict:
     """Realised lengths of the DLM at the paper's parameters (Table 1) on the 10 folds.
 
     The DLM of type ``T`` with the paper's ``p_p``, ``p_n`` and ``s`` is fitted on each training
@@ -437,6 +595,10 @@ def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal=
     removal : {"fired", "covered"}
         Which examples a ball removes from ``S'``: every one it fires on (Figure 1) or only
         those it classifies correctly.
+    fine : dict, optional
+        :func:`fine_grid_protocol`'s result: Figure 1's variant (one-hot, stratified, ``"fired"``)
+        at a fold seed it ran, with the paper's penalties and type on its grid, is read from its
+        folds (the same fits, their prefix at ``s``) instead of being refitted.
 
     Returns
     -------
@@ -446,6 +608,10 @@ def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal=
     if folds not in ("stratified", "unstratified"):
         raise ValueError(f"folds must be 'stratified' or 'unstratified', got {folds!r}")
     p = paper_table1().loc[name]
+    if (nominal, folds, removal) == ("onehot", "stratified", "fired"):
+        read = _lengths_from_fine(fine, name, seed, p)
+        if read is not None:
+            return read
     X, y = load_table1_dataset(name, nominal=nominal)
     splits = stratified_folds(y, n_splits=10, seed=seed) if folds == "stratified" else _plain_folds(len(y), 10, seed)
     lengths, errors = [], 0
@@ -459,7 +625,7 @@ def list_lengths(name, *, seed=0, nominal="onehot", folds="stratified", removal=
     return {"lengths": lengths, "errors": errors, "s": int(p["dlm_s"])}
 
 
-def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS) -> pd.DataFrame:
+def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS, fine=None) -> pd.DataFrame:
     """Mean (min-max) realised DLM lengths at the paper's parameters, per data set and variant.
 
     Parameters
@@ -470,6 +636,9 @@ def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS) -> 
         Fold seed.
     variants : tuple
         ``(label, nominal, folds, removal)`` tuples (:data:`LENGTH_VARIANTS`).
+    fine : dict, optional
+        :func:`fine_grid_protocol`'s result, read by :func:`list_lengths` where it holds the same
+        fits (the same table).
 
     Returns
     -------
@@ -485,7 +654,7 @@ def list_length_table(names=COMPARABLE, *, seed=0, variants=LENGTH_VARIANTS) -> 
         for label, nominal, folds, removal in variants:
             if nominal == "ordinal" and name != "credit":
                 continue
-            out = list_lengths(name, seed=seed, nominal=nominal, folds=folds, removal=removal)
+            out = list_lengths(name, seed=seed, nominal=nominal, folds=folds, removal=removal, fine=fine)
             rows.append(
                 {
                     "dataset": DISPLAY[name],

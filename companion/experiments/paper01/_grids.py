@@ -5,6 +5,7 @@ NIPS 2002, Section 5).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import partial
 
@@ -17,6 +18,7 @@ import companion.datasets as datasets
 from companion.bounds.decision_list import dlm_bound_path
 from companion.datasets import RegisteredDataset
 from companion.decision_list import BallSetCoveringMachine, DecisionListMachine, SortedDistances
+from companion._ball_grid import compiled_grid_state
 from companion._ball_search import canonical_order
 from companion.evaluation import parallel_map
 from companion.experiments._trusted import trusted_inputs
@@ -219,7 +221,7 @@ def _pad_path(values, length):
 
 @paper_models
 def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint: bool, metric: str = "l2",
-              learner=DecisionListMachine, **options):
+              learner=DecisionListMachine, grid_state_pass=None, **options):
     """Test errors, sizes, bounds and training errors of every DLM grid point on one fold.
 
     ``learner`` (a :class:`DecisionListMachine` or a subclass, built with ``options``) with
@@ -227,7 +229,9 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
     prefixes (``staged_predict``). The lists of all penalty pairs
     of all types come from one search over their shared greedy states
     (:mod:`companion.experiments._paper01_grid`; the same lists as one fit per pair, tested), and
-    a list that several grid points learn is read once.
+    a list that several grid points learn is read once. ``grid_state_pass``: the caller's compiled
+    pass of that search (:func:`companion._ball_grid.compiled_grid_state`), shared by the
+    searches of one task; None: the search takes its own.
     """
     g = grid
     n_pen = len(g.dlm_penalties)
@@ -254,7 +258,7 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
         template = make(g.dlm_types[0], *pairs[0])
         search = {name: getattr(template, name) for name in getattr(learner, "search_options", ())}
         by_type = grid_lists.dlm_lists_by_type(sd, y_train, g.dlm_types, pairs, g.dlm_s_max, constraint=constraint,
-                                               **search)
+                                               grid_state_pass=grid_state_pass, **search)
     read = {}  # a list's test and training errors, read once however many pairs (and types) learn it
     for a, (ball_type, lists) in enumerate(zip(g.dlm_types, by_type)):
         make_type = partial(make, ball_type)
@@ -292,8 +296,11 @@ def dlm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, constraint
 
 
 @paper_models
-def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
-    """Test errors and sizes of every SCM grid point on one fold (one search per type for every ``p``)."""
+def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid, grid_state_pass=None):
+    """Test errors and sizes of every SCM grid point on one fold (one search per type for every ``p``).
+
+    ``grid_state_pass`` as for :func:`dlm_grid_errors`.
+    """
     g = grid
     errors = np.zeros((len(g.scm_types), len(g.scm_penalties), g.scm_s_max))
     balls = np.zeros_like(errors)
@@ -301,7 +308,8 @@ def scm_grid_errors(sd, X_train, y_train, X_test, y_test, grid: Grid):
         to_train = grid_lists.test_distances(X_test, X_train)
         majority = int(np.bincount(y_train, minlength=2).argmax())
         for a, model_type in enumerate(g.scm_types):
-            lists = grid_lists.scm_lists(sd, y_train, model_type, g.scm_penalties, g.scm_s_max)
+            lists = grid_lists.scm_lists(sd, y_train, model_type, g.scm_penalties, g.scm_s_max,
+                                         grid_state_pass=grid_state_pass)
             read = {}  # a list's errors, read once however many penalties learn it
             for b, learnt in enumerate(lists):
                 key = grid_lists.list_key(learnt)
@@ -335,22 +343,75 @@ def fold_sorted(D, X, y, train):
     return X[canonical], y[canonical], SortedDistances(D[np.ix_(canonical, canonical)])
 
 
-def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
-    """Every grid point on one (train, test) split; see :class:`GridResults`."""
+def fold_key(X, y, train, test, grid: Grid, gammas) -> str:
+    """The key of one fold's grid in a memo of :func:`cross_validate_grid`: sha-256 of what it reads.
+
+    The training and test rows and labels (in the fold's order), the grid's parameters and the
+    SVM's ``gamma`` values: every array of the fold's grid is a deterministic function of them, so
+    a memo's entry is what a refit gives.
+
+    Parameters
+    ----------
+    X : ndarray of shape (m, n)
+        Encoded features of the data set.
+    y : ndarray of shape (m,)
+        Labels 0/1.
+    train, test : ndarray of int
+        The fold's rows.
+    grid : Grid
+    gammas : ndarray
+        :func:`svm_gammas` of the data set.
+
+    Returns
+    -------
+    str
+    """
+    digest = hashlib.sha256(repr(grid).encode())
+    for part in (X[train], y[train], X[test], y[test], np.asarray(gammas, dtype=float)):
+        part = np.ascontiguousarray(part)
+        digest.update(f"{part.dtype.str}{part.shape}".encode())
+        digest.update(part.tobytes())
+    return digest.hexdigest()
+
+
+def _remembered(memo, key, constrained):
+    """The fold's arrays in ``memo`` (the constrained DLM's four too when ``constrained``), or None."""
+    parts = None if memo is None else memo.get(key)
+    if parts is None or (constrained and parts[6] is None):
+        return None
+    return parts if constrained else (*parts[:6], None, None, None, None)
+
+
+def svm_kernels(D, gammas) -> tuple:
+    """The RBF kernel ``exp(-gamma d²)`` of every ``gamma`` on the whole matrix ``D``, one per width.
+
+    Computed once per cross-validation and shared by its folds, each of which reads its
+    training and test blocks (the same arithmetic on the same matrix as a per-fold computation,
+    so the same bits).
+    """
+    squared = D**2
+    return tuple(np.exp(-gamma * squared) for gamma in gammas)
+
+
+def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool, grid_state_pass=None, kernels=None):
+    """Every grid point on one (train, test) split; see :class:`GridResults` (``kernels``: :func:`svm_kernels`)."""
     g = grid
     y_train, X_test, y_test = y[train], X[test], y[test]
     X_ball, y_ball, sd = fold_sorted(D, X, y, train)
-    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, constraint=False)
+    # one compiled pass for the fold's searches (DLM, SCM): the caller's, or the fold's own
+    compiled = compiled_grid_state() if grid_state_pass is None else grid_state_pass
+    dlm_errors, dlm_balls, _, _ = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, constraint=False,
+                                                  grid_state_pass=compiled)
     if constrained:
         dlmc = dlm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, constraint=True)
     else:
         dlmc = (None, None, None, None)
-    scm_errors, scm_balls = scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g)
+    scm_errors, scm_balls = scm_grid_errors(sd, X_ball, y_ball, X_test, y_test, g, grid_state_pass=compiled)
     svm_errors = np.zeros((len(gammas), len(g.svm_Cs)))
     svm_support = np.zeros_like(svm_errors)
-    squared = D**2
-    for a, gamma in enumerate(gammas):
-        kernel = np.exp(-gamma * squared)
+    if kernels is None:
+        kernels = svm_kernels(D, gammas)
+    for a, kernel in enumerate(kernels):
         k_train, k_test = kernel[np.ix_(train, train)], kernel[np.ix_(test, train)]
         for b, C in enumerate(g.svm_Cs):
             svm = SVC(kernel="precomputed", C=C).fit(k_train, y_train)
@@ -359,10 +420,10 @@ def _fold_grid(D, X, y, train, test, grid: Grid, gammas, constrained: bool):
     return (dlm_errors, dlm_balls, scm_errors, scm_balls, svm_errors, svm_support, *dlmc)
 
 
-def _fold_grid_item(D, X, y, grid, gammas, constrained, fold):
+def _fold_grid_item(D, X, y, grid, gammas, constrained, fold, grid_state_pass=None, kernels=None):
     train, test = fold
     with trusted_inputs():  # a verified loader's data, the protocol's fixed grid: 16 SVM fits per fold
-        return _fold_grid(D, X, y, train, test, grid, gammas, constrained)
+        return _fold_grid(D, X, y, train, test, grid, gammas, constrained, grid_state_pass, kernels)
 
 
 def svm_gammas(D, grid: Grid) -> np.ndarray:
@@ -377,7 +438,8 @@ def svm_gammas(D, grid: Grid) -> np.ndarray:
     return np.asarray(grid.svm_gamma_factors, dtype=float) / scale
 
 
-def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained=True, n_jobs=1) -> GridResults:
+def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained=True, n_jobs=1,
+                        grid_state_pass=None, memo: dict | None = None) -> GridResults:
     """Test errors of every grid point of the three machines on each of ``folds``.
 
     Parameters
@@ -399,6 +461,20 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
         The folds are independent items of :func:`companion.evaluation.parallel_map` (1: serial;
         -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster); the
         result does not depend on it.
+    grid_state_pass : callable, optional
+        A compiled pass of the grid searches (:func:`companion._ball_grid.compiled_grid_state`)
+        shared by every fold, when the caller runs several cross-validations in one task (the
+        inner folds of the nested protocol); only with ``n_jobs=1``: a compiled function sent to
+        a worker process is compiled there anew. None: each fold takes its own.
+    memo : dict, optional
+        The caller's memo of fold grids (notebook 01 keeps one for its run, glass and claims
+        sections: :func:`~companion.experiments.paper01.run` at the main fold seed, the honest
+        check's second nested cross-validation and Glass's main split run the same outer folds).
+        A fold run before with the same rows, grid and widths (:func:`fold_key`) is read from it,
+        the others are run and stored in it: ``{fold_key: arrays}``, the fold's arrays of
+        :class:`GridResults` in its field order (the constrained DLM's four None when it was not
+        fitted; a run that needs them refits such a fold). The result is the one a call without
+        a memo gives; the memo lives as long as the caller keeps it. None: every fold is run.
 
     Returns
     -------
@@ -410,8 +486,21 @@ def cross_validate_grid(X, y, folds, grid: Grid = Grid(), *, D=None, constrained
     if D is None:
         D = cdist(X, X)
     gammas = svm_gammas(D, grid)
-    per_fold = parallel_map(
-        partial(_fold_grid_item, D, X, y, grid, gammas, constrained), list(folds), n_jobs=n_jobs
+    if grid_state_pass is not None and n_jobs != 1:
+        raise ValueError(f"cross_validate_grid: grid_state_pass is shared by a serial run only (n_jobs=1), got n_jobs={n_jobs}")
+    folds = list(folds)
+    keys = [None] * len(folds) if memo is None else [fold_key(X, y, train, test, grid, gammas) for train, test in folds]
+    per_fold = [_remembered(memo, key, constrained) for key in keys]
+    missing = [f for f, parts in enumerate(per_fold) if parts is None]
+    # the SVM's kernels on the whole matrix, once for every fold to run (not once per fold)
+    kernels = svm_kernels(D, gammas) if missing else None
+    run = parallel_map(
+        partial(_fold_grid_item, D, X, y, grid, gammas, constrained, grid_state_pass=grid_state_pass, kernels=kernels),
+        [folds[f] for f in missing], n_jobs=n_jobs,
     )
+    for f, parts in zip(missing, run):
+        per_fold[f] = parts
+        if memo is not None:
+            memo[keys[f]] = tuple(parts)
     stacked = [None if parts[0] is None else np.stack(parts, axis=-1) for parts in zip(*per_fold)]
     return GridResults(grid, *stacked, svm_gammas=gammas, n_test=np.array([len(t) for _, t in folds]))

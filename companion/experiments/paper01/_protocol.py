@@ -11,8 +11,9 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from scipy.spatial.distance import cdist
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
+from companion._ball_grid import compiled_grid_state
 from companion.evaluation import parallel_map, stratified_folds
 from companion.numerics import StrictInterval
 from companion.experiments._constraints import N_JOBS, SEED
@@ -189,7 +190,9 @@ def _inner_grid(X, y, D, grid, inner_splits, seed, numbered_fold) -> GridResults
     """The inner cross-validation of one outer fold (its training set), seeded by the fold number."""
     f, (train, _test) = numbered_fold
     inner_folds = stratified_folds(y[train], n_splits=inner_splits, seed=seed + 1000 + f)
-    return cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], constrained=False)
+    # one compiled pass of the grid searches for every inner fold of this outer fold
+    return cross_validate_grid(X[train], y[train], inner_folds, grid, D=D[np.ix_(train, train)], constrained=False,
+                               grid_state_pass=compiled_grid_state())
 
 
 def bound_selected_dlm(results: GridResults, variant: str = "published") -> dict:
@@ -270,8 +273,8 @@ class Config:
         Keys of :data:`DATASETS` (default: all seven, in the paper's order).
     seeds : tuple of int
         Fold seeds of :func:`companion.evaluation.stratified_folds`. The first is the *main*
-        seed (protocol (c), the constrained DLM and its bounds); protocols (a) and (b) run at
-        every seed, so that every claim can be re-decided at each of them.
+        seed (protocol (c), the DLM of smallest bound); protocols (a) and (b), and the constrained
+        DLM under (a), run at every seed, so that every claim can be re-decided at each of them.
     grid : Grid
     nested : bool, default=True
         Run protocol (b), the honest check of the claims that compare machines (it selects no grid
@@ -293,8 +296,8 @@ class Config:
 
 
 # False: the grid of ``config`` becomes the machines' parameters, which their fits still check.
-@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
-def run(config: Config, n_jobs=1) -> pd.DataFrame:
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [dict, None]}, prefer_skip_nested_validation=False)
+def run(config: Config, n_jobs=1, *, memo: dict | None = None) -> pd.DataFrame:
     """Protocols (a), (b) and (c) of Table 1, one row per data set x method x fold seed x fold.
 
     Parameters
@@ -305,6 +308,10 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         independent items of :func:`companion.evaluation.parallel_map` (1: serial; -1: all local
         cores; None: joblib's default); the data sets run one after the other. Every split is
         seeded from ``config.seeds``, so the result does not depend on ``n_jobs``.
+    memo : dict, optional
+        The caller's memo of fold grids (:func:`cross_validate_grid`): the outer folds' grids are
+        read from it when run before and stored in it; the frame is the one a call without a memo
+        gives. None: every fold is fitted here.
 
     Returns
     -------
@@ -314,8 +321,8 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         their ``protocol`` and ``machine`` (``svm``, ``scm``, ``dlm``, ``dlmc``: the DLM with the
         compression-set constraint) columns:
 
-        * ``"SVM (a)"``, ``"SCM (a)"``, ``"DLM (a)"`` for every seed, ``"DLM constrained (a)"``
-          for the main seed: the grid point of smallest total test errors over the 10 folds
+        * ``"SVM (a)"``, ``"SCM (a)"``, ``"DLM (a)"`` and ``"DLM constrained (a)"`` for every
+          seed: the grid point of smallest total test errors over the 10 folds
           (:func:`paper_protocol`), one row per fold;
         * ``"SVM (b)"``, ``"SCM (b)"``, ``"DLM (b)"`` (every seed, with ``config.nested``): the
           grid point chosen by the inner CV of each fold (:func:`nested_protocol`);
@@ -331,7 +338,7 @@ def run(config: Config, n_jobs=1) -> pd.DataFrame:
         ``train_error`` (protocol (c): the selected machine's bound and training error rate) and
         ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
     """
-    frames = [_dataset_rows(name, config, n_jobs) for name in config.names]
+    frames = [_dataset_rows(name, config, n_jobs, memo) for name in config.names]
     results = pd.concat(frames, ignore_index=True).reindex(columns=RESULT_COLUMNS)
     # integers with gaps (rows of machines without a stopping point) stay integers
     results = results.astype({"s": "Int64", "longest": "Int64"})
@@ -347,10 +354,11 @@ RESULT_COLUMNS = [
 
 @validate_params(
     {"names": ["array-like"], "seed": SEED, "grid": [Grid], "inner_splits": [StrictInterval(Integral, 2, None, closed="left")],
-     "n_jobs": N_JOBS},
+     "n_jobs": N_JOBS, "memo": [dict, None]},
     prefer_skip_nested_validation=False,
 )
-def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1) -> pd.DataFrame:
+def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1,
+               memo: dict | None = None) -> pd.DataFrame:
     """Protocol (b), nested cross-validation, with another number of inner folds, at one fold seed.
 
     The honest check beside the paper's protocol (Sokolova et al. 2002, Section 5, selects each
@@ -371,6 +379,10 @@ def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1) 
         Inner folds (at least 2).
     n_jobs : int or None, default=1
         The outer folds are independent items of :func:`companion.evaluation.parallel_map`.
+    memo : dict, optional
+        The caller's memo of fold grids (:func:`cross_validate_grid`): the outer folds' grids
+        (those of :func:`run` at ``seed``, when it was given the same memo) are read from it or
+        stored in it; the frame is the one a call without a memo gives.
 
     Returns
     -------
@@ -382,7 +394,7 @@ def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1) 
         X, y = load_table1_dataset(name)
         D = cdist(X, X)
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=False, n_jobs=n_jobs)
+        results = cross_validate_grid(X, y, folds, grid, D=D, constrained=False, n_jobs=n_jobs, memo=memo)
         inner = inner_grid_runs(X, y, folds, grid, D=D, inner_splits=inner_splits, seed=seed, n_jobs=n_jobs)
         for machine, indices in _nested_indices(inner).items():
             rows += [{"dataset": name, "seed": seed, **row}
@@ -391,7 +403,59 @@ def nested_run(names, *, seed=0, grid: Grid = Grid(), inner_splits=5, n_jobs=1) 
     return check_tidy(frame)
 
 
-def _dataset_rows(name, config: Config, n_jobs) -> pd.DataFrame:
+#: The protocol-(a) variants of :func:`paper_protocol_variant`: name -> (folds, nominal coding).
+PROTOCOL_A_VARIANTS = {"folds=unstratified": ("unstratified", "onehot"), "coding=ordinal": ("stratified", "ordinal")}
+
+
+@validate_params(
+    {"names": ["array-like"], "seed": SEED, "grid": [Grid], "folds": [StrOptions({"stratified", "unstratified"})],
+     "nominal": [StrOptions({"onehot", "ordinal"})], "n_jobs": N_JOBS},
+    prefer_skip_nested_validation=False,
+)
+def paper_protocol_variant(names, *, seed=0, grid: Grid = Grid(), folds="stratified", nominal="onehot",
+                           n_jobs=1) -> pd.DataFrame:
+    """Protocol (a) of the three machines with other folds or another coding, at one fold seed.
+
+    Section 5 of Sokolova et al. (2002) says "10-fold cross-validation" without saying whether the
+    folds were stratified, and does not say how many-valued nominal attributes were coded (only
+    Credit has them). :func:`run` uses stratified folds and one-hot coding; this runs the same grid
+    and selection (:func:`paper_protocol`, the grid point of fewest total test errors) with plain
+    shuffled folds (``KFold(10, shuffle=True, random_state=seed)``) or with the ordinal coding.
+
+    Parameters
+    ----------
+    names : array-like of str
+        Keys of :data:`DATASETS`.
+    seed : int, default=0
+        The fold seed.
+    grid : Grid, default=Grid()
+    folds : {"stratified", "unstratified"}, default="stratified"
+    nominal : {"onehot", "ordinal"}, default="onehot"
+        Coding of many-valued nominal attributes (:func:`load_table1_dataset`).
+    n_jobs : int or None, default=1
+        The folds are independent items of :func:`companion.evaluation.parallel_map`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`run`'s columns, methods ``"SVM (a)"``, ``"SCM (a)"``, ``"DLM (a)"`` only.
+    """
+    from sklearn.model_selection import KFold
+
+    rows = []
+    for name in names:
+        X, y = load_table1_dataset(name, nominal=nominal)
+        splits = (stratified_folds(y, n_splits=10, seed=seed) if folds == "stratified"
+                  else list(KFold(n_splits=10, shuffle=True, random_state=seed).split(np.zeros((len(y), 1)))))
+        results = cross_validate_grid(X, y, splits, grid, constrained=False, n_jobs=n_jobs)
+        for machine, best in paper_protocol(results).items():
+            rows += [{"dataset": name, "seed": seed, **row}
+                     for row in _fold_rows(results, machine, "a", [best["index"] + (f,) for f in range(len(splits))])]
+    frame = pd.DataFrame(rows).reindex(columns=RESULT_COLUMNS).astype({"s": "Int64", "longest": "Int64"})
+    return check_tidy(frame)
+
+
+def _dataset_rows(name, config: Config, n_jobs, memo=None) -> pd.DataFrame:
     """The rows of :func:`run` for one data set."""
     X, y = load_table1_dataset(name)
     D = cdist(X, X)
@@ -399,7 +463,8 @@ def _dataset_rows(name, config: Config, n_jobs) -> pd.DataFrame:
     for k, seed in enumerate(config.seeds):
         main = k == 0
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        results = cross_validate_grid(X, y, folds, config.grid, D=D, constrained=main, n_jobs=n_jobs)
+        # the constrained DLM at every fold seed (claim C re-decided at each; protocol (c) reads the main seed's)
+        results = cross_validate_grid(X, y, folds, config.grid, D=D, constrained=True, n_jobs=n_jobs, memo=memo)
         n_folds = len(folds)
         part = []
         for machine, best in paper_protocol(results).items():

@@ -23,7 +23,7 @@ from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
 from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
-from companion.experiments.paper01._protocol import nested_run
+from companion.experiments.paper01._protocol import PROTOCOL_A_VARIANTS, nested_run, paper_protocol_variant
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, main_fold_seed,
     parameters_table, protocols_table,
@@ -37,13 +37,13 @@ from companion.experiments.paper01._prose import (
 )
 from companion.experiments.paper01._followups import (
     LENGTH_VARIANTS, consistent_dlm_protocol, fine_grid_protocol, nested_dlm_sizes, fine_grid_table, fine_seed_table, first_tie_rule_divergence,
-    list_length_table, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
+    list_length_table, nested_variant_protocol, svm_gamma_protocol, svm_gamma_table, tie_rule_protocol, tie_rule_table,
 )
 from companion.experiments.paper01._studies import (
     COVERAGE_DISTRIBUTION, bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table,
 )
 from companion.experiments.paper01._claims import (
-    claims_report, claims_variants, discussion_values, sensitivity_pivot, sentence_table, sentence_tally,
+    claims_report, claims_variants, discussion_values, sensitivity_by_variant, sentence_table, sentence_tally,
 )
 from companion.experiments.paper01._math_checks import math_checks, math_checks_table
 
@@ -147,9 +147,9 @@ def datasets_section(names) -> Bunch:
                  comparable=comparable_names(names))
 
 
-@validate_params({"candidates": [dict], "grid": [Grid], "seed": SEED, "n_jobs": N_JOBS},
+@validate_params({"candidates": [dict], "grid": [Grid], "seed": SEED, "n_jobs": N_JOBS, "memo": [dict, None]},
                  prefer_skip_nested_validation=False)
-def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -> Bunch:
+def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1, memo: dict | None = None) -> Bunch:
     """Glass's binarisation, which the paper does not state: the evidence of each candidate split.
 
     Parameters
@@ -162,6 +162,10 @@ def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -
         Fold seed.
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
+    memo : dict, optional
+        The notebook's memo of fold grids (:func:`~companion.experiments.paper01._grids.cross_validate_grid`):
+        a fold's grid run before (by :func:`run` on the same split) is read
+        from it, the others are stored in it. None: every fold is fitted here.
 
     Returns
     -------
@@ -169,7 +173,8 @@ def glass_section(candidates: dict, grid: Grid, *, seed: int, n_jobs: int = 1) -
         ``evidence`` (:func:`glass_binarisation_evidence`), ``text`` and ``folds`` (each split's
         selected machines fold by fold: the claims' variants ``glass=<split>``).
     """
-    evidence, folds = glass_binarisation_evidence(candidates, grid, seed=seed, n_jobs=n_jobs, return_folds=True)
+    evidence, folds = glass_binarisation_evidence(candidates, grid, seed=seed, n_jobs=n_jobs, return_folds=True,
+                                                  memo=memo)
     return Bunch(evidence=evidence, text=glass_choice_markdown(evidence), folds=folds)
 
 
@@ -276,13 +281,109 @@ def tie_section(names, results: pd.DataFrame, *, seeds, grid: Grid, n_jobs: int 
     -------
     Bunch
         ``tie`` (:func:`tie_rule_protocol` with ``fewest_errors`` and ``output_one_first``, Figure
-        1's step 3 read literally), ``table``
+        1's step 3 read literally), ``grids`` (every grid point's errors and sizes on every fold,
+        for :func:`nested_variants_section`), ``table``
         (:func:`tie_rule_table`) and ``divergence`` (:func:`first_tie_rule_divergence` on
         BreastW at ``p_p = 1``, ``p_n = ∞``, complex balls).
     """
-    tie = tie_rule_protocol(names, seeds=seeds, grid=grid, rules=("fewest_errors", "output_one_first"), n_jobs=n_jobs)
-    return Bunch(tie=tie, table=tie_rule_table(tie, results),
+    tie, grids = tie_rule_protocol(names, seeds=seeds, grid=grid, rules=("fewest_errors", "output_one_first"),
+                                   n_jobs=n_jobs, return_grids=True)
+    return Bunch(tie=tie, grids=grids, table=tie_rule_table(tie, results),
                  divergence=first_tie_rule_divergence("breastw", p_p=1.0, p_n=np.inf, ball_type="complex"))
+
+
+@validate_params({"names": ["array-like"], "results": [pd.DataFrame], "fine": [Bunch], "tie": [Bunch],
+                  "grid": [Grid], "inner_splits": [StrictInterval(Integral, 2, None, closed="left")],
+                  "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
+def nested_variants_section(names, results: pd.DataFrame, *, fine: Bunch, tie: Bunch, grid: Grid, inner_splits: int,
+                            n_jobs: int = 1) -> Bunch:
+    """Nested cross-validation (protocol (b)) with the fine grids and under the other tie rules, main fold seed.
+
+    The honest check of the claims runs the coarse grid and our tie rule; this reruns its inner
+    selection with the fine DLM and SCM grids of :func:`fine_section` and with each other tie rule of
+    :func:`tie_section`, on the same outer and inner folds, reading the outer folds' errors from
+    those sections' runs (:func:`nested_variant_protocol`).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    results : DataFrame
+        :func:`run`'s tidy frame (its main fold seed and its nested rows).
+    fine : Bunch
+        :func:`fine_section`, run at the main fold seed.
+    tie : Bunch
+        :func:`tie_section`, run at the main fold seed.
+    grid : Grid
+        The main protocol's (coarse) grid.
+    inner_splits : int
+        Inner folds, as in :func:`run`.
+    n_jobs : int or None, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``variants`` (``{variant: frame}``, for :func:`claims_section`) and ``table``: total test
+        errors per data set (rows) of the DLM and SCM under nested CV with our choices and under each
+        variant (columns).
+    """
+    seed = main_fold_seed(results)
+    rules = tuple(dict.fromkeys(tie.tie["rule"]))
+    variants = nested_variant_protocol(names, seed=seed, fine=fine.fine, tie_grids=tie.grids, grid=grid, rules=rules,
+                                       inner_splits=inner_splits, n_jobs=n_jobs)
+    main = results[(results["protocol"] == "b") & (results["seed"] == seed) & results["dataset"].isin(list(names))
+                   & results["machine"].isin(["dlm", "scm"])]
+    frames = [main.assign(variant="protocol=nested (b)")] + [f.assign(variant=v) for v, f in variants.items()]
+    table = pd.concat(frames).pivot_table(index="dataset", columns=["variant", "method"], values="errors",
+                                          aggfunc="sum", sort=False)
+    table.index = [DISPLAY[n] for n in table.index]
+    return Bunch(variants=variants, table=table)
+
+
+@validate_params({"names": ["array-like"], "results": [pd.DataFrame], "grid": [Grid], "n_jobs": N_JOBS},
+                 prefer_skip_nested_validation=False)
+def folds_coding_section(names, results: pd.DataFrame, *, grid: Grid, n_jobs: int = 1) -> Bunch:
+    """Protocol (a) with unstratified folds and with Credit's ordinal coding, main fold seed.
+
+    Section 5 of Sokolova et al. (2002) does not say whether its 10 folds were stratified nor how
+    nominal attributes were coded; the main run stratifies and codes one-hot. Each other choice
+    reruns the three machines' coarse grid and the paper's selection
+    (:func:`paper_protocol_variant`).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Data sets.
+    results : DataFrame
+        :func:`run`'s tidy frame (its main fold seed).
+    grid : Grid
+        The main protocol's grid.
+    n_jobs : int or None, default=1
+        Worker processes (the numbers do not depend on it).
+
+    Returns
+    -------
+    Bunch
+        ``variants`` (``{name: frame}``: ``folds=unstratified`` on every data set, ``coding=ordinal``
+        on Credit, the only data set with many-valued nominal attributes; for
+        :func:`claims_section`) and ``table``: total test errors per (data set, machine) under the
+        main run and each variant.
+    """
+    seed = main_fold_seed(results)
+    variants = {}
+    for name, (folds, nominal) in PROTOCOL_A_VARIANTS.items():
+        chosen = [n for n in names if nominal == "onehot" or n == "credit"]
+        if chosen:
+            variants[name] = paper_protocol_variant(chosen, seed=seed, grid=grid, folds=folds, nominal=nominal,
+                                                    n_jobs=n_jobs)
+    main = results[(results["protocol"] == "a") & (results["seed"] == seed) & results["dataset"].isin(list(names))
+                   & results["machine"].isin(["svm", "scm", "dlm"])]
+    frames = [main.assign(variant="main")] + [f.assign(variant=v) for v, f in variants.items()]
+    table = pd.concat(frames).pivot_table(index=["dataset", "method"], columns="variant", values="errors",
+                                          aggfunc="sum", sort=False)
+    table.index = table.index.set_levels([[DISPLAY[n] for n in table.index.levels[0]], table.index.levels[1]])
+    return Bunch(variants=variants, table=table)
 
 
 @validate_params({"names": ["array-like"], "results": [pd.DataFrame], "seeds": ["array-like"], "n_jobs": N_JOBS},
@@ -310,8 +411,9 @@ def svm_section(names, results: pd.DataFrame, *, seeds, n_jobs: int = 1) -> Bunc
     return Bunch(svm=svm, table=svm_gamma_table(svm, results))
 
 
-@validate_params({"names": ["array-like"], "seed": SEED, "seeds": ["array-like"]}, prefer_skip_nested_validation=False)
-def lengths_section(names, *, seed: int, seeds) -> Bunch:
+@validate_params({"names": ["array-like"], "seed": SEED, "seeds": ["array-like"], "fine": [Bunch, None]},
+                 prefer_skip_nested_validation=False)
+def lengths_section(names, *, seed: int, seeds, fine: Bunch | None = None) -> Bunch:
     """The list lengths at the paper's own parameters (Table 1), on the main and the other fold seeds.
 
     Parameters
@@ -322,15 +424,20 @@ def lengths_section(names, *, seed: int, seeds) -> Bunch:
         The main fold seed (every variant of :data:`LENGTH_VARIANTS`).
     seeds : sequence of int
         Every fold seed (the others: the first variant only).
+    fine : Bunch, optional
+        :func:`fine_section`: the first variant (Figure 1, our tie rule) at the fold seeds it ran
+        is read from its fine grid's folds, which fit the same lists at the paper's penalties
+        (their prefix at the paper's ``s``), instead of being refitted; the same table.
 
     Returns
     -------
     Bunch
         ``table`` (:func:`list_length_table` on the main seed) and ``by_seed`` (``{seed: table}``).
     """
-    table = list_length_table(names, seed=seed)
+    grids = None if fine is None else fine.fine
+    table = list_length_table(names, seed=seed, fine=grids)
     by_seed = {seed: table}
-    by_seed.update({s: list_length_table(names, seed=s, variants=LENGTH_VARIANTS[:1]) for s in seeds[1:]})
+    by_seed.update({s: list_length_table(names, seed=s, variants=LENGTH_VARIANTS[:1], fine=grids) for s in seeds[1:]})
     return Bunch(table=table, by_seed=by_seed)
 
 
@@ -417,14 +524,16 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
 @validate_params(
     {"results": [pd.DataFrame], "grid": [Grid],
      **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch]),
-     **dict.fromkeys(("math", "consistent", "glass"), [Bunch, None]),
-     "inner_splits_check": [StrictInterval(Integral, 2, None, closed="left"), None], "n_jobs": N_JOBS},
+     **dict.fromkeys(("math", "consistent", "glass", "nested_variants", "folds_coding"), [Bunch, None]),
+     "inner_splits_check": [StrictInterval(Integral, 2, None, closed="left"), None], "n_jobs": N_JOBS,
+     "memo": [dict, None]},
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
                    tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid, math: Bunch | None = None,
                    consistent: Bunch | None = None, glass: Bunch | None = None,
-                   inner_splits_check: int | None = None, n_jobs: int = 1) -> Bunch:
+                   inner_splits_check: int | None = None, nested_variants: Bunch | None = None,
+                   folds_coding: Bunch | None = None, n_jobs: int = 1, memo: dict | None = None) -> Bunch:
     """The claims decided on every variant, with the numbers the discussion reads.
 
     Parameters
@@ -457,14 +566,24 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         Inner folds of a second nested cross-validation (:func:`nested_run`) on the outer folds of
         the main fold seed, the comparable data sets of ``results`` and ``grid``: the variant
         ``inner_splits=<k>`` of the honest check (none when None).
+    nested_variants : Bunch, optional
+        :func:`nested_variants_section`: the variants ``protocol=nested (b), grid=fine`` and
+        ``protocol=nested (b), tie=<rule>`` (none without it).
+    folds_coding : Bunch, optional
+        :func:`folds_coding_section`: the variants ``folds=unstratified`` and ``coding=ordinal``
+        (none without it).
     n_jobs : int, default=1
         For that nested run's outer folds.
+    memo : dict, optional
+        The memo of fold grids :func:`run` was given: that nested run reads its outer folds' grids (the main
+        seed's, the same fits) from it instead of refitting them. None: they are refitted.
 
     Returns
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts), ``sensitivity`` (each claim's verdict under each variant), ``discussion``
+        verdicts), ``sensitivity`` (each claim's verdict under each variant: one row per variant,
+        one column per claim that lists a variant, :func:`sensitivity_by_variant`), ``discussion``
         (claim by claim), ``by_sentence`` (the paper's empirical results by sentence:
         :func:`~companion.experiments.paper01._claims.sentence_table`) and ``sentence_tally`` (its
         counts in one sentence), ``nested_check`` (total test errors per data set and machine of the nested
@@ -475,18 +594,20 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     if inner_splits_check is not None:
         names = [n for n in COMPARABLE if n in set(results["dataset"])]
         nested_check = nested_run(names, seed=main_fold_seed(results), grid=grid, inner_splits=inner_splits_check,
-                                  n_jobs=n_jobs)
+                                  n_jobs=n_jobs, memo=memo)
     variants = claims_variants(results, lengths=lengths.by_seed, coverage=coverage.table, fine=fine.fine, tie=tie.tie,
                                svm=svm.svm, counts=datasets.counts,
                                consistent=None if consistent is None else consistent.frame, grid=grid,
                                figure1=tie.divergence, glass=None if glass is None else glass.folds,
                                coverage_runs=coverage.get("runs"),
-                               nested=None if nested_check is None else {inner_splits_check: nested_check})
+                               nested=None if nested_check is None else {inner_splits_check: nested_check},
+                               nested_variants=None if nested_variants is None else nested_variants.variants,
+                               paper_variants=None if folds_coding is None else folds_coding.variants)
     report = claims_report(variants, None if math is None else math.results)
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
-        report=report, sensitivity=sensitivity_pivot(report), by_sentence=by_sentence,
+        report=report, sensitivity=sensitivity_by_variant(report), by_sentence=by_sentence,
         sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
                                                               main=variants["main"],

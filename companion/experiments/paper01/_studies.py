@@ -142,15 +142,19 @@ def _fixed_machines(part, bound, s_max):
     risk's lower 95 % limit, and below the risk itself? A list that stopped before ``s`` balls is
     the machine at ``s`` (its last prefix)."""
     below, below_point, names = [], [], []
+    stops = np.arange(1, s_max + 1)
+    columns = [bound, "risk_low", "risk"]
     for params, group in part.groupby(["machine", "params"], sort=False):
-        group = group.sort_values("prefix")
-        for s in range(1, s_max + 1):
-            row = group.iloc[min(s, len(group)) - 1]
-            value = row[bound]
-            below.append(bool(np.isfinite(value) and value < row["risk_low"]))
-            below_point.append(bool(np.isfinite(value) and value < row["risk"]))
-            names.append(f"{params[0]} {params[1]} s={s}")
-    return np.array(below), np.array(below_point), names
+        # the group's rows in prefix order (one per prefix), read as arrays: row min(s, r) - 1 at s
+        ordered = group[columns].to_numpy(dtype=float)[np.argsort(group["prefix"].to_numpy(), kind="stable")]
+        value, risk_low, risk = ordered[np.minimum(stops, len(ordered)) - 1].T
+        finite = np.isfinite(value)
+        below.append(finite & (value < risk_low))
+        below_point.append(finite & (value < risk))
+        names += [f"{params[0]} {params[1]} s={s}" for s in stops]
+    if not below:
+        return np.array([], dtype=bool), np.array([], dtype=bool), names
+    return np.concatenate(below), np.concatenate(below_point), names
 
 
 def _coverage_summary(frame, s_max=5) -> dict:

@@ -59,7 +59,8 @@ def _comparison_frame(ours: dict, what: str = "errors") -> pd.DataFrame:
     return table
 
 
-def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=1, *, return_folds=False):
+def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=1, *, return_folds=False,
+                                memo=None):
     """Paper-protocol errors of the three machines for each candidate Glass binarisation.
 
     Parameters
@@ -75,6 +76,9 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
     return_folds : bool, default=False
         Also return each candidate's selected machines fold by fold (the variants ``glass=<split>``
         of the claims read them).
+    memo : dict, optional
+        The caller's memo of fold grids, passed to :func:`cross_validate_grid` (folds run before
+        are read from it).
 
     Returns
     -------
@@ -91,7 +95,7 @@ def glass_binarisation_evidence(candidates, grid: Grid = Grid(), seed=0, n_jobs=
     for label, positive in candidates.items():
         X, y = load_table1_dataset("glass", positive_class=positive)
         folds = stratified_folds(y, n_splits=10, seed=seed)
-        run = cross_validate_grid(X, y, folds, grid, constrained=False, n_jobs=n_jobs)
+        run = cross_validate_grid(X, y, folds, grid, constrained=False, n_jobs=n_jobs, memo=memo)
         best = paper_protocol(run)
         row = {"split": label, "positives": int(y.sum())}
         for machine in ("svm", "scm", "dlm"):

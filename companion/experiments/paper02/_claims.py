@@ -14,7 +14,7 @@ from companion.prism import Prism
 from companion.prose import render
 from companion.experiments.paper02._templates import TEMPLATES
 from companion.experiments.paper02._protocol import (
-    Config, DATASETS, NUMPY_SPLIT, WEKA_SPLIT, counts_table, run, weka_peer_results_if_run,
+    Config, DATASETS, MISSING_POSITIONS, NUMPY_SPLIT, WEKA_SPLIT, counts_table, run, weka_peer_results_if_run,
 )
 from companion.experiments.paper02._tables import (
     WEKA_RECORDED, WEKA_SAME, covered_subsets, first_rule_trace,
@@ -56,7 +56,8 @@ _CHECK_MEASURES = {
     "one_rule_per_leaf": "one-rule-per-leaf", "more_rules_2d": "more-rules-2d",
     "trace": "trace", "rules": "rules", "training": "training", "weka_cv": "weka-cv", "folds_weka": "folds-weka",
     "folds_seeded": "folds-seeded", "tree_to_rules": "tree-to-rules", "rules_to_tree": "rules-to-tree",
-    "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket", "modular": "modular",
+    "weka_prism": "weka-prism", "baselines": "baselines", "supermarket": "supermarket",
+    "supermarket_rules": "supermarket-rules", "modular": "modular",
     "conflicts": "conflicts-unseen",
 }
 
@@ -289,6 +290,55 @@ def _seed_checks(*, demo, order_training, folds, prism_peers, cover_2d=None, see
     return checks
 
 
+def supermarket_check(ours: int, weka: int, missing: str = "last") -> tuple[bool, str]:
+    """``(ok, detail)``: our rule count on ``supermarket`` equals Weka 3.6.14's, both under one
+    declared position of the missing value (:data:`MISSING_POSITIONS`).
+
+    Parameters
+    ----------
+    ours : int
+        Our rule count.
+    weka : int
+        Weka's recorded count under the same encoding.
+    missing : {"last", "first"}, default="last"
+        Where the missing value is declared (``last``: the encoding of Weka's recorded run).
+
+    Returns
+    -------
+    (bool, str)
+    """
+    return ours == weka, render(TEMPLATES["supermarket"], ours=ours, weka=weka, encoding=MISSING_POSITIONS[missing]).data
+
+
+def supermarket_rules_check(ours, weka, missing: str = "last") -> tuple[bool, str]:
+    """``(ok, detail)``: our rule list on ``supermarket`` is Weka 3.6.14's stored one, rule by rule
+    and in order, test for test (:func:`weka_rule_lines` against
+    ``companion.datasets.load_peers("prism", table="supermarket_rules")``), under one declared position of the
+    missing value.
+
+    Parameters
+    ----------
+    ours : array-like of str
+        :func:`weka_rule_lines` of our model.
+    weka : array-like of str
+        Weka's lines under the same encoding.
+    missing : {"last", "first"}, default="last"
+
+    Returns
+    -------
+    (bool, str)
+    """
+    ours, weka = np.asarray(ours, dtype=object), np.asarray(weka, dtype=object)
+    n = min(len(ours), len(weka))
+    same = ours[:n] == weka[:n]
+    differ = np.flatnonzero(~same)
+    first = (f"rule {int(differ[0]) + 1}" if len(differ) else f"rule {n + 1} (one list ends)" if len(ours) != len(weka)
+             else "none")
+    return bool(len(ours) == len(weka) and same.all()), render(
+        TEMPLATES["supermarket_rules"], k=int(same.sum()), n=len(ours), n_weka=len(weka),
+        encoding=MISSING_POSITIONS[missing], first=first).data
+
+
 def modular_condition(model: Prism, X, y, copy: tuple, supermarket_model: Prism | None = None) -> str:
     """The clause of ``modular``'s sentence that states its condition: every rule perfect on its E.
 
@@ -323,7 +373,7 @@ def modular_condition(model: Prism, X, y, copy: tuple, supermarket_model: Prism 
 
 def exact_checks(*, rules, trace, first_trace=None, training_correct, n_train, versus_weka, folds, order_training, conflicts_space,
                  demo, supermarket_rules, weka_supermarket_rules, prism_peers=None, conformance=None,
-                 cover_2d=None, seed=None, modular_condition: str = "") -> dict:
+                 cover_2d=None, seed=None, modular_condition: str = "", supermarket_list=None) -> dict:
     """The exact checks of :func:`claims_family` from the notebook's tables: ``{name: (ok, detail)}``.
 
     ``folds`` is :func:`fold_list_comparison`'s table (empty: the check is not evaluated);
@@ -370,6 +420,8 @@ def exact_checks(*, rules, trace, first_trace=None, training_correct, n_train, v
         The notebook's seed (named in the tree's sentences).
     modular_condition : str, default=""
         :func:`modular_condition`'s clause.
+    supermarket_list : tuple, optional
+        :func:`supermarket_rules_check`'s ``(ok, detail)`` (``supermarket-rules``; not evaluated without it).
 
     Returns
     -------
@@ -398,13 +450,14 @@ def exact_checks(*, rules, trace, first_trace=None, training_correct, n_train, v
             TEMPLATES["conflicts"], k=len(several), n=len(unseen), names=list(several.index),
             without=render(TEMPLATES["conflicts_without"], names=without,
                            verb="has" if len(without) == 1 else "have").data if without else "").data),
-        "supermarket": (supermarket_rules == weka_supermarket_rules,
-                        render(TEMPLATES["supermarket"], ours=supermarket_rules, weka=weka_supermarket_rules).data),
+        "supermarket": supermarket_check(supermarket_rules, weka_supermarket_rules),
     }
     checks.update(_seed_checks(demo=demo, order_training=order_training, folds=folds, prism_peers=prism_peers,
                                cover_2d=cover_2d, seed=seed, modular_condition=modular_condition))
     checks.update(demo.get("checks", {}))
     checks.update(conformance or {})
+    if supermarket_list is not None:
+        checks["supermarket-rules"] = supermarket_list
     return checks
 
 
@@ -551,7 +604,7 @@ def tie_variant_checks(X: pd.DataFrame, y, rule: str, rng: np.random.Generator |
     return checks, order
 
 
-def tree_class_checks(tests: str, cart: dict | None = None) -> dict:
+def tree_class_checks(tests: str, cart: dict | None = None, subtrees: str = "any") -> dict:
     """Slide 2's three readings of "identical subtrees" over the trees of class ``tests``
     (:data:`companion.experiments.paper02._math_checks.TREE_CLASSES`).
 
@@ -560,12 +613,14 @@ def tree_class_checks(tests: str, cart: dict | None = None) -> dict:
     tests : {"relevant", "untested"}
     cart : dict, optional
         ``seed`` and ``tree`` of the notebook's CART tree.
+    subtrees : {"any", "two-tests"}, default="any"
+        The smallest repeated subtree counted (:data:`companion.experiments.paper02._math_checks.SUBTREE_SIZES`).
 
     Returns
     -------
     dict
     """
-    census = tree_census(tests=tests)
+    census = tree_census(tests=tests, subtrees=subtrees)
     return {"replicated-subtree": replicated_subtree(census, cart),
             "replicated-subtree-literal": replicated_subtree_literal(census, cart),
             "replicated-subtree-some-tree": replicated_subtree_some(census),
@@ -590,7 +645,8 @@ def covering_checks(model: Prism, X, y) -> dict:
 
     ``covering`` (slide 4), ``first-test`` (slide 10's "4 out of 12": the p and t of the
     CONFIRMED row of ``paper_numbers/02_prism_first_rule_trace.csv``; the test's name is the
-    restoration's and is not judged here), ``refine`` (slide 12: not exact after two tests),
+    restoration's and is not judged here), ``refine`` (slide 12: not exact after two tests, no candidate second test exact, and the loop
+    goes on: the trace has a third step and the rule a third test),
     ``exact-after-third`` (the lost slide 14, as the project restored it: the third test and its
     p/t are the restoration's), ``ties`` (slide 15: the largest p/t, ties to the largest p, on
     every step of every rule), ``perfect`` (slide 15: each rule grows until perfect, and no
@@ -632,10 +688,16 @@ def covering_checks(model: Prism, X, y) -> dict:
     candidates = steps[steps["step"] == 2]
     exact = [f"`{a} = {v}`" for a, v, p, t in zip(candidates["attribute"], candidates["value"], candidates["p"],
                                                    candidates["t"]) if int(t) > 0 and int(p) == int(t)]
-    checks["refine"] = (len(subsets) > 2 and int(second["p"]) < int(second["t"]) and len(candidates) > 0 and not exact,
+    # the loop goes on: the trace has a third step, and the rule a third test, after the non-exact second one
+    third = steps[steps["step"] == 3]
+    went_on = len(subsets) > 3 and len(third) > 0 and int(third["selected"].sum()) == 1
+    checks["refine"] = (len(subsets) > 2 and int(second["p"]) < int(second["t"]) and len(candidates) > 0 and not exact
+                        and went_on,
                         render(TEMPLATES["refine"], test=second["test added"], p2=second["p"], t2=second["t"],
                                n=len(candidates), pts=[str(pt) for pt in candidates["p/t"]],
-                               exact=exact or ["none"]).data)
+                               exact=exact or ["none"]).data
+                        + (render(TEMPLATES["refine_third"], n=len(third)).data if went_on
+                           else TEMPLATES["refine_stopped"]))
     last = subsets.iloc[-1]
     test = f"{restored['attribute']} = {restored['value']}"
     checks["exact-after-third"] = (

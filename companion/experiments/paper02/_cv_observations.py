@@ -130,8 +130,9 @@ def variant_table(data: dict) -> pd.DataFrame:
 
 
 def variant_sentences(table: pd.DataFrame) -> dict:
-    """``{claim id: sentence}``: each row of :func:`variant_table` under its variants, and whether
-    the sign of its mean difference flips under any of them.
+    """``{claim id: sentence}``: each row of :func:`variant_table` under its variants, whether
+    the sign of its mean difference flips under any of them, and under which of the main run and
+    its variants the corrected interval excludes 0 (supports a direction) or includes it.
 
     Parameters
     ----------
@@ -157,7 +158,13 @@ def variant_sentences(table: pd.DataFrame) -> dict:
                 else "is the main run's wherever it is not 0")
         if zero:
             flip += render(" (it is 0 under {names:list})", names=[f"`{n}`" for n in zero]).data
-        out[claim] = render(TEMPLATES["variants"], lines=lines or ["none run"], flip=flip).data
+        excludes = (rows["low"] > 0) | (rows["high"] < 0)
+        names = ["the main run" if name == "main" else f"`{name}`" for name in rows.index]
+        support = (render(TEMPLATES["support_all"], word="excludes" if excludes.all() else "includes", n=len(rows)).data
+                   if excludes.all() or not excludes.any() else
+                   render(TEMPLATES["support_split"], excludes=[n for n, e in zip(names, excludes) if e],
+                          includes=[n for n, e in zip(names, excludes) if not e]).data)
+        out[claim] = render(TEMPLATES["variants"], lines=lines or ["none run"], flip=flip, support=support).data
     return out
 
 

@@ -121,7 +121,8 @@ def replicated_subtree_demo(seed: int = 0):
     leaf_rules = tree_leaf_rules(tree, list(X.columns))
     prism = Prism(pruning=None).fit(X, y)
     x_rules = [rule.to_text() for rule in prism.rules_ if rule.label == "x"]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(13, 5), gridspec_kw={"width_ratios": [3, 1.3]})
+    # 11 in wide and a 9 pt tree: shrunk to the page's width, the nodes' text stays legible
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 5), gridspec_kw={"width_ratios": [3, 1.3]})
     plot_tree(
         tree,
         feature_names=[f"{name} = true" for name in X.columns],
@@ -129,7 +130,7 @@ def replicated_subtree_demo(seed: int = 0):
         impurity=False,
         filled=True,
         ax=left,
-        fontsize=8,
+        fontsize=9,
     )
     x_leaves = [r for r in leaf_rules if r.endswith("then x")]
     repeated = replicated_tests(x_leaves)

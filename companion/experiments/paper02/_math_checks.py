@@ -41,11 +41,13 @@ TEMPLATES = {
                            "{n_trees}){cart}"),
     "replicated_literal": ("of the {n_smallest} smallest decision trees computing (a and b) or (c and d) ({trees}; "
                            "{leaves} leaves), {identical} contain two identical subtrees (the same tests in the same "
-                           "places) and {different} do not ({identical_all} of all {n_trees} trees contain two identical "
-                           "subtrees, {copies_all} two identical copies of a conjunction){cart}"),
+                           "places; {subtrees}) and {different} do not ({identical_all} of all {n_trees} trees contain two identical "
+                           "subtrees, {copies_all} two identical copies of a conjunction); {size}{cart}"),
     "replicated_some": ("{identical} of the {n_smallest} smallest decision trees computing (a and b) or (c and d) "
                         "({trees}; {leaves} leaves) contain two identical subtrees (the same tests in the same "
-                        "places), e.g. `{example}`"),
+                        "places; {subtrees}), e.g. `{example}`"),
+    "size": ("every tree has one leaf more than it has tests ({binary} of {n_trees}), so the smallest trees by leaves "
+             "are the smallest by tests and by nodes"),
     "cart": "; the CART tree of seed {seed}, `{tree}` ({leaves} leaves), is {smallest} and {identical}",
     "cart_outside": "; the CART tree of seed {seed}, `{tree}`, is not in this class of trees",
     "rules_to_tree": ("the slide's {n_rules:plural rule} hold {rule_tests:plural test}; the {n_smallest} smallest of "
@@ -248,6 +250,13 @@ TREE_CLASSES = {
     "untested": "each test on a variable not yet tested on its path",
 }
 
+#: The smallest repeated subtree counted as "identical subtrees", by its tests: the variants
+#: ``subtrees=…`` (the notebook's choice: any internal subtree, a single test included).
+SUBTREE_SIZES = {
+    "any": (1, "any internal subtree, a single test included"),
+    "two-tests": (2, "subtrees of two tests or more only"),
+}
+
 #: The names of the four variables, in the order of ``_ASSIGNMENTS``' columns.
 _NAMES = "abcd"
 
@@ -362,7 +371,7 @@ def _disjunction() -> np.ndarray:
     return (a & b) | (c & d)
 
 
-def tree_census(function: np.ndarray | None = None, tests: str = "relevant") -> pd.DataFrame:
+def tree_census(function: np.ndarray | None = None, tests: str = "relevant", subtrees: str = "any") -> pd.DataFrame:
     """Every decision tree of ``function`` (default slide 2's ``(a and b) or (c and d)``), one row each.
 
     Columns: ``tree`` (:func:`tree_text`), ``leaves``, ``smallest`` (fewest leaves of all),
@@ -378,34 +387,43 @@ def tree_census(function: np.ndarray | None = None, tests: str = "relevant") -> 
     function : ndarray of bool, shape (16,), optional
     tests : {"relevant", "untested"}, default="relevant"
         The class of trees (:data:`TREE_CLASSES`).
+    subtrees : {"any", "two-tests"}, default="any"
+        The smallest subtree that counts in ``two identical subtrees`` (:data:`SUBTREE_SIZES`).
 
     Returns
     -------
     pandas.DataFrame
+        Also ``tests`` (test nodes), beside ``leaves``.
     """
+    if subtrees not in SUBTREE_SIZES:
+        raise ValueError(f"tree_census: subtrees must be one of {tuple(SUBTREE_SIZES)}, got {subtrees!r}")
+    min_tests = SUBTREE_SIZES[subtrees][0]
     function = _disjunction() if function is None else np.asarray(function, dtype=bool)
     a, b, c, d = _ASSIGNMENTS.T
     conjunctions = {(a & b).tobytes(), (c & d).tobytes()}
     rows = []
     for tree in all_trees(function, tests):
         nodes = _internal(tree)
-        pairs = [(kp, kq, tp == tq) for i, (p, tp, kp) in enumerate(nodes) for (q, tq, kq) in nodes[i + 1:]
+        pairs = [(kp, tp, tp == tq) for i, (p, tp, kp) in enumerate(nodes) for (q, tq, kq) in nodes[i + 1:]
                  if _disjoint(p, q)]
-        same_function = any(kp == kq and kp in conjunctions for kp, kq, _ in pairs)
-        identical = [kp for kp, _, same in pairs if same]
+        same_function = any(kp == kq and kp in conjunctions for i, (p, tp, kp) in enumerate(nodes)
+                            for (q, tq, kq) in nodes[i + 1:] if _disjoint(p, q))
+        # a subtree's tests are its text's opening brackets (`c(-,d(-,x))`: 2)
+        identical = [kp for kp, tp, same in pairs if same and tp.count("(") >= min_tests]
         both = False
         if tree[0] != "leaf":
             other = {0, 1, 2, 3} - ({0, 1} if tree[0] in (0, 1) else {2, 3})
             both = other <= _tested(tree[1]) and other <= _tested(tree[2])
-        rows.append({"tree": tree_text(tree), "leaves": _leaves(tree), "other conjunction under both branches": both,
+        rows.append({"tree": tree_text(tree), "leaves": _leaves(tree), "tests": len(nodes), "other conjunction under both branches": both,
                      "conjunction in two disjoint subtrees": same_function,
                      "two identical subtrees": bool(identical),
                      "identical copies of a conjunction": any(k in conjunctions for k in identical)})
-    table = pd.DataFrame(rows, columns=["tree", "leaves", "other conjunction under both branches",
+    table = pd.DataFrame(rows, columns=["tree", "leaves", "tests", "other conjunction under both branches",
                                         "conjunction in two disjoint subtrees", "two identical subtrees",
                                         "identical copies of a conjunction"])
     table.insert(2, "smallest", table["leaves"] == table["leaves"].min() if len(table) else [])
     table.attrs["tests"] = tests
+    table.attrs["subtrees"] = subtrees
     return table
 
 
@@ -434,7 +452,10 @@ def _census_counts(census: pd.DataFrame) -> dict:
             "different": int((~smallest["two identical subtrees"]).sum()),
             "identical_all": int(census["two identical subtrees"].sum()),
             "copies_all": int(census["identical copies of a conjunction"].sum()),
-            "trees": TREE_CLASSES[census.attrs.get("tests", "relevant")]}
+            "trees": TREE_CLASSES[census.attrs.get("tests", "relevant")],
+            "subtrees": SUBTREE_SIZES[census.attrs.get("subtrees", "any")][1],
+            "size": render(TEMPLATES["size"], binary=int((census["leaves"] == census["tests"] + 1).sum()),
+                           n_trees=len(census)).data if "tests" in census else ""}
 
 
 def replicated_subtree(census: pd.DataFrame, cart: dict | None = None) -> tuple[bool, str]:
@@ -545,7 +566,8 @@ def more_rules_2d(uncovered_b: int, n_b: int) -> tuple[bool, str]:
 def conformance_table(checks: dict, rows: dict | None = None) -> pd.DataFrame:
     """The checks as the notebook shows them: statement (the slide's words), what was run, and,
     from the claims registry (``registry/paper02.toml``), the row that judges it, its kind and
-    the verdict word the claims table gives it on the main run.
+    the verdict word the claims table gives it on the main run, with "(by construction)" where the
+    row's ``by_construction`` flag says the check can only hold because of how we built it.
 
     Parameters
     ----------
@@ -570,6 +592,8 @@ def conformance_table(checks: dict, rows: dict | None = None) -> pd.DataFrame:
         entry = rows.get(name, {})
         word = "holds" if ok else "fails"
         verdict = VERDICT_WORDS.get(entry.get("origin", ""), {}).get(word, word) if entry else ""
+        if verdict and entry.get("by_construction", False):
+            verdict += " (by construction)"  # the registry's flag, as the claims table states it
         table.append({"check": name, "slide": STATEMENTS.get(name, ("", ""))[0],
                       "statement": STATEMENTS.get(name, ("", ""))[1], "what was run": detail,
                       "claims row": entry.get("id", ""), "kind": labels.get(entry.get("category", ""), ""),

@@ -47,10 +47,20 @@ PROSE = {
     "demo_same": "; the two copies are the same subtree, test for test",
     "demo_not_same": "; the two copies test the conjunction in different orders, so they are not identical subtrees",
     "demo_not_repeated": "it tests no attribute under both branches of its root (no replicated subtree in this tree)",
-    "supermarket": ("{imperfect:plural rule} of {n_rules} cover training instances of another class "
+    "supermarket": ("On {n:plural basket} by {d:plural department}, {imperfect:plural rule} of {n_rules} cover "
+                    "training instances of another class "
                     "(the longest rule has {longest:plural test}); training accuracy {accuracy:pct.2}. "
-                    "The rule count is {rule_word} Weka's ({weka_rules}), checked here, under the one encoding Weka's "
-                    "Prism accepts (missing cells a value of their own): it holds for this encoding only."),
+                    "The rule count is {rule_word} Weka's ({weka_rules}), checked here, under the encoding Weka's "
+                    "recorded run used (missing cells a value of their own, declared after `t`){first}."),
+    "supermarket_first": ("; with the missing value declared before `t` instead, which can change exact ties, ours "
+                          "learns {ours} rules and Weka's Prism {weka} on the same encoding ({word}; the variant "
+                          "`encoding=missing-first`)"),
+    "supermarket_lists": "Our rule list and Weka's stored one are {same}: {detail}.",
+    "stand_ins": ("On Weka's folds {weka:list}. {repeated}The stand-ins are not the peers of any row: Weka's own J48 "
+                  "and JRip, run on the same folds, are."),
+    "stand_in": "{name} scores {ours:.1f} % against {peer}'s recorded {theirs:.1f} % ({gap:signed.1} points)",
+    "stand_ins_repeated": "Over the repeated splits {lines:list}. ",
+    "stand_in_repeated": "{name} scores {ours:.1f} % against Weka's {peer} re-run on the same splits, {theirs:.1f} % ({gap:signed.1} points)",
     "supermarket_bench": ("Not checked here: the last `make bench` report (read from its file, not re-run by this "
                           "notebook) has our fit at {ratio:.3f} of Weka's build time and the two rule lists "
                           "{identical}; these numbers are that report's, not this notebook's results."),
@@ -280,7 +290,8 @@ def describe_demo(demo: dict, seed: int | None = None, identical: bool | None = 
                   repeated=repeated)
 
 
-def describe_supermarket(scale: dict, speed: pd.Series, weka_rules: int):
+def describe_supermarket(scale: dict, speed: pd.Series, weka_rules: int, first: dict | None = None,
+                         weka_first: int | None = None):
     """:func:`supermarket_scale` and :func:`supermarket_speed` in words.
 
     Parameters
@@ -291,15 +302,74 @@ def describe_supermarket(scale: dict, speed: pd.Series, weka_rules: int):
         :func:`supermarket_speed`'s result.
     weka_rules : int
         The number of rules Weka's Prism prints on the same data.
+    first : dict, optional
+        :func:`supermarket_scale` with the missing value declared before ``t``.
+    weka_first : int, optional
+        Weka's rule count under that encoding.
 
     Returns
     -------
     companion.prose.Markdown
     """
     table = scale["model"].rule_table()
-    return render(PROSE["supermarket"], imperfect=int((table["p"] < table["t"]).sum()), n_rules=scale["n_rules"],
+    return render(PROSE["supermarket"], n=scale["n_samples"], d=scale["n_features"],
+                  imperfect=int((table["p"] < table["t"]).sum()), n_rules=scale["n_rules"],
                   longest=scale["max_conditions"], accuracy=scale["training_accuracy"],
-                  rule_word="equal to" if scale["n_rules"] == weka_rules else "not", weka_rules=weka_rules)
+                  rule_word="equal to" if scale["n_rules"] == weka_rules else "not", weka_rules=weka_rules,
+                  first="" if first is None else render(
+                      PROSE["supermarket_first"], ours=first["n_rules"], weka=weka_first,
+                      word="equal" if first["n_rules"] == weka_first else "different").data)
+
+
+def describe_stand_ins(stand_ins: pd.DataFrame, repeated: pd.DataFrame, repeated_weka: pd.DataFrame | None = None):
+    """How far each stand-in (CART for J48, wittgenstein's RIPPER for JRip) is from the Weka learner
+    it stands in for: on Weka's folds against Weka's recorded accuracy and, with Weka's runs, over
+    the repeated splits.
+
+    Parameters
+    ----------
+    stand_ins : pandas.DataFrame
+        :func:`stand_in_table`.
+    repeated : pandas.DataFrame
+        :func:`repeated_table` (``mean accuracy %`` per learner).
+    repeated_weka : pandas.DataFrame, optional
+        Weka's learners over the same splits (``mean accuracy %``; rows ``J48``, ``JRip``).
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    weka = [render(PROSE["stand_in"], name=name, peer=row["stands in for"], ours=float(row["stand-in accuracy %"]),
+                   theirs=float(row["Weka's accuracy %"]),
+                   gap=float(row["stand-in accuracy %"]) - float(row["Weka's accuracy %"])).data
+            for name, row in stand_ins.iterrows()]
+    lines = []
+    if repeated_weka is not None:
+        for name, row in stand_ins.iterrows():
+            peer = row["stands in for"]
+            if name in repeated.index and peer in repeated_weka.index:
+                ours, theirs = float(repeated.loc[name, "mean accuracy %"]), float(repeated_weka.loc[peer, "mean accuracy %"])
+                lines.append(render(PROSE["stand_in_repeated"], name=name, peer=peer, ours=ours, theirs=theirs,
+                                    gap=ours - theirs).data)
+    return render(PROSE["stand_ins"], weka=weka,
+                  repeated=render(PROSE["stand_ins_repeated"], lines=lines).data if lines else "")
+
+
+def describe_supermarket_lists(lists: dict):
+    """Our ``supermarket`` rule lists against Weka's stored ones, rule by rule, in words.
+
+    Parameters
+    ----------
+    lists : dict
+        ``{"last" | "first": (ok, detail)}``, :func:`supermarket_rules_check` under each declared
+        position of the missing value.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    return Markdown(" ".join(render(PROSE["supermarket_lists"], same="identical" if ok else "not identical",
+                                    detail=detail).data for ok, detail in lists.values()))
 
 
 def describe_bench(speed: pd.Series):
@@ -366,14 +436,15 @@ def describe_claims(report, status: str, splits: dict, orders: dict) -> "Markdow
     """
     from companion.prose import Markdown
     from companion.experiments.paper02._claims import TIE_RULES, split_names
-    from companion.experiments.paper02._math_checks import TREE_CLASSES
+    from companion.experiments.paper02._math_checks import SUBTREE_SIZES, TREE_CLASSES
     from companion.experiments.paper02._protocol import RULE_ORDERS
 
     seeds = render(CLAIM_PROSE["seeds"], seeds=[f"`{name}`" for name in splits],
                    peers=[f"`{name}`: {len(names)} ({split_names(names)})" if names else f"`{name}`: none"
                           for name, names in splits.items()]).data
     ties = render(CLAIM_PROSE["ties"], rules=[f"`tie={rule}` ({TIE_RULES[rule]}: {orders[rule]})" for rule in orders],
-                  trees=[f"`trees={name}` ({text})" for name, text in TREE_CLASSES.items() if name != "relevant"]).data
+                  trees=[f"`trees={name}` ({text})" for name, text in TREE_CLASSES.items() if name != "relevant"],
+                  subtrees=[f"`subtrees={name}` ({text})" for name, (_, text) in SUBTREE_SIZES.items() if name != "any"]).data
     table = report.table
     central = table[table["central"].astype(bool)]
     robustness = "; ".join(f"`{row['id']}` {row['verdict']}: {row['sensitivity'] or 'no variant listed'}"
@@ -389,7 +460,7 @@ CLAIM_PROSE = {
               "splits, trees, points and rule orders; `seeds` in the table); the Weka splits each read: {peers:list}."),
     "ties": ("The slides fix only \"the largest p\" for ties; the walk-through and the conformance checks on the "
              "contact lenses are re-run under the exact-tie rules {rules:list}, and slide 2's readings over the "
-             "trees of the class {trees:list}."),
+             "trees of the class {trees:list} and with {subtrees:list} counted as identical subtrees."),
     "orders": ("The cross-validation observations are re-run with the rules read in other orders where rules of "
                "several classes cover a held-out instance (the learnt order, classes in declared order, is the main "
                "run's): {orders:list}; the table `cv_variants` gives them under every variant."),
@@ -403,8 +474,10 @@ CLAIM_PROSE = {
 def discussion(report, values=None):
     """Each claim's discussion: the registry's template (``discussion``) rendered from its row.
 
-    Every row has a template. ``{robustness}`` is ``"; "`` and the row's sensitivity, or nothing
-    when no variant is listed as changing it (no empty clause is left).
+    Every row has a template. ``{robustness}`` is ``"; "`` and the row's sensitivity (the claims
+    table's words), or nothing when the row has none (no empty clause is left); a template without
+    ``{robustness}`` for a row that has a sensitivity is refused (``ValueError``), so that the
+    Discussion never drops what the claims table says of a row's robustness.
 
     Parameters
     ----------
@@ -419,11 +492,30 @@ def discussion(report, values=None):
     """
     values = values or {}
     fields = {}
+    missing = [row["id"] for _, row in report.table.iterrows()
+               if isinstance(row["sensitivity"], str) and row["sensitivity"] and isinstance(row["discussion"], str)
+               and row["discussion"] and "{robustness}" not in row["discussion"]]
+    if missing:  # the claims table states their robustness: the Discussion must too
+        raise ValueError(f"discussion: the templates of {missing} have no {{robustness}} field, but their rows "
+                         "have a sensitivity")
     for _, row in report.table.iterrows():
         sensitivity = row["sensitivity"] if isinstance(row["sensitivity"], str) else ""
         fields[row["id"]] = {"robustness": f"; {sensitivity}" if sensitivity else "", "variants": "not run",
                              **values.get(row["id"], {})}
     return report.discussion(values=fields)
+
+
+#: The rows that judge slide 2's statements on what a tree can express (the glance counts them by sentence).
+_SLIDE2_JUDGED = ("replicated-subtree-some-tree", "replicated-subtree-literal", "replicated-subtree")
+
+
+def _kind_word(row) -> str:
+    """``"observation"`` or ``"conformance check, **agrees** (by construction)"``: a row's kind and verdict word."""
+    kind = {"conformance": "conformance check", "peer": "peer check", "sanity": "sanity check",
+            "mathematical": "mathematical statement", "empirical": "empirical result"}.get(row["category"], row["category"])
+    if row["verdict"] in ("observed", "n/a"):
+        return kind
+    return f"{kind}, **{row['verdict']}**" + (" (by construction)" if bool(row["by_construction"]) else "")
 
 
 #: Words in a row's history that record an earlier verdict or reading against the paper.
@@ -463,7 +555,9 @@ def describe_glance(report, census: pd.DataFrame):
                       != table.loc["replicated-subtree-literal", "verdict"] else table.loc[
                           "replicated-subtree-literal", "verdict"],
                       loose=table.loc["replicated-subtree", "verdict"], loose_link=link("replicated-subtree"),
-                      n_maths=int((table["category"] == "mathematical").sum())).data
+                      n_maths=int((table["category"] == "mathematical").sum()),
+                      others=[f"\"{row['quote']}\" ({link(i)}, {_kind_word(row)})" for i, row in table.iterrows()
+                              if str(row["where"]).startswith("Slide 2 ") and i not in _SLIDE2_JUDGED] or ["none"]).data
     fragile = table[~table["robust"].astype(bool) & (table["verdict"] != "observed")]
     fragile_text = (render(GLANCE["fragile"], rows=[
         f"{link(i)} ({row['category']}{', by construction' if bool(row['by_construction']) else ''}): "
@@ -483,18 +577,26 @@ def describe_glance(report, census: pd.DataFrame):
 GLANCE = {
     "central": ("**How the central claims were chosen.** The slides have no abstract or conclusion; the central claims "
                 "are the results the slides themselves state: slide 10's one surviving number (\"4 out of 12\") and "
-                "slide 2's statements on trees against rules. The other sentences describe the algorithm or its "
-                "walk-through (conformance checks) or illustrate a lost picture (observations)."),
+                "slide 2's statements on what a tree for the example's rules can express (\"Corresponding tree "
+                "contains identical subtrees\", \"Tree cannot easily express disjunction between rules\"), which are "
+                "properties of the resulting trees and are checked by enumerating them. Slide 2's statements on how "
+                "easily one form is converted into the other (\"Easy converting a tree into a set of rules\", \"More "
+                "difficult transforming a rule set into a tree\") qualify a process, whose ease is not measured here: "
+                "they are observations, giving the sizes of what each conversion produces. The other sentences "
+                "describe the algorithm or its walk-through (conformance checks) or illustrate an example or a lost "
+                "picture (observations)."),
     "honest": ("**Protocol and honest check.** Every central row is an exact count on the 24 fixed instances or an "
                "exhaustive enumeration of the example's trees: there is no sampling protocol to improve on, so no "
                "honest check applies. \"Robust\" is to these variants only: {rows:list}."),
-    "slide2": ("**Slide 2, sentence by sentence.** \"Corresponding tree contains identical subtrees\" is one sentence, "
+    "slide2": ("**Slide 2's statements on what a tree can express, each counted once.** \"Corresponding tree contains "
+               "identical subtrees\" is one sentence, "
                "judged in two readings and counted once here: **{word}**. Read as one tree (the one slide 3 drew) it "
                "**{some}** ({example}); read of every smallest tree, test for test, it **{literal}** ({identical} of "
                "the {n_smallest} smallest trees contain two identical subtrees; {literal_link}). \"Tree cannot easily "
                "express disjunction between rules\", read as: no tree states the two rules without repeating one, "
                "its tests in any order, **{loose}** ({loose_link}). The count above, {n_maths:plural mathematical "
-               "statement}, counts readings, not sentences: two sentences, one ambiguous."),
+               "statement}, counts readings, not sentences: two sentences, one ambiguous. Slide 2's other sentences: "
+               "{others:list}."),
     "fragile": "**Not robust.** {rows:list}.",
     "robust": "**Not robust.** No row with a verdict changes under a variant.",
     "adverse": ("**Changed after the results were seen.** {changed} of the {n} rows have a history (their earlier "

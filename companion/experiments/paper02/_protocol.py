@@ -410,9 +410,7 @@ def rule_order(model: Prism, order: str) -> np.ndarray:
 def rule_order_rows(config: "Config", order: str) -> pd.DataFrame:
     """PRISM and PRISM + default class on every split of ``config``, the rules read in ``order``.
 
-    The same folds, fits and counts as :func:`run` (its tidy rows for those two learners); only
-    the order in which a held-out instance's covering rules are read changes, so only instances
-    covered by rules of several classes can change class.
+    :func:`rule_order_variants` for one order.
 
     Parameters
     ----------
@@ -426,28 +424,64 @@ def rule_order_rows(config: "Config", order: str) -> pd.DataFrame:
     pandas.DataFrame
         :func:`run`'s columns, methods ``PRISM`` and ``PRISM + default class``.
     """
+    return rule_order_variants(config, (order,))[order]
+
+
+def rule_order_variants(config: "Config", orders=tuple(RULE_ORDERS)) -> dict:
+    """PRISM and PRISM + default class on every split of ``config``, the rules read in each of ``orders``.
+
+    The same folds, fits and counts as :func:`run` (its tidy rows for those two learners); only
+    the order in which a held-out instance's covering rules are read changes, so only instances
+    covered by rules of several classes can change class. One fit per fold serves both learners
+    (they differ only in what an uncovered instance gets) and every order.
+
+    Parameters
+    ----------
+    config : Config
+        :func:`run`'s configuration (its splits).
+    orders : sequence of {"reversed", "coverage"}, default=all of :data:`RULE_ORDERS`
+        The orders.
+
+    Returns
+    -------
+    dict
+        ``{order: DataFrame}``, each with :func:`run`'s columns, methods ``PRISM`` and
+        ``PRISM + default class``.
+    """
     (dataset, entry), = DATASETS.items()
     X, y = entry.load()
     y_values = np.asarray(y, dtype=object)
     splits = [(f"{WEKA_SPLIT}{config.weka_seed}", weka_cv_folds(y, config.n_folds, seed=config.weka_seed))]
     splits += [(f"{NUMPY_SPLIT}{seed}", quiet_stratified_folds(y, config.n_folds, seed))
                for seed in range(config.seed, config.seed + config.n_repeats)]
-    rows = []
+    rows = {order: {"PRISM": [], "PRISM + default class": []} for order in orders}
     for split, folds in splits:
-        for method, default in (("PRISM", False), ("PRISM + default class", True)):
-            for fold, (train, test) in enumerate(folds):
-                model = Prism(uncovered="unclassified", pruning=None).fit(X.iloc[train], y.iloc[train])
+        for fold, (train, test) in enumerate(folds):
+            model = Prism(uncovered="unclassified", pruning=None).fit(X.iloc[train], y.iloc[train])
+            covers = model.covers(X.iloc[test])
+            for order in orders:
                 permutation = rule_order(model, order)
-                covered = model.covers(X.iloc[test])[:, permutation]
-                labels = np.array([model.rules_[i].label for i in permutation]
-                                  + [model.default_class_ if default else None], dtype=object)
-                predicted = labels[np.where(covered.any(axis=1), np.argmax(covered, axis=1), len(permutation))]
-                none = np.array([v is None for v in predicted], dtype=bool)
-                hits = (predicted == y_values[test]) & ~none
-                rows.append({"dataset": dataset, "method": method, "seed": split, "fold": fold,
-                             "correct": int(hits.sum()), "incorrect": int((~hits & ~none).sum()),
-                             "unclassified": int(none.sum()), "n_test": len(test)})
-    return check_tidy(pd.DataFrame(rows))
+                covered = covers[:, permutation]
+                uncovered = ~covered.any(axis=1)
+                first = np.where(uncovered, len(permutation), np.argmax(covered, axis=1))
+                for method, default in (("PRISM", False), ("PRISM + default class", True)):
+                    labels = np.array([model.rules_[i].label for i in permutation]
+                                      + [model.default_class_ if default else None], dtype=object)
+                    predicted = labels[first]
+                    none = uncovered & (not default)  # unclassified: no rule, and no default class
+                    hits = (predicted == y_values[test]) & ~none
+                    rows[order][method].append({"dataset": dataset, "method": method, "seed": split, "fold": fold,
+                                                "correct": int(hits.sum()), "incorrect": int((~hits & ~none).sum()),
+                                                "unclassified": int(none.sum()), "n_test": len(test)})
+    # rows in the order the one-order loop gave them: split by split, PRISM's folds, then the default class's
+    out = {}
+    for order in orders:
+        ordered = []
+        for split, _ in splits:
+            for method in ("PRISM", "PRISM + default class"):
+                ordered += [row for row in rows[order][method] if row["seed"] == split]
+        out[order] = check_tidy(pd.DataFrame(ordered))
+    return out
 
 
 #: The Weka learners ``peers/prism_peers.py`` runs (committed in ``data/prism_peers``).
@@ -578,17 +612,57 @@ def weka_peer_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:
     return frame, render(TEMPLATES["peers_found"], n=len(wanted)).data
 
 
-def supermarket_scale(repeats: int = 1) -> dict:
+#: The declared positions of ``supermarket``'s missing value: ``{name: what it is}`` (the
+#: ``encoding=…`` variant of the ``supermarket`` row; ``last`` is Weka's recorded run and the main one).
+MISSING_POSITIONS = {
+    "last": "the encoding of Weka's recorded run (missing cells a value of their own, declared after `t`: "
+            "`missing=\"value\"`)",
+    "first": "the missing value declared before `t` (`encoding=missing-first`), Weka's Prism re-run on the same encoding",
+}
+
+
+def missing_declared_first(X: pd.DataFrame) -> pd.DataFrame:
+    """``X`` with each missing cell the value ``?`` declared *before* the column's other values.
+
+    ``Prism(missing="value")`` declares it after them; PRISM keeps the earliest value among exactly
+    tied candidates (Cendrowska's algorithm fixes only the larger p), so the position can change
+    ties and with them the rules. Built from the category codes, column by column.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Nominal columns (categoricals) with missing cells.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The same cells, no missing one, ``?`` the first category of every column.
+    """
+    from companion.preprocessing import MISSING_VALUE_NAME
+
+    codes = np.column_stack([X[column].cat.codes.to_numpy() for column in X.columns]) + 1  # missing (-1) -> 0
+    return pd.DataFrame({
+        column: pd.Categorical.from_codes(codes[:, j], categories=[MISSING_VALUE_NAME, *X[column].cat.categories])
+        for j, column in enumerate(X.columns)}, index=X.index)
+
+
+def supermarket_scale(repeats: int = 1, missing: str = "last", data: tuple | None = None) -> dict:
     """PRISM on ``supermarket`` with missing cells as a value: rules, accuracy, fit time.
 
-    Returns ``n_rules``, ``training_accuracy``, ``max_conditions`` and ``fit_seconds`` (best of
-    ``repeats``; wall clock, so volatile). The comparison with Weka's own run lives in
+    Returns ``n_samples`` and ``n_features`` (baskets and departments), ``n_rules``,
+    ``training_accuracy``, ``max_conditions`` and ``fit_seconds`` (best of ``repeats``; wall
+    clock, so volatile). The comparison with Weka's own run lives in
     ``benchmarks/prism_supermarket.py``.
 
     Parameters
     ----------
     repeats : int, default=1
         Fits timed; the best is reported.
+    missing : {"last", "first"}, default="last"
+        Where the missing value is declared (:data:`MISSING_POSITIONS`): after ``t``, as Weka's
+        recorded run, or before it (:func:`missing_declared_first`).
+    data : tuple, optional
+        ``load_supermarket()``'s ``(X, y)``, when the caller has it (the data are read once).
 
     Returns
     -------
@@ -598,19 +672,45 @@ def supermarket_scale(repeats: int = 1) -> dict:
 
     from companion.datasets import load_supermarket
 
-    X, y = load_supermarket()
+    if missing not in MISSING_POSITIONS:
+        raise ValueError(f"supermarket_scale: missing must be one of {tuple(MISSING_POSITIONS)}, got {missing!r}")
+    X, y = load_supermarket() if data is None else data
+    if missing == "first":
+        X = missing_declared_first(X)
     times = []
     for _ in range(max(1, int(repeats))):
         start = time.perf_counter()
         model = Prism(missing="value", pruning=None).fit(X, y)
         times.append(time.perf_counter() - start)
     return {
+        "n_samples": int(X.shape[0]),
+        "n_features": int(X.shape[1]),
         "n_rules": len(model.rules_),
         "training_accuracy": float(model.score(X, y)),
         "max_conditions": max(len(rule.conditions) for rule in model.rules_),
         "fit_seconds": min(times),
         "model": model,
     }
+
+
+def weka_rule_lines(model: Prism) -> np.ndarray:
+    """Our rules as Weka's Prism prints them, one line a rule (the ``and`` continuations joined),
+    the missing value named ``missing`` as in the ARFF Weka read (``benchmarks/prism_supermarket.py``).
+
+    Parameters
+    ----------
+    model : Prism
+        Fitted.
+
+    Returns
+    -------
+    ndarray of str
+    """
+    from companion.preprocessing import MISSING_VALUE_NAME
+
+    body = model.to_text(weka_layout=True).split("----------\n", 1)[1]
+    lines = [line for line in body.replace("\n   and ", " and ").strip("\n").split("\n") if line]
+    return np.array([line.replace(f" = {MISSING_VALUE_NAME} ", " = missing ") for line in lines], dtype=object)
 
 
 def supermarket_speed() -> pd.Series:

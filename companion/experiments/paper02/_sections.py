@@ -17,13 +17,15 @@ import pandas as pd
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import validate_params
 
+from companion.datasets import load_peers
 from companion.evaluation import comparison_table
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.numerics import StrictInterval
 from companion.paper_numbers import paper_table
 from companion.prism import Prism
 from companion.experiments.paper02._protocol import (
-    RULE_ORDERS, Config, rule_order_rows, run, seed_variants, supermarket_scale, supermarket_speed, weka_cv_folds, weka_peer_results_if_run,
+    RULE_ORDERS, Config, rule_order_variants, run, seed_variants, supermarket_scale, supermarket_speed, weka_cv_folds,
+    weka_peer_results_if_run, weka_rule_lines,
 )
 from companion.experiments.paper02._tables import (
     attribute_space, covered_subsets, cv_conflicts, first_rule_trace, fold_list_comparison, order_invariance,
@@ -33,16 +35,16 @@ from companion.experiments.paper02._tables import (
 from companion.experiments.paper02._figures import covering_2d_example, replicated_subtree_demo
 from companion.experiments.paper02._claims import (
     TIE_RULES, claims_data, claims_report, conformance_checks, exact_checks, modular_condition, registry_rows,
-    replicated_tests, seed_variant, tie_variant_checks, tree_class_checks, tree_to_rules,
+    replicated_tests, seed_variant, supermarket_check, supermarket_rules_check, tie_variant_checks, tree_class_checks, tree_to_rules,
 )
 from companion.experiments.paper02._cv_observations import variant_sentences, variant_table
 from companion.experiments.paper02._math_checks import (
-    TREE_CLASSES, conformance_table, one_rule_per_leaf, sklearn_tree_text, tree_census,
+    SUBTREE_SIZES, TREE_CLASSES, conformance_table, one_rule_per_leaf, sklearn_tree_text, tree_census,
 )
 from companion.experiments.paper02._prose import (
     describe_bench, describe_claims, describe_conflicts_cv, describe_coverage, describe_covering_2d,
-    describe_default_vs_zeror, describe_demo, describe_glance, describe_order, describe_second_rule, describe_space,
-    describe_subsets, describe_supermarket, describe_trace,
+    describe_default_vs_zeror, describe_demo, describe_glance, describe_stand_ins, describe_order, describe_second_rule, describe_space,
+    describe_subsets, describe_supermarket, describe_supermarket_lists, describe_trace,
 )
 
 #: PRISM's correct count on its training set: an int >= 0.
@@ -216,7 +218,8 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
         ``results`` (:func:`run`'s tidy frame), ``peers`` (Weka's runs on these splits, or None)
         and ``peer_status`` (the sentence saying which), ``weka_folds`` (Weka's folds),
         ``cv_weka`` (the counts on them), ``versus_weka`` (paper / Weka / ours),
-        ``stand_ins``, ``fold_check`` (the folds row by row against the committed list),
+        ``stand_ins`` and ``stand_ins_text`` (how far each stand-in is from the Weka learner it
+        stands in for), ``fold_check`` (the folds row by row against the committed list),
         ``prism_vs_weka`` (fold by fold against Weka's Prism, or None), ``repeated`` and
         ``repeated_weka`` (the repeated splits; None without the peers), ``default_text`` (PRISM
         with a default class against ZeroR), ``conflicts`` and ``conflicts_text`` (held-out
@@ -231,12 +234,14 @@ def cross_validation_section(X, y, config: Config, training_correct: int, n_jobs
         repeated_weka = peer_repeated_accuracy(peers).agg(["mean", "std"]).T
         repeated_weka.columns = ["mean accuracy %", "std %"]
     conflicts = cv_conflicts(X, y, weka_folds)
+    stand_ins, repeated = stand_in_table(cv_weka), repeated_table(results)
     return Bunch(
         results=results, peers=peers, peer_status=peer_status, weka_folds=weka_folds, cv_weka=cv_weka,
-        versus_weka=weka_comparison(cv_weka, training_correct, peers=peers), stand_ins=stand_in_table(cv_weka),
+        versus_weka=weka_comparison(cv_weka, training_correct, peers=peers), stand_ins=stand_ins,
+        stand_ins_text=describe_stand_ins(stand_ins, repeated, repeated_weka),
         fold_check=fold_list_comparison(y, config),
         prism_vs_weka=prism_peer_comparison(results, peers) if peers is not None else None,
-        repeated=repeated_table(results), repeated_weka=repeated_weka,
+        repeated=repeated, repeated_weka=repeated_weka,
         default_text=describe_default_vs_zeror(results), conflicts=conflicts, conflicts_text=describe_conflicts_cv(conflicts, cv_weka),
     )
 
@@ -308,21 +313,38 @@ def supermarket_section() -> Bunch:
     Returns
     -------
     Bunch
-        ``scale`` (:func:`supermarket_scale`), ``speed`` (the last ``make bench`` report, not a
-        live timing), ``weka_rules`` (Weka's rule count, ``paper_numbers``), ``comparison``
-        (Weka 3.6.14's recorded count / ours / difference), ``text`` (what is checked here) and
+        ``scale`` (:func:`supermarket_scale`, the missing value declared after ``t``, as in Weka's
+        recorded run), ``first`` (the same with the missing value declared before ``t``, the
+        variant ``encoding=missing-first``), ``speed`` (the last ``make bench`` report, not a
+        live timing), ``weka_rules`` and ``weka_first`` (Weka's rule counts under the two
+        encodings, ``paper_numbers``), ``comparison`` (Weka 3.6.14's recorded counts / ours /
+        difference), ``lists`` (``{"last" | "first": (ok, detail)}``: our rule lists against
+        Weka's stored ones, rule by rule, :func:`supermarket_rules_check`) and ``lists_text``,
+        ``text`` (what is checked here) and
         ``bench_text`` (what is read from the last ``make bench`` report, not checked here).
     """
-    scale = supermarket_scale(repeats=1)
+    from companion.datasets import load_supermarket
+
+    data = load_supermarket()
+    scale = supermarket_scale(repeats=1, data=data)
+    first = supermarket_scale(repeats=1, missing="first", data=data)
     speed = supermarket_speed()
     weka_numbers = paper_table("02_prism_weka_results").set_index(["dataset", "measure"])["value"]
     weka_rules = int(weka_numbers[("supermarket", "rules")])
+    weka_first = int(weka_numbers[("supermarket", "rules (missing declared first)")])
+    rows = ["supermarket: rules", "supermarket, missing declared first: rules"]
     comparison = comparison_table(
-        pd.Series({"supermarket: rules": weka_numbers[("supermarket", "rules")]}),
-        pd.Series({"supermarket: rules": scale["n_rules"]}),
+        pd.Series(dict(zip(rows, [weka_rules, weka_first]))),
+        pd.Series(dict(zip(rows, [scale["n_rules"], first["n_rules"]]))),
     ).rename(columns={"paper": WEKA_RECORDED})
-    return Bunch(scale=scale, speed=speed, weka_rules=weka_rules, comparison=comparison,
-                 text=describe_supermarket(scale, speed, weka_rules), bench_text=describe_bench(speed))
+    stored = load_peers("prism", table="supermarket_rules")
+    lists = {missing: supermarket_rules_check(weka_rule_lines(fit["model"]),
+                                              stored.loc[stored["encoding"] == missing, "text"].to_numpy(), missing)
+             for missing, fit in (("last", scale), ("first", first))}
+    return Bunch(scale=scale, first=first, speed=speed, weka_rules=weka_rules, weka_first=weka_first,
+                 comparison=comparison, lists=lists, lists_text=describe_supermarket_lists(lists),
+                 text=describe_supermarket(scale, speed, weka_rules, first, weka_first),
+                 bench_text=describe_bench(speed))
 
 
 @validate_params(
@@ -341,8 +363,10 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     The variants are the free choices the slides leave open: the notebook's seed (``seed=…``:
     other splits, trees, points and rule orders), the rule for exact ties of the walk-through
     (``tie=…``, :data:`TIE_RULES`), the class of trees enumerated for slide 2
-    (``trees=…``, :data:`TREE_CLASSES`) and the order conflicting rules are read in on held-out
-    instances (``order=…``, :data:`RULE_ORDERS`).
+    (``trees=…``, :data:`TREE_CLASSES`) and the smallest repeated subtree counted
+    (``subtrees=…``, :data:`SUBTREE_SIZES`), the order conflicting rules are read in on held-out
+    instances (``order=…``, :data:`RULE_ORDERS`) and where ``supermarket``'s missing value is
+    declared (``encoding=missing-first``, when ``supermarket`` has ``first``).
 
     Parameters
     ----------
@@ -400,7 +424,7 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
         versus_weka=cv.versus_weka, folds=cv.fold_check, order_training=order_training,
         conflicts_space=space.conflicts, demo=demo, supermarket_rules=supermarket.scale["n_rules"],
         weka_supermarket_rules=supermarket.weka_rules, prism_peers=cv.prism_vs_weka, conformance=conformance.checks,
-        cover_2d=cover_2d, seed=seed, modular_condition=condition,
+        cover_2d=cover_2d, seed=seed, modular_condition=condition, supermarket_list=supermarket.get("lists", {}).get("last"),
     )
     variant_seeds = seed_variants(seed, n_repeats)
     variants = {f"seed={s}": seed_variant(s, checks, n_repeats=n_repeats, n_rule_orders=n_rule_orders, n_jobs=n_jobs,
@@ -415,9 +439,18 @@ def claims_section(*, model: Prism, X, y, rules, walkthrough: Bunch, training_co
     for tests in TREE_CLASSES:
         if tests != "relevant":
             variants[f"trees={tests}"] = claims_data(cv.results, {**checks, **tree_class_checks(tests, cart)}, cv.peers)
+    for subtrees in SUBTREE_SIZES:  # the smallest repeated subtree counted as "identical subtrees"
+        if subtrees != "any":
+            variants[f"subtrees={subtrees}"] = claims_data(
+                cv.results, {**checks, **tree_class_checks("relevant", cart, subtrees)}, cv.peers)
+    if "first" in supermarket:  # the missing value declared before `t`, Weka re-run on the same encoding
+        encoded = {"supermarket": supermarket_check(supermarket.first["n_rules"], supermarket.weka_first, "first")}
+        if "lists" in supermarket:
+            encoded["supermarket-rules"] = supermarket.lists["first"]
+        variants["encoding=missing-first"] = claims_data(cv.results, {**checks, **encoded}, cv.peers)
     config = Config(seed=seed, n_repeats=n_repeats)
-    for order in RULE_ORDERS:  # the rules read in another order: only conflicting instances can change
-        reordered = rule_order_rows(config, order)
+    for order, reordered in rule_order_variants(config, tuple(RULE_ORDERS)).items():
+        # the rules read in another order (one fit per fold for every order): only conflicting instances can change
         kept = cv.results[~cv.results["method"].isin(set(reordered["method"]))]
         variants[f"order={order}"] = claims_data(pd.concat([kept, reordered], ignore_index=True), checks, cv.peers)
     report = claims_report(cv.results, checks, variants, peers=cv.peers)

@@ -13,6 +13,8 @@ TEMPLATES = {
                    "{paper_t}; which test it is, the slides' text does not say)"),
     "refine": ("after its second test, `{test}`, the rule covers {t2} instances, {p2} of them `hard`: not exact; of "
                "the {n} candidate second tests (p/t {pts:list}), exact: {exact:list}"),
+    "refine_third": "; the loop goes on: the trace has a third step ({n:plural candidate test}) and the rule a third test",
+    "refine_stopped": "; the loop stops: the trace has no third step after the non-exact second one",
     "exact_after_third": ("after {n:plural test}, the last `{test}`, the rule covers {t} instances, {p} of them `hard` "
                           "(the restoration of the lost slide 14: `{restored}`, {restored_p}/{restored_t})"),
     "trace": "{k} of {n} p and t values of the restored tables equal",
@@ -33,9 +35,10 @@ TEMPLATES = {
     "conflicts": ("unseen instances covered by rules of several classes on {k} of the {n} data sets that have unseen "
                   "instances ({names:list}: data sets of ours, not the slides'){without}"),
     "conflicts_without": "; {names:list} {verb} no unseen instance",
-    "supermarket": ("{ours} rules, Weka {weka}: the count only, under the one encoding Weka's Prism accepts (missing "
-                    "cells as a value of their own, `missing=\"value\"`; the count holds for this encoding only); "
-                    "the rule-by-rule identity and the speed are not checked here"),
+    "supermarket": ("{ours} rules, Weka {weka}: the count, under {encoding} (the lists rule by rule: "
+                    "`supermarket-rules`; the speed is not checked here)"),
+    "supermarket_rules": ("{k} of our {n:plural rule} equal Weka's stored list's ({n_weka}) at the same place, test "
+                          "for test, under {encoding}; first difference: {first}"),
     "paired_folds": ("mean fold difference {mean:signed.1} points over {folds} folds of {repeats:plural repeated "
                      "10-fold cross-validation}, each fold weighted equally (Nadeau–Bengio corrected 95 % CI "
                      "[{low:signed.1}, {high:signed.1}], which {covers} 0; test/train {test:.1f}/{train:.1f}: the repeats reuse the "
@@ -51,7 +54,9 @@ TEMPLATES = {
               "floor at 0: the direction (≥ 0) holds by construction, the interval speaks only to the size, and "
               "the per-repeat head to head is the strict gain seen on these data"),
     "variant_line": "`{name}` {mean:signed.1} points [{low:signed.1}, {high:signed.1}], head to head {wtl}",
-    "variants": ("{lines:list}; the sign of the mean difference {flip}"),
+    "variants": ("{lines:list}; the sign of the mean difference {flip}; the corrected interval {support}"),
+    "support_split": "excludes 0 under {excludes:list} and includes it under {includes:list}",
+    "support_all": "{word} 0 under all {n} (the main run and its variants)",
     "peers_missing": ("Weka's peers were not run for the splits {missing:list}: the claims that read them are "
                       "not evaluated for this seed. To run them: `{command}`."),
     "peers_found": "Weka 3.6.14 (Prism, J48, JRip) on all {n:plural split} of this run, folds verified.",

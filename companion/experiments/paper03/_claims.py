@@ -13,7 +13,9 @@ import pandas as pd
 from companion.led import bayes_error
 from companion.prose import render
 from companion.experiments.paper03._templates import TEMPLATES
-from companion.experiments.paper03._protocol import Config, j48_results_if_run, paper_table1, run
+from companion.experiments.paper03._protocol import (
+    J48_SETTINGS, Config, FitMemo, j48_results, j48_results_if_run, paper_table1, run, run_with_memo,
+)
 from companion.experiments.paper03._tables import J48_DEGREE, draws_table, j48_rows
 from companion.experiments.paper03._studies import unpruned_trees
 from companion.experiments.paper03._math_checks import CHECKS as _MATH_CHECKS
@@ -595,7 +597,7 @@ def seed_variants(seed: int, n_variants: int = N_SEED_VARIANTS) -> list[int]:
     return [int(seed) + k for k in range(1, int(n_variants) + 1)]
 
 
-def seed_variant(config: Config, seed: int, *, n_jobs: int = 1) -> dict:
+def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | None = None) -> dict:
     """One seed variant's data, as :func:`claims_data`.
 
     :func:`run` on the draws of ``seed`` (degrees :data:`VARIANT_DEGREES`), the un-pruned trees
@@ -609,6 +611,9 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1) -> dict:
         The variant's protocol seed (:func:`seed_variants`).
     n_jobs : int, default=1
         Workers; the result does not depend on it.
+    memo : FitMemo, optional
+        The fits shared with other runs on these draws (:class:`FitMemo`); the result does not
+        depend on it.
 
     Returns
     -------
@@ -619,7 +624,7 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1) -> dict:
     from dataclasses import replace
 
     other = replace(config, seed=seed, degrees=tuple(d for d in VARIANT_DEGREES if d in config.degrees))
-    results = run(other, n_jobs=n_jobs)
+    results = run_with_memo(other, n_jobs, memo)
     j48, status = j48_results_if_run(other)
     trees = unpruned_trees(other.n_draws, seed, degrees=other.degrees, n_train=other.n_train, n_test=other.n_test,
                            lam=other.lam)
@@ -641,7 +646,8 @@ RECONSTRUCTION_VARIANTS = {
 }
 
 
-def reconstruction_variant(config: Config, changes: dict, *, j48=None, unpruned=None, n_jobs: int = 1) -> dict:
+def reconstruction_variant(config: Config, changes: dict, *, j48=None, unpruned=None, n_jobs: int = 1,
+                           memo: FitMemo | None = None) -> dict:
     """One reconstructed choice varied on the main draws, as :func:`claims_data` (:data:`COLUMN_DEGREES`).
 
     Parameters
@@ -655,6 +661,11 @@ def reconstruction_variant(config: Config, changes: dict, *, j48=None, unpruned=
         ε, the mask perceptron or the perceptron's scale); with another λ both are recomputed
         (their risk is leaves + (4/λ) errors).
     n_jobs : int, default=1
+    memo : FitMemo, optional
+        The fits shared with other runs on these draws: with the main run's fits in it
+        (:meth:`FitMemo.remember_run`), a choice refits only the learners it changes (ε the
+        λ-MMP, the breadth the mask perceptron, the scale the λ-perceptron). The result does
+        not depend on it.
 
     Returns
     -------
@@ -664,7 +675,7 @@ def reconstruction_variant(config: Config, changes: dict, *, j48=None, unpruned=
 
     other = replace(config, degrees=tuple(d for d in sorted(set(COLUMN_DEGREES.values())) if d in config.degrees),
                     **changes)
-    results = run(other, n_jobs=n_jobs)
+    results = run_with_memo(other, n_jobs, memo)
     if other.lam != config.lam:
         j48, _ = j48_results_if_run(other)
         unpruned = unpruned_trees(other.n_draws, other.seed, degrees=other.degrees, n_train=other.n_train,
@@ -677,7 +688,7 @@ def reconstruction_variant(config: Config, changes: dict, *, j48=None, unpruned=
 OTHER_COLUMN2_DEGREES = (5, 6)
 
 
-def column2_variant(config: Config, degree: int, *, j48=None, n_jobs: int = 1) -> dict:
+def column2_variant(config: Config, degree: int, *, j48=None, n_jobs: int = 1, memo: FitMemo | None = None) -> dict:
     """Column 2 at another degree on the main draws, as :func:`claims_data` (column 1 at its main degree).
 
     Parameters
@@ -690,6 +701,9 @@ def column2_variant(config: Config, degree: int, *, j48=None, n_jobs: int = 1) -
         The main draws' J48 (it has no depth parameter): compared on test error; its risk is
         compared with the bounds only at d ≥ 7 (:func:`_j48_applies`).
     n_jobs : int, default=1
+    memo : FitMemo, optional
+        The fits shared with other runs on these draws: with the main run's fits in it, column
+        1's degree is not refitted. The result does not depend on it.
 
     Returns
     -------
@@ -698,10 +712,63 @@ def column2_variant(config: Config, degree: int, *, j48=None, n_jobs: int = 1) -
     from dataclasses import replace
 
     other = replace(config, degrees=(COLUMN_DEGREES[1], int(degree)))  # column 1 too: the bound rows read both
-    results = run(other, n_jobs=n_jobs)
+    results = run_with_memo(other, n_jobs, memo)
     unpruned = unpruned_trees(other.n_draws, other.seed, degrees=(int(degree),), n_train=other.n_train,
                               n_test=other.n_test, lam=other.lam)
     return claims_data(results, {1: COLUMN_DEGREES[1], 2: int(degree)}, None, j48, unpruned)
+
+
+def j48_settings_if_run(config: Config) -> dict:
+    """J48's other settings on the main draws (:data:`J48_SETTINGS`), as ``{variant name: frame}``.
+
+    The paper names C4.5 but none of its settings; Weka's defaults ``-C 0.25 -M 2`` are the main
+    variant's, and the pruning confidence ``-C``, the minimum leaf size ``-M`` and the un-pruned
+    tree ``-U`` were run beside them on the seeds 2001 and 11 (``peers/led_peers.py``).
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol.
+
+    Returns
+    -------
+    dict
+        ``{variant name: j48_results(config, options)}``; empty when J48 was not run at these
+        settings on ``config``'s draws (another seed, ``fast``).
+    """
+    try:
+        frames = j48_results(config, list(J48_SETTINGS.values()))
+    except ValueError:
+        return {}
+    return {name: frames[options] for name, options in J48_SETTINGS.items()}
+
+
+def j48_unpruned_trees(unpruned, j48, j48_unpruned) -> pd.DataFrame:
+    """The un-pruned rows' trees with J48 for CART at depth :data:`J48_DEGREE` (the variant ``unpruned=j48``).
+
+    J48 (Weka's C4.5) un-pruned (``-U``) against J48 pruned at its defaults, per draw, in
+    :func:`unpruned_trees`' layout; the CART rows of other depths are kept (J48 has no depth limit:
+    it stands only beside the depth-7 trees of column 2).
+
+    Parameters
+    ----------
+    unpruned : pandas.DataFrame
+        :func:`unpruned_trees` on the main draws.
+    j48, j48_unpruned : pandas.DataFrame
+        :func:`j48_results` at Weka's defaults and at ``-U -M 2``, on the same draws.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    keep = unpruned[unpruned["degree"] != J48_DEGREE]
+    trees = [keep]
+    for name, frame in (("pruned", j48), ("unpruned", j48_unpruned)):
+        trees.append(pd.DataFrame({"draw": frame["seed"].to_numpy(), "degree": J48_DEGREE, "tree": name,
+                                   "leaves": frame["leaves"].to_numpy(), "risk": frame["risk"].to_numpy(),
+                                   "train_error": frame["train_error"].to_numpy(),
+                                   "test_error": frame["test_error"].to_numpy()}))
+    return pd.concat(trees, ignore_index=True)
 
 
 def pooled_data(datasets) -> dict:
@@ -746,7 +813,9 @@ def single_draw_table(data, report) -> pd.DataFrame:
     draws where pruning changed the tree), its value there, whether that one draw, read exactly as
     the paper read its own, reproduces the sentence (on the claim's side of its margin; a ratio of
     exactly 1 is ``identical``, which reproduces neither "worse" nor "better"), the share of the
-    draws on which a single run would have reproduced it (with its 95 % Clopper–Pearson interval),
+    draws on which a single run would have reproduced it (with its 95 % Clopper–Pearson interval;
+    a draw at a ratio of exactly 1 is identical, so it is not counted as reproducing, and the
+    identical draws are counted beside),
     the verdict of the test over the main draws and that of the honest check (``draws=pooled``).
 
     Parameters
@@ -781,7 +850,10 @@ def single_draw_table(data, report) -> pd.DataFrame:
         margin, direction = float(entry["margin"]), entry["direction"]
         side = {"<": v < margin, "<=": v <= margin, ">": v > margin, ">=": v >= margin,
                 "within": np.abs(v) <= margin}[direction]
-        k, n = int(side.sum()), len(v)
+        # a ratio of exactly 1 is identical: it reproduces neither "worse" nor "better", so it is not
+        # counted among the draws reproducing the row (its count is printed beside)
+        same = v == 1.0 if entry["kind"] == "ratio" else np.zeros(len(v), bool)
+        k, n, n_same = int((side & ~same).sum()), len(v), int(same.sum())
         interval = binomtest(k, n).proportion_ci(0.95, method="exact")
         low, high = interval.low, interval.high
         unit = "×" if entry["kind"] == "ratio" else ""
@@ -791,7 +863,8 @@ def single_draw_table(data, report) -> pd.DataFrame:
                      "draw": "draw 0" if n == n_draws else f"first of {n} measured",
                      "first draw": f"{unit}{v[0]:.3f}" if unit else f"{v[0]:+.2f}",
                      "first draw reproduces": "identical" if identical else "yes" if side[0] else "no",
-                     "single draws reproducing": f"{k} of {n}", "share 95 % CI": f"[{low:.2f}, {high:.2f}]",
+                     "single draws reproducing": f"{k} of {n}" + (f" ({n_same} identical)" if n_same else ""),
+                     "share 95 % CI": f"[{low:.2f}, {high:.2f}]",
                      "verdict over draws": verdicts.get(entry["id"], ""),
                      "verdict pooled": pooled.get(entry["id"], "n/a")})
     return pd.DataFrame(rows).set_index("id")
@@ -799,7 +872,8 @@ def single_draw_table(data, report) -> pd.DataFrame:
 
 def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLUMN_DEGREES[1],
                   other_degree=OTHER_COLUMN1_DEGREE, column2_degree=COLUMN_DEGREES[2],
-                  j48=None, unpruned=None, seeds=None, math=None, n_test=None, reconstructions=None, column2=None):
+                  j48=None, unpruned=None, seeds=None, math=None, n_test=None, reconstructions=None, column2=None,
+                  j48_settings=None):
     """Evaluate :func:`claims_family` on the main draws and its protocol variants.
 
     Variants: ``main`` (column 1 at d = ``column1_degree``, column 2 at d = ``column2_degree``,
@@ -814,7 +888,10 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     (``{name: reconstruction_variant(...)}``, :data:`RECONSTRUCTION_VARIANTS`), and column 1's
     other degree on the conditioned and on every seed's draws
     (``column1=d<other_degree>,draws=conditioned``, ``column1=d<other_degree>,seed=<s>``): the
-    degree is a variant of every column-1 row under every design.
+    degree is a variant of every column-1 row under every design. J48's other settings
+    ``j48_settings`` (:func:`j48_settings_if_run`): ``j48=C0.1``, ``j48=C0.5``, ``j48=M1``,
+    ``j48=M5`` put J48 at that setting in the J48 rows, and ``unpruned=j48`` judges the un-pruned
+    rows of column 2 on J48 un-pruned (``-U``) against J48 pruned (:func:`j48_unpruned_trees`).
 
     Parameters
     ----------
@@ -841,6 +918,9 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
         ``{variant name: reconstruction_variant(...)}``.
     column2 : dict, optional
         ``{"column2=d<k>": column2_variant(...)}`` (:data:`OTHER_COLUMN2_DEGREES`).
+    j48_settings : dict, optional
+        :func:`j48_settings_if_run` on the main draws (needs ``j48`` and ``unpruned`` for
+        ``unpruned=j48``).
 
     Returns
     -------
@@ -864,6 +944,13 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
         for rule in TIE_RULES[1:]:
             variants[f"ties={rule}"] = claims_data(results, main, orders, j48, unpruned, ties=rule, n_test=n_test,
                                                    math=math)
+    for name, frame in (j48_settings or {}).items():
+        if name == "unpruned=j48":
+            if j48 is not None and unpruned is not None:
+                variants[name] = claims_data(results, main, orders, j48, j48_unpruned_trees(unpruned, j48, frame),
+                                             math=math)
+        else:
+            variants[name] = claims_data(results, main, orders, frame, unpruned, math=math)
     if conditioned is not None:
         variants["draws=conditioned"] = claims_data(conditioned, main, None, math=math)
     # the honest check of the Table 1 rows: every draw there is, pooled (the main draws alone without seeds)
@@ -902,6 +989,9 @@ def column1_table(report) -> pd.DataFrame:
     row that lists the variant ``column1``: its verdict at the main degree (:data:`COLUMN_DEGREES`)
     and at the other (:data:`OTHER_COLUMN1_DEGREE`) on the main draws, and
     the verdicts over the main draws and the eight seed variants' draws (nine seed sets) at each.
+    ``same verdict`` is ``yes`` only when both the main verdict and the seed sets' verdicts (counted
+    word by word) agree at the two degrees; ``main verdict same; seed sets differ`` when only the
+    main verdict does; ``no`` when the main verdict changes.
 
     Parameters
     ----------
@@ -923,11 +1013,14 @@ def column1_table(report) -> pd.DataFrame:
         mine = sens[sens["id"] == entry["id"]].set_index("variant")["verdict"]
         at_main = [mine[v] for v in mine.index if v == main or v.startswith("seed=")]
         at_other = [mine[v] for v in mine.index if v == other or v.startswith(f"{other},seed=")]
+        same_main = mine[main] == mine.get(other, "n/a")
+        same_sets = sorted(at_main) == sorted(at_other)
         rows.append({"id": entry["id"], f"d = {COLUMN_DEGREES[1]}": mine[main],
                      f"d = {COLUMN_DEGREES[1]}, seed sets": _verdict_counts(at_main),
                      f"d = {OTHER_COLUMN1_DEGREE}": mine.get(other, "n/a"),
                      f"d = {OTHER_COLUMN1_DEGREE}, seed sets": _verdict_counts(at_other),
-                     "same verdict": "yes" if mine[main] == mine.get(other, "n/a") else "no"})
+                     "same verdict": ("yes" if same_sets else "main verdict same; seed sets differ") if same_main
+                     else "no"})
     return pd.DataFrame(rows).set_index("id")
 
 
@@ -944,6 +1037,17 @@ COMPONENTS = {
     **{row: "the reading 'far above', which any bound far enough below the trees passes"
        for row in ("trees-far-1", "trees-far-2", "j48-far-2")},
 }
+
+
+#: Rows that judge one side of a sentence other than the one its words name (``{id: label}``), the
+#: label printed beside the row in the table *By sentence*. The SVM (λ-MMP) sits on bound (11) by
+#: construction (``mmp-on-bound``), so its rows against bound (9) measure a ratio of two bounds.
+ROW_LABELS = {f"svm-near-bound9-{c}": "the SVM half: a ratio of two bounds, bound (11) / bound (9)" for c in (1, 2)}
+
+#: Paper sentences judged by no row of their own (``{id: why}``): the row quoting the sentence is a
+#: conformance check of our code, and the sentence itself is counted as ``not checked``.
+UNCHECKED = {"theorem6": "a conformance check of our code for the selection step of Theorem 6's algorithm; the "
+                         "subset size s and the polynomial running time are not run"}
 
 
 def sentence_verdict(verdicts) -> str:
@@ -980,14 +1084,29 @@ def sentence_table(report, single=None) -> pd.DataFrame:
     -------
     pandas.DataFrame
         One row per quoted sentence, in the registry's order: ``sentence``, ``kind`` (empirical or
-        mathematical), ``rows`` (those that decide it), ``components``, ``one draw`` (the paper's
-        protocol; the check itself for a mathematical statement), ``over draws``, ``pooled``,
-        ``only by construction``.
+        mathematical), ``rows`` (those that decide it, with the side of the sentence a row judges
+        where it is not the one the words name, :data:`ROW_LABELS`), ``components``, ``one draw``
+        (the paper's protocol; the check itself for a mathematical statement), ``over draws``,
+        ``pooled``, ``only by construction``, ``mathematical rows`` (the sentence's rows of that
+        category, whatever its kind: how the count by kind's rows become sentences), ``robustness``
+        (the sentence's own verdict over the main draws re-decided under every variant,
+        :meth:`companion.claims.ClaimsReport.sentence_robustness`, by
+        :func:`describe_sentence_robustness`). A sentence of :data:`UNCHECKED` (the conclusion's
+        Theorem 6) is a mathematical statement ``not checked``, its row a component.
     """
     table = report.table
-    paper = table[(table["origin"] == "paper") & table["category"].isin(["empirical", "mathematical"])]
+    decided = {}
+    paper = table[((table["origin"] == "paper") & table["category"].isin(["empirical", "mathematical"]))
+                  | table["id"].isin(list(UNCHECKED))]
     rows = []
     for quote, group in paper.groupby("quote", sort=False):
+        maths = ", ".join(group["id"][group["category"] == "mathematical"])
+        if group["id"].isin(list(UNCHECKED)).all():  # the paper's sentence is judged by no row of its own
+            rows.append({"sentence": quote if len(quote) <= 90 else quote[:87] + "…", "kind": "mathematical",
+                         "rows": "", "components": ", ".join(f"{i} ({UNCHECKED[i]})" for i in group["id"]),
+                         "one draw": "not checked", "over draws": "not checked", "pooled": "not checked",
+                         "only by construction": False, "mathematical rows": ""})
+            continue
         built = group["by_construction"].map(lambda v: v in (True, "True", "true", 1)).to_numpy()
         words = pd.Series([f"{v} by construction" if b else v
                            for v, b in zip(group["verdict"].replace({"n/a": "not evaluated"}), built)],
@@ -999,12 +1118,55 @@ def sentence_table(report, single=None) -> pd.DataFrame:
         read = {"yes": "holds", "no": "fails", "identical": "identical"}
         one = [read[single.loc[i, "first draw reproduces"]] if i in tested else words[i] for i in deciding]
         pooled = [single.loc[i, "verdict pooled"] if i in tested else words[i] for i in deciding]
+        decided[len(rows)] = deciding
         rows.append({"sentence": quote if len(quote) <= 90 else quote[:87] + "…",
-                     "kind": group["category"].iloc[0], "rows": ", ".join(deciding),
+                     "kind": group["category"].iloc[0],
+                     "rows": ", ".join(f"{i} ({ROW_LABELS[i]})" if i in ROW_LABELS else i for i in deciding),
                      "components": ", ".join(i for i in group["id"] if i not in deciding),
                      "one draw": sentence_verdict(one), "over draws": sentence_verdict(words[deciding]),
-                     "pooled": sentence_verdict(pooled), "only by construction": bool(built.all())})
-    return pd.DataFrame(rows)
+                     "pooled": sentence_verdict(pooled), "only by construction": bool(built.all()),
+                     "mathematical rows": maths})
+    frame = pd.DataFrame(rows)
+    frame["robustness"] = ""
+    if decided and hasattr(report, "sentence_robustness"):
+        robust = report.sentence_robustness({str(k): ids for k, ids in decided.items()},
+                                            lambda words: sentence_verdict(list(words.values())).split(" (")[0])
+        for k in decided:
+            frame.loc[k, "robustness"] = describe_sentence_robustness(robust.loc[str(k)])
+    return frame
+
+
+def _is_replicate(variant: str) -> bool:
+    """A seed variant (other draws of the same design) or the pool of them: replication, not a choice."""
+    return variant == "draws=pooled" or any(part.startswith("seed=") for part in variant.split(","))
+
+
+def describe_sentence_robustness(row) -> str:
+    """A sentence's robustness over the main draws, from :meth:`ClaimsReport.sentence_robustness`'s row:
+    ``robust (n variants)``, else the choices that change its verdict (at most three named) and,
+    apart, how many seed sets do (replication, not a choice; the pool is the honest check column).
+
+    Parameters
+    ----------
+    row : pandas.Series
+        ``verdict``, ``robust``, ``flips`` (``"variant (word); …"``), ``variants``.
+
+    Returns
+    -------
+    str
+    """
+    if bool(row["robust"]):
+        return f"robust ({int(row['variants'])} variants)" if int(row["variants"]) else "no variant run"
+    flips = [part for part in str(row["flips"]).split("; ") if part]
+    choices = [f for f in flips if not _is_replicate(f.rsplit(" (", 1)[0])]
+    seeds = [f for f in flips if _is_replicate(f.rsplit(" (", 1)[0]) and not f.startswith("draws=pooled")]
+    parts = []
+    if choices:
+        named = ", ".join(choices[:3]) + (f" and {len(choices) - 3} more" if len(choices) > 3 else "")
+        parts.append(f"not robust to {named}")
+    if seeds:
+        parts.append(f"changed on {len(seeds)} seed set{'s' if len(seeds) > 1 else ''}")
+    return "; ".join(parts) if parts else "robust to every choice (only the pooled draws differ)"
 
 
 def row_readings(report, single, column1) -> dict:
@@ -1014,7 +1176,8 @@ def row_readings(report, single, column1) -> dict:
     The paper's single-draw protocol (first draw and share of single draws reproducing, from
     :func:`single_draw_table`), both degrees of column 1 (:func:`column1_table`), the tie rules
     where one of them changes the verdict (the rule "a tie is an error" is our reconstruction of
-    the lost err(f)), and the robustness of an exact check.
+    the lost err(f)), the paper's own learner where a row's trees are a stand-in for it (J48
+    un-pruned against J48, ``unpruned=j48``), and the robustness of an exact check.
 
     Parameters
     ----------
@@ -1035,9 +1198,11 @@ def row_readings(report, single, column1) -> dict:
         parts = []
         if id in single.index:
             s = single.loc[id]
+            share, _, same = s["single draws reproducing"].partition(" (")
             parts.append(f"the paper's protocol, one draw ({s['draw']}): {s['first draw'].replace('-', '−')}, reproduces: "
-                         f"{s['first draw reproduces']}; {s['single draws reproducing']} single draws reproduce it; "
-                         f"pooled: {s['verdict pooled']}")
+                         f"{s['first draw reproduces']}; {share} single draws reproduce it"
+                         + (f" ({same.rstrip(')')} at a ratio of exactly 1, counted apart)" if same else "")
+                         + f"; pooled: {s['verdict pooled']}")
         if id in column1.index:
             c = column1.loc[id]
             a, b = COLUMN_DEGREES[1], OTHER_COLUMN1_DEGREE
@@ -1048,6 +1213,12 @@ def row_readings(report, single, column1) -> dict:
         if ties:
             parts.append(f"{row['verdict']} only when a tied point (f(x) = 0) counts as an error, our reconstruction "
                          f"of the lost err(f); " + ", ".join(f"{v}: {sens.loc[(v, id), 'verdict']}" for v in ties))
+        if ("unpruned=j48", id) in sens.index and sens.loc[("unpruned=j48", id), "role"] == "varies":
+            j = sens.loc[("unpruned=j48", id)]
+            parts.append(render("on the paper's own learner, Weka's J48 un-pruned (-U) against J48 at its defaults "
+                                "(`unpruned=j48`), on the {n:.0f} draws where -U changed the tree: {verdict} at "
+                                "×{estimate:.3f} (95 % CI [×{low:.3f}, ×{high:.3f}])", n=j["n"], verdict=j["verdict"],
+                                estimate=j["estimate"], low=j["ci_low"], high=j["ci_high"]).data)
         if row["kind"] == "exact" and row["category"] not in ("mathematical", "aim", "observation") \
                 and isinstance(row["flips"], str) and row["flips"]:
             parts.append(f"not robust: flips under {row['flips'].replace('; ', ', ')}")

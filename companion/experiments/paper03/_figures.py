@@ -45,7 +45,8 @@ def plot_risks_against_bounds(results: pd.DataFrame, degrees=(2, 3, 7), paper_co
         "kernel_perceptron": ("kernel perceptron", "v", "tab:orange"),
         "kernel_svm": ("kernel SVM (λ-MMP)", "o", "tab:blue"),
     }
-    fig, axes = plt.subplots(1, len(degrees), figsize=(5.0 * len(degrees), 4.4), sharey=True, squeeze=False)
+    # panels 3.8 in wide: three of them shrunk to the page's width keep an 8 pt legend legible
+    fig, axes = plt.subplots(1, len(degrees), figsize=(3.8 * len(degrees), 4.4), sharey=True, squeeze=False)
     for ax, degree in zip(axes[0], degrees):
         bound = draw_pivot(results, degree, "mmp_bound", "risk").sort_values(kind="stable")
         order = bound.index

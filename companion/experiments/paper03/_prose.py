@@ -24,7 +24,7 @@ PROSE = {
                         "(the paper within 2 draw-to-draw sd of one degree's mean and beyond 2 sd of the other's) "
                         "counts d = {a} on {ev_a:list} and d = {b} on {ev_b:list}; but {weak}. On the rows of the "
                         "paper's own methods (bounds and kernel machines, no stand-in) d = {own_degree} is closer on "
-                        "{own_k} of {own_n}. Column 1 is therefore **undetermined** between d = {a} and d = {b}: the "
+                        "{own_k} of {own_n}{own_weak}. Column 1 is therefore **undetermined** between d = {a} and d = {b}: the "
                         "claims take d = {main} as their main variant (the first registry's degree, {lean}) "
                         "and judge every column-1 row at d = {other} too, on the main, the conditioned and every seed's draws (the variants "
                         "`column1=d{other}…`); each column-1 row's discussion in §10 and the table *Column 1 at both "
@@ -68,6 +68,8 @@ PROSE = {
                          "table {table} in §9): {n_emp:plural empirical sentence}, under the paper's protocol (one draw): {one}; over our "
                          "{draws:plural draw}: {over}; over the {pooled:plural pooled draw} (the honest check): "
                          "{pooled_words}. {n_math:plural mathematical statement}: {math}."),
+    "glance_math_rows": ("The count by kind has {n_rows:plural mathematical row} and this tally {n_sent:plural "
+                         "mathematical sentence}: {reasons:list}."),
     "glance_unchecked": ("**The paper's central claim on Theorem 6 is not checked**: the conclusion's polynomial-time "
                          "algorithm estimating the minimal number of training errors of trees and DNFs (Theorem 6, "
                          "with subsets of a size s the text lost). `theorem6` is a conformance check of our code for "
@@ -185,7 +187,8 @@ def describe_single_draw(table: pd.DataFrame):
     -------
     companion.prose.Markdown
     """
-    shares = [int(v.split(" of ")[0]) / int(v.split(" of ")[1]) for v in table["single draws reproducing"]]
+    # "k of n", or "k of n (m identical)" where draws at a ratio of exactly 1 are counted apart
+    shares = [int(v.split(" of ")[0]) / int(v.split(" of ")[1].split(" (")[0]) for v in table["single draws reproducing"]]
     counts = table["single draws reproducing"]
     low, high = counts.iloc[int(np.argmin(shares))], counts.iloc[int(np.argmax(shares))]
     first = table["first draw reproduces"] == "yes"
@@ -276,14 +279,21 @@ def describe_degree_evidence(evidence: pd.DataFrame, main: int = 3, other: int =
                else "the two means differ by less than an sd" if flat[name] else "")
         if why:
             weak.append(f"{name} ({why})")
-    own = ~stand_in
+    # the rows of the paper's own methods, without those whose two means differ by less than an sd
+    # (weak evidence for either degree, as the rule above says of a counted row)
+    own_all = ~stand_in
+    own = own_all & ~flat
     own_a, own_b = int((gap_a < gap_b)[own].sum()), int((gap_b < gap_a)[own].sum())
     own_degree = a if own_a > own_b else b
+    left_out = list(evidence.index[own_all & flat])
+    all_k = int(((gap_a < gap_b) if own_degree == a else (gap_b < gap_a))[own_all].sum())
+    own_weak = (" (" + render("{k} of {n} counting {rows:list}, whose two means differ by less than an sd: weak "
+                              "evidence", k=all_k, n=int(own_all.sum()), rows=left_out).data + ")" if left_out else "")
     return render(PROSE["degree_evidence"], a=a, b=b, rows_a=list(evidence.index[gap_a < gap_b]),
                   rows_b=list(evidence.index[gap_b < gap_a]), main=main, other=other, ev_a=ev_a or ["no row"],
                   ev_b=ev_b or ["no row"],
                   weak=("of these, " + "; ".join(weak) + " are weak evidence") if weak else "no counted row is weak",
-                  own_degree=own_degree, own_k=max(own_a, own_b), own_n=int(own.sum()),
+                  own_degree=own_degree, own_k=max(own_a, own_b), own_n=int(own.sum()), own_weak=own_weak,
                   lean=("the one the rows of the paper's own methods lean to" if own_degree == main
                         else f"although the rows of the paper's own methods lean to d = {own_degree}"))
 
@@ -399,7 +409,53 @@ def describe_glance(single: pd.DataFrame, pooled: pd.Series, sentences: pd.DataF
     empirical = sentences[sentences["kind"] == "empirical"]
     maths = sentences[sentences["kind"] == "mathematical"]
     tally = render(PROSE["glance_sentences"], table="*By sentence*", n_emp=len(empirical),
-                   one=_counted(empirical["one draw"]), draws=n_draws, over=_counted(empirical["over draws"]),
+                   one=_counted(empirical["one draw"]), draws=n_draws,
+                   over=_counted(empirical["over draws"]) + _fragile(empirical),
                    pooled=n_pooled, pooled_words=_counted(empirical["pooled"]), n_math=len(maths),
                    math=_counted(maths["over draws"])).data
-    return Markdown("\n\n".join([PROSE["glance_unchecked"], protocols, tally]))
+    return Markdown("\n\n".join([PROSE["glance_unchecked"], protocols, tally + " " + describe_math_rows(sentences)]))
+
+
+def _fragile(sentences: pd.DataFrame) -> str:
+    """``" (2 of them not robust: …)"``: the sentences whose own verdict a choice or a seed set changes
+    (:func:`sentence_table`'s ``robustness``), or ``""``."""
+    if "robustness" not in sentences:
+        return ""
+    robustness = sentences["robustness"].fillna("").astype(str)
+    fragile = robustness[robustness.str.startswith(("not robust", "changed on"))]
+    if fragile.empty:
+        return " (each robust to every variant)"
+    return render(" ({k} of them not robust: the column robustness of the table)", k=len(fragile)).data
+
+
+def describe_math_rows(sentences: pd.DataFrame) -> str:
+    """Why the count by kind's mathematical rows and the tally's mathematical sentences differ.
+
+    Parameters
+    ----------
+    sentences : pandas.DataFrame
+        :func:`sentence_table` (its ``mathematical rows``).
+
+    Returns
+    -------
+    str
+    """
+    rows = sentences["mathematical rows"].fillna("").map(lambda v: [i for i in str(v).split(", ") if i])
+    n_rows = int(rows.map(len).sum())
+    maths = sentences["kind"] == "mathematical"
+    reasons = []
+    for (_, sentence), ids, is_math in zip(sentences.iterrows(), rows, maths):
+        short = sentence["sentence"] if len(sentence["sentence"]) <= 60 else sentence["sentence"][:57] + "…"
+        if is_math and len(ids) > 1:
+            reasons.append(render("{ids:list} judge one sentence (\"{short}\")", ids=ids, short=short).data)
+        elif not is_math and ids:
+            reasons.append(render("{ids:list} {verb} in the empirical sentence \"{short}\", counted there as "
+                                  "{what}", ids=ids, short=short, verb="sits" if len(ids) == 1 else "sit",
+                                  what="a component" if len(ids) == 1 else "components").data)
+        elif is_math and not ids:
+            checks = [str(c).split(" (")[0] for c in str(sentence["components"]).split("), ") if c]
+            reasons.append(render("the sentence \"{short}\" has no mathematical row ({ids:list}: a conformance check "
+                                  "of our code) and is counted here as not checked", short=short, ids=checks).data)
+    if not reasons:
+        reasons = ["each row is one sentence"]
+    return render(PROSE["glance_math_rows"], n_rows=n_rows, n_sent=int(maths.sum()), reasons=reasons).data

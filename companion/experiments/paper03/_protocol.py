@@ -161,9 +161,56 @@ def min_risk_scale(margins, norm_sq, lam) -> float:
     return float(minimize_scalar(risk, bounds=(0.0, top), method="bounded", options={"xatol": 1e-12}).x)
 
 
+#: The fits of one degree on one draw, in :func:`run_draw`'s row order: ``{group: its rows' methods}``
+#: (a λ-MMP fit gives the SVM's row and bound (11)'s, a λ-perceptron fit its row and bound (9)'s).
+FIT_GROUPS = {
+    "decision_tree": ("decision_tree",),
+    "best_tree": ("best_tree",),
+    "kernel_svm": ("kernel_svm", "mmp_bound"),
+    "kernel_perceptron": ("kernel_perceptron", "perceptron_bound"),
+    "mask_perceptron": ("mask_perceptron",),
+}
+
+
+def fit_keys(degree, *, lam, tol, mask_terms=None, mask_candidates=10, perceptron_scale="paper") -> dict:
+    """``{group: key}``: each :data:`FIT_GROUPS` fit of degree ``degree`` on a draw, keyed by all it reads.
+
+    Two fits of a group with equal keys on the same draw are the same fit (every learner here is
+    deterministic: CART with ``random_state=0``, the others without randomness), so
+    :class:`FitMemo` returns the rows of one for the other.
+
+    Parameters
+    ----------
+    degree : int
+    lam, tol, mask_terms, mask_candidates, perceptron_scale
+        As in :func:`run_draw`.
+
+    Returns
+    -------
+    dict
+    """
+    degree, lam = int(degree), float(lam)
+    terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
+    return {
+        "decision_tree": (degree, "decision_tree", lam),
+        "best_tree": (degree, "best_tree", lam),
+        "kernel_svm": (degree, "kernel_svm", lam, float(tol)),
+        "kernel_perceptron": (degree, "kernel_perceptron", lam, str(perceptron_scale)),
+        "mask_perceptron": (degree, "mask_perceptron", lam, int(terms), int(mask_candidates)),
+    }
+
+
 def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise, mask_candidates=10,
-              perceptron_scale="paper") -> pd.DataFrame:
-    """Every method of Table 1 on one drawn training/test pair (the body of :func:`run_draw`)."""
+              perceptron_scale="paper", known=None, learned=None) -> pd.DataFrame:
+    """Every method of Table 1 on one drawn training/test pair (the body of :func:`run_draw`).
+
+    ``known``: ``{fit key: rows}`` of a :class:`FitMemo` for these data (:func:`fit_keys`), whose
+    rows are taken instead of refitting; ``learned``: a dict filled with the rows of the fits made
+    here, under their keys.
+    """
+    if perceptron_scale not in ("paper", "min-risk"):
+        raise ValueError(f"perceptron_scale must be 'paper' or 'min-risk', got {perceptron_scale!r}")
+    known = {} if known is None else known
     Xc = add_complemented_bits(X)
     X_test_distinct, test_inverse = distinct_rows(X_test)
     Xc_test = add_complemented_bits(X_test_distinct)
@@ -182,41 +229,168 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise, mas
         )
         record(degree, method, risk, size, train_error, test_error, train_ties, test_ties, test_ties_high)
 
-    bayes_train, bayes_test = error_percent(bayes_predict(X, noise), y), error_percent(bayes_predict(X_test, noise), y_test)
-    for degree in degrees:
-        record(degree, "bayes", np.nan, np.nan, bayes_train, bayes_test)
+    def fit_decision_tree(degree, kernels):
         tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, pruning="errors", random_state=0, fallback=None).fit(X, y)
         record(
             degree, "decision_tree", tree_risk(tree.n_leaves_, tree.n_errors_, lam), tree.n_leaves_,
             error_percent(tree.predict(X), y), error_percent(tree.predict(X_test), y_test),
         )
+
+    def fit_best_tree(degree, kernels):
         best = optimal_boolean_tree(X, y, degree, leaf_cost=lam / 4.0)
         record(
             degree, "best_tree", tree_risk(best.n_leaves, best.n_errors, lam), best.n_leaves,
             error_percent(best.predict(X), y), error_percent(best.predict(X_test), y_test),
         )
-        K = boolean_kernel(Xc, degree=degree)
-        K_test = boolean_kernel(Xc_test, Xc, degree=degree)
+
+    def fit_kernel_svm(degree, kernels):
+        K, K_test = kernels()
         mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
         record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
+
+    def fit_kernel_perceptron(degree, kernels):
+        K, K_test = kernels()
         perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
         risk = perceptron.risk_
         if perceptron_scale == "min-risk":
             margins = np.where(y == perceptron.classes_[1], 1.0, -1.0) * perceptron.decision_function(K)
             c = min_risk_scale(margins, perceptron.norm_sq_, lam)
             risk = c * c * perceptron.norm_sq_ + float(np.sum(np.maximum(1.0 - c * margins, 0.0) ** 2)) / lam
-        elif perceptron_scale != "paper":
-            raise ValueError(f"perceptron_scale must be 'paper' or 'min-risk', got {perceptron_scale!r}")
         record_scored(degree, "kernel_perceptron", perceptron, risk, perceptron.n_support_, K, K_test)
         record(degree, "perceptron_bound", perceptron.lower_bound_, np.nan, np.nan, np.nan)
+
+    def fit_mask_perceptron(degree, kernels):
         terms = (mask_terms or {}).get(degree, 10 if degree < 5 else 26)
         mask = MaskPerceptron(degree=degree, n_terms=terms, lam=lam, n_candidates=mask_candidates, fallback=None).fit(X, y)
         record_scored(degree, "mask_perceptron", mask, mask.risk_, mask.n_terms_, X, X_test_distinct)
+
+    fits = {"decision_tree": fit_decision_tree, "best_tree": fit_best_tree, "kernel_svm": fit_kernel_svm,
+            "kernel_perceptron": fit_kernel_perceptron, "mask_perceptron": fit_mask_perceptron}
+    bayes_train, bayes_test = error_percent(bayes_predict(X, noise), y), error_percent(bayes_predict(X_test, noise), y_test)
+    for degree in degrees:
+        record(degree, "bayes", np.nan, np.nan, bayes_train, bayes_test)
+        keys = fit_keys(degree, lam=lam, tol=tol, mask_terms=mask_terms, mask_candidates=mask_candidates,
+                        perceptron_scale=perceptron_scale)
+        computed = []
+
+        def kernels(degree=degree, computed=computed):  # the training and test kernels, once per degree
+            if not computed:
+                computed.append(boolean_kernel(Xc, degree=degree))
+                computed.append(boolean_kernel(Xc_test, Xc, degree=degree))
+            return computed[0], computed[1]
+
+        for group, fit in fits.items():
+            if keys[group] in known:
+                rows.extend(dict(row) for row in known[keys[group]])
+                continue
+            start = len(rows)
+            fit(degree, kernels)
+            if learned is not None:
+                learned[keys[group]] = tuple(dict(row) for row in rows[start:])
     return pd.DataFrame(rows)
 
 
-def _run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
+class FitMemo:
+    """The fits of :func:`run` on the same draws, shared by the calls of the caller that owns it.
+
+    Notebook 03 fits the same learners on the same draws in several places: its claims re-run the
+    main protocol with one reconstructed choice changed (ε changes the λ-MMP only, the mask
+    perceptron's breadth the mask perceptron only, the perceptron's scale its risk only) and
+    column 2 at other degrees beside column 1's. :func:`claims_section` owns one memo and passes
+    it to those runs (``memo=``, as paper 04's ``FoldMemo``), so a fit already made on a draw is
+    not made again: its rows are taken. (Private: the public surface is capped, and the notebook
+    needs no memo of its own.) Every fit is a deterministic function of its
+    draw (:func:`draw_key`) and of :func:`fit_keys`, so a hit is what a refit gives, bits
+    included; a call without a memo fits everything itself.
+
+    Attributes
+    ----------
+    rows : dict
+        ``{draw key: {fit key: rows}}`` (the rows :func:`run_draw` writes for that fit).
+
+    Examples
+    --------
+    >>> memo = FitMemo()
+    >>> config = Config(n_draws=1, n_train=80, n_test=200, degrees=(2,))
+    >>> first = run_with_memo(config, memo=memo)
+    >>> from dataclasses import replace
+    >>> run_with_memo(replace(config, tol=1e-2), memo=memo).equals(run(replace(config, tol=1e-2)))  # the λ-MMP refitted only
+    True
+    """
+
+    def __init__(self):
+        self.rows = {}
+
+    def known(self, key) -> dict:
+        """The fits remembered on the draw ``key`` (:func:`draw_key`): ``{fit key: rows}``.
+
+        Parameters
+        ----------
+        key : tuple
+
+        Returns
+        -------
+        dict
+        """
+        return dict(self.rows.get(key, {}))
+
+    def remember(self, key, fits) -> None:
+        """Keep ``fits`` (``{fit key: rows}``) made on the draw ``key``.
+
+        Parameters
+        ----------
+        key : tuple
+            :func:`draw_key`.
+        fits : dict
+        """
+        self.rows.setdefault(key, {}).update(fits)
+
+    def remember_run(self, config: Config, results: pd.DataFrame) -> None:
+        """Keep the fits of ``results``, which must be ``run(config)``'s frame (the caller's contract).
+
+        What a section that is handed the main run's frame needs to share its fits with the
+        variants it runs.
+
+        Parameters
+        ----------
+        config : Config
+        results : pandas.DataFrame
+            :func:`run` with ``config``.
+        """
+        draws = sorted(int(k) for k in results["seed"].unique())
+        if draws != list(range(config.n_draws)) or not set(results["degree"]) <= set(config.degrees):
+            raise ValueError(f"FitMemo.remember_run: results are not run(config)'s frame for {config!r}")
+        base = [method.rsplit(" d=", 1)[0] for method in results["method"]]
+        frame = results.assign(method=base)
+        columns = ["degree", "method", *QUANTITIES, *TIE_COLUMNS]
+        for (k, degree), block in frame.groupby(["seed", "degree"], sort=False):
+            keys = fit_keys(degree, lam=config.lam, tol=config.tol, mask_candidates=config.mask_candidates,
+                            perceptron_scale=config.perceptron_scale)
+            records = block[columns].to_dict("records")
+            fits = {}
+            for group, methods in FIT_GROUPS.items():
+                fits[keys[group]] = tuple(dict(row, degree=int(degree)) for row in records
+                                          if row["method"] in methods)
+            self.remember(draw_key(config.seed, int(k), config.n_train, config.n_test, config.noise), fits)
+
+
+def draw_key(seed, draw, n_train, n_test, noise) -> tuple:
+    """What the data of draw ``draw`` of :func:`run` depend on (the key of :class:`FitMemo`).
+
+    Parameters
+    ----------
+    seed, draw, n_train, n_test : int
+    noise : float
+
+    Returns
+    -------
+    tuple
+    """
+    return ("led", int(seed), int(draw), int(n_train), int(n_test), float(noise))
+
+
+def _run_protocol(n_draws, seed, *, n_jobs=1, memo=None, **kwargs) -> pd.DataFrame:
     """Run :func:`run_draw` on ``n_draws`` independent draws seeded from ``seed``.
 
     Draw ``k`` uses the ``k``-th child of ``numpy.random.SeedSequence(seed)``, so the draws are
@@ -224,17 +398,34 @@ def _run_protocol(n_draws, seed, *, n_jobs=1, **kwargs) -> pd.DataFrame:
     serial; -1: all local cores; under ``joblib.parallel_backend("dask")``: a Dask cluster) does
     not change the result. Other keyword arguments go to :func:`run_draw`. Returns the long
     table of :func:`run_draw` with an extra column ``draw`` (:func:`_tidy` makes it :func:`run`'s).
+    With a :class:`FitMemo`, each draw's item carries the fits the memo holds on it, and the
+    fits made are remembered.
     """
     validate_parameter_constraints(_DRAWS, {"n_draws": n_draws}, caller_name="paper03.run")
     seeds = np.random.SeedSequence(seed).spawn(n_draws)
-    frames = parallel_map(partial(_run_seeded_draw, kwargs), list(enumerate(seeds)), n_jobs=n_jobs)
-    return pd.concat(frames, ignore_index=True)
+    keys = [draw_key(seed, k, kwargs.get("n_train", 500), kwargs.get("n_test", 5000), kwargs.get("noise", 0.1))
+            for k in range(n_draws)]
+    items = [(k, child, None if memo is None else memo.known(key)) for (k, child), key in zip(enumerate(seeds), keys)]
+    outputs = parallel_map(partial(_run_seeded_draw, kwargs), items, n_jobs=n_jobs)
+    if memo is not None:
+        for key, (_, learned) in zip(keys, outputs):
+            memo.remember(key, learned)
+    return pd.concat([frame for frame, _ in outputs], ignore_index=True)
 
 
 def _run_seeded_draw(kwargs, item):
-    """:func:`run_draw` on draw ``k`` seeded by its own ``SeedSequence`` child ``(k, child)``."""
-    k, child = item
-    return run_draw(np.random.default_rng(child), **kwargs).assign(draw=k)
+    """:func:`run_draw` on draw ``k`` seeded by its own ``SeedSequence`` child ``(k, child, known)``,
+    taking the fits ``known`` (or None); returns the frame and the fits made."""
+    k, child, known = item
+    sizes = {"n_train": kwargs.get("n_train", 500), "n_test": kwargs.get("n_test", 5000)}
+    validate_parameter_constraints({"n_train": AT_LEAST_TWO, "n_test": AT_LEAST_TWO}, sizes, caller_name="run_draw")
+    X, y, X_test, y_test = _draw_data(np.random.default_rng(child), sizes["n_train"], sizes["n_test"],
+                                      kwargs.get("noise", 0.1))
+    options = {key: value for key, value in kwargs.items() if key not in ("n_train", "n_test")}
+    learned = {}
+    frame = _fit_draw(X, y, X_test, y_test, **{"degrees": (2, 3, 7), "lam": 4.0, "mask_terms": None, "tol": 1e-3,
+                                              "noise": 0.1, **options}, known=known, learned=learned)
+    return frame.assign(draw=k), learned
 
 
 # --------------------------------------------------------------------------------------------
@@ -322,10 +513,16 @@ def run(config: Config, n_jobs: int = 1) -> pd.DataFrame:
         :func:`run_draw`. Every builder below takes this frame; :func:`draws_table` gives the
         layout of ``03_draws.csv``.
     """
+    return run_with_memo(config, n_jobs, None)
+
+
+def run_with_memo(config: Config, n_jobs: int = 1, memo: FitMemo | None = None) -> pd.DataFrame:
+    """:func:`run`, taking the fits a :class:`FitMemo` holds on these draws and keeping those made
+    (``memo`` None: every fit made here); the result does not depend on the memo."""
     draws = _run_protocol(
         config.n_draws, config.seed, n_jobs=n_jobs, degrees=tuple(config.degrees), n_train=config.n_train,
         n_test=config.n_test, lam=config.lam, tol=config.tol, noise=config.noise,
-        mask_candidates=config.mask_candidates, perceptron_scale=config.perceptron_scale,
+        mask_candidates=config.mask_candidates, perceptron_scale=config.perceptron_scale, memo=memo,
     )
     return _tidy(draws)
 
@@ -501,13 +698,37 @@ def draw_hash(X, y, X_test, y_test) -> str:
     """
     import hashlib
 
-    lines = ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X, y)]
-    lines.append("#")
-    lines += ["".join(str(int(b)) for b in row) + f",{int(label)}" for row, label in zip(X_test, y_test)]
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    # the text written by whole arrays, not a generator per bit (the J48 rows' check hashes
+    # every draw of every seed it reads: 20 draws of 5,500 rows, a dozen times in notebook 03)
+    text = b"\n".join([_draw_lines(X, y), b"#", _draw_lines(X_test, y_test)])
+    return hashlib.sha256(text).hexdigest()
 
 
-def j48_results(config: Config | None = None) -> pd.DataFrame:
+def _draw_lines(X, y) -> bytes:
+    """The lines ``bits,label`` of :func:`draw_hash` for the rows of ``(X, y)``, joined by newlines.
+
+    Each bit is written as ``str(int(b))``: the bits must be 0 or 1 (as the LED digits'), else the
+    rows are written one by one as the definition reads.
+    """
+    X = np.asarray(X)
+    labels = [str(int(label)) for label in np.asarray(y).tolist()]
+    bits = X.astype(np.int64)
+    if bits.size and not (np.array_equal(bits, X) and bits.min() >= 0 and bits.max() <= 1):
+        return "\n".join("".join(str(int(b)) for b in row) + f",{label}" for row, label in zip(X, labels)).encode()
+    rows = [row.decode() for row in (bits.astype(np.uint8) + ord("0")).view(f"S{bits.shape[1]}").ravel()] \
+        if bits.shape[1] else [""] * len(labels)
+    return "\n".join(f"{row},{label}" for row, label in zip(rows, labels)).encode()
+
+
+#: Weka's default J48 setting, the one every J48 row is judged at (``options`` in ``data/led_peers``).
+J48_DEFAULT = "-C 0.25 -M 2"
+#: J48's other settings run on the main draws (``peers/led_peers.py``'s ``VARIANT_OPTIONS``): the
+#: paper gives no setting of its C4.5. ``{variant name: options}``; ``-U`` is the un-pruned tree.
+J48_SETTINGS = {"j48=C0.1": "-C 0.1 -M 2", "j48=C0.5": "-C 0.5 -M 2", "j48=M1": "-C 0.25 -M 1",
+                "j48=M5": "-C 0.25 -M 5", "unpruned=j48": "-U -M 2"}
+
+
+def j48_results(config: Config | None = None, options: str = J48_DEFAULT) -> pd.DataFrame:
     """Weka's J48 (C4.5, defaults) on the draws of :func:`run`, after checking every draw's hash.
 
     The rows come from ``data/led_peers`` (``peers/led_peers.py``: Weka 3.6.14 J48 ``-C 0.25
@@ -522,10 +743,14 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     config : Config, optional
         :func:`run`'s configuration (default ``Config()``). Its seed must be among those run, its
         sizes and noise those the peer was run with; ``n_draws`` may be smaller (the first draws).
+    options : str or list of str, default=J48_DEFAULT
+        J48's setting (Weka's options, as ``data/led_peers/results.csv``'s ``options`` names it):
+        Weka's defaults, or those of :data:`J48_SETTINGS` (run on the seeds 2001 and 11 only); a
+        list gives ``{options: frame}``, the draws' hashes checked once.
 
     Returns
     -------
-    pandas.DataFrame
+    pandas.DataFrame or dict
         Tidy (``dataset`` :data:`DATASET`, ``method`` ``"J48"``, ``seed`` the draw, ``fold`` 0), with
         ``train_error`` and ``test_error`` (%), ``leaves`` (Table 1's size of a tree), ``nodes``
         (all nodes: J48's "Size of the tree", ``size`` in ``data/led_peers``), ``depth``,
@@ -535,32 +760,36 @@ def j48_results(config: Config | None = None) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        If ``config`` asks for other draws than those run, or a draw's hash differs.
+        If ``config`` asks for other draws than those run (or at a setting not run on them), or a
+        draw's hash differs.
     """
     config = Config() if config is None else config
     results, _, provenance = load_peers("led")
     for name in ("n_train", "n_test", "noise"):
         if str(getattr(config, name)) != provenance[f"config: {name}"]:
             raise ValueError(f"J48 was run with {name}={provenance[f'config: {name}']}, not {getattr(config, name)}")
-    frame = results[results["seed"] == config.seed]
-    if frame.empty:
-        raise ValueError(f"J48 was not run on the draws of seed {config.seed} (run for seeds "
-                         f"{provenance['config: seeds']})")
-    if config.n_draws > len(frame):
-        raise ValueError(f"J48 was run on {len(frame)} draws of seed {config.seed}, not {config.n_draws}")
-    for draw in range(config.n_draws):
+    settings = [options] if isinstance(options, str) else list(options)
+    frames = {}
+    for setting in settings:
+        frame = results[(results["seed"] == config.seed) & (results["options"] == setting)]
+        if frame.empty:
+            raise ValueError(f"J48 ({setting}) was not run on the draws of seed {config.seed} (run for seeds "
+                             f"{provenance['config: seeds']}; {provenance['command: J48 settings']})")
+        if config.n_draws > len(frame):
+            raise ValueError(f"J48 was run on {len(frame)} draws of seed {config.seed}, not {config.n_draws}")
+        frames[setting] = frame[frame["draw"] < config.n_draws]
+    for draw in range(config.n_draws):  # once for every setting: they ran on the same draws
         if draw_hash(*draw_data(config, draw)) != provenance[f"draw_sha256: {config.seed}/{draw}"]:
             raise ValueError(f"draw {draw} differs from the one J48 was run on; rerun peers/led_peers.py")
-    frame = frame[frame["draw"] < config.n_draws]
-    tidy = pd.DataFrame({
+    tidy = {setting: check_tidy(pd.DataFrame({
         "dataset": DATASET, "method": "J48", "seed": frame["draw"].to_numpy(), "fold": 0,
         "train_error": 100.0 * frame["train_errors"].to_numpy() / frame["n_train"].to_numpy(),
         "test_error": 100.0 * frame["test_errors"].to_numpy() / frame["n_test"].to_numpy(),
         "leaves": frame["leaves"].to_numpy(), "nodes": frame["size"].to_numpy(), "depth": frame["depth"].to_numpy(),
         "train_errors": frame["train_errors"].to_numpy(),
         "risk": [tree_risk(leaves, errors, config.lam) for leaves, errors in zip(frame["leaves"], frame["train_errors"])],
-    })
-    return check_tidy(tidy)
+    })) for setting, frame in frames.items()}
+    return tidy[options] if isinstance(options, str) else tidy
 
 
 def j48_results_if_run(config: Config) -> tuple[pd.DataFrame | None, str]:

@@ -20,7 +20,7 @@ from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.led import bayes_error
 from companion.experiments.paper03._protocol import (
-    AT_LEAST_TWO, AT_LEAST_ZERO, Config, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
+    AT_LEAST_TWO, AT_LEAST_ZERO, Config, FitMemo, j48_results_if_run, method_key, paper_table1, run, run_conditioned_protocol,
 )
 from companion.experiments.paper03._tables import (
     bayes_sample_shift, conditioned_comparison, degree_evidence, draws_table, table1_comparison, tie_summary,
@@ -32,8 +32,8 @@ from companion.experiments.paper03._studies import (
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
 from companion.experiments.paper03._claims import (
     COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, OTHER_COLUMN2_DEGREES, RECONSTRUCTION_VARIANTS, claims_data, claims_report,
-    column1_table, column2_variant, reconstruction_variant, row_readings, seed_variant, seed_variants, sentence_table,
-    single_draw_table, strongest_rivals,
+    column1_table, column2_variant, j48_settings_if_run, reconstruction_variant, row_readings, seed_variant, seed_variants,
+    sentence_table, single_draw_table, strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
@@ -300,14 +300,20 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         under the paper's protocol, the main draws and the pool, and the verdicts by sentence,
         :func:`describe_glance`).
     """
+    # the fits the variants share, owned by this call (FitMemo): the main run's, read from
+    # ``results`` (run(config)), so that a variant refits only what its choice changes
+    memo = FitMemo()
+    memo.remember_run(config, results)
     variant_seeds = seed_variants(config.seed)
-    seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs) for s in variant_seeds}
-    reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs)
+    seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs, memo=memo) for s in variant_seeds}
+    reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs,
+                                                    memo=memo)
                        for name, changes in RECONSTRUCTION_VARIANTS.items()}
-    column2 = {f"column2=d{d}": column2_variant(config, d, j48=j48, n_jobs=n_jobs) for d in OTHER_COLUMN2_DEGREES
-               if d not in config.degrees}
+    column2 = {f"column2=d{d}": column2_variant(config, d, j48=j48, n_jobs=n_jobs, memo=memo)
+               for d in OTHER_COLUMN2_DEGREES if d not in config.degrees}
     report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
-                           math=math, n_test=config.n_test, reconstructions=reconstructions, column2=column2)
+                           math=math, n_test=config.n_test, reconstructions=reconstructions, column2=column2,
+                           j48_settings=j48_settings_if_run(config) if j48 is not None else None)
     main = claims_data(results, COLUMN_DEGREES, None, j48, unpruned)
     table, pooled = report.table.set_index("id"), report.sensitivity.set_index(["variant", "id"])
     single = single_draw_table(main, report)

@@ -14,7 +14,7 @@ import pandas as pd
 from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._protocol import WIDC_LEARNERS
 from companion.experiments.paper04._peers import CLAIM_PEERS, J48_SETTINGS, MAJORITY, PEER_LEARNERS
-from companion.experiments.paper04._tables import exact_per_dataset, paper_comparison
+from companion.experiments.paper04._tables import deciding_p, exact_per_dataset, paper_comparison
 
 
 # --------------------------------------------------------------------------------------------
@@ -624,7 +624,78 @@ def _folds_as_independent(claim):
     return dataclasses.replace(claim, test="wilcoxon", values=values)
 
 
-def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd.DataFrame:
+def with_vote0_report(variants: dict, math: dict | None = None):
+    """The claims family evaluated with the two Vote0 rows as paper rows (in the paper's Holm family).
+
+    The Vote0 rows judge the paper's Vote0 sentence (Nock 2002, discussion of Table 1) on our
+    surrogate of optimistic pruning and are observations; as paper rows they join the Holm
+    correction of the paper's rows, as they did until the referee's third reading. This report
+    gives both the verdicts they would get (:func:`vote0_wilcoxon_table`) and the verdicts every
+    other paper row gets in that larger family (:func:`holm_family_table`), from one evaluation.
+
+    Parameters
+    ----------
+    variants : dict
+        :func:`claims_variants`.
+    math : dict, optional
+        The ``math_*`` results :func:`claims_report` received.
+
+    Returns
+    -------
+    companion.claims.ClaimsReport
+    """
+    import companion.claims as C
+
+    family = [_as_paper_row(c) if c.id in VOTE0_ROWS else c for c in claims_family(math)]
+    return C.evaluate(family, variants_data(variants))
+
+
+def holm_family_table(report, with_vote0) -> pd.DataFrame:
+    """The paper rows whose verdict depends on whether the two Vote0 rows share their Holm family.
+
+    Holm's correction (one-sided, within the paper's rows of each variant) depends on the rows
+    that share it: with the two Vote0 rows counted as paper rows (on our surrogate) the family is
+    larger and every corrected p can only grow. For each paper row whose verdict under some
+    variant (or margin) differs between the two families, the verdicts and the p of the test that
+    decides each (:func:`companion.experiments.paper04._tables.deciding_p`) under the main design
+    and under every such variant.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report` (the Vote0 rows are observations, outside the family).
+    with_vote0 : companion.claims.ClaimsReport
+        :func:`with_vote0_report` on the same variants.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``(id, variant)``: ``verdict``, ``p (Holm)``, ``verdict (with the Vote0 rows)``,
+        ``p (Holm, with the Vote0 rows)``; empty when no verdict depends on the family.
+    """
+
+    keys = ["id", "variant"]
+    now = report.sensitivity.set_index(keys)
+    then = with_vote0.sensitivity.set_index(keys).reindex(now.index)
+    paper = set(report.table.loc[report.table["origin"] == "paper", "id"])
+    listed = now["role"] != "not listed"
+    rows = [i for i in now.index.get_level_values("id").unique() if i in paper]
+    differs = listed & (now["verdict"] != then["verdict"]) & now.index.get_level_values("id").isin(rows)
+    ids = list(dict.fromkeys(differs[differs].index.get_level_values("id")))
+    picked = [(i, v) for i, v in now.index if i in ids and (v == "main" or differs.loc[(i, v)])]
+    columns = ["verdict", "p (Holm)", "verdict (with the Vote0 rows)", "p (Holm, with the Vote0 rows)"]
+    if not picked:
+        return pd.DataFrame(columns=columns, index=pd.MultiIndex.from_tuples([], names=keys))
+    a, b = now.loc[picked], then.loc[picked]
+    return pd.DataFrame({
+        columns[0]: a["verdict"],
+        columns[1]: [deciding_p(v, ph, pf) for v, ph, pf in zip(a["verdict"], a["p_holm"], a["p_fail_holm"])],
+        columns[2]: b["verdict"],
+        columns[3]: [deciding_p(v, ph, pf) for v, ph, pf in zip(b["verdict"], b["p_holm"], b["p_fail_holm"])],
+    }, index=pd.MultiIndex.from_tuples(picked, names=keys))
+
+
+def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None, with_vote0=None) -> pd.DataFrame:
     """The Vote0 rows' verdicts under the corrected resampled t beside the Wilcoxon test on folds.
 
     The Vote0 rows judge the paper's Vote0 sentence (Nock 2002, discussion of Table 1) on our
@@ -643,13 +714,16 @@ def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd
         :func:`claims_report`.
     math : dict, optional
         The ``math_*`` results :func:`claims_report` received.
+    with_vote0 : companion.claims.ClaimsReport, optional
+        :func:`with_vote0_report` on the same variants, if already evaluated (else evaluated here).
 
     Returns
     -------
     pandas.DataFrame
         Indexed by ``(id, variant)``: the folds, the estimate (points, or the ratio) with its
-        corrected 95 % interval, the Holm-corrected p of the corrected t and both verdicts (on
-        the surrogate, as paper rows).
+        corrected 95 % interval, the Holm-corrected p of the test that decides the corrected t's
+        verdict (:func:`companion.experiments.paper04._tables.deciding_p`) and both verdicts (on
+        the surrogate, as paper rows, in the paper rows' Holm family).
     """
     import companion.claims as C
 
@@ -657,12 +731,16 @@ def vote0_wilcoxon_table(variants: dict, report, math: dict | None = None) -> pd
     data = variants_data(variants)
     earlier = [_folds_as_independent(c) if c.id in VOTE0_ROWS else c for c in family]
     wilcoxon = C.evaluate(earlier, data).sensitivity.set_index(["id", "variant"])
-    long = C.evaluate(family, data).sensitivity
+    if with_vote0 is None:
+        with_vote0 = C.evaluate(family, data)
+    long = with_vote0.sensitivity
+    long = long.assign(p_holm=[deciding_p(v, ph, pf) for v, ph, pf in
+                               zip(long["verdict"], long["p_holm"], long["p_fail_holm"])])
     listed = report.sensitivity.set_index(["id", "variant"])["role"]
     long = long[[listed.get((i, v)) not in (None, "not listed") for i, v in zip(long["id"], long["variant"])]]
     rows = long[long["id"].isin(VOTE0_ROWS) & (long["verdict"] != "n/a")]
     table = rows.set_index(["id", "variant"])[["n", "estimate", "ci_low", "ci_high", "p_holm", "verdict"]]
-    table = table.rename(columns={"n": "folds", "p_holm": "p (corrected t, Holm)", "verdict": "verdict (corrected t)"})
+    table = table.rename(columns={"n": "folds", "p_holm": "p deciding it (corrected t, Holm)", "verdict": "verdict (corrected t)"})
     table["verdict (Wilcoxon, folds as independent)"] = wilcoxon.loc[table.index, "verdict"]
     return table
 
@@ -753,10 +831,22 @@ def stand_in_labels(text: str) -> list:
     return [label for key, label in STAND_IN_LABELS if key in text]
 
 
-def _flip_names(flips: str) -> str:
-    """The variant names of a row's ``flips`` (``"CN2 alpha=1 (undecided); seed=4 (undecided)"``), verdicts dropped."""
-    return ", ".join(re.sub(r" \([^()]*\)$", "", part.strip()) for part in flips.split(";") if part.strip())
-
+def _sentence_word(parts, verdict) -> str:
+    """A sentence's verdict from its parts (tuples of the ids of one part's readings) and ``{id: verdict}``:
+    fails when a part fails, holds when every part holds, depends on the reading when a part's
+    readings disagree, (partly) not evaluated, else undecided."""
+    part_verdicts = [_part_verdict([verdict[i] for i in group]) for group in parts]
+    if "fails" in part_verdicts:
+        return "fails"
+    if all(v == "holds" for v in part_verdicts):
+        return "holds"
+    if "depends on the reading" in part_verdicts:
+        return "depends on the reading"
+    if all(v == "not evaluated" for v in part_verdicts):
+        return "not evaluated"
+    if "not evaluated" in part_verdicts:
+        return "partly not evaluated"
+    return "undecided"
 
 
 def _part_verdict(verdicts):
@@ -779,9 +869,11 @@ def sentence_table(report) -> pd.DataFrame:
     report : companion.claims.ClaimsReport
         :func:`claims_report`.
 
-    A sentence's verdict that one of its rows with that verdict does not keep under every variant
-    is followed by "not robust" and the variants that flip that row (its ``flips``); ``stand-ins`` lists what its rows
-    judge in the paper's place (:func:`stand_in_labels`).
+    A sentence's verdict is re-decided by the same rule under every variant
+    (:meth:`~companion.claims.ClaimsReport.sentence_robustness`): where a variant changes it, it is
+    followed by "not robust" and the variants with the sentence's verdict under each (a row that
+    flips while the sentence's verdict stays does not make the sentence fragile); ``stand-ins``
+    lists what its rows judge in the paper's place (:func:`stand_in_labels`).
 
     Returns
     -------
@@ -791,8 +883,6 @@ def sentence_table(report) -> pd.DataFrame:
     """
     table = report.table.copy()
     verdict = dict(zip(table["id"], table["verdict"]))
-    robust = {i: bool(r) for i, r in zip(table["id"], table["robust"])}
-    flips = {i: "" if not isinstance(f, str) else f for i, f in zip(table["id"], table["flips"])}
     stand_ins = {i: "" if not isinstance(t, str) else t for i, t in zip(table["id"], table["stand_in"])}
     quotes = dict(zip(table["id"], table["quote"]))
     for group in FRAGMENTS:
@@ -810,19 +900,7 @@ def sentence_table(report) -> pd.DataFrame:
             group = next((tuple(i for i in g if i in paper_ids) for g in READINGS if row_id in g), (row_id,))
             seen.update(group)
             parts.append(group)
-        part_verdicts = [_part_verdict([verdict[i] for i in group]) for group in parts]
-        if "fails" in part_verdicts:
-            word = "fails"
-        elif all(v == "holds" for v in part_verdicts):
-            word = "holds"
-        elif "depends on the reading" in part_verdicts:
-            word = "depends on the reading"
-        elif all(v == "not evaluated" for v in part_verdicts):
-            word = "not evaluated"
-        elif "not evaluated" in part_verdicts:
-            word = "partly not evaluated"
-        else:
-            word = "undecided"
+        word = _sentence_word(parts, verdict)
 
         def shown(i):
             return f"{i}: {'not evaluated' if verdict[i] == 'n/a' else verdict[i]}"
@@ -830,10 +908,11 @@ def sentence_table(report) -> pd.DataFrame:
         text = "; ".join(shown(g[0]) if len(g) == 1 else "readings (" + ", ".join(shown(i) for i in g) + ")"
                          for g in parts)
         others = list(mine.loc[mine["origin"] == "observation", "id"])
-        fragile = [f"{i} flips under {_flip_names(flips[i])}" for i in paper_ids
-                   if verdict[i] == word and not robust[i] and flips[i]]
-        if fragile and word not in ("not evaluated", "depends on the reading"):
-            word = f"{word}, not robust ({'; '.join(fragile)})"
+        # the sentence's own verdict re-decided under every variant: not robust only where it changes
+        robustness = report.sentence_robustness(
+            {quote: paper_ids}, lambda verdicts, parts=tuple(parts): _sentence_word(parts, verdicts)).iloc[0]
+        if not robustness["robust"] and word not in ("not evaluated", "depends on the reading"):
+            word = f"{word}, not robust (flips under {robustness['flips'].replace('; ', ', ')})"
         labels = list(dict.fromkeys(label for i in paper_ids for label in stand_in_labels(stand_ins[i])))
         rows.append({"sentence": _plain_math(quote), "where": mine["where"].iloc[0], "rows": text,
                      "verdict of the sentence": word, "stand-ins": "; ".join(labels),

@@ -158,7 +158,8 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
         ax.axis("off")
         ax.text(0.5, 0.5, "no peer ran on these folds", ha="center", va="center")
         return fig
-    fig, axes = plt.subplots(2, len(others), figsize=(3.4 * len(others), 6.8), squeeze=False)
+    # panels 2.9 in wide and labels of 8 pt: four of them shrunk to the page's width stay legible
+    fig, axes = plt.subplots(2, len(others), figsize=(2.9 * len(others), 6.2), squeeze=False)
     for k, other in enumerate(others):
         for row, (table, label, log) in enumerate(((error, "test error %", False), (literals, "literals", True))):
             ax = axes[row, k]
@@ -166,7 +167,7 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
             x, y = pair[other].clip(lower=0.5 if log else None), pair[widc].clip(lower=0.5 if log else None)
             ax.scatter(x, y, s=14, color="C0")
             for name in pair.index:
-                ax.annotate(name, (x[name], y[name]), fontsize=6, xytext=(2, 2), textcoords="offset points")
+                ax.annotate(name, (x[name], y[name]), fontsize=8, xytext=(2, 2), textcoords="offset points")
             low, high = min(x.min(), y.min()), max(x.max(), y.max())
             ax.plot([low, high], [low, high], color="grey", lw=0.8, ls="--")
             if log:
@@ -175,7 +176,7 @@ def plot_paired_scatter(results: pd.DataFrame, widc="WIDC(p)", others=("J48", "C
             ax.set_xlabel(f"{other}: {label}")
             ax.set_ylabel(f"{widc}: {label}")
             below = int((pair[widc] < pair[other]).sum())
-            ax.set_title(f"{widc} vs {other}: below diagonal {below}/{len(pair)}", fontsize=8)
+            ax.set_title(f"{widc} vs {other}: below diagonal {below}/{len(pair)}", fontsize=9)
     fig.tight_layout()
     return fig
 

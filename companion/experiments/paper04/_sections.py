@@ -40,7 +40,8 @@ from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
 from companion.experiments.paper04._claims import (
-    beside_paper_variants, claims_report, claims_variants, same_results, sentence_table, vote0_wilcoxon_table,
+    beside_paper_variants, claims_report, claims_variants, holm_family_table, same_results, sentence_table,
+    vote0_wilcoxon_table, with_vote0_report,
 )
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
@@ -349,7 +350,10 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
         ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
-        ``sensitivity`` (each claim's verdict under each variant), ``peer_table`` (claim 3's
+        ``sensitivity`` (each claim's verdict under each variant; an observation's estimate; with the
+        estimate and the deciding Holm p under the margins, tie readings and surrogate structures,
+        :func:`sensitivity_pivot`), ``holm_family`` (the paper rows whose verdicts depend on whether
+        the two Vote0 rows share the paper rows' Holm family, :func:`holm_family_table`), ``peer_table`` (claim 3's
         peers under the variants that change WIDC(p) or a peer, the seeds, ``c_KM``, the data sets
         left out and the readings aside), ``vote0`` (the Vote0 rows' verdicts under the corrected resampled
         t beside the Wilcoxon test on the folds as independent, their design until 2026-12-06,
@@ -364,10 +368,11 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     report = claims_report(variants.variants, math.results)
     sentences = sentence_table(report)
     own = ("seed=", "c_KM=", "data sets=")
-    vote0 = vote0_wilcoxon_table(variants.variants, report, math.results)
+    with_vote0 = with_vote0_report(variants.variants, math.results)
+    vote0 = vote0_wilcoxon_table(variants.variants, report, math.results, with_vote0=with_vote0)
     return Bunch(
         report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
-        sensitivity=sensitivity_pivot(report),
+        sensitivity=sensitivity_pivot(report), holm_family=holm_family_table(report, with_vote0),
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
                                 if not name.startswith(own) and not same_results(name)}),
         vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,

@@ -304,8 +304,55 @@ def cells_table(sensitivity: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
+#: The variants whose columns of :func:`sensitivity_pivot` carry each row's estimate and Holm p
+#: beside its verdict: the alternative margins and tie readings (the family's Holm correction
+#: decides them) and the structures of our optimistic pass (their estimates are the results).
+DETAILED_VARIANTS = ("margin=", "ties=", "surrogate=")
+
+
+def _estimate_text(kind: str, digits: int, estimate: float, wins, n) -> str:
+    """One estimate as the claims table states it: a ratio ``×0.59``, a share ``10/17`` (its wins
+    over its data sets), a difference with its sign (``+1.99``)."""
+    if estimate is None or not np.isfinite(float(estimate)):
+        return "n/a"
+    if kind == "ratio":
+        return f"×{estimate:.{digits}f}"
+    if kind == "proportion":
+        return f"{int(wins)}/{int(n)}"
+    return f"{estimate:+.{digits}f}"
+
+
+def deciding_p(verdict: str, p_holm: float, p_fail_holm: float) -> float:
+    """The Holm-corrected one-sided p of the test that decides ``verdict``.
+
+    A claim **holds** when the test of "claim false" rejects, **fails** when the test of "claim
+    true" does (the engine's two one-sided tests, Holm within the row's family); an undecided
+    row is shown with the p of the test for the claim, the one a looser margin or another tie
+    reading would have to bring below α.
+
+    Parameters
+    ----------
+    verdict : str
+        The row's verdict under the variant.
+    p_holm, p_fail_holm : float
+        The Holm-corrected p of the test for the claim and of the test against it.
+
+    Returns
+    -------
+    float
+        ``p_fail_holm`` for ``fails``, else ``p_holm`` (NaN when the row was not tested).
+    """
+    return p_fail_holm if verdict == "fails" else p_holm
+
+
 def sensitivity_pivot(report) -> pd.DataFrame:
     """Verdict of every claim (rows) under every protocol variant (columns), from ``report.sensitivity``.
+
+    An observation's cell is its estimate under the variant (``observed: +1.99``; the sentence
+    of Nock 2002 it reads has no verdict of ours). In the columns of :data:`DETAILED_VARIANTS`
+    and in ``main``, a tested row's verdict is followed by its estimate and the Holm-corrected p
+    of the test that decides it (:func:`deciding_p`), so a flip under a margin, a tie reading or
+    a structure of our optimistic pass can be checked in the table itself.
 
     Parameters
     ----------
@@ -315,9 +362,24 @@ def sensitivity_pivot(report) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
+        Index ``id``; one column per variant (``main`` first), each cell a string.
     """
     long = report.sensitivity
-    table = long.pivot(index="id", columns="variant", values="verdict")
+    digits = report.table.set_index("id")["digits"].fillna(2)
+    estimates = [_estimate_text(k, int(digits[i]), e, w, n)
+                 for i, k, e, w, n in zip(long["id"], long["kind"], long["estimate"], long["wins"], long["n"])]
+    p = [deciding_p(v, ph, pf) for v, ph, pf in zip(long["verdict"], long["p_holm"], long["p_fail_holm"])]
+    detailed = long["variant"].eq("main") | long["variant"].str.startswith(DETAILED_VARIANTS)
+    shown = long["role"].isin(["main", "varies", "unchanged"])
+    cells = []
+    for verdict, estimate, p_value, detail, show in zip(long["verdict"], estimates, p, detailed, shown):
+        if verdict == "observed":
+            cells.append(f"observed: {estimate}" if show and estimate != "n/a" else verdict)
+        elif detail and show and np.isfinite(p_value):
+            cells.append(f"{verdict} ({estimate}; p {'< 0.001' if p_value < 0.001 else f'{p_value:.3f}'})")
+        else:
+            cells.append(verdict)
+    table = long.assign(cell=cells).pivot(index="id", columns="variant", values="cell")
     return table.reindex(index=list(report.table["id"]), columns=list(dict.fromkeys(long["variant"])))
 
 

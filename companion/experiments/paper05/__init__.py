@@ -12,7 +12,7 @@ do ("an accurate classifier that depends on the smallest possible number of attr
 * SC, Occam and PAC-Bayes choose ``p``, conjunction/disjunction (at ``ln 2``) and the number of
   stumps by their bound (Sections III–V); beside them each learner's best model with exactly
   ``k`` stumps (``k`` in :attr:`Config.matched_k`), chosen by the same bound; the ``stumps`` row
-  of a fold is the learner whose training-fold bound is smallest (:func:`_selected_stumps`);
+  of a fold is the learner whose training-fold bound is smallest (:func:`selected_stumps`);
 * competitors: a linear SVM on all genes, SVM-RFE to 16 genes, L1-logistic regression, AdaBoost
   on decision stumps, and the two gene selectors Section I names, nearest shrunken centroids
   (Tibshirani et al. 2003) and BAHSIC (Song et al. 2007) (:mod:`companion.experiments._paper05_peers`); at matched
@@ -41,7 +41,9 @@ margin and code-length trade-offs (:func:`margin_section`, :func:`occam_section`
 
 Everything is seeded. The outer folds are independent (each carries its own split and seeds), so
 :func:`run` sends them through :func:`companion.evaluation.parallel_map` (``n_jobs``); the numbers
-do not depend on ``n_jobs``.
+do not depend on ``n_jobs``. The variants rerun on the main run's folds share its fits through a
+:class:`~companion.experiments.paper05._protocol.FoldMemo` that :func:`results_section` makes and
+owns, so no fit is made twice.
 """
 
 from companion.experiments.paper05._protocol import Config, run

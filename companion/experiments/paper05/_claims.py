@@ -9,9 +9,8 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from companion.experiments.paper05._protocol import (
-    DATASETS, PRIORS, STUMP_VARIANTS, VARIANT_NAMES, method_key,
-)
+from companion.experiments.paper05._protocol import DATASETS, PRIORS, STUMP_VARIANTS, method_key
+from companion.experiments.paper05._variants import VARIANT_NAMES
 from companion.experiments.paper05._tables import error_rates, per_fold, summary_table
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from companion.experiments.paper05._protocol import PRIORS, STUMP_VARIANTS
+from companion.experiments._display import legend_in_slot, panel_grid
+from companion.experiments.paper05._protocol import DATASET_NAMES, PRIORS, STUMP_VARIANTS
 
 
 # --------------------------------------------------------------------------------------------
@@ -70,20 +71,19 @@ def plot_matched_sparsity(table):
     -------
     matplotlib.figure.Figure
     """
-    import matplotlib.pyplot as plt
-
     names = list(dict.fromkeys(table["dataset"]))
-    fig, axes = plt.subplots(1, len(names), figsize=(2.1 * len(names), 3), sharey=False, squeeze=False)
-    for ax, name in zip(axes[0], names):
+    fig, panels, spare = panel_grid(len(names), legend_slot=True)
+    for ax, name in zip(panels, names):
         part = table[(table["dataset"] == name) & (table["k"] > 0)]
         ax.plot(part["k"], part["stump error %"], "o-", label="best stump learner")
         ax.plot(part["k"], part["competitor error %"], "s--", label="best competitor")
-        ax.set_title(name, fontsize=8)
+        ax.set_title(DATASET_NAMES.get(name, name))
         ax.set_xticks(list(part["k"]))
-        ax.set_xlabel("genes k", fontsize=8)
-    axes[0][0].set_ylabel("CV error (%)")
-    axes[0][0].legend(fontsize=6)
+        ax.set_xlabel("genes k")
+        if ax.get_subplotspec().is_first_col():
+            ax.set_ylabel("CV error (%)")
     fig.tight_layout()
+    legend_in_slot(fig, *panels[0].get_legend_handles_labels(), spare[0])
     return fig
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -36,6 +37,18 @@ def _random_data(rng, m=60, n=20):
     return X, np.where(flip, 1 - y, y)
 
 
+def _enumerated_miss(counts, m, r, delta, inversion, tail):
+    """Every error count ``K`` of ``m`` examples at true risk ``r``: whether ``Bin̄(K, m, δ) < r``,
+    and ``P(K = k)`` (the differences of the tail ``Bin(k, m, r)``).
+
+    One call of ``inversion`` and of ``tail`` over all the counts: both are elementwise (each
+    count's bisection and tail are computed alone), so the values are those of one call per count.
+    """
+    below = np.asarray(inversion(counts, m, delta), dtype=float) < r
+    pmf = np.diff(np.concatenate([[0.0], np.asarray(tail(counts, m, r), dtype=float)]))
+    return below, pmf
+
+
 def check_test_set_bound(rng, *, inversion=binomial_tail_inversion, tail=binomial_tail):
     """Section III: ``Bin̄(k, m, δ)`` is the largest risk whose tail ``Bin(k, m, r)`` is still ``δ``."""
     worst_tail, worst_cp, n = 0.0, 0.0, 0
@@ -57,8 +70,7 @@ def check_test_set_bound(rng, *, inversion=binomial_tail_inversion, tail=binomia
         m = int(rng.integers(5, 100))
         r = float(rng.uniform(0.01, 0.6))
         counts = np.arange(m + 1)
-        below = np.array([float(inversion(int(k), m, 0.05)) < r for k in counts])
-        pmf = np.diff(np.concatenate([[0.0], [float(tail(int(k), m, r)) for k in counts]]))
+        below, pmf = _enumerated_miss(counts, m, r, 0.05, inversion, tail)
         worst_miss = max(worst_miss, float(pmf[below].sum()))
     ok = worst_tail <= 1e-6 and worst_cp <= 1e-9 and worst_miss <= 0.05 + 1e-12
     return ok, (f"{n} random (k, m, δ), m < 500: max relative |Bin(k, m, Bin̄) − δ| / δ = {worst_tail:.1e} "
@@ -379,74 +391,128 @@ def check_sc_greedy(rng, *, learner=SetCoveringStumps):
                   "no negative left or s stumps")
 
 
-def check_sc_message_pairing(rng, *, log_message=compression_log_message):
+@dataclass(frozen=True)
+class Eq5Enumeration:
+    """Every compression set of three small random samples, every message of Eq. 5 and every
+    pairing of the compression examples to the message's attributes, counted once (Section IV).
+
+    The three checks of Eq. 5 (:func:`check_sc_message_pairing`, :func:`check_sc_eq5_free_pairing`,
+    :func:`check_sc_eq5_canonical_pairing`) read the same enumeration, so their counts are counts of
+    one sample. One entry per compression set.
+
+    Attributes
+    ----------
+    n_features : numpy.ndarray of int
+        ``n``, the attributes of the compression set's sample.
+    size : numpy.ndarray of int
+        ``|k|``, the examples of the compression set (= the stumps of a message).
+    free : numpy.ndarray of int
+        Distinct (message, conjunction) pairs when any compression example may threshold any
+        attribute of the message (the free pairing).
+    canonical : numpy.ndarray of int
+        The same under the canonical pairing (the ``j``-th example in index order thresholds the
+        ``j``-th attribute in index order): one conjunction per message.
+    most : numpy.ndarray of int
+        The most distinct conjunctions one message denotes under the free pairing.
+    """
+
+    n_features: np.ndarray
+    size: np.ndarray
+    free: np.ndarray
+    canonical: np.ndarray
+    most: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.size.size)
+
+    def largest_sum(self, counts, log_message) -> float:
+        """The largest, over compression sets, of ``counts × exp(−log_message(n, |k|))``: the sum of
+        the messages' probabilities over the conjunctions one compression set denotes (Kraft: at
+        most 1 for a message distribution)."""
+        weights = np.array([math.exp(-float(log_message(int(n), int(k)))) for n, k in zip(self.n_features, self.size)])
+        return float(np.max(np.asarray(counts) * weights))
+
+
+#: The samples of the enumeration: (attributes n, examples m); compression sets of 1 to 3 examples.
+EQ5_SAMPLES = ((3, 4), (4, 5), (5, 6))
+
+
+def eq5_enumeration(rng) -> Eq5Enumeration:
+    """Enumerate, once, every compression set and message of Eq. 5 on three random samples (Section IV).
+
+    For each sample of :data:`EQ5_SAMPLES` (``m`` ≤ 6 examples, ``n`` ≤ 5 attributes, drawn from
+    ``rng`` with 200 probe points), every compression set of ``|k|`` ≤ 3 examples, every message
+    (an attribute set and a direction per stump) and every pairing of the compression examples to
+    the attributes is evaluated on the probe; a conjunction is its prediction vector there.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The notebook's generator (draws the samples and the probes).
+
+    Returns
+    -------
+    Eq5Enumeration
+    """
+    rows = []
+    for n, m in EQ5_SAMPLES:
+        X = rng.normal(size=(m, n))
+        probe = np.vstack([X, rng.normal(size=(200, n))])
+        for size in range(1, min(3, n) + 1):
+            orders = np.array(list(itertools.permutations(range(size))))  # every pairing, identity first
+            for examples in itertools.combinations(range(m), size):
+                free, canonical, most = 0, 0, 0
+                for attributes in itertools.combinations(range(n), size):
+                    values = probe[:, attributes]                       # (probe, |k|)
+                    thresholds = X[np.asarray(examples)[orders], list(attributes)]  # (pairings, |k|)
+                    above = values[None, :, :] > thresholds[:, None, :]   # (pairings, probe, |k|)
+                    for directions in itertools.product((-1, 1), repeat=size):
+                        out = np.all(np.where(np.asarray(directions) > 0, above, ~above), axis=2)
+                        distinct = len({row.tobytes() for row in out})
+                        free, canonical, most = free + distinct, canonical + 1, max(most, distinct)
+                rows.append((n, size, free, canonical, most))
+    n_features, size, free, canonical, most = (np.array(c, dtype=int) for c in zip(*rows))
+    return Eq5Enumeration(n_features, size, free, canonical, most)
+
+
+def _sample_sizes() -> str:
+    return f"m ≤ {max(m for _, m in EQ5_SAMPLES)}, n ≤ {max(n for n, _ in EQ5_SAMPLES)}, |k| ≤ 3"
+
+
+def check_sc_message_pairing(rng, *, log_message=compression_log_message, enumeration=None):
     """Section IV, Eq. 5 (our reconstruction): does a compression set with a message determine one
     conjunction, and do the messages' probabilities sum to at most 1 over what they denote?
 
-    Every compression set of ``|k|`` examples of a random sample (``m`` ≤ 6 examples, ``n`` ≤ 5
-    attributes, ``|k|`` ≤ 3) and every message of Eq. 5 (an attribute set and a direction per
-    stump) is enumerated, with every pairing of the compression examples to the attributes (which
-    example's value is which attribute's threshold). Each distinct conjunction needs a message of
-    its own, so the probabilities ``exp(−log_message)`` summed over the distinct conjunctions of one
-    compression set must be at most 1 (Kraft). The check holds when the strictly valid form
-    (``pairing=True``, which pays ``ln |k|!``) sums to at most 1 on every compression set; the sum
-    without the pairing term and the number of conjunctions one message denotes are reported.
+    Every compression set of ``|k|`` examples of small random samples, every message of Eq. 5 (an
+    attribute set and a direction per stump) and every pairing of the compression examples to the
+    attributes (which example's value is which attribute's threshold) is enumerated
+    (:func:`eq5_enumeration`). Each distinct conjunction needs a message of its own, so the
+    probabilities ``exp(−log_message)`` summed over the distinct conjunctions of one compression set
+    must be at most 1 (Kraft). The check holds when the strictly valid form (``pairing=True``, which
+    pays ``ln |k|!``) sums to at most 1 on every compression set; the sum without the pairing term
+    and the number of conjunctions one message denotes are reported.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Draws the enumeration's samples when ``enumeration`` is not given.
+    log_message : callable, default=compression_log_message
+        ``(n, |k|, pairing=) -> ln 1/P(σ)``, the function checked.
+    enumeration : Eq5Enumeration, optional
+        The enumeration shared with the other two checks of Eq. 5 (:func:`run_math_checks`).
+
+    Returns
+    -------
+    (bool, str)
     """
-    with_pairing, without, most, sets = 0.0, 0.0, 0, 0
-    for n, m in ((3, 4), (4, 5), (5, 6)):
-        X = rng.normal(size=(m, n))
-        probe = np.vstack([X, rng.normal(size=(200, n))])
-        for size in range(1, min(3, n) + 1):
-            for examples in itertools.combinations(range(m), size):
-                sets += 1
-                denoted = {}  # (attributes, directions) -> the distinct prediction vectors it denotes
-                for attributes in itertools.combinations(range(n), size):
-                    for directions in itertools.product((-1, 1), repeat=size):
-                        for order in itertools.permutations(examples):
-                            thresholds = X[list(order), list(attributes)]
-                            out = np.all(np.where(np.asarray(directions) > 0, probe[:, attributes] > thresholds,
-                                                  probe[:, attributes] <= thresholds), axis=1)
-                            denoted.setdefault((attributes, directions), set()).add(out.tobytes())
-                distinct = sum(len(v) for v in denoted.values())
-                most = max(most, max(len(v) for v in denoted.values()))
-                with_pairing = max(with_pairing, distinct * math.exp(-float(log_message(n, size, pairing=True))))
-                without = max(without, distinct * math.exp(-float(log_message(n, size, pairing=False))))
+    e = eq5_enumeration(rng) if enumeration is None else enumeration
+    with_pairing = e.largest_sum(e.free, lambda n, size: log_message(n, size, pairing=True))
+    without = e.largest_sum(e.free, lambda n, size: log_message(n, size, pairing=False))
     ok = with_pairing <= 1.0 + 1e-9
-    return ok, (f"{sets} compression sets (m ≤ 6, n ≤ 5, |k| ≤ 3), every message and pairing enumerated: one "
-                f"message of Eq. 5 denotes up to {most} different conjunctions; the messages' probabilities summed "
-                f"over the conjunctions one compression set denotes reach {with_pairing:.4f} with ln|k|! and "
-                f"{without:.4f} without it (a message distribution must sum to ≤ 1)")
-
-
-def _eq5_enumeration(rng, log_message, pairing):
-    """Every compression set of small random samples with every message of Eq. 5: the largest sum,
-    over the distinct conjunctions one compression set denotes, of the messages' probabilities.
-
-    ``pairing="free"``: any compression example may threshold any attribute of the message;
-    ``"canonical"``: the ``j``-th example (in index order) thresholds the ``j``-th attribute (in
-    index order), so a message denotes one conjunction. Also returns how many of the conjunctions
-    the free pairing denotes the canonical one can express."""
-    worst, denoted_free, expressible = 0.0, 0, 0
-    for n, m in ((3, 4), (4, 5), (5, 6)):
-        X = rng.normal(size=(m, n))
-        probe = np.vstack([X, rng.normal(size=(200, n))])
-        for size in range(1, min(3, n) + 1):
-            for examples in itertools.combinations(range(m), size):
-                free, canonical = set(), set()
-                for attributes in itertools.combinations(range(n), size):
-                    for directions in itertools.product((-1, 1), repeat=size):
-                        for order in itertools.permutations(examples):
-                            thresholds = X[list(order), list(attributes)]
-                            out = np.all(np.where(np.asarray(directions) > 0, probe[:, attributes] > thresholds,
-                                                  probe[:, attributes] <= thresholds), axis=1).tobytes()
-                            free.add((attributes, directions, out))
-                            if order == examples:
-                                canonical.add((attributes, directions, out))
-                denoted = free if pairing == "free" else canonical
-                worst = max(worst, len(denoted) * math.exp(-float(log_message(n, size))))
-                denoted_free += len(free)
-                expressible += len(canonical)
-    return worst, denoted_free, expressible
+    return ok, (f"{len(e)} compression sets ({_sample_sizes()}), every message and pairing enumerated: one "
+                f"message of Eq. 5 denotes up to {int(e.most.max())} different conjunctions; the messages' "
+                f"probabilities summed over the conjunctions one compression set denotes reach {with_pairing:.4f} "
+                f"with ln|k|! and {without:.4f} without it (a message distribution must sum to ≤ 1)")
 
 
 def _learned_pairings(rng, learner=SetCoveringStumps, runs=20):
@@ -464,36 +530,71 @@ def _learned_pairings(rng, learner=SetCoveringStumps, runs=20):
     return canonical, total
 
 
-def check_sc_eq5_free_pairing(rng, *, log_message=compression_log_message):
+def check_sc_eq5_free_pairing(rng, *, log_message=compression_log_message, enumeration=None):
     """Section IV, "Equation 5 along with the Sample Compression Theorem completes the bound", read
     with the pairing of compression examples to attributes left free (our reconstruction of Eq. 5:
     ``P(σ) = p(|k|) C(n,|k|)⁻¹ 2^−|k|``).
 
     A message distribution must sum to at most 1 over the distinct classifiers one compression set
     and its messages denote (Kraft). With a free pairing one message denotes up to ``|k|!``
-    conjunctions, so the sum can exceed 1: the statement fails on this reading."""
-    worst, denoted, _ = _eq5_enumeration(rng, lambda n, size: log_message(n, size), "free")
+    conjunctions, so the sum can exceed 1: the statement fails on this reading.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Draws the enumeration's samples when ``enumeration`` is not given.
+    log_message : callable, default=compression_log_message
+        ``(n, |k|) -> ln 1/P(σ)``, the function checked.
+    enumeration : Eq5Enumeration, optional
+        The enumeration shared with the other two checks of Eq. 5 (:func:`run_math_checks`).
+
+    Returns
+    -------
+    (bool, str)
+    """
+    e = eq5_enumeration(rng) if enumeration is None else enumeration
+    worst = e.largest_sum(e.free, log_message)
     ok = worst <= 1.0 + 1e-9
-    return ok, (f"every compression set (m ≤ 6, n ≤ 5, |k| ≤ 3), every message of Eq. 5 and every pairing enumerated: "
-                f"{denoted} (compression set, conjunction) pairs; the messages' probabilities summed over the "
-                f"conjunctions one compression set denotes reach {worst:.4f} (a message distribution must sum to ≤ 1)")
+    return ok, (f"the {len(e)} compression sets ({_sample_sizes()}) of sc-message-pairing's enumeration, every "
+                f"message of Eq. 5 and every pairing: {int(e.free.sum())} (compression set, conjunction) pairs; the "
+                f"messages' probabilities summed over the conjunctions one compression set denotes reach {worst:.4f} "
+                "(a message distribution must sum to ≤ 1)")
 
 
-def check_sc_eq5_canonical_pairing(rng, *, log_message=compression_log_message, learner=SetCoveringStumps):
+def check_sc_eq5_canonical_pairing(rng, *, log_message=compression_log_message, learner=SetCoveringStumps,
+                                   enumeration=None):
     """Section IV, the same sentence read with a fixed canonical pairing: the ``j``-th compression
     example (in index order) thresholds the ``j``-th attribute (in index order).
 
     Then a message denotes one conjunction and Eq. 5 sums to at most 1 (the statement holds on this
     reading); what it costs is shown: the share of the conjunctions a free pairing denotes that the
     canonical one can express, and the share of SC conjunctions learned on random samples (greedy,
-    thresholds at training values) whose pairing is canonical (the bound covers only those)."""
-    worst, denoted, expressible = _eq5_enumeration(rng, lambda n, size: log_message(n, size), "canonical")
+    thresholds at training values) whose pairing is canonical (the bound covers only those).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Draws the learners' samples (and the enumeration's when ``enumeration`` is not given).
+    log_message : callable, default=compression_log_message
+        ``(n, |k|) -> ln 1/P(σ)``, the function checked.
+    learner : type, default=SetCoveringStumps
+        The SC learner whose pairings are counted.
+    enumeration : Eq5Enumeration, optional
+        The enumeration shared with the other two checks of Eq. 5 (:func:`run_math_checks`).
+
+    Returns
+    -------
+    (bool, str)
+    """
+    e = eq5_enumeration(rng) if enumeration is None else enumeration
+    worst = e.largest_sum(e.canonical, log_message)
     canonical, total = _learned_pairings(rng, learner)
     ok = worst <= 1.0 + 1e-9
-    return ok, (f"every compression set (m ≤ 6, n ≤ 5, |k| ≤ 3) and every message of Eq. 5 enumerated, canonical "
-                f"pairing: the sum reaches {worst:.4f} (≤ 1); it expresses {expressible} of the {denoted} "
-                f"(compression set, conjunction) pairs a free pairing denotes; of {total} SC conjunctions of ≥ 2 "
-                f"stumps learned on random 60 × 20 samples, {canonical} pair canonically")
+    return ok, (f"the {len(e)} compression sets ({_sample_sizes()}) of sc-message-pairing's enumeration and every "
+                f"message of Eq. 5, canonical pairing: the sum reaches {worst:.4f} (≤ 1); it expresses "
+                f"{int(e.canonical.sum())} of the {int(e.free.sum())} (compression set, conjunction) pairs a free "
+                f"pairing denotes; of {total} SC conjunctions of ≥ 2 stumps learned on random 60 × 20 samples, "
+                f"{canonical} pair canonically")
 
 
 def check_zeta_decreases_slowly(rng, *, cost=threshold_code_cost):
@@ -558,8 +659,7 @@ def check_occam_subprior_union(rng, *, inversion=binomial_tail_inversion, tail=b
         for weight in prior:
             r = float(rng.uniform(0.01, 0.6))
             counts = np.arange(m + 1)
-            below = np.array([float(inversion(int(k), m, delta * float(weight))) < r for k in counts])
-            pmf = np.diff(np.concatenate([[0.0], [float(tail(int(k), m, r)) for k in counts]]))
+            below, pmf = _enumerated_miss(counts, m, r, delta * float(weight), inversion, tail)
             miss = float(pmf[below].sum())
             worst_share = max(worst_share, miss / (delta * float(weight)))
             total += miss
@@ -599,9 +699,23 @@ CHECKS = {
 }
 
 
+#: The checks that read one shared :func:`eq5_enumeration`.
+EQ5_CHECKS = ("math_sc_message_pairing", "math_sc_eq5_free_pairing", "math_sc_eq5_canonical_pairing")
+
+
 def run_math_checks(rng) -> dict:
-    """Every check of :data:`CHECKS`, in order, on ``rng``: ``{measure key: (ok, detail)}``."""
-    return {key: check(rng) for key, check in CHECKS.items()}
+    """Every check of :data:`CHECKS`, in order, on ``rng``: ``{measure key: (ok, detail)}``.
+
+    The three checks of Eq. 5 (:data:`EQ5_CHECKS`) read one enumeration, drawn where the first of
+    them stands, so that their counts are of the same compression sets."""
+    out, enumeration = {}, None
+    for key, check in CHECKS.items():
+        if key in EQ5_CHECKS:
+            enumeration = eq5_enumeration(rng) if enumeration is None else enumeration
+            out[key] = check(rng, enumeration=enumeration)
+        else:
+            out[key] = check(rng)
+    return out
 
 
 def math_checks_table(checks: dict, registry) -> pd.DataFrame:

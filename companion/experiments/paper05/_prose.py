@@ -11,7 +11,8 @@ from sklearn.utils._param_validation import validate_params
 
 from companion.claims import ClaimsReport
 from companion.prose import Markdown, render
-from companion.experiments.paper05._protocol import Config, PRIORS, STUMP_VARIANTS, VARIANT_NAMES
+from companion.experiments.paper05._protocol import DATASET_NAMES, Config, PRIORS, STUMP_VARIANTS
+from companion.experiments.paper05._variants import COMPETITOR_VARIANTS, VARIANT_NAMES
 from companion.experiments.paper05._tables import accuracy_by_learner, chosen_summary, per_fold
 from companion.experiments.paper05._claims import NONTRIVIAL_BOUND
 
@@ -21,10 +22,6 @@ from companion.experiments.paper05._claims import NONTRIVIAL_BOUND
 # and verdict it states is a field of a template in TEMPLATES (or of a claim's ``discussion`` in
 # registry/paper05.toml), so the prose cannot drift from the results of any seed.
 # --------------------------------------------------------------------------------------------
-
-#: How the discussion names the data sets.
-DATASET_NAMES = {"colon": "Colon", "leukemia_golub": "Leukaemia", "c_md": "C_MD", "breast_er": "BreastER",
-                 "prostate": "Prostate", "lung_gordon": "Lung", "all_bioc": "ALL"}
 
 #: The discussion's sentences; each field is filled from the results by :func:`discussion`.
 TEMPLATES = {
@@ -42,9 +39,11 @@ TEMPLATES = {
         "**Which k-rows are tests at matched sparsity.** A k-row gets a verdict word only when its stump side "
         "reads exactly k genes on at least half of its folds (the greedy may stop earlier; the competitor reads "
         "k) and its fold differences are not those of the row at k − 1; the other k-rows are shown as "
-        "observations. {tested:plural row} pass{tested_s} the rule ({agree} agree, {undecided} undecided, "
-        "{other} otherwise) on {sets:plural data set}; the rows of one data set share its folds and are not "
-        "independent of each other. Shown without a verdict word: {shown:list}."
+        "observations. {tested:plural row} pass{tested_s} the rule ({agree} agree, {agree_fragile} of them not "
+        "robust; {undecided} undecided, {undecided_fragile} of them not robust ({undecided_ids:list}); {other} "
+        "otherwise) on {sets:plural data set}; the rows of one data set share its folds and are not independent of "
+        "each other. Each is a one-sided corrected t at α = {alpha:g} after Holm over these {tested} rows (the "
+        "two-sided {level:pct.0} interval beside it). Shown without a verdict word: {shown:list}."
     ),
     "same_as": (
         "; its fold differences are those of {below} on every fold (allowing k = {k} stumps changes no fold): the "
@@ -97,13 +96,18 @@ TEMPLATES = {
         "{seed_count} with the fold seed ({seed_ids:list}), {choice_count} with a free "
         "choice of the stump learners (η, Occam's and PAC-Bayes' p, the prefilter) ({choice_ids:list}), "
         "{select_count} with the rule that picks the stump learner of a fold (each learner alone, PAC-Bayes by "
-        "its Gibbs bound, SC's bound paying ln|k|!) ({select_ids:list}), "
+        "its Gibbs bound, SC's bound paying ln|k|!, the learner of fewest errors on the inner folds) "
+        "({select_ids:list}), "
+        "{competitor_count} with the competitors' settings at matched sparsity (the linear SVM's C of SVM-RFE and "
+        "BAHSIC, and the C of the L1-logistic refit on k genes, each at {competitor_cs:list} instead of 1) "
+        "({competitor_ids:list}), "
         "{margin_count} with the 5-point margin ({margin_ids:list}) and {coverage_count} with the coverage test's "
         "own settings ({coverage_ids:list}); these are marked not robust in the table. The table's 'robust to' "
-        "names only these variants. Not varied, so no verdict is robust to them: the peers' settings (SVM C = 1, "
-        "L1 C = 0.5 and the refit's C = 1, AdaBoost 25 rounds, which no k-row reads: at k ≤ 3 AdaBoost stops after "
-        "k rounds, SVM-RFE's halving steps, BAHSIC's kernel and tenth of the genes per step, RFE and BAHSIC to 16 "
-        "genes unrestricted); the selection rule of each learner (p, the length and conjunction or disjunction "
+        "names only these variants. Not varied, so no verdict is robust to them: the other settings of the "
+        "competitors (unrestricted: the linear SVM's C = 1 on all genes, L1 C = 0.5, AdaBoost's 25 rounds, RFE "
+        "and BAHSIC to 16 genes, which no k-row reads; at matched sparsity: SVM-RFE's halving steps, BAHSIC's "
+        "kernel and tenth of the genes per step; AdaBoost's rounds cannot matter there, as at k ≤ 3 it stops "
+        "after k rounds); the selection rule of each learner (p, the length and conjunction or disjunction "
         "chosen by the training-fold bound, not on inner folds: the paper's rule is lost, and this one produces "
         "the empty conjunctions); the prior on the number of stumps p(|k|) = ζ(|k|) (its display is lost); "
         "s ≤ 5 (it changes no k-row: their k ≤ 3 stumps are prefixes of the same greedy paths); the PAC-Bayes "
@@ -261,9 +265,14 @@ def _matched_rule(report) -> Markdown | None:
     shown = list(rows[rows["origin"] == "observation"]["id"])
     agree = int((tested["verdict"] == "agrees").sum())
     undecided = int((tested["verdict"] == "undecided").sum())
+    fragile = ~tested["robust"].map(lambda v: v in (True, "True")).astype(bool)
+    undecided_ids = list(tested[(tested["verdict"] == "undecided") & fragile]["id"])
     sets = len({i.partition("-")[2] for i in tested["id"]})
+    alpha = float(tested["alpha"].iloc[0]) if len(tested) else float("nan")
     return render(TEMPLATES["matched_rule"], tested=len(tested), tested_s="es" if len(tested) == 1 else "",
-                  agree=agree, undecided=undecided, other=len(tested) - agree - undecided, sets=sets,
+                  agree=agree, agree_fragile=int(((tested["verdict"] == "agrees") & fragile).sum()),
+                  undecided=undecided, undecided_fragile=len(undecided_ids), undecided_ids=undecided_ids or ["none"],
+                  other=len(tested) - agree - undecided, sets=sets, alpha=alpha, level=1 - 2 * alpha,
                   shown=shown or ["none"])
 
 
@@ -334,7 +343,10 @@ def _sensitivity(report) -> Markdown:
     declared_ids = moved("range=declared")
     choice_ids = sorted(set(moved("eta=")) | set(moved("p=")) | set(moved("prefilter=")))
     select_ids = moved("select=")
-    return render(TEMPLATES["sensitivity"], judged=len(judged), range_count=len(range_ids), range_ids=range_ids or ["none"],
+    competitor_ids = moved("competitors=")
+    competitor_cs = sorted({v for settings in COMPETITOR_VARIANTS.values() for v in settings.values()} - {1.0})
+    return render(TEMPLATES["sensitivity"], judged=len(judged), competitor_count=len(competitor_ids),
+                  competitor_ids=competitor_ids or ["none"], competitor_cs=[f"{c:g}" for c in competitor_cs], range_count=len(range_ids), range_ids=range_ids or ["none"],
                   declared_count=len(declared_ids), declared_ids=declared_ids or ["none"],
                   seed_count=len(seed_ids), seed_ids=seed_ids or ["none"], choice_count=len(choice_ids),
                   choice_ids=choice_ids or ["none"], select_count=len(select_ids), select_ids=select_ids or ["none"],

@@ -1,11 +1,13 @@
 """What notebook 05 runs and on which folds: the data sets, ``Config``, the learners of one outer
-fold, ``run`` and the fold-seed variants (Shah, Marchand & Corbeil, TPAMI 2012, Sections I-V).
+fold and ``run`` (Shah, Marchand & Corbeil, TPAMI 2012, Sections I-V); the variants re-run
+around it are in ``_variants``.
 """
 
 from __future__ import annotations
 
+import hashlib
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 
 import numpy as np
@@ -17,7 +19,7 @@ from sklearn.model_selection import ParameterGrid
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC, l1_min_c
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils import safe_sqr
+from sklearn.utils import Bunch, safe_sqr
 from sklearn.utils._param_validation import validate_params
 
 import companion.datasets as datasets
@@ -97,6 +99,10 @@ DECLARED_RANGES_WIDE = {name: (_RAW_AFFYMETRIX_WIDE if value == _RAW_AFFYMETRIX 
 #: The priors' ranges the protocol runs: the declared one (main) and two taken from the whole data
 #: set (every example, training folds included), the sensitivity variants of the claims.
 PRIORS = ("declared", "per_gene", "global")
+
+#: How the notebook's prose and figures name the data sets.
+DATASET_NAMES = {"colon": "Colon", "leukemia_golub": "Leukaemia", "c_md": "C_MD", "breast_er": "BreastER",
+                 "prostate": "Prostate", "lung_gordon": "Lung", "all_bioc": "ALL"}
 
 
 @dataclass(frozen=True)
@@ -251,7 +257,7 @@ def prior_feature_range(name, X, prior="declared"):
     prior : {"declared", "declared_wide", "declared_second", "per_gene", "global"}, default="declared"
         ``declared``: :func:`declared_feature_range` (independent of every sample);
         ``declared_wide``: :data:`DECLARED_RANGES_WIDE`, another declaration independent of every
-        sample (a choice variant, :data:`CHOICE_VARIANTS`); ``declared_second``:
+        sample (a choice variant, :data:`~companion.experiments.paper05._variants.CHOICE_VARIANTS`); ``declared_second``:
         :data:`DECLARED_RANGES_SECOND`, a second reading of each file's definition (another choice variant);
         ``per_gene``: each gene's min and max over every example (training folds included);
         ``global``: the data set's min and max, one range for all genes (training folds included).
@@ -436,7 +442,7 @@ def _rfe_runs(estimator, Z_train, y_train, ks, step, importance_getter):
     return runs
 
 
-def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=None):
+def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=None, *, shared=None):
     """Rows (without the fold keys) of every competitor, all genes and matched to ``k`` genes.
 
     The SVM-RFE runs (to ``config.rfe_genes`` and to each matched ``k``) read the same
@@ -451,8 +457,12 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
         Without NSC's row when ``nsc_threshold`` is None.
     nsc_errors : ndarray of int
         NSC's test errors at every threshold of :data:`NSC_THRESHOLDS` (its inner-fold choice).
+
+    ``shared``: a dict, filled (when given) with what :func:`_matched_competitor_rows` reads again
+    on these arrays (:class:`FoldMemo`): the L1 path's first genes, BAHSIC's order and the matched
+    competitors' rows.
     """
-    linear = SVC(kernel="linear", C=1.0)
+    linear = SVC(kernel="linear", C=COMPETITOR_SETTINGS["svm_c"])
     rows = []
 
     def row(learner, k, predicted, genes):
@@ -473,9 +483,7 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
     rfe_row(0, config.rfe_genes)
     l1 = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=0.5, random_state=seed).fit(Z_tr, y_tr)
     row("l1_logistic", 0, l1.predict(Z_te), np.count_nonzero(l1.coef_))
-    boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=config.adaboost_rounds,
-                               random_state=seed).fit(F_tr, y_tr)
-    staged = list(boost.staged_predict(F_te))
+    boost, staged = boosted_stumps(F_tr, y_tr, F_te, config.adaboost_rounds, seed)
     # Two classes: predict's and the last stage's vote are the same sums of the same signed
     # weights (both the sign of the second class's column), divided by a positive norm.
     row("adaboost_stumps", 0, staged[-1] if len(boost.classes_) == 2 else boost.predict(F_te),
@@ -494,18 +502,130 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
         row("nsc", 0, nsc_predictions[at], nsc_genes[at])
     # matched sparsity: k genes
     order_l1 = _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed)
-    for k in config.matched_k:
-        genes = order_l1[:k]
-        refit = LogisticRegression(C=1.0).fit(Z_tr[:, genes], y_tr)
-        row("l1_logistic", k, refit.predict(Z_te[:, genes]), len(genes))
-        rfe_row(k, k)
-        rounds = min(k, len(staged))
-        row("adaboost_stumps", k, staged[rounds - 1], len(_boosted_genes(boost, rounds)))
-        bahsic_row(k, k)
+    matched = _matched_rows(Z_tr, y_tr, Z_te, y_te, config, order_l1=order_l1, order=order, boost=boost, staged=staged,
+                            rfe=rfe, **COMPETITOR_SETTINGS)
+    if shared is not None:
+        shared.update(order_l1=list(order_l1), order=np.array(order), rows=[dict(r) for r in matched])
+    rows += matched
     return rows, nsc_errors
 
 
-def _selected_competitors(X_tr, y_tr, X_te, y_te, keep, config, seed, inner_seed):
+#: The settings of the competitors at matched sparsity (``k`` ≥ 1) in the main protocol: the linear
+#: SVM's ``C`` of SVM-RFE's eliminations and BAHSIC's classifier, and the ``C`` of the L2-logistic
+#: refit on the first ``k`` genes of the L1 path. (AdaBoost's rounds and the L1 path are not
+#: settings at ``k`` ≤ 3: the first ``k`` rounds, and the order genes enter, are used.)
+COMPETITOR_SETTINGS = {"svm_c": 1.0, "refit_c": 1.0}
+
+
+def _matched_rows(Z_tr, y_tr, Z_te, y_te, config, *, order_l1, order, boost, staged, rfe, svm_c, refit_c,
+                  learners=MATCHED_COMPETITORS):
+    """Rows of the matched competitors ``learners`` at each ``k`` of ``config.matched_k`` (see
+    :func:`_competitor_rows`): L1-logistic (its path's first ``k`` genes refitted at ``refit_c``),
+    SVM-RFE (``rfe``: :func:`_rfe_runs` with the SVM at ``svm_c``), AdaBoost's first ``k`` rounds
+    and BAHSIC's last ``k`` genes of ``order`` under a linear SVM at ``svm_c``; for each ``k``, in
+    the order of :data:`MATCHED_COMPETITORS`' protocol rows (L1, SVM-RFE, AdaBoost, BAHSIC)."""
+    rows = []
+
+    def row(learner, k, predicted, genes):
+        rows.append({"learner": learner, "k": k, "prior": "-", "errors": int(np.sum(predicted != y_te)),
+                     "genes": int(genes)})
+
+    linear = SVC(kernel="linear", C=svm_c)
+    for k in config.matched_k:
+        if "l1_logistic" in learners:
+            genes = order_l1[:k]
+            refit = LogisticRegression(C=refit_c).fit(Z_tr[:, genes], y_tr)
+            row("l1_logistic", k, refit.predict(Z_te[:, genes]), len(genes))
+        if "svm_rfe" in learners:
+            support, model = rfe[k]
+            row("svm_rfe", k, model.predict(Z_te[:, support]), support.sum())
+        if "adaboost_stumps" in learners:
+            rounds = min(k, len(staged))
+            row("adaboost_stumps", k, staged[rounds - 1], len(_boosted_genes(boost, rounds)))
+        if "bahsic" in learners:
+            kept = np.sort(order[-k:])
+            row("bahsic", k, clone(linear).fit(Z_tr[:, kept], y_tr).predict(Z_te[:, kept]), kept.size)
+    return rows
+
+
+#: The protocol's order of the matched competitors' rows at each ``k`` (:func:`_matched_rows`).
+_MATCHED_ROW_ORDER = ("l1_logistic", "svm_rfe", "adaboost_stumps", "bahsic")
+
+
+def _matched_competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, settings, *, shared=None):
+    """``{label: rows}``: the matched competitors' rows under each of ``settings`` (``{label:
+    {"svm_c": …, "refit_c": …}}``), each learner fitted once per distinct value of the setting it
+    reads and sharing what no setting changes (the standardised kept genes, the L1 path, BAHSIC's
+    order, AdaBoost's first rounds).
+
+    AdaBoost is fitted for ``max(config.matched_k)`` rounds: its first ``k`` rounds are those of
+    the protocol's longer fit (each round draws its stump's seed in turn from ``seed``).
+
+    ``shared``: what :func:`_competitor_rows` recorded on the same arrays (:class:`FoldMemo`), or
+    None. Given, the L1 path and BAHSIC's order are not recomputed, and the rows of AdaBoost and of
+    each learner at its :data:`COMPETITOR_SETTINGS` value are the protocol's own (the same fits)."""
+    F_tr, F_te = X_tr[:, keep], X_te[:, keep]
+    scaler = StandardScaler().fit(F_tr)
+    Z_tr, Z_te = scaler.transform(F_tr), scaler.transform(F_te)
+    first = next(iter(settings.values()))
+    by_learner = {}  # (learner, setting value) -> {k: row}
+    if shared is not None:
+        fits = {"order_l1": shared["order_l1"], "order": shared["order"], "boost": None, "staged": None}
+        protocol = {"l1_logistic": "refit_c", "svm_rfe": "svm_c", "bahsic": "svm_c"}
+        for r in shared["rows"]:
+            value = COMPETITOR_SETTINGS[protocol[r["learner"]]] if r["learner"] in protocol else None
+            by_learner.setdefault((r["learner"], value), {})[r["k"]] = dict(r)
+    else:
+        fits = {"order_l1": _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed), "order": bahsic_order(Z_tr, y_tr)}
+        fits["boost"], fits["staged"] = boosted_stumps(F_tr, y_tr, F_te, max(config.matched_k), seed)
+
+    def fitted(learners, svm_c, refit_c, value):
+        learners = tuple(v for v in learners if (v, value) not in by_learner)  # the protocol's rows are known
+        if not learners:
+            return
+        rfe = (_rfe_runs(SVC(kernel="linear", C=svm_c), Z_tr, y_tr, config.matched_k, 0.5, linear_svm_importance)
+               if "svm_rfe" in learners else None)
+        for r in _matched_rows(Z_tr, y_tr, Z_te, y_te, config, rfe=rfe, svm_c=svm_c, refit_c=refit_c,
+                               learners=learners, **fits):
+            by_learner.setdefault((r["learner"], value), {})[r["k"]] = r
+
+    fitted(("adaboost_stumps",), first["svm_c"], first["refit_c"], None)
+    for c in dict.fromkeys(s["svm_c"] for s in settings.values()):
+        fitted(("svm_rfe", "bahsic"), c, first["refit_c"], c)
+    for c in dict.fromkeys(s["refit_c"] for s in settings.values()):
+        fitted(("l1_logistic",), first["svm_c"], c, c)
+    value = {"l1_logistic": "refit_c", "svm_rfe": "svm_c", "bahsic": "svm_c", "adaboost_stumps": None}
+    return {label: [dict(by_learner[(learner, s[value[learner]] if value[learner] else None)][k])
+                    for k in config.matched_k for learner in _MATCHED_ROW_ORDER]
+            for label, s in settings.items()}
+
+
+def selected_matched(X_tr, y_tr, X_te, y_te, keep, config, seed, inner_seed, settings, *, shared=None):
+    """``{label: rows}``: the matched competitors' outer rows under each setting, and one
+    ``competitor`` row per ``k`` ≥ 1 chosen on the inner folds as :func:`_selected_competitors`
+    chooses it (same inner folds, same filter, ties to the first of :data:`MATCHED_COMPETITORS`).
+
+    ``shared``: the list :func:`_selected_competitors` filled on this outer fold (one entry per
+    inner fold, then the outer fold; :class:`FoldMemo`), or None."""
+    parts = list(stratified_folds(y_tr, n_splits=config.inner_splits, seed=inner_seed))
+    shared = [None] * (len(parts) + 1) if shared is None else shared
+    inner = {label: {} for label in settings}
+    for (train, test), known in zip(parts, shared):
+        inner_keep = welch_t_ranking(X_tr[train], y_tr[train], config.n_prefilter)
+        for label, rows in _matched_competitor_rows(X_tr[train], y_tr[train], X_tr[test], y_tr[test], inner_keep,
+                                                    config, seed, settings, shared=known).items():
+            for r in rows:
+                inner[label][(r["learner"], r["k"])] = inner[label].get((r["learner"], r["k"]), 0) + r["errors"]
+    out = _matched_competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, settings, shared=shared[len(parts)])
+    for label, rows in out.items():
+        outer = {(r["learner"], r["k"]): r for r in rows}
+        for k in config.matched_k:
+            chosen = min(MATCHED_COMPETITORS, key=lambda c: (inner[label][(c, k)], MATCHED_COMPETITORS.index(c)))
+            rows.append({**outer[(chosen, k)], "learner": "competitor", "chosen": chosen})
+    return out
+
+
+def _selected_competitors(X_tr, y_tr, X_te, y_te, keep, config, seed, inner_seed, *, shared=None):
     """Every competitor's rows on the outer fold, plus one ``competitor`` row per ``k``: the one chosen on inner folds.
 
     The training fold is split into ``config.inner_splits`` stratified inner folds (seed
@@ -515,19 +635,29 @@ def _selected_competitors(X_tr, y_tr, X_te, y_te, keep, config, seed, inner_seed
     the fewest inner errors at each ``k`` (ties: the first of :data:`COMPETITORS`, resp.
     :data:`MATCHED_COMPETITORS`) is the ``competitor`` of that ``k``, its outer errors those of the
     chosen learner. No outer test example is read by any choice.
+
+    ``shared``: a list, filled (when given) with one dict per inner fold, then one for the outer
+    fold, of what :func:`selected_matched` reads again there (:func:`_competitor_rows`).
     """
     inner = {}
     nsc_inner = np.zeros(len(NSC_THRESHOLDS), dtype=int)
     for train, test in stratified_folds(y_tr, n_splits=config.inner_splits, seed=inner_seed):
         inner_keep = welch_t_ranking(X_tr[train], y_tr[train], config.n_prefilter)
-        rows, nsc_errors = _competitor_rows(X_tr[train], y_tr[train], X_tr[test], y_tr[test], inner_keep, config, seed)
+        part = None if shared is None else {}
+        rows, nsc_errors = _competitor_rows(X_tr[train], y_tr[train], X_tr[test], y_tr[test], inner_keep, config, seed,
+                                            shared=part)
+        if shared is not None:
+            shared.append(part)
         for r in rows:
             inner[(r["learner"], r["k"])] = inner.get((r["learner"], r["k"]), 0) + r["errors"]
         nsc_inner += nsc_errors
     lowest = np.flatnonzero(nsc_inner == nsc_inner.min())
     threshold = NSC_THRESHOLDS[lowest[-1]]
     inner[("nsc", 0)] = int(nsc_inner.min())
-    rows, _ = _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=threshold)
+    part = None if shared is None else {}
+    rows, _ = _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=threshold, shared=part)
+    if shared is not None:
+        shared.append(part)
     outer = {(r["learner"], r["k"]): r for r in rows}
     for k in (0, *config.matched_k):
         candidates = COMPETITORS if k == 0 else MATCHED_COMPETITORS
@@ -539,20 +669,114 @@ def _selected_competitors(X_tr, y_tr, X_te, y_te, keep, config, seed, inner_seed
     return rows
 
 
+def boosted_stumps(X_train, y_train, X_test, n_rounds, seed):
+    """AdaBoost (SAMME) of ``n_rounds`` decision stumps and its staged predictions on ``X_test``.
+
+    The model and predictions of scikit-learn's ``AdaBoostClassifier(DecisionTreeClassifier(
+    max_depth=1), n_estimators=n_rounds, random_state=seed)``: its ``fit`` and
+    ``staged_predict`` loops, step for step (the same weights, the same seed drawn for each stump
+    in turn, the same early stops, the same sums in the same order), around the same tree fits.
+    The trees are fitted and read with their input checks off, on the ``float32`` copies the
+    checks would make of the inputs (once, not once per round and call): scikit-learn's checks
+    and clones are about a third of the time of a round on a microarray fold (25 rounds on
+    Colon's folds: 1.56 times faster). Two classes only; with any other number the scikit-learn
+    estimator itself is fitted. Tests compare the two on random data with ties and early stops.
+
+    Parameters
+    ----------
+    X_train : ndarray of shape (n_samples, n_features)
+    y_train : ndarray of shape (n_samples,)
+    X_test : ndarray of shape (n_test, n_features)
+    n_rounds : int
+    seed : int
+
+    Returns
+    -------
+    boost : Bunch or AdaBoostClassifier
+        ``estimators_`` (the fitted stumps) and ``classes_``.
+    staged : list of ndarray
+        The prediction on ``X_test`` after each round (``staged_predict``).
+    """
+    if np.unique(y_train).size != 2:
+        boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=n_rounds,
+                                   random_state=seed).fit(X_train, y_train)
+        return boost, list(boost.staged_predict(X_test))
+    X = np.ascontiguousarray(X_train, dtype=np.float32)  # the trees' own conversion of their input
+    X_te = np.ascontiguousarray(X_test, dtype=np.float32)
+    # The trees see the labels' codes: they encode labels by np.unique's order themselves, so the
+    # same codes reach the tree builder; classes_ are the labels, read back by code.
+    classes, y = np.unique(np.asarray(y_train), return_inverse=True)
+    sample_weight = np.ones(y.shape[0], dtype=np.float64)
+    sample_weight /= sample_weight.sum()
+    random_state = np.random.RandomState(seed)
+    epsilon = np.finfo(sample_weight.dtype).eps
+    zero_weight_mask = sample_weight == 0.0
+    trees, weights = [], np.zeros(n_rounds, dtype=np.float64)
+    for iboost in range(n_rounds):
+        sample_weight = np.clip(sample_weight, a_min=epsilon, a_max=None)
+        sample_weight[zero_weight_mask] = 0.0
+        tree = DecisionTreeClassifier(max_depth=1, random_state=random_state.randint(np.iinfo(np.int32).max))
+        trees.append(tree)
+        tree.fit(X, y, sample_weight=sample_weight, check_input=False)
+        y_predict = tree.predict(X, check_input=False)
+        incorrect = y_predict != y
+        estimator_error = np.mean(np.average(incorrect, weights=sample_weight, axis=0))
+        if estimator_error <= 0:
+            weights[iboost] = 1.0
+            break
+        n_classes = len(classes)
+        if estimator_error >= 1.0 - (1.0 / n_classes):
+            trees.pop(-1)
+            if not trees:
+                raise ValueError("BaseClassifier in AdaBoostClassifier ensemble is worse than random, ensemble "
+                                 "can not be fit.")
+            break
+        estimator_weight = 1.0 * (np.log((1.0 - estimator_error) / estimator_error) + np.log(n_classes - 1.0))
+        if not iboost == n_rounds - 1:
+            sample_weight = np.exp(np.log(sample_weight) + estimator_weight * incorrect * (sample_weight > 0))
+        weights[iboost] = estimator_weight
+        sample_weight_sum = np.sum(sample_weight)
+        if not np.isfinite(sample_weight_sum) or sample_weight_sum <= 0:
+            break
+        if iboost < n_rounds - 1:
+            sample_weight /= sample_weight_sum
+    staged, pred, norm = [], None, 0.0
+    column = np.arange(classes.size)[:, np.newaxis]
+    for weight, tree in zip(weights, trees):
+        norm += weight
+        current = np.where((tree.predict(X_te, check_input=False) == column).T, weight, -1 / (2 - 1) * weight)
+        if pred is None:
+            pred = current
+        else:
+            pred += current
+        tmp_pred = np.copy(pred)
+        tmp_pred[:, 0] *= -1
+        staged.append(np.array(classes.take((tmp_pred / norm).sum(axis=1) > 0, axis=0)))
+    return Bunch(estimators_=trees, classes_=classes), staged
+
+
 def _boosted_genes(boost, rounds):
     """The genes of the first ``rounds`` stumps of a fitted AdaBoost (leaves without a split skipped)."""
     return {int(tree.tree_.feature[0]) for tree in boost.estimators_[:rounds] if tree.tree_.feature[0] >= 0}
 
 
-def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges=None):
+def stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges=None, *, known=None,
+               computed=None):
     """Rows of the stump learners: bound-chosen length and ``k`` stumps, for each prior range.
 
     ``prior_ranges``: ``{prior: prior_feature_range(name, X, prior)}`` if known (a function of the
     whole data set, the same on every fold: :func:`run` computes it once per data set).
+    ``known``: ``{(learner, prior): rows}`` already made on this fold with the same parameters
+    and range (:class:`FoldMemo`): those are not refitted. ``computed``: a dict, filled (when
+    given) with the rows fitted here, by ``(learner, prior)``.
     """
     rows = []
     for variant in STUMP_VARIANTS:
         for prior in (config.priors[:1] if variant == "sc" else config.priors):
+            if known is not None and (variant, prior) in known:
+                rows += [{**r, "prior": prior} for r in known[(variant, prior)]]
+                continue
+            start = len(rows)
             whole = prior_ranges[prior] if prior_ranges is not None else prior_feature_range(name, X, prior)
             ranges = whole[:, keep]
             template = stump_template(variant, config, X.shape[1]).set_params(feature_range=ranges)
@@ -570,6 +794,8 @@ def _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_rang
                 if variant == "sc":
                     row["bound_pairing"] = sc_bound_with_pairing(model, X_tr[:, keep], y_tr)
                 rows.append(row)
+            if computed is not None:
+                computed[(variant, prior)] = [dict(r) for r in rows[start:]]
     return rows
 
 
@@ -603,7 +829,7 @@ def sc_bound_with_pairing(model, X, y, *, pairing=True):
                                    pairing=pairing))
 
 
-def _selected_stumps(rows, config):
+def selected_stumps(rows, config):
     """One ``stumps`` row per prior and ``k``: the stump learner whose training-fold bound is smallest.
 
     A choice made on the training fold only (each learner's bound is a valid guarantee): bounds
@@ -624,6 +850,17 @@ def _selected_stumps(rows, config):
 
 def _fold_rows(loaded, config, seed, item):
     """Rows of one outer fold ``(name, (repeat, fold, train, test))``: self-contained, any order, any worker."""
+    return _shared_fold_rows(loaded, config, seed, (item, None))[0]
+
+
+def _shared_fold_rows(loaded, config, seed, task):
+    """:func:`_fold_rows` of ``task = (item, known)``, also returning what a :class:`FoldMemo` keeps.
+
+    ``known``: the stump rows already made on this fold (:func:`stump_rows`), or None. Returns
+    ``(rows, computed, shared)``: the fold's rows, the stump rows fitted here by ``(learner,
+    prior)``, and :func:`_selected_competitors`' shared list.
+    """
+    item, known = task
     name, (repeat, fold, train, test) = item
     X, y, names, *prior_ranges = loaded[name]  # run adds the prior ranges of the whole data set
     X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
@@ -633,11 +870,98 @@ def _fold_rows(loaded, config, seed, item):
     # no stump (Occam on Colon) is the paper's model, reported by the claims: no SingleClassWarning.
     with trusted_inputs(), warnings.catch_warnings():
         warnings.simplefilter("ignore", SingleClassWarning)
-        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, *prior_ranges)
-        rows += _selected_stumps(rows, config)
+        computed, shared = {}, []
+        rows = stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, *prior_ranges, known=known,
+                          computed=computed)
+        rows += selected_stumps(rows, config)
         rows += _selected_competitors(X_tr, y_tr, X_te, y_te, keep, config, seed,
-                                      inner_seed=1000 * (seed + repeat) + fold)
-    return [{**base, **row} for row in rows]
+                                      inner_seed=1000 * (seed + repeat) + fold, shared=shared)
+    return [{**base, **row} for row in rows], computed, shared
+
+
+def _digest(*parts) -> str:
+    """sha-256 of ``parts`` (arrays by dtype, shape and bytes; anything else by its ``repr``)."""
+    h = hashlib.sha256()
+    for part in parts:
+        if isinstance(part, np.ndarray) and part.dtype.kind == "O":  # bytes of pointers: hash the values' text
+            part = part.astype(str)
+        if isinstance(part, np.ndarray):
+            h.update(repr((part.dtype.str, part.shape)).encode())
+            part = np.ascontiguousarray(part).tobytes()
+        else:
+            part = repr(part).encode()
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def data_digest(X, y, names) -> str:
+    """sha-256 of a loaded data set (:func:`load_dataset`'s arrays): the data part of every :class:`FoldMemo` key."""
+    return _digest(np.asarray(X), np.asarray(y), np.asarray(names))
+
+
+def stump_keys(data_key, train, test, config, prior_ranges, n_total) -> dict:
+    """``{(learner, prior): key}``: the :class:`FoldMemo` key of each stump learner's rows on a fold.
+
+    A key holds everything :func:`stump_rows` reads for that learner and prior range: the data,
+    the fold, the filter's size, the learner's parameters (:func:`stump_template`), the range of
+    the whole data set, the grid and the ``k`` of the rows.
+    """
+    keys = {}
+    for variant in STUMP_VARIANTS:
+        params = stump_template(variant, config, n_total).get_params()
+        params.pop("feature_range")
+        for prior in (config.priors[:1] if variant == "sc" else config.priors):
+            keys[(variant, prior)] = _digest("stump rows", data_key, train, test, config.n_prefilter, variant,
+                                             sorted(params.items()), config.grid(variant),
+                                             tuple(config.matched_k), prior_ranges[prior])
+    return keys
+
+
+def matched_key(data_key, train, test, config, seed, repeat, fold, rounds) -> str:
+    """The :class:`FoldMemo` key of the competitors' shared entries on an outer fold.
+
+    Everything those entries read: the data, the fold, the filter's size, the inner folds
+    (``inner_splits`` and the seed ``1000 × (seed + repeat) + fold``), the learners' seed, the
+    ``k`` of the matched rows, :data:`COMPETITOR_SETTINGS` and AdaBoost's ``rounds`` as far as the
+    matched rows read them (``min(rounds, max(matched_k))``: :func:`run` stores under its
+    ``adaboost_rounds``, :func:`selected_matched` looks up its ``max(matched_k)``-round fit, and
+    the two meet only when the protocol's fit has at least those rounds).
+    """
+    return _digest("matched", data_key, train, test, config.n_prefilter, config.inner_splits,
+                   1000 * (seed + repeat) + fold, seed, tuple(config.matched_k), sorted(COMPETITOR_SETTINGS.items()),
+                   min(int(rounds), max(config.matched_k)))
+
+
+class FoldMemo:
+    """What notebook 05's protocol and its variants share on the same outer folds, owned by the caller.
+
+    Pass one memo to :func:`run` and then to the variants rerun on its folds
+    (:func:`~companion.experiments.paper05._variants.run_choice_variants`,
+    :func:`~companion.experiments.paper05._variants.run_competitor_variants`); ``results_section``
+    makes one per call. A call without one fits everything itself, so no result depends on what
+    ran earlier in the process. Every entry is a deterministic function of everything its key
+    holds, so a hit is what a refit gives:
+
+    * ``stump_rows``: :func:`stump_keys` -> the rows of one stump learner under one prior range on
+      one outer fold (:func:`stump_rows`). A choice variant that leaves a learner's parameters and
+      range as they are (SC under the ``η`` and ``p``-grid variants; every learner on the data sets
+      where a variant's declared range is the main one) reads its rows here.
+    * ``matched``: :func:`matched_key` -> one entry per part of an outer fold on which the
+      competitors are fitted (its inner folds in order, then the outer fold): the L1 path's first
+      genes, BAHSIC's order and the matched competitors' rows at :data:`COMPETITOR_SETTINGS`
+      (:func:`_competitor_rows`). The competitor variants rerun only the settings they change.
+
+    Examples
+    --------
+    >>> memo = FoldMemo()  # then run(config, memo=memo), run_choice_variants(config, results, memo=memo), …
+    >>> len(memo.stump_rows), len(memo.matched)
+    (0, 0)
+    """
+
+    def __init__(self):
+        self.stump_rows = {}
+        self.matched = {}
 
 
 #: The value columns of :func:`run`'s frame, after the keys, in order.
@@ -650,8 +974,9 @@ def method_key(learner, k, prior):
     return learner + (f" k={k}" if k else "") + (f" [{prior}]" if prior not in ("-", PRIORS[0]) else "")
 
 
-@validate_params({"config": [Config], "n_jobs": N_JOBS, "data": [dict, None]}, prefer_skip_nested_validation=False)
-def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "data": [dict, None], "memo": [FoldMemo, None]},
+                 prefer_skip_nested_validation=False)
+def run(config: Config, n_jobs=1, *, data=None, memo=None) -> pd.DataFrame:
     """The repeated outer CV of every data set of ``config``: stump learners and competitors, same folds.
 
     Parameters
@@ -664,7 +989,11 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
         own split and seeds: the frame does not depend on ``n_jobs``.
     data : dict or None, default=None
         ``{name: load_dataset(name)}`` for the data sets of ``config``, from a caller that runs the
-        protocol several times on the same data (:func:`run_seed_variants`); None: loaded here.
+        protocol several times on the same data (:func:`~companion.experiments.paper05._variants.run_seed_variants`); None: loaded here.
+    memo : FoldMemo or None, default=None
+        Shared with the variants given the same memo (:class:`FoldMemo`): the stump rows already
+        in it are not refitted, and what this run fits is added to it. The frame is the one a call
+        without a memo gives.
 
     Returns
     -------
@@ -690,7 +1019,20 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
         for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=config.n_splits,
                                                               seed=seed + repeat))
     ]
-    parts = parallel_map(partial(_fold_rows, loaded, config, seed), items, n_jobs=n_jobs)
+    if memo is None:
+        parts = parallel_map(partial(_fold_rows, loaded, config, seed), items, n_jobs=n_jobs)
+    else:
+        digests = {name: data_digest(X, y, names) for name, (X, y, names, _) in loaded.items()}
+        keys = [stump_keys(digests[name], train, test, config, loaded[name][3], loaded[name][0].shape[1])
+                for name, (_, _, train, test) in items]
+        tasks = [(item, {vp: memo.stump_rows[key] for vp, key in k.items() if key in memo.stump_rows})
+                 for item, k in zip(items, keys)]
+        done = parallel_map(partial(_shared_fold_rows, loaded, config, seed), tasks, n_jobs=n_jobs)
+        for (name, (repeat, fold, train, test)), k, (_, computed, shared) in zip(items, keys, done):
+            memo.stump_rows.update({k[vp]: rows for vp, rows in computed.items()})
+            memo.matched[matched_key(digests[name], train, test, config, seed, repeat, fold,
+                                     config.adaboost_rounds)] = shared
+        parts = [rows for rows, _, _ in done]
     frame = pd.DataFrame([row for part in parts for row in part])
     for column, fill in (("bound", np.nan), ("bound_pairing", np.nan), ("gibbs_errors", np.nan),
                          ("gibbs_bound", np.nan), ("model_type", ""), ("p", np.nan), ("gene_names", ""), ("rule", ""),
@@ -699,211 +1041,6 @@ def run(config: Config, n_jobs=1, *, data=None) -> pd.DataFrame:
     frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
     frame["seed"] = seed + frame["repeat"]
     return check_tidy(frame[["dataset", "method", "seed", "fold", *RESULT_COLUMNS]])
-#: Fold-seed variants of every claim: the whole protocol rerun on other outer folds.
-N_SEED_VARIANTS = 4
-#: Names of the prior-range variants: the main range first, then the two sample-dependent ones, named as what
-#: they are: sensitivity runs whose range reads every example, test folds included, so no valid prior.
-VARIANT_NAMES = {"declared": "main",
-                 "per_gene": "range=per gene from the whole data (invalid prior: test folds leak)",
-                 "global": "range=global from the whole data (invalid prior: test folds leak)"}
-
-
-def seed_configs(config, n=N_SEED_VARIANTS):
-    """The fold-seed variants of ``config``: ``{"seed=<s>": Config}``, each with folds no other uses.
-
-    Variant ``j`` (1..n) is ``config`` with ``seed = config.seed + j × n_repeats`` (its repeats'
-    fold seeds follow the main run's and each other's without overlap) and the declared prior
-    range only (the range variants are the main run's).
-
-    Parameters
-    ----------
-    config : Config
-    n : int, default=N_SEED_VARIANTS
-
-    Returns
-    -------
-    dict
-    """
-    out = {}
-    for j in range(1, n + 1):
-        seed = config.seed + j * config.n_repeats
-        out[f"seed={seed}"] = replace(config, seed=seed, priors=config.priors[:1])
-    return out
-
-
-def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
-    """:func:`run` of every :func:`seed_configs` variant: ``{"seed=<s>": frame}``.
-
-    The data sets are loaded once and shared by the variants' runs.
-
-    Parameters
-    ----------
-    config : Config
-    n : int, default=N_SEED_VARIANTS
-    n_jobs : int, default=1
-
-    Returns
-    -------
-    dict
-    """
-    data = {name: load_dataset(name) for name in config.datasets}
-    return {name: run(variant, n_jobs=n_jobs, data=data) for name, variant in seed_configs(config, n).items()}
-
-
-#: The free choices of the stump learners varied beside the main protocol (on its folds, declared
-#: range; the competitors' rows are the main run's): ``{variant name: Config fields}``.
-#: ``prefilter``: the stump learners' search sees that many in-fold Welch-filtered genes (the
-#: competitors keep ``n_prefilter``). A variant naming ``datasets`` reruns those only: on the
-#: others its range is the main one, and their rows are the main run's.
-CHOICE_VARIANTS = {
-    "eta=0.5": {"eta": 0.5},
-    "eta=0.25": {"eta": 0.25},
-    "p=grid 0.5 1 2 for Occam and PAC-Bayes": {"costly_p": (0.5, 1.0, 2.0)},
-    "prefilter=200 (stump learners)": {"n_prefilter": 200},
-    "prefilter=50 (stump learners)": {"n_prefilter": 50},
-    "range=declared 20-bit envelope for the raw sets": {"priors": ("declared_wide",)},
-    "range=declared second reading (Colon [0, 2^18], BreastER ±2^7, ALL [0, 20])": {
-        "priors": ("declared_second",), "datasets": ("colon", "breast_er", "all_bioc")},
-}
-
-
-def _stump_fold_rows(loaded, config, item):
-    """The stump learners' rows of one outer fold (declared range), as :func:`_fold_rows` makes them."""
-    name, (repeat, fold, train, test) = item
-    X, y, names, prior_ranges = loaded[name]
-    X_tr, y_tr, X_te, y_te = X[train], y[train], X[test], y[test]
-    keep = welch_t_ranking(X_tr, y_tr, config.n_prefilter)
-    base = {"dataset": name, "repeat": repeat, "fold": fold, "n_train": len(train), "n_test": len(test)}
-    with trusted_inputs(), warnings.catch_warnings():
-        warnings.simplefilter("ignore", SingleClassWarning)
-        rows = _stump_rows(name, X, X_tr, y_tr, X_te, y_te, keep, names, config, prior_ranges)
-        rows += _selected_stumps(rows, config)
-    return [{**base, **row} for row in rows]
-
-
-def run_choice_variants(config, results, n_jobs=1, variants=None):
-    """The stump learners rerun under each free choice of :data:`CHOICE_VARIANTS`, on the main folds.
-
-    Each variant is ``config`` with the variant's fields and the declared range only (or, for
-    ``range=declared …``, the other declared range, whose rows then stand as the main range's); its stump
-    rows (and the bound-chosen ``stumps`` rows) are recomputed on every outer fold of the main run,
-    and the competitors' rows are ``results``' (their settings do not change).
-
-    Parameters
-    ----------
-    config : Config
-        The main protocol.
-    results : pandas.DataFrame
-        :func:`run`'s frame of ``config``.
-    n_jobs : int, default=1
-    variants : dict or None, default=None
-        ``{name: Config fields}`` (None: :data:`CHOICE_VARIANTS`).
-
-    Returns
-    -------
-    dict
-        ``{variant name: frame}``, each shaped as :func:`run`'s.
-    """
-    variants = CHOICE_VARIANTS if variants is None else variants
-    data = {name: load_dataset(name) for name in config.datasets}
-    out = {}
-    competitors = results[~results["learner"].isin([*STUMP_VARIANTS, "stumps"])]
-    for label, fields in variants.items():
-        fields = dict(fields)
-        if "datasets" in fields:  # the other data sets' rows are the main run's (same range there)
-            fields["datasets"] = tuple(n for n in config.datasets if n in fields["datasets"])
-        variant = replace(config, **{"priors": config.priors[:1], **fields})
-        same = results[~results["dataset"].isin(variant.datasets) & results["learner"].isin([*STUMP_VARIANTS, "stumps"])
-                       & (results["prior"] == PRIORS[0])]
-        loaded = {name: (X, y, names, {p: prior_feature_range(name, X, p) for p in variant.priors})
-                  for name, (X, y, names) in data.items() if name in variant.datasets}
-        items = [(name, (repeat, fold, train, test)) for name in variant.datasets for repeat in range(variant.n_repeats)
-                 for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=variant.n_splits,
-                                                                       seed=variant.seed + repeat))]
-        columns = ["dataset", "method", "seed", "fold", *RESULT_COLUMNS]
-        frame = results.iloc[0:0][columns]
-        if items:
-            parts = parallel_map(partial(_stump_fold_rows, loaded, variant), items, n_jobs=n_jobs)
-            frame = pd.DataFrame([row for part in parts for row in part])
-            for column, fill in (("bound", np.nan), ("bound_pairing", np.nan), ("gibbs_errors", np.nan),
-                                 ("gibbs_bound", np.nan), ("model_type", ""), ("p", np.nan), ("gene_names", ""),
-                                 ("rule", ""), ("chosen", "")):
-                frame[column] = frame[column].fillna(fill) if column in frame else fill
-            # a variant's own declared range stands where the main one does (the claims read that row)
-            frame["prior"] = frame["prior"].replace({variant.priors[0]: PRIORS[0]})
-            frame["method"] = [method_key(*key) for key in zip(frame["learner"], frame["k"], frame["prior"])]
-            frame["seed"] = variant.seed + frame["repeat"]
-        frame = pd.concat([part[columns] for part in (frame, same, competitors) if len(part)], ignore_index=True)
-        out[label] = check_tidy(frame)
-    return out
-
-
-#: The rules that pick the stump side of a fold (the ``stumps`` rows, read by the matched-sparsity
-#: k-rows) beside the protocol's (the smallest training-fold bound, PAC-Bayes read by its Bayes
-#: vote's bound, twice its Gibbs bound, so never chosen): each named learner alone, and the
-#: smallest bound with PAC-Bayes read by its Gibbs bound (its Bayes vote predicts) or with SC's
-#: bound paying ``ln |k|!`` (:func:`sc_bound_with_pairing`). ``{variant name: rule}``.
-SELECTION_RULES = {
-    "select=SC alone": "sc",
-    "select=Occam alone": "occam",
-    "select=PAC-Bayes alone (Bayes vote)": "pac_bayes",
-    "select=smallest bound, PAC-Bayes by its Gibbs bound": "gibbs",
-    "select=smallest bound, SC paying ln|k|!": "pairing",
-}
-
-
-def selection_variants(results, rules=None):
-    """:func:`run`'s frame with its ``stumps`` rows chosen by each rule of :data:`SELECTION_RULES`.
-
-    The stump learners' and competitors' rows are ``results``' own; on each fold, ``k`` and prior
-    range the ``stumps`` row becomes the row of the learner the rule picks (ties within
-    :data:`companion.numerics.TIE_RTOL` go to the first of :data:`STUMP_VARIANTS`, as in
-    :func:`_selected_stumps`). Nothing is refitted and no rule reads a test fold.
-
-    Parameters
-    ----------
-    results : pandas.DataFrame
-        :func:`run`'s frame.
-    rules : dict or None, default=None
-        ``{variant name: rule}`` (None: :data:`SELECTION_RULES`); a rule is a key of
-        :data:`STUMP_LEARNERS` (that learner alone), ``"gibbs"`` or ``"pairing"``.
-
-    Returns
-    -------
-    dict
-        ``{variant name: frame}``, each shaped as :func:`run`'s.
-    """
-    rules = SELECTION_RULES if rules is None else rules
-    learners = results[results["learner"].isin(STUMP_VARIANTS)]
-    rest = results[results["learner"] != "stumps"]
-    priors = [p for p in dict.fromkeys(results.loc[results["learner"] == "stumps", "prior"])]
-    out = {}
-    for label, rule in rules.items():
-        chosen = []
-        for prior in priors:
-            part = learners[(learners["prior"] == prior) | (learners["learner"] == "sc")]
-            if rule in STUMP_LEARNERS:
-                picked = part[part["learner"] == rule]
-            else:
-                score = part["bound"]
-                if rule == "gibbs":
-                    score = score.where(part["learner"] != "pac_bayes", part["gibbs_bound"])
-                if rule == "pairing":
-                    score = score.where(part["learner"] != "sc", part["bound_pairing"])
-                order = part["learner"].map({v: i for i, v in enumerate(STUMP_VARIANTS)})
-                part = part.assign(_score=score.to_numpy(dtype=float), _order=order)
-                rows = []
-                for _, group in part.groupby(["dataset", "repeat", "fold", "k"], sort=False):
-                    group = group.sort_values("_order", kind="stable")
-                    rows.append(group.index[first_near_min(group["_score"].to_numpy())])
-                picked = part.loc[rows].drop(columns=["_score", "_order"])
-            chosen.append(picked.assign(chosen=picked["learner"], learner="stumps", prior=prior, rule="",
-                                        method=[method_key("stumps", k, prior) for k in picked["k"]]))
-        frame = pd.concat([rest, *chosen], ignore_index=True)
-        out[label] = check_tidy(frame[results.columns])
-    return out
-
-
 def _gibbs_columns(model, X_test, y_test) -> dict:
     """Expected test errors of a PAC-Bayes model's stochastic Gibbs classifier, and its own bound."""
     proba = model.gibbs_proba(X_test)

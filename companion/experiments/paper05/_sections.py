@@ -19,8 +19,9 @@ from companion.experiments._constraints import N_JOBS
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
-from companion.experiments.paper05._protocol import (
-    DATASETS, Config, STUMP_VARIANTS, run, run_choice_variants, run_seed_variants, selection_variants,
+from companion.experiments.paper05._protocol import DATASETS, Config, FoldMemo, STUMP_VARIANTS, run
+from companion.experiments.paper05._variants import (
+    inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants, selection_variants,
 )
 from companion.experiments.paper05._tables import (
     accuracy_by_learner, by_learner_display, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
@@ -39,8 +40,8 @@ def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
         index=list(dict.fromkeys(rows["method"])), columns=list(datasets))
 
 
-@validate_params({"config": [Config], "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
-def results_section(config: Config, n_jobs: int = 1) -> Bunch:
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None]}, prefer_skip_nested_validation=False)
+def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = None) -> Bunch:
     """The protocol's results: errors, genes and bounds per learner and data set, beside the paper.
 
     Parameters
@@ -49,6 +50,9 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         The protocol (data sets, folds, repeats, grids).
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
+    memo : FoldMemo or None, default=None
+        Shared by the main run and the variants rerun on its folds (:class:`FoldMemo`: no fit made
+        twice); None: a memo of this call's own. The numbers do not depend on it.
 
     Returns
     -------
@@ -59,7 +63,8 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         also in its strictly valid form, which pays ``ln |k|!``) and
         ``gibbs`` (PAC-Bayes' Gibbs error and bound); ``seed_results`` (the seed variants'
         frames) and ``seeds`` (each stump learner's, the composite's and the competitor's CV errors under
-        each); ``choice_results`` (:func:`run_choice_variants` and :func:`selection_variants`);
+        each); ``choice_results`` (:func:`run_choice_variants`, :func:`selection_variants`,
+        :func:`inner_cv_variant` and :func:`run_competitor_variants`);
         ``bound_figure``, ``gibbs_figure``; ``matched`` (:func:`matched_table`) and
         ``matched_figure``; ``frequency`` (:func:`gene_frequency`, top 3); ``rules`` (the rules
         of the first repetition's folds on Golub's data, or the last data set); ``beside_paper``
@@ -68,7 +73,8 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         the competitor, per data set) and ``by_learner_shown`` (:func:`by_learner_display`: its
         intervals and head-to-head tallies, one cell per side).
     """
-    results = run(config, n_jobs=n_jobs)
+    memo = FoldMemo() if memo is None else memo
+    results = run(config, n_jobs=n_jobs, memo=memo)
     summary = summary_table(results)
     unrestricted = summary[summary["k"] == 0]
     pac = unrestricted[unrestricted["learner"] == "pac_bayes"]
@@ -78,7 +84,9 @@ def results_section(config: Config, n_jobs: int = 1) -> Bunch:
         .set_index(["dataset", "method"])["cv_error_%"]
         for name, frame in {"main": results, **seed_results}.items()
     })
-    choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs), **selection_variants(results)}
+    choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs, memo=memo), **selection_variants(results),
+                      **inner_cv_variant(config, results, n_jobs=n_jobs),
+                      **run_competitor_variants(config, results, n_jobs=n_jobs, memo=memo)}
     matched = matched_table(results)
     by_learner = accuracy_by_learner(results)
     named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]

@@ -158,7 +158,7 @@ def chosen_summary(results, name, method) -> str:
 def matched_table(results, prior=PRIORS[0]):
     """Per data set and ``k`` (0: unrestricted): the bound-chosen stump learner against the inner-CV-chosen competitor.
 
-    Both choices are made on the training fold only (:func:`_selected_stumps`,
+    Both choices are made on the training fold only (:func:`selected_stumps`,
     :func:`_selected_competitors`), so neither side is the best of several on the test folds.
 
     Parameters
