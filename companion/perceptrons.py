@@ -63,6 +63,7 @@ DataFrame is rejected by name (encode it first, e.g. with ``OneHotEncoder``).
 
 from __future__ import annotations
 
+import math
 import warnings
 from numbers import Integral, Real
 
@@ -1058,6 +1059,9 @@ class _KernelRows:
 #: 32 MB, m <= 2048 (paper 03's fits have m = 500), well inside the 1 GB base every fit may take.
 _G_ROWS_CACHE_BYTES = 32 << 20
 
+#: The largest ``m`` whose ``G`` the compiled λ-MMP holds whole (``m * m * 8 ≤ _G_ROWS_CACHE_BYTES``: 2048).
+_COMPILED_MAX_ROWS = math.isqrt(_G_ROWS_CACHE_BYTES // 8)
+
 
 class _ExtendedGram:
     """``G = diag(y) K diag(y) + λ I`` (:func:`companion.bounds.boolean_kernel.extended_gram`) by rows.
@@ -1220,6 +1224,11 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         content, not their order), so the check's three inner fits cost a bounded share of a
         large fit (at 50,000 rows: three fits of 6,667 rows). ``None``: the paper's model as
         it is (notebook 03 passes it).
+    compiled : bool, default=False
+        ``True``: Algorithm 2's iterations run compiled by numba (an extra: ``companion[notebooks]``),
+        about ten times faster, with the same iterates bit for bit (the same IEEE operations in
+        the same order); for ``m ≤ 2,048`` training points, beyond which the numpy loop runs
+        either way. ``False``: the numpy loop, which needs no extra. Notebook 03 passes ``True``.
 
     Attributes
     ----------
@@ -1258,13 +1267,15 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         **_BinaryKernelClassifier._parameter_constraints,
         "tol": [Interval(Real, 0, 1, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "compiled": ["boolean"],
     }
 
     def __init__(
         self, *, kernel="rbf", degree=2, weights=None, gamma="scale", kernel_params=None, scale="std", lam=4.0,
-        tol=1e-3, max_iter=None, max_memory_gb=4.0, fallback="inner_cv",
+        tol=1e-3, max_iter=None, max_memory_gb=4.0, fallback="inner_cv", compiled=False,
     ):
         self.fallback = fallback
+        self.compiled = compiled
         self.kernel = kernel
         self.scale = scale
         self.degree = degree
@@ -1313,7 +1324,9 @@ class MaximalMarginPerceptron(_BinaryKernelClassifier):
         K = self._train_gram(X_scaled)
         G = _ExtendedGram(K, y_signed, self.lam)  # rows on demand: no second m × m matrix
         max_iter = _default_max_iter(G.shape[0]) if self.max_iter is None else int(self.max_iter)
-        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{type(self).__name__} iterations")
+        name = type(self).__name__
+        steps = _compiled_mmp_steps(name) if self.compiled and G.shape[0] <= _COMPILED_MAX_ROWS else None
+        alpha, g, history, converged = _mmp_iterations(G, self.tol, max_iter, f"{name} iterations", steps)
         norm = ordered_dot(alpha, g)
         min_margin = float(g.min())
         if min_margin <= 0 and not converged:
@@ -1361,20 +1374,21 @@ def _default_max_iter(m: int) -> int:
     return max(200_000, 50 * int(m))
 
 
-def _mmp_iterations(G, tol, max_iter, progress="iterations"):
+def _mmp_iterations(G, tol, max_iter, progress="iterations", compiled=None):
     """Algorithm 2: greedy toward/away steps on the simplex; returns ``α``, ``g = Gα``, ``N`` history.
 
-    The iterations of :func:`_mmp_iterations_numpy`, bit for bit, compiled by numba
-    (:func:`companion._mmp_kernel.mmp_steps`, about ten times faster) when numba is installed
-    (an extra of the notebooks) and ``G`` is small enough to be held whole (within
-    ``_G_ROWS_CACHE_BYTES``, m <= 2048: its rows are computed once, as :class:`_ExtendedGram`
-    keeps them); the numpy loop otherwise. With ``COMPANION_PROGRESS`` set, the same progress
-    lines (the compiled loop runs ``_PROGRESS_EVERY`` iterations between two of them).
+    ``compiled``: None runs :func:`_mmp_iterations_numpy`; else what :func:`_compiled_mmp_steps`
+    returns, which runs the same iterations, bit for bit, compiled by numba
+    (:func:`companion._mmp_kernel.mmp_steps`, about ten times faster) on ``G`` held whole (its
+    rows computed once, as :class:`_ExtendedGram` keeps them: ``m ≤ _COMPILED_MAX_ROWS``). With
+    ``COMPANION_PROGRESS`` set, the same progress lines (the compiled loop runs
+    ``_PROGRESS_EVERY`` iterations between two of them).
     """
     m = G.shape[0]
-    compiled = _compiled_mmp_steps() if m * m * 8 <= _G_ROWS_CACHE_BYTES else None
     if compiled is None:
         return _mmp_iterations_numpy(G, tol, max_iter, progress)
+    if m > _COMPILED_MAX_ROWS:
+        raise ValueError(f"the compiled λ-MMP holds G whole: m={m} > {_COMPILED_MAX_ROWS} rows")
     steps, pairwise_plan = compiled
     plan = pairwise_plan(m)  # N = Σ α_i g_i summed in numpy's order
     stack = np.empty(len(plan))
@@ -1412,15 +1426,24 @@ def _mmp_iterations(G, tol, max_iter, progress="iterations"):
     return alpha, g, history[:n_history].copy(), bool(converged)
 
 
-def _compiled_mmp_steps():
+def _compiled_mmp_steps(estimator_name="MaximalMarginPerceptron"):
     """:func:`companion._mmp_kernel.mmp_steps` compiled by numba for one fit, with
-    :func:`companion._mmp_kernel.pairwise_plan`, or None without numba (an extra of the
-    notebooks: the learners never need it)."""
+    :func:`companion._mmp_kernel.pairwise_plan` (``compiled=True``; numba is an extra of the
+    notebooks, which the learners never need by default).
+
+    Raises
+    ------
+    ImportError
+        numba is not installed: the message names the estimator, the parameter and the remedy.
+    """
     try:
         from companion._mmp_kernel import compiled_mmp_steps, pairwise_plan
         return compiled_mmp_steps(), pairwise_plan
-    except ImportError:
-        return None
+    except ImportError as error:
+        raise ImportError(
+            f"{estimator_name}: compiled=True needs numba, which is not installed "
+            f"(pip install 'companion[notebooks]', or pass compiled=False for the numpy loop: the same iterates)"
+        ) from error
 
 
 def _mmp_iterations_numpy(G, tol, max_iter, progress="iterations"):

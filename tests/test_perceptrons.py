@@ -1,5 +1,7 @@
 """λ-perceptron (Algorithm 1), λ-MMP (Algorithm 2), mask perceptron and the regularised risk."""
 
+import functools
+
 import numpy as np
 import pytest
 from scipy.optimize import minimize
@@ -1125,7 +1127,6 @@ def test_compiled_mmp_iterations_equal_the_numpy_loop_bit_for_bit(case):
     from companion.perceptrons import _ExtendedGram, _GivenKernel, _compiled_mmp_steps, _mmp_iterations, \
         _mmp_iterations_numpy
 
-    assert _compiled_mmp_steps() is not None
     rng = np.random.default_rng(100 + case)
     m = int(rng.integers(8, 80)) if case < 8 else int(rng.integers(129, 700))
     if case % 4 == 3:
@@ -1138,7 +1139,7 @@ def test_compiled_mmp_iterations_equal_the_numpy_loop_bit_for_bit(case):
     lam = float(rng.choice([0.25, 1.0, 4.0]))
     tol = float(rng.choice([1e-2, 1e-3]))
     max_iter = 37 if case in (0, 9) else 300 if case == 10 else 50_000
-    fast = _mmp_iterations(_ExtendedGram(_GivenKernel(K), y, lam), tol, max_iter)
+    fast = _mmp_iterations(_ExtendedGram(_GivenKernel(K), y, lam), tol, max_iter, compiled=_compiled_mmp_steps())
     plain = _mmp_iterations_numpy(_ExtendedGram(_GivenKernel(K), y, lam), tol, max_iter)
     for a, b in zip(fast[:3], plain[:3]):
         assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
@@ -1152,7 +1153,8 @@ def test_compiled_mmp_iterations_report_progress_as_the_numpy_loop(monkeypatch):
     updates, at the iterations the numpy loop reports, and gives the same iterates."""
     pytest.importorskip("numba")
     import companion.perceptrons as perceptrons_module
-    from companion.perceptrons import _ExtendedGram, _GivenKernel, _mmp_iterations, _mmp_iterations_numpy
+    from companion.perceptrons import _ExtendedGram, _GivenKernel, _compiled_mmp_steps, _mmp_iterations, \
+        _mmp_iterations_numpy
 
     seen = {"compiled": [], "numpy": []}
 
@@ -1167,8 +1169,40 @@ def test_compiled_mmp_iterations_report_progress_as_the_numpy_loop(monkeypatch):
     Z = rng.normal(size=(150, 4))
     y = np.where(rng.random(150) < 0.5, 1.0, -1.0)
     results = {}
-    for key, function in (("compiled", _mmp_iterations), ("numpy", _mmp_iterations_numpy)):
+    compiled = functools.partial(_mmp_iterations, compiled=_compiled_mmp_steps())
+    for key, function in (("compiled", compiled), ("numpy", _mmp_iterations_numpy)):
         monkeypatch.setattr(perceptrons_module, "progress_lines", lambda *args, key=key: Tracker(key))
         results[key] = function(_ExtendedGram(_GivenKernel(Z @ Z.T), y, 1.0), 1e-4, 2_000)
     assert seen["compiled"] == seen["numpy"] and len(seen["numpy"]) > 1
     assert all(a.tobytes() == b.tobytes() for a, b in zip(results["compiled"][:3], results["numpy"][:3]))
+
+
+def test_compiled_fit_is_the_numpy_fit_bit_for_bit():
+    """compiled=True (numba) fits the same perceptron as the default numpy loop, bits included."""
+    pytest.importorskip("numba")
+    rng = np.random.default_rng(11)
+    X = rng.integers(0, 2, size=(120, 6)).astype(float)
+    y = np.where(X[:, 0] + X[:, 1] + rng.random(120) > 1.2, "yes", "no")
+    plain = MaximalMarginPerceptron(kernel="boolean", degree=3, fallback=None).fit(X, y)
+    fast = MaximalMarginPerceptron(kernel="boolean", degree=3, fallback=None, compiled=True).fit(X, y)
+    for name in ("alpha_", "norm_history_", "dual_coef_"):
+        assert getattr(fast, name).tobytes() == getattr(plain, name).tobytes(), name
+    assert fast.decision_function(X).tobytes() == plain.decision_function(X).tobytes()
+
+
+def test_compiled_without_numba_names_the_estimator_parameter_and_remedy(monkeypatch):
+    """compiled=True where numba cannot be imported fails before any work, saying what to do;
+    the default (compiled=False) never imports numba."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "numba", None)  # `import numba` now raises ImportError
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]] * 3)
+    y = np.array([0, 1, 1, 0] * 3)
+    with pytest.raises(ImportError, match=r"MaximalMarginPerceptron: compiled=True needs numba.*compiled=False"):
+        MaximalMarginPerceptron(kernel="boolean", compiled=True, fallback=None).fit(X, y)
+    MaximalMarginPerceptron(kernel="boolean", fallback=None).fit(X, y)
+
+
+def test_compiled_must_be_a_boolean():
+    with pytest.raises(ValueError, match=r"'compiled' parameter of MaximalMarginPerceptron must be .*bool.* Got 'yes'"):
+        MaximalMarginPerceptron(compiled="yes").fit([[0.0], [1.0]], [0, 1])

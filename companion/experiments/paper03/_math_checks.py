@@ -301,7 +301,7 @@ def check_theorem5(rng, *, n_problems=6, degrees=(1, 2, 3), lam=LAM, bound=error
             bits, y, K = _kernel_problem(rng, 80, d)
             Xc = add_complemented_bits(bits)
             bounds = [minimal_risk(K, y, lam)[0], KernelPerceptron(kernel="precomputed", lam=lam).fit(K, y).lower_bound_,
-                      MaximalMarginPerceptron(kernel="precomputed", lam=lam).fit(K, y).lower_bound_]
+                      MaximalMarginPerceptron(kernel="precomputed", lam=lam, compiled=True).fit(K, y).lower_bound_]
             for monomials, signs in _trees(bits, y, d):
                 f = monomial_features(Xc, monomials) @ signs
                 errors = int(np.sum(f * y <= 0))

@@ -245,7 +245,7 @@ def _fit_draw(X, y, X_test, y_test, *, degrees, lam, mask_terms, tol, noise, mas
 
     def fit_kernel_svm(degree, kernels):
         K, K_test = kernels()
-        mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
+        mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None, compiled=True).fit(K, y)
         record_scored(degree, "kernel_svm", mmp, mmp.risk_, mmp.n_support_, K, K_test)
         record(degree, "mmp_bound", mmp.lower_bound_, np.nan, np.nan, np.nan)
 

@@ -112,7 +112,7 @@ def _fit_in_order(X, y, X_test, y_test, orders, lam, tol, mask_terms, item):
         else:
             K, K_test = K_all[np.ix_(rows, rows)], K_test_all[:, rows]
             if method == "kernel_svm":
-                model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, yo)
+                model = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None, compiled=True).fit(K, yo)
             else:
                 model = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, yo)
             train = margin_error(model, K, yo)[0]
@@ -257,7 +257,7 @@ def _sweep_item(seed, degree, n_train, n_test, tol, item):
     K = boolean_kernel(Xc, degree=degree)
     X_test_distinct, test_inverse = distinct_rows(X_test)  # scored on its distinct rows
     K_test = boolean_kernel(add_complemented_bits(X_test_distinct), Xc, degree=degree)
-    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None).fit(K, y)
+    mmp = MaximalMarginPerceptron(kernel="precomputed", lam=lam, tol=tol, fallback=None, compiled=True).fit(K, y)
     perceptron = KernelPerceptron(kernel="precomputed", lam=lam, fallback=None).fit(K, y)
     tree = PrunedDecisionTree(max_depth=degree, leaf_cost=lam / 4.0, pruning="errors", random_state=0, fallback=None).fit(X, y)
     tree_values = tree.predict(X).astype(float)  # ±1: the tree as a polynomial of DT_{d,n}
