@@ -938,23 +938,30 @@ def _plain_mmp_iterations(G, tol, max_iter):
     return alpha, g, np.array(history), converged
 
 
+def _random_mmp_problem(rng, m, *, real, max_bits, max_degree):
+    """``(K, y)`` for Algorithm 2's agreement tests: a real-valued linear kernel, or a Boolean
+    kernel on few distinct rows (tied steps, broken by index), with random ±1 labels."""
+    from companion.kernels import add_complemented_bits, boolean_kernel
+
+    if real:
+        Z = rng.normal(size=(m, 3))
+        K = Z @ Z.T
+    else:
+        X = rng.integers(0, 2, size=(m, int(rng.integers(2, max_bits)))).astype(float)  # few distinct rows
+        K = boolean_kernel(add_complemented_bits(X), degree=int(rng.integers(1, max_degree)))
+    return K, np.where(rng.random(m) < 0.5, 1.0, -1.0)
+
+
 @pytest.mark.parametrize("case", range(12))
 def test_mmp_iterations_equal_the_plain_expressions_bit_for_bit(case):
     """The buffered loop of Algorithm 2 gives the plain loop's iterates, bits included: Boolean
     data full of duplicated rows (tied steps, broken by index; away steps that empty a support
     point), a real-valued kernel, and a cap of iterations reached before the stopping rule."""
-    from companion.kernels import add_complemented_bits, boolean_kernel
     from companion.perceptrons import _ExtendedGram, _GivenKernel, _mmp_iterations
 
     rng = np.random.default_rng(case)
     m = int(rng.integers(8, 80))
-    if case % 3 == 2:
-        Z = rng.normal(size=(m, 3))
-        K = Z @ Z.T
-    else:
-        X = rng.integers(0, 2, size=(m, int(rng.integers(2, 5)))).astype(float)  # few distinct rows
-        K = boolean_kernel(add_complemented_bits(X), degree=int(rng.integers(1, 4)))
-    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    K, y = _random_mmp_problem(rng, m, real=case % 3 == 2, max_bits=5, max_degree=4)
     G = _ExtendedGram(_GivenKernel(K), y, float(rng.choice([0.25, 1.0, 4.0])))
     max_iter = 40 if case == 0 else 20_000
     fast, plain = _mmp_iterations(G, 1e-3, max_iter), _plain_mmp_iterations(G, 1e-3, max_iter)
@@ -1123,19 +1130,12 @@ def test_compiled_mmp_iterations_equal_the_numpy_loop_bit_for_bit(case):
     blocks (m > 128, > 256), a cap of iterations reached, and a progress tracker (the compiled
     loop then runs in chunks)."""
     pytest.importorskip("numba")
-    from companion.kernels import add_complemented_bits, boolean_kernel
     from companion.perceptrons import _ExtendedGram, _GivenKernel, _compiled_mmp_steps, _mmp_iterations, \
         _mmp_iterations_numpy
 
     rng = np.random.default_rng(100 + case)
     m = int(rng.integers(8, 80)) if case < 8 else int(rng.integers(129, 700))
-    if case % 4 == 3:
-        Z = rng.normal(size=(m, 3))
-        K = Z @ Z.T
-    else:
-        X = rng.integers(0, 2, size=(m, int(rng.integers(2, 8)))).astype(float)  # few distinct rows
-        K = boolean_kernel(add_complemented_bits(X), degree=int(rng.integers(1, 5)))
-    y = np.where(rng.random(m) < 0.5, 1.0, -1.0)
+    K, y = _random_mmp_problem(rng, m, real=case % 4 == 3, max_bits=8, max_degree=5)
     lam = float(rng.choice([0.25, 1.0, 4.0]))
     tol = float(rng.choice([1e-2, 1e-3]))
     max_iter = 37 if case in (0, 9) else 300 if case == 10 else 50_000
