@@ -1206,3 +1206,22 @@ def test_compiled_without_numba_names_the_estimator_parameter_and_remedy(monkeyp
 def test_compiled_must_be_a_boolean():
     with pytest.raises(ValueError, match=r"'compiled' parameter of MaximalMarginPerceptron must be .*bool.* Got 'yes'"):
         MaximalMarginPerceptron(compiled="yes").fit([[0.0], [1.0]], [0, 1])
+
+
+def test_a_model_written_before_compiled_existed_reads_back_and_predicts_the_same():
+    """to_dict records compiled; a model written without it (before the parameter) still reads
+    back through from_dict with the default, and a wrong value names the learner and the field."""
+    from companion.interpretable import ModelFormatError, from_dict
+
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(40, 4)).astype(float)
+    y = X[:, 0].astype(int)
+    model = MaximalMarginPerceptron(kernel="boolean", fallback=None).fit(X, y)
+    written = model.to_dict()
+    assert written["params"]["compiled"] is False
+    del written["params"]["compiled"]
+    again = from_dict(written)
+    assert again.compiled is False and (again.predict(X) == model.predict(X)).all()
+    written["params"]["compiled"] = "yes"
+    with pytest.raises(ModelFormatError, match=r"MaximalMarginPerceptron: field params: The 'compiled' parameter"):
+        from_dict(written)
