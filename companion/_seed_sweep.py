@@ -77,7 +77,7 @@ def task_file(out: Path, number: str, seed: int) -> Path:
 
 
 def parse_seeds(text: str) -> list[int]:
-    """Seeds from ``A:B`` (``range(A, B)``), ``A,B,C`` or one number.
+    """Seeds from ``A:B`` (``range(A, B)``), ``A:B:STEP`` (``range(A, B, STEP)``), ``A,B,C`` or one number.
 
     Parameters
     ----------
@@ -91,18 +91,20 @@ def parse_seeds(text: str) -> list[int]:
 
     Examples
     --------
-    >>> parse_seeds("0:3"), parse_seeds("5,1,5"), parse_seeds("7")
-    ([0, 1, 2], [5, 1], [7])
+    >>> parse_seeds("0:3"), parse_seeds("2:9:2"), parse_seeds("5,1,5"), parse_seeds("7")
+    ([0, 1, 2], [2, 4, 6, 8], [5, 1], [7])
     """
     text = text.strip()
     try:
         if ":" in text:
-            start, _, stop = text.partition(":")
-            seeds = list(range(int(start), int(stop)))
+            bounds = [int(part) for part in text.split(":")]
+            if len(bounds) > 3 or (len(bounds) == 3 and bounds[2] < 1):
+                raise ValueError
+            seeds = list(range(*bounds))
         else:
             seeds = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
-        raise ValueError(f"--seeds {text}: expected A:B (the seeds A to B - 1), A,B,C or one seed, as integers") from None
+        raise ValueError(f"--seeds {text}: expected A:B (the seeds A to B - 1), A:B:STEP (STEP ≥ 1), A,B,C or one seed, as integers") from None
     if not seeds:
         raise ValueError(f"--seeds {text}: no seed (A:B runs A to B - 1, so B must exceed A)")
     if min(seeds) < 0:
@@ -400,3 +402,97 @@ def count_summary(stability: list[dict]) -> Counter:
     """How many claims (main verdicts) flip at some seed: ``Counter({"stable": a, "flips": b})``."""
     claims = Counter(row["id"] for row in stability if row["judged"] == "main")
     return Counter("flips" if n > 1 else "stable" for n in claims.values())
+
+
+#: The notebooks whose fold-seed runs are committed (``python -m companion.sweep --runs``): their
+#: number and the module that makes one run, with ``seed_run(seed, n_jobs)`` (frame, key, settings in
+#: words) and ``seed_run_key_of(seed)`` (the key alone, to skip a run already committed).
+PROTOCOL_RUNS = {"05": "companion.experiments.paper05._variants"}
+
+
+def _protocol_module(number: str):
+    import importlib
+
+    return importlib.import_module(PROTOCOL_RUNS[number])
+
+
+def _timed_protocol_run(number: str, seed: int, n_jobs):
+    """One committed run of notebook ``number`` at ``seed`` (what a worker runs), with its wall time and where."""
+    start = time.perf_counter()
+    frame, key, config = _protocol_module(number).seed_run(seed, n_jobs=n_jobs)
+    try:
+        from distributed import get_worker
+
+        where = get_worker().address
+    except (ImportError, ValueError):
+        where = "serial"
+    return frame, key, config, time.perf_counter() - start, where
+
+
+def run_protocol_runs(number: str, seeds: list[int], runs, *, command: str, client=None, n_jobs=-1,
+                      stream=None) -> list[tuple[int, str]]:
+    """Make and commit the runs of notebook ``number``'s protocol at ``seeds`` not yet committed.
+
+    Each run is written (:meth:`~companion.experiments._seed_runs.SeedRuns.write`, whole or not
+    at all) by this process as soon as it finishes, so a stopped sweep keeps every finished run
+    and a re-run makes only the others: a seed whose record holds the key of the run it would
+    make is skipped.
+
+    Parameters
+    ----------
+    number : str
+        A key of :data:`PROTOCOL_RUNS`.
+    seeds : list of int
+    runs : SeedRuns
+        Where to write (the committed folder, or another for a test).
+    command : str
+        The command recorded with each run.
+    client : distributed.Client, optional
+        Run on its cluster (one core per run); None: one after another here with ``n_jobs``.
+    n_jobs : int, default=-1
+        Worker processes of a serial run's cross-validation loops.
+    stream : file-like, optional
+        Where progress lines go (default: standard output).
+
+    Returns
+    -------
+    list of (int, str)
+        The seeds that failed, with the error.
+    """
+    stream = stream or sys.stdout
+    module = _protocol_module(number)
+    todo = [seed for seed in seeds if (runs.record(seed) or {}).get("key") != module.seed_run_key_of(seed)]
+    if len(todo) < len(seeds):
+        print(f"{len(seeds) - len(todo)} of {len(seeds)} runs of {number} already committed in {runs.folder}: skipped",
+              file=stream, flush=True)
+    failures: list[tuple[int, str]] = []
+    done = 0
+
+    def finished(seed, frame, key, config, seconds, where):
+        nonlocal done
+        done += 1
+        runs.write(seed, key, frame, seconds=seconds, command=command, config=config)
+        print(f"[{done}/{len(todo)}] {number} run at seed {seed}: {seconds:.1f} s ({where})", file=stream, flush=True)
+
+    if client is None:
+        for seed in todo:
+            try:
+                finished(seed, *_timed_protocol_run(number, seed, n_jobs))
+            except Exception as exc:  # one failed run does not stop the others
+                failures.append((seed, f"{type(exc).__name__}: {exc}"))
+                print(f"FAILED {number} run at seed {seed}: {type(exc).__name__}: {exc}", file=stream, flush=True)
+        return failures
+
+    from distributed import as_completed
+
+    run_id = uuid.uuid4().hex[:8]
+    futures = {client.submit(_timed_protocol_run, number, seed, 1, key=f"runs-{number}-seed-{seed}-{run_id}",
+                             pure=False): seed for seed in todo}
+    for future in as_completed(futures):
+        seed = futures[future]
+        try:
+            finished(seed, *future.result())
+        except Exception as exc:
+            failures.append((seed, f"{type(exc).__name__}: {exc}"))
+            print(f"FAILED {number} run at seed {seed}: {type(exc).__name__}: {exc}", file=stream, flush=True)
+    return failures

@@ -25,11 +25,19 @@ verdict is not the most frequent one) are written from the task files; ``<out>/t
 logs each task's wall time. ``<out>`` is ``build/sweep/<label>`` (the label names ``--fast`` and
 the ``-p`` parameters, as the runner's ``build/reproduce/<label>``) unless ``--output-dir`` says.
 
+With ``--runs``, the tasks are not notebooks but the runs of a notebook's protocol at other fold
+seeds that the notebook reads from ``data/seed_runs/<NN>/`` instead of recomputing them (notebook
+05: the whole protocol of Section VI per seed; see :mod:`companion.experiments._seed_runs`). Each
+finished run is written there at once, with its record (key, settings, command, commit, seconds);
+a seed already committed for the same settings and data is skipped. This publishes: the files
+are meant to be committed (``--output-dir`` writes them elsewhere).
+
 Examples
 --------
 ``python -m companion.sweep --only 01 --seeds 0:100``                         serially
 ``python -m companion.sweep --only 02 --seeds 0:3 --fast --workers 2``         a LocalCluster of 2 processes
 ``python -m companion.sweep --only 01 --seeds 0:100 --scheduler tcp://host:8786``  a Dask cluster
+``python -m companion.sweep --runs --only 05 --seeds 2:200:2 --workers 2``    05's committed fold-seed runs
 """
 
 from __future__ import annotations
@@ -50,7 +58,10 @@ from companion._notebook_runner import (
     run_label,
     undeclared_parameter_error,
 )
-from companion._seed_sweep import SeedTask, count_summary, parse_seeds, run_sweep, stability_tables, write_stability
+from companion._seed_sweep import (
+    PROTOCOL_RUNS, SeedTask, count_summary, parse_seeds, run_protocol_runs, run_sweep, stability_tables, write_stability,
+)
+from companion.experiments._seed_runs import SeedRuns, committed_runs
 from companion.paths import NOTEBOOKS, ROOT
 
 # A command, not an API (run it with ``python -m companion.sweep``): its ``main`` stays out of the
@@ -81,6 +92,35 @@ def _client(args):
     cluster = LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None)
     client = Client(cluster)
     return client, [client, cluster]
+
+
+def _protocol_runs(parser, args, seeds, argv) -> int:
+    """``--runs``: make and commit the protocol runs of the ``--only`` notebooks at ``seeds``."""
+    numbers = [str(n).zfill(2) for n in (args.only or [])]
+    unknown = [n for n in numbers if n not in PROTOCOL_RUNS]
+    if not numbers or unknown:
+        parser.error(f"--runs needs --only with notebooks whose runs are committed ({', '.join(PROTOCOL_RUNS)}); "
+                     f"got {', '.join(unknown) or 'none'}")
+    if args.fast or args.parameters:
+        parser.error("--runs makes the full protocol's runs: --fast and -p do not apply")
+    command = " ".join(["python -m companion.sweep", *argv])
+    previous = signal.signal(signal.SIGTERM, _exit_on_sigterm)
+    client, to_close = None, []
+    failures = []
+    try:
+        client, to_close = _client(args)
+        for number in numbers:
+            runs = SeedRuns(args.output_dir / number) if args.output_dir else committed_runs(number)
+            print(f"{len(seeds)} runs of {number}'s protocol into {runs.folder}", flush=True)
+            failures += [(number, seed, error) for seed, error in
+                         run_protocol_runs(number, seeds, runs, command=command, client=client)]
+    finally:
+        for closable in to_close:
+            closable.close()
+        signal.signal(signal.SIGTERM, previous)
+    for number, seed, error in failures:
+        print(f"FAILED {number} run at seed {seed}: {error}", file=sys.stderr)
+    return 1 if failures else 0
 
 
 @validate_params({"argv": [list, tuple, None]}, prefer_skip_nested_validation=True)
@@ -116,13 +156,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="where the task files and tables go (default: build/sweep/<label>)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help=argparse.SUPPRESS)
     parser.add_argument("--kernel", default=None, help="Jupyter kernel name (default: notebook's)")
-    args = parser.parse_args(argv)
+    parser.add_argument("--runs", action="store_true",
+                        help="make the protocol runs a notebook reads at other fold seeds, into data/seed_runs/NN "
+                             f"(publishes; notebooks {', '.join(PROTOCOL_RUNS)})")
+    args = parser.parse_args(argv if argv is not None else sys.argv[1:])
     try:
         seeds = parse_seeds(args.seeds)
     except ValueError as exc:
         parser.error(str(exc))
     if args.workers is not None and args.workers < 1:
         parser.error(f"--workers {args.workers}: at least one worker")
+    if args.runs:
+        return _protocol_runs(parser, args, seeds, argv if argv is not None else sys.argv[1:])
     try:
         notebooks = discover_notebooks(args.notebooks, args.only)
     except ValueError as exc:

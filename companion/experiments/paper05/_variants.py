@@ -13,12 +13,13 @@ import numpy as np
 import pandas as pd
 
 from companion.evaluation import parallel_map, stratified_folds
+from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
 from companion.experiments._trusted import trusted_inputs
 from companion.experiments.protocol import check_tidy
 from companion.interpretable import SingleClassWarning
 from companion.numerics import first_near_min
 from companion.experiments.paper05._protocol import (
-    COMPETITOR_SETTINGS, MATCHED_COMPETITORS, PRIORS, RESULT_COLUMNS, STUMP_LEARNERS,
+    COMPETITOR_SETTINGS, Config, MATCHED_COMPETITORS, PRIORS, RESULT_COLUMNS, STUMP_LEARNERS,
     STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows, load_dataset,
     method_key, prior_feature_range, run, welch_t_ranking,
 )
@@ -56,7 +57,81 @@ def seed_configs(config, n=N_SEED_VARIANTS):
     return out
 
 
-def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
+def seed_run_key(config, data) -> str:
+    """The key of :func:`run` of ``config`` on ``data`` in the committed runs (:func:`committed_seed_runs`).
+
+    It holds every setting of ``config`` (the seed among them) and each data set's digest, so that a
+    committed run is read only for the run it is.
+
+    Parameters
+    ----------
+    config : Config
+    data : dict
+        ``{name: load_dataset(name)}`` for ``config.datasets``.
+
+    Returns
+    -------
+    str
+    """
+    return run_key("paper05.run", config, tuple((name, data_digest(*data[name])) for name in config.datasets))
+
+
+def committed_seed_runs() -> SeedRuns:
+    """Notebook 05's committed runs at other fold seeds (``data/seed_runs/05``; ``python -m companion.sweep --runs``).
+
+    Returns
+    -------
+    SeedRuns
+    """
+    return committed_runs("05")
+
+
+def seed_run_config(seed: int):
+    """The protocol a committed run at fold seed ``seed`` is made for: the full :class:`Config`
+    (the notebook's defaults), its seed variant at ``seed`` (:func:`seed_configs`: declared range only).
+
+    Parameters
+    ----------
+    seed : int
+
+    Returns
+    -------
+    Config
+    """
+    full = Config()
+    return replace(full, seed=int(seed), priors=full.priors[:1])
+
+
+def seed_run_key_of(seed: int) -> str:
+    """:func:`seed_run_key` of :func:`seed_run_config` ``(seed)`` on the committed data."""
+    config = seed_run_config(seed)
+    return seed_run_key(config, {name: load_dataset(name) for name in config.datasets})
+
+
+def seed_run(seed: int, n_jobs=1):
+    """One committed run (what ``python -m companion.sweep --runs --only 05`` runs per seed).
+
+    Parameters
+    ----------
+    seed : int
+        The fold seed (the variant's folds are seeded ``seed + repeat``).
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        :func:`run`'s frame.
+    key : str
+        :func:`seed_run_key`.
+    config : str
+        The protocol in words.
+    """
+    config = seed_run_config(seed)
+    data = {name: load_dataset(name) for name in config.datasets}
+    return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data), repr(config)
+
+
+def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | None = None):
     """:func:`run` of every :func:`seed_configs` variant: ``{"seed=<s>": frame}``.
 
     The data sets are loaded once and shared by the variants' runs.
@@ -66,13 +141,21 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1):
     config : Config
     n : int, default=N_SEED_VARIANTS
     n_jobs : int, default=1
+    seed_runs : SeedRuns, optional
+        Committed runs (:func:`committed_seed_runs`): a variant whose run is there, made for the
+        same settings and data (:func:`seed_run_key`), is read instead of run; the frame is the
+        one :func:`run` gives. None: every variant is run.
 
     Returns
     -------
     dict
     """
     data = {name: load_dataset(name) for name in config.datasets}
-    return {name: run(variant, n_jobs=n_jobs, data=data) for name, variant in seed_configs(config, n).items()}
+    out = {}
+    for name, variant in seed_configs(config, n).items():
+        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
+        out[name] = run(variant, n_jobs=n_jobs, data=data) if frame is None else frame
+    return out
 
 
 #: The free choices of the stump learners varied beside the main protocol (on its folds, declared
