@@ -5,6 +5,7 @@ or re-reads :func:`~companion.experiments.paper05._protocol.run` with one choice
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import replace
 from functools import partial
@@ -102,10 +103,16 @@ def seed_run_config(seed: int):
     return replace(full, seed=int(seed), priors=full.priors[:1])
 
 
+@functools.cache
+def _committed_data(datasets: tuple) -> dict:
+    """The data sets, loaded once per process (the sweep asks for the key of every seed)."""
+    return {name: load_dataset(name) for name in datasets}
+
+
 def seed_run_key_of(seed: int) -> str:
     """:func:`seed_run_key` of :func:`seed_run_config` ``(seed)`` on the committed data."""
     config = seed_run_config(seed)
-    return seed_run_key(config, {name: load_dataset(name) for name in config.datasets})
+    return seed_run_key(config, _committed_data(config.datasets))
 
 
 def seed_run(seed: int, n_jobs=1):
@@ -127,7 +134,7 @@ def seed_run(seed: int, n_jobs=1):
         The protocol in words.
     """
     config = seed_run_config(seed)
-    data = {name: load_dataset(name) for name in config.datasets}
+    data = _committed_data(config.datasets)
     return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data), repr(config)
 
 
