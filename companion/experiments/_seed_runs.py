@@ -5,12 +5,13 @@ the same computation on every machine (the numbers do not depend on the CPU, the
 ``n_jobs``), so it is made once, by ``python -m companion.sweep --runs``, and committed beside the
 data, as the peers' outputs are. One seed is two files:
 
-* ``seed-<S>.csv.gz``: the run's frame, exactly (every float as its shortest round-trip text,
-  every missing cell as :data:`MISSING`, gzip without a time stamp, so that the bytes depend on
-  the frame alone);
+* ``seed-<S>.csv.gz``: the run's frame, exactly (every field quoted, every float as its shortest
+  round-trip text, every missing cell as :data:`MISSING`; gzip without a time stamp or a file
+  name, so that the bytes depend on the frame alone);
 * ``seed-<S>.json``: its record: the ``key`` of the run (a digest of everything the run reads:
   the protocol's settings, the seed, the data), the ``config`` in words, the columns' types, the
-  command and the commit that made it, its wall time.
+  command, the commit and the versions of numpy, pandas and scikit-learn that made it, its wall
+  time.
 
 A notebook reads a seed's frame only when the record's key equals the key of the run it would
 make, and runs it otherwise: another protocol, seed or data never reads a run made for different
@@ -20,6 +21,8 @@ and compares them exactly (``tests/test_seed_runs.py``, part of ``make test`` an
 
 from __future__ import annotations
 
+import csv
+import gzip
 import hashlib
 import json
 import re
@@ -71,6 +74,14 @@ def _commit() -> str:
     except (OSError, subprocess.CalledProcessError):
         return ""
     return head.stdout.strip() + ("+changes" if dirty.stdout.strip() else "")
+
+
+def _versions() -> dict:
+    """The versions of the libraries a run's numbers come from (a record, never compared)."""
+    import numpy
+    import sklearn
+
+    return {"numpy": numpy.__version__, "pandas": pd.__version__, "scikit-learn": sklearn.__version__}
 
 
 class SeedRuns:
@@ -180,15 +191,17 @@ class SeedRuns:
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.frame_path(seed)
         with atomic_path(path) as scratch:
-            frame.to_csv(scratch, index=False, na_rep=MISSING, lineterminator="\n",
-                         compression={"method": "gzip", "mtime": 0})
+            # every field quoted: an empty text stays a text (not a blank line, not a missing cell)
+            text = frame.to_csv(index=False, na_rep=MISSING, lineterminator="\n", quoting=csv.QUOTE_ALL)
+            # gzip.compress writes neither a time nor a file name into the header
+            scratch.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
             back = _read_frame(scratch, dtypes)
             try:
                 pd.testing.assert_frame_equal(back, frame, check_exact=True)
             except AssertionError as exc:
                 raise ValueError(f"SeedRuns.write: seed {seed}'s frame does not read back exactly: {exc}") from None
         record = {"seed": int(seed), "key": key, "config": config, "rows": len(frame), "dtypes": dtypes,
-                  "command": command, "commit": _commit(), "seconds": round(float(seconds), 1)}
+                  "command": command, "commit": _commit(), "versions": _versions(), "seconds": round(float(seconds), 1)}
         with atomic_path(self.record_path(seed)) as scratch:
             scratch.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         return path
@@ -196,7 +209,8 @@ class SeedRuns:
 
 def _read_frame(path: Path, dtypes: dict) -> pd.DataFrame:
     """A frame written by :meth:`SeedRuns.write`, with its columns' types."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[MISSING], compression="gzip")
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[MISSING], compression="gzip",
+                        skip_blank_lines=False)
     if list(frame.columns) != list(dtypes):
         raise ValueError(f"{path}: columns {list(frame.columns)} are not its record's {list(dtypes)}")
     columns = {}
@@ -205,11 +219,12 @@ def _read_frame(path: Path, dtypes: dict) -> pd.DataFrame:
         if dtype in ("bool", "boolean"):
             values = values.map({"True": True, "False": False}, na_action="ignore")
         elif dtype in ("int64", "Int64"):
-            values = values.astype(object).map(int, na_action="ignore")
+            # from Python ints, never through float64 (an integer above 2**53 keeps its last digit)
+            values = pd.array([None if pd.isna(v) else int(v) for v in values], dtype="Int64")
         elif dtype == "float64":
             # float() of a repr is correctly rounded: every float64 comes back to its last bit
             values = values.astype(object).map(float, na_action="ignore")
-        columns[column] = values.astype(dtype)
+        columns[column] = pd.Series(values).astype(dtype)
     return pd.DataFrame(columns)
 
 
