@@ -407,7 +407,7 @@ def count_summary(stability: list[dict]) -> Counter:
 #: The notebooks whose fold-seed runs are committed (``python -m companion.sweep --runs``): their
 #: number and the module that makes one run, with ``seed_run(seed, n_jobs)`` (frame, key, settings in
 #: words) and ``seed_run_key_of(seed)`` (the key alone, to skip a run already committed).
-PROTOCOL_RUNS = {"05": "companion.experiments.paper05._variants"}
+PROTOCOL_RUNS = {"01": "companion.experiments.paper01._protocol", "05": "companion.experiments.paper05._variants"}
 
 
 def _protocol_module(number: str):

@@ -4,6 +4,7 @@ nested cross-validation; the bound-selected DLM of Section 4), ``Config`` and ``
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from functools import partial
 from numbers import Integral
@@ -17,6 +18,7 @@ from companion._ball_grid import compiled_grid_state
 from companion.evaluation import parallel_map, stratified_folds
 from companion.numerics import StrictInterval
 from companion.experiments._constraints import N_JOBS, SEED
+from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.experiments.paper01._grids import (
     DATASETS, Grid, GridResults, cross_validate_grid, load_table1_dataset,
@@ -296,8 +298,9 @@ class Config:
 
 
 # False: the grid of ``config`` becomes the machines' parameters, which their fits still check.
-@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [dict, None]}, prefer_skip_nested_validation=False)
-def run(config: Config, n_jobs=1, *, memo: dict | None = None) -> pd.DataFrame:
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [dict, None], "seed_runs": [SeedRuns, None]},
+                 prefer_skip_nested_validation=False)
+def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRuns | None = None) -> pd.DataFrame:
     """Protocols (a), (b) and (c) of Table 1, one row per data set x method x fold seed x fold.
 
     Parameters
@@ -312,6 +315,10 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None) -> pd.DataFrame:
         The caller's memo of fold grids (:func:`cross_validate_grid`): the outer folds' grids are
         read from it when run before and stored in it; the frame is the one a call without a memo
         gives. None: every fold is fitted here.
+    seed_runs : SeedRuns, optional
+        Committed runs (:func:`committed_seed_runs`): the rows of a fold seed other than the main
+        one are read there when committed for the same data, grid and nested protocol
+        (:func:`seed_run_key`); they are the rows this function computes. None: every seed is run.
 
     Returns
     -------
@@ -338,11 +345,22 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None) -> pd.DataFrame:
         ``train_error`` (protocol (c): the selected machine's bound and training error rate) and
         ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
     """
-    frames = [_dataset_rows(name, config, n_jobs, memo) for name in config.names]
-    results = pd.concat(frames, ignore_index=True).reindex(columns=RESULT_COLUMNS)
+    committed = {}
+    for seed in config.seeds[1:] if seed_runs is not None else ():
+        frame = seed_runs.read(seed, seed_run_key(config, seed))
+        if frame is not None:
+            committed[seed] = {name: rows for name, rows in frame.groupby("dataset", sort=False)}
+    frames = []
+    for name in config.names:
+        X, y = load_table1_dataset(name)
+        D = cdist(X, X)
+        for k, seed in enumerate(config.seeds):
+            if seed in committed:
+                frames.append(committed[seed][name])
+            else:
+                frames.append(_seed_rows(name, X, y, D, config, seed, main=k == 0, n_jobs=n_jobs, memo=memo))
     # integers with gaps (rows of machines without a stopping point) stay integers
-    results = results.astype({"s": "Int64", "longest": "Int64"})
-    return check_tidy(results)
+    return check_tidy(_typed(pd.concat(frames, ignore_index=True)))
 
 
 #: The columns of :func:`run`'s frame, keys first.
@@ -455,33 +473,106 @@ def paper_protocol_variant(names, *, seed=0, grid: Grid = Grid(), folds="stratif
     return check_tidy(frame)
 
 
-def _dataset_rows(name, config: Config, n_jobs, memo=None) -> pd.DataFrame:
-    """The rows of :func:`run` for one data set."""
-    X, y = load_table1_dataset(name)
-    D = cdist(X, X)
-    rows = []
-    for k, seed in enumerate(config.seeds):
-        main = k == 0
-        folds = stratified_folds(y, n_splits=10, seed=seed)
-        # the constrained DLM at every fold seed (claim C re-decided at each; protocol (c) reads the main seed's)
-        results = cross_validate_grid(X, y, folds, config.grid, D=D, constrained=True, n_jobs=n_jobs, memo=memo)
-        n_folds = len(folds)
-        part = []
-        for machine, best in paper_protocol(results).items():
-            part += _fold_rows(results, machine, "a", [best["index"] + (f,) for f in range(n_folds)])
-        if config.nested:
-            inner = inner_grid_runs(X, y, folds, config.grid, D=D, inner_splits=config.inner_splits, seed=seed,
+def _seed_rows(name, X, y, D, config: Config, seed, *, main: bool, n_jobs, memo=None) -> pd.DataFrame:
+    """The rows of :func:`run` for one data set at one fold seed (protocol (c) at the main seed only)."""
+    folds = stratified_folds(y, n_splits=10, seed=seed)
+    # the constrained DLM at every fold seed (claim C re-decided at each; protocol (c) reads the main seed's)
+    results = cross_validate_grid(X, y, folds, config.grid, D=D, constrained=True, n_jobs=n_jobs, memo=memo)
+    n_folds = len(folds)
+    part = []
+    for machine, best in paper_protocol(results).items():
+        part += _fold_rows(results, machine, "a", [best["index"] + (f,) for f in range(n_folds)])
+    if config.nested:
+        inner = inner_grid_runs(X, y, folds, config.grid, D=D, inner_splits=config.inner_splits, seed=seed,
                                 n_jobs=n_jobs)
-            for machine, indices in _nested_indices(inner).items():
-                part += _fold_rows(results, machine, "b", [index + (f,) for f, index in enumerate(indices)])
-        if main:
-            for variant in ("published", "corrected"):
-                chosen = _bound_selection(results, variant)
-                part += _fold_rows(results, "dlmc", "c", list(chosen["index"]), method=f"DLM (c) {variant}",
-                                   bound=chosen["bound"].tolist(), train_error=chosen["train_error"].tolist())
-        part += _stopping_rows(results)
-        rows += [{"dataset": name, "seed": seed, **row} for row in part]
-    return pd.DataFrame(rows)
+        for machine, indices in _nested_indices(inner).items():
+            part += _fold_rows(results, machine, "b", [index + (f,) for f, index in enumerate(indices)])
+    if main:
+        for variant in ("published", "corrected"):
+            chosen = _bound_selection(results, variant)
+            part += _fold_rows(results, "dlmc", "c", list(chosen["index"]), method=f"DLM (c) {variant}",
+                               bound=chosen["bound"].tolist(), train_error=chosen["train_error"].tolist())
+    part += _stopping_rows(results)
+    return _typed(pd.DataFrame([{"dataset": name, "seed": seed, **row} for row in part]))
+
+
+def _typed(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` with :data:`RESULT_COLUMNS`, its integers with gaps kept integers."""
+    return frame.reindex(columns=RESULT_COLUMNS).astype({"s": "Int64", "longest": "Int64"})
+
+
+def seed_run_key(config: Config, seed: int) -> str:
+    """The key of :func:`run`'s rows at the fold seed ``seed`` (not the main one) in the committed runs.
+
+    It holds what those rows read: the data sets (their names and each one's digest), the grid,
+    the nested protocol's settings and the seed; not ``config.seeds`` (a seed's rows are the same
+    whichever other seeds run beside it) and not ``n_jobs``.
+
+    Parameters
+    ----------
+    config : Config
+    seed : int
+
+    Returns
+    -------
+    str
+    """
+    digests = tuple((name, _data_digest(name)) for name in config.names)
+    return run_key("paper01.run", digests, config.grid, config.nested, config.inner_splits, int(seed))
+
+
+def _data_digest(name: str) -> str:
+    """sha-256 of one Table 1 data set as :func:`load_table1_dataset` encodes it."""
+    X, y = load_table1_dataset(name)
+    X, y = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y)
+    return run_key(X.shape, hashlib.sha256(X.tobytes()).hexdigest(), y.dtype.str, hashlib.sha256(y.tobytes()).hexdigest())
+
+
+def committed_seed_runs() -> SeedRuns:
+    """Notebook 01's committed runs at other fold seeds (``data/seed_runs/01``; ``python -m companion.sweep --runs``).
+
+    Returns
+    -------
+    SeedRuns
+    """
+    return committed_runs("01")
+
+
+def seed_run_config(seed: int) -> Config:
+    """The protocol a committed run at fold seed ``seed`` is made for: the notebook's full :class:`Config`
+    (every data set, the coarse grid, nested CV with 3 inner folds)."""
+    return Config(seeds=(int(seed),))
+
+
+def seed_run_key_of(seed: int) -> str:
+    """:func:`seed_run_key` of :func:`seed_run_config` ``(seed)``."""
+    return seed_run_key(seed_run_config(seed), seed)
+
+
+def seed_run(seed: int, n_jobs=1):
+    """One committed run (what ``python -m companion.sweep --runs --only 01`` runs per seed): :func:`run`'s
+    rows of every data set at the fold seed ``seed``, as a seed other than the main one (no protocol (c)).
+
+    Parameters
+    ----------
+    seed : int
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+    key : str
+        :func:`seed_run_key`.
+    config : str
+        The protocol in words.
+    """
+    config = seed_run_config(seed)
+    frames = []
+    for name in config.names:
+        X, y = load_table1_dataset(name)
+        frames.append(_seed_rows(name, X, y, cdist(X, X), config, seed, main=False, n_jobs=n_jobs))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame, seed_run_key(config, seed), repr(config)
 
 
 def _fold_rows(results: GridResults, machine, protocol, indices, method=None, **per_fold) -> list:

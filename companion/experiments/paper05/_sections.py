@@ -20,8 +20,11 @@ from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.experiments.paper05._protocol import DATASETS, Config, FoldMemo, STUMP_VARIANTS, run
+from companion.experiments._seed_runs import SeedRuns
+from companion.experiments.paper05._protocol import load_dataset
 from companion.experiments.paper05._variants import (
-    inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants, selection_variants,
+    committed_seed_runs, inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants,
+    seed_configs, seed_run_key, selection_variants,
 )
 from companion.experiments.paper05._tables import (
     accuracy_by_learner, by_learner_display, gene_frequency, margin_sweep, matched_table, occam_tradeoff, summary_table,
@@ -40,8 +43,10 @@ def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
         index=list(dict.fromkeys(rows["method"])), columns=list(datasets))
 
 
-@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None]}, prefer_skip_nested_validation=False)
-def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = None) -> Bunch:
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None], "seed_runs": [SeedRuns, None]},
+                 prefer_skip_nested_validation=False)
+def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = None,
+                    seed_runs: SeedRuns | None = None) -> Bunch:
     """The protocol's results: errors, genes and bounds per learner and data set, beside the paper.
 
     Parameters
@@ -53,6 +58,10 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
     memo : FoldMemo or None, default=None
         Shared by the main run and the variants rerun on its folds (:class:`FoldMemo`: no fit made
         twice); None: a memo of this call's own. The numbers do not depend on it.
+    seed_runs : SeedRuns or None, default=None
+        The committed runs at other fold seeds (:func:`committed_seed_runs`): a seed variant
+        committed for the same settings and data is read there, not run; the numbers are the
+        same. None: every seed variant is run.
 
     Returns
     -------
@@ -78,7 +87,7 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
     summary = summary_table(results)
     unrestricted = summary[summary["k"] == 0]
     pac = unrestricted[unrestricted["learner"] == "pac_bayes"]
-    seed_results = run_seed_variants(config, n_jobs=n_jobs)
+    seed_results = run_seed_variants(config, n_jobs=n_jobs, seed_runs=seed_runs)
     seeds = pd.DataFrame({
         name: summary_table(frame).query("k == 0 and method in ['sc', 'occam', 'pac_bayes', 'stumps', 'competitor']")
         .set_index(["dataset", "method"])["cv_error_%"]
@@ -241,3 +250,93 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     verdicts = listed.pivot(index="id", columns="variant", values="verdict")
     return Bunch(report=report, verdicts=verdicts.reindex(
         index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))
+
+
+#: The fold seeds each claim's verdict is counted over: the main run's and 99 others (their runs
+#: committed in ``data/seed_runs/05``, made by ``python -m companion.sweep --runs --only 05``).
+N_STABILITY_SEEDS = 100
+
+_STABILITY_VERDICTS = ("holds", "fails", "undecided", "identical", "observed")
+
+
+@validate_params({"config": [Config], "results": [pd.DataFrame], "tradeoff": [pd.DataFrame, None],
+                  "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None],
+                  "seed_runs": [SeedRuns, None], "n_seeds": [Interval(Integral, 1, None, closed="left")]},
+                 prefer_skip_nested_validation=True)
+def seed_stability_section(config: Config, results: pd.DataFrame, tradeoff=None, checks=None, coverage=None,
+                           references=None, *, seed_runs: SeedRuns | None = None,
+                           n_seeds: int = N_STABILITY_SEEDS) -> Bunch:
+    """Each claim's verdict at every fold seed whose run is committed: how many seeds give each verdict.
+
+    The claims are decided as :func:`claims_section` decides them, once on the main run and once
+    on each other fold seed's run (:func:`seed_configs`: the whole protocol on other outer
+    folds, declared range), read from ``seed_runs``. Only the committed runs made for ``config``'s
+    settings and these data are read; none is computed here (a run costs about half a minute:
+    ``python -m companion.sweep --runs --only 05`` makes them).
+
+    Parameters
+    ----------
+    config : Config
+        The main run's protocol.
+    results : DataFrame
+        :func:`run`'s frame (the main run).
+    tradeoff, checks, coverage, references
+        As :func:`claims_section` (the rows no fold seed enters keep their main verdict).
+    seed_runs : SeedRuns or None, default=None
+        Where the runs are (default: :func:`committed_seed_runs`).
+    n_seeds : int, default=N_STABILITY_SEEDS
+        Fold seeds counted, the main one included.
+
+    Returns
+    -------
+    Bunch
+        ``table``: one row per claim a fold seed enters (its main verdict, the seeds judged and how
+        many give each verdict, the seeds where the verdict differs from the main one, the first
+        ten named); ``verdicts``: claim x seed; ``seeds``: the fold seeds judged (the main one
+        first); ``missing``: the other seeds with no committed run for these settings; ``text``:
+        one sentence on the counts.
+    """
+    seed_runs = committed_seed_runs() if seed_runs is None else seed_runs
+    data = {name: load_dataset(name) for name in config.datasets}
+    frames, missing = {}, []
+    for name, variant in seed_configs(config, n_seeds - 1).items():
+        frame = seed_runs.read(variant.seed, seed_run_key(variant, data))
+        if frame is None:
+            missing.append(variant.seed)
+        else:
+            frames[name] = frame
+    report = claims_report(results, frames, tradeoff, checks, coverage, references)
+    sensitivity = report.sensitivity
+    entered = sensitivity[sensitivity["variant"].isin(frames) & (sensitivity["role"] != "not listed")]
+    main = report.table.set_index("id")
+    seeds = [config.seed, *(int(name.split("=")[1]) for name in frames)]
+    verdicts = entered.pivot(index="id", columns="variant", values="verdict")
+    ids = [claim for claim in report.table["id"] if claim in verdicts.index]
+    verdicts = verdicts.reindex(index=ids, columns=list(frames))
+    verdicts.insert(0, f"seed={config.seed}", main.loc[ids, "verdict"])
+    verdicts.columns = seeds
+    rows = []
+    for claim, row in verdicts.iterrows():
+        judged = row.dropna()
+        counts = judged.value_counts()
+        other = [seed for seed, verdict in judged.items() if verdict != row.iloc[0]]
+        rows.append({"id": claim, "central": bool(main.loc[claim, "central"]), "main verdict": row.iloc[0],
+                     "seeds": len(judged), **{v: int(counts.get(v, 0)) for v in _STABILITY_VERDICTS},
+                     "as main": len(judged) - len(other),
+                     "other verdict at seeds": " ".join(map(str, other[:10])) + (" …" if len(other) > 10 else "")})
+    table = pd.DataFrame(rows)
+    table = table.loc[:, [c for c in table.columns if c not in _STABILITY_VERDICTS or table[c].any()]]
+    if table.empty:
+        text = (f"No fold seed other than the main one has a committed run for these settings ({len(missing)} "
+                "missing): python -m companion.sweep --runs --only 05 makes them.")
+    else:
+        steady = int((table["as main"] == table["seeds"]).sum())
+        central = table[table["central"]]
+        text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {len(seeds) - 1} others whose runs are "
+                f"committed), {steady} of the {len(table)} claims a fold seed enters give their main verdict at every "
+                f"seed" + (f"; the central claims: " + "; ".join(
+                    f"{r['id']} {r['main verdict']} at {r['as main']} of {r['seeds']}" for _, r in central.iterrows())
+                    if len(central) else "") + ".")
+        if missing:
+            text += f" {len(missing)} other seeds have no committed run for these settings and are not counted."
+    return Bunch(table=table, verdicts=verdicts, seeds=seeds, missing=missing, text=text)

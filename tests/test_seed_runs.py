@@ -1,0 +1,289 @@
+"""The committed fold-seed runs: exact files, keys that refuse another run, the command that makes
+them (serial, on a LocalCluster, resumable) and the check that the committed runs are still what
+the code computes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion import _seed_sweep
+from companion.experiments import paper05
+from companion.experiments._seed_runs import MISSING, SeedRuns, committed_runs, run_key
+from companion.experiments.paper05 import _variants
+from companion.experiments.paper05._protocol import load_dataset
+from companion.experiments.paper05._variants import seed_configs, seed_run_key
+
+_FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
+_TEXTS = st.one_of(st.none(), st.text(st.characters(blacklist_categories=("Cs",)), max_size=12))
+
+
+@st.composite
+def _frames(draw):
+    n = draw(st.integers(0, 6))
+    return pd.DataFrame({
+        "count": pd.Series(draw(st.lists(st.integers(-2**63, 2**63 - 1), min_size=n, max_size=n)), dtype="int64"),
+        "maybe": pd.Series(draw(st.lists(st.one_of(st.none(), st.integers(-2**62, 2**62)), min_size=n, max_size=n)),
+                           dtype="Int64"),
+        "value": pd.Series(draw(st.lists(_FLOATS, min_size=n, max_size=n)), dtype="float64"),
+        "text": pd.Series(draw(st.lists(_TEXTS.filter(lambda t: t != MISSING), min_size=n, max_size=n)), dtype="str"),
+    })
+
+
+@settings(max_examples=60, deadline=None)
+@given(frame=_frames())
+def test_a_written_run_reads_back_to_the_last_bit(tmp_path_factory, frame):
+    runs = SeedRuns(tmp_path_factory.mktemp("runs"))
+    runs.write(3, "k", frame, seconds=0.0, command="test")
+    back = runs.read(3, "k")
+    pd.testing.assert_frame_equal(back, frame, check_exact=True)
+    floats = frame["value"].to_numpy()
+    assert np.array_equal(back["value"].to_numpy().view(np.int64)[~np.isnan(floats)],
+                          floats.view(np.int64)[~np.isnan(floats)])  # -0.0 and the last bit kept
+
+
+def test_the_files_depend_on_the_frame_alone(tmp_path):
+    frame = pd.DataFrame({"errors": [1, 2], "bound": [0.1 + 0.2, 1 / 3], "rule": ["x ≤ 1.5, y", None]})
+    a, b = SeedRuns(tmp_path / "a"), SeedRuns(tmp_path / "b")
+    a.write(1, "k", frame, seconds=1.0, command="one")
+    b.write(1, "k", frame, seconds=9.0, command="another")
+    assert a.frame_path(1).read_bytes() == b.frame_path(1).read_bytes()  # gzip without a time stamp
+
+
+def test_a_run_is_read_only_for_its_key(tmp_path):
+    runs = SeedRuns(tmp_path)
+    frame = pd.DataFrame({"errors": [1]})
+    runs.write(5, run_key("protocol", 5), frame, seconds=1.0, command="test", config="P(seed=5)")
+    assert runs.read(5, run_key("protocol", 5)).equals(frame)
+    assert runs.read(5, run_key("protocol", 6)) is None
+    assert runs.read(6, run_key("protocol", 5)) is None
+    record = json.loads(runs.record_path(5).read_text())
+    assert record["config"] == "P(seed=5)" and record["command"] == "test" and record["rows"] == 1
+    assert runs.seeds() == [5] and SeedRuns(tmp_path / "none").seeds() == []
+
+
+@pytest.mark.parametrize("frame, message", [
+    (pd.DataFrame({"when": pd.to_datetime(["2026-01-01"])}), "column types"),
+    (pd.DataFrame({"rule": [MISSING]}, dtype="str"), "marks a missing cell"),
+    (pd.DataFrame({"errors": [1, 2]}, index=[3, 4]), "RangeIndex"),
+])
+def test_a_frame_the_files_cannot_hold_is_refused_and_nothing_written(tmp_path, frame, message):
+    runs = SeedRuns(tmp_path)
+    with pytest.raises(ValueError, match=message):
+        runs.write(1, "k", frame, seconds=0.0, command="test")
+    assert not any(tmp_path.iterdir())
+
+
+def test_parse_seeds_takes_a_step():
+    assert _seed_sweep.parse_seeds("2:9:2") == [2, 4, 6, 8]
+    with pytest.raises(ValueError, match="STEP"):
+        _seed_sweep.parse_seeds("2:9:0")
+
+
+# --- notebook 05: the seed variants read from committed runs ---------------------------------
+
+@pytest.fixture(scope="module")
+def fast_05(tmp_path_factory):
+    """A small protocol, its main run, and its first three seed variants' runs committed to a temporary folder."""
+    config = replace(paper05.Config.fast(), datasets=("leukemia_golub",), n_prefilter=20, s_max=2, n_repeats=1)
+    data = {name: load_dataset(name) for name in config.datasets}
+    runs = SeedRuns(tmp_path_factory.mktemp("seed_runs"))
+    computed = {}
+    for name, variant in seed_configs(config, 3).items():
+        computed[name] = paper05.run(variant, data=data)
+        runs.write(variant.seed, seed_run_key(variant, data), computed[name], seconds=0.0, command="test")
+    return config, paper05.run(config, data=data), runs, computed
+
+
+def test_seed_variants_read_committed_runs_and_are_the_runs(fast_05, monkeypatch):
+    config, _, runs, computed = fast_05
+    monkeypatch.setattr(_variants, "run", lambda *a, **k: pytest.fail("a committed run was computed again"))
+    read = _variants.run_seed_variants(config, n=3, seed_runs=runs)
+    assert list(read) == list(computed)
+    for name in computed:
+        pd.testing.assert_frame_equal(read[name], computed[name], check_exact=True)
+
+
+def test_a_run_made_for_other_settings_is_not_read(fast_05, monkeypatch):
+    config, _, runs, _ = fast_05
+    other = replace(config, s_max=3)
+    ran = []
+    monkeypatch.setattr(_variants, "run", lambda variant, **k: ran.append(variant.seed) or pd.DataFrame())
+    _variants.run_seed_variants(other, n=3, seed_runs=runs)
+    assert ran == [variant.seed for variant in seed_configs(other, 3).values()]
+
+
+def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fast_05):
+    config, results, runs, computed = fast_05
+    stability = paper05.seed_stability_section(config, results, seed_runs=runs, n_seeds=5)
+    assert stability.seeds == [config.seed, *(v.seed for v in seed_configs(config, 3).values())]
+    assert stability.missing == [seed_configs(config, 4)["seed=" + str(config.seed + 4)].seed]
+    # the same verdicts as the claims engine gives each seed's run as a variant
+    report = paper05.claims_section(results, computed, None).report
+    sensitivity = report.sensitivity.set_index(["variant", "id"])["verdict"]
+    for claim, row in stability.verdicts.iterrows():
+        assert row.iloc[0] == report.table.set_index("id").loc[claim, "verdict"]
+        for name, seed in zip(computed, stability.seeds[1:]):
+            assert row[seed] == sensitivity[(name, claim)]
+    table = stability.table.set_index("id")
+    assert (table["seeds"] == stability.verdicts.notna().sum(axis=1)).all()
+    assert (table["as main"] <= table["seeds"]).all()
+    assert "1 other seeds have no committed run" in stability.text
+
+
+def test_without_committed_runs_the_stability_says_how_to_make_them(fast_05, tmp_path):
+    config, results, _, _ = fast_05
+    stability = paper05.seed_stability_section(config, results, seed_runs=SeedRuns(tmp_path), n_seeds=3)
+    assert stability.table.empty and stability.seeds == [config.seed]
+    assert "python -m companion.sweep --runs --only 05" in stability.text
+
+
+# --- the command ------------------------------------------------------------------------------
+
+class _TinyRuns:
+    """A stand-in module of PROTOCOL_RUNS: a run is a small frame of its seed."""
+
+    @staticmethod
+    def seed_run_key_of(seed):
+        return run_key("tiny", seed)
+
+    @staticmethod
+    def seed_run(seed, n_jobs=1):
+        rng = np.random.default_rng(seed)
+        return pd.DataFrame({"seed": [seed] * 3, "value": rng.random(3)}), run_key("tiny", seed), f"Tiny(seed={seed})"
+
+
+def test_protocol_runs_are_written_as_they_finish_and_a_rerun_skips_them(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(_seed_sweep, "_protocol_module", lambda number: _TinyRuns)
+    runs = SeedRuns(tmp_path)
+    assert _seed_sweep.run_protocol_runs("05", [1, 2], runs, command="first") == []
+    assert runs.seeds() == [1, 2]
+    assert _seed_sweep.run_protocol_runs("05", [1, 2, 3], runs, command="second") == []
+    assert "2 of 3 runs of 05 already committed" in capsys.readouterr().out
+    assert [runs.record(s)["command"] for s in (1, 2, 3)] == ["first", "first", "second"]
+
+
+@pytest.mark.slow
+def test_protocol_runs_on_a_local_cluster_equal_the_serial_ones(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    serial, clustered = SeedRuns(tmp_path / "serial"), SeedRuns(tmp_path / "cluster")
+    _seed_sweep.PROTOCOL_RUNS["99"] = __name__ + "._TinyRunsModule"
+    try:
+        import sys
+        import types
+
+        module = types.ModuleType(__name__ + "._TinyRunsModule")
+        module.seed_run, module.seed_run_key_of = _TinyRuns.seed_run, _TinyRuns.seed_run_key_of
+        sys.modules[module.__name__] = module
+        assert _seed_sweep.run_protocol_runs("99", [4, 5, 6], serial, command="serial") == []
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            assert _seed_sweep.run_protocol_runs("99", [4, 5, 6], clustered, command="cluster", client=client) == []
+    finally:
+        del _seed_sweep.PROTOCOL_RUNS["99"]
+    for seed in (4, 5, 6):
+        assert serial.frame_path(seed).read_bytes() == clustered.frame_path(seed).read_bytes()
+
+
+# --- the committed runs are still what the code computes (CI re-checks a few) -----------------
+
+def _committed_05_seeds():
+    return committed_runs("05").seeds()
+
+
+def test_the_committed_05_runs_are_the_notebooks_seed_variants():
+    """Every committed run of 05 was made for the notebook's protocol at its seed and these data."""
+    runs = committed_runs("05")
+    seeds = runs.seeds()
+    if not seeds:
+        pytest.skip("no committed run of 05 (data/seed_runs/05)")
+    variants = seed_configs(paper05.Config(), max(seeds) // paper05.Config().n_repeats)
+    by_seed = {variant.seed: variant for variant in variants.values()}
+    for seed in seeds:
+        record = runs.record(seed)
+        assert record["key"] == _variants.seed_run_key_of(seed), f"seed {seed}: made for other settings or data"
+        assert record["config"] == repr(by_seed[seed]) and record["command"].startswith("python -m companion.sweep --runs")
+        assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", [0, -1])
+def test_a_committed_05_run_is_what_the_code_computes_now(position):
+    """The first and the last committed runs, recomputed and compared to the last bit (a changed
+    learner, which the key does not see, fails here)."""
+    seeds = _committed_05_seeds()
+    if not seeds:
+        pytest.skip("no committed run of 05 (data/seed_runs/05)")
+    seed = seeds[position]
+    frame, key, _ = _variants.seed_run(seed, n_jobs=-1)
+    pd.testing.assert_frame_equal(committed_runs("05").read(seed, key), frame, check_exact=True)
+
+
+# --- notebook 01: Table 1's rows at the other fold seeds -------------------------------------
+
+def test_01_run_reads_committed_seeds_and_gives_the_frame_it_computes(tmp_path, monkeypatch):
+    from companion.experiments import paper01
+    from companion.experiments.paper01 import _protocol
+    from companion.experiments.paper01._protocol import FAST_GRID
+
+    config = _protocol.Config(names=("votes", "haberman"), seeds=(0, 1, 2), grid=FAST_GRID, inner_splits=2)
+    computed = paper01.run(config)
+    runs = SeedRuns(tmp_path)
+    for seed in (1, 2):
+        rows = computed[computed["seed"] == seed].reset_index(drop=True)
+        runs.write(seed, _protocol.seed_run_key(config, seed), rows, seconds=0.0, command="test")
+    fitted = []
+    seed_rows = _protocol._seed_rows
+    monkeypatch.setattr(_protocol, "_seed_rows",
+                        lambda name, *args, **kwargs: fitted.append((name, args[4])) or seed_rows(name, *args, **kwargs))
+    read = paper01.run(config, seed_runs=runs)
+    pd.testing.assert_frame_equal(read, computed, check_exact=True)
+    assert fitted == [("votes", 0), ("haberman", 0)]  # only the main seed is fitted
+    fitted.clear()
+    other = replace(config, inner_splits=3)  # another nested protocol: the committed rows are not its rows
+    paper01.run(other, seed_runs=runs)
+    assert fitted == [(name, seed) for name in config.names for seed in config.seeds]
+
+
+def test_01_seed_run_is_the_rows_of_a_seed_that_is_not_the_main_one(monkeypatch):
+    from companion.experiments.paper01 import _protocol
+    from companion.experiments.paper01._protocol import FAST_GRID
+
+    small = _protocol.Config(names=("votes",), seeds=(3,), grid=FAST_GRID, inner_splits=2)
+    monkeypatch.setattr(_protocol, "seed_run_config", lambda seed: replace(small, seeds=(seed,)))
+    frame, key, config = _protocol.seed_run(3)
+    beside = _protocol.run(replace(small, seeds=(0, 3)))
+    pd.testing.assert_frame_equal(frame, beside[beside["seed"] == 3].reset_index(drop=True), check_exact=True)
+    assert key == _protocol.seed_run_key(replace(small, seeds=(0, 3)), 3) and config == repr(replace(small, seeds=(3,)))
+    assert set(frame["protocol"]) <= {"a", "b", "s"}  # protocol (c) runs at the main seed only
+
+
+def test_the_committed_01_runs_are_the_notebooks_seeds():
+    from companion.experiments.paper01 import _protocol
+
+    runs = committed_runs("01")
+    if not runs.seeds():
+        pytest.skip("no committed run of 01 (data/seed_runs/01)")
+    for seed in runs.seeds():
+        record = runs.record(seed)
+        assert record["key"] == _protocol.seed_run_key_of(seed), f"seed {seed}: made for other settings or data"
+        assert record["command"].startswith("python -m companion.sweep --runs")
+        assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", [0, -1])
+def test_a_committed_01_run_is_what_the_code_computes_now(position):
+    from companion.experiments.paper01 import _protocol
+
+    seeds = committed_runs("01").seeds()
+    if not seeds:
+        pytest.skip("no committed run of 01 (data/seed_runs/01)")
+    frame, key, _ = _protocol.seed_run(seeds[position], n_jobs=-1)
+    pd.testing.assert_frame_equal(committed_runs("01").read(seeds[position], key), frame, check_exact=True)
