@@ -406,7 +406,7 @@ def count_summary(stability: list[dict]) -> Counter:
 
 #: The notebooks whose fold-seed runs are committed (``python -m companion.sweep --runs``): their
 #: number and the module that makes one run, with ``seed_run(seed, n_jobs)`` (frame, key, settings in
-#: words) and ``seed_run_key_of(seed)`` (the key alone, to skip a run already committed).
+#: words) and ``seed_run_keys(seeds)`` (``{seed: key}``, to skip the runs already committed).
 PROTOCOL_RUNS = {"01": "companion.experiments.paper01._protocol", "05": "companion.experiments.paper05._variants"}
 
 
@@ -461,7 +461,8 @@ def run_protocol_runs(number: str, seeds: list[int], runs, *, command: str, clie
     """
     stream = stream or sys.stdout
     module = _protocol_module(number)
-    todo = [seed for seed in seeds if (runs.record(seed) or {}).get("key") != module.seed_run_key_of(seed)]
+    keys = module.seed_run_keys(seeds)
+    todo = [seed for seed in seeds if (runs.record(seed) or {}).get("key") != keys[seed]]
     if len(todo) < len(seeds):
         print(f"{len(seeds) - len(todo)} of {len(seeds)} runs of {number} already committed in {runs.folder}: skipped",
               file=stream, flush=True)

@@ -4,7 +4,6 @@ the code computes."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
 import numpy as np
@@ -63,8 +62,9 @@ def test_a_run_is_read_only_for_its_key(tmp_path):
     assert runs.read(5, run_key("protocol", 5)).equals(frame)
     assert runs.read(5, run_key("protocol", 6)) is None
     assert runs.read(6, run_key("protocol", 5)) is None
-    record = json.loads(runs.record_path(5).read_text())
+    record = runs.record(5)
     assert record["config"] == "P(seed=5)" and record["command"] == "test" and record["rows"] == 1
+    assert record["dtypes"] == {"errors": "int64"} and set(record["versions"]) == {"numpy", "pandas", "scikit-learn"}
     assert runs.seeds() == [5] and SeedRuns(tmp_path / "none").seeds() == []
 
 
@@ -121,7 +121,7 @@ def test_a_run_made_for_other_settings_is_not_read(fast_05, monkeypatch):
 
 def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fast_05):
     config, results, runs, computed = fast_05
-    stability = paper05.seed_stability_section(config, results, seed_runs=runs, n_seeds=5)
+    stability = paper05.claims_section(results, None, None, config=config, seed_runs=runs, n_stability_seeds=5).stability
     assert stability.seeds == [config.seed, *(v.seed for v in seed_configs(config, 3).values())]
     assert stability.missing == [seed_configs(config, 4)["seed=" + str(config.seed + 4)].seed]
     # the same verdicts as the claims engine gives each seed's run as a variant
@@ -139,7 +139,8 @@ def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fas
 
 def test_without_committed_runs_the_stability_says_how_to_make_them(fast_05, tmp_path):
     config, results, _, _ = fast_05
-    stability = paper05.seed_stability_section(config, results, seed_runs=SeedRuns(tmp_path), n_seeds=3)
+    stability = paper05.claims_section(results, None, None, config=config, seed_runs=SeedRuns(tmp_path),
+                                       n_stability_seeds=3).stability
     assert stability.table.empty and stability.seeds == [config.seed]
     assert "python -m companion.sweep --runs --only 05" in stability.text
 
@@ -150,8 +151,8 @@ class _TinyRuns:
     """A stand-in module of PROTOCOL_RUNS: a run is a small frame of its seed."""
 
     @staticmethod
-    def seed_run_key_of(seed):
-        return run_key("tiny", seed)
+    def seed_run_keys(seeds):
+        return {seed: run_key("tiny", seed) for seed in seeds}
 
     @staticmethod
     def seed_run(seed, n_jobs=1):
@@ -179,7 +180,7 @@ def test_protocol_runs_on_a_local_cluster_equal_the_serial_ones(tmp_path):
         import types
 
         module = types.ModuleType(__name__ + "._TinyRunsModule")
-        module.seed_run, module.seed_run_key_of = _TinyRuns.seed_run, _TinyRuns.seed_run_key_of
+        module.seed_run, module.seed_run_keys = _TinyRuns.seed_run, _TinyRuns.seed_run_keys
         sys.modules[module.__name__] = module
         assert _seed_sweep.run_protocol_runs("99", [4, 5, 6], serial, command="serial") == []
         with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
@@ -205,9 +206,10 @@ def test_the_committed_05_runs_are_the_notebooks_seed_variants():
         pytest.skip("no committed run of 05 (data/seed_runs/05)")
     variants = seed_configs(paper05.Config(), max(seeds) // paper05.Config().n_repeats)
     by_seed = {variant.seed: variant for variant in variants.values()}
+    keys = _variants.seed_run_keys(seeds)
     for seed in seeds:
         record = runs.record(seed)
-        assert record["key"] == _variants.seed_run_key_of(seed), f"seed {seed}: made for other settings or data"
+        assert record["key"] == keys[seed], f"seed {seed}: made for other settings or data"
         assert record["config"] == repr(by_seed[seed]) and record["command"].startswith("python -m companion.sweep --runs")
         assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
 
@@ -270,9 +272,10 @@ def test_the_committed_01_runs_are_the_notebooks_seeds():
     runs = committed_runs("01")
     if not runs.seeds():
         pytest.skip("no committed run of 01 (data/seed_runs/01)")
+    keys = _protocol.seed_run_keys(runs.seeds())
     for seed in runs.seeds():
         record = runs.record(seed)
-        assert record["key"] == _protocol.seed_run_key_of(seed), f"seed {seed}: made for other settings or data"
+        assert record["key"] == keys[seed], f"seed {seed}: made for other settings or data"
         assert record["command"].startswith("python -m companion.sweep --runs")
         assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
 
@@ -287,3 +290,66 @@ def test_a_committed_01_run_is_what_the_code_computes_now(position):
         pytest.skip("no committed run of 01 (data/seed_runs/01)")
     frame, key, _ = _protocol.seed_run(seeds[position], n_jobs=-1)
     pd.testing.assert_frame_equal(committed_runs("01").read(seeds[position], key), frame, check_exact=True)
+
+
+def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(tmp_path):
+    """A seed read from the committed rows is judged as the same seed run beside the main one."""
+    from companion.experiments import paper01
+    from companion.experiments.paper01 import _protocol, _sections
+    from companion.experiments.paper01._claims import claims_report, claims_variants
+    from companion.experiments.paper01._protocol import FAST_GRID
+
+    every = _protocol.Config(names=("votes", "haberman", "glass"), seeds=(0, 1, 2, 3), grid=FAST_GRID, inner_splits=2)
+    results_every = paper01.run(every)
+    config = replace(every, seeds=(0, 1))
+    results = results_every[results_every["seed"].isin(config.seeds)].reset_index(drop=True)
+    runs = SeedRuns(tmp_path)
+    runs.write(2, _protocol.seed_run_key(config, 2),
+               results_every[results_every["seed"] == 2].reset_index(drop=True), seconds=0.0, command="test")
+    variants = claims_variants(results)
+    report = claims_report(variants)
+    stability = _sections._seed_stability(config, variants, report, None, runs, 4)
+    assert stability.seeds == [0, 1, 2] and stability.missing == [3]
+    beside = claims_report(claims_variants(results_every)).sensitivity.set_index(["variant", "id"])["verdict"]
+    judged = stability.verdicts
+    assert len(judged) and judged[2].notna().any()
+    for claim in judged.index:
+        assert judged.loc[claim, 0] == report.table.set_index("id").loc[claim, "verdict"]
+        for seed in (1, 2):
+            if pd.notna(judged.loc[claim, seed]):
+                assert judged.loc[claim, seed] == beside[(f"seed={seed}", claim)], (claim, seed)
+    assert "1 other seeds have no committed run" in stability.text
+
+
+def test_a_frame_altered_after_it_was_committed_is_refused(tmp_path):
+    runs = SeedRuns(tmp_path)
+    runs.write(1, "k", pd.DataFrame({"errors": [1, 2]}), seconds=0.0, command="test")
+    runs.frame_path(1).write_bytes(__import__("gzip").compress(b'"errors"\n"1"\n"3"\n', mtime=0))
+    with pytest.raises(ValueError, match="restore it from git"):
+        runs.read(1, "k")
+
+
+def test_the_committed_folder_is_listed_in_the_manifest_and_rerecorded_on_write(tmp_path):
+    import shutil
+
+    from companion._data_files import manifest
+
+    data = tmp_path / "data"
+    data.mkdir()
+    shutil.copy(committed_runs("05").data_dir / "manifest.csv", data / "manifest.csv")
+    before = (data / "manifest.csv").read_text(encoding="utf-8").splitlines()
+    runs = SeedRuns(data / "seed_runs" / "07", data_dir=data)
+    for seed in (2, 1):
+        runs.write(seed, f"k{seed}", pd.DataFrame({"errors": [seed]}), seconds=0.0, command="test")
+    after = (data / "manifest.csv").read_text(encoding="utf-8").splitlines()
+    entry = manifest(data).set_index("file").loc["seed_runs/07/records.csv"]
+    assert entry["rows"] == 2 and entry["dataset"] == "seed_runs_07"
+    assert entry["sha256"] == __import__("hashlib").sha256(runs.records_path.read_bytes()).hexdigest()
+    # the other rows as they were, the new one once, at the end
+    assert [line for line in after if not line.startswith("seed_runs/07/")] == [
+        line for line in before if not line.startswith("seed_runs/07/")]
+    assert after[-1].startswith("seed_runs/07/records.csv")
+    assert runs.seeds() == [1, 2] and runs.read(1, "k1")["errors"].tolist() == [1]
+    runs.records_path.write_text(runs.records_path.read_text().replace("k1", "kX"))  # edited by hand
+    with pytest.raises(Exception, match="altered"):
+        runs.seeds()

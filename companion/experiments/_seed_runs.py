@@ -3,15 +3,18 @@
 A notebook's fold-seed variants re-run its whole protocol on other outer folds. Each such run is
 the same computation on every machine (the numbers do not depend on the CPU, the BLAS or
 ``n_jobs``), so it is made once, by ``python -m companion.sweep --runs``, and committed beside the
-data, as the peers' outputs are. One seed is two files:
+data, as the peers' outputs are. A notebook's folder holds:
 
-* ``seed-<S>.csv.gz``: the run's frame, exactly (every field quoted, every float as its shortest
-  round-trip text, every missing cell as :data:`MISSING`; gzip without a time stamp or a file
-  name, so that the bytes depend on the frame alone);
-* ``seed-<S>.json``: its record: the ``key`` of the run (a digest of everything the run reads:
-  the protocol's settings, the seed, the data), the ``config`` in words, the columns' types, the
-  command, the commit and the versions of numpy, pandas and scikit-learn that made it, its wall
-  time.
+* ``seed-<S>.csv.gz`` per seed: the run's frame, exactly (every field quoted, every float as its
+  shortest round-trip text, every missing cell as :data:`MISSING`; gzip without a time stamp or a
+  file name, so that the bytes depend on the frame alone);
+* ``records.csv``: one row per seed (:data:`RECORD_FIELDS`): the ``key`` of the run (a digest of
+  everything the run reads: the protocol's settings, the seed, the data), the frame file's
+  sha-256, the columns' types, the settings in words, the command, the commit and the versions
+  of numpy, pandas and scikit-learn that made it, its wall time.
+
+``records.csv`` is the inventory of its folder and is itself listed, with its sha-256, in
+``data/manifest.csv``; a frame is read only when its bytes have the sha-256 its record gives.
 
 A notebook reads a seed's frame only when the record's key equals the key of the run it would
 make, and runs it otherwise: another protocol, seed or data never reads a run made for different
@@ -24,13 +27,14 @@ from __future__ import annotations
 import csv
 import gzip
 import hashlib
+import io
 import json
-import re
 import subprocess
 from pathlib import Path
 
 import pandas as pd
 
+from companion._data_files import MANIFEST_FILE, header_digest, verified_bytes
 from companion._files import atomic_path
 from companion.paths import ROOT, data_dir
 
@@ -41,7 +45,11 @@ MISSING = "<missing>"
 #: The column types a committed frame may have, as pandas names them.
 _TYPES = {"int64", "float64", "Int64", "boolean", "bool", "str", "string"}
 
-_SEED_FILE = re.compile(r"^seed-(\d+)\.json$")
+#: The columns of ``records.csv``, one row per committed seed.
+RECORD_FIELDS = ["seed", "key", "sha256", "rows", "seconds", "command", "commit", "versions", "config", "dtypes"]
+
+#: The inventory of a folder of runs.
+RECORDS_FILE = "records.csv"
 
 
 def run_key(*parts) -> str:
@@ -91,6 +99,9 @@ class SeedRuns:
     ----------
     folder : path-like
         The notebook's folder of runs (:func:`committed_runs` gives the committed one).
+    data_dir : path-like, optional
+        The data folder whose ``manifest.csv`` lists this folder's ``records.csv`` (the committed
+        folder's; :meth:`write` re-records it there). None: no manifest (a scratch folder).
 
     Examples
     --------
@@ -102,8 +113,9 @@ class SeedRuns:
     ([7], True, None)
     """
 
-    def __init__(self, folder):
+    def __init__(self, folder, *, data_dir=None):
         self.folder = Path(folder)
+        self.data_dir = None if data_dir is None else Path(data_dir)
 
     def __repr__(self) -> str:
         return f"SeedRuns({str(self.folder)!r})"
@@ -112,21 +124,33 @@ class SeedRuns:
         """The frame file of ``seed``."""
         return self.folder / f"seed-{int(seed)}.csv.gz"
 
-    def record_path(self, seed: int) -> Path:
-        """The record file of ``seed``."""
-        return self.folder / f"seed-{int(seed)}.json"
+    @property
+    def records_path(self) -> Path:
+        """The folder's inventory, ``records.csv``."""
+        return self.folder / RECORDS_FILE
+
+    def _records(self) -> dict[int, dict]:
+        """``{seed: row}`` of ``records.csv`` (checked against the manifest when there is one)."""
+        if not self.records_path.is_file():
+            return {}
+        if self.data_dir is None:
+            text = self.records_path.read_text(encoding="utf-8")
+        else:
+            relative = self.records_path.resolve().relative_to(self.data_dir.resolve()).as_posix()
+            text = verified_bytes(relative, self.data_dir).decode("utf-8")
+        return {int(row["seed"]): row for row in csv.DictReader(io.StringIO(text, newline=""))}
 
     def seeds(self) -> list[int]:
         """The seeds with a record, in increasing order."""
-        if not self.folder.is_dir():
-            return []
-        found = (_SEED_FILE.match(path.name) for path in self.folder.iterdir())
-        return sorted(int(match.group(1)) for match in found if match)
+        return sorted(self._records())
 
     def record(self, seed: int) -> dict | None:
-        """The record of ``seed`` (None when there is none)."""
-        path = self.record_path(seed)
-        return json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        """The record of ``seed`` (None when there is none): :data:`RECORD_FIELDS`, typed."""
+        row = self._records().get(int(seed))
+        if row is None:
+            return None
+        return {**row, "seed": int(row["seed"]), "rows": int(row["rows"]), "seconds": float(row["seconds"]),
+                "versions": json.loads(row["versions"]), "dtypes": json.loads(row["dtypes"])}
 
     def read(self, seed: int, key: str) -> pd.DataFrame | None:
         """The committed frame of ``seed`` if it was made for ``key``, else None (run it instead).
@@ -140,18 +164,29 @@ class SeedRuns:
         Returns
         -------
         pandas.DataFrame or None
+
+        Raises
+        ------
+        ValueError
+            When the frame file's sha-256 is not its record's (altered: restore it from git).
         """
         record = self.record(seed)
-        if record is None or record.get("key") != key or not self.frame_path(seed).exists():
+        if record is None or record["key"] != key:
             return None
-        return _read_frame(self.frame_path(seed), record["dtypes"])
+        content = self.frame_path(seed).read_bytes()
+        digest = hashlib.sha256(content).hexdigest()
+        if digest != record["sha256"]:
+            raise ValueError(f"{self.frame_path(seed)}: sha256 {digest} is not its record's {record['sha256']} "
+                             f"({self.records_path}); restore it from git")
+        return _parse_frame(content, record["dtypes"], self.frame_path(seed))
 
     def write(self, seed: int, key: str, frame: pd.DataFrame, *, seconds: float, command: str,
               config: str = "") -> Path:
-        """Commit ``frame`` as the run of ``seed`` made for ``key`` (whole or not at all).
+        """Commit ``frame`` as the run of ``seed`` made for ``key`` (each file whole or not at all).
 
         The frame is read back and compared with ``frame`` exactly before its record is written:
-        a frame the files cannot hold exactly is refused, and nothing is left for it.
+        a frame the files cannot hold exactly is refused, and nothing is left for it. With a
+        ``data_dir``, the manifest's row of ``records.csv`` is written again.
 
         Parameters
         ----------
@@ -188,31 +223,44 @@ class SeedRuns:
         clash = [column for column in texts if frame[column].eq(MISSING).any()]
         if clash:
             raise ValueError(f"SeedRuns.write: column(s) {clash} hold the text {MISSING!r}, which marks a missing cell")
+        # every field quoted: an empty text stays a text (not a blank line, not a missing cell);
+        # gzip.compress writes neither a time nor a file name into the header
+        text = frame.to_csv(index=False, na_rep=MISSING, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        content = gzip.compress(text.encode("utf-8"), mtime=0)
+        try:
+            pd.testing.assert_frame_equal(_parse_frame(content, dtypes, "the frame"), frame, check_exact=True)
+        except AssertionError as exc:
+            raise ValueError(f"SeedRuns.write: seed {seed}'s frame does not read back exactly: {exc}") from None
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.frame_path(seed)
         with atomic_path(path) as scratch:
-            # every field quoted: an empty text stays a text (not a blank line, not a missing cell)
-            text = frame.to_csv(index=False, na_rep=MISSING, lineterminator="\n", quoting=csv.QUOTE_ALL)
-            # gzip.compress writes neither a time nor a file name into the header
-            scratch.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
-            back = _read_frame(scratch, dtypes)
-            try:
-                pd.testing.assert_frame_equal(back, frame, check_exact=True)
-            except AssertionError as exc:
-                raise ValueError(f"SeedRuns.write: seed {seed}'s frame does not read back exactly: {exc}") from None
-        record = {"seed": int(seed), "key": key, "config": config, "rows": len(frame), "dtypes": dtypes,
-                  "command": command, "commit": _commit(), "versions": _versions(), "seconds": round(float(seconds), 1)}
-        with atomic_path(self.record_path(seed)) as scratch:
-            scratch.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            scratch.write_bytes(content)
+        records = self._records()
+        records[int(seed)] = {
+            "seed": int(seed), "key": key, "sha256": hashlib.sha256(content).hexdigest(), "rows": len(frame),
+            "seconds": round(float(seconds), 1), "command": command, "commit": _commit(),
+            "versions": json.dumps(_versions(), sort_keys=True), "config": config,
+            "dtypes": json.dumps(dtypes, ensure_ascii=False)}
+        self._write_records(records)
         return path
 
+    def _write_records(self, records: dict) -> None:
+        buffer = io.StringIO()
+        writer = csv.DictWriter(buffer, fieldnames=RECORD_FIELDS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(records[seed] for seed in sorted(records))
+        with atomic_path(self.records_path) as scratch:
+            scratch.write_text(buffer.getvalue(), encoding="utf-8")
+        if self.data_dir is not None:
+            _record_in_manifest(self.data_dir, self.records_path, len(records))
 
-def _read_frame(path: Path, dtypes: dict) -> pd.DataFrame:
-    """A frame written by :meth:`SeedRuns.write`, with its columns' types."""
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, na_values=[MISSING], compression="gzip",
-                        skip_blank_lines=False)
+
+def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
+    """A frame's file content as :meth:`SeedRuns.write` made it, with its columns' types."""
+    frame = pd.read_csv(io.BytesIO(gzip.decompress(content)), dtype=str, keep_default_na=False,
+                        na_values=[MISSING], skip_blank_lines=False)
     if list(frame.columns) != list(dtypes):
-        raise ValueError(f"{path}: columns {list(frame.columns)} are not its record's {list(dtypes)}")
+        raise ValueError(f"{where}: columns {list(frame.columns)} are not its record's {list(dtypes)}")
     columns = {}
     for column, dtype in dtypes.items():
         values = frame[column]
@@ -240,4 +288,30 @@ def committed_runs(number: str) -> SeedRuns:
     -------
     SeedRuns
     """
-    return SeedRuns(data_dir() / "seed_runs" / number)
+    return SeedRuns(data_dir() / "seed_runs" / number, data_dir=data_dir())
+
+
+def _record_in_manifest(data: Path, records_path: Path, n_records: int) -> None:
+    """Write the manifest's row of ``records_path`` again (its sha-256 and size), the other rows as they are."""
+    manifest = data / MANIFEST_FILE
+    relative = records_path.resolve().relative_to(data.resolve()).as_posix()
+    number = records_path.parent.name
+    row = [relative, f"seed_runs_{number}", hashlib.sha256(records_path.read_bytes()).hexdigest(), str(n_records),
+           str(len(RECORD_FIELDS)), header_digest(RECORD_FIELDS),
+           f"python -m companion.sweep --runs --only {number} (this repository): notebook {number}'s protocol at other "
+           "fold seeds, one exact frame per seed (seed-<S>.csv.gz, its sha256 in this file), with the command, "
+           "commit and versions that made it",
+           "the paper of notebook " + number + " (see the notebook's citation); runs made by this project",
+           "generated by this project"]
+    with open(manifest, encoding="utf-8", newline="") as handle:
+        rows = list(csv.reader(handle))
+    header, body = rows[0], rows[1:]
+    at = [i for i, r in enumerate(body) if r and r[0] == relative]
+    if at:
+        body[at[0]] = row
+    else:
+        body.append(row)
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows([header, *body])
+    with atomic_path(manifest) as scratch:
+        scratch.write_text(buffer.getvalue(), encoding="utf-8")

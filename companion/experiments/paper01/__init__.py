@@ -60,7 +60,7 @@ data sets (:func:`datasets_section`), Glass's binarisation (:func:`glass_section
 learnt on real data (:func:`real_dlm_section`).
 """
 
-from companion.experiments.paper01._protocol import Config, committed_seed_runs, run
+from companion.experiments.paper01._protocol import Config, run
 from companion.experiments.paper01._studies import metric_table
 from companion.experiments.paper01._sections import (
     claims_section, consistent_section, coverage_section, datasets_section, fine_section, folds_coding_section,
@@ -71,7 +71,6 @@ from companion.experiments.paper01._sections import (
 __all__ = [
     "Config",
     "claims_section",
-    "committed_seed_runs",
     "consistent_section",
     "coverage_section",
     "datasets_section",

@@ -171,7 +171,7 @@ def _not_on(names) -> str:
     return render_claim_text("not_on", names=list(names)) if len(names) else ""
 
 
-def _claims_rows(results: pd.DataFrame, protocol: str = "a") -> dict:
+def claims_rows(results: pd.DataFrame, protocol: str = "a") -> dict:
     """Per ``(data set, machine, seed)``: total errors, mean size, fold errors and fold sizes of one protocol."""
     part = results[(results["protocol"] == protocol) & results["machine"].isin(MACHINES + ("dlmc",))
                    & results["dataset"].isin(COMPARABLE)]
@@ -256,8 +256,8 @@ def claims_data(results: pd.DataFrame, *, lengths=None, coverage=None, fine: dic
     if isinstance(lengths, pd.DataFrame):
         lengths = {main: lengths}
     seeds = [int(s) for s in dict.fromkeys(results.loc[results["protocol"] == "a", "seed"])]
-    paper_rows = _claims_rows(results, "a")
-    return {"rows": paper_rows, "rows_paper": paper_rows, "rows_nested": _claims_rows(results, "b"),
+    paper_rows = claims_rows(results, "a")
+    return {"rows": paper_rows, "rows_paper": paper_rows, "rows_nested": claims_rows(results, "b"),
             "seed": int(main), "seeds": seeds, "lengths": lengths or {},
             "coverage": coverage, "fine": None if fine is None else fine["best"], "counts": counts,
             "guide": _guide_rows(results), "guide_published": _guide_rows(results, "published"),
@@ -377,13 +377,13 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
                                   "pool_seeds": nested_seeds}
     # The honest check's inner folds: nested CV with another number of inner folds (main fold seed).
     for splits, frame in (nested or {}).items():
-        rows = _claims_rows(frame, "b")
+        rows = claims_rows(frame, "b")
         if rows and all(key[2] == main["seed"] for key in rows):
             variants[f"inner_splits={splits}"] = {**main, "rows": {**main["rows"], **rows}, "seed": main["seed"]}
     # The grid and the tie rule under the honest check: nested CV with the fine grids or another
     # tie rule (main fold seed), the other machines' nested rows as they are.
     for name, frame in (nested_variants or {}).items():
-        rows = _claims_rows(frame, "b")
+        rows = claims_rows(frame, "b")
         if rows and all(key[2] == main["seed"] for key in rows):
             variants[name] = {**main, "rows": {**main["rows"], **main["rows_nested"], **rows}, "seed": main["seed"]}
             if "grid=fine" in name and fine is not None and fine.get("grid") is not None:
@@ -412,7 +412,7 @@ def claims_variants(results: pd.DataFrame, *, lengths=None, coverage=None, fine:
     # Other folds (unstratified) or another coding of Credit's nominal attributes: protocol (a)
     # rerun at the main seed, its rows in place of the main run's.
     for name, frame in (paper_variants or {}).items():
-        rows = _claims_rows(frame, "a")
+        rows = claims_rows(frame, "a")
         if rows and all(key[2] == main["seed"] for key in rows):
             variants[name] = _on_paper_protocol({**main, "rows": {**main["rows"], **rows}})
     # The binary Glass problem is a reconstruction (selected on its closeness to Table 1): each other

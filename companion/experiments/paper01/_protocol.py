@@ -298,9 +298,10 @@ class Config:
 
 
 # False: the grid of ``config`` becomes the machines' parameters, which their fits still check.
-@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [dict, None], "seed_runs": [SeedRuns, None]},
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [dict, None],
+                  "seed_runs": [SeedRuns, StrOptions({"committed"}), None]},
                  prefer_skip_nested_validation=False)
-def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRuns | None = None) -> pd.DataFrame:
+def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRuns | str | None = None) -> pd.DataFrame:
     """Protocols (a), (b) and (c) of Table 1, one row per data set x method x fold seed x fold.
 
     Parameters
@@ -315,8 +316,8 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRu
         The caller's memo of fold grids (:func:`cross_validate_grid`): the outer folds' grids are
         read from it when run before and stored in it; the frame is the one a call without a memo
         gives. None: every fold is fitted here.
-    seed_runs : SeedRuns, optional
-        Committed runs (:func:`committed_seed_runs`): the rows of a fold seed other than the main
+    seed_runs : SeedRuns, "committed" or None, default=None
+        Committed runs (``"committed"``: ``data/seed_runs/01``): the rows of a fold seed other than the main
         one are read there when committed for the same data, grid and nested protocol
         (:func:`seed_run_key`); they are the rows this function computes. None: every seed is run.
 
@@ -345,7 +346,7 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRu
         ``train_error`` (protocol (c): the selected machine's bound and training error rate) and
         ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
     """
-    committed = {}
+    committed, seed_runs = {}, resolve_seed_runs(seed_runs)
     for seed in config.seeds[1:] if seed_runs is not None else ():
         frame = seed_runs.read(seed, seed_run_key(config, seed))
         if frame is not None:
@@ -501,7 +502,7 @@ def _typed(frame: pd.DataFrame) -> pd.DataFrame:
     return frame.reindex(columns=RESULT_COLUMNS).astype({"s": "Int64", "longest": "Int64"})
 
 
-def seed_run_key(config: Config, seed: int) -> str:
+def seed_run_key(config: Config, seed: int, digests: dict | None = None) -> str:
     """The key of :func:`run`'s rows at the fold seed ``seed`` (not the main one) in the committed runs.
 
     It holds what those rows read: the data sets (their names and each one's digest), the grid,
@@ -512,13 +513,16 @@ def seed_run_key(config: Config, seed: int) -> str:
     ----------
     config : Config
     seed : int
+    digests : dict, optional
+        ``{name: digest}`` of the data sets, when already computed (default: computed here).
 
     Returns
     -------
     str
     """
-    digests = tuple((name, _data_digest(name)) for name in config.names)
-    return run_key("paper01.run", digests, config.grid, config.nested, config.inner_splits, int(seed))
+    digests = {} if digests is None else digests
+    data = tuple((name, digests[name] if name in digests else _data_digest(name)) for name in config.names)
+    return run_key("paper01.run", data, config.grid, config.nested, config.inner_splits, int(seed))
 
 
 def _data_digest(name: str) -> str:
@@ -528,14 +532,10 @@ def _data_digest(name: str) -> str:
     return run_key(X.shape, hashlib.sha256(X.tobytes()).hexdigest(), y.dtype.str, hashlib.sha256(y.tobytes()).hexdigest())
 
 
-def committed_seed_runs() -> SeedRuns:
-    """Notebook 01's committed runs at other fold seeds (``data/seed_runs/01``; ``python -m companion.sweep --runs``).
-
-    Returns
-    -------
-    SeedRuns
-    """
-    return committed_runs("01")
+def resolve_seed_runs(seed_runs) -> SeedRuns | None:
+    """``"committed"``: notebook 01's committed runs (``data/seed_runs/01``, made by ``python -m
+    companion.sweep --runs --only 01``); a :class:`SeedRuns` or None as given."""
+    return committed_runs("01") if isinstance(seed_runs, str) else seed_runs
 
 
 def seed_run_config(seed: int) -> Config:
@@ -544,9 +544,10 @@ def seed_run_config(seed: int) -> Config:
     return Config(seeds=(int(seed),))
 
 
-def seed_run_key_of(seed: int) -> str:
-    """:func:`seed_run_key` of :func:`seed_run_config` ``(seed)``."""
-    return seed_run_key(seed_run_config(seed), seed)
+def seed_run_keys(seeds) -> dict:
+    """``{seed: seed_run_key(seed_run_config(seed), seed)}`` (the data sets read once)."""
+    digests = {name: _data_digest(name) for name in Config().names}
+    return {int(seed): seed_run_key(seed_run_config(seed), seed, digests) for seed in seeds}
 
 
 def seed_run(seed: int, n_jobs=1):

@@ -14,7 +14,10 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import StrOptions, validate_params
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
+
+from companion.claims._stability import seed_stability
+from companion.experiments._seed_runs import SeedRuns
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
@@ -23,7 +26,9 @@ from companion.bounds.decision_list import compression_message, dlm_bound_path
 from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
 from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
-from companion.experiments.paper01._protocol import PROTOCOL_A_VARIANTS, nested_run, paper_protocol_variant
+from companion.experiments.paper01._protocol import (
+    PROTOCOL_A_VARIANTS, Config, nested_run, paper_protocol_variant, resolve_seed_runs, seed_run_key,
+)
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, main_fold_seed,
     parameters_table, protocols_table,
@@ -43,7 +48,7 @@ from companion.experiments.paper01._studies import (
     COVERAGE_DISTRIBUTION, bound_coverage, compression_relation_table, coverage_bayes_risk, coverage_table,
 )
 from companion.experiments.paper01._claims import (
-    claims_report, claims_variants, discussion_values, sensitivity_by_variant, sentence_table, sentence_tally,
+    claims_report, claims_rows, claims_variants, discussion_values, sensitivity_by_variant, sentence_table, sentence_tally,
 )
 from companion.experiments.paper01._math_checks import math_checks, math_checks_table
 
@@ -521,20 +526,28 @@ def real_dlm_section(name: str = "breastw") -> Bunch:
                  training_errors=int((machine.predict(X) != y).sum()))
 
 
+#: The fold seeds each claim's verdict is counted over: the main one and 99 others (their Table 1 rows
+#: committed in ``data/seed_runs/01``, made by ``python -m companion.sweep --runs --only 01``).
+N_STABILITY_SEEDS = 100
+
+
 @validate_params(
     {"results": [pd.DataFrame], "grid": [Grid],
      **dict.fromkeys(("table1", "coverage", "datasets", "fine", "tie", "svm", "lengths"), [Bunch]),
      **dict.fromkeys(("math", "consistent", "glass", "nested_variants", "folds_coding"), [Bunch, None]),
      "inner_splits_check": [StrictInterval(Integral, 2, None, closed="left"), None], "n_jobs": N_JOBS,
-     "memo": [dict, None]},
+     "memo": [dict, None], "config": [Config, None], "seed_runs": [SeedRuns, StrOptions({"committed"}), None],
+     "n_stability_seeds": [Interval(Integral, 1, None, closed="left")]},
     prefer_skip_nested_validation=True,
 )
 def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, datasets: Bunch, fine: Bunch,
                    tie: Bunch, svm: Bunch, lengths: Bunch, grid: Grid, math: Bunch | None = None,
                    consistent: Bunch | None = None, glass: Bunch | None = None,
                    inner_splits_check: int | None = None, nested_variants: Bunch | None = None,
-                   folds_coding: Bunch | None = None, n_jobs: int = 1, memo: dict | None = None) -> Bunch:
-    """The claims decided on every variant, with the numbers the discussion reads.
+                   folds_coding: Bunch | None = None, n_jobs: int = 1, memo: dict | None = None,
+                   config: Config | None = None, seed_runs: SeedRuns | str | None = None,
+                   n_stability_seeds: int = N_STABILITY_SEEDS) -> Bunch:
+    """The claims decided on every variant, with the numbers the discussion reads, and their stability over fold seeds.
 
     Parameters
     ----------
@@ -577,6 +590,13 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     memo : dict, optional
         The memo of fold grids :func:`run` was given: that nested run reads its outer folds' grids (the main
         seed's, the same fits) from it instead of refitting them. None: they are refitted.
+    config : Config, optional
+        :func:`run`'s protocol: with it, ``stability`` counts each claim's verdicts over fold seeds.
+    seed_runs : SeedRuns, "committed" or None, default=None
+        Where the other seeds' committed Table 1 rows are (``"committed"``: ``data/seed_runs/01``);
+        None: only the seeds :func:`run` ran are counted.
+    n_stability_seeds : int, default=N_STABILITY_SEEDS
+        Fold seeds counted, the main one included (100).
 
     Returns
     -------
@@ -584,7 +604,13 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
         verdicts), ``sensitivity`` (each claim's verdict under each variant: one row per variant,
         one column per claim that lists a variant, :func:`sensitivity_by_variant`), ``discussion``
-        (claim by claim), ``by_sentence`` (the paper's empirical results by sentence:
+        (claim by claim), ``variants`` (the data each variant's claims were decided on,
+        :func:`~companion.experiments.paper01._claims.claims_variants`) and ``math_results`` (the
+        checks of the mathematical statements), ``stability`` (with ``config``: each claim's
+        verdict at ``n_stability_seeds`` fold seeds, the main one first, the other seeds read
+        from ``seed_runs`` where :func:`run` did not run them;
+        :func:`companion.claims._stability.seed_stability`'s table, verdicts, seeds and text,
+        and ``missing``; None without ``config``), ``by_sentence`` (the paper's empirical results by sentence:
         :func:`~companion.experiments.paper01._claims.sentence_table`) and ``sentence_tally`` (its
         counts in one sentence), ``nested_check`` (total test errors per data set and machine of the nested
         run with ``inner_splits_check`` inner folds, or None) and ``reproduction`` (the numbers
@@ -607,7 +633,11 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
-        report=report, sensitivity=sensitivity_by_variant(report), by_sentence=by_sentence,
+        report=report, variants=variants, math_results=None if math is None else math.results,
+        stability=None if config is None else _seed_stability(
+            config, variants, report, None if math is None else math.results, resolve_seed_runs(seed_runs),
+            n_stability_seeds),
+        sensitivity=sensitivity_by_variant(report), by_sentence=by_sentence,
         sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
                                                               main=variants["main"],
@@ -618,3 +648,37 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         reproduction=reproduction_markdown(table1.errors, table1.parameters, fine.dlm, fine.scm, tie.table,
                                            lengths.table, svm.table),
     )
+
+
+
+def _seed_stability(config: Config, notebook_variants: dict, notebook_report, math_results, seed_runs,
+                    n_seeds: int) -> Bunch:
+    """Each claim's verdict at the fold seeds ``main, main + 1, …, main + n_seeds − 1`` (:func:`claims_section`'s ``stability``).
+
+    The claims are decided as under the notebook's variants ``seed=k`` (every claim read at fold
+    seed ``k``: protocol (a)'s rows of that seed, the other sections' results as they are), for
+    the seeds of the run and for every other seed whose Table 1 rows are committed for
+    ``config``'s data, grid and nested protocol. Nothing is fitted here.
+    """
+    main = notebook_variants["main"]
+    # every variant of the notebook's report (the honest checks among them: the engine decides them
+    # together), then one more per committed seed
+    variants, missing = dict(notebook_variants), []
+    for seed in range(main["seed"] + 1, main["seed"] + n_seeds):
+        name = f"seed={seed}"
+        if name in variants:
+            continue
+        frame = None if seed_runs is None else seed_runs.read(seed, seed_run_key(config, seed))
+        if frame is None:
+            missing.append(seed)
+            continue
+        rows = claims_rows(frame, "a")
+        variants[name] = {**main, "rows": {**main["rows"], **rows}, "rows_paper": {**main["rows_paper"], **rows},
+                          "seed": seed}
+    report = claims_report(variants, math_results)
+    seeds = {name: int(name.split("=")[1]) for name in variants if name.startswith("seed=")}
+    stability = seed_stability(report, {name: seeds[name] for name in sorted(seeds, key=seeds.get)},
+                               main["seed"], notebook_report.table.set_index("id")["verdict"], missing=len(missing),
+                               command="python -m companion.sweep --runs --only 01")
+    stability.missing = missing
+    return stability

@@ -50,15 +50,13 @@ from companion.experiments.paper05._protocol import Config, run
 from companion.experiments.paper05._tables import feature_range_table, golub_genes, worked_example
 from companion.experiments.paper05._prose import discussion
 from companion.experiments.paper05._sections import (
-    bounds_checks_section, claims_section, margin_section, occam_section, results_section, seed_stability_section,
+    bounds_checks_section, claims_section, margin_section, occam_section, results_section,
 )
-from companion.experiments.paper05._variants import committed_seed_runs
 
 __all__ = [
     "bounds_checks_section",
     "Config",
     "claims_section",
-    "committed_seed_runs",
     "discussion",
     "feature_range_table",
     "golub_genes",
@@ -66,6 +64,5 @@ __all__ = [
     "occam_section",
     "results_section",
     "run",
-    "seed_stability_section",
     "worked_example",
 ]

@@ -19,11 +19,11 @@ from companion.experiments._constraints import N_JOBS
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
-from companion.experiments.paper05._protocol import DATASETS, Config, FoldMemo, STUMP_VARIANTS, run
+from companion.claims._stability import seed_stability
 from companion.experiments._seed_runs import SeedRuns
-from companion.experiments.paper05._protocol import load_dataset
+from companion.experiments.paper05._protocol import DATASETS, Config, FoldMemo, STUMP_VARIANTS, load_dataset, run
 from companion.experiments.paper05._variants import (
-    committed_seed_runs, inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants,
+    inner_cv_variant, resolve_seed_runs, run_choice_variants, run_competitor_variants, run_seed_variants,
     seed_configs, seed_run_key, selection_variants,
 )
 from companion.experiments.paper05._tables import (
@@ -43,10 +43,11 @@ def _by_method(rows: pd.DataFrame, column: str, datasets) -> pd.DataFrame:
         index=list(dict.fromkeys(rows["method"])), columns=list(datasets))
 
 
-@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None], "seed_runs": [SeedRuns, None]},
+@validate_params({"config": [Config], "n_jobs": N_JOBS, "memo": [FoldMemo, None],
+                  "seed_runs": [SeedRuns, StrOptions({"committed"}), None]},
                  prefer_skip_nested_validation=False)
 def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = None,
-                    seed_runs: SeedRuns | None = None) -> Bunch:
+                    seed_runs: SeedRuns | str | None = None) -> Bunch:
     """The protocol's results: errors, genes and bounds per learner and data set, beside the paper.
 
     Parameters
@@ -58,8 +59,8 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
     memo : FoldMemo or None, default=None
         Shared by the main run and the variants rerun on its folds (:class:`FoldMemo`: no fit made
         twice); None: a memo of this call's own. The numbers do not depend on it.
-    seed_runs : SeedRuns or None, default=None
-        The committed runs at other fold seeds (:func:`committed_seed_runs`): a seed variant
+    seed_runs : SeedRuns, "committed" or None, default=None
+        The committed runs at other fold seeds (``"committed"``: ``data/seed_runs/05``): a seed variant
         committed for the same settings and data is read there, not run; the numbers are the
         same. None: every seed variant is run.
 
@@ -214,12 +215,20 @@ def bounds_checks_section(random_state, n_runs: int, seed: int, n_jobs: int = 1)
                  coverage_table=coverage_table(coverage), coverage_variants=variants, variants_table=variants_table)
 
 
+#: The fold seeds each claim's verdict is counted over: the main run's and 99 others (their runs
+#: committed in ``data/seed_runs/05``, made by ``python -m companion.sweep --runs --only 05``).
+N_STABILITY_SEEDS = 100
+
+
 @validate_params({"results": [pd.DataFrame], "seed_results": [dict, None], "tradeoff": [pd.DataFrame, None],
-                  "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None]},
+                  "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None],
+                  "config": [Config, None], "seed_runs": [SeedRuns, StrOptions({"committed"}), None],
+                  "n_stability_seeds": [Interval(Integral, 1, None, closed="left")]},
                  prefer_skip_nested_validation=True)
 def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataFrame, checks: dict = None,
-                   coverage=None, references: dict = None) -> Bunch:
-    """The registry's claims decided on the protocol, its seed variants and the Occam trade-off.
+                   coverage=None, references: dict = None, *, config: Config | None = None,
+                   seed_runs: SeedRuns | str | None = None, n_stability_seeds: int = N_STABILITY_SEEDS) -> Bunch:
+    """The registry's claims decided on the protocol, its variants and the Occam trade-off; their stability over seeds.
 
     Parameters
     ----------
@@ -237,106 +246,53 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     references : dict or None, default=None
         ``{prior: probe}``: the first gene of Occam's conjunction on the full Leukaemia data under
         each prior range (:func:`golub_genes`; None: ``occam-gene`` is not evaluated).
+    config : Config, optional
+        The main run's protocol: with it, ``stability`` counts each claim's verdicts over fold seeds.
+    seed_runs : SeedRuns, "committed" or None, default=None
+        Where the other seeds' committed runs are (``"committed"``: ``data/seed_runs/05``); None:
+        none is read (the main run only).
+    n_stability_seeds : int, default=N_STABILITY_SEEDS
+        Fold seeds counted, the main one included (100).
 
     Returns
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts) and ``verdicts`` (each claim's verdict under each variant its row lists; empty
-        where the variant never enters the row's data).
+        verdicts), ``verdicts`` (each claim's verdict under each variant its row lists; empty
+        where the variant never enters the row's data) and ``stability`` (with ``config``: each
+        claim's verdict at the main fold seed and at every other seed ``seed + 2j`` whose run is
+        committed: :func:`companion.claims._stability.seed_stability`'s table, verdicts, seeds and
+        text, and ``missing``; None without ``config``).
     """
     report = claims_report(results, seed_results, tradeoff, checks, coverage, references)
     listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
     verdicts = listed.pivot(index="id", columns="variant", values="verdict")
+    stability = None if config is None else _seed_stability(
+        config, results, tradeoff, checks, coverage, references, resolve_seed_runs(seed_runs), n_stability_seeds)
     return Bunch(report=report, verdicts=verdicts.reindex(
-        index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))))
+        index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))),
+        stability=stability)
 
 
-#: The fold seeds each claim's verdict is counted over: the main run's and 99 others (their runs
-#: committed in ``data/seed_runs/05``, made by ``python -m companion.sweep --runs --only 05``).
-N_STABILITY_SEEDS = 100
+def _seed_stability(config: Config, results: pd.DataFrame, tradeoff, checks, coverage, references, seed_runs,
+                    n_seeds: int) -> Bunch:
+    """Each claim's verdict at every fold seed whose run is committed (:func:`claims_section`'s ``stability``).
 
-_STABILITY_VERDICTS = ("holds", "fails", "undecided", "identical", "observed")
-
-
-@validate_params({"config": [Config], "results": [pd.DataFrame], "tradeoff": [pd.DataFrame, None],
-                  "checks": [dict, None], "coverage": [pd.DataFrame, dict, None], "references": [dict, None],
-                  "seed_runs": [SeedRuns, None], "n_seeds": [Interval(Integral, 1, None, closed="left")]},
-                 prefer_skip_nested_validation=True)
-def seed_stability_section(config: Config, results: pd.DataFrame, tradeoff=None, checks=None, coverage=None,
-                           references=None, *, seed_runs: SeedRuns | None = None,
-                           n_seeds: int = N_STABILITY_SEEDS) -> Bunch:
-    """Each claim's verdict at every fold seed whose run is committed: how many seeds give each verdict.
-
-    The claims are decided as :func:`claims_section` decides them, once on the main run and once
-    on each other fold seed's run (:func:`seed_configs`: the whole protocol on other outer
-    folds, declared range), read from ``seed_runs``. Only the committed runs made for ``config``'s
-    settings and these data are read; none is computed here (a run costs about half a minute:
-    ``python -m companion.sweep --runs --only 05`` makes them).
-
-    Parameters
-    ----------
-    config : Config
-        The main run's protocol.
-    results : DataFrame
-        :func:`run`'s frame (the main run).
-    tradeoff, checks, coverage, references
-        As :func:`claims_section` (the rows no fold seed enters keep their main verdict).
-    seed_runs : SeedRuns or None, default=None
-        Where the runs are (default: :func:`committed_seed_runs`).
-    n_seeds : int, default=N_STABILITY_SEEDS
-        Fold seeds counted, the main one included.
-
-    Returns
-    -------
-    Bunch
-        ``table``: one row per claim a fold seed enters (its main verdict, the seeds judged and how
-        many give each verdict, the seeds where the verdict differs from the main one, the first
-        ten named); ``verdicts``: claim x seed; ``seeds``: the fold seeds judged (the main one
-        first); ``missing``: the other seeds with no committed run for these settings; ``text``:
-        one sentence on the counts.
+    The claims are decided once more with each other fold seed's run (:func:`seed_configs`: the
+    whole protocol on other outer folds, declared range) as a variant; only the committed runs
+    made for ``config``'s settings and these data are read, none is computed here (a run costs
+    about half a minute: ``python -m companion.sweep --runs --only 05`` makes them).
     """
-    seed_runs = committed_seed_runs() if seed_runs is None else seed_runs
     data = {name: load_dataset(name) for name in config.datasets}
     frames, missing = {}, []
     for name, variant in seed_configs(config, n_seeds - 1).items():
-        frame = seed_runs.read(variant.seed, seed_run_key(variant, data))
+        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
         if frame is None:
             missing.append(variant.seed)
         else:
             frames[name] = frame
     report = claims_report(results, frames, tradeoff, checks, coverage, references)
-    sensitivity = report.sensitivity
-    entered = sensitivity[sensitivity["variant"].isin(frames) & (sensitivity["role"] != "not listed")]
-    main = report.table.set_index("id")
-    seeds = [config.seed, *(int(name.split("=")[1]) for name in frames)]
-    verdicts = entered.pivot(index="id", columns="variant", values="verdict")
-    ids = [claim for claim in report.table["id"] if claim in verdicts.index]
-    verdicts = verdicts.reindex(index=ids, columns=list(frames))
-    verdicts.insert(0, f"seed={config.seed}", main.loc[ids, "verdict"])
-    verdicts.columns = seeds
-    rows = []
-    for claim, row in verdicts.iterrows():
-        judged = row.dropna()
-        counts = judged.value_counts()
-        other = [seed for seed, verdict in judged.items() if verdict != row.iloc[0]]
-        rows.append({"id": claim, "central": bool(main.loc[claim, "central"]), "main verdict": row.iloc[0],
-                     "seeds": len(judged), **{v: int(counts.get(v, 0)) for v in _STABILITY_VERDICTS},
-                     "as main": len(judged) - len(other),
-                     "other verdict at seeds": " ".join(map(str, other[:10])) + (" …" if len(other) > 10 else "")})
-    table = pd.DataFrame(rows)
-    table = table.loc[:, [c for c in table.columns if c not in _STABILITY_VERDICTS or table[c].any()]]
-    if table.empty:
-        text = (f"No fold seed other than the main one has a committed run for these settings ({len(missing)} "
-                "missing): python -m companion.sweep --runs --only 05 makes them.")
-    else:
-        steady = int((table["as main"] == table["seeds"]).sum())
-        central = table[table["central"]]
-        text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {len(seeds) - 1} others whose runs are "
-                f"committed), {steady} of the {len(table)} claims a fold seed enters give their main verdict at every "
-                f"seed" + (f"; the central claims: " + "; ".join(
-                    f"{r['id']} {r['main verdict']} at {r['as main']} of {r['seeds']}" for _, r in central.iterrows())
-                    if len(central) else "") + ".")
-        if missing:
-            text += f" {len(missing)} other seeds have no committed run for these settings and are not counted."
-    return Bunch(table=table, verdicts=verdicts, seeds=seeds, missing=missing, text=text)
+    stability = seed_stability(report, {name: int(name.split("=")[1]) for name in frames}, config.seed,
+                               missing=len(missing), command="python -m companion.sweep --runs --only 05")
+    stability.missing = missing
+    return stability

@@ -5,7 +5,6 @@ or re-reads :func:`~companion.experiments.paper05._protocol.run` with one choice
 
 from __future__ import annotations
 
-import functools
 import warnings
 from dataclasses import replace
 from functools import partial
@@ -59,7 +58,7 @@ def seed_configs(config, n=N_SEED_VARIANTS):
 
 
 def seed_run_key(config, data) -> str:
-    """The key of :func:`run` of ``config`` on ``data`` in the committed runs (:func:`committed_seed_runs`).
+    """The key of :func:`run` of ``config`` on ``data`` in the committed runs (``data/seed_runs/05``).
 
     It holds every setting of ``config`` (the seed among them) and each data set's digest, so that a
     committed run is read only for the run it is.
@@ -77,14 +76,10 @@ def seed_run_key(config, data) -> str:
     return run_key("paper05.run", config, tuple((name, data_digest(*data[name])) for name in config.datasets))
 
 
-def committed_seed_runs() -> SeedRuns:
-    """Notebook 05's committed runs at other fold seeds (``data/seed_runs/05``; ``python -m companion.sweep --runs``).
-
-    Returns
-    -------
-    SeedRuns
-    """
-    return committed_runs("05")
+def resolve_seed_runs(seed_runs) -> SeedRuns | None:
+    """``"committed"``: notebook 05's committed runs (``data/seed_runs/05``, made by ``python -m
+    companion.sweep --runs --only 05``); a :class:`SeedRuns` or None as given."""
+    return committed_runs("05") if isinstance(seed_runs, str) else seed_runs
 
 
 def seed_run_config(seed: int):
@@ -103,16 +98,11 @@ def seed_run_config(seed: int):
     return replace(full, seed=int(seed), priors=full.priors[:1])
 
 
-@functools.cache
-def _committed_data(datasets: tuple) -> dict:
-    """The data sets, loaded once per process (the sweep asks for the key of every seed)."""
-    return {name: load_dataset(name) for name in datasets}
-
-
-def seed_run_key_of(seed: int) -> str:
-    """:func:`seed_run_key` of :func:`seed_run_config` ``(seed)`` on the committed data."""
-    config = seed_run_config(seed)
-    return seed_run_key(config, _committed_data(config.datasets))
+def seed_run_keys(seeds) -> dict:
+    """``{seed: seed_run_key(seed_run_config(seed), data)}`` (the data sets loaded once)."""
+    datasets = Config().datasets
+    data = {name: load_dataset(name) for name in datasets}
+    return {int(seed): seed_run_key(seed_run_config(seed), data) for seed in seeds}
 
 
 def seed_run(seed: int, n_jobs=1):
@@ -134,11 +124,11 @@ def seed_run(seed: int, n_jobs=1):
         The protocol in words.
     """
     config = seed_run_config(seed)
-    data = _committed_data(config.datasets)
+    data = {name: load_dataset(name) for name in config.datasets}
     return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data), repr(config)
 
 
-def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | None = None):
+def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | str | None = None):
     """:func:`run` of every :func:`seed_configs` variant: ``{"seed=<s>": frame}``.
 
     The data sets are loaded once and shared by the variants' runs.
@@ -148,8 +138,8 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns |
     config : Config
     n : int, default=N_SEED_VARIANTS
     n_jobs : int, default=1
-    seed_runs : SeedRuns, optional
-        Committed runs (:func:`committed_seed_runs`): a variant whose run is there, made for the
+    seed_runs : SeedRuns, "committed" or None, default=None
+        Committed runs (``"committed"``: ``data/seed_runs/05``): a variant whose run is there, made for the
         same settings and data (:func:`seed_run_key`), is read instead of run; the frame is the
         one :func:`run` gives. None: every variant is run.
 
@@ -158,7 +148,7 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns |
     dict
     """
     data = {name: load_dataset(name) for name in config.datasets}
-    out = {}
+    out, seed_runs = {}, resolve_seed_runs(seed_runs)
     for name, variant in seed_configs(config, n).items():
         frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
         out[name] = run(variant, n_jobs=n_jobs, data=data) if frame is None else frame

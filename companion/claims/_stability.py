@@ -1,0 +1,115 @@
+"""Each claim's verdict over many fold seeds, from one report whose variants are the seeds' runs.
+
+A notebook whose other fold seeds' runs are committed (:mod:`companion.experiments._seed_runs`)
+decides its claims once more with each seed's run as a variant named ``seed=<s>``;
+:func:`seed_stability` reads those variants' verdicts and counts them per claim, beside the main
+verdict (of the main fold seed), naming the seeds where the verdict differs from it.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+from sklearn.utils import Bunch
+
+#: The verdict words counted, in the order the table shows them (a count of zero everywhere is left out).
+VERDICT_ORDER = ("holds", "fails", "undecided", "identical", "agrees", "disagrees", "observed")
+
+#: Seeds named per claim in the table; more are counted, not named.
+NAMED_SEEDS = 10
+
+
+def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: pd.Series | None = None, *,
+                   missing: int = 0, command: str = "python -m companion.sweep --runs") -> Bunch:
+    """Count each claim's verdicts over the main fold seed and the seeds of ``seed_variants``.
+
+    Parameters
+    ----------
+    report : ClaimsReport
+        Claims decided with one variant per other fold seed (``report.sensitivity``: ``variant``,
+        ``id``, ``role``, ``verdict``).
+    seed_variants : dict
+        ``{variant name: fold seed}`` of the seeds' variants in ``report``.
+    main_seed : int
+        The main fold seed.
+    main_verdicts : pandas.Series, optional
+        Each claim's verdict at the main seed, indexed by id (default: ``report.table``'s): the
+        notebook's own report, when ``report`` was decided on a frame that holds more seeds.
+    missing : int, default=0
+        Seeds asked for that have no committed run for these settings (said in ``text``).
+    command : str, default="python -m companion.sweep --runs"
+        The command that makes the runs (named in ``text`` when none is there).
+
+    Returns
+    -------
+    Bunch
+        ``table``: one row per claim that some seed's variant enters: ``id``, ``central``,
+        ``main verdict``, ``seeds`` (judged, the main one included), a count per verdict word
+        seen, ``as main`` and ``other verdict at seeds`` (the first :data:`NAMED_SEEDS`, then
+        "…"); ``verdicts``: claim x seed (the main seed first); ``seeds``: the seeds judged;
+        ``steady``: how many claims keep their main verdict at every seed; ``central``: the
+        central claims' rows; ``text``: one sentence on the counts (generated from them).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> report = SimpleNamespace(
+    ...     table=pd.DataFrame({"id": ["a", "b"], "central": [True, False], "verdict": ["holds", "fails"]}),
+    ...     sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=1", "seed=2", "seed=2"],
+    ...                               "id": ["a", "b", "a", "b"], "role": ["variant"] * 4,
+    ...                               "verdict": ["holds", "fails", "undecided", "fails"]}))
+    >>> stability = seed_stability(report, {"seed=1": 1, "seed=2": 2}, main_seed=0)
+    >>> stability.table[["id", "seeds", "holds", "undecided", "as main", "other verdict at seeds"]].to_dict("records")[0]
+    {'id': 'a', 'seeds': 3, 'holds': 2, 'undecided': 1, 'as main': 2, 'other verdict at seeds': '2'}
+    >>> stability.steady
+    1
+    """
+    table = report.table.set_index("id")
+    main = table["verdict"] if main_verdicts is None else main_verdicts
+    sensitivity = report.sensitivity
+    entered = sensitivity[sensitivity["variant"].isin(seed_variants) & (sensitivity["role"] != "not listed")]
+    verdicts = entered.pivot(index="id", columns="variant", values="verdict")
+    ids = [claim for claim in report.table["id"] if claim in verdicts.index]
+    names = [name for name in seed_variants if name in verdicts.columns]
+    verdicts = verdicts.reindex(index=ids, columns=names)
+    verdicts.insert(0, f"seed={main_seed}", main.reindex(ids))
+    seeds = [int(main_seed), *(int(seed_variants[name]) for name in names)]
+    verdicts.columns = seeds
+    rows = []
+    for claim, row in verdicts.iterrows():
+        judged = row.dropna()
+        counts = judged.value_counts()
+        other = [seed for seed, verdict in judged.items() if verdict != row.iloc[0]]
+        named = " ".join(map(str, other[:NAMED_SEEDS])) + (" …" if len(other) > NAMED_SEEDS else "")
+        words = [*VERDICT_ORDER, *sorted(set(counts.index) - set(VERDICT_ORDER))]
+        rows.append({"id": claim, "central": bool(table.loc[claim, "central"]), "main verdict": row.iloc[0],
+                     "seeds": len(judged), **{word: int(counts.get(word, 0)) for word in words},
+                     "as main": len(judged) - len(other), "other verdict at seeds": named})
+    out = pd.DataFrame(rows, columns=None if rows else ["id", "central", "main verdict", "seeds", "as main",
+                                                        "other verdict at seeds"])
+    counted = [c for c in out.columns if c not in ("id", "central", "main verdict", "seeds", "as main",
+                                                    "other verdict at seeds")]
+    out = out.drop(columns=[c for c in counted if not out[c].fillna(0).any()])
+    out = out.fillna({c: 0 for c in counted if c in out.columns})
+    steady = int((out["as main"] == out["seeds"]).sum()) if len(out) else 0
+    stability = Bunch(table=out, verdicts=verdicts, seeds=seeds, steady=steady, central=out[out["central"]])
+    stability.text = _sentence(stability, missing, command)
+    return stability
+
+
+def _sentence(stability: Bunch, missing: int, command: str) -> str:
+    """One sentence on :func:`seed_stability`'s counts."""
+    table, seeds = stability.table, stability.seeds
+    if len(seeds) < 2 or table.empty:
+        return (f"No fold seed other than the main one has a committed run for these settings ({missing} missing): "
+                f"{command} makes them.")
+    central = stability.central
+    text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {len(seeds) - 1} others whose runs are "
+            f"committed), {stability.steady} of the {len(table)} claims a fold seed enters give their main verdict at "
+            f"every seed")
+    if len(central):
+        text += "; the central claims: " + "; ".join(
+            f"{row['id']} {row['main verdict']} at {row['as main']} of {row['seeds']}" for _, row in central.iterrows())
+    text += "."
+    if missing:
+        text += f" {missing} other seeds have no committed run for these settings and are not counted."
+    return text
