@@ -192,6 +192,11 @@ def test_every_dataset_in_the_manifest_has_a_loader():
         if dataset.endswith("_peers"):  # results of other programs, one loader for every folder
             assert dataset.removesuffix("_peers") in {"prism", "led", "widc"}, dataset  # load_peers' names
             continue
+        if dataset.startswith("seed_runs_"):  # committed runs: SeedRuns reads them, for the notebooks that make them
+            from companion._seed_sweep import PROTOCOL_RUNS
+
+            assert dataset.removeprefix("seed_runs_") in PROTOCOL_RUNS, dataset
+            continue
         assert special.get(dataset, f"load_{dataset}") in loaders, dataset
 
 

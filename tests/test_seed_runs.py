@@ -134,7 +134,7 @@ def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fas
     table = stability.table.set_index("id")
     assert (table["seeds"] == stability.verdicts.notna().sum(axis=1)).all()
     assert (table["as main"] <= table["seeds"]).all()
-    assert "1 other seeds have no committed run" in stability.text
+    assert "1 more seed (of the 5 asked for) has no committed run" in stability.text
 
 
 def test_without_committed_runs_the_stability_says_how_to_make_them(fast_05, tmp_path):
@@ -318,7 +318,7 @@ def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(t
         for seed in (1, 2):
             if pd.notna(judged.loc[claim, seed]):
                 assert judged.loc[claim, seed] == beside[(f"seed={seed}", claim)], (claim, seed)
-    assert "1 other seeds have no committed run" in stability.text
+    assert "1 more seed (of the 4 asked for) has no committed run" in stability.text
 
 
 def test_a_frame_altered_after_it_was_committed_is_refused(tmp_path):

@@ -103,13 +103,15 @@ def _sentence(stability: Bunch, missing: int, command: str) -> str:
         return (f"No fold seed other than the main one has a committed run for these settings ({missing} missing): "
                 f"{command} makes them.")
     central = stability.central
-    text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {len(seeds) - 1} others whose runs are "
-            f"committed), {stability.steady} of the {len(table)} claims a fold seed enters give their main verdict at "
-            f"every seed")
+    others = len(seeds) - 1
+    text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {others} other{'s' if others != 1 else ''}), "
+            f"{stability.steady} of the {len(table)} claims a fold seed enters give their main verdict at every seed")
     if len(central):
         text += "; the central claims: " + "; ".join(
             f"{row['id']} {row['main verdict']} at {row['as main']} of {row['seeds']}" for _, row in central.iterrows())
     text += "."
     if missing:
-        text += f" {missing} other seeds have no committed run for these settings and are not counted."
+        text += (f" {missing} more seed{'s' if missing != 1 else ''} (of the {len(seeds) + missing} asked for) "
+                 f"{'have' if missing != 1 else 'has'} no committed run for these settings and "
+                 f"{'are' if missing != 1 else 'is'} not counted ({command} makes them).")
     return text
