@@ -661,9 +661,12 @@ def _seed_stability(config: Config, notebook_variants: dict, notebook_report, ma
     ``config``'s data, grid and nested protocol. Nothing is fitted here.
     """
     main = notebook_variants["main"]
-    # every variant of the notebook's report (the honest checks among them: the engine decides them
-    # together), then one more per committed seed
-    variants, missing = dict(notebook_variants), []
+    # the main design, the honest checks (the engine decides a claim with its check) and the run's
+    # seeds, then one more per committed seed; the other variants move no seed's verdict
+    checks = {name for name in notebook_report.table["check_variant"].dropna() if name}
+    variants = {name: data for name, data in notebook_variants.items()
+                if name == "main" or name.startswith("seed=") or name in checks}
+    missing = []
     for seed in range(main["seed"] + 1, main["seed"] + n_seeds):
         name = f"seed={seed}"
         if name in variants:
