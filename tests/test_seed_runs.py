@@ -132,7 +132,8 @@ def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fas
         for name, seed in zip(computed, stability.seeds[1:]):
             assert row[seed] == sensitivity[(name, claim)]
     table = stability.table.set_index("id")
-    assert (table["seeds"] == stability.verdicts.notna().sum(axis=1)).all()
+    measured = stability.verdicts.notna() & (stability.verdicts != "n/a")
+    assert (table["seeds"] == measured.sum(axis=1).loc[table.index]).all()
     assert (table["as main"] <= table["seeds"]).all()
     assert "1 more seed (of the 5 asked for) has no committed run" in stability.text
 
@@ -353,3 +354,19 @@ def test_the_committed_folder_is_listed_in_the_manifest_and_rerecorded_on_write(
     runs.records_path.write_text(runs.records_path.read_text().replace("k1", "kX"))  # edited by hand
     with pytest.raises(Exception, match="altered"):
         runs.seeds()
+
+
+def test_a_seed_where_a_claim_cannot_be_measured_is_not_counted():
+    from types import SimpleNamespace
+
+    from companion.claims._stability import NOT_EVALUATED, seed_stability
+
+    report = SimpleNamespace(
+        table=pd.DataFrame({"id": ["a", "b"], "central": [False, False], "verdict": ["observed", NOT_EVALUATED]}),
+        sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=2", "seed=1", "seed=2"], "id": ["a", "a", "b", "b"],
+                                  "role": ["varies"] * 4,
+                                  "verdict": ["observed", NOT_EVALUATED, NOT_EVALUATED, NOT_EVALUATED]}))
+    stability = seed_stability(report, {"seed=1": 1, "seed=2": 2}, main_seed=0)
+    assert stability.table["id"].tolist() == ["a"]  # b was measured at no seed
+    row = stability.table.iloc[0]
+    assert row["seeds"] == 2 and row["as main"] == 2 and NOT_EVALUATED not in stability.table.columns

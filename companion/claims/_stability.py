@@ -14,6 +14,9 @@ from sklearn.utils import Bunch
 #: The verdict words counted, in the order the table shows them (a count of zero everywhere is left out).
 VERDICT_ORDER = ("holds", "fails", "undecided", "identical", "agrees", "disagrees", "observed")
 
+#: The engine's word for a claim it could not measure on a variant's data (a seed where a section did not run).
+NOT_EVALUATED = "n/a"
+
 #: Seeds named per claim in the table; more are counted, not named.
 NAMED_SEEDS = 10
 
@@ -43,7 +46,8 @@ def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: p
     -------
     Bunch
         ``table``: one row per claim that some seed's variant enters: ``id``, ``central``,
-        ``main verdict``, ``seeds`` (judged, the main one included), a count per verdict word
+        ``main verdict``, ``seeds`` (judged, the main one included; a seed whose data lack what
+        the claim reads, verdict :data:`NOT_EVALUATED`, is not counted), a count per verdict word
         seen, ``as main`` and ``other verdict at seeds`` (the first :data:`NAMED_SEEDS`, then
         "…"); ``verdicts``: claim x seed (the main seed first); ``seeds``: the seeds judged;
         ``steady``: how many claims keep their main verdict at every seed; ``central``: the
@@ -77,6 +81,9 @@ def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: p
     rows = []
     for claim, row in verdicts.iterrows():
         judged = row.dropna()
+        judged = judged[judged != NOT_EVALUATED]  # the seed's data lack what the claim reads: not a verdict
+        if judged.empty:
+            continue
         counts = judged.value_counts()
         other = [seed for seed, verdict in judged.items() if verdict != row.iloc[0]]
         named = " ".join(map(str, other[:NAMED_SEEDS])) + (" …" if len(other) > NAMED_SEEDS else "")
