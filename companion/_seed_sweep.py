@@ -261,46 +261,60 @@ def run_sweep(tasks, texts: dict, out: Path, parameters: dict, *, client=None, k
     todo = [task for task in tasks if not is_done(task.path(out), digests[task.notebook])]
     if len(todo) < len(tasks):
         print(f"{len(tasks) - len(todo)} of {len(tasks)} tasks already done in {out}: skipped", file=stream, flush=True)
-    failures: list[tuple[SeedTask, str]] = []
-    done = 0
-
-    def finished(task, rows, seconds, where):
-        nonlocal done
-        done += 1
+    def finished(position, task, result):
+        rows, seconds, where = result
         write_task(task.path(out), rows)
         _log_time(out, task, seconds, where)
-        print(f"[{done}/{len(todo)}] {task.notebook} seed {task.seed}: {seconds:.1f} s ({where})", file=stream, flush=True)
+        print(f"[{position}/{len(todo)}] {task.notebook} seed {task.seed}: {seconds:.1f} s ({where})", file=stream, flush=True)
+
+    def job(task, on_cluster):
+        injected = {**parameters, **(cluster_parameters or {}).get(task.notebook, {})} if on_cluster else parameters
+        return (task.notebook, texts[task.notebook], task.seed, injected, kernel_name)
+
+    return _dispatch(todo, _timed_task, job, finished, client=client, stream=stream,
+                     key=lambda task: f"sweep-{task.number}-seed-{task.seed}",
+                     label=lambda task: f"{task.notebook} seed {task.seed}")
+
+
+def _dispatch(items, function, arguments, finished, *, client, stream, key, label) -> list:
+    """Run ``function(*arguments(item, on_cluster))`` for each item, serially here or on ``client``,
+    and hand each result to ``finished(position, item, result)`` in this process as it arrives.
+
+    The one loop of both sweeps: a task that raises is reported (``FAILED ...``) and returned with
+    its error, and the others go on; on a cluster the results arrive as they finish (a task lost with
+    its worker is run again by Dask), and each task's key (``key(item)`` and this call's id) is
+    unique, so a run never reuses a result of another.
+
+    Returns
+    -------
+    list of (item, str)
+        The items whose task failed, with the error.
+    """
+    failures, position = [], 0
+
+    def settle(item, outcome):
+        nonlocal position
+        try:
+            result = outcome()
+        except Exception as exc:  # a failed task, or one that killed its workers too often: the others go on
+            failures.append((item, f"{type(exc).__name__}: {exc}"))
+            print(f"FAILED {label(item)}: {type(exc).__name__}: {exc}", file=stream, flush=True)
+            return
+        position += 1
+        finished(position, item, result)
 
     if client is None:
-        for task in todo:
-            start = time.perf_counter()
-            try:
-                rows = seed_task(task.notebook, texts[task.notebook], task.seed, parameters, kernel_name)
-            except SweepTaskError as exc:
-                failures.append((task, str(exc)))
-                print(f"FAILED {task.notebook} seed {task.seed}: {exc}", file=stream, flush=True)
-                continue
-            finished(task, rows, time.perf_counter() - start, "serial")
+        for item in items:
+            settle(item, lambda: function(*arguments(item, False)))
         return failures
 
     from distributed import as_completed
 
     run_id = uuid.uuid4().hex[:8]
-    futures = {}
-    for task in todo:
-        injected = {**parameters, **(cluster_parameters or {}).get(task.notebook, {})}
-        future = client.submit(_timed_task, task.notebook, texts[task.notebook], task.seed, injected, kernel_name,
-                               key=f"sweep-{task.number}-seed-{task.seed}-{run_id}", pure=False)
-        futures[future] = task
+    futures = {client.submit(function, *arguments(item, True), key=f"{key(item)}-{run_id}", pure=False): item
+               for item in items}
     for future in as_completed(futures):
-        task = futures[future]
-        try:
-            rows, seconds, worker = future.result()
-        except Exception as exc:  # a failed notebook, or a task that killed its workers too often
-            failures.append((task, f"{type(exc).__name__}: {exc}"))
-            print(f"FAILED {task.notebook} seed {task.seed}: {type(exc).__name__}: {exc}", file=stream, flush=True)
-            continue
-        finished(task, rows, seconds, worker)
+        settle(futures[future], future.result)
     return failures
 
 
@@ -313,7 +327,7 @@ def _timed_task(notebook, text, seed, parameters, kernel_name):
 
         where = get_worker().address
     except (ImportError, ValueError):
-        where = "worker"
+        where = "serial"
     return rows, time.perf_counter() - start, where
 
 
@@ -466,34 +480,12 @@ def run_protocol_runs(number: str, seeds: list[int], runs, *, command: str, clie
     if len(todo) < len(seeds):
         print(f"{len(seeds) - len(todo)} of {len(seeds)} runs of {number} already committed in {runs.folder}: skipped",
               file=stream, flush=True)
-    failures: list[tuple[int, str]] = []
-    done = 0
 
-    def finished(seed, frame, key, config, seconds, where):
-        nonlocal done
-        done += 1
+    def finished(position, seed, result):
+        frame, key, config, seconds, where = result
         runs.write(seed, key, frame, seconds=seconds, command=command, config=config)
-        print(f"[{done}/{len(todo)}] {number} run at seed {seed}: {seconds:.1f} s ({where})", file=stream, flush=True)
+        print(f"[{position}/{len(todo)}] {number} run at seed {seed}: {seconds:.1f} s ({where})", file=stream, flush=True)
 
-    if client is None:
-        for seed in todo:
-            try:
-                finished(seed, *_timed_protocol_run(number, seed, n_jobs))
-            except Exception as exc:  # one failed run does not stop the others
-                failures.append((seed, f"{type(exc).__name__}: {exc}"))
-                print(f"FAILED {number} run at seed {seed}: {type(exc).__name__}: {exc}", file=stream, flush=True)
-        return failures
-
-    from distributed import as_completed
-
-    run_id = uuid.uuid4().hex[:8]
-    futures = {client.submit(_timed_protocol_run, number, seed, 1, key=f"runs-{number}-seed-{seed}-{run_id}",
-                             pure=False): seed for seed in todo}
-    for future in as_completed(futures):
-        seed = futures[future]
-        try:
-            finished(seed, *future.result())
-        except Exception as exc:
-            failures.append((seed, f"{type(exc).__name__}: {exc}"))
-            print(f"FAILED {number} run at seed {seed}: {type(exc).__name__}: {exc}", file=stream, flush=True)
-    return failures
+    return _dispatch(todo, _timed_protocol_run, lambda seed, on_cluster: (number, seed, 1 if on_cluster else n_jobs),
+                     finished, client=client, stream=stream, key=lambda seed: f"runs-{number}-seed-{seed}",
+                     label=lambda seed: f"{number} run at seed {seed}")
