@@ -480,6 +480,23 @@ def test_a_seed_that_cannot_change_the_data_does_not_count_as_keeping_the_verdic
     assert row["seeds"] == "2 of 2 other seeds keep (1 of them with the same values)"
 
 
+def test_fold_seeds_are_counted_not_named_unless_they_flip_the_verdict():
+    """Over many fold seeds the sensitivity names the other variants and the seeds that flip the
+    verdict; the seeds that keep it are the count in ``seeds``."""
+    d = -np.arange(1, 13, dtype=float)
+    moving = C.difference("1", "A beats B", lambda data: data, direction="<")
+    seeds = {f"seed={k}": d - k for k in range(1, 100)}
+    row = C.evaluate([moving], {"main": d, **seeds, "margin=x": d - 0.5}).table.iloc[0]
+    assert row["verdict"] == "holds" and row["robust"]
+    assert row["seeds"] == "99 of 99 other seeds keep" and row["sensitivity"] == "robust to margin=x"
+    row = C.evaluate([moving], {"main": d, **seeds, "seed=7": -d}).table.iloc[0]
+    assert row["seeds"] == "98 of 99 other seeds keep" and not row["robust"]
+    assert row["sensitivity"] == "flips under seed=7 (fails)" and row["flips"] == "seed=7 (fails)"
+    # only seeds varied it, and one variant left its data as they are: not "unchanged here"
+    row = C.evaluate([moving], {"main": d, "seed=1": d - 1, "margin=x": d}).table.iloc[0]
+    assert row["sensitivity"] == "unchanged by margin=x" and row["seeds"] == "1 of 1 other seeds keep"
+
+
 def test_summary_counts_rows_by_kind_never_pooled():
     table = _report().table.copy()
     table["notebook"] = "04"

@@ -121,7 +121,8 @@ def test_a_run_made_for_other_settings_is_not_read(fast_05, monkeypatch):
 
 def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fast_05):
     config, results, runs, computed = fast_05
-    stability = paper05.claims_section(results, None, None, config=config, seed_runs=runs, n_stability_seeds=5).stability
+    section = paper05.claims_section(results, None, None, config=config, seed_runs=runs, n_stability_seeds=5)
+    stability = section.stability
     assert stability.seeds == [config.seed, *(v.seed for v in seed_configs(config, 3).values())]
     assert stability.missing == [seed_configs(config, 4)["seed=" + str(config.seed + 4)].seed]
     # the same verdicts as the claims engine gives each seed's run as a variant
@@ -136,6 +137,12 @@ def test_seed_stability_counts_each_claims_verdicts_over_the_committed_seeds(fas
     assert (table["seeds"] == measured.sum(axis=1).loc[table.index]).all()
     assert (table["as main"] <= table["seeds"]).all()
     assert "1 more seed (of the 5 asked for) has no committed run" in stability.text
+    # the committed seeds are the report's seed variants: its table (robustness column included) is
+    # the one the same runs computed beside the main one give; the per-variant table leaves them to
+    # the stability table
+    pd.testing.assert_frame_equal(section.report.table, report.table)
+    assert section.report.table["seeds"].str.contains("of 3 other seeds keep").any()
+    assert not [name for name in section.verdicts.columns if name.startswith("seed=")]
 
 
 def test_without_committed_runs_the_stability_says_how_to_make_them(fast_05, tmp_path):
@@ -299,6 +306,7 @@ def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(t
     from companion.experiments.paper01 import _protocol, _sections
     from companion.experiments.paper01._claims import claims_report, claims_variants
     from companion.experiments.paper01._protocol import FAST_GRID
+    from companion.claims._stability import seed_stability
 
     every = _protocol.Config(names=("votes", "haberman", "glass"), seeds=(0, 1, 2, 3), grid=FAST_GRID, inner_splits=2)
     results_every = paper01.run(every)
@@ -308,8 +316,9 @@ def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(t
     runs.write(2, _protocol.seed_run_key(config, 2),
                results_every[results_every["seed"] == 2].reset_index(drop=True), seconds=0.0, command="test")
     variants = claims_variants(results)
-    report = claims_report(variants)
-    stability = _sections._seed_stability(config, variants, report, None, runs, 4)
+    committed, missing = _sections._committed_seed_variants(config, variants["main"], runs, 4)
+    report = claims_report({**variants, **committed})
+    stability = seed_stability(report, 0, missing=missing)
     assert stability.seeds == [0, 1, 2] and stability.missing == [3]
     beside = claims_report(claims_variants(results_every)).sensitivity.set_index(["variant", "id"])["verdict"]
     judged = stability.verdicts
@@ -320,6 +329,14 @@ def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(t
             if pd.notna(judged.loc[claim, seed]):
                 assert judged.loc[claim, seed] == beside[(f"seed={seed}", claim)], (claim, seed)
     assert "1 more seed (of the 4 asked for) has no committed run" in stability.text
+    # the committed seed is a variant of the notebook's report: its main verdicts as without it, and
+    # each claim's seed count (its robustness column) counts it
+    alone = claims_report(variants).table.set_index("id")
+    table = report.table.set_index("id")
+    assert table["verdict"].equals(alone["verdict"])
+    counted = table["seeds"].str.extract(r"of (\d+) other seeds", expand=False).dropna().astype(int)
+    assert len(counted) and (counted == 2).all()
+    assert (alone["seeds"].str.extract(r"of (\d+) other seeds", expand=False).dropna().astype(int) == 1).all()
 
 
 def test_a_frame_altered_after_it_was_committed_is_refused(tmp_path):
@@ -366,7 +383,7 @@ def test_a_seed_where_a_claim_cannot_be_measured_is_not_counted():
         sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=2", "seed=1", "seed=2"], "id": ["a", "a", "b", "b"],
                                   "role": ["varies"] * 4,
                                   "verdict": ["observed", NOT_EVALUATED, NOT_EVALUATED, NOT_EVALUATED]}))
-    stability = seed_stability(report, {"seed=1": 1, "seed=2": 2}, main_seed=0)
+    stability = seed_stability(report, main_seed=0)
     assert stability.table["id"].tolist() == ["a"]  # b was measured at no seed
     row = stability.table.iloc[0]
     assert row["seeds"] == 2 and row["as main"] == 2 and NOT_EVALUATED not in stability.table.columns

@@ -377,7 +377,10 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
         compared = varied[varied["verdict"] != "n/a"] if first["verdict"] != "n/a" else varied.iloc[0:0]
         flips = [f"{v} ({compared.loc[v, 'verdict']})" for v in compared.index
                  if not compared.loc[v, "same_as_main"]] if judged else []
-        robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"]] if judged else []
+        # the fold seeds that keep the verdict are counted in ``seeds`` ("95 of 99 other seeds keep"),
+        # not named one by one; a seed that flips it is named among the flips
+        robust_to = [v for v in compared.index if compared.loc[v, "same_as_main"] and _variant_name(v) != "seed"] \
+            if judged else []
         missing = [v for v in varied.index if v not in compared.index]
         # a seed at which the claim is not measured (n/a) neither keeps nor flips it; a claim not
         # measured in the main run has nothing for a seed to keep
@@ -409,7 +412,7 @@ def evaluate(claims, data, *, alpha: float = ALPHA, main: str = "main") -> "Clai
             "flips": "; ".join(flips), "seeds": seed_text, "variants_run": len(other_run),
             "check_variants_run": sum(check_family(claim.honest_check, v, claim.check_variants) for v in other_run),
             "check_family": "; ".join(claim.check_variants),
-            "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else []),
+            "sensitivity": _sensitivity_text(robust_to, flips, missing, unchanged if judged else [], seeds_varied=bool(seeds)),
             "stand_in": claim.stand_in, "unit_test": claim.unit_test, "discussion": claim.discussion,
             "alpha": alpha, "category": claim.category, "formula": claim.formula,
             "by_construction": claim.by_construction, "fixed": claim.fixed, "results_known": claim.results_known,
@@ -434,7 +437,13 @@ def _honest_check(claim: Claim, mine: pd.DataFrame, main: str) -> dict:
             "check_p_fail_holm": other["p_fail_holm"]}
 
 
-def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
+def _sensitivity_text(robust_to, flips, missing, unchanged=(), seeds_varied=False) -> str:
+    """The variants a claim is robust to, flips under, is not evaluated under and is unchanged by.
+
+    The fold seeds that keep the verdict are not in ``robust_to`` (the ``seeds`` column counts
+    them); ``seeds_varied`` says that some did vary the claim's values, so "unchanged" is not
+    said of every variant.
+    """
     parts = []
     if robust_to:
         parts.append("robust to " + ", ".join(robust_to))
@@ -442,7 +451,7 @@ def _sensitivity_text(robust_to, flips, missing, unchanged=()) -> str:
         parts.append("flips under " + ", ".join(flips))
     if missing:
         parts.append("not evaluated under " + ", ".join(missing))
-    if unchanged and not (robust_to or flips or missing):
+    if unchanged and not (robust_to or flips or missing or seeds_varied):
         # nothing listed changes what the claim measures: say so once, not variant by variant
         parts.append("no listed variant changes the values it is decided on (unchanged here)")
     elif unchanged:

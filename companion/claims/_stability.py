@@ -8,6 +8,8 @@ verdict (of the main fold seed), naming the seeds where the verdict differs from
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 from sklearn.utils import Bunch
 
@@ -21,23 +23,17 @@ NOT_EVALUATED = "n/a"
 NAMED_SEEDS = 10
 
 
-def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: pd.Series | None = None, *,
-                   missing: int = 0, command: str = "python -m companion.sweep --runs") -> Bunch:
-    """Count each claim's verdicts over the main fold seed and the seeds of ``seed_variants``.
+def seed_stability(report, main_seed: int, *, missing=(), command: str = "python -m companion.sweep --runs") -> Bunch:
+    """Count each claim's verdicts over the main fold seed and every variant ``seed=<s>`` of the report.
 
     Parameters
     ----------
     report : ClaimsReport
         Claims decided with one variant per other fold seed (``report.sensitivity``: ``variant``,
-        ``id``, ``role``, ``verdict``).
-    seed_variants : dict
-        ``{variant name: fold seed}`` of the seeds' variants in ``report``.
+        ``id``, ``role``, ``verdict``); the main verdicts are ``report.table``'s.
     main_seed : int
         The main fold seed.
-    main_verdicts : pandas.Series, optional
-        Each claim's verdict at the main seed, indexed by id (default: ``report.table``'s): the
-        notebook's own report, when ``report`` was decided on a frame that holds more seeds.
-    missing : int, default=0
+    missing : sequence of int, default=()
         Seeds asked for that have no committed run for these settings (said in ``text``).
     command : str, default="python -m companion.sweep --runs"
         The command that makes the runs (named in ``text`` when none is there).
@@ -51,7 +47,8 @@ def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: p
         seen, ``as main`` and ``other verdict at seeds`` (the first :data:`NAMED_SEEDS`, then
         "…"); ``verdicts``: claim x seed (the main seed first); ``seeds``: the seeds judged;
         ``steady``: how many claims keep their main verdict at every seed; ``central``: the
-        central claims' rows; ``text``: one sentence on the counts (generated from them).
+        central claims' rows; ``missing``: the seeds asked for and not judged; ``text``: one
+        sentence on the counts (generated from them).
 
     Examples
     --------
@@ -61,15 +58,19 @@ def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: p
     ...     sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=1", "seed=2", "seed=2"],
     ...                               "id": ["a", "b", "a", "b"], "role": ["variant"] * 4,
     ...                               "verdict": ["holds", "fails", "undecided", "fails"]}))
-    >>> stability = seed_stability(report, {"seed=1": 1, "seed=2": 2}, main_seed=0)
+    >>> stability = seed_stability(report, main_seed=0)
     >>> stability.table[["id", "seeds", "holds", "undecided", "as main", "other verdict at seeds"]].to_dict("records")[0]
     {'id': 'a', 'seeds': 3, 'holds': 2, 'undecided': 1, 'as main': 2, 'other verdict at seeds': '2'}
     >>> stability.steady
     1
     """
     table = report.table.set_index("id")
-    main = table["verdict"] if main_verdicts is None else main_verdicts
+    main = table["verdict"]
     sensitivity = report.sensitivity
+    # every fold seed's variant, in the order of the seeds
+    seed_variants = {name: int(name.split("=", 1)[1]) for name in dict.fromkeys(sensitivity["variant"])
+                     if re.fullmatch(r"seed=\d+", name)}
+    seed_variants = dict(sorted(seed_variants.items(), key=lambda item: item[1]))
     entered = sensitivity[sensitivity["variant"].isin(seed_variants) & (sensitivity["role"] != "not listed")]
     verdicts = entered.pivot(index="id", columns="variant", values="verdict")
     ids = [claim for claim in report.table["id"] if claim in verdicts.index]
@@ -98,8 +99,9 @@ def seed_stability(report, seed_variants: dict, main_seed: int, main_verdicts: p
     out = out.drop(columns=[c for c in counted if not out[c].fillna(0).any()])
     out = out.fillna({c: 0 for c in counted if c in out.columns})
     steady = int((out["as main"] == out["seeds"]).sum()) if len(out) else 0
-    stability = Bunch(table=out, verdicts=verdicts, seeds=seeds, steady=steady, central=out[out["central"]])
-    stability.text = _sentence(stability, missing, command)
+    stability = Bunch(table=out, verdicts=verdicts, seeds=seeds, steady=steady, central=out[out["central"]],
+                      missing=list(missing))
+    stability.text = _sentence(stability, len(stability.missing), command)
     return stability
 
 

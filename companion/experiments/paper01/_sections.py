@@ -602,8 +602,10 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts), ``sensitivity`` (each claim's verdict under each variant: one row per variant,
-        one column per claim that lists a variant, :func:`sensitivity_by_variant`), ``discussion``
+        verdicts; with ``config``, the committed runs of the other fold seeds are variants
+        ``seed=k`` of it too, so each claim's ``seeds`` and ``robust`` count every seed judged),
+        ``sensitivity`` (each claim's verdict under each variant but the committed seeds': one row
+        per variant, one column per claim that lists a variant, :func:`sensitivity_by_variant`), ``discussion``
         (claim by claim), ``variants`` (the data each variant's claims were decided on,
         :func:`~companion.experiments.paper01._claims.claims_variants`) and ``math_results`` (the
         checks of the mathematical statements), ``stability`` (with ``config``: each claim's
@@ -629,15 +631,17 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
                                nested=None if nested_check is None else {inner_splits_check: nested_check},
                                nested_variants=None if nested_variants is None else nested_variants.variants,
                                paper_variants=None if folds_coding is None else folds_coding.variants)
-    report = claims_report(variants, None if math is None else math.results)
+    committed, missing = ({}, None) if config is None else _committed_seed_variants(
+        config, variants["main"], resolve_seed_runs(seed_runs), n_stability_seeds)
+    report = claims_report({**variants, **committed}, None if math is None else math.results)
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
-        report=report, variants=variants, math_results=None if math is None else math.results,
-        stability=None if config is None else _seed_stability(
-            config, variants, report, None if math is None else math.results, resolve_seed_runs(seed_runs),
-            n_stability_seeds),
-        sensitivity=sensitivity_by_variant(report), by_sentence=by_sentence,
+        report=report, variants={**variants, **committed}, math_results=None if math is None else math.results,
+        stability=None if config is None else seed_stability(report, variants["main"]["seed"], missing=missing,
+                                                                 command="python -m companion.sweep --runs --only 01"),
+        # the committed seeds' verdicts are the stability table's: the run's own variants here
+        sensitivity=sensitivity_by_variant(report).drop(index=list(committed)), by_sentence=by_sentence,
         sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),
         discussion=report.discussion(values=discussion_values(report, table1.protocols, coverage.table, grid,
                                                               main=variants["main"],
@@ -651,37 +655,25 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
 
 
 
-def _seed_stability(config: Config, notebook_variants: dict, notebook_report, math_results, seed_runs,
-                    n_seeds: int) -> Bunch:
-    """Each claim's verdict at the fold seeds ``main, main + 1, …, main + n_seeds − 1`` (:func:`claims_section`'s ``stability``).
+def _committed_seed_variants(config: Config, main: dict, seed_runs, n_seeds: int) -> tuple[dict, list[int]]:
+    """The variants ``seed=k`` of the fold seeds ``main + 1, …, main + n_seeds − 1`` that :func:`run`
+    did not run, read from the committed runs, and the seeds with no committed run.
 
-    The claims are decided as under the notebook's variants ``seed=k`` (every claim read at fold
-    seed ``k``: protocol (a)'s rows of that seed, the other sections' results as they are), for
-    the seeds of the run and for every other seed whose Table 1 rows are committed for
-    ``config``'s data, grid and nested protocol. Nothing is fitted here.
+    A variant ``seed=k`` is every claim read at fold seed ``k``: protocol (a)'s rows of that seed
+    (Table 1's rows of the committed run, made for ``config``'s data, grid and nested protocol),
+    the other sections' results as they are; as for the run's own seeds. Nothing is fitted here.
     """
-    main = notebook_variants["main"]
-    # the main design, the honest checks (the engine decides a claim with its check) and the run's
-    # seeds, then one more per committed seed; the other variants move no seed's verdict
-    checks = {name for name in notebook_report.table["check_variant"].dropna() if name}
-    variants = {name: data for name, data in notebook_variants.items()
-                if name == "main" or name.startswith("seed=") or name in checks}
-    missing = []
+    variants, missing = {}, []
     for seed in range(main["seed"] + 1, main["seed"] + n_seeds):
-        name = f"seed={seed}"
-        if name in variants:
+        if seed in main["seeds"]:
             continue
         frame = None if seed_runs is None else seed_runs.read(seed, seed_run_key(config, seed))
         if frame is None:
             missing.append(seed)
             continue
         rows = claims_rows(frame, "a")
-        variants[name] = {**main, "rows": {**main["rows"], **rows}, "rows_paper": {**main["rows_paper"], **rows},
-                          "seed": seed}
-    report = claims_report(variants, math_results)
-    seeds = {name: int(name.split("=")[1]) for name in variants if name.startswith("seed=")}
-    stability = seed_stability(report, {name: seeds[name] for name in sorted(seeds, key=seeds.get)},
-                               main["seed"], notebook_report.table.set_index("id")["verdict"], missing=len(missing),
-                               command="python -m companion.sweep --runs --only 01")
-    stability.missing = missing
-    return stability
+        variants[f"seed={seed}"] = {**main, "rows": {**main["rows"], **rows},
+                                    "rows_paper": {**main["rows_paper"], **rows}, "seed": seed}
+    return variants, missing
+
+

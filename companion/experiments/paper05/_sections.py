@@ -258,41 +258,46 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` states the
-        verdicts), ``verdicts`` (each claim's verdict under each variant its row lists; empty
-        where the variant never enters the row's data) and ``stability`` (with ``config``: each
+        verdicts; with ``config``, the committed runs of the other fold seeds are variants
+        ``seed=k`` of it too, so each claim's ``seeds`` and ``robust`` count every seed judged),
+        ``verdicts`` (each claim's verdict under each variant its row lists but the committed
+        seeds'; empty where the variant never enters the row's data) and ``stability`` (with ``config``: each
         claim's verdict at the main fold seed and at every other seed ``seed + 2j`` whose run is
         committed: :func:`companion.claims._stability.seed_stability`'s table, verdicts, seeds and
         text, and ``missing``; None without ``config``).
     """
-    report = claims_report(results, seed_results, tradeoff, checks, coverage, references)
+    seed_results = dict(seed_results or {})
+    committed, missing = ({}, None) if config is None else _committed_seed_runs(
+        config, resolve_seed_runs(seed_runs), n_stability_seeds, skip=seed_results)
+    report = claims_report(results, {**seed_results, **committed}, tradeoff, checks, coverage, references)
     listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
     verdicts = listed.pivot(index="id", columns="variant", values="verdict")
-    stability = None if config is None else _seed_stability(
-        config, results, tradeoff, checks, coverage, references, resolve_seed_runs(seed_runs), n_stability_seeds)
-    return Bunch(report=report, verdicts=verdicts.reindex(
-        index=list(report.table["id"]), columns=list(dict.fromkeys(report.sensitivity["variant"]))),
-        stability=stability)
+    # the committed seeds' verdicts are the stability table's: the run's own variants here
+    columns = [name for name in dict.fromkeys(report.sensitivity["variant"]) if name not in committed]
+    stability = None if config is None else seed_stability(report, config.seed, missing=missing,
+                                                          command="python -m companion.sweep --runs --only 05")
+    return Bunch(report=report, verdicts=verdicts.reindex(index=list(report.table["id"]), columns=columns),
+                 stability=stability)
 
 
-def _seed_stability(config: Config, results: pd.DataFrame, tradeoff, checks, coverage, references, seed_runs,
-                    n_seeds: int) -> Bunch:
-    """Each claim's verdict at every fold seed whose run is committed (:func:`claims_section`'s ``stability``).
+def _committed_seed_runs(config: Config, seed_runs, n_seeds: int, skip) -> tuple[dict, list[int]]:
+    """The committed runs of the other fold seeds (:func:`seed_configs`: the whole protocol on other
+    outer folds, declared range) as variants ``seed=k``, but those in ``skip``, and the seeds with no
+    committed run.
 
-    The claims are decided once more with each other fold seed's run (:func:`seed_configs`: the
-    whole protocol on other outer folds, declared range) as a variant; only the committed runs
-    made for ``config``'s settings and these data are read, none is computed here (a run costs
-    about half a minute: ``python -m companion.sweep --runs --only 05`` makes them).
+    Only the runs made for ``config``'s settings and these data are read, none is computed here
+    (a run costs about a minute: ``python -m companion.sweep --runs --only 05`` makes them).
     """
     data = {name: load_dataset(name) for name in config.datasets}
     frames, missing = {}, []
     for name, variant in seed_configs(config, n_seeds - 1).items():
+        if name in skip:
+            continue
         frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
         if frame is None:
             missing.append(variant.seed)
         else:
             frames[name] = frame
-    report = claims_report(results, frames, tradeoff, checks, coverage, references)
-    stability = seed_stability(report, {name: int(name.split("=")[1]) for name in frames}, config.seed,
-                               missing=len(missing), command="python -m companion.sweep --runs --only 05")
-    stability.missing = missing
-    return stability
+    return frames, missing
+
+
