@@ -139,6 +139,22 @@ def test_binomial_tail_is_exact():
     assert binomial_tail(0, 4, 0.25, upper=True) == 1.0
 
 
+def test_binomial_tail_is_the_sum_of_its_terms_as_fractions_to_the_last_bit():
+    """The integer form gives the float of the same exact rational as the term-by-term sum of
+    fractions (a correctly rounded division of the same value), cached or not."""
+    rng = np.random.default_rng(20261207)
+    for _ in range(300):
+        n = int(rng.integers(1, 160))
+        k = int(rng.integers(0, n + 1))
+        p0 = float(rng.choice([0.05, 0.5, 0.1, 1 / 3, float(rng.random())]))
+        for upper in (True, False):
+            q = Fraction(p0)
+            values = range(k, n + 1) if upper else range(0, k + 1)
+            naive = float(sum((math.comb(n, i) * q**i * (1 - q) ** (n - i) for i in values), Fraction(0)))
+            assert binomial_tail(k, n, p0, upper=upper) == naive, (k, n, p0, upper)
+            assert binomial_tail(np.int64(k), n, np.float64(p0), upper=upper) == naive  # the cache's key
+
+
 # --------------------------------------------------------------------------------------------
 # Verdicts
 # --------------------------------------------------------------------------------------------

@@ -544,10 +544,10 @@ def seed_run_config(seed: int) -> Config:
     return Config(seeds=(int(seed),))
 
 
-def seed_run_keys(seeds) -> dict:
-    """``{seed: seed_run_key(seed_run_config(seed), seed)}`` (the data sets read once)."""
-    digests = {name: _data_digest(name) for name in Config().names}
-    return {int(seed): seed_run_key(seed_run_config(seed), seed, digests) for seed in seeds}
+def seed_run_keys(seeds, config: Config | None = None) -> dict:
+    """``{seed: seed_run_key(config, seed)}`` (default: :func:`seed_run_config`'s), the data sets read once."""
+    digests = {name: _data_digest(name) for name in (config or Config()).names}
+    return {int(seed): seed_run_key(config or seed_run_config(seed), seed, digests) for seed in seeds}
 
 
 def seed_run(seed: int, n_jobs=1):

@@ -27,7 +27,7 @@ from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
 from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
 from companion.experiments.paper01._protocol import (
-    PROTOCOL_A_VARIANTS, Config, nested_run, paper_protocol_variant, resolve_seed_runs, seed_run_key,
+    PROTOCOL_A_VARIANTS, Config, nested_run, paper_protocol_variant, resolve_seed_runs, seed_run_keys,
 )
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, main_fold_seed,
@@ -664,10 +664,10 @@ def _committed_seed_variants(config: Config, main: dict, seed_runs, n_seeds: int
     the other sections' results as they are; as for the run's own seeds. Nothing is fitted here.
     """
     variants, missing = {}, []
-    for seed in range(main["seed"] + 1, main["seed"] + n_seeds):
-        if seed in main["seeds"]:
-            continue
-        frame = None if seed_runs is None else seed_runs.read(seed, seed_run_key(config, seed))
+    seeds = [seed for seed in range(main["seed"] + 1, main["seed"] + n_seeds) if seed not in main["seeds"]]
+    keys = {} if seed_runs is None else seed_run_keys(seeds, config)
+    for seed in seeds:
+        frame = None if seed_runs is None else seed_runs.read(seed, keys[seed])
         if frame is None:
             missing.append(seed)
             continue
