@@ -4,7 +4,6 @@ location tests (:func:`location_test`) the verdicts are read from."""
 
 from __future__ import annotations
 
-import functools
 import math
 from fractions import Fraction
 from numbers import Integral, Rational
@@ -304,14 +303,8 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
     >>> binomial_tail(7, 10, 0.5, upper=True)
     0.171875
     """
-    return _binomial_tail(int(k), int(n), float(p0), bool(upper))
-
-
-@functools.lru_cache(maxsize=65536)
-def _binomial_tail(k: int, n: int, p0: float, upper: bool) -> float:
-    """:func:`binomial_tail`, in integers: with ``p0 = a / b`` exactly, the tail is
-    ``Σ C(n, i) a^i (b − a)^(n − i) / b^n``, one exact division rounded once (the same float as the
-    sum of the terms as fractions); cached, as the claims of every variant ask for the same tails."""
+    # in integers: with p0 = a / b exactly, the tail is Σ C(n, i) a^i (b − a)^(n − i) / b^n, one exact
+    # division rounded once (the same float as the sum of the terms as fractions, without a gcd per term)
     q = Fraction(p0)
     a, b = q.numerator, q.denominator
     values = range(k, n + 1) if upper else range(0, k + 1)
