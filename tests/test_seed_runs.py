@@ -387,3 +387,25 @@ def test_a_seed_where_a_claim_cannot_be_measured_is_not_counted():
     assert stability.table["id"].tolist() == ["a"]  # b was measured at no seed
     row = stability.table.iloc[0]
     assert row["seeds"] == 2 and row["as main"] == 2 and NOT_EVALUATED not in stability.table.columns
+
+
+def test_a_claim_no_seed_changes_is_left_out_and_same_values_are_counted_apart():
+    """A claim whose values no fold seed changes does not depend on the seed (the claims table gives
+    it no seed count either); a seed that gives a varied claim the main run's values is counted in
+    ``same values``, as the claims table's "(m of them with the same values)"."""
+    from types import SimpleNamespace
+
+    from companion.claims._stability import seed_stability
+
+    report = SimpleNamespace(
+        table=pd.DataFrame({"id": ["fixed", "moved"], "central": [True, False], "verdict": ["holds", "fails"]}),
+        sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=2", "seed=3"] * 2,
+                                  "id": ["fixed"] * 3 + ["moved"] * 3,
+                                  "role": ["unchanged"] * 3 + ["varies", "unchanged", "varies"],
+                                  "verdict": ["holds"] * 3 + ["fails", "fails", "undecided"]}))
+    stability = seed_stability(report, main_seed=0)
+    assert stability.table["id"].tolist() == ["moved"] and list(stability.verdicts.index) == ["moved"]
+    row = stability.table.iloc[0]
+    assert (row["seeds"], row["same values"], row["fails"], row["undecided"], row["as main"]) == (4, 1, 3, 1, 3)
+    assert row["other verdict at seeds"] == "3" and stability.central.empty
+    assert "0 of the 1 claims a fold seed enters" in stability.text

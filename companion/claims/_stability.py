@@ -41,11 +41,14 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     Returns
     -------
     Bunch
-        ``table``: one row per claim that some seed's variant enters: ``id``, ``central``,
-        ``main verdict``, ``seeds`` (judged, the main one included; a seed whose data lack what
-        the claim reads, verdict :data:`NOT_EVALUATED`, is not counted), a count per verdict word
-        seen, ``as main`` and ``other verdict at seeds`` (the first :data:`NAMED_SEEDS`, then
-        "…"); ``verdicts``: claim x seed (the main seed first); ``seeds``: the seeds judged;
+        ``table``: one row per claim whose values some seed's variant changes (role ``varies``; a
+        claim that every seed leaves as it is does not depend on the fold seed): ``id``,
+        ``central``, ``main verdict``, ``seeds`` (judged, the main one included; a seed whose data
+        lack what the claim reads, verdict :data:`NOT_EVALUATED`, is not counted), ``same values``
+        (the seeds among them that give the claim exactly the main run's values, as the claims
+        table's "(m of them with the same values)"), a count per verdict word seen, ``as main``
+        and ``other verdict at seeds`` (the first :data:`NAMED_SEEDS`, then "…"); ``verdicts``:
+        claim x seed (the main seed first) of those claims; ``seeds``: the seeds judged;
         ``steady``: how many claims keep their main verdict at every seed; ``central``: the
         central claims' rows; ``missing``: the seeds asked for and not judged; ``text``: one
         sentence on the counts (generated from them).
@@ -56,7 +59,7 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     >>> report = SimpleNamespace(
     ...     table=pd.DataFrame({"id": ["a", "b"], "central": [True, False], "verdict": ["holds", "fails"]}),
     ...     sensitivity=pd.DataFrame({"variant": ["seed=1", "seed=1", "seed=2", "seed=2"],
-    ...                               "id": ["a", "b", "a", "b"], "role": ["variant"] * 4,
+    ...                               "id": ["a", "b", "a", "b"], "role": ["varies"] * 4,
     ...                               "verdict": ["holds", "fails", "undecided", "fails"]}))
     >>> stability = seed_stability(report, main_seed=0)
     >>> stability.table[["id", "seeds", "holds", "undecided", "as main", "other verdict at seeds"]].to_dict("records")[0]
@@ -76,26 +79,32 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     ids = [claim for claim in report.table["id"] if claim in verdicts.index]
     names = [name for name in seed_variants if name in verdicts.columns]
     verdicts = verdicts.reindex(index=ids, columns=names)
+    roles = entered.pivot(index="id", columns="variant", values="role").reindex(index=ids, columns=names)
     verdicts.insert(0, f"seed={main_seed}", main.reindex(ids))
     seeds = [int(main_seed), *(int(seed_variants[name]) for name in names)]
     verdicts.columns = seeds
-    rows = []
+    roles.columns = seeds[1:]
+    rows, kept = [], []
     for claim, row in verdicts.iterrows():
-        judged = row.dropna()
-        judged = judged[judged != NOT_EVALUATED]  # the seed's data lack what the claim reads: not a verdict
-        if judged.empty:
+        # a seed whose data lack what the claim reads (n/a) gives no verdict; a claim whose values no
+        # seed changes (every seed "unchanged") does not depend on the fold seed, and is left out
+        measured = row.iloc[1:].notna() & (row.iloc[1:] != NOT_EVALUATED)
+        if row.iloc[0] == NOT_EVALUATED or not (measured & (roles.loc[claim] == "varies")).any():
             continue
+        kept.append(claim)
+        judged = pd.concat([row.iloc[:1], row.iloc[1:][measured]])
         counts = judged.value_counts()
         other = [seed for seed, verdict in judged.items() if verdict != row.iloc[0]]
         named = " ".join(map(str, other[:NAMED_SEEDS])) + (" …" if len(other) > NAMED_SEEDS else "")
         words = [*VERDICT_ORDER, *sorted(set(counts.index) - set(VERDICT_ORDER))]
         rows.append({"id": claim, "central": bool(table.loc[claim, "central"]), "main verdict": row.iloc[0],
-                     "seeds": len(judged), **{word: int(counts.get(word, 0)) for word in words},
+                     "seeds": len(judged), "same values": int((measured & (roles.loc[claim] == "unchanged")).sum()),
+                     **{word: int(counts.get(word, 0)) for word in words},
                      "as main": len(judged) - len(other), "other verdict at seeds": named})
-    out = pd.DataFrame(rows, columns=None if rows else ["id", "central", "main verdict", "seeds", "as main",
-                                                        "other verdict at seeds"])
-    counted = [c for c in out.columns if c not in ("id", "central", "main verdict", "seeds", "as main",
-                                                    "other verdict at seeds")]
+    fixed = ["id", "central", "main verdict", "seeds", "same values", "as main", "other verdict at seeds"]
+    out = pd.DataFrame(rows, columns=None if rows else fixed)
+    verdicts = verdicts.loc[kept]
+    counted = [c for c in out.columns if c not in fixed]
     out = out.drop(columns=[c for c in counted if not out[c].fillna(0).any()])
     out = out.fillna({c: 0 for c in counted if c in out.columns})
     steady = int((out["as main"] == out["seeds"]).sum()) if len(out) else 0
