@@ -347,8 +347,9 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRu
         ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
     """
     committed, seed_runs = {}, resolve_seed_runs(seed_runs)
-    for seed in config.seeds[1:] if seed_runs is not None else ():
-        frame = seed_runs.read(seed, seed_run_key(config, seed))
+    keys = {} if seed_runs is None else seed_run_keys(config.seeds[1:], config)
+    for seed, key in keys.items():
+        frame = seed_runs.read(seed, key)
         if frame is not None:
             committed[seed] = {name: rows for name, rows in frame.groupby("dataset", sort=False)}
     frames = []
