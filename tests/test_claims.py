@@ -15,7 +15,7 @@ from companion.claims._statistics import ALPHA, hodges_lehmann, holm, rejects
 from companion.claims._publish import render_readme_section, stale_readme_sections
 from companion.claims._publish import update_readme
 from companion.claims._report import TABLE_COLUMNS, summary, verdict_markdown, verdict_sections
-from companion.claims._statistics import binomial_tail, clopper_pearson, wilcoxon_test
+from companion.claims._statistics import binomial_tail, binomial_tails, clopper_pearson, wilcoxon_test
 from companion.paths import results_path
 from tests._naive import naive_hodges_lehmann, naive_holm, naive_signed_rank_p
 
@@ -152,7 +152,25 @@ def test_binomial_tail_is_the_sum_of_its_terms_as_fractions_to_the_last_bit():
             values = range(k, n + 1) if upper else range(0, k + 1)
             naive = float(sum((math.comb(n, i) * q**i * (1 - q) ** (n - i) for i in values), Fraction(0)))
             assert binomial_tail(k, n, p0, upper=upper) == naive, (k, n, p0, upper)
-            assert binomial_tail(np.int64(k), n, np.float64(p0), upper=upper) == naive  # the cache's key
+            assert binomial_tail(np.int64(k), n, np.float64(p0), upper=upper) == naive  # numpy scalars
+
+
+def test_binomial_tails_give_each_count_the_sum_of_its_terms_as_fractions():
+    """The tails of many counts at once (terms summed once) are, count by count, the naive sum of
+    fractions to the last bit, in the order given, repeats and counts beyond 0..n included."""
+    rng = np.random.default_rng(20261207 + 1)
+    for _ in range(60):
+        n = int(rng.integers(1, 120))
+        ks = [int(k) for k in rng.integers(-2, n + 3, size=int(rng.integers(1, 12)))]
+        p0 = float(rng.choice([0.05, 0.5, 1 / 3, float(rng.random())]))
+        q = Fraction(p0)
+        for upper in (True, False):
+            naive = []
+            for k in ks:
+                values = range(max(k, 0), n + 1) if upper else range(0, min(k, n) + 1)
+                naive.append(float(sum((math.comb(n, i) * q**i * (1 - q) ** (n - i) for i in values), Fraction(0))))
+            assert binomial_tails(ks, n, p0, upper=upper) == naive, (ks, n, p0, upper)
+    assert binomial_tails([], 5, 0.5, upper=True) == []
 
 
 # --------------------------------------------------------------------------------------------

@@ -303,12 +303,54 @@ def binomial_tail(k: int, n: int, p0: float, *, upper: bool) -> float:
     >>> binomial_tail(7, 10, 0.5, upper=True)
     0.171875
     """
-    # in integers: with p0 = a / b exactly, the tail is Σ C(n, i) a^i (b − a)^(n − i) / b^n, one exact
-    # division rounded once (the same float as the sum of the terms as fractions, without a gcd per term)
+    return binomial_tails([k], n, p0, upper=upper)[0]
+
+
+def binomial_tails(ks, n: int, p0: float, *, upper: bool) -> list[float]:
+    """:func:`binomial_tail` at every count of ``ks`` for the same ``n`` and ``p0``: the terms summed once.
+
+    Parameters
+    ----------
+    ks : sequence of int
+        The observed counts (any order, repeats allowed).
+    n : int
+        Trials.
+    p0 : float
+        Success probability under the null (its float's exact rational value).
+    upper : bool
+        ``True`` for ``P(K ≥ k)``, ``False`` for ``P(K ≤ k)``.
+
+    Returns
+    -------
+    list of float
+        One tail per count, in the order of ``ks``; each the float :func:`binomial_tail` gives.
+
+    Examples
+    --------
+    >>> binomial_tails([7, 10, 0], 10, 0.5, upper=True)
+    [0.171875, 0.0009765625, 1.0]
+    """
+    # in integers: with p0 = a / b exactly, a tail is Σ C(n, i) a^i (b − a)^(n − i) / b^n, one exact
+    # division rounded once (the same float as the sum of the terms as fractions, without a gcd per
+    # term); the integer terms are made once and summed cumulatively from the tail's far end
+    n = int(n)
+    # a count beyond 0..n has the tail of the nearest end (upper: P(K ≥ k) = 1 for k ≤ 0, 0 for k > n)
+    ks = [max(int(k), 0) if upper else min(int(k), n) for k in ks]
+    if not ks:
+        return []
     q = Fraction(p0)
-    a, b = q.numerator, q.denominator
-    values = range(k, n + 1) if upper else range(0, k + 1)
-    return float(Fraction(sum(math.comb(n, i) * a**i * (b - a) ** (n - i) for i in values), b**n))
+    a, c = q.numerator, q.denominator - q.numerator
+    lo, hi = (min(ks), n) if upper else (0, max(ks))
+    # term i = C(n, i) a^i c^(n - i), for i in lo..hi
+    terms = [math.comb(n, i) * a**i * c ** (n - i) for i in range(lo, hi + 1)] if hi >= lo else []
+    sums = {}
+    total = 0
+    order = range(len(terms) - 1, -1, -1) if upper else range(len(terms))
+    for j in order:
+        total += terms[j]
+        sums[lo + j] = total
+    scale = q.denominator**n
+    return [float(Fraction(sums.get(k, 0), scale)) for k in ks]
 
 
 #: ``k`` successes in ``n`` trials (scikit-learn's constraints; ``k <= n`` is checked apart).

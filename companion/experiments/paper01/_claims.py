@@ -10,7 +10,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from companion.claims._statistics import ALPHA, binomial_tail, corrected_t, holm, rejects, wilcoxon_test
+from companion.claims._statistics import ALPHA, binomial_tails, corrected_t, holm, rejects, wilcoxon_test
 from companion.decision_list import DecisionListMachine
 from companion.experiments.protocol import paper_models
 from companion.experiments.paper01._grids import COMPARABLE, DISPLAY, Grid
@@ -802,7 +802,11 @@ def _coverage_each(data, machine, bound="published", delta=COVERAGE_DELTA, alpha
     counts = coverage_fixed_counts(runs, machine, bound)
     if counts.empty:
         return None
-    p = [binomial_tail(int(k), int(n), delta, upper=True) for k, n in zip(counts["k"], counts["n"])]
+    # one exact tail per machine; the machines of a distribution share n, so its terms are summed once
+    p = np.empty(len(counts))
+    for n, rows in counts.groupby("n", sort=False).indices.items():
+        p[rows] = binomial_tails(counts["k"].to_numpy()[rows], int(n), delta, upper=True)
+    p = p.tolist()
     # a fixed machine neither designated nor ever violated (fewer samples than machines) is a test
     # with p = 1: it still counts in Holm's correction
     part = runs[(runs["machine"] == machine) & (runs["bound"] == bound)]
