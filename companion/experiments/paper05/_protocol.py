@@ -212,6 +212,28 @@ def load_dataset(name):
     return X.to_numpy(dtype=float), np.asarray(y.astype(str)), np.asarray(X.columns, dtype=str)
 
 
+def loaded_datasets(names, data=None) -> dict:
+    """``{name: load_dataset(name)}`` for ``names``, each read once: from ``data`` where given.
+
+    A notebook loads its data sets once and hands them to every run and variant on them
+    (:func:`companion.experiments.paper05.results_section`); reading and verifying a microarray
+    table costs more than some of the fits made on it.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Keys of :data:`DATASETS`.
+    data : dict or None, default=None
+        ``{name: load_dataset(name)}`` already loaded (a superset of ``names`` is fine); None:
+        every data set is loaded here.
+
+    Returns
+    -------
+    dict
+    """
+    return {name: data[name] if data is not None and name in data else load_dataset(name) for name in names}
+
+
 def declared_feature_range(name, X=None):
     """``[A, B]`` declared for every gene of data set ``name``: a constant of :data:`DECLARED_RANGES`.
 
@@ -1008,7 +1030,7 @@ def run(config: Config, n_jobs=1, *, data=None, memo=None) -> pd.DataFrame:
         ``model_type`` and ``p``, the genes' names and the rule (unrestricted stump models).
     """
     seed = config.seed
-    loaded = {name: data[name] if data is not None else load_dataset(name) for name in config.datasets}
+    loaded = loaded_datasets(config.datasets, data)
     # The priors' ranges read the whole data set only, so every fold shares them.
     loaded = {name: (X, y, names, {prior: prior_feature_range(name, X, prior) for prior in config.priors})
               for name, (X, y, names) in loaded.items()}

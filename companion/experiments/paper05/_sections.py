@@ -21,7 +21,9 @@ from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.claims._stability import seed_stability
 from companion.experiments._seed_runs import SeedRuns
-from companion.experiments.paper05._protocol import DATASETS, Config, FoldMemo, STUMP_VARIANTS, load_dataset, run
+from companion.experiments.paper05._protocol import (
+    DATASETS, Config, FoldMemo, STUMP_VARIANTS, load_dataset, loaded_datasets, run,
+)
 from companion.experiments.paper05._variants import (
     inner_cv_variant, resolve_seed_runs, run_choice_variants, run_competitor_variants, run_seed_variants,
     seed_configs, seed_run_key, selection_variants,
@@ -84,19 +86,20 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
         intervals and head-to-head tallies, one cell per side).
     """
     memo = FoldMemo() if memo is None else memo
-    results = run(config, n_jobs=n_jobs, memo=memo)
+    data = loaded_datasets(config.datasets)  # read once, shared by the run and every variant on these data
+    results = run(config, n_jobs=n_jobs, memo=memo, data=data)
     summary = summary_table(results)
     unrestricted = summary[summary["k"] == 0]
     pac = unrestricted[unrestricted["learner"] == "pac_bayes"]
-    seed_results = run_seed_variants(config, n_jobs=n_jobs, seed_runs=seed_runs)
+    seed_results = run_seed_variants(config, n_jobs=n_jobs, seed_runs=seed_runs, data=data)
     seeds = pd.DataFrame({
         name: summary_table(frame).query("k == 0 and method in ['sc', 'occam', 'pac_bayes', 'stumps', 'competitor']")
         .set_index(["dataset", "method"])["cv_error_%"]
         for name, frame in {"main": results, **seed_results}.items()
     })
-    choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs, memo=memo), **selection_variants(results),
-                      **inner_cv_variant(config, results, n_jobs=n_jobs),
-                      **run_competitor_variants(config, results, n_jobs=n_jobs, memo=memo)}
+    choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs, memo=memo, data=data),
+                      **selection_variants(results), **inner_cv_variant(config, results, n_jobs=n_jobs, data=data),
+                      **run_competitor_variants(config, results, n_jobs=n_jobs, memo=memo, data=data)}
     matched = matched_table(results)
     by_learner = accuracy_by_learner(results)
     named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]

@@ -21,7 +21,7 @@ from companion.numerics import first_near_min
 from companion.experiments.paper05._protocol import (
     COMPETITOR_SETTINGS, Config, MATCHED_COMPETITORS, PRIORS, RESULT_COLUMNS, STUMP_LEARNERS,
     STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows, load_dataset,
-    method_key, prior_feature_range, run, welch_t_ranking,
+    loaded_datasets, method_key, prior_feature_range, run, welch_t_ranking,
 )
 
 
@@ -128,7 +128,7 @@ def seed_run(seed: int, n_jobs=1):
     return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data), repr(config)
 
 
-def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | str | None = None):
+def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | str | None = None, *, data=None):
     """:func:`run` of every :func:`seed_configs` variant: ``{"seed=<s>": frame}``.
 
     The data sets are loaded once and shared by the variants' runs.
@@ -142,12 +142,14 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns |
         Committed runs (``"committed"``: ``data/seed_runs/05``): a variant whose run is there, made for the
         same settings and data (:func:`seed_run_key`), is read instead of run; the frame is the
         one :func:`run` gives. None: every variant is run.
+    data : dict or None, default=None
+        The data sets already loaded (:func:`loaded_datasets`); None: loaded here.
 
     Returns
     -------
     dict
     """
-    data = {name: load_dataset(name) for name in config.datasets}
+    data = loaded_datasets(config.datasets, data)
     out, seed_runs = {}, resolve_seed_runs(seed_runs)
     for name, variant in seed_configs(config, n).items():
         frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
@@ -193,7 +195,7 @@ def _stump_fold_rows(loaded, config, task):
     return [{**base, **row} for row in rows], computed
 
 
-def run_choice_variants(config, results, n_jobs=1, variants=None, *, memo=None):
+def run_choice_variants(config, results, n_jobs=1, variants=None, *, memo=None, data=None):
     """The stump learners rerun under each free choice of :data:`CHOICE_VARIANTS`, on the main folds.
 
     Each variant is ``config`` with the variant's fields and the declared range only (or, for
@@ -215,6 +217,8 @@ def run_choice_variants(config, results, n_jobs=1, variants=None, *, memo=None):
         (:class:`~companion.experiments.paper05._protocol.FoldMemo`): a learner whose parameters
         and range a variant leaves as they are is not refitted. The frames are the ones a call
         without a memo gives.
+    data : dict or None, default=None
+        The data sets already loaded (:func:`loaded_datasets`); None: loaded here.
 
     Returns
     -------
@@ -222,7 +226,7 @@ def run_choice_variants(config, results, n_jobs=1, variants=None, *, memo=None):
         ``{variant name: frame}``, each shaped as :func:`run`'s.
     """
     variants = CHOICE_VARIANTS if variants is None else variants
-    data = {name: load_dataset(name) for name in config.datasets}
+    data = loaded_datasets(config.datasets, data)
     digests = {name: data_digest(*arrays) for name, arrays in data.items()} if memo is not None else {}
     out = {}
     competitors = results[~results["learner"].isin([*STUMP_VARIANTS, "stumps"])]
@@ -291,7 +295,7 @@ def _competitor_fold_rows(loaded, config, settings, task):
     return {label: [{**base, **row} for row in rows] for label, rows in out.items()}
 
 
-def run_competitor_variants(config, results, n_jobs=1, variants=None, *, memo=None):
+def run_competitor_variants(config, results, n_jobs=1, variants=None, *, memo=None, data=None):
     """The competitors at matched sparsity rerun under each setting of :data:`COMPETITOR_VARIANTS`, on the main folds.
 
     On every outer fold of the main run, the four matched competitors (L1-logistic, SVM-RFE,
@@ -314,6 +318,8 @@ def run_competitor_variants(config, results, n_jobs=1, variants=None, *, memo=No
         (:class:`~companion.experiments.paper05._protocol.FoldMemo`): on each part of an outer fold
         the L1 path, BAHSIC's order, AdaBoost and the fits at the protocol's own settings are the
         main run's. The frames are the ones a call without a memo gives.
+    data : dict or None, default=None
+        The data sets already loaded (:func:`loaded_datasets`); None: loaded here.
 
     Returns
     -------
@@ -321,7 +327,7 @@ def run_competitor_variants(config, results, n_jobs=1, variants=None, *, memo=No
         ``{variant name: frame}``, each shaped as :func:`run`'s.
     """
     variants = COMPETITOR_VARIANTS if variants is None else variants
-    loaded = {name: load_dataset(name) for name in config.datasets}
+    loaded = loaded_datasets(config.datasets, data)
     items = [(name, (repeat, fold, train, test)) for name in config.datasets for repeat in range(config.n_repeats)
              for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=config.n_splits,
                                                                    seed=config.seed + repeat))]
@@ -440,7 +446,7 @@ def _inner_cv_choices(loaded, config, item):
             for k in (0, *config.matched_k)]
 
 
-def inner_cv_variant(config, results, n_jobs=1):
+def inner_cv_variant(config, results, n_jobs=1, *, data=None):
     """:func:`run`'s frame with its ``stumps`` rows (declared range) chosen on inner folds, not by the bound.
 
     On every outer fold of the main run the three stump learners are rerun on the training
@@ -455,6 +461,8 @@ def inner_cv_variant(config, results, n_jobs=1):
     results : pandas.DataFrame
         :func:`run`'s frame of ``config``.
     n_jobs : int, default=1
+    data : dict or None, default=None
+        The data sets already loaded (:func:`loaded_datasets`); None: loaded here.
 
     Returns
     -------
@@ -463,7 +471,7 @@ def inner_cv_variant(config, results, n_jobs=1):
     """
     variant = replace(config, priors=config.priors[:1])
     loaded = {name: (X, y, names, {variant.priors[0]: prior_feature_range(name, X, variant.priors[0])})
-              for name, (X, y, names) in ((n, load_dataset(n)) for n in variant.datasets)}
+              for name, (X, y, names) in loaded_datasets(variant.datasets, data).items()}
     items = [(name, (repeat, fold, train, test)) for name in variant.datasets for repeat in range(variant.n_repeats)
              for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=variant.n_splits,
                                                                    seed=variant.seed + repeat))]
