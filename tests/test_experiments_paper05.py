@@ -265,6 +265,59 @@ def small_run():
     return config, paper05.run(config)
 
 
+def _naive_summary_table(results):
+    """The summary as pandas computes it group by group (the reference of _tables.summary_table)."""
+    rows = []
+    for (name, method), g in results.groupby(["dataset", "method"], sort=False):
+        per_repeat = 100.0 * g.groupby("repeat")["errors"].sum() / g.groupby("repeat")["n_test"].sum()
+        first = g.iloc[0]
+        rows.append({
+            "dataset": name, "method": method, "learner": first["learner"], "k": int(first["k"]),
+            "prior": first["prior"], "cv_error_%": 100.0 * g["errors"].sum() / g["n_test"].sum(),
+            "sd over repeats": float(per_repeat.std(ddof=1)) if per_repeat.size > 1 else np.nan,
+            "genes": float(g["genes"].mean()),
+            "bound_%": 100.0 * g["bound"].mean() if g["bound"].notna().any() else np.nan,
+            "bound_pairing_%": 100.0 * g["bound_pairing"].mean()
+            if "bound_pairing" in g and g["bound_pairing"].notna().any() else np.nan,
+            "gibbs_error_%": 100.0 * g["gibbs_errors"].sum() / g["n_test"].sum()
+            if g["gibbs_errors"].notna().any() else np.nan,
+            "gibbs_bound_%": 100.0 * g["gibbs_bound"].mean() if g["gibbs_bound"].notna().any() else np.nan,
+        })
+    return pd.DataFrame(rows)
+
+
+def _random_results(rng, n_rows):
+    """A frame with run()'s summary columns: a few data sets and methods, repeats in any order,
+    floats with missing cells, groups of one row and of one repeat among them."""
+    def floats():
+        values = rng.random(n_rows) * rng.choice([1e-3, 1.0, 1e3])
+        values[rng.random(n_rows) < rng.choice([0.0, 0.3, 1.0])] = np.nan
+        return values
+    return pd.DataFrame({
+        "dataset": rng.choice(["a", "b", "c"], n_rows), "method": rng.choice(["sc", "occam", "k=1", "x"], n_rows),
+        "repeat": rng.integers(0, rng.integers(1, 5), n_rows), "n_train": rng.integers(20, 90, n_rows),
+        "n_test": rng.integers(1, 30, n_rows), "learner": rng.choice(["sc", "occam"], n_rows),
+        "k": rng.integers(0, 4, n_rows), "prior": rng.choice(["-", "declared"], n_rows),
+        "errors": rng.integers(0, 12, n_rows), "genes": rng.integers(0, 9, n_rows), "bound": floats(),
+        "bound_pairing": floats(), "gibbs_errors": np.floor(floats() * 7), "gibbs_bound": floats(),
+    })
+
+
+def test_summary_table_gives_pandas_numbers_to_the_last_bit(small_run, rng):
+    """The summary over numpy arrays (one pass per group) equals pandas' group-by-group Series
+    sums, means and standard deviations exactly, on a run and on random frames (missing cells,
+    one-row groups, unordered repeats)."""
+    frames = [small_run[1], small_run[1].sample(frac=1.0, random_state=0)]
+    frames += [_random_results(rng, int(rng.integers(1, 300))) for _ in range(40)]
+    frames.append(_random_results(rng, 50).drop(columns="bound_pairing"))
+    for frame in frames:
+        expected, got = _naive_summary_table(frame), _tables.summary_table(frame)
+        pd.testing.assert_frame_equal(got, expected, check_exact=True)
+        for column in expected.columns:  # every float equal, NaN where NaN
+            a, b = expected[column].to_numpy(), got[column].to_numpy()
+            assert all(x == y or (x != x and y != y) for x, y in zip(a, b)), column
+
+
 def test_run_is_tidy_with_every_method_on_every_fold(small_run):
     config, results = small_run
     check_tidy(results)

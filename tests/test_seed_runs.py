@@ -17,7 +17,7 @@ from companion.experiments import paper05
 from companion.experiments._seed_runs import MISSING, SeedRuns, committed_runs, run_key
 from companion.experiments.paper05 import _variants
 from companion.experiments.paper05._protocol import load_dataset
-from companion.experiments.paper05._variants import seed_configs, seed_run_key
+from companion.experiments.paper05._variants import data_digests, seed_configs, seed_run_key
 
 _FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
 _TEXTS = st.one_of(st.none(), st.text(st.characters(blacklist_categories=("Cs",)), max_size=12))
@@ -97,7 +97,7 @@ def fast_05(tmp_path_factory):
     computed = {}
     for name, variant in seed_configs(config, 3).items():
         computed[name] = paper05.run(variant, data=data)
-        runs.write(variant.seed, seed_run_key(variant, data), computed[name], seconds=0.0, command="test")
+        runs.write(variant.seed, seed_run_key(variant, data_digests(data)), computed[name], seconds=0.0, command="test")
     return config, paper05.run(config, data=data), runs, computed
 
 

@@ -256,24 +256,28 @@ class SeedRuns:
 
 
 def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
-    """A frame's file content as :meth:`SeedRuns.write` made it, with its columns' types."""
-    frame = pd.read_csv(io.BytesIO(gzip.decompress(content)), dtype=str, keep_default_na=False,
-                        na_values=[MISSING], skip_blank_lines=False)
-    if list(frame.columns) != list(dtypes):
-        raise ValueError(f"{where}: columns {list(frame.columns)} are not its record's {list(dtypes)}")
-    columns = {}
+    """A frame's file content as :meth:`SeedRuns.write` made it, with its columns' types.
+
+    Each column is parsed by pandas' C reader straight into its type: integers by its integer
+    parser (exact over the whole int64 range, never through float64), floats with
+    ``float_precision="round_trip"`` (Python's correctly rounded conversion: every float64 comes
+    back to its last bit), texts as texts; booleans from their words.
+    """
+    text = gzip.decompress(content)
+    columns = list(pd.read_csv(io.BytesIO(text), nrows=0, dtype=str).columns)
+    if columns != list(dtypes):
+        raise ValueError(f"{where}: columns {columns} are not its record's {list(dtypes)}")
+    parsed_as = {"int64": "int64", "Int64": "Int64", "float64": "float64"}
+    frame = pd.read_csv(io.BytesIO(text), dtype={c: parsed_as.get(t, str) for c, t in dtypes.items()},
+                        keep_default_na=False, na_values=[MISSING], skip_blank_lines=False,
+                        float_precision="round_trip")
+    out = {}
     for column, dtype in dtypes.items():
         values = frame[column]
         if dtype in ("bool", "boolean"):
             values = values.map({"True": True, "False": False}, na_action="ignore")
-        elif dtype in ("int64", "Int64"):
-            # from Python ints, never through float64 (an integer above 2**53 keeps its last digit)
-            values = pd.array([None if pd.isna(v) else int(v) for v in values], dtype="Int64")
-        elif dtype == "float64":
-            # float() of a repr is correctly rounded: every float64 comes back to its last bit
-            values = values.astype(object).map(float, na_action="ignore")
-        columns[column] = pd.Series(values).astype(dtype)
-    return pd.DataFrame(columns)
+        out[column] = pd.Series(values).astype(dtype)
+    return pd.DataFrame(out)
 
 
 def committed_runs(number: str) -> SeedRuns:

@@ -25,7 +25,7 @@ from companion.experiments.paper05._protocol import (
     DATASETS, Config, FoldMemo, STUMP_VARIANTS, load_dataset, loaded_datasets, run,
 )
 from companion.experiments.paper05._variants import (
-    inner_cv_variant, resolve_seed_runs, run_choice_variants, run_competitor_variants, run_seed_variants,
+    data_digests, inner_cv_variant, resolve_seed_runs, run_choice_variants, run_competitor_variants, run_seed_variants,
     seed_configs, seed_run_key, selection_variants,
 )
 from companion.experiments.paper05._tables import (
@@ -291,12 +291,12 @@ def _committed_seed_runs(config: Config, seed_runs, n_seeds: int, skip) -> tuple
     Only the runs made for ``config``'s settings and these data are read, none is computed here
     (a run costs about a minute: ``python -m companion.sweep --runs --only 05`` makes them).
     """
-    data = {name: load_dataset(name) for name in config.datasets}
+    digests = data_digests(loaded_datasets(config.datasets))  # once: every seed's key holds them
     frames, missing = {}, []
     for name, variant in seed_configs(config, n_seeds - 1).items():
         if name in skip:
             continue
-        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
+        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, digests))
         if frame is None:
             missing.append(variant.seed)
         else:

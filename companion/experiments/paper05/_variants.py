@@ -57,8 +57,8 @@ def seed_configs(config, n=N_SEED_VARIANTS):
     return out
 
 
-def seed_run_key(config, data) -> str:
-    """The key of :func:`run` of ``config`` on ``data`` in the committed runs (``data/seed_runs/05``).
+def seed_run_key(config, digests) -> str:
+    """The key of :func:`run` of ``config`` in the committed runs (``data/seed_runs/05``).
 
     It holds every setting of ``config`` (the seed among them) and each data set's digest, so that a
     committed run is read only for the run it is.
@@ -66,14 +66,20 @@ def seed_run_key(config, data) -> str:
     Parameters
     ----------
     config : Config
-    data : dict
-        ``{name: load_dataset(name)}`` for ``config.datasets``.
+    digests : dict
+        :func:`data_digests` of the data sets (at least ``config.datasets``): computed once for
+        all the seeds whose keys are asked.
 
     Returns
     -------
     str
     """
-    return run_key("paper05.run", config, tuple((name, data_digest(*data[name])) for name in config.datasets))
+    return run_key("paper05.run", config, tuple((name, digests[name]) for name in config.datasets))
+
+
+def data_digests(data) -> dict:
+    """``{name: data_digest(X, y, gene_names)}`` of loaded data sets (``{name: load_dataset(name)}``)."""
+    return {name: data_digest(*arrays) for name, arrays in data.items()}
 
 
 def resolve_seed_runs(seed_runs) -> SeedRuns | None:
@@ -99,10 +105,9 @@ def seed_run_config(seed: int):
 
 
 def seed_run_keys(seeds) -> dict:
-    """``{seed: seed_run_key(seed_run_config(seed), data)}`` (the data sets loaded once)."""
-    datasets = Config().datasets
-    data = {name: load_dataset(name) for name in datasets}
-    return {int(seed): seed_run_key(seed_run_config(seed), data) for seed in seeds}
+    """``{seed: seed_run_key(seed_run_config(seed), digests)}`` (the data sets loaded and digested once)."""
+    digests = data_digests({name: load_dataset(name) for name in Config().datasets})
+    return {int(seed): seed_run_key(seed_run_config(seed), digests) for seed in seeds}
 
 
 def seed_run(seed: int, n_jobs=1):
@@ -125,7 +130,7 @@ def seed_run(seed: int, n_jobs=1):
     """
     config = seed_run_config(seed)
     data = {name: load_dataset(name) for name in config.datasets}
-    return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data), repr(config)
+    return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data_digests(data)), repr(config)
 
 
 def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns | str | None = None, *, data=None):
@@ -151,8 +156,9 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns |
     """
     data = loaded_datasets(config.datasets, data)
     out, seed_runs = {}, resolve_seed_runs(seed_runs)
+    digests = data_digests(data) if seed_runs is not None else {}
     for name, variant in seed_configs(config, n).items():
-        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, data))
+        frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, digests))
         out[name] = run(variant, n_jobs=n_jobs, data=data) if frame is None else frame
     return out
 
