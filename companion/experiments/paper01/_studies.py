@@ -140,21 +140,29 @@ def _coverage_rows(machine, model, bound_path, X_test, y_test, m, params=""):
 def _fixed_machines(part, bound, s_max):
     """Per fixed machine (penalties, stopping point ``s`` = 1 .. ``s_max``): is its bound below its
     risk's lower 95 % limit, and below the risk itself? A list that stopped before ``s`` balls is
-    the machine at ``s`` (its last prefix)."""
-    below, below_point, names = [], [], []
+    the machine at ``s`` (its last prefix).
+
+    The machines in the order of their first row (``groupby(sort=False)``), each one's stopping
+    points in order: one gather over all of them (``tests/test_experiments_paper01.py`` holds the
+    group-by-group reference)."""
     stops = np.arange(1, s_max + 1)
-    columns = [bound, "risk_low", "risk"]
-    for params, group in part.groupby(["machine", "params"], sort=False):
-        # the group's rows in prefix order (one per prefix), read as arrays: row min(s, r) - 1 at s
-        ordered = group[columns].to_numpy(dtype=float)[np.argsort(group["prefix"].to_numpy(), kind="stable")]
-        value, risk_low, risk = ordered[np.minimum(stops, len(ordered)) - 1].T
-        finite = np.isfinite(value)
-        below.append(finite & (value < risk_low))
-        below_point.append(finite & (value < risk))
-        names += [f"{params[0]} {params[1]} s={s}" for s in stops]
-    if not below:
-        return np.array([], dtype=bool), np.array([], dtype=bool), names
-    return np.concatenate(below), np.concatenate(below_point), names
+    codes = part.groupby(["machine", "params"], sort=False).ngroup().to_numpy()
+    keep = np.flatnonzero(codes >= 0)  # a row with a missing key is in no group, as in groupby
+    if keep.size == 0:
+        return np.array([], dtype=bool), np.array([], dtype=bool), []
+    codes = codes[keep]
+    # each machine's rows in prefix order (stable: equal prefixes keep their row order)
+    order = keep[np.lexsort((part["prefix"].to_numpy()[keep], codes))]
+    sizes = np.bincount(codes)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    # row min(s, r) - 1 of a machine of r prefixes at stopping point s
+    at = order[starts[:, None] + np.minimum(stops[None, :], sizes[:, None]) - 1].ravel()
+    value, risk_low, risk = (part[c].to_numpy(dtype=float)[at] for c in (bound, "risk_low", "risk"))
+    finite = np.isfinite(value)
+    first = order[starts]
+    machines, params = part["machine"].to_numpy()[first], part["params"].to_numpy()[first]
+    names = [f"{machine} {param} s={s}" for machine, param in zip(machines, params) for s in stops]
+    return finite & (value < risk_low), finite & (value < risk), names
 
 
 def _coverage_summary(frame, s_max=5) -> dict:
