@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
 from companion.led import bayes_error
 from companion.prose import render
 from companion.experiments.paper03._templates import TEMPLATES
@@ -597,11 +598,164 @@ def seed_variants(seed: int, n_variants: int = N_SEED_VARIANTS) -> list[int]:
     return [int(seed) + k for k in range(1, int(n_variants) + 1)]
 
 
-def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | None = None) -> dict:
+def seed_run_config(seed: int, config: Config | None = None) -> Config:
+    """The protocol of the seed variant at ``seed``: ``config`` (default the notebook's full
+    :class:`Config`) with that seed and the degrees of :data:`VARIANT_DEGREES` it runs.
+
+    Parameters
+    ----------
+    seed : int
+        The variant's protocol seed.
+    config : Config, optional
+        The main protocol (default ``Config()``, the notebook's defaults).
+
+    Returns
+    -------
+    Config
+    """
+    from dataclasses import replace
+
+    config = Config() if config is None else config
+    return replace(config, seed=int(seed), degrees=tuple(d for d in VARIANT_DEGREES if d in config.degrees))
+
+
+def seed_run_key(config: Config) -> str:
+    """The key of a seed variant's run in the committed runs (``data/seed_runs/03``).
+
+    The run reads no file: its draws come from ``SeedSequence(config.seed)``, so the key holds
+    everything it depends on, ``config`` (seed, draws, sizes, noise, degrees, λ, ε and the
+    learners' choices); a run made for other settings is never read.
+
+    Parameters
+    ----------
+    config : Config
+        :func:`seed_run_config`'s protocol.
+
+    Returns
+    -------
+    str
+    """
+    return run_key("paper03.seed_variant", config)
+
+
+def seed_run_keys(seeds, config: Config | None = None) -> dict:
+    """``{seed: seed_run_key(seed_run_config(seed, config))}``.
+
+    Parameters
+    ----------
+    seeds : iterable of int
+    config : Config, optional
+        The main protocol (default ``Config()``).
+
+    Returns
+    -------
+    dict
+    """
+    return {int(seed): seed_run_key(seed_run_config(seed, config)) for seed in seeds}
+
+
+#: The columns of :func:`unpruned_trees`' frame, in its order (the rows ``part == "unpruned"`` of a
+#: committed run); those not in :func:`run`'s frame are left empty in its rows, and the reverse.
+UNPRUNED_COLUMNS = ("draw", "degree", "tree", "leaves", "risk", "train_error", "test_error")
+
+
+def seed_run_frame(results: pd.DataFrame, unpruned: pd.DataFrame) -> pd.DataFrame:
+    """One committed frame of a seed variant's run: :func:`run`'s rows (``part`` ``"protocol"``) above
+    :func:`unpruned_trees`' rows (``"unpruned"``); integer columns as ``Int64`` (empty in the other
+    part's rows). :func:`split_seed_run` gives both frames back exactly.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    unpruned : pandas.DataFrame
+        :func:`unpruned_trees`' frame on the same draws.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    if tuple(unpruned.columns) != UNPRUNED_COLUMNS:
+        raise ValueError(f"seed_run_frame: unpruned columns {list(unpruned.columns)} are not {list(UNPRUNED_COLUMNS)}")
+    parts = []
+    for part, frame in (("protocol", results), ("unpruned", unpruned)):
+        frame = frame.astype({c: "Int64" for c, dtype in frame.dtypes.items() if str(dtype) == "int64"})
+        parts.append(frame.assign(part=part))
+    stacked = pd.concat(parts, ignore_index=True)
+    return stacked[["part", *[c for c in stacked.columns if c != "part"]]]
+
+
+def split_seed_run(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`run`'s frame and :func:`unpruned_trees`' frame from :func:`seed_run_frame`'s.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A committed frame (:func:`seed_run_frame`).
+
+    Returns
+    -------
+    results, unpruned : pandas.DataFrame
+    """
+    only = set(UNPRUNED_COLUMNS) - {"degree", "risk", "train_error", "test_error"}
+    layouts = {"protocol": [c for c in frame.columns if c != "part" and c not in only],
+               "unpruned": list(UNPRUNED_COLUMNS)}
+    out = []
+    for part, columns in layouts.items():
+        rows = frame.loc[frame["part"] == part, columns].reset_index(drop=True)
+        # an integer column is whole in its own part's rows: back to int64, as computed
+        out.append(rows.astype({c: "int64" for c, dtype in rows.dtypes.items() if str(dtype) == "Int64"}))
+    return out[0], out[1]
+
+
+def seed_run(seed: int, n_jobs=1):
+    """One committed run (what ``python -m companion.sweep --runs --only 03`` runs per seed): the seed
+    variant at ``seed`` of the notebook's full protocol (:func:`seed_run_config`), what
+    :func:`seed_variant` computes: :func:`run` at :data:`VARIANT_DEGREES` and :func:`unpruned_trees`.
+
+    Weka's J48 is not part of it: it is read from ``data/led_peers`` when the variant is judged.
+
+    Parameters
+    ----------
+    seed : int
+        The variant's protocol seed.
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        :func:`seed_run_frame`.
+    key : str
+        :func:`seed_run_key`.
+    config : str
+        The protocol in words.
+    """
+    config = seed_run_config(seed)
+    results = run_with_memo(config, n_jobs, None)
+    trees = unpruned_trees(config.n_draws, config.seed, degrees=config.degrees, n_train=config.n_train,
+                           n_test=config.n_test, lam=config.lam)
+    return seed_run_frame(results, trees), seed_run_key(config), repr(config)
+
+
+def resolve_seed_runs(seed_runs) -> SeedRuns | None:
+    """``"committed"``: notebook 03's committed runs (``data/seed_runs/03``, made by ``python -m
+    companion.sweep --runs --only 03``); a :class:`SeedRuns` or None as given."""
+    return committed_runs("03") if isinstance(seed_runs, str) else seed_runs
+
+
+def _variant_data(other: Config, results: pd.DataFrame, trees: pd.DataFrame) -> dict:
+    """A seed variant's :func:`claims_data`, with Weka's J48 on its draws where it was run."""
+    j48, status = j48_results_if_run(other)
+    return {**claims_data(results, COLUMN_DEGREES, None, j48, trees), "status": status, "results": results}
+
+
+def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | None = None,
+                 seed_runs: SeedRuns | None = None) -> dict:
     """One seed variant's data, as :func:`claims_data`.
 
     :func:`run` on the draws of ``seed`` (degrees :data:`VARIANT_DEGREES`), the un-pruned trees
-    and Weka's J48 on them (when it was run).
+    and Weka's J48 on them (when it was run). With ``seed_runs``, a run committed for the same
+    settings (:func:`seed_run_key`) is read instead of computed; the data are the same.
 
     Parameters
     ----------
@@ -614,6 +768,8 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | 
     memo : FitMemo, optional
         The fits shared with other runs on these draws (:class:`FitMemo`); the result does not
         depend on it.
+    seed_runs : SeedRuns, optional
+        The committed runs (:func:`resolve_seed_runs`); None: computed here.
 
     Returns
     -------
@@ -621,14 +777,45 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | 
         :func:`claims_data`'s dict, plus ``status`` (:func:`j48_results_if_run`'s text) and
         ``results`` (the tidy frame, for the variant at column 1's other degree).
     """
-    from dataclasses import replace
+    other = seed_run_config(seed, config)
+    frame = None if seed_runs is None else seed_runs.read(other.seed, seed_run_key(other))
+    if frame is None:
+        results = run_with_memo(other, n_jobs, memo)
+        trees = unpruned_trees(other.n_draws, other.seed, degrees=other.degrees, n_train=other.n_train,
+                               n_test=other.n_test, lam=other.lam)
+    else:
+        results, trees = split_seed_run(frame)
+    return _variant_data(other, results, trees)
 
-    other = replace(config, seed=seed, degrees=tuple(d for d in VARIANT_DEGREES if d in config.degrees))
-    results = run_with_memo(other, n_jobs, memo)
-    j48, status = j48_results_if_run(other)
-    trees = unpruned_trees(other.n_draws, seed, degrees=other.degrees, n_train=other.n_train, n_test=other.n_test,
-                           lam=other.lam)
-    return {**claims_data(results, COLUMN_DEGREES, None, j48, trees), "status": status, "results": results}
+
+def committed_seed_variants(config: Config, seeds, seed_runs: SeedRuns | None) -> tuple[dict, list[int]]:
+    """The seed variants at ``seeds`` whose runs are committed for ``config``'s settings, read (nothing is
+    computed here), and the seeds with no committed run.
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol.
+    seeds : iterable of int
+        The variants' protocol seeds.
+    seed_runs : SeedRuns or None
+        The committed runs (None: none is read; every seed is missing).
+
+    Returns
+    -------
+    variants : dict
+        ``{"seed=<s>": seed_variant-like dict}``.
+    missing : list of int
+    """
+    variants, missing = {}, []
+    for seed in seeds:
+        other = seed_run_config(seed, config)
+        frame = None if seed_runs is None else seed_runs.read(other.seed, seed_run_key(other))
+        if frame is None:
+            missing.append(int(seed))
+        else:
+            variants[f"seed={int(seed)}"] = _variant_data(other, *split_seed_run(frame))
+    return variants, missing
 
 
 #: The reconstructed choices varied on the main draws (column 1 at d = 3, column 2 at d = 7): variant
