@@ -1060,7 +1060,7 @@ def single_draw_table(data, report) -> pd.DataFrame:
 def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLUMN_DEGREES[1],
                   other_degree=OTHER_COLUMN1_DEGREE, column2_degree=COLUMN_DEGREES[2],
                   j48=None, unpruned=None, seeds=None, math=None, n_test=None, reconstructions=None, column2=None,
-                  j48_settings=None):
+                  j48_settings=None, other_seeds=None):
     """Evaluate :func:`claims_family` on the main draws and its protocol variants.
 
     Variants: ``main`` (column 1 at d = ``column1_degree``, column 2 at d = ``column2_degree``,
@@ -1108,6 +1108,11 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     j48_settings : dict, optional
         :func:`j48_settings_if_run` on the main draws (needs ``j48`` and ``unpruned`` for
         ``unpruned=j48``).
+    other_seeds : dict, optional
+        More seed variants, ``{"seed=<s>": data}`` (:func:`committed_seed_variants`: the committed
+        runs of the other seeds): each is a variant ``seed=<s>`` of every claim, as ``seeds``'
+        are, but neither pooled into ``draws=pooled`` nor judged at column 1's other degree (the
+        honest check and the column-1 table keep the :data:`N_SEED_VARIANTS` seed sets).
 
     Returns
     -------
@@ -1143,7 +1148,7 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     # the honest check of the Table 1 rows: every draw there is, pooled (the main draws alone without seeds)
     variants["draws=pooled"] = pooled_data([variants["main"], *(
         {**data, "degrees": main} for data in (seeds or {}).values())])
-    for name, data in (seeds or {}).items():
+    for name, data in {**(seeds or {}), **(other_seeds or {})}.items():
         variants[name] = {**data, "math": math}
     for name, data in (reconstructions or {}).items():
         variants[name] = {**data, "math": math}
@@ -1175,7 +1180,8 @@ def column1_table(report) -> pd.DataFrame:
     Column 1's degree is undetermined between d = 2 and d = 3 (the headers were lost). For each
     row that lists the variant ``column1``: its verdict at the main degree (:data:`COLUMN_DEGREES`)
     and at the other (:data:`OTHER_COLUMN1_DEGREE`) on the main draws, and
-    the verdicts over the main draws and the eight seed variants' draws (nine seed sets) at each.
+    the verdicts over the main draws and the seed variants' draws judged at both degrees (the
+    :data:`N_SEED_VARIANTS` seed variants: nine seed sets) at each.
     ``same verdict`` is ``yes`` only when both the main verdict and the seed sets' verdicts (counted
     word by word) agree at the two degrees; ``main verdict same; seed sets differ`` when only the
     main verdict does; ``no`` when the main verdict changes.
@@ -1198,7 +1204,9 @@ def column1_table(report) -> pd.DataFrame:
         if "column1" not in entry.get("variants", []):
             continue
         mine = sens[sens["id"] == entry["id"]].set_index("variant")["verdict"]
-        at_main = [mine[v] for v in mine.index if v == main or v.startswith("seed=")]
+        # the seed sets judged at both degrees (the committed seeds beyond them are at the main degree only)
+        both = [v.split(",", 1)[1] for v in mine.index if v.startswith(f"{other},seed=")]
+        at_main = [mine[v] for v in [main, *both]]
         at_other = [mine[v] for v in mine.index if v == other or v.startswith(f"{other},seed=")]
         same_main = mine[main] == mine.get(other, "n/a")
         same_sets = sorted(at_main) == sorted(at_other)
