@@ -166,9 +166,34 @@ def _paired_j48_difference(data, *, column, b, quantity, reverse=False):
     return other - j48 if reverse else j48 - other
 
 
+def draws_by_column(draws: pd.DataFrame) -> dict:
+    """The per-draw table's rows grouped once by ``(degree, method)``, each indexed by draw in draw order.
+
+    What :func:`claims_report` attaches to every variant (``by_column``) so that a measure reading
+    one method's column takes its rows without filtering the whole table again; the values are
+    those the filter gives.
+
+    Parameters
+    ----------
+    draws : pandas.DataFrame
+        :func:`draws_table`'s layout.
+
+    Returns
+    -------
+    dict
+        ``{(degree, method): frame}``.
+    """
+    return {(int(degree), method): rows.set_index("draw").sort_index()
+            for (degree, method), rows in draws.groupby(["degree", "method"], sort=False)}
+
+
 def _column(data, column, method, quantity) -> pd.Series:
+    degree = data["degrees"][column]
+    grouped = data.get("by_column")
+    if grouped is not None and (degree, method) in grouped:
+        return grouped[(degree, method)][quantity]
     draws = data["draws"]
-    rows = draws[(draws["degree"] == data["degrees"][column]) & (draws["method"] == method)]
+    rows = draws[(draws["degree"] == degree) & (draws["method"] == method)]
     return rows.set_index("draw")[quantity].sort_index()
 
 
@@ -313,8 +338,10 @@ def _math(measure, data):
 Z_AGREEMENT = 2.0
 
 
-def _paper_value(method, column, quantity="risk"):
-    paper = paper_table1()
+def _paper_value(method, column, quantity="risk", paper=None):
+    """Table 1's published ``quantity`` of ``method`` in ``column`` (``paper``: :func:`paper_table1`, read
+    here when not given)."""
+    paper = paper_table1() if paper is None else paper
     return float(paper[(paper["column"].astype(str) == str(column)) & (paper["method"] == method)
                        & (paper["quantity"] == quantity)]["value"].iloc[0])
 
@@ -344,7 +371,8 @@ def _bounds_values(data):
             if len(ours) < 2:
                 return None
             sd = float(ours.std(ddof=1))
-            z[f"{name} column {column}"] = _z(float(ours.mean()) - _paper_value(method, column), sd)  # ours − paper
+            paper = _paper_value(method, column, paper=data.get("paper"))
+            z[f"{name} column {column}"] = _z(float(ours.mean()) - paper, sd)  # ours − paper
             ranges.append(f"{name} column {column} {ours.mean() - Z_AGREEMENT * sd:.1f}–{ours.mean() + Z_AGREEMENT * sd:.1f}")
     ok = all(abs(v) <= Z_AGREEMENT for v in z.values())
     return ok, render(TEMPLATES["z_values"], word="consistent (a weak test)" if ok else "not consistent",
@@ -354,15 +382,16 @@ def _bounds_values(data):
 
 def _ratio_z(data):
     """``{name: (our mean, our sd, paper, z)}`` of the four within-draw bound ratios, or None."""
-    ratios = {}
+    ratios, paper = {}, data.get("paper")
     for method, name in (("mmp_bound", "(11)"), ("perceptron_bound", "(9)")):
         a, b = _column(data, 1, method, "risk").align(_column(data, 2, method, "risk"), join="inner")
-        ratios[f"{name} column 1 / column 2"] = (a / b, _paper_value(method, 1) / _paper_value(method, 2))
+        ratios[f"{name} column 1 / column 2"] = (a / b, _paper_value(method, 1, paper=paper)
+                                                 / _paper_value(method, 2, paper=paper))
     for column in (1, 2):
         a, b = _column(data, column, "perceptron_bound", "risk").align(_column(data, column, "mmp_bound", "risk"),
                                                                          join="inner")
-        ratios[f"(9) / (11) column {column}"] = (a / b, _paper_value("perceptron_bound", column)
-                                                 / _paper_value("mmp_bound", column))
+        ratios[f"(9) / (11) column {column}"] = (a / b, _paper_value("perceptron_bound", column, paper=paper)
+                                                 / _paper_value("mmp_bound", column, paper=paper))
     if any(len(ours) < 2 for ours, _ in ratios.values()):
         return None
     return {name: (float(ours.mean()), float(ours.std(ddof=1)), paper,
@@ -417,7 +446,8 @@ def _paper_tree_risks(data):
     """
     items, ok = [], True
     for column in (1, 2):
-        leaves, error, risk = (_paper_value("decision_tree", column, q) for q in ("size", "train_error", "risk"))
+        leaves, error, risk = (_paper_value("decision_tree", column, q, paper=data.get("paper"))
+                               for q in ("size", "train_error", "risk"))
         errors = error / 100 * 500
         implied = leaves + errors
         close = abs(implied - risk) <= 0.5 + 0.25
@@ -443,7 +473,7 @@ def _bounds_reference(data):
             return None
         items.append(f"column {column}: best tree ×{np.median(pair[0] / pair[1]):.2f}, pruned CART "
                      f"×{np.median(cart[0] / cart[1]):.2f} bound (11) (median over draws; paper's C4.5 "
-                     f"×{_paper_value('decision_tree', column) / _paper_value('mmp_bound', column):.2f})")
+                     f"×{_paper_value('decision_tree', column, paper=data.get('paper')) / _paper_value('mmp_bound', column, paper=data.get('paper')):.2f})")
     j48 = _paired_j48(data, 2, "mmp_bound", "risk")
     if j48 is not None:
         items.append(f"J48 (column 2) ×{np.median(j48[0] / j48[1]):.2f}")
@@ -463,7 +493,7 @@ def _bayes_rates(data):
     same binomial sd (:func:`table1_comparison`) with our mean over draws in place of the exact error.
     """
     exact = float(bayes_error(Fraction(1, 10)))
-    paper = paper_table1()
+    paper = paper_table1() if data.get("paper") is None else data["paper"]
     z = {}
     for quantity, n in (("train_error", 500), ("test_error", 5000)):
         value = float(paper[(paper["method"] == "bayes") & (paper["quantity"] == quantity)]["value"].iloc[0]) / 100
@@ -1159,6 +1189,13 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     for name, data in (seeds or {}).items():
         if "results" in data and other_degree in set(data["results"]["degree"]):
             variants[f"column1=d{other_degree},{name}"] = {**data, "degrees": other, "math": math}
+    # what every variant's measures read, made once here for them all (the values are those each
+    # measure would read itself): the paper's Table 1, and each per-draw table grouped by column
+    paper, grouped = paper_table1(), {}
+    for data in variants.values():
+        grouped.setdefault(id(data["draws"]), (data["draws"], draws_by_column(data["draws"])))
+    variants = {name: {**data, "paper": paper, "by_column": grouped[id(data["draws"])][1]}
+                for name, data in variants.items()}
     return C.evaluate(claims_family(), variants)
 
 
