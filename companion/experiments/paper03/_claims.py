@@ -446,7 +446,8 @@ def _paper_tree_risks(data):
     """
     items, ok = [], True
     for column in (1, 2):
-        leaves, error, risk = (_paper_value("decision_tree", column, q, paper=data.get("paper"))
+        # the check reads the paper alone: ``data`` may be None
+        leaves, error, risk = (_paper_value("decision_tree", column, q, paper=(data or {}).get("paper"))
                                for q in ("size", "train_error", "risk"))
         errors = error / 100 * 500
         implied = leaves + errors
@@ -493,7 +494,8 @@ def _bayes_rates(data):
     same binomial sd (:func:`table1_comparison`) with our mean over draws in place of the exact error.
     """
     exact = float(bayes_error(Fraction(1, 10)))
-    paper = paper_table1() if data.get("paper") is None else data["paper"]
+    paper = (data or {}).get("paper")
+    paper = paper_table1() if paper is None else paper
     z = {}
     for quantity, n in (("train_error", 500), ("test_error", 5000)):
         value = float(paper[(paper["method"] == "bayes") & (paper["quantity"] == quantity)]["value"].iloc[0]) / 100
