@@ -1205,3 +1205,12 @@ def test_the_columns_grouped_once_are_the_columns_each_measure_filters():
                                                _claims._column(data, column, method, quantity), check_exact=True)
     assert _claims._bounds_ratios(grouped) == _claims._bounds_ratios(data)
     assert _claims._bounds_values(grouped) == _claims._bounds_values(data)
+
+
+def test_the_j48_sentence_counts_the_seeds_j48_ran_on_and_names_the_others():
+    text = _prose.describe_j48_seeds({2002: True, 2003: True}, {2002: "found", 2003: "found"}).data
+    assert "on the draws of 2 of the 2 other seeds judged, hashes verified." in text
+    text = _prose.describe_j48_seeds({2002: True, 2003: False}, {2002: "found", 2003: "not run: run it"}).data
+    assert "1 of the 2 other seeds" in text and "seeds 2003" in text and "not counted: not run: run it" in text
+    text = _prose.describe_j48_seeds({12: False}, {12: "not run"}).data
+    assert "0 of the 1 other seed judged;" in text and "hashes verified" not in text

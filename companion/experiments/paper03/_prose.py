@@ -75,8 +75,8 @@ PROSE = {
                          "with subsets of a size s the text lost). `theorem6` is a conformance check of our code for "
                          "its selection step only, which holds by construction; neither s nor the running time is "
                          "checked."),
-    "j48_seeds": ("Weka's J48 (3.6.14, data/led_peers) on the draws of {k} of the {n:plural other seed} judged, "
-                  "hashes verified{missing}."),
+    "j48_seeds": ("Weka's J48 (3.6.14, data/led_peers) on the draws of {k} of the {n:plural other seed} judged"
+                  "{verified}{missing}."),
     "column1_both": ("Column 1 is undetermined between d = {a} and d = {b} (§4): the verdicts at both degrees, on the "
                      "main draws and over the {sets:plural seed set}: {items:list}. {changed}"),
 }
@@ -200,7 +200,8 @@ def describe_j48_seeds(found: dict, statuses: dict):
     if absent:
         missing = (f"; not run on the draws of {len(absent)} (seeds {', '.join(map(str, absent))}), where the J48 "
                    f"rows are not evaluated and not counted: {statuses[absent[0]]}")
-    return render(PROSE["j48_seeds"], k=len(found) - len(absent), n=len(found), missing=missing)
+    return render(PROSE["j48_seeds"], k=len(found) - len(absent), n=len(found), missing=missing,
+                  verified=", hashes verified" if len(absent) < len(found) else "")
 
 
 def describe_single_draw(table: pd.DataFrame):
