@@ -4,8 +4,9 @@ Two stages, as ``peers/widc_peers.py``:
 
 ``export`` (run with the project's ``.venv/bin/python``)
     Regenerates the draws of ``companion.experiments.paper03.run(Config(seed=s))`` for every seed
-    ``s`` of ``--seeds`` (default ``2001-2009,11-19``: the notebook's seed, its eight seed variants
-    ``seed + 1 .. seed + 8``, and the same for ``-p seed 11``; draw ``k`` from the ``k``-th child
+    ``s`` of ``--seeds`` (default ``2001-2100,11-19``: the notebook's seed, its eight seed variants
+    ``seed + 1 .. seed + 8`` and the other seeds up to ``seed + 99``, whose runs are committed in
+    ``data/seed_runs/03``, and ``-p seed 11`` with its eight; draw ``k`` from the ``k``-th child
     of ``SeedSequence(s)``, bit for bit) and writes each as ``build/led_peers/draw_<s>_<k>.npz``
     with its hash ``paper03.draw_hash``.
 
@@ -47,9 +48,9 @@ from widc_peers import J48_OPTIONS, WEKA_JAR, weka_versions  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "led_peers"
 BUILD = ROOT / "build" / "led_peers"
-#: The protocol seeds run by default: notebook 03's seed 2001 and its seed variants 2002-2005,
-#: and ``-p seed 11`` with its variants 12-15.
-DEFAULT_SEEDS = "2001-2009,11-19"
+#: The protocol seeds run by default: notebook 03's seed 2001, its seed variants 2002-2009 and the
+#: other seeds judged up to 2100 (``data/seed_runs/03``), and ``-p seed 11`` with its variants 12-19.
+DEFAULT_SEEDS = "2001-2100,11-19"
 #: J48's other settings, run on the main draws (the paper does not give C4.5's): un-pruned (``-U``,
 #: the paper's "un-pruned decision trees"), the pruning confidence ``-C`` and the minimum leaf size
 #: ``-M`` on either side of Weka's defaults ``-C 0.25 -M 2``.

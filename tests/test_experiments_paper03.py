@@ -1190,3 +1190,27 @@ def test_draw_hash_written_by_arrays_is_the_line_by_line_hash(case):
         y, y_test = (rng.integers(-12, 12, size=k) for k in (n, m))
         data = (X, y, X_test, y_test)
     assert _protocol.draw_hash(*data) == _naive_draw_hash(*data)
+
+
+def test_the_columns_grouped_once_are_the_columns_each_measure_filters():
+    """claims_report groups each per-draw table once (draws_by_column) and reads the paper's Table 1
+    once: every column a measure reads, and every paper value, are the ones it would read itself."""
+    results = paper03.run(paper03.Config.fast())
+    data = _claims.claims_data(results)
+    grouped = {**data, "by_column": _claims.draws_by_column(data["draws"]), "paper": _protocol.paper_table1()}
+    for column in (1, 2):
+        for method in data["draws"]["method"].unique():
+            for quantity in ("risk", "test_error"):
+                pd.testing.assert_series_equal(_claims._column(grouped, column, method, quantity),
+                                               _claims._column(data, column, method, quantity), check_exact=True)
+    assert _claims._bounds_ratios(grouped) == _claims._bounds_ratios(data)
+    assert _claims._bounds_values(grouped) == _claims._bounds_values(data)
+
+
+def test_the_j48_sentence_counts_the_seeds_j48_ran_on_and_names_the_others():
+    text = _prose.describe_j48_seeds({2002: True, 2003: True}, {2002: "found", 2003: "found"}).data
+    assert "on the draws of 2 of the 2 other seeds judged, hashes verified." in text
+    text = _prose.describe_j48_seeds({2002: True, 2003: False}, {2002: "found", 2003: "not run: run it"}).data
+    assert "1 of the 2 other seeds" in text and "seeds 2003" in text and "not counted: not run: run it" in text
+    text = _prose.describe_j48_seeds({12: False}, {12: "not run"}).data
+    assert "0 of the 1 other seed judged;" in text and "hashes verified" not in text

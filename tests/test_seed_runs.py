@@ -409,3 +409,116 @@ def test_a_claim_no_seed_changes_is_left_out_and_same_values_are_counted_apart()
     assert (row["seeds"], row["same values"], row["fails"], row["undecided"], row["as main"]) == (4, 1, 3, 1, 3)
     assert row["other verdict at seeds"] == "3" and stability.central.empty
     assert "0 of the 1 claims a fold seed enters" in stability.text
+
+
+# --- notebook 03: the seed variants' draws ------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def fast_03(tmp_path_factory):
+    """Notebook 03's fast protocol, and the runs of its seed variants 9 and 10 (beyond the eight the
+    notebook runs itself) committed to a temporary folder, as ``seed_run`` makes them."""
+    from companion.experiments import paper03
+    from companion.experiments.paper03 import _claims
+
+    config = paper03.Config.fast()
+    runs = SeedRuns(tmp_path_factory.mktemp("seed_runs_03"))
+    computed = {}
+    for seed in (config.seed + 9, config.seed + 10):
+        variant = _claims.seed_run_config(seed, config)
+        results = paper03.run(variant)
+        trees = _claims.unpruned_trees(variant.n_draws, seed, degrees=variant.degrees, n_train=variant.n_train,
+                                       n_test=variant.n_test, lam=variant.lam)
+        runs.write(seed, _claims.seed_run_key(variant), _claims.seed_run_frame(results, trees), seconds=0.0,
+                   command="test", config=repr(variant))
+        computed[seed] = (results, trees)
+    return config, runs, computed
+
+
+def test_03_a_committed_frame_splits_back_into_the_run_and_the_trees(fast_03):
+    from companion.experiments.paper03 import _claims
+
+    config, runs, computed = fast_03
+    for seed, (results, trees) in computed.items():
+        frame = runs.read(seed, _claims.seed_run_key(_claims.seed_run_config(seed, config)))
+        back_results, back_trees = _claims.split_seed_run(frame)
+        pd.testing.assert_frame_equal(back_results, results, check_exact=True)
+        pd.testing.assert_frame_equal(back_trees, trees, check_exact=True)
+
+
+def test_03_seed_variant_reads_a_committed_run_and_gives_the_data_it_computes(fast_03, monkeypatch):
+    from companion.experiments.paper03 import _claims
+
+    config, runs, _ = fast_03
+    seed = config.seed + 9
+    computed = _claims.seed_variant(config, seed)
+    for name in ("run_with_memo", "unpruned_trees"):
+        monkeypatch.setattr(_claims, name, lambda *a, **k: pytest.fail("a committed run was computed again"))
+    read = _claims.seed_variant(config, seed, seed_runs=runs)
+    assert read["status"] == computed["status"]
+    for part in ("results", "draws", "unpruned"):
+        pd.testing.assert_frame_equal(read[part], computed[part], check_exact=True)
+
+
+def test_03_a_run_made_for_other_settings_is_not_read(fast_03):
+    from companion.experiments.paper03 import _claims
+
+    config, runs, _ = fast_03
+    other = replace(config, n_draws=2)
+    variants, missing = _claims.committed_seed_variants(other, [config.seed + 9, config.seed + 10], runs)
+    assert variants == {} and missing == [config.seed + 9, config.seed + 10]
+    variants, missing = _claims.committed_seed_variants(config, [config.seed + 9, config.seed + 11], runs)
+    assert list(variants) == [f"seed={config.seed + 9}"] and missing == [config.seed + 11]
+
+
+def test_03_claims_count_every_committed_seed_and_the_stability_reads_the_same_report(fast_03):
+    """The committed seeds beyond the eight seed variants are variants seed=k of every claim (counted in
+    its seeds), not pooled; the stability table counts the main seed, the eight and the committed ones."""
+    from companion.experiments import paper03
+    from companion.experiments.paper03 import _claims
+
+    config, runs, _ = fast_03
+    results = paper03.run(config)
+    section = paper03.claims_section(config, results=results, orders=None, conditioned=None, j48=None, unpruned=None,
+                                     seed_runs=runs, n_stability_seeds=12)
+    stability = section.stability
+    assert stability.seeds[0] == config.seed and stability.missing == [config.seed + 11]
+    assert set(stability.seeds[1:]) <= {config.seed + k for k in range(1, 11)}
+    variants = set(section.report.sensitivity["variant"])
+    assert {f"seed={config.seed + 9}", f"seed={config.seed + 10}"} <= variants
+    assert f"column1=d2,seed={config.seed + 9}" not in variants  # the column-1 table keeps the eight
+    assert section.report.table["seeds"].str.contains("of 10 other seeds keep").any()
+    assert sorted(section.statuses) == [config.seed + k for k in range(1, 11)]
+    assert "python -m companion.sweep --runs --only 03" in stability.text
+    # the pool (the honest check) is the main draws and the eight seed variants' only
+    pooled = section.report.sensitivity.query("variant == 'draws=pooled'")
+    assert (pooled["n"].dropna() <= config.n_draws * 9).all()
+
+
+def test_the_committed_03_runs_are_the_notebooks_seed_variants():
+    """Every committed run of 03 was made for the notebook's protocol at its seed."""
+    from companion.experiments.paper03 import _claims
+
+    runs = committed_runs("03")
+    seeds = runs.seeds()
+    if not seeds:
+        pytest.skip("no committed run of 03 (data/seed_runs/03)")
+    keys = _claims.seed_run_keys(seeds)
+    for seed in seeds:
+        record = runs.record(seed)
+        assert record["key"] == keys[seed], f"seed {seed}: made for other settings"
+        assert record["config"] == repr(_claims.seed_run_config(seed))
+        assert record["command"].startswith("python -m companion.sweep --runs")
+        assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("position", [0, -1])
+def test_a_committed_03_run_is_what_the_code_computes_now(position):
+    """The first and the last committed runs, recomputed and compared to the last bit."""
+    from companion.experiments.paper03 import _claims
+
+    seeds = committed_runs("03").seeds()
+    if not seeds:
+        pytest.skip("no committed run of 03 (data/seed_runs/03)")
+    frame, key, _ = _claims.seed_run(seeds[position], n_jobs=-1)
+    pd.testing.assert_frame_equal(committed_runs("03").read(seeds[position], key), frame, check_exact=True)

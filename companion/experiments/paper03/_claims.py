@@ -10,6 +10,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
+from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
 from companion.led import bayes_error
 from companion.prose import render
 from companion.experiments.paper03._templates import TEMPLATES
@@ -165,9 +166,34 @@ def _paired_j48_difference(data, *, column, b, quantity, reverse=False):
     return other - j48 if reverse else j48 - other
 
 
+def draws_by_column(draws: pd.DataFrame) -> dict:
+    """The per-draw table's rows grouped once by ``(degree, method)``, each indexed by draw in draw order.
+
+    What :func:`claims_report` attaches to every variant (``by_column``) so that a measure reading
+    one method's column takes its rows without filtering the whole table again; the values are
+    those the filter gives.
+
+    Parameters
+    ----------
+    draws : pandas.DataFrame
+        :func:`draws_table`'s layout.
+
+    Returns
+    -------
+    dict
+        ``{(degree, method): frame}``.
+    """
+    return {(int(degree), method): rows.set_index("draw").sort_index()
+            for (degree, method), rows in draws.groupby(["degree", "method"], sort=False)}
+
+
 def _column(data, column, method, quantity) -> pd.Series:
+    degree = data["degrees"][column]
+    grouped = data.get("by_column")
+    if grouped is not None and (degree, method) in grouped:
+        return grouped[(degree, method)][quantity]
     draws = data["draws"]
-    rows = draws[(draws["degree"] == data["degrees"][column]) & (draws["method"] == method)]
+    rows = draws[(draws["degree"] == degree) & (draws["method"] == method)]
     return rows.set_index("draw")[quantity].sort_index()
 
 
@@ -312,8 +338,10 @@ def _math(measure, data):
 Z_AGREEMENT = 2.0
 
 
-def _paper_value(method, column, quantity="risk"):
-    paper = paper_table1()
+def _paper_value(method, column, quantity="risk", paper=None):
+    """Table 1's published ``quantity`` of ``method`` in ``column`` (``paper``: :func:`paper_table1`, read
+    here when not given)."""
+    paper = paper_table1() if paper is None else paper
     return float(paper[(paper["column"].astype(str) == str(column)) & (paper["method"] == method)
                        & (paper["quantity"] == quantity)]["value"].iloc[0])
 
@@ -343,7 +371,8 @@ def _bounds_values(data):
             if len(ours) < 2:
                 return None
             sd = float(ours.std(ddof=1))
-            z[f"{name} column {column}"] = _z(float(ours.mean()) - _paper_value(method, column), sd)  # ours − paper
+            paper = _paper_value(method, column, paper=data.get("paper"))
+            z[f"{name} column {column}"] = _z(float(ours.mean()) - paper, sd)  # ours − paper
             ranges.append(f"{name} column {column} {ours.mean() - Z_AGREEMENT * sd:.1f}–{ours.mean() + Z_AGREEMENT * sd:.1f}")
     ok = all(abs(v) <= Z_AGREEMENT for v in z.values())
     return ok, render(TEMPLATES["z_values"], word="consistent (a weak test)" if ok else "not consistent",
@@ -353,15 +382,16 @@ def _bounds_values(data):
 
 def _ratio_z(data):
     """``{name: (our mean, our sd, paper, z)}`` of the four within-draw bound ratios, or None."""
-    ratios = {}
+    ratios, paper = {}, data.get("paper")
     for method, name in (("mmp_bound", "(11)"), ("perceptron_bound", "(9)")):
         a, b = _column(data, 1, method, "risk").align(_column(data, 2, method, "risk"), join="inner")
-        ratios[f"{name} column 1 / column 2"] = (a / b, _paper_value(method, 1) / _paper_value(method, 2))
+        ratios[f"{name} column 1 / column 2"] = (a / b, _paper_value(method, 1, paper=paper)
+                                                 / _paper_value(method, 2, paper=paper))
     for column in (1, 2):
         a, b = _column(data, column, "perceptron_bound", "risk").align(_column(data, column, "mmp_bound", "risk"),
                                                                          join="inner")
-        ratios[f"(9) / (11) column {column}"] = (a / b, _paper_value("perceptron_bound", column)
-                                                 / _paper_value("mmp_bound", column))
+        ratios[f"(9) / (11) column {column}"] = (a / b, _paper_value("perceptron_bound", column, paper=paper)
+                                                 / _paper_value("mmp_bound", column, paper=paper))
     if any(len(ours) < 2 for ours, _ in ratios.values()):
         return None
     return {name: (float(ours.mean()), float(ours.std(ddof=1)), paper,
@@ -416,7 +446,9 @@ def _paper_tree_risks(data):
     """
     items, ok = [], True
     for column in (1, 2):
-        leaves, error, risk = (_paper_value("decision_tree", column, q) for q in ("size", "train_error", "risk"))
+        # the check reads the paper alone: ``data`` may be None
+        leaves, error, risk = (_paper_value("decision_tree", column, q, paper=(data or {}).get("paper"))
+                               for q in ("size", "train_error", "risk"))
         errors = error / 100 * 500
         implied = leaves + errors
         close = abs(implied - risk) <= 0.5 + 0.25
@@ -442,7 +474,7 @@ def _bounds_reference(data):
             return None
         items.append(f"column {column}: best tree ×{np.median(pair[0] / pair[1]):.2f}, pruned CART "
                      f"×{np.median(cart[0] / cart[1]):.2f} bound (11) (median over draws; paper's C4.5 "
-                     f"×{_paper_value('decision_tree', column) / _paper_value('mmp_bound', column):.2f})")
+                     f"×{_paper_value('decision_tree', column, paper=data.get('paper')) / _paper_value('mmp_bound', column, paper=data.get('paper')):.2f})")
     j48 = _paired_j48(data, 2, "mmp_bound", "risk")
     if j48 is not None:
         items.append(f"J48 (column 2) ×{np.median(j48[0] / j48[1]):.2f}")
@@ -462,7 +494,8 @@ def _bayes_rates(data):
     same binomial sd (:func:`table1_comparison`) with our mean over draws in place of the exact error.
     """
     exact = float(bayes_error(Fraction(1, 10)))
-    paper = paper_table1()
+    paper = (data or {}).get("paper")
+    paper = paper_table1() if paper is None else paper
     z = {}
     for quantity, n in (("train_error", 500), ("test_error", 5000)):
         value = float(paper[(paper["method"] == "bayes") & (paper["quantity"] == quantity)]["value"].iloc[0]) / 100
@@ -597,11 +630,164 @@ def seed_variants(seed: int, n_variants: int = N_SEED_VARIANTS) -> list[int]:
     return [int(seed) + k for k in range(1, int(n_variants) + 1)]
 
 
-def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | None = None) -> dict:
+def seed_run_config(seed: int, config: Config | None = None) -> Config:
+    """The protocol of the seed variant at ``seed``: ``config`` (default the notebook's full
+    :class:`Config`) with that seed and the degrees of :data:`VARIANT_DEGREES` it runs.
+
+    Parameters
+    ----------
+    seed : int
+        The variant's protocol seed.
+    config : Config, optional
+        The main protocol (default ``Config()``, the notebook's defaults).
+
+    Returns
+    -------
+    Config
+    """
+    from dataclasses import replace
+
+    config = Config() if config is None else config
+    return replace(config, seed=int(seed), degrees=tuple(d for d in VARIANT_DEGREES if d in config.degrees))
+
+
+def seed_run_key(config: Config) -> str:
+    """The key of a seed variant's run in the committed runs (``data/seed_runs/03``).
+
+    The run reads no file: its draws come from ``SeedSequence(config.seed)``, so the key holds
+    everything it depends on, ``config`` (seed, draws, sizes, noise, degrees, λ, ε and the
+    learners' choices); a run made for other settings is never read.
+
+    Parameters
+    ----------
+    config : Config
+        :func:`seed_run_config`'s protocol.
+
+    Returns
+    -------
+    str
+    """
+    return run_key("paper03.seed_variant", config)
+
+
+def seed_run_keys(seeds, config: Config | None = None) -> dict:
+    """``{seed: seed_run_key(seed_run_config(seed, config))}``.
+
+    Parameters
+    ----------
+    seeds : iterable of int
+    config : Config, optional
+        The main protocol (default ``Config()``).
+
+    Returns
+    -------
+    dict
+    """
+    return {int(seed): seed_run_key(seed_run_config(seed, config)) for seed in seeds}
+
+
+#: The columns of :func:`unpruned_trees`' frame, in its order (the rows ``part == "unpruned"`` of a
+#: committed run); those not in :func:`run`'s frame are left empty in its rows, and the reverse.
+UNPRUNED_COLUMNS = ("draw", "degree", "tree", "leaves", "risk", "train_error", "test_error")
+
+
+def seed_run_frame(results: pd.DataFrame, unpruned: pd.DataFrame) -> pd.DataFrame:
+    """One committed frame of a seed variant's run: :func:`run`'s rows (``part`` ``"protocol"``) above
+    :func:`unpruned_trees`' rows (``"unpruned"``); integer columns as ``Int64`` (empty in the other
+    part's rows). :func:`split_seed_run` gives both frames back exactly.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        :func:`run`'s frame.
+    unpruned : pandas.DataFrame
+        :func:`unpruned_trees`' frame on the same draws.
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    if tuple(unpruned.columns) != UNPRUNED_COLUMNS:
+        raise ValueError(f"seed_run_frame: unpruned columns {list(unpruned.columns)} are not {list(UNPRUNED_COLUMNS)}")
+    parts = []
+    for part, frame in (("protocol", results), ("unpruned", unpruned)):
+        frame = frame.astype({c: "Int64" for c, dtype in frame.dtypes.items() if str(dtype) == "int64"})
+        parts.append(frame.assign(part=part))
+    stacked = pd.concat(parts, ignore_index=True)
+    return stacked[["part", *[c for c in stacked.columns if c != "part"]]]
+
+
+def split_seed_run(frame: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`run`'s frame and :func:`unpruned_trees`' frame from :func:`seed_run_frame`'s.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A committed frame (:func:`seed_run_frame`).
+
+    Returns
+    -------
+    results, unpruned : pandas.DataFrame
+    """
+    only = set(UNPRUNED_COLUMNS) - {"degree", "risk", "train_error", "test_error"}
+    layouts = {"protocol": [c for c in frame.columns if c != "part" and c not in only],
+               "unpruned": list(UNPRUNED_COLUMNS)}
+    out = []
+    for part, columns in layouts.items():
+        rows = frame.loc[frame["part"] == part, columns].reset_index(drop=True)
+        # an integer column is whole in its own part's rows: back to int64, as computed
+        out.append(rows.astype({c: "int64" for c, dtype in rows.dtypes.items() if str(dtype) == "Int64"}))
+    return out[0], out[1]
+
+
+def seed_run(seed: int, n_jobs=1):
+    """One committed run (what ``python -m companion.sweep --runs --only 03`` runs per seed): the seed
+    variant at ``seed`` of the notebook's full protocol (:func:`seed_run_config`), what
+    :func:`seed_variant` computes: :func:`run` at :data:`VARIANT_DEGREES` and :func:`unpruned_trees`.
+
+    Weka's J48 is not part of it: it is read from ``data/led_peers`` when the variant is judged.
+
+    Parameters
+    ----------
+    seed : int
+        The variant's protocol seed.
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+        :func:`seed_run_frame`.
+    key : str
+        :func:`seed_run_key`.
+    config : str
+        The protocol in words.
+    """
+    config = seed_run_config(seed)
+    results = run_with_memo(config, n_jobs, None)
+    trees = unpruned_trees(config.n_draws, config.seed, degrees=config.degrees, n_train=config.n_train,
+                           n_test=config.n_test, lam=config.lam)
+    return seed_run_frame(results, trees), seed_run_key(config), repr(config)
+
+
+def resolve_seed_runs(seed_runs) -> SeedRuns | None:
+    """``"committed"``: notebook 03's committed runs (``data/seed_runs/03``, made by ``python -m
+    companion.sweep --runs --only 03``); a :class:`SeedRuns` or None as given."""
+    return committed_runs("03") if isinstance(seed_runs, str) else seed_runs
+
+
+def _variant_data(other: Config, results: pd.DataFrame, trees: pd.DataFrame) -> dict:
+    """A seed variant's :func:`claims_data`, with Weka's J48 on its draws where it was run."""
+    j48, status = j48_results_if_run(other)
+    return {**claims_data(results, COLUMN_DEGREES, None, j48, trees), "status": status, "results": results}
+
+
+def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | None = None,
+                 seed_runs: SeedRuns | None = None) -> dict:
     """One seed variant's data, as :func:`claims_data`.
 
     :func:`run` on the draws of ``seed`` (degrees :data:`VARIANT_DEGREES`), the un-pruned trees
-    and Weka's J48 on them (when it was run).
+    and Weka's J48 on them (when it was run). With ``seed_runs``, a run committed for the same
+    settings (:func:`seed_run_key`) is read instead of computed; the data are the same.
 
     Parameters
     ----------
@@ -614,6 +800,8 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | 
     memo : FitMemo, optional
         The fits shared with other runs on these draws (:class:`FitMemo`); the result does not
         depend on it.
+    seed_runs : SeedRuns, optional
+        The committed runs (:func:`resolve_seed_runs`); None: computed here.
 
     Returns
     -------
@@ -621,14 +809,45 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | 
         :func:`claims_data`'s dict, plus ``status`` (:func:`j48_results_if_run`'s text) and
         ``results`` (the tidy frame, for the variant at column 1's other degree).
     """
-    from dataclasses import replace
+    other = seed_run_config(seed, config)
+    frame = None if seed_runs is None else seed_runs.read(other.seed, seed_run_key(other))
+    if frame is None:
+        results = run_with_memo(other, n_jobs, memo)
+        trees = unpruned_trees(other.n_draws, other.seed, degrees=other.degrees, n_train=other.n_train,
+                               n_test=other.n_test, lam=other.lam)
+    else:
+        results, trees = split_seed_run(frame)
+    return _variant_data(other, results, trees)
 
-    other = replace(config, seed=seed, degrees=tuple(d for d in VARIANT_DEGREES if d in config.degrees))
-    results = run_with_memo(other, n_jobs, memo)
-    j48, status = j48_results_if_run(other)
-    trees = unpruned_trees(other.n_draws, seed, degrees=other.degrees, n_train=other.n_train, n_test=other.n_test,
-                           lam=other.lam)
-    return {**claims_data(results, COLUMN_DEGREES, None, j48, trees), "status": status, "results": results}
+
+def committed_seed_variants(config: Config, seeds, seed_runs: SeedRuns | None) -> tuple[dict, list[int]]:
+    """The seed variants at ``seeds`` whose runs are committed for ``config``'s settings, read (nothing is
+    computed here), and the seeds with no committed run.
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol.
+    seeds : iterable of int
+        The variants' protocol seeds.
+    seed_runs : SeedRuns or None
+        The committed runs (None: none is read; every seed is missing).
+
+    Returns
+    -------
+    variants : dict
+        ``{"seed=<s>": seed_variant-like dict}``.
+    missing : list of int
+    """
+    variants, missing = {}, []
+    for seed in seeds:
+        other = seed_run_config(seed, config)
+        frame = None if seed_runs is None else seed_runs.read(other.seed, seed_run_key(other))
+        if frame is None:
+            missing.append(int(seed))
+        else:
+            variants[f"seed={int(seed)}"] = _variant_data(other, *split_seed_run(frame))
+    return variants, missing
 
 
 #: The reconstructed choices varied on the main draws (column 1 at d = 3, column 2 at d = 7): variant
@@ -873,7 +1092,7 @@ def single_draw_table(data, report) -> pd.DataFrame:
 def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLUMN_DEGREES[1],
                   other_degree=OTHER_COLUMN1_DEGREE, column2_degree=COLUMN_DEGREES[2],
                   j48=None, unpruned=None, seeds=None, math=None, n_test=None, reconstructions=None, column2=None,
-                  j48_settings=None):
+                  j48_settings=None, other_seeds=None):
     """Evaluate :func:`claims_family` on the main draws and its protocol variants.
 
     Variants: ``main`` (column 1 at d = ``column1_degree``, column 2 at d = ``column2_degree``,
@@ -921,6 +1140,11 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     j48_settings : dict, optional
         :func:`j48_settings_if_run` on the main draws (needs ``j48`` and ``unpruned`` for
         ``unpruned=j48``).
+    other_seeds : dict, optional
+        More seed variants, ``{"seed=<s>": data}`` (:func:`committed_seed_variants`: the committed
+        runs of the other seeds): each is a variant ``seed=<s>`` of every claim, as ``seeds``'
+        are, but neither pooled into ``draws=pooled`` nor judged at column 1's other degree (the
+        honest check and the column-1 table keep the :data:`N_SEED_VARIANTS` seed sets).
 
     Returns
     -------
@@ -956,7 +1180,7 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     # the honest check of the Table 1 rows: every draw there is, pooled (the main draws alone without seeds)
     variants["draws=pooled"] = pooled_data([variants["main"], *(
         {**data, "degrees": main} for data in (seeds or {}).values())])
-    for name, data in (seeds or {}).items():
+    for name, data in {**(seeds or {}), **(other_seeds or {})}.items():
         variants[name] = {**data, "math": math}
     for name, data in (reconstructions or {}).items():
         variants[name] = {**data, "math": math}
@@ -967,6 +1191,13 @@ def claims_report(results, *, orders=None, conditioned=None, column1_degree=COLU
     for name, data in (seeds or {}).items():
         if "results" in data and other_degree in set(data["results"]["degree"]):
             variants[f"column1=d{other_degree},{name}"] = {**data, "degrees": other, "math": math}
+    # what every variant's measures read, made once here for them all (the values are those each
+    # measure would read itself): the paper's Table 1, and each per-draw table grouped by column
+    paper, grouped = paper_table1(), {}
+    for data in variants.values():
+        grouped.setdefault(id(data["draws"]), (data["draws"], draws_by_column(data["draws"])))
+    variants = {name: {**data, "paper": paper, "by_column": grouped[id(data["draws"])][1]}
+                for name, data in variants.items()}
     return C.evaluate(claims_family(), variants)
 
 
@@ -988,7 +1219,8 @@ def column1_table(report) -> pd.DataFrame:
     Column 1's degree is undetermined between d = 2 and d = 3 (the headers were lost). For each
     row that lists the variant ``column1``: its verdict at the main degree (:data:`COLUMN_DEGREES`)
     and at the other (:data:`OTHER_COLUMN1_DEGREE`) on the main draws, and
-    the verdicts over the main draws and the eight seed variants' draws (nine seed sets) at each.
+    the verdicts over the main draws and the seed variants' draws judged at both degrees (the
+    :data:`N_SEED_VARIANTS` seed variants: nine seed sets) at each.
     ``same verdict`` is ``yes`` only when both the main verdict and the seed sets' verdicts (counted
     word by word) agree at the two degrees; ``main verdict same; seed sets differ`` when only the
     main verdict does; ``no`` when the main verdict changes.
@@ -1011,7 +1243,9 @@ def column1_table(report) -> pd.DataFrame:
         if "column1" not in entry.get("variants", []):
             continue
         mine = sens[sens["id"] == entry["id"]].set_index("variant")["verdict"]
-        at_main = [mine[v] for v in mine.index if v == main or v.startswith("seed=")]
+        # the seed sets judged at both degrees (the committed seeds beyond them are at the main degree only)
+        both = [v.split(",", 1)[1] for v in mine.index if v.startswith(f"{other},seed=")]
+        at_main = [mine[v] for v in [main, *both]]
         at_other = [mine[v] for v in mine.index if v == other or v.startswith(f"{other},seed=")]
         same_main = mine[main] == mine.get(other, "n/a")
         same_sets = sorted(at_main) == sorted(at_other)

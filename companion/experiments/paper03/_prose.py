@@ -75,6 +75,8 @@ PROSE = {
                          "with subsets of a size s the text lost). `theorem6` is a conformance check of our code for "
                          "its selection step only, which holds by construction; neither s nor the running time is "
                          "checked."),
+    "j48_seeds": ("Weka's J48 (3.6.14, data/led_peers) on the draws of {k} of the {n:plural other seed} judged"
+                  "{verified}{missing}."),
     "column1_both": ("Column 1 is undetermined between d = {a} and d = {b} (§4): the verdicts at both degrees, on the "
                      "main draws and over the {sets:plural seed set}: {items:list}. {changed}"),
 }
@@ -174,6 +176,32 @@ def describe_bayes_spread(errors: pd.DataFrame, exact: float, *, n_train: int, n
     chance = min(fields["p_train"], fields["p_test"]) >= 0.05
     return render(PROSE["bayes_spread"], n=n, word="within chance at 5 %" if chance
                   else "beyond chance at 5 % for one of the two sets", **fields)
+
+
+def describe_j48_seeds(found: dict, statuses: dict):
+    """On how many of the seeds judged beside the main one Weka's J48 was read.
+
+    A seed without it leaves the J48 rows not evaluated there (``n/a``: not counted among that
+    row's seeds); the sentence names those seeds and the command that runs J48 on them.
+
+    Parameters
+    ----------
+    found : dict
+        ``{seed: whether J48 was read on its draws}``.
+    statuses : dict
+        ``{seed: j48_results_if_run's text}``.
+
+    Returns
+    -------
+    companion.prose.Markdown
+    """
+    absent = sorted(seed for seed, ok in found.items() if not ok)
+    missing = ""
+    if absent:
+        missing = (f"; not run on the draws of {len(absent)} (seeds {', '.join(map(str, absent))}), where the J48 "
+                   f"rows are not evaluated and not counted: {statuses[absent[0]]}")
+    return render(PROSE["j48_seeds"], k=len(found) - len(absent), n=len(found), missing=missing,
+                  verified=", hashes verified" if len(absent) < len(found) else "")
 
 
 def describe_single_draw(table: pd.DataFrame):

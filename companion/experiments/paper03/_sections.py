@@ -9,13 +9,16 @@ and closed here, and shown where the notebook saves it. Nothing here writes a fi
 from __future__ import annotations
 
 from fractions import Fraction
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
+from companion.claims._stability import seed_stability
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
+from companion.experiments._seed_runs import SeedRuns
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.led import bayes_error
@@ -32,14 +35,14 @@ from companion.experiments.paper03._studies import (
 from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks_against_bounds, plot_row_orders
 from companion.experiments.paper03._claims import (
     COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, OTHER_COLUMN2_DEGREES, RECONSTRUCTION_VARIANTS, claims_data, claims_report,
-    column1_table, column2_variant, j48_settings_if_run, reconstruction_variant, row_readings, seed_variant, seed_variants,
-    sentence_table, single_draw_table, strongest_rivals,
+    column1_table, column2_variant, committed_seed_variants, j48_settings_if_run, reconstruction_variant,
+    resolve_seed_runs, row_readings, seed_variant, seed_variants, sentence_table, single_draw_table, strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
     describe_bayes_shift, describe_bayes_spread, describe_conditioned, describe_conditioned_degree, describe_degree_evidence, describe_rivals,
     describe_glance, describe_lambda_sweep, describe_row_orders, describe_single_draw, describe_unpruned,
-    describe_verdict_side, NAMES,
+    describe_j48_seeds, describe_verdict_side, NAMES,
 )
 
 #: Table 1's columns as the notebook reads them: (name, column, degree). Column 1's degree is
@@ -257,13 +260,22 @@ def unpruned_section(n_draws: int, seed: int, *, degrees, n_train: int, n_test: 
     return Bunch(trees=trees, summary=summary, text=describe_unpruned(trees))
 
 
+#: The protocol seeds each claim's verdict is counted over: the main run's and 99 others (the
+#: seed variants' runs committed in ``data/seed_runs/03``, made by ``python -m companion.sweep
+#: --runs --only 03``).
+N_STABILITY_SEEDS = 100
+
+
 @validate_params(
     {"config": [Config], "results": [pd.DataFrame], "orders": [pd.DataFrame, None], "conditioned": [pd.DataFrame, None],
-     "j48": [pd.DataFrame, None], "unpruned": [pd.DataFrame, None], "math": [dict, None], "n_jobs": N_JOBS},
+     "j48": [pd.DataFrame, None], "unpruned": [pd.DataFrame, None], "math": [dict, None], "n_jobs": N_JOBS,
+     "seed_runs": [SeedRuns, StrOptions({"committed"}), None],
+     "n_stability_seeds": [Interval(Integral, 1, None, closed="left")]},
     prefer_skip_nested_validation=False,
 )
-def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, math=None, n_jobs: int = 1) -> Bunch:
-    """The claims judged on the main draws, the protocol variants and the other seeds.
+def claims_section(config: Config, *, results, orders, conditioned, j48, unpruned, math=None, n_jobs: int = 1,
+                   seed_runs: SeedRuns | str | None = None, n_stability_seeds: int = N_STABILITY_SEEDS) -> Bunch:
+    """The claims judged on the main draws, the protocol variants and the other seeds; their stability over seeds.
 
     Parameters
     ----------
@@ -283,13 +295,25 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
         :func:`math_section`'s ``results`` (None: the mathematical statements are not judged).
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
+    seed_runs : SeedRuns, "committed" or None, default=None
+        The committed runs of the seed variants (``"committed"``: ``data/seed_runs/03``): a seed
+        variant committed for the same settings (:func:`seed_run_key`) is read, not run, and the
+        seeds beyond the eight seed variants are judged when committed (never computed here).
+        None: the eight seed variants are run and no other seed is judged.
+    n_stability_seeds : int, default=N_STABILITY_SEEDS
+        Protocol seeds counted, the main one included (100): ``seed + 1 .. seed + 99``.
 
     Returns
     -------
     Bunch
-        ``variant_seeds``, ``report`` (:class:`companion.claims.ClaimsReport`;
-        ``report.sentences()`` and ``report.discussion(values=fields)`` state the verdicts),
-        ``statuses`` (whether Weka's J48 was found for each seed), ``fields`` (the further
+        ``variant_seeds`` (the eight seed variants, pooled in the honest check), ``report``
+        (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
+        ``report.discussion(values=fields)`` state the verdicts; every committed seed is a
+        variant ``seed=k`` of it too, so each claim's ``seeds`` and ``robust`` count every seed
+        judged), ``statuses`` (whether Weka's J48 was found for each seed judged, by seed),
+        ``j48_text`` (on how many of them), ``stability`` (each claim's verdict at the main seed
+        and every other seed judged: :func:`companion.claims._stability.seed_stability`'s
+        table, verdicts, seeds, text and ``missing``), ``fields`` (the further
         numbers the discussion names: the strongest rival of the SVM per draw, the side of its
         estimate, the pooled draws' verdict), ``single_draw`` (the paper's single-draw reading
         beside the tests over draws, :func:`single_draw_table`), ``single_draw_text``, ``column1``
@@ -305,7 +329,13 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     memo = FitMemo()
     memo.remember_run(config, results)
     variant_seeds = seed_variants(config.seed)
-    seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs, memo=memo) for s in variant_seeds}
+    seed_runs = resolve_seed_runs(seed_runs)
+    seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs, memo=memo, seed_runs=seed_runs)
+                 for s in variant_seeds}
+    # the other seeds up to n_stability_seeds: read where committed, never computed here (a run costs
+    # about 25 s: python -m companion.sweep --runs --only 03 makes them)
+    others = [s for s in range(config.seed + 1, config.seed + n_stability_seeds) if s not in variant_seeds]
+    committed, missing = committed_seed_variants(config, others, seed_runs)
     reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs,
                                                     memo=memo)
                        for name, changes in RECONSTRUCTION_VARIANTS.items()}
@@ -313,7 +343,8 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
                for d in OTHER_COLUMN2_DEGREES if d not in config.degrees}
     report = claims_report(results, orders=orders, conditioned=conditioned, j48=j48, unpruned=unpruned, seeds=seed_data,
                            math=math, n_test=config.n_test, reconstructions=reconstructions, column2=column2,
-                           j48_settings=j48_settings_if_run(config) if j48 is not None else None)
+                           j48_settings=j48_settings_if_run(config) if j48 is not None else None,
+                           other_seeds=committed)
     main = claims_data(results, COLUMN_DEGREES, None, j48, unpruned)
     table, pooled = report.table.set_index("id"), report.sensitivity.set_index(["variant", "id"])
     single = single_draw_table(main, report)
@@ -338,8 +369,13 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     pooled_verdicts = pd.Series({i: pooled.loc[("draws=pooled", i), "verdict"] for i in single.index
                                  if ("draws=pooled", i) in pooled.index}, dtype=object)
     glance = describe_glance(single, pooled_verdicts, sentences, n_draws=config.n_draws, n_pooled=n_pooled)
-    return Bunch(variant_seeds=variant_seeds, report=report, statuses=[data["status"] for data in seed_data.values()],
-                 fields=fields, single_draw=single, single_draw_text=describe_single_draw(single), column1=column1,
+    judged = {**seed_data, **committed}
+    statuses = {int(name.split("=", 1)[1]): data["status"] for name, data in judged.items()}
+    stability = seed_stability(report, config.seed, missing=missing, command="python -m companion.sweep --runs --only 03")
+    return Bunch(variant_seeds=variant_seeds, report=report, statuses=statuses,
+                 j48_text=describe_j48_seeds({s: data["j48"] is not None for s, data in
+                                              zip(statuses, judged.values())}, statuses),
+                 stability=stability, fields=fields, single_draw=single, single_draw_text=describe_single_draw(single), column1=column1,
                  sentences=sentences, glance=glance)
 
 
