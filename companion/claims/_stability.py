@@ -23,7 +23,8 @@ NOT_EVALUATED = "n/a"
 NAMED_SEEDS = 10
 
 
-def seed_stability(report, main_seed: int, *, missing=(), command: str = "python -m companion.sweep --runs") -> Bunch:
+def seed_stability(report, main_seed: int, *, missing=(), command: str = "python -m companion.sweep --runs",
+                   seed_name: str = "fold seed") -> Bunch:
     """Count each claim's verdicts over the main fold seed and every variant ``seed=<s>`` of the report.
 
     Parameters
@@ -37,6 +38,9 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
         Seeds asked for that have no committed run for these settings (said in ``text``).
     command : str, default="python -m companion.sweep --runs"
         The command that makes the runs (named in ``text`` when none is there).
+    seed_name : str, default="fold seed"
+        What a seed draws, as ``text`` names it (notebook 03's seeds draw whole training and test
+        sets: ``"protocol seed"``).
 
     Returns
     -------
@@ -110,20 +114,20 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     steady = int((out["as main"] == out["seeds"]).sum()) if len(out) else 0
     stability = Bunch(table=out, verdicts=verdicts, seeds=seeds, steady=steady, central=out[out["central"]],
                       missing=list(missing))
-    stability.text = _sentence(stability, len(stability.missing), command)
+    stability.text = _sentence(stability, len(stability.missing), command, seed_name)
     return stability
 
 
-def _sentence(stability: Bunch, missing: int, command: str) -> str:
+def _sentence(stability: Bunch, missing: int, command: str, seed_name: str) -> str:
     """One sentence on :func:`seed_stability`'s counts."""
     table, seeds = stability.table, stability.seeds
     if len(seeds) < 2 or table.empty:
-        return (f"No fold seed other than the main one has a committed run for these settings ({missing} missing): "
+        return (f"No {seed_name} other than the main one has a committed run for these settings ({missing} missing): "
                 f"{command} makes them.")
     central = stability.central
     others = len(seeds) - 1
-    text = (f"Over {len(seeds)} fold seeds (the main one, {seeds[0]}, and {others} other{'s' if others != 1 else ''}), "
-            f"{stability.steady} of the {len(table)} claims a fold seed enters give their main verdict at every seed")
+    text = (f"Over {len(seeds)} {seed_name}s (the main one, {seeds[0]}, and {others} other{'s' if others != 1 else ''}), "
+            f"{stability.steady} of the {len(table)} claims a {seed_name} enters give their main verdict at every seed")
     if len(central):
         text += "; the central claims: " + "; ".join(
             f"{row['id']} {row['main verdict']} at {row['as main']} of {row['seeds']}" for _, row in central.iterrows())

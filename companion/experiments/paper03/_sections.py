@@ -371,7 +371,8 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     glance = describe_glance(single, pooled_verdicts, sentences, n_draws=config.n_draws, n_pooled=n_pooled)
     judged = {**seed_data, **committed}
     statuses = {int(name.split("=", 1)[1]): data["status"] for name, data in judged.items()}
-    stability = seed_stability(report, config.seed, missing=missing, command="python -m companion.sweep --runs --only 03")
+    stability = seed_stability(report, config.seed, missing=missing, command="python -m companion.sweep --runs --only 03",
+                               seed_name="protocol seed")
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=statuses,
                  j48_text=describe_j48_seeds({s: data["j48"] is not None for s, data in
                                               zip(statuses, judged.values())}, statuses),
