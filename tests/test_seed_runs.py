@@ -202,10 +202,6 @@ def test_protocol_runs_on_a_local_cluster_equal_the_serial_ones(tmp_path):
 
 # --- the committed runs are still what the code computes (CI re-checks a few) -----------------
 
-def _committed_05_seeds():
-    return committed_runs("05").seeds()
-
-
 def test_the_committed_05_runs_are_the_notebooks_seed_variants():
     """Every committed run of 05 was made for the notebook's protocol at its seed and these data."""
     runs = committed_runs("05")
@@ -220,19 +216,6 @@ def test_the_committed_05_runs_are_the_notebooks_seed_variants():
         assert record["key"] == keys[seed], f"seed {seed}: made for other settings or data"
         assert record["config"] == repr(by_seed[seed]) and record["command"].startswith("python -m companion.sweep --runs")
         assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("position", [0, -1])
-def test_a_committed_05_run_is_what_the_code_computes_now(position):
-    """The first and the last committed runs, recomputed and compared to the last bit (a changed
-    learner, which the key does not see, fails here)."""
-    seeds = _committed_05_seeds()
-    if not seeds:
-        pytest.skip("no committed run of 05 (data/seed_runs/05)")
-    seed = seeds[position]
-    frame, key, _ = _variants.seed_run(seed, n_jobs=-1)
-    pd.testing.assert_frame_equal(committed_runs("05").read(seed, key), frame, check_exact=True)
 
 
 # --- notebook 01: Table 1's rows at the other fold seeds -------------------------------------
@@ -286,18 +269,6 @@ def test_the_committed_01_runs_are_the_notebooks_seeds():
         assert record["key"] == keys[seed], f"seed {seed}: made for other settings or data"
         assert record["command"].startswith("python -m companion.sweep --runs")
         assert record["commit"] and not record["commit"].endswith("+changes"), f"seed {seed}: made from uncommitted code"
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("position", [0, -1])
-def test_a_committed_01_run_is_what_the_code_computes_now(position):
-    from companion.experiments.paper01 import _protocol
-
-    seeds = committed_runs("01").seeds()
-    if not seeds:
-        pytest.skip("no committed run of 01 (data/seed_runs/01)")
-    frame, key, _ = _protocol.seed_run(seeds[position], n_jobs=-1)
-    pd.testing.assert_frame_equal(committed_runs("01").read(seeds[position], key), frame, check_exact=True)
 
 
 def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(tmp_path):
@@ -513,12 +484,13 @@ def test_the_committed_03_runs_are_the_notebooks_seed_variants():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("position", [0, -1])
-def test_a_committed_03_run_is_what_the_code_computes_now(position):
-    """The first and the last committed runs, recomputed and compared to the last bit."""
-    from companion.experiments.paper03 import _claims
-
-    seeds = committed_runs("03").seeds()
+@pytest.mark.parametrize("number", sorted(_seed_sweep.PROTOCOL_RUNS))
+def test_a_committed_run_is_what_the_code_computes_now(number, position):
+    """The first and the last committed runs of each notebook, recomputed by the module that makes
+    them (``python -m companion.sweep --runs``) and compared to the last bit: a changed learner,
+    which the key does not see, fails here."""
+    seeds = committed_runs(number).seeds()
     if not seeds:
-        pytest.skip("no committed run of 03 (data/seed_runs/03)")
-    frame, key, _ = _claims.seed_run(seeds[position], n_jobs=-1)
-    pd.testing.assert_frame_equal(committed_runs("03").read(seeds[position], key), frame, check_exact=True)
+        pytest.skip(f"no committed run of {number} (data/seed_runs/{number})")
+    frame, key, _ = _seed_sweep._protocol_module(number).seed_run(seeds[position], n_jobs=-1)
+    pd.testing.assert_frame_equal(committed_runs(number).read(seeds[position], key), frame, check_exact=True)

@@ -280,6 +280,23 @@ def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
+def resolve_seed_runs(seed_runs, number: str) -> SeedRuns | None:
+    """``"committed"``: notebook ``number``'s committed runs (:func:`committed_runs`, made by ``python -m
+    companion.sweep --runs --only <number>``); a :class:`SeedRuns` or None as given.
+
+    Parameters
+    ----------
+    seed_runs : SeedRuns, "committed" or None
+    number : str
+        The notebook's two digits.
+
+    Returns
+    -------
+    SeedRuns or None
+    """
+    return committed_runs(number) if isinstance(seed_runs, str) else seed_runs
+
+
 def committed_runs(number: str) -> SeedRuns:
     """The committed runs of notebook ``number`` (``<data>/seed_runs/<number>``; see :func:`~companion.paths.data_dir`).
 

@@ -18,7 +18,7 @@ from companion._ball_grid import compiled_grid_state
 from companion.evaluation import parallel_map, stratified_folds
 from companion.numerics import StrictInterval
 from companion.experiments._constraints import N_JOBS, SEED
-from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
+from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs, run_key
 from companion.experiments.protocol import TIDY_KEYS, check_tidy
 from companion.experiments.paper01._grids import (
     DATASETS, Grid, GridResults, cross_validate_grid, load_table1_dataset,
@@ -346,7 +346,7 @@ def run(config: Config, n_jobs=1, *, memo: dict | None = None, seed_runs: SeedRu
         ``train_error`` (protocol (c): the selected machine's bound and training error rate) and
         ``longest`` (protocol ``"s"``: the most balls of that type at that ``s`` over the penalties).
     """
-    committed, seed_runs = {}, resolve_seed_runs(seed_runs)
+    committed, seed_runs = {}, resolve_seed_runs(seed_runs, "01")
     keys = {} if seed_runs is None else seed_run_keys(config.seeds[1:], config)
     for seed, key in keys.items():
         frame = seed_runs.read(seed, key)
@@ -531,12 +531,6 @@ def _data_digest(name: str) -> str:
     X, y = load_table1_dataset(name)
     X, y = np.ascontiguousarray(X, dtype=float), np.ascontiguousarray(y)
     return run_key(X.shape, hashlib.sha256(X.tobytes()).hexdigest(), y.dtype.str, hashlib.sha256(y.tobytes()).hexdigest())
-
-
-def resolve_seed_runs(seed_runs) -> SeedRuns | None:
-    """``"committed"``: notebook 01's committed runs (``data/seed_runs/01``, made by ``python -m
-    companion.sweep --runs --only 01``); a :class:`SeedRuns` or None as given."""
-    return committed_runs("01") if isinstance(seed_runs, str) else seed_runs
 
 
 def seed_run_config(seed: int) -> Config:

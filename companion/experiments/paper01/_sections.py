@@ -17,7 +17,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from companion.claims._stability import seed_stability
-from companion.experiments._seed_runs import SeedRuns
+from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
@@ -27,7 +27,7 @@ from companion.decision_list import reconstruct_decision_list
 from companion.numerics import StrictInterval
 from companion.experiments.paper01._grids import COMPARABLE, DATASETS, DISPLAY, Grid, load_table1_dataset
 from companion.experiments.paper01._protocol import (
-    PROTOCOL_A_VARIANTS, Config, nested_run, paper_protocol_variant, resolve_seed_runs, seed_run_keys,
+    PROTOCOL_A_VARIANTS, Config, nested_run, paper_protocol_variant, seed_run_keys,
 )
 from companion.experiments.paper01._tables import (
     bound_check_table, dataset_counts, errors_table, examples_table, glass_binarisation_evidence, main_fold_seed,
@@ -632,7 +632,7 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
                                nested_variants=None if nested_variants is None else nested_variants.variants,
                                paper_variants=None if folds_coding is None else folds_coding.variants)
     committed, missing = ({}, None) if config is None else _committed_seed_variants(
-        config, variants["main"], resolve_seed_runs(seed_runs), n_stability_seeds)
+        config, variants["main"], resolve_seed_runs(seed_runs, "01"), n_stability_seeds)
     report = claims_report({**variants, **committed}, None if math is None else math.results)
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())

@@ -10,7 +10,7 @@ from functools import partial
 import numpy as np
 import pandas as pd
 
-from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
+from companion.experiments._seed_runs import SeedRuns, run_key
 from companion.led import bayes_error
 from companion.prose import render
 from companion.experiments.paper03._templates import TEMPLATES
@@ -769,12 +769,6 @@ def seed_run(seed: int, n_jobs=1):
     return seed_run_frame(results, trees), seed_run_key(config), repr(config)
 
 
-def resolve_seed_runs(seed_runs) -> SeedRuns | None:
-    """``"committed"``: notebook 03's committed runs (``data/seed_runs/03``, made by ``python -m
-    companion.sweep --runs --only 03``); a :class:`SeedRuns` or None as given."""
-    return committed_runs("03") if isinstance(seed_runs, str) else seed_runs
-
-
 def _variant_data(other: Config, results: pd.DataFrame, trees: pd.DataFrame) -> dict:
     """A seed variant's :func:`claims_data`, with Weka's J48 on its draws where it was run."""
     j48, status = j48_results_if_run(other)
@@ -801,7 +795,7 @@ def seed_variant(config: Config, seed: int, *, n_jobs: int = 1, memo: FitMemo | 
         The fits shared with other runs on these draws (:class:`FitMemo`); the result does not
         depend on it.
     seed_runs : SeedRuns, optional
-        The committed runs (:func:`resolve_seed_runs`); None: computed here.
+        The committed runs (:func:`companion.experiments._seed_runs.resolve_seed_runs`); None: computed here.
 
     Returns
     -------

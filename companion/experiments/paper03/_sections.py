@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from companion.claims._stability import seed_stability
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
-from companion.experiments._seed_runs import SeedRuns
+from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.led import bayes_error
@@ -36,7 +36,7 @@ from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks
 from companion.experiments.paper03._claims import (
     COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, OTHER_COLUMN2_DEGREES, RECONSTRUCTION_VARIANTS, claims_data, claims_report,
     column1_table, column2_variant, committed_seed_variants, j48_settings_if_run, reconstruction_variant,
-    resolve_seed_runs, row_readings, seed_variant, seed_variants, sentence_table, single_draw_table, strongest_rivals,
+    row_readings, seed_variant, seed_variants, sentence_table, single_draw_table, strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
@@ -329,7 +329,7 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     memo = FitMemo()
     memo.remember_run(config, results)
     variant_seeds = seed_variants(config.seed)
-    seed_runs = resolve_seed_runs(seed_runs)
+    seed_runs = resolve_seed_runs(seed_runs, "03")
     seed_data = {f"seed={s}": seed_variant(config, s, n_jobs=n_jobs, memo=memo, seed_runs=seed_runs)
                  for s in variant_seeds}
     # the other seeds up to n_stability_seeds: read where committed, never computed here (a run costs

@@ -20,12 +20,12 @@ from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.claims._stability import seed_stability
-from companion.experiments._seed_runs import SeedRuns
+from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
 from companion.experiments.paper05._protocol import (
-    DATASETS, Config, FoldMemo, STUMP_VARIANTS, load_dataset, loaded_datasets, run,
+    DATASETS, Config, FoldMemo, STUMP_VARIANTS, loaded_datasets, run,
 )
 from companion.experiments.paper05._variants import (
-    data_digests, inner_cv_variant, resolve_seed_runs, run_choice_variants, run_competitor_variants, run_seed_variants,
+    data_digests, inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants,
     seed_configs, seed_run_key, selection_variants,
 )
 from companion.experiments.paper05._tables import (
@@ -271,7 +271,7 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     """
     seed_results = dict(seed_results or {})
     committed, missing = ({}, None) if config is None else _committed_seed_runs(
-        config, resolve_seed_runs(seed_runs), n_stability_seeds, skip=seed_results)
+        config, resolve_seed_runs(seed_runs, "05"), n_stability_seeds, skip=seed_results)
     report = claims_report(results, {**seed_results, **committed}, tradeoff, checks, coverage, references)
     listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
     verdicts = listed.pivot(index="id", columns="variant", values="verdict")

@@ -13,14 +13,14 @@ import numpy as np
 import pandas as pd
 
 from companion.evaluation import parallel_map, stratified_folds
-from companion.experiments._seed_runs import SeedRuns, committed_runs, run_key
+from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs, run_key
 from companion.experiments._trusted import trusted_inputs
 from companion.experiments.protocol import check_tidy
 from companion.interpretable import SingleClassWarning
 from companion.numerics import first_near_min
 from companion.experiments.paper05._protocol import (
     COMPETITOR_SETTINGS, Config, MATCHED_COMPETITORS, PRIORS, RESULT_COLUMNS, STUMP_LEARNERS,
-    STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows, load_dataset,
+    STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows,
     loaded_datasets, method_key, prior_feature_range, run, welch_t_ranking,
 )
 
@@ -78,14 +78,8 @@ def seed_run_key(config, digests) -> str:
 
 
 def data_digests(data) -> dict:
-    """``{name: data_digest(X, y, gene_names)}`` of loaded data sets (``{name: load_dataset(name)}``)."""
+    """``{name: data_digest(X, y, gene_names)}`` of loaded data sets (:func:`loaded_datasets`)."""
     return {name: data_digest(*arrays) for name, arrays in data.items()}
-
-
-def resolve_seed_runs(seed_runs) -> SeedRuns | None:
-    """``"committed"``: notebook 05's committed runs (``data/seed_runs/05``, made by ``python -m
-    companion.sweep --runs --only 05``); a :class:`SeedRuns` or None as given."""
-    return committed_runs("05") if isinstance(seed_runs, str) else seed_runs
 
 
 def seed_run_config(seed: int):
@@ -106,7 +100,7 @@ def seed_run_config(seed: int):
 
 def seed_run_keys(seeds) -> dict:
     """``{seed: seed_run_key(seed_run_config(seed), digests)}`` (the data sets loaded and digested once)."""
-    digests = data_digests({name: load_dataset(name) for name in Config().datasets})
+    digests = data_digests(loaded_datasets(Config().datasets))
     return {int(seed): seed_run_key(seed_run_config(seed), digests) for seed in seeds}
 
 
@@ -129,7 +123,7 @@ def seed_run(seed: int, n_jobs=1):
         The protocol in words.
     """
     config = seed_run_config(seed)
-    data = {name: load_dataset(name) for name in config.datasets}
+    data = loaded_datasets(config.datasets)
     return run(config, n_jobs=n_jobs, data=data), seed_run_key(config, data_digests(data)), repr(config)
 
 
@@ -155,7 +149,7 @@ def run_seed_variants(config, n=N_SEED_VARIANTS, n_jobs=1, seed_runs: SeedRuns |
     dict
     """
     data = loaded_datasets(config.datasets, data)
-    out, seed_runs = {}, resolve_seed_runs(seed_runs)
+    out, seed_runs = {}, resolve_seed_runs(seed_runs, "05")
     digests = data_digests(data) if seed_runs is not None else {}
     for name, variant in seed_configs(config, n).items():
         frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, digests))
