@@ -493,4 +493,17 @@ def test_a_committed_run_is_what_the_code_computes_now(number, position):
     if not seeds:
         pytest.skip(f"no committed run of {number} (data/seed_runs/{number})")
     frame, key, _ = _seed_sweep._protocol_module(number).seed_run(seeds[position], n_jobs=-1)
-    pd.testing.assert_frame_equal(committed_runs(number).read(seeds[position], key), frame, check_exact=True)
+    committed = committed_runs(number).read(seeds[position], key)
+    loose = BLAS_DEPENDENT_COLUMNS.get(number, ())
+    pd.testing.assert_frame_equal(committed.drop(columns=list(loose)), frame.drop(columns=list(loose)), check_exact=True)
+    for column in loose:  # a BLAS sum: equal up to its last bits, missing where missing
+        assert np.array_equal(committed[column].isna(), frame[column].isna())
+        np.testing.assert_allclose(frame[column].to_numpy(dtype=float), committed[column].to_numpy(dtype=float),
+                                   rtol=1e-12, atol=0.0, equal_nan=True)
+
+
+#: Columns of a committed run whose floats are sums the BLAS computes (their last bits follow its
+#: kernel): 03's ``risk`` (the kernel machines' hinge risks; ``OPENBLAS_CORETYPE=Prescott``, as CI
+#: runs, moves 19 of seed 2002's 600 by one ulp, relative 1.6e-16). Every other column, and every
+#: column of 01 and 05, is compared to the last bit.
+BLAS_DEPENDENT_COLUMNS = {"03": ("risk",)}
