@@ -1018,47 +1018,109 @@ def test_enumerated_miss_is_the_count_by_count_loop():
         assert np.array_equal(pmf, naive_pmf)  # bit for bit
 
 
-def test_boosted_stumps_are_scikit_learns_adaboost_step_for_step():
-    """``boosted_stumps`` against ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1))``: the
-    same stumps, thresholds and staged predictions, on random data with ties (duplicated and
-    rounded columns) and with early stops (a separable sample), and on a microarray fold."""
+def _naive_adaboost_check(X, y, boost, staged, X_test):
+    """Replays ``boost`` in exact rational arithmetic: each stump must split at a best Gini
+    impurity for the exact weights of its round (brute force over every feature and cut), the
+    weights then updated exactly (a misclassified weight times ``(1 - ε) / ε``, then normalised),
+    and each staged prediction must be the sign of the exact vote unless that vote is within
+    1e-9 of 0 (of the weights' sum).
+
+    Returns
+    -------
+    ties : int
+        Rounds with more than one best split.
+    clear : list of ndarray of bool
+        Per stage, the test examples whose vote is not within 1e-9 of 0.
+    """
+    from fractions import Fraction
+
+    classes = boost.classes_
+    codes = np.searchsorted(classes, y)
+    X, X_test = X.astype(np.float32), X_test.astype(np.float32)  # what the trees read
+    m = len(y)
+    w = [Fraction(1, m)] * m
+    ties = 0
+    alphas = []
+    for tree in boost.estimators_:
+        def impurity(left):
+            total = Fraction(0)
+            for side in (left, ~left):
+                weight = [sum((w[i] for i in range(m) if side[i] and codes[i] == c), Fraction(0)) for c in (0, 1)]
+                size = weight[0] + weight[1]
+                if size:
+                    total += size - (weight[0] ** 2 + weight[1] ** 2) / size
+            return total
+        cuts = [X[:, j] <= t for j in range(X.shape[1]) for t in np.unique(X[:, j])[:-1]]
+        scores = [impurity(left) for left in cuts]
+        best = min(scores)
+        ties += sum(score == best for score in scores) > 1
+        feature, threshold = tree.tree_.feature[0], tree.tree_.threshold[0]
+        assert impurity(X[:, feature] <= threshold) == best
+        wrong = tree.predict(X) != codes
+        error = sum((w[i] for i in range(m) if wrong[i]), Fraction(0))
+        if error == 0:
+            alphas.append(1.0)
+            break
+        odds = (1 - error) / error
+        alphas.append(math.log(odds))
+        w = [w[i] * odds if wrong[i] else w[i] for i in range(m)]
+        w = [v / sum(w) for v in w]
+    vote = np.zeros(len(X_test))
+    clears = []
+    assert len(staged) == len(alphas)
+    for stage, (alpha, tree) in enumerate(zip(alphas, boost.estimators_)):
+        vote += np.where(tree.predict(X_test) == 1, alpha, -alpha)
+        clear = np.abs(vote) > 1e-9 * sum(alphas[: stage + 1])
+        assert np.array_equal(staged[stage][clear], classes[(vote > 0).astype(int)][clear])
+        clears.append(clear)
+    return ties, clears
+
+
+def test_boosted_stumps_replay_exactly_and_are_scikit_learns_adaboost_where_no_splits_tie():
+    """``boosted_stumps`` on random data, real-valued and full of tied splits (rounded and
+    duplicated columns), with early stops (a separable sample):
+
+    * every stump is a best split for the weights exact arithmetic gives, and the staged
+      predictions are the exact vote's (:func:`_naive_adaboost_check`);
+    * where no round met two best splits, it is scikit-learn's
+      ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1))``: the same stumps, thresholds
+      and staged predictions (but at votes within 1e-9 of 0). Where splits tie, scikit-learn's
+      choice follows the last bits of numpy's ``log``/``exp`` (the SIMD level) and ours the
+      exact weights; ``tests/cross_machine_probe.py`` runs ours under every SIMD level.
+    """
     from sklearn.ensemble import AdaBoostClassifier
 
-    def reference(X, y, X_test, rounds, seed):
-        boost = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=rounds,
-                                   random_state=seed).fit(X, y)
-        return boost, list(boost.staged_predict(X_test))
-
-    def assert_same(ours, theirs):
-        (boost, staged), (expected, expected_staged) = ours, theirs
-        assert len(staged) == len(expected_staged)
-        for a, b in zip(staged, expected_staged):
-            assert a.dtype == b.dtype and np.array_equal(a, b)
+    rng = np.random.default_rng(1)
+    compared = tied = stops = 0
+    for trial in range(30):
+        m, d = int(rng.integers(8, 20)), int(rng.integers(1, 5))
+        X = rng.normal(size=(m, d))
+        if trial % 2:
+            X = X.round(int(rng.integers(0, 2)))  # rounded columns: tied splits
+        if trial % 3 == 0:
+            X[:, : d // 2] = X[:, [0]]  # duplicated columns: tied splits
+        y = np.where(rng.random(m) < 0.4, "a", "b").astype(object)
+        if trial % 5 == 0:
+            y = np.where(X[:, 0] > 0, "a", "b").astype(object)  # one stump separates: boosting stops early
+        if len(set(y)) < 2:
+            continue
+        X_test = rng.normal(size=(7, d)).round(1)
+        rounds = (1, 3, 6)[trial % 3]
+        boost, staged = _protocol.boosted_stumps(X, y, X_test, rounds, trial)
+        ties, clears = _naive_adaboost_check(X, y, boost, staged, X_test)
+        stops += len(staged) < rounds
+        if ties:
+            tied += 1
+            continue
+        expected = AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=rounds,
+                                      random_state=trial).fit(X, y)
+        expected_staged = list(expected.staged_predict(X_test))
+        assert len(staged) == len(expected_staged) == len(clears)
+        for a, b, clear in zip(staged, expected_staged, clears):
+            assert a.dtype == b.dtype and np.array_equal(a[clear], b[clear])
         for ours_tree, tree in zip(boost.estimators_, expected.estimators_, strict=True):
             assert ours_tree.tree_.feature[0] == tree.tree_.feature[0]
             assert ours_tree.tree_.threshold[0] == tree.tree_.threshold[0]
         assert np.array_equal(boost.classes_, expected.classes_)
-
-    rng = np.random.default_rng(0)
-    stops = 0
-    for trial in range(24):
-        m, d = int(rng.integers(8, 50)), int(rng.integers(1, 30))
-        X = rng.normal(size=(m, d)).round(int(rng.integers(0, 3)))
-        if trial % 3 == 0:
-            X[:, : d // 2] = X[:, [0]]  # duplicated columns: tied splits, decided by the seeded feature order
-        y = np.where(rng.random(m) < 0.4, "a", "b").astype(object)
-        if trial % 4 == 0:
-            y = np.where(X[:, 0] > 0, "a", "b").astype(object)  # one stump separates: boosting stops early
-        if len(set(y)) < 2:
-            continue
-        X_test = rng.normal(size=(7, d))
-        for rounds in (1, 3, 25):
-            ours = _protocol.boosted_stumps(X, y, X_test, rounds, trial)
-            assert_same(ours, reference(X, y, X_test, rounds, trial))
-            stops += len(ours[1]) < rounds
-    assert stops > 0
-    X, y, _ = _protocol.load_dataset("colon")
-    train, test = next(iter(stratified_folds(y, n_splits=10, seed=0)))
-    keep = welch_t_ranking(X[train], y[train], 100)
-    F, F_test = X[train][:, keep], X[test][:, keep]
-    assert_same(_protocol.boosted_stumps(F, y[train], F_test, 25, 3), reference(F, y[train], F_test, 25, 3))
+        compared += 1
+    assert compared >= 5 and tied >= 5 and stops > 0, (compared, tied, stops)

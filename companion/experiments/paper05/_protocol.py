@@ -6,6 +6,7 @@ around it are in ``_variants``.
 from __future__ import annotations
 
 import hashlib
+import math
 import warnings
 from dataclasses import dataclass, field
 from functools import partial
@@ -697,7 +698,17 @@ def boosted_stumps(X_train, y_train, X_test, n_rounds, seed):
     The model and predictions of scikit-learn's ``AdaBoostClassifier(DecisionTreeClassifier(
     max_depth=1), n_estimators=n_rounds, random_state=seed)``: its ``fit`` and
     ``staged_predict`` loops, step for step (the same weights, the same seed drawn for each stump
-    in turn, the same early stops, the same sums in the same order), around the same tree fits.
+    in turn, the same early stops, the same sums in the same order), around the same tree fits,
+    with one difference in rounding. scikit-learn reweights by ``exp(log(w) + α · [wrong])`` and
+    weighs the stump by ``α = log((1 − ε) / ε)``, through numpy's ``log`` and ``exp`` loops, whose
+    last bits follow the SIMD level numpy dispatches to (AVX-512 or not). Two stumps whose weighted
+    errors are mathematically equal then differ by those bits, and the tree builder picks one
+    by them: the chosen stumps followed the CPU. Here a misclassified weight is multiplied by
+    ``(1 − ε) / ε`` (which is ``exp(α)``) and a correct one is left as it is (``exp(log(w)) = w``):
+    the same weights mathematically, rounded by IEEE multiplication and division alone, so every
+    machine fits the same stumps. ``α`` itself is the C library's ``log`` (:func:`math.log`), and
+    a staged vote within ``TIE_RTOL`` of 0 (mathematically tied) goes to the first class, as
+    scikit-learn's exact 0 does.
     The trees are fitted and read with their input checks off, on the ``float32`` copies the
     checks would make of the inputs (once, not once per round and call): scikit-learn's checks
     and clones are about a third of the time of a round on a microarray fold (25 rounds on
@@ -753,9 +764,11 @@ def boosted_stumps(X_train, y_train, X_test, n_rounds, seed):
                 raise ValueError("BaseClassifier in AdaBoostClassifier ensemble is worse than random, ensemble "
                                  "can not be fit.")
             break
-        estimator_weight = 1.0 * (np.log((1.0 - estimator_error) / estimator_error) + np.log(n_classes - 1.0))
+        # Two classes: log(n_classes - 1) = 0, and exp(α) = (1 - ε) / ε (see the docstring).
+        odds = (1.0 - estimator_error) / estimator_error
+        estimator_weight = math.log(odds)
         if not iboost == n_rounds - 1:
-            sample_weight = np.exp(np.log(sample_weight) + estimator_weight * incorrect * (sample_weight > 0))
+            sample_weight = np.where(incorrect & (sample_weight > 0), sample_weight * odds, sample_weight)
         weights[iboost] = estimator_weight
         sample_weight_sum = np.sum(sample_weight)
         if not np.isfinite(sample_weight_sum) or sample_weight_sum <= 0:
@@ -773,7 +786,7 @@ def boosted_stumps(X_train, y_train, X_test, n_rounds, seed):
             pred += current
         tmp_pred = np.copy(pred)
         tmp_pred[:, 0] *= -1
-        staged.append(np.array(classes.take((tmp_pred / norm).sum(axis=1) > 0, axis=0)))
+        staged.append(np.array(classes.take((tmp_pred / norm).sum(axis=1) > TIE_RTOL, axis=0)))
     return Bunch(estimators_=trees, classes_=classes), staged
 
 
