@@ -51,6 +51,12 @@ RECORD_FIELDS = ["seed", "key", "sha256", "rows", "seconds", "command", "commit"
 #: The inventory of a folder of runs.
 RECORDS_FILE = "records.csv"
 
+#: ``read_csv``'s argument for correctly rounded floats: none from pandas 3.1, whose parser is
+#: exact in every mode and which deprecates ``float_precision`` (pandas PR 64666); before it,
+#: only ``"round_trip"`` is (the default "high" converter may miss the last bit).
+_EXACT_FLOATS = {} if tuple(int(part) for part in pd.__version__.split(".")[:2]) >= (3, 1) else {
+    "float_precision": "round_trip"}
+
 
 def run_key(*parts) -> str:
     """A run's key: sha-256 of the ``repr`` of everything the run reads (settings, seed, data digests).
@@ -260,8 +266,8 @@ def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
 
     Each column is parsed by pandas' C reader straight into its type: integers by its integer
     parser (exact over the whole int64 range, never through float64), floats with
-    ``float_precision="round_trip"`` (Python's correctly rounded conversion: every float64 comes
-    back to its last bit), texts as texts; booleans from their words.
+    the correctly rounded conversion (every float64 comes back to its last bit: :data:`_EXACT_FLOATS`),
+    texts as texts; booleans from their words.
     """
     text = gzip.decompress(content)
     columns = list(pd.read_csv(io.BytesIO(text), nrows=0, dtype=str).columns)
@@ -269,8 +275,7 @@ def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
         raise ValueError(f"{where}: columns {columns} are not its record's {list(dtypes)}")
     parsed_as = {"int64": "int64", "Int64": "Int64", "float64": "float64"}
     frame = pd.read_csv(io.BytesIO(text), dtype={c: parsed_as.get(t, str) for c, t in dtypes.items()},
-                        keep_default_na=False, na_values=[MISSING], skip_blank_lines=False,
-                        float_precision="round_trip")
+                        keep_default_na=False, na_values=[MISSING], skip_blank_lines=False, **_EXACT_FLOATS)
     out = {}
     for column, dtype in dtypes.items():
         values = frame[column]
