@@ -341,7 +341,7 @@ def test_competitor_variants_rerun_only_the_matched_competitors(small_run):
     config, results = small_run
     key = ["dataset", "method", "seed", "fold"]
     main = {"competitors=main": _protocol.COMPETITOR_SETTINGS}
-    broken = {"competitors=C 1e-4": {"svm_c": 1e-4, "refit_c": 1e-4}}  # no longer the protocol's competitors
+    broken = {"competitors=C 1e-4": {**_protocol.COMPETITOR_SETTINGS, "svm_c": 1e-4, "refit_c": 1e-4}}  # no longer the protocol's competitors
     frames = _variants.run_competitor_variants(config, results, variants={**main, **broken})
     # at the protocol's settings the rerun (inner choice included) is the main run, row for row
     pd.testing.assert_frame_equal(frames["competitors=main"].sort_values(key).reset_index(drop=True),
@@ -356,7 +356,29 @@ def test_competitor_variants_rerun_only_the_matched_competitors(small_run):
     assert set(moved["learner"]) <= {"l1_logistic", "svm_rfe", "bahsic", "competitor"}
     assert set(_variants.COMPETITOR_VARIANTS) == {
         f"competitors={name}" for name in ("SVM C 0.1 (SVM-RFE, BAHSIC)", "SVM C 10 (SVM-RFE, BAHSIC)",
-                                           "L1 refit C 0.1", "L1 refit C 10")}
+                                           "L1 refit C 0.1", "L1 refit C 10",
+                                           "AdaBoost tie order (genes reversed)")}
+
+
+def test_adaboost_tie_order_variant_moves_only_adaboost_and_breaks_ties_the_other_way(small_run):
+    config, results = small_run
+    key = ["dataset", "method", "seed", "fold"]
+    name = "competitors=AdaBoost tie order (genes reversed)"
+    frame = _variants.run_competitor_variants(config, results, variants={name: _variants.COMPETITOR_VARIANTS[name]})[name]
+    moved = frame.merge(results, on=key, suffixes=("", "_main"))
+    moved = moved[(moved["errors"] != moved["errors_main"]) | (moved["genes"] != moved["genes_main"])]
+    assert set(moved["learner"]) <= {"adaboost_stumps", "competitor"}
+    # Two genes that split the training examples alike (a tie at every weight) but the test
+    # examples apart: the protocol's order and the reversed one take different genes.
+    y_tr = np.array([0, 0, 0, 1, 1, 1])
+    X_tr = np.column_stack([y_tr, y_tr]).astype(float)
+    X_te = np.array([[0.0, 1.0], [1.0, 0.0]])
+    y_te = np.array([0, 1])
+    one = replace(config, matched_k=(1,))
+    settings = {order: {**_protocol.COMPETITOR_SETTINGS, "boost_order": order} for order in ("given", "reversed")}
+    rows = _protocol._matched_competitor_rows(X_tr, y_tr, X_te, y_te, np.arange(2), one, 0, settings)
+    errors = {order: next(r["errors"] for r in rows[order] if r["learner"] == "adaboost_stumps") for order in settings}
+    assert sorted(errors.values()) == [0, 2]
 
 
 def test_inner_cv_variant_picks_a_learner_row_without_reading_the_outer_test_fold(small_run):

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import _seed_sweep
-from companion.experiments import paper05
+from companion.experiments import _seed_runs, paper05
 from companion.experiments._seed_runs import MISSING, SeedRuns, committed_runs, run_key
 from companion.experiments.paper05 import _variants
 from companion.experiments.paper05._protocol import load_dataset
@@ -308,6 +308,21 @@ def test_01_stability_reads_committed_seeds_as_the_claims_would_at_those_seeds(t
     counted = table["seeds"].str.extract(r"of (\d+) other seeds", expand=False).dropna().astype(int)
     assert len(counted) and (counted == 2).all()
     assert (alone["seeds"].str.extract(r"of (\d+) other seeds", expand=False).dropna().astype(int) == 1).all()
+
+
+def test_provenance_names_the_command_commit_and_versions_of_the_runs_read(tmp_path, monkeypatch):
+    runs = SeedRuns(tmp_path / "runs")
+    for seed, commit in ((1, "a" * 40), (2, "a" * 40), (3, "b" * 40 + "+changes")):
+        monkeypatch.setattr(_seed_runs, "_commit", lambda commit=commit: commit)
+        runs.write(seed, "k", pd.DataFrame({"errors": [seed]}), seconds=0.0, command="make runs")
+    versions = ", ".join(f"{name} {version}" for name, version in _seed_runs._versions().items())
+    assert runs.provenance([1, 2]) == f"The 2 committed runs read (`runs`): all made by `make runs` at commit aaaaaaa ({versions})."
+    assert runs.provenance([1, 3, 9]) == (
+        f"The 2 committed runs read (`runs`): 1 made by `make runs` at commit aaaaaaa ({versions}); "
+        f"1 made by `make runs` at commit bbbbbbb with uncommitted changes ({versions}).")
+    assert runs.provenance([9]) == ""
+    assert _seed_runs.provenance_of(None, {"seed=1": None}) == ""
+    assert _seed_runs.provenance_of(runs, {"seed=1": None}).startswith("The 1 committed run read (`runs`): all made")
 
 
 def test_a_frame_altered_after_it_was_committed_is_refused(tmp_path):

@@ -24,7 +24,7 @@ NAMED_SEEDS = 10
 
 
 def seed_stability(report, main_seed: int, *, missing=(), command: str = "python -m companion.sweep --runs",
-                   seed_name: str = "fold seed") -> Bunch:
+                   seed_name: str = "fold seed", provenance: str = "") -> Bunch:
     """Count each claim's verdicts over the main fold seed and every variant ``seed=<s>`` of the report.
 
     Parameters
@@ -41,6 +41,9 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     seed_name : str, default="fold seed"
         What a seed draws, as ``text`` names it (notebook 03's seeds draw whole training and test
         sets: ``"protocol seed"``).
+    provenance : str, default=""
+        A sentence on how the other seeds' runs were made (:meth:`SeedRuns.provenance
+        <companion.experiments._seed_runs.SeedRuns.provenance>`), appended to ``text``.
 
     Returns
     -------
@@ -114,7 +117,8 @@ def seed_stability(report, main_seed: int, *, missing=(), command: str = "python
     steady = int((out["as main"] == out["seeds"]).sum()) if len(out) else 0
     stability = Bunch(table=out, verdicts=verdicts, seeds=seeds, steady=steady, central=out[out["central"]],
                       missing=list(missing))
-    stability.text = _sentence(stability, len(stability.missing), command, seed_name)
+    stability.text = " ".join(filter(None, [_sentence(stability, len(stability.missing), command, seed_name),
+                                            provenance]))
     return stability
 
 

@@ -158,6 +158,39 @@ class SeedRuns:
         return {**row, "seed": int(row["seed"]), "rows": int(row["rows"]), "seconds": float(row["seconds"]),
                 "versions": json.loads(row["versions"]), "dtypes": json.loads(row["dtypes"])}
 
+    def provenance(self, seeds) -> str:
+        """One sentence on how the committed runs of ``seeds`` were made ("" when none of them has a record).
+
+        The runs are grouped by the command, the commit and the versions of their records, so a
+        reader sees which code made the numbers a notebook reads from this folder.
+
+        Parameters
+        ----------
+        seeds : iterable of int
+            The seeds whose committed runs were read.
+
+        Returns
+        -------
+        str
+        """
+        records = [record for record in map(self.record, seeds) if record is not None]
+        if not records:
+            return ""
+        groups = {}
+        for record in records:
+            versions = ", ".join(f"{name} {version}" for name, version in record["versions"].items())
+            commit, _, changes = record["commit"].partition("+")
+            commit = (commit[:7] or "unknown") + (" with uncommitted changes" if changes else "")
+            group = (record["command"], commit, versions)
+            groups[group] = groups.get(group, 0) + 1
+        try:
+            where = self.folder.resolve().relative_to(ROOT.resolve()).as_posix()
+        except ValueError:  # a folder outside the checkout (a test's)
+            where = self.folder.name
+        made = "; ".join(f"{'all' if n == len(records) else n} made by `{command}` at commit {commit} ({versions})"
+                         for (command, commit, versions), n in groups.items())
+        return f"The {len(records)} committed run{'s' if len(records) != 1 else ''} read (`{where}`): {made}."
+
     def read(self, seed: int, key: str) -> pd.DataFrame | None:
         """The committed frame of ``seed`` if it was made for ``key``, else None (run it instead).
 
@@ -283,6 +316,14 @@ def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
             values = values.map({"True": True, "False": False}, na_action="ignore")
         out[column] = pd.Series(values).astype(dtype)
     return pd.DataFrame(out)
+
+
+def provenance_of(seed_runs: SeedRuns | None, variants) -> str:
+    """:meth:`SeedRuns.provenance` of the runs read as ``variants`` (names ``seed=<k>``); "" when
+    ``seed_runs`` is None."""
+    if seed_runs is None:
+        return ""
+    return seed_runs.provenance(int(name.split("=", 1)[1]) for name in variants)
 
 
 def resolve_seed_runs(seed_runs, number: str) -> SeedRuns | None:

@@ -17,7 +17,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions, validate_params
 
 from companion.claims._stability import seed_stability
-from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
+from companion.experiments._seed_runs import SeedRuns, provenance_of, resolve_seed_runs
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
@@ -631,15 +631,17 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
                                nested=None if nested_check is None else {inner_splits_check: nested_check},
                                nested_variants=None if nested_variants is None else nested_variants.variants,
                                paper_variants=None if folds_coding is None else folds_coding.variants)
+    seed_runs = resolve_seed_runs(seed_runs, "01")
     committed, missing = ({}, None) if config is None else _committed_seed_variants(
-        config, variants["main"], resolve_seed_runs(seed_runs, "01"), n_stability_seeds)
+        config, variants["main"], seed_runs, n_stability_seeds)
     report = claims_report({**variants, **committed}, None if math is None else math.results)
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
     return Bunch(
         report=report, variants={**variants, **committed}, math_results=None if math is None else math.results,
         stability=None if config is None else seed_stability(report, variants["main"]["seed"], missing=missing,
-                                                                 command="python -m companion.sweep --runs --only 01"),
+                                                                 command="python -m companion.sweep --runs --only 01",
+                                                                 provenance=provenance_of(seed_runs, committed)),
         # the committed seeds' verdicts are the stability table's: the run's own variants here
         sensitivity=sensitivity_by_variant(report).drop(index=list(committed)), by_sentence=by_sentence,
         sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),

@@ -18,7 +18,7 @@ from sklearn.utils._param_validation import Interval, StrOptions, validate_param
 
 from companion.claims._stability import seed_stability
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
-from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
+from companion.experiments._seed_runs import SeedRuns, provenance_of, resolve_seed_runs
 from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.led import bayes_error
@@ -372,7 +372,7 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     judged = {**seed_data, **committed}
     statuses = {int(name.split("=", 1)[1]): data["status"] for name, data in judged.items()}
     stability = seed_stability(report, config.seed, missing=missing, command="python -m companion.sweep --runs --only 03",
-                               seed_name="protocol seed")
+                               seed_name="protocol seed", provenance=provenance_of(seed_runs, committed))
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=statuses,
                  j48_text=describe_j48_seeds({s: data["j48"] is not None for s, data in
                                               zip(statuses, judged.values())}, statuses),

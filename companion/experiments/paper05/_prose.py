@@ -99,7 +99,8 @@ TEMPLATES = {
         "its Gibbs bound, SC's bound paying ln|k|!, the learner of fewest errors on the inner folds) "
         "({select_ids:list}), "
         "{competitor_count} with the competitors' settings at matched sparsity (the linear SVM's C of SVM-RFE and "
-        "BAHSIC, and the C of the L1-logistic refit on k genes, each at {competitor_cs:list} instead of 1) "
+        "BAHSIC, and the C of the L1-logistic refit on k genes, each at {competitor_cs:list} instead of 1; "
+        "AdaBoost's tie rule among stumps tied on the weights, its genes' columns reversed) "
         "({competitor_ids:list}), "
         "{margin_count} with the 5-point margin ({margin_ids:list}) and {coverage_count} with the coverage test's "
         "own settings ({coverage_ids:list}); these are marked not robust in the table. The table's 'robust to' "
@@ -344,7 +345,8 @@ def _sensitivity(report) -> Markdown:
     choice_ids = sorted(set(moved("eta=")) | set(moved("p=")) | set(moved("prefilter=")))
     select_ids = moved("select=")
     competitor_ids = moved("competitors=")
-    competitor_cs = sorted({v for settings in COMPETITOR_VARIANTS.values() for v in settings.values()} - {1.0})
+    competitor_cs = sorted({settings[c] for settings in COMPETITOR_VARIANTS.values() for c in ("svm_c", "refit_c")}
+                           - {1.0})
     return render(TEMPLATES["sensitivity"], judged=len(judged), competitor_count=len(competitor_ids),
                   competitor_ids=competitor_ids or ["none"], competitor_cs=[f"{c:g}" for c in competitor_cs], range_count=len(range_ids), range_ids=range_ids or ["none"],
                   declared_count=len(declared_ids), declared_ids=declared_ids or ["none"],

@@ -526,7 +526,7 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
     # matched sparsity: k genes
     order_l1 = _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed)
     matched = _matched_rows(Z_tr, y_tr, Z_te, y_te, config, order_l1=order_l1, order=order, boost=boost, staged=staged,
-                            rfe=rfe, **COMPETITOR_SETTINGS)
+                            rfe=rfe, svm_c=COMPETITOR_SETTINGS["svm_c"], refit_c=COMPETITOR_SETTINGS["refit_c"])
     if shared is not None:
         shared.update(order_l1=list(order_l1), order=np.array(order), rows=[dict(r) for r in matched])
     rows += matched
@@ -535,9 +535,16 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
 
 #: The settings of the competitors at matched sparsity (``k`` ≥ 1) in the main protocol: the linear
 #: SVM's ``C`` of SVM-RFE's eliminations and BAHSIC's classifier, and the ``C`` of the L2-logistic
-#: refit on the first ``k`` genes of the L1 path. (AdaBoost's rounds and the L1 path are not
-#: settings at ``k`` ≤ 3: the first ``k`` rounds, and the order genes enter, are used.)
-COMPETITOR_SETTINGS = {"svm_c": 1.0, "refit_c": 1.0}
+#: refit on the first ``k`` genes of the L1 path, and the order of the genes' columns AdaBoost's
+#: stumps are fitted on (``"given"``: the filter's; ``"reversed"``: the same columns in reverse,
+#: so that among stumps tied on the weights the tree builder meets another first and AdaBoost's
+#: tie rule changes). (AdaBoost's rounds and the L1 path are not settings at ``k`` ≤ 3: the first
+#: ``k`` rounds, and the order genes enter, are used.)
+COMPETITOR_SETTINGS = {"svm_c": 1.0, "refit_c": 1.0, "boost_order": "given"}
+
+#: The column orders of :data:`COMPETITOR_SETTINGS`' ``boost_order``: the index that reorders the
+#: kept genes' columns, for ``n`` columns.
+_BOOST_ORDERS = {"given": lambda n: np.arange(n), "reversed": lambda n: np.arange(n)[::-1]}
 
 
 def _matched_rows(Z_tr, y_tr, Z_te, y_te, config, *, order_l1, order, boost, staged, rfe, svm_c, refit_c,
@@ -574,12 +581,15 @@ def _matched_rows(Z_tr, y_tr, Z_te, y_te, config, *, order_l1, order, boost, sta
 #: The protocol's order of the matched competitors' rows at each ``k`` (:func:`_matched_rows`).
 _MATCHED_ROW_ORDER = ("l1_logistic", "svm_rfe", "adaboost_stumps", "bahsic")
 
+#: The setting of :data:`COMPETITOR_SETTINGS` each matched competitor reads.
+_MATCHED_SETTING = {"l1_logistic": "refit_c", "svm_rfe": "svm_c", "bahsic": "svm_c", "adaboost_stumps": "boost_order"}
+
 
 def _matched_competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, settings, *, shared=None):
     """``{label: rows}``: the matched competitors' rows under each of ``settings`` (``{label:
-    {"svm_c": …, "refit_c": …}}``), each learner fitted once per distinct value of the setting it
-    reads and sharing what no setting changes (the standardised kept genes, the L1 path, BAHSIC's
-    order, AdaBoost's first rounds).
+    {"svm_c": …, "refit_c": …, "boost_order": …}}``), each learner fitted once per distinct value
+    of the setting it reads and sharing what no setting changes (the standardised kept genes, the
+    L1 path, BAHSIC's order).
 
     AdaBoost is fitted for ``max(config.matched_k)`` rounds: its first ``k`` rounds are those of
     the protocol's longer fit (each round draws its stump's seed in turn from ``seed``).
@@ -593,32 +603,36 @@ def _matched_competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, setting
     first = next(iter(settings.values()))
     by_learner = {}  # (learner, setting value) -> {k: row}
     if shared is not None:
-        fits = {"order_l1": shared["order_l1"], "order": shared["order"], "boost": None, "staged": None}
-        protocol = {"l1_logistic": "refit_c", "svm_rfe": "svm_c", "bahsic": "svm_c"}
+        fits = {"order_l1": shared["order_l1"], "order": shared["order"]}
         for r in shared["rows"]:
-            value = COMPETITOR_SETTINGS[protocol[r["learner"]]] if r["learner"] in protocol else None
+            value = COMPETITOR_SETTINGS[_MATCHED_SETTING[r["learner"]]]
             by_learner.setdefault((r["learner"], value), {})[r["k"]] = dict(r)
     else:
         fits = {"order_l1": _l1_path_order(Z_tr, y_tr, max(config.matched_k), seed), "order": bahsic_order(Z_tr, y_tr)}
-        fits["boost"], fits["staged"] = boosted_stumps(F_tr, y_tr, F_te, max(config.matched_k), seed)
 
-    def fitted(learners, svm_c, refit_c, value):
+    def fitted(learners, svm_c, refit_c, value, boost_order="given"):
         learners = tuple(v for v in learners if (v, value) not in by_learner)  # the protocol's rows are known
         if not learners:
             return
         rfe = (_rfe_runs(SVC(kernel="linear", C=svm_c), Z_tr, y_tr, config.matched_k, 0.5, linear_svm_importance)
                if "svm_rfe" in learners else None)
+        boost = staged = None
+        if "adaboost_stumps" in learners:
+            columns = _BOOST_ORDERS[boost_order](F_tr.shape[1])
+            boost, staged = boosted_stumps(F_tr[:, columns], y_tr, F_te[:, columns], max(config.matched_k), seed)
         for r in _matched_rows(Z_tr, y_tr, Z_te, y_te, config, rfe=rfe, svm_c=svm_c, refit_c=refit_c,
-                               learners=learners, **fits):
+                               learners=learners, boost=boost, staged=staged, order_l1=fits["order_l1"],
+                               order=fits["order"]):
             by_learner.setdefault((r["learner"], value), {})[r["k"]] = r
 
-    fitted(("adaboost_stumps",), first["svm_c"], first["refit_c"], None)
+    for order in dict.fromkeys(s["boost_order"] for s in settings.values()):
+        fitted(("adaboost_stumps",), first["svm_c"], first["refit_c"], order, boost_order=order)
     for c in dict.fromkeys(s["svm_c"] for s in settings.values()):
         fitted(("svm_rfe", "bahsic"), c, first["refit_c"], c)
     for c in dict.fromkeys(s["refit_c"] for s in settings.values()):
         fitted(("l1_logistic",), first["svm_c"], c, c)
-    value = {"l1_logistic": "refit_c", "svm_rfe": "svm_c", "bahsic": "svm_c", "adaboost_stumps": None}
-    return {label: [dict(by_learner[(learner, s[value[learner]] if value[learner] else None)][k])
+    value = _MATCHED_SETTING
+    return {label: [dict(by_learner[(learner, s[value[learner]])][k])
                     for k in config.matched_k for learner in _MATCHED_ROW_ORDER]
             for label, s in settings.items()}
 

@@ -20,7 +20,7 @@ from companion.experiments._display import closed_figure
 from companion.evaluation import comparison_table
 from companion.paper_numbers import paper_table
 from companion.claims._stability import seed_stability
-from companion.experiments._seed_runs import SeedRuns, resolve_seed_runs
+from companion.experiments._seed_runs import SeedRuns, provenance_of, resolve_seed_runs
 from companion.experiments.paper05._protocol import (
     DATASETS, Config, FoldMemo, STUMP_VARIANTS, loaded_datasets, run,
 )
@@ -270,15 +270,17 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
         text, and ``missing``; None without ``config``).
     """
     seed_results = dict(seed_results or {})
+    seed_runs = resolve_seed_runs(seed_runs, "05")
     committed, missing = ({}, None) if config is None else _committed_seed_runs(
-        config, resolve_seed_runs(seed_runs, "05"), n_stability_seeds, skip=seed_results)
+        config, seed_runs, n_stability_seeds, skip=seed_results)
     report = claims_report(results, {**seed_results, **committed}, tradeoff, checks, coverage, references)
     listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
     verdicts = listed.pivot(index="id", columns="variant", values="verdict")
     # the committed seeds' verdicts are the stability table's: the run's own variants here
     columns = [name for name in dict.fromkeys(report.sensitivity["variant"]) if name not in committed]
     stability = None if config is None else seed_stability(report, config.seed, missing=missing,
-                                                          command="python -m companion.sweep --runs --only 05")
+                                                          command="python -m companion.sweep --runs --only 05",
+                                                          provenance=provenance_of(seed_runs, committed))
     return Bunch(report=report, verdicts=verdicts.reindex(index=list(report.table["id"]), columns=columns),
                  stability=stability)
 

@@ -272,12 +272,14 @@ def run_choice_variants(config, results, n_jobs=1, variants=None, *, memo=None, 
 
 
 #: The competitors' settings at matched sparsity varied beside the main ones (:data:`COMPETITOR_SETTINGS`),
-#: one at a time, a decade each way: ``{variant name: settings}``.
+#: one at a time: each ``C`` a decade each way, and AdaBoost's stumps fitted on the genes' columns in
+#: reverse order (another tie rule among stumps tied on the weights): ``{variant name: settings}``.
 COMPETITOR_VARIANTS = {
     "competitors=SVM C 0.1 (SVM-RFE, BAHSIC)": {**COMPETITOR_SETTINGS, "svm_c": 0.1},
     "competitors=SVM C 10 (SVM-RFE, BAHSIC)": {**COMPETITOR_SETTINGS, "svm_c": 10.0},
     "competitors=L1 refit C 0.1": {**COMPETITOR_SETTINGS, "refit_c": 0.1},
     "competitors=L1 refit C 10": {**COMPETITOR_SETTINGS, "refit_c": 10.0},
+    "competitors=AdaBoost tie order (genes reversed)": {**COMPETITOR_SETTINGS, "boost_order": "reversed"},
 }
 
 
