@@ -422,7 +422,7 @@ def count_summary(stability: list[dict]) -> Counter:
 #: number and the module that makes one run, with ``seed_run(seed, n_jobs)`` (frame, key, settings in
 #: words) and ``seed_run_keys(seeds)`` (``{seed: key}``, to skip the runs already committed).
 PROTOCOL_RUNS = {"01": "companion.experiments.paper01._protocol", "03": "companion.experiments.paper03._claims",
-                 "05": "companion.experiments.paper05._variants"}
+                 "04": "companion.experiments.paper04._peers", "05": "companion.experiments.paper05._variants"}
 
 
 def _protocol_module(number: str):

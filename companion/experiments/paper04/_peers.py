@@ -5,6 +5,7 @@ folds of other seeds.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import replace
 
 import numpy as np
@@ -12,6 +13,7 @@ import pandas as pd
 
 import companion.datasets as datasets
 from companion.evaluation import fold_hash, stratified_folds
+from companion.experiments._seed_runs import SeedRuns, run_key
 from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._protocol import (
     BENCHMARK_SETS, Config, DOCUMENTED_NOMINAL, FoldMemo, TYPINGS, load_benchmark_set, run,
@@ -141,8 +143,9 @@ def _live_folder(seed: int):
     return ROOT / "build" / "widc_peers" / f"seed{seed}"
 
 
-def _run_peers_live(seed, names, max_folds, typings):
-    """Run ``peers/widc_peers.py`` on the folds of ``seed`` into ``build/widc_peers/seed<s>/`` (never the tree)."""
+def _run_peers_live(seed, names, max_folds, typings, learners):
+    """Run ``peers/widc_peers.py`` (``learners`` only) on the folds of ``seed`` into
+    ``build/widc_peers/seed<s>/`` (never the tree)."""
     import subprocess
     import sys
 
@@ -155,16 +158,16 @@ def _run_peers_live(seed, names, max_folds, typings):
     subprocess.run([sys.executable, script, "export", *common, "--typings", *typings], check=True,
                    capture_output=True, text=True)
     folds = ["--max-folds", str(max_folds)] if max_folds is not None else []
-    subprocess.run([_peers_python(), script, "run", *common, *folds, "--jobs", "2"], check=True,
+    subprocess.run([_peers_python(), script, "run", *common, *folds, "--learners", *learners, "--jobs", "2"], check=True,
                    capture_output=True, text=True)
 
 
-def _peer_source(seed, names, max_folds, typing, run_missing):
-    """``(results, folds or None, provenance)`` holding the peers of every data set of ``names``
-    on the folds of ``seed`` (the committed ones, or those run here into ``build/``), or None."""
+def _peer_source(seed, names, max_folds, typing, run_missing, learners):
+    """``(results, folds or None, provenance)`` holding the peers ``learners`` of every data set of
+    ``names`` on the folds of ``seed`` (the committed ones, or those run here into ``build/``), or None."""
     needed = set(range(10 if max_folds is None else min(max_folds, 10)))
 
-    def covers(results):
+    def covers(results, every_learner=False):
         if "seed" not in results.columns:
             results = results.assign(seed=0)
         for name in names:
@@ -172,6 +175,13 @@ def _peer_source(seed, names, max_folds, typing, run_missing):
             rows = results[(results["seed"] == seed) & (results["dataset"] == name) & (results["typing"] == run_typing)]
             if rows.empty or not needed <= set(rows["fold"]):
                 return False
+            # a run made here is complete for the peers asked (the committed ones hold what was
+            # run at each seed: CN2 at seed 0 only, peers/README.md)
+            if not every_learner:
+                continue
+            for learner in learners:
+                if not needed <= set(rows.loc[rows["learner"] == learner, "fold"]):
+                    return False
         return True
 
     committed = datasets.load_peers("widc")
@@ -184,11 +194,12 @@ def _peer_source(seed, names, max_folds, typing, run_missing):
             return None
         results = pd.read_csv(folder / "results.csv")
         provenance = pd.read_csv(folder / "provenance.csv").set_index("key")["value"]
-        return datasets.PeerResults(results, None, provenance) if covers(results) else None
+        return datasets.PeerResults(results, None, provenance) if covers(results, every_learner=True) else None
 
     found = live()
     if found is None and run_missing and peers_environment():
-        _run_peers_live(seed, names, max_folds, ("documented", "numeric") if typing == "numeric" else ("documented",))
+        _run_peers_live(seed, names, max_folds, ("documented", "numeric") if typing == "numeric" else ("documented",),
+                        learners)
         found = live()
     return found
 
@@ -245,7 +256,7 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
                           for c in _PEER_COLUMNS})
     if n_splits != 10 or not names:
         return empty
-    source = _peer_source(seed, names, max_folds, typing, run_missing)
+    source = _peer_source(seed, names, max_folds, typing, run_missing, learners)
     if source is None:
         return empty
     results, folds, provenance = source
@@ -317,7 +328,7 @@ CLAIM_PEERS = ("J48", "CN2", "CN2-unordered", "JRip", "CART", "RIPPER", "PRISM")
 MAJORITY = "majority class"
 
 
-def seed_runs(config: Config, seeds, *, n_jobs=1, memo: FoldMemo | None = None) -> dict:
+def seed_runs(config: Config, seeds, *, n_jobs=1, memo: FoldMemo | None = None, peers=PEER_LEARNERS) -> dict:
     """The main protocol on the folds of other seeds: ``{seed: frame}`` for :func:`claims_variants`.
 
     Each frame is :func:`run` of WIDC (``config`` with that fold seed and ``others=()``), the
@@ -336,6 +347,8 @@ def seed_runs(config: Config, seeds, *, n_jobs=1, memo: FoldMemo | None = None) 
         Workers of :func:`run`.
     memo : FoldMemo, optional
         Handed to :func:`run` (:class:`FoldMemo`).
+    peers : tuple of str, default=:data:`PEER_LEARNERS`
+        The peers read (and run, where not committed): :func:`peer_results`' ``learners``.
 
     Returns
     -------
@@ -346,7 +359,136 @@ def seed_runs(config: Config, seeds, *, n_jobs=1, memo: FoldMemo | None = None) 
         other = replace(config, seed=seed, others=())
         frames[seed] = pd.concat([
             run(other, n_jobs=n_jobs, memo=memo),
-            peer_results(list(config.datasets), n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
+            peer_results(list(config.datasets), n_splits=config.n_splits, seed=seed, max_folds=config.max_folds,
+                         learners=peers),
             majority_results(config.datasets, n_splits=config.n_splits, seed=seed, max_folds=config.max_folds),
         ], ignore_index=True)
     return frames
+
+
+# --------------------------------------------------------------------------------------------
+# Committed runs at other fold seeds (data/seed_runs/04): the verdicts over 100 fold seeds
+# --------------------------------------------------------------------------------------------
+
+#: Fold seeds counted in the stability table, the main one included.
+N_STABILITY_SEEDS = 100
+#: The peers of a committed run: Weka's J48 (the central claims 3-J48 and 3s-J48). The other peers
+#: stay where they are committed (``data/widc_peers``: JRip at the seeds of :data:`SEED_VARIANTS`,
+#: CN2 at seed 0), and their claims are not evaluated at the other seeds: with Orange's CN2 a run
+#: costs about ten minutes on two cores, with JRip about three times J48's.
+SEED_RUN_PEERS = ("J48",)
+
+
+def _benchmark_digest(name: str) -> str:
+    """sha-256 of a benchmark set as :func:`load_benchmark_set` encodes it (values, labels, types, names)."""
+    data = load_benchmark_set(name)
+    h = hashlib.sha256()
+    for part in (np.ascontiguousarray(data.X, dtype=np.float64).tobytes(), repr(data.X.shape).encode(),
+                 repr([str(v) for v in data.y]).encode(), np.asarray(data.nominal, dtype=bool).tobytes(),
+                 repr(list(data.feature_names)).encode(), repr(sorted(data.category_names.items())).encode()):
+        h.update(len(part).to_bytes(8, "little"))
+        h.update(part)
+    return h.hexdigest()
+
+
+def seed_run_config(seed: int) -> Config:
+    """The protocol a committed run at fold seed ``seed`` is made for: the notebook's full run
+    (:class:`Config` with WIDC(o)'s constant at the estimator's default, which is what the notebook's
+    strength study recommends), as :func:`seed_runs` runs it (no CART, PRISM or RIPPER)."""
+    from companion.widc import DecisionCommittee
+
+    return Config(seed=int(seed), optimistic_strength=DecisionCommittee().optimistic_strength, others=())
+
+
+def seed_run_key(config: Config, digests: dict | None = None) -> str:
+    """The key of :func:`seed_runs`' frame of ``config`` (its seed among its settings) in the committed runs.
+
+    It holds every setting of ``config``, the peers run (:data:`SEED_RUN_PEERS`) and each data
+    set's digest, so that a committed run is read only for the run it is.
+
+    Parameters
+    ----------
+    config : Config
+        The run's configuration (``others=()``, as :func:`seed_runs` runs it).
+    digests : dict, optional
+        ``{name: digest}`` of the data sets, when already computed.
+
+    Returns
+    -------
+    str
+    """
+    digests = {} if digests is None else digests
+    data = tuple((name, digests[name] if name in digests else _benchmark_digest(name)) for name in config.datasets)
+    return run_key("paper04.seed_runs", config, SEED_RUN_PEERS, data)
+
+
+def seed_run_keys(seeds) -> dict:
+    """``{seed: seed_run_key(seed_run_config(seed))}`` (each data set digested once)."""
+    digests = {name: _benchmark_digest(name) for name in Config().datasets}
+    return {int(seed): seed_run_key(seed_run_config(seed), digests) for seed in seeds}
+
+
+def seed_run(seed: int, n_jobs=1):
+    """One committed run (what ``python -m companion.sweep --runs --only 04`` runs per seed):
+    :func:`seed_runs`' frame at ``seed``: WIDC, the peers of :data:`SEED_RUN_PEERS` (run by
+    ``peers/widc_peers.py`` in their own environment) and the majority class.
+
+    Parameters
+    ----------
+    seed : int
+    n_jobs : int, default=1
+
+    Returns
+    -------
+    frame : pandas.DataFrame
+    key : str
+        :func:`seed_run_key`.
+    config : str
+        The protocol in words.
+
+    Raises
+    ------
+    RuntimeError
+        When the peers cannot run here (no ``java``, Weka's jar or the Orange Python): a run
+        without them would commit a frame the claims on the peers cannot read.
+    """
+    config = seed_run_config(seed)
+    frame = seed_runs(config, [config.seed], n_jobs=n_jobs, peers=SEED_RUN_PEERS)[config.seed]
+    ran = set(frame.loc[frame["method"].isin(SEED_RUN_PEERS), "method"])
+    if ran != set(SEED_RUN_PEERS):
+        raise RuntimeError(f"paper04.seed_run: the peers did not run at seed {seed} (ran: {sorted(ran) or 'none'}); "
+                           f"they need java, /usr/share/java/weka.jar and a Python with orange3 "
+                           f"({PEERS_PYTHON_ENV}, default {_DEFAULT_PEERS_PYTHON}; peers/README.md)")
+    return frame, seed_run_key(config), f"{config!r}, peers {', '.join(SEED_RUN_PEERS)}"
+
+
+def committed_seed_frames(config: Config, seeds, seed_runs_folder: SeedRuns | None) -> tuple[dict, list[int]]:
+    """The committed runs at ``seeds`` made for ``config``'s settings: ``({seed: frame}, missing seeds)``.
+
+    None is computed here (a run needs the peers' environment and about a minute:
+    ``python -m companion.sweep --runs --only 04`` makes them); a seed whose record was made for
+    other settings or data is missing.
+
+    Parameters
+    ----------
+    config : Config
+        The main protocol (its seed is replaced by each of ``seeds``; ``others=()``).
+    seeds : sequence of int
+    seed_runs_folder : SeedRuns or None
+        Where the runs are (None: none is read, every seed is missing).
+
+    Returns
+    -------
+    tuple of (dict, list of int)
+    """
+    if seed_runs_folder is None or config.max_folds is not None:
+        return {}, [int(s) for s in seeds]
+    digests = {name: _benchmark_digest(name) for name in config.datasets}
+    frames, missing = {}, []
+    for seed in seeds:
+        frame = seed_runs_folder.read(seed, seed_run_key(replace(config, seed=int(seed), others=()), digests))
+        if frame is None:
+            missing.append(int(seed))
+        else:
+            frames[int(seed)] = frame
+    return frames, missing
