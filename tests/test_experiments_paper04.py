@@ -63,7 +63,7 @@ def test_committed_peers_cover_every_seed_of_the_variants():
     """The peers are committed on the folds of every seed of SEED_VARIANTS (the claims' seed
     variants), every data set and fold, with each seed's fold hash."""
     raw, _, provenance = datasets.load_peers("widc")
-    learners = {"J48", "JRip"}  # CN2 and CN2-unordered are committed at seed 0 (peers/README.md)
+    learners = {"J48", "JRip", "CN2", "CN2-unordered"}  # J48's other settings and CN2 (alpha=1): seed 0 only
     for seed in SEED_VARIANTS:
         mine = raw[(raw["seed"] == seed) & (raw["typing"] == "documented")]
         assert set(mine["dataset"]) == set(paper04.BENCHMARK_SETS), seed
@@ -440,6 +440,28 @@ def test_a_verdict_that_changes_under_another_fold_seed_is_not_robust():
     assert table.loc["3-J48", "seeds"] == "1 of 2 other seeds keep (1 of them with the same values)"
     assert table.loc["1", "robust"]
     assert "3-J48" in _prose.seeds_prose(report, [1, 2]).data
+
+
+def test_claims_section_counts_committed_seeds_in_the_verdicts_and_the_stability_table_only():
+    from sklearn.utils import Bunch
+
+    main = _claims_toy()
+    committed = main.assign(seed=7)
+    committed.loc[committed["method"] == "J48", "errors"] = 5  # J48 far better on seed 7's folds
+    committed = committed[~committed["method"].str.startswith("CN2")]  # a committed run holds no CN2
+    variants = Bunch(variants=_claims.claims_variants(main, seeds={1: main.assign(seed=1)}),
+                     committed={"seed=7": committed.reset_index(drop=True)}, missing_seeds=[8], main_seed=0,
+                     seed_provenance="Made by a test.", other_seeds=(1,))
+    section = paper04.claims_section(variants, Bunch(results=_math_results()))
+    table = section.report.table.set_index("id")
+    assert "seed=7 (fails)" in table.loc["3-J48", "flips"] and not table.loc["3-J48", "robust"]
+    assert "seed=7" not in section.sensitivity.columns and "seed=1" in section.sensitivity.columns
+    stability = section.stability.table.set_index("id")
+    assert stability.loc["3-J48", "seeds"] == 3 and stability.loc["3-J48", "as main"] == 2
+    assert stability.loc["3-J48", "other verdict at seeds"] == "7"
+    assert "3-CN2" not in stability.index or stability.loc["3-CN2", "seeds"] == 2  # not evaluated at seed 7
+    assert section.stability.text.endswith("Made by a test.") and "1 more seed" in section.stability.text
+    assert "seed=7" not in section.seeds_text.data  # the sentence on the notebook's own seeds
 
 
 def test_templates_render_the_results_they_describe():

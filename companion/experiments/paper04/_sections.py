@@ -14,7 +14,7 @@ from numbers import Integral
 import numpy as np
 import pandas as pd
 from sklearn.utils import Bunch
-from sklearn.utils._param_validation import validate_params
+from sklearn.utils._param_validation import StrOptions, validate_params
 
 from companion.experiments._constraints import COUNT, N_JOBS, SEED
 from companion.experiments._display import closed_figure
@@ -25,9 +25,13 @@ from companion.experiments.paper04._protocol import (
     BENCHMARK_SETS, Config, FoldMemo, load_benchmark_set, missing_value_sets, numeric_attribute_sets,
     numeric_typing_sets, run,
 )
+from companion.claims._stability import seed_stability
+from companion.experiments._seed_runs import SeedRuns, provenance_of, resolve_seed_runs
+from companion.experiments.protocol import check_tidy
 from companion.experiments.paper04._peers import (
-    J48_SETTINGS, MAJORITY, majority_results, peer_results, seed_runs, seed_variants,
+    J48_SETTINGS, MAJORITY, N_STABILITY_SEEDS, committed_seed_frames, majority_results, peer_results, seed_variants,
 )
+from companion.experiments.paper04._peers import seed_runs as runs_at_seeds
 from companion.experiments.paper04._studies import (
     choose_optimistic_strength, committee_cells, label_noise_facts, optimistic_sensitivity, optimistic_structures,
     optimistic_trace,
@@ -272,9 +276,12 @@ def _noise(config: Config, everything: pd.DataFrame, name: str = "xd6") -> Bunch
 
 
 @validate_params({"config": [Config], "benchmark": [Bunch], "sensitivity": [Bunch, None], "memo": [FoldMemo, None],
-                  "n_jobs": N_JOBS}, prefer_skip_nested_validation=False)
+                  "n_jobs": N_JOBS, "seed_runs": [StrOptions({"committed"}), SeedRuns, None],
+                  "n_stability_seeds": [StrictInterval(Integral, 1, None, closed="left")]},
+                 prefer_skip_nested_validation=False)
 def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | None = None,
-                     memo: FoldMemo | None = None, n_jobs: int = 1) -> Bunch:
+                     memo: FoldMemo | None = None, n_jobs: int = 1, seed_runs: SeedRuns | str | None = None,
+                     n_stability_seeds: int = N_STABILITY_SEEDS) -> Bunch:
     """The protocol variants of the claims: typing, polarity, cuts, tree size, data sets, seeds, ``c_KM``, readings.
 
     Parameters
@@ -290,6 +297,13 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
         Fits already made on these folds.
     n_jobs : int or None, default=1
         Worker processes (the numbers do not depend on it).
+    seed_runs : "committed", SeedRuns or None, default=None
+        Where the runs at the other fold seeds up to ``n_stability_seeds`` are (``"committed"``:
+        ``data/seed_runs/04``, made by ``python -m companion.sweep --runs --only 04``); only the
+        runs made for ``config``'s settings and these data are read, none is computed here. None:
+        none is read.
+    n_stability_seeds : int, default=N_STABILITY_SEEDS
+        Fold seeds counted in the stability table, the main one included.
 
     Returns
     -------
@@ -301,7 +315,10 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
         None), ``structures`` (WIDC(o) under the other structures of our optimistic pass,
         :func:`optimistic_structures`), ``j48_settings`` (J48 under the other settings of
         :data:`J48_SETTINGS` on the main folds, empty where not run), ``other_seeds`` and ``seed_frames`` (the benchmark on other folds), ``variants``
-        (``{variant: frame}``, what the claims read) and ``peers_text``.
+        (``{variant: frame}``, what the claims read) and ``peers_text``; ``committed``
+        (``{"seed=s": frame}``: the committed runs read, variants of the claims beside
+        ``variants``), ``missing_seeds`` (the seeds up to ``n_stability_seeds`` with no committed
+        run for these settings), ``main_seed`` and ``seed_provenance`` (how the runs read were made).
     """
     datasets = list(config.datasets)
     numeric_sets = numeric_typing_sets(datasets)
@@ -317,7 +334,13 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     imputed = run(replace(config, datasets=tuple(missing_sets), missing="imputed", others=()), n_jobs=n_jobs,
                   memo=memo) if missing_sets else None
     other_seeds = seed_variants(config.seed)
-    seed_frames = seed_runs(config, other_seeds, n_jobs=n_jobs)
+    seed_frames = runs_at_seeds(config, other_seeds, n_jobs=n_jobs)
+    # the other seeds up to n_stability_seeds: read where committed, never computed here (a run
+    # needs the peers' environment: python -m companion.sweep --runs --only 04 makes them)
+    seed_runs_folder = resolve_seed_runs(seed_runs, "04")
+    later = [s for s in range(config.seed + 1, config.seed + n_stability_seeds) if s not in other_seeds]
+    committed, missing_seeds = committed_seed_frames(config, later, seed_runs_folder)
+    committed = {f"seed={s}": check_tidy(frame) for s, frame in committed.items()}
     strength = DecisionCommittee().optimistic_strength if config.optimistic_strength is None \
         else config.optimistic_strength
     structures = optimistic_structures(datasets, strength, n_splits=config.n_splits,
@@ -331,6 +354,8 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
         numeric=numeric, imputed=imputed, structures=structures, j48_settings=j48_settings, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
+        committed=committed, missing_seeds=missing_seeds, main_seed=config.seed,
+        seed_provenance=provenance_of(seed_runs_folder, committed),
     )
 
 
@@ -349,7 +374,11 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     -------
     Bunch
         ``report`` (:class:`companion.claims.ClaimsReport`; ``report.sentences()`` and
-        ``report.discussion()`` state the verdicts), ``ranks_text`` and ``seeds_text``,
+        ``report.discussion()`` state the verdicts; the committed runs of the other fold seeds are
+        variants ``seed=s`` of it too, so each claim's ``seeds`` and ``robust`` count every seed
+        judged), ``stability`` (each claim's verdict at the main fold seed and at every other seed
+        judged: :func:`companion.claims._stability.seed_stability`), ``ranks_text`` and ``seeds_text``
+        (the four seeds the notebook runs itself),
         ``sensitivity`` (each claim's verdict under each variant; an observation's estimate; with the
         estimate and the deciding Holm p under the margins, tie readings and surrogate structures,
         :func:`sensitivity_pivot`), ``holm_family`` (the paper rows whose verdicts depend on whether
@@ -365,18 +394,25 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         :func:`beside_paper_variants`) and ``sanity_text`` (the sanity checks that do not pass and
         what they mean for the central claims, :func:`sanity_prose`).
     """
-    report = claims_report(variants.variants, math.results)
+    # the committed seeds are variants of the claims (each claim's seeds and robustness count them);
+    # the tables of variants show the notebook's own, and the stability table the seeds
+    report = claims_report({**variants.variants, **variants.committed}, math.results)
+    shown = replace(report, sensitivity=report.sensitivity[~report.sensitivity["variant"].isin(variants.committed)])
     sentences = sentence_table(report)
     own = ("seed=", "c_KM=", "data sets=")
     with_vote0 = with_vote0_report(variants.variants, math.results)
-    vote0 = vote0_wilcoxon_table(variants.variants, report, math.results, with_vote0=with_vote0)
+    vote0 = vote0_wilcoxon_table(variants.variants, shown, math.results, with_vote0=with_vote0)
+    stability = seed_stability(report, variants.main_seed, missing=variants.missing_seeds,
+                               command="python -m companion.sweep --runs --only 04",
+                               provenance=variants.seed_provenance)
     return Bunch(
-        report=report, ranks_text=ranks_prose(variants.variants), seeds_text=seeds_prose(report, variants.other_seeds),
-        sensitivity=sensitivity_pivot(report), holm_family=holm_family_table(report, with_vote0),
+        report=report, stability=stability, ranks_text=ranks_prose(variants.variants),
+        seeds_text=seeds_prose(shown, variants.other_seeds),
+        sensitivity=sensitivity_pivot(shown), holm_family=holm_family_table(shown, with_vote0),
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
                                 if not name.startswith(own) and not same_results(name)}),
         vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,
-        beside_paper=beside_paper_variants(variants.variants, report=report),
+        beside_paper=beside_paper_variants(variants.variants, report=shown),
         sanity_text=sanity_prose(variants.variants["main"]),
         notes=glance_notes(report, sentences), degenerate=degenerate_prose(variants.variants["main"], report),
     )
