@@ -381,6 +381,26 @@ def test_adaboost_tie_order_variant_moves_only_adaboost_and_breaks_ties_the_othe
     assert sorted(errors.values()) == [0, 2]
 
 
+def test_adaboost_tie_order_effect_counts_the_fits_and_rows_the_variant_moves(small_run):
+    config, results = small_run
+    name = _variants.TIE_ORDER_VARIANT
+    frame = _variants.run_competitor_variants(config, results, variants={name: _variants.COMPETITOR_VARIANTS[name]})[name]
+    effect = _variants.adaboost_tie_order_effect(config, results, frame)
+    outer = config.n_repeats * config.n_splits * len(config.datasets)
+    assert effect["outer"] == outer * len(config.matched_k)
+    assert effect["fits"] == effect["outer"] * (1 + config.inner_splits)
+    assert 0 <= effect["outer_moved"] <= effect["fits_moved"] <= effect["fits"]
+    assert effect["rows"] == effect["chosen"] == outer * len(config.matched_k)
+    assert effect["rows_moved"] <= effect["rows"] and effect["predictions_moved"] <= effect["predictions"]
+    if effect["rows_moved"]:  # a changed test error needs a changed prediction, which needs a changed fit
+        assert effect["predictions_moved"] and effect["outer_moved"]
+    # against itself, the protocol's order moves nothing
+    same = _variants.adaboost_tie_order_effect(config, results, results)
+    assert same["rows_moved"] == same["chosen_moved"] == 0
+    text = paper05._prose.render(paper05._prose.TEMPLATES["tie_order"], **effect).data
+    assert f"in {effect['fits_moved']} of its {effect['fits']} fits" in text
+
+
 def test_inner_cv_variant_picks_a_learner_row_without_reading_the_outer_test_fold(small_run):
     config, results = small_run
     frame = _variants.inner_cv_variant(config, results)[_variants.INNER_CV_RULE]

@@ -318,12 +318,24 @@ def _parse_frame(content: bytes, dtypes: dict, where) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def provenance_of(seed_runs: SeedRuns | None, variants) -> str:
-    """:meth:`SeedRuns.provenance` of the runs read as ``variants`` (names ``seed=<k>``); "" when
-    ``seed_runs`` is None."""
+def provenance_of(seed_runs: SeedRuns | None, variants, computed=()) -> str:
+    """:meth:`SeedRuns.provenance` of the runs read as ``variants`` (names ``seed=<k>``), then the
+    seeds ``computed`` by the notebook itself; "" when ``seed_runs`` is None.
+
+    Examples
+    --------
+    >>> provenance_of(None, {"seed=3": None}, computed=[1, 2])
+    ''
+    """
     if seed_runs is None:
         return ""
-    return seed_runs.provenance(int(name.split("=", 1)[1]) for name in variants)
+    made = seed_runs.provenance(int(name.split("=", 1)[1]) for name in variants)
+    computed = sorted(int(seed) for seed in computed)
+    if computed:
+        seeds = ", ".join(map(str, computed[:-1])) + (" and " if len(computed) > 1 else "") + str(computed[-1])
+        made += (" " if made else "") + (f"Seed{'s' if len(computed) > 1 else ''} {seeds} "
+                                         f"{'are' if len(computed) > 1 else 'is'} run in this notebook.")
+    return made
 
 
 def resolve_seed_runs(seed_runs, number: str) -> SeedRuns | None:

@@ -634,6 +634,11 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
     seed_runs = resolve_seed_runs(seed_runs, "01")
     committed, missing = ({}, None) if config is None else _committed_seed_variants(
         config, variants["main"], seed_runs, n_stability_seeds)
+    # the run's own other seeds: read by run() where committed for these settings, else computed
+    own = [] if config is None else [s for s in variants["main"]["seeds"] if s != variants["main"]["seed"]]
+    own_keys = {} if seed_runs is None or not own else seed_run_keys(own, config)
+    read_before = [f"seed={s}" for s in own if seed_runs is not None
+                   and (seed_runs.record(s) or {}).get("key") == own_keys[s]]
     report = claims_report({**variants, **committed}, None if math is None else math.results)
     by_sentence = sentence_table(report)
     empirical = int(((report.table["origin"] == "paper") & (report.table["category"] == "empirical")).sum())
@@ -641,7 +646,10 @@ def claims_section(results: pd.DataFrame, *, table1: Bunch, coverage: Bunch, dat
         report=report, variants={**variants, **committed}, math_results=None if math is None else math.results,
         stability=None if config is None else seed_stability(report, variants["main"]["seed"], missing=missing,
                                                                  command="python -m companion.sweep --runs --only 01",
-                                                                 provenance=provenance_of(seed_runs, committed)),
+                                                                 provenance=provenance_of(
+                                                                     seed_runs, [*read_before, *committed],
+                                                                     computed=[s for s in own
+                                                                               if f"seed={s}" not in read_before])),
         # the committed seeds' verdicts are the stability table's: the run's own variants here
         sensitivity=sensitivity_by_variant(report).drop(index=list(committed)), by_sentence=by_sentence,
         sentence_tally=Markdown(sentence_tally(by_sentence, empirical)),

@@ -36,7 +36,8 @@ from companion.experiments.paper03._figures import plot_lambda_sweep, plot_risks
 from companion.experiments.paper03._claims import (
     COLUMN_DEGREES, OTHER_COLUMN1_DEGREE, OTHER_COLUMN2_DEGREES, RECONSTRUCTION_VARIANTS, claims_data, claims_report,
     column1_table, column2_variant, committed_seed_variants, j48_settings_if_run, reconstruction_variant,
-    row_readings, seed_variant, seed_variants, sentence_table, single_draw_table, strongest_rivals,
+    row_readings, seed_run_config, seed_run_key, seed_variant, seed_variants, sentence_table, single_draw_table,
+    strongest_rivals,
 )
 from companion.experiments.paper03._math_checks import math_checks, math_checks_table
 from companion.experiments.paper03._prose import (
@@ -336,6 +337,9 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     # about 25 s: python -m companion.sweep --runs --only 03 makes them)
     others = [s for s in range(config.seed + 1, config.seed + n_stability_seeds) if s not in variant_seeds]
     committed, missing = committed_seed_variants(config, others, seed_runs)
+    # the variant seeds whose committed run seed_variant read (the others it computed)
+    read_before = [f"seed={s}" for s in variant_seeds if seed_runs is not None
+                   and (seed_runs.record(s) or {}).get("key") == seed_run_key(seed_run_config(s, config))]
     reconstructions = {name: reconstruction_variant(config, changes, j48=j48, unpruned=unpruned, n_jobs=n_jobs,
                                                     memo=memo)
                        for name, changes in RECONSTRUCTION_VARIANTS.items()}
@@ -372,7 +376,10 @@ def claims_section(config: Config, *, results, orders, conditioned, j48, unprune
     judged = {**seed_data, **committed}
     statuses = {int(name.split("=", 1)[1]): data["status"] for name, data in judged.items()}
     stability = seed_stability(report, config.seed, missing=missing, command="python -m companion.sweep --runs --only 03",
-                               seed_name="protocol seed", provenance=provenance_of(seed_runs, committed))
+                               seed_name="protocol seed",
+                               provenance=provenance_of(seed_runs, [*read_before, *committed],
+                                                        computed=[s for s in variant_seeds
+                                                                  if f"seed={s}" not in read_before]))
     return Bunch(variant_seeds=variant_seeds, report=report, statuses=statuses,
                  j48_text=describe_j48_seeds({s: data["j48"] is not None for s, data in
                                               zip(statuses, judged.values())}, statuses),

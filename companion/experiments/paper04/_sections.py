@@ -355,7 +355,7 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
         peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
         committed=committed, missing_seeds=missing_seeds, main_seed=config.seed,
-        seed_provenance=provenance_of(seed_runs_folder, committed),
+        seed_provenance=provenance_of(seed_runs_folder, committed, computed=other_seeds),
     )
 
 

@@ -105,7 +105,7 @@ TEMPLATES = {
         "{margin_count} with the 5-point margin ({margin_ids:list}) and {coverage_count} with the coverage test's "
         "own settings ({coverage_ids:list}); these are marked not robust in the table. The table's 'robust to' "
         "names only these variants. Not varied, so no verdict is robust to them: the other settings of the "
-        "competitors (unrestricted: the linear SVM's C = 1 on all genes, L1 C = 0.5, AdaBoost's 25 rounds, RFE "
+        "competitors (unrestricted: the linear SVM's C = 1 on all genes, L1 C = 0.5, AdaBoost's 25 rounds and its tie order, RFE "
         "and BAHSIC to 16 genes, which no k-row reads; at matched sparsity: SVM-RFE's halving steps, BAHSIC's "
         "kernel and tenth of the genes per step; AdaBoost's rounds cannot matter there, as at k ≤ 3 it stops "
         "after k rounds); the selection rule of each learner (p, the length and conjunction or disjunction "
@@ -115,6 +115,21 @@ TEMPLATES = {
         "margin widths in the cross-validation (the margin sweep below varies them on the full Leukaemia set); "
         "and the tie rule x ≤ t for d = −1 (the paper's I((x_k − t_k)d_k > 0) is strict, x < t: it decides on "
         "which side SC's compression example, whose value is the threshold, falls)."
+    ),
+    "tie_order": (
+        "**AdaBoost's tie order.** scikit-learn's tree builder meets the genes in an order drawn from each "
+        "stump's seed and keeps the first of splits tied on the weights; fitted on the genes' columns reversed, "
+        "the same draws meet them in another order. AdaBoost's first k stumps (k = 1 to 3) then take other genes "
+        "in {fits_moved} of its {fits} fits at matched sparsity ({outer_moved} of the {outer} on the outer folds, "
+        "the rest on their inner folds) and predict {predictions_moved} of {predictions} outer test examples "
+        "(counted once per k) otherwise; its outer test errors change on {rows_moved} of {rows} fold-k rows and the "
+        "competitor chosen on {chosen_moved} of {chosen}. The k-rows the variant leaves unchanged keep their "
+        "data with other AdaBoost fits, not for want of ties."
+    ),
+    "tie_order_none": (
+        "**AdaBoost's tie order.** Fitted on the genes' columns reversed, AdaBoost's first k stumps (k = 1 to 3) "
+        "take the same genes in all {fits} of its fits at matched sparsity: no ties among them occurred, and the "
+        "variant `competitors=AdaBoost tie order` tests nothing here."
     ),
     "tables": (
         "**Two tables, two averages.** The CV-error table pools the errors of all folds (errors over examples); "
@@ -391,7 +406,7 @@ def _eta(tradeoff, config) -> Markdown | None:
     prefer_skip_nested_validation=True,
 )
 def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, config=None, coverage=None,
-               references=None) -> Markdown:
+               references=None, tie_order=None) -> Markdown:
     """Notebook 05's discussion: one item per claim (the registry's templates), then the cross-cutting points.
 
     Parameters
@@ -416,6 +431,9 @@ def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, conf
         The coverage test's main frame (the coverage rows' detectable share and slack).
     references : dict, optional
         ``{prior: probe}`` of Occam's full-data Leukaemia conjunction (``occam-gene``).
+    tie_order : dict, optional
+        :func:`~companion.experiments.paper05._variants.adaboost_tie_order_effect` (what AdaBoost's
+        tie-order variant changes).
 
     Returns
     -------
@@ -430,7 +448,9 @@ def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, conf
              render(TEMPLATES["choices"], stumps=_shares(folds, "stumps"),
                     competitors=_shares(folds, "competitor"), outside=_outside_share(folds)).data,
              _composite(folds).data, _bounds(summary).data, render(TEMPLATES["tables"]).data]
-    for extra in (_matched_rule(report), _pac_bayes_k(folds), _empty(folds), _identical(report), _sensitivity(report),
+    tie = None if tie_order is None else render(TEMPLATES["tie_order" if tie_order["fits_moved"] else "tie_order_none"],
+                                                **tie_order)
+    for extra in (_matched_rule(report), _pac_bayes_k(folds), _empty(folds), _identical(report), _sensitivity(report), tie,
                   _margins(sweep, config),
                   _eta(tradeoff, config)):
         if extra is not None:

@@ -25,7 +25,8 @@ from companion.experiments.paper05._protocol import (
     DATASETS, Config, FoldMemo, STUMP_VARIANTS, loaded_datasets, run,
 )
 from companion.experiments.paper05._variants import (
-    data_digests, inner_cv_variant, run_choice_variants, run_competitor_variants, run_seed_variants,
+    TIE_ORDER_VARIANT, adaboost_tie_order_effect, data_digests, inner_cv_variant, run_choice_variants,
+    run_competitor_variants, run_seed_variants,
     seed_configs, seed_run_key, selection_variants,
 )
 from companion.experiments.paper05._tables import (
@@ -76,7 +77,8 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
         ``gibbs`` (PAC-Bayes' Gibbs error and bound); ``seed_results`` (the seed variants'
         frames) and ``seeds`` (each stump learner's, the composite's and the competitor's CV errors under
         each); ``choice_results`` (:func:`run_choice_variants`, :func:`selection_variants`,
-        :func:`inner_cv_variant` and :func:`run_competitor_variants`);
+        :func:`inner_cv_variant` and :func:`run_competitor_variants`); ``tie_order``
+        (:func:`adaboost_tie_order_effect`: what AdaBoost's tie-order variant changes);
         ``bound_figure``, ``gibbs_figure``; ``matched`` (:func:`matched_table`) and
         ``matched_figure``; ``frequency`` (:func:`gene_frequency`, top 3); ``rules`` (the rules
         of the first repetition's folds on Golub's data, or the last data set); ``beside_paper``
@@ -100,6 +102,7 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
     choice_results = {**run_choice_variants(config, results, n_jobs=n_jobs, memo=memo, data=data),
                       **selection_variants(results), **inner_cv_variant(config, results, n_jobs=n_jobs, data=data),
                       **run_competitor_variants(config, results, n_jobs=n_jobs, memo=memo, data=data)}
+    tie_order = adaboost_tie_order_effect(config, results, choice_results[TIE_ORDER_VARIANT], n_jobs=n_jobs, data=data)
     matched = matched_table(results)
     by_learner = accuracy_by_learner(results)
     named = "leukemia_golub" if "leukemia_golub" in config.datasets else config.datasets[-1]
@@ -117,7 +120,7 @@ def results_section(config: Config, n_jobs: int = 1, *, memo: FoldMemo | None = 
                          .rename(index={"sc": "sc, with ln|k|! (strictly valid)"})]).dropna(how="all"),
         gibbs=pd.concat({"gibbs error": _by_method(pac, "gibbs_error_%", config.datasets),
                          "gibbs bound": _by_method(pac, "gibbs_bound_%", config.datasets)}, axis=1),
-        seed_results=seed_results, seeds=seeds, choice_results=choice_results,
+        seed_results=seed_results, seeds=seeds, choice_results=choice_results, tie_order=tie_order,
         bound_figure=closed_figure(plot_bound_vs_error(summary)), gibbs_figure=closed_figure(plot_gibbs_bound_vs_error(results)),
         matched=matched, matched_figure=closed_figure(plot_matched_sparsity(matched)),
         frequency=gene_frequency(results, top=3),
@@ -271,7 +274,7 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     """
     seed_results = dict(seed_results or {})
     seed_runs = resolve_seed_runs(seed_runs, "05")
-    committed, missing = ({}, None) if config is None else _committed_seed_runs(
+    committed, missing, read_before = ({}, None, []) if config is None else _committed_seed_runs(
         config, seed_runs, n_stability_seeds, skip=seed_results)
     report = claims_report(results, {**seed_results, **committed}, tradeoff, checks, coverage, references)
     listed = report.sensitivity[report.sensitivity["role"] != "not listed"]  # a variant a row never enters: empty
@@ -280,29 +283,37 @@ def claims_section(results: pd.DataFrame, seed_results: dict, tradeoff: pd.DataF
     columns = [name for name in dict.fromkeys(report.sensitivity["variant"]) if name not in committed]
     stability = None if config is None else seed_stability(report, config.seed, missing=missing,
                                                           command="python -m companion.sweep --runs --only 05",
-                                                          provenance=provenance_of(seed_runs, committed))
+                                                          provenance=provenance_of(
+                                                              seed_runs, [*read_before, *committed],
+                                                              computed=[int(n.split("=", 1)[1]) for n in seed_results
+                                                                        if n.startswith("seed=")
+                                                                        and n not in read_before]))
     return Bunch(report=report, verdicts=verdicts.reindex(index=list(report.table["id"]), columns=columns),
                  stability=stability)
 
 
-def _committed_seed_runs(config: Config, seed_runs, n_seeds: int, skip) -> tuple[dict, list[int]]:
+def _committed_seed_runs(config: Config, seed_runs, n_seeds: int, skip) -> tuple[dict, list[int], list[str]]:
     """The committed runs of the other fold seeds (:func:`seed_configs`: the whole protocol on other
-    outer folds, declared range) as variants ``seed=k``, but those in ``skip``, and the seeds with no
-    committed run.
+    outer folds, declared range) as variants ``seed=k``, but those in ``skip``; the seeds with no
+    committed run; and the names in ``skip`` whose committed run was made for their settings (the
+    protocol section read them there, :func:`run_seed_variants`).
 
     Only the runs made for ``config``'s settings and these data are read, none is computed here
     (a run costs about a minute: ``python -m companion.sweep --runs --only 05`` makes them).
     """
     digests = data_digests(loaded_datasets(config.datasets))  # once: every seed's key holds them
-    frames, missing = {}, []
+    frames, missing, read_before = {}, [], []
     for name, variant in seed_configs(config, n_seeds - 1).items():
         if name in skip:
+            record = None if seed_runs is None else seed_runs.record(variant.seed)
+            if record is not None and record["key"] == seed_run_key(variant, digests):
+                read_before.append(name)
             continue
         frame = None if seed_runs is None else seed_runs.read(variant.seed, seed_run_key(variant, digests))
         if frame is None:
             missing.append(variant.seed)
         else:
             frames[name] = frame
-    return frames, missing
+    return frames, missing, read_before
 
 

@@ -23,6 +23,7 @@ from companion.experiments.paper05._protocol import (
     STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows,
     loaded_datasets, method_key, prior_feature_range, run, welch_t_ranking,
 )
+from companion.experiments.paper05._protocol import _BOOST_ORDERS, _boosted_genes, boosted_stumps
 
 
 #: Fold-seed variants of every claim: the whole protocol rerun on other outer folds.
@@ -281,6 +282,85 @@ COMPETITOR_VARIANTS = {
     "competitors=L1 refit C 10": {**COMPETITOR_SETTINGS, "refit_c": 10.0},
     "competitors=AdaBoost tie order (genes reversed)": {**COMPETITOR_SETTINGS, "boost_order": "reversed"},
 }
+
+
+#: The variant of :data:`COMPETITOR_VARIANTS` that changes AdaBoost's tie order.
+TIE_ORDER_VARIANT = "competitors=AdaBoost tie order (genes reversed)"
+
+
+def _tie_order_fold(loaded, config, item):
+    """One outer fold of :func:`adaboost_tie_order_effect`: ``(fits, fits moved, outer fits, outer
+    fits moved, test predictions, test predictions moved)`` over ``k`` of ``config.matched_k``."""
+    name, (repeat, fold, train, test) = item
+    X, y, _ = loaded[name]
+    X_tr, y_tr, X_te = X[train], y[train], X[test]
+    parts = [(X_tr[a], y_tr[a], X_tr[b], None) for a, b in
+             stratified_folds(y_tr, n_splits=config.inner_splits, seed=1000 * (config.seed + repeat) + fold)]
+    counts = np.zeros(6, dtype=np.int64)
+    for position, (A_tr, b_tr, A_te, _) in enumerate([(X_tr, y_tr, X_te, None), *parts]):
+        keep = welch_t_ranking(A_tr, b_tr, config.n_prefilter)
+        genes, staged = {}, {}
+        for order in ("given", "reversed"):
+            columns = _BOOST_ORDERS[order](keep.size)
+            with trusted_inputs():
+                boost, stages = boosted_stumps(A_tr[:, keep[columns]], b_tr, A_te[:, keep[columns]],
+                                               max(config.matched_k), config.seed)
+            genes[order] = {k: {int(keep[columns[g]]) for g in _boosted_genes(boost, k)} for k in config.matched_k}
+            staged[order] = {k: stages[min(k, len(stages)) - 1] for k in config.matched_k}
+        for k in config.matched_k:
+            moved = genes["given"][k] != genes["reversed"][k]
+            counts[0:2] += (1, moved)
+            if position == 0:
+                counts[2:4] += (1, moved)
+                counts[4] += staged["given"][k].size
+                counts[5] += int(np.sum(staged["given"][k] != staged["reversed"][k]))
+    return counts
+
+
+def adaboost_tie_order_effect(config, results, variant, n_jobs=1, *, data=None) -> dict:
+    """What AdaBoost's tie-order variant (:data:`TIE_ORDER_VARIANT`) changes, so that a variant that
+    changes no verdict can be told from one that changes nothing.
+
+    On every outer fold of the main run and on each of its inner folds, AdaBoost's first ``k``
+    stumps (``k`` of ``config.matched_k``) are fitted on the kept genes in the protocol's column
+    order and reversed, and their genes compared (as the data set's gene indices); on the outer
+    folds, their test predictions too. The frames give the outer test errors and the competitor
+    chosen.
+
+    Parameters
+    ----------
+    config : Config
+    results : pandas.DataFrame
+        :func:`run`'s frame of ``config``.
+    variant : pandas.DataFrame
+        :func:`run_competitor_variants`' frame of :data:`TIE_ORDER_VARIANT`.
+    n_jobs : int, default=1
+    data : dict or None, default=None
+        The data sets already loaded (:func:`loaded_datasets`).
+
+    Returns
+    -------
+    dict
+        ``fits`` and ``fits_moved`` (fits, outer and inner, whose genes differ), ``outer`` and
+        ``outer_moved`` (the outer folds' alone), ``predictions`` and ``predictions_moved`` (outer
+        test examples × ``k``), ``rows`` and ``rows_moved`` (AdaBoost's outer rows at ``k`` ≥ 1
+        whose test errors differ), ``chosen`` and ``chosen_moved`` (the competitor rows at
+        ``k`` ≥ 1 whose chosen learner differs).
+    """
+    loaded = loaded_datasets(config.datasets, data)
+    items = [(name, (repeat, fold, train, test)) for name in config.datasets for repeat in range(config.n_repeats)
+             for fold, (train, test) in enumerate(stratified_folds(loaded[name][1], n_splits=config.n_splits,
+                                                                   seed=config.seed + repeat))]
+    counts = np.sum(parallel_map(partial(_tie_order_fold, loaded, config), items, n_jobs=n_jobs), axis=0)
+    key = ["dataset", "repeat", "fold", "k"]
+    paired = results.merge(variant, on=[*key, "learner", "prior"], suffixes=("", "_variant"))
+    paired = paired[paired["k"] > 0]
+    boosted = paired[paired["learner"] == "adaboost_stumps"]
+    chosen = paired[paired["learner"] == "competitor"]
+    return {"fits": int(counts[0]), "fits_moved": int(counts[1]), "outer": int(counts[2]),
+            "outer_moved": int(counts[3]), "predictions": int(counts[4]), "predictions_moved": int(counts[5]),
+            "rows": len(boosted), "rows_moved": int((boosted["errors"] != boosted["errors_variant"]).sum()),
+            "chosen": len(chosen), "chosen_moved": int((chosen["chosen"] != chosen["chosen_variant"]).sum())}
 
 
 def _competitor_fold_rows(loaded, config, settings, task):
