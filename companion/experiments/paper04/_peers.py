@@ -252,7 +252,7 @@ def peer_results(names=None, *, n_splits=10, seed=0, max_folds=None, typing="doc
     if unknown:
         raise ValueError(f"no peer results for {unknown}: not a data set of BENCHMARK_SETS")
     names = list(BENCHMARK_SETS) if names is None else list(names)
-    empty = pd.DataFrame({c: pd.Series(dtype=object if c in ("dataset", "method") else np.int64)
+    empty = pd.DataFrame({c: pd.Series(dtype=str if c in ("dataset", "method") else np.int64)
                           for c in _PEER_COLUMNS})
     if n_splits != 10 or not names or not learners:
         return empty
