@@ -772,6 +772,26 @@ def test_a_sentence_is_re_decided_under_every_variant():
         report.sentence_robustness({"s": ["c"]}, every_part)
 
 
+def test_a_sentence_whose_row_is_not_evaluated_under_a_variant_does_not_flip_there():
+    """A part not run under a variant (its row n/a) makes the sentence not evaluated there, not fragile."""
+    rng = np.random.default_rng(5)
+    strong = -np.abs(rng.normal(2.0, 0.2, 20))
+    claims = [C.difference("a", "A beats B", lambda data: data["a"], direction="<", unit="points"),
+              C.difference("b", "A beats C", lambda data: data.get("b"), direction="<", unit="points")]
+    report = C.evaluate(claims, {"main": {"a": strong, "b": strong}, "seed=7": {"a": strong + 0.1},
+                                 "x=1": {"a": strong, "b": -strong}})
+    assert report.verdicts("seed=7") == {"a": "holds", "b": "n/a"}
+
+    def every_part(verdicts):
+        words = set(verdicts.values())
+        return "fails" if "fails" in words else "holds" if words == {"holds"} else "undecided"
+
+    table = report.sentence_robustness({"A beats B and C": ["a", "b"]}, every_part).loc["A beats B and C"]
+    assert table["not evaluated"] == "seed=7" and table["flips"] == "x=1 (fails)" and not table["robust"]
+    alone = C.evaluate(claims, {"main": {"a": strong, "b": strong}, "seed=7": {"a": strong + 0.1}})
+    assert alone.sentence_robustness({"s": ["a", "b"]}, every_part).loc["s", "robust"]
+
+
 def test_the_story_shows_the_papers_rows_and_folds_the_rest():
     """The paper's results open, and its statements where they do not hold; checks and observations
     folded beneath their count;

@@ -437,6 +437,37 @@ def _honest_check(claim: Claim, mine: pd.DataFrame, main: str) -> dict:
             "check_p_fail_holm": other["p_fail_holm"]}
 
 
+def seed_runs_named(variants) -> list:
+    """``variants`` with each run of three or more consecutive fold seeds (``seed=k``, ``seed=k+1``, …)
+    named once, ``"seed=5 to seed=99 (95 seeds)"``; the other variants as they are, in their order.
+
+    Examples
+    --------
+    >>> seed_runs_named(["a=1", "seed=5", "seed=6", "seed=7", "seed=9", "seed=10"])
+    ['a=1', 'seed=5 to seed=7 (3 seeds)', 'seed=9', 'seed=10']
+    """
+    out, run = [], []
+
+    def close():
+        if len(run) >= 3:
+            out.append(f"seed={run[0]} to seed={run[-1]} ({len(run)} seeds)")
+        else:
+            out.extend(f"seed={k}" for k in run)
+        run.clear()
+
+    for variant in variants:
+        seed = variant[len("seed="):] if variant.startswith("seed=") else ""
+        if seed.isdigit():
+            if run and int(seed) != run[-1] + 1:
+                close()
+            run.append(int(seed))
+        else:
+            close()
+            out.append(variant)
+    close()
+    return out
+
+
 def _sensitivity_text(robust_to, flips, missing, unchanged=(), seeds_varied=False) -> str:
     """The variants a claim is robust to, flips under, is not evaluated under and is unchanged by.
 
@@ -450,7 +481,7 @@ def _sensitivity_text(robust_to, flips, missing, unchanged=(), seeds_varied=Fals
     if flips:
         parts.append("flips under " + ", ".join(flips))
     if missing:
-        parts.append("not evaluated under " + ", ".join(missing))
+        parts.append("not evaluated under " + ", ".join(seed_runs_named(missing)))
     if unchanged and not (robust_to or flips or missing or seeds_varied):
         # nothing listed changes what the claim measures: say so once, not variant by variant
         parts.append("no listed variant changes the values it is decided on (unchanged here)")

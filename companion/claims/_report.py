@@ -736,7 +736,9 @@ class ClaimsReport:
 
         A sentence of the paper judged by several rows (readings, parts, peers) has a verdict of
         its own, ``verdict_of({id: verdict})``; it is robust when no variant changes it, whatever
-        its rows do one by one (a row that flips can leave the sentence's verdict as it is).
+        its rows do one by one (a row that flips can leave the sentence's verdict as it is). A
+        variant under which a row the main variant decides is not evaluated (``n/a``: what it
+        reads was not run there) is no flip: the sentence is *not evaluated* under it, as the row is.
 
         Parameters
         ----------
@@ -749,7 +751,8 @@ class ClaimsReport:
         -------
         pandas.DataFrame
             One row per sentence, indexed by its label: ``verdict`` (main variant), ``robust``
-            (bool), ``flips`` (``"variant (verdict); …"``, the variants that change it) and
+            (bool), ``flips`` (``"variant (verdict); …"``, the variants that change it),
+            ``not evaluated`` (``"variant; …"``, those under which one of its rows is not) and
             ``variants`` (how many variants re-decide at least one of its rows).
         """
         known = set(self.table["id"])
@@ -763,12 +766,17 @@ class ClaimsReport:
             unknown = [i for i in ids if i not in known]
             if unknown:
                 raise KeyError(f"ClaimsReport.sentence_robustness: sentence {label!r} names unknown claims {unknown}")
-            main = verdict_of({i: self.verdicts()[i] for i in ids})
+            decided = {i: self.verdicts()[i] for i in ids}
+            main = verdict_of(decided)
             relevant = [v for v in variants if touching[v] & set(ids)]
-            flips = [(v, word) for v in relevant if (word := verdict_of({i: under[v][i] for i in ids})) != main]
+            missing = [v for v in relevant if any(under[v][i] == "n/a" != decided[i] for i in ids)]
+            flips = [(v, word) for v in relevant if v not in missing
+                     and (word := verdict_of({i: under[v][i] for i in ids})) != main]
             rows.append({"sentence": label, "verdict": main, "robust": not flips,
-                         "flips": "; ".join(f"{v} ({word})" for v, word in flips), "variants": len(relevant)})
-        return pd.DataFrame(rows, columns=["sentence", "verdict", "robust", "flips", "variants"]).set_index("sentence")
+                         "flips": "; ".join(f"{v} ({word})" for v, word in flips),
+                         "not evaluated": "; ".join(missing), "variants": len(relevant)})
+        return pd.DataFrame(rows, columns=["sentence", "verdict", "robust", "flips", "not evaluated", "variants"]
+                            ).set_index("sentence")
 
     def save(self, name: str) -> None:
         """Write ``figures/<name>.csv`` (the table) and ``figures/<name>_sensitivity.csv``.

@@ -950,3 +950,62 @@ def degenerate_peers(everything: pd.DataFrame, learners=CLAIM_PEERS) -> list:
                 and (rows["errors"].to_numpy() == majority.loc[keys].to_numpy()).all():
             found.append((name, learner))
     return found
+
+
+def seed_family_check(report, alpha: float | None = None) -> pd.DataFrame:
+    """The paper rows at each fold seed where some of them are not evaluated, decided again in a
+    Holm family of the main design's size.
+
+    At a seed whose run lacks a peer (the committed runs hold J48 alone), the rows on that peer are
+    not evaluated, and Holm's correction runs over the paper rows that are: a smaller family, so
+    smaller corrected p-values. Here the missing rows count with p = 1 (the main family's size, the
+    conservative reading); a verdict that rests on its corrected p (holds or fails) and no longer
+    passes α there becomes undecided. The engine's own :func:`~companion.claims._statistics.holm`
+    and :func:`~companion.claims._statistics.rejects` decide.
+
+    Parameters
+    ----------
+    report : companion.claims.ClaimsReport
+        :func:`claims_report` with the seed variants (``seed=s``).
+    alpha : float, optional
+        The one-sided level (default: the report's).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (seed variant, paper row) whose verdict differs in the larger family:
+        ``variant``, ``id``, ``verdict``, ``p (Holm, the seed's family)``, ``p (Holm, the main
+        family's size)``, ``verdict in the main family's size``; the number of seed variants
+        re-decided is ``attrs["seeds"]``.
+    """
+    from companion.claims._statistics import holm, rejects
+
+    alpha = report.alpha if alpha is None else alpha
+    paper = [i for i, origin in zip(report.table["id"], report.table["origin"]) if origin == "paper"]
+    long = report.sensitivity.set_index(["variant", "id"])
+    tested = [i for i in paper if pd.notna(long.loc[(report.main, i), "p_raw"])]
+    rows, seeds = [], 0
+    for variant in dict.fromkeys(report.sensitivity["variant"]):
+        if not variant.startswith("seed="):
+            continue
+        here = [i for i in tested if pd.notna(long.loc[(variant, i), "p_raw"])]
+        if len(here) == len(tested):
+            continue
+        seeds += 1
+        pad = [1.0] * (len(tested) - len(here))
+        p_hold = holm([*long.loc[[(variant, i) for i in here], "p_raw"], *pad])[:len(here)]
+        p_fail = holm([*long.loc[[(variant, i) for i in here], "p_fail_raw"], *pad])[:len(here)]
+        for i, ph, pf in zip(here, p_hold, p_fail):
+            verdict = long.loc[(variant, i), "verdict"]
+            kept = {"holds": rejects(ph, alpha), "fails": rejects(pf, alpha)}.get(verdict, True)
+            if not kept:
+                rows.append({"variant": variant, "id": i, "verdict": verdict,
+                             "p (Holm, the seed's family)": long.loc[(variant, i),
+                                                                     "p_holm" if verdict == "holds" else "p_fail_holm"],
+                             "p (Holm, the main family's size)": ph if verdict == "holds" else pf,
+                             "verdict in the main family's size": "undecided"})
+    table = pd.DataFrame(rows, columns=["variant", "id", "verdict", "p (Holm, the seed's family)",
+                                        "p (Holm, the main family's size)", "verdict in the main family's size"])
+    table.attrs["seeds"] = seeds
+    table.attrs["family"] = len(tested)
+    return table

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pandas as pd
 
+from companion.claims._evaluate import seed_runs_named
 from companion.widc import DecisionCommittee
 from companion.experiments.paper04._peers import peers_command
 from companion.experiments.paper04._claims import claims_data, variant_ranks
@@ -118,7 +119,27 @@ TEMPLATES = {
         "Honest check: the paper's protocol as run here chooses nothing on the test folds ($c_{{KM}}$ is set on "
         "synthetic problems, CART's pruning by inner cross-validation, every other setting is fixed), and it tests "
         "over data sets, not folds; the headline verdicts therefore double as the honest check, and the other "
-        "fold seeds are its replicates."
+        "fold seeds re-partition the same data sets (they show whether a verdict depends on the split, not new "
+        "evidence beyond the data sets)."
+    ),
+    "glance_seeds": (
+        "Fold seeds: {few:list} ran at {few_seeds:plural seed} only (seeds {few_range}); the rows that read them "
+        "({few_ids:list}) are counted over those, every other row over {all_seeds:plural seed}."
+    ),
+    "seed_family": (
+        "At {seeds:plural fold seed} some paper rows are not evaluated (their peers did not run), so Holm's "
+        "correction there runs over fewer than the main design's {family} paper rows, and a corrected p can only be "
+        "smaller. Decided in a family of the main design's size (the rows not evaluated counted with p = 1), "
+        "{count:plural verdict} differ{s}: {changes:list}."
+    ),
+    "seed_family_none": (
+        "At {seeds:plural fold seed} some paper rows are not evaluated (their peers did not run), so Holm's "
+        "correction there runs over fewer than the main design's {family} paper rows; decided in a family of the "
+        "main design's size (the rows not evaluated counted with p = 1), no verdict differs."
+    ),
+    "peers_committed": (
+        "At the other {count:plural fold seed} ({names:list}) the committed runs hold WIDC, {peers:list} and the "
+        "majority class: the claims on {absent:list} are **not evaluated** there."
     ),
     "glance_sentences": (
         "Sentences judged by several rows (their parts, or readings of one part): {sentences:list}. Section 7's "
@@ -414,7 +435,7 @@ def vote0_prose(table: pd.DataFrame):
     return Markdown(" ".join(lines))
 
 
-def glance_notes(report, sentences: pd.DataFrame):
+def glance_notes(report, sentences: pd.DataFrame, stability=None):
     """:data:`TEMPLATES` ``glance_math`` and ``glance_sentences``: what the summary's counts do not say.
 
     Parameters
@@ -423,6 +444,9 @@ def glance_notes(report, sentences: pd.DataFrame):
         :func:`claims_report`.
     sentences : pandas.DataFrame
         :func:`companion.experiments.paper04._claims.sentence_table`.
+    stability : Bunch, optional
+        :func:`companion.claims._stability.seed_stability`: with it, which rows are counted over
+        fewer fold seeds than the others (``glance_seeds``).
 
     Returns
     -------
@@ -441,6 +465,16 @@ def glance_notes(report, sentences: pd.DataFrame):
                  f"{w.replace('Section ', '')} ({ids}): **{v}**" + (f" [stand-ins: {labels}]" if labels else "")
                  for w, ids, v, labels in zip(several["where"], several["ids"], several["verdict of the sentence"],
                                               several["stand-ins"])]).data]
+    counted = None if stability is None or stability.table.empty else stability.table.set_index("id")["seeds"]
+    if counted is not None and counted.nunique() > 1:
+        few_ids = [i for i in counted.index if counted[i] < counted.max()]
+        peers = [p for p in ("JRip", "CN2", "CN2-unordered") if any(p in i for i in few_ids)]
+        judged = stability.verdicts.loc[few_ids]
+        few = sorted(int(seed) for seed in judged.columns
+                     if (judged[seed].notna() & (judged[seed] != "n/a")).any())
+        lines.append(prose("glance_seeds", few=peers or ["some peers"], few_seeds=int(counted.min()),
+                           few_range=f"{few[0]} to {few[-1]}" if few else "none", few_ids=few_ids,
+                           all_seeds=int(counted.max())).data)
     return Markdown("\n\n".join(f"*{line}*" for line in lines))
 
 
@@ -492,22 +526,26 @@ def seeds_prose(report, seeds):
                      & (long["verdict"] != "n/a") & ~long["same_as_main"]]
     main = report.table.set_index("id")["verdict"]
     ids = [i for i in report.table["id"] if i in set(seed_rows["id"]) and main[i] != "n/a"]
+    names = seed_runs_named([f"seed={s}" for s in seeds])
     if not ids:
-        return prose("seeds_none", seeds=len(seeds), names=[f"seed={s}" for s in seeds])
-    return prose("seeds", seeds=len(seeds), names=[f"seed={s}" for s in seeds], flipping=len(ids), ids=ids)
+        return prose("seeds_none", seeds=len(seeds), names=names)
+    return prose("seeds", seeds=len(seeds), names=names, flipping=len(ids), ids=ids)
 
 
-def peers_prose(frames: dict, names, *, max_folds=None):
-    """:data:`TEMPLATES` ``peers_missing`` (or ``peers_present``): the fold seeds whose peers did not run.
+def peers_prose(frames: dict, names, *, max_folds=None, committed=None):
+    """:data:`TEMPLATES` ``peers_missing`` (or ``peers_present``): the fold seeds whose peers did not run;
+    then ``peers_committed``: which peers the committed runs of the other seeds hold.
 
     Parameters
     ----------
     frames : dict
-        ``{fold seed: frame}`` of every seed used (main and variants).
+        ``{fold seed: frame}`` of every seed run here (main and variants).
     names : sequence of str
         The data sets.
     max_folds : int, optional
         The folds run.
+    committed : dict, optional
+        ``{"seed=s": frame}``: the committed runs read (:func:`committed_seed_frames`).
 
     Returns
     -------
@@ -519,7 +557,36 @@ def peers_prose(frames: dict, names, *, max_folds=None):
     absent = {seed: [p for p in wanted if p not in set(frame["method"])] for seed, frame in frames.items()}
     missing = [seed for seed, peers in absent.items() if peers]
     if not missing:
-        return prose("peers_present", seeds=[f"seed {s}" for s in frames])
-    lines = [prose("peers_missing", seeds=[f"seed {seed}"], peers=absent[seed],
-                   command=peers_command(seed, list(names), max_folds)).data for seed in missing]
-    return Markdown("\n".join(f"* {line}" for line in lines))
+        text = prose("peers_present", seeds=[f"seed {s}" for s in frames]).data
+    else:
+        text = "\n".join(f"* {line}" for line in [
+            prose("peers_missing", seeds=[f"seed {seed}"], peers=absent[seed],
+                  command=peers_command(seed, list(names), max_folds)).data for seed in missing])
+    if committed:
+        held = [p for p in wanted if all(p in set(frame["method"]) for frame in committed.values())]
+        text += "\n\n" + prose("peers_committed", count=len(committed), names=seed_runs_named(list(committed)),
+                                 peers=held or ["no peer"], absent=[p for p in wanted if p not in held] or ["none"]).data
+    return Markdown(text)
+
+
+def seed_family_prose(table: pd.DataFrame):
+    """:data:`TEMPLATES` ``seed_family`` (or ``seed_family_none``): what deciding the seeds with missing
+    rows in the main design's Holm family changes (:func:`companion.experiments.paper04._claims.seed_family_check`).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        :func:`~companion.experiments.paper04._claims.seed_family_check`.
+
+    Returns
+    -------
+    companion.prose.Markdown or None
+        None when no seed lacks a row.
+    """
+    if not table.attrs.get("seeds"):
+        return None
+    if table.empty:
+        return prose("seed_family_none", seeds=table.attrs["seeds"], family=table.attrs["family"])
+    changes = [f"{i} at {v} ({w} → undecided)" for v, i, w in zip(table["variant"], table["id"], table["verdict"])]
+    return prose("seed_family", seeds=table.attrs["seeds"], family=table.attrs["family"], count=len(table),
+                 s="s" if len(table) == 1 else "", changes=changes)

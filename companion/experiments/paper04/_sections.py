@@ -44,13 +44,13 @@ from companion.experiments.paper04._figures import (
     plot_paired_scatter, plot_partitions, plot_sensitivity, plot_size_vs_error, plot_z_trace,
 )
 from companion.experiments.paper04._claims import (
-    beside_paper_variants, claims_report, claims_variants, holm_family_table, same_results, sentence_table,
-    vote0_wilcoxon_table, with_vote0_report,
+    beside_paper_variants, claims_report, claims_variants, holm_family_table, same_results, seed_family_check,
+    sentence_table, vote0_wilcoxon_table, with_vote0_report,
 )
 from companion.experiments.paper04._math_checks import math_checks, math_table
 from companion.experiments.paper04._prose import (
     cells_prose, committee_cells_prose, degenerate_prose, glance_notes, noise_prose, optimistic_prose, peers_prose,
-    ranks_prose, sanity_prose, seeds_prose, strength_prose, vote0_prose,
+    ranks_prose, sanity_prose, seed_family_prose, seeds_prose, strength_prose, vote0_prose,
 )
 
 #: The learners of the benchmark tables, in the order the notebook shows them (the majority last).
@@ -353,7 +353,8 @@ def variants_section(config: Config, benchmark: Bunch, *, sensitivity: Bunch | N
     return Bunch(
         numeric=numeric, imputed=imputed, structures=structures, j48_settings=j48_settings, polarity_gt=polarity_gt, polarity=polarity_table(benchmark.results, polarity_gt), cuts=cuts,
         other_seeds=other_seeds, seed_frames=seed_frames, variants=variants,
-        peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds),
+        peers_text=peers_prose({config.seed: benchmark.everything, **seed_frames}, datasets, max_folds=config.max_folds,
+                               committed=committed),
         committed=committed, missing_seeds=missing_seeds, main_seed=config.seed,
         seed_provenance=provenance_of(seed_runs_folder, committed, computed=other_seeds),
     )
@@ -377,7 +378,9 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
         ``report.discussion()`` state the verdicts; the committed runs of the other fold seeds are
         variants ``seed=s`` of it too, so each claim's ``seeds`` and ``robust`` count every seed
         judged), ``stability`` (each claim's verdict at the main fold seed and at every other seed
-        judged: :func:`companion.claims._stability.seed_stability`), ``ranks_text`` and ``seeds_text``
+        judged: :func:`companion.claims._stability.seed_stability`), ``seed_family`` and
+        ``seed_family_text`` (the seeds where some paper rows are not evaluated, decided in a Holm
+        family of the main design's size: :func:`seed_family_check`), ``ranks_text`` and ``seeds_text``
         (the four seeds the notebook runs itself),
         ``sensitivity`` (each claim's verdict under each variant; an observation's estimate; with the
         estimate and the deciding Holm p under the margins, tie readings and surrogate structures,
@@ -405,14 +408,17 @@ def claims_section(variants: Bunch, math: Bunch) -> Bunch:
     stability = seed_stability(report, variants.main_seed, missing=variants.missing_seeds,
                                command="python -m companion.sweep --runs --only 04",
                                provenance=variants.seed_provenance)
+    seed_family = seed_family_check(report)
     return Bunch(
-        report=report, stability=stability, ranks_text=ranks_prose(variants.variants),
-        seeds_text=seeds_prose(shown, variants.other_seeds),
+        report=report, stability=stability, seed_family=seed_family, seed_family_text=seed_family_prose(seed_family),
+        ranks_text=ranks_prose(variants.variants),
+        seeds_text=seeds_prose(report, sorted([*variants.other_seeds,
+                                               *(int(name.split("=", 1)[1]) for name in variants.committed)])),
         sensitivity=sensitivity_pivot(shown), holm_family=holm_family_table(shown, with_vote0),
         peer_table=peer_tables({name: frame for name, frame in variants.variants.items()
                                 if not name.startswith(own) and not same_results(name)}),
         vote0=vote0, vote0_text=vote0_prose(vote0), sentences=sentences,
         beside_paper=beside_paper_variants(variants.variants, report=shown),
         sanity_text=sanity_prose(variants.variants["main"]),
-        notes=glance_notes(report, sentences), degenerate=degenerate_prose(variants.variants["main"], report),
+        notes=glance_notes(report, sentences, stability), degenerate=degenerate_prose(variants.variants["main"], report),
     )
