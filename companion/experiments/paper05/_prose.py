@@ -402,7 +402,7 @@ def _eta(tradeoff, config) -> Markdown | None:
 @validate_params(
     {"report": [ClaimsReport], "summary": [pd.DataFrame], "matched": [pd.DataFrame], "frequency": [pd.DataFrame],
      "sweep": [pd.DataFrame], "tradeoff": [pd.DataFrame], "folds": [pd.DataFrame], "config": [Config, None],
-     "coverage": [pd.DataFrame, None], "references": [dict, None]},
+     "coverage": [pd.DataFrame, None], "references": [dict, None], "tie_order": [dict, None]},
     prefer_skip_nested_validation=True,
 )
 def discussion(report, summary, matched, frequency, sweep, tradeoff, folds, config=None, coverage=None,

@@ -510,7 +510,7 @@ def _competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, nsc_threshold=N
     # Two classes: predict's and the last stage's vote are the same sums of the same signed
     # weights (both the sign of the second class's column), divided by a positive norm.
     row("adaboost_stumps", 0, staged[-1] if len(boost.classes_) == 2 else boost.predict(F_te),
-        len(_boosted_genes(boost, len(boost.estimators_))))
+        len(boosted_genes(boost, len(boost.estimators_))))
     order = bahsic_order(Z_tr, y_tr)
 
     def bahsic_row(k, genes):
@@ -544,7 +544,7 @@ COMPETITOR_SETTINGS = {"svm_c": 1.0, "refit_c": 1.0, "boost_order": "given"}
 
 #: The column orders of :data:`COMPETITOR_SETTINGS`' ``boost_order``: the index that reorders the
 #: kept genes' columns, for ``n`` columns.
-_BOOST_ORDERS = {"given": lambda n: np.arange(n), "reversed": lambda n: np.arange(n)[::-1]}
+BOOST_ORDERS = {"given": lambda n: np.arange(n), "reversed": lambda n: np.arange(n)[::-1]}
 
 
 def _matched_rows(Z_tr, y_tr, Z_te, y_te, config, *, order_l1, order, boost, staged, rfe, svm_c, refit_c,
@@ -571,7 +571,7 @@ def _matched_rows(Z_tr, y_tr, Z_te, y_te, config, *, order_l1, order, boost, sta
             row("svm_rfe", k, model.predict(Z_te[:, support]), support.sum())
         if "adaboost_stumps" in learners:
             rounds = min(k, len(staged))
-            row("adaboost_stumps", k, staged[rounds - 1], len(_boosted_genes(boost, rounds)))
+            row("adaboost_stumps", k, staged[rounds - 1], len(boosted_genes(boost, rounds)))
         if "bahsic" in learners:
             kept = np.sort(order[-k:])
             row("bahsic", k, clone(linear).fit(Z_tr[:, kept], y_tr).predict(Z_te[:, kept]), kept.size)
@@ -618,7 +618,7 @@ def _matched_competitor_rows(X_tr, y_tr, X_te, y_te, keep, config, seed, setting
                if "svm_rfe" in learners else None)
         boost = staged = None
         if "adaboost_stumps" in learners:
-            columns = _BOOST_ORDERS[boost_order](F_tr.shape[1])
+            columns = BOOST_ORDERS[boost_order](F_tr.shape[1])
             boost, staged = boosted_stumps(F_tr[:, columns], y_tr, F_te[:, columns], max(config.matched_k), seed)
         for r in _matched_rows(Z_tr, y_tr, Z_te, y_te, config, rfe=rfe, svm_c=svm_c, refit_c=refit_c,
                                learners=learners, boost=boost, staged=staged, order_l1=fits["order_l1"],
@@ -804,7 +804,7 @@ def boosted_stumps(X_train, y_train, X_test, n_rounds, seed):
     return Bunch(estimators_=trees, classes_=classes), staged
 
 
-def _boosted_genes(boost, rounds):
+def boosted_genes(boost, rounds):
     """The genes of the first ``rounds`` stumps of a fitted AdaBoost (leaves without a split skipped)."""
     return {int(tree.tree_.feature[0]) for tree in boost.estimators_[:rounds] if tree.tree_.feature[0] >= 0}
 

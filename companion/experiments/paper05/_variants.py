@@ -23,7 +23,7 @@ from companion.experiments.paper05._protocol import (
     STUMP_VARIANTS, data_digest, matched_key, selected_matched, selected_stumps, stump_keys, stump_rows,
     loaded_datasets, method_key, prior_feature_range, run, welch_t_ranking,
 )
-from companion.experiments.paper05._protocol import _BOOST_ORDERS, _boosted_genes, boosted_stumps
+from companion.experiments.paper05._protocol import BOOST_ORDERS, boosted_genes, boosted_stumps
 
 
 #: Fold-seed variants of every claim: the whole protocol rerun on other outer folds.
@@ -301,11 +301,11 @@ def _tie_order_fold(loaded, config, item):
         keep = welch_t_ranking(A_tr, b_tr, config.n_prefilter)
         genes, staged = {}, {}
         for order in ("given", "reversed"):
-            columns = _BOOST_ORDERS[order](keep.size)
+            columns = BOOST_ORDERS[order](keep.size)
             with trusted_inputs():
                 boost, stages = boosted_stumps(A_tr[:, keep[columns]], b_tr, A_te[:, keep[columns]],
                                                max(config.matched_k), config.seed)
-            genes[order] = {k: {int(keep[columns[g]]) for g in _boosted_genes(boost, k)} for k in config.matched_k}
+            genes[order] = {k: {int(keep[columns[g]]) for g in boosted_genes(boost, k)} for k in config.matched_k}
             staged[order] = {k: stages[min(k, len(stages)) - 1] for k in config.matched_k}
         for k in config.matched_k:
             moved = genes["given"][k] != genes["reversed"][k]
